@@ -1,0 +1,75 @@
+import type { Metadata } from "next";
+import { CreateApiKeyForm } from "@/components/api-keys/create-api-key-form";
+import { RevokeApiKeyButton } from "@/components/api-keys/revoke-api-key-button";
+import { PageHeader } from "@/components/shell/page-header";
+import { listApiKeys } from "@/lib/api-keys/queries";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format";
+
+export const metadata: Metadata = { title: "API keys" };
+
+export default async function ApiKeysPage() {
+  const viewer = await requirePageViewer("owner");
+  const keys = await listApiKeys(await getDb(), viewer.merchant.id);
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Keys authenticate the invoice and management APIs as <code>Authorization: Bearer &lt;key&gt;</code> for
+            commerce account <code>{viewer.merchant.commerceAccount}</code>. A key is shown once; we keep only its hash.
+          </>
+        }
+      />
+      <section className="card mb-6" aria-labelledby="new-key">
+        <h2 id="new-key" className="mb-3 text-base font-semibold">
+          New key
+        </h2>
+        <CreateApiKeyForm />
+      </section>
+      <section className="card overflow-x-auto" aria-labelledby="keys">
+        <h2 id="keys" className="mb-3 text-base font-semibold">
+          Keys
+        </h2>
+        {keys.length === 0 ? (
+          <p className="text-sm text-slate-600">No keys yet.</p>
+        ) : (
+          <table className="w-full text-left text-sm">
+            <thead className="text-slate-600">
+              <tr>
+                <th className="py-2 pr-4 font-medium">Name</th>
+                <th className="py-2 pr-4 font-medium">Key</th>
+                <th className="py-2 pr-4 font-medium">Created</th>
+                <th className="py-2 pr-4 font-medium">Last used</th>
+                <th className="py-2 pr-4 font-medium">State</th>
+                <th className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.id} className="border-t border-slate-100">
+                  <td className="py-2 pr-4">{key.name}</td>
+                  <td className="py-2 pr-4 font-mono text-xs">pok_••••{key.lastFour}</td>
+                  <td className="py-2 pr-4">{formatDateTime(key.createdAt)}</td>
+                  <td className="py-2 pr-4">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
+                  <td className="py-2 pr-4">
+                    {key.revokedAt ? (
+                      <span className="badge bg-slate-200 text-slate-700">Revoked {formatDateTime(key.revokedAt)}</span>
+                    ) : (
+                      <span className="badge bg-green-100 text-green-800">Active</span>
+                    )}
+                  </td>
+                  <td className="py-2">{key.revokedAt ? null : <RevokeApiKeyButton id={key.id} name={key.name} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+import type { ReactNode } from "react";
+import { Sidebar } from "@/components/shell/sidebar";
+import { signOutAction } from "@/lib/actions/auth";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { navigationFor } from "@/lib/auth/permissions";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const viewer = await requirePageViewer();
+  const footer = (
+    <div className="space-y-2 text-sm">
+      <div>
+        <p className="font-medium text-slate-900" data-testid="viewer-name">
+          {viewer.user.name}
+        </p>
+        <p className="text-slate-600">{viewer.user.email}</p>
+        <p className="text-slate-600">
+          <span data-testid="viewer-merchant">{viewer.merchant.name}</span> ·{" "}
+          <span className="badge bg-slate-100 text-slate-700">{viewer.user.role}</span>
+        </p>
+      </div>
+      <form action={signOutAction}>
+        <button type="submit" className="btn-secondary w-full">
+          Sign out
+        </button>
+      </form>
+    </div>
+  );
+  return (
+    <div className="md:flex">
+      <Sidebar items={navigationFor(viewer.user.role)} footer={footer} />
+      <main id="main" className="min-w-0 flex-1 px-4 py-6 md:px-8">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { createApiKeyAction } from "@/lib/actions/api-keys";
+import { createApiKeySchema } from "@/lib/api-keys/schemas";
+
+export function CreateApiKeyForm() {
+  const form = useZodForm(createApiKeySchema, { defaultValues: { name: "" } });
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const [created, setCreated] = useState<string>();
+  const [copied, setCopied] = useState(false);
+  const router = useRouter();
+  const error = form.formState.errors.name?.message;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      const result = await createApiKeyAction(values);
+      if (!result.ok) return setMessage(applyActionErrors(form, result));
+      setCreated(result.data.key);
+      setCopied(false);
+      form.reset();
+      router.refresh();
+    }),
+  );
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-3">
+        <div className="min-w-64 flex-1">
+          <Field id="api-key-name" label="Key name" error={error} help="For example the system that will use it." required>
+            <input className="input" {...fieldAria("api-key-name", error, true)} {...form.register("name")} />
+          </Field>
+        </div>
+        <div className="pb-5">
+          <SubmitButton pending={pending} pendingLabel="Creating…">
+            Create key
+          </SubmitButton>
+        </div>
+      </form>
+      <FormAlert message={message} />
+      {created ? (
+        <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm">
+          <p className="font-medium">Copy your new API key now. It is shown only this once.</p>
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <code data-testid="new-api-key" className="rounded bg-white px-2 py-1 font-mono text-xs break-all">
+              {created}
+            </code>
+            <button
+              type="button"
+              className="btn-secondary"
+              onClick={async () => {
+                await navigator.clipboard?.writeText(created);
+                setCopied(true);
+              }}
+            >
+              {copied ? "Copied" : "Copy"}
+            </button>
+            <button type="button" className="btn-secondary" onClick={() => setCreated(undefined)}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { signInAction } from "@/lib/actions/auth";
+import { signInSchema } from "@/lib/auth/schemas";
+
+export function SignInForm({ next }: { next?: string }) {
+  const form = useZodForm(signInSchema, { defaultValues: { email: "", password: "" } });
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      const result = await signInAction(values, next);
+      if (!result.ok) setMessage(applyActionErrors(form, result));
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormAlert message={message} />
+      <Field id="signin-email" label="E-mail" error={errors.email?.message} required>
+        <input
+          className="input"
+          type="email"
+          autoComplete="email"
+          {...fieldAria("signin-email", errors.email?.message, false)}
+          {...form.register("email")}
+        />
+      </Field>
+      <Field id="signin-password" label="Password" error={errors.password?.message} required>
+        <input
+          className="input"
+          type="password"
+          autoComplete="current-password"
+          {...fieldAria("signin-password", errors.password?.message, false)}
+          {...form.register("password")}
+        />
+      </Field>
+      <SubmitButton pending={pending} pendingLabel="Signing in…">
+        Sign in
+      </SubmitButton>
+      <p className="text-sm text-slate-600">
+        New here?{" "}
+        <Link className="font-medium text-brand-700 underline" href="/sign-up">
+          Create an account
+        </Link>
+      </p>
+    </form>
+  );
+}

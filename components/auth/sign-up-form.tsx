@@ -1,0 +1,76 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { signUpAction } from "@/lib/actions/auth";
+import { signUpSchema } from "@/lib/auth/schemas";
+
+const FIELDS = [
+  { name: "name", label: "Your name", type: "text", autoComplete: "name" },
+  { name: "email", label: "E-mail", type: "email", autoComplete: "email" },
+  {
+    name: "password",
+    label: "Password",
+    type: "password",
+    autoComplete: "new-password",
+    help: "At least 10 characters, with letters and digits.",
+  },
+  { name: "merchantName", label: "Business name", type: "text", autoComplete: "organization" },
+  {
+    name: "commerceAccount",
+    label: "Commerce account",
+    type: "text",
+    autoComplete: "off",
+    help: "Your account name in the invoice API (commerce_account): lowercase letters, digits, - and _.",
+  },
+] as const;
+
+export function SignUpForm() {
+  const form = useZodForm(signUpSchema, {
+    defaultValues: { name: "", email: "", password: "", merchantName: "", commerceAccount: "" },
+  });
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      const result = await signUpAction(values);
+      if (!result.ok) setMessage(applyActionErrors(form, result));
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormAlert message={message} />
+      {FIELDS.map((f) => {
+        const error = errors[f.name]?.message;
+        const id = `signup-${f.name}`;
+        const help = "help" in f ? f.help : undefined;
+        return (
+          <Field key={f.name} id={id} label={f.label} help={help} error={error} required>
+            <input
+              className="input"
+              type={f.type}
+              autoComplete={f.autoComplete}
+              {...fieldAria(id, error, Boolean(help))}
+              {...form.register(f.name)}
+            />
+          </Field>
+        );
+      })}
+      <SubmitButton pending={pending} pendingLabel="Creating account…">
+        Create account
+      </SubmitButton>
+      <p className="text-sm text-slate-600">
+        Already have an account?{" "}
+        <Link className="font-medium text-brand-700 underline" href="/sign-in">
+          Sign in
+        </Link>
+      </p>
+    </form>
+  );
+}

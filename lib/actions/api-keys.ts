@@ -1,0 +1,32 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { createApiKeySchema, revokeApiKeySchema } from "@/lib/api-keys/schemas";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
+import { getDb } from "@/lib/db/client";
+import { validatedAction } from "./validated-action";
+
+/** Returns the new key once; only its hash is stored. */
+export const createApiKeyAction = validatedAction(
+  "api-keys.create",
+  { schema: createApiKeySchema, role: "owner" },
+  async (input, viewer) => {
+    const { key, summary } = await createApiKey(await getDb(), {
+      merchantId: viewer.merchant.id,
+      name: input.name,
+      createdBy: viewer.user.id,
+    });
+    revalidatePath("/api-keys");
+    return { ok: true, data: { key, id: summary.id } };
+  },
+);
+
+export const revokeApiKeyAction = validatedAction(
+  "api-keys.revoke",
+  { schema: revokeApiKeySchema, role: "owner" },
+  async (input, viewer) => {
+    const revoked = await revokeApiKey(await getDb(), viewer.merchant.id, input.id);
+    revalidatePath("/api-keys");
+    return revoked ? { ok: true, data: undefined } : { ok: false, errors: [], message: "This key is already revoked or does not exist." };
+  },
+);

@@ -1,0 +1,55 @@
+"use server";
+
+import { AuthError } from "next-auth";
+import { signIn, signOut } from "@/lib/auth";
+import { signInSchema, signUpSchema } from "@/lib/auth/schemas";
+import { getDb } from "@/lib/db/client";
+import { fromZodIssues } from "@/lib/errors";
+import { createMerchantWithOwner } from "@/lib/merchants/queries";
+import type { ActionResult } from "./result";
+import { runAction } from "./validated-action";
+
+function safeNext(next: unknown): string {
+  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+}
+
+async function signInOrExplain(email: string, password: string, next: unknown): Promise<ActionResult> {
+  try {
+    await signIn("credentials", { email, password, redirectTo: safeNext(next) });
+    return { ok: true, data: undefined };
+  } catch (error) {
+    if (error instanceof AuthError) {
+      const tooMany = (error as AuthError & { code?: string }).code === "too_many_attempts";
+      return {
+        ok: false,
+        errors: [],
+        message: tooMany
+          ? "Too many sign-in attempts. Wait 15 minutes and try again."
+          : "Wrong e-mail or password.",
+      };
+    }
+    throw error;
+  }
+}
+
+export async function signUpAction(input: unknown): Promise<ActionResult> {
+  return runAction("sign-up", async () => {
+    const parsed = signUpSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
+    const created = await createMerchantWithOwner(await getDb(), parsed.data);
+    if (!created.ok) return created;
+    return signInOrExplain(parsed.data.email, parsed.data.password, "/");
+  });
+}
+
+export async function signInAction(input: unknown, next?: string): Promise<ActionResult> {
+  return runAction("sign-in", async () => {
+    const parsed = signInSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
+    return signInOrExplain(parsed.data.email, parsed.data.password, next);
+  });
+}
+
+export async function signOutAction(): Promise<void> {
+  await signOut({ redirectTo: "/sign-in" });
+}

@@ -1,0 +1,51 @@
+import type { parseArgs as ParseArgs } from "node:util";
+import { createApiKey } from "@/lib/api-keys/queries";
+import { signUpSchema } from "@/lib/auth/schemas";
+import { closeDb, getDb, type Db } from "@/lib/db/client";
+import { fromZodIssues } from "@/lib/errors";
+import { createMerchantWithOwner } from "@/lib/merchants/queries";
+import { seedDemo } from "./seed-demo";
+
+type Output = Record<string, unknown>;
+
+export async function createMerchantCommand(db: Db, values: Record<string, string | undefined>): Promise<Output> {
+  const parsed = signUpSchema.safeParse({
+    email: values.email,
+    password: values.password,
+    commerceAccount: values["commerce-account"],
+    name: values.name ?? values.email?.split("@")[0] ?? "",
+    merchantName: values["merchant-name"] ?? values["commerce-account"] ?? "",
+  });
+  if (!parsed.success) {
+    throw new Error(fromZodIssues(parsed.error.issues).map((e) => `${e.path.join(".")}: ${e.message}`).join("; "));
+  }
+  const created = await createMerchantWithOwner(db, parsed.data);
+  if (!created.ok) throw new Error(created.errors.map((e) => `${e.path.join(".")}: ${e.message}`).join("; "));
+  const { key } = await createApiKey(db, { merchantId: created.value.merchant.id, name: "Created by admin command" });
+  return { merchantId: created.value.merchant.id, commerceAccount: created.value.merchant.commerceAccount, apiKey: key };
+}
+
+const USAGE =
+  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo";
+
+export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Promise<Output> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: "string" },
+      password: { type: "string" },
+      "commerce-account": { type: "string" },
+      name: { type: "string" },
+      "merchant-name": { type: "string" },
+    },
+    strict: true,
+  });
+  if (command !== "create-merchant" && command !== "seed-demo") throw new Error(USAGE);
+  const db = await getDb();
+  try {
+    return command === "create-merchant" ? await createMerchantCommand(db, values) : await seedDemo(db);
+  } finally {
+    await closeDb();
+  }
+}

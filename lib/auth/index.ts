@@ -1,0 +1,55 @@
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { getDb } from "@/lib/db/client";
+import { findUserByEmail } from "@/lib/merchants/queries";
+import { DUMMY_HASH, verifyPassword } from "./password";
+import { createRateLimiter } from "./rate-limit";
+import { signInSchema } from "./schemas";
+import { authSecret } from "./secret";
+
+const WINDOW_MS = 15 * 60_000;
+const byAccount = createRateLimiter(10, WINDOW_MS);
+const byAddress = createRateLimiter(10, WINDOW_MS);
+
+export class TooManyAttempts extends CredentialsSignin {
+  override code = "too_many_attempts";
+}
+
+function clientAddress(request: Request | undefined): string {
+  const forwarded = request?.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return forwarded || request?.headers.get("x-real-ip") || "local";
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+  secret: authSecret(),
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+  pages: { signIn: "/sign-in" },
+  providers: [
+    Credentials({
+      credentials: { email: { type: "email" }, password: { type: "password" } },
+      async authorize(raw, request) {
+        const parsed = signInSchema.safeParse(raw);
+        if (!parsed.success) return null;
+        const { email, password } = parsed.data;
+        if (byAccount.hit(email) > 0 || byAddress.hit(clientAddress(request)) > 0) throw new TooManyAttempts();
+        const db = await getDb();
+        const user = await findUserByEmail(db, email);
+        const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+        if (!user || !valid) return null;
+        byAccount.reset(email);
+        return { id: user.id, email: user.email, name: user.name };
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user?.id) token.sub = user.id;
+      return token;
+    },
+    session({ session, token }) {
+      if (token.sub) session.user.id = token.sub;
+      return session;
+    },
+  },
+}));

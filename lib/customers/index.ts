@@ -1,0 +1,20 @@
+export {
+  compactConstants,
+  CONSTANT_FORMAT_HINTS,
+  constantsSchema,
+  constantValueSchema,
+  type ConstantSchemaOptions,
+  type ConstantValues,
+  type ConstantValuesInput,
+} from "./constant-formats";
+export { COUNTRY_CODES, LANGUAGE_CODES } from "./iso-codes";
+export {
+  resolveCustomer,
+  type CustomerPlacement,
+  type FieldSource,
+  type ResolveCustomerInput,
+  type ResolvedField,
+  type ResolveError,
+  type ResolveErrorCode,
+  type ResolveResult,
+} from "./resolve-customer";

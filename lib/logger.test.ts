@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { redact } from "./logger";
+
+describe("log redaction", () => {
+  it("hides values under secret-looking keys at any depth", () => {
+    expect(redact({ a: { secret_key: "dev_sec_abc", shop_password: "pw", label: "Main" } })).toEqual({
+      a: { secret_key: "[redacted]", shop_password: "[redacted]", label: "Main" },
+    });
+  });
+
+  it("masks card numbers inside strings, keeping first six and last four", () => {
+    expect(redact("card 4111111111111111 declined")).toBe("card 411111******1111 declined");
+  });
+
+  it("keeps an error's name and message only", () => {
+    expect(redact(new TypeError("bad 5555555555554444"))).toEqual({ name: "TypeError", message: "bad 555555******4444" });
+  });
+});

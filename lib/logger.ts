@@ -1,0 +1,31 @@
+/**
+ * One JSON line per event on stderr. Values pass through `redact` first: keys that name secrets
+ * and anything shaped like a card number never reach the log.
+ */
+const SECRET_KEY = /(secret|password|private|token|api_?key|authorization|card_number|credentials)/i;
+const CARD_NUMBER = /\b(\d{6})\d{3,9}(\d{4})\b/g;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return "[deep]";
+  if (typeof value === "string") return value.replace(CARD_NUMBER, "$1******$2");
+  if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[redacted]" : redact(v, depth + 1)]),
+    );
+  }
+  return value;
+}
+
+function write(level: "info" | "warn" | "error", message: string, fields: Record<string, unknown> = {}) {
+  if (process.env.LOG_LEVEL === "silent") return;
+  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...(redact(fields) as object) });
+  process.stderr.write(line + "\n");
+}
+
+export const logger = {
+  info: (message: string, fields?: Record<string, unknown>) => write("info", message, fields),
+  warn: (message: string, fields?: Record<string, unknown>) => write("warn", message, fields),
+  error: (message: string, fields?: Record<string, unknown>) => write("error", message, fields),
+};

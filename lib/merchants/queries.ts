@@ -1,0 +1,115 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { merchants, users, type Role } from "@/lib/db/schema";
+import { hashPassword } from "@/lib/auth/password";
+import type { SignUpInput } from "@/lib/auth/schemas";
+import { fail, ok, type FieldError, type Result } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+
+export type Merchant = typeof merchants.$inferSelect;
+export type User = typeof users.$inferSelect;
+
+export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+    .limit(1);
+  return row;
+}
+
+export async function findMerchantByCommerceAccount(db: Db, account: string): Promise<Merchant | undefined> {
+  const [row] = await db.select().from(merchants).where(eq(merchants.commerceAccount, account)).limit(1);
+  return row;
+}
+
+export type Viewer = { user: Omit<User, "passwordHash">; merchant: Merchant };
+
+/** The signed-in person with their merchant, read fresh so role changes and removals apply at once. */
+export async function findViewer(db: Db, userId: string): Promise<Viewer | undefined> {
+  const [row] = await db
+    .select({ user: users, merchant: merchants })
+    .from(users)
+    .innerJoin(merchants, eq(users.merchantId, merchants.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) return undefined;
+  const { passwordHash: _omit, ...user } = row.user;
+  return { user, merchant: row.merchant };
+}
+
+async function duplicateErrors(db: Db, email: string, commerceAccount: string): Promise<FieldError[]> {
+  const errors: FieldError[] = [];
+  if (await findUserByEmail(db, email)) {
+    errors.push({ path: ["email"], message: "An account with this e-mail already exists", code: "taken" });
+  }
+  if (await findMerchantByCommerceAccount(db, commerceAccount)) {
+    errors.push({ path: ["commerceAccount"], message: "This commerce account is taken", code: "taken" });
+  }
+  return errors;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/** Creates a merchant and its owner in one transaction; duplicates come back as field errors. */
+export async function createMerchantWithOwner(
+  db: Db,
+  input: SignUpInput,
+): Promise<Result<{ merchant: Merchant; user: Viewer["user"] }>> {
+  const duplicates = await duplicateErrors(db, input.email, input.commerceAccount);
+  if (duplicates.length) return fail(duplicates);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const created = await db.transaction(async (tx) => {
+      const [merchant] = await tx
+        .insert(merchants)
+        .values({ id: newId("mer"), name: input.merchantName, commerceAccount: input.commerceAccount })
+        .returning();
+      const [user] = await tx
+        .insert(users)
+        .values({
+          id: newId("usr"),
+          merchantId: merchant!.id,
+          email: input.email,
+          name: input.name,
+          passwordHash,
+          role: "owner",
+        })
+        .returning();
+      return { merchant: merchant!, user: user! };
+    });
+    const { passwordHash: _omit, ...user } = created.user;
+    return ok({ merchant: created.merchant, user });
+  } catch (error) {
+    // A concurrent sign-up took the e-mail or account between the check and the insert.
+    if (isUniqueViolation(error)) {
+      const again = await duplicateErrors(db, input.email, input.commerceAccount);
+      if (again.length) return fail(again);
+    }
+    throw error;
+  }
+}
+
+export type AddMemberInput = { merchantId: string; email: string; name: string; password: string; role: Role };
+
+export async function addMember(db: Db, input: AddMemberInput): Promise<Result<Viewer["user"]>> {
+  if (await findUserByEmail(db, input.email)) {
+    return fail([{ path: ["email"], message: "An account with this e-mail already exists", code: "taken" }]);
+  }
+  const [row] = await db
+    .insert(users)
+    .values({
+      id: newId("usr"),
+      merchantId: input.merchantId,
+      email: input.email,
+      name: input.name,
+      passwordHash: await hashPassword(input.password),
+      role: input.role,
+    })
+    .returning();
+  const { passwordHash: _omit, ...user } = row!;
+  return ok(user);
+}

@@ -1,0 +1,120 @@
+import { z } from "zod";
+import type { CredentialValues, FieldSpec, KindSpec, Mode, RefineIssue } from "./types";
+
+export type CredentialCheckOptions = { forUpdate?: boolean };
+
+export type CredentialValidation =
+  | { ok: true; values: CredentialValues }
+  | { ok: false; issues: RefineIssue[] };
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+/** On update a blank secret means "keep the stored one", since secrets never travel back to the form. */
+function keepsStoredValue(field: FieldSpec, forUpdate: boolean): boolean {
+  return forUpdate && (field.secret || field.input === "key_file");
+}
+
+function isShown(field: FieldSpec, credentials: CredentialValues): boolean {
+  return field.showWhen === undefined || credentials[field.showWhen.field] === field.showWhen.equals;
+}
+
+function buildFieldSchema(field: FieldSpec, forUpdate: boolean): z.ZodType {
+  const optional = !field.required || field.showWhen !== undefined || keepsStoredValue(field, forUpdate);
+  if (!optional) return field.schema;
+  return z.preprocess((value) => (isBlank(value) ? undefined : value), field.schema.optional());
+}
+
+/**
+ * The object schema of a kind's credentials. Fields under `showWhen` are optional here because a
+ * field schema cannot see its siblings; checkCredentials makes them required when shown.
+ */
+export function credentialsSchema(kind: KindSpec, options: CredentialCheckOptions = {}) {
+  const forUpdate = options.forUpdate ?? false;
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of kind.fields) shape[field.id] = buildFieldSchema(field, forUpdate);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? `Unknown credential ${issue.keys.length === 1 ? "field" : "fields"}: ${issue.keys.join(", ")}`
+        : undefined,
+  });
+}
+
+function describeCondition(kind: KindSpec, field: FieldSpec): string {
+  const condition = field.showWhen;
+  if (condition === undefined) return "";
+  const controller = kind.fields.find((candidate) => candidate.id === condition.field);
+  const controllerLabel = controller?.label ?? condition.field;
+  if (typeof condition.equals === "boolean") return `${controllerLabel} is ${condition.equals ? "on" : "off"}`;
+  const option = controller?.options?.find((candidate) => candidate.value === condition.equals);
+  return `${controllerLabel} is ${option?.label ?? condition.equals}`;
+}
+
+function checkShownFields(kind: KindSpec, credentials: CredentialValues, forUpdate: boolean): RefineIssue[] {
+  return kind.fields
+    .filter((field) => field.showWhen !== undefined && isShown(field, credentials))
+    .filter((field) => isBlank(credentials[field.id]) && !keepsStoredValue(field, forUpdate))
+    .map((field) => ({
+      path: [field.id],
+      message: `${field.label} is required when ${describeCondition(kind, field)}`,
+    }));
+}
+
+/**
+ * Rules spanning fields. On update, issues about a secret the caller left blank are dropped: the
+ * server re-runs this with forUpdate false on the stored values merged with the new ones.
+ */
+export function checkCredentials(
+  kind: KindSpec,
+  credentials: CredentialValues,
+  mode: Mode,
+  options: CredentialCheckOptions = {},
+): RefineIssue[] {
+  const forUpdate = options.forUpdate ?? false;
+  const issues = [...checkShownFields(kind, credentials, forUpdate), ...(kind.refine?.(credentials, mode) ?? [])];
+  if (!forUpdate) return issues;
+  const blankSecrets = new Set(
+    kind.fields
+      .filter((field) => keepsStoredValue(field, true) && isBlank(credentials[field.id]))
+      .map((field) => field.id),
+  );
+  return issues.filter((issue) => !issue.path.some((segment) => blankSecrets.has(segment)));
+}
+
+/** The connection's mode: Provider F's `test_mode` credential wins over the mode chosen in the form. */
+export function modeOf(kind: KindSpec, credentials: CredentialValues, chosenMode: Mode): Mode {
+  if (kind.modeField === undefined) return chosenMode;
+  const value = credentials[kind.modeField];
+  if (typeof value !== "boolean") return chosenMode;
+  return value ? "test" : "live";
+}
+
+/** Values of fields hidden by `showWhen` are dropped: the form may still hold what was typed earlier. */
+export function dropInactiveFields(kind: KindSpec, credentials: CredentialValues): CredentialValues {
+  const inactive = new Set(kind.fields.filter((field) => !isShown(field, credentials)).map((field) => field.id));
+  return Object.fromEntries(Object.entries(credentials).filter(([key]) => !inactive.has(key)));
+}
+
+/**
+ * Schema plus cross-field rules in one call, with issues in one shape. `mode` is the connection's
+ * mode as stored (use modeOf to derive it), so a disagreeing Provider F `test_mode` is reported.
+ */
+export function validateCredentials(
+  kind: KindSpec,
+  credentials: CredentialValues,
+  mode: Mode,
+  options: CredentialCheckOptions = {},
+): CredentialValidation {
+  const parsed = credentialsSchema(kind, options).safeParse(dropInactiveFields(kind, credentials));
+  if (!parsed.success) {
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+    };
+  }
+  const values = parsed.data as CredentialValues;
+  const issues = checkCredentials(kind, values, mode, options);
+  return issues.length === 0 ? { ok: true, values } : { ok: false, issues };
+}

@@ -1,0 +1,27 @@
+/**
+ * Public entry of the provider registry. Isomorphic: browser components import it, so nothing
+ * reachable from here may use node: modules (those helpers live in ./server).
+ */
+export type * from "./types";
+export { CONNECTION_KINDS, MODES } from "./types";
+export { PROVIDERS } from "./registry";
+export { getKind, getProvider } from "./lookup";
+export { findService, SERVICES, servicesForConnection } from "./services";
+export {
+  checkCredentials,
+  credentialsSchema,
+  dropInactiveFields,
+  modeOf,
+  validateCredentials,
+  type CredentialCheckOptions,
+  type CredentialValidation,
+} from "./credentials";
+export {
+  describeRegistry,
+  type FieldDescription,
+  type KindDescription,
+  type ProviderDescription,
+  type RegistryDescription,
+} from "./describe";
+export { checkPem, MAX_KEY_FILE_BYTES, PEM_LABELS, type PemKind } from "./pem";
+export { assertKeyPrefixMatchesMode } from "./provider-f";

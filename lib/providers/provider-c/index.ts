@@ -1,0 +1,44 @@
+import { currencyField, secretField, textField } from "../fields";
+import { cardPaymentService } from "../service-builders";
+import type { ProviderSpec } from "../types";
+
+const shopLoginField = textField({
+  id: "shop_login",
+  label: "Shop login",
+  help: "The shop login Provider C sends you when it opens your shop.",
+  maxLength: 128,
+});
+
+const shopPasswordField = secretField({
+  id: "shop_password",
+  label: "Shop password",
+  help: "The shop password Provider C sends with the shop login; reset it in the Provider C shop settings if lost.",
+});
+
+export const providerC: ProviderSpec = {
+  slug: "provider-c",
+  name: "Provider C",
+  summary:
+    "Card payments in Armenian dram or euro on a hosted payment page. " +
+    "Connect either your Provider C account or an H2H merchant account in one currency.",
+  credentialHelp:
+    "Provider C issues a shop login and a shop password when it opens your shop. Both arrive together " +
+    "from Provider C; the same pair works for the provider account and the H2H merchant account.",
+  services: [cardPaymentService("AMD"), cardPaymentService("EUR")],
+  kinds: [
+    {
+      kind: "provider_account",
+      label: "Provider account",
+      description: "Connect your Provider C shop; payments in both dram and euro are available.",
+      fields: [shopLoginField, shopPasswordField],
+      constants: [],
+    },
+    {
+      kind: "h2h",
+      label: "H2H merchant account",
+      description: "Host-to-host merchant account processing card payments in one currency.",
+      fields: [shopLoginField, shopPasswordField, currencyField(["AMD", "EUR"])],
+      constants: [],
+    },
+  ],
+};

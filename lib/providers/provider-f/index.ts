@@ -1,0 +1,79 @@
+import { defineConstant } from "../constants";
+import { currencyField, secretField, textField, toggleField } from "../fields";
+import { cardPaymentService } from "../service-builders";
+import type { ProviderSpec } from "../types";
+import { assertKeyPrefixMatchesMode, PUBLIC_KEY_PATTERN, SECRET_KEY_PATTERN } from "./key-rules";
+
+export { assertKeyPrefixMatchesMode } from "./key-rules";
+
+export const providerF: ProviderSpec = {
+  slug: "provider-f",
+  name: "Provider F",
+  summary:
+    "Card payments in euro on a hosted payment page through an H2H merchant account, authenticated " +
+    "with a public and a secret API key.",
+  credentialHelp:
+    "Provider F authenticates every request with a pair of API keys from its dashboard. The public key " +
+    "(dev_pub_… or prod_pub_…) is always visible there. The secret key (dev_sec_… or prod_sec_…) is shown " +
+    "only once when created; if you lost it, regenerate it in the Provider F dashboard. Use dev_ keys " +
+    "with test mode and prod_ keys with live mode.",
+  services: [cardPaymentService("EUR")],
+  kinds: [
+    {
+      kind: "h2h",
+      label: "H2H merchant account",
+      description: "Host-to-host merchant account for euro card payments; test mode follows the key pair.",
+      modeField: "test_mode",
+      fields: [
+        textField({
+          id: "public_key",
+          label: "Public key",
+          help: "Always visible in the API keys section of your Provider F dashboard; starts with dev_pub_ or prod_pub_.",
+          placeholder: "dev_pub_00000000-0000-0000-0000-000000000000",
+          maxLength: 64,
+          pattern: {
+            regex: PUBLIC_KEY_PATTERN,
+            message: "Public key must be dev_pub_ or prod_pub_ followed by a UUID",
+          },
+        }),
+        secretField({
+          id: "secret_key",
+          label: "Secret key",
+          help:
+            "Starts with dev_sec_ or prod_sec_. The provider shows the secret key only once; if you lost it, " +
+            "regenerate it in the Provider F dashboard.",
+          pattern: {
+            regex: SECRET_KEY_PATTERN,
+            message:
+              "Secret key must be dev_sec_ or prod_sec_ followed by at least 24 letters, digits, _ or -",
+          },
+        }),
+        toggleField({
+          id: "test_mode",
+          label: "Test mode",
+          help: "On for Provider F's sandbox with dev_ keys, off for live processing with prod_ keys.",
+          required: true,
+        }),
+        currencyField(["EUR"]),
+      ],
+      refine: assertKeyPrefixMatchesMode,
+      constants: [
+        defineConstant("FIRST_NAME", "customer.address.first_name", "Customer first name"),
+        defineConstant("LAST_NAME", "customer.address.last_name", "Customer last name"),
+        defineConstant("EMAIL", "customer.address.email", "Customer e-mail"),
+        defineConstant("DATE_OF_BIRTH", "customer.date_of_birth", "Customer date of birth"),
+        defineConstant("COUNTRY", "customer.address.country", "Customer country"),
+        defineConstant("CITY", "customer.address.city", "Customer city"),
+        defineConstant("REGION", "customer.address.region", "Customer region"),
+        defineConstant("FULL_ADDRESS", "customer.address.full_address", "Customer full address"),
+        defineConstant("POST_CODE", "customer.address.post_code", "Customer post code"),
+        defineConstant(
+          "COUNTRY_PHONE_CODE",
+          "customer.constants.customer_country_phone_code",
+          "Customer country phone code",
+        ),
+        defineConstant("PHONE", "customer.address.phone", "Customer phone"),
+      ],
+    },
+  ],
+};

@@ -1,0 +1,52 @@
+import type { CredentialValues, Mode, RefineIssue } from "../types";
+
+/** Spec 5.2: `dev_` keys belong to Provider F's sandbox, `prod_` keys to live processing. */
+export type KeyFamily = "dev" | "prod";
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+export const PUBLIC_KEY_PATTERN = new RegExp(`^(dev|prod)_pub_${UUID}$`);
+export const SECRET_KEY_PATTERN = /^(dev|prod)_sec_[A-Za-z0-9_-]{24,}$/;
+
+const FAMILY_BY_MODE: Readonly<Record<Mode, KeyFamily>> = { test: "dev", live: "prod" };
+const MODE_LABEL: Readonly<Record<Mode, string>> = { test: "Test mode", live: "Live mode" };
+
+function readFamily(value: unknown): KeyFamily | null {
+  if (typeof value !== "string") return null;
+  if (value.startsWith("dev_")) return "dev";
+  if (value.startsWith("prod_")) return "prod";
+  return null;
+}
+
+function checkKey(value: unknown, field: string, kind: "pub" | "sec", mode: Mode): RefineIssue[] {
+  const family = readFamily(value);
+  const expected = FAMILY_BY_MODE[mode];
+  // Malformed keys are reported by the field's own schema; only a wrong family is reported here.
+  if (family === null || family === expected) return [];
+  return [
+    {
+      path: [field],
+      message: `${MODE_LABEL[mode]} takes a ${expected}_${kind}_ key; this one starts with ${family}_${kind}_`,
+    },
+  ];
+}
+
+/**
+ * Both keys must come from the environment the connection runs in, which also forces them into
+ * the same family. The `test_mode` credential decides the environment when present.
+ */
+export function assertKeyPrefixMatchesMode(credentials: CredentialValues, mode: Mode): RefineIssue[] {
+  const testMode = credentials.test_mode;
+  const issues: RefineIssue[] = [];
+  if (typeof testMode === "boolean" && (testMode ? "test" : "live") !== mode) {
+    issues.push({
+      path: ["test_mode"],
+      message: testMode
+        ? "Test mode is on, but the connection is being saved as live"
+        : "Test mode is off, but the connection is being saved as test",
+    });
+  }
+  const effectiveMode: Mode = typeof testMode === "boolean" ? (testMode ? "test" : "live") : mode;
+  issues.push(...checkKey(credentials.public_key, "public_key", "pub", effectiveMode));
+  issues.push(...checkKey(credentials.secret_key, "secret_key", "sec", effectiveMode));
+  return issues;
+}

@@ -1,0 +1,51 @@
+import { getKind, getProvider } from "./lookup";
+import { PROVIDERS } from "./registry";
+import type { ConnectionKind, CredentialValues, KindSpec, ProviderSpec, ServiceSpec } from "./types";
+
+function collectServices(providers: readonly ProviderSpec[]): ServiceSpec[] {
+  const byCode = new Map<string, ServiceSpec>();
+  for (const provider of providers) {
+    for (const service of provider.services) {
+      if (!byCode.has(service.code)) byCode.set(service.code, service);
+    }
+  }
+  return [...byCode.values()];
+}
+
+/** Every service of every provider, once per code (several providers share `payment_card_eur_hpp`). */
+export const SERVICES: readonly ServiceSpec[] = collectServices(PROVIDERS);
+
+export function findService(code: string): ServiceSpec | undefined {
+  return SERVICES.find((service) => service.code === code);
+}
+
+function hasField(kind: KindSpec, id: string): boolean {
+  return kind.fields.some((field) => field.id === id);
+}
+
+function resolveKind(provider: ProviderSpec, kind: KindSpec | ConnectionKind): KindSpec | undefined {
+  return typeof kind === "string" ? getKind(provider.slug, kind) : kind;
+}
+
+/**
+ * Services a connection may process. A provider account exposes everything the provider offers;
+ * an H2H account is set up for one currency, and where it lists features, payouts need `payouts`.
+ */
+export function servicesForConnection(
+  provider: ProviderSpec | string,
+  kind: KindSpec | ConnectionKind,
+  credentials: CredentialValues,
+): ServiceSpec[] {
+  const providerSpec = typeof provider === "string" ? getProvider(provider) : provider;
+  if (providerSpec === undefined) return [];
+  const kindSpec = resolveKind(providerSpec, kind);
+  if (kindSpec === undefined) return [];
+  if (kindSpec.kind === "provider_account") return [...providerSpec.services];
+
+  const features = Array.isArray(credentials.features) ? credentials.features : [];
+  return providerSpec.services.filter((service) => {
+    if (hasField(kindSpec, "currency") && service.currency !== credentials.currency) return false;
+    if (hasField(kindSpec, "features") && service.direction === "payout") return features.includes("payouts");
+    return true;
+  });
+}

@@ -1,0 +1,12 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs"],
+  poweredByHeader: false,
+  typedRoutes: false,
+  experimental: {
+    serverActions: { bodySizeLimit: "512kb" },
+  },
+};
+
+export default nextConfig;

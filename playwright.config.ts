@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, defineConfig } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3107);
+// One throwaway data directory per run, shared with the workers through the environment.
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "po-e2e-"));
+
+/** Playwright's own Chromium where installed, else Debian's (scripts/ensure-browser.mjs installs it). */
+function browserPath(): string | undefined {
+  try {
+    const own = chromium.executablePath();
+    if (own && fs.existsSync(own)) return undefined;
+  } catch {
+    // no bundled browser
+  }
+  return "/usr/bin/chromium";
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: browserPath(),
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  projects: [
+    { name: "api", testMatch: /.*\.api\.spec\.ts/ },
+    { name: "ui", testMatch: /.*\.ui\.spec\.ts/ },
+  ],
+  webServer: {
+    command: `npx next start --port ${PORT} --hostname 127.0.0.1`,
+    url: `http://127.0.0.1:${PORT}/sign-in`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      DATABASE_URL: "",
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",
+    },
+  },
+});

@@ -1,0 +1,24 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
+const PUBLIC_PATHS = ["/sign-in", "/sign-up"];
+
+/**
+ * Only redirects: a visitor without a session cookie goes to sign-in.
+ * Every page, action and route checks the session and role itself.
+ */
+export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
+  // A stale cookie is not trusted here: the sign-in page itself sends a live session onwards.
+  if (!hasSession && !PUBLIC_PATHS.includes(pathname)) {
+    const url = new URL("/sign-in", request.url);
+    if (pathname !== "/") url.searchParams.set("next", pathname);
+    return NextResponse.redirect(url);
+  }
+  return NextResponse.next();
+}
+
+export const config = {
+  matcher: ["/((?!api/|_next/|favicon.ico|robots.txt).*)"],
+};

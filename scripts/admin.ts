@@ -1,0 +1,21 @@
+/**
+ * Operator command: one JSON line on stdout per call.
+ *   npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M]
+ *   npm run admin -- seed-demo
+ * Works on PGlite when no server holds the data directory, and on PostgreSQL (DATABASE_URL) at any time.
+ */
+import { parseArgs } from "node:util";
+import { runAdmin } from "../lib/admin/commands";
+
+process.env.LOG_LEVEL ??= "silent";
+
+runAdmin(process.argv.slice(2), parseArgs)
+  .then((output) => {
+    process.stdout.write(JSON.stringify(output) + "\n");
+    process.exit(0);
+  })
+  .catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stdout.write(JSON.stringify({ error: message }) + "\n");
+    process.exit(1);
+  });

@@ -1,0 +1,50 @@
+// `npm test`: lint, type check, unit, integration and e2e tests, in that order; stops at the first failure.
+// Ends with one plain summary line counting the tests of every runner.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+const steps = [
+  ["lint", "npx", ["eslint", ".", "--max-warnings=0"]],
+  ["type check", "npx", ["tsc", "--noEmit"]],
+  ["unit tests", "npx", ["vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile=test-results/unit.json"]],
+  ["integration tests", "npx", ["vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile=test-results/integration.json"]],
+  ["browser", "node", ["scripts/ensure-browser.mjs"]],
+  ["build", "npx", ["next", "build"]],
+  ["e2e tests", "npx", ["playwright", "test"]],
+];
+
+fs.rmSync("test-results", { recursive: true, force: true });
+fs.mkdirSync("test-results", { recursive: true });
+
+function counts() {
+  let passed = 0;
+  let failed = 0;
+  for (const file of ["unit", "integration"]) {
+    try {
+      const r = JSON.parse(fs.readFileSync(`test-results/${file}.json`, "utf8"));
+      passed += r.numPassedTests;
+      failed += r.numFailedTests;
+    } catch {}
+  }
+  try {
+    const r = JSON.parse(fs.readFileSync("test-results/e2e.json", "utf8"));
+    passed += r.stats.expected;
+    failed += r.stats.unexpected + r.stats.flaky;
+  } catch {}
+  return { passed, failed };
+}
+
+let status = 0;
+for (const [name, cmd, args] of steps) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: process.env });
+  console.log(`=== ${name}: ${r.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  if (r.status !== 0) {
+    status = r.status ?? 1;
+    break;
+  }
+}
+const { passed, failed } = counts();
+console.log(`\n${passed} passed, ${failed + (status && !failed ? 1 : 0)} failed`);
+process.exit(status);

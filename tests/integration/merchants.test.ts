@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/queries";
+import { verifyPassword } from "@/lib/auth/password";
+import { signUpSchema } from "@/lib/auth/schemas";
+import { createMerchantWithOwner, findUserByEmail, findViewer } from "@/lib/merchants/queries";
+import { changeMemberRole, listMembers, removeMember, addTeamMember } from "@/lib/merchants/team";
+import { createTestDb, unique, type TestDb } from "./helpers/db";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function signUp(overrides: Record<string, string> = {}) {
+  const account = unique("acct");
+  return signUpSchema.parse({
+    name: "Ada Owner",
+    email: `${account}@example.com`,
+    password: "correct-horse-42",
+    merchantName: "Ada Ltd",
+    commerceAccount: account,
+    ...overrides,
+  });
+}
+
+describe("sign-up creates a merchant and its owner", () => {
+  it("stores a bcrypt hash, never the password, and the owner role", async () => {
+    const input = signUp();
+    const created = await createMerchantWithOwner(t.db, input);
+    expect(created.ok).toBe(true);
+    const user = await findUserByEmail(t.db, input.email.toUpperCase());
+    expect(user?.role).toBe("owner");
+    expect(user?.passwordHash).not.toContain(input.password);
+    expect(await verifyPassword(input.password, user!.passwordHash)).toBe(true);
+  });
+
+  it("refuses a duplicate e-mail and a duplicate commerce account together, creating nothing", async () => {
+    const first = signUp();
+    await createMerchantWithOwner(t.db, first);
+    const again = signUp({ email: first.email, commerceAccount: first.commerceAccount });
+    const result = await createMerchantWithOwner(t.db, again);
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        { path: ["email"], message: "An account with this e-mail already exists", code: "taken" },
+        { path: ["commerceAccount"], message: "This commerce account is taken", code: "taken" },
+      ],
+    });
+  });
+
+  it("gives exactly one winner when the same sign-up races", async () => {
+    const input = signUp();
+    const results = await Promise.all(Array.from({ length: 5 }, () => createMerchantWithOwner(t.db, input)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.errors.some((e) => e.path[0] === "email"))).toBe(true);
+  });
+});
+
+describe("API keys", () => {
+  it("authenticates a new key, stores only its hash, and stops after revocation", async () => {
+    const created = await createMerchantWithOwner(t.db, signUp());
+    if (!created.ok) throw new Error("setup");
+    const merchantId = created.value.merchant.id;
+    const { key, summary } = await createApiKey(t.db, { merchantId, name: "CI" });
+    expect(key).toMatch(/^pok_[A-Za-z0-9_-]{43}$/);
+    expect(summary.lastFour).toBe(key.slice(-4));
+    const auth = await authenticateApiKey(t.db, key);
+    expect(auth?.merchant.id).toBe(merchantId);
+    const [listed] = await listApiKeys(t.db, merchantId);
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect(listed?.lastUsedAt).toBeInstanceOf(Date);
+    expect(await revokeApiKey(t.db, merchantId, summary.id)).toBe(true);
+    expect(await authenticateApiKey(t.db, key)).toBeUndefined();
+    expect(await authenticateApiKey(t.db, "pok_not-a-key")).toBeUndefined();
+  });
+
+  it("does not let one merchant revoke another's key", async () => {
+    const a = await createMerchantWithOwner(t.db, signUp());
+    const b = await createMerchantWithOwner(t.db, signUp());
+    if (!a.ok || !b.ok) throw new Error("setup");
+    const { key, summary } = await createApiKey(t.db, { merchantId: a.value.merchant.id, name: "A" });
+    expect(await revokeApiKey(t.db, b.value.merchant.id, summary.id)).toBe(false);
+    expect(await authenticateApiKey(t.db, key)).toBeDefined();
+  });
+});
+
+describe("team", () => {
+  it("adds a support member, keeps the last owner, and removes members of its own merchant only", async () => {
+    const created = await createMerchantWithOwner(t.db, signUp());
+    if (!created.ok) throw new Error("setup");
+    const owner = (await findViewer(t.db, created.value.user.id))!;
+    const added = await addTeamMember(t.db, owner.merchant.id, {
+      name: "Sam Support",
+      email: `${unique("sam")}@example.com`,
+      role: "support",
+      password: "support-pass-99",
+    });
+    if (!added.ok) throw new Error("setup");
+    expect((await listMembers(t.db, owner.merchant.id)).map((m) => m.role)).toEqual(["owner", "support"]);
+    const demote = await changeMemberRole(t.db, owner, owner.user.id, "support");
+    expect(demote.ok).toBe(false);
+    const other = await createMerchantWithOwner(t.db, signUp());
+    if (!other.ok) throw new Error("setup");
+    const stranger = (await findViewer(t.db, other.value.user.id))!;
+    expect((await removeMember(t.db, stranger, added.value.id)).ok).toBe(false);
+    expect((await removeMember(t.db, owner, added.value.id)).ok).toBe(true);
+    expect(await listMembers(t.db, owner.merchant.id)).toHaveLength(1);
+  });
+});
