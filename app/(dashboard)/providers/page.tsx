@@ -1,10 +1,48 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { countConnectionsByProvider } from "@/lib/connections/queries";
+import { getDb } from "@/lib/db/client";
+import { PROVIDERS } from "@/lib/providers";
 
 export const metadata: Metadata = { title: "Providers" };
 
 export default async function ProvidersPage() {
-  await requirePageViewer("owner");
-  return <PageHeader title="Providers" description="Connect the payment providers you hold accounts with." />;
+  const viewer = await requirePageViewer("owner");
+  const counts = await countConnectionsByProvider(await getDb(), viewer.merchant.id);
+  return (
+    <>
+      <PageHeader
+        title="Providers"
+        description="Connect the payment provider accounts you hold. Invoices are routed to your enabled connections."
+      />
+      <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {PROVIDERS.map((p) => (
+          <li key={p.slug} className="card flex flex-col">
+            <h2 className="text-lg font-semibold">
+              <Link href={`/providers/${p.slug}`} className="text-brand-700 underline-offset-2 hover:underline">
+                {p.name}
+              </Link>
+            </h2>
+            <p className="mt-1 flex-1 text-sm text-slate-600">{p.summary}</p>
+            <dl className="mt-3 space-y-1 text-sm">
+              <div>
+                <dt className="inline text-slate-600">Kinds: </dt>
+                <dd className="inline">{p.kinds.map((k) => k.label).join(", ")}</dd>
+              </div>
+              <div>
+                <dt className="inline text-slate-600">Services: </dt>
+                <dd className="inline font-mono text-xs">{p.services.map((s) => s.code).join(", ")}</dd>
+              </div>
+              <div>
+                <dt className="inline text-slate-600">Your connections: </dt>
+                <dd className="inline" data-testid={`count-${p.slug}`}>{counts[p.slug] ?? 0}</dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
 }

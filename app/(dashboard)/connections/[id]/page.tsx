@@ -1,0 +1,83 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ModeBadge, StateBadge } from "@/components/connections/badges";
+import { ConnectionControls } from "@/components/connections/connection-controls";
+import { EditConnectionForm } from "@/components/connections/edit-connection-form";
+import { PageHeader } from "@/components/shell/page-header";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { listAudit } from "@/lib/connections/audit";
+import { getConnection } from "@/lib/connections/queries";
+import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format";
+import { getKind, getProvider } from "@/lib/providers";
+
+export const metadata: Metadata = { title: "Connection" };
+
+export default async function ConnectionPage({ params }: { params: Promise<{ id: string }> }) {
+  const viewer = await requirePageViewer("owner");
+  const db = await getDb();
+  const { id } = await params;
+  const connection = await getConnection(db, viewer.merchant.id, id);
+  if (!connection) notFound();
+  const provider = getProvider(connection.provider)!;
+  const kind = getKind(connection.provider, connection.kind)!;
+  const audit = await listAudit(db, viewer.merchant.id, connection.id);
+  return (
+    <>
+      <PageHeader
+        title={connection.label}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Link className="text-brand-700 underline" href={`/providers/${provider.slug}`}>{provider.name}</Link> · {kind.label} ·{" "}
+            <ModeBadge mode={connection.mode} /> <StateBadge enabled={connection.enabled} />
+          </span>
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-2">
+        <section className="card" aria-labelledby="credentials">
+          <h2 id="credentials" className="mb-3 text-base font-semibold">Credentials</h2>
+          <dl className="grid grid-cols-[12rem_1fr] gap-y-2 text-sm">
+            {connection.credentials.map((c) => (
+              <div key={c.id} className="contents">
+                <dt className="text-slate-600">{c.label}</dt>
+                <dd className="font-mono text-xs break-all" data-testid={`credential-${c.id}`}>
+                  {c.secret ? (c.set ? `Set · ${c.display}` : "Not set") : c.display}
+                </dd>
+              </div>
+            ))}
+            <dt className="text-slate-600">Services</dt>
+            <dd className="font-mono text-xs">{connection.services.join(", ") || "None"}</dd>
+            <dt className="text-slate-600">Created</dt>
+            <dd>{formatDateTime(connection.createdAt)}</dd>
+            <dt className="text-slate-600">Updated</dt>
+            <dd>{formatDateTime(connection.updatedAt)}</dd>
+          </dl>
+          <div className="mt-5">
+            <ConnectionControls id={connection.id} label={connection.label} enabled={connection.enabled} services={connection.services} />
+          </div>
+        </section>
+        <section className="card" aria-labelledby="edit">
+          <h2 id="edit" className="mb-3 text-base font-semibold">Edit</h2>
+          <EditConnectionForm connection={connection} />
+        </section>
+      </div>
+      <section className="card mt-6" aria-labelledby="audit">
+        <h2 id="audit" className="mb-3 text-base font-semibold">Audit trail</h2>
+        {audit.length === 0 ? (
+          <p className="text-sm text-slate-600">No changes recorded.</p>
+        ) : (
+          <ol className="space-y-2 text-sm" data-testid="audit-trail">
+            {audit.map((entry) => (
+              <li key={entry.id} className="border-t border-slate-100 pt-2">
+                <span className="font-medium">{entry.action.replace("_", " ")}</span> by {entry.actor} ·{" "}
+                <span className="text-slate-600">{formatDateTime(entry.createdAt)}</span>
+                {entry.changes.length ? <p className="font-mono text-xs text-slate-600">{entry.changes.join(", ")}</p> : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ConnectSection } from "@/components/connections/connect-section";
+import { ConnectionTable } from "@/components/connections/connection-table";
+import { PageHeader } from "@/components/shell/page-header";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { listConnections } from "@/lib/connections/queries";
+import { getDb } from "@/lib/db/client";
+import { getProvider } from "@/lib/providers";
+
+type Props = { params: Promise<{ slug: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const provider = getProvider((await params).slug);
+  return { title: provider?.name ?? "Provider" };
+}
+
+export default async function ProviderOverviewPage({ params }: Props) {
+  const viewer = await requirePageViewer("owner");
+  const provider = getProvider((await params).slug);
+  if (!provider) notFound();
+  const connections = await listConnections(await getDb(), viewer.merchant.id, { provider: provider.slug });
+  return (
+    <>
+      <PageHeader title={provider.name} description={provider.summary} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section className="card" aria-labelledby="kinds">
+          <h2 id="kinds" className="mb-2 text-base font-semibold">Connection kinds</h2>
+          <ul className="space-y-2 text-sm">
+            {provider.kinds.map((k) => (
+              <li key={k.kind}>
+                <span className="font-medium">{k.label}</span> — {k.description}
+              </li>
+            ))}
+          </ul>
+          <h3 className="mt-4 mb-2 text-sm font-semibold">Where to find your credentials</h3>
+          <p className="text-sm text-slate-700">{provider.credentialHelp}</p>
+        </section>
+        <section className="card" aria-labelledby="services">
+          <h2 id="services" className="mb-2 text-base font-semibold">Services and currencies</h2>
+          <table className="w-full text-left text-sm">
+            <thead className="text-slate-600">
+              <tr><th className="py-1 pr-4 font-medium">Service</th><th className="py-1 pr-4 font-medium">Currency</th><th className="py-1 font-medium">Type</th></tr>
+            </thead>
+            <tbody>
+              {provider.services.map((s) => (
+                <tr key={s.code} className="border-t border-slate-100">
+                  <td className="py-1 pr-4 font-mono text-xs">{s.code}</td>
+                  <td className="py-1 pr-4">{s.currency}</td>
+                  <td className="py-1">{s.direction}{s.hostedPage ? " (hosted page)" : ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </div>
+      <section className="card mt-6" aria-labelledby="existing">
+        <h2 id="existing" className="mb-3 text-base font-semibold">Your {provider.name} connections</h2>
+        <ConnectionTable connections={connections} showProvider={false} />
+      </section>
+      <section className="card mt-6" aria-labelledby="new-connection">
+        <h2 id="new-connection" className="mb-3 text-base font-semibold">New connection</h2>
+        <ConnectSection providerSlug={provider.slug} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+export function ModeBadge({ mode }: { mode: "test" | "live" }) {
+  return mode === "live" ? (
+    <span className="badge bg-emerald-100 text-emerald-800">Live</span>
+  ) : (
+    <span className="badge bg-amber-100 text-amber-900">Test</span>
+  );
+}
+
+export function StateBadge({ enabled }: { enabled: boolean }) {
+  return enabled ? (
+    <span className="badge bg-green-100 text-green-800">Enabled</span>
+  ) : (
+    <span className="badge bg-slate-200 text-slate-700">Disabled</span>
+  );
+}

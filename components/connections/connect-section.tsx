@@ -1,0 +1,117 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { createConnectionAction } from "@/lib/actions/connections";
+import { createConnectionSchema } from "@/lib/connections/schemas";
+import { getProvider, type KindSpec } from "@/lib/providers";
+import { CredentialFields } from "./credential-fields";
+import { GenerateKeyPair } from "./generate-key-pair";
+
+/** The overview page's 'New connection' section: Connect, choose the kind, fill its form (spec section 1). */
+export function ConnectSection({ providerSlug }: { providerSlug: string }) {
+  const provider = getProvider(providerSlug)!;
+  const [open, setOpen] = useState(false);
+  const [kind, setKind] = useState<KindSpec | undefined>(provider.kinds.length === 1 ? provider.kinds[0] : undefined);
+
+  if (!open) {
+    return (
+      <button type="button" className="btn-primary" onClick={() => setOpen(true)}>
+        Connect
+      </button>
+    );
+  }
+  return (
+    <div className="space-y-5">
+      <fieldset>
+        <legend className="label">Connection kind</legend>
+        <div className="mt-2 grid gap-3 md:grid-cols-2">
+          {provider.kinds.map((k) => (
+            <label
+              key={k.kind}
+              className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${kind?.kind === k.kind ? "border-brand-500 bg-brand-50" : "border-slate-300 bg-white"}`}
+            >
+              <input type="radio" name="connection-kind" value={k.kind} checked={kind?.kind === k.kind} onChange={() => setKind(k)} />
+              <span>
+                <span className="block font-medium">{k.label}</span>
+                <span className="block text-slate-600">{k.description}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      {kind ? <NewConnectionForm key={kind.kind} providerSlug={providerSlug} kind={kind} onCancel={() => setOpen(false)} /> : null}
+    </div>
+  );
+}
+
+/** Single-option selects start chosen, toggles off, multi-selects empty. */
+function initialCredentials(kind: KindSpec): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of kind.fields) {
+    if (field.input === "toggle") values[field.id] = field.id === kind.modeField;
+    else if (field.input === "multi_select") values[field.id] = [];
+    else if (field.input === "select" && field.options?.length === 1) values[field.id] = field.options[0]!.value;
+  }
+  return values;
+}
+
+function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: string; kind: KindSpec; onCancel: () => void }) {
+  const form = useZodForm(createConnectionSchema, {
+    defaultValues: { provider: providerSlug, kind: kind.kind, label: "", mode: kind.modeField ? undefined : "test", credentials: initialCredentials(kind) },
+  });
+  const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const router = useRouter();
+  const { errors } = form.formState;
+  const idPrefix = `new-${kind.kind}`;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      const result = await createConnectionAction(values);
+      if (!result.ok) return setMessage(applyActionErrors(anyForm, result));
+      router.push(`/connections/${result.data.id}`);
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={`New ${kind.label}`}>
+      <FormAlert message={message} />
+      <Field id={`${idPrefix}-label`} label="Label" error={errors.label?.message} help="Your name for this connection, unique among your connections." required>
+        <input className="input" {...fieldAria(`${idPrefix}-label`, errors.label?.message, true)} {...form.register("label")} />
+      </Field>
+      {kind.modeField ? null : (
+        <fieldset aria-describedby={`${idPrefix}-mode-error`}>
+          <legend className="label">Mode</legend>
+          <div className="mt-1 flex gap-6 text-sm">
+            {(["test", "live"] as const).map((mode) => (
+              <label key={mode} className="flex items-center gap-2">
+                <input type="radio" value={mode} {...form.register("mode")} />
+                {mode === "test" ? "Test (provider sandbox)" : "Live"}
+              </label>
+            ))}
+          </div>
+          <p id={`${idPrefix}-mode-error`} className="field-error" aria-live="polite">{errors.mode?.message}</p>
+        </fieldset>
+      )}
+      {kind.onePerCurrencyAndMode ? (
+        <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{kind.onePerCurrencyAndMode.reason}</p>
+      ) : null}
+      {kind.fields.some((f) => f.id === "generated_key_id") ? <GenerateKeyPair form={anyForm} /> : null}
+      <CredentialFields form={anyForm} kind={kind} idPrefix={idPrefix} />
+      <div className="flex gap-3">
+        <SubmitButton pending={pending} pendingLabel="Saving…">
+          Save connection
+        </SubmitButton>
+        <button type="button" className="btn-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

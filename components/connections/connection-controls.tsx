@@ -1,0 +1,70 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { deleteConnectionAction, setConnectionEnabledAction, testConnectionAction } from "@/lib/actions/connections";
+
+/** Enable or disable, test and delete; delete asks first and says what stops working. */
+export function ConnectionControls({ id, label, enabled, services }: { id: string; label: string; enabled: boolean; services: string[] }) {
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<{ kind: "error" | "info"; text: string }>();
+  const [confirming, setConfirming] = useState(false);
+  const router = useRouter();
+
+  const run = (fn: () => Promise<{ ok: boolean; message?: string } & Record<string, unknown>>, after?: () => void) =>
+    startTransition(async () => {
+      const result = await fn();
+      if (!result.ok) setMessage({ kind: "error", text: result.message ?? "The change was refused." });
+      else after?.();
+      router.refresh();
+    });
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap gap-2">
+        <button type="button" className="btn-secondary" disabled={pending} onClick={() => run(() => setConnectionEnabledAction({ id, enabled: !enabled }), () => setMessage(undefined))}>
+          {enabled ? "Disable" : "Enable"}
+        </button>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={pending}
+          onClick={() =>
+            startTransition(async () => {
+              const result = await testConnectionAction({ id });
+              setMessage(result.ok ? { kind: "info", text: result.data.message } : { kind: "error", text: result.message ?? "Test failed." });
+            })
+          }
+        >
+          Test connection
+        </button>
+        <button type="button" className="btn-secondary text-red-700" disabled={pending} onClick={() => setConfirming(true)}>
+          Delete
+        </button>
+      </div>
+      {pending ? <p role="status" className="text-sm text-slate-600">Working…</p> : null}
+      {message ? (
+        <p role={message.kind === "error" ? "alert" : "status"} className={`text-sm ${message.kind === "error" ? "text-red-700" : "text-slate-700"}`}>
+          {message.text}
+        </p>
+      ) : null}
+      {confirming ? (
+        <div role="alertdialog" aria-labelledby="delete-title" aria-describedby="delete-body" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm">
+          <p id="delete-title" className="font-semibold text-red-900">Delete &quot;{label}&quot;?</p>
+          <p id="delete-body" className="mt-1 text-red-900">
+            Invoices can no longer be routed to it{services.length ? ` for ${services.join(", ")}` : ""}; new invoices in its mode fail
+            unless another enabled connection offers the service. Its stored credentials are erased from use. This cannot be undone.
+          </p>
+          <div className="mt-3 flex gap-2">
+            <button type="button" className="btn-danger" disabled={pending} autoFocus onClick={() => run(() => deleteConnectionAction({ id }), () => router.push("/connections"))}>
+              Delete connection
+            </button>
+            <button type="button" className="btn-secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useMemo, useState, useTransition } from "react";
+import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { updateConnectionAction } from "@/lib/actions/connections";
+import { updateConnectionSchema } from "@/lib/connections/schemas";
+import type { ConnectionView } from "@/lib/connections/store";
+import { getKind } from "@/lib/providers";
+import { CredentialFields } from "./credential-fields";
+
+/** Edit label, mode and credentials; secrets start blank and a blank secret keeps the stored one. */
+export function EditConnectionForm({ connection }: { connection: ConnectionView }) {
+  const kind = getKind(connection.provider, connection.kind)!;
+  const schema = useMemo(() => updateConnectionSchema(kind), [kind]);
+  const form = useZodForm(schema, {
+    defaultValues: { label: connection.label, mode: connection.mode, credentials: { ...connection.publicValues } },
+  });
+  const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const router = useRouter();
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      setSaved(false);
+      const result = await updateConnectionAction({ id: connection.id, label: values.label, mode: kind.modeField ? undefined : values.mode, credentials: values.credentials });
+      if (!result.ok) return setMessage(applyActionErrors(anyForm, result));
+      setSaved(true);
+      form.resetField("credentials");
+      router.refresh();
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit connection">
+      <FormAlert message={message} />
+      {saved ? <p role="status" className="text-sm text-green-800">Changes saved.</p> : null}
+      <Field id="edit-label" label="Label" error={errors.label?.message} required>
+        <input className="input" {...fieldAria("edit-label", errors.label?.message, false)} {...form.register("label")} />
+      </Field>
+      {kind.modeField ? null : (
+        <fieldset>
+          <legend className="label">Mode</legend>
+          <div className="mt-1 flex gap-6 text-sm">
+            {(["test", "live"] as const).map((mode) => (
+              <label key={mode} className="flex items-center gap-2">
+                <input type="radio" value={mode} {...form.register("mode")} />
+                {mode === "test" ? "Test" : "Live"}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <CredentialFields form={anyForm} kind={kind} idPrefix="edit" stored={connection.credentials} />
+      <SubmitButton pending={pending} pendingLabel="Saving…">
+        Save changes
+      </SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * Token bucket per key (../shared/REFERENCE.md "Limits": 100 requests per second per key, with bursts).
+ * Decision: refill 100 tokens/s and hold at most 200, so a client may send two seconds' worth at once
+ * (a batch job starting, a retry storm after an outage) while the sustained rate stays at 100/s.
+ * Memory is per process: the app runs as one process per data directory.
+ */
+export const RATE_LIMIT_PER_SECOND = 100;
+export const RATE_LIMIT_BURST = 200;
+/** Bounds memory under a flood of distinct keys (for example spoofed addresses on public routes). */
+export const RATE_LIMIT_MAX_KEYS = 10_000;
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+type Bucket = { tokens: number; updatedMs: number };
+
+const buckets = new Map<string, Bucket>();
+
+function refill(bucket: Bucket, now: number): void {
+  const elapsedSeconds = Math.max(0, now - bucket.updatedMs) / 1000;
+  bucket.tokens = Math.min(RATE_LIMIT_BURST, bucket.tokens + elapsedSeconds * RATE_LIMIT_PER_SECOND);
+  bucket.updatedMs = now;
+}
+
+/**
+ * The map is kept in least-recently-used order (re-inserted on each use), so eviction drops the
+ * key idle the longest; an idle bucket has refilled to full, so forgetting it grants nothing extra.
+ */
+function bucketFor(key: string, now: number): Bucket {
+  const existing = buckets.get(key);
+  if (existing) {
+    buckets.delete(key);
+    buckets.set(key, existing);
+    refill(existing, now);
+    return existing;
+  }
+  while (buckets.size >= RATE_LIMIT_MAX_KEYS) {
+    const oldest = buckets.keys().next().value;
+    if (oldest === undefined) break;
+    buckets.delete(oldest);
+  }
+  const created = { tokens: RATE_LIMIT_BURST, updatedMs: now };
+  buckets.set(key, created);
+  return created;
+}
+
+export function takeToken(key: string, now = Date.now()): RateDecision {
+  const bucket = bucketFor(key, now);
+  if (bucket.tokens >= 1) {
+    bucket.tokens -= 1;
+    return { ok: true };
+  }
+  const secondsToNextToken = (1 - bucket.tokens) / RATE_LIMIT_PER_SECOND;
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsToNextToken)) };
+}
+
+/** Forgets every bucket; tests use it to start from a full burst. */
+export function resetRateLimits(): void {
+  buckets.clear();
+}
+
+export function countTrackedKeys(): number {
+  return buckets.size;
+}

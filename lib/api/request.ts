@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { ApiError } from "./errors";
+import { locateJsonError } from "./locate-json-error";
+
+/** ../shared/REFERENCE.md "Limits": request bodies up to 64 KiB. */
+export const MAX_BODY_BYTES = 65_536;
+
+const JSON_MEDIA_TYPES = new Set(["application/json", "application/vnd.api+json"]);
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function assertJsonContentType(request: Request): void {
+  const contentType = request.headers.get("content-type") ?? "";
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+  if (!JSON_MEDIA_TYPES.has(mediaType)) {
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "Unsupported media type",
+      "Send the body as application/json or application/vnd.api+json.",
+    );
+  }
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, "payload_too_large", "Payload too large", `The body must not exceed ${maxBytes} bytes.`);
+}
+
+function malformed(detail: string): ApiError {
+  return new ApiError(400, "malformed_json", "Malformed JSON", detail);
+}
+
+/** Counts bytes as they arrive: Content-Length may be absent (chunked) or lie, so it only allows an early refusal. */
+async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw malformed("The body is not valid UTF-8.");
+  }
+}
+
+/** Reads and parses a JSON body; every refusal is an ApiError that names no byte of the body. */
+export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<unknown> {
+  assertJsonContentType(request);
+  const text = decodeUtf8(await readLimitedBytes(request, maxBytes));
+  if (text.trim() === "") throw malformed("The body is empty; send a JSON document.");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    const location = locateJsonError(text);
+    const where = location
+      ? `${location.reason} at line ${location.line}, column ${location.column} (position ${location.position}).`
+      : "The parser rejected it.";
+    throw malformed(`The body is not valid JSON: ${where}`);
+  }
+}
+
+/** Keeps the caller's id so logs on both sides line up; anything odd is replaced so it cannot forge log lines. */
+export function requestIdOf(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  if (incoming && REQUEST_ID.test(incoming)) return incoming;
+  return `req_${randomBytes(16).toString("base64url")}`;
+}

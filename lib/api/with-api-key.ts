@@ -1,0 +1,120 @@
+import { authenticateApiKey } from "@/lib/api-keys/queries";
+import { getDb, type Db } from "@/lib/db/client";
+import { logger } from "@/lib/logger";
+import type { Merchant } from "@/lib/merchants/queries";
+import { errorResponse, handleApiError } from "./errors";
+import { takeToken } from "./rate-limit";
+import { requestIdOf } from "./request";
+
+/** Next 16 route handler: dynamic params arrive as a Promise. */
+export type RouteHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
+
+export type ApiKeyContext<P> = { request: Request; params: P; merchant: Merchant; keyId: string; db: Db; requestId: string };
+
+export type PublicContext<P> = { request: Request; params: P; requestId: string };
+
+/** Reserved for per-route switches (for example a different rate class); none are needed yet. */
+export type WithApiKeyOptions = Record<string, never>;
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+function singleError(status: number, code: string, title: string, detail: string, requestId: string, headers?: HeadersInit) {
+  return errorResponse(status, [{ status: String(status), code, title, detail }], requestId, headers);
+}
+
+function rateLimited(retryAfterSeconds: number, requestId: string): Response {
+  return singleError(
+    429,
+    "rate_limited",
+    "Too many requests",
+    `Slow down; retry after ${retryAfterSeconds} second(s).`,
+    requestId,
+    { "Retry-After": String(retryAfterSeconds) },
+  );
+}
+
+/** Handlers may return a Response with immutable headers (e.g. a proxied fetch); copy it then. */
+function withRequestId(response: Response, requestId: string): Response {
+  try {
+    response.headers.set("X-Request-Id", requestId);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("X-Request-Id", requestId);
+    return copy;
+  }
+}
+
+/** Shared by both wrappers: request id, error mapping, the id header on every answer, one log line. */
+async function runLogged(request: Request, body: (requestId: string) => Promise<Response>): Promise<Response> {
+  const started = performance.now();
+  const requestId = requestIdOf(request);
+  let response: Response;
+  try {
+    response = await body(requestId);
+  } catch (error) {
+    response = handleApiError(error, requestId);
+  }
+  response = withRequestId(response, requestId);
+  // Path only: query strings and headers can carry identifiers or secrets.
+  logger.info("api request", {
+    method: request.method,
+    path: new URL(request.url).pathname,
+    status: response.status,
+    durationMs: Math.round(performance.now() - started),
+    requestId,
+  });
+  return response;
+}
+
+export function withApiKey<P = Record<string, string>>(
+  handler: (ctx: ApiKeyContext<P>) => Promise<Response>,
+  _options?: WithApiKeyOptions,
+): RouteHandler<P> {
+  return (request, context) =>
+    runLogged(request, async (requestId) => {
+      const match = BEARER.exec(request.headers.get("authorization") ?? "");
+      if (!match) {
+        return singleError(
+          401,
+          "unauthorized",
+          "Unauthorized",
+          "Send the API key as 'Authorization: Bearer <key>'.",
+          requestId,
+          { "WWW-Authenticate": "Bearer" },
+        );
+      }
+      const db = await getDb();
+      const auth = await authenticateApiKey(db, match[1]!);
+      if (!auth) {
+        return singleError(401, "invalid_api_key", "Invalid API key", "The API key is unknown or has been revoked.", requestId, {
+          "WWW-Authenticate": 'Bearer error="invalid_token"',
+        });
+      }
+      // Limited by key id, never by the raw key, so no secret is held in the limiter's memory.
+      const decision = takeToken(`key:${auth.keyId}`);
+      if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
+      const params = await context.params;
+      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, db, requestId });
+    });
+}
+
+/**
+ * The first x-forwarded-for entry is client-controlled unless a trusted proxy overwrites it; it only
+ * spreads public traffic over buckets, it is not used for anything that grants access. Capped in
+ * length so a forged header cannot make each remembered bucket key arbitrarily large.
+ */
+function clientAddressOf(request: Request): string {
+  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64);
+  return forwarded || "local";
+}
+
+export function withPublic<P = Record<string, string>>(handler: (ctx: PublicContext<P>) => Promise<Response>): RouteHandler<P> {
+  return (request, context) =>
+    runLogged(request, async (requestId) => {
+      const decision = takeToken(`addr:${clientAddressOf(request)}`);
+      if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
+      const params = await context.params;
+      return handler({ request, params, requestId });
+    });
+}

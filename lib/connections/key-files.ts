@@ -1,0 +1,92 @@
+import { createPrivateKey, createPublicKey } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { generatedKeys } from "@/lib/db/schema";
+import type { FieldError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import type { CredentialValues, KindSpec } from "@/lib/providers";
+import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
+import { parseKeyFile } from "@/lib/providers/server/parse-key";
+import { decryptSecret, encryptSecret } from "@/lib/vault";
+
+/** A generated pair waits this long for the connection form to be saved. */
+const GENERATED_KEY_TTL_MS = 24 * 60 * 60_000;
+
+/** Server-side key checks the browser cannot do: node:crypto must be able to read every key file. */
+export function checkKeyFiles(kind: KindSpec, credentials: CredentialValues): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of kind.fields) {
+    const value = credentials[field.id];
+    if (field.input !== "key_file" || !field.pem || typeof value !== "string" || !value) continue;
+    const problem = parseKeyFile(value, field.pem);
+    if (problem) errors.push({ path: ["credentials", field.id], message: problem, code: "invalid_key_file" });
+  }
+  if (!errors.length && typeof credentials.public_key === "string" && typeof credentials.private_key === "string") {
+    const isPair = kind.fields.some((f) => f.id === "public_key" && f.input === "key_file");
+    if (isPair && !keysMatch(credentials.public_key, credentials.private_key)) {
+      errors.push({
+        path: ["credentials", "public_key"],
+        message: "Public key and private key are not a pair: the public key was not made from this private key",
+        code: "key_pair_mismatch",
+      });
+    }
+  }
+  return errors;
+}
+
+function keysMatch(publicPem: string, privatePem: string): boolean {
+  const derived = createPublicKey(createPrivateKey(privatePem)).export({ type: "spki", format: "der" });
+  const given = createPublicKey(publicPem).export({ type: "spki", format: "der" });
+  return derived.equals(given);
+}
+
+/** Provider E: the merchant generates its pair here; the private key goes straight into the vault. */
+export async function createGeneratedKeyPair(db: Db, merchantId: string, vaultKey: Buffer) {
+  const pair = generateKeyPair();
+  const id = newId("gk");
+  await db.insert(generatedKeys).values({
+    id,
+    merchantId,
+    privateKey: encryptSecret(pair.privateKeyPem, vaultKey),
+    publicKey: pair.publicKeyPem,
+  });
+  return { id, publicKeyPem: pair.publicKeyPem };
+}
+
+/**
+ * Swaps `generated_key_id` for the generated private key, once. Runs inside the caller's
+ * transaction so the key is consumed only if the connection is saved.
+ */
+export async function takeGeneratedKey(
+  db: Db,
+  merchantId: string,
+  credentials: CredentialValues,
+  vaultKey: Buffer,
+): Promise<{ ok: true; credentials: CredentialValues } | { ok: false; error: FieldError }> {
+  const { generated_key_id: id, ...rest } = credentials;
+  if (typeof id !== "string" || !id) return { ok: true, credentials: rest };
+  if (typeof rest.private_key === "string" && rest.private_key) return { ok: true, credentials: rest };
+  const [row] = await db
+    .update(generatedKeys)
+    .set({ consumedAt: new Date() })
+    .where(
+      and(
+        eq(generatedKeys.id, id),
+        eq(generatedKeys.merchantId, merchantId),
+        isNull(generatedKeys.consumedAt),
+        gt(generatedKeys.createdAt, new Date(Date.now() - GENERATED_KEY_TTL_MS)),
+      ),
+    )
+    .returning();
+  if (!row) {
+    return {
+      ok: false,
+      error: {
+        path: ["credentials", "private_key"],
+        message: "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.",
+        code: "generated_key_unavailable",
+      },
+    };
+  }
+  return { ok: true, credentials: { ...rest, private_key: decryptSecret(row.privateKey, vaultKey) } };
+}

@@ -1,0 +1,205 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { connections } from "@/lib/db/schema";
+import { fail, ok, type FieldError, type Result } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec } from "@/lib/providers";
+import { recordAudit, type Actor } from "./audit";
+import { checkKeyFiles, takeGeneratedKey } from "./key-files";
+import { findConnectionRow, findExclusiveHolder, findLabelOwner } from "./queries";
+import type { CreateConnection, UpdateConnection } from "./schemas";
+import { exclusiveKeyOf, kindOf, openSecrets, sealSecrets, splitCredentials, toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
+
+type Scope = { db: Db; merchantId: string; actor: Actor; vaultKey: Buffer };
+
+function labelTaken(label: string): FieldError {
+  return { path: ["label"], message: `You already have a connection named "${label}". Labels are unique per merchant.`, code: "label_taken" };
+}
+
+async function exclusivityError(scope: Scope, kind: KindSpec, key: string | null, selfId?: string): Promise<FieldError | undefined> {
+  if (!key || !kind.onePerCurrencyAndMode) return undefined;
+  const holder = await findExclusiveHolder(scope.db, scope.merchantId, key);
+  if (!holder || holder.id === selfId) return undefined;
+  return {
+    path: ["credentials", "currency"],
+    message: `${kind.onePerCurrencyAndMode.reason} "${holder.label}" is already enabled for ${holder.currency} in ${holder.mode} mode: disable it first.`,
+    code: "one_per_currency_and_mode",
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/** A concurrent writer won the label or the currency slot between our check and our write. */
+async function explainConflict(scope: Scope, kind: KindSpec, label: string, key: string | null, selfId?: string) {
+  const owner = await findLabelOwner(scope.db, scope.merchantId, label);
+  const errors = owner && owner !== selfId ? [labelTaken(label)] : [];
+  const exclusive = await exclusivityError(scope, kind, key, selfId);
+  return exclusive ? [...errors, exclusive] : errors;
+}
+
+export async function createConnection(scope: Scope, input: CreateConnection): Promise<Result<ConnectionView>> {
+  const kind = kindOf(input);
+  const currency = typeof input.credentials.currency === "string" ? input.credentials.currency : null;
+  const exclusiveKey = exclusiveKeyOf(kind, { provider: input.provider, enabled: true, mode: input.mode, currency });
+  const errors: FieldError[] = [...checkKeyFiles(kind, input.credentials)];
+  if (await findLabelOwner(scope.db, scope.merchantId, input.label)) errors.push(labelTaken(input.label));
+  const exclusive = await exclusivityError(scope, kind, exclusiveKey);
+  if (exclusive) errors.push(exclusive);
+  if (errors.length) return fail(errors);
+  try {
+    return await scope.db.transaction(async (tx) => {
+      const taken = await takeGeneratedKey(tx as unknown as Db, scope.merchantId, input.credentials, scope.vaultKey);
+      if (!taken.ok) return fail([taken.error]);
+      const keyErrors = checkKeyFiles(kind, taken.credentials);
+      if (keyErrors.length) return fail(keyErrors);
+      const { publicCredentials, secrets } = splitCredentials(kind, taken.credentials);
+      const [row] = await tx
+        .insert(connections)
+        .values({
+          id: newId("conn"),
+          merchantId: scope.merchantId,
+          provider: input.provider,
+          kind: input.kind,
+          label: input.label,
+          mode: input.mode,
+          enabled: true,
+          currency,
+          publicCredentials,
+          ...sealSecrets(secrets, scope.vaultKey),
+          constants: input.constants,
+          exclusiveKey,
+        })
+        .returning();
+      await recordAudit(tx as unknown as Db, {
+        connectionId: row!.id,
+        merchantId: scope.merchantId,
+        actor: scope.actor,
+        action: "created",
+        changes: ["label", "mode", ...Object.keys(taken.credentials).map((id) => `credentials.${id}`), ...Object.keys(input.constants).map((n) => `constants.${n}`)],
+      });
+      return ok(toConnectionView(row!));
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return fail(await explainConflict(scope, kind, input.label, exclusiveKey));
+  }
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+/** Stored values with the new ones laid over; a blank secret or key file keeps what is stored. */
+function mergeCredentials(kind: KindSpec, row: ConnectionRow, vaultKey: Buffer, changes: CredentialValues | undefined) {
+  const stored: CredentialValues = { ...row.publicCredentials, ...openSecrets(row, vaultKey) };
+  const merged: CredentialValues = { ...stored };
+  const changed: string[] = [];
+  for (const field of kind.fields) {
+    if (!changes || !(field.id in changes)) continue;
+    const value = changes[field.id];
+    if ((field.secret || field.input === "key_file") && isBlank(value)) continue;
+    if (JSON.stringify(value) !== JSON.stringify(stored[field.id])) changed.push(`credentials.${field.id}${field.secret ? " (replaced)" : ""}`);
+    if (value === undefined) delete merged[field.id];
+    else merged[field.id] = value;
+  }
+  return { merged, changed };
+}
+
+function mergeConstants(stored: Record<string, string>, changes: UpdateConnection["constants"]) {
+  const next = { ...stored };
+  const changed: string[] = [];
+  for (const [name, value] of Object.entries(changes ?? {})) {
+    if (value === undefined || value === next[name]) continue;
+    if (value === null) {
+      if (!(name in next)) continue;
+      delete next[name];
+    } else next[name] = value;
+    changed.push(`constants.${name}`);
+  }
+  return { next, changed };
+}
+
+export async function updateConnection(scope: Scope, id: string, input: UpdateConnection): Promise<Result<ConnectionView> | undefined> {
+  const row = await findConnectionRow(scope.db, scope.merchantId, id);
+  if (!row) return undefined;
+  const kind = kindOf(row);
+  let credentialChanges = input.credentials;
+  if (credentialChanges?.generated_key_id) {
+    const taken = await takeGeneratedKey(scope.db, scope.merchantId, credentialChanges, scope.vaultKey);
+    if (!taken.ok) return fail([taken.error]);
+    credentialChanges = taken.credentials;
+  }
+  const { merged, changed } = mergeCredentials(kind, row, scope.vaultKey, credentialChanges);
+  const mode = input.mode ?? (kind.modeField ? modeOf(kind, merged, row.mode) : row.mode);
+  const errors: FieldError[] = [];
+  const checked = validateCredentials(kind, merged, mode);
+  if (!checked.ok) errors.push(...checked.issues.map((i) => ({ path: ["credentials", ...i.path], message: i.message })));
+  else errors.push(...checkKeyFiles(kind, checked.values));
+  const label = input.label ?? row.label;
+  const owner = label.toLowerCase() !== row.label.toLowerCase() ? await findLabelOwner(scope.db, scope.merchantId, label) : undefined;
+  if (owner && owner !== row.id) errors.push(labelTaken(label));
+  // An edit never re-enables a disabled connection: only an explicit `enabled` does.
+  const enabled = input.enabled ?? row.enabled;
+  const currency = typeof merged.currency === "string" ? merged.currency : null;
+  const exclusiveKey = exclusiveKeyOf(kind, { provider: row.provider, enabled, mode, currency });
+  const exclusive = await exclusivityError(scope, kind, exclusiveKey, row.id);
+  if (exclusive) errors.push(enabled && !row.enabled && input.enabled ? { ...exclusive, path: ["enabled"] } : exclusive);
+  if (errors.length || !checked.ok) return fail(errors);
+  const constants = mergeConstants(row.constants, input.constants);
+  const changes = [
+    ...(label !== row.label ? ["label"] : []),
+    ...(mode !== row.mode ? ["mode"] : []),
+    ...(enabled !== row.enabled ? ["enabled"] : []),
+    ...changed,
+    ...constants.changed,
+  ];
+  if (!changes.length) return ok(toConnectionView(row));
+  const { publicCredentials, secrets } = splitCredentials(kind, checked.values);
+  try {
+    const [updated] = await scope.db
+      .update(connections)
+      .set({
+        label,
+        mode,
+        enabled,
+        currency,
+        publicCredentials,
+        ...sealSecrets(secrets, scope.vaultKey),
+        constants: constants.next,
+        exclusiveKey,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(connections.id, row.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
+      .returning();
+    if (!updated) return undefined;
+    const onlyConstants = changes.every((c) => c.startsWith("constants."));
+    const action = onlyConstants ? "constants_updated" : changes.length === 1 && changes[0] === "enabled" ? (enabled ? "enabled" : "disabled") : "updated";
+    await recordAudit(scope.db, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action, changes });
+    return ok(toConnectionView(updated));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return fail(await explainConflict(scope, kind, label, exclusiveKey, row.id));
+  }
+}
+
+export function setConnectionEnabled(scope: Scope, id: string, enabled: boolean) {
+  return updateConnection(scope, id, { enabled, label: undefined, mode: undefined, credentials: undefined, constants: undefined });
+}
+
+export async function deleteConnection(scope: Scope, id: string): Promise<boolean> {
+  const rows = await scope.db
+    .update(connections)
+    .set({ deletedAt: new Date(), enabled: false, exclusiveKey: null, updatedAt: new Date() })
+    .where(and(eq(connections.id, id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
+    .returning({ id: connections.id });
+  if (!rows.length) return false;
+  await recordAudit(scope.db, { connectionId: id, merchantId: scope.merchantId, actor: scope.actor, action: "deleted" });
+  return true;
+}
+
+export function providerName(slug: string): string {
+  return getProvider(slug)?.name ?? slug;
+}
