@@ -1,6 +1,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db/client";
+import { logger } from "@/lib/logger";
 import { findUserByEmail } from "@/lib/merchants/queries";
 import { DUMMY_HASH, verifyPassword } from "./password";
 import { createRateLimiter } from "./rate-limit";
@@ -25,6 +26,16 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   trustHost: true,
   session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
   pages: { signIn: "/sign-in" },
+  // A wrong password is an expected outcome, not a server error worth a stack trace.
+  logger: {
+    error(error) {
+      if (error instanceof CredentialsSignin || error.name === "CredentialsSignin") return;
+      logger.error("auth error", { error });
+    },
+    warn(code) {
+      logger.warn("auth warning", { code });
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: { type: "email" }, password: { type: "password" } },

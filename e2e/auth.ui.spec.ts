@@ -1,0 +1,98 @@
+import { expect, test } from "@playwright/test";
+import { PASSWORD, newAccount, signIn, signUp } from "./support/accounts";
+
+test.describe("sign-up", () => {
+  test("a new merchant signs up and lands in the dashboard", async ({ page }) => {
+    const account = await signUp(page);
+    await expect(page.getByTestId("viewer-name")).toHaveText(account.name);
+    await expect(page.getByTestId("viewer-merchant")).toHaveText(`${account.name} Ltd`);
+    await page.getByRole("link", { name: "Settings" }).click();
+    await expect(page.getByText(account.commerceAccount, { exact: true })).toBeVisible();
+  });
+
+  test("weak password and malformed e-mail get field errors before anything is sent", async ({ page }) => {
+    await page.goto("/sign-up");
+    await page.getByLabel("Your name").fill("Bob");
+    await page.getByLabel("E-mail").fill("bob-at-example");
+    await page.getByLabel("Password").fill("short");
+    await page.getByLabel("Business name").fill("Bob Ltd");
+    await page.getByLabel("Commerce account").fill("Bad Name!");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("Enter a valid e-mail address, like name@example.com")).toBeVisible();
+    await expect(page.getByText("Password must be at least 10 characters")).toBeVisible();
+    await expect(page.getByText(/Commerce account takes lowercase letters/)).toBeVisible();
+    await expect(page.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/sign-up$/);
+  });
+
+  test("a duplicate e-mail and a duplicate commerce account are refused on their fields and create nothing", async ({ page, browser }) => {
+    const first = await signUp(page);
+    const other = await browser.newContext();
+    const second = await other.newPage();
+    await second.goto("/sign-up");
+    await second.getByLabel("Your name").fill("Copy Cat");
+    await second.getByLabel("E-mail").fill(first.email.toUpperCase());
+    await second.getByLabel("Password").fill("another-pass-77");
+    await second.getByLabel("Business name").fill("Copy Ltd");
+    await second.getByLabel("Commerce account").fill(first.commerceAccount);
+    await second.getByRole("button", { name: "Create account" }).click();
+    await expect(second.getByText("An account with this e-mail already exists")).toBeVisible();
+    await expect(second.getByText("This commerce account is taken")).toBeVisible();
+    // The refused attempt's password opens nothing.
+    await signIn(second, first.email, "another-pass-77");
+    await expect(second.getByTestId("form-alert")).toHaveText("Wrong e-mail or password.");
+    await other.close();
+  });
+});
+
+test.describe("sign-in and sign-out", () => {
+  test("signs in, refuses a wrong password, and signs out", async ({ page, browser }) => {
+    const account = await signUp(page);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in/);
+    await page.goto("/providers");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fproviders/);
+
+    await signIn(page, account.email, "wrong-password-1");
+    await expect(page.getByTestId("form-alert")).toHaveText("Wrong e-mail or password.");
+    await expect(page).toHaveURL(/\/sign-in/);
+
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/providers$/);
+    await expect(page.getByTestId("viewer-name")).toHaveText(account.name);
+
+    const stranger = await browser.newPage();
+    await signIn(stranger, newAccount().email, PASSWORD);
+    await expect(stranger.getByTestId("form-alert")).toHaveText("Wrong e-mail or password.");
+    await stranger.close();
+  });
+});
+
+test.describe("roles", () => {
+  test("a support member reads invoices but cannot open owner-only pages", async ({ page, browser }) => {
+    await signUp(page);
+    await page.getByRole("link", { name: "Team" }).click();
+    const email = `support-${Date.now()}@example.com`;
+    await page.getByLabel("Name").fill("Sam Support");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Role").selectOption("support");
+    await page.getByLabel("Initial password").fill("support-pass-99");
+    await page.getByRole("button", { name: "Add member" }).click();
+    await expect(page.getByRole("cell", { name: email })).toBeVisible();
+
+    const context = await browser.newContext();
+    const support = await context.newPage();
+    await signIn(support, email, "support-pass-99");
+    await expect(support).toHaveURL(/\/invoices$/);
+    const nav = support.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Invoices" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Providers" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "API keys" })).toHaveCount(0);
+    for (const path of ["/providers", "/connections", "/api-keys", "/team", "/providers/provider-f"]) {
+      await support.goto(path);
+      await expect(support.getByRole("heading", { name: "You do not have access to this page" })).toBeVisible();
+    }
+    await context.close();
+  });
+});

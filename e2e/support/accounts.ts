@@ -1,0 +1,50 @@
+import { randomBytes } from "node:crypto";
+import { expect, type Browser, type Page } from "@playwright/test";
+
+export const PASSWORD = "correct-horse-42";
+
+export type Account = { email: string; password: string; commerceAccount: string; name: string };
+
+export function newAccount(): Account {
+  const id = randomBytes(5).toString("hex");
+  return { email: `owner-${id}@example.com`, password: PASSWORD, commerceAccount: `acct-${id}`, name: `Owner ${id}` };
+}
+
+export async function signUp(page: Page, account: Account = newAccount()): Promise<Account> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Your name").fill(account.name);
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByLabel("Business name").fill(`${account.name} Ltd`);
+  await page.getByLabel("Commerce account").fill(account.commerceAccount);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible();
+  return account;
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Creates an API key on the API keys page and returns it as shown once. */
+export async function createApiKey(page: Page, name = "e2e"): Promise<string> {
+  await page.goto("/api-keys");
+  await page.getByLabel("Key name").fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())?.trim();
+  expect(key).toMatch(/^pok_/);
+  return key!;
+}
+
+/** A fresh merchant with an API key, made through the browser as a user would. */
+export async function merchantWithKey(browser: Browser): Promise<Account & { apiKey: string }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const account = await signUp(page);
+  const apiKey = await createApiKey(page);
+  await context.close();
+  return { ...account, apiKey };
+}

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { COUNTRY_CODES } from "@/lib/customers";
+
+/**
+ * Spec 2.3: every customer field is optional, and an omitted one is filled from the connection's
+ * constants (2.5). The customer resolver treats null and blank strings as omitted, so each field
+ * here accepts them too; the format rules apply only to values that are really given.
+ */
+
+const TEXT_MAX = 200;
+const EMAIL_MAX = 254;
+const REFERENCE_MAX = 255;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+[1-9]\d{7,14}$/;
+
+const isBlank = (value: string): boolean => value.trim() === "";
+
+function isRealDate(value: string): boolean {
+  const match = ISO_DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC rolls 2023-02-30 over into March; only a real date survives the round trip.
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function optionalText(description: string, max = TEXT_MAX) {
+  return z
+    .string()
+    .max(max, { error: `Use at most ${max} characters` })
+    .nullish()
+    .meta({ description });
+}
+
+function formatted(description: string, accepts: (value: string) => boolean, error: string) {
+  return z
+    .string()
+    .refine((value) => isBlank(value) || accepts(value), { error, params: { code: "invalid_format" } })
+    .nullish()
+    .meta({ description });
+}
+
+const emailSchema = (description: string) =>
+  formatted(
+    description,
+    (value) => value.length <= EMAIL_MAX && EMAIL.test(value.trim()),
+    "Enter a valid e-mail address, e.g. customer@example.com",
+  );
+
+const phoneSchema = (description: string) =>
+  formatted(
+    description,
+    (value) => PHONE.test(value.replace(/\s+/g, "")),
+    "Enter an international number: + then 8 to 15 digits, e.g. +442079460958",
+  );
+
+/**
+ * Loose: spec 2.3 lists the fields seen, not all a provider may take, and Provider F's constants
+ * (2.5) target `first_name`, `last_name`, `email` and `phone` under `address`.
+ */
+export const customerAddressSchema = z
+  .looseObject({
+    country: formatted(
+      "Two-letter ISO 3166-1 country code in upper case, e.g. GB",
+      (value) => COUNTRY_CODES.has(value.trim()),
+      "Enter an ISO 3166-1 two-letter country code in upper case, e.g. GB",
+    ),
+    city: optionalText("City"),
+    street: optionalText("Street and house number"),
+    full_address: optionalText("Whole address on one line", 500),
+    region: optionalText("Region, state or province"),
+    post_code: optionalText("Postal code", 20),
+    first_name: optionalText("First name (Provider F reads it here)"),
+    last_name: optionalText("Last name (Provider F reads it here)"),
+    email: emailSchema("E-mail address (Provider F reads it here)"),
+    phone: phoneSchema("International phone number (Provider F reads it here)"),
+  })
+  .meta({ description: "Customer address (spec 2.3). Unknown keys are passed on to the provider." });
+
+/** Loose for the same reason as the address: provider-specific extras must reach the provider. */
+export const customerSchema = z
+  .looseObject({
+    reference_id: z
+      .union([z.string().max(REFERENCE_MAX), z.int()], {
+        error: "customer.reference_id must be a string or an integer",
+      })
+      .nullish()
+      .meta({ description: "Merchant's own id of the customer; a string or an integer" }),
+    name: optionalText("Customer's full name"),
+    email: emailSchema("E-mail address"),
+    phone: phoneSchema("International phone number with leading +"),
+    date_of_birth: formatted(
+      "Date of birth as YYYY-MM-DD",
+      (value) => isRealDate(value.trim()),
+      "Enter a real date as YYYY-MM-DD, e.g. 1990-04-21",
+    ),
+    address: customerAddressSchema.nullish(),
+    constants: z
+      .record(z.string(), z.string().nullable())
+      .nullish()
+      .meta({ description: "Provider F constants such as customer_country_phone_code (spec 2.5)" }),
+  })
+  .meta({
+    description:
+      "Customer (spec 2.3). All fields optional; omitted, null or blank ones are filled from the " +
+      "connection's constants. Unknown keys are allowed and passed on to the provider.",
+  });
+
+export type Customer = z.output<typeof customerSchema>;
+export type CustomerInput = z.input<typeof customerSchema>;

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { MAX_INTEGER_DIGITS } from "./amount";
+import { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, stripCardSeparators } from "./card";
+import { strictObjectOf } from "./strict-object";
+
+/** REFERENCE "Statuses": a payout's failed attempts are retried until this limit (default 5). */
+export const DEFAULT_ATTEMPTS_LIMIT = 5;
+export const MAX_ATTEMPTS_LIMIT = 20;
+/** REFERENCE "Limits". */
+export const REFERENCE_ID_MAX = 255;
+export const SERVICE_FIELDS_MAX = 50;
+
+/**
+ * Only the JSON type is checked here; the decimal rules depend on the currency, so
+ * `checkInvoiceRules` applies them (code `invalid_amount`) with the invoice's currency.
+ */
+export const amountSchema = z
+  .union([z.number(), z.string()], {
+    error: 'amount must be a decimal number or string, such as 100.50 or "100.50"',
+  })
+  .meta({
+    description:
+      `Positive decimal amount, as a JSON number or a string; at most ${MAX_INTEGER_DIGITS} integer ` +
+      "digits and the currency's minor digits (2 for UAH, EUR, AMD, UZS); no exponent. Strings are " +
+      "kept exactly as sent.",
+    examples: [100, 100.5, "100.50"],
+  });
+
+/** The merchant's idempotency key (REFERENCE "Errors"), so it is kept exactly as sent. */
+export const referenceIdSchema = z
+  .string()
+  .min(1, { error: "reference_id must not be empty" })
+  .max(REFERENCE_ID_MAX, { error: `reference_id must have at most ${REFERENCE_ID_MAX} characters` })
+  .refine((value) => value.trim() !== "", { error: "reference_id must not be blank", params: { code: "too_short" } })
+  .meta({ description: "Merchant's own unique reference; a retry with the same value returns the same invoice" });
+
+export const nonBlankText = (field: string, description: string, max = 255) =>
+  z
+    .string()
+    .min(1, { error: `${field} must not be empty` })
+    .max(max, { error: `${field} must have at most ${max} characters` })
+    .refine((value) => value.trim() !== "", { error: `${field} must not be blank`, params: { code: "too_short" } })
+    .meta({ description });
+
+export const currencySchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { error: "currency must be a three-letter upper-case code, e.g. EUR" })
+  .meta({ description: "ISO 4217 code; must be the currency of the service (spec 2.2)" });
+
+/** Spec 2.4 names the options; their meaning is this product's choice, stated per field. */
+export const paymentOptionsSchema = strictObjectOf(
+  {
+    allow_partially: z.boolean().optional().meta({ description: "Accept a lower processed amount" }),
+    bypass_hpp: z.boolean().optional().meta({ description: "Skip the hosted page where the provider allows (Provider F)" }),
+    send_operation_context_on_return: z
+      .boolean()
+      .optional()
+      .meta({ description: "Add the operation context to the customer's return URL (Provider F)" }),
+  },
+  "payment option",
+).meta({ description: "Payment options (spec 2.4). Unknown options are rejected." });
+
+export const payoutOptionsSchema = strictObjectOf(
+  {
+    attempts_limit: z
+      .int({ error: "attempts_limit must be a whole number" })
+      .min(1, { error: "attempts_limit must be at least 1" })
+      .max(MAX_ATTEMPTS_LIMIT, { error: `attempts_limit must be at most ${MAX_ATTEMPTS_LIMIT}` })
+      .optional()
+      .meta({ description: `Attempts before the payout is final as process_failed; ${DEFAULT_ATTEMPTS_LIMIT} when omitted` }),
+    split_mode: z.boolean().optional().meta({ description: "Allow the payout to be split into several parts" }),
+    allow_partially: z.boolean().optional().meta({ description: "Accept a lower processed amount" }),
+    auto_process: z.boolean().optional().meta({ description: "Process without a manual confirmation" }),
+  },
+  "payout option",
+).meta({ description: "Payout options (spec 2.4). Unknown options are rejected." });
+
+/**
+ * Spec 2.2 describes `card_number` as masked because the documentation masks it; a payout needs
+ * the real number, so a masked one is refused with its own message. Messages never echo digits.
+ */
+export const cardNumberSchema = z
+  .string({ error: "card_number must be a string of digits" })
+  .superRefine((value, ctx) => {
+    const issue = (message: string) => ctx.addIssue({ code: "custom", message, params: { code: "invalid_card_number" } });
+    if (value.includes("*")) return issue("card_number is masked; send the full card number");
+    if (!/^[\d\s-]*$/.test(value)) return issue("card_number may contain only digits, spaces and dashes");
+    const digits = stripCardSeparators(value);
+    if (digits.length < CARD_NUMBER_MIN_DIGITS || digits.length > CARD_NUMBER_MAX_DIGITS) {
+      return issue(`card_number must have ${CARD_NUMBER_MIN_DIGITS} to ${CARD_NUMBER_MAX_DIGITS} digits, got ${digits.length}`);
+    }
+    if (!isLuhnValid(digits)) return issue("card_number is not a valid card number (check digit mismatch); check for a typo");
+  })
+  .transform(stripCardSeparators)
+  .meta({ description: "Full card number, 12 to 19 digits; spaces and dashes are ignored" });
+
+export const payoutFieldsSchema = strictObjectOf({ card_number: cardNumberSchema }, "payout field").meta({
+  description: "Destination of the payout (spec 4.2)",
+});
+
+export type PaymentOptions = z.output<typeof paymentOptionsSchema>;
+export type PayoutOptions = z.output<typeof payoutOptionsSchema>;

@@ -1,0 +1,27 @@
+/** Public entry of the invoice module. Pure and isomorphic: forms, server actions and API routes share it. */
+export {
+  formatMinor,
+  InvalidAmountError,
+  MAX_INTEGER_DIGITS,
+  MINOR_DIGITS,
+  minorDigitsOf,
+  parseAmount,
+  toMinorUnits,
+  type AmountResult,
+} from "./amount";
+export { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, maskCardNumber, stripCardSeparators } from "./card";
+export { DEFAULT_ATTEMPTS_LIMIT, MAX_ATTEMPTS_LIMIT, REFERENCE_ID_MAX, SERVICE_FIELDS_MAX } from "./field-schemas";
+export * from "./schemas";
+export { checkCustomerPlacement, checkInvoiceRules, type InvoiceRuleCode, type InvoiceRuleIssue } from "./rules";
+export {
+  ISSUE_TITLES,
+  toInvoiceIssues,
+  toJsonPointer,
+  validateInvoice,
+  type InvoiceIssue,
+  type InvoiceIssueCode,
+  type InvoiceValidation,
+} from "./issues";
+export * from "./state-machine";
+export * from "./resource-schemas";
+export { buildOpenApiDocument } from "./openapi";

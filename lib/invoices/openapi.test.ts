@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "./openapi";
+
+const doc = buildOpenApiDocument({ baseUrl: "https://pay.example.test/" });
+
+/** Reads a nested member of the generated document; undefined when any step is missing. */
+function pick(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+const keysOf = (value: unknown): string[] => Object.keys((value ?? {}) as object);
+
+function collectRefs(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((item) => collectRefs(item, out));
+  else if (value && typeof value === "object") {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "$ref" && typeof child === "string") out.push(child);
+      else collectRefs(child, out);
+    }
+  }
+  return out;
+}
+
+const requestAttributes = (name: string) =>
+  pick(doc, "components", "schemas", name, "properties", "data", "properties", "attributes");
+
+describe("buildOpenApiDocument", () => {
+  it("is JSON-serialisable without loss", () => {
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.servers).toEqual([{ url: "https://pay.example.test" }]);
+  });
+
+  it("has both create operations and the bearer scheme", () => {
+    expect(pick(doc, "paths", "/api/commerce/payment-invoices", "post", "operationId")).toBe("createPaymentInvoice");
+    expect(pick(doc, "paths", "/api/commerce/payout-invoices", "post", "operationId")).toBe("createPayoutInvoice");
+    expect(pick(doc, "components", "securitySchemes", "bearerAuth")).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it.each(["PaymentInvoiceRequest", "PayoutInvoiceRequest"])("%s limits reference_id to 255", (name) => {
+    const attributes = requestAttributes(name);
+    expect(pick(attributes, "properties", "reference_id")).toMatchObject({ type: "string", maxLength: 255 });
+    expect(pick(attributes, "additionalProperties")).toBe(false);
+    expect(pick(attributes, "required")).toEqual(expect.arrayContaining(["service", "currency", "amount", "reference_id"]));
+  });
+
+  it("describes the payout card number as the client sends it", () => {
+    const cardNumber = pick(requestAttributes("PayoutInvoiceRequest"), "properties", "fields", "properties", "card_number");
+    expect(pick(cardNumber, "type")).toBe("string");
+  });
+
+  it("resolves every $ref", () => {
+    for (const ref of collectRefs(doc)) {
+      const [, section = "", name = ""] = /^#\/components\/(\w+)\/(\w+)$/.exec(ref) ?? [];
+      expect(pick(doc, "components", section, name), ref).toBeTruthy();
+    }
+  });
+
+  it("documents list filters and pagination", () => {
+    const parameters = pick(doc, "paths", "/api/commerce/payout-invoices", "get", "parameters") as unknown[];
+    expect(parameters.map((parameter) => pick(parameter, "name"))).toEqual([
+      "filter[reference_id]",
+      "filter[status]",
+      "filter[created_from]",
+      "filter[created_to]",
+      "page[size]",
+      "page[after]",
+    ]);
+  });
+
+  it("lists the reference's status codes", () => {
+    const post = keysOf(pick(doc, "paths", "/api/commerce/payment-invoices", "post", "responses"));
+    const get = keysOf(pick(doc, "paths", "/api/commerce/payment-invoices/{id}", "get", "responses"));
+    expect(new Set([...post, ...get])).toEqual(
+      new Set(["200", "201", "400", "401", "403", "404", "409", "413", "415", "422", "429"]),
+    );
+    expect(pick(doc, "components", "responses", "TooManyRequests", "headers", "Retry-After")).toBeDefined();
+  });
+
+  it("returns invoices with the agreed attributes", () => {
+    const attributes = pick(doc, "components", "schemas", "InvoiceDocument", "properties", "data", "properties", "attributes", "properties");
+    expect(keysOf(attributes)).toEqual(
+      expect.arrayContaining(["status", "resolution", "amount", "currency", "service", "reference_id", "test_mode", "flow",
+        "options", "customer", "resolved_customer", "hpp_url", "created", "updated"]),
+    );
+  });
+});

@@ -1,0 +1,156 @@
+import { z } from "zod";
+import {
+  errorDocumentSchema,
+  INVOICE_ID_PREFIXES,
+  invoiceDocumentSchema,
+  invoiceListDocumentSchema,
+  invoiceListQuerySchema,
+} from "./resource-schemas";
+import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
+
+type Json = Record<string, unknown>;
+
+const JSON_API = "application/vnd.api+json";
+/** REFERENCE "Errors": both media types are accepted on requests. */
+const REQUEST_TYPES = [JSON_API, "application/json"];
+
+/**
+ * Request bodies are described as the client sends them (`io: "input"`): before the card number
+ * loses its separators. Refinements (Luhn, currency rules) cannot be expressed in JSON Schema and
+ * are left out; `unrepresentable: "any"` keeps an unexpected construct from throwing.
+ */
+function toSchema(schema: z.ZodType): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  return rest;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+function errorResponse(description: string, headers?: Json): Json {
+  return { description, content: { [JSON_API]: { schema: ref("ErrorDocument") } }, ...(headers ? { headers } : {}) };
+}
+
+const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
+  BadRequest: errorResponse("Malformed JSON or query parameters"),
+  Unauthorized: errorResponse("Missing, unknown or revoked API key"),
+  Forbidden: errorResponse("The resource or commerce account belongs to another merchant"),
+  NotFound: errorResponse("No such invoice"),
+  Conflict: errorResponse("reference_id already used with a different body"),
+  PayloadTooLarge: errorResponse("Body over 64 KiB"),
+  UnsupportedMediaType: errorResponse("Content-Type is not application/json or application/vnd.api+json"),
+  UnprocessableEntity: errorResponse("Validation failed; every problem is listed with its JSON pointer"),
+  TooManyRequests: errorResponse("Rate limit reached", {
+    "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } },
+  }),
+};
+
+const errorRefs = (...codes: [string, string][]): Json =>
+  Object.fromEntries(codes.map(([status, name]) => [status, responseRef(name)]));
+
+const invoiceResponse = (description: string): Json => ({
+  description,
+  content: { [JSON_API]: { schema: ref("InvoiceDocument") } },
+});
+
+function createOperation(kind: "payment" | "payout", requestSchema: string): Json {
+  return {
+    operationId: `create${kind === "payment" ? "Payment" : "Payout"}Invoice`,
+    summary: `Create a ${kind} invoice (spec 4.${kind === "payment" ? 1 : 2})`,
+    requestBody: {
+      required: true,
+      content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(requestSchema) }])),
+    },
+    responses: {
+      "200": invoiceResponse("Replay: an invoice with this reference_id and the same body already exists"),
+      "201": invoiceResponse("Created"),
+      ...errorRefs(
+        ["400", "BadRequest"],
+        ["401", "Unauthorized"],
+        ["403", "Forbidden"],
+        ["409", "Conflict"],
+        ["413", "PayloadTooLarge"],
+        ["415", "UnsupportedMediaType"],
+        ["422", "UnprocessableEntity"],
+        ["429", "TooManyRequests"],
+      ),
+    },
+  };
+}
+
+function queryParameters(): Json[] {
+  const schema = toSchema(invoiceListQuerySchema);
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: "query", required: false, description, schema: rest };
+  });
+}
+
+function listOperation(kind: "payment" | "payout"): Json {
+  return {
+    operationId: `list${kind === "payment" ? "Payment" : "Payout"}Invoices`,
+    summary: `List ${kind} invoices, newest first`,
+    parameters: queryParameters(),
+    responses: {
+      "200": { description: "One page", content: { [JSON_API]: { schema: ref("InvoiceList") } } },
+      ...errorRefs(["400", "BadRequest"], ["401", "Unauthorized"], ["429", "TooManyRequests"]),
+    },
+  };
+}
+
+function getOperation(kind: "payment" | "payout"): Json {
+  return {
+    operationId: `get${kind === "payment" ? "Payment" : "Payout"}Invoice`,
+    summary: `Read one ${kind} invoice`,
+    parameters: [
+      {
+        name: "id",
+        in: "path",
+        required: true,
+        schema: { type: "string", pattern: `^${INVOICE_ID_PREFIXES[kind]}[A-Za-z0-9_-]+$` },
+      },
+    ],
+    responses: {
+      "200": invoiceResponse("The invoice"),
+      ...errorRefs(["401", "Unauthorized"], ["403", "Forbidden"], ["404", "NotFound"], ["429", "TooManyRequests"]),
+    },
+  };
+}
+
+/** OpenAPI 3.1 description of the invoice API, generated from the schemas the API validates with. */
+export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
+  const paths: Json = {};
+  for (const [kind, request] of [
+    ["payment", "PaymentInvoiceRequest"],
+    ["payout", "PayoutInvoiceRequest"],
+  ] as const) {
+    const collection = `/api/commerce/${kind}-invoices`;
+    paths[collection] = { post: createOperation(kind, request), get: listOperation(kind) };
+    paths[`${collection}/{id}`] = { get: getOperation(kind) };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Payment orchestration API",
+      version: "1.0.0",
+      description: "No version in the path (spec 9); fields are only ever added, so clients must ignore unknown ones.",
+    },
+    servers: [{ url: baseUrl.replace(/\/+$/, "") }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "The merchant's API key: Authorization: Bearer <key>" },
+      },
+      schemas: {
+        PaymentInvoiceRequest: toSchema(paymentInvoiceEnvelopeSchema),
+        PayoutInvoiceRequest: toSchema(payoutInvoiceEnvelopeSchema),
+        InvoiceDocument: toSchema(invoiceDocumentSchema),
+        InvoiceList: toSchema(invoiceListDocumentSchema),
+        ErrorDocument: toSchema(errorDocumentSchema),
+      },
+      responses: ERROR_RESPONSES,
+    },
+  };
+}

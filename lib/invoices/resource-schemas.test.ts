@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { errorDocumentSchema, invoiceListQuerySchema, invoiceResourceSchema } from "./resource-schemas";
+import { toJsonPointer } from "./issues";
+
+describe("invoiceListQuerySchema", () => {
+  it("defaults and coerces the page size", () => {
+    expect(invoiceListQuerySchema.parse({})).toEqual({ "page[size]": 20 });
+    expect(invoiceListQuerySchema.parse({ "page[size]": "50" })["page[size]"]).toBe(50);
+  });
+
+  it.each([{ "page[size]": "0" }, { "page[size]": "101" }, { "filter[status]": "paid" }, { "filter[created_from]": "yesterday" }])(
+    "rejects %j",
+    (query) => expect(invoiceListQuerySchema.safeParse(query).success).toBe(false),
+  );
+});
+
+describe("response schemas", () => {
+  it("accept an invoice and an error document", () => {
+    const invoice = {
+      id: "cpi_abc123",
+      type: "payment-invoice",
+      attributes: {
+        status: "created", resolution: null, amount: "100.50", currency: "EUR", service: "payment_card_eur_hpp",
+        reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: null,
+        hpp_url: null, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
+      },
+      relationships: { connection: { data: null } },
+      links: { self: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123" },
+    };
+    expect(invoiceResourceSchema.safeParse(invoice).success).toBe(true);
+    const error = {
+      errors: [{ status: "422", code: "currency_mismatch", title: "Currency does not match service",
+        detail: "payment_card_uah_hpp takes UAH, got EUR", source: { pointer: "/data/attributes/currency" } }],
+      meta: { request_id: "req_1" },
+    };
+    expect(errorDocumentSchema.safeParse(error).success).toBe(true);
+  });
+});
+
+describe("toJsonPointer", () => {
+  it("escapes ~ and / (RFC 6901)", () => {
+    expect(toJsonPointer(["data", "a/b", "c~d", 0])).toBe("/data/a~1b/c~0d/0");
+    expect(toJsonPointer([])).toBe("");
+  });
+});

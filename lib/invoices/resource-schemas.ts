@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { customerSchema } from "./customer-schema";
+import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
+import { INVOICE_TYPES } from "./schemas";
+import { INVOICE_STATUSES, RESOLUTIONS } from "./state-machine";
+
+/**
+ * Response shapes (REFERENCE "Resources", "Errors"), for the API layer and the OpenAPI document.
+ * Plain (non-strict) objects: REFERENCE "Versioning" adds fields over time and clients must
+ * ignore unknown ones, so the published schemas must not forbid extra members.
+ */
+
+export const INVOICE_ID_PREFIXES = { payment: "cpi_", payout: "cpoi_" } as const;
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
+
+const timestamp = (description: string) => z.iso.datetime().meta({ description });
+
+export const invoiceStatusSchema = z.enum(INVOICE_STATUSES).meta({ description: "Invoice status (REFERENCE Statuses)" });
+export const resolutionSchema = z.enum(RESOLUTIONS).meta({ description: "Why the invoice ended where it did" });
+
+export const invoiceResourceSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^(cpi|cpoi)_[A-Za-z0-9_-]+$/)
+      .meta({ description: "cpi_… for payment invoices, cpoi_… for payout invoices" }),
+    type: z.enum([INVOICE_TYPES.payment, INVOICE_TYPES.payout]),
+    attributes: z.object({
+      status: invoiceStatusSchema,
+      resolution: resolutionSchema.nullable(),
+      amount: amountSchema,
+      currency: z.string(),
+      service: z.string(),
+      reference_id: z.string().max(REFERENCE_ID_MAX),
+      test_mode: z.boolean(),
+      flow: z.enum(["charge"]).nullable().meta({ description: "null on payout invoices" }),
+      options: z.record(z.string(), z.unknown()).meta({ description: "Options as sent" }),
+      fields: z
+        .object({ card_number: z.string().meta({ description: "Masked, e.g. 411111******1111; never the full number" }) })
+        .optional()
+        .meta({ description: "Payout destination, masked (spec 2.2)" }),
+      customer: customerSchema.nullable().meta({ description: "Customer as sent" }),
+      resolved_customer: z
+        .record(z.string(), z.unknown())
+        .nullable()
+        .meta({ description: "Customer as the provider receives it: request, then constants, then defaults" }),
+      hpp_url: z.url().nullable().meta({ description: "Hosted payment page to send the customer to, once known" }),
+      created: timestamp("Creation time, ISO 8601 UTC"),
+      updated: timestamp("Last change, ISO 8601 UTC; order webhook events by it"),
+    }),
+    relationships: z.object({
+      connection: z.object({
+        data: z
+          .object({ type: z.literal("connection"), id: z.string().meta({ description: "conn_…" }) })
+          .nullable()
+          .meta({ description: "The connection that processes the invoice; null before routing" }),
+      }),
+    }),
+    links: z.object({ self: z.url() }),
+  })
+  .meta({ description: "Invoice resource (JSON:API)" });
+
+export const invoiceDocumentSchema = z.object({ data: invoiceResourceSchema });
+
+export const invoiceListDocumentSchema = z.object({
+  data: z.array(invoiceResourceSchema),
+  links: z.object({
+    self: z.url(),
+    next: z.url().nullable().meta({ description: "Next page; null on the last one" }),
+  }),
+  meta: z.object({ page_size: z.int() }),
+});
+
+export const errorObjectSchema = z.object({
+  status: z.string().meta({ description: "HTTP status as a string, e.g. \"422\"" }),
+  code: z.string().meta({ description: "Stable machine-readable code, e.g. currency_mismatch" }),
+  title: z.string(),
+  detail: z.string().optional(),
+  source: z
+    .object({
+      pointer: z.string().optional().meta({ description: "JSON pointer into the request body, e.g. /data/attributes/currency" }),
+      parameter: z.string().optional().meta({ description: "Query parameter at fault" }),
+      header: z.string().optional(),
+    })
+    .optional(),
+});
+
+export const errorDocumentSchema = z
+  .object({
+    errors: z.array(errorObjectSchema).min(1).meta({ description: "Every problem of the request at once" }),
+    meta: z.object({ request_id: z.string() }).optional(),
+  })
+  .meta({ description: "JSON:API error document (REFERENCE Errors)" });
+
+/** Query of the list endpoints; parses `URLSearchParams` entries (`Object.fromEntries`). */
+export const invoiceListQuerySchema = z.object({
+  "filter[reference_id]": z.string().min(1).max(REFERENCE_ID_MAX).optional().meta({ description: "Exact reference_id" }),
+  "filter[status]": z.enum(INVOICE_STATUSES).optional().meta({ description: "Only invoices in this status" }),
+  "filter[created_from]": z.iso.datetime().optional().meta({ description: "Created at or after (ISO 8601 UTC)" }),
+  "filter[created_to]": z.iso.datetime().optional().meta({ description: "Created before (ISO 8601 UTC)" }),
+  "page[size]": z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_SIZE_MAX)
+    .default(PAGE_SIZE_DEFAULT)
+    .meta({ description: `Items per page, 1 to ${PAGE_SIZE_MAX}` }),
+  "page[after]": z.string().min(1).max(512).optional().meta({ description: "Opaque cursor from links.next" }),
+});
+
+export type InvoiceResource = z.output<typeof invoiceResourceSchema>;
+export type InvoiceListQuery = z.output<typeof invoiceListQuerySchema>;
+export type ErrorDocument = z.output<typeof errorDocumentSchema>;

@@ -1,0 +1,118 @@
+import { findService, SERVICES } from "@/lib/providers";
+import type { InvoiceDirection } from "@/lib/providers";
+import { parseAmount } from "./amount";
+
+export type InvoiceRuleCode =
+  | "unknown_service"
+  | "service_type_mismatch"
+  | "currency_mismatch"
+  | "invalid_amount"
+  | "customer_conflict";
+
+/** `path` is relative to the request envelope, so `/data/attributes/currency` can be built from it. */
+export type InvoiceRuleIssue = { path: (string | number)[]; message: string; code: InvoiceRuleCode };
+
+export const ATTRIBUTES_PATH = ["data", "attributes"] as const;
+
+const SERVICE_CODE_MAX = 255;
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function serviceCodes(direction: InvoiceDirection): string {
+  return SERVICES.filter((service) => service.direction === direction)
+    .map((service) => service.code)
+    .join(", ");
+}
+
+function checkService(direction: InvoiceDirection, attributes: JsonObject): InvoiceRuleIssue[] {
+  const { service, currency } = attributes;
+  // Over-long values already fail their own length check; echoing them again helps nobody.
+  if (typeof service !== "string" || service === "" || service.length > SERVICE_CODE_MAX) return [];
+  const path = [...ATTRIBUTES_PATH, "service"];
+  const spec = findService(service);
+  if (!spec) {
+    return [
+      {
+        path,
+        code: "unknown_service",
+        message: `Unknown service "${service}"; ${direction} services are: ${serviceCodes(direction)}`,
+      },
+    ];
+  }
+  if (spec.direction !== direction) {
+    return [
+      {
+        path,
+        code: "service_type_mismatch",
+        message: `${service} is a ${spec.direction} service; a ${direction} invoice takes one of: ${serviceCodes(direction)}`,
+      },
+    ];
+  }
+  // Spec 2.2: the currency "must match the currency of the service".
+  if (typeof currency === "string" && currency !== spec.currency) {
+    return [
+      {
+        path: [...ATTRIBUTES_PATH, "currency"],
+        code: "currency_mismatch",
+        message: `${service} takes ${spec.currency}, got ${currency}`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** Decimal places depend on the currency; the service's currency stands in when none is sent. */
+function checkAmount(attributes: JsonObject): InvoiceRuleIssue[] {
+  const { amount, currency, service } = attributes;
+  if (typeof amount !== "number" && typeof amount !== "string") return [];
+  const fallback = typeof service === "string" ? findService(service)?.currency : undefined;
+  const result = parseAmount(amount, typeof currency === "string" ? currency : (fallback ?? ""));
+  if (result.ok) return [];
+  return [{ path: [...ATTRIBUTES_PATH, "amount"], code: "invalid_amount", message: result.message }];
+}
+
+/**
+ * Cross-field rules of one invoice's attributes (spec 2.2). Every rule runs, so a request learns
+ * all its problems at once (REFERENCE "Errors"). Takes unknown input because it also runs when
+ * other fields failed their own checks.
+ */
+export function checkInvoiceRules(direction: InvoiceDirection, attributes: unknown): InvoiceRuleIssue[] {
+  if (!isObject(attributes)) return [];
+  return [...checkService(direction, attributes), ...checkAmount(attributes)];
+}
+
+const CUSTOMER_SPOTS: readonly (readonly string[])[] = [
+  ["data", "attributes", "customer"],
+  ["data", "customer"],
+  ["data", "attributes", "gateway_options", "customer"],
+];
+
+function valueAt(source: unknown, path: readonly string[]): unknown {
+  let current = source;
+  for (const segment of path) {
+    if (!isObject(current) || !Object.hasOwn(current, segment)) return undefined;
+    current = current[segment];
+  }
+  return current;
+}
+
+/**
+ * Spec 2.1: `customer` may sit in one of three spots, but one invoice has one customer. The
+ * customer resolver reports the same conflict with the same code; checking it here lets a form
+ * or the schema alone catch it.
+ */
+export function checkCustomerPlacement(envelope: unknown): InvoiceRuleIssue[] {
+  const sent = CUSTOMER_SPOTS.filter((path) => {
+    const value = valueAt(envelope, path);
+    return value !== undefined && value !== null;
+  });
+  const [first, ...extras] = sent;
+  return extras.map((path) => ({
+    path: [...path],
+    code: "customer_conflict" as const,
+    message: `customer is also sent at /${first?.join("/")}; send it in one place only`,
+  }));
+}

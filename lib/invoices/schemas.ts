@@ -1,0 +1,144 @@
+import { z } from "zod";
+import type { InvoiceDirection } from "@/lib/providers";
+import { customerSchema } from "./customer-schema";
+import {
+  amountSchema,
+  currencySchema,
+  nonBlankText,
+  paymentOptionsSchema,
+  payoutFieldsSchema,
+  payoutOptionsSchema,
+  referenceIdSchema,
+  SERVICE_FIELDS_MAX,
+} from "./field-schemas";
+import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, type InvoiceRuleIssue } from "./rules";
+import { strictObjectOf } from "./strict-object";
+
+export { customerAddressSchema, customerSchema, type Customer, type CustomerInput } from "./customer-schema";
+export {
+  amountSchema,
+  cardNumberSchema,
+  paymentOptionsSchema,
+  payoutFieldsSchema,
+  payoutOptionsSchema,
+  referenceIdSchema,
+  type PaymentOptions,
+  type PayoutOptions,
+} from "./field-schemas";
+
+export const INVOICE_TYPES = { payment: "payment-invoice", payout: "payout-invoice" } as const;
+
+type Ctx = z.core.$RefinementCtx<unknown>;
+
+function report(ctx: Ctx, issues: readonly InvoiceRuleIssue[], drop: readonly string[] = []): void {
+  for (const issue of issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path.slice(drop.length), params: { code: issue.code } });
+  }
+}
+
+/**
+ * `when: () => true` makes the cross-field rules run even when a field failed its own check,
+ * so the client sees every problem at once (REFERENCE "Errors"), not one round trip per field.
+ */
+const ALWAYS = { when: () => true };
+
+const attributeRules = (direction: InvoiceDirection) => (value: unknown, ctx: Ctx) =>
+  report(ctx, checkInvoiceRules(direction, value), ATTRIBUTES_PATH);
+
+const sharedAttributes = {
+  service: nonBlankText("service", "Payment method and currency, e.g. payment_card_eur_hpp (spec 2.2)"),
+  commerce_account: nonBlankText("commerce_account", "Name of the merchant's commerce account"),
+  currency: currencySchema,
+  amount: amountSchema,
+  reference_id: referenceIdSchema,
+  test_mode: z
+    .boolean()
+    .optional()
+    .meta({ description: "true for a test invoice; omitted or false means live (spec 2.2 minimum examples)" }),
+  customer: customerSchema.nullish(),
+};
+
+export const gatewayOptionsSchema = z
+  .looseObject({
+    cardgate: z
+      .looseObject({ tokenize: z.string().optional().meta({ description: "Sent as an empty string in the examples" }) })
+      .optional(),
+    customer: customerSchema.nullish(),
+  })
+  .meta({ description: "Gateway options (spec 2.2); provider-specific keys are passed on" });
+
+/**
+ * Unknown attributes are rejected: a typo such as `test_mod` would otherwise be dropped silently
+ * and create a live invoice. Nested customer and gateway objects stay open for provider extras.
+ */
+export const paymentInvoiceAttributesSchema = strictObjectOf(
+  {
+    ...sharedAttributes,
+    flow: z.enum(["charge"], { error: 'flow must be "charge"' }).meta({ description: "Only charge is defined (spec 2.7)" }),
+    options: paymentOptionsSchema.optional(),
+    gateway_options: gatewayOptionsSchema.optional(),
+    service_fields: z
+      .array(z.unknown())
+      .max(SERVICE_FIELDS_MAX, { error: `service_fields may hold at most ${SERVICE_FIELDS_MAX} items` })
+      .optional()
+      .meta({ description: "Provider-specific fields; sent as an empty array in the examples" }),
+  },
+  "attribute",
+)
+  .superRefine(attributeRules("payment"), ALWAYS)
+  .meta({ description: "Attributes of a payment invoice (spec 2.2)" });
+
+export const payoutInvoiceAttributesSchema = strictObjectOf(
+  {
+    ...sharedAttributes,
+    fields: payoutFieldsSchema,
+    options: payoutOptionsSchema.optional(),
+  },
+  "attribute",
+)
+  .superRefine(attributeRules("payout"), ALWAYS)
+  .meta({ description: "Attributes of a payout invoice (spec 4.2)" });
+
+function envelopeOf<A extends z.ZodType>(type: string, attributes: A, description: string) {
+  const data = strictObjectOf(
+    {
+      type: z.literal(type, { error: `data.type must be "${type}" on this endpoint` }),
+      attributes,
+      customer: customerSchema.nullish(),
+    },
+    "member of data",
+  );
+  // JSON:API documents may carry top-level `meta` or `jsonapi`; only `data` matters here.
+  return z
+    .looseObject({ data })
+    .superRefine((value, ctx) => report(ctx, checkCustomerPlacement(value)), ALWAYS)
+    .meta({ description });
+}
+
+export const paymentInvoiceEnvelopeSchema = envelopeOf(
+  INVOICE_TYPES.payment,
+  paymentInvoiceAttributesSchema,
+  "Request body of POST /api/commerce/payment-invoices (spec 2.1, 4.1)",
+);
+
+export const payoutInvoiceEnvelopeSchema = envelopeOf(
+  INVOICE_TYPES.payout,
+  payoutInvoiceAttributesSchema,
+  "Request body of POST /api/commerce/payout-invoices (spec 2.1, 4.2)",
+);
+
+export const ENVELOPE_SCHEMAS = {
+  payment: paymentInvoiceEnvelopeSchema,
+  payout: payoutInvoiceEnvelopeSchema,
+} as const;
+
+export type PaymentInvoiceAttributes = z.output<typeof paymentInvoiceAttributesSchema>;
+export type PaymentInvoiceAttributesInput = z.input<typeof paymentInvoiceAttributesSchema>;
+export type PayoutInvoiceAttributes = z.output<typeof payoutInvoiceAttributesSchema>;
+export type PayoutInvoiceAttributesInput = z.input<typeof payoutInvoiceAttributesSchema>;
+export type PaymentInvoiceEnvelope = z.output<typeof paymentInvoiceEnvelopeSchema>;
+export type PaymentInvoiceEnvelopeInput = z.input<typeof paymentInvoiceEnvelopeSchema>;
+export type PayoutInvoiceEnvelope = z.output<typeof payoutInvoiceEnvelopeSchema>;
+export type PayoutInvoiceEnvelopeInput = z.input<typeof payoutInvoiceEnvelopeSchema>;
+export type GatewayOptions = z.output<typeof gatewayOptionsSchema>;
+export type InvoiceEnvelope<D extends InvoiceDirection> = z.output<(typeof ENVELOPE_SCHEMAS)[D]>;

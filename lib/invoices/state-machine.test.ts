@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import type { InvoiceDirection } from "@/lib/providers";
+import {
+  canTransition,
+  IllegalTransitionError,
+  INVOICE_STATUSES,
+  isFinal,
+  nextStatuses,
+  transition,
+  TRANSITIONS,
+  type InvoiceStatus,
+  type Resolution,
+} from "./state-machine";
+
+const REFUNDS = ["refunding", "refunded", "partially_refunded"];
+const CANCELS = ["canceling", "canceled", "partially_canceled"];
+
+function legalEdges(direction: InvoiceDirection): [InvoiceStatus, InvoiceStatus][] {
+  const foreign = direction === "payment" ? CANCELS : REFUNDS;
+  return Object.entries(TRANSITIONS).flatMap(([from, targets]) =>
+    foreign.includes(from) ? [] : targets.filter((to) => !foreign.includes(to)).map((to): [InvoiceStatus, InvoiceStatus] => [from as InvoiceStatus, to]),
+  );
+}
+
+describe.each(["payment", "payout"] as const)("%s invoices", (direction) => {
+  it.each(legalEdges(direction))("allows %s → %s", (from, to) => {
+    expect(transition({ status: from, direction }, to)).toBe(to);
+    expect(canTransition({ status: from, direction }, to)).toBe(true);
+  });
+
+  it.each([
+    ["created", "processed"],
+    ["created", "created"],
+    ["processing", "created"],
+    ["processing", "expired"],
+    ["process_error", "expired"],
+    ["processed", "processing"],
+    ["expired", "processing"],
+    ["terminated", "created"],
+  ] as const)("refuses %s → %s loudly", (from, to) => {
+    expect(canTransition({ status: from, direction }, to)).toBe(false);
+    expect(() => transition({ status: from, direction }, to)).toThrow(IllegalTransitionError);
+  });
+});
+
+describe("direction-specific states", () => {
+  it("refunds only payments", () => {
+    expect(canTransition({ status: "processed", direction: "payment" }, "refunding")).toBe(true);
+    expect(canTransition({ status: "processed", direction: "payout" }, "refunding")).toBe(false);
+    expect(canTransition({ status: "refunding", direction: "payout" }, "refunded")).toBe(false);
+  });
+
+  it("cancels only payouts", () => {
+    expect(canTransition({ status: "partially_processed", direction: "payout" }, "canceling")).toBe(true);
+    expect(canTransition({ status: "processed", direction: "payment" }, "canceling")).toBe(false);
+    expect(canTransition({ status: "canceling", direction: "payment" }, "canceled")).toBe(false);
+  });
+
+  it("lists next statuses per direction", () => {
+    expect(nextStatuses({ status: "processed", direction: "payment" })).toEqual(["refunding"]);
+    expect(nextStatuses({ status: "processed", direction: "payout" })).toEqual(["canceling"]);
+  });
+});
+
+describe("attempts limit", () => {
+  it("retries a failed invoice until the limit is reached", () => {
+    expect(transition({ status: "process_failed", direction: "payout" }, "processing")).toBe("processing");
+    expect(() => transition({ status: "process_failed", direction: "payout", attemptsExhausted: true }, "processing")).toThrow(
+      /attempts limit/,
+    );
+  });
+
+  it("is final only once exhausted", () => {
+    expect(isFinal("process_failed")).toBe(false);
+    expect(isFinal("process_failed", { attemptsExhausted: true })).toBe(true);
+  });
+});
+
+describe("isFinal", () => {
+  it.each(INVOICE_STATUSES.map((status) => [status]))("%s", (status) => {
+    const finals = ["expired", "terminated", "refunded", "partially_refunded", "canceled", "partially_canceled"];
+    expect(isFinal(status)).toBe(finals.includes(status));
+  });
+});
+
+describe("resolutions", () => {
+  it.each([
+    ["processing", "processed", "ok"],
+    ["processing", "process_failed", "issuer_decline"],
+    ["created", "expired", "expired"],
+    ["process_error", "process_failed", "unable_to_reconcile"],
+  ] as const)("accepts %s → %s with %s", (from, to, resolution) => {
+    expect(transition({ status: from, direction: "payment" }, to, resolution)).toBe(to);
+  });
+
+  it.each([
+    ["processing", "processed", "issuer_decline"],
+    ["processing", "process_failed", "ok"],
+    ["created", "processing", "ok"],
+    ["processing", "processed", "bogus" as Resolution],
+  ] as const)("refuses %s → %s with %s", (from, to, resolution) => {
+    expect(() => transition({ status: from, direction: "payment" }, to, resolution)).toThrow(IllegalTransitionError);
+  });
+});
+
+describe("IllegalTransitionError", () => {
+  it("names the move", () => {
+    try {
+      transition({ status: "expired", direction: "payout" }, "processing");
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(IllegalTransitionError);
+      expect(error).toMatchObject({ from: "expired", to: "processing", direction: "payout" });
+      expect((error as Error).message).toContain("expired → processing");
+    }
+  });
+
+  it("rejects unknown stored statuses", () => {
+    expect(() => transition({ status: "bogus" as InvoiceStatus, direction: "payment" }, "processing")).toThrow(/unknown status/);
+  });
+});

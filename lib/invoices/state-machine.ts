@@ -1,0 +1,151 @@
+import type { InvoiceDirection } from "@/lib/providers";
+
+/** REFERENCE "Statuses": payment and payout invoices share all but the refund/cancel states. */
+export const INVOICE_STATUSES = [
+  "created",
+  "processing",
+  "processed",
+  "partially_processed",
+  "process_failed",
+  "process_pending",
+  "process_error",
+  "expired",
+  "terminated",
+  "refunding",
+  "refunded",
+  "partially_refunded",
+  "canceling",
+  "canceled",
+  "partially_canceled",
+] as const;
+
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** REFERENCE "Statuses": why an invoice ended where it did. */
+export const RESOLUTIONS = [
+  "ok",
+  "issuer_decline",
+  "insufficient_funds",
+  "invalid_cvv",
+  "auth_3ds_failed",
+  "expired",
+  "provider_unavailable",
+  "provider_auth_error",
+  "unable_to_reconcile",
+  "general_error",
+] as const;
+
+export type Resolution = (typeof RESOLUTIONS)[number];
+
+/** Refunds exist only for payments and cancels only for payouts (REFERENCE "Statuses"). */
+const PAYMENT_ONLY: ReadonlySet<InvoiceStatus> = new Set(["refunding", "refunded", "partially_refunded"]);
+const PAYOUT_ONLY: ReadonlySet<InvoiceStatus> = new Set(["canceling", "canceled", "partially_canceled"]);
+
+/** Money moved as asked: only `ok` explains these. */
+const SUCCEEDED: ReadonlySet<InvoiceStatus> = new Set([
+  "processed",
+  "partially_processed",
+  "refunded",
+  "partially_refunded",
+  "canceled",
+  "partially_canceled",
+]);
+/** Still moving: no resolution yet. */
+const IN_FLIGHT: ReadonlySet<InvoiceStatus> = new Set(["created", "processing", "process_pending", "refunding", "canceling"]);
+
+/**
+ * Allowed moves. process_error is an unknown outcome that only a status request settles, so it
+ * never goes to expired. process_failed may go back to processing for a new attempt while the
+ * attempts limit (default 5) is not reached; `transition` enforces that limit.
+ */
+export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
+  created: ["processing", "expired", "terminated"],
+  processing: ["processed", "partially_processed", "process_failed", "process_pending", "process_error"],
+  process_pending: ["processing", "processed", "partially_processed", "process_failed", "process_error", "expired"],
+  process_error: ["processed", "partially_processed", "process_failed", "processing"],
+  process_failed: ["processing"],
+  processed: ["refunding", "canceling"],
+  partially_processed: ["refunding", "canceling"],
+  refunding: ["refunded", "partially_refunded", "processed"],
+  canceling: ["canceled", "partially_canceled", "processed"],
+  expired: [],
+  terminated: [],
+  refunded: [],
+  partially_refunded: [],
+  canceled: [],
+  partially_canceled: [],
+};
+
+export type TransitionSubject = {
+  status: InvoiceStatus;
+  direction: InvoiceDirection;
+  /** True once the payout's attempts limit is used up; process_failed is then final. */
+  attemptsExhausted?: boolean;
+};
+
+export class IllegalTransitionError extends Error {
+  override name = "IllegalTransitionError";
+  constructor(
+    readonly from: string,
+    readonly to: string,
+    readonly direction: InvoiceDirection,
+    reason: string,
+  ) {
+    super(`Illegal ${direction} invoice transition ${from} → ${to}: ${reason}`);
+  }
+}
+
+const isStatus = (value: string): value is InvoiceStatus => (INVOICE_STATUSES as readonly string[]).includes(value);
+const isResolution = (value: string): value is Resolution => (RESOLUTIONS as readonly string[]).includes(value);
+
+function belongsTo(status: InvoiceStatus, direction: InvoiceDirection): boolean {
+  if (PAYMENT_ONLY.has(status)) return direction === "payment";
+  if (PAYOUT_ONLY.has(status)) return direction === "payout";
+  return true;
+}
+
+function resolutionProblem(to: InvoiceStatus, resolution: string | undefined): string | undefined {
+  if (resolution === undefined) return undefined;
+  if (!isResolution(resolution)) return `unknown resolution "${resolution}"`;
+  if (IN_FLIGHT.has(to)) return `${to} is not an outcome and takes no resolution, got "${resolution}"`;
+  if (SUCCEEDED.has(to) && resolution !== "ok") return `${to} takes resolution "ok", got "${resolution}"`;
+  if (!SUCCEEDED.has(to) && resolution === "ok") return `${to} is not a success and cannot have resolution "ok"`;
+  return undefined;
+}
+
+/** Why the move is illegal, or undefined when it is allowed. */
+function problemOf(invoice: TransitionSubject, to: string, resolution: string | undefined): string | undefined {
+  const { status: from, direction } = invoice;
+  if (!isStatus(from)) return `unknown status "${from}"`;
+  if (!isStatus(to)) return `unknown status "${to}"`;
+  if (!belongsTo(from, direction)) return `${from} does not exist for ${direction} invoices`;
+  if (!belongsTo(to, direction)) return `${to} does not exist for ${direction} invoices`;
+  if (!TRANSITIONS[from].includes(to)) return `${from} cannot move to ${to}`;
+  if (from === "process_failed" && invoice.attemptsExhausted) return "the attempts limit is reached";
+  return resolutionProblem(to, resolution);
+}
+
+export function canTransition(invoice: TransitionSubject, to: InvoiceStatus, resolution?: Resolution): boolean {
+  return problemOf(invoice, to, resolution) === undefined;
+}
+
+/** Returns the new status or throws: an illegal move is a bug and must be loud, never ignored. */
+export function transition(invoice: TransitionSubject, to: InvoiceStatus, resolution?: Resolution): InvoiceStatus {
+  const problem = problemOf(invoice, to, resolution);
+  if (problem !== undefined) throw new IllegalTransitionError(invoice.status, to, invoice.direction, problem);
+  return to;
+}
+
+/** Statuses reachable in one move; empty when the invoice is final. */
+export function nextStatuses(invoice: TransitionSubject): InvoiceStatus[] {
+  return INVOICE_STATUSES.filter((to) => problemOf(invoice, to, undefined) === undefined);
+}
+
+/**
+ * Final means no move can follow. processed is not final (a refund or cancel may follow), and
+ * process_failed is final only once the attempts limit is reached (REFERENCE "Statuses").
+ */
+export function isFinal(status: InvoiceStatus, options: { attemptsExhausted?: boolean } = {}): boolean {
+  if (status === "process_failed") return options.attemptsExhausted === true;
+  return TRANSITIONS[status].length === 0;
+}
