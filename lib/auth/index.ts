@@ -43,11 +43,16 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         const parsed = signInSchema.safeParse(raw);
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
-        if (byAccount.hit(email) > 0 || byAddress.hit(clientAddress(request)) > 0) throw new TooManyAttempts();
+        const address = clientAddress(request);
+        if (byAccount.check(email) > 0 || byAddress.check(address) > 0) throw new TooManyAttempts();
         const db = await getDb();
         const user = await findUserByEmail(db, email);
         const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-        if (!user || !valid) return null;
+        if (!user || !valid) {
+          byAccount.fail(email);
+          byAddress.fail(address);
+          return null;
+        }
         byAccount.reset(email);
         return { id: user.id, email: user.email, name: user.name };
       },

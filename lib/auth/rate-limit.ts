@@ -1,25 +1,35 @@
 /**
- * Fixed-window attempt counter (../shared/REFERENCE.md "Limits": sign-in 10 attempts per 15 minutes
- * per account and per address). Kept in process memory: the app runs as one process per data directory.
+ * Fixed-window counter of failed attempts (../shared/REFERENCE.md "Limits": sign-in 10 attempts
+ * per 15 minutes per account and per address). Only failures count, so a team signing in from
+ * one office address is never locked out by its own successful sign-ins. Kept in process memory:
+ * the app runs as one process per data directory.
  */
 export type RateLimiter = {
-  /** Counts one attempt; returns the seconds to wait when over the limit, else 0. */
-  hit: (key: string, now?: number) => number;
+  /** Seconds to wait before another attempt is allowed, or 0. */
+  check: (key: string, now?: number) => number;
+  /** Counts one failed attempt. */
+  fail: (key: string, now?: number) => void;
   reset: (key: string) => void;
 };
 
 export function createRateLimiter(limit: number, windowMs: number): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
+  const current = (key: string, now: number) => {
+    const entry = windows.get(key);
+    return entry && now - entry.start < windowMs ? entry : undefined;
+  };
   return {
-    hit(key, now = Date.now()) {
-      const current = windows.get(key);
-      if (!current || now - current.start >= windowMs) {
+    check(key, now = Date.now()) {
+      const entry = current(key, now);
+      return entry && entry.count >= limit ? Math.ceil((entry.start + windowMs - now) / 1000) : 0;
+    },
+    fail(key, now = Date.now()) {
+      const entry = current(key, now);
+      if (entry) entry.count += 1;
+      else {
         if (windows.size > 50_000) windows.clear();
         windows.set(key, { start: now, count: 1 });
-        return 0;
       }
-      current.count += 1;
-      return current.count > limit ? Math.ceil((current.start + windowMs - now) / 1000) : 0;
     },
     reset(key) {
       windows.delete(key);

@@ -79,12 +79,12 @@ function take<T>(ctx: Ctx, name: string, schema: z.ZodType<T>, value: unknown): 
  */
 export const createConnectionSchema = z
   .object({
-    provider: z.unknown(),
-    kind: z.unknown(),
-    label: z.unknown(),
-    mode: z.unknown(),
-    credentials: z.unknown(),
-    constants: z.unknown(),
+    provider: z.unknown().optional(),
+    kind: z.unknown().optional(),
+    label: z.unknown().optional(),
+    mode: z.unknown().optional(),
+    credentials: z.unknown().optional(),
+    constants: z.unknown().optional(),
   })
   .transform((value, ctx) => {
     const provider = take(ctx, "provider", providerInput, value.provider);
@@ -116,11 +116,11 @@ export type CreateConnection = z.output<typeof createConnectionSchema>;
 export function updateConnectionSchema(kind: KindSpec) {
   return z
     .object({
-      label: z.unknown(),
-      mode: z.unknown(),
-      enabled: z.unknown(),
-      credentials: z.unknown(),
-      constants: z.unknown(),
+      label: z.unknown().optional(),
+      mode: z.unknown().optional(),
+      enabled: z.unknown().optional(),
+      credentials: z.unknown().optional(),
+      constants: z.unknown().optional(),
     })
     .transform((value, ctx) => {
       const label = take(ctx, "label", labelSchema.optional(), value.label ?? undefined);

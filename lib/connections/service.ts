@@ -27,6 +27,13 @@ async function exclusivityError(scope: Scope, kind: KindSpec, key: string | null
   };
 }
 
+/** Thrown inside a transaction to roll it back (a generated key stays unused) and report field errors. */
+class Refused extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super("refused");
+  }
+}
+
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === "23505" || e?.cause?.code === "23505";
@@ -52,9 +59,9 @@ export async function createConnection(scope: Scope, input: CreateConnection): P
   try {
     return await scope.db.transaction(async (tx) => {
       const taken = await takeGeneratedKey(tx as unknown as Db, scope.merchantId, input.credentials, scope.vaultKey);
-      if (!taken.ok) return fail([taken.error]);
+      if (!taken.ok) throw new Refused([taken.error]);
       const keyErrors = checkKeyFiles(kind, taken.credentials);
-      if (keyErrors.length) return fail(keyErrors);
+      if (keyErrors.length) throw new Refused(keyErrors);
       const { publicCredentials, secrets } = splitCredentials(kind, taken.credentials);
       const [row] = await tx
         .insert(connections)
@@ -83,6 +90,7 @@ export async function createConnection(scope: Scope, input: CreateConnection): P
       return ok(toConnectionView(row!));
     });
   } catch (error) {
+    if (error instanceof Refused) return fail(error.errors);
     if (!isUniqueViolation(error)) throw error;
     return fail(await explainConflict(scope, kind, input.label, exclusiveKey));
   }
@@ -126,63 +134,73 @@ export async function updateConnection(scope: Scope, id: string, input: UpdateCo
   const row = await findConnectionRow(scope.db, scope.merchantId, id);
   if (!row) return undefined;
   const kind = kindOf(row);
-  let credentialChanges = input.credentials;
-  if (credentialChanges?.generated_key_id) {
-    const taken = await takeGeneratedKey(scope.db, scope.merchantId, credentialChanges, scope.vaultKey);
-    if (!taken.ok) return fail([taken.error]);
-    credentialChanges = taken.credentials;
-  }
-  const { merged, changed } = mergeCredentials(kind, row, scope.vaultKey, credentialChanges);
-  const mode = input.mode ?? (kind.modeField ? modeOf(kind, merged, row.mode) : row.mode);
-  const errors: FieldError[] = [];
-  const checked = validateCredentials(kind, merged, mode);
-  if (!checked.ok) errors.push(...checked.issues.map((i) => ({ path: ["credentials", ...i.path], message: i.message })));
-  else errors.push(...checkKeyFiles(kind, checked.values));
   const label = input.label ?? row.label;
-  const owner = label.toLowerCase() !== row.label.toLowerCase() ? await findLabelOwner(scope.db, scope.merchantId, label) : undefined;
-  if (owner && owner !== row.id) errors.push(labelTaken(label));
   // An edit never re-enables a disabled connection: only an explicit `enabled` does.
   const enabled = input.enabled ?? row.enabled;
-  const currency = typeof merged.currency === "string" ? merged.currency : null;
-  const exclusiveKey = exclusiveKeyOf(kind, { provider: row.provider, enabled, mode, currency });
-  const exclusive = await exclusivityError(scope, kind, exclusiveKey, row.id);
-  if (exclusive) errors.push(enabled && !row.enabled && input.enabled ? { ...exclusive, path: ["enabled"] } : exclusive);
-  if (errors.length || !checked.ok) return fail(errors);
-  const constants = mergeConstants(row.constants, input.constants);
-  const changes = [
-    ...(label !== row.label ? ["label"] : []),
-    ...(mode !== row.mode ? ["mode"] : []),
-    ...(enabled !== row.enabled ? ["enabled"] : []),
-    ...changed,
-    ...constants.changed,
-  ];
-  if (!changes.length) return ok(toConnectionView(row));
-  const { publicCredentials, secrets } = splitCredentials(kind, checked.values);
+  let exclusiveKey: string | null = null;
   try {
-    const [updated] = await scope.db
-      .update(connections)
-      .set({
-        label,
-        mode,
-        enabled,
-        currency,
-        publicCredentials,
-        ...sealSecrets(secrets, scope.vaultKey),
-        constants: constants.next,
-        exclusiveKey,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(connections.id, row.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
-      .returning();
-    if (!updated) return undefined;
-    const onlyConstants = changes.every((c) => c.startsWith("constants."));
-    const action = onlyConstants ? "constants_updated" : changes.length === 1 && changes[0] === "enabled" ? (enabled ? "enabled" : "disabled") : "updated";
-    await recordAudit(scope.db, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action, changes });
-    return ok(toConnectionView(updated));
+    // One transaction: a generated key is consumed only when the edit is saved.
+    return await scope.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      let credentialChanges = input.credentials;
+      if (credentialChanges?.generated_key_id) {
+        const taken = await takeGeneratedKey(tx, scope.merchantId, credentialChanges, scope.vaultKey);
+        if (!taken.ok) throw new Refused([taken.error]);
+        credentialChanges = taken.credentials;
+      }
+      const { merged, changed } = mergeCredentials(kind, row, scope.vaultKey, credentialChanges);
+      const mode = input.mode ?? (kind.modeField ? modeOf(kind, merged, row.mode) : row.mode);
+      const errors: FieldError[] = [];
+      const checked = validateCredentials(kind, merged, mode);
+      if (!checked.ok) errors.push(...checked.issues.map((i) => ({ path: ["credentials", ...i.path], message: i.message })));
+      else errors.push(...checkKeyFiles(kind, checked.values));
+      const owner = label.toLowerCase() !== row.label.toLowerCase() ? await findLabelOwner(tx, scope.merchantId, label) : undefined;
+      if (owner && owner !== row.id) errors.push(labelTaken(label));
+      const currency = typeof merged.currency === "string" ? merged.currency : null;
+      exclusiveKey = exclusiveKeyOf(kind, { provider: row.provider, enabled, mode, currency });
+      const exclusive = await exclusivityError({ ...scope, db: tx }, kind, exclusiveKey, row.id);
+      if (exclusive) errors.push(enabled && !row.enabled && input.enabled ? { ...exclusive, path: ["enabled"] } : exclusive);
+      if (errors.length || !checked.ok) throw new Refused(errors);
+      const constants = mergeConstants(row.constants, input.constants);
+      const changes = [
+        ...(label !== row.label ? ["label"] : []),
+        ...(mode !== row.mode ? ["mode"] : []),
+        ...(enabled !== row.enabled ? ["enabled"] : []),
+        ...changed,
+        ...constants.changed,
+      ];
+      if (!changes.length) return ok(toConnectionView(row));
+      const { publicCredentials, secrets } = splitCredentials(kind, checked.values);
+      const [updated] = await tx
+        .update(connections)
+        .set({
+          label,
+          mode,
+          enabled,
+          currency,
+          publicCredentials,
+          ...sealSecrets(secrets, scope.vaultKey),
+          constants: constants.next,
+          exclusiveKey,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(connections.id, row.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
+        .returning();
+      if (!updated) throw new Refused([{ path: [], message: "This connection was deleted meanwhile." }]);
+      await recordAudit(tx, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action: auditAction(changes, enabled), changes });
+      return ok(toConnectionView(updated));
+    });
   } catch (error) {
+    if (error instanceof Refused) return fail(error.errors);
     if (!isUniqueViolation(error)) throw error;
     return fail(await explainConflict(scope, kind, label, exclusiveKey, row.id));
   }
+}
+
+function auditAction(changes: string[], enabled: boolean) {
+  if (changes.every((c) => c.startsWith("constants."))) return "constants_updated" as const;
+  if (changes.length === 1 && changes[0] === "enabled") return enabled ? ("enabled" as const) : ("disabled" as const);
+  return "updated" as const;
 }
 
 export function setConnectionEnabled(scope: Scope, id: string, enabled: boolean) {

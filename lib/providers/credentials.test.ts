@@ -68,3 +68,16 @@ describe("spec 5.1: credential objects", () => {
     expect(checkCredentials(providerB, {}, "live")).toEqual([]);
   });
 });
+
+describe("spec 5.1: unknown credential fields in validateCredentials", () => {
+  it("names each unknown field on its own path", () => {
+    const result = validateCredentials(providerB, { terminal_id: "T", secret_key: "s", currency: "EUR", a: 1, b: 2 }, "test");
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        { path: ["a"], message: 'Unknown credential field "a"' },
+        { path: ["b"], message: 'Unknown credential field "b"' },
+      ],
+    });
+  });
+});

@@ -111,7 +111,12 @@ export function validateCredentials(
   if (!parsed.success) {
     return {
       ok: false,
-      issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })),
+      // One issue per unknown field, so an API client gets a pointer to each of them.
+      issues: parsed.error.issues.flatMap((issue) =>
+        issue.code === "unrecognized_keys"
+          ? issue.keys.map((key) => ({ path: [...issue.path.map(String), key], message: `Unknown credential field "${key}"` }))
+          : [{ path: issue.path.map(String), message: issue.message }],
+      ),
     };
   }
   const values = parsed.data as CredentialValues;

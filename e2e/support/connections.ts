@@ -1,0 +1,46 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { expect, type Page } from "@playwright/test";
+import { pemFile, pemPair } from "./keys";
+
+export const pair = pemPair();
+export const otherPair = pemPair();
+
+export function uniqueLabel(prefix: string) {
+  return `${prefix} ${randomBytes(3).toString("hex")}`;
+}
+
+/** Opens the provider's overview page, presses Connect and picks the kind. */
+export async function openConnectForm(page: Page, provider: string, kind: "Provider account" | "H2H merchant account") {
+  await page.goto(`/providers/${provider}`);
+  await page.getByRole("button", { name: "Connect" }).click();
+  await page.getByRole("radio", { name: new RegExp(`^${kind}`) }).check();
+  const form = page.getByRole("form", { name: `New ${kind}` });
+  await expect(form).toBeVisible();
+  return form;
+}
+
+export function textbox(page: Page, name: string) {
+  return page.getByRole("textbox", { name: new RegExp(`^${name}( \\*)?$`) });
+}
+
+export async function uploadKey(page: Page, label: string, fileName: string, text: string) {
+  await page.getByLabel(`Upload ${label} file`).setInputFiles(pemFile(fileName, text));
+  await expect(textbox(page, label)).toHaveValue(text);
+}
+
+export async function save(page: Page) {
+  await page.getByRole("button", { name: "Save connection" }).click();
+}
+
+export async function expectSaved(page: Page, label: string) {
+  await expect(page).toHaveURL(/\/connections\/conn_/);
+  await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+}
+
+export function fKeys(family: "dev" | "prod") {
+  return { publicKey: `${family}_pub_${randomUUID()}`, secretKey: `${family}_sec_${randomBytes(24).toString("base64url")}` };
+}
+
+export function fieldError(page: Page, id: string) {
+  return page.locator(`#${id}-error`);
+}
