@@ -1,0 +1,77 @@
+import { constantValueSchema } from "@/lib/customers";
+import type { ConstantFormat, ConstantSpec, ProviderSpec } from "@/lib/providers";
+
+export type SampleInvoice = "without_customer" | "with_customer";
+
+export const SAMPLE_INVOICES: readonly { id: SampleInvoice; label: string }[] = [
+  { id: "without_customer", label: "Sample invoice without a customer" },
+  { id: "with_customer", label: "Sample invoice with a customer name and city" },
+];
+
+/** Deliberately not a constant value of any provider's examples, so "request" stands out. */
+const SAMPLE_CUSTOMER = { name: "Ada Lovelace", address: { city: "Paris" } };
+
+/**
+ * A minimum payment request (spec 2.1, 2.2) in the provider's first payment service, with the
+ * customer at `data.attributes.customer` as most examples place it.
+ */
+export function sampleInvoiceData(sample: SampleInvoice, provider: Pick<ProviderSpec, "services">) {
+  const service = provider.services.find((s) => s.direction === "payment") ?? provider.services[0];
+  return {
+    type: "payment-invoice",
+    attributes: {
+      service: service?.code ?? "payment_card_eur_hpp",
+      commerce_account: "your-commerce-account",
+      currency: service?.currency ?? "EUR",
+      amount: 25.5,
+      flow: "charge",
+      reference_id: "7d2c6b0e-4f1a-4c3e-9b8d-2a5f6e7c8d90",
+      test_mode: true,
+      ...(sample === "with_customer" ? { customer: SAMPLE_CUSTOMER } : {}),
+    },
+  };
+}
+
+export type PreviewConstants = {
+  /** Normalised values, as the server would store them; blank ones left out. */
+  constants: Record<string, string>;
+  /** Names whose current value would be refused on save, so the preview leaves them out. */
+  invalid: string[];
+};
+
+/**
+ * The editor's unsaved values as the resolver would see them after saving: each one checked
+ * with the same schema the server uses, so the preview never shows a value that cannot be saved.
+ */
+export function previewConstants(
+  specs: readonly ConstantSpec[],
+  values: Readonly<Record<string, unknown>> | undefined,
+  now?: () => Date,
+): PreviewConstants {
+  const constants: Record<string, string> = {};
+  const invalid: string[] = [];
+  for (const spec of specs) {
+    const value = values?.[spec.name];
+    if (typeof value !== "string" || value.trim() === "") continue;
+    const parsed = constantValueSchema(spec.format, now ? { now } : {}).safeParse(value);
+    if (parsed.success) constants[spec.name] = parsed.data;
+    else invalid.push(spec.name);
+  }
+  return { constants, invalid };
+}
+
+export type ConstantInputType = "email" | "tel" | "date" | "text";
+
+export function constantInputType(format: ConstantFormat): ConstantInputType {
+  if (format === "email") return "email";
+  if (format === "phone" || format === "phone_country_code") return "tel";
+  if (format === "date_of_birth") return "date";
+  return "text";
+}
+
+/** Every constant as a string, so each input is controlled from the start; "" means not set. */
+export function editorValues(specs: readonly ConstantSpec[], stored: Readonly<Record<string, string | null | undefined>>) {
+  const out: Record<string, string> = {};
+  for (const spec of specs) out[spec.name] = stored[spec.name] ?? "";
+  return out;
+}
