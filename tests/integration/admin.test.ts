@@ -31,7 +31,7 @@ afterAll(() => {
 });
 
 describe("npm run admin (issue 2, item 5)", () => {
-  const env = () => (process.env.DATABASE_URL ? {} : { DATA_DIR: tempDir(), DATABASE_URL: "" });
+  const env = (): Record<string, string> => (process.env.DATABASE_URL ? {} : { DATA_DIR: tempDir(), DATABASE_URL: "" });
 
   it("create-merchant prints one JSON line with the merchant, account and API key; a repeat is refused", async () => {
     const account = unique("cli");

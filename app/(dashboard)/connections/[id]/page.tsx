@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ModeBadge, StateBadge } from "@/components/connections/badges";
 import { ConnectionControls } from "@/components/connections/connection-controls";
+import { ConstantsPanel } from "@/components/connections/constants-panel";
 import { EditConnectionForm } from "@/components/connections/edit-connection-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
@@ -62,6 +63,10 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
           <EditConnectionForm connection={connection} />
         </section>
       </div>
+      <section className="card mt-6" aria-labelledby="constants">
+        <h2 id="constants" className="mb-3 text-base font-semibold">Constants</h2>
+        <ConstantsPanel connectionId={connection.id} providerSlug={connection.provider} kindSlug={connection.kind} stored={connection.constants} />
+      </section>
       <section className="card mt-6" aria-labelledby="audit">
         <h2 id="audit" className="mb-3 text-base font-semibold">Audit trail</h2>
         {audit.length === 0 ? (

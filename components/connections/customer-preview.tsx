@@ -1,0 +1,132 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { resolveCustomer, type FieldSource, type ResolvedField } from "@/lib/customers";
+import type { KindSpec, ProviderSpec } from "@/lib/providers";
+import { previewConstants, SAMPLE_INVOICES, sampleInvoiceData, type SampleInvoice } from "./customer-preview-model";
+
+const SOURCE_STYLE: Readonly<Record<FieldSource, string>> = {
+  request: "bg-sky-100 text-sky-900",
+  constant: "bg-brand-100 text-brand-700",
+  default: "bg-amber-100 text-amber-900",
+};
+
+/**
+ * "What the provider receives": the sample request run through the same resolver the invoice
+ * service uses (spec 2.3, 2.5, 2.6), with the editor's current, possibly unsaved, values.
+ */
+export function CustomerPreview({
+  provider,
+  kind,
+  values,
+  unsaved,
+}: {
+  provider: ProviderSpec;
+  kind: KindSpec;
+  values: Readonly<Record<string, unknown>> | undefined;
+  unsaved: boolean;
+}) {
+  const [sample, setSample] = useState<SampleInvoice>("without_customer");
+  const data = useMemo(() => sampleInvoiceData(sample, provider), [sample, provider]);
+  const { constants, invalid } = previewConstants(kind.constants, values);
+  const result = resolveCustomer({ data, constants, constantSpecs: kind.constants, defaults: kind.defaults });
+  const labels = new Map(kind.constants.map((spec) => [spec.name, spec.label]));
+
+  return (
+    <div className="space-y-4">
+      <fieldset>
+        <legend className="label">Sample request</legend>
+        <div className="mt-2 grid gap-2 text-sm">
+          {SAMPLE_INVOICES.map((option) => (
+            <label key={option.id} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="preview-sample"
+                value={option.id}
+                checked={sample === option.id}
+                onChange={() => setSample(option.id)}
+              />
+              {option.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <details className="text-sm">
+        <summary className="cursor-pointer text-slate-700">Show the sample request</summary>
+        <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">
+          {JSON.stringify({ data }, null, 2)}
+        </pre>
+      </details>
+      {unsaved ? <p className="text-xs text-slate-600">Includes your unsaved changes.</p> : null}
+      {invalid.length ? (
+        <p className="text-xs text-amber-900" data-testid="preview-invalid">
+          Left out until valid: {invalid.map((name) => labels.get(name) ?? name).join(", ")}.
+        </p>
+      ) : null}
+      {result.ok ? (
+        <PreviewTable fields={result.fields} />
+      ) : (
+        <ul className="text-sm text-red-700">
+          {result.errors.map((error) => (
+            <li key={error.pointer}>{error.detail}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function PreviewTable({ fields }: { fields: readonly ResolvedField[] }) {
+  if (fields.length === 0) {
+    return (
+      <p className="text-sm text-slate-600" data-testid="preview-empty">
+        The provider receives no customer details for this invoice. Set constants to fill them in.
+      </p>
+    );
+  }
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="customer-preview">
+        <caption className="sr-only">Customer fields the provider receives, with where each value comes from</caption>
+        <thead className="text-xs text-slate-600">
+          <tr>
+            <th scope="col" className="py-1 pr-3 font-medium">Parameter</th>
+            <th scope="col" className="py-1 pr-3 font-medium">Value</th>
+            <th scope="col" className="py-1 font-medium">Source</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {fields.map((field) => (
+            <tr key={field.path} data-testid={`preview-${field.path}`}>
+              <th scope="row" className="py-1.5 pr-3 align-top font-mono text-xs font-normal text-slate-800">
+                <PathText path={field.path} />
+              </th>
+              <td className="py-1.5 pr-3 align-top break-words">{typeof field.value === "string" ? field.value : JSON.stringify(field.value)}</td>
+              <td className="py-1.5 align-top">
+                <span className="flex flex-col items-start gap-0.5">
+                  <span className={`badge ${SOURCE_STYLE[field.source]}`}>{field.source}</span>
+                  {field.constant ? <span className="font-mono text-xs text-slate-600">{field.constant}</span> : null}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Long dotted paths wrap after a dot, never inside a name. */
+function PathText({ path }: { path: string }) {
+  const parts = path.split(".");
+  return parts.map((part, index) => (
+    <span key={index}>
+      {part}
+      {index < parts.length - 1 ? (
+        <>
+          .<wbr />
+        </>
+      ) : null}
+    </span>
+  ));
+}
