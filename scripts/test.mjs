@@ -6,28 +6,28 @@ import fs from "node:fs";
 const steps = [
   ["lint", "npx", ["eslint", ".", "--max-warnings=0"]],
   ["type check", "npx", ["tsc", "--noEmit"]],
-  ["unit tests", "npx", ["vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile=test-results/unit.json"]],
-  ["integration tests", "npx", ["vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile=test-results/integration.json"]],
+  ["unit tests", "npx", ["vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile=test-reports/unit.json"]],
+  ["integration tests", "npx", ["vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile=test-reports/integration.json"]],
   ["browser", "node", ["scripts/ensure-browser.mjs"]],
   ["build", "npx", ["next", "build"]],
   ["e2e tests", "npx", ["playwright", "test"]],
 ];
 
-fs.rmSync("test-results", { recursive: true, force: true });
-fs.mkdirSync("test-results", { recursive: true });
+fs.rmSync("test-reports", { recursive: true, force: true });
+fs.mkdirSync("test-reports", { recursive: true });
 
 function counts() {
   let passed = 0;
   let failed = 0;
   for (const file of ["unit", "integration"]) {
     try {
-      const r = JSON.parse(fs.readFileSync(`test-results/${file}.json`, "utf8"));
+      const r = JSON.parse(fs.readFileSync(`test-reports/${file}.json`, "utf8"));
       passed += r.numPassedTests;
       failed += r.numFailedTests;
     } catch {}
   }
   try {
-    const r = JSON.parse(fs.readFileSync("test-results/e2e.json", "utf8"));
+    const r = JSON.parse(fs.readFileSync("test-reports/e2e.json", "utf8"));
     passed += r.stats.expected;
     failed += r.stats.unexpected + r.stats.flaky;
   } catch {}
