@@ -1,13 +1,16 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   index,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -121,3 +124,87 @@ export const generatedKeys = pgTable("generated_keys", {
   createdAt: createdAt(),
   consumedAt: timestamp("consumed_at", { withTimezone: true, mode: "date" }),
 });
+
+/**
+ * "Marked default for that service" (invoice routing): which connection takes a service in a mode
+ * when several could. A default that no longer qualifies (disabled, deleted) is ignored by routing.
+ */
+export const connectionServiceDefaults = pgTable(
+  "connection_service_defaults",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    service: text("service").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "connection_service_defaults_pk", columns: [t.merchantId, t.service, t.mode] })],
+);
+
+/** Millisecond precision, so a JS Date read back equals the stored value (list cursors rely on it). */
+const invoiceTime = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 }).notNull().defaultNow();
+
+/**
+ * Payment and payout invoices (spec 2, 4.1, 4.2). `amount` is the decimal text as sent, for echoing;
+ * `amount_minor` the exact value in minor units, for sums. A payout card is kept masked only.
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    direction: text("direction", { enum: ["payment", "payout"] }).notNull(),
+    referenceId: text("reference_id").notNull(),
+    /** SHA-256 of the request's canonical `data`: a retry with the same reference must match it. */
+    requestHash: text("request_hash").notNull(),
+    connectionId: text("connection_id").references(() => connections.id),
+    status: text("status").$type<InvoiceStatus>().notNull(),
+    resolution: text("resolution").$type<Resolution>(),
+    service: text("service").notNull(),
+    currency: text("currency").notNull(),
+    amount: text("amount").notNull(),
+    /** The client sent `amount` as a JSON number (echoed as one) rather than a string. */
+    amountIsNumber: boolean("amount_is_number").notNull(),
+    amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
+    testMode: boolean("test_mode").notNull(),
+    flow: text("flow"),
+    options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
+    customer: jsonb("customer").$type<Record<string, unknown>>(),
+    resolvedCustomer: jsonb("resolved_customer").$type<Record<string, unknown>>().notNull().default({}),
+    gatewayOptions: jsonb("gateway_options").$type<Record<string, unknown>>(),
+    serviceFields: jsonb("service_fields").$type<unknown[]>(),
+    /** First six and last four digits at most; the full number is never stored. */
+    cardNumberMasked: text("card_number_masked"),
+    requestId: text("request_id"),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("invoices_reference_unique").on(t.merchantId, t.direction, t.referenceId),
+    index("invoices_list_idx").on(t.merchantId, t.direction, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** Every status change of an invoice, written only by lib/invoices/status.ts (creation included). */
+export const invoiceStatusHistory = pgTable(
+  "invoice_status_history",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status").$type<InvoiceStatus>(),
+    toStatus: text("to_status").$type<InvoiceStatus>().notNull(),
+    resolution: text("resolution").$type<Resolution>(),
+    reason: text("reason").notNull(),
+    requestId: text("request_id"),
+    at: timestamp("at", { withTimezone: true, mode: "date", precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index("invoice_status_history_invoice_idx").on(t.invoiceId, t.id)],
+);

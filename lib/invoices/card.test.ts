@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLuhnValid, maskCardNumber, stripCardSeparators } from "./card";
+import { isLuhnValid, isMaskedCardNumber, maskCardNumber, stripCardSeparators } from "./card";
 
 describe("isLuhnValid", () => {
   it.each(["4111111111111111", "5555555555554444", "378282246310005", "6011111111111117", "79927398713"])(
@@ -31,6 +31,21 @@ describe("maskCardNumber", () => {
       const visible = maskCardNumber("4".repeat(length)).replace(/\*/g, "");
       expect(visible.length).toBeLessThanOrEqual(Math.max(0, Math.min(10, length - 2)));
     }
+  });
+});
+
+describe("isMaskedCardNumber (spec 2.2: digits with asterisks)", () => {
+  it.each(["411111******1111", "411111**1111", "4111 11** **** 1111", "411111*********1111", "4111111*****1111"])("accepts %s", (value) => {
+    expect(isMaskedCardNumber(value)).toBe(true);
+  });
+
+  it.each(["4111111111111111", "41111*******1111", "411111*******111", "411111*1111", `411111${"*".repeat(10)}1111`, "******************", "411111**x***1111", ""])(
+    "rejects %j",
+    (value) => expect(isMaskedCardNumber(value)).toBe(false),
+  );
+
+  it("re-masks a mask that shows more than six and four digits", () => {
+    expect(maskCardNumber("4111111*****1111")).toBe("411111******1111");
   });
 });
 

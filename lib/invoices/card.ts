@@ -32,11 +32,26 @@ export function isLuhnValid(digits: string): boolean {
 }
 
 /**
+ * Spec 2.2 shows `fields.card_number` masked ("digits with asterisks"): at least the first six and
+ * the last four digits visible, asterisks between. Separators are stripped first.
+ */
+export function isMaskedCardNumber(value: string): boolean {
+  const clean = stripCardSeparators(value);
+  return (
+    clean.length >= CARD_NUMBER_MIN_DIGITS &&
+    clean.length <= CARD_NUMBER_MAX_DIGITS &&
+    clean.includes("*") &&
+    /^\d{6}[\d*]*\d{4}$/.test(clean)
+  );
+}
+
+/**
  * First six and last four digits with asterisks between, e.g. "411111******1111" (the PCI DSS
  * display limit). Numbers too short to keep at least two digits hidden are masked entirely,
  * so a malformed input can never be shown in full.
  */
 export function maskCardNumber(digits: string): string {
+  // Also re-masks an already masked number, so at most six and four digits survive either way.
   const clean = stripCardSeparators(digits);
   if (clean.length < VISIBLE_PREFIX + VISIBLE_SUFFIX + 2) return "*".repeat(clean.length);
   const hidden = clean.length - VISIBLE_PREFIX - VISIBLE_SUFFIX;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_INTEGER_DIGITS } from "./amount";
-import { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, stripCardSeparators } from "./card";
+import { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, isMaskedCardNumber, stripCardSeparators } from "./card";
 import { strictObjectOf } from "./strict-object";
 
 /** REFERENCE "Statuses": a payout's failed attempts are retried until this limit (default 5). */
@@ -31,7 +31,7 @@ export const referenceIdSchema = z
   .string()
   .min(1, { error: "reference_id must not be empty" })
   .max(REFERENCE_ID_MAX, { error: `reference_id must have at most ${REFERENCE_ID_MAX} characters` })
-  .refine((value) => value.trim() !== "", { error: "reference_id must not be blank", params: { code: "too_short" } })
+  .refine((value) => value === "" || value.trim() !== "", { error: "reference_id must not be blank", params: { code: "too_short" } })
   .meta({ description: "Merchant's own unique reference; a retry with the same value returns the same invoice" });
 
 export const nonBlankText = (field: string, description: string, max = 255) =>
@@ -39,7 +39,7 @@ export const nonBlankText = (field: string, description: string, max = 255) =>
     .string()
     .min(1, { error: `${field} must not be empty` })
     .max(max, { error: `${field} must have at most ${max} characters` })
-    .refine((value) => value.trim() !== "", { error: `${field} must not be blank`, params: { code: "too_short" } })
+    .refine((value) => value === "" || value.trim() !== "", { error: `${field} must not be blank`, params: { code: "too_short" } })
     .meta({ description });
 
 export const currencySchema = z
@@ -76,15 +76,23 @@ export const payoutOptionsSchema = strictObjectOf(
 ).meta({ description: "Payout options (spec 2.4). Unknown options are rejected." });
 
 /**
- * Spec 2.2 describes `card_number` as masked because the documentation masks it; a payout needs
- * the real number, so a masked one is refused with its own message. Messages never echo digits.
+ * Spec 2.2 shows `card_number` masked ("digits with asterisks"), so both forms are accepted: a
+ * full number (Luhn-checked) or a masked one with the first six and last four digits visible.
+ * Only a mask is ever stored; a full number stays in memory for the provider call. Messages
+ * never echo digits.
  */
 export const cardNumberSchema = z
   .string({ error: "card_number must be a string of digits" })
   .superRefine((value, ctx) => {
     const issue = (message: string) => ctx.addIssue({ code: "custom", message, params: { code: "invalid_card_number" } });
-    if (value.includes("*")) return issue("card_number is masked; send the full card number");
-    if (!/^[\d\s-]*$/.test(value)) return issue("card_number may contain only digits, spaces and dashes");
+    if (value.includes("*")) {
+      if (isMaskedCardNumber(value)) return;
+      return issue(
+        `A masked card_number must have ${CARD_NUMBER_MIN_DIGITS} to ${CARD_NUMBER_MAX_DIGITS} characters, ` +
+          "show the first six and the last four digits, and hide the digits between them with *",
+      );
+    }
+    if (!/^[\d\s-]*$/.test(value)) return issue("card_number may contain only digits, spaces and dashes (or * in a masked number)");
     const digits = stripCardSeparators(value);
     if (digits.length < CARD_NUMBER_MIN_DIGITS || digits.length > CARD_NUMBER_MAX_DIGITS) {
       return issue(`card_number must have ${CARD_NUMBER_MIN_DIGITS} to ${CARD_NUMBER_MAX_DIGITS} digits, got ${digits.length}`);
@@ -92,7 +100,13 @@ export const cardNumberSchema = z
     if (!isLuhnValid(digits)) return issue("card_number is not a valid card number (check digit mismatch); check for a typo");
   })
   .transform(stripCardSeparators)
-  .meta({ description: "Full card number, 12 to 19 digits; spaces and dashes are ignored" });
+  .meta({
+    description:
+      `Destination card: either the full number (${CARD_NUMBER_MIN_DIGITS} to ${CARD_NUMBER_MAX_DIGITS} digits, ` +
+      "Luhn-valid; spaces and dashes are ignored) or a masked number as in spec 4.2 (digits and *, " +
+      "first six and last four digits visible, e.g. 411111******1111). Only the mask (first six, last four) is " +
+      "stored or returned.",
+  });
 
 export const payoutFieldsSchema = strictObjectOf({ card_number: cardNumberSchema }, "payout field").meta({
   description: "Destination of the payout (spec 4.2)",

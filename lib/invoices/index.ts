@@ -9,10 +9,24 @@ export {
   toMinorUnits,
   type AmountResult,
 } from "./amount";
-export { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, maskCardNumber, stripCardSeparators } from "./card";
+export {
+  CARD_NUMBER_MAX_DIGITS,
+  CARD_NUMBER_MIN_DIGITS,
+  isLuhnValid,
+  isMaskedCardNumber,
+  maskCardNumber,
+  stripCardSeparators,
+} from "./card";
 export { DEFAULT_ATTEMPTS_LIMIT, MAX_ATTEMPTS_LIMIT, REFERENCE_ID_MAX, SERVICE_FIELDS_MAX } from "./field-schemas";
 export * from "./schemas";
-export { checkCustomerPlacement, checkInvoiceRules, type InvoiceRuleCode, type InvoiceRuleIssue } from "./rules";
+export {
+  checkCustomerPlacement,
+  checkInvoiceRules,
+  checkJsonLimits,
+  MAX_NESTING_DEPTH,
+  type InvoiceRuleCode,
+  type InvoiceRuleIssue,
+} from "./rules";
 export {
   ISSUE_TITLES,
   toInvoiceIssues,

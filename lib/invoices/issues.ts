@@ -29,6 +29,8 @@ export const ISSUE_TITLES: Readonly<Record<InvoiceIssueCode, string>> = {
   currency_mismatch: "Currency does not match service",
   invalid_amount: "Invalid amount",
   customer_conflict: "Customer sent more than once",
+  too_deep: "Nested too deeply",
+  invalid_character: "Character not allowed",
   required: "Required field missing",
   invalid_type: "Wrong type",
   invalid_value: "Value not allowed",

@@ -53,6 +53,7 @@ describe("buildOpenApiDocument", () => {
   it("describes the payout card number as the client sends it", () => {
     const cardNumber = pick(requestAttributes("PayoutInvoiceRequest"), "properties", "fields", "properties", "card_number");
     expect(pick(cardNumber, "type")).toBe("string");
+    expect(String(pick(cardNumber, "description"))).toMatch(/full number .* or a masked number as in spec 4\.2/);
   });
 
   it("resolves every $ref", () => {

@@ -34,12 +34,15 @@ function errorResponse(description: string, headers?: Json): Json {
 const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
   BadRequest: errorResponse("Malformed JSON or query parameters"),
   Unauthorized: errorResponse("Missing, unknown or revoked API key"),
-  Forbidden: errorResponse("The resource or commerce account belongs to another merchant"),
-  NotFound: errorResponse("No such invoice"),
-  Conflict: errorResponse("reference_id already used with a different body"),
+  Forbidden: errorResponse("commerce_account is not the API key's merchant's account (code forbidden_commerce_account)"),
+  NotFound: errorResponse("No such invoice for this merchant (another merchant's invoice is not found either)"),
+  Conflict: errorResponse("reference_id already used with a different body (code reference_reused); the same body again returns the original with 200"),
   PayloadTooLarge: errorResponse("Body over 64 KiB"),
   UnsupportedMediaType: errorResponse("Content-Type is not application/json or application/vnd.api+json"),
-  UnprocessableEntity: errorResponse("Validation failed; every problem is listed with its JSON pointer"),
+  UnprocessableEntity: errorResponse(
+    "Validation failed, every problem listed with its JSON pointer; or no_connection: no enabled connection in the " +
+      "invoice's mode (test_mode) offers the service",
+  ),
   TooManyRequests: errorResponse("Rate limit reached", {
     "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } },
   }),

@@ -45,7 +45,12 @@ export const invoiceResourceSchema = z
         .record(z.string(), z.unknown())
         .nullable()
         .meta({ description: "Customer as the provider receives it: request, then constants, then defaults" }),
-      hpp_url: z.url().nullable().meta({ description: "Hosted payment page to send the customer to, once known" }),
+      hpp_url: z.url().nullable().meta({
+        description:
+          "For _hpp services: where to send the customer, a page of this service at /pay/{id} that hands over to " +
+          "the provider's hosted page (the page opens with invoice processing; the URL is stable from creation). " +
+          "null for other services",
+      }),
       created: timestamp("Creation time, ISO 8601 UTC"),
       updated: timestamp("Last change, ISO 8601 UTC; order webhook events by it"),
     }),

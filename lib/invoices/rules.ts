@@ -7,7 +7,9 @@ export type InvoiceRuleCode =
   | "service_type_mismatch"
   | "currency_mismatch"
   | "invalid_amount"
-  | "customer_conflict";
+  | "customer_conflict"
+  | "too_deep"
+  | "invalid_character";
 
 /** `path` is relative to the request envelope, so `/data/attributes/currency` can be built from it. */
 export type InvoiceRuleIssue = { path: (string | number)[]; message: string; code: InvoiceRuleCode };
@@ -115,4 +117,39 @@ export function checkCustomerPlacement(envelope: unknown): InvoiceRuleIssue[] {
     code: "customer_conflict" as const,
     message: `customer is also sent at /${first?.join("/")}; send it in one place only`,
   }));
+}
+
+/** Deepest legitimate member is about six levels down (gateway_options.customer.address.…). */
+export const MAX_NESTING_DEPTH = 32;
+
+/**
+ * Limits of the storage, checked on the whole body, iteratively: open members (customer extras,
+ * service_fields, gateway options) take any JSON, but a 64 KiB body can nest 30 000 levels, which
+ * overflows the recursive JSON.stringify used to hash and store it; and PostgreSQL text and jsonb
+ * cannot hold U+0000. Both are reported like any other field problem instead of failing later.
+ */
+export function checkJsonLimits(envelope: unknown, max = MAX_NESTING_DEPTH): InvoiceRuleIssue[] {
+  const issues: InvoiceRuleIssue[] = [];
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: envelope, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) issues.push({ path, code: "invalid_character", message: "Text must not contain the NUL character (\\u0000)" });
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (path.length >= max) {
+      issues.push({ path, code: "too_deep", message: `JSON nested more than ${max} levels deep; flatten this value` });
+      continue;
+    }
+    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (typeof key === "string" && key.includes("\u0000")) {
+        issues.push({ path: [...path, key], code: "invalid_character", message: "Member names must not contain the NUL character (\\u0000)" });
+      } else {
+        stack.push({ value: child, path: [...path, key] });
+      }
+    }
+  }
+  return issues;
 }

@@ -33,6 +33,14 @@ describe("spec 4.2 payout example", () => {
     expect(parsed.data.attributes.fields.card_number).toBe("4111111111111111");
   });
 
+  it.each(["411111******1111", "4111 11** **** 1111", "411111*****11111", "5555555555*44444"])(
+    "accepts the masked form %s as spec 4.2 shows it, without separators",
+    (card_number) => {
+      const parsed = payoutInvoiceEnvelopeSchema.parse(payoutExample({ fields: { card_number } }));
+      expect(parsed.data.attributes.fields.card_number).toBe(card_number.replace(/ /g, ""));
+    },
+  );
+
   it("parses with customer directly under data", () => {
     const body = payoutExample({ customer: undefined });
     const withDataCustomer = { data: { ...body.data, customer: { name: "Ada" } } };
@@ -74,7 +82,11 @@ const paymentCases: Case[] = [
 ];
 
 const payoutCases: Case[] = [
-  ["masked card", payoutExample({ fields: { card_number: "411111******1111" } }), "/data/attributes/fields/card_number", "invalid_card_number"],
+  ["mask hides a leading digit", payoutExample({ fields: { card_number: "41111*******1111" } }), "/data/attributes/fields/card_number", "invalid_card_number"],
+  ["mask hides a trailing digit", payoutExample({ fields: { card_number: "411111*******111" } }), "/data/attributes/fields/card_number", "invalid_card_number"],
+  ["mask too short", payoutExample({ fields: { card_number: "411111*1111" } }), "/data/attributes/fields/card_number", "invalid_card_number"],
+  ["mask too long", payoutExample({ fields: { card_number: `411111${"*".repeat(10)}1111` } }), "/data/attributes/fields/card_number", "invalid_card_number"],
+  ["mask with letters", payoutExample({ fields: { card_number: "411111**x***1111" } }), "/data/attributes/fields/card_number", "invalid_card_number"],
   ["Luhn failure", payoutExample({ fields: { card_number: "4111111111111112" } }), "/data/attributes/fields/card_number", "invalid_card_number"],
   ["too few digits", payoutExample({ fields: { card_number: "41111111" } }), "/data/attributes/fields/card_number", "invalid_card_number"],
   ["missing fields", payoutExample({ fields: undefined }), "/data/attributes/fields", "required"],
@@ -127,8 +139,16 @@ describe("error reporting", () => {
     expect(result.issues.map((issue) => issue.pointer).sort()).toEqual(["/data/attributes/bar", "/data/attributes/foo"]);
   });
 
+  it("caps nesting depth instead of overflowing the stack", () => {
+    const deep = JSON.parse("[".repeat(30_000) + "]".repeat(30_000)) as unknown;
+    const result = validateInvoice("payment", paymentWith({ service_fields: [deep] }));
+    expect(result.ok ? [] : result.issues.map((issue) => issue.code)).toEqual(["too_deep"]);
+    expect(result.ok ? "" : result.issues[0]?.pointer).toMatch(/^\/data\/attributes\/service_fields\/0\/0\/0/);
+    expect(validateInvoice("payment", paymentWith({ customer: { extra: { a: { b: { c: 1 } } } } })).ok).toBe(true);
+  });
+
   it("never echoes a card number", () => {
-    for (const card_number of ["4111111111111112", "4111-1111-1111-111x", "411111******1111"]) {
+    for (const card_number of ["4111111111111112", "4111-1111-1111-111x", "41111*******11111"]) {
       const result = validateInvoice("payout", payoutExample({ fields: { card_number } }));
       expect(JSON.stringify(result)).not.toMatch(/\d{6}/);
     }

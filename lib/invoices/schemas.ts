@@ -11,7 +11,7 @@ import {
   referenceIdSchema,
   SERVICE_FIELDS_MAX,
 } from "./field-schemas";
-import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, type InvoiceRuleIssue } from "./rules";
+import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLimits, type InvoiceRuleIssue } from "./rules";
 import { strictObjectOf } from "./strict-object";
 
 export { customerAddressSchema, customerSchema, type Customer, type CustomerInput } from "./customer-schema";
@@ -111,7 +111,7 @@ function envelopeOf<A extends z.ZodType>(type: string, attributes: A, descriptio
   // JSON:API documents may carry top-level `meta` or `jsonapi`; only `data` matters here.
   return z
     .looseObject({ data })
-    .superRefine((value, ctx) => report(ctx, checkCustomerPlacement(value)), ALWAYS)
+    .superRefine((value, ctx) => report(ctx, [...checkJsonLimits(value), ...checkCustomerPlacement(value)]), ALWAYS)
     .meta({ description });
 }
 

@@ -21,6 +21,9 @@ export const INVOICE_STATUSES = [
 
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
+/** Every invoice starts here, without a resolution; only `transition` moves it on. */
+export const INITIAL_STATUS = "created" satisfies InvoiceStatus;
+
 /** REFERENCE "Statuses": why an invoice ended where it did. */
 export const RESOLUTIONS = [
   "ok",

@@ -110,8 +110,11 @@ export const PAYMENT_EXAMPLES: Readonly<Record<string, unknown>> = {
   }),
 };
 
-/** Luhn-valid test number; spec 4.2 shows a masked one, which cannot be paid out to. */
+/** Luhn-valid test number, typed with separators as people do. */
 export const TEST_CARD = "4111 1111 1111 1111";
+
+/** Spec 2.2/4.2 show the payout card number masked: digits with asterisks. */
+export const MASKED_TEST_CARD = "411111******1111";
 
 export const payoutExample = (overrides: Record<string, unknown> = {}) => ({
   data: {
@@ -130,6 +133,10 @@ export const payoutExample = (overrides: Record<string, unknown> = {}) => ({
     },
   },
 });
+
+/** The payout example of spec 4.2 as shown there, with the card number masked. */
+export const payoutSpecExample = (overrides: Record<string, unknown> = {}) =>
+  payoutExample({ fields: { card_number: MASKED_TEST_CARD }, ...overrides });
 
 /** The payment example of Provider B with attribute overrides, for bad-input tables. */
 export const paymentWith = (overrides: Record<string, unknown>) =>

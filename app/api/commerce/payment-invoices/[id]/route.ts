@@ -1,0 +1,10 @@
+import { withApiKey } from "@/lib/api/with-api-key";
+import { baseUrlOf, invoiceResponse } from "@/lib/invoices/http";
+import { getInvoice } from "@/lib/invoices/queries";
+
+type Params = { id: string };
+
+/** One of the merchant's payment invoices; another merchant's id is a 404, like an unknown one. */
+export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) =>
+  invoiceResponse(await getInvoice(db, merchant.id, "payment", params.id), "payment", params.id, baseUrlOf(request)),
+);

@@ -1,0 +1,15 @@
+import { readJsonBody } from "@/lib/api/request";
+import { withApiKey } from "@/lib/api/with-api-key";
+import { baseUrlOf, createInvoiceResponse, invoiceListResponse } from "@/lib/invoices/http";
+import { createInvoice } from "@/lib/invoices/service";
+
+/** Spec 4.1: create a payment invoice. */
+export const POST = withApiKey(async ({ request, merchant, db, requestId }) => {
+  const result = await createInvoice(db, merchant, "payment", await readJsonBody(request), { requestId });
+  return createInvoiceResponse(result, baseUrlOf(request));
+});
+
+/** The merchant's payment invoices, newest first, with filters and cursor pagination. */
+export const GET = withApiKey(async ({ request, merchant, db, requestId }) =>
+  invoiceListResponse(db, merchant.id, "payment", request, requestId),
+);

@@ -1,0 +1,67 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { connectionServiceDefaults } from "@/lib/db/schema";
+import { fail, ok, type FieldError, type Result } from "@/lib/errors";
+import { findConnectionRow } from "@/lib/connections/queries";
+import { findService, type Mode } from "@/lib/providers";
+import { offersService } from "./routing";
+
+export type ServiceDefault = { service: string; mode: Mode; connectionId: string };
+
+/**
+ * Marks the connection that routing prefers for a service in a mode (issue "Routing": "the one
+ * marked default for that service"). One default per merchant, service and mode; setting another
+ * replaces it. The connection must be the merchant's, in that mode, and offer the service; it may
+ * be disabled (routing then skips it until it is enabled again).
+ */
+export async function setDefaultConnection(db: Db, merchantId: string, input: ServiceDefault): Promise<Result<ServiceDefault>> {
+  const errors: FieldError[] = [];
+  if (!findService(input.service)) errors.push({ path: ["service"], message: `Unknown service "${input.service}"`, code: "unknown_service" });
+  const row = await findConnectionRow(db, merchantId, input.connectionId);
+  if (!row) {
+    errors.push({ path: ["connectionId"], message: `No connection ${input.connectionId} exists for this merchant`, code: "not_found" });
+  } else {
+    if (row.mode !== input.mode) {
+      errors.push({ path: ["mode"], message: `${row.label} is a ${row.mode}-mode connection, not ${input.mode}`, code: "mode_mismatch" });
+    }
+    if (findService(input.service) && !offersService(row, input.service)) {
+      errors.push({ path: ["service"], message: `${row.label} does not offer ${input.service}`, code: "service_not_offered" });
+    }
+  }
+  if (errors.length) return fail(errors);
+  await db
+    .insert(connectionServiceDefaults)
+    .values({ merchantId, ...input })
+    .onConflictDoUpdate({
+      target: [connectionServiceDefaults.merchantId, connectionServiceDefaults.service, connectionServiceDefaults.mode],
+      set: { connectionId: input.connectionId, updatedAt: new Date() },
+    });
+  return ok(input);
+}
+
+/** Removes the default for a service and mode; routing then takes the oldest connection. */
+export async function clearDefaultConnection(db: Db, merchantId: string, input: { service: string; mode: Mode }): Promise<boolean> {
+  const rows = await db
+    .delete(connectionServiceDefaults)
+    .where(
+      and(
+        eq(connectionServiceDefaults.merchantId, merchantId),
+        eq(connectionServiceDefaults.service, input.service),
+        eq(connectionServiceDefaults.mode, input.mode),
+      ),
+    )
+    .returning({ service: connectionServiceDefaults.service });
+  return rows.length > 0;
+}
+
+export async function listDefaultConnections(db: Db, merchantId: string): Promise<ServiceDefault[]> {
+  return db
+    .select({
+      service: connectionServiceDefaults.service,
+      mode: connectionServiceDefaults.mode,
+      connectionId: connectionServiceDefaults.connectionId,
+    })
+    .from(connectionServiceDefaults)
+    .where(eq(connectionServiceDefaults.merchantId, merchantId))
+    .orderBy(asc(connectionServiceDefaults.service), asc(connectionServiceDefaults.mode));
+}

@@ -1,0 +1,56 @@
+import { findService, type InvoiceDirection } from "@/lib/providers";
+import type { InvoiceResource } from "./resource-schemas";
+import type { Customer } from "./schemas";
+import { INVOICE_TYPES } from "./schemas";
+import type { InvoiceRow } from "./store";
+
+export type ResourceContext = {
+  /** Origin of this app as the client reaches it, e.g. https://pay.example.com (no trailing slash). */
+  baseUrl: string;
+};
+
+export function invoiceCollectionPath(direction: InvoiceDirection): string {
+  return `/api/commerce/${direction}-invoices`;
+}
+
+/**
+ * Where a `_hpp` invoice's customer is sent: a page of this app, `/pay/{id}`, that will hand over
+ * to the provider's hosted page (the page itself comes with processing; until then the URL is
+ * reserved and stable, so merchants can already store it).
+ */
+export function hostedPageUrl(row: Pick<InvoiceRow, "id" | "service">, { baseUrl }: ResourceContext): string | null {
+  return findService(row.service)?.hostedPage ? `${baseUrl}/pay/${row.id}` : null;
+}
+
+/**
+ * The JSON:API invoice (REFERENCE "Resources"). `amount` comes back as it was sent, a string as
+ * the same string and a number as the same number; the card number only as its mask.
+ */
+export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): InvoiceResource {
+  const self = `${context.baseUrl}${invoiceCollectionPath(row.direction)}/${row.id}`;
+  return {
+    id: row.id,
+    type: INVOICE_TYPES[row.direction],
+    attributes: {
+      status: row.status,
+      resolution: row.resolution,
+      amount: row.amountIsNumber ? Number(row.amount) : row.amount,
+      currency: row.currency,
+      service: row.service,
+      reference_id: row.referenceId,
+      test_mode: row.testMode,
+      flow: row.flow === "charge" ? "charge" : null,
+      options: row.options,
+      ...(row.cardNumberMasked === null ? {} : { fields: { card_number: row.cardNumberMasked } }),
+      customer: row.customer as Customer | null,
+      resolved_customer: row.resolvedCustomer,
+      hpp_url: hostedPageUrl(row, context),
+      created: row.createdAt.toISOString(),
+      updated: row.updatedAt.toISOString(),
+    },
+    relationships: {
+      connection: { data: row.connectionId === null ? null : { type: "connection", id: row.connectionId } },
+    },
+    links: { self },
+  };
+}

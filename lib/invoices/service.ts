@@ -1,0 +1,116 @@
+import type { Db } from "@/lib/db/client";
+import { credentialsKey } from "@/lib/connections/vault-key";
+import { newId } from "@/lib/ids";
+import { logger } from "@/lib/logger";
+import type { Merchant } from "@/lib/merchants/queries";
+import type { InvoiceDirection, Mode } from "@/lib/providers";
+import { validateInvoice, type InvoiceIssue } from "./issues";
+import { invoiceValues } from "./invoice-values";
+import { requestHash } from "./request-hash";
+import { findRoute } from "./routing";
+import type { InvoiceEnvelope } from "./schemas";
+import { INITIAL_STATUS } from "./state-machine";
+import { findInvoiceByReference, insertInvoiceOnce, type InvoiceRow } from "./store";
+
+/**
+ * The card number as sent (separators removed): the full number, or the mask when the client sent
+ * one (spec 4.2). Only a provider call may read it. Not enumerable, so JSON.stringify, the logger
+ * and object spreads leave it out; it is never stored.
+ */
+type ProviderInput = { readonly cardNumberForProvider?: string };
+
+export type CreateInvoiceResult =
+  | ({ kind: "created"; invoice: InvoiceRow } & ProviderInput)
+  | ({ kind: "replayed"; invoice: InvoiceRow } & ProviderInput)
+  | { kind: "conflict"; existing: InvoiceRow }
+  | { kind: "invalid"; issues: InvoiceIssue[] }
+  | { kind: "forbidden"; commerceAccount: string }
+  | { kind: "unroutable"; service: string; mode: Mode };
+
+export type CreateInvoiceOptions = {
+  requestId?: string;
+  /** Key for the card fingerprint inside the request hash; the process's credentials key by default. */
+  secretKey?: () => Buffer;
+};
+
+function sentCommerceAccount(body: unknown): unknown {
+  const data = (body as { data?: unknown } | null)?.data;
+  const attributes = (data as { attributes?: unknown } | null | undefined)?.attributes;
+  return (attributes as { commerce_account?: unknown } | null | undefined)?.commerce_account;
+}
+
+function withCard<T extends object>(result: T, cardNumber: string | undefined): T & ProviderInput {
+  if (cardNumber !== undefined) Object.defineProperty(result, "cardNumberForProvider", { value: cardNumber, enumerable: false });
+  return result;
+}
+
+function cardOf(envelope: InvoiceEnvelope<InvoiceDirection>): string | undefined {
+  const attributes = envelope.data.attributes;
+  return "fields" in attributes ? attributes.fields.card_number : undefined;
+}
+
+function hashOf(data: unknown, card: string | undefined, options: CreateInvoiceOptions): string {
+  if (card === undefined || !/^\d+$/.test(card)) return requestHash(data);
+  return requestHash(data, { fullCardNumber: card, secret: (options.secretKey ?? credentialsKey)() });
+}
+
+/** Same reference again: the original invoice when the body is the same, else a conflict. */
+async function replayOrConflict(
+  db: Db,
+  merchantId: string,
+  direction: InvoiceDirection,
+  referenceId: string,
+  sent: { hash: string; card: string | undefined },
+): Promise<CreateInvoiceResult | undefined> {
+  const existing = await findInvoiceByReference(db, merchantId, direction, referenceId);
+  if (!existing) return undefined;
+  if (existing.requestHash !== sent.hash) return { kind: "conflict", existing };
+  return withCard({ kind: "replayed" as const, invoice: existing }, sent.card);
+}
+
+/**
+ * Creates a payment or payout invoice from a request body (spec 4.1, 4.2; issue "Rules"): checks
+ * the commerce account (403 before anything else is looked at), validates every field at once,
+ * routes to a connection, resolves the customer, and inserts exactly once per reference_id.
+ * Hot path: one routing query and one insert statement; credentials are never decrypted here.
+ */
+export async function createInvoice(
+  db: Db,
+  merchant: Pick<Merchant, "id" | "commerceAccount">,
+  direction: InvoiceDirection,
+  body: unknown,
+  options: CreateInvoiceOptions = {},
+): Promise<CreateInvoiceResult> {
+  const account = sentCommerceAccount(body);
+  if (typeof account === "string" && account.trim() !== "" && account !== merchant.commerceAccount) {
+    return { kind: "forbidden", commerceAccount: account };
+  }
+  const validation = validateInvoice(direction, body);
+  if (!validation.ok) return { kind: "invalid", issues: validation.issues };
+  const envelope = validation.value;
+  const { service, test_mode, reference_id: referenceId } = envelope.data.attributes;
+  const mode: Mode = test_mode === true ? "test" : "live";
+  const card = cardOf(envelope);
+  const data = (body as { data: unknown }).data;
+  const hash = hashOf(data, card, options);
+
+  const route = await findRoute(db, merchant.id, { service, mode });
+  if (!route) {
+    // A retry of an invoice whose connection was disabled since still gets the original back.
+    return (await replayOrConflict(db, merchant.id, direction, referenceId, { hash, card })) ?? { kind: "unroutable", service, mode };
+  }
+  const id = newId(direction === "payment" ? "cpi" : "cpoi");
+  const prepared = invoiceValues({ id, merchantId: merchant.id, direction, data, envelope, route, hash, requestId: options.requestId });
+  if (!prepared.ok) return { kind: "invalid", issues: prepared.issues };
+
+  const createdAt = await insertInvoiceOnce(db, prepared.values, options.requestId ?? null);
+  if (createdAt) {
+    logger.info("invoice created", { requestId: options.requestId, invoiceId: id, merchantId: merchant.id, connectionId: route.connectionId });
+    const invoice: InvoiceRow = { ...prepared.values, status: INITIAL_STATUS, resolution: null, createdAt, updatedAt: createdAt };
+    return withCard({ kind: "created" as const, invoice }, card);
+  }
+  const replay = await replayOrConflict(db, merchant.id, direction, referenceId, { hash, card });
+  // Invoices are never deleted, so the row that blocked the insert is there to read.
+  if (!replay) throw new Error(`Invoice ${direction} reference neither inserted nor found`);
+  return replay;
+}

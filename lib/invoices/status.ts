@@ -1,0 +1,65 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
+import { transition, type InvoiceStatus, type Resolution } from "./state-machine";
+import type { InvoiceRow } from "./store";
+
+/** Another writer moved the invoice since it was read; re-read it and decide again. */
+export class StaleInvoiceStatusError extends Error {
+  override name = "StaleInvoiceStatusError";
+  constructor(
+    readonly invoiceId: string,
+    readonly expected: InvoiceStatus,
+  ) {
+    super(`Invoice ${invoiceId} is no longer ${expected}`);
+  }
+}
+
+export type StatusChangeOptions = {
+  /** Why, in a few words, for the history ("provider callback", "status request", …). */
+  reason?: string;
+  requestId?: string;
+  /** Payouts: the attempts limit is used up, so process_failed is final. */
+  attemptsExhausted?: boolean;
+};
+
+/**
+ * The only way an invoice's status changes after creation: the state machine decides whether the
+ * move is legal (an illegal one throws IllegalTransitionError and writes nothing), the update only
+ * applies if the status is still the one read (compare-and-set, so two writers cannot both move
+ * it), and the move is recorded in invoice_status_history in the same transaction.
+ */
+export async function changeInvoiceStatus(
+  db: Db,
+  invoice: Pick<InvoiceRow, "id" | "status" | "direction">,
+  to: InvoiceStatus,
+  resolution?: Resolution,
+  options: StatusChangeOptions = {},
+): Promise<InvoiceRow> {
+  transition({ status: invoice.status, direction: invoice.direction, attemptsExhausted: options.attemptsExhausted }, to, resolution);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(invoices)
+      .set({ status: to, resolution: resolution ?? null, updatedAt: sql`now()` })
+      .where(and(eq(invoices.id, invoice.id), eq(invoices.status, invoice.status)))
+      .returning();
+    if (!row) throw new StaleInvoiceStatusError(invoice.id, invoice.status);
+    await tx.insert(invoiceStatusHistory).values({
+      invoiceId: invoice.id,
+      fromStatus: invoice.status,
+      toStatus: to,
+      resolution: resolution ?? null,
+      reason: options.reason ?? "status change",
+      requestId: options.requestId ?? null,
+      at: row.updatedAt,
+    });
+    return row;
+  });
+}
+
+export type StatusHistoryEntry = typeof invoiceStatusHistory.$inferSelect;
+
+/** Oldest first. */
+export async function getStatusHistory(db: Db, invoiceId: string): Promise<StatusHistoryEntry[]> {
+  return db.select().from(invoiceStatusHistory).where(eq(invoiceStatusHistory.invoiceId, invoiceId)).orderBy(invoiceStatusHistory.id);
+}

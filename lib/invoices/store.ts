@@ -1,0 +1,47 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
+import type { InvoiceDirection } from "@/lib/providers";
+import { INITIAL_STATUS } from "./state-machine";
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+/** Every column but those the database sets; nullable ones are named explicitly. */
+export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt">;
+
+/**
+ * Inserts the invoice and its first history entry (null → created) in one statement, or nothing
+ * when the merchant already has an invoice of this direction with this reference_id. One round
+ * trip and atomic without an explicit transaction; under concurrency the unique index lets
+ * exactly one insert through and the others wait for it, then do nothing (PostgreSQL and PGlite).
+ * Returns the creation time, or undefined when the reference was taken.
+ */
+export async function insertInvoiceOnce(db: Db, values: NewInvoice, requestId: string | null): Promise<Date | undefined> {
+  const inserted = db.$with("inserted").as(
+    db
+      .insert(invoices)
+      .values({ ...values, status: INITIAL_STATUS, resolution: null })
+      .onConflictDoNothing({ target: [invoices.merchantId, invoices.direction, invoices.referenceId] })
+      .returning({ id: invoices.id, createdAt: invoices.createdAt }),
+  );
+  // A raw statement because the history's identity id has to be left to the database.
+  const history = db.$with("history", { at: sql<Date>`"at"` }).as(
+    sql`insert into ${invoiceStatusHistory} ("invoice_id", "from_status", "to_status", "resolution", "reason", "request_id", "at")
+        select "id", null, ${INITIAL_STATUS}, null, 'created', ${requestId}, "created_at" from "inserted" returning "at"`,
+  );
+  const rows = await db.with(inserted, history).select({ createdAt: inserted.createdAt }).from(inserted);
+  return rows[0]?.createdAt;
+}
+
+export async function findInvoiceByReference(
+  db: Db,
+  merchantId: string,
+  direction: InvoiceDirection,
+  referenceId: string,
+): Promise<InvoiceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.merchantId, merchantId), eq(invoices.direction, direction), eq(invoices.referenceId, referenceId)))
+    .limit(1);
+  return row;
+}
