@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs"],
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm"],
   poweredByHeader: false,
   typedRoutes: false,
   experimental: {

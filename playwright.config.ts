@@ -48,7 +48,7 @@ export default defineConfig({
     { name: "ui", testMatch: /.*\.ui\.spec\.ts/ },
   ],
   webServer: {
-    command: `npx next start --port ${PORT} --hostname 127.0.0.1`,
+    command: "npx tsx server.ts",
     url: `http://127.0.0.1:${PORT}/sign-in`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -56,6 +56,9 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       DATA_DIR: process.env.E2E_DATA_DIR,
+      PORT: String(PORT),
+      HOSTNAME: "127.0.0.1",
+      NODE_ENV: "production",
       DATABASE_URL: "",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",

@@ -7,7 +7,8 @@ type Options = {
   path: string;
   concurrency: number;
   seconds: number;
-  headers: Record<string, string>;
+  /** Per client: each client may carry its own API key (the API limits each key to 100 requests/s). */
+  headers: (client: number) => Record<string, string>;
   body: (n: number) => string;
   /** Status codes that count as success. */
   expect: number[];
@@ -30,10 +31,10 @@ export async function runLoad(options: Options): Promise<LoadResult> {
   const deadline = performance.now() + options.seconds * 1000;
   const started = performance.now();
 
-  const send = (body: string) =>
+  const send = (body: string, headers: Record<string, string>) =>
     new Promise<number>((resolve) => {
       const request = http.request(
-        { host: "127.0.0.1", port: options.port, path: options.path, method: "POST", agent, headers: { ...options.headers, "content-length": Buffer.byteLength(body) } },
+        { host: "127.0.0.1", port: options.port, path: options.path, method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
         (response) => {
           response.resume();
           response.on("end", () => resolve(response.statusCode ?? 0));
@@ -44,16 +45,17 @@ export async function runLoad(options: Options): Promise<LoadResult> {
       request.end(body);
     });
 
-  const client = async () => {
+  const client = async (index: number) => {
+    const headers = options.headers(index);
     while (performance.now() < deadline && sequence < 1_000_000) {
       const body = options.body(sequence++);
       const t0 = performance.now();
-      const status = await send(body);
+      const status = await send(body, headers);
       latencies.push(performance.now() - t0);
       if (!options.expect.includes(status)) errors++;
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency }, client));
+  await Promise.all(Array.from({ length: options.concurrency }, (_, index) => client(index)));
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);

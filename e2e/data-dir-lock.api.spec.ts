@@ -4,8 +4,8 @@ import { expect, test } from "@playwright/test";
 /** Issue 2: a second server on the same DATA_DIR fails at once; the first keeps serving its data. */
 test("a second server on the same data directory stops at once with a clear message", async ({ request }) => {
   const dataDir = process.env.E2E_DATA_DIR!;
-  const child = spawn("npx", ["next", "start", "--port", "3198", "--hostname", "127.0.0.1"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", PORT: "3198" },
+  const child = spawn("npx", ["tsx", "server.ts"], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", PORT: "3198", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { sharedCache } from "@/lib/cache/shared-cache";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, merchants } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -60,24 +61,44 @@ export async function revokeApiKey(db: Db, merchantId: string, id: string): Prom
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
+  keyCache.deleteWhere((_hash, cached) => cached.keyId === id);
   return rows.length > 0;
 }
 
 /** Last-use writes are throttled to one a minute per key so the hot path stays a single read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export async function authenticateApiKey(db: Db, key: string): Promise<{ merchant: Merchant; keyId: string } | undefined> {
-  if (!key.startsWith(KEY_PREFIX) || key.length > 200) return undefined;
+/**
+ * Authenticated keys are remembered for a few seconds so an API call costs no key lookup.
+ * Revoking forgets the key at once in this process (the cache is shared with server.ts);
+ * other processes on the same PostgreSQL stop accepting it within the TTL.
+ */
+export const API_KEY_CACHE_TTL_MS = 10_000;
+type CachedKey = { merchant: Merchant; keyId: string; lastUsedAt: Date | null };
+const keyCache = sharedCache<CachedKey>("api-keys", API_KEY_CACHE_TTL_MS);
+
+async function lookupKey(db: Db, hash: string): Promise<CachedKey | undefined> {
   const [row] = await db
     .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt, merchant: merchants })
     .from(apiKeys)
     .innerJoin(merchants, eq(apiKeys.merchantId, merchants.id))
-    .where(eq(apiKeys.hash, hashApiKey(key)))
+    .where(eq(apiKeys.hash, hash))
     .limit(1);
-  if (!row || row.revokedAt) return undefined;
+  return row && !row.revokedAt ? { merchant: row.merchant, keyId: row.keyId, lastUsedAt: row.lastUsedAt } : undefined;
+}
+
+export async function authenticateApiKey(db: Db, key: string): Promise<{ merchant: Merchant; keyId: string } | undefined> {
+  if (!key.startsWith(KEY_PREFIX) || key.length > 200) return undefined;
+  const hash = hashApiKey(key);
+  const cached = keyCache.get(hash);
+  const found = cached ? cached.value : await lookupKey(db, hash);
+  // Unknown keys are not remembered: random guesses must not push real keys out of the cache.
+  if (!cached && found) keyCache.set(hash, found);
+  if (!found) return undefined;
   const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.keyId));
+  if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    found.lastUsedAt = now;
+    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, found.keyId));
   }
-  return { merchant: row.merchant, keyId: row.keyId };
+  return { merchant: found.merchant, keyId: found.keyId };
 }

@@ -5,12 +5,25 @@ import { fail, ok, type FieldError, type Result } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec } from "@/lib/providers";
 import { recordAudit, type Actor } from "./audit";
+import { forgetRoutes } from "./route-cache";
 import { checkKeyFiles, takeGeneratedKey } from "./key-files";
 import { findConnectionRow, findExclusiveHolder, findLabelOwner } from "./queries";
 import type { CreateConnection, UpdateConnection } from "./schemas";
 import { exclusiveKeyOf, kindOf, openSecrets, sealSecrets, splitCredentials, toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
 
 type Scope = { db: Db; merchantId: string; actor: Actor; vaultKey: Buffer };
+
+/**
+ * Routing answers are cached (route-cache.ts): once a write has committed, forget the merchant's,
+ * so the next invoice is routed by what the connections are now.
+ */
+async function thenForgetRoutes<T>(scope: Scope, write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } finally {
+    forgetRoutes(scope.merchantId);
+  }
+}
 
 function labelTaken(label: string): FieldError {
   return { path: ["label"], message: `You already have a connection named "${label}". Labels are unique per merchant.`, code: "label_taken" };
@@ -47,7 +60,11 @@ async function explainConflict(scope: Scope, kind: KindSpec, label: string, key:
   return exclusive ? [...errors, exclusive] : errors;
 }
 
-export async function createConnection(scope: Scope, input: CreateConnection): Promise<Result<ConnectionView>> {
+export function createConnection(scope: Scope, input: CreateConnection): Promise<Result<ConnectionView>> {
+  return thenForgetRoutes(scope, createConnectionNow(scope, input));
+}
+
+async function createConnectionNow(scope: Scope, input: CreateConnection): Promise<Result<ConnectionView>> {
   const kind = kindOf(input);
   const currency = typeof input.credentials.currency === "string" ? input.credentials.currency : null;
   const exclusiveKey = exclusiveKeyOf(kind, { provider: input.provider, enabled: true, mode: input.mode, currency });
@@ -130,7 +147,11 @@ function mergeConstants(stored: Record<string, string>, changes: UpdateConnectio
   return { next, changed };
 }
 
-export async function updateConnection(scope: Scope, id: string, input: UpdateConnection): Promise<Result<ConnectionView> | undefined> {
+export function updateConnection(scope: Scope, id: string, input: UpdateConnection): Promise<Result<ConnectionView> | undefined> {
+  return thenForgetRoutes(scope, updateConnectionNow(scope, id, input));
+}
+
+async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnection): Promise<Result<ConnectionView> | undefined> {
   const row = await findConnectionRow(scope.db, scope.merchantId, id);
   if (!row) return undefined;
   const kind = kindOf(row);
@@ -207,7 +228,11 @@ export function setConnectionEnabled(scope: Scope, id: string, enabled: boolean)
   return updateConnection(scope, id, { enabled, label: undefined, mode: undefined, credentials: undefined, constants: undefined });
 }
 
-export async function deleteConnection(scope: Scope, id: string): Promise<boolean> {
+export function deleteConnection(scope: Scope, id: string): Promise<boolean> {
+  return thenForgetRoutes(scope, deleteConnectionNow(scope, id));
+}
+
+async function deleteConnectionNow(scope: Scope, id: string): Promise<boolean> {
   const rows = await scope.db
     .update(connections)
     .set({ deletedAt: new Date(), enabled: false, exclusiveKey: null, updatedAt: new Date() })

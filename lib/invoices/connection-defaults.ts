@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { connectionServiceDefaults } from "@/lib/db/schema";
 import { fail, ok, type FieldError, type Result } from "@/lib/errors";
 import { findConnectionRow } from "@/lib/connections/queries";
+import { forgetRoutes } from "@/lib/connections/route-cache";
 import { findService, type Mode } from "@/lib/providers";
 import { offersService } from "./routing";
 
@@ -36,6 +37,7 @@ export async function setDefaultConnection(db: Db, merchantId: string, input: Se
       target: [connectionServiceDefaults.merchantId, connectionServiceDefaults.service, connectionServiceDefaults.mode],
       set: { connectionId: input.connectionId, updatedAt: new Date() },
     });
+  forgetRoutes(merchantId);
   return ok(input);
 }
 
@@ -51,6 +53,7 @@ export async function clearDefaultConnection(db: Db, merchantId: string, input: 
       ),
     )
     .returning({ service: connectionServiceDefaults.service });
+  forgetRoutes(merchantId);
   return rows.length > 0;
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { routeCache, routeCacheKey } from "@/lib/connections/route-cache";
 import type { Db } from "@/lib/db/client";
 import { connections, connectionServiceDefaults } from "@/lib/db/schema";
 import { getKind, servicesForConnection, type Mode } from "@/lib/providers";
@@ -29,7 +30,16 @@ export function offersService(
  * oldest. One query; whether a connection offers a service depends on its public credentials
  * (currency, features), so that last filter runs here rather than in SQL.
  */
-export async function findRoute(db: Db, merchantId: string, { service, mode }: RouteRequest): Promise<Route | undefined> {
+export async function findRoute(db: Db, merchantId: string, request: RouteRequest): Promise<Route | undefined> {
+  const key = routeCacheKey(merchantId, request.service, request.mode);
+  const cached = routeCache.get(key);
+  if (cached) return cached.value as Route | undefined;
+  const route = await queryRoute(db, merchantId, request);
+  routeCache.set(key, route);
+  return route;
+}
+
+async function queryRoute(db: Db, merchantId: string, { service, mode }: RouteRequest): Promise<Route | undefined> {
   const isDefault = sql<boolean>`${connectionServiceDefaults.connectionId} is not null`;
   const rows = await db
     .select({
