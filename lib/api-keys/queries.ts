@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { sharedCache } from "@/lib/cache/shared-cache";
 import type { Db } from "@/lib/db/client";
-import { apiKeys, merchants } from "@/lib/db/schema";
+import { apiKeys, merchants, users } from "@/lib/db/schema";
+import { isSessionCredential, verifySessionCredential } from "./session-credential";
 import { newId } from "@/lib/ids";
 import type { Merchant } from "@/lib/merchants/queries";
 
@@ -87,7 +88,11 @@ async function lookupKey(db: Db, hash: string): Promise<CachedKey | undefined> {
   return row && !row.revokedAt ? { merchant: row.merchant, keyId: row.keyId, lastUsedAt: row.lastUsedAt } : undefined;
 }
 
-export async function authenticateApiKey(db: Db, key: string): Promise<{ merchant: Merchant; keyId: string } | undefined> {
+export type ApiCaller = { merchant: Merchant; keyId: string; testOnly: boolean };
+
+/** A stored API key, or the composer's short-lived session credential (session-credential.ts). */
+export async function authenticateApiKey(db: Db, key: string): Promise<ApiCaller | undefined> {
+  if (isSessionCredential(key)) return authenticateSessionCredential(db, key);
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return undefined;
   const hash = hashApiKey(key);
   const cached = keyCache.get(hash);
@@ -100,5 +105,19 @@ export async function authenticateApiKey(db: Db, key: string): Promise<{ merchan
     found.lastUsedAt = now;
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, found.keyId));
   }
-  return { merchant: found.merchant, keyId: found.keyId };
+  return { merchant: found.merchant, keyId: found.keyId, testOnly: false };
+}
+
+async function authenticateSessionCredential(db: Db, token: string): Promise<ApiCaller | undefined> {
+  const claims = verifySessionCredential(token);
+  if (!claims) return undefined;
+  // The person must still belong to the merchant with the role the credential was minted for.
+  const [row] = await db
+    .select({ merchant: merchants, role: users.role })
+    .from(users)
+    .innerJoin(merchants, eq(users.merchantId, merchants.id))
+    .where(and(eq(users.id, claims.userId), eq(users.merchantId, claims.merchantId)))
+    .limit(1);
+  if (!row) return undefined;
+  return { merchant: row.merchant, keyId: `session:${claims.userId}`, testOnly: claims.testOnly || row.role !== "owner" };
 }

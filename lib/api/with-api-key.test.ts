@@ -35,7 +35,7 @@ beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
   vi.spyOn(logger, "error").mockImplementation(() => {});
   authenticate.mockReset();
-  authenticate.mockImplementation(async (_db, key) => (key === GOOD_KEY ? { merchant, keyId: "key_1" } : undefined));
+  authenticate.mockImplementation(async (_db, key) => (key === GOOD_KEY ? { merchant, keyId: "key_1", testOnly: false } : undefined));
 });
 
 afterEach(() => vi.useRealTimers());

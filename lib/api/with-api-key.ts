@@ -9,7 +9,16 @@ import { requestIdOf } from "./request";
 /** Next 16 route handler: dynamic params arrive as a Promise. */
 export type RouteHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 
-export type ApiKeyContext<P> = { request: Request; params: P; merchant: Merchant; keyId: string; db: Db; requestId: string };
+export type ApiKeyContext<P> = {
+  request: Request;
+  params: P;
+  merchant: Merchant;
+  keyId: string;
+  /** True for a support member's composer credential: only test-mode invoices. */
+  testOnly: boolean;
+  db: Db;
+  requestId: string;
+};
 
 export type PublicContext<P> = { request: Request; params: P; requestId: string };
 
@@ -95,7 +104,7 @@ export function withApiKey<P = Record<string, string>>(
       const decision = takeToken(`key:${auth.keyId}`);
       if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
       const params = await context.params;
-      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, db, requestId });
+      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly: auth.testOnly, db, requestId });
     });
 }
 

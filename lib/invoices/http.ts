@@ -48,6 +48,14 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
         "commerce_account must be the commerce account of the API key's merchant",
         "/data/attributes/commerce_account",
       );
+    case "test_only":
+      throw new ApiError(
+        403,
+        "test_mode_only",
+        "Test mode only",
+        "Support members may create test-mode invoices only: set test_mode to true",
+        "/data/attributes/test_mode",
+      );
     case "unroutable":
       throw new ApiError(422, "no_connection", "No connection for service", noRouteDetail(result), "/data/attributes/service");
     case "conflict":

@@ -25,10 +25,13 @@ export type CreateInvoiceResult =
   | { kind: "conflict"; existing: InvoiceRow }
   | { kind: "invalid"; issues: InvoiceIssue[] }
   | { kind: "forbidden"; commerceAccount: string }
+  | { kind: "test_only" }
   | { kind: "unroutable"; service: string; mode: Mode };
 
 export type CreateInvoiceOptions = {
   requestId?: string;
+  /** The caller may create test-mode invoices only (a support member's composer credential). */
+  testOnly?: boolean;
   /** Key for the card fingerprint inside the request hash; the process's credentials key by default. */
   secretKey?: () => Buffer;
 };
@@ -90,6 +93,7 @@ export async function createInvoice(
   const envelope = validation.value;
   const { service, test_mode, reference_id: referenceId } = envelope.data.attributes;
   const mode: Mode = test_mode === true ? "test" : "live";
+  if (options.testOnly && mode !== "test") return { kind: "test_only" };
   const card = cardOf(envelope);
   const data = (body as { data: unknown }).data;
   const hash = hashOf(data, card, options);

@@ -4,8 +4,8 @@ import { baseUrlOf, createInvoiceResponse, invoiceListResponse } from "@/lib/inv
 import { createInvoice } from "@/lib/invoices/service";
 
 /** Spec 4.1: create a payment invoice. */
-export const POST = withApiKey(async ({ request, merchant, db, requestId }) => {
-  const result = await createInvoice(db, merchant, "payment", await readJsonBody(request), { requestId });
+export const POST = withApiKey(async ({ request, merchant, db, requestId, testOnly }) => {
+  const result = await createInvoice(db, merchant, "payment", await readJsonBody(request), { requestId, testOnly });
   return createInvoiceResponse(result, baseUrlOf(request));
 });
 

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Db } from "@/lib/db/client";
+
+const hoisted = vi.hoisted(() => {
+  process.env.CREDENTIALS_KEY = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString("base64");
+  process.env.AUTH_SECRET = "integration-session-credential-secret";
+  return { db: undefined as Db | undefined };
+});
+
+vi.mock("@/lib/db/client", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/db/client")>()),
+  getDb: async () => hoisted.db!,
+}));
+
+import { POST } from "@/app/api/commerce/payment-invoices/route";
+import { mintSessionCredential } from "@/lib/api-keys/session-credential";
+import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { addTeamMember, removeMember } from "@/lib/merchants/team";
+import { findViewer } from "@/lib/merchants/queries";
+import { users } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
+import { createTestDb, unique, type TestDb } from "./helpers/db";
+import { bodyFor, connect, invoiceMerchant, newReference } from "./helpers/invoice-fixtures";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+  hoisted.db = t.db;
+});
+afterAll(async () => t.close());
+
+function post(token: string, body: unknown) {
+  return POST(
+    new Request("http://test/api/commerce/payment-invoices", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) },
+  );
+}
+
+describe("the composer's short-lived credential (issue 6)", () => {
+  it("lets an owner create live and test invoices, a support member test ones only, and dies with the membership", async () => {
+    const m = await invoiceMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "test" });
+    await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "live" });
+    const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
+    const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
+    if (!support.ok) throw new Error("setup");
+    const example = PAYMENT_EXAMPLES["B: EUR without customer"];
+
+    const ownerToken = mintSessionCredential({ merchantId: m.merchantId, userId: owner!.id, role: "owner" });
+    expect((await post(ownerToken, bodyFor(example, m.account, { reference_id: newReference(), test_mode: false }))).status).toBe(201);
+
+    const supportToken = mintSessionCredential({ merchantId: m.merchantId, userId: support.value.id, role: "support" });
+    const live = await post(supportToken, bodyFor(example, m.account, { reference_id: newReference(), test_mode: false }));
+    expect(live.status).toBe(403);
+    expect((await live.json()).errors[0]).toMatchObject({ code: "test_mode_only", source: { pointer: "/data/attributes/test_mode" } });
+    expect((await post(supportToken, bodyFor(example, m.account, { reference_id: newReference(), test_mode: true }))).status).toBe(201);
+
+    const viewer = (await findViewer(t.db, owner!.id))!;
+    expect((await removeMember(t.db, viewer, support.value.id)).ok).toBe(true);
+    expect((await post(supportToken, bodyFor(example, m.account, { reference_id: newReference(), test_mode: true }))).status).toBe(401);
+    expect((await post(`${ownerToken}x`, bodyFor(example, m.account, { reference_id: newReference() }))).status).toBe(401);
+  });
+});
