@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ConstantFormat, ConstantSpec } from "@/lib/providers/types";
+import { INTERNATIONAL_PHONE, isRealIsoDate, PHONE_FORMAT_MESSAGE } from "./formats";
 import { COUNTRY_CODES, LANGUAGE_CODES } from "./iso-codes";
 
 export type ConstantSchemaOptions = {
@@ -10,7 +11,6 @@ export type ConstantSchemaOptions = {
 const TEXT_MAX = 200;
 const EMAIL_MAX = 254;
 const EARLIEST_BIRTH_DATE = "1900-01-01";
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Placeholder-style hints for form inputs, kept next to the rules they describe. */
 export const CONSTANT_FORMAT_HINTS: Readonly<Record<ConstantFormat, string>> = {
@@ -25,14 +25,6 @@ export const CONSTANT_FORMAT_HINTS: Readonly<Record<ConstantFormat, string>> = {
 
 const requiredText = z.string({ error: "Enter a text value" });
 
-function isRealDate(value: string): boolean {
-  const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  // Date.UTC rolls 2023-02-30 over to March; a real date survives the round trip.
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 function todayUtc(now: () => Date): string {
   return now().toISOString().slice(0, 10);
@@ -41,7 +33,7 @@ function todayUtc(now: () => Date): string {
 function dateOfBirthSchema(now: () => Date): z.ZodType<string> {
   return requiredText
     .trim()
-    .refine((value) => isRealDate(value), { error: "Enter a real date as YYYY-MM-DD" })
+    .refine((value) => isRealIsoDate(value), { error: "Enter a real date as YYYY-MM-DD" })
     // Fixed-width ISO dates compare correctly as strings.
     .refine((value) => value >= EARLIEST_BIRTH_DATE, { error: "Date of birth cannot be before 1900-01-01" })
     .refine((value) => value < todayUtc(now), { error: "Date of birth must be in the past" });
@@ -64,9 +56,7 @@ const SCHEMAS: Readonly<Record<Exclude<ConstantFormat, "date_of_birth">, z.ZodTy
     .pipe(z.email({ error: "Enter a valid e-mail address, e.g. customer@example.com" })),
   phone: requiredText
     .transform((value) => value.replace(/\s+/g, ""))
-    .refine((value) => /^\+[1-9]\d{7,14}$/.test(value), {
-      error: "Enter an international number: + then 8 to 15 digits, e.g. +442079460958",
-    }),
+    .refine((value) => INTERNATIONAL_PHONE.test(value), { error: PHONE_FORMAT_MESSAGE }),
   language: requiredText
     .trim()
     .toLowerCase()

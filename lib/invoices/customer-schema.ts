@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { COUNTRY_CODES } from "@/lib/customers";
+import { isInternationalPhone, isRealIsoDate, PHONE_FORMAT_MESSAGE } from "@/lib/customers/formats";
 
 /**
  * Spec 2.3: every customer field is optional, and an omitted one is filled from the connection's
@@ -10,20 +11,10 @@ import { COUNTRY_CODES } from "@/lib/customers";
 const TEXT_MAX = 200;
 const EMAIL_MAX = 254;
 const REFERENCE_MAX = 255;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+[1-9]\d{7,14}$/;
 
 const isBlank = (value: string): boolean => value.trim() === "";
 
-function isRealDate(value: string): boolean {
-  const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  // Date.UTC rolls 2023-02-30 over into March; only a real date survives the round trip.
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 function optionalText(description: string, max = TEXT_MAX) {
   return z
@@ -51,8 +42,8 @@ const emailSchema = (description: string) =>
 const phoneSchema = (description: string) =>
   formatted(
     description,
-    (value) => PHONE.test(value.replace(/\s+/g, "")),
-    "Enter an international number: + then 8 to 15 digits, e.g. +442079460958",
+    isInternationalPhone,
+    PHONE_FORMAT_MESSAGE,
   );
 
 /**
@@ -92,7 +83,7 @@ export const customerSchema = z
     phone: phoneSchema("International phone number with leading +"),
     date_of_birth: formatted(
       "Date of birth as YYYY-MM-DD",
-      (value) => isRealDate(value.trim()),
+      (value) => isRealIsoDate(value.trim()),
       "Enter a real date as YYYY-MM-DD, e.g. 1990-04-21",
     ),
     address: customerAddressSchema.nullish(),
