@@ -4,7 +4,7 @@
  * nothing else: no framework, no auth, no routing query, no idempotency read.
  */
 import http from "node:http";
-import { openEmbedded } from "@/lib/db/client";
+import { openEmbedded, openPostgres } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { invoiceValues } from "@/lib/invoices/invoice-values";
 import { validateInvoice } from "@/lib/invoices/issues";
@@ -14,7 +14,7 @@ import { insertInvoiceOnce } from "@/lib/invoices/store";
 
 const port = Number(process.env.PORT);
 const merchantId = process.env.BENCH_MERCHANT_ID!;
-const handle = await openEmbedded(process.env.DATA_DIR!);
+const handle = process.env.DATABASE_URL ? await openPostgres(process.env.DATABASE_URL) : await openEmbedded(process.env.DATA_DIR!);
 const route = (await findRoute(handle.db, merchantId, { service: "payment_card_eur_hpp", mode: "test" }))!;
 
 const server = http.createServer((request, response) => {

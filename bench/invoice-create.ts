@@ -2,6 +2,7 @@
  * `npm run bench`: invoice creation through the app vs a bare node:http baseline (same validation,
  * same insert), 50 concurrent clients, alternating rounds so both see the same machine noise.
  * Prints throughput and p99 of each (median over rounds) and the ratio. Needs `next build` first.
+ * Embedded PGlite by default; BENCH_DATABASE_URL=postgres://… runs both against PostgreSQL.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -11,7 +12,7 @@ import path from "node:path";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { createConnection } from "@/lib/connections/service";
-import { openEmbedded } from "@/lib/db/client";
+import { openEmbedded, openPostgres } from "@/lib/db/client";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { runLoad, type LoadResult } from "./load";
@@ -22,8 +23,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 process.env.LOG_LEVEL = "silent";
 
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "";
+
 async function seed(dir: string) {
-  const handle = await openEmbedded(dir);
+  const handle = DATABASE_URL ? await openPostgres(DATABASE_URL) : await openEmbedded(dir);
   try {
     const account = `bench-${randomBytes(4).toString("hex")}`;
     const created = await createMerchantWithOwner(handle.db, {
@@ -118,8 +121,8 @@ async function main() {
       expect: [201],
     });
 
-  const appServer = await start("npx", ["tsx", "server.ts"], { DATA_DIR: appDir, DATABASE_URL: "", PORT: "3501", NODE_ENV: "production" }, "http://127.0.0.1:3501/api/commerce/openapi.json");
-  const bareServer = await start("npx", ["tsx", "bench/bare-server.ts"], { DATA_DIR: bareDir, PORT: "3502", BENCH_MERCHANT_ID: bare.merchantId });
+  const appServer = await start("npx", ["tsx", "server.ts"], { DATA_DIR: appDir, DATABASE_URL, PORT: "3501", NODE_ENV: "production", AUTH_SECRET: "bench-only-secret" }, "http://127.0.0.1:3501/api/commerce/openapi.json");
+  const bareServer = await start("npx", ["tsx", "bench/bare-server.ts"], { DATA_DIR: bareDir, DATABASE_URL, PORT: "3502", BENCH_MERCHANT_ID: bare.merchantId });
   const results: { app: LoadResult[]; bare: LoadResult[] } = { app: [], bare: [] };
   try {
     // Warm-up: JIT, connection pools, PGlite caches.
@@ -145,7 +148,7 @@ async function main() {
   const b = summary(results.bare);
   const line = (name: string, s: ReturnType<typeof summary>) =>
     `${name.padEnd(28)} ${s.throughput.toFixed(0).padStart(6)} req/s   p50 ${s.p50.toFixed(1).padStart(6)} ms   p99 ${s.p99.toFixed(1).padStart(6)} ms   (${s.requests} requests, ${s.errors} errors)`;
-  console.log(`\nInvoice creation, ${CONCURRENCY} concurrent clients, ${ROUNDS} rounds of ${SECONDS}s (medians):`);
+  console.log(`\nInvoice creation on ${DATABASE_URL ? "PostgreSQL" : "embedded PGlite"}, ${CONCURRENCY} concurrent clients, ${ROUNDS} rounds of ${SECONDS}s (medians):`);
   console.log(line("app (npm start, lean path)", a));
   console.log(line("bare node:http baseline", b));
   console.log(`throughput ratio app/bare: ${(a.throughput / b.throughput).toFixed(2)}   p99 app: ${a.p99.toFixed(1)} ms`);
