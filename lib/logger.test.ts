@@ -15,4 +15,11 @@ describe("log redaction", () => {
   it("keeps an error's name and message only", () => {
     expect(redact(new TypeError("bad 5555555555554444"))).toEqual({ name: "TypeError", message: "bad 555555******4444" });
   });
+
+  it("drops a failed query's parameters and keeps the database error code", () => {
+    const error = Object.assign(new Error('Failed query: insert into "users" values ($1, $2)\nparams: ada@example.com,$2b$11$hash'), {
+      cause: { code: "23505" },
+    });
+    expect(redact(error)).toEqual({ name: "Error", message: 'Failed query: insert into "users" values ($1, $2)', code: "23505" });
+  });
 });

@@ -8,7 +8,13 @@ const CARD_NUMBER = /\b(\d{6})\d{3,9}(\d{4})\b/g;
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return "[deep]";
   if (typeof value === "string") return value.replace(CARD_NUMBER, "$1******$2");
-  if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
+  if (value instanceof Error) {
+    // A failed query's message lists its parameters (customer data, password hashes): keep the SQL only.
+    const message = value.message.split(/\nparams:/)[0]!;
+    const cause = (value as { cause?: { code?: unknown } }).cause;
+    const code = typeof cause?.code === "string" ? cause.code : (value as { code?: unknown }).code;
+    return { name: value.name, message: redact(message, depth + 1), ...(typeof code === "string" ? { code } : {}) };
+  }
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === "object") {
     return Object.fromEntries(

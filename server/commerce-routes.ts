@@ -24,7 +24,15 @@ export function matchCommerceRoute(method: string, pathname: string): CommerceMa
     if (!match) continue;
     const handler = route.module[method];
     if (!handler) return { methodNotAllowed: Object.keys(route.module).filter((k) => /^[A-Z]+$/.test(k)) };
-    const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(match.groups ?? {})) {
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch {
+        // A broken escape cannot name any invoice: the handler answers 404 for it.
+        params[name] = value;
+      }
+    }
     return { handler, params };
   }
   return undefined;

@@ -5,6 +5,8 @@ import { MAX_BODY_BYTES } from "@/lib/api/request";
  * node:http ⇄ Web Request/Response for the lean API path. The body is buffered up to one byte
  * past the API's limit, so readJsonBody still answers 413 for anything larger.
  */
+export class BodyTooLarge extends Error {}
+
 export async function toWebRequest(req: IncomingMessage, origin: string): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -13,12 +15,14 @@ export async function toWebRequest(req: IncomingMessage, origin: string): Promis
   }
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return new Request(new URL(req.url ?? "/", origin), { method, headers });
+  // A declared or streamed body past the limit is refused without reading the rest of it.
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (size > MAX_BODY_BYTES) continue;
     chunks.push(chunk);
     size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
   }
   headers.delete("content-length");
   return new Request(new URL(req.url ?? "/", origin), { method, headers, body: Buffer.concat(chunks) });

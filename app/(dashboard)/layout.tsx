@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { QueryProvider } from "@/components/providers/query-provider";
 import { Sidebar } from "@/components/shell/sidebar";
 import { signOutAction } from "@/lib/actions/auth";
 import { requirePageViewer } from "@/lib/auth/viewer";
@@ -29,7 +30,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <div className="md:flex">
       <Sidebar items={navigationFor(viewer.user.role)} footer={footer} />
       <main id="main" className="min-w-0 flex-1 px-4 py-6 md:px-8">
-        {children}
+        <QueryProvider>{children}</QueryProvider>
       </main>
     </div>
   );

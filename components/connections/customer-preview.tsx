@@ -76,7 +76,8 @@ export function CustomerPreview({
   );
 }
 
-function PreviewTable({ fields }: { fields: readonly ResolvedField[] }) {
+/** The resolved customer with each field's source; the invoice composer shows it too. */
+export function PreviewTable({ fields }: { fields: readonly ResolvedField[] }) {
   if (fields.length === 0) {
     return (
       <p className="text-sm text-slate-600" data-testid="preview-empty">

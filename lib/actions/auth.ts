@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { fromZodIssues } from "@/lib/errors";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import type { ActionResult } from "./result";
-import { runAction } from "./validated-action";
+import { runAction, unsafeInputResult } from "./validated-action";
 
 function safeNext(next: unknown): string {
   return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") ? next : "/";
@@ -34,6 +34,8 @@ async function signInOrExplain(email: string, password: string, next: unknown): 
 
 export async function signUpAction(input: unknown): Promise<ActionResult> {
   return runAction("sign-up", async () => {
+    const unsafe = unsafeInputResult(input);
+    if (unsafe) return unsafe;
     const parsed = signUpSchema.safeParse(input);
     if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
     const created = await createMerchantWithOwner(await getDb(), parsed.data);
@@ -44,6 +46,8 @@ export async function signUpAction(input: unknown): Promise<ActionResult> {
 
 export async function signInAction(input: unknown, next?: string): Promise<ActionResult> {
   return runAction("sign-in", async () => {
+    const unsafe = unsafeInputResult(input);
+    if (unsafe) return unsafe;
     const parsed = signInSchema.safeParse(input);
     if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
     return signInOrExplain(parsed.data.email, parsed.data.password, next);

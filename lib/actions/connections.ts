@@ -12,7 +12,7 @@ import { createConnection, deleteConnection, setConnectionEnabled, updateConnect
 import { kindOf } from "@/lib/connections/store";
 import { fromZodIssues, NotFoundError } from "@/lib/errors";
 import type { ActionResult } from "./result";
-import { runAction, validatedAction } from "./validated-action";
+import { runAction, unsafeInputResult, validatedAction } from "./validated-action";
 
 function refresh(provider?: string, id?: string) {
   revalidatePath("/connections");
@@ -41,6 +41,8 @@ const idSchema = z.object({ id: z.string().min(1) });
 export async function updateConnectionAction(input: unknown): Promise<ActionResult<{ id: string }>> {
   return runAction("connections.update", async () => {
     const viewer = await requireActionViewer("owner");
+    const unsafe = unsafeInputResult(input);
+    if (unsafe) return unsafe;
     const ref = idSchema.safeParse(input);
     if (!ref.success) return { ok: false, errors: fromZodIssues(ref.error.issues) };
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));

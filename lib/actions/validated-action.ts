@@ -2,10 +2,17 @@ import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { requireActionViewer } from "@/lib/auth/viewer";
 import type { Role } from "@/lib/db/schema";
-import { ForbiddenError, NotFoundError, fromZodIssues } from "@/lib/errors";
+import { ForbiddenError, NotFoundError, fromZodIssues, type FieldError } from "@/lib/errors";
+import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
 import type { Viewer } from "@/lib/merchants/queries";
 import { logger } from "@/lib/logger";
 import type { ActionResult } from "./result";
+
+/** Input PostgreSQL cannot store becomes a field error before any schema or query sees it. */
+export function unsafeInputResult(input: unknown): { ok: false; errors: FieldError[] } | undefined {
+  const path = findUnsafeText(input);
+  return path ? { ok: false, errors: [{ path, message: UNSAFE_TEXT_MESSAGE, code: "invalid_character" }] } : undefined;
+}
 
 /** Runs an action body, turning refusals into results; unexpected errors are logged and reported generically. */
 export async function runAction<T>(name: string, body: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
@@ -33,6 +40,8 @@ export function validatedAction<S extends z.ZodType, T>(
   return async (input: unknown): Promise<ActionResult<T>> =>
     runAction(name, async () => {
       const viewer = await requireActionViewer(options.role);
+      const unsafe = unsafeInputResult(input);
+      if (unsafe) return unsafe;
       const parsed = options.schema.safeParse(input);
       if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
       return fn(parsed.data, viewer);

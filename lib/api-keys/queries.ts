@@ -62,6 +62,7 @@ export async function revokeApiKey(db: Db, merchantId: string, id: string): Prom
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
+  revokes.__apiKeyRevokeEpoch = (revokes.__apiKeyRevokeEpoch ?? 0) + 1;
   keyCache.deleteWhere((_hash, cached) => cached.keyId === id);
   return rows.length > 0;
 }
@@ -77,6 +78,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export const API_KEY_CACHE_TTL_MS = 10_000;
 type CachedKey = { merchant: Merchant; keyId: string; lastUsedAt: Date | null };
 const keyCache = sharedCache<CachedKey>("api-keys", API_KEY_CACHE_TTL_MS);
+/** Moves on at every revoke, so a lookup that raced a revoke does not put the key back. */
+const revokes = globalThis as unknown as { __apiKeyRevokeEpoch?: number };
 
 async function lookupKey(db: Db, hash: string): Promise<CachedKey | undefined> {
   const [row] = await db
@@ -88,7 +91,13 @@ async function lookupKey(db: Db, hash: string): Promise<CachedKey | undefined> {
   return row && !row.revokedAt ? { merchant: row.merchant, keyId: row.keyId, lastUsedAt: row.lastUsedAt } : undefined;
 }
 
-export type ApiCaller = { merchant: Merchant; keyId: string; testOnly: boolean };
+export type ApiCaller = {
+  merchant: Merchant;
+  keyId: string;
+  testOnly: boolean;
+  /** A composer session credential rather than a stored API key: accepted by the invoice API only. */
+  session: boolean;
+};
 
 /** A stored API key, or the composer's short-lived session credential (session-credential.ts). */
 export async function authenticateApiKey(db: Db, key: string): Promise<ApiCaller | undefined> {
@@ -96,16 +105,17 @@ export async function authenticateApiKey(db: Db, key: string): Promise<ApiCaller
   if (!key.startsWith(KEY_PREFIX) || key.length > 200) return undefined;
   const hash = hashApiKey(key);
   const cached = keyCache.get(hash);
+  const epoch = revokes.__apiKeyRevokeEpoch ?? 0;
   const found = cached ? cached.value : await lookupKey(db, hash);
   // Unknown keys are not remembered: random guesses must not push real keys out of the cache.
-  if (!cached && found) keyCache.set(hash, found);
+  if (!cached && found && (revokes.__apiKeyRevokeEpoch ?? 0) === epoch) keyCache.set(hash, found);
   if (!found) return undefined;
   const now = new Date();
   if (!found.lastUsedAt || now.getTime() - found.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     found.lastUsedAt = now;
     await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, found.keyId));
   }
-  return { merchant: found.merchant, keyId: found.keyId, testOnly: false };
+  return { merchant: found.merchant, keyId: found.keyId, testOnly: false, session: false };
 }
 
 async function authenticateSessionCredential(db: Db, token: string): Promise<ApiCaller | undefined> {
@@ -119,5 +129,5 @@ async function authenticateSessionCredential(db: Db, token: string): Promise<Api
     .where(and(eq(users.id, claims.userId), eq(users.merchantId, claims.merchantId)))
     .limit(1);
   if (!row) return undefined;
-  return { merchant: row.merchant, keyId: `session:${claims.userId}`, testOnly: claims.testOnly || row.role !== "owner" };
+  return { merchant: row.merchant, keyId: `session:${claims.userId}`, testOnly: claims.testOnly || row.role !== "owner", session: true };
 }

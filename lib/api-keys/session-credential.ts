@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
-import type { Role } from "@/lib/db/schema";
+import { z } from "zod";
+import { ROLES, type Role } from "@/lib/db/schema";
 
 /**
  * A short-lived credential for the invoice composer: the dashboard posts to the invoice API over
@@ -11,10 +12,25 @@ import type { Role } from "@/lib/db/schema";
 const PREFIX = "pos_";
 export const SESSION_CREDENTIAL_TTL_MS = 5 * 60_000;
 
+const claimsSchema = z.object({
+  merchantId: z.string().min(1),
+  userId: z.string().min(1),
+  role: z.enum(ROLES),
+  testOnly: z.boolean(),
+  expiresAt: z.number(),
+});
+
 export type SessionCredential = { merchantId: string; userId: string; role: Role; testOnly: boolean; expiresAt: number };
 
+let cachedKey: { secret: string; key: Buffer } | undefined;
+
+/** Derived once per secret: verifying a token costs no file read. */
 function signingKey(): Buffer {
-  return createHmac("sha256", authSecret()).update("invoice-api session credential v1").digest();
+  const secret = authSecret();
+  if (cachedKey?.secret !== secret) {
+    cachedKey = { secret, key: createHmac("sha256", secret).update("invoice-api session credential v1").digest() };
+  }
+  return cachedKey.key;
 }
 
 function sign(payload: string): string {
@@ -34,14 +50,16 @@ export function isSessionCredential(token: string): boolean {
 /** The claims of a valid, unexpired credential; undefined for anything else. */
 export function verifySessionCredential(token: string, now = Date.now()): SessionCredential | undefined {
   if (!isSessionCredential(token) || token.length > 1_000) return undefined;
-  const [payload, signature] = token.slice(PREFIX.length).split(".");
+  const parts = token.slice(PREFIX.length).split(".");
+  if (parts.length !== 2) return undefined;
+  const [payload, signature] = parts as [string, string];
   if (!payload || !signature) return undefined;
   const expected = Buffer.from(sign(payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
   try {
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as SessionCredential;
-    return claims.expiresAt > now ? claims : undefined;
+    const claims = claimsSchema.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
+    return claims.success && claims.data.expiresAt > now ? claims.data : undefined;
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
  * Token bucket per key (../shared/REFERENCE.md "Limits": 100 requests per second per key, with bursts).
  * Decision: refill 100 tokens/s and hold at most 200, so a client may send two seconds' worth at once
  * (a batch job starting, a retry storm after an outage) while the sustained rate stays at 100/s.
- * Memory is per process: the app runs as one process per data directory.
+ * Memory is per process (shared by Next and the lean API path): one process per data directory.
  */
 export const RATE_LIMIT_PER_SECOND = 100;
 export const RATE_LIMIT_BURST = 200;
@@ -13,7 +13,9 @@ export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number
 
 type Bucket = { tokens: number; updatedMs: number };
 
-const buckets = new Map<string, Bucket>();
+// On globalThis: Next's bundled copy of this module and server.ts's copy must count one key once.
+const shared = globalThis as unknown as { __rateBuckets?: Map<string, Bucket> };
+const buckets = (shared.__rateBuckets ??= new Map<string, Bucket>());
 
 function refill(bucket: Bucket, now: number): void {
   const elapsedSeconds = Math.max(0, now - bucket.updatedMs) / 1000;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { ApiError } from "./errors";
+import { ApiError, ApiValidationError, buildPointer } from "./errors";
+import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
 import { locateJsonError } from "./locate-json-error";
 
 /** ../shared/REFERENCE.md "Limits": request bodies up to 64 KiB. */
@@ -69,8 +70,9 @@ export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES
   assertJsonContentType(request);
   const text = decodeUtf8(await readLimitedBytes(request, maxBytes));
   if (text.trim() === "") throw malformed("The body is empty; send a JSON document.");
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     const location = locateJsonError(text);
     const where = location
@@ -78,6 +80,13 @@ export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES
       : "The parser rejected it.";
     throw malformed(`The body is not valid JSON: ${where}`);
   }
+  const unsafe = findUnsafeText(parsed);
+  if (unsafe) {
+    throw new ApiValidationError([
+      { status: "422", code: "invalid_character", title: "Character not allowed", detail: UNSAFE_TEXT_MESSAGE, source: { pointer: buildPointer(unsafe, "") } },
+    ]);
+  }
+  return parsed;
 }
 
 /** Keeps the caller's id so logs on both sides line up; anything odd is replaced so it cannot forge log lines. */

@@ -22,8 +22,16 @@ export type ApiKeyContext<P> = {
 
 export type PublicContext<P> = { request: Request; params: P; requestId: string };
 
-/** Reserved for per-route switches (for example a different rate class); none are needed yet. */
-export type WithApiKeyOptions = Record<string, never>;
+export type WithApiKeyOptions = {
+  /**
+   * Also accept the composer's short-lived session credential (lib/api-keys/session-credential.ts).
+   * Only the invoice API opts in: the credential must never manage connections or keys.
+   */
+  allowSessionCredential?: boolean;
+};
+
+/** The invoice API's routes: the composer posts to them as an outside client would. */
+export const COMPOSER_MAY_CALL: WithApiKeyOptions = { allowSessionCredential: true };
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -78,7 +86,7 @@ async function runLogged(request: Request, body: (requestId: string) => Promise<
 
 export function withApiKey<P = Record<string, string>>(
   handler: (ctx: ApiKeyContext<P>) => Promise<Response>,
-  _options?: WithApiKeyOptions,
+  options: WithApiKeyOptions = {},
 ): RouteHandler<P> {
   return (request, context) =>
     runLogged(request, async (requestId) => {
@@ -95,7 +103,7 @@ export function withApiKey<P = Record<string, string>>(
       }
       const db = await getDb();
       const auth = await authenticateApiKey(db, match[1]!);
-      if (!auth) {
+      if (!auth || (auth.session && !options.allowSessionCredential)) {
         return singleError(401, "invalid_api_key", "Invalid API key", "The API key is unknown or has been revoked.", requestId, {
           "WWW-Authenticate": 'Bearer error="invalid_token"',
         });

@@ -17,7 +17,8 @@ export class TooManyAttempts extends CredentialsSignin {
 }
 
 function clientAddress(request: Request | undefined): string {
-  const forwarded = request?.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  // Client-supplied unless a proxy overwrites it: it spreads the limit over addresses, and is capped in length.
+  const forwarded = request?.headers.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64);
   return forwarded || request?.headers.get("x-real-ip") || "local";
 }
 

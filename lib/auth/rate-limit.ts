@@ -27,7 +27,8 @@ export function createRateLimiter(limit: number, windowMs: number): RateLimiter 
       const entry = current(key, now);
       if (entry) entry.count += 1;
       else {
-        if (windows.size > 50_000) windows.clear();
+        // Dropping the oldest window (not all of them) keeps every recent lockout in force under a flood.
+        if (windows.size >= 50_000) windows.delete(windows.keys().next().value!);
         windows.set(key, { start: now, count: 1 });
       }
     },

@@ -1,11 +1,16 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
+import { getProvider } from "@/lib/providers";
 import { toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
 
 export type ConnectionFilters = { provider?: string; mode?: "test" | "live"; state?: "enabled" | "disabled" };
 
+/** Ids are made by newId("conn"); anything else cannot name a connection and is not sent to the database. */
+const CONNECTION_ID = /^conn_[A-Za-z0-9_-]{1,64}$/;
+
 export async function findConnectionRow(db: Db, merchantId: string, id: string): Promise<ConnectionRow | undefined> {
+  if (!CONNECTION_ID.test(id)) return undefined;
   const [row] = await db
     .select()
     .from(connections)
@@ -21,7 +26,10 @@ export async function getConnection(db: Db, merchantId: string, id: string): Pro
 
 export async function listConnections(db: Db, merchantId: string, filters: ConnectionFilters = {}): Promise<ConnectionView[]> {
   const where: SQL[] = [eq(connections.merchantId, merchantId), isNull(connections.deletedAt)];
-  if (filters.provider) where.push(eq(connections.provider, filters.provider));
+  if (filters.provider !== undefined) {
+    if (!getProvider(filters.provider)) return [];
+    where.push(eq(connections.provider, filters.provider));
+  }
   if (filters.mode) where.push(eq(connections.mode, filters.mode));
   if (filters.state) where.push(eq(connections.enabled, filters.state === "enabled"));
   const rows = await db.select().from(connections).where(and(...where)).orderBy(asc(connections.createdAt));

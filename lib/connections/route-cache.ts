@@ -13,6 +13,17 @@ export function routeCacheKey(merchantId: string, service: string, mode: string)
   return `${merchantId}|${service}|${mode}`;
 }
 
+// A lookup that started before a write must not store its answer after the write forgot the old
+// one: each forget moves the merchant's epoch on, and an answer is kept only if it did not move.
+const shared = globalThis as unknown as { __routeEpochs?: Map<string, number> };
+const epochs = (shared.__routeEpochs ??= new Map<string, number>());
+
+export function routeEpoch(merchantId: string): number {
+  return epochs.get(merchantId) ?? 0;
+}
+
 export function forgetRoutes(merchantId: string): void {
+  if (epochs.size > 100_000) epochs.clear();
+  epochs.set(merchantId, routeEpoch(merchantId) + 1);
   routeCache.deleteWhere((key) => key.startsWith(`${merchantId}|`));
 }

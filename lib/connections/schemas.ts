@@ -4,6 +4,7 @@ import {
   CONNECTION_KINDS,
   MODES,
   PROVIDERS,
+  credentialsSchema,
   getKind,
   getProvider,
   modeOf,
@@ -27,6 +28,12 @@ const credentialsInput = z.record(z.string(), z.unknown(), { error: "Credentials
 const constantsInput = z.record(z.string(), z.unknown(), { error: "Constants must be an object keyed by constant name" });
 
 type Ctx = z.core.$RefinementCtx<unknown>;
+
+/** One issue per unknown credential field, like validateCredentials, so each gets its own pointer. */
+function unknownKeyIssues(issue: z.core.$ZodIssue): { path: (string | number)[]; message: string }[] {
+  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => ({ path: [key], message: `Unknown credential field "${key}"` }));
+  return [{ path: issue.path.map((p) => (typeof p === "number" ? p : String(p))), message: issue.message }];
+}
 
 function addIssues(ctx: Ctx, prefix: string, issues: { path: (string | number)[]; message: string }[]) {
   for (const issue of issues) ctx.addIssue({ code: "custom", path: [prefix, ...issue.path], message: issue.message });
@@ -130,9 +137,11 @@ export function updateConnectionSchema(kind: KindSpec) {
       const constantsIn = take(ctx, "constants", constantsInput.optional(), value.constants ?? undefined);
       let credentials: CredentialValues | undefined;
       if (credentialsIn) {
-        const checked = validateCredentials(kind, credentialsIn, mode ?? modeOf(kind, credentialsIn, "test"), { forUpdate: true });
-        if (checked.ok) credentials = checked.values;
-        else addIssues(ctx, "credentials", checked.issues);
+        // Only the fields sent change (a PATCH may rotate one secret); rules spanning fields run on
+        // the stored values merged with these, in updateConnection.
+        const checked = credentialsSchema(kind, { forUpdate: true }).partial().safeParse(credentialsIn);
+        if (checked.success) credentials = Object.fromEntries(Object.keys(credentialsIn).map((k) => [k, (checked.data as CredentialValues)[k]]));
+        else addIssues(ctx, "credentials", checked.error.issues.flatMap((i) => unknownKeyIssues(i)));
       }
       const constants = constantsIn === undefined ? undefined : checkConstants(ctx, kind, "This provider", constantsIn);
       return { label, mode, enabled, credentials, constants };

@@ -152,17 +152,25 @@ export function updateConnection(scope: Scope, id: string, input: UpdateConnecti
 }
 
 async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnection): Promise<Result<ConnectionView> | undefined> {
-  const row = await findConnectionRow(scope.db, scope.merchantId, id);
-  if (!row) return undefined;
-  const kind = kindOf(row);
-  const label = input.label ?? row.label;
-  // An edit never re-enables a disabled connection: only an explicit `enabled` does.
-  const enabled = input.enabled ?? row.enabled;
+  const current = await findConnectionRow(scope.db, scope.merchantId, id);
+  if (!current) return undefined;
+  const kind = kindOf(current);
+  let label = input.label ?? current.label;
   let exclusiveKey: string | null = null;
   try {
     // One transaction: a generated key is consumed only when the edit is saved.
     return await scope.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
+      // Locked, so two edits at once apply one after the other instead of one undoing the other.
+      const [row] = await tx
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, current.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
+        .for("update");
+      if (!row) throw new Refused([{ path: [], message: "This connection was deleted meanwhile." }]);
+      label = input.label ?? row.label;
+      // An edit never re-enables a disabled connection: only an explicit `enabled` does.
+      const enabled = input.enabled ?? row.enabled;
       let credentialChanges = input.credentials;
       if (credentialChanges?.generated_key_id) {
         const taken = await takeGeneratedKey(tx, scope.merchantId, credentialChanges, scope.vaultKey);
@@ -214,7 +222,7 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
   } catch (error) {
     if (error instanceof Refused) return fail(error.errors);
     if (!isUniqueViolation(error)) throw error;
-    return fail(await explainConflict(scope, kind, label, exclusiveKey, row.id));
+    return fail(await explainConflict(scope, kind, label, exclusiveKey, current.id));
   }
 }
 

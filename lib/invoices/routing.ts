@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import { routeCache, routeCacheKey } from "@/lib/connections/route-cache";
+import { routeCache, routeCacheKey, routeEpoch } from "@/lib/connections/route-cache";
 import type { Db } from "@/lib/db/client";
 import { connections, connectionServiceDefaults } from "@/lib/db/schema";
 import { getKind, servicesForConnection, type Mode } from "@/lib/providers";
@@ -34,8 +34,9 @@ export async function findRoute(db: Db, merchantId: string, request: RouteReques
   const key = routeCacheKey(merchantId, request.service, request.mode);
   const cached = routeCache.get(key);
   if (cached) return cached.value as Route | undefined;
+  const epoch = routeEpoch(merchantId);
   const route = await queryRoute(db, merchantId, request);
-  routeCache.set(key, route);
+  if (routeEpoch(merchantId) === epoch) routeCache.set(key, route);
   return route;
 }
 

@@ -99,17 +99,22 @@ export async function addMember(db: Db, input: AddMemberInput): Promise<Result<V
   if (await findUserByEmail(db, input.email)) {
     return fail([{ path: ["email"], message: "An account with this e-mail already exists", code: "taken" }]);
   }
-  const [row] = await db
-    .insert(users)
-    .values({
-      id: newId("usr"),
-      merchantId: input.merchantId,
-      email: input.email,
-      name: input.name,
-      passwordHash: await hashPassword(input.password),
-      role: input.role,
-    })
-    .returning();
-  const { passwordHash: _omit, ...user } = row!;
-  return ok(user);
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({
+        id: newId("usr"),
+        merchantId: input.merchantId,
+        email: input.email,
+        name: input.name,
+        passwordHash: await hashPassword(input.password),
+        role: input.role,
+      })
+      .returning();
+    const { passwordHash: _omit, ...user } = row!;
+    return ok(user);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return fail([{ path: ["email"], message: "An account with this e-mail already exists", code: "taken" }]);
+  }
 }

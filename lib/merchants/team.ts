@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { emailSchema, newPasswordSchema, personNameSchema } from "@/lib/auth/schemas";
 import type { Db } from "@/lib/db/client";
@@ -31,35 +31,60 @@ export function addTeamMember(db: Db, merchantId: string, input: AddMemberInput)
   return addMember(db, { merchantId, ...input });
 }
 
-async function otherOwners(db: Db, merchantId: string, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
+/** Owners other than `userId`, counted with the owner rows locked so two demotions cannot both pass. */
+async function lockedOtherOwners(tx: Db, merchantId: string, userId: string): Promise<number> {
+  const owners = await tx
+    .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.merchantId, merchantId), eq(users.role, "owner"), ne(users.id, userId)));
-  return row?.n ?? 0;
+    .where(and(eq(users.merchantId, merchantId), eq(users.role, "owner")))
+    .for("update");
+  return owners.filter((o) => o.id !== userId).length;
+}
+
+class Refused extends Error {
+  constructor(readonly result: Result<null>) {
+    super("refused");
+  }
+}
+
+async function inOwnerLock(db: Db, fn: (tx: Db) => Promise<Result<null>>): Promise<Result<null>> {
+  try {
+    return await db.transaction(async (tx) => {
+      const result = await fn(tx as unknown as Db);
+      if (!result.ok) throw new Refused(result);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof Refused) return error.result;
+    throw error;
+  }
 }
 
 /** A merchant always keeps at least one owner: nobody could manage it otherwise. */
-export async function changeMemberRole(db: Db, viewer: Viewer, userId: string, role: Role): Promise<Result<null>> {
-  if (role !== "owner" && (await otherOwners(db, viewer.merchant.id, userId)) === 0) {
-    return fail([{ path: ["role"], message: "The last owner cannot become support. Make someone else an owner first." }]);
-  }
-  const rows = await db
-    .update(users)
-    .set({ role })
-    .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
-    .returning({ id: users.id });
-  return rows.length ? ok(null) : fail([{ path: [], message: "This member does not exist." }]);
+export function changeMemberRole(db: Db, viewer: Viewer, userId: string, role: Role): Promise<Result<null>> {
+  return inOwnerLock(db, async (tx) => {
+    if (role !== "owner" && (await lockedOtherOwners(tx, viewer.merchant.id, userId)) === 0) {
+      return fail([{ path: ["role"], message: "The last owner cannot become support. Make someone else an owner first." }]);
+    }
+    const rows = await tx
+      .update(users)
+      .set({ role })
+      .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
+      .returning({ id: users.id });
+    return rows.length ? ok(null) : fail([{ path: [], message: "This member does not exist." }]);
+  });
 }
 
-export async function removeMember(db: Db, viewer: Viewer, userId: string): Promise<Result<null>> {
-  if (userId === viewer.user.id) return fail([{ path: [], message: "You cannot remove yourself." }]);
-  if ((await otherOwners(db, viewer.merchant.id, userId)) === 0) {
-    return fail([{ path: [], message: "The last owner cannot be removed." }]);
-  }
-  const rows = await db
-    .delete(users)
-    .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
-    .returning({ id: users.id });
-  return rows.length ? ok(null) : fail([{ path: [], message: "This member does not exist." }]);
+export function removeMember(db: Db, viewer: Viewer, userId: string): Promise<Result<null>> {
+  if (userId === viewer.user.id) return Promise.resolve(fail([{ path: [], message: "You cannot remove yourself." }]));
+  return inOwnerLock(db, async (tx) => {
+    if ((await lockedOtherOwners(tx, viewer.merchant.id, userId)) === 0) {
+      return fail([{ path: [], message: "The last owner cannot be removed." }]);
+    }
+    const rows = await tx
+      .delete(users)
+      .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
+      .returning({ id: users.id });
+    return rows.length ? ok(null) : fail([{ path: [], message: "This member does not exist." }]);
+  });
 }

@@ -65,3 +65,21 @@ describe("the composer's short-lived credential (issue 6)", () => {
     expect((await post(`${ownerToken}x`, bodyFor(example, m.account, { reference_id: newReference() }))).status).toBe(401);
   });
 });
+
+describe("the composer's credential outside the invoice API", () => {
+  it("is refused by the management API, so a support member cannot touch connections with it", async () => {
+    const { POST: CREATE_CONNECTION, GET: LIST_CONNECTIONS } = await import("@/app/api/connections/route");
+    const m = await invoiceMerchant(t.db);
+    const support = await addTeamMember(t.db, m.merchantId, { name: "Sue", email: `${unique("sue")}@example.com`, role: "support", password: "support-pass-99" });
+    if (!support.ok) throw new Error("setup");
+    const token = mintSessionCredential({ merchantId: m.merchantId, userId: support.value.id, role: "support" });
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const list = await LIST_CONNECTIONS(new Request("http://test/api/connections", { headers }), { params: Promise.resolve({}) });
+    expect(list.status).toBe(401);
+    const create = await CREATE_CONNECTION(
+      new Request("http://test/api/connections", { method: "POST", headers, body: JSON.stringify({ data: { type: "connection", attributes: {} } }) }),
+      { params: Promise.resolve({}) },
+    );
+    expect(create.status).toBe(401);
+  });
+});

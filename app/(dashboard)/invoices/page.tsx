@@ -1,15 +1,43 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { InvoiceFilters } from "@/components/invoices/invoice-filters";
+import { InvoiceList } from "@/components/invoices/invoice-list";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { getDb } from "@/lib/db/client";
+import { listDashboardInvoices, parseDashboardQuery } from "@/lib/invoices/dashboard";
 
 export const metadata: Metadata = { title: "Invoices" };
 
-export default async function InvoicesPage() {
-  await requirePageViewer();
+const FILTER_LABELS: Record<string, string> = {
+  type: "type",
+  status: "status",
+  provider: "provider",
+  mode: "mode",
+  reference: "reference",
+  from: "created from",
+  to: "created to",
+  after: "page position",
+};
+
+export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const viewer = await requirePageViewer();
+  const { filters, after, invalid } = parseDashboardQuery(await searchParams);
+  const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filters, after);
   return (
     <>
-      <PageHeader title="Invoices" description="Payment and payout invoices created through the invoice API." />
-      <div className="card text-sm text-slate-600">No invoices yet.</div>
+      <PageHeader
+        title="Invoices"
+        description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
+        actions={<Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>}
+      />
+      <InvoiceFilters filters={filters} />
+      {invalid.length ? (
+        <p role="status" className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          Ignored what could not be read: {invalid.map((name) => FILTER_LABELS[name] ?? name).join(", ")}.
+        </p>
+      ) : null}
+      <InvoiceList filters={filters} start={after ?? null} initialPage={page} />
     </>
   );
 }

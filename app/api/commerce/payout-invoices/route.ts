@@ -1,5 +1,5 @@
 import { readJsonBody } from "@/lib/api/request";
-import { withApiKey } from "@/lib/api/with-api-key";
+import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
 import { baseUrlOf, createInvoiceResponse, invoiceListResponse } from "@/lib/invoices/http";
 import { createInvoice } from "@/lib/invoices/service";
 
@@ -7,9 +7,8 @@ import { createInvoice } from "@/lib/invoices/service";
 export const POST = withApiKey(async ({ request, merchant, db, requestId, testOnly }) => {
   const result = await createInvoice(db, merchant, "payout", await readJsonBody(request), { requestId, testOnly });
   return createInvoiceResponse(result, baseUrlOf(request));
-});
+}, COMPOSER_MAY_CALL);
 
 /** The merchant's payout invoices, newest first, with filters and cursor pagination. */
 export const GET = withApiKey(async ({ request, merchant, db, requestId }) =>
-  invoiceListResponse(db, merchant.id, "payout", request, requestId),
-);
+  invoiceListResponse(db, merchant.id, "payout", request, requestId), COMPOSER_MAY_CALL);

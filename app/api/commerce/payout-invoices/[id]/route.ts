@@ -1,4 +1,4 @@
-import { withApiKey } from "@/lib/api/with-api-key";
+import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
 import { baseUrlOf, invoiceResponse } from "@/lib/invoices/http";
 import { getInvoice } from "@/lib/invoices/queries";
 
@@ -6,5 +6,4 @@ type Params = { id: string };
 
 /** One of the merchant's payout invoices; another merchant's id is a 404, like an unknown one. */
 export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) =>
-  invoiceResponse(await getInvoice(db, merchant.id, "payout", params.id), "payout", params.id, baseUrlOf(request)),
-);
+  invoiceResponse(await getInvoice(db, merchant.id, "payout", params.id), "payout", params.id, baseUrlOf(request)), COMPOSER_MAY_CALL);

@@ -1,0 +1,63 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
+import { CustomerAsResolved, InvoiceFacts, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";
+import { InvoiceTimeline } from "@/components/invoices/invoice-timeline";
+import { PageHeader } from "@/components/shell/page-header";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { getDb } from "@/lib/db/client";
+import { getDashboardInvoice } from "@/lib/invoices/dashboard";
+
+type Params = { params: Promise<{ id: string }> };
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  return { title: `Invoice ${(await params).id}` };
+}
+
+/** The origin the visitor used, as the API's hpp_url uses the origin of its request. */
+async function originOf(): Promise<string> {
+  const h = await headers();
+  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost";
+  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
+  return `${proto}://${host}`;
+}
+
+export default async function InvoicePage({ params }: Params) {
+  const viewer = await requirePageViewer();
+  const { id } = await params;
+  const invoice = await getDashboardInvoice(await getDb(), viewer.merchant.id, id);
+  if (!invoice) notFound();
+  const hostedPageUrl = invoice.hostedPagePath ? `${await originOf()}${invoice.hostedPagePath}` : null;
+  return (
+    <div className="max-w-5xl">
+      <PageHeader
+        title={`Invoice ${invoice.id}`}
+        description={`${invoice.direction === "payment" ? "Payment" : "Payout"} invoice ${invoice.referenceId}`}
+        actions={<Link href="/invoices" className="btn-secondary">All invoices</Link>}
+      />
+      {/* Sections stack in one column; processing adds "Attempts", "Provider logs" and "Webhook deliveries" after the timeline. */}
+      <div className="space-y-6">
+        <InvoiceSection id="overview" title="Status and details">
+          <div className="grid gap-6 lg:grid-cols-2">
+            <InvoiceStatusPanel initial={invoice} />
+            <InvoiceFacts invoice={invoice} hostedPageUrl={hostedPageUrl} />
+          </div>
+        </InvoiceSection>
+        <InvoiceSection id="connection" title="Connection">
+          <RoutedConnection invoice={invoice} linkToConnection={viewer.user.role === "owner"} />
+        </InvoiceSection>
+        <InvoiceSection id="request" title="Request as sent">
+          <RequestAsSent invoice={invoice} />
+        </InvoiceSection>
+        <InvoiceSection id="customer" title="Customer as resolved">
+          <CustomerAsResolved fields={invoice.customer} />
+        </InvoiceSection>
+        <InvoiceSection id="timeline" title="Timeline">
+          <InvoiceTimeline initial={invoice} />
+        </InvoiceSection>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import { randomUUID } from "node:crypto";
+import { InvoiceComposer } from "@/components/invoices/composer/invoice-composer";
+import { PageHeader } from "@/components/shell/page-header";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { listConnections } from "@/lib/connections/queries";
+import { getDb } from "@/lib/db/client";
+import { invoiceApiBaseUrl } from "@/lib/invoices/composer/base-url";
+import { composerConnections } from "@/lib/invoices/composer/connections";
+
+export const metadata: Metadata = { title: "New invoice" };
+
+export default async function NewInvoicePage() {
+  const viewer = await requirePageViewer();
+  const role = viewer.user.role;
+  const views = await listConnections(await getDb(), viewer.merchant.id, { state: "enabled" });
+  // Shown in the curl command only: the address a client outside would use. The server action
+  // itself posts to invoiceApiBaseUrl(), never to anything the request's Host names.
+  const configured = invoiceApiBaseUrl(process.env.INVOICE_API_BASE_URL, process.env.PORT);
+  const host = (await headers()).get("host");
+  const shownBase = process.env.INVOICE_API_BASE_URL && configured.ok ? configured.baseUrl : host ? `http://${host}` : "{base_url}";
+  return (
+    <>
+      <PageHeader
+        title="New invoice"
+        description={
+          <>
+            Compose a payment or payout invoice and send it to the invoice API exactly as your systems would, for
+            commerce account <code>{viewer.merchant.commerceAccount}</code>.
+            {role === "owner" ? null : " As a support member you can create test-mode invoices only."}
+          </>
+        }
+        actions={
+          <Link href="/invoices" className="btn-secondary">
+            Back to invoices
+          </Link>
+        }
+      />
+      <InvoiceComposer
+        connections={composerConnections(views, role)}
+        commerceAccount={viewer.merchant.commerceAccount}
+        role={role}
+        apiBaseUrl={shownBase}
+        initialReferenceId={randomUUID()}
+      />
+    </>
+  );
+}

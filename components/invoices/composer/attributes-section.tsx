@@ -1,0 +1,117 @@
+"use client";
+
+import { Field, fieldAria } from "@/components/forms/field";
+import type { Role } from "@/lib/db/schema";
+import type { ComposerConnection } from "@/lib/invoices/composer/connections";
+import type { ComposerValues } from "@/lib/invoices/composer/form-values";
+import { newReferenceId } from "@/lib/invoices/composer/reference-id";
+import { CheckboxField, errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
+
+/** Amount, reference, flow and test mode (spec 2.2). */
+export function AttributesSection({
+  form,
+  values,
+  role,
+  connection,
+}: {
+  form: ComposerForm;
+  values: ComposerValues;
+  role: Role;
+  connection: ComposerConnection | undefined;
+}) {
+  const regenerate = () => form.setValue("reference_id", newReferenceId(), { shouldDirty: true, shouldValidate: true });
+  return (
+    <Section title="Amount and reference">
+      <TextField
+        form={form}
+        name="amount"
+        label="Amount"
+        required
+        inputMode="decimal"
+        help={`A decimal such as 100 or 100.50${values.currency ? ` in ${values.currency}` : ""}; at most two decimal places.`}
+      />
+      <CheckboxField
+        form={form}
+        name="amount_as_string"
+        label="Send the amount as a JSON string"
+        help={'Off: a JSON number, as in the spec\'s examples. On: exactly the text typed, e.g. "100.50".'}
+      />
+      <TextField
+        form={form}
+        name="reference_id"
+        label="Reference ID"
+        required
+        help="Your own unique reference. Sending the same body again with it returns the same invoice; a different body is refused."
+        after={
+          <button type="button" className="btn-secondary shrink-0" onClick={regenerate}>
+            Regenerate
+          </button>
+        }
+      />
+      {values.direction === "payment" ? <FlowField form={form} /> : null}
+      <TestModeSwitch form={form} values={values} role={role} connection={connection} />
+    </Section>
+  );
+}
+
+function FlowField({ form }: { form: ComposerForm }) {
+  const id = fieldId("flow");
+  const error = errorAt(form, "flow");
+  return (
+    <Field id={id} label="Flow" required error={error} help="charge is the only flow the spec defines.">
+      <select className="input" {...fieldAria(id, error, true)} {...form.register("flow")}>
+        <option value="charge">charge</option>
+      </select>
+    </Field>
+  );
+}
+
+/**
+ * Not registered with react-hook-form: a disabled registered input reads as undefined, which
+ * would leave test_mode out of the body and make the invoice live.
+ */
+function TestModeSwitch({
+  form,
+  values,
+  role,
+  connection,
+}: {
+  form: ComposerForm;
+  values: ComposerValues;
+  role: Role;
+  connection: ComposerConnection | undefined;
+}) {
+  const id = fieldId("test_mode");
+  const error = errorAt(form, "test_mode");
+  const support = role !== "owner";
+  const mismatch = connection && (connection.mode === "test") !== values.test_mode;
+  const help = support
+    ? "Support members can compose test-mode invoices only, so test mode stays on."
+    : "On: a test invoice, routed to a test-mode connection. Off: a live invoice.";
+  return (
+    <div>
+      <div className="flex items-start gap-2">
+        <input
+          type="checkbox"
+          role="switch"
+          className="mt-0.5 size-4"
+          name="test_mode"
+          checked={values.test_mode}
+          disabled={support}
+          onChange={(event) => form.setValue("test_mode", event.target.checked, { shouldDirty: true, shouldValidate: true })}
+          {...fieldAria(id, error, true)}
+        />
+        <label htmlFor={id} className="text-sm text-slate-800">
+          Test mode
+        </label>
+      </div>
+      <p id={`${id}-help`} className="help ml-6">
+        {help}
+        {mismatch ? ` ${connection.label} is a ${connection.mode}-mode connection, so it will not receive this invoice.` : null}
+      </p>
+      <p id={`${id}-error`} className="field-error ml-6" aria-live="polite">
+        {error}
+      </p>
+    </div>
+  );
+}

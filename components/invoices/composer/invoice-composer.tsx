@@ -1,0 +1,112 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import type { FieldPath } from "react-hook-form";
+import { FormAlert, SubmitButton } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
+import type { Role } from "@/lib/db/schema";
+import { placeApiErrors } from "@/lib/invoices/composer/api-errors";
+import { templateConnection, type ComposerConnection } from "@/lib/invoices/composer/connections";
+import { curlCommand } from "@/lib/invoices/composer/curl";
+import { buildEnvelope, envelopeText } from "@/lib/invoices/composer/envelope";
+import { initialValues, valuesFromTemplate, type ComposerValues } from "@/lib/invoices/composer/form-values";
+import { newReferenceId } from "@/lib/invoices/composer/reference-id";
+import { composerFormSchema, ENVELOPE_FIELD } from "@/lib/invoices/composer/schema";
+import type { InvoiceTemplate } from "@/lib/invoices/templates";
+import { AttributesSection } from "./attributes-section";
+import { ConnectionSection } from "./connection-section";
+import { CustomerSection } from "./customer-section";
+import { errorAt } from "./fields";
+import { OptionsSection } from "./options-section";
+import { RequestPreview } from "./request-preview";
+import { SendResult } from "./send-result";
+import { TemplatePicker, type TemplateNotice } from "./template-picker";
+
+/**
+ * The invoice composer (issue 6): a form over every attribute of spec 2.2-2.4, validated in the
+ * browser by the API's own `validateInvoice`, with the body, curl and resolved customer beside it.
+ * Sending posts the very body shown to the invoice API over HTTP (server action) and maps the
+ * API's errors back onto the inputs by their pointers.
+ */
+export function InvoiceComposer({
+  connections,
+  commerceAccount,
+  role,
+  apiBaseUrl,
+  initialReferenceId,
+}: {
+  connections: ComposerConnection[];
+  commerceAccount: string;
+  role: Role;
+  apiBaseUrl: string;
+  initialReferenceId: string;
+}) {
+  const form = useZodForm(composerFormSchema, { defaultValues: initialValues({ commerceAccount, referenceId: initialReferenceId }) });
+  const values = form.watch();
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const [result, setResult] = useState<ComposerSendResult>();
+  const [notice, setNotice] = useState<TemplateNotice>();
+
+  const { envelope } = buildEnvelope(values);
+  const body = envelopeText(envelope);
+  const connection = connections.find((c) => c.id === values.connection_id);
+
+  const applyTemplate = (template: InvoiceTemplate) => {
+    const match = templateConnection(connections, template);
+    const next = valuesFromTemplate(template, { commerceAccount, referenceId: newReferenceId(), connectionId: match?.id ?? "" });
+    form.reset(role === "owner" ? next : { ...next, test_mode: true });
+    setNotice({ template, connectionLabel: match?.label });
+    setResult(undefined);
+    setMessage(undefined);
+  };
+
+  const onSubmit = form.handleSubmit((submitted: ComposerValues) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      setResult(undefined);
+      const text = envelopeText(buildEnvelope(submitted).envelope);
+      const sent = await sendComposedInvoiceAction({ direction: submitted.direction, body: text });
+      if (!sent.ok) return setMessage(applyActionErrors(form, sent));
+      setResult(sent.data);
+      if (sent.data.invoiceId) return;
+      const placed = placeApiErrors(sent.data.status, sent.data.body);
+      placed.fields.forEach(({ field, message: text }, index) =>
+        form.setError(field as FieldPath<ComposerValues>, { type: "server", message: text }, { shouldFocus: index === 0 }),
+      );
+      setMessage(placed.alert);
+    }),
+  );
+
+  const alert = message ?? errorAt(form, ENVELOPE_FIELD);
+  return (
+    <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+      <div className="min-w-0 space-y-6">
+        <TemplatePicker onApply={applyTemplate} notice={notice} role={role} />
+        <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Compose invoice">
+          <ConnectionSection form={form} values={values} connections={connections} role={role} />
+          <AttributesSection form={form} values={values} role={role} connection={connection} />
+          <OptionsSection form={form} values={values} />
+          <CustomerSection form={form} values={values} />
+          <div className="space-y-3">
+            <FormAlert message={alert} />
+            <SubmitButton pending={pending} pendingLabel="Sending…">
+              Send invoice
+            </SubmitButton>
+          </div>
+        </form>
+        {result ? <SendResult result={result} /> : null}
+      </div>
+      <aside aria-label="Request preview" className="min-w-0 xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
+        <RequestPreview
+          direction={values.direction}
+          body={body}
+          data={envelope.data}
+          curl={curlCommand(apiBaseUrl, values.direction, body)}
+          connection={connection}
+        />
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { DashboardInvoice, DashboardInvoiceFilters, DashboardInvoicePage } from "@/lib/invoices/dashboard";
+
+/**
+ * Browser side of the dashboard's invoice reads: query keys and fetchers for the session routes
+ * under /api/dashboard/invoices. Types only from lib/invoices/dashboard, which stays on the server.
+ */
+
+export const invoiceListKey = (filters: DashboardInvoiceFilters, start: string | null) => ["dashboard-invoices", filters, start] as const;
+export const invoiceKey = (id: string) => ["dashboard-invoice", id] as const;
+
+/** The list page's query string; the filter names are the form's field names. */
+export function invoiceSearch(filters: DashboardInvoiceFilters, after?: string | null): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, String(value));
+  if (after) params.set("after", after);
+  return params.toString();
+}
+
+async function readJson<T>(response: Response): Promise<T> {
+  const body = (await response.json().catch(() => undefined)) as { data?: T; errors?: { detail?: string }[] } | undefined;
+  if (!response.ok || body?.data === undefined) {
+    throw new Error(body?.errors?.[0]?.detail ?? `The server answered ${response.status}`);
+  }
+  return body.data;
+}
+
+export async function fetchInvoicePage(filters: DashboardInvoiceFilters, after: string | null, signal: AbortSignal): Promise<DashboardInvoicePage> {
+  const response = await fetch(`/api/dashboard/invoices?${invoiceSearch(filters, after)}`, { signal, cache: "no-store" });
+  return readJson<DashboardInvoicePage>(response);
+}
+
+export async function fetchInvoice(id: string, signal: AbortSignal): Promise<DashboardInvoice> {
+  const response = await fetch(`/api/dashboard/invoices/${encodeURIComponent(id)}`, { signal, cache: "no-store" });
+  return readJson<DashboardInvoice>(response);
+}
+
+const clock = new Intl.DateTimeFormat("en-GB", { timeStyle: "medium", timeZone: "UTC" });
+
+/** "08:26:10 UTC": same text on the server and in the browser. */
+export function formatClock(time: number): string {
+  return `${clock.format(new Date(time))} UTC`;
+}
+
+const moment = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+
+/** "22 Nov 2026, 08:26:10 UTC": to the second, for a timeline of changes. */
+export function formatMoment(value: string): string {
+  return `${moment.format(new Date(value))} UTC`;
+}

@@ -1,0 +1,142 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { ModeBadge } from "@/components/connections/badges";
+import type { CustomerFieldSource, DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/dashboard";
+import { formatMoment } from "./invoice-client";
+
+/** One card of the detail page, titled with an h2 the card is labelled by. */
+export function InvoiceSection({ id, title, children, testId }: { id: string; title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section className="card" aria-labelledby={id} data-testid={testId}>
+      <h2 id={id} className="mb-3 text-base font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="contents">
+      <dt className="text-slate-600">{term}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}
+
+const dl = "grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm";
+
+export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInvoice; hostedPageUrl: string | null }) {
+  return (
+    <dl className={dl} data-testid="invoice-facts">
+      <Row term="Type">{invoice.direction === "payment" ? "Payment" : "Payout"}</Row>
+      <Row term="Reference"><span className="font-mono text-xs break-all">{invoice.referenceId}</span></Row>
+      <Row term="Amount"><span className="tabular-nums">{invoice.amount} {invoice.currency}</span></Row>
+      <Row term="Service"><span className="font-mono text-xs">{invoice.service}</span></Row>
+      <Row term="Mode"><ModeBadge mode={invoice.testMode ? "test" : "live"} /></Row>
+      {invoice.cardNumberMasked ? <Row term="Card"><span className="font-mono text-xs">{invoice.cardNumberMasked}</span></Row> : null}
+      <Row term="Created">{formatMoment(invoice.createdAt)}</Row>
+      {invoice.requestId ? <Row term="Request id"><span className="font-mono text-xs break-all">{invoice.requestId}</span></Row> : null}
+      <Row term="Hosted page">
+        {hostedPageUrl ? (
+          <>
+            <a href={hostedPageUrl} className="font-mono text-xs break-all text-brand-700 underline" data-testid="hosted-page-link">
+              {hostedPageUrl}
+            </a>
+            <span className="help block">Where the customer pays (hpp_url); the page opens with invoice processing.</span>
+          </>
+        ) : (
+          <span className="text-slate-600">None: {invoice.service} has no hosted payment page</span>
+        )}
+      </Row>
+    </dl>
+  );
+}
+
+export function RoutedConnection({ invoice, linkToConnection }: { invoice: DashboardInvoice; linkToConnection: boolean }) {
+  const connection = invoice.connection;
+  if (!connection) return <p className="text-sm text-slate-600">Not routed to a connection.</p>;
+  const label =
+    linkToConnection && !connection.deleted ? (
+      <Link href={`/connections/${connection.id}`} className="font-medium text-brand-700 underline">{connection.label}</Link>
+    ) : (
+      <span className="font-medium">{connection.label}</span>
+    );
+  return (
+    <dl className={dl} data-testid="invoice-connection">
+      <Row term="Label">
+        {label}
+        {connection.deleted ? <span className="badge ml-2 bg-slate-200 text-slate-700">Deleted</span> : null}
+      </Row>
+      <Row term="Provider">{connection.providerName}</Row>
+      <Row term="Kind">{connection.kindLabel}</Row>
+      <Row term="Mode"><ModeBadge mode={connection.mode} /></Row>
+    </dl>
+  );
+}
+
+export function RequestAsSent({ invoice }: { invoice: DashboardInvoice }) {
+  return (
+    <>
+      <p className="mb-2 text-xs text-slate-600">
+        As stored from the request: a card number only masked, <code>commerce_account</code> left out (it is always
+        yours), and the customer under <code>attributes</code> whichever of its three places it was sent in.
+      </p>
+      <pre
+        tabIndex={0}
+        aria-label="Request as sent, JSON"
+        className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100"
+        data-testid="invoice-request"
+      >
+        {JSON.stringify(invoice.request, null, 2)}
+      </pre>
+    </>
+  );
+}
+
+const SOURCE_STYLE: Readonly<Record<CustomerFieldSource, string>> = {
+  request: "bg-sky-100 text-sky-900",
+  constant: "bg-brand-100 text-brand-700",
+  default: "bg-amber-100 text-amber-900",
+  unknown: "bg-slate-200 text-slate-700",
+};
+
+const valueText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+export function CustomerAsResolved({ fields }: { fields: readonly DashboardCustomerField[] }) {
+  if (fields.length === 0) {
+    return <p className="text-sm text-slate-600">The provider receives no customer details for this invoice.</p>;
+  }
+  return (
+    <>
+      <p className="mb-2 text-xs text-slate-600">
+        What the provider receives. Source: <strong>request</strong> sent in the invoice, <strong>constant</strong> from
+        the connection&apos;s constants, <strong>default</strong> the provider&apos;s built-in value. Worked out from the
+        stored request and result, as the constants of that moment are not kept.
+      </p>
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="invoice-customer">
+          <caption className="sr-only">Customer fields as resolved, with where each value comes from</caption>
+          <thead className="text-xs text-slate-600">
+            <tr>
+              <th scope="col" className="py-1 pr-4 font-medium">Path</th>
+              <th scope="col" className="py-1 pr-4 font-medium">Value</th>
+              <th scope="col" className="py-1 font-medium">Source</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {fields.map((field) => (
+              <tr key={field.path} data-testid={`customer-${field.path}`}>
+                <th scope="row" className="py-1.5 pr-4 align-top font-mono text-xs font-normal text-slate-800">{field.path}</th>
+                <td className="py-1.5 pr-4 align-top break-words">{valueText(field.value)}</td>
+                <td className="py-1.5 align-top">
+                  <span className={`badge ${SOURCE_STYLE[field.source]}`}>{field.source}</span>
+                  {field.constant ? <span className="ml-2 font-mono text-xs text-slate-600">{field.constant}</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,229 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { sampleCredentials } from "../lib/providers/server/sample-credentials";
+import type { ConnectionKind, Mode } from "../lib/providers/types";
+import { INVOICE_TEMPLATES } from "../lib/invoices/templates";
+import { createApiKey, signIn, signUp } from "./support/accounts";
+
+/** Issue 6 "Done when", composer part. */
+// One setup (owner, connections, support member) shared in order; a failed test does not skip the others.
+test.describe.configure({ mode: "default" });
+
+type Setup = { owner: Page; support: Page; commerceAccount: string };
+let setup: Setup;
+
+const SUPPORT_PASSWORD = "support-pass-99";
+
+async function createConnection(
+  request: APIRequestContext,
+  apiKey: string,
+  input: { provider: string; kind: ConnectionKind; label: string; mode?: Mode; constants?: Record<string, string> },
+) {
+  const mode = input.mode ?? "test";
+  const attributes = {
+    provider: input.provider,
+    kind: input.kind,
+    label: input.label,
+    ...(input.provider === "provider-f" ? {} : { mode }),
+    credentials: sampleCredentials(input.provider, input.kind, mode),
+    ...(input.constants ? { constants: input.constants } : {}),
+  };
+  const response = await request.post("/api/connections", {
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" },
+    data: { data: { type: "connection", attributes } },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+async function addSupportMember(owner: Page): Promise<string> {
+  await owner.goto("/team");
+  const email = `support-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`;
+  await owner.getByLabel("Name").fill("Sam Support");
+  await owner.getByLabel("E-mail").fill(email);
+  await owner.getByLabel("Role").selectOption("support");
+  await owner.getByLabel("Initial password").fill(SUPPORT_PASSWORD);
+  await owner.getByRole("button", { name: "Add member" }).click();
+  await expect(owner.getByRole("cell", { name: email })).toBeVisible();
+  return email;
+}
+
+async function prepare(browser: Browser, request: APIRequestContext): Promise<Setup> {
+  const owner = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+  const account = await signUp(owner);
+  const apiKey = await createApiKey(owner);
+  const connections = [
+    { provider: "provider-a", kind: "provider_account", label: "A sandbox", constants: { COUNTRY: "UA", CITY: "Kyiv", STREET: "Khreshchatyk St 1" } },
+    { provider: "provider-a", kind: "provider_account", label: "A live", mode: "live" },
+    { provider: "provider-b", kind: "h2h", label: "B sandbox" },
+    { provider: "provider-c", kind: "provider_account", label: "C sandbox" },
+    { provider: "provider-d", kind: "h2h", label: "D sandbox" },
+    { provider: "provider-e", kind: "h2h", label: "E sandbox" },
+    { provider: "provider-f", kind: "h2h", label: "F sandbox" },
+  ] as const;
+  for (const connection of connections) await createConnection(request, apiKey, connection);
+  const email = await addSupportMember(owner);
+  const support = await (await browser.newContext()).newPage();
+  await signIn(support, email, SUPPORT_PASSWORD);
+  await expect(support).toHaveURL(/\/invoices$/);
+  return { owner, support, commerceAccount: account.commerceAccount };
+}
+
+test.beforeAll(async ({ browser, playwright }) => {
+  test.setTimeout(120_000);
+  const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  setup = await prepare(browser, request);
+  await request.dispose();
+});
+
+const templateButton = (page: Page, label: string) => page.getByRole("button", { name: new RegExp(`^${label} payment_card`) });
+const send = (page: Page) => page.getByRole("button", { name: "Send invoice" }).click();
+
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test("for each of the eight templates a support member composes and sends an invoice and lands on its page", async () => {
+  test.setTimeout(240_000);
+  const page = setup.support;
+  for (const template of INVOICE_TEMPLATES) {
+    await test.step(template.label, async () => {
+      await page.goto("/invoices/new");
+      await templateButton(page, template.label).click();
+      await expect(page.getByTestId("template-status")).toContainText(`Filled in from ${template.label}`);
+      await expect(page.getByTestId("composer-envelope")).toContainText(`"service": "${template.service}"`);
+      await expect(page.getByTestId("composer-envelope")).toContainText(`"commerce_account": "${setup.commerceAccount}"`);
+      await expect(page.getByRole("switch", { name: "Test mode" })).toBeChecked();
+      await send(page);
+      await expect(page.getByTestId("composer-status")).toHaveText("201");
+      const body = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}");
+      const id: string = body.data.id;
+      expect(id).toMatch(template.direction === "payment" ? /^cpi_/ : /^cpoi_/);
+      expect(body.data.attributes).toMatchObject({ service: template.service, currency: template.currency, test_mode: true });
+      await page.getByRole("link", { name: "Open invoice" }).click();
+      await expect(page).toHaveURL(new RegExp(`/invoices/${id}$`));
+      // The detail page belongs to the invoice list/detail work; it renders <h1>Invoice {id}</h1>.
+      await expect.soft(page.getByRole("heading", { level: 1 })).toContainText(id);
+    });
+  }
+});
+
+test("the preview shows the exact body, a curl without credentials and the customer with each value's source", async () => {
+  const page = setup.support;
+  await page.goto("/invoices/new");
+  await templateButton(page, "Provider A payment").click();
+  const envelope = JSON.parse((await page.getByTestId("composer-envelope").textContent()) ?? "{}");
+  expect(envelope.data.attributes).toMatchObject({ service: "payment_card_uah_hpp", currency: "UAH", amount: 100, options: { allow_partially: false } });
+  const curl = (await page.getByTestId("composer-curl").textContent()) ?? "";
+  expect(curl).toContain('-H "Authorization: Bearer $API_KEY"');
+  expect(curl).toContain("/api/commerce/payment-invoices");
+  expect(curl).not.toContain("pos_");
+  await expect(page.getByTestId("preview-customer.address.city")).toContainText("Kyiv");
+  await expect(page.getByTestId("preview-customer.address.city")).toContainText("constant");
+  await expect(page.getByTestId("preview-customer.name")).toContainText("request");
+
+  await templateButton(page, "Provider B payment").click();
+  await expect(page.getByTestId("preview-language")).toContainText("default");
+  await expect(page.getByTestId("composer-envelope")).toContainText('"amount": "100.50"');
+});
+
+test("a refused input shows the API's error on the right field", async () => {
+  const page = setup.support;
+  await page.goto("/invoices/new");
+  await templateButton(page, "Provider B payment").click();
+
+  // The browser runs the API's own validation before sending.
+  const amount = page.getByRole("textbox", { name: /^Amount/ });
+  await amount.fill("1.234");
+  await send(page);
+  await expect(page.locator("#composer-amount-error")).toContainText(/decimal/i);
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("composer-result")).toHaveCount(0);
+
+  // Only the server knows the reference is taken: 409 on reference_id.
+  await amount.fill("100.50");
+  await send(page);
+  await expect(page.getByTestId("composer-status")).toHaveText("201");
+  await amount.fill("200");
+  await send(page);
+  await expect(page.getByTestId("composer-status")).toHaveText("409");
+  await expect(page.locator("#composer-reference-id-error")).toContainText("reference_id was already used");
+  await expect(page.getByRole("textbox", { name: /^Reference ID/ })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("form-alert")).toContainText("HTTP 409");
+  await expect(page.getByRole("link", { name: "Open invoice" })).toHaveCount(0);
+});
+
+test("a support member cannot compose a live invoice", async () => {
+  const page = setup.support;
+  await page.goto("/invoices/new");
+  const connection = page.getByRole("combobox", { name: /^Connection/ });
+  await expect(connection.locator("option", { hasText: "A sandbox" })).toHaveCount(1);
+  await expect(connection.locator("option", { hasText: "A live" })).toHaveCount(0);
+  const testMode = page.getByRole("switch", { name: "Test mode" });
+  await expect(testMode).toBeChecked();
+  await expect(testMode).toBeDisabled();
+  await expect(page.getByText("Support members can compose test-mode invoices only")).toBeVisible();
+
+  // Forced past the disabled switch, the server action refuses before anything reaches the API.
+  await templateButton(page, "Provider E payment").click();
+  await testMode.evaluate((element) => element.removeAttribute("disabled"));
+  await testMode.click();
+  await expect(page.getByTestId("composer-envelope")).toContainText('"test_mode": false');
+  await send(page);
+  await expect(page.locator("#composer-test-mode-error")).toContainText("Support members may compose test-mode invoices only");
+  await expect(page.getByTestId("composer-result")).toHaveCount(0);
+});
+
+test("an owner sees live connections; the page has no serious axe violations", async () => {
+  const page = setup.owner;
+  await page.goto("/invoices/new");
+  await expectNoSeriousViolations(page);
+  const connection = page.getByRole("combobox", { name: /^Connection/ });
+  await expect(connection.locator("option", { hasText: "A live" })).toHaveCount(1);
+  await templateButton(page, "Provider F payment").click();
+  await expect(page.getByRole("switch", { name: "Test mode" })).toBeEnabled();
+  await expectNoSeriousViolations(page);
+  await page.getByRole("textbox", { name: /^Amount/ }).fill("1.234");
+  await send(page);
+  await expect(page.locator("#composer-amount-error")).not.toBeEmpty();
+  await expectNoSeriousViolations(page);
+  await page.getByRole("textbox", { name: /^Amount/ }).fill("120");
+  await send(page);
+  await expect(page.getByTestId("composer-status")).toHaveText("201");
+  await expectNoSeriousViolations(page);
+  // From the top, so the sticky preview sits beside the start of the form as a reader first sees it.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: "test-results/screens/composer.png", fullPage: true });
+});
+
+test("an invoice can be composed and sent with the keyboard alone", async () => {
+  const page = setup.owner;
+  await page.goto("/invoices/new");
+  await templateButton(page, "Provider C payment in AMD").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("template-status")).toContainText("Filled in from Provider C payment in AMD");
+  const submit = page.getByRole("button", { name: "Send invoice" });
+  // Every control of the form is on the Tab path down to the send button.
+  for (let i = 0; i < 60 && !(await submit.evaluate((el) => el === document.activeElement)); i += 1) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(submit).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("composer-status")).toHaveText("201");
+  await expect(page.getByRole("heading", { name: "Response" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  const open = page.getByRole("link", { name: "Open invoice" });
+  await expect(open).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/invoices\/cpi_/);
+});
+
+test("a template whose provider is not connected says to connect it first", async ({ page }) => {
+  await signUp(page);
+  await page.goto("/invoices/new");
+  await templateButton(page, "Provider D payment").click();
+  await expect(page.getByTestId("template-status")).toContainText("Connect Provider D first");
+  await expect(page.getByRole("link", { name: "Open Provider D" })).toHaveAttribute("href", "/providers/provider-d");
+  await expectNoSeriousViolations(page);
+});

@@ -1,0 +1,35 @@
+import { ENVELOPE_FIELD } from "./schema";
+import { pointerToField } from "./pointers";
+
+type ErrorObject = { status?: unknown; code?: unknown; title?: unknown; detail?: unknown; source?: { pointer?: unknown } | null };
+
+export type PlacedApiErrors = {
+  /** Errors with an input of their own, by form field name. */
+  fields: { field: string; message: string }[];
+  /** For the form alert: the HTTP status and everything no input holds. */
+  alert: string;
+};
+
+function errorsOf(body: unknown): ErrorObject[] {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  return Array.isArray(errors) ? errors.filter((error): error is ErrorObject => typeof error === "object" && error !== null) : [];
+}
+
+const textOf = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/** The API's JSON:API errors, each on the input its `source.pointer` names (same mapper as the browser's checks). */
+export function placeApiErrors(status: number, body: unknown): PlacedApiErrors {
+  const fields: PlacedApiErrors["fields"] = [];
+  const unplaced: string[] = [];
+  for (const error of errorsOf(body)) {
+    const pointer = textOf(error.source?.pointer);
+    const message = textOf(error.detail) ?? textOf(error.title) ?? "Refused";
+    const field = pointerToField(pointer);
+    if (field && field !== ENVELOPE_FIELD) fields.push({ field, message });
+    else unplaced.push(pointer ? `${pointer}: ${message}` : message);
+  }
+  let summary = "The API refused the invoice; see the marked fields.";
+  if (unplaced.length > 0) summary = unplaced.join(" ");
+  else if (fields.length === 0) summary = "The API gave no error details; see its answer below.";
+  return { fields, alert: `HTTP ${status}: ${summary}` };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import type { ConnectionView } from "@/lib/connections/store";
+import { findTemplate } from "../templates";
+import { composerConnections, connectionPatch, groupByProvider, templateConnection } from "./connections";
+
+function view(overrides: Partial<ConnectionView>): ConnectionView {
+  return {
+    id: "conn_x",
+    provider: "provider-a",
+    kind: "provider_account",
+    label: "A",
+    mode: "test",
+    enabled: true,
+    currency: null,
+    credentials: [{ id: "private_key", label: "Private key", secret: true, set: true, display: "••••abcd" }],
+    publicValues: { merchant_id: "A-1" },
+    constants: { CITY: "Kyiv" },
+    services: ["payment_card_uah_hpp", "payment_card_uah"],
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+    ...overrides,
+  };
+}
+
+const views = [
+  view({ id: "conn_a_live", label: "A live", mode: "live" }),
+  view({ id: "conn_a_test", label: "A test" }),
+  view({ id: "conn_b", label: "B", provider: "provider-b", kind: "h2h", services: ["payment_card_eur_hpp"] }),
+  view({ id: "conn_off", label: "Off", enabled: false }),
+];
+
+describe("composerConnections", () => {
+  it("never carries credentials; support members get test-mode connections only; disabled ones are left out", () => {
+    const owner = composerConnections(views, "owner");
+    expect(owner.map((c) => c.id)).toEqual(["conn_a_live", "conn_a_test", "conn_b"]);
+    expect(JSON.stringify(owner)).not.toMatch(/abcd|A-1|credentials|publicValues/);
+    expect(composerConnections(views, "support").map((c) => c.id)).toEqual(["conn_a_test", "conn_b"]);
+  });
+
+  it("groups by provider, only those offering the invoice type", () => {
+    const connections = composerConnections(views, "owner");
+    expect(groupByProvider(connections, "payment").map((g) => [g.name, g.connections.length])).toEqual([
+      ["Provider A", 2],
+      ["Provider B", 1],
+    ]);
+    expect(groupByProvider(connections, "payout").map((g) => g.provider)).toEqual(["provider-a"]);
+  });
+
+  it("picks a template's test-mode connection of its provider", () => {
+    const connections = composerConnections(views, "owner");
+    expect(templateConnection(connections, findTemplate("a-payout")!)?.id).toBe("conn_a_test");
+    expect(templateConnection(connections, findTemplate("f-payment")!)).toBeUndefined();
+  });
+
+  it("follows the connection: service, its currency, and test mode from the connection's mode", () => {
+    const [live] = composerConnections(views, "owner");
+    expect(connectionPatch(live!, "payout", "payment_card_eur_hpp")).toEqual({
+      provider: "provider-a",
+      service: "payment_card_uah",
+      currency: "UAH",
+      test_mode: false,
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import type { ConnectionView } from "@/lib/connections/store";
+import type { Role } from "@/lib/db/schema";
+import { findService, getProvider, PROVIDERS, type InvoiceDirection, type Mode, type ServiceSpec } from "@/lib/providers";
+import type { InvoiceTemplate } from "../templates";
+
+/**
+ * What the composer may know of a connection: label, provider, mode, services and the constants
+ * the customer preview applies. Never credentials, not even masked ones.
+ */
+export type ComposerConnection = {
+  id: string;
+  label: string;
+  provider: string;
+  providerName: string;
+  kind: string;
+  mode: Mode;
+  services: string[];
+  constants: Record<string, string>;
+};
+
+/** Enabled connections the viewer may compose with: support members see test-mode ones only. */
+export function composerConnections(views: readonly ConnectionView[], role: Role): ComposerConnection[] {
+  return views
+    .filter((view) => view.enabled && (role === "owner" || view.mode === "test"))
+    .map((view) => ({
+      id: view.id,
+      label: view.label,
+      provider: view.provider,
+      providerName: getProvider(view.provider)?.name ?? view.provider,
+      kind: view.kind,
+      mode: view.mode,
+      services: view.services,
+      constants: view.constants,
+    }));
+}
+
+export function servicesOf(connection: ComposerConnection | undefined, direction: InvoiceDirection): ServiceSpec[] {
+  if (!connection) return [];
+  return connection.services.map(findService).filter((service): service is ServiceSpec => service?.direction === direction);
+}
+
+export type ProviderGroup = { provider: string; name: string; connections: ComposerConnection[] };
+
+/** Connections offering a service of the invoice type, grouped by provider in registry order. */
+export function groupByProvider(connections: readonly ComposerConnection[], direction: InvoiceDirection): ProviderGroup[] {
+  return PROVIDERS.map((provider) => ({
+    provider: provider.slug,
+    name: provider.name,
+    connections: connections.filter((c) => c.provider === provider.slug && servicesOf(c, direction).length > 0),
+  })).filter((group) => group.connections.length > 0);
+}
+
+/** A template's connection: the provider's first test-mode connection offering the template's service. */
+export function templateConnection(connections: readonly ComposerConnection[], template: InvoiceTemplate): ComposerConnection | undefined {
+  return connections.find((c) => c.provider === template.provider && c.mode === "test" && c.services.includes(template.service));
+}
+
+/**
+ * What changes when a connection is chosen: its provider, a service it offers (the current one
+ * if still offered), that service's currency, and test_mode following the connection's mode.
+ */
+export function connectionPatch(connection: ComposerConnection, direction: InvoiceDirection, currentService: string) {
+  const services = servicesOf(connection, direction);
+  const service = services.find((s) => s.code === currentService) ?? services[0];
+  return {
+    provider: connection.provider,
+    service: service?.code ?? "",
+    currency: service?.currency ?? "",
+    test_mode: connection.mode === "test",
+  };
+}

@@ -1,0 +1,140 @@
+import type { InvoiceDirection } from "@/lib/providers";
+import { INVOICE_TYPES } from "../schemas";
+import { customerFieldsFor } from "./customer-fields";
+import type { ComposerValues } from "./form-values";
+
+/** Spec 2.4: which options apply to an invoice type and provider ("Seen in"). */
+export type OptionName = keyof ComposerValues["options"];
+
+export function optionsFor(direction: InvoiceDirection, provider: string): readonly OptionName[] {
+  if (direction === "payout") return ["attempts_limit", "split_mode", "allow_partially", "auto_process"];
+  return provider === "provider-f" ? ["allow_partially", "bypass_hpp", "send_operation_context_on_return"] : ["allow_partially"];
+}
+
+/** A problem the body cannot even carry (unparseable JSON); reported on the form field by name. */
+export type BuildProblem = { field: string; message: string };
+
+export type BuiltEnvelope = { envelope: { data: Record<string, unknown> }; problems: BuildProblem[] };
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Canonical decimal text, for checking that a JSON number carries exactly what was typed. */
+function canonicalDecimal(value: string): string {
+  const [whole = "", fraction = ""] = value.split(".");
+  const digits = whole.replace(/^0+(?=\d)/, "");
+  const decimals = fraction.replace(/0+$/, "");
+  return decimals ? `${digits}.${decimals}` : digits;
+}
+
+/**
+ * Spec 2.2 shows amounts as JSON numbers; a number is sent only when it carries the typed decimal
+ * exactly (no float rounding, no exponent). Anything else goes as the typed string, so the
+ * API's own amount rule judges it.
+ */
+export function amountValue(text: string, asString: boolean): number | string {
+  const trimmed = text.trim();
+  if (asString || !DECIMAL.test(trimmed)) return text;
+  const number = Number(trimmed);
+  return String(number) === canonicalDecimal(trimmed) ? number : text;
+}
+
+function wholeNumberOrText(text: string): number | string {
+  return /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : text;
+}
+
+function isBlank(value: string): boolean {
+  return value.trim() === "";
+}
+
+function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
+  const segments = path.split(".");
+  let node = target;
+  for (const segment of segments.slice(0, -1)) {
+    node[segment] ??= {};
+    node = node[segment] as Record<string, unknown>;
+  }
+  node[segments.at(-1)!] = value;
+}
+
+function readAt(source: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], source);
+}
+
+/** The customer from the fields shown for the provider; blank inputs are left out (spec 2.3). */
+export function buildCustomer(values: Pick<ComposerValues, "customer" | "provider">): Record<string, unknown> {
+  const customer: Record<string, unknown> = {};
+  for (const field of customerFieldsFor(values.provider || undefined)) {
+    const value = readAt(values.customer, field.path);
+    if (typeof value === "string" && !isBlank(value)) setAt(customer, field.path, value);
+  }
+  return customer;
+}
+
+function parseServiceFields(text: string): { value?: unknown; problem?: BuildProblem } {
+  if (isBlank(text)) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (Array.isArray(value)) return { value };
+    return { problem: { field: "service_fields", message: "service_fields must be a JSON array, e.g. []" } };
+  } catch {
+    return { problem: { field: "service_fields", message: "service_fields is not valid JSON; write a JSON array, e.g. []" } };
+  }
+}
+
+function buildOptions(values: ComposerValues): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const name of optionsFor(values.direction, values.provider)) {
+    const value = values.options[name];
+    if (name === "attempts_limit") {
+      if (!isBlank(String(value))) options[name] = wholeNumberOrText(String(value));
+    } else {
+      options[name] = value;
+    }
+  }
+  return options;
+}
+
+/**
+ * The request body the form describes (spec 2.1-2.4), attributes in the spec's order. Only fields
+ * that apply to the invoice type and provider are included, so what the preview shows is what
+ * is sent.
+ */
+export function buildEnvelope(values: ComposerValues): BuiltEnvelope {
+  const payment = values.direction === "payment";
+  const problems: BuildProblem[] = [];
+  const attributes: Record<string, unknown> = {
+    service: values.service,
+    commerce_account: values.commerce_account,
+    currency: values.currency,
+    amount: amountValue(values.amount, values.amount_as_string),
+    reference_id: values.reference_id,
+  };
+  if (payment) attributes.flow = values.flow;
+  attributes.test_mode = values.test_mode;
+  attributes.options = buildOptions(values);
+  if (!payment) attributes.fields = { card_number: values.card_number };
+
+  const placement = values.customer_placement;
+  const customer = placement === "none" ? undefined : buildCustomer(values);
+  if (customer && placement === "attributes") attributes.customer = customer;
+  if (payment) {
+    const gateway: Record<string, unknown> = {};
+    if (values.send_tokenize) gateway.cardgate = { tokenize: values.tokenize };
+    if (customer && placement === "gateway_options") gateway.customer = customer;
+    if (Object.keys(gateway).length > 0) attributes.gateway_options = gateway;
+    const serviceFields = parseServiceFields(values.service_fields);
+    if (serviceFields.problem) problems.push(serviceFields.problem);
+    if (serviceFields.value !== undefined) attributes.service_fields = serviceFields.value;
+  } else if (placement === "gateway_options") {
+    problems.push({ field: "customer_placement", message: "gateway_options exists on payment invoices only; choose another spot" });
+  }
+
+  const data: Record<string, unknown> = { type: INVOICE_TYPES[values.direction], attributes };
+  if (customer && placement === "data") data.customer = customer;
+  return { envelope: { data }, problems };
+}
+
+/** The exact text the composer posts and shows. */
+export function envelopeText(envelope: BuiltEnvelope["envelope"]): string {
+  return JSON.stringify(envelope, null, 2);
+}
