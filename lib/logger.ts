@@ -24,8 +24,16 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
+const LEVELS = { info: 0, warn: 1, error: 2, silent: 3 } as const;
+
+/** LOG_LEVEL: info (default), warn, error or silent. */
+function enabled(level: "info" | "warn" | "error"): boolean {
+  const threshold = LEVELS[(process.env.LOG_LEVEL ?? "info") as keyof typeof LEVELS] ?? 0;
+  return LEVELS[level] >= threshold;
+}
+
 function write(level: "info" | "warn" | "error", message: string, fields: Record<string, unknown> = {}) {
-  if (process.env.LOG_LEVEL === "silent") return;
+  if (!enabled(level)) return;
   const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...(redact(fields) as object) });
   process.stderr.write(line + "\n");
 }
