@@ -1,55 +1,18 @@
-import type { ConstantFormat, ConstantSpec } from "@/lib/providers/types";
+import { getKind } from "@/lib/providers";
+import type { ConstantSpec } from "@/lib/providers/types";
 
-// Mirrors the spec 2.5 table for tests only; the real lists live in the provider registry.
-function specs(rows: readonly [string, string, ConstantFormat][]): ConstantSpec[] {
-  return rows.map(([name, target, format]) => ({ name, target, label: name, format }));
+// The registry's own lists (spec 2.5, 2.6): the tests below assert their targets one by one.
+function constantsOf(provider: string, kind: "provider_account" | "h2h"): readonly ConstantSpec[] {
+  const spec = getKind(provider, kind);
+  if (!spec) throw new Error(`registry has no ${provider}/${kind}`);
+  return spec.constants;
 }
 
-export const PROVIDER_A_CONSTANTS = specs([
-  ["STREET", "customer.address.street", "text"],
-  ["COUNTRY", "customer.address.country", "country"],
-  ["CITY", "customer.address.city", "text"],
-  ["NAME", "customer.name", "text"],
-]);
+export const PROVIDER_A_CONSTANTS = constantsOf("provider-a", "provider_account");
+export const PROVIDER_B_CONSTANTS = constantsOf("provider-b", "h2h");
+export const PROVIDER_F_CONSTANTS = constantsOf("provider-f", "h2h");
 
-export const PROVIDER_B_CONSTANTS = specs([
-  ["FULL_ADDRESS", "customer.address.full_address", "text"],
-  ["REGION", "customer.address.region", "text"],
-  ["COUNTRY", "customer.address.country", "country"],
-  ["CITY", "customer.address.city", "text"],
-  ["POST_CODE", "customer.address.post_code", "text"],
-  ["EMAIL", "customer.email", "email"],
-  ["NAME", "customer.name", "text"],
-  ["PHONE", "customer.phone", "phone"],
-  ["LANG", "language", "language"],
-]);
-
-export const PROVIDER_F_CONSTANTS = specs([
-  ["FIRST_NAME", "customer.address.first_name", "text"],
-  ["LAST_NAME", "customer.address.last_name", "text"],
-  ["EMAIL", "customer.address.email", "email"],
-  ["DATE_OF_BIRTH", "customer.date_of_birth", "date_of_birth"],
-  ["COUNTRY", "customer.address.country", "country"],
-  ["CITY", "customer.address.city", "text"],
-  ["REGION", "customer.address.region", "text"],
-  ["FULL_ADDRESS", "customer.address.full_address", "text"],
-  ["POST_CODE", "customer.address.post_code", "text"],
-  ["COUNTRY_PHONE_CODE", "customer.constants.customer_country_phone_code", "phone_country_code"],
-  ["PHONE", "customer.address.phone", "phone"],
-]);
-
-/** Spec 2.6 names four values and withholds five; the withheld ones are stand-ins here. */
-export const PROVIDER_B_DEFAULTS: Readonly<Record<string, string>> = {
-  "customer.address.country": "GB",
-  "customer.address.city": "London",
-  "customer.address.region": "Northeast",
-  language: "en",
-  "customer.address.full_address": "default full address",
-  "customer.address.post_code": "default post code",
-  "customer.email": "default@example.com",
-  "customer.name": "Default Name",
-  "customer.phone": "+440000000000",
-};
+export const PROVIDER_B_DEFAULTS: Readonly<Record<string, string>> = getKind("provider-b", "h2h")?.defaults ?? {};
 
 /** A valid sample value per constant name, shaped to its format. */
 export const SAMPLE_VALUES: Readonly<Record<string, string>> = {
