@@ -199,19 +199,7 @@ export async function listDashboardInvoices(
   const page = rows.slice(0, DASHBOARD_PAGE_SIZE);
   const last = page.at(-1);
   return {
-    invoices: page.map((row) => ({
-      id: row.id,
-      direction: row.direction,
-      referenceId: row.referenceId,
-      status: row.status,
-      resolution: row.resolution,
-      amount: row.amount,
-      currency: row.currency,
-      service: row.service,
-      testMode: row.testMode,
-      createdAt: row.createdAt.toISOString(),
-      connection: toConnection(row),
-    })),
+    invoices: page.map((row) => ({ ...invoiceSummary(row), connection: toConnection(row) })),
     nextCursor: rows.length > DASHBOARD_PAGE_SIZE && last ? encodeCursor(last) : null,
     readAt,
   };
@@ -284,6 +272,27 @@ export function customerFieldSources(
  * the merchant's own), and the customer shows under attributes whichever of its three allowed
  * places it came in.
  */
+type SummaryColumns = Pick<
+  InvoiceRow,
+  "id" | "direction" | "referenceId" | "status" | "resolution" | "amount" | "currency" | "service" | "testMode" | "createdAt"
+>;
+
+/** The fields the list and the detail page both show, as plain JSON. */
+function invoiceSummary(row: SummaryColumns) {
+  return {
+    id: row.id,
+    direction: row.direction,
+    referenceId: row.referenceId,
+    status: row.status,
+    resolution: row.resolution,
+    amount: row.amount,
+    currency: row.currency,
+    service: row.service,
+    testMode: row.testMode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
 function requestAsSent(row: InvoiceRow): Record<string, unknown> {
   const attributes: Record<string, unknown> = {
     service: row.service,
@@ -327,17 +336,8 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
   const history = await getStatusHistory(db, row.id);
   const kind = connection ? getKind(connection.provider, connection.kind) : undefined;
   return {
-    id: row.id,
-    direction: row.direction,
-    referenceId: row.referenceId,
-    status: row.status,
-    resolution: row.resolution,
-    amount: row.amount,
-    currency: row.currency,
-    service: row.service,
-    testMode: row.testMode,
+    ...invoiceSummary(row),
     flow: row.flow,
-    createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     requestId: row.requestId,
     cardNumberMasked: row.cardNumberMasked,
