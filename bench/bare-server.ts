@@ -6,11 +6,11 @@
 import http from "node:http";
 import { openEmbedded, openPostgres } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
-import { invoiceValues } from "@/lib/invoices/invoice-values";
-import { validateInvoice } from "@/lib/invoices/issues";
-import { requestHash } from "@/lib/invoices/request-hash";
-import { findRoute } from "@/lib/invoices/routing";
-import { insertInvoiceOnce } from "@/lib/invoices/store";
+import { invoiceValues } from "@/lib/invoices/create/invoice-values";
+import { validateInvoice } from "@/lib/invoices/contract/issues";
+import { requestHash } from "@/lib/invoices/create/request-hash";
+import { findRoute } from "@/lib/invoices/create/routing";
+import { insertInvoiceOnce } from "@/lib/invoices/create/store";
 
 const port = Number(process.env.PORT);
 const merchantId = process.env.BENCH_MERCHANT_ID!;

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind, Mode } from "../lib/providers/types";
-import { INVOICE_TEMPLATES } from "../lib/invoices/templates";
+import { INVOICE_TEMPLATES } from "../lib/composer/templates";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 
 /** Issue 6 "Done when", composer part. */

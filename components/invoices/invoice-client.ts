@@ -1,4 +1,4 @@
-import type { DashboardInvoice, DashboardInvoiceFilters, DashboardInvoicePage } from "@/lib/invoices/dashboard";
+import type { DashboardInvoice, DashboardInvoiceFilters, DashboardInvoicePage } from "@/lib/invoices/read/dashboard";
 
 /**
  * Browser side of the dashboard's invoice reads: query keys and fetchers for the session routes

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { DashboardInvoiceFilters, DashboardInvoicePage } from "@/lib/invoices/dashboard";
+import type { DashboardInvoiceFilters, DashboardInvoicePage } from "@/lib/invoices/read/dashboard";
 import { fetchInvoicePage, formatClock, invoiceListKey, invoiceSearch } from "./invoice-client";
 import { InvoiceTable } from "./invoice-table";
 

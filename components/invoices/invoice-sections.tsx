@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ModeBadge } from "@/components/connections/badges";
-import type { CustomerFieldSource, DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/dashboard";
+import type { CustomerFieldSource, DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/read/dashboard";
 import { formatMoment } from "./invoice-client";
 
 /** One card of the detail page, titled with an h2 the card is labelled by. */

@@ -3,9 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { mintSessionCredential } from "@/lib/api-keys/session-credential";
-import { invoiceApiBaseUrl } from "@/lib/invoices/composer/base-url";
-import { requestsLiveInvoice } from "@/lib/invoices/composer/test-mode";
-import { invoiceCollectionPath } from "@/lib/invoices/resource";
+import { invoiceApiBaseUrl } from "@/lib/composer/base-url";
+import { requestsLiveInvoice } from "@/lib/composer/test-mode";
+import { invoiceCollectionPath } from "@/lib/api/invoice-resource";
 import { logger } from "@/lib/logger";
 import { validatedAction } from "./validated-action";
 

@@ -26,8 +26,8 @@ import { GET as GET_PAYOUT_ONE } from "@/app/api/commerce/payout-invoices/[id]/r
 import { revokeApiKey } from "@/lib/api-keys/queries";
 import { RATE_LIMIT_BURST, resetRateLimits, takeToken } from "@/lib/api/rate-limit";
 import type { RouteHandler } from "@/lib/api/with-api-key";
-import { ISSUE_TITLES, invoiceResourceSchema, type InvoiceIssueCode } from "@/lib/invoices";
-import { canonicalJson } from "@/lib/invoices/request-hash";
+import { ISSUE_TITLES, invoiceResourceSchema, type InvoiceIssueCode } from "@/lib/invoices/contract";
+import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, Mode } from "@/lib/providers";

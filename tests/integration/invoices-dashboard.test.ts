@@ -7,10 +7,10 @@ import {
   listDashboardInvoices,
   parseDashboardQuery,
   type DashboardInvoiceFilters,
-} from "@/lib/invoices/dashboard";
-import { createInvoice } from "@/lib/invoices/service";
+} from "@/lib/invoices/read/dashboard";
+import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
-import type { InvoiceRow } from "@/lib/invoices/store";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { getKind } from "@/lib/providers";

@@ -5,7 +5,7 @@ import { InvoiceList } from "@/components/invoices/invoice-list";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { listDashboardInvoices, parseDashboardQuery } from "@/lib/invoices/dashboard";
+import { listDashboardInvoices, parseDashboardQuery } from "@/lib/invoices/read/dashboard";
 
 export const metadata: Metadata = { title: "Invoices" };
 

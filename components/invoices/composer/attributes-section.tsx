@@ -2,9 +2,9 @@
 
 import { Field, fieldAria } from "@/components/forms/field";
 import type { Role } from "@/lib/db/schema";
-import type { ComposerConnection } from "@/lib/invoices/composer/connections";
-import type { ComposerValues } from "@/lib/invoices/composer/form-values";
-import { newReferenceId } from "@/lib/invoices/composer/reference-id";
+import type { ComposerConnection } from "@/lib/composer/connections";
+import type { ComposerValues } from "@/lib/composer/form-values";
+import { newReferenceId } from "@/lib/composer/reference-id";
 import { CheckboxField, errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
 
 /** Amount, reference, flow and test mode (spec 2.2). */

@@ -4,8 +4,8 @@ import Link from "next/link";
 import { ModeBadge } from "@/components/connections/badges";
 import { Field, fieldAria } from "@/components/forms/field";
 import type { Role } from "@/lib/db/schema";
-import { connectionPatch, groupByProvider, servicesOf, type ComposerConnection } from "@/lib/invoices/composer/connections";
-import type { ComposerValues } from "@/lib/invoices/composer/form-values";
+import { connectionPatch, groupByProvider, servicesOf, type ComposerConnection } from "@/lib/composer/connections";
+import type { ComposerValues } from "@/lib/composer/form-values";
 import { findService, type InvoiceDirection } from "@/lib/providers";
 import { errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { Field, fieldAria } from "@/components/forms/field";
-import { customerFieldsFor } from "@/lib/invoices/composer/customer-fields";
-import type { ComposerValues, CustomerPlacementChoice } from "@/lib/invoices/composer/form-values";
+import { customerFieldsFor } from "@/lib/composer/customer-fields";
+import type { ComposerValues, CustomerPlacementChoice } from "@/lib/composer/form-values";
 import { getProvider } from "@/lib/providers";
 import { errorAt, fieldId, Section, TextField, type ComposerField, type ComposerForm } from "./fields";
 

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import type { FieldPath, UseFormReturn } from "react-hook-form";
 import { Field, fieldAria } from "@/components/forms/field";
-import type { ComposerValues } from "@/lib/invoices/composer/form-values";
+import type { ComposerValues } from "@/lib/composer/form-values";
 
 export type ComposerForm = UseFormReturn<ComposerValues, unknown, ComposerValues>;
 export type ComposerField = FieldPath<ComposerValues>;

@@ -1,8 +1,8 @@
 "use client";
 
 import { Field, fieldAria } from "@/components/forms/field";
-import { optionsFor, type OptionName } from "@/lib/invoices/composer/envelope";
-import type { ComposerValues } from "@/lib/invoices/composer/form-values";
+import { optionsFor, type OptionName } from "@/lib/composer/envelope";
+import type { ComposerValues } from "@/lib/composer/form-values";
 import { CheckboxField, errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
 
 const OPTION_HELP: Readonly<Record<Exclude<OptionName, "attempts_limit">, string>> = {

@@ -3,8 +3,8 @@
 import { useState } from "react";
 import { PreviewTable } from "@/components/connections/customer-preview";
 import { resolveCustomer } from "@/lib/customers";
-import type { ComposerConnection } from "@/lib/invoices/composer/connections";
-import { invoiceCollectionPath } from "@/lib/invoices/resource";
+import type { ComposerConnection } from "@/lib/composer/connections";
+import { invoiceCollectionPath } from "@/lib/api/invoice-resource";
 import { getKind, type InvoiceDirection } from "@/lib/providers";
 
 /** Beside the form, live: the exact body, the same request as curl, and the customer the provider receives. */

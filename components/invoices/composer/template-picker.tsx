@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { Role } from "@/lib/db/schema";
 import { getProvider } from "@/lib/providers";
-import { INVOICE_TEMPLATES, type InvoiceTemplate } from "@/lib/invoices/templates";
+import { INVOICE_TEMPLATES, type InvoiceTemplate } from "@/lib/composer/templates";
 
 export type TemplateNotice = { template: InvoiceTemplate; connectionLabel?: string };
 

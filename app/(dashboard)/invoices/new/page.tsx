@@ -7,8 +7,8 @@ import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { listConnections } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
-import { invoiceApiBaseUrl } from "@/lib/invoices/composer/base-url";
-import { composerConnections } from "@/lib/invoices/composer/connections";
+import { invoiceApiBaseUrl } from "@/lib/composer/base-url";
+import { composerConnections } from "@/lib/composer/connections";
 
 export const metadata: Metadata = { title: "New invoice" };
 

@@ -1,7 +1,7 @@
 import { readJsonBody } from "@/lib/api/request";
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
-import { baseUrlOf, createInvoiceResponse, invoiceListResponse } from "@/lib/invoices/http";
-import { createInvoice } from "@/lib/invoices/service";
+import { baseUrlOf, createInvoiceResponse, invoiceListResponse } from "@/lib/api/invoice-responses";
+import { createInvoice } from "@/lib/invoices/create/create-invoice";
 
 /** Spec 4.1: create a payment invoice. */
 export const POST = withApiKey(async ({ request, merchant, db, requestId, testOnly }) => {

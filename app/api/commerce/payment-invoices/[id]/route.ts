@@ -1,6 +1,6 @@
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
-import { baseUrlOf, invoiceResponse } from "@/lib/invoices/http";
-import { getInvoice } from "@/lib/invoices/queries";
+import { baseUrlOf, invoiceResponse } from "@/lib/api/invoice-responses";
+import { getInvoice } from "@/lib/invoices/read/queries";
 
 type Params = { id: string };
 

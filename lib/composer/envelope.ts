@@ -1,5 +1,5 @@
 import type { InvoiceDirection } from "@/lib/providers";
-import { INVOICE_TYPES } from "../schemas";
+import { INVOICE_TYPES } from "../invoices/contract/schemas";
 import { customerFieldsFor } from "./customer-fields";
 import type { ComposerValues } from "./form-values";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConnectionView } from "@/lib/connections/store";
-import { findTemplate } from "../templates";
+import { findTemplate } from "./templates";
 import { composerConnections, connectionPatch, groupByProvider, templateConnection } from "./connections";
 
 function view(overrides: Partial<ConnectionView>): ConnectionView {

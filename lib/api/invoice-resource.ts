@@ -1,8 +1,8 @@
 import { findService, type InvoiceDirection } from "@/lib/providers";
-import type { InvoiceResource } from "./resource-schemas";
-import type { Customer } from "./schemas";
-import { INVOICE_TYPES } from "./schemas";
-import type { InvoiceRow } from "./store";
+import type { InvoiceResource } from "../invoices/contract/resource-schemas";
+import type { Customer } from "../invoices/contract/schemas";
+import { INVOICE_TYPES } from "../invoices/contract/schemas";
+import type { InvoiceRow } from "../invoices/create/store";
 
 export type ResourceContext = {
   /** Origin of this app as the client reaches it, e.g. https://pay.example.com (no trailing slash). */

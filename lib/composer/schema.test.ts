@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INVOICE_TEMPLATES } from "../templates";
+import { INVOICE_TEMPLATES } from "./templates";
 import { valuesFromTemplate, type ComposerValues } from "./form-values";
 import { composerFormSchema } from "./schema";
 

@@ -1,5 +1,5 @@
 import type { InvoiceDirection } from "@/lib/providers";
-import { invoiceCollectionPath } from "../resource";
+import { invoiceCollectionPath } from "../api/invoice-resource";
 
 const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
 

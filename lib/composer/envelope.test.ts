@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INVOICE_TEMPLATES, templateEnvelope } from "../templates";
+import { INVOICE_TEMPLATES, templateEnvelope } from "./templates";
 import { amountValue, buildEnvelope, optionsFor } from "./envelope";
 import { initialValues, valuesFromTemplate, type ComposerValues } from "./form-values";
 

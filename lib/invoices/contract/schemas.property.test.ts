@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateInvoice } from "./issues";
-import { PAYMENT_EXAMPLES, payoutExample } from "./test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "../test-fixtures";
 
 const directions = fc.constantFrom("payment" as const, "payout" as const);
 

@@ -1,10 +1,10 @@
 import { resolveCustomer, type CustomerPlacement, type ResolveError } from "@/lib/customers";
 import { getKind, type InvoiceDirection } from "@/lib/providers";
-import { parseAmount } from "./amount";
-import { maskCardNumber } from "./card";
-import type { InvoiceIssue } from "./issues";
+import { parseAmount } from "../contract/amount";
+import { maskCardNumber } from "../contract/card";
+import type { InvoiceIssue } from "../contract/issues";
 import type { Route } from "./routing";
-import type { InvoiceEnvelope } from "./schemas";
+import type { InvoiceEnvelope } from "../contract/schemas";
 import type { NewInvoice } from "./store";
 
 export type InvoiceValuesInput = {

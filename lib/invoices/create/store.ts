@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
 import type { InvoiceDirection } from "@/lib/providers";
-import { INITIAL_STATUS } from "./state-machine";
+import { INITIAL_STATUS } from "../state-machine";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 /** Every column but those the database sets; nullable ones are named explicitly. */

@@ -1,4 +1,4 @@
-import { validateInvoice } from "../issues";
+import { validateInvoice } from "../invoices/contract/issues";
 import { buildEnvelope } from "./envelope";
 import { composerValuesShape } from "./form-values";
 import { pointerToField } from "./pointers";

@@ -36,6 +36,6 @@ export {
   type InvoiceIssueCode,
   type InvoiceValidation,
 } from "./issues";
-export * from "./state-machine";
+export * from "../state-machine";
 export * from "./resource-schemas";
 export { buildOpenApiDocument } from "./openapi";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateInvoice } from "./issues";
 import { paymentInvoiceAttributesSchema, paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
-import { PAYMENT_EXAMPLES, payoutExample, paymentWith } from "./test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample, paymentWith } from "../test-fixtures";
 
 describe("spec 4.1 payment examples", () => {
   it.each(Object.entries(PAYMENT_EXAMPLES))("%s parses", (_name, body) => {

@@ -2,12 +2,12 @@ import { ApiError, ApiValidationError, type JsonApiError } from "@/lib/api/error
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
 import type { InvoiceDirection } from "@/lib/providers";
-import { ISSUE_TITLES, type InvoiceIssue } from "./issues";
-import { listInvoices, parseInvoiceListQuery, type QueryIssue } from "./queries";
-import { invoiceCollectionPath, toInvoiceResource } from "./resource";
-import { noRouteDetail } from "./routing";
-import type { CreateInvoiceResult } from "./service";
-import type { InvoiceRow } from "./store";
+import { ISSUE_TITLES, type InvoiceIssue } from "../invoices/contract/issues";
+import { listInvoices, parseInvoiceListQuery, type QueryIssue } from "../invoices/read/queries";
+import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
+import { noRouteDetail } from "../invoices/create/routing";
+import type { CreateInvoiceResult } from "../invoices/create/create-invoice";
+import type { InvoiceRow } from "../invoices/create/store";
 
 /**
  * Maps the invoice module's typed results to JSON:API answers, so route handlers stay one call

@@ -4,14 +4,14 @@ import { getPath, isPlainObject, isPresent, listLeaves } from "@/lib/customers/o
 import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
 import { getKind, getProvider, MODES, PROVIDERS, type InvoiceDirection, type KindSpec, type Mode } from "@/lib/providers";
-import { REFERENCE_ID_MAX } from "./field-schemas";
+import { REFERENCE_ID_MAX } from "../contract/field-schemas";
 import { decodeCursor, encodeCursor, getInvoice } from "./queries";
-import { hostedPageUrl } from "./resource";
-import { INVOICE_ID_PREFIXES } from "./resource-schemas";
-import { INVOICE_TYPES } from "./schemas";
-import { INVOICE_STATUSES, isFinal, type InvoiceStatus, type Resolution } from "./state-machine";
-import { getStatusHistory } from "./status";
-import type { InvoiceRow } from "./store";
+import { hostedPageUrl } from "../../api/invoice-resource";
+import { INVOICE_ID_PREFIXES } from "../contract/resource-schemas";
+import { INVOICE_TYPES } from "../contract/schemas";
+import { INVOICE_STATUSES, isFinal, type InvoiceStatus, type Resolution } from "../state-machine";
+import { getStatusHistory } from "../status";
+import type { InvoiceRow } from "../create/store";
 
 /**
  * Dashboard reads of invoices (issue 6, pages). Everything returned is plain JSON (dates as ISO

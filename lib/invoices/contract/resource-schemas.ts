@@ -2,7 +2,7 @@ import { z } from "zod";
 import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
 import { INVOICE_TYPES } from "./schemas";
-import { INVOICE_STATUSES, RESOLUTIONS } from "./state-machine";
+import { INVOICE_STATUSES, RESOLUTIONS } from "../state-machine";
 
 /**
  * Response shapes (REFERENCE "Resources", "Errors"), for the API layer and the OpenAPI document.

@@ -1,6 +1,6 @@
 import type { CustomerPlacement } from "@/lib/customers";
 import type { InvoiceDirection } from "@/lib/providers";
-import { INVOICE_TYPES } from "./schemas";
+import { INVOICE_TYPES } from "../invoices/contract/schemas";
 
 /**
  * One template per provider example of spec 4.1 and 4.2, for the invoice composer. The spec

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { InvoiceDirection } from "@/lib/providers";
-import type { InvoiceTemplate } from "../templates";
+import type { InvoiceTemplate } from "./templates";
 
 /**
  * The composer's form values: what the inputs hold (text and switches), not the request body.

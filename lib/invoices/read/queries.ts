@@ -2,10 +2,10 @@ import { and, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import type { InvoiceDirection } from "@/lib/providers";
-import { INVOICE_ID_PREFIXES, invoiceListQuerySchema, type InvoiceListQuery } from "./resource-schemas";
-import type { InvoiceRow } from "./store";
+import { INVOICE_ID_PREFIXES, invoiceListQuerySchema, type InvoiceListQuery } from "../contract/resource-schemas";
+import type { InvoiceRow } from "../create/store";
 
-export type { InvoiceListQuery } from "./resource-schemas";
+export type { InvoiceListQuery } from "../contract/resource-schemas";
 
 /** A bad query parameter; rendered as a 400 with `source.parameter`. */
 export type QueryIssue = { parameter: string; code: string; message: string };

@@ -4,12 +4,12 @@ import { newId } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/merchants/queries";
 import type { InvoiceDirection, Mode } from "@/lib/providers";
-import { validateInvoice, type InvoiceIssue } from "./issues";
+import { validateInvoice, type InvoiceIssue } from "../contract/issues";
 import { invoiceValues } from "./invoice-values";
 import { requestHash } from "./request-hash";
 import { findRoute } from "./routing";
-import type { InvoiceEnvelope } from "./schemas";
-import { INITIAL_STATUS } from "./state-machine";
+import type { InvoiceEnvelope } from "../contract/schemas";
+import { INITIAL_STATUS } from "../state-machine";
 import { findInvoiceByReference, insertInvoiceOnce, type InvoiceRow } from "./store";
 
 /**
