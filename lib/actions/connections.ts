@@ -2,17 +2,14 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireActionViewer } from "@/lib/auth/viewer";
 import { recordAudit } from "@/lib/connections/audit";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
 import { findConnectionRow } from "@/lib/connections/queries";
-import { createConnectionSchema, updateConnectionSchema } from "@/lib/connections/schemas";
+import { createConnectionSchema } from "@/lib/connections/schemas";
 import { connectionScope, personActor } from "@/lib/connections/scope";
-import { createConnection, deleteConnection, setConnectionEnabled, updateConnection } from "@/lib/connections/service";
-import { kindOf } from "@/lib/connections/store";
-import { fromZodIssues, NotFoundError } from "@/lib/errors";
-import type { ActionResult } from "./result";
-import { runAction, unsafeInputResult, validatedAction } from "./validated-action";
+import { createConnection, deleteConnection, editConnection, setConnectionEnabled } from "@/lib/connections/service";
+import { NotFoundError } from "@/lib/errors";
+import { validatedAction } from "./validated-action";
 
 function refresh(provider?: string, id?: string) {
   revalidatePath("/connections");
@@ -37,27 +34,19 @@ export const createConnectionAction = validatedAction(
 
 const idSchema = z.object({ id: z.string().min(1) });
 
-/** The update schema depends on the stored connection's kind, so the id is read first. */
-export async function updateConnectionAction(input: unknown): Promise<ActionResult<{ id: string }>> {
-  return runAction("connections.update", async () => {
-    const viewer = await requireActionViewer("owner");
-    const unsafe = unsafeInputResult(input);
-    if (unsafe) return unsafe;
-    const ref = idSchema.safeParse(input);
-    if (!ref.success) return { ok: false, errors: fromZodIssues(ref.error.issues) };
+/** The edit's attributes are parsed by editConnection against the stored connection's kind. */
+export const updateConnectionAction = validatedAction(
+  "connections.update",
+  { schema: idSchema.loose(), role: "owner" },
+  async ({ id, ...attributes }, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
-    const row = await findConnectionRow(scope.db, scope.merchantId, ref.data.id);
-    if (!row) throw new NotFoundError(NOT_FOUND);
-    const { id: _id, ...fields } = input as Record<string, unknown>;
-    const parsed = updateConnectionSchema(kindOf(row)).safeParse(fields);
-    if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
-    const updated = await updateConnection(scope, row.id, parsed.data);
-    if (!updated) throw new NotFoundError(NOT_FOUND);
-    if (!updated.ok) return updated;
-    refresh(row.provider, row.id);
-    return { ok: true, data: { id: row.id } };
-  });
-}
+    const edited = await editConnection(scope, id, attributes);
+    if (!edited) throw new NotFoundError(NOT_FOUND);
+    if (!edited.ok) return edited;
+    refresh(edited.value.provider, id);
+    return { ok: true, data: { id } };
+  },
+);
 
 export const setConnectionEnabledAction = validatedAction(
   "connections.enable",

@@ -1,14 +1,14 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
-import { fail, ok, type FieldError, type Result } from "@/lib/errors";
+import { fail, fromZodIssues, ok, type FieldError, type Result } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec } from "@/lib/providers";
 import { recordAudit, type Actor } from "./audit";
 import { forgetRoutes } from "./route-cache";
 import { checkKeyFiles, takeGeneratedKey } from "./key-files";
 import { findConnectionRow, findExclusiveHolder, findLabelOwner } from "./queries";
-import type { CreateConnection, UpdateConnection } from "./schemas";
+import { updateConnectionSchema, type CreateConnection, type UpdateConnection } from "./schemas";
 import { exclusiveKeyOf, kindOf, openSecrets, sealSecrets, splitCredentials, toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
 
 type Scope = { db: Db; merchantId: string; actor: Actor; vaultKey: Buffer };
@@ -224,6 +224,29 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
     if (!isUniqueViolation(error)) throw error;
     return fail(await explainConflict(scope, kind, label, exclusiveKey, current.id));
   }
+}
+
+/** Provider and kind are fixed once created: a different provider is a new connection. */
+const FIXED = ["provider", "kind"] as const;
+
+/**
+ * An edit as the form and the management API send it: attributes as received, parsed against the
+ * stored connection's kind. Provider and kind may be sent only unchanged. Undefined when the
+ * merchant has no such connection.
+ */
+export async function editConnection(scope: Scope, id: string, attributes: Record<string, unknown>): Promise<Result<ConnectionView> | undefined> {
+  const row = await findConnectionRow(scope.db, scope.merchantId, id);
+  if (!row) return undefined;
+  const fixedErrors: FieldError[] = FIXED.filter((k) => k in attributes && attributes[k] !== row[k]).map((k) => ({
+    path: [k],
+    message: `${k} cannot change; create a new connection instead`,
+    code: "immutable",
+  }));
+  const { provider: _p, kind: _k, ...changes } = attributes;
+  const parsed = updateConnectionSchema(kindOf(row)).safeParse(changes);
+  const errors = [...fixedErrors, ...(parsed.success ? [] : fromZodIssues(parsed.error.issues))];
+  if (errors.length || !parsed.success) return fail(errors);
+  return updateConnection(scope, row.id, parsed.data);
 }
 
 function auditAction(changes: string[], enabled: boolean) {

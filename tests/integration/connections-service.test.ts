@@ -4,7 +4,7 @@ import { createGeneratedKeyPair } from "@/lib/connections/key-files";
 import { listAudit } from "@/lib/connections/audit";
 import { findConnectionRow, getConnection, listConnections } from "@/lib/connections/queries";
 import { createConnectionSchema, updateConnectionSchema } from "@/lib/connections/schemas";
-import { createConnection, deleteConnection, setConnectionEnabled, updateConnection } from "@/lib/connections/service";
+import { createConnection, deleteConnection, editConnection, setConnectionEnabled, updateConnection } from "@/lib/connections/service";
 import { kindOf, revealCredentials } from "@/lib/connections/store";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
@@ -477,5 +477,39 @@ describe("credential checks at save (spec 5.1, 5.2)", () => {
       expect.objectContaining({ path: ["credentials", "payment_key"], code: "invalid_key_file" }),
     ]);
     expect(await listConnections(t.db, scope.merchantId)).toEqual([]);
+  });
+});
+
+describe("editConnection: the edit as the form and the API send it", () => {
+  it("refuses a different provider or kind with every other problem at once, and changes nothing", async () => {
+    const scope = await newScope();
+    const created = await createOk(scope, createAttributes("provider-c", "h2h"));
+    const refused = await editConnection(scope, created.id, { provider: "provider-b", kind: "provider_account", label: "" });
+    expect(refused).toMatchObject({ ok: false });
+    const errors = refused && !refused.ok ? refused.errors : [];
+    expect(errors.map((e) => [e.path.join("."), e.code])).toEqual([
+      ["provider", "immutable"],
+      ["kind", "immutable"],
+      ["label", "custom"],
+    ]);
+    expect(errors[0]!.message).toContain("create a new connection");
+    expect((await getConnection(scope.db, scope.merchantId, created.id))!.label).toBe(created.label);
+  });
+
+  it("accepts provider and kind sent unchanged", async () => {
+    const scope = await newScope();
+    const created = await createOk(scope, createAttributes("provider-c", "h2h"));
+    const label = unique("Same kind");
+    const edited = await editConnection(scope, created.id, { provider: "provider-c", kind: "h2h", label });
+    expect(edited).toMatchObject({ ok: true, value: { id: created.id, provider: "provider-c", kind: "h2h", label } });
+  });
+
+  it("answers undefined for an unknown id and for another merchant's connection", async () => {
+    const owner = await newScope();
+    const stranger = await newScope();
+    const created = await createOk(owner, createAttributes("provider-b", "h2h"));
+    expect(await editConnection(owner, "conn_unknown", { label: "x" })).toBeUndefined();
+    expect(await editConnection(stranger, created.id, { label: "Hijacked" })).toBeUndefined();
+    expect((await getConnection(owner.db, owner.merchantId, created.id))!.label).toBe(created.label);
   });
 });
