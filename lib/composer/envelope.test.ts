@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INVOICE_TEMPLATES, templateEnvelope } from "./templates";
+import { listTemplates, templateEnvelope } from "./templates";
 import { amountValue, buildEnvelope, optionsFor } from "./envelope";
 import { initialValues, valuesFromTemplate, type ComposerValues } from "./form-values";
 
@@ -7,11 +7,11 @@ const REFERENCE = "6f1c1b9e-2d3a-4c5b-8e7f-0a1b2c3d4e5f";
 const context = { commerceAccount: "main", referenceId: REFERENCE, connectionId: "conn_1" };
 
 function values(overrides: Partial<ComposerValues> = {}): ComposerValues {
-  return { ...valuesFromTemplate(INVOICE_TEMPLATES[0]!, context), ...overrides };
+  return { ...valuesFromTemplate(listTemplates()[0]!, context), ...overrides };
 }
 
 describe("buildEnvelope", () => {
-  it.each(INVOICE_TEMPLATES.map((t) => [t.id, t] as const))("turns the form values of %s back into the template's body", (_id, template) => {
+  it.each(listTemplates().map((t) => [t.id, t] as const))("turns the form values of %s back into the template's body", (_id, template) => {
     const built = buildEnvelope(valuesFromTemplate(template, context));
     expect(built.problems).toEqual([]);
     expect(built.envelope).toEqual(templateEnvelope(template, context));
@@ -53,7 +53,7 @@ describe("buildEnvelope", () => {
   });
 
   it("sends attempts_limit as a whole number, blank as absent, anything else as typed for the API to judge", () => {
-    const payout = valuesFromTemplate(INVOICE_TEMPLATES[1]!, context);
+    const payout = valuesFromTemplate(listTemplates()[1]!, context);
     const optionsOf = (attempts: string) => (buildEnvelope({ ...payout, options: { ...payout.options, attempts_limit: attempts } }).envelope.data.attributes as { options: object }).options;
     expect(optionsOf("3")).toMatchObject({ attempts_limit: 3 });
     expect(optionsOf("")).not.toHaveProperty("attempts_limit");

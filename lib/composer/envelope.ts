@@ -1,4 +1,4 @@
-import type { InvoiceDirection } from "@/lib/providers";
+import { getProvider, type InvoiceDirection } from "@/lib/providers";
 import { INVOICE_TYPES } from "../invoices/contract/schemas";
 import { customerFieldsFor } from "./customer-fields";
 import type { ComposerValues } from "./form-values";
@@ -6,9 +6,17 @@ import type { ComposerValues } from "./form-values";
 /** Spec 2.4: which options apply to an invoice type and provider ("Seen in"). */
 export type OptionName = keyof ComposerValues["options"];
 
+const PAYOUT_OPTIONS: readonly OptionName[] = ["attempts_limit", "split_mode", "allow_partially", "auto_process"];
+/** Every payment example sends allow_partially, so it is offered before a provider is chosen. */
+const DEFAULT_PAYMENT_OPTIONS: readonly OptionName[] = ["allow_partially"];
+const PAYMENT_OPTIONS: readonly string[] = ["allow_partially", "bypass_hpp", "send_operation_context_on_return"];
+
+const isPaymentOption = (name: string): name is OptionName => PAYMENT_OPTIONS.includes(name);
+
+/** Payouts take every payout option; payments the ones the provider's examples send (its folder says which). */
 export function optionsFor(direction: InvoiceDirection, provider: string): readonly OptionName[] {
-  if (direction === "payout") return ["attempts_limit", "split_mode", "allow_partially", "auto_process"];
-  return provider === "provider-f" ? ["allow_partially", "bypass_hpp", "send_operation_context_on_return"] : ["allow_partially"];
+  if (direction === "payout") return PAYOUT_OPTIONS;
+  return getProvider(provider)?.examples.paymentOptions.filter(isPaymentOption) ?? DEFAULT_PAYMENT_OPTIONS;
 }
 
 /** A problem the body cannot even carry (unparseable JSON); reported on the form field by name. */

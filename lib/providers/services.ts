@@ -2,9 +2,13 @@ import { getKind, getProvider } from "./lookup";
 import { PROVIDERS } from "./registry";
 import type { ConnectionKind, CredentialValues, KindSpec, ProviderSpec, ServiceSpec } from "./types";
 
-function collectServices(providers: readonly ProviderSpec[]): ServiceSpec[] {
+/**
+ * Every service of every provider, once per code (several providers share `payment_card_eur_hpp`).
+ * Read from the registry on each call, so a provider registered later is included.
+ */
+export function listServices(): ServiceSpec[] {
   const byCode = new Map<string, ServiceSpec>();
-  for (const provider of providers) {
+  for (const provider of PROVIDERS) {
     for (const service of provider.services) {
       if (!byCode.has(service.code)) byCode.set(service.code, service);
     }
@@ -12,11 +16,12 @@ function collectServices(providers: readonly ProviderSpec[]): ServiceSpec[] {
   return [...byCode.values()];
 }
 
-/** Every service of every provider, once per code (several providers share `payment_card_eur_hpp`). */
-export const SERVICES: readonly ServiceSpec[] = collectServices(PROVIDERS);
-
 export function findService(code: string): ServiceSpec | undefined {
-  return SERVICES.find((service) => service.code === code);
+  for (const provider of PROVIDERS) {
+    const found = provider.services.find((service) => service.code === code);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function hasField(kind: KindSpec, id: string): boolean {

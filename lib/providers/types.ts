@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { CustomerPlacement } from "../customers/resolve-customer";
 
 /** Connection kinds of spec section 1. */
 export const CONNECTION_KINDS = ["provider_account", "h2h"] as const;
@@ -94,6 +95,42 @@ export type KindSpec = {
   defaults?: Readonly<Record<string, string>>;
 };
 
+/**
+ * One invoice example of spec 4.1 or 4.2, which the composer offers as a template. The spec
+ * describes the examples rather than printing them, so names, amounts and addresses are stand-ins;
+ * what each carries (service, currency, options, gateway options, service fields, customer fields
+ * and spot) follows the spec's notes for the provider.
+ */
+export type InvoiceExample = {
+  id: string;
+  label: string;
+  /** What the spec says about the example, shown beside the template. */
+  description: string;
+  direction: InvoiceDirection;
+  service: string;
+  currency: string;
+  /**
+   * `data.attributes` without `commerce_account` (the merchant's own), `reference_id` (fresh for
+   * every invoice) and `customer` (placed by `customerPlacement`).
+   */
+  attributes: Readonly<Record<string, unknown>>;
+  customer?: Readonly<Record<string, unknown>>;
+  /** Spec 2.1: where the example puts the customer; null when it sends none. */
+  customerPlacement: CustomerPlacement | null;
+};
+
+/** What the provider's invoice examples carry; the composer offers exactly this for the provider. */
+export type ProviderExamples = {
+  invoices: readonly InvoiceExample[];
+  /** Spec 2.4 payment options its examples send ("Seen in"); payouts take every payout option. */
+  paymentOptions: readonly string[];
+  /**
+   * Spec 2.3 customer fields its examples show ("Seen with provider"), as paths inside the
+   * customer object; empty when they send no customer, and the composer then offers the general ones.
+   */
+  customerFields: readonly string[];
+};
+
 export type ProviderSpec = {
   slug: string;
   name: string;
@@ -102,4 +139,14 @@ export type ProviderSpec = {
   services: readonly ServiceSpec[];
   /** Where the merchant finds each credential at the provider. */
   credentialHelp: string;
+  examples: ProviderExamples;
+};
+
+/** Valid demo credentials of one kind in one mode (server only: they may hold generated keys). */
+export type SampleCredentialsBuilder = (mode: Mode) => CredentialValues;
+
+/** A provider's sample credentials per kind, declared in its folder's server-only `samples.ts`. */
+export type ProviderSamples = {
+  slug: string;
+  kinds: Partial<Record<ConnectionKind, SampleCredentialsBuilder>>;
 };

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { Role } from "@/lib/db/schema";
 import { getProvider } from "@/lib/providers";
-import { INVOICE_TEMPLATES, type InvoiceTemplate } from "@/lib/composer/templates";
+import { listTemplates, type InvoiceTemplate } from "@/lib/composer/templates";
 
 export type TemplateNotice = { template: InvoiceTemplate; connectionLabel?: string };
 
@@ -24,7 +24,7 @@ export function TemplatePicker({
       </h2>
       <p className="mt-1 text-sm text-slate-600">Fills the form with the provider&apos;s example of spec section 4 and a fresh reference.</p>
       <ul className="mt-3 grid gap-2 sm:grid-cols-2">
-        {INVOICE_TEMPLATES.map((template) => (
+        {listTemplates().map((template) => (
           <li key={template.id}>
             <button
               type="button"

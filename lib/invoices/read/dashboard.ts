@@ -3,7 +3,7 @@ import type { FieldSource } from "@/lib/customers";
 import { getPath, isPlainObject, isPresent, listLeaves } from "@/lib/customers/object-paths";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
-import { getKind, getProvider, MODES, PROVIDERS, type InvoiceDirection, type KindSpec, type Mode } from "@/lib/providers";
+import { getKind, getProvider, MODES, type InvoiceDirection, type KindSpec, type Mode } from "@/lib/providers";
 import { REFERENCE_ID_MAX } from "../contract/field-schemas";
 import { decodeCursor, encodeCursor, getInvoice } from "./queries";
 import { hostedPageUrl } from "../../api/invoice-resource";
@@ -50,7 +50,7 @@ const oneOf = <T extends string>(values: readonly T[]) => (value: string): value
 const CHECKS: { [K in keyof DashboardInvoiceFilters]-?: (value: string) => boolean } = {
   type: oneOf(["payment", "payout"] as const),
   status: oneOf(INVOICE_STATUSES),
-  provider: oneOf(PROVIDERS.map((p) => p.slug)),
+  provider: (value) => getProvider(value) !== undefined,
   mode: oneOf(MODES),
   reference: (value) => value.length <= REFERENCE_ID_MAX,
   from: isDay,

@@ -3,6 +3,7 @@ import { currencyField, featuresField, selectField } from "../fields";
 import { cardPaymentService, cardPayoutService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { merchantIdField, paymentKeyField, privateKeyField, serviceCodeField } from "./fields";
+import { providerAExamples } from "./examples";
 
 export const providerA: ProviderSpec = {
   slug: "provider-a",
@@ -15,6 +16,7 @@ export const providerA: ProviderSpec = {
     "documents: a merchant ID, a service code, a payment key file and a private key file. You find all " +
     "four in your Provider A merchant portal; upload both key files as the .pem text files you received.",
   services: [cardPaymentService("UAH"), cardPayoutService("UAH")],
+  examples: providerAExamples,
   kinds: [
     {
       kind: "provider_account",

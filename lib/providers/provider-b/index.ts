@@ -2,6 +2,7 @@ import { defineConstant } from "../constants";
 import { currencyField, secretField, textField } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
+import { providerBExamples } from "./examples";
 
 export const providerB: ProviderSpec = {
   slug: "provider-b",
@@ -13,6 +14,7 @@ export const providerB: ProviderSpec = {
     "Provider B issues two credentials once your connection request is approved: a terminal ID and a " +
     "secret key. Both are in the terminal settings of your Provider B back office.",
   services: [cardPaymentService("EUR")],
+  examples: providerBExamples,
   kinds: [
     {
       kind: "h2h",

@@ -1,6 +1,7 @@
 import { currencyField, secretField, textField } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
+import { providerCExamples } from "./examples";
 
 const shopLoginField = textField({
   id: "shop_login",
@@ -25,6 +26,7 @@ export const providerC: ProviderSpec = {
     "Provider C issues a shop login and a shop password when it opens your shop. Both arrive together " +
     "from Provider C; the same pair works for the provider account and the H2H merchant account.",
   services: [cardPaymentService("AMD"), cardPaymentService("EUR")],
+  examples: providerCExamples,
   kinds: [
     {
       kind: "provider_account",

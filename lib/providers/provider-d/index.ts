@@ -9,6 +9,7 @@ import {
 } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
+import { providerDExamples } from "./examples";
 
 const WHEN_SENDING_MERCHANT_DATA = { field: "send_merchant_data", equals: true } as const;
 
@@ -23,6 +24,7 @@ export const providerD: ProviderSpec = {
     "separate merchant ID and credential set for every currency, so ask Provider D for the set of the " +
     "currency you connect. All five values are in the integration letter Provider D sends after setup.",
   services: [cardPaymentService("UZS")],
+  examples: providerDExamples,
   kinds: [
     {
       kind: "h2h",

@@ -1,6 +1,7 @@
 import { currencyField, keyFileField, textField, toggleField } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { CredentialValues, ProviderSpec, RefineIssue } from "../types";
+import { providerEExamples } from "./examples";
 
 function isFilled(value: unknown): boolean {
   return typeof value === "string" && value.trim() !== "";
@@ -31,6 +32,7 @@ export const providerE: ProviderSpec = {
     "one here, and share only the public key with the manager; the private key stays with you and is " +
     "stored encrypted by this service.",
   services: [cardPaymentService("EUR")],
+  examples: providerEExamples,
   kinds: [
     {
       kind: "h2h",

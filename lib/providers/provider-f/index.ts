@@ -3,6 +3,7 @@ import { currencyField, secretField, textField, toggleField } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { assertKeyPrefixMatchesMode, PUBLIC_KEY_PATTERN, SECRET_KEY_PATTERN } from "./key-rules";
+import { providerFExamples } from "./examples";
 
 export { assertKeyPrefixMatchesMode } from "./key-rules";
 
@@ -18,6 +19,7 @@ export const providerF: ProviderSpec = {
     "only once when created; if you lost it, regenerate it in the Provider F dashboard. Use dev_ keys " +
     "with test mode and prod_ keys with live mode.",
   services: [cardPaymentService("EUR")],
+  examples: providerFExamples,
   kinds: [
     {
       kind: "h2h",
