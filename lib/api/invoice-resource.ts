@@ -1,8 +1,9 @@
-import { findService, type InvoiceDirection } from "@/lib/providers";
+import type { InvoiceDirection } from "@/lib/providers";
 import type { InvoiceResource } from "../invoices/contract/resource-schemas";
 import type { Customer } from "../invoices/contract/schemas";
 import { INVOICE_TYPES } from "../invoices/contract/schemas";
 import type { InvoiceRow } from "../invoices/create/store";
+import { hostedPagePath } from "../invoices/read/hosted-page";
 
 export type ResourceContext = {
   /** Origin of this app as the client reaches it, e.g. https://pay.example.com (no trailing slash). */
@@ -13,13 +14,10 @@ export function invoiceCollectionPath(direction: InvoiceDirection): string {
   return `/api/commerce/${direction}-invoices`;
 }
 
-/**
- * Where a `_hpp` invoice's customer is sent: a page of this app, `/pay/{id}`, that will hand over
- * to the provider's hosted page (the page itself comes with processing; until then the URL is
- * reserved and stable, so merchants can already store it).
- */
+/** hpp_url: the hosted page path on the origin the client used. */
 export function hostedPageUrl(row: Pick<InvoiceRow, "id" | "service">, { baseUrl }: ResourceContext): string | null {
-  return findService(row.service)?.hostedPage ? `${baseUrl}/pay/${row.id}` : null;
+  const path = hostedPagePath(row);
+  return path === null ? null : `${baseUrl}${path}`;
 }
 
 /**
@@ -44,6 +42,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       ...(row.cardNumberMasked === null ? {} : { fields: { card_number: row.cardNumberMasked } }),
       customer: row.customer as Customer | null,
       resolved_customer: row.resolvedCustomer,
+      resolved_customer_sources: row.resolvedCustomerSources,
       hpp_url: hostedPageUrl(row, context),
       created: row.createdAt.toISOString(),
       updated: row.updatedAt.toISOString(),

@@ -149,6 +149,13 @@ export const connectionServiceDefaults = pgTable(
 const invoiceTime = (name: string) => timestamp(name, { withTimezone: true, mode: "date", precision: 3 }).notNull().defaultNow();
 
 /**
+ * Where each value of an invoice's resolved customer came from, keyed by spec path
+ * ("customer.address.city", "language"), as resolveCustomer decided it at creation. No values:
+ * those are in resolved_customer. `constant` names the connection constant that supplied one.
+ */
+export type CustomerSources = Record<string, { source: "request" | "constant" | "default"; constant?: string }>;
+
+/**
  * Payment and payout invoices (spec 2, 4.1, 4.2). `amount` is the decimal text as sent, for echoing;
  * `amount_minor` the exact value in minor units, for sums. A payout card is kept masked only.
  */
@@ -177,6 +184,8 @@ export const invoices = pgTable(
     options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
     customer: jsonb("customer").$type<Record<string, unknown>>(),
     resolvedCustomer: jsonb("resolved_customer").$type<Record<string, unknown>>().notNull().default({}),
+    /** Null for invoices created before sources were recorded (migration 0002). */
+    resolvedCustomerSources: jsonb("resolved_customer_sources").$type<CustomerSources>(),
     gatewayOptions: jsonb("gateway_options").$type<Record<string, unknown>>(),
     serviceFields: jsonb("service_fields").$type<unknown[]>(),
     /** First six and last four digits at most; the full number is never stored. */

@@ -88,7 +88,8 @@ describe("buildOpenApiDocument", () => {
     const attributes = pick(doc, "components", "schemas", "InvoiceDocument", "properties", "data", "properties", "attributes", "properties");
     expect(keysOf(attributes)).toEqual(
       expect.arrayContaining(["status", "resolution", "amount", "currency", "service", "reference_id", "test_mode", "flow",
-        "options", "customer", "resolved_customer", "hpp_url", "created", "updated"]),
+        "options", "customer", "resolved_customer", "resolved_customer_sources", "hpp_url", "created", "updated"]),
     );
+    expect(pick(attributes, "resolved_customer_sources", "anyOf", "0", "additionalProperties", "properties", "source", "enum")).toEqual(["request", "constant", "default"]);
   });
 });

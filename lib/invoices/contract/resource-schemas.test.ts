@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorDocumentSchema, invoiceListQuerySchema, invoiceResourceSchema } from "./resource-schemas";
-import { toJsonPointer } from "./issues";
+import { toJsonPointer } from "@/lib/problems";
 
 describe("invoiceListQuerySchema", () => {
   it("defaults and coerces the page size", () => {
@@ -21,8 +21,8 @@ describe("response schemas", () => {
       type: "payment-invoice",
       attributes: {
         status: "created", resolution: null, amount: "100.50", currency: "EUR", service: "payment_card_eur_hpp",
-        reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: null,
-        hpp_url: null, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
+        reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: { language: "en" },
+        resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
       },
       relationships: { connection: { data: null } },
       links: { self: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123" },
@@ -34,6 +34,13 @@ describe("response schemas", () => {
       meta: { request_id: "req_1" },
     };
     expect(errorDocumentSchema.safeParse(error).success).toBe(true);
+  });
+
+  it("describe each resolved customer value's source, null for invoices from before sources were recorded", () => {
+    const sources = invoiceResourceSchema.shape.attributes.shape.resolved_customer_sources;
+    expect(sources.safeParse({ "customer.name": { source: "constant", constant: "NAME" }, language: { source: "request" } }).success).toBe(true);
+    expect(sources.safeParse(null).success).toBe(true);
+    expect(sources.safeParse({ "customer.name": { source: "unknown" } }).success).toBe(false);
   });
 });
 

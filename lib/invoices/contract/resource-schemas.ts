@@ -45,6 +45,21 @@ export const invoiceResourceSchema = z
         .record(z.string(), z.unknown())
         .nullable()
         .meta({ description: "Customer as the provider receives it: request, then constants, then defaults" }),
+      resolved_customer_sources: z
+        .record(
+          z.string(),
+          z.object({
+            source: z.enum(["request", "constant", "default"]),
+            constant: z.string().optional().meta({ description: "The connection constant's name; only when source is constant" }),
+          }),
+        )
+        .nullable()
+        .meta({
+          description:
+            "Where each resolved_customer value came from, keyed by spec path (customer.address.city, language): " +
+            "the request, a connection constant, or the provider's default. Recorded at creation; null for invoices " +
+            "created before sources were recorded",
+        }),
       hpp_url: z.url().nullable().meta({
         description:
           "For _hpp services: where to send the customer, a page of this service at /pay/{id} that hands over to " +

@@ -1,8 +1,9 @@
-import { resolveCustomer, type CustomerPlacement, type ResolveError } from "@/lib/customers";
+import { resolveCustomer, type CustomerPlacement, type ResolvedField } from "@/lib/customers";
+import type { CustomerSources } from "@/lib/db/schema";
+import { problem, type Problem } from "@/lib/problems";
 import { getKind, type InvoiceDirection } from "@/lib/providers";
 import { parseAmount } from "../contract/amount";
 import { maskCardNumber } from "../contract/card";
-import type { InvoiceIssue } from "../contract/issues";
 import type { Route } from "./routing";
 import type { InvoiceEnvelope } from "../contract/schemas";
 import type { NewInvoice } from "./store";
@@ -19,13 +20,9 @@ export type InvoiceValuesInput = {
   requestId?: string;
 };
 
-function customerIssues(errors: readonly ResolveError[]): InvoiceIssue[] {
-  return errors.map((error) => ({
-    path: error.pointer.split("/").slice(1),
-    pointer: error.pointer,
-    code: error.code === "customer_conflict" ? "customer_conflict" : "invalid_type",
-    message: error.detail,
-  }));
+/** The invoice API publishes a closed set of codes: a customer that is not an object is a wrong type there. */
+function customerProblems(problems: readonly Problem[]): Problem[] {
+  return problems.map((entry) => (entry.code === "customer_invalid" ? { ...entry, code: "invalid_type" } : entry));
 }
 
 /** Spec 2.1: the customer may sit in one of three spots; it is stored as sent, whichever it was. */
@@ -37,12 +34,18 @@ function customerAsSent(envelope: InvoiceEnvelope<InvoiceDirection>, placement: 
   return (sent ?? null) as Record<string, unknown> | null;
 }
 
+/** Recorded as resolveCustomer decided it, so the invoice page and the API never have to guess later. */
+function sourcesOf(fields: readonly ResolvedField[]): CustomerSources {
+  // fromEntries defines own properties, so a path such as "customer.__proto__" stays plain data.
+  return Object.fromEntries(fields.map(({ path, source, constant }) => [path, constant === undefined ? { source } : { source, constant }]));
+}
+
 /**
  * The row to store for a validated request routed to `route`: the customer as sent and as the
  * provider receives it (request, then the connection's constants, then the kind's defaults; spec
  * 2.3, 2.5, 2.6), the amount as sent and in exact minor units, the card only as a mask.
  */
-export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: NewInvoice } | { ok: false; issues: InvoiceIssue[] } {
+export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: NewInvoice } | { ok: false; problems: Problem[] } {
   const { envelope, route } = input;
   const attributes = envelope.data.attributes;
   const kind = getKind(route.provider, route.kind);
@@ -52,11 +55,11 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
     constantSpecs: kind?.constants ?? [],
     defaults: kind?.defaults,
   });
-  if (!resolved.ok) return { ok: false, issues: customerIssues(resolved.errors) };
+  if (!resolved.ok) return { ok: false, problems: customerProblems(resolved.problems) };
   // Validation already applied the amount rules; parsing again yields the exact text and minor units.
   const amount = parseAmount(attributes.amount, attributes.currency);
   if (!amount.ok) {
-    return { ok: false, issues: [{ path: ["data", "attributes", "amount"], pointer: "/data/attributes/amount", code: "invalid_amount", message: amount.message }] };
+    return { ok: false, problems: [problem("invalid_amount", amount.message, ["data", "attributes", "amount"])] };
   }
   const payment = "flow" in attributes ? attributes : undefined;
   const card = "fields" in attributes ? attributes.fields.card_number : undefined;
@@ -79,6 +82,7 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
       options: attributes.options ?? {},
       customer: customerAsSent(envelope, resolved.placement),
       resolvedCustomer: resolved.customer,
+      resolvedCustomerSources: sourcesOf(resolved.fields),
       gatewayOptions: payment?.gateway_options ?? null,
       serviceFields: payment?.service_fields ?? null,
       cardNumberMasked: card === undefined ? null : maskCardNumber(card),

@@ -1,0 +1,1 @@
+ALTER TABLE "invoices" ADD COLUMN "resolved_customer_sources" jsonb;
