@@ -1,3 +1,5 @@
+// The specs import server-only modules (sample credentials); outside Next, `server-only` needs this hook.
+import "./scripts/register-server-only.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -48,7 +50,7 @@ export default defineConfig({
     { name: "ui", testMatch: /.*\.ui\.spec\.ts/ },
   ],
   webServer: {
-    command: "npx tsx server.ts",
+    command: "npx tsx --import ./scripts/register-server-only.mjs server.ts",
     url: `http://127.0.0.1:${PORT}/sign-in`,
     timeout: 120_000,
     reuseExistingServer: false,

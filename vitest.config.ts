@@ -2,9 +2,11 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
+// Tests run outside React's "react-server" condition, where `server-only` would throw on import.
+const serverOnlyMarker = fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": root } },
+  resolve: { alias: { "@": root, "server-only": serverOnlyMarker } },
   test: {
     projects: [
       {
@@ -20,6 +22,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          setupFiles: ["tests/integration/setup.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -121,8 +121,8 @@ async function main() {
       expect: [201],
     });
 
-  const appServer = await start("npx", ["tsx", "server.ts"], { DATA_DIR: appDir, DATABASE_URL, PORT: "3501", NODE_ENV: "production", AUTH_SECRET: "bench-only-secret" }, "http://127.0.0.1:3501/api/commerce/openapi.json");
-  const bareServer = await start("npx", ["tsx", "bench/bare-server.ts"], { DATA_DIR: bareDir, DATABASE_URL, PORT: "3502", BENCH_MERCHANT_ID: bare.merchantId });
+  const appServer = await start("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "server.ts"], { DATA_DIR: appDir, DATABASE_URL, PORT: "3501", NODE_ENV: "production", AUTH_SECRET: "bench-only-secret" }, "http://127.0.0.1:3501/api/commerce/openapi.json");
+  const bareServer = await start("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "bench/bare-server.ts"], { DATA_DIR: bareDir, DATABASE_URL, PORT: "3502", BENCH_MERCHANT_ID: bare.merchantId });
   const results: { app: LoadResult[]; bare: LoadResult[] } = { app: [], bare: [] };
   try {
     // Warm-up: JIT, connection pools, PGlite caches.

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { PROVIDERS } from "../lib/providers";
 
 /** Issue 2: a second server on the same DATA_DIR fails at once; the first keeps serving its data. */
 test("a second server on the same data directory stops at once with a clear message", async ({ request }) => {
   const dataDir = process.env.E2E_DATA_DIR!;
-  const child = spawn("npx", ["tsx", "server.ts"], {
+  const child = spawn("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "server.ts"], {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", PORT: "3198", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -26,5 +27,5 @@ test("a second server on the same data directory stops at once with a clear mess
 
   const providers = await request.get("/api/providers");
   expect(providers.status()).toBe(200);
-  expect((await providers.json()).data.providers).toHaveLength(6);
+  expect((await providers.json()).data.providers).toHaveLength(PROVIDERS.length);
 });

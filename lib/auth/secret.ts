@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { dataDir, isEmbedded } from "@/lib/config";
 import { readOrCreateSecretFile } from "@/lib/secret-file";

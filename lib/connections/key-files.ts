@@ -1,3 +1,4 @@
+import "server-only";
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";

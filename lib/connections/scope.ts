@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { Viewer } from "@/lib/merchants/queries";
 import type { Actor } from "./audit";

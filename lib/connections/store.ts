@@ -1,3 +1,4 @@
+import "server-only";
 import type { connections } from "@/lib/db/schema";
 import { getKind, servicesForConnection, type CredentialValues, type KindSpec } from "@/lib/providers";
 import { decryptJson, encryptJson, maskSecret } from "@/lib/vault";

@@ -1,3 +1,4 @@
+import "server-only";
 import { dataDir, isEmbedded } from "@/lib/config";
 import { loadCredentialsKey } from "@/lib/vault";
 

@@ -97,7 +97,9 @@ describe("loadCredentialsKey without CREDENTIALS_KEY", () => {
       `process.stdout.write(key.toString("base64"));`,
     ].join("\n");
     const tsx = resolve(import.meta.dirname, "../../node_modules/.bin/tsx");
-    const starters = Array.from({ length: 6 }, () => run(tsx, ["--eval", script]));
+    // Outside Next, `server-only` needs the same hook as every other plain Node entry point.
+    const hook = resolve(import.meta.dirname, "../../scripts/register-server-only.mjs");
+    const starters = Array.from({ length: 6 }, () => run(tsx, ["--import", hook, "--eval", script]));
     const keys = (await Promise.all(starters)).map((result) => result.stdout);
     expect(new Set(keys).size).toBe(1);
     expect(keys[0]).toBe(readFileSync(keyFilePath(dataDir), "utf8").trim());

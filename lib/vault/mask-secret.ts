@@ -1,3 +1,5 @@
+import "server-only";
+
 const MASK = "••••";
 const VISIBLE_CHARS = 4;
 /** Below this length the last four characters would reveal too much of the secret. */

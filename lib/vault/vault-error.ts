@@ -1,3 +1,5 @@
+import "server-only";
+
 export type VaultErrorCode =
   | "invalid_key"
   | "malformed_token"

@@ -18,7 +18,7 @@ function tempDir() {
 
 async function admin(args: string[], env: Record<string, string>) {
   try {
-    const { stdout } = await run("npx", ["tsx", "scripts/admin.ts", ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+    const { stdout } = await run("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "scripts/admin.ts", ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
     return { code: 0, json: JSON.parse(stdout.trim().split("\n").at(-1)!) };
   } catch (error) {
     const e = error as { code: number; stdout: string };

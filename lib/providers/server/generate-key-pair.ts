@@ -1,3 +1,4 @@
+import "server-only";
 import { generateKeyPairSync } from "node:crypto";
 
 export type GeneratedKeyPair = { publicKeyPem: string; privateKeyPem: string };

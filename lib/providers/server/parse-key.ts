@@ -1,3 +1,4 @@
+import "server-only";
 import { createPrivateKey, createPublicKey } from "node:crypto";
 import { checkPem, type PemKind } from "../pem";
 
