@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { signInAction } from "@/lib/actions/auth";
-import { signInSchema } from "@/lib/auth/schemas";
+import { signInSchema } from "@/lib/identity/schemas";
 
 export function SignInForm({ next }: { next?: string }) {
   const form = useZodForm(signInSchema, { defaultValues: { email: "", password: "" } });

@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { signUpAction } from "@/lib/actions/auth";
-import { signUpSchema } from "@/lib/auth/schemas";
+import { signUpSchema } from "@/lib/identity/schemas";
 
 const FIELDS = [
   { name: "name", label: "Your name", type: "text", autoComplete: "name" },

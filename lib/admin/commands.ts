@@ -1,6 +1,6 @@
 import type { parseArgs as ParseArgs } from "node:util";
 import { createApiKey } from "@/lib/api-keys/queries";
-import { signUpSchema } from "@/lib/auth/schemas";
+import { signUpSchema } from "@/lib/identity/schemas";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { fromZodIssues } from "@/lib/errors";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";

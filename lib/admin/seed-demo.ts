@@ -4,7 +4,8 @@ import { createConnectionSchema } from "@/lib/connections/schemas";
 import { createConnection } from "@/lib/connections/service";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import type { Db } from "@/lib/db/client";
-import { createMerchantWithOwner, findUserByEmail } from "@/lib/merchants/queries";
+import { findUserByEmail } from "@/lib/identity/membership";
+import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { PROVIDERS } from "@/lib/providers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { apiKeys, merchants, users } from "@/lib/db/schema";
 import { isSessionCredential, verifySessionCredential } from "./session-credential";
 import { newId } from "@/lib/ids";
-import type { Merchant } from "@/lib/merchants/queries";
+import type { Merchant } from "@/lib/identity/membership";
 
 /** Keys carry 256 random bits; the prefix makes a leaked key easy to recognise in scans. */
 const KEY_PREFIX = "pok_";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { authenticateApiKey } from "@/lib/api-keys/queries";
 import { logger } from "@/lib/logger";
-import type { Merchant } from "@/lib/merchants/queries";
+import type { Merchant } from "@/lib/identity/membership";
 import { ApiError } from "./errors";
 import { RATE_LIMIT_BURST, resetRateLimits } from "./rate-limit";
 import { jsonApi } from "./responses";

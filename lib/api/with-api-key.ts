@@ -1,7 +1,7 @@
 import { authenticateApiKey } from "@/lib/api-keys/queries";
 import { getDb, type Db } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
-import type { Merchant } from "@/lib/merchants/queries";
+import type { Merchant } from "@/lib/identity/membership";
 import { errorResponse, handleApiError } from "./errors";
 import { takeToken } from "./rate-limit";
 import { requestIdOf } from "./request";

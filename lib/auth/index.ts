@@ -2,10 +2,10 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
-import { findUserByEmail } from "@/lib/merchants/queries";
-import { DUMMY_HASH, verifyPassword } from "./password";
+import { findUserByEmail } from "@/lib/identity/membership";
+import { DUMMY_HASH, verifyPassword } from "@/lib/identity/password";
 import { createRateLimiter } from "./rate-limit";
-import { signInSchema } from "./schemas";
+import { signInSchema } from "@/lib/identity/schemas";
 import { authSecret } from "./secret";
 
 const WINDOW_MS = 15 * 60_000;

@@ -3,7 +3,7 @@ import { cache } from "react";
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/db/schema";
 import { ForbiddenError } from "@/lib/errors";
-import { findViewer, type Viewer } from "@/lib/merchants/queries";
+import { findViewer, type Viewer } from "@/lib/identity/membership";
 import { auth } from "./index";
 
 /** The signed-in person, read from the database on every request (once per render). */

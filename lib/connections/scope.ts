@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { Viewer } from "@/lib/merchants/queries";
+import type { Viewer } from "@/lib/identity/membership";
 import type { Actor } from "./audit";
 import { credentialsKey } from "./vault-key";
 

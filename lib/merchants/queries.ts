@@ -1,41 +1,15 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { merchants, users, type Role } from "@/lib/db/schema";
-import { hashPassword } from "@/lib/auth/password";
-import type { SignUpInput } from "@/lib/auth/schemas";
+import { findUserByEmail, type Merchant, type Viewer } from "@/lib/identity/membership";
+import { hashPassword } from "@/lib/identity/password";
+import type { SignUpInput } from "@/lib/identity/schemas";
 import { fail, ok, type FieldError, type Result } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-
-export type Merchant = typeof merchants.$inferSelect;
-export type User = typeof users.$inferSelect;
-
-export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
-    .limit(1);
-  return row;
-}
 
 export async function findMerchantByCommerceAccount(db: Db, account: string): Promise<Merchant | undefined> {
   const [row] = await db.select().from(merchants).where(eq(merchants.commerceAccount, account)).limit(1);
   return row;
-}
-
-export type Viewer = { user: Omit<User, "passwordHash">; merchant: Merchant };
-
-/** The signed-in person with their merchant, read fresh so role changes and removals apply at once. */
-export async function findViewer(db: Db, userId: string): Promise<Viewer | undefined> {
-  const [row] = await db
-    .select({ user: users, merchant: merchants })
-    .from(users)
-    .innerJoin(merchants, eq(users.merchantId, merchants.id))
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!row) return undefined;
-  const { passwordHash: _omit, ...user } = row.user;
-  return { user, merchant: row.merchant };
 }
 
 async function duplicateErrors(db: Db, email: string, commerceAccount: string): Promise<FieldError[]> {

@@ -1,10 +1,11 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, newPasswordSchema, personNameSchema } from "@/lib/auth/schemas";
+import { emailSchema, newPasswordSchema, personNameSchema } from "@/lib/identity/schemas";
 import type { Db } from "@/lib/db/client";
 import { ROLES, users, type Role } from "@/lib/db/schema";
 import { fail, ok, type Result } from "@/lib/errors";
-import { addMember, type Viewer } from "./queries";
+import type { Viewer } from "@/lib/identity/membership";
+import { addMember } from "./queries";
 
 export const addMemberSchema = z.object({
   name: personNameSchema,

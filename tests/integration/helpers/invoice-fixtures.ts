@@ -4,7 +4,7 @@ import { createConnection, deleteConnection, setConnectionEnabled } from "@/lib/
 import type { ConnectionView } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { invoices, invoiceStatusHistory, merchants } from "@/lib/db/schema";
-import type { Merchant } from "@/lib/merchants/queries";
+import type { Merchant } from "@/lib/identity/membership";
 import type { ConnectionKind, Mode } from "@/lib/providers";
 import { createAttributes, newMerchantWithKey, parseCreate, scopeFor } from "./connection-fixtures";
 import { unique } from "./db";
