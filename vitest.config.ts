@@ -22,7 +22,6 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          setupFiles: ["tests/integration/setup.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,
