@@ -1,13 +1,19 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/queries";
 import { verifyPassword } from "@/lib/identity/password";
 import { signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail, findViewer } from "@/lib/identity/membership";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { changeMemberRole, listMembers, removeMember, addTeamMember } from "@/lib/merchants/team";
-import { unique, setUpTestDb } from "./helpers/db";
+import { createTestDb, unique, type TestDb } from "./helpers/db";
 
-const t = setUpTestDb();
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 function signUp(overrides: Record<string, string> = {}) {
   const account = unique("acct");
