@@ -10,7 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
+import type { InvoiceStatus, Resolution } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 

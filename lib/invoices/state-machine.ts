@@ -1,44 +1,10 @@
+import { INVOICE_STATUSES, RESOLUTIONS, type InvoiceStatus, type Resolution } from "@/lib/db/enums";
 import type { InvoiceDirection } from "@/lib/providers";
 
-/** REFERENCE "Statuses": payment and payout invoices share all but the refund/cancel states. */
-export const INVOICE_STATUSES = [
-  "created",
-  "processing",
-  "processed",
-  "partially_processed",
-  "process_failed",
-  "process_pending",
-  "process_error",
-  "expired",
-  "terminated",
-  "refunding",
-  "refunded",
-  "partially_refunded",
-  "canceling",
-  "canceled",
-  "partially_canceled",
-] as const;
-
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_STATUSES, RESOLUTIONS, type InvoiceStatus, type Resolution } from "@/lib/db/enums";
 
 /** Every invoice starts here, without a resolution; only `transition` moves it on. */
 export const INITIAL_STATUS = "created" satisfies InvoiceStatus;
-
-/** REFERENCE "Statuses": why an invoice ended where it did. */
-export const RESOLUTIONS = [
-  "ok",
-  "issuer_decline",
-  "insufficient_funds",
-  "invalid_cvv",
-  "auth_3ds_failed",
-  "expired",
-  "provider_unavailable",
-  "provider_auth_error",
-  "unable_to_reconcile",
-  "general_error",
-] as const;
-
-export type Resolution = (typeof RESOLUTIONS)[number];
 
 /** Refunds exist only for payments and cancels only for payouts (REFERENCE "Statuses"). */
 const PAYMENT_ONLY: ReadonlySet<InvoiceStatus> = new Set(["refunding", "refunded", "partially_refunded"]);

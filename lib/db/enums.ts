@@ -1,0 +1,42 @@
+/**
+ * The value sets stored in the invoices' text columns, declared here so the schema needs nothing
+ * from lib/invoices; the state machine (lib/invoices/state-machine.ts) re-exports them with the
+ * rules that move between them.
+ */
+
+/** REFERENCE "Statuses": payment and payout invoices share all but the refund/cancel states. */
+export const INVOICE_STATUSES = [
+  "created",
+  "processing",
+  "processed",
+  "partially_processed",
+  "process_failed",
+  "process_pending",
+  "process_error",
+  "expired",
+  "terminated",
+  "refunding",
+  "refunded",
+  "partially_refunded",
+  "canceling",
+  "canceled",
+  "partially_canceled",
+] as const;
+
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** REFERENCE "Statuses": why an invoice ended where it did. */
+export const RESOLUTIONS = [
+  "ok",
+  "issuer_decline",
+  "insufficient_funds",
+  "invalid_cvv",
+  "auth_3ds_failed",
+  "expired",
+  "provider_unavailable",
+  "provider_auth_error",
+  "unable_to_reconcile",
+  "general_error",
+] as const;
+
+export type Resolution = (typeof RESOLUTIONS)[number];
