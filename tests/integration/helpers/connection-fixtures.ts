@@ -7,21 +7,14 @@ import { createConnectionSchema, type CreateConnection } from "@/lib/connections
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
-import { getKind, type ConnectionKind, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
+import { getKind, PROVIDERS, type ConnectionKind, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { unique } from "./db";
 
-/** Every provider/kind pair of spec section 1. */
-export const PROVIDER_KINDS: readonly (readonly [string, ConnectionKind])[] = [
-  ["provider-a", "provider_account"],
-  ["provider-a", "h2h"],
-  ["provider-b", "h2h"],
-  ["provider-c", "provider_account"],
-  ["provider-c", "h2h"],
-  ["provider-d", "h2h"],
-  ["provider-e", "h2h"],
-  ["provider-f", "h2h"],
-];
+/** Every provider/kind pair of the registry (spec section 1). */
+export const PROVIDER_KINDS: readonly (readonly [string, ConnectionKind])[] = PROVIDERS.flatMap((provider) =>
+  provider.kinds.map((kind) => [provider.slug, kind.kind] as const),
+);
 
 /** A fresh merchant with its owner; returns the merchant id. */
 export async function newMerchant(db: Db): Promise<string> {
