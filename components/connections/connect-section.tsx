@@ -102,7 +102,7 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
       {kind.onePerCurrencyAndMode ? (
         <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{kind.onePerCurrencyAndMode.reason}</p>
       ) : null}
-      {kind.fields.some((f) => f.id === "generated_key_id") ? <GenerateKeyPair form={anyForm} /> : null}
+      {kind.fields.some((f) => f.id === "generated_key_id") ? <GenerateKeyPair form={anyForm} providerSlug={providerSlug} /> : null}
       <CredentialFields form={anyForm} kind={kind} idPrefix={idPrefix} />
       <div className="flex gap-3">
         <SubmitButton pending={pending} pendingLabel="Saving…">

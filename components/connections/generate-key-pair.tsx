@@ -3,12 +3,14 @@
 import { useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import { generateKeyPairAction } from "@/lib/actions/connections";
+import { getProvider } from "@/lib/providers";
 
 /**
- * Provider E: the merchant makes its own pair (spec 5.1 note 5). The private key stays in the
- * vault on the server; the public key comes back to download and send to the provider's manager.
+ * For a kind whose merchant makes its own pair (Provider E, spec 5.1 note 5). The private key stays
+ * in the vault on the server; the public key comes back to download and send to the provider's manager.
  */
-export function GenerateKeyPair({ form }: { form: UseFormReturn<FieldValues, unknown, FieldValues> }) {
+export function GenerateKeyPair({ form, providerSlug }: { form: UseFormReturn<FieldValues, unknown, FieldValues>; providerSlug: string }) {
+  const providerName = getProvider(providerSlug)?.name ?? providerSlug;
   const [pending, startTransition] = useTransition();
   const [publicKey, setPublicKey] = useState<string>();
   const [message, setMessage] = useState<string>();
@@ -17,7 +19,7 @@ export function GenerateKeyPair({ form }: { form: UseFormReturn<FieldValues, unk
       <p className="font-medium">Don&apos;t have a key pair yet?</p>
       <p className="mt-1 text-slate-600">
         Generate one here: the private key is kept encrypted in our vault and never shown; download the public key and
-        send it to your Provider E manager.
+        send it to your {providerName} manager.
       </p>
       <button
         type="button"
@@ -47,7 +49,7 @@ export function GenerateKeyPair({ form }: { form: UseFormReturn<FieldValues, unk
           </p>
           <a
             className="btn-secondary"
-            download="provider-e-public-key.pem"
+            download={`${providerSlug}-public-key.pem`}
             href={`data:application/x-pem-file;charset=utf-8,${encodeURIComponent(publicKey)}`}
           >
             Download public key

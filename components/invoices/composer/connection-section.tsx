@@ -6,6 +6,7 @@ import { Field, fieldAria } from "@/components/forms/field";
 import type { Role } from "@/lib/db/schema";
 import { connectionPatch, groupByProvider, servicesOf, type ComposerConnection } from "@/lib/composer/connections";
 import type { ComposerValues } from "@/lib/composer/form-values";
+import { joinNames, providersOfferingPayouts } from "@/lib/composer/provider-notes";
 import { findService, type InvoiceDirection } from "@/lib/providers";
 import { errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
 
@@ -138,7 +139,7 @@ export function ConnectionSection({
 }
 
 function NoConnections({ role, direction }: { role: Role; direction: InvoiceDirection }) {
-  const what = direction === "payout" ? "payouts (Provider A with the Payouts feature)" : "payments";
+  const what = direction === "payout" ? `payouts (${joinNames(providersOfferingPayouts())} with the Payouts feature)` : "payments";
   if (role !== "owner") return <>No enabled test-mode connection offers {what}. Ask an owner to connect one.</>;
   return (
     <>

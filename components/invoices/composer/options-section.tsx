@@ -2,15 +2,16 @@
 
 import { Field, fieldAria } from "@/components/forms/field";
 import { optionsFor, type OptionName } from "@/lib/composer/envelope";
+import { examplesSending, joinNames, providersSendingOption } from "@/lib/composer/provider-notes";
 import type { ComposerValues } from "@/lib/composer/form-values";
 import { CheckboxField, errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
 
-const OPTION_HELP: Readonly<Record<Exclude<OptionName, "attempts_limit">, string>> = {
-  allow_partially: "Accept a lower processed amount.",
-  split_mode: "Allow the payout to be split into several parts.",
-  auto_process: "Process without a manual confirmation.",
-  bypass_hpp: "Skip the hosted payment page where Provider F allows it.",
-  send_operation_context_on_return: "Add the operation context to the customer's return URL.",
+const OPTION_HELP: Readonly<Record<Exclude<OptionName, "attempts_limit">, () => string>> = {
+  allow_partially: () => "Accept a lower processed amount.",
+  split_mode: () => "Allow the payout to be split into several parts.",
+  auto_process: () => "Process without a manual confirmation.",
+  bypass_hpp: () => `Skip the hosted payment page where ${joinNames(providersSendingOption("bypass_hpp"))} allows it.`,
+  send_operation_context_on_return: () => "Add the operation context to the customer's return URL.",
 };
 
 /** Spec 2.4 options that apply to the type and provider, then the type's own attributes (2.2, 4.2). */
@@ -31,7 +32,7 @@ export function OptionsSection({ form, values }: { form: ComposerForm; values: C
                 help="Attempts before the payout is final; blank sends none (the API then uses 5)."
               />
             ) : (
-              <CheckboxField key={name} form={form} name={`options.${name}`} label={<code>{name}</code>} help={OPTION_HELP[name]} />
+              <CheckboxField key={name} form={form} name={`options.${name}`} label={<code>{name}</code>} help={OPTION_HELP[name]()} />
             ),
           )}
         </div>
@@ -58,7 +59,7 @@ export function OptionsSection({ form, values }: { form: ComposerForm; values: C
                 Send <code>gateway_options.cardgate.tokenize</code>
               </>
             }
-            help="The examples of Providers C (EUR), D and F send it as an empty string."
+            help={`The examples ${joinNames(examplesSending("gateway_options.cardgate.tokenize"))} send it as an empty string.`}
           />
           {values.send_tokenize ? <TextField form={form} name="tokenize" label="tokenize value" help="Leave empty as in the examples." /> : null}
           <ServiceFields form={form} />
@@ -76,7 +77,7 @@ function ServiceFields({ form }: { form: ComposerForm }) {
       id={id}
       label="service_fields (JSON array)"
       error={error}
-      help="A JSON array, [] as in the examples of Providers C (EUR), D and F. Leave blank to send none."
+      help={`A JSON array, [] as in the examples ${joinNames(examplesSending("service_fields"))}. Leave blank to send none.`}
     >
       <textarea className="input font-mono" rows={3} spellCheck={false} {...fieldAria(id, error, true)} {...form.register("service_fields")} />
     </Field>
