@@ -1,8 +1,9 @@
-import type { DashboardInvoice, DashboardInvoiceFilters, DashboardInvoicePage } from "@/lib/invoices/read/dashboard";
+import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
+import type { DashboardInvoice, DashboardInvoicePage } from "@/lib/invoices/read/invoice-view";
 
 /**
  * Browser side of the dashboard's invoice reads: query keys and fetchers for the session routes
- * under /api/dashboard/invoices. Types only from lib/invoices/dashboard, which stays on the server.
+ * under /api/dashboard/invoices. Types only from lib/invoices/read, which stays on the server.
  */
 
 export const invoiceListKey = (filters: DashboardInvoiceFilters, start: string | null) => ["dashboard-invoices", filters, start] as const;

@@ -1,6 +1,6 @@
 import Form from "next/form";
 import Link from "next/link";
-import type { DashboardInvoiceFilters } from "@/lib/invoices/read/dashboard";
+import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
 import { INVOICE_STATUSES } from "@/lib/invoices/state-machine";
 import { PROVIDERS } from "@/lib/providers";
 

@@ -2,7 +2,8 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { DashboardInvoiceFilters, DashboardInvoicePage } from "@/lib/invoices/read/dashboard";
+import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
+import type { DashboardInvoicePage } from "@/lib/invoices/read/invoice-view";
 import { fetchInvoicePage, formatClock, invoiceListKey, invoiceSearch } from "./invoice-client";
 import { InvoiceTable } from "./invoice-table";
 

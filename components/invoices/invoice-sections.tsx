@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ModeBadge } from "@/components/connections/badges";
-import type { CustomerFieldSource, DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/read/dashboard";
+import type { FieldSource } from "@/lib/customers";
+import type { DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/read/invoice-view";
 import { formatMoment } from "./invoice-client";
 
 /** One card of the detail page, titled with an h2 the card is labelled by. */
@@ -93,11 +94,10 @@ export function RequestAsSent({ invoice }: { invoice: DashboardInvoice }) {
   );
 }
 
-const SOURCE_STYLE: Readonly<Record<CustomerFieldSource, string>> = {
+const SOURCE_STYLE: Readonly<Record<FieldSource, string>> = {
   request: "bg-sky-100 text-sky-900",
   constant: "bg-brand-100 text-brand-700",
   default: "bg-amber-100 text-amber-900",
-  unknown: "bg-slate-200 text-slate-700",
 };
 
 const valueText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
@@ -106,12 +106,14 @@ export function CustomerAsResolved({ fields }: { fields: readonly DashboardCusto
   if (fields.length === 0) {
     return <p className="text-sm text-slate-600">The provider receives no customer details for this invoice.</p>;
   }
+  const recorded = fields.some((field) => field.source !== null);
   return (
     <>
       <p className="mb-2 text-xs text-slate-600">
         What the provider receives. Source: <strong>request</strong> sent in the invoice, <strong>constant</strong> from
-        the connection&apos;s constants, <strong>default</strong> the provider&apos;s built-in value. Worked out from the
-        stored request and result, as the constants of that moment are not kept.
+        the connection&apos;s constants, <strong>default</strong> the provider&apos;s built-in value, as recorded when the
+        invoice was created.
+        {recorded ? null : " This invoice was created before sources were recorded, so none is shown."}
       </p>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="invoice-customer">
@@ -129,7 +131,7 @@ export function CustomerAsResolved({ fields }: { fields: readonly DashboardCusto
                 <th scope="row" className="py-1.5 pr-4 align-top font-mono text-xs font-normal text-slate-800">{field.path}</th>
                 <td className="py-1.5 pr-4 align-top break-words">{valueText(field.value)}</td>
                 <td className="py-1.5 align-top">
-                  <span className={`badge ${SOURCE_STYLE[field.source]}`}>{field.source}</span>
+                  {field.source ? <span className={`badge ${SOURCE_STYLE[field.source]}`}>{field.source}</span> : null}
                   {field.constant ? <span className="ml-2 font-mono text-xs text-slate-600">{field.constant}</span> : null}
                 </td>
               </tr>

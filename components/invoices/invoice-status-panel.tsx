@@ -1,6 +1,6 @@
 "use client";
 
-import type { DashboardInvoice } from "@/lib/invoices/read/dashboard";
+import type { DashboardInvoice } from "@/lib/invoices/read/invoice-view";
 import { formatClock, formatMoment } from "./invoice-client";
 import { InvoiceStatusBadge } from "./status-badge";
 import { STATUS_POLL_MS, useDashboardInvoice } from "./use-dashboard-invoice";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ModeBadge } from "@/components/connections/badges";
 import { formatDateTime } from "@/lib/format";
-import type { DashboardInvoiceListItem } from "@/lib/invoices/read/dashboard";
+import type { DashboardInvoiceListItem } from "@/lib/invoices/read/invoice-view";
 import { InvoiceStatusBadge } from "./status-badge";
 
 const cell = "py-2 pr-4 align-top";

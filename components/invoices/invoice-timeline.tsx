@@ -1,6 +1,6 @@
 "use client";
 
-import type { DashboardInvoice } from "@/lib/invoices/read/dashboard";
+import type { DashboardInvoice } from "@/lib/invoices/read/invoice-view";
 import { formatMoment } from "./invoice-client";
 import { InvoiceStatusBadge } from "./status-badge";
 import { useDashboardInvoice } from "./use-dashboard-invoice";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { DashboardInvoice } from "@/lib/invoices/read/dashboard";
+import type { DashboardInvoice } from "@/lib/invoices/read/invoice-view";
 import { fetchInvoice, invoiceKey } from "./invoice-client";
 
 export const STATUS_POLL_MS = 3_000;

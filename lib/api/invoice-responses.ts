@@ -3,7 +3,8 @@ import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
 import type { InvoiceDirection } from "@/lib/providers";
 import { ISSUE_TITLES, type InvoiceIssue } from "../invoices/contract/issues";
-import { listInvoices, parseInvoiceListQuery, type QueryIssue } from "../invoices/read/queries";
+import { readApiListQuery } from "../invoices/read/filters";
+import { listInvoices } from "../invoices/read/list-invoices";
 import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
 import { noRouteDetail } from "../invoices/create/routing";
 import type { CreateInvoiceResult } from "../invoices/create/create-invoice";
@@ -75,18 +76,6 @@ export function invoiceResponse(row: InvoiceRow | undefined, direction: InvoiceD
   return jsonApi({ data: toInvoiceResource(row, { baseUrl }) });
 }
 
-/** JSON:API names a bad query parameter in `source.parameter` (not a body pointer). */
-function queryErrorResponse(issues: readonly QueryIssue[], requestId: string): Response {
-  const errors = issues.map((issue) => ({
-    status: "400",
-    code: issue.code,
-    title: "Invalid query parameter",
-    detail: issue.message,
-    source: { parameter: issue.parameter },
-  }));
-  return jsonApi({ errors, meta: { request_id: requestId } }, { status: 400 });
-}
-
 export async function invoiceListResponse(
   db: Db,
   merchantId: string,
@@ -95,9 +84,19 @@ export async function invoiceListResponse(
   requestId: string,
 ): Promise<Response> {
   const url = new URL(request.url);
-  const parsed = parseInvoiceListQuery(url.searchParams);
-  if (!parsed.ok) return queryErrorResponse(parsed.issues, requestId);
-  const page = await listInvoices(db, merchantId, direction, parsed.query);
+  const filter = readApiListQuery(url.searchParams, direction);
+  if (!filter.ok) {
+    // JSON:API names a bad query parameter in `source.parameter`, not a body pointer.
+    const errors = filter.problems.map((entry) => ({
+      status: "400",
+      code: entry.code,
+      title: "Invalid query parameter",
+      detail: entry.message,
+      source: { parameter: String(entry.path[0] ?? "") },
+    }));
+    return jsonApi({ errors, meta: { request_id: requestId } }, { status: 400 });
+  }
+  const page = await listInvoices(db, merchantId, filter.value);
   const baseUrl = url.origin;
   const self = `${baseUrl}${invoiceCollectionPath(direction)}${url.search}`;
   let next: string | null = null;
@@ -109,6 +108,6 @@ export async function invoiceListResponse(
   return jsonApi({
     data: page.invoices.map((row) => toInvoiceResource(row, { baseUrl })),
     links: { self, next },
-    meta: { page_size: parsed.query["page[size]"] },
+    meta: { page_size: filter.value.pageSize },
   });
 }

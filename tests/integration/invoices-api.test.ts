@@ -592,6 +592,31 @@ describe("GET lists", () => {
   });
 });
 
+describe("resolved_customer_sources", () => {
+  it("says where each resolved customer value came from, the same on create, read and list", async () => {
+    const m = await invoiceMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-b", "h2h", { constants: { NAME: "Shop Name" } });
+    const body = bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference(), customer: { email: "ada@example.com" } });
+    const created = await postPayment(m.key, body);
+    expect(created.status).toBe(201);
+    const attributes = created.json.data.attributes;
+    expect(attributes.resolved_customer_sources).toEqual({
+      "customer.address.city": { source: "default" },
+      "customer.address.country": { source: "default" },
+      "customer.address.full_address": { source: "default" },
+      "customer.address.post_code": { source: "default" },
+      "customer.address.region": { source: "default" },
+      "customer.email": { source: "request" },
+      "customer.name": { source: "constant", constant: "NAME" },
+      "customer.phone": { source: "default" },
+      language: { source: "default" },
+    });
+    expect(attributes.resolved_customer).toMatchObject({ email: "ada@example.com", name: "Shop Name", language: "en" });
+    expect((await getPayment(m.key, created.json.data.id)).json.data).toEqual(created.json.data);
+    expect((await listPayments(m.key)).json.data).toEqual([created.json.data]);
+  });
+});
+
 describe("GET /api/commerce/openapi.json", () => {
   it("serves the OpenAPI 3.1 document without a key, describing both card number forms", async () => {
     const answer = await send(GET_OPENAPI, {}, { path: "/api/commerce/openapi.json" });

@@ -1,20 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  customerFieldSources,
-  DASHBOARD_PAGE_SIZE,
-  getDashboardInvoice,
-  listDashboardInvoices,
-  parseDashboardQuery,
-  type DashboardInvoiceFilters,
-} from "@/lib/invoices/read/dashboard";
+import { eq } from "drizzle-orm";
+import { editConnection } from "@/lib/connections/service";
+import { invoices } from "@/lib/db/schema";
+import { toInvoiceResource } from "@/lib/api/invoice-resource";
+import { getDashboardInvoice, listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
+import { DASHBOARD_PAGE_SIZE, readDashboardListQuery, type DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
+import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
-import { getKind } from "@/lib/providers";
 import { createTestDb, type TestDb } from "./helpers/db";
+import { scopeFor } from "./helpers/connection-fixtures";
 import { bodyFor, connect, invoiceMerchant, newReference, remove, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 let t: TestDb;
@@ -45,6 +44,13 @@ const B_WITHOUT_CUSTOMER = PAYMENT_EXAMPLES["B: EUR without customer"];
 const B_WITH_CUSTOMER = PAYMENT_EXAMPLES["B: EUR with customer"];
 const A_UAH = PAYMENT_EXAMPLES["A: payment_card_uah_hpp, UAH, allow_partially only"];
 const C_AMD = PAYMENT_EXAMPLES["C: AMD"];
+/** The list page's answer to these query parameters, each of which the page must accept. */
+async function listFor(merchantId: string, search: DashboardInvoiceFilters & { after?: string }) {
+  const query = readDashboardListQuery(search);
+  expect(query.invalid).toEqual([]);
+  return listDashboardInvoices(t.db, merchantId, query.filter);
+}
+
 const today = () => new Date().toISOString().slice(0, 10);
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -68,10 +74,10 @@ describe("listDashboardInvoices", () => {
     await create(stranger, "payment", B_WITHOUT_CUSTOMER, { reference_id: "order-100" });
   });
 
-  const ids = async (filters: DashboardInvoiceFilters) => (await listDashboardInvoices(t.db, m.merchantId, filters)).invoices.map((i) => i.id);
+  const ids = async (filters: DashboardInvoiceFilters) => (await listFor(m.merchantId, filters)).invoices.map((i) => i.id);
 
   it("lists both directions newest first, only the merchant's own, with the routed connection", async () => {
-    const page = await listDashboardInvoices(t.db, m.merchantId, {});
+    const page = await listFor(m.merchantId, {});
     expect(page.invoices.map((i) => i.id)).toEqual(newestFirst(special, live, payout, a, b));
     expect(page.nextCursor).toBeNull();
     const row = page.invoices.find((i) => i.id === payout.id);
@@ -113,7 +119,7 @@ describe("listDashboardInvoices", () => {
     const conn = await connect(t.db, own.merchantId, "provider-b", "h2h");
     const invoice = await create(own, "payment", B_WITHOUT_CUSTOMER);
     await remove(t.db, own.merchantId, conn.id);
-    const [row] = (await listDashboardInvoices(t.db, own.merchantId, {})).invoices;
+    const [row] = (await listFor(own.merchantId, {})).invoices;
     expect(row?.id).toBe(invoice.id);
     expect(row?.connection).toMatchObject({ id: conn.id, label: conn.label, deleted: true });
   });
@@ -127,32 +133,50 @@ describe("listDashboardInvoices pagination", () => {
     for (let n = 0; n < DASHBOARD_PAGE_SIZE + 3; n += 1) {
       created.push(await create(m, n % 2 ? "payout" : "payment", n % 2 ? payoutExample() : A_UAH));
     }
-    const first = await listDashboardInvoices(t.db, m.merchantId, {});
+    const first = await listFor(m.merchantId, {});
     expect(first.invoices).toHaveLength(DASHBOARD_PAGE_SIZE);
     expect(first.nextCursor).not.toBeNull();
     const newer = await create(m, "payment", A_UAH);
-    const second = await listDashboardInvoices(t.db, m.merchantId, {}, first.nextCursor!);
+    const second = await listFor(m.merchantId, { after: first.nextCursor! });
     expect(second.nextCursor).toBeNull();
     const seen = [...first.invoices, ...second.invoices].map((i) => i.id);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).toEqual(newestFirst(...created));
     expect(seen).not.toContain(newer.id);
-    const filtered = await listDashboardInvoices(t.db, m.merchantId, { type: "payout" });
+    const filtered = await listFor(m.merchantId, { type: "payout" });
     expect(filtered.invoices.map((i) => i.id)).toEqual(newestFirst(...created.filter((row) => row.direction === "payout")));
   });
 });
 
-describe("parseDashboardQuery", () => {
+describe("readDashboardListQuery", () => {
+  const urlPart = ({ filters, after, invalid }: ReturnType<typeof readDashboardListQuery>) => ({ filters, after, invalid });
+
   it("keeps valid filters, treats blanks and type=all as no filter, and names what it ignored", () => {
-    expect(parseDashboardQuery(new URLSearchParams("type=all&status=&provider=provider-b&mode=live&reference=+ord+&from=2024-01-31&to=2024-02-29"))).toEqual({
+    const read = readDashboardListQuery(new URLSearchParams("type=all&status=&provider=provider-b&mode=live&reference=+ord+&from=2024-01-31&to=2024-02-29"));
+    expect(urlPart(read)).toEqual({
       filters: { provider: "provider-b", mode: "live", reference: "ord", from: "2024-01-31", to: "2024-02-29" },
       after: undefined,
       invalid: [],
     });
-    const bad = parseDashboardQuery({ type: "refund", status: "done", provider: "provider-z", mode: "both", from: "2024-02-30", to: "yesterday", after: "nope" });
+    expect(read.filter).toEqual({
+      provider: "provider-b",
+      mode: "live",
+      reference: { value: "ord", match: "prefix" },
+      createdFrom: new Date("2024-01-31T00:00:00.000Z"),
+      createdBefore: new Date("2024-03-01T00:00:00.000Z"),
+      pageSize: DASHBOARD_PAGE_SIZE,
+    });
+    const bad = readDashboardListQuery({ type: "refund", status: "done", provider: "provider-z", mode: "both", from: "2024-02-30", to: "yesterday", after: "nope" });
     expect(bad.filters).toEqual({});
+    expect(bad.filter).toEqual({ pageSize: DASHBOARD_PAGE_SIZE });
     expect(bad.invalid.sort()).toEqual(["after", "from", "mode", "provider", "status", "to", "type"]);
-    expect(parseDashboardQuery({ type: ["payout", "payment"], reference: "x".repeat(256) })).toEqual({ filters: { type: "payout" }, after: undefined, invalid: ["reference"] });
+    expect(urlPart(readDashboardListQuery({ type: ["payout", "payment"], reference: "x".repeat(256) }))).toEqual({ filters: { type: "payout" }, after: undefined, invalid: ["reference"] });
+  });
+
+  it("ignores days PostgreSQL cannot take instead of failing the page", async () => {
+    expect(readDashboardListQuery({ from: "1969-12-31", to: "9999-12-31" }).invalid).toEqual(["from", "to"]);
+    const m = await invoiceMerchant(t.db);
+    expect((await listFor(m.merchantId, { from: "1970-01-01", to: "9999-12-30" })).invoices).toEqual([]);
   });
 });
 
@@ -220,24 +244,82 @@ describe("getDashboardInvoice", () => {
   });
 });
 
-describe("customerFieldSources", () => {
-  const kindB = getKind("provider-b", "h2h");
+describe("recorded customer sources", () => {
+  /** The page's rows and the API's map for one invoice, both read back from the database. */
+  async function sourcesOf(m: InvoiceMerchant, invoice: InvoiceRow) {
+    const detail = await getDashboardInvoice(t.db, m.merchantId, invoice.id);
+    const row = await getInvoice(t.db, m.merchantId, invoice.direction, invoice.id);
+    return { page: detail?.customer, api: toInvoiceResource(row!, { baseUrl: "http://test" }).attributes.resolved_customer_sources };
+  }
 
-  it("credits a constant changed since the invoice to the constant, and one equal to the default to the default", () => {
-    const fields = customerFieldSources(null, { name: "Shop Name", address: { city: "London" }, language: "de" }, kindB);
-    expect(fields).toEqual([
-      { path: "customer.address.city", value: "London", source: "default" },
-      { path: "customer.name", value: "Shop Name", source: "constant", constant: "NAME" },
-      { path: "language", value: "de", source: "constant", constant: "LANG" },
-    ]);
+  it("Provider A: request and constant, with the constant's name", async () => {
+    const m = await invoiceMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-a", "provider_account", { constants: { CITY: "Kyiv", NAME: "Shop" } });
+    const invoice = await create(m, "payment", A_UAH, { customer: { name: "Taras", address: { street: "Khreshchatyk 1" } } });
+    expect(await sourcesOf(m, invoice)).toEqual({
+      page: [
+        { path: "customer.address.city", value: "Kyiv", source: "constant", constant: "CITY" },
+        { path: "customer.address.street", value: "Khreshchatyk 1", source: "request" },
+        { path: "customer.name", value: "Taras", source: "request" },
+      ],
+      api: {
+        "customer.address.city": { source: "constant", constant: "CITY" },
+        "customer.address.street": { source: "request" },
+        "customer.name": { source: "request" },
+      },
+    });
   });
 
-  it("treats blank sent values as not sent and says unknown where nothing could have supplied a value", () => {
-    const fields = customerFieldSources({ name: " " }, { name: "Customer", extra: { deep: 1 } }, kindB);
-    expect(fields).toEqual([
-      { path: "customer.extra.deep", value: 1, source: "unknown" },
-      { path: "customer.name", value: "Customer", source: "default" },
+  it("Provider B: request, constant and default, the language outside the customer, unchanged by later constant edits", async () => {
+    const m = await invoiceMerchant(t.db);
+    const vaultKey = randomBytes(32);
+    const conn = await connect(t.db, m.merchantId, "provider-b", "h2h", { constants: { NAME: "Shop Name", LANG: "de" }, vaultKey });
+    const invoice = await create(m, "payment", B_WITHOUT_CUSTOMER, { customer: { email: "ada@example.com", address: { city: "London" } } });
+    // A constant changed afterwards, even to the value the default gave, does not rewrite history.
+    const edited = await editConnection(scopeFor(t.db, m.merchantId, vaultKey), conn.id, { constants: { NAME: "Other", LANG: "de", COUNTRY: "GB" } });
+    expect(edited?.ok).toBe(true);
+    const { page, api } = await sourcesOf(m, invoice);
+    expect(page).toEqual([
+      { path: "customer.address.city", value: "London", source: "request" },
+      { path: "customer.address.country", value: "GB", source: "default" },
+      { path: "customer.address.full_address", value: "1 Canada Square, London E14 5AB", source: "default" },
+      { path: "customer.address.post_code", value: "E14 5AB", source: "default" },
+      { path: "customer.address.region", value: "Northeast", source: "default" },
+      { path: "customer.email", value: "ada@example.com", source: "request" },
+      { path: "customer.name", value: "Shop Name", source: "constant", constant: "NAME" },
+      { path: "customer.phone", value: "+442079460000", source: "default" },
+      { path: "language", value: "de", source: "constant", constant: "LANG" },
     ]);
-    expect(customerFieldSources({ tags: ["a"] }, { tags: ["a"] }, undefined)).toEqual([{ path: "customer.tags", value: ["a"], source: "request" }]);
+    expect(api).toEqual(Object.fromEntries(page!.map(({ path, source, constant }) => [path, constant ? { source, constant } : { source }])));
+  });
+
+  it("Provider F: a customer inside gateway_options, constants filling its gaps", async () => {
+    const m = await invoiceMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-f", "h2h", { constants: { DATE_OF_BIRTH: "1990-04-21", COUNTRY_PHONE_CODE: "+44" } });
+    const invoice = await create(m, "payment", PAYMENT_EXAMPLES["F: EUR with customer inside gateway_options"]);
+    expect(await sourcesOf(m, invoice)).toEqual({
+      page: [
+        { path: "customer.constants.customer_country_phone_code", value: "+44", source: "constant", constant: "COUNTRY_PHONE_CODE" },
+        { path: "customer.date_of_birth", value: "1990-04-21", source: "constant", constant: "DATE_OF_BIRTH" },
+        { path: "customer.name", value: "Ada Lovelace", source: "request" },
+      ],
+      api: {
+        "customer.constants.customer_country_phone_code": { source: "constant", constant: "COUNTRY_PHONE_CODE" },
+        "customer.date_of_birth": { source: "constant", constant: "DATE_OF_BIRTH" },
+        "customer.name": { source: "request" },
+      },
+    });
+  });
+
+  it("shows an invoice from before sources were recorded with its values and no source", async () => {
+    const m = await invoiceMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-b", "h2h");
+    const invoice = await create(m, "payment", B_WITHOUT_CUSTOMER);
+    await t.db.update(invoices).set({ resolvedCustomerSources: null }).where(eq(invoices.id, invoice.id));
+    const { page, api } = await sourcesOf(m, invoice);
+    expect(api).toBeNull();
+    expect(page).toHaveLength(9);
+    expect(page).toContainEqual({ path: "customer.address.city", value: "London", source: null });
+    expect(page?.every((field) => field.source === null && field.constant === undefined)).toBe(true);
   });
 });

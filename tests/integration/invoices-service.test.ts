@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { invoices } from "@/lib/db/schema";
 import { IllegalTransitionError, isLuhnValid, type InvoiceStatus } from "@/lib/invoices/contract";
 import { clearDefaultConnection, listDefaultConnections, setDefaultConnection } from "@/lib/invoices/create/connection-defaults";
-import { listInvoices, parseInvoiceListQuery } from "@/lib/invoices/read/queries";
+import { readApiListQuery } from "@/lib/invoices/read/filters";
+import { listInvoices } from "@/lib/invoices/read/list-invoices";
 import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { findRoute, noRouteDetail } from "@/lib/invoices/create/routing";
 import { createInvoice, type CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
@@ -389,10 +390,10 @@ describe("listInvoices", () => {
     all = results.map(invoiceOf).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   });
 
-  const query = (params: Record<string, string>) => {
-    const parsed = parseInvoiceListQuery(new URLSearchParams(params));
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-    return parsed.query;
+  const query = (params: Record<string, string>, direction: "payment" | "payout" = "payment") => {
+    const parsed = readApiListQuery(new URLSearchParams(params), direction);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    return parsed.value;
   };
 
   it("pages newest first without duplicates or gaps", async () => {
@@ -400,7 +401,7 @@ describe("listInvoices", () => {
     let after: string | null = null;
     let pages = 0;
     do {
-      const page = await listInvoices(t.db, m.merchantId, "payment", query({ "page[size]": "5", ...(after ? { "page[after]": after } : {}) }));
+      const page = await listInvoices(t.db, m.merchantId, query({ "page[size]": "5", ...(after ? { "page[after]": after } : {}) }));
       seen.push(...page.invoices.map((i) => i.id));
       after = page.nextCursor;
       pages += 1;
@@ -411,26 +412,26 @@ describe("listInvoices", () => {
 
   it("filters by reference, status and creation time", async () => {
     const target = all[7]!;
-    const byReference = await listInvoices(t.db, m.merchantId, "payment", query({ "filter[reference_id]": target.referenceId }));
+    const byReference = await listInvoices(t.db, m.merchantId, query({ "filter[reference_id]": target.referenceId }));
     expect(byReference.invoices.map((i) => i.id)).toEqual([target.id]);
 
     await changeInvoiceStatus(t.db, target, "terminated");
-    const terminated = await listInvoices(t.db, m.merchantId, "payment", query({ "filter[status]": "terminated" }));
+    const terminated = await listInvoices(t.db, m.merchantId, query({ "filter[status]": "terminated" }));
     expect(terminated.invoices.map((i) => i.id)).toEqual([target.id]);
 
     const from = all.at(-1)!.createdAt.toISOString();
     const to = new Date(all[0]!.createdAt.getTime() + 1).toISOString();
-    const window = await listInvoices(t.db, m.merchantId, "payment", query({ "filter[created_from]": from, "filter[created_to]": to, "page[size]": "100" }));
+    const window = await listInvoices(t.db, m.merchantId, query({ "filter[created_from]": from, "filter[created_to]": to, "page[size]": "100" }));
     expect(window.invoices).toHaveLength(23);
-    const none = await listInvoices(t.db, m.merchantId, "payment", query({ "filter[created_to]": from }));
+    const none = await listInvoices(t.db, m.merchantId, query({ "filter[created_to]": from }));
     expect(none.invoices).toEqual([]);
   });
 
   it("keeps directions and merchants apart", async () => {
-    const payouts = await listInvoices(t.db, m.merchantId, "payout", query({}));
+    const payouts = await listInvoices(t.db, m.merchantId, query({}, "payout"));
     expect(payouts.invoices.map((i) => i.direction)).toEqual(["payout"]);
     const stranger = await invoiceMerchant(t.db);
-    expect((await listInvoices(t.db, stranger.merchantId, "payment", query({}))).invoices).toEqual([]);
+    expect((await listInvoices(t.db, stranger.merchantId, query({}))).invoices).toEqual([]);
   });
 
   it.each([
@@ -442,7 +443,7 @@ describe("listInvoices", () => {
     [{ "filter[created_from]": "yesterday" }, "filter[created_from]", "invalid_parameter"],
     [{ "page[after]": "not-a-cursor" }, "page[after]", "invalid_cursor"],
   ])("refuses %j", (params, parameter, code) => {
-    const parsed = parseInvoiceListQuery(new URLSearchParams(params));
-    expect(parsed.ok ? [] : parsed.issues.map((i) => [i.parameter, i.code])).toEqual([[parameter, code]]);
+    const parsed = readApiListQuery(new URLSearchParams(params), "payment");
+    expect(parsed.ok ? [] : parsed.problems.map((p) => [p.path[0], p.code])).toEqual([[parameter, code]]);
   });
 });

@@ -5,7 +5,8 @@ import { InvoiceList } from "@/components/invoices/invoice-list";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { listDashboardInvoices, parseDashboardQuery } from "@/lib/invoices/read/dashboard";
+import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
+import { readDashboardListQuery } from "@/lib/invoices/read/filters";
 
 export const metadata: Metadata = { title: "Invoices" };
 
@@ -22,8 +23,8 @@ const FILTER_LABELS: Record<string, string> = {
 
 export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
-  const { filters, after, invalid } = parseDashboardQuery(await searchParams);
-  const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filters, after);
+  const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams);
+  const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filter);
   return (
     <>
       <PageHeader

@@ -8,7 +8,7 @@ import { InvoiceTimeline } from "@/components/invoices/invoice-timeline";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { getDashboardInvoice } from "@/lib/invoices/read/dashboard";
+import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
 
 type Params = { params: Promise<{ id: string }> };
 

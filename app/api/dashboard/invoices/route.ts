@@ -1,6 +1,7 @@
 import { getViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { listDashboardInvoices, parseDashboardQuery } from "@/lib/invoices/read/dashboard";
+import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
+import { readDashboardListQuery } from "@/lib/invoices/read/filters";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
@@ -16,7 +17,7 @@ export async function GET(request: Request): Promise<Response> {
       { status: 401, headers: NO_STORE },
     );
   }
-  const { filters, after, invalid } = parseDashboardQuery(new URL(request.url).searchParams);
-  const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filters, after);
+  const { filter, invalid } = readDashboardListQuery(new URL(request.url).searchParams);
+  const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filter);
   return Response.json({ data: page, meta: { ignored: invalid } }, { headers: NO_STORE });
 }

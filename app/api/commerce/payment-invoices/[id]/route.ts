@@ -1,6 +1,6 @@
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
 import { baseUrlOf, invoiceResponse } from "@/lib/api/invoice-responses";
-import { getInvoice } from "@/lib/invoices/read/queries";
+import { getInvoice } from "@/lib/invoices/read/get-invoice";
 
 type Params = { id: string };
 

@@ -1,6 +1,6 @@
 import { getViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { getDashboardInvoice } from "@/lib/invoices/read/dashboard";
+import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 

@@ -1,0 +1,45 @@
+import type { Db } from "@/lib/db/client";
+import { isFinal } from "../state-machine";
+import { getStatusHistory } from "../status";
+import { listCustomerFields } from "./customer-fields";
+import type { InvoiceListFilter } from "./filters";
+import { directionOfId, getInvoice } from "./get-invoice";
+import { hostedPagePath } from "./hosted-page";
+import { requestAsSent, toListItem, type DashboardInvoice, type DashboardInvoicePage } from "./invoice-view";
+import { listInvoices } from "./list-invoices";
+
+/** The list page: the same query as the API's list, across both directions, as plain JSON. */
+export async function listDashboardInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<DashboardInvoicePage> {
+  const readAt = Date.now();
+  const page = await listInvoices(db, merchantId, filter);
+  return { invoices: page.invoices.map(toListItem), nextCursor: page.nextCursor, readAt };
+}
+
+/** One of the merchant's invoices of either direction (by id prefix), or undefined (also for another merchant's). */
+export async function getDashboardInvoice(db: Db, merchantId: string, id: string): Promise<DashboardInvoice | undefined> {
+  const readAt = Date.now();
+  const direction = directionOfId(id);
+  const row = direction && (await getInvoice(db, merchantId, direction, id));
+  if (!row) return undefined;
+  const history = await getStatusHistory(db, row.id);
+  return {
+    ...toListItem(row),
+    flow: row.flow,
+    updatedAt: row.updatedAt.toISOString(),
+    requestId: row.requestId,
+    cardNumberMasked: row.cardNumberMasked,
+    final: isFinal(row.status),
+    hostedPagePath: hostedPagePath(row),
+    request: requestAsSent(row),
+    customer: listCustomerFields(row.resolvedCustomer, row.resolvedCustomerSources),
+    history: history.map((entry) => ({
+      id: entry.id,
+      from: entry.fromStatus,
+      to: entry.toStatus,
+      resolution: entry.resolution,
+      reason: entry.reason,
+      at: entry.at.toISOString(),
+    })),
+    readAt,
+  };
+}

@@ -1,0 +1,30 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
+import type { InvoiceDirection } from "@/lib/providers";
+import { INVOICE_ID_PREFIXES } from "../contract/resource-schemas";
+import { INVOICE_ID } from "./cursor";
+import { selectInvoicesWithConnection, withConnection, type InvoiceWithConnection } from "./invoice-select";
+
+export function directionOfId(id: string): InvoiceDirection | undefined {
+  if (id.startsWith(INVOICE_ID_PREFIXES.payout)) return "payout";
+  if (id.startsWith(INVOICE_ID_PREFIXES.payment)) return "payment";
+  return undefined;
+}
+
+/**
+ * One of the merchant's invoices of this direction with its routed connection, in one statement;
+ * undefined for an unknown id and for another merchant's (not yours is not found).
+ */
+export async function getInvoice(
+  db: Db,
+  merchantId: string,
+  direction: InvoiceDirection,
+  id: string,
+): Promise<InvoiceWithConnection | undefined> {
+  if (directionOfId(id) !== direction || !INVOICE_ID.test(id)) return undefined;
+  const [row] = await selectInvoicesWithConnection(db, merchantId)
+    .where(and(eq(invoices.id, id), eq(invoices.merchantId, merchantId), eq(invoices.direction, direction)))
+    .limit(1);
+  return row && withConnection(row);
+}
