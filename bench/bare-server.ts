@@ -25,7 +25,7 @@ const server = http.createServer((request, response) => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const validation = validateInvoice("payment", body);
       if (!validation.ok) {
-        response.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ errors: validation.issues }));
+        response.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ errors: validation.problems }));
         return;
       }
       const id = newId("cpi");

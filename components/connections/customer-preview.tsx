@@ -67,8 +67,8 @@ export function CustomerPreview({
         <PreviewTable fields={result.fields} />
       ) : (
         <ul className="text-sm text-red-700">
-          {result.errors.map((error) => (
-            <li key={error.pointer}>{error.detail}</li>
+          {result.problems.map((problem) => (
+            <li key={problem.path.join("/")}>{problem.message}</li>
           ))}
         </ul>
       )}

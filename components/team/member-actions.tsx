@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/result";
 import { changeRoleAction, removeMemberAction } from "@/lib/actions/team";
 import type { Role } from "@/lib/db/schema";
 
@@ -9,10 +10,10 @@ export function MemberActions({ userId, name, role }: { userId: string; name: st
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
   const router = useRouter();
-  const run = (action: () => Promise<{ ok: boolean; message?: string; errors?: { message: string }[] }>) =>
+  const run = (action: () => Promise<ActionResult>) =>
     startTransition(async () => {
       const result = await action();
-      setMessage(result.ok ? undefined : (result.message ?? result.errors?.[0]?.message));
+      setMessage(result.ok ? undefined : (result.message ?? Object.values(result.fieldErrors)[0]));
       router.refresh();
     });
   const other: Role = role === "owner" ? "support" : "owner";

@@ -27,6 +27,6 @@ export const revokeApiKeyAction = validatedAction(
   async (input, viewer) => {
     const revoked = await revokeApiKey(await getDb(), viewer.merchant.id, input.id);
     revalidatePath("/api-keys");
-    return revoked ? { ok: true, data: undefined } : { ok: false, errors: [], message: "This key is already revoked or does not exist." };
+    return revoked ? { ok: true, data: undefined } : { ok: false, problems: [], message: "This key is already revoked or does not exist." };
   },
 );

@@ -4,16 +4,16 @@ import { AuthError } from "next-auth";
 import { signIn, signOut } from "@/lib/auth";
 import { signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { getDb } from "@/lib/db/client";
-import { fromZodIssues } from "@/lib/errors";
+import { problemsFromZod } from "@/lib/problems";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
-import type { ActionResult } from "./result";
+import type { ActionOutcome, ActionResult } from "./result";
 import { runAction, unsafeInputResult } from "./validated-action";
 
 function safeNext(next: unknown): string {
   return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") ? next : "/";
 }
 
-async function signInOrExplain(email: string, password: string, next: unknown): Promise<ActionResult> {
+async function signInOrExplain(email: string, password: string, next: unknown): Promise<ActionOutcome> {
   try {
     await signIn("credentials", { email, password, redirectTo: safeNext(next) });
     return { ok: true, data: undefined };
@@ -22,7 +22,7 @@ async function signInOrExplain(email: string, password: string, next: unknown): 
       const tooMany = (error as AuthError & { code?: string }).code === "too_many_attempts";
       return {
         ok: false,
-        errors: [],
+        problems: [],
         message: tooMany
           ? "Too many sign-in attempts. Wait 15 minutes and try again."
           : "Wrong e-mail or password.",
@@ -37,7 +37,7 @@ export async function signUpAction(input: unknown): Promise<ActionResult> {
     const unsafe = unsafeInputResult(input);
     if (unsafe) return unsafe;
     const parsed = signUpSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
+    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
     const created = await createMerchantWithOwner(await getDb(), parsed.data);
     if (!created.ok) return created;
     return signInOrExplain(parsed.data.email, parsed.data.password, "/");
@@ -49,7 +49,7 @@ export async function signInAction(input: unknown, next?: string): Promise<Actio
     const unsafe = unsafeInputResult(input);
     if (unsafe) return unsafe;
     const parsed = signInSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, errors: fromZodIssues(parsed.error.issues) };
+    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
     return signInOrExplain(parsed.data.email, parsed.data.password, next);
   });
 }

@@ -55,7 +55,7 @@ export const setConnectionEnabledAction = validatedAction(
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const result = await setConnectionEnabled(scope, input.id, input.enabled);
     if (!result) throw new NotFoundError(NOT_FOUND);
-    if (!result.ok) return { ok: false, errors: [], message: result.errors.map((e) => e.message).join(" ") };
+    if (!result.ok) return { ok: false, problems: [], message: result.problems.map((p) => p.message).join(" ") };
     refresh(result.value.provider, input.id);
     return { ok: true, data: undefined };
   },

@@ -1,6 +1,30 @@
-import type { FieldError } from "@/lib/errors";
+import type { Problem } from "@/lib/problems";
 
-/** What every server action returns: data, or field errors and a message for the form. */
-export type ActionResult<T = undefined> =
-  | { ok: true; data: T }
-  | { ok: false; errors: FieldError[]; message?: string };
+/**
+ * Errors as a form shows them: one message per field, keyed by its dotted name as react-hook-form
+ * names inputs (`credentials.secret_key`), and one message for the form's alert.
+ */
+export type FormErrors = { fieldErrors: Record<string, string>; message?: string };
+
+/** What every server action returns to its form: data, or form errors. */
+export type ActionResult<T = undefined> = { ok: true; data: T } | ({ ok: false } & FormErrors);
+
+/** What an action's body returns: data, or problems (and a message) that runAction turns into form errors. */
+export type ActionOutcome<T = undefined> = { ok: true; data: T } | { ok: false; problems: readonly Problem[]; message?: string };
+
+/**
+ * Problems → form errors: the one rendering of problems for forms. A field shows its first
+ * problem (as the browser's own check does); a problem without a path goes to the alert unless
+ * the caller has a message of its own.
+ */
+export function problemsToFormErrors(problems: readonly Problem[], message?: string): FormErrors {
+  const fieldErrors: Record<string, string> = {};
+  let unplaced: string | undefined;
+  for (const entry of problems) {
+    const name = entry.path.join(".");
+    if (name === "") unplaced ??= entry.message;
+    else if (!(name in fieldErrors)) fieldErrors[name] = entry.message;
+  }
+  const alert = message ?? unplaced;
+  return alert === undefined ? { fieldErrors } : { fieldErrors, message: alert };
+}

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
-import type { Result } from "@/lib/errors";
+import type { Result } from "@/lib/problems";
 import {
   addMemberSchema,
   addTeamMember,
@@ -11,11 +11,11 @@ import {
   memberRefSchema,
   removeMember,
 } from "@/lib/merchants/team";
-import type { ActionResult } from "./result";
+import type { ActionOutcome } from "./result";
 import { validatedAction } from "./validated-action";
 
-function toAction<T>(result: Result<T>): ActionResult {
-  if (!result.ok) return { ok: false, errors: result.errors.filter((e) => e.path.length), message: result.errors.find((e) => !e.path.length)?.message };
+function toAction<T>(result: Result<T>): ActionOutcome {
+  if (!result.ok) return result;
   revalidatePath("/team");
   return { ok: true, data: undefined };
 }

@@ -2,11 +2,15 @@ import type { parseArgs as ParseArgs } from "node:util";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { signUpSchema } from "@/lib/identity/schemas";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
-import { fromZodIssues } from "@/lib/errors";
+import { problemsFromZod, type Problem } from "@/lib/problems";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { seedDemo } from "./seed-demo";
 
 type Output = Record<string, unknown>;
+
+function describeProblems(problems: readonly Problem[]): string {
+  return problems.map((p) => `${p.path.join(".")}: ${p.message}`).join("; ");
+}
 
 export async function createMerchantCommand(db: Db, values: Record<string, string | undefined>): Promise<Output> {
   const parsed = signUpSchema.safeParse({
@@ -17,10 +21,10 @@ export async function createMerchantCommand(db: Db, values: Record<string, strin
     merchantName: values["merchant-name"] ?? values["commerce-account"] ?? "",
   });
   if (!parsed.success) {
-    throw new Error(fromZodIssues(parsed.error.issues).map((e) => `${e.path.join(".")}: ${e.message}`).join("; "));
+    throw new Error(describeProblems(problemsFromZod(parsed.error.issues)));
   }
   const created = await createMerchantWithOwner(db, parsed.data);
-  if (!created.ok) throw new Error(created.errors.map((e) => `${e.path.join(".")}: ${e.message}`).join("; "));
+  if (!created.ok) throw new Error(describeProblems(created.problems));
   const { key } = await createApiKey(db, { merchantId: created.value.merchant.id, name: "Created by admin command" });
   return { merchantId: created.value.merchant.id, commerceAccount: created.value.merchant.commerceAccount, apiKey: key };
 }

@@ -25,7 +25,7 @@ export async function seedDemo(db: Db): Promise<Record<string, unknown>> {
     merchantName: "Demo Merchant",
     commerceAccount: "demo",
   });
-  if (!created.ok) throw new Error(created.errors.map((e) => e.message).join("; "));
+  if (!created.ok) throw new Error(created.problems.map((p) => p.message).join("; "));
   const merchantId = created.value.merchant.id;
   const { key } = await createApiKey(db, { merchantId, name: "Demo key" });
   const scope = { db, merchantId, actor: { label: "seed-demo" }, vaultKey: credentialsKey() };
@@ -41,7 +41,7 @@ export async function seedDemo(db: Db): Promise<Record<string, unknown>> {
         credentials: sampleCredentials(provider.slug, kind.kind, "test"),
       });
       const result = await createConnection(scope, input);
-      if (!result.ok) throw new Error(`${label}: ${result.errors.map((e) => e.message).join("; ")}`);
+      if (!result.ok) throw new Error(`${label}: ${result.problems.map((p) => p.message).join("; ")}`);
       connections.push({ id: result.value.id, provider: provider.slug, kind: kind.kind, label });
     }
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ApiValidationError, zodIssuesToJsonApi } from "./errors";
+import { problemsFromZod } from "@/lib/problems";
+import { ApiValidationError } from "./errors";
 
 /**
  * Reads `{ data: { type, attributes } }` and checks the type; attribute problems are the
@@ -13,6 +14,6 @@ export function readEnvelope(body: unknown, type: string): { attributes: Record<
     }, { error: "data must be an object" }).loose(),
   }, { error: "The body must be a JSON object with a data member" });
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiValidationError(zodIssuesToJsonApi(parsed.error.issues, ""));
+  if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues), { base: "" });
   return { attributes: parsed.data.data.attributes, data: parsed.data.data };
 }

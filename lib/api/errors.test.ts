@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { ApiError, ApiValidationError, buildPointer, fieldErrorsToJsonApi, handleApiError, zodIssuesToJsonApi } from "./errors";
+import { problem, problemsFromZod } from "@/lib/problems";
+import { ApiError, ApiValidationError, buildPointer, handleApiError, problemsToJsonApi } from "./errors";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -25,27 +26,42 @@ describe("JSON pointers", () => {
   });
 });
 
-describe("fieldErrorsToJsonApi", () => {
-  it("keeps the code when set and falls back to invalid", () => {
-    const errors = fieldErrorsToJsonApi([
-      { path: ["currency"], message: "takes UAH, got EUR", code: "currency_mismatch" },
-      { path: ["amount"], message: "must be positive" },
+describe("problemsToJsonApi", () => {
+  it("keeps the code, takes the title from the one table and falls back to Invalid value", () => {
+    const errors = problemsToJsonApi([
+      problem("currency_mismatch", "takes UAH, got EUR", ["currency"]),
+      problem("label_taken", "already used", ["label"]),
+      problem("invalid", "must be positive", ["amount"]),
     ]);
     expect(errors).toEqual([
-      { status: "422", code: "currency_mismatch", title: "Invalid value", detail: "takes UAH, got EUR", source: { pointer: "/data/attributes/currency" } },
+      { status: "422", code: "currency_mismatch", title: "Currency does not match service", detail: "takes UAH, got EUR", source: { pointer: "/data/attributes/currency" } },
+      { status: "422", code: "label_taken", title: "Invalid value", detail: "already used", source: { pointer: "/data/attributes/label" } },
       { status: "422", code: "invalid", title: "Invalid value", detail: "must be positive", source: { pointer: "/data/attributes/amount" } },
+    ]);
+  });
+
+  it("reads paths from the document root with base \"\"", () => {
+    const errors = problemsToJsonApi([problem("too_deep", "x", ["meta", "a"]), problem("invalid_type", "y", []), problem("required", "z", ["data"])], { base: "" });
+    expect(errors.map((e) => e.source)).toEqual([{ pointer: "/meta/a" }, { pointer: "" }, { pointer: "/data" }]);
+  });
+
+  it("names query parameters in source.parameter with the status given", () => {
+    const errors = problemsToJsonApi([problem("unknown_parameter", "Unknown parameter filter[nope]", ["filter[nope]"])], { status: 400, source: "parameter" });
+    expect(errors).toEqual([
+      { status: "400", code: "unknown_parameter", title: "Invalid query parameter", detail: "Unknown parameter filter[nope]", source: { parameter: "filter[nope]" } },
     ]);
   });
 });
 
-describe("zodIssuesToJsonApi", () => {
+describe("problemsToJsonApi of zod issues", () => {
   const schema = z.strictObject({ amount: z.string().min(1), currency: z.string().length(3), items: z.array(z.number()) });
 
   it("reports every issue, including each unknown key separately", () => {
     const result = schema.safeParse({ currency: "EURO", items: [1, "x"], extra: 1, "a/b": 2 });
     expect(result.success).toBe(false);
-    const errors = zodIssuesToJsonApi(result.error!.issues);
-    const pointers = errors.map((e) => e.source?.pointer).sort();
+    const errors = problemsToJsonApi(problemsFromZod(result.error!.issues));
+    const pointerOf = (e: (typeof errors)[number]) => (e.source && "pointer" in e.source ? e.source.pointer : "");
+    const pointers = errors.map(pointerOf).sort();
     expect(pointers).toEqual(
       [
         "/data/attributes/amount",
@@ -55,8 +71,8 @@ describe("zodIssuesToJsonApi", () => {
         "/data/attributes/a~1b",
       ].sort(),
     );
-    expect(errors.find((e) => e.source?.pointer.endsWith("/amount"))).toMatchObject({ code: "required", title: "Required" });
-    expect(errors.find((e) => e.source?.pointer.endsWith("/currency"))).toMatchObject({ code: "too_big", status: "422" });
+    expect(errors.find((e) => pointerOf(e).endsWith("/amount"))).toMatchObject({ code: "required", title: "Required field missing" });
+    expect(errors.find((e) => pointerOf(e).endsWith("/currency"))).toMatchObject({ code: "too_big", status: "422" });
     expect(errors.every((e) => e.detail.length > 0)).toBe(true);
   });
 });
@@ -78,10 +94,23 @@ describe("handleApiError", () => {
   });
 
   it("renders all validation errors at once", async () => {
-    const errors = fieldErrorsToJsonApi([{ path: ["a"], message: "x" }, { path: ["b"], message: "y" }]);
-    const { status, body } = await read(handleApiError(new ApiValidationError(errors), "r2"));
+    const problems = [problem("invalid", "x", ["a"]), problem("invalid", "y", ["b"])];
+    const { status, body } = await read(handleApiError(new ApiValidationError(problems), "r2"));
     expect(status).toBe(422);
     expect(body.errors).toHaveLength(2);
+  });
+
+  it("renders a validation error with the status and source it was given", async () => {
+    const error = new ApiValidationError([problem("invalid_cursor", "not a cursor", ["page[after]"])], { status: 400, source: "parameter" });
+    const response = handleApiError(error, "r4");
+    expect(response.headers.get("x-request-id")).toBe("r4");
+    expect(await read(response)).toEqual({
+      status: 400,
+      body: {
+        errors: [{ status: "400", code: "invalid_cursor", title: "Invalid query parameter", detail: "not a cursor", source: { parameter: "page[after]" } }],
+        meta: { request_id: "r4" },
+      },
+    });
   });
 
   it("maps ForbiddenError to 403 and NotFoundError to 404", async () => {

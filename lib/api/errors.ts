@@ -1,8 +1,15 @@
-import { ForbiddenError, NotFoundError, type FieldError } from "@/lib/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { toJsonPointer, type Problem } from "@/lib/problems";
 
 /** One JSON:API error object (../shared/REFERENCE.md "Errors"). */
-export type JsonApiError = { status: string; code: string; title: string; detail: string; source?: { pointer: string } };
+export type JsonApiError = {
+  status: string;
+  code: string;
+  title: string;
+  detail: string;
+  source?: { pointer: string } | { parameter: string };
+};
 
 export const JSON_API_CONTENT_TYPE = "application/vnd.api+json";
 
@@ -31,76 +38,88 @@ export class ApiValidationError extends Error {
   override name = "ApiValidationError";
 
   constructor(
-    readonly errors: JsonApiError[],
-    readonly status = 422,
+    readonly problems: readonly Problem[],
+    readonly options: JsonApiErrorOptions = {},
   ) {
-    super(`${errors.length} validation error(s)`);
+    super(`${problems.length} validation problem(s)`);
+  }
+
+  get status(): number {
+    return this.options.status ?? 422;
+  }
+
+  toJsonApi(): JsonApiError[] {
+    return problemsToJsonApi(this.problems, this.options);
   }
 }
 
-/** Titles for the codes zod and lib/ produce; unknown codes fall back to a generic title. */
-const TITLES: Record<string, string> = {
+/**
+ * JSON:API `title` per problem code: the same title for every occurrence of a code, `detail`
+ * carries the specific message. Codes not listed are client mistakes without a title of their
+ * own (label_taken, immutable, …) and read "Invalid value".
+ */
+export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   invalid: "Invalid value",
-  required: "Required",
+  required: "Required field missing",
   invalid_type: "Wrong type",
-  invalid_format: "Invalid format",
-  invalid_value: "Invalid value",
+  invalid_value: "Value not allowed",
+  invalid_format: "Wrong format",
+  invalid_character: "Character not allowed",
   too_small: "Value too small",
   too_big: "Value too large",
+  too_long: "Value too long",
+  too_short: "Value too short",
+  out_of_range: "Value out of range",
   not_multiple_of: "Invalid precision",
   unrecognized_keys: "Unknown field",
+  unknown_attribute: "Unknown field",
   invalid_union: "Invalid value",
   invalid_key: "Invalid key",
   invalid_element: "Invalid element",
   custom: "Invalid value",
+  unknown_service: "Unknown service",
+  service_type_mismatch: "Service does not match invoice type",
+  currency_mismatch: "Currency does not match service",
+  invalid_amount: "Invalid amount",
+  invalid_card_number: "Invalid card number",
+  customer_conflict: "Customer sent more than once",
+  too_deep: "Nested too deeply",
+  unknown_parameter: "Invalid query parameter",
+  invalid_parameter: "Invalid query parameter",
+  invalid_cursor: "Invalid query parameter",
 };
 
-function titleOf(code: string): string {
-  return TITLES[code] ?? "Invalid value";
-}
-
-function escapePointerPart(part: string | number): string {
-  return String(part).replaceAll("~", "~0").replaceAll("/", "~1");
+export function titleOf(code: string): string {
+  return PROBLEM_TITLES[code] ?? "Invalid value";
 }
 
 /** A path that already names `data` is relative to the document root; anything else sits under `basePointer`. */
 export function buildPointer(path: readonly (string | number)[], basePointer = "/data/attributes"): string {
-  const escaped = path.map(escapePointerPart);
-  if (path[0] === "data") return "/" + escaped.join("/");
-  return [basePointer, ...escaped].join("/");
+  return path[0] === "data" ? toJsonPointer(path) : basePointer + toJsonPointer(path);
 }
 
-export function fieldErrorsToJsonApi(errors: FieldError[], basePointer = "/data/attributes"): JsonApiError[] {
-  return errors.map((error) => {
-    const code = error.code ?? "invalid";
-    return {
-      status: "422",
-      code,
-      title: titleOf(code),
-      detail: error.message,
-      source: { pointer: buildPointer(error.path, basePointer) },
-    };
-  });
-}
+export type JsonApiErrorOptions = {
+  /** HTTP status of every error; 422 for a body the server understood but refuses, 400 for a bad query. */
+  status?: number;
+  /** `pointer` for a request body (RFC 6901 `source.pointer`), `parameter` for a query parameter (the path's first segment). */
+  source?: "pointer" | "parameter";
+  /**
+   * Where paths that do not start with `data` sit: `/data/attributes` (the default) for attribute
+   * paths such as a connection's, `""` when paths are from the document root.
+   */
+  base?: string;
+};
 
-type ZodIssueLike = { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] };
-
-/** zod reports a missing field as `invalid_type`; clients deserve the plainer, stable `required`. */
-function codeOfIssue(issue: ZodIssueLike): string {
-  if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) return "required";
-  return issue.code ?? "invalid";
-}
-
-export function zodIssuesToJsonApi(issues: readonly ZodIssueLike[], basePointer = "/data/attributes"): JsonApiError[] {
-  return issues.flatMap((issue) => {
-    const path = issue.path.map((p) => (typeof p === "number" ? p : String(p)));
-    // One unrecognized_keys issue covers several fields; split it so each field gets its own pointer.
-    const fields: FieldError[] =
-      issue.code === "unrecognized_keys" && issue.keys?.length
-        ? issue.keys.map((key) => ({ path: [...path, key], message: `Unknown field "${key}"`, code: "unrecognized_keys" }))
-        : [{ path, message: issue.message, code: codeOfIssue(issue) }];
-    return fieldErrorsToJsonApi(fields, basePointer);
-  });
+/** Problems → JSON:API error objects: the one rendering of problems at the HTTP boundary. */
+export function problemsToJsonApi(problems: readonly Problem[], options: JsonApiErrorOptions = {}): JsonApiError[] {
+  const { status = 422, source = "pointer", base = "/data/attributes" } = options;
+  return problems.map((entry) => ({
+    status: String(status),
+    code: entry.code,
+    title: titleOf(entry.code),
+    detail: entry.message,
+    source: source === "parameter" ? { parameter: String(entry.path[0] ?? "") } : { pointer: buildPointer(entry.path, base) },
+  }));
 }
 
 export function errorResponse(status: number, errors: JsonApiError[], requestId: string, headers?: HeadersInit): Response {
@@ -116,7 +135,7 @@ function singleError(status: number, code: string, title: string, detail: string
 
 export function handleApiError(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) return errorResponse(error.status, [error.toJsonApi()], requestId);
-  if (error instanceof ApiValidationError) return errorResponse(error.status, error.errors, requestId);
+  if (error instanceof ApiValidationError) return errorResponse(error.status, error.toJsonApi(), requestId);
   if (error instanceof ForbiddenError) {
     return singleError(403, "forbidden", "Forbidden", error.message || "This resource belongs to another merchant.", requestId);
   }

@@ -1,8 +1,7 @@
-import { ApiError, ApiValidationError, type JsonApiError } from "@/lib/api/errors";
+import { ApiError, ApiValidationError, problemsToJsonApi } from "@/lib/api/errors";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
 import type { InvoiceDirection } from "@/lib/providers";
-import { ISSUE_TITLES, type InvoiceIssue } from "../invoices/contract/issues";
 import { readApiListQuery } from "../invoices/read/filters";
 import { listInvoices } from "../invoices/read/list-invoices";
 import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
@@ -21,16 +20,6 @@ export function baseUrlOf(request: Request): string {
   return new URL(request.url).origin;
 }
 
-export function issuesToJsonApi(issues: readonly InvoiceIssue[]): JsonApiError[] {
-  return issues.map((issue) => ({
-    status: "422",
-    code: issue.code,
-    title: ISSUE_TITLES[issue.code],
-    detail: issue.message,
-    source: { pointer: issue.pointer },
-  }));
-}
-
 export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: string): Response {
   switch (result.kind) {
     case "created":
@@ -40,7 +29,8 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
       return jsonApi({ data: resource }, { status, headers: { Location: resource.links.self } });
     }
     case "invalid":
-      throw new ApiValidationError(issuesToJsonApi(result.issues));
+      // The contract's paths are from the document root.
+      throw new ApiValidationError(result.problems, { base: "" });
     case "forbidden":
       throw new ApiError(
         403,
@@ -87,13 +77,7 @@ export async function invoiceListResponse(
   const filter = readApiListQuery(url.searchParams, direction);
   if (!filter.ok) {
     // JSON:API names a bad query parameter in `source.parameter`, not a body pointer.
-    const errors = filter.problems.map((entry) => ({
-      status: "400",
-      code: entry.code,
-      title: "Invalid query parameter",
-      detail: entry.message,
-      source: { parameter: String(entry.path[0] ?? "") },
-    }));
+    const errors = problemsToJsonApi(filter.problems, { status: 400, source: "parameter" });
     return jsonApi({ errors, meta: { request_id: requestId } }, { status: 400 });
   }
   const page = await listInvoices(db, merchantId, filter.value);

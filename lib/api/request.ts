@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { ApiError, ApiValidationError, buildPointer } from "./errors";
+import { problem } from "@/lib/problems";
+import { ApiError, ApiValidationError } from "./errors";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
 import { locateJsonError } from "./locate-json-error";
 
@@ -82,9 +83,7 @@ export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES
   }
   const unsafe = findUnsafeText(parsed);
   if (unsafe) {
-    throw new ApiValidationError([
-      { status: "422", code: "invalid_character", title: "Character not allowed", detail: UNSAFE_TEXT_MESSAGE, source: { pointer: buildPointer(unsafe, "") } },
-    ]);
+    throw new ApiValidationError([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)], { base: "" });
   }
   return parsed;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pointerToField } from "./pointers";
+import { pathToField, pointerToField } from "./pointers";
 
 describe("pointerToField", () => {
   it.each([
@@ -38,5 +38,15 @@ describe("pointerToField", () => {
 
   it("unescapes RFC 6901 segments", () => {
     expect(pointerToField("/data/attributes/customer/a~1b")).toBe("customer_placement");
+  });
+});
+
+describe("pathToField", () => {
+  it("maps a problem's path from the document root like its pointer", () => {
+    expect(pathToField(["data", "attributes", "options", "attempts_limit"])).toBe("options.attempts_limit");
+    expect(pathToField(["data", "attributes", "service_fields", 3])).toBe("service_fields");
+    expect(pathToField(["data", "customer", "a/b"])).toBe("customer_placement");
+    expect(pathToField(["attributes", "amount"])).toBeUndefined();
+    expect(pathToField([])).toBeUndefined();
   });
 });

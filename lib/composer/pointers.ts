@@ -2,9 +2,9 @@ import { CUSTOMER_FIELD_PATHS } from "./customer-fields";
 import type { ComposerValues } from "./form-values";
 
 /**
- * JSON:API `source.pointer` (RFC 6901) → the composer field that holds the value. Used for the
- * browser's own validation and for the API's answer alike, so an error lands on the same input
- * either way. Undefined means "no input holds this": the form alert shows it.
+ * A problem's path, or a JSON:API `source.pointer` (RFC 6901) → the composer field that holds the
+ * value. Used for the browser's own validation and for the API's answer alike, so an error lands
+ * on the same input either way. Undefined means "no input holds this": the form alert shows it.
  */
 const ATTRIBUTE_FIELDS = new Set(["service", "commerce_account", "currency", "amount", "reference_id", "flow", "test_mode"]);
 const OPTION_FIELDS = new Set<string>([
@@ -51,13 +51,17 @@ function attributeField(name: string | undefined, rest: readonly string[]): stri
   }
 }
 
-export function pointerToField(pointer: string | undefined): string | undefined {
-  if (pointer === undefined) return undefined;
-  const segments = segmentsOf(pointer);
-  if (!segments || segments[0] !== "data") return undefined;
-  const [, member, name, ...rest] = segments;
+/** A problem's path from the document root → the composer field that holds the value. */
+export function pathToField(path: readonly (string | number)[]): string | undefined {
+  if (path[0] !== "data") return undefined;
+  const [, member, name, ...rest] = path.map(String);
   if (member === "type") return "direction";
   if (member === "customer") return customerField(name === undefined ? [] : [name, ...rest]);
   if (member === "attributes") return attributeField(name, rest);
   return undefined;
+}
+
+export function pointerToField(pointer: string | undefined): string | undefined {
+  const segments = pointer === undefined ? undefined : segmentsOf(pointer);
+  return segments ? pathToField(segments) : undefined;
 }

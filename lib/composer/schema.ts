@@ -1,15 +1,16 @@
+import { toJsonPointer } from "@/lib/problems";
 import { validateInvoice } from "../invoices/contract/issues";
 import { buildEnvelope } from "./envelope";
 import { composerValuesShape } from "./form-values";
-import { pointerToField } from "./pointers";
+import { pathToField } from "./pointers";
 
 /** Where problems without an input of their own go; the composer shows them in its alert. */
 export const ENVELOPE_FIELD = "envelope";
 
 /**
  * The composer form's schema: the inputs' own shape, then the request body they make, checked by
- * `validateInvoice`, the very function the invoice API runs. Each issue lands on the input its
- * pointer names, so the browser shows the API's own messages before anything is sent.
+ * `validateInvoice`, the very function the invoice API runs. Each problem lands on the input its
+ * path names, so the browser shows the API's own messages before anything is sent.
  */
 export const composerFormSchema = composerValuesShape.superRefine((values, ctx) => {
   if (values.connection_id === "") {
@@ -19,9 +20,9 @@ export const composerFormSchema = composerValuesShape.superRefine((values, ctx) 
   for (const problem of problems) ctx.addIssue({ code: "custom", path: problem.field.split("."), message: problem.message });
   const validation = validateInvoice(values.direction, envelope);
   if (validation.ok) return;
-  for (const issue of validation.issues) {
-    const field = pointerToField(issue.pointer) ?? ENVELOPE_FIELD;
-    const message = field === ENVELOPE_FIELD ? `${issue.pointer}: ${issue.message}` : issue.message;
+  for (const problem of validation.problems) {
+    const field = pathToField(problem.path) ?? ENVELOPE_FIELD;
+    const message = field === ENVELOPE_FIELD ? `${toJsonPointer(problem.path)}: ${problem.message}` : problem.message;
     ctx.addIssue({ code: "custom", path: field.split("."), message });
   }
 });

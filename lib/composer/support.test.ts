@@ -43,13 +43,13 @@ describe("placeApiErrors", () => {
       ],
     };
     expect(placeApiErrors(409, body)).toEqual({
-      fields: [{ field: "reference_id", message: "reference_id was already used" }],
-      alert: "HTTP 409: /data/meta: Odd",
+      fieldErrors: { reference_id: "reference_id was already used" },
+      message: "HTTP 409: /data/meta: Odd",
     });
-    expect(placeApiErrors(422, { errors: [{ detail: "Bad amount", source: { pointer: "/data/attributes/amount" } }] }).alert).toBe(
+    expect(placeApiErrors(422, { errors: [{ detail: "Bad amount", source: { pointer: "/data/attributes/amount" } }] }).message).toBe(
       "HTTP 422: The API refused the invoice; see the marked fields.",
     );
-    expect(placeApiErrors(502, "Bad gateway")).toEqual({ fields: [], alert: "HTTP 502: The API gave no error details; see its answer below." });
+    expect(placeApiErrors(502, "Bad gateway")).toEqual({ fieldErrors: {}, message: "HTTP 502: The API gave no error details; see its answer below." });
   });
 });
 

@@ -23,7 +23,7 @@ describe("invoice templates (spec 4.1, 4.2)", () => {
 
   it.each(listTemplates().map((t) => [t.id, t] as const))("%s passes the API's own validation", (_id, template) => {
     const result = validateInvoice(template.direction, envelopeOf(template));
-    expect(result.ok ? [] : result.issues).toEqual([]);
+    expect(result.ok ? [] : result.problems).toEqual([]);
   });
 
   it.each(listTemplates().map((t) => [t.id, t] as const))("%s uses a service its provider offers, in its currency", (_id, template) => {

@@ -3,7 +3,7 @@ import { createPrivateKey, createPublicKey } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { generatedKeys } from "@/lib/db/schema";
-import type { FieldError } from "@/lib/errors";
+import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { newId } from "@/lib/ids";
 import type { CredentialValues, KindSpec } from "@/lib/providers";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
@@ -14,25 +14,27 @@ import { decryptSecret, encryptSecret } from "@/lib/vault";
 const GENERATED_KEY_TTL_MS = 24 * 60 * 60_000;
 
 /** Server-side key checks the browser cannot do: node:crypto must be able to read every key file. */
-export function checkKeyFiles(kind: KindSpec, credentials: CredentialValues): FieldError[] {
-  const errors: FieldError[] = [];
+export function checkKeyFiles(kind: KindSpec, credentials: CredentialValues): Problem[] {
+  const problems: Problem[] = [];
   for (const field of kind.fields) {
     const value = credentials[field.id];
     if (field.input !== "key_file" || !field.pem || typeof value !== "string" || !value) continue;
-    const problem = parseKeyFile(value, field.pem);
-    if (problem) errors.push({ path: ["credentials", field.id], message: problem, code: "invalid_key_file" });
+    const refusal = parseKeyFile(value, field.pem);
+    if (refusal) problems.push(problem("invalid_key_file", refusal, ["credentials", field.id]));
   }
-  if (!errors.length && typeof credentials.public_key === "string" && typeof credentials.private_key === "string") {
+  if (!problems.length && typeof credentials.public_key === "string" && typeof credentials.private_key === "string") {
     const isPair = kind.fields.some((f) => f.id === "public_key" && f.input === "key_file");
     if (isPair && !keysMatch(credentials.public_key, credentials.private_key)) {
-      errors.push({
-        path: ["credentials", "public_key"],
-        message: "Public key and private key are not a pair: the public key was not made from this private key",
-        code: "key_pair_mismatch",
-      });
+      problems.push(
+        problem(
+          "key_pair_mismatch",
+          "Public key and private key are not a pair: the public key was not made from this private key",
+          ["credentials", "public_key"],
+        ),
+      );
     }
   }
-  return errors;
+  return problems;
 }
 
 function keysMatch(publicPem: string, privatePem: string): boolean {
@@ -63,10 +65,10 @@ export async function takeGeneratedKey(
   merchantId: string,
   credentials: CredentialValues,
   vaultKey: Buffer,
-): Promise<{ ok: true; credentials: CredentialValues } | { ok: false; error: FieldError }> {
+): Promise<Result<CredentialValues>> {
   const { generated_key_id: id, ...rest } = credentials;
-  if (typeof id !== "string" || !id) return { ok: true, credentials: rest };
-  if (typeof rest.private_key === "string" && rest.private_key) return { ok: true, credentials: rest };
+  if (typeof id !== "string" || !id) return ok(rest);
+  if (typeof rest.private_key === "string" && rest.private_key) return ok(rest);
   const [row] = await db
     .update(generatedKeys)
     .set({ consumedAt: new Date() })
@@ -80,14 +82,13 @@ export async function takeGeneratedKey(
     )
     .returning();
   if (!row) {
-    return {
-      ok: false,
-      error: {
-        path: ["credentials", "private_key"],
-        message: "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.",
-        code: "generated_key_unavailable",
-      },
-    };
+    return fail([
+      problem(
+        "generated_key_unavailable",
+        "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.",
+        ["credentials", "private_key"],
+      ),
+    ]);
   }
-  return { ok: true, credentials: { ...rest, private_key: decryptSecret(row.privateKey, vaultKey) } };
+  return ok({ ...rest, private_key: decryptSecret(row.privateKey, vaultKey) });
 }

@@ -35,7 +35,7 @@ function unknownKeyIssues(issue: z.core.$ZodIssue): { path: (string | number)[];
   return [{ path: issue.path.map((p) => (typeof p === "number" ? p : String(p))), message: issue.message }];
 }
 
-function addIssues(ctx: Ctx, prefix: string, issues: { path: (string | number)[]; message: string }[]) {
+function addIssues(ctx: Ctx, prefix: string, issues: readonly { path: readonly (string | number)[]; message: string }[]) {
   for (const issue of issues) ctx.addIssue({ code: "custom", path: [prefix, ...issue.path], message: issue.message });
 }
 
@@ -107,10 +107,10 @@ export const createConnectionSchema = z
     }
     const mode: Mode = chosenMode ?? modeOf(kind, credentials, "test");
     const checked = validateCredentials(kind, credentials, mode);
-    if (!checked.ok) addIssues(ctx, "credentials", checked.issues);
+    if (!checked.ok) addIssues(ctx, "credentials", checked.problems);
     const constants = checkConstants(ctx, kind, getProvider(provider!)!.name, constantsIn);
     if (!checked.ok || label === undefined) return z.NEVER;
-    return { provider: provider!, kind: kindSlug!, label, mode, credentials: checked.values, constants: compactConstants(constants) };
+    return { provider: provider!, kind: kindSlug!, label, mode, credentials: checked.value, constants: compactConstants(constants) };
   });
 
 export type CreateConnectionInput = z.input<typeof createConnectionSchema>;

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
-import { fail, fromZodIssues, ok, type FieldError, type Result } from "@/lib/errors";
+import { fail, ok, prefixPaths, problem, problemsFromZod, type Problem, type Result } from "@/lib/problems";
 import { newId } from "@/lib/ids";
 import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec } from "@/lib/providers";
 import { recordAudit, type Actor } from "./audit";
@@ -25,24 +25,28 @@ async function thenForgetRoutes<T>(scope: Scope, write: Promise<T>): Promise<T> 
   }
 }
 
-function labelTaken(label: string): FieldError {
-  return { path: ["label"], message: `You already have a connection named "${label}". Labels are unique per merchant.`, code: "label_taken" };
+function labelTaken(label: string): Problem {
+  return problem("label_taken", `You already have a connection named "${label}". Labels are unique per merchant.`, ["label"]);
 }
 
-async function exclusivityError(scope: Scope, kind: KindSpec, key: string | null, selfId?: string): Promise<FieldError | undefined> {
+function deletedMeanwhile(): Problem {
+  return problem("not_found", "This connection was deleted meanwhile.");
+}
+
+async function exclusivityProblem(scope: Scope, kind: KindSpec, key: string | null, selfId?: string): Promise<Problem | undefined> {
   if (!key || !kind.onePerCurrencyAndMode) return undefined;
   const holder = await findExclusiveHolder(scope.db, scope.merchantId, key);
   if (!holder || holder.id === selfId) return undefined;
-  return {
-    path: ["credentials", "currency"],
-    message: `${kind.onePerCurrencyAndMode.reason} "${holder.label}" is already enabled for ${holder.currency} in ${holder.mode} mode: disable it first.`,
-    code: "one_per_currency_and_mode",
-  };
+  return problem(
+    "one_per_currency_and_mode",
+    `${kind.onePerCurrencyAndMode.reason} "${holder.label}" is already enabled for ${holder.currency} in ${holder.mode} mode: disable it first.`,
+    ["credentials", "currency"],
+  );
 }
 
-/** Thrown inside a transaction to roll it back (a generated key stays unused) and report field errors. */
+/** Thrown inside a transaction to roll it back (a generated key stays unused) and report its problems. */
 class Refused extends Error {
-  constructor(readonly errors: FieldError[]) {
+  constructor(readonly problems: Problem[]) {
     super("refused");
   }
 }
@@ -55,9 +59,9 @@ function isUniqueViolation(error: unknown): boolean {
 /** A concurrent writer won the label or the currency slot between our check and our write. */
 async function explainConflict(scope: Scope, kind: KindSpec, label: string, key: string | null, selfId?: string) {
   const owner = await findLabelOwner(scope.db, scope.merchantId, label);
-  const errors = owner && owner !== selfId ? [labelTaken(label)] : [];
-  const exclusive = await exclusivityError(scope, kind, key, selfId);
-  return exclusive ? [...errors, exclusive] : errors;
+  const problems = owner && owner !== selfId ? [labelTaken(label)] : [];
+  const exclusive = await exclusivityProblem(scope, kind, key, selfId);
+  return exclusive ? [...problems, exclusive] : problems;
 }
 
 export function createConnection(scope: Scope, input: CreateConnection): Promise<Result<ConnectionView>> {
@@ -68,18 +72,18 @@ async function createConnectionNow(scope: Scope, input: CreateConnection): Promi
   const kind = kindOf(input);
   const currency = typeof input.credentials.currency === "string" ? input.credentials.currency : null;
   const exclusiveKey = exclusiveKeyOf(kind, { provider: input.provider, enabled: true, mode: input.mode, currency });
-  const errors: FieldError[] = [...checkKeyFiles(kind, input.credentials)];
-  if (await findLabelOwner(scope.db, scope.merchantId, input.label)) errors.push(labelTaken(input.label));
-  const exclusive = await exclusivityError(scope, kind, exclusiveKey);
-  if (exclusive) errors.push(exclusive);
-  if (errors.length) return fail(errors);
+  const problems = checkKeyFiles(kind, input.credentials);
+  if (await findLabelOwner(scope.db, scope.merchantId, input.label)) problems.push(labelTaken(input.label));
+  const exclusive = await exclusivityProblem(scope, kind, exclusiveKey);
+  if (exclusive) problems.push(exclusive);
+  if (problems.length) return fail(problems);
   try {
     return await scope.db.transaction(async (tx) => {
       const taken = await takeGeneratedKey(tx as unknown as Db, scope.merchantId, input.credentials, scope.vaultKey);
-      if (!taken.ok) throw new Refused([taken.error]);
-      const keyErrors = checkKeyFiles(kind, taken.credentials);
-      if (keyErrors.length) throw new Refused(keyErrors);
-      const { publicCredentials, secrets } = splitCredentials(kind, taken.credentials);
+      if (!taken.ok) throw new Refused(taken.problems);
+      const keyProblems = checkKeyFiles(kind, taken.value);
+      if (keyProblems.length) throw new Refused(keyProblems);
+      const { publicCredentials, secrets } = splitCredentials(kind, taken.value);
       const [row] = await tx
         .insert(connections)
         .values({
@@ -102,12 +106,12 @@ async function createConnectionNow(scope: Scope, input: CreateConnection): Promi
         merchantId: scope.merchantId,
         actor: scope.actor,
         action: "created",
-        changes: ["label", "mode", ...Object.keys(taken.credentials).map((id) => `credentials.${id}`), ...Object.keys(input.constants).map((n) => `constants.${n}`)],
+        changes: ["label", "mode", ...Object.keys(taken.value).map((id) => `credentials.${id}`), ...Object.keys(input.constants).map((n) => `constants.${n}`)],
       });
       return ok(toConnectionView(row!));
     });
   } catch (error) {
-    if (error instanceof Refused) return fail(error.errors);
+    if (error instanceof Refused) return fail(error.problems);
     if (!isUniqueViolation(error)) throw error;
     return fail(await explainConflict(scope, kind, input.label, exclusiveKey));
   }
@@ -167,29 +171,27 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         .from(connections)
         .where(and(eq(connections.id, current.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
         .for("update");
-      if (!row) throw new Refused([{ path: [], message: "This connection was deleted meanwhile." }]);
+      if (!row) throw new Refused([deletedMeanwhile()]);
       label = input.label ?? row.label;
       // An edit never re-enables a disabled connection: only an explicit `enabled` does.
       const enabled = input.enabled ?? row.enabled;
       let credentialChanges = input.credentials;
       if (credentialChanges?.generated_key_id) {
         const taken = await takeGeneratedKey(tx, scope.merchantId, credentialChanges, scope.vaultKey);
-        if (!taken.ok) throw new Refused([taken.error]);
-        credentialChanges = taken.credentials;
+        if (!taken.ok) throw new Refused(taken.problems);
+        credentialChanges = taken.value;
       }
       const { merged, changed } = mergeCredentials(kind, row, scope.vaultKey, credentialChanges);
       const mode = input.mode ?? (kind.modeField ? modeOf(kind, merged, row.mode) : row.mode);
-      const errors: FieldError[] = [];
       const checked = validateCredentials(kind, merged, mode);
-      if (!checked.ok) errors.push(...checked.issues.map((i) => ({ path: ["credentials", ...i.path], message: i.message })));
-      else errors.push(...checkKeyFiles(kind, checked.values));
+      const problems = checked.ok ? checkKeyFiles(kind, checked.value) : prefixPaths(["credentials"], checked.problems);
       const owner = label.toLowerCase() !== row.label.toLowerCase() ? await findLabelOwner(tx, scope.merchantId, label) : undefined;
-      if (owner && owner !== row.id) errors.push(labelTaken(label));
+      if (owner && owner !== row.id) problems.push(labelTaken(label));
       const currency = typeof merged.currency === "string" ? merged.currency : null;
       exclusiveKey = exclusiveKeyOf(kind, { provider: row.provider, enabled, mode, currency });
-      const exclusive = await exclusivityError({ ...scope, db: tx }, kind, exclusiveKey, row.id);
-      if (exclusive) errors.push(enabled && !row.enabled && input.enabled ? { ...exclusive, path: ["enabled"] } : exclusive);
-      if (errors.length || !checked.ok) throw new Refused(errors);
+      const exclusive = await exclusivityProblem({ ...scope, db: tx }, kind, exclusiveKey, row.id);
+      if (exclusive) problems.push(enabled && !row.enabled && input.enabled ? { ...exclusive, path: ["enabled"] } : exclusive);
+      if (problems.length || !checked.ok) throw new Refused(problems);
       const constants = mergeConstants(row.constants, input.constants);
       const changes = [
         ...(label !== row.label ? ["label"] : []),
@@ -199,7 +201,7 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         ...constants.changed,
       ];
       if (!changes.length) return ok(toConnectionView(row));
-      const { publicCredentials, secrets } = splitCredentials(kind, checked.values);
+      const { publicCredentials, secrets } = splitCredentials(kind, checked.value);
       const [updated] = await tx
         .update(connections)
         .set({
@@ -215,12 +217,12 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         })
         .where(and(eq(connections.id, row.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
         .returning();
-      if (!updated) throw new Refused([{ path: [], message: "This connection was deleted meanwhile." }]);
+      if (!updated) throw new Refused([deletedMeanwhile()]);
       await recordAudit(tx, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action: auditAction(changes, enabled), changes });
       return ok(toConnectionView(updated));
     });
   } catch (error) {
-    if (error instanceof Refused) return fail(error.errors);
+    if (error instanceof Refused) return fail(error.problems);
     if (!isUniqueViolation(error)) throw error;
     return fail(await explainConflict(scope, kind, label, exclusiveKey, current.id));
   }
@@ -237,15 +239,13 @@ const FIXED = ["provider", "kind"] as const;
 export async function editConnection(scope: Scope, id: string, attributes: Record<string, unknown>): Promise<Result<ConnectionView> | undefined> {
   const row = await findConnectionRow(scope.db, scope.merchantId, id);
   if (!row) return undefined;
-  const fixedErrors: FieldError[] = FIXED.filter((k) => k in attributes && attributes[k] !== row[k]).map((k) => ({
-    path: [k],
-    message: `${k} cannot change; create a new connection instead`,
-    code: "immutable",
-  }));
+  const fixed = FIXED.filter((k) => k in attributes && attributes[k] !== row[k]).map((k) =>
+    problem("immutable", `${k} cannot change; create a new connection instead`, [k]),
+  );
   const { provider: _p, kind: _k, ...changes } = attributes;
   const parsed = updateConnectionSchema(kindOf(row)).safeParse(changes);
-  const errors = [...fixedErrors, ...(parsed.success ? [] : fromZodIssues(parsed.error.issues))];
-  if (errors.length || !parsed.success) return fail(errors);
+  const problems = [...fixed, ...(parsed.success ? [] : problemsFromZod(parsed.error.issues))];
+  if (problems.length || !parsed.success) return fail(problems);
   return updateConnection(scope, row.id, parsed.data);
 }
 

@@ -14,7 +14,5 @@ export {
   type FieldSource,
   type ResolveCustomerInput,
   type ResolvedField,
-  type ResolveError,
-  type ResolveErrorCode,
   type ResolveResult,
 } from "./resolve-customer";

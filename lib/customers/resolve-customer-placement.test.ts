@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { toJsonPointer } from "@/lib/problems";
 import { resolveCustomer, type ResolveResult } from "./resolve-customer";
 import { envelope, PROVIDER_A_CONSTANTS } from "./test-fixtures";
 
 function resolved(result: ResolveResult) {
-  if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.errors)}`);
+  if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.problems)}`);
   return result;
 }
 
@@ -39,11 +40,11 @@ describe("customer placement", () => {
     const result = resolveCustomer({ data, constants: {}, constantSpecs: PROVIDER_A_CONSTANTS });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors.map(({ code, pointer }) => ({ code, pointer }))).toEqual([
+    expect(result.problems.map(({ code, path }) => ({ code, pointer: toJsonPointer(path) }))).toEqual([
       { code: "customer_conflict", pointer: "/data/customer" },
       { code: "customer_conflict", pointer: "/data/attributes/gateway_options/customer" },
     ]);
-    expect(result.errors[0]?.detail).toContain("/data/attributes/customer");
+    expect(result.problems[0]?.message).toContain("/data/attributes/customer");
   });
 
   it("ignores null placements", () => {
@@ -56,7 +57,7 @@ describe("customer placement", () => {
     const result = resolveCustomer({ data: { customer: value, attributes: {} }, constants: {}, constantSpecs: [] });
     expect(result).toEqual({
       ok: false,
-      errors: [{ code: "customer_invalid", detail: "customer must be an object", pointer: "/data/customer" }],
+      problems: [{ code: "customer_invalid", message: "customer must be an object", path: ["data", "customer"] }],
     });
   });
 });

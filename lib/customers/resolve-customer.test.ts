@@ -12,7 +12,7 @@ import {
 } from "./test-fixtures";
 
 function resolved(result: ResolveResult) {
-  if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.errors)}`);
+  if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.problems)}`);
   return result;
 }
 

@@ -1,3 +1,4 @@
+import type { Problem } from "@/lib/problems";
 import type { ConstantSpec } from "@/lib/providers/types";
 import {
   copyWithoutBlanks,
@@ -22,13 +23,10 @@ export type ResolvedField = {
   constant?: string;
 };
 
-export type ResolveErrorCode = "customer_conflict" | "customer_invalid";
-
-export type ResolveError = { code: ResolveErrorCode; detail: string; pointer: string };
-
+/** Problems are `customer_conflict` (sent in two spots) or `customer_invalid`, with paths from the document root. */
 export type ResolveResult =
   | { ok: true; placement: CustomerPlacement | null; customer: PlainObject; fields: ResolvedField[] }
-  | { ok: false; errors: ResolveError[] };
+  | { ok: false; problems: Problem[] };
 
 export type ResolveCustomerInput = {
   /** The request envelope's `data` member, unvalidated. */
@@ -43,14 +41,10 @@ export type ResolveCustomerInput = {
 const CUSTOMER_PREFIX = "customer.";
 
 /** Spec 2.1: the same customer object may arrive in any one of these spots. */
-const PLACEMENTS: readonly { placement: CustomerPlacement; pointer: string; segments: string[] }[] = [
-  { placement: "attributes", pointer: "/data/attributes/customer", segments: ["attributes", "customer"] },
-  { placement: "data", pointer: "/data/customer", segments: ["customer"] },
-  {
-    placement: "gateway_options",
-    pointer: "/data/attributes/gateway_options/customer",
-    segments: ["attributes", "gateway_options", "customer"],
-  },
+const PLACEMENTS: readonly { placement: CustomerPlacement; segments: string[] }[] = [
+  { placement: "attributes", segments: ["attributes", "customer"] },
+  { placement: "data", segments: ["customer"] },
+  { placement: "gateway_options", segments: ["attributes", "gateway_options", "customer"] },
 ];
 
 type Target = {
@@ -62,32 +56,33 @@ type Target = {
   fallback: string | undefined;
 };
 
-type Found = { placement: CustomerPlacement; pointer: string; value: unknown };
+/** `path` is from the document root: `data` is the envelope's `data` member. */
+type Found = { placement: CustomerPlacement; path: string[]; value: unknown };
 
 function findCustomers(data: unknown): Found[] {
-  return PLACEMENTS.map(({ placement, pointer, segments }) => ({
+  return PLACEMENTS.map(({ placement, segments }) => ({
     placement,
-    pointer,
+    path: ["data", ...segments],
     value: getPath(data, segments),
   })).filter((found) => found.value !== undefined && found.value !== null);
 }
 
-function checkPlacements(found: readonly Found[]): ResolveError[] {
-  const errors: ResolveError[] = [];
+function checkPlacements(found: readonly Found[]): Problem[] {
+  const problems: Problem[] = [];
   for (const entry of found) {
     if (!isPlainObject(entry.value)) {
-      errors.push({ code: "customer_invalid", detail: "customer must be an object", pointer: entry.pointer });
+      problems.push({ code: "customer_invalid", message: "customer must be an object", path: entry.path });
     }
   }
   const [first, ...extras] = found;
   for (const extra of extras) {
-    errors.push({
+    problems.push({
       code: "customer_conflict",
-      detail: `customer is also sent at ${first?.pointer}; send it in one place only`,
-      pointer: extra.pointer,
+      message: `customer is also sent at /${first?.path.join("/")}; send it in one place only`,
+      path: extra.path,
     });
   }
-  return errors;
+  return problems;
 }
 
 function collectTargets(specs: readonly ConstantSpec[], input: ResolveCustomerInput): Target[] {
@@ -128,8 +123,8 @@ function pickValue(target: Target, customer: PlainObject, attributes: unknown): 
  */
 export function resolveCustomer(input: ResolveCustomerInput): ResolveResult {
   const found = findCustomers(input.data);
-  const errors = checkPlacements(found);
-  if (errors.length > 0) return { ok: false, errors };
+  const problems = checkPlacements(found);
+  if (problems.length > 0) return { ok: false, problems };
 
   const sent = found[0];
   const customer = copyWithoutBlanks(isPlainObject(sent?.value) ? sent.value : {});

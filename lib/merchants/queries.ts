@@ -4,7 +4,7 @@ import { merchants, users, type Role } from "@/lib/db/schema";
 import { findUserByEmail, type Merchant, type Viewer } from "@/lib/identity/membership";
 import { hashPassword } from "@/lib/identity/password";
 import type { SignUpInput } from "@/lib/identity/schemas";
-import { fail, ok, type FieldError, type Result } from "@/lib/errors";
+import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { newId } from "@/lib/ids";
 
 export async function findMerchantByCommerceAccount(db: Db, account: string): Promise<Merchant | undefined> {
@@ -12,15 +12,15 @@ export async function findMerchantByCommerceAccount(db: Db, account: string): Pr
   return row;
 }
 
-async function duplicateErrors(db: Db, email: string, commerceAccount: string): Promise<FieldError[]> {
-  const errors: FieldError[] = [];
+async function duplicateProblems(db: Db, email: string, commerceAccount: string): Promise<Problem[]> {
+  const problems: Problem[] = [];
   if (await findUserByEmail(db, email)) {
-    errors.push({ path: ["email"], message: "An account with this e-mail already exists", code: "taken" });
+    problems.push(problem("taken", "An account with this e-mail already exists", ["email"]));
   }
   if (await findMerchantByCommerceAccount(db, commerceAccount)) {
-    errors.push({ path: ["commerceAccount"], message: "This commerce account is taken", code: "taken" });
+    problems.push(problem("taken", "This commerce account is taken", ["commerceAccount"]));
   }
-  return errors;
+  return problems;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -33,7 +33,7 @@ export async function createMerchantWithOwner(
   db: Db,
   input: SignUpInput,
 ): Promise<Result<{ merchant: Merchant; user: Viewer["user"] }>> {
-  const duplicates = await duplicateErrors(db, input.email, input.commerceAccount);
+  const duplicates = await duplicateProblems(db, input.email, input.commerceAccount);
   if (duplicates.length) return fail(duplicates);
   const passwordHash = await hashPassword(input.password);
   try {
@@ -60,7 +60,7 @@ export async function createMerchantWithOwner(
   } catch (error) {
     // A concurrent sign-up took the e-mail or account between the check and the insert.
     if (isUniqueViolation(error)) {
-      const again = await duplicateErrors(db, input.email, input.commerceAccount);
+      const again = await duplicateProblems(db, input.email, input.commerceAccount);
       if (again.length) return fail(again);
     }
     throw error;

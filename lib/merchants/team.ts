@@ -3,7 +3,7 @@ import { z } from "zod";
 import { emailSchema, newPasswordSchema, personNameSchema } from "@/lib/identity/schemas";
 import type { Db } from "@/lib/db/client";
 import { ROLES, users, type Role } from "@/lib/db/schema";
-import { fail, ok, type Result } from "@/lib/errors";
+import { fail, ok, problem, type Result } from "@/lib/problems";
 import type { Viewer } from "@/lib/identity/membership";
 import { addMember } from "./queries";
 
@@ -42,6 +42,8 @@ async function lockedOtherOwners(tx: Db, merchantId: string, userId: string): Pr
   return owners.filter((o) => o.id !== userId).length;
 }
 
+const memberNotFound = () => problem("not_found", "This member does not exist.");
+
 class Refused extends Error {
   constructor(readonly result: Result<null>) {
     super("refused");
@@ -65,27 +67,27 @@ async function inOwnerLock(db: Db, fn: (tx: Db) => Promise<Result<null>>): Promi
 export function changeMemberRole(db: Db, viewer: Viewer, userId: string, role: Role): Promise<Result<null>> {
   return inOwnerLock(db, async (tx) => {
     if (role !== "owner" && (await lockedOtherOwners(tx, viewer.merchant.id, userId)) === 0) {
-      return fail([{ path: ["role"], message: "The last owner cannot become support. Make someone else an owner first." }]);
+      return fail([problem("last_owner", "The last owner cannot become support. Make someone else an owner first.", ["role"])]);
     }
     const rows = await tx
       .update(users)
       .set({ role })
       .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
       .returning({ id: users.id });
-    return rows.length ? ok(null) : fail([{ path: [], message: "This member does not exist." }]);
+    return rows.length ? ok(null) : fail([memberNotFound()]);
   });
 }
 
 export function removeMember(db: Db, viewer: Viewer, userId: string): Promise<Result<null>> {
-  if (userId === viewer.user.id) return Promise.resolve(fail([{ path: [], message: "You cannot remove yourself." }]));
+  if (userId === viewer.user.id) return Promise.resolve(fail([problem("self_removal", "You cannot remove yourself.")]));
   return inOwnerLock(db, async (tx) => {
     if ((await lockedOtherOwners(tx, viewer.merchant.id, userId)) === 0) {
-      return fail([{ path: [], message: "The last owner cannot be removed." }]);
+      return fail([problem("last_owner", "The last owner cannot be removed.")]);
     }
     const rows = await tx
       .delete(users)
       .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
       .returning({ id: users.id });
-    return rows.length ? ok(null) : fail([{ path: [], message: "This member does not exist." }]);
+    return rows.length ? ok(null) : fail([memberNotFound()]);
   });
 }

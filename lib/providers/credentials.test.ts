@@ -55,12 +55,12 @@ describe("spec 5.1: credential objects", () => {
   it("reports schema issues and rule issues in one shape", () => {
     expect(validateCredentials(providerB, { terminal_id: "T-1", currency: "EUR" }, "test")).toEqual({
       ok: false,
-      issues: [{ path: ["secret_key"], message: "Secret key is required" }],
+      problems: [{ code: "invalid_type", path: ["secret_key"], message: "Secret key is required" }],
     });
     const sample = sampleCredentials("provider-d", "h2h", "live");
     expect(validateCredentials(providerD, { ...sample, merchant_url: "" }, "live")).toEqual({
       ok: false,
-      issues: [{ path: ["merchant_url"], message: "Merchant URL is required when Send merchant data is on" }],
+      problems: [{ code: "required", path: ["merchant_url"], message: "Merchant URL is required when Send merchant data is on" }],
     });
   });
 
@@ -74,9 +74,9 @@ describe("spec 5.1: unknown credential fields in validateCredentials", () => {
     const result = validateCredentials(providerB, { terminal_id: "T", secret_key: "s", currency: "EUR", a: 1, b: 2 }, "test");
     expect(result).toEqual({
       ok: false,
-      issues: [
-        { path: ["a"], message: 'Unknown credential field "a"' },
-        { path: ["b"], message: 'Unknown credential field "b"' },
+      problems: [
+        { code: "unrecognized_keys", path: ["a"], message: 'Unknown credential field "a"' },
+        { code: "unrecognized_keys", path: ["b"], message: 'Unknown credential field "b"' },
       ],
     });
   });

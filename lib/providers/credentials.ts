@@ -1,11 +1,8 @@
 import { z } from "zod";
-import type { CredentialValues, FieldSpec, KindSpec, Mode, RefineIssue } from "./types";
+import { problem, problemsFromZod, type Problem, type Result } from "../problems";
+import type { CredentialValues, FieldSpec, KindSpec, Mode } from "./types";
 
 export type CredentialCheckOptions = { forUpdate?: boolean };
-
-export type CredentialValidation =
-  | { ok: true; values: CredentialValues }
-  | { ok: false; issues: RefineIssue[] };
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
@@ -52,14 +49,11 @@ function describeCondition(kind: KindSpec, field: FieldSpec): string {
   return `${controllerLabel} is ${option?.label ?? condition.equals}`;
 }
 
-function checkShownFields(kind: KindSpec, credentials: CredentialValues, forUpdate: boolean): RefineIssue[] {
+function checkShownFields(kind: KindSpec, credentials: CredentialValues, forUpdate: boolean): Problem[] {
   return kind.fields
     .filter((field) => field.showWhen !== undefined && isShown(field, credentials))
     .filter((field) => isBlank(credentials[field.id]) && !keepsStoredValue(field, forUpdate))
-    .map((field) => ({
-      path: [field.id],
-      message: `${field.label} is required when ${describeCondition(kind, field)}`,
-    }));
+    .map((field) => problem("required", `${field.label} is required when ${describeCondition(kind, field)}`, [field.id]));
 }
 
 /**
@@ -71,7 +65,7 @@ export function checkCredentials(
   credentials: CredentialValues,
   mode: Mode,
   options: CredentialCheckOptions = {},
-): RefineIssue[] {
+): Problem[] {
   const forUpdate = options.forUpdate ?? false;
   const issues = [...checkShownFields(kind, credentials, forUpdate), ...(kind.refine?.(credentials, mode) ?? [])];
   if (!forUpdate) return issues;
@@ -80,7 +74,7 @@ export function checkCredentials(
       .filter((field) => keepsStoredValue(field, true) && isBlank(credentials[field.id]))
       .map((field) => field.id),
   );
-  return issues.filter((issue) => !issue.path.some((segment) => blankSecrets.has(segment)));
+  return issues.filter((issue) => !issue.path.some((segment) => blankSecrets.has(String(segment))));
 }
 
 /** The connection's mode: Provider F's `test_mode` credential wins over the mode chosen in the form. */
@@ -106,20 +100,16 @@ export function validateCredentials(
   credentials: CredentialValues,
   mode: Mode,
   options: CredentialCheckOptions = {},
-): CredentialValidation {
+): Result<CredentialValues> {
   const parsed = credentialsSchema(kind, options).safeParse(dropInactiveFields(kind, credentials));
   if (!parsed.success) {
-    return {
-      ok: false,
-      // One issue per unknown field, so an API client gets a pointer to each of them.
-      issues: parsed.error.issues.flatMap((issue) =>
-        issue.code === "unrecognized_keys"
-          ? issue.keys.map((key) => ({ path: [...issue.path.map(String), key], message: `Unknown credential field "${key}"` }))
-          : [{ path: issue.path.map(String), message: issue.message }],
-      ),
-    };
+    // One problem per unknown field (problemsFromZod splits them), each naming its field.
+    const problems = problemsFromZod(parsed.error.issues).map((entry) =>
+      entry.code === "unrecognized_keys" ? { ...entry, message: `Unknown credential field "${String(entry.path.at(-1))}"` } : entry,
+    );
+    return { ok: false, problems };
   }
-  const values = parsed.data as CredentialValues;
-  const issues = checkCredentials(kind, values, mode, options);
-  return issues.length === 0 ? { ok: true, values } : { ok: false, issues };
+  const value = parsed.data as CredentialValues;
+  const problems = checkCredentials(kind, value, mode, options);
+  return problems.length === 0 ? { ok: true, value } : { ok: false, problems };
 }

@@ -14,7 +14,6 @@ export {
   modeOf,
   validateCredentials,
   type CredentialCheckOptions,
-  type CredentialValidation,
 } from "./credentials";
 export {
   describeRegistry,

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Problem } from "../problems";
 import type { CustomerPlacement } from "../customers/resolve-customer";
 
 /** Connection kinds of spec section 1. */
@@ -73,7 +74,6 @@ export type ConstantSpec = {
 
 export type CredentialValues = Record<string, unknown>;
 
-export type RefineIssue = { path: string[]; message: string };
 
 export type KindSpec = {
   kind: ConnectionKind;
@@ -86,7 +86,7 @@ export type KindSpec = {
    */
   modeField?: string;
   /** Cross-field rules (Provider F key prefixes, Provider D merchant data). Paths are field ids. */
-  refine?: (credentials: CredentialValues, mode: Mode) => RefineIssue[];
+  refine?: (credentials: CredentialValues, mode: Mode) => Problem[];
   /** At most one enabled connection of this kind per merchant, currency and mode (Provider D). */
   onePerCurrencyAndMode?: { reason: string };
   /** Constants of this kind (spec 2.5); empty when the provider has none. */

@@ -43,7 +43,7 @@ async function create(scope: Scope, attributes: Record<string, unknown>) {
 
 async function createOk(scope: Scope, attributes: Record<string, unknown>) {
   const result = await create(scope, attributes);
-  if (!result.ok) throw new Error(`setup: ${JSON.stringify(result.errors)}`);
+  if (!result.ok) throw new Error(`setup: ${JSON.stringify(result.problems)}`);
   return result.value;
 }
 
@@ -146,7 +146,7 @@ describe("labels", () => {
     const first = await createOk(scope, createAttributes("provider-b", "h2h", "test", { label }));
     const again = await create(scope, createAttributes("provider-c", "provider_account", "test", { label: label.toUpperCase() }));
     expect(again.ok).toBe(false);
-    expect(!again.ok && again.errors).toEqual([
+    expect(!again.ok && again.problems).toEqual([
       expect.objectContaining({ path: ["label"], code: "label_taken", message: expect.stringContaining(label.toUpperCase()) }),
     ]);
     expect(await listConnections(t.db, scope.merchantId)).toHaveLength(1);
@@ -154,7 +154,7 @@ describe("labels", () => {
     const second = await createOk(scope, createAttributes("provider-c", "provider_account"));
     const rename = await update(scope, second.id, { label: `  ${label.toLowerCase()} ` });
     expect(rename?.ok).toBe(false);
-    expect(rename && !rename.ok && rename.errors.map((e) => e.path)).toEqual([["label"]]);
+    expect(rename && !rename.ok && rename.problems.map((e) => e.path)).toEqual([["label"]]);
     expect((await getConnection(t.db, scope.merchantId, second.id))?.label).toBe(second.label);
 
     // Changing only the case of its own label is not a conflict.
@@ -178,7 +178,7 @@ describe("labels", () => {
       Array.from({ length: 4 }, () => create(scope, createAttributes("provider-c", "provider_account", "test", { label }))),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    for (const r of results.filter((r) => !r.ok)) expect(!r.ok && r.errors.map((e) => e.path)).toEqual([["label"]]);
+    for (const r of results.filter((r) => !r.ok)) expect(!r.ok && r.problems.map((e) => e.path)).toEqual([["label"]]);
   });
 });
 
@@ -191,10 +191,10 @@ describe("Provider D: one enabled connection per currency and mode", () => {
 
     const clash = await create(scope, createAttributes("provider-d", "h2h", "test"));
     expect(clash.ok).toBe(false);
-    expect(!clash.ok && clash.errors).toEqual([
+    expect(!clash.ok && clash.problems).toEqual([
       expect.objectContaining({ path: ["credentials", "currency"], message: expect.stringContaining(reason) }),
     ]);
-    expect(!clash.ok && clash.errors[0]!.message).toContain(first.label);
+    expect(!clash.ok && clash.problems[0]!.message).toContain(first.label);
 
     const live = await create(scope, createAttributes("provider-d", "h2h", "live"));
     expect(live.ok && live.value.mode).toBe("live");
@@ -206,7 +206,7 @@ describe("Provider D: one enabled connection per currency and mode", () => {
 
     const reenable = await setConnectionEnabled(scope, first.id, true);
     expect(reenable?.ok).toBe(false);
-    expect(reenable && !reenable.ok && reenable.errors).toEqual([
+    expect(reenable && !reenable.ok && reenable.problems).toEqual([
       expect.objectContaining({ path: ["enabled"], message: expect.stringContaining(reason) }),
     ]);
     expect((await getConnection(t.db, scope.merchantId, first.id))?.enabled).toBe(false);
@@ -221,7 +221,7 @@ describe("Provider D: one enabled connection per currency and mode", () => {
     await createOk(scope, createAttributes("provider-d", "h2h", "live"));
     const testOne = await createOk(scope, createAttributes("provider-d", "h2h", "test"));
     const moved = await update(scope, testOne.id, { mode: "live" });
-    expect(moved && !moved.ok && moved.errors.map((e) => e.path)).toEqual([["credentials", "currency"]]);
+    expect(moved && !moved.ok && moved.problems.map((e) => e.path)).toEqual([["credentials", "currency"]]);
     expect((await getConnection(t.db, scope.merchantId, testOne.id))?.mode).toBe("test");
   });
 
@@ -229,7 +229,7 @@ describe("Provider D: one enabled connection per currency and mode", () => {
     const scope = await newScope();
     const results = await Promise.all(Array.from({ length: 4 }, () => create(scope, createAttributes("provider-d", "h2h", "test"))));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    for (const r of results.filter((r) => !r.ok)) expect(!r.ok && r.errors.map((e) => e.path)).toEqual([["credentials", "currency"]]);
+    for (const r of results.filter((r) => !r.ok)) expect(!r.ok && r.problems.map((e) => e.path)).toEqual([["credentials", "currency"]]);
   });
 });
 
@@ -360,7 +360,7 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
 
     const twice = await create(scope, eAttributes(generated.publicKeyPem, { generated_key_id: generated.id }));
     expect(twice.ok).toBe(false);
-    expect(!twice.ok && twice.errors).toEqual([
+    expect(!twice.ok && twice.problems).toEqual([
       expect.objectContaining({ path: ["credentials", "private_key"], code: "generated_key_unavailable" }),
     ]);
   });
@@ -370,7 +370,7 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
     const stranger = await newScope();
     const generated = await createGeneratedKeyPair(t.db, owner.merchantId, vaultKey);
     const stolen = await create(stranger, eAttributes(generated.publicKeyPem, { generated_key_id: generated.id }));
-    expect(!stolen.ok && stolen.errors.map((e) => e.path)).toEqual([["credentials", "private_key"]]);
+    expect(!stolen.ok && stolen.problems.map((e) => e.path)).toEqual([["credentials", "private_key"]]);
     // The owner can still use it.
     expect((await create(owner, eAttributes(generated.publicKeyPem, { generated_key_id: generated.id }))).ok).toBe(true);
   });
@@ -380,13 +380,13 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
     const generated = await createGeneratedKeyPair(t.db, scope.merchantId, vaultKey);
     const wrongPublic = generateKeyPair().publicKeyPem;
     const refused = await create(scope, eAttributes(wrongPublic, { generated_key_id: generated.id }));
-    expect(!refused.ok && refused.errors).toEqual([
+    expect(!refused.ok && refused.problems).toEqual([
       expect.objectContaining({ path: ["credentials", "public_key"], code: "key_pair_mismatch" }),
     ]);
     expect(await listConnections(t.db, scope.merchantId)).toEqual([]);
     // Nothing was saved, so the generated pair must still be there for the corrected form.
     const retried = await create(scope, eAttributes(generated.publicKeyPem, { generated_key_id: generated.id }));
-    expect(retried.ok ? "saved" : retried.errors).toBe("saved");
+    expect(retried.ok ? "saved" : retried.problems).toBe("saved");
   });
 
   it("keeps a generated key pair usable when an edit using it is refused", async () => {
@@ -396,11 +396,11 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
     const generated = await createGeneratedKeyPair(t.db, scope.merchantId, vaultKey);
     // Forgot to swap the public key: the stored one is not the generated pair's.
     const refused = await update(scope, view.id, { credentials: { ...attributes.credentials, private_key: "", generated_key_id: generated.id } });
-    expect(refused && !refused.ok && refused.errors.map((e) => e.code)).toEqual(["key_pair_mismatch"]);
+    expect(refused && !refused.ok && refused.problems.map((e) => e.code)).toEqual(["key_pair_mismatch"]);
     const retried = await update(scope, view.id, {
       credentials: { ...attributes.credentials, public_key: generated.publicKeyPem, private_key: "", generated_key_id: generated.id },
     });
-    expect(retried?.ok ? "saved" : retried?.errors).toBe("saved");
+    expect(retried?.ok ? "saved" : retried?.problems).toBe("saved");
     expect(spki(String((await revealed(scope, view.id)).public_key))).toEqual(spki(generated.publicKeyPem));
   });
 
@@ -415,7 +415,7 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
       }),
     );
     expect(refused.ok).toBe(false);
-    expect(!refused.ok && refused.errors).toEqual([
+    expect(!refused.ok && refused.problems).toEqual([
       expect.objectContaining({ path: ["credentials", "public_key"], code: "key_pair_mismatch", message: expect.stringMatching(/not a pair/) }),
     ]);
     expect(await listConnections(t.db, scope.merchantId)).toEqual([]);
@@ -429,7 +429,7 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
     const result = await update(scope, view.id, {
       credentials: { ...attributes.credentials, public_key: generateKeyPair().publicKeyPem, private_key: "" },
     });
-    expect(result && !result.ok && result.errors.map((e) => e.code)).toEqual(["key_pair_mismatch"]);
+    expect(result && !result.ok && result.problems.map((e) => e.code)).toEqual(["key_pair_mismatch"]);
     expect(await revealed(scope, view.id)).toEqual(before);
   });
 });
@@ -473,7 +473,7 @@ describe("credential checks at save (spec 5.1, 5.2)", () => {
     const credentials = sampleCredentials("provider-a", "provider_account", "test");
     const fake = "-----BEGIN PUBLIC KEY-----\nQUFBQUFBQUFBQUFBQUFBQQ==\n-----END PUBLIC KEY-----";
     const result = await create(scope, createAttributes("provider-a", "provider_account", "test", { credentials: { ...credentials, payment_key: fake } }));
-    expect(!result.ok && result.errors).toEqual([
+    expect(!result.ok && result.problems).toEqual([
       expect.objectContaining({ path: ["credentials", "payment_key"], code: "invalid_key_file" }),
     ]);
     expect(await listConnections(t.db, scope.merchantId)).toEqual([]);
@@ -486,7 +486,7 @@ describe("editConnection: the edit as the form and the API send it", () => {
     const created = await createOk(scope, createAttributes("provider-c", "h2h"));
     const refused = await editConnection(scope, created.id, { provider: "provider-b", kind: "provider_account", label: "" });
     expect(refused).toMatchObject({ ok: false });
-    const errors = refused && !refused.ok ? refused.errors : [];
+    const errors = refused && !refused.ok ? refused.problems : [];
     expect(errors.map((e) => [e.path.join("."), e.code])).toEqual([
       ["provider", "immutable"],
       ["kind", "immutable"],

@@ -26,7 +26,8 @@ import { GET as GET_PAYOUT_ONE } from "@/app/api/commerce/payout-invoices/[id]/r
 import { revokeApiKey } from "@/lib/api-keys/queries";
 import { RATE_LIMIT_BURST, resetRateLimits, takeToken } from "@/lib/api/rate-limit";
 import type { RouteHandler } from "@/lib/api/with-api-key";
-import { ISSUE_TITLES, invoiceResourceSchema, type InvoiceIssueCode } from "@/lib/invoices/contract";
+import { PROBLEM_TITLES } from "@/lib/api/errors";
+import { invoiceResourceSchema, type InvoiceProblemCode } from "@/lib/invoices/contract";
 import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
@@ -303,7 +304,7 @@ describe("idempotency (reference_id per commerce account and invoice type)", () 
   });
 });
 
-type BadCase = [name: string, body: (account: string) => unknown, pointer: string, code: InvoiceIssueCode];
+type BadCase = [name: string, body: (account: string) => unknown, pointer: string, code: InvoiceProblemCode];
 
 const payment = (overrides: Record<string, unknown>) => (account: string) => bodyFor(EUR, account, overrides);
 const payout = (overrides: Record<string, unknown>) => (account: string) => bodyFor(payoutSpecExample(), account, overrides);
@@ -373,10 +374,10 @@ describe("422: every rule, table-driven", () => {
     await connect(t.db, m.merchantId, "provider-b", "h2h");
   });
 
-  const check = async (answer: Answer, pointer: string, code: InvoiceIssueCode) => {
+  const check = async (answer: Answer, pointer: string, code: InvoiceProblemCode) => {
     expect(answer.status, answer.text).toBe(422);
     const error = errorAt(answer, pointer);
-    expect(error, answer.text).toMatchObject({ status: "422", code, title: ISSUE_TITLES[code] });
+    expect(error, answer.text).toMatchObject({ status: "422", code, title: PROBLEM_TITLES[code] });
     expect(error?.detail.length).toBeGreaterThan(0);
     expect(answer.json.meta.request_id).toBe(answer.headers.get("x-request-id"));
   };

@@ -13,6 +13,7 @@ import { changeInvoiceStatus, getStatusHistory, StaleInvoiceStatusError } from "
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
+import { toJsonPointer } from "@/lib/problems";
 import { createTestDb, type TestDb } from "./helpers/db";
 import {
   bodyFor,
@@ -135,7 +136,7 @@ describe("setDefaultConnection", () => {
     const amd = await connect(t.db, m.merchantId, "provider-c", "h2h");
     const codes = async (input: Parameters<typeof setDefaultConnection>[2]) => {
       const result = await setDefaultConnection(t.db, m.merchantId, input);
-      return result.ok ? [] : result.errors.map((e) => e.code);
+      return result.ok ? [] : result.problems.map((e) => e.code);
     };
     expect(await codes({ ...TEST_EUR, connectionId: foreign.id })).toEqual(["not_found"]);
     expect(await codes({ ...TEST_EUR, connectionId: live.id })).toEqual(["mode_mismatch"]);
@@ -175,7 +176,7 @@ describe("createInvoice", () => {
   it("reports every invalid field at once", async () => {
     const result = await create(m, "payment", payment(m, { amount: "1.234", currency: "UAH", flow: "refund" }));
     expect(result.kind).toBe("invalid");
-    const pointers = result.kind === "invalid" ? result.issues.map((i) => i.pointer).sort() : [];
+    const pointers = result.kind === "invalid" ? result.problems.map((p) => toJsonPointer(p.path)).sort() : [];
     expect(pointers).toEqual(["/data/attributes/amount", "/data/attributes/currency", "/data/attributes/flow"]);
   });
 

@@ -45,7 +45,7 @@ describe("sign-up creates a merchant and its owner", () => {
     const result = await createMerchantWithOwner(t.db, again);
     expect(result).toEqual({
       ok: false,
-      errors: [
+      problems: [
         { path: ["email"], message: "An account with this e-mail already exists", code: "taken" },
         { path: ["commerceAccount"], message: "This commerce account is taken", code: "taken" },
       ],
@@ -56,7 +56,7 @@ describe("sign-up creates a merchant and its owner", () => {
     const input = signUp();
     const results = await Promise.all(Array.from({ length: 5 }, () => createMerchantWithOwner(t.db, input)));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.errors.some((e) => e.path[0] === "email"))).toBe(true);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.problems.some((e) => e.path[0] === "email"))).toBe(true);
   });
 });
 

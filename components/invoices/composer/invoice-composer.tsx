@@ -1,7 +1,6 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import type { FieldPath } from "react-hook-form";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
@@ -71,11 +70,7 @@ export function InvoiceComposer({
       if (!sent.ok) return setMessage(applyActionErrors(form, sent));
       setResult(sent.data);
       if (sent.data.invoiceId) return;
-      const placed = placeApiErrors(sent.data.status, sent.data.body);
-      placed.fields.forEach(({ field, message: text }, index) =>
-        form.setError(field as FieldPath<ComposerValues>, { type: "server", message: text }, { shouldFocus: index === 0 }),
-      );
-      setMessage(placed.alert);
+      setMessage(applyActionErrors(form, placeApiErrors(sent.data.status, sent.data.body)));
     }),
   );
 

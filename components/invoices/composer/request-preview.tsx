@@ -108,8 +108,8 @@ function ResolvedCustomer({ data, connection }: { data: unknown; connection: Com
         <PreviewTable fields={result.fields} />
       ) : (
         <ul className="text-sm text-red-700">
-          {result.errors.map((error) => (
-            <li key={error.pointer}>{error.detail}</li>
+          {result.problems.map((problem) => (
+            <li key={problem.path.join("/")}>{problem.message}</li>
           ))}
         </ul>
       )}

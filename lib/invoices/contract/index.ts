@@ -25,17 +25,8 @@ export {
   checkJsonLimits,
   MAX_NESTING_DEPTH,
   type InvoiceRuleCode,
-  type InvoiceRuleIssue,
 } from "./rules";
-export {
-  ISSUE_TITLES,
-  toInvoiceIssues,
-  toJsonPointer,
-  validateInvoice,
-  type InvoiceIssue,
-  type InvoiceIssueCode,
-  type InvoiceValidation,
-} from "./issues";
+export { validateInvoice, type InvoiceProblemCode } from "./issues";
 export * from "../state-machine";
 export * from "./resource-schemas";
 export { buildOpenApiDocument } from "./openapi";

@@ -1,7 +1,9 @@
 import { findService, listServices } from "@/lib/providers";
 import type { InvoiceDirection } from "@/lib/providers";
+import type { Problem } from "@/lib/problems";
 import { parseAmount } from "./amount";
 
+/** The codes of the rules below; they report Problems with paths from the request envelope's root. */
 export type InvoiceRuleCode =
   | "unknown_service"
   | "service_type_mismatch"
@@ -10,9 +12,6 @@ export type InvoiceRuleCode =
   | "customer_conflict"
   | "too_deep"
   | "invalid_character";
-
-/** `path` is relative to the request envelope, so `/data/attributes/currency` can be built from it. */
-export type InvoiceRuleIssue = { path: (string | number)[]; message: string; code: InvoiceRuleCode };
 
 export const ATTRIBUTES_PATH = ["data", "attributes"] as const;
 
@@ -29,7 +28,7 @@ function serviceCodes(direction: InvoiceDirection): string {
     .join(", ");
 }
 
-function checkService(direction: InvoiceDirection, attributes: JsonObject): InvoiceRuleIssue[] {
+function checkService(direction: InvoiceDirection, attributes: JsonObject): Problem[] {
   const { service, currency } = attributes;
   // Over-long values already fail their own length check; echoing them again helps nobody.
   if (typeof service !== "string" || service === "" || service.length > SERVICE_CODE_MAX) return [];
@@ -67,7 +66,7 @@ function checkService(direction: InvoiceDirection, attributes: JsonObject): Invo
 }
 
 /** Decimal places depend on the currency; the service's currency stands in when none is sent. */
-function checkAmount(attributes: JsonObject): InvoiceRuleIssue[] {
+function checkAmount(attributes: JsonObject): Problem[] {
   const { amount, currency, service } = attributes;
   if (typeof amount !== "number" && typeof amount !== "string") return [];
   const fallback = typeof service === "string" ? findService(service)?.currency : undefined;
@@ -81,7 +80,7 @@ function checkAmount(attributes: JsonObject): InvoiceRuleIssue[] {
  * all its problems at once (REFERENCE "Errors"). Takes unknown input because it also runs when
  * other fields failed their own checks.
  */
-export function checkInvoiceRules(direction: InvoiceDirection, attributes: unknown): InvoiceRuleIssue[] {
+export function checkInvoiceRules(direction: InvoiceDirection, attributes: unknown): Problem[] {
   if (!isObject(attributes)) return [];
   return [...checkService(direction, attributes), ...checkAmount(attributes)];
 }
@@ -106,7 +105,7 @@ function valueAt(source: unknown, path: readonly string[]): unknown {
  * customer resolver reports the same conflict with the same code; checking it here lets a form
  * or the schema alone catch it.
  */
-export function checkCustomerPlacement(envelope: unknown): InvoiceRuleIssue[] {
+export function checkCustomerPlacement(envelope: unknown): Problem[] {
   const sent = CUSTOMER_SPOTS.filter((path) => {
     const value = valueAt(envelope, path);
     return value !== undefined && value !== null;
@@ -128,28 +127,28 @@ export const MAX_NESTING_DEPTH = 32;
  * overflows the recursive JSON.stringify used to hash and store it; and PostgreSQL text and jsonb
  * cannot hold U+0000. Both are reported like any other field problem instead of failing later.
  */
-export function checkJsonLimits(envelope: unknown, max = MAX_NESTING_DEPTH): InvoiceRuleIssue[] {
-  const issues: InvoiceRuleIssue[] = [];
+export function checkJsonLimits(envelope: unknown, max = MAX_NESTING_DEPTH): Problem[] {
+  const problems: Problem[] = [];
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value: envelope, path: [] }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === "string") {
-      if (value.includes("\u0000")) issues.push({ path, code: "invalid_character", message: "Text must not contain the NUL character (\\u0000)" });
+      if (value.includes("\u0000")) problems.push({ path, code: "invalid_character", message: "Text must not contain the NUL character (\\u0000)" });
       continue;
     }
     if (typeof value !== "object" || value === null) continue;
     if (path.length >= max) {
-      issues.push({ path, code: "too_deep", message: `JSON nested more than ${max} levels deep; flatten this value` });
+      problems.push({ path, code: "too_deep", message: `JSON nested more than ${max} levels deep; flatten this value` });
       continue;
     }
     const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
     for (const [key, child] of entries) {
       if (typeof key === "string" && key.includes("\u0000")) {
-        issues.push({ path: [...path, key], code: "invalid_character", message: "Member names must not contain the NUL character (\\u0000)" });
+        problems.push({ path: [...path, key], code: "invalid_character", message: "Member names must not contain the NUL character (\\u0000)" });
       } else {
         stack.push({ value: child, path: [...path, key] });
       }
     }
   }
-  return issues;
+  return problems;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { toJsonPointer } from "@/lib/problems";
 import { validateInvoice } from "./issues";
 import { paymentInvoiceAttributesSchema, paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
 import { PAYMENT_EXAMPLES, payoutExample, paymentWith } from "../test-fixtures";
@@ -6,7 +7,7 @@ import { PAYMENT_EXAMPLES, payoutExample, paymentWith } from "../test-fixtures";
 describe("spec 4.1 payment examples", () => {
   it.each(Object.entries(PAYMENT_EXAMPLES))("%s parses", (_name, body) => {
     const result = validateInvoice("payment", body);
-    expect(result.ok ? [] : result.issues).toEqual([]);
+    expect(result.ok ? [] : result.problems).toEqual([]);
   });
 
   it("keeps amounts exactly as sent", () => {
@@ -104,7 +105,7 @@ describe.each([
     const result = validateInvoice(direction, body);
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.issues).toContainEqual(expect.objectContaining({ pointer, code }));
+    expect(result.problems.map((problem) => ({ pointer: toJsonPointer(problem.path), code: problem.code }))).toContainEqual({ pointer, code });
   });
 });
 
@@ -113,7 +114,7 @@ describe("error reporting", () => {
     const body = paymentWith({ currency: "UAH", amount: 1.234, test_mod: true, flow: undefined });
     const result = validateInvoice("payment", body);
     if (result.ok) throw new Error("expected failure");
-    expect(result.issues.map((issue) => issue.code).sort()).toEqual(
+    expect(result.problems.map((problem) => problem.code).sort()).toEqual(
       ["currency_mismatch", "invalid_amount", "required", "unknown_attribute"].sort(),
     );
   });
@@ -121,7 +122,7 @@ describe("error reporting", () => {
   it("gives the reference's currency detail and a typo suggestion", () => {
     const result = validateInvoice("payment", paymentWith({ service: "payment_card_uah_hpp", test_mod: true }));
     if (result.ok) throw new Error("expected failure");
-    const messages = result.issues.map((issue) => issue.message);
+    const messages = result.problems.map((problem) => problem.message);
     expect(messages).toContain("payment_card_uah_hpp takes UAH, got EUR");
     expect(messages.find((message) => message.includes("test_mod"))).toContain('Did you mean "test_mode"?');
   });
@@ -129,21 +130,21 @@ describe("error reporting", () => {
   it("lists the known services of the direction", () => {
     const result = validateInvoice("payout", payoutExample({ service: "nope" }));
     if (result.ok) throw new Error("expected failure");
-    expect(result.issues[0]?.message).toContain("payment_card_uah");
-    expect(result.issues[0]?.message).not.toContain("_hpp");
+    expect(result.problems[0]?.message).toContain("payment_card_uah");
+    expect(result.problems[0]?.message).not.toContain("_hpp");
   });
 
   it("splits several unknown keys into one issue each", () => {
     const result = validateInvoice("payment", paymentWith({ foo: 1, bar: 2 }));
     if (result.ok) throw new Error("expected failure");
-    expect(result.issues.map((issue) => issue.pointer).sort()).toEqual(["/data/attributes/bar", "/data/attributes/foo"]);
+    expect(result.problems.map((problem) => toJsonPointer(problem.path)).sort()).toEqual(["/data/attributes/bar", "/data/attributes/foo"]);
   });
 
   it("caps nesting depth instead of overflowing the stack", () => {
     const deep = JSON.parse("[".repeat(30_000) + "]".repeat(30_000)) as unknown;
     const result = validateInvoice("payment", paymentWith({ service_fields: [deep] }));
-    expect(result.ok ? [] : result.issues.map((issue) => issue.code)).toEqual(["too_deep"]);
-    expect(result.ok ? "" : result.issues[0]?.pointer).toMatch(/^\/data\/attributes\/service_fields\/0\/0\/0/);
+    expect(result.ok ? [] : result.problems.map((problem) => problem.code)).toEqual(["too_deep"]);
+    expect(result.ok ? "" : toJsonPointer(result.problems[0]?.path ?? [])).toMatch(/^\/data\/attributes\/service_fields\/0\/0\/0/);
     expect(validateInvoice("payment", paymentWith({ customer: { extra: { a: { b: { c: 1 } } } } })).ok).toBe(true);
   });
 

@@ -11,7 +11,8 @@ import {
   referenceIdSchema,
   SERVICE_FIELDS_MAX,
 } from "./field-schemas";
-import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLimits, type InvoiceRuleIssue } from "./rules";
+import type { Problem } from "@/lib/problems";
+import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLimits } from "./rules";
 import { strictObjectOf } from "./strict-object";
 
 export { customerAddressSchema, customerSchema, type Customer, type CustomerInput } from "./customer-schema";
@@ -30,9 +31,9 @@ export const INVOICE_TYPES = { payment: "payment-invoice", payout: "payout-invoi
 
 type Ctx = z.core.$RefinementCtx<unknown>;
 
-function report(ctx: Ctx, issues: readonly InvoiceRuleIssue[], drop: readonly string[] = []): void {
-  for (const issue of issues) {
-    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path.slice(drop.length), params: { code: issue.code } });
+function report(ctx: Ctx, problems: readonly Problem[], drop: readonly string[] = []): void {
+  for (const problem of problems) {
+    ctx.addIssue({ code: "custom", message: problem.message, path: problem.path.slice(drop.length), params: { code: problem.code } });
   }
 }
 

@@ -1,11 +1,5 @@
 import { z } from "zod";
-
-/**
- * Separates the per-key messages of one `unrecognized_keys` issue. zod reports all unknown keys
- * of an object as one issue with one message; `toInvoiceIssues` splits it back into one issue
- * per key so every JSON:API error points at its own member.
- */
-export const UNKNOWN_KEY_SEPARATOR = "\n";
+import { UNKNOWN_KEY_SEPARATOR } from "@/lib/problems";
 
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);

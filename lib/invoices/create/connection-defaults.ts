@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connectionServiceDefaults } from "@/lib/db/schema";
-import { fail, ok, type FieldError, type Result } from "@/lib/errors";
+import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { forgetRoutes } from "@/lib/connections/route-cache";
 import { findService, type Mode } from "@/lib/providers";
@@ -16,20 +16,20 @@ export type ServiceDefault = { service: string; mode: Mode; connectionId: string
  * be disabled (routing then skips it until it is enabled again).
  */
 export async function setDefaultConnection(db: Db, merchantId: string, input: ServiceDefault): Promise<Result<ServiceDefault>> {
-  const errors: FieldError[] = [];
-  if (!findService(input.service)) errors.push({ path: ["service"], message: `Unknown service "${input.service}"`, code: "unknown_service" });
+  const problems: Problem[] = [];
+  if (!findService(input.service)) problems.push(problem("unknown_service", `Unknown service "${input.service}"`, ["service"]));
   const row = await findConnectionRow(db, merchantId, input.connectionId);
   if (!row) {
-    errors.push({ path: ["connectionId"], message: `No connection ${input.connectionId} exists for this merchant`, code: "not_found" });
+    problems.push(problem("not_found", `No connection ${input.connectionId} exists for this merchant`, ["connectionId"]));
   } else {
     if (row.mode !== input.mode) {
-      errors.push({ path: ["mode"], message: `${row.label} is a ${row.mode}-mode connection, not ${input.mode}`, code: "mode_mismatch" });
+      problems.push(problem("mode_mismatch", `${row.label} is a ${row.mode}-mode connection, not ${input.mode}`, ["mode"]));
     }
     if (findService(input.service) && !offersService(row, input.service)) {
-      errors.push({ path: ["service"], message: `${row.label} does not offer ${input.service}`, code: "service_not_offered" });
+      problems.push(problem("service_not_offered", `${row.label} does not offer ${input.service}`, ["service"]));
     }
   }
-  if (errors.length) return fail(errors);
+  if (problems.length) return fail(problems);
   await db
     .insert(connectionServiceDefaults)
     .values({ merchantId, ...input })

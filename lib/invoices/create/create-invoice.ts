@@ -4,7 +4,8 @@ import { newId } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
 import type { InvoiceDirection, Mode } from "@/lib/providers";
-import { validateInvoice, type InvoiceIssue } from "../contract/issues";
+import type { Problem } from "@/lib/problems";
+import { validateInvoice } from "../contract/issues";
 import { invoiceValues } from "./invoice-values";
 import { requestHash } from "./request-hash";
 import { findRoute } from "./routing";
@@ -23,7 +24,7 @@ export type CreateInvoiceResult =
   | ({ kind: "created"; invoice: InvoiceRow } & ProviderInput)
   | ({ kind: "replayed"; invoice: InvoiceRow } & ProviderInput)
   | { kind: "conflict"; existing: InvoiceRow }
-  | { kind: "invalid"; issues: InvoiceIssue[] }
+  | { kind: "invalid"; problems: Problem[] }
   | { kind: "forbidden"; commerceAccount: string }
   | { kind: "test_only" }
   | { kind: "unroutable"; service: string; mode: Mode };
@@ -89,7 +90,7 @@ export async function createInvoice(
     return { kind: "forbidden", commerceAccount: account };
   }
   const validation = validateInvoice(direction, body);
-  if (!validation.ok) return { kind: "invalid", issues: validation.issues };
+  if (!validation.ok) return { kind: "invalid", problems: validation.problems };
   const envelope = validation.value;
   const { service, test_mode, reference_id: referenceId } = envelope.data.attributes;
   const mode: Mode = test_mode === true ? "test" : "live";
@@ -105,7 +106,7 @@ export async function createInvoice(
   }
   const id = newId(direction === "payment" ? "cpi" : "cpoi");
   const prepared = invoiceValues({ id, merchantId: merchant.id, direction, data, envelope, route, hash, requestId: options.requestId });
-  if (!prepared.ok) return { kind: "invalid", issues: prepared.issues };
+  if (!prepared.ok) return { kind: "invalid", problems: prepared.problems };
 
   const createdAt = await insertInvoiceOnce(db, prepared.values, options.requestId ?? null);
   if (createdAt) {

@@ -12,8 +12,8 @@ describe("spec 5.1: Provider D 'Send merchant data'", () => {
     const values = { ...withoutMerchantData, send_merchant_data: true };
     expect(credentialsSchema(kind).safeParse(values).success).toBe(true);
     expect(checkCredentials(kind, values, "live")).toEqual([
-      { path: ["merchant_category_code"], message: "Merchant category code is required when Send merchant data is on" },
-      { path: ["merchant_url"], message: "Merchant URL is required when Send merchant data is on" },
+      { code: "required", path: ["merchant_category_code"], message: "Merchant category code is required when Send merchant data is on" },
+      { code: "required", path: ["merchant_url"], message: "Merchant URL is required when Send merchant data is on" },
     ]);
   });
 
@@ -45,7 +45,7 @@ describe("spec 5.1: Provider D 'Send merchant data'", () => {
     const values = { ...sample, send_merchant_data: false, merchant_category_code: "12" };
     const result = validateCredentials(kind, values, "live");
     expect(result).toMatchObject({ ok: true });
-    expect(result.ok && "merchant_category_code" in result.values).toBe(false);
+    expect(result.ok && "merchant_category_code" in result.value).toBe(false);
   });
 
   it("requires an https API URL", () => {

@@ -12,6 +12,7 @@ describe("spec 5.1 note 5: Provider E private key or generated key pair", () => 
     expect(credentialsSchema(kind).safeParse(withoutPrivateKey).success).toBe(true);
     expect(checkCredentials(kind, withoutPrivateKey, "test")).toEqual([
       {
+        code: "required",
         path: ["private_key"],
         message: "Private key is required: upload your private key or generate a key pair in the dashboard",
       },

@@ -1,6 +1,7 @@
 import { currencyField, keyFileField, textField, toggleField } from "../fields";
 import { cardPaymentService } from "../service-builders";
-import type { CredentialValues, ProviderSpec, RefineIssue } from "../types";
+import { problem, type Problem } from "../../problems";
+import type { CredentialValues, ProviderSpec } from "../types";
 import { providerEExamples } from "./examples";
 
 function isFilled(value: unknown): boolean {
@@ -11,14 +12,9 @@ function isFilled(value: unknown): boolean {
  * Spec 5.1 note 5: the merchant makes the key pair itself, either by uploading its own private key
  * or by generating the pair in the dashboard, which then stores it under `generated_key_id`.
  */
-export function assertPrivateKeyAvailable(credentials: CredentialValues): RefineIssue[] {
+export function assertPrivateKeyAvailable(credentials: CredentialValues): Problem[] {
   if (isFilled(credentials.private_key) || isFilled(credentials.generated_key_id)) return [];
-  return [
-    {
-      path: ["private_key"],
-      message: "Private key is required: upload your private key or generate a key pair in the dashboard",
-    },
-  ];
+  return [problem("required", "Private key is required: upload your private key or generate a key pair in the dashboard", ["private_key"])];
 }
 
 export const providerE: ProviderSpec = {

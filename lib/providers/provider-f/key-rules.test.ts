@@ -19,33 +19,33 @@ describe("spec 5.2: Provider F key prefixes follow the mode", () => {
 
   it("reports both dev keys used live", () => {
     expect(assertKeyPrefixMatchesMode({ ...keys("dev", "dev"), test_mode: false }, "live")).toEqual([
-      { path: ["public_key"], message: "Live mode takes a prod_pub_ key; this one starts with dev_pub_" },
-      { path: ["secret_key"], message: "Live mode takes a prod_sec_ key; this one starts with dev_sec_" },
+      { code: "key_mode_mismatch", path: ["public_key"], message: "Live mode takes a prod_pub_ key; this one starts with dev_pub_" },
+      { code: "key_mode_mismatch", path: ["secret_key"], message: "Live mode takes a prod_sec_ key; this one starts with dev_sec_" },
     ]);
   });
 
   it("reports prod keys used in test mode", () => {
     expect(assertKeyPrefixMatchesMode({ ...keys("prod", "prod"), test_mode: true }, "test")).toEqual([
-      { path: ["public_key"], message: "Test mode takes a dev_pub_ key; this one starts with prod_pub_" },
-      { path: ["secret_key"], message: "Test mode takes a dev_sec_ key; this one starts with prod_sec_" },
+      { code: "key_mode_mismatch", path: ["public_key"], message: "Test mode takes a dev_pub_ key; this one starts with prod_pub_" },
+      { code: "key_mode_mismatch", path: ["secret_key"], message: "Test mode takes a dev_sec_ key; this one starts with prod_sec_" },
     ]);
   });
 
   it("reports the key of the other family when the pair is mixed", () => {
     expect(assertKeyPrefixMatchesMode({ ...keys("dev", "prod"), test_mode: true }, "test")).toEqual([
-      { path: ["secret_key"], message: "Test mode takes a dev_sec_ key; this one starts with prod_sec_" },
+      { code: "key_mode_mismatch", path: ["secret_key"], message: "Test mode takes a dev_sec_ key; this one starts with prod_sec_" },
     ]);
     expect(assertKeyPrefixMatchesMode({ ...keys("dev", "prod"), test_mode: false }, "live")).toEqual([
-      { path: ["public_key"], message: "Live mode takes a prod_pub_ key; this one starts with dev_pub_" },
+      { code: "key_mode_mismatch", path: ["public_key"], message: "Live mode takes a prod_pub_ key; this one starts with dev_pub_" },
     ]);
   });
 
   it("reports a test_mode that disagrees with the connection's mode", () => {
     expect(assertKeyPrefixMatchesMode({ ...keys("dev", "dev"), test_mode: true }, "live")).toEqual([
-      { path: ["test_mode"], message: "Test mode is on, but the connection is being saved as live" },
+      { code: "mode_mismatch", path: ["test_mode"], message: "Test mode is on, but the connection is being saved as live" },
     ]);
     expect(assertKeyPrefixMatchesMode({ ...keys("prod", "prod"), test_mode: false }, "test")).toEqual([
-      { path: ["test_mode"], message: "Test mode is off, but the connection is being saved as test" },
+      { code: "mode_mismatch", path: ["test_mode"], message: "Test mode is off, but the connection is being saved as test" },
     ]);
   });
 
@@ -85,14 +85,14 @@ describe("spec 5.2: Provider F key formats", () => {
     const update = { ...base, secret_key: "", public_key: `prod_pub_${UUID}` };
     expect(credentialsSchema(kind, { forUpdate: true }).safeParse(update).success).toBe(true);
     expect(checkCredentials(kind, update, "test", { forUpdate: true })).toEqual([
-      { path: ["public_key"], message: "Test mode takes a dev_pub_ key; this one starts with prod_pub_" },
+      { code: "key_mode_mismatch", path: ["public_key"], message: "Test mode takes a dev_pub_ key; this one starts with prod_pub_" },
     ]);
   });
 
   it("runs the rule through validateCredentials", () => {
     expect(validateCredentials(kind, { ...base, ...keys("dev", "prod") }, "test")).toEqual({
       ok: false,
-      issues: [{ path: ["secret_key"], message: "Test mode takes a dev_sec_ key; this one starts with prod_sec_" }],
+      problems: [{ code: "key_mode_mismatch", path: ["secret_key"], message: "Test mode takes a dev_sec_ key; this one starts with prod_sec_" }],
     });
     expect(validateCredentials(kind, base, "test")).toMatchObject({ ok: true });
   });

@@ -1,4 +1,5 @@
-import type { CredentialValues, Mode, RefineIssue } from "../types";
+import { problem, type Problem } from "../../problems";
+import type { CredentialValues, Mode } from "../types";
 
 /** Spec 5.2: `dev_` keys belong to Provider F's sandbox, `prod_` keys to live processing. */
 export type KeyFamily = "dev" | "prod";
@@ -17,33 +18,26 @@ function readFamily(value: unknown): KeyFamily | null {
   return null;
 }
 
-function checkKey(value: unknown, field: string, kind: "pub" | "sec", mode: Mode): RefineIssue[] {
+function checkKey(value: unknown, field: string, kind: "pub" | "sec", mode: Mode): Problem[] {
   const family = readFamily(value);
   const expected = FAMILY_BY_MODE[mode];
   // Malformed keys are reported by the field's own schema; only a wrong family is reported here.
   if (family === null || family === expected) return [];
-  return [
-    {
-      path: [field],
-      message: `${MODE_LABEL[mode]} takes a ${expected}_${kind}_ key; this one starts with ${family}_${kind}_`,
-    },
-  ];
+  return [problem("key_mode_mismatch", `${MODE_LABEL[mode]} takes a ${expected}_${kind}_ key; this one starts with ${family}_${kind}_`, [field])];
 }
 
 /**
  * Both keys must come from the environment the connection runs in, which also forces them into
  * the same family. The `test_mode` credential decides the environment when present.
  */
-export function assertKeyPrefixMatchesMode(credentials: CredentialValues, mode: Mode): RefineIssue[] {
+export function assertKeyPrefixMatchesMode(credentials: CredentialValues, mode: Mode): Problem[] {
   const testMode = credentials.test_mode;
-  const issues: RefineIssue[] = [];
+  const issues: Problem[] = [];
   if (typeof testMode === "boolean" && (testMode ? "test" : "live") !== mode) {
-    issues.push({
-      path: ["test_mode"],
-      message: testMode
-        ? "Test mode is on, but the connection is being saved as live"
-        : "Test mode is off, but the connection is being saved as test",
-    });
+    const message = testMode
+      ? "Test mode is on, but the connection is being saved as live"
+      : "Test mode is off, but the connection is being saved as test";
+    issues.push(problem("mode_mismatch", message, ["test_mode"]));
   }
   const effectiveMode: Mode = typeof testMode === "boolean" ? (testMode ? "test" : "live") : mode;
   issues.push(...checkKey(credentials.public_key, "public_key", "pub", effectiveMode));

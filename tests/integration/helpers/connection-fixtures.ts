@@ -29,7 +29,7 @@ export async function newMerchant(db: Db): Promise<string> {
       commerceAccount: account,
     }),
   );
-  if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.errors)}`);
+  if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.problems)}`);
   return created.value.merchant.id;
 }
 

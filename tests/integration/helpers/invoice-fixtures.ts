@@ -34,7 +34,7 @@ export async function connect(
 ): Promise<ConnectionView> {
   const input = parseCreate({ ...createAttributes(provider, kind, mode, { label: unique(`${provider} ${kind} ${mode}`) }), constants });
   const created = await createConnection(scopeFor(db, merchantId, vaultKey), input);
-  if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.errors)}`);
+  if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.problems)}`);
   return created.value;
 }
 

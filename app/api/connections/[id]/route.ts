@@ -1,5 +1,5 @@
 import { readEnvelope } from "@/lib/api/envelope";
-import { ApiError, ApiValidationError, fieldErrorsToJsonApi } from "@/lib/api/errors";
+import { ApiError, ApiValidationError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
@@ -27,7 +27,7 @@ export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyI
   const { attributes } = readEnvelope(await readJsonBody(request), "connection");
   const edited = await editConnection(scope, params.id, attributes);
   if (!edited) throw notFound(params.id);
-  if (!edited.ok) throw new ApiValidationError(fieldErrorsToJsonApi(edited.errors));
+  if (!edited.ok) throw new ApiValidationError(edited.problems);
   return jsonApi({ data: toConnectionResource(edited.value) });
 });
 
