@@ -22,6 +22,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          setupFiles: ["tests/integration/setup.ts"],
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 60_000,

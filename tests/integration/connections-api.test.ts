@@ -1,23 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Db } from "@/lib/db/client";
-
-/** Before any import: the app's vault key comes from the environment, never from a file on disk. */
-const hoisted = vi.hoisted(() => {
-  const previousKey = process.env.CREDENTIALS_KEY;
-  const key = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString("base64");
-  process.env.CREDENTIALS_KEY = key;
-  return { previousKey, key, db: undefined as Db | undefined };
-});
-
-vi.mock("@/lib/db/client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/db/client")>()),
-  getDb: async () => {
-    if (!hoisted.db) throw new Error("test database not open");
-    return hoisted.db;
-  },
-}));
-
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET, POST } from "@/app/api/connections/route";
 import { DELETE, GET as GET_ONE, PATCH } from "@/app/api/connections/[id]/route";
 import { GET as GET_PROVIDERS } from "@/app/api/providers/route";
@@ -30,7 +12,7 @@ import { logger } from "@/lib/logger";
 import { describeRegistry, PROVIDERS } from "@/lib/providers";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { createTestDb, unique, type TestDb } from "./helpers/db";
+import { unique, setUpTestDb } from "./helpers/db";
 import {
   PROVIDER_KINDS,
   createAttributes,
@@ -40,19 +22,9 @@ import {
   secretFieldIds,
 } from "./helpers/connection-fixtures";
 
-let t: TestDb;
-const vaultKey = Buffer.from(hoisted.key, "base64");
-
-beforeAll(async () => {
-  t = await createTestDb();
-  hoisted.db = t.db;
-});
-afterAll(async () => {
-  hoisted.db = undefined;
-  if (hoisted.previousKey === undefined) delete process.env.CREDENTIALS_KEY;
-  else process.env.CREDENTIALS_KEY = hoisted.previousKey;
-  await t.close();
-});
+const t = setUpTestDb();
+/** The app's vault key, from CREDENTIALS_KEY (set in tests/integration/setup.ts). */
+const vaultKey = Buffer.from(process.env.CREDENTIALS_KEY!, "base64");
 
 let loggedErrors: unknown[] = [];
 beforeEach(() => {

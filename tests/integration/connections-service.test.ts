@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
 import { listAudit } from "@/lib/connections/audit";
 import { findConnectionRow, getConnection, listConnections } from "@/lib/connections/queries";
@@ -8,7 +8,7 @@ import { createConnection, deleteConnection, editConnection, setConnectionEnable
 import { kindOf, revealCredentials } from "@/lib/connections/store";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { createTestDb, unique, type TestDb } from "./helpers/db";
+import { unique, setUpTestDb } from "./helpers/db";
 import {
   PROVIDER_KINDS,
   createAttributes,
@@ -23,15 +23,8 @@ import {
   type Scope,
 } from "./helpers/connection-fixtures";
 
-let t: TestDb;
+const t = setUpTestDb();
 const vaultKey = randomBytes(32);
-
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t.close();
-});
 
 async function newScope(actor?: string): Promise<Scope> {
   return scopeFor(t.db, await newMerchant(t.db), vaultKey, actor);

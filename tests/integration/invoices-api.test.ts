@@ -1,23 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Db } from "@/lib/db/client";
-
-/** Before any import: the app's vault key comes from the environment, never from a file on disk. */
-const hoisted = vi.hoisted(() => {
-  const previousKey = process.env.CREDENTIALS_KEY;
-  const key = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString("base64");
-  process.env.CREDENTIALS_KEY = key;
-  return { previousKey, key, db: undefined as Db | undefined };
-});
-
-vi.mock("@/lib/db/client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/db/client")>()),
-  getDb: async () => {
-    if (!hoisted.db) throw new Error("test database not open");
-    return hoisted.db;
-  },
-}));
-
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as GET_OPENAPI } from "@/app/api/commerce/openapi.json/route";
 import { GET as GET_PAYMENT, POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { GET as GET_PAYMENT_ONE } from "@/app/api/commerce/payment-invoices/[id]/route";
@@ -32,7 +14,7 @@ import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, Mode } from "@/lib/providers";
-import { createTestDb, type TestDb } from "./helpers/db";
+import { setUpTestDb } from "./helpers/db";
 import {
   bodyFor,
   connect,
@@ -44,18 +26,7 @@ import {
   type InvoiceMerchant,
 } from "./helpers/invoice-fixtures";
 
-let t: TestDb;
-
-beforeAll(async () => {
-  t = await createTestDb();
-  hoisted.db = t.db;
-});
-afterAll(async () => {
-  hoisted.db = undefined;
-  if (hoisted.previousKey === undefined) delete process.env.CREDENTIALS_KEY;
-  else process.env.CREDENTIALS_KEY = hoisted.previousKey;
-  await t.close();
-});
+const t = setUpTestDb();
 
 let logLines: unknown[] = [];
 let loggedErrors: unknown[] = [];

@@ -12,21 +12,19 @@ import { changeInvoiceStatus } from "@/lib/invoices/status";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
-import { createTestDb, type TestDb } from "./helpers/db";
+import { setUpTestDb } from "./helpers/db";
 import { scopeFor } from "./helpers/connection-fixtures";
 import { bodyFor, connect, invoiceMerchant, newReference, remove, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
-let t: TestDb;
+const t = setUpTestDb();
 const secret = randomBytes(32);
 const FULL_CARD = "4111111111111111";
 
-beforeAll(async () => {
+beforeAll(() => {
   vi.spyOn(logger, "info").mockImplementation(() => undefined);
-  t = await createTestDb();
 });
-afterAll(async () => {
+afterAll(() => {
   vi.restoreAllMocks();
-  await t.close();
 });
 
 /** The list's order, (created_at, id) descending: two invoices may share a millisecond. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { invoices } from "@/lib/db/schema";
 import { IllegalTransitionError, isLuhnValid, type InvoiceStatus } from "@/lib/invoices/contract";
 import { clearDefaultConnection, listDefaultConnections, setDefaultConnection } from "@/lib/invoices/create/connection-defaults";
@@ -14,7 +14,7 @@ import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { toJsonPointer } from "@/lib/problems";
-import { createTestDb, type TestDb } from "./helpers/db";
+import { setUpTestDb } from "./helpers/db";
 import {
   bodyFor,
   connect,
@@ -27,17 +27,10 @@ import {
   type InvoiceMerchant,
 } from "./helpers/invoice-fixtures";
 
-let t: TestDb;
+const t = setUpTestDb();
 const secret = randomBytes(32);
 const EUR = PAYMENT_EXAMPLES["B: EUR with customer"];
 const TEST_EUR = { service: "payment_card_eur_hpp", mode: "test" } as const;
-
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t.close();
-});
 
 let logLines: unknown[] = [];
 beforeEach(() => {

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/queries";
 import { verifyPassword } from "@/lib/identity/password";
 import { signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail, findViewer } from "@/lib/identity/membership";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { changeMemberRole, listMembers, removeMember, addTeamMember } from "@/lib/merchants/team";
-import { createTestDb, unique, type TestDb } from "./helpers/db";
+import { unique, setUpTestDb } from "./helpers/db";
 
-let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = setUpTestDb();
 
 function signUp(overrides: Record<string, string> = {}) {
   const account = unique("acct");

@@ -1,17 +1,4 @@
-
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Db } from "@/lib/db/client";
-
-const hoisted = vi.hoisted(() => {
-  process.env.CREDENTIALS_KEY = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString("base64");
-  return { db: undefined as Db | undefined };
-});
-
-vi.mock("@/lib/db/client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/db/client")>()),
-  getDb: async () => hoisted.db!,
-}));
-
+import { describe, expect, it } from "vitest";
 import { GET as LIST, POST } from "@/app/api/connections/route";
 import { GET as GET_ONE, PATCH } from "@/app/api/connections/[id]/route";
 import { openSecrets } from "@/lib/connections/store";
@@ -21,17 +8,12 @@ import { updateConnection } from "@/lib/connections/service";
 import { kindOf } from "@/lib/connections/store";
 import { addTeamMember, changeMemberRole } from "@/lib/merchants/team";
 import { findViewer } from "@/lib/identity/membership";
-import { createTestDb, unique, type TestDb } from "./helpers/db";
+import { unique, setUpTestDb } from "./helpers/db";
 import { connect, invoiceMerchant } from "./helpers/invoice-fixtures";
 import { eq } from "drizzle-orm";
 import { users } from "@/lib/db/schema";
 
-let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-  hoisted.db = t.db;
-});
-afterAll(async () => t.close());
+const t = setUpTestDb();
 
 const ctx = (params: Record<string, string> = {}) => ({ params: Promise.resolve(params) });
 

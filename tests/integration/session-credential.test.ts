@@ -1,17 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Db } from "@/lib/db/client";
-
-const hoisted = vi.hoisted(() => {
-  process.env.CREDENTIALS_KEY = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString("base64");
-  process.env.AUTH_SECRET = "integration-session-credential-secret";
-  return { db: undefined as Db | undefined };
-});
-
-vi.mock("@/lib/db/client", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/db/client")>()),
-  getDb: async () => hoisted.db!,
-}));
-
+import { describe, expect, it } from "vitest";
 import { POST } from "@/app/api/commerce/payment-invoices/route";
 import { mintSessionCredential } from "@/lib/api-keys/session-credential";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
@@ -19,15 +6,10 @@ import { addTeamMember, removeMember } from "@/lib/merchants/team";
 import { findViewer } from "@/lib/identity/membership";
 import { users } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
-import { createTestDb, unique, type TestDb } from "./helpers/db";
+import { unique, setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference } from "./helpers/invoice-fixtures";
 
-let t: TestDb;
-beforeAll(async () => {
-  t = await createTestDb();
-  hoisted.db = t.db;
-});
-afterAll(async () => t.close());
+const t = setUpTestDb();
 
 function post(token: string, body: unknown) {
   return POST(

@@ -2,8 +2,10 @@ import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { afterAll, beforeAll } from "vitest";
 import { migrationsFolder, openPostgres, type Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
+import { setAppDb } from "./app-db";
 
 export type TestDb = { db: Db; close: () => Promise<void>; kind: "pglite" | "postgres" };
 
@@ -20,6 +22,34 @@ export async function createTestDb(): Promise<TestDb> {
   const client = await PGlite.create();
   await migrate(drizzle(client), { migrationsFolder });
   return { db: drizzle(client, { schema }) as unknown as Db, close: () => client.close(), kind: "pglite" };
+}
+
+/**
+ * The test file's throwaway database, opened before its tests and closed after them. The app's own
+ * getDb() answers with it too (tests/integration/setup.ts), so route handlers and actions use it.
+ */
+export function setUpTestDb(): Pick<TestDb, "db" | "kind"> {
+  let open: TestDb | undefined;
+  beforeAll(async () => {
+    open = await createTestDb();
+    setAppDb(open.db);
+  });
+  afterAll(async () => {
+    setAppDb(undefined);
+    await open?.close();
+  });
+  const current = (): TestDb => {
+    if (!open) throw new Error("the test database opens in beforeAll: use it inside hooks and tests");
+    return open;
+  };
+  return {
+    get db() {
+      return current().db;
+    },
+    get kind() {
+      return current().kind;
+    },
+  };
 }
 
 export function unique(prefix: string): string {

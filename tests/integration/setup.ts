@@ -1,0 +1,21 @@
+// Runs before every integration test file (vitest.config.ts, setupFiles), ahead of the file's imports.
+import { randomBytes } from "node:crypto";
+import { afterAll, vi } from "vitest";
+
+// The app's vault key and session secret come from the environment, never from files on disk.
+const previous = { CREDENTIALS_KEY: process.env.CREDENTIALS_KEY, AUTH_SECRET: process.env.AUTH_SECRET };
+process.env.CREDENTIALS_KEY = randomBytes(32).toString("base64");
+process.env.AUTH_SECRET = "integration-tests-only-secret";
+
+afterAll(() => {
+  for (const [name, value] of Object.entries(previous)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+// Route handlers and actions call getDb(); here it answers with the file's own throwaway database.
+vi.mock("@/lib/db/client", async (importOriginal) => {
+  const { appDb } = await import("./helpers/app-db");
+  return { ...(await importOriginal<typeof import("@/lib/db/client")>()), getDb: async () => appDb() };
+});
