@@ -1,5 +1,18 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import { projectRules } from "./eslint-rules/no-server-only-in-client.mjs";
+
+/** `import x from "@/lib/<dir>"` and, from a sibling folder of lib/, `"../<dir>"`. */
+function importsOf(...dirs) {
+  return dirs.flatMap((dir) => [`@/${dir}`, `@/${dir}/*`, `../${dir.replace(/^lib\//, "")}`, `../${dir.replace(/^lib\//, "")}/*`]);
+}
+
+const NOT_APP = { group: ["@/app", "@/app/*", "@/components", "@/components/*"], message: "lib/ never imports from app/ or components/." };
+
+/** Layers point one way (ARCHITECTURE.md): each entry names what a folder must not import, and why. */
+function layer(files, ...patterns) {
+  return { files, rules: { "no-restricted-imports": ["error", { patterns: [NOT_APP, ...patterns] }] } };
+}
 
 const config = [
   ...nextVitals,
@@ -10,7 +23,40 @@ const config = [
     },
   },
   {
-    ignores: [".next/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "lib/db/migrations/**"],
+    // Type-only imports are erased before anything runs, so a cycle through them cannot leave a
+    // module half-initialised; eslint-plugin-import skips them and offers no switch to count them.
+    files: ["**/*.{js,jsx,mjs,ts,tsx}"],
+    settings: { "import/ignore": ["node_modules"] },
+    rules: { "import/no-cycle": ["error", { maxDepth: Infinity, ignoreExternal: true }] },
+  },
+  {
+    files: ["**/*.{js,jsx,mjs,ts,tsx}"],
+    plugins: { project: projectRules },
+    rules: { "project/no-server-only-in-client": "error" },
+  },
+  layer(["lib/**"]),
+  layer(["lib/db/**"], {
+    group: ["@/lib/*", "!@/lib/db", "!@/lib/config", "../*", "!../config"],
+    message: "lib/db is the bottom layer: it imports only lib/db and lib/config (value sets go in lib/db/enums.ts).",
+  }),
+  layer(["lib/identity/**"], {
+    group: importsOf("lib/auth", "lib/merchants"),
+    message: "lib/identity sits below lib/auth and lib/merchants: they import it, never the other way.",
+  }),
+  layer(["lib/auth/**"], { group: importsOf("lib/merchants"), message: "lib/auth and lib/merchants meet only in lib/identity." }),
+  layer(["lib/merchants/**"], { group: importsOf("lib/auth"), message: "lib/auth and lib/merchants meet only in lib/identity." }),
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      ".data/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+      "lib/db/migrations/**",
+      // Deliberately broken modules that tests/integration/lint-rules.test.ts lints on purpose.
+      "tests/lint-fixtures/**",
+    ],
   },
 ];
 

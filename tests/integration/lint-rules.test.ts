@@ -1,0 +1,76 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The lint step is what keeps the layers pointing one way, so its rules are tested like code:
+ * the project's own eslint.config.mjs against modules that break each rule on purpose.
+ * `ignore: false` lets it read tests/lint-fixtures/, which normal lint runs skip.
+ */
+const root = fileURLToPath(new URL("../..", import.meta.url));
+let eslint: ESLint;
+/** For source linted under a made-up path: import/no-cycle needs the file on disk, so it sits this one out. */
+let textLinter: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root, ignore: false });
+  textLinter = new ESLint({ cwd: root, ignore: false, overrideConfig: { rules: { "import/no-cycle": "off" } } });
+});
+
+/** Lints source as if it were the file at `filePath`, which need not exist. */
+async function lintAs(filePath: string, code: string) {
+  const results = await textLinter.lintText(code, { filePath: path.join(root, filePath) });
+  return results.flatMap((r) => r.messages.map((m) => ({ ruleId: m.ruleId, message: m.message, line: m.line })));
+}
+
+describe("import/no-cycle", () => {
+  it("refuses two modules that import each other, through a relative path and the @/ alias", async () => {
+    const results = await eslint.lintFiles(["tests/lint-fixtures/cycle-a.ts", "tests/lint-fixtures/cycle-b.ts"]);
+    expect(results.map((r) => [path.basename(r.filePath), r.messages.map((m) => m.ruleId)])).toEqual([
+      ["cycle-a.ts", ["import/no-cycle"]],
+      ["cycle-b.ts", ["import/no-cycle"]],
+    ]);
+  });
+});
+
+describe("project/no-server-only-in-client", () => {
+  it('refuses a "use client" module importing a module marked server-only', async () => {
+    const [result] = await eslint.lintFiles(["tests/lint-fixtures/client-leak.tsx"]);
+    expect(result!.messages.map((m) => [m.ruleId, m.line])).toEqual([["project/no-server-only-in-client", 3]]);
+    expect(result!.messages[0]!.message).toContain('"./marked"');
+  });
+
+  it("refuses a client component importing the vault, and the marker itself", async () => {
+    const code = '"use client";\nimport "server-only";\nimport { encryptSecret } from "@/lib/vault";\nexport const f = encryptSecret;\n';
+    expect(await lintAs("components/lint-fixture.tsx", code)).toEqual([
+      expect.objectContaining({ ruleId: "project/no-server-only-in-client", line: 2 }),
+      expect.objectContaining({ ruleId: "project/no-server-only-in-client", line: 3 }),
+    ]);
+  });
+
+  it("allows type-only imports from it, and server modules importing it", async () => {
+    const typeOnly = '"use client";\nimport type { readSecret } from "@/tests/lint-fixtures/marked";\nexport type F = typeof readSecret;\n';
+    expect(await lintAs("components/lint-fixture.tsx", typeOnly)).toEqual([]);
+    const server = 'import { readSecret } from "@/tests/lint-fixtures/marked";\nexport const f = readSecret;\n';
+    expect(await lintAs("components/lint-fixture.tsx", server)).toEqual([]);
+  });
+});
+
+describe("layers point one way (no-restricted-imports)", () => {
+  it.each([
+    ["lib/db/lint-fixture.ts", 'import { INITIAL_STATUS } from "@/lib/invoices/state-machine";\nexport const s = INITIAL_STATUS;\n'],
+    ["lib/auth/lint-fixture.ts", 'import { findMerchantByCommerceAccount } from "@/lib/merchants/queries";\nexport const f = findMerchantByCommerceAccount;\n'],
+    ["lib/merchants/lint-fixture.ts", 'import { getViewer } from "../auth/viewer";\nexport const f = getViewer;\n'],
+    ["lib/identity/lint-fixture.ts", 'import type { AddMemberInput } from "@/lib/merchants/team";\nexport type A = AddMemberInput;\n'],
+    ["lib/connections/lint-fixture.ts", 'import { ConnectSection } from "@/components/connections/connect-section";\nexport const c = ConnectSection;\n'],
+  ])("refuses %s importing against the grain", async (filePath, code) => {
+    expect(await lintAs(filePath, code)).toEqual([expect.objectContaining({ ruleId: "no-restricted-imports", line: 1 })]);
+  });
+
+  it("allows lib/auth and lib/merchants to import lib/identity, and lib/db to import lib/config", async () => {
+    expect(await lintAs("lib/auth/lint-fixture.ts", 'import { findViewer } from "@/lib/identity/membership";\nexport const f = findViewer;\n')).toEqual([]);
+    expect(await lintAs("lib/merchants/lint-fixture.ts", 'import { hashPassword } from "@/lib/identity/password";\nexport const f = hashPassword;\n')).toEqual([]);
+    expect(await lintAs("lib/db/lint-fixture.ts", 'import { dataDir } from "@/lib/config";\nimport { users } from "./schema";\nexport const f = [dataDir, users];\n')).toEqual([]);
+  });
+});
