@@ -1,37 +1,98 @@
+import * as unknownPath from "@/app/api/commerce/[[...rest]]/route";
 import * as openapi from "@/app/api/commerce/openapi.json/route";
 import * as payments from "@/app/api/commerce/payment-invoices/route";
 import * as payment from "@/app/api/commerce/payment-invoices/[id]/route";
 import * as payouts from "@/app/api/commerce/payout-invoices/route";
 import * as payout from "@/app/api/commerce/payout-invoices/[id]/route";
+import { errorResponse } from "@/lib/api/errors";
+import { withPublic } from "@/lib/api/with-api-key";
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type RouteModule = Partial<Record<string, Handler>>;
+type Params = Record<string, string | string[]>;
+type Handler = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+export type RouteModule = Partial<Record<string, Handler>>;
 
-/** The same route modules Next serves, matched here without Next: one table, no second copy of any handler. */
-const ROUTES: { pattern: RegExp; module: RouteModule }[] = [
-  { pattern: /^\/api\/commerce\/payment-invoices\/?$/, module: payments as unknown as RouteModule },
-  { pattern: /^\/api\/commerce\/payment-invoices\/(?<id>[^/]+)\/?$/, module: payment as unknown as RouteModule },
-  { pattern: /^\/api\/commerce\/payout-invoices\/?$/, module: payouts as unknown as RouteModule },
-  { pattern: /^\/api\/commerce\/payout-invoices\/(?<id>[^/]+)\/?$/, module: payout as unknown as RouteModule },
-  { pattern: /^\/api\/commerce\/openapi\.json$/, module: openapi as unknown as RouteModule },
+/**
+ * The same route modules Next serves, matched here without Next: one table, no second copy of any
+ * handler. Each entry names its route the way its folder under app/ does, so
+ * tests/integration/commerce-routes.test.ts can hold the table to the files. Like Next, specific
+ * routes come before the catch-all.
+ */
+export const COMMERCE_ROUTES: { route: string; module: RouteModule }[] = [
+  { route: "/api/commerce/payment-invoices", module: payments as unknown as RouteModule },
+  { route: "/api/commerce/payment-invoices/[id]", module: payment as unknown as RouteModule },
+  { route: "/api/commerce/payout-invoices", module: payouts as unknown as RouteModule },
+  { route: "/api/commerce/payout-invoices/[id]", module: payout as unknown as RouteModule },
+  { route: "/api/commerce/openapi.json", module: openapi as unknown as RouteModule },
+  { route: "/api/commerce/[[...rest]]", module: unknownPath as unknown as RouteModule },
 ];
 
-export type CommerceMatch = { handler: Handler; params: Record<string, string> } | { methodNotAllowed: string[] } | undefined;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-export function matchCommerceRoute(method: string, pathname: string): CommerceMatch {
-  for (const route of ROUTES) {
+/** Next's folder syntax: `[id]` is one segment, `[...rest]` one or more, `[[...rest]]` none or more. */
+export function routePattern(route: string): RegExp {
+  let source = "";
+  for (const segment of route.split("/").slice(1)) {
+    const optionalCatchAll = /^\[\[\.\.\.(\w+)\]\]$/.exec(segment);
+    const catchAll = /^\[\.\.\.(\w+)\]$/.exec(segment);
+    const dynamic = /^\[(\w+)\]$/.exec(segment);
+    if (optionalCatchAll) source += `(?:/(?<${optionalCatchAll[1]}>.+?))?`;
+    else if (catchAll) source += `/(?<${catchAll[1]}>.+?)`;
+    else if (dynamic) source += `/(?<${dynamic[1]}>[^/]+)`;
+    else source += `/${escapeRegExp(segment)}`;
+  }
+  return new RegExp(`^${source}/?$`);
+}
+
+const COMPILED = COMMERCE_ROUTES.map(({ route, module }) => ({
+  pattern: routePattern(route),
+  catchAll: new Set([...route.matchAll(/\[\.\.\.(\w+)\]/g)].map((m) => m[1]!)),
+  module,
+}));
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    // A broken escape cannot name any invoice: the handler answers 404 for it.
+    return value;
+  }
+}
+
+/** Like Next: HEAD is answered by GET, OPTIONS lists the methods. */
+function allowedMethods(module: RouteModule): string[] {
+  const own = Object.keys(module).filter((k) => /^[A-Z]+$/.test(k));
+  if (own.includes("GET") && !own.includes("HEAD")) own.push("HEAD");
+  if (!own.includes("OPTIONS")) own.push("OPTIONS");
+  return own;
+}
+
+function methodNotAllowed(allow: string[]): Handler {
+  return withPublic(async ({ requestId }) => {
+    const detail = `Use ${allow.join(", ")}.`;
+    return errorResponse(405, [{ status: "405", code: "method_not_allowed", title: "Method not allowed", detail }], requestId, { Allow: allow.join(", ") });
+  });
+}
+
+function listMethods(allow: string[]): Handler {
+  return async () => new Response(null, { status: 204, headers: { Allow: allow.join(", ") } });
+}
+
+export type CommerceMatch = { handler: Handler; params: Params };
+
+/** Undefined only outside /api/commerce; a known path with another method gets a JSON:API 405. */
+export function matchCommerceRoute(method: string, pathname: string): CommerceMatch | undefined {
+  for (const route of COMPILED) {
     const match = route.pattern.exec(pathname);
     if (!match) continue;
-    const handler = route.module[method];
-    if (!handler) return { methodNotAllowed: Object.keys(route.module).filter((k) => /^[A-Z]+$/.test(k)) };
-    const params: Record<string, string> = {};
+    const allow = allowedMethods(route.module);
+    const handler =
+      route.module[method] ??
+      (method === "HEAD" ? route.module.GET : undefined) ??
+      (method === "OPTIONS" ? listMethods(allow) : methodNotAllowed(allow));
+    const params: Params = {};
     for (const [name, value] of Object.entries(match.groups ?? {})) {
-      try {
-        params[name] = decodeURIComponent(value);
-      } catch {
-        // A broken escape cannot name any invoice: the handler answers 404 for it.
-        params[name] = value;
-      }
+      if (value === undefined) continue;
+      params[name] = route.catchAll.has(name) ? value.split("/").map(decode) : decode(value);
     }
     return { handler, params };
   }
