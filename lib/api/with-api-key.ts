@@ -62,8 +62,8 @@ function withRequestId(response: Response, requestId: string): Response {
   }
 }
 
-/** Shared by both wrappers: request id, error mapping, the id header on every answer, one log line. */
-async function runLogged(request: Request, body: (requestId: string) => Promise<Response>): Promise<Response> {
+/** Shared by every wrapper (withSession too): request id, error mapping, the id header on every answer, one log line. */
+export async function runLogged(request: Request, body: (requestId: string) => Promise<Response>): Promise<Response> {
   const started = performance.now();
   const requestId = requestIdOf(request);
   let response: Response;

@@ -1,0 +1,59 @@
+import { getViewer } from "@/lib/auth/viewer";
+import { getDb, type Db } from "@/lib/db/client";
+import type { Role } from "@/lib/db/schema";
+import type { Viewer } from "@/lib/identity/membership";
+import { errorResponse, handleApiError } from "./errors";
+import { runLogged, type RouteHandler } from "./with-api-key";
+
+export type SessionContext<P> = { request: Request; params: P; viewer: Viewer; db: Db; requestId: string };
+
+export type WithSessionOptions = {
+  /** Only this role may call the route; without it, any signed-in member may. */
+  role?: Role;
+};
+
+/** Answers read with the session cookie are one person's: no shared cache may keep them. */
+const PRIVATE = "private, no-store";
+
+function singleError(status: number, code: string, title: string, detail: string, requestId: string) {
+  return errorResponse(status, [{ status: String(status), code, title, detail }], requestId);
+}
+
+function privately(response: Response): Response {
+  try {
+    response.headers.set("Cache-Control", PRIVATE);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", PRIVATE);
+    return copy;
+  }
+}
+
+/**
+ * The dashboard's JSON routes (for TanStack Query), authenticated by the session cookie rather
+ * than an API key. proxy.ts skips /api, so this answers 401 and 403 itself, as JSON:API, and maps
+ * thrown errors like withApiKey.
+ */
+export function withSession<P = Record<string, string>>(
+  handler: (ctx: SessionContext<P>) => Promise<Response>,
+  options: WithSessionOptions = {},
+): RouteHandler<P> {
+  return (request, context) =>
+    runLogged(request, async (requestId) => {
+      let response: Response;
+      try {
+        const viewer = await getViewer();
+        if (!viewer) {
+          response = singleError(401, "unauthorized", "Unauthorized", "Your session has ended; sign in again.", requestId);
+        } else if (options.role && viewer.user.role !== options.role) {
+          response = singleError(403, "forbidden", "Forbidden", `This needs the ${options.role} role.`, requestId);
+        } else {
+          response = await handler({ request, params: await context.params, viewer, db: await getDb(), requestId });
+        }
+      } catch (error) {
+        response = handleApiError(error, requestId);
+      }
+      return privately(response);
+    });
+}
