@@ -6,6 +6,7 @@ import { composerFormSchema } from "@/lib/composer/schema";
 import { findTemplate, listTemplates, templateEnvelope } from "@/lib/composer/templates";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { validateInvoice } from "@/lib/invoices/contract/issues";
+import { readDashboardListQuery } from "@/lib/invoices/read/filters";
 import { providerZ } from "@/tests/fixtures/provider-z";
 import { registerProviderZ } from "@/tests/fixtures/provider-z/register";
 import {
@@ -47,6 +48,11 @@ describe("a seventh provider registered at run time", () => {
     expect(findService("payment_card_chf_hpp")).toEqual({ code: "payment_card_chf_hpp", currency: "CHF", direction: "payment", hostedPage: true });
     expect(listServices().map((service) => service.code)).toContain("payment_card_chf_hpp");
     expect(servicesForConnection("provider-z", "h2h", { currency: "CHF" }).map((service) => service.code)).toEqual(["payment_card_chf_hpp"]);
+  });
+
+  it("is a provider the invoice list's filter accepts", () => {
+    expect(readDashboardListQuery({ provider: "provider-z" })).toMatchObject({ filters: { provider: "provider-z" }, invalid: [] });
+    expect(readDashboardListQuery({ provider: "provider-y" })).toMatchObject({ filters: {}, invalid: ["provider"] });
   });
 
   it("is described like the others (GET /api/providers)", () => {
