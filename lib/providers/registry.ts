@@ -9,9 +9,8 @@ import type { ProviderSpec } from "./types";
 const providers: ProviderSpec[] = [providerA, providerB, providerC, providerD, providerE, providerF];
 
 /**
- * Adding a provider: create its folder and append it here, and its `samples.ts` to
- * `server/sample-credentials.ts`; nothing else changes. Everything that lists or looks up
- * providers reads this array when called, never a copy made at load.
+ * Adding a provider: create its folder and append it here; nothing else changes. Everything that
+ * lists or looks up providers reads this array when called, never a copy made at load.
  */
 export const PROVIDERS: readonly ProviderSpec[] = providers;
 

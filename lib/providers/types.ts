@@ -140,13 +140,23 @@ export type ProviderSpec = {
   /** Where the merchant finds each credential at the provider. */
   credentialHelp: string;
   examples: ProviderExamples;
+  samples: ProviderSamples;
 };
 
-/** Valid demo credentials of one kind in one mode (server only: they may hold generated keys). */
-export type SampleCredentialsBuilder = (mode: Mode) => CredentialValues;
-
-/** A provider's sample credentials per kind, declared in its folder's server-only `samples.ts`. */
-export type ProviderSamples = {
-  slug: string;
-  kinds: Partial<Record<ConnectionKind, SampleCredentialsBuilder>>;
+/**
+ * What a sample may need that only the server can make: a key pair, random tokens, UUIDs. The
+ * server passes real ones (`lib/providers/server/sample-credentials.ts`), so a folder's samples
+ * stay plain data and functions that the isomorphic registry can carry.
+ */
+export type SampleMakers = {
+  keyPair(): { publicKeyPem: string; privateKeyPem: string };
+  /** A random URL-safe token of `bytes` random bytes. */
+  token(bytes: number): string;
+  uuid(): string;
 };
+
+/** Valid demo credentials of one kind in one mode, for seed-demo and tests. */
+export type SampleCredentialsBuilder = (mode: Mode, make: SampleMakers) => CredentialValues;
+
+/** A provider's sample credentials per kind, declared in its folder's `samples.ts`. */
+export type ProviderSamples = Partial<Record<ConnectionKind, SampleCredentialsBuilder>>;

@@ -4,6 +4,7 @@ import { cardPaymentService, cardPayoutService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { merchantIdField, paymentKeyField, privateKeyField, serviceCodeField } from "./fields";
 import { providerAExamples } from "./examples";
+import { providerASamples } from "./samples";
 
 export const providerA: ProviderSpec = {
   slug: "provider-a",
@@ -17,6 +18,7 @@ export const providerA: ProviderSpec = {
     "four in your Provider A merchant portal; upload both key files as the .pem text files you received.",
   services: [cardPaymentService("UAH"), cardPayoutService("UAH")],
   examples: providerAExamples,
+  samples: providerASamples,
   kinds: [
     {
       kind: "provider_account",

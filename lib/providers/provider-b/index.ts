@@ -3,6 +3,7 @@ import { currencyField, secretField, textField } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { providerBExamples } from "./examples";
+import { providerBSamples } from "./samples";
 
 export const providerB: ProviderSpec = {
   slug: "provider-b",
@@ -15,6 +16,7 @@ export const providerB: ProviderSpec = {
     "secret key. Both are in the terminal settings of your Provider B back office.",
   services: [cardPaymentService("EUR")],
   examples: providerBExamples,
+  samples: providerBSamples,
   kinds: [
     {
       kind: "h2h",

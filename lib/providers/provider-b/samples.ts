@@ -1,10 +1,5 @@
-import "server-only";
-import { randomToken } from "../server/sample-values";
 import type { ProviderSamples } from "../types";
 
 export const providerBSamples: ProviderSamples = {
-  slug: "provider-b",
-  kinds: {
-    h2h: () => ({ terminal_id: "TERM-7781", secret_key: randomToken(24), currency: "EUR" }),
-  },
+  h2h: (_mode, make) => ({ terminal_id: "TERM-7781", secret_key: make.token(24), currency: "EUR" }),
 };

@@ -2,6 +2,7 @@ import { currencyField, secretField, textField } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { providerCExamples } from "./examples";
+import { providerCSamples } from "./samples";
 
 const shopLoginField = textField({
   id: "shop_login",
@@ -27,6 +28,7 @@ export const providerC: ProviderSpec = {
     "from Provider C; the same pair works for the provider account and the H2H merchant account.",
   services: [cardPaymentService("AMD"), cardPaymentService("EUR")],
   examples: providerCExamples,
+  samples: providerCSamples,
   kinds: [
     {
       kind: "provider_account",

@@ -1,11 +1,6 @@
-import "server-only";
-import { randomToken } from "../server/sample-values";
 import type { ProviderSamples } from "../types";
 
 export const providerCSamples: ProviderSamples = {
-  slug: "provider-c",
-  kinds: {
-    provider_account: () => ({ shop_login: "demo-shop", shop_password: randomToken(16) }),
-    h2h: () => ({ shop_login: "demo-shop-amd", shop_password: randomToken(16), currency: "AMD" }),
-  },
+  provider_account: (_mode, make) => ({ shop_login: "demo-shop", shop_password: make.token(16) }),
+  h2h: (_mode, make) => ({ shop_login: "demo-shop-amd", shop_password: make.token(16), currency: "AMD" }),
 };

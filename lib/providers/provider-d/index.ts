@@ -10,6 +10,7 @@ import {
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { providerDExamples } from "./examples";
+import { providerDSamples } from "./samples";
 
 const WHEN_SENDING_MERCHANT_DATA = { field: "send_merchant_data", equals: true } as const;
 
@@ -25,6 +26,7 @@ export const providerD: ProviderSpec = {
     "currency you connect. All five values are in the integration letter Provider D sends after setup.",
   services: [cardPaymentService("UZS")],
   examples: providerDExamples,
+  samples: providerDSamples,
   kinds: [
     {
       kind: "h2h",

@@ -3,6 +3,7 @@ import { cardPaymentService } from "../service-builders";
 import { problem, type Problem } from "../../problems";
 import type { CredentialValues, ProviderSpec } from "../types";
 import { providerEExamples } from "./examples";
+import { providerESamples } from "./samples";
 
 function isFilled(value: unknown): boolean {
   return typeof value === "string" && value.trim() !== "";
@@ -29,6 +30,7 @@ export const providerE: ProviderSpec = {
     "stored encrypted by this service.",
   services: [cardPaymentService("EUR")],
   examples: providerEExamples,
+  samples: providerESamples,
   kinds: [
     {
       kind: "h2h",

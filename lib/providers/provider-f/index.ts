@@ -4,6 +4,7 @@ import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { assertKeyPrefixMatchesMode, PUBLIC_KEY_PATTERN, SECRET_KEY_PATTERN } from "./key-rules";
 import { providerFExamples } from "./examples";
+import { providerFSamples } from "./samples";
 
 export { assertKeyPrefixMatchesMode } from "./key-rules";
 
@@ -20,6 +21,7 @@ export const providerF: ProviderSpec = {
     "with test mode and prod_ keys with live mode.",
   services: [cardPaymentService("EUR")],
   examples: providerFExamples,
+  samples: providerFSamples,
   kinds: [
     {
       kind: "h2h",
