@@ -7,7 +7,7 @@ import http from "node:http";
 import { openEmbedded, openPostgres } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { invoiceValues } from "@/lib/invoices/create/invoice-values";
-import { validateInvoice } from "@/lib/invoices/contract/issues";
+import { validateInvoice } from "@/lib/invoices/contract/validate-invoice";
 import { requestHash } from "@/lib/invoices/create/request-hash";
 import { findRoute } from "@/lib/invoices/create/routing";
 import { insertInvoiceOnce } from "@/lib/invoices/create/store";

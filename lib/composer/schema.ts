@@ -1,5 +1,5 @@
 import { toJsonPointer } from "@/lib/problems";
-import { validateInvoice } from "../invoices/contract/issues";
+import { validateInvoice } from "../invoices/contract/validate-invoice";
 import { buildEnvelope } from "./envelope";
 import { composerValuesShape } from "./form-values";
 import { pathToField } from "./pointers";

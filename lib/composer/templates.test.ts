@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getProvider } from "@/lib/providers";
-import { validateInvoice } from "../invoices/contract/issues";
+import { validateInvoice } from "../invoices/contract/validate-invoice";
 import { findTemplate, listTemplates, templateEnvelope, type InvoiceTemplate } from "./templates";
 
 const REFERENCE = "6f1c1b9e-2d3a-4c5b-8e7f-0a1b2c3d4e5f";

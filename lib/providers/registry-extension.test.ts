@@ -5,7 +5,7 @@ import { valuesFromTemplate } from "@/lib/composer/form-values";
 import { composerFormSchema } from "@/lib/composer/schema";
 import { findTemplate, listTemplates, templateEnvelope } from "@/lib/composer/templates";
 import { createConnectionSchema } from "@/lib/connections/schemas";
-import { validateInvoice } from "@/lib/invoices/contract/issues";
+import { validateInvoice } from "@/lib/invoices/contract/validate-invoice";
 import { readDashboardListQuery } from "@/lib/invoices/read/filters";
 import { providerZ } from "@/tests/fixtures/provider-z";
 import { registerProviderZ } from "@/tests/fixtures/provider-z/register";

@@ -26,7 +26,7 @@ export {
   MAX_NESTING_DEPTH,
   type InvoiceRuleCode,
 } from "./rules";
-export { validateInvoice, type InvoiceProblemCode } from "./issues";
+export { validateInvoice, type InvoiceProblemCode } from "./validate-invoice";
 export * from "../state-machine";
 export * from "./resource-schemas";
 export { buildOpenApiDocument } from "./openapi";

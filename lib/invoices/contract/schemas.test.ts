@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toJsonPointer } from "@/lib/problems";
-import { validateInvoice } from "./issues";
+import { validateInvoice } from "./validate-invoice";
 import { paymentInvoiceAttributesSchema, paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
 import { PAYMENT_EXAMPLES, payoutExample, paymentWith } from "../test-fixtures";
 

@@ -5,7 +5,7 @@ import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
 import type { InvoiceDirection, Mode } from "@/lib/providers";
 import type { Problem } from "@/lib/problems";
-import { validateInvoice } from "../contract/issues";
+import { validateInvoice } from "../contract/validate-invoice";
 import { invoiceValues } from "./invoice-values";
 import { requestHash } from "./request-hash";
 import { findRoute } from "./routing";
