@@ -20,5 +20,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!api/|_next/|favicon.ico|robots.txt).*)"],
+  // Static files of public/ (icons, robots.txt) are served to everyone, signed in or not.
+  matcher: ["/((?!api/|_next/|.*\\.(?:ico|png|svg|txt|webmanifest)$).*)"],
 };

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { BrandMark } from "./brand-mark";
 import { NavLinks, type NavItem } from "./nav-links";
 
 /** Sidebar on wide screens, a toggled drawer on narrow ones. */
@@ -9,7 +10,7 @@ export function Sidebar({ items, footer }: { items: NavItem[]; footer: React.Rea
   return (
     <>
       <div className="flex items-center justify-between border-b border-slate-200 bg-white px-4 py-3 md:hidden">
-        <span className="font-semibold text-brand-700">Payment Orchestrator</span>
+        <BrandMark />
         <button
           type="button"
           className="btn-secondary"
@@ -24,7 +25,9 @@ export function Sidebar({ items, footer }: { items: NavItem[]; footer: React.Rea
         id="sidebar"
         className={`${open ? "block" : "hidden"} border-r border-slate-200 bg-white md:flex md:min-h-screen md:w-60 md:flex-col`}
       >
-        <p className="hidden px-5 py-5 text-base font-semibold text-brand-700 md:block">Payment Orchestrator</p>
+        <div className="hidden px-5 py-5 text-base md:block">
+          <BrandMark />
+        </div>
         <nav aria-label="Main" className="flex-1 px-3 py-2">
           <NavLinks items={items} onNavigate={() => setOpen(false)} />
         </nav>
