@@ -4,6 +4,8 @@ const nextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm"],
   poweredByHeader: false,
   typedRoutes: false,
+  // `next dev` would print every server action's arguments: passwords, secret keys, private keys.
+  logging: { serverFunctions: false },
   experimental: {
     serverActions: { bodySizeLimit: "512kb" },
   },
