@@ -266,6 +266,8 @@ test("another merchant's invoice is not found, and the session route refuses vis
 });
 
 test("both pages have no serious axe violations, empty list included", async ({ page }) => {
+  // Five scans and a sign-up in one flow over the shared seeded invoices: long on a busy machine.
+  test.slow();
   await signInOwner(page);
   await page.setViewportSize({ width: 1400, height: 1000 });
   await page.goto("/invoices");
