@@ -44,6 +44,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       resolved_customer: row.resolvedCustomer,
       resolved_customer_sources: row.resolvedCustomerSources,
       hpp_url: hostedPageUrl(row, context),
+      routing: row.routingReason === null ? null : { reason: row.routingReason },
       created: row.createdAt.toISOString(),
       updated: row.updatedAt.toISOString(),
     },

@@ -6,7 +6,16 @@ import { newId } from "@/lib/ids";
 /** Who did it, as the audit trail shows it: a person or an API key, never a secret. */
 export type Actor = { label: string };
 
-export type AuditAction = "created" | "updated" | "enabled" | "disabled" | "deleted" | "constants_updated" | "tested";
+export type AuditAction =
+  | "created"
+  | "updated"
+  | "enabled"
+  | "disabled"
+  | "deleted"
+  | "constants_updated"
+  | "tested"
+  /** Its place in a routing order changed (lib/routing/orders.ts). */
+  | "routing_changed";
 
 export async function recordAudit(
   db: Db,

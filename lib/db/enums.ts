@@ -40,3 +40,12 @@ export const RESOLUTIONS = [
 ] as const;
 
 export type Resolution = (typeof RESOLUTIONS)[number];
+
+/**
+ * Why an invoice went to its connection: `pinned` (the request named it), `routing_order` (the
+ * first enabled connection of the merchant's routing order for the service and mode), `cascaded`
+ * (a later one of that order, after a soft failure of an earlier one; written by processing).
+ */
+export const ROUTING_REASONS = ["pinned", "routing_order", "cascaded"] as const;
+
+export type RoutingReason = (typeof ROUTING_REASONS)[number];

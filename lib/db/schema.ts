@@ -10,7 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { InvoiceStatus, Resolution } from "./enums";
+import type { InvoiceStatus, Resolution, RoutingReason } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -18,6 +18,8 @@ export const merchants = pgTable("merchants", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   commerceAccount: text("commerce_account").notNull().unique(),
+  /** Whether a live invoice may name its connection (a pin); test invoices always may. */
+  allowLivePins: boolean("allow_live_pins").notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -126,23 +128,26 @@ export const generatedKeys = pgTable("generated_keys", {
 });
 
 /**
- * "Marked default for that service" (invoice routing): which connection takes a service in a mode
- * when several could. A default that no longer qualifies (disabled, deleted) is ignored by routing.
+ * The merchant's routing order for one service in one mode: where new invoices go (the first
+ * enabled connection listed) and the cascade order (the rest). One row per list, saved whole, so a
+ * save replaces the order atomically. The ids are not foreign keys: routing joins them against the
+ * live connections, skipping disabled and deleted ones, and connections not listed follow the
+ * listed ones oldest first (lib/routing/order.ts).
  */
-export const connectionServiceDefaults = pgTable(
-  "connection_service_defaults",
+export const routingOrders = pgTable(
+  "routing_orders",
   {
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
     service: text("service").notNull(),
     mode: text("mode", { enum: ["test", "live"] }).notNull(),
-    connectionId: text("connection_id")
-      .notNull()
-      .references(() => connections.id, { onDelete: "cascade" }),
+    connectionIds: text("connection_ids").array().notNull(),
+    /** Who saved it last, as the audit trail names people and API keys. */
+    updatedBy: text("updated_by"),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ name: "connection_service_defaults_pk", columns: [t.merchantId, t.service, t.mode] })],
+  (t) => [primaryKey({ name: "routing_orders_pk", columns: [t.merchantId, t.service, t.mode] })],
 );
 
 /** Millisecond precision, so a JS Date read back equals the stored value (list cursors rely on it). */
@@ -171,6 +176,8 @@ export const invoices = pgTable(
     /** SHA-256 of the request's canonical `data`: a retry with the same reference must match it. */
     requestHash: text("request_hash").notNull(),
     connectionId: text("connection_id").references(() => connections.id),
+    /** Why it went to that connection; null only while connection_id is. */
+    routingReason: text("routing_reason").$type<RoutingReason>(),
     status: text("status").$type<InvoiceStatus>().notNull(),
     resolution: text("resolution").$type<Resolution>(),
     service: text("service").notNull(),

@@ -3,7 +3,6 @@ import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { invoices } from "@/lib/db/schema";
 import { IllegalTransitionError, isLuhnValid, type InvoiceStatus } from "@/lib/invoices/contract";
-import { clearDefaultConnection, listDefaultConnections, setDefaultConnection } from "@/lib/invoices/create/connection-defaults";
 import { readApiListQuery } from "@/lib/invoices/read/filters";
 import { listInvoices } from "@/lib/invoices/read/list-invoices";
 import { canonicalJson } from "@/lib/invoices/create/request-hash";
@@ -14,6 +13,7 @@ import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { toJsonPointer } from "@/lib/problems";
+import { getRoutingOrders, saveRoutingOrder } from "@/lib/routing/orders";
 import { setUpTestDb } from "./helpers/db";
 import {
   bodyFor,
@@ -50,6 +50,8 @@ function invoiceOf(result: CreateInvoiceResult): InvoiceRow {
   return result.invoice;
 }
 
+const scopeOf = (m: InvoiceMerchant) => ({ merchantId: m.merchantId, actor: { label: "Olga Owner <olga@example.com>" } });
+
 const payment = (m: InvoiceMerchant, overrides: Record<string, unknown> = {}) =>
   bodyFor(EUR, m.account, { reference_id: newReference(), ...overrides });
 
@@ -85,71 +87,76 @@ describe("routing (issue: Routing)", () => {
     expect((await findRoute(t.db, m.merchantId, TEST_EUR))?.connectionId).toBe(eur.id);
   });
 
-  it("among several takes the default for the service and mode, else the oldest", async () => {
+  it("among several takes the first of the routing order for the service and mode, else the oldest", async () => {
     const m = await invoiceMerchant(t.db);
     const oldest = await connect(t.db, m.merchantId, "provider-b", "h2h");
     const middle = await connect(t.db, m.merchantId, "provider-f", "h2h");
     const newest = await connect(t.db, m.merchantId, "provider-e", "h2h");
     const routed = async () => invoiceOf(await create(m, "payment", payment(m))).connectionId;
+    const order = (...ids: string[]) => saveRoutingOrder(t.db, scopeOf(m), { ...TEST_EUR, connectionIds: ids });
     expect(await routed()).toBe(oldest.id);
 
-    expect((await setDefaultConnection(t.db, m.merchantId, { ...TEST_EUR, connectionId: newest.id })).ok).toBe(true);
+    expect((await order(newest.id)).ok).toBe(true);
     expect(await routed()).toBe(newest.id);
-    expect(await findRoute(t.db, m.merchantId, TEST_EUR)).toMatchObject({ connectionId: newest.id, isDefault: true });
+    expect(await findRoute(t.db, m.merchantId, TEST_EUR)).toMatchObject({ connectionId: newest.id, position: 1, reason: "routing_order" });
 
     await disable(t.db, m.merchantId, newest.id);
     expect(await routed()).toBe(oldest.id);
 
-    expect((await setDefaultConnection(t.db, m.merchantId, { ...TEST_EUR, connectionId: middle.id })).ok).toBe(true);
+    expect((await order(middle.id, newest.id)).ok).toBe(true);
     expect(await routed()).toBe(middle.id);
     await remove(t.db, m.merchantId, middle.id);
     expect(await routed()).toBe(oldest.id);
 
-    expect(await clearDefaultConnection(t.db, m.merchantId, TEST_EUR)).toBe(true);
-    expect(await clearDefaultConnection(t.db, m.merchantId, TEST_EUR)).toBe(false);
+    // Saving the oldest-first order back routes as if nothing had ever been saved.
+    expect((await order(oldest.id, newest.id)).ok).toBe(true);
     expect(await routed()).toBe(oldest.id);
   });
 
-  it("a default of one service or mode does not steer another", async () => {
+  it("an order of one service or mode does not steer another", async () => {
     const m = await invoiceMerchant(t.db);
     const oldest = await connect(t.db, m.merchantId, "provider-a", "h2h");
     const other = await connect(t.db, m.merchantId, "provider-a", "provider_account");
-    await setDefaultConnection(t.db, m.merchantId, { service: "payment_card_uah", mode: "test", connectionId: other.id });
+    await saveRoutingOrder(t.db, scopeOf(m), { service: "payment_card_uah", mode: "test", connectionIds: [other.id] });
     expect((await findRoute(t.db, m.merchantId, { service: "payment_card_uah_hpp", mode: "test" }))?.connectionId).toBe(oldest.id);
     expect((await findRoute(t.db, m.merchantId, { service: "payment_card_uah", mode: "test" }))?.connectionId).toBe(other.id);
   });
 });
 
-describe("setDefaultConnection", () => {
+describe("saveRoutingOrder", () => {
   it("refuses what routing could never use, naming each problem", async () => {
     const m = await invoiceMerchant(t.db);
     const stranger = await invoiceMerchant(t.db);
     const foreign = await connect(t.db, stranger.merchantId, "provider-b", "h2h");
     const live = await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "live" });
     const amd = await connect(t.db, m.merchantId, "provider-c", "h2h");
-    const codes = async (input: Parameters<typeof setDefaultConnection>[2]) => {
-      const result = await setDefaultConnection(t.db, m.merchantId, input);
+    const codes = async (input: Parameters<typeof saveRoutingOrder>[2]) => {
+      const result = await saveRoutingOrder(t.db, scopeOf(m), input);
       return result.ok ? [] : result.problems.map((e) => e.code);
     };
-    expect(await codes({ ...TEST_EUR, connectionId: foreign.id })).toEqual(["not_found"]);
-    expect(await codes({ ...TEST_EUR, connectionId: live.id })).toEqual(["mode_mismatch"]);
-    expect(await codes({ ...TEST_EUR, connectionId: amd.id })).toEqual(["service_not_offered"]);
-    expect(await codes({ service: "payment_card_usd_hpp", mode: "test", connectionId: amd.id })).toEqual(["unknown_service"]);
-    expect(await listDefaultConnections(t.db, m.merchantId)).toEqual([]);
+    expect(await codes({ ...TEST_EUR, connectionIds: [foreign.id] })).toEqual(["not_found"]);
+    expect(await codes({ ...TEST_EUR, connectionIds: [live.id] })).toEqual(["mode_mismatch"]);
+    expect(await codes({ ...TEST_EUR, connectionIds: [amd.id] })).toEqual(["service_not_offered"]);
+    expect(await codes({ service: "payment_card_usd_hpp", mode: "test", connectionIds: [amd.id] })).toEqual(["unknown_service"]);
+    const orders = await getRoutingOrders(t.db, m.merchantId);
+    expect(orders.every((order) => order.updatedAt === null)).toBe(true);
   });
 
-  it("keeps one default per service and mode; a new one replaces it", async () => {
+  it("keeps one order per service and mode; a new one replaces it", async () => {
     const m = await invoiceMerchant(t.db);
     const first = await connect(t.db, m.merchantId, "provider-b", "h2h");
     const second = await connect(t.db, m.merchantId, "provider-f", "h2h");
     const live = await connect(t.db, m.merchantId, "provider-f", "h2h", { mode: "live" });
-    await setDefaultConnection(t.db, m.merchantId, { ...TEST_EUR, connectionId: first.id });
-    await setDefaultConnection(t.db, m.merchantId, { ...TEST_EUR, connectionId: second.id });
-    await setDefaultConnection(t.db, m.merchantId, { service: TEST_EUR.service, mode: "live", connectionId: live.id });
-    expect(await listDefaultConnections(t.db, m.merchantId)).toEqual([
-      { service: TEST_EUR.service, mode: "live", connectionId: live.id },
-      { service: TEST_EUR.service, mode: "test", connectionId: second.id },
-    ]);
+    const liveB = await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "live" });
+    await saveRoutingOrder(t.db, scopeOf(m), { ...TEST_EUR, connectionIds: [second.id, first.id] });
+    await saveRoutingOrder(t.db, scopeOf(m), { ...TEST_EUR, connectionIds: [first.id, second.id] });
+    await saveRoutingOrder(t.db, scopeOf(m), { service: TEST_EUR.service, mode: "live", connectionIds: [liveB.id, live.id] });
+    const ids = (mode: string) =>
+      getRoutingOrders(t.db, m.merchantId).then(
+        (orders) => orders.find((o) => o.service === TEST_EUR.service && o.mode === mode)?.connections.map((c) => c.connectionId),
+      );
+    expect(await ids("test")).toEqual([first.id, second.id]);
+    expect(await ids("live")).toEqual([liveB.id, live.id]);
   });
 });
 

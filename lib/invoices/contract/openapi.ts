@@ -41,7 +41,10 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
   UnsupportedMediaType: errorResponse("Content-Type is not application/json or application/vnd.api+json"),
   UnprocessableEntity: errorResponse(
     "Validation failed, every problem listed with its JSON pointer; or no_connection: no enabled connection in the " +
-      "invoice's mode (test_mode) offers the service",
+      "invoice's mode (test_mode) offers the service; or the pinned connection (data.relationships.connection) cannot " +
+      "take the invoice: connection_not_found, connection_disabled, mode_mismatch, service_not_offered (pointer " +
+      "/data/relationships/connection/data/id), or live_pin_not_allowed (pointer /data/relationships/connection: the " +
+      'merchant has not turned on "Allow pinning live invoices")',
   ),
   TooManyRequests: errorResponse("Rate limit reached", {
     "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } },
@@ -60,6 +63,10 @@ function createOperation(kind: "payment" | "payout", requestSchema: string): Jso
   return {
     operationId: `create${kind === "payment" ? "Payment" : "Payout"}Invoice`,
     summary: `Create a ${kind} invoice (spec 4.${kind === "payment" ? 1 : 2})`,
+    description:
+      "The invoice goes to the first enabled connection of the merchant's routing order for its service and mode " +
+      "(the Routing page, GET/PATCH /api/routing), unless data.relationships.connection pins it to one connection; " +
+      "attributes.routing.reason says which happened. A pinned invoice does not cascade to other connections.",
     requestBody: {
       required: true,
       content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(requestSchema) }])),

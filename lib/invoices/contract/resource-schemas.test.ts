@@ -22,7 +22,7 @@ describe("response schemas", () => {
       attributes: {
         status: "created", resolution: null, amount: "100.50", currency: "EUR", service: "payment_card_eur_hpp",
         reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: { language: "en" },
-        resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
+        resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, routing: { reason: "routing_order" }, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
       },
       relationships: { connection: { data: null } },
       links: { self: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123" },
@@ -41,6 +41,15 @@ describe("response schemas", () => {
     expect(sources.safeParse({ "customer.name": { source: "constant", constant: "NAME" }, language: { source: "request" } }).success).toBe(true);
     expect(sources.safeParse(null).success).toBe(true);
     expect(sources.safeParse({ "customer.name": { source: "unknown" } }).success).toBe(false);
+  });
+});
+
+describe("routing (issue 10)", () => {
+  it("says why the invoice went to its connection: pinned, first in the routing order, or cascaded; null without one", () => {
+    const routing = invoiceResourceSchema.shape.attributes.shape.routing;
+    for (const reason of ["pinned", "routing_order", "cascaded"]) expect(routing.safeParse({ reason }).success).toBe(true);
+    expect(routing.safeParse(null).success).toBe(true);
+    expect(routing.safeParse({ reason: "default" }).success).toBe(false);
   });
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROUTING_REASONS } from "@/lib/db/enums";
 import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
 import { INVOICE_TYPES } from "./schemas";
@@ -66,6 +67,17 @@ export const invoiceResourceSchema = z
           "the provider's hosted page (the page opens with invoice processing; the URL is stable from creation). " +
           "null for other services",
       }),
+      routing: z
+        .object({
+          reason: z.enum(ROUTING_REASONS).meta({
+            description:
+              "pinned: the request named the connection (relationships.connection); routing_order: the first enabled " +
+              "connection of the merchant's routing order for the service and mode; cascaded: a later one of that order, " +
+              "after a soft failure of an earlier one",
+          }),
+        })
+        .nullable()
+        .meta({ description: "Why the invoice went to relationships.connection; null while it has none" }),
       created: timestamp("Creation time, ISO 8601 UTC"),
       updated: timestamp("Last change, ISO 8601 UTC; order webhook events by it"),
     }),

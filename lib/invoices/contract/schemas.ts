@@ -100,12 +100,53 @@ export const payoutInvoiceAttributesSchema = strictObjectOf(
   .superRefine(attributeRules("payout"), ALWAYS)
   .meta({ description: "Attributes of a payout invoice (spec 4.2)" });
 
+/**
+ * Issue 10: an invoice may name its connection (a "pin"), so support staff can test one provider
+ * on purpose; without it the merchant's routing order decides. JSON:API's to-one relationship,
+ * the same member the invoice resource returns.
+ */
+export const connectionPinSchema = strictObjectOf(
+  {
+    connection: strictObjectOf(
+      {
+        data: strictObjectOf(
+          {
+            type: z.literal("connection", { error: 'The related resource\'s type must be "connection"' }),
+            id: z.string().min(1).max(100).meta({ description: "The connection's id, conn_…" }),
+          },
+          "member of a resource identifier",
+        )
+          .nullable()
+          .meta({ description: "The connection to pin to; null or absent routes by the routing order" }),
+      },
+      "member of the connection relationship",
+    ),
+  },
+  "relationship",
+).meta({
+  description:
+    "Optional. relationships.connection pins the invoice to one of your connections instead of your routing order: it must be " +
+    "enabled, of the invoice's mode and offer its service (422 connection_not_found, connection_disabled, mode_mismatch, " +
+    "service_not_offered at /data/relationships/connection/data/id). Test invoices may always be pinned; a live invoice only " +
+    'when the merchant turned on "Allow pinning live invoices" in Settings (else 422 live_pin_not_allowed at ' +
+    "/data/relationships/connection). A pinned invoice never cascades to another connection. attributes.routing.reason of " +
+    "the created invoice says pinned",
+});
+
+export type ConnectionPin = z.output<typeof connectionPinSchema>;
+
+/** The pinned connection's id, if the request names one. */
+export function pinnedConnectionId(envelope: { data: { relationships?: ConnectionPin } }): string | undefined {
+  return envelope.data.relationships?.connection.data?.id;
+}
+
 function envelopeOf<A extends z.ZodType>(type: string, attributes: A, description: string) {
   const data = strictObjectOf(
     {
       type: z.literal(type, { error: `data.type must be "${type}" on this endpoint` }),
       attributes,
       customer: customerSchema.nullish(),
+      relationships: connectionPinSchema.optional(),
     },
     "member of data",
   );

@@ -8,8 +8,8 @@ import type { Problem } from "@/lib/problems";
 import { validateInvoice } from "../contract/validate-invoice";
 import { invoiceValues } from "./invoice-values";
 import { requestHash } from "./request-hash";
-import { findRoute } from "./routing";
-import type { InvoiceEnvelope } from "../contract/schemas";
+import { findPinnedInvoiceRoute, findRoute, type Route } from "./routing";
+import { pinnedConnectionId, type InvoiceEnvelope } from "../contract/schemas";
 import { INITIAL_STATUS } from "../state-machine";
 import { findInvoiceByReference, insertInvoiceOnce, type InvoiceRow } from "./store";
 
@@ -72,11 +72,25 @@ async function replayOrConflict(
   return withCard({ kind: "replayed" as const, invoice: existing }, sent.card);
 }
 
+type Routed = { kind: "routed"; route: Route } | Extract<CreateInvoiceResult, { kind: "invalid" | "unroutable" }>;
+
+/** The pinned connection when the request names one (issue 10), else the routing order's first. */
+async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined }): Promise<Routed> {
+  const { service, mode, pin } = request;
+  if (pin !== undefined) {
+    const pinned = await findPinnedInvoiceRoute(db, merchantId, { service, mode, connectionId: pin });
+    return pinned.ok ? { kind: "routed", route: pinned.value } : { kind: "invalid", problems: pinned.problems };
+  }
+  const route = await findRoute(db, merchantId, { service, mode });
+  return route ? { kind: "routed", route } : { kind: "unroutable", service, mode };
+}
+
 /**
  * Creates a payment or payout invoice from a request body (spec 4.1, 4.2; issue "Rules"): checks
  * the commerce account (403 before anything else is looked at), validates every field at once,
- * routes to a connection, resolves the customer, and inserts exactly once per reference_id.
- * Hot path: one routing query and one insert statement; credentials are never decrypted here.
+ * routes to a connection (the one the request pins, else the first of the routing order), resolves
+ * the customer, and inserts exactly once per reference_id. Hot path: one cached routing query and
+ * one insert statement; credentials are never decrypted here.
  */
 export async function createInvoice(
   db: Db,
@@ -99,11 +113,12 @@ export async function createInvoice(
   const data = (body as { data: unknown }).data;
   const hash = hashOf(data, card, options);
 
-  const route = await findRoute(db, merchant.id, { service, mode });
-  if (!route) {
+  const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope) });
+  if (routed.kind !== "routed") {
     // A retry of an invoice whose connection was disabled since still gets the original back.
-    return (await replayOrConflict(db, merchant.id, direction, referenceId, { hash, card })) ?? { kind: "unroutable", service, mode };
+    return (await replayOrConflict(db, merchant.id, direction, referenceId, { hash, card })) ?? routed;
   }
+  const route = routed.route;
   const id = newId(direction === "payment" ? "cpi" : "cpoi");
   const prepared = invoiceValues({ id, merchantId: merchant.id, direction, data, envelope, route, hash, requestId: options.requestId });
   if (!prepared.ok) return { kind: "invalid", problems: prepared.problems };

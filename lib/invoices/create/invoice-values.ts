@@ -72,6 +72,7 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
       referenceId: attributes.reference_id,
       requestHash: input.hash,
       connectionId: route.connectionId,
+      routingReason: route.reason,
       service: attributes.service,
       currency: attributes.currency,
       amount: amount.text,

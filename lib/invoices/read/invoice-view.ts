@@ -1,3 +1,4 @@
+import type { RoutingReason } from "@/lib/db/enums";
 import { getKind, getProvider, type InvoiceDirection, type Mode } from "@/lib/providers";
 import { INVOICE_TYPES } from "../contract/schemas";
 import type { InvoiceRow } from "../create/store";
@@ -36,6 +37,8 @@ export type DashboardInvoiceListItem = {
   testMode: boolean;
   createdAt: string;
   connection: DashboardConnection | null;
+  /** Why the invoice went to `connection` (issue 10); null while it has none. */
+  routingReason: RoutingReason | null;
 };
 
 export type DashboardInvoicePage = {
@@ -98,6 +101,7 @@ export function toListItem(row: InvoiceRow & { connection: RoutedConnection | nu
     testMode: row.testMode,
     createdAt: row.createdAt.toISOString(),
     connection: toDashboardConnection(row.connection),
+    routingReason: row.routingReason,
   };
 }
 
@@ -121,5 +125,10 @@ export function requestAsSent(row: InvoiceRow): Record<string, unknown> {
   if (row.customer !== null) attributes.customer = row.customer;
   if (row.gatewayOptions !== null) attributes.gateway_options = row.gatewayOptions;
   if (row.serviceFields !== null) attributes.service_fields = row.serviceFields;
-  return { data: { type: INVOICE_TYPES[row.direction], attributes } };
+  const data: Record<string, unknown> = { type: INVOICE_TYPES[row.direction], attributes };
+  // A pin is only ever stored as its outcome: the connection, routed because pinned.
+  if (row.routingReason === "pinned" && row.connectionId !== null) {
+    data.relationships = { connection: { data: { type: "connection", id: row.connectionId } } };
+  }
+  return { data };
 }

@@ -1,0 +1,195 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { recordAudit, type Actor } from "@/lib/connections/audit";
+import { forgetRoutes } from "@/lib/connections/route-cache";
+import type { Db } from "@/lib/db/client";
+import { connections, routingOrders } from "@/lib/db/schema";
+import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
+import { findService, getKind, getProvider, servicesForConnection, type InvoiceDirection, type Mode } from "@/lib/providers";
+import { mergeOrder, positionChanges } from "./order";
+import { routingOrderId, type RoutingOrderInput } from "./schemas";
+
+export type RoutingOrderConnection = {
+  connectionId: string;
+  label: string;
+  provider: string;
+  providerName: string;
+  kind: string;
+  kindLabel: string;
+  enabled: boolean;
+  /** 1-based place in the order; disabled connections keep theirs and are skipped by routing. */
+  position: number;
+};
+
+/** One service in one mode: every connection of the merchant offering it, in routing order. */
+export type RoutingOrder = {
+  id: string;
+  service: string;
+  currency: string;
+  direction: InvoiceDirection;
+  mode: Mode;
+  connections: RoutingOrderConnection[];
+  /** Null until someone saves this order: until then it is oldest first. */
+  updatedAt: Date | null;
+  updatedBy: string | null;
+};
+
+/** Who saves an order: the merchant and the person or API key the audit trail names. */
+export type RoutingScope = { merchantId: string; actor: Actor };
+
+type Row = {
+  id: string;
+  label: string;
+  provider: string;
+  kind: string;
+  mode: Mode;
+  enabled: boolean;
+  publicCredentials: Record<string, unknown>;
+  createdAt: Date;
+};
+
+async function connectionRows(db: Db, merchantId: string): Promise<Row[]> {
+  return db
+    .select({
+      id: connections.id,
+      label: connections.label,
+      provider: connections.provider,
+      kind: connections.kind,
+      mode: connections.mode,
+      enabled: connections.enabled,
+      publicCredentials: connections.publicCredentials,
+      createdAt: connections.createdAt,
+    })
+    .from(connections)
+    .where(and(eq(connections.merchantId, merchantId), isNull(connections.deletedAt)));
+}
+
+function servicesOf(row: Row): string[] {
+  const kind = getKind(row.provider, row.kind);
+  return kind ? servicesForConnection(row.provider, kind, row.publicCredentials).map((service) => service.code) : [];
+}
+
+function toEntry(row: Row, index: number): RoutingOrderConnection {
+  return {
+    connectionId: row.id,
+    label: row.label,
+    provider: row.provider,
+    providerName: getProvider(row.provider)?.name ?? row.provider,
+    kind: row.kind,
+    kindLabel: getKind(row.provider, row.kind)?.label ?? row.kind,
+    enabled: row.enabled,
+    position: index + 1,
+  };
+}
+
+const MODE_ORDER: Record<Mode, number> = { live: 0, test: 1 };
+const DIRECTION_ORDER: Record<InvoiceDirection, number> = { payment: 0, payout: 1 };
+
+/**
+ * The Routing page and `GET /api/routing`: every service × mode the merchant has at least one
+ * (enabled or disabled, not deleted) connection for, each with its connections in routing order.
+ * Payments before payouts, then by service code, live before test. Two statements.
+ */
+export async function getRoutingOrders(db: Db, merchantId: string): Promise<RoutingOrder[]> {
+  const rows = await connectionRows(db, merchantId);
+  const saved = await db.select().from(routingOrders).where(eq(routingOrders.merchantId, merchantId));
+  const groups = new Map<string, { service: string; mode: Mode; rows: Row[] }>();
+  for (const row of rows) {
+    for (const service of servicesOf(row)) {
+      const id = routingOrderId(service, row.mode);
+      const group = groups.get(id) ?? { service, mode: row.mode, rows: [] };
+      group.rows.push(row);
+      groups.set(id, group);
+    }
+  }
+  const orders: RoutingOrder[] = [];
+  for (const [id, group] of groups) {
+    const spec = findService(group.service);
+    if (!spec) continue;
+    const stored = saved.find((order) => order.service === group.service && order.mode === group.mode);
+    orders.push({
+      id,
+      service: group.service,
+      currency: spec.currency,
+      direction: spec.direction,
+      mode: group.mode,
+      connections: mergeOrder(stored?.connectionIds ?? [], group.rows).map(toEntry),
+      updatedAt: stored?.updatedAt ?? null,
+      updatedBy: stored?.updatedBy ?? null,
+    });
+  }
+  return orders.sort(
+    (a, b) =>
+      DIRECTION_ORDER[a.direction] - DIRECTION_ORDER[b.direction] ||
+      a.service.localeCompare(b.service) ||
+      MODE_ORDER[a.mode] - MODE_ORDER[b.mode],
+  );
+}
+
+export async function getRoutingOrder(db: Db, merchantId: string, service: string, mode: Mode): Promise<RoutingOrder | undefined> {
+  return (await getRoutingOrders(db, merchantId)).find((order) => order.service === service && order.mode === mode);
+}
+
+/** Every id must name one of the merchant's connections of that mode offering the service, once. */
+function orderProblems(input: RoutingOrderInput, rows: readonly Row[]): Problem[] {
+  const problems: Problem[] = [];
+  if (!findService(input.service)) problems.push(problem("unknown_service", `Unknown service "${input.service}"`, ["service"]));
+  const seen = new Set<string>();
+  input.connectionIds.forEach((id, index) => {
+    const path = ["connectionIds", index];
+    const row = rows.find((candidate) => candidate.id === id);
+    if (seen.has(id)) problems.push(problem("duplicate", `${row?.label ?? id} is listed more than once`, path));
+    else if (!row) problems.push(problem("not_found", `No connection ${id} exists for this merchant`, path));
+    else if (row.mode !== input.mode) problems.push(problem("mode_mismatch", `${row.label} is a ${row.mode}-mode connection, not ${input.mode}`, path));
+    else if (findService(input.service) && !servicesOf(row).includes(input.service)) {
+      problems.push(problem("service_not_offered", `${row.label} does not offer ${input.service}`, path));
+    }
+    seen.add(id);
+  });
+  return problems;
+}
+
+/**
+ * Saves the routing order of one service in one mode: the ids sent first, in that order, then the
+ * connections they leave out, oldest first; the whole resulting order is stored, so what the owner
+ * saw is what routing uses. Each connection that changes place gets an audit entry
+ * (`routing_changed`) in the same transaction; a save that moves nothing writes nothing. The route
+ * cache is forgotten once the transaction is over.
+ */
+export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: RoutingOrderInput): Promise<Result<RoutingOrder>> {
+  const rows = await connectionRows(db, scope.merchantId);
+  const problems = orderProblems(input, rows);
+  if (problems.length) return fail(problems);
+  const offering = rows.filter((row) => row.mode === input.mode && servicesOf(row).includes(input.service));
+  try {
+    await db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      const where = and(eq(routingOrders.merchantId, scope.merchantId), eq(routingOrders.service, input.service), eq(routingOrders.mode, input.mode));
+      const [stored] = await tx.select({ ids: routingOrders.connectionIds }).from(routingOrders).where(where).for("update");
+      const before = mergeOrder(stored?.ids ?? [], offering).map((row) => row.id);
+      const after = mergeOrder(input.connectionIds, offering).map((row) => row.id);
+      const changes = positionChanges(before, after);
+      if (changes.length === 0) return;
+      await tx
+        .insert(routingOrders)
+        .values({ merchantId: scope.merchantId, service: input.service, mode: input.mode, connectionIds: after, updatedBy: scope.actor.label })
+        .onConflictDoUpdate({
+          target: [routingOrders.merchantId, routingOrders.service, routingOrders.mode],
+          set: { connectionIds: after, updatedBy: scope.actor.label, updatedAt: new Date() },
+        });
+      for (const change of changes) {
+        await recordAudit(tx, {
+          connectionId: change.id,
+          merchantId: scope.merchantId,
+          actor: scope.actor,
+          action: "routing_changed",
+          changes: [`routing ${input.service} ${input.mode}: position ${change.from ?? "none"} → ${change.to ?? "none"}`],
+        });
+      }
+    });
+  } finally {
+    forgetRoutes(scope.merchantId);
+  }
+  const order = await getRoutingOrder(db, scope.merchantId, input.service, input.mode);
+  if (!order) return fail([problem("not_found", `No connection of yours offers ${input.service} in ${input.mode} mode`, ["service"])]);
+  return ok(order);
+}
