@@ -1,0 +1,27 @@
+import { expect } from "vitest";
+import type { RouteHandler } from "@/lib/api/with-api-key";
+
+export type ErrorObject = { status: string; code: string; title: string; detail: string; source?: { pointer?: string; parameter?: string } };
+export type Answer<D = unknown> = { status: number; headers: Headers; text: string; json: { data: D; errors: ErrorObject[]; meta?: Record<string, unknown> } };
+export type Call = { method?: string; path: string; key?: string | null; body?: unknown };
+
+/** Calls a route handler as Next would; every answer must carry a request id and must never be a 500. */
+export async function send<D = unknown, P = Record<string, string>>(handler: RouteHandler<P>, params: P, call: Call): Promise<Answer<D>> {
+  const headers = new Headers();
+  if (call.key) headers.set("authorization", `Bearer ${call.key}`);
+  const init: RequestInit = { method: call.method ?? "GET", headers };
+  if (call.body !== undefined) {
+    headers.set("content-type", "application/vnd.api+json");
+    init.body = JSON.stringify(call.body);
+  }
+  const response = await handler(new Request(`http://test${call.path}`, init), { params: Promise.resolve(params) });
+  const text = await response.text();
+  expect(response.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+  expect(response.status).toBeLessThan(500);
+  return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+}
+
+/** Each error as [pointer, code], sorted, for table-driven checks. */
+export function errorsOf(answer: Answer): [string, string][] {
+  return (answer.json.errors ?? []).map((e): [string, string] => [e.source?.pointer ?? "(none)", e.code]).sort();
+}
