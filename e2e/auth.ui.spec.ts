@@ -67,6 +67,20 @@ test.describe("sign-in and sign-out", () => {
     await expect(stranger.getByTestId("form-alert")).toHaveText("Wrong e-mail or password.");
     await stranger.close();
   });
+
+  test("a form sent before its script runs never puts the password into the address", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    for (const [path, button] of [["/sign-in", "Sign in"], ["/sign-up", "Create account"]] as const) {
+      await page.goto(path);
+      await page.getByLabel("Password").fill("no-js-secret-pass-1");
+      await page.getByRole("button", { name: button }).click();
+      await page.waitForLoadState("load");
+      expect(page.url()).not.toContain("no-js-secret-pass-1");
+      expect(page.url()).not.toContain("password");
+    }
+    await context.close();
+  });
 });
 
 test.describe("roles", () => {

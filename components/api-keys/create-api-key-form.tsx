@@ -30,7 +30,7 @@ export function CreateApiKeyForm() {
 
   return (
     <div className="space-y-4">
-      <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-3">
+      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
           <Field id="api-key-name" label="Key name" error={error} help="For example the system that will use it." required>
             <input className="input" {...fieldAria("api-key-name", error, true)} {...form.register("name")} />

@@ -22,7 +22,7 @@ export function SignInForm({ next }: { next?: string }) {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
       <FormAlert message={message} />
       <Field id="signin-email" label="E-mail" error={errors.email?.message} required>
         <input

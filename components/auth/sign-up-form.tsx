@@ -44,7 +44,7 @@ export function SignUpForm() {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
       <FormAlert message={message} />
       {FIELDS.map((f) => {
         const error = errors[f.name]?.message;

@@ -80,7 +80,7 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label={`New ${kind.label}`}>
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label={`New ${kind.label}`}>
       <FormAlert message={message} />
       <Field id={`${idPrefix}-label`} label="Label" error={errors.label?.message} help="Your name for this connection, unique among your connections." required>
         <input className="input" {...fieldAria(`${idPrefix}-label`, errors.label?.message, true)} {...form.register("label")} />

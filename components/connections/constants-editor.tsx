@@ -56,7 +56,7 @@ export function ConstantsEditor({
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Connection constants" className="space-y-4">
+    <form method="post" onSubmit={onSubmit} noValidate aria-label="Connection constants" className="space-y-4">
       <FormAlert message={message} />
       <ul className="divide-y divide-slate-100">
         {kind.constants.map((spec) => (

@@ -38,7 +38,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit connection">
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit connection">
       <FormAlert message={message} />
       {saved ? <p role="status" className="text-sm text-green-800">Changes saved.</p> : null}
       <Field id="edit-label" label="Label" error={errors.label?.message} required>

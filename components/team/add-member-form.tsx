@@ -28,7 +28,7 @@ export function AddMemberForm() {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4 md:grid-cols-2">
+    <form method="post" onSubmit={onSubmit} noValidate className="grid gap-4 md:grid-cols-2">
       <div className="md:col-span-2">
         <FormAlert message={message} />
         {added ? <p role="status" className="text-sm text-green-800">{added}</p> : null}

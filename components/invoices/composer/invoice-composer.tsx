@@ -79,7 +79,7 @@ export function InvoiceComposer({
     <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
       <div className="min-w-0 space-y-6">
         <TemplatePicker onApply={applyTemplate} notice={notice} role={role} />
-        <form onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Compose invoice">
+        <form method="post" onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Compose invoice">
           <ConnectionSection form={form} values={values} connections={connections} role={role} />
           <AttributesSection form={form} values={values} role={role} connection={connection} />
           <OptionsSection form={form} values={values} />
