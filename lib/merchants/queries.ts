@@ -12,14 +12,17 @@ export async function findMerchantByCommerceAccount(db: Db, account: string): Pr
   return row;
 }
 
+/**
+ * The account is looked up before the e-mail: a sign-up commits its merchant and owner together,
+ * so once the account is seen taken the e-mail read after it sees the owner too. The other order
+ * could read the e-mail just before a racing sign-up commits and the account just after.
+ */
 async function duplicateProblems(db: Db, email: string, commerceAccount: string): Promise<Problem[]> {
+  const accountTaken = Boolean(await findMerchantByCommerceAccount(db, commerceAccount));
+  const emailTaken = Boolean(await findUserByEmail(db, email));
   const problems: Problem[] = [];
-  if (await findUserByEmail(db, email)) {
-    problems.push(problem("taken", "An account with this e-mail already exists", ["email"]));
-  }
-  if (await findMerchantByCommerceAccount(db, commerceAccount)) {
-    problems.push(problem("taken", "This commerce account is taken", ["commerceAccount"]));
-  }
+  if (emailTaken) problems.push(problem("taken", "An account with this e-mail already exists", ["email"]));
+  if (accountTaken) problems.push(problem("taken", "This commerce account is taken", ["commerceAccount"]));
   return problems;
 }
 
