@@ -49,3 +49,16 @@ export type Resolution = (typeof RESOLUTIONS)[number];
 export const ROUTING_REASONS = ["pinned", "routing_order", "cascaded"] as const;
 
 export type RoutingReason = (typeof ROUTING_REASONS)[number];
+
+/**
+ * Where one attempt stands (issue 10). `in_flight` while the provider call runs; the others mirror
+ * the adapter's outcome kinds. Only `pending` and `unknown` may still change (status request, 3-D
+ * Secure result).
+ */
+export const ATTEMPT_STATUSES = ["in_flight", "succeeded", "pending", "declined", "soft_failed", "unknown"] as const;
+
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+export const PAYOUT_PART_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+export type PayoutPartStatus = (typeof PAYOUT_PART_STATUSES)[number];

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -10,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { InvoiceStatus, Resolution, RoutingReason } from "./enums";
+import type { AttemptStatus, InvoiceStatus, PayoutPartStatus, Resolution, RoutingReason } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -178,6 +179,12 @@ export const invoices = pgTable(
     connectionId: text("connection_id").references(() => connections.id),
     /** Why it went to that connection; null only while connection_id is. */
     routingReason: text("routing_reason").$type<RoutingReason>(),
+    /** What the provider actually collected or paid out (REFERENCE "Resources"); null until it says. */
+    processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),
+    /** Provider attempts made so far (issue 10: bounded by the attempts limit). */
+    attemptsCount: integer("attempts_count").notNull().default(0),
+    /** Where the hosted page sends the customer back to (optional `return_url` attribute). */
+    returnUrl: text("return_url"),
     status: text("status").$type<InvoiceStatus>().notNull(),
     resolution: text("resolution").$type<Resolution>(),
     service: text("service").notNull(),
@@ -223,4 +230,91 @@ export const invoiceStatusHistory = pgTable(
     at: timestamp("at", { withTimezone: true, mode: "date", precision: 3 }).notNull().defaultNow(),
   },
   (t) => [index("invoice_status_history_invoice_idx").on(t.invoiceId, t.id)],
+);
+
+/**
+ * One try of an invoice against one connection (REFERENCE "Layers"). `exchanges` is the redacted
+ * request/answer log of the provider calls; `idempotency_key` goes to the provider so one attempt
+ * can never charge or pay out twice.
+ */
+export const invoiceAttempts = pgTable(
+  "invoice_attempts",
+  {
+    id: text("id").primaryKey(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id),
+    reason: text("reason").$type<RoutingReason>().notNull(),
+    status: text("status").$type<AttemptStatus>().notNull(),
+    resolution: text("resolution").$type<Resolution>(),
+    providerReference: text("provider_reference"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),
+    feeMinor: bigint("fee_minor", { mode: "bigint" }),
+    /** A page the customer must visit (3-D Secure) while the attempt is pending. */
+    redirectUrl: text("redirect_url"),
+    message: text("message"),
+    exchanges: jsonb("exchanges").$type<unknown[]>().notNull().default([]),
+    startedAt: invoiceTime("started_at"),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date", precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex("invoice_attempts_seq_unique").on(t.invoiceId, t.seq),
+    uniqueIndex("invoice_attempts_idempotency_unique").on(t.idempotencyKey),
+  ],
+);
+
+/** A payout paid in parts (`split_mode`): each part has its own amount and status (REFERENCE `po_`). */
+export const payoutParts = pgTable(
+  "payout_parts",
+  {
+    id: text("id").primaryKey(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    attemptId: text("attempt_id")
+      .notNull()
+      .references(() => invoiceAttempts.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
+    status: text("status").$type<PayoutPartStatus>().notNull(),
+    providerReference: text("provider_reference"),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [uniqueIndex("payout_parts_seq_unique").on(t.attemptId, t.seq)],
+);
+
+/**
+ * The sandboxes' own memory (lib/sandbox): what each simulated provider received and decided,
+ * keyed by its own reference. Not the service's data: the service knows only what the API answered.
+ */
+export const sandboxRecords = pgTable(
+  "sandbox_records",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    /** The test-mode connection whose credentials the request carried (the sandbox's "account"). */
+    connectionId: text("connection_id"),
+    operation: text("operation").notNull(),
+    reference: text("reference").notNull(),
+    idempotencyKey: text("idempotency_key"),
+    amountMinor: bigint("amount_minor", { mode: "bigint" }),
+    currency: text("currency"),
+    status: text("status").notNull(),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    request: jsonb("request"),
+    response: jsonb("response"),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("sandbox_records_reference_unique").on(t.provider, t.reference),
+    uniqueIndex("sandbox_records_idempotency_unique").on(t.provider, t.idempotencyKey),
+    index("sandbox_records_connection_idx").on(t.connectionId, t.createdAt),
+  ],
 );

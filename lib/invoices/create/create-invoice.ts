@@ -126,7 +126,16 @@ export async function createInvoice(
   const createdAt = await insertInvoiceOnce(db, prepared.values, options.requestId ?? null);
   if (createdAt) {
     logger.info("invoice created", { requestId: options.requestId, invoiceId: id, merchantId: merchant.id, connectionId: route.connectionId });
-    const invoice: InvoiceRow = { ...prepared.values, status: INITIAL_STATUS, resolution: null, createdAt, updatedAt: createdAt };
+    const invoice: InvoiceRow = {
+      returnUrl: null,
+      ...prepared.values,
+      status: INITIAL_STATUS,
+      resolution: null,
+      processedAmountMinor: null,
+      attemptsCount: 0,
+      createdAt,
+      updatedAt: createdAt,
+    };
     return withCard({ kind: "created" as const, invoice }, card);
   }
   const replay = await replayOrConflict(db, merchant.id, direction, referenceId, { hash, card });

@@ -6,7 +6,8 @@ import { INITIAL_STATUS } from "../state-machine";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 /** Every column but those the database sets; nullable ones are named explicitly. */
-export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt">;
+export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "attemptsCount" | "returnUrl"> &
+  Partial<Pick<InvoiceRow, "returnUrl">>;
 
 /**
  * Inserts the invoice and its first history entry (null → created) in one statement, or nothing

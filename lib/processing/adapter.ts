@@ -1,0 +1,112 @@
+import "server-only";
+import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
+import type { Resolution } from "@/lib/db/enums";
+import type { ExchangeRecorder } from "./provider-http";
+
+/**
+ * The one interface every provider adapter implements (issue 10). An adapter is the service's
+ * client for one provider's API: it knows only a base URL and the connection's credentials,
+ * translates between the service's types below and the provider's wire format in one place, and
+ * authenticates the way that provider does. It speaks real HTTP through `callProvider`, so the
+ * sandbox (test mode) and the live API are reached by the same code.
+ */
+
+/** What an adapter knows about the connection it calls with. Credentials are decrypted, server only. */
+export type AdapterContext = {
+  connectionId: string;
+  kind: ConnectionKind;
+  mode: Mode;
+  /** Sandbox on this server in test mode; the provider's live URL (or D's `api_url`) in live mode. */
+  baseUrl: string;
+  credentials: CredentialValues;
+  /** Every request and answer of this call goes here, redacted, for the attempt log. */
+  exchanges: ExchangeRecorder;
+  /** Per request; `callProvider` aborts after it and reports an unknown outcome. */
+  timeoutMs: number;
+};
+
+/** The card as the customer typed it. Lives only in memory for the one provider call. */
+export type CardInput = {
+  number: string;
+  expiryMonth: number;
+  /** Four digits. */
+  expiryYear: number;
+  /** Absent where the provider takes no CVC (Provider D's example). */
+  cvc?: string;
+  holder: string;
+};
+
+export type PaymentInstruction = {
+  invoiceId: string;
+  attemptId: string;
+  /** Sent to the provider so a retried request cannot charge twice. */
+  idempotencyKey: string;
+  service: string;
+  currency: string;
+  /** Decimal text, exactly as the invoice holds it. */
+  amount: string;
+  amountMinor: bigint;
+  allowPartially: boolean;
+  card: CardInput;
+  /** What the provider receives about the customer (request, constants, defaults). */
+  customer: Record<string, unknown>;
+  options: Record<string, unknown>;
+  gatewayOptions: Record<string, unknown> | null;
+  serviceFields: unknown[] | null;
+  /** Where the provider sends the customer back after a 3-D Secure step. */
+  returnUrl: string;
+};
+
+export type PayoutInstruction = Omit<PaymentInstruction, "card" | "returnUrl" | "gatewayOptions" | "serviceFields"> & {
+  /** The destination card number (full, or the masked form the spec's examples send). */
+  cardNumber: string;
+  splitMode: boolean;
+};
+
+export type PayoutPartOutcome = {
+  providerReference: string;
+  amountMinor: bigint;
+  status: "succeeded" | "failed" | "pending";
+};
+
+/**
+ * A provider's answer, mapped. Hard declines end the invoice; soft failures may cascade to the
+ * next connection; an unknown outcome (timeout after the request left) is settled by a status
+ * request before anything is retried.
+ */
+export type ProviderOutcome =
+  | {
+      kind: "succeeded";
+      providerReference: string;
+      processedAmountMinor: bigint;
+      feeMinor?: bigint;
+      parts?: PayoutPartOutcome[];
+    }
+  | {
+      kind: "pending";
+      providerReference: string;
+      /** A page the customer must visit (3-D Secure), when the provider asks for one. */
+      redirectUrl?: string;
+      parts?: PayoutPartOutcome[];
+    }
+  | { kind: "declined"; resolution: HardDecline; providerReference?: string; message: string }
+  | { kind: "soft_failed"; resolution: SoftFailure; providerReference?: string; message: string }
+  | { kind: "unknown"; providerReference?: string; message: string };
+
+export type HardDecline = Extract<Resolution, "issuer_decline" | "insufficient_funds" | "invalid_cvv" | "auth_3ds_failed" | "general_error">;
+export type SoftFailure = Extract<Resolution, "provider_unavailable" | "provider_auth_error">;
+
+export type HealthResult =
+  | { kind: "ok"; message: string }
+  /** `field` names the credential most likely wrong, for the form. */
+  | { kind: "credentials_refused"; field?: string; message: string }
+  | { kind: "unreachable"; message: string };
+
+export type ProviderAdapter = {
+  createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome>;
+  /** Only providers with a payout service implement it. */
+  createPayout?(context: AdapterContext, instruction: PayoutInstruction): Promise<ProviderOutcome>;
+  /** The status request: what the provider knows of an earlier payment or payout. */
+  getStatus(context: AdapterContext, query: { providerReference?: string; idempotencyKey: string; direction: "payment" | "payout" }): Promise<ProviderOutcome>;
+  healthCheck(context: AdapterContext): Promise<HealthResult>;
+};

@@ -1,0 +1,115 @@
+import "server-only";
+import { redact } from "@/lib/logger";
+
+/**
+ * The one way adapters reach a provider: fetch with a timeout, every request and answer recorded
+ * for the attempt log with secrets and card numbers removed, and transport failures classified so
+ * the engine knows whether the request may have reached the provider.
+ */
+
+/** One request and its answer as the attempt log shows them (already redacted). */
+export type Exchange = {
+  at: string;
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+  status: number | null;
+  responseBody: unknown;
+  durationMs: number;
+  /** Transport failure in plain words: "not sent: connection refused", "timed out after 10000 ms". */
+  error?: string;
+};
+
+export type ExchangeRecorder = {
+  record(exchange: Exchange): void;
+  list(): readonly Exchange[];
+};
+
+/**
+ * Records exchanges, replacing every value in `secrets` (the connection's secret credentials,
+ * signatures made with them, the full card number) wherever it appears, before anything is kept.
+ */
+export function createExchangeRecorder(secrets: readonly string[] = []): ExchangeRecorder & { addSecret(value: string): void } {
+  const hidden = new Set(secrets.filter((value) => value.length >= 4));
+  const exchanges: Exchange[] = [];
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === "string") {
+      let text = value;
+      for (const secret of hidden) text = text.split(secret).join("[redacted]");
+      return text;
+    }
+    if (Array.isArray(value)) return value.map(scrub);
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+    return value;
+  };
+  return {
+    addSecret: (value) => {
+      if (value.length >= 4) hidden.add(value);
+    },
+    record: (exchange) => exchanges.push(redact(scrub(exchange)) as Exchange),
+    list: () => exchanges,
+  };
+}
+
+export type ProviderRequest = {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Appended to the context's base URL. */
+  path: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON unless `rawBody` is given (a provider that signs the exact bytes). */
+  body?: unknown;
+  rawBody?: string;
+};
+
+export type ProviderResponse =
+  | { kind: "answered"; status: number; headers: Headers; body: unknown; text: string }
+  /** The request never left (refused, unknown host): safe to try elsewhere. */
+  | { kind: "not_sent"; message: string }
+  /** Sent, no answer in time: the provider may have acted; only a status request can tell. */
+  | { kind: "timed_out"; message: string };
+
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET_BEFORE_SEND", "UND_ERR_CONNECT_TIMEOUT"]);
+
+function causeCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } })?.cause;
+  return typeof cause?.code === "string" ? cause.code : undefined;
+}
+
+function parseBody(text: string): unknown {
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function callProvider(
+  context: { baseUrl: string; timeoutMs: number; exchanges: ExchangeRecorder },
+  request: ProviderRequest,
+): Promise<ProviderResponse> {
+  const url = context.baseUrl.replace(/\/$/, "") + request.path;
+  const headers: Record<string, string> = { accept: "application/json", ...request.headers };
+  const body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const started = Date.now();
+  const base = { at: new Date(started).toISOString(), method: request.method, url, requestHeaders: headers, requestBody: parseBody(body ?? "") };
+  try {
+    const response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" });
+    const text = await response.text();
+    const parsed = parseBody(text);
+    context.exchanges.record({ ...base, status: response.status, responseBody: parsed, durationMs: Date.now() - started });
+    return { kind: "answered", status: response.status, headers: response.headers, body: parsed, text };
+  } catch (error) {
+    const durationMs = Date.now() - started;
+    const code = causeCode(error);
+    const timedOut = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
+    const result: ProviderResponse =
+      !timedOut && code !== undefined && NOT_SENT_CODES.has(code)
+        ? { kind: "not_sent", message: `not sent: ${code === "ECONNREFUSED" ? "connection refused" : code}` }
+        : { kind: "timed_out", message: timedOut ? `no answer within ${context.timeoutMs} ms` : `connection lost (${code ?? "unknown"})` };
+    context.exchanges.record({ ...base, status: null, responseBody: null, durationMs, error: result.message });
+    return result;
+  }
+}
