@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
-import { merchantSettingsSchema, updateMerchantSettings } from "@/lib/merchants/settings";
+import { updateMerchantSettings } from "@/lib/merchants/settings";
+import { merchantSettingsSchema } from "@/lib/merchants/settings-schema";
 import { validatedAction } from "./validated-action";
 
 /** Owners switch the merchant's settings (issue 10: "Allow pinning live invoices"). */

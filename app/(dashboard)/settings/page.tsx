@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { formatDateTime } from "@/lib/format";
@@ -39,6 +41,19 @@ export default async function SettingsPage() {
           </section>
         ))}
       </div>
+      <section className="card mt-6 max-w-3xl" aria-labelledby="routing-settings">
+        <h2 id="routing-settings" className="mb-3 text-base font-semibold">Routing</h2>
+        {user.role === "owner" ? (
+          <AllowLivePinsForm allowLivePins={merchant.allowLivePins} />
+        ) : (
+          <p className="text-sm text-slate-700" data-testid="allow-live-pins">
+            Pinning live invoices to a connection is {merchant.allowLivePins ? "allowed" : "not allowed"}; an owner can change this.
+          </p>
+        )}
+        <p className="mt-3 text-sm text-slate-600">
+          The order connections take invoices in is on the <Link href="/routing" className="text-brand-700 underline">Routing</Link> page.
+        </p>
+      </section>
     </>
   );
 }

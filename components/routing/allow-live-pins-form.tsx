@@ -1,0 +1,66 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { FormAlert, SubmitButton } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { updateMerchantSettingsAction } from "@/lib/actions/settings";
+import { merchantSettingsSchema } from "@/lib/merchants/settings-schema";
+
+/** Settings, owners only (issue 10): whether a live invoice may name its connection. */
+export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean }) {
+  const form = useZodForm(merchantSettingsSchema, { defaultValues: { allowLivePins } });
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const [status, setStatus] = useState("");
+  const router = useRouter();
+  const error = form.formState.errors.allowLivePins?.message;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      setStatus("");
+      const result = await updateMerchantSettingsAction(values);
+      if (!result.ok) return setMessage(applyActionErrors(form, result));
+      form.reset(result.data);
+      setStatus(result.data.allowLivePins ? "Saved: live invoices may now name their connection." : "Saved: live invoices follow your routing order.");
+      router.refresh();
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Routing settings">
+      <div className="flex items-start gap-3">
+        <input
+          id="allow-live-pins"
+          type="checkbox"
+          className="mt-1 size-4"
+          aria-describedby="allow-live-pins-help allow-live-pins-error"
+          aria-invalid={error ? true : undefined}
+          {...form.register("allowLivePins")}
+        />
+        <div>
+          <label htmlFor="allow-live-pins" className="label">
+            Allow pinning live invoices
+          </label>
+          <p id="allow-live-pins-help" className="help">
+            Test invoices may always name their connection (data.relationships.connection), so support staff can try one provider on purpose.
+            With this on, live invoices may too, bypassing your routing order; pinned invoices never cascade to another connection.
+          </p>
+          <p id="allow-live-pins-error" className="field-error" aria-live="polite">
+            {error}
+          </p>
+        </div>
+      </div>
+      <FormAlert message={message} />
+      <div className="flex flex-wrap items-center gap-3">
+        <SubmitButton pending={pending} pendingLabel="Saving…">
+          Save settings
+        </SubmitButton>
+        <p role="status" aria-live="polite" className="text-sm text-slate-700">
+          {status}
+        </p>
+      </div>
+    </form>
+  );
+}
