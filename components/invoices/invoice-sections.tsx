@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { ModeBadge } from "@/components/connections/badges";
 import type { FieldSource } from "@/lib/customers";
 import type { DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/read/invoice-view";
+import { ROUTING_REASON_HELP, ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import { formatMoment } from "./invoice-client";
 
 /** One card of the detail page, titled with an h2 the card is labelled by. */
@@ -71,6 +72,16 @@ export function RoutedConnection({ invoice, linkToConnection }: { invoice: Dashb
       <Row term="Provider">{connection.providerName}</Row>
       <Row term="Kind">{connection.kindLabel}</Row>
       <Row term="Mode"><ModeBadge mode={connection.mode} /></Row>
+      <Row term="Routed because">
+        {invoice.routingReason ? (
+          <span data-testid="invoice-routing-reason">
+            <span className="font-medium">{ROUTING_REASON_LABELS[invoice.routingReason]}</span>
+            <span className="help block">{ROUTING_REASON_HELP[invoice.routingReason]}</span>
+          </span>
+        ) : (
+          <span className="text-slate-600">Not recorded</span>
+        )}
+      </Row>
     </dl>
   );
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { ModeBadge } from "@/components/connections/badges";
 import { formatDateTime } from "@/lib/format";
+import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import type { DashboardInvoiceListItem } from "@/lib/invoices/read/invoice-view";
 import { InvoiceStatusBadge } from "./status-badge";
 
@@ -48,6 +49,11 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
                       {invoice.connection.label}
                       {invoice.connection.deleted ? " (deleted)" : ""}
                     </span>
+                    {invoice.routingReason ? (
+                      <span className="block text-xs text-slate-600" data-testid="invoice-routing">
+                        {ROUTING_REASON_LABELS[invoice.routingReason]}
+                      </span>
+                    ) : null}
                   </>
                 ) : (
                   "—"

@@ -5,6 +5,8 @@ const SECTIONS = [
   { href: "/providers", label: "Providers", roles: ["owner"] },
   { href: "/connections", label: "Connections", roles: ["owner"] },
   { href: "/invoices", label: "Invoices", roles: ["owner", "support"] },
+  // Support members see where test invoices go, read-only; the page and its action let only owners save.
+  { href: "/routing", label: "Routing", roles: ["owner", "support"] },
   { href: "/api-keys", label: "API keys", roles: ["owner"] },
   { href: "/team", label: "Team", roles: ["owner"] },
   { href: "/settings", label: "Settings", roles: ["owner", "support"] },

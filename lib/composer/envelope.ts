@@ -102,12 +102,28 @@ function buildOptions(values: ComposerValues): Record<string, unknown> {
   return options;
 }
 
+/** JSON:API's to-one relationship naming the invoice's connection (issue 10: a pin). */
+export function connectionPin(connectionId: string) {
+  return { connection: { data: { type: "connection", id: connectionId } } };
+}
+
+/**
+ * Issue 10: the chosen connection is sent as a pin, so the invoice goes where the form says rather
+ * than where the routing order would send it. Test invoices always; live ones only when the merchant
+ * allows pinning them (the API refuses them otherwise), else the routing order decides.
+ */
+export function pinsConnection(values: Pick<ComposerValues, "connection_id" | "test_mode">, options: EnvelopeOptions = {}): boolean {
+  return values.connection_id !== "" && (values.test_mode || options.pinLive === true);
+}
+
+export type EnvelopeOptions = { pinLive?: boolean };
+
 /**
  * The request body the form describes (spec 2.1-2.4), attributes in the spec's order. Only fields
  * that apply to the invoice type and provider are included, so what the preview shows is what
  * is sent.
  */
-export function buildEnvelope(values: ComposerValues): BuiltEnvelope {
+export function buildEnvelope(values: ComposerValues, options: EnvelopeOptions = {}): BuiltEnvelope {
   const payment = values.direction === "payment";
   const problems: BuildProblem[] = [];
   const attributes: Record<string, unknown> = {
@@ -139,6 +155,7 @@ export function buildEnvelope(values: ComposerValues): BuiltEnvelope {
 
   const data: Record<string, unknown> = { type: INVOICE_TYPES[values.direction], attributes };
   if (customer && placement === "data") data.customer = customer;
+  if (pinsConnection(values, options)) data.relationships = connectionPin(values.connection_id);
   return { envelope: { data }, problems };
 }
 

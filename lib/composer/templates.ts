@@ -1,5 +1,6 @@
 import { PROVIDERS, type InvoiceExample } from "@/lib/providers";
 import { INVOICE_TYPES } from "../invoices/contract/schemas";
+import { connectionPin } from "./envelope";
 
 /**
  * A provider's invoice example of spec 4.1 or 4.2 as the composer offers it. The examples live in
@@ -19,8 +20,11 @@ export function findTemplate(id: string): InvoiceTemplate | undefined {
   return listTemplates().find((template) => template.id === id);
 }
 
-/** The request body of a template for one merchant and one reference, with the customer in its spot. */
-export function templateEnvelope(template: InvoiceTemplate, input: { commerceAccount: string; referenceId: string }) {
+/**
+ * The request body of a template for one merchant and one reference, with the customer in its spot;
+ * with a connection, as the composer sends it there: a test invoice pinned to it (issue 10).
+ */
+export function templateEnvelope(template: InvoiceTemplate, input: { commerceAccount: string; referenceId: string; connectionId?: string }) {
   const attributes: Record<string, unknown> = {
     ...template.attributes,
     commerce_account: input.commerceAccount,
@@ -34,5 +38,6 @@ export function templateEnvelope(template: InvoiceTemplate, input: { commerceAcc
     const gateway = (attributes.gateway_options ?? {}) as Record<string, unknown>;
     attributes.gateway_options = { ...gateway, customer };
   }
+  if (input.connectionId && attributes.test_mode === true) data.relationships = connectionPin(input.connectionId);
   return { data };
 }

@@ -21,11 +21,13 @@ export function ConnectionSection({
   values,
   connections,
   role,
+  pinLive,
 }: {
   form: ComposerForm;
   values: ComposerValues;
   connections: readonly ComposerConnection[];
   role: Role;
+  pinLive: boolean;
 }) {
   const groups = groupByProvider(connections, values.direction);
   const chosen = connections.find((c) => c.id === values.connection_id);
@@ -89,7 +91,17 @@ export function ConnectionSection({
           groups.length === 0 ? (
             <NoConnections role={role} direction={values.direction} />
           ) : (
-            "Your enabled connections offering this invoice type. The API routes by service and mode: to the connection marked default, else the oldest."
+            <>
+              Your enabled connections offering this invoice type.{" "}
+              {values.test_mode || pinLive ? (
+                <>The invoice is pinned to the one you choose (<code>relationships.connection</code> in the body).</>
+              ) : (
+                <>
+                  Live invoices are not pinned: the API sends them to the first connection of your{" "}
+                  <Link href="/routing" className="text-brand-700 underline">routing order</Link> for the service.
+                </>
+              )}
+            </>
           )
         }
       >

@@ -34,12 +34,15 @@ export function InvoiceComposer({
   role,
   apiBaseUrl,
   initialReferenceId,
+  pinLive = false,
 }: {
   connections: ComposerConnection[];
   commerceAccount: string;
   role: Role;
   apiBaseUrl: string;
   initialReferenceId: string;
+  /** The merchant allows pinning live invoices, so a live invoice is sent to the chosen connection too. */
+  pinLive?: boolean;
 }) {
   const form = useZodForm(composerFormSchema, { defaultValues: initialValues({ commerceAccount, referenceId: initialReferenceId }) });
   const values = form.watch();
@@ -48,7 +51,7 @@ export function InvoiceComposer({
   const [result, setResult] = useState<ComposerSendResult>();
   const [notice, setNotice] = useState<TemplateNotice>();
 
-  const { envelope } = buildEnvelope(values);
+  const { envelope } = buildEnvelope(values, { pinLive });
   const body = envelopeText(envelope);
   const connection = connections.find((c) => c.id === values.connection_id);
 
@@ -65,7 +68,7 @@ export function InvoiceComposer({
     startTransition(async () => {
       setMessage(undefined);
       setResult(undefined);
-      const text = envelopeText(buildEnvelope(submitted).envelope);
+      const text = envelopeText(buildEnvelope(submitted, { pinLive }).envelope);
       const sent = await sendComposedInvoiceAction({ direction: submitted.direction, body: text });
       if (!sent.ok) return setMessage(applyActionErrors(form, sent));
       setResult(sent.data);
@@ -80,7 +83,7 @@ export function InvoiceComposer({
       <div className="min-w-0 space-y-6">
         <TemplatePicker onApply={applyTemplate} notice={notice} role={role} />
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Compose invoice">
-          <ConnectionSection form={form} values={values} connections={connections} role={role} />
+          <ConnectionSection form={form} values={values} connections={connections} role={role} pinLive={pinLive} />
           <AttributesSection form={form} values={values} role={role} connection={connection} />
           <OptionsSection form={form} values={values} />
           <CustomerSection form={form} values={values} />
@@ -91,7 +94,7 @@ export function InvoiceComposer({
             </SubmitButton>
           </div>
         </form>
-        {result ? <SendResult result={result} /> : null}
+        {result ? <SendResult result={result} connections={connections} /> : null}
       </div>
       <aside aria-label="Request preview" className="min-w-0 xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
         <RequestPreview

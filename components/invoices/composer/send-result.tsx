@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useEffect, useRef } from "react";
 import type { ComposerSendResult } from "@/lib/actions/invoice-composer";
+import type { ComposerConnection } from "@/lib/composer/connections";
+import { routedTo, routedToText } from "@/lib/composer/routed-to";
 
 function meaning(status: number): string {
   if (status === 201) return "Created";
@@ -16,10 +18,11 @@ function meaning(status: number): string {
 }
 
 /** The API's answer: status, body, and the new invoice's page. Focus moves here so it is announced. */
-export function SendResult({ result }: { result: ComposerSendResult }) {
+export function SendResult({ result, connections }: { result: ComposerSendResult; connections: readonly ComposerConnection[] }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [result]);
   const ok = result.status === 200 || result.status === 201;
+  const routed = ok ? routedTo(result.body, connections) : undefined;
   return (
     <section className="card min-w-0" aria-labelledby="composer-result-heading" data-testid="composer-result">
       <h2 id="composer-result-heading" ref={heading} tabIndex={-1} className="text-base font-semibold">
@@ -38,6 +41,11 @@ export function SendResult({ result }: { result: ComposerSendResult }) {
             Open invoice
           </Link>{" "}
           <code className="ml-2 text-sm">{result.invoiceId}</code>
+        </p>
+      ) : null}
+      {routed ? (
+        <p className="mt-3 text-sm" data-testid="composer-routed">
+          {routedToText(routed)}
         </p>
       ) : null}
       <pre

@@ -44,6 +44,7 @@ export default async function NewInvoicePage() {
         role={role}
         apiBaseUrl={shownBase}
         initialReferenceId={randomUUID()}
+        pinLive={viewer.merchant.allowLivePins}
       />
     </>
   );

@@ -1,0 +1,74 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
+import { PageHeader } from "@/components/shell/page-header";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { getDb } from "@/lib/db/client";
+import { formatDateTime } from "@/lib/format";
+import { getRoutingOrders, type RoutingOrder } from "@/lib/routing/orders";
+
+export const metadata: Metadata = { title: "Routing" };
+
+function updatedText(order: RoutingOrder): string {
+  if (!order.updatedAt) return "Never saved: oldest connection first.";
+  return `Saved ${formatDateTime(order.updatedAt)}${order.updatedBy ? ` by ${order.updatedBy}` : ""}.`;
+}
+
+/** A list remounts when its connections change (one added, enabled or disabled), not when it is only saved. */
+function editorKey(order: RoutingOrder): string {
+  const members = order.connections.map((c) => `${c.connectionId}${c.enabled ? "+" : "-"}`).sort();
+  return `${order.id}|${members.join(",")}`;
+}
+
+/**
+ * Issue 10 "Routing you can see and set": for each service and mode, where new invoices go and in
+ * which order the others are tried. Owners reorder and save; support members see it read-only.
+ */
+export default async function RoutingPage() {
+  const viewer = await requirePageViewer();
+  const editable = viewer.user.role === "owner";
+  const orders = await getRoutingOrders(await getDb(), viewer.merchant.id);
+  return (
+    <>
+      <PageHeader
+        title="Routing"
+        description={
+          <>
+            For each service and mode, the first enabled connection takes new invoices; if it fails softly, the next ones
+            are tried in this order. Disabled connections keep their place and are skipped. New connections join at the
+            end. Test invoices can name a connection instead (the composer does when you choose one)
+            {editable ? (
+              <>
+                ; live ones only if you <Link href="/settings" className="text-brand-700 underline">allow pinning live invoices</Link>.
+              </>
+            ) : (
+              ". Only owners can change the order."
+            )}
+          </>
+        }
+      />
+      {orders.length === 0 ? (
+        <section className="card max-w-xl">
+          <h2 className="text-base font-semibold">Nothing to route yet</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {editable ? (
+              <>
+                <Link href="/providers" className="text-brand-700 underline">Connect a provider</Link> first: each service it offers gets a
+                routing order here.
+              </>
+            ) : (
+              "Your merchant has no connections yet. Ask an owner to connect a provider."
+            )}
+          </p>
+        </section>
+      ) : (
+        <div className="grid gap-6 2xl:grid-cols-2">
+          {orders.map((order) => {
+            const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
+            return <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />;
+          })}
+        </div>
+      )}
+    </>
+  );
+}
