@@ -1,0 +1,29 @@
+import "server-only";
+import type { ProviderServer } from "@/lib/processing/provider-server";
+
+/**
+ * Every provider's server half (adapter and sandbox), one line per provider folder: each
+ * `lib/providers/<slug>/server.ts` exports `provider<X>Server`, appended here. servers.test.ts
+ * fails when a provider of the registry has a server.ts that is not listed, or vice versa.
+ */
+const servers: ProviderServer[] = [];
+
+/** Read when called, like PROVIDERS, so a provider registered by a test is seen at once. */
+export const PROVIDER_SERVERS: readonly ProviderServer[] = servers;
+
+export function getProviderServer(slug: string): ProviderServer | undefined {
+  return servers.find((server) => server.slug === slug);
+}
+
+/**
+ * Adds a server at run time and returns how to remove it again: the seam through which the
+ * engine's tests put a fake provider behind a connection (mirrors registerProvider).
+ */
+export function registerProviderServer(server: ProviderServer): () => void {
+  if (servers.some((entry) => entry.slug === server.slug)) throw new Error(`Provider server ${server.slug} exists already`);
+  servers.push(server);
+  return () => {
+    const index = servers.indexOf(server);
+    if (index >= 0) servers.splice(index, 1);
+  };
+}
