@@ -1,0 +1,101 @@
+/**
+ * The sandboxes' test cards (issue 10): one table shared by every provider's sandbox and the
+ * hosted page's "Test cards" panel, so the outcome a customer is promised is the one they get.
+ * Isomorphic and free of secrets: the hosted page's client component imports it.
+ */
+
+export type DeclineReason = "issuer_decline" | "insufficient_funds" | "invalid_cvv";
+
+export type CardDecision =
+  | { kind: "approve"; capturedMinor: bigint }
+  | { kind: "partial"; capturedMinor: bigint }
+  | { kind: "decline"; reason: DeclineReason }
+  | { kind: "unavailable" }
+  | { kind: "three_ds" };
+
+export type TestCard = {
+  /** Digits only. */
+  number: string;
+  label: string;
+  /** What the sandbox does with it, in plain words. */
+  outcome: string;
+};
+
+export const TEST_CARDS: readonly TestCard[] = [
+  { number: "4242424242424242", label: "Succeeds", outcome: "The payment succeeds." },
+  { number: "4000000000000002", label: "Declined", outcome: "Declined by the issuer (issuer_decline)." },
+  { number: "4000000000009995", label: "Insufficient funds", outcome: "Declined: insufficient funds (insufficient_funds)." },
+  {
+    number: "4000000000000119",
+    label: "Provider unavailable",
+    outcome: "Soft failure (provider_unavailable): the next connection is tried.",
+  },
+  { number: "4000000000003220", label: "3-D Secure", outcome: "Asks for a 3-D Secure step you pass or fail." },
+];
+
+/** Any card whose CVC is this is refused with invalid_cvv, so every decline reason can be reached. */
+export const INVALID_CVC = "000";
+
+/** Spec 4.2: amounts over 10,000.00 are paid out in parts when split_mode is on. */
+const SPLIT_THRESHOLD_MINOR = 1_000_000n;
+const SPLIT_PARTS = 3n;
+const PARTIAL_PERCENT = 75n;
+
+export type CardDecisionInput = {
+  /** Full, or masked like the spec's payout examples (400000******0002): only the last four count. */
+  cardNumber: string;
+  /** The amount as the invoice holds it ("10.77"). */
+  amountText: string;
+  amountMinor: bigint;
+  allowPartially: boolean;
+  cvc?: string;
+};
+
+/** "4242 4242 4242 4242": how the page shows a card number it offers. */
+export function formatCardNumber(digits: string): string {
+  return digits.replace(/(\d{4})(?=\d)/g, "$1 ");
+}
+
+function lastFour(cardNumber: string): string {
+  return cardNumber.replace(/\D/g, "").slice(-4);
+}
+
+/** An amount whose cents are .77 (trailing zeros of longer fractions ignored) is captured partly. */
+function isPartialAmount(amountText: string): boolean {
+  return /\.770*$/.test(amountText.trim());
+}
+
+/**
+ * What the sandbox does with a card. The last four digits decide (so masked payout numbers work
+ * too): 0002 issuer_decline, 9995 insufficient_funds, 0119 unavailable, 3220 three_ds, anything
+ * else approves. An approved amount ending in .77 is captured at 75 % when the invoice allows
+ * partial processing, and refused as insufficient_funds when it does not.
+ */
+export function decideCard(input: CardDecisionInput): CardDecision {
+  switch (lastFour(input.cardNumber)) {
+    case "0002":
+      return { kind: "decline", reason: "issuer_decline" };
+    case "9995":
+      return { kind: "decline", reason: "insufficient_funds" };
+    case "0119":
+      return { kind: "unavailable" };
+    case "3220":
+      return { kind: "three_ds" };
+  }
+  if (input.cvc === INVALID_CVC) return { kind: "decline", reason: "invalid_cvv" };
+  return decideAmount(input);
+}
+
+/** The amount rule alone: used again after a passed 3-D Secure step. */
+export function decideAmount(input: Pick<CardDecisionInput, "amountText" | "amountMinor" | "allowPartially">): CardDecision {
+  if (!isPartialAmount(input.amountText)) return { kind: "approve", capturedMinor: input.amountMinor };
+  if (!input.allowPartially) return { kind: "decline", reason: "insufficient_funds" };
+  return { kind: "partial", capturedMinor: (input.amountMinor * PARTIAL_PERCENT) / 100n };
+}
+
+/** Payout parts (split_mode): over 10,000.00 three parts, the remainder on the last; else one. */
+export function splitAmounts(amountMinor: bigint): bigint[] {
+  if (amountMinor <= SPLIT_THRESHOLD_MINOR) return [amountMinor];
+  const part = amountMinor / SPLIT_PARTS;
+  return [part, part, amountMinor - part * (SPLIT_PARTS - 1n)];
+}
