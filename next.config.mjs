@@ -6,6 +6,17 @@ const nextConfig = {
   typedRoutes: false,
   // `next dev` would print every server action's arguments: passwords, secret keys, private keys.
   logging: { serverFunctions: false },
+  // The hosted payment page and the sandbox's 3-D Secure page take card data and answers: no one may frame them.
+  async headers() {
+    const noFraming = [
+      { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+      { key: "X-Frame-Options", value: "DENY" },
+    ];
+    return [
+      { source: "/pay/:path*", headers: noFraming },
+      { source: "/sandbox/3ds/:path*", headers: noFraming },
+    ];
+  },
   experimental: {
     serverActions: { bodySizeLimit: "512kb" },
   },

@@ -2,6 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 const PUBLIC_PATHS = ["/sign-in", "/sign-up"];
+/** Customers on the hosted payment page and the providers' sandboxes (and their 3-D Secure page) have no account here. */
+const PUBLIC_PREFIXES = ["/pay/", "/sandbox/"];
 
 /**
  * Only redirects: a visitor without a session cookie goes to sign-in.
@@ -11,7 +13,8 @@ export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
   // A stale cookie is not trusted here: the sign-in page itself sends a live session onwards.
-  if (!hasSession && !PUBLIC_PATHS.includes(pathname)) {
+  const isPublic = PUBLIC_PATHS.includes(pathname) || PUBLIC_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+  if (!hasSession && !isPublic) {
     const url = new URL("/sign-in", request.url);
     if (pathname !== "/") url.searchParams.set("next", pathname);
     return NextResponse.redirect(url);

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from "vitest";
+import * as route from "@/app/sandbox/[slug]/[[...path]]/route";
+import type { ProviderAdapter } from "@/lib/processing/adapter";
+import type { SandboxContext } from "@/lib/processing/provider-server";
+import { registerProviderServer } from "@/lib/providers/server/servers";
+import { setUpTestDb } from "./helpers/db";
+
+setUpTestDb();
+
+const unusedAdapter = {} as ProviderAdapter;
+let unregister: (() => void) | undefined;
+
+afterEach(() => {
+  unregister?.();
+  unregister = undefined;
+});
+
+function call(method: keyof typeof route, slug: string, path?: string[]) {
+  const url = `http://localhost/sandbox/${slug}/${(path ?? []).join("/")}`;
+  const request = new Request(url, { method, ...(method === "POST" ? { body: "{}" } : {}) });
+  return route[method](request, { params: Promise.resolve({ slug, ...(path ? { path } : {}) }) });
+}
+
+describe("app/sandbox/[slug]/[[...path]] (the sandboxes' dispatcher)", () => {
+  it("answers an unknown provider with a JSON 404", async () => {
+    const response = await call("GET", "provider-nobody", ["v1", "payments"]);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(await response.json()).toEqual({ error: "not_found", message: "No sandbox for provider-nobody." });
+  });
+
+  it("hands every method and the path below the slug to that provider's sandbox", async () => {
+    const seen: { method: string; context: Omit<SandboxContext, "db"> }[] = [];
+    unregister = registerProviderServer({
+      slug: "provider-test-dispatch",
+      adapter: unusedAdapter,
+      sandbox: async (request, context) => {
+        seen.push({ method: request.method, context: { path: context.path, publicBaseUrl: context.publicBaseUrl } });
+        return Response.json({ ok: true }, { status: 201 });
+      },
+    });
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+      const response = await call(method, "provider-test-dispatch", ["v1", "payments"]);
+      expect(response.status).toBe(201);
+    }
+    await call("GET", "provider-test-dispatch");
+    expect(seen.map((s) => s.method)).toEqual(["GET", "POST", "PUT", "PATCH", "DELETE", "GET"]);
+    expect(seen[0]!.context.path).toEqual(["v1", "payments"]);
+    expect(seen[5]!.context.path).toEqual([]);
+    expect(seen[0]!.context.publicBaseUrl).toMatch(/^https?:\/\//);
+  });
+
+  it("answers a sandbox that throws with a JSON 500", async () => {
+    unregister = registerProviderServer({
+      slug: "provider-test-throws",
+      adapter: unusedAdapter,
+      sandbox: async () => {
+        throw new Error("boom");
+      },
+    });
+    const response = await call("POST", "provider-test-throws", ["x"]);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: "sandbox_error", message: "The sandbox could not answer this request." });
+  });
+});
