@@ -38,6 +38,8 @@ export type CardInput = {
 
 export type PaymentInstruction = {
   invoiceId: string;
+  /** The merchant's reference_id, for providers that hand it back (Provider F's send_operation_context_on_return). */
+  referenceId?: string;
   attemptId: string;
   /** Sent to the provider so a retried request cannot charge twice. */
   idempotencyKey: string;
@@ -104,6 +106,11 @@ export type HealthResult =
 
 export type ProviderAdapter = {
   createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome>;
+  /**
+   * Provider F's `options.bypass_hpp`: the payment is sent at creation without the hosted page and
+   * without a card (the provider collects the card itself). Only providers that offer it implement it.
+   */
+  createPaymentWithoutCard?(context: AdapterContext, instruction: Omit<PaymentInstruction, "card">): Promise<ProviderOutcome>;
   /** Only providers with a payout service implement it. */
   createPayout?(context: AdapterContext, instruction: PayoutInstruction): Promise<ProviderOutcome>;
   /** The status request: what the provider knows of an earlier payment or payout. */

@@ -16,14 +16,20 @@ export function getProviderServer(slug: string): ProviderServer | undefined {
 }
 
 /**
- * Adds a server at run time and returns how to remove it again: the seam through which the
- * engine's tests put a fake provider behind a connection (mirrors registerProvider).
+ * Adds a server at run time and returns how to undo it: the seam through which the engine's tests
+ * put a fake provider behind a connection (mirrors registerProvider). `replace` stands in for a
+ * listed provider's server until undone.
  */
-export function registerProviderServer(server: ProviderServer): () => void {
-  if (servers.some((entry) => entry.slug === server.slug)) throw new Error(`Provider server ${server.slug} exists already`);
-  servers.push(server);
+export function registerProviderServer(server: ProviderServer, options: { replace?: boolean } = {}): () => void {
+  const index = servers.findIndex((entry) => entry.slug === server.slug);
+  if (index >= 0 && !options.replace) throw new Error(`Provider server ${server.slug} exists already`);
+  const previous = index >= 0 ? servers[index] : undefined;
+  if (index >= 0) servers[index] = server;
+  else servers.push(server);
   return () => {
-    const index = servers.indexOf(server);
-    if (index >= 0) servers.splice(index, 1);
+    const at = servers.indexOf(server);
+    if (at < 0) return;
+    if (previous) servers[at] = previous;
+    else servers.splice(at, 1);
   };
 }

@@ -1,0 +1,92 @@
+import "server-only";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import type { RoutingReason } from "@/lib/db/enums";
+import { invoiceAttempts, invoices, payoutParts } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import type { PayoutPartOutcome, ProviderOutcome } from "./adapter";
+import type { Exchange } from "./provider-http";
+
+export type AttemptRow = typeof invoiceAttempts.$inferSelect;
+export type PayoutPartRow = typeof payoutParts.$inferSelect;
+
+/**
+ * Starts one attempt: the row (in flight) and the invoice's attempt count and current connection
+ * in one transaction. The attempt id is the provider's idempotency key, so one attempt can never
+ * charge or pay out twice.
+ */
+export async function startAttempt(
+  db: Db,
+  input: { invoiceId: string; seq: number; connectionId: string; reason: RoutingReason },
+): Promise<AttemptRow> {
+  const id = newId("att");
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(invoiceAttempts)
+      .values({ id, invoiceId: input.invoiceId, seq: input.seq, connectionId: input.connectionId, reason: input.reason, status: "in_flight", idempotencyKey: id })
+      .returning();
+    const moved = input.reason === "cascaded" ? { connectionId: input.connectionId, routingReason: input.reason } : {};
+    await tx.update(invoices).set({ attemptsCount: input.seq, ...moved }).where(eq(invoices.id, input.invoiceId));
+    return row!;
+  });
+}
+
+const ATTEMPT_STATUS_OF: Record<ProviderOutcome["kind"], AttemptRow["status"]> = {
+  succeeded: "succeeded",
+  pending: "pending",
+  declined: "declined",
+  soft_failed: "soft_failed",
+  unknown: "unknown",
+};
+
+/** Writes what the provider said onto the attempt and appends this call's exchanges (already redacted). */
+export async function recordOutcome(db: Db, attempt: AttemptRow, outcome: ProviderOutcome, exchanges: readonly Exchange[]): Promise<AttemptRow> {
+  const finished = outcome.kind !== "pending";
+  const [row] = await db
+    .update(invoiceAttempts)
+    .set({
+      status: ATTEMPT_STATUS_OF[outcome.kind],
+      resolution: outcome.kind === "succeeded" ? "ok" : outcome.kind === "declined" || outcome.kind === "soft_failed" ? outcome.resolution : null,
+      providerReference: outcome.providerReference ?? attempt.providerReference,
+      processedAmountMinor: outcome.kind === "succeeded" ? outcome.processedAmountMinor : null,
+      feeMinor: outcome.kind === "succeeded" ? (outcome.feeMinor ?? null) : null,
+      redirectUrl: outcome.kind === "pending" ? (outcome.redirectUrl ?? null) : null,
+      message: "message" in outcome ? outcome.message : null,
+      exchanges: [...attempt.exchanges, ...exchanges],
+      finishedAt: finished ? sql`now()` : null,
+    })
+    .where(eq(invoiceAttempts.id, attempt.id))
+    .returning();
+  if ((outcome.kind === "succeeded" || outcome.kind === "pending") && outcome.parts?.length) await savePayoutParts(db, row!, outcome.parts);
+  return row!;
+}
+
+/** A status request may report parts again: each part is written once per attempt and seq. */
+async function savePayoutParts(db: Db, attempt: AttemptRow, parts: readonly PayoutPartOutcome[]) {
+  for (const [index, part] of parts.entries()) {
+    await db
+      .insert(payoutParts)
+      .values({ id: newId("po"), invoiceId: attempt.invoiceId, attemptId: attempt.id, seq: index + 1, amountMinor: part.amountMinor, status: part.status, providerReference: part.providerReference })
+      .onConflictDoUpdate({ target: [payoutParts.attemptId, payoutParts.seq], set: { status: part.status, providerReference: part.providerReference, updatedAt: sql`now()` } });
+  }
+}
+
+/** Oldest first: the invoice page's timeline and the attempts endpoint. */
+export async function listAttempts(db: Db, invoiceId: string): Promise<AttemptRow[]> {
+  return db.select().from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, invoiceId)).orderBy(asc(invoiceAttempts.seq));
+}
+
+export async function listPayoutParts(db: Db, invoiceId: string): Promise<PayoutPartRow[]> {
+  return db.select().from(payoutParts).where(eq(payoutParts.invoiceId, invoiceId)).orderBy(asc(payoutParts.createdAt), asc(payoutParts.seq));
+}
+
+/** The attempt waiting on the customer (3-D Secure) or a status request, newest first. */
+export async function findOpenAttempt(db: Db, invoiceId: string): Promise<AttemptRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invoiceAttempts)
+    .where(and(eq(invoiceAttempts.invoiceId, invoiceId), sql`${invoiceAttempts.status} in ('pending', 'unknown', 'in_flight')`))
+    .orderBy(desc(invoiceAttempts.seq))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,86 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { kindOf, revealCredentials, type ConnectionRow } from "@/lib/connections/store";
+import { credentialsKey } from "@/lib/connections/vault-key";
+import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
+import type { AdapterContext } from "./adapter";
+import type { createExchangeRecorder } from "./provider-http";
+
+/** A recorder that also learns the connection's secrets, so no log line can carry them. */
+export type SecretAwareRecorder = ReturnType<typeof createExchangeRecorder>;
+
+/** Per provider request; after it the outcome is unknown and only a status request can tell. */
+export const PROVIDER_TIMEOUT_MS = 10_000;
+
+/** The connection has nowhere to send requests (a live provider without its URL configured). */
+export class MissingBaseUrlError extends Error {
+  override name = "MissingBaseUrlError";
+}
+
+/**
+ * This server's public address (APP_URL), used for links customers follow (hosted page, 3-D
+ * Secure) and the base URL of the sandboxes. Without it, the local address on PORT.
+ */
+export function publicBaseUrl(): string {
+  const configured = process.env.APP_URL?.trim();
+  if (configured) return configured.replace(/\/+$/, "");
+  return `http://localhost:${process.env.PORT ?? 3000}`;
+}
+
+/** "provider-d" → "D": the letter of its PROVIDER_<LETTER>_LIVE_URL variable. */
+function liveUrlVariable(provider: string): string {
+  const letter = provider.replace(/^provider-/, "").toUpperCase().replace(/[^A-Z0-9]/g, "_");
+  return `PROVIDER_${letter}_LIVE_URL`;
+}
+
+/**
+ * Test mode always talks to the provider's sandbox on this server; live mode to the provider's
+ * live URL from configuration, except Provider D, whose connections carry their own api_url.
+ */
+export function baseUrlFor(provider: string, mode: Mode, credentials: CredentialValues): string {
+  if (mode === "test") return `${publicBaseUrl()}/sandbox/${provider}`;
+  const own = provider === "provider-d" && typeof credentials.api_url === "string" ? credentials.api_url.trim() : "";
+  const url = own || process.env[liveUrlVariable(provider)]?.trim() || "";
+  if (!url) throw new MissingBaseUrlError(`No live address for ${provider}: set ${liveUrlVariable(provider)}`);
+  return url.replace(/\/+$/, "");
+}
+
+export type CredentialsSubject = {
+  connectionId: string;
+  provider: string;
+  kind: ConnectionKind;
+  mode: Mode;
+  credentials: CredentialValues;
+};
+
+/** The context for credentials in hand (a saved connection's, or unsaved form values). */
+export function adapterContextForCredentials(subject: CredentialsSubject, exchanges: SecretAwareRecorder): AdapterContext {
+  const kind = kindOf({ provider: subject.provider, kind: subject.kind });
+  for (const field of kind.fields) {
+    const value = subject.credentials[field.id];
+    if (field.secret && typeof value === "string") exchanges.addSecret(value);
+  }
+  return {
+    connectionId: subject.connectionId,
+    kind: subject.kind,
+    mode: subject.mode,
+    baseUrl: baseUrlFor(subject.provider, subject.mode, subject.credentials),
+    credentials: subject.credentials,
+    exchanges,
+    timeoutMs: PROVIDER_TIMEOUT_MS,
+  };
+}
+
+/** Decrypts the connection's credentials for one provider call; nothing here is ever returned to a page. */
+export async function adapterContextFor(_db: Db, connection: ConnectionRow, exchanges: SecretAwareRecorder): Promise<AdapterContext> {
+  return adapterContextForCredentials(
+    {
+      connectionId: connection.id,
+      provider: connection.provider,
+      kind: connection.kind as ConnectionKind,
+      mode: connection.mode as Mode,
+      credentials: revealCredentials(connection, credentialsKey()),
+    },
+    exchanges,
+  );
+}

@@ -1,0 +1,144 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { StaleInvoiceStatusError } from "@/lib/invoices/status";
+import { findService } from "@/lib/providers";
+import { problem, type Problem } from "@/lib/problems";
+import type { CardInput, PaymentInstruction, PayoutInstruction } from "./adapter";
+import { findOpenAttempt } from "./attempts";
+import { publicBaseUrl } from "./connection-context";
+import { NOT_FOUND, readInvoice, runPaymentRequest, type PayResult } from "./request";
+import { requestAttemptStatus } from "./run-attempt";
+import { settleInvoice } from "./settle";
+
+export type { PayResult } from "./request";
+
+/**
+ * The processing engine's entry points (issue 10): the hosted page's payment, the payout, the
+ * bypass of the hosted page and the return from 3-D Secure. Each goes through runPaymentRequest
+ * (lock, attempts, cascade, settle); the adapters only translate.
+ */
+
+/** A request the engine will not start (final, in flight, wrong direction…); `problems` say why. */
+export class ProcessingRefusedError extends Error {
+  override name = "ProcessingRefusedError";
+  constructor(readonly problems: Problem[]) {
+    super(problems.map((entry) => entry.message).join(" "));
+  }
+}
+
+/** Where the provider sends the customer back after 3-D Secure: the hosted page, which resumes. */
+export function paymentReturnUrl(invoiceId: string): string {
+  return `${publicBaseUrl()}/pay/${invoiceId}`;
+}
+
+function baseInstruction(invoice: InvoiceRow, attemptId: string) {
+  return {
+    invoiceId: invoice.id,
+    referenceId: invoice.referenceId,
+    attemptId,
+    idempotencyKey: attemptId,
+    service: invoice.service,
+    currency: invoice.currency,
+    amount: invoice.amount,
+    amountMinor: invoice.amountMinor,
+    allowPartially: invoice.options.allow_partially === true,
+    customer: invoice.resolvedCustomer,
+    options: invoice.options,
+  };
+}
+
+function paymentInstruction(invoice: InvoiceRow, attemptId: string, card: CardInput): PaymentInstruction {
+  return {
+    ...baseInstruction(invoice, attemptId),
+    card,
+    gatewayOptions: invoice.gatewayOptions,
+    serviceFields: invoice.serviceFields,
+    returnUrl: paymentReturnUrl(invoice.id),
+  };
+}
+
+const cardSecrets = (card: CardInput) =>
+  [card.number, card.number.replace(/\D/g, ""), card.cvc ?? ""].filter((value) => value.length >= 4);
+
+/** The hosted page's "Pay": the card lives only in this call and is redacted from every log. */
+export async function payWithCard(db: Db, invoiceId: string, card: CardInput): Promise<PayResult> {
+  return runPaymentRequest(db, invoiceId, {
+    direction: "payment",
+    secrets: cardSecrets(card),
+    call: async (adapter, context, attempt) => adapter.createPayment(context, paymentInstruction((await readInvoice(db, invoiceId))!, attempt.id, card)),
+  });
+}
+
+/**
+ * Provider F's `options.bypass_hpp`: the payment goes to the provider at creation, without the
+ * hosted page and without a card (the provider collects it on its side; its sandbox succeeds it
+ * at once in test mode). Only adapters that implement createPaymentWithoutCard accept it.
+ */
+export async function payWithoutHostedPage(db: Db, invoiceId: string): Promise<PayResult> {
+  return runPaymentRequest(db, invoiceId, {
+    direction: "payment",
+    secrets: [],
+    check: (invoice) =>
+      invoice.options.bypass_hpp === true ? [] : [problem("bypass_not_requested", "This invoice did not ask to bypass the hosted page.")],
+    call: async (adapter, context, attempt) => {
+      const invoice = (await readInvoice(db, invoiceId))!;
+      const { card: _card, ...instruction } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
+      if (!adapter.createPaymentWithoutCard) {
+        return { kind: "declined", resolution: "general_error", message: "This provider cannot take a payment without its hosted page." };
+      }
+      return adapter.createPaymentWithoutCard(context, instruction);
+    },
+  });
+}
+
+function payoutProblems(invoice: InvoiceRow): Problem[] {
+  return findService(invoice.service)?.direction === "payout"
+    ? []
+    : [problem("payout_not_supported", `${invoice.service} is not a payout service.`)];
+}
+
+/**
+ * Sends a payout (auto_process right after creation, or POST …/process, or the owner's button).
+ * `cardNumber` is the full number the creation request carried, in memory only; without it the
+ * stored masked number goes (the spec's examples send the masked form). Refusals throw
+ * ProcessingRefusedError.
+ */
+export async function processPayout(db: Db, invoiceId: string, options: { cardNumber?: string } = {}): Promise<InvoiceRow> {
+  const result = await runPaymentRequest(db, invoiceId, {
+    direction: "payout",
+    secrets: options.cardNumber ? [options.cardNumber] : [],
+    check: payoutProblems,
+    call: async (adapter, context, attempt) => {
+      const invoice = (await readInvoice(db, invoiceId))!;
+      if (!adapter.createPayout) return { kind: "declined", resolution: "general_error", message: "This provider makes no payouts." };
+      const instruction: PayoutInstruction = {
+        ...baseInstruction(invoice, attempt.id),
+        cardNumber: options.cardNumber ?? invoice.cardNumberMasked ?? "",
+        splitMode: invoice.options.split_mode === true,
+      };
+      return adapter.createPayout(context, instruction);
+    },
+  });
+  if (result.kind === "refused") throw new ProcessingRefusedError(result.problems);
+  return result.invoice;
+}
+
+/**
+ * After the customer's 3-D Secure step: one status request for the waiting attempt decides. A
+ * second call while the first settles finds the invoice moved and returns it as it is.
+ */
+export async function resumeAfterRedirect(db: Db, invoiceId: string): Promise<InvoiceRow> {
+  const invoice = await readInvoice(db, invoiceId);
+  if (!invoice) throw new ProcessingRefusedError([NOT_FOUND()]);
+  if (invoice.status !== "process_pending") return invoice;
+  const attempt = await findOpenAttempt(db, invoiceId);
+  if (!attempt) return invoice;
+  const { outcome } = await requestAttemptStatus(db, invoice, attempt);
+  try {
+    return await settleInvoice(db, invoice, outcome, "status request after redirect");
+  } catch (error) {
+    if (error instanceof StaleInvoiceStatusError) return (await readInvoice(db, invoiceId)) ?? invoice;
+    throw error;
+  }
+}

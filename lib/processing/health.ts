@@ -1,0 +1,37 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { findConnectionRow } from "@/lib/connections/queries";
+import { logger } from "@/lib/logger";
+import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
+import { getProviderServer } from "@/lib/providers/server/servers";
+import type { AdapterContext, HealthResult } from "./adapter";
+import { adapterContextFor, adapterContextForCredentials } from "./connection-context";
+import { createExchangeRecorder } from "./provider-http";
+
+const unreachable = (message: string): HealthResult => ({ kind: "unreachable", message });
+
+/** Whatever goes wrong (no adapter, no live URL, an adapter that throws) is reported, never thrown. */
+async function runHealthCheck(provider: string, makeContext: (recorder: ReturnType<typeof createExchangeRecorder>) => Promise<AdapterContext>): Promise<HealthResult> {
+  const server = getProviderServer(provider);
+  if (!server) return unreachable(`Test connection is not available for ${provider} yet.`);
+  try {
+    return await server.adapter.healthCheck(await makeContext(createExchangeRecorder()));
+  } catch (error) {
+    logger.warn("health check failed", { provider, error: error instanceof Error ? error.name : "unknown" });
+    return unreachable(error instanceof Error && error.name === "MissingBaseUrlError" ? error.message : "The provider could not be reached.");
+  }
+}
+
+/** "Test connection" on a saved connection: its decrypted credentials against sandbox or live URL. */
+export async function checkConnectionHealth(db: Db, merchantId: string, connectionId: string): Promise<HealthResult> {
+  const connection = await findConnectionRow(db, merchantId, connectionId);
+  if (!connection) return unreachable("No such connection.");
+  return runHealthCheck(connection.provider, (recorder) => adapterContextFor(db, connection, recorder));
+}
+
+/** "Test connection" in the New connection form: the values typed, before anything is saved. */
+export async function checkCredentialsHealth(provider: string, kind: ConnectionKind, mode: Mode, credentials: CredentialValues): Promise<HealthResult> {
+  return runHealthCheck(provider, async (recorder) =>
+    adapterContextForCredentials({ connectionId: "unsaved", provider, kind, mode, credentials }, recorder),
+  );
+}

@@ -1,0 +1,51 @@
+import "server-only";
+import { DEFAULT_ATTEMPTS_LIMIT } from "@/lib/invoices/contract/field-schemas";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceDirection } from "@/lib/providers";
+import { problem, type Problem } from "@/lib/problems";
+
+/**
+ * The most attempts one invoice may make across all its connections: payouts read their
+ * `attempts_limit` option (spec 4.2), payments use the default (REFERENCE "Statuses": 5).
+ */
+export function attemptsLimitOf(invoice: Pick<InvoiceRow, "direction" | "options">): number {
+  const asked = invoice.options.attempts_limit;
+  if (invoice.direction === "payout" && typeof asked === "number" && Number.isInteger(asked) && asked > 0) return asked;
+  return DEFAULT_ATTEMPTS_LIMIT;
+}
+
+export function attemptsExhausted(invoice: Pick<InvoiceRow, "direction" | "options" | "attemptsCount">): boolean {
+  return invoice.attemptsCount >= attemptsLimitOf(invoice);
+}
+
+export const ALREADY_PROCESSING = (): Problem =>
+  problem("invoice_processing", "This invoice is already being paid; wait for its result.");
+
+/**
+ * Why the invoice cannot go to a provider now, or nothing. Only `created` and a `process_failed`
+ * with attempts left may start a payment request; the status move to `processing` afterwards is
+ * the lock that keeps two requests from both reaching the provider.
+ */
+export function payabilityProblems(invoice: InvoiceRow, direction: InvoiceDirection): Problem[] {
+  if (invoice.direction !== direction) {
+    return [problem("wrong_direction", `This is a ${invoice.direction} invoice, not a ${direction} invoice.`)];
+  }
+  if (!invoice.connectionId) return [problem("no_connection", "This invoice has no connection to send it to.")];
+  switch (invoice.status) {
+    case "created":
+      return [];
+    case "process_failed":
+      return attemptsExhausted(invoice)
+        ? [problem("attempts_exhausted", `This invoice has used all ${attemptsLimitOf(invoice)} attempts and cannot be tried again.`)]
+        : [];
+    case "processing":
+    case "process_pending":
+      return [ALREADY_PROCESSING()];
+    case "process_error":
+      return [problem("outcome_unknown", "The provider's answer to the last attempt is not known yet; a status request must settle it first.")];
+    case "expired":
+      return [problem("invoice_expired", "This invoice has expired and can no longer be paid.")];
+    default:
+      return [problem("invoice_final", `This invoice is ${invoice.status.replaceAll("_", " ")} and cannot be paid again.`)];
+  }
+}

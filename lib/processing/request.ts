@@ -1,0 +1,69 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
+import type { InvoiceDirection } from "@/lib/providers";
+import { problem, type Problem } from "@/lib/problems";
+import type { ProviderOutcome } from "./adapter";
+import { ALREADY_PROCESSING, attemptsLimitOf, payabilityProblems } from "./payable";
+import { runAttempt, type ProviderCall } from "./run-attempt";
+import { settleInvoice } from "./settle";
+import { listAttemptTargets } from "./targets";
+
+export type PayResult =
+  | { kind: "finished"; invoice: InvoiceRow }
+  | { kind: "redirect"; url: string; invoice: InvoiceRow }
+  | { kind: "refused"; problems: Problem[] };
+
+export async function readInvoice(db: Db, invoiceId: string): Promise<InvoiceRow | undefined> {
+  const [row] = await db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
+  return row;
+}
+
+export const NOT_FOUND = (): Problem => problem("invoice_not_found", "No such invoice.");
+
+export type PaymentRequest = {
+  direction: InvoiceDirection;
+  /** Builds the instruction from the invoice as it is at the time of the attempt and calls the adapter. */
+  call: ProviderCall;
+  /** Values no exchange may contain (the full card number, the CVC). */
+  secrets: readonly string[];
+  /** Further reasons to refuse this kind of request. */
+  check?: (invoice: InvoiceRow) => Problem[];
+};
+
+/**
+ * One payment request: refuse what cannot be paid, take the invoice (created or process_failed →
+ * processing, a compare-and-set, so of two simultaneous requests only one reaches a provider),
+ * then attempts down the targets until one is not a soft failure or the attempts limit is reached,
+ * and settle the invoice on the last outcome.
+ */
+export async function runPaymentRequest(db: Db, invoiceId: string, request: PaymentRequest): Promise<PayResult> {
+  const invoice = await readInvoice(db, invoiceId);
+  if (!invoice) return { kind: "refused", problems: [NOT_FOUND()] };
+  const problems = payabilityProblems(invoice, request.direction);
+  if (problems.length === 0) problems.push(...(request.check?.(invoice) ?? []));
+  if (problems.length > 0) return { kind: "refused", problems };
+  let taken: InvoiceRow;
+  try {
+    taken = await changeInvoiceStatus(db, invoice, "processing", undefined, { reason: "payment request" });
+  } catch (error) {
+    if (error instanceof StaleInvoiceStatusError) return { kind: "refused", problems: [ALREADY_PROCESSING()] };
+    throw error;
+  }
+  const limit = attemptsLimitOf(taken);
+  let seq = taken.attemptsCount;
+  let last: ProviderOutcome = { kind: "soft_failed", resolution: "provider_unavailable", message: "No connection could be tried." };
+  for (const target of await listAttemptTargets(db, taken)) {
+    if (seq >= limit) break;
+    seq += 1;
+    ({ outcome: last } = await runAttempt(db, taken, { ...target, seq }, request.call, request.secrets));
+    if (last.kind !== "soft_failed") break;
+  }
+  const current = (await readInvoice(db, invoiceId)) ?? taken;
+  const settled = await settleInvoice(db, current, last, "provider outcome");
+  if (last.kind === "pending" && last.redirectUrl) return { kind: "redirect", url: last.redirectUrl, invoice: settled };
+  return { kind: "finished", invoice: settled };
+}

@@ -1,0 +1,88 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { findConnectionRow } from "@/lib/connections/queries";
+import type { ConnectionRow } from "@/lib/connections/store";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { logger } from "@/lib/logger";
+import { getProviderServer } from "@/lib/providers/server/servers";
+import type { AdapterContext, ProviderAdapter, ProviderOutcome } from "./adapter";
+import { recordOutcome, startAttempt, type AttemptRow } from "./attempts";
+import { MissingBaseUrlError, adapterContextFor } from "./connection-context";
+import { createExchangeRecorder } from "./provider-http";
+import type { AttemptTarget } from "./targets";
+
+/** What the engine asks of the adapter for one attempt (create payment, create payout, …). */
+export type ProviderCall = (adapter: ProviderAdapter, context: AdapterContext, attempt: AttemptRow) => Promise<ProviderOutcome>;
+
+const unavailable = (message: string): ProviderOutcome => ({ kind: "soft_failed", resolution: "provider_unavailable", message });
+
+/** An adapter that throws may have sent its request: treat it as an unknown outcome, never as a failure. */
+async function callSafely(call: () => Promise<ProviderOutcome>): Promise<ProviderOutcome> {
+  try {
+    return await call();
+  } catch (error) {
+    logger.error("provider adapter threw", { error: error instanceof Error ? error.message : String(error) });
+    return { kind: "unknown", message: "The provider call failed unexpectedly; its outcome is not known." };
+  }
+}
+
+type Prepared = { adapter: ProviderAdapter; context: AdapterContext } | { failure: ProviderOutcome };
+
+async function prepare(db: Db, connection: ConnectionRow | undefined, recorder: ReturnType<typeof createExchangeRecorder>): Promise<Prepared> {
+  if (!connection) return { failure: unavailable("The connection no longer exists.") };
+  const server = getProviderServer(connection.provider);
+  if (!server) return { failure: unavailable(`No adapter for ${connection.provider} yet.`) };
+  try {
+    return { adapter: server.adapter, context: await adapterContextFor(db, connection, recorder) };
+  } catch (error) {
+    if (error instanceof MissingBaseUrlError) return { failure: unavailable(error.message) };
+    throw error;
+  }
+}
+
+/**
+ * One attempt against one connection: the attempt row (in flight), the provider call, and, when
+ * the outcome is unknown (sent, no answer), at once one status request with the same idempotency
+ * key, whose answer decides. `secrets` (the full card number) are redacted from every exchange.
+ */
+export async function runAttempt(
+  db: Db,
+  invoice: InvoiceRow,
+  target: AttemptTarget & { seq: number },
+  call: ProviderCall,
+  secrets: readonly string[],
+): Promise<{ attempt: AttemptRow; outcome: ProviderOutcome }> {
+  const attempt = await startAttempt(db, { invoiceId: invoice.id, seq: target.seq, connectionId: target.connectionId, reason: target.reason });
+  const recorder = createExchangeRecorder(secrets);
+  const prepared = await prepare(db, await findConnectionRow(db, invoice.merchantId, target.connectionId), recorder);
+  let outcome: ProviderOutcome;
+  if ("failure" in prepared) outcome = prepared.failure;
+  else {
+    const { adapter, context } = prepared;
+    outcome = await callSafely(() => call(adapter, context, attempt));
+    if (outcome.kind === "unknown") {
+      const providerReference = outcome.providerReference;
+      const query = { providerReference, idempotencyKey: attempt.idempotencyKey, direction: invoice.direction };
+      outcome = await callSafely(() => adapter.getStatus(context, query));
+      if (outcome.kind !== "unknown") outcome = { ...outcome, providerReference: outcome.providerReference ?? providerReference } as ProviderOutcome;
+    }
+  }
+  return { attempt: await recordOutcome(db, attempt, outcome, recorder.list()), outcome };
+}
+
+/** The status request for an attempt that waits (after the customer's 3-D Secure step). */
+export async function requestAttemptStatus(db: Db, invoice: InvoiceRow, attempt: AttemptRow): Promise<{ attempt: AttemptRow; outcome: ProviderOutcome }> {
+  const recorder = createExchangeRecorder();
+  const prepared = await prepare(db, await findConnectionRow(db, invoice.merchantId, attempt.connectionId), recorder);
+  const outcome =
+    "failure" in prepared
+      ? ({ kind: "unknown", message: prepared.failure.kind === "soft_failed" ? prepared.failure.message : "unreachable" } as const)
+      : await callSafely(() =>
+          prepared.adapter.getStatus(prepared.context, {
+            providerReference: attempt.providerReference ?? undefined,
+            idempotencyKey: attempt.idempotencyKey,
+            direction: invoice.direction,
+          }),
+        );
+  return { attempt: await recordOutcome(db, attempt, outcome, recorder.list()), outcome };
+}

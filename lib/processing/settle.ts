@@ -1,0 +1,48 @@
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
+import { changeInvoiceStatus } from "@/lib/invoices/status";
+import type { ProviderOutcome } from "./adapter";
+import { attemptsExhausted } from "./payable";
+
+type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?: bigint };
+
+/**
+ * Where an outcome takes the invoice. A partial success (the provider collected or paid out less
+ * than asked) is partially_processed only with allow_partially; without it the invoice failed,
+ * though what moved is still recorded as processed_amount. Unknown stays unknown: process_error,
+ * which only a later status request settles.
+ */
+export function targetOf(invoice: Pick<InvoiceRow, "amountMinor" | "options">, outcome: ProviderOutcome): Target {
+  switch (outcome.kind) {
+    case "succeeded": {
+      const processedMinor = outcome.processedAmountMinor;
+      if (processedMinor >= invoice.amountMinor) return { status: "processed", resolution: "ok", processedMinor };
+      if (invoice.options.allow_partially === true) return { status: "partially_processed", resolution: "ok", processedMinor };
+      return { status: "process_failed", resolution: "general_error", processedMinor };
+    }
+    case "pending":
+      return { status: "process_pending" };
+    case "declined":
+    case "soft_failed":
+      return { status: "process_failed", resolution: outcome.resolution };
+    case "unknown":
+      return { status: "process_error" };
+  }
+}
+
+/** Moves the invoice (now `processing` or `process_pending`) to where the outcome says, through the state machine. */
+export async function settleInvoice(db: Db, invoice: InvoiceRow, outcome: ProviderOutcome, reason: string): Promise<InvoiceRow> {
+  const target = targetOf(invoice, outcome);
+  if (target.status === invoice.status) return invoice;
+  if (target.processedMinor !== undefined) {
+    await db.update(invoices).set({ processedAmountMinor: target.processedMinor, updatedAt: sql`now()` }).where(eq(invoices.id, invoice.id));
+  }
+  return changeInvoiceStatus(db, invoice, target.status, target.resolution, {
+    reason,
+    attemptsExhausted: attemptsExhausted(invoice),
+  });
+}

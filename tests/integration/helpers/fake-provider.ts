@@ -1,0 +1,97 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AdapterContext, HealthResult, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
+import { callProvider } from "@/lib/processing/provider-http";
+import type { ProviderServer } from "@/lib/processing/provider-server";
+
+/**
+ * A stand-in provider for the engine's tests: a real HTTP server on 127.0.0.1 (so exchanges are
+ * recorded and redacted exactly as with a sandbox) behind an adapter whose outcomes the test
+ * scripts per connection. Every provider call is counted.
+ */
+export type FakeCall = { op: "payment" | "payout" | "status"; connectionId: string; idempotencyKey: string; providerReference?: string };
+
+export type FakeProvider = {
+  server: (slug: string) => ProviderServer;
+  /** Outcomes of create calls, taken in order per connection; a full success once used up. */
+  script: Map<string, ProviderOutcome[]>;
+  /** Outcomes of status requests, in order; a full success once used up. */
+  statusScript: ProviderOutcome[];
+  health: { result: HealthResult | "throw" };
+  calls: FakeCall[];
+  /** Every raw request body the fake HTTP server received. */
+  received: string[];
+  /** Milliseconds a create call waits before answering (the concurrency test). */
+  delayMs: number;
+  baseUrl: string;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+export const success = (amountMinor: bigint, reference = "fake-ref"): ProviderOutcome => ({
+  kind: "succeeded",
+  providerReference: reference,
+  processedAmountMinor: amountMinor,
+});
+
+export async function startFakeProvider(): Promise<FakeProvider> {
+  const received: string[] = [];
+  const http: Server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    request.on("end", () => {
+      received.push(body);
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ received: body ? JSON.parse(body) : null }));
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+
+  const fake: FakeProvider = {
+    script: new Map(),
+    statusScript: [],
+    health: { result: { kind: "ok", message: "reachable and credentials accepted" } },
+    calls: [],
+    received,
+    delayMs: 0,
+    baseUrl: `http://127.0.0.1:${port}`,
+    server: (slug) => ({ slug, adapter, sandbox: async () => new Response(null, { status: 404 }) }),
+    reset() {
+      fake.script.clear();
+      fake.statusScript.length = 0;
+      fake.calls.length = 0;
+      received.length = 0;
+      fake.delayMs = 0;
+      fake.health.result = { kind: "ok", message: "reachable and credentials accepted" };
+    },
+    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
+
+  async function create(op: "payment" | "payout", context: AdapterContext, body: Record<string, unknown>, key: string, amountMinor: bigint) {
+    fake.calls.push({ op, connectionId: context.connectionId, idempotencyKey: key });
+    await callProvider(context, { method: "POST", path: `/${op}s`, headers: { authorization: `Bearer ${String(context.credentials.api_secret ?? "")}` }, body });
+    if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+    return fake.script.get(context.connectionId)?.shift() ?? success(amountMinor);
+  }
+
+  const adapter: ProviderAdapter = {
+    createPayment: (context, instruction) =>
+      create("payment", context, { amount: instruction.amount, card: instruction.card.number, cvc: instruction.card.cvc, key: instruction.idempotencyKey }, instruction.idempotencyKey, instruction.amountMinor),
+    createPaymentWithoutCard: (context, instruction) =>
+      create("payment", context, { amount: instruction.amount, key: instruction.idempotencyKey, bypass: true }, instruction.idempotencyKey, instruction.amountMinor),
+    createPayout: (context, instruction) =>
+      create("payout", context, { amount: instruction.amount, card: instruction.cardNumber, split: instruction.splitMode, key: instruction.idempotencyKey }, instruction.idempotencyKey, instruction.amountMinor),
+    getStatus: async (context, query) => {
+      fake.calls.push({ op: "status", connectionId: context.connectionId, idempotencyKey: query.idempotencyKey, providerReference: query.providerReference });
+      await callProvider(context, { method: "POST", path: "/status", body: { key: query.idempotencyKey } });
+      return fake.statusScript.shift() ?? success(0n, "status-ref");
+    },
+    healthCheck: async (context) => {
+      if (fake.health.result === "throw") throw new Error("adapter bug");
+      await callProvider(context, { method: "POST", path: "/health", body: {} });
+      return fake.health.result;
+    },
+  };
+  return fake;
+}
