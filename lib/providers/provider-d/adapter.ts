@@ -1,0 +1,116 @@
+import "server-only";
+import type { AdapterContext, HealthResult, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
+import { callProvider, type ProviderResponse } from "@/lib/processing/provider-http";
+import { D_CURRENCY_CODES, D_DECLINE_CODES, D_PATHS, expiryYymm, signD, type DError, type DSaleRequest, type DTransaction } from "./wire";
+
+/**
+ * Provider D's client (spec 4.1, 5.1). A sale takes no CVC and no 3-D Secure; P2P connections
+ * send the same sale to D's P2P endpoint. The merchant category code and merchant URL go out only
+ * when "Send merchant data" is on.
+ */
+
+const text = (context: AdapterContext, id: string): string => {
+  const value = context.credentials[id];
+  return typeof value === "string" ? value : "";
+};
+
+const isP2p = (context: AdapterContext) => context.credentials.p2p === true;
+
+function hideInLog(context: AdapterContext, value: string): void {
+  (context.exchanges as { addSecret?: (value: string) => void }).addSecret?.(value);
+}
+
+function post(context: AdapterContext, path: string, body: Record<string, unknown>): Promise<ProviderResponse> {
+  const rawBody = JSON.stringify(body);
+  const headers = { "Api-Key": text(context, "api_key"), Sign: signD(text(context, "secret_key"), rawBody) };
+  return callProvider(context, { method: "POST", path, headers, rawBody });
+}
+
+/** Spec 5.1: merchant data only when the connection says so. */
+export function merchantDataOf(context: AdapterContext): Pick<DSaleRequest, "merchant_category_code" | "merchant_url"> {
+  if (context.credentials.send_merchant_data !== true) return {};
+  return { merchant_category_code: text(context, "merchant_category_code"), merchant_url: text(context, "merchant_url") };
+}
+
+export function saleRequestOf(context: AdapterContext, instruction: PaymentInstruction): DSaleRequest {
+  const { card } = instruction;
+  return {
+    merchant_id: text(context, "merchant_id"),
+    service_id: text(context, "service_id"),
+    transaction_id: instruction.idempotencyKey,
+    amount: Number(instruction.amountMinor),
+    currency: D_CURRENCY_CODES[instruction.currency] ?? instruction.currency,
+    allow_partial: instruction.allowPartially,
+    card: { pan: card.number.replace(/\D/g, ""), expiry: expiryYymm(card.expiryMonth, card.expiryYear), holder: card.holder },
+    description: `Invoice ${instruction.invoiceId}`,
+    ...merchantDataOf(context),
+  };
+}
+
+const DECLINES: Readonly<Record<string, HardDecline>> = {
+  [D_DECLINE_CODES.issuer_decline]: "issuer_decline",
+  [D_DECLINE_CODES.insufficient_funds]: "insufficient_funds",
+  [D_DECLINE_CODES.invalid_cvv]: "invalid_cvv",
+};
+
+function outcomeOfTransaction(transaction: DTransaction): ProviderOutcome {
+  const providerReference = transaction.payment_id;
+  if (transaction.state === "completed" || transaction.state === "partially_completed") {
+    return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(transaction.captured_amount) };
+  }
+  if (transaction.state === "failed") {
+    return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider D could not process the sale" };
+  }
+  const resolution = DECLINES[transaction.response_code] ?? "general_error";
+  return { kind: "declined", resolution, providerReference, message: `Provider D declined the sale (response code ${transaction.response_code})` };
+}
+
+function errorOf(body: unknown): DError["error"] | undefined {
+  const error = (body as Partial<DError> | null)?.error;
+  return error && typeof error.code === "string" ? error : undefined;
+}
+
+/** Maps any answer of D (or the lack of one) to the service's outcome. */
+export function outcomeOf(response: ProviderResponse): ProviderOutcome {
+  if (response.kind === "not_sent") return { kind: "soft_failed", resolution: "provider_unavailable", message: response.message };
+  if (response.kind === "timed_out") return { kind: "unknown", message: response.message };
+  const error = errorOf(response.body);
+  const detail = error ? `${error.code}: ${error.message}` : `HTTP ${response.status}`;
+  if (response.status === 401 || response.status === 403) return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider D refused the credentials (${detail})` };
+  if (response.status === 429 || response.status >= 500) return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider D is unavailable (${detail})` };
+  // A P2P sale on a merchant account (or the reverse) is a configuration error: no other attempt fixes it.
+  if (error?.code === "wrong_channel") return { kind: "declined", resolution: "general_error", message: `Provider D refused the channel: ${error.message}` };
+  const transaction = (response.body as { result?: DTransaction } | null)?.result;
+  if (response.status === 200 && transaction?.payment_id) return outcomeOfTransaction(transaction);
+  return { kind: "declined", resolution: "general_error", message: `Provider D answered unexpectedly (${detail})` };
+}
+
+async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
+  hideInLog(context, instruction.card.number.replace(/\D/g, ""));
+  const path = isP2p(context) ? D_PATHS.transfer : D_PATHS.sale;
+  return outcomeOf(await post(context, path, saleRequestOf(context, instruction)));
+}
+
+async function getStatus(context: AdapterContext, query: { providerReference?: string; idempotencyKey: string }): Promise<ProviderOutcome> {
+  const response = await post(context, D_PATHS.status, { merchant_id: text(context, "merchant_id"), transaction_id: query.idempotencyKey });
+  if (response.kind === "answered" && response.status === 404) {
+    // D never saw the sale: nothing was charged, so another connection may be tried.
+    return { kind: "soft_failed", resolution: "provider_unavailable", message: "Provider D has no record of this sale" };
+  }
+  return outcomeOf(response);
+}
+
+const HEALTH_FIELDS: Readonly<Record<string, string>> = { invalid_api_key: "api_key", invalid_sign: "secret_key", unknown_merchant: "merchant_id" };
+
+async function healthCheck(context: AdapterContext): Promise<HealthResult> {
+  const response = await post(context, D_PATHS.ping, { merchant_id: text(context, "merchant_id"), service_id: text(context, "service_id") });
+  if (response.kind !== "answered") return { kind: "unreachable", message: `Provider D is unreachable: ${response.message}` };
+  const error = errorOf(response.body);
+  if (response.status === 200) return { kind: "ok", message: "Provider D is reachable and accepted the API key, the signature and the merchant ID." };
+  if (response.status === 401 || response.status === 403) {
+    return { kind: "credentials_refused", field: HEALTH_FIELDS[error?.code ?? ""] ?? "api_key", message: `Provider D refused the credentials: ${error?.message ?? `HTTP ${response.status}`}` };
+  }
+  return { kind: "unreachable", message: `Provider D answered HTTP ${response.status}${error ? ` (${error.message})` : ""}` };
+}
+
+export const providerDAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck };

@@ -1,0 +1,65 @@
+import "server-only";
+import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
+import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { D_PATHS, verifyD } from "../wire";
+import { runSale, runStatus, SLUG, type DAnswer } from "./sale";
+
+/**
+ * Provider D's sandbox under /sandbox/provider-d: POST only, JSON bodies, `{ result }` or
+ * `{ error: { code, message } }`. It knows the merchant by `merchant_id` in the body, then checks
+ * `Api-Key` against that merchant's API key and `Sign` (HMAC-SHA512 of the raw body) against its
+ * secret key, refusing with 401 unknown_merchant / invalid_api_key / invalid_sign.
+ */
+
+const json = ({ status, body }: DAnswer) => Response.json(body, { status });
+const refuse = (status: number, code: string, message: string) => json({ status, body: { error: { code, message } } });
+
+type Authenticated = { account: SandboxAccount; body: unknown } | { refusal: Response };
+
+async function authenticate(request: Request, context: SandboxContext): Promise<Authenticated> {
+  const raw = await request.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return { refusal: refuse(400, "bad_request", "The body must be JSON.") };
+  }
+  const merchantId = (body as { merchant_id?: unknown } | null)?.merchant_id;
+  const apiKey = request.headers.get("api-key") ?? "";
+  if (typeof merchantId !== "string" || merchantId === "") return { refusal: refuse(401, "unknown_merchant", "merchant_id is missing.") };
+  const found = await findAcceptingAccount(
+    context.db,
+    SLUG,
+    (credentials) => credentials.merchant_id === merchantId,
+    (account) => apiKey !== "" && account.credentials.api_key === apiKey,
+  );
+  if (found.kind === "unknown") return { refusal: refuse(401, "unknown_merchant", "No merchant with this merchant_id.") };
+  if (found.kind === "refused") return { refusal: refuse(401, "invalid_api_key", "The Api-Key header does not belong to this merchant_id.") };
+  const secret = String(found.account.credentials.secret_key ?? "");
+  if (!verifyD(secret, raw, request.headers.get("sign") ?? "")) {
+    return { refusal: refuse(401, "invalid_sign", "The Sign header is not the HMAC-SHA512 of the body with this merchant's secret key.") };
+  }
+  return { account: found.account, body };
+}
+
+function ping(account: SandboxAccount, body: unknown): DAnswer {
+  const serviceId = (body as { service_id?: unknown } | null)?.service_id;
+  if (serviceId !== account.credentials.service_id) {
+    return { status: 401, body: { error: { code: "unknown_merchant", message: "This service_id does not belong to the merchant_id." } } };
+  }
+  return { status: 200, body: { result: { pong: true, merchant_id: account.credentials.merchant_id, p2p: account.credentials.p2p === true } } };
+}
+
+export const providerDSandbox: SandboxHandler = async (request, context) => {
+  if (request.method !== "POST") return refuse(405, "not_found", "Provider D takes POST requests only.");
+  const path = `/${context.path.join("/")}`;
+  const known = Object.values(D_PATHS) as string[];
+  if (!known.includes(path)) return refuse(404, "not_found", `No endpoint ${path}.`);
+  const authenticated = await authenticate(request, context);
+  if ("refusal" in authenticated) return authenticated.refusal;
+  const { account, body } = authenticated;
+  if (path === D_PATHS.ping) return json(ping(account, body));
+  if (path === D_PATHS.status) return json(await runStatus(context.db, account, body));
+  return json(await runSale(context.db, account, path === D_PATHS.transfer ? "p2p" : "merchant", body));
+};

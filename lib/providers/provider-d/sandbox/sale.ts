@@ -1,0 +1,110 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import { maskCardNumber } from "@/lib/invoices/contract/card";
+import { formatMinor } from "@/lib/invoices/contract/amount";
+import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
+import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
+import { D_DECLINE_CODES, type DSaleRequest, type DState, type DTransaction } from "../wire";
+
+export const SLUG = "provider-d";
+
+export type DAnswer = { status: number; body: unknown };
+
+const dError = (status: number, code: string, message: string): DAnswer => ({ status, body: { error: { code, message } } });
+
+/** D has no 3-D Secure (spec 4.1 example): the 3-D Secure test card is approved like any other. */
+function decide(sale: DSaleRequest): CardDecision {
+  const amountMinor = BigInt(sale.amount);
+  const input = { cardNumber: sale.card.pan, amountText: formatMinor(amountMinor, "UZS"), amountMinor, allowPartially: sale.allow_partial };
+  const decision = decideCard(input);
+  return decision.kind === "three_ds" ? decideAmount(input) : decision;
+}
+
+function stateOf(decision: CardDecision): { state: DState; captured: bigint; code: string } {
+  switch (decision.kind) {
+    case "approve":
+      return { state: "completed", captured: decision.capturedMinor, code: "00" };
+    case "partial":
+      return { state: "partially_completed", captured: decision.capturedMinor, code: "10" };
+    case "decline":
+      return { state: "declined", captured: 0n, code: D_DECLINE_CODES[decision.reason] };
+    default:
+      return { state: "failed", captured: 0n, code: "91" };
+  }
+}
+
+function isSale(body: unknown): body is DSaleRequest {
+  const sale = body as Partial<DSaleRequest> | null;
+  return (
+    typeof sale?.transaction_id === "string" &&
+    sale.transaction_id !== "" &&
+    Number.isSafeInteger(sale.amount) &&
+    (sale.amount ?? 0) > 0 &&
+    typeof sale.card?.pan === "string" &&
+    /^\d{12,19}$/.test(sale.card.pan)
+  );
+}
+
+/**
+ * A sale or a P2P transfer. The channel must be the account's (a P2P merchant ID takes only
+ * transfers, any other only sales); a repeated transaction_id returns the first answer. What D
+ * received is recorded, card masked, with whether merchant data came along (spec 5.1).
+ */
+export async function runSale(db: Db, account: SandboxAccount, channel: "merchant" | "p2p", body: unknown): Promise<DAnswer> {
+  const p2pAccount = account.credentials.p2p === true;
+  if (channel === "p2p" && !p2pAccount) {
+    return dError(409, "wrong_channel", "This merchant ID is not enabled for P2P transfers; send sales to /merchant/v1/sale.");
+  }
+  if (channel === "merchant" && p2pAccount) {
+    return dError(409, "wrong_channel", "This merchant ID is set up for P2P transfers; send them to /p2p/v1/transfer.");
+  }
+  if (!isSale(body)) return dError(400, "bad_request", "transaction_id, a positive integer amount and card.pan (12-19 digits) are required.");
+  const earlier = await findRecordByIdempotencyKey(db, SLUG, body.transaction_id);
+  if (earlier) {
+    if (earlier.connectionId !== account.connectionId) return dError(400, "bad_request", "transaction_id is already used.");
+    return { status: earlier.status === "failed" ? 503 : 200, body: earlier.response };
+  }
+  const { state, captured, code } = stateOf(decide(body));
+  const transaction: DTransaction = {
+    transaction_id: body.transaction_id,
+    payment_id: `dpay_${randomBytes(12).toString("hex")}`,
+    state,
+    amount: body.amount,
+    captured_amount: Number(captured),
+    currency: body.currency,
+    channel,
+    response_code: code,
+    card_mask: maskCardNumber(body.card.pan),
+  };
+  const answer = state === "failed" ? dError(503, "service_unavailable", "Processing is unavailable, try again later.") : { status: 200, body: { result: transaction } };
+  await saveRecord(db, {
+    provider: SLUG,
+    connectionId: account.connectionId,
+    operation: channel === "p2p" ? "p2p_transfer" : "sale",
+    reference: transaction.payment_id,
+    idempotencyKey: body.transaction_id,
+    amountMinor: captured,
+    currency: "UZS",
+    status: state,
+    details: {
+      channel,
+      transaction,
+      merchant_data_sent: body.merchant_category_code !== undefined || body.merchant_url !== undefined,
+      merchant_category_code: body.merchant_category_code ?? null,
+      merchant_url: body.merchant_url ?? null,
+    },
+    request: { ...body, card: { ...body.card, pan: maskCardNumber(body.card.pan) } },
+    response: answer.status === 200 ? answer.body : { ...(answer.body as object), result: transaction },
+  });
+  return answer;
+}
+
+/** What D knows of a transaction of this merchant, by the merchant's transaction_id. */
+export async function runStatus(db: Db, account: SandboxAccount, body: unknown): Promise<DAnswer> {
+  const key = (body as { transaction_id?: unknown } | null)?.transaction_id;
+  const record = typeof key === "string" ? await findRecordByIdempotencyKey(db, SLUG, key) : undefined;
+  if (!record || record.connectionId !== account.connectionId) return dError(404, "transaction_not_found", "No transaction with this transaction_id.");
+  return { status: 200, body: { result: (record.details as { transaction?: DTransaction }).transaction } };
+}

@@ -1,0 +1,6 @@
+import "server-only";
+import type { ProviderServer } from "@/lib/processing/provider-server";
+import { providerDAdapter } from "./adapter";
+import { providerDSandbox } from "./sandbox/handler";
+
+export const providerDServer: ProviderServer = { slug: "provider-d", adapter: providerDAdapter, sandbox: providerDSandbox };

@@ -1,0 +1,87 @@
+import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/**
+ * Provider D's wire format, shared by its adapter and its sandbox so both sides agree on it by
+ * construction. D speaks a merchant-gateway dialect: every call is a POST of snake_case JSON,
+ * amounts are integers in tiyin, the currency travels as its ISO 4217 numeric code, the answer is
+ * `{ result }` or `{ error: { code, message } }`, and card declines carry ISO 8583 response codes.
+ *
+ * Authentication: `Api-Key: <api_key>` and `Sign: <hex HMAC-SHA512 of the raw body with secret_key>`.
+ * The account is named by `merchant_id` in the body.
+ */
+
+export const D_PATHS = {
+  sale: "/merchant/v1/sale",
+  transfer: "/p2p/v1/transfer",
+  status: "/status",
+  ping: "/ping",
+} as const;
+
+/** ISO 4217 numeric code: D names currencies by number. */
+export const D_CURRENCY_CODES: Readonly<Record<string, string>> = { UZS: "860" };
+
+/** ISO 8583 response codes D puts on a declined sale. */
+export const D_DECLINE_CODES = {
+  issuer_decline: "05",
+  insufficient_funds: "51",
+  invalid_cvv: "N7",
+} as const;
+
+/** `failed`: D received the sale but its processing was down; nothing was charged. */
+export type DState = "completed" | "partially_completed" | "declined" | "failed";
+
+export type DSaleRequest = {
+  merchant_id: string;
+  service_id: string;
+  /** The service's idempotency key: D refuses a second sale with the same id and returns the first. */
+  transaction_id: string;
+  amount: number;
+  currency: string;
+  allow_partial: boolean;
+  /** D takes no CVC and does no 3-D Secure (spec 4.1 example). */
+  card: { pan: string; expiry: string; holder: string };
+  description: string;
+  /** Only when the connection's "Send merchant data" is on (spec 5.1). */
+  merchant_category_code?: string;
+  merchant_url?: string;
+};
+
+export type DTransaction = {
+  transaction_id: string;
+  payment_id: string;
+  state: DState;
+  amount: number;
+  captured_amount: number;
+  currency: string;
+  channel: "merchant" | "p2p";
+  response_code: string;
+  card_mask: string;
+};
+
+export type DError = { error: { code: DErrorCode; message: string } };
+
+export type DErrorCode =
+  | "invalid_api_key"
+  | "invalid_sign"
+  | "unknown_merchant"
+  | "wrong_channel"
+  | "bad_request"
+  | "transaction_not_found"
+  | "service_unavailable"
+  | "not_found";
+
+export function signD(secretKey: string, rawBody: string): string {
+  return createHmac("sha512", secretKey).update(rawBody, "utf8").digest("hex");
+}
+
+export function verifyD(secretKey: string, rawBody: string, sign: string): boolean {
+  const expected = Buffer.from(signD(secretKey, rawBody), "hex");
+  const given = Buffer.from(/^[0-9a-f]+$/i.test(sign) ? sign : "", "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** YYMM, as D's card schema wants the expiry. */
+export function expiryYymm(month: number, year: number): string {
+  return `${String(year % 100).padStart(2, "0")}${String(month).padStart(2, "0")}`;
+}

@@ -1,0 +1,165 @@
+import "server-only";
+import { formatMinor, toMinorUnits } from "@/lib/invoices/contract/amount";
+import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
+import { callProvider, type ProviderResponse } from "@/lib/processing/provider-http";
+import { authorizationHeader, E_PATHS, E_REFUSALS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
+
+/**
+ * Provider E's client: every request signed with the merchant's own private key (spec 5.1 note 5,
+ * scheme in ./wire.ts); the customer, date of birth included, goes along as the shopper.
+ */
+
+const text = (context: AdapterContext, id: string): string => {
+  const value = context.credentials[id];
+  return typeof value === "string" ? value : "";
+};
+
+function hideInLog(context: AdapterContext, values: readonly (string | undefined)[]): void {
+  const recorder = context.exchanges as { addSecret?: (value: string) => void };
+  for (const value of values) if (value) recorder.addSecret?.(value);
+}
+
+/** The stored private key cannot sign (not a private key PEM): nothing was sent. */
+class CannotSignError extends Error {}
+
+function sign(context: AdapterContext, textToSign: string): string {
+  try {
+    return signE(text(context, "private_key"), textToSign);
+  } catch {
+    throw new CannotSignError("The private key cannot sign: it is not a valid private key.");
+  }
+}
+
+function send(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown): Promise<ProviderResponse> {
+  const rawBody = body === undefined ? "" : JSON.stringify(body);
+  const url = new URL(context.baseUrl.replace(/\/$/, "") + path);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = sign(context, signingText(method, url.pathname + url.search, timestamp, rawBody));
+  const headers = { Authorization: authorizationHeader(text(context, "merchant_id"), signature), "X-Timestamp": timestamp, Date: new Date().toUTCString() };
+  return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
+}
+
+const str = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/** The resolved customer in E's words; absent fields stay out. */
+export function shopperOf(customer: Record<string, unknown>): EShopper {
+  const address = (customer.address ?? {}) as Record<string, unknown>;
+  const shopperAddress = { country: str(address.country), city: str(address.city), fullAddress: str(address.full_address) };
+  const hasAddress = Object.values(shopperAddress).some((value) => value !== undefined);
+  return JSON.parse(
+    JSON.stringify({
+      reference: str(customer.reference_id),
+      name: str(customer.name),
+      email: str(customer.email),
+      phone: str(customer.phone),
+      dateOfBirth: str(customer.date_of_birth),
+      address: hasAddress ? shopperAddress : undefined,
+    }),
+  ) as EShopper;
+}
+
+export function paymentRequestOf(instruction: PaymentInstruction): EPaymentRequest {
+  const { card } = instruction;
+  return {
+    merchantReference: instruction.idempotencyKey,
+    amount: { value: formatMinor(instruction.amountMinor, instruction.currency), currency: instruction.currency },
+    allowPartialCapture: instruction.allowPartially,
+    paymentMethod: {
+      type: "scheme",
+      number: card.number.replace(/\D/g, ""),
+      expiryMonth: String(card.expiryMonth).padStart(2, "0"),
+      expiryYear: String(card.expiryYear),
+      ...(card.cvc ? { cvc: card.cvc } : {}),
+      holderName: card.holder,
+    },
+    shopper: shopperOf(instruction.customer),
+    returnUrl: instruction.returnUrl,
+    metadata: { invoiceId: instruction.invoiceId },
+  };
+}
+
+const REFUSALS: Readonly<Record<string, HardDecline>> = Object.fromEntries(
+  Object.entries(E_REFUSALS).map(([resolution, words]) => [words, resolution as HardDecline]),
+);
+
+function outcomeOfPayment(payment: EPayment): ProviderOutcome {
+  const providerReference = payment.paymentId;
+  switch (payment.resultCode) {
+    case "Authorised":
+    case "PartiallyAuthorised":
+      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(payment.capturedAmount.value, payment.capturedAmount.currency) };
+    case "RedirectShopper":
+      return { kind: "pending", providerReference, redirectUrl: payment.action?.url };
+    case "Refused": {
+      const resolution = REFUSALS[payment.refusalReason ?? ""] ?? "general_error";
+      return { kind: "declined", resolution, providerReference, message: `Provider E refused the payment: ${payment.refusalReason ?? "no reason given"}` };
+    }
+    default:
+      return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider E could not process the payment" };
+  }
+}
+
+const errorOf = (body: unknown): Partial<EError> => (body && typeof body === "object" ? (body as Partial<EError>) : {});
+
+export function outcomeOf(response: ProviderResponse): ProviderOutcome {
+  if (response.kind === "not_sent") return { kind: "soft_failed", resolution: "provider_unavailable", message: response.message };
+  if (response.kind === "timed_out") return { kind: "unknown", message: response.message };
+  const error = errorOf(response.body);
+  const detail = error.errorCode ? `${error.errorCode}: ${error.message ?? ""}` : `HTTP ${response.status}`;
+  if (response.status === 401 || response.status === 403) return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider E refused the signature (${detail})` };
+  if (response.status === 429 || response.status >= 500) return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider E is unavailable (${detail})` };
+  const payment = response.body as Partial<EPayment> | null;
+  if (response.status >= 200 && response.status < 300 && payment?.paymentId && payment.resultCode) return outcomeOfPayment(payment as EPayment);
+  return { kind: "declined", resolution: "general_error", message: `Provider E refused the request (${detail})` };
+}
+
+/** A key that cannot sign is the merchant's credential problem: a soft failure, like E's 401. */
+async function sendForOutcome(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown): Promise<ProviderResponse | ProviderOutcome> {
+  try {
+    return await send(context, method, path, body);
+  } catch (error) {
+    if (error instanceof CannotSignError) return { kind: "soft_failed", resolution: "provider_auth_error", message: error.message };
+    throw error;
+  }
+}
+
+const isOutcome = (value: ProviderResponse | ProviderOutcome): value is ProviderOutcome => !["answered", "not_sent", "timed_out"].includes(value.kind);
+
+async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
+  hideInLog(context, [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]);
+  const response = await sendForOutcome(context, "POST", E_PATHS.payments, paymentRequestOf(instruction));
+  return isOutcome(response) ? response : outcomeOf(response);
+}
+
+/** By E's payment id when known, else by the idempotency key sent as merchantReference. */
+async function getStatus(context: AdapterContext, query: { providerReference?: string; idempotencyKey: string }): Promise<ProviderOutcome> {
+  const path = query.providerReference ? E_PATHS.payment(query.providerReference) : E_PATHS.byReference(query.idempotencyKey);
+  const response = await sendForOutcome(context, "GET", path);
+  if (isOutcome(response)) return response;
+  if (response.kind === "answered" && response.status === 404) {
+    // E never saw the payment: nothing was charged, so another connection may be tried.
+    return { kind: "soft_failed", resolution: "provider_unavailable", message: "Provider E has no record of this payment" };
+  }
+  return outcomeOf(response);
+}
+
+const HEALTH_FIELDS: Readonly<Record<string, string>> = { unknown_merchant: "merchant_id", invalid_signature: "private_key", missing_signature: "private_key" };
+
+async function healthCheck(context: AdapterContext): Promise<HealthResult> {
+  let response: ProviderResponse;
+  try {
+    response = await send(context, "GET", E_PATHS.merchant);
+  } catch (error) {
+    if (error instanceof CannotSignError) return { kind: "credentials_refused", field: "private_key", message: error.message };
+    throw error;
+  }
+  if (response.kind !== "answered") return { kind: "unreachable", message: `Provider E is unreachable: ${response.message}` };
+  const error = errorOf(response.body);
+  if (response.status === 200) return { kind: "ok", message: "Provider E is reachable and verified the signature with the public key it holds for this merchant ID." };
+  if (response.status === 401 || response.status === 403) {
+    return { kind: "credentials_refused", field: HEALTH_FIELDS[error.errorCode ?? ""], message: `Provider E refused the request: ${error.message ?? `HTTP ${response.status}`}` };
+  }
+  return { kind: "unreachable", message: `Provider E answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
+}
+
+export const providerEAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck };

@@ -1,0 +1,65 @@
+import "server-only";
+import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
+import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
+import { E_MAX_CLOCK_SKEW_SECONDS, readAuthorization, signingText, verifyE } from "../wire";
+import { createPayment, eError, readPayment, SLUG, type EAnswer } from "./payments";
+
+/**
+ * Provider E's sandbox under /sandbox/provider-e/v2/…. Every request must carry a signature
+ * (./wire.ts) that verifies with the public key stored for the merchant ID it names (spec 5.1
+ * note 5) and a timestamp within five minutes; otherwise 401 with missing_signature,
+ * unknown_merchant, invalid_signature or stale_timestamp.
+ */
+
+const json = ({ status, body }: EAnswer) => Response.json(body, { status });
+
+type Authenticated = { account: SandboxAccount; raw: string } | { refusal: EAnswer };
+
+async function authenticate(request: Request, context: SandboxContext): Promise<Authenticated> {
+  const authorization = readAuthorization(request.headers.get("authorization"));
+  if (!authorization) return { refusal: eError(401, "missing_signature", 'Authorization: Signature keyId="…",signature="…" is required.') };
+  const timestamp = request.headers.get("x-timestamp") ?? "";
+  const skew = Math.abs(Date.now() / 1000 - Number(timestamp));
+  if (!/^\d+$/.test(timestamp) || skew > E_MAX_CLOCK_SKEW_SECONDS) {
+    return { refusal: eError(401, "stale_timestamp", "X-Timestamp is missing or more than five minutes off.") };
+  }
+  const raw = await request.text();
+  const url = new URL(request.url);
+  const signed = signingText(request.method, url.pathname + url.search, timestamp, raw);
+  const found = await findAcceptingAccount(
+    context.db,
+    SLUG,
+    (credentials) => credentials.merchant_id === authorization.keyId,
+    (account) => verifyE(String(account.credentials.public_key ?? ""), signed, authorization.signature),
+  );
+  if (found.kind === "unknown") return { refusal: eError(401, "unknown_merchant", `No merchant ${authorization.keyId}.`) };
+  if (found.kind === "refused") return { refusal: eError(401, "invalid_signature", "The signature does not verify with the public key this merchant shared.") };
+  return { account: found.account, raw };
+}
+
+function parse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+export const providerESandbox: SandboxHandler = async (request, context) => {
+  const authenticated = await authenticate(request, context);
+  if ("refusal" in authenticated) return json(authenticated.refusal);
+  const { account, raw } = authenticated;
+  const [version, resource, id, ...rest] = context.path;
+  if (version !== "v2" || rest.length > 0) return json(eError(404, "not_found", "No such endpoint."));
+  if (resource === "merchant" && id === undefined && request.method === "GET") {
+    return json({ status: 200, body: { merchantId: account.credentials.merchant_id, currency: account.credentials.currency, status: "active" } });
+  }
+  if (resource !== "payments") return json(eError(404, "not_found", "No such endpoint."));
+  if (request.method === "POST" && id === undefined) return json(await createPayment(context.db, account, parse(raw), context.publicBaseUrl));
+  if (request.method !== "GET") return json(eError(404, "not_found", "No such endpoint."));
+  if (id !== undefined) return json(await readPayment(context.db, account, await findRecordByReference(context.db, SLUG, id)));
+  const reference = new URL(request.url).searchParams.get("merchantReference");
+  return json(await readPayment(context.db, account, reference ? await findRecordByIdempotencyKey(context.db, SLUG, reference) : undefined));
+};

@@ -1,0 +1,6 @@
+import "server-only";
+import type { ProviderServer } from "@/lib/processing/provider-server";
+import { providerEAdapter } from "./adapter";
+import { providerESandbox } from "./sandbox/handler";
+
+export const providerEServer: ProviderServer = { slug: "provider-e", adapter: providerEAdapter, sandbox: providerESandbox };

@@ -1,0 +1,97 @@
+import "server-only";
+import { createHash, createSign, createVerify } from "node:crypto";
+
+/**
+ * Provider E's wire format, shared by its adapter and its sandbox. E is a REST API in camelCase:
+ * amounts are `{ value: "75.00", currency: "EUR" }` in major units, results carry a `resultCode`
+ * and, when refused, a `refusalReason` in words; errors are `{ status, errorCode, message }`.
+ *
+ * Authentication (spec 5.1 note 5: the merchant made the key pair and shared the public key):
+ * every request is signed with the merchant's private key, RSA-SHA256 (PKCS#1 v1.5) over
+ *   `${METHOD}\n${path with query}\n${X-Timestamp}\n${hex SHA-256 of the raw body}`
+ * and sent as `Authorization: Signature keyId="<merchant_id>",algorithm="rsa-sha256",signature="<base64>"`
+ * with `X-Timestamp: <unix seconds>`. E verifies with the public key it holds for that merchant
+ * and refuses a timestamp more than five minutes off.
+ */
+
+export const E_MAX_CLOCK_SKEW_SECONDS = 300;
+
+export const E_PATHS = {
+  payments: "/v2/payments",
+  payment: (paymentId: string) => `/v2/payments/${encodeURIComponent(paymentId)}`,
+  byReference: (merchantReference: string) => `/v2/payments?merchantReference=${encodeURIComponent(merchantReference)}`,
+  merchant: "/v2/merchant",
+} as const;
+
+export type EAmount = { value: string; currency: string };
+
+export type EResultCode = "Authorised" | "PartiallyAuthorised" | "Refused" | "RedirectShopper" | "Error";
+
+/** E words its refusals; the adapter maps them back to resolutions. */
+export const E_REFUSALS = {
+  issuer_decline: "Refused",
+  insufficient_funds: "Not enough balance",
+  invalid_cvv: "CVC Declined",
+  auth_3ds_failed: "3D Secure failed",
+} as const;
+
+export type EPaymentRequest = {
+  merchantReference: string;
+  amount: EAmount;
+  allowPartialCapture: boolean;
+  paymentMethod: { type: "scheme"; number: string; expiryMonth: string; expiryYear: string; cvc?: string; holderName: string };
+  shopper: EShopper;
+  returnUrl: string;
+  metadata: { invoiceId: string };
+};
+
+export type EShopper = {
+  reference?: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  dateOfBirth?: string;
+  address?: { country?: string; city?: string; fullAddress?: string };
+};
+
+export type EPayment = {
+  paymentId: string;
+  merchantReference: string;
+  resultCode: EResultCode;
+  refusalReason?: string;
+  amount: EAmount;
+  capturedAmount: EAmount;
+  action?: { type: "redirect"; method: "GET"; url: string };
+};
+
+export type EErrorCode = "unknown_merchant" | "invalid_signature" | "stale_timestamp" | "missing_signature" | "unavailable" | "not_found" | "validation";
+
+export type EError = { status: number; errorCode: EErrorCode; message: string };
+
+export function signingText(method: string, pathWithQuery: string, timestamp: string, rawBody: string): string {
+  const bodyHash = createHash("sha256").update(rawBody, "utf8").digest("hex");
+  return `${method.toUpperCase()}\n${pathWithQuery}\n${timestamp}\n${bodyHash}`;
+}
+
+export function signE(privateKeyPem: string, text: string): string {
+  return createSign("sha256").update(text, "utf8").sign(privateKeyPem, "base64");
+}
+
+export function verifyE(publicKeyPem: string, text: string, signature: string): boolean {
+  try {
+    return createVerify("sha256").update(text, "utf8").verify(publicKeyPem, signature, "base64");
+  } catch {
+    return false;
+  }
+}
+
+export function authorizationHeader(merchantId: string, signature: string): string {
+  return `Signature keyId="${merchantId}",algorithm="rsa-sha256",signature="${signature}"`;
+}
+
+/** keyId and signature of an `Authorization: Signature …` header; undefined when it is not one. */
+export function readAuthorization(header: string | null): { keyId: string; signature: string } | undefined {
+  if (!header?.startsWith("Signature ")) return undefined;
+  const fields = Object.fromEntries([...header.slice(10).matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]));
+  return fields.keyId && fields.signature ? { keyId: fields.keyId, signature: fields.signature } : undefined;
+}

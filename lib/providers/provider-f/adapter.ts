@@ -1,0 +1,121 @@
+import "server-only";
+import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
+import { callProvider, type ProviderResponse } from "@/lib/processing/provider-http";
+import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError, type FFailureCode } from "./wire";
+
+/**
+ * Provider F's client (spec 5.2): public key in x-merchant-id, HMAC-SHA256 of the body with the
+ * secret key in x-signature. `options.bypass_hpp` sends the charge without a card
+ * (createPaymentWithoutCard); `options.send_operation_context_on_return` adds the invoice id and
+ * the merchant's reference_id to the return URL, so the merchant's page knows which payment
+ * the customer comes back from.
+ */
+
+const text = (context: AdapterContext, id: string): string => {
+  const value = context.credentials[id];
+  return typeof value === "string" ? value : "";
+};
+
+function send(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProviderResponse> {
+  const rawBody = body === undefined ? "" : JSON.stringify(body);
+  const headers: Record<string, string> = { "x-merchant-id": text(context, "public_key"), "x-signature": signF(text(context, "secret_key"), rawBody) };
+  if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
+  return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
+}
+
+type ChargeInstruction = Omit<PaymentInstruction, "card"> & { card?: PaymentInstruction["card"] };
+
+/** The return URL F sends the customer to; with the operation context when the invoice asks for it. */
+export function returnUrlOf(instruction: ChargeInstruction): string {
+  if (instruction.options.send_operation_context_on_return !== true) return instruction.returnUrl;
+  const url = new URL(instruction.returnUrl);
+  url.searchParams.set("invoice_id", instruction.invoiceId);
+  if (instruction.referenceId) url.searchParams.set("reference_id", instruction.referenceId);
+  return url.toString();
+}
+
+export function chargeRequestOf(instruction: ChargeInstruction): FChargeRequest {
+  const { card } = instruction;
+  return {
+    amount: Number(instruction.amountMinor),
+    currency: instruction.currency.toLowerCase(),
+    reference: instruction.idempotencyKey,
+    partial_capture: instruction.allowPartially,
+    payment_method: card
+      ? {
+          type: "card",
+          card: { number: card.number.replace(/\D/g, ""), exp_month: card.expiryMonth, exp_year: card.expiryYear, ...(card.cvc ? { cvc: card.cvc } : {}), holder_name: card.holder },
+        }
+      : { type: "hpp_bypass" },
+    customer: instruction.customer,
+    return_url: returnUrlOf(instruction),
+    metadata: { invoice_id: instruction.invoiceId, tokenize: instruction.gatewayOptions?.cardgate !== undefined },
+  };
+}
+
+const FAILURES: Readonly<Partial<Record<FFailureCode, HardDecline>>> = {
+  card_declined: "issuer_decline",
+  insufficient_funds: "insufficient_funds",
+  incorrect_cvc: "invalid_cvv",
+  authentication_failed: "auth_3ds_failed",
+};
+
+function outcomeOfCharge(charge: FCharge): ProviderOutcome {
+  const providerReference = charge.id;
+  if (charge.status === "succeeded") return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(charge.amount_captured) };
+  if (charge.status === "requires_action") return { kind: "pending", providerReference, redirectUrl: charge.next_action?.url };
+  if (charge.failure_code === "processing_error") return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider F could not process the charge" };
+  const resolution = FAILURES[charge.failure_code ?? "card_declined"] ?? "general_error";
+  return { kind: "declined", resolution, providerReference, message: `Provider F declined the charge (${charge.failure_code ?? "no code"})` };
+}
+
+const errorOf = (body: unknown): Partial<FError["error"]> => (body as Partial<FError> | null)?.error ?? {};
+
+/** 401 from F (no key, unknown key, bad signature) is provider_auth_error: spec 5.2. */
+export function outcomeOf(response: ProviderResponse): ProviderOutcome {
+  if (response.kind === "not_sent") return { kind: "soft_failed", resolution: "provider_unavailable", message: response.message };
+  if (response.kind === "timed_out") return { kind: "unknown", message: response.message };
+  const error = errorOf(response.body);
+  const detail = error.code ? `${error.code}: ${error.message ?? ""}` : `HTTP ${response.status}`;
+  if (response.status === 401 || response.status === 403) return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider F refused the API keys (${detail})` };
+  if (response.status === 429 || response.status >= 500) return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider F is unavailable (${detail})` };
+  const charge = response.body as Partial<FCharge> | null;
+  if (response.status >= 200 && response.status < 300 && charge?.object === "charge" && charge.id) return outcomeOfCharge(charge as FCharge);
+  return { kind: "declined", resolution: "general_error", message: `Provider F refused the request (${detail})` };
+}
+
+async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
+  const recorder = context.exchanges as { addSecret?: (value: string) => void };
+  for (const value of [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]) if (value) recorder.addSecret?.(value);
+  return outcomeOf(await send(context, "POST", F_PATHS.charges, chargeRequestOf(instruction), instruction.idempotencyKey));
+}
+
+async function createPaymentWithoutCard(context: AdapterContext, instruction: Omit<PaymentInstruction, "card">): Promise<ProviderOutcome> {
+  return outcomeOf(await send(context, "POST", F_PATHS.charges, chargeRequestOf(instruction), instruction.idempotencyKey));
+}
+
+/** By F's charge id when known, else by the idempotency key the charge was created with. */
+async function getStatus(context: AdapterContext, query: { providerReference?: string; idempotencyKey: string }): Promise<ProviderOutcome> {
+  const path = query.providerReference ? F_PATHS.charge(query.providerReference) : F_PATHS.byIdempotencyKey(query.idempotencyKey);
+  const response = await send(context, "GET", path);
+  if (response.kind === "answered" && response.status === 404) {
+    // F never saw the charge: nothing was taken, so another connection may be tried.
+    return { kind: "soft_failed", resolution: "provider_unavailable", message: "Provider F has no record of this charge" };
+  }
+  return outcomeOf(response);
+}
+
+const HEALTH_FIELDS: Readonly<Record<string, string>> = { missing_merchant_id: "public_key", unknown_merchant_id: "public_key", invalid_signature: "secret_key" };
+
+async function healthCheck(context: AdapterContext): Promise<HealthResult> {
+  const response = await send(context, "GET", F_PATHS.account);
+  if (response.kind !== "answered") return { kind: "unreachable", message: `Provider F is unreachable: ${response.message}` };
+  const error = errorOf(response.body);
+  if (response.status === 200) return { kind: "ok", message: "Provider F is reachable and accepted the public key and the signature made with the secret key." };
+  if (response.status === 401 || response.status === 403) {
+    return { kind: "credentials_refused", field: HEALTH_FIELDS[error.code ?? ""] ?? "public_key", message: `Provider F refused the API keys: ${error.message ?? `HTTP ${response.status}`}` };
+  }
+  return { kind: "unreachable", message: `Provider F answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
+}
+
+export const providerFAdapter: ProviderAdapter = { createPayment, createPaymentWithoutCard, getStatus, healthCheck };

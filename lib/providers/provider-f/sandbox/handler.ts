@@ -1,0 +1,66 @@
+import "server-only";
+import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
+import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
+import { verifyF } from "../wire";
+import { createCharge, fError, readCharge, SLUG, type FAnswer } from "./charges";
+
+/**
+ * Provider F's sandbox under /sandbox/provider-f. Authentication comes before routing (spec 5.2):
+ * any path, known or not, without x-merchant-id, with a public key the sandbox does not know
+ * (prod_ keys never: they belong to live processing) or with a bad x-signature is answered 401
+ * with a JSON error.
+ */
+
+const json = ({ status, body }: FAnswer) => Response.json(body, { status });
+
+type Authenticated = { account: SandboxAccount; raw: string } | { refusal: FAnswer };
+
+async function authenticate(request: Request, context: SandboxContext): Promise<Authenticated> {
+  const publicKey = request.headers.get("x-merchant-id")?.trim() ?? "";
+  if (publicKey === "") return { refusal: fError(401, "authentication_error", "missing_merchant_id", "No API key: send your public key in the x-merchant-id header.") };
+  if (publicKey.startsWith("prod_")) {
+    return { refusal: fError(401, "authentication_error", "unknown_merchant_id", "prod_ keys belong to live processing; the sandbox takes dev_ keys.") };
+  }
+  const raw = await request.text();
+  const signature = request.headers.get("x-signature") ?? "";
+  const found = await findAcceptingAccount(
+    context.db,
+    SLUG,
+    (credentials) => credentials.public_key === publicKey,
+    (account) => verifyF(String(account.credentials.secret_key ?? ""), raw, signature),
+  );
+  if (found.kind === "unknown") return { refusal: fError(401, "authentication_error", "unknown_merchant_id", "No merchant with this public key.") };
+  if (found.kind === "refused") {
+    return { refusal: fError(401, "authentication_error", "invalid_signature", "x-signature is not the HMAC-SHA256 of the body with this public key's secret key.") };
+  }
+  return { account: found.account, raw };
+}
+
+function parse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+const missing = (): FAnswer => fError(404, "invalid_request_error", "resource_missing", "No such endpoint.");
+
+export const providerFSandbox: SandboxHandler = async (request, context) => {
+  const authenticated = await authenticate(request, context);
+  if ("refusal" in authenticated) return json(authenticated.refusal);
+  const { account, raw } = authenticated;
+  const [version, resource, id, ...rest] = context.path;
+  if (version !== "v1" || rest.length > 0) return json(missing());
+  if (resource === "account" && id === undefined && request.method === "GET") {
+    return json({ status: 200, body: { object: "account", id: account.credentials.public_key, livemode: false, currency: account.credentials.currency } });
+  }
+  if (resource !== "charges") return json(missing());
+  if (request.method === "POST" && id === undefined) return json(await createCharge(context.db, account, parse(raw), context.publicBaseUrl));
+  if (request.method !== "GET") return json(missing());
+  if (id !== undefined) return json(readCharge(account, await findRecordByReference(context.db, SLUG, id)));
+  const key = new URL(request.url).searchParams.get("idempotency_key");
+  return json(readCharge(account, key ? await findRecordByIdempotencyKey(context.db, SLUG, key) : undefined));
+};

@@ -1,0 +1,6 @@
+import "server-only";
+import type { ProviderServer } from "@/lib/processing/provider-server";
+import { providerFAdapter } from "./adapter";
+import { providerFSandbox } from "./sandbox/handler";
+
+export const providerFServer: ProviderServer = { slug: "provider-f", adapter: providerFAdapter, sandbox: providerFSandbox };
