@@ -1,12 +1,15 @@
 import "server-only";
 import type { ProviderServer } from "@/lib/processing/provider-server";
+import { providerDServer } from "../provider-d/server";
+import { providerEServer } from "../provider-e/server";
+import { providerFServer } from "../provider-f/server";
 
 /**
  * Every provider's server half (adapter and sandbox), one line per provider folder: each
  * `lib/providers/<slug>/server.ts` exports `provider<X>Server`, appended here. servers.test.ts
  * fails when a provider of the registry has a server.ts that is not listed, or vice versa.
  */
-const servers: ProviderServer[] = [];
+const servers: ProviderServer[] = [providerDServer, providerEServer, providerFServer];
 
 /** Read when called, like PROVIDERS, so a provider registered by a test is seen at once. */
 export const PROVIDER_SERVERS: readonly ProviderServer[] = servers;
