@@ -93,6 +93,8 @@ export type KindSpec = {
   constants: readonly ConstantSpec[];
   /** Built-in values used when neither request nor constant has one (spec 2.6, Provider B). */
   defaults?: Readonly<Record<string, string>>;
+  /** Whether the hosted page asks for a CVC for this kind's payments; absent means true (issue 10: Provider D takes none). */
+  takesCvc?: boolean;
 };
 
 /**

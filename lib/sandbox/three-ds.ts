@@ -70,3 +70,21 @@ export function safeReturnUrl(returnUrl: string | undefined | null, appUrl: stri
   if (target.username || target.password) return undefined;
   return target.origin === own.origin ? target.toString() : undefined;
 }
+
+export type ThreeDsSubmission = { provider: string; reference: string; answer: string; returnUrl: string };
+
+/**
+ * The 3-D Secure page's Pass / Fail: refused (nothing recorded) unless the answer is one of the
+ * two and the return URL is this server's; otherwise recorded once, and where to go next.
+ */
+export async function answerThreeDs(
+  db: Db,
+  submission: ThreeDsSubmission,
+  appUrl: string,
+): Promise<{ ok: true; redirectTo: string; completion: ThreeDsCompletion } | { ok: false; reason: "bad_answer" | "bad_return_url" }> {
+  const redirectTo = safeReturnUrl(submission.returnUrl, appUrl);
+  if (!redirectTo) return { ok: false, reason: "bad_return_url" };
+  if (submission.answer !== "pass" && submission.answer !== "fail") return { ok: false, reason: "bad_answer" };
+  const completion = await completeThreeDs(db, submission.provider, submission.reference, submission.answer);
+  return { ok: true, redirectTo, completion };
+}

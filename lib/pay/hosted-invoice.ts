@@ -1,0 +1,77 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { connections, invoices, merchants } from "@/lib/db/schema";
+import { formatMinor } from "@/lib/invoices/contract/amount";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { payabilityProblems } from "@/lib/processing/payable";
+import { findService, getKind } from "@/lib/providers";
+import { describeOutcome, type HostedOutcome } from "./outcome";
+
+/**
+ * Everything the public hosted payment page (`/pay/{id}`) shows, and nothing more: no customer
+ * data, no connection, no card digits. Found only by the invoice's unguessable id (128 random
+ * bits), and only for payment invoices of an `_hpp` service.
+ */
+export type HostedInvoice = {
+  id: string;
+  merchantName: string;
+  amount: string;
+  currency: string;
+  testMode: boolean;
+  /** Provider D's hosted page asks for no CVC (issue 10). */
+  takesCvc: boolean;
+  returnUrl: string | null;
+  /** The card form shows only while a payment may start: created, or failed with attempts left. */
+  canPay: boolean;
+  /** Nothing more will happen to it on this page (paid, closed, out of attempts). */
+  final: boolean;
+  outcome: HostedOutcome;
+};
+
+const INVOICE_ID = /^cpi_[A-Za-z0-9_-]{16,64}$/;
+
+/** The page links to it: only a web address, never javascript: or data: whatever was stored. */
+function linkableReturnUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "https:" || protocol === "http:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+export function toHostedInvoice(invoice: InvoiceRow, merchantName: string, connection: { provider: string; kind: string } | null): HostedInvoice {
+  const canPay = payabilityProblems(invoice, "payment").length === 0;
+  const outcome = describeOutcome({
+    status: invoice.status,
+    resolution: invoice.resolution,
+    processedAmount: invoice.processedAmountMinor === null ? null : formatMinor(invoice.processedAmountMinor, invoice.currency),
+  });
+  return {
+    id: invoice.id,
+    merchantName,
+    amount: formatMinor(invoice.amountMinor, invoice.currency),
+    currency: invoice.currency,
+    testMode: invoice.testMode,
+    takesCvc: (connection && getKind(connection.provider, connection.kind)?.takesCvc) ?? true,
+    returnUrl: linkableReturnUrl(invoice.returnUrl),
+    canPay,
+    final: !canPay && outcome.kind !== "in_progress",
+    outcome,
+  };
+}
+
+export async function findHostedInvoice(db: Db, invoiceId: string): Promise<HostedInvoice | undefined> {
+  if (!INVOICE_ID.test(invoiceId)) return undefined;
+  const [row] = await db
+    .select({ invoice: invoices, merchantName: merchants.name, provider: connections.provider, kind: connections.kind })
+    .from(invoices)
+    .innerJoin(merchants, eq(merchants.id, invoices.merchantId))
+    .leftJoin(connections, eq(connections.id, invoices.connectionId))
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.direction, "payment")));
+  if (!row || findService(row.invoice.service)?.hostedPage !== true) return undefined;
+  const connection = row.provider && row.kind ? { provider: row.provider, kind: row.kind } : null;
+  return toHostedInvoice(row.invoice, row.merchantName, connection);
+}

@@ -1,0 +1,46 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type { ActionOutcome } from "@/lib/actions/result";
+import { payWithCard } from "@/lib/processing/engine";
+import { problemsFromZod } from "@/lib/problems";
+import { cardSchema } from "./card-schema";
+import { findHostedInvoice, type HostedInvoice } from "./hosted-invoice";
+
+/** What the hosted page learns from "Pay": the invoice as it now stands, or where 3-D Secure happens. */
+export type PayAnswer = { kind: "result"; invoice: HostedInvoice } | { kind: "redirect"; url: string };
+
+const GONE = { ok: false, problems: [], message: "This payment page does not exist." } as const;
+
+/** Only a web address may be followed; anything else from a provider is treated as no answer. */
+function isWebAddress(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "https:" || protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The hosted page's payment: the card is parsed with the form's own schema (CVC only where the
+ * provider takes one), handed to the engine and forgotten. The answer carries the invoice's
+ * public view, never anything of the card; a paid or final invoice is shown, not charged again.
+ */
+export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown): Promise<ActionOutcome<PayAnswer>> {
+  const invoice = await findHostedInvoice(db, invoiceId);
+  if (!invoice) return GONE;
+  if (!invoice.canPay) return { ok: true, data: { kind: "result", invoice } };
+  const parsed = cardSchema({ takesCvc: invoice.takesCvc }).safeParse(input);
+  if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
+
+  const result = await payWithCard(db, invoiceId, parsed.data);
+  if (result.kind === "refused") {
+    const now = await findHostedInvoice(db, invoiceId);
+    // Someone else's click got there first (another tab): show where the invoice now stands.
+    if (now && !now.canPay) return { ok: true, data: { kind: "result", invoice: now } };
+    return { ok: false, problems: [], message: result.problems.map((entry) => entry.message).join(" ") || "The payment could not be started." };
+  }
+  if (result.kind === "redirect" && isWebAddress(result.url)) return { ok: true, data: { kind: "redirect", url: result.url } };
+  const now = await findHostedInvoice(db, invoiceId);
+  return now ? { ok: true, data: { kind: "result", invoice: now } } : GONE;
+}
