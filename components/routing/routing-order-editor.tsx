@@ -42,6 +42,8 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
   const listRef = useRef<HTMLOListElement>(null);
   const focusAfterMove = useRef<{ id: string; word: string }>(undefined);
   const dirty = !sameOrder(idsOf(list), idsOf(savedList));
+  // A single connection has nothing to be ordered against.
+  const reorderable = editable && list.length > 1;
   const domId = `routing-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`;
 
   useEffect(() => {
@@ -89,7 +91,8 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
     },
   });
 
-  const save = () =>
+  const save = () => {
+    if (!dirty) return setStatus("Nothing to save: this is the saved order.");
     startTransition(async () => {
       setAlert(undefined);
       setRowErrors({});
@@ -111,6 +114,7 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
       setStatus(`Saved. New ${order.mode}-mode ${order.service} invoices go to ${first ? first.label : "no connection: every one is disabled"}.`);
       router.refresh();
     });
+  };
 
   const undo = () => {
     setList(savedList);
@@ -139,7 +143,7 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
             index={index}
             count={list.length}
             role={roles[index]!}
-            editable={editable}
+            editable={reorderable}
             dragging={dragging === connection.connectionId}
             dropTarget={over === connection.connectionId && dragging !== connection.connectionId}
             error={rowErrors[index]}
@@ -148,7 +152,10 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
           />
         ))}
       </ol>
-      {editable ? (
+      {editable && !reorderable ? (
+        <p className="mt-2 text-sm text-slate-600">The only connection offering this service in {order.mode} mode: nothing to reorder.</p>
+      ) : null}
+      {reorderable ? (
         <div className="mt-3 space-y-3">
           <FormAlert message={alert} />
           <div className="flex flex-wrap items-center gap-3">

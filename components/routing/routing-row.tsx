@@ -69,7 +69,7 @@ export function RoutingRow({
       className={`flex flex-wrap items-center gap-x-3 gap-y-2 border-t py-3 first:border-t-0 ${dropTarget ? "border-t-2 border-t-brand-500" : "border-slate-100"} ${dragging ? "opacity-40" : ""} ${editable ? "cursor-grab active:cursor-grabbing" : ""}`}
     >
       {editable ? (
-        <span aria-hidden="true" className="select-none text-slate-400" title="Drag to reorder">
+        <span aria-hidden="true" className="hidden select-none text-slate-400 sm:inline" title="Drag to reorder">
           ⠿
         </span>
       ) : null}
