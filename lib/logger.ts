@@ -2,7 +2,7 @@
  * One JSON line per event on stderr. Values pass through `redact` first: keys that name secrets
  * and anything shaped like a card number never reach the log.
  */
-const SECRET_KEY = /(secret|password|private|token|api_?key|authorization|card_number|credentials)/i;
+const SECRET_KEY = /(secret|password|private|token|api_?key|authorization|card_number|credentials|cvc|cvv)/i;
 const CARD_NUMBER = /\b(\d{6})\d{3,9}(\d{4})\b/g;
 
 export function redact(value: unknown, depth = 0): unknown {

@@ -1,5 +1,8 @@
 import "server-only";
 import type { ProviderServer } from "@/lib/processing/provider-server";
+import { providerAServer } from "../provider-a/server";
+import { providerBServer } from "../provider-b/server";
+import { providerCServer } from "../provider-c/server";
 import { providerDServer } from "../provider-d/server";
 import { providerEServer } from "../provider-e/server";
 import { providerFServer } from "../provider-f/server";
@@ -9,7 +12,7 @@ import { providerFServer } from "../provider-f/server";
  * `lib/providers/<slug>/server.ts` exports `provider<X>Server`, appended here. servers.test.ts
  * fails when a provider of the registry has a server.ts that is not listed, or vice versa.
  */
-const servers: ProviderServer[] = [providerDServer, providerEServer, providerFServer];
+const servers: ProviderServer[] = [providerAServer, providerBServer, providerCServer, providerDServer, providerEServer, providerFServer];
 
 /** Read when called, like PROVIDERS, so a provider registered by a test is seen at once. */
 export const PROVIDER_SERVERS: readonly ProviderServer[] = servers;

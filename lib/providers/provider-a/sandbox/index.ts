@@ -1,0 +1,82 @@
+import "server-only";
+import { createVerify } from "node:crypto";
+import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
+import { findAcceptingAccount } from "../../server/sandbox-account";
+import { answerFromRecord } from "./answers";
+import { refuse, SLUG, type SignedRequest } from "./common";
+import { takePayment } from "./payments";
+import { takePayout } from "./payouts";
+
+/**
+ * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,status,ping}.
+ * Every request is a signed JSON POST: the body names the merchant and its service code, and
+ * `X-Signature` is the base64 RSA-SHA256 signature of the raw body, checked with the payment key
+ * issued to that merchant (its test-mode connection's public key).
+ */
+
+function verifies(raw: string, signature: string, publicKeyPem: unknown): boolean {
+  if (typeof publicKeyPem !== "string" || signature === "") return false;
+  try {
+    return createVerify("sha256").update(raw).verify(publicKeyPem, signature, "base64");
+  } catch {
+    return false;
+  }
+}
+
+function parseObject(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function authenticate(request: Request, context: SandboxContext): Promise<SignedRequest | Response> {
+  const raw = await request.text();
+  const body = parseObject(raw);
+  if (!body) return refuse(400, "malformed_body", "The body must be a JSON object.");
+  const merchantId = body.merchant_id;
+  if (typeof merchantId !== "string" || merchantId === "") return refuse(401, "unknown_merchant", "merchant_id is missing.");
+  const signature = request.headers.get("x-signature") ?? "";
+  // The payment key is public, so the signature itself picks the account among same-id merchants.
+  const found = await findAcceptingAccount(
+    context.db,
+    SLUG,
+    (credentials) => credentials.merchant_id === merchantId,
+    (account) => verifies(raw, signature, account.credentials.payment_key),
+  );
+  if (found.kind !== "found") {
+    return found.kind === "unknown"
+      ? refuse(401, "unknown_merchant", `No merchant ${merchantId} in the sandbox.`)
+      : refuse(401, "invalid_signature", "X-Signature does not verify with the merchant's payment key.");
+  }
+  if (body.service_code !== found.account.credentials.service_code) {
+    return refuse(401, "invalid_service_code", "service_code is not the merchant's.");
+  }
+  return { body, account: found.account, context };
+}
+
+async function readStatus({ body, account, context }: SignedRequest): Promise<Response> {
+  const requestId = typeof body.request_id === "string" ? body.request_id : "";
+  const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, requestId) : undefined;
+  if (!record || record.connectionId !== account.connectionId) return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
+  return Response.json(answerFromRecord(record));
+}
+
+const ENDPOINTS: Record<string, (signed: SignedRequest) => Promise<Response>> = {
+  ping: async ({ account }) => Response.json({ status: "ok", merchant_id: account.credentials.merchant_id }),
+  payments: takePayment,
+  payouts: takePayout,
+  status: readStatus,
+};
+
+export const providerASandbox: SandboxHandler = async (request, context) => {
+  const [api, version, endpoint, ...rest] = context.path;
+  const handle = api === "api" && version === "v2" && rest.length === 0 && endpoint ? ENDPOINTS[endpoint] : undefined;
+  if (!handle) return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, status and ping.");
+  if (request.method !== "POST") return refuse(405, "method_not_allowed", "Provider A's API takes POST only.");
+  const signed = await authenticate(request, context);
+  return signed instanceof Response ? signed : handle(signed);
+};

@@ -1,0 +1,6 @@
+import "server-only";
+import type { ProviderServer } from "@/lib/processing/provider-server";
+import { providerAAdapter } from "./adapter";
+import { providerASandbox } from "./sandbox";
+
+export const providerAServer: ProviderServer = { slug: "provider-a", adapter: providerAAdapter, sandbox: providerASandbox };

@@ -1,0 +1,66 @@
+import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
+import { findAcceptingAccount } from "../../server/sandbox-account";
+import { answerFromRecord, refuse, SLUG, takeCharge } from "./charges";
+
+/**
+ * Provider B's simulated terminal API under /sandbox/provider-b/v1/: POST charges, GET
+ * charges/{order_ref}, GET auth-check. `X-Terminal` names the terminal and `X-Signature:
+ * t=…,v1=…` carries the HMAC-SHA256 of `${t}.${raw body}` with its secret key; a signature more
+ * than five minutes old is refused like a wrong one.
+ */
+const MAX_AGE_SECONDS = 300;
+
+function signatureParts(header: string): { timestamp: number; digest: string } | undefined {
+  const parts = Object.fromEntries(header.split(",").map((part) => part.trim().split("=", 2) as [string, string]));
+  const timestamp = Number(parts.t);
+  return Number.isInteger(timestamp) && typeof parts.v1 === "string" ? { timestamp, digest: parts.v1 } : undefined;
+}
+
+function proves(secret: unknown, timestamp: number, raw: string, digest: string): boolean {
+  if (typeof secret !== "string") return false;
+  const expected = Buffer.from(createHmac("sha256", secret).update(`${timestamp}.${raw}`).digest("hex"));
+  const given = Buffer.from(digest);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+async function authenticate(request: Request, context: SandboxContext, raw: string): Promise<SandboxAccount | Response> {
+  const terminal = request.headers.get("x-terminal") ?? "";
+  const signature = signatureParts(request.headers.get("x-signature") ?? "");
+  if (!terminal || !signature) return refuse(401, "missing_signature", "X-Terminal and X-Signature are required.");
+  if (Math.abs(Date.now() / 1000 - signature.timestamp) > MAX_AGE_SECONDS) return refuse(401, "stale_timestamp", "The signature is older than five minutes.");
+  const found = await findAcceptingAccount(
+    context.db,
+    SLUG,
+    (credentials) => credentials.terminal_id === terminal,
+    (account) => proves(account.credentials.secret_key, signature.timestamp, raw, signature.digest),
+  );
+  if (found.kind === "unknown") return refuse(401, "unknown_terminal", `No terminal ${terminal} in the sandbox.`);
+  if (found.kind === "refused") return refuse(401, "bad_signature", "X-Signature does not match the terminal's secret key.");
+  return found.account;
+}
+
+export const providerBSandbox: SandboxHandler = async (request, context) => {
+  const [version, resource, id, ...rest] = context.path;
+  if (version !== "v1" || rest.length > 0) return refuse(404, "not_found", "Provider B's API is under /v1.");
+  const raw = request.method === "GET" ? "" : await request.text();
+  const route =
+    request.method === "GET" && resource === "auth-check" && !id
+      ? "auth"
+      : request.method === "POST" && resource === "charges" && !id
+        ? "charge"
+        : request.method === "GET" && resource === "charges" && id
+          ? "status"
+          : undefined;
+  if (!route) return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref} and GET /v1/auth-check.");
+  const account = await authenticate(request, context, raw);
+  if (account instanceof Response) return account;
+  if (route === "auth") return Response.json({ result: "ok", terminal_id: account.credentials.terminal_id });
+  if (route === "charge") return takeCharge(raw, account, context);
+  const record = await findRecordByIdempotencyKey(context.db, SLUG, decodeURIComponent(id!));
+  if (!record || record.connectionId !== account.connectionId) return refuse(404, "not_found", "No charge with that order_ref on this terminal.");
+  return Response.json(answerFromRecord(record));
+};

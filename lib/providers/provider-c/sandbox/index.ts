@@ -1,0 +1,69 @@
+import "server-only";
+import { timingSafeEqual } from "node:crypto";
+import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
+import { findAcceptingAccount } from "../../server/sandbox-account";
+import { currenciesOf, orderFromRecord, refuse, SLUG, takeOrder } from "./orders";
+
+/**
+ * Provider C's simulated shop API under /sandbox/provider-c/shop/: POST orders, GET
+ * orders/{shop_order_id}, GET whoami. HTTP Basic authentication with the shop login and
+ * password; a login C does not know and a wrong password are told apart, as C's API does.
+ */
+
+function basicCredentials(header: string | null): { login: string; password: string } | undefined {
+  const match = /^Basic\s+(.+)$/i.exec(header ?? "");
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? undefined : { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function samePassword(stored: unknown, given: string): boolean {
+  if (typeof stored !== "string") return false;
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const challenge = (response: Response) => {
+  response.headers.set("www-authenticate", 'Basic realm="Provider C shop API"');
+  return response;
+};
+
+async function authenticate(request: Request, context: SandboxContext): Promise<SandboxAccount | Response> {
+  const basic = basicCredentials(request.headers.get("authorization"));
+  if (!basic) return challenge(refuse(401, "authentication_required", "Send the shop login and password with HTTP Basic authentication."));
+  const found = await findAcceptingAccount(
+    context.db,
+    SLUG,
+    (credentials) => credentials.shop_login === basic.login,
+    (account) => samePassword(account.credentials.shop_password, basic.password),
+  );
+  if (found.kind === "unknown") return challenge(refuse(401, "unknown_shop", `No shop with login ${basic.login}.`));
+  if (found.kind === "refused") return challenge(refuse(401, "wrong_password", "The shop password is wrong."));
+  return found.account;
+}
+
+export const providerCSandbox: SandboxHandler = async (request, context) => {
+  const [scope, resource, id, ...rest] = context.path;
+  const route =
+    scope !== "shop" || rest.length > 0
+      ? undefined
+      : request.method === "GET" && resource === "whoami" && !id
+        ? "whoami"
+        : request.method === "POST" && resource === "orders" && !id
+          ? "create"
+          : request.method === "GET" && resource === "orders" && id
+            ? "read"
+            : undefined;
+  if (!route) return refuse(404, "not_found", "Provider C's shop API has POST /shop/orders, GET /shop/orders/{shop_order_id} and GET /shop/whoami.");
+  const account = await authenticate(request, context);
+  if (account instanceof Response) return account;
+  if (route === "whoami") return Response.json({ shop_login: account.credentials.shop_login, currencies: currenciesOf(account) });
+  if (route === "create") return takeOrder(await request.text(), account, context);
+  const record = await findRecordByIdempotencyKey(context.db, SLUG, decodeURIComponent(id!));
+  if (!record || record.connectionId !== account.connectionId) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
+  return Response.json(orderFromRecord(record));
+};

@@ -1,0 +1,117 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { formatMinor } from "@/lib/invoices/contract/amount";
+import type { SandboxContext } from "@/lib/processing/provider-server";
+import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
+import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
+import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
+
+export const SLUG = "provider-c";
+
+export const refuse = (status: number, code: string, message: string) => Response.json({ error: { code, message } }, { status });
+
+/** A provider account covers both of C's currencies; an H2H merchant account only the one it was opened in. */
+export function currenciesOf(account: SandboxAccount): string[] {
+  const currency = account.credentials.currency;
+  return typeof currency === "string" && currency ? [currency] : ["AMD", "EUR"];
+}
+
+const orderSchema = z.object({
+  shop_order_id: z.string().min(1).max(255),
+  description: z.string().optional(),
+  amount_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  currency_code: z.string().length(3),
+  allow_partial_capture: z.boolean().default(false),
+  payer: z.object({
+    card: z.object({
+      card_number: z.string().regex(/^\d{12,19}$/),
+      expiry_month: z.number().int().min(1).max(12),
+      expiry_year: z.number().int(),
+      cvc: z.string().optional(),
+      cardholder: z.string(),
+    }),
+  }),
+  return_url: z.string().optional(),
+  gateway_options: z.unknown().optional(),
+  service_fields: z.unknown().optional(),
+});
+
+export type COrder = {
+  order: {
+    id: string;
+    shop_order_id: string;
+    state: "PAID" | "PARTIALLY_PAID" | "REJECTED" | "AWAITING_3DS";
+    amount_minor: number;
+    currency_code: string;
+    paid_minor?: number;
+    rejection_reason?: string;
+    challenge_url?: string;
+  };
+};
+
+const REJECTIONS = { issuer_decline: "ISSUER_DECLINED", insufficient_funds: "INSUFFICIENT_FUNDS", invalid_cvv: "CVC_INVALID" } as const;
+
+function settle(order: COrder["order"], decision: CardDecision): COrder["order"] {
+  const { challenge_url: _challenge, ...rest } = order;
+  if (decision.kind === "approve" || decision.kind === "partial") {
+    return { ...rest, state: decision.kind === "approve" ? "PAID" : "PARTIALLY_PAID", paid_minor: Number(decision.capturedMinor) };
+  }
+  return { ...rest, state: "REJECTED", paid_minor: 0, rejection_reason: decision.kind === "decline" ? REJECTIONS[decision.reason] : "ISSUER_DECLINED" };
+}
+
+/** The order now: as created, unless the customer answered the 3-D Secure step since (lib/sandbox/three-ds.ts). */
+export function orderFromRecord(record: SandboxRecord): COrder {
+  const { order } = record.response as COrder;
+  const { details } = record;
+  if (details.threeDs === "failed") return { order: { ...settle(order, { kind: "decline", reason: "issuer_decline" }), rejection_reason: "THREE_DS_FAILED" } };
+  if (details.threeDs !== "passed") return { order };
+  const amountMinor = BigInt(order.amount_minor);
+  const amountText = formatMinor(amountMinor, order.currency_code);
+  return { order: settle(order, decideAmount({ amountText, amountMinor, allowPartially: details.allowPartially === true })) };
+}
+
+/** An order paid by card. The same shop_order_id twice is one order; the test card decides. */
+export async function takeOrder(raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return refuse(400, "malformed_body", "The body must be JSON.");
+  }
+  const parsed = orderSchema.safeParse(body);
+  if (!parsed.success) return refuse(422, "invalid_order", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  const input = parsed.data;
+  if (!currenciesOf(account).includes(input.currency_code)) {
+    return refuse(422, "currency_not_enabled", `The shop takes ${currenciesOf(account).join(" and ")}, not ${input.currency_code}.`);
+  }
+  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, input.shop_order_id);
+  if (earlier) return Response.json(orderFromRecord(earlier));
+
+  const { card } = input.payer;
+  const amountMinor = BigInt(input.amount_minor);
+  const amountText = formatMinor(amountMinor, input.currency_code);
+  const decision = decideCard({ cardNumber: card.card_number, amountText, amountMinor, allowPartially: input.allow_partial_capture, cvc: card.cvc });
+  if (decision.kind === "unavailable") return refuse(503, "bank_unavailable", "The acquiring bank is not answering.");
+  const id = `C-ORD-${randomBytes(8).toString("hex")}`;
+  const created = { id, shop_order_id: input.shop_order_id, amount_minor: input.amount_minor, currency_code: input.currency_code };
+  const order: COrder["order"] =
+    decision.kind === "three_ds"
+      ? { ...created, state: "AWAITING_3DS", challenge_url: threeDsUrl(context.publicBaseUrl, SLUG, id, input.return_url ?? context.publicBaseUrl) }
+      : settle({ ...created, state: "AWAITING_3DS" }, decision);
+  const record = await saveRecord(context.db, {
+    provider: SLUG,
+    connectionId: account.connectionId,
+    operation: "payment",
+    reference: id,
+    idempotencyKey: input.shop_order_id,
+    amountMinor: order.paid_minor === undefined ? amountMinor : BigInt(order.paid_minor),
+    currency: input.currency_code,
+    status: decision.kind === "three_ds" ? THREE_DS_PENDING_STATUS : order.state.toLowerCase(),
+    details: { ...(decision.kind === "three_ds" ? THREE_DS_REQUIRED : {}), allowPartially: input.allow_partial_capture, card: card.card_number },
+    request: { ...input, payer: { card: { card_number: card.card_number, cardholder: card.cardholder } } },
+    response: { order },
+  });
+  return Response.json(record.reference === id ? { order } : orderFromRecord(record), { status: record.reference === id ? 201 : 200 });
+}

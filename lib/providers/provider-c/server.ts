@@ -1,0 +1,6 @@
+import "server-only";
+import type { ProviderServer } from "@/lib/processing/provider-server";
+import { providerCAdapter } from "./adapter";
+import { providerCSandbox } from "./sandbox";
+
+export const providerCServer: ProviderServer = { slug: "provider-c", adapter: providerCAdapter, sandbox: providerCSandbox };

@@ -1,0 +1,88 @@
+import "server-only";
+import type { HealthResult, ProviderOutcome } from "@/lib/processing/adapter";
+import type { ExchangeRecorder, ProviderResponse } from "@/lib/processing/provider-http";
+
+/**
+ * The part of mapping a provider's answer that is the same for every provider: how the transport
+ * ended and what the HTTP status alone says. Each adapter maps the body of a 2xx answer itself,
+ * because every provider words its result differently.
+ */
+
+export type Answered = Extract<ProviderResponse, { kind: "answered" }>;
+
+/**
+ * The outcome decided before looking at the body, or the 2xx answer to read further.
+ * Refused credentials and an unavailable provider are soft failures (the next connection may
+ * take the invoice); a timeout after sending is unknown until a status request settles it.
+ */
+export function readTransport(response: ProviderResponse): { outcome: ProviderOutcome } | { answer: Answered } {
+  if (response.kind === "not_sent") return { outcome: { kind: "soft_failed", resolution: "provider_unavailable", message: response.message } };
+  if (response.kind === "timed_out") return { outcome: { kind: "unknown", message: response.message } };
+  const { status } = response;
+  if (status === 401 || status === 403) {
+    return { outcome: { kind: "soft_failed", resolution: "provider_auth_error", message: `The provider refused the credentials (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+  }
+  if (status === 429 || status >= 500) {
+    return { outcome: { kind: "soft_failed", resolution: "provider_unavailable", message: `The provider could not take the request (HTTP ${status}).` } };
+  }
+  if (status < 200 || status >= 300) {
+    return { outcome: { kind: "declined", resolution: "general_error", message: `The provider refused the request (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+  }
+  return { answer: response };
+}
+
+/**
+ * A status request's transport: 404 means the provider never received the request, so it is
+ * safe to send again or elsewhere (a soft failure), not a refusal of the payment.
+ */
+export function readStatusTransport(response: ProviderResponse): { outcome: ProviderOutcome } | { answer: Answered } {
+  if (response.kind === "answered" && response.status === 404) {
+    return { outcome: { kind: "soft_failed", resolution: "provider_unavailable", message: "The provider has no record of this request: it never arrived." } };
+  }
+  return readTransport(response);
+}
+
+/** A 2xx answer whose body the adapter cannot read: the provider may have acted, so only a status request can tell. */
+export function unreadableAnswer(answer: Answered): ProviderOutcome {
+  return { kind: "unknown", message: `The provider answered HTTP ${answer.status} in a form this service does not understand.` };
+}
+
+/**
+ * A health check's answer in plain words. `refusedField` names the credential the provider's
+ * refusal most likely points at (read from its error code).
+ */
+export function readHealth(response: ProviderResponse, refusedField: (body: unknown) => string): HealthResult {
+  if (response.kind === "not_sent") return { kind: "unreachable", message: response.message.replace(/^not sent: /, "") };
+  if (response.kind === "timed_out") return { kind: "unreachable", message: response.message };
+  if (response.status === 401 || response.status === 403) {
+    return { kind: "credentials_refused", field: refusedField(response.body), message: `The provider refused the credentials${errorCodeSuffix(response.body)}.` };
+  }
+  if (response.status >= 200 && response.status < 300) return { kind: "ok", message: "The provider answered and accepted the credentials." };
+  return { kind: "unreachable", message: `the provider answered HTTP ${response.status}` };
+}
+
+function errorCodeSuffix(body: unknown): string {
+  const code = findErrorCode(body);
+  return code ? `: ${code}` : "";
+}
+
+/** The first `code` / `error_code` string in a provider's error body, whatever its nesting. */
+export function findErrorCode(body: unknown): string | undefined {
+  if (!body || typeof body !== "object") return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ["error_code", "code"]) if (typeof record[key] === "string") return record[key];
+  for (const value of Object.values(record)) {
+    const nested = value && typeof value === "object" ? findErrorCode(value) : undefined;
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/**
+ * Values the attempt log must never show (the CVC, the full card number). The engine's recorder
+ * accepts more secrets after creation; a recorder without that ability still masks card numbers.
+ */
+export function hideFromLog(exchanges: ExchangeRecorder, values: readonly (string | undefined)[]): void {
+  const recorder = exchanges as ExchangeRecorder & { addSecret?: (value: string) => void };
+  for (const value of values) if (value) recorder.addSecret?.(value);
+}

@@ -1,0 +1,110 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { createConnection } from "@/lib/connections/service";
+import { credentialsKey } from "@/lib/connections/vault-key";
+import type { Db } from "@/lib/db/client";
+import { randomUUID } from "node:crypto";
+import type { AdapterContext, PaymentInstruction } from "@/lib/processing/adapter";
+import { createExchangeRecorder } from "@/lib/processing/provider-http";
+import type { ConnectionKind, CredentialValues } from "@/lib/providers";
+import { getKind } from "@/lib/providers";
+import { getProviderServer } from "@/lib/providers/server/servers";
+import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
+import { createAttributes, newMerchant, parseCreate, scopeFor } from "./connection-fixtures";
+
+/**
+ * The sandboxes behind a real HTTP server on 127.0.0.1 (a free port), dispatching
+ * /sandbox/<slug>/… the way app/sandbox/[slug]/[[...path]]/route.ts does, so adapters are tested
+ * over the same wire as in the app.
+ */
+export function serveSandboxes(db: () => Db): { readonly origin: string } {
+  let server: Server | undefined;
+  let origin = "";
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      void (async () => {
+        const request = await toWebRequest(req, origin);
+        const [, sandbox, slug, ...path] = new URL(request.url).pathname.split("/");
+        const handler = sandbox === "sandbox" && slug ? getProviderServer(slug)?.sandbox : undefined;
+        const response = handler ? await handler(request, { path, db: db(), publicBaseUrl: origin }) : new Response("not found", { status: 404 });
+        await sendWebResponse(response, res);
+      })().catch((error: unknown) => {
+        res.writeHead(500, { "content-type": "text/plain" });
+        res.end(String(error));
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+  return {
+    get origin() {
+      return origin;
+    },
+  };
+}
+
+/** A test-mode connection made through createConnection, sealed with the app's vault key (the sandboxes open it). */
+export async function createTestConnection(db: Db, provider: string, kind: ConnectionKind, credentials?: CredentialValues) {
+  const merchantId = await newMerchant(db);
+  const attributes = createAttributes(provider, kind, "test", credentials ? { credentials } : {});
+  const created = await createConnection(scopeFor(db, merchantId, credentialsKey()), parseCreate(attributes));
+  if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.problems)}`);
+  return { merchantId, connectionId: created.value.id, credentials: attributes.credentials };
+}
+
+/** What an adapter gets from the engine: the sandbox's base URL, the credentials, a recorder hiding the secrets. */
+export function adapterContext(baseUrl: string, provider: string, kind: ConnectionKind, credentials: CredentialValues, timeoutMs = 5_000): AdapterContext & {
+  exchanges: ReturnType<typeof createExchangeRecorder>;
+} {
+  const secrets = (getKind(provider, kind)?.fields ?? []).filter((field) => field.secret).map((field) => String(credentials[field.id] ?? ""));
+  return { connectionId: "conn_test", kind, mode: "test", baseUrl, credentials, exchanges: createExchangeRecorder(secrets), timeoutMs };
+}
+
+/** A port nothing listens on: a server is opened and closed again to find one. */
+export async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A server that takes requests and never answers: the adapter's timeout decides. */
+export async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A payment as the engine hands it to an adapter: "100.77" in `currency`, one test card. */
+export function paymentInstruction(card: string, options: { amount?: string; currency?: string; service?: string; allowPartially?: boolean } = {}): PaymentInstruction {
+  const amount = options.amount ?? "100.00";
+  const [units, cents = "00"] = amount.split(".");
+  return {
+    invoiceId: "cpi_test",
+    attemptId: "att_test",
+    idempotencyKey: randomUUID(),
+    service: options.service ?? "payment_card_uah_hpp",
+    currency: options.currency ?? "UAH",
+    amount,
+    amountMinor: BigInt(units!) * 100n + BigInt(cents.padEnd(2, "0")),
+    allowPartially: options.allowPartially ?? false,
+    card: { number: card, expiryMonth: 12, expiryYear: 2030, cvc: "123", holder: "Olena Kovalenko" },
+    customer: { name: "Olena Kovalenko" },
+    options: {},
+    gatewayOptions: null,
+    serviceFields: null,
+    returnUrl: "http://localhost:3000/pay/cpi_test/return",
+  };
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { CredentialValues } from "@/lib/providers";
+import { providerBAdapter as adapter, signB } from "@/lib/providers/provider-b/adapter";
+import { completeThreeDs } from "@/lib/sandbox/three-ds";
+import { setUpTestDb } from "./helpers/db";
+import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";
+
+const t = setUpTestDb();
+const sandbox = serveSandboxes(() => t.db);
+const base = () => `${sandbox.origin}/sandbox/provider-b`;
+let credentials: CredentialValues;
+
+beforeAll(async () => {
+  ({ credentials } = await createTestConnection(t.db, "provider-b", "h2h"));
+  // A second merchant with the same sample terminal ID and another secret: the signature picks the account.
+  await createTestConnection(t.db, "provider-b", "h2h");
+});
+
+const context = (overrides: CredentialValues = {}) => adapterContext(base(), "provider-b", "h2h", { ...credentials, ...overrides });
+const payment = (card: string, amount = "100.50", allowPartially = false) =>
+  paymentInstruction(card, { amount, allowPartially, currency: "EUR", service: "payment_card_eur_hpp" });
+
+describe("Provider B adapter against its sandbox (HMAC-signed terminal API)", () => {
+  it("health check: accepted, refused for a wrong secret or terminal, unreachable on a closed port", async () => {
+    expect(await adapter.healthCheck(context())).toMatchObject({ kind: "ok" });
+    expect(await adapter.healthCheck(context({ secret_key: "wrong-secret-value" }))).toMatchObject({ kind: "credentials_refused", field: "secret_key" });
+    expect(await adapter.healthCheck(context({ terminal_id: "TERM-NONE" }))).toMatchObject({ kind: "credentials_refused", field: "terminal_id" });
+    expect(await adapter.healthCheck(adapterContext(await closedPortUrl(), "provider-b", "h2h", credentials))).toMatchObject({ kind: "unreachable" });
+  });
+
+  it("the sandbox answers 401 to a wrong signature, a stale timestamp and a missing one", async () => {
+    const headers = (signature: string) => ({ "x-terminal": String(credentials.terminal_id), "x-signature": signature });
+    const now = Math.floor(Date.now() / 1000);
+    for (const [signature, code] of [
+      [signB("wrong", now, ""), "bad_signature"],
+      [signB(String(credentials.secret_key), now - 3600, ""), "stale_timestamp"],
+      ["", "missing_signature"],
+    ]) {
+      const response = await fetch(`${base()}/v1/auth-check`, { headers: headers(signature!) });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error_code: code });
+    }
+  });
+
+  it("a payment with a wrong secret is a soft failure provider_auth_error", async () => {
+    expect(await adapter.createPayment(context({ secret_key: "wrong-secret-value" }), payment("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
+  });
+
+  it.each([
+    ["4242424242424242", { kind: "succeeded", processedAmountMinor: 10050n }],
+    ["4000000000000002", { kind: "declined", resolution: "issuer_decline" }],
+    ["4000000000009995", { kind: "declined", resolution: "insufficient_funds" }],
+    ["4000000000000119", { kind: "soft_failed", resolution: "provider_unavailable" }],
+  ])("test card %s", async (card, expected) => {
+    expect(await adapter.createPayment(context(), payment(card))).toMatchObject(expected);
+  });
+
+  it("3-D Secure: pending with the sandbox's page; the status request settles pass and fail", async () => {
+    for (const [answer, expected] of [
+      ["pass", { kind: "succeeded", processedAmountMinor: 10050n }],
+      ["fail", { kind: "declined", resolution: "auth_3ds_failed" }],
+    ] as const) {
+      const instruction = payment("4000000000003220");
+      const outcome = await adapter.createPayment(context(), instruction);
+      expect(outcome).toMatchObject({ kind: "pending", redirectUrl: expect.stringContaining("/sandbox/3ds/provider-b/") });
+      await completeThreeDs(t.db, "provider-b", outcome.providerReference!, answer);
+      expect(await adapter.getStatus(context(), { idempotencyKey: instruction.idempotencyKey, direction: "payment" })).toMatchObject(expected);
+    }
+  });
+
+  it("partial capture: .77 takes 75 % with allow_partially, declined without", async () => {
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77", true))).toMatchObject({ kind: "succeeded", processedAmountMinor: 807n });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77", false))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+  });
+
+  it("echoes the customer it received with B's defaults (spec 2.6) into the exchange log; the status request finds the charge", async () => {
+    const ctx = context();
+    const instruction = payment("4242424242424242");
+    instruction.customer = { name: "Customer", email: "customer@example.com", address: { country: "GB", city: "London" }, language: "en" };
+    const outcome = await adapter.createPayment(ctx, instruction);
+    const answer = ctx.exchanges.list().at(-1)?.responseBody as Record<string, unknown>;
+    expect(answer.received_customer).toEqual({ name: "Customer", email: "customer@example.com", address: { country: "GB", city: "London" } });
+    expect(answer.received_lang).toBe("en");
+    expect(await adapter.getStatus(context(), { idempotencyKey: instruction.idempotencyKey, direction: "payment" })).toEqual(outcome);
+    expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({ kind: "soft_failed" });
+    const log = JSON.stringify(ctx.exchanges.list());
+    expect(log).not.toContain("4242424242424242");
+    expect(log).not.toContain(String(credentials.secret_key));
+  });
+});
