@@ -1,0 +1,32 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
+
+/**
+ * The sandboxes served over real HTTP on 127.0.0.1, as `/sandbox/<slug>/…` of this server would
+ * serve them: adapters reach them with fetch, so integration tests run the same path as the app.
+ * Point APP_URL at `baseUrl` while it runs.
+ */
+export async function startSandboxServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const read = (request: IncomingMessage) =>
+    new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => resolve(Buffer.concat(chunks)));
+    });
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? "/", `http://${request.headers.host}`);
+    const [, root, slug, ...path] = url.pathname.split("/");
+    const body = await read(request);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
+    const webRequest = new Request(url, { method: request.method, headers, ...(body.length ? { body } : {}) });
+    const answer =
+      root === "sandbox" && slug ? await dispatchSandboxRequest(webRequest, slug, path) : new Response("not found", { status: 404 });
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
