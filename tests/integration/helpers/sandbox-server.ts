@@ -20,7 +20,7 @@ export async function startSandboxServer(): Promise<{ baseUrl: string; close: ()
     const body = await read(request);
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
-    const webRequest = new Request(url, { method: request.method, headers, ...(body.length ? { body } : {}) });
+    const webRequest = new Request(url, { method: request.method, headers, ...(body.length ? { body: new Uint8Array(body) } : {}) });
     const answer =
       root === "sandbox" && slug ? await dispatchSandboxRequest(webRequest, slug, path) : new Response("not found", { status: 404 });
     response.writeHead(answer.status, Object.fromEntries(answer.headers));
