@@ -6,10 +6,12 @@ import type { FieldValues, UseFormReturn } from "react-hook-form";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { createConnectionAction } from "@/lib/actions/connections";
+import { testCredentialsAction } from "@/lib/actions/test-connection";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { getProvider, type KindSpec } from "@/lib/providers";
 import { CredentialFields } from "./credential-fields";
 import { GenerateKeyPair } from "./generate-key-pair";
+import { TestConnectionResult, useTestConnection } from "./test-connection-button";
 
 /** The overview page's 'New connection' section: Connect, choose the kind, fill its form (spec section 1). */
 export function ConnectSection({ providerSlug }: { providerSlug: string }) {
@@ -69,6 +71,8 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
   const router = useRouter();
   const { errors } = form.formState;
   const idPrefix = `new-${kind.kind}`;
+  // Tests the values as typed, before saving; refused input lands on its fields like a save's.
+  const test = useTestConnection((result) => applyActionErrors(anyForm, result));
 
   const onSubmit = form.handleSubmit((values) =>
     startTransition(async () => {
@@ -108,10 +112,14 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
         <SubmitButton pending={pending} pendingLabel="Saving…">
           Save connection
         </SubmitButton>
+        <button type="button" className="btn-secondary" disabled={test.pending} onClick={() => test.run(() => testCredentialsAction(form.getValues()))}>
+          {test.pending ? "Testing…" : "Test connection"}
+        </button>
         <button type="button" className="btn-secondary" onClick={onCancel}>
           Cancel
         </button>
       </div>
+      <TestConnectionResult state={test} />
     </form>
   );
 }

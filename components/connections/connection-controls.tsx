@@ -2,7 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { deleteConnectionAction, setConnectionEnabledAction, testConnectionAction } from "@/lib/actions/connections";
+import { deleteConnectionAction, setConnectionEnabledAction } from "@/lib/actions/connections";
+import { testConnectionAction } from "@/lib/actions/test-connection";
+import { TestConnectionResult, useTestConnection } from "./test-connection-button";
 
 /** Enable or disable, test and delete; delete asks first and says what stops working. */
 export function ConnectionControls({ id, label, enabled, services }: { id: string; label: string; enabled: boolean; services: string[] }) {
@@ -10,6 +12,7 @@ export function ConnectionControls({ id, label, enabled, services }: { id: strin
   const [message, setMessage] = useState<{ kind: "error" | "info"; text: string }>();
   const [confirming, setConfirming] = useState(false);
   const router = useRouter();
+  const test = useTestConnection();
 
   const run = (fn: () => Promise<{ ok: boolean; message?: string } & Record<string, unknown>>, after?: () => void) =>
     startTransition(async () => {
@@ -25,23 +28,14 @@ export function ConnectionControls({ id, label, enabled, services }: { id: strin
         <button type="button" className="btn-secondary" disabled={pending} onClick={() => run(() => setConnectionEnabledAction({ id, enabled: !enabled }), () => setMessage(undefined))}>
           {enabled ? "Disable" : "Enable"}
         </button>
-        <button
-          type="button"
-          className="btn-secondary"
-          disabled={pending}
-          onClick={() =>
-            startTransition(async () => {
-              const result = await testConnectionAction({ id });
-              setMessage(result.ok ? { kind: "info", text: result.data.message } : { kind: "error", text: result.message ?? "Test failed." });
-            })
-          }
-        >
-          Test connection
+        <button type="button" className="btn-secondary" disabled={pending || test.pending} onClick={() => test.run(() => testConnectionAction({ id }))}>
+          {test.pending ? "Testing…" : "Test connection"}
         </button>
         <button type="button" className="btn-secondary text-red-700" disabled={pending} onClick={() => setConfirming(true)}>
           Delete
         </button>
       </div>
+      <TestConnectionResult state={test} />
       {pending ? <p role="status" className="text-sm text-slate-600">Working…</p> : null}
       {message ? (
         <p role={message.kind === "error" ? "alert" : "status"} className={`text-sm ${message.kind === "error" ? "text-red-700" : "text-slate-700"}`}>

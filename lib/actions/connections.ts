@@ -2,9 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { recordAudit } from "@/lib/connections/audit";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
-import { findConnectionRow } from "@/lib/connections/queries";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { connectionScope, personActor } from "@/lib/connections/scope";
 import { createConnection, deleteConnection, editConnection, setConnectionEnabled } from "@/lib/connections/service";
@@ -69,22 +67,6 @@ export const deleteConnectionAction = validatedAction(
     if (!(await deleteConnection(scope, input.id))) throw new NotFoundError(NOT_FOUND);
     refresh(undefined, input.id);
     return { ok: true, data: undefined };
-  },
-);
-
-/** The provider sandboxes arrive with payment processing; until then the check says so plainly. */
-export const testConnectionAction = validatedAction(
-  "connections.test",
-  { schema: idSchema, role: "owner" },
-  async (input, viewer) => {
-    const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
-    const row = await findConnectionRow(scope.db, scope.merchantId, input.id);
-    if (!row) throw new NotFoundError(NOT_FOUND);
-    await recordAudit(scope.db, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action: "tested", changes: ["not available yet"] });
-    return {
-      ok: true,
-      data: { available: false, message: "Test connection is not available yet: the provider sandboxes arrive with payment processing." },
-    };
   },
 );
 

@@ -1,0 +1,39 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/result";
+import type { HealthReport } from "@/lib/actions/test-connection-message";
+
+export type TestConnectionState = {
+  pending: boolean;
+  report?: HealthReport;
+  error?: string;
+  run: (action: () => Promise<ActionResult<HealthReport>>) => void;
+};
+
+/** Runs a Test connection action and keeps its last answer (or the refusal of the input). */
+export function useTestConnection(onRefused?: (result: Extract<ActionResult<HealthReport>, { ok: false }>) => string | undefined): TestConnectionState {
+  const [pending, startTransition] = useTransition();
+  const [report, setReport] = useState<HealthReport>();
+  const [error, setError] = useState<string>();
+  const run = (action: () => Promise<ActionResult<HealthReport>>) =>
+    startTransition(async () => {
+      setReport(undefined);
+      setError(undefined);
+      const result = await action();
+      if (result.ok) setReport(result.data);
+      else setError(onRefused?.(result) ?? result.message ?? "The test could not run.");
+    });
+  return { pending, report, error, run };
+}
+
+/** The answer in plain words, announced politely: "Testing…", then the result. */
+export function TestConnectionResult({ state }: { state: TestConnectionState }) {
+  const text = state.pending ? "Testing…" : (state.report?.message ?? state.error);
+  const good = state.report?.kind === "ok";
+  return (
+    <p role="status" aria-live="polite" data-testid="test-connection-result" className={`text-sm ${good ? "text-green-800" : state.pending ? "text-slate-600" : "text-red-700"}`}>
+      {text}
+    </p>
+  );
+}
