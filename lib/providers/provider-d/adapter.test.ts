@@ -5,20 +5,21 @@ import { merchantDataOf, outcomeOf } from "./adapter";
 import { signD, verifyD } from "./wire";
 
 const answered = (status: number, body: unknown): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
-const transaction = (state: string, captured: number, code = "00") => ({
-  result: { transaction_id: "t", payment_id: "dpay_1", state, amount: 1000, captured_amount: captured, currency: "860", channel: "merchant", response_code: code, card_mask: "424242******4242" },
+const transaction = (state: number, captured: number, code: number | null = null) => ({
+  result: { transaction_id: "t", payment_id: "dpay_1", state, amount: 1000, captured_amount: captured, currency: "860", channel: "merchant", reject_code: code, card_mask: "424242******4242" },
 });
 
 describe("Provider D answers → outcomes", () => {
   it.each([
-    [answered(200, transaction("completed", 1000)), { kind: "succeeded", providerReference: "dpay_1", processedAmountMinor: 1000n }],
-    [answered(200, transaction("partially_completed", 750, "10")), { kind: "succeeded", processedAmountMinor: 750n }],
-    [answered(200, transaction("declined", 0, "05")), { kind: "declined", resolution: "issuer_decline" }],
-    [answered(200, transaction("declined", 0, "51")), { kind: "declined", resolution: "insufficient_funds" }],
-    [answered(200, transaction("declined", 0, "N7")), { kind: "declined", resolution: "invalid_cvv" }],
-    [answered(200, transaction("declined", 0, "99")), { kind: "declined", resolution: "general_error" }],
+    [answered(200, transaction(2, 1000)), { kind: "succeeded", providerReference: "dpay_1", processedAmountMinor: 1000n }],
+    [answered(200, transaction(3, 750)), { kind: "succeeded", processedAmountMinor: 750n }],
+    [answered(200, transaction(-1, 0, -31630)), { kind: "declined", resolution: "issuer_decline" }],
+    [answered(200, transaction(-1, 0, -31631)), { kind: "declined", resolution: "insufficient_funds" }],
+    [answered(200, transaction(-1, 0, -31632)), { kind: "declined", resolution: "invalid_cvv" }],
+    [answered(200, transaction(-1, 0, -31999)), { kind: "declined", resolution: "general_error" }],
     [answered(401, { error: { code: "invalid_sign", message: "bad" } }), { kind: "soft_failed", resolution: "provider_auth_error" }],
     [answered(403, {}), { kind: "soft_failed", resolution: "provider_auth_error" }],
+    [answered(200, transaction(-2, 0)), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(429, {}), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(503, { error: { code: "service_unavailable", message: "down" } }), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(409, { error: { code: "wrong_channel", message: "not P2P" } }), { kind: "declined", resolution: "general_error" }],

@@ -5,7 +5,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * Provider D's wire format, shared by its adapter and its sandbox so both sides agree on it by
  * construction. D speaks a merchant-gateway dialect: every call is a POST of snake_case JSON,
  * amounts are integers in tiyin, the currency travels as its ISO 4217 numeric code, the answer is
- * `{ result }` or `{ error: { code, message } }`, and card declines carry ISO 8583 response codes.
+ * `{ result }` or `{ error: { code, message } }`, and a transaction's state is a number (2 performed,
+ * 3 performed partly, -1 rejected with D's own negative reject code, -2 failed in processing).
  *
  * Authentication: `Api-Key: <api_key>` and `Sign: <hex HMAC-SHA512 of the raw body with secret_key>`.
  * The account is named by `merchant_id` in the body.
@@ -21,15 +22,17 @@ export const D_PATHS = {
 /** ISO 4217 numeric code: D names currencies by number. */
 export const D_CURRENCY_CODES: Readonly<Record<string, string>> = { UZS: "860" };
 
-/** ISO 8583 response codes D puts on a declined sale. */
-export const D_DECLINE_CODES = {
-  issuer_decline: "05",
-  insufficient_funds: "51",
-  invalid_cvv: "N7",
-} as const;
+/** D's transaction states; `failed` means D received the sale but its processing was down, nothing was charged. */
+export const D_STATES = { performed: 2, performedPartly: 3, rejected: -1, failed: -2 } as const;
 
-/** `failed`: D received the sale but its processing was down; nothing was charged. */
-export type DState = "completed" | "partially_completed" | "declined" | "failed";
+export type DState = (typeof D_STATES)[keyof typeof D_STATES];
+
+/** D's reject codes on a rejected sale (its own numbering, negative like all its errors). */
+export const D_REJECT_CODES = {
+  issuer_decline: -31630,
+  insufficient_funds: -31631,
+  invalid_cvv: -31632,
+} as const;
 
 export type DSaleRequest = {
   merchant_id: string;
@@ -55,7 +58,7 @@ export type DTransaction = {
   captured_amount: number;
   currency: string;
   channel: "merchant" | "p2p";
-  response_code: string;
+  reject_code: number | null;
   card_mask: string;
 };
 

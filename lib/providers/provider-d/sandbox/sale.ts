@@ -6,7 +6,7 @@ import { formatMinor } from "@/lib/invoices/contract/amount";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
-import { D_DECLINE_CODES, type DSaleRequest, type DState, type DTransaction } from "../wire";
+import { D_REJECT_CODES, D_STATES, type DSaleRequest, type DState, type DTransaction } from "../wire";
 
 export const SLUG = "provider-d";
 
@@ -22,16 +22,19 @@ function decide(sale: DSaleRequest): CardDecision {
   return decision.kind === "three_ds" ? decideAmount(input) : decision;
 }
 
-function stateOf(decision: CardDecision): { state: DState; captured: bigint; code: string } {
+/** The record's status in words, beside D's numeric state. */
+const STATUS_WORDS: Readonly<Record<DState, string>> = { 2: "performed", 3: "performed_partly", [-1]: "rejected", [-2]: "failed" };
+
+function stateOf(decision: CardDecision): { state: DState; captured: bigint; code: number | null } {
   switch (decision.kind) {
     case "approve":
-      return { state: "completed", captured: decision.capturedMinor, code: "00" };
+      return { state: D_STATES.performed, captured: decision.capturedMinor, code: null };
     case "partial":
-      return { state: "partially_completed", captured: decision.capturedMinor, code: "10" };
+      return { state: D_STATES.performedPartly, captured: decision.capturedMinor, code: null };
     case "decline":
-      return { state: "declined", captured: 0n, code: D_DECLINE_CODES[decision.reason] };
+      return { state: D_STATES.rejected, captured: 0n, code: D_REJECT_CODES[decision.reason] };
     default:
-      return { state: "failed", captured: 0n, code: "91" };
+      return { state: D_STATES.failed, captured: 0n, code: null };
   }
 }
 
@@ -64,7 +67,7 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
   const earlier = await findRecordByIdempotencyKey(db, SLUG, body.transaction_id);
   if (earlier) {
     if (earlier.connectionId !== account.connectionId) return dError(400, "bad_request", "transaction_id is already used.");
-    return { status: earlier.status === "failed" ? 503 : 200, body: earlier.response };
+    return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: earlier.response };
   }
   const { state, captured, code } = stateOf(decide(body));
   const transaction: DTransaction = {
@@ -75,10 +78,10 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     captured_amount: Number(captured),
     currency: body.currency,
     channel,
-    response_code: code,
+    reject_code: code,
     card_mask: maskCardNumber(body.card.pan),
   };
-  const answer = state === "failed" ? dError(503, "service_unavailable", "Processing is unavailable, try again later.") : { status: 200, body: { result: transaction } };
+  const answer = state === D_STATES.failed ? dError(503, "service_unavailable", "Processing is unavailable, try again later.") : { status: 200, body: { result: transaction } };
   await saveRecord(db, {
     provider: SLUG,
     connectionId: account.connectionId,
@@ -87,7 +90,7 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     idempotencyKey: body.transaction_id,
     amountMinor: captured,
     currency: "UZS",
-    status: state,
+    status: STATUS_WORDS[state],
     details: {
       channel,
       transaction,
