@@ -121,6 +121,8 @@ describe("Provider E adapter against its sandbox", () => {
     expect(await adapter.healthCheck(context())).toMatchObject({ kind: "ok" });
     expect(await adapter.healthCheck(context({ private_key: generateKeyPair().privateKeyPem }))).toMatchObject({ kind: "credentials_refused", field: "private_key" });
     expect(await adapter.healthCheck(context({ private_key: "not a key" }))).toMatchObject({ kind: "credentials_refused", field: "private_key" });
+    expect(await adapter.healthCheck(context({ private_key: "" }))).toMatchObject({ kind: "credentials_refused", field: "private_key", message: expect.stringContaining("no private key") });
+    expect(await adapter.createPayment(context({ private_key: "" }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
     expect(await adapter.healthCheck(context({ merchant_id: "E-NOBODY" }))).toMatchObject({ kind: "credentials_refused", field: "merchant_id" });
     const closed = adapterContext(await closedPortUrl(), "provider-e", "h2h", credentials);
     expect(await adapter.healthCheck(closed)).toMatchObject({ kind: "unreachable" });

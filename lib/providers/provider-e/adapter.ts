@@ -23,8 +23,11 @@ function hideInLog(context: AdapterContext, values: readonly (string | undefined
 class CannotSignError extends Error {}
 
 function sign(context: AdapterContext, textToSign: string): string {
+  const privateKey = text(context, "private_key");
+  // A pair generated in the dashboard becomes the connection's private key when the connection is saved.
+  if (privateKey === "") throw new CannotSignError("There is no private key to sign with yet: upload one, or save the connection with the generated key pair first.");
   try {
-    return signE(text(context, "private_key"), textToSign);
+    return signE(privateKey, textToSign);
   } catch {
     throw new CannotSignError("The private key cannot sign: it is not a valid private key.");
   }
