@@ -4,6 +4,9 @@ import * as payments from "@/app/api/commerce/payment-invoices/route";
 import * as payment from "@/app/api/commerce/payment-invoices/[id]/route";
 import * as payouts from "@/app/api/commerce/payout-invoices/route";
 import * as payout from "@/app/api/commerce/payout-invoices/[id]/route";
+import * as paymentAttempts from "@/app/api/commerce/payment-invoices/[id]/attempts/route";
+import * as payoutAttempts from "@/app/api/commerce/payout-invoices/[id]/attempts/route";
+import * as payoutProcess from "@/app/api/commerce/payout-invoices/[id]/process/route";
 import { errorResponse } from "@/lib/api/errors";
 import { withPublic } from "@/lib/api/with-api-key";
 
@@ -22,6 +25,9 @@ export const COMMERCE_ROUTES: { route: string; module: RouteModule }[] = [
   { route: "/api/commerce/payment-invoices/[id]", module: payment as unknown as RouteModule },
   { route: "/api/commerce/payout-invoices", module: payouts as unknown as RouteModule },
   { route: "/api/commerce/payout-invoices/[id]", module: payout as unknown as RouteModule },
+  { route: "/api/commerce/payment-invoices/[id]/attempts", module: paymentAttempts as unknown as RouteModule },
+  { route: "/api/commerce/payout-invoices/[id]/attempts", module: payoutAttempts as unknown as RouteModule },
+  { route: "/api/commerce/payout-invoices/[id]/process", module: payoutProcess as unknown as RouteModule },
   { route: "/api/commerce/openapi.json", module: openapi as unknown as RouteModule },
   { route: "/api/commerce/[[...rest]]", module: unknownPath as unknown as RouteModule },
 ];

@@ -87,6 +87,13 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   unknown_parameter: "Invalid query parameter",
   invalid_parameter: "Invalid query parameter",
   invalid_cursor: "Invalid query parameter",
+  invoice_processing: "Invoice already being paid",
+  invoice_final: "Invoice cannot be paid again",
+  invoice_expired: "Invoice expired",
+  attempts_exhausted: "Attempts limit reached",
+  outcome_unknown: "Outcome not known yet",
+  wrong_direction: "Wrong invoice type",
+  payout_not_supported: "Not a payout service",
 };
 
 export function titleOf(code: string): string {

@@ -3,6 +3,7 @@ import type { InvoiceResource } from "../invoices/contract/resource-schemas";
 import type { Customer } from "../invoices/contract/schemas";
 import { INVOICE_TYPES } from "../invoices/contract/schemas";
 import type { InvoiceRow } from "../invoices/create/store";
+import { formatMinor } from "../invoices/contract/amount";
 import { hostedPagePath } from "../invoices/read/hosted-page";
 
 export type ResourceContext = {
@@ -18,6 +19,13 @@ export function invoiceCollectionPath(direction: InvoiceDirection): string {
 export function hostedPageUrl(row: Pick<InvoiceRow, "id" | "service">, { baseUrl }: ResourceContext): string | null {
   const path = hostedPagePath(row);
   return path === null ? null : `${baseUrl}${path}`;
+}
+
+/** In the form amount was sent: a number for a number, else the currency's decimal text. */
+function processedAmountOf(row: Pick<InvoiceRow, "processedAmountMinor" | "currency" | "amountIsNumber">): string | number | null {
+  if (row.processedAmountMinor === null) return null;
+  const text = formatMinor(row.processedAmountMinor, row.currency);
+  return row.amountIsNumber ? Number(text) : text;
 }
 
 /**
@@ -45,12 +53,15 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       resolved_customer_sources: row.resolvedCustomerSources,
       hpp_url: hostedPageUrl(row, context),
       routing: row.routingReason === null ? null : { reason: row.routingReason },
+      processed_amount: processedAmountOf(row),
+      attempts: row.attemptsCount,
+      return_url: row.returnUrl,
       created: row.createdAt.toISOString(),
       updated: row.updatedAt.toISOString(),
     },
     relationships: {
       connection: { data: row.connectionId === null ? null : { type: "connection", id: row.connectionId } },
     },
-    links: { self },
+    links: { self, attempts: `${self}/attempts` },
   };
 }

@@ -35,8 +35,10 @@ async function prepare(db: Db, connection: ConnectionRow | undefined, recorder: 
   try {
     return { adapter: server.adapter, context: await adapterContextFor(db, connection, recorder) };
   } catch (error) {
+    // Nothing was sent: no live URL configured, or credentials the vault cannot open.
     if (error instanceof MissingBaseUrlError) return { failure: unavailable(error.message) };
-    throw error;
+    logger.error("connection credentials could not be read", { connectionId: connection.id, error: error instanceof Error ? error.name : "unknown" });
+    return { failure: { kind: "soft_failed", resolution: "provider_auth_error", message: "The connection's credentials could not be read." } };
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as GET_OPENAPI } from "@/app/api/commerce/openapi.json/route";
 import { GET as GET_PAYMENT, POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { GET as GET_PAYMENT_ONE } from "@/app/api/commerce/payment-invoices/[id]/route";
@@ -27,6 +27,17 @@ import {
 } from "./helpers/invoice-fixtures";
 
 const t = setUpTestDb();
+
+// Invoices that process at creation (auto_process, bypass_hpp) meet a closed port, never a server
+// that happens to run on this machine.
+const previousAppUrl = process.env.APP_URL;
+beforeAll(() => {
+  process.env.APP_URL = "http://127.0.0.1:2";
+});
+afterAll(() => {
+  if (previousAppUrl === undefined) delete process.env.APP_URL;
+  else process.env.APP_URL = previousAppUrl;
+});
 
 let logLines: unknown[] = [];
 let loggedErrors: unknown[] = [];
@@ -133,9 +144,11 @@ describe("spec 4.1: each provider's example invoice", () => {
     expect(data.id).toMatch(/^cpi_[A-Za-z0-9_-]{22}$/);
     expect(data.type).toBe("payment-invoice");
     const sent = body.data.attributes;
+    // Issue 10: bypass_hpp sends the payment at creation; no sandbox answers here (APP_URL points
+    // nowhere), so it fails softly before the 201. Every other example waits for its hosted page.
+    const bypass = (sent.options as { bypass_hpp?: boolean } | undefined)?.bypass_hpp === true;
     expect(data.attributes).toMatchObject({
-      status: "created",
-      resolution: null,
+      ...(bypass ? { status: "process_failed", resolution: "provider_unavailable", attempts: 1 } : { status: "created", resolution: null, attempts: 0 }),
       amount: sent.amount,
       currency: sent.currency,
       service: sent.service,
@@ -147,7 +160,8 @@ describe("spec 4.1: each provider's example invoice", () => {
       hpp_url: `http://test/pay/${data.id}`,
     });
     expect(data.attributes.resolved_customer).toEqual(expect.any(Object));
-    expect(data.attributes.created).toBe(data.attributes.updated);
+    if (bypass) expect(String(data.attributes.updated) > String(data.attributes.created)).toBe(true);
+    else expect(data.attributes.created).toBe(data.attributes.updated);
     expect(data.relationships.connection.data).toEqual({ type: "connection", id: m.connectionId });
     expect(data.links.self).toBe(`http://test${PAYMENTS}/${data.id}`);
     expect(answer.headers.get("location")).toBe(data.links.self);
@@ -173,8 +187,11 @@ describe("spec 4.2: payout invoices", () => {
     expect(invoiceResourceSchema.safeParse(data).error).toBeUndefined();
     expect(data.id).toMatch(/^cpoi_/);
     expect(data.type).toBe("payout-invoice");
+    // auto_process: the payout goes to the provider before the 201; no sandbox answers here.
     expect(data.attributes).toMatchObject({
-      status: "created",
+      status: "process_failed",
+      resolution: "provider_unavailable",
+      attempts: 1,
       amount: 250.75,
       currency: "UAH",
       service: "payment_card_uah",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  attemptListDocumentSchema,
   errorDocumentSchema,
   INVOICE_ID_PREFIXES,
   invoiceDocumentSchema,
@@ -128,6 +129,47 @@ function getOperation(kind: "payment" | "payout"): Json {
   };
 }
 
+const idParameter = (kind: "payment" | "payout"): Json => ({
+  name: "id",
+  in: "path",
+  required: true,
+  schema: { type: "string", pattern: `^${INVOICE_ID_PREFIXES[kind]}[A-Za-z0-9_-]+$` },
+});
+
+function attemptsOperation(kind: "payment" | "payout"): Json {
+  return {
+    operationId: `list${kind === "payment" ? "Payment" : "Payout"}InvoiceAttempts`,
+    summary: `The ${kind} invoice's attempts, oldest first`,
+    description:
+      "Each attempt is one try against one connection: the first goes where routing sent the invoice (reason " +
+      "routing_order or pinned); after a soft failure the next goes to the next connection of the routing order " +
+      "(reason cascaded), up to the attempts limit. A hard decline ends the invoice; an unknown outcome is settled " +
+      "by a status request first.",
+    parameters: [idParameter(kind)],
+    responses: {
+      "200": { description: "The attempts", content: { [JSON_API]: { schema: ref("AttemptList") } } },
+      ...errorRefs(["401", "Unauthorized"], ["404", "NotFound"], ["429", "TooManyRequests"]),
+    },
+  };
+}
+
+function processOperation(): Json {
+  return {
+    operationId: "processPayoutInvoice",
+    summary: "Send a payout created without auto_process to the provider (spec 4.2)",
+    description:
+      "Answers with the invoice after the provider's answer (processed, partially_processed, process_failed, " +
+      "process_pending or process_error). 409 when the payout cannot go now: invoice_processing (already being " +
+      "sent), invoice_final, attempts_exhausted, outcome_unknown.",
+    parameters: [idParameter("payout")],
+    responses: {
+      "200": invoiceResponse("The payout after the attempt"),
+      "409": errorResponse("The payout cannot be sent now; the code says why"),
+      ...errorRefs(["401", "Unauthorized"], ["404", "NotFound"], ["429", "TooManyRequests"]),
+    },
+  };
+}
+
 /** OpenAPI 3.1 description of the invoice API, generated from the schemas the API validates with. */
 export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
   const paths: Json = {};
@@ -138,7 +180,9 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
     const collection = `/api/commerce/${kind}-invoices`;
     paths[collection] = { post: createOperation(kind, request), get: listOperation(kind) };
     paths[`${collection}/{id}`] = { get: getOperation(kind) };
+    paths[`${collection}/{id}/attempts`] = { get: attemptsOperation(kind) };
   }
+  paths["/api/commerce/payout-invoices/{id}/process"] = { post: processOperation() };
   return {
     openapi: "3.1.0",
     info: {
@@ -158,6 +202,7 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
         PayoutInvoiceRequest: toSchema(payoutInvoiceEnvelopeSchema),
         InvoiceDocument: toSchema(invoiceDocumentSchema),
         InvoiceList: toSchema(invoiceListDocumentSchema),
+        AttemptList: toSchema(attemptListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),
       },
       responses: ERROR_RESPONSES,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorDocumentSchema, invoiceListQuerySchema, invoiceResourceSchema } from "./resource-schemas";
+import { attemptResourceSchema, errorDocumentSchema, invoiceListQuerySchema, invoiceResourceSchema } from "./resource-schemas";
 import { toJsonPointer } from "@/lib/problems";
 
 describe("invoiceListQuerySchema", () => {
@@ -23,9 +23,13 @@ describe("response schemas", () => {
         status: "created", resolution: null, amount: "100.50", currency: "EUR", service: "payment_card_eur_hpp",
         reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: { language: "en" },
         resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, routing: { reason: "routing_order" }, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
+        processed_amount: null, attempts: 0, return_url: null,
       },
       relationships: { connection: { data: null } },
-      links: { self: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123" },
+      links: {
+        self: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123",
+        attempts: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123/attempts",
+      },
     };
     expect(invoiceResourceSchema.safeParse(invoice).success).toBe(true);
     const error = {
@@ -57,5 +61,34 @@ describe("toJsonPointer", () => {
   it("escapes ~ and / (RFC 6901)", () => {
     expect(toJsonPointer(["data", "a/b", "c~d", 0])).toBe("/data/a~1b/c~0d/0");
     expect(toJsonPointer([])).toBe("");
+  });
+});
+
+describe("processing (issue 10)", () => {
+  const attributes = invoiceResourceSchema.shape.attributes.shape;
+
+  it("gives processed_amount in amount's forms, null until a provider says; attempts as a count; return_url or null", () => {
+    for (const value of ["75.00", 75, null]) expect(attributes.processed_amount.safeParse(value).success).toBe(true);
+    expect(attributes.attempts.safeParse(2).success).toBe(true);
+    expect(attributes.attempts.safeParse(-1).success).toBe(false);
+    expect(attributes.return_url.safeParse("https://shop.example.com/back").success).toBe(true);
+    expect(attributes.return_url.safeParse(null).success).toBe(true);
+  });
+
+  it("describes an attempt with its connection, reason, outcome and payout parts", () => {
+    const attempt = {
+      id: "att_1",
+      type: "invoice-attempt",
+      attributes: {
+        seq: 2, reason: "cascaded", status: "succeeded", resolution: "ok", provider_reference: "ref-1", processed_amount: "100.00",
+        message: null, started: "2025-01-01T00:00:00Z", finished: "2025-01-01T00:00:01Z", duration_ms: 1000,
+      },
+      relationships: {
+        connection: { data: { type: "connection", id: "conn_1" } },
+        payout_parts: { data: [{ id: "po_1", amount: "50.00", status: "succeeded", provider_reference: null }] },
+      },
+    };
+    expect(attemptResourceSchema.safeParse(attempt).success).toBe(true);
+    expect(attemptResourceSchema.safeParse({ ...attempt, attributes: { ...attempt.attributes, reason: "guessed" } }).success).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROUTING_REASONS } from "@/lib/db/enums";
+import { ATTEMPT_STATUSES, PAYOUT_PART_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
 import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
 import { INVOICE_TYPES } from "./schemas";
@@ -78,6 +78,13 @@ export const invoiceResourceSchema = z
         })
         .nullable()
         .meta({ description: "Why the invoice went to relationships.connection; null while it has none" }),
+      processed_amount: amountSchema.nullable().meta({
+        description:
+          "What the provider actually collected or paid out, in the same form as amount (a string when amount was sent " +
+          "as one, else a number); lower than amount on partially_processed; null until a provider says",
+      }),
+      attempts: z.int().min(0).meta({ description: "Provider attempts made so far (links.attempts lists them)" }),
+      return_url: z.url().nullable().meta({ description: "Where the hosted page sends the customer back; null when not sent" }),
       created: timestamp("Creation time, ISO 8601 UTC"),
       updated: timestamp("Last change, ISO 8601 UTC; order webhook events by it"),
     }),
@@ -89,9 +96,49 @@ export const invoiceResourceSchema = z
           .meta({ description: "The connection that processes the invoice; null before routing" }),
       }),
     }),
-    links: z.object({ self: z.url() }),
+    links: z.object({ self: z.url(), attempts: z.url().meta({ description: "The invoice's attempts (GET, JSON:API list of invoice-attempt)" }) }),
   })
   .meta({ description: "Invoice resource (JSON:API)" });
+
+export const ATTEMPT_TYPE = "invoice-attempt";
+
+/** One try of an invoice against one connection (issue 10), oldest first in the list. */
+export const attemptResourceSchema = z
+  .object({
+    id: z.string().meta({ description: "att_…; also the idempotency key sent to the provider" }),
+    type: z.literal(ATTEMPT_TYPE),
+    attributes: z.object({
+      seq: z.int().min(1).meta({ description: "1 for the first attempt of the invoice" }),
+      reason: z.enum(ROUTING_REASONS).meta({ description: "routing_order or pinned for the first attempt, cascaded for later ones" }),
+      status: z.enum(ATTEMPT_STATUSES).meta({ description: "in_flight while the provider call runs, then the outcome" }),
+      resolution: resolutionSchema.nullable(),
+      provider_reference: z.string().nullable(),
+      processed_amount: z.string().nullable().meta({ description: "Decimal text in the invoice's currency; null unless succeeded" }),
+      message: z.string().nullable().meta({ description: "The provider's answer in plain words" }),
+      started: timestamp("When the attempt started"),
+      finished: z.iso.datetime().nullable().meta({ description: "null while in flight or pending" }),
+      duration_ms: z.int().nullable(),
+    }),
+    relationships: z.object({
+      connection: z.object({ data: z.object({ type: z.literal("connection"), id: z.string() }) }),
+      payout_parts: z
+        .object({
+          data: z.array(
+            z.object({
+              id: z.string().meta({ description: "po_…" }),
+              amount: z.string(),
+              status: z.enum(PAYOUT_PART_STATUSES),
+              provider_reference: z.string().nullable(),
+            }),
+          ),
+        })
+        .optional()
+        .meta({ description: "Payouts paid in parts (split_mode)" }),
+    }),
+  })
+  .meta({ description: "Invoice attempt (JSON:API); the provider exchange log is shown on the invoice page only" });
+
+export const attemptListDocumentSchema = z.object({ data: z.array(attemptResourceSchema), links: z.object({ self: z.url() }) });
 
 export const invoiceDocumentSchema = z.object({ data: invoiceResourceSchema });
 
@@ -142,5 +189,6 @@ export const invoiceListQuerySchema = z.object({
 });
 
 export type InvoiceResource = z.output<typeof invoiceResourceSchema>;
+export type AttemptResource = z.output<typeof attemptResourceSchema>;
 export type InvoiceListQuery = z.output<typeof invoiceListQuerySchema>;
 export type ErrorDocument = z.output<typeof errorDocumentSchema>;

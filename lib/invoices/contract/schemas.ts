@@ -68,6 +68,24 @@ export const gatewayOptionsSchema = z
   })
   .meta({ description: "Gateway options (spec 2.2); provider-specific keys are passed on" });
 
+export const RETURN_URL_MAX = 2048;
+
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Issue 10: where the hosted page links the customer back to after paying. */
+export const returnUrlSchema = z
+  .string({ error: "return_url must be a URL string" })
+  .max(RETURN_URL_MAX, { error: `return_url may be at most ${RETURN_URL_MAX} characters` })
+  .refine(isWebUrl, { error: "return_url must be an absolute http or https URL, e.g. https://shop.example.com/thanks" })
+  .meta({ description: "Optional. The hosted payment page's link back to the merchant after paying (absolute http or https URL)" });
+
 /**
  * Unknown attributes are rejected: a typo such as `test_mod` would otherwise be dropped silently
  * and create a live invoice. Nested customer and gateway objects stay open for provider extras.
@@ -78,6 +96,7 @@ export const paymentInvoiceAttributesSchema = strictObjectOf(
     flow: z.enum(["charge"], { error: 'flow must be "charge"' }).meta({ description: "Only charge is defined (spec 2.7)" }),
     options: paymentOptionsSchema.optional(),
     gateway_options: gatewayOptionsSchema.optional(),
+    return_url: returnUrlSchema.optional(),
     service_fields: z
       .array(z.unknown())
       .max(SERVICE_FIELDS_MAX, { error: `service_fields may hold at most ${SERVICE_FIELDS_MAX} items` })

@@ -87,6 +87,7 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
       gatewayOptions: payment?.gateway_options ?? null,
       serviceFields: payment?.service_fields ?? null,
       cardNumberMasked: card === undefined ? null : maskCardNumber(card),
+      returnUrl: payment?.return_url ?? null,
       requestId: input.requestId ?? null,
     },
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { createConnection, deleteConnection, setConnectionEnabled } from "@/lib/connections/service";
+import { credentialsKey } from "@/lib/connections/vault-key";
 import type { ConnectionView } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { invoices, invoiceStatusHistory, merchants } from "@/lib/db/schema";
@@ -19,8 +20,11 @@ export async function invoiceMerchant(db: Db): Promise<InvoiceMerchant> {
   return { merchant, merchantId, key, keyId, account: merchant.commerceAccount };
 }
 
-/** One key for every connection these fixtures make, so enabling and disabling can re-seal secrets. */
-const VAULT_KEY = randomBytes(32);
+/**
+ * The app's own credentials key (CREDENTIALS_KEY of tests/integration/setup.ts), so processing
+ * can open what these fixtures seal, and enabling and disabling can re-seal secrets.
+ */
+const VAULT_KEY = credentialsKey();
 
 export type ConnectOptions = { mode?: Mode; constants?: Record<string, string>; vaultKey?: Buffer };
 

@@ -2,11 +2,12 @@ import { readJsonBody } from "@/lib/api/request";
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
 import { baseUrlOf, createInvoiceResponse, invoiceListResponse } from "@/lib/api/invoice-responses";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
+import { startCreatedInvoice } from "@/lib/processing/after-create";
 
 /** Spec 4.1: create a payment invoice. */
 export const POST = withApiKey(async ({ request, merchant, db, requestId, testOnly }) => {
   const result = await createInvoice(db, merchant, "payment", await readJsonBody(request), { requestId, testOnly });
-  return createInvoiceResponse(result, baseUrlOf(request));
+  return createInvoiceResponse(await startCreatedInvoice(db, result), baseUrlOf(request));
 }, COMPOSER_MAY_CALL);
 
 /** The merchant's payment invoices, newest first, with filters and cursor pagination. */

@@ -1,0 +1,35 @@
+import "server-only";
+import { ApiError, ApiValidationError } from "@/lib/api/errors";
+import { jsonApi } from "@/lib/api/responses";
+import type { Db } from "@/lib/db/client";
+import type { InvoiceDirection } from "@/lib/providers";
+import { getInvoice } from "../invoices/read/get-invoice";
+import { listAttempts, listPayoutParts } from "../processing/attempts";
+import { processPayout, ProcessingRefusedError } from "../processing/engine";
+import { toAttemptResource } from "./attempt-resource";
+import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
+
+const notFound = (direction: InvoiceDirection, id: string) =>
+  new ApiError(404, "not_found", "Not found", `No ${direction} invoice ${id} exists for this merchant`);
+
+/** GET …/{id}/attempts: the invoice's attempts, oldest first (not yours is 404 like unknown). */
+export async function attemptListResponse(db: Db, merchantId: string, direction: InvoiceDirection, id: string, baseUrl: string): Promise<Response> {
+  const invoice = await getInvoice(db, merchantId, direction, id);
+  if (!invoice) throw notFound(direction, id);
+  const [attempts, parts] = await Promise.all([listAttempts(db, id), direction === "payout" ? listPayoutParts(db, id) : Promise.resolve([])]);
+  const self = `${baseUrl}${invoiceCollectionPath(direction)}/${id}/attempts`;
+  return jsonApi({ data: attempts.map((attempt) => toAttemptResource(attempt, invoice.currency, parts)), links: { self } });
+}
+
+/** POST /api/commerce/payout-invoices/{id}/process: sends a waiting payout; 409 with the reasons when it cannot go. */
+export async function processPayoutResponse(db: Db, merchantId: string, id: string, baseUrl: string): Promise<Response> {
+  const invoice = await getInvoice(db, merchantId, "payout", id);
+  if (!invoice) throw notFound("payout", id);
+  try {
+    const processed = await processPayout(db, id);
+    return jsonApi({ data: toInvoiceResource(processed, { baseUrl }) });
+  } catch (error) {
+    if (error instanceof ProcessingRefusedError) throw new ApiValidationError(error.problems, { status: 409, base: "" });
+    throw error;
+  }
+}
