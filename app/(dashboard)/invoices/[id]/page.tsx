@@ -4,11 +4,14 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
 import { CustomerAsResolved, InvoiceFacts, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";
+import { InvoiceAttempts } from "@/components/invoices/invoice-attempts";
 import { InvoiceTimeline } from "@/components/invoices/invoice-timeline";
+import { ProcessPayoutButton } from "@/components/invoices/process-payout-button";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
+import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -27,8 +30,11 @@ async function originOf(): Promise<string> {
 export default async function InvoicePage({ params }: Params) {
   const viewer = await requirePageViewer();
   const { id } = await params;
-  const invoice = await getDashboardInvoice(await getDb(), viewer.merchant.id, id);
+  const db = await getDb();
+  const invoice = await getDashboardInvoice(db, viewer.merchant.id, id);
   if (!invoice) notFound();
+  const attempts = await listDashboardAttempts(db, viewer.merchant.id, invoice);
+  const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
   const hostedPageUrl = invoice.hostedPagePath ? `${await originOf()}${invoice.hostedPagePath}` : null;
   return (
     <div className="max-w-5xl">
@@ -37,7 +43,7 @@ export default async function InvoicePage({ params }: Params) {
         description={`${invoice.direction === "payment" ? "Payment" : "Payout"} invoice ${invoice.referenceId}`}
         actions={<Link href="/invoices" className="btn-secondary">All invoices</Link>}
       />
-      {/* Sections stack in one column; processing adds "Attempts", "Provider logs" and "Webhook deliveries" after the timeline. */}
+      {/* Sections stack in one column; the attempts (with their provider logs) follow the timeline. */}
       <div className="space-y-6">
         <InvoiceSection id="overview" title="Status and details">
           <div className="grid gap-6 lg:grid-cols-2">
@@ -45,6 +51,11 @@ export default async function InvoicePage({ params }: Params) {
             <InvoiceFacts invoice={invoice} hostedPageUrl={hostedPageUrl} />
           </div>
         </InvoiceSection>
+        {canProcessPayout ? (
+          <InvoiceSection id="process" title="Send to the provider">
+            <ProcessPayoutButton invoiceId={invoice.id} />
+          </InvoiceSection>
+        ) : null}
         <InvoiceSection id="connection" title="Connection">
           <RoutedConnection invoice={invoice} linkToConnection={viewer.user.role === "owner"} />
         </InvoiceSection>
@@ -56,6 +67,9 @@ export default async function InvoicePage({ params }: Params) {
         </InvoiceSection>
         <InvoiceSection id="timeline" title="Timeline">
           <InvoiceTimeline initial={invoice} />
+        </InvoiceSection>
+        <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
+          <InvoiceAttempts attempts={attempts} />
         </InvoiceSection>
       </div>
     </div>

@@ -1,0 +1,27 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { getInvoice } from "@/lib/invoices/read/get-invoice";
+import { processPayout, ProcessingRefusedError } from "@/lib/processing/engine";
+import { validatedAction } from "./validated-action";
+
+/** "Process payout" on a created payout's page (spec 4.2): owners send it to the provider. */
+export const processPayoutAction = validatedAction(
+  "invoices.process-payout",
+  { schema: z.object({ id: z.string().min(1).max(128) }), role: "owner" },
+  async (input, viewer) => {
+    const db = await getDb();
+    const invoice = await getInvoice(db, viewer.merchant.id, "payout", input.id);
+    if (!invoice) return { ok: false, problems: [], message: "This payout does not exist." };
+    try {
+      const processed = await processPayout(db, invoice.id);
+      revalidatePath(`/invoices/${invoice.id}`);
+      return { ok: true, data: { status: processed.status, resolution: processed.resolution } };
+    } catch (error) {
+      if (error instanceof ProcessingRefusedError) return { ok: false, problems: error.problems };
+      throw error;
+    }
+  },
+);

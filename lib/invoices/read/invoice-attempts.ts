@@ -1,0 +1,78 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import type { AttemptStatus, PayoutPartStatus, Resolution, RoutingReason } from "@/lib/db/enums";
+import { connections, invoiceAttempts, payoutParts } from "@/lib/db/schema";
+import { formatMinor } from "../contract/amount";
+import { toDashboardConnection, type DashboardConnection } from "./invoice-view";
+
+/**
+ * The invoice page's attempts (issue 10): one entry per try against one connection, with what the
+ * provider said, when, and its exchange log as stored (redacted before it was saved: no secrets,
+ * no full card numbers). Plain JSON for the page.
+ */
+export type DashboardExchange = {
+  at: string;
+  method: string;
+  url: string;
+  status: number | null;
+  durationMs: number;
+  error?: string;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+  responseBody: unknown;
+};
+
+export type DashboardPayoutPart = { id: string; seq: number; amount: string; status: PayoutPartStatus; providerReference: string | null };
+
+export type DashboardAttempt = {
+  id: string;
+  seq: number;
+  connection: DashboardConnection | null;
+  reason: RoutingReason;
+  status: AttemptStatus;
+  resolution: Resolution | null;
+  providerReference: string | null;
+  processedAmount: string | null;
+  message: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  exchanges: DashboardExchange[];
+  parts: DashboardPayoutPart[];
+};
+
+export async function listDashboardAttempts(
+  db: Db,
+  merchantId: string,
+  invoice: { id: string; currency: string },
+): Promise<DashboardAttempt[]> {
+  const rows = await db
+    .select({
+      attempt: invoiceAttempts,
+      connection: { id: connections.id, label: connections.label, provider: connections.provider, kind: connections.kind, mode: connections.mode, deletedAt: connections.deletedAt },
+    })
+    .from(invoiceAttempts)
+    .leftJoin(connections, and(eq(connections.id, invoiceAttempts.connectionId), eq(connections.merchantId, merchantId)))
+    .where(eq(invoiceAttempts.invoiceId, invoice.id))
+    .orderBy(asc(invoiceAttempts.seq));
+  if (rows.length === 0) return [];
+  const parts = await db.select().from(payoutParts).where(eq(payoutParts.invoiceId, invoice.id)).orderBy(asc(payoutParts.seq));
+  return rows.map(({ attempt, connection }) => ({
+    id: attempt.id,
+    seq: attempt.seq,
+    connection: toDashboardConnection(connection),
+    reason: attempt.reason,
+    status: attempt.status,
+    resolution: attempt.resolution,
+    providerReference: attempt.providerReference,
+    processedAmount: attempt.processedAmountMinor === null ? null : formatMinor(attempt.processedAmountMinor, invoice.currency),
+    message: attempt.message,
+    startedAt: attempt.startedAt.toISOString(),
+    finishedAt: attempt.finishedAt?.toISOString() ?? null,
+    durationMs: attempt.finishedAt ? attempt.finishedAt.getTime() - attempt.startedAt.getTime() : null,
+    exchanges: attempt.exchanges as DashboardExchange[],
+    parts: parts
+      .filter((part) => part.attemptId === attempt.id)
+      .map((part) => ({ id: part.id, seq: part.seq, amount: formatMinor(part.amountMinor, invoice.currency), status: part.status, providerReference: part.providerReference })),
+  }));
+}

@@ -1,0 +1,77 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+/** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
+const session = vi.hoisted(() => ({ userId: undefined as string | undefined }));
+vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+
+import { processPayoutAction } from "@/lib/actions/process-payout";
+import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
+import { users } from "@/lib/db/schema";
+import { createInvoice } from "@/lib/invoices/create/create-invoice";
+import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
+import { logger } from "@/lib/logger";
+import { addTeamMember } from "@/lib/merchants/team";
+import { registerProviderServer } from "@/lib/providers/server/servers";
+import { setUpTestDb, unique } from "./helpers/db";
+import { startFakeProvider, type FakeProvider } from "./helpers/fake-provider";
+import { connect, invoiceMerchant, newReference } from "./helpers/invoice-fixtures";
+
+/** The invoice page's "Process payout" (owners only) and its attempts timeline read. */
+const t = setUpTestDb();
+
+let fake: FakeProvider;
+const undo: (() => void)[] = [];
+const previousAppUrl = process.env.APP_URL;
+beforeAll(async () => {
+  fake = await startFakeProvider();
+  process.env.APP_URL = fake.baseUrl;
+  undo.push(registerProviderServer(fake.server("provider-a"), { replace: true }));
+});
+afterAll(async () => {
+  for (const step of undo.reverse()) step();
+  if (previousAppUrl === undefined) delete process.env.APP_URL;
+  else process.env.APP_URL = previousAppUrl;
+  await fake.close();
+});
+beforeEach(() => {
+  fake.reset();
+  session.userId = undefined;
+  vi.spyOn(logger, "info").mockImplementation(() => {});
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("processPayoutAction", () => {
+  it("lets an owner send a created payout once, refuses support members, and the page lists the attempt with its redacted log", async () => {
+    const m = await invoiceMerchant(t.db);
+    const connection = await connect(t.db, m.merchantId, "provider-a", "h2h");
+    const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
+    const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
+    if (!support.ok) throw new Error("setup: support member");
+    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    body.data.attributes.options = { auto_process: false };
+    body.data.attributes.fields = { card_number: "4242424242424242" };
+    const created = await createInvoice(t.db, m.merchant, "payout", body);
+    if (created.kind !== "created") throw new Error("setup: payout");
+    const id = created.invoice.id;
+
+    session.userId = support.value.id;
+    expect(await processPayoutAction({ id })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(fake.calls).toEqual([]);
+
+    session.userId = owner!.id;
+    expect(await processPayoutAction({ id })).toEqual({ ok: true, data: { status: "processed", resolution: "ok" } });
+    expect(await processPayoutAction({ id })).toMatchObject({ ok: false, message: expect.stringContaining("cannot be paid again") });
+    expect(await processPayoutAction({ id: "cpoi_unknown" })).toMatchObject({ ok: false, message: "This payout does not exist." });
+    expect(fake.calls).toHaveLength(1);
+
+    const attempts = await listDashboardAttempts(t.db, m.merchantId, { id, currency: created.invoice.currency });
+    expect(attempts).toMatchObject([
+      { seq: 1, reason: "routing_order", status: "succeeded", resolution: "ok", processedAmount: "250.75", connection: { id: connection.id, label: connection.label } },
+    ]);
+    expect(attempts[0]!.exchanges).toHaveLength(1);
+    // The stored card is masked: the payout goes out with the mask when no full number is in memory.
+    expect(JSON.stringify(attempts)).not.toContain("4242424242424242");
+  });
+});
