@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import * as returnRoute from "@/app/(public)/pay/[id]/return/route";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { invoices, invoiceAttempts, sandboxRecords } from "@/lib/db/schema";
@@ -146,7 +147,15 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
     expect(await findHostedInvoice(t.db, id)).toMatchObject({ canPay: false, final: false, outcome: { kind: "in_progress" } });
     const answered = await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl }, sandbox.baseUrl);
     expect(answered).toMatchObject({ ok: true, redirectTo: returnUrl });
-    expect(await resumeHostedInvoice(t.db, id)).toMatchObject({ outcome: { kind: "paid" } });
+    const back = await returnRoute.GET(new Request(`${sandbox.baseUrl}/pay/${id}/return`), { params: Promise.resolve({ id }) });
+    expect(back.status).toBe(303);
+    expect(back.headers.get("location")).toBe(`/pay/${id}`);
+    expect(await findHostedInvoice(t.db, id)).toMatchObject({ final: true, outcome: { kind: "paid" } });
+  });
+
+  it("the return route answers 404 for an invoice that is not a hosted payment", async () => {
+    const back = await returnRoute.GET(new Request(`${sandbox.baseUrl}/pay/x/return`), { params: Promise.resolve({ id: "cpi_AAAAAAAAAAAAAAAAAAAAAA" }) });
+    expect(back.status).toBe(404);
   });
 
   it("3220 failed at 3-D Secure ends declined (auth_3ds_failed)", async () => {
