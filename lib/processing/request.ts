@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
+import { logger } from "@/lib/logger";
 import type { InvoiceDirection } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
 import type { ProviderOutcome } from "./adapter";
@@ -34,6 +35,20 @@ export type PaymentRequest = {
   check?: (invoice: InvoiceRow) => Problem[];
 };
 
+/** Attempts down the targets until one is not a soft failure or the attempts limit is reached. */
+async function attemptDownTheTargets(db: Db, taken: InvoiceRow, request: PaymentRequest): Promise<ProviderOutcome> {
+  const limit = attemptsLimitOf(taken);
+  let seq = taken.attemptsCount;
+  let last: ProviderOutcome = { kind: "soft_failed", resolution: "provider_unavailable", message: "No connection could be tried." };
+  for (const target of await listAttemptTargets(db, taken)) {
+    if (seq >= limit) break;
+    seq += 1;
+    ({ outcome: last } = await runAttempt(db, taken, { ...target, seq }, request.call, request.secrets));
+    if (last.kind !== "soft_failed") break;
+  }
+  return last;
+}
+
 /**
  * One payment request: refuse what cannot be paid, take the invoice (created or process_failed →
  * processing, a compare-and-set, so of two simultaneous requests only one reaches a provider),
@@ -53,14 +68,13 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
     if (error instanceof StaleInvoiceStatusError) return { kind: "refused", problems: [ALREADY_PROCESSING()] };
     throw error;
   }
-  const limit = attemptsLimitOf(taken);
-  let seq = taken.attemptsCount;
-  let last: ProviderOutcome = { kind: "soft_failed", resolution: "provider_unavailable", message: "No connection could be tried." };
-  for (const target of await listAttemptTargets(db, taken)) {
-    if (seq >= limit) break;
-    seq += 1;
-    ({ outcome: last } = await runAttempt(db, taken, { ...target, seq }, request.call, request.secrets));
-    if (last.kind !== "soft_failed") break;
+  let last: ProviderOutcome;
+  try {
+    last = await attemptDownTheTargets(db, taken, request);
+  } catch (error) {
+    // The invoice must not stay `processing` for ever; a request may have left, so the outcome is unknown.
+    logger.error("payment request failed", { invoiceId, error: error instanceof Error ? error.message : "unknown" });
+    last = { kind: "unknown", message: "The payment request stopped unexpectedly; its outcome is not known." };
   }
   const current = (await readInvoice(db, invoiceId)) ?? taken;
   const settled = await settleInvoice(db, current, last, "provider outcome");
