@@ -9,7 +9,7 @@ export function TestCards({ onPick, disabled }: { onPick: (card: TestCard) => vo
       <h2 id="test-cards-heading" className="text-sm font-semibold text-amber-900">
         Test cards
       </h2>
-      <p className="mt-1 text-xs text-amber-900">Choose one to fill in the form. Any future expiry date and any CVC work.</p>
+      <p className="mt-1 text-xs text-amber-900">Choose one to fill in the form. Any future expiry date works; the CVC 000 is refused as wrong.</p>
       <ul className="mt-3 space-y-2">
         {TEST_CARDS.map((card) => (
           <li key={card.number}>
@@ -21,7 +21,7 @@ export function TestCards({ onPick, disabled }: { onPick: (card: TestCard) => vo
             >
               <span className="block font-mono text-slate-900">{formatCardNumber(card.number)}</span>
               <span className="block text-xs text-slate-700">
-                <span className="font-medium">{card.label}:</span> {card.outcome}
+                <span className="font-medium">{card.label}</span> · {card.outcome}
               </span>
             </button>
           </li>

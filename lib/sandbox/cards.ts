@@ -23,14 +23,14 @@ export type TestCard = {
 
 export const TEST_CARDS: readonly TestCard[] = [
   { number: "4242424242424242", label: "Succeeds", outcome: "The payment succeeds." },
-  { number: "4000000000000002", label: "Declined", outcome: "Declined by the issuer (issuer_decline)." },
-  { number: "4000000000009995", label: "Insufficient funds", outcome: "Declined: insufficient funds (insufficient_funds)." },
+  { number: "4000000000000002", label: "Declined", outcome: "The issuer declines it (issuer_decline)." },
+  { number: "4000000000009995", label: "Insufficient funds", outcome: "Declined for lack of funds (insufficient_funds)." },
   {
     number: "4000000000000119",
     label: "Provider unavailable",
-    outcome: "Soft failure (provider_unavailable): the next connection is tried.",
+    outcome: "A soft failure (provider_unavailable): the next connection is tried.",
   },
-  { number: "4000000000003220", label: "3-D Secure", outcome: "Asks for a 3-D Secure step you pass or fail." },
+  { number: "4000000000003220", label: "3-D Secure", outcome: "Asks for a 3-D Secure step that you pass or fail." },
 ];
 
 /** Any card whose CVC is this is refused with invalid_cvv, so every decline reason can be reached. */
