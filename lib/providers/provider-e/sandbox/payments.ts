@@ -105,7 +105,8 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     operation: "payment",
     reference: paymentId,
     idempotencyKey: body.merchantReference,
-    amountMinor: captured(decision),
+    // While 3-D Secure waits, the record holds the amount the customer is asked to confirm.
+    amountMinor: decision.kind === "three_ds" ? amountMinor : captured(decision),
     currency: body.amount.currency,
     status: recordStatus(decision),
     details,

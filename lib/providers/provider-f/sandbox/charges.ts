@@ -97,7 +97,8 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
     operation: "charge",
     reference: id,
     idempotencyKey: body.reference,
-    amountMinor: captured(decision),
+    // While 3-D Secure waits, the record holds the amount the customer is asked to confirm.
+    amountMinor: decision.kind === "three_ds" ? BigInt(body.amount) : captured(decision),
     currency: body.currency.toUpperCase(),
     status: recordStatus(decision),
     details,
