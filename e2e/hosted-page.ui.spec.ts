@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { merchantWithKey } from "./support/accounts";
+import { merchantWithKey, signIn } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 
 /**
@@ -16,12 +16,14 @@ const SCREENSHOTS = process.env.PAY_SCREENSHOTS_DIR;
 let apiKey = "";
 let commerceAccount = "";
 let merchantName = "";
+let owner = { email: "", password: "" };
 
 test.beforeAll(async ({ browser, request }) => {
   const merchant = await merchantWithKey(browser);
   apiKey = merchant.apiKey;
   commerceAccount = merchant.commerceAccount;
   merchantName = `${merchant.name} Ltd`;
+  owner = { email: merchant.email, password: merchant.password };
   const connection = await request.post("/api/connections", {
     headers: { Authorization: `Bearer ${apiKey}`, ...JSON_API },
     data: {
@@ -200,4 +202,24 @@ test("an unknown invoice id is a plain not-found page, without sign-in", async (
   await page.goto("/pay/cpi_doesnotexist0000000000");
   await expect(page).toHaveURL(/\/pay\/cpi_doesnotexist/);
   await expect(page.getByTestId("pay-not-found")).toBeVisible();
+});
+
+test("after a hosted payment the owner's invoice page shows the attempt, and no page shows the card number", async ({ page, browser }) => {
+  const path = await newInvoice(page.request);
+  await page.goto(path);
+  await payWith(page, "4242424242424242");
+  await expect(result(page)).toContainText("Payment received");
+
+  const context = await browser.newContext();
+  const dashboard = await context.newPage();
+  await signIn(dashboard, owner.email, owner.password);
+  await expect(dashboard.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible();
+  await dashboard.goto(`/invoices/${path.split("/").pop()}`);
+  const attempt = dashboard.getByTestId("invoice-attempt");
+  await expect(attempt).toHaveCount(1);
+  await expect(attempt).toContainText("Attempt 1");
+  await expect(attempt).toContainText("B hosted page");
+  await dashboard.getByText(/^Provider log/).click();
+  expect(await dashboard.content()).not.toContain("4242424242424242");
+  await context.close();
 });
