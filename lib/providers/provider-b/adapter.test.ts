@@ -1,0 +1,59 @@
+import { createHmac } from "node:crypto";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AdapterContext, PaymentInstruction } from "@/lib/processing/adapter";
+import { createExchangeRecorder } from "@/lib/processing/provider-http";
+import { providerBAdapter } from "./adapter";
+
+const context: AdapterContext = {
+  connectionId: "conn_b",
+  kind: "h2h",
+  mode: "test",
+  baseUrl: "http://provider-b.test/sandbox/provider-b",
+  credentials: { terminal_id: "TERM-1", secret_key: "b-secret-0123456789", currency: "EUR" },
+  exchanges: createExchangeRecorder(),
+  timeoutMs: 1000,
+};
+
+const instruction: PaymentInstruction = {
+  invoiceId: "cpi_1",
+  attemptId: "att_1",
+  idempotencyKey: "order-1",
+  service: "payment_card_eur_hpp",
+  currency: "EUR",
+  amount: "100.5",
+  amountMinor: 10050n,
+  allowPartially: true,
+  card: { number: "4242424242424242", expiryMonth: 3, expiryYear: 2031, cvc: "123", holder: "Ann Holder" },
+  customer: { name: "Customer", address: { country: "GB" }, language: "en" },
+  options: {},
+  gatewayOptions: null,
+  serviceFields: null,
+  returnUrl: "http://app.test/pay/cpi_1/return",
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("Provider B adapter: wire format and answers (issue 10)", () => {
+  it("sends flat string values with lang beside the customer, signed t=…,v1=HMAC(t.body) with X-Terminal", async () => {
+    const fetch = vi.fn(async () => Response.json({ result: "partial", txn: "B1", cur: "EUR", captured_sum: "75.38" }));
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerBAdapter.createPayment(context, instruction)).toEqual({ kind: "succeeded", providerReference: "B1", processedAmountMinor: 7538n });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe("http://provider-b.test/sandbox/provider-b/v1/charges");
+    const body = String(init.body);
+    expect(JSON.parse(body)).toMatchObject({ terminal_id: "TERM-1", sum: "100.50", cur: "EUR", partial: "1", exp: "03/31", lang: "en", customer: { name: "Customer", address: { country: "GB" } } });
+    expect(JSON.parse(body).customer).not.toHaveProperty("language");
+    expect(init.headers["x-terminal"]).toBe("TERM-1");
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(init.headers["x-signature"]!)!;
+    expect(v1).toBe(createHmac("sha256", "b-secret-0123456789").update(`${t}.${body}`).digest("hex"));
+  });
+
+  it("maps B's decline codes and refusals", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "fail", txn: "B2", cur: "EUR", error_code: "cvc_mismatch" })));
+    expect(await providerBAdapter.createPayment(context, instruction)).toMatchObject({ kind: "declined", resolution: "invalid_cvv" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "unknown_terminal" }, { status: 401 })));
+    expect(await providerBAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "terminal_id" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "bad_signature" }, { status: 401 })));
+    expect(await providerBAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "secret_key" });
+  });
+});

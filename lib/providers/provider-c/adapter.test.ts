@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AdapterContext } from "@/lib/processing/adapter";
+import { createExchangeRecorder } from "@/lib/processing/provider-http";
+import { providerCAdapter } from "./adapter";
+
+const context: AdapterContext = {
+  connectionId: "conn_c",
+  kind: "provider_account",
+  mode: "test",
+  baseUrl: "http://provider-c.test/sandbox/provider-c",
+  credentials: { shop_login: "demo-shop", shop_password: "pa:ss-word" },
+  exchanges: createExchangeRecorder(),
+  timeoutMs: 1000,
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("Provider C adapter: wire format and answers (issue 10)", () => {
+  it("authenticates with HTTP Basic (login:password) and reads orders by shop_order_id", async () => {
+    const fetch = vi.fn(async () => Response.json({ order: { id: "C-ORD-1", state: "PARTIALLY_PAID", paid_minor: 375 } }));
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerCAdapter.getStatus(context, { idempotencyKey: "inv 1", direction: "payment" })).toEqual({
+      kind: "succeeded",
+      providerReference: "C-ORD-1",
+      processedAmountMinor: 375n,
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe("http://provider-c.test/sandbox/provider-c/shop/orders/inv%201");
+    expect(init.headers.authorization).toBe(`Basic ${Buffer.from("demo-shop:pa:ss-word").toString("base64")}`);
+    expect(JSON.stringify(context.exchanges.list())).not.toContain(Buffer.from("demo-shop:pa:ss-word").toString("base64"));
+  });
+
+  it("maps C's rejections and refusals", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ order: { id: "C-ORD-2", state: "REJECTED", rejection_reason: "INSUFFICIENT_FUNDS" } })));
+    expect(await providerCAdapter.getStatus(context, { idempotencyKey: "x", direction: "payment" })).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "unknown_shop" } }, { status: 401 })));
+    expect(await providerCAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "shop_login" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "wrong_password" } }, { status: 401 })));
+    expect(await providerCAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "shop_password" });
+  });
+});
