@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
@@ -14,10 +15,10 @@ import { connectionAudit, users } from "@/lib/db/schema";
 import { addTeamMember } from "@/lib/merchants/team";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { PROVIDER_KINDS, createAttributes } from "./helpers/connection-fixtures";
+import { PROVIDER_KINDS, createAttributes, kindSpec } from "./helpers/connection-fixtures";
 import { setUpTestDb, unique } from "./helpers/db";
 import { invoiceMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
-import { closedPortUrl, serveSandboxes } from "./helpers/sandbox-http";
+import { closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
 /** Test connection (issue 10): the connection page's button and the New connection form's, through their server actions. */
 const t = setUpTestDb();
@@ -105,6 +106,18 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
       testCredentialsAction({ provider: "provider-a", kind: "provider_account", mode: "test", credentials: { ...credentials, ...changes } });
     expect(await test({ merchant_id: unique("A") })).toMatchObject({ ok: true, data: { message: "Credentials refused — check Merchant ID" } });
     expect(await test({ private_key: generateKeyPair().privateKeyPem })).toMatchObject({ ok: true, data: { message: "Credentials refused — check Private key" } });
+  });
+
+  it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))("%s %s with another secret: credentials refused", async (provider, kind) => {
+    // Another merchant's sandbox account: Provider D allows one enabled connection per currency and mode.
+    const { credentials } = await createTestConnection(t.db, provider, kind);
+    const secret = kindSpec(provider, kind).fields.find((field) => field.secret && typeof credentials[field.id] === "string")!;
+    const stored = String(credentials[secret.id]);
+    const other = stored.includes("-----BEGIN")
+      ? generateKeyPair().privateKeyPem
+      : stored.replace(/^((?:dev|prod)_sec_)?.*$/, (_all, prefix: string | undefined) => `${prefix ?? ""}${randomBytes(24).toString("base64url")}`);
+    const result = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, [secret.id]: other } });
+    expect(result).toMatchObject({ ok: true, data: { kind: "credentials_refused", message: expect.stringMatching(/^Credentials refused — check /) } });
   });
 
   it("form values the schema refuses come back as field errors", async () => {
