@@ -9,6 +9,8 @@ import { createApiKey, signIn, signUp, type Account } from "./support/accounts";
 /** Issue 6, pages: the invoice list and detail pages, fed through the invoice API as a merchant would. */
 
 const FULL_CARD = "4111111111111111";
+/** These pages are about listing: payouts wait in created instead of going to the provider at creation (auto_process). */
+const WAITING_PAYOUT = { attempts_limit: 5, split_mode: false, allow_partially: false, auto_process: false };
 const SUPPORT_PASSWORD = "support-pass-99";
 
 type Owner = Account & { apiKey: string };
@@ -80,7 +82,7 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   const ids = {
     payB: await invoice(api, owner, "payment", B_EUR, { reference_id: `${run}-pay-b` }),
     payA: await invoice(api, owner, "payment", A_UAH, { reference_id: `${run}-pay-a` }),
-    payout: await invoice(api, owner, "payout", payoutExample(), { reference_id: `${run}-payout-a`, fields: { card_number: FULL_CARD } }),
+    payout: await invoice(api, owner, "payout", payoutExample(), { reference_id: `${run}-payout-a`, fields: { card_number: FULL_CARD }, options: WAITING_PAYOUT }),
     live: await invoice(api, owner, "payment", C_AMD, { reference_id: `${run}-live-c`, test_mode: false }),
   };
   await api.dispose();
@@ -151,7 +153,7 @@ test("pages of 25: showing more appends the rest without repeats, also without J
   const api = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
   await connect(api, owner.apiKey, "provider-a", "provider_account", "test");
   const created = await Promise.all(
-    Array.from({ length: 28 }, (_, n) => invoice(api, owner, "payout", payoutExample(), { reference_id: `bulk-${n}` })),
+    Array.from({ length: 28 }, (_, n) => invoice(api, owner, "payout", payoutExample(), { reference_id: `bulk-${n}`, options: WAITING_PAYOUT })),
   );
   await api.dispose();
 
