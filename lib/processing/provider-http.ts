@@ -69,11 +69,14 @@ export type ProviderResponse =
   /** Sent, no answer in time: the provider may have acted; only a status request can tell. */
   | { kind: "timed_out"; message: string };
 
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET_BEFORE_SEND", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT_CODES = new Set(["ERR_ADDRESS_REFUSED", "ERR_INVALID_URL", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET_BEFORE_SEND", "UND_ERR_CONNECT_TIMEOUT"]);
 
 function causeCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } })?.cause;
-  return typeof cause?.code === "string" ? cause.code : undefined;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  if (typeof cause?.code === "string") return cause.code;
+  // fetch refuses some addresses before connecting (a blocked port, a malformed URL): never sent.
+  if (typeof cause?.message === "string" && /^(bad port|invalid url)/i.test(cause.message)) return "ERR_ADDRESS_REFUSED";
+  return undefined;
 }
 
 function parseBody(text: string): unknown {
