@@ -22,6 +22,7 @@ for (const provider of PROVIDERS) {
       await page.goto(`/connections/${id}`);
       await page.getByRole("button", { name: "Test connection" }).click();
       await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
+      await expect(page.getByTestId("audit-trail")).toContainText("tested");
     });
   }
 }

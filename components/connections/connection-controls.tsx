@@ -28,7 +28,7 @@ export function ConnectionControls({ id, label, enabled, services }: { id: strin
         <button type="button" className="btn-secondary" disabled={pending} onClick={() => run(() => setConnectionEnabledAction({ id, enabled: !enabled }), () => setMessage(undefined))}>
           {enabled ? "Disable" : "Enable"}
         </button>
-        <button type="button" className="btn-secondary" disabled={pending || test.pending} onClick={() => test.run(() => testConnectionAction({ id }))}>
+        <button type="button" className="btn-secondary" disabled={pending || test.pending} onClick={() => test.run(() => testConnectionAction({ id }), () => router.refresh())}>
           {test.pending ? "Testing…" : "Test connection"}
         </button>
         <button type="button" className="btn-secondary text-red-700" disabled={pending} onClick={() => setConfirming(true)}>

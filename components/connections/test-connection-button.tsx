@@ -8,7 +8,8 @@ export type TestConnectionState = {
   pending: boolean;
   report?: HealthReport;
   error?: string;
-  run: (action: () => Promise<ActionResult<HealthReport>>) => void;
+  /** `after` runs once the answer is shown (the connection page refreshes its audit trail). */
+  run: (action: () => Promise<ActionResult<HealthReport>>, after?: () => void) => void;
 };
 
 /** Runs a Test connection action and keeps its last answer (or the refusal of the input). */
@@ -16,13 +17,14 @@ export function useTestConnection(onRefused?: (result: Extract<ActionResult<Heal
   const [pending, startTransition] = useTransition();
   const [report, setReport] = useState<HealthReport>();
   const [error, setError] = useState<string>();
-  const run = (action: () => Promise<ActionResult<HealthReport>>) =>
+  const run = (action: () => Promise<ActionResult<HealthReport>>, after?: () => void) =>
     startTransition(async () => {
       setReport(undefined);
       setError(undefined);
       const result = await action();
       if (result.ok) setReport(result.data);
       else setError(onRefused?.(result) ?? result.message ?? "The test could not run.");
+      after?.();
     });
   return { pending, report, error, run };
 }
