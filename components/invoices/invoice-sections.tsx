@@ -33,18 +33,23 @@ export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInv
       <Row term="Type">{invoice.direction === "payment" ? "Payment" : "Payout"}</Row>
       <Row term="Reference"><span className="font-mono text-xs break-all">{invoice.referenceId}</span></Row>
       <Row term="Amount"><span className="tabular-nums">{invoice.amount} {invoice.currency}</span></Row>
+      {invoice.processedAmount !== null ? (
+        <Row term="Processed"><span className="tabular-nums" data-testid="processed-amount">{invoice.processedAmount} {invoice.currency}</span></Row>
+      ) : null}
+      <Row term="Attempts">{invoice.attemptsCount}</Row>
       <Row term="Service"><span className="font-mono text-xs">{invoice.service}</span></Row>
       <Row term="Mode"><ModeBadge mode={invoice.testMode ? "test" : "live"} /></Row>
       {invoice.cardNumberMasked ? <Row term="Card"><span className="font-mono text-xs">{invoice.cardNumberMasked}</span></Row> : null}
       <Row term="Created">{formatMoment(invoice.createdAt)}</Row>
       {invoice.requestId ? <Row term="Request id"><span className="font-mono text-xs break-all">{invoice.requestId}</span></Row> : null}
+      {invoice.returnUrl ? <Row term="Return URL"><span className="font-mono text-xs break-all">{invoice.returnUrl}</span></Row> : null}
       <Row term="Hosted page">
         {hostedPageUrl ? (
           <>
             <a href={hostedPageUrl} className="font-mono text-xs break-all text-brand-700 underline" data-testid="hosted-page-link">
               {hostedPageUrl}
             </a>
-            <span className="help block">Where the customer pays (hpp_url); the page opens with invoice processing.</span>
+            <span className="help block">Where the customer pays (hpp_url).</span>
           </>
         ) : (
           <span className="text-slate-600">None: {invoice.service} has no hosted payment page</span>

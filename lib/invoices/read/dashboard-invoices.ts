@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { formatMinor } from "../contract/amount";
 import { isFinal } from "../state-machine";
 import { getStatusHistory } from "../status";
 import { listCustomerFields } from "./customer-fields";
@@ -30,6 +31,9 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
     cardNumberMasked: row.cardNumberMasked,
     final: isFinal(row.status),
     hostedPagePath: hostedPagePath(row),
+    processedAmount: row.processedAmountMinor === null ? null : formatMinor(row.processedAmountMinor, row.currency),
+    attemptsCount: row.attemptsCount,
+    returnUrl: row.returnUrl,
     request: requestAsSent(row),
     customer: listCustomerFields(row.resolvedCustomer, row.resolvedCustomerSources),
     history: history.map((entry) => ({

@@ -66,6 +66,10 @@ export type DashboardInvoice = DashboardInvoiceListItem & {
   final: boolean;
   /** `/pay/{id}` for `_hpp` services, relative to the app's origin; null otherwise. */
   hostedPagePath: string | null;
+  /** What the provider collected or paid out (decimal text); null until a provider says. */
+  processedAmount: string | null;
+  attemptsCount: number;
+  returnUrl: string | null;
   request: Record<string, unknown>;
   customer: DashboardCustomerField[];
   history: DashboardHistoryEntry[];
