@@ -64,6 +64,7 @@ export default defineConfig({
       DATABASE_URL: "",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",
+      APP_URL: `http://127.0.0.1:${PORT}`,
     },
   },
 });

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
-import { publicBaseUrl } from "@/lib/processing/connection-context";
+import { publicBaseUrl } from "@/lib/config";
 import { answerThreeDs } from "@/lib/sandbox/three-ds";
 
 const field = (form: FormData, name: string) => {

@@ -1,3 +1,4 @@
+import { publicBaseUrl } from "@/lib/config";
 import type { InvoiceDirection } from "@/lib/providers";
 import type { InvoiceResource } from "../invoices/contract/resource-schemas";
 import type { Customer } from "../invoices/contract/schemas";
@@ -15,10 +16,13 @@ export function invoiceCollectionPath(direction: InvoiceDirection): string {
   return `/api/commerce/${direction}-invoices`;
 }
 
-/** hpp_url: the hosted page path on the origin the client used. */
-export function hostedPageUrl(row: Pick<InvoiceRow, "id" | "service">, { baseUrl }: ResourceContext): string | null {
+/**
+ * hpp_url: the hosted page on this server's public address (APP_URL), never the origin the API
+ * client happened to use (a loopback address or an internal host a customer cannot open).
+ */
+export function hostedPageUrl(row: Pick<InvoiceRow, "id" | "service">): string | null {
   const path = hostedPagePath(row);
-  return path === null ? null : `${baseUrl}${path}`;
+  return path === null ? null : `${publicBaseUrl()}${path}`;
 }
 
 /** In the form amount was sent: a number for a number, else the currency's decimal text. */
@@ -51,7 +55,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       customer: row.customer as Customer | null,
       resolved_customer: row.resolvedCustomer,
       resolved_customer_sources: row.resolvedCustomerSources,
-      hpp_url: hostedPageUrl(row, context),
+      hpp_url: hostedPageUrl(row),
       routing: row.routingReason === null ? null : { reason: row.routingReason },
       processed_amount: processedAmountOf(row),
       attempts: row.attemptsCount,

@@ -1,4 +1,5 @@
 import "server-only";
+import { publicBaseUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { kindOf, revealCredentials, type ConnectionRow } from "@/lib/connections/store";
 import { credentialsKey } from "@/lib/connections/vault-key";
@@ -17,16 +18,6 @@ export class MissingBaseUrlError extends Error {
   override name = "MissingBaseUrlError";
 }
 
-/**
- * This server's public address (APP_URL), used for links customers follow (hosted page, 3-D
- * Secure) and the base URL of the sandboxes. Without it, the local address on PORT.
- */
-export function publicBaseUrl(): string {
-  const configured = process.env.APP_URL?.trim();
-  if (configured) return configured.replace(/\/+$/, "");
-  return `http://localhost:${process.env.PORT ?? 3000}`;
-}
-
 /** "provider-d" → "D": the letter of its PROVIDER_<LETTER>_LIVE_URL variable. */
 function liveUrlVariable(provider: string): string {
   const letter = provider.replace(/^provider-/, "").toUpperCase().replace(/[^A-Z0-9]/g, "_");
@@ -35,11 +26,13 @@ function liveUrlVariable(provider: string): string {
 
 /**
  * Test mode always talks to the provider's sandbox on this server; live mode to the provider's
- * live URL from configuration, except Provider D, whose connections carry their own api_url.
+ * live URL from configuration, unless the kind names a credential holding the connection's own
+ * address (`liveUrlField`: Provider D's api_url, spec 5.1).
  */
-export function baseUrlFor(provider: string, mode: Mode, credentials: CredentialValues): string {
+export function baseUrlFor(provider: string, mode: Mode, credentials: CredentialValues, liveUrlField?: string): string {
   if (mode === "test") return `${publicBaseUrl()}/sandbox/${provider}`;
-  const own = provider === "provider-d" && typeof credentials.api_url === "string" ? credentials.api_url.trim() : "";
+  const ownValue = liveUrlField === undefined ? undefined : credentials[liveUrlField];
+  const own = typeof ownValue === "string" ? ownValue.trim() : "";
   const url = own || process.env[liveUrlVariable(provider)]?.trim() || "";
   if (!url) throw new MissingBaseUrlError(`No live address for ${provider}: set ${liveUrlVariable(provider)}`);
   return url.replace(/\/+$/, "");
@@ -64,7 +57,7 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
     connectionId: subject.connectionId,
     kind: subject.kind,
     mode: subject.mode,
-    baseUrl: baseUrlFor(subject.provider, subject.mode, subject.credentials),
+    baseUrl: baseUrlFor(subject.provider, subject.mode, subject.credentials, kind.liveUrlField),
     credentials: subject.credentials,
     exchanges,
     timeoutMs: PROVIDER_TIMEOUT_MS,

@@ -6,7 +6,7 @@ import { findService } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
 import type { CardInput, PaymentInstruction, PayoutInstruction } from "./adapter";
 import { findOpenAttempt } from "./attempts";
-import { publicBaseUrl } from "./connection-context";
+import { publicBaseUrl } from "@/lib/config";
 import { NOT_FOUND, readInvoice, runPaymentRequest, type PayResult } from "./request";
 import { requestAttemptStatus } from "./run-attempt";
 import { settleInvoice } from "./settle";

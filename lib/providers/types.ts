@@ -87,6 +87,8 @@ export type KindSpec = {
   modeField?: string;
   /** Cross-field rules (Provider F key prefixes, Provider D merchant data). Paths are field ids. */
   refine?: (credentials: CredentialValues, mode: Mode) => Problem[];
+  /** A credential holding the connection's own live API address (Provider D's api_url), used instead of PROVIDER_<X>_LIVE_URL. */
+  liveUrlField?: string;
   /** At most one enabled connection of this kind per merchant, currency and mode (Provider D). */
   onePerCurrencyAndMode?: { reason: string };
   /** Constants of this kind (spec 2.5); empty when the provider has none. */

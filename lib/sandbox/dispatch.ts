@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
-import { publicBaseUrl } from "@/lib/processing/connection-context";
+import { publicBaseUrl } from "@/lib/config";
 import { getProviderServer } from "@/lib/providers/server/servers";
 
 function jsonError(status: number, error: string, message: string): Response {

@@ -157,7 +157,7 @@ describe("spec 4.1: each provider's example invoice", () => {
       flow: "charge",
       options: sent.options ?? {},
       customer: sentCustomer(body),
-      hpp_url: `http://test/pay/${data.id}`,
+      hpp_url: `${process.env.APP_URL}/pay/${data.id}`,
     });
     expect(data.attributes.resolved_customer).toEqual(expect.any(Object));
     if (bypass) expect(String(data.attributes.updated) > String(data.attributes.created)).toBe(true);

@@ -34,6 +34,7 @@ export const providerD: ProviderSpec = {
       // D's example is a sale without CVC and without 3-D Secure (issue 10): its hosted page asks for none.
       takesCvc: false,
       description: "Host-to-host merchant account for som card payments; one connection per currency and mode.",
+      liveUrlField: "api_url",
       onePerCurrencyAndMode: {
         reason:
           "Provider D issues a separate merchant ID and credential set per currency, so only one enabled " +

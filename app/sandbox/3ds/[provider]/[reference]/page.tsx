@@ -2,7 +2,7 @@ import { notFound } from "next/navigation";
 import { completeThreeDsAction } from "@/lib/actions/complete-three-ds";
 import { getDb } from "@/lib/db/client";
 import { formatMinor } from "@/lib/invoices/contract/amount";
-import { publicBaseUrl } from "@/lib/processing/connection-context";
+import { publicBaseUrl } from "@/lib/config";
 import { findRecordByReference } from "@/lib/sandbox/records";
 import { isAwaitingThreeDs, safeReturnUrl } from "@/lib/sandbox/three-ds";
 
