@@ -1,5 +1,5 @@
 import { ModeBadge } from "@/components/connections/badges";
-import type { DashboardAttempt, DashboardExchange } from "@/lib/invoices/read/invoice-attempts";
+import type { DashboardAttempt, DashboardExchange, DashboardSandboxRecord } from "@/lib/invoices/read/invoice-attempts";
 import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import { formatMoment } from "./invoice-client";
 
@@ -34,6 +34,27 @@ function ExchangeLog({ exchanges }: { exchanges: DashboardExchange[] }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The sandbox's own record of the request (issue 10): what the simulated provider saw, masked. */
+function SandboxReceived({ record, providerName }: { record: DashboardSandboxRecord; providerName: string }) {
+  return (
+    <details className="mt-2" data-testid="sandbox-record">
+      <summary className="cursor-pointer text-sm">What the {providerName} sandbox received</summary>
+      <dl className="mt-2 grid grid-cols-[9rem_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-600">Operation</dt>
+        <dd>{record.operation}</dd>
+        <dt className="text-slate-600">Sandbox status</dt>
+        <dd>{record.status}</dd>
+        <dt className="text-slate-600">Amount</dt>
+        <dd className="tabular-nums">{record.amount === null ? "—" : `${record.amount} ${record.currency ?? ""}`.trim()}</dd>
+        <dt className="text-slate-600">Sandbox reference</dt>
+        <dd className="font-mono text-xs break-all">{record.reference}</dd>
+      </dl>
+      <p className="mt-1 text-sm font-semibold">Recorded request</p>
+      <pre className="overflow-x-auto whitespace-pre-wrap break-all bg-slate-50 p-2 text-xs">{pretty(record.request)}</pre>
+    </details>
   );
 }
 
@@ -95,6 +116,9 @@ function Attempt({ attempt }: { attempt: DashboardAttempt }) {
           <ExchangeLog exchanges={attempt.exchanges} />
         </div>
       </details>
+      {attempt.sandboxRecord ? (
+        <SandboxReceived record={attempt.sandboxRecord} providerName={attempt.connection?.providerName ?? "provider"} />
+      ) : null}
     </li>
   );
 }

@@ -135,3 +135,13 @@ export async function listRecordsByReferences(db: Db, provider: string, referenc
     .where(and(eq(sandboxRecords.provider, provider), inArray(sandboxRecords.reference, [...references])))
     .orderBy(asc(sandboxRecords.createdAt), asc(sandboxRecords.id));
 }
+
+/** The records an invoice's attempts made, found by their idempotency keys (each attempt's id), any provider. */
+export async function listRecordsByIdempotencyKeys(db: Db, keys: readonly string[]): Promise<SandboxRecord[]> {
+  if (keys.length === 0) return [];
+  return db
+    .select()
+    .from(sandboxRecords)
+    .where(inArray(sandboxRecords.idempotencyKey, [...keys]))
+    .orderBy(asc(sandboxRecords.createdAt), asc(sandboxRecords.id));
+}

@@ -1,7 +1,10 @@
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import type { AttemptStatus, PayoutPartStatus, Resolution, RoutingReason } from "@/lib/db/enums";
 import { connections, invoiceAttempts, payoutParts } from "@/lib/db/schema";
+import { redact } from "@/lib/logger";
+import { listRecordsByIdempotencyKeys, listRecordsByReferences, type SandboxRecord } from "@/lib/sandbox/records";
 import { formatMinor } from "../contract/amount";
 import { toDashboardConnection, type DashboardConnection } from "./invoice-view";
 
@@ -24,6 +27,20 @@ export type DashboardExchange = {
 
 export type DashboardPayoutPart = { id: string; seq: number; amount: string; status: PayoutPartStatus; providerReference: string | null };
 
+/**
+ * What the provider's sandbox recorded on its side (test mode only). Stored masked and redacted;
+ * the request passes `redact` once more here, so a secret-named key or a card-shaped digit run
+ * cannot reach the page even from an older record.
+ */
+export type DashboardSandboxRecord = {
+  operation: string;
+  status: string;
+  amount: string | null;
+  currency: string | null;
+  reference: string;
+  request: unknown;
+};
+
 export type DashboardAttempt = {
   id: string;
   seq: number;
@@ -39,6 +56,7 @@ export type DashboardAttempt = {
   durationMs: number | null;
   exchanges: DashboardExchange[];
   parts: DashboardPayoutPart[];
+  sandboxRecord: DashboardSandboxRecord | null;
 };
 
 export async function listDashboardAttempts(
@@ -57,6 +75,7 @@ export async function listDashboardAttempts(
     .orderBy(asc(invoiceAttempts.seq));
   if (rows.length === 0) return [];
   const parts = await db.select().from(payoutParts).where(eq(payoutParts.invoiceId, invoice.id)).orderBy(asc(payoutParts.seq));
+  const records = await findSandboxRecords(db, rows);
   return rows.map(({ attempt, connection }) => ({
     id: attempt.id,
     seq: attempt.seq,
@@ -74,5 +93,44 @@ export async function listDashboardAttempts(
     parts: parts
       .filter((part) => part.attemptId === attempt.id)
       .map((part) => ({ id: part.id, seq: part.seq, amount: formatMinor(part.amountMinor, invoice.currency), status: part.status, providerReference: part.providerReference })),
+    sandboxRecord: toDashboardRecord(records.get(attempt.id)),
   }));
+}
+
+type AttemptRow = {
+  attempt: { id: string; idempotencyKey: string; providerReference: string | null };
+  connection: { provider: string; mode: string } | null;
+};
+
+/**
+ * Each test-mode attempt's sandbox record, by the attempt's idempotency key (the attempt id) and
+ * else by its provider reference. Live attempts have none: their provider keeps its own.
+ */
+async function findSandboxRecords(db: Db, rows: readonly AttemptRow[]): Promise<Map<string, SandboxRecord>> {
+  const found = new Map<string, SandboxRecord>();
+  const tested = rows.flatMap(({ attempt, connection }) => (connection?.mode === "test" ? [{ attempt, provider: connection.provider }] : []));
+  if (tested.length === 0) return found;
+  const byKey = await listRecordsByIdempotencyKeys(db, tested.map(({ attempt }) => attempt.idempotencyKey));
+  for (const { attempt, provider } of tested) {
+    const record = byKey.find((r) => r.provider === provider && r.idempotencyKey === attempt.idempotencyKey);
+    if (record) found.set(attempt.id, record);
+  }
+  for (const { attempt, provider } of tested) {
+    if (found.has(attempt.id) || !attempt.providerReference) continue;
+    const [record] = await listRecordsByReferences(db, provider, [attempt.providerReference]);
+    if (record) found.set(attempt.id, record);
+  }
+  return found;
+}
+
+function toDashboardRecord(record: SandboxRecord | undefined): DashboardSandboxRecord | null {
+  if (!record) return null;
+  return {
+    operation: record.operation,
+    status: record.status,
+    amount: record.amountMinor === null || !record.currency ? null : formatMinor(record.amountMinor, record.currency),
+    currency: record.currency,
+    reference: record.reference,
+    request: redact(record.request),
+  };
 }
