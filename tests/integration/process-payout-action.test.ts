@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
 const session = vi.hoisted(() => ({ userId: undefined as string | undefined }));
@@ -13,28 +13,14 @@ import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
 import { logger } from "@/lib/logger";
 import { addTeamMember } from "@/lib/merchants/team";
-import { registerProviderServer } from "@/lib/providers/server/servers";
 import { setUpTestDb, unique } from "./helpers/db";
-import { startFakeProvider, type FakeProvider } from "./helpers/fake-provider";
+import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference } from "./helpers/invoice-fixtures";
 
 /** The invoice page's "Process payout" (owners only) and its attempts timeline read. */
 const t = setUpTestDb();
 
-let fake: FakeProvider;
-const undo: (() => void)[] = [];
-const previousAppUrl = process.env.APP_URL;
-beforeAll(async () => {
-  fake = await startFakeProvider();
-  process.env.APP_URL = fake.baseUrl;
-  undo.push(registerProviderServer(fake.server("provider-a"), { replace: true }));
-});
-afterAll(async () => {
-  for (const step of undo.reverse()) step();
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-  await fake.close();
-});
+const fake = setUpFakeProvider({ replace: ["provider-a"] });
 beforeEach(() => {
   fake.reset();
   session.userId = undefined;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { GET as GET_PAYMENT_ATTEMPTS } from "@/app/api/commerce/payment-invoices/[id]/attempts/route";
 import { POST as POST_PAYOUT } from "@/app/api/commerce/payout-invoices/route";
@@ -9,10 +9,8 @@ import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { attemptListDocumentSchema, invoiceResourceSchema } from "@/lib/invoices/contract/resource-schemas";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
-import { registerProviderServer } from "@/lib/providers/server/servers";
-import { registerProviderZ } from "@/tests/fixtures/provider-z/register";
 import { setUpTestDb } from "./helpers/db";
-import { startFakeProvider, type FakeProvider } from "./helpers/fake-provider";
+import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { send } from "./helpers/send";
 
@@ -23,20 +21,7 @@ import { send } from "./helpers/send";
 const t = setUpTestDb();
 const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvc: "737", holder: "Heidi Muster" };
 
-let fake: FakeProvider;
-const undo: (() => void)[] = [];
-const previousAppUrl = process.env.APP_URL;
-beforeAll(async () => {
-  fake = await startFakeProvider();
-  process.env.APP_URL = fake.baseUrl;
-  undo.push(registerProviderZ(), registerProviderServer(fake.server("provider-z")), registerProviderServer(fake.server("provider-a"), { replace: true }));
-});
-afterAll(async () => {
-  for (const step of undo.reverse()) step();
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-  await fake.close();
-});
+const fake = setUpFakeProvider({ replace: ["provider-a"], providerZ: true });
 beforeEach(() => {
   fake.reset();
   resetRateLimits();

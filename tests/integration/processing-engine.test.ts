@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
@@ -12,11 +12,9 @@ import { listAttempts, listPayoutParts } from "@/lib/processing/attempts";
 import { payWithCard, payWithoutHostedPage, processPayout, ProcessingRefusedError, resumeAfterRedirect } from "@/lib/processing/engine";
 import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/health";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { registerProviderServer } from "@/lib/providers/server/servers";
 import { saveRoutingOrder } from "@/lib/routing/orders";
-import { registerProviderZ } from "@/tests/fixtures/provider-z/register";
 import { setUpTestDb } from "./helpers/db";
-import { startFakeProvider, success, type FakeProvider } from "./helpers/fake-provider";
+import { setUpFakeProvider, success } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /**
@@ -29,20 +27,7 @@ const t = setUpTestDb();
 const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvc: "737", holder: "Heidi Muster" };
 const SOFT = { kind: "soft_failed", resolution: "provider_unavailable", message: "down" } as const;
 
-let fake: FakeProvider;
-const undo: (() => void)[] = [];
-const previousAppUrl = process.env.APP_URL;
-beforeAll(async () => {
-  fake = await startFakeProvider();
-  process.env.APP_URL = fake.baseUrl;
-  undo.push(registerProviderZ(), registerProviderServer(fake.server("provider-z")), registerProviderServer(fake.server("provider-a"), { replace: true }));
-});
-afterAll(async () => {
-  for (const step of undo.reverse()) step();
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-  await fake.close();
-});
+const fake = setUpFakeProvider({ replace: ["provider-a"], providerZ: true });
 beforeEach(() => {
   fake.reset();
   vi.spyOn(logger, "info").mockImplementation(() => {});

@@ -3,6 +3,9 @@ import type { AddressInfo } from "node:net";
 import type { AdapterContext, HealthResult, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
 import { callProvider } from "@/lib/processing/provider-http";
 import type { ProviderServer } from "@/lib/processing/provider-server";
+import { registerProviderServer } from "@/lib/providers/server/servers";
+import { afterAll, beforeAll } from "vitest";
+import { registerProviderZ } from "../../fixtures/provider-z/register";
 
 /**
  * A stand-in provider for the engine's tests: a real HTTP server on 127.0.0.1 (so exchanges are
@@ -94,4 +97,35 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     },
   };
   return fake;
+}
+
+/**
+ * The fake provider for a whole test file: started before the file's tests, with APP_URL pointing
+ * at it, standing in for the providers named in `replace` (and for the test-only Provider Z,
+ * registered too, when `providerZ` is set); everything undone after the file. The returned object
+ * is the running fake.
+ */
+export function setUpFakeProvider(options: { replace: readonly string[]; providerZ?: boolean }): FakeProvider {
+  let current: FakeProvider | undefined;
+  const undo: (() => void)[] = [];
+  const previousAppUrl = process.env.APP_URL;
+  beforeAll(async () => {
+    current = await startFakeProvider();
+    process.env.APP_URL = current.baseUrl;
+    if (options.providerZ) undo.push(registerProviderZ(), registerProviderServer(current.server("provider-z")));
+    for (const slug of options.replace) undo.push(registerProviderServer(current.server(slug), { replace: true }));
+  });
+  afterAll(async () => {
+    for (const step of undo.reverse()) step();
+    if (previousAppUrl === undefined) delete process.env.APP_URL;
+    else process.env.APP_URL = previousAppUrl;
+    await current?.close();
+  });
+  return new Proxy({} as FakeProvider, {
+    get: (_target, key) => {
+      if (!current) throw new Error("the fake provider starts in beforeAll");
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
 }
