@@ -3,11 +3,13 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import type { ConnectionKind } from "../lib/providers";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { merchantWithKey } from "./support/accounts";
+import { openInvoiceAttempt } from "./support/invoice-page";
 
 /**
  * Issue 10 for Providers A, B and C: a test-mode invoice created through the API reaches a final
  * status through that provider's adapter and its sandbox on this server: payments on the public
  * hosted page in a real browser (C through 3-D Secure), A's payout through the process call.
+ * Each then opens the invoice page as the owner and finds the attempt with the sandbox's record.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 
@@ -50,6 +52,7 @@ async function readInvoice(request: APIRequestContext, merchant: Merchant, type:
 }
 
 test("Provider A: the spec 4.1 payment is paid on the hosted page through A's signed API", async ({ browser, page }) => {
+  test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(page.request, merchant, "provider-a", "provider_account");
   const invoice = await newInvoice(page.request, merchant, "payment", { service: "payment_card_uah_hpp", currency: "UAH", amount: 100, flow: "charge", options: { allow_partially: false } });
@@ -57,9 +60,12 @@ test("Provider A: the spec 4.1 payment is paid on the hosted page through A's si
   await payWith(page, "4242424242424242");
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
   expect(await readInvoice(page.request, merchant, "payment", invoice.id)).toMatchObject({ status: "processed", attempts: 1 });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-a e2e", providerName: "Provider A", status: "Succeeded", resolution: "ok" });
+  await shown.close();
 });
 
 test("Provider B: a declined card ends the invoice process_failed with issuer_decline", async ({ browser, page }) => {
+  test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(page.request, merchant, "provider-b", "h2h");
   const invoice = await newInvoice(page.request, merchant, "payment", { service: "payment_card_eur_hpp", currency: "EUR", amount: "100.50", flow: "charge" });
@@ -68,9 +74,12 @@ test("Provider B: a declined card ends the invoice process_failed with issuer_de
   await expect(page.getByTestId("pay-result")).toBeVisible();
   await expect.poll(async () => (await readInvoice(page.request, merchant, "payment", invoice.id)).status).toBe("process_failed");
   expect(await readInvoice(page.request, merchant, "payment", invoice.id)).toMatchObject({ resolution: "issuer_decline", attempts: 1 });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-b e2e", providerName: "Provider B", status: "Declined", resolution: "issuer_decline" });
+  await shown.close();
 });
 
 test("Provider C: 3-D Secure passed on the sandbox page pays the AMD example", async ({ browser, page }) => {
+  test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(page.request, merchant, "provider-c", "provider_account");
   const invoice = await newInvoice(page.request, merchant, "payment", { service: "payment_card_amd_hpp", currency: "AMD", amount: 5000, flow: "charge", options: { allow_partially: false } });
@@ -81,9 +90,12 @@ test("Provider C: 3-D Secure passed on the sandbox page pays the AMD example", a
   await page.getByRole("button", { name: "Pass" }).click();
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
   expect(await readInvoice(page.request, merchant, "payment", invoice.id)).toMatchObject({ status: "processed", processed_amount: expect.anything() });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-c e2e", providerName: "Provider C", status: "Succeeded", resolution: "ok" });
+  await shown.close();
 });
 
 test("Provider A payout: created without auto_process, the process call pays 30,000.00 UAH in three parts", async ({ browser, request }) => {
+  test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(request, merchant, "provider-a", "h2h");
   const invoice = await newInvoice(request, merchant, "payout", {
@@ -105,4 +117,12 @@ test("Provider A payout: created without auto_process, the process call pays 30,
     expect.objectContaining({ amount: "10000.00", status: "succeeded" }),
     expect.objectContaining({ amount: "10000.00", status: "succeeded" }),
   ]);
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-a e2e", providerName: "Provider A", status: "Succeeded", resolution: "ok" });
+  const parts = shown.attempt.getByRole("table", { name: "Payout parts of attempt 1" }).getByRole("row");
+  await expect(parts).toHaveCount(4);
+  for (const row of await parts.all().then((rows) => rows.slice(1))) {
+    await expect(row).toContainText("10000.00");
+    await expect(row).toContainText("succeeded");
+  }
+  await shown.close();
 });

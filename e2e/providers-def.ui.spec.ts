@@ -1,12 +1,14 @@
 import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { merchantWithKey } from "./support/accounts";
+import { openInvoiceAttempt } from "./support/invoice-page";
 
 /**
  * Issue 10 for Providers D, E and F: a test-mode invoice created through the API reaches a final
  * status through that provider's adapter and its sandbox on this server, in a real browser on
  * the public hosted page (D without a CVC field, E through 3-D Secure), or at creation for F's
- * bypass_hpp.
+ * bypass_hpp. Each then opens the invoice page as the owner and finds the attempt with the
+ * sandbox's record.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 
@@ -43,6 +45,7 @@ async function payWith(page: Page, digits: string) {
 const token = () => randomBytes(18).toString("base64url");
 
 test("Provider D: the hosted page asks for no CVC and the sale is paid through D's sandbox", async ({ browser, page }) => {
+  test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(page.request, merchant, "provider-d", {
     api_key: token(),
@@ -63,9 +66,12 @@ test("Provider D: the hosted page asks for no CVC and the sale is paid through D
   await expect(page.getByLabel("CVC")).toHaveCount(0);
   await payWith(page, "4242424242424242");
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-d e2e", providerName: "Provider D", status: "Succeeded", resolution: "ok" });
+  await shown.close();
 });
 
 test("Provider E: 3-D Secure passed on the sandbox page brings the customer back to a paid invoice", async ({ browser, page }) => {
+  test.slow();
   const merchant = await merchantWithKey(browser);
   const pair = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
   await connect(page.request, merchant, "provider-e", {
@@ -90,9 +96,12 @@ test("Provider E: 3-D Secure passed on the sandbox page brings the customer back
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
   // The return URL is on APP_URL, which may name this server differently from the test's base URL.
   expect(new URL(page.url()).pathname).toBe(path);
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-e e2e", providerName: "Provider E", status: "Succeeded", resolution: "ok" });
+  await shown.close();
 });
 
 test("Provider F: bypass_hpp is processed at creation without the hosted page; a card payment on the page is declined with the reason", async ({ browser, page }) => {
+  test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(page.request, merchant, "provider-f", { public_key: `dev_pub_${randomUUID()}`, secret_key: `dev_sec_${randomBytes(24).toString("hex")}`, test_mode: true, currency: "EUR" });
   const eur = { service: "payment_card_eur_hpp", currency: "EUR", amount: 120 };
@@ -102,4 +111,6 @@ test("Provider F: bypass_hpp is processed at creation without the hosted page; a
   await page.goto(new URL(String(invoice.attributes.hpp_url)).pathname);
   await payWith(page, "4000000000000002");
   await expect(page.getByTestId("pay-result")).toContainText("Payment declined");
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-f e2e", providerName: "Provider F", status: "Declined", resolution: "issuer_decline" });
+  await shown.close();
 });
