@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { redact } from "./logger";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { logger, redact } from "./logger";
 
 describe("log redaction", () => {
   it("hides values under secret-looking keys at any depth", () => {
@@ -21,5 +21,22 @@ describe("log redaction", () => {
       cause: { code: "23505" },
     });
     expect(redact(error)).toEqual({ name: "Error", message: 'Failed query: insert into "users" values ($1, $2)', code: "23505" });
+  });
+});
+
+describe("log lines", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("mask a card number written into the message itself, not only in the fields", () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    vi.stubEnv("LOG_LEVEL", "info");
+    logger.info("paying with 4111111111111111", { card: "5555555555554444" });
+    vi.unstubAllEnvs();
+    expect(lines.join("")).not.toMatch(/4111111111111111|5555555555554444/);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ message: "paying with 411111******1111", card: "555555******4444" });
   });
 });

@@ -34,7 +34,8 @@ function enabled(level: "info" | "warn" | "error"): boolean {
 
 function write(level: "info" | "warn" | "error", message: string, fields: Record<string, unknown> = {}) {
   if (!enabled(level)) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...(redact(fields) as object) });
+  // The message is redacted too: a card number interpolated into it must not reach the log either.
+  const line = JSON.stringify({ level, time: new Date().toISOString(), message: redact(message), ...(redact(fields) as object) });
   process.stderr.write(line + "\n");
 }
 
