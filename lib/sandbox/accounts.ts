@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { credentialsKey } from "@/lib/connections/vault-key";
+import { isVaultError } from "@/lib/vault";
 import { revealCredentials } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
@@ -28,12 +29,38 @@ export async function findSandboxAccount(
   match: (publicCredentials: Record<string, unknown>) => boolean,
   options: FindSandboxAccountOptions = {},
 ): Promise<SandboxAccount | undefined> {
+  for (const account of await listSandboxAccounts(db, slug, match, options)) return account;
+  return undefined;
+}
+
+/**
+ * Every account the public credentials match, oldest first, each decrypted only when the caller
+ * reaches it. An account whose secrets cannot be opened with this process's key (sealed by another
+ * installation sharing the database) is passed over, as a provider would not know it.
+ */
+export async function listSandboxAccounts(
+  db: Db,
+  slug: string,
+  match: (publicCredentials: Record<string, unknown>) => boolean,
+  options: FindSandboxAccountOptions = {},
+): Promise<Iterable<SandboxAccount>> {
   const rows = await db
     .select()
     .from(connections)
     .where(and(eq(connections.provider, slug), eq(connections.mode, "test"), isNull(connections.deletedAt)))
     .orderBy(asc(connections.createdAt), asc(connections.id));
-  const row = rows.find((candidate) => candidate.mode === "test" && match(candidate.publicCredentials));
-  if (!row) return undefined;
-  return { connectionId: row.id, credentials: revealCredentials(row, options.vaultKey ?? credentialsKey()) };
+  const candidates = rows.filter((candidate) => candidate.mode === "test" && match(candidate.publicCredentials));
+  const key = () => options.vaultKey ?? credentialsKey();
+  return (function* () {
+    for (const row of candidates) {
+      let credentials: CredentialValues;
+      try {
+        credentials = revealCredentials(row, key());
+      } catch (error) {
+        if (isVaultError(error)) continue;
+        throw error;
+      }
+      yield { connectionId: row.id, credentials };
+    }
+  })();
 }

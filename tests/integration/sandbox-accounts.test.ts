@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createConnection, deleteConnection, setConnectionEnabled } from "@/lib/connections/service";
+import { credentialsKey } from "@/lib/connections/vault-key";
 import { connections } from "@/lib/db/schema";
 import { findSandboxAccount } from "@/lib/sandbox/accounts";
 import { createAttributes, newMerchant, parseCreate, scopeFor, type Scope } from "./helpers/connection-fixtures";
@@ -58,13 +59,18 @@ describe("findSandboxAccount (the sandbox's merchants are test-mode connections)
     expect(await findSandboxAccount(t.db, "provider-c", byLogin(unique("nobody")), { vaultKey })).toBeUndefined();
   });
 
-  it("uses the process's credentials key by default", async () => {
-    const scope = scopeFor(t.db, await newMerchant(t.db), vaultKey);
+  it("uses the process's credentials key by default and passes over accounts it cannot open", async () => {
     const login = unique("shop");
-    const id = await connect(scope, "test", login, "test-password-3456");
-    const [row] = await t.db.select().from(connections).where(eq(connections.id, id));
+    // Sealed with another key than CREDENTIALS_KEY (another installation sharing the database):
+    // the sandbox cannot open it, so it does not know that account.
+    const foreign = await connect(scopeFor(t.db, await newMerchant(t.db), vaultKey), "test", login, "test-password-3456");
+    const [row] = await t.db.select().from(connections).where(eq(connections.id, foreign));
     expect(row?.mode).toBe("test");
-    // Sealed with another key than CREDENTIALS_KEY: opening it with the default key must fail loudly.
-    await expect(findSandboxAccount(t.db, "provider-c", byLogin(login))).rejects.toThrow();
+    expect(await findSandboxAccount(t.db, "provider-c", byLogin(login))).toBeUndefined();
+    // Sealed with the process's key, same login: found with the default key, the foreign one skipped.
+    const own = await connect(scopeFor(t.db, await newMerchant(t.db), credentialsKey()), "test", login, "test-password-7890");
+    const account = await findSandboxAccount(t.db, "provider-c", byLogin(login));
+    expect(account?.connectionId).toBe(own);
+    expect(account?.credentials.shop_password).toBe("test-password-7890");
   });
 });
