@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
@@ -11,11 +10,9 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import { createConnectionAction, updateConnectionAction } from "@/lib/actions/connections";
 import { getConnection } from "@/lib/connections/queries";
-import { users } from "@/lib/db/schema";
-import { addTeamMember } from "@/lib/merchants/team";
 import { setUpTestDb, unique } from "./helpers/db";
 import { createAttributes } from "./helpers/connection-fixtures";
-import { invoiceMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
+import { teamMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /** The edit form's server action: the same editConnection as PATCH /api/connections/:id, behind validatedAction. */
 const t = setUpTestDb();
@@ -24,12 +21,7 @@ let ownerId: string;
 let supportId: string;
 
 beforeAll(async () => {
-  m = await invoiceMerchant(t.db);
-  const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
-  ownerId = owner!.id;
-  const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
-  if (!support.ok) throw new Error("setup: support member");
-  supportId = support.value.id;
+  ({ ownerId, supportId, ...m } = await teamMerchant(t.db));
 });
 beforeEach(() => {
   session.userId = undefined;

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
@@ -11,15 +10,13 @@ import { GET as GET_ORDER, PATCH } from "@/app/api/routing/[id]/route";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { listAudit } from "@/lib/connections/audit";
-import { users } from "@/lib/db/schema";
 import { findRoute } from "@/lib/invoices/create/routing";
 import { logger } from "@/lib/logger";
-import { addTeamMember } from "@/lib/merchants/team";
 import { listRouteCandidates } from "@/lib/routing/candidates";
 import { getRoutingOrders, saveRoutingOrder, type RoutingOrder } from "@/lib/routing/orders";
 import type { RoutingOrderAttributes } from "@/lib/routing/resource";
-import { setUpTestDb, unique } from "./helpers/db";
-import { connect, disable, invoiceMerchant, remove, type InvoiceMerchant } from "./helpers/invoice-fixtures";
+import { setUpTestDb } from "./helpers/db";
+import { connect, disable, invoiceMerchant, remove, teamMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { errorsOf, send } from "./helpers/send";
 
 /** Issue 10 "Routing you can see and set": the routing order, its page's action and its management API. */
@@ -154,12 +151,7 @@ describe("saveRoutingOrderAction (the Routing page)", () => {
   let ownerId: string;
   let supportId: string;
   beforeAll(async () => {
-    m = await invoiceMerchant(t.db);
-    const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
-    ownerId = owner!.id;
-    const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
-    if (!support.ok) throw new Error("setup: support member");
-    supportId = support.value.id;
+    ({ ownerId, supportId, ...m } = await teamMerchant(t.db));
   });
 
   it("saves an owner's order, names the person in the audit trail, and refuses support members", async () => {

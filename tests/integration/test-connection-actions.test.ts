@@ -11,19 +11,17 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
-import { connectionAudit, users } from "@/lib/db/schema";
-import { addTeamMember } from "@/lib/merchants/team";
+import { connectionAudit } from "@/lib/db/schema";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { PROVIDER_KINDS, createAttributes, kindSpec } from "./helpers/connection-fixtures";
 import { setUpTestDb, unique } from "./helpers/db";
-import { invoiceMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
+import { teamMerchant } from "./helpers/invoice-fixtures";
 import { closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
 /** Test connection (issue 10): the connection page's button and the New connection form's, through their server actions. */
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db);
-let m: InvoiceMerchant;
 let ownerId: string;
 let supportId: string;
 const previousAppUrl = process.env.APP_URL;
@@ -31,12 +29,7 @@ const previousAppUrl = process.env.APP_URL;
 beforeAll(async () => {
   // Test-mode connections talk to the sandboxes at APP_URL: here, the test's own HTTP server.
   process.env.APP_URL = sandbox.origin;
-  m = await invoiceMerchant(t.db);
-  const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
-  ownerId = owner!.id;
-  const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
-  if (!support.ok) throw new Error("setup: support member");
-  supportId = support.value.id;
+  ({ ownerId, supportId } = await teamMerchant(t.db));
 });
 afterAll(() => {
   if (previousAppUrl === undefined) delete process.env.APP_URL;

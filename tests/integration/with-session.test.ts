@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
@@ -12,12 +11,11 @@ import { GET as ONE } from "@/app/api/dashboard/invoices/[id]/route";
 import { ApiError } from "@/lib/api/errors";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { withSession, type SessionContext } from "@/lib/api/with-session";
-import { users } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import { addTeamMember, removeMember } from "@/lib/merchants/team";
 import { findViewer } from "@/lib/identity/membership";
 import { setUpTestDb, unique } from "./helpers/db";
-import { invoiceMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
+import { teamMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 const t = setUpTestDb();
 let m: InvoiceMerchant;
@@ -25,12 +23,7 @@ let ownerId: string;
 let supportId: string;
 
 beforeAll(async () => {
-  m = await invoiceMerchant(t.db);
-  const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
-  ownerId = owner!.id;
-  const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
-  if (!support.ok) throw new Error("setup: support member");
-  supportId = support.value.id;
+  ({ ownerId, supportId, ...m } = await teamMerchant(t.db));
 });
 
 let loggedErrors: unknown[] = [];

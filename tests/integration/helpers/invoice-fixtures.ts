@@ -4,8 +4,9 @@ import { createConnection, deleteConnection, setConnectionEnabled } from "@/lib/
 import { credentialsKey } from "@/lib/connections/vault-key";
 import type { ConnectionView } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
-import { invoices, invoiceStatusHistory, merchants } from "@/lib/db/schema";
+import { invoices, invoiceStatusHistory, merchants, users } from "@/lib/db/schema";
 import type { Merchant } from "@/lib/identity/membership";
+import { addTeamMember } from "@/lib/merchants/team";
 import type { ConnectionKind, Mode } from "@/lib/providers";
 import { createAttributes, newMerchantWithKey, parseCreate, scopeFor } from "./connection-fixtures";
 import { unique } from "./db";
@@ -77,4 +78,16 @@ export async function countInvoices(db: Db, merchantId: string, referenceId: str
     .from(invoices)
     .where(and(eq(invoices.merchantId, merchantId), eq(invoices.referenceId, referenceId)));
   return rows.length;
+}
+
+export type TeamMerchant = InvoiceMerchant & { ownerId: string; supportId: string };
+
+/** A merchant with its owner (made with it) and a support member, for tests of who may do what. */
+export async function teamMerchant(db: Db): Promise<TeamMerchant> {
+  const m = await invoiceMerchant(db);
+  const [owner] = await db.select().from(users).where(eq(users.merchantId, m.merchantId));
+  if (!owner) throw new Error("setup: owner missing");
+  const support = await addTeamMember(db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
+  if (!support.ok) throw new Error("setup: support member");
+  return { ...m, ownerId: owner.id, supportId: support.value.id };
 }
