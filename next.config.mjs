@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm"],
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm", "pg-boss", "pg"],
   poweredByHeader: false,
   typedRoutes: false,
   // `next dev` would print every server action's arguments: passwords, secret keys, private keys.

@@ -7,6 +7,8 @@
 import http from "node:http";
 import { parse } from "node:url";
 import next from "next";
+import { getDb } from "@/lib/db/client";
+import { stopJobs } from "@/lib/jobs/queue";
 import { startServer } from "@/lib/server-start";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
 
@@ -30,5 +32,11 @@ server.listen(port, hostname, () => {
   console.log(`Payment Orchestrator listening on http://${hostname}:${port}`);
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => server.close(() => process.exit(0)));
+  process.on(signal, () => {
+    // Workers finish the job in hand; anything not finished runs again after the restart.
+    void getDb()
+      .then((db) => stopJobs(db))
+      .catch(() => undefined)
+      .finally(() => server.close(() => process.exit(0)));
+  });
 }

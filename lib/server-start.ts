@@ -5,12 +5,15 @@ import { logger } from "@/lib/logger";
 
 /**
  * Fails fast at start rather than at the first request: a data directory held by another
- * process, or a deployment missing its secrets, stops the server with a clear message.
+ * process, or a deployment missing its secrets, stops the server with a clear message. Then the
+ * background job workers start (lib/jobs; `JOBS_WORKERS=off` for a process that only serves).
  */
 export async function startServer(): Promise<void> {
   try {
     authSecret();
-    await getDb();
+    const db = await getDb();
+    const [{ startJobWorkers }, { JOB_HANDLERS, JOB_SWEEPS }] = await Promise.all([import("@/lib/jobs/queue"), import("@/lib/jobs/handlers")]);
+    await startJobWorkers(db, JOB_HANDLERS, JOB_SWEEPS);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`\nCannot start: ${message}\n`);

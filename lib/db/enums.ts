@@ -62,3 +62,16 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 export const PAYOUT_PART_STATUSES = ["pending", "succeeded", "failed"] as const;
 
 export type PayoutPartStatus = (typeof PAYOUT_PART_STATUSES)[number];
+
+/**
+ * What the service did with a provider callback (issue 11): `applied` (it moved the attempt and the
+ * invoice), `ignored` (verified and stored, but the connection says ignore_callback), `superseded`
+ * (verified, for an attempt the invoice has already left, or that is already final), `rejected`
+ * (not verified, replayed or malformed: `reason` says which).
+ */
+export const CALLBACK_OUTCOMES = ["applied", "ignored", "superseded", "rejected"] as const;
+export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
+
+/** A merchant event's delivery: waiting (or retrying), delivered, given up after 24 hours, or no URL set. */
+export const WEBHOOK_DELIVERY_STATES = ["pending", "delivered", "failed", "no_endpoint"] as const;
+export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];

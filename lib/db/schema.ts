@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { AttemptStatus, InvoiceStatus, PayoutPartStatus, Resolution, RoutingReason } from "./enums";
+import type { AttemptStatus, CallbackOutcome, InvoiceStatus, PayoutPartStatus, Resolution, RoutingReason, WebhookDeliveryState } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -21,6 +21,10 @@ export const merchants = pgTable("merchants", {
   commerceAccount: text("commerce_account").notNull().unique(),
   /** Whether a live invoice may name its connection (a pin); test invoices always may. */
   allowLivePins: boolean("allow_live_pins").notNull().default(false),
+  /** Default lifetime of a new invoice in seconds (issue 11: 30 minutes unless the merchant changes it). */
+  invoiceLifetimeSeconds: integer("invoice_lifetime_seconds").notNull().default(1800),
+  /** Where `invoice.status_changed` events are delivered; null until the owner sets one. */
+  webhookUrl: text("webhook_url"),
   createdAt: createdAt(),
 });
 
@@ -205,6 +209,10 @@ export const invoices = pgTable(
     /** First six and last four digits at most; the full number is never stored. */
     cardNumberMasked: text("card_number_masked"),
     requestId: text("request_id"),
+    /** When an unpaid invoice expires: created_at + its lifetime (attribute `lifetime`, else the merchant's setting). */
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 })
+      .notNull()
+      .default(sql`now() + interval '30 minutes'`),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
   },
@@ -317,4 +325,101 @@ export const sandboxRecords = pgTable(
     uniqueIndex("sandbox_records_idempotency_unique").on(t.provider, t.idempotencyKey),
     index("sandbox_records_connection_idx").on(t.connectionId, t.createdAt),
   ],
+);
+
+/**
+ * What providers sent to /api/callbacks/<slug>/<connection id>, accepted or not (issue 11). Bodies
+ * are stored redacted and cut at 8 KiB; `outcome` says what the service did with it.
+ */
+export const providerCallbacks = pgTable(
+  "provider_callbacks",
+  {
+    id: text("id").primaryKey(),
+    provider: text("provider").notNull(),
+    /** As the path named it; not a foreign key, so a callback naming no real connection is kept too. */
+    connectionId: text("connection_id").notNull(),
+    merchantId: text("merchant_id"),
+    invoiceId: text("invoice_id"),
+    attemptId: text("attempt_id"),
+    /** The provider's own id of this notification: a second one with the same id is a replay. */
+    notificationId: text("notification_id"),
+    outcome: text("outcome").$type<CallbackOutcome>().notNull(),
+    reason: text("reason"),
+    /** What the callback said, mapped: the attempt status it reports. */
+    reported: jsonb("reported").$type<Record<string, unknown>>(),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    body: text("body").notNull().default(""),
+    receivedAt: invoiceTime("received_at"),
+  },
+  (t) => [
+    uniqueIndex("provider_callbacks_notification_unique")
+      .on(t.connectionId, t.notificationId)
+      .where(sql`${t.outcome} <> 'rejected'`),
+    index("provider_callbacks_invoice_idx").on(t.invoiceId, t.receivedAt),
+  ],
+);
+
+/**
+ * The merchant's webhook signing secrets, sealed by the vault. The current one has no
+ * `retires_at`; a rotated one keeps signing until `retires_at` (24 hours after the rotation).
+ */
+export const webhookSecrets = pgTable(
+  "webhook_secrets",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    sealed: text("sealed").notNull(),
+    createdAt: invoiceTime("created_at"),
+    retiresAt: timestamp("retires_at", { withTimezone: true, mode: "date", precision: 3 }),
+  },
+  (t) => [index("webhook_secrets_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+
+/**
+ * Events for the merchant (`invoice.status_changed`, and `test` events from Settings), written in
+ * the same transaction as the status change (an outbox), so none is lost. `invoice` is the invoice
+ * row at that moment; the delivered body is rendered from it.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    invoiceId: text("invoice_id"),
+    type: text("type").notNull(),
+    invoice: jsonb("invoice").$type<Record<string, unknown>>(),
+    deliveryState: text("delivery_state").$type<WebhookDeliveryState>().notNull().default("pending"),
+    tries: integer("tries").notNull().default(0),
+    nextTryAt: timestamp("next_try_at", { withTimezone: true, mode: "date", precision: 3 }),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [
+    index("webhook_events_invoice_idx").on(t.invoiceId, t.createdAt),
+    index("webhook_events_pending_idx").on(t.deliveryState, t.nextTryAt),
+  ],
+);
+
+/** Each try of a delivery: when, to where, the answer's status, duration and first 1 KiB. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    trigger: text("trigger").$type<"automatic" | "resend" | "test">().notNull(),
+    url: text("url").notNull(),
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    responseExcerpt: text("response_excerpt"),
+    error: text("error"),
+    succeeded: boolean("succeeded").notNull(),
+    at: invoiceTime("at"),
+  },
+  (t) => [index("webhook_deliveries_event_idx").on(t.eventId, t.at)],
 );

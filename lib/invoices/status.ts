@@ -3,6 +3,9 @@ import type { Db } from "@/lib/db/client";
 import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
 import { transition, type InvoiceStatus, type Resolution } from "./state-machine";
 import type { InvoiceRow } from "./create/store";
+import { recordStatusChangedEvent } from "./events";
+import { enqueue } from "@/lib/jobs/queue";
+import { logger } from "@/lib/logger";
 
 /** Another writer moved the invoice since it was read; re-read it and decide again. */
 export class StaleInvoiceStatusError extends Error {
@@ -27,7 +30,8 @@ export type StatusChangeOptions = {
  * The only way an invoice's status changes after creation: the state machine decides whether the
  * move is legal (an illegal one throws IllegalTransitionError and writes nothing), the update only
  * applies if the status is still the one read (compare-and-set, so two writers cannot both move
- * it), and the move is recorded in invoice_status_history in the same transaction.
+ * it), and the move is recorded in invoice_status_history and its `invoice.status_changed` event
+ * in the outbox (webhook_events) in the same transaction.
  */
 export async function changeInvoiceStatus(
   db: Db,
@@ -37,7 +41,7 @@ export async function changeInvoiceStatus(
   options: StatusChangeOptions = {},
 ): Promise<InvoiceRow> {
   transition({ status: invoice.status, direction: invoice.direction, attemptsExhausted: options.attemptsExhausted }, to, resolution);
-  return db.transaction(async (tx) => {
+  const { row, event } = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(invoices)
       .set({ status: to, resolution: resolution ?? null, updatedAt: sql`now()` })
@@ -53,8 +57,15 @@ export async function changeInvoiceStatus(
       requestId: options.requestId ?? null,
       at: row.updatedAt,
     });
-    return row;
+    return { row, event: await recordStatusChangedEvent(tx, row) };
   });
+  if (event.deliver) {
+    // The change and its event are committed; if queuing fails now, the webhook sweep queues it later.
+    await enqueue(db, "webhook-deliver", { eventId: event.eventId, invoiceId: row.id, tryNo: 1 }, { key: `${event.eventId}:1` }).catch((error: unknown) =>
+      logger.error("webhook delivery not queued", { eventId: event.eventId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+  return row;
 }
 
 export type StatusHistoryEntry = typeof invoiceStatusHistory.$inferSelect;

@@ -6,6 +6,9 @@ import { afterAll, vi } from "vitest";
 const previous = { CREDENTIALS_KEY: process.env.CREDENTIALS_KEY, AUTH_SECRET: process.env.AUTH_SECRET };
 process.env.CREDENTIALS_KEY = randomBytes(32).toString("base64");
 process.env.AUTH_SECRET = "integration-tests-only-secret";
+// Each test file's job queue lives in its own schema: on the shared PostgreSQL of CI's second pass,
+// one file must never run another file's jobs.
+process.env.JOBS_SCHEMA = `pgboss_${randomBytes(6).toString("hex")}`;
 
 afterAll(() => {
   for (const [name, value] of Object.entries(previous)) {

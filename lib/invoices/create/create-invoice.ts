@@ -123,8 +123,9 @@ export async function createInvoice(
   const prepared = invoiceValues({ id, merchantId: merchant.id, direction, data, envelope, route, hash, requestId: options.requestId });
   if (!prepared.ok) return { kind: "invalid", problems: prepared.problems };
 
-  const createdAt = await insertInvoiceOnce(db, prepared.values, options.requestId ?? null);
-  if (createdAt) {
+  const inserted = await insertInvoiceOnce(db, prepared.values, options.requestId ?? null);
+  if (inserted) {
+    const { createdAt, expiresAt } = inserted;
     logger.info("invoice created", { requestId: options.requestId, invoiceId: id, merchantId: merchant.id, connectionId: route.connectionId });
     const invoice: InvoiceRow = {
       returnUrl: null,
@@ -135,6 +136,7 @@ export async function createInvoice(
       attemptsCount: 0,
       createdAt,
       updatedAt: createdAt,
+      expiresAt,
     };
     return withCard({ kind: "created" as const, invoice }, card);
   }

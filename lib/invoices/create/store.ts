@@ -6,31 +6,35 @@ import { INITIAL_STATUS } from "../state-machine";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 /** Every column but those the database sets; nullable ones are named explicitly. */
-export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "attemptsCount" | "returnUrl"> &
-  Partial<Pick<InvoiceRow, "returnUrl">>;
+export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "attemptsCount" | "returnUrl" | "expiresAt"> &
+  Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt">>;
 
 /**
  * Inserts the invoice and its first history entry (null → created) in one statement, or nothing
  * when the merchant already has an invoice of this direction with this reference_id. One round
  * trip and atomic without an explicit transaction; under concurrency the unique index lets
  * exactly one insert through and the others wait for it, then do nothing (PostgreSQL and PGlite).
- * Returns the creation time, or undefined when the reference was taken.
+ * Returns the creation and expiry times, or undefined when the reference was taken.
  */
-export async function insertInvoiceOnce(db: Db, values: NewInvoice, requestId: string | null): Promise<Date | undefined> {
+export async function insertInvoiceOnce(
+  db: Db,
+  values: NewInvoice,
+  requestId: string | null,
+): Promise<{ createdAt: Date; expiresAt: Date } | undefined> {
   const inserted = db.$with("inserted").as(
     db
       .insert(invoices)
       .values({ ...values, status: INITIAL_STATUS, resolution: null })
       .onConflictDoNothing({ target: [invoices.merchantId, invoices.direction, invoices.referenceId] })
-      .returning({ id: invoices.id, createdAt: invoices.createdAt }),
+      .returning({ id: invoices.id, createdAt: invoices.createdAt, expiresAt: invoices.expiresAt }),
   );
   // A raw statement because the history's identity id has to be left to the database.
   const history = db.$with("history", { at: sql<Date>`"at"` }).as(
     sql`insert into ${invoiceStatusHistory} ("invoice_id", "from_status", "to_status", "resolution", "reason", "request_id", "at")
         select "id", null, ${INITIAL_STATUS}, null, 'created', ${requestId}, "created_at" from "inserted" returning "at"`,
   );
-  const rows = await db.with(inserted, history).select({ createdAt: inserted.createdAt }).from(inserted);
-  return rows[0]?.createdAt;
+  const rows = await db.with(inserted, history).select({ createdAt: inserted.createdAt, expiresAt: inserted.expiresAt }).from(inserted);
+  return rows[0];
 }
 
 export async function findInvoiceByReference(

@@ -5,6 +5,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, beforeAll } from "vitest";
 import { migrationsFolder, openPostgres, type Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
+import { stopJobs } from "@/lib/jobs/queue";
 import { setAppDb } from "./app-db";
 
 export type TestDb = { db: Db; close: () => Promise<void>; kind: "pglite" | "postgres" };
@@ -36,6 +37,7 @@ export function setUpTestDb(): Pick<TestDb, "db" | "kind"> {
   });
   afterAll(async () => {
     setAppDb(undefined);
+    if (open) await stopJobs(open.db);
     await open?.close();
   });
   const current = (): TestDb => {

@@ -1,0 +1,188 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import PgBoss from "pg-boss";
+import { databaseUrl } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { logger } from "@/lib/logger";
+import { JOB_NAMES, type JobName, type JobPayloads } from "./names";
+import type { JobHandlers, JobSweep } from "./registry";
+
+/**
+ * The job queue (issue 11): pg-boss 10 everywhere. On PostgreSQL it keeps its own small pool
+ * (`DATABASE_URL`), so several app instances share the work; on the embedded default it runs over
+ * the process's one PGlite instance through pg-boss's `db` option (ARCHITECTURE.md "Jobs" says why).
+ * Jobs live in the database, so a job queued before a kill runs after the restart.
+ */
+
+type PGliteLike = {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  exec(text: string): Promise<{ rows: unknown[] }[]>;
+};
+
+/** pg-boss's `db` option over PGlite: parameterised statements go through query, scripts (its migrations, BEGIN…COMMIT) through exec. */
+function pgliteExecutor(client: PGliteLike) {
+  return {
+    async executeSql(text: string, values?: unknown[]) {
+      if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+  };
+}
+
+/** The schema pg-boss keeps its tables in; tests give each file its own (`JOBS_SCHEMA`). */
+export function jobsSchema(): string {
+  return process.env.JOBS_SCHEMA || "pgboss";
+}
+
+/** Crashes and thrown errors are retried: 5 s, then doubling, up to 10 times, before the job is failed. */
+const QUEUE_OPTIONS = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60 } as const;
+
+const globalForJobs = globalThis as unknown as { __jobs?: WeakMap<Db, Promise<PgBoss>>; __jobWorkers?: { db: Db; boss: PgBoss; timer: NodeJS.Timeout } };
+
+async function createBoss(db: Db): Promise<PgBoss> {
+  const url = databaseUrl();
+  const common = { schema: jobsSchema(), schedule: false, supervise: true, maintenanceIntervalSeconds: 120 };
+  const boss = url
+    ? new PgBoss({ ...common, connectionString: url, max: 4 })
+    : new PgBoss({ ...common, db: pgliteExecutor((db as unknown as { $client: PGliteLike }).$client) });
+  boss.on("error", (error) => logger.error("job queue error", { error: error instanceof Error ? error.message : String(error) }));
+  await boss.start();
+  const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
+  for (const name of JOB_NAMES) if (!existing.has(name)) await boss.createQueue(name, { name, ...QUEUE_OPTIONS });
+  return boss;
+}
+
+/** The queue bound to this database (one per process for the app's database; tests get one per test database). */
+export function getBoss(db: Db): Promise<PgBoss> {
+  const map = (globalForJobs.__jobs ??= new WeakMap());
+  let boss = map.get(db);
+  if (!boss) {
+    boss = createBoss(db);
+    boss.catch(() => map.delete(db));
+    map.set(db, boss);
+  }
+  return boss;
+}
+
+/** A stable job id (a UUID made from the key): queuing the same key twice queues one job. */
+export function jobIdFor(name: JobName, key: string): string {
+  const hex = createHash("sha256").update(`${name}\u0000${key}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export type EnqueueOptions = {
+  /** When to run: a Date, or seconds from now. Default: at once. */
+  startAfter?: Date | number;
+  /** Makes the job unique: the same name and key queue one job, however often they are sent. */
+  key?: string;
+};
+
+/** Queues a job; returns its id, or null when a job with the same key is already queued. */
+export async function enqueue<N extends JobName>(db: Db, name: N, data: JobPayloads[N], options: EnqueueOptions = {}): Promise<string | null> {
+  const boss = await getBoss(db);
+  const startAfter = typeof options.startAfter === "number" ? new Date(Date.now() + options.startAfter * 1000) : options.startAfter;
+  return boss.send(name, data as object, {
+    ...(startAfter ? { startAfter } : {}),
+    ...(options.key ? { id: jobIdFor(name, options.key) } : {}),
+  });
+}
+
+type FetchedJob = { id: string; name: string; data: unknown; retryCount?: number };
+
+async function runOne(db: Db, handlers: JobHandlers, name: JobName, job: FetchedJob): Promise<void> {
+  const handler = handlers[name] as (db: Db, data: unknown, job: { id: string; name: JobName; retryCount: number }) => Promise<void>;
+  await handler(db, job.data, { id: job.id, name, retryCount: job.retryCount ?? 0 });
+}
+
+/**
+ * Starts the workers of this process: each queue is polled every second and a job is handed to its
+ * handler; a handler that throws is retried with backoff (QUEUE_OPTIONS). `JOBS_WORKERS=off` leaves
+ * a process without workers (it still queues).
+ */
+export async function startJobWorkers(db: Db, handlers: JobHandlers, sweeps: readonly JobSweep[] = []): Promise<void> {
+  if (process.env.JOBS_WORKERS === "off" || globalForJobs.__jobWorkers) return;
+  const boss = await getBoss(db);
+  const runSweeps = async () => {
+    for (const sweep of sweeps) {
+      try {
+        const count = await sweep.run(db);
+        if (count > 0) logger.info("job sweep", { sweep: sweep.name, count });
+      } catch (error) {
+        logger.error("job sweep failed", { sweep: sweep.name, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  };
+  const timer = setInterval(() => void runSweeps(), 60_000);
+  timer.unref();
+  globalForJobs.__jobWorkers = { db, boss, timer };
+  for (const name of JOB_NAMES) {
+    await boss.work(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
+      for (const job of jobs) await runOne(db, handlers, name, job as FetchedJob);
+    });
+  }
+  await runSweeps();
+  logger.info("job workers started", { queues: JOB_NAMES.length, schema: jobsSchema() });
+}
+
+/** Stops this process's queue: workers finish the job in hand (up to `timeoutMs`), nothing new is taken. */
+export async function stopJobs(db: Db, timeoutMs = 5_000): Promise<void> {
+  const map = globalForJobs.__jobs;
+  const boss = map?.get(db);
+  map?.delete(db);
+  if (globalForJobs.__jobWorkers?.db === db) {
+    clearInterval(globalForJobs.__jobWorkers.timer);
+    globalForJobs.__jobWorkers = undefined;
+  }
+  if (boss) await (await boss).stop({ graceful: true, timeout: timeoutMs, wait: true });
+}
+
+/**
+ * Runs every job that is due now, in this call, until none is left (or `limit` jobs ran): what the
+ * workers would do on their next polls. Used by tests and by "Check status now"-style callers that
+ * must not wait for a poll. Failures are recorded on the job (retried later), never thrown.
+ */
+export async function runDueJobs(db: Db, handlers: JobHandlers, options: { names?: readonly JobName[]; limit?: number } = {}): Promise<number> {
+  const boss = await getBoss(db);
+  const names = options.names ?? JOB_NAMES;
+  const limit = options.limit ?? 500;
+  let ran = 0;
+  for (let round = 0; ran < limit; round += 1) {
+    let found = 0;
+    for (const name of names) {
+      const jobs = (await boss.fetch(name, { batchSize: 10 })) as FetchedJob[] | null;
+      for (const job of jobs ?? []) {
+        found += 1;
+        ran += 1;
+        try {
+          await runOne(db, handlers, name, job);
+          await boss.complete(name, job.id);
+        } catch (error) {
+          await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    }
+    if (found === 0) break;
+  }
+  return ran;
+}
+
+export type ScheduledJob = { id: string; name: JobName; state: string; startAfter: Date; retryCount: number; data: Record<string, unknown> };
+
+/** What is queued (not yet done) for one invoice: the invoice page's "Scheduled" section. */
+export async function listScheduledJobs(db: Db, invoiceId: string): Promise<ScheduledJob[]> {
+  const boss = await getBoss(db);
+  const { rows } = await boss.getDb().executeSql(
+    `select id, name, state, start_after, retry_count, data from ${jobsSchema()}.job
+      where data->>'invoiceId' = $1 and state in ('created', 'retry', 'active') order by start_after, name`,
+    [invoiceId],
+  );
+  return (rows as { id: string; name: JobName; state: string; start_after: Date | string; retry_count: number; data: Record<string, unknown> }[]).map((row) => ({
+    id: row.id,
+    name: row.name,
+    state: row.state,
+    startAfter: new Date(row.start_after),
+    retryCount: row.retry_count,
+    data: row.data,
+  }));
+}
