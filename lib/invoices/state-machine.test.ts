@@ -103,6 +103,32 @@ describe("resolutions", () => {
   });
 });
 
+describe("reconciliation gives up (issue 11)", () => {
+  it.each(["payment", "payout"] as const)("lets a %s invoice stay process_error only to record unable_to_reconcile", (direction) => {
+    expect(transition({ status: "process_error", direction }, "process_error", "unable_to_reconcile")).toBe("process_error");
+    expect(() => transition({ status: "process_error", direction }, "process_error")).toThrow(/only to record resolution "unable_to_reconcile"/);
+    expect(() => transition({ status: "process_error", direction }, "process_error", "general_error")).toThrow(IllegalTransitionError);
+    expect(() => transition({ status: "process_error", direction }, "process_error", "expired")).toThrow(IllegalTransitionError);
+  });
+
+  it("keeps process_error out of the listed next statuses and never expires it", () => {
+    expect(nextStatuses({ status: "process_error", direction: "payment" })).not.toContain("process_error");
+    expect(canTransition({ status: "process_error", direction: "payment" }, "expired", "expired")).toBe(false);
+  });
+
+  it("allows no other status to stay where it is, whatever the resolution", () => {
+    for (const status of INVOICE_STATUSES.filter((entry) => entry !== "process_error")) {
+      expect(canTransition({ status, direction: "payment" }, status, "unable_to_reconcile")).toBe(false);
+    }
+  });
+
+  it("expires an unpaid failed invoice with attempts left, never one whose attempts are used up", () => {
+    expect(transition({ status: "process_failed", direction: "payment" }, "expired", "expired")).toBe("expired");
+    expect(() => transition({ status: "process_failed", direction: "payout", attemptsExhausted: true }, "expired", "expired")).toThrow(/attempts limit/);
+    expect(transition({ status: "process_pending", direction: "payment" }, "expired", "expired")).toBe("expired");
+  });
+});
+
 describe("IllegalTransitionError", () => {
   it("names the move", () => {
     try {

@@ -25,14 +25,15 @@ const IN_FLIGHT: ReadonlySet<InvoiceStatus> = new Set(["created", "processing", 
 /**
  * Allowed moves. process_error is an unknown outcome that only a status request settles, so it
  * never goes to expired. process_failed may go back to processing for a new attempt while the
- * attempts limit (default 5) is not reached; `transition` enforces that limit.
+ * attempts limit (default 5) is not reached; `transition` enforces that limit. A failed invoice
+ * with attempts left is still unpaid, so its lifetime can end it (expired).
  */
 export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
   created: ["processing", "expired", "terminated"],
   processing: ["processed", "partially_processed", "process_failed", "process_pending", "process_error"],
   process_pending: ["processing", "processed", "partially_processed", "process_failed", "process_error", "expired"],
   process_error: ["processed", "partially_processed", "process_failed", "processing"],
-  process_failed: ["processing"],
+  process_failed: ["processing", "expired"],
   processed: ["refunding", "canceling"],
   partially_processed: ["refunding", "canceling"],
   refunding: ["refunded", "partially_refunded", "processed"],
@@ -82,6 +83,15 @@ function resolutionProblem(to: InvoiceStatus, resolution: string | undefined): s
   return undefined;
 }
 
+/**
+ * The one move onto the same status (issue 11): an unknown outcome whose status requests went
+ * unanswered for the invoice's whole lifetime stays process_error, now with the resolution
+ * unable_to_reconcile, so the history and the merchant's webhook record that reconciliation gave
+ * up (the money may have moved: it must never turn into a failure a new attempt could follow).
+ * It is not in TRANSITIONS because it is not a move to another status and needs that resolution.
+ */
+const SAME_STATUS_MOVES: Partial<Record<InvoiceStatus, Resolution>> = { process_error: "unable_to_reconcile" };
+
 /** Why the move is illegal, or undefined when it is allowed. */
 function problemOf(invoice: TransitionSubject, to: string, resolution: string | undefined): string | undefined {
   const { status: from, direction } = invoice;
@@ -89,6 +99,10 @@ function problemOf(invoice: TransitionSubject, to: string, resolution: string | 
   if (!isStatus(to)) return `unknown status "${to}"`;
   if (!belongsTo(from, direction)) return `${from} does not exist for ${direction} invoices`;
   if (!belongsTo(to, direction)) return `${to} does not exist for ${direction} invoices`;
+  if (from === to && SAME_STATUS_MOVES[from] !== undefined) {
+    const only = SAME_STATUS_MOVES[from];
+    return resolution === only ? undefined : `${from} stays ${from} only to record resolution "${only}"`;
+  }
   if (!TRANSITIONS[from].includes(to)) return `${from} cannot move to ${to}`;
   if (from === "process_failed" && invoice.attemptsExhausted) return "the attempts limit is reached";
   return resolutionProblem(to, resolution);
