@@ -1,8 +1,14 @@
 import "server-only";
 import type { JobHandler, JobSweep } from "@/lib/jobs/registry";
+import { deliverAutomaticTry, queueDueTries } from "./deliver";
 
-// PLACEHOLDER (owned by the merchant webhooks work): replaced by the real handler.
-export const deliverWebhookJob: JobHandler<"webhook-deliver"> = async () => {
-  throw new Error("webhook-deliver is not built yet");
+/**
+ * One automatic try of a merchant event. A failed try is not a failed job: the next try is its own
+ * job (with its own key), scheduled by the try itself, so pg-boss's retries are only for crashes.
+ */
+export const deliverWebhookJob: JobHandler<"webhook-deliver"> = async (db, data) => {
+  await deliverAutomaticTry(db, data.eventId, data.tryNo);
 };
-export const webhookSweeps: JobSweep[] = [];
+
+/** Re-queues due tries a crash left without a job. */
+export const webhookSweeps: JobSweep[] = [{ name: "webhook-due-tries", run: (db) => queueDueTries(db) }];

@@ -1,0 +1,62 @@
+import { toInvoiceResource } from "@/lib/api/invoice-resource";
+import { publicBaseUrl } from "@/lib/config";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { invoiceFromSnapshot, snapshotInvoice } from "@/lib/invoices/events";
+
+/**
+ * The delivered document (REFERENCE "Webhooks to the merchant"): the invoice resource exactly as
+ * `GET /api/commerce/{direction}-invoices/{id}` answers it (`data`, with its connection
+ * relationship and links on APP_URL), plus `meta.event_id` and `meta.event_type`. Rendered from the
+ * event's snapshot, so a late or repeated delivery still shows the status the event is about.
+ */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+export type EventForBody = { id: string; type: string; invoice: Record<string, unknown> | null };
+
+export function renderEventBody(event: EventForBody): string {
+  if (!event.invoice) throw new Error(`webhook event ${event.id} has no invoice snapshot`);
+  const resource = toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl: publicBaseUrl() });
+  const meta: Record<string, unknown> = { event_id: event.id, event_type: event.type };
+  if (event.type === TEST_EVENT_TYPE) meta.sample = true;
+  return JSON.stringify({ data: resource, meta });
+}
+
+/**
+ * The invoice of a "Send test event": clearly a sample (id and reference say so, `meta.sample` is
+ * true), in the shape of a real processed test-mode payment, so a receiver can be built against it.
+ */
+export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Record<string, unknown> {
+  const row: InvoiceRow = {
+    id: "cpi_sample_webhook_test_event",
+    merchantId,
+    direction: "payment",
+    referenceId: "sample-webhook-test",
+    requestHash: "sample",
+    connectionId: null,
+    routingReason: null,
+    processedAmountMinor: 10050n,
+    attemptsCount: 1,
+    returnUrl: null,
+    status: "processed",
+    resolution: "ok",
+    service: "payment_card_eur_hpp",
+    currency: "EUR",
+    amount: "100.50",
+    amountIsNumber: false,
+    amountMinor: 10050n,
+    testMode: true,
+    flow: null,
+    options: {},
+    customer: null,
+    resolvedCustomer: {},
+    resolvedCustomerSources: null,
+    gatewayOptions: null,
+    serviceFields: null,
+    cardNumberMasked: null,
+    requestId: null,
+    expiresAt: new Date(at.getTime() + 30 * 60_000),
+    createdAt: at,
+    updatedAt: at,
+  };
+  return snapshotInvoice(row);
+}

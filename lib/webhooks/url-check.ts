@@ -1,0 +1,164 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { BlockList, isIP } from "node:net";
+import { problem, type Problem, type Result } from "@/lib/problems";
+
+/**
+ * The callback URL check (issue 11): https only in production, and no address inside the
+ * operator's network (private, loopback, link-local, unique-local, CGNAT, multicast, reserved,
+ * IPv4 embedded in IPv6) unless the operator allows it. Run when the URL is saved and again when
+ * sending, and the sender connects only to addresses `guardedLookup` let through, so a name that
+ * resolves to a public address at save and to 127.0.0.1 later (DNS rebinding) is still refused.
+ */
+
+/**
+ * `WEBHOOKS_ALLOW_PRIVATE_URLS`: "1" allows private and loopback receivers, "0" refuses them;
+ * unset, they are allowed outside production (a developer's receiver on localhost, the test
+ * suite's on 127.0.0.1) and refused in production.
+ */
+export function allowPrivateWebhookUrls(): boolean {
+  const setting = process.env.WEBHOOKS_ALLOW_PRIVATE_URLS?.trim();
+  if (setting === "1") return true;
+  if (setting === "0") return false;
+  return process.env.NODE_ENV !== "production";
+}
+
+export function requireHttps(): boolean {
+  return process.env.NODE_ENV === "production";
+}
+
+/** Ranges no merchant endpoint may live in (IANA special-purpose registries, IPv4 and IPv6). */
+const BLOCKED = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8], // "this network", unspecified
+  ["10.0.0.0", 8], // private
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local (cloud metadata services live here)
+  ["172.16.0.0", 12], // private
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation
+  ["192.88.99.0", 24], // 6to4 relay
+  ["192.168.0.0", 16], // private
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation
+  ["203.0.113.0", 24], // documentation
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, broadcast
+] as const) {
+  BLOCKED.addSubnet(network, prefix, "ipv4");
+}
+for (const [network, prefix] of [
+  ["::", 128], // unspecified
+  ["::1", 128], // loopback
+  ["::ffff:0:0", 96], // IPv4-mapped
+  ["::", 96], // IPv4-compatible (deprecated)
+  ["64:ff9b::", 96], // NAT64: reaches IPv4 addresses, private ones included
+  ["64:ff9b:1::", 48], // local-use NAT64
+  ["100::", 64], // discard
+  ["2001::", 23], // IETF protocol assignments (Teredo included)
+  ["2001:db8::", 32], // documentation
+  ["2002::", 16], // 6to4: embeds an IPv4 address
+  ["fc00::", 7], // unique local
+  ["fe80::", 10], // link-local
+  ["fec0::", 10], // site-local (deprecated)
+  ["ff00::", 8], // multicast
+] as const) {
+  BLOCKED.addSubnet(network, prefix, "ipv6");
+}
+
+/** Whether an IP address is one a webhook may not reach (without the operator's allowance). */
+export function isBlockedAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  return BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+export const WEBHOOK_URL_FIELD = "url";
+
+const refuse = (message: string): Result<never> => ({ ok: false, problems: [problem("invalid_url", message, [WEBHOOK_URL_FIELD])] });
+
+/** The URL's syntax and scheme, without any name resolution (also what the browser's form checks). */
+export function checkWebhookUrlSyntax(text: string): Result<URL> {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return refuse("Callback URL must be an absolute URL such as https://shop.example.com/webhooks.");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("Callback URL must start with https://.");
+  if (requireHttps() && url.protocol !== "https:") return refuse("Callback URL must use https:// (plain http is refused in production).");
+  if (url.username || url.password) return refuse("Callback URL must not contain a user name or password.");
+  if (url.hash) return refuse("Callback URL must not contain a #fragment.");
+  return { ok: true, value: url };
+}
+
+/** The host as a bare name or address (URL keeps IPv6 literals in brackets). */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+function resolveAll(host: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+}
+
+function blockedMessage(host: string, address: string): string {
+  const where = host === address ? address : `${host} (${address})`;
+  return `Callback URL points to ${where}, a private, loopback, link-local or reserved address; use an address on the public internet.`;
+}
+
+/**
+ * The full check, at save and before each send: syntax and scheme, then every address the host
+ * resolves to must be public (unless the operator allows private ones).
+ */
+export async function checkWebhookUrl(text: string): Promise<Result<URL>> {
+  const syntax = checkWebhookUrlSyntax(text);
+  if (!syntax.ok) return syntax;
+  const url = syntax.value;
+  const host = hostOf(url);
+  const allowPrivate = allowPrivateWebhookUrls();
+  if (isIP(host)) {
+    return !allowPrivate && isBlockedAddress(host) ? refuse(blockedMessage(host, host)) : syntax;
+  }
+  let addresses: LookupAddress[];
+  try {
+    addresses = await resolveAll(host);
+  } catch {
+    return refuse(`Callback URL's host ${host} could not be resolved.`);
+  }
+  if (addresses.length === 0) return refuse(`Callback URL's host ${host} could not be resolved.`);
+  if (!allowPrivate) {
+    const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
+    if (blocked) return refuse(blockedMessage(host, blocked.address));
+  }
+  return syntax;
+}
+
+/** The problems of a refused check as one line (for a delivery try's error text). */
+export function problemsText(problems: readonly Problem[]): string {
+  return problems.map((entry) => entry.message).join(" ");
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for node:http(s) that resolves the host and refuses the connection when any of its
+ * addresses is blocked, so the socket connects only to an address that passed the check (no
+ * window between checking a name and connecting to what it then resolves to).
+ */
+export function guardedLookup(hostname: string, options: { family?: number | string; all?: boolean; hints?: number }, callback: LookupCallback): void {
+  const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : typeof options.family === "number" ? options.family : 0;
+  dnsLookup(hostname, { family: family as 0 | 4 | 6, all: true, verbatim: true, hints: options.hints }, (error, addresses) => {
+    if (error) return callback(error, options.all ? [] : "", undefined);
+    const allowPrivate = allowPrivateWebhookUrls();
+    const blocked = allowPrivate ? undefined : addresses.find((entry) => isBlockedAddress(entry.address));
+    if (blocked || addresses.length === 0) {
+      const refusal = Object.assign(new Error(blocked ? blockedMessage(hostname, blocked.address) : `${hostname} could not be resolved.`), {
+        code: blocked ? "EWEBHOOKBLOCKED" : "ENOTFOUND",
+      });
+      return callback(refusal, options.all ? [] : "", undefined);
+    }
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0]!;
+    return callback(null, first.address, first.family);
+  });
+}
