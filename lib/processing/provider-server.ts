@@ -1,6 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { ProviderAdapter } from "./adapter";
+import type { CredentialValues, Mode } from "@/lib/providers";
+import type { SandboxRecord } from "@/lib/sandbox/records";
+import type { ProviderAdapter, ProviderOutcome } from "./adapter";
 
 /**
  * The server half of a provider folder (`lib/providers/<slug>/server.ts`, server-only): its
@@ -11,7 +13,54 @@ export type ProviderServer = {
   slug: string;
   adapter: ProviderAdapter;
   sandbox: SandboxHandler;
+  /** Its asynchronous notifications (issue 11): absent for a provider that sends none (test fakes). */
+  callbacks?: ProviderCallbacks;
 };
+
+/**
+ * Both sides of a provider's callback scheme (`lib/providers/<slug>/callbacks.ts`): the sandbox
+ * builds and signs a notification about one of its records, the service verifies one over the raw
+ * body before reading it. Every scheme carries a notification id and a timestamp, and its
+ * signature covers both and the raw body.
+ */
+export type ProviderCallbacks = {
+  /** Request headers worth storing with a received callback (lower case; the signature headers hold no secret). */
+  headers: readonly string[];
+  /** Sandbox side: the provider's notification object about its record as it is now; undefined when there is nothing to say. */
+  eventFromRecord(record: SandboxRecord): unknown;
+  /** Sandbox side: the request the provider sends, signed with the connection's credentials or its own key. */
+  sign(input: SignCallbackInput): SignedCallback;
+  /** Service side: verified against the connection the path names, then parsed. */
+  verify(request: CallbackRequest, credentials: CredentialValues, options: VerifyCallbackOptions): CallbackVerification;
+};
+
+export type SignCallbackInput = {
+  /** What `eventFromRecord` gave (or, in tests, the provider's object written by hand). */
+  event: unknown;
+  credentials: CredentialValues;
+  notificationId: string;
+  /** Unix seconds. */
+  timestamp: number;
+};
+
+export type SignedCallback = { headers: Record<string, string>; rawBody: string };
+
+export type CallbackRequest = { headers: Headers; rawBody: string };
+
+export type VerifyCallbackOptions = { mode: Mode; /** Unix seconds; now by default. */ now?: number };
+
+export type CallbackNotification = {
+  notificationId: string;
+  occurredAt: Date;
+  providerReference?: string;
+  /** Our attempt's id, which the provider received as the idempotency key. */
+  merchantReference?: string;
+  outcome: ProviderOutcome;
+};
+
+export type CallbackVerification =
+  | { ok: true; notification: CallbackNotification }
+  | { ok: false; status: 400 | 401; reason: string };
 
 /**
  * One provider's simulated API, served under `/sandbox/<slug>/…` by

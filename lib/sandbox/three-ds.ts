@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { queueSandboxCallback } from "./callback-send";
 import { findRecordByReference, updateRecord, type SandboxRecord } from "./records";
 
 /**
@@ -44,7 +45,10 @@ export async function completeThreeDs(db: Db, provider: string, reference: strin
       ? { status: "succeeded", details: { threeDs: "passed" } }
       : { status: "failed", details: { threeDs: "failed", resolution: "auth_3ds_failed" } };
   const updated = await updateRecord(db, provider, reference, patch);
-  return updated ? { kind: "completed", record: updated } : { kind: "not_found" };
+  if (!updated) return { kind: "not_found" };
+  // The provider tells the service too, asynchronously, besides the customer's return.
+  await queueSandboxCallback(db, updated);
+  return { kind: "completed", record: updated };
 }
 
 /**

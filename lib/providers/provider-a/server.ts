@@ -1,6 +1,7 @@
 import "server-only";
 import type { ProviderServer } from "@/lib/processing/provider-server";
 import { providerAAdapter } from "./adapter";
+import { providerACallbacks } from "./callbacks";
 import { providerASandbox } from "./sandbox";
 
-export const providerAServer: ProviderServer = { slug: "provider-a", adapter: providerAAdapter, sandbox: providerASandbox };
+export const providerAServer: ProviderServer = { slug: "provider-a", adapter: providerAAdapter, sandbox: providerASandbox, callbacks: providerACallbacks };

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ProviderServer } from "@/lib/processing/provider-server";
 import { providerDAdapter } from "./adapter";
+import { providerDCallbacks } from "./callbacks";
 import { providerDSandbox } from "./sandbox/handler";
 
-export const providerDServer: ProviderServer = { slug: "provider-d", adapter: providerDAdapter, sandbox: providerDSandbox };
+export const providerDServer: ProviderServer = { slug: "provider-d", adapter: providerDAdapter, sandbox: providerDSandbox, callbacks: providerDCallbacks };

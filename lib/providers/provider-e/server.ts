@@ -1,6 +1,7 @@
 import "server-only";
 import type { ProviderServer } from "@/lib/processing/provider-server";
 import { providerEAdapter } from "./adapter";
+import { providerECallbacks } from "./callbacks";
 import { providerESandbox } from "./sandbox/handler";
 
-export const providerEServer: ProviderServer = { slug: "provider-e", adapter: providerEAdapter, sandbox: providerESandbox };
+export const providerEServer: ProviderServer = { slug: "provider-e", adapter: providerEAdapter, sandbox: providerESandbox, callbacks: providerECallbacks };

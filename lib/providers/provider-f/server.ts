@@ -1,6 +1,7 @@
 import "server-only";
 import type { ProviderServer } from "@/lib/processing/provider-server";
 import { providerFAdapter } from "./adapter";
+import { providerFCallbacks } from "./callbacks";
 import { providerFSandbox } from "./sandbox/handler";
 
-export const providerFServer: ProviderServer = { slug: "provider-f", adapter: providerFAdapter, sandbox: providerFSandbox };
+export const providerFServer: ProviderServer = { slug: "provider-f", adapter: providerFAdapter, sandbox: providerFSandbox, callbacks: providerFCallbacks };

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
+import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { createConnection } from "@/lib/connections/service";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import type { Db } from "@/lib/db/client";
@@ -16,7 +17,9 @@ import { createAttributes, newMerchant, parseCreate, scopeFor } from "./connecti
 /**
  * The sandboxes behind a real HTTP server on 127.0.0.1 (a free port), dispatching
  * /sandbox/<slug>/… the way app/sandbox/[slug]/[[...path]]/route.ts does, so adapters are tested
- * over the same wire as in the app.
+ * over the same wire as in the app; and POST /api/callbacks/<slug>/<connection id> to its route
+ * module (which answers with the app's getDb(), the test's database), so a sandbox's callback job
+ * reaches the service when APP_URL is this origin.
  */
 export function serveSandboxes(db: () => Db): { readonly origin: string } {
   let server: Server | undefined;
@@ -25,9 +28,14 @@ export function serveSandboxes(db: () => Db): { readonly origin: string } {
     server = createServer((req, res) => {
       void (async () => {
         const request = await toWebRequest(req, origin);
-        const [, sandbox, slug, ...path] = new URL(request.url).pathname.split("/");
-        const handler = sandbox === "sandbox" && slug ? getProviderServer(slug)?.sandbox : undefined;
-        const response = handler ? await handler(request, { path, db: db(), publicBaseUrl: origin }) : new Response("not found", { status: 404 });
+        const [, first, second, ...path] = new URL(request.url).pathname.split("/");
+        const callback = first === "api" && second === "callbacks" && path.length === 2 && request.method === "POST";
+        const handler = first === "sandbox" && second ? getProviderServer(second)?.sandbox : undefined;
+        const response = callback
+          ? await callbackRoute(request, { params: Promise.resolve({ slug: decodeURIComponent(path[0]!), connectionId: decodeURIComponent(path[1]!) }) })
+          : handler
+            ? await handler(request, { path, db: db(), publicBaseUrl: origin })
+            : new Response("not found", { status: 404 });
         await sendWebResponse(response, res);
       })().catch((error: unknown) => {
         res.writeHead(500, { "content-type": "text/plain" });

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { formatMinor, parseAmount } from "@/lib/invoices/contract/amount";
 import { decideCard } from "@/lib/sandbox/cards";
+import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { answerFromRecord, declineAnswer, type AAnswer } from "./answers";
@@ -76,6 +77,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
     request: { ...payment, card_credentials: { number: card.number, exp_month: card.exp_month, exp_year: card.exp_year, holder: card.holder } },
     response: answer,
   });
+  if (record.reference === reference) await queueSandboxCallback(context.db, record);
   // A concurrent twin with the same request_id won the insert: its answer is the answer.
   return Response.json(record.reference === reference ? answer : answerFromRecord(record));
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { formatMinor, parseAmount } from "@/lib/invoices/contract/amount";
 import { decideAmount, decideCard, splitAmounts, type CardDecision } from "@/lib/sandbox/cards";
+import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
 import { answerFromRecord, declineAnswer, type AAnswer } from "./answers";
 import { invalidRequest, newReference, refuse, SLUG, type SignedRequest } from "./common";
@@ -86,5 +87,6 @@ export async function takePayout({ body, account, context }: SignedRequest): Pro
     request: payout,
     response: answer,
   });
+  if (record.reference === reference) await queueSandboxCallback(context.db, record);
   return Response.json(record.reference === reference ? answer : answerFromRecord(record));
 }

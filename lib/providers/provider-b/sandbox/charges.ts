@@ -5,6 +5,7 @@ import { formatMinor, parseAmount } from "@/lib/invoices/contract/amount";
 import type { SandboxContext } from "@/lib/processing/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type DeclineReason } from "@/lib/sandbox/cards";
+import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 
@@ -109,6 +110,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
     request: { ...charge, cvc: undefined },
     response: answer,
   });
+  if (record.reference === txn) await queueSandboxCallback(context.db, record);
   return Response.json(record.reference === txn ? answer : answerFromRecord(record));
 }
 

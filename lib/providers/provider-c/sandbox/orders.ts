@@ -5,6 +5,7 @@ import { formatMinor } from "@/lib/invoices/contract/amount";
 import type { SandboxContext } from "@/lib/processing/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
+import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 
@@ -113,5 +114,6 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
     request: { ...input, payer: { card: { card_number: card.card_number, cardholder: card.cardholder } } },
     response: { order },
   });
+  if (record.reference === id) await queueSandboxCallback(context.db, record);
   return Response.json(record.reference === id ? { order } : orderFromRecord(record), { status: record.reference === id ? 201 : 200 });
 }

@@ -6,6 +6,7 @@ import { formatMinor } from "@/lib/invoices/contract/amount";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
+import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { D_REJECT_CODES, D_STATES, type DSaleRequest, type DState, type DTransaction } from "../wire";
 
 export const SLUG = "provider-d";
@@ -82,7 +83,7 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     card_mask: maskCardNumber(body.card.pan),
   };
   const answer = state === D_STATES.failed ? dError(503, "service_unavailable", "Processing is unavailable, try again later.") : { status: 200, body: { result: transaction } };
-  await saveRecord(db, {
+  const record = await saveRecord(db, {
     provider: SLUG,
     connectionId: account.connectionId,
     operation: channel === "p2p" ? "p2p_transfer" : "sale",
@@ -101,6 +102,10 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     request: { ...body, card: { ...body.card, pan: maskCardNumber(body.card.pan) } },
     response: answer.status === 200 ? answer.body : { ...(answer.body as object), result: transaction },
   });
+  // An unavailable sale (state -2) is no decision; D tells only what it performed or rejected.
+  if (record.reference === transaction.payment_id && state !== D_STATES.failed) {
+    await queueSandboxCallback(db, record);
+  }
   return answer;
 }
 

@@ -6,6 +6,7 @@ import { formatMinor, toMinorUnits } from "@/lib/invoices/contract/amount";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
+import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { E_REFUSALS, type EError, type EPayment, type EPaymentRequest } from "../wire";
 
@@ -113,6 +114,7 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     request: { ...body, paymentMethod: { ...method, number: maskCardNumber(method.number) } },
   });
   if (record.status === "unavailable") return eError(503, "unavailable", "Processing is temporarily unavailable.");
+  if (record.reference === paymentId) await queueSandboxCallback(db, record);
   return presentPayment(record);
 }
 

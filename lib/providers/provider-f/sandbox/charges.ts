@@ -6,6 +6,7 @@ import { formatMinor } from "@/lib/invoices/contract/amount";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
+import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import type { FCharge, FChargeRequest, FError, FErrorCode, FFailureCode } from "../wire";
 
@@ -105,6 +106,7 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
     request: recordedRequest(body),
   });
   if (record.status === "unavailable") return fError(503, "api_error", "processor_unavailable", "The card processor is unavailable; try again later.");
+  if (record.reference === id) await queueSandboxCallback(db, record);
   return presentCharge(record);
 }
 

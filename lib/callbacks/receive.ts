@@ -1,0 +1,165 @@
+import "server-only";
+import { and, eq, isNull, or, type SQL } from "drizzle-orm";
+import { credentialsKey } from "@/lib/connections/vault-key";
+import { revealCredentials } from "@/lib/connections/store";
+import type { Db } from "@/lib/db/client";
+import type { CallbackOutcome } from "@/lib/db/enums";
+import { connections, invoiceAttempts, invoices, providerCallbacks } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import { logger, redact } from "@/lib/logger";
+import type { ProviderOutcome } from "@/lib/processing/adapter";
+import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
+import type { CallbackNotification, CallbackVerification, ProviderCallbacks } from "@/lib/processing/provider-server";
+import type { CredentialValues } from "@/lib/providers";
+import { getProviderServer } from "@/lib/providers/server/servers";
+import { parseJson } from "./scheme";
+
+/**
+ * `POST /api/callbacks/<slug>/<connection id>` (issue 11): a provider's asynchronous notification,
+ * verified over the raw body before anything in it is read. Every callback that names a known
+ * provider is stored (`provider_callbacks`), the refused ones as `rejected` with the reason, so an
+ * operator can see a forgery or a misconfigured secret. A verified one is stored first (the partial
+ * unique index on connection and notification id makes a second one, even a concurrent one, a
+ * replay) and then applied through `applyAttemptOutcome`, which never lets a late callback about an
+ * attempt the invoice has left overwrite the newer attempt.
+ */
+
+/** The body a provider may send (../shared/REFERENCE.md "Limits"). */
+export const MAX_CALLBACK_BODY_BYTES = 65_536;
+/** What of a body is kept, redacted. */
+const STORED_BODY_CHARS = 8_192;
+
+export type CallbackBody = { kind: "read"; rawBody: string } | { kind: "too_large" };
+
+export type CallbackInput = { slug: string; connectionId: string; headers: Headers; body: CallbackBody };
+
+export type CallbackReceipt = {
+  /** HTTP status of the answer. */
+  status: 200 | 400 | 401 | 404 | 413 | 503;
+  /** Undefined when nothing was stored (a provider this service does not know). */
+  callbackId?: string;
+  outcome?: CallbackOutcome;
+  reason?: string;
+};
+
+const PROVIDER_E = "provider-e";
+
+type Row = typeof providerCallbacks.$inferInsert;
+
+function keptHeaders(headers: Headers, callbacks: ProviderCallbacks): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of ["content-type", "user-agent", ...callbacks.headers]) {
+    const value = headers.get(name);
+    if (value !== null) kept[name] = value.slice(0, 512);
+  }
+  return kept;
+}
+
+/** Redacted (secret-looking keys, card numbers) and cut: what the table keeps of a body. */
+export function storedBody(rawBody: string): string {
+  const parsed = parseJson(rawBody);
+  const text = parsed === undefined ? (redact(rawBody) as string) : JSON.stringify(redact(parsed));
+  return text.length > STORED_BODY_CHARS ? text.slice(0, STORED_BODY_CHARS) : text;
+}
+
+/** What the callback reported, mapped, in plain JSON (amounts as text). */
+function reportedOf(outcome: ProviderOutcome): Record<string, unknown> {
+  return {
+    status: outcome.kind,
+    ...(outcome.providerReference ? { providerReference: outcome.providerReference } : {}),
+    ...("resolution" in outcome ? { resolution: outcome.resolution } : {}),
+    ...(outcome.kind === "succeeded" ? { processedAmountMinor: outcome.processedAmountMinor.toString() } : {}),
+    ...("message" in outcome ? { message: outcome.message } : {}),
+  };
+}
+
+async function store(db: Db, row: Omit<Row, "id">): Promise<string> {
+  const id = newId("cb");
+  await db.insert(providerCallbacks).values({ ...row, id });
+  return id;
+}
+
+/** The attempt a notification is about: one of this connection's, by our idempotency key or the provider's reference. */
+async function findAttempt(db: Db, connectionId: string, notification: CallbackNotification) {
+  const matches: SQL[] = [];
+  if (notification.merchantReference) matches.push(eq(invoiceAttempts.idempotencyKey, notification.merchantReference));
+  if (notification.providerReference) matches.push(eq(invoiceAttempts.providerReference, notification.providerReference));
+  if (matches.length === 0) return undefined;
+  const [found] = await db
+    .select({ attemptId: invoiceAttempts.id, invoiceId: invoiceAttempts.invoiceId, merchantId: invoices.merchantId })
+    .from(invoiceAttempts)
+    .innerJoin(invoices, eq(invoices.id, invoiceAttempts.invoiceId))
+    .where(and(eq(invoiceAttempts.connectionId, connectionId), or(...matches)))
+    .limit(1);
+  return found;
+}
+
+function verifySafely(callbacks: ProviderCallbacks, headers: Headers, rawBody: string, credentials: CredentialValues, mode: "test" | "live"): CallbackVerification {
+  try {
+    return callbacks.verify({ headers, rawBody }, credentials, { mode });
+  } catch {
+    // A verified body whose values a mapping cannot read (an amount that is no amount).
+    return { ok: false, status: 400, reason: "malformed: unreadable values" };
+  }
+}
+
+export async function receiveProviderCallback(db: Db, input: CallbackInput): Promise<CallbackReceipt> {
+  const callbacks = getProviderServer(input.slug)?.callbacks;
+  if (!callbacks) return { status: 404, reason: "unknown provider" };
+  const headers = keptHeaders(input.headers, callbacks);
+  const rawBody = input.body.kind === "read" ? input.body.rawBody : "";
+  const base = { provider: input.slug, connectionId: input.connectionId.slice(0, 255), headers, body: storedBody(rawBody) };
+  const reject = async (status: CallbackReceipt["status"], reason: string, extra: Partial<Row> = {}): Promise<CallbackReceipt> => {
+    const callbackId = await store(db, { ...base, ...extra, outcome: "rejected", reason });
+    return { status, callbackId, outcome: "rejected", reason };
+  };
+
+  const [connection] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.id, input.connectionId), eq(connections.provider, input.slug), isNull(connections.deletedAt)))
+    .limit(1);
+  if (!connection) return reject(404, "unknown connection");
+  const merchantId = connection.merchantId;
+  if (input.body.kind === "too_large") return reject(413, `body over ${MAX_CALLBACK_BODY_BYTES} bytes`, { merchantId });
+
+  let credentials: CredentialValues;
+  try {
+    credentials = revealCredentials(connection, credentialsKey());
+  } catch {
+    return reject(401, "the connection's credentials cannot be opened", { merchantId });
+  }
+  const verified = verifySafely(callbacks, input.headers, rawBody, credentials, connection.mode);
+  if (!verified.ok) return reject(verified.status, verified.reason, { merchantId });
+
+  const { notification } = verified;
+  const attempt = await findAttempt(db, connection.id, notification);
+  const known = { merchantId, notificationId: notification.notificationId, reported: reportedOf(notification.outcome), invoiceId: attempt?.invoiceId ?? null, attemptId: attempt?.attemptId ?? null };
+  const ignored = input.slug === PROVIDER_E && credentials.ignore_callback === true;
+  const first: CallbackOutcome = ignored ? "ignored" : "superseded";
+  const firstReason = ignored ? "ignore_callback is on: the status request decides" : "being applied";
+  const callbackId = newId("cb");
+  // The accepted row goes in first: the partial unique index turns a second one with this notification id into a replay.
+  const inserted = await db
+    .insert(providerCallbacks)
+    .values({ ...base, ...known, id: callbackId, outcome: first, reason: firstReason })
+    .onConflictDoNothing()
+    .returning({ id: providerCallbacks.id });
+  if (inserted.length === 0) return reject(401, "replayed", { ...known, notificationId: notification.notificationId });
+
+  const finish = async (outcome: CallbackOutcome, reason: string | null, status: CallbackReceipt["status"] = 200): Promise<CallbackReceipt> => {
+    await db.update(providerCallbacks).set({ outcome, reason }).where(eq(providerCallbacks.id, callbackId));
+    return { status, callbackId, outcome, ...(reason ? { reason } : {}) };
+  };
+  if (!attempt) return finish("rejected", "no attempt of this connection matches the notification", 404);
+  if (ignored) return { status: 200, callbackId, outcome: "ignored", reason: firstReason };
+  let applied: Awaited<ReturnType<typeof applyAttemptOutcome>>;
+  try {
+    applied = await applyAttemptOutcome(db, { invoiceId: attempt.invoiceId, attemptId: attempt.attemptId, outcome: notification.outcome, reason: "provider callback" });
+  } catch (error) {
+    logger.error("provider callback not applied", { callbackId, provider: input.slug, error });
+    // Rejected rows do not count as seen, so the provider's next delivery of it can still apply.
+    return finish("rejected", "not applied (internal error): the provider may send it again", 503);
+  }
+  return applied.kind === "applied" ? finish("applied", null) : finish("superseded", applied.reason);
+}
