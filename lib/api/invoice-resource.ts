@@ -60,6 +60,8 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       processed_amount: processedAmountOf(row),
       attempts: row.attemptsCount,
       return_url: row.returnUrl,
+      lifetime: Math.round((row.expiresAt.getTime() - row.createdAt.getTime()) / 1000),
+      expires_at: row.expiresAt.toISOString(),
       created: row.createdAt.toISOString(),
       updated: row.updatedAt.toISOString(),
     },

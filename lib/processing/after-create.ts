@@ -5,6 +5,7 @@ import type { CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";
+import { scheduleExpiry } from "./expiry";
 import { payWithoutHostedPage, processPayout, ProcessingRefusedError } from "./engine";
 import { readInvoice } from "./request";
 
@@ -40,9 +41,13 @@ export async function startAfterCreation(db: Db, invoice: InvoiceRow, cardNumber
   }
 }
 
-/** The create routes' one call: a new invoice that asks to be processed at once is, before answering. */
+/**
+ * The create routes' one call: a new invoice's expiry is queued at its expires_at (issue 11), and
+ * one that asks to be processed at once is, before answering.
+ */
 export async function startCreatedInvoice(db: Db, result: CreateInvoiceResult): Promise<CreateInvoiceResult> {
   if (result.kind !== "created") return result;
+  await scheduleExpiry(db, result.invoice);
   const { options } = result.invoice;
   if (options.auto_process !== true && options.bypass_hpp !== true) return result;
   const invoice = await startAfterCreation(db, result.invoice, result.cardNumberForProvider);

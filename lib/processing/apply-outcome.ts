@@ -7,13 +7,12 @@ import { StaleInvoiceStatusError } from "@/lib/invoices/status";
 import type { ProviderOutcome } from "./adapter";
 import { recordOutcome, type AttemptRow } from "./attempts";
 import type { Exchange } from "./provider-http";
+import { OPEN_ATTEMPT, schedulePayoutCascade, scheduleFollowUps } from "./follow-ups";
 import { readInvoice } from "./request";
 import { settleInvoice } from "./settle";
 
 /** Statuses in which an invoice waits for its latest attempt's outcome. */
 const WAITING: ReadonlySet<InvoiceRow["status"]> = new Set(["processing", "process_pending", "process_error"]);
-/** Attempt statuses a later answer may still change. */
-const OPEN_ATTEMPT: ReadonlySet<AttemptRow["status"]> = new Set(["in_flight", "pending", "unknown"]);
 
 export type ApplyResult =
   | { kind: "applied"; invoice: InvoiceRow; attempt: AttemptRow }
@@ -26,6 +25,10 @@ export type ApplyResult =
  * only to the invoice's latest attempt while that attempt is open and the invoice waits for it, so a
  * late answer about an attempt the invoice has left (after cascading) never overwrites the newer
  * attempt's outcome.
+ *
+ * Follow-ups (issue 11): an attempt that was in flight and is now pending or unknown gets its first
+ * scheduled status request (later ones are queued by each status request); a payout whose attempt
+ * is now a soft failure cascades to the next connection in a job.
  */
 export async function applyAttemptOutcome(
   db: Db,
@@ -48,12 +51,15 @@ export async function applyAttemptOutcome(
     return { kind: "applied", invoice, attempt: recorded };
   }
   const recorded = await recordOutcome(db, attempt, input.outcome, input.exchanges ?? []);
+  let settled: InvoiceRow;
   try {
-    const settled = await settleInvoice(db, invoice, input.outcome, input.reason);
-    return { kind: "applied", invoice: settled, attempt: recorded };
+    settled = await settleInvoice(db, invoice, input.outcome, input.reason);
   } catch (error) {
     if (!(error instanceof StaleInvoiceStatusError)) throw error;
     const now = await readInvoice(db, input.invoiceId);
     return { kind: "applied", invoice: now ?? invoice, attempt: recorded };
   }
+  if (attempt.status === "in_flight") await scheduleFollowUps(db, settled);
+  await schedulePayoutCascade(db, settled, recorded);
+  return { kind: "applied", invoice: settled, attempt: recorded };
 }

@@ -1,15 +1,14 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
-import { StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { findService } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
 import type { CardInput, PaymentInstruction, PayoutInstruction } from "./adapter";
 import { findOpenAttempt } from "./attempts";
 import { publicBaseUrl } from "@/lib/config";
 import { NOT_FOUND, readInvoice, runPaymentRequest, type PayResult } from "./request";
-import { requestAttemptStatus } from "./run-attempt";
-import { settleInvoice } from "./settle";
+import { applyAttemptOutcome } from "./apply-outcome";
+import { queryAttemptStatus } from "./run-attempt";
 
 export type { PayResult } from "./request";
 
@@ -104,9 +103,10 @@ function payoutProblems(invoice: InvoiceRow): Problem[] {
  * stored masked number goes (the spec's examples send the masked form). Refusals throw
  * ProcessingRefusedError.
  */
-export async function processPayout(db: Db, invoiceId: string, options: { cardNumber?: string } = {}): Promise<InvoiceRow> {
+export async function processPayout(db: Db, invoiceId: string, options: { cardNumber?: string; afterConnectionId?: string } = {}): Promise<InvoiceRow> {
   const result = await runPaymentRequest(db, invoiceId, {
     direction: "payout",
+    afterConnectionId: options.afterConnectionId,
     secrets: options.cardNumber ? [options.cardNumber] : [],
     check: payoutProblems,
     call: async (adapter, context, attempt) => {
@@ -134,11 +134,7 @@ export async function resumeAfterRedirect(db: Db, invoiceId: string): Promise<In
   if (invoice.status !== "process_pending") return invoice;
   const attempt = await findOpenAttempt(db, invoiceId);
   if (!attempt) return invoice;
-  const { outcome } = await requestAttemptStatus(db, invoice, attempt);
-  try {
-    return await settleInvoice(db, invoice, outcome, "status request after redirect");
-  } catch (error) {
-    if (error instanceof StaleInvoiceStatusError) return (await readInvoice(db, invoiceId)) ?? invoice;
-    throw error;
-  }
+  const { outcome, exchanges } = await queryAttemptStatus(db, invoice, attempt);
+  const applied = await applyAttemptOutcome(db, { invoiceId, attemptId: attempt.id, outcome, exchanges, reason: "status request after redirect" });
+  return applied.kind === "applied" ? applied.invoice : ((await readInvoice(db, invoiceId)) ?? invoice);
 }

@@ -10,6 +10,7 @@ import { problem, type Problem } from "@/lib/problems";
 import type { ProviderOutcome } from "./adapter";
 import { ALREADY_PROCESSING, attemptsLimitOf, payabilityProblems } from "./payable";
 import { runAttempt, type ProviderCall } from "./run-attempt";
+import { scheduleFollowUps } from "./follow-ups";
 import { settleInvoice } from "./settle";
 import { listAttemptTargets } from "./targets";
 
@@ -33,6 +34,11 @@ export type PaymentRequest = {
   secrets: readonly string[];
   /** Further reasons to refuse this kind of request. */
   check?: (invoice: InvoiceRow) => Problem[];
+  /**
+   * A cascade job (issue 11): start after this connection, whose attempt a status request or a
+   * callback settled as a soft failure, instead of at the invoice's current connection.
+   */
+  afterConnectionId?: string;
 };
 
 /** Attempts down the targets until one is not a soft failure or the attempts limit is reached. */
@@ -40,7 +46,7 @@ async function attemptDownTheTargets(db: Db, taken: InvoiceRow, request: Payment
   const limit = attemptsLimitOf(taken);
   let seq = taken.attemptsCount;
   let last: ProviderOutcome = { kind: "soft_failed", resolution: "provider_unavailable", message: "No connection could be tried." };
-  for (const target of await listAttemptTargets(db, taken)) {
+  for (const target of await listAttemptTargets(db, taken, { after: request.afterConnectionId })) {
     if (seq >= limit) break;
     seq += 1;
     ({ outcome: last } = await runAttempt(db, taken, { ...target, seq }, request.call, request.secrets));
@@ -78,6 +84,7 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
   }
   const current = (await readInvoice(db, invoiceId)) ?? taken;
   const settled = await settleInvoice(db, current, last, "provider outcome");
+  await scheduleFollowUps(db, settled);
   if (last.kind === "pending" && last.redirectUrl) return { kind: "redirect", url: last.redirectUrl, invoice: settled };
   return { kind: "finished", invoice: settled };
 }

@@ -72,8 +72,16 @@ export async function runAttempt(
   return { attempt: await recordOutcome(db, attempt, outcome, recorder.list()), outcome };
 }
 
-/** The status request for an attempt that waits (after the customer's 3-D Secure step). */
-export async function requestAttemptStatus(db: Db, invoice: InvoiceRow, attempt: AttemptRow): Promise<{ attempt: AttemptRow; outcome: ProviderOutcome }> {
+/**
+ * One status request for an open attempt, without writing anything: the outcome and this call's
+ * exchanges (already redacted), for the caller to apply (applyAttemptOutcome) or record. A
+ * connection that can no longer be called is an unknown outcome: nothing was learnt.
+ */
+export async function queryAttemptStatus(
+  db: Db,
+  invoice: InvoiceRow,
+  attempt: AttemptRow,
+): Promise<{ outcome: ProviderOutcome; exchanges: ReturnType<ReturnType<typeof createExchangeRecorder>["list"]> }> {
   const recorder = createExchangeRecorder();
   const prepared = await prepare(db, await findConnectionRow(db, invoice.merchantId, attempt.connectionId), recorder);
   const outcome =
@@ -86,5 +94,11 @@ export async function requestAttemptStatus(db: Db, invoice: InvoiceRow, attempt:
             direction: invoice.direction,
           }),
         );
-  return { attempt: await recordOutcome(db, attempt, outcome, recorder.list()), outcome };
+  return { outcome, exchanges: recorder.list() };
+}
+
+/** The status request for an attempt that waits, written onto the attempt. */
+export async function requestAttemptStatus(db: Db, invoice: InvoiceRow, attempt: AttemptRow): Promise<{ attempt: AttemptRow; outcome: ProviderOutcome }> {
+  const { outcome, exchanges } = await queryAttemptStatus(db, invoice, attempt);
+  return { attempt: await recordOutcome(db, attempt, outcome, exchanges), outcome };
 }

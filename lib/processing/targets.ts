@@ -12,14 +12,28 @@ export type AttemptTarget = { connectionId: string; reason: RoutingReason };
  * merchant's routing order for the service and mode after it: a soft failure moves down the list.
  * The routed connection is tried even if it was disabled since, because the invoice was promised to it.
  */
-export async function listAttemptTargets(db: Db, invoice: InvoiceRow): Promise<AttemptTarget[]> {
+export async function listAttemptTargets(db: Db, invoice: InvoiceRow, options: { after?: string } = {}): Promise<AttemptTarget[]> {
   const routed = invoice.connectionId;
   if (!routed) return [];
   const firstReason: RoutingReason = invoice.routingReason ?? "routing_order";
-  if (firstReason === "pinned") return [{ connectionId: routed, reason: "pinned" }];
+  if (firstReason === "pinned") return options.after === undefined ? [{ connectionId: routed, reason: "pinned" }] : [];
+  if (options.after !== undefined) return nextTargets(db, invoice, options.after);
   const mode = invoice.testMode ? "test" : "live";
   const ids = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode })).map((candidate) => candidate.connectionId);
   const start = ids.indexOf(routed);
   const after = start >= 0 ? ids.slice(start + 1) : ids.filter((id) => id !== routed);
   return [{ connectionId: routed, reason: firstReason }, ...after.map((connectionId) => ({ connectionId, reason: "cascaded" as const }))];
+}
+
+/**
+ * The connections after `failedConnectionId` in the routing order (issue 11): where a payout
+ * cascades when a status request or a callback settles its attempt as a soft failure. Empty when
+ * the failed connection was the last one, or for a pinned invoice (a pin never cascades).
+ */
+export async function nextTargets(db: Db, invoice: InvoiceRow, failedConnectionId: string): Promise<AttemptTarget[]> {
+  if (invoice.routingReason === "pinned") return [];
+  const mode = invoice.testMode ? "test" : "live";
+  const ids = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode })).map((candidate) => candidate.connectionId);
+  const at = ids.indexOf(failedConnectionId);
+  return (at >= 0 ? ids.slice(at + 1) : ids.filter((id) => id !== failedConnectionId)).map((connectionId) => ({ connectionId, reason: "cascaded" as const }));
 }

@@ -8,6 +8,28 @@ export const DEFAULT_ATTEMPTS_LIMIT = 5;
 export const MAX_ATTEMPTS_LIMIT = 20;
 /** REFERENCE "Limits". */
 export const REFERENCE_ID_MAX = 255;
+
+/**
+ * An invoice's lifetime (issue 11), in seconds; unpaid invoices expire when it ends. Default 30
+ * minutes, configurable per merchant and per invoice. At least 10 seconds: a merchant may want a
+ * link that dies almost at once (a single-use QR code scanned at the till, a checkout that already
+ * has the customer on the line); below that the page could not even load on a slow connection. At
+ * most 30 days: an unpaid link older than a month is stale, and an open attempt is asked about
+ * hourly until the lifetime ends, so the lifetime also bounds reconciliation.
+ */
+export const INVOICE_LIFETIME_DEFAULT_SECONDS = 1800;
+export const INVOICE_LIFETIME_MIN_SECONDS = 10;
+export const INVOICE_LIFETIME_MAX_SECONDS = 30 * 24 * 60 * 60;
+
+export const lifetimeSchema = z
+  .int({ error: "lifetime must be a whole number of seconds" })
+  .min(INVOICE_LIFETIME_MIN_SECONDS, { error: `lifetime must be at least ${INVOICE_LIFETIME_MIN_SECONDS} seconds` })
+  .max(INVOICE_LIFETIME_MAX_SECONDS, { error: `lifetime must be at most ${INVOICE_LIFETIME_MAX_SECONDS} seconds (30 days)` })
+  .meta({
+    description:
+      `Optional. Seconds until the unpaid invoice expires (${INVOICE_LIFETIME_MIN_SECONDS} to ${INVOICE_LIFETIME_MAX_SECONDS}); ` +
+      "without it the merchant's Invoice lifetime setting (default 1800, 30 minutes) applies. An expired invoice accepts no payment",
+  });
 export const SERVICE_FIELDS_MAX = 50;
 
 /**

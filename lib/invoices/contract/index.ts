@@ -17,7 +17,15 @@ export {
   maskCardNumber,
   stripCardSeparators,
 } from "./card";
-export { DEFAULT_ATTEMPTS_LIMIT, MAX_ATTEMPTS_LIMIT, REFERENCE_ID_MAX, SERVICE_FIELDS_MAX } from "./field-schemas";
+export {
+  DEFAULT_ATTEMPTS_LIMIT,
+  INVOICE_LIFETIME_DEFAULT_SECONDS,
+  INVOICE_LIFETIME_MAX_SECONDS,
+  INVOICE_LIFETIME_MIN_SECONDS,
+  MAX_ATTEMPTS_LIMIT,
+  REFERENCE_ID_MAX,
+  SERVICE_FIELDS_MAX,
+} from "./field-schemas";
 export * from "./schemas";
 export {
   checkCustomerPlacement,

@@ -160,7 +160,9 @@ function processOperation(): Json {
     description:
       "Answers with the invoice after the provider's answer (processed, partially_processed, process_failed, " +
       "process_pending or process_error). 409 when the payout cannot go now: invoice_processing (already being " +
-      "sent), invoice_final, attempts_exhausted, outcome_unknown.",
+      "sent), invoice_final, attempts_exhausted, outcome_unknown, invoice_expired (its lifetime is over: attributes.expires_at). " +
+      "A pending or unknown outcome is settled by scheduled status requests (10 s, 30 s, 2 min, 10 min, then hourly until " +
+      "the lifetime ends; then process_error with resolution unable_to_reconcile), never by a second attempt.",
     parameters: [idParameter("payout")],
     responses: {
       "200": invoiceResponse("The payout after the attempt"),

@@ -23,7 +23,7 @@ describe("response schemas", () => {
         status: "created", resolution: null, amount: "100.50", currency: "EUR", service: "payment_card_eur_hpp",
         reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: { language: "en" },
         resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, routing: { reason: "routing_order" }, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
-        processed_amount: null, attempts: 0, return_url: null,
+        processed_amount: null, attempts: 0, return_url: null, lifetime: 1800, expires_at: "2025-01-01T00:30:00Z",
       },
       relationships: { connection: { data: null } },
       links: {
@@ -73,6 +73,13 @@ describe("processing (issue 10)", () => {
     expect(attributes.attempts.safeParse(-1).success).toBe(false);
     expect(attributes.return_url.safeParse("https://shop.example.com/back").success).toBe(true);
     expect(attributes.return_url.safeParse(null).success).toBe(true);
+  });
+
+  it("gives the lifetime in whole seconds and expires_at as an ISO time (issue 11)", () => {
+    expect(attributes.lifetime.safeParse(1800).success).toBe(true);
+    expect(attributes.lifetime.safeParse(1.5).success).toBe(false);
+    expect(attributes.expires_at.safeParse("2025-01-01T00:30:00.000Z").success).toBe(true);
+    expect(attributes.expires_at.safeParse(null).success).toBe(false);
   });
 
   it("describes an attempt with its connection, reason, outcome and payout parts", () => {

@@ -85,6 +85,10 @@ export const invoiceResourceSchema = z
       }),
       attempts: z.int().min(0).meta({ description: "Provider attempts made so far (links.attempts lists them)" }),
       return_url: z.url().nullable().meta({ description: "Where the hosted page sends the customer back; null when not sent" }),
+      lifetime: z.int().min(0).meta({
+        description: "Seconds from creation to expires_at: the lifetime attribute as sent, else the merchant's Invoice lifetime at creation",
+      }),
+      expires_at: timestamp("When the invoice expires if it is still unpaid (ISO 8601 UTC); an expired invoice accepts no payment"),
       created: timestamp("Creation time, ISO 8601 UTC"),
       updated: timestamp("Last change, ISO 8601 UTC; order webhook events by it"),
     }),

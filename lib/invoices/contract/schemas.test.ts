@@ -58,6 +58,10 @@ const paymentCases: Case[] = [
   ["three decimals", paymentWith({ amount: 1.234 }), "/data/attributes/amount", "invalid_amount"],
   ["zero amount", paymentWith({ amount: 0 }), "/data/attributes/amount", "invalid_amount"],
   ["exponent string", paymentWith({ amount: "1e3" }), "/data/attributes/amount", "invalid_amount"],
+  ["lifetime below 10 s", paymentWith({ lifetime: 9 }), "/data/attributes/lifetime", "out_of_range"],
+  ["lifetime over 30 days", paymentWith({ lifetime: 2_592_001 }), "/data/attributes/lifetime", "out_of_range"],
+  ["fractional lifetime", paymentWith({ lifetime: 60.5 }), "/data/attributes/lifetime", "invalid_type"],
+  ["lifetime as text", paymentWith({ lifetime: "600" }), "/data/attributes/lifetime", "invalid_type"],
   ["null amount", paymentWith({ amount: null }), "/data/attributes/amount", "invalid_type"],
   ["missing amount", paymentWith({ amount: undefined }), "/data/attributes/amount", "required"],
   ["missing flow", paymentWith({ flow: undefined }), "/data/attributes/flow", "required"],
@@ -93,6 +97,7 @@ const payoutCases: Case[] = [
   ["missing fields", payoutExample({ fields: undefined }), "/data/attributes/fields", "required"],
   ["attempts_limit 0", payoutExample({ options: { attempts_limit: 0 } }), "/data/attributes/options/attempts_limit", "out_of_range"],
   ["attempts_limit 21", payoutExample({ options: { attempts_limit: 21 } }), "/data/attributes/options/attempts_limit", "out_of_range"],
+  ["payout lifetime 0", payoutExample({ lifetime: 0 }), "/data/attributes/lifetime", "out_of_range"],
   ["payment service on payout", payoutExample({ service: "payment_card_uah_hpp" }), "/data/attributes/service", "service_type_mismatch"],
   ["flow on payout", payoutExample({ flow: "charge" }), "/data/attributes/flow", "unknown_attribute"],
 ];
@@ -106,6 +111,19 @@ describe.each([
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((problem) => ({ pointer: toJsonPointer(problem.path), code: problem.code }))).toContainEqual({ pointer, code });
+  });
+});
+
+describe("lifetime (issue 11)", () => {
+  it.each([10, 600, 2_592_000])("accepts %i seconds on payments and payouts", (lifetime) => {
+    expect(validateInvoice("payment", paymentWith({ lifetime })).ok).toBe(true);
+    expect(validateInvoice("payout", payoutExample({ lifetime })).ok).toBe(true);
+  });
+
+  it("says what the bounds are", () => {
+    const result = validateInvoice("payment", paymentWith({ lifetime: 5 }));
+    if (result.ok) throw new Error("expected failure");
+    expect(result.problems[0]?.message).toMatch(/lifetime must be at least 10 seconds/);
   });
 });
 

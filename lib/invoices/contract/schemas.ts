@@ -4,6 +4,7 @@ import { customerSchema } from "./customer-schema";
 import {
   amountSchema,
   currencySchema,
+  lifetimeSchema,
   nonBlankText,
   paymentOptionsSchema,
   payoutFieldsSchema,
@@ -57,6 +58,7 @@ const sharedAttributes = {
     .optional()
     .meta({ description: "true for a test invoice; omitted or false means live (spec 2.2 minimum examples)" }),
   customer: customerSchema.nullish(),
+  lifetime: lifetimeSchema.optional(),
 };
 
 export const gatewayOptionsSchema = z

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
+import { invoices, invoiceStatusHistory, merchants } from "@/lib/db/schema";
+import { INVOICE_LIFETIME_DEFAULT_SECONDS } from "../contract/field-schemas";
 import type { InvoiceDirection } from "@/lib/providers";
 import { INITIAL_STATUS } from "../state-machine";
 
@@ -20,11 +21,15 @@ export async function insertInvoiceOnce(
   db: Db,
   values: NewInvoice,
   requestId: string | null,
+  lifetimeSeconds?: number,
 ): Promise<{ createdAt: Date; expiresAt: Date } | undefined> {
+  // expires_at = created_at + the invoice's lifetime, else the merchant's setting, in the same
+  // statement (now() is the transaction's time, the same value created_at gets), so still one round trip.
+  const lifetime = sql`coalesce(${lifetimeSeconds ?? null}::integer, (select ${merchants.invoiceLifetimeSeconds} from ${merchants} where ${merchants.id} = ${values.merchantId}), ${INVOICE_LIFETIME_DEFAULT_SECONDS})`;
   const inserted = db.$with("inserted").as(
     db
       .insert(invoices)
-      .values({ ...values, status: INITIAL_STATUS, resolution: null })
+      .values({ ...values, status: INITIAL_STATUS, resolution: null, expiresAt: values.expiresAt ?? sql`now() + make_interval(secs => ${lifetime})` })
       .onConflictDoNothing({ target: [invoices.merchantId, invoices.direction, invoices.referenceId] })
       .returning({ id: invoices.id, createdAt: invoices.createdAt, expiresAt: invoices.expiresAt }),
   );

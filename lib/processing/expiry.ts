@@ -1,0 +1,56 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { enqueue } from "@/lib/jobs/queue";
+import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
+import { logger } from "@/lib/logger";
+import { findOpenAttempt } from "./attempts";
+import { attemptsExhausted, isPastLifetime } from "./payable";
+import { readInvoice } from "./request";
+
+/**
+ * Expiry (issue 11): an unpaid invoice ends `expired` (resolution expired) when its lifetime is
+ * over. One rule for the job queued at creation, the sweep that catches invoices whose job was lost,
+ * and the hosted page, which expires an overdue invoice on the spot rather than show a card form.
+ */
+
+/** Whether the invoice is unpaid and may expire: nothing moved and nothing is still being asked. */
+async function isUnpaid(db: Db, invoice: InvoiceRow): Promise<boolean> {
+  switch (invoice.status) {
+    case "created":
+      return true;
+    case "process_failed":
+      return !attemptsExhausted(invoice);
+    case "process_pending":
+      return !(await findOpenAttempt(db, invoice.id));
+    default:
+      return false;
+  }
+}
+
+/** Expires the invoice if its lifetime is over and it is unpaid; else returns it as it is. Safe to call twice. */
+export async function expireIfOverdue(db: Db, invoice: InvoiceRow, reason: string, now = new Date()): Promise<InvoiceRow> {
+  if (!isPastLifetime(invoice, now) || !(await isUnpaid(db, invoice))) return invoice;
+  try {
+    return await changeInvoiceStatus(db, invoice, "expired", "expired", { reason, attemptsExhausted: attemptsExhausted(invoice) });
+  } catch (error) {
+    // Paid (or taken by a payment request) a moment ago: that wins.
+    if (error instanceof StaleInvoiceStatusError) return (await readInvoice(db, invoice.id)) ?? invoice;
+    throw error;
+  }
+}
+
+export async function expireInvoiceById(db: Db, invoiceId: string, reason: string): Promise<InvoiceRow | undefined> {
+  const invoice = await readInvoice(db, invoiceId);
+  return invoice && expireIfOverdue(db, invoice, reason);
+}
+
+/** Queues the invoice's expiry at its expires_at; one job per invoice however often it is called. */
+export async function scheduleExpiry(db: Db, invoice: Pick<InvoiceRow, "id" | "expiresAt">): Promise<void> {
+  try {
+    await enqueue(db, "invoice-expire", { invoiceId: invoice.id }, { startAfter: invoice.expiresAt, key: invoice.id });
+  } catch (error) {
+    // The invoice is created and answered; the processing sweep expires it if this job is missing.
+    logger.error("invoice expiry not queued", { invoiceId: invoice.id, error: error instanceof Error ? error.message : String(error) });
+  }
+}
