@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { payInvoiceAction } from "@/lib/actions/pay-invoice";
 import { cardSchema, type CardFormValues } from "@/lib/pay/card-schema";
 import type { HostedInvoice } from "@/lib/pay/hosted-invoice";
@@ -11,6 +11,8 @@ import { PayResult } from "./pay-result";
 import { TestCards } from "./test-cards";
 
 const EMPTY: CardFormValues = { number: "", expiry: "", cvc: "", holder: "" };
+/** How often the page asks whether a payment being confirmed is settled (a read: the provider is not asked). */
+const POLL_MS = 4000;
 const NO_ERRORS: CardFormErrors = {};
 
 function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): CardFormErrors {
@@ -34,6 +36,28 @@ export function HostedPayment({ initial }: { initial: HostedInvoice }) {
   const [picked, setPicked] = useState<string>();
   const [pending, startTransition] = useTransition();
   const resultRef = useRef<HTMLDivElement>(null);
+  const confirming = invoice.outcome.kind === "in_progress";
+
+  // While the payment is being confirmed (scheduled status requests settle it), the page follows
+  // the invoice until it is final, so the customer sees the result without reloading.
+  useEffect(() => {
+    if (!confirming) return;
+    let stopped = false;
+    const timer = setInterval(async () => {
+      try {
+        const response = await fetch(`/pay/${encodeURIComponent(invoice.id)}/status`, { cache: "no-store" });
+        if (!response.ok || stopped) return;
+        const body = (await response.json()) as { invoice: HostedInvoice };
+        if (!stopped && body.invoice.outcome.kind !== "in_progress") setInvoice(body.invoice);
+      } catch {
+        // Offline for a moment: the next tick tries again.
+      }
+    }, POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [confirming, invoice.id]);
 
   const pay = () => {
     setAlert(undefined);
@@ -55,6 +79,7 @@ export function HostedPayment({ initial }: { initial: HostedInvoice }) {
       // The card is done with: nothing of it stays in the page once the provider has answered.
       setValues((current) => ({ ...EMPTY, holder: current.holder }));
       setInvoice(answer.data.invoice);
+      if (answer.data.refused) setAlert(answer.data.refused);
       resultRef.current?.focus();
     });
   };

@@ -19,22 +19,25 @@ function message({ outcome, amount, currency, merchantName, canPay, invoiceId }:
     case "declined":
       return { tone: "bad", title: "Payment declined", body: `${outcome.reason}${again}` };
     case "try_later":
-      return { tone: "bad", title: "Please try again later", body: `${outcome.reason}` };
+      // A provider that failed softly took no money: with attempts left the form stays, and says so.
+      return { tone: "bad", title: "Please try again later", body: canPay ? `${outcome.reason} No payment was taken; you can try again.` : outcome.reason };
     case "in_progress":
       return {
         tone: "wait",
-        title: "Waiting for the result",
+        title: "We are confirming your payment",
         body: (
           <>
-            Your payment is being processed.{" "}
+            This can take a few minutes; this page updates by itself. Please do not pay again.{" "}
             <a className="font-medium underline" href={`/pay/${invoiceId}/return`}>
-              Check the result
+              Check the result now
             </a>
           </>
         ),
       };
     case "closed":
-      return { tone: "bad", title: "This invoice cannot be paid", body: outcome.reason };
+      return outcome.expired
+        ? { tone: "bad", title: "This payment link has expired", body: `It can no longer be paid. Ask ${merchantName} for a new link.` }
+        : { tone: "bad", title: "This invoice cannot be paid", body: outcome.reason };
   }
 }
 

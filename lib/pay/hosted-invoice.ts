@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { connections, invoices, merchants } from "@/lib/db/schema";
 import { formatMinor } from "@/lib/invoices/contract/amount";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { expireIfOverdue } from "@/lib/processing/expiry";
 import { payabilityProblems } from "@/lib/processing/payable";
 import { findService, getKind } from "@/lib/providers";
 import { describeOutcome, type HostedOutcome } from "./outcome";
@@ -27,6 +28,8 @@ export type HostedInvoice = {
   /** Nothing more will happen to it on this page (paid, closed, out of attempts). */
   final: boolean;
   outcome: HostedOutcome;
+  /** ISO time after which an unpaid invoice takes no payment (issue 11). */
+  expiresAt: string;
 };
 
 const INVOICE_ID = /^cpi_[A-Za-z0-9_-]{16,64}$/;
@@ -60,9 +63,15 @@ export function toHostedInvoice(invoice: InvoiceRow, merchantName: string, conne
     canPay,
     final: !canPay && outcome.kind !== "in_progress",
     outcome,
+    expiresAt: invoice.expiresAt.toISOString(),
   };
 }
 
+/**
+ * The hosted page's invoice. One whose lifetime is over while it is still unpaid is expired on the
+ * spot (through the state machine, so its history and webhook say so), even if its expire job has
+ * not run yet: the page never shows a card form for an expired link.
+ */
 export async function findHostedInvoice(db: Db, invoiceId: string): Promise<HostedInvoice | undefined> {
   if (!INVOICE_ID.test(invoiceId)) return undefined;
   const [row] = await db
@@ -73,5 +82,6 @@ export async function findHostedInvoice(db: Db, invoiceId: string): Promise<Host
     .where(and(eq(invoices.id, invoiceId), eq(invoices.direction, "payment")));
   if (!row || findService(row.invoice.service)?.hostedPage !== true) return undefined;
   const connection = row.provider && row.kind ? { provider: row.provider, kind: row.kind } : null;
-  return toHostedInvoice(row.invoice, row.merchantName, connection);
+  const invoice = await expireIfOverdue(db, row.invoice, "lifetime ended (hosted page)");
+  return toHostedInvoice(invoice, row.merchantName, connection);
 }

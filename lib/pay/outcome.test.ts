@@ -33,7 +33,7 @@ describe("describeOutcome (what the hosted page tells the customer)", () => {
   });
 
   it("closes expired and terminated invoices", () => {
-    expect(of("expired", "expired")).toEqual({ kind: "closed", reason: "This payment link has expired." });
+    expect(of("expired", "expired")).toEqual({ kind: "closed", reason: "This payment link has expired.", expired: true });
     expect(of("terminated")).toEqual({ kind: "closed", reason: "This invoice can no longer be paid." });
   });
 });

@@ -12,7 +12,8 @@ export type HostedOutcome =
   | { kind: "declined"; reason: string }
   | { kind: "try_later"; reason: string }
   | { kind: "in_progress" }
-  | { kind: "closed"; reason: string };
+  /** `expired`: the invoice's lifetime ended before it was paid (issue 11). */
+  | { kind: "closed"; reason: string; expired?: boolean };
 
 const DECLINE_REASONS: Partial<Record<Resolution, string>> = {
   issuer_decline: "Your bank declined the payment.",
@@ -42,7 +43,7 @@ export function describeOutcome(invoice: OutcomeSubject): HostedOutcome {
     case "process_error":
       return { kind: "in_progress" };
     case "expired":
-      return { kind: "closed", reason: "This payment link has expired." };
+      return { kind: "closed", reason: "This payment link has expired.", expired: true };
     case "process_failed": {
       if (invoice.resolution && TRY_LATER.has(invoice.resolution)) {
         return { kind: "try_later", reason: "The payment service is not available right now. Please try again later." };

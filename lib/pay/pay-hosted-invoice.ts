@@ -6,8 +6,13 @@ import { problemsFromZod } from "@/lib/problems";
 import { cardSchema } from "./card-schema";
 import { findHostedInvoice, type HostedInvoice } from "./hosted-invoice";
 
-/** What the hosted page learns from "Pay": the invoice as it now stands, or where 3-D Secure happens. */
-export type PayAnswer = { kind: "result"; invoice: HostedInvoice } | { kind: "redirect"; url: string };
+/**
+ * What the hosted page learns from "Pay": the invoice as it now stands (with `refused`, why no
+ * payment was taken), or where 3-D Secure happens.
+ */
+export type PayAnswer = { kind: "result"; invoice: HostedInvoice; refused?: string } | { kind: "redirect"; url: string };
+
+const EXPIRED_REFUSAL = "This payment link has expired, so no payment was taken. Ask the merchant for a new link.";
 
 const GONE = { ok: false, problems: [], message: "This payment page does not exist." } as const;
 
@@ -29,15 +34,21 @@ function isWebAddress(url: string): boolean {
 export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown): Promise<ActionOutcome<PayAnswer>> {
   const invoice = await findHostedInvoice(db, invoiceId);
   if (!invoice) return GONE;
-  if (!invoice.canPay) return { ok: true, data: { kind: "result", invoice } };
+  if (!invoice.canPay) {
+    const refused = invoice.outcome.kind === "closed" && invoice.outcome.expired ? EXPIRED_REFUSAL : undefined;
+    return { ok: true, data: { kind: "result", invoice, ...(refused ? { refused } : {}) } };
+  }
   const parsed = cardSchema({ takesCvc: invoice.takesCvc }).safeParse(input);
   if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
 
   const result = await payWithCard(db, invoiceId, parsed.data);
   if (result.kind === "refused") {
     const now = await findHostedInvoice(db, invoiceId);
-    // Someone else's click got there first (another tab): show where the invoice now stands.
-    if (now && !now.canPay) return { ok: true, data: { kind: "result", invoice: now } };
+    // Someone else's click got there first (another tab), or the lifetime ended meanwhile: show where the invoice now stands.
+    if (now && !now.canPay) {
+      const refused = result.problems.some((entry) => entry.code === "invoice_expired") ? EXPIRED_REFUSAL : undefined;
+      return { ok: true, data: { kind: "result", invoice: now, ...(refused ? { refused } : {}) } };
+    }
     return { ok: false, problems: [], message: result.problems.map((entry) => entry.message).join(" ") || "The payment could not be started." };
   }
   if (result.kind === "redirect" && isWebAddress(result.url)) return { ok: true, data: { kind: "redirect", url: result.url } };
