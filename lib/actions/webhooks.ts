@@ -7,11 +7,10 @@ import { resendEvent, sendTestEvent, type DeliveryTry } from "@/lib/webhooks/del
 import { noInputSchema, resendEventSchema, webhookUrlSchema } from "@/lib/webhooks/schemas";
 import { rotateSigningSecret } from "@/lib/webhooks/secrets";
 import { saveWebhookUrl } from "@/lib/webhooks/settings";
+import type { WebhookAnswer } from "@/lib/webhooks/views";
 import { validatedAction } from "./validated-action";
 
 /** A try as the page shows it: the receiver's answer, never the body or a secret. */
-export type WebhookAnswer = Pick<DeliveryTry, "eventId" | "succeeded" | "statusCode" | "durationMs" | "excerpt" | "error">;
-
 const answerOf = (result: DeliveryTry): WebhookAnswer => ({
   eventId: result.eventId,
   succeeded: result.succeeded,

@@ -2,32 +2,9 @@ import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { webhookDeliveries, webhookEvents } from "@/lib/db/schema";
-import type { WebhookDeliveryState } from "@/lib/db/enums";
+import type { WebhookEventView } from "./views";
 
-/** One try as the invoice page shows it (plain JSON for the client component). */
-export type WebhookTryView = {
-  id: string;
-  at: string;
-  trigger: "automatic" | "resend" | "test";
-  statusCode: number | null;
-  durationMs: number;
-  responseExcerpt: string | null;
-  error: string | null;
-  succeeded: boolean;
-};
-
-export type WebhookEventView = {
-  id: string;
-  type: string;
-  /** The invoice status the event announces (from its snapshot). */
-  invoiceStatus: string | null;
-  state: WebhookDeliveryState;
-  tries: number;
-  nextTryAt: string | null;
-  createdAt: string;
-  /** Oldest first. */
-  deliveries: WebhookTryView[];
-};
+export type { WebhookEventView, WebhookTryView } from "./views";
 
 /** The invoice page's webhook section: the invoice's events, newest first, each with its tries. Only the merchant's own. */
 export async function listInvoiceEvents(db: Db, merchantId: string, invoiceId: string): Promise<WebhookEventView[]> {

@@ -5,14 +5,7 @@ import { merchants } from "@/lib/db/schema";
 import type { Result } from "@/lib/problems";
 import { ensureSigningSecret, secretStatus } from "./secrets";
 import { checkWebhookUrl } from "./url-check";
-
-export type WebhookSettingsView = {
-  url: string | null;
-  /** When the current signing secret was made (ISO), null when there is none yet; never the secret. */
-  secretCreatedAt: string | null;
-  /** When rotated-away secrets stop signing (ISO), newest first. */
-  retiringSecrets: string[];
-};
+import type { WebhookSettingsView } from "./views";
 
 /** What Settings shows: the URL and when the secrets were made, never a secret. */
 export async function getWebhookSettings(db: Db, merchantId: string): Promise<WebhookSettingsView> {

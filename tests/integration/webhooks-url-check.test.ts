@@ -100,7 +100,8 @@ describe("at save, in production", () => {
     await owner();
     const result = await saveWebhookUrlAction({ url });
     expect(result).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("private, loopback, link-local or reserved address") } });
-    expect((result as { fieldErrors: { url: string } }).fieldErrors.url).toContain(address);
+    if (result.ok) throw new Error("expected a refusal");
+    expect(result.fieldErrors.url).toContain(address);
   });
 
   it("refuses plain http, and a host that does not resolve", async () => {

@@ -1,14 +1,19 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
+import { WebhookSettings } from "@/components/settings/webhook-settings";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
+import { getWebhookSettings } from "@/lib/webhooks/settings";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
+  const isOwner = user.role === "owner";
+  const webhooks = await getWebhookSettings(await getDb(), merchant.id);
   const rows: [string, string][] = [
     ["Business name", merchant.name],
     ["Commerce account", merchant.commerceAccount],
@@ -43,7 +48,7 @@ export default async function SettingsPage() {
       </div>
       <section className="card mt-6 max-w-3xl" aria-labelledby="routing-settings">
         <h2 id="routing-settings" className="mb-3 text-base font-semibold">Routing</h2>
-        {user.role === "owner" ? (
+        {isOwner ? (
           <AllowLivePinsForm allowLivePins={merchant.allowLivePins} />
         ) : (
           <p className="text-sm text-slate-700" data-testid="allow-live-pins">
@@ -53,6 +58,11 @@ export default async function SettingsPage() {
         <p className="mt-3 text-sm text-slate-600">
           The order connections take invoices in is on the <Link href="/routing" className="text-brand-700 underline">Routing</Link> page.
         </p>
+      </section>
+      {/* One card per setting group, each with its own heading; add new groups below. */}
+      <section className="card mt-6 max-w-3xl" aria-labelledby="webhook-settings">
+        <h2 id="webhook-settings" className="mb-3 text-base font-semibold">Webhooks</h2>
+        <WebhookSettings settings={webhooks} canEdit={isOwner} />
       </section>
     </>
   );

@@ -1,0 +1,121 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PageHeader } from "@/components/shell/page-header";
+import { requirePageViewer } from "@/lib/auth/viewer";
+import { renderEventBody, sampleInvoiceSnapshot } from "@/lib/webhooks/body";
+import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/webhooks/deliver";
+import { verifyExampleSource } from "@/lib/webhooks/docs";
+import { SECRET_OVERLAP_HOURS } from "@/lib/webhooks/secrets";
+import { DELIVERY_TIMEOUT_MS, USER_AGENT } from "@/lib/webhooks/send";
+
+export const metadata: Metadata = { title: "Webhooks" };
+
+const duration = (seconds: number) => (seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`);
+
+function Code({ children, label }: { children: string; label: string }) {
+  return (
+    <pre aria-label={label} tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600">
+      {children}
+    </pre>
+  );
+}
+
+/**
+ * Issue 11: how merchant webhooks look, are signed and retried, with the verification function.
+ * The function is the source text of lib/webhooks/verify-example.ts, the very file the test suite
+ * verifies real deliveries with; the payload is rendered by the code that renders deliveries.
+ */
+export default async function WebhooksDocsPage() {
+  await requirePageViewer();
+  const at = new Date("2026-01-15T10:30:00.000Z");
+  const payload = JSON.stringify(
+    JSON.parse(renderEventBody({ id: "evt_3kTq9v2ZxQ7bWmYc1aR5sg", type: "invoice.status_changed", invoice: sampleInvoiceSnapshot("mer_example", at) })),
+    null,
+    2,
+  );
+  const retries = [...RETRY_DELAYS_SECONDS.map(duration), `then every ${duration(RETRY_EVERY_SECONDS)}`].join(", ");
+  return (
+    <>
+      <PageHeader
+        title="Webhooks"
+        description={
+          <>
+            Every status change of an invoice is sent to your callback URL (set it in <Link href="/settings" className="text-brand-700 underline">Settings</Link>) as a
+            signed POST.
+          </>
+        }
+      />
+      <div className="max-w-4xl space-y-6 text-sm text-slate-800">
+        <section className="card space-y-3" aria-labelledby="docs-payload">
+          <h2 id="docs-payload" className="text-base font-semibold">Payload</h2>
+          <p>
+            The body is the invoice resource exactly as <code className="font-mono">GET /api/commerce/payment-invoices/&#123;id&#125;</code> (or{" "}
+            <code className="font-mono">payout-invoices</code>) answers it, as it was at the change, plus <code className="font-mono">meta.event_id</code> and{" "}
+            <code className="font-mono">meta.event_type</code> (<code className="font-mono">invoice.status_changed</code>; the test event from Settings is{" "}
+            <code className="font-mono">webhook.test</code> with <code className="font-mono">meta.sample: true</code>). New fields may appear at any time: ignore
+            the ones you do not know.
+          </p>
+          <Code label="Example payload">{payload}</Code>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-headers">
+          <h2 id="docs-headers" className="text-base font-semibold">Headers</h2>
+          <dl className="grid grid-cols-[10rem_1fr] gap-y-2">
+            <dt className="font-mono">Content-Type</dt>
+            <dd className="font-mono">application/json</dd>
+            <dt className="font-mono">X-Signature</dt>
+            <dd>
+              <code className="font-mono">t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>: HMAC-SHA256 with your signing secret over{" "}
+              <code className="font-mono">&#123;t&#125;.&#123;raw body&#125;</code>. After a rotation there are two <code className="font-mono">v1</code> values.
+            </dd>
+            <dt className="font-mono">X-Event-Id</dt>
+            <dd>
+              The event id (<code className="font-mono">evt_…</code>), the same as <code className="font-mono">meta.event_id</code>.
+            </dd>
+            <dt className="font-mono">User-Agent</dt>
+            <dd className="font-mono">{USER_AGENT}</dd>
+          </dl>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-verify">
+          <h2 id="docs-verify" className="text-base font-semibold">Verifying a delivery</h2>
+          <p>
+            Verify the raw body as received, before parsing it: reformatted JSON does not verify. Reject deliveries whose timestamp is more than 5 minutes
+            away from your clock. This function (TypeScript, Node&apos;s <code className="font-mono">node:crypto</code> only) is the one our own tests verify
+            real deliveries with:
+          </p>
+          <Code label="verifyWebhook in TypeScript">{verifyExampleSource()}</Code>
+          <p>
+            For example: <code className="font-mono">verifyWebhook(rawBody, request.headers[&quot;x-signature&quot;], process.env.WEBHOOK_SECRET)</code>; answer
+            2xx only after you have stored the event.
+          </p>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-delivery">
+          <h2 id="docs-delivery" className="text-base font-semibold">Delivery and retries</h2>
+          <ul className="list-disc space-y-1 pl-5">
+            <li>Any 2xx answer within {DELIVERY_TIMEOUT_MS / 1000} s is success. Redirects are not followed.</li>
+            <li>
+              Anything else is retried after {retries}, for up to {RETRY_WINDOW_HOURS} hours after the change; then the event is marked failed.
+            </li>
+            <li>
+              Events may arrive twice (retries, Resend) or out of order: dedupe by <code className="font-mono">meta.event_id</code> and order by{" "}
+              <code className="font-mono">data.attributes.updated</code>.
+            </li>
+            <li>Each try (time, status code, duration, first 1 KiB of your answer) is listed on the invoice page, where an owner can Resend an event.</li>
+            <li>The callback URL must use https and a public address; it is checked when saved and again before each delivery.</li>
+          </ul>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-rotation">
+          <h2 id="docs-rotation" className="text-base font-semibold">Rotating the secret</h2>
+          <p>
+            The secret (<code className="font-mono">whsec_…</code>) is shown once, when it is made. &quot;Rotate secret&quot; in Settings makes a new one; the old
+            one keeps signing for {SECRET_OVERLAP_HOURS} hours, so each delivery carries one <code className="font-mono">v1</code> per secret and a receiver that
+            knows either verifies it. Switch your receiver to the new secret within that time.
+          </p>
+        </section>
+      </div>
+    </>
+  );
+}
