@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
-import { updateMerchantSettings } from "@/lib/merchants/settings";
-import { merchantSettingsSchema } from "@/lib/merchants/settings-schema";
+import { updateInvoiceLifetime, updateMerchantSettings } from "@/lib/merchants/settings";
+import { invoiceLifetimeSchema, merchantSettingsSchema } from "@/lib/merchants/settings-schema";
 import { validatedAction } from "./validated-action";
 
 /** Owners switch the merchant's settings (issue 10: "Allow pinning live invoices"). */
@@ -16,6 +16,18 @@ export const updateMerchantSettingsAction = validatedAction(
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
     revalidatePath("/settings");
     revalidatePath("/invoices/new");
+    return { ok: true, data: saved };
+  },
+);
+
+/** Owners set the default lifetime of new invoices (issue 11: "Invoice lifetime", in minutes). */
+export const updateInvoiceLifetimeAction = validatedAction(
+  "settings.invoice-lifetime",
+  { schema: invoiceLifetimeSchema, role: "owner" },
+  async (input, viewer) => {
+    const saved = await updateInvoiceLifetime(await getDb(), viewer.merchant.id, input);
+    if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
+    revalidatePath("/settings");
     return { ok: true, data: saved };
   },
 );

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
-import type { MerchantSettings } from "./settings-schema";
+import type { InvoiceLifetime, MerchantSettings } from "./settings-schema";
 
 export async function getMerchantSettings(db: Db, merchantId: string): Promise<MerchantSettings | undefined> {
   const [row] = await db.select({ allowLivePins: merchants.allowLivePins }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
@@ -16,4 +16,20 @@ export async function updateMerchantSettings(db: Db, merchantId: string, setting
     .where(eq(merchants.id, merchantId))
     .returning({ allowLivePins: merchants.allowLivePins });
   return row;
+}
+
+/** The merchant's default invoice lifetime (issue 11), in minutes as the Settings form shows it, and in seconds. */
+export async function getInvoiceLifetime(db: Db, merchantId: string): Promise<{ lifetimeMinutes: number; lifetimeSeconds: number } | undefined> {
+  const [row] = await db.select({ seconds: merchants.invoiceLifetimeSeconds }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
+  return row && { lifetimeMinutes: Math.max(1, Math.round(row.seconds / 60)), lifetimeSeconds: row.seconds };
+}
+
+/** Applies to invoices created from now on; existing invoices keep their expires_at. */
+export async function updateInvoiceLifetime(db: Db, merchantId: string, input: InvoiceLifetime): Promise<{ lifetimeMinutes: number; lifetimeSeconds: number } | undefined> {
+  const [row] = await db
+    .update(merchants)
+    .set({ invoiceLifetimeSeconds: input.lifetimeMinutes * 60 })
+    .where(eq(merchants.id, merchantId))
+    .returning({ seconds: merchants.invoiceLifetimeSeconds });
+  return row && { lifetimeMinutes: row.seconds / 60, lifetimeSeconds: row.seconds };
 }

@@ -1,0 +1,71 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
+import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN, invoiceLifetimeSchema } from "@/lib/merchants/settings-schema";
+
+/**
+ * Settings, owners only (issue 11): how long new invoices stay payable when their request sends no
+ * `lifetime`. The same schema checks the field here and in the action; the server's errors land on
+ * the field. Support members see the value read-only (`readOnly`), the action refuses them anyway.
+ */
+export function InvoiceLifetimeForm({ lifetimeMinutes, readOnly = false }: { lifetimeMinutes: number; readOnly?: boolean }) {
+  const form = useZodForm(invoiceLifetimeSchema, { defaultValues: { lifetimeMinutes } });
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const [status, setStatus] = useState("");
+  const router = useRouter();
+  const error = form.formState.errors.lifetimeMinutes?.message;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      setStatus("");
+      const result = await updateInvoiceLifetimeAction(values);
+      if (!result.ok) return setMessage(applyActionErrors(form, result));
+      form.reset({ lifetimeMinutes: result.data.lifetimeMinutes });
+      setStatus(`Saved: new invoices expire ${result.data.lifetimeMinutes} minute${result.data.lifetimeMinutes === 1 ? "" : "s"} after creation.`);
+      router.refresh();
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Invoice lifetime">
+      <Field
+        id="invoice-lifetime"
+        label="Invoice lifetime (minutes)"
+        error={error}
+        help={`Unpaid invoices expire this long after creation, unless the request sends its own lifetime in seconds. ${INVOICE_LIFETIME_MINUTES_MIN} to ${INVOICE_LIFETIME_MINUTES_MAX} minutes (30 days); applies to new invoices.`}
+      >
+        <input
+          className="input w-40 tabular-nums"
+          type="number"
+          inputMode="numeric"
+          min={INVOICE_LIFETIME_MINUTES_MIN}
+          max={INVOICE_LIFETIME_MINUTES_MAX}
+          step={1}
+          readOnly={readOnly}
+          aria-readonly={readOnly || undefined}
+          {...fieldAria("invoice-lifetime", error, true)}
+          {...form.register("lifetimeMinutes")}
+        />
+      </Field>
+      <FormAlert message={message} />
+      {readOnly ? (
+        <p className="text-sm text-slate-700">Only an owner can change the invoice lifetime.</p>
+      ) : (
+        <div className="flex flex-wrap items-center gap-3">
+          <SubmitButton pending={pending} pendingLabel="Saving…">
+            Save invoice lifetime
+          </SubmitButton>
+          <p role="status" aria-live="polite" className="text-sm text-slate-700">
+            {status}
+          </p>
+        </div>
+      )}
+    </form>
+  );
+}
