@@ -6,12 +6,14 @@ import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
 import { CustomerAsResolved, InvoiceFacts, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";
 import { InvoiceAttempts } from "@/components/invoices/invoice-attempts";
 import { InvoiceTimeline } from "@/components/invoices/invoice-timeline";
+import { InvoiceScheduleView } from "@/components/invoices/invoice-schedule";
 import { ProcessPayoutButton } from "@/components/invoices/process-payout-button";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
+import { readInvoiceSchedule } from "@/lib/processing/schedule";
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -34,6 +36,7 @@ export default async function InvoicePage({ params }: Params) {
   const invoice = await getDashboardInvoice(db, viewer.merchant.id, id);
   if (!invoice) notFound();
   const attempts = await listDashboardAttempts(db, viewer.merchant.id, invoice);
+  const schedule = await readInvoiceSchedule(db, viewer.merchant.id, invoice.id);
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
   const hostedPageUrl = invoice.hostedPagePath ? `${await originOf()}${invoice.hostedPagePath}` : null;
   return (
@@ -54,6 +57,11 @@ export default async function InvoicePage({ params }: Params) {
         {canProcessPayout ? (
           <InvoiceSection id="process" title="Send to the provider">
             <ProcessPayoutButton invoiceId={invoice.id} />
+          </InvoiceSection>
+        ) : null}
+        {schedule ? (
+          <InvoiceSection id="scheduled" title="Scheduled" testId="invoice-scheduled">
+            <InvoiceScheduleView invoiceId={invoice.id} schedule={schedule} />
           </InvoiceSection>
         ) : null}
         <InvoiceSection id="connection" title="Connection">
