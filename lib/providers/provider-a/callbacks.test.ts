@@ -1,0 +1,32 @@
+import { callbackSchemeContract } from "@/tests/fixtures/callback-scheme-contract";
+import { providerACallbacks } from "./callbacks";
+
+callbackSchemeContract({
+  slug: "provider-a",
+  callbacks: providerACallbacks,
+  credentials: { merchant_id: "A-1001" },
+  event: {
+    status: "completed",
+    transaction_id: "A-PX-1",
+    request_id: "att_1",
+    currency: "UAH",
+    amount_processed: "15000.00",
+    parts: [
+      { part_reference: "A-PO-1", amount: "5000.00", status: "paid" },
+      { part_reference: "A-PO-2", amount: "10000.00", status: "paid" },
+    ],
+  },
+  expected: {
+    merchantReference: "att_1",
+    providerReference: "A-PX-1",
+    outcome: {
+      kind: "succeeded",
+      providerReference: "A-PX-1",
+      processedAmountMinor: 1_500_000n,
+      parts: [
+        { providerReference: "A-PO-1", amountMinor: 500_000n, status: "succeeded" },
+        { providerReference: "A-PO-2", amountMinor: 1_000_000n, status: "succeeded" },
+      ],
+    },
+  },
+});

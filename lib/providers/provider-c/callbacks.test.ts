@@ -1,0 +1,15 @@
+import { callbackSchemeContract } from "@/tests/fixtures/callback-scheme-contract";
+import { providerCCallbacks } from "./callbacks";
+
+callbackSchemeContract({
+  slug: "provider-c",
+  callbacks: providerCCallbacks,
+  credentials: { shop_login: "shop-1", shop_password: "pw-one" },
+  otherCredentials: { shop_login: "shop-1", shop_password: "pw-two" },
+  event: { id: "C-ORD-1", shop_order_id: "att_1", state: "REJECTED", amount_minor: 5000, currency_code: "AMD", paid_minor: 0, rejection_reason: "THREE_DS_FAILED" },
+  expected: {
+    merchantReference: "att_1",
+    providerReference: "C-ORD-1",
+    outcome: { kind: "declined", resolution: "auth_3ds_failed", providerReference: "C-ORD-1", message: "Rejected by Provider C (THREE_DS_FAILED)." },
+  },
+});

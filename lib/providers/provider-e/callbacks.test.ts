@@ -1,0 +1,14 @@
+import { callbackSchemeContract } from "@/tests/fixtures/callback-scheme-contract";
+import { providerECallbacks } from "./callbacks";
+
+callbackSchemeContract({
+  slug: "provider-e",
+  callbacks: providerECallbacks,
+  credentials: { merchant_id: "E-4410" },
+  event: { paymentId: "epay_1", merchantReference: "att_1", resultCode: "Refused", refusalReason: "Not enough balance", amount: { value: "75.00", currency: "EUR" }, capturedAmount: { value: "0.00", currency: "EUR" } },
+  expected: {
+    merchantReference: "att_1",
+    providerReference: "epay_1",
+    outcome: { kind: "declined", resolution: "insufficient_funds", providerReference: "epay_1", message: "Provider E refused the payment: Not enough balance" },
+  },
+});
