@@ -65,6 +65,8 @@ export default defineConfig({
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",
       APP_URL: `http://127.0.0.1:${PORT}`,
+      // The webhook specs' receivers listen on 127.0.0.1: the operator's explicit allowance (off by default in production).
+      WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
     },
   },
 });

@@ -86,10 +86,26 @@ export function checkWebhookUrlSyntax(text: string): Result<URL> {
     return refuse("Callback URL must be an absolute URL such as https://shop.example.com/webhooks.");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("Callback URL must start with https://.");
-  if (requireHttps() && url.protocol !== "https:") return refuse("Callback URL must use https:// (plain http is refused in production).");
+  if (requireHttps() && url.protocol !== "https:" && !(allowPrivateWebhookUrls() && isLoopbackLiteral(hostOf(url)))) {
+    return refuse("Callback URL must use https:// (plain http is refused in production).");
+  }
   if (url.username || url.password) return refuse("Callback URL must not contain a user name or password.");
   if (url.hash) return refuse("Callback URL must not contain a #fragment.");
   return { ok: true, value: url };
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/**
+ * Plain http in production is allowed only to a loopback address written as such (127.x, [::1]),
+ * and only when the operator allows private receivers: that traffic never leaves the machine, so
+ * TLS would protect nothing (the e2e suite's receivers run like this). A name is never enough.
+ */
+function isLoopbackLiteral(host: string): boolean {
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? "ipv4" : "ipv6");
 }
 
 /** The host as a bare name or address (URL keeps IPv6 literals in brackets). */

@@ -104,13 +104,15 @@ describe("at save, in production", () => {
     expect(result.fieldErrors.url).toContain(address);
   });
 
-  it("refuses plain http, and a host that does not resolve", async () => {
+  it("refuses plain http (even to a private address the operator allows, or a name for loopback), and a host that does not resolve", async () => {
     production("1");
     const m = await owner();
-    expect(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({
-      ok: false,
-      fieldErrors: { url: "Callback URL must use https:// (plain http is refused in production)." },
-    });
+    for (const url of ["http://shop.example.com/hooks", "http://10.0.0.5/hooks", "http://localhost:9/hooks"]) {
+      expect(await saveWebhookUrlAction({ url })).toMatchObject({
+        ok: false,
+        fieldErrors: { url: "Callback URL must use https:// (plain http is refused in production)." },
+      });
+    }
     expect(await saveWebhookUrlAction({ url: "https://does-not-exist.invalid/hooks" })).toMatchObject({
       ok: false,
       fieldErrors: { url: expect.stringContaining("could not be resolved") },
@@ -119,10 +121,14 @@ describe("at save, in production", () => {
     expect(row!.url).toBeNull();
   });
 
-  it("accepts a loopback https receiver when the operator allows private addresses", async () => {
+  it("accepts a loopback receiver when the operator allows private addresses; plain http only to a loopback address written as such", async () => {
     production("1");
     await owner();
     expect(await saveWebhookUrlAction({ url: "https://127.0.0.1:8443/hooks" })).toMatchObject({ ok: true, data: { url: "https://127.0.0.1:8443/hooks" } });
+    expect(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://127.0.0.1:9/hooks" } });
+    expect(await saveWebhookUrlAction({ url: "http://[::1]:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://[::1]:9/hooks" } });
+    production();
+    expect(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("https://") } });
   });
 
   it("refuses a user name or password in the URL", async () => {
