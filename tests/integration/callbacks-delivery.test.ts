@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { listInvoiceCallbacks } from "@/lib/callbacks/read";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createConnection } from "@/lib/connections/service";
 import { credentialsKey } from "@/lib/connections/vault-key";
@@ -182,5 +183,12 @@ describe("Provider callbacks from the sandboxes", () => {
     expect((await listAttempts(t.db, invoice.id))[0]).toMatchObject({ status: "pending" });
 
     expect(await resumeAfterRedirect(t.db, invoice.id)).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 7_500n });
+
+    // The invoice page's read: this merchant sees the callback; another merchant, nothing.
+    expect(await listInvoiceCallbacks(t.db, m.merchantId, invoice.id)).toEqual([
+      expect.objectContaining({ provider: "provider-e", providerName: "Provider E", outcome: "ignored", reportedStatus: "succeeded", attemptId: attempt!.id }),
+    ]);
+    const other = await invoiceMerchant(t.db);
+    expect(await listInvoiceCallbacks(t.db, other.merchantId, invoice.id)).toEqual([]);
   });
 });

@@ -1,0 +1,75 @@
+import { CALLBACK_OUTCOME_LABELS, type InvoiceCallbackView } from "@/lib/callbacks/views";
+
+/** To the second, in UTC: a callback often follows the answer within seconds. */
+const toTheSecond = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+const formatReceived = (iso: string) => `${toTheSecond.format(new Date(iso))} UTC`;
+
+const OUTCOME_CLASSES: Readonly<Record<InvoiceCallbackView["outcome"], string>> = {
+  applied: "text-emerald-800",
+  ignored: "text-slate-700",
+  superseded: "text-slate-700",
+  rejected: "text-red-700",
+};
+
+export type InvoiceCallbacksProps = {
+  /** listInvoiceCallbacks(db, merchantId, invoiceId) from lib/callbacks/read.ts, oldest first. */
+  callbacks: InvoiceCallbackView[];
+};
+
+/**
+ * The invoice page's "Provider callbacks" (issue 11): every notification a provider sent about this
+ * invoice's attempts, what the service did with it (applied, ignored because of ignore_callback,
+ * stored without effect because the invoice had moved on, rejected) and what it reported. Renders
+ * on the server or the client alike.
+ */
+export function InvoiceCallbacks({ callbacks }: InvoiceCallbacksProps) {
+  if (callbacks.length === 0) {
+    return (
+      <p className="text-sm text-slate-600" data-testid="invoice-callbacks-empty">
+        No provider callbacks yet.
+      </p>
+    );
+  }
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="invoice-callbacks">
+        <caption className="sr-only">Provider callbacks for this invoice</caption>
+        <thead className="text-slate-600">
+          <tr>
+            <th scope="col" className="py-1 pr-4 font-medium">
+              Received at
+            </th>
+            <th scope="col" className="py-1 pr-4 font-medium">
+              Provider
+            </th>
+            <th scope="col" className="py-1 pr-4 font-medium">
+              Outcome
+            </th>
+            <th scope="col" className="py-1 pr-4 font-medium">
+              Reason
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              Reported status
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {callbacks.map((callback) => (
+            <tr key={callback.id} className="border-t border-slate-100 align-top" data-testid="invoice-callback">
+              <td className="py-1 pr-4 whitespace-nowrap">
+                <time dateTime={callback.receivedAt}>{formatReceived(callback.receivedAt)}</time>
+              </td>
+              <td className="py-1 pr-4">{callback.providerName}</td>
+              <td className={`py-1 pr-4 font-medium ${OUTCOME_CLASSES[callback.outcome]}`}>{CALLBACK_OUTCOME_LABELS[callback.outcome]}</td>
+              <td className="py-1 pr-4">{callback.reason ?? "—"}</td>
+              <td className="py-1">
+                {callback.reportedStatus ? callback.reportedStatus.replaceAll("_", " ") : "—"}
+                {callback.reportedResolution ? <span className="text-slate-600"> ({callback.reportedResolution.replaceAll("_", " ")})</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
