@@ -132,6 +132,18 @@ test("owner sets the callback URL, sees the secret once, sends a test event, and
     expect(await page.content()).not.toContain(secret);
     await expect(page.getByRole("region", { name: "Webhooks" }).getByLabel("Callback URL")).toHaveValue(receiver.url);
 
+    // Rotation: a new secret shown once; the receiver still knows only the old one and still verifies (two v1 values for 24 hours).
+    const webhooks = page.getByRole("region", { name: "Webhooks" });
+    page.once("dialog", (dialog) => void dialog.accept());
+    await webhooks.getByRole("button", { name: "Rotate secret" }).click();
+    await expect(webhooks.getByTestId("new-webhook-secret")).toHaveText(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect((await webhooks.getByTestId("new-webhook-secret").textContent())?.trim()).not.toBe(secret);
+    await expect(webhooks.getByText(/A previous secret still signs until/)).toBeVisible();
+    await webhooks.getByRole("button", { name: "Send test event" }).click();
+    await expect(webhooks.getByTestId("webhook-answer")).toContainText("Test event: delivered — HTTP 200");
+    const rotatedTest = [...receiver.state.verified.values()].at(-1)!;
+    expect(rotatedTest.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+
     // A payment on the hosted page: processing, then processed, delivered by the app's workers.
     const invoiceId = await hostedInvoice(page, apiKey, account.commerceAccount);
     await page.goto(`/pay/${invoiceId}`);
@@ -146,7 +158,7 @@ test("owner sets the callback URL, sees the secret once, sends a test event, and
       .toEqual(["processed", "processing"]);
     const processed = [...receiver.state.verified.values()].find((entry) => entry.body.data.id === invoiceId && entry.body.data.attributes.status === "processed")!;
     expect(processed.body.meta.event_type).toBe("invoice.status_changed");
-    expect(processed.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(processed.signature).toMatch(/^t=\d+(,v1=[0-9a-f]{64}){2}$/);
     expect(receiver.state.rejected).toBe(0);
   } finally {
     await receiver.close();
