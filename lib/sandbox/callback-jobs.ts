@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
-import { publicBaseUrl } from "@/lib/config";
+import { callbackUrl } from "@/lib/callbacks/url";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { revealCredentials } from "@/lib/connections/store";
 import { connections } from "@/lib/db/schema";
@@ -43,7 +43,7 @@ export const sandboxCallbackJob: JobHandler<"sandbox-callback"> = async (db, dat
   const event = callbacks.eventFromRecord(record);
   if (event === undefined) return;
   const signed = callbacks.sign({ event, credentials, notificationId: data.notificationId, timestamp: Math.floor(Date.now() / 1000) });
-  const url = `${publicBaseUrl()}/api/callbacks/${encodeURIComponent(data.provider)}/${encodeURIComponent(data.connectionId)}`;
+  const url = callbackUrl(data.provider, data.connectionId);
   const response = await fetch(url, { method: "POST", headers: signed.headers, body: signed.rawBody, signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS) });
   const answer = (await response.text().catch(() => "")).slice(0, 500);
   if (response.status >= 500) throw new Error(`callback of ${data.provider} answered ${response.status}`);

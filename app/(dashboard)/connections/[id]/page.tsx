@@ -7,6 +7,7 @@ import { ConstantsPanel } from "@/components/connections/constants-panel";
 import { EditConnectionForm } from "@/components/connections/edit-connection-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { callbackUrl } from "@/lib/callbacks/url";
 import { listAudit } from "@/lib/connections/audit";
 import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
@@ -47,6 +48,23 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
                 </dd>
               </div>
             ))}
+            <dt className="text-slate-600">
+              <label htmlFor="callback-url">Callback URL</label>
+            </dt>
+            <dd>
+              <input
+                id="callback-url"
+                className="input font-mono text-xs"
+                readOnly
+                value={callbackUrl(connection.provider, connection.id)}
+                aria-describedby="callback-url-help"
+                data-testid="callback-url"
+              />
+              <p id="callback-url-help" className="mt-1 text-xs text-slate-600">
+                Register this address with {provider.name} for its payment notifications. They are verified with this connection&apos;s
+                credentials (or {provider.name}&apos;s own key) before anything is changed.
+              </p>
+            </dd>
             <dt className="text-slate-600">Services</dt>
             <dd className="font-mono text-xs">{connection.services.join(", ") || "None"}</dd>
             <dt className="text-slate-600">Created</dt>
