@@ -16,12 +16,15 @@ import { readInvoice } from "@/lib/processing/request";
 import type { ConnectionKind } from "@/lib/providers";
 import { PROVIDER_SERVERS } from "@/lib/providers/server/servers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { sandboxCallbackJob } from "@/lib/sandbox/callback-jobs";
+import { sandboxNotificationId } from "@/lib/sandbox/callback-send";
+import { listRecordsForConnection } from "@/lib/sandbox/records";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { createAttributes, parseCreate, scopeFor } from "./helpers/connection-fixtures";
 import { setUpTestDb } from "./helpers/db";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { runAllJobs } from "./helpers/jobs";
-import { serveSandboxes } from "./helpers/sandbox-http";
+import { closedPortUrl, serveSandboxes } from "./helpers/sandbox-http";
 
 /**
  * Issue 11 "Provider callbacks": every sandbox, after it settles a payment, sends the service a
@@ -124,6 +127,33 @@ describe("Provider callbacks from the sandboxes", () => {
       expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "processed", processedAmountMinor: paid.processedAmountMinor });
     });
   }
+
+  it("the sandbox's callback job throws when the service cannot be reached (so the queue retries) and does not retry a refusal", async () => {
+    const m = await invoiceMerchant(t.db);
+    const connection = await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
+    const invoice = await exampleInvoice(m, "b-payment");
+    await payWithCard(t.db, invoice.id, card("4242424242424242"));
+    const [record] = await listRecordsForConnection(t.db, connection.id);
+    const data = { provider: "provider-b", connectionId: connection.id, reference: record!.reference, notificationId: sandboxNotificationId(record!) };
+    const job = { id: "job-test", name: "sandbox-callback" as const, retryCount: 0 };
+
+    process.env.APP_URL = await closedPortUrl();
+    try {
+      await expect(sandboxCallbackJob(t.db, data, job)).rejects.toThrow();
+    } finally {
+      process.env.APP_URL = sandbox.origin;
+    }
+    expect(await callbacksOf(t.db, invoice.id)).toEqual([]);
+
+    await sandboxCallbackJob(t.db, data, job);
+    expect(await callbacksOf(t.db, invoice.id)).toEqual([expect.objectContaining({ outcome: "superseded", notificationId: data.notificationId })]);
+
+    // Run twice (a worker killed after sending): the service refuses the replay; the job ends, logged, not retried.
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    await expect(sandboxCallbackJob(t.db, data, job)).resolves.toBeUndefined();
+    expect(warn).toHaveBeenCalledWith("sandbox callback refused", expect.objectContaining({ status: 401, notificationId: data.notificationId }));
+    expect((await callbacksOf(t.db, invoice.id)).map((row) => row.outcome).sort()).toEqual(["rejected", "superseded"]);
+  });
 
   it("3-D Secure on Provider B: after the customer passes, the sandbox's callback (not the return) processes the invoice", async () => {
     const m = await invoiceMerchant(t.db);
