@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
+import { InvoiceLifetimeForm } from "@/components/settings/invoice-lifetime-form";
 import { WebhookSettings } from "@/components/settings/webhook-settings";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
+import { getInvoiceLifetime } from "@/lib/merchants/settings";
 import { getWebhookSettings } from "@/lib/webhooks/settings";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -13,7 +15,8 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
   const isOwner = user.role === "owner";
-  const webhooks = await getWebhookSettings(await getDb(), merchant.id);
+  const db = await getDb();
+  const [webhooks, lifetime] = await Promise.all([getWebhookSettings(db, merchant.id), getInvoiceLifetime(db, merchant.id)]);
   const rows: [string, string][] = [
     ["Business name", merchant.name],
     ["Commerce account", merchant.commerceAccount],
@@ -60,6 +63,10 @@ export default async function SettingsPage() {
         </p>
       </section>
       {/* One card per setting group, each with its own heading; add new groups below. */}
+      <section className="card mt-6 max-w-3xl" aria-labelledby="invoice-settings">
+        <h2 id="invoice-settings" className="mb-3 text-base font-semibold">Invoices</h2>
+        <InvoiceLifetimeForm lifetimeMinutes={lifetime?.lifetimeMinutes ?? 30} readOnly={!isOwner} />
+      </section>
       <section className="card mt-6 max-w-3xl" aria-labelledby="webhook-settings">
         <h2 id="webhook-settings" className="mb-3 text-base font-semibold">Webhooks</h2>
         <WebhookSettings settings={webhooks} canEdit={isOwner} />
