@@ -12,6 +12,7 @@ import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
 import type { CallbackNotification, CallbackVerification, ProviderCallbacks } from "@/lib/processing/provider-server";
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
+import { findUnsafeText } from "@/lib/text-safety";
 import { parseJson } from "./scheme";
 
 /**
@@ -59,7 +60,9 @@ function keptHeaders(headers: Headers, callbacks: ProviderCallbacks): Record<str
 export function storedBody(rawBody: string): string {
   const parsed = parseJson(rawBody);
   const text = parsed === undefined ? (redact(rawBody) as string) : JSON.stringify(redact(parsed));
-  return text.length > STORED_BODY_CHARS ? text.slice(0, STORED_BODY_CHARS) : text;
+  // PostgreSQL text holds no NUL: a forged body with one is still stored, with the NUL replaced.
+  const storable = text.replace(/\u0000/g, "\uFFFD");
+  return storable.length > STORED_BODY_CHARS ? storable.slice(0, STORED_BODY_CHARS) : storable;
 }
 
 /** What the callback reported, mapped, in plain JSON (amounts as text). */
@@ -132,6 +135,8 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   const verified = verifySafely(callbacks, input.headers, rawBody, credentials, connection.mode);
   if (!verified.ok) return reject(verified.status, verified.reason, { merchantId });
 
+  // Values PostgreSQL cannot store (a NUL in a reference or message) are refused, not a failed insert.
+  if (findUnsafeText(parseJson(rawBody)) !== undefined) return reject(400, "malformed: a value holds a NUL or an unpaired surrogate", { merchantId });
   const { notification } = verified;
   const attempt = await findAttempt(db, connection.id, notification);
   const known = { merchantId, notificationId: notification.notificationId, reported: reportedOf(notification.outcome), invoiceId: attempt?.invoiceId ?? null, attemptId: attempt?.attemptId ?? null };

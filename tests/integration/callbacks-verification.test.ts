@@ -137,8 +137,13 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     const { connection, invoice, credentials } = await waitingBInvoice();
     await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, "{not json")), 400, "malformed: not a Provider B charge notification");
     await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, JSON.stringify({ event: "charge.updated", txn: 42 }))), 400, "malformed: not a Provider B charge notification");
+    const withNul = JSON.stringify({ event: "charge.updated", txn: "B\u0000x", order_ref: "att_x", result: "fail", cur: "UAH", error_text: "no\u0000" });
+    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, withNul)), 400, "malformed: a value holds a NUL or an unpaired surrogate");
+    await expectRefused(await post("provider-b", connection.id, { headers: { "content-type": "text/plain" }, rawBody: "raw\u0000body" }), 401, "missing signature");
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_pending" });
-    expect((await storedRows(connection.id)).map((row) => row.outcome)).toEqual(["rejected", "rejected"]);
+    const rows = await storedRows(connection.id);
+    expect(rows.map((row) => row.outcome)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
+    expect(rows.map((row) => row.body)).toContain("raw\uFFFDbody");
   });
 
   it("a replayed notification id is 401 replayed, stored as rejected, and applied only once, even when both arrive together", async () => {
