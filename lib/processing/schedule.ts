@@ -17,7 +17,15 @@ import { readInvoice } from "./request";
  * and one status request on demand for the open attempt.
  */
 
-export type ScheduledItem = { id: string; label: string; runAt: string; state: string; retries: number };
+export type ScheduledItem = {
+  id: string;
+  label: string;
+  runAt: string;
+  state: string;
+  retries: number;
+  /** The job will run and find nothing to do (the invoice settled, or was paid before it could expire). */
+  obsolete: boolean;
+};
 
 export type InvoiceSchedule = {
   expiresAt: string;
@@ -31,6 +39,9 @@ export type InvoiceSchedule = {
   /** The queue could not be read (the page still shows the rest). */
   queueUnavailable: boolean;
 };
+
+/** Statuses the expiry check may still end (lib/processing/expiry.ts). */
+const MAY_EXPIRE: ReadonlySet<InvoiceRow["status"]> = new Set(["created", "process_failed", "process_pending"]);
 
 const asNumber = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
@@ -67,7 +78,14 @@ export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId:
       refused || !attempt
         ? { possible: false, reason: `Nothing to ask the provider: ${refused ?? "no attempt is waiting"}.` }
         : { possible: true, attemptSeq: attempt.seq, attemptStatus: attempt.status },
-    items: jobs.map((job) => ({ id: job.id, label: labelOf(job), runAt: job.startAfter.toISOString(), state: job.state, retries: job.retryCount })),
+    items: jobs.map((job) => ({
+      id: job.id,
+      label: labelOf(job),
+      runAt: job.startAfter.toISOString(),
+      state: job.state,
+      retries: job.retryCount,
+      obsolete: (job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !MAY_EXPIRE.has(invoice.status)),
+    })),
     queueUnavailable,
   };
 }

@@ -218,7 +218,7 @@ describe("the hosted page of an overdue invoice", () => {
   it("answers the page's poll with the public view only", async () => {
     const { m } = await merchant();
     const id = (await createPayment(m)).json.data.id;
-    const answer = await send<unknown>(statusRoute.GET, { id }, { path: `/pay/${id}/status` });
+    const answer = await send<unknown, { id: string }>(statusRoute.GET, { id }, { path: `/pay/${id}/status` });
     expect(answer.status).toBe(200);
     expect(Object.keys((answer.json as unknown as { invoice: object }).invoice).sort()).toEqual(
       ["amount", "canPay", "currency", "expiresAt", "final", "id", "merchantName", "outcome", "returnUrl", "takesCvc", "testMode"].sort(),

@@ -81,6 +81,8 @@ describe("findHostedInvoice (the page's data read)", () => {
       canPay: true,
       final: false,
       outcome: { kind: "open" },
+      // Issue 11: 30 minutes after creation by default.
+      expiresAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
   });
 
