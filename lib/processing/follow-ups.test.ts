@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { reconcileAt } from "./follow-ups";
+import { nextStepFrom } from "./jobs";
+
+const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, 0) + seconds * 1000);
+const started = at(0);
+
+describe("reconcileAt (issue 11 schedule)", () => {
+  const farAway = { expiresAt: at(30 * 24 * 3600) };
+
+  it("asks 10 s, 30 s, 2 min, 10 min after the attempt, then hourly", () => {
+    expect([0, 1, 2, 3, 4, 5].map((step) => (reconcileAt(farAway, { startedAt: started }, step, started).getTime() - started.getTime()) / 1000)).toEqual([
+      10, 30, 120, 600, 4200, 7800,
+    ]);
+  });
+
+  it("never schedules a later request after the lifetime ends, so giving up happens on time", () => {
+    const invoice = { expiresAt: at(300) };
+    expect(reconcileAt(invoice, { startedAt: started }, 3, at(130))).toEqual(at(300));
+  });
+
+  it("always gives the first request its 10 s, even for an attempt at the last second of the lifetime", () => {
+    expect(reconcileAt({ expiresAt: at(2) }, { startedAt: started }, 0, started)).toEqual(at(10));
+  });
+
+  it("runs an overdue request now, never in the past", () => {
+    expect(reconcileAt(farAway, { startedAt: started }, 1, at(500))).toEqual(at(500));
+  });
+});
+
+describe("nextStepFrom (the sweep picks up the schedule where it stands)", () => {
+  it.each([
+    [0, 0],
+    [9, 0],
+    [10, 1],
+    [45, 2],
+    [599, 3],
+    [600, 4],
+    [4200, 5],
+  ])("%i s after the attempt → step %i", (elapsed, step) => {
+    expect(nextStepFrom(started, at(elapsed))).toBe(step);
+  });
+});
