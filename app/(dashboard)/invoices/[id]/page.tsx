@@ -6,14 +6,18 @@ import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
 import { CustomerAsResolved, InvoiceFacts, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";
 import { InvoiceAttempts } from "@/components/invoices/invoice-attempts";
 import { InvoiceTimeline } from "@/components/invoices/invoice-timeline";
+import { InvoiceCallbacks } from "@/components/invoices/invoice-callbacks";
 import { InvoiceScheduleView } from "@/components/invoices/invoice-schedule";
+import { InvoiceWebhooks } from "@/components/invoices/invoice-webhooks";
 import { ProcessPayoutButton } from "@/components/invoices/process-payout-button";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { listInvoiceCallbacks } from "@/lib/callbacks/read";
 import { getDb } from "@/lib/db/client";
 import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
 import { readInvoiceSchedule } from "@/lib/processing/schedule";
+import { listInvoiceEvents } from "@/lib/webhooks/read";
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -36,7 +40,11 @@ export default async function InvoicePage({ params }: Params) {
   const invoice = await getDashboardInvoice(db, viewer.merchant.id, id);
   if (!invoice) notFound();
   const attempts = await listDashboardAttempts(db, viewer.merchant.id, invoice);
-  const schedule = await readInvoiceSchedule(db, viewer.merchant.id, invoice.id);
+  const [schedule, callbacks, events] = await Promise.all([
+    readInvoiceSchedule(db, viewer.merchant.id, invoice.id),
+    listInvoiceCallbacks(db, viewer.merchant.id, invoice.id),
+    listInvoiceEvents(db, viewer.merchant.id, invoice.id),
+  ]);
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
   const hostedPageUrl = invoice.hostedPagePath ? `${await originOf()}${invoice.hostedPagePath}` : null;
   return (
@@ -78,6 +86,12 @@ export default async function InvoicePage({ params }: Params) {
         </InvoiceSection>
         <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
           <InvoiceAttempts attempts={attempts} />
+        </InvoiceSection>
+        <InvoiceSection id="callbacks" title="Provider callbacks" testId="invoice-callbacks-section">
+          <InvoiceCallbacks callbacks={callbacks} />
+        </InvoiceSection>
+        <InvoiceSection id="webhooks" title="Webhooks" testId="invoice-webhooks-section">
+          <InvoiceWebhooks events={events} canResend={viewer.user.role === "owner"} />
         </InvoiceSection>
       </div>
     </div>
