@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { Sidebar } from "@/components/shell/sidebar";
+import { Toaster } from "@/components/feedback/toaster";
 import { signOutAction } from "@/lib/actions/auth";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { navigationFor } from "@/lib/auth/permissions";
@@ -32,6 +33,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <main id="main" className="min-w-0 flex-1 px-4 py-6 md:px-8">
         <QueryProvider>{children}</QueryProvider>
       </main>
+      <Toaster />
     </div>
   );
 }
