@@ -1,15 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { ErrorSummary, flattenErrors } from "@/components/forms/error-summary";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testCredentialsAction } from "@/lib/actions/test-connection";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { getProvider, type KindSpec } from "@/lib/providers";
-import { CredentialFields } from "./credential-fields";
+import { CredentialFields, summaryItems } from "./credential-fields";
 import { GenerateKeyPair } from "./generate-key-pair";
 import { TestConnectionResult, useTestConnection } from "./test-connection-button";
 
@@ -50,11 +51,14 @@ export function ConnectSection({ providerSlug }: { providerSlug: string }) {
   );
 }
 
-/** Single-option selects start chosen, toggles off, multi-selects empty. */
+const GENERIC_MESSAGE = "Please correct the marked fields.";
+
+/** Single-option selects start chosen, toggles off, multi-selects empty; hidden fields stay unset. */
 function initialCredentials(kind: KindSpec): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of kind.fields) {
-    if (field.input === "toggle") values[field.id] = field.id === kind.modeField;
+    if (field.hidden) continue;
+    if (field.input === "toggle") values[field.id] = false;
     else if (field.input === "multi_select") values[field.id] = [];
     else if (field.input === "select" && field.options?.length === 1) values[field.id] = field.options[0]!.value;
   }
@@ -63,8 +67,12 @@ function initialCredentials(kind: KindSpec): Record<string, unknown> {
 
 function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: string; kind: KindSpec; onCancel: () => void }) {
   const form = useZodForm(createConnectionSchema, {
-    defaultValues: { provider: providerSlug, kind: kind.kind, label: "", mode: kind.modeField ? undefined : "test", credentials: initialCredentials(kind) },
+    defaultValues: { provider: providerSlug, kind: kind.kind, label: "", mode: "test", credentials: initialCredentials(kind) },
+    // The error summary takes focus instead, and links to each field.
+    shouldFocusError: false,
   });
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const focusSummary = (): void => void requestAnimationFrame(() => summaryRef.current?.focus());
   const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
@@ -74,35 +82,46 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
   // Tests the values as typed, before saving; refused input lands on its fields like a save's.
   const test = useTestConnection((result) => applyActionErrors(anyForm, result));
 
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      const result = await createConnectionAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(anyForm, result));
-      router.push(`/connections/${result.data.id}`);
-    }),
+  const onSubmit = form.handleSubmit(
+    (values) =>
+      startTransition(async () => {
+        setMessage(undefined);
+        const result = await createConnectionAction(values);
+        if (!result.ok) {
+          setMessage(applyActionErrors(anyForm, result, { focus: false }));
+          return focusSummary();
+        }
+        router.push(`/connections/${result.data.id}`);
+      }),
+    focusSummary,
   );
+  const items = form.formState.submitCount > 0 ? summaryItems(kind, idPrefix, flattenErrors(errors)) : [];
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label={`New ${kind.label}`}>
-      <FormAlert message={message} />
+      {/* The summary already says "correct these"; a message about the whole form still shows. */}
+      <FormAlert message={items.length && message === GENERIC_MESSAGE ? undefined : message} />
+      <ErrorSummary ref={summaryRef} items={items} />
       <Field id={`${idPrefix}-label`} label="Label" error={errors.label?.message} help="Your name for this connection, unique among your connections." required>
         <input className="input" {...fieldAria(`${idPrefix}-label`, errors.label?.message, true)} {...form.register("label")} />
       </Field>
-      {kind.modeField ? null : (
-        <fieldset aria-describedby={`${idPrefix}-mode-error`}>
-          <legend className="label">Mode</legend>
-          <div className="mt-1 flex gap-6 text-sm">
-            {(["test", "live"] as const).map((mode) => (
-              <label key={mode} className="flex items-center gap-2">
-                <input type="radio" value={mode} {...form.register("mode")} />
-                {mode === "test" ? "Test (provider sandbox)" : "Live"}
-              </label>
-            ))}
-          </div>
-          <p id={`${idPrefix}-mode-error`} className="field-error" aria-live="polite">{errors.mode?.message}</p>
-        </fieldset>
-      )}
+      <fieldset aria-describedby={kind.modeField ? `${idPrefix}-mode-help ${idPrefix}-mode-error` : `${idPrefix}-mode-error`}>
+        <legend className="label">Mode</legend>
+        <div className="mt-1 flex gap-6 text-sm">
+          {(["test", "live"] as const).map((mode) => (
+            <label key={mode} className="flex items-center gap-2">
+              <input type="radio" id={`${idPrefix}-mode-${mode}`} value={mode} {...form.register("mode")} />
+              {mode === "test" ? "Test (provider sandbox)" : "Live"}
+            </label>
+          ))}
+        </div>
+        {kind.modeField ? (
+          <p id={`${idPrefix}-mode-help`} className="help">
+            The keys must belong to the mode: dev_ keys for Test, prod_ keys for Live.
+          </p>
+        ) : null}
+        <p id={`${idPrefix}-mode-error`} className="field-error" aria-live="polite">{errors.mode?.message}</p>
+      </fieldset>
       {kind.onePerCurrencyAndMode ? (
         <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{kind.onePerCurrencyAndMode.reason}</p>
       ) : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import { Controller, useWatch, type FieldValues, type UseFormReturn } from "react-hook-form";
+import type { SummaryItem } from "@/components/forms/error-summary";
 import { Field } from "@/components/forms/field";
 import type { CredentialView } from "@/lib/connections/store";
 import type { FieldSpec, KindSpec } from "@/lib/providers";
@@ -18,6 +19,26 @@ function errorAt(form: Form, name: string): string | undefined {
 function storedHint(stored: CredentialView | undefined): string | undefined {
   if (!stored?.set) return undefined;
   return stored.secret ? `Stored (${stored.display}). Leave blank to keep it.` : "Stored. Leave blank to keep it.";
+}
+
+/**
+ * The error summary's entries in the form's own order: label, mode, then the kind's fields; an
+ * error under a name the form does not show (a server problem about the whole set) comes last.
+ */
+export function summaryItems(kind: KindSpec, idPrefix: string, errors: Map<string, string>): SummaryItem[] {
+  const items: SummaryItem[] = [];
+  const rest = new Map(errors);
+  const take = (name: string, controlId: string, label: string) => {
+    const message = rest.get(name);
+    if (message === undefined) return;
+    items.push({ name, controlId, label, message });
+    rest.delete(name);
+  };
+  take("label", `${idPrefix}-label`, "Label");
+  take("mode", `${idPrefix}-mode-test`, "Mode");
+  for (const field of kind.fields) take(`credentials.${field.id}`, `${idPrefix}-${field.id}`, field.label);
+  for (const [name, message] of rest) items.push({ name, controlId: `${idPrefix}-label`, label: name, message });
+  return items;
 }
 
 /**
@@ -89,10 +110,12 @@ function CredentialField({ form, field, id, stored }: { form: Form; field: Field
             const selected = Array.isArray(control.value) ? (control.value as string[]) : [];
             return (
               <div className="mt-1 flex flex-wrap gap-4">
-                {field.options?.map((option) => (
+                {field.options?.map((option, index) => (
                   <label key={option.value} className="flex items-center gap-2 text-sm">
                     <input
                       type="checkbox"
+                      // The first box carries the field's id, so the error summary can move focus here.
+                      id={index === 0 ? id : undefined}
                       className="size-4"
                       checked={selected.includes(option.value)}
                       onChange={(e) =>

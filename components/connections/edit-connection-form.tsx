@@ -1,23 +1,27 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+import { useMemo, useRef, useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { ErrorSummary, flattenErrors } from "@/components/forms/error-summary";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
 import { updateConnectionSchema } from "@/lib/connections/schemas";
 import type { ConnectionView } from "@/lib/connections/store";
 import { getKind } from "@/lib/providers";
-import { CredentialFields } from "./credential-fields";
+import { CredentialFields, summaryItems } from "./credential-fields";
 
 /** Edit label, mode and credentials; secrets start blank and a blank secret keeps the stored one. */
 export function EditConnectionForm({ connection }: { connection: ConnectionView }) {
   const kind = getKind(connection.provider, connection.kind)!;
   const schema = useMemo(() => updateConnectionSchema(kind), [kind]);
   const form = useZodForm(schema, {
-    defaultValues: { label: connection.label, mode: connection.mode, credentials: { ...connection.publicValues } },
+    defaultValues: { label: connection.label, mode: connection.mode, credentials: editableValues(connection, kind.modeField) },
+    shouldFocusError: false,
   });
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const focusSummary = (): void => void requestAnimationFrame(() => summaryRef.current?.focus());
   const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
@@ -25,42 +29,56 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   const router = useRouter();
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
+  const onSubmit = form.handleSubmit(
+    (values) =>
+      startTransition(async () => {
       setMessage(undefined);
       setSaved(false);
-      const result = await updateConnectionAction({ id: connection.id, label: values.label, mode: kind.modeField ? undefined : values.mode, credentials: values.credentials });
-      if (!result.ok) return setMessage(applyActionErrors(anyForm, result));
+      const result = await updateConnectionAction({ id: connection.id, label: values.label, mode: values.mode, credentials: values.credentials });
+      if (!result.ok) {
+        setMessage(applyActionErrors(anyForm, result, { focus: false }));
+        return focusSummary();
+      }
       setSaved(true);
       form.resetField("credentials");
       router.refresh();
     }),
+    focusSummary,
   );
+  const items = form.formState.submitCount > 0 ? summaryItems(kind, "edit", flattenErrors(errors)) : [];
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit connection">
-      <FormAlert message={message} />
+      <FormAlert message={items.length ? undefined : message} />
+      <ErrorSummary ref={summaryRef} items={items} />
       {saved ? <p role="status" className="text-sm text-green-800">Changes saved.</p> : null}
       <Field id="edit-label" label="Label" error={errors.label?.message} required>
         <input className="input" {...fieldAria("edit-label", errors.label?.message, false)} {...form.register("label")} />
       </Field>
-      {kind.modeField ? null : (
-        <fieldset>
-          <legend className="label">Mode</legend>
-          <div className="mt-1 flex gap-6 text-sm">
-            {(["test", "live"] as const).map((mode) => (
-              <label key={mode} className="flex items-center gap-2">
-                <input type="radio" value={mode} {...form.register("mode")} />
-                {mode === "test" ? "Test" : "Live"}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      )}
+      <fieldset>
+        <legend className="label">Mode</legend>
+        <div className="mt-1 flex gap-6 text-sm">
+          {(["test", "live"] as const).map((mode) => (
+            <label key={mode} className="flex items-center gap-2">
+              <input type="radio" id={`edit-mode-${mode}`} value={mode} {...form.register("mode")} />
+              {mode === "test" ? "Test" : "Live"}
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <CredentialFields form={anyForm} kind={kind} idPrefix="edit" stored={connection.credentials} />
       <SubmitButton pending={pending} pendingLabel="Saving…">
         Save changes
       </SubmitButton>
     </form>
   );
+}
+
+/**
+ * The stored non-secret values, to prefill the form. An older Provider F connection's `test_mode`
+ * flag is left out: the Test/Live choice above decides, and the server drops the stale flag.
+ */
+function editableValues(connection: ConnectionView, modeField: string | undefined): Record<string, unknown> {
+  const { [modeField ?? ""]: _legacy, ...rest } = connection.publicValues;
+  return modeField ? rest : { ...connection.publicValues };
 }

@@ -20,10 +20,13 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
 export function applyActionErrors<T extends FieldValues>(
   form: UseFormReturn<T, unknown, FieldValues> | UseFormReturn<T, unknown, never>,
   errors: FormErrors,
+  options: { focus?: boolean } = {},
 ): string | undefined {
   const entries = Object.entries(errors.fieldErrors);
+  // A form with an error summary focuses the summary instead (focus: false).
+  const focus = options.focus ?? true;
   entries.forEach(([name, message], index) => {
-    form.setError(name as Path<T>, { type: "server", message }, { shouldFocus: index === 0 });
+    form.setError(name as Path<T>, { type: "server", message }, { shouldFocus: focus && index === 0 });
   });
   return errors.message ?? (entries.length ? "Please correct the marked fields." : undefined);
 }

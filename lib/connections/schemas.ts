@@ -102,7 +102,9 @@ export const createConnectionSchema = z
     const constantsIn = take(ctx, "constants", constantsInput.optional(), value.constants ?? undefined);
     const kind = provider && kindSlug ? findKind(ctx, provider, kindSlug) : undefined;
     if (!kind || !credentials) return z.NEVER;
-    if (!kind.modeField && !chosenMode && value.mode === undefined) {
+    // Every kind takes the Test/Live choice; only a legacy Provider F client may give it as `test_mode`.
+    const legacyMode = kind.modeField !== undefined && typeof credentials[kind.modeField] === "boolean";
+    if (!chosenMode && value.mode === undefined && !legacyMode) {
       ctx.addIssue({ code: "custom", path: ["mode"], message: "Choose test or live mode" });
     }
     const mode: Mode = chosenMode ?? modeOf(kind, credentials, "test");

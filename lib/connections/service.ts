@@ -182,6 +182,9 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         credentialChanges = taken.value;
       }
       const { merged, changed } = mergeCredentials(kind, row, scope.vaultKey, credentialChanges);
+      // A chosen Test/Live mode decides; an older Provider F connection's stored `test_mode` flag
+      // is dropped rather than refusing the change (a client sending both still has them checked).
+      if (input.mode && kind.modeField && credentialChanges?.[kind.modeField] === undefined) delete merged[kind.modeField];
       const mode = input.mode ?? (kind.modeField ? modeOf(kind, merged, row.mode) : row.mode);
       const checked = validateCredentials(kind, merged, mode);
       const problems = checked.ok ? checkKeyFiles(kind, checked.value) : prefixPaths(["credentials"], checked.problems);

@@ -101,13 +101,19 @@ export function validateCredentials(
   mode: Mode,
   options: CredentialCheckOptions = {},
 ): Result<CredentialValues> {
-  const parsed = credentialsSchema(kind, options).safeParse(dropInactiveFields(kind, credentials));
+  const active = dropInactiveFields(kind, credentials);
+  const parsed = credentialsSchema(kind, options).safeParse(active);
   if (!parsed.success) {
     // One problem per unknown field (problemsFromZod splits them), each naming its field.
     const problems = problemsFromZod(parsed.error.issues).map((entry) =>
       entry.code === "unrecognized_keys" ? { ...entry, message: `Unknown credential field "${String(entry.path.at(-1))}"` } : entry,
     );
-    return { ok: false, problems };
+    // The rules spanning fields run on the raw values too, so a form learns every problem at once
+    // (Provider D's merchant data fields, required once 'Send merchant data' is on, alongside a
+    // missing API URL), never one more on the second submit. A field keeps its own first problem.
+    const reported = new Set(problems.map((entry) => String(entry.path[0])));
+    const more = checkCredentials(kind, active, mode, options).filter((entry) => !reported.has(String(entry.path[0])));
+    return { ok: false, problems: [...problems, ...more] };
   }
   const value = parsed.data as CredentialValues;
   const problems = checkCredentials(kind, value, mode, options);

@@ -18,7 +18,7 @@ export const providerF: ProviderSpec = {
     "Provider F authenticates every request with a pair of API keys from its dashboard. The public key " +
     "(dev_pub_… or prod_pub_…) is always visible there. The secret key (dev_sec_… or prod_sec_…) is shown " +
     "only once when created; if you lost it, regenerate it in the Provider F dashboard. Use dev_ keys " +
-    "with test mode and prod_ keys with live mode.",
+    "for a Test connection and prod_ keys for a Live one.",
   services: [cardPaymentService("EUR")],
   examples: providerFExamples,
   samples: providerFSamples,
@@ -26,7 +26,11 @@ export const providerF: ProviderSpec = {
     {
       kind: "h2h",
       label: "H2H merchant account",
-      description: "Host-to-host merchant account for euro card payments; test mode follows the key pair.",
+      description:
+        "Host-to-host merchant account for euro card payments. Choose Test or Live like any connection; " +
+        "Test takes dev_ keys, Live takes prod_ keys.",
+      // Connections saved before the Test/Live choice carried a `test_mode` credential; an API client
+      // that still sends one without a mode gets the mode from it, and it must agree with the mode.
       modeField: "test_mode",
       fields: [
         textField({
@@ -54,9 +58,9 @@ export const providerF: ProviderSpec = {
         }),
         toggleField({
           id: "test_mode",
-          label: "Test mode",
-          help: "On for Provider F's sandbox with dev_ keys, off for live processing with prod_ keys.",
-          required: true,
+          label: "Test mode (legacy)",
+          help: "Superseded by the connection's Test/Live choice; kept so older connections and API clients still work.",
+          hidden: true,
         }),
         currencyField(["EUR"]),
       ],

@@ -40,11 +40,20 @@ describe("spec 5.2: Provider F key prefixes follow the mode", () => {
     ]);
   });
 
-  it("reports a test_mode that disagrees with the connection's mode", () => {
-    expect(assertKeyPrefixMatchesMode({ ...keys("dev", "dev"), test_mode: true }, "live")).toEqual([
+  it("checks the keys against the connection's Test/Live mode, without any test_mode credential", () => {
+    expect(assertKeyPrefixMatchesMode(keys("dev", "dev"), "test")).toEqual([]);
+    expect(assertKeyPrefixMatchesMode(keys("prod", "prod"), "live")).toEqual([]);
+    expect(assertKeyPrefixMatchesMode(keys("dev", "dev"), "live").map((p) => p.message)).toEqual([
+      "Live mode takes a prod_pub_ key; this one starts with dev_pub_",
+      "Live mode takes a prod_sec_ key; this one starts with dev_sec_",
+    ]);
+  });
+
+  it("reports a legacy test_mode that disagrees with the connection's mode, and checks the keys against the mode", () => {
+    expect(assertKeyPrefixMatchesMode({ ...keys("prod", "prod"), test_mode: true }, "live")).toEqual([
       { code: "mode_mismatch", path: ["test_mode"], message: "Test mode is on, but the connection is being saved as live" },
     ]);
-    expect(assertKeyPrefixMatchesMode({ ...keys("prod", "prod"), test_mode: false }, "test")).toEqual([
+    expect(assertKeyPrefixMatchesMode({ ...keys("dev", "dev"), test_mode: false }, "test")).toEqual([
       { code: "mode_mismatch", path: ["test_mode"], message: "Test mode is off, but the connection is being saved as test" },
     ]);
   });

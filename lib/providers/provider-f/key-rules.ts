@@ -27,8 +27,9 @@ function checkKey(value: unknown, field: string, kind: "pub" | "sec", mode: Mode
 }
 
 /**
- * Both keys must come from the environment the connection runs in, which also forces them into
- * the same family. The `test_mode` credential decides the environment when present.
+ * Both keys must come from the environment the connection runs in (its Test/Live mode), which also
+ * forces them into the same family. A legacy `test_mode` credential, when an API client still sends
+ * one, must agree with the mode.
  */
 export function assertKeyPrefixMatchesMode(credentials: CredentialValues, mode: Mode): Problem[] {
   const testMode = credentials.test_mode;
@@ -39,8 +40,7 @@ export function assertKeyPrefixMatchesMode(credentials: CredentialValues, mode: 
       : "Test mode is off, but the connection is being saved as test";
     issues.push(problem("mode_mismatch", message, ["test_mode"]));
   }
-  const effectiveMode: Mode = typeof testMode === "boolean" ? (testMode ? "test" : "live") : mode;
-  issues.push(...checkKey(credentials.public_key, "public_key", "pub", effectiveMode));
-  issues.push(...checkKey(credentials.secret_key, "secret_key", "sec", effectiveMode));
+  issues.push(...checkKey(credentials.public_key, "public_key", "pub", mode));
+  issues.push(...checkKey(credentials.secret_key, "secret_key", "sec", mode));
   return issues;
 }

@@ -7,7 +7,6 @@ export const providerFSamples: ProviderSamples = {
     return {
       public_key: `${family}_pub_${make.uuid()}`,
       secret_key: `${family}_sec_${make.token(32)}`,
-      test_mode: mode === "test",
       currency: "EUR",
     };
   },

@@ -38,7 +38,6 @@ describe("spec 5.1: sample credentials", () => {
     expect(sampleCredentials("provider-f", "h2h", "live")).toMatchObject({
       public_key: expect.stringMatching(/^prod_pub_[0-9a-f-]{36}$/),
       secret_key: expect.stringMatching(/^prod_sec_/),
-      test_mode: false,
     });
     expect(sampleCredentials("provider-d", "h2h", "test").currency).toBe("UZS");
   });
