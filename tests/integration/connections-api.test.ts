@@ -613,10 +613,10 @@ describe("attributes the spec lets a client leave out", () => {
     expect(answer.status === 201 ? answer.json.data.attributes.constants : answer.json).toEqual({});
   });
 
-  it("creates Provider F without a mode, taking it from test_mode", async () => {
+  it("creates Provider F without a mode, taking it from a legacy test_mode", async () => {
     const { key } = await newMerchantWithKey(t.db);
     const { constants: _c, mode: _m, ...attributes } = createAttributes("provider-f", "h2h", "live");
-    const answer = await createCall(key, { ...attributes, constants: {} });
+    const answer = await createCall(key, { ...attributes, credentials: { ...attributes.credentials, test_mode: false }, constants: {} });
     expect(answer.status === 201 ? answer.json.data.attributes.mode : answer.json).toBe("live");
   });
 });

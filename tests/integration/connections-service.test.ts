@@ -443,11 +443,31 @@ describe("credential checks at save (spec 5.1, 5.2)", () => {
     expect(issues.find((i) => i.path[1] === "public_key")!.message).toContain("prod_pub_");
   });
 
-  it("takes Provider F's mode from test_mode", async () => {
+  it("takes Provider F's mode from a legacy test_mode sent without a mode", async () => {
     const scope = await newScope();
-    const attributes = { ...createAttributes("provider-f", "h2h", "live"), mode: undefined };
-    const view = await createOk(scope, attributes);
+    const attributes = createAttributes("provider-f", "h2h", "live");
+    const view = await createOk(scope, { ...attributes, mode: undefined, credentials: { ...attributes.credentials, test_mode: false } });
     expect(view.mode).toBe("live");
+  });
+
+  it("creates Provider F in Test mode with dev keys and refuses dev keys in Live mode, naming the keys Live takes", async () => {
+    const scope = await newScope();
+    const view = await createOk(scope, createAttributes("provider-f", "h2h", "test"));
+    expect(view.mode).toBe("test");
+    const refused = createConnectionSchema.safeParse(createAttributes("provider-f", "h2h", "live", { credentials: sampleCredentials("provider-f", "h2h", "test") }));
+    expect(refused.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["credentials.public_key", "Live mode takes a prod_pub_ key; this one starts with dev_pub_"],
+      ["credentials.secret_key", "Live mode takes a prod_sec_ key; this one starts with dev_sec_"],
+    ]);
+  });
+
+  it("switches an older Provider F connection holding test_mode to Live with prod keys: the mode decides", async () => {
+    const scope = await newScope();
+    const attributes = createAttributes("provider-f", "h2h", "test");
+    const view = await createOk(scope, { ...attributes, credentials: { ...attributes.credentials, test_mode: true } });
+    const prod = sampleCredentials("provider-f", "h2h", "live");
+    const result = await update(scope, view.id, { mode: "live", credentials: { public_key: prod.public_key, secret_key: prod.secret_key } });
+    expect(result && result.ok && result.value.mode).toBe("live");
   });
 
   it("refuses a private key PEM as Provider A's payment key", () => {
