@@ -26,8 +26,13 @@ export function requireHttps(): boolean {
   return process.env.NODE_ENV === "production";
 }
 
-/** Ranges no merchant endpoint may live in (IANA special-purpose registries, IPv4 and IPv6). */
-const BLOCKED = new BlockList();
+/**
+ * Ranges no merchant endpoint may live in (IANA special-purpose registries), one list per family:
+ * Node's BlockList also matches an IPv4 address against IPv6 rules in its ::ffff:a.b.c.d form, so
+ * one list holding ::ffff:0:0/96 would refuse every IPv4 address, public ones included.
+ */
+const BLOCKED_V4 = new BlockList();
+const BLOCKED_V6 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network", unspecified
   ["10.0.0.0", 8], // private
@@ -45,12 +50,13 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
 ] as const) {
-  BLOCKED.addSubnet(network, prefix, "ipv4");
+  BLOCKED_V4.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
-  ["::ffff:0:0", 96], // IPv4-mapped
+  ["::ffff:0:0", 96], // IPv4-mapped: a receiver is named by its IPv4 address, never this way
+  ["::ffff:0:0:0", 96], // IPv4-translated
   ["::", 96], // IPv4-compatible (deprecated)
   ["64:ff9b::", 96], // NAT64: reaches IPv4 addresses, private ones included
   ["64:ff9b:1::", 48], // local-use NAT64
@@ -63,14 +69,14 @@ for (const [network, prefix] of [
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
 ] as const) {
-  BLOCKED.addSubnet(network, prefix, "ipv6");
+  BLOCKED_V6.addSubnet(network, prefix, "ipv6");
 }
 
 /** Whether an IP address is one a webhook may not reach (without the operator's allowance). */
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6");
+  return family === 4 ? BLOCKED_V4.check(address, "ipv4") : BLOCKED_V6.check(address, "ipv6");
 }
 
 export const WEBHOOK_URL_FIELD = "url";

@@ -92,6 +92,7 @@ describe("at save, in production", () => {
     ["https://[::ffff:127.0.0.1]/hooks", "::ffff:7f00:1"],
     ["https://[::ffff:10.0.0.1]/hooks", "::ffff:a00:1"],
     ["https://[64:ff9b::a00:1]/hooks", "64:ff9b::a00:1"],
+    ["https://[::ffff:0:7f00:1]/hooks", "::ffff:0:7f00:1"],
     ["https://2130706433/hooks", "127.0.0.1"],
     ["https://0x7f.1/hooks", "127.0.0.1"],
     ["https://localhost:8443/hooks", "localhost"],
@@ -102,6 +103,20 @@ describe("at save, in production", () => {
     expect(result).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("private, loopback, link-local or reserved address") } });
     if (result.ok) throw new Error("expected a refusal");
     expect(result.fieldErrors.url).toContain(address);
+  });
+
+  it("accepts public IPv4 and IPv6 addresses, at save and in the connection's own lookup", async () => {
+    production();
+    await owner();
+    for (const url of ["https://93.184.215.14/hooks", "https://8.8.8.8:8443/hooks", "https://[2606:4700:4700::1111]/hooks"]) {
+      expect(await saveWebhookUrlAction({ url })).toMatchObject({ ok: true, data: { url } });
+    }
+    for (const address of ["93.184.215.14", "2606:4700:4700::1111"]) {
+      const resolved = await new Promise<unknown>((resolve, reject) =>
+        guardedLookup(address, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+      );
+      expect(resolved).toEqual([{ address, family: address.includes(":") ? 6 : 4 }]);
+    }
   });
 
   it("refuses plain http (even to a private address the operator allows, or a name for loopback), and a host that does not resolve", async () => {
