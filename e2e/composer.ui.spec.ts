@@ -134,10 +134,15 @@ test("a refused input shows the API's error on the right field", async () => {
   await expect(amount).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByTestId("composer-result")).toHaveCount(0);
 
-  // Only the server knows the reference is taken: 409 on reference_id.
+  // Only the server knows the reference is taken: 409 on reference_id. After a 201 the form holds a
+  // fresh reference (issue 12), so the test types the used one back in on purpose.
+  const reference = page.getByRole("textbox", { name: /^Reference ID/ });
+  const used = await reference.inputValue();
   await amount.fill("100.50");
   await send(page);
   await expect(page.getByTestId("composer-status")).toHaveText("201");
+  await expect(reference).not.toHaveValue(used);
+  await reference.fill(used);
   await amount.fill("200");
   await send(page);
   await expect(page.getByTestId("composer-status")).toHaveText("409");
@@ -217,6 +222,43 @@ test("an invoice can be composed and sent with the keyboard alone", async () => 
   await expect(open).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/invoices\/cpi_/);
+});
+
+test("after a send the result sits beside the form at 1280 px, a fresh reference_id is filled in and a toast offers the invoice and its hosted page", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await setup.owner.context().storageState() });
+  const page = await context.newPage();
+  await page.goto("/invoices/new");
+  await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
+  await templateButton(page, "Provider A payment").click();
+  const reference = page.getByRole("textbox", { name: /^Reference ID/ });
+  const first = await reference.inputValue();
+  await send(page);
+  await expect(page.getByTestId("composer-status")).toHaveText("201");
+  const id: string = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}").data.id;
+
+  // Beside, not below: the result's left edge is right of the form's right edge, its top above the form's bottom.
+  const form = (await page.getByRole("form", { name: "Compose invoice" }).boundingBox())!;
+  const result = (await page.getByTestId("composer-result").boundingBox())!;
+  expect(result.x).toBeGreaterThanOrEqual(form.x + form.width);
+  expect(result.y).toBeLessThan(form.y + form.height);
+  await expect(page.getByRole("heading", { name: "Response" })).toBeInViewport();
+  await expect(page.getByRole("heading", { name: "Response" })).toBeFocused();
+
+  // A second send is a new invoice, not a replay: the reference changed, and the panel says so.
+  const second = await reference.inputValue();
+  expect(second).not.toBe(first);
+  expect(second).toMatch(/\S{8,}/);
+  await expect(page.getByTestId("composer-reference-renewed")).toBeVisible();
+  await expect(page.getByTestId("composer-envelope")).toContainText(`"reference_id": "${second}"`);
+
+  const toast = page.getByTestId("toast-region").getByTestId("toast").filter({ hasText: `Invoice ${id} created.` });
+  await expect(toast).toBeVisible();
+  await page.screenshot({ path: "/tmp/shots-3123/composer-result-1280.png" });
+  await expectNoSeriousViolations(page);
+  await expect(toast.getByRole("link", { name: "Open its hosted page" })).toHaveAttribute("href", /^\/pay\//);
+  await toast.getByRole("link", { name: "Open it", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/invoices/${id}$`));
+  await context.close();
 });
 
 test("a template whose provider is not connected says to connect it first", async ({ page }) => {

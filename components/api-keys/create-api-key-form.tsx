@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { createApiKeyAction } from "@/lib/actions/api-keys";
@@ -23,6 +24,11 @@ export function CreateApiKeyForm() {
       if (!result.ok) return setMessage(applyActionErrors(form, result));
       setCreated(result.data.key);
       setCopied(false);
+      // The key itself stays in the panel below (shown once); the toast confirms and offers the next step.
+      notify({
+        message: `API key "${values.name}" created. Copy it from the panel now: it is shown only this once.`,
+        actions: [{ label: "Read the API reference", href: "/docs/api" }],
+      });
       form.reset();
       router.refresh();
     }),

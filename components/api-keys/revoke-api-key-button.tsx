@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { notify } from "@/components/feedback";
 import { revokeApiKeyAction } from "@/lib/actions/api-keys";
 
 export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
@@ -20,6 +21,7 @@ export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
           startTransition(async () => {
             const result = await revokeApiKeyAction({ id });
             if (!result.ok) setMessage(result.message);
+            else notify({ message: `API key "${name}" revoked. Systems still using it now get 401.` });
             router.refresh();
           });
         }}

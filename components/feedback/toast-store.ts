@@ -20,8 +20,12 @@ export const FLASH_COOKIE = "po_flash";
 export const FLASH_MAX_AGE_SECONDS = 20;
 /** Older toasts make room: a confirmation is about the last action, not a log. */
 export const MAX_TOASTS = 4;
-/** Toasts without a next step leave by themselves; with one they stay until dismissed (WCAG 2.2.1). */
+/**
+ * Toasts leave by themselves, later when they offer a next step, never while hovered or focused
+ * (Alt+T reaches them); errors stay until dismissed.
+ */
 export const AUTO_DISMISS_MS = 7_000;
+export const AUTO_DISMISS_WITH_ACTIONS_MS = 20_000;
 
 let toasts: readonly Toast[] = [];
 const listeners = new Set<() => void>();

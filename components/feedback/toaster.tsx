@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
-import { AUTO_DISMISS_MS, consumeFlash, dismiss, getServerToasts, getToasts, subscribe, type Toast } from "./toast-store";
+import { AUTO_DISMISS_MS, AUTO_DISMISS_WITH_ACTIONS_MS, consumeFlash, dismiss, getServerToasts, getToasts, subscribe, type Toast } from "./toast-store";
 
 const TONE: Record<Toast["tone"], string> = {
   success: "border-green-300 bg-green-50 text-green-900",
@@ -13,12 +13,13 @@ const TONE: Record<Toast["tone"], string> = {
 
 function ToastItem({ toast }: { toast: Toast }) {
   const [paused, setPaused] = useState(false);
-  const lasting = toast.actions.length > 0 || toast.tone === "error";
+  const lasting = toast.tone === "error";
+  const delay = toast.actions.length > 0 ? AUTO_DISMISS_WITH_ACTIONS_MS : AUTO_DISMISS_MS;
   useEffect(() => {
     if (lasting || paused) return;
-    const timer = window.setTimeout(() => dismiss(toast.id), AUTO_DISMISS_MS);
+    const timer = window.setTimeout(() => dismiss(toast.id), delay);
     return () => window.clearTimeout(timer);
-  }, [toast.id, lasting, paused]);
+  }, [toast.id, lasting, paused, delay]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key !== "Escape") return;

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { updateMerchantSettingsAction } from "@/lib/actions/settings";
@@ -24,6 +25,7 @@ export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean })
       if (!result.ok) return setMessage(applyActionErrors(form, result));
       form.reset(result.data);
       setStatus(result.data.allowLivePins ? "Saved: live invoices may now name their connection." : "Saved: live invoices follow your routing order.");
+      notify({ message: `Routing settings saved. ${result.data.allowLivePins ? "Live invoices may now name their connection." : "Live invoices follow your routing order."}` });
       router.refresh();
     }),
   );

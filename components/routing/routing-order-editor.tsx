@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition, type DragEvent } from "react";
+import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { ModeBadge } from "@/components/connections/badges";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
@@ -111,7 +112,9 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
       }
       setSavedList(list);
       const first = list.find((c) => c.enabled);
-      setStatus(`Saved. New ${order.mode}-mode ${order.service} invoices go to ${first ? first.label : "no connection: every one is disabled"}.`);
+      const outcome = `New ${order.mode}-mode ${order.service} invoices go to ${first ? first.label : "no connection: every one is disabled"}.`;
+      setStatus(`Saved. ${outcome}`);
+      notify({ message: `Routing order saved. ${outcome}`, actions: [{ label: "Send a test invoice", href: "/invoices/new" }] });
       router.refresh();
     });
   };

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { CreateApiKeyForm } from "@/components/api-keys/create-api-key-form";
 import { RevokeApiKeyButton } from "@/components/api-keys/revoke-api-key-button";
 import { PageHeader } from "@/components/shell/page-header";
@@ -21,6 +22,11 @@ export default async function ApiKeysPage() {
             Keys authenticate the invoice and management APIs as <code>Authorization: Bearer &lt;key&gt;</code> for
             commerce account <code>{viewer.merchant.commerceAccount}</code>. A key is shown once; we keep only its hash.
           </>
+        }
+        actions={
+          <Link href="/docs/api" className="btn-secondary">
+            API reference
+          </Link>
         }
       />
       <section className="card mb-6" aria-labelledby="new-key">

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
+import { notify, type ToastAction } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
@@ -21,6 +22,30 @@ import { OptionsSection } from "./options-section";
 import { RequestPreview } from "./request-preview";
 import { SendResult } from "./send-result";
 import { TemplatePicker, type TemplateNotice } from "./template-picker";
+
+/** The hosted page's path on this server, from the invoice's hpp_url (payouts have none). */
+function hostedPath(body: unknown): string | undefined {
+  const url = (body as { data?: { attributes?: { hpp_url?: unknown } } } | null)?.data?.attributes?.hpp_url;
+  if (typeof url !== "string") return undefined;
+  try {
+    const { pathname } = new URL(url, "http://localhost");
+    return pathname.startsWith("/pay/") ? pathname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The toast after a send that produced an invoice (issue 12), with where to go next. */
+function sendConfirmation(status: number, invoiceId: string, body: unknown) {
+  const actions: ToastAction[] = [{ label: "Open it", href: `/invoices/${invoiceId}` }];
+  const hosted = hostedPath(body);
+  if (hosted) actions.push({ label: "Open its hosted page", href: hosted });
+  const message =
+    status === 201
+      ? `Invoice ${invoiceId} created. A new reference_id is filled in for the next send.`
+      : `Invoice ${invoiceId} already existed with this reference_id and body (replay). A new reference_id is filled in for the next send.`;
+  return { message, actions };
+}
 
 /**
  * The invoice composer (issue 6): a form over every attribute of spec 2.2-2.4, validated in the
@@ -48,7 +73,7 @@ export function InvoiceComposer({
   const values = form.watch();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
-  const [result, setResult] = useState<ComposerSendResult>();
+  const [result, setResult] = useState<ComposerSendResult & { referenceRenewed?: boolean }>();
   const [notice, setNotice] = useState<TemplateNotice>();
 
   const { envelope } = buildEnvelope(values, { pinLive });
@@ -71,8 +96,14 @@ export function InvoiceComposer({
       const text = envelopeText(buildEnvelope(submitted, { pinLive }).envelope);
       const sent = await sendComposedInvoiceAction({ direction: submitted.direction, body: text });
       if (!sent.ok) return setMessage(applyActionErrors(form, sent));
+      if (sent.data.invoiceId) {
+        // A second send must be a new invoice, not a replay by accident: a fresh reference_id.
+        form.setValue("reference_id", newReferenceId(), { shouldDirty: true, shouldValidate: true });
+        setResult({ ...sent.data, referenceRenewed: true });
+        notify(sendConfirmation(sent.data.status, sent.data.invoiceId, sent.data.body));
+        return;
+      }
       setResult(sent.data);
-      if (sent.data.invoiceId) return;
       setMessage(applyActionErrors(form, placeApiErrors(sent.data.status, sent.data.body)));
     }),
   );
@@ -94,17 +125,20 @@ export function InvoiceComposer({
             </SubmitButton>
           </div>
         </form>
-        {result ? <SendResult result={result} connections={connections} /> : null}
       </div>
-      <aside aria-label="Request preview" className="min-w-0 xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
-        <RequestPreview
-          direction={values.direction}
-          body={body}
-          data={envelope.data}
-          curl={curlCommand(apiBaseUrl, values.direction, body)}
-          connection={connection}
-        />
-      </aside>
+      {/* The answer sits beside the form at wide widths (above the preview), not below eight sections. */}
+      <div className="min-w-0 space-y-6 xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
+        {result ? <SendResult result={result} connections={connections} referenceRenewed={result.referenceRenewed ?? false} /> : null}
+        <aside aria-label="Request preview" className="min-w-0">
+          <RequestPreview
+            direction={values.direction}
+            body={body}
+            data={envelope.data}
+            curl={curlCommand(apiBaseUrl, values.direction, body)}
+            connection={connection}
+          />
+        </aside>
+      </div>
     </div>
   );
 }

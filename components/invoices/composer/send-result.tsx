@@ -18,7 +18,16 @@ function meaning(status: number): string {
 }
 
 /** The API's answer: status, body, and the new invoice's page. Focus moves here so it is announced. */
-export function SendResult({ result, connections }: { result: ComposerSendResult; connections: readonly ComposerConnection[] }) {
+export function SendResult({
+  result,
+  connections,
+  referenceRenewed = false,
+}: {
+  result: ComposerSendResult;
+  connections: readonly ComposerConnection[];
+  /** The form now holds a fresh reference_id, so sending again makes a new invoice. */
+  referenceRenewed?: boolean;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [result]);
   const ok = result.status === 200 || result.status === 201;
@@ -41,6 +50,11 @@ export function SendResult({ result, connections }: { result: ComposerSendResult
             Open invoice
           </Link>{" "}
           <code className="ml-2 text-sm">{result.invoiceId}</code>
+        </p>
+      ) : null}
+      {referenceRenewed ? (
+        <p className="mt-3 text-sm text-slate-700" data-testid="composer-reference-renewed">
+          A new reference_id is filled in, so sending again creates another invoice.
         </p>
       ) : null}
       {routed ? (

@@ -33,9 +33,14 @@ export default async function NewInvoicePage() {
           </>
         }
         actions={
-          <Link href="/invoices" className="btn-secondary">
-            Back to invoices
-          </Link>
+          <div className="flex flex-wrap gap-2">
+            <Link href="/docs/api" className="btn-secondary">
+              API reference
+            </Link>
+            <Link href="/invoices" className="btn-secondary">
+              Back to invoices
+            </Link>
+          </div>
         }
       />
       <InvoiceComposer
