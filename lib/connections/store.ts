@@ -1,7 +1,9 @@
 import "server-only";
 import type { connections } from "@/lib/db/schema";
-import { getKind, servicesForConnection, type CredentialValues, type KindSpec } from "@/lib/providers";
+import { getKind, servicesForConnection, type CredentialValues, type FieldSpec, type KindSpec } from "@/lib/providers";
 import { decryptJson, encryptJson, maskSecret } from "@/lib/vault";
+import { keySummary, looksLikePem } from "./key-fingerprint";
+import { credentialsKey } from "./vault-key";
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -18,8 +20,13 @@ export function splitCredentials(kind: KindSpec, credentials: CredentialValues) 
   return { publicCredentials, secrets };
 }
 
+/** A secret's hint: a key file by its type and public fingerprint (its last characters say nothing), else its last four. */
+function hintOf(value: string): string {
+  return (looksLikePem(value) && keySummary(value)) || maskSecret(value);
+}
+
 export function sealSecrets(secrets: Record<string, string>, key: Buffer) {
-  const hints = Object.fromEntries(Object.entries(secrets).map(([id, v]) => [id, maskSecret(v)]));
+  const hints = Object.fromEntries(Object.entries(secrets).map(([id, v]) => [id, hintOf(v)]));
   return { secretCredentials: encryptJson(secrets, key), secretHints: hints };
 }
 
@@ -67,11 +74,27 @@ export type ConnectionView = {
   updatedAt: Date;
 };
 
-function displayValue(value: unknown): string {
+/** A value as words: options by their labels ("Payments, Payouts"), key files by type and fingerprint. */
+function displayValue(field: FieldSpec, value: unknown): string {
+  const word = (v: unknown) => field.options?.find((option) => option.value === v)?.label ?? String(v);
   if (typeof value === "boolean") return value ? "On" : "Off";
-  if (Array.isArray(value)) return value.length ? value.join(", ") : "None";
-  if (typeof value === "string" && value.includes("-----BEGIN")) return `${value.split("\n")[0]} (${value.length} characters)`;
-  return value === undefined || value === null || value === "" ? "Not set" : String(value);
+  if (Array.isArray(value)) return value.length ? value.map(word).join(", ") : "None";
+  if (looksLikePem(value)) return keySummary(value) ?? "Key file that cannot be read";
+  return value === undefined || value === null || value === "" ? "Not set" : word(value);
+}
+
+/**
+ * Rows saved before key files got fingerprint hints hold "••••" plus the PEM's last characters;
+ * their fingerprint is worked out from the stored key here (nothing new is stored).
+ */
+function secretDisplay(row: ConnectionRow, field: FieldSpec, hint: string): string {
+  if (field.input !== "key_file" || !hint.startsWith("••••")) return hint;
+  try {
+    const value = openSecrets(row, credentialsKey())[field.id];
+    return (looksLikePem(value) && keySummary(value)) || "Key file stored";
+  } catch {
+    return "Key file stored";
+  }
 }
 
 export function toConnectionView(row: ConnectionRow): ConnectionView {
@@ -82,8 +105,8 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
       const hint = row.secretHints[f.id];
       const value = row.publicCredentials[f.id];
       return f.secret
-        ? { id: f.id, label: f.label, secret: true, set: Boolean(hint), display: hint ?? "Not set" }
-        : { id: f.id, label: f.label, secret: false, set: value !== undefined && value !== "", display: displayValue(value) };
+        ? { id: f.id, label: f.label, secret: true, set: Boolean(hint), display: hint ? secretDisplay(row, f, hint) : "Not set" }
+        : { id: f.id, label: f.label, secret: false, set: value !== undefined && value !== "", display: displayValue(f, value) };
     });
   return {
     id: row.id,

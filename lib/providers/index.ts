@@ -6,7 +6,7 @@ export type * from "./types";
 export { CONNECTION_KINDS, MODES } from "./types";
 export { PROVIDERS } from "./registry";
 export { getKind, getProvider } from "./lookup";
-export { findService, listServices, servicesForConnection } from "./services";
+export { findService, listServices, serviceLabel, serviceLabelOf, servicesForConnection } from "./services";
 export {
   checkCredentials,
   credentialsSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findService, getKind, getProvider, listServices, PROVIDERS, servicesForConnection } from "./index";
+import { findService, getKind, getProvider, listServices, PROVIDERS, serviceLabel, serviceLabelOf, servicesForConnection } from "./index";
 
 const codes = (services: { code: string }[]) => services.map((service) => service.code);
 
@@ -68,5 +68,18 @@ describe("spec 1 and 5.1: services of a connection", () => {
   it("offers nothing for unknown providers or kinds", () => {
     expect(servicesForConnection("provider-z", "h2h", {})).toEqual([]);
     expect(servicesForConnection("provider-b", "provider_account", {})).toEqual([]);
+  });
+});
+
+describe("readable service names", () => {
+  it("names each service by method, direction, currency and page", () => {
+    expect(serviceLabelOf("payment_card_uah_hpp")).toBe("Card payment · UAH · hosted page");
+    expect(serviceLabelOf("payment_card_uah")).toBe("Card payout · UAH");
+    expect(serviceLabelOf("payment_card_eur_hpp")).toBe("Card payment · EUR · hosted page");
+    expect(serviceLabelOf("payment_unknown_xyz")).toBe("payment_unknown_xyz");
+  });
+
+  it("gives every registered service a name that carries no code", () => {
+    for (const service of listServices()) expect(serviceLabel(service)).not.toMatch(/_/);
   });
 });

@@ -54,3 +54,22 @@ export function servicesForConnection(
     return true;
   });
 }
+
+/** Payment methods by the word in a service code (`payment_<method>_<currency>`). */
+const METHOD_LABELS: Readonly<Record<string, string>> = { card: "Card" };
+
+/**
+ * A service as a merchant reads it, e.g. "Card payment · UAH · hosted page" for
+ * `payment_card_uah_hpp` or "Card payout · UAH" for `payment_card_uah`; shown beside the code.
+ */
+export function serviceLabel(service: ServiceSpec): string {
+  const method = /^payment_([a-z]+)_/.exec(service.code)?.[1] ?? "";
+  const word = METHOD_LABELS[method] ?? (method ? method[0]!.toUpperCase() + method.slice(1) : "Payment");
+  return [`${word} ${service.direction}`, service.currency, ...(service.hostedPage ? ["hosted page"] : [])].join(" · ");
+}
+
+/** The readable name of a service code; the code itself when no provider offers it. */
+export function serviceLabelOf(code: string): string {
+  const service = findService(code);
+  return service ? serviceLabel(service) : code;
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { keySummary } from "@/lib/connections/key-fingerprint";
 import { GET, POST } from "@/app/api/connections/route";
 import { DELETE, GET as GET_ONE, PATCH } from "@/app/api/connections/[id]/route";
 import { GET as GET_PROVIDERS } from "@/app/api/providers/route";
@@ -21,6 +22,13 @@ import {
   newMerchantWithKey,
   secretFieldIds,
 } from "./helpers/connection-fixtures";
+
+/** A secret's masked hint: key files by type and public fingerprint, other secrets by their last four characters. */
+function hintFor(value: unknown): string {
+  const text = String(value);
+  return text.includes("-----BEGIN") ? keySummary(text)! : `••••${text.slice(-4)}`;
+}
+
 
 const t = setUpTestDb();
 /** The app's vault key, from CREDENTIALS_KEY (set in tests/integration/setup.ts). */
@@ -149,7 +157,7 @@ describe("POST /api/connections", () => {
       if (sent === undefined) {
         expect(data.attributes.credentials).not.toHaveProperty(field.id);
       } else if (secrets.includes(field.id)) {
-        expect(data.attributes.credentials[field.id]).toBe(`••••${String(sent).slice(-4)}`);
+        expect(data.attributes.credentials[field.id]).toBe(hintFor(sent));
       } else {
         expect(data.attributes.credentials[field.id]).toEqual(sent);
       }

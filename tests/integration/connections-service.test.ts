@@ -5,6 +5,7 @@ import { listAudit } from "@/lib/connections/audit";
 import { findConnectionRow, getConnection, listConnections } from "@/lib/connections/queries";
 import { createConnectionSchema, updateConnectionSchema } from "@/lib/connections/schemas";
 import { createConnection, deleteConnection, editConnection, setConnectionEnabled, updateConnection } from "@/lib/connections/service";
+import { keySummary } from "@/lib/connections/key-fingerprint";
 import { kindOf, revealCredentials } from "@/lib/connections/store";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
@@ -22,6 +23,13 @@ import {
   secretFieldIds,
   type Scope,
 } from "./helpers/connection-fixtures";
+
+/** A secret's masked hint: key files by type and public fingerprint, other secrets by their last four characters. */
+function hintFor(value: unknown): string {
+  const text = String(value);
+  return text.includes("-----BEGIN") ? keySummary(text)! : `••••${text.slice(-4)}`;
+}
+
 
 const t = setUpTestDb();
 const vaultKey = randomBytes(32);
@@ -74,7 +82,7 @@ describe("creating a connection for every provider and kind (spec 1, 5.1)", () =
     const row = await rawConnectionRow(t.db, view.id);
     expect(leaksIn(JSON.stringify(row), secrets)).toEqual([]);
     expect(Object.keys(row.secretHints).sort()).toEqual([...secretIds].sort());
-    for (const id of secretIds) expect(row.secretHints[id]).toBe(`••••${String(input[id]).slice(-4)}`);
+    for (const id of secretIds) expect(row.secretHints[id]).toBe(hintFor(input[id]));
     // Non-secret values stay readable (lists, routing and forms need them).
     for (const field of kindSpec(provider, kind).fields.filter((f) => !f.secret && input[f.id] !== undefined)) {
       expect(row.publicCredentials[field.id]).toEqual(input[field.id]);
@@ -349,7 +357,8 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
     expect(credentials).not.toHaveProperty("generated_key_id");
     const row = await rawConnectionRow(t.db, view.id);
     expect(leaksIn(JSON.stringify(row), [privatePem])).toEqual([]);
-    expect(row.secretHints).toEqual({ private_key: `••••${privatePem.slice(-4)}` });
+    expect(row.secretHints).toEqual({ private_key: hintFor(privatePem) });
+    expect(row.secretHints.private_key).toMatch(/^RSA \d+ private key · SHA256:[0-9a-f]{16}…$/);
 
     const twice = await create(scope, eAttributes(generated.publicKeyPem, { generated_key_id: generated.id }));
     expect(twice.ok).toBe(false);

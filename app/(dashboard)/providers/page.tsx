@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ProviderMark } from "@/components/providers/provider-mark";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { countConnectionsByProvider } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
-import { PROVIDERS } from "@/lib/providers";
+import { PROVIDERS, serviceLabel } from "@/lib/providers";
 
 export const metadata: Metadata = { title: "Providers" };
 
@@ -20,7 +21,8 @@ export default async function ProvidersPage() {
       <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {PROVIDERS.map((p) => (
           <li key={p.slug} className="card flex flex-col">
-            <h2 className="text-lg font-semibold">
+            <h2 className="flex items-center gap-3 text-lg font-semibold">
+              <ProviderMark slug={p.slug} name={p.name} />
               <Link href={`/providers/${p.slug}`} className="text-brand-700 underline-offset-2 hover:underline">
                 {p.name}
               </Link>
@@ -32,8 +34,16 @@ export default async function ProvidersPage() {
                 <dd className="inline">{p.kinds.map((k) => k.label).join(", ")}</dd>
               </div>
               <div>
-                <dt className="inline text-slate-600">Services: </dt>
-                <dd className="inline font-mono text-xs">{p.services.map((s) => s.code).join(", ")}</dd>
+                <dt className="text-slate-600">Services</dt>
+                <dd>
+                  <ul className="mt-0.5 space-y-0.5">
+                    {p.services.map((s) => (
+                      <li key={s.code}>
+                        {serviceLabel(s)} <code className="font-mono text-xs text-slate-600">{s.code}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
               </div>
               <div>
                 <dt className="inline text-slate-600">Your connections: </dt>

@@ -6,12 +6,12 @@ export const providerAExamples: ProviderExamples = {
     {
       id: "a-payment",
       label: "Provider A payment",
-      description: "payment_card_uah_hpp in UAH, flow charge, options with allow_partially only (spec 4.1).",
+      description: "payment_card_uah_hpp in UAH, flow charge, options with allow_partially only.",
       direction: "payment",
       service: "payment_card_uah_hpp",
       currency: "UAH",
       attributes: { service: "payment_card_uah_hpp", currency: "UAH", amount: 100, flow: "charge", test_mode: true, options: { allow_partially: false } },
-      // Address left out: Provider A's STREET, COUNTRY and CITY constants fill it (spec 2.5).
+      // Address left out: Provider A's STREET, COUNTRY and CITY constants fill it.
       customer: { reference_id: "cust-1001", name: "Olena Kovalenko" },
       customerPlacement: "attributes",
     },
@@ -19,7 +19,7 @@ export const providerAExamples: ProviderExamples = {
       id: "a-payout",
       label: "Provider A payout",
       description:
-        "payment_card_uah in UAH to a masked card, with attempts_limit, split_mode, allow_partially, auto_process and a full customer (spec 4.2).",
+        "payment_card_uah in UAH to a masked card, with attempts_limit, split_mode, allow_partially, auto_process and a full customer.",
       direction: "payout",
       service: "payment_card_uah",
       currency: "UAH",

@@ -1,12 +1,12 @@
 import type { ProviderExamples } from "../types";
 
-/** Provider B's example of spec 4.1; its customer is optional (spec 2.6). */
+/** Provider B's example of spec 4.1; its customer is optional. */
 export const providerBExamples: ProviderExamples = {
   invoices: [
     {
       id: "b-payment",
       label: "Provider B payment",
-      description: "payment_card_eur_hpp in EUR; customer is optional, so constants and B's defaults fill it (spec 4.1, 2.6).",
+      description: "payment_card_eur_hpp in EUR; customer is optional, so constants and B's defaults fill it.",
       direction: "payment",
       service: "payment_card_eur_hpp",
       currency: "EUR",

@@ -6,7 +6,7 @@ export const providerCExamples: ProviderExamples = {
     {
       id: "c-payment-amd",
       label: "Provider C payment in AMD",
-      description: "payment_card_amd_hpp in AMD (spec 4.1).",
+      description: "payment_card_amd_hpp in AMD.",
       direction: "payment",
       service: "payment_card_amd_hpp",
       currency: "AMD",
@@ -23,7 +23,7 @@ export const providerCExamples: ProviderExamples = {
     {
       id: "c-payment-eur",
       label: "Provider C payment in EUR",
-      description: "payment_card_eur_hpp in EUR, adding gateway_options.cardgate.tokenize and service_fields (spec 4.1).",
+      description: "payment_card_eur_hpp in EUR, adding gateway_options.cardgate.tokenize and service_fields.",
       direction: "payment",
       service: "payment_card_eur_hpp",
       currency: "EUR",

@@ -6,7 +6,7 @@ export const providerEExamples: ProviderExamples = {
     {
       id: "e-payment",
       label: "Provider E payment",
-      description: "payment_card_eur_hpp in EUR with customer data including date_of_birth (spec 4.1).",
+      description: "payment_card_eur_hpp in EUR with customer data including date_of_birth.",
       direction: "payment",
       service: "payment_card_eur_hpp",
       currency: "EUR",

@@ -2,7 +2,7 @@ import type { ProviderExamples } from "../types";
 
 /**
  * Provider F's example of spec 4.1. Its customer fields include the targets of its constants
- * (spec 2.5) inside the customer object, such as `address.first_name`.
+ * inside the customer object, such as `address.first_name`.
  */
 export const providerFExamples: ProviderExamples = {
   invoices: [
@@ -10,7 +10,7 @@ export const providerFExamples: ProviderExamples = {
       id: "f-payment",
       label: "Provider F payment",
       description:
-        "payment_card_eur_hpp in EUR, a sale with tokenize, customer, service_fields, bypass_hpp and send_operation_context_on_return (spec 4.1); the customer sits beside attributes under data (spec 2.1).",
+        "payment_card_eur_hpp in EUR, a sale with tokenize, customer, service_fields, bypass_hpp and send_operation_context_on_return; the customer sits beside attributes under data.",
       direction: "payment",
       service: "payment_card_eur_hpp",
       currency: "EUR",

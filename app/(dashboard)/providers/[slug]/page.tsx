@@ -2,11 +2,12 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ConnectSection } from "@/components/connections/connect-section";
 import { ConnectionTable } from "@/components/connections/connection-table";
+import { ProviderMark } from "@/components/providers/provider-mark";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { listConnections } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
-import { getProvider } from "@/lib/providers";
+import { getProvider, serviceLabel } from "@/lib/providers";
 
 type Props = { params: Promise<{ slug: string }> };
 
@@ -22,7 +23,12 @@ export default async function ProviderOverviewPage({ params }: Props) {
   const connections = await listConnections(await getDb(), viewer.merchant.id, { provider: provider.slug });
   return (
     <>
-      <PageHeader title={provider.name} description={provider.summary} />
+      <div className="flex items-start gap-4">
+        <ProviderMark slug={provider.slug} name={provider.name} size="lg" />
+        <div className="min-w-0 flex-1">
+          <PageHeader title={provider.name} description={provider.summary} />
+        </div>
+      </div>
       <div className="grid gap-6 lg:grid-cols-2">
         <section className="card" aria-labelledby="kinds">
           <h2 id="kinds" className="mb-2 text-base font-semibold">Connection kinds</h2>
@@ -40,14 +46,13 @@ export default async function ProviderOverviewPage({ params }: Props) {
           <h2 id="services" className="mb-2 text-base font-semibold">Services and currencies</h2>
           <table className="w-full text-left text-sm">
             <thead className="text-slate-600">
-              <tr><th className="py-1 pr-4 font-medium">Service</th><th className="py-1 pr-4 font-medium">Currency</th><th className="py-1 font-medium">Type</th></tr>
+              <tr><th scope="col" className="py-1 pr-4 font-medium">Service</th><th scope="col" className="py-1 font-medium">Code in the API</th></tr>
             </thead>
             <tbody>
               {provider.services.map((s) => (
-                <tr key={s.code} className="border-t border-slate-100">
-                  <td className="py-1 pr-4 font-mono text-xs">{s.code}</td>
-                  <td className="py-1 pr-4">{s.currency}</td>
-                  <td className="py-1">{s.direction}{s.hostedPage ? " (hosted page)" : ""}</td>
+                <tr key={s.code} className="border-t border-slate-100" data-testid={`service-${s.code}`}>
+                  <td className="py-1 pr-4">{serviceLabel(s)}</td>
+                  <td className="py-1 font-mono text-xs">{s.code}</td>
                 </tr>
               ))}
             </tbody>
