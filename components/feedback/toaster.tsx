@@ -11,7 +11,7 @@ const TONE: Record<Toast["tone"], string> = {
   error: "border-red-300 bg-red-50 text-red-900",
 };
 
-function ToastItem({ toast }: { toast: Toast }) {
+function ToastItem({ toast, onKeyboardDismiss }: { toast: Toast; onKeyboardDismiss: () => void }) {
   const [paused, setPaused] = useState(false);
   const lasting = toast.tone === "error";
   const delay = toast.actions.length > 0 ? AUTO_DISMISS_WITH_ACTIONS_MS : AUTO_DISMISS_MS;
@@ -25,6 +25,7 @@ function ToastItem({ toast }: { toast: Toast }) {
     if (event.key !== "Escape") return;
     event.stopPropagation();
     dismiss(toast.id);
+    onKeyboardDismiss();
   };
 
   return (
@@ -61,7 +62,11 @@ function ToastItem({ toast }: { toast: Toast }) {
         type="button"
         className="-m-1 rounded p-1 text-current hover:bg-black/5"
         aria-label="Dismiss notification"
-        onClick={() => dismiss(toast.id)}
+        onClick={(event) => {
+          dismiss(toast.id);
+          // A keyboard press (detail 0) would leave focus on nothing: send it back.
+          if (event.detail === 0) onKeyboardDismiss();
+        }}
       >
         <span aria-hidden="true">×</span>
       </button>
@@ -79,6 +84,14 @@ export function Toaster() {
   const toasts = useSyncExternalStore(subscribe, getToasts, getServerToasts);
   const pathname = usePathname();
   const region = useRef<HTMLElement>(null);
+  /** Where focus was before Alt+T, so dismissing with the keyboard puts the reader back there. */
+  const returnTo = useRef<HTMLElement | null>(null);
+  const restoreFocus = () => {
+    const target = returnTo.current;
+    returnTo.current = null;
+    if (target?.isConnected) target.focus();
+    else document.getElementById("main")?.focus();
+  };
 
   useEffect(() => consumeFlash(), [pathname]);
 
@@ -89,6 +102,7 @@ export function Toaster() {
       const last = items?.[items.length - 1];
       if (!last) return;
       event.preventDefault();
+      if (!region.current?.contains(document.activeElement)) returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       last.focus();
     };
     window.addEventListener("keydown", onKey);
@@ -105,12 +119,12 @@ export function Toaster() {
     >
       <div role="status" aria-live="polite" className="flex flex-col gap-2" data-testid="toast-region">
         {polite.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} />
+          <ToastItem key={toast.id} toast={toast} onKeyboardDismiss={restoreFocus} />
         ))}
       </div>
       <div role="alert" aria-live="assertive" className="flex flex-col gap-2">
         {assertive.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} />
+          <ToastItem key={toast.id} toast={toast} onKeyboardDismiss={restoreFocus} />
         ))}
       </div>
     </section>
