@@ -98,7 +98,7 @@ test.describe("roles", () => {
     const context = await browser.newContext();
     const support = await context.newPage();
     await signIn(support, email, "support-pass-99");
-    await expect(support).toHaveURL(/\/invoices$/);
+    await expect(support).toHaveURL(/\/home$/);
     const nav = support.getByRole("navigation", { name: "Main" });
     await expect(nav.getByRole("link", { name: "Invoices" })).toBeVisible();
     await expect(nav.getByRole("link", { name: "Providers" })).toHaveCount(0);

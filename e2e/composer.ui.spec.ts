@@ -65,7 +65,7 @@ async function prepare(browser: Browser, request: APIRequestContext): Promise<Se
   const email = await addSupportMember(owner);
   const support = await (await browser.newContext()).newPage();
   await signIn(support, email, SUPPORT_PASSWORD);
-  await expect(support).toHaveURL(/\/invoices$/);
+  await expect(support).toHaveURL(/\/home$/);
   return { owner, support, commerceAccount: account.commerceAccount };
 }
 

@@ -75,18 +75,24 @@ test("the connections list filters by provider, mode and state", async ({ page }
   await page.getByRole("button", { name: "Disable" }).click();
   await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
 
+  // The list shows the dashboard's Test/Live view, test first.
   await page.goto("/connections");
   await expect(page.getByRole("link", { name: f })).toBeVisible();
-  await expect(page.getByRole("link", { name: c })).toBeVisible();
-  await page.getByLabel("Mode").selectOption("live");
-  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("link", { name: c })).toHaveCount(0);
+  const testMode = page.getByRole("button", { name: "Test mode" });
+  await testMode.click();
+  await expect(testMode).toHaveAttribute("aria-pressed", "false");
   await expect(page.getByRole("link", { name: c })).toBeVisible();
   await expect(page.getByRole("link", { name: f })).toHaveCount(0);
+  await page.goto("/connections?provider=provider-c");
+  await expect(page.getByRole("link", { name: c })).toBeVisible();
   await page.goto("/connections?state=enabled");
+  await expect(page.getByRole("link", { name: c })).toHaveCount(0);
+  await testMode.click();
+  await expect(testMode).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByRole("link", { name: f })).toBeVisible();
   await expect(page.getByRole("link", { name: c })).toHaveCount(0);
   await page.goto("/connections?provider=provider-c");
-  await expect(page.getByRole("link", { name: c })).toBeVisible();
   await expect(page.getByRole("link", { name: f })).toHaveCount(0);
   await page.goto("/providers");
   await expect(page.getByTestId("count-provider-f")).toHaveText("1");

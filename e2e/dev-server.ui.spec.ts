@@ -77,7 +77,7 @@ test("npm run dev prints no password, secret key or private key while people sig
   await page.getByLabel("Business name").fill(`${account.name} Ltd`);
   await page.getByLabel("Commerce account").fill(account.commerceAccount);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible(COMPILING);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible(COMPILING);
 
   const b = await openForm(page, "provider-b", "H2H merchant account");
   await textbox(page, "Terminal ID").fill("TERM-DEV");
@@ -112,7 +112,7 @@ test("npm run dev prints no password, secret key or private key while people sig
   await page.getByLabel("E-mail").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible(COMPILING);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible(COMPILING);
   await context.close();
 
   // The server logs each request as it answers it; the last one's line means the actions' are in.

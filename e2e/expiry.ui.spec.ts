@@ -97,7 +97,7 @@ test("Check status now settles a 3-D Secure payment whose customer never came ba
   const ownerContext = await browser.newContext();
   const owner = await ownerContext.newPage();
   await signIn(owner, merchant.email, merchant.password);
-  await expect(owner.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible();
+  await expect(owner.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 
   const path = new URL(String(invoice.attributes.hpp_url)).pathname;
   await page.goto(path);

@@ -213,7 +213,7 @@ test("after a hosted payment the owner's invoice page shows the attempt, and no 
   const context = await browser.newContext();
   const dashboard = await context.newPage();
   await signIn(dashboard, owner.email, owner.password);
-  await expect(dashboard.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible();
+  await expect(dashboard.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   await dashboard.goto(`/invoices/${path.split("/").pop()}`);
   const attempt = dashboard.getByTestId("invoice-attempt");
   await expect(attempt).toHaveCount(1);

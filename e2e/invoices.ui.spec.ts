@@ -91,7 +91,7 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
 
 async function signInOwner(page: Page) {
   await signIn(page, seeded.owner.email, seeded.owner.password);
-  await expect(page.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 }
 
 async function applyFilters(page: Page, choose: (form: Locator) => Promise<unknown>) {
@@ -108,10 +108,13 @@ test("the list shows payments and payouts with status badges, and each filter na
   await signInOwner(page);
   await page.goto("/invoices");
   await expect(page.getByRole("heading", { level: 1, name: "Invoices" })).toBeVisible();
-  for (const id of Object.values(ids)) {
+  // The dashboard starts in its test view: the live invoice is listed only in the live view.
+  const testIds = [ids.payB, ids.payA, ids.payout];
+  for (const id of testIds) {
     const row = page.locator(`[data-invoice-id="${id}"]`);
     await expect(row.getByText("created", { exact: true })).toBeVisible();
   }
+  await expect(page.locator(`[data-invoice-id="${ids.live}"]`)).toHaveCount(0);
   await expect(page.locator(`[data-invoice-id="${ids.payout}"]`)).toContainText("Payout");
   await expect(page.locator(`[data-invoice-id="${ids.payB}"]`)).toContainText(labels.b);
 
@@ -125,8 +128,12 @@ test("the list shows payments and payouts with status badges, and each filter na
   await expect(page).toHaveURL(/provider=provider-b/);
   await expect.poll(() => rowIds(page)).toEqual([ids.payB]);
 
-  await applyFilters(page, (form) => form.getByLabel("Mode").selectOption("live"));
+  await page.goto("/invoices");
+  await page.getByRole("button", { name: "Test mode" }).click();
+  await expect(page.getByRole("button", { name: "Test mode" })).toHaveAttribute("aria-pressed", "false");
   await expect.poll(() => rowIds(page)).toEqual([ids.live]);
+  await page.getByRole("button", { name: "Test mode" }).click();
+  await expect(page.getByRole("button", { name: "Test mode" })).toHaveAttribute("aria-pressed", "true");
 
   await applyFilters(page, (form) => form.getByLabel("Reference").fill(`${run}-pay-`));
   await expect.poll(async () => (await rowIds(page)).sort()).toEqual([ids.payA, ids.payB].sort());
@@ -134,7 +141,7 @@ test("the list shows payments and payouts with status badges, and each filter na
   await expect.poll(() => rowIds(page)).toEqual([ids.payA]);
 
   await applyFilters(page, (form) => form.getByLabel("Status").selectOption("created"));
-  await expect.poll(async () => (await rowIds(page)).filter((id) => Object.values(ids).includes(id)).sort()).toEqual(Object.values(ids).sort());
+  await expect.poll(async () => (await rowIds(page)).filter((id) => Object.values(ids).includes(id)).sort()).toEqual(testIds.sort());
   await applyFilters(page, (form) => form.getByLabel("Status").selectOption("processed"));
   await expect(page.getByRole("heading", { name: "No invoices match these filters" })).toBeVisible();
 
@@ -239,7 +246,8 @@ test("a support member reads both pages and sees the connection without a link o
   const context = await browser.newContext();
   const support = await context.newPage();
   await signIn(support, email, SUPPORT_PASSWORD);
-  await expect(support).toHaveURL(/\/invoices$/);
+  await expect(support).toHaveURL(/\/home$/);
+  await support.goto("/invoices");
   await expect(support.locator(`[data-invoice-id="${ids.payB}"]`)).toBeVisible();
   await support.getByRole("link", { name: ids.payB }).click();
   await expect(support.getByRole("heading", { level: 1 })).toHaveText(`Invoice ${ids.payB}`);

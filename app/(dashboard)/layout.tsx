@@ -1,13 +1,16 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { Sidebar } from "@/components/shell/sidebar";
+import { ViewModeBar } from "@/components/shell/view-mode-bar";
 import { Toaster } from "@/components/feedback/toaster";
 import { signOutAction } from "@/lib/actions/auth";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { navigationFor } from "@/lib/auth/permissions";
+import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const viewer = await requirePageViewer();
+  const mode = await getViewMode();
   const footer = (
     <div className="space-y-2 text-sm">
       <div>
@@ -30,9 +33,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <div className="md:flex">
       <Sidebar items={navigationFor(viewer.user.role)} footer={footer} />
-      <main id="main" className="min-w-0 flex-1 px-4 py-6 md:px-8">
-        <QueryProvider>{children}</QueryProvider>
-      </main>
+      <div className="min-w-0 flex-1">
+        <ViewModeBar mode={mode} />
+        <main id="main" className="px-4 py-6 md:px-8">
+          {/* Keyed by the view: switching it starts the lists' client caches afresh from the server's new data. */}
+          <QueryProvider key={mode}>{children}</QueryProvider>
+        </main>
+      </div>
       <Toaster />
     </div>
   );

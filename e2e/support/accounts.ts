@@ -18,7 +18,7 @@ export async function signUp(page: Page, account: Account = newAccount()): Promi
   await page.getByLabel("Business name").fill(`${account.name} Ltd`);
   await page.getByLabel("Commerce account").fill(account.commerceAccount);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   return account;
 }
 

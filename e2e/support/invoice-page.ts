@@ -23,7 +23,7 @@ export async function openInvoiceAttempt(
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, owner.email, owner.password);
-  await expect(page.getByRole("heading", { level: 1, name: "Providers" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   await page.goto(`/invoices/${invoiceId}`);
   const attempt = page.getByTestId("invoice-attempt");
   await expect(attempt).toHaveCount(1);

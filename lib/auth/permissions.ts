@@ -2,6 +2,8 @@ import type { Role } from "@/lib/db/schema";
 
 /** Who may open which part of the dashboard; pages and actions check the same table. */
 const SECTIONS = [
+  // The setup checklist and a glance at the invoices (issue 12); where sign-in and sign-up land.
+  { href: "/home", label: "Home", roles: ["owner", "support"] },
   { href: "/providers", label: "Providers", roles: ["owner"] },
   { href: "/connections", label: "Connections", roles: ["owner"] },
   { href: "/invoices", label: "Invoices", roles: ["owner", "support"] },
@@ -16,6 +18,7 @@ export function navigationFor(role: Role): { href: string; label: string }[] {
   return SECTIONS.filter((s) => (s.roles as readonly Role[]).includes(role)).map(({ href, label }) => ({ href, label }));
 }
 
-export function homeFor(role: Role): string {
-  return role === "owner" ? "/providers" : "/invoices";
+/** Where a member lands after signing in or up: the home page, for both roles (each sees what it may use there). */
+export function homeFor(_role: Role): string {
+  return "/home";
 }

@@ -3,32 +3,34 @@ import Link from "next/link";
 import { ConnectionTable } from "@/components/connections/connection-table";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { listConnections, type ConnectionFilters } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { PROVIDERS } from "@/lib/providers";
 
 export const metadata: Metadata = { title: "Connections" };
 
-type Search = { provider?: string; mode?: string; state?: string };
+type Search = { provider?: string; state?: string };
 
-function filtersOf(search: Search): ConnectionFilters {
+/** The mode is the dashboard's Test/Live view (issue 12), not a filter of this page. */
+function filtersOf(search: Search, mode: ConnectionFilters["mode"]): ConnectionFilters {
   return {
     provider: PROVIDERS.some((p) => p.slug === search.provider) ? search.provider : undefined,
-    mode: search.mode === "test" || search.mode === "live" ? search.mode : undefined,
+    mode,
     state: search.state === "enabled" || search.state === "disabled" ? search.state : undefined,
   };
 }
 
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const viewer = await requirePageViewer("owner");
-  const filters = filtersOf(await searchParams);
+  const filters = filtersOf(await searchParams, await getViewMode());
   const connections = await listConnections(await getDb(), viewer.merchant.id, filters);
   const select = "input w-auto";
   return (
     <>
       <PageHeader
         title="Connections"
-        description="Every provider connection of your merchant account."
+        description={`Every ${filters.mode} provider connection of your merchant account; switch Test mode above for the ${filters.mode === "test" ? "live" : "test"} ones.`}
         actions={<Link href="/providers" className="btn-primary">New connection</Link>}
       />
       <form method="get" className="card mb-6 flex flex-wrap items-end gap-4" aria-label="Filter connections">
@@ -37,14 +39,6 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
           <select id="filter-provider" name="provider" defaultValue={filters.provider ?? ""} className={select}>
             <option value="">All</option>
             {PROVIDERS.map((p) => <option key={p.slug} value={p.slug}>{p.name}</option>)}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="filter-mode" className="label">Mode</label>
-          <select id="filter-mode" name="mode" defaultValue={filters.mode ?? ""} className={select}>
-            <option value="">All</option>
-            <option value="test">Test</option>
-            <option value="live">Live</option>
           </select>
         </div>
         <div>

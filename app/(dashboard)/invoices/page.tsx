@@ -4,6 +4,7 @@ import { InvoiceFilters } from "@/components/invoices/invoice-filters";
 import { InvoiceList } from "@/components/invoices/invoice-list";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
 import { readDashboardListQuery } from "@/lib/invoices/read/filters";
@@ -23,7 +24,8 @@ const FILTER_LABELS: Record<string, string> = {
 
 export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
-  const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams);
+  // The Test/Live view decides the mode; the list's refreshes (app/api/dashboard/invoices) read the same cookie.
+  const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode: await getViewMode() });
   const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filter);
   return (
     <>

@@ -3,9 +3,11 @@ import Link from "next/link";
 import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
+import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
-import { getRoutingOrders, type RoutingOrder } from "@/lib/routing/orders";
+import type { RoutingOrder } from "@/lib/routing/orders";
 
 export const metadata: Metadata = { title: "Routing" };
 
@@ -27,7 +29,8 @@ function editorKey(order: RoutingOrder): string {
 export default async function RoutingPage() {
   const viewer = await requirePageViewer();
   const editable = viewer.user.role === "owner";
-  const orders = await getRoutingOrders(await getDb(), viewer.merchant.id);
+  const mode = await getViewMode();
+  const orders = await getRoutingOrdersInView(await getDb(), viewer.merchant.id, mode);
   return (
     <>
       <PageHeader

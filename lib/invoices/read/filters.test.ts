@@ -68,4 +68,13 @@ describe("readDashboardListQuery", () => {
       },
     });
   });
+
+  it("lets the Test/Live view decide the mode: the page's own mode parameter is not read", () => {
+    const read = readDashboardListQuery({ mode: "live", status: "processed" }, { viewMode: "test" });
+    expect(read.filters).toEqual({ status: "processed" });
+    expect(read.invalid).toEqual([]);
+    expect(read.filter).toEqual({ status: "processed", mode: "test", pageSize: DASHBOARD_PAGE_SIZE });
+    expect(readDashboardListQuery({}, { viewMode: "live" }).filter.mode).toBe("live");
+    expect(readDashboardListQuery({ mode: "live" }).filter.mode).toBe("live");
+  });
 });

@@ -149,8 +149,11 @@ type SearchInput = URLSearchParams | Record<string, string | string[] | undefine
 /**
  * Reads the list page's query (a GET form, so blanks mean "any"). A value that cannot be right is
  * left out and named in `invalid`, so the page can say which filter it ignored.
+ *
+ * `viewMode` is the dashboard's Test/Live view (issue 12): when given, it decides the mode and the
+ * page's own `mode` parameter is not read, so a list never mixes the other mode's invoices in.
  */
-export function readDashboardListQuery(search: SearchInput): DashboardListQuery {
+export function readDashboardListQuery(search: SearchInput, options: { viewMode?: Mode } = {}): DashboardListQuery {
   const read = (name: string) => {
     const raw = search instanceof URLSearchParams ? search.get(name) : search[name];
     const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
@@ -161,7 +164,7 @@ export function readDashboardListQuery(search: SearchInput): DashboardListQuery 
   const invalid: string[] = [];
   for (const [name, toField] of Object.entries(DASHBOARD_FIELDS)) {
     const value = read(name);
-    if (value === undefined || (name === "type" && value === "all")) continue;
+    if (value === undefined || (name === "type" && value === "all") || (name === "mode" && options.viewMode)) continue;
     const field = toField(value);
     if (field && oneField.safeParse(field).success) {
       filters[name] = value;
@@ -173,6 +176,7 @@ export function readDashboardListQuery(search: SearchInput): DashboardListQuery 
   const after = read("after");
   const cursor = after === undefined ? undefined : decodeCursor(after);
   if (after !== undefined && !cursor) invalid.push("after");
+  if (options.viewMode) fields = { ...fields, mode: options.viewMode };
   const filter = invoiceListFilterSchema.parse({ ...fields, after: cursor, pageSize: DASHBOARD_PAGE_SIZE });
   return { filters: filters as DashboardInvoiceFilters, after: cursor ? after : undefined, invalid, filter };
 }

@@ -1,0 +1,102 @@
+import Link from "next/link";
+import type { SetupChecklist as Checklist, SetupStep } from "@/lib/dashboard/home";
+import { SETUP_STEPS } from "@/lib/dashboard/home";
+import type { Role } from "@/lib/db/schema";
+
+type StepText = { title: string; how: string; href: string; action: string; owners: boolean };
+
+/**
+ * Each step says where it is done; `owners` steps happen on pages only owners open. Link names
+ * never repeat a navigation label ("Settings", "Invoices"…), so each name finds one link.
+ */
+const STEPS: Record<SetupStep, StepText> = {
+  connected: {
+    title: "Connect a provider",
+    how: "Pick a provider and save its test credentials.",
+    href: "/providers",
+    action: "Connect a provider",
+    owners: true,
+  },
+  tested: {
+    title: "Test the connection",
+    how: "Open a connection and press Test connection: it checks the provider is reachable and accepts the credentials.",
+    href: "/connections",
+    action: "Test a connection",
+    owners: true,
+  },
+  apiKey: {
+    title: "Create an API key",
+    how: "Your shop sends invoices with it.",
+    href: "/api-keys",
+    action: "Create an API key",
+    owners: true,
+  },
+  paidTestInvoice: {
+    title: "Send a test invoice and pay it on the hosted page",
+    how: "Compose a test payment, open its hosted page and pay with the test card 4242 4242 4242 4242.",
+    href: "/invoices/new",
+    action: "Compose a test invoice",
+    owners: false,
+  },
+  webhook: {
+    title: "Set the webhook URL",
+    how: "Where we tell your shop that an invoice changed status.",
+    href: "/settings",
+    action: "Set the webhook URL",
+    owners: true,
+  },
+};
+
+/** Ticked from the merchant's data (lib/dashboard/home.ts); the text says done or to do, the colour only repeats it. */
+export function SetupChecklist({ checklist, role }: { checklist: Checklist; role: Role }) {
+  const done = SETUP_STEPS.filter((step) => checklist[step]).length;
+  return (
+    <section className="card" aria-labelledby="setup-heading">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="setup-heading" className="text-base font-semibold">Set up your account</h2>
+        <p className="text-sm text-slate-600" data-testid="setup-progress">
+          {done} of {SETUP_STEPS.length} steps done
+        </p>
+      </div>
+      <ol className="mt-4 space-y-3">
+        {SETUP_STEPS.map((step, index) => {
+          const text = STEPS[step];
+          const ticked = checklist[step];
+          const canDo = role === "owner" || !text.owners;
+          return (
+            <li
+              key={step}
+              data-testid={`setup-step-${step}`}
+              className={`flex gap-3 rounded-md border p-3 ${ticked ? "border-green-200 bg-green-50" : "border-slate-200"}`}
+            >
+              <span
+                aria-hidden="true"
+                className={`mt-0.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${
+                  ticked ? "bg-green-700 text-white" : "border border-slate-400 text-slate-700"
+                }`}
+              >
+                {ticked ? "✓" : index + 1}
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
+                  <span>{text.title}</span>
+                  <span className={`badge ${ticked ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-700"}`}>
+                    {ticked ? "Done" : "To do"}
+                  </span>
+                </p>
+                <p className="mt-0.5 text-sm text-slate-600">{text.how}</p>
+                {canDo ? (
+                  <Link href={text.href} className="mt-1 inline-block text-sm font-medium text-brand-700 underline underline-offset-4">
+                    {text.action}
+                  </Link>
+                ) : (
+                  <p className="mt-1 text-sm text-slate-600">An owner of your merchant does this step.</p>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
