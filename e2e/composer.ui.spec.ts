@@ -29,7 +29,7 @@ async function createConnection(
     provider: input.provider,
     kind: input.kind,
     label: input.label,
-    ...(input.provider === "provider-f" ? {} : { mode }),
+    mode,
     credentials: sampleCredentials(input.provider, input.kind, mode),
     ...(input.constants ? { constants: input.constants } : {}),
   };

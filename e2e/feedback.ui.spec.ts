@@ -21,7 +21,7 @@ const toasts = (p: Page) => p.getByRole("region", { name: /^Notifications/ }).ge
 const toast = (p: Page, text: string) => toasts(p).getByTestId("toast").filter({ hasText: text });
 
 async function connect(api: APIRequestContext, provider: string, kind: ConnectionKind, label: string) {
-  const attributes = { provider, kind, label, ...(provider === "provider-f" ? {} : { mode: "test" }), credentials: sampleCredentials(provider, kind, "test") };
+  const attributes = { provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") };
   const response = await api.post("/api/connections", {
     headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" },
     data: { data: { type: "connection", attributes } },

@@ -51,9 +51,9 @@ export function listOperations(doc: Json): Operation[] {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!isObject(op)) continue;
+    // In the document's own order (create before list), as a reader of the JSON sees them.
+    for (const [method, op] of Object.entries(item)) {
+      if (!(METHODS as readonly string[]).includes(method) || !isObject(op)) continue;
       const parameters = (Array.isArray(op.parameters) ? op.parameters : []).map((raw): Parameter => {
         const p = deref(doc, raw);
         return { name: text(p.name) ?? "", in: text(p.in) ?? "", required: p.required === true, description: text(p.description), schema: isObject(p.schema) ? p.schema : {} };
@@ -105,7 +105,8 @@ export function describeSchema(schema: Json): string {
   if (typeof schema.minimum === "number") rules.push(`≥ ${schema.minimum}`);
   if (typeof schema.exclusiveMinimum === "number") rules.push(`> ${schema.exclusiveMinimum}`);
   if (typeof schema.maximum === "number") rules.push(`≤ ${schema.maximum}`);
-  if (text(schema.pattern)) rules.push(`pattern ${text(schema.pattern)}`);
+  // A format (date-time) says what its generated pattern spells out unreadably.
+  if (text(schema.pattern) && !text(schema.format)) rules.push(`pattern ${text(schema.pattern)}`);
   if (isObject(schema.additionalProperties)) rules.push(`values ${describeSchema(schema.additionalProperties)}`);
   if ("default" in schema) rules.push(`default ${show(schema.default)}`);
   return [type, ...rules].join(", ");

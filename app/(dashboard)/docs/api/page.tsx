@@ -193,7 +193,7 @@ export default async function ApiReferencePage() {
           </div>
         }
       />
-      <div className="grid gap-6 text-sm text-slate-800 xl:grid-cols-[16rem_minmax(0,1fr)]">
+      <div className="grid gap-6 text-sm text-slate-800 xl:grid-cols-[18rem_minmax(0,1fr)]">
         <nav aria-label="Endpoints" className="xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
           <ul className="card space-y-1 p-3">
             {operations.map((op) => (
