@@ -22,8 +22,9 @@ test.describe("Provider A", () => {
     await save(page);
     await expectSaved(page, label);
     await expect(page.getByTestId("credential-merchant_id")).toHaveText("A-MERCHANT-1");
-    await expect(page.getByTestId("credential-private_key")).toHaveText(/^Set · ••••/);
-    await expect(page.getByText("payment_card_uah_hpp, payment_card_uah").first()).toBeVisible();
+    await expect(page.getByTestId("credential-private_key")).toHaveText(/^Set · .+ private key · SHA256:[0-9a-f]{16}…$/);
+    await expect(page.getByTestId("connection-services")).toContainText("Card payment · UAH · hosted page payment_card_uah_hpp");
+    await expect(page.getByTestId("connection-services")).toContainText("Card payout · UAH payment_card_uah");
   });
 
   test("provider account: a private key offered as the payment key is refused", async ({ page }) => {
@@ -174,7 +175,7 @@ test.describe("Provider E", () => {
     await page.getByRole("switch", { name: "Ignore callbacks" }).check();
     await save(page);
     await expectSaved(page, label);
-    await expect(page.getByTestId("credential-private_key")).toHaveText(/^Set · ••••/);
+    await expect(page.getByTestId("credential-private_key")).toHaveText(/^Set · .+ private key · SHA256:[0-9a-f]{16}…$/);
     await expect(page.getByTestId("credential-ignore_callback")).toHaveText("On");
   });
 

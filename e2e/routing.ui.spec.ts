@@ -19,7 +19,7 @@ let setup: Setup;
 const headers = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" });
 
 async function connect(api: APIRequestContext, apiKey: string, provider: string, kind: ConnectionKind, label: string): Promise<string> {
-  const attributes = { provider, kind, label, ...(provider === "provider-f" ? {} : { mode: "test" }), credentials: sampleCredentials(provider, kind, "test") };
+  const attributes = { provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") };
   const response = await api.post("/api/connections", { headers: headers(apiKey), data: { data: { type: "connection", attributes } } });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()).data.id as string;

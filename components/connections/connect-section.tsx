@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState, useTransition } from "react";
+import { useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
-import { ErrorSummary, flattenErrors } from "@/components/forms/error-summary";
+import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { createConnectionAction } from "@/lib/actions/connections";
@@ -71,8 +71,8 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
     // The error summary takes focus instead, and links to each field.
     shouldFocusError: false,
   });
-  const summaryRef = useRef<HTMLDivElement>(null);
-  const focusSummary = (): void => void requestAnimationFrame(() => summaryRef.current?.focus());
+  const summaryId = `new-${kind.kind}-errors`;
+  const focusSummary = () => focusErrorSummary(summaryId);
   const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
@@ -101,7 +101,7 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label={`New ${kind.label}`}>
       {/* The summary already says "correct these"; a message about the whole form still shows. */}
       <FormAlert message={items.length && message === GENERIC_MESSAGE ? undefined : message} />
-      <ErrorSummary ref={summaryRef} items={items} />
+      <ErrorSummary id={summaryId} items={items} />
       <Field id={`${idPrefix}-label`} label="Label" error={errors.label?.message} help="Your name for this connection, unique among your connections." required>
         <input className="input" {...fieldAria(`${idPrefix}-label`, errors.label?.message, true)} {...form.register("label")} />
       </Field>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ConnectionView } from "@/lib/connections/store";
 import { formatDateTime } from "@/lib/format";
-import { getKind, getProvider } from "@/lib/providers";
+import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";
 import { ModeBadge, StateBadge } from "./badges";
 
 export function ConnectionTable({ connections, showProvider = true }: { connections: ConnectionView[]; showProvider?: boolean }) {
@@ -32,7 +32,19 @@ export function ConnectionTable({ connections, showProvider = true }: { connecti
               <td className="py-2 pr-4">{getKind(c.provider, c.kind)?.label ?? c.kind}</td>
               <td className="py-2 pr-4"><ModeBadge mode={c.mode} /></td>
               <td className="py-2 pr-4"><StateBadge enabled={c.enabled} /></td>
-              <td className="py-2 pr-4 font-mono text-xs">{c.services.join(", ")}</td>
+              <td className="py-2 pr-4">
+                {c.services.length === 0 ? (
+                  "None"
+                ) : (
+                  <ul>
+                    {c.services.map((code) => (
+                      <li key={code} title={code}>
+                        {serviceLabelOf(code)}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </td>
               <td className="py-2">{formatDateTime(c.updatedAt)}</td>
             </tr>
           ))}

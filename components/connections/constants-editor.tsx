@@ -110,7 +110,10 @@ function ConstantRow({ spec, form, fallback }: { spec: ConstantSpec; form: Const
           id={id}
           type={constantInputType(spec.format)}
           className="input"
-          placeholder={fallback ? `Default: ${fallback}` : "Not set"}
+          placeholder={fallback ? `Default: ${fallback}` : spec.format === "date_of_birth" ? "YYYY-MM-DD" : "Not set"}
+          inputMode={spec.format === "date_of_birth" ? "numeric" : undefined}
+          // Rendered into the server HTML, so saved values show before the page's script runs.
+          defaultValue={String(form.formState.defaultValues?.constants?.[spec.name] ?? "")}
           autoComplete="off"
           spellCheck={false}
           autoCapitalize={spec.format === "country" ? "characters" : spec.format === "text" ? undefined : "none"}

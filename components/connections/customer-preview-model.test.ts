@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveCustomer } from "@/lib/customers";
 import { PROVIDER_B_CONSTANTS, PROVIDER_B_DEFAULTS, PROVIDER_F_CONSTANTS } from "@/lib/customers/test-fixtures";
 import { getProvider } from "@/lib/providers";
-import { constantInputType, editorValues, previewConstants, sampleInvoiceData } from "./customer-preview-model";
+import { addressMix, constantInputType, editorValues, previewConstants, sampleInvoiceData } from "./customer-preview-model";
 
 const now = () => new Date("2025-06-01T12:00:00Z");
 
@@ -51,11 +51,42 @@ describe("editor helpers", () => {
     expect(constantInputType("email")).toBe("email");
     expect(constantInputType("phone")).toBe("tel");
     expect(constantInputType("phone_country_code")).toBe("tel");
-    expect(constantInputType("date_of_birth")).toBe("date");
+    // The help text gives YYYY-MM-DD; a date picker would show the browser's locale format instead.
+    expect(constantInputType("date_of_birth")).toBe("text");
     expect(constantInputType("country")).toBe("text");
   });
 
   it("gives every constant a string, cleared ones as blank", () => {
     expect(editorValues(PROVIDER_B_CONSTANTS.slice(0, 3), { REGION: "Bavaria", COUNTRY: null })).toEqual({ FULL_ADDRESS: "", REGION: "Bavaria", COUNTRY: "" });
+  });
+});
+
+describe("addressMix (Provider B's defaults beside the merchant's own address)", () => {
+  const resolve = (constants: Record<string, string>) => {
+    const result = resolveCustomer({
+      data: sampleInvoiceData("without_customer", getProvider("provider-b")!),
+      constants,
+      constantSpecs: PROVIDER_B_CONSTANTS,
+      defaults: PROVIDER_B_DEFAULTS,
+    });
+    if (!result.ok) throw new Error("setup");
+    return result.fields;
+  };
+
+  it("warns when the merchant's city would go out with B's London street, post code and region", () => {
+    const mix = addressMix(resolve({ CITY: "Berlin" }));
+    expect(mix?.own.map((f) => [f.path, f.value])).toEqual([["customer.address.city", "Berlin"]]);
+    expect(mix?.defaults.map((f) => f.path).sort()).toEqual(
+      ["customer.address.country", "customer.address.full_address", "customer.address.post_code", "customer.address.region"].sort(),
+    );
+  });
+
+  it("says nothing when the whole address is the default or the merchant's own", () => {
+    expect(addressMix(resolve({}))).toBeNull();
+    expect(addressMix(resolve({ CITY: "Berlin", FULL_ADDRESS: "Unter den Linden 1, 10117 Berlin", POST_CODE: "10117", REGION: "Berlin", COUNTRY: "DE" }))).toBeNull();
+  });
+
+  it("ignores non-address fields such as the e-mail", () => {
+    expect(addressMix(resolve({ EMAIL: "shop@example.com" }))).toBeNull();
   });
 });

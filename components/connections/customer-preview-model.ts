@@ -1,4 +1,4 @@
-import { constantValueSchema } from "@/lib/customers";
+import { constantValueSchema, type ResolvedField } from "@/lib/customers";
 import type { ConstantFormat, ConstantSpec, ProviderSpec } from "@/lib/providers";
 
 export type SampleInvoice = "without_customer" | "with_customer";
@@ -60,12 +60,13 @@ export function previewConstants(
   return { constants, invalid };
 }
 
-export type ConstantInputType = "email" | "tel" | "date" | "text";
+export type ConstantInputType = "email" | "tel" | "text";
 
 export function constantInputType(format: ConstantFormat): ConstantInputType {
   if (format === "email") return "email";
   if (format === "phone" || format === "phone_country_code") return "tel";
-  if (format === "date_of_birth") return "date";
+  // A text box, not type="date": the browser's date picker shows the date in the browser's locale
+  // (04/21/1990), while the help text and the saved value are YYYY-MM-DD.
   return "text";
 }
 
@@ -74,4 +75,24 @@ export function editorValues(specs: readonly ConstantSpec[], stored: Readonly<Re
   const out: Record<string, string> = {};
   for (const spec of specs) out[spec.name] = stored[spec.name] ?? "";
   return out;
+}
+
+/** The parts of one postal address; a mix of the merchant's and a provider's defaults describes no real place. */
+const ADDRESS_PARTS = new Set(["full_address", "city", "post_code", "region", "country"]);
+
+export type AddressMix = { own: ResolvedField[]; defaults: ResolvedField[] };
+
+/**
+ * Provider B fills missing address parts with its own built-in address (1 Canada Square, London).
+ * When the merchant's constants or the request set only some parts, the provider would receive a
+ * mixed address (city Berlin with "1 Canada Square, London E14 5AB"); null when there is no mix.
+ */
+export function addressMix(fields: readonly ResolvedField[]): AddressMix | null {
+  const address = fields.filter((field) => {
+    const parts = field.path.split(".");
+    return parts.at(-2) === "address" && ADDRESS_PARTS.has(parts.at(-1)!);
+  });
+  const own = address.filter((field) => field.source !== "default");
+  const defaults = address.filter((field) => field.source === "default");
+  return own.length && defaults.length ? { own, defaults } : null;
 }

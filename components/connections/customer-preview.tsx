@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { resolveCustomer, type FieldSource, type ResolvedField } from "@/lib/customers";
 import type { KindSpec, ProviderSpec } from "@/lib/providers";
-import { previewConstants, SAMPLE_INVOICES, sampleInvoiceData, type SampleInvoice } from "./customer-preview-model";
+import { addressMix, previewConstants, SAMPLE_INVOICES, sampleInvoiceData, type SampleInvoice } from "./customer-preview-model";
 
 const SOURCE_STYLE: Readonly<Record<FieldSource, string>> = {
   request: "bg-sky-100 text-sky-900",
@@ -63,6 +63,7 @@ export function CustomerPreview({
           Left out until valid: {invalid.map((name) => labels.get(name) ?? name).join(", ")}.
         </p>
       ) : null}
+      {result.ok ? <AddressMixWarning kind={kind} providerName={provider.name} fields={result.fields} /> : null}
       {result.ok ? (
         <PreviewTable fields={result.fields} />
       ) : (
@@ -102,10 +103,10 @@ export function PreviewTable({ fields }: { fields: readonly ResolvedField[] }) {
               <th scope="row" className="py-1.5 pr-3 align-top font-mono text-xs font-normal text-slate-800">
                 <PathText path={field.path} />
               </th>
-              <td className="py-1.5 pr-3 align-top break-words">{typeof field.value === "string" ? field.value : JSON.stringify(field.value)}</td>
-              <td className="py-1.5 align-top">
+              <td className="py-1.5 pr-3 align-top [overflow-wrap:anywhere]">{typeof field.value === "string" ? field.value : JSON.stringify(field.value)}</td>
+              <td className="w-px py-1.5 align-top">
                 <span className="flex flex-col items-start gap-0.5">
-                  <span className={`badge ${SOURCE_STYLE[field.source]}`}>{field.source}</span>
+                  <span className={`badge whitespace-nowrap ${SOURCE_STYLE[field.source]}`}>{field.source}</span>
                   {field.constant ? <span className="font-mono text-xs text-slate-600">{field.constant}</span> : null}
                 </span>
               </td>
@@ -130,4 +131,24 @@ function PathText({ path }: { path: string }) {
       ) : null}
     </span>
   ));
+}
+
+/**
+ * Provider B's built-in address is one real place in London; filling only some parts with the
+ * merchant's own values would send an address that exists nowhere, so the preview says so.
+ */
+function AddressMixWarning({ kind, providerName, fields }: { kind: KindSpec; providerName: string; fields: readonly ResolvedField[] }) {
+  const mix = addressMix(fields);
+  if (!mix) return null;
+  const name = (path: string) => (kind.constants.find((c) => c.target === path)?.label ?? path.split(".").at(-1)!).replace(/^Customer /, "");
+  const list = (items: readonly ResolvedField[]) => items.map((f) => `${name(f.path)} "${String(f.value)}"`).join(", ");
+  return (
+    <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="address-mix-warning">
+      <p className="font-medium">This address mixes your values with {providerName}&apos;s built-in defaults.</p>
+      <p className="mt-1">
+        Yours: {list(mix.own)}. {providerName}&apos;s defaults: {list(mix.defaults)}. Set the rest of the address too, or clear
+        your part of it, so the provider receives one real address.
+      </p>
+    </div>
+  );
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useRef, useState, useTransition } from "react";
+import { useMemo, useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
-import { ErrorSummary, flattenErrors } from "@/components/forms/error-summary";
+import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
@@ -20,8 +20,8 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
     defaultValues: { label: connection.label, mode: connection.mode, credentials: editableValues(connection, kind.modeField) },
     shouldFocusError: false,
   });
-  const summaryRef = useRef<HTMLDivElement>(null);
-  const focusSummary = (): void => void requestAnimationFrame(() => summaryRef.current?.focus());
+  const summaryId = "edit-errors";
+  const focusSummary = () => focusErrorSummary(summaryId);
   const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
@@ -50,7 +50,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit connection">
       <FormAlert message={items.length ? undefined : message} />
-      <ErrorSummary ref={summaryRef} items={items} />
+      <ErrorSummary id={summaryId} items={items} />
       {saved ? <p role="status" className="text-sm text-green-800">Changes saved.</p> : null}
       <Field id="edit-label" label="Label" error={errors.label?.message} required>
         <input className="input" {...fieldAria("edit-label", errors.label?.message, false)} {...form.register("label")} />

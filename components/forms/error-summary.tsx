@@ -1,6 +1,5 @@
 "use client";
 
-import { forwardRef } from "react";
 import type { FieldErrors, FieldValues } from "react-hook-form";
 
 export type SummaryItem = { name: string; controlId: string; label: string; message: string };
@@ -23,22 +22,19 @@ export function flattenErrors(errors: FieldErrors<FieldValues>, prefix = ""): Ma
  * field (the GOV.UK error summary pattern), so nothing is found only by scrolling. `items` come in
  * the form's own order; the list is empty (and renders nothing) once every problem is fixed.
  */
-export const ErrorSummary = forwardRef<HTMLDivElement, { items: readonly SummaryItem[]; title?: string }>(function ErrorSummary(
-  { items, title },
-  ref,
-) {
+export function ErrorSummary({ id, items, title }: { id: string; items: readonly SummaryItem[]; title?: string }) {
   if (items.length === 0) return null;
   const heading = title ?? (items.length === 1 ? "There is a problem" : `There are ${items.length} problems`);
   return (
     <div
-      ref={ref}
+      id={id}
       tabIndex={-1}
       role="region"
-      aria-labelledby="error-summary-title"
+      aria-labelledby={`${id}-title`}
       data-testid="error-summary"
       className="rounded-md border-2 border-red-700 bg-red-50 p-4 text-sm text-red-900 focus:outline-2 focus:outline-offset-2 focus:outline-brand-600"
     >
-      <h3 id="error-summary-title" className="font-semibold">
+      <h3 id={`${id}-title`} className="font-semibold">
         {heading}
       </h3>
       <ul className="mt-2 list-disc space-y-1 pl-5">
@@ -62,4 +58,9 @@ export const ErrorSummary = forwardRef<HTMLDivElement, { items: readonly Summary
       </ul>
     </div>
   );
-});
+}
+
+/** Moves focus to a form's summary once React has rendered it (after a refused submit). */
+export function focusErrorSummary(id: string): void {
+  requestAnimationFrame(() => document.getElementById(id)?.focus());
+}

@@ -77,7 +77,10 @@ export function checkCredentials(
   return issues.filter((issue) => !issue.path.some((segment) => blankSecrets.has(String(segment))));
 }
 
-/** The connection's mode: Provider F's `test_mode` credential wins over the mode chosen in the form. */
+/**
+ * The mode a legacy Provider F `test_mode` credential implies. Callers use it only when no mode was
+ * chosen (older API clients, stored connections); a chosen Test/Live mode always decides.
+ */
 export function modeOf(kind: KindSpec, credentials: CredentialValues, chosenMode: Mode): Mode {
   if (kind.modeField === undefined) return chosenMode;
   const value = credentials[kind.modeField];

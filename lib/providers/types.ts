@@ -81,8 +81,9 @@ export type KindSpec = {
   description: string;
   fields: readonly FieldSpec[];
   /**
-   * When set, this credential field decides the connection's mode (Provider F's `test_mode`):
-   * the form shows no separate mode choice.
+   * A legacy credential that once decided the mode (Provider F's `test_mode`, now hidden): the
+   * Test/Live choice decides, but an API client that sends only this still gets its mode from it,
+   * and one that sends both must make them agree.
    */
   modeField?: string;
   /** Cross-field rules (Provider F key prefixes, Provider D merchant data). Paths are field ids. */

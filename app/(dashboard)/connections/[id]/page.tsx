@@ -12,7 +12,8 @@ import { listAudit } from "@/lib/connections/audit";
 import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
-import { getKind, getProvider } from "@/lib/providers";
+import { downloadableKeyFields } from "@/lib/connections/public-key-file";
+import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";
 
 export const metadata: Metadata = { title: "Connection" };
 
@@ -25,6 +26,8 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
   const provider = getProvider(connection.provider)!;
   const kind = getKind(connection.provider, connection.kind)!;
   const audit = await listAudit(db, viewer.merchant.id, connection.id);
+  const downloads = downloadableKeyFields(connection.provider, connection.kind).filter((f) => typeof connection.publicValues[f.id] === "string");
+  const serviceNames = connection.services.map(serviceLabelOf);
   return (
     <>
       <PageHeader
@@ -39,12 +42,19 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
       <div className="grid gap-6 xl:grid-cols-2">
         <section className="card" aria-labelledby="credentials">
           <h2 id="credentials" className="mb-3 text-base font-semibold">Credentials</h2>
-          <dl className="grid grid-cols-[12rem_1fr] gap-y-2 text-sm">
+          <dl className="grid grid-cols-[minmax(7rem,12rem)_minmax(0,1fr)] gap-x-3 gap-y-2 text-sm">
             {connection.credentials.map((c) => (
               <div key={c.id} className="contents">
                 <dt className="text-slate-600">{c.label}</dt>
-                <dd className="font-mono text-xs break-all" data-testid={`credential-${c.id}`}>
+                <dd className="text-xs break-words" data-testid={`credential-${c.id}`}>
                   {c.secret ? (c.set ? `Set · ${c.display}` : "Not set") : c.display}
+                  {c.id === "features" && c.display === "None" ? (
+                    <span className="mt-0.5 block text-slate-600" data-testid="no-features">
+                      {serviceNames.length
+                        ? `No extra features: it still processes ${serviceNames.join(", ")}.`
+                        : "No extra features, and no service to process."}
+                    </span>
+                  ) : null}
                 </dd>
               </div>
             ))}
@@ -66,12 +76,39 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
               </p>
             </dd>
             <dt className="text-slate-600">Services</dt>
-            <dd className="font-mono text-xs">{connection.services.join(", ") || "None"}</dd>
+            <dd data-testid="connection-services">
+              {connection.services.length === 0 ? (
+                "None"
+              ) : (
+                <ul className="space-y-0.5">
+                  {connection.services.map((code) => (
+                    <li key={code}>
+                      {serviceLabelOf(code)} <code className="font-mono text-xs text-slate-600">{code}</code>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
             <dt className="text-slate-600">Created</dt>
             <dd>{formatDateTime(connection.createdAt)}</dd>
             <dt className="text-slate-600">Updated</dt>
             <dd>{formatDateTime(connection.updatedAt)}</dd>
           </dl>
+          {downloads.length ? (
+            <div className="mt-4 flex flex-wrap gap-3">
+              {downloads.map((f) => (
+                <a
+                  key={f.id}
+                  className="btn-secondary"
+                  href={`/connections/${connection.id}/public-key?field=${f.id}`}
+                  download
+                  data-testid={`download-${f.id}`}
+                >
+                  Download {f.label.toLowerCase()}
+                </a>
+              ))}
+            </div>
+          ) : null}
           <div className="mt-5">
             <ConnectionControls id={connection.id} label={connection.label} enabled={connection.enabled} services={connection.services} />
           </div>
