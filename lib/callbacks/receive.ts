@@ -166,5 +166,8 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
     // Rejected rows do not count as seen, so the provider's next delivery of it can still apply.
     return finish("rejected", "not applied (internal error): the provider may send it again", 503);
   }
+  // While the attempt's own request waits for the provider, the request settles it: this delivery is
+  // refused (not seen), so the provider's next delivery applies, or reconciliation asks.
+  if (applied.kind === "in_flight") return finish("rejected", `${applied.reason}; send it again`, 503);
   return applied.kind === "applied" ? finish("applied", null) : finish("superseded", applied.reason);
 }

@@ -36,6 +36,7 @@ describe.each(["payment", "payout"] as const)("%s invoices", (direction) => {
     ["process_error", "expired"],
     ["processed", "processing"],
     ["expired", "processing"],
+    ["expired", "process_failed"],
     ["terminated", "created"],
   ] as const)("refuses %s → %s loudly", (from, to) => {
     expect(canTransition({ status: from, direction }, to)).toBe(false);
@@ -89,6 +90,8 @@ describe("resolutions", () => {
     ["processing", "process_failed", "issuer_decline"],
     ["created", "expired", "expired"],
     ["process_error", "process_failed", "unable_to_reconcile"],
+    ["process_error", "process_pending", undefined],
+    ["expired", "processed", "ok"],
   ] as const)("accepts %s → %s with %s", (from, to, resolution) => {
     expect(transition({ status: from, direction: "payment" }, to, resolution)).toBe(to);
   });

@@ -26,19 +26,23 @@ const IN_FLIGHT: ReadonlySet<InvoiceStatus> = new Set(["created", "processing", 
  * Allowed moves. process_error is an unknown outcome that only a status request settles, so it
  * never goes to expired. process_failed may go back to processing for a new attempt while the
  * attempts limit (default 5) is not reached; `transition` enforces that limit. A failed invoice
- * with attempts left is still unpaid, so its lifetime can end it (expired).
+ * with attempts left is still unpaid, so its lifetime can end it (expired). An unknown outcome may
+ * turn out to be pending (the provider answers "waiting for 3-D Secure" after a timeout). expired
+ * takes one move only: a provider's late success for the attempt that was still waiting when the
+ * lifetime ended (the customer finished 3-D Secure after it), because money taken must never be
+ * hidden behind an expired invoice.
  */
 export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
   created: ["processing", "expired", "terminated"],
   processing: ["processed", "partially_processed", "process_failed", "process_pending", "process_error"],
   process_pending: ["processing", "processed", "partially_processed", "process_failed", "process_error", "expired"],
-  process_error: ["processed", "partially_processed", "process_failed", "processing"],
+  process_error: ["processed", "partially_processed", "process_failed", "process_pending", "processing"],
   process_failed: ["processing", "expired"],
   processed: ["refunding", "canceling"],
   partially_processed: ["refunding", "canceling"],
   refunding: ["refunded", "partially_refunded", "processed"],
   canceling: ["canceled", "partially_canceled", "processed"],
-  expired: [],
+  expired: ["processed", "partially_processed"],
   terminated: [],
   refunded: [],
   partially_refunded: [],
@@ -126,9 +130,11 @@ export function nextStatuses(invoice: TransitionSubject): InvoiceStatus[] {
 
 /**
  * Final means no move can follow. processed is not final (a refund or cancel may follow), and
- * process_failed is final only once the attempts limit is reached (REFERENCE "Statuses").
+ * process_failed is final only once the attempts limit is reached (REFERENCE "Statuses"). expired is
+ * final: only the exceptional late success of TRANSITIONS may still correct it.
  */
 export function isFinal(status: InvoiceStatus, options: { attemptsExhausted?: boolean } = {}): boolean {
   if (status === "process_failed") return options.attemptsExhausted === true;
+  if (status === "expired") return true;
   return TRANSITIONS[status].length === 0;
 }

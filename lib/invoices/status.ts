@@ -45,7 +45,15 @@ export async function changeInvoiceStatus(
     const [row] = await tx
       .update(invoices)
       .set({ status: to, resolution: resolution ?? null, updatedAt: sql`now()` })
-      .where(and(eq(invoices.id, invoice.id), eq(invoices.status, invoice.status)))
+      .where(
+        and(
+          eq(invoices.id, invoice.id),
+          eq(invoices.status, invoice.status),
+          // A move onto the same status (process_error recording unable_to_reconcile) happens once:
+          // a second writer finds the resolution already set and loses, as for any other move.
+          to === invoice.status ? sql`${invoices.resolution} is distinct from ${resolution ?? null}` : undefined,
+        ),
+      )
       .returning();
     if (!row) throw new StaleInvoiceStatusError(invoice.id, invoice.status);
     await tx.insert(invoiceStatusHistory).values({

@@ -1,34 +1,41 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { invoiceAttempts } from "@/lib/db/schema";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { StaleInvoiceStatusError } from "@/lib/invoices/status";
+import { logger } from "@/lib/logger";
 import type { ProviderOutcome } from "./adapter";
-import { recordOutcome, type AttemptRow } from "./attempts";
+import { findAttemptOf, recordOutcome, type AttemptRow } from "./attempts";
 import type { Exchange } from "./provider-http";
-import { OPEN_ATTEMPT, schedulePayoutCascade, scheduleFollowUps } from "./follow-ups";
+import { OPEN_ATTEMPT, schedulePayoutCascade } from "./follow-ups";
 import { readInvoice } from "./request";
-import { settleInvoice } from "./settle";
+import { settleInvoice, targetOf } from "./settle";
 
-/** Statuses in which an invoice waits for its latest attempt's outcome. */
-const WAITING: ReadonlySet<InvoiceRow["status"]> = new Set(["processing", "process_pending", "process_error"]);
+/** Statuses in which an invoice waits for a later answer about its latest attempt. */
+const WAITING: ReadonlySet<InvoiceRow["status"]> = new Set(["process_pending", "process_error"]);
 
 export type ApplyResult =
   | { kind: "applied"; invoice: InvoiceRow; attempt: AttemptRow }
   /** The invoice has left this attempt (a newer one exists), or the attempt or invoice is already final: nothing changed. */
-  | { kind: "superseded"; reason: string; invoice?: InvoiceRow };
+  | { kind: "superseded"; reason: string; invoice?: InvoiceRow }
+  /**
+   * The attempt's own request is still waiting for the provider's answer: nothing is applied now,
+   * so the request and a callback never both settle it (the provider sends its callback again; a
+   * status request asks later).
+   */
+  | { kind: "in_flight"; reason: string; invoice: InvoiceRow };
 
 /**
  * An outcome learnt after the attempt's request (a status request, a provider callback) applied
- * through the one path: onto the attempt, then the invoice through the state machine. It applies
+ * through the one path: onto the attempt (compare-and-set on the status read, so of two answers
+ * arriving together only one settles it), then the invoice through the state machine. It applies
  * only to the invoice's latest attempt while that attempt is open and the invoice waits for it, so a
  * late answer about an attempt the invoice has left (after cascading) never overwrites the newer
- * attempt's outcome.
+ * attempt's outcome. One exception to "waits": a success for the attempt that was still open when
+ * the invoice expired (the customer finished 3-D Secure after the lifetime) moves the expired
+ * invoice to processed: money taken is never hidden.
  *
- * Follow-ups (issue 11): an attempt that was in flight and is now pending or unknown gets its first
- * scheduled status request (later ones are queued by each status request); a payout whose attempt
- * is now a soft failure cascades to the next connection in a job.
+ * Follow-up: a payout whose attempt is now a soft failure cascades to the next connection in a job.
  */
 export async function applyAttemptOutcome(
   db: Db,
@@ -36,30 +43,34 @@ export async function applyAttemptOutcome(
 ): Promise<ApplyResult> {
   const invoice = await readInvoice(db, input.invoiceId);
   if (!invoice) return { kind: "superseded", reason: "no such invoice" };
-  const [attempt] = await db
-    .select()
-    .from(invoiceAttempts)
-    .where(and(eq(invoiceAttempts.id, input.attemptId), eq(invoiceAttempts.invoiceId, input.invoiceId)))
-    .limit(1);
+  const attempt = await findAttemptOf(db, input.invoiceId, input.attemptId);
   if (!attempt) return { kind: "superseded", reason: "no such attempt of this invoice", invoice };
   if (attempt.seq < invoice.attemptsCount) return { kind: "superseded", reason: `the invoice has moved on to attempt ${invoice.attemptsCount}`, invoice };
+  if (attempt.status === "in_flight" || invoice.status === "processing") {
+    return { kind: "in_flight", reason: "the attempt's request is still waiting for the provider's answer", invoice };
+  }
   if (!OPEN_ATTEMPT.has(attempt.status)) return { kind: "superseded", reason: `the attempt is already ${attempt.status.replaceAll("_", " ")}`, invoice };
-  if (!WAITING.has(invoice.status)) return { kind: "superseded", reason: `the invoice is already ${invoice.status.replaceAll("_", " ")}`, invoice };
-  if (input.outcome.kind === "unknown" && attempt.status !== "in_flight") {
+  const target = targetOf(invoice, input.outcome);
+  const lateSuccess = invoice.status === "expired" && (target.status === "processed" || target.status === "partially_processed");
+  if (!WAITING.has(invoice.status) && !lateSuccess) return { kind: "superseded", reason: `the invoice is already ${invoice.status.replaceAll("_", " ")}`, invoice };
+  if (input.outcome.kind === "unknown") {
     // Still not known: the attempt keeps its state; only the exchange is logged.
-    const recorded = await recordOutcome(db, attempt, { ...input.outcome, kind: attempt.status === "pending" ? "pending" : "unknown" } as ProviderOutcome, input.exchanges ?? []);
-    return { kind: "applied", invoice, attempt: recorded };
+    const kept = { ...input.outcome, kind: attempt.status === "pending" ? "pending" : "unknown" } as ProviderOutcome;
+    const recorded = await recordOutcome(db, attempt, kept, input.exchanges ?? []);
+    return { kind: "applied", invoice, attempt: recorded ?? attempt };
   }
   const recorded = await recordOutcome(db, attempt, input.outcome, input.exchanges ?? []);
+  if (!recorded) return { kind: "superseded", reason: "another answer settled the attempt first", invoice: (await readInvoice(db, input.invoiceId)) ?? invoice };
+  if (lateSuccess) logger.warn("late success after expiry", { invoiceId: invoice.id, attemptId: attempt.id });
   let settled: InvoiceRow;
   try {
-    settled = await settleInvoice(db, invoice, input.outcome, input.reason);
+    settled = await settleInvoice(db, invoice, input.outcome, lateSuccess ? `${input.reason}: success after the invoice expired` : input.reason);
   } catch (error) {
-    if (!(error instanceof StaleInvoiceStatusError)) throw error;
+    if (!(error instanceof StaleInvoiceStatusError) && !(error instanceof IllegalTransitionError)) throw error;
+    if (error instanceof IllegalTransitionError) logger.error("late outcome not applicable to the invoice", { invoiceId: invoice.id, error: error.message });
     const now = await readInvoice(db, input.invoiceId);
     return { kind: "applied", invoice: now ?? invoice, attempt: recorded };
   }
-  if (attempt.status === "in_flight") await scheduleFollowUps(db, settled);
   await schedulePayoutCascade(db, settled, recorded);
   return { kind: "applied", invoice: settled, attempt: recorded };
 }

@@ -39,8 +39,18 @@ const ATTEMPT_STATUS_OF: Record<ProviderOutcome["kind"], AttemptRow["status"]> =
   unknown: "unknown",
 };
 
-/** Writes what the provider said onto the attempt and appends this call's exchanges (already redacted). */
-export async function recordOutcome(db: Db, attempt: AttemptRow, outcome: ProviderOutcome, exchanges: readonly Exchange[]): Promise<AttemptRow> {
+/**
+ * Writes what the provider said onto the attempt and appends this call's exchanges (already
+ * redacted). Compare-and-set on the status the caller read: when another writer (a callback, a
+ * second status request) settled the attempt first, nothing is written and undefined comes back,
+ * so a later answer never rewrites a settled attempt.
+ */
+export async function recordOutcome(
+  db: Db,
+  attempt: AttemptRow,
+  outcome: ProviderOutcome,
+  exchanges: readonly Exchange[],
+): Promise<AttemptRow | undefined> {
   const finished = outcome.kind !== "pending";
   const [row] = await db
     .update(invoiceAttempts)
@@ -50,15 +60,27 @@ export async function recordOutcome(db: Db, attempt: AttemptRow, outcome: Provid
       providerReference: outcome.providerReference ?? attempt.providerReference,
       processedAmountMinor: outcome.kind === "succeeded" ? outcome.processedAmountMinor : null,
       feeMinor: outcome.kind === "succeeded" ? (outcome.feeMinor ?? null) : null,
-      redirectUrl: outcome.kind === "pending" ? (outcome.redirectUrl ?? null) : null,
+      // A status request that says "still waiting" without the page keeps the page the customer was sent to.
+      redirectUrl: outcome.kind === "pending" ? (outcome.redirectUrl ?? attempt.redirectUrl ?? null) : null,
       message: "message" in outcome ? outcome.message : null,
-      exchanges: [...attempt.exchanges, ...exchanges],
+      exchanges: sql`${invoiceAttempts.exchanges} || ${JSON.stringify(exchanges)}::jsonb`,
       finishedAt: finished ? sql`now()` : null,
     })
-    .where(eq(invoiceAttempts.id, attempt.id))
+    .where(and(eq(invoiceAttempts.id, attempt.id), eq(invoiceAttempts.status, attempt.status)))
     .returning();
-  if ((outcome.kind === "succeeded" || outcome.kind === "pending") && outcome.parts?.length) await savePayoutParts(db, row!, outcome.parts);
-  return row!;
+  if (!row) return undefined;
+  if ((outcome.kind === "succeeded" || outcome.kind === "pending") && outcome.parts?.length) await savePayoutParts(db, row, outcome.parts);
+  return row;
+}
+
+/** One attempt of one invoice, or undefined. */
+export async function findAttemptOf(db: Db, invoiceId: string, attemptId: string): Promise<AttemptRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invoiceAttempts)
+    .where(and(eq(invoiceAttempts.id, attemptId), eq(invoiceAttempts.invoiceId, invoiceId)))
+    .limit(1);
+  return row;
 }
 
 /** A status request may report parts again: each part is written once per attempt and seq. */

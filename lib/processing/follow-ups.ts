@@ -21,20 +21,43 @@ export const WAITING_FOR_STATUS: ReadonlySet<InvoiceRow["status"]> = new Set(["p
 export const OPEN_ATTEMPT: ReadonlySet<AttemptRow["status"]> = new Set(["in_flight", "pending", "unknown"]);
 
 /**
- * When status request number `step` runs: `reconcileDelaySeconds(step)` after the attempt started
- * (10 s, 30 s, 2 min, 10 min, then hourly), but a later request never after the invoice's expires_at,
- * so the request that decides whether to give up runs when the lifetime ends, not up to an hour
- * later. The first one always waits its 10 s, so even an attempt made at the last second of the
- * lifetime gets one status request before anything is given up.
+ * How long a customer may still be on the provider's 3-D Secure page: about what card schemes give
+ * an authentication session. A pending payment is not given up before its attempt is this old,
+ * even when the invoice's lifetime ends sooner (the customer started paying at the last minute).
  */
-export function reconcileAt(invoice: Pick<InvoiceRow, "expiresAt">, attempt: Pick<AttemptRow, "startedAt">, step: number, now = new Date()): Date {
+export const THREE_DS_SESSION_SECONDS = 15 * 60;
+
+type ScheduledAttempt = Pick<AttemptRow, "startedAt" | "status">;
+
+/**
+ * Until when an open attempt is asked about: the invoice's expires_at, or for an attempt waiting on
+ * the customer (pending) the end of its 3-D Secure session if that is later.
+ */
+export function reconcileDeadline(invoice: Pick<InvoiceRow, "expiresAt">, attempt: ScheduledAttempt): Date {
+  const lifetime = invoice.expiresAt.getTime();
+  if (attempt.status !== "pending") return new Date(lifetime);
+  return new Date(Math.max(lifetime, attempt.startedAt.getTime() + THREE_DS_SESSION_SECONDS * 1000));
+}
+
+export function isPastReconcileDeadline(invoice: Pick<InvoiceRow, "expiresAt">, attempt: ScheduledAttempt, now = new Date()): boolean {
+  return reconcileDeadline(invoice, attempt).getTime() <= now.getTime();
+}
+
+/**
+ * When status request number `step` runs: `reconcileDelaySeconds(step)` after the attempt started
+ * (10 s, 30 s, 2 min, 10 min, then hourly), but a later request never after the deadline
+ * (reconcileDeadline), so the request that decides whether to give up runs when the deadline comes,
+ * not up to an hour later. The first one always waits its 10 s, so even an attempt made at the last
+ * second of the lifetime gets one status request before anything is given up.
+ */
+export function reconcileAt(invoice: Pick<InvoiceRow, "expiresAt">, attempt: ScheduledAttempt, step: number, now = new Date()): Date {
   const due = attempt.startedAt.getTime() + reconcileDelaySeconds(step) * 1000;
-  const capped = step === 0 ? due : Math.min(due, invoice.expiresAt.getTime());
+  const capped = step === 0 ? due : Math.min(due, reconcileDeadline(invoice, attempt).getTime());
   return new Date(Math.max(capped, now.getTime()));
 }
 
 /** Queues status request number `step` for the attempt; the key makes queuing it twice a no-op. */
-export async function scheduleReconcile(db: Db, invoice: Pick<InvoiceRow, "id" | "expiresAt">, attempt: Pick<AttemptRow, "id" | "startedAt">, step: number): Promise<void> {
+export async function scheduleReconcile(db: Db, invoice: Pick<InvoiceRow, "id" | "expiresAt">, attempt: Pick<AttemptRow, "id" | "startedAt" | "status">, step: number): Promise<void> {
   await enqueue(
     db,
     "invoice-reconcile",

@@ -1,16 +1,16 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { invoiceAttempts } from "@/lib/db/schema";
 import { DEFAULT_ATTEMPTS_LIMIT } from "@/lib/invoices/contract/field-schemas";
 import { enqueue, getBoss, jobsSchema } from "@/lib/jobs/queue";
 import { reconcileDelaySeconds } from "@/lib/jobs/names";
 import type { JobHandler, JobSweep } from "@/lib/jobs/registry";
 import { processPayout, ProcessingRefusedError } from "./engine";
+import { findAttemptOf } from "./attempts";
 import { expireInvoiceById } from "./expiry";
-import { reconcileAt, scheduleReconcile } from "./follow-ups";
-import { attemptsExhausted, isPastLifetime } from "./payable";
+import { isPastReconcileDeadline, reconcileAt, scheduleReconcile } from "./follow-ups";
+import { attemptsExhausted } from "./payable";
 import { giveUpReconciling, reconcileAttempt } from "./reconcile";
+import { recoverInterruptedRequests } from "./recover";
 import { readInvoice } from "./request";
 import { nextTargets } from "./targets";
 
@@ -28,7 +28,7 @@ import { nextTargets } from "./targets";
 export const reconcileJob: JobHandler<"invoice-reconcile"> = async (db, { invoiceId, attemptId, step }) => {
   const result = await reconcileAttempt(db, { invoiceId, attemptId }, { reason: `status request ${step + 1} (scheduled)` });
   if (result.kind !== "still_open") return;
-  if (isPastLifetime(result.invoice)) {
+  if (isPastReconcileDeadline(result.invoice, result.attempt)) {
     await giveUpReconciling(db, result.invoice, result.attempt);
     return;
   }
@@ -49,11 +49,7 @@ export const expireJob: JobHandler<"invoice-expire"> = async (db, { invoiceId })
 export const payoutProcessJob: JobHandler<"payout-process"> = async (db, { invoiceId, afterAttemptId }) => {
   const invoice = await readInvoice(db, invoiceId);
   if (!invoice || invoice.direction !== "payout" || invoice.status !== "process_failed" || attemptsExhausted(invoice)) return;
-  const [attempt] = await db
-    .select()
-    .from(invoiceAttempts)
-    .where(and(eq(invoiceAttempts.id, afterAttemptId), eq(invoiceAttempts.invoiceId, invoiceId)))
-    .limit(1);
+  const attempt = await findAttemptOf(db, invoiceId, afterAttemptId);
   if (!attempt || attempt.seq !== invoice.attemptsCount || attempt.status !== "soft_failed") return;
   if ((await nextTargets(db, invoice, attempt.connectionId)).length === 0) return;
   try {
@@ -119,9 +115,9 @@ export function nextStepFrom(startedAt: Date, now = new Date()): number {
  * the request that is settling them.
  */
 export async function requeueReconciliation(db: Db, scope: SweepScope & { graceSeconds?: number } = {}): Promise<number> {
-  const rows = await sweepQuery<{ invoice_id: string; attempt_id: string; started_at: string | Date }>(
+  const rows = await sweepQuery<{ invoice_id: string; attempt_id: string; attempt_status: "pending" | "unknown"; started_at: string | Date }>(
     db,
-    `select i.id as invoice_id, a.id as attempt_id, a.started_at from invoices i
+    `select i.id as invoice_id, a.id as attempt_id, a.status as attempt_status, a.started_at from invoices i
       join lateral (select id, status, started_at from invoice_attempts where invoice_id = i.id order by seq desc limit 1) a on true
       where i.status in ('process_pending', 'process_error') and i.resolution is distinct from 'unable_to_reconcile'
         and a.status in ('pending', 'unknown') and (:merchant is null or i.merchant_id = :merchant)
@@ -136,7 +132,7 @@ export async function requeueReconciliation(db: Db, scope: SweepScope & { graceS
   for (const row of rows) {
     const invoice = await readInvoice(db, row.invoice_id);
     if (!invoice) continue;
-    const attempt = { id: row.attempt_id, startedAt: new Date(row.started_at) };
+    const attempt = { id: row.attempt_id, status: row.attempt_status, startedAt: new Date(row.started_at) };
     const step = nextStepFrom(attempt.startedAt);
     // Its own key: a completed job of the same step may still be on record and would swallow the plain key.
     const id = await enqueue(
@@ -154,4 +150,5 @@ export async function requeueReconciliation(db: Db, scope: SweepScope & { graceS
 export const processingSweeps: JobSweep[] = [
   { name: "expire-overdue-invoices", run: (db) => expireOverdueInvoices(db) },
   { name: "requeue-reconciliation", run: (db) => requeueReconciliation(db) },
+  { name: "recover-interrupted-requests", run: (db) => recoverInterruptedRequests(db) },
 ];

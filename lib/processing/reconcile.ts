@@ -1,12 +1,10 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { invoiceAttempts } from "@/lib/db/schema";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import type { ProviderOutcome } from "./adapter";
 import { applyAttemptOutcome } from "./apply-outcome";
-import type { AttemptRow } from "./attempts";
+import { findAttemptOf, type AttemptRow } from "./attempts";
 import { OPEN_ATTEMPT, WAITING_FOR_STATUS } from "./follow-ups";
 import { readInvoice } from "./request";
 import { queryAttemptStatus } from "./run-attempt";
@@ -25,15 +23,6 @@ export type ReconcileResult =
   | { kind: "settled"; invoice: InvoiceRow; attempt: AttemptRow; outcome: ProviderOutcome }
   /** Asked, and the attempt is still open (the provider says pending, or did not answer). */
   | { kind: "still_open"; invoice: InvoiceRow; attempt: AttemptRow; outcome: ProviderOutcome };
-
-async function findAttempt(db: Db, invoiceId: string, attemptId: string): Promise<AttemptRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(invoiceAttempts)
-    .where(and(eq(invoiceAttempts.id, attemptId), eq(invoiceAttempts.invoiceId, invoiceId)))
-    .limit(1);
-  return row;
-}
 
 /** Why this attempt cannot be asked about now, or undefined when it can. */
 export function notOpenReason(invoice: InvoiceRow, attempt: AttemptRow | undefined, options: { afterGivingUp?: boolean } = {}): string | undefined {
@@ -58,12 +47,12 @@ export async function reconcileAttempt(
 ): Promise<ReconcileResult> {
   const invoice = await readInvoice(db, input.invoiceId);
   if (!invoice) return { kind: "nothing_open", reason: "no such invoice" };
-  const attempt = await findAttempt(db, input.invoiceId, input.attemptId);
+  const attempt = await findAttemptOf(db, input.invoiceId, input.attemptId);
   const refused = notOpenReason(invoice, attempt, options);
   if (refused || !attempt) return { kind: "nothing_open", reason: refused ?? "the attempt does not exist", invoice };
   const { outcome, exchanges } = await queryAttemptStatus(db, invoice, attempt);
   const applied = await applyAttemptOutcome(db, { ...input, outcome, exchanges, reason: options.reason });
-  if (applied.kind === "superseded") return { kind: "nothing_open", reason: applied.reason, invoice: applied.invoice };
+  if (applied.kind !== "applied") return { kind: "nothing_open", reason: applied.reason, invoice: applied.invoice };
   const still = OPEN_ATTEMPT.has(applied.attempt.status) && WAITING_FOR_STATUS.has(applied.invoice.status);
   return { kind: still ? "still_open" : "settled", invoice: applied.invoice, attempt: applied.attempt, outcome };
 }

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
 import type { InvoiceDirection } from "@/lib/providers";
@@ -83,7 +84,16 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
     last = { kind: "unknown", message: "The payment request stopped unexpectedly; its outcome is not known." };
   }
   const current = (await readInvoice(db, invoiceId)) ?? taken;
-  const settled = await settleInvoice(db, current, last, "provider outcome");
+  let settled: InvoiceRow;
+  try {
+    settled = await settleInvoice(db, current, last, "provider outcome");
+  } catch (error) {
+    // Only the crash sweep moves a `processing` invoice meanwhile (after minutes without an answer);
+    // its status request then decides, and the caller sees the invoice as it now is.
+    if (!(error instanceof StaleInvoiceStatusError) && !(error instanceof IllegalTransitionError)) throw error;
+    logger.warn("payment request settled by another writer", { invoiceId, error: error.message });
+    settled = (await readInvoice(db, invoiceId)) ?? current;
+  }
   await scheduleFollowUps(db, settled);
   if (last.kind === "pending" && last.redirectUrl) return { kind: "redirect", url: last.redirectUrl, invoice: settled };
   return { kind: "finished", invoice: settled };

@@ -6,7 +6,7 @@ import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import type { AdapterContext, ProviderAdapter, ProviderOutcome } from "./adapter";
-import { recordOutcome, startAttempt, type AttemptRow } from "./attempts";
+import { findAttemptOf, recordOutcome, startAttempt, type AttemptRow } from "./attempts";
 import { MissingBaseUrlError, adapterContextFor } from "./connection-context";
 import { createExchangeRecorder } from "./provider-http";
 import type { AttemptTarget } from "./targets";
@@ -69,7 +69,9 @@ export async function runAttempt(
       if (outcome.kind !== "unknown") outcome = { ...outcome, providerReference: outcome.providerReference ?? providerReference } as ProviderOutcome;
     }
   }
-  return { attempt: await recordOutcome(db, attempt, outcome, recorder.list()), outcome };
+  // Lost only if the crash sweep took this attempt over meanwhile; its status request then decides.
+  const recorded = (await recordOutcome(db, attempt, outcome, recorder.list())) ?? (await findAttemptOf(db, invoice.id, attempt.id)) ?? attempt;
+  return { attempt: recorded, outcome };
 }
 
 /**
@@ -95,10 +97,4 @@ export async function queryAttemptStatus(
           }),
         );
   return { outcome, exchanges: recorder.list() };
-}
-
-/** The status request for an attempt that waits, written onto the attempt. */
-export async function requestAttemptStatus(db: Db, invoice: InvoiceRow, attempt: AttemptRow): Promise<{ attempt: AttemptRow; outcome: ProviderOutcome }> {
-  const { outcome, exchanges } = await queryAttemptStatus(db, invoice, attempt);
-  return { attempt: await recordOutcome(db, attempt, outcome, exchanges), outcome };
 }

@@ -12,14 +12,15 @@ import { checkStatusNowAction } from "@/lib/actions/check-status";
 import { payInvoiceAction } from "@/lib/actions/pay-invoice";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
-import { invoices, webhookEvents } from "@/lib/db/schema";
-import { getStatusHistory } from "@/lib/invoices/status";
+import { invoiceAttempts, invoices, webhookEvents } from "@/lib/db/schema";
+import { changeInvoiceStatus, getStatusHistory } from "@/lib/invoices/status";
 import { getBoss, jobsSchema } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
-import { listAttempts } from "@/lib/processing/attempts";
+import { listAttempts, startAttempt } from "@/lib/processing/attempts";
 import { reconcileJob, requeueReconciliation } from "@/lib/processing/jobs";
+import { recoverInterruptedRequests } from "@/lib/processing/recover";
 import { readInvoiceSchedule } from "@/lib/processing/schedule";
 import { saveRoutingOrder } from "@/lib/routing/orders";
 import { setUpTestDb } from "./helpers/db";
@@ -77,6 +78,11 @@ const reconcileJobs = async (invoiceId: string) => (await listScheduledJobs(t.db
 /** Time passes: the invoice's lifetime is over (as if its expires_at had been reached). */
 async function passLifetime(invoiceId: string) {
   await t.db.update(invoices).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(invoices.id, invoiceId));
+}
+
+/** The attempt started longer ago than a 3-D Secure session lasts (THREE_DS_SESSION_SECONDS). */
+async function passThreeDsSession(invoiceId: string) {
+  await t.db.update(invoiceAttempts).set({ startedAt: sql`now() - interval '16 minutes'` }).where(eq(invoiceAttempts.invoiceId, invoiceId));
 }
 
 async function pay(invoiceId: string) {
@@ -178,17 +184,140 @@ describe("a provider that never answers", () => {
     expect(paymentCalls()).toHaveLength(1);
   });
 
-  it("expires a payment whose customer abandoned 3-D Secure (the provider keeps saying pending) when the lifetime ends", async () => {
+  it("expires a payment whose customer abandoned 3-D Secure (the provider keeps saying pending) when the lifetime and the 3-D Secure session are over", async () => {
     const { m, connectionId } = await merchantWithZ();
     const id = await createPayment(m);
     fake.script.set(connectionId, [PENDING]);
     await pay(id);
     fake.statusScript.push(PENDING, PENDING);
     await passLifetime(id);
+    await passThreeDsSession(id);
     await runAllJobs(t.db, { invoiceId: id, name: "invoice-reconcile" });
     expect(await invoiceRow(id)).toMatchObject({ status: "expired", resolution: "expired" });
     expect(statusCalls()).toHaveLength(1);
     expect(await findHostedInvoice(t.db, id)).toMatchObject({ canPay: false, outcome: { kind: "closed", expired: true } });
+  });
+});
+
+describe("a customer still at 3-D Secure when the lifetime ends", () => {
+  it("is not given up while the 3-D Secure session lasts, and a success after expiry moves the invoice to processed, never lost", async () => {
+    const { m, connectionId } = await merchantWithZ();
+    const id = await createPayment(m);
+    fake.script.set(connectionId, [PENDING]);
+    await pay(id);
+    fake.statusScript.push(PENDING);
+    await passLifetime(id);
+    await makeJobsDue(t.db, { invoiceId: id, name: "invoice-reconcile" });
+    await runJobs(t.db, ["invoice-reconcile"]);
+    // Within the session: still waiting, the next status request queued.
+    expect(await invoiceRow(id)).toMatchObject({ status: "process_pending" });
+    expect(await reconcileJobs(id)).toHaveLength(1);
+
+    await passThreeDsSession(id);
+    fake.statusScript.push(PENDING);
+    await runAllJobs(t.db, { invoiceId: id, name: "invoice-reconcile" });
+    expect(await invoiceRow(id)).toMatchObject({ status: "expired", resolution: "expired" });
+
+    // The customer finished 3-D Secure after all: the provider's success is applied, not hidden.
+    const [attempt] = await listAttempts(t.db, id);
+    expect(attempt!.status).toBe("pending");
+    const late = await applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "succeeded", providerReference: "z-late", processedAmountMinor: 4250n }, reason: "provider callback" });
+    expect(late.kind).toBe("applied");
+    expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 4250n });
+    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({ fromStatus: "expired", toStatus: "processed", reason: "provider callback: success after the invoice expired" });
+    // A decline after expiry changes nothing: the invoice stays as it is.
+    const other = await createPayment(m);
+    fake.script.set(connectionId, [PENDING]);
+    await pay(other);
+    await passLifetime(other);
+    await passThreeDsSession(other);
+    fake.statusScript.push(PENDING);
+    await runAllJobs(t.db, { invoiceId: other, name: "invoice-reconcile" });
+    const [otherAttempt] = await listAttempts(t.db, other);
+    const declined = await applyAttemptOutcome(t.db, { invoiceId: other, attemptId: otherAttempt!.id, outcome: { kind: "declined", resolution: "auth_3ds_failed", message: "late" }, reason: "provider callback" });
+    expect(declined).toMatchObject({ kind: "superseded" });
+    expect(await invoiceRow(other)).toMatchObject({ status: "expired" });
+  });
+});
+
+describe("later answers that race", () => {
+  it("an unknown outcome that turns out pending becomes process_pending, then settles", async () => {
+    const { m, connectionId } = await merchantWithZ();
+    const id = await createPayment(m);
+    fake.script.set(connectionId, [UNKNOWN]);
+    fake.statusScript.push(UNKNOWN);
+    await pay(id);
+    expect(await invoiceRow(id)).toMatchObject({ status: "process_error" });
+    fake.statusScript.push(PENDING);
+    await makeJobsDue(t.db, { invoiceId: id, name: "invoice-reconcile" });
+    await runJobs(t.db, ["invoice-reconcile"]);
+    expect(await invoiceRow(id)).toMatchObject({ status: "process_pending" });
+    expect(await listAttempts(t.db, id)).toMatchObject([{ status: "pending" }]);
+    fake.statusScript.push({ kind: "succeeded", providerReference: "z-5", processedAmountMinor: 4250n });
+    await runAllJobs(t.db, { invoiceId: id, name: "invoice-reconcile" });
+    expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok" });
+  });
+
+  it("of two answers arriving together, exactly one settles the attempt and the invoice agrees with it", async () => {
+    const { m, connectionId } = await merchantWithZ();
+    const id = await createPayment(m);
+    fake.script.set(connectionId, [PENDING]);
+    await pay(id);
+    const [attempt] = await listAttempts(t.db, id);
+    const results = await Promise.all([
+      applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "succeeded", providerReference: "z-6", processedAmountMinor: 4250n }, reason: "provider callback" }),
+      applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "declined", resolution: "issuer_decline", message: "declined" }, reason: "status request" }),
+    ]);
+    expect(results.filter((result) => result.kind === "applied")).toHaveLength(1);
+    const [settled] = await listAttempts(t.db, id);
+    const invoice = await invoiceRow(id);
+    expect([settled!.status, invoice.status]).toEqual(settled!.status === "succeeded" ? ["succeeded", "processed"] : ["declined", "process_failed"]);
+    expect((await getStatusHistory(t.db, id)).filter((entry) => entry.fromStatus === "process_pending")).toHaveLength(1);
+  });
+
+  it("a callback while the attempt's own request still waits for the provider is not applied", async () => {
+    const { m } = await merchantWithZ();
+    const id = await createPayment(m);
+    const invoice = await invoiceRow(id);
+    const taken = await changeInvoiceStatus(t.db, invoice, "processing", undefined, { reason: "payment request" });
+    const attempt = await startAttempt(t.db, { invoiceId: id, seq: 1, connectionId: taken.connectionId!, reason: "routing_order" });
+    const early = await applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt.id, outcome: { kind: "succeeded", providerReference: "z-7", processedAmountMinor: 4250n }, reason: "provider callback" });
+    expect(early).toMatchObject({ kind: "in_flight" });
+    expect(await invoiceRow(id)).toMatchObject({ status: "processing" });
+    expect(await listAttempts(t.db, id)).toMatchObject([{ status: "in_flight" }]);
+  });
+});
+
+describe("a request the server died in the middle of", () => {
+  async function interrupted(withAttempt: boolean) {
+    const { m } = await merchantWithZ();
+    const id = await createPayment(m);
+    const taken = await changeInvoiceStatus(t.db, await invoiceRow(id), "processing", undefined, { reason: "payment request" });
+    if (withAttempt) await startAttempt(t.db, { invoiceId: id, seq: 1, connectionId: taken.connectionId!, reason: "routing_order" });
+    // …and then nothing: the process was killed. Time passes.
+    await t.db.update(invoices).set({ updatedAt: sql`now() - interval '11 minutes'` }).where(eq(invoices.id, id));
+    return { m, id };
+  }
+
+  it("an attempt left in flight becomes unknown and reconciliation settles it; nothing is charged again", async () => {
+    const { m, id } = await interrupted(true);
+    expect(await recoverInterruptedRequests(t.db, { merchantId: m.merchantId })).toBe(1);
+    expect(await invoiceRow(id)).toMatchObject({ status: "process_error", resolution: null });
+    expect(await listAttempts(t.db, id)).toMatchObject([{ status: "unknown" }]);
+    expect(await reconcileJobs(id)).toHaveLength(1);
+    fake.statusScript.push({ kind: "succeeded", providerReference: "z-8", processedAmountMinor: 4250n });
+    await runAllJobs(t.db, { invoiceId: id, name: "invoice-reconcile" });
+    expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok" });
+    expect(paymentCalls()).toHaveLength(0);
+    // Recent requests are left to finish: a second sweep finds nothing.
+    expect(await recoverInterruptedRequests(t.db, { merchantId: m.merchantId })).toBe(0);
+  });
+
+  it("without any attempt nothing was sent: the invoice fails with attempts left and can be paid again", async () => {
+    const { m, id } = await interrupted(false);
+    expect(await recoverInterruptedRequests(t.db, { merchantId: m.merchantId })).toBe(1);
+    expect(await invoiceRow(id)).toMatchObject({ status: "process_failed", resolution: "general_error", attemptsCount: 0 });
+    expect(await pay(id)).toMatchObject({ kind: "result", invoice: { outcome: { kind: "paid" } } });
   });
 });
 
