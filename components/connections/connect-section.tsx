@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
+import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { createConnectionAction } from "@/lib/actions/connections";
@@ -91,6 +92,10 @@ function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: str
           setMessage(applyActionErrors(anyForm, result, { focus: false }));
           return focusSummary();
         }
+        notify({
+          message: `"${values.label}" saved in ${values.mode === "live" ? "Live" : "Test"} mode.`,
+          actions: [{ label: "Set up routing", href: "/routing" }],
+        });
         router.push(`/connections/${result.data.id}`);
       }),
     focusSummary,

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { notify } from "@/components/feedback";
 import { deleteConnectionAction, setConnectionEnabledAction } from "@/lib/actions/connections";
 import { testConnectionAction } from "@/lib/actions/test-connection";
 import { TestConnectionResult, useTestConnection } from "./test-connection-button";
@@ -25,7 +26,15 @@ export function ConnectionControls({ id, label, enabled, services }: { id: strin
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-secondary" disabled={pending} onClick={() => run(() => setConnectionEnabledAction({ id, enabled: !enabled }), () => setMessage(undefined))}>
+        <button type="button" className="btn-secondary" disabled={pending} onClick={() =>
+            run(
+              () => setConnectionEnabledAction({ id, enabled: !enabled }),
+              () => {
+                setMessage(undefined);
+                notify({ message: enabled ? `"${label}" disabled: invoices are no longer routed to it.` : `"${label}" enabled: invoices may be routed to it.` });
+              },
+            )
+          }>
           {enabled ? "Disable" : "Enable"}
         </button>
         <button type="button" className="btn-secondary" disabled={pending || test.pending} onClick={() => test.run(() => testConnectionAction({ id }), () => router.refresh())}>
@@ -50,7 +59,15 @@ export function ConnectionControls({ id, label, enabled, services }: { id: strin
             unless another enabled connection offers the service. Its stored credentials are erased from use. This cannot be undone.
           </p>
           <div className="mt-3 flex gap-2">
-            <button type="button" className="btn-danger" disabled={pending} autoFocus onClick={() => run(() => deleteConnectionAction({ id }), () => router.push("/connections"))}>
+            <button type="button" className="btn-danger" disabled={pending} autoFocus onClick={() =>
+                run(
+                  () => deleteConnectionAction({ id }),
+                  () => {
+                    notify({ message: `"${label}" deleted.` });
+                    router.push("/connections");
+                  },
+                )
+              }>
               Delete connection
             </button>
             <button type="button" className="btn-secondary" onClick={() => setConfirming(false)}>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { z } from "zod";
+import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
@@ -51,6 +52,7 @@ export function ConstantsEditor({
       // The saved values, normalised (GB, not gb), become the new baseline for "unsaved changes".
       form.reset({ constants: editorValues(kind.constants, values.constants) });
       setSaved(true);
+      notify({ message: "Connection constants saved: new invoices use them." });
       router.refresh();
     }),
   );

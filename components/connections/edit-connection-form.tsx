@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
+import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
@@ -40,6 +41,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
         return focusSummary();
       }
       setSaved(true);
+      notify({ message: `"${values.label ?? connection.label}" saved.` });
       form.resetField("credentials");
       router.refresh();
     }),

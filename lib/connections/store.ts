@@ -74,11 +74,16 @@ export type ConnectionView = {
   updatedAt: Date;
 };
 
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
 /** A value as words: options by their labels ("Payments, Payouts"), key files by type and fingerprint. */
 function displayValue(field: FieldSpec, value: unknown): string {
   const word = (v: unknown) => field.options?.find((option) => option.value === v)?.label ?? String(v);
   if (typeof value === "boolean") return value ? "On" : "Off";
-  if (Array.isArray(value)) return value.length ? value.map(word).join(", ") : "None";
+  // "Payments, payouts": one phrase, so only its first word keeps the capital.
+  if (Array.isArray(value)) return value.length ? value.map((v, i) => (i === 0 ? word(v) : lowerFirst(word(v)))).join(", ") : "None";
   if (looksLikePem(value)) return keySummary(value) ?? "Key file that cannot be read";
   return value === undefined || value === null || value === "" ? "Not set" : word(value);
 }
