@@ -5,6 +5,7 @@ import type { ConnectionKind, Mode } from "../lib/providers/types";
 import { listTemplates } from "../lib/composer/templates";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { inviteMember } from "./support/mail";
 
 /** Issue 6 "Done when", composer part. */
 // One setup (owner, connections, support member) shared in order; a failed test does not skip the others.
@@ -40,15 +41,9 @@ async function createConnection(
   expect(response.status(), await response.text()).toBe(201);
 }
 
-async function addSupportMember(owner: Page): Promise<string> {
-  await owner.goto("/team");
+async function addSupportMember(owner: Page, browser: Browser): Promise<string> {
   const email = `support-${Date.now()}-${Math.random().toString(16).slice(2, 8)}@example.com`;
-  await owner.getByLabel("Name").fill("Sam Support");
-  await owner.getByLabel("E-mail").fill(email);
-  await owner.getByLabel("Role").selectOption("support");
-  await owner.getByLabel("Initial password").fill(SUPPORT_PASSWORD);
-  await owner.getByRole("button", { name: "Add member" }).click();
-  await expect(owner.getByRole("cell", { name: email })).toBeVisible();
+  await inviteMember(owner, browser, { name: "Sam Support", email, role: "support" }, SUPPORT_PASSWORD);
   return email;
 }
 
@@ -62,7 +57,7 @@ async function prepare(browser: Browser, request: APIRequestContext): Promise<Se
     await createConnection(request, apiKey, { provider: provider.slug, kind, label: `${provider.name} sandbox`, constants: SANDBOX_CONSTANTS[provider.slug] });
   }
   await createConnection(request, apiKey, { provider: "provider-a", kind: "provider_account", label: "Provider A live", mode: "live" });
-  const email = await addSupportMember(owner);
+  const email = await addSupportMember(owner, browser);
   const support = await (await browser.newContext()).newPage();
   await signIn(support, email, SUPPORT_PASSWORD);
   await expect(support).toHaveURL(/\/home$/);
@@ -256,6 +251,17 @@ test("after a send the result sits beside the form at 1280 px, a fresh reference
   await page.screenshot({ path: "/tmp/shots-3123/composer-result-1280.png" });
   await expectNoSeriousViolations(page);
   await expect(toast.getByRole("link", { name: "Open its hosted page" })).toHaveAttribute("href", /^\/pay\//);
+
+  // Narrow: the answer comes after the form, so focus takes the reader to it. Sending the form as it
+  // now stands makes another invoice (201, a new id), not a replay of the first (200).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await send(page);
+  await expect(page.getByTestId("composer-response")).not.toContainText(id);
+  await expect(page.getByTestId("composer-status")).toHaveText("201");
+  await expect(page.getByRole("heading", { name: "Response" })).toBeFocused();
+  await expect(page.getByRole("heading", { name: "Response" })).toBeInViewport();
+  await page.screenshot({ path: "/tmp/shots-3123/composer-result-390.png" });
+
   await toast.getByRole("link", { name: "Open it", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/invoices/${id}$`));
   await context.close();
