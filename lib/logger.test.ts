@@ -40,3 +40,14 @@ describe("log lines", () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: "paying with 411111******1111", card: "555555******4444" });
   });
 });
+
+describe("card numbers in other shapes", () => {
+  it("masks numbers written in groups with spaces or dashes, and numbers sent as JSON numbers", () => {
+    expect(redact("card 4242 4242 4242 4242 used")).toBe("card 424242******4242 used");
+    expect(redact("card 5555-5555-5555-4444")).toBe("card 555555******4444");
+    expect(redact({ pan: 4111111111111111 })).toEqual({ pan: "411111******1111" });
+    // Short digit runs (amounts, phone numbers, dates) stay as they are.
+    expect(redact("amount 1250.00 on 2026-11-24, call +380 44 123 4567")).toBe("amount 1250.00 on 2026-11-24, call +380 44 123 4567");
+    expect(redact({ amount: 125000 })).toEqual({ amount: 125000 });
+  });
+});

@@ -3,11 +3,19 @@
  * and anything shaped like a card number never reach the log.
  */
 const SECRET_KEY = /(secret|password|private|token|api_?key|authorization|card_number|credentials|cvc|cvv)/i;
-const CARD_NUMBER = /\b(\d{6})\d{3,9}(\d{4})\b/g;
+/** 13 to 19 digits, alone or in groups split by single spaces or dashes ("4242 4242 4242 4242"). */
+const CARD_NUMBER = /\b\d(?:[ -]?\d){12,18}\b/g;
+
+function maskDigits(match: string): string {
+  const digits = match.replace(/\D/g, "");
+  return `${digits.slice(0, 6)}******${digits.slice(-4)}`;
+}
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return "[deep]";
-  if (typeof value === "string") return value.replace(CARD_NUMBER, "$1******$2");
+  if (typeof value === "string") return value.replace(CARD_NUMBER, maskDigits);
+  // A card number sent as a JSON number.
+  if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) >= 1e12) return maskDigits(String(value));
   if (value instanceof Error) {
     // A failed query's message lists its parameters (customer data, password hashes): keep the SQL only.
     const message = value.message.split(/\nparams:/)[0]!;

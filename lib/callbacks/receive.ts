@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { revealCredentials } from "@/lib/connections/store";
@@ -65,6 +66,13 @@ export function storedBody(rawBody: string): string {
   return storable.length > STORED_BODY_CHARS ? storable.slice(0, STORED_BODY_CHARS) : storable;
 }
 
+/** What is kept of a body that did not verify: its size and a short hash, so a repeated forgery can be recognised. */
+function unverifiedBody(body: CallbackBody): string {
+  if (body.kind === "too_large") return `(not kept: over ${MAX_CALLBACK_BODY_BYTES} bytes)`;
+  const digest = createHash("sha256").update(body.rawBody, "utf8").digest("hex").slice(0, 16);
+  return `(not kept until verified: ${Buffer.byteLength(body.rawBody, "utf8")} bytes, sha256 ${digest}…)`;
+}
+
 /** What the callback reported, mapped, in plain JSON (amounts as text). */
 function reportedOf(outcome: ProviderOutcome): Record<string, unknown> {
   return {
@@ -111,7 +119,8 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   if (!callbacks) return { status: 404, reason: "unknown provider" };
   const headers = keptHeaders(input.headers, callbacks);
   const rawBody = input.body.kind === "read" ? input.body.rawBody : "";
-  const base = { provider: input.slug, connectionId: input.connectionId.slice(0, 255), headers, body: storedBody(rawBody) };
+  // Until the signature verifies, the body is anyone's: it is neither parsed nor kept, only measured.
+  const base = { provider: input.slug, connectionId: input.connectionId.slice(0, 255), headers, body: unverifiedBody(input.body) };
   const reject = async (status: CallbackReceipt["status"], reason: string, extra: Partial<Row> = {}): Promise<CallbackReceipt> => {
     const callbackId = await store(db, { ...base, ...extra, outcome: "rejected", reason });
     return { status, callbackId, outcome: "rejected", reason };
@@ -135,6 +144,7 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   const verified = verifySafely(callbacks, input.headers, rawBody, credentials, connection.mode);
   if (!verified.ok) return reject(verified.status, verified.reason, { merchantId });
 
+  base.body = storedBody(rawBody);
   // Values PostgreSQL cannot store (a NUL in a reference or message) are refused, not a failed insert.
   if (findUnsafeText(parseJson(rawBody)) !== undefined) return reject(400, "malformed: a value holds a NUL or an unpaired surrogate", { merchantId });
   const { notification } = verified;

@@ -143,7 +143,9 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_pending" });
     const rows = await storedRows(connection.id);
     expect(rows.map((row) => row.outcome)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
-    expect(rows.map((row) => row.body)).toContain("raw\uFFFDbody");
+    // An unverified body is not kept, only measured; a verified one is kept redacted, its NUL replaced.
+    expect(rows.map((row) => row.body)).toContainEqual(expect.stringMatching(/^\(not kept until verified: 8 bytes, sha256 [0-9a-f]{16}…\)$/));
+    expect(rows.map((row) => row.body)).toContainEqual(expect.stringContaining('"order_ref":"att_x"'));
   });
 
   it("a replayed notification id is 401 replayed, stored as rejected, and applied only once, even when both arrive together", async () => {
@@ -180,7 +182,7 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     const signed = B.sign({ event, credentials, notificationId: notificationId(), timestamp: now() });
     await expectRefused(await post("provider-b", connection.id, signed), 413, "body over 65536 bytes");
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_pending" });
-    expect(await storedRows(connection.id)).toEqual([expect.objectContaining({ outcome: "rejected", reason: "body over 65536 bytes", body: "" })]);
+    expect(await storedRows(connection.id)).toEqual([expect.objectContaining({ outcome: "rejected", reason: "body over 65536 bytes", body: "(not kept: over 65536 bytes)" })]);
   });
 
   it("Provider E live mode: without PROVIDER_E_CALLBACK_PUBLIC_KEY a callback is refused with that reason; with it, E's signature verifies", async () => {
