@@ -18,11 +18,7 @@ export async function listAttemptTargets(db: Db, invoice: InvoiceRow, options: {
   const firstReason: RoutingReason = invoice.routingReason ?? "routing_order";
   if (firstReason === "pinned") return options.after === undefined ? [{ connectionId: routed, reason: "pinned" }] : [];
   if (options.after !== undefined) return nextTargets(db, invoice, options.after);
-  const mode = invoice.testMode ? "test" : "live";
-  const ids = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode })).map((candidate) => candidate.connectionId);
-  const start = ids.indexOf(routed);
-  const after = start >= 0 ? ids.slice(start + 1) : ids.filter((id) => id !== routed);
-  return [{ connectionId: routed, reason: firstReason }, ...after.map((connectionId) => ({ connectionId, reason: "cascaded" as const }))];
+  return [{ connectionId: routed, reason: firstReason }, ...(await nextTargets(db, invoice, routed))];
 }
 
 /**
