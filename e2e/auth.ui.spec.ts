@@ -59,7 +59,7 @@ test.describe("sign-in and sign-out", () => {
 
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/providers$/);
+    await expect(page).toHaveURL(/\/home$/);
     await expect(page.getByTestId("viewer-name")).toHaveText(account.name);
 
     const stranger = await browser.newPage();
