@@ -19,7 +19,7 @@ const SCREENSHOTS = process.env.WEBHOOK_SCREENSHOTS_DIR;
 type Received = { raw: string; signature: string; eventId: string; body: { data: { id: string; attributes: { status: string } }; meta: { event_id: string; event_type: string } } };
 
 function startReceiver() {
-  const state = { secret: "", verified: new Map<string, Received>(), rejected: 0 };
+  const state = { secret: "", verified: new Map<string, Received>(), rejected: 0, arrivals: [] as string[] };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -32,6 +32,8 @@ function startReceiver() {
         return;
       }
       const body = JSON.parse(raw) as Received["body"];
+      state.arrivals.push(body.meta.event_id);
+      // Deduped by event id, as REFERENCE asks of receivers.
       state.verified.set(body.meta.event_id, { raw, signature, eventId: String(request.headers["x-event-id"]), body });
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, received: body.meta.event_id }));
     });
@@ -160,6 +162,16 @@ test("owner sets the callback URL, sees the secret once, sends a test event, and
     expect(processed.body.meta.event_type).toBe("invoice.status_changed");
     expect(processed.signature).toMatch(/^t=\d+(,v1=[0-9a-f]{64}){2}$/);
     expect(receiver.state.rejected).toBe(0);
+
+    // The invoice page lists the events with their tries; Resend delivers the same event id again.
+    const eventId = processed.body.meta.event_id;
+    const known = receiver.state.verified.size;
+    await page.goto(`/invoices/${invoiceId}`);
+    await page.getByRole("button", { name: `Resend event ${eventId}` }).click();
+    await expect(page.getByTestId("webhook-answer")).toContainText("Resend: delivered — HTTP 200");
+    expect(receiver.state.arrivals.filter((id) => id === eventId)).toHaveLength(2);
+    expect(receiver.state.verified.size).toBe(known);
+    await expect(page.getByRole("table", { name: `Tries of event ${eventId}` }).getByRole("row")).toHaveCount(3);
   } finally {
     await receiver.close();
   }
