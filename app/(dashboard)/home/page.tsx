@@ -23,7 +23,7 @@ export default async function HomePage() {
   return (
     <>
       <PageHeader title="Home" description={`${viewer.merchant.name}: how far the setup is, and your ${modeName} invoices at a glance.`} />
-      <div className="grid gap-6 xl:grid-cols-2">
+      <div className="grid items-start gap-6 xl:grid-cols-2">
         <SetupChecklist checklist={checklist} role={viewer.user.role} />
         <StatusCounts counts={counts} mode={mode} />
       </div>
