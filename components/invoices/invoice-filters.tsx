@@ -46,14 +46,6 @@ export function InvoiceFilters({ filters }: { filters: DashboardInvoiceFilters }
         </select>
       </div>
       <div>
-        <label htmlFor="filter-mode" className="label">Mode</label>
-        <select id="filter-mode" name="mode" defaultValue={filters.mode ?? ""} className={control}>
-          <option value="">Test and live</option>
-          <option value="test">Test</option>
-          <option value="live">Live</option>
-        </select>
-      </div>
-      <div>
         <label htmlFor="filter-reference" className="label">Reference</label>
         <input
           id="filter-reference"

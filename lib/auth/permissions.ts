@@ -12,6 +12,9 @@ const SECTIONS = [
   { href: "/api-keys", label: "API keys", roles: ["owner"] },
   { href: "/team", label: "Team", roles: ["owner"] },
   { href: "/settings", label: "Settings", roles: ["owner", "support"] },
+  // Reference for whoever integrates: the invoice API and the webhooks the service sends.
+  { href: "/docs/api", label: "API reference", roles: ["owner", "support"] },
+  { href: "/docs/webhooks", label: "Webhook docs", roles: ["owner", "support"] },
 ] as const satisfies readonly { href: string; label: string; roles: readonly Role[] }[];
 
 export function navigationFor(role: Role): { href: string; label: string }[] {
