@@ -77,9 +77,9 @@ test("Provider D submitted empty with 'Send merchant data' on: every error at on
 
 test("Provider D: option values as words, and a connection without features says what it still does", async ({ page }) => {
   const fill = async (label: string, mode: "Test" | "Live") => {
-    await openConnectForm(page, "provider-d", "H2H merchant account");
+    const form = await openConnectForm(page, "provider-d", "H2H merchant account");
     await textbox(page, "Label").fill(label);
-    if (mode === "Live") await page.getByRole("radio", { name: "Live" }).check();
+    if (mode === "Live") await form.getByRole("radio", { name: "Live" }).check();
     await page.getByLabel("API key").fill("d-api-key-0001");
     await page.getByLabel("Secret key").fill("d-secret-key-0001");
     await textbox(page, "API URL").fill("https://api.provider-d.example/v1");
@@ -88,8 +88,8 @@ test("Provider D: option values as words, and a connection without features says
   };
   const withFeatures = uniqueLabel("D features");
   await fill(withFeatures, "Test");
-  await page.getByRole("checkbox", { name: "Payments" }).check();
-  await page.getByRole("checkbox", { name: "Card tokenization" }).check();
+  await page.getByRole("checkbox", { name: "Payments", exact: true }).check();
+  await page.getByRole("checkbox", { name: "Card tokenization", exact: true }).check();
   await save(page);
   await expectSaved(page, withFeatures);
   await expect(page.getByTestId("credential-features")).toHaveText("Payments, card tokenization");
@@ -119,8 +119,9 @@ test("Provider E: key files by type and fingerprint, and the public key download
   const fingerprint = (await publicKey.textContent())!.split(" · ")[1]!;
   // The private key shows its public half's fingerprint (the same, as a pair) and nothing of itself.
   await expect(page.getByTestId("credential-private_key")).toHaveText(`Set · RSA 2048 private key · ${fingerprint}`);
-  await expect(page.locator("main")).not.toContainText("-----");
-  await expect(page.locator("main")).not.toContainText(/\(\d+ characters\)/);
+  const credentials = page.locator("section[aria-labelledby=credentials]");
+  await expect(credentials).not.toContainText("-----");
+  await expect(credentials).not.toContainText(/\(\d+ characters\)/);
 
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Download public key" }).click();
@@ -138,20 +139,21 @@ test("Provider F follows the Test/Live choice: dev keys saved in Test, refused i
   await expect(form.getByRole("switch", { name: /Test mode/ })).toHaveCount(0);
   const keys = fKeys("dev");
   await textbox(page, "Label").fill(uniqueLabel("F live"));
-  await page.getByRole("radio", { name: "Live" }).check();
+  await form.getByRole("radio", { name: "Live" }).check();
   await textbox(page, "Public key").fill(keys.publicKey);
   await page.getByLabel("Secret key").fill(keys.secretKey);
-  await save(page);
+  // Keyboard only: Enter in the last field submits the form.
+  await page.getByLabel("Secret key").press("Enter");
   await expect(fieldError(page, "new-h2h-public_key")).toHaveText("Live mode takes a prod_pub_ key; this one starts with dev_pub_");
   await expect(fieldError(page, "new-h2h-secret_key")).toHaveText("Live mode takes a prod_sec_ key; this one starts with dev_sec_");
   await expect(page.getByTestId("error-summary")).toBeFocused();
 
   const label = uniqueLabel("F test");
   await textbox(page, "Label").fill(label);
-  await page.getByRole("radio", { name: /^Test/ }).check();
+  await form.getByRole("radio", { name: /^Test/ }).check();
   await save(page);
   await expectSaved(page, label);
-  await expect(page.locator("main").getByText("Test", { exact: true }).first()).toBeVisible();
+  await expect(page.locator("main header").getByText("Test", { exact: true })).toBeVisible();
   // Date of birth is typed in the format its help text gives.
   const dob = page.getByRole("form", { name: "Connection constants" }).getByLabel("Customer date of birth", { exact: true });
   await expect(dob).toHaveAttribute("type", "text");

@@ -46,8 +46,8 @@ test.describe("Provider A", () => {
     await page.getByRole("checkbox", { name: "Payouts" }).check();
     await save(page);
     await expectSaved(page, label);
-    await expect(page.getByTestId("credential-api_type")).toHaveText("direct");
-    await expect(page.getByTestId("credential-features")).toHaveText("payouts");
+    await expect(page.getByTestId("credential-api_type")).toHaveText("Direct (host-to-host)");
+    await expect(page.getByTestId("credential-features")).toHaveText("Payouts");
   });
 
   test("H2H: an API type must be chosen", async ({ page }) => {
@@ -201,7 +201,7 @@ test.describe("Provider F", () => {
     await page.getByLabel("Secret key").fill(keys.secretKey);
     await save(page);
     await expectSaved(page, label);
-    await expect(page.getByText("Test", { exact: true })).toBeVisible();
+    await expect(page.locator("main header").getByText("Test", { exact: true })).toBeVisible();
     await expect(page.getByTestId("credential-public_key")).toHaveText(keys.publicKey);
     await expect(page.getByTestId("credential-secret_key")).toHaveText(`Set · ••••${keys.secretKey.slice(-4)}`);
   });
