@@ -67,6 +67,9 @@ export default defineConfig({
       APP_URL: `http://127.0.0.1:${PORT}`,
       // The webhook specs' receivers listen on 127.0.0.1: the operator's explicit allowance (off by default in production).
       WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
+      // No SMTP server: e-mail goes to the outbox, and the account specs read their links on /outbox (lib/mail/config.ts).
+      SMTP_URL: "",
+      MAIL_OUTBOX_PAGE: "1",
     },
   },
 });

@@ -1,9 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
-const PUBLIC_PATHS = ["/sign-in", "/sign-up"];
-/** Customers on the hosted payment page and the providers' sandboxes (and their 3-D Secure page) have no account here. */
-const PUBLIC_PREFIXES = ["/pay/", "/sandbox/"];
+const PUBLIC_PATHS = ["/sign-in", "/sign-up", "/forgot-password", "/outbox"];
+/**
+ * Customers on the hosted payment page and the providers' sandboxes (and their 3-D Secure page) have
+ * no account here; nor do people following an e-mailed reset or invitation link (the outbox page
+ * decides itself whether it exists, lib/mail/config.ts).
+ */
+const PUBLIC_PREFIXES = ["/pay/", "/sandbox/", "/reset-password/", "/invite/"];
 
 /**
  * Only redirects: a visitor without a session cookie goes to sign-in.

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { PASSWORD, newAccount, signIn, signUp } from "./support/accounts";
+import { inviteMember } from "./support/mail";
 
 test.describe("sign-up", () => {
   test("a new merchant signs up and lands in the dashboard", async ({ page }) => {
@@ -88,11 +89,8 @@ test.describe("roles", () => {
     await signUp(page);
     await page.getByRole("link", { name: "Team" }).click();
     const email = `support-${Date.now()}@example.com`;
-    await page.getByLabel("Name").fill("Sam Support");
-    await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Role").selectOption("support");
-    await page.getByLabel("Initial password").fill("support-pass-99");
-    await page.getByRole("button", { name: "Add member" }).click();
+    await inviteMember(page, browser, { name: "Sam Support", email, role: "support" }, "support-pass-99");
+    await page.reload();
     await expect(page.getByRole("cell", { name: email })).toBeVisible();
 
     const context = await browser.newContext();

@@ -5,6 +5,7 @@ import { PAYMENT_EXAMPLES, payoutExample } from "../lib/invoices/test-fixtures";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind, Mode } from "../lib/providers/types";
 import { createApiKey, signIn, signUp, type Account } from "./support/accounts";
+import { inviteMember } from "./support/mail";
 
 /** Issue 6, pages: the invoice list and detail pages, fed through the invoice API as a merchant would. */
 
@@ -234,14 +235,8 @@ test("the detail page shows status, request, resolved customer with sources, con
 test("a support member reads both pages and sees the connection without a link or credentials", async ({ page, browser }) => {
   const { ids, labels } = seeded;
   await signInOwner(page);
-  await page.goto("/team");
   const email = `support-${randomBytes(4).toString("hex")}@example.com`;
-  await page.getByLabel("Name").fill("Sam Support");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Role").selectOption("support");
-  await page.getByLabel("Initial password").fill(SUPPORT_PASSWORD);
-  await page.getByRole("button", { name: "Add member" }).click();
-  await expect(page.getByRole("cell", { name: email })).toBeVisible();
+  await inviteMember(page, browser, { name: "Sam Support", email, role: "support" }, SUPPORT_PASSWORD);
 
   const context = await browser.newContext();
   const support = await context.newPage();

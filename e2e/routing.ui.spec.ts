@@ -5,6 +5,7 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind } from "../lib/providers/types";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { inviteMember } from "./support/mail";
 
 /**
  * Issue 10 "Routing you can see and set": an owner orders the EUR connections on the Routing page
@@ -124,14 +125,8 @@ test("a composer-sent invoice goes to the connection chosen, pinned, and says so
 
 test("a support member reads the order without controls; an owner allows pinning live invoices in Settings", async ({ browser }) => {
   const { page, labels } = setup;
-  await page.goto("/team");
   const email = `support-${randomBytes(4).toString("hex")}@example.com`;
-  await page.getByLabel("Name").fill("Sam Support");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Role").selectOption("support");
-  await page.getByLabel("Initial password").fill("support-pass-99");
-  await page.getByRole("button", { name: "Add member" }).click();
-  await expect(page.getByRole("cell", { name: email })).toBeVisible();
+  await inviteMember(page, browser, { name: "Sam Support", email, role: "support" }, "support-pass-99");
 
   const support = await (await browser.newContext()).newPage();
   await signIn(support, email, "support-pass-99");

@@ -2,15 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
+import { logger } from "@/lib/logger";
+import { sendMail } from "@/lib/mail";
+import { inviteMail } from "@/lib/mail/messages";
 import type { Result } from "@/lib/problems";
-import {
-  addMemberSchema,
-  addTeamMember,
-  changeMemberRole,
-  changeRoleSchema,
-  memberRefSchema,
-  removeMember,
-} from "@/lib/merchants/team";
+import { createInvite, inviteMemberSchema, inviteRefSchema, reissueInvite, revokeInvite, type IssuedInvite } from "@/lib/merchants/invites";
+import { changeMemberRole, changeRoleSchema, memberRefSchema, removeMember } from "@/lib/merchants/team";
 import type { ActionOutcome } from "./result";
 import { validatedAction } from "./validated-action";
 
@@ -20,8 +17,33 @@ function toAction<T>(result: Result<T>): ActionOutcome {
   return { ok: true, data: undefined };
 }
 
-export const addMemberAction = validatedAction("team.add", { schema: addMemberSchema, role: "owner" }, async (input, viewer) =>
-  toAction(await addTeamMember(await getDb(), viewer.merchant.id, input)),
+/**
+ * E-mails the invitation link. The invitation is kept either way; when the mail server fails the
+ * owner is told so and may Resend (the link itself never appears in the log or the answer).
+ */
+async function mailInvite(result: Result<IssuedInvite>): Promise<ActionOutcome> {
+  if (!result.ok) return result;
+  revalidatePath("/team");
+  const { token, email, ...invite } = result.value;
+  try {
+    await sendMail(await getDb(), inviteMail(email, token, invite));
+  } catch (error) {
+    logger.error("invitation e-mail failed", { error });
+    return { ok: false, problems: [], message: "The invitation is saved but its e-mail could not be sent. Try Resend in a moment." };
+  }
+  return { ok: true, data: undefined };
+}
+
+export const inviteMemberAction = validatedAction("team.invite", { schema: inviteMemberSchema, role: "owner" }, async (input, viewer) =>
+  mailInvite(await createInvite(await getDb(), viewer, input)),
+);
+
+export const resendInviteAction = validatedAction("team.invite.resend", { schema: inviteRefSchema, role: "owner" }, async (input, viewer) =>
+  mailInvite(await reissueInvite(await getDb(), viewer, input.inviteId)),
+);
+
+export const revokeInviteAction = validatedAction("team.invite.revoke", { schema: inviteRefSchema, role: "owner" }, async (input, viewer) =>
+  toAction(await revokeInvite(await getDb(), viewer, input.inviteId)),
 );
 
 export const changeRoleAction = validatedAction("team.role", { schema: changeRoleSchema, role: "owner" }, async (input, viewer) =>

@@ -423,3 +423,56 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [index("webhook_deliveries_event_idx").on(t.eventId, t.at)],
 );
+
+/**
+ * Mail kept on the server when no SMTP_URL is configured (issue 12): the embedded default has no
+ * mail server, so messages wait here for the operator's outbox page instead of being lost.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: text("id").primaryKey(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mail_outbox_created_idx").on(t.createdAt)],
+);
+
+/** A forgotten-password link: only the SHA-256 of its token is stored; single use, 30 minutes. */
+export const passwordResets = pgTable(
+  "password_resets",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_resets_user_idx").on(t.userId)],
+);
+
+/** A member invited by e-mail sets their own password through the link (token stored as SHA-256). */
+export const invites = pgTable(
+  "invites",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("invites_merchant_idx").on(t.merchantId)],
+);

@@ -36,6 +36,8 @@ export const commerceAccountSchema = z
     "Commerce account takes lowercase letters, digits, '-' and '_', starting with a letter or digit",
   );
 
+export const merchantNameSchema = z.string().trim().min(1, "Business name is required").max(100, "Business name is too long");
+
 export const personNameSchema = z.string().trim().min(1, "Name is required").max(100, "Name is too long");
 
 /** Sign-up: creates a merchant and its owner. */
@@ -43,7 +45,7 @@ export const signUpSchema = z.object({
   name: personNameSchema,
   email: emailSchema,
   password: newPasswordSchema,
-  merchantName: z.string().trim().min(1, "Business name is required").max(100, "Business name is too long"),
+  merchantName: merchantNameSchema,
   commerceAccount: commerceAccountSchema,
 });
 export type SignUpInput = z.infer<typeof signUpSchema>;
@@ -53,3 +55,26 @@ export const signInSchema = z.object({
   password: z.string().min(1, "Password is required").max(128, "Password is too long"),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
+
+/** A new password typed twice: the second must match, reported on the confirmation field. */
+const newPasswordPair = { password: newPasswordSchema, confirmPassword: z.string().max(128, "Password is too long") };
+const matches: [(v: { password: string; confirmPassword: string }) => boolean, { message: string; path: string[] }] = [
+  (v) => v.password === v.confirmPassword,
+  { message: "The passwords do not match", path: ["confirmPassword"] },
+];
+
+/** Settings → You: the current password proves it is the person, not someone at an open session. */
+export const changePasswordSchema = z
+  .object({ currentPassword: z.string().min(1, "Current password is required").max(128, "Password is too long"), ...newPasswordPair })
+  .refine(...matches);
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+
+const linkTokenSchema = z.string().min(1, "This link is incomplete").max(100, "This link is not valid");
+
+/** Setting a password through an e-mailed link: a password reset or an invitation. */
+export const setPasswordSchema = z.object({ token: linkTokenSchema, ...newPasswordPair }).refine(...matches);
+export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
+
+export const businessNameSchema = z.object({ merchantName: merchantNameSchema });

@@ -1,24 +1,25 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { emailSchema, newPasswordSchema, personNameSchema } from "@/lib/identity/schemas";
 import type { Db } from "@/lib/db/client";
 import { ROLES, users, type Role } from "@/lib/db/schema";
 import { fail, ok, problem, type Result } from "@/lib/problems";
 import type { Viewer } from "@/lib/identity/membership";
-import { addMember } from "./queries";
+import { addMember, type AddMemberInput } from "./queries";
 
-export const addMemberSchema = z.object({
-  name: personNameSchema,
-  email: emailSchema,
-  role: z.enum(ROLES, "Choose owner or support"),
-  password: newPasswordSchema,
-});
-export type AddMemberInput = z.infer<typeof addMemberSchema>;
+export type { AddMemberInput };
 
 export const memberRefSchema = z.object({ userId: z.string().min(1) });
 export const changeRoleSchema = memberRefSchema.extend({ role: z.enum(ROLES, "Choose owner or support") });
 
 export type Member = { id: string; name: string; email: string; role: Role; createdAt: Date };
+
+/**
+ * Creates a member with a known password directly. The dashboard invites people by e-mail instead
+ * (lib/merchants/invites.ts) so nobody else ever types their password; this stays for fixtures.
+ */
+export function addTeamMember(db: Db, merchantId: string, input: Omit<AddMemberInput, "merchantId">) {
+  return addMember(db, { merchantId, ...input });
+}
 
 export async function listMembers(db: Db, merchantId: string): Promise<Member[]> {
   return db
@@ -26,10 +27,6 @@ export async function listMembers(db: Db, merchantId: string): Promise<Member[]>
     .from(users)
     .where(eq(users.merchantId, merchantId))
     .orderBy(asc(users.createdAt));
-}
-
-export function addTeamMember(db: Db, merchantId: string, input: AddMemberInput) {
-  return addMember(db, { merchantId, ...input });
 }
 
 /** Owners other than `userId`, counted with the owner rows locked so two demotions cannot both pass. */

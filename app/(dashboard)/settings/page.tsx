@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import type { ReactNode } from "react";
+import { BusinessNameForm } from "@/components/account/business-name-form";
+import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
 import { InvoiceLifetimeForm } from "@/components/settings/invoice-lifetime-form";
 import { WebhookSettings } from "@/components/settings/webhook-settings";
@@ -32,20 +35,24 @@ export default async function SettingsPage() {
     <>
       <PageHeader title="Settings" description="Your merchant account and your own profile." />
       <div className="grid gap-6 md:grid-cols-2">
-        {[
-          ["Merchant", rows],
-          ["You", you],
-        ].map(([title, items]) => (
-          <section key={title as string} className="card" aria-label={title as string}>
-            <h2 className="mb-3 text-base font-semibold">{title as string}</h2>
+        {/* Owners rename the business under Merchant; everyone changes their own password under You. */}
+        {(
+          [
+            ["Merchant", rows, isOwner ? <BusinessNameForm key="business" merchantName={merchant.name} /> : null],
+            ["You", you, <section key="password" className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="change-password"><h3 id="change-password" className="mb-3 text-sm font-semibold">Change password</h3><ChangePasswordForm /></section>],
+          ] as [string, [string, string][], ReactNode][]
+        ).map(([title, items, extra]) => (
+          <section key={title} className="card" aria-label={title}>
+            <h2 className="mb-3 text-base font-semibold">{title}</h2>
             <dl className="grid grid-cols-[10rem_1fr] gap-y-2 text-sm">
-              {(items as [string, string][]).map(([k, v]) => (
+              {items.map(([k, v]) => (
                 <div key={k} className="contents">
                   <dt className="text-slate-600">{k}</dt>
                   <dd className="font-mono text-slate-900 break-all">{v}</dd>
                 </div>
               ))}
             </dl>
+            {extra}
           </section>
         ))}
       </div>

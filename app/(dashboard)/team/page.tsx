@@ -1,17 +1,21 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/shell/page-header";
-import { AddMemberForm } from "@/components/team/add-member-form";
+import { InviteActions } from "@/components/team/invite-actions";
+import { InviteMemberForm } from "@/components/team/invite-member-form";
 import { MemberActions } from "@/components/team/member-actions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
+import { listPendingInvites } from "@/lib/merchants/invites";
 import { listMembers } from "@/lib/merchants/team";
 
 export const metadata: Metadata = { title: "Team" };
 
 export default async function TeamPage() {
   const viewer = await requirePageViewer("owner");
-  const members = await listMembers(await getDb(), viewer.merchant.id);
+  const db = await getDb();
+  const [members, invites] = await Promise.all([listMembers(db, viewer.merchant.id), listPendingInvites(db, viewer.merchant.id)]);
+  const now = new Date();
   return (
     <>
       <PageHeader title="Team" description="Owners manage everything. Support members read invoices and compose test invoices." />
@@ -40,9 +44,39 @@ export default async function TeamPage() {
           </tbody>
         </table>
       </section>
-      <section className="card" aria-labelledby="add-member">
-        <h2 id="add-member" className="mb-3 text-base font-semibold">Add a member</h2>
-        <AddMemberForm />
+      {invites.length ? (
+        <section className="card mb-6 overflow-x-auto" aria-labelledby="pending-invites">
+          <h2 id="pending-invites" className="mb-3 text-base font-semibold">Pending invitations</h2>
+          <table className="w-full text-left text-sm">
+            <thead className="text-slate-600">
+              <tr>
+                <th className="py-2 pr-4 font-medium">Name</th>
+                <th className="py-2 pr-4 font-medium">E-mail</th>
+                <th className="py-2 pr-4 font-medium">Role</th>
+                <th className="py-2 pr-4 font-medium">Link valid until</th>
+                <th className="py-2 font-medium"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {invites.map((invite) => (
+                <tr key={invite.id} className="border-t border-slate-100" data-testid="pending-invite">
+                  <td className="py-2 pr-4">{invite.name}</td>
+                  <td className="py-2 pr-4">{invite.email}</td>
+                  <td className="py-2 pr-4"><span className="badge bg-slate-100 text-slate-700">{invite.role}</span></td>
+                  <td className="py-2 pr-4">
+                    {invite.expiresAt > now ? formatDateTime(invite.expiresAt) : <span className="badge bg-amber-100 text-amber-900">expired</span>}
+                  </td>
+                  <td className="py-2"><InviteActions inviteId={invite.id} email={invite.email} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
+      <section className="card" aria-labelledby="invite-member">
+        <h2 id="invite-member" className="mb-1 text-base font-semibold">Invite a member</h2>
+        <p className="mb-3 text-sm text-slate-600">They receive an e-mail with a link to choose their own password.</p>
+        <InviteMemberForm />
       </section>
     </>
   );

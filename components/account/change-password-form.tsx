@@ -1,0 +1,50 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { changePasswordAction } from "@/lib/actions/account";
+import { changePasswordSchema } from "@/lib/identity/schemas";
+
+/** Settings → You: the same schema checks the fields here and in the action (lib/identity/schemas.ts). */
+export function ChangePasswordForm() {
+  const form = useZodForm(changePasswordSchema, { defaultValues: { currentPassword: "", password: "", confirmPassword: "" } });
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const [status, setStatus] = useState("");
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      setStatus("");
+      const result = await changePasswordAction(values);
+      if (!result.ok) return setMessage(applyActionErrors(form, result));
+      form.reset();
+      setStatus("Password changed. Use the new one next time you sign in.");
+    }),
+  );
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Change password">
+      <FormAlert message={message} />
+      <Field id="current-password" label="Current password" error={errors.currentPassword?.message} required>
+        <input className="input" type="password" autoComplete="current-password" {...fieldAria("current-password", errors.currentPassword?.message, false)} {...form.register("currentPassword")} />
+      </Field>
+      <Field id="new-password" label="New password" error={errors.password?.message} help="At least 10 characters with letters and digits." required>
+        <input className="input" type="password" autoComplete="new-password" {...fieldAria("new-password", errors.password?.message, true)} {...form.register("password")} />
+      </Field>
+      <Field id="confirm-password" label="Confirm new password" error={errors.confirmPassword?.message} required>
+        <input className="input" type="password" autoComplete="new-password" {...fieldAria("confirm-password", errors.confirmPassword?.message, false)} {...form.register("confirmPassword")} />
+      </Field>
+      <div className="flex flex-wrap items-center gap-3">
+        <SubmitButton pending={pending} pendingLabel="Changing…">
+          Change password
+        </SubmitButton>
+        <p role="status" aria-live="polite" className="text-sm text-green-800">
+          {status}
+        </p>
+      </div>
+    </form>
+  );
+}

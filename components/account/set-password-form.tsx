@@ -1,0 +1,48 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
+import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { acceptInviteAction, resetPasswordAction } from "@/lib/actions/password";
+import { setPasswordSchema } from "@/lib/identity/schemas";
+
+/**
+ * The page behind an e-mailed link: a password reset or an invitation. On success the person goes
+ * to sign-in with a notice, and signs in with the password just chosen.
+ */
+export function SetPasswordForm({ token, purpose, email }: { token: string; purpose: "reset" | "invite"; email: string }) {
+  const form = useZodForm(setPasswordSchema, { defaultValues: { token, password: "", confirmPassword: "" } });
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const router = useRouter();
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) =>
+    startTransition(async () => {
+      setMessage(undefined);
+      const result = await (purpose === "reset" ? resetPasswordAction : acceptInviteAction)(values);
+      if (!result.ok) return setMessage(applyActionErrors(form, result));
+      const notice = purpose === "reset" ? "password-reset" : "invite-accepted";
+      router.push(`/sign-in?notice=${notice}`);
+    }),
+  );
+
+  return (
+    <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
+      <FormAlert message={message} />
+      <input type="hidden" {...form.register("token")} />
+      {/* Lets password managers file the new password under the right account. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <Field id="set-password" label="New password" error={errors.password?.message} help="At least 10 characters with letters and digits." required>
+        <input className="input" type="password" autoComplete="new-password" {...fieldAria("set-password", errors.password?.message, true)} {...form.register("password")} />
+      </Field>
+      <Field id="set-password-confirm" label="Confirm new password" error={errors.confirmPassword?.message} required>
+        <input className="input" type="password" autoComplete="new-password" {...fieldAria("set-password-confirm", errors.confirmPassword?.message, false)} {...form.register("confirmPassword")} />
+      </Field>
+      <SubmitButton pending={pending} pendingLabel="Saving…">
+        {purpose === "reset" ? "Set new password" : "Set password and join"}
+      </SubmitButton>
+    </form>
+  );
+}

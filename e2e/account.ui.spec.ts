@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { signIn, signUp } from "./support/accounts";
+import { expectNoSeriousViolations } from "./support/axe";
+import { linkFromOutbox } from "./support/mail";
+
+/**
+ * Issue 12: account self-service. Change password and business name in Settings, a forgotten
+ * password through the e-mailed link, and members invited by e-mail choosing their own password.
+ * The e2e server keeps mail in its outbox (MAIL_OUTBOX_PAGE=1, playwright.config.ts); the tests
+ * read the links there.
+ */
+test.use({ viewport: { width: 1280, height: 900 } });
+
+const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
+async function shot(page: Page, name: string) {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+const newPassword = () => `new-pass-${randomBytes(4).toString("hex")}7`;
+
+test("Settings: the owner renames the business and changes the password by keyboard; only the new password signs in", async ({ page }) => {
+  const account = await signUp(page);
+  await page.goto("/settings");
+
+  await page.getByRole("textbox", { name: /^Business name/ }).fill("Renamed Trading Ltd");
+  await page.getByRole("button", { name: "Save business name" }).click();
+  await expect(page.getByText("Saved: the business name is now Renamed Trading Ltd.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Merchant" }).getByText("Renamed Trading Ltd", { exact: true })).toBeVisible();
+  await page.getByRole("textbox", { name: /^Business name/ }).fill(" ");
+  await page.getByRole("button", { name: "Save business name" }).click();
+  await expect(page.getByText("Business name is required")).toBeVisible();
+
+  const password = newPassword();
+  await page.getByLabel(/^Current password/).focus();
+  await page.keyboard.type("not-my-password-1");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(password);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(password);
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("The current password is not correct")).toBeVisible();
+  await expect(page.getByLabel(/^Current password/)).toBeFocused();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type(account.password);
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Password changed. Use the new one next time you sign in.")).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await shot(page, "settings-account");
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await signIn(page, account.email, account.password);
+  await expect(page.getByText("Wrong e-mail or password.")).toBeVisible();
+  await signIn(page, account.email, password);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+});
+
+test("forgotten password: the same answer for anyone, the e-mailed link sets a new password once, then sign-in works", async ({ page, browser }) => {
+  const account = await (async () => {
+    const context = await browser.newContext();
+    const created = await signUp(await context.newPage());
+    await context.close();
+    return created;
+  })();
+
+  await page.goto("/sign-in");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible();
+  const unknown = `nobody-${randomBytes(4).toString("hex")}@example.com`;
+  await page.getByLabel("E-mail").fill(unknown);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText(`If ${unknown} has an account, a link to reset its password is on its way. It works once, for 30 minutes.`)).toBeVisible();
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("E-mail").press("Enter");
+  await expect(page.getByText(`If ${account.email} has an account, a link to reset its password is on its way. It works once, for 30 minutes.`)).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await shot(page, "forgot-password");
+
+  const link = await linkFromOutbox(page, account.email, "reset-password");
+  await expect(page.getByTestId("outbox-message").filter({ hasText: unknown })).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+  await shot(page, "outbox");
+
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
+  await expect(page.getByText(`For ${account.email}.`)).toBeVisible();
+  const password = newPassword();
+  await page.getByLabel(/^New password/).fill(password);
+  await page.getByLabel(/^Confirm new password/).fill(`${password}x`);
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText("The passwords do not match")).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await shot(page, "reset-password");
+  await page.getByLabel(/^Confirm new password/).fill(password);
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?notice=password-reset$/);
+  await expect(page.getByText("Your password is changed. Sign in with the new one.")).toBeVisible();
+
+  await signIn(page, account.email, password);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+
+  // The link worked once: opened again it says so plainly.
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: "Reset link not valid" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Ask for a new link" })).toBeVisible();
+  await shot(page, "reset-password-used");
+});
+
+test("the owner invites a member by e-mail; the member sets their own password and signs in as support; a revoked invitation is gone", async ({ page, browser }) => {
+  await signUp(page);
+  await page.goto("/team");
+  const email = `sam-${randomBytes(4).toString("hex")}@example.com`;
+  await page.getByLabel("Name").fill("Sam Support");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Role").selectOption("support");
+  await page.getByRole("button", { name: "Send invitation", exact: true }).click();
+  await expect(page.getByText(`Invitation sent to ${email}. The link works once, for 7 days.`)).toBeVisible();
+  await expect(page.getByTestId("pending-invite").filter({ hasText: email })).toBeVisible();
+
+  const other = `pat-${randomBytes(4).toString("hex")}@example.com`;
+  await page.getByLabel("Name").fill("Pat Later");
+  await page.getByLabel("E-mail").fill(other);
+  await page.getByRole("button", { name: "Send invitation", exact: true }).click();
+  await expect(page.getByTestId("pending-invite").filter({ hasText: other })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await shot(page, "team-invites");
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.getByRole("button", { name: `Revoke invitation to ${other}` }).click();
+  await expect(page.getByTestId("pending-invite").filter({ hasText: other })).toHaveCount(0);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const member = await context.newPage();
+  const link = await linkFromOutbox(member, email, "invite");
+  await member.goto(link);
+  await expect(member.getByRole("heading", { level: 1, name: /^Join Owner [0-9a-f]+ Ltd$/ })).toBeVisible();
+  await expectNoSeriousViolations(member);
+  await shot(member, "invite-accept");
+  const password = newPassword();
+  await member.getByLabel(/^New password/).fill(password);
+  await member.getByLabel(/^Confirm new password/).fill(password);
+  await member.getByLabel(/^Confirm new password/).press("Enter");
+  await expect(member.getByText("Your password is set. Sign in to join your team.")).toBeVisible();
+  await signIn(member, email, password);
+  await expect(member.getByTestId("viewer-name")).toHaveText("Sam Support");
+  await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" })).toHaveCount(0);
+  await member.goto(link);
+  await expect(member.getByRole("heading", { level: 1, name: "Invitation not valid" })).toBeVisible();
+  await context.close();
+
+  await page.reload();
+  await expect(page.getByRole("row").filter({ hasText: email })).toContainText("support");
+  await expect(page.getByTestId("pending-invite")).toHaveCount(0);
+});

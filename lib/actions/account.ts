@@ -1,0 +1,32 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { createRateLimiter } from "@/lib/auth/rate-limit";
+import { getDb } from "@/lib/db/client";
+import { changePassword } from "@/lib/identity/account";
+import { businessNameSchema, changePasswordSchema } from "@/lib/identity/schemas";
+import { renameMerchant } from "@/lib/merchants/business";
+import { validatedAction } from "./validated-action";
+
+/** Wrong current passwords count like failed sign-ins: 10 per 15 minutes per person. */
+const passwordChecks = createRateLimiter(10, 15 * 60_000);
+
+export const changePasswordAction = validatedAction("account.password", { schema: changePasswordSchema }, async (input, viewer) => {
+  const key = viewer.user.id;
+  if (passwordChecks.check(key) > 0) {
+    return { ok: false, problems: [], message: "Too many attempts. Wait 15 minutes and try again." };
+  }
+  const result = await changePassword(await getDb(), key, input.currentPassword, input.password);
+  if (!result.ok) {
+    if (result.problems.some((p) => p.code === "wrong_password")) passwordChecks.fail(key);
+    return result;
+  }
+  passwordChecks.reset(key);
+  return { ok: true, data: undefined };
+});
+
+export const renameBusinessAction = validatedAction("account.business-name", { schema: businessNameSchema, role: "owner" }, async (input, viewer) => {
+  await renameMerchant(await getDb(), viewer, input.merchantName);
+  revalidatePath("/", "layout");
+  return { ok: true, data: undefined };
+});

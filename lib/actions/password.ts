@@ -1,0 +1,79 @@
+"use server";
+
+import { headers } from "next/headers";
+import { createRateLimiter } from "@/lib/auth/rate-limit";
+import { getDb } from "@/lib/db/client";
+import { completePasswordReset, startPasswordReset } from "@/lib/identity/account";
+import { forgotPasswordSchema, setPasswordSchema } from "@/lib/identity/schemas";
+import { logger } from "@/lib/logger";
+import { sendMail } from "@/lib/mail";
+import { passwordResetMail } from "@/lib/mail/messages";
+import { acceptInvite } from "@/lib/merchants/invites";
+import { problemsFromZod } from "@/lib/problems";
+import type { ActionResult } from "./result";
+import { runAction, unsafeInputResult } from "./validated-action";
+
+/** Reset e-mails per address and per account: 5 per 15 minutes, so the form cannot flood an inbox. */
+const WINDOW_MS = 15 * 60_000;
+const resetsByAccount = createRateLimiter(5, WINDOW_MS);
+const resetsByAddress = createRateLimiter(20, WINDOW_MS);
+
+async function clientAddress(): Promise<string> {
+  try {
+    const h = await headers();
+    return h.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64) || h.get("x-real-ip") || "local";
+  } catch {
+    return "local";
+  }
+}
+
+/**
+ * Forgotten password. The answer is the same whether or not the e-mail has an account, limited or
+ * not, and the e-mail is sent without waiting for the mail server: neither the words nor the time
+ * taken tell an outsider who has an account.
+ */
+export async function forgotPasswordAction(input: unknown): Promise<ActionResult> {
+  return runAction("password.forgot", async () => {
+    const unsafe = unsafeInputResult(input);
+    if (unsafe) return unsafe;
+    const parsed = forgotPasswordSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
+    const { email } = parsed.data;
+    const address = await clientAddress();
+    if (resetsByAccount.check(email) > 0 || resetsByAddress.check(address) > 0) return { ok: true, data: undefined };
+    resetsByAccount.fail(email);
+    resetsByAddress.fail(address);
+    const db = await getDb();
+    const started = await startPasswordReset(db, email);
+    if (started) {
+      void sendMail(db, passwordResetMail(started.user.email, started.token)).catch((error: unknown) =>
+        logger.error("password reset e-mail failed", { error }),
+      );
+    }
+    return { ok: true, data: undefined };
+  });
+}
+
+/** Sets a new password through a reset link; the page then sends the person to sign in. */
+export async function resetPasswordAction(input: unknown): Promise<ActionResult<{ email: string }>> {
+  return runAction("password.reset", async () => {
+    const unsafe = unsafeInputResult(input);
+    if (unsafe) return unsafe;
+    const parsed = setPasswordSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
+    const result = await completePasswordReset(await getDb(), parsed.data.token, parsed.data.password);
+    return result.ok ? { ok: true, data: result.value } : result;
+  });
+}
+
+/** Accepts an invitation with the password the member chose. */
+export async function acceptInviteAction(input: unknown): Promise<ActionResult<{ email: string }>> {
+  return runAction("invite.accept", async () => {
+    const unsafe = unsafeInputResult(input);
+    if (unsafe) return unsafe;
+    const parsed = setPasswordSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
+    const result = await acceptInvite(await getDb(), parsed.data.token, parsed.data.password);
+    return result.ok ? { ok: true, data: result.value } : result;
+  });
+}

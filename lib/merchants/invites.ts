@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/lib/db/client";
+import { invites, merchants, ROLES, users, type Role } from "@/lib/db/schema";
+import { findUserByEmail, type Viewer } from "@/lib/identity/membership";
+import { hashPassword } from "@/lib/identity/password";
+import { emailSchema, personNameSchema } from "@/lib/identity/schemas";
+import { hashLinkToken, isLinkTokenShape, newLinkToken } from "@/lib/identity/tokens";
+import { INVALID_LINK_MESSAGE } from "@/lib/identity/account";
+import { newId } from "@/lib/ids";
+import { fail, ok, problem, type Result } from "@/lib/problems";
+
+/** An invitation link works once, for 7 days; Resend issues a new link and ends the old one. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
+
+export const inviteMemberSchema = z.object({
+  name: personNameSchema,
+  email: emailSchema,
+  role: z.enum(ROLES, "Choose owner or support"),
+});
+export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
+export const inviteRefSchema = z.object({ inviteId: z.string().min(1).max(100) });
+
+export type PendingInvite = { id: string; name: string; email: string; role: Role; expiresAt: Date; createdAt: Date };
+export type IssuedInvite = { token: string; email: string; name: string; merchantName: string };
+
+const pending = (now: Date) => and(isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now));
+
+/** Invitations not yet accepted or revoked, expired ones included (the owner may resend them). */
+export function listPendingInvites(db: Db, merchantId: string): Promise<PendingInvite[]> {
+  return db
+    .select({ id: invites.id, name: invites.name, email: invites.email, role: invites.role, expiresAt: invites.expiresAt, createdAt: invites.createdAt })
+    .from(invites)
+    .where(and(eq(invites.merchantId, merchantId), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
+    .orderBy(asc(invites.createdAt));
+}
+
+export async function createInvite(db: Db, viewer: Viewer, input: InviteMemberInput, now = new Date()): Promise<Result<IssuedInvite>> {
+  if (await findUserByEmail(db, input.email)) {
+    return fail([problem("taken", "An account with this e-mail already exists", ["email"])]);
+  }
+  const [open] = await db
+    .select({ id: invites.id })
+    .from(invites)
+    .where(and(eq(invites.merchantId, viewer.merchant.id), sql`lower(${invites.email}) = ${input.email.toLowerCase()}`, isNull(invites.acceptedAt), isNull(invites.revokedAt)))
+    .limit(1);
+  if (open) return fail([problem("already_invited", "This person is already invited: use Resend below", ["email"])]);
+  const { token, hash } = newLinkToken();
+  await db.insert(invites).values({
+    id: `inv_${randomBytes(16).toString("base64url")}`,
+    merchantId: viewer.merchant.id,
+    email: input.email,
+    name: input.name,
+    role: input.role,
+    tokenHash: hash,
+    invitedBy: viewer.user.id,
+    expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+  });
+  return ok({ token, email: input.email, name: input.name, merchantName: viewer.merchant.name });
+}
+
+const inviteNotFound = () => fail([problem("not_found", "This invitation no longer exists.")]);
+
+/** A new link for an open invitation (the old one stops working) and a fresh 7 days. */
+export async function reissueInvite(db: Db, viewer: Viewer, inviteId: string, now = new Date()): Promise<Result<IssuedInvite>> {
+  const { token, hash } = newLinkToken();
+  const [row] = await db
+    .update(invites)
+    .set({ tokenHash: hash, expiresAt: new Date(now.getTime() + INVITE_TTL_MS) })
+    .where(and(eq(invites.id, inviteId), eq(invites.merchantId, viewer.merchant.id), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
+    .returning({ email: invites.email, name: invites.name });
+  return row ? ok({ token, ...row, merchantName: viewer.merchant.name }) : inviteNotFound();
+}
+
+export async function revokeInvite(db: Db, viewer: Viewer, inviteId: string, now = new Date()): Promise<Result<null>> {
+  const rows = await db
+    .update(invites)
+    .set({ revokedAt: now })
+    .where(and(eq(invites.id, inviteId), eq(invites.merchantId, viewer.merchant.id), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
+    .returning({ id: invites.id });
+  return rows.length ? ok(null) : inviteNotFound();
+}
+
+/** What the invitation page shows: who is invited to which business, or undefined for a dead link. */
+export async function findOpenInvite(db: Db, token: string, now = new Date()) {
+  if (!isLinkTokenShape(token)) return undefined;
+  const [row] = await db
+    .select({ name: invites.name, email: invites.email, role: invites.role, merchantName: merchants.name })
+    .from(invites)
+    .innerJoin(merchants, eq(invites.merchantId, merchants.id))
+    .where(and(eq(invites.tokenHash, hashLinkToken(token)), pending(now)))
+    .limit(1);
+  return row;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/**
+ * Accepts an invitation: the member is created with the password they chose and the link is used
+ * up in the same transaction (exactly one of two simultaneous submissions gets through).
+ */
+export async function acceptInvite(db: Db, token: string, password: string, now = new Date()): Promise<Result<{ email: string }>> {
+  const invalid = fail([problem("invalid_link", INVALID_LINK_MESSAGE)]);
+  if (!isLinkTokenShape(token)) return invalid;
+  const passwordHash = await hashPassword(password);
+  try {
+    const email = await db.transaction(async (tx) => {
+      const [invite] = await tx
+        .update(invites)
+        .set({ acceptedAt: now })
+        .where(and(eq(invites.tokenHash, hashLinkToken(token)), pending(now)))
+        .returning();
+      if (!invite) return undefined;
+      await tx.insert(users).values({
+        id: newId("usr"),
+        merchantId: invite.merchantId,
+        email: invite.email,
+        name: invite.name,
+        passwordHash,
+        role: invite.role,
+      });
+      return invite.email;
+    });
+    return email ? ok({ email }) : invalid;
+  } catch (error) {
+    // Someone signed up (or accepted another merchant's invitation) with this e-mail meanwhile.
+    if (isUniqueViolation(error)) return fail([problem("taken", "An account with this e-mail already exists. Sign in instead.")]);
+    throw error;
+  }
+}
