@@ -49,7 +49,9 @@ for (const provider of PROVIDERS) {
       await page.getByRole("button", { name: "Connect" }).click();
       await page.getByRole("radio", { name: new RegExp(`^${kind.label}`) }).check();
       await page.getByRole("button", { name: "Save connection" }).click();
-      await expect(page.getByText("Label is required")).toBeVisible();
+      // The field's own error and the summary at the top of the form both say it.
+      await expect(page.locator(`#new-${kind.kind}-label-error`)).toHaveText("Label is required");
+      await expect(page.getByTestId("error-summary").getByRole("link", { name: "Label is required" })).toBeVisible();
       await expectNoSeriousViolations(page);
     });
   }
