@@ -156,4 +156,8 @@ test("the owner invites a member by e-mail; the member sets their own password a
   await page.reload();
   await expect(page.getByRole("row").filter({ hasText: email })).toContainText("support");
   await expect(page.getByTestId("pending-invite")).toHaveCount(0);
+
+  // At 390 px the tables scroll inside their cards, never the page sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

@@ -19,7 +19,7 @@ export default async function TeamPage() {
   return (
     <>
       <PageHeader title="Team" description="Owners manage everything. Support members read invoices and compose test invoices." />
-      <section className="card mb-6 overflow-x-auto" aria-labelledby="members">
+      <section className="card relative mb-6 overflow-x-auto" aria-labelledby="members">
         <h2 id="members" className="mb-3 text-base font-semibold">Members</h2>
         <table className="w-full text-left text-sm">
           <thead className="text-slate-600">
@@ -45,7 +45,7 @@ export default async function TeamPage() {
         </table>
       </section>
       {invites.length ? (
-        <section className="card mb-6 overflow-x-auto" aria-labelledby="pending-invites">
+        <section className="card relative mb-6 overflow-x-auto" aria-labelledby="pending-invites">
           <h2 id="pending-invites" className="mb-3 text-base font-semibold">Pending invitations</h2>
           <table className="w-full text-left text-sm">
             <thead className="text-slate-600">
