@@ -13,7 +13,7 @@ test("the API reference shows every operation and schema of /api/commerce/openap
   });
 
   await page.goto("/api-keys");
-  await page.getByRole("link", { name: "API reference" }).click();
+  await page.locator("#main").getByRole("link", { name: "API reference" }).click();
   await expect(page).toHaveURL(/\/docs\/api$/);
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
 
@@ -53,7 +53,7 @@ test("the API reference shows every operation and schema of /api/commerce/openap
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/invoices/new");
-  await page.getByRole("link", { name: "API reference" }).click();
+  await page.locator("#main").getByRole("link", { name: "API reference" }).click();
   await expect(page).toHaveURL(/\/docs\/api$/);
   await context.close();
 });

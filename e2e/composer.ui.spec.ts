@@ -223,7 +223,7 @@ test("after a send the result sits beside the form at 1280 px, a fresh reference
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await setup.owner.context().storageState() });
   const page = await context.newPage();
   await page.goto("/invoices/new");
-  await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
+  await expect(page.locator("#main").getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
   await templateButton(page, "Provider A payment").click();
   const reference = page.getByRole("textbox", { name: /^Reference ID/ });
   const first = await reference.inputValue();
