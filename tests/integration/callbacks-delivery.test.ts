@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { listInvoiceCallbacks } from "@/lib/callbacks/read";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createConnection } from "@/lib/connections/service";
@@ -34,15 +34,7 @@ import { closedPortUrl, serveSandboxes } from "./helpers/sandbox-http";
  * changing anything, so the status request decides.
  */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
-const previousAppUrl = process.env.APP_URL;
-beforeAll(() => {
-  process.env.APP_URL = sandbox.origin;
-});
-afterAll(() => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-});
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
 });

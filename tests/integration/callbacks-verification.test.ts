@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createConnection } from "@/lib/connections/service";
@@ -30,15 +30,7 @@ import { serveSandboxes } from "./helpers/sandbox-http";
  * touching the newer attempt's outcome.
  */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
-const previousAppUrl = process.env.APP_URL;
-beforeAll(() => {
-  process.env.APP_URL = sandbox.origin;
-});
-afterAll(() => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-});
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
 });

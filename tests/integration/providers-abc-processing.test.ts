@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
@@ -18,15 +18,7 @@ import { serveSandboxes } from "./helpers/sandbox-http";
  * examples paid on the hosted page's entry point or processed as payouts.
  */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
-const previousAppUrl = process.env.APP_URL;
-beforeAll(() => {
-  process.env.APP_URL = sandbox.origin;
-});
-afterAll(() => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-});
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
 });

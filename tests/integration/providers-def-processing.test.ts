@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { sandboxRecords } from "@/lib/db/schema";
@@ -20,15 +20,7 @@ import { serveSandboxes } from "./helpers/sandbox-http";
  * on the hosted page's entry point, 3-D Secure, bypass_hpp and Test connection.
  */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
-const previousAppUrl = process.env.APP_URL;
-beforeAll(() => {
-  process.env.APP_URL = sandbox.origin;
-});
-afterAll(() => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-});
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
 });

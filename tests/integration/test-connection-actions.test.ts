@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
 const session = vi.hoisted(() => ({ userId: undefined as string | undefined }));
@@ -21,19 +21,12 @@ import { closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/s
 
 /** Test connection (issue 10): the connection page's button and the New connection form's, through their server actions. */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 let ownerId: string;
 let supportId: string;
-const previousAppUrl = process.env.APP_URL;
 
 beforeAll(async () => {
-  // Test-mode connections talk to the sandboxes at APP_URL: here, the test's own HTTP server.
-  process.env.APP_URL = sandbox.origin;
   ({ ownerId, supportId } = await teamMerchant(t.db));
-});
-afterAll(() => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
 });
 beforeEach(() => {
   session.userId = ownerId;

@@ -21,9 +21,10 @@ import { createAttributes, newMerchant, parseCreate, scopeFor } from "./connecti
  * module (which answers with the app's getDb(), the test's database), so a sandbox's callback job
  * reaches the service when APP_URL is this origin.
  */
-export function serveSandboxes(db: () => Db): { readonly origin: string } {
+export function serveSandboxes(db: () => Db, options: { asAppUrl?: boolean } = {}): { readonly origin: string } {
   let server: Server | undefined;
   let origin = "";
+  const previousAppUrl = process.env.APP_URL;
   beforeAll(async () => {
     server = createServer((req, res) => {
       void (async () => {
@@ -44,8 +45,14 @@ export function serveSandboxes(db: () => Db): { readonly origin: string } {
     });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+    // Test-mode connections reach the sandboxes, and sandbox callbacks the service, at APP_URL.
+    if (options.asAppUrl) process.env.APP_URL = origin;
   });
   afterAll(async () => {
+    if (options.asAppUrl) {
+      if (previousAppUrl === undefined) delete process.env.APP_URL;
+      else process.env.APP_URL = previousAppUrl;
+    }
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   });
   return {
