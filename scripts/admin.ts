@@ -1,7 +1,7 @@
 /**
  * Operator command: one JSON line on stdout per call.
  *   npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M]
- *   npm run admin -- seed-demo
+ *   npm run admin -- seed-demo [--reset]   (a new demo password; sample invoices are added once)
  * Works on PGlite when no server holds the data directory, and on PostgreSQL (DATABASE_URL) at any time.
  */
 import { parseArgs } from "node:util";

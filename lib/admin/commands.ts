@@ -4,6 +4,7 @@ import { signUpSchema } from "@/lib/identity/schemas";
 import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { problemsFromZod, type Problem } from "@/lib/problems";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
+import { stopJobs } from "@/lib/jobs/queue";
 import { seedDemo } from "./seed-demo";
 
 type Output = Record<string, unknown>;
@@ -30,7 +31,7 @@ export async function createMerchantCommand(db: Db, values: Record<string, strin
 }
 
 const USAGE =
-  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo";
+  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset]";
 
 export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Promise<Output> {
   const [command, ...rest] = argv;
@@ -42,14 +43,23 @@ export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Pro
       "commerce-account": { type: "string" },
       name: { type: "string" },
       "merchant-name": { type: "string" },
+      reset: { type: "boolean" },
     },
     strict: true,
   });
   if (command !== "create-merchant" && command !== "seed-demo") throw new Error(USAGE);
+  if (command === "create-merchant" && values.reset) throw new Error(`--reset belongs to seed-demo only. ${USAGE}`);
+  if (command === "seed-demo") {
+    const extra = ["email", "password", "commerce-account", "name", "merchant-name"].find((flag) => values[flag as keyof typeof values] !== undefined);
+    if (extra) throw new Error(`--${extra} is not an option of seed-demo (it always seeds demo@example.com). ${USAGE}`);
+  }
   const db = await getDb();
   try {
-    return command === "create-merchant" ? await createMerchantCommand(db, values) : await seedDemo(db);
+    const { reset: _reset, ...fields } = values;
+    return command === "create-merchant" ? await createMerchantCommand(db, fields) : await seedDemo(db, { reset: values.reset === true });
   } finally {
+    // Creating invoices and changing their status queue jobs through pg-boss on this database.
+    await stopJobs(db);
     await closeDb();
   }
 }
