@@ -42,7 +42,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
       <div className="grid gap-6 xl:grid-cols-2">
         <section className="card" aria-labelledby="credentials">
           <h2 id="credentials" className="mb-3 text-base font-semibold">Credentials</h2>
-          <dl className="grid grid-cols-[minmax(7rem,12rem)_minmax(0,1fr)] gap-x-3 gap-y-2 text-sm">
+          <dl className="grid grid-cols-[minmax(6rem,8rem)_minmax(0,1fr)] gap-x-3 sm:grid-cols-[minmax(7rem,12rem)_minmax(0,1fr)] gap-y-2 text-sm">
             {connection.credentials.map((c) => (
               <div key={c.id} className="contents">
                 <dt className="text-slate-600">{c.label}</dt>

@@ -42,7 +42,7 @@ export default async function ProviderOverviewPage({ params }: Props) {
           <h3 className="mt-4 mb-2 text-sm font-semibold">Where to find your credentials</h3>
           <p className="text-sm text-slate-700">{provider.credentialHelp}</p>
         </section>
-        <section className="card" aria-labelledby="services">
+        <section className="card overflow-x-auto" aria-labelledby="services">
           <h2 id="services" className="mb-2 text-base font-semibold">Services and currencies</h2>
           <table className="w-full text-left text-sm">
             <thead className="text-slate-600">
