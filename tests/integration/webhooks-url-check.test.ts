@@ -15,6 +15,7 @@ import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
 import { allowPrivateWebhookUrls, guardedLookup } from "@/lib/webhooks/url-check";
+import { getBoss, jobsSchema } from "@/lib/jobs/queue";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant } from "./helpers/invoice-fixtures";
 import { runJobs } from "./helpers/jobs";
@@ -38,8 +39,11 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-beforeEach(() => {
+beforeEach(async () => {
   hits = 0;
+  // No delivery retry left queued by an earlier test may reach this test's receiver.
+  const boss = await getBoss(t.db);
+  await boss.getDb().executeSql(`delete from ${jobsSchema()}.job where name = 'webhook-deliver' and state in ('created', 'retry')`, []);
   for (const level of ["info", "warn"] as const) vi.spyOn(logger, level).mockImplementation(() => {});
 });
 afterEach(() => {
