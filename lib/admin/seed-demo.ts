@@ -160,6 +160,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions = {}): Promise<R
     await createConnections(db, merchant.id);
   }
   const invoices = await seedInvoices(db, merchant);
+  const connections = (await listConnections(db, merchant.id, { mode: "test" })).map((c) => ({ provider: c.provider, kind: c.kind, label: c.label }));
   const base = publicBaseUrl();
   return {
     summary: `${existing ? "Password reset" : "Demo merchant created"}; ${invoices.filter((i) => i.created).length} sample invoice(s) added, ${invoices.filter((i) => !i.created).length} already there. Sign in at ${base}/sign-in as ${email}.`,
@@ -169,6 +170,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions = {}): Promise<R
     commerceAccount: merchant.commerceAccount,
     ...(apiKey ? { apiKey } : {}),
     open: `${base}/sign-in`,
+    connections,
     invoices,
   };
 }

@@ -10,7 +10,7 @@ import { logger } from "@/lib/logger";
 import { describeRegistry } from "@/lib/providers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { registerProviderZ } from "@/tests/fixtures/provider-z/register";
-import { setUpTestDb } from "./helpers/db";
+import { setUpTestDb, unique } from "./helpers/db";
 import { invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /**
@@ -76,7 +76,9 @@ describe("Provider Z, a folder registered at run time", () => {
   });
 
   it("gets a demo connection from seed-demo like every other provider and kind", async () => {
-    const seeded = (await seedDemo(t.db)) as { connections: { provider: string; kind: string }[] };
+    // Its own merchant: the PostgreSQL pass shares one database between files and runs.
+    const account = unique("demo-z");
+    const seeded = (await seedDemo(t.db, { email: `${account}@example.com`, commerceAccount: account })) as { connections: { provider: string; kind: string }[] };
     expect(seeded.connections.filter((connection) => connection.provider === "provider-z")).toEqual([
       expect.objectContaining({ provider: "provider-z", kind: "h2h" }),
     ]);
