@@ -20,10 +20,9 @@ import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
 import { getWebhookSettings } from "@/lib/webhooks/settings";
 import { verifyWebhook } from "@/lib/webhooks/verify-example";
-import { getBoss, jobsSchema } from "@/lib/jobs/queue";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
-import { listScheduledJobs, makeJobsDue, runJobs } from "./helpers/jobs";
+import { clearQueuedJobs, listScheduledJobs, makeJobsDue, runJobs } from "./helpers/jobs";
 import { startSandboxServer } from "./helpers/sandbox-server";
 
 /**
@@ -96,8 +95,7 @@ beforeEach(async () => {
   session.userId = undefined;
   // Each test starts with no queued delivery: a retry an earlier test left scheduled (10 s after a
   // 500) would otherwise become due during a slow run and reach this test's receiver.
-  const boss = await getBoss(t.db);
-  await boss.getDb().executeSql(`delete from ${jobsSchema()}.job where name = 'webhook-deliver' and state in ('created', 'retry')`, []);
+  await clearQueuedJobs(t.db, "webhook-deliver");
   Object.assign(receiver.state, { secrets: [], answers: [], requests: [], processed: new Map(), duplicates: 0, rejected: 0 });
   for (const level of ["info", "warn", "error"] as const) vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void logged.push(args));
 });

@@ -15,10 +15,9 @@ import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
 import { allowPrivateWebhookUrls, guardedLookup } from "@/lib/webhooks/url-check";
-import { getBoss, jobsSchema } from "@/lib/jobs/queue";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant } from "./helpers/invoice-fixtures";
-import { runJobs } from "./helpers/jobs";
+import { clearQueuedJobs, runJobs } from "./helpers/jobs";
 
 /**
  * Issue 11: the callback URL check at save and again at send. In production (NODE_ENV) only https,
@@ -42,8 +41,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(async () => {
   hits = 0;
   // No delivery retry left queued by an earlier test may reach this test's receiver.
-  const boss = await getBoss(t.db);
-  await boss.getDb().executeSql(`delete from ${jobsSchema()}.job where name = 'webhook-deliver' and state in ('created', 'retry')`, []);
+  await clearQueuedJobs(t.db, "webhook-deliver");
   for (const level of ["info", "warn"] as const) vi.spyOn(logger, level).mockImplementation(() => {});
 });
 afterEach(() => {

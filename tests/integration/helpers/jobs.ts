@@ -32,6 +32,12 @@ export async function makeJobsDue(db: Db, filter: { invoiceId?: string; name?: J
   return rows.length;
 }
 
+/** Drops the queued (not yet run) jobs of one name: a test starts without what an earlier test left scheduled. */
+export async function clearQueuedJobs(db: Db, name: JobName): Promise<void> {
+  const boss = await getBoss(db);
+  await boss.getDb().executeSql(`delete from ${jobsSchema()}.job where name = $1 and state in ('created', 'retry')`, [name]);
+}
+
 /** Runs due jobs, making scheduled ones due, until nothing is left or `rounds` are done. */
 export async function runAllJobs(db: Db, filter: { invoiceId?: string; name?: JobName } = {}, rounds = 10): Promise<void> {
   for (let round = 0; round < rounds; round += 1) {
