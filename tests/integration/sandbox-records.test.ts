@@ -61,6 +61,8 @@ describe("sandbox records", () => {
   it("lists records per connection and per references, oldest first", async () => {
     const connectionId = unique("conn");
     const one = await saveRecord(t.db, record({ connectionId }));
+    // created_at has millisecond precision: two saves in one millisecond would tie (order then by random id).
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const two = await saveRecord(t.db, record({ connectionId }));
     expect((await listRecordsForConnection(t.db, connectionId)).map((r) => r.id)).toEqual([one.id, two.id]);
     expect((await listRecordsByReferences(t.db, "provider-b", [two.reference])).map((r) => r.id)).toEqual([two.id]);
