@@ -42,6 +42,8 @@ export const users = pgTable(
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ROLES }).notNull(),
+    /** Raised by sign-out, password change or reset: a session cookie issued under an older value is refused (issue 13). */
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), index("users_merchant_idx").on(t.merchantId)],
