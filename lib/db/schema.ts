@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -477,4 +478,23 @@ export const invites = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("invites_merchant_idx").on(t.merchantId)],
+);
+
+/**
+ * Rate-limit counters shared by the processes on one PostgreSQL (lib/rate-limit/store.ts): a token
+ * bucket (tokens left, last refill) or a fixed window (count, start), keyed by a SHA-256. Created
+ * UNLOGGED by its migration: no WAL per request, and a crash only resets the counters.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    tokens: doublePrecision("tokens").notNull(),
+    /** Milliseconds since the epoch on the database's clock. */
+    stampMs: doublePrecision("stamp_ms").notNull(),
+    /** Whether the last take was granted (token buckets). */
+    granted: boolean("granted").notNull().default(true),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 }).notNull(),
+  },
+  (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
 );
