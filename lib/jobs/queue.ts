@@ -81,9 +81,12 @@ export type EnqueueOptions = {
 /** Queues a job; returns its id, or null when a job with the same key is already queued. */
 export async function enqueue<N extends JobName>(db: Db, name: N, data: JobPayloads[N], options: EnqueueOptions = {}): Promise<string | null> {
   const boss = await getBoss(db);
-  const startAfter = typeof options.startAfter === "number" ? new Date(Date.now() + options.startAfter * 1000) : options.startAfter;
+  // "At once" is a second in the past: pg-boss takes a job when start_after < now(), and PGlite's
+  // clock can read the same millisecond for the insert and the next fetch, so the job would wait a poll.
+  const startAfter =
+    typeof options.startAfter === "number" ? new Date(Date.now() + options.startAfter * 1000) : (options.startAfter ?? new Date(Date.now() - 1000));
   return boss.send(name, data as object, {
-    ...(startAfter ? { startAfter } : {}),
+    startAfter,
     ...(options.key ? { id: jobIdFor(name, options.key) } : {}),
   });
 }
