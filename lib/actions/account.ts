@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { reissueSession } from "@/lib/auth/reissue";
 import { createRateLimiter } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { changePassword } from "@/lib/identity/account";
@@ -22,6 +23,8 @@ export const changePasswordAction = validatedAction("account.password", { schema
     return result;
   }
   passwordChecks.reset(key);
+  // The change ended every session of the person, this browser's too: it gets a new one at once.
+  await reissueSession(viewer.user.email, input.password);
   return { ok: true, data: undefined };
 });
 

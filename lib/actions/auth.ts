@@ -2,6 +2,7 @@
 
 import { AuthError } from "next-auth";
 import { signIn, signOut } from "@/lib/auth";
+import { DEFAULT_AFTER_SIGN_IN, safeNextPath } from "@/lib/auth/next-path";
 import { signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { getDb } from "@/lib/db/client";
 import { problemsFromZod } from "@/lib/problems";
@@ -9,13 +10,9 @@ import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import type { ActionOutcome, ActionResult } from "./result";
 import { runAction, unsafeInputResult } from "./validated-action";
 
-function safeNext(next: unknown): string {
-  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") ? next : "/";
-}
-
 async function signInOrExplain(email: string, password: string, next: unknown): Promise<ActionOutcome> {
   try {
-    await signIn("credentials", { email, password, redirectTo: safeNext(next) });
+    await signIn("credentials", { email, password, redirectTo: safeNextPath(next) });
     return { ok: true, data: undefined };
   } catch (error) {
     if (error instanceof AuthError) {
@@ -40,7 +37,7 @@ export async function signUpAction(input: unknown): Promise<ActionResult> {
     if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
     const created = await createMerchantWithOwner(await getDb(), parsed.data);
     if (!created.ok) return created;
-    return signInOrExplain(parsed.data.email, parsed.data.password, "/");
+    return signInOrExplain(parsed.data.email, parsed.data.password, DEFAULT_AFTER_SIGN_IN);
   });
 }
 
@@ -54,6 +51,7 @@ export async function signInAction(input: unknown, next?: string): Promise<Actio
   });
 }
 
+/** Ends the session in this browser and on the server (next-auth's signOut event raises the session version). */
 export async function signOutAction(): Promise<void> {
   await signOut({ redirectTo: "/sign-in" });
 }

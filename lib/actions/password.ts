@@ -1,6 +1,7 @@
 "use server";
 
 import { headers } from "next/headers";
+import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { createRateLimiter } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { completePasswordReset, startPasswordReset } from "@/lib/identity/account";
@@ -18,10 +19,10 @@ const WINDOW_MS = 15 * 60_000;
 const resetsByAccount = createRateLimiter(5, WINDOW_MS);
 const resetsByAddress = createRateLimiter(20, WINDOW_MS);
 
+/** The address server.ts settled on from the socket and TRUST_PROXY_HOPS (lib/auth/client-address.ts). */
 async function clientAddress(): Promise<string> {
   try {
-    const h = await headers();
-    return h.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64) || h.get("x-real-ip") || "local";
+    return clientAddressFromHeaders(await headers());
   } catch {
     return "local";
   }

@@ -4,6 +4,7 @@ import { passwordResets, users } from "@/lib/db/schema";
 import { fail, ok, problem, type Result } from "@/lib/problems";
 import { findUserByEmail, type User } from "./membership";
 import { hashPassword, verifyPassword } from "./password";
+import { nextSessionVersion } from "./sessions";
 import { hashLinkToken, isLinkTokenShape, newLinkToken } from "./tokens";
 
 /** A forgotten-password link works once, for 30 minutes (issue 12). */
@@ -13,8 +14,8 @@ export const INVALID_LINK_MESSAGE =
   "This link is no longer valid: it was already used, has expired or was replaced by a newer one. Ask for a new link.";
 
 /**
- * Changes the signed-in person's password after checking the current one. Other sessions are not
- * ended: sessions are signed JWTs without a server-side list (noted for issue 13).
+ * Changes the signed-in person's password after checking the current one, and ends every session
+ * (the session version goes up; the caller issues the current browser a new one).
  */
 export async function changePassword(db: Db, userId: string, current: string, next: string): Promise<Result<null>> {
   const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
@@ -22,7 +23,7 @@ export async function changePassword(db: Db, userId: string, current: string, ne
     return fail([problem("wrong_password", "The current password is not correct", ["currentPassword"])]);
   }
   if (current === next) return fail([problem("same_password", "Choose a password different from the current one", ["password"])]);
-  await db.update(users).set({ passwordHash: await hashPassword(next) }).where(eq(users.id, userId));
+  await db.update(users).set({ passwordHash: await hashPassword(next), sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
   return ok(null);
 }
 
@@ -52,7 +53,8 @@ export async function findPasswordReset(db: Db, token: string, now = new Date())
 }
 
 /**
- * Sets the new password and uses up the link in one transaction: the conditional update lets
+ * Sets the new password, ends every session of the person (whoever had the old password may be
+ * signed in) and uses up the link in one transaction: the conditional update lets
  * exactly one of two simultaneous submissions through. Every other open reset link of the person
  * is used up too, so an older e-mail cannot undo this one.
  */
@@ -68,7 +70,7 @@ export async function completePasswordReset(db: Db, token: string, password: str
       .returning({ userId: passwordResets.userId });
     if (!used) return undefined;
     await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
-    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, used.userId)).returning({ email: users.email });
+    const [user] = await tx.update(users).set({ passwordHash, sessionVersion: nextSessionVersion }).where(eq(users.id, used.userId)).returning({ email: users.email });
     return user?.email;
   });
   return email ? ok({ email }) : invalid;

@@ -19,10 +19,19 @@ const COMMON_PASSWORDS = new Set([
   "admin12345",
 ]);
 
+/**
+ * bcrypt reads the first 72 bytes of a password and ignores the rest, so a longer password would
+ * seem stronger than it is (and two that share 72 bytes would both open the account). New passwords
+ * are capped there, counted as UTF-8 bytes: 72 plain letters, fewer with accents or emoji.
+ */
+export const PASSWORD_MAX_BYTES = 72;
+const utf8 = new TextEncoder();
+
 export const newPasswordSchema = z
   .string()
   .min(10, "Password must be at least 10 characters")
-  .max(128, "Password must be at most 128 characters")
+  // Every UTF-16 unit is at least one byte, so the length check spares encoding a long string.
+  .refine((p) => p.length <= PASSWORD_MAX_BYTES && utf8.encode(p).length <= PASSWORD_MAX_BYTES, "Password must be at most 72 bytes (72 letters or digits; accented letters and emoji count as 2 to 4)")
   .refine((p) => /[A-Za-z]/.test(p) && /[0-9]/.test(p), "Password must contain letters and digits")
   .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "This password is too common");
 

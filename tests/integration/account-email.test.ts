@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 const session = vi.hoisted(() => ({ userId: undefined as string | undefined }));
 const request = vi.hoisted(() => ({ address: "198.51.100.1" }));
 vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
+vi.mock("@/lib/auth/reissue", () => ({ reissueSession: async () => true }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": request.address }) }));
 
@@ -256,7 +257,7 @@ describe("invitations", () => {
   it("refuses an e-mail that already has an account or an open invitation, naming the field", async () => {
     const { user: me, email: mine } = await owner();
     session.userId = me.id;
-    expect(await inviteMemberAction({ name: "Me", email: mine, role: "owner" })).toMatchObject({ ok: false, fieldErrors: { email: "An account with this e-mail already exists" } });
+    expect(await inviteMemberAction({ name: "Me", email: mine, role: "owner" })).toMatchObject({ ok: false, fieldErrors: { email: "This person is already a member of your team" } });
     const email = `${unique("dup")}@example.com`;
     await inviteMemberAction({ name: "Dup", email, role: "support" });
     await nextMailTo(email);
