@@ -75,3 +75,37 @@ export function listLeaves(source: PlainObject, prefix: readonly string[] = []):
   }
   return leaves;
 }
+
+/**
+ * Member names no client object may carry (issue 13): in JavaScript they name an object's
+ * prototype machinery, so a value stored under them is a trap for any code that later copies or
+ * merges the object with plain assignment. Closed objects (invoice attributes, connection
+ * constants) refuse them as unknown keys already; open ones (the customer and everything inside
+ * it) refuse them with `reservedMemberProblems`, the one place this list is read.
+ */
+export const RESERVED_MEMBER_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+export type ReservedMember = { path: (string | number)[]; name: string };
+
+/** Every reserved member name anywhere inside `value` (objects and arrays, iteratively), with its path. */
+export function findReservedMembers(value: unknown, prefix: readonly (string | number)[] = []): ReservedMember[] {
+  const found: ReservedMember[] = [];
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [...prefix] }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (Array.isArray(current)) {
+      current.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      if (RESERVED_MEMBER_NAMES.has(key)) found.push({ path: [...path, key], name: key });
+      else stack.push({ value: (current as PlainObject)[key], path: [...path, key] });
+    }
+  }
+  return found.sort((a, b) => a.path.join("\u0000").localeCompare(b.path.join("\u0000")));
+}
+
+export function reservedMemberMessage(name: string): string {
+  return `"${name}" is a reserved name and cannot be used as a member name; rename or remove it.`;
+}

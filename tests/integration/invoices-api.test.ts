@@ -163,7 +163,8 @@ describe("spec 4.1: each provider's example invoice", () => {
     if (bypass) expect(String(data.attributes.updated) > String(data.attributes.created)).toBe(true);
     else expect(data.attributes.created).toBe(data.attributes.updated);
     expect(data.relationships.connection.data).toEqual({ type: "connection", id: m.connectionId });
-    expect(data.links.self).toBe(`http://test${PAYMENTS}/${data.id}`);
+    // On APP_URL, never on the Host the request named (http://test here).
+    expect(data.links.self).toBe(`${process.env.APP_URL}${PAYMENTS}/${data.id}`);
     expect(answer.headers.get("location")).toBe(data.links.self);
     expect(answer.headers.get("content-type")).toBe("application/vnd.api+json");
 
@@ -484,14 +485,17 @@ describe("status codes", () => {
     expect(answer.json.errors[0]!.code).toBe("rate_limited");
   });
 
-  it("never answers 500 to __proto__ members", async () => {
+  it("never answers 500 to __proto__ members: refuses them at their pointers (issue 13)", async () => {
     const rawBody = JSON.stringify(bodyFor(EUR, m.account, { reference_id: newReference(), customer: "PROTO" })).replace(
       '"PROTO"',
       '{"__proto__": {"name": "x"}, "name": "Ada", "address": {"__proto__": null}}',
     );
     const answer = await postPayment(m.key, undefined, { rawBody });
-    expect(answer.status).toBe(201);
-    expect(answer.json.data.attributes.resolved_customer).toMatchObject({ name: "Ada" });
+    expect(answer.status).toBe(422);
+    expect(answer.json.errors.map((e) => [e.source?.pointer, e.code])).toEqual([
+      ["/data/attributes/customer/__proto__", "unknown_attribute"],
+      ["/data/attributes/customer/address/__proto__", "unknown_attribute"],
+    ]);
   });
 
   it.each([["[]"], ['"text"'], ["null"], ["42"], ['{"data": null}'], ['{"data": {"attributes": {"amount": {"$gt": 1}}}}']])(
@@ -612,7 +616,7 @@ describe("GET /api/commerce/openapi.json", () => {
     expect(answer.status).toBe(200);
     const doc = JSON.parse(answer.text) as Record<string, unknown> & { components: { schemas: Record<string, unknown> } };
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.servers).toEqual([{ url: "http://test" }]);
+    expect(doc.servers).toEqual([{ url: process.env.APP_URL }]);
     const cardNumber = JSON.stringify(doc.components.schemas.PayoutInvoiceRequest);
     expect(cardNumber).toContain("masked number as in spec 4.2");
     expect(Object.keys(doc.paths as object)).toEqual(

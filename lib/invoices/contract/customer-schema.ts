@@ -95,7 +95,8 @@ export const customerSchema = z
   .meta({
     description:
       "Customer (spec 2.3). All fields optional; omitted, null or blank ones are filled from the " +
-      "connection's constants. Unknown keys are allowed and passed on to the provider.",
+      "connection's constants. Unknown keys are allowed and passed on to the provider, except the reserved names " +
+      "__proto__, constructor and prototype, refused anywhere inside the customer (422 unknown_attribute at that member).",
   });
 
 export type Customer = z.output<typeof customerSchema>;

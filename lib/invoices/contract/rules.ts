@@ -1,6 +1,7 @@
 import { findService, listServices } from "@/lib/providers";
 import type { InvoiceDirection } from "@/lib/providers";
 import type { Problem } from "@/lib/problems";
+import { findReservedMembers, reservedMemberMessage } from "@/lib/customers/object-paths";
 import { parseAmount } from "./amount";
 
 /** The codes of the rules below; they report Problems with paths from the request envelope's root. */
@@ -116,6 +117,23 @@ export function checkCustomerPlacement(envelope: unknown): Problem[] {
     code: "customer_conflict" as const,
     message: `customer is also sent at /${first?.join("/")}; send it in one place only`,
   }));
+}
+
+/**
+ * Issue 13: the customer is an open object (provider extras pass through), so it cannot refuse
+ * unknown keys as attributes and constants do; it refuses the reserved member names
+ * (`__proto__`, `constructor`, `prototype`, listed once in lib/customers/object-paths) anywhere
+ * inside it, each with the same `unknown_attribute` code an unknown attribute gets. Runs on the
+ * body as received: a parsed object no longer holds a `__proto__` member.
+ */
+export function checkReservedCustomerMembers(envelope: unknown): Problem[] {
+  return CUSTOMER_SPOTS.flatMap((spot) =>
+    findReservedMembers(valueAt(envelope, spot), spot).map(({ path, name }) => ({
+      path,
+      code: "unknown_attribute" as const,
+      message: reservedMemberMessage(name),
+    })),
+  );
 }
 
 /** Deepest legitimate member is about six levels down (gateway_options.customer.address.…). */

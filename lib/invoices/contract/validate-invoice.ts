@@ -1,6 +1,6 @@
 import type { InvoiceDirection } from "@/lib/providers";
 import { problemsFromZod, type Result } from "@/lib/problems";
-import type { InvoiceRuleCode } from "./rules";
+import { checkReservedCustomerMembers, type InvoiceRuleCode } from "./rules";
 import { ENVELOPE_SCHEMAS, type InvoiceEnvelope } from "./schemas";
 
 /** Every code a problem of an invoice request body may carry: the invoice API publishes these. */
@@ -22,7 +22,9 @@ export type InvoiceProblemCode =
  * the document root (`["data", "attributes", "amount"]`) and the `closed` set of codes.
  */
 export function validateInvoice<D extends InvoiceDirection>(direction: D, body: unknown): Result<InvoiceEnvelope<D>> {
+  const reserved = checkReservedCustomerMembers(body);
   const result = ENVELOPE_SCHEMAS[direction].safeParse(body);
-  if (result.success) return { ok: true, value: result.data as InvoiceEnvelope<D> };
-  return { ok: false, problems: problemsFromZod(result.error.issues, { input: body, codes: "closed" }) };
+  if (result.success && reserved.length === 0) return { ok: true, value: result.data as InvoiceEnvelope<D> };
+  const problems = result.success ? [] : problemsFromZod(result.error.issues, { input: body, codes: "closed" });
+  return { ok: false, problems: [...reserved, ...problems] };
 }
