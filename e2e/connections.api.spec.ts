@@ -23,7 +23,7 @@ test("management API over HTTP: create, read, update keeping the secret, delete;
   const body = await created.json();
   const id: string = body.data.id;
   expect(id).toMatch(/^conn_/);
-  expect(created.headers()["location"]).toBe(`/api/connections/${id}`);
+  expect(created.headers()["location"]).toBe(`${process.env.APP_URL ?? "http://127.0.0.1:" + (process.env.E2E_PORT ?? 3107)}/api/connections/${id}`);
   expect(body.data.attributes).toMatchObject({ mode: "test", enabled: true, services: ["payment_card_eur_hpp"], constants: { COUNTRY: "DE" } });
   expect(body.data.attributes.credentials).toEqual({ public_key: keys.publicKey, secret_key: `••••${keys.secretKey.slice(-4)}`, test_mode: true, currency: "EUR" });
 
@@ -87,8 +87,8 @@ test("GET /api/providers is public and describes the registry without secrets", 
   const response = await request.get("/api/providers");
   expect(response.status()).toBe(200);
   const { data } = await response.json();
-  expect(data.providers.map((p: { slug: string }) => p.slug)).toEqual(PROVIDERS.map((p) => p.slug));
-  const f = data.providers.find((p: { slug: string }) => p.slug === "provider-f").kinds[0];
+  expect(data.map((p: { type: string; id: string }) => `${p.type}:${p.id}`)).toEqual(PROVIDERS.map((p) => `provider:${p.slug}`));
+  const f = data.find((p: { id: string }) => p.id === "provider-f").attributes.kinds[0];
   expect(f.fields.find((x: { id: string }) => x.id === "secret_key")).toMatchObject({ input: "secret", secret: true, required: true });
   expect(f.constants.find((x: { name: string }) => x.name === "COUNTRY_PHONE_CODE").target).toBe("customer.constants.customer_country_phone_code");
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { problemsFromZod } from "@/lib/problems";
-import { ApiValidationError } from "./errors";
+import { ApiError, ApiValidationError } from "./errors";
 
 /**
  * Reads `{ data: { type, attributes } }` and checks the type; attribute problems are the
@@ -16,4 +16,21 @@ export function readEnvelope(body: unknown, type: string): { attributes: Record<
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues), { base: "" });
   return { attributes: parsed.data.data.attributes, data: parsed.data.data };
+}
+
+/**
+ * JSON:API: a server that does not take client-generated ids MUST answer 403 to a create request
+ * carrying `data.id`. Checked before anything else about the body, so the refusal is unambiguous.
+ */
+export function refuseClientGeneratedId(body: unknown): void {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return;
+  const data = (body as { data?: unknown }).data;
+  if (typeof data !== "object" || data === null || Array.isArray(data) || !("id" in data)) return;
+  throw new ApiError(
+    403,
+    "client_generated_id",
+    "Client-generated id not supported",
+    "The server assigns the id of a new resource; send the create request without data.id.",
+    "/data/id",
+  );
 }

@@ -85,6 +85,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   customer_conflict: "Customer sent more than once",
   too_deep: "Nested too deeply",
   unknown_parameter: "Invalid query parameter",
+  unsupported_parameter: "Unsupported query parameter",
   invalid_parameter: "Invalid query parameter",
   invalid_cursor: "Invalid query parameter",
   invoice_processing: "Invoice already being paid",

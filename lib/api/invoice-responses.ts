@@ -1,4 +1,5 @@
 import { ApiError, ApiValidationError, problemsToJsonApi } from "@/lib/api/errors";
+import { publicBaseUrl } from "@/lib/config";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
 import type { InvoiceDirection } from "@/lib/providers";
@@ -15,9 +16,20 @@ import type { InvoiceRow } from "../invoices/create/store";
  * with the request id.
  */
 
-/** Links are absolute, on the origin the client used. */
-export function baseUrlOf(request: Request): string {
-  return new URL(request.url).origin;
+/**
+ * The list's query parameters: every `filter[…]` and `page[…]` goes to readApiListQuery, which
+ * refuses unknown ones with all its other problems at once; anything else answers 400 first.
+ */
+export const INVOICE_LIST_PARAMETERS = [/^(filter|page)\[/];
+
+/**
+ * A list URL on the public base URL: the query is re-serialised by URLSearchParams, so `filter[…]`
+ * brackets and any other reserved character come out percent-encoded (a valid URI, RFC 3986).
+ */
+function listUrl(direction: InvoiceDirection, params: URLSearchParams): string {
+  const url = new URL(`${publicBaseUrl()}${invoiceCollectionPath(direction)}`);
+  url.search = params.toString();
+  return url.href;
 }
 
 export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: string): Response {
@@ -81,13 +93,13 @@ export async function invoiceListResponse(
     return jsonApi({ errors, meta: { request_id: requestId } }, { status: 400 });
   }
   const page = await listInvoices(db, merchantId, filter.value);
-  const baseUrl = url.origin;
-  const self = `${baseUrl}${invoiceCollectionPath(direction)}${url.search}`;
+  const baseUrl = publicBaseUrl();
+  const self = listUrl(direction, url.searchParams);
   let next: string | null = null;
   if (page.nextCursor) {
     const nextParams = new URLSearchParams(url.searchParams);
     nextParams.set("page[after]", page.nextCursor);
-    next = `${baseUrl}${invoiceCollectionPath(direction)}?${nextParams.toString()}`;
+    next = listUrl(direction, nextParams);
   }
   return jsonApi({
     data: page.invoices.map((row) => toInvoiceResource(row, { baseUrl })),

@@ -28,9 +28,26 @@ async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 describe("readJsonBody", () => {
-  it("parses application/vnd.api+json with a charset parameter", async () => {
-    const body = await readJsonBody(post('{"data":{"type":"x"}}', { "content-type": "application/vnd.api+json; charset=utf-8" }));
+  it("parses application/json with a charset parameter", async () => {
+    const body = await readJsonBody(post('{"data":{"type":"x"}}', { "content-type": "application/json; charset=utf-8" }));
     expect(body).toEqual({ data: { type: "x" } });
+  });
+
+  it("refuses application/vnd.api+json with a parameter other than ext or profile with 415 (JSON:API 1.1)", async () => {
+    const failure = await failureOf(readJsonBody(post('{"data":{"type":"x"}}', { "content-type": "application/vnd.api+json; charset=utf-8" })));
+    expect(failure).toMatchObject({ status: 415, code: "unsupported_media_type" });
+  });
+
+  it("hands on an amount written with an exponent as its source text, so the amount rule refuses it like the string", async () => {
+    const text = '{"data":{"attributes":{"amount":1E3,"lifetime":1e3,"x":[1e2,{"amount":2e1}]}}}';
+    const body = (await readJsonBody(post(text, { "content-type": "application/json" }), { exactNumbersAt: [["data", "attributes", "amount"]] })) as {
+      data: { attributes: Record<string, unknown> };
+    };
+    expect(body.data.attributes).toEqual({ amount: "1E3", lifetime: 1000, x: [100, { amount: 20 }] });
+    const plain = (await readJsonBody(post('{"data":{"attributes":{"amount":100.5}}}', { "content-type": "application/json" }), { exactNumbersAt: [["data", "attributes", "amount"]] })) as {
+      data: { attributes: Record<string, unknown> };
+    };
+    expect(plain.data.attributes.amount).toBe(100.5);
   });
 
   it("refuses other media types with 415", async () => {

@@ -3,6 +3,8 @@ import { problem } from "@/lib/problems";
 import { ApiError, ApiValidationError } from "./errors";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
 import { locateJsonError } from "./locate-json-error";
+import { checkContentType } from "./negotiation";
+import { keepExponentLiterals } from "./number-literals";
 
 /** ../shared/REFERENCE.md "Limits": request bodies up to 64 KiB. */
 export const MAX_BODY_BYTES = 65_536;
@@ -11,6 +13,8 @@ const JSON_MEDIA_TYPES = new Set(["application/json", "application/vnd.api+json"
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function assertJsonContentType(request: Request): void {
+  // JSON:API 1.1: its media type with a parameter other than ext/profile is a 415 of its own.
+  checkContentType(request);
   const contentType = request.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   if (!JSON_MEDIA_TYPES.has(mediaType)) {
@@ -66,8 +70,17 @@ function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
+export type ReadJsonBodyOptions = {
+  maxBytes?: number;
+  /**
+   * Paths whose numbers must not be written with an exponent (the invoice amount): such a number is
+   * handed on as its source text ("1e3"), which the field's own rule refuses like the string form.
+   */
+  exactNumbersAt?: readonly (readonly (string | number)[])[];
+};
+
 /** Reads and parses a JSON body; every refusal is an ApiError that names no byte of the body. */
-export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES }: { maxBytes?: number } = {}): Promise<unknown> {
+export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES, exactNumbersAt = [] }: ReadJsonBodyOptions = {}): Promise<unknown> {
   assertJsonContentType(request);
   const text = decodeUtf8(await readLimitedBytes(request, maxBytes));
   if (text.trim() === "") throw malformed("The body is empty; send a JSON document.");
@@ -81,6 +94,7 @@ export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES
       : "The parser rejected it.";
     throw malformed(`The body is not valid JSON: ${where}`);
   }
+  parsed = keepExponentLiterals(parsed, text, exactNumbersAt);
   const unsafe = findUnsafeText(parsed);
   if (unsafe) {
     throw new ApiValidationError([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)], { base: "" });

@@ -14,8 +14,8 @@ const merchant = { id: "mer_1", name: "Shop" } as unknown as Merchant;
 const GOOD_KEY = "pok_good";
 const authenticate = vi.mocked(authenticateApiKey);
 
-function call(route: ReturnType<typeof withApiKey<{ id: string }>>, headers: Record<string, string> = {}) {
-  const request = new Request("http://localhost/api/commerce/payment-invoices/cpi_1?secret=x", { headers });
+function call(route: ReturnType<typeof withApiKey<{ id: string }>>, headers: Record<string, string> = {}, query = "") {
+  const request = new Request(`http://localhost/api/commerce/payment-invoices/cpi_1${query}`, { headers });
   return route(request, { params: Promise.resolve({ id: "cpi_1" }) });
 }
 
@@ -117,11 +117,48 @@ describe("withApiKey", () => {
   });
 
   it("logs one line with method, path, status, duration and request id, without headers or query", async () => {
-    await call(echo, bearer(GOOD_KEY, "r-log"));
+    const route = withApiKey<{ id: string }>(async () => jsonApi({ data: null }), { query: ["secret"] });
+    expect((await call(route, bearer(GOOD_KEY, "r-log"), "?secret=x")).status).toBe(200);
     expect(logger.info).toHaveBeenCalledTimes(1);
     const [, fields] = vi.mocked(logger.info).mock.calls[0]!;
     expect(fields).toEqual({ method: "GET", path: "/api/commerce/payment-invoices/cpi_1", status: 200, durationMs: expect.any(Number), requestId: "r-log" });
     expect(JSON.stringify(fields)).not.toContain(GOOD_KEY);
+  });
+});
+
+describe("withApiKey: JSON:API query parameters and media types", () => {
+  it("answers 400 naming each query parameter the route does not document, include and sort included", async () => {
+    const response = await call(echo, bearer(GOOD_KEY, "r-query"), "?include=connection&sort=-created&foo=1");
+    const { status, body } = await errorOf(response);
+    expect(status).toBe(400);
+    expect(body.meta.request_id).toBe("r-query");
+    expect((body.errors as unknown as { code: string; source: { parameter: string } }[]).map((e) => [e.code, e.source.parameter])).toEqual([
+      ["unsupported_parameter", "include"],
+      ["unsupported_parameter", "sort"],
+      ["unknown_parameter", "foo"],
+    ]);
+  });
+
+  it("answers 415 for a JSON:API Content-Type with a parameter other than ext or profile, and for ext", async () => {
+    for (const contentType of ["application/vnd.api+json; charset=utf-8", "application/vnd.api+json;version=1", 'application/vnd.api+json; ext="https://example.com/ext"']) {
+      const response = await call(echo, { ...bearer(), "content-type": contentType });
+      expect(await errorOf(response)).toMatchObject({ status: 415, code: "unsupported_media_type" });
+    }
+    const profiled = await call(echo, { ...bearer(), "content-type": 'application/vnd.api+json; profile="https://example.com/p"' });
+    expect(profiled.status).toBe(200);
+  });
+
+  it("answers 406 only when every JSON:API media type in Accept carries an unsupported parameter", async () => {
+    const refused = await call(echo, { ...bearer(), accept: "application/vnd.api+json; charset=utf-8, application/vnd.api+json; v=2" });
+    expect(await errorOf(refused)).toMatchObject({ status: 406, code: "not_acceptable" });
+    for (const accept of [
+      "application/vnd.api+json; charset=utf-8, application/vnd.api+json",
+      "application/vnd.api+json;q=0.9",
+      'application/vnd.api+json; profile="https://example.com/p"',
+      "application/json, */*",
+    ]) {
+      expect((await call(echo, { ...bearer(), accept })).status, accept).toBe(200);
+    }
   });
 });
 

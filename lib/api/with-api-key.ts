@@ -3,7 +3,9 @@ import { getDb, type Db } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
 import { errorResponse, handleApiError } from "./errors";
-import { takeToken } from "./rate-limit";
+import { negotiateJsonApi } from "./negotiation";
+import { assertQueryParameters, type QueryParameters } from "./query";
+import { takeApiToken, takeToken } from "./rate-limit";
 import { requestIdOf } from "./request";
 
 /** Next 16 route handler: dynamic params arrive as a Promise. */
@@ -28,6 +30,8 @@ export type WithApiKeyOptions = {
    * Only the invoice API opts in: the credential must never manage connections or keys.
    */
   allowSessionCredential?: boolean;
+  /** The query parameters the route documents; any other answers 400 (JSON:API). None by default. */
+  query?: QueryParameters;
 };
 
 /** The invoice API's routes: the composer posts to them as an outside client would. */
@@ -90,6 +94,7 @@ export function withApiKey<P = Record<string, string>>(
 ): RouteHandler<P> {
   return (request, context) =>
     runLogged(request, async (requestId) => {
+      negotiateJsonApi(request);
       const match = BEARER.exec(request.headers.get("authorization") ?? "");
       if (!match) {
         return singleError(
@@ -109,8 +114,9 @@ export function withApiKey<P = Record<string, string>>(
         });
       }
       // Limited by key id, never by the raw key, so no secret is held in the limiter's memory.
-      const decision = takeToken(`key:${auth.keyId}`);
+      const decision = await takeApiToken(`key:${auth.keyId}`);
       if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
+      assertQueryParameters(request, options.query ?? []);
       const params = await context.params;
       return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly: auth.testOnly, db, requestId });
     });
@@ -126,9 +132,25 @@ function clientAddressOf(request: Request): string {
   return forwarded || "local";
 }
 
-export function withPublic<P = Record<string, string>>(handler: (ctx: PublicContext<P>) => Promise<Response>): RouteHandler<P> {
+export type WithPublicOptions = {
+  /**
+   * A JSON:API resource route: media type parameters are negotiated (415/406) and only these query
+   * parameters are accepted (400 for any other). Without it (provider callbacks, the hosted page's
+   * status poll) the request is taken as it comes.
+   */
+  jsonApi?: { query: QueryParameters };
+};
+
+export function withPublic<P = Record<string, string>>(
+  handler: (ctx: PublicContext<P>) => Promise<Response>,
+  options: WithPublicOptions = {},
+): RouteHandler<P> {
   return (request, context) =>
     runLogged(request, async (requestId) => {
+      if (options.jsonApi) {
+        negotiateJsonApi(request);
+        assertQueryParameters(request, options.jsonApi.query);
+      }
       const decision = takeToken(`addr:${clientAddressOf(request)}`);
       if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
       const params = await context.params;

@@ -1,4 +1,5 @@
 import type { JsonApiResource } from "@/lib/api/responses";
+import { publicBaseUrl } from "@/lib/config";
 import type { ConnectionView } from "./store";
 
 export type ConnectionAttributes = {
@@ -34,6 +35,7 @@ export function toConnectionResource(view: ConnectionView): JsonApiResource<Conn
       created: view.createdAt.toISOString(),
       updated: view.updatedAt.toISOString(),
     },
-    links: { self: `/api/connections/${view.id}` },
+    // Absolute, on the public base URL (APP_URL), never the Host the request named.
+    links: { self: `${publicBaseUrl()}/api/connections/${encodeURIComponent(view.id)}` },
   };
 }

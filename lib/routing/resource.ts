@@ -1,4 +1,5 @@
 import type { JsonApiResource } from "@/lib/api/responses";
+import { publicBaseUrl } from "@/lib/config";
 import type { Problem } from "@/lib/problems";
 import type { RoutingOrder } from "./orders";
 
@@ -38,7 +39,8 @@ export function toRoutingOrderResource(order: RoutingOrder): JsonApiResource<Rou
     relationships: {
       connections: { data: order.connections.map((connection) => ({ type: "connection", id: connection.connectionId })) },
     },
-    links: { self: `/api/routing/${order.id}` },
+    // Absolute, on the public base URL (APP_URL); the colon of service:mode is a valid path character.
+    links: { self: `${publicBaseUrl()}/api/routing/${order.id}` },
   };
 }
 

@@ -9,6 +9,7 @@ import type { RouteHandler } from "@/lib/api/with-api-key";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
+import { publicBaseUrl } from "@/lib/config";
 import { logger } from "@/lib/logger";
 import { describeRegistry, PROVIDERS } from "@/lib/providers";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
@@ -145,8 +146,9 @@ describe("POST /api/connections", () => {
     const data = answer.json.data;
     expect(data.id).toMatch(/^conn_[A-Za-z0-9_-]{22}$/);
     expect(data.type).toBe("connection");
-    expect(answer.headers.get("location")).toBe(`/api/connections/${data.id}`);
-    expect(data.links.self).toBe(`/api/connections/${data.id}`);
+    // Absolute, on APP_URL, never on the Host the request named (http://test here).
+    expect(answer.headers.get("location")).toBe(`${publicBaseUrl()}/api/connections/${data.id}`);
+    expect(data.links.self).toBe(`${publicBaseUrl()}/api/connections/${data.id}`);
     expect(answer.headers.get("content-type")).toBe("application/vnd.api+json");
     expect(data.attributes).toMatchObject({ provider, kind, label: attributes.label, mode: "test", enabled: true });
 
@@ -578,7 +580,10 @@ describe("GET /api/providers", () => {
   it("describes every provider of the registry and its fields as plain JSON, without schema internals", async () => {
     const answer = await send(GET_PROVIDERS, {}, { path: "/api/providers" });
     expect(answer.status).toBe(200);
-    const providers = (answer.json.data as unknown as { providers: unknown }).providers as { slug: string; kinds: { kind: string; fields: Record<string, unknown>[] }[] }[];
+    // JSON:API resources: type "provider", the slug as id, the description as attributes.
+    const resources = answer.json.data as unknown as { type: string; id: string; attributes: Record<string, unknown> }[];
+    expect(resources.every((resource) => resource.type === "provider")).toBe(true);
+    const providers = resources.map(({ id, attributes }) => ({ slug: id, ...attributes })) as unknown as { slug: string; kinds: { kind: string; fields: Record<string, unknown>[] }[] }[];
     expect(providers.map((p) => p.slug)).toEqual(PROVIDERS.map((p) => p.slug));
     for (const provider of providers) {
       expect(provider.kinds.length).toBeGreaterThan(0);
@@ -609,7 +614,7 @@ describe("GET /api/providers", () => {
     walk(answer.json, "");
     expect(forbiddenKeys).toEqual([]);
     // Nothing was lost to serialisation: no functions, regular expressions or undefined values.
-    expect(answer.json.data).toStrictEqual(describeRegistry());
+    expect(providers).toStrictEqual(describeRegistry().providers);
   });
 });
 

@@ -51,9 +51,10 @@ describe("Provider Z, a folder registered at run time", () => {
   it("is described by GET /api/providers exactly as the registry describes it", async () => {
     const answer = await send(GET_PROVIDERS, "/api/providers");
     expect(answer.status).toBe(200);
-    const providers = answer.json.data.providers as { slug: string; services: { code: string }[] }[];
+    const resources = answer.json.data as { type: string; id: string; attributes: Record<string, unknown> }[];
+    const providers = resources.map(({ id, attributes }) => ({ slug: id, ...attributes })) as { slug: string; services: { code: string }[] }[];
     expect(providers.at(-1)).toMatchObject({ slug: "provider-z", name: "Provider Z", services: [{ code: "payment_card_chf_hpp" }] });
-    expect(answer.json.data).toStrictEqual(describeRegistry());
+    expect(providers).toStrictEqual(describeRegistry().providers);
   });
 
   it("is connected through the management API, its secret masked, and an invoice of its example is routed to it", async () => {

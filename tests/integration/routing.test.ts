@@ -12,6 +12,7 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { listAudit } from "@/lib/connections/audit";
 import { findRoute } from "@/lib/invoices/create/routing";
 import { logger } from "@/lib/logger";
+import { publicBaseUrl } from "@/lib/config";
 import { listRouteCandidates } from "@/lib/routing/candidates";
 import { getRoutingOrders, saveRoutingOrder, type RoutingOrder } from "@/lib/routing/orders";
 import type { RoutingOrderAttributes } from "@/lib/routing/resource";
@@ -184,7 +185,7 @@ describe("GET /api/routing and PATCH /api/routing/{service}:{mode}", () => {
     expect(eur).toMatchObject({
       type: "routing-order",
       attributes: { service: "payment_card_eur_hpp", currency: "EUR", mode: "test", connection_ids: [b, c, e, f], updated: null },
-      links: { self: "/api/routing/payment_card_eur_hpp:test" },
+      links: { self: `${publicBaseUrl()}/api/routing/payment_card_eur_hpp:test` },
     });
     const patched = await patch(m.key, "payment_card_eur_hpp:test", { connection_ids: [e, f] }, { id: "payment_card_eur_hpp:test" });
     expect(patched.status).toBe(200);

@@ -1,4 +1,5 @@
-import { readEnvelope } from "@/lib/api/envelope";
+import { readEnvelope, refuseClientGeneratedId } from "@/lib/api/envelope";
+import { otherMethods } from "@/lib/api/methods";
 import { ApiValidationError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
@@ -8,22 +9,35 @@ import { toConnectionResource } from "@/lib/connections/resource";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { apiKeyActor, connectionScope } from "@/lib/connections/scope";
 import { createConnection } from "@/lib/connections/service";
-import { problemsFromZod } from "@/lib/problems";
+import { problem, problemsFromZod, type Problem } from "@/lib/problems";
+
+const LIST_PARAMETERS = ["filter[provider]", "filter[mode]", "filter[state]"] as const;
+const CHOICES = { "filter[mode]": ["test", "live"], "filter[state]": ["enabled", "disabled"] } as const;
+
+/** A filter value outside its set is a 400 naming the parameter, never silently ignored (that would list everything). */
+function readChoice<N extends keyof typeof CHOICES>(search: URLSearchParams, name: N, problems: Problem[]): (typeof CHOICES)[N][number] | undefined {
+  const value = search.get(name);
+  if (value === null) return undefined;
+  const choices: readonly string[] = CHOICES[name];
+  if (choices.includes(value)) return value as (typeof CHOICES)[N][number];
+  problems.push(problem("invalid_parameter", `${name} must be one of ${choices.join(", ")}`, [name]));
+  return undefined;
+}
 
 export const GET = withApiKey(async ({ request, merchant, db }) => {
   const search = new URL(request.url).searchParams;
-  const mode = search.get("filter[mode]");
-  const state = search.get("filter[state]");
-  const views = await listConnections(db, merchant.id, {
-    provider: search.get("filter[provider]") ?? undefined,
-    mode: mode === "test" || mode === "live" ? mode : undefined,
-    state: state === "enabled" || state === "disabled" ? state : undefined,
-  });
+  const problems: Problem[] = [];
+  const mode = readChoice(search, "filter[mode]", problems);
+  const state = readChoice(search, "filter[state]", problems);
+  if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
+  const views = await listConnections(db, merchant.id, { provider: search.get("filter[provider]") ?? undefined, mode, state });
   return jsonApi({ data: views.map(toConnectionResource), meta: { count: views.length } });
-});
+}, { query: LIST_PARAMETERS });
 
 export const POST = withApiKey(async ({ request, merchant, keyId }) => {
-  const { attributes } = readEnvelope(await readJsonBody(request), "connection");
+  const body = await readJsonBody(request);
+  refuseClientGeneratedId(body);
+  const { attributes } = readEnvelope(body, "connection");
   const parsed = createConnectionSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues));
   const created = await createConnection(await connectionScope(merchant.id, apiKeyActor(keyId)), parsed.data);
@@ -31,3 +45,9 @@ export const POST = withApiKey(async ({ request, merchant, keyId }) => {
   const resource = toConnectionResource(created.value);
   return jsonApi({ data: resource }, { status: 201, headers: { Location: resource.links!.self } });
 });
+
+const other = otherMethods(["GET", "POST"]);
+export const PUT = other.PUT;
+export const PATCH = other.PATCH;
+export const DELETE = other.DELETE;
+export const OPTIONS = other.OPTIONS;

@@ -1,6 +1,26 @@
-import { withPublic } from "@/lib/api/with-api-key";
+import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
-import { describeRegistry } from "@/lib/providers";
+import { withPublic } from "@/lib/api/with-api-key";
+import { publicBaseUrl } from "@/lib/config";
+import { describeRegistry, type ProviderDescription } from "@/lib/providers";
+
+/** A provider as a JSON:API resource: `type` "provider", its slug as `id`, everything else as attributes. */
+function toProviderResource({ slug, ...attributes }: ProviderDescription) {
+  return { type: "provider", id: slug, attributes };
+}
 
 /** The provider registry itself, public and free of secrets: forms and docs can be built from it. */
-export const GET = withPublic(async () => jsonApi({ data: describeRegistry() }));
+export const GET = withPublic(
+  async () => {
+    const { providers } = describeRegistry();
+    return jsonApi({ data: providers.map(toProviderResource), links: { self: `${publicBaseUrl()}/api/providers` }, meta: { count: providers.length } });
+  },
+  { jsonApi: { query: [] } },
+);
+
+const other = otherMethods(["GET"]);
+export const POST = other.POST;
+export const PUT = other.PUT;
+export const PATCH = other.PATCH;
+export const DELETE = other.DELETE;
+export const OPTIONS = other.OPTIONS;

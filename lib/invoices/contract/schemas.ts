@@ -168,10 +168,14 @@ function envelopeOf<A extends z.ZodType>(type: string, attributes: A, descriptio
       attributes,
       customer: customerSchema.nullish(),
       relationships: connectionPinSchema.optional(),
+      // JSON:API: a resource object may carry non-standard meta information; it is accepted and ignored.
+      meta: z.record(z.string(), z.unknown(), { error: "data.meta must be an object" }).optional()
+        .meta({ description: "Optional. Free-form meta information (JSON:API); accepted and ignored" }),
     },
     "member of data",
   );
-  // JSON:API documents may carry top-level `meta` or `jsonapi`; only `data` matters here.
+  // JSON:API documents may carry top-level `meta` or `jsonapi`; only `data` matters here. `data.id` never
+  // reaches this schema: the create routes answer 403 for a client-generated id first.
   return z
     .looseObject({ data })
     .superRefine((value, ctx) => report(ctx, [...checkJsonLimits(value), ...checkCustomerPlacement(value)]), ALWAYS)

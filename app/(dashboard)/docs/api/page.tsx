@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PageHeader } from "@/components/shell/page-header";
-import { baseUrlOf } from "@/lib/api/invoice-responses";
+import { publicBaseUrl } from "@/lib/config";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { buildOpenApiDocument } from "@/lib/invoices/contract";
 import { childrenOf, describeSchema, listOperations, type Json, type Operation } from "./openapi-view";
@@ -163,8 +162,7 @@ function OperationSection({ op }: { op: Operation }) {
  */
 export default async function ApiReferencePage() {
   await requirePageViewer();
-  const host = (await headers()).get("host") ?? "localhost";
-  const doc = buildOpenApiDocument({ baseUrl: baseUrlOf(new Request(`http://${host}/api/commerce/openapi.json`)) });
+  const doc = buildOpenApiDocument({ baseUrl: publicBaseUrl() });
   const info = (doc.info ?? {}) as Json;
   const server = ((doc.servers as Json[] | undefined)?.[0]?.url as string | undefined) ?? "";
   const operations = listOperations(doc);

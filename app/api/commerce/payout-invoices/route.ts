@@ -1,15 +1,19 @@
+import { publicBaseUrl } from "@/lib/config";
+import { refuseClientGeneratedId } from "@/lib/api/envelope";
 import { readJsonBody } from "@/lib/api/request";
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
-import { baseUrlOf, createInvoiceResponse, invoiceListResponse } from "@/lib/api/invoice-responses";
+import { createInvoiceResponse, INVOICE_LIST_PARAMETERS, invoiceListResponse } from "@/lib/api/invoice-responses";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { startCreatedInvoice } from "@/lib/processing/after-create";
 
 /** Spec 4.2: create a payout invoice. */
 export const POST = withApiKey(async ({ request, merchant, db, requestId, testOnly }) => {
-  const result = await createInvoice(db, merchant, "payout", await readJsonBody(request), { requestId, testOnly });
-  return createInvoiceResponse(await startCreatedInvoice(db, result), baseUrlOf(request));
+  const body = await readJsonBody(request, { exactNumbersAt: [["data", "attributes", "amount"]] });
+  refuseClientGeneratedId(body);
+  const result = await createInvoice(db, merchant, "payout", body, { requestId, testOnly });
+  return createInvoiceResponse(await startCreatedInvoice(db, result), publicBaseUrl());
 }, COMPOSER_MAY_CALL);
 
 /** The merchant's payout invoices, newest first, with filters and cursor pagination. */
 export const GET = withApiKey(async ({ request, merchant, db, requestId }) =>
-  invoiceListResponse(db, merchant.id, "payout", request, requestId), COMPOSER_MAY_CALL);
+  invoiceListResponse(db, merchant.id, "payout", request, requestId), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });

@@ -1,6 +1,7 @@
 import { readEnvelope } from "@/lib/api/envelope";
 import { ApiError, ApiValidationError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/request";
+import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { findConnectionRow, getConnection } from "@/lib/connections/queries";
@@ -35,3 +36,8 @@ export const DELETE = withApiKey<Params>(async ({ params, merchant, keyId }) => 
   if (!(await deleteConnection(await connectionScope(merchant.id, apiKeyActor(keyId)), params.id))) throw notFound(params.id);
   return new Response(null, { status: 204 });
 });
+
+const other = otherMethods<Params>(["GET", "PATCH", "DELETE"]);
+export const POST = other.POST;
+export const PUT = other.PUT;
+export const OPTIONS = other.OPTIONS;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { readEnvelope } from "@/lib/api/envelope";
 import { ApiError, ApiValidationError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/request";
+import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { apiKeyActor } from "@/lib/connections/scope";
@@ -59,3 +60,9 @@ export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyI
   if (!saved.ok) throw new ApiValidationError(toAttributeProblems(saved.problems));
   return jsonApi({ data: toRoutingOrderResource(saved.value) });
 });
+
+const other = otherMethods<Params>(["GET", "PATCH"]);
+export const POST = other.POST;
+export const PUT = other.PUT;
+export const DELETE = other.DELETE;
+export const OPTIONS = other.OPTIONS;

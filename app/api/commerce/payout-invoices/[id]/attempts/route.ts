@@ -1,9 +1,9 @@
 import { attemptListResponse } from "@/lib/api/attempt-responses";
-import { baseUrlOf } from "@/lib/api/invoice-responses";
+import { publicBaseUrl } from "@/lib/config";
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
 
 type Params = { id: string };
 
 /** The payout invoice's attempts (issue 10), oldest first, as JSON:API invoice-attempt resources. */
-export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) =>
-  attemptListResponse(db, merchant.id, "payout", params.id, baseUrlOf(request)), COMPOSER_MAY_CALL);
+export const GET = withApiKey<Params>(async ({ params, merchant, db }) =>
+  attemptListResponse(db, merchant.id, "payout", params.id, publicBaseUrl()), COMPOSER_MAY_CALL);
