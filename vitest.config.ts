@@ -28,6 +28,21 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // `npm run test:reliability`: suites that take minutes, start real servers (`next build`
+        // first) and need PostgreSQL. tests/reliability/setup.ts stops the run when DATABASE_URL is
+        // not set, rather than skipping. Files run one at a time: they start servers of their own.
+        extends: true,
+        test: {
+          name: "reliability",
+          include: ["tests/reliability/**/*.test.ts"],
+          setupFiles: ["tests/reliability/setup.ts"],
+          environment: "node",
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

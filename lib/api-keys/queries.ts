@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { invalidation } from "@/lib/cache/invalidation";
 import { sharedCache } from "@/lib/cache/shared-cache";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, merchants, users } from "@/lib/db/schema";
@@ -62,8 +63,7 @@ export async function revokeApiKey(db: Db, merchantId: string, id: string): Prom
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
-  revokes.__apiKeyRevokeEpoch = (revokes.__apiKeyRevokeEpoch ?? 0) + 1;
-  keyCache.deleteWhere((_hash, cached) => cached.keyId === id);
+  await forgetKey(id);
   return rows.length > 0;
 }
 
@@ -72,14 +72,18 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Authenticated keys are remembered for a few seconds so an API call costs no key lookup.
- * Revoking forgets the key at once in this process (the cache is shared with server.ts);
- * other processes on the same PostgreSQL stop accepting it within the TTL.
+ * Revoking forgets the key at once in this process (the cache is shared with server.ts) and,
+ * through a notification, in every other process on the same PostgreSQL (lib/cache/invalidation.ts).
  */
 export const API_KEY_CACHE_TTL_MS = 10_000;
 type CachedKey = { merchant: Merchant; keyId: string; lastUsedAt: Date | null };
-const keyCache = sharedCache<CachedKey>("api-keys", API_KEY_CACHE_TTL_MS);
+const keyCache = sharedCache<CachedKey>("api-keys", API_KEY_CACHE_TTL_MS, { acrossProcesses: true });
 /** Moves on at every revoke, so a lookup that raced a revoke does not put the key back. */
 const revokes = globalThis as unknown as { __apiKeyRevokeEpoch?: number };
+const forgetKey = invalidation("api-keys:revoked", (keyId) => {
+  revokes.__apiKeyRevokeEpoch = (revokes.__apiKeyRevokeEpoch ?? 0) + 1;
+  keyCache.deleteWhere((_hash, cached) => cached.keyId === keyId);
+});
 
 async function lookupKey(db: Db, hash: string): Promise<CachedKey | undefined> {
   const [row] = await db

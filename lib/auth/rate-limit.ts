@@ -1,8 +1,11 @@
+import { clearShared, countInSharedWindow, sharedStoreInUse, sharedWindowWait } from "@/lib/rate-limit/store";
+
 /**
  * Fixed-window counter of failed attempts (../shared/REFERENCE.md "Limits": sign-in 10 attempts
  * per 15 minutes per account and per address). Only failures count, so a team signing in from
- * one office address is never locked out by its own successful sign-ins. Kept in process memory:
- * the app runs as one process per data directory.
+ * one office address is never locked out by its own successful sign-ins. `createRateLimiter` keeps
+ * the counts in process memory; `createSharedRateLimiter` (sign-in) shares them across processes on
+ * PostgreSQL.
  */
 export type RateLimiter = {
   /** Seconds to wait before another attempt is allowed, or 0. */
@@ -37,3 +40,46 @@ export function createRateLimiter(limit: number, windowMs: number): RateLimiter 
     },
   };
 }
+
+/** The same limiter with async answers, for call sites that may share it across processes. */
+export type SharedRateLimiter = {
+  check: (key: string) => Promise<number>;
+  fail: (key: string) => Promise<void>;
+  reset: (key: string) => Promise<void>;
+};
+
+/**
+ * A limiter every process on one PostgreSQL shares (table `rate_limits`, lib/rate-limit/store.ts),
+ * so a second instance cannot grant another 10 attempts; on the embedded PGlite (one process per
+ * data directory) the in-memory one above. `name` keeps limiters apart in the shared table.
+ */
+export function createSharedRateLimiter(name: string, limit: number, windowMs: number): SharedRateLimiter {
+  const memory = createRateLimiter(limit, windowMs);
+  const key = (k: string) => `${name}:${k}`;
+  return {
+    async check(k) {
+      return sharedStoreInUse() ? sharedWindowWait(key(k), limit) : memory.check(k);
+    },
+    async fail(k) {
+      if (sharedStoreInUse()) await countInSharedWindow(key(k), windowMs);
+      else memory.fail(k);
+    },
+    async reset(k) {
+      if (sharedStoreInUse()) await clearShared(key(k));
+      else memory.reset(k);
+    },
+  };
+}
+
+function positiveIntegerFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return value;
+}
+
+/** Sign-in: failed attempts allowed per account and per address within the window (SIGN_IN_MAX_FAILURES, default 10). */
+export const SIGN_IN_MAX_FAILURES = positiveIntegerFromEnv("SIGN_IN_MAX_FAILURES", 10);
+/** Sign-in: the window, in minutes (SIGN_IN_WINDOW_MINUTES, default 15). */
+export const SIGN_IN_WINDOW_MS = positiveIntegerFromEnv("SIGN_IN_WINDOW_MINUTES", 15) * 60_000;

@@ -1,0 +1,97 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { isEmbedded } from "@/lib/config";
+import { getDb, type Db } from "@/lib/db/client";
+import { logger } from "@/lib/logger";
+
+/**
+ * Rate-limit counters shared by every process on one PostgreSQL (table `rate_limits`, unlogged:
+ * counters lost in a crash only grant a fresh allowance). Each decision is one atomic statement
+ * on the key's row, timed by the database's clock so that processes on different machines agree.
+ * Keys are stored as SHA-256, so no e-mail address or client address sits in the table.
+ *
+ * On the embedded PGlite there is one process per data directory: callers keep their in-memory
+ * counters there (`sharedStoreInUse()` is false) and this module is not used.
+ */
+export function sharedStoreInUse(): boolean {
+  return !isEmbedded();
+}
+
+export type BucketDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+function rowKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+type Row = Record<string, unknown>;
+function rowsOf(result: unknown): Row[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: Row[] }).rows ?? [])) as Row[];
+}
+
+const NOW_MS = sql`(extract(epoch from clock_timestamp()) * 1000)`;
+
+const SWEEP_EVERY_MS = 60_000;
+const sweeps = globalThis as unknown as { __rateLimitSweepAt?: number };
+
+/** Rows past their expiry grant nothing that a missing row would not: delete them now and then. */
+function sweepNowAndThen(db: Db): void {
+  const now = Date.now();
+  if (now - (sweeps.__rateLimitSweepAt ?? 0) < SWEEP_EVERY_MS) return;
+  sweeps.__rateLimitSweepAt = now;
+  db.execute(sql`delete from rate_limits where expires_at < clock_timestamp()`).catch((error: unknown) =>
+    logger.warn("rate limits: sweep failed", { error }),
+  );
+}
+
+/**
+ * Token bucket: refills `perSecond` tokens a second up to `burst`; takes one token when there is
+ * one. The row keeps the tokens left and when it was last refilled.
+ */
+export async function takeSharedToken(key: string, perSecond: number, burst: number, db?: Db): Promise<BucketDecision> {
+  const database = db ?? (await getDb());
+  sweepNowAndThen(database);
+  const refilled = sql`least(${burst}::float8, b.tokens + greatest(0, excluded.stamp_ms - b.stamp_ms) * ${perSecond}::float8 / 1000)`;
+  const result = await database.execute(sql`
+    insert into rate_limits as b (key, tokens, stamp_ms, granted, expires_at)
+    values (${rowKey(key)}, ${burst - 1}::float8, ${NOW_MS}, true,
+            clock_timestamp() + make_interval(secs => ${burst / perSecond}::float8))
+    on conflict (key) do update set
+      tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
+      granted = ${refilled} >= 1,
+      stamp_ms = greatest(b.stamp_ms, excluded.stamp_ms),
+      expires_at = excluded.expires_at
+    returning tokens, granted`);
+  const row = rowsOf(result)[0];
+  if (!row || row.granted === true) return { ok: true };
+  const tokens = Number(row.tokens);
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perSecond)) };
+}
+
+/** Fixed window of `windowMs` from the first counted event: seconds until it ends if `limit` is reached, else 0. */
+export async function sharedWindowWait(key: string, limit: number, db?: Db): Promise<number> {
+  const database = db ?? (await getDb());
+  const result = await database.execute(sql`
+    select tokens, extract(epoch from (expires_at - clock_timestamp())) as left_seconds
+    from rate_limits where key = ${rowKey(key)} and expires_at > clock_timestamp()`);
+  const row = rowsOf(result)[0];
+  if (!row || Number(row.tokens) < limit) return 0;
+  return Math.max(1, Math.ceil(Number(row.left_seconds)));
+}
+
+/** Counts one event in the key's window, opening a new window when the last one has ended. */
+export async function countInSharedWindow(key: string, windowMs: number, db?: Db): Promise<void> {
+  const database = db ?? (await getDb());
+  sweepNowAndThen(database);
+  await database.execute(sql`
+    insert into rate_limits as b (key, tokens, stamp_ms, granted, expires_at)
+    values (${rowKey(key)}, 1, ${NOW_MS}, true, clock_timestamp() + make_interval(secs => ${windowMs / 1000}::float8))
+    on conflict (key) do update set
+      tokens = case when b.expires_at > clock_timestamp() then b.tokens + 1 else 1 end,
+      stamp_ms = case when b.expires_at > clock_timestamp() then b.stamp_ms else excluded.stamp_ms end,
+      expires_at = case when b.expires_at > clock_timestamp() then b.expires_at else excluded.expires_at end`);
+}
+
+export async function clearShared(key: string, db?: Db): Promise<void> {
+  const database = db ?? (await getDb());
+  await database.execute(sql`delete from rate_limits where key = ${rowKey(key)}`);
+}
