@@ -4,13 +4,13 @@ import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { findUserByEmail } from "@/lib/identity/membership";
 import { DUMMY_HASH, verifyPassword } from "@/lib/identity/password";
-import { createRateLimiter } from "./rate-limit";
+import { createSharedRateLimiter, SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS } from "./rate-limit";
 import { signInSchema } from "@/lib/identity/schemas";
 import { authSecret } from "./secret";
 
-const WINDOW_MS = 15 * 60_000;
-const byAccount = createRateLimiter(10, WINDOW_MS);
-const byAddress = createRateLimiter(10, WINDOW_MS);
+// Shared by every instance on one PostgreSQL: a second server grants no second allowance.
+const byAccount = createSharedRateLimiter("sign-in:account", SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS);
+const byAddress = createSharedRateLimiter("sign-in:address", SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS);
 
 export class TooManyAttempts extends CredentialsSignin {
   override code = "too_many_attempts";
@@ -45,16 +45,15 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
         const address = clientAddress(request);
-        if (byAccount.check(email) > 0 || byAddress.check(address) > 0) throw new TooManyAttempts();
+        if ((await byAccount.check(email)) > 0 || (await byAddress.check(address)) > 0) throw new TooManyAttempts();
         const db = await getDb();
         const user = await findUserByEmail(db, email);
         const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
         if (!user || !valid) {
-          byAccount.fail(email);
-          byAddress.fail(address);
+          await Promise.all([byAccount.fail(email), byAddress.fail(address)]);
           return null;
         }
-        byAccount.reset(email);
+        await byAccount.reset(email);
         return { id: user.id, email: user.email, name: user.name };
       },
     }),
