@@ -1,0 +1,195 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { eq, getTableColumns, getTableName, inArray, is, type SQL } from "drizzle-orm";
+import { PgTable, type PgColumn } from "drizzle-orm/pg-core";
+import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
+import { createGeneratedKeyPair } from "@/lib/connections/key-files";
+import type { ConnectionView } from "@/lib/connections/store";
+import { credentialsKey } from "@/lib/connections/vault-key";
+import type { Db } from "@/lib/db/client";
+import * as schema from "@/lib/db/schema";
+import { findViewer } from "@/lib/identity/membership";
+import { createInvoice } from "@/lib/invoices/create/create-invoice";
+import { createInvite } from "@/lib/merchants/invites";
+import { payWithCard } from "@/lib/processing/engine";
+import { saveRoutingOrder } from "@/lib/routing/orders";
+import { unique } from "./db";
+import { connect, newReference, teamMerchant, type TeamMerchant } from "./invoice-fixtures";
+
+/**
+ * One merchant's worth of everything an id can name (issue 13 "Tenants and roles"): an owner and a
+ * support member, a pending invitation, API key, connections (Provider A for invoices, Provider E
+ * with a downloadable public key), a routing order, a paid payment (so it has attempts and webhook
+ * events), a payout waiting to be processed and an unused generated key pair.
+ */
+export type TenantWorld = TeamMerchant & {
+  name: string;
+  a: ConnectionView;
+  e: ConnectionView;
+  /** Only merchant B gets one: a service (CHF) the other merchant has no connection for. */
+  z?: ConnectionView;
+  paymentId: string;
+  payoutId: string;
+  eventId: string;
+  inviteId: string;
+  generatedKeyId: string;
+  routingOrderId: string;
+  /** Text only this merchant's data contains (labels, references, e-mails): never in another merchant's answers. */
+  markers: string[];
+};
+
+const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvc: "737", holder: "Heidi Muster" };
+
+type Body = { data: { attributes: Record<string, unknown> } };
+
+async function invoiceFrom(db: Db, m: TeamMerchant, template: "a-payment" | "a-payout", options: Record<string, unknown>, fields?: Record<string, unknown>) {
+  const reference = newReference();
+  const body = templateEnvelope(findTemplate(template)!, { commerceAccount: m.account, referenceId: reference }) as Body;
+  body.data.attributes.options = options;
+  body.data.attributes.test_mode = true;
+  if (fields) body.data.attributes.fields = fields;
+  const created = await createInvoice(db, m.merchant, template === "a-payment" ? "payment" : "payout", body);
+  if (created.kind !== "created") throw new Error(`setup: ${template}: ${JSON.stringify(created)}`);
+  return { id: created.invoice.id, reference };
+}
+
+export async function seedTenant(db: Db, name: string, options: { withProviderZ?: boolean } = {}): Promise<TenantWorld> {
+  const m = await teamMerchant(db);
+  const a = await connect(db, m.merchantId, "provider-a", "h2h");
+  const e = await connect(db, m.merchantId, "provider-e", "h2h");
+  const z = options.withProviderZ ? await connect(db, m.merchantId, "provider-z", "h2h") : undefined;
+  const owner = await findViewer(db, m.ownerId);
+  if (!owner) throw new Error("setup: owner viewer");
+
+  const service = a.services[0]!;
+  const saved = await saveRoutingOrder(db, { merchantId: m.merchantId, actor: { label: `${name} setup` } }, { service, mode: "test", connectionIds: [a.id] });
+  if (!saved.ok) throw new Error(`setup: routing ${JSON.stringify(saved.problems)}`);
+
+  const payment = await invoiceFrom(db, m, "a-payment", {});
+  await payWithCard(db, payment.id, CARD);
+  const payout = await invoiceFrom(db, m, "a-payout", { auto_process: false }, { card_number: "4242424242424242" });
+
+  const [event] = await db.select().from(schema.webhookEvents).where(eq(schema.webhookEvents.invoiceId, payment.id));
+  if (!event) throw new Error("setup: the paid payment wrote no webhook event");
+
+  const inviteEmail = `${unique("invitee")}@example.com`;
+  const invited = await createInvite(db, owner, { name: `Invitee of ${name}`, email: inviteEmail, role: "support" });
+  if (!invited.ok) throw new Error(`setup: invite ${JSON.stringify(invited.problems)}`);
+  const [invite] = await db.select().from(schema.invites).where(eq(schema.invites.merchantId, m.merchantId));
+
+  const generated = await createGeneratedKeyPair(db, m.merchantId, credentialsKey());
+  const users = await db.select().from(schema.users).where(eq(schema.users.merchantId, m.merchantId));
+
+  const routingService = z ? z.services[0]! : service;
+  return {
+    ...m,
+    name,
+    a,
+    e,
+    z,
+    paymentId: payment.id,
+    payoutId: payout.id,
+    eventId: event.id,
+    inviteId: invite!.id,
+    generatedKeyId: generated.id,
+    routingOrderId: `${routingService}:test`,
+    markers: [m.account, a.label, e.label, ...(z ? [z.label] : []), payment.reference, payout.reference, inviteEmail, ...users.map((u) => u.email)],
+  };
+}
+
+const bigintSafe = (_key: string, value: unknown) => (typeof value === "bigint" ? `${value}n` : value);
+
+/** Tables that belong to no merchant: compared whole (nothing a refused call does may add a row). */
+const GLOBAL_TABLES = new Set(["mail_outbox"]);
+/** Tables every request may change by design: the rate limiters' counters (a refused request is counted too). */
+const NOT_COMPARED = new Set(["rate_limits"]);
+
+/**
+ * Every row of every table of lib/db/schema.ts that belongs to the merchant, as sorted JSON per
+ * table. Tables are found by their columns (merchant_id, invoice_id, connection_id, user_id,
+ * event_id); a new table that has none of them makes this throw, so the tests learn about it.
+ */
+export async function snapshotTenant(db: Db, merchantId: string): Promise<Record<string, string[]>> {
+  const ids = async (column: PgColumn, table: unknown, where: SQL) =>
+    (await db.select({ id: column }).from(table as PgTable).where(where)).map((r) => r.id as string);
+  const invoiceIds = await ids(schema.invoices.id, schema.invoices, eq(schema.invoices.merchantId, merchantId));
+  const connectionIds = await ids(schema.connections.id, schema.connections, eq(schema.connections.merchantId, merchantId));
+  const userIds = await ids(schema.users.id, schema.users, eq(schema.users.merchantId, merchantId));
+  const eventIds = await ids(schema.webhookEvents.id, schema.webhookEvents, eq(schema.webhookEvents.merchantId, merchantId));
+  const within = (column: PgColumn, list: string[]) => inArray(column, list.length ? list : ["-none-"]);
+
+  const out: Record<string, string[]> = {};
+  const tables = Object.values(schema).filter((value) => is(value, PgTable)) as unknown as PgTable[];
+  for (const table of tables) {
+    const name = getTableName(table);
+    if (NOT_COMPARED.has(name)) continue;
+    const columns = getTableColumns(table) as Record<string, PgColumn>;
+    let where: SQL | undefined;
+    if (table === (schema.merchants as unknown)) where = eq(schema.merchants.id, merchantId);
+    else if (columns.merchantId) where = eq(columns.merchantId, merchantId);
+    else if (columns.invoiceId) where = within(columns.invoiceId, invoiceIds);
+    else if (columns.connectionId) where = within(columns.connectionId, connectionIds);
+    else if (columns.userId) where = within(columns.userId, userIds);
+    else if (columns.eventId) where = within(columns.eventId, eventIds);
+    else if (!GLOBAL_TABLES.has(name)) throw new Error(`snapshotTenant: table ${name} has no merchant scope; teach tests/integration/helpers/tenant-world.ts about it`);
+    const rows = where ? await db.select().from(table).where(where) : await db.select().from(table);
+    out[name] = rows.map((row) => JSON.stringify(row, bigintSafe)).sort();
+  }
+  return out;
+}
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    return statSync(full).isDirectory() ? walk(full) : [full];
+  });
+}
+
+/** Files under a folder of the repository, as repository-relative paths with forward slashes. */
+export function repoFiles(folder: string, keep: (relative: string) => boolean): string[] {
+  return walk(path.join(ROOT, folder))
+    .map((full) => path.relative(ROOT, full).split(path.sep).join("/"))
+    .filter(keep)
+    .sort();
+}
+
+export function readRepoFile(relative: string): string {
+  return readFileSync(path.join(ROOT, relative), "utf8");
+}
+
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+/** Initialisers of handlers that only refuse a method (405 with Allow, or OPTIONS' 204): lib/api/methods.ts. */
+const REFUSER = /^(?:other\b|otherMethods\(|methodNotAllowed\(|listMethods\()/;
+
+/**
+ * The HTTP methods a route.ts exports (`export const GET = …`, `export async function POST`,
+ * `export const { GET, POST } = …`), each marked `served: false` when its handler only refuses the
+ * method (made by lib/api/methods.ts), so it can read no id.
+ */
+export function routeExports(source: string): { method: string; served: boolean }[] {
+  const found = new Map<string, boolean>();
+  for (const match of source.matchAll(/export\s+async\s+function\s+([A-Z]+)\b/g)) found.set(match[1]!, true);
+  for (const match of source.matchAll(/export\s+const\s+([A-Z]+)\s*=\s*([^\n]*)/g)) found.set(match[1]!, !REFUSER.test(match[2]!.trim()));
+  for (const match of source.matchAll(/export\s+const\s+\{([^}]*)\}\s*=\s*([^\n]*)/g)) {
+    for (const name of match[1]!.split(",")) found.set(name.trim().split(/\s*:\s*/).pop()!, !REFUSER.test(match[2]!.trim()));
+  }
+  return HTTP_METHODS.filter((method) => found.has(method)).map((method) => ({ method, served: found.get(method)! }));
+}
+
+/**
+ * The functions a "use server" module exports (Next lets such a module export async functions only;
+ * an UPPER_CASE constant is no action).
+ */
+export function exportedActions(source: string): string[] {
+  return [...source.matchAll(/export\s+(?:const|async\s+function|function)\s+(\w+)/g)]
+    .map((match) => match[1]!)
+    .filter((name) => !/^[A-Z][A-Z0-9_]*$/.test(name))
+    .sort();
+}
+
+/** A route or page folder path has a dynamic segment: [id], [slug], [...rest], [[...path]]. */
+export const hasParam = (relative: string) => /\/\[[^/]+\]\//.test(relative);

@@ -1,0 +1,601 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+/** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
+const session = vi.hoisted(() => ({ userId: undefined as string | undefined }));
+vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null), signIn: async () => undefined }));
+// Only for AuthError's class in lib/actions/account.ts: next-auth itself needs Next's runtime.
+vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+
+import * as publicKeyRoute from "@/app/(dashboard)/connections/[id]/public-key/route";
+import * as payReturnRoute from "@/app/(public)/pay/[id]/return/route";
+import * as payStatusRoute from "@/app/(public)/pay/[id]/status/route";
+import * as paymentAttemptsRoute from "@/app/api/commerce/payment-invoices/[id]/attempts/route";
+import * as paymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
+import * as payoutAttemptsRoute from "@/app/api/commerce/payout-invoices/[id]/attempts/route";
+import * as payoutProcessRoute from "@/app/api/commerce/payout-invoices/[id]/process/route";
+import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
+import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route";
+import * as connectionRoute from "@/app/api/connections/[id]/route";
+import * as dashboardInvoiceRoute from "@/app/api/dashboard/invoices/[id]/route";
+import * as routingOrderRoute from "@/app/api/routing/[id]/route";
+import { renameBusinessAction } from "@/lib/actions/account";
+import { createApiKeyAction, revokeApiKeyAction } from "@/lib/actions/api-keys";
+import { checkStatusNowAction } from "@/lib/actions/check-status";
+import {
+  createConnectionAction,
+  deleteConnectionAction,
+  generateKeyPairAction,
+  setConnectionEnabledAction,
+  updateConnectionAction,
+} from "@/lib/actions/connections";
+import { payInvoiceAction } from "@/lib/actions/pay-invoice";
+import { processPayoutAction } from "@/lib/actions/process-payout";
+import type { ActionResult } from "@/lib/actions/result";
+import { saveRoutingOrderAction } from "@/lib/actions/routing";
+import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
+import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
+import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
+import { resendWebhookEventAction, rotateWebhookSecretAction, saveWebhookUrlAction, sendTestWebhookAction } from "@/lib/actions/webhooks";
+import { mintSessionCredential } from "@/lib/api-keys/session-credential";
+import { resetRateLimits } from "@/lib/api/rate-limit";
+import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
+import { logger } from "@/lib/logger";
+import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { createAttributes, editAttributes } from "./helpers/connection-fixtures";
+import { setUpTestDb, unique } from "./helpers/db";
+import { setUpFakeProvider } from "./helpers/fake-provider";
+import { newReference } from "./helpers/invoice-fixtures";
+import {
+  exportedActions,
+  hasParam,
+  readRepoFile,
+  repoFiles,
+  routeExports,
+  seedTenant,
+  snapshotTenant,
+  type TenantWorld,
+} from "./helpers/tenant-world";
+
+/**
+ * Issue 13, "Tenants and roles": every route handler under a [param] folder, every server action
+ * and the id-carrying request bodies, tried by merchant A with merchant B's ids and by A's support
+ * member with A's own ids where only owners may act. Each answer must be a refusal (404/403/401 or
+ * the action's refusal message) carrying none of B's data, and the rows of the merchant attacked
+ * must be exactly as before (snapshotTenant compares every table of the schema). The tables below
+ * are checked against the files: a new route.ts or action export that they do not name fails the
+ * coverage tests, so nothing new escapes this suite.
+ */
+const t = setUpTestDb();
+const fake = setUpFakeProvider({ replace: ["provider-a"], providerZ: true });
+
+let A: TenantWorld;
+let B: TenantWorld;
+
+beforeAll(async () => {
+  vi.spyOn(logger, "info").mockImplementation(() => {});
+  A = await seedTenant(t.db, "A");
+  B = await seedTenant(t.db, "B", { withProviderZ: true });
+  vi.restoreAllMocks();
+});
+beforeEach(() => {
+  resetRateLimits();
+  session.userId = undefined;
+  vi.spyOn(logger, "info").mockImplementation(() => {});
+});
+afterEach(() => vi.restoreAllMocks());
+
+// ---------------------------------------------------------------------------------------------
+// Route handlers
+// ---------------------------------------------------------------------------------------------
+
+type Params = Record<string, string>;
+type Handler = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+/** Route handlers are typed by their own params; the table calls them all with a plain record. */
+const handler = (exported: unknown): Handler => exported as Handler;
+type RouteCase = {
+  handler: Handler;
+  /** How a caller proves who it is: an API key, the dashboard session, or nothing (public). */
+  auth: "key" | "session" | "public";
+  params: (w: TenantWorld) => Params;
+  body?: (w: TenantWorld) => unknown;
+  query?: string;
+  /** Session routes only owners may call: a support member of the same merchant gets 403. */
+  ownerOnly?: boolean;
+  /**
+   * Key routes that also take the composer's short-lived session credential (COMPOSER_MAY_CALL):
+   * reads of invoices, which support members may see anyway. Every other key route must refuse
+   * that credential (401), so a support member cannot reach through the API what the dashboard
+   * keeps for owners.
+   */
+  composer?: boolean;
+};
+type Exempt = { exempt: string };
+
+const invoiceParams = (direction: "payment" | "payout") => (w: TenantWorld) => ({ id: direction === "payment" ? w.paymentId : w.payoutId });
+const connectionBody = { data: { type: "connection", attributes: { label: "taken over" } } };
+
+/** Every (route.ts under a [param] folder, exported method): a case, or why it takes no merchant's id. */
+const ROUTES: Record<string, RouteCase | Exempt> = {
+  "app/(dashboard)/connections/[id]/public-key/route.ts GET": {
+    handler: handler(publicKeyRoute.GET),
+    auth: "session",
+    ownerOnly: true,
+    params: (w) => ({ id: w.e.id }),
+    query: "?field=public_key",
+  },
+  "app/(public)/pay/[id]/return/route.ts GET": { handler: handler(payReturnRoute.GET), auth: "public", params: invoiceParams("payout") },
+  "app/(public)/pay/[id]/status/route.ts GET": { handler: handler(payStatusRoute.GET), auth: "public", params: invoiceParams("payout") },
+  "app/api/docs-assets/[version]/[file]/route.ts GET": { exempt: "Swagger UI's open-source files, named by version and file name: nothing of any merchant" },
+  "app/api/auth/[...nextauth]/route.ts GET": { exempt: "next-auth's own endpoints (session, CSRF, providers): no merchant's id in the path" },
+  "app/api/auth/[...nextauth]/route.ts POST": { exempt: "next-auth's sign-in and sign-out: no merchant's id in the path (sign-in limits: rate-limits.test.ts)" },
+  "app/api/callbacks/[slug]/[connectionId]/route.ts POST": {
+    exempt: "providers' callbacks: authenticated by the provider's signature over the body with that connection's credentials (callbacks-verification.test.ts), not by a merchant",
+  },
+  "app/api/commerce/[[...rest]]/route.ts GET": { exempt: "the catch-all answers 404 for every path" },
+  "app/api/commerce/[[...rest]]/route.ts HEAD": { exempt: "the catch-all answers 404 for every path" },
+  "app/api/commerce/[[...rest]]/route.ts POST": { exempt: "the catch-all answers 404 for every path" },
+  "app/api/commerce/[[...rest]]/route.ts PUT": { exempt: "the catch-all answers 404 for every path" },
+  "app/api/commerce/[[...rest]]/route.ts PATCH": { exempt: "the catch-all answers 404 for every path" },
+  "app/api/commerce/[[...rest]]/route.ts DELETE": { exempt: "the catch-all answers 404 for every path" },
+  "app/api/commerce/[[...rest]]/route.ts OPTIONS": { exempt: "the catch-all answers 404 for every path" },
+  "app/api/commerce/payment-invoices/[id]/attempts/route.ts GET": { handler: handler(paymentAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
+  "app/api/commerce/payment-invoices/[id]/route.ts GET": { handler: handler(paymentRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
+  "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": { handler: handler(payoutAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
+  "app/api/commerce/payout-invoices/[id]/process/route.ts POST": { handler: handler(payoutProcessRoute.POST), auth: "key", params: invoiceParams("payout") },
+  "app/api/commerce/payout-invoices/[id]/route.ts GET": { handler: handler(payoutRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
+  "app/api/connections/[id]/route.ts GET": { handler: handler(connectionRoute.GET), auth: "key", params: (w) => ({ id: w.a.id }) },
+  "app/api/connections/[id]/route.ts PATCH": { handler: handler(connectionRoute.PATCH), auth: "key", params: (w) => ({ id: w.a.id }), body: () => connectionBody },
+  "app/api/connections/[id]/route.ts DELETE": { handler: handler(connectionRoute.DELETE), auth: "key", params: (w) => ({ id: w.a.id }) },
+  "app/api/dashboard/invoices/[id]/route.ts GET": { handler: handler(dashboardInvoiceRoute.GET), auth: "session", params: invoiceParams("payment") },
+  "app/api/routing/[id]/route.ts GET": { handler: handler(routingOrderRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId }) },
+  "app/api/routing/[id]/route.ts PATCH": {
+    handler: handler(routingOrderRoute.PATCH),
+    auth: "key",
+    params: (w) => ({ id: w.routingOrderId }),
+    body: (w) => ({ data: { type: "routing-order", attributes: { connection_ids: [w.z?.id ?? w.a.id] } } }),
+  },
+  "app/sandbox/[slug]/[[...path]]/route.ts GET": { exempt: "the providers' simulated APIs: authenticated by each provider's own credentials and signatures (sandbox-accounts.test.ts)" },
+  "app/sandbox/[slug]/[[...path]]/route.ts HEAD": { exempt: "the providers' simulated APIs (see GET)" },
+  "app/sandbox/[slug]/[[...path]]/route.ts POST": { exempt: "the providers' simulated APIs (see GET)" },
+  "app/sandbox/[slug]/[[...path]]/route.ts PUT": { exempt: "the providers' simulated APIs (see GET)" },
+  "app/sandbox/[slug]/[[...path]]/route.ts PATCH": { exempt: "the providers' simulated APIs (see GET)" },
+  "app/sandbox/[slug]/[[...path]]/route.ts DELETE": { exempt: "the providers' simulated APIs (see GET)" },
+  "app/sandbox/[slug]/[[...path]]/route.ts OPTIONS": { exempt: "the providers' simulated APIs (see GET)" },
+};
+
+/** The route modules with cases, for the handlers lib/api/methods.ts adds for methods a route does not serve. */
+const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
+  "app/(dashboard)/connections/[id]/public-key/route.ts": publicKeyRoute,
+  "app/(public)/pay/[id]/return/route.ts": payReturnRoute,
+  "app/(public)/pay/[id]/status/route.ts": payStatusRoute,
+  "app/api/commerce/payment-invoices/[id]/attempts/route.ts": paymentAttemptsRoute,
+  "app/api/commerce/payment-invoices/[id]/route.ts": paymentRoute,
+  "app/api/commerce/payout-invoices/[id]/attempts/route.ts": payoutAttemptsRoute,
+  "app/api/commerce/payout-invoices/[id]/process/route.ts": payoutProcessRoute,
+  "app/api/commerce/payout-invoices/[id]/route.ts": payoutRoute,
+  "app/api/connections/[id]/route.ts": connectionRoute,
+  "app/api/dashboard/invoices/[id]/route.ts": dashboardInvoiceRoute,
+  "app/api/routing/[id]/route.ts": routingOrderRoute,
+};
+
+/** Every route.ts under a [param] folder, with the methods it exports, read from the files. */
+const DISCOVERED_ROUTES = repoFiles("app", (f) => f.endsWith("/route.ts") && hasParam(f)).map((file) => ({
+  file,
+  exports: routeExports(readRepoFile(file)),
+}));
+
+type Caller = { bearer?: string; userId?: string };
+type Answer = { status: number; text: string };
+
+async function callRoute(route: RouteCase, world: TenantWorld, caller: Caller, method: string): Promise<Answer> {
+  session.userId = caller.userId;
+  const headers = new Headers();
+  if (caller.bearer) headers.set("authorization", `Bearer ${caller.bearer}`);
+  const init: RequestInit = { method, headers };
+  const body = route.body?.(world);
+  if (body !== undefined) {
+    headers.set("content-type", "application/vnd.api+json");
+    init.body = JSON.stringify(body);
+  }
+  return answerOf(await route.handler(new Request(`http://test/tenant-probe${route.query ?? ""}`, init), { params: Promise.resolve(route.params(world)) }));
+}
+
+async function answerOf(response: Response): Promise<Answer> {
+  return { status: response.status, text: await response.text() };
+}
+
+/** A support member's composer credential, as lib/actions/invoice-composer.ts mints it. */
+const supportCredential = (w: TenantWorld) => mintSessionCredential({ merchantId: w.merchantId, userId: w.supportId, role: "support" });
+
+/**
+ * One probe: the attacked merchant's rows before and after must be equal, nothing may reach a
+ * provider, and the answer must name nothing of the attacked merchant's data but the id it was asked.
+ */
+async function probe<T>(victim: () => TenantWorld, attempt: () => Promise<T>, text: (answer: T) => string): Promise<T> {
+  const before = await snapshotTenant(t.db, victim().merchantId);
+  const providerCalls = fake.calls.length;
+  const answer = await attempt();
+  expect(await snapshotTenant(t.db, victim().merchantId)).toEqual(before);
+  expect(fake.calls.length).toBe(providerCalls);
+  const said = text(answer);
+  for (const marker of B.markers) expect(said).not.toContain(marker);
+  return answer;
+}
+
+type Probe = { name: string; run: () => Promise<void> };
+
+const routeProbes: Probe[] = Object.entries(ROUTES).flatMap(([name, entry]): Probe[] => {
+  if ("exempt" in entry) return [];
+  const method = name.split(" ").pop()!;
+  const probes: Probe[] = [];
+  const tenant = (caller: () => Caller, status: number) =>
+    probes.push({
+      name: `${name}: merchant A with merchant B's ids → ${status}`,
+      run: async () => {
+        const answer = await probe(() => B, () => callRoute(entry, B, caller(), method), (a) => a.text);
+        expect(answer.status).toBe(status);
+      },
+    });
+  if (entry.auth === "key") tenant(() => ({ bearer: A.key }), 404);
+  if (entry.auth === "session") tenant(() => ({ userId: A.ownerId }), 404);
+  // The hosted page is public by design (the payment's unguessable id is the key); a payout's id is no hosted page.
+  if (entry.auth === "public") tenant(() => ({}), 404);
+  if (entry.auth === "session" && entry.ownerOnly) {
+    probes.push({
+      name: `${name}: merchant A's support member with A's own ids → 403`,
+      run: async () => {
+        const answer = await probe(() => A, () => callRoute(entry, A, { userId: A.supportId }, method), (a) => a.text);
+        expect(answer.status).toBe(403);
+      },
+    });
+  }
+  if (entry.auth === "key" && !entry.composer) {
+    probes.push({
+      name: `${name}: merchant A's support member's composer credential with A's own ids → 401`,
+      run: async () => {
+        const answer = await probe(() => A, () => callRoute(entry, A, { bearer: supportCredential(A) }, method), (a) => a.text);
+        expect(answer.status).toBe(401);
+      },
+    });
+  }
+  return probes;
+});
+
+/**
+ * Methods a route answers only with a refusal (405 with Allow, OPTIONS 204), found in the files
+ * rather than listed: probed too, with merchant B's ids and merchant A's key or session.
+ */
+const notServedProbes: Probe[] = DISCOVERED_ROUTES.flatMap(({ file, exports }) =>
+  exports
+    .filter((e) => !e.served)
+    .map(({ method }): Probe => ({
+      name: `${file} ${method} (not served): merchant A with merchant B's ids → ${method === "OPTIONS" ? 204 : 405}`,
+      run: async () => {
+        const served = ROUTES[`${file} ${exports.find((e) => e.served)?.method}`];
+        const refuser = ROUTE_MODULES[file]?.[method];
+        if (!refuser || !served || "exempt" in served) throw new Error(`${file}: add its module to ROUTE_MODULES and its served methods to ROUTES`);
+        const route: RouteCase = { ...served, handler: handler(refuser), body: method === "POST" || method === "PUT" || method === "PATCH" ? () => connectionBody : undefined };
+        const answer = await probe(() => B, () => callRoute(route, B, { bearer: A.key, userId: A.ownerId }, method), (a) => a.text);
+        expect(answer.status).toBe(method === "OPTIONS" ? 204 : 405);
+      },
+    })),
+);
+
+/** Ids that travel in a request body rather than the path: another merchant's connection is refused as unknown. */
+const bodyProbes: Probe[] = [
+  {
+    name: "POST /api/commerce/payout-invoices pinned to merchant B's connection → 422, nothing created",
+    run: async () => {
+      const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: A.account, referenceId: newReference() }) as {
+        data: { attributes: Record<string, unknown>; relationships?: unknown };
+      };
+      body.data.attributes.options = { auto_process: false };
+      body.data.attributes.test_mode = true;
+      body.data.relationships = { connection: { data: { type: "connection", id: B.a.id } } };
+      const route: RouteCase = { handler: handler(payoutCollectionRoute.POST), auth: "key", params: () => ({}), body: () => body };
+      const beforeA = await snapshotTenant(t.db, A.merchantId);
+      const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, "POST"), (a) => a.text);
+      expect(answer.status).toBe(422);
+      expect(JSON.parse(answer.text).errors).toMatchObject([{ source: { pointer: "/data/relationships/connection/data/id" } }]);
+      expect((await snapshotTenant(t.db, A.merchantId)).invoices).toEqual(beforeA.invoices);
+    },
+  },
+  {
+    name: "PATCH /api/routing/{A's order} listing merchant B's connection → 422, neither order changes",
+    run: async () => {
+      const route: RouteCase = {
+        handler: handler(routingOrderRoute.PATCH),
+        auth: "key",
+        params: () => ({ id: `${A.a.services[0]}:test` }),
+        body: () => ({ data: { type: "routing-order", attributes: { connection_ids: [B.a.id, A.a.id] } } }),
+      };
+      const beforeA = await snapshotTenant(t.db, A.merchantId);
+      const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, "PATCH"), (a) => a.text);
+      expect(answer.status).toBe(422);
+      expect((await snapshotTenant(t.db, A.merchantId)).routing_orders).toEqual(beforeA.routing_orders);
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Server actions
+// ---------------------------------------------------------------------------------------------
+
+type Outcome = ActionResult<unknown>;
+type ActionCase = {
+  /** Who may call it: owners only, any signed-in member, or anyone (public pages). */
+  role: "owner" | "member" | "public";
+  /** Merchant A's owner (or, for public actions, anyone) with merchant B's ids, and the refusal expected. */
+  tenant?: { run: () => Promise<Outcome>; refusal: string | (() => string) };
+  /** Why there is no tenant case (the action names no id of anything a merchant owns). */
+  noId?: string;
+  /** Owner-only actions: a valid call with merchant A's own ids, made by A's support member. */
+  own?: () => Promise<Outcome>;
+};
+
+const CONNECTION_GONE = "This connection does not exist or was deleted.";
+
+/** Provider E's form with a generated key pair named by id instead of an uploaded private key. */
+function withGeneratedKey(id: string) {
+  const attributes = createAttributes("provider-e", "h2h", "test", { label: unique("E generated") });
+  const credentials: Record<string, unknown> = { ...sampleCredentials("provider-e", "h2h", "test"), generated_key_id: id };
+  delete credentials.private_key;
+  return { ...attributes, credentials };
+}
+
+/** Every export of every "use server" module in lib/actions: a case, or why not. */
+const ACTIONS: Record<string, ActionCase> = {
+  "lib/actions/account.ts#changePasswordAction": { role: "member", noId: "changes the signed-in person's own password" },
+  "lib/actions/account.ts#renameBusinessAction": { role: "owner", noId: "renames the viewer's own merchant", own: () => renameBusinessAction({ merchantName: "Support's Renamed Ltd" }) },
+  "lib/actions/api-keys.ts#createApiKeyAction": { role: "owner", noId: "creates a key for the viewer's merchant", own: () => createApiKeyAction({ name: "support's key" }) },
+  "lib/actions/api-keys.ts#revokeApiKeyAction": {
+    role: "owner",
+    tenant: { run: () => revokeApiKeyAction({ id: B.keyId }), refusal: "This key is already revoked or does not exist." },
+    own: () => revokeApiKeyAction({ id: A.keyId }),
+  },
+  "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },
+  "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (limits: rate-limits.test.ts)" },
+  "lib/actions/auth.ts#signOutAction": { role: "public", noId: "ends the caller's own session" },
+  "lib/actions/auth.ts#signUpAction": { role: "public", noId: "creates a new merchant" },
+  "lib/actions/check-status.ts#checkStatusNowAction": {
+    role: "member",
+    tenant: { run: () => checkStatusNowAction({ id: B.paymentId }), refusal: "This invoice does not exist." },
+  },
+  "lib/actions/complete-three-ds.ts#completeThreeDsAction": {
+    role: "public",
+    noId: "the sandbox's simulated 3-D Secure page: names a sandbox record by the provider's own reference, no merchant's id",
+  },
+  "lib/actions/connections.ts#createConnectionAction": {
+    role: "owner",
+    tenant: {
+      run: () => createConnectionAction(withGeneratedKey(B.generatedKeyId)),
+      refusal: "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.",
+    },
+    own: () => createConnectionAction(withGeneratedKey(A.generatedKeyId)),
+  },
+  "lib/actions/connections.ts#deleteConnectionAction": {
+    role: "owner",
+    tenant: { run: () => deleteConnectionAction({ id: B.a.id }), refusal: CONNECTION_GONE },
+    own: () => deleteConnectionAction({ id: A.a.id }),
+  },
+  "lib/actions/connections.ts#generateKeyPairAction": { role: "owner", noId: "generates a new pair for the viewer's merchant", own: () => generateKeyPairAction({}) },
+  "lib/actions/connections.ts#setConnectionEnabledAction": {
+    role: "owner",
+    tenant: { run: () => setConnectionEnabledAction({ id: B.a.id, enabled: false }), refusal: CONNECTION_GONE },
+    own: () => setConnectionEnabledAction({ id: A.a.id, enabled: false }),
+  },
+  "lib/actions/connections.ts#updateConnectionAction": {
+    role: "owner",
+    tenant: { run: () => updateConnectionAction({ id: B.a.id, ...editAttributes({ label: "taken over" }) }), refusal: CONNECTION_GONE },
+    own: () => updateConnectionAction({ id: A.a.id, ...editAttributes({ label: "renamed by support" }) }),
+  },
+  "lib/actions/invoice-composer.ts#sendComposedInvoiceAction": {
+    role: "member",
+    noId: "relays an envelope to POST /api/commerce/{direction}-invoices over HTTP with the viewer's credential; a pinned connection of another merchant is the body case below",
+  },
+  "lib/actions/password.ts#acceptInviteAction": { role: "public", noId: "names an invitation by its 256-bit link token, not an id" },
+  "lib/actions/password.ts#forgotPasswordAction": { role: "public", noId: "takes an e-mail; answers the same for every address" },
+  "lib/actions/password.ts#resetPasswordAction": { role: "public", noId: "names a reset by its 256-bit link token, not an id" },
+  "lib/actions/pay-invoice.ts#payInvoiceAction": {
+    role: "public",
+    // Public by design: a payment's unguessable id is the hosted page's key. A payout's id is no hosted page.
+    tenant: {
+      run: () => payInvoiceAction(B.payoutId, { number: "4242 4242 4242 4242", expiry: "12/30", cvc: "737", holder: "Mallory" }),
+      refusal: "This payment page does not exist.",
+    },
+  },
+  "lib/actions/process-payout.ts#processPayoutAction": {
+    role: "owner",
+    tenant: { run: () => processPayoutAction({ id: B.payoutId }), refusal: "This payout does not exist." },
+    own: () => processPayoutAction({ id: A.payoutId }),
+  },
+  "lib/actions/routing.ts#saveRoutingOrderAction": {
+    role: "owner",
+    tenant: {
+      run: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "test", connectionIds: [B.a.id, A.a.id] }),
+      refusal: () => `No connection ${B.a.id} exists for this merchant`,
+    },
+    own: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "test", connectionIds: [A.a.id] }),
+  },
+  "lib/actions/settings.ts#updateInvoiceLifetimeAction": {
+    role: "owner",
+    noId: "changes the viewer's own merchant",
+    own: () => updateInvoiceLifetimeAction({ lifetimeMinutes: 5 }),
+  },
+  "lib/actions/settings.ts#updateMerchantSettingsAction": {
+    role: "owner",
+    noId: "changes the viewer's own merchant",
+    own: () => updateMerchantSettingsAction({ allowLivePins: true }),
+  },
+  "lib/actions/team.ts#changeRoleAction": {
+    role: "owner",
+    tenant: { run: () => changeRoleAction({ userId: B.supportId, role: "owner" }), refusal: "This member does not exist." },
+    // The support member tries to make themselves an owner.
+    own: () => changeRoleAction({ userId: A.supportId, role: "owner" }),
+  },
+  "lib/actions/team.ts#inviteMemberAction": {
+    role: "owner",
+    noId: "invites into the viewer's own merchant",
+    own: () => inviteMemberAction({ name: "Friend of support", email: `${unique("friend")}@example.com`, role: "owner" }),
+  },
+  "lib/actions/team.ts#removeMemberAction": {
+    role: "owner",
+    tenant: { run: () => removeMemberAction({ userId: B.ownerId }), refusal: "This member does not exist." },
+    own: () => removeMemberAction({ userId: A.ownerId }),
+  },
+  "lib/actions/team.ts#resendInviteAction": {
+    role: "owner",
+    tenant: { run: () => resendInviteAction({ inviteId: B.inviteId }), refusal: "This invitation no longer exists." },
+    own: () => resendInviteAction({ inviteId: A.inviteId }),
+  },
+  "lib/actions/team.ts#revokeInviteAction": {
+    role: "owner",
+    tenant: { run: () => revokeInviteAction({ inviteId: B.inviteId }), refusal: "This invitation no longer exists." },
+    own: () => revokeInviteAction({ inviteId: A.inviteId }),
+  },
+  "lib/actions/test-connection.ts#testConnectionAction": {
+    role: "owner",
+    tenant: { run: () => testConnectionAction({ id: B.a.id }), refusal: CONNECTION_GONE },
+    own: () => testConnectionAction({ id: A.a.id }),
+  },
+  "lib/actions/test-connection.ts#testCredentialsAction": {
+    role: "owner",
+    noId: "tests credentials typed into the New connection form",
+    own: () => testCredentialsAction(createAttributes("provider-a", "h2h")),
+  },
+  "lib/actions/view-mode.ts#setViewModeAction": { role: "member", noId: "sets the viewer's own Test/Live cookie" },
+  "lib/actions/webhooks.ts#resendWebhookEventAction": {
+    role: "owner",
+    tenant: { run: () => resendWebhookEventAction({ eventId: B.eventId }), refusal: "This event does not exist." },
+    own: () => resendWebhookEventAction({ eventId: A.eventId }),
+  },
+  "lib/actions/webhooks.ts#rotateWebhookSecretAction": { role: "owner", noId: "rotates the viewer's own merchant's secret", own: () => rotateWebhookSecretAction({}) },
+  "lib/actions/webhooks.ts#saveWebhookUrlAction": {
+    role: "owner",
+    noId: "sets the viewer's own merchant's URL",
+    own: () => saveWebhookUrlAction({ url: "https://attacker.example/hook" }),
+  },
+  "lib/actions/webhooks.ts#sendTestWebhookAction": { role: "owner", noId: "sends to the viewer's own merchant's URL", own: () => sendTestWebhookAction({}) },
+};
+
+const ONLY_OWNERS = "Only an owner may do this.";
+
+const actionProbes: Probe[] = Object.entries(ACTIONS).flatMap(([name, entry]): Probe[] => {
+  const probes: Probe[] = [];
+  const { tenant, own } = entry;
+  if (tenant) {
+    probes.push({
+      name: `${name}: ${entry.role === "public" ? "anyone" : "merchant A's owner"} with merchant B's ids → refused`,
+      run: async () => {
+        const result = await probe(
+          () => B,
+          () => {
+            session.userId = entry.role === "public" ? undefined : A.ownerId;
+            return tenant.run();
+          },
+          (r) => JSON.stringify(r),
+        );
+        expect(result.ok).toBe(false);
+        const refusal = typeof tenant.refusal === "function" ? tenant.refusal() : tenant.refusal;
+        if (!result.ok) expect([result.message, ...Object.values(result.fieldErrors).flat()]).toContain(refusal);
+      },
+    });
+  }
+  if (own) {
+    probes.push({
+      name: `${name}: merchant A's support member with A's own ids → "${ONLY_OWNERS}"`,
+      run: async () => {
+        const result = await probe(
+          () => A,
+          () => {
+            session.userId = A.supportId;
+            return own();
+          },
+          (r) => JSON.stringify(r),
+        );
+        expect(result).toEqual({ ok: false, fieldErrors: {}, message: ONLY_OWNERS });
+      },
+    });
+  }
+  return probes;
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe("the tables cover every route, page folder and action in the repository", () => {
+  it("names every served method of every route.ts under a [param] folder", () => {
+    const found = DISCOVERED_ROUTES.flatMap(({ file, exports }) => exports.filter((e) => e.served).map((e) => `${file} ${e.method}`));
+    expect(found.length).toBeGreaterThan(10);
+    expect(Object.keys(ROUTES).sort()).toEqual(found.sort());
+    for (const [name, entry] of Object.entries(ROUTES)) {
+      if (!("exempt" in entry)) expect(ROUTE_MODULES[name.split(" ")[0]!]?.[name.split(" ")[1]!], name).toBe(entry.handler as unknown);
+    }
+  });
+
+  it("names every export of every server action module in lib/actions", () => {
+    const found = repoFiles("lib/actions", (f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+      .filter((file) => /^\s*["']use server["']/.test(readRepoFile(file)))
+      .flatMap((file) => exportedActions(readRepoFile(file)).map((name) => `${file}#${name}`));
+    expect(Object.keys(ACTIONS).sort()).toEqual(found.sort());
+  });
+
+  it("gives each action a tenant case or the reason it names no id, and each owner-only action a support-member case", () => {
+    for (const [name, entry] of Object.entries(ACTIONS)) {
+      expect(Boolean(entry.tenant) !== Boolean(entry.noId), `${name}: exactly one of tenant / noId`).toBe(true);
+      expect(entry.role === "owner", `${name}: owner-only actions need an own() case, others none`).toBe(Boolean(entry.own));
+    }
+  });
+});
+
+describe("merchant A cannot read or change merchant B's data through a route", () => {
+  it.each(routeProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
+describe("methods a route does not serve answer 405 (or OPTIONS 204) whoever asks", () => {
+  // it.each refuses an empty table: while no route has such a method, this says so instead.
+  if (notServedProbes.length === 0) it("(no route exports a refusing handler yet)", () => expect(notServedProbes).toEqual([]));
+  else it.each(notServedProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
+describe("ids in request bodies", () => {
+  it.each(bodyProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
+describe("server actions refuse other merchants' ids and the support role where owners only may act", () => {
+  it.each(actionProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
+describe("the refusals are refusals, not a broken set-up", () => {
+  it("merchant B's owner can do with B's ids what A was refused", async () => {
+    session.userId = B.ownerId;
+    expect(await checkStatusNowAction({ id: B.paymentId })).toMatchObject({ ok: false, message: expect.stringContaining("Nothing to ask the provider") });
+    const route = ROUTES["app/api/connections/[id]/route.ts GET"] as RouteCase;
+    expect((await callRoute(route, B, { bearer: B.key }, "GET")).status).toBe(200);
+    const download = ROUTES["app/(dashboard)/connections/[id]/public-key/route.ts GET"] as RouteCase;
+    expect((await callRoute(download, B, { userId: B.ownerId }, "GET")).status).toBe(200);
+    const invoice = ROUTES["app/api/dashboard/invoices/[id]/route.ts GET"] as RouteCase;
+    expect((await callRoute(invoice, B, { userId: B.supportId }, "GET")).status).toBe(200);
+    const order = ROUTES["app/api/routing/[id]/route.ts GET"] as RouteCase;
+    expect((await callRoute(order, B, { bearer: B.key }, "GET")).status).toBe(200);
+    const hosted = await payStatusRoute.GET(new Request("http://test/x"), { params: Promise.resolve({ id: B.paymentId }) });
+    expect(hosted.status).toBe(200);
+  });
+
+  it("a change to the merchant's rows shows in its snapshot (so an unchanged snapshot means nothing changed)", async () => {
+    const before = await snapshotTenant(t.db, B.merchantId);
+    session.userId = B.ownerId;
+    const created = await createApiKeyAction({ name: "harness check" });
+    expect(created.ok).toBe(true);
+    const after = await snapshotTenant(t.db, B.merchantId);
+    expect(after.api_keys).toHaveLength(before.api_keys!.length + 1);
+    session.userId = B.ownerId;
+    if (created.ok) expect(await revokeApiKeyAction({ id: (created.data as { id: string }).id })).toEqual({ ok: true, data: undefined });
+    expect(await snapshotTenant(t.db, B.merchantId)).not.toEqual(after);
+  });
+});
+
+afterAll(() => {
+  const cases = routeProbes.length + notServedProbes.length + bodyProbes.length + actionProbes.length;
+  process.stdout.write(`tenants-roles: ${cases} (entry x attacker) cases\n`);
+});
