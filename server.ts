@@ -8,6 +8,7 @@ import http from "node:http";
 import { parse } from "node:url";
 import next from "next";
 import { getDb } from "@/lib/db/client";
+import { e2eTap } from "@/lib/e2e-record";
 import { stopJobs } from "@/lib/jobs/queue";
 import { startServer } from "@/lib/server-start";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
@@ -22,6 +23,7 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = http.createServer((req, res) => {
+  if (e2eTap(req, res)) return; // E2E_RECORD_DIR only: records the exchange for the e2e secrets scan
   const url = parse(req.url ?? "/", true);
   const pathname = url.pathname ?? "/";
   const lean = pathname === "/api/commerce" || pathname.startsWith("/api/commerce/") ? serveCommerce(req, res, pathname, origin) : Promise.resolve(false);
