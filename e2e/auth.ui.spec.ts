@@ -26,19 +26,28 @@ test.describe("sign-up", () => {
     await expect(page).toHaveURL(/\/sign-up$/);
   });
 
-  test("a duplicate e-mail and a duplicate commerce account are refused on their fields and create nothing", async ({ page, browser }) => {
+  test("a duplicate commerce account is refused on its field; a registered e-mail gets the same answer as a new one and creates nothing", async ({ page, browser }) => {
     const first = await signUp(page);
     const other = await browser.newContext();
     const second = await other.newPage();
-    await second.goto("/sign-up");
-    await second.getByLabel("Your name").fill("Copy Cat");
-    await second.getByLabel("E-mail").fill(first.email.toUpperCase());
-    await second.getByLabel("Password").fill("another-pass-77");
-    await second.getByLabel("Business name").fill("Copy Ltd");
-    await second.getByLabel("Commerce account").fill(first.commerceAccount);
-    await second.getByRole("button", { name: "Create account" }).click();
-    await expect(second.getByText("An account with this e-mail already exists")).toBeVisible();
+    const fill = async (email: string, commerceAccount: string) => {
+      await second.goto("/sign-up");
+      await second.getByLabel("Your name").fill("Copy Cat");
+      await second.getByLabel("E-mail").fill(email);
+      await second.getByLabel("Password").fill("another-pass-77");
+      await second.getByLabel("Business name").fill("Copy Ltd");
+      await second.getByLabel("Commerce account").fill(commerceAccount);
+      await second.getByRole("button", { name: "Create account" }).click();
+    };
+    await fill(first.email.toUpperCase(), first.commerceAccount);
     await expect(second.getByText("This commerce account is taken")).toBeVisible();
+    await expect(second.getByText(/already exists/)).toHaveCount(0);
+
+    // Issue 13: whether the e-mail has an account is told to its owner only, by e-mail.
+    await fill(first.email.toUpperCase(), newAccount().commerceAccount);
+    await expect(second.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+    await expect(second.getByRole("status")).toContainText(first.email);
+    await expect(second.getByText(/already/)).toHaveCount(0);
     // The refused attempt's password opens nothing.
     await signIn(second, first.email, "another-pass-77");
     await expect(second.getByTestId("form-alert")).toHaveText("Wrong e-mail or password.");

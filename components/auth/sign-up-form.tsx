@@ -33,6 +33,7 @@ export function SignUpForm() {
   });
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
+  const [sentTo, setSentTo] = useState<string>();
   const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit((values) =>
@@ -40,8 +41,28 @@ export function SignUpForm() {
       setMessage(undefined);
       const result = await signUpAction(values);
       if (!result.ok) setMessage(applyActionErrors(form, result));
+      else setSentTo(result.data.email);
     }),
   );
+
+  // The same answer whether or not the address already has an account (only its owner learns which).
+  if (sentTo) {
+    return (
+      <div role="status" className="space-y-2 rounded-md border border-green-200 bg-green-50 p-4 text-sm text-green-900">
+        <h2 className="font-semibold">Check your e-mail</h2>
+        <p>
+          We sent a message to <strong>{sentTo}</strong>. Open the link in it to finish creating your account (it works for 24 hours).
+        </p>
+        <p>
+          Nothing arrived? Check the spelling and your spam folder, or{" "}
+          <Link className="font-medium text-brand-700 underline" href="/sign-in">
+            sign in
+          </Link>{" "}
+          if you already have an account.
+        </p>
+      </div>
+    );
+  }
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">

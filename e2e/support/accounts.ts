@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, type Browser, type Page } from "@playwright/test";
+import { waitForHydration } from "./dev-server";
+import { linkFromOutbox } from "./mail";
 
 export const PASSWORD = "correct-horse-42";
 
@@ -18,8 +20,21 @@ export async function signUp(page: Page, account: Account = newAccount()): Promi
   await page.getByLabel("Business name").fill(`${account.name} Ltd`);
   await page.getByLabel("Commerce account").fill(account.commerceAccount);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  await finishSignUp(page, account);
   return account;
+}
+
+/**
+ * Sign-up answers "Check your e-mail" (issue 13: it never says whether the address has an account);
+ * the account is created from the e-mailed link, with the password typed again. Lands on Home.
+ */
+export async function finishSignUp(page: Page, account: Pick<Account, "email" | "password">, timeout = 10_000): Promise<void> {
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible({ timeout });
+  await page.goto(await linkFromOutbox(page, account.email, "sign-up/confirm", Math.max(timeout, 15_000)), { timeout });
+  await waitForHydration(page, 'form[aria-label="Finish creating your account"]');
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible({ timeout });
 }
 
 export async function signIn(page: Page, email: string, password: string) {

@@ -6,7 +6,7 @@ import { waitForHydration } from "./dev-server";
  * (playwright.config.ts), `next dev` serves the outbox by default, so a test reads its link from
  * /outbox as the operator would. Returns the link's path, to open on the test's own base URL.
  */
-export async function linkFromOutbox(page: Page, email: string, kind: "invite" | "reset-password", timeout = 15_000): Promise<string> {
+export async function linkFromOutbox(page: Page, email: string, kind: "invite" | "reset-password" | "sign-up/confirm", timeout = 15_000): Promise<string> {
   let href: string | null = null;
   // A reset e-mail is stored just after the form answers (it never waits for mail): look again until it is there.
   await expect(async () => {

@@ -3,12 +3,32 @@
 import { AuthError } from "next-auth";
 import { signIn, signOut } from "@/lib/auth";
 import { DEFAULT_AFTER_SIGN_IN, safeNextPath } from "@/lib/auth/next-path";
-import { signInSchema, signUpSchema } from "@/lib/identity/schemas";
+import { headers } from "next/headers";
+import { clientAddressFromHeaders } from "@/lib/auth/client-address";
+import { createRateLimiter } from "@/lib/auth/rate-limit";
+import { openSignUp, sealSignUp } from "@/lib/auth/signup-link";
+import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/schemas";
+import { findUserByEmail } from "@/lib/identity/membership";
+import { hashPassword, verifyPassword } from "@/lib/identity/password";
 import { getDb } from "@/lib/db/client";
-import { problemsFromZod } from "@/lib/problems";
-import { createMerchantWithOwner } from "@/lib/merchants/queries";
+import { logger } from "@/lib/logger";
+import { sendMail, type Mail } from "@/lib/mail";
+import { signUpConfirmMail, signUpExistingAccountMail } from "@/lib/mail/messages";
+import { problem, problemsFromZod } from "@/lib/problems";
+import { createMerchantWithOwner, findMerchantByCommerceAccount } from "@/lib/merchants/queries";
 import type { ActionOutcome, ActionResult } from "./result";
 import { runAction, unsafeInputResult } from "./validated-action";
+
+export const SIGN_UP_LINK_INVALID =
+  "This sign-up link is not valid: it was changed, or it expired (links work for 24 hours). Sign up again.";
+
+async function requestAddress(): Promise<string> {
+  try {
+    return clientAddressFromHeaders(await headers());
+  } catch {
+    return "local";
+  }
+}
 
 async function signInOrExplain(email: string, password: string, next: unknown): Promise<ActionOutcome> {
   try {
@@ -29,15 +49,81 @@ async function signInOrExplain(email: string, password: string, next: unknown): 
   }
 }
 
-export async function signUpAction(input: unknown): Promise<ActionResult> {
+/** Sign-up e-mails and confirmations per address: enough for typing mistakes, not for flooding inboxes. */
+const signUpsByAddress = createRateLimiter(20, 15 * 60_000);
+const signUpsByEmail = createRateLimiter(3, 15 * 60_000);
+const confirmations = createRateLimiter(10, 15 * 60_000);
+
+function mailInBackground(mail: Mail): void {
+  void getDb()
+    .then((db) => sendMail(db, mail))
+    .catch((error: unknown) => logger.error("sign-up e-mail failed", { error }));
+}
+
+/**
+ * Sign-up answers "check your e-mail" whether or not the address has an account (issue 13): a new
+ * address gets the link that creates the account, a registered one a note to its owner. Both paths
+ * hash the password and send without waiting, so neither the words nor the time tell them apart.
+ * A taken commerce account is still named on its field: it is the business's public API name, not
+ * a person's, and the owner must choose another before any e-mail goes out.
+ */
+export async function signUpAction(input: unknown): Promise<ActionResult<{ email: string }>> {
   return runAction("sign-up", async () => {
     const unsafe = unsafeInputResult(input);
     if (unsafe) return unsafe;
     const parsed = signUpSchema.safeParse(input);
     if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-    const created = await createMerchantWithOwner(await getDb(), parsed.data);
-    if (!created.ok) return created;
-    return signInOrExplain(parsed.data.email, parsed.data.password, DEFAULT_AFTER_SIGN_IN);
+    const { password, ...details } = parsed.data;
+    const db = await getDb();
+    if (await findMerchantByCommerceAccount(db, details.commerceAccount)) {
+      return { ok: false, problems: [problem("taken", "This commerce account is taken", ["commerceAccount"])] };
+    }
+    const answer = { ok: true as const, data: { email: details.email } };
+    const address = await requestAddress();
+    if (signUpsByAddress.check(address) > 0 || signUpsByEmail.check(details.email) > 0) return answer;
+    signUpsByAddress.fail(address);
+    signUpsByEmail.fail(details.email);
+    const passwordHash = await hashPassword(password);
+    const existing = await findUserByEmail(db, details.email);
+    mailInBackground(
+      existing
+        ? signUpExistingAccountMail(existing.email)
+        : signUpConfirmMail(details.email, sealSignUp({ ...details, passwordHash }), details.merchantName),
+    );
+    return answer;
+  });
+}
+
+/** Finishes a sign-up from its link: the password chosen at sign-up, then the account, then Home. */
+export async function confirmSignUpAction(input: unknown): Promise<ActionResult> {
+  return runAction("sign-up.confirm", async () => {
+    const unsafe = unsafeInputResult(input);
+    if (unsafe) return unsafe;
+    const parsed = confirmSignUpSchema.safeParse(input);
+    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
+    const pending = openSignUp(parsed.data.token);
+    if (!pending) return { ok: false, problems: [problem("invalid_link", SIGN_UP_LINK_INVALID)] };
+    if (confirmations.check(pending.email) > 0) {
+      return { ok: false, problems: [], message: "Too many attempts. Wait 15 minutes and try again." };
+    }
+    if (!(await verifyPassword(parsed.data.password, pending.passwordHash))) {
+      confirmations.fail(pending.email);
+      return { ok: false, problems: [problem("wrong_password", "This is not the password you chose when signing up", ["password"])] };
+    }
+    const { passwordHash: _hash, ...details } = pending;
+    const created = await createMerchantWithOwner(await getDb(), { ...details, password: parsed.data.password });
+    if (!created.ok) {
+      // Whoever holds this link owns the address: telling them it has an account reveals nothing.
+      const emailTaken = created.problems.some((p) => p.path?.[0] === "email");
+      return {
+        ok: false,
+        problems: [],
+        message: emailTaken
+          ? "This e-mail already has an account (this link was used, or you signed up twice). Sign in instead."
+          : `The commerce account ${details.commerceAccount} was taken meanwhile. Sign up again with another one.`,
+      };
+    }
+    return signInOrExplain(details.email, parsed.data.password, DEFAULT_AFTER_SIGN_IN);
   });
 }
 

@@ -87,3 +87,10 @@ export const setPasswordSchema = z.object({ token: linkTokenSchema, ...newPasswo
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
 export const businessNameSchema = z.object({ merchantName: merchantNameSchema });
+
+/** Finishing a sign-up from its e-mailed link: the password chosen at sign-up, typed again. */
+export const confirmSignUpSchema = z.object({
+  token: z.string().min(1, "This link is incomplete").max(2000, "This link is not valid"),
+  password: z.string().min(1, "Password is required").max(128, "Password is too long"),
+});
+export type ConfirmSignUpInput = z.infer<typeof confirmSignUpSchema>;

@@ -31,3 +31,36 @@ export function inviteMail(to: string, token: string, invite: { name: string; me
     ].join("\n"),
   };
 }
+
+/** Sign-up (issue 13): the account is created from this link, so only the address's owner can. */
+export function signUpConfirmMail(to: string, token: string, merchantName: string): Mail {
+  const link = `${publicBaseUrl()}/sign-up/confirm/${token}`;
+  return {
+    to,
+    subject: "Finish creating your Payment Orchestrator account",
+    text: [
+      `Someone (hopefully you) signed up for Payment Orchestrator with this e-mail, for ${merchantName}.`,
+      "",
+      `Finish creating the account: ${link}`,
+      "",
+      "The link expires in 24 hours. If you did not sign up, ignore this e-mail: nothing is created.",
+    ].join("\n"),
+  };
+}
+
+/** Sign-up with an address that already has an account: its owner is told, the form says nothing more. */
+export function signUpExistingAccountMail(to: string): Mail {
+  const base = publicBaseUrl();
+  return {
+    to,
+    subject: "You already have a Payment Orchestrator account",
+    text: [
+      "Someone (hopefully you) tried to sign up for Payment Orchestrator with this e-mail, which already has an account.",
+      "",
+      `Sign in: ${base}/sign-in`,
+      `Forgot your password? ${base}/forgot-password`,
+      "",
+      "If it was not you, ignore this e-mail: nothing was changed.",
+    ].join("\n"),
+  };
+}
