@@ -8,6 +8,9 @@ import { chromium, defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3107);
 // One throwaway data directory per run, shared with the workers through the environment.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "po-e2e-"));
+// The server records what it answers, receives and logs there (lib/e2e-record.ts), for e2e/leak-scan.spec.ts.
+process.env.E2E_RECORD_DIR ??= path.join(process.env.E2E_DATA_DIR, "record");
+process.env.E2E_AUTH_SECRET ??= "e2e-only-secret-not-for-production-0123456789";
 
 /** Playwright's own Chromium where installed, else Debian's (scripts/ensure-browser.mjs installs it). */
 function browserPath(): string | undefined {
@@ -48,6 +51,8 @@ export default defineConfig({
   projects: [
     { name: "api", testMatch: /.*\.api\.spec\.ts/ },
     { name: "ui", testMatch: /.*\.ui\.spec\.ts/ },
+    // Last, while the server still runs: searches everything the run left for its secrets.
+    { name: "leak-scan", testMatch: /leak-scan\.spec\.ts/, dependencies: ["api", "ui"] },
   ],
   webServer: {
     command: "npx tsx --import ./scripts/register-server-only.mjs server.ts",
@@ -63,7 +68,8 @@ export default defineConfig({
       NODE_ENV: "production",
       DATABASE_URL: "",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-      AUTH_SECRET: "e2e-only-secret-not-for-production-0123456789",
+      AUTH_SECRET: process.env.E2E_AUTH_SECRET,
+      E2E_RECORD_DIR: process.env.E2E_RECORD_DIR,
       APP_URL: `http://127.0.0.1:${PORT}`,
       // The webhook specs' receivers listen on 127.0.0.1: the operator's explicit allowance (off by default in production).
       WEBHOOKS_ALLOW_PRIVATE_URLS: "1",

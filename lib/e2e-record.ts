@@ -104,6 +104,20 @@ export function recordExchange(dir: string, req: http.IncomingMessage, res: http
     if (event === "data") received.add(args[0]);
     return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   } as typeof req.emit;
+  // Headers given to writeHead directly never show in getHeader(): keep them.
+  const given: Record<string, string> = {};
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
+    const headers = args.find((arg) => arg !== null && typeof arg === "object");
+    const pairs: unknown[][] = Array.isArray(headers)
+      ? Array.isArray(headers[0])
+        ? (headers as unknown[][])
+        : (headers as unknown[]).flatMap((v, i, all) => (i % 2 === 0 ? [[v, all[i + 1]]] : []))
+      : Object.entries(headers ?? {});
+    for (const [name, value] of pairs) given[String(name).toLowerCase()] = String(value);
+    return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof res.writeHead;
+  const header = (name: string) => String(res.getHeader(name) ?? given[name] ?? "");
   const write = res.write;
   const end = res.end;
   res.write = function (this: http.ServerResponse, chunk: unknown, ...rest: unknown[]) {
@@ -125,10 +139,10 @@ export function recordExchange(dir: string, req: http.IncomingMessage, res: http
       const action = req.headers["next-action"] !== undefined;
       const request = received.take();
       if (request.body.length > 0) writeFrame(fileFor(dir, "request"), { kind: "request", method, url, action, type: String(req.headers["content-type"] ?? ""), truncated: request.truncated }, request.body);
-      const type = String(res.getHeader("content-type") ?? "");
+      const type = header("content-type");
       if (skipped(url.split("?")[0]!, type)) return;
       const response = sent.take();
-      const { body, undecoded } = decoded(response.body, String(res.getHeader("content-encoding") ?? "").trim().toLowerCase());
+      const { body, undecoded } = decoded(response.body, header("content-encoding").trim().toLowerCase());
       writeFrame(fileFor(dir, "response"), { kind: "response", method, url, status: res.statusCode, type, action, truncated: response.truncated, ...(undecoded ? { undecoded } : {}) }, body);
     } catch (error) {
       process.stderr.write(`e2e record: ${String(error)}\n`);

@@ -1,0 +1,315 @@
+/**
+ * The secrets scan (issue 13): every secret and full card number an end-to-end run used, searched
+ * for in everything the run left behind (lib/e2e-record.ts records it): every response body the
+ * server sent (HTML, RSC, JSON, action results), the server's log lines, every row of every table
+ * (pg-boss's jobs included) and the built client bundles. Pure functions over files, so a unit test
+ * (lib/e2e-record.test.ts) can plant a secret and see it reported.
+ *
+ * What counts as a secret, and where it comes from:
+ * - given: what the run configures (AUTH_SECRET, the vault key, the specs' password, test cards);
+ * - typed: every value the client sent in a field named like a password, secret, private key, API
+ *   key or card number (form posts, server actions, API bodies, the adapters' calls to the
+ *   sandboxes), and every 15–16-digit Luhn-valid number it sent (card numbers);
+ * - stored: every credential in the vault, decrypted with the run's key (connection secrets, webhook
+ *   signing secrets);
+ * - shown once: every API key (`pok_…`) and webhook secret (`whsec_…`) the server answered with.
+ *   Each may appear in exactly one answer, the server action's that made it, and nowhere else.
+ * Secrets are searched for minus their last four characters (pages show `••••abcd` by design),
+ * private keys by the lines of their PEM body, card numbers as their digits. Values too short to
+ * search without false alarms (under 8 characters) are counted, not searched.
+ * One allowance: the hosted page's table of sandbox test cards ships in the client bundle
+ * (`number:"4242…"`, lib/sandbox/cards.ts), shown to the payer on purpose.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { readFrames, type RecordFrame } from "../../lib/e2e-record";
+import { decryptJson, decryptSecret } from "../../lib/vault";
+
+export type SecretKind = "secret" | "card" | "shown-once";
+export type Secret = { value: string; kind: SecretKind; source: string };
+export type Hit = { where: string; secret: string; context: string };
+export type ScanReport = {
+  files: number;
+  bytes: number;
+  secrets: number;
+  cards: number;
+  needles: number;
+  tooShort: number;
+  allowed: number;
+  hits: Hit[];
+  places: Record<string, number>;
+  ms: number;
+};
+
+const MIN_NEEDLE = 8;
+const PREFIX = 8;
+const SECRET_FIELD = /(pass(word)?|secret|private_?key|privatekey|api_?key|apikey|card_?number|cardnumber|^(\d+_)?(number|pan)$)/i;
+const SHOWN_ONCE = /\b(?:pok|whsec)_[A-Za-z0-9_-]{20,}/g;
+const CARD_RUN = /(?<!\d)[3-6]\d{14,15}(?!\d)/g;
+
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function cardDigits(value: string): string | undefined {
+  const digits = value.replace(/[ -]/g, "");
+  return /^\d{13,19}$/.test(digits) && luhn(digits) ? digits : undefined;
+}
+
+/** A value typed into a secret field: a card number when it is one, else a secret. */
+function typed(value: string, field: string, source: string): Secret[] {
+  const card = cardDigits(value);
+  if (card) return [{ value: card, kind: "card", source }];
+  if (/number|pan/i.test(field) && !/card/i.test(field)) return []; // a plain "number" that is no card
+  return value.length > 0 ? [{ value, kind: "secret", source: `${source} ${field}` }] : [];
+}
+
+function fromObject(value: unknown, source: string, out: Secret[], field = "", depth = 0): void {
+  if (depth > 12) return;
+  if (typeof value === "string") {
+    if (SECRET_FIELD.test(field)) out.push(...typed(value, field, source));
+  } else if (Array.isArray(value)) {
+    for (const item of value) fromObject(item, source, out, field, depth + 1);
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) fromObject(v, source, out, k, depth + 1);
+  }
+}
+
+/** Secrets in one request body: JSON (API calls, server actions), form posts (url-encoded, multipart). */
+export function secretsInRequest(body: string, type: string, source: string): Secret[] {
+  const out: Secret[] = [];
+  for (const match of body.matchAll(CARD_RUN)) if (luhn(match[0])) out.push({ value: match[0], kind: "card", source: `${source} (digits)` });
+  if (/json|text\/plain/i.test(type) || /^\s*[[{]/.test(body)) {
+    try {
+      fromObject(JSON.parse(body), source, out);
+    } catch {
+      // not JSON after all
+    }
+  }
+  if (/x-www-form-urlencoded/i.test(type)) for (const [k, v] of new URLSearchParams(body)) if (SECRET_FIELD.test(k)) out.push(...typed(v, k, source));
+  if (/multipart\/form-data/i.test(type)) {
+    for (const match of body.matchAll(/name="([^"]*)"(?:; filename="[^"]*")?\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/g)) {
+      const [, name, value] = match as unknown as [string, string, string];
+      if (SECRET_FIELD.test(name)) out.push(...typed(value, name, source));
+      // A server action's argument travels as one JSON part.
+      else if (/^\s*[[{]/.test(value)) {
+        try {
+          fromObject(JSON.parse(value), source, out);
+        } catch {
+          // plain text
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export function cardSecrets(numbers: readonly string[], source: string): Secret[] {
+  return numbers.map((number) => ({ value: number.replace(/\D/g, ""), kind: "card" as const, source }));
+}
+
+/** Every credential in the vault: connections' secret credentials and webhook signing secrets. */
+export function secretsInVault(tables: Map<string, string[]>, key: Buffer): { secrets: Secret[]; sealed: number } {
+  const secrets: Secret[] = [];
+  let sealed = 0;
+  for (const line of tables.get("public.connections") ?? []) {
+    const row = JSON.parse(line) as { id: string; secret_credentials: string };
+    sealed += 1;
+    for (const [field, value] of Object.entries(decryptJson<Record<string, unknown>>(row.secret_credentials, key))) {
+      if (typeof value === "string") secrets.push({ value, kind: "secret", source: `vault ${row.id}.${field}` });
+    }
+  }
+  for (const line of tables.get("public.webhook_secrets") ?? []) {
+    const row = JSON.parse(line) as { id: string; sealed: string };
+    sealed += 1;
+    secrets.push({ value: decryptSecret(row.sealed, key), kind: "secret", source: `vault webhook secret ${row.id}` });
+  }
+  return { secrets, sealed };
+}
+
+type Needle = { text: string; label: string; secret: Secret };
+
+function redactedLabel(secret: Secret): string {
+  return `${secret.kind} from ${secret.source} (${secret.value.length} chars, starts ${JSON.stringify(secret.value.slice(0, 2))})`;
+}
+
+function variants(text: string): string[] {
+  const json = JSON.stringify(text).slice(1, -1);
+  const html = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  // Searched as bytes: a non-ASCII secret is matched by its UTF-8 encoding.
+  return [...new Set([text, json, html, json.replace(/\//g, "\\/")])].map((v) => Buffer.from(v, "utf8").toString("latin1"));
+}
+
+/** What to search for, per secret; too-short values are counted and left out. */
+export function needlesFor(secrets: readonly Secret[]): { needles: Needle[]; tooShort: number } {
+  const needles = new Map<string, Needle>();
+  let tooShort = 0;
+  for (const secret of secrets) {
+    const label = redactedLabel(secret);
+    let parts: string[];
+    if (secret.kind === "card") parts = [secret.value];
+    else if (/-----BEGIN [A-Z ]+-----/.test(secret.value)) {
+      parts = secret.value
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line.length >= 16 && !line.startsWith("-----"));
+    } else if (secret.value.length >= 12) parts = [secret.value.slice(0, -4)];
+    else parts = secret.value.length >= MIN_NEEDLE ? [secret.value] : [];
+    if (parts.length === 0) tooShort += 1;
+    for (const part of parts) for (const text of variants(part)) if (!needles.has(text)) needles.set(text, { text, label, secret });
+  }
+  return { needles: [...needles.values()], tooShort };
+}
+
+/** Multi-pattern search (Rabin–Karp over each needle's first 8 characters): one pass per text. */
+export class Searcher {
+  private readonly byPrefix = new Map<number, Needle[]>();
+  private readonly power: number;
+  constructor(readonly needles: readonly Needle[]) {
+    for (const needle of needles) {
+      const h = Searcher.hash(needle.text, 0);
+      const list = this.byPrefix.get(h) ?? [];
+      list.push(needle);
+      this.byPrefix.set(h, list);
+    }
+    let power = 1;
+    for (let i = 1; i < PREFIX; i += 1) power = Math.imul(power, 31);
+    this.power = power;
+  }
+
+  private static hash(text: string, from: number): number {
+    let h = 0;
+    for (let i = from; i < from + PREFIX; i += 1) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+    return h;
+  }
+
+  /** Each occurrence: where it starts and which needle. */
+  find(text: string): { at: number; needle: Needle }[] {
+    const found: { at: number; needle: Needle }[] = [];
+    if (text.length < PREFIX || this.byPrefix.size === 0) return found;
+    let h = Searcher.hash(text, 0);
+    for (let i = 0; ; i += 1) {
+      const candidates = this.byPrefix.get(h);
+      if (candidates) for (const needle of candidates) if (text.startsWith(needle.text, i)) found.push({ at: i, needle });
+      if (i + PREFIX >= text.length) break;
+      h = (Math.imul(h - Math.imul(text.charCodeAt(i), this.power), 31) + text.charCodeAt(i + PREFIX)) | 0;
+    }
+    return found;
+  }
+}
+
+/** 40 characters either side, the secret replaced by its label, any other long digit run masked. */
+function context(text: string, at: number, needle: Needle): string {
+  const before = text.slice(Math.max(0, at - 40), at);
+  const after = text.slice(at + needle.text.length, at + needle.text.length + 40);
+  const mask = (s: string) => Buffer.from(s, "latin1").toString("utf8").replace(/\d{9,}/g, (d) => `${d.slice(0, 2)}…${d.slice(-2)}`);
+  return `${mask(before)}[${needle.secret.kind}]${mask(after)}`.replace(/\s+/g, " ");
+}
+
+export type ScanInput = {
+  /** Directory lib/e2e-record.ts wrote (E2E_RECORD_DIR). */
+  recordDir: string;
+  /** The built client bundles (.next/static); absent in unit tests. */
+  bundleDir?: string;
+  /** Secrets known before the run. */
+  given: Secret[];
+  /** The vault key, to read every stored credential; absent when the dump has none. */
+  vaultKey?: Buffer;
+};
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(full) : entry.isFile() ? [full] : [];
+  });
+}
+
+/** Test card table entries in the client bundle: shown to the payer on purpose. */
+function isTestCardTable(text: string, at: number, needle: Needle): boolean {
+  return needle.secret.kind === "card" && text.slice(Math.max(0, at - 8), at).endsWith('number:"') && text.startsWith('",label:"', at + needle.text.length);
+}
+
+export function scan(input: ScanInput): ScanReport {
+  const started = Date.now();
+  const recordFiles = filesUnder(input.recordDir);
+  const frames: RecordFrame[] = recordFiles.filter((file) => file.endsWith(".rec")).flatMap((file) => readFrames(file));
+  const responses = frames.filter((frame) => frame.header.kind === "response");
+  const requests = frames.filter((frame) => frame.header.kind === "request");
+  const tables = new Map<string, string[]>();
+  for (const frame of frames.filter((f) => f.header.kind === "table")) {
+    const text = frame.body.toString("utf8");
+    tables.set(frame.header.table!, [...(tables.get(frame.header.table!) ?? []), ...(text ? text.split("\n") : [])]);
+  }
+
+  const secrets: Secret[] = [...input.given];
+  for (const frame of requests) secrets.push(...secretsInRequest(frame.body.toString("utf8"), frame.header.type ?? "", `${frame.header.method} ${frame.header.url}`));
+  if (input.vaultKey) secrets.push(...secretsInVault(tables, input.vaultKey).secrets);
+  // Shown once: the first server action answer that shows a key or webhook secret is where it
+  // belongs. One seen anywhere else (a log line, a row) is searched for everywhere too.
+  const shownIn = new Map<string, RecordFrame>();
+  for (const frame of frames.filter((f) => f.header.kind !== "request")) {
+    for (const match of frame.body.toString("latin1").matchAll(SHOWN_ONCE)) {
+      if (!shownIn.has(match[0]) && frame.header.kind === "response" && frame.header.action) shownIn.set(match[0], frame);
+      secrets.push({ value: match[0], kind: "shown-once", source: frame.header.kind === "table" ? `table ${frame.header.table}` : `answer to ${frame.header.method} ${frame.header.url}` });
+    }
+  }
+  for (const file of recordFiles.filter((f) => f.endsWith(".log"))) {
+    for (const match of fs.readFileSync(file, "latin1").matchAll(SHOWN_ONCE)) secrets.push({ value: match[0], kind: "shown-once", source: path.basename(file) });
+  }
+  const unique = new Map<string, Secret>();
+  for (const secret of secrets) if (!unique.has(`${secret.kind}:${secret.value}`)) unique.set(`${secret.kind}:${secret.value}`, secret);
+  const { needles, tooShort } = needlesFor([...unique.values()]);
+  const searcher = new Searcher(needles);
+
+  const hits: Hit[] = [];
+  const places: Record<string, number> = {};
+  let bytes = 0;
+  let allowed = 0;
+  const search = (place: string, where: string, body: Buffer, allow?: (text: string, at: number, needle: Needle) => boolean) => {
+    places[place] = (places[place] ?? 0) + 1;
+    bytes += body.length;
+    const text = body.toString("latin1");
+    for (const { at, needle } of searcher.find(text)) {
+      if (allow?.(text, at, needle)) allowed += 1;
+      else hits.push({ where, secret: needle.label, context: context(text, at, needle) });
+    }
+  };
+
+  for (const frame of responses) {
+    const shownOnceHere = (text: string, at: number, needle: Needle) =>
+      needle.secret.kind === "shown-once" && shownIn.get(needle.secret.value) === frame;
+    search("responses", `${path.basename(frame.file)}: ${frame.header.method} ${frame.header.url} → ${frame.header.status} ${frame.header.type}`, frame.body, shownOnceHere);
+  }
+  for (const file of recordFiles.filter((f) => f.endsWith(".log"))) search("logs", path.basename(file), fs.readFileSync(file));
+  for (const frame of frames.filter((f) => f.header.kind === "table")) search("database", `table ${frame.header.table}`, frame.body);
+  for (const file of input.bundleDir ? filesUnder(input.bundleDir).filter((f) => !/\.(png|jpe?g|gif|ico|woff2?|ttf|webp|avif)$/i.test(f)) : []) {
+    search("bundles", path.relative(process.cwd(), file), fs.readFileSync(file), isTestCardTable);
+  }
+  const values = [...unique.values()];
+  return {
+    files: recordFiles.length + (places.bundles ?? 0),
+    bytes,
+    secrets: values.filter((s) => s.kind !== "card").length,
+    cards: values.filter((s) => s.kind === "card").length,
+    needles: needles.length,
+    tooShort,
+    allowed,
+    hits,
+    places,
+    ms: Date.now() - started,
+  };
+}
+
+export function summary(report: ScanReport): string {
+  const places = Object.entries(report.places)
+    .map(([place, n]) => `${n} ${place}`)
+    .join(", ");
+  return `leak scan: ${report.files} files (${places}), ${(report.bytes / 1e6).toFixed(1)} MB, ${report.secrets} secrets and ${report.cards} card numbers searched (${report.needles} needles, ${report.tooShort} too short to search), ${report.allowed} allowed, ${report.hits.length} hits, ${report.ms} ms`;
+}
