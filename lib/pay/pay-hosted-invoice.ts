@@ -5,6 +5,7 @@ import { payWithCard } from "@/lib/processing/engine";
 import { problemsFromZod } from "@/lib/problems";
 import { cardSchema } from "./card-schema";
 import { findHostedInvoice, type HostedInvoice } from "./hosted-invoice";
+import { payLimitMessage, takePayTry } from "./pay-limit";
 
 /**
  * What the hosted page learns from "Pay": the invoice as it now stands (with `refused`, why no
@@ -30,6 +31,7 @@ function isWebAddress(url: string): boolean {
  * The hosted page's payment: the card is parsed with the form's own schema (CVC only where the
  * provider takes one), handed to the engine and forgotten. The answer carries the invoice's
  * public view, never anything of the card; a paid or final invoice is shown, not charged again.
+ * Each invoice takes a limited number of Pay submissions (pay-limit.ts).
  */
 export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown): Promise<ActionOutcome<PayAnswer>> {
   const invoice = await findHostedInvoice(db, invoiceId);
@@ -38,6 +40,9 @@ export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown
     const refused = invoice.outcome.kind === "closed" && invoice.outcome.expired ? EXPIRED_REFUSAL : undefined;
     return { ok: true, data: { kind: "result", invoice, ...(refused ? { refused } : {}) } };
   }
+  // Every Pay on a payable invoice counts, before the card is read: a limit per invoice (lib/pay/pay-limit.ts).
+  const wait = await takePayTry(invoice.id);
+  if (wait > 0) return { ok: false, problems: [], message: payLimitMessage(wait) };
   const parsed = cardSchema({ takesCvc: invoice.takesCvc }).safeParse(input);
   if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
 
