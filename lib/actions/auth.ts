@@ -6,7 +6,7 @@ import { DEFAULT_AFTER_SIGN_IN, safeNextPath } from "@/lib/auth/next-path";
 import { headers } from "next/headers";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { createRateLimiter } from "@/lib/auth/rate-limit";
-import { openSignUp, sealSignUp } from "@/lib/auth/signup-link";
+import { openSignUp, sealSignUp, SIGN_UP_LINK_INVALID } from "@/lib/auth/signup-link";
 import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail } from "@/lib/identity/membership";
 import { hashPassword, verifyPassword } from "@/lib/identity/password";
@@ -18,9 +18,6 @@ import { problem, problemsFromZod } from "@/lib/problems";
 import { createMerchantWithOwner, findMerchantByCommerceAccount } from "@/lib/merchants/queries";
 import type { ActionOutcome, ActionResult } from "./result";
 import { runAction, unsafeInputResult } from "./validated-action";
-
-export const SIGN_UP_LINK_INVALID =
-  "This sign-up link is not valid: it was changed, or it expired (links work for 24 hours). Sign up again.";
 
 async function requestAddress(): Promise<string> {
   try {

@@ -24,10 +24,10 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}` }) }));
 
 import { changePasswordAction } from "@/lib/actions/account";
-import { confirmSignUpAction, signInAction, signUpAction, SIGN_UP_LINK_INVALID } from "@/lib/actions/auth";
+import { confirmSignUpAction, signInAction, signUpAction } from "@/lib/actions/auth";
 import { acceptInviteAction, forgotPasswordAction, resetPasswordAction } from "@/lib/actions/password";
 import { inviteMemberAction, removeMemberAction } from "@/lib/actions/team";
-import { openSignUp, sealSignUp, SIGN_UP_LINK_TTL_MS } from "@/lib/auth/signup-link";
+import { openSignUp, sealSignUp, SIGN_UP_LINK_INVALID, SIGN_UP_LINK_TTL_MS } from "@/lib/auth/signup-link";
 import { mailOutbox, users } from "@/lib/db/schema";
 import { startPasswordReset } from "@/lib/identity/account";
 import { findUserByEmail } from "@/lib/identity/membership";
