@@ -9,7 +9,7 @@
  * `server.ts` applies this once per request and replaces `X-Forwarded-For` with the single address
  * it chose (and drops `X-Real-IP`), so everything after it reads `clientAddressFromHeaders`.
  */
-export function trustedProxyHops(env: NodeJS.ProcessEnv = process.env): number {
+export function trustedProxyHops(env: Record<string, string | undefined> = process.env): number {
   const raw = env.TRUST_PROXY_HOPS?.trim();
   if (!raw) return 0;
   if (!/^\d{1,2}$/.test(raw)) throw new Error(`TRUST_PROXY_HOPS must be a whole number of proxies (0 to 99), not "${raw}"`);
