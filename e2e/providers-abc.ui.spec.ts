@@ -111,8 +111,8 @@ test("Provider A payout: created without auto_process, the process call pays 30,
   expect(processed.status(), await processed.text()).toBeLessThan(300);
   expect(await readInvoice(request, merchant, "payout", invoice.id)).toMatchObject({ status: "processed", processed_amount: expect.anything(), attempts: 1 });
   const attempts = await request.get(`/api/commerce/payout-invoices/${invoice.id}/attempts`, { headers: auth(merchant) });
-  const [attempt] = (await attempts.json()).data as { relationships: { payout_parts: { data: { amount: string; status: string; provider_reference: string }[] } } }[];
-  expect(attempt!.relationships.payout_parts.data).toEqual([
+  const [attempt] = (await attempts.json()).data as { attributes: { payout_parts: { amount: string; status: string; provider_reference: string }[] } }[];
+  expect(attempt!.attributes.payout_parts).toEqual([
     expect.objectContaining({ amount: "10000.00", status: "succeeded", provider_reference: expect.stringMatching(/^A-PO-/) }),
     expect.objectContaining({ amount: "10000.00", status: "succeeded" }),
     expect.objectContaining({ amount: "10000.00", status: "succeeded" }),

@@ -22,21 +22,19 @@ export function toAttemptResource(row: AttemptRow, currency: string, parts: read
       started: row.startedAt.toISOString(),
       finished: row.finishedAt?.toISOString() ?? null,
       duration_ms: row.finishedAt ? row.finishedAt.getTime() - row.startedAt.getTime() : null,
-    },
-    relationships: {
-      connection: { data: { type: "connection", id: row.connectionId } },
       ...(own.length === 0
         ? {}
         : {
-            payout_parts: {
-              data: own.map((part) => ({
-                id: part.id,
-                amount: formatMinor(part.amountMinor, currency),
-                status: part.status,
-                provider_reference: part.providerReference,
-              })),
-            },
+            payout_parts: own.map((part) => ({
+              id: part.id,
+              amount: formatMinor(part.amountMinor, currency),
+              status: part.status,
+              provider_reference: part.providerReference,
+            })),
           }),
+    },
+    relationships: {
+      connection: { data: { type: "connection", id: row.connectionId } },
     },
   };
 }

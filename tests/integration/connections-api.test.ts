@@ -14,6 +14,7 @@ import { logger } from "@/lib/logger";
 import { describeRegistry, PROVIDERS } from "@/lib/providers";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { assertValidApiResponse } from "../helpers/api-validator";
 import { unique, setUpTestDb } from "./helpers/db";
 import {
   PROVIDER_KINDS,
@@ -97,6 +98,8 @@ async function send<P>(handler: RouteHandler<P>, params: P, call: Call): Promise
   const text = response.status === 204 ? "" : await response.text();
   expect(response.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   expect(response.status).toBeLessThan(500);
+  // Every answer is held to the OpenAPI document and the official JSON:API schema.
+  assertValidApiResponse({ method: init.method!, url: call.path ?? "/api/connections", status: response.status, headers: response.headers, body: text });
   return { status: response.status, headers: response.headers, text, json: (text ? JSON.parse(text) : undefined) as Doc };
 }
 

@@ -14,6 +14,7 @@ import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, Mode } from "@/lib/providers";
+import { assertValidApiResponse } from "../helpers/api-validator";
 import { setUpTestDb } from "./helpers/db";
 import {
   bodyFor,
@@ -82,6 +83,8 @@ async function send<P>(handler: RouteHandler<P>, params: P, call: Call): Promise
   const text = await response.text();
   expect(response.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   expect(response.status).toBeLessThan(500);
+  // Every answer is held to the OpenAPI document and the official JSON:API schema.
+  assertValidApiResponse({ method: init.method!, url: call.path, status: response.status, headers: response.headers, body: text });
   return { status: response.status, headers: response.headers, text, json: (text ? JSON.parse(text) : undefined) as Doc };
 }
 

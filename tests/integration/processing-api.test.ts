@@ -101,11 +101,11 @@ describe("payouts over the API", () => {
     expect(list.json.data).toMatchObject([
       {
         type: "invoice-attempt",
-        attributes: { seq: 1, reason: "routing_order", status: "succeeded", processed_amount: "250.75", provider_reference: "po-ref" },
-        relationships: {
-          connection: { data: { type: "connection", id: m.connectionId } },
-          payout_parts: { data: [{ amount: "200.00", status: "succeeded", provider_reference: "p1" }, { amount: "50.75", provider_reference: "p2" }] },
+        attributes: {
+          seq: 1, reason: "routing_order", status: "succeeded", processed_amount: "250.75", provider_reference: "po-ref",
+          payout_parts: [{ amount: "200.00", status: "succeeded", provider_reference: "p1" }, { amount: "50.75", provider_reference: "p2" }],
         },
+        relationships: { connection: { data: { type: "connection", id: m.connectionId } } },
       },
     ]);
     expect(list.text).not.toContain("exchanges");

@@ -24,12 +24,13 @@ function optionalText(description: string, max = TEXT_MAX) {
     .meta({ description });
 }
 
-function formatted(description: string, accepts: (value: string) => boolean, error: string) {
+/** `format` states the rule for the OpenAPI document (JSON Schema keywords); a blank string is always allowed. */
+function formatted(description: string, accepts: (value: string) => boolean, error: string, format: Record<string, unknown> = {}) {
   return z
     .string()
     .refine((value) => isBlank(value) || accepts(value), { error, params: { code: "invalid_format" } })
     .nullish()
-    .meta({ description });
+    .meta({ description, ...(Object.keys(format).length === 0 ? {} : { anyOf: [{ type: "null" }, { type: "string", pattern: "^\\s*$" }, { type: "string", ...format }] }) });
 }
 
 const emailSchema = (description: string) =>
@@ -37,6 +38,7 @@ const emailSchema = (description: string) =>
     description,
     (value) => value.length <= EMAIL_MAX && EMAIL.test(value.trim()),
     "Enter a valid e-mail address, e.g. customer@example.com",
+    { maxLength: EMAIL_MAX, pattern: `^\\s*${EMAIL.source.slice(1, -1)}\\s*$` },
   );
 
 const phoneSchema = (description: string) =>
@@ -44,6 +46,7 @@ const phoneSchema = (description: string) =>
     description,
     isInternationalPhone,
     PHONE_FORMAT_MESSAGE,
+    { pattern: "^\\s*\\+\\s*[1-9](?:\\s*[0-9]){7,14}\\s*$" },
   );
 
 /**
@@ -56,6 +59,7 @@ export const customerAddressSchema = z
       "Two-letter ISO 3166-1 country code in upper case, e.g. GB",
       (value) => COUNTRY_CODES.has(value.trim()),
       "Enter an ISO 3166-1 two-letter country code in upper case, e.g. GB",
+      { enum: [...COUNTRY_CODES].sort() },
     ),
     city: optionalText("City"),
     street: optionalText("Street and house number"),
@@ -85,6 +89,8 @@ export const customerSchema = z
       "Date of birth as YYYY-MM-DD",
       (value) => isRealIsoDate(value.trim()),
       "Enter a real date as YYYY-MM-DD, e.g. 1990-04-21",
+      // Years 0000-0099 are refused as well (no date of birth is that old).
+      { format: "date", pattern: "^(?!00)[0-9]{4}-[0-9]{2}-[0-9]{2}$" },
     ),
     address: customerAddressSchema.nullish(),
     constants: z

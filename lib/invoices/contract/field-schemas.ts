@@ -36,8 +36,20 @@ export const SERVICE_FIELDS_MAX = 50;
  * Only the JSON type is checked here; the decimal rules depend on the currency, so
  * `checkInvoiceRules` applies them (code `invalid_amount`) with the invoice's currency.
  */
+/**
+ * What parseAmount accepts, stated for the OpenAPI document (every currency of the spec has two
+ * minor digits): greater than zero, at most MAX_INTEGER_DIGITS integer digits, no leading zero,
+ * no sign, no exponent, "." as the separator. The number form cannot show "no exponent" in JSON
+ * Schema; the server refuses 1e3 written as a number exactly as it refuses the string "1e3".
+ */
+export const AMOUNT_STRING_PATTERN = `^(?!0+(?:\\.0+)?$)(?:0|[1-9][0-9]{0,${MAX_INTEGER_DIGITS - 1}})(?:\\.[0-9]{1,2})?$`;
+const AMOUNT_NUMBER_MAX = 10 ** MAX_INTEGER_DIGITS - 0.01;
+
 export const amountSchema = z
-  .union([z.number(), z.string()], {
+  .union([
+    z.number().meta({ exclusiveMinimum: 0, maximum: AMOUNT_NUMBER_MAX, multipleOf: 0.01 }),
+    z.string().meta({ pattern: AMOUNT_STRING_PATTERN }),
+  ], {
     error: 'amount must be a decimal number or string, such as 100.50 or "100.50"',
   })
   .meta({
@@ -54,7 +66,7 @@ export const referenceIdSchema = z
   .min(1, { error: "reference_id must not be empty" })
   .max(REFERENCE_ID_MAX, { error: `reference_id must have at most ${REFERENCE_ID_MAX} characters` })
   .refine((value) => value === "" || value.trim() !== "", { error: "reference_id must not be blank", params: { code: "too_short" } })
-  .meta({ description: "Merchant's own unique reference; a retry with the same value returns the same invoice" });
+  .meta({ description: "Merchant's own unique reference; a retry with the same value returns the same invoice", pattern: "\\S" });
 
 export const nonBlankText = (field: string, description: string, max = 255) =>
   z
@@ -62,7 +74,7 @@ export const nonBlankText = (field: string, description: string, max = 255) =>
     .min(1, { error: `${field} must not be empty` })
     .max(max, { error: `${field} must have at most ${max} characters` })
     .refine((value) => value === "" || value.trim() !== "", { error: `${field} must not be blank`, params: { code: "too_short" } })
-    .meta({ description });
+    .meta({ description, pattern: "\\S" });
 
 export const currencySchema = z
   .string()
@@ -123,6 +135,10 @@ export const cardNumberSchema = z
   })
   .transform(stripCardSeparators)
   .meta({
+    // The two forms the check above accepts (the Luhn check digit cannot be said in JSON Schema).
+    pattern:
+      `^(?:(?:[\\s-]*[0-9]){${CARD_NUMBER_MIN_DIGITS},${CARD_NUMBER_MAX_DIGITS}}[\\s-]*` +
+      `|(?=[0-9]*\\*)[0-9]{6}[0-9*]{${CARD_NUMBER_MIN_DIGITS - 10},${CARD_NUMBER_MAX_DIGITS - 10}}[0-9]{4})$`,
     description:
       `Destination card: either the full number (${CARD_NUMBER_MIN_DIGITS} to ${CARD_NUMBER_MAX_DIGITS} digits, ` +
       "Luhn-valid; spaces and dashes are ignored) or a masked number as in spec 4.2 (digits and *, " +

@@ -79,9 +79,12 @@ describe("buildOpenApiDocument", () => {
     const post = keysOf(pick(doc, "paths", "/api/commerce/payment-invoices", "post", "responses"));
     const get = keysOf(pick(doc, "paths", "/api/commerce/payment-invoices/{id}", "get", "responses"));
     expect(new Set([...post, ...get])).toEqual(
-      new Set(["200", "201", "400", "401", "403", "404", "409", "413", "415", "422", "429"]),
+      new Set(["200", "201", "400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "500"]),
     );
     expect(pick(doc, "components", "responses", "TooManyRequests", "headers", "Retry-After")).toBeDefined();
+    for (const [name, response] of Object.entries(pick(doc, "components", "responses") as Record<string, unknown>)) {
+      expect(pick(response, "headers", "X-Request-Id", "required"), name).toBe(true);
+    }
   });
 
   it("returns invoices with the agreed attributes", () => {

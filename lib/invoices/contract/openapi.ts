@@ -7,6 +7,7 @@ import {
   invoiceListDocumentSchema,
   invoiceListQuerySchema,
 } from "./resource-schemas";
+import { listServices, type InvoiceDirection } from "@/lib/providers";
 import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
 
 type Json = Record<string, unknown>;
@@ -25,21 +26,57 @@ function toSchema(schema: z.ZodType): Json {
   return rest;
 }
 
+/**
+ * A request body schema with the registry's services of that direction as the enum of `service`:
+ * the registry, read when the document is built, is the one list (providers registered at run time
+ * included), so a service the document offers is one the server knows.
+ */
+function requestSchema(schema: z.ZodType, direction: InvoiceDirection): Json {
+  const json = toSchema(schema);
+  const attributes = (((json.properties as Json).data as Json).properties as Json).attributes as Json;
+  const service = (attributes.properties as Record<string, Json>).service!;
+  service.enum = listServices().filter((entry) => entry.direction === direction).map((entry) => entry.code);
+  return json;
+}
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
+const REQUEST_ID_HEADER: Json = {
+  "X-Request-Id": { description: "The request's id (the client's own X-Request-Id when it sent a valid one); also meta.request_id", required: true, schema: { type: "string" } },
+};
+
 function errorResponse(description: string, headers?: Json): Json {
-  return { description, content: { [JSON_API]: { schema: ref("ErrorDocument") } }, ...(headers ? { headers } : {}) };
+  return { description, content: { [JSON_API]: { schema: ref("ErrorDocument") } }, headers: { ...REQUEST_ID_HEADER, ...headers } };
 }
 
 const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
-  BadRequest: errorResponse("Malformed JSON or query parameters"),
+  BadRequest: errorResponse(
+    "Malformed JSON, or a query parameter the operation does not document (include, sort, fields[…] and any other " +
+      "name: code unsupported_parameter or unknown_parameter, source.parameter names it)",
+  ),
+  QueryRefused: errorResponse(
+    "A query parameter the operation does not document (include, sort, fields[…] and any other name): code " +
+      "unsupported_parameter or unknown_parameter, source.parameter names it",
+  ),
   Unauthorized: errorResponse("Missing, unknown or revoked API key"),
-  Forbidden: errorResponse("commerce_account is not the API key's merchant's account (code forbidden_commerce_account)"),
+  Forbidden: errorResponse(
+    "commerce_account is not the API key's merchant's account (code forbidden_commerce_account), a support member's " +
+      "credential sent a live invoice (test_mode_only), or the body carries data.id: ids are assigned by the server " +
+      "(client_generated_id, pointer /data/id)",
+  ),
   NotFound: errorResponse("No such invoice for this merchant (another merchant's invoice is not found either)"),
+  NotAcceptable: errorResponse(
+    "Every application/vnd.api+json in Accept carries a media type parameter other than profile (ext included: no " +
+      "extension is implemented)",
+  ),
   Conflict: errorResponse("reference_id already used with a different body (code reference_reused); the same body again returns the original with 200"),
-  PayloadTooLarge: errorResponse("Body over 64 KiB"),
-  UnsupportedMediaType: errorResponse("Content-Type is not application/json or application/vnd.api+json"),
+  PayloadTooLarge: errorResponse("Body over 64 KiB, declared or streamed (chunked)"),
+  UnsupportedMediaType: errorResponse(
+    "Content-Type is not application/json or application/vnd.api+json, or application/vnd.api+json carries a media " +
+      "type parameter other than profile (JSON:API 1.1)",
+  ),
+  InternalError: errorResponse("The server failed; quote meta.request_id (also the X-Request-Id header) when asking for help"),
   UnprocessableEntity: errorResponse(
     "Validation failed, every problem listed with its JSON pointer; or no_connection: no enabled connection in the " +
       "invoice's mode (test_mode) offers the service; or the pinned connection (data.relationships.connection) cannot " +
@@ -52,8 +89,17 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
   }),
 };
 
+/** Answers any operation may give: negotiation, authentication, rate limit, failure. */
+const COMMON_ERRORS: [string, string][] = [
+  ["401", "Unauthorized"],
+  ["406", "NotAcceptable"],
+  ["415", "UnsupportedMediaType"],
+  ["429", "TooManyRequests"],
+  ["500", "InternalError"],
+];
+
 const errorRefs = (...codes: [string, string][]): Json =>
-  Object.fromEntries(codes.map(([status, name]) => [status, responseRef(name)]));
+  Object.fromEntries([...COMMON_ERRORS, ...codes].map(([status, name]) => [status, responseRef(name)]));
 
 const invoiceResponse = (description: string): Json => ({
   description,
@@ -75,16 +121,7 @@ function createOperation(kind: "payment" | "payout", requestSchema: string): Jso
     responses: {
       "200": invoiceResponse("Replay: an invoice with this reference_id and the same body already exists"),
       "201": invoiceResponse("Created"),
-      ...errorRefs(
-        ["400", "BadRequest"],
-        ["401", "Unauthorized"],
-        ["403", "Forbidden"],
-        ["409", "Conflict"],
-        ["413", "PayloadTooLarge"],
-        ["415", "UnsupportedMediaType"],
-        ["422", "UnprocessableEntity"],
-        ["429", "TooManyRequests"],
-      ),
+      ...errorRefs(["400", "BadRequest"], ["403", "Forbidden"], ["409", "Conflict"], ["413", "PayloadTooLarge"], ["422", "UnprocessableEntity"]),
     },
   };
 }
@@ -105,7 +142,7 @@ function listOperation(kind: "payment" | "payout"): Json {
     parameters: queryParameters(),
     responses: {
       "200": { description: "One page", content: { [JSON_API]: { schema: ref("InvoiceList") } } },
-      ...errorRefs(["400", "BadRequest"], ["401", "Unauthorized"], ["429", "TooManyRequests"]),
+      ...errorRefs(["400", "BadRequest"]),
     },
   };
 }
@@ -124,7 +161,7 @@ function getOperation(kind: "payment" | "payout"): Json {
     ],
     responses: {
       "200": invoiceResponse("The invoice"),
-      ...errorRefs(["401", "Unauthorized"], ["403", "Forbidden"], ["404", "NotFound"], ["429", "TooManyRequests"]),
+      ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
     },
   };
 }
@@ -148,7 +185,7 @@ function attemptsOperation(kind: "payment" | "payout"): Json {
     parameters: [idParameter(kind)],
     responses: {
       "200": { description: "The attempts", content: { [JSON_API]: { schema: ref("AttemptList") } } },
-      ...errorRefs(["401", "Unauthorized"], ["404", "NotFound"], ["429", "TooManyRequests"]),
+      ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
     },
   };
 }
@@ -167,7 +204,7 @@ function processOperation(): Json {
     responses: {
       "200": invoiceResponse("The payout after the attempt"),
       "409": errorResponse("The payout cannot be sent now; the code says why"),
-      ...errorRefs(["401", "Unauthorized"], ["404", "NotFound"], ["429", "TooManyRequests"]),
+      ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
     },
   };
 }
@@ -190,7 +227,11 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
     info: {
       title: "Payment orchestration API",
       version: "1.0.0",
-      description: "No version in the path (spec 9); fields are only ever added, so clients must ignore unknown ones.",
+      description:
+        "No version in the path (spec 9); fields are only ever added, so clients must ignore unknown ones. Every answer " +
+        "carries X-Request-Id, and every error document meta.request_id. A method a path does not list answers 405 " +
+        "with Allow (OPTIONS: 204 with Allow); HEAD answers as GET without a body. Links and Location are absolute, on " +
+        "the server's configured public address.",
     },
     servers: [{ url: baseUrl.replace(/\/+$/, "") }],
     security: [{ bearerAuth: [] }],
@@ -200,8 +241,8 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
         bearerAuth: { type: "http", scheme: "bearer", description: "The merchant's API key: Authorization: Bearer <key>" },
       },
       schemas: {
-        PaymentInvoiceRequest: toSchema(paymentInvoiceEnvelopeSchema),
-        PayoutInvoiceRequest: toSchema(payoutInvoiceEnvelopeSchema),
+        PaymentInvoiceRequest: requestSchema(paymentInvoiceEnvelopeSchema, "payment"),
+        PayoutInvoiceRequest: requestSchema(payoutInvoiceEnvelopeSchema, "payout"),
         InvoiceDocument: toSchema(invoiceDocumentSchema),
         InvoiceList: toSchema(invoiceListDocumentSchema),
         AttemptList: toSchema(attemptListDocumentSchema),

@@ -89,10 +89,10 @@ describe("processing (issue 10)", () => {
       attributes: {
         seq: 2, reason: "cascaded", status: "succeeded", resolution: "ok", provider_reference: "ref-1", processed_amount: "100.00",
         message: null, started: "2025-01-01T00:00:00Z", finished: "2025-01-01T00:00:01Z", duration_ms: 1000,
+        payout_parts: [{ id: "po_1", amount: "50.00", status: "succeeded", provider_reference: null }],
       },
       relationships: {
         connection: { data: { type: "connection", id: "conn_1" } },
-        payout_parts: { data: [{ id: "po_1", amount: "50.00", status: "succeeded", provider_reference: null }] },
       },
     };
     expect(attemptResourceSchema.safeParse(attempt).success).toBe(true);

@@ -122,22 +122,22 @@ export const attemptResourceSchema = z
       started: timestamp("When the attempt started"),
       finished: z.iso.datetime().nullable().meta({ description: "null while in flight or pending" }),
       duration_ms: z.int().nullable(),
+      // An attribute, not a relationship: the parts are no resources of their own (no type, no URL),
+      // and JSON:API relationship data may hold resource identifiers only.
+      payout_parts: z
+        .array(
+          z.object({
+            id: z.string().meta({ description: "po_…" }),
+            amount: z.string(),
+            status: z.enum(PAYOUT_PART_STATUSES),
+            provider_reference: z.string().nullable(),
+          }),
+        )
+        .optional()
+        .meta({ description: "Payouts paid in parts (split_mode); absent otherwise" }),
     }),
     relationships: z.object({
       connection: z.object({ data: z.object({ type: z.literal("connection"), id: z.string() }) }),
-      payout_parts: z
-        .object({
-          data: z.array(
-            z.object({
-              id: z.string().meta({ description: "po_…" }),
-              amount: z.string(),
-              status: z.enum(PAYOUT_PART_STATUSES),
-              provider_reference: z.string().nullable(),
-            }),
-          ),
-        })
-        .optional()
-        .meta({ description: "Payouts paid in parts (split_mode)" }),
     }),
   })
   .meta({ description: "Invoice attempt (JSON:API); the provider exchange log is shown on the invoice page only" });
@@ -172,7 +172,7 @@ export const errorObjectSchema = z.object({
 export const errorDocumentSchema = z
   .object({
     errors: z.array(errorObjectSchema).min(1).meta({ description: "Every problem of the request at once" }),
-    meta: z.object({ request_id: z.string() }).optional(),
+    meta: z.object({ request_id: z.string().meta({ description: "Same as the X-Request-Id header: quote it when asking for help" }) }),
   })
   .meta({ description: "JSON:API error document (REFERENCE Errors)" });
 

@@ -86,7 +86,11 @@ export const returnUrlSchema = z
   .string({ error: "return_url must be a URL string" })
   .max(RETURN_URL_MAX, { error: `return_url may be at most ${RETURN_URL_MAX} characters` })
   .refine(isWebUrl, { error: "return_url must be an absolute http or https URL, e.g. https://shop.example.com/thanks" })
-  .meta({ description: "Optional. The hosted payment page's link back to the merchant after paying (absolute http or https URL)" });
+  .meta({
+    description: "Optional. The hosted payment page's link back to the merchant after paying (absolute http or https URL)",
+    format: "uri",
+    pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]",
+  });
 
 /**
  * Unknown attributes are rejected: a typo such as `test_mod` would otherwise be dropped silently

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { RouteHandler } from "@/lib/api/with-api-key";
+import { assertValidApiResponse } from "../../helpers/api-validator";
 
 export type ErrorObject = { status: string; code: string; title: string; detail: string; source?: { pointer?: string; parameter?: string } };
 export type Answer<D = unknown> = { status: number; headers: Headers; text: string; json: { data: D; errors: ErrorObject[]; meta?: Record<string, unknown> } };
@@ -18,6 +19,8 @@ export async function send<D = unknown, P = Record<string, string>>(handler: Rou
   const text = await response.text();
   expect(response.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   expect(response.status).toBeLessThan(500);
+  // Every answer is held to the OpenAPI document and the official JSON:API schema.
+  assertValidApiResponse({ method: init.method!, url: call.path, status: response.status, headers: response.headers, body: text });
   return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
 }
 
