@@ -7,6 +7,42 @@ import { MAX_BODY_BYTES } from "@/lib/api/request";
  */
 export class BodyTooLarge extends Error {}
 
+/**
+ * After a 413 the rest of the body is read and thrown away, so the client can finish sending and
+ * read the answer: closing a socket with unread data makes the kernel send a reset, and a client
+ * still writing a chunked body then loses the 413 it was sent. Past this much, the connection is cut.
+ */
+const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
+
+function discardRest(req: IncomingMessage): void {
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) req.destroy();
+  });
+  req.resume();
+}
+
+/** The body up to the API's limit; BodyTooLarge (the rest being discarded) past it. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      discardRest(req);
+      reject(new BodyTooLarge());
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", reject);
+  });
+}
+
 export async function toWebRequest(req: IncomingMessage, origin: string): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -15,17 +51,14 @@ export async function toWebRequest(req: IncomingMessage, origin: string): Promis
   }
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return new Request(new URL(req.url ?? "/", origin), { method, headers });
-  // A declared or streamed body past the limit is refused without reading the rest of it.
-  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+  // A declared or streamed body past the limit is refused without keeping the rest of it.
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    discardRest(req);
+    throw new BodyTooLarge();
   }
+  const body = await readBody(req);
   headers.delete("content-length");
-  return new Request(new URL(req.url ?? "/", origin), { method, headers, body: Buffer.concat(chunks) });
+  return new Request(new URL(req.url ?? "/", origin), { method, headers, body: new Uint8Array(body) });
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {

@@ -9,7 +9,9 @@ async function sendError(req: http.IncomingMessage, res: http.ServerResponse, st
   if (res.headersSent) return void res.destroy();
   const id = req.headers["x-request-id"];
   const requestId = requestIdOf(new Request("http://localhost/", { headers: typeof id === "string" ? { "x-request-id": id } : {} }));
-  const response = errorResponse(status, [{ status: String(status), code, title, detail }], requestId, { connection: "close" });
+  // A 413's unread body is being discarded (node-bridge), so the connection may stay open; closing
+  // it now would reset a client still sending before it read the answer.
+  const response = errorResponse(status, [{ status: String(status), code, title, detail }], requestId, status === 413 ? {} : { connection: "close" });
   await sendWebResponse(response, res).catch(() => res.destroy());
 }
 

@@ -89,6 +89,37 @@ async function call(method: string, pathname: string, init: { headers?: Record<s
   return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : {} };
 }
 
+/**
+ * A POST over node:http with Transfer-Encoding: chunked and no Content-Length, 16 KiB at a time;
+ * resolves once the answer is read to its end, and fails if the connection is reset first.
+ */
+function postChunked(url: string, totalBytes: number): Promise<{ status: number; headers: Headers; text: string; sent: number }> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    const request = http.request(url, { method: "POST", headers: { "content-type": "application/json", "x-request-id": "chunked-413" } });
+    request.on("error", reject);
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") headers.set(name, value);
+        resolve({ status: response.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString("utf8"), sent });
+      });
+    });
+    const chunk = Buffer.alloc(16 * 1024, "x");
+    const writeMore = () => {
+      while (sent < totalBytes) {
+        sent += chunk.length;
+        if (!request.write(chunk)) return void request.once("drain", writeMore);
+      }
+      request.end();
+    };
+    writeMore();
+  });
+}
+
 function expectJsonApiError(answer: Answer, status: number, code: string) {
   expect(answer.status).toBe(status);
   expect(answer.headers.get("content-type")).toBe("application/vnd.api+json");
@@ -135,6 +166,12 @@ describe("the lean path (server.ts)", () => {
   it("answers a body over 64 KiB with a JSON:API 413 before any handler runs", async () => {
     const answer = await call("POST", "/api/commerce/payment-invoices", { headers: { "content-type": "application/json" }, body: "x".repeat(70_000) });
     expectJsonApiError(answer, 413, "payload_too_large");
+  });
+
+  it("answers a body streamed in chunks past 64 KiB (no Content-Length) with a 413 the client reads in full", async () => {
+    const answer = await postChunked(`${base}/api/commerce/payment-invoices`, 1024 * 1024);
+    expect(answer.sent).toBe(1024 * 1024);
+    expectJsonApiError({ ...answer, json: JSON.parse(answer.text) }, 413, "payload_too_large");
   });
 
   it("leaves every other path to Next", async () => {
