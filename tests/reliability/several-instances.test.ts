@@ -1,11 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeApiKey } from "@/lib/api-keys/queries";
 import { stopCacheInvalidation } from "@/lib/cache/invalidation";
 import type { Db } from "@/lib/db/client";
+import { invoiceAttempts } from "@/lib/db/schema";
+import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { saveWebhookUrl } from "@/lib/webhooks/settings";
 import { verifyWebhook } from "@/lib/webhooks/verify-example";
 import { startInstance, stopInstance, suiteJobsSchema, type Instance } from "./helpers/instances";
@@ -211,13 +213,20 @@ describe("job workers on both instances share the work", () => {
     return { deliveries, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
 
-  async function queuedJobs(name: string): Promise<number> {
-    const result = await suite.db.execute(
-      sql`select count(*)::int as n from ${sql.identifier(jobsSchema)}.job where name = ${name} and state in ('created', 'retry', 'active')`,
-    );
+  async function count(query: ReturnType<typeof sql>): Promise<number> {
+    const result = await suite.db.execute(query);
     const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
     return Number(rows[0]!.n);
   }
+  const queuedJobs = (name: string) =>
+    count(sql`select count(*)::int as n from ${sql.identifier(jobsSchema)}.job where name = ${name} and state in ('created', 'retry', 'active')`);
+  /** Jobs of `name` that are running or due now (not those scheduled for later). */
+  const dueJobs = (name: string) =>
+    count(
+      sql`select count(*)::int as n from ${sql.identifier(jobsSchema)}.job where name = ${name} and (state = 'active' or (state in ('created', 'retry') and start_after <= now()))`,
+    );
+  const completedJobs = (name: string, invoiceId: string) =>
+    count(sql`select count(*)::int as n from ${sql.identifier(jobsSchema)}.job where name = ${name} and state = 'completed' and data->>'invoiceId' = ${invoiceId}`);
 
   it("each webhook event is delivered once", async () => {
     const m = await seedMerchant(suite.db);
@@ -245,5 +254,38 @@ describe("job workers on both instances share the work", () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("each status request for a payment left pending runs once", async () => {
+    const m = await seedMerchant(suite.db);
+    await seedConnection(suite.db, m.merchantId, "provider-b", "h2h", "B 3-D Secure");
+    // The customers' Pay runs in this process (the card lives only in that request's memory); its
+    // provider calls go to instance A's sandbox, and the status requests it queues are left to the
+    // two instances' workers.
+    process.env.APP_URL = a!.url;
+    process.env.JOBS_SCHEMA = jobsSchema;
+    const payments = 4;
+    const ids: string[] = [];
+    for (let i = 0; i < payments; i++) {
+      const created = await call(i % 2 ? b! : a!, "/api/commerce/payment-invoices", m.key, { method: "POST", body: paymentBody(m.account) });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const paid = await payHostedInvoice(suite.db, created.json.data!.id, { number: "4000 0000 0000 3220", expiry: "12/30", cvc: "737", holder: "Ada Lovelace" });
+      expect(paid.ok, JSON.stringify(paid)).toBe(true);
+      ids.push(created.json.data!.id);
+    }
+    const statusRequests = async (invoiceId: string) => {
+      const [attempt] = await suite.db.select().from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, invoiceId));
+      expect(attempt?.status).toBe("pending");
+      return (attempt!.exchanges as { method?: string; url?: string }[]).filter((x) => x.method === "GET" && String(x.url).includes("/charges/")).length;
+    };
+    // The first status request is due 10 s after each attempt; wait until every invoice has had it
+    // and no status request is running or due, then count what the provider was asked.
+    await timeUntil(async () => (await Promise.all(ids.map(statusRequests))).every((n) => n >= 1), 90_000, 500);
+    await timeUntil(async () => (await dueJobs("invoice-reconcile")) === 0, 30_000, 200);
+    const asked = await Promise.all(ids.map(statusRequests));
+    const ran = await Promise.all(ids.map((id) => completedJobs("invoice-reconcile", id)));
+    console.log(`status requests per pending payment: ${asked.join(", ")} (reconcile jobs completed: ${ran.join(", ")})`);
+    expect(asked).toEqual(Array(payments).fill(1));
+    expect(ran).toEqual(Array(payments).fill(1));
   });
 });

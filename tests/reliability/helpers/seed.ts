@@ -6,6 +6,7 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import { openPostgres, type Db } from "@/lib/db/client";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import type { ConnectionKind } from "@/lib/providers/types";
 
 /** The suite's own handle on the PostgreSQL the instances share (migrations applied). */
 export async function openSuiteDb(): Promise<{ db: Db; close: () => Promise<void> }> {
@@ -27,7 +28,7 @@ export async function seedMerchant(db: Db): Promise<SeededMerchant> {
 }
 
 /** A test-mode connection made as the dashboard makes it (vault, audit); returns its id. */
-export async function seedConnection(db: Db, merchantId: string, provider: string, kind: string, label: string): Promise<string> {
+export async function seedConnection(db: Db, merchantId: string, provider: string, kind: ConnectionKind, label: string): Promise<string> {
   const input = createConnectionSchema.parse({ provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") });
   const result = await createConnection({ db, merchantId, actor: { label: "reliability suite" }, vaultKey: credentialsKey() }, input);
   if (!result.ok) throw new Error(`seed connection: ${JSON.stringify(result.problems)}`);
