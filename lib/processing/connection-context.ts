@@ -6,12 +6,12 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import type { AdapterContext } from "./adapter";
 import type { createExchangeRecorder } from "./provider-http";
+import { providerTimeoutMs } from "./timeout";
 
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */
 export type SecretAwareRecorder = ReturnType<typeof createExchangeRecorder>;
 
-/** Per provider request; after it the outcome is unknown and only a status request can tell. */
-export const PROVIDER_TIMEOUT_MS = 10_000;
+export { PROVIDER_TIMEOUT_MS, providerTimeoutMs } from "./timeout";
 
 /** The connection has nowhere to send requests (a live provider without its URL configured). */
 export class MissingBaseUrlError extends Error {
@@ -60,7 +60,7 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
     baseUrl: baseUrlFor(subject.provider, subject.mode, subject.credentials, kind.liveUrlField),
     credentials: subject.credentials,
     exchanges,
-    timeoutMs: PROVIDER_TIMEOUT_MS,
+    timeoutMs: providerTimeoutMs(),
   };
 }
 

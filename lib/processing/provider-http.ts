@@ -27,6 +27,12 @@ export type ExchangeRecorder = {
 };
 
 /**
+ * PostgreSQL text and jsonb cannot hold U+0000, and a provider's garbled answer may carry it: the
+ * log keeps a visible replacement character instead, so recording the attempt never fails.
+ */
+const withoutNul = (text: string): string => (text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text);
+
+/**
  * Records exchanges, replacing every value in `secrets` (the connection's secret credentials,
  * signatures made with them, the full card number) wherever it appears, before anything is kept.
  */
@@ -35,12 +41,12 @@ export function createExchangeRecorder(secrets: readonly string[] = []): Exchang
   const exchanges: Exchange[] = [];
   const scrub = (value: unknown): unknown => {
     if (typeof value === "string") {
-      let text = value;
+      let text = withoutNul(value);
       for (const secret of hidden) text = text.split(secret).join("[redacted]");
       return text;
     }
     if (Array.isArray(value)) return value.map(scrub);
-    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), scrub(v)]));
     return value;
   };
   return {
@@ -66,7 +72,10 @@ export type ProviderResponse =
   | { kind: "answered"; status: number; headers: Headers; body: unknown; text: string }
   /** The request never left (refused, unknown host): safe to try elsewhere. */
   | { kind: "not_sent"; message: string }
-  /** Sent, no answer in time: the provider may have acted; only a status request can tell. */
+  /**
+   * Sent, no usable answer: none in time, the connection lost, or a 2xx answer whose body is not
+   * JSON (issue 13: a garbled answer). The provider may have acted; only a status request can tell.
+   */
   | { kind: "timed_out"; message: string };
 
 const NOT_SENT_CODES = new Set(["ERR_ADDRESS_REFUSED", "ERR_INVALID_URL", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET_BEFORE_SEND", "UND_ERR_CONNECT_TIMEOUT"]);
@@ -88,6 +97,17 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** Every provider here answers JSON: a 2xx answer with a body that is not JSON was garbled on the way. */
+function isGarbled(status: number, text: string): boolean {
+  if (status < 200 || status >= 300 || text.trim() === "") return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export async function callProvider(
   context: { baseUrl: string; timeoutMs: number; exchanges: ExchangeRecorder },
   request: ProviderRequest,
@@ -102,6 +122,12 @@ export async function callProvider(
     const response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" });
     const text = await response.text();
     const parsed = parseBody(text);
+    if (isGarbled(response.status, text)) {
+      // Not a refusal (a 2xx says the request was taken) and not readable: the outcome is unknown.
+      const message = `answered HTTP ${response.status} with a body that is not JSON; the outcome is unknown`;
+      context.exchanges.record({ ...base, status: response.status, responseBody: parsed, durationMs: Date.now() - started, error: message });
+      return { kind: "timed_out", message };
+    }
     context.exchanges.record({ ...base, status: response.status, responseBody: parsed, durationMs: Date.now() - started });
     return { kind: "answered", status: response.status, headers: response.headers, body: parsed, text };
   } catch (error) {

@@ -8,7 +8,7 @@ import { getProviderServer } from "@/lib/providers/server/servers";
 import type { AdapterContext, ProviderAdapter, ProviderOutcome } from "./adapter";
 import { findAttemptOf, recordOutcome, startAttempt, type AttemptRow } from "./attempts";
 import { MissingBaseUrlError, adapterContextFor } from "./connection-context";
-import { createExchangeRecorder } from "./provider-http";
+import { createExchangeRecorder, type Exchange } from "./provider-http";
 import type { AttemptTarget } from "./targets";
 
 /** What the engine asks of the adapter for one attempt (create payment, create payout, …). */
@@ -24,6 +24,24 @@ async function callSafely(call: () => Promise<ProviderOutcome>): Promise<Provide
     logger.error("provider adapter threw", { error: error instanceof Error ? error.message : String(error) });
     return { kind: "unknown", message: "The provider call failed unexpectedly; its outcome is not known." };
   }
+}
+
+type StatusQuery = Parameters<ProviderAdapter["getStatus"]>[1];
+
+/**
+ * A status request. Its answers about the payment stand, soft failures included ("no record of
+ * this request", 404: the provider never saw it, so another connection may take the invoice). But
+ * a status request the provider could not take (not reachable, 429, 5xx) says nothing about the
+ * payment it asks about, which may still have gone through: that stays unknown, for the next one.
+ */
+async function askStatus(adapter: ProviderAdapter, context: AdapterContext, query: StatusQuery, recorder: { list(): readonly Exchange[] }): Promise<ProviderOutcome> {
+  const before = recorder.list().length;
+  const outcome = await callSafely(() => adapter.getStatus(context, query));
+  if (outcome.kind !== "soft_failed" || outcome.resolution !== "provider_unavailable") return outcome;
+  const last = recorder.list().slice(before).at(-1);
+  const unavailable = last !== undefined && (last.status === null || last.status === 429 || last.status >= 500);
+  if (!unavailable) return outcome;
+  return { kind: "unknown", providerReference: outcome.providerReference, message: `The status request could not be answered (${outcome.message}); asking again later.` };
 }
 
 type Prepared = { adapter: ProviderAdapter; context: AdapterContext } | { failure: ProviderOutcome };
@@ -65,7 +83,7 @@ export async function runAttempt(
     if (outcome.kind === "unknown") {
       const providerReference = outcome.providerReference;
       const query = { providerReference, idempotencyKey: attempt.idempotencyKey, direction: invoice.direction };
-      outcome = await callSafely(() => adapter.getStatus(context, query));
+      outcome = await askStatus(adapter, context, query, recorder);
       if (outcome.kind !== "unknown") outcome = { ...outcome, providerReference: outcome.providerReference ?? providerReference } as ProviderOutcome;
     }
   }
@@ -89,12 +107,11 @@ export async function queryAttemptStatus(
   const outcome =
     "failure" in prepared
       ? ({ kind: "unknown", message: prepared.failure.kind === "soft_failed" ? prepared.failure.message : "unreachable" } as const)
-      : await callSafely(() =>
-          prepared.adapter.getStatus(prepared.context, {
-            providerReference: attempt.providerReference ?? undefined,
-            idempotencyKey: attempt.idempotencyKey,
-            direction: invoice.direction,
-          }),
+      : await askStatus(
+          prepared.adapter,
+          prepared.context,
+          { providerReference: attempt.providerReference ?? undefined, idempotencyKey: attempt.idempotencyKey, direction: invoice.direction },
+          recorder,
         );
   return { outcome, exchanges: recorder.list() };
 }

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { publicBaseUrl } from "@/lib/config";
 import { getProviderServer } from "@/lib/providers/server/servers";
+import { runWithSandboxFaults } from "./faults";
 
 function jsonError(status: number, error: string, message: string): Response {
   return Response.json({ error, message }, { status, headers: { "Cache-Control": "no-store" } });
@@ -18,7 +19,9 @@ export async function dispatchSandboxRequest(request: Request, slug: string, pat
   const server = getProviderServer(slug);
   if (!server) return jsonError(404, "not_found", `No sandbox for ${slug}.`);
   try {
-    return await server.sandbox(request, { path: [...path], db: await getDb(), publicBaseUrl: publicBaseUrl() });
+    const db = await getDb();
+    // The connection's fault switch (faults.ts) shapes the answer once the sandbox knows whose request it is.
+    return await runWithSandboxFaults(db, request, () => server.sandbox(request, { path: [...path], db, publicBaseUrl: publicBaseUrl() }));
   } catch (error) {
     logger.error("sandbox failed", { provider: slug, method: request.method, path: path.join("/"), error });
     return jsonError(500, "sandbox_error", "The sandbox could not answer this request.");

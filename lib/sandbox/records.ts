@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { sandboxRecords } from "@/lib/db/schema";
 import { redact } from "@/lib/logger";
@@ -117,12 +117,12 @@ export async function updateRecord(
   return row;
 }
 
-/** What the sandbox received from one connection, oldest first. */
+/** What the sandbox received from one connection, oldest first (its fault switch, faults.ts, is not a request). */
 export async function listRecordsForConnection(db: Db, connectionId: string): Promise<SandboxRecord[]> {
   return db
     .select()
     .from(sandboxRecords)
-    .where(eq(sandboxRecords.connectionId, connectionId))
+    .where(and(eq(sandboxRecords.connectionId, connectionId), ne(sandboxRecords.operation, "fault")))
     .orderBy(asc(sandboxRecords.createdAt), asc(sandboxRecords.id));
 }
 

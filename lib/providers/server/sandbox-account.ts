@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { noteSandboxAccount } from "@/lib/sandbox/faults";
 import { listSandboxAccounts, type FindSandboxAccountOptions, type SandboxAccount } from "@/lib/sandbox/accounts";
 
 export type AccountLookup = { kind: "unknown" } | { kind: "refused" } | { kind: "found"; account: SandboxAccount };
@@ -20,7 +21,11 @@ export async function findAcceptingAccount(
   let seen = false;
   for (const account of await listSandboxAccounts(db, slug, match, options)) {
     seen = true;
-    if (accept(account)) return { kind: "found", account };
+    if (accept(account)) {
+      // The connection's sandbox fault (lib/sandbox/faults.ts): a 5xx fault refuses here, before the sandbox acts.
+      await noteSandboxAccount(account.connectionId);
+      return { kind: "found", account };
+    }
   }
   return seen ? { kind: "refused" } : { kind: "unknown" };
 }

@@ -14,6 +14,8 @@ import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import { downloadableKeyFields } from "@/lib/connections/public-key-file";
 import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";
+import { getSandboxFault } from "@/lib/sandbox/faults";
+import { SandboxBehaviour } from "./sandbox-behaviour";
 
 export const metadata: Metadata = { title: "Connection" };
 
@@ -28,6 +30,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
   const audit = await listAudit(db, viewer.merchant.id, connection.id);
   const downloads = downloadableKeyFields(connection.provider, connection.kind).filter((f) => typeof connection.publicValues[f.id] === "string");
   const serviceNames = connection.services.map(serviceLabelOf);
+  const sandboxFault = connection.mode === "test" ? await getSandboxFault(db, connection.id) : undefined;
   return (
     <>
       <PageHeader
@@ -122,6 +125,12 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
         <h2 id="constants" className="mb-3 text-base font-semibold">Constants</h2>
         <ConstantsPanel connectionId={connection.id} providerSlug={connection.provider} kindSlug={connection.kind} stored={connection.constants} />
       </section>
+      {sandboxFault !== undefined ? (
+        <section className="card mt-6" aria-labelledby="sandbox-behaviour" data-testid="sandbox-behaviour">
+          <h2 id="sandbox-behaviour" className="mb-3 text-base font-semibold">Sandbox behaviour</h2>
+          <SandboxBehaviour id={connection.id} current={sandboxFault} />
+        </section>
+      ) : null}
       <section className="card mt-6" aria-labelledby="audit">
         <h2 id="audit" className="mb-3 text-base font-semibold">Audit trail</h2>
         {audit.length === 0 ? (

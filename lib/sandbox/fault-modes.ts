@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/**
+ * Issue 13, suite 10: how a test-mode connection's sandbox misbehaves, to see what payments and
+ * payouts do when a provider fails. Isomorphic: the connection page's control and the server
+ * action read the same list.
+ */
+export const SANDBOX_FAULT_MODES = ["none", "timeout", "server_error", "garbage", "slow"] as const;
+
+export type SandboxFaultMode = (typeof SANDBOX_FAULT_MODES)[number];
+
+export const sandboxFaultModeSchema = z.enum(SANDBOX_FAULT_MODES, {
+  error: `Choose one of: ${SANDBOX_FAULT_MODES.join(", ")}`,
+});
+
+export const SANDBOX_FAULT_LABELS: Readonly<Record<SandboxFaultMode, { label: string; description: string }>> = {
+  none: { label: "Normal", description: "The sandbox answers as the provider would." },
+  timeout: {
+    label: "Timeout",
+    description: "The sandbox takes the request but does not answer before the timeout: the outcome is unknown until a status request answers.",
+  },
+  server_error: {
+    label: "Server error (5xx)",
+    description: "The sandbox refuses every request with HTTP 503 before acting: the attempt is a soft failure and the next connection in routing is tried.",
+  },
+  garbage: {
+    label: "Garbled answer",
+    description: "The sandbox takes the request and answers HTTP 200 with a body that is not JSON: the outcome is unknown until a status request answers.",
+  },
+  slow: { label: "Slow", description: "The sandbox answers correctly, but only after a delay shorter than the timeout." },
+};
