@@ -33,6 +33,7 @@ import { payInvoiceAction } from "@/lib/actions/pay-invoice";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import type { ActionResult } from "@/lib/actions/result";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
+import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
 import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
@@ -42,6 +43,7 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { logger } from "@/lib/logger";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { SANDBOX_FAULT_MODES } from "@/lib/sandbox/fault-modes";
 import { createAttributes, editAttributes } from "./helpers/connection-fixtures";
 import { setUpTestDb, unique } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
@@ -417,6 +419,11 @@ const ACTIONS: Record<string, ActionCase> = {
       refusal: () => `No connection ${B.a.id} exists for this merchant`,
     },
     own: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "test", connectionIds: [A.a.id] }),
+  },
+  "lib/actions/sandbox-faults.ts#setSandboxFaultAction": {
+    role: "owner",
+    tenant: { run: () => setSandboxFaultAction({ id: B.a.id, mode: SANDBOX_FAULT_MODES.at(-1)! }), refusal: CONNECTION_GONE },
+    own: () => setSandboxFaultAction({ id: A.a.id, mode: SANDBOX_FAULT_MODES.at(-1)! }),
   },
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": {
     role: "owner",
