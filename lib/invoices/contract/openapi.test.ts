@@ -87,6 +87,28 @@ describe("buildOpenApiDocument", () => {
     }
   });
 
+  it("describes the management API too, the providers registry without a key", () => {
+    expect(keysOf(doc.paths)).toEqual(expect.arrayContaining(["/api/connections", "/api/connections/{id}", "/api/routing", "/api/routing/{id}", "/api/providers"]));
+    expect(pick(doc, "paths", "/api/providers", "get", "security")).toEqual([]);
+    expect(pick(doc, "paths", "/api/connections", "post", "responses", "201", "headers", "Location", "required")).toBe(true);
+  });
+
+  it("documents negotiation, rate limit and failure answers on every operation", () => {
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (method === "parameters") continue;
+        const statuses = keysOf(pick(operation, "responses"));
+        expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(["400", "406", "415", "429", "500"]));
+      }
+    }
+  });
+
+  it("offers the registry's services as the enum of service", () => {
+    const service = pick(requestAttributes("PayoutInvoiceRequest"), "properties", "service", "enum") as string[];
+    expect(service).toContain("payment_card_uah");
+    expect(service).not.toContain("payment_card_eur_hpp");
+  });
+
   it("returns invoices with the agreed attributes", () => {
     const attributes = pick(doc, "components", "schemas", "InvoiceDocument", "properties", "data", "properties", "attributes", "properties");
     expect(keysOf(attributes)).toEqual(

@@ -8,6 +8,7 @@ import {
   invoiceListQuerySchema,
 } from "./resource-schemas";
 import { listServices, type InvoiceDirection } from "@/lib/providers";
+import { managementPaths, MANAGEMENT_SCHEMAS } from "./openapi-management";
 import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
 
 type Json = Record<string, unknown>;
@@ -75,6 +76,10 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
   UnsupportedMediaType: errorResponse(
     "Content-Type is not application/json or application/vnd.api+json, or application/vnd.api+json carries a media " +
       "type parameter other than profile (JSON:API 1.1)",
+  ),
+  ResourceNotFound: errorResponse("No such resource for this merchant (another merchant's is not found either)"),
+  ManagementUnprocessable: errorResponse(
+    "Validation failed: every problem listed with its JSON pointer (unknown provider or kind, unknown or bad credential, constant, label, …)",
   ),
   InternalError: errorResponse("The server failed; quote meta.request_id (also the X-Request-Id header) when asking for help"),
   UnprocessableEntity: errorResponse(
@@ -222,6 +227,7 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
     paths[`${collection}/{id}/attempts`] = { get: attemptsOperation(kind) };
   }
   paths["/api/commerce/payout-invoices/{id}/process"] = { post: processOperation() };
+  Object.assign(paths, managementPaths());
   return {
     openapi: "3.1.0",
     info: {
@@ -247,6 +253,7 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
         InvoiceList: toSchema(invoiceListDocumentSchema),
         AttemptList: toSchema(attemptListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),
+        ...MANAGEMENT_SCHEMAS,
       },
       responses: ERROR_RESPONSES,
     },
