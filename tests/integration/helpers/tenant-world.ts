@@ -100,8 +100,6 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
 
 const bigintSafe = (_key: string, value: unknown) => (typeof value === "bigint" ? `${value}n` : value);
 
-/** Tables that belong to no merchant: compared whole (nothing a refused call does may add a row). */
-const GLOBAL_TABLES = new Set(["mail_outbox"]);
 /** Tables every request may change by design: the rate limiters' counters (a refused request is counted too). */
 const NOT_COMPARED = new Set(["rate_limits"]);
 
@@ -117,6 +115,11 @@ export async function snapshotTenant(db: Db, merchantId: string): Promise<Record
   const connectionIds = await ids(schema.connections.id, schema.connections, eq(schema.connections.merchantId, merchantId));
   const userIds = await ids(schema.users.id, schema.users, eq(schema.users.merchantId, merchantId));
   const eventIds = await ids(schema.webhookEvents.id, schema.webhookEvents, eq(schema.webhookEvents.merchantId, merchantId));
+  // Mail belongs to no merchant: the merchant's is what was sent to its members and invitees (other test files share CI's database).
+  const recipients = [
+    ...(await ids(schema.users.email, schema.users, eq(schema.users.merchantId, merchantId))),
+    ...(await ids(schema.invites.email, schema.invites, eq(schema.invites.merchantId, merchantId))),
+  ];
   const within = (column: PgColumn, list: string[]) => inArray(column, list.length ? list : ["-none-"]);
 
   const out: Record<string, string[]> = {};
@@ -125,15 +128,16 @@ export async function snapshotTenant(db: Db, merchantId: string): Promise<Record
     const name = getTableName(table);
     if (NOT_COMPARED.has(name)) continue;
     const columns = getTableColumns(table) as Record<string, PgColumn>;
-    let where: SQL | undefined;
+    let where: SQL;
     if (table === (schema.merchants as unknown)) where = eq(schema.merchants.id, merchantId);
     else if (columns.merchantId) where = eq(columns.merchantId, merchantId);
     else if (columns.invoiceId) where = within(columns.invoiceId, invoiceIds);
     else if (columns.connectionId) where = within(columns.connectionId, connectionIds);
     else if (columns.userId) where = within(columns.userId, userIds);
     else if (columns.eventId) where = within(columns.eventId, eventIds);
-    else if (!GLOBAL_TABLES.has(name)) throw new Error(`snapshotTenant: table ${name} has no merchant scope; teach tests/integration/helpers/tenant-world.ts about it`);
-    const rows = where ? await db.select().from(table).where(where) : await db.select().from(table);
+    else if (table === (schema.mailOutbox as unknown)) where = within(schema.mailOutbox.to, recipients);
+    else throw new Error(`snapshotTenant: table ${name} has no merchant scope; teach tests/integration/helpers/tenant-world.ts about it`);
+    const rows = await db.select().from(table).where(where);
     out[name] = rows.map((row) => JSON.stringify(row, bigintSafe)).sort();
   }
   return out;
