@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind } from "../lib/providers/types";
@@ -161,4 +161,32 @@ test("the Routing page has no serious axe violations; screenshots at desktop and
   }
   await page.goto("/settings");
   await page.screenshot({ path: "/tmp/routing-settings-phone.png", fullPage: true });
+});
+
+/** Presses Tab until `target` has focus; fails after `limit` presses. */
+async function tabTo(page: Page, target: Locator, limit = 80) {
+  for (let n = 0; n < limit; n += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error("could not reach the element with Tab");
+}
+
+test("keyboard alone on a 390 px phone: Tab to a row's Move down, press Space, Tab to Save order, press Enter", async () => {
+  const { page, ids, labels } = setup;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/routing");
+  expect(await rowOrder(page)).toEqual([ids.f, ids.c, ids.b]);
+  // No clicks and no programmatic focus: only Tab, Space and Enter from the top of the page.
+  const down = eurList(page).getByRole("button", { name: `Move ${labels.f} down` });
+  await tabTo(page, down);
+  await page.keyboard.press("Space");
+  expect(await rowOrder(page)).toEqual([ids.c, ids.f, ids.b]);
+  await expect(down).toBeFocused();
+  await expect(eurList(page).getByTestId("routing-status")).toHaveText(`${labels.f} moved to position 2 of 3. Not saved yet.`);
+  await tabTo(page, eurList(page).getByRole("button", { name: "Save order" }));
+  await page.keyboard.press("Enter");
+  await expect(eurList(page).getByTestId("routing-status")).toHaveText(`Saved. New test-mode payment_card_eur_hpp invoices go to ${labels.c}.`);
+  await page.reload();
+  expect(await rowOrder(page)).toEqual([ids.c, ids.f, ids.b]);
 });

@@ -11,28 +11,29 @@ export function ConnectionTable({ connections, showProvider = true }: { connecti
       <table className="w-full text-left text-sm">
         <thead className="text-slate-600">
           <tr>
-            <th className="py-2 pr-4 font-medium">Label</th>
-            {showProvider ? <th className="py-2 pr-4 font-medium">Provider</th> : null}
-            <th className="py-2 pr-4 font-medium">Kind</th>
-            <th className="py-2 pr-4 font-medium">Mode</th>
-            <th className="py-2 pr-4 font-medium">State</th>
-            <th className="py-2 pr-4 font-medium">Services</th>
-            <th className="py-2 font-medium">Updated</th>
+            {/* Below md: label (the link to the connection), provider and state; the rest from md up. */}
+            <th className="py-2 pr-2 font-medium md:pr-4">Label</th>
+            {showProvider ? <th className="py-2 pr-2 font-medium md:pr-4">Provider</th> : null}
+            <th className={`${showProvider ? "hidden md:table-cell" : ""} py-2 pr-2 font-medium md:pr-4`}>Kind</th>
+            <th className="hidden py-2 pr-4 font-medium md:table-cell">Mode</th>
+            <th className="py-2 pr-2 font-medium md:pr-4">State</th>
+            <th className="hidden py-2 pr-4 font-medium md:table-cell">Services</th>
+            <th className="hidden py-2 font-medium md:table-cell">Updated</th>
           </tr>
         </thead>
         <tbody>
           {connections.map((c) => (
-            <tr key={c.id} className="border-t border-slate-100">
-              <td className="py-2 pr-4">
+            <tr key={c.id} className="border-t border-slate-100" data-testid="connection-row">
+              <td className="py-2 pr-2 break-words md:pr-4">
                 <Link className="font-medium text-brand-700 underline" href={`/connections/${c.id}`}>
                   {c.label}
                 </Link>
               </td>
-              {showProvider ? <td className="py-2 pr-4">{getProvider(c.provider)?.name ?? c.provider}</td> : null}
-              <td className="py-2 pr-4">{getKind(c.provider, c.kind)?.label ?? c.kind}</td>
-              <td className="py-2 pr-4"><ModeBadge mode={c.mode} /></td>
-              <td className="py-2 pr-4"><StateBadge enabled={c.enabled} /></td>
-              <td className="py-2 pr-4">
+              {showProvider ? <td className="py-2 pr-2 md:pr-4">{getProvider(c.provider)?.name ?? c.provider}</td> : null}
+              <td className={`${showProvider ? "hidden md:table-cell" : ""} py-2 pr-2 md:pr-4`}>{getKind(c.provider, c.kind)?.label ?? c.kind}</td>
+              <td className="hidden py-2 pr-4 md:table-cell"><ModeBadge mode={c.mode} /></td>
+              <td className="py-2 pr-2 md:pr-4"><StateBadge enabled={c.enabled} /></td>
+              <td className="hidden py-2 pr-4 md:table-cell">
                 {c.services.length === 0 ? (
                   "None"
                 ) : (
@@ -45,7 +46,7 @@ export function ConnectionTable({ connections, showProvider = true }: { connecti
                   </ul>
                 )}
               </td>
-              <td className="py-2">{formatDateTime(c.updatedAt)}</td>
+              <td className="hidden py-2 md:table-cell">{formatDateTime(c.updatedAt)}</td>
             </tr>
           ))}
         </tbody>

@@ -36,10 +36,11 @@ export function InvoiceCallbacks({ callbacks }: InvoiceCallbacksProps) {
         <caption className="sr-only">Provider callbacks for this invoice</caption>
         <thead className="text-slate-600">
           <tr>
-            <th scope="col" className="py-1 pr-4 font-medium">
+            <th scope="col" className="py-1 pr-3 font-medium md:pr-4">
               Received at
             </th>
-            <th scope="col" className="py-1 pr-4 font-medium">
+            {/* Below md the provider column gives way and long words wrap, so the table fits a phone. */}
+            <th scope="col" className="hidden py-1 pr-4 font-medium md:table-cell">
               Provider
             </th>
             <th scope="col" className="py-1 pr-4 font-medium">
@@ -56,13 +57,13 @@ export function InvoiceCallbacks({ callbacks }: InvoiceCallbacksProps) {
         <tbody>
           {callbacks.map((callback) => (
             <tr key={callback.id} className="border-t border-slate-100 align-top" data-testid="invoice-callback">
-              <td className="py-1 pr-4 whitespace-nowrap">
+              <td className="py-1 pr-3 md:pr-4 md:whitespace-nowrap">
                 <time dateTime={callback.receivedAt}>{formatReceived(callback.receivedAt)}</time>
               </td>
-              <td className="py-1 pr-4">{callback.providerName}</td>
-              <td className={`py-1 pr-4 font-medium ${OUTCOME_CLASSES[callback.outcome]}`}>{CALLBACK_OUTCOME_LABELS[callback.outcome]}</td>
-              <td className="py-1 pr-4">{callback.reason ?? "—"}</td>
-              <td className="py-1">
+              <td className="hidden py-1 pr-4 md:table-cell">{callback.providerName}</td>
+              <td className={`py-1 pr-3 font-medium md:pr-4 ${OUTCOME_CLASSES[callback.outcome]}`}>{CALLBACK_OUTCOME_LABELS[callback.outcome]}</td>
+              <td className="py-1 pr-3 wrap-anywhere md:pr-4">{callback.reason ?? "—"}</td>
+              <td className="py-1 wrap-anywhere">
                 {callback.reportedStatus ? callback.reportedStatus.replaceAll("_", " ") : "—"}
                 {callback.reportedResolution ? <span className="text-slate-600"> ({callback.reportedResolution.replaceAll("_", " ")})</span> : null}
               </td>

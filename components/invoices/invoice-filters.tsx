@@ -6,6 +6,14 @@ import { PROVIDERS } from "@/lib/providers";
 
 const control = "input mt-1";
 
+/** The id of the element the phone's "Filters" button opens (FiltersDisclosure). */
+export const INVOICE_FILTERS_PANEL_ID = "invoice-filters";
+
+/** How many of the form's filters are set (the mode is the Test/Live view, not one of them). */
+export function activeFilterCount(filters: DashboardInvoiceFilters): number {
+  return [filters.type, filters.status, filters.provider, filters.reference, filters.from, filters.to].filter(Boolean).length;
+}
+
 /**
  * A GET form: it works without JavaScript, and its fields are the page's query parameters, which
  * the server reads and the list's query key repeats. Keyed by the filters, so "Clear" and the
@@ -17,8 +25,14 @@ export function InvoiceFilters({ filters }: { filters: DashboardInvoiceFilters }
       key={JSON.stringify(filters)}
       action="/invoices"
       aria-label="Filter invoices"
-      className="card mb-6 grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-4"
+      className="card grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-4"
     >
+      {/* Without JavaScript the phone's Filters button cannot open anything: show the filters, hide the button. */}
+      <noscript
+        dangerouslySetInnerHTML={{
+          __html: `<style>#${INVOICE_FILTERS_PANEL_ID}{display:block!important}[aria-controls="${INVOICE_FILTERS_PANEL_ID}"]{display:none!important}</style>`,
+        }}
+      />
       <div>
         <label htmlFor="filter-type" className="label">Type</label>
         <select id="filter-type" name="type" defaultValue={filters.type ?? ""} className={control}>

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ModeBadge } from "@/components/connections/badges";
+import { CopyButton } from "@/components/copy-button";
+import { LongValue } from "@/components/long-value";
 import type { FieldSource } from "@/lib/customers";
 import type { DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/read/invoice-view";
 import { ROUTING_REASON_HELP, ROUTING_REASON_LABELS } from "@/lib/routing/reason";
@@ -30,8 +32,9 @@ const dl = "grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm";
 export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInvoice; hostedPageUrl: string | null }) {
   return (
     <dl className={dl} data-testid="invoice-facts">
+      <Row term="Invoice id"><LongValue value={invoice.id} copyLabel="Copy invoice id" testId="invoice-id" /></Row>
       <Row term="Type">{invoice.direction === "payment" ? "Payment" : "Payout"}</Row>
-      <Row term="Reference"><span className="font-mono text-xs break-all">{invoice.referenceId}</span></Row>
+      <Row term="Reference"><LongValue value={invoice.referenceId} copyLabel="Copy reference" testId="invoice-reference" /></Row>
       <Row term="Amount"><span className="tabular-nums">{invoice.amount} {invoice.currency}</span></Row>
       {invoice.processedAmount !== null ? (
         <Row term="Processed"><span className="tabular-nums" data-testid="processed-amount">{invoice.processedAmount} {invoice.currency}</span></Row>
@@ -41,14 +44,17 @@ export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInv
       <Row term="Mode"><ModeBadge mode={invoice.testMode ? "test" : "live"} /></Row>
       {invoice.cardNumberMasked ? <Row term="Card"><span className="font-mono text-xs">{invoice.cardNumberMasked}</span></Row> : null}
       <Row term="Created">{formatMoment(invoice.createdAt)}</Row>
-      {invoice.requestId ? <Row term="Request id"><span className="font-mono text-xs break-all">{invoice.requestId}</span></Row> : null}
+      {invoice.requestId ? <Row term="Request id"><LongValue value={invoice.requestId} copyLabel="Copy request id" /></Row> : null}
       {invoice.returnUrl ? <Row term="Return URL"><span className="font-mono text-xs break-all">{invoice.returnUrl}</span></Row> : null}
       <Row term="Hosted page">
         {hostedPageUrl ? (
           <>
-            <a href={hostedPageUrl} className="font-mono text-xs break-all text-brand-700 underline" data-testid="hosted-page-link">
-              {hostedPageUrl}
-            </a>
+            <span className="flex items-start gap-1">
+              <a href={hostedPageUrl} className="min-w-0 font-mono text-xs break-all text-brand-700 underline" data-testid="hosted-page-link">
+                {hostedPageUrl}
+              </a>
+              <CopyButton value={hostedPageUrl} label="Copy hosted page link" className="-mt-1" />
+            </span>
             <span className="help block">Where the customer pays (hpp_url).</span>
           </>
         ) : (
@@ -144,8 +150,8 @@ export function CustomerAsResolved({ fields }: { fields: readonly DashboardCusto
           <tbody className="divide-y divide-slate-100">
             {fields.map((field) => (
               <tr key={field.path} data-testid={`customer-${field.path}`}>
-                <th scope="row" className="py-1.5 pr-4 align-top font-mono text-xs font-normal text-slate-800">{field.path}</th>
-                <td className="py-1.5 pr-4 align-top break-words">{valueText(field.value)}</td>
+                <th scope="row" className="py-1.5 pr-4 align-top font-mono text-xs font-normal wrap-anywhere text-slate-800">{field.path}</th>
+                <td className="py-1.5 pr-4 align-top wrap-anywhere">{valueText(field.value)}</td>
                 <td className="py-1.5 align-top">
                   {field.source ? <span className={`badge ${SOURCE_STYLE[field.source]}`}>{field.source}</span> : null}
                   {field.constant ? <span className="ml-2 font-mono text-xs text-slate-600">{field.constant}</span> : null}

@@ -1,47 +1,60 @@
-import Link from "next/link";
 import { ModeBadge } from "@/components/connections/badges";
+import { LongValue } from "@/components/long-value";
 import { formatDateTime } from "@/lib/format";
 import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import type { DashboardInvoiceListItem } from "@/lib/invoices/read/invoice-view";
 import { InvoiceStatusBadge } from "./status-badge";
 
-const cell = "py-2 pr-4 align-top";
+const cell = "py-2 pr-4 align-top max-md:p-0";
+/** Columns shown from md up only; a phone shows each invoice as a two-column card (see the row). */
+const wide = "hidden md:table-cell";
 
+/**
+ * Below md the rows are cards without sideways scrolling: invoice id and status on the first line,
+ * reference and amount on the second, ids cut with an ellipsis and each with a copy button. From
+ * md up it is the full table. Table semantics stay (explicit roles, as a grid display would drop them).
+ */
 export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoiceListItem[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="invoice-table">
+    <div className="md:overflow-x-auto">
+      <table role="table" className="w-full text-left text-sm max-md:block" data-testid="invoice-table">
         <caption className="sr-only">Invoices, newest first</caption>
-        <thead className="text-slate-600">
-          <tr>
-            <th scope="col" className="py-2 pr-4 font-medium">Invoice</th>
-            <th scope="col" className="py-2 pr-4 font-medium">Reference</th>
-            <th scope="col" className="hidden py-2 pr-4 font-medium md:table-cell">Type</th>
-            <th scope="col" className="py-2 pr-4 font-medium">Status</th>
-            <th scope="col" className="py-2 pr-4 text-right font-medium">Amount</th>
-            <th scope="col" className="hidden py-2 pr-4 font-medium md:table-cell">Connection</th>
-            <th scope="col" className="hidden py-2 pr-4 font-medium md:table-cell">Mode</th>
-            <th scope="col" className="hidden py-2 font-medium md:table-cell">Created</th>
+        <thead className="text-slate-600 max-md:sr-only">
+          <tr role="row">
+            <th role="columnheader" scope="col" className="py-2 pr-4 font-medium">Invoice</th>
+            <th role="columnheader" scope="col" className="py-2 pr-4 font-medium">Reference</th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-4 font-medium`}>Type</th>
+            <th role="columnheader" scope="col" className="py-2 pr-4 font-medium">Status</th>
+            <th role="columnheader" scope="col" className="py-2 pr-4 text-right font-medium">Amount</th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-4 font-medium`}>Connection</th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-4 font-medium`}>Mode</th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 font-medium`}>Created</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody className="max-md:block">
           {invoices.map((invoice) => (
-            <tr key={invoice.id} className="border-t border-slate-100" data-testid="invoice-row" data-invoice-id={invoice.id}>
-              <td className={cell}>
-                <Link className="font-mono text-xs font-medium break-all text-brand-700 underline underline-offset-4" href={`/invoices/${invoice.id}`}>
-                  {invoice.id}
-                </Link>
+            <tr
+              key={invoice.id}
+              role="row"
+              className="border-t border-slate-100 max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:gap-x-3 max-md:gap-y-1 max-md:py-3"
+              data-testid="invoice-row"
+              data-invoice-id={invoice.id}
+            >
+              <td role="cell" className={`${cell} max-md:col-start-1 max-md:row-start-1`}>
+                <LongValue value={invoice.id} href={`/invoices/${invoice.id}`} copyLabel="Copy invoice id" testId="invoice-id" />
               </td>
-              <td className={`${cell} max-w-48 font-mono text-xs break-all`}>{invoice.referenceId}</td>
-              <td className={`${cell} hidden md:table-cell`}>{invoice.direction === "payment" ? "Payment" : "Payout"}</td>
-              <td className={cell}>
+              <td role="cell" className={`${cell} max-md:col-start-1 max-md:row-start-2`}>
+                <LongValue value={invoice.referenceId} copyLabel="Copy reference" textClassName="md:max-w-36 2xl:max-w-48" testId="invoice-reference" />
+              </td>
+              <td role="cell" className={`${cell} ${wide}`}>{invoice.direction === "payment" ? "Payment" : "Payout"}</td>
+              <td role="cell" className={`${cell} max-md:col-start-2 max-md:row-start-1 max-md:text-right`}>
                 <InvoiceStatusBadge status={invoice.status} />
                 {invoice.resolution ? <span className="mt-0.5 block font-mono text-xs text-slate-600">{invoice.resolution}</span> : null}
               </td>
-              <td className={`${cell} text-right whitespace-nowrap tabular-nums`}>
+              <td role="cell" className={`${cell} max-md:col-start-2 max-md:row-start-2 text-right whitespace-nowrap tabular-nums`}>
                 {invoice.amount} {invoice.currency}
               </td>
-              <td className={`${cell} hidden md:table-cell`}>
+              <td role="cell" className={`${cell} ${wide}`}>
                 {invoice.connection ? (
                   <>
                     <span className="block">{invoice.connection.providerName}</span>
@@ -59,8 +72,8 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
                   "—"
                 )}
               </td>
-              <td className={`${cell} hidden md:table-cell`}><ModeBadge mode={invoice.testMode ? "test" : "live"} /></td>
-              <td className={`hidden py-2 align-top whitespace-nowrap md:table-cell`}>{formatDateTime(invoice.createdAt)}</td>
+              <td role="cell" className={`${cell} ${wide}`}><ModeBadge mode={invoice.testMode ? "test" : "live"} /></td>
+              <td role="cell" className={`${wide} py-2 align-top 2xl:whitespace-nowrap`}>{formatDateTime(invoice.createdAt)}</td>
             </tr>
           ))}
         </tbody>

@@ -72,12 +72,12 @@ export function InvoiceWebhooks({ events, canResend }: InvoiceWebhooksProps) {
         {events.map((event) => (
           <li key={event.id} className="rounded-md border border-slate-200 p-3" data-testid="webhook-event">
             <div className="flex flex-wrap items-start justify-between gap-3">
-              <div className="text-sm">
+              <div className="min-w-0 text-sm">
                 <p className="font-medium">
                   {event.type}
                   {event.invoiceStatus ? ` → ${event.invoiceStatus.replaceAll("_", " ")}` : ""}
                 </p>
-                <p className="font-mono text-xs text-slate-600">{event.id}</p>
+                <p className="font-mono text-xs break-all text-slate-600">{event.id}</p>
                 <p className="mt-1">
                   <span data-testid="webhook-event-state">{STATE_LABELS[event.state]}</span>
                   {event.nextTryAt ? ` — next try ${formatDateTime(event.nextTryAt)}` : ""}
@@ -88,35 +88,38 @@ export function InvoiceWebhooks({ events, canResend }: InvoiceWebhooksProps) {
             {event.deliveries.length === 0 ? (
               <p className="mt-2 text-sm text-slate-600">No tries yet.</p>
             ) : (
-              <table className="mt-2 w-full text-left text-sm" aria-label={`Tries of event ${event.id}`}>
-                <thead className="text-xs text-slate-600">
-                  <tr>
-                    <th scope="col" className="py-1 pr-3 font-medium">Time</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Trigger</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Status</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Duration</th>
-                    <th scope="col" className="py-1 font-medium">Answer (first 1 KiB)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {event.deliveries.map((entry) => (
-                    <tr key={entry.id} className="border-t border-slate-100 align-top">
-                      <td className="py-1 pr-3 whitespace-nowrap">{formatDateTime(entry.at)}</td>
-                      <td className="py-1 pr-3">{TRIGGER_LABELS[entry.trigger]}</td>
-                      <td className={`py-1 pr-3 tabular-nums ${entry.succeeded ? "text-emerald-700" : "text-red-700"}`}>
-                        {entry.statusCode ?? "no answer"}
-                      </td>
-                      <td className="py-1 pr-3 tabular-nums whitespace-nowrap">{entry.durationMs} ms</td>
-                      <td className="py-1">
-                        {entry.error ? <p className="text-red-800">{entry.error}</p> : null}
-                        {entry.responseExcerpt ? (
-                          <pre className="max-h-32 overflow-auto bg-slate-50 p-1 font-mono text-xs break-all whitespace-pre-wrap">{entry.responseExcerpt}</pre>
-                        ) : null}
-                      </td>
+              // Below md: time, status and answer (trigger and duration from md up), scrolling inside if ever wider.
+              <div className="mt-2 overflow-x-auto">
+                <table className="w-full text-left text-sm" aria-label={`Tries of event ${event.id}`}>
+                  <thead className="text-xs text-slate-600">
+                    <tr>
+                      <th scope="col" className="py-1 pr-3 font-medium">Time</th>
+                      <th scope="col" className="hidden py-1 pr-3 font-medium md:table-cell">Trigger</th>
+                      <th scope="col" className="py-1 pr-3 font-medium">Status</th>
+                      <th scope="col" className="hidden py-1 pr-3 font-medium md:table-cell">Duration</th>
+                      <th scope="col" className="py-1 font-medium">Answer (first 1 KiB)</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {event.deliveries.map((entry) => (
+                      <tr key={entry.id} className="border-t border-slate-100 align-top">
+                        <td className="py-1 pr-3 whitespace-nowrap">{formatDateTime(entry.at)}</td>
+                        <td className="hidden py-1 pr-3 md:table-cell">{TRIGGER_LABELS[entry.trigger]}</td>
+                        <td className={`py-1 pr-3 tabular-nums ${entry.succeeded ? "text-emerald-700" : "text-red-700"}`}>
+                          {entry.statusCode ?? "no answer"}
+                        </td>
+                        <td className="hidden py-1 pr-3 tabular-nums whitespace-nowrap md:table-cell">{entry.durationMs} ms</td>
+                        <td className="py-1">
+                          {entry.error ? <p className="text-red-800">{entry.error}</p> : null}
+                          {entry.responseExcerpt ? (
+                            <pre className="max-h-32 overflow-auto bg-slate-50 p-1 font-mono text-xs break-all whitespace-pre-wrap">{entry.responseExcerpt}</pre>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             )}
           </li>
         ))}

@@ -35,6 +35,7 @@ export default async function ApiKeysPage() {
         </h2>
         <CreateApiKeyForm />
       </section>
+      {/* Below md: name, key, state and Revoke; created and last used from md up. */}
       <section className="card overflow-x-auto" aria-labelledby="keys">
         <h2 id="keys" className="mb-3 text-base font-semibold">
           Keys
@@ -45,11 +46,11 @@ export default async function ApiKeysPage() {
           <table className="w-full text-left text-sm">
             <thead className="text-slate-600">
               <tr>
-                <th className="py-2 pr-4 font-medium">Name</th>
-                <th className="py-2 pr-4 font-medium">Key</th>
-                <th className="py-2 pr-4 font-medium">Created</th>
-                <th className="py-2 pr-4 font-medium">Last used</th>
-                <th className="py-2 pr-4 font-medium">State</th>
+                <th className="py-2 pr-2 font-medium md:pr-4">Name</th>
+                <th className="py-2 pr-2 font-medium md:pr-4">Key</th>
+                <th className="hidden py-2 pr-4 font-medium md:table-cell">Created</th>
+                <th className="hidden py-2 pr-4 font-medium md:table-cell">Last used</th>
+                <th className="py-2 pr-2 font-medium md:pr-4">State</th>
                 <th className="py-2 font-medium">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -57,12 +58,12 @@ export default async function ApiKeysPage() {
             </thead>
             <tbody>
               {keys.map((key) => (
-                <tr key={key.id} className="border-t border-slate-100">
-                  <td className="py-2 pr-4">{key.name}</td>
-                  <td className="py-2 pr-4 font-mono text-xs">pok_••••{key.lastFour}</td>
-                  <td className="py-2 pr-4">{formatDateTime(key.createdAt)}</td>
-                  <td className="py-2 pr-4">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
-                  <td className="py-2 pr-4">
+                <tr key={key.id} className="border-t border-slate-100" data-testid="api-key-row">
+                  <td className="py-2 pr-2 break-words md:pr-4">{key.name}</td>
+                  <td className="py-2 pr-2 font-mono text-xs whitespace-nowrap md:pr-4">pok_••••{key.lastFour}</td>
+                  <td className="hidden py-2 pr-4 md:table-cell">{formatDateTime(key.createdAt)}</td>
+                  <td className="hidden py-2 pr-4 md:table-cell">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
+                  <td className="py-2 pr-2 md:pr-4">
                     {key.revokedAt ? (
                       <span className="badge bg-slate-200 text-slate-700">Revoked {formatDateTime(key.revokedAt)}</span>
                     ) : (

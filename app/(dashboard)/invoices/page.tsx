@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { InvoiceFilters } from "@/components/invoices/invoice-filters";
+import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";
+import { activeFilterCount, INVOICE_FILTERS_PANEL_ID, InvoiceFilters } from "@/components/invoices/invoice-filters";
 import { InvoiceList } from "@/components/invoices/invoice-list";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
@@ -34,7 +35,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
         actions={<Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>}
       />
-      <InvoiceFilters filters={filters} />
+      <FiltersDisclosure activeCount={activeFilterCount(filters)} panelId={INVOICE_FILTERS_PANEL_ID}>
+        <InvoiceFilters filters={filters} />
+      </FiltersDisclosure>
       {invalid.length ? (
         <p role="status" className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           Ignored what could not be read: {invalid.map((name) => FILTER_LABELS[name] ?? name).join(", ")}.

@@ -19,25 +19,29 @@ export default async function TeamPage() {
   return (
     <>
       <PageHeader title="Team" description="Owners manage everything. Support members read invoices and compose test invoices." />
+      {/* Below md: name (e-mail under it), role and the actions; the e-mail and date columns from md up. */}
       <section className="card relative mb-6 overflow-x-auto" aria-labelledby="members">
         <h2 id="members" className="mb-3 text-base font-semibold">Members</h2>
         <table className="w-full text-left text-sm">
           <thead className="text-slate-600">
             <tr>
-              <th className="py-2 pr-4 font-medium">Name</th>
-              <th className="py-2 pr-4 font-medium">E-mail</th>
-              <th className="py-2 pr-4 font-medium">Role</th>
-              <th className="py-2 pr-4 font-medium">Added</th>
+              <th className="py-2 pr-2 font-medium md:pr-4">Name</th>
+              <th className="hidden py-2 pr-4 font-medium md:table-cell">E-mail</th>
+              <th className="py-2 pr-2 font-medium md:pr-4">Role</th>
+              <th className="hidden py-2 pr-4 font-medium md:table-cell">Added</th>
               <th className="py-2 font-medium"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody>
             {members.map((m) => (
-              <tr key={m.id} className="border-t border-slate-100">
-                <td className="py-2 pr-4">{m.name}{m.id === viewer.user.id ? " (you)" : ""}</td>
-                <td className="py-2 pr-4">{m.email}</td>
-                <td className="py-2 pr-4"><span className="badge bg-slate-100 text-slate-700">{m.role}</span></td>
-                <td className="py-2 pr-4">{formatDateTime(m.createdAt)}</td>
+              <tr key={m.id} className="border-t border-slate-100" data-testid="member-row">
+                <td className="py-2 pr-2 break-words md:pr-4">
+                  {m.name}{m.id === viewer.user.id ? " (you)" : ""}
+                  <span className="block text-xs break-all text-slate-600 md:hidden">{m.email}</span>
+                </td>
+                <td className="hidden py-2 pr-4 md:table-cell">{m.email}</td>
+                <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{m.role}</span></td>
+                <td className="hidden py-2 pr-4 md:table-cell">{formatDateTime(m.createdAt)}</td>
                 <td className="py-2">{m.id === viewer.user.id ? null : <MemberActions userId={m.id} name={m.name} role={m.role} />}</td>
               </tr>
             ))}
@@ -50,20 +54,23 @@ export default async function TeamPage() {
           <table className="w-full text-left text-sm">
             <thead className="text-slate-600">
               <tr>
-                <th className="py-2 pr-4 font-medium">Name</th>
-                <th className="py-2 pr-4 font-medium">E-mail</th>
-                <th className="py-2 pr-4 font-medium">Role</th>
-                <th className="py-2 pr-4 font-medium">Link valid until</th>
+                <th className="py-2 pr-2 font-medium md:pr-4">Name</th>
+                <th className="hidden py-2 pr-4 font-medium md:table-cell">E-mail</th>
+                <th className="py-2 pr-2 font-medium md:pr-4">Role</th>
+                <th className="hidden py-2 pr-4 font-medium md:table-cell">Link valid until</th>
                 <th className="py-2 font-medium"><span className="sr-only">Actions</span></th>
               </tr>
             </thead>
             <tbody>
               {invites.map((invite) => (
                 <tr key={invite.id} className="border-t border-slate-100" data-testid="pending-invite">
-                  <td className="py-2 pr-4">{invite.name}</td>
-                  <td className="py-2 pr-4">{invite.email}</td>
-                  <td className="py-2 pr-4"><span className="badge bg-slate-100 text-slate-700">{invite.role}</span></td>
-                  <td className="py-2 pr-4">
+                  <td className="py-2 pr-2 break-words md:pr-4">
+                    {invite.name}
+                    <span className="block text-xs break-all text-slate-600 md:hidden">{invite.email}</span>
+                  </td>
+                  <td className="hidden py-2 pr-4 md:table-cell">{invite.email}</td>
+                  <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{invite.role}</span></td>
+                  <td className="hidden py-2 pr-4 md:table-cell">
                     {invite.expiresAt > now ? formatDateTime(invite.expiresAt) : <span className="badge bg-amber-100 text-amber-900">expired</span>}
                   </td>
                   <td className="py-2"><InviteActions inviteId={invite.id} email={invite.email} /></td>

@@ -51,7 +51,13 @@ export default async function InvoicePage({ params }: Params) {
     <div className="max-w-5xl">
       <PageHeader
         title={`Invoice ${invoice.id}`}
-        description={`${invoice.direction === "payment" ? "Payment" : "Payout"} invoice ${invoice.referenceId}`}
+        description={
+          <span className="flex min-w-0 items-baseline gap-1">
+            <span className="shrink-0">{invoice.direction === "payment" ? "Payment" : "Payout"} invoice</span>
+            {/* A reference_id may be 255 characters: cut here, whole (and copyable) in Status and details. */}
+            <span className="min-w-0 truncate font-mono text-xs" title={invoice.referenceId}>{invoice.referenceId}</span>
+          </span>
+        }
         actions={<Link href="/invoices" className="btn-secondary">All invoices</Link>}
       />
       {/* Sections stack in one column; the attempts (with their provider logs) follow the timeline. */}
