@@ -17,6 +17,7 @@ import * as payoutProcessRoute from "@/app/api/commerce/payout-invoices/[id]/pro
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route";
 import * as connectionRoute from "@/app/api/connections/[id]/route";
+import * as connectionCollectionRoute from "@/app/api/connections/route";
 import * as dashboardInvoiceRoute from "@/app/api/dashboard/invoices/[id]/route";
 import * as routingOrderRoute from "@/app/api/routing/[id]/route";
 import { renameBusinessAction } from "@/lib/actions/account";
@@ -252,6 +253,8 @@ const routeProbes: Probe[] = Object.entries(ROUTES).flatMap(([name, entry]): Pro
       },
     });
   }
+  // The composer's credential names its merchant inside it: another merchant's ids are as unknown to it as to a key.
+  if (entry.auth === "key" && entry.composer) tenant(() => ({ bearer: supportCredential(A) }), 404);
   if (entry.auth === "key" && !entry.composer) {
     probes.push({
       name: `${name}: merchant A's support member's composer credential with A's own ids → 401`,
@@ -304,6 +307,34 @@ const bodyProbes: Probe[] = [
     },
   },
   {
+    name: "POST /api/connections naming merchant B's generated key pair → 422, B's pair stays unused",
+    run: async () => {
+      const attributes = withGeneratedKey(B.generatedKeyId);
+      const route: RouteCase = { handler: handler(connectionCollectionRoute.POST), auth: "key", params: () => ({}), body: () => ({ data: { type: "connection", attributes } }) };
+      const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, "POST"), (a) => a.text);
+      expect(answer.status).toBe(422);
+      expect(JSON.parse(answer.text).errors).toMatchObject([{ code: "generated_key_unavailable" }]);
+    },
+  },
+  {
+    name: "updateConnectionAction: merchant A's owner swapping in merchant B's generated key pair on A's own connection → refused",
+    run: async () => {
+      const credentials = withGeneratedKey(B.generatedKeyId).credentials;
+      const beforeA = await snapshotTenant(t.db, A.merchantId);
+      const result = await probe(
+        () => B,
+        () => {
+          session.userId = A.ownerId;
+          return updateConnectionAction({ id: A.e.id, ...editAttributes({ credentials }) });
+        },
+        (r) => JSON.stringify(r),
+      );
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(Object.values(result.fieldErrors).flat()).toContain(GENERATED_KEY_GONE);
+      expect((await snapshotTenant(t.db, A.merchantId)).connections).toEqual(beforeA.connections);
+    },
+  },
+  {
     name: "PATCH /api/routing/{A's order} listing merchant B's connection → 422, neither order changes",
     run: async () => {
       const route: RouteCase = {
@@ -337,6 +368,7 @@ type ActionCase = {
 };
 
 const CONNECTION_GONE = "This connection does not exist or was deleted.";
+const GENERATED_KEY_GONE = "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.";
 
 /** Provider E's form with a generated key pair named by id instead of an uploaded private key. */
 function withGeneratedKey(id: string) {
@@ -372,7 +404,7 @@ const ACTIONS: Record<string, ActionCase> = {
     role: "owner",
     tenant: {
       run: () => createConnectionAction(withGeneratedKey(B.generatedKeyId)),
-      refusal: "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.",
+      refusal: GENERATED_KEY_GONE,
     },
     own: () => createConnectionAction(withGeneratedKey(A.generatedKeyId)),
   },
