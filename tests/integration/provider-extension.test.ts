@@ -51,7 +51,7 @@ describe("Provider Z, a folder registered at run time", () => {
   it("is described by GET /api/providers exactly as the registry describes it", async () => {
     const answer = await send(GET_PROVIDERS, "/api/providers");
     expect(answer.status).toBe(200);
-    const resources = answer.json.data as { type: string; id: string; attributes: Record<string, unknown> }[];
+    const resources = answer.json.data as unknown as { type: string; id: string; attributes: Record<string, unknown> }[];
     const providers = resources.map(({ id, attributes }) => ({ slug: id, ...attributes })) as { slug: string; services: { code: string }[] }[];
     expect(providers.at(-1)).toMatchObject({ slug: "provider-z", name: "Provider Z", services: [{ code: "payment_card_chf_hpp" }] });
     expect(providers).toStrictEqual(describeRegistry().providers);
