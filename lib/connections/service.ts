@@ -3,7 +3,8 @@ import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
 import { fail, ok, prefixPaths, problem, problemsFromZod, type Problem, type Result } from "@/lib/problems";
 import { newId } from "@/lib/ids";
-import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec } from "@/lib/providers";
+import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
+import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
 import { recordAudit, type Actor } from "./audit";
 import { forgetRoutes } from "./route-cache";
 import { checkKeyFiles, takeGeneratedKey } from "./key-files";
@@ -44,6 +45,34 @@ async function exclusivityProblem(scope: Scope, kind: KindSpec, key: string | nu
   );
 }
 
+/**
+ * Issue 13: a kind's own live address (Provider D's api_url) receives the connection's secrets,
+ * so in live mode it must be public (lib/providers/provider-d/api-url.ts; checked again before
+ * each send).
+ */
+async function liveUrlProblems(kind: KindSpec, mode: Mode, credentials: CredentialValues): Promise<Problem[]> {
+  if (!kind.liveUrlField || mode !== "live") return [];
+  return checkLiveApiUrl(credentials[kind.liveUrlField], "save");
+}
+
+/**
+ * Issue 13: a changed live address would receive the stored secrets, so changing it takes the
+ * secrets again, each named where it is missing.
+ */
+function secretsForNewUrl(kind: KindSpec, changed: readonly string[], changes: CredentialValues | undefined): Problem[] {
+  const field = kind.liveUrlField && kind.fields.find((entry) => entry.id === kind.liveUrlField);
+  if (!field || !changed.includes(`credentials.${field.id}`)) return [];
+  return kind.fields
+    .filter((entry) => entry.secret && isBlank(changes?.[entry.id]))
+    .map((entry) =>
+      problem(
+        "secret_required",
+        `Enter the ${entry.label} again: the ${field.label} changed, and the stored secrets are never sent to a new address without being re-entered.`,
+        ["credentials", entry.id],
+      ),
+    );
+}
+
 /** Thrown inside a transaction to roll it back (a generated key stays unused) and report its problems. */
 class Refused extends Error {
   constructor(readonly problems: Problem[]) {
@@ -72,7 +101,7 @@ async function createConnectionNow(scope: Scope, input: CreateConnection): Promi
   const kind = kindOf(input);
   const currency = typeof input.credentials.currency === "string" ? input.credentials.currency : null;
   const exclusiveKey = exclusiveKeyOf(kind, { provider: input.provider, enabled: true, mode: input.mode, currency });
-  const problems = checkKeyFiles(kind, input.credentials);
+  const problems = [...checkKeyFiles(kind, input.credentials), ...(await liveUrlProblems(kind, input.mode, input.credentials))];
   if (await findLabelOwner(scope.db, scope.merchantId, input.label)) problems.push(labelTaken(input.label));
   const exclusive = await exclusivityProblem(scope, kind, exclusiveKey);
   if (exclusive) problems.push(exclusive);
@@ -188,6 +217,8 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
       const mode = input.mode ?? (kind.modeField ? modeOf(kind, merged, row.mode) : row.mode);
       const checked = validateCredentials(kind, merged, mode);
       const problems = checked.ok ? checkKeyFiles(kind, checked.value) : prefixPaths(["credentials"], checked.problems);
+      problems.push(...secretsForNewUrl(kind, changed, credentialChanges));
+      if (checked.ok) problems.push(...(await liveUrlProblems(kind, mode, checked.value)));
       const owner = label.toLowerCase() !== row.label.toLowerCase() ? await findLabelOwner(tx, scope.merchantId, label) : undefined;
       if (owner && owner !== row.id) problems.push(labelTaken(label));
       const currency = typeof merged.currency === "string" ? merged.currency : null;

@@ -23,6 +23,11 @@ export type AdapterContext = {
   exchanges: ExchangeRecorder;
   /** Per request; `callProvider` aborts after it and reports an unknown outcome. */
   timeoutMs: number;
+  /**
+   * Checked by `callProvider` before each request: a refusal (why) means the request is not sent.
+   * Set in live mode when the address is the connection's own (Provider D's api_url, issue 13).
+   */
+  guardUrl?: (url: string) => Promise<string | undefined>;
 };
 
 /** The card as the customer typed it. Lives only in memory for the one provider call. */

@@ -6,6 +6,7 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import type { AdapterContext } from "./adapter";
 import type { createExchangeRecorder } from "./provider-http";
+import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
 import { providerTimeoutMs } from "./timeout";
 
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */
@@ -53,7 +54,7 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
     const value = subject.credentials[field.id];
     if (field.secret && typeof value === "string") exchanges.addSecret(value);
   }
-  return {
+  const context: AdapterContext = {
     connectionId: subject.connectionId,
     kind: subject.kind,
     mode: subject.mode,
@@ -62,6 +63,12 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
     exchanges,
     timeoutMs: providerTimeoutMs(),
   };
+  const ownUrl = kind.liveUrlField === undefined ? undefined : subject.credentials[kind.liveUrlField];
+  if (subject.mode === "live" && typeof ownUrl === "string" && ownUrl.trim() !== "") {
+    // Issue 13: the connection's own address is checked again before each request (its name may now resolve elsewhere).
+    context.guardUrl = async () => (await checkLiveApiUrl(ownUrl, "send")).map((entry) => entry.message).join(" ") || undefined;
+  }
+  return context;
 }
 
 /** Decrypts the connection's credentials for one provider call; nothing here is ever returned to a page. */

@@ -109,7 +109,7 @@ function isGarbled(status: number, text: string): boolean {
 }
 
 export async function callProvider(
-  context: { baseUrl: string; timeoutMs: number; exchanges: ExchangeRecorder },
+  context: { baseUrl: string; timeoutMs: number; exchanges: ExchangeRecorder; guardUrl?: (url: string) => Promise<string | undefined> },
   request: ProviderRequest,
 ): Promise<ProviderResponse> {
   const url = context.baseUrl.replace(/\/$/, "") + request.path;
@@ -118,6 +118,12 @@ export async function callProvider(
   if (body !== undefined) headers["content-type"] ??= "application/json";
   const started = Date.now();
   const base = { at: new Date(started).toISOString(), method: request.method, url, requestHeaders: headers, requestBody: parseBody(body ?? "") };
+  const refused = context.guardUrl ? await context.guardUrl(url) : undefined;
+  if (refused !== undefined) {
+    const message = `not sent: ${refused}`;
+    context.exchanges.record({ ...base, status: null, responseBody: null, durationMs: Date.now() - started, error: message });
+    return { kind: "not_sent", message };
+  }
   try {
     const response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" });
     const text = await response.text();

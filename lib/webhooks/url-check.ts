@@ -123,9 +123,9 @@ function resolveAll(host: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 }
 
-function blockedMessage(host: string, address: string): string {
+function blockedMessage(host: string, address: string, label = "Callback URL"): string {
   const where = host === address ? address : `${host} (${address})`;
-  return `Callback URL points to ${where}, a private, loopback, link-local or reserved address; use an address on the public internet.`;
+  return `${label} points to ${where}, a private, loopback, link-local or reserved address; use an address on the public internet.`;
 }
 
 /**
@@ -183,4 +183,47 @@ export function guardedLookup(hostname: string, options: { family?: number | str
     const first = addresses[0]!;
     return callback(null, first.address, first.family);
   });
+}
+
+export type OutboundUrlCheck = {
+  /** How messages name the value ("API URL"). */
+  label: string;
+  /** The problem path (`["credentials", "api_url"]`). */
+  path: readonly (string | number)[];
+  /**
+   * A host that does not resolve now: "refuse" (before sending: nothing can be sent anyway) or
+   * "accept" (when saving: DNS may be down, and the check before each send still applies).
+   */
+  unresolvable: "refuse" | "accept";
+};
+
+/**
+ * The same range check for another address this server sends a merchant's secrets to (issue 13:
+ * Provider D's `api_url` in live mode): https only, no user name or password, and every address
+ * the host resolves to must be public, with no operator allowance. Run at save and before each
+ * send, so a name that later resolves into the operator's network is refused then.
+ */
+export async function checkOutboundUrl(text: string, check: OutboundUrlCheck): Promise<Result<URL>> {
+  const refuseAt = (message: string): Result<never> => ({ ok: false, problems: [problem("invalid_url", message, check.path)] });
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return refuseAt(`${check.label} must be an absolute https:// URL.`);
+  }
+  if (url.protocol !== "https:") return refuseAt(`${check.label} must be an https:// URL.`);
+  if (url.username || url.password) return refuseAt(`${check.label} must not contain a user name or password.`);
+  const host = hostOf(url);
+  if (isIP(host)) return isBlockedAddress(host) ? refuseAt(blockedMessage(host, host, check.label)) : { ok: true, value: url };
+  let addresses: LookupAddress[] = [];
+  try {
+    addresses = await resolveAll(host);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) {
+    return check.unresolvable === "accept" ? { ok: true, value: url } : refuseAt(`${check.label}'s host ${host} could not be resolved.`);
+  }
+  const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
+  return blocked ? refuseAt(blockedMessage(host, blocked.address, check.label)) : { ok: true, value: url };
 }

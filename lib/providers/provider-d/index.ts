@@ -54,7 +54,9 @@ export const providerD: ProviderSpec = {
         urlField({
           id: "api_url",
           label: "API URL",
-          help: "The https address of the Provider D API given in the integration letter.",
+          help:
+            "The https address of the Provider D API given in the integration letter; in live mode it must be on the public " +
+            "internet. Changing it on a saved connection requires entering the API key and secret key again.",
           placeholder: "https://",
         }),
         textField({
