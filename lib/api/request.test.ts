@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
-import { readJsonBody, requestIdOf } from "./request";
+import { DISCARD_MAX_BYTES, readJsonBody, requestIdOf } from "./request";
 
 const URL_ = "http://localhost/api/commerce/payment-invoices";
 
@@ -71,6 +71,35 @@ describe("readJsonBody", () => {
     } as RequestInit);
     expect(request.headers.get("content-length")).toBeNull();
     expect((await failureOf(readJsonBody(request))).status).toBe(413);
+  });
+
+  it("reads the rest of an oversized body to its end before answering 413, so the client can finish sending and read it", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const chunk = new Uint8Array(16 * 1024).fill(120);
+    const endless = (chunks: number) =>
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled === chunks) return controller.close();
+          pulled += 1;
+          controller.enqueue(chunk);
+        },
+        cancel() {
+          cancelled = true;
+        },
+      });
+    const request = (chunks: number) =>
+      new Request(URL_, { method: "POST", body: endless(chunks), headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit);
+
+    expect((await failureOf(readJsonBody(request(64)))).status).toBe(413);
+    expect([pulled, cancelled]).toEqual([64, false]);
+
+    // Past DISCARD_MAX_BYTES the stream is cancelled rather than read for ever.
+    pulled = 0;
+    const beyond = DISCARD_MAX_BYTES / chunk.byteLength + 100;
+    expect((await failureOf(readJsonBody(request(beyond)))).status).toBe(413);
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThan(beyond);
   });
 
   it("accepts a chunked body within the limit", async () => {

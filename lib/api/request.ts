@@ -35,12 +35,36 @@ function malformed(detail: string): ApiError {
   return new ApiError(400, "malformed_json", "Malformed JSON", detail);
 }
 
+/**
+ * After the limit the rest of the body is read and dropped, up to this much, before the 413 goes
+ * out: cancelling the stream closes the connection under Next, and a client still sending (a
+ * chunked upload) would then see a reset instead of the answer. Past it the stream is cancelled.
+ */
+export const DISCARD_MAX_BYTES = 8 * 1024 * 1024;
+
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  let discarded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    discarded += value.byteLength;
+    if (discarded > DISCARD_MAX_BYTES) return void (await reader.cancel().catch(() => undefined));
+  }
+}
+
 /** Counts bytes as they arrive: Content-Length may be absent (chunked) or lie, so it only allows an early refusal. */
 async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return new Uint8Array(0);
+  const declaredTooLarge = Number.isFinite(declared) && declared > maxBytes;
+  if (!request.body) {
+    if (declaredTooLarge) throw tooLarge(maxBytes);
+    return new Uint8Array(0);
+  }
   const reader = request.body.getReader();
+  if (declaredTooLarge) {
+    await discardRest(reader).catch(() => undefined);
+    throw tooLarge(maxBytes);
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -48,7 +72,7 @@ async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uin
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      await discardRest(reader).catch(() => undefined);
       throw tooLarge(maxBytes);
     }
     chunks.push(value);
