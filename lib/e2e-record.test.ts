@@ -7,7 +7,8 @@ import zlib from "node:zlib";
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cardSecrets, scan, summary } from "@/e2e/support/leak-scan";
-import { readFrames, recordExchange, writeFrame } from "@/lib/e2e-record";
+import { readFrames } from "@/e2e/support/leak-frames";
+import { recordExchange, writeFrame } from "@/lib/e2e-record";
 import { encryptJson } from "@/lib/vault";
 
 /**

@@ -8,7 +8,9 @@
  * directory, from the loopback only, while the server still holds the database.
  * `e2e/leak-scan.spec.ts` then searches all of it. Without E2E_RECORD_DIR, nothing here runs.
  *
- * Record files are frames: a line `@@e2e-record {json header with length}` and `length` raw bytes.
+ * Record files are frames: a line `@@e2e-record {json header with length}` and `length` raw bytes
+ * (read back by e2e/support/leak-frames.ts, which imports nothing from here: importing this module
+ * with E2E_RECORD_DIR set starts the output tee, which only the server wants).
  */
 import fs from "node:fs";
 import type http from "node:http";
@@ -23,7 +25,6 @@ const MAX_BODY = 16 * 1024 * 1024;
 
 export type RecordKind = "response" | "request" | "table";
 export type RecordHeader = { kind: RecordKind; method?: string; url?: string; status?: number; type?: string; action?: boolean; table?: string; truncated?: boolean; undecoded?: string; length: number };
-export type RecordFrame = { file: string; header: RecordHeader; body: Buffer };
 
 const recordDir = process.env[RECORD_DIR_ENV] || "";
 
@@ -34,22 +35,6 @@ function fileFor(dir: string, kind: RecordKind | "log"): string {
 
 export function writeFrame(file: string, header: Omit<RecordHeader, "length">, body: Buffer): void {
   fs.appendFileSync(file, Buffer.concat([Buffer.from(`${FRAME}${JSON.stringify({ ...header, length: body.length })}\n`), body, Buffer.from("\n")]));
-}
-
-/** Every frame of a record file, in order. */
-export function readFrames(file: string): RecordFrame[] {
-  const bytes = fs.readFileSync(file);
-  const frames: RecordFrame[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    if (bytes.toString("latin1", at, at + FRAME.length) !== FRAME) throw new Error(`${file}: no record frame at byte ${at}`);
-    const eol = bytes.indexOf(0x0a, at);
-    const header = JSON.parse(bytes.toString("utf8", at + FRAME.length, eol)) as RecordHeader;
-    const start = eol + 1;
-    frames.push({ file, header, body: bytes.subarray(start, start + header.length) });
-    at = start + header.length + 1;
-  }
-  return frames;
 }
 
 function toBuffer(chunk: unknown, encoding: unknown): Buffer | undefined {

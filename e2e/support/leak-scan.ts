@@ -22,7 +22,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { readFrames, type RecordFrame } from "../../lib/e2e-record";
+import { readFrames, type RecordFrame } from "./leak-frames";
 import { decryptJson, decryptSecret } from "../../lib/vault";
 
 export type SecretKind = "secret" | "card" | "shown-once";
@@ -43,7 +43,7 @@ export type ScanReport = {
 
 const MIN_NEEDLE = 8;
 const PREFIX = 8;
-const SECRET_FIELD = /(pass(word)?|secret|private_?key|privatekey|api_?key|apikey|card_?number|cardnumber|^(\d+_)?(number|pan)$)/i;
+const SECRET_FIELD = /(password|passphrase|secret|private_?key|privatekey|api_?key|apikey|card_?number|cardnumber|^(\d+_)?(number|pan)$)/i;
 const SHOWN_ONCE = /\b(?:pok|whsec)_[A-Za-z0-9_-]{20,}/g;
 const CARD_RUN = /(?<!\d)[3-6]\d{14,15}(?!\d)/g;
 
