@@ -20,6 +20,8 @@ async function shoot(page: Page, name: string) {
  * from this server and load on that page only; it is reached from API keys and the composer.
  */
 test("the API reference renders every operation and schema of /api/commerce/openapi.json with Swagger UI, from this server only", async ({ browser }) => {
+  // Sign-up, two page visits, every operation and schema checked, axe over an opened operation.
+  test.slow();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signUp(page);
