@@ -230,6 +230,10 @@ test("a 120-character reference is cut with an ellipsis on a phone, and its copy
   await expectOnScreen(row.getByRole("button", { name: "Copy invoice id" }));
   await expectOnScreen(row.getByText("created", { exact: true }));
   await page.screenshot({ path: `${SHOTS}/invoices-390.png`, fullPage: true });
+  // The rows are laid out as cards here but stay a table to assistive technology: headers, rows, cells.
+  const table = page.getByRole("table", { name: "Invoices, newest first" });
+  await expect(table.getByRole("columnheader")).toHaveText(["Invoice", "Reference", "Status", "Amount"]);
+  await expect(table.getByRole("row").filter({ hasText: longInvoice.reference }).getByRole("cell").first()).toContainText(longInvoice.id);
 
   await row.getByRole("button", { name: "Copy reference" }).click();
   await expect(row.getByRole("status").filter({ hasText: "Copied" })).toHaveCount(1);
