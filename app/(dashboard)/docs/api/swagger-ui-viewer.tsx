@@ -1,7 +1,7 @@
 "use client";
 
 import Script from "next/script";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 
 type SwaggerRequest = { url: string };
 type SwaggerUiBundle = ((config: Record<string, unknown>) => unknown) & { presets: { apis: unknown } };
@@ -51,16 +51,15 @@ function tidy(root: HTMLElement) {
 export function SwaggerUiViewer({ bundleUrl, documentUrl, nonce }: { bundleUrl: string; documentUrl: string; nonce?: string }) {
   const host = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
-  const observer = useRef<MutationObserver | null>(null);
-  useEffect(() => () => observer.current?.disconnect(), []);
 
   const mount = useCallback(() => {
     const SwaggerUIBundle = window.SwaggerUIBundle;
     const node = host.current;
     if (!SwaggerUIBundle || !node) return;
-    observer.current?.disconnect();
-    observer.current = new MutationObserver(() => tidy(node));
-    observer.current.observe(node, { childList: true, subtree: true });
+    // Lives as long as the element does (no cleanup on unmount: React's development double-run
+    // would stop it on a page that is still shown).
+    const observer = new MutationObserver(() => tidy(node));
+    observer.observe(node, { childList: true, subtree: true });
     SwaggerUIBundle({
       domNode: node,
       url: documentUrl,
