@@ -33,12 +33,30 @@ const server = http.createServer((req, res) => {
 server.listen(port, hostname, () => {
   console.log(`Payment Orchestrator listening on http://${hostname}:${port}`);
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    // Workers finish the job in hand; anything not finished runs again after the restart.
-    void getDb()
-      .then((db) => stopJobs(db))
-      .catch(() => undefined)
-      .finally(() => server.close(() => process.exit(0)));
-  });
+/** How long a stop waits for the requests in flight before closing their connections. */
+const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 25_000);
+let stopping = false;
+
+/**
+ * SIGTERM / SIGINT: no new connections; the requests in flight finish and are answered (up to
+ * DRAIN_MS; keep-alive connections are closed as soon as they are idle), then the job workers
+ * finish the job in hand and take no new one, then the process exits 0. Anything not finished runs
+ * again after the restart (jobs are rows; an interrupted request is recovered by its sweep).
+ */
+async function shutDown(): Promise<void> {
+  if (stopping) return; // npx, tsx and the process group may each pass the same signal on
+  stopping = true;
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  server.closeIdleConnections();
+  let deadline: NodeJS.Timeout | undefined;
+  await Promise.race([drained, new Promise<void>((resolve) => (deadline = setTimeout(resolve, DRAIN_MS)))]);
+  clearInterval(idle);
+  clearTimeout(deadline);
+  server.closeAllConnections();
+  await getDb()
+    .then((db) => stopJobs(db, 10_000))
+    .catch(() => undefined);
+  process.exit(0);
 }
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void shutDown());
