@@ -7,6 +7,8 @@
 import http from "node:http";
 import { parse } from "node:url";
 import next from "next";
+import { normalizeForwardedHeaders, trustedProxyHops } from "@/lib/auth/client-address";
+import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
 import { stopJobs } from "@/lib/jobs/queue";
@@ -16,16 +18,52 @@ import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "127.0.0.1";
 const origin = `http://${hostname}:${port}`;
+// Read once at start: a bad value stops the server here rather than on the first sign-in.
+const proxyHops = trustedProxyHops();
 
 await startServer();
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+/**
+ * On every answer, pages, APIs and files alike (pages also get their CSP from proxy.ts): no MIME
+ * sniffing, no full URLs (invoice ids, reset tokens) in the Referer sent to other sites, and HSTS
+ * when people reach the server over https (APP_URL): browsers then never try http again.
+ */
+const securityHeaders: [string, string][] = [
+  ["X-Content-Type-Options", "nosniff"],
+  ["Referrer-Policy", "strict-origin-when-cross-origin"],
+  ...(publicBaseUrl().startsWith("https://") ? [["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as [string, string]] : []),
+];
+
+/** A path whose percent-escapes do not decode (`/pay/%`, `/invoices/%E0%A4%A`): no route can answer it. */
+function hasMalformedEscape(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function sendMalformedPath(res: http.ServerResponse, pathname: string): void {
+  const api = pathname.startsWith("/api/");
+  const body = api
+    ? JSON.stringify({ errors: [{ status: "400", code: "malformed_path", title: "Bad Request", detail: "The address has a malformed percent-escape." }] })
+    : "Bad Request: the address has a malformed percent-escape.";
+  res.writeHead(400, { "Content-Type": api ? "application/vnd.api+json" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
 const server = http.createServer((req, res) => {
   if (e2eTap(req, res)) return; // E2E_RECORD_DIR only: records the exchange for the e2e secrets scan
+  // Before anything reads them: the client address and forwarded host are what TRUST_PROXY_HOPS allows.
+  normalizeForwardedHeaders(req.headers, req.socket.remoteAddress, proxyHops);
+  for (const [name, value] of securityHeaders) res.setHeader(name, value);
   const url = parse(req.url ?? "/", true);
   const pathname = url.pathname ?? "/";
+  if (hasMalformedEscape(pathname)) return sendMalformedPath(res, pathname);
   const lean = pathname === "/api/commerce" || pathname.startsWith("/api/commerce/") ? serveCommerce(req, res, pathname, origin) : Promise.resolve(false);
   lean.then((served) => (served ? undefined : handle(req, res, url))).catch(() => sendInternalError(req, res));
 });

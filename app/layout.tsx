@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { ZodJitless } from "@/components/security/zod-jitless";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,10 +11,15 @@ export const metadata: Metadata = {
   icons: { icon: [{ url: "/logo.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "16x16 32x32 48x48" }] },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request: its scripts carry that response's CSP nonce (proxy.ts).
+  await connection();
   return (
     <html lang="en">
-      <body className="min-h-screen">{children}</body>
+      <body className="min-h-screen">
+        <ZodJitless />
+        {children}
+      </body>
     </html>
   );
 }

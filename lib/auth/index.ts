@@ -4,6 +4,10 @@ import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { findUserByEmail } from "@/lib/identity/membership";
 import { DUMMY_HASH, verifyPassword } from "@/lib/identity/password";
+import { currentSessionVersion, endSessions } from "@/lib/identity/sessions";
+import { publicBaseUrl } from "@/lib/config";
+import { clientAddressFromHeaders } from "./client-address";
+import { safeNextPath } from "./next-path";
 import { createSharedRateLimiter, SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS } from "./rate-limit";
 import { signInSchema } from "@/lib/identity/schemas";
 import { authSecret } from "./secret";
@@ -16,16 +20,19 @@ export class TooManyAttempts extends CredentialsSignin {
   override code = "too_many_attempts";
 }
 
-function clientAddress(request: Request | undefined): string {
-  // Client-supplied unless a proxy overwrites it: it spreads the limit over addresses, and is capped in length.
-  const forwarded = request?.headers.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64);
-  return forwarded || request?.headers.get("x-real-ip") || "local";
+/** Session cookies are `Secure` (and named `__Secure-…`) when people reach the server over https. */
+export function usesSecureCookies(): boolean {
+  return publicBaseUrl().startsWith("https://");
 }
+
+type SessionUser = { id: string; email: string; name: string; sessionVersion: number };
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: authSecret(),
   trustHost: true,
   session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+  // From APP_URL, not from the request: a forged X-Forwarded-Proto must not choose the cookie's flags.
+  useSecureCookies: usesSecureCookies(),
   pages: { signIn: "/sign-in" },
   // A wrong password is an expected outcome, not a server error worth a stack trace.
   logger: {
@@ -44,7 +51,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         const parsed = signInSchema.safeParse(raw);
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
-        const address = clientAddress(request);
+        // The address server.ts settled on from the socket and TRUST_PROXY_HOPS (lib/auth/client-address.ts).
+        const address = clientAddressFromHeaders(request?.headers);
         if ((await byAccount.check(email)) > 0 || (await byAddress.check(address)) > 0) throw new TooManyAttempts();
         const db = await getDb();
         const user = await findUserByEmail(db, email);
@@ -54,14 +62,38 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           return null;
         }
         await byAccount.reset(email);
-        return { id: user.id, email: user.email, name: user.name };
+        return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } satisfies SessionUser;
       },
     }),
   ],
+  events: {
+    // Every way out (the dashboard's Sign out, next-auth's own sign-out route) ends the session on the server too.
+    async signOut(message) {
+      const userId = "token" in message ? message.token?.sub : undefined;
+      if (userId) await endSessions(await getDb(), userId);
+    },
+  },
   callbacks: {
-    jwt({ token, user }) {
-      if (user?.id) token.sub = user.id;
-      return token;
+    // Wherever next-auth is asked to send someone after signing in or out: a path of this site only.
+    redirect({ url, baseUrl }) {
+      const path = url === baseUrl || url.startsWith(`${baseUrl}/`) ? url.slice(baseUrl.length) || "/" : url;
+      return `${baseUrl}${safeNextPath(path)}`;
+    },
+    /**
+     * Runs on every read of a session (`auth()`, `/api/auth/session`). A cookie issued under an older
+     * session version (signed out, password changed or reset) or for a removed member is refused:
+     * returning null clears it. Cookies from before versions existed count as version 0.
+     */
+    async jwt({ token, user }) {
+      if (user?.id) {
+        token.sub = user.id;
+        token.sv = (user as Partial<SessionUser>).sessionVersion ?? 0;
+        return token;
+      }
+      if (!token.sub) return null;
+      const issued = typeof token.sv === "number" ? token.sv : 0;
+      const current = await currentSessionVersion(await getDb(), token.sub);
+      return current === issued ? token : null;
     },
     session({ session, token }) {
       if (token.sub) session.user.id = token.sub;

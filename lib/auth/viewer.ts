@@ -1,3 +1,4 @@
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/lib/db/client";
@@ -6,9 +7,29 @@ import { ForbiddenError } from "@/lib/errors";
 import { findViewer, type Viewer } from "@/lib/identity/membership";
 import { auth } from "./index";
 
+/**
+ * The session of this request as it stands now. `auth()` reads the cookie header the request came
+ * with; after a server action issued a new session (password change: the old one was just ended)
+ * the page rendered with the action's answer must read the new cookie, which only the cookie store
+ * holds. So the session is read from the cookie store's current values.
+ */
+async function currentSession() {
+  let requestHeaders: Headers;
+  try {
+    requestHeaders = new Headers(await headers());
+    const jar = await cookies();
+    requestHeaders.set("cookie", jar.getAll().map((c) => `${c.name}=${c.value}`).join("; "));
+  } catch {
+    // Outside a request (tests that stand in for auth()): what auth() itself reads.
+    return auth();
+  }
+  // next-auth's `{ req, res }` form reads the session from the given headers (the answer's own Set-Cookie is not needed here).
+  return auth({ req: { headers: requestHeaders }, res: { headers: new Headers() } } as never);
+}
+
 /** The signed-in person, read from the database on every request (once per render). */
 export const getViewer = cache(async (): Promise<Viewer | undefined> => {
-  const session = await auth();
+  const session = await currentSession();
   const userId = session?.user?.id;
   if (!userId) return undefined;
   return findViewer(await getDb(), userId);
