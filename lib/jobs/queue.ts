@@ -38,18 +38,33 @@ export function jobsSchema(): string {
 /** Crashes and thrown errors are retried: 5 s, then doubling, up to 10 times, before the job is failed. */
 const QUEUE_OPTIONS = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60 } as const;
 
+/** A whole number of seconds from the environment, at least `min`, else the default. */
+function secondsFromEnv(name: string, fallback: number, min: number): number {
+  const value = Number(process.env[name]?.trim() || Number.NaN);
+  return Number.isInteger(value) && value >= min ? value : fallback;
+}
+
+/**
+ * A job whose worker died with it (SIGKILL in the middle of the job) stays `active` until it
+ * expires, then pg-boss's maintenance (every `maintenanceIntervalSeconds`) retries it. Defaults: 15
+ * minutes and 2 minutes; the crash suite lowers both (JOBS_EXPIRE_SECONDS, JOBS_MAINTENANCE_SECONDS)
+ * to see such jobs complete within the run. Read when a queue is first created in its schema.
+ */
+const expireInSeconds = () => secondsFromEnv("JOBS_EXPIRE_SECONDS", QUEUE_OPTIONS.expireInSeconds, 5);
+const maintenanceIntervalSeconds = () => secondsFromEnv("JOBS_MAINTENANCE_SECONDS", 120, 1);
+
 const globalForJobs = globalThis as unknown as { __jobs?: WeakMap<Db, Promise<PgBoss>>; __jobWorkers?: { db: Db; boss: PgBoss; timer: NodeJS.Timeout } };
 
 async function createBoss(db: Db): Promise<PgBoss> {
   const url = databaseUrl();
-  const common = { schema: jobsSchema(), schedule: false, supervise: true, maintenanceIntervalSeconds: 120 };
+  const common = { schema: jobsSchema(), schedule: false, supervise: true, maintenanceIntervalSeconds: maintenanceIntervalSeconds() };
   const boss = url
     ? new PgBoss({ ...common, connectionString: url, max: 4 })
     : new PgBoss({ ...common, db: pgliteExecutor((db as unknown as { $client: PGliteLike }).$client) });
   boss.on("error", (error) => logger.error("job queue error", { error: error instanceof Error ? error.message : String(error) }));
   await boss.start();
   const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
-  for (const name of JOB_NAMES) if (!existing.has(name)) await boss.createQueue(name, { name, ...QUEUE_OPTIONS });
+  for (const name of JOB_NAMES) if (!existing.has(name)) await boss.createQueue(name, { name, ...QUEUE_OPTIONS, expireInSeconds: expireInSeconds() });
   return boss;
 }
 
