@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import Ajv, { type ValidateFunction } from "ajv";
-import Ajv2020 from "ajv/dist/2020";
+import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { buildOpenApiDocument } from "@/lib/invoices/contract";
 
