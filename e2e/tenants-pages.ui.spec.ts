@@ -1,0 +1,130 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { findTemplate, templateEnvelope } from "../lib/composer/templates";
+import { createApiKey, newAccount, signIn, signUp, type Account } from "./support/accounts";
+import { fKeys, uniqueLabel } from "./support/connections";
+import { inviteMember } from "./support/mail";
+
+/**
+ * Issue 13, "Tenants and roles", the pages: every dashboard page under a [param] folder, opened over
+ * real HTTP with merchant A's owner session and merchant B's ids (the not-found page, nothing of B
+ * in the HTML), and with A's support member on A's own ids where the page is for owners (the
+ * forbidden page). B's owner opens the same addresses to show they do hold data. The table is
+ * checked against app/(dashboard), so a new page with a [param] fails here until it is named.
+ * (Route handlers and server actions: tests/integration/tenants-roles.test.ts.)
+ */
+type World = { account: Account; apiKey: string; connectionId: string; connectionLabel: string; invoiceId: string; reference: string };
+type PageCase = {
+  path: (w: World) => string;
+  /** The page is for owners only (lib/auth/permissions.ts): a support member is sent to /forbidden. */
+  ownerOnly: boolean;
+  /** The path names something a merchant owns (and its page then shows this of it); otherwise why not. */
+  tenant: { shows: (w: World) => string } | string;
+};
+
+const PAGES: Record<string, PageCase> = {
+  "app/(dashboard)/connections/[id]/page.tsx": { path: (w) => `/connections/${w.connectionId}`, ownerOnly: true, tenant: { shows: (w) => w.connectionLabel } },
+  "app/(dashboard)/invoices/[id]/page.tsx": { path: (w) => `/invoices/${w.invoiceId}`, ownerOnly: false, tenant: { shows: (w) => w.reference } },
+  "app/(dashboard)/providers/[slug]/page.tsx": {
+    path: () => "/providers/provider-f",
+    ownerOnly: true,
+    tenant: "the slug names a provider of the registry, the same for every merchant",
+  },
+};
+
+function pagesWithParams(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((entry) => (statSync(path.join(dir, entry)).isDirectory() ? walk(path.join(dir, entry)) : [path.join(dir, entry)]));
+  return walk(path.join("app", "(dashboard)"))
+    .map((file) => file.split(path.sep).join("/"))
+    .filter((file) => file.endsWith("/page.tsx") && /\/\[[^/]+\]\//.test(file))
+    .sort();
+}
+
+test("the table names every dashboard page under a [param] folder", () => {
+  expect(Object.keys(PAGES).sort()).toEqual(pagesWithParams());
+});
+
+const JSON_API = { "Content-Type": "application/vnd.api+json" };
+
+/** A merchant with an API key, a Provider F test connection and a payment invoice, all made as a client would. */
+async function merchant(context: BrowserContext): Promise<World> {
+  const page = await context.newPage();
+  const account = await signUp(page, newAccount());
+  const apiKey = await createApiKey(page);
+  await page.close();
+  const auth = { Authorization: `Bearer ${apiKey}`, ...JSON_API };
+  const keys = fKeys("dev");
+  const connectionLabel = uniqueLabel("Tenant F");
+  const connection = await context.request.post("/api/connections", {
+    headers: auth,
+    data: {
+      data: {
+        type: "connection",
+        attributes: { provider: "provider-f", kind: "h2h", label: connectionLabel, credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" } },
+      },
+    },
+  });
+  expect(connection.status()).toBe(201);
+  const reference = `tenant-${crypto.randomUUID()}`;
+  const body = templateEnvelope(findTemplate("f-payment")!, { commerceAccount: account.commerceAccount, referenceId: reference }) as {
+    data: { attributes: Record<string, unknown> };
+  };
+  body.data.attributes.test_mode = true;
+  body.data.attributes.options = {};
+  const invoice = await context.request.post("/api/commerce/payment-invoices", { headers: auth, data: body });
+  expect(invoice.status(), await invoice.text()).toBe(201);
+  return { account, apiKey, connectionId: (await connection.json()).data.id, connectionLabel, invoiceId: (await invoice.json()).data.id, reference };
+}
+
+const markersOf = (w: World) => [w.connectionLabel, w.reference, w.account.commerceAccount, w.account.email];
+
+test("merchant A sees the not-found page for merchant B's ids, and A's support member the forbidden page on owners' pages", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  const A = await merchant(contextA);
+  const B = await merchant(contextB);
+
+  const contextSupport = await browser.newContext();
+  const ownerPage = await contextA.newPage();
+  const support = { name: "Sam Support", email: `support-${crypto.randomUUID()}@example.com`, role: "support" as const };
+  await inviteMember(ownerPage, browser, support, "support-pass-99");
+  const supportPage = await contextSupport.newPage();
+  await signIn(supportPage, support.email, "support-pass-99");
+  await expect(supportPage.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+
+  // The dashboard streams its pages (loading.tsx), so the not-found and forbidden answers arrive in
+  // the rendered page rather than as a status: what is checked is what the browser shows, and the HTML.
+  const open = async (page: Page, url: string, heading: string | RegExp) => {
+    await page.goto(url);
+    await expect(page.getByRole("heading", { name: heading })).toBeVisible();
+    return page.content();
+  };
+  const pageA = await contextA.newPage();
+  const pageB = await contextB.newPage();
+  let cases = 0;
+  for (const [file, entry] of Object.entries(PAGES)) {
+    const { tenant } = entry;
+    if (typeof tenant !== "string") {
+      await test.step(`${file}: merchant A's owner with merchant B's id → not found`, async () => {
+        await pageB.goto(entry.path(B));
+        await expect(pageB.getByText(tenant.shows(B)).first()).toBeVisible();
+        const seen = await open(pageA, entry.path(B), /^(Invoice not found|Not found)$/);
+        for (const marker of markersOf(B)) expect(seen).not.toContain(marker);
+        cases += 1;
+      });
+    }
+    if (entry.ownerOnly) {
+      await test.step(`${file}: merchant A's support member with A's own id → forbidden`, async () => {
+        const seen = await open(supportPage, entry.path(A), "You do not have access to this page");
+        await expect(supportPage).toHaveURL(/\/forbidden$/);
+        for (const marker of [A.connectionLabel, A.reference]) expect(seen).not.toContain(marker);
+        cases += 1;
+      });
+    }
+  }
+  test.info().annotations.push({ type: "cases", description: String(cases) });
+  await Promise.all([contextA.close(), contextB.close(), contextSupport.close()]);
+});
