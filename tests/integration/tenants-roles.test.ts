@@ -131,7 +131,7 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
   "app/(public)/pay/[id]/status/route.ts GET": { handler: handler(payStatusRoute.GET), auth: "public", params: invoiceParams("payout") },
   "app/api/docs-assets/[version]/[file]/route.ts GET": { exempt: "Swagger UI's open-source files, named by version and file name: nothing of any merchant" },
   "app/api/auth/[...nextauth]/route.ts GET": { exempt: "next-auth's own endpoints (session, CSRF, providers): no merchant's id in the path" },
-  "app/api/auth/[...nextauth]/route.ts POST": { exempt: "next-auth's sign-in and sign-out: no merchant's id in the path (sign-in limits: rate-limits.test.ts)" },
+  "app/api/auth/[...nextauth]/route.ts POST": { exempt: "next-auth's sign-in and sign-out: no merchant's id in the path (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
   "app/api/callbacks/[slug]/[connectionId]/route.ts POST": {
     exempt: "providers' callbacks: authenticated by the provider's signature over the body with that connection's credentials (callbacks-verification.test.ts), not by a merchant",
   },
@@ -389,7 +389,7 @@ const ACTIONS: Record<string, ActionCase> = {
     own: () => revokeApiKeyAction({ id: A.keyId }),
   },
   "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },
-  "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (limits: rate-limits.test.ts)" },
+  "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
   "lib/actions/auth.ts#signOutAction": { role: "public", noId: "ends the caller's own session" },
   "lib/actions/auth.ts#signUpAction": { role: "public", noId: "creates a new merchant" },
   "lib/actions/check-status.ts#checkStatusNowAction": {
