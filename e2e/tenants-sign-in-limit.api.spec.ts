@@ -70,14 +70,13 @@ test("ten failed sign-ins from one address, then 429 with Retry-After for any ac
 
 test("ten failed sign-ins to one account from many addresses, then 429 for that account only", async ({ browser }) => {
   // One browser context per sign-up: a signed-in context is sent from /sign-up to Home.
-  const [target, other] = await Promise.all(
-    [0, 1].map(async () => {
-      const context = await browser.newContext();
-      const account = await signUp(await context.newPage());
-      await context.close();
-      return account;
-    }),
-  );
+  const newMember = async () => {
+    const context = await browser.newContext();
+    const account = await signUp(await context.newPage());
+    await context.close();
+    return account;
+  };
+  const [target, other] = await Promise.all([newMember(), newMember()]);
 
   for (let i = 0; i < 10; i++) {
     const answer = await signInOver(`127.0.1.${30 + i}`, target.email, "wrong-password-1");
