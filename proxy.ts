@@ -64,7 +64,10 @@ export function proxy(request: NextRequest) {
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
   // A stale cookie is not trusted here: the sign-in page itself sends a live session onwards.
   const isPublic = PUBLIC_PATHS.includes(pathname) || PUBLIC_PREFIXES.some((prefix) => pathname.startsWith(prefix));
-  if (!hasSession && !isPublic) {
+  // A server action is a POST the page's script sends: redirecting it would give that script an HTML
+  // page it cannot read. It goes on, and the action refuses it itself ("Your session has ended").
+  const isServerAction = request.method === "POST" && request.headers.has("next-action");
+  if (!hasSession && !isPublic && !isServerAction) {
     const url = new URL("/sign-in", request.url);
     if (pathname !== "/") url.searchParams.set("next", pathname);
     return NextResponse.redirect(url);
