@@ -1,0 +1,90 @@
+import { mkdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { createApiKey, signUp } from "./support/accounts";
+
+/**
+ * Issue 13, suite 10: the owner sets a test-mode connection's sandbox to fail with a server error
+ * on the connection page ("Sandbox behaviour"), a customer's payment on the hosted page fails with
+ * nothing taken and the invoice page says why; set back to Normal, the same invoice is paid.
+ */
+const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "3000"}`;
+mkdirSync(SHOTS, { recursive: true });
+const JSON_API = { "Content-Type": "application/vnd.api+json" };
+const toast = (page: Page, text: string) => page.getByRole("region", { name: /^Notifications/ }).getByTestId("toast").filter({ hasText: text });
+const token = () => randomBytes(18).toString("base64url");
+
+async function setBehaviour(page: Page, connectionId: string, option: string, confirmation: string) {
+  await page.goto(`/connections/${connectionId}`);
+  const section = page.getByTestId("sandbox-behaviour");
+  await section.getByLabel("Sandbox behaviour").selectOption({ label: option });
+  await section.getByRole("button", { name: "Apply" }).click();
+  await expect(toast(page, confirmation)).toBeVisible();
+  await expect(section.getByTestId("sandbox-fault-current")).toHaveText(`Now: ${option}`);
+  return section;
+}
+
+async function pay(page: Page, hppPath: string) {
+  await page.goto(hppPath);
+  await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+  await page.getByLabel("Cardholder name").fill("Test Holder");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+}
+
+test("a 5xx fault set on the connection page: the payment fails with nothing taken; back to Normal, the invoice is paid", async ({ page }) => {
+  test.slow();
+  const account = await signUp(page);
+  const apiKey = await createApiKey(page);
+  const headers = { Authorization: `Bearer ${apiKey}`, ...JSON_API };
+  const label = `D faults ${randomBytes(3).toString("hex")}`;
+  const created = await page.request.post("/api/connections", {
+    headers,
+    data: {
+      data: {
+        type: "connection",
+        attributes: {
+          provider: "provider-d",
+          kind: "h2h",
+          label,
+          mode: "test",
+          constants: {},
+          credentials: { api_key: token(), secret_key: token(), api_url: "https://api.provider-d.example/v1", merchant_id: `D-${randomBytes(4).toString("hex")}`, service_id: "D-SVC-9", currency: "UZS", send_merchant_data: false, p2p: false, features: ["payments"] },
+        },
+      },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const connectionId = ((await created.json()) as { data: { id: string } }).data.id;
+
+  const section = await setBehaviour(page, connectionId, "Server error (5xx)", `The sandbox of "${label}" now behaves as: Server error (5xx).`);
+  await expect(section).toContainText("refuses every request with HTTP 503 before acting");
+  await section.screenshot({ path: `${SHOTS}/sandbox-behaviour.png` });
+
+  const invoiceAnswer = await page.request.post("/api/commerce/payment-invoices", {
+    headers,
+    data: {
+      data: {
+        type: "payment-invoice",
+        attributes: { commerce_account: account.commerceAccount, reference_id: `fault-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true, service: "payment_card_uzs_hpp", currency: "UZS", amount: 150000 },
+      },
+    },
+  });
+  expect(invoiceAnswer.status(), await invoiceAnswer.text()).toBe(201);
+  const invoice = ((await invoiceAnswer.json()) as { data: { id: string; attributes: { hpp_url: string } } }).data;
+  const hppPath = new URL(invoice.attributes.hpp_url).pathname;
+
+  await pay(page, hppPath);
+  await expect(page.getByTestId("pay-result")).toContainText("No payment was taken; you can try again.");
+
+  await page.goto(`/invoices/${invoice.id}`);
+  const attempt = page.getByTestId("invoice-attempt");
+  await expect(attempt).toHaveCount(1);
+  await expect(attempt).toContainText(label);
+  await expect(attempt.getByText("Failed, may go elsewhere", { exact: true })).toBeVisible();
+  await expect(attempt.getByText("provider_unavailable", { exact: true })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/fault-invoice.png`, fullPage: true });
+
+  await setBehaviour(page, connectionId, "Normal", `The sandbox of "${label}" answers normally again.`);
+  await pay(page, hppPath);
+  await expect(page.getByTestId("pay-result")).toContainText("Payment received");
+});
