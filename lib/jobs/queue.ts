@@ -113,9 +113,23 @@ async function runOne(db: Db, handlers: JobHandlers, name: JobName, job: Fetched
   await handler(db, job.data, { id: job.id, name, retryCount: job.retryCount ?? 0 });
 }
 
+/** Jobs a worker takes per poll of its queue. */
+const WORKER_BATCH = 10;
+
+/** Runs one job and records its end: completed, or failed (retried with backoff while retries are left). */
+async function runAndSettle(boss: PgBoss, db: Db, handlers: JobHandlers, name: JobName, job: FetchedJob): Promise<void> {
+  try {
+    await runOne(db, handlers, name, job);
+    await boss.complete(name, job.id);
+  } catch (error) {
+    await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
 /**
- * Starts the workers of this process: each queue is polled every second and a job is handed to its
- * handler; a handler that throws is retried with backoff (QUEUE_OPTIONS). `JOBS_WORKERS=off` leaves
+ * Starts the workers of this process: each queue is polled every second (at once again after a full
+ * batch) and its jobs are handed to their handler one at a time; a handler that throws is retried
+ * with backoff (QUEUE_OPTIONS). `JOBS_WORKERS=off` leaves
  * a process without workers (it still queues).
  */
 export async function startJobWorkers(db: Db, handlers: JobHandlers, sweeps: readonly JobSweep[] = []): Promise<void> {
@@ -135,8 +149,11 @@ export async function startJobWorkers(db: Db, handlers: JobHandlers, sweeps: rea
   timer.unref();
   globalForJobs.__jobWorkers = { db, boss, timer };
   for (const name of JOB_NAMES) {
-    await boss.work(name, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
-      for (const job of jobs) await runOne(db, handlers, name, job as FetchedJob);
+    // Up to WORKER_BATCH jobs per poll, one after the other, each completed or failed on its own: with
+    // one job per poll a queue ran at most one job a second, and a steady load of payouts (two
+    // webhook deliveries each) outgrew it (tests/reliability/crashes.test.ts).
+    await boss.work(name, { pollingIntervalSeconds: 1, batchSize: WORKER_BATCH }, async (jobs) => {
+      for (const job of jobs) await runAndSettle(boss, db, handlers, name, job as FetchedJob);
     });
   }
   await runSweeps();
@@ -172,12 +189,7 @@ export async function runDueJobs(db: Db, handlers: JobHandlers, options: { names
       for (const job of jobs ?? []) {
         found += 1;
         ran += 1;
-        try {
-          await runOne(db, handlers, name, job);
-          await boss.complete(name, job.id);
-        } catch (error) {
-          await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
-        }
+        await runAndSettle(boss, db, handlers, name, job);
       }
     }
     if (found === 0) break;

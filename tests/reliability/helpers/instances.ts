@@ -27,11 +27,14 @@ export function suiteJobsSchema(): string {
   return `pgboss_rel_${randomBytes(5).toString("hex")}`;
 }
 
-export async function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
-  const port = await freePort();
+/** `port`: a restart on the address the clients already use (the crash suite). */
+export async function startInstance(name: string, env: Record<string, string> = {}, options: { port?: number } = {}): Promise<Instance> {
+  const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `po-rel-${name}-`));
-  const child = spawn("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "server.ts"], {
+  // tsx itself, not through npx: npx dies of the signal at once, tsx passes it on, waits for the
+  // server and exits with its code (the crash suite checks a SIGTERM ends in exit 0).
+  const child = spawn(path.join("node_modules", ".bin", "tsx"), ["--import", "./scripts/register-server-only.mjs", "server.ts"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -90,4 +93,16 @@ export async function stopInstance(instance: Instance | undefined): Promise<void
       // gone meanwhile
     }
   }
+}
+
+/** SIGKILL to the whole process group, as a crash or the OOM killer would end it; resolves once it is gone. */
+export async function killInstance(instance: Instance): Promise<void> {
+  const pid = instance.process.pid;
+  if (!pid) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    return;
+  }
+  while (groupAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
