@@ -66,7 +66,11 @@ function cardDigits(value: string): string | undefined {
 function typed(value: string, field: string, source: string): Secret[] {
   const card = cardDigits(value);
   if (card) return [{ value: card, kind: "card", source }];
-  if (/number|pan/i.test(field) && !/card/i.test(field)) return []; // a plain "number" that is no card
+  // A card field without a full number holds a mask ("411111******1111", shown by design), or a
+  // plain "number" field holds something else (an invoice number).
+  if (/number|pan/i.test(field)) return [];
+  // A masked secret sent back unchanged (an edit form keeps "••••abcd") is no secret.
+  if (/[•*]{4}/.test(value)) return [];
   return value.length > 0 ? [{ value, kind: "secret", source: `${source} ${field}` }] : [];
 }
 
