@@ -6,7 +6,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cardSecrets, scan, summary } from "@/e2e/support/leak-scan";
+import { cardSecrets, scan, secretsInRequest, summary } from "@/e2e/support/leak-scan";
 import { readFrames } from "@/e2e/support/leak-frames";
 import { recordExchange, writeFrame } from "@/lib/e2e-record";
 import { encryptJson } from "@/lib/vault";
@@ -114,6 +114,16 @@ describe("e2e secrets scan", () => {
     expect(report.hits).toHaveLength(3);
     // The key in the answer of the action that made it is where it belongs.
     expect(report.allowed).toBe(1);
+  });
+
+  it("learns typed secrets and card numbers from what the client sent, not masks or invoice numbers", () => {
+    const body = JSON.stringify({ card_number: "411111******1111", number: "INV-1", secret_key: "••••abcd", password: "typed-password-0001", pan: "4111 1111 1111 1111" });
+    expect(secretsInRequest(body, "application/json", "POST /x")).toEqual([
+      { value: "typed-password-0001", kind: "secret", source: "POST /x password" },
+      { value: "4111111111111111", kind: "card", source: "POST /x" },
+    ]);
+    const form = new URLSearchParams({ "1_password": "form-password-0002", email: "a@example.com" }).toString();
+    expect(secretsInRequest(form, "application/x-www-form-urlencoded", "POST /sign-in").map((s) => s.value)).toEqual(["form-password-0002"]);
   });
 
   it("allows the sandbox test card table in a client bundle, and nothing else there", async () => {
