@@ -182,16 +182,23 @@ describe("SIGKILL under load", () => {
       }
     });
 
-    // Kills at random moments of the load; each restart is on the same port and database.
+    // Kills at random moments of the load, each once the server has answered a round of creations
+    // since it (re)started; each restart is on the same port and database.
+    const answeredSoFar = () => creates.filter((c) => c.answers.some((a) => a.status < 500)).length;
+    const underLoad = async () => {
+      const before = answeredSoFar();
+      await timeUntil(async () => answeredSoFar() >= before + 2 * CLIENTS, 60_000, 50);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2_000));
+    };
     const restarts: number[] = [];
     for (let kill = 1; kill <= KILLS; kill++) {
-      await new Promise((resolve) => setTimeout(resolve, 2_000 + Math.random() * 4_000));
+      await underLoad();
       await killInstance(server!);
       const started = performance.now();
       server = await startInstance(`crash-${kill}`, env, { port });
       restarts.push(performance.now() - started);
     }
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await underLoad();
     stop = true;
     await Promise.all(clients);
 
@@ -217,6 +224,7 @@ describe("SIGKILL under load", () => {
 
     // Every queued job runs (a job in the hands of a killed worker is retried once it expires).
     let left = await jobsLeft();
+    const leftAfterLoad = left.map((j) => `${j.name} ${j.state} ${j.n}`).join(", ") || "none";
     const waited = await timeUntil(async () => (left = await jobsLeft()).length === 0, 90_000, 500).catch(() => Number.NaN);
     const failed = await rows<{ name: string; n: number }>(sql`select name, count(*)::int as n from ${sql.identifier(jobsSchema)}.job where state = 'failed' group by name`);
 
@@ -287,7 +295,7 @@ describe("SIGKILL under load", () => {
         `invoices lost ${lost.length}, duplicated ${duplicated.length}, stored but never answered ${unanswered.length}, unexplained statuses ${unexplained.length}`,
         `interrupted requests recovered ${interrupted}; left created although asked to start at once ${neverStarted}; statuses: ${statuses.join(", ")}`,
         `sandbox payout records ${records.length} for ${payoutIds.length} payouts, double payouts ${doublePayouts.length}, stray records ${strayRecords.length}`,
-        `jobs left ${left.reduce((n, j) => n + j.n, 0)} (all due jobs done after ${waited.toFixed(0)} ms), failed ${failed.reduce((n, j) => n + j.n, 0)}; webhook deliveries ${receiver.deliveries.length}`,
+        `jobs queued after the load: ${leftAfterLoad}; jobs left ${left.reduce((n, j) => n + j.n, 0)} (all done after ${waited.toFixed(0)} ms), failed ${failed.reduce((n, j) => n + j.n, 0)}; webhook deliveries ${receiver.deliveries.length}`,
       ].join("\n"),
     );
     expect(restarts.length).toBe(KILLS);
