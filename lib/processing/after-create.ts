@@ -43,13 +43,18 @@ export async function startAfterCreation(db: Db, invoice: InvoiceRow, cardNumber
 
 /**
  * The create routes' one call: a new invoice's expiry is queued at its expires_at (issue 11), and
- * one that asks to be processed at once is, before answering.
+ * one that asks to be processed at once is, before answering. A replay of an invoice still
+ * `created` is started too: the first request died between storing it and calling the provider
+ * (a crash, a kill), and the client's retry is the only thing that would ever start it. Starting
+ * moves `created` to `processing` by compare-and-set, so a replay racing the first request cannot
+ * send it twice.
  */
 export async function startCreatedInvoice(db: Db, result: CreateInvoiceResult): Promise<CreateInvoiceResult> {
-  if (result.kind !== "created") return result;
+  if (result.kind !== "created" && result.kind !== "replayed") return result;
+  if (result.kind === "replayed" && result.invoice.status !== "created") return result;
   await scheduleExpiry(db, result.invoice);
   const { options } = result.invoice;
   if (options.auto_process !== true && options.bypass_hpp !== true) return result;
   const invoice = await startAfterCreation(db, result.invoice, result.cardNumberForProvider);
-  return invoice === result.invoice ? result : { kind: "created", invoice };
+  return invoice === result.invoice ? result : { kind: result.kind, invoice };
 }

@@ -8,6 +8,7 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { attemptListDocumentSchema, invoiceResourceSchema } from "@/lib/invoices/contract/resource-schemas";
 import { logger } from "@/lib/logger";
+import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { payWithCard } from "@/lib/processing/engine";
 import { setUpTestDb } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
@@ -57,6 +58,23 @@ describe("payouts over the API", () => {
     expect(fake.calls.map((call) => call.op)).toEqual(["payout"]);
     expect(fake.received[0]).toContain("4242424242424242");
     expect(answer.text).not.toContain("4242424242424242");
+  });
+
+  it("a retry of an auto_process payout whose first request died after the insert sends it, once", async () => {
+    const m = await payoutMerchant();
+    const body = payoutBody(m, { auto_process: true });
+    // The first request stored the invoice and was killed before the provider call: nothing started it.
+    const stored = await createInvoice(t.db, m.merchant, "payout", structuredClone(body));
+    expect(stored.kind).toBe("created");
+    expect(fake.calls).toEqual([]);
+
+    const retry = await send<Invoice>(POST_PAYOUT, {}, { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body });
+    expect(retry.status).toBe(200);
+    expect(retry.json.data.attributes).toMatchObject({ status: "processed", attempts: 1 });
+    const again = await send<Invoice>(POST_PAYOUT, {}, { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body });
+    expect(again.status).toBe(200);
+    expect(again.json.data.id).toBe(retry.json.data.id);
+    expect(fake.calls.map((call) => call.op)).toEqual(["payout"]);
   });
 
   it("without auto_process waits in created until POST …/process; a second process is refused with 409", async () => {

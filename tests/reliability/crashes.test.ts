@@ -281,8 +281,8 @@ describe("SIGKILL under load", () => {
     const doublePayouts = [...payoutsPerInvoice].filter(([, n]) => n > 1).map(([id, n]) => `${id}: ${n}`);
     const processedWithoutRecord = stored.filter((row) => row.direction === "payout" && row.status === "processed" && !payoutsPerInvoice.has(row.id)).map((row) => row.id);
 
-    // Asked to be processed at once, answered, and never sent: the kill came between the insert and
-    // the provider call, and the retry's replay does not start it (reported, not asserted here).
+    // Asked to be processed at once and answered, yet never sent: the kill came between the insert and
+    // the provider call, and the client's retry must start it (lib/processing/after-create.ts).
     const neverStarted = stored.filter((row) => row.status === "created" && (row.options.auto_process === true || row.options.bypass_hpp === true)).length;
     const statusCounts = new Map<string, number>();
     for (const row of stored) statusCounts.set(`${row.direction} ${row.status}`, (statusCounts.get(`${row.direction} ${row.status}`) ?? 0) + 1);
@@ -301,6 +301,7 @@ describe("SIGKILL under load", () => {
     expect(restarts.length).toBe(KILLS);
     expect(lost).toEqual([]);
     expect(duplicated).toEqual([]);
+    expect(neverStarted).toBe(0);
     expect(unanswered).toEqual([]);
     expect(unexplained).toEqual([]);
     expect(doublePayouts).toEqual([]);
