@@ -117,7 +117,7 @@ describe("e2e secrets scan", () => {
   });
 
   it("learns typed secrets and card numbers from what the client sent, not masks or invoice numbers", () => {
-    const body = JSON.stringify({ card_number: "411111******1111", number: "INV-1", secret_key: "••••abcd", password: "typed-password-0001", pan: "4111 1111 1111 1111" });
+    const body = JSON.stringify({ card_number: "411111******1111", number: "INV-1", secret_key: "••••abcd", shop_password: "$undefined", password: "typed-password-0001", pan: "4111 1111 1111 1111" });
     expect(secretsInRequest(body, "application/json", "POST /x")).toEqual([
       { value: "typed-password-0001", kind: "secret", source: "POST /x password" },
       { value: "4111111111111111", kind: "card", source: "POST /x" },
