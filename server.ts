@@ -8,6 +8,7 @@ import http from "node:http";
 import { parse } from "node:url";
 import next from "next";
 import { normalizeForwardedHeaders, trustedProxyHops } from "@/lib/auth/client-address";
+import { requestIdOf } from "@/lib/api/request";
 import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
@@ -47,12 +48,15 @@ function hasMalformedEscape(pathname: string): boolean {
   }
 }
 
-function sendMalformedPath(res: http.ServerResponse, pathname: string): void {
+function sendMalformedPath(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): void {
   const api = pathname.startsWith("/api/");
+  // Like every API answer: an X-Request-Id, repeated as meta.request_id.
+  const incoming = req.headers["x-request-id"];
+  const requestId = requestIdOf(new Request("http://localhost/", { headers: typeof incoming === "string" ? { "x-request-id": incoming } : {} }));
   const body = api
-    ? JSON.stringify({ errors: [{ status: "400", code: "malformed_path", title: "Bad Request", detail: "The address has a malformed percent-escape." }] })
+    ? JSON.stringify({ errors: [{ status: "400", code: "malformed_path", title: "Bad Request", detail: "The address has a malformed percent-escape." }], meta: { request_id: requestId } })
     : "Bad Request: the address has a malformed percent-escape.";
-  res.writeHead(400, { "Content-Type": api ? "application/vnd.api+json" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+  res.writeHead(400, { "Content-Type": api ? "application/vnd.api+json" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body), ...(api ? { "X-Request-Id": requestId } : {}) });
   res.end(body);
 }
 
@@ -63,7 +67,7 @@ const server = http.createServer((req, res) => {
   for (const [name, value] of securityHeaders) res.setHeader(name, value);
   const url = parse(req.url ?? "/", true);
   const pathname = url.pathname ?? "/";
-  if (hasMalformedEscape(pathname)) return sendMalformedPath(res, pathname);
+  if (hasMalformedEscape(pathname)) return sendMalformedPath(req, res, pathname);
   const lean = pathname === "/api/commerce" || pathname.startsWith("/api/commerce/") ? serveCommerce(req, res, pathname, origin) : Promise.resolve(false);
   lean.then((served) => (served ? undefined : handle(req, res, url))).catch(() => sendInternalError(req, res));
 });

@@ -9,6 +9,11 @@ export type ConnectionFilters = { provider?: string; mode?: "test" | "live"; sta
 /** Ids are made by newId("conn"); anything else cannot name a connection and is not sent to the database. */
 const CONNECTION_ID = /^conn_[A-Za-z0-9_-]{1,64}$/;
 
+/** Whether `id` can name a connection at all; anything else (a NUL byte, say) never reaches the database. */
+export function isConnectionId(id: string): boolean {
+  return CONNECTION_ID.test(id);
+}
+
 export async function findConnectionRow(db: Db, merchantId: string, id: string): Promise<ConnectionRow | undefined> {
   if (!CONNECTION_ID.test(id)) return undefined;
   const [row] = await db

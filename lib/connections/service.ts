@@ -8,7 +8,7 @@ import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
 import { recordAudit, type Actor } from "./audit";
 import { forgetRoutes } from "./route-cache";
 import { checkKeyFiles, takeGeneratedKey } from "./key-files";
-import { findConnectionRow, findExclusiveHolder, findLabelOwner } from "./queries";
+import { findConnectionRow, findExclusiveHolder, findLabelOwner, isConnectionId } from "./queries";
 import { updateConnectionSchema, type CreateConnection, type UpdateConnection } from "./schemas";
 import { exclusiveKeyOf, kindOf, openSecrets, sealSecrets, splitCredentials, toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
 
@@ -298,6 +298,7 @@ export function deleteConnection(scope: Scope, id: string): Promise<boolean> {
 }
 
 async function deleteConnectionNow(scope: Scope, id: string): Promise<boolean> {
+  if (!isConnectionId(id)) return false;
   const rows = await scope.db
     .update(connections)
     .set({ deletedAt: new Date(), enabled: false, exclusiveKey: null, updatedAt: new Date() })
