@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
@@ -13,6 +12,7 @@ import { ProcessPayoutButton } from "@/components/invoices/process-payout-button
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { listInvoiceCallbacks } from "@/lib/callbacks/read";
+import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
@@ -25,13 +25,6 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: `Invoice ${(await params).id}` };
 }
 
-/** The origin the visitor used, as the API's hpp_url uses the origin of its request. */
-async function originOf(): Promise<string> {
-  const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost";
-  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
-  return `${proto}://${host}`;
-}
 
 export default async function InvoicePage({ params }: Params) {
   const viewer = await requirePageViewer();
@@ -46,7 +39,7 @@ export default async function InvoicePage({ params }: Params) {
     listInvoiceEvents(db, viewer.merchant.id, invoice.id),
   ]);
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
-  const hostedPageUrl = invoice.hostedPagePath ? `${await originOf()}${invoice.hostedPagePath}` : null;
+  const hostedPageUrl = invoice.hostedPagePath ? `${publicBaseUrl()}${invoice.hostedPagePath}` : null;
   return (
     <div className="max-w-5xl">
       <PageHeader

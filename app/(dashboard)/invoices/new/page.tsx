@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { randomUUID } from "node:crypto";
 import { InvoiceComposer } from "@/components/invoices/composer/invoice-composer";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { listConnections } from "@/lib/connections/queries";
+import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { invoiceApiBaseUrl } from "@/lib/composer/base-url";
 import { composerConnections } from "@/lib/composer/connections";
@@ -19,8 +19,7 @@ export default async function NewInvoicePage() {
   // Shown in the curl command only: the address a client outside would use. The server action
   // itself posts to invoiceApiBaseUrl(), never to anything the request's Host names.
   const configured = invoiceApiBaseUrl(process.env.INVOICE_API_BASE_URL, process.env.PORT);
-  const host = (await headers()).get("host");
-  const shownBase = process.env.INVOICE_API_BASE_URL && configured.ok ? configured.baseUrl : host ? `http://${host}` : "{base_url}";
+  const shownBase = process.env.INVOICE_API_BASE_URL && configured.ok ? configured.baseUrl : publicBaseUrl();
   return (
     <>
       <PageHeader
