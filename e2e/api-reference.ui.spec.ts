@@ -78,7 +78,7 @@ test("the API reference renders every operation and schema of /api/commerce/open
   for (const name of schemaNames) await expect(schemas.getByRole("button", { name, exact: true })).toBeVisible();
 
   // Keyboard: an operation opens with Enter, its focus ring showing; its request body lists the fields.
-  const create = reference.locator('[id="operations-default-createPaymentInvoice"]');
+  const create = reference.locator('[id="operations-payments-createPaymentInvoice"]');
   const createControl = create.locator(".opblock-summary-control");
   await createControl.focus();
   await page.keyboard.press("Shift+Tab");
@@ -87,12 +87,12 @@ test("the API reference renders every operation and schema of /api/commerce/open
   expect(await createControl.evaluate((e) => `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}`)).toBe("solid 2px");
   await page.keyboard.press("Enter");
   await expect(createControl).toHaveAttribute("aria-expanded", "true");
-  await expect(page).toHaveURL(/#\/default\/createPaymentInvoice$/);
+  await expect(page).toHaveURL(/#\/payments\/createPaymentInvoice$/);
   const requestBody = create.locator(".opblock-section-request-body");
   await expect(requestBody).toContainText("reference_id");
   await expect(requestBody).toContainText("commerce_account");
   // ... and with Space; a listing shows its query parameters.
-  const list = reference.locator('[id="operations-default-listPaymentInvoices"]');
+  const list = reference.locator('[id="operations-payments-listPaymentInvoices"]');
   const listControl = list.locator(".opblock-summary-control");
   await listControl.focus();
   await page.keyboard.press(" ");

@@ -71,7 +71,7 @@ export const customerAddressSchema = z
     email: emailSchema("E-mail address (Provider F reads it here)"),
     phone: phoneSchema("International phone number (Provider F reads it here)"),
   })
-  .meta({ description: "Customer address (spec 2.3). Unknown keys are passed on to the provider." });
+  .meta({ description: "Customer address. Unknown keys are passed on to the provider." });
 
 /** Loose for the same reason as the address: provider-specific extras must reach the provider. */
 export const customerSchema = z
@@ -96,11 +96,11 @@ export const customerSchema = z
     constants: z
       .record(z.string(), z.string().nullable())
       .nullish()
-      .meta({ description: "Provider F constants such as customer_country_phone_code (spec 2.5)" }),
+      .meta({ description: "Provider F constants such as customer_country_phone_code" }),
   })
   .meta({
     description:
-      "Customer (spec 2.3). All fields optional; omitted, null or blank ones are filled from the " +
+      "Customer. All fields optional; omitted, null or blank ones are filled from the " +
       "connection's constants. Unknown keys are allowed and passed on to the provider, except the reserved names " +
       "__proto__, constructor and prototype, refused anywhere inside the customer (422 unknown_attribute at that member).",
   });

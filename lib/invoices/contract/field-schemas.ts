@@ -79,7 +79,7 @@ export const nonBlankText = (field: string, description: string, max = 255) =>
 export const currencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/, { error: "currency must be a three-letter upper-case code, e.g. EUR" })
-  .meta({ description: "ISO 4217 code; must be the currency of the service (spec 2.2)" });
+  .meta({ description: "ISO 4217 code; must be the currency of the service" });
 
 /** Spec 2.4 names the options; their meaning is this product's choice, stated per field. */
 export const paymentOptionsSchema = strictObjectOf(
@@ -92,7 +92,7 @@ export const paymentOptionsSchema = strictObjectOf(
       .meta({ description: "Add the operation context to the customer's return URL (Provider F)" }),
   },
   "payment option",
-).meta({ description: "Payment options (spec 2.4). Unknown options are rejected." });
+).meta({ description: "Payment options. Unknown options are rejected." });
 
 export const payoutOptionsSchema = strictObjectOf(
   {
@@ -107,7 +107,7 @@ export const payoutOptionsSchema = strictObjectOf(
     auto_process: z.boolean().optional().meta({ description: "Process without a manual confirmation" }),
   },
   "payout option",
-).meta({ description: "Payout options (spec 2.4). Unknown options are rejected." });
+).meta({ description: "Payout options. Unknown options are rejected." });
 
 /**
  * Spec 2.2 shows `card_number` masked ("digits with asterisks"), so both forms are accepted: a
@@ -141,13 +141,13 @@ export const cardNumberSchema = z
       `|(?=[0-9]*\\*)[0-9]{6}[0-9*]{${CARD_NUMBER_MIN_DIGITS - 10},${CARD_NUMBER_MAX_DIGITS - 10}}[0-9]{4})$`,
     description:
       `Destination card: either the full number (${CARD_NUMBER_MIN_DIGITS} to ${CARD_NUMBER_MAX_DIGITS} digits, ` +
-      "Luhn-valid; spaces and dashes are ignored) or a masked number as in spec 4.2 (digits and *, " +
+      "Luhn-valid; spaces and dashes are ignored) or a masked number (digits and *, " +
       "first six and last four digits visible, e.g. 411111******1111). Only the mask (first six, last four) is " +
       "stored or returned.",
   });
 
 export const payoutFieldsSchema = strictObjectOf({ card_number: cardNumberSchema }, "payout field").meta({
-  description: "Destination of the payout (spec 4.2)",
+  description: "Destination of the payout",
 });
 
 export type PaymentOptions = z.output<typeof paymentOptionsSchema>;

@@ -111,10 +111,31 @@ const invoiceResponse = (description: string): Json => ({
   content: { [JSON_API]: { schema: ref("InvoiceDocument") } },
 });
 
+/** One group per resource, so a reader of the reference finds an operation by what it acts on. */
+const OPERATION_TAGS = [
+  { name: "payments", description: "Payment invoices: create, read, list, attempts", prefix: "/api/commerce/payment-invoices" },
+  { name: "payouts", description: "Payout invoices: create, read, list, attempts, process", prefix: "/api/commerce/payout-invoices" },
+  { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
+  { name: "routing", description: "Routing orders: where new invoices go, and the cascade order", prefix: "/api/routing" },
+  { name: "providers", description: "The providers and their connection forms", prefix: "/api/providers" },
+] as const;
+
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+
+function tagOperations(paths: Json): void {
+  for (const [path, item] of Object.entries(paths)) {
+    const tag = OPERATION_TAGS.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+    if (!tag) throw new Error(`No OpenAPI tag for ${path}`);
+    for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
+      if (HTTP_METHODS.has(method)) operation.tags = [tag.name];
+    }
+  }
+}
+
 function createOperation(kind: "payment" | "payout", requestSchema: string): Json {
   return {
     operationId: `create${kind === "payment" ? "Payment" : "Payout"}Invoice`,
-    summary: `Create a ${kind} invoice (spec 4.${kind === "payment" ? 1 : 2})`,
+    summary: `Create a ${kind} invoice`,
     description:
       "The invoice goes to the first enabled connection of the merchant's routing order for its service and mode " +
       "(the Routing page, GET/PATCH /api/routing), unless data.relationships.connection pins it to one connection; " +
@@ -198,7 +219,7 @@ function attemptsOperation(kind: "payment" | "payout"): Json {
 function processOperation(): Json {
   return {
     operationId: "processPayoutInvoice",
-    summary: "Send a payout created without auto_process to the provider (spec 4.2)",
+    summary: "Send a payout created without auto_process to the provider",
     description:
       "Answers with the invoice after the provider's answer (processed, partially_processed, process_failed, " +
       "process_pending or process_error). 409 when the payout cannot go now: invoice_processing (already being " +
@@ -228,18 +249,20 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
   }
   paths["/api/commerce/payout-invoices/{id}/process"] = { post: processOperation() };
   Object.assign(paths, managementPaths());
+  tagOperations(paths);
   return {
     openapi: "3.1.0",
     info: {
       title: "Payment orchestration API",
       version: "1.0.0",
       description:
-        "No version in the path (spec 9); fields are only ever added, so clients must ignore unknown ones. Every answer " +
+        "No version in the path; fields are only ever added, so clients must ignore unknown ones. Every answer " +
         "carries X-Request-Id, and every error document meta.request_id. A method a path does not list answers 405 " +
         "with Allow (OPTIONS: 204 with Allow); HEAD answers as GET without a body. Links and Location are absolute, on " +
         "the server's configured public address.",
     },
     servers: [{ url: baseUrl.replace(/\/+$/, "") }],
+    tags: OPERATION_TAGS.map(({ name, description }) => ({ name, description })),
     security: [{ bearerAuth: [] }],
     paths,
     components: {

@@ -40,7 +40,7 @@ export const invoiceResourceSchema = z
       fields: z
         .object({ card_number: z.string().meta({ description: "Masked, e.g. 411111******1111; never the full number" }) })
         .optional()
-        .meta({ description: "Payout destination, masked (spec 2.2)" }),
+        .meta({ description: "Payout destination, masked" }),
       customer: customerSchema.nullable().meta({ description: "Customer as sent" }),
       resolved_customer: z
         .record(z.string(), z.unknown())

@@ -48,7 +48,7 @@ const attributeRules = (direction: InvoiceDirection) => (value: unknown, ctx: Ct
   report(ctx, checkInvoiceRules(direction, value), ATTRIBUTES_PATH);
 
 const sharedAttributes = {
-  service: nonBlankText("service", "Payment method and currency, e.g. payment_card_eur_hpp (spec 2.2)"),
+  service: nonBlankText("service", "Payment method and currency, e.g. payment_card_eur_hpp"),
   commerce_account: nonBlankText("commerce_account", "Name of the merchant's commerce account"),
   currency: currencySchema,
   amount: amountSchema,
@@ -56,7 +56,7 @@ const sharedAttributes = {
   test_mode: z
     .boolean()
     .optional()
-    .meta({ description: "true for a test invoice; omitted or false means live (spec 2.2 minimum examples)" }),
+    .meta({ description: "true for a test invoice; omitted or false means live, as in the minimum examples" }),
   customer: customerSchema.nullish(),
   lifetime: lifetimeSchema.optional(),
 };
@@ -68,7 +68,7 @@ export const gatewayOptionsSchema = z
       .optional(),
     customer: customerSchema.nullish(),
   })
-  .meta({ description: "Gateway options (spec 2.2); provider-specific keys are passed on" });
+  .meta({ description: "Gateway options; provider-specific keys are passed on" });
 
 export const RETURN_URL_MAX = 2048;
 
@@ -99,7 +99,7 @@ export const returnUrlSchema = z
 export const paymentInvoiceAttributesSchema = strictObjectOf(
   {
     ...sharedAttributes,
-    flow: z.enum(["charge"], { error: 'flow must be "charge"' }).meta({ description: "Only charge is defined (spec 2.7)" }),
+    flow: z.enum(["charge"], { error: 'flow must be "charge"' }).meta({ description: "Only charge is defined" }),
     options: paymentOptionsSchema.optional(),
     gateway_options: gatewayOptionsSchema.optional(),
     return_url: returnUrlSchema.optional(),
@@ -112,7 +112,7 @@ export const paymentInvoiceAttributesSchema = strictObjectOf(
   "attribute",
 )
   .superRefine(attributeRules("payment"), ALWAYS)
-  .meta({ description: "Attributes of a payment invoice (spec 2.2)" });
+  .meta({ description: "Attributes of a payment invoice" });
 
 export const payoutInvoiceAttributesSchema = strictObjectOf(
   {
@@ -123,7 +123,7 @@ export const payoutInvoiceAttributesSchema = strictObjectOf(
   "attribute",
 )
   .superRefine(attributeRules("payout"), ALWAYS)
-  .meta({ description: "Attributes of a payout invoice (spec 4.2)" });
+  .meta({ description: "Attributes of a payout invoice" });
 
 /**
  * Issue 10: an invoice may name its connection (a "pin"), so support staff can test one provider
@@ -189,13 +189,13 @@ function envelopeOf<A extends z.ZodType>(type: string, attributes: A, descriptio
 export const paymentInvoiceEnvelopeSchema = envelopeOf(
   INVOICE_TYPES.payment,
   paymentInvoiceAttributesSchema,
-  "Request body of POST /api/commerce/payment-invoices (spec 2.1, 4.1)",
+  "Request body of POST /api/commerce/payment-invoices",
 );
 
 export const payoutInvoiceEnvelopeSchema = envelopeOf(
   INVOICE_TYPES.payout,
   payoutInvoiceAttributesSchema,
-  "Request body of POST /api/commerce/payout-invoices (spec 2.1, 4.2)",
+  "Request body of POST /api/commerce/payout-invoices",
 );
 
 export const ENVELOPE_SCHEMAS = {
