@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
 import { stopJobs } from "@/lib/jobs/queue";
 import { startServer } from "@/lib/server-start";
+import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -68,6 +69,13 @@ const server = http.createServer((req, res) => {
   const url = parse(req.url ?? "/", true);
   const pathname = url.pathname ?? "/";
   if (hasMalformedEscape(pathname)) return sendMalformedPath(req, res, pathname);
+  if (isFormPost(req, pathname)) {
+    // Next would answer a malformed multipart body with a 500: checked first (server/form-post-guard.ts).
+    checkFormPost(req)
+      .then((checked) => (checked.ok ? handle(checked.req, res, url) : sendFormRefusal(res, checked.status)))
+      .catch(() => sendInternalError(req, res));
+    return;
+  }
   const lean = pathname === "/api/commerce" || pathname.startsWith("/api/commerce/") ? serveCommerce(req, res, pathname, origin) : Promise.resolve(false);
   lean.then((served) => (served ? undefined : handle(req, res, url))).catch(() => sendInternalError(req, res));
 });
