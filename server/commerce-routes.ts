@@ -79,8 +79,9 @@ function methodNotAllowed(allow: string[]): Handler {
   });
 }
 
+/** Through withPublic like every other answer, so the 204 carries X-Request-Id too. */
 function listMethods(allow: string[]): Handler {
-  return async () => new Response(null, { status: 204, headers: { Allow: allow.join(", ") } });
+  return withPublic(async () => new Response(null, { status: 204, headers: { Allow: allow.join(", ") } }));
 }
 
 export type CommerceMatch = { handler: Handler; params: Params };
