@@ -40,6 +40,11 @@ describe("problemsToJsonApi", () => {
     ]);
   });
 
+  it("lists the same fault found twice once: JSON:API error arrays hold unique items", () => {
+    const errors = problemsToJsonApi([problem("invalid", "must be a URL", ["url"]), problem("invalid", "must be a URL", ["url"]), problem("invalid", "must be a URL", ["other"])]);
+    expect(errors.map((e) => e.source)).toEqual([{ pointer: "/data/attributes/url" }, { pointer: "/data/attributes/other" }]);
+  });
+
   it("reads paths from the document root with base \"\"", () => {
     const errors = problemsToJsonApi([problem("too_deep", "x", ["meta", "a"]), problem("invalid_type", "y", []), problem("required", "z", ["data"])], { base: "" });
     expect(errors.map((e) => e.source)).toEqual([{ pointer: "/meta/a" }, { pointer: "" }, { pointer: "/data" }]);

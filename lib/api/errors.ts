@@ -121,13 +121,19 @@ export type JsonApiErrorOptions = {
 /** Problems → JSON:API error objects: the one rendering of problems at the HTTP boundary. */
 export function problemsToJsonApi(problems: readonly Problem[], options: JsonApiErrorOptions = {}): JsonApiError[] {
   const { status = 422, source = "pointer", base = "/data/attributes" } = options;
-  return problems.map((entry) => ({
+  const errors = problems.map((entry) => ({
     status: String(status),
     code: entry.code,
     title: titleOf(entry.code),
     detail: entry.message,
     source: source === "parameter" ? { parameter: String(entry.path[0] ?? "") } : { pointer: buildPointer(entry.path, base) },
   }));
+  // Two checks may find the same fault; JSON:API wants each error object once (unique items).
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = JSON.stringify(error);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
 }
 
 export function errorResponse(status: number, errors: JsonApiError[], requestId: string, headers?: HeadersInit): Response {
