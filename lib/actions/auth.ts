@@ -5,7 +5,7 @@ import { signIn, signOut } from "@/lib/auth";
 import { DEFAULT_AFTER_SIGN_IN, safeNextPath } from "@/lib/auth/next-path";
 import { headers } from "next/headers";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
-import { createRateLimiter } from "@/lib/auth/rate-limit";
+import { createRateLimiter, SIGN_UP_MAX_PER_ADDRESS } from "@/lib/auth/rate-limit";
 import { openSignUp, sealSignUp, SIGN_UP_LINK_INVALID } from "@/lib/auth/signup-link";
 import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail } from "@/lib/identity/membership";
@@ -47,7 +47,7 @@ async function signInOrExplain(email: string, password: string, next: unknown): 
 }
 
 /** Sign-up e-mails and confirmations per address: enough for typing mistakes, not for flooding inboxes. */
-const signUpsByAddress = createRateLimiter(20, 15 * 60_000);
+const signUpsByAddress = createRateLimiter(SIGN_UP_MAX_PER_ADDRESS, 15 * 60_000);
 const signUpsByEmail = createRateLimiter(3, 15 * 60_000);
 const confirmations = createRateLimiter(10, 15 * 60_000);
 

@@ -83,3 +83,5 @@ function positiveIntegerFromEnv(name: string, fallback: number): number {
 export const SIGN_IN_MAX_FAILURES = positiveIntegerFromEnv("SIGN_IN_MAX_FAILURES", 10);
 /** Sign-in: the window, in minutes (SIGN_IN_WINDOW_MINUTES, default 15). */
 export const SIGN_IN_WINDOW_MS = positiveIntegerFromEnv("SIGN_IN_WINDOW_MINUTES", 15) * 60_000;
+/** Sign-up e-mails sent per client address in 15 minutes (SIGN_UP_MAX_PER_ADDRESS, default 20). */
+export const SIGN_UP_MAX_PER_ADDRESS = positiveIntegerFromEnv("SIGN_UP_MAX_PER_ADDRESS", 20);

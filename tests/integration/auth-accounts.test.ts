@@ -21,7 +21,10 @@ vi.mock("@/lib/auth/reissue", () => ({
 // next-auth itself does not load outside Next (it imports "next/server" without an extension).
 vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": `198.51.100.${Math.floor(Math.random() * 250)}` }) }));
+const client = vi.hoisted(() => ({ address: undefined as string | undefined }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-forwarded-for": client.address ?? `198.51.100.${Math.floor(Math.random() * 250)}` }),
+}));
 
 import { changePasswordAction } from "@/lib/actions/account";
 import { confirmSignUpAction, signInAction, signUpAction } from "@/lib/actions/auth";
@@ -149,6 +152,22 @@ describe("sign-up tells only the e-mail's owner whether it has an account", () =
     expect(mail.text).not.toMatch(/sign-up\/confirm/);
     const [merchantCount] = await t.db.select({ id: users.merchantId }).from(users).where(eq(users.email, existing.email));
     expect(merchantCount!.id).toBe(existing.merchant.id);
+  });
+
+  it("one address gets at most 20 sign-up e-mails in 15 minutes (SIGN_UP_MAX_PER_ADDRESS); the answer does not change", async () => {
+    client.address = "203.0.113.77";
+    try {
+      const inputs = Array.from({ length: 21 }, () => signUpInput());
+      for (const input of inputs) expect(await signUpAction(input)).toEqual({ ok: true, data: { email: input.email } });
+      await mailTo(inputs[19]!.email);
+      client.address = "203.0.113.78";
+      const other = signUpInput();
+      await signUpAction(other);
+      await mailTo(other.email);
+      expect(await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, inputs[20]!.email))).toEqual([]);
+    } finally {
+      client.address = undefined;
+    }
   });
 
   it("a taken commerce account is named on its field before any e-mail goes out", async () => {
