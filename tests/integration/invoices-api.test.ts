@@ -621,7 +621,7 @@ describe("GET /api/commerce/openapi.json", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: process.env.APP_URL }]);
     const cardNumber = JSON.stringify(doc.components.schemas.PayoutInvoiceRequest);
-    expect(cardNumber).toContain("masked number as in spec 4.2");
+    expect(cardNumber).toContain("or a masked number (digits and *, first six and last four digits visible");
     expect(Object.keys(doc.paths as object)).toEqual(
       expect.arrayContaining([PAYMENTS, `${PAYMENTS}/{id}`, PAYOUTS, `${PAYOUTS}/{id}`]),
     );
