@@ -196,7 +196,7 @@ if (recordDir) {
 
 /**
  * Called first for every request. Records it when E2E_RECORD_DIR is set; returns true when it
- * answered the request itself (the dump), false otherwise, and always false in production.
+ * answered the request itself (the dump), false otherwise, and always false without E2E_RECORD_DIR.
  */
 export function e2eTap(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (!recordDir) return false;
