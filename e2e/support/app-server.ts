@@ -21,6 +21,11 @@ export async function startAppServer(dataDir: string, port?: number, env: Record
       APP_URL: url,
       AUTH_SECRET: "restart-e2e-secret-0123456789abcdef",
       LOG_LEVEL: "warn",
+      // Sign-up links are read from this server's own outbox, as on the main e2e server; the secrets
+      // scan records the main server only.
+      SMTP_URL: "",
+      MAIL_OUTBOX_PAGE: "1",
+      E2E_RECORD_DIR: "",
       ...env,
     },
     detached: true,
