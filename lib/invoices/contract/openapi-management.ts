@@ -11,6 +11,16 @@ const JSON_API = "application/vnd.api+json";
 const REQUEST_TYPES = [JSON_API, "application/json"];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const SELF_LINK = { type: "object", required: ["self"], properties: { self: { type: "string", format: "uri" } } };
+const COUNT_META = { type: "object", required: ["count"], properties: { count: { type: "integer", minimum: 0 } } };
+/** One resource in `data`. */
+const documentOf = (resource: string) => ({ type: "object", required: ["data"], properties: { data: ref(resource) } });
+/** A list of resources with `meta.count`. */
+const listOf = (resource: string) => ({
+  type: "object",
+  required: ["data", "meta"],
+  properties: { data: { type: "array", items: ref(resource) }, meta: COUNT_META },
+});
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 const timestamp = { type: "string", format: "date-time" };
@@ -41,18 +51,11 @@ export const MANAGEMENT_SCHEMAS: Readonly<Record<string, Json>> = {
           updated: timestamp,
         },
       },
-      links: { type: "object", required: ["self"], properties: { self: { type: "string", format: "uri" } } },
+      links: SELF_LINK,
     },
   },
-  ConnectionDocument: { type: "object", required: ["data"], properties: { data: ref("ConnectionResource") } },
-  ConnectionList: {
-    type: "object",
-    required: ["data", "meta"],
-    properties: {
-      data: { type: "array", items: ref("ConnectionResource") },
-      meta: { type: "object", required: ["count"], properties: { count: { type: "integer", minimum: 0 } } },
-    },
-  },
+  ConnectionDocument: documentOf("ConnectionResource"),
+  ConnectionList: listOf("ConnectionResource"),
   ConnectionCreateRequest: {
     type: "object",
     required: ["data"],
@@ -146,18 +149,11 @@ export const MANAGEMENT_SCHEMAS: Readonly<Record<string, Json>> = {
           },
         },
       },
-      links: { type: "object", required: ["self"], properties: { self: { type: "string", format: "uri" } } },
+      links: SELF_LINK,
     },
   },
-  RoutingOrderDocument: { type: "object", required: ["data"], properties: { data: ref("RoutingOrderResource") } },
-  RoutingOrderList: {
-    type: "object",
-    required: ["data", "meta"],
-    properties: {
-      data: { type: "array", items: ref("RoutingOrderResource") },
-      meta: { type: "object", required: ["count"], properties: { count: { type: "integer", minimum: 0 } } },
-    },
-  },
+  RoutingOrderDocument: documentOf("RoutingOrderResource"),
+  RoutingOrderList: listOf("RoutingOrderResource"),
   RoutingOrderRequest: {
     type: "object",
     required: ["data"],
@@ -205,8 +201,8 @@ export const MANAGEMENT_SCHEMAS: Readonly<Record<string, Json>> = {
     required: ["data", "links", "meta"],
     properties: {
       data: { type: "array", items: ref("ProviderResource") },
-      links: { type: "object", required: ["self"], properties: { self: { type: "string", format: "uri" } } },
-      meta: { type: "object", required: ["count"], properties: { count: { type: "integer", minimum: 0 } } },
+      links: SELF_LINK,
+      meta: COUNT_META,
     },
   },
 };
