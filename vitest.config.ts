@@ -15,6 +15,7 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
           environment: "node",
+          maxWorkers: 2,
         },
       },
       {
@@ -23,7 +24,10 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           setupFiles: ["tests/integration/setup.ts"],
+          globalSetup: ["tests/integration/global-setup.ts"],
           environment: "node",
+          // Both cores: each file has its own database, so files run side by side safely.
+          maxWorkers: 2,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,6 +1,7 @@
 // Runs before every integration test file (vitest.config.ts, setupFiles), ahead of the file's imports.
 import { randomBytes } from "node:crypto";
-import { afterAll, vi } from "vitest";
+import { afterAll, inject, vi } from "vitest";
+import { workerDatabaseUrl } from "./helpers/worker-database";
 
 // The app's vault key and session secret come from the environment, never from files on disk.
 const previous = { CREDENTIALS_KEY: process.env.CREDENTIALS_KEY, AUTH_SECRET: process.env.AUTH_SECRET };
@@ -9,6 +10,11 @@ process.env.AUTH_SECRET = "integration-tests-only-secret";
 // Each test file's job queue lives in its own schema: on the shared PostgreSQL of CI's second pass,
 // one file must never run another file's jobs.
 process.env.JOBS_SCHEMA = `pgboss_${randomBytes(6).toString("hex")}`;
+// On PostgreSQL each worker has a database of its own (tests/integration/global-setup.ts): the files
+// of one worker share it, the other worker's files never touch it. Child processes a test starts
+// (the admin CLI, `npm run worker`) inherit it.
+const postgresBase = inject("postgresBaseUrl");
+if (postgresBase) process.env.DATABASE_URL = workerDatabaseUrl(postgresBase, process.env.VITEST_POOL_ID ?? "1");
 
 afterAll(() => {
   for (const [name, value] of Object.entries(previous)) {

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { migrationsFolder, openPostgres, type Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { stopJobs } from "@/lib/jobs/queue";
@@ -12,7 +13,10 @@ export type TestDb = { db: Db; close: () => Promise<void>; kind: "pglite" | "pos
 
 /**
  * A throwaway database: in-memory PGlite by default, the PostgreSQL at DATABASE_URL when set
- * (CI creates a fresh database per run; tests use unique names so files can share it).
+ * (CI creates a fresh database per run, and each worker gets a database of its own: global-setup.ts; tests use
+ * unique names so the files of one worker can share it). The PGlite
+ * starts as a copy of the migrated template tests/integration/global-setup.ts made once for the run
+ * (a few times faster than initdb and every migration per file); without one it migrates itself.
  */
 export async function createTestDb(): Promise<TestDb> {
   const url = process.env.DATABASE_URL;
@@ -20,8 +24,11 @@ export async function createTestDb(): Promise<TestDb> {
     const handle = await openPostgres(url, { max: 4 });
     return { ...handle, kind: "postgres" };
   }
-  const client = await PGlite.create();
-  await migrate(drizzle(client), { migrationsFolder });
+  const template = inject("pgliteTemplate");
+  const client = template
+    ? await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(template)]) })
+    : await PGlite.create();
+  if (!template) await migrate(drizzle(client), { migrationsFolder });
   return { db: drizzle(client, { schema }) as unknown as Db, close: () => client.close(), kind: "pglite" };
 }
 
