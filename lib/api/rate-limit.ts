@@ -1,28 +1,87 @@
 import { randomUUID } from "node:crypto";
-import { sharedStoreInUse, takeSharedToken } from "@/lib/rate-limit/store";
+import { sharedStoreInUse, takeSharedTokenPair } from "@/lib/rate-limit/store";
 
 /**
- * Token bucket per key (../shared/REFERENCE.md "Limits": 100 requests per second per key, with bursts).
- * Decision: refill 100 tokens/s and hold at most 200, so a client may send two seconds' worth at once
- * (a batch job starting, a retry storm after an outage) while the sustained rate stays at 100/s.
- * Operators may change both (API_RATE_LIMIT_PER_SECOND, API_RATE_LIMIT_BURST).
+ * Token buckets for the API (../shared/REFERENCE.md "Limits": 100 requests per second per key, with
+ * bursts), two of them on every keyed request:
  *
- * `takeToken` is the bucket in process memory (shared by Next and the lean API path). API keys go
- * through `takeApiToken`: on PostgreSQL, where several processes may serve one key, the bucket that
- * decides is the shared one (lib/rate-limit/store.ts). This process's own bucket is asked first: it
- * turns away a flood against this process without a database write, and since it sees only this
- * process's part of the key's traffic it refuses only once that part alone has spent the limit.
+ * - **Per key** (`API_RATE_LIMIT_PER_SECOND`, `API_RATE_LIMIT_BURST`; 100/s, burst 200): refills
+ *   100 tokens a second and holds at most 200, so a client may send two seconds' worth at once (a
+ *   batch job starting, a retry storm after an outage) while the sustained rate stays at 100/s.
+ * - **Per merchant** (`API_MERCHANT_RATE_LIMIT_PER_SECOND`, `API_MERCHANT_RATE_LIMIT_BURST`;
+ *   1000/s, burst 2000): every key of one merchant together. Ten integrations, each at its own
+ *   full per-key limit, fit under it, so a real merchant with a shop, a payout batch and a few
+ *   back-office scripts never meets it; what it stops is one tenant minting keys to multiply its
+ *   share of the database that every merchant shares.
+ *
+ * The key's bucket is asked first, so a request its key may not send spends nothing of the
+ * merchant's. Operators set both limits; `rateLimitSettings()` reads and checks them once (the
+ * server refuses to start on a bad value, lib/server-start.ts).
+ *
+ * `takeToken` is the bucket in process memory (shared by Next and the lean API path). Keyed calls go
+ * through `takeKeyedTokens`: on PostgreSQL, where several processes serve one key, the buckets that
+ * decide are the shared ones (lib/rate-limit/store.ts, both in one statement). This process's own
+ * buckets are asked first: they turn away a flood against this process without a database write,
+ * and since they see only this process's part of the traffic they refuse only once that part alone
+ * has spent the limit.
  */
-function positiveFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
+export type Limit = { perSecond: number; burst: number };
+export type RateLimitSettings = { key: Limit; merchant: Limit };
+
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  key: { perSecond: 100, burst: 200 },
+  merchant: { perSecond: 1000, burst: 2000 },
+};
+
+type Env = Record<string, string | undefined>;
+
+/** Far beyond what one process can serve: a larger value is a typo (an extra zero or two). */
+const MAX_RATE = 1_000_000;
+
+function perSecondFrom(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_RATE) {
+    throw new Error(`${name} must be a number of requests per second above 0 and at most ${MAX_RATE}, got "${raw}"`);
+  }
   return value;
 }
 
-export const RATE_LIMIT_PER_SECOND = positiveFromEnv("API_RATE_LIMIT_PER_SECOND", 100);
-export const RATE_LIMIT_BURST = Math.max(1, Math.floor(positiveFromEnv("API_RATE_LIMIT_BURST", 200)));
+function burstFrom(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_RATE) {
+    throw new Error(`${name} must be a whole number of requests from 1 to ${MAX_RATE}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Reads the four settings; throws an Error naming the variable when one is not a valid value. */
+export function readRateLimitSettings(env: Env = process.env): RateLimitSettings {
+  return {
+    key: {
+      perSecond: perSecondFrom(env, "API_RATE_LIMIT_PER_SECOND", DEFAULT_RATE_LIMITS.key.perSecond),
+      burst: burstFrom(env, "API_RATE_LIMIT_BURST", DEFAULT_RATE_LIMITS.key.burst),
+    },
+    merchant: {
+      perSecond: perSecondFrom(env, "API_MERCHANT_RATE_LIMIT_PER_SECOND", DEFAULT_RATE_LIMITS.merchant.perSecond),
+      burst: burstFrom(env, "API_MERCHANT_RATE_LIMIT_BURST", DEFAULT_RATE_LIMITS.merchant.burst),
+    },
+  };
+}
+
+const settingsCache = globalThis as unknown as { __rateLimitSettings?: RateLimitSettings };
+
+/** The process's limits, read from the environment once. */
+export function rateLimitSettings(): RateLimitSettings {
+  return (settingsCache.__rateLimitSettings ??= readRateLimitSettings());
+}
+
+/** The per-key limit; also the one public routes use per client address. */
+export const RATE_LIMIT_PER_SECOND = rateLimitSettings().key.perSecond;
+export const RATE_LIMIT_BURST = rateLimitSettings().key.burst;
 /** Bounds memory under a flood of distinct keys (for example spoofed addresses on public routes). */
 export const RATE_LIMIT_MAX_KEYS = 10_000;
 
@@ -34,9 +93,9 @@ type Bucket = { tokens: number; updatedMs: number };
 const shared = globalThis as unknown as { __rateBuckets?: Map<string, Bucket> };
 const buckets = (shared.__rateBuckets ??= new Map<string, Bucket>());
 
-function refill(bucket: Bucket, now: number): void {
+function refill(bucket: Bucket, now: number, limit: Limit): void {
   const elapsedSeconds = Math.max(0, now - bucket.updatedMs) / 1000;
-  bucket.tokens = Math.min(RATE_LIMIT_BURST, bucket.tokens + elapsedSeconds * RATE_LIMIT_PER_SECOND);
+  bucket.tokens = Math.min(limit.burst, bucket.tokens + elapsedSeconds * limit.perSecond);
   bucket.updatedMs = now;
 }
 
@@ -44,12 +103,12 @@ function refill(bucket: Bucket, now: number): void {
  * The map is kept in least-recently-used order (re-inserted on each use), so eviction drops the
  * key idle the longest; an idle bucket has refilled to full, so forgetting it grants nothing extra.
  */
-function bucketFor(key: string, now: number): Bucket {
+function bucketFor(key: string, now: number, limit: Limit): Bucket {
   const existing = buckets.get(key);
   if (existing) {
     buckets.delete(key);
     buckets.set(key, existing);
-    refill(existing, now);
+    refill(existing, now, limit);
     return existing;
   }
   while (buckets.size >= RATE_LIMIT_MAX_KEYS) {
@@ -57,18 +116,19 @@ function bucketFor(key: string, now: number): Bucket {
     if (oldest === undefined) break;
     buckets.delete(oldest);
   }
-  const created = { tokens: RATE_LIMIT_BURST, updatedMs: now };
+  const created = { tokens: limit.burst, updatedMs: now };
   buckets.set(key, created);
   return created;
 }
 
-export function takeToken(key: string, now = Date.now()): RateDecision {
-  const bucket = bucketFor(key, now);
+/** One token from this process's bucket for `key` (the per-key limit unless another is given). */
+export function takeToken(key: string, now = Date.now(), limit: Limit = rateLimitSettings().key): RateDecision {
+  const bucket = bucketFor(key, now, limit);
   if (bucket.tokens >= 1) {
     bucket.tokens -= 1;
     return { ok: true };
   }
-  const secondsToNextToken = (1 - bucket.tokens) / RATE_LIMIT_PER_SECOND;
+  const secondsToNextToken = (1 - bucket.tokens) / limit.perSecond;
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsToNextToken)) };
 }
 
@@ -76,17 +136,47 @@ export function takeToken(key: string, now = Date.now()): RateDecision {
 // moves to fresh shared buckets (rows left behind expire and are swept).
 const generations = globalThis as unknown as { __rateGeneration?: string };
 
-/** The per-key API limit: this process's bucket, then (on PostgreSQL) the bucket all processes share. */
-export async function takeApiToken(key: string): Promise<RateDecision> {
-  const local = takeToken(key);
-  if (!local.ok || !sharedStoreInUse()) return local;
-  return takeSharedToken(`api:${generations.__rateGeneration ?? ""}${key}`, RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST);
+export type KeyedDecision = { ok: true } | { ok: false; limit: "key" | "merchant"; retryAfterSeconds: number };
+
+/**
+ * Both limits of a keyed API request: the key's, then (only when the key may send it) its
+ * merchant's. This process's buckets first; on PostgreSQL then the shared ones, both in one
+ * statement (one round trip per request, not two).
+ */
+export async function takeKeyedTokens(keyId: string, merchantId: string): Promise<KeyedDecision> {
+  const limits = rateLimitSettings();
+  const keyBucket = `key:${keyId}`;
+  const merchantBucket = `merchant:${merchantId}`;
+  const now = Date.now();
+  const localKey = takeToken(keyBucket, now, limits.key);
+  if (!localKey.ok) return { ok: false, limit: "key", retryAfterSeconds: localKey.retryAfterSeconds };
+  const localMerchant = takeToken(merchantBucket, now, limits.merchant);
+  if (!localMerchant.ok) return { ok: false, limit: "merchant", retryAfterSeconds: localMerchant.retryAfterSeconds };
+  if (!sharedStoreInUse()) return { ok: true };
+  const generation = generations.__rateGeneration ?? "";
+  const shared = await takeSharedTokenPair(
+    { key: `api:${generation}${keyBucket}`, ...limits.key },
+    { key: `api:${generation}${merchantBucket}`, ...limits.merchant },
+  );
+  if (!shared.first.ok) return { ok: false, limit: "key", retryAfterSeconds: shared.first.retryAfterSeconds };
+  if (shared.second && !shared.second.ok) return { ok: false, limit: "merchant", retryAfterSeconds: shared.second.retryAfterSeconds };
+  return { ok: true };
 }
 
 /** Forgets every bucket; tests use it to start from a full burst. */
 export function resetRateLimits(): void {
   buckets.clear();
   generations.__rateGeneration = `${randomUUID()}:`;
+}
+
+/** Forgets this process's buckets only, as a newly started instance has none (the shared ones stay). */
+export function forgetLocalBuckets(): void {
+  buckets.clear();
+}
+
+/** Tests only: use these limits instead of the environment's until `undefined` restores them. */
+export function overrideRateLimits(settings: RateLimitSettings | undefined): void {
+  settingsCache.__rateLimitSettings = settings;
 }
 
 export function countTrackedKeys(): number {

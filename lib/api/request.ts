@@ -52,8 +52,27 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
   }
 }
 
+/**
+ * Bodies already read whole by the lean API path (server/node-bridge.ts, which stops at
+ * MAX_BODY_BYTES): readJsonBody takes these bytes as they are instead of streaming the copy the
+ * Request holds (Web streams cost a measurable share of a create under load). The Request keeps
+ * its body too, so anything else that reads it sees the same bytes.
+ */
+const bufferedBodies = new WeakMap<Request, Uint8Array>();
+
+export function rememberBufferedBody(request: Request, bytes: Uint8Array): Request {
+  bufferedBodies.set(request, bytes);
+  return request;
+}
+
 /** Counts bytes as they arrive: Content-Length may be absent (chunked) or lie, so it only allows an early refusal. */
 async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const buffered = request.bodyUsed ? undefined : bufferedBodies.get(request);
+  if (buffered) {
+    bufferedBodies.delete(request);
+    if (buffered.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return buffered;
+  }
   const declared = Number(request.headers.get("content-length"));
   const declaredTooLarge = Number.isFinite(declared) && declared > maxBytes;
   if (!request.body) {

@@ -22,8 +22,25 @@ export type JsonApiDocument<A> = {
   meta?: Record<string, unknown>;
 };
 
+/**
+ * The text of answers made here, so the lean API path (server/node-bridge.ts) writes it to the
+ * socket as it is instead of reading the Response's body stream back into a buffer.
+ */
+const bodyTexts = new WeakMap<Response, string>();
+
+/** The JSON text `jsonApi` or `errorResponse` gave this Response, while its body is unread. */
+export function responseTextOf(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : bodyTexts.get(response);
+}
+
+export function rememberResponseText(response: Response, text: string): Response {
+  bodyTexts.set(response, text);
+  return response;
+}
+
 export function jsonApi(body: unknown, { status = 200, headers }: { status?: number; headers?: HeadersInit } = {}): Response {
   const responseHeaders = new Headers(headers);
   responseHeaders.set("Content-Type", JSON_API_CONTENT_TYPE);
-  return new Response(JSON.stringify(body), { status, headers: responseHeaders });
+  const text = JSON.stringify(body);
+  return rememberResponseText(new Response(text, { status, headers: responseHeaders }), text);
 }

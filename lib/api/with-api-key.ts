@@ -5,7 +5,7 @@ import type { Merchant } from "@/lib/identity/membership";
 import { errorResponse, handleApiError } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
-import { takeApiToken, takeToken } from "./rate-limit";
+import { rateLimitSettings, takeKeyedTokens, takeToken, type Limit } from "./rate-limit";
 import { requestIdOf } from "./request";
 
 /** Next 16 route handler: dynamic params arrive as a Promise. */
@@ -52,6 +52,19 @@ function rateLimited(retryAfterSeconds: number, requestId: string): Response {
     requestId,
     { "Retry-After": String(retryAfterSeconds) },
   );
+}
+
+/**
+ * A keyed request over one of its limits: the code and detail say which, so a client with several
+ * keys knows whether spreading over more keys could help (per key) or not (per merchant).
+ */
+function keyedRateLimited(which: "key" | "merchant", limit: Limit, retryAfterSeconds: number, requestId: string): Response {
+  const rate = `${limit.perSecond} requests per second, bursts of ${limit.burst}`;
+  const [code, detail] =
+    which === "key"
+      ? ["rate_limited", `This API key's limit (${rate}) is reached; retry after ${retryAfterSeconds} second(s).`]
+      : ["merchant_rate_limited", `The limit for all of this merchant's API keys together (${rate}) is reached; retry after ${retryAfterSeconds} second(s).`];
+  return singleError(429, code, "Too many requests", detail, requestId, { "Retry-After": String(retryAfterSeconds) });
 }
 
 /** Handlers may return a Response with immutable headers (e.g. a proxied fetch); copy it then. */
@@ -114,8 +127,9 @@ export function withApiKey<P = Record<string, string>>(
         });
       }
       // Limited by key id, never by the raw key, so no secret is held in the limiter's memory.
-      const decision = await takeApiToken(`key:${auth.keyId}`);
-      if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
+      // The key's own limit first: a request its key may not send spends nothing of the merchant's.
+      const decision = await takeKeyedTokens(auth.keyId, auth.merchant.id);
+      if (!decision.ok) return keyedRateLimited(decision.limit, rateLimitSettings()[decision.limit], decision.retryAfterSeconds, requestId);
       assertQueryParameters(request, options.query ?? []);
       const params = await context.params;
       return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly: auth.testOnly, db, requestId });

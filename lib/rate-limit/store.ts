@@ -95,3 +95,49 @@ export async function clearShared(key: string, db?: Db): Promise<void> {
   const database = db ?? (await getDb());
   await database.execute(sql`delete from rate_limits where key = ${rowKey(key)}`);
 }
+
+export type SharedBucket = { key: string; perSecond: number; burst: number };
+
+function upsertBucket(bucket: SharedBucket, onlyIf?: ReturnType<typeof sql>) {
+  const refilled = sql`least(${bucket.burst}::float8, b.tokens + greatest(0, excluded.stamp_ms - b.stamp_ms) * ${bucket.perSecond}::float8 / 1000)`;
+  return sql`
+    insert into rate_limits as b (key, tokens, stamp_ms, granted, expires_at)
+    select ${rowKey(bucket.key)}, ${bucket.burst - 1}::float8, ${NOW_MS}, true,
+           clock_timestamp() + make_interval(secs => ${bucket.burst / bucket.perSecond}::float8)
+    ${onlyIf ? sql`where ${onlyIf}` : sql``}
+    on conflict (key) do update set
+      tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
+      granted = ${refilled} >= 1,
+      stamp_ms = greatest(b.stamp_ms, excluded.stamp_ms),
+      expires_at = excluded.expires_at
+    returning tokens, granted`;
+}
+
+function decisionOf(granted: unknown, tokens: unknown, perSecond: number): BucketDecision {
+  if (granted === true || granted === null || granted === undefined) return { ok: true };
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - Number(tokens)) / perSecond)) };
+}
+
+/**
+ * Two buckets in one statement (one round trip): a token from `first`, and only when it was granted
+ * a token from `second` (the API's per-key, then per-merchant limit). `second` is undefined when
+ * `first` refused. Rows are always locked in this order, so callers sharing `second` cannot deadlock.
+ */
+export async function takeSharedTokenPair(
+  first: SharedBucket,
+  second: SharedBucket,
+  db?: Db,
+): Promise<{ first: BucketDecision; second?: BucketDecision }> {
+  const database = db ?? (await getDb());
+  sweepNowAndThen(database);
+  const result = await database.execute(sql`
+    with first_bucket as (${upsertBucket(first)}),
+         second_bucket as (${upsertBucket(second, sql`(select granted from first_bucket)`)})
+    select f.tokens as first_tokens, f.granted as first_granted, s.tokens as second_tokens, s.granted as second_granted
+      from first_bucket f left join second_bucket s on true`);
+  const row = rowsOf(result)[0];
+  if (!row) return { first: { ok: true }, second: { ok: true } };
+  const firstDecision = decisionOf(row.first_granted, row.first_tokens, first.perSecond);
+  if (!firstDecision.ok) return { first: firstDecision };
+  return { first: firstDecision, second: decisionOf(row.second_granted, row.second_tokens, second.perSecond) };
+}

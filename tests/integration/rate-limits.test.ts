@@ -1,3 +1,7 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
@@ -6,20 +10,30 @@ vi.mock("@/lib/auth", () => ({ auth: async () => null }));
 import * as connectionRoute from "@/app/api/connections/[id]/route";
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
 import { payInvoiceAction } from "@/lib/actions/pay-invoice";
-import { RATE_LIMIT_BURST, resetRateLimits } from "@/lib/api/rate-limit";
+import {
+  DEFAULT_RATE_LIMITS,
+  forgetLocalBuckets,
+  overrideRateLimits,
+  RATE_LIMIT_BURST,
+  readRateLimitSettings,
+  resetRateLimits,
+} from "@/lib/api/rate-limit";
+import { createApiKey } from "@/lib/api-keys/queries";
+import { takeSharedTokenPair } from "@/lib/rate-limit/store";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { invoices } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { PAY_TRIES_PER_INVOICE } from "@/lib/pay/pay-limit";
-import { setUpTestDb } from "./helpers/db";
+import { setUpTestDb, unique } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /**
  * Issue 13, "Tenants and roles": the limits a caller meets. The API's per-key limit (a burst of
- * RATE_LIMIT_BURST, then 429 with Retry-After, other keys untouched) and the hosted page's limit on
- * Pay per invoice. The sign-in limit lives in next-auth's authorize callback, which runs only
+ * RATE_LIMIT_BURST, then 429 with Retry-After, other keys untouched), its per-merchant limit (all
+ * of a merchant's keys together, issue 14 item 1; held by every instance on PostgreSQL) and the
+ * hosted page's limit on Pay per invoice. The sign-in limit lives in next-auth's authorize callback, which runs only
  * inside Next: e2e/tenants-sign-in-limit.api.spec.ts tries it over HTTP.
  */
 const t = setUpTestDb();
@@ -31,6 +45,7 @@ beforeEach(() => {
   for (const level of ["info", "warn"] as const) vi.spyOn(logger, level).mockImplementation(() => {});
 });
 afterEach(() => {
+  overrideRateLimits(undefined);
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
@@ -61,7 +76,7 @@ describe("the API's limit per key", () => {
     expect(limited.headers.get("retry-after")).toBe("1");
     expect(limited.headers.get("x-request-id")).toBeTruthy();
     const body = (await limited.json()) as { errors: { status: string; code: string; detail: string }[] };
-    expect(body.errors).toEqual([expect.objectContaining({ status: "429", code: "rate_limited", detail: "Slow down; retry after 1 second(s)." })]);
+    expect(body.errors).toEqual([expect.objectContaining({ status: "429", code: "rate_limited", detail: `This API key's limit (100 requests per second, bursts of ${RATE_LIMIT_BURST}) is reached; retry after 1 second(s).` })]);
 
     // Another merchant's key has its own bucket.
     expect((await get(connectionRoute.GET as Handler, "conn_unknown", other.key)).status).toBe(404);
@@ -69,6 +84,146 @@ describe("the API's limit per key", () => {
     // A second later the key has earned 100 tokens back (RATE_LIMIT_PER_SECOND), so it is served again.
     vi.setSystemTime(Date.now() + 1_000);
     expect((await get(connectionRoute.GET as Handler, "conn_unknown", m.key)).status).toBe(404);
+  });
+});
+
+type ErrorBody = { errors: { status: string; code: string; title: string; detail: string }[] };
+
+describe("the API's limit per merchant, all its keys together", () => {
+  // Small limits so a burst is a handful of requests: 0.5 requests a second, so no token comes back while a test runs.
+  const small = { key: { perSecond: 0.5, burst: 3 }, merchant: { perSecond: 0.5, burst: 5 } };
+
+  it("counts every key of the merchant in one bucket, names the merchant limit in a 429 with Retry-After, and leaves other merchants alone", async () => {
+    overrideRateLimits(small);
+    const m = await invoiceMerchant(t.db);
+    const second = (await createApiKey(t.db, { merchantId: m.merchantId, name: "second integration" })).key;
+    const third = (await createApiKey(t.db, { merchantId: m.merchantId, name: "third integration" })).key;
+    const other = await invoiceMerchant(t.db);
+    const probe = (key: string) => get(connectionRoute.GET as Handler, "conn_unknown", key);
+
+    // Five requests over three keys, none over its own limit of 3: the merchant's burst of 5 is spent.
+    for (const key of [m.key, second, third, m.key, second]) expect((await probe(key)).status).toBe(404);
+    const limited = await probe(third);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("2");
+    expect(limited.headers.get("x-request-id")).toBeTruthy();
+    expect(((await limited.json()) as ErrorBody).errors).toEqual([
+      {
+        status: "429",
+        code: "merchant_rate_limited",
+        title: "Too many requests",
+        detail: "The limit for all of this merchant's API keys together (0.5 requests per second, bursts of 5) is reached; retry after 2 second(s).",
+      },
+    ]);
+    // A new key does not escape it: the limit is the merchant's.
+    const fourth = (await createApiKey(t.db, { merchantId: m.merchantId, name: "fourth integration" })).key;
+    expect(((await (await probe(fourth)).json()) as ErrorBody).errors[0]!.code).toBe("merchant_rate_limited");
+    // Another merchant has its own.
+    expect((await probe(other.key)).status).toBe(404);
+  });
+
+  it("asks the key's limit first: a request its key may not send spends nothing of the merchant's", async () => {
+    overrideRateLimits(small);
+    const m = await invoiceMerchant(t.db);
+    const second = (await createApiKey(t.db, { merchantId: m.merchantId, name: "second integration" })).key;
+    const probe = (key: string) => get(paymentRoute.GET as Handler, "cpi_unknown", key);
+
+    const first = [];
+    for (let i = 0; i < 6; i += 1) first.push((await probe(m.key)).status);
+    expect(first).toEqual([404, 404, 404, 429, 429, 429]);
+    const keyLimited = (await (await probe(m.key)).json()) as ErrorBody;
+    expect(keyLimited.errors[0]).toMatchObject({ code: "rate_limited", detail: expect.stringContaining("This API key's limit (0.5 requests per second, bursts of 3)") });
+
+    // The merchant's 5 lost only the 3 served: the second key gets 2, then the merchant's limit.
+    const then = [];
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await probe(second);
+      then.push(answer.status === 429 ? ((await answer.json()) as ErrorBody).errors[0]!.code : answer.status);
+    }
+    expect(then).toEqual([404, 404, "merchant_rate_limited"]);
+  });
+
+  it("on PostgreSQL is held in the shared store, so another instance (with none of this one's memory) refuses too", async () => {
+    overrideRateLimits(small);
+    const m = await invoiceMerchant(t.db);
+    const second = (await createApiKey(t.db, { merchantId: m.merchantId, name: "second integration" })).key;
+    const probe = (key: string) => get(connectionRoute.GET as Handler, "conn_unknown", key);
+    for (const key of [m.key, second, m.key, second, m.key]) expect((await probe(key)).status).toBe(404);
+    expect((await probe(second)).status).toBe(429);
+
+    // A freshly started instance: no bucket in its memory. A key not used yet, so only the merchant's limit can refuse.
+    forgetLocalBuckets();
+    const fresh = (await createApiKey(t.db, { merchantId: m.merchantId, name: "third integration" })).key;
+    const answer = await probe(fresh);
+    if (t.kind === "postgres") {
+      // The shared bucket, which every instance on this database asks, is still spent.
+      expect(answer.status).toBe(429);
+      expect(((await answer.json()) as ErrorBody).errors[0]!.code).toBe("merchant_rate_limited");
+    } else {
+      // The embedded database has one process: its memory is the only bucket, and a restart starts it afresh.
+      expect(answer.status).toBe(404);
+    }
+  });
+});
+
+describe("the shared store's two buckets in one statement", () => {
+  it("takes from the second bucket only when the first granted, and says when to retry", async () => {
+    const run = unique("pair");
+    const merchant = { key: `${run}:merchant`, perSecond: 0.5, burst: 3 };
+    const keyA = { key: `${run}:key-a`, perSecond: 0.5, burst: 2 };
+    const keyB = { key: `${run}:key-b`, perSecond: 0.5, burst: 2 };
+    expect(await takeSharedTokenPair(keyA, merchant, t.db)).toEqual({ first: { ok: true }, second: { ok: true } });
+    expect(await takeSharedTokenPair(keyA, merchant, t.db)).toEqual({ first: { ok: true }, second: { ok: true } });
+    // Key A is spent: refused, and the merchant's bucket is not touched.
+    expect(await takeSharedTokenPair(keyA, merchant, t.db)).toEqual({ first: { ok: false, retryAfterSeconds: 2 } });
+    // So key B still finds the merchant's last token, then the merchant is spent.
+    expect(await takeSharedTokenPair(keyB, merchant, t.db)).toEqual({ first: { ok: true }, second: { ok: true } });
+    expect(await takeSharedTokenPair(keyB, merchant, t.db)).toEqual({ first: { ok: true }, second: { ok: false, retryAfterSeconds: 2 } });
+  });
+});
+
+describe("the limits as operator settings", () => {
+  it("default to 100/s (burst 200) per key and 1000/s (burst 2000) per merchant", () => {
+    expect(readRateLimitSettings({})).toEqual({ key: { perSecond: 100, burst: 200 }, merchant: { perSecond: 1000, burst: 2000 } });
+    expect(DEFAULT_RATE_LIMITS).toEqual(readRateLimitSettings({}));
+  });
+
+  it("read all four variables", () => {
+    expect(
+      readRateLimitSettings({
+        API_RATE_LIMIT_PER_SECOND: "20",
+        API_RATE_LIMIT_BURST: "40",
+        API_MERCHANT_RATE_LIMIT_PER_SECOND: "2.5",
+        API_MERCHANT_RATE_LIMIT_BURST: " 300 ",
+      }),
+    ).toEqual({ key: { perSecond: 20, burst: 40 }, merchant: { perSecond: 2.5, burst: 300 } });
+  });
+
+  it("stop the server at start when one is bad, with the message and nothing else started", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rate-limit-start-"));
+    try {
+      const run = spawnSync(
+        process.execPath,
+        ["--import", "tsx", "--import", "./scripts/register-server-only.mjs", "--input-type=module", "-e", "await (await import('./lib/server-start.ts')).startServer(); console.log('started');"],
+        { cwd: process.cwd(), env: { ...process.env, DATABASE_URL: "", DATA_DIR: dir, API_MERCHANT_RATE_LIMIT_BURST: "lots", LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 60_000 },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('Cannot start: API_MERCHANT_RATE_LIMIT_BURST must be a whole number of requests from 1 to 1000000, got "lots"');
+      expect(run.stdout).not.toContain("started");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ["API_RATE_LIMIT_PER_SECOND", "0", /API_RATE_LIMIT_PER_SECOND must be a number of requests per second above 0 and at most 1000000, got "0"/],
+    ["API_RATE_LIMIT_PER_SECOND", "fast", /API_RATE_LIMIT_PER_SECOND must be .*got "fast"/],
+    ["API_RATE_LIMIT_BURST", "2.5", /API_RATE_LIMIT_BURST must be a whole number of requests from 1 to 1000000, got "2.5"/],
+    ["API_MERCHANT_RATE_LIMIT_PER_SECOND", "-1", /API_MERCHANT_RATE_LIMIT_PER_SECOND must be .*got "-1"/],
+    ["API_MERCHANT_RATE_LIMIT_PER_SECOND", "1e9", /API_MERCHANT_RATE_LIMIT_PER_SECOND must be .*at most 1000000, got "1e9"/],
+    ["API_MERCHANT_RATE_LIMIT_BURST", "0", /API_MERCHANT_RATE_LIMIT_BURST must be a whole number .*got "0"/],
+  ])("refuse %s=%s with a message naming the variable and the value", (name, value, message) => {
+    expect(() => readRateLimitSettings({ [name]: value })).toThrow(message);
   });
 });
 
