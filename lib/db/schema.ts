@@ -221,7 +221,26 @@ export const invoices = pgTable(
   },
   (t) => [
     uniqueIndex("invoices_reference_unique").on(t.merchantId, t.direction, t.referenceId),
-    index("invoices_list_idx").on(t.merchantId, t.direction, t.createdAt.desc(), t.id.desc()),
+    /**
+     * Every list (API and dashboard, lib/invoices/read/list-invoices.ts): one index scan per
+     * direction and mode, already newest first, so a page reads pageSize + 1 rows at any size.
+     * NULLS FIRST as `ORDER BY … DESC` implies: with NULLS LAST the planner cannot take the
+     * index's order for the query's and sorts every row instead (the columns being NOT NULL does not change that).
+     */
+    index("invoices_list_idx").on(t.merchantId, t.direction, t.testMode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    /**
+     * Lists filtered by status (the API's filter[status], the dashboard's status filter): the same
+     * branches, each reading only that status. Without it a status that is rare or absent walks
+     * every invoice of the branch (3.4 s at a million invoices on PostgreSQL for one matching none).
+     */
+    index("invoices_list_status_idx").on(
+      t.merchantId,
+      t.direction,
+      t.testMode,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /** The session cookie is next-auth's business; here `auth()` answers with whoever the test signs in. */
@@ -22,7 +22,7 @@ import { setViewModeAction } from "@/lib/actions/view-mode";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
-import { countInvoicesByStatus, getHomeSummary, getSetupChecklist } from "@/lib/dashboard/home";
+import { countInvoicesByStatus, getHomeSummary, getSetupChecklist, STATUS_COUNT_CAP } from "@/lib/dashboard/home";
 import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { merchants, users } from "@/lib/db/schema";
@@ -151,15 +151,26 @@ describe("the Test/Live view", () => {
 
     const nonZero = async (mode: "test" | "live") => (await countInvoicesByStatus(t.db, m.merchantId, mode)).filter((c) => c.count > 0);
     expect(await nonZero("test")).toEqual([
-      { status: "created", count: 1 },
-      { status: "processed", count: 1 },
+      { status: "created", count: 1, atLeast: false },
+      { status: "processed", count: 1, atLeast: false },
     ]);
-    expect(await nonZero("live")).toEqual([{ status: "created", count: 1 }]);
+    expect(await nonZero("live")).toEqual([{ status: "created", count: 1, atLeast: false }]);
 
     const home = await getHomeSummary(t.db, m.merchantId, "live");
     expect(home.recent.map((invoice) => invoice.id)).toEqual([liveId]);
     expect(home.recent[0]).toMatchObject({ testMode: false });
     expect((await getHomeSummary(t.db, m.merchantId, "test")).recent.map((invoice) => invoice.id).sort()).toEqual(testIds);
+
+    // Past STATUS_COUNT_CAP a count reads "99+": copies of the created test invoice take it there.
+    await t.db.execute(sql`
+      insert into invoices
+      select (jsonb_populate_record(null::invoices, to_jsonb(i) || jsonb_build_object('id', i.id || '_' || g, 'reference_id', i.reference_id || '-' || g))).*
+      from invoices i, generate_series(1, ${STATUS_COUNT_CAP}) g where i.id = ${testIds[1]}`);
+    expect(await nonZero("test")).toEqual([
+      { status: "created", count: STATUS_COUNT_CAP, atLeast: true },
+      { status: "processed", count: 1, atLeast: false },
+    ]);
+    expect(await nonZero("live")).toEqual([{ status: "created", count: 1, atLeast: false }]);
 
     const testOrders = await getRoutingOrdersInView(t.db, m.merchantId, "test");
     const liveOrders = await getRoutingOrdersInView(t.db, m.merchantId, "live");

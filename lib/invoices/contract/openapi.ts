@@ -89,9 +89,12 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
       "/data/relationships/connection/data/id), or live_pin_not_allowed (pointer /data/relationships/connection: the " +
       'merchant has not turned on "Allow pinning live invoices")',
   ),
-  TooManyRequests: errorResponse("Rate limit reached", {
-    "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } },
-  }),
+  TooManyRequests: errorResponse(
+    "Rate limit reached: rate_limited (this API key's limit) or merchant_rate_limited (the limit for all of the merchant's keys together: more keys do not help)",
+    {
+      "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } },
+    },
+  ),
 };
 
 /** Answers any operation may give: negotiation, authentication, rate limit, failure. */

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { credentialsKey } from "@/lib/connections/vault-key";
+import { keyringOf } from "@/lib/vault";
 import { newId } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
@@ -58,17 +59,26 @@ function hashOf(data: unknown, card: string | undefined, options: CreateInvoiceO
   return requestHash(data, { fullCardNumber: card, secret: (options.secretKey ?? credentialsKey)() });
 }
 
+/**
+ * The hashes the same request had under the previous credentials keys of a rotation
+ * (CREDENTIALS_KEY_PREVIOUS): a retry sent before the rotation and again after it is still a replay.
+ */
+function previousHashesOf(data: unknown, card: string | undefined, options: CreateInvoiceOptions): string[] {
+  if (card === undefined || !/^\d+$/.test(card)) return [];
+  return keyringOf((options.secretKey ?? credentialsKey)()).previous.map((secret) => requestHash(data, { fullCardNumber: card, secret }));
+}
+
 /** Same reference again: the original invoice when the body is the same, else a conflict. */
 async function replayOrConflict(
   db: Db,
   merchantId: string,
   direction: InvoiceDirection,
   referenceId: string,
-  sent: { hash: string; card: string | undefined },
+  sent: { hash: string; card: string | undefined; previousHashes: () => string[] },
 ): Promise<CreateInvoiceResult | undefined> {
   const existing = await findInvoiceByReference(db, merchantId, direction, referenceId);
   if (!existing) return undefined;
-  if (existing.requestHash !== sent.hash) return { kind: "conflict", existing };
+  if (existing.requestHash !== sent.hash && !sent.previousHashes().includes(existing.requestHash)) return { kind: "conflict", existing };
   return withCard({ kind: "replayed" as const, invoice: existing }, sent.card);
 }
 
@@ -112,11 +122,12 @@ export async function createInvoice(
   const card = cardOf(envelope);
   const data = (body as { data: unknown }).data;
   const hash = hashOf(data, card, options);
+  const sent = { hash, card, previousHashes: () => previousHashesOf(data, card, options) };
 
   const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope) });
   if (routed.kind !== "routed") {
     // A retry of an invoice whose connection was disabled since still gets the original back.
-    return (await replayOrConflict(db, merchant.id, direction, referenceId, { hash, card })) ?? routed;
+    return (await replayOrConflict(db, merchant.id, direction, referenceId, sent)) ?? routed;
   }
   const route = routed.route;
   const id = newId(direction === "payment" ? "cpi" : "cpoi");
@@ -140,7 +151,7 @@ export async function createInvoice(
     };
     return withCard({ kind: "created" as const, invoice }, card);
   }
-  const replay = await replayOrConflict(db, merchant.id, direction, referenceId, { hash, card });
+  const replay = await replayOrConflict(db, merchant.id, direction, referenceId, sent);
   // Invoices are never deleted, so the row that blocked the insert is there to read.
   if (!replay) throw new Error(`Invoice ${direction} reference neither inserted nor found`);
   return replay;

@@ -23,8 +23,13 @@ export async function getInvoice(
   id: string,
 ): Promise<InvoiceWithConnection | undefined> {
   if (directionOfId(id) !== direction || !INVOICE_ID.test(id)) return undefined;
-  const [row] = await selectInvoicesWithConnection(db, merchantId)
+  const [row] = await getInvoiceQuery(db, merchantId, direction, id);
+  return row && withConnection(row);
+}
+
+/** The statement getInvoice runs (a primary-key lookup), for EXPLAIN (bench/growth.ts). */
+export function getInvoiceQuery(db: Db, merchantId: string, direction: InvoiceDirection, id: string) {
+  return selectInvoicesWithConnection(db, merchantId)
     .where(and(eq(invoices.id, id), eq(invoices.merchantId, merchantId), eq(invoices.direction, direction)))
     .limit(1);
-  return row && withConnection(row);
 }

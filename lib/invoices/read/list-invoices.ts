@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, like, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
+import type { InvoiceDirection } from "@/lib/providers";
 import { encodeCursor } from "./cursor";
 import type { InvoiceListFilter } from "./filters";
 import { selectInvoicesWithConnection, withConnection, type InvoiceWithConnection } from "./invoice-select";
@@ -9,31 +10,112 @@ export type InvoicePage = { invoices: InvoiceWithConnection[]; nextCursor: strin
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function conditions(merchantId: string, filter: InvoiceListFilter): SQL[] {
-  const where: SQL[] = [eq(invoices.merchantId, merchantId)];
-  if (filter.direction) where.push(eq(invoices.direction, filter.direction));
+/**
+ * The first text after every text that starts with `prefix`, in code point order: the prefix with
+ * its last character raised by one (undefined past the last code point).
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  const chars = Array.from(prefix);
+  const last = chars.pop()?.codePointAt(0);
+  if (last === undefined || last >= 0x10ffff) return undefined;
+  return chars.join("") + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+}
+
+/** The conditions other than merchant, direction and mode, which pick the index branch. */
+function conditions(filter: InvoiceListFilter, options: ListOptions): SQL[] {
+  const where: SQL[] = [];
   if (filter.status) where.push(eq(invoices.status, filter.status));
   if (filter.provider) where.push(eq(connections.provider, filter.provider));
-  if (filter.mode) where.push(eq(invoices.testMode, filter.mode === "test"));
   if (filter.reference?.match === "exact") where.push(eq(invoices.referenceId, filter.reference.value));
-  // A prefix match also finds the exact reference; LIKE's wildcards in the text are taken literally.
-  if (filter.reference?.match === "prefix") where.push(like(invoices.referenceId, `${escapeLike(filter.reference.value)}%`));
+  if (filter.reference?.match === "prefix") {
+    const prefix = filter.reference.value;
+    // A prefix match also finds the exact reference; LIKE's wildcards in the text are taken literally.
+    where.push(like(invoices.referenceId, `${escapeLike(prefix)}%`));
+    // PostgreSQL reads LIKE 'abc%' from an index only under the C collation; under C.UTF-8 it would
+    // walk every invoice of the branch. The same prefix as a range reads invoices_reference_unique.
+    if (options.codePointOrder) {
+      const end = prefixEnd(prefix);
+      where.push(gte(invoices.referenceId, prefix));
+      if (end !== undefined) where.push(lt(invoices.referenceId, end));
+    }
+  }
   if (filter.createdFrom) where.push(gte(invoices.createdAt, filter.createdFrom));
   if (filter.createdBefore) where.push(lt(invoices.createdAt, filter.createdBefore));
   if (filter.after) where.push(sql`(${invoices.createdAt}, ${invoices.id}) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
   return where;
 }
 
+const DIRECTIONS: readonly InvoiceDirection[] = ["payment", "payout"];
+
+/**
+ * The ids of one page, newest first. invoices_list_idx is (merchant, direction, test_mode,
+ * created_at desc, id desc): for each direction and mode the filter leaves open (at most four
+ * branches), one index scan already in page order stops after pageSize + 1 rows, and the branches
+ * are merged. A single ORDER BY over all of the merchant's invoices would read and sort every one
+ * of them (the dashboard lists both directions), which at a million invoices takes seconds.
+ */
+function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions): SQL {
+  const limit = filter.pageSize + 1;
+  const modes = filter.mode ? [filter.mode === "test"] : [false, true];
+  const branches = (filter.direction ? [filter.direction] : DIRECTIONS).flatMap((direction) =>
+    modes.map((testMode) => {
+      const where = and(eq(invoices.merchantId, merchantId), eq(invoices.direction, direction), eq(invoices.testMode, testMode), ...conditions(filter, options));
+      const branch = db.select({ id: invoices.id, createdAt: invoices.createdAt }).from(invoices).$dynamic();
+      if (filter.provider) branch.innerJoin(connections, and(eq(connections.id, invoices.connectionId), eq(connections.merchantId, merchantId)));
+      return branch.where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(limit);
+    }),
+  );
+  if (branches.length === 1) return sql`select "id" from (${branches[0]}) as "page"`;
+  const union = sql.join(branches.map((branch) => sql`(${branch})`), sql` union all `);
+  return sql`select "id" from (${union}) as "page" order by "created_at" desc, "id" desc limit ${limit}`;
+}
+
+type ListOptions = {
+  /** The database sorts text by code point, so the texts starting with a prefix are one range. */
+  codePointOrder: boolean;
+};
+
+const codePointOrder = new WeakMap<Db, Promise<boolean>>();
+
+/**
+ * Whether the database's default collation sorts by code point: C and POSIX, glibc's C.UTF-8 and
+ * the builtin provider's locales. Not ICU nor language locales (en_US sorts "a-b" between "ab" and
+ * "ac"), where a prefix is not a range. Asked once per database handle.
+ */
+export function sortsByCodePoint(db: Db): Promise<boolean> {
+  let known = codePointOrder.get(db);
+  if (!known) {
+    known = db
+      .execute(sql`select d.datcollate as "collate", to_jsonb(d) ->> 'datlocprovider' as "provider" from pg_database d where d.datname = current_database()`)
+      .then((result) => {
+        const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { collate: string; provider: string | null }[];
+        const row = rows[0];
+        if (!row) return false;
+        if (row.provider === "b") return true;
+        return (row.provider ?? "c") === "c" && ["C", "POSIX", "C.UTF-8", "C.utf8"].includes(row.collate);
+      })
+      .catch(() => false);
+    codePointOrder.set(db, known);
+  }
+  return known;
+}
+
+/** The statement listInvoices runs, for EXPLAIN (bench/growth.ts). */
+export function listInvoicesQuery(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions) {
+  return selectInvoicesWithConnection(db, merchantId)
+    .where(and(eq(invoices.merchantId, merchantId), sql`${invoices.id} in (${pageIds(db, merchantId, filter, options)})`))
+    .orderBy(desc(invoices.createdAt), desc(invoices.id));
+}
+
 /**
  * One page of the merchant's invoices, newest first, with the routed connection, in one statement.
  * Keyset pagination on (created_at, id): invoices created meanwhile sort before the cursor, so
- * later pages neither repeat nor skip rows. The API and the dashboard both list through here.
+ * later pages neither repeat nor skip rows, and no page costs more than the first (no OFFSET, no
+ * count). The API and the dashboard both list through here.
  */
 export async function listInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<InvoicePage> {
-  const rows = await selectInvoicesWithConnection(db, merchantId)
-    .where(and(...conditions(merchantId, filter)))
-    .orderBy(desc(invoices.createdAt), desc(invoices.id))
-    .limit(filter.pageSize + 1);
+  const options = { codePointOrder: filter.reference?.match === "prefix" && (await sortsByCodePoint(db)) };
+  const rows = await listInvoicesQuery(db, merchantId, filter, options);
   const page = rows.slice(0, filter.pageSize).map(withConnection);
   const last = page.at(-1);
   return { invoices: page, nextCursor: rows.length > filter.pageSize && last ? encodeCursor(last) : null };

@@ -1,0 +1,2 @@
+DROP INDEX "invoices_list_idx";--> statement-breakpoint
+CREATE INDEX "invoices_list_idx" ON "invoices" USING btree ("merchant_id","direction","test_mode","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_list_status_idx" ON "invoices" USING btree ("merchant_id","direction","test_mode","status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);
