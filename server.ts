@@ -16,6 +16,7 @@ import { stopJobs } from "@/lib/jobs/queue";
 import { startServer } from "@/lib/server-start";
 import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
+import { serveDocsAsset } from "@/server/serve-docs-assets";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "127.0.0.1";
@@ -76,7 +77,12 @@ const server = http.createServer((req, res) => {
       .catch(() => sendInternalError(req, res));
     return;
   }
-  const lean = pathname === "/api/commerce" || pathname.startsWith("/api/commerce/") ? serveCommerce(req, res, pathname, origin) : Promise.resolve(false);
+  const lean =
+    pathname === "/api/commerce" || pathname.startsWith("/api/commerce/")
+      ? serveCommerce(req, res, pathname, origin)
+      : pathname.startsWith("/api/docs-assets/")
+        ? serveDocsAsset(req, res, pathname, origin) // compressed Swagger UI files: Next would drop their Content-Encoding
+        : Promise.resolve(false);
   lean.then((served) => (served ? undefined : handle(req, res, url))).catch(() => sendInternalError(req, res));
 });
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_BODY_BYTES } from "@/lib/api/request";
+import { MAX_BODY_BYTES, rememberBufferedBody } from "@/lib/api/request";
+import { responseTextOf } from "@/lib/api/responses";
 
 /**
  * node:http ⇄ Web Request/Response for the lean API path. The body is buffered up to one byte
@@ -56,9 +57,10 @@ export async function toWebRequest(req: IncomingMessage, origin: string): Promis
     discardRest(req);
     throw new BodyTooLarge();
   }
-  const body = await readBody(req);
+  const body = new Uint8Array(await readBody(req));
   headers.delete("content-length");
-  return new Request(new URL(req.url ?? "/", origin), { method, headers, body: new Uint8Array(body) });
+  // readJsonBody takes the bytes read here rather than streaming the Request's copy of them.
+  return rememberBufferedBody(new Request(new URL(req.url ?? "/", origin), { method, headers, body }), body);
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {
@@ -66,7 +68,10 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  // An answer made by jsonApi is written from its JSON text; any other is read from its body.
+  const text = responseTextOf(response);
+  const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.byteLength);
   res.writeHead(response.status, headers);
   res.end(body);
 }

@@ -14,11 +14,13 @@ export type JobPayloads = {
   "webhook-deliver": { eventId: string; invoiceId: string | null; tryNo: number };
   /** A sandbox (a simulated provider) sending its callback about one of its records. */
   "sandbox-callback": { provider: string; connectionId: string; reference: string; notificationId: string };
+  /** Re-seals vault values under CREDENTIALS_KEY after a key rotation; `keyId` names that key (its public id, lib/vault). */
+  "credentials-reseal": { keyId: string };
 };
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES = ["invoice-reconcile", "invoice-expire", "payout-process", "webhook-deliver", "sandbox-callback"] as const satisfies readonly JobName[];
+export const JOB_NAMES = ["invoice-reconcile", "invoice-expire", "payout-process", "webhook-deliver", "sandbox-callback", "credentials-reseal"] as const satisfies readonly JobName[];
 
 /**
  * Status requests for an attempt whose outcome is unknown or pending: 10 s, 30 s, 2 min, 10 min after

@@ -106,6 +106,67 @@ export async function enqueue<N extends JobName>(db: Db, name: N, data: JobPaylo
   });
 }
 
+export type BatchedJob<N extends JobName> = { data: JobPayloads[N]; startAfter: Date; key: string };
+
+/**
+ * Queues several jobs of one name in one statement (pg-boss `insert`); keys make them unique as
+ * `enqueue`'s do (a job already queued with the same key is kept, the new one dropped).
+ */
+export async function enqueueMany<N extends JobName>(db: Db, name: N, jobs: readonly BatchedJob<N>[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const boss = await getBoss(db);
+  await boss.insert(
+    jobs.map((job) => ({
+      id: jobIdFor(name, job.key),
+      name,
+      data: job.data as object,
+      // An ISO string: pg-boss casts one ending in Z as a timestamp (milliseconds kept).
+      startAfter: job.startAfter.toISOString(),
+    })),
+  );
+}
+
+/**
+ * Group commit for jobs queued on a hot path: every caller waits until its job is stored (so an
+ * answer sent after `add` resolves still means the job exists), but the jobs that arrive while one
+ * statement runs go together in the next one, instead of one statement (and one commit) each.
+ * A failed statement rejects every caller of that batch.
+ */
+export class JobBatcher<N extends JobName> {
+  private waiting: { job: BatchedJob<N>; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly name: N,
+    private readonly maxBatch = 500,
+  ) {}
+
+  add(job: BatchedJob<N>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ job, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, this.maxBatch);
+        try {
+          await enqueueMany(this.db, this.name, batch.map((entry) => entry.job));
+          for (const entry of batch) entry.resolve();
+        } catch (error) {
+          for (const entry of batch) entry.reject(error);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
 type FetchedJob = { id: string; name: string; data: unknown; retryCount?: number };
 
 async function runOne(db: Db, handlers: JobHandlers, name: JobName, job: FetchedJob): Promise<void> {
@@ -158,6 +219,12 @@ export async function startJobWorkers(db: Db, handlers: JobHandlers, sweeps: rea
   }
   await runSweeps();
   logger.info("job workers started", { queues: JOB_NAMES.length, schema: jobsSchema() });
+}
+
+/** Whether this process runs job workers: `off` (JOBS_WORKERS=off), `running`, or `not_started` (starting, stopped, or failed). */
+export function jobWorkersState(): "off" | "running" | "not_started" {
+  if (process.env.JOBS_WORKERS === "off") return "off";
+  return globalForJobs.__jobWorkers ? "running" : "not_started";
 }
 
 /** Stops this process's queue: workers finish the job in hand (up to `timeoutMs`), nothing new is taken. */

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { enqueue } from "@/lib/jobs/queue";
+import { JobBatcher } from "@/lib/jobs/queue";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
@@ -45,10 +45,23 @@ export async function expireInvoiceById(db: Db, invoiceId: string, reason: strin
   return invoice && expireIfOverdue(db, invoice, reason);
 }
 
-/** Queues the invoice's expiry at its expires_at; one job per invoice however often it is called. */
+const globalForExpiry = globalThis as unknown as { __expiryBatchers?: WeakMap<Db, JobBatcher<"invoice-expire">> };
+
+function expiryBatcher(db: Db): JobBatcher<"invoice-expire"> {
+  const map = (globalForExpiry.__expiryBatchers ??= new WeakMap());
+  let batcher = map.get(db);
+  if (!batcher) map.set(db, (batcher = new JobBatcher(db, "invoice-expire")));
+  return batcher;
+}
+
+/**
+ * Queues the invoice's expiry at its expires_at; one job per invoice however often it is called.
+ * Resolves once the job is stored. Creations arriving together share one insert (group commit,
+ * `JobBatcher`) instead of one pg-boss statement and commit each.
+ */
 export async function scheduleExpiry(db: Db, invoice: Pick<InvoiceRow, "id" | "expiresAt">): Promise<void> {
   try {
-    await enqueue(db, "invoice-expire", { invoiceId: invoice.id }, { startAfter: invoice.expiresAt, key: invoice.id });
+    await expiryBatcher(db).add({ data: { invoiceId: invoice.id }, startAfter: invoice.expiresAt, key: invoice.id });
   } catch (error) {
     // The invoice is created and answered; the processing sweep expires it if this job is missing.
     logger.error("invoice expiry not queued", { invoiceId: invoice.id, error: error instanceof Error ? error.message : String(error) });

@@ -4,11 +4,15 @@ import { findConnectionRow } from "@/lib/connections/queries";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
+import { isVaultError } from "@/lib/vault";
 import type { AdapterContext, HealthResult } from "./adapter";
 import { adapterContextFor, adapterContextForCredentials } from "./connection-context";
 import { createExchangeRecorder } from "./provider-http";
 
 const unreachable = (message: string): HealthResult => ({ kind: "unreachable", message });
+
+/** A value the vault cannot open (e.g. sealed under a credentials key this installation no longer holds); nothing was sent. */
+export const UNREADABLE_CREDENTIALS = "The stored credentials cannot be read with this installation's credentials keys, so nothing was sent. Ask the operator to restore the key, or delete the connection and create it again.";
 
 /** Whatever goes wrong (no adapter, no live URL, an adapter that throws) is reported, never thrown. */
 async function runHealthCheck(provider: string, makeContext: (recorder: ReturnType<typeof createExchangeRecorder>) => Promise<AdapterContext>): Promise<HealthResult> {
@@ -18,6 +22,7 @@ async function runHealthCheck(provider: string, makeContext: (recorder: ReturnTy
     return await server.adapter.healthCheck(await makeContext(createExchangeRecorder()));
   } catch (error) {
     logger.warn("health check failed", { provider, error: error instanceof Error ? error.name : "unknown" });
+    if (isVaultError(error)) return unreachable(UNREADABLE_CREDENTIALS);
     return unreachable(error instanceof Error && error.name === "MissingBaseUrlError" ? error.message : "The provider could not be reached.");
   }
 }

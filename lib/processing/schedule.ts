@@ -52,6 +52,7 @@ function labelOf(job: ScheduledJob): string {
     "payout-process": () => "Next payout attempt (cascade)",
     "webhook-deliver": () => `Webhook delivery, try ${asNumber(job.data.tryNo) ?? 1}`,
     "sandbox-callback": () => "Sandbox callback to this service",
+    "credentials-reseal": () => "Credentials re-seal after a key rotation",
   };
   return names[job.name]?.() ?? job.name;
 }

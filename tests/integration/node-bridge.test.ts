@@ -1,0 +1,59 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/api/errors";
+import { readJsonBody } from "@/lib/api/request";
+import { jsonApi } from "@/lib/api/responses";
+import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
+
+/**
+ * Issue 14 "API under load": the lean path hands readJsonBody the bytes it already read, and writes
+ * jsonApi's text straight to the socket, instead of a second pass through Web streams. What a
+ * client sends and receives must be exactly what the stream path gave.
+ */
+let server: http.Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
+  server = http.createServer((req, res) => {
+    void toWebRequest(req, "http://localhost")
+      .then(handler)
+      .then((response) => sendWebResponse(response, res));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", () => resolve()));
+  return `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+}
+
+const post = (url: string, body: string) => fetch(url, { method: "POST", headers: { "content-type": "application/vnd.api+json" }, body });
+
+describe("the lean path's bodies", () => {
+  it("reads the JSON body the client sent, with multi-byte text and exact-number paths intact", async () => {
+    const url = await serve(async (request) => jsonApi({ got: await readJsonBody(request, { exactNumbersAt: [["amount"]] }) }, { status: 201, headers: { Location: "/x" } }));
+    const answer = await post(url, JSON.stringify({ name: "Zoë 😀", amount: 1 }).replace('"amount":1', '"amount":1e3'));
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get("content-type")).toBe("application/vnd.api+json");
+    expect(answer.headers.get("location")).toBe("/x");
+    const text = await answer.text();
+    expect(answer.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toEqual({ got: { name: "Zoë 😀", amount: "1e3" } });
+  });
+
+  it("still refuses a body over a route's own smaller limit with 413", async () => {
+    const url = await serve(async (request) => {
+      try {
+        await readJsonBody(request, { maxBytes: 10 });
+        return jsonApi({ ok: true });
+      } catch (error) {
+        return jsonApi({ status: (error as ApiError).status }, { status: (error as ApiError).status });
+      }
+    });
+    const answer = await post(url, JSON.stringify({ long: "x".repeat(100) }));
+    expect(answer.status).toBe(413);
+  });
+
+  it("leaves the Request's own body readable, and answers a Response not made by jsonApi from its body", async () => {
+    const url = await serve(async (request) => new Response(`echo:${await request.text()}`, { status: 200, headers: { "content-type": "text/plain" } }));
+    const answer = await post(url, '{"a":1}');
+    expect(await answer.text()).toBe('echo:{"a":1}');
+  });
+});
