@@ -5,6 +5,7 @@ import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { problemsFromZod, type Problem } from "@/lib/problems";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { stopJobs } from "@/lib/jobs/queue";
+import { rotateCredentialsKeyCommand } from "./rotate-credentials-key";
 import { seedDemo } from "./seed-demo";
 
 type Output = Record<string, unknown>;
@@ -31,7 +32,17 @@ export async function createMerchantCommand(db: Db, values: Record<string, strin
 }
 
 const USAGE =
-  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset]";
+  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset] | rotate-credentials-key [--status]";
+
+const COMMANDS = ["create-merchant", "seed-demo", "rotate-credentials-key"] as const;
+type Command = (typeof COMMANDS)[number];
+
+/** Which options each command takes; any other option is refused with the command named. */
+const OPTIONS_OF: Record<Command, readonly string[]> = {
+  "create-merchant": ["email", "password", "commerce-account", "name", "merchant-name"],
+  "seed-demo": ["reset"],
+  "rotate-credentials-key": ["status"],
+};
 
 export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Promise<Output> {
   const [command, ...rest] = argv;
@@ -44,19 +55,21 @@ export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Pro
       name: { type: "string" },
       "merchant-name": { type: "string" },
       reset: { type: "boolean" },
+      status: { type: "boolean" },
     },
     strict: true,
   });
-  if (command !== "create-merchant" && command !== "seed-demo") throw new Error(USAGE);
-  if (command === "create-merchant" && values.reset) throw new Error(`--reset belongs to seed-demo only. ${USAGE}`);
-  if (command === "seed-demo") {
-    const extra = ["email", "password", "commerce-account", "name", "merchant-name"].find((flag) => values[flag as keyof typeof values] !== undefined);
-    if (extra) throw new Error(`--${extra} is not an option of seed-demo (it always seeds demo@example.com). ${USAGE}`);
-  }
+  if (!COMMANDS.includes(command as Command)) throw new Error(USAGE);
+  const chosen = command as Command;
+  const extra = Object.keys(values).find((flag) => values[flag as keyof typeof values] !== undefined && !OPTIONS_OF[chosen].includes(flag));
+  if (extra === "reset") throw new Error(`--reset belongs to seed-demo only. ${USAGE}`);
+  if (extra && chosen === "seed-demo") throw new Error(`--${extra} is not an option of seed-demo (it always seeds demo@example.com). ${USAGE}`);
+  if (extra) throw new Error(`--${extra} is not an option of ${chosen}. ${USAGE}`);
   const db = await getDb();
   try {
-    const { reset: _reset, ...fields } = values;
-    return command === "create-merchant" ? await createMerchantCommand(db, fields) : await seedDemo(db, { reset: values.reset === true });
+    const { reset: _reset, status: _status, ...fields } = values;
+    if (chosen === "rotate-credentials-key") return await rotateCredentialsKeyCommand(db, { statusOnly: values.status === true });
+    return chosen === "create-merchant" ? await createMerchantCommand(db, fields) : await seedDemo(db, { reset: values.reset === true });
   } finally {
     // Creating invoices and changing their status queue jobs through pg-boss on this database.
     await stopJobs(db);

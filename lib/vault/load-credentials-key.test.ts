@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { keyFilePath, loadCredentialsKey } from "./load-credentials-key";
+import { decryptSecret, encryptSecret } from "./crypto-box";
+import { keyringOf } from "./keyring";
+import { keyFilePath, loadCredentialsKey, loadCredentialsKeyring } from "./load-credentials-key";
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -104,4 +106,60 @@ describe("loadCredentialsKey without CREDENTIALS_KEY", () => {
     expect(new Set(keys).size).toBe(1);
     expect(keys[0]).toBe(readFileSync(keyFilePath(dataDir), "utf8").trim());
   }, 30_000);
+});
+
+describe("loadCredentialsKeyring with CREDENTIALS_KEY_PREVIOUS (key rotation)", () => {
+  const current = randomBytes(32);
+  const oldA = randomBytes(32);
+  const oldB = randomBytes(32);
+  const load = (previous: string | undefined, extra: Record<string, string> = {}) =>
+    loadCredentialsKeyring({ env: { CREDENTIALS_KEY: current.toString("base64"), CREDENTIALS_KEY_PREVIOUS: previous, ...extra }, dataDir: makeDataDir(), embedded: false });
+
+  it("has no previous keys when the variable is unset or blank", () => {
+    for (const value of [undefined, "", "  ", " , "]) expect(load(value).previous).toEqual([]);
+  });
+
+  it("reads one key, or several separated by commas (spaces and a trailing comma allowed), in order", () => {
+    expect(load(oldA.toString("base64")).previous).toEqual([oldA]);
+    const ring = load(` ${oldA.toString("base64")} , ${oldB.toString("base64")},`);
+    expect(ring.current.equals(current)).toBe(true);
+    expect(ring.previous).toEqual([oldA, oldB]);
+  });
+
+  it("attaches the previous keys to the current key Buffer loadCredentialsKey returns", () => {
+    const key = loadCredentialsKey({ env: { CREDENTIALS_KEY: current.toString("base64"), CREDENTIALS_KEY_PREVIOUS: oldA.toString("base64") }, dataDir: makeDataDir(), embedded: false });
+    expect(key.equals(current)).toBe(true);
+    expect(keyringOf(key).previous).toEqual([oldA]);
+    expect(decryptSecret(encryptSecret("sealed under A", oldA), key)).toBe("sealed under A");
+  });
+
+  it.each([
+    ["a malformed entry", () => `${oldA.toString("base64")},${randomBytes(16).toString("base64")}`, /CREDENTIALS_KEY_PREVIOUS entry 2 of 2 must be the base64 encoding of exactly 32 bytes/],
+    ["hex", () => oldA.toString("hex"), /CREDENTIALS_KEY_PREVIOUS entry 1 of 1 must be the base64 encoding/],
+    ["the current key again", () => current.toString("base64"), /CREDENTIALS_KEY_PREVIOUS entry 1 of 1 is the same key as CREDENTIALS_KEY/],
+    ["a repeated key", () => `${oldA.toString("base64")},${oldB.toString("base64")},${oldA.toString("base64")}`, /CREDENTIALS_KEY_PREVIOUS entry 3 of 3 repeats an earlier entry/],
+    ["an empty entry between two keys", () => `${oldA.toString("base64")},,${oldB.toString("base64")}`, /CREDENTIALS_KEY_PREVIOUS entry 2 of 3 is empty/],
+  ])("refuses %s, naming the entry and never echoing a key", (_label, value, message) => {
+    const text = value();
+    let thrown: unknown;
+    try {
+      load(text);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    const error = thrown as Error;
+    expect(error.message).toMatch(message);
+    for (const entry of text.split(",").filter(Boolean)) expect(error.message).not.toContain(entry);
+    expect(error.message).not.toContain(current.toString("base64"));
+  });
+
+  it("refuses previous keys when CREDENTIALS_KEY itself is not set (the embedded key file cannot be the new key)", () => {
+    const attempt = () => loadCredentialsKeyring({ env: { CREDENTIALS_KEY_PREVIOUS: oldA.toString("base64") }, dataDir: makeDataDir(), embedded: true });
+    expect(attempt).toThrow(/CREDENTIALS_KEY_PREVIOUS is set but CREDENTIALS_KEY is not/);
+  });
+
+  it("still rejects a malformed CREDENTIALS_KEY first", () => {
+    expect(() => load(oldA.toString("base64"), { CREDENTIALS_KEY: "nope" })).toThrow(/CREDENTIALS_KEY must be the base64 encoding of exactly 32 bytes/);
+  });
 });

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { attachPreviousKeys, type CredentialsKeyring } from "./keyring";
 
 const KEY_BYTES = 32;
 const KEY_FILE_NAME = "credentials.key";
@@ -77,11 +78,57 @@ function createKeyFile(path: string, dataDir: string): Buffer | null {
 }
 
 /**
+ * CREDENTIALS_KEY_PREVIOUS: one key, or several separated by commas, that only open values sealed
+ * before a rotation. Errors name the entry by its position, never by its value.
+ */
+function parsePreviousKeys(text: string | undefined, current: Buffer, currentFromEnv: boolean): Buffer[] {
+  const entries = (text ?? "").split(",").map((entry) => entry.trim());
+  // A trailing comma is harmless; an empty entry between keys is more likely a pasting mistake.
+  while (entries.at(-1) === "") entries.pop();
+  if (entries.length === 0) return [];
+  if (!currentFromEnv) {
+    throw new Error(
+      "CREDENTIALS_KEY_PREVIOUS is set but CREDENTIALS_KEY is not: a rotation puts the new key in CREDENTIALS_KEY and the old one in CREDENTIALS_KEY_PREVIOUS",
+    );
+  }
+  const keys: Buffer[] = [];
+  entries.forEach((entry, index) => {
+    const name = `CREDENTIALS_KEY_PREVIOUS entry ${index + 1} of ${entries.length}`;
+    if (entry === "") throw new Error(`${name} is empty; separate keys with single commas`);
+    const key = parseBase64Key(entry);
+    if (!key) throw new Error(`${name} must be the base64 encoding of exactly 32 bytes, as CREDENTIALS_KEY was before the rotation`);
+    if (key.equals(current)) throw new Error(`${name} is the same key as CREDENTIALS_KEY; a previous key must be the one CREDENTIALS_KEY held before the rotation`);
+    if (keys.some((other) => other.equals(key))) throw new Error(`${name} repeats an earlier entry`);
+    keys.push(key);
+  });
+  return keys;
+}
+
+/**
+ * The current key and the previous ones (CREDENTIALS_KEY_PREVIOUS) of a key rotation. The current
+ * key comes from loadCredentialsKey's rules; previous keys require CREDENTIALS_KEY to be set.
+ */
+export function loadCredentialsKeyring(options: LoadCredentialsKeyOptions): CredentialsKeyring {
+  const current = loadCurrentKey(options);
+  const fromEnv = options.env.CREDENTIALS_KEY;
+  const previous = parsePreviousKeys(options.env.CREDENTIALS_KEY_PREVIOUS, current, fromEnv !== undefined && fromEnv.trim() !== "");
+  return attachPreviousKeys(current, previous);
+}
+
+/**
+ * The current credentials key, carrying the previous keys of a rotation (keyring.ts): the vault's
+ * functions given this Buffer seal with it and open values sealed under any of them.
+ */
+export function loadCredentialsKey(options: LoadCredentialsKeyOptions): Buffer {
+  return loadCredentialsKeyring(options).current;
+}
+
+/**
  * Resolves the key that encrypts connection credentials at rest.
  * An embedded deployment may keep it next to its data; a PostgreSQL deployment must not,
  * because the database and the key would then be backed up and leaked together.
  */
-export function loadCredentialsKey({ env, dataDir, embedded }: LoadCredentialsKeyOptions): Buffer {
+function loadCurrentKey({ env, dataDir, embedded }: LoadCredentialsKeyOptions): Buffer {
   const fromEnv = env.CREDENTIALS_KEY;
   if (fromEnv !== undefined && fromEnv.trim() !== "") {
     const key = parseBase64Key(fromEnv);

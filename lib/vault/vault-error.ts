@@ -5,6 +5,8 @@ export type VaultErrorCode =
   | "malformed_token"
   | "unsupported_version"
   | "decrypt_failed"
+  /** A v2 token names a key id that is neither CREDENTIALS_KEY nor in CREDENTIALS_KEY_PREVIOUS. */
+  | "unknown_key"
   | "invalid_json";
 
 /**
