@@ -5,12 +5,18 @@ import { logger } from "@/lib/logger";
 
 /**
  * Fails fast at start rather than at the first request: a data directory held by another
- * process, or a deployment missing its secrets, stops the server with a clear message. Then the
- * background job workers start (lib/jobs; `JOBS_WORKERS=off` for a process that only serves).
+ * process, a deployment missing its secrets, a bad operator setting (the API rate limits,
+ * MIGRATE_ON_START) or a database behind this release with MIGRATE_ON_START=off stops the server
+ * with a clear message. Then the background job workers start (lib/jobs; `JOBS_WORKERS=off` for a
+ * process that only serves, `npm run worker` for a process that only works).
  */
 export async function startServer(): Promise<void> {
   try {
     authSecret();
+    // The credentials keys (CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS during a rotation): a malformed one stops the start here.
+    (await import("@/lib/connections/vault-key")).credentialsKey();
+    const { rateLimitSettings } = await import("@/lib/api/rate-limit");
+    rateLimitSettings();
     const db = await getDb();
     const [{ startJobWorkers }, { JOB_HANDLERS, JOB_SWEEPS }] = await Promise.all([import("@/lib/jobs/queue"), import("@/lib/jobs/handlers")]);
     await startJobWorkers(db, JOB_HANDLERS, JOB_SWEEPS);

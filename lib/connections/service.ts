@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
 import { fail, ok, prefixPaths, problem, problemsFromZod, type Problem, type Result } from "@/lib/problems";
 import { newId } from "@/lib/ids";
+import { isVaultError } from "@/lib/vault";
 import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
 import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
 import { recordAudit, type Actor } from "./audit";
@@ -150,9 +151,25 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
 }
 
+/** The stored secrets; a value the vault cannot open (a credentials key no longer configured) refuses the edit with a clear problem. */
+function openStoredSecrets(row: ConnectionRow, vaultKey: Buffer): Record<string, string> {
+  try {
+    return openSecrets(row, vaultKey);
+  } catch (error) {
+    if (!isVaultError(error)) throw error;
+    throw new Refused([
+      problem(
+        "credentials_unreadable",
+        "This connection's stored secrets cannot be read with this installation's credentials keys, so it cannot be edited. Ask the operator to restore the key, or delete the connection and create it again.",
+        ["credentials"],
+      ),
+    ]);
+  }
+}
+
 /** Stored values with the new ones laid over; a blank secret or key file keeps what is stored. */
 function mergeCredentials(kind: KindSpec, row: ConnectionRow, vaultKey: Buffer, changes: CredentialValues | undefined) {
-  const stored: CredentialValues = { ...row.publicCredentials, ...openSecrets(row, vaultKey) };
+  const stored: CredentialValues = { ...row.publicCredentials, ...openStoredSecrets(row, vaultKey) };
   const merged: CredentialValues = { ...stored };
   const changed: string[] = [];
   for (const field of kind.fields) {
