@@ -1,29 +1,35 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import type { FieldValues, UseFormReturn } from "react-hook-form";
-import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
-import { notify } from "@/components/feedback";
-import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
-import { createConnectionAction } from "@/lib/actions/connections";
-import { testCredentialsAction } from "@/lib/actions/test-connection";
-import { createConnectionSchema } from "@/lib/connections/schemas";
-import { getProvider, type KindSpec } from "@/lib/providers";
-import { CredentialFields, summaryItems } from "./credential-fields";
-import { GenerateKeyPair } from "./generate-key-pair";
-import { TestConnectionResult, useTestConnection } from "./test-connection-button";
+import dynamic from "next/dynamic";
+import { useState } from "react";
+import type { ConnectionKind } from "@/lib/providers";
 
-/** The overview page's 'New connection' section: Connect, choose the kind, fill its form (spec section 1). */
-export function ConnectSection({ providerSlug }: { providerSlug: string }) {
-  const provider = getProvider(providerSlug)!;
+export type KindChoice = { kind: ConnectionKind; label: string; description: string };
+
+const loadForm = () => import("./new-connection-form");
+
+/** The form arrives on Connect (or as the pointer or focus reaches the button): its own chunk. */
+const NewConnectionForm = dynamic(() => loadForm().then((m) => m.NewConnectionForm), {
+  loading: () => (
+    <p role="status" className="text-sm text-slate-600">
+      Loading the form…
+    </p>
+  ),
+});
+
+/**
+ * The overview page's 'New connection' section: Connect, choose the kind, fill its form (spec
+ * section 1). The kinds come from the page (server); nothing of the provider registry, the
+ * form library or the schemas is loaded until the form is opened.
+ */
+export function ConnectSection({ providerSlug, kinds }: { providerSlug: string; kinds: KindChoice[] }) {
   const [open, setOpen] = useState(false);
-  const [kind, setKind] = useState<KindSpec | undefined>(provider.kinds.length === 1 ? provider.kinds[0] : undefined);
+  const [kind, setKind] = useState<ConnectionKind | undefined>(kinds.length === 1 ? kinds[0]!.kind : undefined);
 
   if (!open) {
+    const warm = () => void loadForm();
     return (
-      <button type="button" className="btn-primary" onClick={() => setOpen(true)}>
+      <button type="button" className="btn-primary" onClick={() => setOpen(true)} onPointerEnter={warm} onFocus={warm}>
         Connect
       </button>
     );
@@ -33,12 +39,12 @@ export function ConnectSection({ providerSlug }: { providerSlug: string }) {
       <fieldset>
         <legend className="label">Connection kind</legend>
         <div className="mt-2 grid gap-3 md:grid-cols-2">
-          {provider.kinds.map((k) => (
+          {kinds.map((k) => (
             <label
               key={k.kind}
-              className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${kind?.kind === k.kind ? "border-brand-500 bg-brand-50" : "border-slate-300 bg-white"}`}
+              className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${kind === k.kind ? "border-brand-500 bg-brand-50" : "border-slate-300 bg-white"}`}
             >
-              <input type="radio" name="connection-kind" value={k.kind} checked={kind?.kind === k.kind} onChange={() => setKind(k)} />
+              <input type="radio" name="connection-kind" value={k.kind} checked={kind === k.kind} onChange={() => setKind(k.kind)} />
               <span>
                 <span className="block font-medium">{k.label}</span>
                 <span className="block text-slate-600">{k.description}</span>
@@ -47,103 +53,7 @@ export function ConnectSection({ providerSlug }: { providerSlug: string }) {
           ))}
         </div>
       </fieldset>
-      {kind ? <NewConnectionForm key={kind.kind} providerSlug={providerSlug} kind={kind} onCancel={() => setOpen(false)} /> : null}
+      {kind ? <NewConnectionForm key={kind} providerSlug={providerSlug} kindSlug={kind} onCancel={() => setOpen(false)} /> : null}
     </div>
-  );
-}
-
-const GENERIC_MESSAGE = "Please correct the marked fields.";
-
-/** Single-option selects start chosen, toggles off, multi-selects empty; hidden fields stay unset. */
-function initialCredentials(kind: KindSpec): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const field of kind.fields) {
-    if (field.hidden) continue;
-    if (field.input === "toggle") values[field.id] = false;
-    else if (field.input === "multi_select") values[field.id] = [];
-    else if (field.input === "select" && field.options?.length === 1) values[field.id] = field.options[0]!.value;
-  }
-  return values;
-}
-
-function NewConnectionForm({ providerSlug, kind, onCancel }: { providerSlug: string; kind: KindSpec; onCancel: () => void }) {
-  const form = useZodForm(createConnectionSchema, {
-    defaultValues: { provider: providerSlug, kind: kind.kind, label: "", mode: "test", credentials: initialCredentials(kind) },
-    // The error summary takes focus instead, and links to each field.
-    shouldFocusError: false,
-  });
-  const summaryId = `new-${kind.kind}-errors`;
-  const focusSummary = () => focusErrorSummary(summaryId);
-  const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const router = useRouter();
-  const { errors } = form.formState;
-  const idPrefix = `new-${kind.kind}`;
-  // Tests the values as typed, before saving; refused input lands on its fields like a save's.
-  const test = useTestConnection((result) => applyActionErrors(anyForm, result));
-
-  const onSubmit = form.handleSubmit(
-    (values) =>
-      startTransition(async () => {
-        setMessage(undefined);
-        const result = await createConnectionAction(values);
-        if (!result.ok) {
-          setMessage(applyActionErrors(anyForm, result, { focus: false }));
-          return focusSummary();
-        }
-        notify({
-          message: `"${values.label}" saved in ${values.mode === "live" ? "Live" : "Test"} mode.`,
-          actions: [{ label: "Set up routing", href: "/routing" }],
-        });
-        router.push(`/connections/${result.data.id}`);
-      }),
-    focusSummary,
-  );
-  const items = form.formState.submitCount > 0 ? summaryItems(kind, idPrefix, flattenErrors(errors)) : [];
-
-  return (
-    <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label={`New ${kind.label}`}>
-      {/* The summary already says "correct these"; a message about the whole form still shows. */}
-      <FormAlert message={items.length && message === GENERIC_MESSAGE ? undefined : message} />
-      <ErrorSummary id={summaryId} items={items} />
-      <Field id={`${idPrefix}-label`} label="Label" error={errors.label?.message} help="Your name for this connection, unique among your connections." required>
-        <input className="input" {...fieldAria(`${idPrefix}-label`, errors.label?.message, true)} {...form.register("label")} />
-      </Field>
-      <fieldset aria-describedby={kind.modeField ? `${idPrefix}-mode-help ${idPrefix}-mode-error` : `${idPrefix}-mode-error`}>
-        <legend className="label">Mode</legend>
-        <div className="mt-1 flex gap-6 text-sm">
-          {(["test", "live"] as const).map((mode) => (
-            <label key={mode} className="flex items-center gap-2">
-              <input type="radio" id={`${idPrefix}-mode-${mode}`} value={mode} {...form.register("mode")} />
-              {mode === "test" ? "Test (provider sandbox)" : "Live"}
-            </label>
-          ))}
-        </div>
-        {kind.modeField ? (
-          <p id={`${idPrefix}-mode-help`} className="help">
-            The keys must belong to the mode: dev_ keys for Test, prod_ keys for Live.
-          </p>
-        ) : null}
-        <p id={`${idPrefix}-mode-error`} className="field-error" aria-live="polite">{errors.mode?.message}</p>
-      </fieldset>
-      {kind.onePerCurrencyAndMode ? (
-        <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{kind.onePerCurrencyAndMode.reason}</p>
-      ) : null}
-      {kind.fields.some((f) => f.id === "generated_key_id") ? <GenerateKeyPair form={anyForm} providerSlug={providerSlug} /> : null}
-      <CredentialFields form={anyForm} kind={kind} idPrefix={idPrefix} />
-      <div className="flex gap-3">
-        <SubmitButton pending={pending} pendingLabel="Saving…">
-          Save connection
-        </SubmitButton>
-        <button type="button" className="btn-secondary" disabled={test.pending} onClick={() => test.run(() => testCredentialsAction(form.getValues()))}>
-          {test.pending ? "Testing…" : "Test connection"}
-        </button>
-        <button type="button" className="btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <TestConnectionResult state={test} />
-    </form>
   );
 }

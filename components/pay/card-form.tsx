@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, type FormEvent, type ReactNode } from "react";
 import { SubmitButton } from "@/components/forms/field";
-import type { CardFormValues } from "@/lib/pay/card-schema";
+import type { CardFormValues } from "@/lib/pay/card-checks";
 import { formatCardNumberInput, formatExpiryInput } from "./card-input-format";
 
 export type CardFormErrors = Partial<Record<keyof CardFormValues, string>>;

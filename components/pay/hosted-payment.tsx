@@ -1,28 +1,22 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { payInvoiceAction } from "@/lib/actions/pay-invoice";
-import { cardSchema, type CardFormValues } from "@/lib/pay/card-schema";
+import { cardFieldErrors, type CardFormValues } from "@/lib/pay/card-checks";
 import type { HostedInvoice } from "@/lib/pay/hosted-invoice";
 import type { TestCard } from "@/lib/sandbox/cards";
 import { testCardExpiry, formatCardNumberInput } from "./card-input-format";
 import { CardForm, type CardFormErrors } from "./card-form";
 import { PayResult } from "./pay-result";
-import { TestCards } from "./test-cards";
+
+/** Test-mode invoices only: the panel and its card table are a chunk of their own, never sent for a live invoice. */
+const TestCards = dynamic(() => import("./test-cards").then((m) => m.TestCards));
 
 const EMPTY: CardFormValues = { number: "", expiry: "", cvc: "", holder: "" };
 /** How often the page asks whether a payment being confirmed is settled (a read: the provider is not asked). */
 const POLL_MS = 4000;
 const NO_ERRORS: CardFormErrors = {};
-
-function errorsOf(issues: readonly { path: readonly PropertyKey[]; message: string }[]): CardFormErrors {
-  const errors: CardFormErrors = {};
-  for (const issue of issues) {
-    const name = String(issue.path[0]) as keyof CardFormValues;
-    errors[name] ??= issue.message;
-  }
-  return errors;
-}
 
 /**
  * The hosted page's one client component: the result (announced), the card form while the
@@ -62,8 +56,9 @@ export function HostedPayment({ initial }: { initial: HostedInvoice }) {
   const pay = () => {
     setAlert(undefined);
     setPicked(undefined);
-    const checked = cardSchema({ takesCvc: invoice.takesCvc }).safeParse(values);
-    if (!checked.success) return setErrors(errorsOf(checked.error.issues));
+    // The server's checks, as plain functions: the page carries no validation library.
+    const refused = cardFieldErrors(values, { takesCvc: invoice.takesCvc });
+    if (Object.keys(refused).length) return setErrors(refused);
     setErrors(NO_ERRORS);
     startTransition(async () => {
       const answer = await payInvoiceAction(invoice.id, values);

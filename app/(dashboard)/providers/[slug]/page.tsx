@@ -65,7 +65,7 @@ export default async function ProviderOverviewPage({ params }: Props) {
       </section>
       <section className="card mt-6" aria-labelledby="new-connection">
         <h2 id="new-connection" className="mb-3 text-base font-semibold">New connection</h2>
-        <ConnectSection providerSlug={provider.slug} />
+        <ConnectSection providerSlug={provider.slug} kinds={provider.kinds.map((k) => ({ kind: k.kind, label: k.label, description: k.description }))} />
       </section>
     </>
   );
