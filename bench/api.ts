@@ -1,0 +1,323 @@
+/**
+ * `npm run bench:api` (also `npm run bench`): the invoice API under load, through the app
+ * (`server.ts`, production build) beside two bare node:http baselines started in the same run:
+ *   floor      bench/floor-server.ts: JSON.parse, a hand check of the required fields, one jsonb insert
+ *              into a table with one unique index; select by id; a simple filtered select.
+ *   same-work  bench/bare-server.ts: the app's validation, hash, customer resolution and insert, and
+ *              its read functions, without framework, auth or rate limit.
+ * Endpoints: create payment, create payout, GET by id, list with a filter. Load is spread over
+ * BENCH_MERCHANTS merchants (8) with BENCH_KEYS keys each (6), as integrations would hold them; the
+ * rate limits stay at their defaults. BENCH_CONCURRENCY closed-loop clients (50), BENCH_ROUNDS rounds
+ * (3) of BENCH_SECONDS (5) per endpoint, the three servers taking turns within each round so they see
+ * the same machine noise; medians over rounds. Then an open-loop create run at a quarter of the
+ * floor's measured create throughput (BENCH_OPEN_SECONDS, 10) reports the app's p50/p99.
+ *
+ * Embedded PGlite by default (one directory per server); BENCH_DATABASE_URL=postgres://…/any runs
+ * every server on PostgreSQL, each in a throwaway database created here and dropped at the end.
+ * BENCH_ENDPOINTS=create-payment,get… picks endpoints; BENCH_CPU_PROF=dir writes a CPU profile of
+ * the app server (node --cpu-prof) when it stops. Needs `next build` first.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createApiKey } from "@/lib/api-keys/queries";
+import { createConnectionSchema } from "@/lib/connections/schemas";
+import { createConnection } from "@/lib/connections/service";
+import { openEmbedded, openPostgres } from "@/lib/db/client";
+import { createMerchantWithOwner } from "@/lib/merchants/queries";
+import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { runLoad, runOpenLoop, type LoadResult } from "./load";
+import { median, paymentBody } from "./support";
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const MERCHANTS = Number(process.env.BENCH_MERCHANTS ?? 8);
+const KEYS_PER_MERCHANT = Number(process.env.BENCH_KEYS ?? 6);
+const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 10);
+const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : "";
+const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? "create-payment,create-payout,get,list").split(",").map((name) => name.trim());
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "";
+process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
+const AUTH_SECRET = randomBytes(32).toString("base64url");
+
+type ServerName = "app" | "floor" | "same-work";
+const SERVERS: ServerName[] = ["app", "same-work", "floor"];
+const PORTS: Record<ServerName, number> = { app: 3501, "same-work": 3502, floor: 3503 };
+type Merchant = { id: string; account: string; keys: string[] };
+
+/** PostgreSQL: one throwaway database per server, dropped at the end whatever happens. */
+async function throwawayDatabases(): Promise<{ urls: Record<ServerName, string>; drop: () => Promise<void> }> {
+  const { default: postgres } = await import("postgres");
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  const suffix = randomBytes(4).toString("hex");
+  const names = Object.fromEntries(SERVERS.map((name) => [name, `bench_api_${suffix}_${name.replace("-", "_")}`])) as Record<ServerName, string>;
+  for (const name of Object.values(names)) await admin.unsafe(`create database "${name}"`);
+  const urlOf = (database: string) => {
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${database}`;
+    return url.href;
+  };
+  return {
+    urls: Object.fromEntries(SERVERS.map((name) => [name, urlOf(names[name])])) as Record<ServerName, string>,
+    drop: async () => {
+      for (const name of Object.values(names)) await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Merchants with keys and a connection for each bench service (payment EUR hosted page, payout UAH). */
+async function seed(where: { dir?: string; url?: string }): Promise<Merchant[]> {
+  const handle = where.url ? await openPostgres(where.url) : await openEmbedded(where.dir!);
+  try {
+    const merchants: Merchant[] = [];
+    for (let m = 0; m < MERCHANTS; m++) {
+      const account = `bench-${m}-${randomBytes(3).toString("hex")}`;
+      const created = await createMerchantWithOwner(handle.db, {
+        email: `${account}@example.com`,
+        password: "bench-password-1",
+        name: "Bench",
+        merchantName: `Bench ${m}`,
+        commerceAccount: account,
+      });
+      if (!created.ok) throw new Error("seed merchant");
+      const merchantId = created.value.merchant.id;
+      const keys: string[] = [];
+      for (let k = 0; k < KEYS_PER_MERCHANT; k++) keys.push((await createApiKey(handle.db, { merchantId, name: `bench ${k}` })).key);
+      const scope = { db: handle.db, merchantId, actor: { label: "bench" }, vaultKey: Buffer.from(process.env.CREDENTIALS_KEY!, "base64") };
+      for (const [provider, label] of [["provider-b", "B"], ["provider-a", "A"]] as const) {
+        const input = createConnectionSchema.parse({ provider, kind: "h2h", label, mode: "test", credentials: sampleCredentials(provider, "h2h", "test") });
+        if (!(await createConnection(scope, input)).ok) throw new Error(`seed connection ${provider}`);
+      }
+      merchants.push({ id: merchantId, account, keys });
+    }
+    return merchants;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Started with node itself (no npx or tsx wrapper in between), so a signal reaches the server. */
+function start(name: ServerName, script: string, env: Record<string, string>, logFile: string): Promise<ChildProcess> {
+  const profile = name === "app" && CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", CPU_PROF] : [];
+  const log = fs.openSync(logFile, "a");
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "--import", "./scripts/register-server-only.mjs", script], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", log],
+  });
+  fs.closeSync(log);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 120_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (/ready|listening/i.test(chunk.toString())) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}; see ${logFile}`));
+    });
+  });
+}
+
+/** SIGTERM (the app drains and stops its job workers; a CPU profile is written then), SIGKILL after 30 s. */
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.removeAllListeners("exit");
+    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+function payoutBody(account: string) {
+  return JSON.stringify({
+    data: {
+      type: "payout-invoice",
+      attributes: {
+        service: "payment_card_uah",
+        commerce_account: account,
+        currency: "UAH",
+        amount: 250.75,
+        reference_id: randomUUID(),
+        test_mode: true,
+        fields: { card_number: "411111******1111" },
+        options: { attempts_limit: 5, split_mode: false, allow_partially: false, auto_process: false },
+        customer: { name: "Ada", email: "ada@example.com", address: { country: "GB", city: "London" } },
+      },
+    },
+  });
+}
+
+type Endpoint = {
+  name: string;
+  method: string;
+  expect: number[];
+  path: (server: ServerName, merchant: Merchant) => string;
+  body?: (merchant: Merchant) => string;
+};
+
+/** Ids created through each server before the read rounds, per merchant account. */
+const knownIds: Record<ServerName, Map<string, string[]>> = { app: new Map(), "same-work": new Map(), floor: new Map() };
+const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+
+const ENDPOINT_TABLE: Endpoint[] = [
+  { name: "create-payment", method: "POST", expect: [201], path: () => "/api/commerce/payment-invoices", body: (m) => paymentBody(m.account) },
+  { name: "create-payout", method: "POST", expect: [201], path: () => "/api/commerce/payout-invoices", body: (m) => payoutBody(m.account) },
+  { name: "get", method: "GET", expect: [200], path: (server, m) => `/api/commerce/payment-invoices/${pick(knownIds[server].get(m.account)!)}` },
+  {
+    name: "list",
+    method: "GET",
+    expect: [200],
+    path: (server) => (server === "floor" ? "/api/commerce/payment-invoices?currency=EUR" : "/api/commerce/payment-invoices?filter[status]=created&page[size]=20"),
+  },
+];
+
+/** Client c holds key c/MERCHANTS of merchant c%MERCHANTS: every merchant gets its share, over several keys. */
+function clientOf(merchants: Merchant[], client: number) {
+  const merchant = merchants[client % merchants.length]!;
+  const key = merchant.keys[Math.floor(client / merchants.length) % merchant.keys.length]!;
+  return { merchant, headers: { "content-type": "application/vnd.api+json", accept: "application/vnd.api+json", authorization: `Bearer ${key}`, "x-bench-account": merchant.account } };
+}
+
+async function collectIds(server: ServerName, merchants: Merchant[]) {
+  for (const merchant of merchants) {
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const answer = await fetch(`http://127.0.0.1:${PORTS[server]}/api/commerce/payment-invoices`, {
+        method: "POST",
+        headers: clientOf(merchants, merchants.indexOf(merchant)).headers,
+        body: paymentBody(merchant.account),
+      });
+      const document = (await answer.json()) as { data?: { id?: string } };
+      if (answer.status !== 201 || !document.data?.id) throw new Error(`${server}: seeding a payment answered ${answer.status}`);
+      ids.push(document.data.id);
+    }
+    knownIds[server].set(merchant.account, ids);
+  }
+}
+
+type Summary = { throughput: number; p50: number; p99: number; errors: number; requests: number; statuses: Record<number, number> };
+
+function summary(results: LoadResult[]): Summary {
+  const statuses: Record<number, number> = {};
+  for (const r of results) for (const [status, count] of Object.entries(r.statuses)) statuses[Number(status)] = (statuses[Number(status)] ?? 0) + count;
+  return {
+    throughput: median(results.map((r) => r.throughput)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    requests: results.reduce((n, r) => n + r.requests, 0),
+    statuses,
+  };
+}
+
+async function main() {
+  if (!fs.existsSync(".next/BUILD_ID")) throw new Error("Run `npx next build` first.");
+  if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "po-bench-api-"));
+  const databases = ADMIN_URL ? await throwawayDatabases() : undefined;
+  const children: ChildProcess[] = [];
+  const results = new Map<string, Record<ServerName, LoadResult[]>>();
+  let open: LoadResult | undefined;
+  let openRate = 0;
+  try {
+    const where = (name: ServerName) => (databases ? { url: databases.urls[name] } : { dir: path.join(root, name) });
+    for (const name of SERVERS) fs.mkdirSync(path.join(root, name), { recursive: true });
+    const appMerchants = await seed(where("app"));
+    const sameMerchants = await seed(where("same-work"));
+    // The floor has no merchants of its own: its rows carry the account they were sent with.
+    const floorMerchants = appMerchants;
+    const merchantsOf: Record<ServerName, Merchant[]> = { app: appMerchants, "same-work": sameMerchants, floor: floorMerchants };
+    const common = (name: ServerName) => ({ DATA_DIR: path.join(root, name), DATABASE_URL: databases?.urls[name] ?? "", PORT: String(PORTS[name]) });
+    children.push(await start("app", "server.ts", { ...common("app"), NODE_ENV: "production", AUTH_SECRET, HOSTNAME: "127.0.0.1" }, path.join(root, "app.log")));
+    children.push(await start("same-work", "bench/bare-server.ts", { ...common("same-work"), BENCH_MERCHANTS: JSON.stringify(sameMerchants.map((m) => [m.account, m.id])) }, path.join(root, "same-work.log")));
+    children.push(await start("floor", "bench/floor-server.ts", common("floor"), path.join(root, "floor.log")));
+
+    const load = (server: ServerName, endpoint: Endpoint, concurrency = CONCURRENCY, seconds = SECONDS) => {
+      const merchants = merchantsOf[server];
+      return runLoad({
+        port: PORTS[server],
+        method: endpoint.method,
+        path: (_n, client) => endpoint.path(server, clientOf(merchants, client).merchant),
+        body: endpoint.body && ((_n, client) => endpoint.body!(clientOf(merchants, client).merchant)),
+        headers: (client) => clientOf(merchants, client).headers,
+        concurrency,
+        seconds,
+        expect: endpoint.expect,
+      });
+    };
+
+    for (const server of SERVERS) await collectIds(server, merchantsOf[server]);
+    for (const endpoint of ENDPOINT_TABLE.filter((e) => ENDPOINTS.includes(e.name))) {
+      const perServer = { app: [], "same-work": [], floor: [] } as Record<ServerName, LoadResult[]>;
+      // Warm-up: JIT, connection pools, caches; not counted.
+      for (const server of SERVERS) await load(server, endpoint, 10, 2);
+      for (let round = 0; round < ROUNDS; round++) {
+        // Each round starts with another server, so none always runs right after the same neighbour.
+        for (let i = 0; i < SERVERS.length; i++) {
+          const server = SERVERS[(round + i) % SERVERS.length]!;
+          perServer[server].push(await load(server, endpoint));
+        }
+      }
+      results.set(endpoint.name, perServer);
+    }
+
+    if (OPEN_SECONDS > 0 && results.has("create-payment")) {
+      openRate = Math.max(1, Math.round(summary(results.get("create-payment")!.floor).throughput / 4));
+      open = await runOpenLoop({
+        port: PORTS.app,
+        method: "POST",
+        path: "/api/commerce/payment-invoices",
+        body: (_n, client) => paymentBody(clientOf(appMerchants, client).merchant.account),
+        headers: (client) => clientOf(appMerchants, client).headers,
+        clients: CONCURRENCY,
+        rate: openRate,
+        seconds: OPEN_SECONDS,
+        expect: [201],
+      });
+    }
+  } finally {
+    for (const child of children) await stop(child);
+    await databases?.drop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+
+  const database = ADMIN_URL ? "PostgreSQL" : "embedded PGlite";
+  console.log(
+    `\nInvoice API on ${database}: ${CONCURRENCY} closed-loop clients over ${MERCHANTS} merchants x ${KEYS_PER_MERCHANT} keys, ` +
+      `medians of ${ROUNDS} rounds of ${SECONDS}s (default rate limits)\n`,
+  );
+  console.log(`${"endpoint".padEnd(16)}${SERVERS.map((s) => `${s} req/s (p99 ms)`.padStart(24)).join("")}   app/floor  app/same-work`);
+  let failed = false;
+  for (const [name, perServer] of results) {
+    const s = Object.fromEntries(SERVERS.map((server) => [server, summary(perServer[server])])) as Record<ServerName, Summary>;
+    const cells = SERVERS.map((server) => `${s[server].throughput.toFixed(0)} (${s[server].p99.toFixed(1)})`.padStart(24)).join("");
+    console.log(`${name.padEnd(16)}${cells}   ${(s.app.throughput / s.floor.throughput).toFixed(2).padStart(9)}  ${(s.app.throughput / s["same-work"].throughput).toFixed(2).padStart(13)}`);
+    for (const server of SERVERS) {
+      if (s[server].errors) {
+        failed = true;
+        console.log(`  ${server}: ${s[server].errors} of ${s[server].requests} answers unexpected, statuses ${JSON.stringify(s[server].statuses)}`);
+      }
+    }
+  }
+  if (open) {
+    console.log(
+      `\nOpen loop, create payment on the app at ${openRate} req/s (a quarter of the floor's create throughput) for ${OPEN_SECONDS}s: ` +
+        `p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms (goal p99 <= 50 ms), ${open.requests} requests, ${open.errors} errors`,
+    );
+    if (open.errors) failed = true;
+  }
+  if (CPU_PROF) console.log(`\nCPU profile of the app server in ${CPU_PROF}`);
+  if (failed) process.exitCode = 1;
+}
+
+await main();

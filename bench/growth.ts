@@ -1,0 +1,244 @@
+/**
+ * `npm run bench:growth` (issue 14, item 4): one merchant grows to 10^3, 10^5 and 10^6 invoices
+ * (bench/growth-seed.ts: attempts, status history and events, 50 other merchants holding more),
+ * and at each size the read and write paths are timed in this process, as the server calls them:
+ * create (createInvoice), GET by id, the API list with a filter (and its next page), the dashboard
+ * invoice list (listDashboardInvoices, as /invoices and its refresh call it) with and without
+ * filters, and the home page's per-status counts. Medians over GROWTH_REPS runs, the process's RSS
+ * and heap, and the database size. At the largest size the EXPLAIN ANALYZE plan of each query goes
+ * to bench/results/growth-plans-<pglite|postgres>.txt.
+ *
+ * Embedded PGlite in a temp directory by default; BENCH_DATABASE_URL=postgres://… creates a
+ * throwaway database on that server and drops it after. GROWTH_SIZES=1000,100000 for a short run;
+ * GROWTH_OTHERS (default 0.1): the other merchants' invoices as a fraction of the merchant's.
+ * GROWTH_LOCK=/tmp/bench.lock holds that flock(1) lock while measuring only, not while seeding.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
+import { countInvoicesByStatus } from "@/lib/dashboard/home";
+import { openEmbedded, openPostgres, type Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
+import { createInvoice } from "@/lib/invoices/create/create-invoice";
+import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
+import { readApiListQuery, readDashboardListQuery, type InvoiceListFilter } from "@/lib/invoices/read/filters";
+import { getInvoice, getInvoiceQuery } from "@/lib/invoices/read/get-invoice";
+import { selectInvoicesWithConnection } from "@/lib/invoices/read/invoice-select";
+import { listInvoices, listInvoicesQuery, sortsByCodePoint } from "@/lib/invoices/read/list-invoices";
+import { growTo, paymentBody, rowsOf, setUpGrowth, type GrowthContext } from "./growth-seed";
+import { holdLock, median } from "./support";
+
+process.env.LOG_LEVEL = "silent";
+process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
+
+const SIZES = (process.env.GROWTH_SIZES ?? "1000,100000,1000000").split(",").map(Number);
+const OTHERS = Number(process.env.GROWTH_OTHERS ?? 0.1);
+const REPS = Number(process.env.GROWTH_REPS ?? 25);
+/** Runs of the queries that read every row of the merchant (the home page's count, the list before the fix). */
+const SLOW_REPS = Math.min(REPS, 5);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "";
+const engine = ADMIN_URL ? "postgres" : "pglite";
+
+async function timed(reps: number, run: (i: number) => Promise<unknown>, warmUp = 3): Promise<number> {
+  for (let i = 0; i < warmUp; i++) await run(reps + i); // warm-up: plans, caches, JIT
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const started = performance.now();
+    await run(i);
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** The list as it was before fec4925: one ORDER BY over all of the merchant's invoices of the mode. */
+function singleOrderByQuery(db: Db, merchantId: string, testMode: boolean) {
+  return selectInvoicesWithConnection(db, merchantId)
+    .where(and(eq(invoices.merchantId, merchantId), eq(invoices.testMode, testMode)))
+    .orderBy(desc(invoices.createdAt), desc(invoices.id))
+    .limit(26);
+}
+
+/** The home page's count (lib/dashboard/home.ts countInvoicesByStatus), written out for EXPLAIN. */
+function countQuery(db: Db, merchantId: string) {
+  return db
+    .select({ status: invoices.status, count: sql<number>`count(*)::int` })
+    .from(invoices)
+    .where(and(eq(invoices.merchantId, merchantId), eq(invoices.testMode, true)))
+    .groupBy(invoices.status);
+}
+
+type Sample = { id: string; direction: "payment" | "payout"; referenceId: string };
+
+async function sampleInvoices(db: Db, merchantId: string, total: number): Promise<Sample[]> {
+  const percent = Math.min(100, (100 * 20 * REPS) / total);
+  const rows = rowsOf<{ id: string; direction: "payment" | "payout"; reference_id: string }>(
+    await db.execute(
+      sql`select id, direction, reference_id from invoices tablesample bernoulli(${percent}) where merchant_id = ${merchantId} limit ${REPS * 4}`,
+    ),
+  );
+  return rows.map((r) => ({ id: r.id, direction: r.direction, referenceId: r.reference_id }));
+}
+
+function apiFilter(query: string, direction: "payment" | "payout"): InvoiceListFilter {
+  const read = readApiListQuery(new URLSearchParams(query), direction);
+  if (!read.ok) throw new Error(`bad API query ${query}`);
+  return read.value;
+}
+
+const dashboardFilter = (query: Record<string, string>, viewMode: "test" | "live") => readDashboardListQuery(query, { viewMode }).filter;
+
+type Figures = Record<string, number>;
+
+async function measure(db: Db, ctx: GrowthContext, total: number): Promise<{ figures: Figures; queries: Record<string, SQLWrapper> }> {
+  const merchant = { id: ctx.merchantId, commerceAccount: ctx.commerceAccount };
+  const samples = await sampleInvoices(db, ctx.merchantId, total);
+  const pick = (i: number) => samples[i % samples.length]!;
+  const apiProcessed = apiFilter("filter[status]=processed&page[size]=25", "payment");
+  const firstPage = await listInvoices(db, ctx.merchantId, apiProcessed);
+  const apiPage2 = apiFilter(`filter[status]=processed&page[size]=25&page[after]=${firstPage.nextCursor}`, "payment");
+  const apiRare = apiFilter("filter[status]=process_error&page[size]=25", "payout");
+  const apiNone = apiFilter("filter[status]=refunding&page[size]=25", "payment");
+  const dashTest = dashboardFilter({}, "test");
+  const dashLive = dashboardFilter({}, "live");
+  const dashTypeStatus = dashboardFilter({ type: "payout", status: "process_failed" }, "live");
+  const reference = pick(0).referenceId.slice(0, 8);
+  const dashReference = dashboardFilter({ reference }, "live");
+  const options = { codePointOrder: await sortsByCodePoint(db) };
+  const queries: Record<string, SQLWrapper> = {
+    "GET by id": getInvoiceQuery(db, ctx.merchantId, pick(0).direction, pick(0).id),
+    "API list filter[status]=processed (payments)": listInvoicesQuery(db, ctx.merchantId, apiProcessed, options),
+    "API list filter[status]=processed, page 2 (cursor)": listInvoicesQuery(db, ctx.merchantId, apiPage2, options),
+    "API list filter[status]=process_error (payouts, 1%)": listInvoicesQuery(db, ctx.merchantId, apiRare, options),
+    "API list filter[status]=refunding (payments, none)": listInvoicesQuery(db, ctx.merchantId, apiNone, options),
+    "dashboard list, Test view": listInvoicesQuery(db, ctx.merchantId, dashTest, options),
+    "dashboard list, Live view": listInvoicesQuery(db, ctx.merchantId, dashLive, options),
+    "dashboard list, payouts + process_failed": listInvoicesQuery(db, ctx.merchantId, dashTypeStatus, options),
+    [`dashboard list, reference prefix "${reference}"`]: listInvoicesQuery(db, ctx.merchantId, dashReference, options),
+    "home page counts by status (Test view)": countQuery(db, ctx.merchantId),
+    "before: one ORDER BY over the mode (Live view)": singleOrderByQuery(db, ctx.merchantId, false),
+  };
+  const figures: Figures = {};
+  figures.create = await timed(REPS, async () => {
+    const result = await createInvoice(db, merchant, "payment", paymentBody(ctx.commerceAccount, Math.random() < 0.25));
+    if (result.kind !== "created") throw new Error(`create answered ${result.kind}`);
+  });
+  figures.get = await timed(REPS, async (i) => {
+    const sample = pick(i);
+    if (!(await getInvoice(db, ctx.merchantId, sample.direction, sample.id))) throw new Error("GET found nothing");
+  });
+  figures.apiList = await timed(REPS, () => listInvoices(db, ctx.merchantId, apiProcessed));
+  figures.apiPage2 = await timed(REPS, () => listInvoices(db, ctx.merchantId, apiPage2));
+  figures.apiRare = await timed(REPS, () => listInvoices(db, ctx.merchantId, apiRare));
+  figures.apiNone = await timed(REPS, () => listInvoices(db, ctx.merchantId, apiNone));
+  figures.dashTest = await timed(REPS, () => listDashboardInvoices(db, ctx.merchantId, dashTest));
+  figures.dashLive = await timed(REPS, () => listDashboardInvoices(db, ctx.merchantId, dashLive));
+  figures.dashFiltered = await timed(REPS, () => listDashboardInvoices(db, ctx.merchantId, dashTypeStatus));
+  figures.dashReference = await timed(REPS, () => listDashboardInvoices(db, ctx.merchantId, dashReference));
+  figures.homeCounts = await timed(SLOW_REPS, () => countInvoicesByStatus(db, ctx.merchantId, "test"), 1);
+  figures.before = await timed(SLOW_REPS, () => singleOrderByQuery(db, ctx.merchantId, false), 1);
+  const memory = process.memoryUsage();
+  figures.rssMb = memory.rss / 2 ** 20;
+  figures.heapMb = memory.heapUsed / 2 ** 20;
+  const [size] = rowsOf<{ bytes: string }>(await db.execute(sql`select pg_database_size(current_database())::text as bytes`));
+  figures.dbMb = Number(size!.bytes) / 2 ** 20;
+  return { figures, queries };
+}
+
+async function explainAll(db: Db, queries: Record<string, SQLWrapper>): Promise<string> {
+  const out: string[] = [];
+  for (const [name, query] of Object.entries(queries)) {
+    const rows = rowsOf<Record<string, string>>(await db.execute(sql`explain (analyze, buffers) ${query}`));
+    out.push(`== ${name}`, ...rows.map((row) => Object.values(row)[0]!), "");
+  }
+  return out.join("\n");
+}
+
+const COLUMNS: [string, string][] = [
+  ["create", "create"],
+  ["get", "GET id"],
+  ["apiList", "API list status"],
+  ["apiPage2", "API page 2"],
+  ["apiRare", "API list 1%"],
+  ["apiNone", "API list none"],
+  ["dashTest", "dash Test"],
+  ["dashLive", "dash Live"],
+  ["dashFiltered", "dash type+status"],
+  ["dashReference", "dash reference"],
+  ["homeCounts", "home counts"],
+  ["before", "before (1 sort)"],
+  ["rssMb", "RSS MB"],
+  ["heapMb", "heap MB"],
+  ["dbMb", "DB MB"],
+];
+
+async function openDatabase(): Promise<{ db: Db; close: () => Promise<void>; label: string }> {
+  if (!ADMIN_URL) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "po-growth-"));
+    const handle = await openEmbedded(dir);
+    return { db: handle.db, label: "embedded PGlite", close: async () => (await handle.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+  }
+  const { default: postgres } = await import("postgres");
+  const name = `growth_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const handle = await openPostgres(url.toString());
+  return {
+    db: handle.db,
+    label: `PostgreSQL (throwaway database ${name})`,
+    close: async () => {
+      await handle.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function main() {
+  const { db, close, label } = await openDatabase();
+  const results: { size: number; seedSeconds: number; figures: Figures }[] = [];
+  try {
+    const ctx = await setUpGrowth(db);
+    for (const size of SIZES) {
+      const started = performance.now();
+      await growTo(db, ctx, size, Math.round(size * OTHERS), (done, total) => process.stderr.write(`\rseeding ${done}/${total}`));
+      const seedSeconds = (performance.now() - started) / 1000;
+      process.stderr.write(`\rseeded to ${size} in ${seedSeconds.toFixed(0)} s; measuring\n`);
+      const release = await holdLock(process.env.GROWTH_LOCK);
+      try {
+        const { figures, queries } = await measure(db, ctx, size);
+        results.push({ size, seedSeconds, figures });
+        process.stderr.write(`${size}: ${COLUMNS.map(([key, title]) => `${title} ${figures[key]!.toFixed(1)}`).join(", ")}\n`);
+        if (size === Math.max(...SIZES)) {
+          const file = path.join("bench/results", `growth-plans-${engine}.txt`);
+          fs.mkdirSync(path.dirname(file), { recursive: true });
+          const others = Math.round(size * OTHERS);
+          fs.writeFileSync(file, `EXPLAIN (ANALYZE, BUFFERS) on ${label}, merchant with ${size} invoices (+ ${others} for 50 others)\n\n${await explainAll(db, queries)}`);
+          process.stderr.write(`plans: ${file}\n`);
+        }
+      } finally {
+        release();
+      }
+    }
+  } finally {
+    await close();
+  }
+  console.log(`\nGrowth on ${label}: median ms over ${REPS} runs (home counts and before: ${SLOW_REPS}), memory after each size`);
+  console.log(["invoices".padStart(9), "seed s".padStart(7), ...COLUMNS.map(([, title]) => title.padStart(Math.max(8, title.length)))].join(" "));
+  for (const { size, seedSeconds, figures } of results) {
+    const cells = COLUMNS.map(([key, title]) => figures[key]!.toFixed(key.endsWith("Mb") ? 0 : 2).padStart(Math.max(8, title.length)));
+    console.log([String(size).padStart(9), seedSeconds.toFixed(0).padStart(7), ...cells].join(" "));
+  }
+  const first = results[0]!.figures;
+  const last = results.at(-1)!.figures;
+  console.log(
+    `ratio ${results.at(-1)!.size}/${results[0]!.size}: ` +
+      ["create", "get", "apiList", "dashTest", "dashLive"].map((key) => `${key} ${(last[key]! / first[key]!).toFixed(2)}`).join(", ") +
+      `; dashboard list at the largest size ${Math.max(last.dashTest!, last.dashLive!).toFixed(1)} ms (budget 200 ms)`,
+  );
+}
+
+await main();

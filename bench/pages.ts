@@ -1,0 +1,278 @@
+/**
+ * `npm run bench:pages` (issue 14 item 3): what five pages cost a browser, against their budgets.
+ *
+ * Production build (built here when .next is missing; BENCH_BUILD=1 rebuilds), `server.ts` on
+ * embedded PGlite in a throwaway DATA_DIR. A merchant, an API key and a Provider F connection are
+ * seeded before the server starts; the merchant signs in through the sign-in form and a test-mode
+ * hosted-page invoice is created through the API. Then, in headless Chromium (/usr/bin/chromium),
+ * each page is loaded BENCH_PAGE_LOADS times in a fresh context (empty cache) and measured:
+ *
+ * - JS: every script response of the load, bodies gzipped here (level 6, what a server's gzip
+ *   sends) and summed; the provider page is counted with its 'New connection' form open (Connect
+ *   clicked, whatever that loads included). Inline scripts (the RSC payload) are not counted.
+ * - TTFB: the navigation's responseStart; LCP: the last largest-contentful-paint entry.
+ * - Lighthouse (BENCH_LIGHTHOUSE_RUNS runs, 0 skips it): performance and accessibility, desktop
+ *   preset for the dashboard, mobile (the default, with its simulated slow 4G and CPU) for the
+ *   hosted page, which customers open on phones.
+ *
+ * Figures are medians. It prints PASS/MISS per budget and exits 0 either way: a bench, not a test.
+ * The framework floor (React, React DOM and Next's runtime: the build manifest's rootMainFiles,
+ * loaded by every page) is printed too, since no page can go below it.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
+import { createApiKey } from "@/lib/api-keys/queries";
+import { createConnectionSchema } from "@/lib/connections/schemas";
+import { createConnection } from "@/lib/connections/service";
+import { openEmbedded } from "@/lib/db/client";
+import { createMerchantWithOwner } from "@/lib/merchants/queries";
+import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { startAppServer, stopAppServer } from "./support";
+
+const PORT = Number(process.env.BENCH_PAGES_PORT ?? 3521);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const DEVTOOLS_PORT = PORT + 1000;
+const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PASSWORD = "bench-password-1";
+process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
+
+const BUDGET = { dashboardJsKb: 170, hostedJsKb: 60, lcpMs: 1000, performance: 95, accessibility: 100 };
+
+type Target = { name: string; path: string; hosted: boolean; openForm?: boolean };
+type Load = { jsGz: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; beforeFormGz?: number };
+type Row = Target & { beforeForm?: number; js: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; performance?: number; accessibility?: number };
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const gz = (body: Buffer) => gzipSync(body, { level: 6 }).length;
+const kb = (bytes: number) => bytes / 1024;
+
+function ensureBuild(): void {
+  if (process.env.BENCH_BUILD === "1" || !fs.existsSync(".next/BUILD_ID")) {
+    console.log("No production build in .next (or BENCH_BUILD=1): running `next build` first.");
+    execFileSync("npx", ["next", "build"], { stdio: "inherit" });
+  }
+}
+
+/** React, React DOM and Next's client runtime: the chunks every page loads before its own. */
+function frameworkFloor(): { raw: number; gz: number; files: number } {
+  const manifest = JSON.parse(fs.readFileSync(".next/build-manifest.json", "utf8")) as { rootMainFiles: string[] };
+  let raw = 0;
+  let zipped = 0;
+  for (const file of manifest.rootMainFiles) {
+    const body = fs.readFileSync(path.join(".next", file));
+    raw += body.length;
+    zipped += gz(body);
+  }
+  return { raw, gz: zipped, files: manifest.rootMainFiles.length };
+}
+
+async function seed(dir: string) {
+  const handle = await openEmbedded(dir);
+  try {
+    const account = `bench-${randomBytes(4).toString("hex")}`;
+    const email = `${account}@example.com`;
+    const created = await createMerchantWithOwner(handle.db, { email, password: PASSWORD, name: "Bench Owner", merchantName: "Bench Shop", commerceAccount: account });
+    if (!created.ok) throw new Error("seed merchant");
+    const merchantId = created.value.merchant.id;
+    const { key } = await createApiKey(handle.db, { merchantId, name: "bench pages" });
+    const scope = { db: handle.db, merchantId, actor: { label: "bench" }, vaultKey: Buffer.from(process.env.CREDENTIALS_KEY!, "base64") };
+    const input = createConnectionSchema.parse({ provider: "provider-f", kind: "h2h", label: "F bench", mode: "test", credentials: sampleCredentials("provider-f", "h2h", "test") });
+    const connection = await createConnection(scope, input);
+    if (!connection.ok) throw new Error(`seed connection: ${JSON.stringify(connection)}`);
+    return { email, account, key, connectionId: connection.value.id };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function createInvoice(key: string, account: string): Promise<string> {
+  const response = await fetch(`${ORIGIN}/api/commerce/payment-invoices`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/vnd.api+json" },
+    body: JSON.stringify({
+      data: {
+        type: "payment-invoice",
+        attributes: {
+          service: "payment_card_eur_hpp",
+          commerce_account: account,
+          currency: "EUR",
+          amount: "100.50",
+          reference_id: `pages-${randomUUID()}`,
+          flow: "charge",
+          test_mode: true,
+          return_url: "https://shop.example.com/thanks",
+          customer: { name: "Ada Lovelace", email: "ada@example.com", address: { country: "GB", city: "London" } },
+        },
+      },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`invoice: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { data: { id: string } }).data.id;
+}
+
+async function signIn(browser: Browser, email: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${ORIGIN}/sign-in`);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/** One cold load: fresh context, no cache; scripts counted until the network is idle. */
+async function measure(browser: Browser, state: Awaited<ReturnType<typeof signIn>> | undefined, target: Target): Promise<Load> {
+  const context: BrowserContext = await browser.newContext(target.hosted ? {} : { storageState: state });
+  const page: Page = await context.newPage();
+  const bodies: Promise<Buffer | undefined>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") bodies.push(response.body().catch(() => undefined));
+  });
+  const answer = await page.goto(`${ORIGIN}${target.path}`, { waitUntil: "load" });
+  if (!answer?.ok() || new URL(page.url()).pathname !== target.path) throw new Error(`${target.path}: ${answer?.status()} at ${page.url()}`);
+  await page.waitForLoadState("networkidle");
+  const timing = await page.evaluate(
+    () =>
+      new Promise<{ ttfb: number; lcp: number }>((resolve) => {
+        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+        let lcp = -1;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) lcp = entry.startTime;
+        }).observe({ type: "largest-contentful-paint", buffered: true });
+        setTimeout(() => resolve({ ttfb: nav.responseStart, lcp }), 200);
+      }),
+  );
+  let beforeFormGz: number | undefined;
+  if (target.openForm) {
+    beforeFormGz = (await Promise.all([...bodies])).reduce((n, body) => n + (body ? gz(body) : 0), 0);
+    await page.getByRole("button", { name: "Connect" }).click();
+    await page.getByRole("button", { name: "Save connection" }).waitFor();
+    await page.waitForLoadState("networkidle");
+  }
+  const loaded = (await Promise.all(bodies)).filter((body): body is Buffer => body !== undefined);
+  await context.close();
+  return { jsGz: loaded.reduce((n, b) => n + gz(b), 0), jsRaw: loaded.reduce((n, b) => n + b.length, 0), scripts: loaded.length, ...timing, beforeFormGz };
+}
+
+async function lighthouseScores(target: Target, cookie: string): Promise<{ performance: number; accessibility: number }[]> {
+  const { default: lighthouse } = await import("lighthouse");
+  const { default: desktopConfig } = await import("lighthouse/core/config/desktop-config.js");
+  const scores: { performance: number; accessibility: number }[] = [];
+  for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
+    // A browser of its own per run, which Lighthouse drives over the DevTools port.
+    const chrome = await chromium.launch({ executablePath: CHROMIUM, args: [`--remote-debugging-port=${DEVTOOLS_PORT}`] });
+    try {
+      const result = await lighthouse(
+        `${ORIGIN}${target.path}`,
+        { port: DEVTOOLS_PORT, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"], ...(target.hosted ? {} : { extraHeaders: { Cookie: cookie } }) },
+        target.hosted ? undefined : desktopConfig,
+      );
+      const lhr = result?.lhr;
+      if (!lhr || lhr.runtimeError) throw new Error(`lighthouse ${target.path}: ${lhr?.runtimeError?.message ?? "no result"}`);
+      if (lhr.finalDisplayedUrl !== `${ORIGIN}${target.path}`) throw new Error(`lighthouse ${target.path} ended at ${lhr.finalDisplayedUrl}`);
+      scores.push({ performance: Math.round((lhr.categories.performance?.score ?? 0) * 100), accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100) });
+      if (process.env.BENCH_LIGHTHOUSE_VERBOSE === "1") {
+        for (const audit of Object.values(lhr.audits)) if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== "informative") console.log(`  ${target.name}: ${audit.id} ${audit.score} ${audit.displayValue ?? ""}`);
+      }
+    } finally {
+      await chrome.close();
+    }
+  }
+  return scores;
+}
+
+function printTable(rows: Row[], floor: ReturnType<typeof frameworkFloor>): void {
+  const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+  console.log(`\nPages, production build, headless Chromium on loopback: medians of ${LOADS} cold loads${LIGHTHOUSE_RUNS ? `, Lighthouse ${LIGHTHOUSE_RUNS} runs` : ""}`);
+  console.log(`Framework floor (build-manifest rootMainFiles, every page): ${kb(floor.gz).toFixed(1)} kB gz (${kb(floor.raw).toFixed(0)} kB raw, ${floor.files} files)\n`);
+  const header = ["page", "JS gz kB", "budget", "", "scripts", "TTFB ms", "LCP ms", "", "LH perf", "", "LH a11y", ""];
+  const lines = rows.map((row) => {
+    const jsBudget = row.hosted ? BUDGET.hostedJsKb : BUDGET.dashboardJsKb;
+    const lh = row.performance === undefined;
+    return [
+      `${row.name}${row.hosted ? " (mobile LH)" : ""}`,
+      kb(row.js).toFixed(1),
+      `<= ${jsBudget}`,
+      verdict(kb(row.js) <= jsBudget),
+      String(row.scripts),
+      row.ttfb.toFixed(0),
+      row.lcp.toFixed(0),
+      verdict(row.lcp >= 0 && row.lcp < BUDGET.lcpMs),
+      lh ? "-" : String(row.performance),
+      lh ? "" : verdict(row.performance! >= BUDGET.performance),
+      lh ? "-" : String(row.accessibility),
+      lh ? "" : verdict(row.accessibility! >= BUDGET.accessibility),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+  console.log(`\nBudgets: JS <= ${BUDGET.dashboardJsKb} kB gz (dashboard), <= ${BUDGET.hostedJsKb} kB gz (hosted page); LCP < ${BUDGET.lcpMs} ms; Lighthouse performance >= ${BUDGET.performance}, accessibility ${BUDGET.accessibility}.`);
+}
+
+async function main() {
+  ensureBuild();
+  const floor = frameworkFloor();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "po-bench-pages-"));
+  const seeded = await seed(dataDir);
+  const server = await startAppServer({ port: PORT, env: { DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", MAIL_OUTBOX_PAGE: "1" } });
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  try {
+    const invoiceId = await createInvoice(seeded.key, seeded.account);
+    const state = await signIn(browser, seeded.email);
+    const cookie = state.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const targets: Target[] = [
+      { name: "/providers/provider-f + form", path: "/providers/provider-f", hosted: false, openForm: true },
+      { name: "/connections/[id]", path: `/connections/${seeded.connectionId}`, hosted: false },
+      { name: "/invoices/new", path: "/invoices/new", hosted: false },
+      { name: "/invoices/[id]", path: `/invoices/${invoiceId}`, hosted: false },
+      { name: "/pay/[id]", path: `/pay/${invoiceId}`, hosted: true },
+    ];
+    // Warm-up: the server compiles nothing in production, but its first render of each route loads modules.
+    for (const target of targets) await measure(browser, state, target);
+    const rows: Row[] = [];
+    for (const target of targets) {
+      const loads: Load[] = [];
+      for (let i = 0; i < LOADS; i++) loads.push(await measure(browser, state, target));
+      const row: Row = {
+        ...target,
+        js: median(loads.map((l) => l.jsGz)),
+        jsRaw: median(loads.map((l) => l.jsRaw)),
+        scripts: median(loads.map((l) => l.scripts)),
+        ttfb: median(loads.map((l) => l.ttfb)),
+        lcp: median(loads.map((l) => l.lcp)),
+        ...(target.openForm ? { beforeForm: median(loads.map((l) => l.beforeFormGz ?? 0)) } : {}),
+      };
+      if (LIGHTHOUSE_RUNS > 0) {
+        const scores = await lighthouseScores(target, cookie);
+        row.performance = median(scores.map((s) => s.performance));
+        row.accessibility = median(scores.map((s) => s.accessibility));
+      }
+      rows.push(row);
+      const before = row.beforeForm === undefined ? "" : `, ${kb(row.beforeForm).toFixed(1)} kB of it before Connect is clicked`;
+      console.log(`${target.name}: JS ${kb(row.js).toFixed(1)} kB gz (${kb(row.jsRaw).toFixed(0)} kB raw, ${row.scripts} scripts${before}), TTFB ${row.ttfb.toFixed(0)} ms, LCP ${row.lcp.toFixed(0)} ms${row.performance === undefined ? "" : `, Lighthouse ${row.performance}/${row.accessibility}`}`);
+    }
+    printTable(rows, floor);
+  } finally {
+    await browser.close();
+    await stopAppServer(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

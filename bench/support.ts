@@ -1,0 +1,96 @@
+// What several benches share: the production app server started the way `npm start` runs it (each
+// in its own process group, so SIGTERM reaches tsx and the server under npx), and the payment body
+// the API benches send.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+
+type AppServerOptions = {
+  port: number;
+  /** Settings for this server on top of the bench's own environment (DATA_DIR, DATABASE_URL, …). */
+  env: Record<string, string>;
+  /** The checkout whose build to serve (default: this one). */
+  cwd?: string;
+  startTimeoutMs?: number;
+};
+
+/** Starts `server.ts` (production build) on 127.0.0.1 and resolves once /sign-in answers. */
+export function startAppServer({ port, env, cwd, startTimeoutMs = 120_000 }: AppServerOptions): Promise<ChildProcess> {
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "server.ts"], {
+    cwd,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      NODE_ENV: "production",
+      AUTH_SECRET: "bench-only-secret-0123456789abcdef0123456789",
+      APP_URL: origin,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    const deadline = Date.now() + startTimeoutMs;
+    const poll = async () => {
+      try {
+        if ((await fetch(`${origin}/sign-in`)).ok) return resolve(child);
+      } catch {}
+      if (Date.now() > deadline) return reject(new Error("server did not start"));
+      setTimeout(poll, 300);
+    };
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    void poll();
+  });
+}
+
+/** SIGTERM to the server's process group (it drains), SIGKILL after 10 s. */
+export function stopAppServer(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners("exit");
+    if (child.exitCode !== null) return resolve();
+    child.on("exit", () => resolve());
+    process.kill(-child.pid!, "SIGTERM");
+    setTimeout(() => child.exitCode === null && process.kill(-child.pid!, "SIGKILL"), 10_000).unref();
+  });
+}
+
+/** A test-mode hosted-page payment (EUR, `payment_card_eur_hpp`) for the merchant's commerce account. */
+export function paymentBody(account: string): string {
+  return JSON.stringify({
+    data: {
+      type: "payment-invoice",
+      attributes: {
+        service: "payment_card_eur_hpp",
+        commerce_account: account,
+        currency: "EUR",
+        amount: "100.50",
+        reference_id: randomUUID(),
+        flow: "charge",
+        test_mode: true,
+        options: { allow_partially: false },
+        customer: { name: "Ada", email: "ada@example.com", address: { country: "GB", city: "London" } },
+      },
+    },
+  });
+}
+
+/**
+ * Holds an flock(1) lock on `file` (e.g. /tmp/bench.lock) until the returned function is called:
+ * flock keeps the lock (-o: its shell does not inherit it) while the shell waits, and ends when killed.
+ */
+export async function holdLock(file: string | undefined): Promise<() => void> {
+  if (!file) return () => {};
+  const child = spawn("flock", ["-o", file, "-c", "echo locked; read _"], { stdio: ["pipe", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("locked") && resolve());
+    child.on("error", reject);
+  });
+  return () => {
+    child.kill("SIGTERM");
+    child.stdin.end();
+  };
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
