@@ -12,7 +12,11 @@ process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "po-e2e-"));
 process.env.E2E_RECORD_DIR ??= path.join(process.env.E2E_DATA_DIR, "record");
 process.env.E2E_AUTH_SECRET ??= "e2e-only-secret-not-for-production-0123456789";
 
-/** Playwright's own Chromium where installed, else Debian's (scripts/ensure-browser.mjs installs it). */
+/**
+ * Playwright's own Chromium where installed, else Debian's old headless shell (what Playwright itself
+ * runs headless: no GPU process, about half the CPU of the full browser, which matters on two cores),
+ * else Debian's full Chromium. scripts/ensure-browser.mjs installs the shell.
+ */
 function browserPath(): string | undefined {
   try {
     const own = chromium.executablePath();
@@ -20,20 +24,26 @@ function browserPath(): string | undefined {
   } catch {
     // no bundled browser
   }
-  return "/usr/bin/chromium";
+  return ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
 }
 
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Two on two cores (Playwright's default, half the cores, would be one). Three kept the load
+  // average near 16 on a two-core machine, mostly Chromium, and a sign-up's confirm step outlasted
+  // its 10 s there; E2E_WORKERS raises it on a bigger machine.
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-reports/e2e.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    trace: "retain-on-failure",
+    // A trace records DOM snapshots and screencast frames of every test while it runs, to keep only
+    // a failing one's: CPU the two cores of CI need for the tests, for files nobody can open there
+    // (a clean clone, only the log is kept). Locally a failure leaves its trace in test-results/.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: browserPath(),

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { waitForHydration } from "./support/dev-server";
 import { linkFromOutbox } from "./support/mail";
 
 /**
@@ -25,6 +26,8 @@ const newPassword = () => `new-pass-${randomBytes(4).toString("hex")}7`;
 test("Settings: the owner renames the business and changes the password by keyboard; only the new password signs in", async ({ page, browser }) => {
   const account = await signUp(page);
   await page.goto("/settings");
+  // Filled before React hydrates the form, the text can land after the server-rendered name instead of replacing it.
+  await waitForHydration(page, 'form[aria-label="Edit business name"]');
 
   await page.getByRole("textbox", { name: /^Business name/ }).fill("Renamed Trading Ltd");
   await page.getByRole("button", { name: "Save business name" }).click();

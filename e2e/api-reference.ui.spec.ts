@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./support/accounts";
+import { sharedTest } from "./support/fixtures";
 import { expectNoSeriousViolations } from "./support/axe";
 
 type Operation = { operationId: string; summary: string; tags?: string[]; parameters?: { name: string }[] };
@@ -21,12 +21,12 @@ async function shoot(page: Page, name: string) {
  * Issue 12: the API reference renders the live OpenAPI document with Swagger UI, whose files come
  * from this server and load on that page only; it is reached from API keys and the composer.
  */
-test("the API reference renders every operation and schema of /api/commerce/openapi.json with Swagger UI, from this server only", async ({ browser }) => {
-  // Sign-up, two page visits, every operation and schema checked, axe over an opened operation.
+// Any signed-in owner will do: the worker's shared merchant (e2e/support/fixtures.ts).
+sharedTest("the API reference renders every operation and schema of /api/commerce/openapi.json with Swagger UI, from this server only", async ({ browser, merchant }) => {
+  // Two page visits, every operation and schema checked, axe over an opened operation.
   test.slow();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: merchant.storageState });
   const page = await context.newPage();
-  await signUp(page);
   const origin = new URL(test.info().project.use.baseURL!).origin;
   const outside: string[] = [];
   const viewerFiles: string[] = [];

@@ -5,6 +5,7 @@ import type { ConnectionKind, Mode } from "../lib/providers/types";
 import { listTemplates } from "../lib/composer/templates";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { sharedTest } from "./support/fixtures";
 import { inviteMember } from "./support/mail";
 
 /** Issue 6 "Done when", composer part. */
@@ -267,8 +268,8 @@ test("after a send the result sits beside the form at 1280 px, a fresh reference
   await context.close();
 });
 
-test("a template whose provider is not connected says to connect it first", async ({ page }) => {
-  await signUp(page);
+// The worker's shared merchant (e2e/support/fixtures.ts) never gets a Provider D connection.
+sharedTest("a template whose provider is not connected says to connect it first", async ({ page }) => {
   await page.goto("/invoices/new");
   await templateButton(page, "Provider D payment").click();
   await expect(page.getByTestId("template-status")).toContainText("Connect Provider D first");

@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { expectSaved, fKeys, fieldError, openConnectForm, pair, save, textbox, uniqueLabel, uploadKey } from "./support/connections";
+import { sharedTest } from "./support/fixtures";
 
 /** Issue 12: provider pages, connection details and forms that show every error at once. */
 const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "3000"}`;
@@ -10,16 +11,16 @@ mkdirSync(SHOTS, { recursive: true });
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
-test.beforeEach(async ({ page }) => {
-  await signUp(page);
-});
+// Each test checks pages and its own connections (unique labels) only, so all but one run signed in as the
+// worker's shared merchant (e2e/support/fixtures.ts); the one saving Provider D connections signs up its own
+// (one enabled D connection per currency and mode).
 
 /** No "spec 4.1", "spec section 2" or "(spec …)" anywhere in what the merchant reads. */
 async function expectNoSpecNumbers(page: Page) {
   await expect(page.locator("main")).not.toContainText(/\bspec(ification)?\s+(section\s+)?\d/i);
 }
 
-test("provider pages: an initials mark per provider and readable service names beside the codes, no spec numbers", async ({ page }) => {
+sharedTest("provider pages: an initials mark per provider and readable service names beside the codes, no spec numbers", async ({ page }) => {
   await page.goto("/providers");
   for (const slug of ["provider-a", "provider-b", "provider-c", "provider-d", "provider-e", "provider-f"]) {
     await expect(page.getByTestId(`provider-mark-${slug}`)).toHaveText(/^P[A-F]$/);
@@ -38,7 +39,7 @@ test("provider pages: an initials mark per provider and readable service names b
   await page.screenshot({ path: `${SHOTS}/provider-a.png`, fullPage: true });
 });
 
-test("Provider D submitted empty with 'Send merchant data' on: every error at once, a summary whose links move focus", async ({ page }) => {
+sharedTest("Provider D submitted empty with 'Send merchant data' on: every error at once, a summary whose links move focus", async ({ page }) => {
   const form = await openConnectForm(page, "provider-d", "H2H merchant account");
   await page.getByRole("switch", { name: "Send merchant data" }).check();
   await save(page);
@@ -76,6 +77,7 @@ test("Provider D submitted empty with 'Send merchant data' on: every error at on
 });
 
 test("Provider D: option values as words, and a connection without features says what it still does", async ({ page }) => {
+  await signUp(page);
   const fill = async (label: string, mode: "Test" | "Live") => {
     const form = await openConnectForm(page, "provider-d", "H2H merchant account");
     await textbox(page, "Label").fill(label);
@@ -104,7 +106,7 @@ test("Provider D: option values as words, and a connection without features says
   await expectNoSpecNumbers(page);
 });
 
-test("Provider E: key files by type and fingerprint, and the public key downloadable from the connection page", async ({ page }) => {
+sharedTest("Provider E: key files by type and fingerprint, and the public key downloadable from the connection page", async ({ page }) => {
   await openConnectForm(page, "provider-e", "H2H merchant account");
   const label = uniqueLabel("E keys");
   await textbox(page, "Label").fill(label);
@@ -134,7 +136,7 @@ test("Provider E: key files by type and fingerprint, and the public key download
   await page.screenshot({ path: `${SHOTS}/e-connection.png`, fullPage: true });
 });
 
-test("Provider F follows the Test/Live choice: dev keys saved in Test, refused in Live with what Live takes", async ({ page }) => {
+sharedTest("Provider F follows the Test/Live choice: dev keys saved in Test, refused in Live with what Live takes", async ({ page }) => {
   const form = await openConnectForm(page, "provider-f", "H2H merchant account");
   await expect(form.getByRole("switch", { name: /Test mode/ })).toHaveCount(0);
   const keys = fKeys("dev");
@@ -160,7 +162,7 @@ test("Provider F follows the Test/Live choice: dev keys saved in Test, refused i
   await expect(dob).toHaveAttribute("placeholder", "YYYY-MM-DD");
 });
 
-test("constants: saved values are in the server HTML; B's defaults mixed with the merchant's own address are flagged", async ({ page, browser }) => {
+sharedTest("constants: saved values are in the server HTML; B's defaults mixed with the merchant's own address are flagged", async ({ page, browser }) => {
   await openConnectForm(page, "provider-b", "H2H merchant account");
   const label = uniqueLabel("B mix");
   await textbox(page, "Label").fill(label);

@@ -1,9 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { signUp } from "./support/accounts";
+import { sharedTest } from "./support/fixtures";
 import { expectSaved, fKeys, openConnectForm, save, textbox, uniqueLabel } from "./support/connections";
 
-test("edit keeps a blank secret, disable survives an edit, Test connection reaches the sandbox, delete asks first; the audit trail names fields only", async ({ page }) => {
-  await signUp(page);
+// Only its own connection (unique label) matters: the worker's shared merchant (e2e/support/fixtures.ts).
+sharedTest("edit keeps a blank secret, disable survives an edit, Test connection reaches the sandbox, delete asks first; the audit trail names fields only", async ({ page }) => {
   await openConnectForm(page, "provider-b", "H2H merchant account");
   const label = uniqueLabel("B life");
   await page.getByLabel("Label").fill(label);
@@ -54,6 +55,7 @@ test("edit keeps a blank secret, disable survives an edit, Test connection reach
   await expect(page.getByRole("link", { name: `${label} renamed` })).toHaveCount(0);
 });
 
+// Counts connections and switches the Test/Live view (kept per merchant): a merchant of its own.
 test("the connections list filters by provider, mode and state", async ({ page }) => {
   await signUp(page);
   const f = uniqueLabel("F test");

@@ -1,17 +1,18 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signUp } from "./support/accounts";
 import { expectSaved, fKeys, fieldError, openConnectForm, otherPair, pair, save, textbox, uniqueLabel, uploadKey } from "./support/connections";
+import { sharedTest } from "./support/fixtures";
 
-test.beforeEach(async ({ page }) => {
-  await signUp(page);
-});
+// Each test makes and checks only its own connections (unique labels), so all but Provider D's run signed
+// in as the worker's shared merchant (e2e/support/fixtures.ts). Provider D's allows one enabled
+// connection per currency and mode, and that test makes a test and a live one: it signs up its own.
 
 async function fillLabel(page: Page, label: string) {
   await page.getByLabel("Label").fill(label);
 }
 
 test.describe("Provider A", () => {
-  test("provider account: key files uploaded, saved, secrets masked", async ({ page }) => {
+  sharedTest("provider account: key files uploaded, saved, secrets masked", async ({ page }) => {
     await openConnectForm(page, "provider-a", "Provider account");
     const label = uniqueLabel("A account");
     await fillLabel(page, label);
@@ -27,14 +28,14 @@ test.describe("Provider A", () => {
     await expect(page.getByTestId("connection-services")).toContainText("Card payout · UAH payment_card_uah");
   });
 
-  test("provider account: a private key offered as the payment key is refused", async ({ page }) => {
+  sharedTest("provider account: a private key offered as the payment key is refused", async ({ page }) => {
     await openConnectForm(page, "provider-a", "Provider account");
     await fillLabel(page, uniqueLabel("A wrong key"));
     await uploadKey(page, "Payment key", "oops.pem", pair.privateKey);
     await expect(fieldError(page, "new-provider_account-payment_key")).toContainText("This is a private key");
   });
 
-  test("H2H: API type, currency and features saved", async ({ page }) => {
+  sharedTest("H2H: API type, currency and features saved", async ({ page }) => {
     await openConnectForm(page, "provider-a", "H2H merchant account");
     const label = uniqueLabel("A h2h");
     await fillLabel(page, label);
@@ -50,7 +51,7 @@ test.describe("Provider A", () => {
     await expect(page.getByTestId("credential-features")).toHaveText("Payouts");
   });
 
-  test("H2H: an API type must be chosen", async ({ page }) => {
+  sharedTest("H2H: an API type must be chosen", async ({ page }) => {
     await openConnectForm(page, "provider-a", "H2H merchant account");
     await fillLabel(page, uniqueLabel("A h2h missing"));
     await save(page);
@@ -60,7 +61,7 @@ test.describe("Provider A", () => {
 });
 
 test.describe("Provider B", () => {
-  test("H2H saved with its secret masked to the last four", async ({ page }) => {
+  sharedTest("H2H saved with its secret masked to the last four", async ({ page }) => {
     await openConnectForm(page, "provider-b", "H2H merchant account");
     const label = uniqueLabel("B");
     await fillLabel(page, label);
@@ -71,7 +72,7 @@ test.describe("Provider B", () => {
     await expect(page.getByTestId("credential-secret_key")).toHaveText("Set · ••••WXYZ");
   });
 
-  test("a missing secret key is refused", async ({ page }) => {
+  sharedTest("a missing secret key is refused", async ({ page }) => {
     await openConnectForm(page, "provider-b", "H2H merchant account");
     await fillLabel(page, uniqueLabel("B missing"));
     await textbox(page, "Terminal ID").fill("TERM-9");
@@ -81,7 +82,7 @@ test.describe("Provider B", () => {
 });
 
 test.describe("Provider C", () => {
-  test("provider account and H2H in AMD saved", async ({ page }) => {
+  sharedTest("provider account and H2H in AMD saved", async ({ page }) => {
     await openConnectForm(page, "provider-c", "Provider account");
     const account = uniqueLabel("C account");
     await fillLabel(page, account);
@@ -101,7 +102,7 @@ test.describe("Provider C", () => {
     await expect(page.getByText("payment_card_amd_hpp").first()).toBeVisible();
   });
 
-  test("H2H without a currency is refused, and a duplicate label too", async ({ page }) => {
+  sharedTest("H2H without a currency is refused, and a duplicate label too", async ({ page }) => {
     await openConnectForm(page, "provider-c", "Provider account");
     const label = uniqueLabel("C dup");
     await fillLabel(page, label);
@@ -135,6 +136,7 @@ test.describe("Provider D", () => {
   }
 
   test("toggles: merchant data asks for MCC and URL; P2P saved; a second UZS test connection is refused with the reason", async ({ page }) => {
+    await signUp(page);
     const label = uniqueLabel("D");
     await fillD(page, label);
     await page.getByRole("switch", { name: "Send merchant data" }).check();
@@ -160,7 +162,7 @@ test.describe("Provider D", () => {
 });
 
 test.describe("Provider E", () => {
-  test("generates a key pair in the form, offers the public key, keeps the private key in the vault", async ({ page }) => {
+  sharedTest("generates a key pair in the form, offers the public key, keeps the private key in the vault", async ({ page }) => {
     await openConnectForm(page, "provider-e", "H2H merchant account");
     const label = uniqueLabel("E");
     await fillLabel(page, label);
@@ -179,7 +181,7 @@ test.describe("Provider E", () => {
     await expect(page.getByTestId("credential-ignore_callback")).toHaveText("On");
   });
 
-  test("uploaded keys that are not a pair are refused", async ({ page }) => {
+  sharedTest("uploaded keys that are not a pair are refused", async ({ page }) => {
     await openConnectForm(page, "provider-e", "H2H merchant account");
     await fillLabel(page, uniqueLabel("E mismatch"));
     await textbox(page, "Merchant ID").fill("E-M-2");
@@ -191,7 +193,7 @@ test.describe("Provider E", () => {
 });
 
 test.describe("Provider F", () => {
-  test("dev keys in test mode saved; the form says the secret is shown once", async ({ page }) => {
+  sharedTest("dev keys in test mode saved; the form says the secret is shown once", async ({ page }) => {
     await openConnectForm(page, "provider-f", "H2H merchant account");
     await expect(page.getByText("The provider shows the secret key only once", { exact: false })).toBeVisible();
     const label = uniqueLabel("F");
@@ -206,7 +208,7 @@ test.describe("Provider F", () => {
     await expect(page.getByTestId("credential-secret_key")).toHaveText(`Set · ••••${keys.secretKey.slice(-4)}`);
   });
 
-  test("prod keys in test mode are refused with what was expected", async ({ page }) => {
+  sharedTest("prod keys in test mode are refused with what was expected", async ({ page }) => {
     await openConnectForm(page, "provider-f", "H2H merchant account");
     const keys = fKeys("prod");
     await fillLabel(page, uniqueLabel("F wrong"));

@@ -1,10 +1,9 @@
-import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./support/accounts";
+import { expect, type Page } from "@playwright/test";
 import { expectSaved, fKeys, fieldError, openConnectForm, save, textbox, uniqueLabel } from "./support/connections";
+import { sharedTest as test } from "./support/fixtures";
 
-test.beforeEach(async ({ page }) => {
-  await signUp(page);
-});
+// Each test makes its own connection (unique label) and checks its constants only: signed in as the
+// worker's shared merchant (e2e/support/fixtures.ts).
 
 function editor(page: Page) {
   return page.getByRole("form", { name: "Connection constants" });

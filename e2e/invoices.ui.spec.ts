@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { PAYMENT_EXAMPLES, payoutExample } from "../lib/invoices/test-fixtures";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind, Mode } from "../lib/providers/types";
 import { createApiKey, signIn, signUp, type Account } from "./support/accounts";
+import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
 
 /** Issue 6, pages: the invoice list and detail pages, fed through the invoice API as a merchant would. */
@@ -59,12 +59,6 @@ function watchHydration(page: Page): string[] {
     if (message.type() === "error" && /hydrat|Minified React error/i.test(message.text())) errors.push(message.text());
   });
   return errors;
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 let seeded: Seeded;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { PASSWORD, signIn, signUp, type Account } from "./support/accounts";
+import { waitForHydration } from "./support/dev-server";
 import { inviteMember, linkFromOutbox } from "./support/mail";
 
 /**
@@ -38,6 +39,8 @@ async function expectRefused(context: BrowserContext) {
 
 async function renameBusiness(page: Page, name: string) {
   await page.goto("/settings");
+  // Filled before React hydrates the form, the text can land after the server-rendered name instead of replacing it.
+  await waitForHydration(page, 'form[aria-label="Edit business name"]');
   await page.getByRole("textbox", { name: /^Business name/ }).fill(name);
   await page.getByRole("button", { name: "Save business name" }).click();
   await expect(page.getByText(`Saved: the business name is now ${name}.`)).toBeVisible();

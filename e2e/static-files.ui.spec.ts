@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./support/accounts";
+import { sharedTest } from "./support/fixtures";
 
 /** Issue 9, item 9: public/ holds the icon, the logo and robots.txt, served to everyone. */
 const FILES = [
@@ -22,14 +22,19 @@ test("robots.txt keeps crawlers out of the dashboard", async ({ request }) => {
 
 const isLoaded = (img: HTMLImageElement) => img.complete && img.naturalWidth > 0;
 
-test("pages name the SVG icon, and the logo with its accessible name is shown signed out and in the shell", async ({ page }) => {
-  await page.goto("/sign-in");
-  await expect(page.locator('link[rel="icon"][type="image/svg+xml"]')).toHaveAttribute("href", /^\/logo\.svg/);
-  const logo = page.getByRole("img", { name: "Payment Orchestrator" });
+// Signed out in a context of its own, then in the shell as the worker's shared merchant (e2e/support/fixtures.ts).
+sharedTest("pages name the SVG icon, and the logo with its accessible name is shown signed out and in the shell", async ({ browser, page }, testInfo) => {
+  const signedOut = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const visitor = await signedOut.newPage();
+  await visitor.goto("/sign-in");
+  await expect(visitor.locator('link[rel="icon"][type="image/svg+xml"]')).toHaveAttribute("href", /^\/logo\.svg/);
+  const logo = visitor.getByRole("img", { name: "Payment Orchestrator" });
   await expect(logo).toBeVisible();
   await expect.poll(() => logo.evaluate(isLoaded)).toBe(true);
+  await signedOut.close();
 
-  await signUp(page);
+  await page.goto("/home");
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   const shellLogo = page.getByRole("complementary").getByRole("img", { name: "Payment Orchestrator" });
   await expect(shellLogo).toBeVisible();
   await expect.poll(() => shellLogo.evaluate(isLoaded)).toBe(true);

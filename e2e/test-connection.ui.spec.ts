@@ -3,6 +3,7 @@ import { PROVIDERS, type ConnectionKind } from "../lib/providers";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
 import { openConnectForm, textbox, uniqueLabel } from "./support/connections";
+import { sharedTest } from "./support/fixtures";
 
 /** A test-mode connection made through the management API with the provider's sample credentials. */
 async function seedConnection(page: Page, apiKey: string, provider: string, kind: ConnectionKind, credentials = sampleCredentials(provider, kind, "test")) {
@@ -14,23 +15,35 @@ async function seedConnection(page: Page, apiKey: string, provider: string, kind
   return ((await response.json()) as { data: { id: string } }).data.id;
 }
 
+async function testSeeded(page: Page, apiKey: string, provider: string, kind: ConnectionKind) {
+  const id = await seedConnection(page, apiKey, provider, kind);
+  await page.goto(`/connections/${id}`);
+  await page.getByRole("button", { name: "Test connection" }).click();
+  await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
+  await expect(page.getByTestId("audit-trail")).toContainText("tested");
+}
+
 for (const provider of PROVIDERS) {
   for (const kind of provider.kinds) {
-    test(`Test connection on a ${provider.name} ${kind.label} in test mode: reachable, credentials accepted`, async ({ page }) => {
-      await signUp(page);
-      const id = await seedConnection(page, await createApiKey(page), provider.slug, kind.kind);
-      await page.goto(`/connections/${id}`);
-      await page.getByRole("button", { name: "Test connection" }).click();
-      await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
-      await expect(page.getByTestId("audit-trail")).toContainText("tested");
-    });
+    const title = `Test connection on a ${provider.name} ${kind.label} in test mode: reachable, credentials accepted`;
+    if (kind.onePerCurrencyAndMode) {
+      // Provider D refuses a second enabled test connection in the same currency: a merchant of its own.
+      test(title, async ({ page }) => {
+        await signUp(page);
+        await testSeeded(page, await createApiKey(page), provider.slug, kind.kind);
+      });
+    } else {
+      // Only its own new connection matters: the worker's shared merchant (e2e/support/fixtures.ts).
+      sharedTest(title, async ({ page, merchant }) => {
+        await testSeeded(page, merchant.apiKey, provider.slug, kind.kind);
+      });
+    }
   }
 }
 
-test("New connection form: Test connection before saving refuses a wrong secret and names the field, then accepts the right one", async ({ page }) => {
-  await signUp(page);
+sharedTest("New connection form: Test connection before saving refuses a wrong secret and names the field, then accepts the right one", async ({ page, merchant }) => {
   const credentials = sampleCredentials("provider-b", "h2h", "test");
-  await seedConnection(page, await createApiKey(page), "provider-b", "h2h", credentials);
+  await seedConnection(page, merchant.apiKey, "provider-b", "h2h", credentials);
   const form = await openConnectForm(page, "provider-b", "H2H merchant account");
   await textbox(page, "Terminal ID").fill(String(credentials.terminal_id));
   await form.getByLabel("Secret key").fill("a-wrong-secret-value");

@@ -5,6 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { verifyWebhook } from "../lib/webhooks/verify-example";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { sharedTest } from "./support/fixtures";
 
 /**
  * Issue 11 "Merchant webhooks" in a real browser against the built app (NODE_ENV=production, the
@@ -177,8 +178,8 @@ test("owner sets the callback URL, sees the secret once, sends a test event, and
   }
 });
 
-test("the docs page shows the payload, the headers and the verification function the receivers here use", async ({ page }) => {
-  await signUp(page);
+// Any signed-in owner will do: the worker's shared merchant (e2e/support/fixtures.ts).
+sharedTest("the docs page shows the payload, the headers and the verification function the receivers here use", async ({ page }) => {
   await page.goto("/settings");
   await page.getByRole("link", { name: /Webhooks docs/ }).click();
   await expect(page).toHaveURL(/\/docs\/webhooks$/);

@@ -122,6 +122,11 @@ describe("e2e secrets scan", () => {
       { value: "typed-password-0001", kind: "secret", source: "POST /x password" },
       { value: "4111111111111111", kind: "card", source: "POST /x" },
     ]);
+    // A Luhn-valid run of digits inside an identifier (a Provider B sandbox reference) is no card; the same digits alone are.
+    expect(secretsInRequest(JSON.stringify({ txn: "B310000000000005e" }), "application/json", "POST /callback")).toEqual([]);
+    expect(secretsInRequest(JSON.stringify({ note: "310000000000005" }), "application/json", "POST /x")).toEqual([
+      { value: "310000000000005", kind: "card", source: "POST /x (digits)" },
+    ]);
     const form = new URLSearchParams({ "1_password": "form-password-0002", email: "a@example.com" }).toString();
     expect(secretsInRequest(form, "application/x-www-form-urlencoded", "POST /sign-in").map((s) => s.value)).toEqual(["form-password-0002"]);
   });

@@ -45,7 +45,10 @@ const MIN_NEEDLE = 8;
 const PREFIX = 8;
 const SECRET_FIELD = /(password|passphrase|secret|private_?key|privatekey|api_?key|apikey|card_?number|cardnumber|^(\d+_)?(number|pan)$)/i;
 const SHOWN_ONCE = /\b(?:pok|whsec)_[A-Za-z0-9_-]{20,}/g;
-const CARD_RUN = /(?<!\d)[3-6]\d{14,15}(?!\d)/g;
+// A card number sent in a body stands alone ("4111…" in JSON, a form field), never inside a longer
+// word: Provider B's sandbox references are "B" and 16 hex characters, and now and then those hold
+// a Luhn-valid run of 15 digits ("B310000000000005e"), which is no card.
+const CARD_RUN = /(?<![0-9A-Za-z])[3-6]\d{14,15}(?![0-9A-Za-z])/g;
 
 export function luhn(digits: string): boolean {
   let sum = 0;
