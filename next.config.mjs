@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm", "pg-boss", "pg"],
+  // Tailwind's compiler builds the hosted payment page's stylesheet at run time (lib/pay/page/stylesheet.ts).
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm", "pg-boss", "pg", "tailwindcss"],
   poweredByHeader: false,
   typedRoutes: false,
   // `next dev` would print every server action's arguments: passwords, secret keys, private keys.

@@ -198,6 +198,57 @@ test("the test cards are reachable by keyboard", async ({ page }) => {
   await expect(page.getByLabel("CVC")).toHaveValue("123");
 });
 
+test("Pay shows its pending state while the payment is sent, and the page's own script stays small", async ({ page }) => {
+  const path = await newInvoice(page.request);
+  const scripts: string[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") scripts.push(new URL(response.url()).pathname);
+  });
+  await page.goto(path);
+  // One script of the page's own, not the framework's: the page is for phones (issue 14).
+  expect(scripts).toHaveLength(1);
+  expect(scripts[0]).toMatch(/^\/pay\/assets\/pay-[0-9a-f]{16}\.js$/);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/pay/*/pay", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel("Cardholder name").fill("Ada Lovelace");
+  await payWith(page, "4242424242424242");
+  const pending = page.getByRole("button", { name: "Paying…" });
+  await expect(pending).toBeDisabled();
+  await expect(pending).toHaveAttribute("aria-busy", "true");
+  await expect(page.getByRole("button", { name: /4242 4242 4242 4242/ })).toBeDisabled();
+  release();
+  await expect(result(page)).toContainText("Payment received");
+  await expect(page.getByTestId("pay-status")).toBeFocused();
+});
+
+test("without JavaScript the form still says what is wrong, keeps the name, and pays", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const path = await newInvoice(page.request);
+  await page.goto(path);
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry date").fill("13/30");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByLabel("Cardholder name").fill("Ada Lovelace");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.locator("#pay-expiry-error")).toHaveText("Enter the expiry date as MM/YY, e.g. 04/29.");
+  await expect(page.getByLabel("Expiry date")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Cardholder name")).toHaveValue("Ada Lovelace");
+  await expect(page.getByLabel("Card number")).toHaveValue("");
+
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry date").fill("12/30");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(result(page)).toContainText("Payment received");
+  expect(new URL(page.url()).pathname).toBe(path);
+  await context.close();
+});
+
 test("an unknown invoice id is a plain not-found page, without sign-in", async ({ page }) => {
   await page.goto("/pay/cpi_doesnotexist0000000000");
   await expect(page).toHaveURL(/\/pay\/cpi_doesnotexist/);

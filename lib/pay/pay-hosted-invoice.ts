@@ -15,7 +15,9 @@ export type PayAnswer = { kind: "result"; invoice: HostedInvoice; refused?: stri
 
 const EXPIRED_REFUSAL = "This payment link has expired, so no payment was taken. Ask the merchant for a new link.";
 
-const GONE = { ok: false, problems: [], message: "This payment page does not exist." } as const;
+export const GONE_MESSAGE = "This payment page does not exist.";
+
+const GONE = { ok: false, problems: [], message: GONE_MESSAGE } as const;
 
 /** Only a web address may be followed; anything else from a provider is treated as no answer. */
 function isWebAddress(url: string): boolean {

@@ -24,7 +24,6 @@ import { confirmSignUpAction, signInAction, signUpAction } from "@/lib/actions/a
 import { checkStatusNowAction } from "@/lib/actions/check-status";
 import { createConnectionAction, deleteConnectionAction, generateKeyPairAction, setConnectionEnabledAction, updateConnectionAction } from "@/lib/actions/connections";
 import { acceptInviteAction, forgotPasswordAction, resetPasswordAction } from "@/lib/actions/password";
-import { payInvoiceAction } from "@/lib/actions/pay-invoice";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import type { ActionResult } from "@/lib/actions/result";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
@@ -75,7 +74,6 @@ const actions: Record<string, { call: Action; valid: () => Record<string, unknow
   removeMember: { call: removeMemberAction, valid: () => ({ userId: `${m.supportId}x` }) },
   saveWebhookUrl: { call: saveWebhookUrlAction, valid: () => ({ url: "https://example.com/hook" }) },
   resendWebhookEvent: { call: resendWebhookEventAction, valid: () => ({ id: "evt_x" }) },
-  payInvoice: { call: (input) => payInvoiceAction((input as { id?: string } | null)?.id as string, (input as { card?: unknown } | null)?.card), valid: () => ({ id: "cpi_x", card: { number: "4242424242424242", expiry: "12/30", cvc: "123", holder: "A B" } }) },
   signUp: { call: signUpAction, valid: () => ({ name: "N", email: "x", password: "short", businessName: "B", commerceAccount: "acct" }) },
   confirmSignUp: { call: confirmSignUpAction, valid: () => ({ token: "tok_x", password: "correct-horse-42" }) },
   signIn: { call: (input) => signInAction(input, (input as { next?: unknown } | null)?.next as string), valid: () => ({ email: "nobody", password: "x", next: "//evil.example" }) },

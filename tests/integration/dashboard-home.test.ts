@@ -16,7 +16,7 @@ vi.mock("next/headers", () => ({
 
 import { GET as LIST } from "@/app/api/dashboard/invoices/route";
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/route";
-import { payInvoiceAction } from "@/lib/actions/pay-invoice";
+import { payOnHostedPage } from "./helpers/hosted-page";
 import { testConnectionAction } from "@/lib/actions/test-connection";
 import { setViewModeAction } from "@/lib/actions/view-mode";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
@@ -97,7 +97,7 @@ describe("the setup checklist", () => {
     const m = { merchantId, key, account: merchant!.commerceAccount } as TeamMerchant;
     const id = await createPayment(m);
     expect((await getSetupChecklist(t.db, merchantId)).paidTestInvoice).toBe(false);
-    expect(await payInvoiceAction(id, CARD)).toMatchObject({ ok: true, data: { invoice: { outcome: { kind: "paid" } } } });
+    expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
     expect((await getSetupChecklist(t.db, merchantId)).paidTestInvoice).toBe(true);
 
     expect((await saveWebhookUrl(t.db, merchantId, "http://127.0.0.1:9/hooks")).ok).toBe(true);
@@ -140,7 +140,7 @@ describe("the Test/Live view", () => {
     await connect(t.db, m.merchantId, "provider-z", "h2h", { mode: "live", vaultKey: credentialsKey() });
     const testIds = [await createPayment(m), await createPayment(m)].sort();
     const liveId = await createPayment(m, false);
-    await payInvoiceAction(testIds[0]!, CARD);
+    await payOnHostedPage(testIds[0]!, CARD);
     session.userId = m.supportId;
 
     expect(await listIds("/api/dashboard/invoices")).toEqual(testIds);

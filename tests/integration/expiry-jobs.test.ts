@@ -10,7 +10,6 @@ import * as statusRoute from "@/app/(public)/pay/[id]/status/route";
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/route";
 import * as processRoute from "@/app/api/commerce/payout-invoices/[id]/process/route";
-import { payInvoiceAction } from "@/lib/actions/pay-invoice";
 import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
@@ -21,6 +20,7 @@ import { logger } from "@/lib/logger";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { expireJob, expireOverdueInvoices } from "@/lib/processing/jobs";
 import { setUpTestDb } from "./helpers/db";
+import { payOnHostedPage } from "./helpers/hosted-page";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 import { listScheduledJobs, makeJobsDue, runJobs } from "./helpers/jobs";
@@ -149,7 +149,7 @@ describe("the expire job", () => {
   it("leaves a paid invoice alone", async () => {
     const { m } = await merchant();
     const id = (await createPayment(m, { lifetime: 600 })).json.data.id;
-    expect(await payInvoiceAction(id, CARD)).toMatchObject({ ok: true, data: { invoice: { outcome: { kind: "paid" } } } });
+    expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
     await passLifetime(id);
     await expireJob(t.db, { invoiceId: id }, JOB);
     expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok" });
@@ -159,7 +159,7 @@ describe("the expire job", () => {
     const { m, connectionId } = await merchant();
     const id = (await createPayment(m)).json.data.id;
     fake.script.set(connectionId, [{ kind: "declined", resolution: "issuer_decline", message: "declined" }]);
-    await payInvoiceAction(id, CARD);
+    await payOnHostedPage(id, CARD);
     expect(await invoiceRow(id)).toMatchObject({ status: "process_failed" });
     await passLifetime(id);
     await expireJob(t.db, { invoiceId: id }, JOB);
@@ -197,9 +197,11 @@ describe("the hosted page of an overdue invoice", () => {
     expect(await invoiceRow(id)).toMatchObject({ status: "expired", resolution: "expired" });
     expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({ toStatus: "expired", reason: "lifetime ended (hosted page)" });
 
-    expect(await payInvoiceAction(id, CARD)).toMatchObject({
+    expect(await payOnHostedPage(id, CARD)).toMatchObject({
       ok: true,
-      data: { kind: "result", refused: expect.stringContaining("This payment link has expired"), invoice: { canPay: false } },
+      kind: "result",
+      refused: expect.stringContaining("This payment link has expired"),
+      invoice: { canPay: false },
     });
     expect(fake.calls).toEqual([]);
   });
@@ -210,8 +212,8 @@ describe("the hosted page of an overdue invoice", () => {
     await passLifetime(id);
     // Nothing expired it yet (no job, no page load since): Pay itself finds it overdue and refuses.
     expect(await invoiceRow(id)).toMatchObject({ status: "created" });
-    const answer = await payInvoiceAction(id, CARD);
-    expect(answer).toMatchObject({ ok: true, data: { refused: expect.stringContaining("expired"), invoice: { outcome: { kind: "closed", expired: true } } } });
+    const answer = await payOnHostedPage(id, CARD);
+    expect(answer).toMatchObject({ ok: true, refused: expect.stringContaining("expired"), invoice: { outcome: { kind: "closed", expired: true } } });
     expect(fake.calls).toEqual([]);
   });
 
@@ -234,7 +236,7 @@ describe("the sweep", () => {
     const lost = (await createPayment(m, { lifetime: 600 })).json.data.id;
     const fresh = (await createPayment(m, { lifetime: 600 })).json.data.id;
     const paid = (await createPayment(m, { lifetime: 600 })).json.data.id;
-    await payInvoiceAction(paid, CARD);
+    await payOnHostedPage(paid, CARD);
     const boss = await getBoss(t.db);
     await boss.getDb().executeSql(`delete from ${jobsSchema()}.job where name = 'invoice-expire' and data->>'invoiceId' = $1`, [lost]);
     await passLifetime(lost);

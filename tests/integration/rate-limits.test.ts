@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("@/lib/auth", () => ({ auth: async () => null }));
 import * as connectionRoute from "@/app/api/connections/[id]/route";
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
-import { payInvoiceAction } from "@/lib/actions/pay-invoice";
+import { payOnHostedPage } from "./helpers/hosted-page";
 import {
   DEFAULT_RATE_LIMITS,
   forgetLocalBuckets,
@@ -250,12 +250,13 @@ describe("the hosted page's limit on Pay, per invoice", () => {
 
     // A scripted client sends a form the page would not: each is counted and answered with the field's error.
     for (let i = 0; i < PAY_TRIES_PER_INVOICE; i += 1) {
-      const answer = await payInvoiceAction(id, { ...CARD, number: `4242 424${i}` });
+      const answer = await payOnHostedPage(id, { ...CARD, number: `4242 424${i}` });
       expect(answer).toMatchObject({ ok: false, fieldErrors: { number: expect.stringMatching(/card number/) } });
     }
     // The next one, even with a good card, is refused before the card is read.
-    const refused = await payInvoiceAction(id, CARD);
+    const refused = await payOnHostedPage(id, CARD);
     expect(refused).toEqual({
+      status: 200,
       ok: false,
       fieldErrors: {},
       message: "Too many payment tries for this invoice. No payment was taken; wait 15 minutes and try again.",
@@ -265,8 +266,8 @@ describe("the hosted page's limit on Pay, per invoice", () => {
 
     // The limit is the invoice's: another invoice of the same merchant is paid at once.
     const second = await hostedInvoice(m);
-    const paid = await payInvoiceAction(second, CARD);
-    expect(paid).toMatchObject({ ok: true, data: { kind: "result", invoice: { id: second, outcome: { kind: "paid" } } } });
+    const paid = await payOnHostedPage(second, CARD);
+    expect(paid).toMatchObject({ ok: true, kind: "result", invoice: { id: second, outcome: { kind: "paid" } } });
     expect(fake.calls).toHaveLength(1);
   });
 
@@ -277,13 +278,13 @@ describe("the hosted page's limit on Pay, per invoice", () => {
     // Hard declines leave the invoice payable until its attempts limit (5); the tries before it are form errors.
     fake.script.set(connection.id, Array.from({ length: 5 }, () => ({ kind: "declined" as const, resolution: "issuer_decline" as const, message: "Do not honour" })));
     for (let i = 0; i < PAY_TRIES_PER_INVOICE - 4; i += 1) {
-      expect(await payInvoiceAction(id, { ...CARD, expiry: "13/30" })).toMatchObject({ ok: false, fieldErrors: { expiry: expect.any(String) } });
+      expect(await payOnHostedPage(id, { ...CARD, expiry: "13/30" })).toMatchObject({ ok: false, fieldErrors: { expiry: expect.any(String) } });
     }
     for (let i = 0; i < 4; i += 1) {
-      expect(await payInvoiceAction(id, CARD)).toMatchObject({ ok: true, data: { kind: "result", invoice: { canPay: true } } });
+      expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: true, kind: "result", invoice: { canPay: true } });
     }
     expect(fake.calls).toHaveLength(4);
-    expect(await payInvoiceAction(id, CARD)).toMatchObject({ ok: false, message: expect.stringContaining("Too many payment tries for this invoice") });
+    expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: false, message: expect.stringContaining("Too many payment tries for this invoice") });
     expect(fake.calls).toHaveLength(4);
     expect(await statusOf(id)).toBe("process_failed");
   });

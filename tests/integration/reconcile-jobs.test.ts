@@ -9,7 +9,6 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/route";
 import { checkStatusNowAction } from "@/lib/actions/check-status";
-import { payInvoiceAction } from "@/lib/actions/pay-invoice";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { invoiceAttempts, invoices, webhookEvents } from "@/lib/db/schema";
@@ -24,6 +23,7 @@ import { recoverInterruptedRequests } from "@/lib/processing/recover";
 import { readInvoiceSchedule } from "@/lib/processing/schedule";
 import { saveRoutingOrder } from "@/lib/routing/orders";
 import { setUpTestDb } from "./helpers/db";
+import { payOnHostedPage } from "./helpers/hosted-page";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 import { listScheduledJobs, makeJobsDue, runAllJobs, runJobs } from "./helpers/jobs";
@@ -85,10 +85,12 @@ async function passThreeDsSession(invoiceId: string) {
   await t.db.update(invoiceAttempts).set({ startedAt: sql`now() - interval '16 minutes'` }).where(eq(invoiceAttempts.invoiceId, invoiceId));
 }
 
+/** "Pay" on the hosted page; the answer without its HTTP status and ok flag. */
 async function pay(invoiceId: string) {
-  const answer = await payInvoiceAction(invoiceId, CARD);
-  if (!answer.ok) throw new Error(`pay refused: ${answer.message}`);
-  return answer.data;
+  const { status, ok, ...answer } = await payOnHostedPage(invoiceId, CARD);
+  if (!ok) throw new Error(`pay refused (${status}): ${String(answer.message)}`);
+  delete answer.html;
+  return answer;
 }
 
 describe("a status request finalises a waiting attempt", () => {
@@ -164,8 +166,8 @@ describe("a provider that never answers", () => {
     expect(asked).toBeGreaterThanOrEqual(4);
 
     // The customer cannot pay again meanwhile: the outcome is unknown, so a second charge could double it.
-    const again = await payInvoiceAction(id, CARD);
-    expect(again).toMatchObject({ ok: true, data: { kind: "result", invoice: { canPay: false, outcome: { kind: "in_progress" } } } });
+    const again = await payOnHostedPage(id, CARD);
+    expect(again).toMatchObject({ ok: true, kind: "result", invoice: { canPay: false, outcome: { kind: "in_progress" } } });
 
     await passLifetime(id);
     await runAllJobs(t.db, { invoiceId: id, name: "invoice-reconcile" });
@@ -180,7 +182,7 @@ describe("a provider that never answers", () => {
     expect(statusCalls()).toHaveLength(asked + 1);
     expect(paymentCalls()).toHaveLength(1);
     expect(await listAttempts(t.db, id)).toHaveLength(1);
-    expect((await payInvoiceAction(id, CARD)).ok).toBe(true);
+    expect((await payOnHostedPage(id, CARD)).ok).toBe(true);
     expect(paymentCalls()).toHaveLength(1);
   });
 

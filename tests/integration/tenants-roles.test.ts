@@ -8,7 +8,9 @@ vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import * as publicKeyRoute from "@/app/(dashboard)/connections/[id]/public-key/route";
+import * as payPayRoute from "@/app/(public)/pay/[id]/pay/route";
 import * as payReturnRoute from "@/app/(public)/pay/[id]/return/route";
+import * as payPageRoute from "@/app/(public)/pay/[id]/route";
 import * as payStatusRoute from "@/app/(public)/pay/[id]/status/route";
 import * as paymentAttemptsRoute from "@/app/api/commerce/payment-invoices/[id]/attempts/route";
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
@@ -30,7 +32,6 @@ import {
   setConnectionEnabledAction,
   updateConnectionAction,
 } from "@/lib/actions/connections";
-import { payInvoiceAction } from "@/lib/actions/pay-invoice";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import type { ActionResult } from "@/lib/actions/result";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
@@ -127,6 +128,15 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     params: (w) => ({ id: w.e.id }),
     query: "?field=public_key",
   },
+  "app/(public)/pay/[id]/route.ts GET": { handler: handler(payPageRoute.GET), auth: "public", params: invoiceParams("payout") },
+  // Public by design: a payment's unguessable id is the hosted page's key. A payout's id is no hosted page.
+  "app/(public)/pay/[id]/pay/route.ts POST": {
+    handler: handler(payPayRoute.POST),
+    auth: "public",
+    params: invoiceParams("payout"),
+    body: () => ({ number: "4242 4242 4242 4242", expiry: "12/30", cvc: "737", holder: "Mallory" }),
+  },
+  "app/(public)/pay/assets/[file]/route.ts GET": { exempt: "the hosted page's stylesheet and script, named by a hash of their content: nothing of any merchant" },
   "app/(public)/pay/[id]/return/route.ts GET": { handler: handler(payReturnRoute.GET), auth: "public", params: invoiceParams("payout") },
   "app/(public)/pay/[id]/status/route.ts GET": { handler: handler(payStatusRoute.GET), auth: "public", params: invoiceParams("payout") },
   "app/api/docs-assets/[version]/[file]/route.ts GET": { exempt: "Swagger UI's open-source files, named by version and file name: nothing of any merchant" },
@@ -177,6 +187,8 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
 /** The route modules with cases, for the handlers lib/api/methods.ts adds for methods a route does not serve. */
 const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/(dashboard)/connections/[id]/public-key/route.ts": publicKeyRoute,
+  "app/(public)/pay/[id]/route.ts": payPageRoute,
+  "app/(public)/pay/[id]/pay/route.ts": payPayRoute,
   "app/(public)/pay/[id]/return/route.ts": payReturnRoute,
   "app/(public)/pay/[id]/status/route.ts": payStatusRoute,
   "app/api/commerce/payment-invoices/[id]/attempts/route.ts": paymentAttemptsRoute,
@@ -438,14 +450,6 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/actions/password.ts#acceptInviteAction": { role: "public", noId: "names an invitation by its 256-bit link token, not an id" },
   "lib/actions/password.ts#forgotPasswordAction": { role: "public", noId: "takes an e-mail; answers the same for every address" },
   "lib/actions/password.ts#resetPasswordAction": { role: "public", noId: "names a reset by its 256-bit link token, not an id" },
-  "lib/actions/pay-invoice.ts#payInvoiceAction": {
-    role: "public",
-    // Public by design: a payment's unguessable id is the hosted page's key. A payout's id is no hosted page.
-    tenant: {
-      run: () => payInvoiceAction(B.payoutId, { number: "4242 4242 4242 4242", expiry: "12/30", cvc: "737", holder: "Mallory" }),
-      refusal: "This payment page does not exist.",
-    },
-  },
   "lib/actions/process-payout.ts#processPayoutAction": {
     role: "owner",
     tenant: { run: () => processPayoutAction({ id: B.payoutId }), refusal: "This payout does not exist." },

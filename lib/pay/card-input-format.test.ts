@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCardNumberInput, formatExpiryInput, testCardExpiry } from "./card-input-format";
+import { formatCardNumberInput, formatExpiryInput, testCardExpiry } from "./card-checks";
 
 describe("hosted page input formatting", () => {
   it("groups card digits by four and drops anything else", () => {

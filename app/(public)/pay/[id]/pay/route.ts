@@ -1,0 +1,96 @@
+import { problemsToFormErrors } from "@/lib/actions/result";
+import { withPublic } from "@/lib/api/with-api-key";
+import { getDb } from "@/lib/db/client";
+import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
+import { pageAssets } from "@/lib/pay/page/assets";
+import { renderHostedPage, renderPayment } from "@/lib/pay/page/render";
+import { htmlResponse, nonceOf, notFoundPage } from "@/lib/pay/page/respond";
+import { GONE_MESSAGE, payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
+import { problem, type Problem } from "@/lib/problems";
+import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
+
+export const dynamic = "force-dynamic";
+
+/** A card form is a few hundred bytes; anything much larger is not one. */
+const MAX_BODY = 8 * 1024;
+const FIELDS = ["number", "expiry", "cvc", "holder"] as const;
+
+function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** A browser sends Origin with every POST: one from another site is refused (a form there cannot pay here). */
+function crossSite(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  try {
+    return new URL(origin).host !== request.headers.get("host");
+  } catch {
+    return true;
+  }
+}
+
+/** The four card fields and nothing else, as sent; the schema names what is missing or wrong. */
+async function readCard(request: Request, form: boolean): Promise<Record<string, unknown> | undefined> {
+  const text = await request.text();
+  if (text.length > MAX_BODY) return undefined;
+  let sent: unknown;
+  if (form) sent = Object.fromEntries(new URLSearchParams(text));
+  else {
+    try {
+      sent = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+  if (typeof sent !== "object" || sent === null || Array.isArray(sent)) return undefined;
+  const card: Record<string, unknown> = {};
+  for (const name of FIELDS) if (Object.hasOwn(sent, name)) card[name] = (sent as Record<string, unknown>)[name];
+  return card;
+}
+
+/**
+ * "Pay" on the public hosted page. No session: the invoice's unguessable id is the only key, and
+ * the answer says nothing the page does not already show; the card number is never returned.
+ * The page's script sends JSON and gets JSON back (with the payment part of the page rendered
+ * anew); a browser without the script posts the form and gets the page, or is sent on to 3-D
+ * Secure or back to the page. Rate-limited per address, and per invoice (lib/pay/pay-limit.ts).
+ */
+export const POST = withPublic<{ id: string }>(async ({ request, params }) => {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const form = type === "application/x-www-form-urlencoded";
+  const isJson = type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+  if (!form && !isJson) return json({ ok: false, fieldErrors: {}, message: "Send the card form as JSON or as a form." }, 415);
+  if (crossSite(request)) return json({ ok: false, fieldErrors: {}, message: "A payment can only be sent from its own page." }, 403);
+  const card = await readCard(request, form);
+  if (!card) return json({ ok: false, fieldErrors: {}, message: "The card form could not be read." }, 400);
+
+  const db = await getDb();
+  // Text PostgreSQL cannot store is the field's problem before any schema or query sees it.
+  const unsafe = findUnsafeText(card);
+  const outcome = unsafe
+    ? { ok: false as const, problems: [problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)] as Problem[], message: undefined }
+    : await payHostedInvoice(db, params.id, card);
+  const holder = typeof card.holder === "string" ? card.holder : "";
+
+  if (!form) {
+    if (!outcome.ok) return json({ ok: false, ...problemsToFormErrors(outcome.problems, outcome.message) }, outcome.message === GONE_MESSAGE ? 404 : 200);
+    if (outcome.data.kind === "redirect") return json({ ok: true, kind: "redirect", url: outcome.data.url });
+    const { invoice, refused } = outcome.data;
+    // The invoice's public view (what the status poll answers too) and the page's payment part rendered anew.
+    return json({ ok: true, kind: "result", invoice, ...(refused ? { refused } : {}), html: renderPayment(invoice, { errors: {}, alert: refused, holder }) });
+  }
+
+  // Without the script: the page itself answers, or the browser is sent on (a relative address: never another host).
+  if (outcome.ok) {
+    const answer = outcome.data;
+    if (answer.kind === "redirect") return new Response(null, { status: 303, headers: { Location: answer.url } });
+    if (!answer.refused) return new Response(null, { status: 303, headers: { Location: `/pay/${encodeURIComponent(params.id)}` } });
+    return htmlResponse(renderHostedPage(answer.invoice, await pageAssets(nonceOf(request)), { errors: {}, alert: answer.refused, holder }));
+  }
+  const assets = await pageAssets(nonceOf(request));
+  const invoice = await findHostedInvoice(db, params.id);
+  if (!invoice) return notFoundPage(assets);
+  const { fieldErrors, message } = problemsToFormErrors(outcome.problems, outcome.message);
+  return htmlResponse(renderHostedPage(invoice, assets, { errors: fieldErrors, alert: message, holder }), 422);
+});
