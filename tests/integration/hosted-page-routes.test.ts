@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as pageRoute from "@/app/(public)/pay/[id]/route";
 import * as payRoute from "@/app/(public)/pay/[id]/pay/route";
 import * as assetRoute from "@/app/(public)/pay/assets/[file]/route";
@@ -8,7 +8,7 @@ import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
-import { startSandboxServer } from "./helpers/sandbox-server";
+import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 
 /**
  * Issue 14: the hosted page as HTML with its own small script, and Pay as a route. What a browser
@@ -19,17 +19,7 @@ const t = setUpTestDb();
 const CARD = { number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123", holder: "Ada Lovelace" };
 const NONCE = "bm9uY2Utb2YtdGhpcy1yZXF1ZXN0";
 
-let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
-const previousAppUrl = process.env.APP_URL;
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  process.env.APP_URL = sandbox.baseUrl;
-});
-afterAll(async () => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-  await sandbox.close();
-});
+serveSandboxesAsAppUrl();
 beforeEach(() => {
   for (const level of ["info", "warn"] as const) vi.spyOn(logger, level).mockImplementation(() => {});
 });

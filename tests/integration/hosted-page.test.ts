@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import * as returnRoute from "@/app/(public)/pay/[id]/return/route";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { invoices, invoiceAttempts, sandboxRecords } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
@@ -12,7 +12,7 @@ import { resumeHostedInvoice } from "@/lib/pay/resume";
 import { answerThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
-import { startSandboxServer } from "./helpers/sandbox-server";
+import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 
 /**
  * Issue 10 "Hosted payment page": the page's data read and its Pay, through the engine, Provider
@@ -23,17 +23,7 @@ const t = setUpTestDb();
 const FULL = "4242424242424242";
 const card = (number: string, extra: Record<string, unknown> = {}) => ({ number, expiry: "12/30", cvc: "123", holder: "Ada Lovelace", ...extra });
 
-let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
-const previousAppUrl = process.env.APP_URL;
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  process.env.APP_URL = sandbox.baseUrl;
-});
-afterAll(async () => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-  await sandbox.close();
-});
+const sandbox = serveSandboxesAsAppUrl();
 beforeEach(() => {
   for (const level of ["info", "warn"] as const) vi.spyOn(logger, level).mockImplementation(() => {});
 });
@@ -147,16 +137,16 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
     const [, , , provider, reference] = url.pathname.split("/");
     const returnUrl = url.searchParams.get("return")!;
     expect(await findHostedInvoice(t.db, id)).toMatchObject({ canPay: false, final: false, outcome: { kind: "in_progress" } });
-    const answered = await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl }, sandbox.baseUrl);
+    const answered = await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl }, sandbox.baseUrl());
     expect(answered).toMatchObject({ ok: true, redirectTo: returnUrl });
-    const back = await returnRoute.GET(new Request(`${sandbox.baseUrl}/pay/${id}/return`), { params: Promise.resolve({ id }) });
+    const back = await returnRoute.GET(new Request(`${sandbox.baseUrl()}/pay/${id}/return`), { params: Promise.resolve({ id }) });
     expect(back.status).toBe(303);
     expect(back.headers.get("location")).toBe(`/pay/${id}`);
     expect(await findHostedInvoice(t.db, id)).toMatchObject({ final: true, outcome: { kind: "paid" } });
   });
 
   it("the return route answers 404 for an invoice that is not a hosted payment", async () => {
-    const back = await returnRoute.GET(new Request(`${sandbox.baseUrl}/pay/x/return`), { params: Promise.resolve({ id: "cpi_AAAAAAAAAAAAAAAAAAAAAA" }) });
+    const back = await returnRoute.GET(new Request(`${sandbox.baseUrl()}/pay/x/return`), { params: Promise.resolve({ id: "cpi_AAAAAAAAAAAAAAAAAAAAAA" }) });
     expect(back.status).toBe(404);
   });
 
@@ -167,7 +157,7 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
     if (answer.kind !== "redirect") throw new Error("expected a redirect");
     const url = new URL(answer.url);
     const [, , , provider, reference] = url.pathname.split("/");
-    await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "fail", returnUrl: url.searchParams.get("return")! }, sandbox.baseUrl);
+    await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "fail", returnUrl: url.searchParams.get("return")! }, sandbox.baseUrl());
     expect(await resumeHostedInvoice(t.db, id)).toMatchObject({ outcome: { kind: "declined", reason: "The 3-D Secure check was not passed." } });
   });
 
@@ -177,7 +167,7 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
     const answer = await pay(id, card("4000000000003220"));
     if (answer.kind !== "redirect") throw new Error("expected a redirect");
     const [, , , provider, reference] = new URL(answer.url).pathname.split("/");
-    const refused = await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl: "https://evil.example.com/" }, sandbox.baseUrl);
+    const refused = await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl: "https://evil.example.com/" }, sandbox.baseUrl());
     expect(refused).toEqual({ ok: false, reason: "bad_return_url" });
     expect(await resumeHostedInvoice(t.db, id)).toMatchObject({ outcome: { kind: "in_progress" } });
   });

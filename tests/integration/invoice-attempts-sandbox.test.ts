@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
@@ -9,7 +9,7 @@ import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { processPayout } from "@/lib/processing/engine";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference } from "./helpers/invoice-fixtures";
-import { startSandboxServer } from "./helpers/sandbox-server";
+import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 
 /**
  * Issue 10: the sandbox "keeps its own record of what it received, visible on the invoice page's
@@ -19,17 +19,7 @@ import { startSandboxServer } from "./helpers/sandbox-server";
 const t = setUpTestDb();
 const FULL = "4242424242424242";
 
-let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
-const previousAppUrl = process.env.APP_URL;
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  process.env.APP_URL = sandbox.baseUrl;
-});
-afterAll(async () => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-  await sandbox.close();
-});
+serveSandboxesAsAppUrl();
 beforeEach(() => {
   for (const level of ["info", "warn"] as const) vi.spyOn(logger, level).mockImplementation(() => {});
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
 
 /**
@@ -29,4 +30,29 @@ export async function startSandboxServer(): Promise<{ baseUrl: string; close: ()
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * For a whole test file: the sandboxes served over HTTP from before its first test, with APP_URL
+ * pointing at them (adapters build sandbox URLs from it), and APP_URL restored after its last.
+ * `baseUrl()` is the server's address once it runs.
+ */
+export function serveSandboxesAsAppUrl(): { baseUrl: () => string } {
+  let sandbox: Awaited<ReturnType<typeof startSandboxServer>> | undefined;
+  const previousAppUrl = process.env.APP_URL;
+  beforeAll(async () => {
+    sandbox = await startSandboxServer();
+    process.env.APP_URL = sandbox.baseUrl;
+  });
+  afterAll(async () => {
+    if (previousAppUrl === undefined) delete process.env.APP_URL;
+    else process.env.APP_URL = previousAppUrl;
+    await sandbox?.close();
+  });
+  return {
+    baseUrl: () => {
+      if (!sandbox) throw new Error("the sandbox server starts in beforeAll");
+      return sandbox.baseUrl;
+    },
+  };
 }
