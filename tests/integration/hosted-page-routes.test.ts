@@ -126,6 +126,7 @@ describe("POST /pay/{id}/pay", () => {
     const cases: [string, Record<string, string>, number][] = [
       [new URLSearchParams(CARD).toString(), { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" }, 403],
       [JSON.stringify(CARD), { "content-type": "application/json", origin: "null" }, 403],
+      [JSON.stringify(CARD), { "content-type": "application/json", origin: "https://evil.example", "x-forwarded-host": "pay.example.com" }, 403],
       [JSON.stringify(CARD), { "content-type": "text/plain" }, 415],
       ["{", { "content-type": "application/json" }, 400],
       ["[]", { "content-type": "application/json" }, 400],
@@ -137,6 +138,12 @@ describe("POST /pay/{id}/pay", () => {
       expect(await response.json()).toMatchObject({ ok: false, message: expect.any(String) });
     }
     expect((await page(id)).text).not.toContain("Payment received");
+  });
+
+  it("takes the script's Pay behind a load balancer, whose Host is its own but X-Forwarded-Host the customer's", async () => {
+    const id = await invoice();
+    const response = await post(id, JSON.stringify(CARD), { "content-type": "application/json", host: "10.0.0.7:3000", origin: "https://pay.example.com", "x-forwarded-host": "pay.example.com" });
+    expect(await response.json()).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
   });
 
   it("answers 404 for an invoice that is no hosted payment", async () => {

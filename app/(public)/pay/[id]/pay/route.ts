@@ -19,12 +19,17 @@ function json(body: unknown, status = 200): Response {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 }
 
-/** A browser sends Origin with every POST: one from another site is refused (a form there cannot pay here). */
+/**
+ * A browser sends Origin with every POST: one from another site is refused (a form there cannot
+ * pay here). This site's host is the one the browser used: X-Forwarded-Host behind a load balancer
+ * (a page on another site cannot set it), else Host; the same rule as Next's server actions.
+ */
 function crossSite(request: Request): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return false;
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host");
   try {
-    return new URL(origin).host !== request.headers.get("host");
+    return new URL(origin).host !== host;
   } catch {
     return true;
   }
