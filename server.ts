@@ -17,6 +17,7 @@ import { startServer } from "@/lib/server-start";
 import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
 import { serveDocsAsset } from "@/server/serve-docs-assets";
+import { servePayAsset } from "@/server/serve-pay-assets";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "127.0.0.1";
@@ -82,7 +83,9 @@ const server = http.createServer((req, res) => {
       ? serveCommerce(req, res, pathname, origin)
       : pathname.startsWith("/api/docs-assets/")
         ? serveDocsAsset(req, res, pathname, origin) // compressed Swagger UI files: Next would drop their Content-Encoding
-        : Promise.resolve(false);
+        : pathname.startsWith("/pay/assets/")
+          ? servePayAsset(req, res, pathname) // the hosted page's stylesheet and script, compressed likewise
+          : Promise.resolve(false);
   lean.then((served) => (served ? undefined : handle(req, res, url))).catch(() => sendInternalError(req, res));
 });
 

@@ -201,13 +201,18 @@ test("the test cards are reachable by keyboard", async ({ page }) => {
 test("Pay shows its pending state while the payment is sent, and the page's own script stays small", async ({ page }) => {
   const path = await newInvoice(page.request);
   const scripts: string[] = [];
-  page.on("response", (response) => {
-    if (response.request().resourceType() === "script") scripts.push(new URL(response.url()).pathname);
+  const encodings = new Map<string, string | undefined>();
+  page.on("response", async (response) => {
+    const type = response.request().resourceType();
+    if (type === "script") scripts.push(new URL(response.url()).pathname);
+    if (type === "script" || type === "stylesheet") encodings.set(type, (await response.allHeaders())["content-encoding"]);
   });
   await page.goto(path);
   // One script of the page's own, not the framework's: the page is for phones (issue 14).
   expect(scripts).toHaveLength(1);
   expect(scripts[0]).toMatch(/^\/pay\/assets\/pay-[0-9a-f]{16}\.js$/);
+  // Both files come compressed (the browser accepts brotli).
+  await expect.poll(() => [encodings.get("script"), encodings.get("stylesheet")]).toEqual(["br", "br"]);
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/pay/*/pay", async (route) => {

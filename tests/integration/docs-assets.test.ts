@@ -5,7 +5,8 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/docs-assets/[version]/[file]/route";
-import { pickEncoding, swaggerUiAssetHandler } from "@/app/api/docs-assets/swagger-ui-dist";
+import { swaggerUiAssetHandler } from "@/app/api/docs-assets/swagger-ui-dist";
+import { pickEncoding } from "@/lib/http/content-encoding";
 import { serveDocsAsset } from "@/server/serve-docs-assets";
 
 /** Issue 14: the API reference's Swagger UI files go compressed to browsers that accept it. */

@@ -2,10 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as pageRoute from "@/app/(public)/pay/[id]/route";
 import * as payRoute from "@/app/(public)/pay/[id]/pay/route";
 import * as assetRoute from "@/app/(public)/pay/assets/[file]/route";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
+import { payAssetResponse } from "@/lib/pay/page/assets";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
@@ -72,6 +74,23 @@ describe("GET /pay/{id}", () => {
     }
     for (const name of ["pay-0000000000000000.js", "..%2Fpackage.json", "pay.js"]) {
       expect((await assetRoute.GET(new Request("http://localhost/x"), { params: Promise.resolve({ file: name }) })).status).toBe(404);
+    }
+  });
+
+  it("sends the assets compressed as the browser accepts where server.ts writes them, the same bytes once decoded", async () => {
+    const { text } = await page(await invoice());
+    for (const [, name] of text.matchAll(/\/pay\/assets\/(pay-[0-9a-f]{16}\.(?:js|css))/g)) {
+      const plain = Buffer.from(await (await payAssetResponse(name!, null, true)).arrayBuffer());
+      const br = await payAssetResponse(name!, "gzip, deflate, br", true);
+      expect(br.headers.get("content-encoding")).toBe("br");
+      expect(br.headers.get("vary")).toBe("Accept-Encoding");
+      const brBody = Buffer.from(await br.arrayBuffer());
+      expect(brBody.length).toBeLessThan(plain.length / 2);
+      expect(brotliDecompressSync(brBody).equals(plain)).toBe(true);
+      const gzip = await payAssetResponse(name!, "gzip", true);
+      expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())).equals(plain)).toBe(true);
+      // The route module Next calls (`next dev`) never says an encoding it could not keep.
+      expect((await payAssetResponse(name!, "br", false)).headers.get("content-encoding")).toBeNull();
     }
   });
 
