@@ -14,7 +14,7 @@
  * seeds a fresh PGlite directory (DATA_DIR, else a temp one, kept and printed) or PostgreSQL
  * (DATABASE_URL) and prints how long it took.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { createConnectionSchema } from "@/lib/connections/schemas";
@@ -23,6 +23,7 @@ import type { Db } from "@/lib/db/client";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { paymentInvoice } from "./support";
 
 export type GrowthContext = {
   merchantId: string;
@@ -45,25 +46,6 @@ const CHUNK = Number(process.env.GROWTH_CHUNK ?? 25_000);
 /** Rows of a raw statement under either driver (PGlite answers { rows }, postgres.js an array). */
 export function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
-
-export function paymentBody(commerceAccount: string, testMode = true, reference: string = randomUUID()) {
-  return {
-    data: {
-      type: "payment-invoice",
-      attributes: {
-        service: "payment_card_eur_hpp",
-        commerce_account: commerceAccount,
-        currency: "EUR",
-        amount: "100.50",
-        reference_id: reference,
-        flow: "charge",
-        test_mode: testMode,
-        options: { allow_partially: false },
-        customer: { name: "Ada Lovelace", email: "ada@example.com", address: { country: "GB", city: "London" } },
-      },
-    },
-  };
 }
 
 /** The merchant, its test and live connections, an API key, one real invoice as template, and the other merchants. */
@@ -95,7 +77,7 @@ export async function setUpGrowth(db: Db): Promise<GrowthContext> {
     if (!connection.ok) throw new Error(`growth: could not create the ${mode} connection`);
     connectionIds[mode] = connection.value.id;
   }
-  const template = await createInvoice(db, { id: merchantId, commerceAccount: account }, "payment", paymentBody(account));
+  const template = await createInvoice(db, { id: merchantId, commerceAccount: account }, "payment", paymentInvoice(account));
   if (template.kind !== "created") throw new Error(`growth: template invoice not created (${template.kind})`);
 
   // The other merchants and one connection each, copied from the test connection.

@@ -27,8 +27,8 @@ import { readApiListQuery, readDashboardListQuery, type InvoiceListFilter } from
 import { getInvoice, getInvoiceQuery } from "@/lib/invoices/read/get-invoice";
 import { selectInvoicesWithConnection } from "@/lib/invoices/read/invoice-select";
 import { listInvoices, listInvoicesQuery, sortsByCodePoint } from "@/lib/invoices/read/list-invoices";
-import { growTo, paymentBody, rowsOf, setUpGrowth, type GrowthContext } from "./growth-seed";
-import { holdLock, median } from "./support";
+import { growTo, rowsOf, setUpGrowth, type GrowthContext } from "./growth-seed";
+import { holdLock, median, paymentInvoice } from "./support";
 
 process.env.LOG_LEVEL = "silent";
 process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
@@ -121,7 +121,7 @@ async function measure(db: Db, ctx: GrowthContext, total: number): Promise<{ fig
   };
   const figures: Figures = {};
   figures.create = await timed(REPS, async () => {
-    const result = await createInvoice(db, merchant, "payment", paymentBody(ctx.commerceAccount, Math.random() < 0.25));
+    const result = await createInvoice(db, merchant, "payment", paymentInvoice(ctx.commerceAccount, { test_mode: Math.random() < 0.25 }));
     if (result.kind !== "created") throw new Error(`create answered ${result.kind}`);
   });
   figures.get = await timed(REPS, async (i) => {

@@ -32,7 +32,7 @@ import { createConnection } from "@/lib/connections/service";
 import { openEmbedded } from "@/lib/db/client";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { startAppServer, stopAppServer } from "./support";
+import { paymentInvoice, startAppServer, stopAppServer } from "./support";
 
 const PORT = Number(process.env.BENCH_PAGES_PORT ?? 3521);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -100,22 +100,7 @@ async function createInvoice(key: string, account: string): Promise<string> {
   const response = await fetch(`${ORIGIN}/api/commerce/payment-invoices`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/vnd.api+json" },
-    body: JSON.stringify({
-      data: {
-        type: "payment-invoice",
-        attributes: {
-          service: "payment_card_eur_hpp",
-          commerce_account: account,
-          currency: "EUR",
-          amount: "100.50",
-          reference_id: `pages-${randomUUID()}`,
-          flow: "charge",
-          test_mode: true,
-          return_url: "https://shop.example.com/thanks",
-          customer: { name: "Ada Lovelace", email: "ada@example.com", address: { country: "GB", city: "London" } },
-        },
-      },
-    }),
+    body: JSON.stringify(paymentInvoice(account, { reference_id: `pages-${randomUUID()}`, return_url: "https://shop.example.com/thanks" })),
   });
   if (response.status !== 201) throw new Error(`invoice: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { data: { id: string } }).data.id;

@@ -1,6 +1,6 @@
 // What several benches share: the production app server started the way `npm start` runs it (each
-// in its own process group, so SIGTERM reaches tsx and the server under npx), and the payment body
-// the API benches send.
+// in its own process group, so SIGTERM reaches tsx and the server under npx), and the payment
+// invoice the benches create.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 
@@ -56,9 +56,12 @@ export function stopAppServer(child: ChildProcess): Promise<void> {
   });
 }
 
-/** A test-mode hosted-page payment (EUR, `payment_card_eur_hpp`) for the merchant's commerce account. */
-export function paymentBody(account: string): string {
-  return JSON.stringify({
+/**
+ * A test-mode hosted-page payment (EUR, `payment_card_eur_hpp`) for the merchant's commerce
+ * account, with a fresh reference; `attributes` override or add to these.
+ */
+export function paymentInvoice(account: string, attributes: Record<string, unknown> = {}) {
+  return {
     data: {
       type: "payment-invoice",
       attributes: {
@@ -70,10 +73,16 @@ export function paymentBody(account: string): string {
         flow: "charge",
         test_mode: true,
         options: { allow_partially: false },
-        customer: { name: "Ada", email: "ada@example.com", address: { country: "GB", city: "London" } },
+        customer: { name: "Ada Lovelace", email: "ada@example.com", address: { country: "GB", city: "London" } },
+        ...attributes,
       },
     },
-  });
+  };
+}
+
+/** The same as the JSON text the API benches send. */
+export function paymentBody(account: string): string {
+  return JSON.stringify(paymentInvoice(account));
 }
 
 /**

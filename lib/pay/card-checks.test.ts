@@ -4,7 +4,7 @@ import { cardFieldErrors } from "./card-checks";
 import { cardSchema } from "./card-schema";
 
 /**
- * The browser checks the card with cardFieldErrors (no zod on the hosted page); the server action
+ * The browser checks the card with cardFieldErrors (no zod on the hosted page); Pay on the server
  * parses with cardSchema. Both must say the same thing about every input.
  */
 const now = new Date("2026-11-24T03:00:00Z");

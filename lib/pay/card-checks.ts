@@ -5,7 +5,7 @@
  * No message ever repeats what was typed.
  *
  * Everything lives inside one self-contained function, `cardInput`, because the hosted page ships
- * its source text to the browser (lib/pay/page/script.ts): it may use nothing from outside its own
+ * its source text to the browser (lib/pay/page/assets.ts): it may use nothing from outside its own
  * body but JavaScript's built-ins. A unit test runs that text on its own to hold this.
  */
 

@@ -13,9 +13,10 @@ import {
 } from "./card-checks";
 
 /**
- * The hosted page's card form on the server: the action trusts nothing the browser checked. Its
- * checks are card-checks.ts's, the same functions the browser runs (without zod, to keep the
- * page's script small: the page is for phones). No message ever repeats what was typed.
+ * The hosted page's card form on the server: Pay (`POST /pay/{id}/pay`) trusts nothing the
+ * browser checked. Its checks are card-checks.ts's, the same functions the browser runs (without
+ * zod, to keep the page's script small: the page is for phones). No message ever repeats what was
+ * typed.
  *
  * CardDetails is the card as the provider call takes it (structurally the engine's CardInput).
  */

@@ -2,7 +2,7 @@ import type { InvoiceStatus, Resolution } from "@/lib/db/enums";
 
 /**
  * What the hosted page tells the customer about their payment, in plain words. Plain data: the
- * server decides it, the page's client component only shows it.
+ * server decides it, the page (lib/pay/page/render.ts) only shows it.
  */
 export type HostedOutcome =
   | { kind: "open" }

@@ -1,7 +1,7 @@
 /**
  * The sandboxes' test cards (issue 10): one table shared by every provider's sandbox and the
  * hosted page's "Test cards" panel, so the outcome a customer is promised is the one they get.
- * Isomorphic and free of secrets: the hosted page's client component imports it.
+ * Free of secrets: the hosted page shows it.
  */
 
 export type DeclineReason = "issuer_decline" | "insufficient_funds" | "invalid_cvv";

@@ -2,7 +2,7 @@ import type { CardFieldErrors, CardInput } from "@/lib/pay/card-checks";
 
 /**
  * The hosted page's only script, run in the customer's browser. Its source text is what is sent
- * (script.ts), so it must stay self-contained: it uses only its argument (the card checks and
+ * (assets.ts), so it must stay self-contained: it uses only its argument (the card checks and
  * formatters, card-checks.ts) and the browser's own APIs, never anything imported.
  *
  * It formats the fields as the customer types, fills a test card, checks the form on submit

@@ -1,5 +1,6 @@
 import "server-only";
 import { logger } from "@/lib/logger";
+import { NONCE_HEADER } from "@/proxy";
 import { pageAssets } from "./assets";
 import { renderFailurePage, renderNotFoundPage } from "./render";
 import type { PageAssets } from "./render";
@@ -14,7 +15,7 @@ export function htmlResponse(body: string, status = 200): Response {
 
 /** The CSP nonce proxy.ts gave this request (the page's one script carries it). */
 export function nonceOf(request: Request): string {
-  return request.headers.get("x-nonce") ?? "";
+  return request.headers.get(NONCE_HEADER) ?? "";
 }
 
 /**
