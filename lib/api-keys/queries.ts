@@ -85,6 +85,14 @@ const forgetKey = invalidation("api-keys:revoked", (keyId) => {
   keyCache.deleteWhere((_hash, cached) => cached.keyId === keyId);
 });
 
+/**
+ * A merchant's cached row changed (its name; the columns the API decides by, such as live pins and
+ * the invoice lifetime, are read fresh): every process forgets the keys it remembers for it.
+ */
+export const forgetMerchantKeys = invalidation("api-keys:merchant", (merchantId) => {
+  keyCache.deleteWhere((_hash, cached) => cached.merchant.id === merchantId);
+});
+
 async function lookupKey(db: Db, hash: string): Promise<CachedKey | undefined> {
   const [row] = await db
     .select({ keyId: apiKeys.id, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt, merchant: merchants })

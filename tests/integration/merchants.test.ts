@@ -3,6 +3,7 @@ import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "@/l
 import { verifyPassword } from "@/lib/identity/password";
 import { signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail, findViewer } from "@/lib/identity/membership";
+import { renameMerchant } from "@/lib/merchants/business";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { changeMemberRole, listMembers, removeMember, addTeamMember } from "@/lib/merchants/team";
 import { unique, setUpTestDb } from "./helpers/db";
@@ -70,6 +71,17 @@ describe("API keys", () => {
     expect(await revokeApiKey(t.db, merchantId, summary.id)).toBe(true);
     expect(await authenticateApiKey(t.db, key)).toBeUndefined();
     expect(await authenticateApiKey(t.db, "pok_not-a-key")).toBeUndefined();
+  });
+
+  it("a renamed business is what the next API call of any of its keys sees", async () => {
+    const created = await createMerchantWithOwner(t.db, signUp());
+    if (!created.ok) throw new Error("setup");
+    const { merchant } = created.value;
+    const { key } = await createApiKey(t.db, { merchantId: merchant.id, name: "CI" });
+    expect((await authenticateApiKey(t.db, key))?.merchant.name).toBe("Ada Ltd");
+    const viewer = await findViewer(t.db, created.value.user.id);
+    await renameMerchant(t.db, viewer!, "Ada Trading");
+    expect((await authenticateApiKey(t.db, key))?.merchant.name).toBe("Ada Trading");
   });
 
   it("does not let one merchant revoke another's key", async () => {
