@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { reissueSession } from "@/lib/auth/reissue";
-import { createRateLimiter } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { changePassword } from "@/lib/identity/account";
 import { businessNameSchema, changePasswordSchema } from "@/lib/identity/schemas";
@@ -10,19 +10,19 @@ import { renameMerchant } from "@/lib/merchants/business";
 import { validatedAction } from "./validated-action";
 
 /** Wrong current passwords count like failed sign-ins: 10 per 15 minutes per person. */
-const passwordChecks = createRateLimiter(10, 15 * 60_000);
+const passwordChecks = createSharedRateLimiter("password-change", 10, 15 * 60_000);
 
 export const changePasswordAction = validatedAction("account.password", { schema: changePasswordSchema }, async (input, viewer) => {
   const key = viewer.user.id;
-  if (passwordChecks.check(key) > 0) {
+  if ((await passwordChecks.check(key)) > 0) {
     return { ok: false, problems: [], message: "Too many attempts. Wait 15 minutes and try again." };
   }
   const result = await changePassword(await getDb(), key, input.currentPassword, input.password);
   if (!result.ok) {
-    if (result.problems.some((p) => p.code === "wrong_password")) passwordChecks.fail(key);
+    if (result.problems.some((p) => p.code === "wrong_password")) await passwordChecks.fail(key);
     return result;
   }
-  passwordChecks.reset(key);
+  await passwordChecks.reset(key);
   // The change ended every session of the person, this browser's too: it gets a new one at once.
   await reissueSession(viewer.user.email, input.password);
   return { ok: true, data: undefined };

@@ -5,7 +5,7 @@ import { signIn, signOut } from "@/lib/auth";
 import { DEFAULT_AFTER_SIGN_IN, safeNextPath } from "@/lib/auth/next-path";
 import { headers } from "next/headers";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
-import { createRateLimiter, SIGN_UP_MAX_PER_ADDRESS } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter, SIGN_UP_MAX_PER_ADDRESS } from "@/lib/auth/rate-limit";
 import { openSignUp, sealSignUp, SIGN_UP_LINK_INVALID } from "@/lib/auth/signup-link";
 import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail } from "@/lib/identity/membership";
@@ -47,9 +47,9 @@ async function signInOrExplain(email: string, password: string, next: unknown): 
 }
 
 /** Sign-up e-mails and confirmations per address: enough for typing mistakes, not for flooding inboxes. */
-const signUpsByAddress = createRateLimiter(SIGN_UP_MAX_PER_ADDRESS, 15 * 60_000);
-const signUpsByEmail = createRateLimiter(3, 15 * 60_000);
-const confirmations = createRateLimiter(10, 15 * 60_000);
+const signUpsByAddress = createSharedRateLimiter("sign-up:address", SIGN_UP_MAX_PER_ADDRESS, 15 * 60_000);
+const signUpsByEmail = createSharedRateLimiter("sign-up:email", 3, 15 * 60_000);
+const confirmations = createSharedRateLimiter("sign-up:confirm", 10, 15 * 60_000);
 
 function mailInBackground(mail: Mail): void {
   void getDb()
@@ -77,9 +77,7 @@ export async function signUpAction(input: unknown): Promise<ActionResult<{ email
     }
     const answer = { ok: true as const, data: { email: details.email } };
     const address = await requestAddress();
-    if (signUpsByAddress.check(address) > 0 || signUpsByEmail.check(details.email) > 0) return answer;
-    signUpsByAddress.fail(address);
-    signUpsByEmail.fail(details.email);
+    if ((await signUpsByAddress.take(address)) > 0 || (await signUpsByEmail.take(details.email)) > 0) return answer;
     const passwordHash = await hashPassword(password);
     const existing = await findUserByEmail(db, details.email);
     mailInBackground(
@@ -100,11 +98,11 @@ export async function confirmSignUpAction(input: unknown): Promise<ActionResult>
     if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
     const pending = openSignUp(parsed.data.token);
     if (!pending) return { ok: false, problems: [problem("invalid_link", SIGN_UP_LINK_INVALID)] };
-    if (confirmations.check(pending.email) > 0) {
+    if ((await confirmations.check(pending.email)) > 0) {
       return { ok: false, problems: [], message: "Too many attempts. Wait 15 minutes and try again." };
     }
     if (!(await verifyPassword(parsed.data.password, pending.passwordHash))) {
-      confirmations.fail(pending.email);
+      await confirmations.fail(pending.email);
       return { ok: false, problems: [problem("wrong_password", "This is not the password you chose when signing up", ["password"])] };
     }
     const { passwordHash: _hash, ...details } = pending;

@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
-import { createRateLimiter } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { completePasswordReset, startPasswordReset } from "@/lib/identity/account";
 import { forgotPasswordSchema, setPasswordSchema } from "@/lib/identity/schemas";
@@ -16,8 +16,8 @@ import { runAction, unsafeInputResult } from "./validated-action";
 
 /** Reset e-mails per address and per account: 5 per 15 minutes, so the form cannot flood an inbox. */
 const WINDOW_MS = 15 * 60_000;
-const resetsByAccount = createRateLimiter(5, WINDOW_MS);
-const resetsByAddress = createRateLimiter(20, WINDOW_MS);
+const resetsByAccount = createSharedRateLimiter("password-reset:account", 5, WINDOW_MS);
+const resetsByAddress = createSharedRateLimiter("password-reset:address", 20, WINDOW_MS);
 
 /** The address server.ts settled on from the socket and TRUST_PROXY_HOPS (lib/auth/client-address.ts). */
 async function clientAddress(): Promise<string> {
@@ -41,9 +41,8 @@ export async function forgotPasswordAction(input: unknown): Promise<ActionResult
     if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
     const { email } = parsed.data;
     const address = await clientAddress();
-    if (resetsByAccount.check(email) > 0 || resetsByAddress.check(address) > 0) return { ok: true, data: undefined };
-    resetsByAccount.fail(email);
-    resetsByAddress.fail(address);
+    // The address first: an address past its limit spends nothing of the accounts it names.
+    if ((await resetsByAddress.take(address)) > 0 || (await resetsByAccount.take(email)) > 0) return { ok: true, data: undefined };
     const db = await getDb();
     const started = await startPasswordReset(db, email);
     if (started) {

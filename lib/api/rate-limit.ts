@@ -1,5 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { sharedStoreInUse, takeSharedTokenPair } from "@/lib/rate-limit/store";
+import { forgetLocalWindows } from "@/lib/auth/rate-limit";
+import { logger } from "@/lib/logger";
+import { newSharedGeneration, sharedStoreInUse, takeSharedToken, takeSharedTokenPair } from "@/lib/rate-limit/store";
 
 /**
  * Token buckets for the API (../shared/REFERENCE.md "Limits": 100 requests per second per key, with
@@ -132,10 +133,6 @@ export function takeToken(key: string, now = Date.now(), limit: Limit = rateLimi
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsToNextToken)) };
 }
 
-// Production never changes it, so every process names a key's shared bucket alike; a test's reset
-// moves to fresh shared buckets (rows left behind expire and are swept).
-const generations = globalThis as unknown as { __rateGeneration?: string };
-
 export type KeyedDecision = { ok: true } | { ok: false; limit: "key" | "merchant"; retryAfterSeconds: number };
 
 /**
@@ -153,20 +150,51 @@ export async function takeKeyedTokens(keyId: string, merchantId: string): Promis
   const localMerchant = takeToken(merchantBucket, now, limits.merchant);
   if (!localMerchant.ok) return { ok: false, limit: "merchant", retryAfterSeconds: localMerchant.retryAfterSeconds };
   if (!sharedStoreInUse()) return { ok: true };
-  const generation = generations.__rateGeneration ?? "";
-  const shared = await takeSharedTokenPair(
-    { key: `api:${generation}${keyBucket}`, ...limits.key },
-    { key: `api:${generation}${merchantBucket}`, ...limits.merchant },
-  );
+  const shared = await takeSharedTokenPair({ key: `api:${keyBucket}`, ...limits.key }, { key: `api:${merchantBucket}`, ...limits.merchant });
   if (!shared.first.ok) return { ok: false, limit: "key", retryAfterSeconds: shared.first.retryAfterSeconds };
   if (shared.second && !shared.second.ok) return { ok: false, limit: "merchant", retryAfterSeconds: shared.second.retryAfterSeconds };
   return { ok: true };
 }
 
-/** Forgets every bucket; tests use it to start from a full burst. */
+const warnings = globalThis as unknown as { __addressLimitWarnedAt?: number };
+/** How long a public request waits for the shared store before this process's bucket decides alone. */
+const SHARED_STORE_WAIT_MS = 1_000;
+
+/**
+ * A public route's request from one client address (the per-key limit's figures): this process's
+ * bucket first, then on PostgreSQL the one every instance shares, so a flood spread over several
+ * instances meets one limit. Should the shared store fail or stall (SHARED_STORE_WAIT_MS), this
+ * process's bucket alone decides: public routes include files that need no database (Swagger UI's,
+ * the OpenAPI document), and a database outage must not take them down with it.
+ */
+export async function takeAddressToken(address: string): Promise<RateDecision> {
+  const bucket = `addr:${address}`;
+  const local = takeToken(bucket);
+  if (!local.ok || !sharedStoreInUse()) return local;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const settings = rateLimitSettings().key;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${SHARED_STORE_WAIT_MS} ms`)), SHARED_STORE_WAIT_MS);
+    });
+    return await Promise.race([takeSharedToken(`public:${bucket}`, settings.perSecond, settings.burst), stalled]);
+  } catch (error) {
+    const now = Date.now();
+    if (now - (warnings.__addressLimitWarnedAt ?? 0) > 60_000) {
+      warnings.__addressLimitWarnedAt = now;
+      logger.warn("rate limits: the shared store failed; public routes are limited per process meanwhile", { error });
+    }
+    return local;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Forgets every bucket and every shared counter (sign-in's too); tests use it to start from a full burst. */
 export function resetRateLimits(): void {
   buckets.clear();
-  generations.__rateGeneration = `${randomUUID()}:`;
+  forgetLocalWindows();
+  newSharedGeneration();
 }
 
 /** Forgets this process's buckets only, as a newly started instance has none (the shared ones stay). */

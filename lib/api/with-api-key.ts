@@ -5,7 +5,7 @@ import type { Merchant } from "@/lib/identity/membership";
 import { errorResponse, handleApiError } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
-import { rateLimitSettings, takeKeyedTokens, takeToken, type Limit } from "./rate-limit";
+import { rateLimitSettings, takeAddressToken, takeKeyedTokens, type Limit } from "./rate-limit";
 import { requestIdOf } from "./request";
 
 /** Next 16 route handler: dynamic params arrive as a Promise. */
@@ -165,7 +165,7 @@ export function withPublic<P = Record<string, string>>(
         negotiateJsonApi(request);
         assertQueryParameters(request, options.jsonApi.query);
       }
-      const decision = takeToken(`addr:${clientAddressOf(request)}`);
+      const decision = await takeAddressToken(clientAddressOf(request));
       if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
       const params = await context.params;
       return handler({ request, params, requestId });

@@ -4,8 +4,8 @@ import { clearShared, countInSharedWindow, sharedStoreInUse, sharedWindowWait } 
  * Fixed-window counter of failed attempts (../shared/REFERENCE.md "Limits": sign-in 10 attempts
  * per 15 minutes per account and per address). Only failures count, so a team signing in from
  * one office address is never locked out by its own successful sign-ins. `createRateLimiter` keeps
- * the counts in process memory; `createSharedRateLimiter` (sign-in) shares them across processes on
- * PostgreSQL.
+ * the counts in process memory; `createSharedRateLimiter`, which every limit of the product uses,
+ * shares them across processes on PostgreSQL.
  */
 export type RateLimiter = {
   /** Seconds to wait before another attempt is allowed, or 0. */
@@ -41,32 +41,62 @@ export function createRateLimiter(limit: number, windowMs: number): RateLimiter 
   };
 }
 
-/** The same limiter with async answers, for call sites that may share it across processes. */
+/** The same limiter with async answers, shared by every process on one PostgreSQL. */
 export type SharedRateLimiter = {
   check: (key: string) => Promise<number>;
   fail: (key: string) => Promise<void>;
   reset: (key: string) => Promise<void>;
+  /**
+   * Counts one event in one step and answers 0 when it was within the limit, else the seconds to
+   * wait (it is then not allowed). For limits on every try (sign-up e-mails, Pay), where a separate
+   * check and count would let simultaneous requests all pass the check.
+   */
+  take: (key: string) => Promise<number>;
 };
+
+// On globalThis, by name: Next's bundled copy of this module and server.ts's copy (and two limiters
+// of one name) count one key once, as two processes on one PostgreSQL do.
+const windows = globalThis as unknown as { __rateWindows?: Map<string, RateLimiter> };
+
+/** Forgets this process's counts, as a newly started instance has none (the shared ones stay). */
+export function forgetLocalWindows(): void {
+  windows.__rateWindows?.clear();
+}
 
 /**
  * A limiter every process on one PostgreSQL shares (table `rate_limits`, lib/rate-limit/store.ts),
- * so a second instance cannot grant another 10 attempts; on the embedded PGlite (one process per
- * data directory) the in-memory one above. `name` keeps limiters apart in the shared table.
+ * so a second instance cannot grant another allowance; on the embedded PGlite (one process per
+ * data directory) a counter in this process's memory. `name` keeps limiters apart; limiters of one
+ * name are one limiter.
  */
 export function createSharedRateLimiter(name: string, limit: number, windowMs: number): SharedRateLimiter {
-  const memory = createRateLimiter(limit, windowMs);
+  const memory = () => {
+    windows.__rateWindows ??= new Map();
+    let limiter = windows.__rateWindows.get(name);
+    if (!limiter) windows.__rateWindows.set(name, (limiter = createRateLimiter(limit, windowMs)));
+    return limiter;
+  };
   const key = (k: string) => `${name}:${k}`;
   return {
     async check(k) {
-      return sharedStoreInUse() ? sharedWindowWait(key(k), limit) : memory.check(k);
+      return sharedStoreInUse() ? sharedWindowWait(key(k), limit) : memory().check(k);
     },
     async fail(k) {
       if (sharedStoreInUse()) await countInSharedWindow(key(k), windowMs);
-      else memory.fail(k);
+      else memory().fail(k);
     },
     async reset(k) {
       if (sharedStoreInUse()) await clearShared(key(k));
-      else memory.reset(k);
+      else memory().reset(k);
+    },
+    async take(k) {
+      if (sharedStoreInUse()) {
+        const { count, secondsLeft } = await countInSharedWindow(key(k), windowMs);
+        return count > limit ? secondsLeft : 0;
+      }
+      const wait = memory().check(k);
+      if (wait === 0) memory().fail(k);
+      return wait;
     },
   };
 }

@@ -19,10 +19,7 @@ export function payLimitMessage(waitSeconds: number): string {
   return `Too many payment tries for this invoice. No payment was taken; wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 }
 
-/** Counts one Pay on the invoice; the seconds to wait when its limit is already spent (then nothing is counted), else 0. */
+/** Counts one Pay on the invoice, in one step: 0 when it may go on, else the seconds until the window ends. */
 export async function takePayTry(invoiceId: string): Promise<number> {
-  const wait = await limiter.check(invoiceId);
-  if (wait > 0) return wait;
-  await limiter.fail(invoiceId);
-  return 0;
+  return limiter.take(invoiceId);
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { isEmbedded } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db/client";
@@ -19,8 +19,19 @@ export function sharedStoreInUse(): boolean {
 
 export type BucketDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
+// Production never changes it, so every process names a key's row alike; a test's reset moves to
+// fresh rows (rows left behind expire and are swept).
+const generations = globalThis as unknown as { __rateGeneration?: string };
+
+/** Tests only (through resetRateLimits): every shared counter starts afresh. */
+export function newSharedGeneration(): void {
+  generations.__rateGeneration = `${randomUUID()}:`;
+}
+
 function rowKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return createHash("sha256")
+    .update(`${generations.__rateGeneration ?? ""}${key}`)
+    .digest("hex");
 }
 
 type Row = Record<string, unknown>;
@@ -78,17 +89,23 @@ export async function sharedWindowWait(key: string, limit: number, db?: Db): Pro
   return Math.max(1, Math.ceil(Number(row.left_seconds)));
 }
 
-/** Counts one event in the key's window, opening a new window when the last one has ended. */
-export async function countInSharedWindow(key: string, windowMs: number, db?: Db): Promise<void> {
+/**
+ * Counts one event in the key's window, opening a new window when the last one has ended: the
+ * events counted in the window so far, this one included, and the seconds until it ends.
+ */
+export async function countInSharedWindow(key: string, windowMs: number, db?: Db): Promise<{ count: number; secondsLeft: number }> {
   const database = db ?? (await getDb());
   sweepNowAndThen(database);
-  await database.execute(sql`
+  const result = await database.execute(sql`
     insert into rate_limits as b (key, tokens, stamp_ms, granted, expires_at)
     values (${rowKey(key)}, 1, ${NOW_MS}, true, clock_timestamp() + make_interval(secs => ${windowMs / 1000}::float8))
     on conflict (key) do update set
       tokens = case when b.expires_at > clock_timestamp() then b.tokens + 1 else 1 end,
       stamp_ms = case when b.expires_at > clock_timestamp() then b.stamp_ms else excluded.stamp_ms end,
-      expires_at = case when b.expires_at > clock_timestamp() then b.expires_at else excluded.expires_at end`);
+      expires_at = case when b.expires_at > clock_timestamp() then b.expires_at else excluded.expires_at end
+    returning tokens, extract(epoch from (expires_at - clock_timestamp())) as left_seconds`);
+  const row = rowsOf(result)[0];
+  return { count: Number(row?.tokens ?? 1), secondsLeft: Math.max(1, Math.ceil(Number(row?.left_seconds ?? windowMs / 1000))) };
 }
 
 export async function clearShared(key: string, db?: Db): Promise<void> {

@@ -18,7 +18,9 @@ import {
   readRateLimitSettings,
   resetRateLimits,
 } from "@/lib/api/rate-limit";
+import { apiNotFound } from "@/lib/api/not-found-route";
 import { createApiKey } from "@/lib/api-keys/queries";
+import { createSharedRateLimiter, forgetLocalWindows } from "@/lib/auth/rate-limit";
 import { takeSharedTokenPair } from "@/lib/rate-limit/store";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { invoices } from "@/lib/db/schema";
@@ -163,6 +165,55 @@ describe("the API's limit per merchant, all its keys together", () => {
       // The embedded database has one process: its memory is the only bucket, and a restart starts it afresh.
       expect(answer.status).toBe(404);
     }
+  });
+});
+
+describe("every other limit, held by every instance on PostgreSQL", () => {
+  it("a public route's limit per client address: spent on one instance, spent on all", async () => {
+    overrideRateLimits({ key: { perSecond: 0.1, burst: 3 }, merchant: { perSecond: 0.1, burst: 3 } });
+    const address = "203.0.113.7";
+    const probe = (from: string) =>
+      apiNotFound(new Request("http://test/api/nothing-here", { headers: { "x-forwarded-for": from } }), { params: Promise.resolve({ rest: ["nothing-here"] }) });
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await probe(address)).status);
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    expect((await probe("198.51.100.9")).status).toBe(404);
+
+    // A freshly started instance: nothing in its memory.
+    forgetLocalBuckets();
+    const fresh = await probe(address);
+    if (t.kind === "postgres") {
+      expect(fresh.status).toBe(429);
+      // One token every 10 s by the database's clock: 10, or 9 once a second has passed since the third request.
+      expect(["9", "10"]).toContain(fresh.headers.get("retry-after"));
+    } else {
+      // The embedded database has one process: a restart starts its memory afresh.
+      expect(fresh.status).toBe(404);
+    }
+  });
+
+  it("sign-up, password reset and change, and Pay: limiters of one name are one limit, and a fresh instance inherits what was spent", async () => {
+    const name = unique("limit");
+    const first = createSharedRateLimiter(name, 3, 60_000);
+    const second = createSharedRateLimiter(name, 3, 60_000);
+    await first.fail("k");
+    await second.fail("k");
+    expect(await first.check("k")).toBe(0);
+    await first.fail("k");
+    expect(await second.check("k")).toBeGreaterThan(55);
+    expect(await second.check("other")).toBe(0);
+
+    forgetLocalWindows();
+    if (t.kind === "postgres") expect(await createSharedRateLimiter(name, 3, 60_000).check("k")).toBeGreaterThan(55);
+    else expect(await createSharedRateLimiter(name, 3, 60_000).check("k")).toBe(0);
+  });
+
+  it("take counts and decides in one step: of 20 simultaneous tries against a limit of 5, exactly 5 pass", async () => {
+    const limiter = createSharedRateLimiter(unique("take"), 5, 60_000);
+    const waits = await Promise.all(Array.from({ length: 20 }, () => limiter.take("invoice")));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(5);
+    for (const wait of waits.filter((w) => w > 0)) expect(wait).toBeGreaterThan(55);
+    expect(await limiter.take("another invoice")).toBe(0);
   });
 });
 

@@ -15,6 +15,11 @@ process.env.JOBS_SCHEMA = `pgboss_${randomBytes(6).toString("hex")}`;
 // (the admin CLI, `npm run worker`) inherit it.
 const postgresBase = inject("postgresBaseUrl");
 if (postgresBase) process.env.DATABASE_URL = workerDatabaseUrl(postgresBase, process.env.VITEST_POOL_ID ?? "1");
+// The files of a worker share its database's rate-limit counters too: each file counts afresh, as it
+// did when every limit lived in process memory (one file's thousand sign-ups must not spend the next
+// file's allowance).
+// Imported here, after the environment above is set.
+(await import("@/lib/rate-limit/store")).newSharedGeneration();
 
 afterAll(() => {
   for (const [name, value] of Object.entries(previous)) {

@@ -19,8 +19,9 @@ import { apiHeaders, openSuiteDb, seedConnection, seedMerchant, timeUntil } from
  * disabled connection stops working on the other instance within a second (LISTEN/NOTIFY cache
  * invalidation, lib/cache/invalidation.ts).
  *
- * The per-key API limit is lowered for these instances (API_RATE_LIMIT_PER_SECOND=2,
- * API_RATE_LIMIT_BURST=30), so a burst's total does not depend on how fast the machine serves it.
+ * The per-key API limit, which public routes also apply per client address, is lowered for these
+ * instances (API_RATE_LIMIT_PER_SECOND=2, API_RATE_LIMIT_BURST=30), so a burst's total does not
+ * depend on how fast the machine serves it.
  */
 const PER_SECOND = 2;
 const BURST = 30;
@@ -140,28 +141,49 @@ describe("cache invalidation across instances", () => {
 });
 
 describe("rate limits across instances", () => {
-  /** Sends `count` requests with one key, `spread` over the instances in turn, 10 at a time; counts 200s and 429s. */
-  async function burst(key: string, instances: Instance[], count: number) {
+  /**
+   * Sends `count` requests, `spread` over the instances in turn, 10 at a time; counts the answers
+   * that were served (`served`) and the 429s.
+   */
+  async function burst(send: (instance: Instance) => Promise<number>, instances: Instance[], count: number, served: number) {
     const started = performance.now();
     const statuses: number[] = [];
     for (let sent = 0; sent < count; sent += 10) {
-      const wave = Array.from({ length: Math.min(10, count - sent) }, (_, i) => call(instances[(sent + i) % instances.length]!, "/api/commerce/payment-invoices", key));
-      statuses.push(...(await Promise.all(wave)).map((answer) => answer.status));
+      const wave = Array.from({ length: Math.min(10, count - sent) }, (_, i) => send(instances[(sent + i) % instances.length]!));
+      statuses.push(...(await Promise.all(wave)));
     }
     const seconds = (performance.now() - started) / 1000;
-    return { ok: statuses.filter((s) => s === 200).length, limited: statuses.filter((s) => s === 429).length, seconds };
+    return { ok: statuses.filter((s) => s === served).length, limited: statuses.filter((s) => s === 429).length, seconds };
   }
 
-  it("a key bursting across both instances is refused at the same total as on one instance", async () => {
-    const one = await burst((await seedMerchant(suite.db)).key, [a!], 2 * BURST);
-    const both = await burst((await seedMerchant(suite.db)).key, [a!, b!], 2 * BURST);
-    console.log(`burst of ${2 * BURST}: one instance ${one.ok} accepted in ${one.seconds.toFixed(2)} s, both instances ${both.ok} accepted in ${both.seconds.toFixed(2)} s`);
-    for (const run of [one, both]) {
+  function expectOneLimit(runs: Awaited<ReturnType<typeof burst>>[]) {
+    for (const run of runs) {
       expect(run.ok + run.limited).toBe(2 * BURST);
       // The burst, plus what refilled while the requests were being served.
       expect(run.ok).toBeGreaterThanOrEqual(BURST);
       expect(run.ok).toBeLessThanOrEqual(BURST + Math.ceil(run.seconds * PER_SECOND));
     }
+  }
+
+  it("a key bursting across both instances is refused at the same total as on one instance", async () => {
+    const list = (key: string) => (instance: Instance) => call(instance, "/api/commerce/payment-invoices", key).then((answer) => answer.status);
+    const one = await burst(list((await seedMerchant(suite.db)).key), [a!], 2 * BURST, 200);
+    const both = await burst(list((await seedMerchant(suite.db)).key), [a!, b!], 2 * BURST, 200);
+    console.log(`burst of ${2 * BURST}: one instance ${one.ok} accepted in ${one.seconds.toFixed(2)} s, both instances ${both.ok} accepted in ${both.seconds.toFixed(2)} s`);
+    expectOneLimit([one, both]);
+  });
+
+  it("a client address flooding a public route across both instances is refused at the same total as on one instance", async () => {
+    // Provider callbacks, the hosted page and the API's 404 share this limit per client address.
+    const probe = (address: string) => (instance: Instance) =>
+      fetch(`${instance.url}/api/no-such-route`, { headers: { "X-Forwarded-For": address } }).then(async (answer) => {
+        await answer.arrayBuffer();
+        return answer.status;
+      });
+    const one = await burst(probe(`192.0.2.${1 + (randomBytes(1)[0]! % 120)}`), [a!], 2 * BURST, 404);
+    const both = await burst(probe(`192.0.2.${130 + (randomBytes(1)[0]! % 120)}`), [a!, b!], 2 * BURST, 404);
+    console.log(`public burst of ${2 * BURST}: one instance ${one.ok} served in ${one.seconds.toFixed(2)} s, both instances ${both.ok} served in ${both.seconds.toFixed(2)} s`);
+    expectOneLimit([one, both]);
   });
 
   it("sign-in failures on both instances add up to one limit per account", async () => {
