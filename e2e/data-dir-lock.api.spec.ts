@@ -6,7 +6,7 @@ import { PROVIDERS } from "../lib/providers";
 test("a second server on the same data directory stops at once with a clear message", async ({ request }) => {
   const dataDir = process.env.E2E_DATA_DIR!;
   const child = spawn("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "server.ts"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", PORT: "3198", NODE_ENV: "production" },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", PORT: "3198", HOSTNAME: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
