@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
 import { stopJobs } from "@/lib/jobs/queue";
 import { startServer } from "@/lib/server-start";
+import { answerClientError } from "@/server/client-error";
 import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
 import { serveDocsAsset } from "@/server/serve-docs-assets";
@@ -25,7 +26,7 @@ const origin = `http://${hostname}:${port}`;
 // Read once at start: a bad value stops the server here rather than on the first sign-in.
 const proxyHops = trustedProxyHops();
 
-await startServer();
+await startServer({ listen: hostname });
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -88,6 +89,9 @@ const server = http.createServer((req, res) => {
           : Promise.resolve(false);
   lean.then((served) => (served ? undefined : handle(req, res, url))).catch(() => sendInternalError(req, res));
 });
+
+// Headers over 16 KiB and unparsable requests: a JSON:API error with a request id, not Node's bare status line.
+server.on("clientError", (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, securityHeaders));
 
 server.listen(port, hostname, () => {
   console.log(`Payment Orchestrator listening on http://${hostname}:${port}`);

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { connect } from "node:net";
 
 /**
  * Issue 13 (found by the bad-input suite): paths under /api that no route serves answer a JSON:API
@@ -30,4 +31,36 @@ test("OPTIONS on the invoice API lists the methods and carries X-Request-Id", as
   expect(answer.status()).toBe(204);
   expect(answer.headers()["allow"]).toContain("POST");
   expect(answer.headers()["x-request-id"]).toMatch(/^req_/);
+});
+
+/** A raw HTTP/1.1 exchange: Node's parser refuses these before any route, so no HTTP client library would send them. */
+async function rawExchange(baseURL: string, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const base = new URL(baseURL);
+  const socket = connect(Number(base.port), base.hostname);
+  socket.write(request);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  const [head = "", body = ""] = text.split("\r\n\r\n");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  return { status: Number(statusLine.split(" ")[1]), headers, body };
+}
+
+test("headers over 16 KiB and a request that is not HTTP get a JSON:API error with a request id, not a bare status line", async ({ baseURL }) => {
+  const cases = [
+    { request: `GET /api/commerce/payment-invoices HTTP/1.1\r\nHost: x\r\nX-Padding: ${"a".repeat(20_000)}\r\n\r\n`, status: 431, code: "headers_too_large" },
+    { request: "GET /api/commerce HTTP/1.1\r\nHost x\r\n\r\n", status: 400, code: "bad_request" },
+  ];
+  for (const { request, status, code } of cases) {
+    const answer = await rawExchange(baseURL!, request);
+    expect(answer.status).toBe(status);
+    expect(answer.headers["content-type"]).toBe("application/vnd.api+json");
+    expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+    const requestId = answer.headers["x-request-id"];
+    expect(requestId).toMatch(/^req_/);
+    const body = JSON.parse(answer.body) as { errors: { status: string; code: string }[]; meta: { request_id: string } };
+    expect(body.errors[0]).toMatchObject({ status: String(status), code });
+    expect(body.meta.request_id).toBe(requestId);
+  }
 });
