@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
+import { isConnectionId } from "@/lib/connections/queries";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { revealCredentials } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
@@ -117,6 +118,8 @@ function verifySafely(callbacks: ProviderCallbacks, headers: Headers, rawBody: s
 export async function receiveProviderCallback(db: Db, input: CallbackInput): Promise<CallbackReceipt> {
   const callbacks = getProviderServer(input.slug)?.callbacks;
   if (!callbacks) return { status: 404, reason: "unknown provider" };
+  // Not an id at all (a NUL byte, say): no connection has it, and PostgreSQL could neither look it up nor store it.
+  if (!isConnectionId(input.connectionId)) return { status: 404, reason: "unknown connection" };
   const headers = keptHeaders(input.headers, callbacks);
   const rawBody = input.body.kind === "read" ? input.body.rawBody : "";
   // Until the signature verifies, the body is anyone's: it is neither parsed nor kept, only measured.

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
@@ -166,6 +166,15 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     await expectRefused(await post("provider-f", connection.id, signed), 404, "unknown connection");
     await expectRefused(await post("provider-nope", connection.id, signed), 404, "unknown provider");
     expect((await storedRows(connection.id)).map((row) => `${row.provider}:${row.reason}`)).toEqual(["provider-f:unknown connection"]);
+  });
+
+  it("a connection id that is no id (a NUL byte, a stray escape) is 404, like an unknown one, and nothing is stored", async () => {
+    const { connection, attempt, credentials } = await waitingBInvoice();
+    const signed = B.sign({ event: bSuccess(attempt.id, attempt.providerReference!), credentials, notificationId: notificationId(), timestamp: now() });
+    const [before] = (await t.db.select({ n: count() }).from(providerCallbacks)) as [{ n: number }];
+    for (const id of ["\u0000", `${connection.id}\u0000`, "conn_%E0%A4", "a b"]) await expectRefused(await post("provider-b", id, signed), 404, "unknown connection");
+    const [after] = (await t.db.select({ n: count() }).from(providerCallbacks)) as [{ n: number }];
+    expect(after.n).toBe(before.n);
   });
 
   it("a body over 64 KiB is 413 and stored as rejected", async () => {
