@@ -18,4 +18,13 @@ describe("problemsToFormErrors", () => {
     expect(problemsToFormErrors(problems, "Refused")).toEqual({ fieldErrors: { email: "Taken" }, message: "Refused" });
     expect(problemsToFormErrors([])).toEqual({ fieldErrors: {} });
   });
+
+  it("sends a problem on a field named after an object member (only a crafted request has one) to the alert, never lost", () => {
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      const errors = problemsToFormErrors([problem("unknown_field", `Unknown field ${name}`, [name])]);
+      expect(errors, name).toEqual({ fieldErrors: {}, message: `Unknown field ${name}` });
+      expect(Object.getPrototypeOf(errors.fieldErrors), name).toBe(Object.prototype);
+    }
+    expect(problemsToFormErrors([problem("taken", "Taken", ["customer", "constructor"])])).toEqual({ fieldErrors: { "customer.constructor": "Taken" } });
+  });
 });

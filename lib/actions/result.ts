@@ -12,6 +12,8 @@ export type ActionResult<T = undefined> = { ok: true; data: T } | ({ ok: false }
 /** What an action's body returns: data, or problems (and a message) that runAction turns into form errors. */
 export type ActionOutcome<T = undefined> = { ok: true; data: T } | { ok: false; problems: readonly Problem[]; message?: string };
 
+const OBJECT_MEMBERS = new Set(["__proto__", ...Object.getOwnPropertyNames(Object.prototype)]);
+
 /**
  * Problems → form errors: the one rendering of problems for forms. A field shows its first
  * problem (as the browser's own check does); a problem without a path goes to the alert unless
@@ -22,8 +24,10 @@ export function problemsToFormErrors(problems: readonly Problem[], message?: str
   let unplaced: string | undefined;
   for (const entry of problems) {
     const name = entry.path.join(".");
-    if (name === "") unplaced ??= entry.message;
-    else if (!(name in fieldErrors)) fieldErrors[name] = entry.message;
+    // No form has a field called `__proto__` or `constructor` (only a crafted request sends one), and
+    // as a key it would set the object's prototype or look present already: its problem goes to the alert.
+    if (name === "" || OBJECT_MEMBERS.has(name)) unplaced ??= entry.message;
+    else if (!Object.hasOwn(fieldErrors, name)) fieldErrors[name] = entry.message;
   }
   const alert = message ?? unplaced;
   return alert === undefined ? { fieldErrors } : { fieldErrors, message: alert };
