@@ -5,8 +5,9 @@ import { getDb } from "@/lib/db/client";
 import { publicBaseUrl } from "@/lib/config";
 import { answerThreeDs } from "@/lib/sandbox/three-ds";
 
-const field = (form: FormData, name: string) => {
-  const value = form.get(name);
+// The page posts a form; a crafted call to the action may send anything else, which answers nothing.
+const field = (form: unknown, name: string) => {
+  const value = form instanceof FormData ? form.get(name) : null;
   return typeof value === "string" ? value : "";
 };
 
@@ -17,6 +18,7 @@ const field = (form: FormData, name: string) => {
 export async function completeThreeDsAction(form: FormData): Promise<void> {
   const provider = field(form, "provider");
   const reference = field(form, "reference");
+  if (!provider || !reference) redirect("/");
   const result = await answerThreeDs(
     await getDb(),
     { provider, reference, answer: field(form, "answer"), returnUrl: field(form, "return") },

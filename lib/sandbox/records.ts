@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { sandboxRecords } from "@/lib/db/schema";
 import { redact } from "@/lib/logger";
+import { isSafeText } from "@/lib/text-safety";
 
 /**
  * The sandboxes' own memory: what each simulated provider received and decided, keyed by the
@@ -79,7 +80,14 @@ export async function saveRecord(db: Db, record: NewSandboxRecord): Promise<Sand
   return existing;
 }
 
+/**
+ * A reference or key PostgreSQL cannot hold (a NUL from a crafted 3-D Secure form or a provider's
+ * request) names no record: answered as "none" rather than a failed query.
+ */
+const storable = (...values: string[]) => values.every(isSafeText);
+
 export async function findRecordByReference(db: Db, provider: string, reference: string): Promise<SandboxRecord | undefined> {
+  if (!storable(provider, reference)) return undefined;
   const [row] = await db
     .select()
     .from(sandboxRecords)
@@ -88,6 +96,7 @@ export async function findRecordByReference(db: Db, provider: string, reference:
 }
 
 export async function findRecordByIdempotencyKey(db: Db, provider: string, key: string): Promise<SandboxRecord | undefined> {
+  if (!storable(provider, key)) return undefined;
   const [row] = await db
     .select()
     .from(sandboxRecords)
