@@ -33,7 +33,7 @@ const STEPS: Record<SetupStep, StepText> = {
   },
   paidTestInvoice: {
     title: "Send a test invoice and pay it on the hosted page",
-    how: "Compose a test payment, open its hosted page and pay with the test card 4242 4242 4242 4242.",
+    how: "Compose a test payment, open its hosted page and pay with the test card marked “Succeeds”: the page lists the test cards.",
     href: "/invoices/new",
     action: "Compose a test invoice",
     owners: false,
