@@ -8,8 +8,9 @@ import { scan, summary } from "./support/leak-scan";
  * Issue 13, "secrets": runs after every other spec (the `leak-scan` project depends on `api` and
  * `ui`, playwright.config.ts), while the web server still holds the database. The server recorded
  * every answer it sent, everything the clients sent and its own output (lib/e2e-record.ts); it
- * dumps every table here; then every secret and full card number of the run is searched for in the
- * answers, the log, the rows (pg-boss's jobs included) and the built client bundles.
+ * dumps every table here; then every secret and full card number of the run (as digits and written
+ * in groups) is searched for in the answers (bodies and response headers), the log, the rows
+ * (pg-boss's jobs included) and the built client bundles.
  */
 test("no secret or full card number of the run in any answer, log line, database row, job or client bundle", async ({ request }) => {
   const dataDir = process.env.E2E_DATA_DIR!;
@@ -26,6 +27,7 @@ test("no secret or full card number of the run in any answer, log line, database
 
   // Every place was searched, and holds what a run leaves: the scan is not looking at nothing.
   expect(report.places.responses).toBeGreaterThan(100);
+  expect(report.places.headers).toBeGreaterThanOrEqual(report.places.responses!);
   expect(report.places.logs).toBeGreaterThan(0);
   expect(report.places.database).toBe(dumped.tables.length);
   expect(report.places.bundles).toBeGreaterThan(10);

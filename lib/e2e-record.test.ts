@@ -6,9 +6,12 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cardSecrets, scan, secretsInRequest, summary } from "@/e2e/support/leak-scan";
+import { cardForms, cardSecrets, scan, secretsInRequest, summary } from "@/e2e/support/leak-scan";
 import { readFrames } from "@/e2e/support/leak-frames";
 import { recordExchange, writeFrame } from "@/lib/e2e-record";
+import type { HostedInvoice } from "@/lib/pay/hosted-invoice";
+import { renderHostedPage, renderPayment } from "@/lib/pay/page/render";
+import { TEST_CARDS } from "@/lib/sandbox/cards";
 import { encryptJson } from "@/lib/vault";
 
 /**
@@ -21,13 +24,29 @@ let server: http.Server;
 let base: string;
 /** What the next page answers with: the test plants a secret here. */
 let page = "<html><body>Welcome</body></html>";
+/** More answers of the next run, by "METHOD /path": a test plants a secret in a body or a header here. */
+let routes: Record<string, (res: http.ServerResponse) => void> = {};
 const vaultKey = randomBytes(32);
+
+function answer(type: string, body: string): (res: http.ServerResponse) => void {
+  return (res) => {
+    res.writeHead(200, { "Content-Type": type });
+    res.end(body);
+  };
+}
 
 beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "leak-scan-"));
   page = "<html><body>Welcome</body></html>";
+  routes = {};
   server = http.createServer((req, res) => {
     recordExchange(dir, req, res);
+    const route = routes[`${req.method} ${req.url}`];
+    if (route) {
+      req.resume();
+      req.on("end", () => route(res));
+      return;
+    }
     if (req.method === "POST") {
       req.resume();
       req.on("end", () => {
@@ -55,9 +74,32 @@ async function run(steps: { password: string; createKey?: boolean }) {
   await signIn.text();
   if (steps.createKey) await (await fetch(`${base}/api-keys`, { method: "POST", headers: { "Next-Action": "def" }, body: "[]" })).text();
   await (await fetch(`${base}/home`, { headers: { "Accept-Encoding": "gzip" } })).text();
+  for (const route of Object.keys(routes)) {
+    const [method, url] = route.split(" ") as [string, string];
+    await (await fetch(`${base}${url}`, { method, redirect: "manual", ...(method === "POST" ? { body: "{}" } : {}) })).arrayBuffer();
+  }
   // The server writes its record once each answer is finished.
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
+
+/** The scan's hits as [place, secret's kind and source], the file's process id left out. */
+function hitList(report: ReturnType<typeof scan>): [string, string][] {
+  return report.hits.map((hit) => [hit.where.replace(/^responses-\d+\.rec: /, ""), hit.secret.split(" (")[0]!]);
+}
+
+const testInvoice: HostedInvoice = {
+  id: "cpi_leakscan000000000001",
+  merchantName: "Shop",
+  amount: "10.00",
+  currency: "EUR",
+  testMode: true,
+  takesCvc: true,
+  returnUrl: null,
+  canPay: true,
+  final: false,
+  outcome: { kind: "open" },
+  expiresAt: "2030-01-01T00:00:00.000Z",
+};
 
 function sealedConnection(secret: string): void {
   const row = JSON.stringify({ id: "conn_1", secret_credentials: encryptJson({ secret_key: secret }, vaultKey) });
@@ -69,7 +111,11 @@ describe("e2e secrets scan", () => {
     page = "<p>recorded page</p>";
     await run({ password: "typed-password-0001" });
     const frames = fs.readdirSync(dir).flatMap((file) => readFrames(path.join(dir, file)));
-    expect(frames.find((f) => f.header.kind === "response" && f.header.url === "/home")?.body.toString()).toBe("<p>recorded page</p>");
+    const home = frames.find((f) => f.header.kind === "response" && f.header.url === "/home");
+    expect(home?.body.toString()).toBe("<p>recorded page</p>");
+    // The response headers as sent (gzip said so, though the body is kept unzipped), without the status line.
+    expect(home?.header.headers).toMatch(/^Content-Type: text\/html; charset=utf-8\r\nContent-Encoding: gzip\r\n(.+\r\n)+$/);
+    expect(home?.header.headers).not.toContain("HTTP/1.1");
     expect(frames.find((f) => f.header.kind === "request")?.body.toString()).toContain("typed-password-0001");
   });
 
@@ -83,6 +129,8 @@ describe("e2e secrets scan", () => {
     expect(report.secrets).toBe(3);
     expect(report.cards).toBe(1);
     expect(report.allowed).toBe(1);
+    // Every answer's headers were searched too.
+    expect(report.places.headers).toBe(report.places.responses);
     expect(summary(report)).toMatch(/, 0 hits, /);
   });
 
@@ -136,8 +184,108 @@ describe("e2e secrets scan", () => {
     fs.mkdirSync(bundles);
     fs.writeFileSync(path.join(bundles, "a.js"), 'let S=[{number:"4242424242424242",label:"Succeeds"}];');
     fs.writeFileSync(path.join(bundles, "b.js"), 'const demo="4000000000000002";');
-    const report = scan({ recordDir: path.join(dir, "none"), bundleDir: bundles, given: cardSecrets(["4242424242424242", "4000000000000002"], "test") });
+    // Shaped like the table, but not one of its cards; a test card written in groups.
+    fs.writeFileSync(path.join(bundles, "c.js"), 'let T=[{number:"4111111111111111",label:"Succeeds"}];');
+    fs.writeFileSync(path.join(bundles, "d.js"), 'const hint="4242 4242 4242 4242";');
+    const report = scan({ recordDir: path.join(dir, "none"), bundleDir: bundles, given: cardSecrets(["4242424242424242", "4000000000000002", "4111111111111111"], "test") });
     expect(report.allowed).toBe(1);
-    expect(report.hits.map((hit) => hit.where)).toEqual([expect.stringMatching(/b\.js$/)]);
+    expect(report.hits.map((hit) => path.basename(hit.where)).sort()).toEqual(["b.js", "c.js", "d.js"]);
+  });
+
+  it("searches card numbers written in groups of four, Amex's 4-6-5 and Diners' 4-6-4, split by spaces or dashes", () => {
+    expect(cardForms("4111111111111111")).toEqual(["4111111111111111", "4111 1111 1111 1111", "4111-1111-1111-1111"]);
+    expect(cardForms("378282246310005")).toEqual(["378282246310005", "3782 8224 6310 005", "3782-8224-6310-005", "3782 822463 10005", "3782-822463-10005"]);
+    expect(cardForms("30569309025904")).toEqual(expect.arrayContaining(["3056 930902 5904", "3056-930902-5904"]));
+  });
+
+  it("reports a card number written in groups in a page, an RSC payload, an API answer, a log line and a row", async () => {
+    routes = {
+      "GET /receipt": answer("text/html; charset=utf-8", "<p>Paid with 4111 1111 1111 1111</p>"),
+      "GET /receipt?_rsc=1": answer("text/x-component", '1:["$","p",null,{"children":"Paid with 3782 822463 10005"}]'),
+      "GET /api/v1/payments/1": answer("application/json", '{"card":"5555-5555-5555-4444"}'),
+    };
+    fs.writeFileSync(path.join(dir, "server-1.log"), '{"level":"info","message":"charging 3782-822463-10005"}\n');
+    writeFrame(path.join(dir, "db-1.rec"), { kind: "table", table: "public.payments" }, Buffer.from('{"note":"card 4111-1111-1111-1111"}'));
+    await run({ password: "typed-password-0001" });
+    const report = scan({ recordDir: dir, given: cardSecrets(["4111111111111111", "5555555555554444", "378282246310005"], "spec card") });
+    expect(hitList(report).sort()).toEqual([
+      ["GET /api/v1/payments/1 → 200 application/json", "card from spec card"],
+      ["GET /receipt → 200 text/html; charset=utf-8", "card from spec card"],
+      ["GET /receipt?_rsc=1 → 200 text/x-component", "card from spec card"],
+      ["server-1.log", "card from spec card"],
+      ["table public.payments", "card from spec card"],
+    ]);
+    expect(report.hits.find((hit) => hit.where.startsWith("table"))?.context).toBe('{"note":"card [card]"}');
+  });
+
+  it("allows the sandbox test cards in the hosted page's Test cards list only: its page and its Pay answer, not an API answer, a log, a row or another card", async () => {
+    const card = "4242 4242 4242 4242";
+    const fragment = renderPayment(testInvoice);
+    const hostedPage = renderHostedPage(testInvoice, { stylesheet: "/pay/assets/pay.css", script: "/pay/assets/pay.js", nonce: "n" });
+    expect(hostedPage).toContain(`data-test-card="${card}"`);
+    routes = {
+      // The page, and the script's Pay answer with the payment part rendered anew (a JSON string).
+      [`GET /pay/${testInvoice.id}`]: answer("text/html; charset=utf-8", hostedPage),
+      [`POST /pay/${testInvoice.id}/pay`]: answer("application/json", JSON.stringify({ ok: true, kind: "result", html: fragment })),
+      // The same markup answered by an API route.
+      [`GET /api/v1/invoices/${testInvoice.id}`]: answer("application/json", JSON.stringify({ html: fragment })),
+      // A test card on the hosted page outside its list: in the alert.
+      [`GET /pay/${testInvoice.id}?alert=1`]: answer("text/html; charset=utf-8", hostedPage.replace('data-testid="pay-alert" hidden>', `data-testid="pay-alert">Card ${card} was declined`)),
+      // The list's exact markup holding a card that is not a test card.
+      [`GET /pay/${testInvoice.id}?forged=1`]: answer("text/html; charset=utf-8", hostedPage.replaceAll(card, "4111 1111 1111 1111")),
+    };
+    fs.writeFileSync(path.join(dir, "server-1.log"), `{"level":"info","message":"picked ${card}"}\n`);
+    writeFrame(path.join(dir, "db-1.rec"), { kind: "table", table: "public.payment_attempts" }, Buffer.from(`{"card":"${card}"}`));
+    await run({ password: "typed-password-0001" });
+    const report = scan({ recordDir: dir, given: cardSecrets([...TEST_CARDS.map((c) => c.number), "4111111111111111"], "test") });
+    // Every test card twice (the button's data-test-card and the number it shows) in the page, the
+    // Pay answer and the page with the alert; in the forged page, every card but the replaced one.
+    expect(report.allowed).toBe(TEST_CARDS.length * 2 * 3 + (TEST_CARDS.length - 1) * 2);
+    const where = (url: string, type: string) => `GET ${url} → 200 ${type}`;
+    expect(hitList(report).sort()).toEqual(
+      [
+        ...Array.from({ length: TEST_CARDS.length * 2 }, () => [where(`/api/v1/invoices/${testInvoice.id}`, "application/json"), "card from test"]),
+        [where(`/pay/${testInvoice.id}?alert=1`, "text/html; charset=utf-8"), "card from test"],
+        [where(`/pay/${testInvoice.id}?forged=1`, "text/html; charset=utf-8"), "card from test"],
+        [where(`/pay/${testInvoice.id}?forged=1`, "text/html; charset=utf-8"), "card from test"],
+        ["server-1.log", "card from test"],
+        ["table public.payment_attempts", "card from test"],
+      ].sort(),
+    );
+  });
+
+  it("reports a secret, card number or key shown once in a response header: Location, Set-Cookie, Link, early hints, however set, even when the body is not kept", async () => {
+    const key = `pok_${"k".repeat(43)}`;
+    routes = {
+      "GET /continue": (res) => {
+        res.statusCode = 303;
+        res.setHeader("Location", "/welcome?password=typed-password-0001");
+        res.end();
+      },
+      "GET /cookie": (res) => {
+        res.writeHead(200, { "Content-Type": "text/plain", "Set-Cookie": ["theme=dark", "last_card=4111-1111-1111-1111"], "X-Key": key });
+        res.end("ok");
+      },
+      "GET /hints": (res) => {
+        res.writeEarlyHints({ link: "</style.css?v=4111-1111-1111-1111>; rel=preload; as=style" });
+        answer("text/plain", "ok")(res);
+      },
+      "GET /logo.png": (res) => {
+        res.writeHead(200, ["Content-Type", "image/png", "Link", "<https://cdn.example/typed-password-0001>; rel=preload"]);
+        res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      },
+    };
+    await run({ password: "typed-password-0001", createKey: true });
+    const report = scan({ recordDir: dir, given: cardSecrets(["4111111111111111"], "spec card") });
+    expect(hitList(report).sort()).toEqual([
+      ["GET /continue → 303  (headers)", "secret from POST /sign-in password"],
+      ["GET /cookie → 200 text/plain (headers)", "card from spec card"],
+      ["GET /cookie → 200 text/plain (headers)", expect.stringMatching(/^shown-once from answer to POST \/api-keys/)],
+      ["GET /hints → 200 text/plain (headers)", "card from spec card"],
+      ["GET /logo.png → 200 image/png (headers)", "secret from POST /sign-in password"],
+    ]);
+    expect(report.hits.find((hit) => hit.where.includes("GET /continue"))?.context).toMatch(/^Location: \/welcome\?password=\[secret\]0001 /);
+    // The key in its action's body stays allowed; the image's body was not kept, its headers were.
+    expect(report.allowed).toBe(1);
   });
 });

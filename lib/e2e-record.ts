@@ -9,8 +9,10 @@
  * `e2e/leak-scan.spec.ts` then searches all of it. Without E2E_RECORD_DIR, nothing here runs.
  *
  * Record files are frames: a line `@@e2e-record {json header with length}` and `length` raw bytes
- * (read back by e2e/support/leak-frames.ts, which imports nothing from here: importing this module
- * with E2E_RECORD_DIR set starts the output tee, which only the server wants).
+ * (read back by e2e/support/leak-frames.ts, which imports only types from here: running this module
+ * with E2E_RECORD_DIR set starts the output tee, which only the server wants). A response's header
+ * carries the response headers as sent (`headers`, one "Name: value" line each, the status line
+ * left out), so a secret in a Location, Set-Cookie or Link header is searched like one in a body.
  */
 import fs from "node:fs";
 import type http from "node:http";
@@ -24,7 +26,22 @@ const FRAME = "@@e2e-record ";
 const MAX_BODY = 16 * 1024 * 1024;
 
 export type RecordKind = "response" | "request" | "table";
-export type RecordHeader = { kind: RecordKind; method?: string; url?: string; status?: number; type?: string; action?: boolean; table?: string; truncated?: boolean; undecoded?: string; length: number };
+export type RecordHeader = {
+  kind: RecordKind;
+  method?: string;
+  url?: string;
+  status?: number;
+  type?: string;
+  action?: boolean;
+  table?: string;
+  truncated?: boolean;
+  undecoded?: string;
+  /** Response headers as sent, "Name: value\r\n" per line, each character one byte (HTTP headers are latin1). */
+  headers?: string;
+  /** The body was not kept (a font, an image, a built bundle): the headers still were. */
+  bodySkipped?: boolean;
+  length: number;
+};
 
 const recordDir = process.env[RECORD_DIR_ENV] || "";
 
@@ -79,6 +96,22 @@ function skipped(pathname: string, type: string): boolean {
   return pathname.startsWith("/_next/static/") || /^(image|font|audio|video)\//.test(type);
 }
 
+function headerLine(name: string, value: unknown): string {
+  return (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${String(v)}\r\n`).join("");
+}
+
+/**
+ * The response's header lines without the status line. Once the head went out, Node keeps its exact
+ * text (`_header`, what the client read, Date and Transfer-Encoding included); before that (the
+ * client went away first), the headers set so far and those given to writeHead.
+ */
+function headerBlock(res: http.ServerResponse, given: Record<string, string>): string {
+  const wire = (res as unknown as { _header?: unknown })._header;
+  if (typeof wire === "string" && wire.length > 0) return wire.slice(wire.indexOf("\r\n") + 2).replace(/\r\n$/, "");
+  const set = res.getHeaders();
+  return [...Object.entries(set), ...Object.entries(given).filter(([name]) => !(name in set))].map(([name, value]) => headerLine(name, value)).join("");
+}
+
 /** Records one exchange into `dir` once the answer is finished (or the connection closed). */
 export function recordExchange(dir: string, req: http.IncomingMessage, res: http.ServerResponse): void {
   const sent = collector();
@@ -103,6 +136,17 @@ export function recordExchange(dir: string, req: http.IncomingMessage, res: http
     return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
   } as typeof res.writeHead;
   const header = (name: string) => String(res.getHeader(name) ?? given[name] ?? "");
+  // 103 Early Hints go straight to the socket, before the real head: their Link lines are headers the client read too.
+  const hints: string[] = [];
+  const writeEarlyHints = res.writeEarlyHints;
+  if (typeof writeEarlyHints === "function") {
+    res.writeEarlyHints = function (this: http.ServerResponse, ...args: unknown[]) {
+      const hinted = args[0];
+      if (hinted && typeof hinted === "object") for (const [name, value] of Object.entries(hinted)) hints.push(headerLine(name, value));
+      return (writeEarlyHints as (...a: unknown[]) => void).apply(this, args);
+    } as typeof res.writeEarlyHints;
+  }
+  const sentHeaders = () => hints.join("") + headerBlock(res, given);
   const write = res.write;
   const end = res.end;
   res.write = function (this: http.ServerResponse, chunk: unknown, ...rest: unknown[]) {
@@ -125,10 +169,15 @@ export function recordExchange(dir: string, req: http.IncomingMessage, res: http
       const request = received.take();
       if (request.body.length > 0) writeFrame(fileFor(dir, "request"), { kind: "request", method, url, action, type: String(req.headers["content-type"] ?? ""), truncated: request.truncated }, request.body);
       const type = header("content-type");
-      if (skipped(url.split("?")[0]!, type)) return;
+      const headers = sentHeaders();
+      // A skipped body (a built bundle, read from disk by the scan; a font, an image) still has its headers searched.
+      if (skipped(url.split("?")[0]!, type)) {
+        writeFrame(fileFor(dir, "response"), { kind: "response", method, url, status: res.statusCode, type, action, headers, bodySkipped: true }, Buffer.alloc(0));
+        return;
+      }
       const response = sent.take();
       const { body, undecoded } = decoded(response.body, header("content-encoding").trim().toLowerCase());
-      writeFrame(fileFor(dir, "response"), { kind: "response", method, url, status: res.statusCode, type, action, truncated: response.truncated, ...(undecoded ? { undecoded } : {}) }, body);
+      writeFrame(fileFor(dir, "response"), { kind: "response", method, url, status: res.statusCode, type, action, headers, truncated: response.truncated, ...(undecoded ? { undecoded } : {}) }, body);
     } catch (error) {
       process.stderr.write(`e2e record: ${String(error)}\n`);
     }

@@ -1,10 +1,13 @@
 import fs from "node:fs";
+// Types only, erased when compiled: running lib/e2e-record.ts here would start its output tee.
+import type { RecordHeader } from "../../lib/e2e-record";
 
-/** The record files lib/e2e-record.ts writes: `@@e2e-record {header}\n` then `length` raw bytes and a newline. */
+/**
+ * The record files lib/e2e-record.ts writes: `@@e2e-record {header}\n` then `length` raw bytes and a
+ * newline. A response's header holds its response headers too (`headers`).
+ */
 const FRAME = "@@e2e-record ";
 
-export type RecordKind = "response" | "request" | "table";
-export type RecordHeader = { kind: RecordKind; method?: string; url?: string; status?: number; type?: string; action?: boolean; table?: string; truncated?: boolean; undecoded?: string; length: number };
 export type RecordFrame = { file: string; header: RecordHeader; body: Buffer };
 
 /** Every frame of a record file, in order. */

@@ -15,15 +15,21 @@
  * - shown once: every API key (`pok_…`) and webhook secret (`whsec_…`) the server answered with.
  *   Each may appear in exactly one answer, the server action's that made it, and nowhere else.
  * Secrets are searched for minus their last four characters (pages show `••••abcd` by design),
- * private keys by the lines of their PEM body, card numbers as their digits. Values too short to
- * search without false alarms (under 8 characters) are counted, not searched.
- * One allowance: the hosted page's table of sandbox test cards ships in the client bundle
- * (`number:"4242…"`, lib/sandbox/cards.ts), shown to the payer on purpose.
+ * private keys by the lines of their PEM body, card numbers as their digits and as people write
+ * them: groups of four, Amex's 4-6-5 and Diners' 4-6-4, split by spaces or by dashes. Values too
+ * short to search without false alarms (under 8 characters) are counted, not searched.
+ * Every answer is searched twice: its body and its response headers (a Location, a Set-Cookie).
+ * Two allowances, both for the sandbox test cards of lib/sandbox/cards.ts and no other number,
+ * each in its exact markup only: the table in the client bundle (`number:"4242…",label:"…"`), and
+ * the hosted page's "Test cards" list (`data-test-card="4242 4242 4242 4242"` and the number shown
+ * on its button) in the hosted page's own answers, GET /pay/{id} and POST /pay/{id}/pay (whose
+ * JSON carries the page's payment part as HTML). Anywhere else, in any form, a card number is a hit.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { readFrames, type RecordFrame } from "./leak-frames";
 import { decryptJson, decryptSecret } from "../../lib/vault";
+import { TEST_CARDS } from "../../lib/sandbox/cards";
 
 export type SecretKind = "secret" | "card" | "shown-once";
 export type Secret = { value: string; kind: SecretKind; source: string };
@@ -156,6 +162,29 @@ function variants(text: string): string[] {
   return [...new Set([text, json, html, json.replace(/\//g, "\\/")])].map((v) => Buffer.from(v, "utf8").toString("latin1"));
 }
 
+/**
+ * A card number as people and pages write it: the digits split into groups of four (how the hosted
+ * page and most card fields show it), and for 15 and 14 digits the 4-6-5 (Amex) and 4-6-4 (Diners)
+ * groups, each split by spaces and by dashes.
+ */
+export function cardForms(digits: string): string[] {
+  const groupings: number[][] = [[]];
+  for (let at = 0; at < digits.length; at += 4) groupings[0]!.push(Math.min(4, digits.length - at));
+  if (digits.length === 15) groupings.push([4, 6, 5]);
+  if (digits.length === 14) groupings.push([4, 6, 4]);
+  const forms = [digits];
+  for (const sizes of groupings) {
+    const groups: string[] = [];
+    let at = 0;
+    for (const size of sizes) {
+      groups.push(digits.slice(at, at + size));
+      at += size;
+    }
+    for (const separator of [" ", "-"]) forms.push(groups.join(separator));
+  }
+  return [...new Set(forms)];
+}
+
 /** What to search for, per secret; too-short values are counted and left out. */
 export function needlesFor(secrets: readonly Secret[]): { needles: Needle[]; tooShort: number } {
   const needles = new Map<string, Needle>();
@@ -163,7 +192,7 @@ export function needlesFor(secrets: readonly Secret[]): { needles: Needle[]; too
   for (const secret of secrets) {
     const label = redactedLabel(secret);
     let parts: string[];
-    if (secret.kind === "card") parts = [secret.value];
+    if (secret.kind === "card") parts = cardForms(secret.value);
     else if (/-----BEGIN [A-Z ]+-----/.test(secret.value)) {
       parts = secret.value
         .split(/\r?\n/)
@@ -241,9 +270,53 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Test card table entries in the client bundle: shown to the payer on purpose. */
+const TEST_CARD_NUMBERS = new Map(TEST_CARDS.map((card) => [card.number, card]));
+
+/** Test card table entries in the client bundle (`number:"4242…",label:"`): shown to the payer on purpose. */
 function isTestCardTable(text: string, at: number, needle: Needle): boolean {
-  return needle.secret.kind === "card" && text.slice(Math.max(0, at - 8), at).endsWith('number:"') && text.startsWith('",label:"', at + needle.text.length);
+  return (
+    needle.secret.kind === "card" &&
+    needle.text === needle.secret.value &&
+    TEST_CARD_NUMBERS.has(needle.secret.value) &&
+    text.slice(Math.max(0, at - 8), at).endsWith('number:"') &&
+    text.startsWith('",label:"', at + needle.text.length)
+  );
+}
+
+/** The hosted page's own answers: the page (GET /pay/{id}, or a Pay posted without the script) and the script's Pay (POST /pay/{id}/pay). */
+const HOSTED_PAGE = /^\/pay\/[^/?#]+(?:\/pay)?(?:\?|$)/;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** lib/pay/page/html.ts's escaping, which the page's label went through. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/**
+ * A sandbox test card in the hosted page's "Test cards" list (lib/pay/page/render.ts, testCards()):
+ * inside `<section aria-labelledby="test-cards-heading">`, a list item's button
+ * `<li><button type="button" class="…" data-test-card="4242 4242 4242 4242" data-label="Succeeds"><span class="…">4242 4242 4242 4242</span>`,
+ * the number in groups of four split by spaces, its label the table's. The same markup as a JSON
+ * string (quotes as \") in the script's Pay answer. The number at `at` must be one of the two in
+ * such an item; nothing else on the page, and no other answer, is allowed a card number.
+ */
+function isHostedTestCardList(text: string, at: number, needle: Needle): boolean {
+  const card = TEST_CARD_NUMBERS.get(needle.secret.value);
+  if (needle.secret.kind !== "card" || !card) return false;
+  const shown = card.number.replace(/(\d{4})(?=\d)/g, "$1 ");
+  if (needle.text !== shown) return false;
+  for (const quote of ['"', '\\"']) {
+    const section = text.lastIndexOf(`<section aria-labelledby=${quote}test-cards-heading${quote}`, at);
+    if (section < 0 || text.slice(section, at).includes("</section>")) continue;
+    const q = escapeRegExp(quote);
+    const item = new RegExp(
+      `<li><button type=${q}button${q} class=${q}[^"<>\\\\]*${q} data-test-card=${q}(${shown})${q} data-label=${q}${escapeRegExp(escapeHtml(card.label))}${q}><span class=${q}[^"<>\\\\]*${q}>(${shown})</span>`,
+      "dy",
+    );
+    // The item whose button the number is in starts at the last "<li><button" before it.
+    item.lastIndex = text.lastIndexOf("<li><button", at);
+    if (item.lastIndex < section) continue;
+    const match = item.exec(text);
+    if (match?.indices && (match.indices[1]![0] === at || match.indices[2]![0] === at)) return true;
+  }
+  return false;
 }
 
 export function scan(input: ScanInput): ScanReport {
@@ -268,6 +341,10 @@ export function scan(input: ScanInput): ScanReport {
     for (const match of frame.body.toString("latin1").matchAll(SHOWN_ONCE)) {
       if (!shownIn.has(match[0]) && frame.header.kind === "response" && frame.header.action) shownIn.set(match[0], frame);
       secrets.push({ value: match[0], kind: "shown-once", source: frame.header.kind === "table" ? `table ${frame.header.table}` : `answer to ${frame.header.method} ${frame.header.url}` });
+    }
+    // A key in a response header is never where it belongs (only the action's body is): searched everywhere.
+    for (const match of (frame.header.headers ?? "").matchAll(SHOWN_ONCE)) {
+      secrets.push({ value: match[0], kind: "shown-once", source: `headers of the answer to ${frame.header.method} ${frame.header.url}` });
     }
   }
   for (const file of recordFiles.filter((f) => f.endsWith(".log"))) {
@@ -295,9 +372,13 @@ export function scan(input: ScanInput): ScanReport {
   };
 
   for (const frame of responses) {
-    const shownOnceHere = (text: string, at: number, needle: Needle) =>
-      needle.secret.kind === "shown-once" && shownIn.get(needle.secret.value) === frame;
-    search("responses", `${path.basename(frame.file)}: ${frame.header.method} ${frame.header.url} → ${frame.header.status} ${frame.header.type}`, frame.body, shownOnceHere);
+    const hostedPage = HOSTED_PAGE.test(frame.header.url ?? "") && /^(text\/html|application\/json)\b/.test(frame.header.type ?? "");
+    const allowedHere = (text: string, at: number, needle: Needle) =>
+      (needle.secret.kind === "shown-once" && shownIn.get(needle.secret.value) === frame) || (hostedPage && isHostedTestCardList(text, at, needle));
+    const where = `${path.basename(frame.file)}: ${frame.header.method} ${frame.header.url} → ${frame.header.status} ${frame.header.type}`;
+    if (!frame.header.bodySkipped) search("responses", where, frame.body, allowedHere);
+    // Headers hold no allowed secret: a key shown once belongs in the body, a test card on the page.
+    search("headers", `${where} (headers)`, Buffer.from(frame.header.headers ?? "", "latin1"));
   }
   for (const file of recordFiles.filter((f) => f.endsWith(".log"))) search("logs", path.basename(file), fs.readFileSync(file));
   for (const frame of frames.filter((f) => f.header.kind === "table")) search("database", `table ${frame.header.table}`, frame.body);
