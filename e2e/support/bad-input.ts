@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import fc from "fast-check";
 
@@ -241,4 +242,243 @@ export async function inPool<T>(items: T[], concurrency: number, work: (item: T)
       while (next < items.length) await work(items[next++]!);
     }),
   );
+}
+
+/**
+ * Spaces requests out to at most `perSecond` on average. The public routes (the hosted page's Pay,
+ * its status poll, provider callbacks) share one per-address limit of 100 a second, and every
+ * spec's requests come from 127.0.0.1: a flood above it would answer the other worker's specs 429.
+ */
+export function pacer(perSecond: number): () => Promise<void> {
+  const gapMs = 1000 / perSecond;
+  let next = Date.now();
+  return async () => {
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + gapMs;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  };
+}
+
+/** The hosted page's card form (lib/pay/page/render.ts): the four fields its script posts as JSON, or the form posts without it. */
+export type CardForm = { number: string; expiry: string; cvc: string; holder: string };
+
+/**
+ * A card form every check passes, with a test card the sandboxes decline or fail softly
+ * (lib/sandbox/cards.ts): a near-valid form whose change happens to be harmless reaches a
+ * provider and leaves an attempt, but never pays the invoice.
+ */
+export function validCardArb(now: Date = new Date()): fc.Arbitrary<CardForm> {
+  const expiry = `${String(now.getUTCMonth() + 1).padStart(2, "0")}/${String((now.getUTCFullYear() + 2) % 100).padStart(2, "0")}`;
+  return fc.record({
+    number: fc.constantFrom("4000000000000002", "4000 0000 0000 0002", "4000000000009995", "4000-0000-0000-9995", "4000000000000119"),
+    expiry: fc.constantFrom(expiry, ` ${expiry.replace("/", " / ")} `),
+    cvc: fc.constantFrom("123", "1234", "000"),
+    holder: fc.constantFrom("Test Holder", "Taras Shevchenko", "Zoë O'Brien-Łukasz"),
+  });
+}
+
+/** Form encoding as a browser writes it (spaces as `+`). */
+export function formEncode(values: Record<string, string>): string {
+  return new URLSearchParams(values).toString();
+}
+
+/** A form-encoded card with one field wrong, removed, repeated, or written with malformed escapes; or an unknown field added. */
+export function nearValidFormArb(valid: CardForm): fc.Arbitrary<string> {
+  const names = Object.keys(valid) as (keyof CardForm)[];
+  const junk = fc.oneof(anyText, fc.constantFrom("", " ", "0", "4242", "13/99", "00/00", "12/", "4000 0000 0000 0003", "12345678901234567890", "a".repeat(9000)));
+  return fc.tuple(fc.constantFrom(...names), junk, fc.constantFrom("replace", "replace", "remove", "repeat", "raw", "add", "nul")).map(([name, value, how]) => {
+    const entries = Object.entries(valid);
+    switch (how) {
+      case "replace":
+        return formEncode({ ...valid, [name]: value });
+      case "remove":
+        return formEncode(Object.fromEntries(entries.filter(([key]) => key !== name)));
+      case "repeat":
+        return `${formEncode(valid)}&${formEncode({ [name]: value })}`;
+      case "raw":
+        // Not encoded by URLSearchParams: `%` stays, so malformed escapes reach the server as sent.
+        return entries.map(([key, v]) => `${key}=${key === name ? rawComponent(value) : encodeURIComponent(v)}`).join("&");
+      case "add":
+        return `${formEncode(valid)}&${rawComponent(value) || "x"}=1`;
+      default:
+        return entries.map(([key, v]) => `${key}=${key === name ? `${encodeURIComponent(v)}%00` : encodeURIComponent(v)}`).join("&");
+    }
+  });
+}
+
+const payMediaTypes = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8", "application/vnd.api+json", "application/problem+json", "APPLICATION/JSON", " application/json ; x=y") },
+  { weight: 4, arbitrary: fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=UTF-8", "Application/X-WWW-Form-Urlencoded") },
+  { weight: 2, arbitrary: fc.constantFrom(...mediaTypes, "text/json", "application/jsonx", "json", "application/+json", "multipart/form-data; boundary=----x", "text/html") },
+  { weight: 1, arbitrary: anyText.map(headerValue) },
+);
+
+/** Origin headers: none (an old browser, curl), this site, other sites, and values that are no origin at all. */
+export function originArb(own: string): fc.Arbitrary<string | undefined> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 4, arbitrary: fc.constant(own) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom("null", "", "http://evil.example", "https://evil.example", own.replace("127.0.0.1", "localhost"), own.replace(/:\d+$/, ":1"), `${own}.evil.example`, `${own}/`, `${own}@evil.example`, "http://[::1]", "file://", own.toUpperCase(), `${own}:80`),
+    },
+    { weight: 1, arbitrary: anyText.map(headerValue) },
+  );
+}
+
+/**
+ * A request body for the hosted page's Pay with the Content-Type it goes with: mostly near-valid
+ * JSON or form cards (one field wrong), sometimes garbage, sometimes a card under a type that does not fit.
+ */
+export function payBodyArb(): fc.Arbitrary<{ contentType: string | undefined; body: string | undefined }> {
+  const jsonType = fc.constantFrom("application/json", "application/json", "application/json; charset=utf-8", "application/vnd.api+json");
+  const formType = fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=UTF-8");
+  return fc.oneof(
+    { weight: 5, arbitrary: validCardArb().chain((card) => fc.record({ contentType: jsonType, body: nearValidBodyArb(card) })) },
+    { weight: 4, arbitrary: validCardArb().chain((card) => fc.record({ contentType: formType, body: nearValidFormArb(card) })) },
+    { weight: 1, arbitrary: validCardArb().map((card) => ({ contentType: "application/json", body: JSON.stringify(card) })) },
+    { weight: 1, arbitrary: validCardArb().map((card) => ({ contentType: "application/x-www-form-urlencoded", body: formEncode(card) })) },
+    { weight: 2, arbitrary: fc.record({ contentType: fc.option(payMediaTypes, { nil: undefined }), body: bodyArb(undefined) }) },
+    { weight: 2, arbitrary: validCardArb().chain((card) => fc.record({ contentType: fc.option(payMediaTypes, { nil: undefined }), body: fc.constantFrom(JSON.stringify(card), formEncode(card)) })) },
+  );
+}
+
+/**
+ * Provider callbacks (lib/providers/<slug>/callbacks.ts): each provider's notification envelope
+ * about a charge, and its signature scheme. The references are random, so no attempt matches and
+ * even a correctly signed one changes nothing.
+ */
+export const CALLBACK_SLUGS = ["provider-a", "provider-b", "provider-c", "provider-d", "provider-e", "provider-f"] as const;
+export type CallbackSlug = (typeof CALLBACK_SLUGS)[number];
+
+export function callbackEnvelope(slug: CallbackSlug, notificationId: string, timestamp: number, txn: string, ref: string): Json {
+  const at = new Date(timestamp * 1000).toISOString();
+  switch (slug) {
+    case "provider-a":
+      return { event_id: notificationId, type: "transaction.updated", created_at: at, transaction: { status: "approved", transaction_id: txn, request_id: ref, currency: "UAH", amount_processed: "12.50" } };
+    case "provider-b":
+      return { event: "charge.updated", txn, order_ref: ref, result: "ok", cur: "EUR", captured_sum: "12.50" };
+    case "provider-c":
+      return { callback_id: notificationId, order: { id: txn, shop_order_id: ref, state: "PAID", paid_minor: 1250 } };
+    case "provider-d":
+      return { method: "transaction.notify", params: { notify_id: notificationId, transaction: { transaction_id: ref, payment_id: txn, state: 2, captured_amount: 1250, reject_code: null } } };
+    case "provider-e":
+      return { notificationId, eventCode: "PAYMENT_UPDATE", eventDate: at, payment: { paymentId: txn, merchantReference: ref, resultCode: "Authorised", amount: { value: "12.50", currency: "EUR" }, capturedAmount: { value: "12.50", currency: "EUR" } } };
+    case "provider-f":
+      return { id: notificationId, object: "event", type: "charge.updated", created: timestamp, data: { object: { id: txn, object: "charge", status: "succeeded", amount_captured: 1250, reference: ref } } };
+  }
+}
+
+/**
+ * The signature headers as the provider sends them over `rawBody`. B, C, D and F key an HMAC with
+ * the connection's secret, which the merchant (and so this test) holds. A and E sign with their
+ * own Ed25519 key, which no one but the provider holds: for them `secret` only varies the forgery.
+ */
+export function callbackHeaders(slug: CallbackSlug, secret: string, notificationId: string, timestamp: number, rawBody: string): Record<string, string> {
+  const mac = (algorithm: string, text: string, encoding: "hex" | "base64" = "hex") => createHmac(algorithm, secret).update(text, "utf8").digest(encoding);
+  const forged = createHmac("sha512", secret).update(rawBody, "utf8").digest("base64");
+  switch (slug) {
+    case "provider-a":
+      return { "x-a-event-id": notificationId, "x-a-timestamp": String(timestamp), "x-a-signature": forged };
+    case "provider-b":
+      return { "x-notification-id": notificationId, "x-notification-signature": `t=${timestamp},v1=${mac("sha256", `${timestamp}.${notificationId}.${rawBody}`)}` };
+    case "provider-c":
+      return { "x-callback-id": notificationId, "x-callback-time": String(timestamp), "x-callback-signature": mac("sha256", `${notificationId}|${timestamp}|${rawBody}`, "base64") };
+    case "provider-d":
+      return { "notify-id": notificationId, "notify-time": String(timestamp), sign: mac("sha512", `${notificationId}:${timestamp}:${rawBody}`) };
+    case "provider-e":
+      return { "x-e-notification-id": notificationId, "x-e-timestamp": String(timestamp), "x-e-signature": `ed25519=${forged}` };
+    case "provider-f":
+      return { "x-event-id": notificationId, "x-event-timestamp": String(timestamp), "x-event-signature": `sha256=${mac("sha256", `${notificationId}\n${timestamp}\n${rawBody}`)}` };
+  }
+}
+
+/** Providers whose callbacks this test can sign as the provider would (see callbackHeaders). */
+export const SIGNABLE_SLUGS: readonly CallbackSlug[] = ["provider-b", "provider-c", "provider-d", "provider-f"];
+
+/** What a generated callback is meant to be, so the answer can be judged: signed as the provider would, or not. */
+export type CallbackCase = { slug: string; connectionId: string; headers: Record<string, string>; body: string | undefined; signed: boolean; how: string };
+
+/** Notification ids: the providers' short ones, and ones no provider sends (very long, odd characters). */
+const notificationIdArb = fc.oneof(
+  { weight: 8, arbitrary: fc.uint8Array({ minLength: 6, maxLength: 6 }).map((bytes) => `ntf_${Buffer.from(bytes).toString("hex")}`) },
+  // Long ones: repeated text that compresses, and random text that does not (an index entry holds about 2.7 kB).
+  { weight: 1, arbitrary: fc.tuple(fc.nat({ max: 12_000 }), fc.uint8Array({ minLength: 4, maxLength: 4 })).map(([n, bytes]) => `${Buffer.from(bytes).toString("hex")}${"n".repeat(n)}`) },
+  { weight: 1, arbitrary: fc.uint8Array({ minLength: 4, maxLength: 6000 }).map((bytes) => Buffer.from(bytes).toString("hex")) },
+  // Header values beyond ASCII have no agreed encoding (the server reads them byte by byte), and no provider sends one.
+  { weight: 1, arbitrary: fc.tuple(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 30 }), fc.uint8Array({ minLength: 4, maxLength: 4 })).map(([text, bytes]) => `${text.trim()}${Buffer.from(bytes).toString("hex")}`) },
+);
+
+/**
+ * One callback to `slug` at `connectionId`: correctly signed near-valid notifications (one spot of
+ * the envelope changed before signing), forged, tampered, stale or unsigned ones, garbage bodies
+ * and form bodies, with signature headers of this provider or another.
+ */
+export function callbackCaseArb(slug: string, connectionId: string, secret: string | undefined): fc.Arbitrary<CallbackCase> {
+  // The slug as the route reads it (`provider-%66` is provider-f).
+  let decoded: string | undefined;
+  try {
+    decoded = decodeURIComponent(slug);
+  } catch {
+    decoded = undefined;
+  }
+  const known = (CALLBACK_SLUGS as readonly string[]).includes(decoded ?? "") ? (decoded as CallbackSlug) : "provider-f";
+  const canSign = secret !== undefined && SIGNABLE_SLUGS.includes(known) && known === decoded;
+  const key = secret ?? "not-the-secret";
+  const refs = fc.tuple(fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.uint8Array({ minLength: 8, maxLength: 8 })).map(([a, b]) => [`fz_${Buffer.from(a).toString("hex")}`, `fz_${Buffer.from(b).toString("hex")}`] as const);
+  const now = () => Math.floor(Date.now() / 1000);
+  const json = { "content-type": "application/json" };
+  const base = fc.record({ id: notificationIdArb, refs });
+  const mutated = base.chain(({ id, refs: [txn, ref] }) => {
+    const timestamp = now();
+    return nearValidBodyArb(callbackEnvelope(known, id, timestamp, txn, ref)).map((rawBody) => ({ id, timestamp, rawBody, valid: JSON.stringify(callbackEnvelope(known, id, timestamp, txn, ref)) }));
+  });
+  const options: fc.WeightedArbitrary<CallbackCase>[] = [
+    // Signed the way the provider signs (A and E: forged, as no one else can sign for them).
+    { weight: 6, arbitrary: mutated.map(({ id, timestamp, rawBody }) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, key, id, timestamp, rawBody) }, body: rawBody, signed: canSign, how: "signed" })) },
+    // Signed with another secret.
+    { weight: 2, arbitrary: mutated.map(({ id, timestamp, rawBody }) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, `${key}x`, id, timestamp, rawBody) }, body: rawBody, signed: false, how: "wrong secret" })) },
+    // The valid notification signed, then one spot of it changed in transit.
+    { weight: 2, arbitrary: mutated.filter(({ rawBody, valid }) => rawBody !== valid).map(({ id, timestamp, rawBody, valid }) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, key, id, timestamp, valid) }, body: rawBody, signed: false, how: "tampered" })) },
+    // Signed an hour ago, or an hour ahead: outside the five-minute window.
+    { weight: 1, arbitrary: fc.tuple(mutated, fc.constantFrom(-3600, 3600, -301, 10 ** 9)).map(([{ id, timestamp, rawBody }, shift]) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, key, id, timestamp + shift, rawBody) }, body: rawBody, signed: false, how: "stale" })) },
+    // Signature headers with junk values, some left out, or another provider's.
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(mutated, fc.constantFrom(...CALLBACK_SLUGS), fc.array(fc.tuple(fc.nat({ max: 2 }), anyText.map(headerValue)), { maxLength: 3 }), fc.boolean())
+        .map(([{ id, timestamp, rawBody }, other, changes, drop]) => {
+          const headers: Record<string, string> = { ...json, ...callbackHeaders(other, key, id, timestamp, rawBody) };
+          const names = Object.keys(headers).filter((name) => name !== "content-type");
+          for (const [index, value] of changes) headers[names[index % names.length]!] = value;
+          if (drop) delete headers[names[0]!];
+          // Left as the provider signs it only when nothing was changed or dropped.
+          return { slug, connectionId, headers, body: rawBody, signed: canSign && other === known && changes.length === 0 && !drop, how: "junk headers" };
+        }),
+    },
+    // Garbage bodies, signed when the provider's scheme allows it: the parser behind the signature gets them too.
+    {
+      weight: 3,
+      arbitrary: fc.tuple(bodyArb(undefined), notificationIdArb, fc.option(fc.constantFrom(...mediaTypes, "application/x-www-form-urlencoded"), { nil: undefined })).map(([rawBody, id, type]) => ({
+        slug,
+        connectionId,
+        headers: { ...(type === undefined ? {} : { "content-type": type }), ...callbackHeaders(known, key, id, now(), rawBody ?? "") },
+        body: rawBody,
+        signed: canSign,
+        how: "garbage",
+      })),
+    },
+    // The notification as a form instead of JSON.
+    {
+      weight: 1,
+      arbitrary: base.map(({ id, refs: [txn, ref] }) => {
+        const timestamp = now();
+        const flat = Object.fromEntries(Object.entries(callbackEnvelope(known, id, timestamp, txn, ref) as Record<string, Json>).map(([name, value]) => [name, typeof value === "string" ? value : JSON.stringify(value)]));
+        const rawBody = formEncode(flat);
+        return { slug, connectionId, headers: { "content-type": "application/x-www-form-urlencoded", ...callbackHeaders(known, key, id, timestamp, rawBody) }, body: rawBody, signed: canSign, how: "form" };
+      }),
+    },
+  ];
+  return fc.oneof(...options);
 }
