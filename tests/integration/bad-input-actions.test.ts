@@ -155,7 +155,7 @@ type Case = {
   /** Inputs tried on every run besides the generated ones (what an earlier seed found). */
   examples?: () => unknown[];
   /** Checks of what the call did beyond the database; each string is a failure. */
-  check?: (outcome: Outcome, effects: Effects, refused: boolean) => string[];
+  check?: (outcome: Outcome, effects: Effects, refused: boolean, input: unknown) => string[];
 };
 
 let w: TenantWorld;
@@ -294,10 +294,16 @@ const CASES: Record<string, Case> = {
   "lib/actions/team.ts#revokeInviteAction": { valid: () => ({ inviteId: world.revocableInviteId }) },
   "lib/actions/test-connection.ts#testConnectionAction": {
     valid: () => ({ id: w.a.id }),
-    check: (outcome, effects, refused) =>
-      refused || (typeof dataOf(outcome)?.kind === "string" && effects.requests.some((r) => r.includes("/sandbox/")))
-        ? []
-        : [`answered ${JSON.stringify(dataOf(outcome))} after ${JSON.stringify(effects.requests)}`],
+    // Test mode asks the sandbox; live mode has no provider address here (PROVIDER_C_LIVE_URL unset), so it says so without a request.
+    examples: () => [{ ...createAttributes("provider-c", "h2h"), label: "", mode: "live" }],
+    check: (outcome, effects, refused, input) => {
+      if (refused) return [];
+      const answer = dataOf(outcome);
+      const live = (input as { mode?: unknown } | null)?.mode === "live";
+      const asked = effects.requests.some((r) => r.includes("/sandbox/"));
+      const fine = live ? answer?.kind === "unreachable" && /PROVIDER_C_LIVE_URL/.test(String(answer.message)) && !asked : typeof answer?.kind === "string" && asked;
+      return fine ? [] : [`answered ${JSON.stringify(answer)} after ${JSON.stringify(effects.requests)}`];
+    },
   },
   "lib/actions/test-connection.ts#testCredentialsAction": {
     valid: () => ({ ...createAttributes("provider-c", "h2h"), label: "" }),
@@ -518,7 +524,7 @@ describe("server actions behind the forms take generated input as a signed-in ow
           }
 
           const refused = outcome.kind !== "threw" && (entry.refused ? entry.refused(outcome) : value?.ok === false);
-          for (const problem of entry.check?.(outcome, effects, refused) ?? []) fail("otherFailures", `${problem} for ${shown}`);
+          for (const problem of entry.check?.(outcome, effects, refused, input) ?? []) fail("otherFailures", `${problem} for ${shown}`);
           if (refused) {
             totals.refused++;
             tally.refused++;
