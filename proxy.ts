@@ -91,5 +91,6 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Static files of public/ (icons, robots.txt) are served to everyone, signed in or not.
-  matcher: ["/((?!api/|_next/|.*\\.(?:ico|png|svg|txt|webmanifest)$).*)"],
+  // /api itself is the API's too (a JSON:API 404, app/api/route.ts), not a page behind sign-in.
+  matcher: ["/((?!api(?:/|$)|_next/|.*\\.(?:ico|png|svg|txt|webmanifest)$).*)"],
 };

@@ -52,6 +52,8 @@ function hasMalformedEscape(pathname: string): boolean {
   }
 }
 
+const API_PATH = /^\/api(?:\/|$)/;
+
 function sendMalformedPath(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): void {
   const api = pathname.startsWith("/api/");
   // Like every API answer: an X-Request-Id, repeated as meta.request_id.
@@ -69,9 +71,16 @@ const server = http.createServer((req, res) => {
   // Before anything reads them: the client address and forwarded host are what TRUST_PROXY_HOPS allows.
   normalizeForwardedHeaders(req.headers, req.socket.remoteAddress, proxyHops);
   for (const [name, value] of securityHeaders) res.setHeader(name, value);
-  const url = parse(req.url ?? "/", true);
-  const pathname = url.pathname ?? "/";
+  let url = parse(req.url ?? "/", true);
+  let pathname = url.pathname ?? "/";
   if (hasMalformedEscape(pathname)) return sendMalformedPath(req, res, pathname);
+  // An API path with a trailing or doubled slash names the same resource (Next would answer a bare 308
+  // without X-Request-Id, which API clients cannot read); pages keep Next's redirect.
+  if (API_PATH.test(pathname) && /\/\/|.\/$/.test(pathname)) {
+    pathname = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+    req.url = `${pathname}${url.search ?? ""}`;
+    url = parse(req.url, true);
+  }
   if (isFormPost(req, pathname)) {
     // Next would answer a malformed multipart body with a 500: checked first (server/form-post-guard.ts).
     checkFormPost(req)

@@ -1,11 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { connect } from "node:net";
+import { sharedTest } from "./support/fixtures";
 
 /**
  * Issue 13 (found by the bad-input suite): paths under /api that no route serves answer a JSON:API
  * 404 with X-Request-Id, not Next's HTML page; OPTIONS on the invoice API carries X-Request-Id too.
  */
-for (const path of ["/api/connections/x/y", "/api/routing/a/b", "/api/nothing", "/api/providers/x", "/api/commerce/nothing"]) {
+for (const path of ["/api", "/api/", "/api/connections/x/y", "/api/routing/a/b", "/api/nothing", "/api/providers/x", "/api/commerce/nothing"]) {
   test(`${path} answers a JSON:API 404 with its request id`, async ({ request }) => {
     for (const method of ["GET", "POST", "DELETE"] as const) {
       const answer = await request.fetch(path, { method, headers: { accept: "application/vnd.api+json" } });
@@ -19,6 +20,24 @@ for (const path of ["/api/connections/x/y", "/api/routing/a/b", "/api/nothing", 
     }
   });
 }
+
+// Found by the bad-input suite: Next answered these with a bare 308 (or, for /api, a redirect to sign-in).
+sharedTest("an API path with a trailing or doubled slash names the same resource, with its request id", async ({ request, merchant }) => {
+  const headers = { authorization: `Bearer ${merchant.apiKey}`, accept: "application/vnd.api+json" };
+  for (const path of ["/api/connections", "/api/routing", "/api/commerce/payment-invoices?page[size]=1"]) {
+    const plain = await request.get(path, { headers, maxRedirects: 0 });
+    for (const variant of [path.replace(/(\?|$)/, "/$1"), path.replace("/api/", "/api//"), path.replace(/(\?|$)/, "//$1")]) {
+      const answer = await request.get(variant, { headers, maxRedirects: 0 });
+      expect(answer.status(), variant).toBe(200);
+      expect(answer.headers()["x-request-id"], variant).toMatch(/^req_/);
+      expect((await answer.json()).data, variant).toEqual((await plain.json()).data);
+    }
+  }
+  // A write is answered by the route too, not redirected: here refused for want of a key, as at the bare path.
+  const unauthenticated = await request.post("/api/connections/", { data: {}, maxRedirects: 0 });
+  expect(unauthenticated.status()).toBe(401);
+  expect(unauthenticated.headers()["x-request-id"]).toMatch(/^req_/);
+});
 
 test("a malformed multipart body to an /api path no route serves is a JSON:API 404, not Next's 500", async ({ request }) => {
   const answer = await request.fetch("/api/routing/a/b", { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x" }, data: "garbage" });

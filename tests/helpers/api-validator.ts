@@ -92,6 +92,15 @@ export function findPathItem(pathname: string): { template: string; item: Json }
   return undefined;
 }
 
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const mediaTypeOf = (headers: Headers) => (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 
 function errorsOf(validate: ValidateFunction): string {
@@ -129,6 +138,12 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
     }
   }
 
+  // The document's description: an undecodable path is 400 malformed_path whatever the method, before any route.
+  if (!decodes(url.pathname)) {
+    const code = (parsed as { errors?: { code?: unknown }[] } | undefined)?.errors?.[0]?.code;
+    if (status !== 400 || (!bodyless && code !== "malformed_path")) problems.push(`${where}: a path with a malformed percent-escape must answer 400 malformed_path`);
+    return problems;
+  }
   const found = findPathItem(url.pathname);
   if (!found) return problems;
   const operation = found.item[method === "HEAD" ? "get" : method.toLowerCase()] as Json | undefined;
