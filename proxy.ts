@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { hasMalformedEscape } from "@/lib/http/malformed-path";
 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 const PUBLIC_PATHS = ["/sign-in", "/sign-up", "/forgot-password", "/outbox"];
@@ -33,16 +34,6 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean; ht
     "frame-ancestors 'none'",
     ...(options.https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
-}
-
-/** A path whose percent-escapes do not decode (`/pay/%`, `/providers/%ff`): nothing can answer it but 400. */
-function hasMalformedEscape(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 function newNonce(): string {

@@ -12,6 +12,7 @@ import { requestIdOf } from "@/lib/api/request";
 import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
+import { hasMalformedEscape } from "@/lib/http/malformed-path";
 import { stopJobs } from "@/lib/jobs/queue";
 import { startServer } from "@/lib/server-start";
 import { answerClientError } from "@/server/client-error";
@@ -41,16 +42,6 @@ const securityHeaders: [string, string][] = [
   ["Referrer-Policy", "strict-origin-when-cross-origin"],
   ...(publicBaseUrl().startsWith("https://") ? [["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as [string, string]] : []),
 ];
-
-/** A path whose percent-escapes do not decode (`/pay/%`, `/invoices/%E0%A4%A`): no route can answer it. */
-function hasMalformedEscape(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 const API_PATH = /^\/api(?:\/|$)/;
 

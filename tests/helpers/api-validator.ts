@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import Ajv, { type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { hasMalformedEscape } from "@/lib/http/malformed-path";
 import { buildOpenApiDocument } from "@/lib/invoices/contract";
 
 /**
@@ -92,15 +93,6 @@ export function findPathItem(pathname: string): { template: string; item: Json }
   return undefined;
 }
 
-function decodes(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const mediaTypeOf = (headers: Headers) => (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 
 function errorsOf(validate: ValidateFunction): string {
@@ -139,7 +131,7 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
   }
 
   // The document's description: an undecodable path is 400 malformed_path whatever the method, before any route.
-  if (!decodes(url.pathname)) {
+  if (hasMalformedEscape(url.pathname)) {
     const code = (parsed as { errors?: { code?: unknown }[] } | undefined)?.errors?.[0]?.code;
     if (status !== 400 || (!bodyless && code !== "malformed_path")) problems.push(`${where}: a path with a malformed percent-escape must answer 400 malformed_path`);
     return problems;
