@@ -130,10 +130,11 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
     }
   }
 
-  // The document's description: an undecodable path is 400 malformed_path whatever the method, before any route.
-  if (hasMalformedEscape(url.pathname)) {
+  // The document's description: over HTTP, server.ts answers an undecodable path 400 malformed_path
+  // whatever the method, before any route (a route module called in-process answers for itself).
+  if (status === 400 && hasMalformedEscape(url.pathname)) {
     const code = (parsed as { errors?: { code?: unknown }[] } | undefined)?.errors?.[0]?.code;
-    if (status !== 400 || (!bodyless && code !== "malformed_path")) problems.push(`${where}: a path with a malformed percent-escape must answer 400 malformed_path`);
+    if (!bodyless && code !== "malformed_path") problems.push(`${where}: a 400 for a malformed percent-escape must be malformed_path, got ${String(code)}`);
     return problems;
   }
   const found = findPathItem(url.pathname);
