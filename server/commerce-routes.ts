@@ -20,10 +20,10 @@ export type RouteModule = Partial<Record<string, Handler>>;
  * tests/integration/commerce-routes.test.ts can hold the table to the files. Like Next, specific
  * routes come before the catch-all.
  */
-export const COMMERCE_ROUTES: { route: string; module: RouteModule }[] = [
-  { route: "/api/commerce/payment-invoices", module: payments as unknown as RouteModule },
+export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: true }[] = [
+  { route: "/api/commerce/payment-invoices", module: payments as unknown as RouteModule, readsBody: true },
   { route: "/api/commerce/payment-invoices/[id]", module: payment as unknown as RouteModule },
-  { route: "/api/commerce/payout-invoices", module: payouts as unknown as RouteModule },
+  { route: "/api/commerce/payout-invoices", module: payouts as unknown as RouteModule, readsBody: true },
   { route: "/api/commerce/payout-invoices/[id]", module: payout as unknown as RouteModule },
   { route: "/api/commerce/payment-invoices/[id]/attempts", module: paymentAttempts as unknown as RouteModule },
   { route: "/api/commerce/payout-invoices/[id]/attempts", module: payoutAttempts as unknown as RouteModule },
@@ -49,10 +49,11 @@ export function routePattern(route: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-const COMPILED = COMMERCE_ROUTES.map(({ route, module }) => ({
+const COMPILED = COMMERCE_ROUTES.map(({ route, module, readsBody }) => ({
   pattern: routePattern(route),
   catchAll: new Set([...route.matchAll(/\[\.\.\.(\w+)\]/g)].map((m) => m[1]!)),
   module,
+  readsBody: readsBody === true,
 }));
 
 function decode(value: string): string {
@@ -84,7 +85,12 @@ function listMethods(allow: string[]): Handler {
   return withPublic(async () => new Response(null, { status: 204, headers: { Allow: allow.join(", ") } }));
 }
 
-export type CommerceMatch = { handler: Handler; params: Params };
+/**
+ * `body`: whether the handler reads the request's body (a create). Every other answer (a read, the
+ * process endpoint, 405, OPTIONS, the catch-all's 404) is given whatever was sent, without reading
+ * it: so a large body there gets the answer the document lists, not a 413.
+ */
+export type CommerceMatch = { handler: Handler; params: Params; body: boolean };
 
 /** Undefined only outside /api/commerce; a known path with another method gets a JSON:API 405. */
 export function matchCommerceRoute(method: string, pathname: string): CommerceMatch | undefined {
@@ -92,8 +98,9 @@ export function matchCommerceRoute(method: string, pathname: string): CommerceMa
     const match = route.pattern.exec(pathname);
     if (!match) continue;
     const allow = allowedMethods(route.module);
+    const own = route.module[method];
     const handler =
-      route.module[method] ??
+      own ??
       (method === "HEAD" ? route.module.GET : undefined) ??
       (method === "OPTIONS" ? listMethods(allow) : methodNotAllowed(allow));
     const params: Params = {};
@@ -101,7 +108,7 @@ export function matchCommerceRoute(method: string, pathname: string): CommerceMa
       if (value === undefined) continue;
       params[name] = route.catchAll.has(name) ? value.split("/").map(decode) : decode(value);
     }
-    return { handler, params };
+    return { handler, params, body: route.readsBody && own !== undefined };
   }
   return undefined;
 }

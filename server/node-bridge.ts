@@ -44,7 +44,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function toWebRequest(req: IncomingMessage, origin: string): Promise<Request> {
+/** `body: false`: the handler reads no body, so whatever comes is discarded unread (up to DISCARD_MAX_BYTES). */
+export async function toWebRequest(req: IncomingMessage, origin: string, options: { body?: boolean } = {}): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -52,6 +53,11 @@ export async function toWebRequest(req: IncomingMessage, origin: string): Promis
   }
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD") return new Request(new URL(req.url ?? "/", origin), { method, headers });
+  if (options.body === false) {
+    discardRest(req);
+    headers.delete("content-length");
+    return new Request(new URL(req.url ?? "/", origin), { method, headers });
+  }
   // A declared or streamed body past the limit is refused without keeping the rest of it.
   if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
     discardRest(req);
