@@ -23,6 +23,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
       : status === 408
         ? "The request did not arrive in time."
         : "The request is not valid HTTP.";
+  // A HEAD's answer has no body, or the client reads it as the next answer. The packet the parser
+  // failed on starts with the request line when the request came in one piece (as it does over
+  // loopback); a request split across packets cannot be told and gets the body.
+  const packet = (error as { rawPacket?: unknown }).rawPacket;
+  const head = Buffer.isBuffer(packet) && packet.subarray(0, 5).toString("latin1") === "HEAD ";
   const requestId = requestIdOf(new Request("http://localhost/"));
   const title = STATUS_CODES[status]!;
   const body = JSON.stringify({ errors: [{ status: String(status), code: status === 431 ? "headers_too_large" : status === 408 ? "request_timeout" : "bad_request", title, detail }], meta: { request_id: requestId } });
@@ -33,5 +38,5 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
     ...securityHeaders,
     ["Connection", "close"],
   ];
-  socket.end(`HTTP/1.1 ${status} ${title}\r\n${headers.map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${title}\r\n${headers.map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${head ? "" : body}`);
 }

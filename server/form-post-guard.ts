@@ -14,7 +14,7 @@ const FORM_LIMIT_BYTES = 576 * 1024;
 const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export function isFormPost(req: http.IncomingMessage, pathname: string): boolean {
-  return req.method === "POST" && !pathname.startsWith("/api/") && /^\s*multipart\/form-data/i.test(req.headers["content-type"] ?? "");
+  return req.method === "POST" && !/^\/api(?:\/|$)/.test(pathname) && /^\s*multipart\/form-data/i.test(req.headers["content-type"] ?? "");
 }
 
 type Checked = { ok: true; req: http.IncomingMessage } | { ok: false; status: 400 | 413 };
