@@ -130,6 +130,12 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
     }
   }
 
+  // The document's description: headers over 16 KiB are refused by the HTTP parser, on any path, before any route.
+  if (status === 431) {
+    const code = (parsed as { errors?: { code?: unknown }[] } | undefined)?.errors?.[0]?.code;
+    if (!bodyless && code !== "headers_too_large") problems.push(`${where}: a 431 must be headers_too_large, got ${String(code)}`);
+    return problems;
+  }
   // The document's description: over HTTP, server.ts answers an undecodable path 400 malformed_path
   // whatever the method, before any route (a route module called in-process answers for itself).
   if (status === 400 && hasMalformedEscape(url.pathname)) {

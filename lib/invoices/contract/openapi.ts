@@ -263,7 +263,7 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
         "carries X-Request-Id, and every error document meta.request_id. A method a path does not list answers 405 " +
         "with Allow (OPTIONS: 204 with Allow); HEAD answers as GET without a body. A path whose percent-escapes do not " +
         "decode answers 400 malformed_path whatever its method (no route can be told from it), and a trailing slash names " +
-        "the same resource as the path without it. Links and Location are absolute, on the server's configured public address.",
+        "the same resource as the path without it. Request headers over 16 KiB answer 431 headers_too_large on any path. Links and Location are absolute, on the server's configured public address.",
     },
     servers: [{ url: baseUrl.replace(/\/+$/, "") }],
     tags: OPERATION_TAGS.map(({ name, description }) => ({ name, description })),
