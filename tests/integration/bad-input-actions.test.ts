@@ -294,6 +294,13 @@ const CASES: Record<string, Case> = {
   "lib/actions/team.ts#revokeInviteAction": { valid: () => ({ inviteId: world.revocableInviteId }) },
   "lib/actions/test-connection.ts#testConnectionAction": {
     valid: () => ({ id: w.a.id }),
+    check: (outcome, effects, refused) =>
+      refused || (typeof dataOf(outcome)?.kind === "string" && effects.requests.some((r) => r.includes("/sandbox/")))
+        ? []
+        : [`answered ${JSON.stringify(dataOf(outcome))} after ${JSON.stringify(effects.requests)}`],
+  },
+  "lib/actions/test-connection.ts#testCredentialsAction": {
+    valid: () => ({ ...createAttributes("provider-c", "h2h"), label: "" }),
     // Test mode asks the sandbox; live mode has no provider address here (PROVIDER_C_LIVE_URL unset), so it says so without a request.
     examples: () => [{ ...createAttributes("provider-c", "h2h"), label: "", mode: "live" }],
     check: (outcome, effects, refused, input) => {
@@ -304,13 +311,6 @@ const CASES: Record<string, Case> = {
       const fine = live ? answer?.kind === "unreachable" && /PROVIDER_C_LIVE_URL/.test(String(answer.message)) && !asked : typeof answer?.kind === "string" && asked;
       return fine ? [] : [`answered ${JSON.stringify(answer)} after ${JSON.stringify(effects.requests)}`];
     },
-  },
-  "lib/actions/test-connection.ts#testCredentialsAction": {
-    valid: () => ({ ...createAttributes("provider-c", "h2h"), label: "" }),
-    check: (outcome, effects, refused) =>
-      refused || (typeof dataOf(outcome)?.kind === "string" && effects.requests.some((r) => r.includes("/sandbox/")))
-        ? []
-        : [`answered ${JSON.stringify(dataOf(outcome))} after ${JSON.stringify(effects.requests)}`],
   },
   "lib/actions/view-mode.ts#setViewModeAction": {
     valid: () => ({ mode: "live" }),
