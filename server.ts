@@ -44,6 +44,17 @@ const securityHeaders: [string, string][] = [
 ];
 
 const API_PATH = /^\/api(?:\/|$)/;
+/** `.` or `..` as a segment, written plainly or percent-encoded (URLs resolve both). */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
+/** The path with its dot segments resolved, as Next will route it (`/api/../sign-in` is the sign-in page). */
+function resolvedPath(pathname: string): string {
+  try {
+    return new URL(`http://x${pathname}`).pathname;
+  } catch {
+    return pathname;
+  }
+}
 
 function sendMalformedPath(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): void {
   const api = pathname.startsWith("/api/");
@@ -66,13 +77,14 @@ const server = http.createServer((req, res) => {
   let pathname = url.pathname ?? "/";
   if (hasMalformedEscape(pathname)) return sendMalformedPath(req, res, pathname);
   // An API path with a trailing or doubled slash names the same resource (Next would answer a bare 308
-  // without X-Request-Id, which API clients cannot read); pages keep Next's redirect.
-  if (API_PATH.test(pathname) && /\/\/|.\/$/.test(pathname)) {
+  // without X-Request-Id, which API clients cannot read); pages keep Next's redirect. A path with dot
+  // segments is left to Next, which resolves them (`/api/../x` is no API path).
+  if (API_PATH.test(pathname) && !DOT_SEGMENT.test(pathname) && /\/\/|.\/$/.test(pathname)) {
     pathname = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
     req.url = `${pathname}${url.search ?? ""}`;
     url = parse(req.url, true);
   }
-  if (isFormPost(req, pathname)) {
+  if (isFormPost(req, resolvedPath(pathname))) {
     // Next would answer a malformed multipart body with a 500: checked first (server/form-post-guard.ts).
     checkFormPost(req)
       .then((checked) => (checked.ok ? handle(checked.req, res, url) : sendFormRefusal(res, checked.status)))

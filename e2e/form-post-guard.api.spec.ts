@@ -24,7 +24,8 @@ function post(path: string, contentType: string, body: Buffer | string): Promise
   });
 }
 
-const PAGES = ["/sign-in", "/sign-up", "/home", "/invoices", "/pay/cpi_doesnotexist", "/nothing/here"];
+// The last two reach the sign-in page through dot segments under /api, which Next resolves before routing.
+const PAGES = ["/sign-in", "/sign-up", "/home", "/invoices", "/pay/cpi_doesnotexist", "/nothing/here", "/api/../sign-in", "/api/%2e%2e/sign-in"];
 
 for (const path of PAGES) {
   test(`a malformed multipart body posted to ${path} answers 400, not 500`, async () => {
