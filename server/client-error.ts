@@ -24,10 +24,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
         ? "The request did not arrive in time."
         : "The request is not valid HTTP.";
   // A HEAD's answer has no body, or the client reads it as the next answer. The packet the parser
-  // failed on starts with the request line when the request came in one piece (as it does over
-  // loopback); a request split across packets cannot be told and gets the body.
+  // failed on starts with the failing request's line when that request came in one piece and alone
+  // (no request's end in the packet but its own), as it does over loopback. Otherwise (a request split
+  // across packets, requests pipelined in one) the method cannot be told and the body is sent.
   const packet = (error as { rawPacket?: unknown }).rawPacket;
-  const head = Buffer.isBuffer(packet) && packet.subarray(0, 5).toString("latin1") === "HEAD ";
+  const end = Buffer.isBuffer(packet) ? packet.indexOf("\r\n\r\n") : -1;
+  const alone = Buffer.isBuffer(packet) && (end === -1 || end + 4 === packet.length);
+  const head = alone && (packet as Buffer).subarray(0, 5).toString("latin1") === "HEAD ";
   const requestId = requestIdOf(new Request("http://localhost/"));
   const title = STATUS_CODES[status]!;
   const body = JSON.stringify({ errors: [{ status: String(status), code: status === 431 ? "headers_too_large" : status === 408 ? "request_timeout" : "bad_request", title, detail }], meta: { request_id: requestId } });
