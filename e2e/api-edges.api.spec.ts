@@ -30,7 +30,9 @@ sharedTest("an API path with a trailing or doubled slash names the same resource
       const answer = await request.get(variant, { headers, maxRedirects: 0 });
       expect(answer.status(), variant).toBe(200);
       expect(answer.headers()["x-request-id"], variant).toMatch(/^req_/);
-      expect((await answer.json()).data, variant).toEqual((await plain.json()).data);
+      // The same resources (ids): a background job may move an invoice's status between the two reads.
+      const ids = async (response: typeof answer) => ((await response.json()) as { data: { id: string }[] }).data.map((item) => item.id);
+      expect(await ids(answer), variant).toEqual(await ids(plain));
     }
   }
   // A write is answered by the route too, not redirected: here refused for want of a key, as at the bare path.

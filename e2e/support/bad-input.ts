@@ -205,7 +205,7 @@ export function send(origin: string, request: BadRequest, timeoutMs: number): Pr
     try {
       // Node frames a GET's or DELETE's body only when told its length; unframed it would read as a second request.
       const length = request.body === undefined ? {} : { "content-length": String(Buffer.byteLength(request.body)) };
-      // A redirect (Next's 308 for a trailing slash) repeats a long generated query in Location and
+      // A redirect (Next's 308 for a page's trailing slash) repeats a long generated query in Location and
       // Refresh: read answers the way browsers do, not with Node's 16 KiB header limit.
       outgoing = http.request(`${origin}${request.path}`, { method: request.method, headers: { ...request.headers, ...length }, agent: false, maxHeaderSize: 1024 * 1024 });
     } catch (error) {
