@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { hasMalformedEscape } from "@/lib/http/malformed-path";
+import { hasMalformedEscape } from "@/lib/http/paths";
 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 const PUBLIC_PATHS = ["/sign-in", "/sign-up", "/forgot-password", "/outbox"];

@@ -12,7 +12,7 @@ import { requestIdOf } from "@/lib/api/request";
 import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
-import { hasMalformedEscape } from "@/lib/http/malformed-path";
+import { hasMalformedEscape, isApiPath } from "@/lib/http/paths";
 import { stopJobs } from "@/lib/jobs/queue";
 import { startServer } from "@/lib/server-start";
 import { answerClientError } from "@/server/client-error";
@@ -43,21 +43,11 @@ const securityHeaders: [string, string][] = [
   ...(publicBaseUrl().startsWith("https://") ? [["Strict-Transport-Security", "max-age=31536000; includeSubDomains"] as [string, string]] : []),
 ];
 
-const API_PATH = /^\/api(?:\/|$)/;
 /** `.` or `..` as a segment, written plainly or percent-encoded (URLs resolve both). */
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
-/** The path with its dot segments resolved, as Next will route it (`/api/../sign-in` is the sign-in page). */
-function resolvedPath(pathname: string): string {
-  try {
-    return new URL(`http://x${pathname}`).pathname;
-  } catch {
-    return pathname;
-  }
-}
-
 function sendMalformedPath(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): void {
-  const api = pathname.startsWith("/api/");
+  const api = isApiPath(pathname);
   // Like every API answer: an X-Request-Id, repeated as meta.request_id.
   const incoming = req.headers["x-request-id"];
   const requestId = requestIdOf(new Request("http://localhost/", { headers: typeof incoming === "string" ? { "x-request-id": incoming } : {} }));
@@ -79,12 +69,12 @@ const server = http.createServer((req, res) => {
   // An API path with a trailing or doubled slash names the same resource (Next would answer a bare 308
   // without X-Request-Id, which API clients cannot read); pages keep Next's redirect. A path with dot
   // segments is left to Next, which resolves them (`/api/../x` is no API path).
-  if (API_PATH.test(pathname) && !DOT_SEGMENT.test(pathname) && /\/\/|.\/$/.test(pathname)) {
+  if (isApiPath(pathname) && !DOT_SEGMENT.test(pathname) && /\/\/|.\/$/.test(pathname)) {
     pathname = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
     req.url = `${pathname}${url.search ?? ""}`;
     url = parse(req.url, true);
   }
-  if (isFormPost(req, resolvedPath(pathname))) {
+  if (isFormPost(req, pathname)) {
     // Next would answer a malformed multipart body with a 500: checked first (server/form-post-guard.ts).
     checkFormPost(req)
       .then((checked) => (checked.ok ? handle(checked.req, res, url) : sendFormRefusal(res, checked.status)))

@@ -28,9 +28,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
   // (no request's end in the packet but its own), as it does over loopback. Otherwise (a request split
   // across packets, requests pipelined in one) the method cannot be told and the body is sent.
   const packet = (error as { rawPacket?: unknown }).rawPacket;
-  const end = Buffer.isBuffer(packet) ? packet.indexOf("\r\n\r\n") : -1;
-  const alone = Buffer.isBuffer(packet) && (end === -1 || end + 4 === packet.length);
-  const head = alone && (packet as Buffer).subarray(0, 5).toString("latin1") === "HEAD ";
+  const head = Buffer.isBuffer(packet) && packet.subarray(0, 5).toString("latin1") === "HEAD " && [-1, packet.length - 4].includes(packet.indexOf("\r\n\r\n"));
   const requestId = requestIdOf(new Request("http://localhost/"));
   const title = STATUS_CODES[status]!;
   const body = JSON.stringify({ errors: [{ status: String(status), code: status === 431 ? "headers_too_large" : status === 408 ? "request_timeout" : "bad_request", title, detail }], meta: { request_id: requestId } });

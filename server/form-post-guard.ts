@@ -1,4 +1,5 @@
 import http from "node:http";
+import { isApiPath, resolvedPath } from "@/lib/http/paths";
 
 /**
  * Next reads a multipart POST to any path it renders as a page as a form submitted without
@@ -13,8 +14,9 @@ const FORM_LIMIT_BYTES = 576 * 1024;
 /** Past the limit the rest is read and dropped (up to this much) so the client reads the 413. */
 const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
+/** A multipart POST to a page: the path as Next routes it, dot segments resolved (`/api/../sign-in` is a page). */
 export function isFormPost(req: http.IncomingMessage, pathname: string): boolean {
-  return req.method === "POST" && !/^\/api(?:\/|$)/.test(pathname) && /^\s*multipart\/form-data/i.test(req.headers["content-type"] ?? "");
+  return req.method === "POST" && /^\s*multipart\/form-data/i.test(req.headers["content-type"] ?? "") && !isApiPath(resolvedPath(pathname));
 }
 
 type Checked = { ok: true; req: http.IncomingMessage } | { ok: false; status: 400 | 413 };

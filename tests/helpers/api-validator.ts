@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import Ajv, { type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { hasMalformedEscape } from "@/lib/http/malformed-path";
+import { hasMalformedEscape } from "@/lib/http/paths";
 import { buildOpenApiDocument } from "@/lib/invoices/contract";
 
 /**
@@ -130,17 +130,13 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
     }
   }
 
-  // The document's description: headers over 16 KiB are refused by the HTTP parser, on any path, before any route.
-  if (status === 431) {
+  // The document's description: answers given before any route, on any path and method. Headers over
+  // 16 KiB are refused by the HTTP parser; over HTTP, server.ts answers an undecodable path 400 (a
+  // route module called in-process answers such a path for itself).
+  const beforeRouting = status === 431 ? "headers_too_large" : status === 400 && hasMalformedEscape(url.pathname) ? "malformed_path" : undefined;
+  if (beforeRouting) {
     const code = (parsed as { errors?: { code?: unknown }[] } | undefined)?.errors?.[0]?.code;
-    if (!bodyless && code !== "headers_too_large") problems.push(`${where}: a 431 must be headers_too_large, got ${String(code)}`);
-    return problems;
-  }
-  // The document's description: over HTTP, server.ts answers an undecodable path 400 malformed_path
-  // whatever the method, before any route (a route module called in-process answers for itself).
-  if (status === 400 && hasMalformedEscape(url.pathname)) {
-    const code = (parsed as { errors?: { code?: unknown }[] } | undefined)?.errors?.[0]?.code;
-    if (!bodyless && code !== "malformed_path") problems.push(`${where}: a 400 for a malformed percent-escape must be malformed_path, got ${String(code)}`);
+    if (!bodyless && code !== beforeRouting) problems.push(`${where}: a ${status} given before routing must be ${beforeRouting}, got ${String(code)}`);
     return problems;
   }
   const found = findPathItem(url.pathname);
