@@ -344,7 +344,8 @@ export const sandboxRecords = pgTable(
   },
   (t) => [
     uniqueIndex("sandbox_records_reference_unique").on(t.provider, t.reference),
-    uniqueIndex("sandbox_records_idempotency_unique").on(t.provider, t.idempotencyKey),
+    // An idempotency key is the account's own: another account repeating it makes its own record.
+    uniqueIndex("sandbox_records_idempotency_unique").on(t.provider, t.connectionId, t.idempotencyKey),
     index("sandbox_records_connection_idx").on(t.connectionId, t.createdAt),
   ],
 );

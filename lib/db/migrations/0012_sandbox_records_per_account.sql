@@ -1,0 +1,2 @@
+DROP INDEX "sandbox_records_idempotency_unique";--> statement-breakpoint
+CREATE UNIQUE INDEX "sandbox_records_idempotency_unique" ON "sandbox_records" USING btree ("provider","connection_id","idempotency_key");
