@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
@@ -13,12 +14,12 @@ import type { ConnectionView } from "@/lib/connections/store";
 import { getKind } from "@/lib/providers";
 import { CredentialFields, summaryItems } from "./credential-fields";
 
-/** Edit label, mode and credentials; secrets start blank and a blank secret keeps the stored one. */
+/** Edit label and credentials (the mode is fixed at creation); secrets start blank and a blank secret keeps the stored one. */
 export function EditConnectionForm({ connection }: { connection: ConnectionView }) {
   const kind = getKind(connection.provider, connection.kind)!;
   const schema = useMemo(() => updateConnectionSchema(kind), [kind]);
   const form = useZodForm(schema, {
-    defaultValues: { label: connection.label, mode: connection.mode, credentials: editableValues(connection, kind.modeField) },
+    defaultValues: { label: connection.label, credentials: editableValues(connection, kind.modeField) },
     shouldFocusError: false,
   });
   const summaryId = "edit-errors";
@@ -29,13 +30,14 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   const [saved, setSaved] = useState(false);
   const router = useRouter();
   const { errors } = form.formState;
+  const otherMode = connection.mode === "test" ? "live" : "test";
 
   const onSubmit = form.handleSubmit(
     (values) =>
       startTransition(async () => {
       setMessage(undefined);
       setSaved(false);
-      const result = await updateConnectionAction({ id: connection.id, label: values.label, mode: values.mode, credentials: values.credentials });
+      const result = await updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
       if (!result.ok) {
         setMessage(applyActionErrors(anyForm, result, { focus: false }));
         return focusSummary();
@@ -57,17 +59,19 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
       <Field id="edit-label" label="Label" error={errors.label?.message} required>
         <input className="input" {...fieldAria("edit-label", errors.label?.message, false)} {...form.register("label")} />
       </Field>
-      <fieldset>
-        <legend className="label">Mode</legend>
-        <div className="mt-1 flex gap-6 text-sm">
-          {(["test", "live"] as const).map((mode) => (
-            <label key={mode} className="flex items-center gap-2">
-              <input type="radio" id={`edit-mode-${mode}`} value={mode} {...form.register("mode")} />
-              {mode === "test" ? "Test" : "Live"}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <div>
+        <p className="label">Mode</p>
+        <p className="mt-1 text-sm" data-testid="edit-mode">
+          <strong>{connection.mode === "test" ? "Test" : "Live"}</strong>, fixed when the connection was created.{" "}
+          <span className="text-slate-600">
+            To work in {otherMode} mode, add a new {otherMode} connection from the{" "}
+            <Link className="font-medium text-brand-700 underline" href={`/providers/${connection.provider}#new-connection`}>
+              provider&apos;s page
+            </Link>
+            .
+          </span>
+        </p>
+      </div>
       <CredentialFields form={anyForm} kind={kind} idPrefix="edit" stored={connection.credentials} />
       <SubmitButton pending={pending} pendingLabel="Saving…">
         Save changes
@@ -78,7 +82,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
 
 /**
  * The stored non-secret values, to prefill the form. An older Provider F connection's `test_mode`
- * flag is left out: the Test/Live choice above decides, and the server drops the stale flag.
+ * flag is left out: the mode is shown above and cannot change.
  */
 function editableValues(connection: ConnectionView, modeField: string | undefined): Record<string, unknown> {
   const { [modeField ?? ""]: _legacy, ...rest } = connection.publicValues;

@@ -11,6 +11,7 @@ import { newId } from "@/lib/ids";
 import { logger, redact } from "@/lib/logger";
 import type { ProviderOutcome } from "@/lib/processing/adapter";
 import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
+import { invoiceModeRefusal } from "@/lib/processing/mode-guard";
 import type { CallbackNotification, CallbackVerification, ProviderCallbacks } from "@/lib/processing/provider-server";
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
@@ -98,7 +99,7 @@ async function findAttempt(db: Db, connectionId: string, notification: CallbackN
   if (notification.providerReference) matches.push(eq(invoiceAttempts.providerReference, notification.providerReference));
   if (matches.length === 0) return undefined;
   const [found] = await db
-    .select({ attemptId: invoiceAttempts.id, invoiceId: invoiceAttempts.invoiceId, merchantId: invoices.merchantId })
+    .select({ attemptId: invoiceAttempts.id, invoiceId: invoiceAttempts.invoiceId, merchantId: invoices.merchantId, testMode: invoices.testMode })
     .from(invoiceAttempts)
     .innerJoin(invoices, eq(invoices.id, invoiceAttempts.invoiceId))
     .where(and(eq(invoiceAttempts.connectionId, connectionId), or(...matches)))
@@ -170,6 +171,9 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
     return { status, callbackId, outcome, ...(reason ? { reason } : {}) };
   };
   if (!attempt) return finish("rejected", "no attempt of this connection matches the notification", 404);
+  // A sandbox's word never settles a live invoice, nor a live provider's a test one.
+  const wrongMode = invoiceModeRefusal(attempt.testMode, connection.mode);
+  if (wrongMode) return finish("rejected", `mode_mismatch: ${wrongMode.replace("; nothing was sent.", "")}; not applied`, 404);
   if (ignored) return { status: 200, callbackId, outcome: "ignored", reason: firstReason };
   let applied: Awaited<ReturnType<typeof applyAttemptOutcome>>;
   try {

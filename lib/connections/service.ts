@@ -74,6 +74,20 @@ function secretsForNewUrl(kind: KindSpec, changed: readonly string[], changes: C
     );
 }
 
+/**
+ * A connection's mode is fixed when it is created: invoices already routed to a test connection
+ * must never be settled by a live provider, nor live ones by a sandbox. Going live is a new
+ * connection.
+ */
+function modeFixed(mode: Mode, path: readonly string[]): Problem {
+  const other = mode === "test" ? "live" : "test";
+  return problem(
+    "mode_fixed",
+    `This connection was created in ${mode} mode, and a connection's mode cannot change. To work in ${other} mode, add a new ${other} connection.`,
+    path,
+  );
+}
+
 /** Thrown inside a transaction to roll it back (a generated key stays unused) and report its problems. */
 class Refused extends Error {
   constructor(readonly problems: Problem[]) {
@@ -231,7 +245,9 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
       // A chosen Test/Live mode decides; an older Provider F connection's stored `test_mode` flag
       // is dropped rather than refusing the change (a client sending both still has them checked).
       if (input.mode && kind.modeField && credentialChanges?.[kind.modeField] === undefined) delete merged[kind.modeField];
-      const mode = input.mode ?? (kind.modeField ? modeOf(kind, merged, row.mode) : row.mode);
+      const mode = row.mode as Mode;
+      const asked = input.mode ?? (kind.modeField ? modeOf(kind, merged, mode) : mode);
+      if (asked !== mode) throw new Refused([modeFixed(mode, input.mode ? ["mode"] : ["credentials", kind.modeField!])]);
       const checked = validateCredentials(kind, merged, mode);
       const problems = checked.ok ? checkKeyFiles(kind, checked.value) : prefixPaths(["credentials"], checked.problems);
       problems.push(...secretsForNewUrl(kind, changed, credentialChanges));
@@ -246,7 +262,6 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
       const constants = mergeConstants(row.constants, input.constants);
       const changes = [
         ...(label !== row.label ? ["label"] : []),
-        ...(mode !== row.mode ? ["mode"] : []),
         ...(enabled !== row.enabled ? ["enabled"] : []),
         ...changed,
         ...constants.changed,

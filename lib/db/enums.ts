@@ -36,6 +36,7 @@ export const RESOLUTIONS = [
   "provider_unavailable",
   "provider_auth_error",
   "unable_to_reconcile",
+  "mode_mismatch",
   "general_error",
 ] as const;
 

@@ -23,7 +23,7 @@ const DECLINE_REASONS: Partial<Record<Resolution, string>> = {
   general_error: "The payment could not be completed.",
 };
 
-const TRY_LATER: ReadonlySet<Resolution> = new Set(["provider_unavailable", "provider_auth_error", "unable_to_reconcile"]);
+const TRY_LATER: ReadonlySet<Resolution> = new Set(["provider_unavailable", "provider_auth_error", "unable_to_reconcile", "mode_mismatch"]);
 
 export type OutcomeSubject = { status: InvoiceStatus; resolution: Resolution | null; processedAmount: string | null };
 

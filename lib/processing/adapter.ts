@@ -28,6 +28,8 @@ export type AdapterContext = {
    * Set in live mode when the address is the connection's own (Provider D's api_url, issue 13).
    */
   guardUrl?: (url: string) => Promise<string | undefined>;
+  /** Connect only to public addresses, checked as the socket connects (Provider D's own api_url in live mode). */
+  publicAddressOnly?: boolean;
 };
 
 /** The card as the customer typed it. Lives only in memory for the one provider call. */
@@ -101,7 +103,7 @@ export type ProviderOutcome =
   | { kind: "unknown"; providerReference?: string; message: string };
 
 export type HardDecline = Extract<Resolution, "issuer_decline" | "insufficient_funds" | "invalid_cvv" | "auth_3ds_failed" | "general_error">;
-export type SoftFailure = Extract<Resolution, "provider_unavailable" | "provider_auth_error">;
+export type SoftFailure = Extract<Resolution, "provider_unavailable" | "provider_auth_error" | "mode_mismatch">;
 
 export type HealthResult =
   | { kind: "ok"; message: string }

@@ -23,7 +23,8 @@ async function runHealthCheck(provider: string, makeContext: (recorder: ReturnTy
   } catch (error) {
     logger.warn("health check failed", { provider, error: error instanceof Error ? error.name : "unknown" });
     if (isVaultError(error)) return unreachable(UNREADABLE_CREDENTIALS);
-    return unreachable(error instanceof Error && error.name === "MissingBaseUrlError" ? error.message : "The provider could not be reached.");
+    const named = error instanceof Error && (error.name === "MissingBaseUrlError" || error.name === "ModeMismatchError");
+    return unreachable(named ? error.message : "The provider could not be reached.");
   }
 }
 

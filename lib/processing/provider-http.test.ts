@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { callProvider, createExchangeRecorder } from "./provider-http";
 
 const call = (baseUrl: string, timeoutMs = 2000) =>
-  callProvider({ baseUrl, timeoutMs, exchanges: createExchangeRecorder() }, { method: "POST", path: "/pay", body: { card: "4242424242424242" } });
+  callProvider({ mode: "live", baseUrl, timeoutMs, exchanges: createExchangeRecorder() }, { method: "POST", path: "/pay", body: { card: "4242424242424242" } });
 
 /** Issue 10: whether a request may have reached the provider decides between cascading and a status request. */
 describe("callProvider", () => {
@@ -23,11 +23,45 @@ describe("callProvider", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as AddressInfo;
     const exchanges = createExchangeRecorder();
-    const answer = await callProvider({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 200, exchanges }, { method: "POST", path: "/pay", body: { pan: "4242424242424242" } });
+    const answer = await callProvider({ mode: "live", baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 200, exchanges }, { method: "POST", path: "/pay", body: { pan: "4242424242424242" } });
     silent.closeAllConnections();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
     expect(answer).toMatchObject({ kind: "timed_out" });
     expect(exchanges.list()).toHaveLength(1);
     expect(JSON.stringify(exchanges.list())).not.toContain("4242424242424242");
+  });
+
+  it("sends a test-mode call only to the sandbox and a live-mode call never to this server: otherwise nothing leaves", async () => {
+    let received = 0;
+    const provider = createServer((_request, response) => {
+      received += 1;
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+    const { port } = provider.address() as AddressInfo;
+    const previous = process.env.APP_URL;
+    try {
+      process.env.APP_URL = `http://127.0.0.1:${port}`;
+      const send = (mode: "test" | "live", baseUrl: string) =>
+        callProvider({ mode, baseUrl, timeoutMs: 2000, exchanges: createExchangeRecorder() }, { method: "POST", path: "/pay", body: {} });
+      expect(await send("live", `http://127.0.0.1:${port}/sandbox/provider-b`)).toEqual({
+        kind: "not_sent",
+        message: "not sent: A live-mode connection may not call this server or its sandboxes; nothing was sent.",
+      });
+      expect(await send("live", `http://localhost:${port}/anything`)).toMatchObject({ kind: "not_sent" });
+      process.env.APP_URL = "http://127.0.0.1:9";
+      expect(await send("test", `http://127.0.0.1:${port}/sandbox/provider-b`)).toEqual({
+        kind: "not_sent",
+        message: "not sent: A test-mode connection may only call its sandbox; nothing was sent.",
+      });
+      expect(received).toBe(0);
+      process.env.APP_URL = `http://127.0.0.1:${port}`;
+      expect(await send("test", `http://127.0.0.1:${port}/sandbox/provider-b`)).toMatchObject({ kind: "answered", status: 200 });
+      expect(received).toBe(1);
+    } finally {
+      if (previous === undefined) delete process.env.APP_URL;
+      else process.env.APP_URL = previous;
+      await new Promise<void>((resolve) => provider.close(() => resolve()));
+    }
   });
 });

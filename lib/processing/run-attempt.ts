@@ -3,11 +3,13 @@ import type { Db } from "@/lib/db/client";
 import { findConnectionRow } from "@/lib/connections/queries";
 import type { ConnectionRow } from "@/lib/connections/store";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { Mode } from "@/lib/providers";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import type { AdapterContext, ProviderAdapter, ProviderOutcome } from "./adapter";
 import { findAttemptOf, recordOutcome, startAttempt, type AttemptRow } from "./attempts";
-import { MissingBaseUrlError, adapterContextFor } from "./connection-context";
+import { MissingBaseUrlError, ModeMismatchError, adapterContextFor } from "./connection-context";
+import { invoiceModeRefusal } from "./mode-guard";
 import { createExchangeRecorder, type Exchange } from "./provider-http";
 import type { AttemptTarget } from "./targets";
 
@@ -46,15 +48,24 @@ async function askStatus(adapter: ProviderAdapter, context: AdapterContext, quer
 
 type Prepared = { adapter: ProviderAdapter; context: AdapterContext } | { failure: ProviderOutcome };
 
-async function prepare(db: Db, connection: ConnectionRow | undefined, recorder: ReturnType<typeof createExchangeRecorder>): Promise<Prepared> {
+const modeMismatch = (message: string): ProviderOutcome => ({ kind: "soft_failed", resolution: "mode_mismatch", message });
+
+/**
+ * The adapter and its context for one call about `invoice`, or why nothing may be sent: the
+ * connection is gone, its mode is not the invoice's, or its address is not its mode's.
+ */
+async function prepare(db: Db, invoice: InvoiceRow, connection: ConnectionRow | undefined, recorder: ReturnType<typeof createExchangeRecorder>): Promise<Prepared> {
   if (!connection) return { failure: unavailable("The connection no longer exists.") };
+  const wrongMode = invoiceModeRefusal(invoice.testMode, connection.mode as Mode);
+  if (wrongMode) return { failure: modeMismatch(wrongMode) };
   const server = getProviderServer(connection.provider);
   if (!server) return { failure: unavailable(`No adapter for ${connection.provider} yet.`) };
   try {
     return { adapter: server.adapter, context: await adapterContextFor(db, connection, recorder) };
   } catch (error) {
-    // Nothing was sent: no live URL configured, or credentials the vault cannot open.
+    // Nothing was sent: no live URL configured, an address outside the connection's mode, or credentials the vault cannot open.
     if (error instanceof MissingBaseUrlError) return { failure: unavailable(error.message) };
+    if (error instanceof ModeMismatchError) return { failure: modeMismatch(error.message) };
     logger.error("connection credentials could not be read", { connectionId: connection.id, error: error instanceof Error ? error.name : "unknown" });
     return { failure: { kind: "soft_failed", resolution: "provider_auth_error", message: "The connection's credentials could not be read." } };
   }
@@ -74,7 +85,7 @@ export async function runAttempt(
 ): Promise<{ attempt: AttemptRow; outcome: ProviderOutcome }> {
   const attempt = await startAttempt(db, { invoiceId: invoice.id, seq: target.seq, connectionId: target.connectionId, reason: target.reason });
   const recorder = createExchangeRecorder(secrets);
-  const prepared = await prepare(db, await findConnectionRow(db, invoice.merchantId, target.connectionId), recorder);
+  const prepared = await prepare(db, invoice, await findConnectionRow(db, invoice.merchantId, target.connectionId), recorder);
   let outcome: ProviderOutcome;
   if ("failure" in prepared) outcome = prepared.failure;
   else {
@@ -103,7 +114,7 @@ export async function queryAttemptStatus(
   attempt: AttemptRow,
 ): Promise<{ outcome: ProviderOutcome; exchanges: ReturnType<ReturnType<typeof createExchangeRecorder>["list"]> }> {
   const recorder = createExchangeRecorder();
-  const prepared = await prepare(db, await findConnectionRow(db, invoice.merchantId, attempt.connectionId), recorder);
+  const prepared = await prepare(db, invoice, await findConnectionRow(db, invoice.merchantId, attempt.connectionId), recorder);
   const outcome =
     "failure" in prepared
       ? ({ kind: "unknown", message: prepared.failure.kind === "soft_failed" ? prepared.failure.message : "unreachable" } as const)

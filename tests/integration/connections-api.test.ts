@@ -287,6 +287,36 @@ describe("PATCH /api/connections/:id", () => {
     expect((await readCall(key, created.id)).json.data.attributes.provider).toBe("provider-c");
   });
 
+  it("refuses changing the mode: a test connection stays test, a live one live, and the same mode is accepted", async () => {
+    const { key, merchantId } = await newMerchantWithKey(t.db);
+    for (const [from, to] of [["test", "live"], ["live", "test"]] as const) {
+      const created = await createOk(key, createAttributes("provider-b", "h2h", from));
+      const answer = await patchCall(key, created.id, { mode: to, label: unique("Moved") });
+      expect(answer.status).toBe(422);
+      expect(answer.json.errors).toEqual([
+        expect.objectContaining({
+          code: "mode_fixed",
+          source: { pointer: "/data/attributes/mode" },
+          detail: `This connection was created in ${from} mode, and a connection's mode cannot change. To work in ${to} mode, add a new ${to} connection.`,
+        }),
+      ]);
+      const row = await findConnectionRow(t.db, merchantId, created.id);
+      expect([row?.mode, row?.label]).toEqual([from, created.attributes.label]);
+      expect((await patchCall(key, created.id, { mode: from })).status).toBe(200);
+    }
+  });
+
+  it("refuses moving an older Provider F connection to the other mode through its test_mode credential", async () => {
+    const { key, merchantId } = await newMerchantWithKey(t.db);
+    const attributes = createAttributes("provider-f", "h2h", "test");
+    const created = await createOk(key, { ...attributes, credentials: { ...attributes.credentials, test_mode: true } });
+    const prod = sampleCredentials("provider-f", "h2h", "live");
+    const answer = await patchCall(key, created.id, { credentials: { test_mode: false, public_key: prod.public_key, secret_key: prod.secret_key } });
+    expect(answer.status).toBe(422);
+    expect(answer.json.errors.map((e) => [e.code, e.source?.pointer])).toEqual([["mode_fixed", "/data/attributes/credentials/test_mode"]]);
+    expect((await findConnectionRow(t.db, merchantId, created.id))?.mode).toBe("test");
+  });
+
   it("disables and keeps a disabled connection disabled on edits", async () => {
     const { key } = await newMerchantWithKey(t.db);
     const created = await createOk(key, createAttributes("provider-b", "h2h"));

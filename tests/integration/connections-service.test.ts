@@ -217,12 +217,11 @@ describe("Provider D: one enabled connection per currency and mode", () => {
     expect((await create(other, createAttributes("provider-d", "h2h", "test"))).ok).toBe(true);
   });
 
-  it("refuses moving an enabled connection into a mode whose slot is taken", async () => {
+  it("keeps a test connection in test mode even where the live slot is free: the mode is fixed at creation", async () => {
     const scope = await newScope();
-    await createOk(scope, createAttributes("provider-d", "h2h", "live"));
     const testOne = await createOk(scope, createAttributes("provider-d", "h2h", "test"));
     const moved = await update(scope, testOne.id, { mode: "live" });
-    expect(moved && !moved.ok && moved.problems.map((e) => e.path)).toEqual([["credentials", "currency"]]);
+    expect(moved && !moved.ok && moved.problems.map((e) => [e.code, e.path])).toEqual([["mode_fixed", ["mode"]]]);
     expect((await getConnection(t.db, scope.merchantId, testOne.id))?.mode).toBe("test");
   });
 
@@ -470,13 +469,14 @@ describe("credential checks at save (spec 5.1, 5.2)", () => {
     ]);
   });
 
-  it("switches an older Provider F connection holding test_mode to Live with prod keys: the mode decides", async () => {
+  it("refuses switching an older Provider F connection holding test_mode to Live, and keeps it in test", async () => {
     const scope = await newScope();
     const attributes = createAttributes("provider-f", "h2h", "test");
     const view = await createOk(scope, { ...attributes, credentials: { ...attributes.credentials, test_mode: true } });
     const prod = sampleCredentials("provider-f", "h2h", "live");
     const result = await update(scope, view.id, { mode: "live", credentials: { public_key: prod.public_key, secret_key: prod.secret_key } });
-    expect(result && result.ok && result.value.mode).toBe("live");
+    expect(result && !result.ok && result.problems.map((e) => [e.code, e.path])).toEqual([["mode_fixed", ["mode"]]]);
+    expect((await getConnection(t.db, scope.merchantId, view.id))?.mode).toBe("test");
   });
 
   it("refuses a private key PEM as Provider A's payment key", () => {
