@@ -7,6 +7,7 @@ import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import type { AdapterContext } from "./adapter";
 import type { createExchangeRecorder } from "./provider-http";
 import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
+import { baseUrlRefusal } from "./mode-guard";
 import { providerTimeoutMs } from "./timeout";
 
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */
@@ -17,6 +18,11 @@ export { PROVIDER_TIMEOUT_MS, providerTimeoutMs } from "./timeout";
 /** The connection has nowhere to send requests (a live provider without its URL configured). */
 export class MissingBaseUrlError extends Error {
   override name = "MissingBaseUrlError";
+}
+
+/** The address the connection would call does not belong to its mode (a live URL pointing at a sandbox). */
+export class ModeMismatchError extends Error {
+  override name = "ModeMismatchError";
 }
 
 /** "provider-d" → "D": the letter of its PROVIDER_<LETTER>_LIVE_URL variable. */
@@ -54,19 +60,24 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
     const value = subject.credentials[field.id];
     if (field.secret && typeof value === "string") exchanges.addSecret(value);
   }
+  const baseUrl = baseUrlFor(subject.provider, subject.mode, subject.credentials, kind.liveUrlField);
+  const refused = baseUrlRefusal(subject.mode, baseUrl);
+  if (refused) throw new ModeMismatchError(refused);
   const context: AdapterContext = {
     connectionId: subject.connectionId,
     kind: subject.kind,
     mode: subject.mode,
-    baseUrl: baseUrlFor(subject.provider, subject.mode, subject.credentials, kind.liveUrlField),
+    baseUrl,
     credentials: subject.credentials,
     exchanges,
     timeoutMs: providerTimeoutMs(),
   };
   const ownUrl = kind.liveUrlField === undefined ? undefined : subject.credentials[kind.liveUrlField];
   if (subject.mode === "live" && typeof ownUrl === "string" && ownUrl.trim() !== "") {
-    // Issue 13: the connection's own address is checked again before each request (its name may now resolve elsewhere).
+    // The connection's own address is checked again before each request (its name may now resolve
+    // elsewhere), and the socket connects only to an address that passes as it connects.
     context.guardUrl = async () => (await checkLiveApiUrl(ownUrl, "send")).map((entry) => entry.message).join(" ") || undefined;
+    context.publicAddressOnly = true;
   }
   return context;
 }

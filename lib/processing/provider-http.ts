@@ -1,5 +1,8 @@
 import "server-only";
+import { BLOCKED_ADDRESS_CODE, publicOnlyAgent } from "@/lib/http/public-only-agent";
 import { redact } from "@/lib/logger";
+import type { Mode } from "@/lib/providers";
+import { baseUrlRefusal } from "./mode-guard";
 
 /**
  * The one way adapters reach a provider: fetch with a timeout, every request and answer recorded
@@ -78,7 +81,7 @@ export type ProviderResponse =
    */
   | { kind: "timed_out"; message: string };
 
-const NOT_SENT_CODES = new Set(["ERR_ADDRESS_REFUSED", "ERR_INVALID_URL", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET_BEFORE_SEND", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT_CODES = new Set([BLOCKED_ADDRESS_CODE, "ERR_ADDRESS_REFUSED", "ERR_INVALID_URL", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET_BEFORE_SEND", "UND_ERR_CONNECT_TIMEOUT"]);
 
 function causeCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
@@ -108,24 +111,43 @@ function isGarbled(status: number, text: string): boolean {
   }
 }
 
-export async function callProvider(
-  context: { baseUrl: string; timeoutMs: number; exchanges: ExchangeRecorder; guardUrl?: (url: string) => Promise<string | undefined> },
-  request: ProviderRequest,
-): Promise<ProviderResponse> {
+export type CallContext = {
+  /** The connection's mode: test calls reach only the sandbox, live calls never this server. */
+  mode: Mode;
+  baseUrl: string;
+  timeoutMs: number;
+  exchanges: ExchangeRecorder;
+  guardUrl?: (url: string) => Promise<string | undefined>;
+  /** Connect only to public addresses, checked as the socket connects (an address the merchant chose). */
+  publicAddressOnly?: boolean;
+};
+
+function notSentMessage(error: unknown, code: string): string {
+  if (code === "ECONNREFUSED") return "not sent: connection refused";
+  if (code === BLOCKED_ADDRESS_CODE) {
+    const cause = (error as { cause?: { message?: unknown } }).cause;
+    return `not sent: ${typeof cause?.message === "string" ? cause.message : "the address is not public"}`;
+  }
+  return `not sent: ${code}`;
+}
+
+export async function callProvider(context: CallContext, request: ProviderRequest): Promise<ProviderResponse> {
   const url = context.baseUrl.replace(/\/$/, "") + request.path;
   const headers: Record<string, string> = { accept: "application/json", ...request.headers };
   const body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
   if (body !== undefined) headers["content-type"] ??= "application/json";
   const started = Date.now();
   const base = { at: new Date(started).toISOString(), method: request.method, url, requestHeaders: headers, requestBody: parseBody(body ?? "") };
-  const refused = context.guardUrl ? await context.guardUrl(url) : undefined;
+  const refused = baseUrlRefusal(context.mode, url) ?? (context.guardUrl ? await context.guardUrl(url) : undefined);
   if (refused !== undefined) {
     const message = `not sent: ${refused}`;
     context.exchanges.record({ ...base, status: null, responseBody: null, durationMs: Date.now() - started, error: message });
     return { kind: "not_sent", message };
   }
   try {
-    const response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" });
+    const init: RequestInit & { dispatcher?: unknown } = { method: request.method, headers, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" };
+    if (context.publicAddressOnly) init.dispatcher = publicOnlyAgent();
+    const response = await fetch(url, init as RequestInit);
     const text = await response.text();
     const parsed = parseBody(text);
     if (isGarbled(response.status, text)) {
@@ -142,7 +164,7 @@ export async function callProvider(
     const timedOut = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
     const result: ProviderResponse =
       !timedOut && code !== undefined && NOT_SENT_CODES.has(code)
-        ? { kind: "not_sent", message: `not sent: ${code === "ECONNREFUSED" ? "connection refused" : code}` }
+        ? { kind: "not_sent", message: notSentMessage(error, code) }
         : { kind: "timed_out", message: timedOut ? `no answer within ${context.timeoutMs} ms` : `connection lost (${code ?? "unknown"})` };
     context.exchanges.record({ ...base, status: null, responseBody: null, durationMs, error: result.message });
     return result;

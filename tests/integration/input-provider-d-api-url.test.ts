@@ -9,6 +9,23 @@ vi.mock("@/lib/auth", () => ({
   auth: async () => (session.userId ? { user: { id: session.userId } } : null),
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+/**
+ * A rebinding name server: while `answers` holds addresses, each lookup of `host` takes the next
+ * one (the check before sending, then the socket's own lookup); everything else resolves as usual.
+ */
+const rebinding = vi.hoisted(() => ({ host: "", answers: [] as string[], asked: 0 }));
+vi.mock("node:dns", async (importOriginal) => {
+  const real = await importOriginal<typeof import("node:dns")>();
+  const lookup = ((hostname: string, options: unknown, callback: (...args: unknown[]) => void) => {
+    const done = typeof options === "function" ? (options as typeof callback) : callback;
+    if (hostname !== rebinding.host || rebinding.answers.length === 0) return (real.lookup as (...args: unknown[]) => void)(hostname, options, callback);
+    rebinding.asked += 1;
+    const address = rebinding.answers.shift()!;
+    const all = typeof options === "object" && options !== null && (options as { all?: boolean }).all;
+    queueMicrotask(() => (all ? done(null, [{ address, family: 4 }]) : done(null, address, 4)));
+  }) as typeof real.lookup;
+  return { ...real, default: { ...real, lookup }, lookup };
+});
 
 import { POST } from "@/app/api/connections/route";
 import { PATCH } from "@/app/api/connections/[id]/route";
@@ -101,12 +118,12 @@ describe("live api_url: never inside the operator's network", () => {
     expect(errors[0]!.detail).toContain("::ffff:7f00:1");
   });
 
-  it("switching a test connection with a private api_url to live is refused", async () => {
+  it("switching a test connection with a private api_url to live is refused (the mode is fixed)", async () => {
     await disableLiveD();
     const created = await createConnectionAction(dAttributes("test", "https://10.0.0.9/v1"));
     const id = created.ok ? created.data.id : "";
     const refused = await updateConnectionAction({ id, mode: "live" });
-    expect(refused).toMatchObject({ ok: false, fieldErrors: { [API_URL_ERROR]: expect.stringContaining("10.0.0.9") } });
+    expect(refused).toMatchObject({ ok: false, fieldErrors: { mode: expect.stringContaining("mode cannot change") } });
     expect((await findConnectionRow(t.db, m.merchantId, id))!.mode).toBe("test");
   });
 });
@@ -195,6 +212,31 @@ describe("before each live request", () => {
     const log = JSON.stringify(attempt!.exchanges);
     expect(log).toContain("not sent: API URL points to");
     expect(log).toContain(shown);
+    expect(connectionsSeen).toBe(0);
+  });
+
+  it("a name that answers a public address to the check and loopback to the connection is refused as the socket connects", async () => {
+    await disableLiveD();
+    const created = await createConnectionAction(dAttributes("live", PUBLIC_URL));
+    const id = created.ok ? created.data.id : "";
+    const row = (await findConnectionRow(t.db, m.merchantId, id))!;
+    await t.db.update(connections).set({ publicCredentials: { ...row.publicCredentials, api_url: `https://localhost:${port}/v1` } }).where(eq(connections.id, id));
+    const body = templateEnvelope(findTemplate("d-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    body.data.attributes.test_mode = false;
+    const invoice = await createInvoice(t.db, m.merchant, "payment", body);
+    if (invoice.kind !== "created") throw new Error(`setup: ${JSON.stringify(invoice)}`);
+
+    Object.assign(rebinding, { host: "localhost", answers: ["93.184.216.34", "127.0.0.1"], asked: 0 });
+    const result = await payWithCard(t.db, invoice.invoice.id, { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, holder: "Test Holder" });
+    const asked = rebinding.asked;
+    Object.assign(rebinding, { host: "", answers: [] });
+
+    expect(asked).toBe(2);
+    expect(result).toMatchObject({ invoice: { status: "process_failed", resolution: "provider_unavailable" } });
+    const [attempt] = await listAttempts(t.db, invoice.invoice.id);
+    expect(attempt).toMatchObject({ connectionId: id, status: "soft_failed", resolution: "provider_unavailable" });
+    const log = JSON.stringify(attempt!.exchanges);
+    expect(log).toContain("not sent: localhost resolved to 127.0.0.1, a private, loopback, link-local or reserved address");
     expect(connectionsSeen).toBe(0);
   });
 });
