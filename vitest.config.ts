@@ -23,6 +23,9 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // Through Vite, next-auth's imports resolve as the app's do (Node's resolver cannot find its
+          // bare "next/server"), so tests can run the real sign-in and session routes.
+          server: { deps: { inline: ["next-auth"] } },
           setupFiles: ["tests/integration/setup.ts"],
           globalSetup: ["tests/integration/global-setup.ts"],
           environment: "node",

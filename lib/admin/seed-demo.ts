@@ -8,10 +8,11 @@ import { createConnection } from "@/lib/connections/service";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { publicBaseUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { invoices as invoiceTable, merchants, users } from "@/lib/db/schema";
+import { invoices as invoiceTable, merchants } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { findUserByEmail } from "@/lib/identity/membership";
 import { hashPassword } from "@/lib/identity/password";
+import { setPassword } from "@/lib/identity/sessions";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { startCreatedInvoice } from "@/lib/processing/after-create";
 import { payWithCard } from "@/lib/processing/engine";
@@ -148,7 +149,8 @@ export async function seedDemo(db: Db, options: SeedDemoOptions = {}): Promise<R
   let merchant: { id: string; commerceAccount: string };
   let apiKey: string | undefined;
   if (existing) {
-    await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, existing.id));
+    // Whoever had the old demo password may be signed in: the new one ends those sessions.
+    await setPassword(db, existing.id, await hashPassword(password));
     const [row] = await db.select({ id: merchants.id, commerceAccount: merchants.commerceAccount }).from(merchants).where(eq(merchants.commerceAccount, commerceAccount));
     if (!row) throw new Error(`--reset: the password of ${email} was reset, but its merchant ${commerceAccount} was not found, so no sample invoices were added`);
     merchant = row;

@@ -4,7 +4,7 @@ import { passwordResets, users } from "@/lib/db/schema";
 import { fail, ok, problem, type Result } from "@/lib/problems";
 import { findUserByEmail, type User } from "./membership";
 import { hashPassword, verifyPassword } from "./password";
-import { nextSessionVersion } from "./sessions";
+import { setPassword } from "./sessions";
 import { hashLinkToken, isLinkTokenShape, newLinkToken } from "./tokens";
 
 /** A forgotten-password link works once, for 30 minutes (issue 12). */
@@ -23,7 +23,7 @@ export async function changePassword(db: Db, userId: string, current: string, ne
     return fail([problem("wrong_password", "The current password is not correct", ["currentPassword"])]);
   }
   if (current === next) return fail([problem("same_password", "Choose a password different from the current one", ["password"])]);
-  await db.update(users).set({ passwordHash: await hashPassword(next), sessionVersion: nextSessionVersion }).where(eq(users.id, userId));
+  await setPassword(db, userId, await hashPassword(next));
   return ok(null);
 }
 
@@ -70,8 +70,7 @@ export async function completePasswordReset(db: Db, token: string, password: str
       .returning({ userId: passwordResets.userId });
     if (!used) return undefined;
     await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
-    const [user] = await tx.update(users).set({ passwordHash, sessionVersion: nextSessionVersion }).where(eq(users.id, used.userId)).returning({ email: users.email });
-    return user?.email;
+    return (await setPassword(tx, used.userId, passwordHash))?.email;
   });
   return email ? ok({ email }) : invalid;
 }

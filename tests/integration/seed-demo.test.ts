@@ -5,6 +5,7 @@ import { invoices, users } from "@/lib/db/schema";
 import { verifyPassword } from "@/lib/identity/password";
 import { logger } from "@/lib/logger";
 import { setUpTestDb, unique } from "./helpers/db";
+import { sessionEmail, signInOverHttp } from "./helpers/sign-in-http";
 
 /**
  * Issue 12 "Demo data": seed-demo's function against the test database, the sandboxes served by
@@ -78,4 +79,19 @@ describe("seed-demo (issue 12)", () => {
     expect(rows).toHaveLength(5);
     expect(await statusesOf(merchantId)).toEqual(expected);
   });
+
+  it("--reset ends every session signed in with the old password; the new password signs in", async () => {
+    const account = unique("demo");
+    const email = `${account}@example.com`;
+    const first = await seedDemo(t.db, { email, commerceAccount: account });
+    const before = await signInOverHttp(email, first.password as string, "192.0.2.10");
+    expect(before.outcome).toBe("signed-in");
+    expect(await sessionEmail(before.cookie!)).toBe(email);
+
+    const second = await seedDemo(t.db, { email, commerceAccount: account, reset: true });
+    expect(await sessionEmail(before.cookie!)).toBeNull();
+    const after = await signInOverHttp(email, second.password as string, "192.0.2.10");
+    expect(after.outcome).toBe("signed-in");
+    expect(await sessionEmail(after.cookie!)).toBe(email);
+  }, 120_000);
 });
