@@ -6,17 +6,21 @@ export type HealthReport = { kind: HealthResult["kind"]; message: string; field?
 
 /**
  * Plain words for a health check (issue 10): reachable and accepted, refused with the credential
- * most likely wrong (by its label in the form), or unreachable with the reason.
+ * most likely wrong (by its label in the form), or with the credentials a provider refuses
+ * together when it does not say which, or unreachable with the reason.
  */
 export function describeHealth(result: HealthResult, provider: string, kind: string): HealthReport {
   switch (result.kind) {
     case "ok":
       return { kind: "ok", message: "Reachable — credentials accepted" };
     case "credentials_refused": {
-      const label = getKind(provider, kind)?.fields.find((field) => field.id === result.field)?.label;
+      const spec = getKind(provider, kind);
+      const labelOf = (id: string | undefined) => spec?.fields.find((field) => field.id === id)?.label;
+      const together = (result.field ? [] : (spec?.refusedTogether ?? [])).map(labelOf).filter((label) => label !== undefined);
+      const named = labelOf(result.field) ?? (together.length > 0 ? together.join(" and ") : undefined);
       return {
         kind: "credentials_refused",
-        message: `Credentials refused — check ${label ?? "the credentials"}`,
+        message: result.found ? `Credentials refused — ${result.found}` : `Credentials refused — check ${named ?? "the credentials"}`,
         ...(result.field ? { field: result.field } : {}),
       };
     }

@@ -22,19 +22,28 @@ export function checkKeyFiles(kind: KindSpec, credentials: CredentialValues): Pr
     const refusal = parseKeyFile(value, field.pem);
     if (refusal) problems.push(problem("invalid_key_file", refusal, ["credentials", field.id]));
   }
-  if (!problems.length && typeof credentials.public_key === "string" && typeof credentials.private_key === "string") {
-    const isPair = kind.fields.some((f) => f.id === "public_key" && f.input === "key_file");
-    if (isPair && !keysMatch(credentials.public_key, credentials.private_key)) {
-      problems.push(
-        problem(
-          "key_pair_mismatch",
-          "Public key and private key are not a pair: the public key was not made from this private key",
-          ["credentials", "public_key"],
-        ),
-      );
-    }
-  }
-  return problems;
+  const mismatch = problems.length ? undefined : keyPairMismatch(kind, credentials);
+  return mismatch ? [...problems, mismatch] : problems;
+}
+
+/**
+ * The kind's two key files are one pair, or the provider refuses every request signed with them:
+ * the problem names the public half, whose field the person most likely filled from the wrong file.
+ */
+export function keyPairMismatch(kind: KindSpec, credentials: CredentialValues): Problem | undefined {
+  if (!kind.keyPair) return undefined;
+  const publicPem = credentials[kind.keyPair.publicField];
+  const privatePem = credentials[kind.keyPair.privateField];
+  if (typeof publicPem !== "string" || typeof privatePem !== "string" || !publicPem || !privatePem) return undefined;
+  if (keysMatch(publicPem, privatePem)) return undefined;
+  const labelOf = (id: string) => kind.fields.find((field) => field.id === id)?.label ?? id;
+  const publicLabel = labelOf(kind.keyPair.publicField);
+  const privateLabel = labelOf(kind.keyPair.privateField);
+  return problem(
+    "key_pair_mismatch",
+    `${publicLabel} and ${privateLabel} are not a pair: the ${publicLabel.toLowerCase()} was not made from this ${privateLabel.toLowerCase()}`,
+    ["credentials", kind.keyPair.publicField],
+  );
 }
 
 function keysMatch(publicPem: string, privatePem: string): boolean {

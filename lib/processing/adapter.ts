@@ -107,8 +107,8 @@ export type SoftFailure = Extract<Resolution, "provider_unavailable" | "provider
 
 export type HealthResult =
   | { kind: "ok"; message: string }
-  /** `field` names the credential most likely wrong, for the form. */
-  | { kind: "credentials_refused"; field?: string; message: string }
+  /** `field` names the credential most likely wrong, for the form; `found`, what was found wrong before anything was sent. */
+  | { kind: "credentials_refused"; field?: string; message: string; found?: string }
   | { kind: "unreachable"; message: string };
 
 export type ProviderAdapter = {

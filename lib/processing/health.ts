@@ -1,6 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { keyPairMismatch } from "@/lib/connections/key-files";
 import { findConnectionRow } from "@/lib/connections/queries";
+import { kindOf } from "@/lib/connections/store";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
@@ -14,12 +16,19 @@ const unreachable = (message: string): HealthResult => ({ kind: "unreachable", m
 /** A value the vault cannot open (e.g. sealed under a credentials key this installation no longer holds); nothing was sent. */
 export const UNREADABLE_CREDENTIALS = "The stored credentials cannot be read with this installation's credentials keys, so nothing was sent. Ask the operator to restore the key, or delete the connection and create it again.";
 
-/** Whatever goes wrong (no adapter, no live URL, an adapter that throws) is reported, never thrown. */
+/**
+ * Whatever goes wrong (no adapter, no live URL, an adapter that throws) is reported, never thrown.
+ * Key files that are not one pair are named before anything is sent: the provider would only say
+ * that the signature does not verify.
+ */
 async function runHealthCheck(provider: string, makeContext: (recorder: ReturnType<typeof createExchangeRecorder>) => Promise<AdapterContext>): Promise<HealthResult> {
   const server = getProviderServer(provider);
   if (!server) return unreachable(`Test connection is not available for ${provider} yet.`);
   try {
-    return await server.adapter.healthCheck(await makeContext(createExchangeRecorder()));
+    const context = await makeContext(createExchangeRecorder());
+    const mismatch = keyPairMismatch(kindOf({ provider, kind: context.kind }), context.credentials);
+    if (mismatch) return { kind: "credentials_refused", field: String(mismatch.path?.at(-1)), message: mismatch.message, found: mismatch.message };
+    return await server.adapter.healthCheck(context);
   } catch (error) {
     logger.warn("health check failed", { provider, error: error instanceof Error ? error.name : "unknown" });
     if (isVaultError(error)) return unreachable(UNREADABLE_CREDENTIALS);

@@ -90,6 +90,11 @@ export type KindSpec = {
   refine?: (credentials: CredentialValues, mode: Mode) => Problem[];
   /** A credential holding the connection's own live API address (Provider D's api_url), used instead of PROVIDER_<X>_LIVE_URL. */
   liveUrlField?: string;
+  /**
+   * Two key files that are one key pair (Provider A's payment key and private key, Provider E's
+   * public and private key): refused at save, and named by Test connection, when they are not.
+   */
+  keyPair?: { publicField: string; privateField: string };
   /** At most one enabled connection of this kind per merchant, currency and mode (Provider D). */
   onePerCurrencyAndMode?: { reason: string };
   /** Constants of this kind (spec 2.5); empty when the provider has none. */
@@ -98,6 +103,11 @@ export type KindSpec = {
   defaults?: Readonly<Record<string, string>>;
   /** Whether the hosted page asks for a CVC for this kind's payments; absent means true (issue 10: Provider D takes none). */
   takesCvc?: boolean;
+  /**
+   * Credentials the provider refuses with one answer, never saying which of them is wrong (Provider
+   * C's shop login and password): Test connection names them together.
+   */
+  refusedTogether?: readonly string[];
 };
 
 /**

@@ -6,6 +6,9 @@ import { merchantIdField, paymentKeyField, privateKeyField, serviceCodeField } f
 import { providerAExamples } from "./examples";
 import { providerASamples } from "./samples";
 
+/** Provider A signs with the private key and checks with the payment key: one pair (spec 5.1). */
+const A_KEY_PAIR = { publicField: paymentKeyField.id, privateField: privateKeyField.id };
+
 export const providerA: ProviderSpec = {
   slug: "provider-a",
   name: "Provider A",
@@ -25,6 +28,7 @@ export const providerA: ProviderSpec = {
       label: "Provider account",
       description: "Connect your existing Provider A account; every Provider A service is available.",
       fields: [merchantIdField, paymentKeyField, privateKeyField, serviceCodeField],
+      keyPair: A_KEY_PAIR,
       constants: [
         defineConstant("STREET", "customer.address.street", "Customer street"),
         defineConstant("COUNTRY", "customer.address.country", "Customer country"),
@@ -54,6 +58,7 @@ export const providerA: ProviderSpec = {
         currencyField(["UAH"]),
         featuresField(),
       ],
+      keyPair: A_KEY_PAIR,
       constants: [],
     },
   ],

@@ -73,6 +73,7 @@ export const providerE: ProviderSpec = {
         }),
       ],
       refine: (credentials) => assertPrivateKeyAvailable(credentials),
+      keyPair: { publicField: "public_key", privateField: "private_key" },
       constants: [],
     },
   ],
