@@ -1,4 +1,5 @@
 import { createVerify } from "node:crypto";
+import { publicBaseUrl } from "@/lib/config";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdapterContext } from "@/lib/processing/adapter";
 import { createExchangeRecorder } from "@/lib/processing/provider-http";
@@ -10,7 +11,7 @@ const context = (overrides: Record<string, unknown> = {}): AdapterContext => ({
   connectionId: "conn_a",
   kind: "provider_account",
   mode: "test",
-  baseUrl: "http://provider-a.test/sandbox/provider-a",
+  baseUrl: `${publicBaseUrl()}/sandbox/provider-a`,
   credentials: { ...credentials, ...overrides },
   exchanges: createExchangeRecorder(),
   timeoutMs: 1000,
@@ -29,7 +30,7 @@ describe("Provider A adapter: wire format and answers (issue 10)", () => {
     const fetch = answerWith(200, { status: "ok" });
     expect(await providerAAdapter.healthCheck(context())).toMatchObject({ kind: "ok" });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
-    expect(url).toBe("http://provider-a.test/sandbox/provider-a/api/v2/ping");
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-a/api/v2/ping`);
     const body = String(init.body);
     expect(JSON.parse(body)).toMatchObject({ merchant_id: credentials.merchant_id, service_code: credentials.service_code });
     expect(createVerify("sha256").update(body).verify(String(credentials.payment_key), init.headers["x-signature"]!, "base64")).toBe(true);

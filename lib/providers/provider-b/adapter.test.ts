@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { publicBaseUrl } from "@/lib/config";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AdapterContext, PaymentInstruction } from "@/lib/processing/adapter";
 import { createExchangeRecorder } from "@/lib/processing/provider-http";
@@ -8,7 +9,7 @@ const context: AdapterContext = {
   connectionId: "conn_b",
   kind: "h2h",
   mode: "test",
-  baseUrl: "http://provider-b.test/sandbox/provider-b",
+  baseUrl: `${publicBaseUrl()}/sandbox/provider-b`,
   credentials: { terminal_id: "TERM-1", secret_key: "b-secret-0123456789", currency: "EUR" },
   exchanges: createExchangeRecorder(),
   timeoutMs: 1000,
@@ -39,7 +40,7 @@ describe("Provider B adapter: wire format and answers (issue 10)", () => {
     vi.stubGlobal("fetch", fetch);
     expect(await providerBAdapter.createPayment(context, instruction)).toEqual({ kind: "succeeded", providerReference: "B1", processedAmountMinor: 7538n });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
-    expect(url).toBe("http://provider-b.test/sandbox/provider-b/v1/charges");
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-b/v1/charges`);
     const body = String(init.body);
     expect(JSON.parse(body)).toMatchObject({ terminal_id: "TERM-1", sum: "100.50", cur: "EUR", partial: "1", exp: "03/31", lang: "en", customer: { name: "Customer", address: { country: "GB" } } });
     expect(JSON.parse(body).customer).not.toHaveProperty("language");
