@@ -6,6 +6,7 @@ import { DEFAULT_AFTER_SIGN_IN, safeNextPath } from "@/lib/auth/next-path";
 import { headers } from "next/headers";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { createSharedRateLimiter, SIGN_UP_MAX_PER_ADDRESS } from "@/lib/auth/rate-limit";
+import { retryAfterOfCode, waitInWords } from "@/lib/auth/sign-in-limit";
 import { openSignUp, sealSignUp, SIGN_UP_LINK_INVALID } from "@/lib/auth/signup-link";
 import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail } from "@/lib/identity/membership";
@@ -33,13 +34,11 @@ async function signInOrExplain(email: string, password: string, next: unknown): 
     return { ok: true, data: undefined };
   } catch (error) {
     if (error instanceof AuthError) {
-      const tooMany = (error as AuthError & { code?: string }).code === "too_many_attempts";
+      const wait = retryAfterOfCode((error as AuthError & { code?: string }).code);
       return {
         ok: false,
         problems: [],
-        message: tooMany
-          ? "Too many sign-in attempts. Wait 15 minutes and try again."
-          : "Wrong e-mail or password.",
+        message: wait === undefined ? "Wrong e-mail or password." : `Too many sign-in attempts. Try again in ${waitInWords(wait)}.`,
       };
     }
     throw error;

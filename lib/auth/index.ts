@@ -8,16 +8,16 @@ import { currentSessionVersion, endSessions } from "@/lib/identity/sessions";
 import { publicBaseUrl } from "@/lib/config";
 import { clientAddressFromHeaders } from "./client-address";
 import { safeNextPath } from "./next-path";
-import { createSharedRateLimiter, SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS } from "./rate-limit";
+import { admitSignIn, limitedCode, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
 import { signInSchema } from "@/lib/identity/schemas";
 import { authSecret } from "./secret";
 
-// Shared by every instance on one PostgreSQL: a second server grants no second allowance.
-const byAccount = createSharedRateLimiter("sign-in:account", SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS);
-const byAddress = createSharedRateLimiter("sign-in:address", SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS);
-
+/** A sign-in refused by the limit (lib/auth/sign-in-limit.ts); its code carries the seconds to wait. */
 export class TooManyAttempts extends CredentialsSignin {
-  override code = "too_many_attempts";
+  constructor(retryAfterSeconds: number) {
+    super();
+    this.code = limitedCode(retryAfterSeconds);
+  }
 }
 
 /** Session cookies are `Secure` (and named `__Secure-…`) when people reach the server over https. */
@@ -52,16 +52,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
         // The address server.ts settled on from the socket and TRUST_PROXY_HOPS (lib/auth/client-address.ts).
-        const address = clientAddressFromHeaders(request?.headers);
-        if ((await byAccount.check(email)) > 0 || (await byAddress.check(address)) > 0) throw new TooManyAttempts();
+        const attempt = { email, address: clientAddressFromHeaders(request?.headers) };
+        const admission = await admitSignIn(attempt);
+        if (!admission.admitted) throw new TooManyAttempts(admission.retryAfterSeconds);
         const db = await getDb();
         const user = await findUserByEmail(db, email);
         const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
         if (!user || !valid) {
-          await Promise.all([byAccount.fail(email), byAddress.fail(address)]);
+          await recordSignInFailure(attempt, admission);
           return null;
         }
-        await byAccount.reset(email);
+        await recordSignInSuccess(attempt);
         return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } satisfies SessionUser;
       },
     }),

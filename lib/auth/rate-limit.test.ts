@@ -26,3 +26,17 @@ describe("sign-in rate limit (REFERENCE Limits: 10 per 15 minutes)", () => {
     expect(limiter.check("k", 1)).toBe(0);
   });
 });
+
+describe("counting before the outcome is known", () => {
+  it("add counts and answers the count with the seconds left; forgive takes one back", () => {
+    const limiter = createRateLimiter(2, 60_000);
+    expect(limiter.add("k", 0)).toEqual({ count: 1, secondsLeft: 60 });
+    expect(limiter.add("k", 30_000)).toEqual({ count: 2, secondsLeft: 30 });
+    expect(limiter.check("k", 30_000)).toBe(30);
+    limiter.forgive("k", 30_000);
+    expect(limiter.check("k", 30_000)).toBe(0);
+    // A window that has ended is not forgiven into; the next add opens a new one.
+    limiter.forgive("k", 60_000);
+    expect(limiter.add("k", 60_000)).toEqual({ count: 1, secondsLeft: 60 });
+  });
+});

@@ -1,17 +1,19 @@
-import { clearShared, countInSharedWindow, sharedStoreInUse, sharedWindowWait } from "@/lib/rate-limit/store";
+import { clearShared, countInSharedWindow, holdShared, sharedStoreInUse, sharedWindowWait, uncountInSharedWindow } from "@/lib/rate-limit/store";
 
 /**
- * Fixed-window counter of failed attempts (../shared/REFERENCE.md "Limits": sign-in 10 attempts
- * per 15 minutes per account and per address). Only failures count, so a team signing in from
- * one office address is never locked out by its own successful sign-ins. `createRateLimiter` keeps
- * the counts in process memory; `createSharedRateLimiter`, which every limit of the product uses,
- * shares them across processes on PostgreSQL.
+ * Fixed-window counter of attempts (the sign-in policy is lib/auth/sign-in-limit.ts).
+ * `createRateLimiter` keeps the counts in process memory; `createSharedRateLimiter`, which every
+ * limit of the product uses, shares them across processes on PostgreSQL.
  */
 export type RateLimiter = {
   /** Seconds to wait before another attempt is allowed, or 0. */
   check: (key: string, now?: number) => number;
   /** Counts one failed attempt. */
   fail: (key: string, now?: number) => void;
+  /** Counts one attempt: the attempts in the window so far, this one included, and the seconds until it ends. */
+  add: (key: string, now?: number) => { count: number; secondsLeft: number };
+  /** Takes back one attempt counted in the current window. */
+  forgive: (key: string, now?: number) => void;
   reset: (key: string) => void;
 };
 
@@ -21,19 +23,28 @@ export function createRateLimiter(limit: number, windowMs: number): RateLimiter 
     const entry = windows.get(key);
     return entry && now - entry.start < windowMs ? entry : undefined;
   };
+  const add = (key: string, now = Date.now()) => {
+    let entry = current(key, now);
+    if (entry) entry.count += 1;
+    else {
+      // Dropping the oldest window (not all of them) keeps every recent lockout in force under a flood.
+      if (windows.size >= 50_000) windows.delete(windows.keys().next().value!);
+      windows.set(key, (entry = { start: now, count: 1 }));
+    }
+    return { count: entry.count, secondsLeft: Math.max(1, Math.ceil((entry.start + windowMs - now) / 1000)) };
+  };
   return {
     check(key, now = Date.now()) {
       const entry = current(key, now);
       return entry && entry.count >= limit ? Math.ceil((entry.start + windowMs - now) / 1000) : 0;
     },
     fail(key, now = Date.now()) {
+      add(key, now);
+    },
+    add,
+    forgive(key, now = Date.now()) {
       const entry = current(key, now);
-      if (entry) entry.count += 1;
-      else {
-        // Dropping the oldest window (not all of them) keeps every recent lockout in force under a flood.
-        if (windows.size >= 50_000) windows.delete(windows.keys().next().value!);
-        windows.set(key, { start: now, count: 1 });
-      }
+      if (entry) entry.count = Math.max(0, entry.count - 1);
     },
     reset(key) {
       windows.delete(key);
@@ -45,6 +56,10 @@ export function createRateLimiter(limit: number, windowMs: number): RateLimiter 
 export type SharedRateLimiter = {
   check: (key: string) => Promise<number>;
   fail: (key: string) => Promise<void>;
+  /** Counts one attempt in one step: the attempts in the window so far, this one included, and the seconds until it ends. */
+  add: (key: string) => Promise<{ count: number; secondsLeft: number }>;
+  /** Takes back one attempt counted by `add` (one that turned out not to count, e.g. a success). */
+  forgive: (key: string) => Promise<void>;
   reset: (key: string) => Promise<void>;
   /**
    * Counts one event in one step and answers 0 when it was within the limit, else the seconds to
@@ -85,6 +100,13 @@ export function createSharedRateLimiter(name: string, limit: number, windowMs: n
       if (sharedStoreInUse()) await countInSharedWindow(key(k), windowMs);
       else memory().fail(k);
     },
+    async add(k) {
+      return sharedStoreInUse() ? countInSharedWindow(key(k), windowMs) : memory().add(k);
+    },
+    async forgive(k) {
+      if (sharedStoreInUse()) await uncountInSharedWindow(key(k));
+      else memory().forgive(k);
+    },
     async reset(k) {
       if (sharedStoreInUse()) await clearShared(key(k));
       else memory().reset(k);
@@ -101,6 +123,38 @@ export function createSharedRateLimiter(name: string, limit: number, windowMs: n
   };
 }
 
+/** A wait imposed on a key: `hold` starts (or lengthens) it, `wait` answers the seconds left, or 0. */
+export type SharedHold = {
+  hold: (key: string, ms: number) => Promise<void>;
+  wait: (key: string) => Promise<number>;
+  release: (key: string) => Promise<void>;
+};
+
+const holds = globalThis as unknown as { __rateHolds?: Map<string, number> };
+
+/** Holds shared like the limiters above: on PostgreSQL for every process, on PGlite in this process. */
+export function createSharedHold(name: string): SharedHold {
+  const key = (k: string) => `${name}:${k}`;
+  const memory = () => (holds.__rateHolds ??= new Map());
+  return {
+    async hold(k, ms) {
+      if (sharedStoreInUse()) return holdShared(key(k), ms);
+      const until = Date.now() + ms;
+      if (memory().size >= 50_000) memory().delete(memory().keys().next().value!);
+      memory().set(key(k), Math.max(until, memory().get(key(k)) ?? 0));
+    },
+    async wait(k) {
+      if (sharedStoreInUse()) return sharedWindowWait(key(k), 1);
+      const left = (memory().get(key(k)) ?? 0) - Date.now();
+      return left > 0 ? Math.ceil(left / 1000) : 0;
+    },
+    async release(k) {
+      if (sharedStoreInUse()) await clearShared(key(k));
+      else memory().delete(key(k));
+    },
+  };
+}
+
 function positiveIntegerFromEnv(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
@@ -109,8 +163,13 @@ function positiveIntegerFromEnv(name: string, fallback: number): number {
   return value;
 }
 
-/** Sign-in: failed attempts allowed per account and per address within the window (SIGN_IN_MAX_FAILURES, default 10). */
+/**
+ * Sign-in: failed attempts allowed per account from one address within the window, and the failures
+ * of an account from all addresses past which its sign-ins slow down (SIGN_IN_MAX_FAILURES, default 10).
+ */
 export const SIGN_IN_MAX_FAILURES = positiveIntegerFromEnv("SIGN_IN_MAX_FAILURES", 10);
+/** Sign-in: failed attempts allowed per address, whatever the accounts, within the window (SIGN_IN_MAX_FAILURES_PER_ADDRESS, default 50). */
+export const SIGN_IN_MAX_FAILURES_PER_ADDRESS = positiveIntegerFromEnv("SIGN_IN_MAX_FAILURES_PER_ADDRESS", 5 * SIGN_IN_MAX_FAILURES);
 /** Sign-in: the window, in minutes (SIGN_IN_WINDOW_MINUTES, default 15). */
 export const SIGN_IN_WINDOW_MS = positiveIntegerFromEnv("SIGN_IN_WINDOW_MINUTES", 15) * 60_000;
 /** Sign-up e-mails sent per client address in 15 minutes (SIGN_UP_MAX_PER_ADDRESS, default 20). */

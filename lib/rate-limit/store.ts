@@ -108,6 +108,30 @@ export async function countInSharedWindow(key: string, windowMs: number, db?: Db
   return { count: Number(row?.tokens ?? 1), secondsLeft: Math.max(1, Math.ceil(Number(row?.left_seconds ?? windowMs / 1000))) };
 }
 
+/** Takes back one event counted in the key's current window (an attempt that turned out not to count). */
+export async function uncountInSharedWindow(key: string, db?: Db): Promise<void> {
+  const database = db ?? (await getDb());
+  await database.execute(sql`
+    update rate_limits set tokens = greatest(tokens - 1, 0)
+    where key = ${rowKey(key)} and expires_at > clock_timestamp()`);
+}
+
+/**
+ * Marks the key as held for `ms` from now (never shortening a longer hold already in force);
+ * `sharedWindowWait(key, 1)` then answers the seconds left.
+ */
+export async function holdShared(key: string, ms: number, db?: Db): Promise<void> {
+  const database = db ?? (await getDb());
+  sweepNowAndThen(database);
+  await database.execute(sql`
+    insert into rate_limits as b (key, tokens, stamp_ms, granted, expires_at)
+    values (${rowKey(key)}, 1, ${NOW_MS}, true, clock_timestamp() + make_interval(secs => ${ms / 1000}::float8))
+    on conflict (key) do update set
+      tokens = 1,
+      stamp_ms = excluded.stamp_ms,
+      expires_at = greatest(b.expires_at, excluded.expires_at)`);
+}
+
 export async function clearShared(key: string, db?: Db): Promise<void> {
   const database = db ?? (await getDb());
   await database.execute(sql`delete from rate_limits where key = ${rowKey(key)}`);

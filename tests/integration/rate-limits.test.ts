@@ -35,8 +35,8 @@ import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./
  * Issue 13, "Tenants and roles": the limits a caller meets. The API's per-key limit (a burst of
  * RATE_LIMIT_BURST, then 429 with Retry-After, other keys untouched), its per-merchant limit (all
  * of a merchant's keys together, issue 14 item 1; held by every instance on PostgreSQL) and the
- * hosted page's limit on Pay per invoice. The sign-in limit lives in next-auth's authorize callback, which runs only
- * inside Next: e2e/tenants-sign-in-limit.api.spec.ts tries it over HTTP.
+ * hosted page's limit on Pay per invoice. The sign-in limit: tests/integration/sign-in-limit.test.ts (and
+ * e2e/tenants-sign-in-limit.api.spec.ts over HTTP).
  */
 const t = setUpTestDb();
 const fake = setUpFakeProvider({ replace: ["provider-a"] });
