@@ -19,6 +19,18 @@ const nextConfig = {
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
         ],
       },
+      // lib/api/security-headers.ts (every wrapper sets them too): here also on the answers Next
+      // gives itself under /api (a method a route file does not export, a failure before any route).
+      // Headers set here win over a route's own, so under `next dev` Swagger UI's files are not
+      // cached either; `npm start` serves those itself (server/serve-docs-assets.ts).
+      {
+        source: "/api/:path*",
+        headers: [
+          { key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Cache-Control", value: "no-store" },
+        ],
+      },
     ];
   },
   // `npm run typecheck` (tsc over the whole tree) is the type check; a local build may skip its own

@@ -9,6 +9,7 @@ import { parse } from "node:url";
 import next from "next";
 import { normalizeForwardedHeaders, trustedProxyHops } from "@/lib/auth/client-address";
 import { requestIdOf } from "@/lib/api/request";
+import { API_SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
@@ -48,13 +49,17 @@ const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
 
 function sendMalformedPath(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): void {
   const api = isApiPath(pathname);
-  // Like every API answer: an X-Request-Id, repeated as meta.request_id.
+  // Like every API answer: an X-Request-Id, repeated as meta.request_id, and the API's security headers.
   const incoming = req.headers["x-request-id"];
   const requestId = requestIdOf(new Request("http://localhost/", { headers: typeof incoming === "string" ? { "x-request-id": incoming } : {} }));
   const body = api
     ? JSON.stringify({ errors: [{ status: "400", code: "malformed_path", title: "Bad Request", detail: "The address has a malformed percent-escape." }], meta: { request_id: requestId } })
     : "Bad Request: the address has a malformed percent-escape.";
-  res.writeHead(400, { "Content-Type": api ? "application/vnd.api+json" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body), ...(api ? { "X-Request-Id": requestId } : {}) });
+  res.writeHead(400, {
+    "Content-Type": api ? "application/vnd.api+json" : "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    ...(api ? { "X-Request-Id": requestId, ...Object.fromEntries(API_SECURITY_HEADERS) } : {}),
+  });
   res.end(body);
 }
 

@@ -14,6 +14,8 @@ for (const path of ["/api", "/api/", "/api/connections/x/y", "/api/routing/a/b",
       expect(answer.headers()["content-type"]).toContain("application/vnd.api+json");
       const requestId = answer.headers()["x-request-id"];
       expect(requestId).toMatch(/^req_/);
+      expect(answer.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(answer.headers()["cache-control"]).toBe("no-store");
       const body = await answer.json();
       expect(body.errors[0]).toMatchObject({ status: "404", code: "not_found" });
       expect(body.meta.request_id).toBe(requestId);
@@ -81,6 +83,9 @@ test("headers over 16 KiB and a request that is not HTTP get a JSON:API error wi
     expect(answer.status).toBe(status);
     expect(answer.headers["content-type"]).toBe("application/vnd.api+json");
     expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+    expect(answer.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(answer.headers["x-frame-options"]).toBe("DENY");
+    expect(answer.headers["cache-control"]).toBe("no-store");
     const requestId = answer.headers["x-request-id"];
     expect(requestId).toMatch(/^req_/);
     const body = JSON.parse(answer.body) as { errors: { status: string; code: string }[]; meta: { request_id: string } };

@@ -1,13 +1,14 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { requestIdOf } from "@/lib/api/request";
+import { API_SECURITY_HEADERS } from "@/lib/api/security-headers";
 
 /**
  * Requests Node's HTTP parser refuses before any of our code sees them: headers over Node's 16 KiB
  * (431), a request that took too long to arrive (408), anything else it cannot parse (400). Node's
  * own answer is a bare status line; this one is a JSON:API error with a request id, like every other
- * error the API gives, and the same security headers. The path is unknown at this point (the request
- * was never parsed), so it is the API's form for every path.
+ * error the API gives, with the server's and the API's security headers. The path is unknown at this
+ * point (the request was never parsed), so it is the API's form for every path.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, securityHeaders: [string, string][]): void {
   // An answer already going out on this connection (keep-alive, pipelining) must not get a second head in its middle.
@@ -32,12 +33,14 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
   const requestId = requestIdOf(new Request("http://localhost/"));
   const title = STATUS_CODES[status]!;
   const body = JSON.stringify({ errors: [{ status: String(status), code: status === 431 ? "headers_too_large" : status === 408 ? "request_timeout" : "bad_request", title, detail }], meta: { request_id: requestId } });
-  const headers = [
-    ["Content-Type", "application/vnd.api+json"],
-    ["Content-Length", String(Buffer.byteLength(body))],
-    ["X-Request-Id", requestId],
-    ...securityHeaders,
-    ["Connection", "close"],
+  // By name, so a header both lists hold (nosniff) is written once.
+  const security = new Map<string, string>([...securityHeaders, ...API_SECURITY_HEADERS].map(([name, value]) => [name.toLowerCase(), `${name}: ${value}`]));
+  const lines = [
+    "Content-Type: application/vnd.api+json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    ...security.values(),
+    "Connection: close",
   ];
-  socket.end(`HTTP/1.1 ${status} ${title}\r\n${headers.map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${head ? "" : body}`);
+  socket.end(`HTTP/1.1 ${status} ${title}\r\n${lines.join("\r\n")}\r\n\r\n${head ? "" : body}`);
 }

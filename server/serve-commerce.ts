@@ -1,10 +1,11 @@
 import type http from "node:http";
 import { errorResponse } from "@/lib/api/errors";
 import { requestIdOf } from "@/lib/api/request";
+import { secureApiResponse } from "@/lib/api/security-headers";
 import { matchCommerceRoute } from "./commerce-routes";
 import { BodyTooLarge, sendWebResponse, toWebRequest } from "./node-bridge";
 
-/** Before a route handler runs there is no wrapper to answer, so these match what one would say. */
+/** Before a route handler runs there is no wrapper to answer, so these match what one would say (and carry the same headers). */
 async function sendError(req: http.IncomingMessage, res: http.ServerResponse, status: number, code: string, title: string, detail: string) {
   if (res.headersSent) return void res.destroy();
   const id = req.headers["x-request-id"];
@@ -12,7 +13,7 @@ async function sendError(req: http.IncomingMessage, res: http.ServerResponse, st
   // A 413's unread body is being discarded (node-bridge), so the connection may stay open; closing
   // it now would reset a client still sending before it read the answer.
   const response = errorResponse(status, [{ status: String(status), code, title, detail }], requestId, status === 413 ? {} : { connection: "close" });
-  await sendWebResponse(response, res).catch(() => res.destroy());
+  await sendWebResponse(secureApiResponse(response), res).catch(() => res.destroy());
 }
 
 /**

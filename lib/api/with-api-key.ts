@@ -1,5 +1,6 @@
 import { authenticateApiKey } from "@/lib/api-keys/queries";
 import { getDb, type Db } from "@/lib/db/client";
+import { isApiPath } from "@/lib/http/paths";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
 import { errorResponse, handleApiError } from "./errors";
@@ -7,6 +8,7 @@ import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
 import { rateLimitSettings, takeAddressToken, takeKeyedTokens, type Limit } from "./rate-limit";
 import { requestIdOf } from "./request";
+import { secureApiResponse } from "./security-headers";
 
 /** Next 16 route handler: dynamic params arrive as a Promise. */
 export type RouteHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
@@ -79,10 +81,15 @@ function withRequestId(response: Response, requestId: string): Response {
   }
 }
 
-/** Shared by every wrapper (withSession too): request id, error mapping, the id header on every answer, one log line. */
+/**
+ * Shared by every wrapper (withSession too): request id, error mapping, the id header on every
+ * answer, the API's security headers on every answer under /api (the hosted page's routes use the
+ * wrappers too, and keep the page policy proxy.ts gives them), one log line.
+ */
 export async function runLogged(request: Request, body: (requestId: string) => Promise<Response>): Promise<Response> {
   const started = performance.now();
   const requestId = requestIdOf(request);
+  const path = new URL(request.url).pathname;
   let response: Response;
   try {
     response = await body(requestId);
@@ -90,10 +97,11 @@ export async function runLogged(request: Request, body: (requestId: string) => P
     response = handleApiError(error, requestId);
   }
   response = withRequestId(response, requestId);
+  if (isApiPath(path)) response = secureApiResponse(response);
   // Path only: query strings and headers can carry identifiers or secrets.
   logger.info("api request", {
     method: request.method,
-    path: new URL(request.url).pathname,
+    path,
     status: response.status,
     durationMs: Math.round(performance.now() - started),
     requestId,

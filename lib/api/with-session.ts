@@ -12,7 +12,11 @@ export type WithSessionOptions = {
   role?: Role;
 };
 
-/** Answers read with the session cookie are one person's: no shared cache may keep them. */
+/**
+ * Answers read with the session cookie are one person's: no shared cache may keep them. Under /api
+ * runLogged then sets the API's plain no-store; this is what a session route elsewhere keeps (a
+ * connection's public key download).
+ */
 const PRIVATE = "private, no-store";
 
 function singleError(status: number, code: string, title: string, detail: string, requestId: string) {

@@ -46,7 +46,7 @@ async function call<P>(handler: ReturnType<typeof withSession<P>>, params: P, pa
 }
 
 function expectPrivate(answer: Answer) {
-  expect(answer.headers.get("cache-control")).toBe("private, no-store");
+  expect(answer.headers.get("cache-control")).toBe("no-store");
   expect(answer.headers.get("x-request-id")).toMatch(/\S/);
 }
 

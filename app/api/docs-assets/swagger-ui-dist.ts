@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { errorResponse } from "@/lib/api/errors";
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic, type RouteHandler } from "@/lib/api/with-api-key";
 import { compressBody, pickEncoding, type AssetEncoding } from "@/lib/http/content-encoding";
 
 /**
@@ -28,6 +28,10 @@ function packageDir(): string {
   const fromRoot = createRequire(path.join(/*turbopackIgnore: true*/ process.cwd(), "package.json"));
   return path.dirname(fromRoot.resolve("swagger-ui-dist/package.json"));
 }
+
+type AssetParams = { version: string; file: string };
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
 
 let version: Promise<string> | undefined;
 
@@ -91,8 +95,8 @@ export function readSwaggerUiAsset(file: SwaggerUiFile, encoding: AssetEncoding 
  * Content-Encoding: server.ts's path (server/serve-docs-assets.ts). Next drops a route handler's
  * Content-Encoding, so the route module Next calls (`next dev`) answers the file as it is.
  */
-export function swaggerUiAssetHandler({ compress }: { compress: boolean }) {
-  return withPublic<{ version: string; file: string }>(async ({ request, params, requestId }) => {
+export function swaggerUiAssetHandler({ compress }: { compress: boolean }): RouteHandler<AssetParams> {
+  const serve = withPublic<AssetParams>(async ({ request, params, requestId }) => {
     if (!isSwaggerUiFile(params.file) || params.version !== (await swaggerUiVersion())) {
       return errorResponse(404, [{ status: "404", code: "not_found", title: "Not Found", detail: "No such documentation asset." }], requestId);
     }
@@ -101,10 +105,17 @@ export function swaggerUiAssetHandler({ compress }: { compress: boolean }) {
     return new Response(asset.body, {
       headers: {
         "Content-Type": asset.contentType,
-        "Cache-Control": "public, max-age=31536000, immutable",
         ...(compress ? { Vary: "Accept-Encoding", "Content-Length": String(asset.body.byteLength) } : {}),
         ...(encoding === "identity" ? {} : { "Content-Encoding": encoding }),
       },
     });
   });
+  // The one answer under /api a cache may keep: runLogged gave it the API's no-store with its other
+  // security headers, but a versioned open-source file is public and never changes under its URL,
+  // and storing nothing would send the 1.7 MB bundle again on every visit of the API reference.
+  return async (request, context) => {
+    const response = await serve(request, context);
+    if (response.ok) response.headers.set("Cache-Control", IMMUTABLE);
+    return response;
+  };
 }

@@ -1,5 +1,6 @@
 import { otherMethods } from "@/lib/api/methods";
 import { requestIdOf } from "@/lib/api/request";
+import { secureApiResponse } from "@/lib/api/security-headers";
 import { checkHealth } from "@/lib/health/checks";
 import { logger } from "@/lib/logger";
 
@@ -16,14 +17,7 @@ async function answer(request: Request, withBody: boolean): Promise<Response> {
   const status = report.status === "ok" ? 200 : 503;
   if (status !== 200) logger.warn("health: unavailable", { requestId, checks: report.checks });
   const body = JSON.stringify(report);
-  return new Response(withBody ? body : null, {
-    status,
-    headers: {
-      "Content-Type": "application/json",
-      "Cache-Control": "no-store",
-      "X-Request-Id": requestId,
-    },
-  });
+  return secureApiResponse(new Response(withBody ? body : null, { status, headers: { "Content-Type": "application/json", "X-Request-Id": requestId } }));
 }
 
 export const GET = (request: Request) => answer(request, true);
