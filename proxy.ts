@@ -18,7 +18,9 @@ export const NONCE_HEADER = "x-nonce";
  * it on its own scripts when it finds the policy on the request) or when loaded by one that has it
  * ('strict-dynamic'). Styles: the Tailwind stylesheet is same-origin; React `style` attributes and the
  * invoice filters' <noscript> style need 'unsafe-inline' for styles (a style cannot run code). No
- * page may be framed anywhere (the dashboard and the hosted payment page take clicks and card data).
+ * page may be framed anywhere (the dashboard and the hosted payment page take clicks and card data),
+ * no injected <base> may redirect relative URLs, no plugin content loads, and a form sends only to
+ * this origin (the card form posts to /pay/{id}/pay; an injected form cannot post card data away).
  * `next dev` also needs 'unsafe-eval' (React rebuilds stacks with eval there).
  */
 export function contentSecurityPolicy(nonce: string, options: { dev: boolean; https: boolean }): string {
@@ -30,7 +32,8 @@ export function contentSecurityPolicy(nonce: string, options: { dev: boolean; ht
     "font-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
-    "base-uri 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
     "frame-ancestors 'none'",
     ...(options.https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

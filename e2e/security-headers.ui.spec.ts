@@ -35,7 +35,8 @@ function expectSecurityHeaders(response: APIResponse | null, where: string) {
   expect(policy, where).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{16,}' 'strict-dynamic'/);
   expect(policy, where).toContain("frame-ancestors 'none'");
   expect(policy, where).toContain("object-src 'none'");
-  expect(policy, where).toContain("base-uri 'self'");
+  expect(policy, where).toContain("base-uri 'none'");
+  expect(policy, where).toContain("form-action 'self'");
   expect(policy, where).not.toContain("'unsafe-eval'");
   expect(headers["x-content-type-options"], where).toBe("nosniff");
   expect(headers["referrer-policy"], where).toBe("strict-origin-when-cross-origin");
@@ -106,4 +107,33 @@ test("the hosted payment page and the dashboard refuse to be framed; API answers
   expect(api.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   const pay = await page.request.get("/pay/inv_does_not_exist");
   expect(pay.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(pay.headers()["content-security-policy"]).toContain("form-action 'self'");
+  expect(pay.headers()["content-security-policy"]).toContain("base-uri 'none'");
+});
+
+/** OWASP REST Security Cheat Sheet, for JSON APIs: on every answer under /api, whoever serves it. */
+const API_HEADERS = {
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+};
+
+test("every answer under /api carries the API's security headers: the lean path, Next's routes and Next's own answers", async ({ request }) => {
+  const answers: [string, APIResponse][] = [
+    ["GET /api/commerce/payment-invoices (401, lean path)", await request.get("/api/commerce/payment-invoices")],
+    ["PUT /api/commerce/payment-invoices (405, lean path)", await request.put("/api/commerce/payment-invoices")],
+    ["GET /api/commerce/openapi.json", await request.get("/api/commerce/openapi.json")],
+    ["GET /api/connections (401)", await request.get("/api/connections")],
+    ["GET /api/providers", await request.get("/api/providers")],
+    ["GET /api/nothing (404)", await request.get("/api/nothing")],
+    ["GET /api/health", await request.get("/api/health")],
+    ["GET /api/dashboard/invoices (401)", await request.get("/api/dashboard/invoices")],
+    ["GET /api/auth/csrf (next-auth)", await request.get("/api/auth/csrf")],
+    ["PUT /api/auth/session (Next's own 405)", await request.put("/api/auth/session")],
+    ["GET /api/commerce/payment-invoices/%E0%A4%A (malformed_path)", await request.get("/api/commerce/payment-invoices/%E0%A4%A")],
+  ];
+  for (const [where, answer] of answers) {
+    for (const [name, value] of Object.entries(API_HEADERS)) expect(answer.headers()[name], `${where}: ${name}`).toBe(value);
+  }
 });

@@ -21,7 +21,7 @@ const t = setUpTestDb();
 const CARD = { number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123", holder: "Ada Lovelace" };
 const NONCE = "bm9uY2Utb2YtdGhpcy1yZXF1ZXN0";
 
-serveSandboxesAsAppUrl();
+const sandbox = serveSandboxesAsAppUrl();
 beforeEach(() => {
   for (const level of ["info", "warn"] as const) vi.spyOn(logger, level).mockImplementation(() => {});
 });
@@ -138,6 +138,28 @@ describe("POST /pay/{id}/pay", () => {
     expect(paid.status).toBe(303);
     expect(paid.headers.get("location")).toBe(`/pay/${id}`);
     expect((await page(id)).text).toContain("Payment received");
+  });
+
+  it("without the script, sends the browser on to 3-D Secure on this site with a 303, on another site by a link (form-action 'self')", async () => {
+    const form = new URLSearchParams({ ...CARD, number: "4000 0000 0000 3220" }).toString();
+    const appHost = new URL(sandbox.baseUrl()).host;
+    const here = await post(await invoice(), form, { "content-type": "application/x-www-form-urlencoded", host: appHost, origin: sandbox.baseUrl() });
+    expect(here.status).toBe(303);
+    expect(new URL(here.headers.get("location")!).pathname).toMatch(/^\/sandbox\/3ds\/provider-b\//);
+
+    // The page was opened on another host than the 3-D Secure page's (a live provider's own site): a
+    // browser would block a form's redirect there, so the answer is a page with the link to follow.
+    const away = await post(await invoice(), form, { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost", "x-nonce": NONCE });
+    expect(away.status).toBe(200);
+    expect(away.headers.get("location")).toBeNull();
+    expect(away.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    // Outside /api the answer keeps the page's own policy (proxy.ts), not the API's.
+    expect(away.headers.get("content-security-policy")).toBeNull();
+    const text = await away.text();
+    const link = /<a class="[^"]*" href="([^"]+)" data-testid="continue-link">/.exec(text)?.[1]?.replaceAll("&amp;", "&");
+    expect(link && new URL(link).host).toBe(appHost);
+    expect(new URL(link!).pathname).toMatch(/^\/sandbox\/3ds\/provider-b\//);
+    expect(text).not.toContain("<script");
   });
 
   it("refuses another site's form, other content types and unreadable bodies, and pays nothing", async () => {

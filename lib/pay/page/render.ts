@@ -175,3 +175,13 @@ export function renderFailurePage(assets: PageAssets, requestId: string, invoice
   const body = html`<div role="alert"><h1 class="${C.heading}">This payment page could not be shown</h1><p class="${C.text}">Please try again in a moment. If it keeps failing, contact the merchant and quote <code>${requestId}</code>.</p><a class="${C.retry}" href="/pay/${encodeURIComponent(invoiceId)}">Try again</a></div>`;
   return document("Payment", assets, body, false).text;
 }
+
+/**
+ * A plain form post that must go on to another site (a live provider's 3-D Secure page): the page's
+ * policy lets a form send only to this origin (form-action 'self'), and browsers hold a form's
+ * redirects to it too, so a 303 there would be blocked. The customer follows a link instead.
+ */
+export function renderContinuePage(assets: PageAssets, url: string): string {
+  const body = html`<div data-testid="pay-continue"><h1 class="${C.heading}">Confirm the payment with your bank</h1><p class="${C.text}">Your bank asks you to confirm this payment on its own page.</p><a class="${C.retry}" href="${url}" data-testid="continue-link">Continue to your bank</a></div>`;
+  return document("Payment", assets, body, false).text;
+}

@@ -3,7 +3,7 @@ import { withPublic } from "@/lib/api/with-api-key";
 import { getDb } from "@/lib/db/client";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { pageAssets } from "@/lib/pay/page/assets";
-import { renderHostedPage, renderPayment } from "@/lib/pay/page/render";
+import { renderContinuePage, renderHostedPage, renderPayment } from "@/lib/pay/page/render";
 import { htmlResponse, nonceOf, notFoundPage } from "@/lib/pay/page/respond";
 import { GONE_MESSAGE, payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { problem, type Problem } from "@/lib/problems";
@@ -26,12 +26,15 @@ function json(body: unknown, status = 200): Response {
  */
 function crossSite(request: Request): boolean {
   const origin = request.headers.get("origin");
-  if (origin === null) return false;
+  return origin !== null && !onThisSite(origin, request);
+}
+
+function onThisSite(url: string, request: Request): boolean {
   const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host");
   try {
-    return new URL(origin).host !== host;
+    return new URL(url).host === host;
   } catch {
-    return true;
+    return false;
   }
 }
 
@@ -86,10 +89,14 @@ export const POST = withPublic<{ id: string }>(async ({ request, params }) => {
     return json({ ok: true, kind: "result", invoice, ...(refused ? { refused } : {}), html: renderPayment(invoice, { errors: {}, alert: refused, holder }) });
   }
 
-  // Without the script: the page itself answers, or the browser is sent on (a relative address: never another host).
+  // Without the script: the page itself answers, or the browser is sent on: by a 303 on this site,
+  // by a link to another (the page's form-action 'self' would block a form's redirect there).
   if (outcome.ok) {
     const answer = outcome.data;
-    if (answer.kind === "redirect") return new Response(null, { status: 303, headers: { Location: answer.url } });
+    if (answer.kind === "redirect") {
+      if (onThisSite(answer.url, request)) return new Response(null, { status: 303, headers: { Location: answer.url } });
+      return htmlResponse(renderContinuePage(await pageAssets(nonceOf(request)), answer.url));
+    }
     if (!answer.refused) return new Response(null, { status: 303, headers: { Location: `/pay/${encodeURIComponent(params.id)}` } });
     return htmlResponse(renderHostedPage(answer.invoice, await pageAssets(nonceOf(request)), { errors: {}, alert: answer.refused, holder }));
   }
