@@ -65,9 +65,12 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       created: row.createdAt.toISOString(),
       updated: row.updatedAt.toISOString(),
     },
+    // JSON:API lets a resource's links hold only `self`: the attempts are a to-many relationship,
+    // found at its `related` link (no linkage: reading them is a request of its own).
     relationships: {
       connection: { data: row.connectionId === null ? null : { type: "connection", id: row.connectionId } },
+      attempts: { links: { related: `${self}/attempts` } },
     },
-    links: { self, attempts: `${self}/attempts` },
+    links: { self },
   };
 }

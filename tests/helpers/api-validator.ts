@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import Ajv, { type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { hasMalformedEscape } from "@/lib/http/paths";
+import { hasMalformedEscape, isApiPath } from "@/lib/http/paths";
 import { buildOpenApiDocument } from "@/lib/invoices/contract";
 
 /**
@@ -11,8 +11,11 @@ import { buildOpenApiDocument } from "@/lib/invoices/contract";
  *   be an operation (or the answer a 405/204 for a method the path does not list), the status one
  *   the operation documents, the Content-Type one it lists, the body valid against its schema, and
  *   headers it marks required present;
- * - the official JSON:API schema (jsonapi-validator ships it: draft-06), for every JSON:API body.
- * Plus what every answer promises: X-Request-Id, and meta.request_id equal to it on errors.
+ * - the official JSON:API schema (jsonapi-validator ships it: draft-06; its link rules brought up to
+ *   the official 1.0 schema's), for every JSON:API body.
+ * Plus what every answer promises: X-Request-Id, and meta.request_id equal to it on errors; and the
+ * headers the OWASP REST Security Cheat Sheet lists for JSON APIs, which the document's description
+ * promises on every answer.
  */
 
 type Json = Record<string, unknown>;
@@ -28,6 +31,14 @@ export type ApiExchange = {
 };
 
 const require = createRequire(import.meta.url);
+
+/** Written out here rather than imported from lib/api, so weakening the server's values fails the suites. */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+};
 const JSON_API = "application/vnd.api+json";
 const OPENAPI_ID = "https://openapi.local/document.json";
 
@@ -40,8 +51,19 @@ function jsonApiSchema(): ValidateFunction {
     addFormats(ajv);
     // The shipped schema is JSON:API 1.0's, whose `links` forbid null although its own pagination links
     // allow it (and 1.1 allows null for any link that does not exist): `next` is null on a last page.
-    const schema = structuredClone(require("jsonapi-validator/lib/schema.json")) as { definitions: Record<string, { oneOf: unknown[] }> };
-    schema.definitions.link!.oneOf.push({ type: "null" });
+    const schema = structuredClone(require("jsonapi-validator/lib/schema.json")) as { definitions: Record<string, Json> };
+    const definitions = schema.definitions;
+    (definitions.link!.oneOf as unknown[]).push({ type: "null" });
+    // It also predates the link rules of the official JSON:API 1.0 schema (jsonapi.org/schemas), which
+    // name the members each links object may hold and no other: a resource's links only `self` (a
+    // related resource is a relationship with a `related` link); a relationship's `self`, `related` and
+    // pagination links; a document's `self`, `related` and pagination links.
+    const link = { $ref: "#/definitions/link" };
+    const pagination = { first: link, last: link, prev: link, next: link };
+    const only = (properties: Json): Json => ({ type: "object", properties, additionalProperties: false });
+    (definitions.resource!.properties as Json).links = only({ self: link });
+    definitions.relationshipLinks = only({ self: link, related: link, ...pagination });
+    (definitions.success!.properties as Json).links = only({ self: link, related: link, ...pagination });
     jsonApiValidator = ajv.compile(schema);
   }
   return jsonApiValidator;
@@ -108,6 +130,12 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
   const where = `${method} ${url.pathname} → ${status}`;
   const requestId = headers.get("x-request-id");
   if (!requestId) problems.push(`${where}: no X-Request-Id header`);
+  // Under /api only: a page's JSON (the hosted page's status poll) keeps the page's own policy.
+  if (isApiPath(url.pathname)) {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+      if (headers.get(name) !== value) problems.push(`${where}: ${name} is ${JSON.stringify(headers.get(name))}, not ${JSON.stringify(value)}`);
+    }
+  }
 
   const bodyless = method === "HEAD" || status === 204 || status === 304;
   if (bodyless && body !== "") problems.push(`${where}: a body where none is allowed`);

@@ -91,12 +91,17 @@ const eurBody = (overrides: Record<string, unknown> = {}) => bodyFor(EUR, m.acco
 const postPayment = (body: unknown, extra: Partial<Call> = {}) => send(POST_PAYMENT, {}, { method: "POST", path: PAYMENTS, key: m.key, body, ...extra });
 
 describe("absolute URLs come from APP_URL, never from the request's Host", () => {
-  it("Location, links.self, links.attempts and hpp_url of a created invoice", async () => {
+  it("Location, links.self, the attempts relationship's related link and hpp_url of a created invoice", async () => {
     const answer = await postPayment(eurBody());
     expect(answer.status).toBe(201);
     const self = `${APP_URL}${PAYMENTS}/${answer.json.data.id}`;
     expect(answer.headers.get("location")).toBe(self);
-    expect(answer.json.data.links).toEqual({ self, attempts: `${self}/attempts` });
+    // JSON:API lets a resource's links hold only self: the attempts are a relationship, the connection kept beside it.
+    expect(answer.json.data.links).toEqual({ self });
+    expect(answer.json.data.relationships).toEqual({
+      connection: { data: { type: "connection", id: connectionId } },
+      attempts: { links: { related: `${self}/attempts` } },
+    });
     expect(String((answer.json.data.attributes as { hpp_url: string }).hpp_url).startsWith(`${APP_URL}/pay/`)).toBe(true);
     const attempts = await send(GET_PAYMENT_ATTEMPTS, { id: answer.json.data.id }, { path: `${PAYMENTS}/${answer.json.data.id}/attempts`, key: m.key });
     expect(attempts.json.links.self).toBe(`${self}/attempts`);
@@ -277,7 +282,13 @@ describe("the OpenAPI document states what the server enforces", () => {
 });
 
 describe("the response validator", () => {
-  const ok = { "content-type": "application/vnd.api+json", "x-request-id": "r1" };
+  const secured = {
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    "x-frame-options": "DENY",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+  };
+  const ok = { "content-type": "application/vnd.api+json", "x-request-id": "r1", ...secured };
   const error = JSON.stringify({ errors: [{ status: "404", code: "not_found", title: "Not found", detail: "x" }], meta: { request_id: "r1" } });
 
   it("fails an undocumented status, an undocumented content type and a missing request id", () => {
@@ -292,5 +303,27 @@ describe("the response validator", () => {
     expect(apiResponseProblems({ method: "GET", url: PAYMENTS, status: 200, headers: new Headers(ok), body: list(`${APP_URL}${PAYMENTS}?filter[status]=created`) }).join()).toMatch(/documented schema/);
     expect(apiResponseProblems({ method: "GET", url: "/api/connections", status: 200, headers: new Headers(ok), body: JSON.stringify({ data: { providers: [] } }) }).join()).toMatch(/not a JSON:API document/);
     expect(apiResponseProblems({ method: "PUT", url: PAYMENTS, status: 405, headers: new Headers(ok), body: error }).join()).toMatch(/no Allow header/);
+  });
+
+  it("fails an answer without any one of the API's security headers, or with a weaker value", () => {
+    expect(apiResponseProblems({ method: "GET", url: `${PAYMENTS}/cpi_x`, status: 404, headers: new Headers(ok), body: error })).toEqual([]);
+    for (const name of Object.keys(secured)) {
+      const without = new Headers(ok);
+      without.delete(name);
+      expect(apiResponseProblems({ method: "GET", url: `${PAYMENTS}/cpi_x`, status: 404, headers: without, body: error }).join(), name).toContain(name);
+    }
+    const cached = new Headers({ ...ok, "cache-control": "private, max-age=60" });
+    expect(apiResponseProblems({ method: "GET", url: `${PAYMENTS}/cpi_x`, status: 404, headers: cached, body: error }).join()).toContain("cache-control");
+  });
+
+  it("holds a resource's links to self alone and a relationship's to its own members, as the official JSON:API 1.0 schema does", async () => {
+    const created = await postPayment(eurBody());
+    const invoice = created.json.data as Record<string, unknown> & { links: { self: string } };
+    const answer = (data: unknown) => apiResponseProblems({ method: "GET", url: `${PAYMENTS}/${invoice.id}`, status: 200, headers: new Headers(ok), body: JSON.stringify({ data }) });
+    expect(answer(invoice)).toEqual([]);
+    expect(answer({ ...invoice, links: { ...invoice.links, attempts: `${invoice.links.self}/attempts` } }).join()).toMatch(/not a JSON:API document/);
+    const relationships = invoice.relationships as Record<string, unknown>;
+    const oddLink = { ...relationships, attempts: { links: { related: `${invoice.links.self}/attempts`, list: `${invoice.links.self}/attempts` } } };
+    expect(answer({ ...invoice, relationships: oddLink }).join()).toMatch(/not a JSON:API document/);
   });
 });

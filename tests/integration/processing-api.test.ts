@@ -17,7 +17,7 @@ import { send } from "./helpers/send";
 
 /**
  * Issue 10 over HTTP: auto_process, POST …/process, GET …/attempts, return_url and the new
- * invoice attributes (processed_amount, attempts, links.attempts), against a fake provider.
+ * invoice attributes (processed_amount, attempts, relationships.attempts), against a fake provider.
  */
 const t = setUpTestDb();
 const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvc: "737", holder: "Heidi Muster" };
@@ -30,7 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-type Invoice = { id: string; attributes: Record<string, unknown>; links: Record<string, string> };
+type Invoice = { id: string; attributes: Record<string, unknown>; relationships: Record<string, unknown>; links: Record<string, string> };
 
 function payoutBody(m: InvoiceMerchant, options: Record<string, unknown>, cardNumber = "4242424242424242") {
   const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
@@ -54,7 +54,7 @@ describe("payouts over the API", () => {
     expect(answer.status).toBe(201);
     expect(invoiceResourceSchema.safeParse(answer.json.data).error).toBeUndefined();
     expect(answer.json.data.attributes).toMatchObject({ status: "processed", resolution: "ok", processed_amount: 250.75, attempts: 1 });
-    expect(answer.json.data.links.attempts).toBe(`${answer.json.data.links.self}/attempts`);
+    expect(answer.json.data.relationships.attempts).toEqual({ links: { related: `${answer.json.data.links.self}/attempts` } });
     expect(fake.calls.map((call) => call.op)).toEqual(["payout"]);
     expect(fake.received[0]).toContain("4242424242424242");
     expect(answer.text).not.toContain("4242424242424242");

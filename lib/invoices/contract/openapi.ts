@@ -207,7 +207,7 @@ function attemptsOperation(kind: "payment" | "payout"): Json {
     operationId: `list${kind === "payment" ? "Payment" : "Payout"}InvoiceAttempts`,
     summary: `The ${kind} invoice's attempts, oldest first`,
     description:
-      "Each attempt is one try against one connection: the first goes where routing sent the invoice (reason " +
+      "The invoice's relationships.attempts.links.related. Each attempt is one try against one connection: the first goes where routing sent the invoice (reason " +
       "routing_order or pinned); after a soft failure the next goes to the next connection of the routing order " +
       "(reason cascaded), up to the attempts limit. A hard decline ends the invoice; an unknown outcome is settled " +
       "by a status request first.",
@@ -260,7 +260,9 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
       version: "1.0.0",
       description:
         "No version in the path; fields are only ever added, so clients must ignore unknown ones. Every answer " +
-        "carries X-Request-Id, and every error document meta.request_id. A method a path does not list answers 405 " +
+        "carries X-Request-Id, and every error document meta.request_id. Every answer is marked as data a browser " +
+        "must not render, frame, sniff or store: Content-Security-Policy: default-src 'none'; frame-ancestors 'none', " +
+        "X-Frame-Options: DENY, X-Content-Type-Options: nosniff, Cache-Control: no-store. A method a path does not list answers 405 " +
         "with Allow (OPTIONS: 204 with Allow); HEAD answers as GET without a body. A path whose percent-escapes do not " +
         "decode answers 400 malformed_path whatever its method (no route can be told from it), and a trailing slash names " +
         "the same resource as the path without it. Request headers over 16 KiB answer 431 headers_too_large on any path. Links and Location are absolute, on the server's configured public address.",

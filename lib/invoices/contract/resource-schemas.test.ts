@@ -25,11 +25,11 @@ describe("response schemas", () => {
         resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, routing: { reason: "routing_order" }, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
         processed_amount: null, attempts: 0, return_url: null, lifetime: 1800, expires_at: "2025-01-01T00:30:00Z",
       },
-      relationships: { connection: { data: null } },
-      links: {
-        self: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123",
-        attempts: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123/attempts",
+      relationships: {
+        connection: { data: null },
+        attempts: { links: { related: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123/attempts" } },
       },
+      links: { self: "https://pay.example.test/api/commerce/payment-invoices/cpi_abc123" },
     };
     expect(invoiceResourceSchema.safeParse(invoice).success).toBe(true);
     const error = {

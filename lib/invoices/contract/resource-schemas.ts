@@ -83,7 +83,7 @@ export const invoiceResourceSchema = z
           "What the provider actually collected or paid out, in the same form as amount (a string when amount was sent " +
           "as one, else a number); lower than amount on partially_processed; null until a provider says",
       }),
-      attempts: z.int().min(0).meta({ description: "Provider attempts made so far (links.attempts lists them)" }),
+      attempts: z.int().min(0).meta({ description: "Provider attempts made so far (relationships.attempts.links.related lists them)" }),
       return_url: z.url().nullable().meta({ description: "Where the hosted page sends the customer back; null when not sent" }),
       lifetime: z.int().min(0).meta({
         description: "Seconds from creation to expires_at: the lifetime attribute as sent, else the merchant's Invoice lifetime at creation",
@@ -99,8 +99,13 @@ export const invoiceResourceSchema = z
           .nullable()
           .meta({ description: "The connection that processes the invoice; null before routing" }),
       }),
+      attempts: z
+        .object({
+          links: z.object({ related: z.url().meta({ description: "The invoice's attempts (GET, JSON:API list of invoice-attempt)" }) }),
+        })
+        .meta({ description: "The provider attempts made for the invoice, oldest first, at links.related" }),
     }),
-    links: z.object({ self: z.url(), attempts: z.url().meta({ description: "The invoice's attempts (GET, JSON:API list of invoice-attempt)" }) }),
+    links: z.object({ self: z.url() }),
   })
   .meta({ description: "Invoice resource (JSON:API)" });
 
