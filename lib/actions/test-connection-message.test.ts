@@ -15,7 +15,17 @@ describe("describeHealth (Test connection, issue 10)", () => {
     expect(describeHealth({ kind: "credentials_refused", field: "private_key", message: "no" }, "provider-a", "provider_account").message).toBe(
       "Credentials refused — check Private key",
     );
-    expect(describeHealth({ kind: "credentials_refused", message: "no" }, "provider-c", "h2h").message).toBe("Credentials refused — check the credentials");
+    expect(describeHealth({ kind: "credentials_refused", message: "no" }, "provider-e", "h2h").message).toBe("Credentials refused — check the credentials");
+  });
+
+  it("names the credentials a provider refuses together when the refusal blames none of them alone", () => {
+    expect(describeHealth({ kind: "credentials_refused", message: "no" }, "provider-c", "h2h")).toEqual({
+      kind: "credentials_refused",
+      message: "Credentials refused — check Shop login and Shop password",
+    });
+    expect(describeHealth({ kind: "credentials_refused", message: "no" }, "provider-c", "provider_account").message).toBe(
+      "Credentials refused — check Shop login and Shop password",
+    );
   });
 
   it("gives the reason it is unreachable", () => {

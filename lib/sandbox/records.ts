@@ -11,12 +11,18 @@ import { isSafeText } from "@/lib/text-safety";
  * provider's reference. Everything that goes in is scrubbed first (card numbers masked to
  * 6 + last 4; request and response also lose values under secret-looking keys), so a record can
  * be shown on the invoice page's attempt log as it is.
+ *
+ * Every record belongs to the account (test-mode connection) whose credentials made it, and an
+ * idempotency key names a record only within that account: merchants share public identifiers
+ * (a merchant ID, a shop login), so a key repeated from another account is a fresh request of
+ * that account, never a way to read or steer the first one.
  */
 export type SandboxRecord = typeof sandboxRecords.$inferSelect;
 
 export type NewSandboxRecord = {
   provider: string;
-  connectionId: string | null;
+  /** The account that made the request; the record is its alone. */
+  connectionId: string;
   /** "payment", "payout", "payout_part", … as the sandbox names it. */
   operation: string;
   reference: string;
@@ -50,7 +56,7 @@ function maskCards(value: unknown): unknown {
 const wire = (value: unknown) => (value === undefined ? null : redact(value));
 
 /**
- * Stores what the sandbox received. A record with the same provider and idempotency key is
+ * Stores what the sandbox received. A record of the same account with the same idempotency key is
  * returned as it is: a retried request is the same payment, never a second one.
  */
 export async function saveRecord(db: Db, record: NewSandboxRecord): Promise<SandboxRecord> {
@@ -74,9 +80,10 @@ export async function saveRecord(db: Db, record: NewSandboxRecord): Promise<Sand
     .returning();
   if (inserted) return inserted;
   const existing =
-    (record.idempotencyKey ? await findRecordByIdempotencyKey(db, record.provider, record.idempotencyKey) : undefined) ??
+    (record.idempotencyKey ? await findRecordByIdempotencyKey(db, record.provider, record.connectionId, record.idempotencyKey) : undefined) ??
     (await findRecordByReference(db, record.provider, record.reference));
-  if (!existing) throw new Error(`sandbox record of ${record.provider} conflicted but cannot be read`);
+  // References are drawn at random (a fault record's names its own connection): only this account's own record can stand in the way.
+  if (!existing || existing.connectionId !== record.connectionId) throw new Error(`sandbox record of ${record.provider} conflicted but cannot be read`);
   return existing;
 }
 
@@ -86,6 +93,10 @@ export async function saveRecord(db: Db, record: NewSandboxRecord): Promise<Sand
  */
 const storable = (...values: string[]) => values.every(isSafeText);
 
+/**
+ * Any account's record: a reference is drawn at random and handed only to the account that made
+ * the record (and, for 3-D Secure, to its customer); a status read by reference checks the account.
+ */
 export async function findRecordByReference(db: Db, provider: string, reference: string): Promise<SandboxRecord | undefined> {
   if (!storable(provider, reference)) return undefined;
   const [row] = await db
@@ -95,12 +106,13 @@ export async function findRecordByReference(db: Db, provider: string, reference:
   return row;
 }
 
-export async function findRecordByIdempotencyKey(db: Db, provider: string, key: string): Promise<SandboxRecord | undefined> {
-  if (!storable(provider, key)) return undefined;
+/** The account's record for an idempotency key: another account's record with the same key is not its. */
+export async function findRecordByIdempotencyKey(db: Db, provider: string, connectionId: string, key: string): Promise<SandboxRecord | undefined> {
+  if (!storable(provider, connectionId, key)) return undefined;
   const [row] = await db
     .select()
     .from(sandboxRecords)
-    .where(and(eq(sandboxRecords.provider, provider), eq(sandboxRecords.idempotencyKey, key)));
+    .where(and(eq(sandboxRecords.provider, provider), eq(sandboxRecords.connectionId, connectionId), eq(sandboxRecords.idempotencyKey, key)));
   return row;
 }
 
@@ -145,7 +157,10 @@ export async function listRecordsByReferences(db: Db, provider: string, referenc
     .orderBy(asc(sandboxRecords.createdAt), asc(sandboxRecords.id));
 }
 
-/** The records an invoice's attempts made, found by their idempotency keys (each attempt's id), any provider. */
+/**
+ * The records with these idempotency keys (an invoice's attempt ids), any provider and account:
+ * the caller keeps those of each attempt's own connection.
+ */
 export async function listRecordsByIdempotencyKeys(db: Db, keys: readonly string[]): Promise<SandboxRecord[]> {
   if (keys.length === 0) return [];
   return db

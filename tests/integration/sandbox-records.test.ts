@@ -9,7 +9,7 @@ const FULL = "4242424242424242";
 function record(overrides: Record<string, unknown> = {}) {
   return {
     provider: "provider-b",
-    connectionId: null,
+    connectionId: unique("conn"),
     operation: "payment",
     reference: unique("ref"),
     idempotencyKey: unique("idem"),
@@ -24,14 +24,21 @@ describe("sandbox records", () => {
   it("saves and finds a record by reference and by idempotency key", async () => {
     const saved = await saveRecord(t.db, record());
     expect(await findRecordByReference(t.db, "provider-b", saved.reference)).toEqual(saved);
-    expect(await findRecordByIdempotencyKey(t.db, "provider-b", saved.idempotencyKey!)).toEqual(saved);
+    expect(await findRecordByIdempotencyKey(t.db, "provider-b", saved.connectionId!, saved.idempotencyKey!)).toEqual(saved);
+    expect(await findRecordByIdempotencyKey(t.db, "provider-b", unique("conn"), saved.idempotencyKey!)).toBeUndefined();
     expect(await findRecordByReference(t.db, "provider-c", saved.reference)).toBeUndefined();
   });
 
-  it("returns the first record for a repeated idempotency key instead of a second payment", async () => {
-    const first = await saveRecord(t.db, record({ idempotencyKey: "same-key-1" }));
-    const again = await saveRecord(t.db, record({ idempotencyKey: "same-key-1", amountMinor: 5n }));
+  it("returns the account's first record for a repeated idempotency key instead of a second payment; another account's key is its own", async () => {
+    const connectionId = unique("conn");
+    const key = unique("same-key");
+    const first = await saveRecord(t.db, record({ connectionId, idempotencyKey: key }));
+    const again = await saveRecord(t.db, record({ connectionId, idempotencyKey: key, amountMinor: 5n }));
     expect(again).toEqual(first);
+    const other = await saveRecord(t.db, record({ idempotencyKey: key, amountMinor: 5n }));
+    expect(other).toMatchObject({ amountMinor: 5n, idempotencyKey: key });
+    expect(other.id).not.toBe(first.id);
+    expect(await findRecordByIdempotencyKey(t.db, "provider-b", connectionId, key)).toEqual(first);
   });
 
   it("never stores a full card number, in details, request or response", async () => {

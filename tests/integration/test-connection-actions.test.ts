@@ -76,8 +76,9 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
 
   it.each([
     ["provider-b", "h2h", { secret_key: "a-wrong-secret-1234" }, "Credentials refused — check Secret key"],
-    ["provider-c", "provider_account", { shop_password: "a-wrong-password" }, "Credentials refused — check Shop password"],
-    ["provider-c", "h2h", { shop_login: unique("nobody") }, "Credentials refused — check Shop login"],
+    // Provider C refuses an unknown login and a wrong password alike, so both are named.
+    ["provider-c", "provider_account", { shop_password: "a-wrong-password" }, "Credentials refused — check Shop login and Shop password"],
+    ["provider-c", "h2h", { shop_login: unique("nobody") }, "Credentials refused — check Shop login and Shop password"],
   ] as const)("%s %s with a wrong credential: refused, naming the field", async (provider, kind, wrong, message) => {
     const credentials = sampleCredentials(provider, kind, "test");
     await createConnection(provider, kind, credentials);

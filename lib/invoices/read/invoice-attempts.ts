@@ -99,26 +99,28 @@ export async function listDashboardAttempts(
 
 type AttemptRow = {
   attempt: { id: string; idempotencyKey: string; providerReference: string | null };
-  connection: { provider: string; mode: string } | null;
+  connection: { id: string; provider: string; mode: string } | null;
 };
 
 /**
  * Each test-mode attempt's sandbox record, by the attempt's idempotency key (the attempt id) and
- * else by its provider reference. Live attempts have none: their provider keeps its own.
+ * else by its provider reference, made by the attempt's own connection: a sandbox keeps another
+ * account's request with the same key apart. Live attempts have none: their provider keeps its own.
  */
 async function findSandboxRecords(db: Db, rows: readonly AttemptRow[]): Promise<Map<string, SandboxRecord>> {
   const found = new Map<string, SandboxRecord>();
-  const tested = rows.flatMap(({ attempt, connection }) => (connection?.mode === "test" ? [{ attempt, provider: connection.provider }] : []));
+  const tested = rows.flatMap(({ attempt, connection }) => (connection?.mode === "test" ? [{ attempt, provider: connection.provider, connectionId: connection.id }] : []));
   if (tested.length === 0) return found;
   const byKey = await listRecordsByIdempotencyKeys(db, tested.map(({ attempt }) => attempt.idempotencyKey));
-  for (const { attempt, provider } of tested) {
-    const record = byKey.find((r) => r.provider === provider && r.idempotencyKey === attempt.idempotencyKey);
+  const own = (record: SandboxRecord, provider: string, connectionId: string) => record.provider === provider && record.connectionId === connectionId;
+  for (const { attempt, provider, connectionId } of tested) {
+    const record = byKey.find((r) => own(r, provider, connectionId) && r.idempotencyKey === attempt.idempotencyKey);
     if (record) found.set(attempt.id, record);
   }
-  for (const { attempt, provider } of tested) {
+  for (const { attempt, provider, connectionId } of tested) {
     if (found.has(attempt.id) || !attempt.providerReference) continue;
     const [record] = await listRecordsByReferences(db, provider, [attempt.providerReference]);
-    if (record) found.set(attempt.id, record);
+    if (record && own(record, provider, connectionId)) found.set(attempt.id, record);
   }
   return found;
 }

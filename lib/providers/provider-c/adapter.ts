@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { AdapterContext, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
 import { callProvider } from "@/lib/processing/provider-http";
-import { findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
+import { hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
 
 /**
  * Provider C's shop API: HTTP Basic authentication with the shop login and password, amounts in
@@ -86,10 +86,8 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
   return readOrder(readTransport(await call(context, "POST", "orders", body)));
 }
 
-/** Provider C says whether it knew the login at all; otherwise the password is the suspect. */
-function refusedField(body: unknown): string {
-  return findErrorCode(body) === "unknown_shop" ? "shop_login" : "shop_password";
-}
+/** Provider C does not say whether it knew the login: its refusal blames no single field (the kind's `refusedTogether` names both). */
+const refusedField = () => undefined;
 
 export const providerCAdapter: ProviderAdapter = {
   createPayment,

@@ -17,6 +17,9 @@ const shopPasswordField = secretField({
   help: "The shop password Provider C sends with the shop login; reset it in the Provider C shop settings if lost.",
 });
 
+/** C refuses an unknown login and a wrong password alike, so neither can be blamed alone. */
+const SIGN_IN = [shopLoginField.id, shopPasswordField.id];
+
 export const providerC: ProviderSpec = {
   slug: "provider-c",
   name: "Provider C",
@@ -35,6 +38,7 @@ export const providerC: ProviderSpec = {
       label: "Provider account",
       description: "Connect your Provider C shop; payments in both dram and euro are available.",
       fields: [shopLoginField, shopPasswordField],
+      refusedTogether: SIGN_IN,
       constants: [],
     },
     {
@@ -42,6 +46,7 @@ export const providerC: ProviderSpec = {
       label: "H2H merchant account",
       description: "Host-to-host merchant account processing card payments in one currency.",
       fields: [shopLoginField, shopPasswordField, currencyField(["AMD", "EUR"])],
+      refusedTogether: SIGN_IN,
       constants: [],
     },
   ],

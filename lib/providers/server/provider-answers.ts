@@ -49,13 +49,14 @@ export function unreadableAnswer(answer: Answered): ProviderOutcome {
 
 /**
  * A health check's answer in plain words. `refusedField` names the credential the provider's
- * refusal most likely points at (read from its error code).
+ * refusal most likely points at (read from its error code), or none when the refusal cannot tell.
  */
-export function readHealth(response: ProviderResponse, refusedField: (body: unknown) => string): HealthResult {
+export function readHealth(response: ProviderResponse, refusedField: (body: unknown) => string | undefined): HealthResult {
   if (response.kind === "not_sent") return { kind: "unreachable", message: response.message.replace(/^not sent: /, "") };
   if (response.kind === "timed_out") return { kind: "unreachable", message: response.message };
   if (response.status === 401 || response.status === 403) {
-    return { kind: "credentials_refused", field: refusedField(response.body), message: `The provider refused the credentials${errorCodeSuffix(response.body)}.` };
+    const field = refusedField(response.body);
+    return { kind: "credentials_refused", ...(field ? { field } : {}), message: `The provider refused the credentials${errorCodeSuffix(response.body)}.` };
   }
   if (response.status >= 200 && response.status < 300) return { kind: "ok", message: "The provider answered and accepted the credentials." };
   return { kind: "unreachable", message: `the provider answered HTTP ${response.status}` };

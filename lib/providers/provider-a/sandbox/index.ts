@@ -60,8 +60,8 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
 
 async function readStatus({ body, account, context }: SignedRequest): Promise<Response> {
   const requestId = typeof body.request_id === "string" ? body.request_id : "";
-  const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, requestId) : undefined;
-  if (!record || record.connectionId !== account.connectionId) return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
+  const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, requestId) : undefined;
+  if (!record) return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
   return Response.json(answerFromRecord(record));
 }
 

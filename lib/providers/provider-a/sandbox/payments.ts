@@ -26,8 +26,8 @@ const paymentSchema = z.object({
 });
 
 /**
- * A card payment. The same request_id twice is one payment: the second request gets the first
- * one's answer. The test card decides the outcome; the record keeps the card masked.
+ * A card payment. The same request_id twice from one merchant is one payment: the second request
+ * gets the first one's answer (another merchant's request_id is not this merchant's). The test card decides the outcome; the record keeps the card masked.
  */
 export async function takePayment({ body, account, context }: SignedRequest): Promise<Response> {
   const parsed = paymentSchema.safeParse(body);
@@ -36,7 +36,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
   const amount = parseAmount(payment.amount, payment.currency);
   if (!amount.ok) return invalidRequest([{ path: ["amount"], message: amount.message }]);
 
-  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, payment.request_id);
+  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, payment.request_id);
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const card = payment.card_credentials;

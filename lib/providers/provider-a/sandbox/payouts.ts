@@ -39,7 +39,7 @@ function payParts(amountMinor: bigint, currency: string, split: boolean, decisio
 }
 
 /**
- * A payout to a card. request_id is the idempotency key: the same id twice is one payout, and the
+ * A payout to a card. request_id is the merchant's idempotency key: the same id twice is one payout, and the
  * second request gets the first one's answer. Payouts have no 3-D Secure step.
  */
 export async function takePayout({ body, account, context }: SignedRequest): Promise<Response> {
@@ -49,7 +49,7 @@ export async function takePayout({ body, account, context }: SignedRequest): Pro
   const amount = parseAmount(payout.amount, payout.currency);
   if (!amount.ok) return invalidRequest([{ path: ["amount"], message: amount.message }]);
 
-  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, payout.request_id);
+  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, payout.request_id);
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const cardNumber = payout.recipient.card_number;

@@ -70,7 +70,7 @@ export function answerFromRecord(record: SandboxRecord): BAnswer {
   return { ...settle(stored, decideAmount(amount)), acs_url: undefined };
 }
 
-/** A card charge. The same order_ref twice is one charge; the test card decides the outcome. */
+/** A card charge. The same order_ref twice on one terminal account is one charge; the test card decides the outcome. */
 export async function takeCharge(raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
   let body: unknown;
   try {
@@ -85,7 +85,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   const amount = parseAmount(charge.sum, charge.cur);
   if (!amount.ok) return refuse(400, "invalid_request", `sum: ${amount.message}`);
 
-  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, charge.order_ref);
+  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, charge.order_ref);
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const allowPartially = charge.partial === "1";

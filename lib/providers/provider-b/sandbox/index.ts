@@ -60,7 +60,7 @@ export const providerBSandbox: SandboxHandler = async (request, context) => {
   if (account instanceof Response) return account;
   if (route === "auth") return Response.json({ result: "ok", terminal_id: account.credentials.terminal_id });
   if (route === "charge") return takeCharge(raw, account, context);
-  const record = await findRecordByIdempotencyKey(context.db, SLUG, decodeURIComponent(id!));
-  if (!record || record.connectionId !== account.connectionId) return refuse(404, "not_found", "No charge with that order_ref on this terminal.");
+  const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(id!));
+  if (!record) return refuse(404, "not_found", "No charge with that order_ref on this terminal.");
   return Response.json(answerFromRecord(record));
 };

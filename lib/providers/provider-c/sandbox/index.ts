@@ -9,7 +9,9 @@ import { currenciesOf, orderFromRecord, refuse, SLUG, takeOrder } from "./orders
 /**
  * Provider C's simulated shop API under /sandbox/provider-c/shop/: POST orders, GET
  * orders/{shop_order_id}, GET whoami. HTTP Basic authentication with the shop login and
- * password; a login C does not know and a wrong password are told apart, as C's API does.
+ * password. A login C does not know and a wrong password get one and the same refusal: telling
+ * them apart would tell anyone which shop logins exist, and the password (also the connection's
+ * callback secret) would be the only thing left to guess.
  */
 
 function basicCredentials(header: string | null): { login: string; password: string } | undefined {
@@ -41,8 +43,7 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
     (credentials) => credentials.shop_login === basic.login,
     (account) => samePassword(account.credentials.shop_password, basic.password),
   );
-  if (found.kind === "unknown") return challenge(refuse(401, "unknown_shop", `No shop with login ${basic.login}.`));
-  if (found.kind === "refused") return challenge(refuse(401, "wrong_password", "The shop password is wrong."));
+  if (found.kind !== "found") return challenge(refuse(401, "invalid_credentials", "The shop login or password is wrong."));
   return found.account;
 }
 
@@ -63,7 +64,7 @@ export const providerCSandbox: SandboxHandler = async (request, context) => {
   if (account instanceof Response) return account;
   if (route === "whoami") return Response.json({ shop_login: account.credentials.shop_login, currencies: currenciesOf(account) });
   if (route === "create") return takeOrder(await request.text(), account, context);
-  const record = await findRecordByIdempotencyKey(context.db, SLUG, decodeURIComponent(id!));
-  if (!record || record.connectionId !== account.connectionId) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
+  const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(id!));
+  if (!record) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
   return Response.json(orderFromRecord(record));
 };

@@ -73,7 +73,7 @@ export function orderFromRecord(record: SandboxRecord): COrder {
   return { order: settle(order, decideAmount({ amountText, amountMinor, allowPartially: details.allowPartially === true })) };
 }
 
-/** An order paid by card. The same shop_order_id twice is one order; the test card decides. */
+/** An order paid by card. The same shop_order_id twice from one shop is one order; the test card decides. */
 export async function takeOrder(raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
   let body: unknown;
   try {
@@ -87,7 +87,7 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
   if (!currenciesOf(account).includes(input.currency_code)) {
     return refuse(422, "currency_not_enabled", `The shop takes ${currenciesOf(account).join(" and ")}, not ${input.currency_code}.`);
   }
-  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, input.shop_order_id);
+  const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, input.shop_order_id);
   if (earlier) return Response.json(orderFromRecord(earlier));
 
   const { card } = input.payer;

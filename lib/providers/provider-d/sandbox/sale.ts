@@ -53,8 +53,9 @@ function isSale(body: unknown): body is DSaleRequest {
 
 /**
  * A sale or a P2P transfer. The channel must be the account's (a P2P merchant ID takes only
- * transfers, any other only sales); a repeated transaction_id returns the first answer. What D
- * received is recorded, card masked, with whether merchant data came along (spec 5.1).
+ * transfers, any other only sales); a transaction_id the merchant repeats returns the first
+ * answer (another merchant's is not this one's). What D received is recorded, card masked, with
+ * whether merchant data came along (spec 5.1).
  */
 export async function runSale(db: Db, account: SandboxAccount, channel: "merchant" | "p2p", body: unknown): Promise<DAnswer> {
   const p2pAccount = account.credentials.p2p === true;
@@ -65,11 +66,8 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     return dError(409, "wrong_channel", "This merchant ID is set up for P2P transfers; send them to /p2p/v1/transfer.");
   }
   if (!isSale(body)) return dError(400, "bad_request", "transaction_id, a positive integer amount and card.pan (12-19 digits) are required.");
-  const earlier = await findRecordByIdempotencyKey(db, SLUG, body.transaction_id);
-  if (earlier) {
-    if (earlier.connectionId !== account.connectionId) return dError(400, "bad_request", "transaction_id is already used.");
-    return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: earlier.response };
-  }
+  const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.transaction_id);
+  if (earlier) return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: earlier.response };
   const { state, captured, code } = stateOf(decide(body));
   const transaction: DTransaction = {
     transaction_id: body.transaction_id,
@@ -112,7 +110,7 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
 /** What D knows of a transaction of this merchant, by the merchant's transaction_id. */
 export async function runStatus(db: Db, account: SandboxAccount, body: unknown): Promise<DAnswer> {
   const key = (body as { transaction_id?: unknown } | null)?.transaction_id;
-  const record = typeof key === "string" ? await findRecordByIdempotencyKey(db, SLUG, key) : undefined;
-  if (!record || record.connectionId !== account.connectionId) return dError(404, "transaction_not_found", "No transaction with this transaction_id.");
+  const record = typeof key === "string" ? await findRecordByIdempotencyKey(db, SLUG, account.connectionId, key) : undefined;
+  if (!record) return dError(404, "transaction_not_found", "No transaction with this transaction_id.");
   return { status: 200, body: { result: (record.details as { transaction?: DTransaction }).transaction } };
 }

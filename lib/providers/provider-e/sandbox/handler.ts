@@ -61,5 +61,5 @@ export const providerESandbox: SandboxHandler = async (request, context) => {
   if (request.method !== "GET") return json(eError(404, "not_found", "No such endpoint."));
   if (id !== undefined) return json(await readPayment(context.db, account, await findRecordByReference(context.db, SLUG, id)));
   const reference = new URL(request.url).searchParams.get("merchantReference");
-  return json(await readPayment(context.db, account, reference ? await findRecordByIdempotencyKey(context.db, SLUG, reference) : undefined));
+  return json(await readPayment(context.db, account, reference ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, reference) : undefined));
 };

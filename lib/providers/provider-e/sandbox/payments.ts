@@ -73,14 +73,15 @@ function recordStatus(decision: CardDecision): string {
 }
 
 /**
- * A payment of this merchant: the card decides (lib/sandbox/cards.ts), a repeated
- * merchantReference returns the first payment, and everything E received is recorded with the
- * card masked and without the CVC, the shopper (date of birth included) as sent.
+ * A payment of this merchant: the card decides (lib/sandbox/cards.ts), a merchantReference the
+ * merchant repeats returns its first payment (another merchant's is not this one's), and
+ * everything E received is recorded with the card masked and without the CVC, the shopper (date
+ * of birth included) as sent.
  */
 export async function createPayment(db: Db, account: SandboxAccount, body: unknown, publicBaseUrl: string): Promise<EAnswer> {
   if (!isPaymentRequest(body)) return eError(422, "validation", "merchantReference, amount { value, currency }, paymentMethod.number and returnUrl are required.");
-  const earlier = await findRecordByIdempotencyKey(db, SLUG, body.merchantReference);
-  if (earlier) return earlier.connectionId === account.connectionId ? presentPayment(earlier) : eError(422, "validation", "merchantReference is already used.");
+  const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.merchantReference);
+  if (earlier) return presentPayment(earlier);
   let amountMinor: bigint;
   try {
     amountMinor = toMinorUnits(body.amount.value, body.amount.currency);

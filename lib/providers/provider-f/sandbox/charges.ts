@@ -82,8 +82,9 @@ function recordedRequest(body: FChargeRequest): FChargeRequest {
 
 export async function createCharge(db: Db, account: SandboxAccount, body: unknown, publicBaseUrl: string): Promise<FAnswer> {
   if (!isChargeRequest(body)) return fError(400, "invalid_request_error", "invalid_request", "reference, a positive integer amount, currency, return_url and payment_method (card or hpp_bypass) are required.");
-  const earlier = await findRecordByIdempotencyKey(db, SLUG, body.reference);
-  if (earlier) return earlier.connectionId === account.connectionId ? presentCharge(earlier) : fError(400, "invalid_request_error", "invalid_request", "reference is already used.");
+  // The merchant's own reference repeated is the same charge; another merchant's is not this one's.
+  const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.reference);
+  if (earlier) return presentCharge(earlier);
   const decision = decide(body);
   const id = `ch_${randomBytes(12).toString("hex")}`;
   let details: Details & Record<string, unknown> = { bypassHpp: body.payment_method.type === "hpp_bypass", returnUrl: body.return_url, customer: body.customer };

@@ -62,5 +62,5 @@ export const providerFSandbox: SandboxHandler = async (request, context) => {
   if (request.method !== "GET") return json(missing());
   if (id !== undefined) return json(readCharge(account, await findRecordByReference(context.db, SLUG, id)));
   const key = new URL(request.url).searchParams.get("idempotency_key");
-  return json(readCharge(account, key ? await findRecordByIdempotencyKey(context.db, SLUG, key) : undefined));
+  return json(readCharge(account, key ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, key) : undefined));
 };
