@@ -1,12 +1,15 @@
+import { withPublic } from "@/lib/api/with-api-key";
 import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
 
 type Params = { slug: string; path?: string[] };
 
-/** Every provider's simulated API (`/sandbox/<slug>/…`), one dispatcher for every method. */
-async function handle(request: Request, context: { params: Promise<Params> }): Promise<Response> {
-  const { slug, path } = await context.params;
-  return dispatchSandboxRequest(request, slug, path ?? []);
-}
+/**
+ * Every provider's simulated API (`/sandbox/<slug>/…`), one dispatcher for every method. Public
+ * like the other routes without a session or API key, so it shares their limit per client
+ * address: a sandbox's sign-in (a shop login and password, a merchant ID and secret) cannot be
+ * guessed at any faster than any other public route can be called.
+ */
+const handle = withPublic<Params>(async ({ request, params }) => dispatchSandboxRequest(request, params.slug, params.path ?? []));
 
 export const GET = handle;
 export const HEAD = handle;
