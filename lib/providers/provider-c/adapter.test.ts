@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { publicBaseUrl } from "@/lib/config";
 import type { AdapterContext } from "@/lib/processing/adapter";
 import { createExchangeRecorder } from "@/lib/processing/provider-http";
 import { providerCAdapter } from "./adapter";
@@ -7,7 +8,7 @@ const context: AdapterContext = {
   connectionId: "conn_c",
   kind: "provider_account",
   mode: "test",
-  baseUrl: "http://provider-c.test/sandbox/provider-c",
+  baseUrl: `${publicBaseUrl()}/sandbox/provider-c`,
   credentials: { shop_login: "demo-shop", shop_password: "pa:ss-word" },
   exchanges: createExchangeRecorder(),
   timeoutMs: 1000,
@@ -25,7 +26,7 @@ describe("Provider C adapter: wire format and answers (issue 10)", () => {
       processedAmountMinor: 375n,
     });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
-    expect(url).toBe("http://provider-c.test/sandbox/provider-c/shop/orders/inv%201");
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-c/shop/orders/inv%201`);
     expect(init.headers.authorization).toBe(`Basic ${Buffer.from("demo-shop:pa:ss-word").toString("base64")}`);
     expect(JSON.stringify(context.exchanges.list())).not.toContain(Buffer.from("demo-shop:pa:ss-word").toString("base64"));
   });
