@@ -11,7 +11,7 @@ import { setUpTestDb } from "./helpers/db";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes, silentServer } from "./helpers/sandbox-http";
 
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-a`;
 let credentials: CredentialValues;
 

@@ -7,7 +7,7 @@ import { setUpTestDb } from "./helpers/db";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";
 
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-b`;
 let credentials: CredentialValues;
 

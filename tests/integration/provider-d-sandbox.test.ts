@@ -12,7 +12,7 @@ import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes, si
 
 /** Issue 10, Provider D (spec 4.1, 5.1): its adapter against its sandbox over real HTTP. */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-d`;
 
 /** A D account of its own (D issues a merchant ID per currency, spec 5.1 note 4). */

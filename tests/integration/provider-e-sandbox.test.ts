@@ -14,7 +14,7 @@ import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } f
 
 /** Issue 10, Provider E (spec 4.1, 5.1 note 5): requests signed with the merchant's private key, verified with its public key. */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-e`;
 
 /** Samples share one merchant ID and key pair; a merchant ID of its own keeps each test's records apart. */

@@ -12,7 +12,7 @@ import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } f
 
 /** Issue 10, Provider F (spec 4.1, 5.2): x-merchant-id + HMAC x-signature, bypass_hpp, send_operation_context_on_return. */
 const t = setUpTestDb();
-const sandbox = serveSandboxes(() => t.db);
+const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-f`;
 
 async function account() {

@@ -92,7 +92,10 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
     const test = (changes: Record<string, unknown>) =>
       testCredentialsAction({ provider: "provider-a", kind: "provider_account", mode: "test", credentials: { ...credentials, ...changes } });
     expect(await test({ merchant_id: unique("A") })).toMatchObject({ ok: true, data: { message: "Credentials refused — check Merchant ID" } });
-    expect(await test({ private_key: generateKeyPair().privateKeyPem })).toMatchObject({ ok: true, data: { message: "Credentials refused — check Private key" } });
+    expect(await test({ private_key: generateKeyPair().privateKeyPem })).toMatchObject({
+      ok: true,
+      data: { message: "Credentials refused — Payment key and Private key are not a pair: the payment key was not made from this private key", field: "payment_key" },
+    });
   });
 
   it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))("%s %s with another secret: credentials refused", async (provider, kind) => {
@@ -104,7 +107,9 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
       ? generateKeyPair().privateKeyPem
       : stored.replace(/^((?:dev|prod)_sec_)?.*$/, (_all, prefix: string | undefined) => `${prefix ?? ""}${randomBytes(24).toString("base64url")}`);
     const result = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, [secret.id]: other } });
-    expect(result).toMatchObject({ ok: true, data: { kind: "credentials_refused", message: expect.stringMatching(/^Credentials refused — check /) } });
+    // A private key of another pair is named as such before anything is sent (Providers A and E).
+    const refusal = stored.includes("-----BEGIN") ? /^Credentials refused — .+ are not a pair: / : /^Credentials refused — check /;
+    expect(result).toMatchObject({ ok: true, data: { kind: "credentials_refused", message: expect.stringMatching(refusal) } });
   });
 
   it("form values the schema refuses come back as field errors", async () => {

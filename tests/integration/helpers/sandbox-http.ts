@@ -7,6 +7,7 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import type { Db } from "@/lib/db/client";
 import { randomUUID } from "node:crypto";
 import type { AdapterContext, PaymentInstruction } from "@/lib/processing/adapter";
+import { isSandboxUrl } from "@/lib/processing/mode-guard";
 import { createExchangeRecorder } from "@/lib/processing/provider-http";
 import type { ConnectionKind, CredentialValues } from "@/lib/providers";
 import { getKind } from "@/lib/providers";
@@ -71,12 +72,18 @@ export async function createTestConnection(db: Db, provider: string, kind: Conne
   return { merchantId, connectionId: created.value.id, credentials: attributes.credentials };
 }
 
-/** What an adapter gets from the engine: the sandbox's base URL, the credentials, a recorder hiding the secrets. */
+/**
+ * What an adapter gets from the engine: the base URL, the credentials, a recorder hiding the
+ * secrets. A sandbox of this server (APP_URL) is called in test mode; any other address (a closed
+ * port, a silent server standing in for an unreachable provider) in live mode, the only mode that
+ * may call it.
+ */
 export function adapterContext(baseUrl: string, provider: string, kind: ConnectionKind, credentials: CredentialValues, timeoutMs = 5_000): AdapterContext & {
   exchanges: ReturnType<typeof createExchangeRecorder>;
 } {
   const secrets = (getKind(provider, kind)?.fields ?? []).filter((field) => field.secret).map((field) => String(credentials[field.id] ?? ""));
-  return { connectionId: "conn_test", kind, mode: "test", baseUrl, credentials, exchanges: createExchangeRecorder(secrets), timeoutMs };
+  const mode = isSandboxUrl(baseUrl) ? "test" : "live";
+  return { connectionId: "conn_test", kind, mode, baseUrl, credentials, exchanges: createExchangeRecorder(secrets), timeoutMs };
 }
 
 /** A port nothing listens on: a server is opened and closed again to find one. */
