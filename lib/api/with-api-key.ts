@@ -161,6 +161,8 @@ export type WithPublicOptions = {
    * status poll) the request is taken as it comes.
    */
   jsonApi?: { query: QueryParameters };
+  /** Requests the per-address limit does not count (this server's own calls to its sandboxes). */
+  exempt?: (request: Request) => boolean;
 };
 
 export function withPublic<P = Record<string, string>>(
@@ -173,8 +175,10 @@ export function withPublic<P = Record<string, string>>(
         negotiateJsonApi(request);
         assertQueryParameters(request, options.jsonApi.query);
       }
-      const decision = await takeAddressToken(clientAddressOf(request));
-      if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
+      if (!options.exempt?.(request)) {
+        const decision = await takeAddressToken(clientAddressOf(request));
+        if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
+      }
       const params = await context.params;
       return handler({ request, params, requestId });
     });

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
 import { callProvider, createExchangeRecorder } from "./provider-http";
 
 const call = (baseUrl: string, timeoutMs = 2000) =>
@@ -33,8 +34,10 @@ describe("callProvider", () => {
 
   it("sends a test-mode call only to the sandbox and a live-mode call never to this server: otherwise nothing leaves", async () => {
     let received = 0;
-    const provider = createServer((_request, response) => {
+    let callerHeader: string | undefined;
+    const provider = createServer((request, response) => {
       received += 1;
+      callerHeader = request.headers[SANDBOX_CALLER_HEADER] as string | undefined;
       response.end("{}");
     });
     await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
@@ -56,8 +59,14 @@ describe("callProvider", () => {
       });
       expect(received).toBe(0);
       process.env.APP_URL = `http://127.0.0.1:${port}`;
-      expect(await send("test", `http://127.0.0.1:${port}/sandbox/provider-b`)).toMatchObject({ kind: "answered", status: 200 });
+      const exchanges = createExchangeRecorder();
+      const answer = await callProvider({ mode: "test", baseUrl: `http://127.0.0.1:${port}/sandbox/provider-b`, timeoutMs: 2000, exchanges }, { method: "POST", path: "/pay", body: {} });
+      expect(answer).toMatchObject({ kind: "answered", status: 200 });
       expect(received).toBe(1);
+      // The sandbox learns it is this server calling; the attempt log, which merchants read, never holds the token.
+      expect(callerHeader).toBe(sandboxCallerToken());
+      expect(JSON.stringify(exchanges.list())).not.toContain(SANDBOX_CALLER_HEADER);
+      expect(JSON.stringify(exchanges.list())).not.toContain(sandboxCallerToken());
     } finally {
       if (previous === undefined) delete process.env.APP_URL;
       else process.env.APP_URL = previous;

@@ -2,6 +2,7 @@ import "server-only";
 import { BLOCKED_ADDRESS_CODE, publicOnlyAgent } from "@/lib/http/public-only-agent";
 import { redact } from "@/lib/logger";
 import type { Mode } from "@/lib/providers";
+import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
 import { baseUrlRefusal } from "./mode-guard";
 
 /**
@@ -145,7 +146,9 @@ export async function callProvider(context: CallContext, request: ProviderReques
     return { kind: "not_sent", message };
   }
   try {
-    const init: RequestInit & { dispatcher?: unknown } = { method: request.method, headers, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" };
+    // The sandbox knows this server's own calls by a token that is sent but never recorded.
+    const sent = context.mode === "test" ? { ...headers, [SANDBOX_CALLER_HEADER]: sandboxCallerToken() } : headers;
+    const init: RequestInit & { dispatcher?: unknown } = { method: request.method, headers: sent, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" };
     if (context.publicAddressOnly) init.dispatcher = publicOnlyAgent();
     const response = await fetch(url, init as RequestInit);
     const text = await response.text();

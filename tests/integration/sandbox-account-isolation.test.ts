@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
@@ -259,5 +260,29 @@ describe("the sandboxes' limit per client address", () => {
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await guess("198.51.100.99")).status).toBe(401);
+  });
+
+  it("does not count this server's own calls (they carry its token) against that limit; a forged token counts", async () => {
+    overrideRateLimits({ key: { perSecond: 0.1, burst: 3 }, merchant: { perSecond: 0.1, burst: 3 } });
+    const call = (from: string, token: string) =>
+      sandboxRoute.POST(
+        new Request(`${origin}/sandbox/provider-c/shop/orders`, {
+          method: "POST",
+          headers: {
+            authorization: `Basic ${Buffer.from("demo-shop:guess").toString("base64")}`,
+            "x-forwarded-for": from,
+            "content-type": "application/json",
+            [SANDBOX_CALLER_HEADER]: token,
+          },
+          body: "{}",
+        }),
+        { params: Promise.resolve({ slug: "provider-c", path: ["shop", "orders"] }) },
+      );
+    const own: number[] = [];
+    for (let i = 0; i < 6; i += 1) own.push((await call("203.0.113.78", sandboxCallerToken())).status);
+    expect(own).toEqual([401, 401, 401, 401, 401, 401]);
+    const forged: number[] = [];
+    for (let i = 0; i < 5; i += 1) forged.push((await call("203.0.113.79", `${sandboxCallerToken().slice(0, -2)}xx`)).status);
+    expect(forged).toEqual([401, 401, 401, 429, 429]);
   });
 });
