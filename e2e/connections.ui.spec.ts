@@ -35,6 +35,41 @@ test.describe("Provider A", () => {
     await expect(fieldError(page, "new-provider_account-payment_key")).toContainText("This is a private key");
   });
 
+  sharedTest("provider account: a payment key from another pair is named by Test connection and refused at save", async ({ page }) => {
+    await openConnectForm(page, "provider-a", "Provider account");
+    await fillLabel(page, uniqueLabel("A mismatched pair"));
+    await textbox(page, "Merchant ID").fill("A-MERCHANT-2");
+    await uploadKey(page, "Payment key", "payment.pem", otherPair.publicKey);
+    await uploadKey(page, "Private key", "private.pem", pair.privateKey);
+    await textbox(page, "Service code").fill("SVC-78");
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await expect(page.getByTestId("test-connection-result")).toHaveText(
+      "Credentials refused — Payment key and Private key are not a pair: the payment key was not made from this private key",
+    );
+    await save(page);
+    await expect(fieldError(page, "new-provider_account-payment_key")).toContainText("Payment key and Private key are not a pair");
+    await expect(page).toHaveURL(/\/providers\/provider-a$/);
+  });
+
+  sharedTest("a saved connection's mode is shown as fixed, with the way to the other mode", async ({ page }) => {
+    await openConnectForm(page, "provider-a", "Provider account");
+    const label = uniqueLabel("A fixed mode");
+    await fillLabel(page, label);
+    await textbox(page, "Merchant ID").fill("A-MERCHANT-3");
+    await uploadKey(page, "Payment key", "payment.pem", pair.publicKey);
+    await uploadKey(page, "Private key", "private.pem", pair.privateKey);
+    await textbox(page, "Service code").fill("SVC-79");
+    await save(page);
+    await expectSaved(page, label);
+    const edit = page.getByRole("form", { name: "Edit connection" });
+    await expect(edit.getByRole("radio")).toHaveCount(0);
+    await expect(edit.getByTestId("edit-mode")).toHaveText(
+      "Test, fixed when the connection was created. To work in live mode, add a new live connection from the provider's page.",
+    );
+    await edit.getByRole("link", { name: "provider's page" }).click();
+    await expect(page).toHaveURL(/\/providers\/provider-a#new-connection$/);
+  });
+
   sharedTest("H2H: API type, currency and features saved", async ({ page }) => {
     await openConnectForm(page, "provider-a", "H2H merchant account");
     const label = uniqueLabel("A h2h");
