@@ -1,4 +1,4 @@
-import type { HealthResult } from "@/lib/processing/adapter";
+import type { HealthResult } from "@/lib/providers/kit/adapter";
 import { getKind } from "@/lib/providers";
 
 /** What the Test connection button shows: the result in plain words, and the field to check. */

@@ -1,4 +1,4 @@
-import { formatMinor } from "../invoices/contract/amount";
+import { formatMinor } from "@/lib/money";
 import { ATTEMPT_TYPE, type AttemptResource } from "../invoices/contract/resource-schemas";
 import type { AttemptRow, PayoutPartRow } from "../processing/attempts";
 

@@ -4,7 +4,7 @@ import type { InvoiceResource } from "../invoices/contract/resource-schemas";
 import type { Customer } from "../invoices/contract/schemas";
 import { INVOICE_TYPES } from "../invoices/contract/schemas";
 import type { InvoiceRow } from "../invoices/create/store";
-import { formatMinor } from "../invoices/contract/amount";
+import { formatMinor } from "@/lib/money";
 import { hostedPagePath } from "../invoices/read/hosted-page";
 
 export type ResourceContext = {

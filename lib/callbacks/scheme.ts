@@ -1,6 +1,6 @@
 import "server-only";
 import { createHmac, sign as signWith, timingSafeEqual, verify as verifyWith, type KeyObject } from "node:crypto";
-import type { CallbackVerification } from "@/lib/processing/provider-server";
+import type { CallbackVerification } from "@/lib/providers/kit/provider-server";
 
 /**
  * The building blocks the providers' callback schemes share (`lib/providers/<slug>/callbacks.ts`):

@@ -1,7 +1,7 @@
 import "server-only";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { Agent } from "undici";
-import { isBlockedAddress } from "@/lib/webhooks/url-check";
+import { isBlockedAddress } from "@/lib/http/url-check";
 
 /**
  * A dispatcher for requests that carry a merchant's secrets to an address the merchant chose

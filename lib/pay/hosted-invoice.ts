@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices, merchants } from "@/lib/db/schema";
-import { formatMinor } from "@/lib/invoices/contract/amount";
+import { formatMinor } from "@/lib/money";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { expireIfOverdue } from "@/lib/processing/expiry";
 import { payabilityProblems } from "@/lib/processing/payable";

@@ -4,8 +4,8 @@ import type { Db } from "@/lib/db/client";
 import type { RoutingReason } from "@/lib/db/enums";
 import { invoiceAttempts, invoices, payoutParts } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import type { PayoutPartOutcome, ProviderOutcome } from "./adapter";
-import type { Exchange } from "./provider-http";
+import type { PayoutPartOutcome, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { Exchange } from "@/lib/providers/kit/provider-http";
 
 export type AttemptRow = typeof invoiceAttempts.$inferSelect;
 export type PayoutPartRow = typeof payoutParts.$inferSelect;

@@ -4,10 +4,10 @@ import type { Db } from "@/lib/db/client";
 import { kindOf, revealCredentials, type ConnectionRow } from "@/lib/connections/store";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
-import type { AdapterContext } from "./adapter";
-import type { createExchangeRecorder } from "./provider-http";
+import type { AdapterContext } from "@/lib/providers/kit/adapter";
+import type { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
-import { baseUrlRefusal } from "./mode-guard";
+import { baseUrlRefusal } from "@/lib/providers/kit/mode-guard";
 import { providerTimeoutMs } from "./timeout";
 
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */

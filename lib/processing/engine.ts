@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { findService } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
-import type { CardInput, PaymentInstruction, PayoutInstruction } from "./adapter";
+import type { CardInput, PaymentInstruction, PayoutInstruction } from "@/lib/providers/kit/adapter";
 import { findOpenAttempt } from "./attempts";
 import { publicBaseUrl } from "@/lib/config";
 import { NOT_FOUND, readInvoice, runPaymentRequest, type PayResult } from "./request";

@@ -7,9 +7,9 @@ import { logger } from "@/lib/logger";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { isVaultError } from "@/lib/vault";
-import type { AdapterContext, HealthResult } from "./adapter";
+import type { AdapterContext, HealthResult } from "@/lib/providers/kit/adapter";
 import { adapterContextFor, adapterContextForCredentials } from "./connection-context";
-import { createExchangeRecorder } from "./provider-http";
+import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 
 const unreachable = (message: string): HealthResult => ({ kind: "unreachable", message });
 

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
-import type { ProviderOutcome } from "./adapter";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { applyAttemptOutcome } from "./apply-outcome";
 import { findAttemptOf, type AttemptRow } from "./attempts";
 import { OPEN_ATTEMPT, WAITING_FOR_STATUS } from "./follow-ups";

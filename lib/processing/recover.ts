@@ -6,7 +6,7 @@ import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
-import type { ProviderOutcome } from "./adapter";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { listAttempts, recordOutcome, type AttemptRow } from "./attempts";
 import { schedulePayoutCascade, scheduleFollowUps } from "./follow-ups";
 import { readInvoice } from "./request";

@@ -8,7 +8,7 @@ import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/sta
 import { logger } from "@/lib/logger";
 import type { InvoiceDirection } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
-import type { ProviderOutcome } from "./adapter";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { ALREADY_PROCESSING, attemptsLimitOf, payabilityProblems } from "./payable";
 import { runAttempt, type ProviderCall } from "./run-attempt";
 import { scheduleFollowUps } from "./follow-ups";

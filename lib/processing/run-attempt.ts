@@ -6,11 +6,11 @@ import type { InvoiceRow } from "@/lib/invoices/create/store";
 import type { Mode } from "@/lib/providers";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import type { AdapterContext, ProviderAdapter, ProviderOutcome } from "./adapter";
+import type { AdapterContext, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { findAttemptOf, recordOutcome, startAttempt, type AttemptRow } from "./attempts";
 import { MissingBaseUrlError, ModeMismatchError, adapterContextFor } from "./connection-context";
-import { invoiceModeRefusal } from "./mode-guard";
-import { createExchangeRecorder, type Exchange } from "./provider-http";
+import { invoiceModeRefusal } from "@/lib/providers/kit/mode-guard";
+import { createExchangeRecorder, type Exchange } from "@/lib/providers/kit/provider-http";
 import type { AttemptTarget } from "./targets";
 
 /** What the engine asks of the adapter for one attempt (create payment, create payout, …). */

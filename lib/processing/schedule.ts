@@ -4,7 +4,7 @@ import type { InvoiceRow } from "@/lib/invoices/create/store";
 import type { JobName } from "@/lib/jobs/names";
 import { listScheduledJobs, type ScheduledJob } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
-import type { ProviderOutcome } from "./adapter";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { findOpenAttempt } from "./attempts";
 import { isFinal } from "@/lib/invoices/state-machine";
 import { attemptsExhausted, isPastLifetime } from "./payable";

@@ -5,7 +5,7 @@ import { invoices } from "@/lib/db/schema";
 import type { InvoiceRow } from "@/lib/invoices/create/store";
 import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
-import type { ProviderOutcome } from "./adapter";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { attemptsExhausted } from "./payable";
 
 type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?: bigint };

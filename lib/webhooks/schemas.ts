@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * The Settings form's callback URL (isomorphic: the form and the action parse with it). Empty
  * clears the URL (no deliveries). The server then checks the scheme for production and every
- * address the host resolves to (url-check.ts), which the browser cannot.
+ * address the host resolves to (lib/http/url-check.ts), which the browser cannot.
  */
 export const webhookUrlSchema = z.object({
   url: z

@@ -1,7 +1,7 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
-import { checkWebhookUrl, guardedLookup, problemsText } from "./url-check";
+import { checkWebhookUrl, guardedLookup, problemsText } from "@/lib/http/url-check";
 
 /** Success is any 2xx within this time (REFERENCE "Webhooks to the merchant"). */
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
 import type { Result } from "@/lib/problems";
 import { ensureSigningSecret, secretStatus } from "./secrets";
-import { checkWebhookUrl } from "./url-check";
+import { checkWebhookUrl } from "@/lib/http/url-check";
 import type { WebhookSettingsView } from "./views";
 
 /** What Settings shows: the URL and when the secrets were made, never a secret. */

@@ -12,7 +12,7 @@ import type { InvoiceRow } from "@/lib/invoices/create/store";
 import { logger } from "@/lib/logger";
 import { listAttempts } from "@/lib/processing/attempts";
 import { payWithCard } from "@/lib/processing/engine";
-import type { SignedCallback } from "@/lib/processing/provider-server";
+import type { SignedCallback } from "@/lib/providers/kit/provider-server";
 import { readInvoice } from "@/lib/processing/request";
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer, registerProviderServer } from "@/lib/providers/server/servers";

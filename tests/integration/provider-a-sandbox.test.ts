@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxRecords } from "@/lib/db/schema";
-import type { PayoutInstruction } from "@/lib/processing/adapter";
+import type { PayoutInstruction } from "@/lib/providers/kit/adapter";
 import { providerAAdapter as adapter } from "@/lib/providers/provider-a/adapter";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sandboxRecords } from "@/lib/db/schema";
-import type { PaymentInstruction } from "@/lib/processing/adapter";
+import type { PaymentInstruction } from "@/lib/providers/kit/adapter";
 import type { CredentialValues } from "@/lib/providers";
 import { providerDAdapter as adapter } from "@/lib/providers/provider-d/adapter";
 import { signD } from "@/lib/providers/provider-d/wire";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sandboxRecords } from "@/lib/db/schema";
-import type { PaymentInstruction } from "@/lib/processing/adapter";
+import type { PaymentInstruction } from "@/lib/providers/kit/adapter";
 import type { CredentialValues } from "@/lib/providers";
 import { providerEAdapter as adapter } from "@/lib/providers/provider-e/adapter";
 import { authorizationHeader, signE, signingText } from "@/lib/providers/provider-e/wire";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sandboxRecords } from "@/lib/db/schema";
-import type { PaymentInstruction } from "@/lib/processing/adapter";
+import type { PaymentInstruction } from "@/lib/providers/kit/adapter";
 import type { CredentialValues } from "@/lib/providers";
 import { providerFAdapter as adapter } from "@/lib/providers/provider-f/adapter";
 import { signF } from "@/lib/providers/provider-f/wire";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as route from "@/app/sandbox/[slug]/[[...path]]/route";
-import type { ProviderAdapter } from "@/lib/processing/adapter";
-import type { SandboxContext } from "@/lib/processing/provider-server";
+import type { ProviderAdapter } from "@/lib/providers/kit/adapter";
+import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import { registerProviderServer } from "@/lib/providers/server/servers";
 import { setUpTestDb } from "./helpers/db";
 

@@ -14,7 +14,7 @@ import { changeInvoiceStatus } from "@/lib/invoices/status";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
-import { allowPrivateWebhookUrls, guardedLookup } from "@/lib/webhooks/url-check";
+import { allowPrivateWebhookUrls, guardedLookup } from "@/lib/http/url-check";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant } from "./helpers/invoice-fixtures";
 import { clearQueuedJobs, runJobs } from "./helpers/jobs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_INTEGER_DIGITS } from "./amount";
+import { MAX_INTEGER_DIGITS } from "@/lib/money";
 import { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, isMaskedCardNumber, stripCardSeparators } from "./card";
 import { strictObjectOf } from "./strict-object";
 

@@ -8,7 +8,7 @@ export {
   parseAmount,
   toMinorUnits,
   type AmountResult,
-} from "./amount";
+} from "@/lib/money";
 export {
   CARD_NUMBER_MAX_DIGITS,
   CARD_NUMBER_MIN_DIGITS,

@@ -2,7 +2,7 @@ import { findService, listServices } from "@/lib/providers";
 import type { InvoiceDirection } from "@/lib/providers";
 import type { Problem } from "@/lib/problems";
 import { findReservedMembers, reservedMemberMessage } from "@/lib/customers/object-paths";
-import { parseAmount } from "./amount";
+import { parseAmount } from "@/lib/money";
 
 /** The codes of the rules below; they report Problems with paths from the request envelope's root. */
 export type InvoiceRuleCode =

@@ -2,7 +2,7 @@ import { resolveCustomer, type CustomerPlacement, type ResolvedField } from "@/l
 import type { CustomerSources } from "@/lib/db/schema";
 import { problem, type Problem } from "@/lib/problems";
 import { getKind, type InvoiceDirection } from "@/lib/providers";
-import { parseAmount } from "../contract/amount";
+import { parseAmount } from "@/lib/money";
 import { maskCardNumber } from "../contract/card";
 import type { Route } from "./routing";
 import type { InvoiceEnvelope } from "../contract/schemas";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { formatMinor } from "../contract/amount";
+import { formatMinor } from "@/lib/money";
 import { isFinal } from "../state-machine";
 import { getStatusHistory } from "../status";
 import { listCustomerFields } from "./customer-fields";

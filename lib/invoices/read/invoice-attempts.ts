@@ -5,7 +5,7 @@ import type { AttemptStatus, PayoutPartStatus, Resolution, RoutingReason } from 
 import { connections, invoiceAttempts, payoutParts } from "@/lib/db/schema";
 import { redact } from "@/lib/logger";
 import { listRecordsByIdempotencyKeys, listRecordsByReferences, type SandboxRecord } from "@/lib/sandbox/records";
-import { formatMinor } from "../contract/amount";
+import { formatMinor } from "@/lib/money";
 import { toDashboardConnection, type DashboardConnection } from "./invoice-view";
 
 /**

@@ -1,8 +1,8 @@
 import { createVerify } from "node:crypto";
 import { publicBaseUrl } from "@/lib/config";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AdapterContext } from "@/lib/processing/adapter";
-import { createExchangeRecorder } from "@/lib/processing/provider-http";
+import type { AdapterContext } from "@/lib/providers/kit/adapter";
+import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import { sampleCredentials } from "../server/sample-credentials";
 import { providerAAdapter } from "./adapter";
 

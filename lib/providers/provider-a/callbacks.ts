@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { INVALID_SIGNATURE, isFresh, malformed, MISSING_SIGNATURE, parseJson, refusal, signEd25519, STALE_TIMESTAMP, unixSeconds, verifyEd25519 } from "@/lib/callbacks/scheme";
-import { toMinorUnits } from "@/lib/invoices/contract/amount";
-import type { HardDecline, ProviderOutcome } from "@/lib/processing/adapter";
-import type { ProviderCallbacks } from "@/lib/processing/provider-server";
+import { toMinorUnits } from "@/lib/money";
+import type { HardDecline, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import { providerCallbackPublicKey, sandboxCallbackKeyPair } from "@/lib/sandbox/callback-keys";
 import { answerFromRecord } from "./sandbox/answers";
 import { SLUG } from "./sandbox/common";

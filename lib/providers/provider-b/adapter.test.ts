@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { publicBaseUrl } from "@/lib/config";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AdapterContext, PaymentInstruction } from "@/lib/processing/adapter";
-import { createExchangeRecorder } from "@/lib/processing/provider-http";
+import type { AdapterContext, PaymentInstruction } from "@/lib/providers/kit/adapter";
+import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import { providerBAdapter } from "./adapter";
 
 const context: AdapterContext = {

@@ -1,9 +1,9 @@
 import "server-only";
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { formatMinor, toMinorUnits } from "@/lib/invoices/contract/amount";
-import type { AdapterContext, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
-import { callProvider } from "@/lib/processing/provider-http";
+import { formatMinor, toMinorUnits } from "@/lib/money";
+import type { AdapterContext, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { callProvider } from "@/lib/providers/kit/provider-http";
 import { findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
 
 /**

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { credentialText, hmac, INVALID_SIGNATURE, isFresh, malformed, MISSING_SIGNATURE, parseJson, sameText, STALE_TIMESTAMP } from "@/lib/callbacks/scheme";
-import { toMinorUnits } from "@/lib/invoices/contract/amount";
-import type { HardDecline, ProviderOutcome } from "@/lib/processing/adapter";
-import type { ProviderCallbacks } from "@/lib/processing/provider-server";
+import { toMinorUnits } from "@/lib/money";
+import type { HardDecline, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import { answerFromRecord } from "./sandbox/charges";
 
 /**

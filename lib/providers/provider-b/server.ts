@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProviderServer } from "@/lib/processing/provider-server";
+import type { ProviderServer } from "@/lib/providers/kit/provider-server";
 import { providerBAdapter } from "./adapter";
 import { providerBCallbacks } from "./callbacks";
 import { providerBSandbox } from "./sandbox";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { publicBaseUrl } from "@/lib/config";
-import type { AdapterContext } from "@/lib/processing/adapter";
-import { createExchangeRecorder } from "@/lib/processing/provider-http";
+import type { AdapterContext } from "@/lib/providers/kit/adapter";
+import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import { providerCAdapter } from "./adapter";
 
 const context: AdapterContext = {

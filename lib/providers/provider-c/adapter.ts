@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import type { AdapterContext, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
-import { callProvider } from "@/lib/processing/provider-http";
+import type { AdapterContext, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { callProvider } from "@/lib/providers/kit/provider-http";
 import { hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
 
 /**

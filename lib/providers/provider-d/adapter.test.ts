@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AdapterContext } from "@/lib/processing/adapter";
-import type { ProviderResponse } from "@/lib/processing/provider-http";
+import type { AdapterContext } from "@/lib/providers/kit/adapter";
+import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { merchantDataOf, outcomeOf } from "./adapter";
 import { signD, verifyD } from "./wire";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import type { AdapterContext, HealthResult, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
-import { callProvider, type ProviderResponse } from "@/lib/processing/provider-http";
+import type { AdapterContext, HealthResult, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { D_CURRENCY_CODES, D_PATHS, D_REJECT_CODES, D_STATES, expiryYymm, signD, type DError, type DSaleRequest, type DTransaction } from "./wire";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ProviderResponse } from "@/lib/processing/provider-http";
+import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { outcomeOf, shopperOf } from "./adapter";
 import { authorizationHeader, readAuthorization, signE, signingText, verifyE } from "./wire";

@@ -1,7 +1,7 @@
 import "server-only";
-import { formatMinor, toMinorUnits } from "@/lib/invoices/contract/amount";
-import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
-import { callProvider, type ProviderResponse } from "@/lib/processing/provider-http";
+import { formatMinor, toMinorUnits } from "@/lib/money";
+import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { authorizationHeader, E_PATHS, E_REFUSALS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
 
 /**

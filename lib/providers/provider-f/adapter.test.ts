@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentInstruction } from "@/lib/processing/adapter";
-import type { ProviderResponse } from "@/lib/processing/provider-http";
+import type { PaymentInstruction } from "@/lib/providers/kit/adapter";
+import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { chargeRequestOf, outcomeOf, returnUrlOf } from "./adapter";
 import { signF, verifyF } from "./wire";
 

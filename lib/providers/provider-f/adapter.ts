@@ -1,6 +1,6 @@
 import "server-only";
-import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
-import { callProvider, type ProviderResponse } from "@/lib/processing/provider-http";
+import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError, type FFailureCode } from "./wire";
 
 /**

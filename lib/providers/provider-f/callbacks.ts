@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { credentialText, hmac, INVALID_SIGNATURE, isFresh, malformed, MISSING_SIGNATURE, parseJson, sameText, STALE_TIMESTAMP, unixSeconds } from "@/lib/callbacks/scheme";
-import type { HardDecline, ProviderOutcome } from "@/lib/processing/adapter";
-import type { ProviderCallbacks } from "@/lib/processing/provider-server";
+import type { HardDecline, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import { presentCharge } from "./sandbox/charges";
 
 /**

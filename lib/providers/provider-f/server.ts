@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProviderServer } from "@/lib/processing/provider-server";
+import type { ProviderServer } from "@/lib/providers/kit/provider-server";
 import { providerFAdapter } from "./adapter";
 import { providerFCallbacks } from "./callbacks";
 import { providerFSandbox } from "./sandbox/handler";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createExchangeRecorder, type ProviderResponse } from "@/lib/processing/provider-http";
+import { createExchangeRecorder, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport } from "./provider-answers";
 
 const answered = (status: number, body: unknown = {}): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });

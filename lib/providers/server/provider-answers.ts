@@ -1,6 +1,6 @@
 import "server-only";
-import type { HealthResult, ProviderOutcome } from "@/lib/processing/adapter";
-import type { ExchangeRecorder, ProviderResponse } from "@/lib/processing/provider-http";
+import type { HealthResult, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ExchangeRecorder, ProviderResponse } from "@/lib/providers/kit/provider-http";
 
 /**
  * The part of mapping a provider's answer that is the same for every provider: how the transport

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProviderServer } from "@/lib/processing/provider-server";
+import type { ProviderServer } from "@/lib/providers/kit/provider-server";
 import { providerAServer } from "../provider-a/server";
 import { providerBServer } from "../provider-b/server";
 import { providerCServer } from "../provider-c/server";

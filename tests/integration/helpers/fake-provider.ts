@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AdapterContext, HealthResult, ProviderAdapter, ProviderOutcome } from "@/lib/processing/adapter";
-import { callProvider } from "@/lib/processing/provider-http";
-import type { ProviderServer } from "@/lib/processing/provider-server";
+import type { AdapterContext, HealthResult, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { callProvider } from "@/lib/providers/kit/provider-http";
+import type { ProviderServer } from "@/lib/providers/kit/provider-server";
 import { registerProviderServer } from "@/lib/providers/server/servers";
 import { afterAll, beforeAll } from "vitest";
 import { registerProviderZ } from "../../fixtures/provider-z/register";

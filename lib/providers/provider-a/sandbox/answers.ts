@@ -1,5 +1,5 @@
 import "server-only";
-import { formatMinor } from "@/lib/invoices/contract/amount";
+import { formatMinor } from "@/lib/money";
 import { decideAmount, type DeclineReason } from "@/lib/sandbox/cards";
 import type { SandboxRecord } from "@/lib/sandbox/records";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { SandboxContext } from "@/lib/processing/provider-server";
+import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 
 export const SLUG = "provider-a";

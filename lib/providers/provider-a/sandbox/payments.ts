@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { formatMinor, parseAmount } from "@/lib/invoices/contract/amount";
+import { formatMinor, parseAmount } from "@/lib/money";
 import { decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { formatMinor } from "@/lib/invoices/contract/amount";
-import type { SandboxContext } from "@/lib/processing/provider-server";
+import { formatMinor } from "@/lib/money";
+import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";

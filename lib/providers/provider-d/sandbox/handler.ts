@@ -1,5 +1,5 @@
 import "server-only";
-import type { SandboxContext, SandboxHandler } from "@/lib/processing/provider-server";
+import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { D_PATHS, verifyD } from "../wire";

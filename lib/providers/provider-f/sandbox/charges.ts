@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { maskCardNumber } from "@/lib/invoices/contract/card";
-import { formatMinor } from "@/lib/invoices/contract/amount";
+import { formatMinor } from "@/lib/money";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";

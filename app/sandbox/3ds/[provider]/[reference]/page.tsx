@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { completeThreeDsAction } from "@/lib/actions/complete-three-ds";
 import { getDb } from "@/lib/db/client";
-import { formatMinor } from "@/lib/invoices/contract/amount";
+import { formatMinor } from "@/lib/money";
 import { publicBaseUrl } from "@/lib/config";
 import { findRecordByReference } from "@/lib/sandbox/records";
 import { isAwaitingThreeDs, safeReturnUrl } from "@/lib/sandbox/three-ds";

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { CredentialValues, Mode } from "@/lib/providers";
 import type { SandboxRecord } from "@/lib/sandbox/records";
-import type { ProviderAdapter, ProviderOutcome } from "./adapter";
+import type { ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 
 /**
  * The server half of a provider folder (`lib/providers/<slug>/server.ts`, server-only): its

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import type { Resolution } from "@/lib/db/enums";
-import type { ExchangeRecorder } from "./provider-http";
+import type { ExchangeRecorder } from "@/lib/providers/kit/provider-http";
 
 /**
  * The one interface every provider adapter implements (issue 10). An adapter is the service's

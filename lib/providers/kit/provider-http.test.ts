@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
-import { callProvider, createExchangeRecorder } from "./provider-http";
+import { callProvider, createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 
 const call = (baseUrl: string, timeoutMs = 2000) =>
   callProvider({ mode: "live", baseUrl, timeoutMs, exchanges: createExchangeRecorder() }, { method: "POST", path: "/pay", body: { card: "4242424242424242" } });

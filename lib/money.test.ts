@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatMinor, InvalidAmountError, minorDigitsOf, parseAmount, toMinorUnits } from "./amount";
+import { formatMinor, InvalidAmountError, minorDigitsOf, parseAmount, toMinorUnits } from "@/lib/money";
 
 describe("parseAmount", () => {
   it.each([

@@ -3,7 +3,7 @@ import { BLOCKED_ADDRESS_CODE, publicOnlyAgent } from "@/lib/http/public-only-ag
 import { redact } from "@/lib/logger";
 import type { Mode } from "@/lib/providers";
 import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
-import { baseUrlRefusal } from "./mode-guard";
+import { baseUrlRefusal } from "@/lib/providers/kit/mode-guard";
 
 /**
  * The one way adapters reach a provider: fetch with a timeout, every request and answer recorded
