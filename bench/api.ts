@@ -29,7 +29,7 @@ import { openEmbedded, openPostgres } from "@/lib/db/client";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { runLoad, runOpenLoop, type LoadResult } from "./load";
-import { median, paymentBody } from "./support";
+import { describeRunConditions, median, paymentBody, startRunConditions } from "./support";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -222,6 +222,7 @@ function summary(results: LoadResult[]): Summary {
 
 async function main() {
   if (!fs.existsSync(".next/BUILD_ID")) throw new Error("Run `npx next build` first.");
+  const conditions = startRunConditions(ADMIN_URL ? "PostgreSQL" : "embedded PGlite");
   if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "po-bench-api-"));
   const databases = ADMIN_URL ? await throwawayDatabases() : undefined;
@@ -294,8 +295,9 @@ async function main() {
   const database = ADMIN_URL ? "PostgreSQL" : "embedded PGlite";
   console.log(
     `\nInvoice API on ${database}: ${CONCURRENCY} closed-loop clients over ${MERCHANTS} merchants x ${KEYS_PER_MERCHANT} keys, ` +
-      `medians of ${ROUNDS} rounds of ${SECONDS}s (default rate limits)\n`,
+      `medians of ${ROUNDS} rounds of ${SECONDS}s (default rate limits)`,
   );
+  console.log(`${describeRunConditions(conditions)}\n`);
   console.log(`${"endpoint".padEnd(16)}${SERVERS.map((s) => `${s} req/s (p99 ms)`.padStart(24)).join("")}   app/floor  app/same-work`);
   let failed = false;
   for (const [name, perServer] of results) {

@@ -32,7 +32,7 @@ import { createConnection } from "@/lib/connections/service";
 import { openEmbedded } from "@/lib/db/client";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { paymentInvoice, startAppServer, stopAppServer } from "./support";
+import { describeRunConditions, paymentInvoice, startAppServer, startRunConditions, stopAppServer, type RunConditions } from "./support";
 
 const PORT = Number(process.env.BENCH_PAGES_PORT ?? 3521);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -180,9 +180,10 @@ async function lighthouseScores(target: Target, cookie: string): Promise<{ perfo
   return scores;
 }
 
-function printTable(rows: Row[], floor: ReturnType<typeof frameworkFloor>): void {
+function printTable(rows: Row[], floor: ReturnType<typeof frameworkFloor>, conditions: RunConditions): void {
   const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
   console.log(`\nPages, production build, headless Chromium on loopback: medians of ${LOADS} cold loads${LIGHTHOUSE_RUNS ? `, Lighthouse ${LIGHTHOUSE_RUNS} runs` : ""}`);
+  console.log(describeRunConditions(conditions));
   console.log(`Framework floor (build-manifest rootMainFiles, every page): ${kb(floor.gz).toFixed(1)} kB gz (${kb(floor.raw).toFixed(0)} kB raw, ${floor.files} files)\n`);
   const header = ["page", "JS gz kB", "budget", "", "scripts", "TTFB ms", "LCP ms", "", "LH perf", "", "LH a11y", ""];
   const lines = rows.map((row) => {
@@ -211,6 +212,7 @@ function printTable(rows: Row[], floor: ReturnType<typeof frameworkFloor>): void
 }
 
 async function main() {
+  const conditions = startRunConditions("embedded PGlite");
   ensureBuild();
   const floor = frameworkFloor();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "po-bench-pages-"));
@@ -252,7 +254,7 @@ async function main() {
       const before = row.beforeForm === undefined ? "" : `, ${kb(row.beforeForm).toFixed(1)} kB of it before Connect is clicked`;
       console.log(`${target.name}: JS ${kb(row.js).toFixed(1)} kB gz (${kb(row.jsRaw).toFixed(0)} kB raw, ${row.scripts} scripts${before}), TTFB ${row.ttfb.toFixed(0)} ms, LCP ${row.lcp.toFixed(0)} ms${row.performance === undefined ? "" : `, Lighthouse ${row.performance}/${row.accessibility}`}`);
     }
-    printTable(rows, floor);
+    printTable(rows, floor, conditions);
   } finally {
     await browser.close();
     await stopAppServer(server);

@@ -1,8 +1,9 @@
 // What several benches share: the production app server started the way `npm start` runs it (each
 // in its own process group, so SIGTERM reaches tsx and the server under npx), and the payment
 // invoice the benches create.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import os from "node:os";
 
 type AppServerOptions = {
   port: number;
@@ -103,3 +104,32 @@ export async function holdLock(file: string | undefined): Promise<() => void> {
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * What a benchmark's table must say about the run it came from: the commit, the database, and the
+ * machine's one-minute load average at start and end, with a warning when the machine was already
+ * busy (a load above 1 on this 2-core kind means other work shared the cores: compare ratios within
+ * the run, not figures across runs).
+ */
+export type RunConditions = { commit: string; database: string; loadAtStart: number; loadAtEnd?: number };
+
+export function startRunConditions(database: string): RunConditions {
+  let commit = "unknown";
+  try {
+    commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim();
+    if (dirty) commit += " (with uncommitted changes)";
+  } catch {
+    // Not a git checkout: the table says "unknown".
+  }
+  return { commit, database, loadAtStart: os.loadavg()[0]! };
+}
+
+export function describeRunConditions(conditions: RunConditions): string {
+  const end = conditions.loadAtEnd ?? os.loadavg()[0]!;
+  const lines = [
+    `commit ${conditions.commit}, ${conditions.database}, ${os.cpus().length} cores, load average ${conditions.loadAtStart.toFixed(2)} at start, ${end.toFixed(2)} at end`,
+  ];
+  if (conditions.loadAtStart > 1) lines.push(`WARNING: the machine was busy before the run (load ${conditions.loadAtStart.toFixed(2)} > 1): compare ratios within this run only.`);
+  return lines.join("\n");
+}
