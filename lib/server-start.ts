@@ -8,7 +8,7 @@ import { logger } from "@/lib/logger";
  * Fails fast at start rather than at the first request: a data directory held by another
  * process, a deployment missing its secrets, a bad operator setting (the API rate limits,
  * MIGRATE_ON_START, an APP_URL missing or not https on a server others reach) or a database
- * behind this release with MIGRATE_ON_START=off stops the server with a clear message. Then the background job workers start (lib/jobs; `JOBS_WORKERS=off` for a
+ * behind this release with MIGRATE_ON_START=off stops the server with a clear message. Then the background job workers start (lib/server-jobs.ts; `JOBS_WORKERS=off` for a
  * process that only serves, `npm run worker` for a process that only works).
  */
 export async function startServer(options: { listen?: string } = {}): Promise<void> {
@@ -21,8 +21,8 @@ export async function startServer(options: { listen?: string } = {}): Promise<vo
     const { rateLimitSettings } = await import("@/lib/api/rate-limit");
     rateLimitSettings();
     const db = await getDb();
-    const [{ startJobWorkers }, { JOB_HANDLERS, JOB_SWEEPS }] = await Promise.all([import("@/lib/jobs/queue"), import("@/lib/jobs/handlers")]);
-    await startJobWorkers(db, JOB_HANDLERS, JOB_SWEEPS);
+    const { startServerJobs } = await import("@/lib/server-jobs");
+    await startServerJobs(db);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`\nCannot start: ${message}\n`);

@@ -1,5 +1,5 @@
 /**
- * `npm run worker`: a process that runs only the background job workers (lib/jobs: reconciliation,
+ * `npm run worker`: a process that runs only the background job workers (lib/server-jobs.ts: reconciliation,
  * expiry, payout cascade, webhook deliveries, sandbox callbacks, credential re-sealing) and the
  * sweeps, against the PostgreSQL at DATABASE_URL, with no HTTP server. App instances then run with
  * JOBS_WORKERS=off (docs/deploy.md). Any number of workers may run: pg-boss hands each job to one.
@@ -38,8 +38,8 @@ async function start(): Promise<void> {
     const { credentialsKey } = await import("../lib/connections/vault-key");
     credentialsKey();
     const db = await getDb();
-    const [{ startJobWorkers }, { JOB_HANDLERS, JOB_SWEEPS }] = await Promise.all([import("../lib/jobs/queue"), import("../lib/jobs/handlers")]);
-    await startJobWorkers(db, JOB_HANDLERS, JOB_SWEEPS);
+    const { startServerJobs } = await import("../lib/server-jobs");
+    await startServerJobs(db);
     started = true;
     logger.info("worker started", { pid: process.pid });
     console.log(`Payment Orchestrator worker running (pid ${process.pid})`);

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { merchants, webhookEvents } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
-import type { InvoiceRow } from "./create/store";
+import type { InvoiceRow } from "./store";
 
 /**
  * The outbox of merchant events (issue 11): every status change writes its `invoice.status_changed`

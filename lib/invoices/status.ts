@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
 import { transition, type InvoiceStatus, type Resolution } from "./state-machine";
-import type { InvoiceRow } from "./create/store";
+import type { InvoiceRow } from "./store";
 import { recordStatusChangedEvent } from "./events";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";

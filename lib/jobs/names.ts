@@ -1,35 +1,37 @@
+import { z } from "zod";
+
 /**
- * Every background job the service runs (issue 11), with its payload. Payloads carry ids only:
+ * Every background job the service runs, with the schema of its payload. Payloads carry ids only:
  * never a secret, a card number or a body; the handler reads what it needs when it runs, so a job
  * that runs late (or twice) acts on the state as it is then.
+ *
+ * The schemas live here, beside the queue, rather than in the task files: the queue checks a payload
+ * when it is sent, and a sender must not import the task that handles it (its handler reaches back
+ * into the sender's module). Jobs already queued in a database carry these shapes: change one only
+ * together with a way to handle what is still queued.
  */
-export type JobPayloads = {
-  /** One status request (reconciliation) for an attempt in an unknown or pending state; `step` indexes RECONCILE_SCHEDULE. */
-  "invoice-reconcile": { invoiceId: string; attemptId: string; step: number };
+export const JOB_PAYLOAD_SCHEMAS = {
+  /** One status request (reconciliation) for an attempt in an unknown or pending state; `step` indexes the schedule (lib/retry-schedules.ts). */
+  "invoice-reconcile": z.object({ invoiceId: z.string(), attemptId: z.string(), step: z.number().int().nonnegative() }),
   /** Expires the invoice if it is still unpaid at its expires_at. */
-  "invoice-expire": { invoiceId: string };
+  "invoice-expire": z.object({ invoiceId: z.string() }),
   /** A payout's next attempt (cascade) after a status request or a callback settled the last one as a soft failure. */
-  "payout-process": { invoiceId: string; afterAttemptId: string };
+  "payout-process": z.object({ invoiceId: z.string(), afterAttemptId: z.string() }),
   /** One try of a merchant webhook delivery; the event row says what and where. */
-  "webhook-deliver": { eventId: string; invoiceId: string | null; tryNo: number };
+  "webhook-deliver": z.object({ eventId: z.string(), invoiceId: z.string().nullable(), tryNo: z.number().int().positive() }),
   /** A sandbox (a simulated provider) sending its callback about one of its records. */
-  "sandbox-callback": { provider: string; connectionId: string; reference: string; notificationId: string };
+  "sandbox-callback": z.object({ provider: z.string(), connectionId: z.string(), reference: z.string(), notificationId: z.string() }),
   /** Re-seals vault values under CREDENTIALS_KEY after a key rotation; `keyId` names that key (its public id, lib/vault). */
-  "credentials-reseal": { keyId: string };
-};
+  "credentials-reseal": z.object({ keyId: z.string() }),
+} as const;
 
-export type JobName = keyof JobPayloads;
+export type JobName = keyof typeof JOB_PAYLOAD_SCHEMAS;
+
+export type JobPayloads = { [N in JobName]: z.infer<(typeof JOB_PAYLOAD_SCHEMAS)[N]> };
 
 export const JOB_NAMES = ["invoice-reconcile", "invoice-expire", "payout-process", "webhook-deliver", "sandbox-callback", "credentials-reseal"] as const satisfies readonly JobName[];
 
-/**
- * Status requests for an attempt whose outcome is unknown or pending: 10 s, 30 s, 2 min, 10 min after
- * it, then hourly until the invoice is final or its lifetime has passed (issue 11, spec 6).
- */
-export const RECONCILE_SCHEDULE_SECONDS = [10, 30, 120, 600] as const;
-export const RECONCILE_HOURLY_SECONDS = 3600;
-
-/** Seconds from the attempt to its status request number `step` (0-based). */
-export function reconcileDelaySeconds(step: number): number {
-  return RECONCILE_SCHEDULE_SECONDS[step] ?? RECONCILE_SCHEDULE_SECONDS.at(-1)! + (step - RECONCILE_SCHEDULE_SECONDS.length + 1) * RECONCILE_HOURLY_SECONDS;
+/** The payload checked against its job's schema; throws (a ZodError) when it does not fit. */
+export function checkPayload<N extends JobName>(name: N, data: unknown): JobPayloads[N] {
+  return JOB_PAYLOAD_SCHEMAS[name].parse(data) as JobPayloads[N];
 }

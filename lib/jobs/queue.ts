@@ -1,14 +1,16 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import { databaseUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
-import { JOB_NAMES, type JobName, type JobPayloads } from "./names";
-import type { JobHandlers, JobSweep } from "./registry";
+import { JOB_RETRIES } from "@/lib/retry-schedules";
+import { checkPayload, JOB_NAMES, type JobName, type JobPayloads } from "./names";
+import type { AnyJobTask, JobSweep } from "./task";
 
 /**
- * The job queue (issue 11): pg-boss 10 everywhere. On PostgreSQL it keeps its own small pool
+ * The job queue: pg-boss 10 everywhere. On PostgreSQL it keeps its own small pool
  * (`DATABASE_URL`), so several app instances share the work; on the embedded default it runs over
  * the process's one PGlite instance through pg-boss's `db` option (ARCHITECTURE.md "Jobs" says why).
  * Jobs live in the database, so a job queued before a kill runs after the restart.
@@ -35,8 +37,8 @@ export function jobsSchema(): string {
   return process.env.JOBS_SCHEMA || "pgboss";
 }
 
-/** Crashes and thrown errors are retried: 5 s, then doubling, up to 10 times, before the job is failed. */
-const QUEUE_OPTIONS = { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60 } as const;
+/** Crashes and thrown errors are retried on the jobs' schedule (lib/retry-schedules.ts). */
+const QUEUE_OPTIONS = JOB_RETRIES;
 
 /** A whole number of seconds from the environment, at least `min`, else the default. */
 function secondsFromEnv(name: string, fallback: number, min: number): number {
@@ -93,14 +95,15 @@ export type EnqueueOptions = {
   key?: string;
 };
 
-/** Queues a job; returns its id, or null when a job with the same key is already queued. */
+/** Queues a job (its payload checked against the job's schema); returns its id, or null when a job with the same key is already queued. */
 export async function enqueue<N extends JobName>(db: Db, name: N, data: JobPayloads[N], options: EnqueueOptions = {}): Promise<string | null> {
+  const payload = checkPayload(name, data);
   const boss = await getBoss(db);
   // "At once" is a second in the past: pg-boss takes a job when start_after < now(), and PGlite's
   // clock can read the same millisecond for the insert and the next fetch, so the job would wait a poll.
   const startAfter =
     typeof options.startAfter === "number" ? new Date(Date.now() + options.startAfter * 1000) : (options.startAfter ?? new Date(Date.now() - 1000));
-  return boss.send(name, data as object, {
+  return boss.send(name, payload as object, {
     startAfter,
     ...(options.key ? { id: jobIdFor(name, options.key) } : {}),
   });
@@ -114,12 +117,13 @@ export type BatchedJob<N extends JobName> = { data: JobPayloads[N]; startAfter: 
  */
 export async function enqueueMany<N extends JobName>(db: Db, name: N, jobs: readonly BatchedJob<N>[]): Promise<void> {
   if (jobs.length === 0) return;
+  const payloads = jobs.map((job) => checkPayload(name, job.data));
   const boss = await getBoss(db);
   await boss.insert(
-    jobs.map((job) => ({
+    jobs.map((job, index) => ({
       id: jobIdFor(name, job.key),
       name,
-      data: job.data as object,
+      data: payloads[index] as object,
       // An ISO string: pg-boss casts one ending in Z as a timestamp (milliseconds kept).
       startAfter: job.startAfter.toISOString(),
     })),
@@ -169,18 +173,28 @@ export class JobBatcher<N extends JobName> {
 
 type FetchedJob = { id: string; name: string; data: unknown; retryCount?: number };
 
-async function runOne(db: Db, handlers: JobHandlers, name: JobName, job: FetchedJob): Promise<void> {
-  const handler = handlers[name] as (db: Db, data: unknown, job: { id: string; name: JobName; retryCount: number }) => Promise<void>;
-  await handler(db, job.data, { id: job.id, name, retryCount: job.retryCount ?? 0 });
+/** The tasks a process runs, by job name. */
+type TaskMap = ReadonlyMap<JobName, AnyJobTask>;
+
+function taskMap(tasks: readonly AnyJobTask[]): TaskMap {
+  return new Map(tasks.map((task) => [task.name, task]));
+}
+
+/** Checks the payload against the task's schema, then hands it to the task's handler. */
+async function runOne(db: Db, tasks: TaskMap, name: JobName, job: FetchedJob): Promise<void> {
+  const task = tasks.get(name);
+  if (!task) throw new Error(`no task handles the job ${name}`);
+  const handler = task.handler as (db: Db, data: unknown, job: { id: string; name: JobName; retryCount: number }) => Promise<void>;
+  await handler(db, task.schema.parse(job.data), { id: job.id, name, retryCount: job.retryCount ?? 0 });
 }
 
 /** Jobs a worker takes per poll of its queue. */
 const WORKER_BATCH = 10;
 
 /** Runs one job and records its end: completed, or failed (retried with backoff while retries are left). */
-async function runAndSettle(boss: PgBoss, db: Db, handlers: JobHandlers, name: JobName, job: FetchedJob): Promise<void> {
+async function runAndSettle(boss: PgBoss, db: Db, tasks: TaskMap, name: JobName, job: FetchedJob): Promise<void> {
   try {
-    await runOne(db, handlers, name, job);
+    await runOne(db, tasks, name, job);
     await boss.complete(name, job.id);
   } catch (error) {
     await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
@@ -189,12 +203,13 @@ async function runAndSettle(boss: PgBoss, db: Db, handlers: JobHandlers, name: J
 
 /**
  * Starts the workers of this process: each queue is polled every second (at once again after a full
- * batch) and its jobs are handed to their handler one at a time; a handler that throws is retried
- * with backoff (QUEUE_OPTIONS). `JOBS_WORKERS=off` leaves
- * a process without workers (it still queues).
+ * batch) and its jobs are handed to their task one at a time; a handler that throws is retried
+ * with backoff (QUEUE_OPTIONS). `JOBS_WORKERS=off` leaves a process without workers (it still
+ * queues). The tasks and sweeps come from the process's composition root (lib/server-jobs.ts).
  */
-export async function startJobWorkers(db: Db, handlers: JobHandlers, sweeps: readonly JobSweep[] = []): Promise<void> {
+export async function startJobWorkers(db: Db, taskList: readonly AnyJobTask[], sweeps: readonly JobSweep[] = []): Promise<void> {
   if (process.env.JOBS_WORKERS === "off" || globalForJobs.__jobWorkers) return;
+  const tasks = taskMap(taskList);
   const boss = await getBoss(db);
   const runSweeps = async () => {
     for (const sweep of sweeps) {
@@ -214,7 +229,7 @@ export async function startJobWorkers(db: Db, handlers: JobHandlers, sweeps: rea
     // one job per poll a queue ran at most one job a second, and a steady load of payouts (two
     // webhook deliveries each) outgrew it (tests/reliability/crashes.test.ts).
     await boss.work(name, { pollingIntervalSeconds: 1, batchSize: WORKER_BATCH }, async (jobs) => {
-      for (const job of jobs) await runAndSettle(boss, db, handlers, name, job as FetchedJob);
+      for (const job of jobs) await runAndSettle(boss, db, tasks, name, job as FetchedJob);
     });
   }
   await runSweeps();
@@ -244,7 +259,8 @@ export async function stopJobs(db: Db, timeoutMs = 5_000): Promise<void> {
  * workers would do on their next polls. Used by tests and by "Check status now"-style callers that
  * must not wait for a poll. Failures are recorded on the job (retried later), never thrown.
  */
-export async function runDueJobs(db: Db, handlers: JobHandlers, options: { names?: readonly JobName[]; limit?: number } = {}): Promise<number> {
+export async function runDueJobs(db: Db, taskList: readonly AnyJobTask[], options: { names?: readonly JobName[]; limit?: number } = {}): Promise<number> {
+  const tasks = taskMap(taskList);
   const boss = await getBoss(db);
   const names = options.names ?? JOB_NAMES;
   const limit = options.limit ?? 500;
@@ -256,7 +272,7 @@ export async function runDueJobs(db: Db, handlers: JobHandlers, options: { names
       for (const job of jobs ?? []) {
         found += 1;
         ran += 1;
-        await runAndSettle(boss, db, handlers, name, job);
+        await runAndSettle(boss, db, tasks, name, job);
       }
     }
     if (found === 0) break;
@@ -266,12 +282,23 @@ export async function runDueJobs(db: Db, handlers: JobHandlers, options: { names
 
 export type ScheduledJob = { id: string; name: JobName; state: string; startAfter: Date; retryCount: number; data: Record<string, unknown> };
 
+/** pg-boss states of a job that is still to run (or running): not completed, failed or cancelled. */
+export const QUEUED_JOB_STATES = ["created", "retry", "active"] as const;
+
+const queuedStatesList = QUEUED_JOB_STATES.map((state) => `'${state}'`).join(", ");
+
+/** Whether a job `name` about the invoice `invoiceId` is still to run, as SQL (for a sweep's query). */
+export function queuedJobExistsSql(name: JobName, invoiceId: SQLWrapper): SQL {
+  return sql`exists (select 1 from ${sql.identifier(jobsSchema())}.job j
+    where j.name = ${name} and j.data->>'invoiceId' = ${invoiceId} and j.state in (${sql.raw(queuedStatesList)}))`;
+}
+
 /** What is queued (not yet done) for one invoice: the invoice page's "Scheduled" section. */
 export async function listScheduledJobs(db: Db, invoiceId: string): Promise<ScheduledJob[]> {
   const boss = await getBoss(db);
   const { rows } = await boss.getDb().executeSql(
     `select id, name, state, start_after, retry_count, data from ${jobsSchema()}.job
-      where data->>'invoiceId' = $1 and state in ('created', 'retry', 'active') order by start_after, name`,
+      where data->>'invoiceId' = $1 and state in (${queuedStatesList}) order by start_after, name`,
     [invoiceId],
   );
   return (rows as { id: string; name: JobName; state: string; start_after: Date | string; retry_count: number; data: Record<string, unknown> }[]).map((row) => ({

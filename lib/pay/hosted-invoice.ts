@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices, merchants } from "@/lib/db/schema";
 import { formatMinor } from "@/lib/money";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { expireIfOverdue } from "@/lib/processing/expiry";
 import { payabilityProblems } from "@/lib/processing/payable";
 import { findService, getKind } from "@/lib/providers";

@@ -2,12 +2,11 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { findConnectionRow } from "@/lib/connections/queries";
 import type { CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { scheduleExpiry } from "./expiry";
 import { payWithoutHostedPage, processPayout, ProcessingRefusedError } from "./engine";
-import { readInvoice } from "./request";
 
 /** Provider F's bypass_hpp is honoured only where the adapter can take a payment without a card. */
 async function canBypass(db: Db, invoice: InvoiceRow): Promise<boolean> {

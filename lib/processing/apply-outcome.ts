@@ -1,18 +1,15 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { attemptIsOpen, waitsForStatus } from "@/lib/invoices/lifecycle";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { findAttemptOf, recordOutcome, type AttemptRow } from "./attempts";
 import type { Exchange } from "@/lib/providers/kit/provider-http";
-import { OPEN_ATTEMPT, schedulePayoutCascade } from "./follow-ups";
-import { readInvoice } from "./request";
+import { schedulePayoutCascade } from "./follow-ups";
 import { settleInvoice, targetOf } from "./settle";
-
-/** Statuses in which an invoice waits for a later answer about its latest attempt. */
-const WAITING: ReadonlySet<InvoiceRow["status"]> = new Set(["process_pending", "process_error"]);
 
 export type ApplyResult =
   | { kind: "applied"; invoice: InvoiceRow; attempt: AttemptRow }
@@ -49,10 +46,10 @@ export async function applyAttemptOutcome(
   if (attempt.status === "in_flight" || invoice.status === "processing") {
     return { kind: "in_flight", reason: "the attempt's request is still waiting for the provider's answer", invoice };
   }
-  if (!OPEN_ATTEMPT.has(attempt.status)) return { kind: "superseded", reason: `the attempt is already ${attempt.status.replaceAll("_", " ")}`, invoice };
+  if (!attemptIsOpen(attempt.status)) return { kind: "superseded", reason: `the attempt is already ${attempt.status.replaceAll("_", " ")}`, invoice };
   const target = targetOf(invoice, input.outcome);
   const lateSuccess = invoice.status === "expired" && (target.status === "processed" || target.status === "partially_processed");
-  if (!WAITING.has(invoice.status) && !lateSuccess) return { kind: "superseded", reason: `the invoice is already ${invoice.status.replaceAll("_", " ")}`, invoice };
+  if (!waitsForStatus(invoice.status) && !lateSuccess) return { kind: "superseded", reason: `the invoice is already ${invoice.status.replaceAll("_", " ")}`, invoice };
   if (input.outcome.kind === "unknown") {
     // Still not known: the attempt keeps its state; only the exchange is logged.
     const kept = { ...input.outcome, kind: attempt.status === "pending" ? "pending" : "unknown" } as ProviderOutcome;

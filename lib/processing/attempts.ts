@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import type { RoutingReason } from "@/lib/db/enums";
 import { invoiceAttempts, invoices, payoutParts } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
+import { attemptIsOpenSql } from "@/lib/invoices/lifecycle";
 import type { PayoutPartOutcome, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import type { Exchange } from "@/lib/providers/kit/provider-http";
 
@@ -107,7 +108,7 @@ export async function findOpenAttempt(db: Db, invoiceId: string): Promise<Attemp
   const [row] = await db
     .select()
     .from(invoiceAttempts)
-    .where(and(eq(invoiceAttempts.invoiceId, invoiceId), sql`${invoiceAttempts.status} in ('pending', 'unknown', 'in_flight')`))
+    .where(and(eq(invoiceAttempts.invoiceId, invoiceId), attemptIsOpenSql))
     .orderBy(desc(invoiceAttempts.seq))
     .limit(1);
   return row;

@@ -1,12 +1,12 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { findService } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
 import type { CardInput, PaymentInstruction, PayoutInstruction } from "@/lib/providers/kit/adapter";
 import { findOpenAttempt } from "./attempts";
 import { publicBaseUrl } from "@/lib/config";
-import { NOT_FOUND, readInvoice, runPaymentRequest, type PayResult } from "./request";
+import { NOT_FOUND, runPaymentRequest, type PayResult } from "./request";
 import { applyAttemptOutcome } from "./apply-outcome";
 import { queryAttemptStatus } from "./run-attempt";
 

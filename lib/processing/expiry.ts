@@ -1,36 +1,22 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { JobBatcher } from "@/lib/jobs/queue";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { attemptsExhausted, isPastLifetime, mayStillExpire } from "@/lib/invoices/lifecycle";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
 import { findOpenAttempt } from "./attempts";
-import { attemptsExhausted, isPastLifetime } from "./payable";
-import { readInvoice } from "./request";
 
 /**
- * Expiry (issue 11): an unpaid invoice ends `expired` (resolution expired) when its lifetime is
+ * Expiry: an unpaid invoice ends `expired` (resolution expired) when its lifetime is
  * over. One rule for the job queued at creation, the sweep that catches invoices whose job was lost,
  * and the hosted page, which expires an overdue invoice on the spot rather than show a card form.
  */
 
-/** Whether the invoice is unpaid and may expire: nothing moved and nothing is still being asked. */
-async function isUnpaid(db: Db, invoice: InvoiceRow): Promise<boolean> {
-  switch (invoice.status) {
-    case "created":
-      return true;
-    case "process_failed":
-      return !attemptsExhausted(invoice);
-    case "process_pending":
-      return !(await findOpenAttempt(db, invoice.id));
-    default:
-      return false;
-  }
-}
-
 /** Expires the invoice if its lifetime is over and it is unpaid; else returns it as it is. Safe to call twice. */
 export async function expireIfOverdue(db: Db, invoice: InvoiceRow, reason: string, now = new Date()): Promise<InvoiceRow> {
-  if (!isPastLifetime(invoice, now) || !(await isUnpaid(db, invoice))) return invoice;
+  const hasOpenAttempt = async () => Boolean(await findOpenAttempt(db, invoice.id));
+  if (!isPastLifetime(invoice, now) || !(await mayStillExpire(invoice, hasOpenAttempt))) return invoice;
   try {
     return await changeInvoiceStatus(db, invoice, "expired", "expired", { reason, attemptsExhausted: attemptsExhausted(invoice) });
   } catch (error) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isPastReconcileDeadline, reconcileAt, reconcileDeadline } from "./follow-ups";
-import { nextStepFrom } from "./jobs";
+import { nextStepFrom } from "@/lib/retry-schedules";
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, 0) + seconds * 1000);
 const started = at(0);

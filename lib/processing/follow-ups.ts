@@ -1,31 +1,18 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
-import { reconcileDelaySeconds } from "@/lib/jobs/names";
+import { attemptAwaitsAnswer, attemptsExhausted, reconciliationGaveUp, waitsForStatus } from "@/lib/invoices/lifecycle";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
+import { reconcileDelaySeconds, THREE_DS_SESSION_SECONDS } from "@/lib/retry-schedules";
 import { findOpenAttempt, type AttemptRow } from "./attempts";
-import { attemptsExhausted } from "./payable";
 import { nextTargets } from "./targets";
 
 /**
- * What is queued after an outcome is settled (issue 11). Queuing never fails the payment or the
- * callback that settled it: the change is committed, and the processing sweep queues whatever a
- * failure here left unqueued.
+ * What is queued after an outcome is settled. Queuing never fails the payment or the callback that
+ * settled it: the change is committed, and the processing sweep queues whatever a failure here left
+ * unqueued.
  */
-
-/** Invoices that wait for a status request to learn their latest attempt's outcome. */
-export const WAITING_FOR_STATUS: ReadonlySet<InvoiceRow["status"]> = new Set(["process_pending", "process_error"]);
-
-/** Attempt statuses a status request may still settle. */
-export const OPEN_ATTEMPT: ReadonlySet<AttemptRow["status"]> = new Set(["in_flight", "pending", "unknown"]);
-
-/**
- * How long a customer may still be on the provider's 3-D Secure page: about what card schemes give
- * an authentication session. A pending payment is not given up before its attempt is this old,
- * even when the invoice's lifetime ends sooner (the customer started paying at the last minute).
- */
-export const THREE_DS_SESSION_SECONDS = 15 * 60;
 
 type ScheduledAttempt = Pick<AttemptRow, "startedAt" | "status">;
 
@@ -76,13 +63,13 @@ async function safely(what: string, invoiceId: string, run: () => Promise<void>)
 
 /**
  * After a settle: an invoice left waiting (pending, unknown) gets its first status request. Only
- * the first: each status request queues the next one itself (lib/processing/jobs.ts).
+ * the first: each status request queues the next one itself (lib/processing/tasks/invoice-reconcile.ts).
  */
 export async function scheduleFollowUps(db: Db, invoice: InvoiceRow): Promise<void> {
-  if (!WAITING_FOR_STATUS.has(invoice.status) || invoice.resolution === "unable_to_reconcile") return;
+  if (!waitsForStatus(invoice.status) || reconciliationGaveUp(invoice)) return;
   await safely("status request", invoice.id, async () => {
     const attempt = await findOpenAttempt(db, invoice.id);
-    if (attempt && attempt.status !== "in_flight") await scheduleReconcile(db, invoice, attempt, 0);
+    if (attempt && attemptAwaitsAnswer(attempt.status)) await scheduleReconcile(db, invoice, attempt, 0);
   });
 }
 

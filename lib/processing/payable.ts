@@ -1,32 +1,13 @@
 import "server-only";
-import { DEFAULT_ATTEMPTS_LIMIT } from "@/lib/invoices/contract/field-schemas";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { attemptsExhausted, attemptsLimitOf, isPastLifetime } from "@/lib/invoices/lifecycle";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import type { InvoiceDirection } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
-
-/**
- * The most attempts one invoice may make across all its connections: payouts read their
- * `attempts_limit` option (spec 4.2), payments use the default (REFERENCE "Statuses": 5).
- */
-export function attemptsLimitOf(invoice: Pick<InvoiceRow, "direction" | "options">): number {
-  const asked = invoice.options.attempts_limit;
-  if (invoice.direction === "payout" && typeof asked === "number" && Number.isInteger(asked) && asked > 0) return asked;
-  return DEFAULT_ATTEMPTS_LIMIT;
-}
-
-export function attemptsExhausted(invoice: Pick<InvoiceRow, "direction" | "options" | "attemptsCount">): boolean {
-  return invoice.attemptsCount >= attemptsLimitOf(invoice);
-}
 
 export const ALREADY_PROCESSING = (): Problem =>
   problem("invoice_processing", "This invoice is already being paid; wait for its result.");
 
 export const EXPIRED = (): Problem => problem("invoice_expired", "This invoice has expired and can no longer be paid.");
-
-/** Its lifetime is over (issue 11): from expires_at on, no new attempt starts, even before the expire job has run. */
-export function isPastLifetime(invoice: Pick<InvoiceRow, "expiresAt">, now: Date = new Date()): boolean {
-  return invoice.expiresAt.getTime() <= now.getTime();
-}
 
 /**
  * Why the invoice cannot go to a provider now, or nothing. Only `created` and a `process_failed`

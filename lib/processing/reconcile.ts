@@ -1,12 +1,11 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { attemptAwaitsAnswer, attemptIsOpen, GAVE_UP_RESOLUTION, reconciliationGaveUp, waitsForStatus } from "@/lib/invoices/lifecycle";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { applyAttemptOutcome } from "./apply-outcome";
 import { findAttemptOf, type AttemptRow } from "./attempts";
-import { OPEN_ATTEMPT, WAITING_FOR_STATUS } from "./follow-ups";
-import { readInvoice } from "./request";
 import { queryAttemptStatus } from "./run-attempt";
 
 /**
@@ -26,11 +25,11 @@ export type ReconcileResult =
 
 /** Why this attempt cannot be asked about now, or undefined when it can. */
 export function notOpenReason(invoice: InvoiceRow, attempt: AttemptRow | undefined, options: { afterGivingUp?: boolean } = {}): string | undefined {
-  if (!WAITING_FOR_STATUS.has(invoice.status)) return `the invoice is ${invoice.status.replaceAll("_", " ")}`;
-  if (invoice.resolution === "unable_to_reconcile" && !options.afterGivingUp) return "reconciliation already gave up on this invoice";
+  if (!waitsForStatus(invoice.status)) return `the invoice is ${invoice.status.replaceAll("_", " ")}`;
+  if (reconciliationGaveUp(invoice) && !options.afterGivingUp) return "reconciliation already gave up on this invoice";
   if (!attempt) return "the attempt does not exist";
   if (attempt.seq < invoice.attemptsCount) return `the invoice has moved on to attempt ${invoice.attemptsCount}`;
-  if (!OPEN_ATTEMPT.has(attempt.status) || attempt.status === "in_flight") return `the attempt is ${attempt.status.replaceAll("_", " ")}`;
+  if (!attemptAwaitsAnswer(attempt.status)) return `the attempt is ${attempt.status.replaceAll("_", " ")}`;
   return undefined;
 }
 
@@ -53,7 +52,7 @@ export async function reconcileAttempt(
   const { outcome, exchanges } = await queryAttemptStatus(db, invoice, attempt);
   const applied = await applyAttemptOutcome(db, { ...input, outcome, exchanges, reason: options.reason });
   if (applied.kind !== "applied") return { kind: "nothing_open", reason: applied.reason, invoice: applied.invoice };
-  const still = OPEN_ATTEMPT.has(applied.attempt.status) && WAITING_FOR_STATUS.has(applied.invoice.status);
+  const still = attemptIsOpen(applied.attempt.status) && waitsForStatus(applied.invoice.status);
   return { kind: still ? "still_open" : "settled", invoice: applied.invoice, attempt: applied.attempt, outcome };
 }
 
@@ -70,7 +69,7 @@ export async function giveUpReconciling(db: Db, invoice: InvoiceRow, attempt: At
   try {
     return abandoned
       ? await changeInvoiceStatus(db, invoice, "expired", "expired", { reason: "lifetime ended while the payment waited for the customer" })
-      : await changeInvoiceStatus(db, invoice, "process_error", "unable_to_reconcile", {
+      : await changeInvoiceStatus(db, invoice, "process_error", GAVE_UP_RESOLUTION, {
           reason: "lifetime ended without a final answer from the provider",
         });
   } catch (error) {

@@ -2,14 +2,14 @@ import "server-only";
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
+import type { JobSweep } from "@/lib/jobs/task";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { listAttempts, recordOutcome, type AttemptRow } from "./attempts";
 import { schedulePayoutCascade, scheduleFollowUps } from "./follow-ups";
-import { readInvoice } from "./request";
 import { settleInvoice } from "./settle";
 
 /**
@@ -86,3 +86,5 @@ export async function recoverInterruptedRequests(db: Db, scope: { merchantId?: s
   }
   return recovered;
 }
+
+export const recoverInterruptedRequestsSweep: JobSweep = { name: "recover-interrupted-requests", run: (db) => recoverInterruptedRequests(db) };

@@ -1,15 +1,14 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { invoices } from "@/lib/db/schema";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
 import type { InvoiceDirection } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
-import { ALREADY_PROCESSING, attemptsLimitOf, payabilityProblems } from "./payable";
+import { attemptsLimitOf } from "@/lib/invoices/lifecycle";
+import { ALREADY_PROCESSING, payabilityProblems } from "./payable";
 import { runAttempt, type ProviderCall } from "./run-attempt";
 import { scheduleFollowUps } from "./follow-ups";
 import { settleInvoice } from "./settle";
@@ -19,11 +18,6 @@ export type PayResult =
   | { kind: "finished"; invoice: InvoiceRow }
   | { kind: "redirect"; url: string; invoice: InvoiceRow }
   | { kind: "refused"; problems: Problem[] };
-
-export async function readInvoice(db: Db, invoiceId: string): Promise<InvoiceRow | undefined> {
-  const [row] = await db.select().from(invoices).where(eq(invoices.id, invoiceId)).limit(1);
-  return row;
-}
 
 export const NOT_FOUND = (): Problem => problem("invoice_not_found", "No such invoice.");
 

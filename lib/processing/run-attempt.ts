@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { findConnectionRow } from "@/lib/connections/queries";
 import type { ConnectionRow } from "@/lib/connections/store";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import type { Mode } from "@/lib/providers";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";

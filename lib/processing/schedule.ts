@@ -1,15 +1,14 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { attemptsExhausted, isExpirableStatus, isPastLifetime } from "@/lib/invoices/lifecycle";
+import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import type { JobName } from "@/lib/jobs/names";
 import { listScheduledJobs, type ScheduledJob } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { findOpenAttempt } from "./attempts";
 import { isFinal } from "@/lib/invoices/state-machine";
-import { attemptsExhausted, isPastLifetime } from "./payable";
 import { notOpenReason, reconcileAttempt } from "./reconcile";
-import { readInvoice } from "./request";
 
 /**
  * The invoice page's "Scheduled" section and its "Check status now" (issue 11): what the queue
@@ -39,9 +38,6 @@ export type InvoiceSchedule = {
   /** The queue could not be read (the page still shows the rest). */
   queueUnavailable: boolean;
 };
-
-/** Statuses the expiry check may still end (lib/processing/expiry.ts). */
-const MAY_EXPIRE: ReadonlySet<InvoiceRow["status"]> = new Set(["created", "process_failed", "process_pending"]);
 
 const asNumber = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
 
@@ -85,7 +81,7 @@ export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId:
       runAt: job.startAfter.toISOString(),
       state: job.state,
       retries: job.retryCount,
-      obsolete: (job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !MAY_EXPIRE.has(invoice.status)),
+      obsolete: (job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !isExpirableStatus(invoice.status)),
     })),
     queueUnavailable,
   };

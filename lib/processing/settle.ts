@@ -2,11 +2,11 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import { attemptsExhausted } from "@/lib/invoices/lifecycle";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
-import { attemptsExhausted } from "./payable";
 
 type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?: bigint };
 

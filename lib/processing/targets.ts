@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { RoutingReason } from "@/lib/db/enums";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { listRouteCandidates } from "@/lib/routing/candidates";
 
 export type AttemptTarget = { connectionId: string; reason: RoutingReason };

@@ -2,7 +2,7 @@ import "server-only";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import type { Db } from "@/lib/db/client";
 import { enqueue } from "@/lib/jobs/queue";
-import type { JobHandler, JobSweep } from "@/lib/jobs/registry";
+import { defineTask, type JobSweep } from "@/lib/jobs/task";
 import { logger } from "@/lib/logger";
 import { keyId } from "./crypto-box";
 import { keyringOf } from "./keyring";
@@ -16,7 +16,7 @@ const QUEUE_WINDOW_MS = 10 * 60_000;
  * CREDENTIALS_KEY. `keyId` is the current key's id when it was queued; an instance that seals with
  * another key (an old instance during a rolling deploy) leaves the job to the others.
  */
-export const resealCredentialsJob: JobHandler<"credentials-reseal"> = async (db, data) => {
+export const credentialsResealTask = defineTask("credentials-reseal", async (db, data) => {
   const keys = credentialsKey();
   const own = keyId(keys);
   if (data.keyId !== own) {
@@ -25,7 +25,7 @@ export const resealCredentialsJob: JobHandler<"credentials-reseal"> = async (db,
   }
   const result = await resealAll(db, keys);
   logger.info("credentials re-sealed", { keyId: own, resealed: result.resealed, changedMeanwhile: result.changedMeanwhile, unreadable: unreadableForLog(result) });
-};
+});
 
 /** Queues the re-seal job when a previous key is configured and something is still under it. */
 export async function queueCredentialsReseal(db: Db, now = Date.now()): Promise<number> {

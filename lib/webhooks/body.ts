@@ -1,6 +1,6 @@
 import { toInvoiceResource } from "@/lib/api/invoice-resource";
 import { publicBaseUrl } from "@/lib/config";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { invoiceFromSnapshot, snapshotInvoice } from "@/lib/invoices/events";
 
 /**

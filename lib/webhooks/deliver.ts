@@ -5,25 +5,18 @@ import { merchants, webhookDeliveries, webhookEvents } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
+import { retryDelaySeconds, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { renderEventBody, sampleInvoiceSnapshot, TEST_EVENT_TYPE } from "./body";
 import { signingSecrets } from "./secrets";
 import { postWebhook, type SendOutcome } from "./send";
 import { signatureHeader } from "./sign";
 
 /**
- * Delivery of merchant events (issue 11). Automatic tries run as "webhook-deliver" jobs: a 2xx
- * within 10 s is success; anything else is retried with backoff (RETRY_DELAYS_SECONDS, then every
- * 2 hours) while the next try is within 24 hours of the event, after that the event is failed.
- * Every try is logged in webhook_deliveries (never the secret or the body).
+ * Delivery of merchant events. Automatic tries run as "webhook-deliver" jobs: a 2xx within 10 s is
+ * success; anything else is retried on the webhook schedule (lib/retry-schedules.ts) while the next
+ * try is within RETRY_WINDOW_HOURS of the event, after that the event is failed. Every try is logged
+ * in webhook_deliveries (never the secret or the body).
  */
-export const RETRY_DELAYS_SECONDS = [10, 30, 120, 600, 1800, 3600] as const;
-export const RETRY_EVERY_SECONDS = 7200;
-export const RETRY_WINDOW_HOURS = 24;
-
-/** Seconds from failed try number `tryNo` (1-based) to the next. */
-export function retryDelaySeconds(tryNo: number): number {
-  return RETRY_DELAYS_SECONDS[tryNo - 1] ?? RETRY_EVERY_SECONDS;
-}
 
 export type DeliveryTrigger = "automatic" | "resend" | "test";
 export type DeliveryTry = SendOutcome & { deliveryId: string; eventId: string; url: string };

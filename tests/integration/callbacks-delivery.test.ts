@@ -8,15 +8,15 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import type { Db } from "@/lib/db/client";
 import { invoiceStatusHistory, providerCallbacks } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import { listAttempts } from "@/lib/processing/attempts";
 import { payWithCard, resumeAfterRedirect } from "@/lib/processing/engine";
-import { readInvoice } from "@/lib/processing/request";
+import { readInvoice } from "@/lib/invoices/store";
 import type { ConnectionKind } from "@/lib/providers";
 import { PROVIDER_SERVERS } from "@/lib/providers/server/servers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { sandboxCallbackJob } from "@/lib/sandbox/callback-jobs";
+import { sandboxCallbackTask } from "@/lib/sandbox/tasks/sandbox-callback";
 import { sandboxNotificationId } from "@/lib/sandbox/callback-send";
 import { listRecordsForConnection } from "@/lib/sandbox/records";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
@@ -131,18 +131,18 @@ describe("Provider callbacks from the sandboxes", () => {
 
     process.env.APP_URL = await closedPortUrl();
     try {
-      await expect(sandboxCallbackJob(t.db, data, job)).rejects.toThrow();
+      await expect(sandboxCallbackTask.handler(t.db, data, job)).rejects.toThrow();
     } finally {
       process.env.APP_URL = sandbox.origin;
     }
     expect(await callbacksOf(t.db, invoice.id)).toEqual([]);
 
-    await sandboxCallbackJob(t.db, data, job);
+    await sandboxCallbackTask.handler(t.db, data, job);
     expect(await callbacksOf(t.db, invoice.id)).toEqual([expect.objectContaining({ outcome: "superseded", notificationId: data.notificationId })]);
 
     // Run twice (a worker killed after sending): the service refuses the replay; the job ends, logged, not retried.
     const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
-    await expect(sandboxCallbackJob(t.db, data, job)).resolves.toBeUndefined();
+    await expect(sandboxCallbackTask.handler(t.db, data, job)).resolves.toBeUndefined();
     expect(warn).toHaveBeenCalledWith("sandbox callback refused", expect.objectContaining({ status: 401, notificationId: data.notificationId }));
     expect((await callbacksOf(t.db, invoice.id)).map((row) => row.outcome).sort()).toEqual(["rejected", "superseded"]);
   });

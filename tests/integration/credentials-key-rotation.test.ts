@@ -8,8 +8,8 @@ import { createGeneratedKeyPair } from "@/lib/connections/key-files";
 import { createConnection, editConnection } from "@/lib/connections/service";
 import { revealCredentials, toConnectionView } from "@/lib/connections/store";
 import { connections, generatedKeys, webhookSecrets } from "@/lib/db/schema";
-import { JOB_HANDLERS } from "@/lib/jobs/handlers";
 import { runDueJobs } from "@/lib/jobs/queue";
+import { JOB_TASKS } from "@/lib/server-jobs";
 import { checkConnectionHealth, UNREADABLE_CREDENTIALS } from "@/lib/processing/health";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { decryptSecret, isVaultError, keyId, loadCredentialsKey, sealedKeyId } from "@/lib/vault";
@@ -135,7 +135,7 @@ describe("rotating the credentials key (CREDENTIALS_KEY_PREVIOUS, issue 14 item 
     // The worker's sweep at start queues one job; a second instance's sweep in the same window does not.
     expect(await queueCredentialsReseal(test.db)).toBe(1);
     expect(await queueCredentialsReseal(test.db)).toBe(0);
-    expect(await runDueJobs(test.db, JOB_HANDLERS, { names: ["credentials-reseal"] })).toBe(1);
+    expect(await runDueJobs(test.db, JOB_TASKS, { names: ["credentials-reseal"] })).toBe(1);
     expect(new Set(await sealedIds())).toEqual(new Set([keyId(keyB)]));
     const after = await rotationStatus(test.db, key);
     for (const column of after.columns) expect(column.previous[keyId(keyA)]).toBeUndefined();

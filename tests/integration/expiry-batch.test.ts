@@ -9,7 +9,7 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import { invoices } from "@/lib/db/schema";
 import { getBoss } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
-import { expireOverdueInvoices } from "@/lib/processing/jobs";
+import { expireOverdueInvoices } from "@/lib/processing/tasks/invoice-expire";
 import { setUpTestDb } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";

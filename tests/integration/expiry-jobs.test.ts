@@ -18,7 +18,7 @@ import { getStatusHistory } from "@/lib/invoices/status";
 import { getBoss, jobsSchema } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
-import { expireJob, expireOverdueInvoices } from "@/lib/processing/jobs";
+import { expireOverdueInvoices, invoiceExpireTask } from "@/lib/processing/tasks/invoice-expire";
 import { setUpTestDb } from "./helpers/db";
 import { payOnHostedPage } from "./helpers/hosted-page";
 import { setUpFakeProvider } from "./helpers/fake-provider";
@@ -135,11 +135,11 @@ describe("the expire job", () => {
     expect(await invoiceRow(id)).toMatchObject({ status: "created" });
 
     await passLifetime(id);
-    await expireJob(t.db, { invoiceId: id }, JOB);
+    await invoiceExpireTask.handler(t.db, { invoiceId: id }, JOB);
     expect(await invoiceRow(id)).toMatchObject({ status: "expired", resolution: "expired" });
     const history = await getStatusHistory(t.db, id);
     expect(history.at(-1)).toMatchObject({ fromStatus: "created", toStatus: "expired", resolution: "expired", reason: "lifetime ended" });
-    await expireJob(t.db, { invoiceId: id }, JOB);
+    await invoiceExpireTask.handler(t.db, { invoiceId: id }, JOB);
     expect(await getStatusHistory(t.db, id)).toEqual(history);
 
     // The API shows it; the payout's process endpoint and the hosted page refuse to charge.
@@ -151,7 +151,7 @@ describe("the expire job", () => {
     const id = (await createPayment(m, { lifetime: 600 })).json.data.id;
     expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
     await passLifetime(id);
-    await expireJob(t.db, { invoiceId: id }, JOB);
+    await invoiceExpireTask.handler(t.db, { invoiceId: id }, JOB);
     expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok" });
   });
 
@@ -162,7 +162,7 @@ describe("the expire job", () => {
     await payOnHostedPage(id, CARD);
     expect(await invoiceRow(id)).toMatchObject({ status: "process_failed" });
     await passLifetime(id);
-    await expireJob(t.db, { invoiceId: id }, JOB);
+    await invoiceExpireTask.handler(t.db, { invoiceId: id }, JOB);
     expect(await invoiceRow(id)).toMatchObject({ status: "expired", resolution: "expired" });
   });
 

@@ -34,7 +34,7 @@ const get = (headers: Record<string, string> = {}) => healthRoute.GET(new Reques
 
 describe("GET /api/health", () => {
   it("answers 200 when the database and the queue answer and this process's workers run", async () => {
-    await startJobWorkers(t.db, {} as never, []);
+    await startJobWorkers(t.db, [], []);
     expect(jobWorkersState()).toBe("running");
 
     const response = await get();

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { invoices } from "@/lib/db/schema";
 import { createInvoice, type CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
 import { readApiListQuery, readDashboardListQuery, type InvoiceListFilter } from "@/lib/invoices/read/filters";
 import { listInvoices, prefixEnd } from "@/lib/invoices/read/list-invoices";

@@ -9,7 +9,7 @@ import { DASHBOARD_PAGE_SIZE, readDashboardListQuery, type DashboardInvoiceFilte
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { setUpTestDb } from "./helpers/db";

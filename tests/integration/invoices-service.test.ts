@@ -9,7 +9,7 @@ import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { findRoute, noRouteDetail } from "@/lib/invoices/create/routing";
 import { createInvoice, type CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus, getStatusHistory, StaleInvoiceStatusError } from "@/lib/invoices/status";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { toJsonPointer } from "@/lib/problems";

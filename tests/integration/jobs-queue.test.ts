@@ -1,22 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { getBoss, enqueue, jobIdFor, jobsSchema, runDueJobs, stopJobs } from "@/lib/jobs/queue";
-import type { JobHandlers } from "@/lib/jobs/registry";
+import type { JobName } from "@/lib/jobs/names";
+import { defineTask, type AnyJobTask } from "@/lib/jobs/task";
 import { setUpTestDb } from "./helpers/db";
 
 const test = setUpTestDb();
 
-function recordingHandlers(seen: string[], fail = new Set<string>()): JobHandlers {
+function recordingTasks(seen: string[], fail = new Set<string>()): AnyJobTask[] {
   const handler = async (_db: unknown, data: { invoiceId?: string }) => {
     seen.push(String(data.invoiceId));
     if (fail.has(String(data.invoiceId))) throw new Error("receiver refused");
   };
-  return {
-    "invoice-reconcile": handler,
-    "invoice-expire": handler,
-    "payout-process": handler,
-    "webhook-deliver": handler,
-    "sandbox-callback": handler,
-  } as unknown as JobHandlers;
+  const names: JobName[] = ["invoice-reconcile", "invoice-expire", "payout-process", "webhook-deliver", "sandbox-callback"];
+  return names.map((name) => defineTask(name, handler as never)) as AnyJobTask[];
 }
 
 async function jobRow(id: string) {
@@ -32,16 +28,16 @@ describe("job queue (pg-boss over the test database)", () => {
     expect(first).toBe(jobIdFor("invoice-expire", "cpi_once"));
     expect(second).toBeNull();
     const seen: string[] = [];
-    expect(await runDueJobs(test.db, recordingHandlers(seen))).toBe(1);
+    expect(await runDueJobs(test.db, recordingTasks(seen))).toBe(1);
     expect(seen).toEqual(["cpi_once"]);
     expect((await jobRow(first!))?.state).toBe("completed");
-    expect(await runDueJobs(test.db, recordingHandlers(seen))).toBe(0);
+    expect(await runDueJobs(test.db, recordingTasks(seen))).toBe(0);
   });
 
   it("does not run a job before its time", async () => {
     const id = await enqueue(test.db, "invoice-expire", { invoiceId: "cpi_later" }, { startAfter: 3600 });
     const seen: string[] = [];
-    await runDueJobs(test.db, recordingHandlers(seen));
+    await runDueJobs(test.db, recordingTasks(seen));
     expect(seen).not.toContain("cpi_later");
     expect((await jobRow(id!))?.state).toBe("created");
   });
@@ -49,7 +45,7 @@ describe("job queue (pg-boss over the test database)", () => {
   it("retries a failing job later, with backoff, instead of losing it", async () => {
     const id = await enqueue(test.db, "invoice-reconcile", { invoiceId: "cpi_fails", attemptId: "att_x", step: 0 });
     const seen: string[] = [];
-    await runDueJobs(test.db, recordingHandlers(seen, new Set(["cpi_fails"])), { names: ["invoice-reconcile"] });
+    await runDueJobs(test.db, recordingTasks(seen, new Set(["cpi_fails"])), { names: ["invoice-reconcile"] });
     expect(seen).toEqual(["cpi_fails"]);
     const row = await jobRow(id!);
     expect(row?.state).toBe("retry");
@@ -61,7 +57,7 @@ describe("job queue (pg-boss over the test database)", () => {
     const id = await enqueue(test.db, "payout-process", { invoiceId: "cpoi_kept", afterAttemptId: "att_1" });
     await stopJobs(test.db);
     const seen: string[] = [];
-    expect(await runDueJobs(test.db, recordingHandlers(seen), { names: ["payout-process"] })).toBe(1);
+    expect(await runDueJobs(test.db, recordingTasks(seen), { names: ["payout-process"] })).toBe(1);
     expect(seen).toEqual(["cpoi_kept"]);
     expect((await jobRow(id!))?.state).toBe("completed");
   });

@@ -5,7 +5,7 @@ import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { getStatusHistory } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
 import { listAttempts, listPayoutParts } from "@/lib/processing/attempts";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import { listAttempts, listPayoutParts } from "@/lib/processing/attempts";
 import { payWithCard, processPayout, resumeAfterRedirect } from "@/lib/processing/engine";

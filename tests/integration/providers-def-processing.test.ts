@@ -4,7 +4,7 @@ import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { sandboxRecords } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import type { InvoiceRow } from "@/lib/invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import { listAttempts } from "@/lib/processing/attempts";
 import { payWithCard, payWithoutHostedPage, resumeAfterRedirect } from "@/lib/processing/engine";

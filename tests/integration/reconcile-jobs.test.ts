@@ -18,7 +18,7 @@ import { logger } from "@/lib/logger";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
 import { listAttempts, startAttempt } from "@/lib/processing/attempts";
-import { reconcileJob, requeueReconciliation } from "@/lib/processing/jobs";
+import { invoiceReconcileTask, requeueReconciliation } from "@/lib/processing/tasks/invoice-reconcile";
 import { recoverInterruptedRequests } from "@/lib/processing/recover";
 import { readInvoiceSchedule } from "@/lib/processing/schedule";
 import { saveRoutingOrder } from "@/lib/routing/orders";
@@ -178,7 +178,7 @@ describe("a provider that never answers", () => {
     // Reconciliation stops: nothing more is queued, and a stray job changes nothing.
     expect(await reconcileJobs(id)).toEqual([]);
     const [attempt] = await listAttempts(t.db, id);
-    await reconcileJob(t.db, { invoiceId: id, attemptId: attempt!.id, step: 9 }, { id: "x", name: "invoice-reconcile", retryCount: 0 });
+    await invoiceReconcileTask.handler(t.db, { invoiceId: id, attemptId: attempt!.id, step: 9 }, { id: "x", name: "invoice-reconcile", retryCount: 0 });
     expect(statusCalls()).toHaveLength(asked + 1);
     expect(paymentCalls()).toHaveLength(1);
     expect(await listAttempts(t.db, id)).toHaveLength(1);
@@ -332,11 +332,11 @@ describe("idempotent jobs", () => {
     await pay(id);
     const [attempt] = await listAttempts(t.db, id);
     const job = { id: "manual", name: "invoice-reconcile" as const, retryCount: 0 };
-    await reconcileJob(t.db, { invoiceId: id, attemptId: attempt!.id, step: 0 }, job);
+    await invoiceReconcileTask.handler(t.db, { invoiceId: id, attemptId: attempt!.id, step: 0 }, job);
     const history = await getStatusHistory(t.db, id);
     const calls = fake.calls.length;
-    await reconcileJob(t.db, { invoiceId: id, attemptId: attempt!.id, step: 0 }, job);
-    await reconcileJob(t.db, { invoiceId: id, attemptId: "att_not_this_invoices", step: 0 }, job);
+    await invoiceReconcileTask.handler(t.db, { invoiceId: id, attemptId: attempt!.id, step: 0 }, job);
+    await invoiceReconcileTask.handler(t.db, { invoiceId: id, attemptId: "att_not_this_invoices", step: 0 }, job);
     expect(await getStatusHistory(t.db, id)).toEqual(history);
     expect(fake.calls).toHaveLength(calls);
     expect(await invoiceRow(id)).toMatchObject({ status: "processed" });

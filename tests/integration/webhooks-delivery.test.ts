@@ -233,8 +233,8 @@ describe("delivery of invoice.status_changed", () => {
     expect(receiver.state.processed.has(event!.id)).toBe(true);
 
     // The same job once more (a worker that died before recording completion): nothing is sent.
-    const { deliverWebhookJob } = await import("@/lib/webhooks/jobs");
-    await deliverWebhookJob(t.db, { eventId: event!.id, invoiceId: id, tryNo: 2 }, { id: "x", name: "webhook-deliver", retryCount: 0 });
+    const { webhookDeliverTask } = await import("@/lib/webhooks/tasks/webhook-deliver");
+    await webhookDeliverTask.handler(t.db, { eventId: event!.id, invoiceId: id, tryNo: 2 }, { id: "x", name: "webhook-deliver", retryCount: 0 });
     expect(receiver.state.requests).toHaveLength(2);
   });
 
@@ -326,9 +326,9 @@ describe("delivery of invoice.status_changed", () => {
     const [event] = await listInvoiceEvents(t.db, m.merchantId, id);
     await t.db.update(merchants).set({ webhookUrl: receiver.url }).where(eq(merchants.id, m.merchantId));
     await t.db.update(webhookEvents).set({ deliveryState: "pending", nextTryAt: new Date(Date.now() - 1000) }).where(eq(webhookEvents.id, event!.id));
-    const { webhookSweeps } = await import("@/lib/webhooks/jobs");
-    expect(await webhookSweeps[0]!.run(t.db)).toBeGreaterThanOrEqual(1);
-    expect(await webhookSweeps[0]!.run(t.db)).toBe(0);
+    const { webhookDueTriesSweep } = await import("@/lib/webhooks/tasks/webhook-deliver");
+    expect(await webhookDueTriesSweep.run(t.db)).toBeGreaterThanOrEqual(1);
+    expect(await webhookDueTriesSweep.run(t.db)).toBe(0);
     await deliver();
     expect(await eventRow(event!.id)).toMatchObject({ deliveryState: "delivered", tries: 1 });
     expect(receiver.state.processed.has(event!.id)).toBe(true);

@@ -12,7 +12,8 @@ import { requestHash } from "./request-hash";
 import { findPinnedInvoiceRoute, findRoute, type Route } from "./routing";
 import { pinnedConnectionId, type InvoiceEnvelope } from "../contract/schemas";
 import { INITIAL_STATUS } from "../state-machine";
-import { findInvoiceByReference, insertInvoiceOnce, type InvoiceRow } from "./store";
+import type { InvoiceRow } from "../store";
+import { findInvoiceByReference, insertInvoiceOnce } from "./store";
 
 /**
  * The card number as sent (separators removed): the full number, or the mask when the client sent

@@ -4,8 +4,11 @@ import { invoices, invoiceStatusHistory, merchants } from "@/lib/db/schema";
 import { INVOICE_LIFETIME_DEFAULT_SECONDS } from "../contract/field-schemas";
 import type { InvoiceDirection } from "@/lib/providers";
 import { INITIAL_STATUS } from "../state-machine";
+import type { InvoiceRow } from "../store";
 
-export type InvoiceRow = typeof invoices.$inferSelect;
+/** lib/api still names the row through this module; the type itself lives in the invoice store. */
+export type { InvoiceRow } from "../store";
+
 /** Every column but those the database sets; nullable ones are named explicitly. */
 export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "attemptsCount" | "returnUrl" | "expiresAt"> &
   Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt">>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { InvoiceRow } from "../create/store";
+import type { InvoiceRow } from "../store";
 
 /** The shape of an invoice id: anything else cannot exist, and refusing it early keeps odd bytes (NUL) from the database. */
 export const INVOICE_ID = /^(cpi|cpoi)_[A-Za-z0-9_-]{1,64}$/;

@@ -1,5 +1,5 @@
 import { findService } from "@/lib/providers";
-import type { InvoiceRow } from "../create/store";
+import type { InvoiceRow } from "../store";
 
 /**
  * Where a `_hpp` invoice's customer is sent: a page of this app, `/pay/{id}`, that will hand over

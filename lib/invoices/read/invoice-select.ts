@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
-import type { InvoiceRow } from "../create/store";
+import type { InvoiceRow } from "../store";
 
 /** What a read shows of the routed connection: never credentials, only what names it. */
 const connectionColumns = {

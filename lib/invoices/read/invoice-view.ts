@@ -1,7 +1,7 @@
 import type { RoutingReason } from "@/lib/db/enums";
 import { getKind, getProvider, type InvoiceDirection, type Mode } from "@/lib/providers";
 import { INVOICE_TYPES } from "../contract/schemas";
-import type { InvoiceRow } from "../create/store";
+import type { InvoiceRow } from "../store";
 import type { InvoiceStatus, Resolution } from "../state-machine";
 import type { DashboardCustomerField } from "./customer-fields";
 import type { RoutedConnection } from "./invoice-select";

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
-import { JOB_HANDLERS } from "@/lib/jobs/handlers";
 import type { JobName } from "@/lib/jobs/names";
 import { getBoss, jobsSchema, listScheduledJobs, runDueJobs } from "@/lib/jobs/queue";
+import { JOB_TASKS } from "@/lib/server-jobs";
 
 /**
  * Jobs in integration tests: nothing polls; a test runs what is due with `runJobs` (what the workers
@@ -9,7 +9,7 @@ import { getBoss, jobsSchema, listScheduledJobs, runDueJobs } from "@/lib/jobs/q
  * kept; only its time is moved to now), instead of waiting minutes.
  */
 export function runJobs(db: Db, names?: readonly JobName[]): Promise<number> {
-  return runDueJobs(db, JOB_HANDLERS, names ? { names } : {});
+  return runDueJobs(db, JOB_TASKS, names ? { names } : {});
 }
 
 /** Moves queued jobs (optionally only those of one invoice and/or name) to now; returns how many. */

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { renderEventBody, sampleInvoiceSnapshot } from "@/lib/webhooks/body";
-import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/webhooks/deliver";
+import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { verifyExampleSource } from "@/lib/webhooks/docs";
 import { SECRET_OVERLAP_HOURS } from "@/lib/webhooks/secrets";
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from "@/lib/webhooks/send";

@@ -4,17 +4,17 @@ import { callbackUrl } from "@/lib/callbacks/url";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { revealCredentials } from "@/lib/connections/store";
 import { connections } from "@/lib/db/schema";
-import type { JobHandler } from "@/lib/jobs/registry";
+import { defineTask } from "@/lib/jobs/task";
 import { logger } from "@/lib/logger";
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { findRecordByReference } from "./records";
+import { findRecordByReference } from "../records";
 
 /** How long the service may take to answer a sandbox's callback. */
 const CALLBACK_TIMEOUT_MS = 10_000;
 
 /**
- * Sends one sandbox callback (job `sandbox-callback`): the provider's notification about its record
+ * `sandbox-callback`: sends one sandbox callback: the provider's notification about its record
  * as the record is NOW (a job that runs late tells the latest state), signed in the provider's own
  * scheme with the connection's credentials or the provider's key, POSTed to
  * `<APP_URL>/api/callbacks/<slug>/<connection id>`. Test-mode connections only: a sandbox never
@@ -22,7 +22,7 @@ const CALLBACK_TIMEOUT_MS = 10_000;
  * backoff (the same notification id: a delivery that did arrive is then refused as a replay and
  * not retried); a 4xx is the service's final word and is logged.
  */
-export const sandboxCallbackJob: JobHandler<"sandbox-callback"> = async (db, data) => {
+export const sandboxCallbackTask = defineTask("sandbox-callback", async (db, data) => {
   const callbacks = getProviderServer(data.provider)?.callbacks;
   if (!callbacks) return;
   const record = await findRecordByReference(db, data.provider, data.reference);
@@ -50,4 +50,4 @@ export const sandboxCallbackJob: JobHandler<"sandbox-callback"> = async (db, dat
   if (response.status >= 400) {
     logger.warn("sandbox callback refused", { provider: data.provider, connectionId: data.connectionId, notificationId: data.notificationId, status: response.status, answer });
   }
-};
+});

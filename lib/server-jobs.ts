@@ -1,0 +1,45 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type { JobName } from "@/lib/jobs/names";
+import { startJobWorkers } from "@/lib/jobs/queue";
+import type { JobSweep } from "@/lib/jobs/task";
+import { recoverInterruptedRequestsSweep } from "@/lib/processing/recover";
+import { expireOverdueInvoicesSweep, invoiceExpireTask } from "@/lib/processing/tasks/invoice-expire";
+import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processing/tasks/invoice-reconcile";
+import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
+import { sandboxCallbackTask } from "@/lib/sandbox/tasks/sandbox-callback";
+import { credentialsResealSweep, credentialsResealTask } from "@/lib/vault/reseal-job";
+import { webhookDeliverTask, webhookDueTriesSweep } from "@/lib/webhooks/tasks/webhook-deliver";
+
+/**
+ * The composition root of the background jobs: every task a worker runs and every sweep it repeats,
+ * handed to the queue (lib/jobs) here, so the queue itself knows no domain. The app server
+ * (lib/server-start.ts) and `npm run worker` (scripts/worker.ts) start their workers through it;
+ * integration tests run due jobs with JOB_TASKS.
+ */
+export const JOB_TASKS = [
+  invoiceReconcileTask,
+  invoiceExpireTask,
+  payoutProcessTask,
+  webhookDeliverTask,
+  sandboxCallbackTask,
+  credentialsResealTask,
+] as const;
+
+// Every job name has its task: a name left out here would fail its jobs until they are dropped.
+const everyJobHasATask: Exclude<JobName, (typeof JOB_TASKS)[number]["name"]> extends never ? true : never = true;
+void everyJobHasATask;
+
+/** Run by each worker process at start and every minute, in this order. */
+export const JOB_SWEEPS: readonly JobSweep[] = [
+  expireOverdueInvoicesSweep,
+  requeueReconciliationSweep,
+  recoverInterruptedRequestsSweep,
+  webhookDueTriesSweep,
+  credentialsResealSweep,
+];
+
+/** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */
+export function startServerJobs(db: Db): Promise<void> {
+  return startJobWorkers(db, JOB_TASKS, JOB_SWEEPS);
+}
