@@ -8,6 +8,7 @@ import http from "node:http";
 import { parse } from "node:url";
 import next from "next";
 import { normalizeForwardedHeaders, trustedProxyHops } from "@/lib/auth/client-address";
+import { jsonApiError, jsonApiErrorBody } from "@/lib/api/errors";
 import { requestIdOf } from "@/lib/api/request";
 import { API_SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { publicBaseUrl } from "@/lib/config";
@@ -53,7 +54,7 @@ function sendMalformedPath(req: http.IncomingMessage, res: http.ServerResponse, 
   const incoming = req.headers["x-request-id"];
   const requestId = requestIdOf(new Request("http://localhost/", { headers: typeof incoming === "string" ? { "x-request-id": incoming } : {} }));
   const body = api
-    ? JSON.stringify({ errors: [{ status: "400", code: "malformed_path", title: "Bad Request", detail: "The address has a malformed percent-escape." }], meta: { request_id: requestId } })
+    ? jsonApiErrorBody([jsonApiError(400, "malformed_path", "Bad Request", "The address has a malformed percent-escape.")], requestId)
     : "Bad Request: the address has a malformed percent-escape.";
   res.writeHead(400, {
     "Content-Type": api ? "application/vnd.api+json" : "text/plain; charset=utf-8",

@@ -4,7 +4,7 @@ import type { z } from "zod";
  * The one problem type of lib/: anything a caller did wrong (a bad field, a bad query parameter, a
  * rule of the spec, a refusal by a provider) is a Problem. It is rendered in exactly two places:
  * as JSON:API error objects at the HTTP boundary (`problemsToJsonApi` in lib/api/errors.ts) and as
- * form field errors in server actions (`problemsToFormErrors` in lib/actions/result.ts).
+ * form field errors of server actions and the hosted page (`problemsToFormErrors` in lib/actions/result.ts).
  *
  * - `code`: stable, machine-readable, snake_case (`currency_mismatch`, `required`, `provider_auth_error`).
  * - `message`: one sentence a person can act on; never contains the submitted value (card numbers, secrets).
@@ -19,7 +19,11 @@ export type Problem = {
   path: readonly (string | number)[];
 };
 
-/** A value, or every problem found at once. */
+/**
+ * A value, or every problem found at once: the one result type of lib/, server actions included
+ * (runAction renders the problems as form errors). A refusal of the request as a whole, with no
+ * field to blame, is a problem with an empty path: a form shows it as its alert.
+ */
 export type Result<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
@@ -30,6 +34,9 @@ export const problem = (code: string, message: string, path: readonly (string | 
   message,
   path,
 });
+
+/** A refusal of the whole request: one problem without a path. */
+export const refuse = (code: string, message: string): { ok: false; problems: Problem[] } => fail([problem(code, message)]);
 
 /** The same problems one level down, e.g. a kind's credential rules reported under `credentials`. */
 export function prefixPaths(prefix: readonly (string | number)[], problems: readonly Problem[]): Problem[] {

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { jsonApiError, jsonApiErrorBody } from "@/lib/api/errors";
 import { requestIdOf } from "@/lib/api/request";
 import { API_SECURITY_HEADERS } from "@/lib/api/security-headers";
 
@@ -32,7 +33,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
   const head = Buffer.isBuffer(packet) && packet.subarray(0, 5).toString("latin1") === "HEAD " && [-1, packet.length - 4].includes(packet.indexOf("\r\n\r\n"));
   const requestId = requestIdOf(new Request("http://localhost/"));
   const title = STATUS_CODES[status]!;
-  const body = JSON.stringify({ errors: [{ status: String(status), code: status === 431 ? "headers_too_large" : status === 408 ? "request_timeout" : "bad_request", title, detail }], meta: { request_id: requestId } });
+  const code = status === 431 ? "headers_too_large" : status === 408 ? "request_timeout" : "bad_request";
+  const body = jsonApiErrorBody([jsonApiError(status, code, title, detail)], requestId);
   // By name, so a header both lists hold (nosniff) is written once.
   const security = new Map<string, string>([...securityHeaders, ...API_SECURITY_HEADERS].map(([name, value]) => [name.toLowerCase(), `${name}: ${value}`]));
   const lines = [

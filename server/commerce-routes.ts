@@ -7,7 +7,7 @@ import * as payout from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as paymentAttempts from "@/app/api/commerce/payment-invoices/[id]/attempts/route";
 import * as payoutAttempts from "@/app/api/commerce/payout-invoices/[id]/attempts/route";
 import * as payoutProcess from "@/app/api/commerce/payout-invoices/[id]/process/route";
-import { errorResponse } from "@/lib/api/errors";
+import { singleErrorResponse } from "@/lib/api/errors";
 import { withPublic } from "@/lib/api/with-api-key";
 
 type Params = Record<string, string | string[]>;
@@ -76,7 +76,7 @@ function allowedMethods(module: RouteModule): string[] {
 function methodNotAllowed(allow: string[]): Handler {
   return withPublic(async ({ requestId }) => {
     const detail = `Use ${allow.join(", ")}.`;
-    return errorResponse(405, [{ status: "405", code: "method_not_allowed", title: "Method not allowed", detail }], requestId, { Allow: allow.join(", ") });
+    return singleErrorResponse(405, "method_not_allowed", "Method not allowed", detail, requestId, { Allow: allow.join(", ") });
   });
 }
 

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { errorResponse } from "@/lib/api/errors";
+import { singleErrorResponse } from "@/lib/api/errors";
 import { requestIdOf } from "@/lib/api/request";
 import { secureApiResponse } from "@/lib/api/security-headers";
 import { matchCommerceRoute } from "./commerce-routes";
@@ -12,7 +12,7 @@ async function sendError(req: http.IncomingMessage, res: http.ServerResponse, st
   const requestId = requestIdOf(new Request("http://localhost/", { headers: typeof id === "string" ? { "x-request-id": id } : {} }));
   // A 413's unread body is being discarded (node-bridge), so the connection may stay open; closing
   // it now would reset a client still sending before it read the answer.
-  const response = errorResponse(status, [{ status: String(status), code, title, detail }], requestId, status === 413 ? {} : { connection: "close" });
+  const response = singleErrorResponse(status, code, title, detail, requestId, status === 413 ? {} : { connection: "close" });
   await sendWebResponse(secureApiResponse(response), res).catch(() => res.destroy());
 }
 

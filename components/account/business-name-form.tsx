@@ -1,32 +1,24 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { renameBusinessAction } from "@/lib/actions/account";
 import { businessNameSchema } from "@/lib/identity/schemas";
 
 /** Settings → Merchant, owners only (the action checks the role itself). */
 export function BusinessNameForm({ merchantName }: { merchantName: string }) {
   const form = useZodForm(businessNameSchema, { defaultValues: { merchantName } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [status, setStatus] = useState("");
   const router = useRouter();
   const error = form.formState.errors.merchantName?.message;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setStatus("");
-      const result = await renameBusinessAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
+  const { onSubmit, pending, message, status } = useActionForm(form, renameBusinessAction, {
+    onSuccess: (_saved, values) => {
       form.reset(values);
-      setStatus(`Saved: the business name is now ${values.merchantName}.`);
       router.refresh();
-    }),
-  );
+      return `Saved: the business name is now ${values.merchantName}.`;
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="mt-4 space-y-3 border-t border-slate-100 pt-4" aria-label="Edit business name">

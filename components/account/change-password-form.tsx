@@ -1,29 +1,21 @@
 "use client";
 
-import { useState, useTransition } from "react";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { changePasswordAction } from "@/lib/actions/account";
 import { changePasswordSchema } from "@/lib/identity/schemas";
 
 /** Settings → You: the same schema checks the fields here and in the action (lib/identity/schemas.ts). */
 export function ChangePasswordForm() {
   const form = useZodForm(changePasswordSchema, { defaultValues: { currentPassword: "", password: "", confirmPassword: "" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [status, setStatus] = useState("");
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setStatus("");
-      const result = await changePasswordAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
+  const { onSubmit, pending, message, status } = useActionForm(form, changePasswordAction, {
+    onSuccess: () => {
       form.reset();
-      setStatus("Password changed. Use the new one next time you sign in.");
-    }),
-  );
+      return "Password changed. Use the new one next time you sign in.";
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Change password">

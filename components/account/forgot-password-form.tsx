@@ -1,29 +1,19 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { forgotPasswordAction } from "@/lib/actions/password";
 import { forgotPasswordSchema } from "@/lib/identity/schemas";
 
 /** Always the same confirmation, whether or not the address has an account. */
 export function ForgotPasswordForm() {
   const form = useZodForm(forgotPasswordSchema, { defaultValues: { email: "" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [sent, setSent] = useState("");
   const error = form.formState.errors.email?.message;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setSent("");
-      const result = await forgotPasswordAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
-      setSent(`If ${values.email} has an account, a link to reset its password is on its way. It works once, for 30 minutes.`);
-    }),
-  );
+  const { onSubmit, pending, message, status: sent } = useActionForm(form, forgotPasswordAction, {
+    onSuccess: (_done, values) => `If ${values.email} has an account, a link to reset its password is on its way. It works once, for 30 minutes.`,
+  });
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">

@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { acceptInviteAction, resetPasswordAction } from "@/lib/actions/password";
 import { setPasswordSchema } from "@/lib/identity/schemas";
 
@@ -13,20 +13,11 @@ import { setPasswordSchema } from "@/lib/identity/schemas";
  */
 export function SetPasswordForm({ token, purpose, email }: { token: string; purpose: "reset" | "invite"; email: string }) {
   const form = useZodForm(setPasswordSchema, { defaultValues: { token, password: "", confirmPassword: "" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
   const router = useRouter();
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      const result = await (purpose === "reset" ? resetPasswordAction : acceptInviteAction)(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
-      const notice = purpose === "reset" ? "password-reset" : "invite-accepted";
-      router.push(`/sign-in?notice=${notice}`);
-    }),
-  );
+  const { onSubmit, pending, message } = useActionForm(form, purpose === "reset" ? resetPasswordAction : acceptInviteAction, {
+    onSuccess: () => router.push(`/sign-in?notice=${purpose === "reset" ? "password-reset" : "invite-accepted"}`),
+  });
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">

@@ -1,28 +1,23 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { createApiKeyAction } from "@/lib/actions/api-keys";
 import { createApiKeySchema } from "@/lib/api-keys/schemas";
 
 export function CreateApiKeyForm() {
   const form = useZodForm(createApiKeySchema, { defaultValues: { name: "" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
   const [created, setCreated] = useState<string>();
   const [copied, setCopied] = useState(false);
   const router = useRouter();
   const error = form.formState.errors.name?.message;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      const result = await createApiKeyAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
-      setCreated(result.data.key);
+  const { onSubmit, pending, message } = useActionForm(form, createApiKeyAction, {
+    onSuccess: ({ key }, values) => {
+      setCreated(key);
       setCopied(false);
       // The key itself stays in the panel below (shown once); the toast confirms and offers the next step.
       notify({
@@ -31,8 +26,8 @@ export function CreateApiKeyForm() {
       });
       form.reset();
       router.refresh();
-    }),
-  );
+    },
+  });
 
   return (
     <div className="space-y-4">

@@ -1,25 +1,16 @@
 "use client";
 
-import { useState, useTransition } from "react";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { confirmSignUpAction } from "@/lib/actions/auth";
 import { confirmSignUpSchema } from "@/lib/identity/schemas";
 
 /** The last step of sign-up: the password chosen on the sign-up form; the account is created and the person lands on Home. */
 export function ConfirmSignUpForm({ token, email }: { token: string; email: string }) {
   const form = useZodForm(confirmSignUpSchema, { defaultValues: { token, password: "" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      const result = await confirmSignUpAction(values);
-      if (!result.ok) setMessage(applyActionErrors(form, result));
-    }),
-  );
+  const { onSubmit, pending, message } = useActionForm(form, confirmSignUpAction);
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Finish creating your account">

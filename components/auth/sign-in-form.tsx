@@ -1,25 +1,16 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { signInAction } from "@/lib/actions/auth";
 import { signInSchema } from "@/lib/identity/schemas";
 
 export function SignInForm({ next }: { next?: string }) {
   const form = useZodForm(signInSchema, { defaultValues: { email: "", password: "" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      const result = await signInAction(values, next);
-      if (!result.ok) setMessage(applyActionErrors(form, result));
-    }),
-  );
+  const { onSubmit, pending, message } = useActionForm(form, (values) => signInAction(values, next));
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">

@@ -1,9 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { signUpAction } from "@/lib/actions/auth";
 import { signUpSchema } from "@/lib/identity/schemas";
 
@@ -31,19 +32,9 @@ export function SignUpForm() {
   const form = useZodForm(signUpSchema, {
     defaultValues: { name: "", email: "", password: "", merchantName: "", commerceAccount: "" },
   });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      const result = await signUpAction(values);
-      if (!result.ok) setMessage(applyActionErrors(form, result));
-      else setSentTo(result.data.email);
-    }),
-  );
+  const { onSubmit, pending, message } = useActionForm(form, signUpAction, { onSuccess: ({ email }) => setSentTo(email) });
 
   // The same answer whether or not the address already has an account (only its owner learns which).
   if (sentTo) {

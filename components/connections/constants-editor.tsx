@@ -1,12 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+import { useMemo } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { z } from "zod";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
 import { CONSTANT_FORMAT_HINTS, constantsSchema } from "@/lib/customers";
 import type { ConstantSpec, KindSpec } from "@/lib/providers";
@@ -38,24 +39,17 @@ export function ConstantsEditor({
   kind: KindSpec;
   form: ConstantsForm;
 }) {
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [saved, setSaved] = useState(false);
   const router = useRouter();
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setSaved(false);
-      const result = await updateConnectionAction({ id: connectionId, constants: values.constants });
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
+  const { onSubmit, pending, message, status } = useActionForm(form, (values) => updateConnectionAction({ id: connectionId, constants: values.constants }), {
+    onSuccess: (_saved, values) => {
       // The saved values, normalised (GB, not gb), become the new baseline for "unsaved changes".
       form.reset({ constants: editorValues(kind.constants, values.constants) });
-      setSaved(true);
       notify({ message: "Connection constants saved: new invoices use them." });
       router.refresh();
-    }),
-  );
+      return "Constants saved.";
+    },
+  });
+  const saved = status !== "";
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate aria-label="Connection constants" className="space-y-4">

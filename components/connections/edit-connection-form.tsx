@@ -2,12 +2,14 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+import { useMemo } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
+import type { z } from "zod";
 import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
 import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
 import { updateConnectionSchema } from "@/lib/connections/schemas";
 import type { ConnectionView } from "@/lib/connections/store";
@@ -25,30 +27,20 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   const summaryId = "edit-errors";
   const focusSummary = () => focusErrorSummary(summaryId);
   const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [saved, setSaved] = useState(false);
   const router = useRouter();
   const { errors } = form.formState;
   const otherMode = connection.mode === "test" ? "live" : "test";
-
-  const onSubmit = form.handleSubmit(
-    (values) =>
-      startTransition(async () => {
-      setMessage(undefined);
-      setSaved(false);
-      const result = await updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
-      if (!result.ok) {
-        setMessage(applyActionErrors(anyForm, result, { focus: false }));
-        return focusSummary();
-      }
-      setSaved(true);
+  const save = (values: z.output<typeof schema>) => updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
+  const { onSubmit, pending, message, status } = useActionForm(form, save, {
+    focusSummary,
+    onSuccess: (_saved, values) => {
       notify({ message: `"${values.label ?? connection.label}" saved.` });
       form.resetField("credentials");
       router.refresh();
-    }),
-    focusSummary,
-  );
+      return "Changes saved.";
+    },
+  });
+  const saved = status !== "";
   const items = form.formState.submitCount > 0 ? summaryItems(kind, "edit", flattenErrors(errors)) : [];
 
   return (

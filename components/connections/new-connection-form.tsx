@@ -2,11 +2,11 @@
 
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
 import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testCredentialsAction } from "@/lib/actions/test-connection";
@@ -48,31 +48,22 @@ export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { provid
   const summaryId = `new-${kind.kind}-errors`;
   const focusSummary = () => focusErrorSummary(summaryId);
   const anyForm = form as unknown as UseFormReturn<FieldValues, unknown, FieldValues>;
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
   const router = useRouter();
   const { errors } = form.formState;
   const idPrefix = `new-${kind.kind}`;
   // Tests the values as typed, before saving; refused input lands on its fields like a save's.
   const test = useTestConnection((result) => applyActionErrors(anyForm, result));
 
-  const onSubmit = form.handleSubmit(
-    (values) =>
-      startTransition(async () => {
-        setMessage(undefined);
-        const result = await createConnectionAction(values);
-        if (!result.ok) {
-          setMessage(applyActionErrors(anyForm, result, { focus: false }));
-          return focusSummary();
-        }
-        notify({
-          message: `"${values.label}" saved in ${values.mode === "live" ? "Live" : "Test"} mode.`,
-          actions: [{ label: "Set up routing", href: "/routing" }],
-        });
-        router.push(`/connections/${result.data.id}`);
-      }),
+  const { onSubmit, pending, message } = useActionForm(form, createConnectionAction, {
     focusSummary,
-  );
+    onSuccess: ({ id }, values) => {
+      notify({
+        message: `"${values.label}" saved in ${values.mode === "live" ? "Live" : "Test"} mode.`,
+        actions: [{ label: "Set up routing", href: "/routing" }],
+      });
+      router.push(`/connections/${id}`);
+    },
+  });
   const items = form.formState.submitCount > 0 ? summaryItems(kind, idPrefix, flattenErrors(errors)) : [];
 
   return (

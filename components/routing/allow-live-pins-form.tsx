@@ -1,34 +1,26 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { merchantSettingsSchema } from "@/lib/merchants/settings-schema";
 
 /** Settings, owners only (issue 10): whether a live invoice may name its connection. */
 export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean }) {
   const form = useZodForm(merchantSettingsSchema, { defaultValues: { allowLivePins } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [status, setStatus] = useState("");
   const router = useRouter();
   const error = form.formState.errors.allowLivePins?.message;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setStatus("");
-      const result = await updateMerchantSettingsAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
-      form.reset(result.data);
-      setStatus(result.data.allowLivePins ? "Saved: live invoices may now name their connection." : "Saved: live invoices follow your routing order.");
-      notify({ message: `Routing settings saved. ${result.data.allowLivePins ? "Live invoices may now name their connection." : "Live invoices follow your routing order."}` });
+  const { onSubmit, pending, message, status } = useActionForm(form, updateMerchantSettingsAction, {
+    onSuccess: (saved) => {
+      form.reset(saved);
+      notify({ message: `Routing settings saved. ${saved.allowLivePins ? "Live invoices may now name their connection." : "Live invoices follow your routing order."}` });
       router.refresh();
-    }),
-  );
+      return saved.allowLivePins ? "Saved: live invoices may now name their connection." : "Saved: live invoices follow your routing order.";
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Routing settings">

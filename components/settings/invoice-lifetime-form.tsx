@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
 import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN, invoiceLifetimeSchema } from "@/lib/merchants/settings-schema";
 
@@ -14,23 +14,15 @@ import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN, invoiceLife
  */
 export function InvoiceLifetimeForm({ lifetimeMinutes, readOnly = false }: { lifetimeMinutes: number; readOnly?: boolean }) {
   const form = useZodForm(invoiceLifetimeSchema, { defaultValues: { lifetimeMinutes } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [status, setStatus] = useState("");
   const router = useRouter();
   const error = form.formState.errors.lifetimeMinutes?.message;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setStatus("");
-      const result = await updateInvoiceLifetimeAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
-      form.reset({ lifetimeMinutes: result.data.lifetimeMinutes });
-      setStatus(`Saved: new invoices expire ${result.data.lifetimeMinutes} minute${result.data.lifetimeMinutes === 1 ? "" : "s"} after creation.`);
+  const { onSubmit, pending, message, status } = useActionForm(form, updateInvoiceLifetimeAction, {
+    onSuccess: ({ lifetimeMinutes: saved }) => {
+      form.reset({ lifetimeMinutes: saved });
       router.refresh();
-    }),
-  );
+      return `Saved: new invoices expire ${saved} minute${saved === 1 ? "" : "s"} after creation.`;
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Invoice lifetime">

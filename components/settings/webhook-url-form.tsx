@@ -1,9 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { saveWebhookUrlAction } from "@/lib/actions/webhooks";
 import { webhookUrlSchema } from "@/lib/webhooks/schemas";
 
@@ -14,24 +14,16 @@ import { webhookUrlSchema } from "@/lib/webhooks/schemas";
  */
 export function WebhookUrlForm({ url, onSecret }: { url: string | null; onSecret: (secret: string) => void }) {
   const form = useZodForm(webhookUrlSchema, { defaultValues: { url: url ?? "" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [status, setStatus] = useState("");
   const router = useRouter();
   const error = form.formState.errors.url?.message;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setStatus("");
-      const result = await saveWebhookUrlAction(values);
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
-      form.reset({ url: result.data.url ?? "" });
-      if (result.data.secret) onSecret(result.data.secret);
-      setStatus(result.data.url ? "Saved: status changes are now delivered to this URL." : "Cleared: no webhooks are sent.");
+  const { onSubmit, pending, message, status } = useActionForm(form, saveWebhookUrlAction, {
+    onSuccess: (saved) => {
+      form.reset({ url: saved.url ?? "" });
+      if (saved.secret) onSecret(saved.secret);
       router.refresh();
-    }),
-  );
+      return saved.url ? "Saved: status changes are now delivered to this URL." : "Cleared: no webhooks are sent.";
+    },
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Webhook settings">

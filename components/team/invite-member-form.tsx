@@ -1,32 +1,29 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
 import { inviteMemberAction } from "@/lib/actions/team";
 import { inviteMemberSchema } from "@/lib/merchants/invites";
 
 /** Owners invite by e-mail: the member follows the link and chooses their own password. */
 export function InviteMemberForm() {
   const form = useZodForm(inviteMemberSchema, { defaultValues: { name: "", email: "", role: "support" } });
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const [sent, setSent] = useState("");
   const router = useRouter();
   const { errors } = form.formState;
-
-  const onSubmit = form.handleSubmit((values) =>
-    startTransition(async () => {
-      setMessage(undefined);
-      setSent("");
-      const result = await inviteMemberAction(values);
-      router.refresh();
-      if (!result.ok) return setMessage(applyActionErrors(form, result));
-      setSent(`Invitation sent to ${values.email}. The link works once, for 7 days.`);
+  const invite = async (values: Parameters<typeof inviteMemberAction>[0]) => {
+    const result = await inviteMemberAction(values);
+    // A refused e-mail still saved the invitation: the list shows it either way.
+    router.refresh();
+    return result;
+  };
+  const { onSubmit, pending, message, status: sent } = useActionForm(form, invite, {
+    onSuccess: (_done, values) => {
       form.reset();
-    }),
-  );
+      return `Invitation sent to ${values.email}. The link works once, for 7 days.`;
+    },
+  });
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="grid gap-4 md:grid-cols-3" aria-label="Invite a member">

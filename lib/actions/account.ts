@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { changePassword } from "@/lib/identity/account";
 import { businessNameSchema, changePasswordSchema } from "@/lib/identity/schemas";
 import { renameMerchant } from "@/lib/merchants/business";
+import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** Wrong current passwords count like failed sign-ins: 10 per 15 minutes per person. */
@@ -15,7 +16,7 @@ const passwordChecks = createSharedRateLimiter("password-change", 10, 15 * 60_00
 export const changePasswordAction = validatedAction("account.password", { schema: changePasswordSchema }, async (input, viewer) => {
   const key = viewer.user.id;
   if ((await passwordChecks.check(key)) > 0) {
-    return { ok: false, problems: [], message: "Too many attempts. Wait 15 minutes and try again." };
+    return refuse("rate_limited", "Too many attempts. Wait 15 minutes and try again.");
   }
   const result = await changePassword(await getDb(), key, input.currentPassword, input.password);
   if (!result.ok) {
@@ -25,11 +26,11 @@ export const changePasswordAction = validatedAction("account.password", { schema
   await passwordChecks.reset(key);
   // The change ended every session of the person, this browser's too: it gets a new one at once.
   await reissueSession(viewer.user.email, input.password);
-  return { ok: true, data: undefined };
+  return ok(undefined);
 });
 
 export const renameBusinessAction = validatedAction("account.business-name", { schema: businessNameSchema, role: "owner" }, async (input, viewer) => {
   await renameMerchant(await getDb(), viewer, input.merchantName);
   revalidatePath("/", "layout");
-  return { ok: true, data: undefined };
+  return ok(undefined);
 });

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { createApiKeySchema, revokeApiKeySchema } from "@/lib/api-keys/schemas";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
 import { getDb } from "@/lib/db/client";
+import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** Returns the new key once; only its hash is stored. */
@@ -17,7 +18,7 @@ export const createApiKeyAction = validatedAction(
       createdBy: viewer.user.id,
     });
     revalidatePath("/api-keys");
-    return { ok: true, data: { key, id: summary.id } };
+    return ok({ key, id: summary.id });
   },
 );
 
@@ -27,6 +28,6 @@ export const revokeApiKeyAction = validatedAction(
   async (input, viewer) => {
     const revoked = await revokeApiKey(await getDb(), viewer.merchant.id, input.id);
     revalidatePath("/api-keys");
-    return revoked ? { ok: true, data: undefined } : { ok: false, problems: [], message: "This key is already revoked or does not exist." };
+    return revoked ? ok(undefined) : refuse("not_found", "This key is already revoked or does not exist.");
   },
 );

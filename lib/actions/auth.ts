@@ -15,10 +15,10 @@ import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { sendMail, type Mail } from "@/lib/mail";
 import { signUpConfirmMail, signUpExistingAccountMail } from "@/lib/mail/messages";
-import { problem, problemsFromZod } from "@/lib/problems";
+import { fail, ok, problem, refuse, type Result } from "@/lib/problems";
 import { createMerchantWithOwner, findMerchantByCommerceAccount } from "@/lib/merchants/queries";
-import type { ActionOutcome, ActionResult } from "./result";
-import { runAction, unsafeInputResult } from "./validated-action";
+import type { ActionResult } from "./result";
+import { parseActionInput, runAction } from "./validated-action";
 
 async function requestAddress(): Promise<string> {
   try {
@@ -28,18 +28,16 @@ async function requestAddress(): Promise<string> {
   }
 }
 
-async function signInOrExplain(email: string, password: string, next: unknown): Promise<ActionOutcome> {
+async function signInOrExplain(email: string, password: string, next: unknown): Promise<Result<undefined>> {
   try {
     await signIn("credentials", { email, password, redirectTo: safeNextPath(next) });
-    return { ok: true, data: undefined };
+    return ok(undefined);
   } catch (error) {
     if (error instanceof AuthError) {
       const wait = retryAfterOfCode((error as AuthError & { code?: string }).code);
-      return {
-        ok: false,
-        problems: [],
-        message: wait === undefined ? "Wrong e-mail or password." : `Too many sign-in attempts. Try again in ${waitInWords(wait)}.`,
-      };
+      return wait === undefined
+        ? refuse("wrong_credentials", "Wrong e-mail or password.")
+        : refuse("rate_limited", `Too many sign-in attempts. Try again in ${waitInWords(wait)}.`);
     }
     throw error;
   }
@@ -65,16 +63,14 @@ function mailInBackground(mail: Mail): void {
  */
 export async function signUpAction(input: unknown): Promise<ActionResult<{ email: string }>> {
   return runAction("sign-up", async () => {
-    const unsafe = unsafeInputResult(input);
-    if (unsafe) return unsafe;
-    const parsed = signUpSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-    const { password, ...details } = parsed.data;
+    const parsed = parseActionInput(signUpSchema, input);
+    if (!parsed.ok) return parsed;
+    const { password, ...details } = parsed.value;
     const db = await getDb();
     if (await findMerchantByCommerceAccount(db, details.commerceAccount)) {
-      return { ok: false, problems: [problem("taken", "This commerce account is taken", ["commerceAccount"])] };
+      return fail([problem("taken", "This commerce account is taken", ["commerceAccount"])]);
     }
-    const answer = { ok: true as const, data: { email: details.email } };
+    const answer = ok({ email: details.email });
     const address = await requestAddress();
     if ((await signUpsByAddress.take(address)) > 0 || (await signUpsByEmail.take(details.email)) > 0) return answer;
     const passwordHash = await hashPassword(password);
@@ -91,43 +87,35 @@ export async function signUpAction(input: unknown): Promise<ActionResult<{ email
 /** Finishes a sign-up from its link: the password chosen at sign-up, then the account, then Home. */
 export async function confirmSignUpAction(input: unknown): Promise<ActionResult> {
   return runAction("sign-up.confirm", async () => {
-    const unsafe = unsafeInputResult(input);
-    if (unsafe) return unsafe;
-    const parsed = confirmSignUpSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-    const pending = openSignUp(parsed.data.token);
-    if (!pending) return { ok: false, problems: [problem("invalid_link", SIGN_UP_LINK_INVALID)] };
+    const parsed = parseActionInput(confirmSignUpSchema, input);
+    if (!parsed.ok) return parsed;
+    const pending = openSignUp(parsed.value.token);
+    if (!pending) return refuse("invalid_link", SIGN_UP_LINK_INVALID);
     if ((await confirmations.check(pending.email)) > 0) {
-      return { ok: false, problems: [], message: "Too many attempts. Wait 15 minutes and try again." };
+      return refuse("rate_limited", "Too many attempts. Wait 15 minutes and try again.");
     }
-    if (!(await verifyPassword(parsed.data.password, pending.passwordHash))) {
+    if (!(await verifyPassword(parsed.value.password, pending.passwordHash))) {
       await confirmations.fail(pending.email);
-      return { ok: false, problems: [problem("wrong_password", "This is not the password you chose when signing up", ["password"])] };
+      return fail([problem("wrong_password", "This is not the password you chose when signing up", ["password"])]);
     }
     const { passwordHash: _hash, ...details } = pending;
-    const created = await createMerchantWithOwner(await getDb(), { ...details, password: parsed.data.password });
+    const created = await createMerchantWithOwner(await getDb(), { ...details, password: parsed.value.password });
     if (!created.ok) {
       // Whoever holds this link owns the address: telling them it has an account reveals nothing.
       const emailTaken = created.problems.some((p) => p.path?.[0] === "email");
-      return {
-        ok: false,
-        problems: [],
-        message: emailTaken
-          ? "This e-mail already has an account (this link was used, or you signed up twice). Sign in instead."
-          : `The commerce account ${details.commerceAccount} was taken meanwhile. Sign up again with another one.`,
-      };
+      return emailTaken
+        ? refuse("email_taken", "This e-mail already has an account (this link was used, or you signed up twice). Sign in instead.")
+        : refuse("commerce_account_taken", `The commerce account ${details.commerceAccount} was taken meanwhile. Sign up again with another one.`);
     }
-    return signInOrExplain(details.email, parsed.data.password, DEFAULT_AFTER_SIGN_IN);
+    return signInOrExplain(details.email, parsed.value.password, DEFAULT_AFTER_SIGN_IN);
   });
 }
 
 export async function signInAction(input: unknown, next?: string): Promise<ActionResult> {
   return runAction("sign-in", async () => {
-    const unsafe = unsafeInputResult(input);
-    if (unsafe) return unsafe;
-    const parsed = signInSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-    return signInOrExplain(parsed.data.email, parsed.data.password, next);
+    const parsed = parseActionInput(signInSchema, input);
+    if (!parsed.ok) return parsed;
+    return signInOrExplain(parsed.value.email, parsed.value.password, next);
   });
 }
 

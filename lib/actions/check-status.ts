@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { checkStatusNow } from "@/lib/processing/schedule";
+import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /**
@@ -16,8 +17,8 @@ export const checkStatusNowAction = validatedAction(
   { schema: z.object({ id: z.string().min(1).max(128) }) },
   async (input, viewer) => {
     const answer = await checkStatusNow(await getDb(), viewer.merchant.id, input.id);
-    if (!answer.ok) return { ok: false, problems: [], message: answer.message };
+    if (!answer.ok) return refuse("status_check_refused", answer.message);
     revalidatePath(`/invoices/${input.id}`);
-    return { ok: true, data: answer.data };
+    return ok(answer.data);
   },
 );

@@ -7,6 +7,7 @@ import { createConnectionSchema } from "@/lib/connections/schemas";
 import { connectionScope, personActor } from "@/lib/connections/scope";
 import { createConnection, deleteConnection, editConnection, setConnectionEnabled } from "@/lib/connections/service";
 import { NotFoundError } from "@/lib/errors";
+import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 function refresh(provider?: string, id?: string) {
@@ -26,7 +27,7 @@ export const createConnectionAction = validatedAction(
     const created = await createConnection(scope, input);
     if (!created.ok) return created;
     refresh(input.provider);
-    return { ok: true, data: { id: created.value.id } };
+    return ok({ id: created.value.id });
   },
 );
 
@@ -42,7 +43,7 @@ export const updateConnectionAction = validatedAction(
     if (!edited) throw new NotFoundError(NOT_FOUND);
     if (!edited.ok) return edited;
     refresh(edited.value.provider, id);
-    return { ok: true, data: { id } };
+    return ok({ id });
   },
 );
 
@@ -53,9 +54,9 @@ export const setConnectionEnabledAction = validatedAction(
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const result = await setConnectionEnabled(scope, input.id, input.enabled);
     if (!result) throw new NotFoundError(NOT_FOUND);
-    if (!result.ok) return { ok: false, problems: [], message: result.problems.map((p) => p.message).join(" ") };
+    if (!result.ok) return refuse("refused", result.problems.map((p) => p.message).join(" "));
     refresh(result.value.provider, input.id);
-    return { ok: true, data: undefined };
+    return ok(undefined);
   },
 );
 
@@ -66,7 +67,7 @@ export const deleteConnectionAction = validatedAction(
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     if (!(await deleteConnection(scope, input.id))) throw new NotFoundError(NOT_FOUND);
     refresh(undefined, input.id);
-    return { ok: true, data: undefined };
+    return ok(undefined);
   },
 );
 
@@ -77,6 +78,6 @@ export const generateKeyPairAction = validatedAction(
   async (_input, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const pair = await createGeneratedKeyPair(scope.db, scope.merchantId, scope.vaultKey);
-    return { ok: true, data: { generatedKeyId: pair.id, publicKeyPem: pair.publicKeyPem } };
+    return ok({ generatedKeyId: pair.id, publicKeyPem: pair.publicKeyPem });
   },
 );

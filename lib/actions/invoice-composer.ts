@@ -7,7 +7,7 @@ import { invoiceApiBaseUrl } from "@/lib/composer/base-url";
 import { requestsLiveInvoice } from "@/lib/composer/test-mode";
 import { invoiceCollectionPath } from "@/lib/api/invoice-resource";
 import { logger } from "@/lib/logger";
-import { problem } from "@/lib/problems";
+import { fail, ok, problem, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** Generous: the API itself answers 413 above 64 KiB, and the composer shows that answer. */
@@ -48,10 +48,11 @@ export const sendComposedInvoiceAction = validatedAction(
   async ({ direction, body }, viewer) => {
     if (viewer.user.role !== "owner" && requestsLiveInvoice(body)) {
       const message = "Support members may compose test-mode invoices only. Turn Test mode on.";
-      return { ok: false, problems: [problem("test_mode_only", message, ["test_mode"])], message };
+      // On the Test mode field and in the alert both.
+      return fail([problem("test_mode_only", message, ["test_mode"]), problem("test_mode_only", message)]);
     }
     const base = invoiceApiBaseUrl(process.env.INVOICE_API_BASE_URL, process.env.PORT);
-    if (!base.ok) return { ok: false, problems: [], message: base.message };
+    if (!base.ok) return refuse("no_api_base_url", base.message);
     const url = `${base.baseUrl}${invoiceCollectionPath(direction)}`;
     const credential = mintSessionCredential({ merchantId: viewer.merchant.id, userId: viewer.user.id, role: viewer.user.role });
 
@@ -67,7 +68,7 @@ export const sendComposedInvoiceAction = validatedAction(
       });
     } catch (error) {
       logger.warn("composer could not reach the invoice API", { url, error: error instanceof Error ? error.name : "unknown" });
-      return { ok: false, problems: [], message: `Could not reach the invoice API at ${base.baseUrl}. Nothing was created; try again.` };
+      return refuse("api_unreachable", `Could not reach the invoice API at ${base.baseUrl}. Nothing was created; try again.`);
     }
     const answer = parseBody(await response.text());
     const invoiceId = createdId(response.status, answer);
@@ -76,6 +77,6 @@ export const sendComposedInvoiceAction = validatedAction(
     if (invoiceId) result.invoiceId = invoiceId;
     const requestId = response.headers.get("x-request-id");
     if (requestId) result.requestId = requestId;
-    return { ok: true, data: result };
+    return ok(result);
   },
 );

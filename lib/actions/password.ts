@@ -10,9 +10,9 @@ import { logger } from "@/lib/logger";
 import { sendMail } from "@/lib/mail";
 import { passwordResetMail } from "@/lib/mail/messages";
 import { acceptInvite } from "@/lib/merchants/invites";
-import { problemsFromZod } from "@/lib/problems";
+import { ok } from "@/lib/problems";
 import type { ActionResult } from "./result";
-import { runAction, unsafeInputResult } from "./validated-action";
+import { parseActionInput, runAction } from "./validated-action";
 
 /** Reset e-mails per address and per account: 5 per 15 minutes, so the form cannot flood an inbox. */
 const WINDOW_MS = 15 * 60_000;
@@ -35,14 +35,12 @@ async function clientAddress(): Promise<string> {
  */
 export async function forgotPasswordAction(input: unknown): Promise<ActionResult> {
   return runAction("password.forgot", async () => {
-    const unsafe = unsafeInputResult(input);
-    if (unsafe) return unsafe;
-    const parsed = forgotPasswordSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-    const { email } = parsed.data;
+    const parsed = parseActionInput(forgotPasswordSchema, input);
+    if (!parsed.ok) return parsed;
+    const { email } = parsed.value;
     const address = await clientAddress();
     // The address first: an address past its limit spends nothing of the accounts it names.
-    if ((await resetsByAddress.take(address)) > 0 || (await resetsByAccount.take(email)) > 0) return { ok: true, data: undefined };
+    if ((await resetsByAddress.take(address)) > 0 || (await resetsByAccount.take(email)) > 0) return ok(undefined);
     const db = await getDb();
     const started = await startPasswordReset(db, email);
     if (started) {
@@ -50,30 +48,26 @@ export async function forgotPasswordAction(input: unknown): Promise<ActionResult
         logger.error("password reset e-mail failed", { error }),
       );
     }
-    return { ok: true, data: undefined };
+    return ok(undefined);
   });
 }
 
 /** Sets a new password through a reset link; the page then sends the person to sign in. */
 export async function resetPasswordAction(input: unknown): Promise<ActionResult<{ email: string }>> {
   return runAction("password.reset", async () => {
-    const unsafe = unsafeInputResult(input);
-    if (unsafe) return unsafe;
-    const parsed = setPasswordSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-    const result = await completePasswordReset(await getDb(), parsed.data.token, parsed.data.password);
-    return result.ok ? { ok: true, data: result.value } : result;
+    const parsed = parseActionInput(setPasswordSchema, input);
+    if (!parsed.ok) return parsed;
+    const result = await completePasswordReset(await getDb(), parsed.value.token, parsed.value.password);
+    return result;
   });
 }
 
 /** Accepts an invitation with the password the member chose. */
 export async function acceptInviteAction(input: unknown): Promise<ActionResult<{ email: string }>> {
   return runAction("invite.accept", async () => {
-    const unsafe = unsafeInputResult(input);
-    if (unsafe) return unsafe;
-    const parsed = setPasswordSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-    const result = await acceptInvite(await getDb(), parsed.data.token, parsed.data.password);
-    return result.ok ? { ok: true, data: result.value } : result;
+    const parsed = parseActionInput(setPasswordSchema, input);
+    if (!parsed.ok) return parsed;
+    const result = await acceptInvite(await getDb(), parsed.value.token, parsed.value.password);
+    return result;
   });
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { processPayout, ProcessingRefusedError } from "@/lib/processing/engine";
+import { fail, ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** "Process payout" on a created payout's page (spec 4.2): owners send it to the provider. */
@@ -14,13 +15,13 @@ export const processPayoutAction = validatedAction(
   async (input, viewer) => {
     const db = await getDb();
     const invoice = await getInvoice(db, viewer.merchant.id, "payout", input.id);
-    if (!invoice) return { ok: false, problems: [], message: "This payout does not exist." };
+    if (!invoice) return refuse("not_found", "This payout does not exist.");
     try {
       const processed = await processPayout(db, invoice.id);
       revalidatePath(`/invoices/${invoice.id}`);
-      return { ok: true, data: { status: processed.status, resolution: processed.resolution } };
+      return ok({ status: processed.status, resolution: processed.resolution });
     } catch (error) {
-      if (error instanceof ProcessingRefusedError) return { ok: false, problems: error.problems };
+      if (error instanceof ProcessingRefusedError) return fail(error.problems);
       throw error;
     }
   },

@@ -6,11 +6,11 @@ import type { Problem } from "@/lib/problems";
  */
 export type FormErrors = { fieldErrors: Record<string, string>; message?: string };
 
-/** What every server action returns to its form: data, or form errors. */
+/**
+ * What every server action answers its form: an action's body returns a Result (lib/problems.ts),
+ * and runAction renders it as this, the value as `data` and the problems as form errors.
+ */
 export type ActionResult<T = undefined> = { ok: true; data: T } | ({ ok: false } & FormErrors);
-
-/** What an action's body returns: data, or problems (and a message) that runAction turns into form errors. */
-export type ActionOutcome<T = undefined> = { ok: true; data: T } | { ok: false; problems: readonly Problem[]; message?: string };
 
 const OBJECT_MEMBERS = new Set(["__proto__", ...Object.getOwnPropertyNames(Object.prototype)]);
 

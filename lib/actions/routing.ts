@@ -5,6 +5,7 @@ import { personActor } from "@/lib/connections/scope";
 import { getDb } from "@/lib/db/client";
 import { saveRoutingOrder } from "@/lib/routing/orders";
 import { routingOrderInputSchema } from "@/lib/routing/schemas";
+import { ok } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** The Routing page saves one list at a time; the audit trail names the person. */
@@ -15,6 +16,6 @@ export const saveRoutingOrderAction = validatedAction(
     const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
     if (!saved.ok) return saved;
     revalidatePath("/routing");
-    return { ok: true, data: { id: saved.value.id, connectionIds: saved.value.connections.map((c) => c.connectionId) } };
+    return ok({ id: saved.value.id, connectionIds: saved.value.connections.map((c) => c.connectionId) });
   },
 );

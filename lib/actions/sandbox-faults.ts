@@ -5,7 +5,7 @@ import { z } from "zod";
 import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
-import { problem } from "@/lib/problems";
+import { fail, ok, problem, type Result } from "@/lib/problems";
 import { SANDBOX_FAULT_LABELS, sandboxFaultModeSchema, type SandboxFaultMode } from "@/lib/sandbox/fault-modes";
 import { setSandboxFault } from "@/lib/sandbox/faults";
 import { validatedAction } from "./validated-action";
@@ -20,13 +20,14 @@ const schema = z.object({ id: z.string().min(1), mode: sandboxFaultModeSchema })
 export const setSandboxFaultAction = validatedAction(
   "connections.sandbox-fault",
   { schema, role: "owner" },
-  async ({ id, mode }, viewer): Promise<{ ok: true; data: { mode: SandboxFaultMode; message: string } } | { ok: false; problems: ReturnType<typeof problem>[]; message: string }> => {
+  async ({ id, mode }, viewer): Promise<Result<{ mode: SandboxFaultMode; message: string }>> => {
     const db = await getDb();
     const connection = await getConnection(db, viewer.merchant.id, id);
     if (!connection) throw new NotFoundError("This connection does not exist or was deleted.");
     if (connection.mode !== "test") {
       const message = "Sandbox behaviour can be set on test-mode connections only: a live connection talks to the real provider.";
-      return { ok: false, problems: [problem("live_connection", message, ["mode"])], message };
+      // On the mode field and in the alert both.
+      return fail([problem("live_connection", message, ["mode"]), problem("live_connection", message)]);
     }
     await setSandboxFault(db, connection, mode);
     revalidatePath(`/connections/${id}`);
@@ -34,6 +35,6 @@ export const setSandboxFaultAction = validatedAction(
       mode === "none"
         ? `The sandbox of "${connection.label}" answers normally again.`
         : `The sandbox of "${connection.label}" now behaves as: ${SANDBOX_FAULT_LABELS[mode].label}.`;
-    return { ok: true, data: { mode, message } };
+    return ok({ mode, message });
   },
 );

@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
 import { updateInvoiceLifetime, updateMerchantSettings } from "@/lib/merchants/settings";
 import { invoiceLifetimeSchema, merchantSettingsSchema } from "@/lib/merchants/settings-schema";
+import { ok } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** Owners switch the merchant's settings (issue 10: "Allow pinning live invoices"). */
@@ -16,7 +17,7 @@ export const updateMerchantSettingsAction = validatedAction(
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
     revalidatePath("/settings");
     revalidatePath("/invoices/new");
-    return { ok: true, data: saved };
+    return ok(saved);
   },
 );
 
@@ -28,6 +29,6 @@ export const updateInvoiceLifetimeAction = validatedAction(
     const saved = await updateInvoiceLifetime(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
     revalidatePath("/settings");
-    return { ok: true, data: saved };
+    return ok(saved);
   },
 );

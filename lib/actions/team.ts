@@ -5,23 +5,22 @@ import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { sendMail } from "@/lib/mail";
 import { inviteMail } from "@/lib/mail/messages";
-import type { Result } from "@/lib/problems";
+import { ok, refuse, type Result } from "@/lib/problems";
 import { createInvite, inviteMemberSchema, inviteRefSchema, reissueInvite, revokeInvite, type IssuedInvite } from "@/lib/merchants/invites";
 import { changeMemberRole, changeRoleSchema, memberRefSchema, removeMember } from "@/lib/merchants/team";
-import type { ActionOutcome } from "./result";
 import { validatedAction } from "./validated-action";
 
-function toAction<T>(result: Result<T>): ActionOutcome {
+function toAction<T>(result: Result<T>): Result<undefined> {
   if (!result.ok) return result;
   revalidatePath("/team");
-  return { ok: true, data: undefined };
+  return ok(undefined);
 }
 
 /**
  * E-mails the invitation link. The invitation is kept either way; when the mail server fails the
  * owner is told so and may Resend (the link itself never appears in the log or the answer).
  */
-async function mailInvite(result: Result<IssuedInvite>): Promise<ActionOutcome> {
+async function mailInvite(result: Result<IssuedInvite>): Promise<Result<undefined>> {
   if (!result.ok) return result;
   revalidatePath("/team");
   const { token, email, ...invite } = result.value;
@@ -29,9 +28,9 @@ async function mailInvite(result: Result<IssuedInvite>): Promise<ActionOutcome> 
     await sendMail(await getDb(), inviteMail(email, token, invite));
   } catch (error) {
     logger.error("invitation e-mail failed", { error });
-    return { ok: false, problems: [], message: "The invitation is saved but its e-mail could not be sent. Try Resend in a moment." };
+    return refuse("mail_failed", "The invitation is saved but its e-mail could not be sent. Try Resend in a moment.");
   }
-  return { ok: true, data: undefined };
+  return ok(undefined);
 }
 
 export const inviteMemberAction = validatedAction("team.invite", { schema: inviteMemberSchema, role: "owner" }, async (input, viewer) =>

@@ -8,19 +8,20 @@ import { connectionScope, personActor } from "@/lib/connections/scope";
 import { NotFoundError } from "@/lib/errors";
 import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/health";
 import { describeHealth, type HealthReport } from "./test-connection-message";
+import { ok, type Result } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** "Test connection" on the connection page: the saved credentials against the sandbox or the live URL. */
 export const testConnectionAction = validatedAction(
   "connections.test",
   { schema: z.object({ id: z.string().min(1) }), role: "owner" },
-  async (input, viewer): Promise<{ ok: true; data: HealthReport }> => {
+  async (input, viewer): Promise<Result<HealthReport>> => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const row = await findConnectionRow(scope.db, scope.merchantId, input.id);
     if (!row) throw new NotFoundError("This connection does not exist or was deleted.");
     const report = describeHealth(await checkConnectionHealth(scope.db, scope.merchantId, row.id), row.provider, row.kind);
     await recordAudit(scope.db, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action: "tested", changes: [report.kind] });
-    return { ok: true, data: report };
+    return ok(report);
   },
 );
 
@@ -38,8 +39,8 @@ const unsavedConnectionSchema = z.preprocess((value) => {
 export const testCredentialsAction = validatedAction(
   "connections.test-credentials",
   { schema: unsavedConnectionSchema, role: "owner" },
-  async (input): Promise<{ ok: true; data: HealthReport }> => {
+  async (input): Promise<Result<HealthReport>> => {
     const result = await checkCredentialsHealth(input.provider, input.kind, input.mode, input.credentials);
-    return { ok: true, data: describeHealth(result, input.provider, input.kind) };
+    return ok(describeHealth(result, input.provider, input.kind));
   },
 );

@@ -3,26 +3,35 @@ import type { z } from "zod";
 import { requireActionViewer } from "@/lib/auth/viewer";
 import type { Role } from "@/lib/db/schema";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
-import { problem, problemsFromZod } from "@/lib/problems";
+import { fail, problem, problemsFromZod, type Result } from "@/lib/problems";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
 import type { Viewer } from "@/lib/identity/membership";
 import { logger } from "@/lib/logger";
-import { problemsToFormErrors, type ActionOutcome, type ActionResult } from "./result";
+import { problemsToFormErrors, type ActionResult } from "./result";
 
 /** Input PostgreSQL cannot store becomes a field problem before any schema or query sees it. */
-export function unsafeInputResult(input: unknown): ActionOutcome<never> | undefined {
+export function unsafeInputResult(input: unknown): { ok: false; problems: ReturnType<typeof problem>[] } | undefined {
   const path = findUnsafeText(input);
-  return path ? { ok: false, problems: [problem("invalid_character", UNSAFE_TEXT_MESSAGE, path)] } : undefined;
+  return path ? fail([problem("invalid_character", UNSAFE_TEXT_MESSAGE, path)]) : undefined;
+}
+
+/** Input through the schema the form uses: the parsed value, or every problem of the input. */
+export function parseActionInput<S extends z.ZodType>(schema: S, input: unknown): Result<z.output<S>> {
+  const unsafe = unsafeInputResult(input);
+  if (unsafe) return unsafe;
+  const parsed = schema.safeParse(input);
+  return parsed.success ? { ok: true, value: parsed.data } : fail(problemsFromZod(parsed.error.issues));
 }
 
 /**
- * Runs an action body and renders its problems as form errors (the one place actions do);
- * refusals become a message, unexpected errors are logged and reported generically.
+ * Runs an action body and renders its result for the form (the one place actions do): the value
+ * as `data`, problems as form errors; refusals become a message, unexpected errors are logged and
+ * reported generically.
  */
-export async function runAction<T>(name: string, body: () => Promise<ActionOutcome<T>>): Promise<ActionResult<T>> {
+export async function runAction<T>(name: string, body: () => Promise<Result<T>>): Promise<ActionResult<T>> {
   try {
     const outcome = await body();
-    return outcome.ok ? outcome : { ok: false, ...problemsToFormErrors(outcome.problems, outcome.message) };
+    return outcome.ok ? { ok: true, data: outcome.value } : { ok: false, ...problemsToFormErrors(outcome.problems) };
   } catch (error) {
     unstable_rethrow(error);
     if (error instanceof ForbiddenError || error instanceof NotFoundError) {
@@ -40,15 +49,12 @@ export async function runAction<T>(name: string, body: () => Promise<ActionOutco
 export function validatedAction<S extends z.ZodType, T>(
   name: string,
   options: { schema: S; role?: Role },
-  fn: (input: z.output<S>, viewer: Viewer) => Promise<ActionOutcome<T>>,
+  fn: (input: z.output<S>, viewer: Viewer) => Promise<Result<T>>,
 ) {
   return async (input: unknown): Promise<ActionResult<T>> =>
     runAction(name, async () => {
       const viewer = await requireActionViewer(options.role);
-      const unsafe = unsafeInputResult(input);
-      if (unsafe) return unsafe;
-      const parsed = options.schema.safeParse(input);
-      if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
-      return fn(parsed.data, viewer);
+      const parsed = parseActionInput(options.schema, input);
+      return parsed.ok ? fn(parsed.value, viewer) : parsed;
     });
 }

@@ -3,6 +3,7 @@
 import { setViewModeCookie } from "@/lib/dashboard/view-mode-cookie";
 import { viewModeSchema } from "@/lib/dashboard/view-mode";
 import type { Mode } from "@/lib/providers";
+import { ok, type Result } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /**
@@ -10,7 +11,7 @@ import { validatedAction } from "./validated-action";
  * "live" is accepted. Setting a cookie in a server action makes Next render the current page
  * again, so its data follows the new view without a reload.
  */
-export const setViewModeAction = validatedAction("view-mode.set", { schema: viewModeSchema }, async (input): Promise<{ ok: true; data: Mode }> => {
+export const setViewModeAction = validatedAction("view-mode.set", { schema: viewModeSchema }, async (input): Promise<Result<Mode>> => {
   await setViewModeCookie(input.mode);
-  return { ok: true, data: input.mode };
+  return ok(input.mode);
 });

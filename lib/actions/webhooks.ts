@@ -8,6 +8,7 @@ import { noInputSchema, resendEventSchema, webhookUrlSchema } from "@/lib/webhoo
 import { rotateSigningSecret } from "@/lib/webhooks/secrets";
 import { saveWebhookUrl } from "@/lib/webhooks/settings";
 import type { WebhookAnswer } from "@/lib/webhooks/views";
+import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /** A try as the page shows it: the receiver's answer, never the body or a secret. */
@@ -26,30 +27,30 @@ const answerOf = (result: DeliveryTry): WebhookAnswer => ({
  */
 export const saveWebhookUrlAction = validatedAction("webhooks.save-url", { schema: webhookUrlSchema, role: "owner" }, async (input, viewer) => {
   const saved = await saveWebhookUrl(await getDb(), viewer.merchant.id, input.url);
-  if (!saved.ok) return { ok: false, problems: saved.problems };
+  if (!saved.ok) return saved;
   revalidatePath("/settings");
-  return { ok: true, data: saved.value };
+  return ok(saved.value);
 });
 
 /** Settings (owners): a new signing secret, shown once; the old one keeps signing for 24 hours. */
 export const rotateWebhookSecretAction = validatedAction("webhooks.rotate-secret", { schema: noInputSchema, role: "owner" }, async (_input, viewer) => {
   const rotated = await rotateSigningSecret(await getDb(), viewer.merchant.id);
   revalidatePath("/settings");
-  return { ok: true, data: { secret: rotated.secret, previousRetiresAt: rotated.previousRetiresAt?.toISOString() ?? null } };
+  return ok({ secret: rotated.secret, previousRetiresAt: rotated.previousRetiresAt?.toISOString() ?? null });
 });
 
 /** Settings (owners): a `webhook.test` event with a sample invoice, delivered now; answers with the receiver's answer. */
 export const sendTestWebhookAction = validatedAction("webhooks.send-test", { schema: noInputSchema, role: "owner" }, async (_input, viewer) => {
   const result = await sendTestEvent(await getDb(), viewer.merchant.id);
-  if (!result) return { ok: false, problems: [], message: "Save a callback URL first." };
-  return { ok: true, data: answerOf(result) };
+  if (!result) return refuse("no_endpoint", "Save a callback URL first.");
+  return ok(answerOf(result));
 });
 
 /** Invoice page (owners): the same event once more, now (receivers dedupe by its id). */
 export const resendWebhookEventAction = validatedAction("webhooks.resend", { schema: resendEventSchema, role: "owner" }, async (input, viewer) => {
   const result = await resendEvent(await getDb(), viewer.merchant.id, input.eventId);
   if (result === null) throw new NotFoundError("This event does not exist.");
-  if (result === "no_endpoint") return { ok: false, problems: [], message: "No callback URL is set: add one in Settings, then resend." };
+  if (result === "no_endpoint") return refuse("no_endpoint", "No callback URL is set: add one in Settings, then resend.");
   revalidatePath("/invoices/[id]", "page");
-  return { ok: true, data: answerOf(result) };
+  return ok(answerOf(result));
 });

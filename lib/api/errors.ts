@@ -28,7 +28,7 @@ export class ApiError extends Error {
   }
 
   toJsonApi(): JsonApiError {
-    const error: JsonApiError = { status: String(this.status), code: this.code, title: this.title, detail: this.detail };
+    const error = jsonApiError(this.status, this.code, this.title, this.detail);
     return this.pointer === undefined ? error : { ...error, source: { pointer: this.pointer } };
   }
 }
@@ -136,25 +136,39 @@ export function problemsToJsonApi(problems: readonly Problem[], options: JsonApi
   });
 }
 
+/** One JSON:API error object about the request as a whole (no source). */
+export function jsonApiError(status: number, code: string, title: string, detail: string): JsonApiError {
+  return { status: String(status), code, title, detail };
+}
+
+/**
+ * The JSON:API error document's text: every error body the server sends is written here, the
+ * route wrappers' and the Node server's own (a malformed path, a request Node could not parse).
+ */
+export function jsonApiErrorBody(errors: readonly JsonApiError[], requestId: string): string {
+  return JSON.stringify({ errors, meta: { request_id: requestId } });
+}
+
 export function errorResponse(status: number, errors: JsonApiError[], requestId: string, headers?: HeadersInit): Response {
   const responseHeaders = new Headers(headers);
   responseHeaders.set("Content-Type", JSON_API_CONTENT_TYPE);
   responseHeaders.set("X-Request-Id", requestId);
-  return new Response(JSON.stringify({ errors, meta: { request_id: requestId } }), { status, headers: responseHeaders });
+  return new Response(jsonApiErrorBody(errors, requestId), { status, headers: responseHeaders });
 }
 
-function singleError(status: number, code: string, title: string, detail: string, requestId: string): Response {
-  return errorResponse(status, [{ status: String(status), code, title, detail }], requestId);
+/** An error response with one error object about the request as a whole. */
+export function singleErrorResponse(status: number, code: string, title: string, detail: string, requestId: string, headers?: HeadersInit): Response {
+  return errorResponse(status, [jsonApiError(status, code, title, detail)], requestId, headers);
 }
 
 export function handleApiError(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) return errorResponse(error.status, [error.toJsonApi()], requestId);
   if (error instanceof ApiValidationError) return errorResponse(error.status, error.toJsonApi(), requestId);
   if (error instanceof ForbiddenError) {
-    return singleError(403, "forbidden", "Forbidden", error.message || "This resource belongs to another merchant.", requestId);
+    return singleErrorResponse(403, "forbidden", "Forbidden", error.message || "This resource belongs to another merchant.", requestId);
   }
   if (error instanceof NotFoundError) {
-    return singleError(404, "not_found", "Not found", error.message || "The resource does not exist.", requestId);
+    return singleErrorResponse(404, "not_found", "Not found", error.message || "The resource does not exist.", requestId);
   }
   // The stack goes to the log (redacted there) and never to the client: it names internals.
   logger.error("unhandled API error", {
@@ -162,7 +176,7 @@ export function handleApiError(error: unknown, requestId: string): Response {
     error,
     stack: error instanceof Error ? error.stack : undefined,
   });
-  return singleError(
+  return singleErrorResponse(
     500,
     "internal_error",
     "Internal error",

@@ -1,4 +1,4 @@
-import { errorResponse } from "./errors";
+import { singleErrorResponse } from "./errors";
 import { runLogged, type RouteHandler } from "./with-api-key";
 
 /**
@@ -21,12 +21,7 @@ export function methodNotAllowed<P>(own: readonly Method[]): RouteHandler<P> {
   const allow = allowOf(own);
   return (request) =>
     runLogged(request, async (requestId) =>
-      errorResponse(
-        405,
-        [{ status: "405", code: "method_not_allowed", title: "Method not allowed", detail: `${request.method} is not served here; use ${allow}.` }],
-        requestId,
-        { Allow: allow },
-      ),
+      singleErrorResponse(405, "method_not_allowed", "Method not allowed", `${request.method} is not served here; use ${allow}.`, requestId, { Allow: allow }),
     );
 }
 

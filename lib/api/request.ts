@@ -65,25 +65,29 @@ export function rememberBufferedBody(request: Request, bytes: Uint8Array): Reque
   return request;
 }
 
-/** Counts bytes as they arrive: Content-Length may be absent (chunked) or lie, so it only allows an early refusal. */
-async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const buffered = request.bodyUsed ? undefined : bufferedBodies.get(request);
-  if (buffered) {
-    bufferedBodies.delete(request);
-    if (buffered.byteLength > maxBytes) throw tooLarge(maxBytes);
-    return buffered;
-  }
+export type ReadBodyOptions = {
+  /**
+   * What happens to the rest of a body over the limit: read and dropped (up to DISCARD_MAX_BYTES)
+   * so a client still sending sees the answer rather than a reset, or left alone (the stream is
+   * cancelled; a body declared too large is never read).
+   */
+  drain: boolean;
+};
+
+/**
+ * The one reader of a request body under a byte limit: the bytes, or undefined when the body is
+ * larger. It counts bytes as they arrive: Content-Length may be absent (chunked) or lie, so it only
+ * allows an early refusal.
+ */
+export async function readBodyUpTo(request: Request, maxBytes: number, { drain }: ReadBodyOptions): Promise<Uint8Array | undefined> {
   const declared = Number(request.headers.get("content-length"));
   const declaredTooLarge = Number.isFinite(declared) && declared > maxBytes;
-  if (!request.body) {
-    if (declaredTooLarge) throw tooLarge(maxBytes);
-    return new Uint8Array(0);
+  if (!request.body) return declaredTooLarge ? undefined : new Uint8Array(0);
+  if (declaredTooLarge) {
+    if (drain) await discardRest(request.body.getReader()).catch(() => undefined);
+    return undefined;
   }
   const reader = request.body.getReader();
-  if (declaredTooLarge) {
-    await discardRest(reader).catch(() => undefined);
-    throw tooLarge(maxBytes);
-  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
@@ -91,8 +95,8 @@ async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uin
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await discardRest(reader).catch(() => undefined);
-      throw tooLarge(maxBytes);
+      await (drain ? discardRest(reader) : reader.cancel()).catch(() => undefined);
+      return undefined;
     }
     chunks.push(value);
   }
@@ -102,6 +106,14 @@ async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uin
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return bytes;
+}
+
+async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const buffered = request.bodyUsed ? undefined : bufferedBodies.get(request);
+  if (buffered) bufferedBodies.delete(request);
+  const bytes = buffered ?? (await readBodyUpTo(request, maxBytes, { drain: true }));
+  if (!bytes || bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   return bytes;
 }
 

@@ -3,7 +3,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { isApiPath } from "@/lib/http/paths";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
-import { errorResponse, handleApiError } from "./errors";
+import { handleApiError, singleErrorResponse } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
 import { rateLimitSettings, takeAddressToken, takeKeyedTokens, type Limit } from "./rate-limit";
@@ -41,12 +41,8 @@ export const COMPOSER_MAY_CALL: WithApiKeyOptions = { allowSessionCredential: tr
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-function singleError(status: number, code: string, title: string, detail: string, requestId: string, headers?: HeadersInit) {
-  return errorResponse(status, [{ status: String(status), code, title, detail }], requestId, headers);
-}
-
 function rateLimited(retryAfterSeconds: number, requestId: string): Response {
-  return singleError(
+  return singleErrorResponse(
     429,
     "rate_limited",
     "Too many requests",
@@ -66,7 +62,7 @@ function keyedRateLimited(which: "key" | "merchant", limit: Limit, retryAfterSec
     which === "key"
       ? ["rate_limited", `This API key's limit (${rate}) is reached; retry after ${retryAfterSeconds} second(s).`]
       : ["merchant_rate_limited", `The limit for all of this merchant's API keys together (${rate}) is reached; retry after ${retryAfterSeconds} second(s).`];
-  return singleError(429, code, "Too many requests", detail, requestId, { "Retry-After": String(retryAfterSeconds) });
+  return singleErrorResponse(429, code, "Too many requests", detail, requestId, { "Retry-After": String(retryAfterSeconds) });
 }
 
 /** Handlers may return a Response with immutable headers (e.g. a proxied fetch); copy it then. */
@@ -118,7 +114,7 @@ export function withApiKey<P = Record<string, string>>(
       negotiateJsonApi(request);
       const match = BEARER.exec(request.headers.get("authorization") ?? "");
       if (!match) {
-        return singleError(
+        return singleErrorResponse(
           401,
           "unauthorized",
           "Unauthorized",
@@ -130,7 +126,7 @@ export function withApiKey<P = Record<string, string>>(
       const db = await getDb();
       const auth = await authenticateApiKey(db, match[1]!);
       if (!auth || (auth.session && !options.allowSessionCredential)) {
-        return singleError(401, "invalid_api_key", "Invalid API key", "The API key is unknown or has been revoked.", requestId, {
+        return singleErrorResponse(401, "invalid_api_key", "Invalid API key", "The API key is unknown or has been revoked.", requestId, {
           "WWW-Authenticate": 'Bearer error="invalid_token"',
         });
       }

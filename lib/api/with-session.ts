@@ -2,7 +2,7 @@ import { getViewer } from "@/lib/auth/viewer";
 import { getDb, type Db } from "@/lib/db/client";
 import type { Role } from "@/lib/db/schema";
 import type { Viewer } from "@/lib/identity/membership";
-import { errorResponse, handleApiError } from "./errors";
+import { handleApiError, singleErrorResponse } from "./errors";
 import { runLogged, type RouteHandler } from "./with-api-key";
 
 export type SessionContext<P> = { request: Request; params: P; viewer: Viewer; db: Db; requestId: string };
@@ -18,10 +18,6 @@ export type WithSessionOptions = {
  * connection's public key download).
  */
 const PRIVATE = "private, no-store";
-
-function singleError(status: number, code: string, title: string, detail: string, requestId: string) {
-  return errorResponse(status, [{ status: String(status), code, title, detail }], requestId);
-}
 
 function privately(response: Response): Response {
   try {
@@ -49,9 +45,9 @@ export function withSession<P = Record<string, string>>(
       try {
         const viewer = await getViewer();
         if (!viewer) {
-          response = singleError(401, "unauthorized", "Unauthorized", "Your session has ended; sign in again.", requestId);
+          response = singleErrorResponse(401, "unauthorized", "Unauthorized", "Your session has ended; sign in again.", requestId);
         } else if (options.role && viewer.user.role !== options.role) {
-          response = singleError(403, "forbidden", "Forbidden", `This needs the ${options.role} role.`, requestId);
+          response = singleErrorResponse(403, "forbidden", "Forbidden", `This needs the ${options.role} role.`, requestId);
         } else {
           response = await handler({ request, params: await context.params, viewer, db: await getDb(), requestId });
         }

@@ -6,3 +6,5 @@ export type IdPrefix = "mer" | "usr" | "key" | "conn" | "aud" | "gk" | "cpi" | "
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(16).toString("base64url")}`;
 }
+
+export { idPattern, INVOICE_ID, PAYMENT_INVOICE_ID } from "./patterns";

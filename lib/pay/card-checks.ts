@@ -140,7 +140,8 @@ export function cardInput() {
   };
 }
 
-export type CardInput = ReturnType<typeof cardInput>;
+/** The checks and formatters `cardInput` returns, as the page's script receives them. */
+export type CardChecks = ReturnType<typeof cardInput>;
 
 export const {
   CARD_MESSAGES,

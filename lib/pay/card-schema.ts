@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import type { CardInput } from "@/lib/providers/kit/adapter";
 import {
   CARD_MESSAGES,
   cardDigits,
@@ -17,10 +18,8 @@ import {
  * browser checked. Its checks are card-checks.ts's, the same functions the browser runs (without
  * zod, to keep the page's script small: the page is for phones). No message ever repeats what was
  * typed.
- *
- * CardDetails is the card as the provider call takes it (structurally the engine's CardInput).
+ * It parses into the card as the provider call takes it (CardInput).
  */
-export type CardDetails = { number: string; expiryMonth: number; expiryYear: number; cvc?: string; holder: string };
 
 export type CardSchemaOptions = CardCheckOptions;
 
@@ -47,7 +46,7 @@ export function cardSchema(options: CardSchemaOptions) {
       cvc,
       holder: checked(holderMessage, CARD_MESSAGES.holder),
     }),
-    z.transform((values): CardDetails => {
+    z.transform((values): CardInput => {
       const expiry = parseExpiry(values.expiry)!;
       return {
         number: cardDigits(values.number),

@@ -2,6 +2,8 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices, merchants } from "@/lib/db/schema";
+import { isWebUrl } from "@/lib/http/web-url";
+import { PAYMENT_INVOICE_ID } from "@/lib/ids/patterns";
 import { formatMinor } from "@/lib/money";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { expireIfOverdue } from "@/lib/processing/expiry";
@@ -32,17 +34,9 @@ export type HostedInvoice = {
   expiresAt: string;
 };
 
-const INVOICE_ID = /^cpi_[A-Za-z0-9_-]{16,64}$/;
-
 /** The page links to it: only a web address, never javascript: or data: whatever was stored. */
 function linkableReturnUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const { protocol } = new URL(url);
-    return protocol === "https:" || protocol === "http:" ? url : null;
-  } catch {
-    return null;
-  }
+  return url && isWebUrl(url) ? url : null;
 }
 
 export function toHostedInvoice(invoice: InvoiceRow, merchantName: string, connection: { provider: string; kind: string } | null): HostedInvoice {
@@ -73,7 +67,7 @@ export function toHostedInvoice(invoice: InvoiceRow, merchantName: string, conne
  * not run yet: the page never shows a card form for an expired link.
  */
 export async function findHostedInvoice(db: Db, invoiceId: string): Promise<HostedInvoice | undefined> {
-  if (!INVOICE_ID.test(invoiceId)) return undefined;
+  if (!PAYMENT_INVOICE_ID.test(invoiceId)) return undefined;
   const [row] = await db
     .select({ invoice: invoices, merchantName: merchants.name, provider: connections.provider, kind: connections.kind })
     .from(invoices)

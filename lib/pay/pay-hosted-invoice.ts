@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import type { ActionOutcome } from "@/lib/actions/result";
 import { payWithCard } from "@/lib/processing/engine";
-import { problemsFromZod } from "@/lib/problems";
+import { isWebUrl } from "@/lib/http/web-url";
+import { fail, ok, problemsFromZod, refuse, type Result } from "@/lib/problems";
 import { cardSchema } from "./card-schema";
 import { findHostedInvoice, type HostedInvoice } from "./hosted-invoice";
 import { payLimitMessage, takePayTry } from "./pay-limit";
@@ -15,19 +15,10 @@ export type PayAnswer = { kind: "result"; invoice: HostedInvoice; refused?: stri
 
 const EXPIRED_REFUSAL = "This payment link has expired, so no payment was taken. Ask the merchant for a new link.";
 
-export const GONE_MESSAGE = "This payment page does not exist.";
+/** The code of the refusal for an invoice that does not exist (the route answers it with a 404). */
+export const GONE_CODE = "not_found";
 
-const GONE = { ok: false, problems: [], message: GONE_MESSAGE } as const;
-
-/** Only a web address may be followed; anything else from a provider is treated as no answer. */
-function isWebAddress(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === "https:" || protocol === "http:";
-  } catch {
-    return false;
-  }
-}
+const GONE = refuse(GONE_CODE, "This payment page does not exist.");
 
 /**
  * The hosted page's payment: the card is parsed with the form's own schema (CVC only where the
@@ -35,18 +26,18 @@ function isWebAddress(url: string): boolean {
  * public view, never anything of the card; a paid or final invoice is shown, not charged again.
  * Each invoice takes a limited number of Pay submissions (pay-limit.ts).
  */
-export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown): Promise<ActionOutcome<PayAnswer>> {
+export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown): Promise<Result<PayAnswer>> {
   const invoice = await findHostedInvoice(db, invoiceId);
   if (!invoice) return GONE;
   if (!invoice.canPay) {
     const refused = invoice.outcome.kind === "closed" && invoice.outcome.expired ? EXPIRED_REFUSAL : undefined;
-    return { ok: true, data: { kind: "result", invoice, ...(refused ? { refused } : {}) } };
+    return ok({ kind: "result", invoice, ...(refused ? { refused } : {}) });
   }
   // Every Pay on a payable invoice counts, before the card is read: a limit per invoice (lib/pay/pay-limit.ts).
   const wait = await takePayTry(invoice.id);
-  if (wait > 0) return { ok: false, problems: [], message: payLimitMessage(wait) };
+  if (wait > 0) return refuse("rate_limited", payLimitMessage(wait));
   const parsed = cardSchema({ takesCvc: invoice.takesCvc }).safeParse(input);
-  if (!parsed.success) return { ok: false, problems: problemsFromZod(parsed.error.issues) };
+  if (!parsed.success) return fail(problemsFromZod(parsed.error.issues));
 
   const result = await payWithCard(db, invoiceId, parsed.data);
   if (result.kind === "refused") {
@@ -54,11 +45,12 @@ export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown
     // Someone else's click got there first (another tab), or the lifetime ended meanwhile: show where the invoice now stands.
     if (now && !now.canPay) {
       const refused = result.problems.some((entry) => entry.code === "invoice_expired") ? EXPIRED_REFUSAL : undefined;
-      return { ok: true, data: { kind: "result", invoice: now, ...(refused ? { refused } : {}) } };
+      return ok({ kind: "result", invoice: now, ...(refused ? { refused } : {}) });
     }
-    return { ok: false, problems: [], message: result.problems.map((entry) => entry.message).join(" ") || "The payment could not be started." };
+    return refuse("payment_refused", result.problems.map((entry) => entry.message).join(" ") || "The payment could not be started.");
   }
-  if (result.kind === "redirect" && isWebAddress(result.url)) return { ok: true, data: { kind: "redirect", url: result.url } };
+  // Only a web address may be followed; anything else from a provider is treated as no answer.
+  if (result.kind === "redirect" && isWebUrl(result.url)) return ok({ kind: "redirect", url: result.url });
   const now = await findHostedInvoice(db, invoiceId);
-  return now ? { ok: true, data: { kind: "result", invoice: now } } : GONE;
+  return now ? ok({ kind: "result", invoice: now }) : GONE;
 }

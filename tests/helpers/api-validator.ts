@@ -3,7 +3,7 @@ import Ajv, { type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { hasMalformedEscape, isApiPath } from "@/lib/http/paths";
-import { buildOpenApiDocument } from "@/lib/invoices/contract";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
 
 /**
  * Every answer the API test suites see is held to two documents:

@@ -47,7 +47,7 @@ async function bInvoice(m: InvoiceMerchant, attributes: Record<string, unknown> 
 async function pay(id: string, input: unknown) {
   const outcome = await payHostedInvoice(t.db, id, input);
   if (!outcome.ok) throw new Error(`refused: ${JSON.stringify(outcome)}`);
-  return outcome.data;
+  return outcome.value;
 }
 
 async function paidOutcome(id: string, input: unknown) {
@@ -184,7 +184,7 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
   });
 
   it("answers an unknown invoice with a plain refusal", async () => {
-    expect(await payHostedInvoice(t.db, "cpi_AAAAAAAAAAAAAAAAAAAAAA", card(FULL))).toEqual({ ok: false, problems: [], message: "This payment page does not exist." });
+    expect(await payHostedInvoice(t.db, "cpi_AAAAAAAAAAAAAAAAAAAAAA", card(FULL))).toEqual({ ok: false, problems: [{ code: "not_found", message: "This payment page does not exist.", path: [] }] });
   });
 
   it("keeps no full card number in the invoice, its attempts or the sandbox's records", async () => {

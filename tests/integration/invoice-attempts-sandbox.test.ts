@@ -33,7 +33,7 @@ describe("listDashboardAttempts with the sandbox's own record", () => {
     if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
     const id = created.invoice.id;
     const paid = await payHostedInvoice(t.db, id, { number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123", holder: "Ada Lovelace" });
-    expect(paid).toMatchObject({ ok: true, data: { kind: "result", invoice: { outcome: { kind: "paid" } } } });
+    expect(paid).toMatchObject({ ok: true, value: { kind: "result", invoice: { outcome: { kind: "paid" } } } });
 
     const attempts = await listDashboardAttempts(t.db, m.merchantId, { id, currency: created.invoice.currency });
     expect(attempts).toHaveLength(1);

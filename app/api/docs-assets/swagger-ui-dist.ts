@@ -2,7 +2,7 @@ import "server-only";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { errorResponse } from "@/lib/api/errors";
+import { singleErrorResponse } from "@/lib/api/errors";
 import { withPublic, type RouteHandler } from "@/lib/api/with-api-key";
 import { compressBody, pickEncoding, type AssetEncoding } from "@/lib/http/content-encoding";
 
@@ -98,7 +98,7 @@ export function readSwaggerUiAsset(file: SwaggerUiFile, encoding: AssetEncoding 
 export function swaggerUiAssetHandler({ compress }: { compress: boolean }): RouteHandler<AssetParams> {
   const serve = withPublic<AssetParams>(async ({ request, params, requestId }) => {
     if (!isSwaggerUiFile(params.file) || params.version !== (await swaggerUiVersion())) {
-      return errorResponse(404, [{ status: "404", code: "not_found", title: "Not Found", detail: "No such documentation asset." }], requestId);
+      return singleErrorResponse(404, "not_found", "Not Found", "No such documentation asset.", requestId);
     }
     const encoding = compress ? pickEncoding(request.headers.get("accept-encoding")) : "identity";
     const asset = await readSwaggerUiAsset(params.file, encoding);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toJsonPointer } from "@/lib/problems";
-import { buildOpenApiDocument } from "./openapi";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { paymentInvoiceEnvelopeSchema, pinnedConnectionId } from "./schemas";
 import { validateInvoice } from "./validate-invoice";
 import { paymentWith, payoutExample } from "../test-fixtures";

@@ -37,4 +37,3 @@ export {
 export { validateInvoice, type InvoiceProblemCode } from "./validate-invoice";
 export * from "../state-machine";
 export * from "./resource-schemas";
-export { buildOpenApiDocument } from "./openapi";

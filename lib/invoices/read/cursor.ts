@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { INVOICE_ID } from "@/lib/ids/patterns";
 import type { InvoiceRow } from "../store";
 
-/** The shape of an invoice id: anything else cannot exist, and refusing it early keeps odd bytes (NUL) from the database. */
-export const INVOICE_ID = /^(cpi|cpoi)_[A-Za-z0-9_-]{1,64}$/;
+/** The shape of an invoice id (lib/ids): anything else cannot exist. */
+export { INVOICE_ID };
 
 /**
  * Times a filter or cursor may name. Years 0000 and past 9999 are valid ISO 8601, but PostgreSQL

@@ -1,4 +1,4 @@
-import type { CardFieldErrors, CardInput } from "@/lib/pay/card-checks";
+import type { CardChecks, CardFieldErrors } from "@/lib/pay/card-checks";
 
 /**
  * The hosted page's only script, run in the customer's browser. Its source text is what is sent
@@ -10,7 +10,7 @@ import type { CardFieldErrors, CardInput } from "@/lib/pay/card-checks";
  * payment is being confirmed, reloads the page once the invoice has settled. Listeners sit on
  * the document, so the part of the page the server renders anew after a payment needs no wiring.
  */
-export function hostedPaymentScript(checks: CardInput): void {
+export function hostedPaymentScript(checks: CardChecks): void {
   const FIELDS = ["number", "expiry", "cvc", "holder"] as const;
   /** How often the page asks whether a payment being confirmed is settled (a read: the provider is not asked). */
   const POLL_MS = 4000;

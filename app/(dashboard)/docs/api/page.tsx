@@ -5,7 +5,7 @@ import { swaggerUiAssetUrl } from "@/app/api/docs-assets/swagger-ui-dist";
 import { PageHeader } from "@/components/shell/page-header";
 import { publicBaseUrl } from "@/lib/config";
 import { requirePageViewer } from "@/lib/auth/viewer";
-import { buildOpenApiDocument } from "@/lib/invoices/contract";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { SwaggerUiViewer } from "./swagger-ui-viewer";
 import "./api-reference.css";
 

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { errorResponse } from "@/lib/api/errors";
+import { singleErrorResponse } from "@/lib/api/errors";
 import { requestIdOf } from "@/lib/api/request";
 import { handlers } from "@/lib/auth";
 import { retryAfterOfCode, waitInWords } from "@/lib/auth/sign-in-limit";
@@ -42,9 +42,11 @@ export async function POST(request: NextRequest): Promise<Response> {
   headers.delete("content-length");
   headers.set("Retry-After", String(retryAfterSeconds));
   headers.set("Cache-Control", "no-store");
-  return errorResponse(
+  return singleErrorResponse(
     429,
-    [{ status: "429", code: "too_many_attempts", title: "Too many sign-in attempts", detail: `Too many failed sign-ins. Try again in ${waitInWords(retryAfterSeconds)}.` }],
+    "too_many_attempts",
+    "Too many sign-in attempts",
+    `Too many failed sign-ins. Try again in ${waitInWords(retryAfterSeconds)}.`,
     requestIdOf(request),
     headers,
   );

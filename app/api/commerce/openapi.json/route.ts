@@ -1,5 +1,5 @@
 import { withPublic } from "@/lib/api/with-api-key";
-import { buildOpenApiDocument } from "@/lib/invoices/contract";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { publicBaseUrl } from "@/lib/config";
 
 /**

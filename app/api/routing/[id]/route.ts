@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { readEnvelope } from "@/lib/api/envelope";
+import { routingOrderAttributesSchema } from "@/lib/api/management-schemas";
 import { ApiError, ApiValidationError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/request";
 import { otherMethods } from "@/lib/api/methods";
@@ -10,11 +10,9 @@ import type { Db } from "@/lib/db/client";
 import { problemsFromZod } from "@/lib/problems";
 import { getRoutingOrder, saveRoutingOrder } from "@/lib/routing/orders";
 import { toAttributeProblems, toRoutingOrderResource } from "@/lib/routing/resource";
-import { connectionIdsSchema, parseRoutingOrderId } from "@/lib/routing/schemas";
+import { parseRoutingOrderId } from "@/lib/routing/schemas";
 
 type Params = { id: string };
-
-const attributesSchema = z.strictObject({ connection_ids: connectionIdsSchema });
 
 function notFound(id: string): ApiError {
   return new ApiError(404, "not_found", "Not found", `No routing order ${id}: none of your connections offers that service in that mode`);
@@ -50,7 +48,7 @@ export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyI
   if (data.id !== undefined && data.id !== order.id) {
     throw new ApiError(409, "id_mismatch", "Id does not match", `data.id must be "${order.id}", the routing order of this URL`, "/data/id");
   }
-  const parsed = attributesSchema.safeParse(attributes);
+  const parsed = routingOrderAttributesSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: attributes }));
   const saved = await saveRoutingOrder(db, { merchantId: merchant.id, actor: apiKeyActor(keyId) }, {
     service: order.service,

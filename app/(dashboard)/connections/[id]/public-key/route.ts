@@ -1,4 +1,4 @@
-import { errorResponse } from "@/lib/api/errors";
+import { singleErrorResponse } from "@/lib/api/errors";
 import { withSession } from "@/lib/api/with-session";
 import { publicKeyFile } from "@/lib/connections/public-key-file";
 
@@ -11,7 +11,7 @@ export const GET = withSession<{ id: string }>(
     const field = new URL(request.url).searchParams.get("field") ?? "public_key";
     const file = await publicKeyFile(db, viewer.merchant.id, params.id, field);
     if (!file) {
-      return errorResponse(404, [{ status: "404", code: "not_found", title: "Not found", detail: "This connection has no public key to download." }], requestId);
+      return singleErrorResponse(404, "not_found", "Not found", "This connection has no public key to download.", requestId);
     }
     return new Response(file.pem, {
       headers: {

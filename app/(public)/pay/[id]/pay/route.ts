@@ -5,8 +5,8 @@ import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { pageAssets } from "@/lib/pay/page/assets";
 import { renderContinuePage, renderHostedPage, renderPayment } from "@/lib/pay/page/render";
 import { htmlResponse, nonceOf, notFoundPage } from "@/lib/pay/page/respond";
-import { GONE_MESSAGE, payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
-import { problem, type Problem } from "@/lib/problems";
+import { GONE_CODE, payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
+import { fail, problem } from "@/lib/problems";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
 
 export const dynamic = "force-dynamic";
@@ -76,15 +76,16 @@ export const POST = withPublic<{ id: string }>(async ({ request, params }) => {
   const db = await getDb();
   // Text PostgreSQL cannot store is the field's problem before any schema or query sees it.
   const unsafe = findUnsafeText(card);
-  const outcome = unsafe
-    ? { ok: false as const, problems: [problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)] as Problem[], message: undefined }
-    : await payHostedInvoice(db, params.id, card);
+  const outcome = unsafe ? fail([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)]) : await payHostedInvoice(db, params.id, card);
   const holder = typeof card.holder === "string" ? card.holder : "";
 
   if (!form) {
-    if (!outcome.ok) return json({ ok: false, ...problemsToFormErrors(outcome.problems, outcome.message) }, outcome.message === GONE_MESSAGE ? 404 : 200);
-    if (outcome.data.kind === "redirect") return json({ ok: true, kind: "redirect", url: outcome.data.url });
-    const { invoice, refused } = outcome.data;
+    if (!outcome.ok) {
+      const gone = outcome.problems.some((entry) => entry.code === GONE_CODE);
+      return json({ ok: false, ...problemsToFormErrors(outcome.problems) }, gone ? 404 : 200);
+    }
+    if (outcome.value.kind === "redirect") return json({ ok: true, kind: "redirect", url: outcome.value.url });
+    const { invoice, refused } = outcome.value;
     // The invoice's public view (what the status poll answers too) and the page's payment part rendered anew.
     return json({ ok: true, kind: "result", invoice, ...(refused ? { refused } : {}), html: renderPayment(invoice, { errors: {}, alert: refused, holder }) });
   }
@@ -92,7 +93,7 @@ export const POST = withPublic<{ id: string }>(async ({ request, params }) => {
   // Without the script: the page itself answers, or the browser is sent on: by a 303 on this site,
   // by a link to another (the page's form-action 'self' would block a form's redirect there).
   if (outcome.ok) {
-    const answer = outcome.data;
+    const answer = outcome.value;
     if (answer.kind === "redirect") {
       if (onThisSite(answer.url, request)) return new Response(null, { status: 303, headers: { Location: answer.url } });
       return htmlResponse(renderContinuePage(await pageAssets(nonceOf(request)), answer.url));
@@ -103,6 +104,6 @@ export const POST = withPublic<{ id: string }>(async ({ request, params }) => {
   const assets = await pageAssets(nonceOf(request));
   const invoice = await findHostedInvoice(db, params.id);
   if (!invoice) return notFoundPage(assets);
-  const { fieldErrors, message } = problemsToFormErrors(outcome.problems, outcome.message);
+  const { fieldErrors, message } = problemsToFormErrors(outcome.problems);
   return htmlResponse(renderHostedPage(invoice, assets, { errors: fieldErrors, alert: message, holder }), 422);
 });

@@ -1,4 +1,5 @@
-import { errorResponse } from "@/lib/api/errors";
+import { singleErrorResponse } from "@/lib/api/errors";
+import { readBodyUpTo } from "@/lib/api/request";
 import { withPublic } from "@/lib/api/with-api-key";
 import { MAX_CALLBACK_BODY_BYTES, receiveProviderCallback, type CallbackBody, type CallbackReceipt } from "@/lib/callbacks/receive";
 import { getDb } from "@/lib/db/client";
@@ -11,24 +12,10 @@ import { logger } from "@/lib/logger";
  * a JSON:API error naming the reason (and are stored as rejected).
  */
 
+/** Over the limit the rest is left unread (the stream is cancelled): an oversized callback is not worth draining. */
 async function readBody(request: Request): Promise<CallbackBody> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > MAX_CALLBACK_BODY_BYTES) return { kind: "too_large" };
-  if (!request.body) return { kind: "read", rawBody: "" };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_CALLBACK_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return { kind: "too_large" };
-    }
-    chunks.push(value);
-  }
-  return { kind: "read", rawBody: Buffer.concat(chunks).toString("utf8") };
+  const bytes = await readBodyUpTo(request, MAX_CALLBACK_BODY_BYTES, { drain: false });
+  return bytes ? { kind: "read", rawBody: Buffer.from(bytes).toString("utf8") } : { kind: "too_large" };
 }
 
 const CODES: Record<number, { code: string; title: string }> = {
@@ -51,5 +38,5 @@ export const POST = withPublic<{ slug: string; connectionId: string }>(async ({ 
   }
   if (receipt.status === 200) return Response.json({ received: true, outcome: receipt.outcome }, { headers: { "X-Request-Id": requestId } });
   const { code, title } = CODES[receipt.status] ?? CODES[400]!;
-  return errorResponse(receipt.status, [{ status: String(receipt.status), code, title, detail: receipt.reason ?? title }], requestId);
+  return singleErrorResponse(receipt.status, code, title, receipt.reason ?? title, requestId);
 });

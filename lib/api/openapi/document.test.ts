@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "./openapi";
+import { buildOpenApiDocument } from "./document";
 
 const doc = buildOpenApiDocument({ baseUrl: "https://pay.example.test/" });
 

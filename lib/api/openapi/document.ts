@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import {
   attemptListDocumentSchema,
   errorDocumentSchema,
@@ -6,26 +6,11 @@ import {
   invoiceDocumentSchema,
   invoiceListDocumentSchema,
   invoiceListQuerySchema,
-} from "./resource-schemas";
+} from "@/lib/invoices/contract/resource-schemas";
+import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "@/lib/invoices/contract/schemas";
 import { listServices, type InvoiceDirection } from "@/lib/providers";
-import { managementPaths, MANAGEMENT_SCHEMAS } from "./openapi-management";
-import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
-
-type Json = Record<string, unknown>;
-
-const JSON_API = "application/vnd.api+json";
-/** REFERENCE "Errors": both media types are accepted on requests. */
-const REQUEST_TYPES = [JSON_API, "application/json"];
-
-/**
- * Request bodies are described as the client sends them (`io: "input"`): before the card number
- * loses its separators. Refinements (Luhn, currency rules) cannot be expressed in JSON Schema and
- * are left out; `unrepresentable: "any"` keeps an unexpected construct from throwing.
- */
-function toSchema(schema: z.ZodType): Json {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
-  return rest;
-}
+import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
+import { managementPaths, managementSchemas } from "./management";
 
 /**
  * A request body schema with the registry's services of that direction as the enum of `service`:
@@ -39,9 +24,6 @@ function requestSchema(schema: z.ZodType, direction: InvoiceDirection): Json {
   service.enum = listServices().filter((entry) => entry.direction === direction).map((entry) => entry.code);
   return json;
 }
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 const REQUEST_ID_HEADER: Json = {
   "X-Request-Id": { description: "The request's id (the client's own X-Request-Id when it sent a valid one); also meta.request_id", required: true, schema: { type: "string" } },
@@ -238,7 +220,10 @@ function processOperation(): Json {
   };
 }
 
-/** OpenAPI 3.1 description of the invoice API, generated from the schemas the API validates with. */
+/**
+ * OpenAPI 3.1 description of the whole API under /api (invoices, connections, routing, providers),
+ * generated from the zod schemas the routes validate with and describe their answers by.
+ */
 export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
   const paths: Json = {};
   for (const [kind, request] of [
@@ -282,7 +267,7 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
         InvoiceList: toSchema(invoiceListDocumentSchema),
         AttemptList: toSchema(attemptListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),
-        ...MANAGEMENT_SCHEMAS,
+        ...managementSchemas(),
       },
       responses: ERROR_RESPONSES,
     },

@@ -1,0 +1,16 @@
+import type { IdPrefix } from "./index";
+
+/**
+ * The shape of an id as lookups accept it: its prefix, then base64url text. newId writes 22
+ * characters; lookups take 1 to 64, the bound the invoice API has always taken, so no id a client
+ * could name before is refused now (an id of another length is simply not found). Anything else
+ * cannot exist, and refusing it early keeps odd bytes (NUL) from the database.
+ */
+export function idPattern(...prefixes: readonly IdPrefix[]): RegExp {
+  return new RegExp(`^(?:${prefixes.join("|")})_[A-Za-z0-9_-]{1,64}$`);
+}
+
+/** A payment or payout invoice's id. */
+export const INVOICE_ID = idPattern("cpi", "cpoi");
+/** A payment invoice's id: the hosted page's. */
+export const PAYMENT_INVOICE_ID = idPattern("cpi");
