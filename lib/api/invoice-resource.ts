@@ -3,7 +3,7 @@ import type { InvoiceDirection } from "@/lib/providers";
 import type { InvoiceResource } from "../invoices/contract/resource-schemas";
 import type { Customer } from "../invoices/contract/schemas";
 import { INVOICE_TYPES } from "../invoices/contract/schemas";
-import type { InvoiceRow } from "../invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 import { formatMinor } from "@/lib/money";
 import { hostedPagePath } from "../invoices/read/hosted-page";
 

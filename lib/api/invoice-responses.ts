@@ -8,7 +8,7 @@ import { listInvoices } from "../invoices/read/list-invoices";
 import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
 import { noRouteDetail } from "../invoices/create/routing";
 import type { CreateInvoiceResult } from "../invoices/create/create-invoice";
-import type { InvoiceRow } from "../invoices/create/store";
+import type { InvoiceRow } from "@/lib/invoices/store";
 
 /**
  * Maps the invoice module's typed results to JSON:API answers, so route handlers stay one call

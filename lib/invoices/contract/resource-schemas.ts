@@ -4,6 +4,7 @@ import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
 import { INVOICE_TYPES } from "./schemas";
 import { INVOICE_STATUSES, RESOLUTIONS } from "../state-machine";
+import { INVOICE_ID } from "@/lib/ids/patterns";
 
 /**
  * Response shapes (REFERENCE "Resources", "Errors"), for the API layer and the OpenAPI document.
@@ -24,7 +25,7 @@ export const invoiceResourceSchema = z
   .object({
     id: z
       .string()
-      .regex(/^(cpi|cpoi)_[A-Za-z0-9_-]+$/)
+      .regex(INVOICE_ID)
       .meta({ description: "cpi_… for payment invoices, cpoi_… for payout invoices" }),
     type: z.enum([INVOICE_TYPES.payment, INVOICE_TYPES.payout]),
     attributes: z.object({

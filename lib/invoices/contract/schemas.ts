@@ -15,6 +15,7 @@ import {
 import type { Problem } from "@/lib/problems";
 import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLimits } from "./rules";
 import { strictObjectOf } from "./strict-object";
+import { isWebUrl } from "@/lib/http/web-url";
 
 export { customerAddressSchema, customerSchema, type Customer, type CustomerInput } from "./customer-schema";
 export {
@@ -71,15 +72,6 @@ export const gatewayOptionsSchema = z
   .meta({ description: "Gateway options; provider-specific keys are passed on" });
 
 export const RETURN_URL_MAX = 2048;
-
-function isWebUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-}
 
 /** Issue 10: where the hosted page links the customer back to after paying. */
 export const returnUrlSchema = z

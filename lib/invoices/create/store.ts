@@ -7,7 +7,6 @@ import { INITIAL_STATUS } from "../state-machine";
 import type { InvoiceRow } from "../store";
 
 /** lib/api still names the row through this module; the type itself lives in the invoice store. */
-export type { InvoiceRow } from "../store";
 
 /** Every column but those the database sets; nullable ones are named explicitly. */
 export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "attemptsCount" | "returnUrl" | "expiresAt"> &
