@@ -26,6 +26,13 @@ export const INVOICE_STATUSES = [
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** REFERENCE "Statuses": why an invoice ended where it did. */
+/**
+ * Statuses the expiry check may still end (lib/invoices/lifecycle.ts owns the whole rule); any other
+ * status is paid, final or being paid. Here because the partial index of the expiry sweep
+ * (`invoices_expiry_idx`, lib/db/schema.ts) is built from the same list.
+ */
+export const EXPIRABLE_STATUSES = ["created", "process_failed", "process_pending"] as const satisfies readonly InvoiceStatus[];
+
 export const RESOLUTIONS = [
   "ok",
   "issuer_decline",

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { AttemptStatus, CallbackOutcome, InvoiceStatus, PayoutPartStatus, Resolution, RoutingReason, WebhookDeliveryState } from "./enums";
+import { EXPIRABLE_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type Resolution, type RoutingReason, type WebhookDeliveryState } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -241,6 +241,14 @@ export const invoices = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    /**
+     * The expiry sweep (lib/processing/tasks/invoice-expire.ts): only invoices that may still expire,
+     * by expires_at, so finding the overdue ones reads those rows alone at any table size, and a
+     * settled invoice leaves the index.
+     */
+    index("invoices_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql.raw(`status in (${EXPIRABLE_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
   ],
 );
 

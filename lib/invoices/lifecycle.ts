@@ -1,5 +1,5 @@
 import { and, eq, inArray, lte, or, sql, type SQL } from "drizzle-orm";
-import type { InvoiceStatus, Resolution } from "@/lib/db/enums";
+import { EXPIRABLE_STATUSES, type InvoiceStatus, type Resolution } from "@/lib/db/enums";
 import { invoiceAttempts, invoices } from "@/lib/db/schema";
 import { DEFAULT_ATTEMPTS_LIMIT } from "./contract/field-schemas";
 import type { InvoiceRow } from "./store";
@@ -101,8 +101,7 @@ export function isPastLifetime(invoice: Pick<InvoiceRow, "expiresAt">, now: Date
 /** isPastLifetime (now) as SQL over `invoices`. */
 export const pastLifetimeSql: SQL = lte(invoices.expiresAt, sql`now()`);
 
-/** Statuses the expiry check may still end; any other status is paid, final or being paid. */
-export const EXPIRABLE_STATUSES = ["created", "process_failed", "process_pending"] as const satisfies readonly InvoiceStatus[];
+export { EXPIRABLE_STATUSES };
 
 export function isExpirableStatus(status: InvoiceStatus): boolean {
   return (EXPIRABLE_STATUSES as readonly InvoiceStatus[]).includes(status);

@@ -55,7 +55,7 @@ function secondsFromEnv(name: string, fallback: number, min: number): number {
 const expireInSeconds = () => secondsFromEnv("JOBS_EXPIRE_SECONDS", QUEUE_OPTIONS.expireInSeconds, 5);
 const maintenanceIntervalSeconds = () => secondsFromEnv("JOBS_MAINTENANCE_SECONDS", 120, 1);
 
-const globalForJobs = globalThis as unknown as { __jobs?: WeakMap<Db, Promise<PgBoss>>; __jobWorkers?: { db: Db; boss: PgBoss; timer: NodeJS.Timeout } };
+const globalForJobs = globalThis as unknown as { __jobs?: WeakMap<Db, Promise<PgBoss>>; __jobWorkers?: { db: Db; boss: PgBoss; timers: NodeJS.Timeout[] } };
 
 async function createBoss(db: Db): Promise<PgBoss> {
   const url = databaseUrl();
@@ -109,68 +109,6 @@ export async function enqueue<N extends JobName>(db: Db, name: N, data: JobPaylo
   });
 }
 
-export type BatchedJob<N extends JobName> = { data: JobPayloads[N]; startAfter: Date; key: string };
-
-/**
- * Queues several jobs of one name in one statement (pg-boss `insert`); keys make them unique as
- * `enqueue`'s do (a job already queued with the same key is kept, the new one dropped).
- */
-export async function enqueueMany<N extends JobName>(db: Db, name: N, jobs: readonly BatchedJob<N>[]): Promise<void> {
-  if (jobs.length === 0) return;
-  const payloads = jobs.map((job) => checkPayload(name, job.data));
-  const boss = await getBoss(db);
-  await boss.insert(
-    jobs.map((job, index) => ({
-      id: jobIdFor(name, job.key),
-      name,
-      data: payloads[index] as object,
-      // An ISO string: pg-boss casts one ending in Z as a timestamp (milliseconds kept).
-      startAfter: job.startAfter.toISOString(),
-    })),
-  );
-}
-
-/**
- * Group commit for jobs queued on a hot path: every caller waits until its job is stored (so an
- * answer sent after `add` resolves still means the job exists), but the jobs that arrive while one
- * statement runs go together in the next one, instead of one statement (and one commit) each.
- * A failed statement rejects every caller of that batch.
- */
-export class JobBatcher<N extends JobName> {
-  private waiting: { job: BatchedJob<N>; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  private running = false;
-
-  constructor(
-    private readonly db: Db,
-    private readonly name: N,
-    private readonly maxBatch = 500,
-  ) {}
-
-  add(job: BatchedJob<N>): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ job, resolve, reject });
-      if (!this.running) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0, this.maxBatch);
-        try {
-          await enqueueMany(this.db, this.name, batch.map((entry) => entry.job));
-          for (const entry of batch) entry.resolve();
-        } catch (error) {
-          for (const entry of batch) entry.reject(error);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
-}
-
 type FetchedJob = { id: string; name: string; data: unknown; retryCount?: number };
 
 /** The tasks a process runs, by job name. */
@@ -211,19 +149,31 @@ export async function startJobWorkers(db: Db, taskList: readonly AnyJobTask[], s
   if (process.env.JOBS_WORKERS === "off" || globalForJobs.__jobWorkers) return;
   const tasks = taskMap(taskList);
   const boss = await getBoss(db);
-  const runSweeps = async () => {
-    for (const sweep of sweeps) {
-      try {
-        const count = await sweep.run(db);
-        if (count > 0) logger.info("job sweep", { sweep: sweep.name, count });
-      } catch (error) {
-        logger.error("job sweep failed", { sweep: sweep.name, error: error instanceof Error ? error.message : String(error) });
-      }
+  const runSweep = async (sweep: JobSweep) => {
+    try {
+      const count = await sweep.run(db);
+      if (count > 0) logger.info("job sweep", { sweep: sweep.name, count });
+    } catch (error) {
+      logger.error("job sweep failed", { sweep: sweep.name, error: error instanceof Error ? error.message : String(error) });
     }
   };
-  const timer = setInterval(() => void runSweeps(), 60_000);
-  timer.unref();
-  globalForJobs.__jobWorkers = { db, boss, timer };
+  const runSweeps = async () => {
+    for (const sweep of sweeps) await runSweep(sweep);
+  };
+  // One timer per sweep, each waiting for its last run to end before the next (a slow sweep never
+  // runs twice at once in one process; several processes may sweep together, and every sweep's
+  // writes are compare-and-set).
+  const timers = sweeps.map((sweep) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      void runSweep(sweep).finally(() => (running = false));
+    }, sweep.everyMs ?? 60_000);
+    timer.unref();
+    return timer;
+  });
+  globalForJobs.__jobWorkers = { db, boss, timers };
   for (const name of JOB_NAMES) {
     // Up to WORKER_BATCH jobs per poll, one after the other, each completed or failed on its own: with
     // one job per poll a queue ran at most one job a second, and a steady load of payouts (two
@@ -248,7 +198,7 @@ export async function stopJobs(db: Db, timeoutMs = 5_000): Promise<void> {
   const boss = map?.get(db);
   map?.delete(db);
   if (globalForJobs.__jobWorkers?.db === db) {
-    clearInterval(globalForJobs.__jobWorkers.timer);
+    for (const timer of globalForJobs.__jobWorkers.timers) clearInterval(timer);
     globalForJobs.__jobWorkers = undefined;
   }
   if (boss) await (await boss).stop({ graceful: true, timeout: timeoutMs, wait: true });

@@ -23,5 +23,9 @@ export function defineTask<N extends JobName>(name: N, handler: JobHandler<N>): 
   return { name, schema: JOB_PAYLOAD_SCHEMAS[name] as unknown as z.ZodType<JobPayloads[N]>, handler };
 }
 
-/** Periodic work of a worker process (every minute and at start): re-queues what a crash may have left unqueued. */
-export type JobSweep = { name: string; run: (db: Db) => Promise<number> };
+/**
+ * Periodic work of a worker process, at start and then every `everyMs` (a minute unless the sweep
+ * says otherwise): work that is due by time rather than queued one job per row (expiry), or
+ * re-queuing what a crash may have left unqueued. A sweep never overlaps itself.
+ */
+export type JobSweep = { name: string; run: (db: Db) => Promise<number>; everyMs?: number };

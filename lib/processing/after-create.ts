@@ -5,7 +5,6 @@ import type { CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { scheduleExpiry } from "./expiry";
 import { payWithoutHostedPage, processPayout, ProcessingRefusedError } from "./engine";
 
 /** Provider F's bypass_hpp is honoured only where the adapter can take a payment without a card. */
@@ -41,8 +40,8 @@ export async function startAfterCreation(db: Db, invoice: InvoiceRow, cardNumber
 }
 
 /**
- * The create routes' one call: a new invoice's expiry is queued at its expires_at (issue 11), and
- * one that asks to be processed at once is, before answering. A replay of an invoice still
+ * The create routes' one call: an invoice that asks to be processed at once is, before answering
+ * (its expiry needs nothing queued: the expiry sweep finds it by its expires_at). A replay of an invoice still
  * `created` is started too: the first request died between storing it and calling the provider
  * (a crash, a kill), and the client's retry is the only thing that would ever start it. Starting
  * moves `created` to `processing` by compare-and-set, so a replay racing the first request cannot
@@ -51,7 +50,6 @@ export async function startAfterCreation(db: Db, invoice: InvoiceRow, cardNumber
 export async function startCreatedInvoice(db: Db, result: CreateInvoiceResult): Promise<CreateInvoiceResult> {
   if (result.kind !== "created" && result.kind !== "replayed") return result;
   if (result.kind === "replayed" && result.invoice.status !== "created") return result;
-  await scheduleExpiry(db, result.invoice);
   const { options } = result.invoice;
   if (options.auto_process !== true && options.bypass_hpp !== true) return result;
   const invoice = await startAfterCreation(db, result.invoice, result.cardNumberForProvider);

@@ -1,16 +1,19 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { JobBatcher } from "@/lib/jobs/queue";
-import { attemptsExhausted, isPastLifetime, mayStillExpire } from "@/lib/invoices/lifecycle";
+import { attemptsExhausted, isExpirableStatus, isPastLifetime, mayStillExpire } from "@/lib/invoices/lifecycle";
+import { getInvoice } from "@/lib/invoices/read/get-invoice";
+import type { InvoiceWithConnection } from "@/lib/invoices/read/invoice-select";
+import type { InvoiceDirection } from "@/lib/providers";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
-import { logger } from "@/lib/logger";
 import { findOpenAttempt } from "./attempts";
 
 /**
- * Expiry: an unpaid invoice ends `expired` (resolution expired) when its lifetime is
- * over. One rule for the job queued at creation, the sweep that catches invoices whose job was lost,
- * and the hosted page, which expires an overdue invoice on the spot rather than show a card form.
+ * Expiry: an unpaid invoice ends `expired` (resolution expired) when its lifetime is over. One rule
+ * for the expiry sweep (every few seconds on each worker process, through a partial index of the
+ * invoices that may still expire: no job per invoice, so a create writes only its own rows), and for
+ * the reads that expire an overdue invoice on the spot rather than show it open: the hosted page
+ * and its Pay, the API's and the dashboard's read of one invoice.
  */
 
 /** Expires the invoice if its lifetime is over and it is unpaid; else returns it as it is. Safe to call twice. */
@@ -31,25 +34,13 @@ export async function expireInvoiceById(db: Db, invoiceId: string, reason: strin
   return invoice && expireIfOverdue(db, invoice, reason);
 }
 
-const globalForExpiry = globalThis as unknown as { __expiryBatchers?: WeakMap<Db, JobBatcher<"invoice-expire">> };
-
-function expiryBatcher(db: Db): JobBatcher<"invoice-expire"> {
-  const map = (globalForExpiry.__expiryBatchers ??= new WeakMap());
-  let batcher = map.get(db);
-  if (!batcher) map.set(db, (batcher = new JobBatcher(db, "invoice-expire")));
-  return batcher;
-}
-
 /**
- * Queues the invoice's expiry at its expires_at; one job per invoice however often it is called.
- * Resolves once the job is stored. Creations arriving together share one insert (group commit,
- * `JobBatcher`) instead of one pg-boss statement and commit each.
+ * One of the merchant's invoices as the API reads it, expired on the spot when its lifetime is over
+ * and it is unpaid, so a read never shows an overdue invoice open while the sweep has yet to come by.
  */
-export async function scheduleExpiry(db: Db, invoice: Pick<InvoiceRow, "id" | "expiresAt">): Promise<void> {
-  try {
-    await expiryBatcher(db).add({ data: { invoiceId: invoice.id }, startAfter: invoice.expiresAt, key: invoice.id });
-  } catch (error) {
-    // The invoice is created and answered; the processing sweep expires it if this job is missing.
-    logger.error("invoice expiry not queued", { invoiceId: invoice.id, error: error instanceof Error ? error.message : String(error) });
-  }
+export async function getInvoiceExpiringOverdue(db: Db, merchantId: string, direction: InvoiceDirection, id: string): Promise<InvoiceWithConnection | undefined> {
+  const row = await getInvoice(db, merchantId, direction, id);
+  if (!row || !isExpirableStatus(row.status) || !isPastLifetime(row)) return row;
+  const after = await expireIfOverdue(db, row, "lifetime ended (read)");
+  return after.status === row.status ? row : getInvoice(db, merchantId, direction, id);
 }

@@ -53,6 +53,15 @@ function labelOf(job: ScheduledJob): string {
   return names[job.name]?.() ?? job.name;
 }
 
+/**
+ * The expiry check of an invoice that may still expire: not a queued job (the expiry sweep finds
+ * overdue invoices by expires_at), shown beside the jobs because it is what will happen next.
+ */
+function expiryItem(invoice: InvoiceRow): ScheduledItem[] {
+  if (!isExpirableStatus(invoice.status)) return [];
+  return [{ id: `expiry-${invoice.id}`, label: "Expiry check", runAt: invoice.expiresAt.toISOString(), state: "scheduled", retries: 0, obsolete: false }];
+}
+
 /** The merchant's invoice's schedule; undefined for another merchant's invoice. */
 export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId: string): Promise<InvoiceSchedule | undefined> {
   const invoice = await readInvoice(db, invoiceId);
@@ -75,14 +84,14 @@ export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId:
       refused || !attempt
         ? { possible: false, reason: `Nothing to ask the provider: ${refused ?? "no attempt is waiting"}.` }
         : { possible: true, attemptSeq: attempt.seq, attemptStatus: attempt.status },
-    items: jobs.map((job) => ({
+    items: [...expiryItem(invoice), ...jobs.map((job) => ({
       id: job.id,
       label: labelOf(job),
       runAt: job.startAfter.toISOString(),
       state: job.state,
       retries: job.retryCount,
       obsolete: (job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !isExpirableStatus(invoice.status)),
-    })),
+    }))],
     queueUnavailable,
   };
 }

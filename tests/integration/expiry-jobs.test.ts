@@ -15,7 +15,9 @@ import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { invoices } from "@/lib/db/schema";
 import { getStatusHistory } from "@/lib/invoices/status";
-import { getBoss, jobsSchema } from "@/lib/jobs/queue";
+import { enqueue } from "@/lib/jobs/queue";
+import { readInvoiceSchedule } from "@/lib/processing/schedule";
+import * as getPaymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
 import { logger } from "@/lib/logger";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { expireOverdueInvoices, invoiceExpireTask } from "@/lib/processing/tasks/invoice-expire";
@@ -23,14 +25,14 @@ import { setUpTestDb } from "./helpers/db";
 import { payOnHostedPage } from "./helpers/hosted-page";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
-import { listScheduledJobs, makeJobsDue, runJobs } from "./helpers/jobs";
+import { listScheduledJobs, runJobs } from "./helpers/jobs";
 import { errorsOf, send } from "./helpers/send";
 
 /**
  * Issue 11 "Expiry": unpaid invoices expire after their lifetime (default 30 minutes, the
  * merchant's Invoice lifetime setting, or the invoice's own `lifetime` attribute in seconds) and
  * become expired; the hosted page then says so and takes no card. Through the create routes, the
- * expire job (run as the workers would), the sweep, the hosted page and its pay action.
+ * expiry sweep (run as the workers would), the API read, the hosted page and its pay action.
  */
 const t = setUpTestDb();
 const fake = setUpFakeProvider({ replace: ["provider-a"], providerZ: true });
@@ -113,24 +115,38 @@ describe("lifetime at creation", () => {
     expect(errorsOf(answer)).toEqual([["/data/attributes/lifetime", "out_of_range"]]);
   });
 
-  it("queues the expire job at expires_at, once even for a replayed request", async () => {
+  it("queues no job for it, even for a replayed request: the expiry sweep finds it by expires_at, and the schedule shows when", async () => {
     const { m } = await merchant();
     const body = paymentBody(m, { lifetime: 600 });
     const first = await send<Resource>(paymentRoute.POST, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });
     const replay = await send<Resource>(paymentRoute.POST, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });
     expect(replay.json.data.id).toBe(first.json.data.id);
-    const jobs = (await listScheduledJobs(t.db, first.json.data.id)).filter((job) => job.name === "invoice-expire");
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.startAfter.toISOString()).toBe(first.json.data.attributes.expires_at);
+    expect(await listScheduledJobs(t.db, first.json.data.id)).toEqual([]);
+    const schedule = await readInvoiceSchedule(t.db, m.merchantId, first.json.data.id);
+    expect(schedule?.items).toEqual([expect.objectContaining({ label: "Expiry check", runAt: first.json.data.attributes.expires_at, obsolete: false })]);
+  });
+
+  it("the API's read of an overdue invoice expires it on the spot, before any sweep", async () => {
+    const { m } = await merchant();
+    const id = (await createPayment(m, { lifetime: 600 })).json.data.id;
+    // Ten minutes pass (both times move, so the invoice's lifetime stays what it was).
+    await t.db.update(invoices).set({ createdAt: sql`now() - interval '601 seconds'`, expiresAt: sql`now() - interval '1 second'` }).where(eq(invoices.id, id));
+    const read = await send<Resource, { id: string }>(getPaymentRoute.GET, { id }, { path: `/api/commerce/payment-invoices/${id}`, key: m.key });
+    expect(read.status).toBe(200);
+    expect(read.json.data.attributes).toMatchObject({ status: "expired", resolution: "expired" });
+    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({ fromStatus: "created", toStatus: "expired", reason: "lifetime ended (read)" });
+    const again = await send<Resource, { id: string }>(getPaymentRoute.GET, { id }, { path: `/api/commerce/payment-invoices/${id}`, key: m.key });
+    expect(again.json.data.attributes).toMatchObject({ status: "expired" });
+    expect(await getStatusHistory(t.db, id)).toHaveLength(2);
   });
 });
 
-describe("the expire job", () => {
-  it("expires a created invoice at its expires_at, once; before then, or run again, it changes nothing", async () => {
+describe("an expire job queued by an earlier version", () => {
+  it("still expires a created invoice at its expires_at, once; before then, or run again, it changes nothing", async () => {
     const { m } = await merchant();
     const id = (await createPayment(m, { lifetime: 600 })).json.data.id;
-    // Run early (a worker's clock, a job moved by hand): the invoice is still within its lifetime.
-    await makeJobsDue(t.db, { invoiceId: id, name: "invoice-expire" });
+    // A job such as earlier versions queued at creation, run early: the invoice is still within its lifetime.
+    await enqueue(t.db, "invoice-expire", { invoiceId: id }, { key: id });
     expect(await runJobs(t.db, ["invoice-expire"])).toBe(1);
     expect(await invoiceRow(id)).toMatchObject({ status: "created" });
 
@@ -146,12 +162,15 @@ describe("the expire job", () => {
     expect((await findHostedInvoice(t.db, id))?.canPay).toBe(false);
   });
 
+});
+
+describe("the expiry sweep", () => {
   it("leaves a paid invoice alone", async () => {
     const { m } = await merchant();
     const id = (await createPayment(m, { lifetime: 600 })).json.data.id;
     expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
     await passLifetime(id);
-    await invoiceExpireTask.handler(t.db, { invoiceId: id }, JOB);
+    await expireOverdueInvoices(t.db, { merchantId: m.merchantId });
     expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok" });
   });
 
@@ -162,7 +181,7 @@ describe("the expire job", () => {
     await payOnHostedPage(id, CARD);
     expect(await invoiceRow(id)).toMatchObject({ status: "process_failed" });
     await passLifetime(id);
-    await invoiceExpireTask.handler(t.db, { invoiceId: id }, JOB);
+    await expireOverdueInvoices(t.db, { merchantId: m.merchantId });
     expect(await invoiceRow(id)).toMatchObject({ status: "expired", resolution: "expired" });
   });
 
@@ -179,9 +198,7 @@ describe("the expire job", () => {
     expect(answer.status).toBe(409);
     expect(errorsOf(answer)).toEqual([["", "invoice_expired"]]);
     expect(fake.calls).toEqual([]);
-    await runJobs(t.db, ["invoice-expire"]);
-    await makeJobsDue(t.db, { invoiceId: id, name: "invoice-expire" });
-    await runJobs(t.db, ["invoice-expire"]);
+    expect(await expireOverdueInvoices(t.db, { merchantId: m.merchantId })).toBe(1);
     expect(await invoiceRow(id)).toMatchObject({ status: "expired", resolution: "expired" });
   });
 });
@@ -230,19 +247,17 @@ describe("the hosted page of an overdue invoice", () => {
   });
 });
 
-describe("the sweep", () => {
-  it("expires overdue unpaid invoices whose job was lost, and nothing else", async () => {
+describe("which invoices the sweep expires", () => {
+  it("expires overdue unpaid invoices, and nothing else", async () => {
     const { m } = await merchant();
-    const lost = (await createPayment(m, { lifetime: 600 })).json.data.id;
+    const overdue = (await createPayment(m, { lifetime: 600 })).json.data.id;
     const fresh = (await createPayment(m, { lifetime: 600 })).json.data.id;
     const paid = (await createPayment(m, { lifetime: 600 })).json.data.id;
     await payOnHostedPage(paid, CARD);
-    const boss = await getBoss(t.db);
-    await boss.getDb().executeSql(`delete from ${jobsSchema()}.job where name = 'invoice-expire' and data->>'invoiceId' = $1`, [lost]);
-    await passLifetime(lost);
+    await passLifetime(overdue);
     await passLifetime(paid);
     expect(await expireOverdueInvoices(t.db, { merchantId: m.merchantId })).toBe(1);
-    expect(await invoiceRow(lost)).toMatchObject({ status: "expired", resolution: "expired" });
+    expect(await invoiceRow(overdue)).toMatchObject({ status: "expired", resolution: "expired" });
     expect(await invoiceRow(fresh)).toMatchObject({ status: "created" });
     expect(await invoiceRow(paid)).toMatchObject({ status: "processed" });
     expect(await expireOverdueInvoices(t.db, { merchantId: m.merchantId })).toBe(0);

@@ -1,10 +1,10 @@
 import { publicBaseUrl } from "@/lib/config";
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
 import { invoiceResponse } from "@/lib/api/invoice-responses";
-import { getInvoice } from "@/lib/invoices/read/get-invoice";
+import { getInvoiceExpiringOverdue } from "@/lib/processing/expiry";
 
 type Params = { id: string };
 
 /** One of the merchant's payout invoices; another merchant's id is a 404, like an unknown one. */
 export const GET = withApiKey<Params>(async ({ params, merchant, db }) =>
-  invoiceResponse(await getInvoice(db, merchant.id, "payout", params.id), "payout", params.id, publicBaseUrl()), COMPOSER_MAY_CALL);
+  invoiceResponse(await getInvoiceExpiringOverdue(db, merchant.id, "payout", params.id), "payout", params.id, publicBaseUrl()), COMPOSER_MAY_CALL);

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_expiry_idx" ON "invoices" USING btree ("expires_at") WHERE status in ('created', 'process_failed', 'process_pending');
