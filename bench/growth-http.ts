@@ -1,5 +1,5 @@
 /**
- * `npm run bench:growth-http` (issue 14, item 4): the invoice list page over HTTP at a million
+ * `npm run bench:growth-http`: the invoice list page over HTTP at a million
  * invoices. Seeds one merchant to GROWTH_HTTP_SIZE invoices (default 10^6; bench/growth-seed.ts)
  * in a throwaway PostgreSQL database (BENCH_DATABASE_URL, dropped after), starts the production
  * server (`server.ts`, needs `next build`; GROWTH_APP_DIR names another checkout's build), signs

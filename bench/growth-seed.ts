@@ -1,5 +1,5 @@
 /**
- * Growth seeding (issue 14, item 4): fills one merchant with N invoices among many merchants, set
+ * Growth seeding: fills one merchant with N invoices among many merchants, set
  * based (INSERT … SELECT over generate_series, one statement per chunk), so 10^6 invoices take
  * minutes, not hours. Rows look like what processing leaves: payments and payouts, test and live,
  * a realistic mix of statuses and resolutions, one or two attempts per processed invoice with an

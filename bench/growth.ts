@@ -1,5 +1,5 @@
 /**
- * `npm run bench:growth` (issue 14, item 4): one merchant grows to 10^3, 10^5 and 10^6 invoices
+ * `npm run bench:growth`: one merchant grows to 10^3, 10^5 and 10^6 invoices
  * (bench/growth-seed.ts: attempts, status history and events, 50 other merchants holding more),
  * and at each size the read and write paths are timed in this process, as the server calls them:
  * create (createInvoice), GET by id, the API list with a filter (and its next page), the dashboard

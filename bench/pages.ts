@@ -1,5 +1,5 @@
 /**
- * `npm run bench:pages` (issue 14 item 3): what five pages cost a browser, against their budgets.
+ * `npm run bench:pages`: what five pages cost a browser, against their budgets.
  *
  * Production build (built here when .next is missing; BENCH_BUILD=1 rebuilds), `server.ts` on
  * embedded PGlite in a throwaway DATA_DIR. A merchant, an API key and a Provider F connection are

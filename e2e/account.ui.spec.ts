@@ -7,7 +7,7 @@ import { waitForHydration } from "./support/dev-server";
 import { linkFromOutbox } from "./support/mail";
 
 /**
- * Issue 12: account self-service. Change password and business name in Settings, a forgotten
+ * Account self-service. Change password and business name in Settings, a forgotten
  * password through the e-mailed link, and members invited by e-mail choosing their own password.
  * The e2e server keeps mail in its outbox (MAIL_OUTBOX_PAGE=1, playwright.config.ts); the tests
  * read the links there.

@@ -5,7 +5,7 @@ import { merchantWithKey } from "./support/accounts";
 import { fKeys } from "./support/connections";
 
 /**
- * Issue 13: JSON:API and HTTP conformance through the server as run (server.ts: the lean path for
+ * JSON:API and HTTP conformance through the server as run (server.ts: the lean path for
  * /api/commerce, Next for the management API), over node:http so headers such as Host can be
  * forged and a body can be streamed in chunks. Every answer is also held to the OpenAPI document
  * and the official JSON:API schema.

@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { sharedTest } from "./support/fixtures";
 
 /**
- * Issue 13 (found by the bad-input suite): paths under /api that no route serves answer a JSON:API
+ * Paths under /api that no route serves answer a JSON:API
  * 404 with X-Request-Id, not Next's HTML page; OPTIONS on the invoice API carries X-Request-Id too.
  */
 for (const path of ["/api", "/api/", "/api/connections/x/y", "/api/routing/a/b", "/api/nothing", "/api/providers/x", "/api/commerce/nothing"]) {

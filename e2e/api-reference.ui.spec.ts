@@ -18,7 +18,7 @@ async function shoot(page: Page, name: string) {
 }
 
 /**
- * Issue 12: the API reference renders the live OpenAPI document with Swagger UI, whose files come
+ * The API reference renders the live OpenAPI document with Swagger UI, whose files come
  * from this server and load on that page only; it is reached from API keys and the composer.
  */
 // Any signed-in owner will do: the worker's shared merchant (e2e/support/fixtures.ts).

@@ -43,7 +43,7 @@ test.describe("sign-up", () => {
     await expect(second.getByText("This commerce account is taken")).toBeVisible();
     await expect(second.getByText(/already exists/)).toHaveCount(0);
 
-    // Issue 13: whether the e-mail has an account is told to its owner only, by e-mail.
+    // Whether the e-mail has an account is told to its owner only, by e-mail.
     await fill(first.email.toUpperCase(), newAccount().commerceAccount);
     await expect(second.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
     await expect(second.getByRole("status")).toContainText(first.email);

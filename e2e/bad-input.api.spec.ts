@@ -29,7 +29,7 @@ import {
 } from "./support/bad-input";
 
 /**
- * Issue 13 suite 5, "Bad input", over real HTTP against the server as run (server.ts): every
+ * Against the server as run (server.ts): every
  * operation of the OpenAPI document (the invoice API and the management API), the hosted page
  * with its Pay, status poll and 3-D Secure return, and the providers' callbacks get generated
  * bodies, headers, query strings and path ids. Whatever comes in: never a 5xx, never a hang, every

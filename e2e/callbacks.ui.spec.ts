@@ -4,7 +4,7 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { merchantWithKey, signIn } from "./support/accounts";
 
 /**
- * Issue 11 "Provider callbacks" on a running server: the owner reads the Callback URL on the
+ * The owner reads the Callback URL on the
  * connection page; a payment waits at Provider B's 3-D Secure step; a callback signed as Provider B
  * signs them (HMAC-SHA256 with the connection's secret key, over the timestamp, the notification id
  * and the raw body) posted to that URL processes the invoice, while a forged one and a replay of the

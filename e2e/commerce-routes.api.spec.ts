@@ -1,6 +1,6 @@
 import { expect, test, type APIResponse } from "@playwright/test";
 
-/** Issue 9 item 6: unknown paths and methods under /api/commerce answer JSON:API through the server as run (server.ts). */
+/** Unknown paths and methods under /api/commerce answer JSON:API through the server as run (server.ts). */
 async function expectJsonApiError(response: APIResponse, status: number, code: string) {
   expect(response.status()).toBe(status);
   expect(response.headers()["content-type"]).toBe("application/vnd.api+json");

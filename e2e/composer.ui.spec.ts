@@ -8,7 +8,7 @@ import { expectNoSeriousViolations } from "./support/axe";
 import { sharedTest } from "./support/fixtures";
 import { inviteMember } from "./support/mail";
 
-/** Issue 6 "Done when", composer part. */
+/** The invoice composer, end to end in a browser. */
 // One setup (owner, connections, support member) shared in order; a failed test does not skip the others.
 test.describe.configure({ mode: "default" });
 
@@ -131,7 +131,7 @@ test("a refused input shows the API's error on the right field", async () => {
   await expect(page.getByTestId("composer-result")).toHaveCount(0);
 
   // Only the server knows the reference is taken: 409 on reference_id. After a 201 the form holds a
-  // fresh reference (issue 12), so the test types the used one back in on purpose.
+  // fresh reference, so the test types the used one back in on purpose.
   const reference = page.getByRole("textbox", { name: /^Reference ID/ });
   const used = await reference.inputValue();
   await amount.fill("100.50");

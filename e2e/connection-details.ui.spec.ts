@@ -5,7 +5,7 @@ import { expectNoSeriousViolations } from "./support/axe";
 import { expectSaved, fKeys, fieldError, openConnectForm, pair, save, textbox, uniqueLabel, uploadKey } from "./support/connections";
 import { sharedTest } from "./support/fixtures";
 
-/** Issue 12: provider pages, connection details and forms that show every error at once. */
+/** Provider pages, connection details and forms that show every error at once. */
 const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "3000"}`;
 mkdirSync(SHOTS, { recursive: true });
 

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectSaved, openConnectForm, save, textbox, uniqueLabel } from "./support/connections";
 
-/** Issue 4 "Done when": constants set in the browser reach the invoice's resolved_customer, defaults fill the rest. */
+/** Constants set in the browser reach the invoice's resolved_customer, defaults fill the rest. */
 test("Provider B constants set in the browser and B's defaults fill an invoice created through the API without a customer", async ({ page, request }) => {
   const account = await signUp(page);
   await openConnectForm(page, "provider-b", "H2H merchant account");

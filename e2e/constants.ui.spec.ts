@@ -23,7 +23,7 @@ async function createProviderB(page: Page) {
   await expectSaved(page, label);
 }
 
-test("Provider B: typed validation, live preview with defaults, save, clear, audit trail (issue 4, spec 2.5, 2.6)", async ({ page }) => {
+test("Provider B: typed validation, live preview with defaults, save, clear, audit trail (spec 2.5, 2.6)", async ({ page }) => {
   await createProviderB(page);
   const form = editor(page);
   await expect(form.getByRole("listitem")).toHaveCount(9);

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { PROVIDERS } from "../lib/providers";
 
-/** Issue 2: a second server on the same DATA_DIR fails at once; the first keeps serving its data. */
+/** A second server on the same DATA_DIR fails at once; the first keeps serving its data. */
 test("a second server on the same data directory stops at once with a clear message", async ({ request }) => {
   const dataDir = process.env.E2E_DATA_DIR!;
   const child = spawn("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "server.ts"], {

@@ -7,7 +7,7 @@ import { fKeys, pair, save, textbox, uniqueLabel, uploadKey } from "./support/co
 import { isListening, removeDevServer, startDevServer, waitForExit, waitForHydration, waitUntilServing, type DevServer } from "./support/dev-server";
 
 /**
- * Issue 9, items 10 and 11: `npm run dev` as the README starts it. Its output must hold no secret
+ * `npm run dev` as the README starts it. Its output must hold no secret
  * typed into a form, and SIGTERM must stop `next dev` with it. Both share one server: compiling
  * the pages in development takes minutes on a small machine.
  */
@@ -78,7 +78,7 @@ test("npm run dev prints no password, secret key or private key while people sig
   await page.getByLabel("Business name").fill(`${account.name} Ltd`);
   await page.getByLabel("Commerce account").fill(account.commerceAccount);
   await page.getByRole("button", { name: "Create account" }).click();
-  // The account is created from the e-mailed link (issue 13), with the password typed again.
+  // The account is created from the e-mailed link, with the password typed again.
   await finishSignUp(page, account, COMPILING.timeout);
 
   const b = await openForm(page, "provider-b", "H2H merchant account");

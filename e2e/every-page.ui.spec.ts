@@ -4,7 +4,7 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { merchantWithKey, signIn } from "./support/accounts";
 
 /**
- * Issue 12 "Phone layout": every page at 1280 px and at 390 px. At 390 px no page may scroll
+ * Every page at 1280 px and at 390 px. At 390 px no page may scroll
  * sideways (wide tables scroll inside their own container instead). Each page is also saved as a
  * full-page screenshot in test-results/pages/<name>-<width>.png, so the layout can be looked at.
  */

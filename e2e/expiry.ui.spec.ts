@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { merchantWithKey, signIn } from "./support/accounts";
 
 /**
- * Issue 11 in a real browser: an invoice created through the API with a short `lifetime` expires,
+ * An invoice created through the API with a short `lifetime` expires,
  * and its hosted page then says so and takes no card (even when Pay is pressed on a page opened
  * before); and "Check status now" on the invoice page settles a 3-D Secure payment whose customer
  * passed the check but never came back (Provider E with ignore_callback: only a status request

@@ -6,7 +6,7 @@ import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 
 /**
- * Issue 12 "feedback after every action": each confirmation appears in the toast region (a polite
+ * Each confirmation appears in the toast region (a polite
  * live region, so it is announced), offers its next step as a working link, survives the
  * router.refresh that follows the action, and is dismissed with the keyboard.
  */

@@ -2,7 +2,7 @@ import http from "node:http";
 import { expect, test } from "@playwright/test";
 
 /**
- * Issue 13: Next reads a multipart POST to a page as a form sent without JavaScript and answered a
+ * Next reads a multipart POST to a page as a form sent without JavaScript and answered a
  * malformed body with a 500 (found by the bad-input suite). server.ts checks such bodies first
  * (server/form-post-guard.ts): malformed answers 400, too large 413, well-formed goes on to Next.
  */

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 /**
- * Issue 14 item 5: `/api/health` through the server as run (server.ts, production build): what a load
+ * `/api/health` through the server as run (server.ts, production build): what a load
  * balancer's probe gets without a session or a key. The e2e server runs on the embedded database
  * with its job workers, so both checks pass. The 503 answers: tests/integration/health.test.ts.
  */

@@ -4,7 +4,7 @@ import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 
 /**
- * Issue 12: members land on Home. Its setup checklist is ticked from the merchant's real data,
+ * Members land on Home. Its setup checklist is ticked from the merchant's real data,
  * each step done where a merchant does it; the counts per status open the filtered list.
  */
 const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;

@@ -4,7 +4,7 @@ import { merchantWithKey, signIn } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 
 /**
- * Issue 10 "Hosted payment page", for Provider B (the simplest provider): a test-mode invoice
+ * The hosted payment page for Provider B (the simplest provider): a test-mode invoice
  * created through the API is paid on /pay/{id} in a real browser, signed out, through B's
  * adapter and its sandbox on this server: the test cards, 3-D Secure pass and fail, partial
  * capture, the return link, no second payment, and a page nobody may frame.
@@ -208,7 +208,7 @@ test("Pay shows its pending state while the payment is sent, and the page's own 
     if (type === "script" || type === "stylesheet") encodings.set(type, (await response.allHeaders())["content-encoding"]);
   });
   await page.goto(path);
-  // One script of the page's own, not the framework's: the page is for phones (issue 14).
+  // One script of the page's own, not the framework's: the page is for phones.
   expect(scripts).toHaveLength(1);
   expect(scripts[0]).toMatch(/^\/pay\/assets\/pay-[0-9a-f]{16}\.js$/);
   // Both files come compressed (the browser accepts brotli).

@@ -4,7 +4,7 @@ import { signUp } from "./support/accounts";
 import { expectSaved, openConnectForm, save, textbox, uniqueLabel } from "./support/connections";
 
 /**
- * Issue 13, defect group 4: on a saved Provider D connection the edit form says that a new API
+ * On a saved Provider D connection the edit form says that a new API
  * URL takes the API key and secret key again, refuses a new URL without them (naming both on their
  * fields), and refuses a live URL inside the operator's network.
  */

@@ -7,7 +7,7 @@ import { createApiKey, signIn, signUp, type Account } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
 
-/** Issue 6, pages: the invoice list and detail pages, fed through the invoice API as a merchant would. */
+/** The invoice list and detail pages, fed through the invoice API as a merchant would. */
 
 const FULL_CARD = "4111111111111111";
 /** These pages are about listing: payouts wait in created instead of going to the provider at creation (auto_process). */

@@ -11,7 +11,7 @@ import { createApiKey, signUp } from "./support/accounts";
 import { killAppServer, startAppServer, type AppServer } from "./support/app-server";
 
 /**
- * Issue 11: jobs live in the database, so a job queued before a SIGKILL runs after the restart.
+ * Jobs live in the database, so a job queued before a SIGKILL runs after the restart.
  * The app is killed while a webhook delivery waits for its retry (the receiver failed the first
  * try); after the restart on the same data directory the retry arrives, signed, with the same event.
  */

@@ -5,7 +5,7 @@ import { givenSecrets, runVaultKey } from "./support/leak-secrets";
 import { scan, summary } from "./support/leak-scan";
 
 /**
- * Issue 13, "secrets": runs after every other spec (the `leak-scan` project depends on `api` and
+ * Runs after every other spec (the `leak-scan` project depends on `api` and
  * `ui`, playwright.config.ts), while the web server still holds the database. The server recorded
  * every answer it sent, everything the clients sent and its own output (lib/e2e-record.ts); it
  * dumps every table here; then every secret and full card number of the run (as digits and written

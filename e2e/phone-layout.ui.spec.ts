@@ -8,7 +8,7 @@ import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
 
 /**
- * Issue 12 "Phone layout and accessibility", at a 390 px phone in Chromium: the invoice filters
+ * At a 390 px phone in Chromium: the invoice filters
  * fold behind a "Filters" button, long references are cut with an ellipsis and copied whole with a
  * copy button, and the dashboard's tables keep their row actions on screen. Mouse and keyboard.
  * One owner and its data, shared in order; screenshots in test-results/phone/.

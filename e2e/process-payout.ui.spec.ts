@@ -4,7 +4,7 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
 
 /**
- * Issue 10, spec 4.2: a payout created without auto_process waits in created; the owner's
+ * Spec 4.2: a payout created without auto_process waits in created; the owner's
  * "Process payout" on its page sends it to Provider A's sandbox, and the page then shows the
  * attempt with its connection, outcome and redacted provider log.
  */

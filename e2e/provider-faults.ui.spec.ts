@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 
 /**
- * Issue 13, suite 10: the owner sets a test-mode connection's sandbox to fail with a server error
+ * The owner sets a test-mode connection's sandbox to fail with a server error
  * on the connection page ("Sandbox behaviour"), a customer's payment on the hosted page fails with
  * nothing taken and the invoice page says why; set back to Normal, the same invoice is paid. A
  * garbled answer leaves the outcome unknown: the hosted page says the payment is being confirmed

@@ -6,7 +6,7 @@ import { merchantWithKey } from "./support/accounts";
 import { openInvoiceAttempt } from "./support/invoice-page";
 
 /**
- * Issue 10 for Providers A, B and C: a test-mode invoice created through the API reaches a final
+ * Providers A, B and C: a test-mode invoice created through the API reaches a final
  * status through that provider's adapter and its sandbox on this server: payments on the public
  * hosted page in a real browser (C through 3-D Secure), A's payout through the process call.
  * Each then opens the invoice page as the owner and finds the attempt with the sandbox's record.

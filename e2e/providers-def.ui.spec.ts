@@ -4,7 +4,7 @@ import { merchantWithKey } from "./support/accounts";
 import { openInvoiceAttempt } from "./support/invoice-page";
 
 /**
- * Issue 10 for Providers D, E and F: a test-mode invoice created through the API reaches a final
+ * Providers D, E and F: a test-mode invoice created through the API reaches a final
  * status through that provider's adapter and its sandbox on this server, in a real browser on
  * the public hosted page (D without a CVC field, E through 3-D Secure), or at creation for F's
  * bypass_hpp. Each then opens the invoice page as the owner and finds the attempt with the

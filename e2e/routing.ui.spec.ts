@@ -8,7 +8,7 @@ import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
 
 /**
- * Issue 10 "Routing you can see and set": an owner orders the EUR connections on the Routing page
+ * An owner orders the EUR connections on the Routing page
  * with the keyboard and the mouse, the invoice API follows that order, and a composer-sent invoice
  * with a chosen connection is pinned to it. One owner and its connections, shared in order.
  */

@@ -2,7 +2,7 @@ import { expect, test, type APIResponse, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 
 /**
- * Issue 13 (headers): every page carries a nonce-based Content-Security-Policy that Next applies to
+ * Every page carries a nonce-based Content-Security-Policy that Next applies to
  * its own scripts, no page can be framed, no MIME sniffing, no full URL in the Referer to other
  * sites. In a real browser no page reports a CSP violation and the forms still work.
  */

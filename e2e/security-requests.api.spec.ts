@@ -10,7 +10,7 @@ import { killAppServer, startAppServer, type AppServer } from "./support/app-ser
 import { findFreePort } from "./support/dev-server";
 
 /**
- * Issue 13 over real HTTP (node:http, so the path and headers go out exactly as written):
+ * Requests an attacker would send, over real HTTP (node:http, so the path and headers go out exactly as written):
  * malformed percent-escapes in every dynamic route answer 400 or 404, never 500; a forged
  * X-Forwarded-For neither escapes the sign-in limit nor locks someone else's address; with
  * TRUST_PROXY_HOPS and an https APP_URL the client is read from the proxies' entries, the session

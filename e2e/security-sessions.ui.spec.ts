@@ -5,7 +5,7 @@ import { waitForHydration } from "./support/dev-server";
 import { inviteMember, linkFromOutbox } from "./support/mail";
 
 /**
- * Issue 13 (sign-in and sessions), against the real server: a session cookie copied before
+ * Against the real server: a session cookie copied before
  * sign-out, a password change or reset, or the member's removal is refused afterwards by pages, the
  * session APIs and server actions; `next` never leaves the site; a server action cannot pass the
  * origin check with a forged X-Forwarded-Host.

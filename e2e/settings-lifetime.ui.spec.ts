@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 
 /**
- * Issue 11: the owner sets how long new invoices stay payable; an invoice created without its own
+ * The owner sets how long new invoices stay payable; an invoice created without its own
  * `lifetime` then expires that long after creation. Out-of-range values are refused on the field.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };

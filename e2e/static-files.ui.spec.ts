@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { sharedTest } from "./support/fixtures";
 
-/** Issue 9, item 9: public/ holds the icon, the logo and robots.txt, served to everyone. */
+/** Public/ holds the icon, the logo and robots.txt, served to everyone. */
 const FILES = [
   { path: "/logo.svg", type: "image/svg+xml" },
   { path: "/favicon.ico", type: /^image\/(x-icon|vnd\.microsoft\.icon)/ },

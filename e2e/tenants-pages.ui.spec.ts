@@ -7,7 +7,7 @@ import { fKeys, uniqueLabel } from "./support/connections";
 import { inviteMember } from "./support/mail";
 
 /**
- * Issue 13, "Tenants and roles", the pages: every dashboard page under a [param] folder, opened over
+ * The pages: every dashboard page under a [param] folder, opened over
  * real HTTP with merchant A's owner session and merchant B's ids (the not-found page, nothing of B
  * in the HTML), and with A's support member on A's own ids where the page is for owners (the
  * forbidden page). B's owner opens the same addresses to show they do hold data. The table is

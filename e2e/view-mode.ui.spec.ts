@@ -7,7 +7,7 @@ import { createApiKey, signUp, type Account } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 
 /**
- * Issue 12: the shell's Test/Live switch decides which mode's connections, invoices and routing
+ * The shell's Test/Live switch decides which mode's connections, invoices and routing
  * orders the dashboard lists; test mode is marked by a coloured banner. Keyboard only, and at a
  * phone's width.
  */

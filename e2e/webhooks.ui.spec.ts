@@ -8,7 +8,7 @@ import { expectNoSeriousViolations } from "./support/axe";
 import { sharedTest } from "./support/fixtures";
 
 /**
- * Issue 11 "Merchant webhooks" in a real browser against the built app (NODE_ENV=production, the
+ * Against the built app (NODE_ENV=production, the
  * operator allowing loopback receivers): the owner sets the callback URL of a receiver this test
  * runs, sees the signing secret once, sends a test event and sees the answer; then a payment on
  * the hosted page is delivered by the app's job workers and the receiver verifies it with the

@@ -1,5 +1,5 @@
 /**
- * End-to-end runs only (issue 13, "secrets"): when E2E_RECORD_DIR is set, `server.ts` hands every
+ * End-to-end runs only ("secrets"): when E2E_RECORD_DIR is set, `server.ts` hands every
  * request to `e2eTap`, which records what the server answered (every body but the built bundles
  * under /_next/static, which the scan reads from disk), what the client sent (so the scan learns the
  * passwords, secret keys and card numbers typed in), and everything the process writes to stdout

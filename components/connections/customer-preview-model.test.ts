@@ -6,7 +6,7 @@ import { addressMix, constantInputType, editorValues, previewConstants, sampleIn
 
 const now = () => new Date("2025-06-01T12:00:00Z");
 
-describe("previewConstants (issue 4 preview, spec 2.5)", () => {
+describe("previewConstants (the constants preview, spec 2.5)", () => {
   it("normalises valid values the way the server stores them", () => {
     const out = previewConstants(PROVIDER_B_CONSTANTS, { COUNTRY: " de ", PHONE: "+44 20 7946 0958", LANG: "FR", CITY: "Berlin" });
     expect(out).toEqual({ constants: { COUNTRY: "DE", PHONE: "+442079460958", LANG: "fr", CITY: "Berlin" }, invalid: [] });

@@ -1,5 +1,5 @@
 /**
- * The dashboard's confirmations (issue 12): a tiny store the <Toaster> in the dashboard layout
+ * The dashboard's confirmations: a tiny store the <Toaster> in the dashboard layout
  * renders. Plain module state, no React: the layout (and so the store's one subscriber) survives a
  * router.refresh() and every client-side navigation, so `notify()` before `router.push()` still
  * shows. A toast that must outlive a full page load (a server redirect, window.location) also goes

@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { checkStatusNowAction } from "@/lib/actions/check-status";
 
 /**
- * "Check status now" (issue 11): one status request for the open attempt, at once; the answer is
+ * "Check status now": one status request for the open attempt, at once; the answer is
  * announced and the page refreshes to show the new status, attempt and schedule. Disabled, with
  * the reason next to it, when no attempt waits for an answer.
  */

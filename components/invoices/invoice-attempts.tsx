@@ -4,7 +4,7 @@ import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import { formatMoment } from "./invoice-client";
 
 /**
- * The invoice's attempts as a timeline (issue 10): which connection each try went to and why,
+ * The invoice's attempts as a timeline: which connection each try went to and why,
  * what the provider answered, and the request/answer log as stored (already redacted).
  */
 const STATUS_LABELS: Readonly<Record<DashboardAttempt["status"], string>> = {
@@ -37,7 +37,7 @@ function ExchangeLog({ exchanges }: { exchanges: DashboardExchange[] }) {
   );
 }
 
-/** The sandbox's own record of the request (issue 10): what the simulated provider saw, masked. */
+/** The sandbox's own record of the request: what the simulated provider saw, masked. */
 function SandboxReceived({ record, providerName }: { record: DashboardSandboxRecord; providerName: string }) {
   return (
     <details className="mt-2" data-testid="sandbox-record">

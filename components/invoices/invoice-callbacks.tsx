@@ -17,7 +17,7 @@ export type InvoiceCallbacksProps = {
 };
 
 /**
- * The invoice page's "Provider callbacks" (issue 11): every notification a provider sent about this
+ * The invoice page's "Provider callbacks": every notification a provider sent about this
  * invoice's attempts, what the service did with it (applied, ignored because of ignore_callback,
  * stored without effect because the invoice had moved on, rejected) and what it reported. Renders
  * on the server or the client alike.

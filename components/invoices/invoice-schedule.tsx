@@ -8,7 +8,7 @@ const formatDateTime = (iso: string) => `${toTheSecond.format(new Date(iso))} UT
 const STATES: Record<string, string> = { created: "queued", retry: "retrying", active: "running" };
 
 /**
- * The invoice page's "Scheduled" section (issue 11): when the invoice expires, what the job queue
+ * The invoice page's "Scheduled" section: when the invoice expires, what the job queue
  * holds for it (status requests, expiry, payout cascade, webhook deliveries), and "Check status now".
  */
 export function InvoiceScheduleView({ invoiceId, schedule }: { invoiceId: string; schedule: InvoiceSchedule }) {

@@ -9,7 +9,7 @@ import { formatDateTime } from "@/lib/format";
 import type { WebhookAnswer, WebhookEventView } from "@/lib/webhooks/views";
 
 /**
- * The invoice page's webhooks (issue 11): each `invoice.status_changed` event with its delivery
+ * The invoice page's webhooks: each `invoice.status_changed` event with its delivery
  * state and every try (time, HTTP status, duration, the first 1 KiB of the answer), and, for
  * owners, "Resend" (the same event id once more, so the receiver can dedupe it).
  */

@@ -8,7 +8,7 @@ import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { merchantSettingsSchema } from "@/lib/merchants/settings-schema";
 
-/** Settings, owners only (issue 10): whether a live invoice may name its connection. */
+/** Settings, owners only: whether a live invoice may name its connection. */
 export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean }) {
   const form = useZodForm(merchantSettingsSchema, { defaultValues: { allowLivePins } });
   const router = useRouter();

@@ -26,7 +26,7 @@ const idsOf = (list: readonly RoutingOrderConnection[]) => list.map((c) => c.con
 const sameOrder = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
- * One service in one mode (issue 10): its connections first to last, reordered with Move up / Move
+ * One service in one mode: its connections first to last, reordered with Move up / Move
  * down (keyboard) or by dragging a row (mouse), saved as a whole by the server action. The outcome
  * is announced in a live region; problems show on their rows and in the alert.
  */

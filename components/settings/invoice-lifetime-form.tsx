@@ -8,7 +8,7 @@ import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
 import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN, invoiceLifetimeSchema } from "@/lib/merchants/settings-schema";
 
 /**
- * Settings, owners only (issue 11): how long new invoices stay payable when their request sends no
+ * Settings, owners only: how long new invoices stay payable when their request sends no
  * `lifetime`. The same schema checks the field here and in the action; the server's errors land on
  * the field. Support members see the value read-only (`readOnly`), the action refuses them anyway.
  */

@@ -11,7 +11,7 @@ import { WebhookSecretReveal } from "./webhook-secret-reveal";
 import { WebhookUrlForm } from "./webhook-url-form";
 
 /**
- * Settings' Webhooks section (issue 11). Owners set the callback URL, see a new signing secret
+ * Settings' Webhooks section. Owners set the callback URL, see a new signing secret
  * once (first save, rotation), rotate it and send a test event; support members see the URL only.
  */
 export function WebhookSettings({ settings, canEdit }: { settings: WebhookSettingsView; canEdit: boolean }) {

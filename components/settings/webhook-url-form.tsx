@@ -8,7 +8,7 @@ import { saveWebhookUrlAction } from "@/lib/actions/webhooks";
 import { webhookUrlSchema } from "@/lib/webhooks/schemas";
 
 /**
- * Settings, owners only (issue 11): the callback URL. The server checks it (https in production,
+ * Settings, owners only: the callback URL. The server checks it (https in production,
  * no private or loopback address) and the error lands on the field; the first save answers with
  * the signing secret, handed to `onSecret` to show once.
  */

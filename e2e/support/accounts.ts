@@ -25,7 +25,7 @@ export async function signUp(page: Page, account: Account = newAccount()): Promi
 }
 
 /**
- * Sign-up answers "Check your e-mail" (issue 13: it never says whether the address has an account);
+ * Sign-up answers "Check your e-mail" (it never says whether the address has an account);
  * the account is created from the e-mailed link, with the password typed again. Lands on Home.
  */
 export async function finishSignUp(page: Page, account: Pick<Account, "email" | "password">, timeout = 10_000): Promise<void> {

@@ -3,7 +3,7 @@ import http from "node:http";
 import fc from "fast-check";
 
 /**
- * Issue 13 suite 5 ("Bad input"): generators for requests no client should send, and a raw
+ * The bad-input suite: generators for requests no client should send, and a raw
  * node:http sender with a per-request timeout. Paths, query strings and header values are kept to
  * what Node lets through (header values: tab, 0x20-0x7e, 0x80-0xff; paths: 0x21-0xff), so every
  * generated case reaches the server; everything else (malformed escapes, odd bytes) is left in.

@@ -10,7 +10,7 @@ export type ExpectedAttempt = {
 };
 
 /**
- * Issue 10 "the invoice page shows the attempts": signs in as the merchant's owner in a fresh
+ * Signs in as the merchant's owner in a fresh
  * browser context, opens the invoice page and checks its one attempt, including the sandbox's own
  * record of what it received. Returns the attempt for further checks; call `close` afterwards.
  */

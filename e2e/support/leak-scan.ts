@@ -1,5 +1,5 @@
 /**
- * The secrets scan (issue 13): every secret and full card number an end-to-end run used, searched
+ * The secrets scan: every secret and full card number an end-to-end run used, searched
  * for in everything the run left behind (lib/e2e-record.ts records it): every response body the
  * server sent (HTML, RSC, JSON, action results), the server's log lines, every row of every table
  * (pg-boss's jobs included) and the built client bundles. Pure functions over files, so a unit test

@@ -2,7 +2,7 @@ import { expect, type Browser, type Page } from "@playwright/test";
 import { waitForHydration } from "./dev-server";
 
 /**
- * E-mail in the browser tests (issue 12): the e2e server has no SMTP_URL and MAIL_OUTBOX_PAGE=1
+ * E-mail in the browser tests: the e2e server has no SMTP_URL and MAIL_OUTBOX_PAGE=1
  * (playwright.config.ts), `next dev` serves the outbox by default, so a test reads its link from
  * /outbox as the operator would. Returns the link's path, to open on the test's own base URL.
  */

@@ -55,7 +55,7 @@ function mailInBackground(mail: Mail): void {
 }
 
 /**
- * Sign-up answers "check your e-mail" whether or not the address has an account (issue 13): a new
+ * Sign-up answers "check your e-mail" whether or not the address has an account: a new
  * address gets the link that creates the account, a registered one a note to its owner. Both paths
  * hash the password and send without waiting, so neither the words nor the time tell them apart.
  * A taken commerce account is still named on its field: it is the business's public API name, not

@@ -8,7 +8,7 @@ import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /**
- * "Check status now" on the invoice page (issue 11): owners and support members ask the provider
+ * "Check status now" on the invoice page: owners and support members ask the provider
  * at once about the invoice's open attempt. The session is checked by validatedAction; the invoice
  * must be the viewer's merchant's (another merchant's is not found).
  */

@@ -38,7 +38,7 @@ function createdId(status: number, body: unknown): string | undefined {
 }
 
 /**
- * Issue 6: the composer posts the envelope to the invoice API over HTTP, as an outside client
+ * The composer posts the envelope to the invoice API over HTTP, as an outside client
  * would, with a short-lived credential minted for the signed-in person (stored API keys stay
  * hashed). The API validates again and decides; this only relays its answer.
  */

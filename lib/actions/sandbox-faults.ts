@@ -13,7 +13,7 @@ import { validatedAction } from "./validated-action";
 const schema = z.object({ id: z.string().min(1), mode: sandboxFaultModeSchema });
 
 /**
- * Issue 13, suite 10: the connection page's "Sandbox behaviour" control. Owners only, and only for
+ * The connection page's "Sandbox behaviour" control. Owners only, and only for
  * a test-mode connection: a live connection talks to the real provider, whose behaviour is not ours
  * to set. The mode is kept by the sandbox itself (lib/sandbox/faults.ts).
  */

@@ -8,7 +8,7 @@ import { invoiceLifetimeSchema, merchantSettingsSchema } from "@/lib/merchants/s
 import { ok } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
-/** Owners switch the merchant's settings (issue 10: "Allow pinning live invoices"). */
+/** Owners switch the merchant's settings ("Allow pinning live invoices"). */
 export const updateMerchantSettingsAction = validatedAction(
   "settings.update",
   { schema: merchantSettingsSchema, role: "owner" },
@@ -21,7 +21,7 @@ export const updateMerchantSettingsAction = validatedAction(
   },
 );
 
-/** Owners set the default lifetime of new invoices (issue 11: "Invoice lifetime", in minutes). */
+/** Owners set the default lifetime of new invoices ("Invoice lifetime", in minutes). */
 export const updateInvoiceLifetimeAction = validatedAction(
   "settings.invoice-lifetime",
   { schema: invoiceLifetimeSchema, role: "owner" },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeHealth } from "./test-connection-message";
 
-describe("describeHealth (Test connection, issue 10)", () => {
+describe("describeHealth (Test connection)", () => {
   it("says reachable and accepted", () => {
     expect(describeHealth({ kind: "ok", message: "fine" }, "provider-b", "h2h")).toEqual({ kind: "ok", message: "Reachable — credentials accepted" });
   });

@@ -5,7 +5,7 @@ import { getKind } from "@/lib/providers";
 export type HealthReport = { kind: HealthResult["kind"]; message: string; field?: string };
 
 /**
- * Plain words for a health check (issue 10): reachable and accepted, refused with the credential
+ * Plain words for a health check: reachable and accepted, refused with the credential
  * most likely wrong (by its label in the form), or with the credentials a provider refuses
  * together when it does not say which, or unreachable with the reason.
  */

@@ -3,7 +3,7 @@ import { ATTEMPT_TYPE, type AttemptResource } from "../invoices/contract/resourc
 import type { AttemptRow, PayoutPartRow } from "../processing/attempts";
 
 /**
- * An attempt as the API shows it (issue 10): what the provider said and when, never its exchange
+ * An attempt as the API shows it: what the provider said and when, never its exchange
  * log (that stays on the invoice page, for people of the merchant).
  */
 export function toAttemptResource(row: AttemptRow, currency: string, parts: readonly PayoutPartRow[]): AttemptResource {

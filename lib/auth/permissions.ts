@@ -2,7 +2,7 @@ import type { Role } from "@/lib/db/schema";
 
 /** Who may open which part of the dashboard; pages and actions check the same table. */
 const SECTIONS = [
-  // The setup checklist and a glance at the invoices (issue 12); where sign-in and sign-up land.
+  // The setup checklist and a glance at the invoices; where sign-in and sign-up land.
   { href: "/home", label: "Home", roles: ["owner", "support"] },
   { href: "/providers", label: "Providers", roles: ["owner"] },
   { href: "/connections", label: "Connections", roles: ["owner"] },

@@ -11,7 +11,7 @@ export const SIGN_UP_LINK_INVALID =
 export type PendingSignUp = { name: string; email: string; merchantName: string; commerceAccount: string; passwordHash: string };
 
 /**
- * Sign-up waits for the e-mail's owner (issue 13): the form's answer is the same whether or not the
+ * Sign-up waits for the e-mail's owner: the form's answer is the same whether or not the
  * address has an account, and the account is created only from the link mailed to the address.
  * What was typed travels in the link itself, sealed with AES-256-GCM under a key derived from
  * AUTH_SECRET (nothing is stored until the link is used, so unconfirmed sign-ups leave no rows and

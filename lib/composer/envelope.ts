@@ -102,13 +102,13 @@ function buildOptions(values: ComposerValues): Record<string, unknown> {
   return options;
 }
 
-/** JSON:API's to-one relationship naming the invoice's connection (issue 10: a pin). */
+/** JSON:API's to-one relationship naming the invoice's connection (a pin). */
 export function connectionPin(connectionId: string) {
   return { connection: { data: { type: "connection", id: connectionId } } };
 }
 
 /**
- * Issue 10: the chosen connection is sent as a pin, so the invoice goes where the form says rather
+ * The chosen connection is sent as a pin, so the invoice goes where the form says rather
  * than where the routing order would send it. Test invoices always; live ones only when the merchant
  * allows pinning them (the API refuses them otherwise), else the routing order decides.
  */

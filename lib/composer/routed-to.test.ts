@@ -16,7 +16,7 @@ const answer = (id: string, reason: unknown) => ({
   data: { id: "cpi_1", attributes: { routing: { reason } }, relationships: { connection: { data: { type: "connection", id } } } },
 });
 
-describe("routedTo (issue 10: the composer says where an invoice went and why)", () => {
+describe("routedTo (the composer says where an invoice went and why)", () => {
   it("names the connection and the reason from the API's answer", () => {
     expect(routedToText(routedTo(answer("conn_f", "pinned"), [F])!)).toBe("Routed to F sandbox (Provider F) — pinned");
     expect(routedToText(routedTo(answer("conn_f", "routing_order"), [F])!)).toBe("Routed to F sandbox (Provider F) — first in your routing order");

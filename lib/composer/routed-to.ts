@@ -1,7 +1,7 @@
 import type { RoutingReason } from "@/lib/db/enums";
 import type { ComposerConnection } from "./connections";
 
-/** Where the API routed a composed invoice and why (issue 10), read from its JSON:API answer. */
+/** Where the API routed a composed invoice and why, read from its JSON:API answer. */
 export type RoutedTo = { connectionId: string; label: string; providerName: string | null; reason: RoutingReason | null };
 
 const BECAUSE: Readonly<Record<RoutingReason, string>> = {

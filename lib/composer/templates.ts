@@ -22,7 +22,7 @@ export function findTemplate(id: string): InvoiceTemplate | undefined {
 
 /**
  * The request body of a template for one merchant and one reference, with the customer in its spot;
- * with a connection, as the composer sends it there: a test invoice pinned to it (issue 10).
+ * with a connection, as the composer sends it there: a test invoice pinned to it.
  */
 export function templateEnvelope(template: InvoiceTemplate, input: { commerceAccount: string; referenceId: string; connectionId?: string }) {
   const attributes: Record<string, unknown> = {

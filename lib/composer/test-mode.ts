@@ -1,5 +1,5 @@
 /**
- * Support members compose test-mode invoices only (issue 6). The server action reads the body it
+ * Support members compose test-mode invoices only. The server action reads the body it
  * is about to post: anything but `test_mode: true` would make a live invoice. An unparseable body
  * counts as not live here; the API answers it with 400 and creates nothing.
  */

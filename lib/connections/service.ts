@@ -47,7 +47,7 @@ async function exclusivityProblem(scope: Scope, kind: KindSpec, key: string | nu
 }
 
 /**
- * Issue 13: a kind's own live address (Provider D's api_url) receives the connection's secrets,
+ * A kind's own live address (Provider D's api_url) receives the connection's secrets,
  * so in live mode it must be public (lib/providers/provider-d/api-url.ts; checked again before
  * each send).
  */
@@ -57,7 +57,7 @@ async function liveUrlProblems(kind: KindSpec, mode: Mode, credentials: Credenti
 }
 
 /**
- * Issue 13: a changed live address would receive the stored secrets, so changing it takes the
+ * A changed live address would receive the stored secrets, so changing it takes the
  * secrets again, each named where it is missing.
  */
 function secretsForNewUrl(kind: KindSpec, changed: readonly string[], changes: CredentialValues | undefined): Problem[] {

@@ -77,7 +77,7 @@ export function listLeaves(source: PlainObject, prefix: readonly string[] = []):
 }
 
 /**
- * Member names no client object may carry (issue 13): in JavaScript they name an object's
+ * Member names no client object may carry: in JavaScript they name an object's
  * prototype machinery, so a value stored under them is a trap for any code that later copies or
  * merges the object with plain assignment. Closed objects (invoice attributes, connection
  * constants) refuse them as unknown keys already; open ones (the customer and everything inside

@@ -7,7 +7,7 @@ import { INVOICE_STATUSES, type InvoiceStatus } from "@/lib/invoices/state-machi
 import type { Mode } from "@/lib/providers";
 
 /**
- * The home page (issue 12): the setup checklist, ticked from what the merchant really has, and a
+ * The home page: the setup checklist, ticked from what the merchant really has, and a
  * glance at its invoices in the dashboard's Test/Live view.
  */
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { MODES, type Mode } from "@/lib/providers";
 
 /**
- * The dashboard's Test/Live view (issue 12), kept in a cookie the server reads, so every page
+ * The dashboard's Test/Live view, kept in a cookie the server reads, so every page
  * renders the chosen mode's data on the first paint.
  *
  * A merchant starts in test mode, as Stripe does: a new account has nothing live (live

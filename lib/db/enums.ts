@@ -59,7 +59,7 @@ export const ROUTING_REASONS = ["pinned", "routing_order", "cascaded"] as const;
 export type RoutingReason = (typeof ROUTING_REASONS)[number];
 
 /**
- * Where one attempt stands (issue 10). `in_flight` while the provider call runs; the others mirror
+ * Where one attempt stands. `in_flight` while the provider call runs; the others mirror
  * the adapter's outcome kinds. Only `pending` and `unknown` may still change (status request, 3-D
  * Secure result).
  */
@@ -72,7 +72,7 @@ export const PAYOUT_PART_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type PayoutPartStatus = (typeof PAYOUT_PART_STATUSES)[number];
 
 /**
- * What the service did with a provider callback (issue 11): `applied` (it moved the attempt and the
+ * What the service did with a provider callback: `applied` (it moved the attempt and the
  * invoice), `ignored` (verified and stored, but the connection says ignore_callback), `superseded`
  * (verified, for an attempt the invoice has already left, or that is already final), `rejected`
  * (not verified, replayed or malformed: `reason` says which).

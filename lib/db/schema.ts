@@ -22,7 +22,7 @@ export const merchants = pgTable("merchants", {
   commerceAccount: text("commerce_account").notNull().unique(),
   /** Whether a live invoice may name its connection (a pin); test invoices always may. */
   allowLivePins: boolean("allow_live_pins").notNull().default(false),
-  /** Default lifetime of a new invoice in seconds (issue 11: 30 minutes unless the merchant changes it). */
+  /** Default lifetime of a new invoice in seconds (30 minutes unless the merchant changes it). */
   invoiceLifetimeSeconds: integer("invoice_lifetime_seconds").notNull().default(1800),
   /** Where `invoice.status_changed` events are delivered; null until the owner sets one. */
   webhookUrl: text("webhook_url"),
@@ -43,7 +43,7 @@ export const users = pgTable(
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ROLES }).notNull(),
-    /** Raised by sign-out, password change or reset: a session cookie issued under an older value is refused (issue 13). */
+    /** Raised by sign-out, password change or reset: a session cookie issued under an older value is refused. */
     sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
@@ -188,7 +188,7 @@ export const invoices = pgTable(
     routingReason: text("routing_reason").$type<RoutingReason>(),
     /** What the provider actually collected or paid out (REFERENCE "Resources"); null until it says. */
     processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),
-    /** Provider attempts made so far (issue 10: bounded by the attempts limit). */
+    /** Provider attempts made so far (bounded by the attempts limit). */
     attemptsCount: integer("attempts_count").notNull().default(0),
     /** Where the hosted page sends the customer back to (optional `return_url` attribute). */
     returnUrl: text("return_url"),
@@ -359,7 +359,7 @@ export const sandboxRecords = pgTable(
 );
 
 /**
- * What providers sent to /api/callbacks/<slug>/<connection id>, accepted or not (issue 11). Bodies
+ * What providers sent to /api/callbacks/<slug>/<connection id>, accepted or not. Bodies
  * are stored redacted and cut at 8 KiB; `outcome` says what the service did with it.
  */
 export const providerCallbacks = pgTable(
@@ -456,7 +456,7 @@ export const webhookDeliveries = pgTable(
 );
 
 /**
- * Mail kept on the server when no SMTP_URL is configured (issue 12): the embedded default has no
+ * Mail kept on the server when no SMTP_URL is configured: the embedded default has no
  * mail server, so messages wait here for the operator's outbox page instead of being lost.
  */
 export const mailOutbox = pgTable(

@@ -3,7 +3,7 @@ import { BlockList, isIP } from "node:net";
 import { problem, type Problem, type Result } from "@/lib/problems";
 
 /**
- * The callback URL check (issue 11): https only in production, and no address inside the
+ * The callback URL check: https only in production, and no address inside the
  * operator's network (private, loopback, link-local, unique-local, CGNAT, multicast, reserved,
  * IPv4 embedded in IPv6) unless the operator allows it. Run when the URL is saved and again when
  * sending, and the sender connects only to addresses `guardedLookup` let through, so a name that
@@ -198,8 +198,7 @@ export type OutboundUrlCheck = {
 };
 
 /**
- * The same range check for another address this server sends a merchant's secrets to (issue 13:
- * Provider D's `api_url` in live mode): https only, no user name or password, and every address
+ * The same range check for another address this server sends a merchant's secrets to (Provider D's `api_url` in live mode): https only, no user name or password, and every address
  * the host resolves to must be public, with no operator allowance. Run at save and before each
  * send, so a name that later resolves into the operator's network is refused then.
  */

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from "./password";
 import { setPassword } from "./sessions";
 import { hashLinkToken, isLinkTokenShape, newLinkToken } from "./tokens";
 
-/** A forgotten-password link works once, for 30 minutes (issue 12). */
+/** A forgotten-password link works once, for 30 minutes. */
 export const RESET_TTL_MS = 30 * 60_000;
 
 export const INVALID_LINK_MESSAGE =

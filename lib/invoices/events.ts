@@ -5,7 +5,7 @@ import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "./store";
 
 /**
- * The outbox of merchant events (issue 11): every status change writes its `invoice.status_changed`
+ * The outbox of merchant events: every status change writes its `invoice.status_changed`
  * event in the same transaction as the change, so an event exists for each change even if the
  * process dies right after. Delivery (lib/webhooks) reads it later; `invoice` is the invoice row at
  * that moment, so the delivered body shows the status the event is about.

@@ -106,7 +106,7 @@ describe("resolutions", () => {
   });
 });
 
-describe("reconciliation gives up (issue 11)", () => {
+describe("reconciliation gives up", () => {
   it.each(["payment", "payout"] as const)("lets a %s invoice stay process_error only to record unable_to_reconcile", (direction) => {
     expect(transition({ status: "process_error", direction }, "process_error", "unable_to_reconcile")).toBe("process_error");
     expect(() => transition({ status: "process_error", direction }, "process_error")).toThrow(/only to record resolution "unable_to_reconcile"/);

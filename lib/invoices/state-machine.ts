@@ -88,7 +88,7 @@ function resolutionProblem(to: InvoiceStatus, resolution: string | undefined): s
 }
 
 /**
- * The one move onto the same status (issue 11): an unknown outcome whose status requests went
+ * The one move onto the same status: an unknown outcome whose status requests went
  * unanswered for the invoice's whole lifetime stays process_error, now with the resolution
  * unable_to_reconcile, so the history and the merchant's webhook record that reconciliation gave
  * up (the money may have moved: it must never turn into a failure a new attempt could follow).

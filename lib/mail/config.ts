@@ -1,5 +1,5 @@
 /**
- * Where mail goes (issue 12). With SMTP_URL set, through that server (nodemailer); without it, the
+ * Where mail goes. With SMTP_URL set, through that server (nodemailer); without it, the
  * embedded default: into the `mail_outbox` table and one log line with its links redacted.
  *
  * Who reads the outbox: operators, not merchants. A stored reset or invite link signs its holder in,

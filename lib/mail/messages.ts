@@ -1,7 +1,7 @@
 import { publicBaseUrl } from "@/lib/config";
 import type { Mail } from "./index";
 
-/** The e-mails of issue 12. Links use APP_URL: the address people reach, never the listening one. */
+/** The e-mails people receive. Links use APP_URL: the address people reach, never the listening one. */
 export function passwordResetMail(to: string, token: string): Mail {
   const link = `${publicBaseUrl()}/reset-password/${token}`;
   return {
@@ -32,7 +32,7 @@ export function inviteMail(to: string, token: string, invite: { name: string; me
   };
 }
 
-/** Sign-up (issue 13): the account is created from this link, so only the address's owner can. */
+/** Sign-up: the account is created from this link, so only the address's owner can. */
 export function signUpConfirmMail(to: string, token: string, merchantName: string): Mail {
   const link = `${publicBaseUrl()}/sign-up/confirm/${token}`;
   return {

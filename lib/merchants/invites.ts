@@ -38,7 +38,7 @@ export function listPendingInvites(db: Db, merchantId: string): Promise<PendingI
 
 export async function createInvite(db: Db, viewer: Viewer, input: InviteMemberInput, now = new Date()): Promise<Result<IssuedInvite>> {
   // Only the owner's own team is named: whether an address has an account elsewhere is not theirs to
-  // learn (issue 13). Such an invitation is sent like any other; accepting it says the address is taken.
+  // learn. Such an invitation is sent like any other; accepting it says the address is taken.
   const existing = await findUserByEmail(db, input.email);
   if (existing?.merchantId === viewer.merchant.id) {
     return fail([problem("member", "This person is already a member of your team", ["email"])]);

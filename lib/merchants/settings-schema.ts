@@ -2,14 +2,14 @@ import { z } from "zod";
 
 /** The merchant's own switches, as the Settings page edits them (isomorphic: the form imports it). */
 export const merchantSettingsSchema = z.object({
-  /** Issue 10: whether a live invoice may name its connection; test invoices always may. */
+  /** Whether a live invoice may name its connection; test invoices always may. */
   allowLivePins: z.boolean({ error: "Choose on or off" }),
 });
 
 export type MerchantSettings = z.output<typeof merchantSettingsSchema>;
 
 /**
- * Issue 11: how long a new invoice stays payable when its request sends no `lifetime`, in whole
+ * How long a new invoice stays payable when its request sends no `lifetime`, in whole
  * minutes (stored in seconds). 1 minute to 30 days: the default applies to every invoice, also ones
  * sent by email, so seconds-short links are for the per-invoice `lifetime` attribute only; the
  * upper bound is the attribute's (30 days).

@@ -18,7 +18,7 @@ export async function updateMerchantSettings(db: Db, merchantId: string, setting
   return row;
 }
 
-/** The merchant's default invoice lifetime (issue 11), in minutes as the Settings form shows it, and in seconds. */
+/** The merchant's default invoice lifetime, in minutes as the Settings form shows it, and in seconds. */
 export async function getInvoiceLifetime(db: Db, merchantId: string): Promise<{ lifetimeMinutes: number; lifetimeSeconds: number } | undefined> {
   const [row] = await db.select({ seconds: merchants.invoiceLifetimeSeconds }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
   return row && { lifetimeMinutes: Math.max(1, Math.round(row.seconds / 60)), lifetimeSeconds: row.seconds };

@@ -13,7 +13,7 @@
 export type CardFormValues = { number: string; expiry: string; cvc?: string; holder: string };
 
 export type CardCheckOptions = {
-  /** Provider D takes no CVC (issue 10): the field is left out and its value ignored. */
+  /** Provider D takes no CVC: the field is left out and its value ignored. */
   takesCvc: boolean;
   /** For tests; expiry is judged against this month. */
   now?: Date;

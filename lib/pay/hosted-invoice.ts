@@ -22,7 +22,7 @@ export type HostedInvoice = {
   amount: string;
   currency: string;
   testMode: boolean;
-  /** Provider D's hosted page asks for no CVC (issue 10). */
+  /** Provider D's hosted page asks for no CVC. */
   takesCvc: boolean;
   returnUrl: string | null;
   /** The card form shows only while a payment may start: created, or failed with attempts left. */
@@ -30,7 +30,7 @@ export type HostedInvoice = {
   /** Nothing more will happen to it on this page (paid, closed, out of attempts). */
   final: boolean;
   outcome: HostedOutcome;
-  /** ISO time after which an unpaid invoice takes no payment (issue 11). */
+  /** ISO time after which an unpaid invoice takes no payment. */
   expiresAt: string;
 };
 

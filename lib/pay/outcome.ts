@@ -12,7 +12,7 @@ export type HostedOutcome =
   | { kind: "declined"; reason: string }
   | { kind: "try_later"; reason: string }
   | { kind: "in_progress" }
-  /** `expired`: the invoice's lifetime ended before it was paid (issue 11). */
+  /** `expired`: the invoice's lifetime ended before it was paid. */
   | { kind: "closed"; reason: string; expired?: boolean };
 
 const DECLINE_REASONS: Partial<Record<Resolution, string>> = {

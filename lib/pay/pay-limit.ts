@@ -2,7 +2,7 @@ import "server-only";
 import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
 
 /**
- * "Pay" on one hosted page (issue 13): at most 10 submissions per invoice in 15 minutes, valid
+ * "Pay" on one hosted page: at most 10 submissions per invoice in 15 minutes, valid
  * cards or not. The page is public and its only key is the invoice id, so without this anyone
  * holding a link could try card after card against it (card testing) or keep the provider and the
  * database busy; the invoice's own attempts limit counts only what reached a provider. A customer

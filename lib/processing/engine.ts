@@ -13,7 +13,7 @@ import { queryAttemptStatus } from "./run-attempt";
 export type { PayResult } from "./request";
 
 /**
- * The processing engine's entry points (issue 10): the hosted page's payment, the payout, the
+ * The processing engine's entry points: the hosted page's payment, the payout, the
  * bypass of the hosted page and the return from 3-D Secure. Each goes through runPaymentRequest
  * (lock, attempts, cascade, settle); the adapters only translate.
  */

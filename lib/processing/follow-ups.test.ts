@@ -5,7 +5,7 @@ import { nextStepFrom } from "@/lib/retry-schedules";
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, 0) + seconds * 1000);
 const started = at(0);
 
-describe("reconcileAt (issue 11 schedule)", () => {
+describe("reconcileAt (the status-request schedule)", () => {
   const farAway = { expiresAt: at(30 * 24 * 3600) };
 
   it("asks 10 s, 30 s, 2 min, 10 min after the attempt, then hourly", () => {

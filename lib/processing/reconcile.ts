@@ -9,7 +9,7 @@ import { findAttemptOf, type AttemptRow } from "./attempts";
 import { queryAttemptStatus } from "./run-attempt";
 
 /**
- * Reconciliation (issue 11, spec 6): a status request for an attempt whose outcome is pending or
+ * Reconciliation (spec 6): a status request for an attempt whose outcome is pending or
  * unknown, applied through the one path for late outcomes (applyAttemptOutcome). It never starts a
  * new attempt: while the outcome is unknown the money may have moved, and a second attempt could
  * charge or pay out twice.

@@ -13,7 +13,7 @@ import { schedulePayoutCascade, scheduleFollowUps } from "./follow-ups";
 import { settleInvoice } from "./settle";
 
 /**
- * Requests the server died in the middle of (issue 11: jobs and state survive a kill). A payment
+ * Requests the server died in the middle of (jobs and state survive a kill). A payment
  * request holds its invoice in `processing` only for as long as its provider calls take (seconds,
  * bounded by their time-outs), so an invoice `processing` for longer than INTERRUPTED_AFTER_SECONDS
  * lost its request. Its latest attempt says what is known: one still in flight may have reached the

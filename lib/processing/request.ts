@@ -30,7 +30,7 @@ export type PaymentRequest = {
   /** Further reasons to refuse this kind of request. */
   check?: (invoice: InvoiceRow) => Problem[];
   /**
-   * A cascade job (issue 11): start after this connection, whose attempt a status request or a
+   * A cascade job: start after this connection, whose attempt a status request or a
    * callback settled as a soft failure, instead of at the invoice's current connection.
    */
   afterConnectionId?: string;

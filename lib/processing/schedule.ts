@@ -11,7 +11,7 @@ import { isFinal } from "@/lib/invoices/state-machine";
 import { notOpenReason, reconcileAttempt } from "./reconcile";
 
 /**
- * The invoice page's "Scheduled" section and its "Check status now" (issue 11): what the queue
+ * The invoice page's "Scheduled" section and its "Check status now": what the queue
  * holds for the invoice, in plain words (job payloads carry ids only, and only labels leave here),
  * and one status request on demand for the open attempt.
  */

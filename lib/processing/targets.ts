@@ -22,7 +22,7 @@ export async function listAttemptTargets(db: Db, invoice: InvoiceRow, options: {
 }
 
 /**
- * The connections after `failedConnectionId` in the routing order (issue 11): where a payout
+ * The connections after `failedConnectionId` in the routing order: where a payout
  * cascades when a status request or a callback settles its attempt as a soft failure. Empty when
  * the failed connection was the last one, or for a pinned invoice (a pin never cascades).
  */

@@ -9,7 +9,7 @@ const E = { id: "conn_e", createdAt: at(3) };
 const F = { id: "conn_f", createdAt: at(4) };
 const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 
-describe("mergeOrder (issue 10: routing order)", () => {
+describe("mergeOrder (routing order)", () => {
   it("is oldest first when nothing is saved, ties broken by id", () => {
     const twin = { id: "conn_a", createdAt: at(1) };
     expect(ids(mergeOrder([], [F, C, B, E, twin]))).toEqual(["conn_a", "conn_b", "conn_c", "conn_e", "conn_f"]);

@@ -1,6 +1,6 @@
 /**
  * The one rule that turns a saved routing order and the connections that exist into the order
- * routing uses (issue 10 "Routing you can see and set"): the saved ids first, in their saved order;
+ * routing uses ("Routing you can see and set"): the saved ids first, in their saved order;
  * then every connection the saved order does not name, oldest first, so a new connection is
  * routable at once without anyone saving the order again. Ids of connections that no longer
  * exist are dropped. Routing applies this to the enabled connections only, so a disabled one

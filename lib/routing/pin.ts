@@ -26,7 +26,7 @@ async function allowsLivePins(db: Db, merchantId: string): Promise<boolean> {
 const modeText = (mode: string) => (mode === "test" ? "a test invoice (test_mode true)" : "a live invoice (test_mode omitted or false)");
 
 /**
- * Issue 10: an invoice may name its connection ("pin") so that support staff can try one provider
+ * An invoice may name its connection ("pin") so that support staff can try one provider
  * on purpose. The connection must be the merchant's (another merchant's is not found, like an
  * unknown id), enabled, of the invoice's mode and offer the service. Live invoices may be pinned
  * only when the merchant allows it (Settings), because a pin bypasses the routing order the owner

@@ -1,7 +1,7 @@
 import type { RoutingReason } from "@/lib/db/enums";
 
 /**
- * How the dashboard names why an invoice went to its connection (issue 10), as a short label and
+ * How the dashboard names why an invoice went to its connection, as a short label and
  * a sentence. Isomorphic: the composer's result, the invoice list and the invoice page use it.
  */
 export const ROUTING_REASON_LABELS: Readonly<Record<RoutingReason, string>> = {

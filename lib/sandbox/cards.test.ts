@@ -13,7 +13,7 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-describe("TEST_CARDS (issue 10: the hosted page's test card list)", () => {
+describe("TEST_CARDS (the hosted page's test card list)", () => {
   it("lists the five cards of the issue, each a Luhn-valid 16-digit number with a label and an outcome", () => {
     expect(TEST_CARDS.map((c) => c.number)).toEqual([
       "4242424242424242",

@@ -1,5 +1,5 @@
 /**
- * The sandboxes' test cards (issue 10): one table shared by every provider's sandbox and the
+ * The sandboxes' test cards: one table shared by every provider's sandbox and the
  * hosted page's "Test cards" panel, so the outcome a customer is promised is the one they get.
  * Free of secrets: the hosted page shows it.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Issue 13, suite 10: how a test-mode connection's sandbox misbehaves, to see what payments and
+ * How a test-mode connection's sandbox misbehaves, to see what payments and
  * payouts do when a provider fails. Isomorphic: the connection page's control and the server
  * action read the same list.
  */

@@ -8,7 +8,7 @@ import { SANDBOX_FAULT_MODES, type SandboxFaultMode } from "./fault-modes";
 import { saveRecord, updateRecord } from "./records";
 
 /**
- * Issue 13, suite 10: a per-connection fault switch on the sandbox. The mode lives in the
+ * A per-connection fault switch on the sandbox. The mode lives in the
  * sandboxes' own memory (`sandbox_records`, operation "fault", one record per connection), as a
  * real provider's outage would live on its side, not in the service's connection row.
  *

@@ -4,7 +4,7 @@ import { queueSandboxCallback } from "./callback-send";
 import { findRecordByReference, updateRecord, type SandboxRecord } from "./records";
 
 /**
- * The sandboxes' 3-D Secure step (issue 10, test card 4000 0000 0000 3220): a page of this server
+ * The sandboxes' 3-D Secure step (test card 4000 0000 0000 3220): a page of this server
  * (`app/sandbox/3ds/[provider]/[reference]/page.tsx`) where the customer passes or fails, which
  * then sends them to the return URL the provider was given (the hosted page's return route).
  *

@@ -8,7 +8,7 @@ import { newId } from "@/lib/ids";
 import { decryptSecret, encryptSecret } from "@/lib/vault";
 
 /**
- * The merchant's webhook signing secrets (issue 11). Stored sealed by the vault; the plaintext
+ * The merchant's webhook signing secrets. Stored sealed by the vault; the plaintext
  * leaves this module only once, in the answer to the action that made it (Settings shows it once),
  * and to the signer. A rotation keeps the old secret signing for 24 hours, so receivers can switch
  * without losing a delivery.

@@ -23,7 +23,7 @@ import { addTeamMember } from "@/lib/merchants/team";
 import { setUpTestDb, unique } from "./helpers/db";
 
 /**
- * Issue 12: account self-service through the server actions, with a real SMTP server on 127.0.0.1
+ * Account self-service through the server actions, with a real SMTP server on 127.0.0.1
  * receiving what nodemailer sends; the tests follow the links found in the received messages.
  */
 const t = setUpTestDb();

@@ -30,7 +30,7 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("npm run admin (issue 2, item 5)", () => {
+describe("npm run admin", () => {
   const env = (): Record<string, string> => (process.env.DATABASE_URL ? {} : { DATA_DIR: tempDir(), DATABASE_URL: "" });
 
   it("create-merchant prints one JSON line with the merchant, account and API key; a repeat is refused", async () => {

@@ -19,7 +19,7 @@ import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /**
- * Issue 13, JSON:API and HTTP conformance of every API, through the route handlers as Next calls
+ * JSON:API and HTTP conformance of every API, through the route handlers as Next calls
  * them. Every answer is also held to the OpenAPI document and the official JSON:API schema
  * (tests/helpers/api-validator.ts), which the last block proves catches what it should.
  */

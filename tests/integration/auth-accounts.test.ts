@@ -42,7 +42,7 @@ import { findOpenInvite, listPendingInvites } from "@/lib/merchants/invites";
 import { setUpTestDb, unique } from "./helpers/db";
 
 /**
- * Issue 13, sign-in and accounts through the server actions: where sign-in sends people (`next`),
+ * Sign-in and accounts through the server actions: where sign-in sends people (`next`),
  * sign-up and invitations that never tell an outsider whether an e-mail has an account, passwords
  * capped at what bcrypt reads, and the session version that sign-out, password change, reset and
  * removal raise (the cookie half is e2e/security-sessions.ui.spec.ts).

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientAddressFromHeaders, normalizeForwardedHeaders, trustedProxyHops } from "@/lib/auth/client-address";
 
 /**
- * Issue 13: who is asking, as server.ts decides it for every request before anything reads the
+ * Who is asking, as server.ts decides it for every request before anything reads the
  * headers. A real node:http server applies the rule and echoes what the app would then see; the
  * client connects from 127.0.0.2 so the socket address differs from anything it writes.
  */

@@ -84,7 +84,7 @@ import { connect, newReference } from "./helpers/invoice-fixtures";
 import { seedTenant, type TenantWorld } from "./helpers/tenant-world";
 
 /**
- * Issue 13 suite 5, "Bad input", for the server actions behind every form: every export of every
+ * For the server actions behind every form: every export of every
  * "use server" module is called as a signed-in owner of a merchant with real data, with generated
  * input (anything at all, odd records, near-valid forms with one field wrong, built from a
  * submission that works). For each call:

@@ -27,7 +27,7 @@ import { runAllJobs } from "./helpers/jobs";
 import { closedPortUrl, serveSandboxes } from "./helpers/sandbox-http";
 
 /**
- * Issue 11 "Provider callbacks": every sandbox, after it settles a payment, sends the service a
+ * Every sandbox, after it settles a payment, sends the service a
  * callback signed in its provider's own scheme (through the job queue, to APP_URL, which is this
  * file's HTTP server routing /api/callbacks/… to the real route module). The route verifies and
  * stores it and applies it through the state machine; Provider E's ignore_callback keeps it from

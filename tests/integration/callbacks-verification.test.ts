@@ -24,7 +24,7 @@ import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./
 import { serveSandboxes } from "./helpers/sandbox-http";
 
 /**
- * Issue 11 "Provider callbacks": what the route refuses (forged, replayed, stale, malformed, for no
+ * What the route refuses (forged, replayed, stale, malformed, for no
  * connection, too large), each stored as rejected with its reason and changing nothing; and a late
  * callback about an attempt the invoice has left after cascading, stored as superseded without
  * touching the newer attempt's outcome.

@@ -80,7 +80,7 @@ async function expectEverythingOpens(): Promise<void> {
   expect(decryptSecret(generated!.privateKey, processKey.current!)).toContain("PRIVATE KEY");
 }
 
-describe("rotating the credentials key (CREDENTIALS_KEY_PREVIOUS, issue 14 item 5)", () => {
+describe("rotating the credentials key (CREDENTIALS_KEY_PREVIOUS)", () => {
   beforeAll(async () => {
     const key = restartWith({ CREDENTIALS_KEY: keyA });
     const merchantId = await newMerchant(test.db);

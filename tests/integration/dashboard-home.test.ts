@@ -35,7 +35,7 @@ import { connect, newReference, remove, teamMerchant, type TeamMerchant } from "
 import { send } from "./helpers/send";
 
 /**
- * Issue 12: the home page's setup checklist is ticked from the merchant's real data, and the
+ * The home page's setup checklist is ticked from the merchant's real data, and the
  * dashboard's Test/Live view (a cookie set by the shell's switch) decides which mode's
  * connections, invoices and routing orders the pages list.
  */

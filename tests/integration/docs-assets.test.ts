@@ -9,7 +9,7 @@ import { swaggerUiAssetHandler } from "@/app/api/docs-assets/swagger-ui-dist";
 import { pickEncoding } from "@/lib/http/content-encoding";
 import { serveDocsAsset } from "@/server/serve-docs-assets";
 
-/** Issue 14: the API reference's Swagger UI files go compressed to browsers that accept it. */
+/** The API reference's Swagger UI files go compressed to browsers that accept it. */
 const dist = path.join(process.cwd(), "node_modules/swagger-ui-dist");
 const version = (JSON.parse(fs.readFileSync(path.join(dist, "package.json"), "utf8")) as { version: string }).version;
 const bundle = fs.readFileSync(path.join(dist, "swagger-ui-bundle.js"));

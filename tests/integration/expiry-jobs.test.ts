@@ -29,7 +29,7 @@ import { listScheduledJobs, runJobs } from "./helpers/jobs";
 import { errorsOf, send } from "./helpers/send";
 
 /**
- * Issue 11 "Expiry": unpaid invoices expire after their lifetime (default 30 minutes, the
+ * Unpaid invoices expire after their lifetime (default 30 minutes, the
  * merchant's Invoice lifetime setting, or the invoice's own `lifetime` attribute in seconds) and
  * become expired; the hosted page then says so and takes no card. Through the create routes, the
  * expiry sweep (run as the workers would), the API read, the hosted page and its pay action.

@@ -8,7 +8,7 @@ import { setAppDb } from "./helpers/app-db";
 import { setUpTestDb } from "./helpers/db";
 
 /**
- * Issue 14 item 5: `GET /api/health` tells a load balancer whether this instance can serve (the
+ * `GET /api/health` tells a load balancer whether this instance can serve (the
  * database answers) and work (the job queue answers, this process's workers started unless
  * JOBS_WORKERS=off). 200 / 503, never cached, an X-Request-Id like every API answer, no
  * authentication and nothing that names a host or an error's text.

@@ -13,7 +13,7 @@ import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant }
 import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 
 /**
- * Issue 14: the hosted page as HTML with its own small script, and Pay as a route. What a browser
+ * The hosted page as HTML with its own small script, and Pay as a route. What a browser
  * gets: the page with its assets, the answer to the script's JSON, and a plain form post for a
  * browser without the script; what an attacker gets: refusals, never a 500.
  */

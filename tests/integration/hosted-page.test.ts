@@ -15,7 +15,7 @@ import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant }
 import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 
 /**
- * Issue 10 "Hosted payment page": the page's data read and its Pay, through the engine, Provider
+ * The page's data read and its Pay, through the engine, Provider
  * B's real adapter and its sandbox over HTTP; every test card, 3-D Secure pass and fail, partial
  * capture, a paid invoice not charged twice, and no full card number stored anywhere.
  */
@@ -71,7 +71,7 @@ describe("findHostedInvoice (the page's data read)", () => {
       canPay: true,
       final: false,
       outcome: { kind: "open" },
-      // Issue 11: 30 minutes after creation by default.
+      // 30 minutes after creation by default.
       expiresAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
   });

@@ -43,7 +43,7 @@ import { setUpTestDb, unique } from "./helpers/db";
 import { newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 
 /**
- * Issue 13, defect group 4: Provider D's api_url receives the connection's API key and signed
+ * Provider D's api_url receives the connection's API key and signed
  * requests, so in live mode it may not point into the operator's network (the webhook URL check's
  * ranges), neither as an address nor as a name resolving there, when saved and again before each
  * request; test mode keeps calling the sandbox. Changing it on a saved connection takes the

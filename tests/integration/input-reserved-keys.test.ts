@@ -17,7 +17,7 @@ import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, countInvoices, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 
 /**
- * Issue 13, defect group 4: the member names `__proto__`, `constructor` and `prototype` are
+ * The member names `__proto__`, `constructor` and `prototype` are
  * refused anywhere inside a customer object, as unknown attributes and constants already are,
  * each with a JSON:API error whose pointer names the member. Through the invoice API as any
  * client sends it (raw JSON, since JSON.stringify cannot write a `__proto__` member) and through

@@ -12,7 +12,7 @@ import { bodyFor, connect, invoiceMerchant, newReference } from "./helpers/invoi
 import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 
 /**
- * Issue 10: the sandbox "keeps its own record of what it received, visible on the invoice page's
+ * The sandbox "keeps its own record of what it received, visible on the invoice page's
  * attempt log". The page's read returns, per test-mode attempt, the real sandbox's record
  * (reached over HTTP by the real adapter), and nothing in it carries a full card number or CVC.
  */

@@ -147,7 +147,7 @@ describe("spec 4.1: each provider's example invoice", () => {
     expect(data.id).toMatch(/^cpi_[A-Za-z0-9_-]{22}$/);
     expect(data.type).toBe("payment-invoice");
     const sent = body.data.attributes;
-    // Issue 10: bypass_hpp sends the payment at creation; no sandbox answers here (APP_URL points
+    // Bypass_hpp sends the payment at creation; no sandbox answers here (APP_URL points
     // nowhere), so it fails softly before the 201. Every other example waits for its hosted page.
     const bypass = (sent.options as { bypass_hpp?: boolean } | undefined)?.bypass_hpp === true;
     expect(data.attributes).toMatchObject({
@@ -488,7 +488,7 @@ describe("status codes", () => {
     expect(answer.json.errors[0]!.code).toBe("rate_limited");
   });
 
-  it("never answers 500 to __proto__ members: refuses them at their pointers (issue 13)", async () => {
+  it("never answers 500 to __proto__ members: refuses them at their pointers", async () => {
     const rawBody = JSON.stringify(bodyFor(EUR, m.account, { reference_id: newReference(), customer: "PROTO" })).replace(
       '"PROTO"',
       '{"__proto__": {"name": "x"}, "name": "Ada", "address": {"__proto__": null}}',

@@ -11,7 +11,7 @@ import { migrateEmbedded, migrateOnStart, migratePostgres, migrationsFolder, ope
 import { DataDirLockedError } from "@/lib/db/lock";
 
 /**
- * Issue 14 item 5, "migrations as a release step": `npm run migrate` applies pending migrations and
+ * `npm run migrate` applies pending migrations and
  * exits; instances started with MIGRATE_ON_START=off only check that none is pending. On PostgreSQL,
  * where instances of a release start together, migrating is serialised by an advisory lock
  * (drizzle's migrator takes none). Each pass tests the database it runs on: PGlite by default, and

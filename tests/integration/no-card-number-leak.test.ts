@@ -19,7 +19,7 @@ import { startSandboxServer } from "./helpers/sandbox-server";
 import { send } from "./helpers/send";
 
 /**
- * Issue 10 "no full card number in the database, logs or any response after a run": every
+ * Every
  * provider's hosted-page payment with every test card and an A payout with a full card number
  * (auto_process, through the API), all through the engine and the real sandboxes over HTTP, with
  * the real logger writing (LOG_LEVEL=info). Then the captured log text, every row of every table

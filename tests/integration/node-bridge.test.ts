@@ -7,7 +7,7 @@ import { jsonApi } from "@/lib/api/responses";
 import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 
 /**
- * Issue 14 "API under load": the lean path hands readJsonBody the bytes it already read, and writes
+ * The lean path hands readJsonBody the bytes it already read, and writes
  * jsonApi's text straight to the socket, instead of a second pass through Web streams. What a
  * client sends and receives must be exactly what the stream path gave.
  */

@@ -16,7 +16,7 @@ import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./
 import { send } from "./helpers/send";
 
 /**
- * Issue 10 over HTTP: auto_process, POST …/process, GET …/attempts, return_url and the new
+ * Auto_process, POST …/process, GET …/attempts, return_url and the new
  * invoice attributes (processed_amount, attempts, relationships.attempts), against a fake provider.
  */
 const t = setUpTestDb();

@@ -18,7 +18,7 @@ import { setUpFakeProvider, success } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /**
- * Issue 10 "Attempts and cascading": the engine against a fake provider (a real HTTP server behind
+ * The engine against a fake provider (a real HTTP server behind
  * a scripted adapter, registered through the servers seam): success, hard decline without
  * cascade, soft failure cascading in routing order, pins, unknown outcomes settled by a status
  * request, attempts_limit, concurrency, payout parts, and no full card number anywhere.

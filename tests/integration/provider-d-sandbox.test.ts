@@ -10,7 +10,7 @@ import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { setUpTestDb, unique } from "./helpers/db";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes, silentServer } from "./helpers/sandbox-http";
 
-/** Issue 10, Provider D (spec 4.1, 5.1): its adapter against its sandbox over real HTTP. */
+/** Provider D (spec 4.1, 5.1): its adapter against its sandbox over real HTTP. */
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-d`;

@@ -12,7 +12,7 @@ import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb, unique } from "./helpers/db";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
-/** Issue 10, Provider E (spec 4.1, 5.1 note 5): requests signed with the merchant's private key, verified with its public key. */
+/** Provider E (spec 4.1, 5.1 note 5): requests signed with the merchant's private key, verified with its public key. */
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-e`;

@@ -14,7 +14,7 @@ import { setUpTestDb, unique } from "./helpers/db";
 import { invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /**
- * Issue 9: a seventh provider folder (tests/fixtures/provider-z), registered with its one registry
+ * A seventh provider folder (tests/fixtures/provider-z), registered with its one registry
  * line, goes through the HTTP routes and the database like the six real ones: described by
  * GET /api/providers, connected through the management API, routed to by the invoice API and
  * seeded by `npm run admin -- seed-demo`. No other file names it.

@@ -10,7 +10,7 @@ import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
-/** Issue 10, Provider F (spec 4.1, 5.2): x-merchant-id + HMAC x-signature, bypass_hpp, send_operation_context_on_return. */
+/** Provider F (spec 4.1, 5.2): x-merchant-id + HMAC x-signature, bypass_hpp, send_operation_context_on_return. */
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-f`;

@@ -34,7 +34,7 @@ import { connect, invoiceMerchant, newReference, teamMerchant, type InvoiceMerch
 import { runAllJobs } from "./helpers/jobs";
 
 /**
- * Issue 13, suite 10: provider faults. Each test-mode connection's sandbox can be switched to
+ * Provider faults. Each test-mode connection's sandbox can be switched to
  * fail (lib/sandbox/faults.ts); payments and payouts must end in a defined state with a clear
  * resolution, and cascading and reconciliation must finish the work once the fault is cleared.
  * The sandboxes are served over real HTTP through the app's own dispatcher (where the fault

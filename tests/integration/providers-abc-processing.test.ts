@@ -13,7 +13,7 @@ import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./
 import { serveSandboxes } from "./helpers/sandbox-http";
 
 /**
- * Issue 10: Providers A, B and C through the processing engine and their real sandboxes (this
+ * Providers A, B and C through the processing engine and their real sandboxes (this
  * file's HTTP server is APP_URL, so test-mode connections reach it): the spec 4.1 and 4.2
  * examples paid on the hosted page's entry point or processed as payouts.
  */

@@ -15,7 +15,7 @@ import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./
 import { serveSandboxes } from "./helpers/sandbox-http";
 
 /**
- * Issue 10: Providers D, E and F through the processing engine and their real sandboxes (this
+ * Providers D, E and F through the processing engine and their real sandboxes (this
  * file's HTTP server is APP_URL, so test-mode connections reach it): the spec 4.1 examples paid
  * on the hosted page's entry point, 3-D Secure, bypass_hpp and Test connection.
  */

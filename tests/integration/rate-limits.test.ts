@@ -32,9 +32,9 @@ import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 /**
- * Issue 13, "Tenants and roles": the limits a caller meets. The API's per-key limit (a burst of
+ * The limits a caller meets. The API's per-key limit (a burst of
  * RATE_LIMIT_BURST, then 429 with Retry-After, other keys untouched), its per-merchant limit (all
- * of a merchant's keys together, issue 14 item 1; held by every instance on PostgreSQL) and the
+ * of a merchant's keys together; held by every instance on PostgreSQL) and the
  * hosted page's limit on Pay per invoice. The sign-in limit: tests/integration/sign-in-limit.test.ts (and
  * e2e/tenants-sign-in-limit.api.spec.ts over HTTP).
  */

@@ -30,7 +30,7 @@ import { listScheduledJobs, makeJobsDue, runAllJobs, runJobs } from "./helpers/j
 import { send } from "./helpers/send";
 
 /**
- * Issue 11 "Reconciliation for all": an attempt whose outcome is pending or unknown gets status
+ * An attempt whose outcome is pending or unknown gets status
  * requests on a schedule (10 s, 30 s, 2 min, 10 min, then hourly) until the invoice is final or its
  * lifetime ends; a provider that never answers ends in process_error / unable_to_reconcile, never
  * in a second charge. Through the real entry points: the create routes, the hosted page's pay

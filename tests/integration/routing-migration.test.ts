@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { migrationsFolder } from "@/lib/db/client";
 
 /**
- * Migration 0003 (issue 10): each service default becomes a one-entry routing order and routed
+ * Migration 0003: each service default becomes a one-entry routing order and routed
  * invoices get routing_reason 'routing_order'. The rows are written with SQL because the table they
  * start in no longer exists in lib/db/schema.ts, so no lib/ function can make them.
  */

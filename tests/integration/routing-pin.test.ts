@@ -22,7 +22,7 @@ import { setUpTestDb, unique } from "./helpers/db";
 import { bodyFor, connect, disable, invoiceMerchant, newReference, remove, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { errorsOf, send } from "./helpers/send";
 
-/** Issue 10: a test invoice may pin its connection; live ones only when the merchant allows it. */
+/** A test invoice may pin its connection; live ones only when the merchant allows it. */
 const t = setUpTestDb();
 const EUR = PAYMENT_EXAMPLES["B: EUR with customer"];
 const PIN = "/data/relationships/connection/data/id";

@@ -20,7 +20,7 @@ import { setUpTestDb } from "./helpers/db";
 import { connect, disable, invoiceMerchant, remove, teamMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { errorsOf, send } from "./helpers/send";
 
-/** Issue 10 "Routing you can see and set": the routing order, its page's action and its management API. */
+/** The routing order, its page's action and its management API. */
 const t = setUpTestDb();
 const TEST_EUR = { service: "payment_card_eur_hpp", mode: "test" } as const;
 const OWNER = { label: "Olga Owner <olga@example.com>" };

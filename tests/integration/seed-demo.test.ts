@@ -8,7 +8,7 @@ import { setUpTestDb, unique } from "./helpers/db";
 import { sessionEmail, signInOverHttp } from "./helpers/sign-in-http";
 
 /**
- * Issue 12 "Demo data": seed-demo's function against the test database, the sandboxes served by
+ * Seed-demo's function against the test database, the sandboxes served by
  * the seed itself. Each test seeds its own e-mail and commerce account (the PostgreSQL pass shares
  * one database), through the same code the command runs for demo@example.com.
  */
@@ -31,7 +31,7 @@ async function statusesOf(merchantId: string) {
   return Object.fromEntries(rows.map((row) => [row.referenceId, row.status]));
 }
 
-describe("seed-demo (issue 12)", () => {
+describe("seed-demo", () => {
   it("creates sample invoices in several states, adds none on a second run, and --reset changes the password", async () => {
     const account = unique("demo");
     const email = `${account}@example.com`;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 13 items 1 and 2: absolute URLs come from APP_URL, and cookies are Secure in production.
+ * Absolute URLs come from APP_URL, and cookies are Secure in production.
  * A production server others can reach refuses to start without a public https APP_URL
  * (lib/config.ts checkPublicBaseUrl), so it can neither hand customers a loopback hpp_url nor
  * send session cookies without Secure. The same start-up path `npm start` runs.

@@ -22,7 +22,7 @@ function post(token: string, body: unknown) {
   );
 }
 
-describe("the composer's short-lived credential (issue 6)", () => {
+describe("the composer's short-lived credential", () => {
   it("lets an owner create live and test invoices, a support member test ones only, and dies with the membership", async () => {
     const m = await invoiceMerchant(t.db);
     await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "test" });

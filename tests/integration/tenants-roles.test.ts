@@ -62,7 +62,7 @@ import {
 } from "./helpers/tenant-world";
 
 /**
- * Issue 13, "Tenants and roles": every route handler under a [param] folder, every server action
+ * Every route handler under a [param] folder, every server action
  * and the id-carrying request bodies, tried by merchant A with merchant B's ids and by A's support
  * member with A's own ids where only owners may act. Each answer must be a refusal (404/403/401 or
  * the action's refusal message) carrying none of B's data, and the rows of the merchant attacked

@@ -19,7 +19,7 @@ import { setUpTestDb, unique } from "./helpers/db";
 import { teamMerchant } from "./helpers/invoice-fixtures";
 import { closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
-/** Test connection (issue 10): the connection page's button and the New connection form's, through their server actions. */
+/** Test connection: the connection page's button and the New connection form's, through their server actions. */
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 let ownerId: string;

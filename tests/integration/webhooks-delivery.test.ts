@@ -26,7 +26,7 @@ import { clearQueuedJobs, listScheduledJobs, makeJobsDue, runJobs } from "./help
 import { startSandboxServer } from "./helpers/sandbox-server";
 
 /**
- * Issue 11 "Merchant webhooks", through the real entry points: Settings' actions, status changes
+ * Through the real entry points: Settings' actions, status changes
  * by the hosted page's Pay (engine, Provider B's sandbox over HTTP), the "webhook-deliver" jobs,
  * and a real receiver on 127.0.0.1 that verifies every delivery with the documented function
  * (lib/webhooks/verify-example.ts, the source the docs page shows) and dedupes by event id.

@@ -20,7 +20,7 @@ import { bodyFor, connect, newReference, teamMerchant } from "./helpers/invoice-
 import { clearQueuedJobs, runJobs } from "./helpers/jobs";
 
 /**
- * Issue 11: the callback URL check at save and again at send. In production (NODE_ENV) only https,
+ * The callback URL check at save and again at send. In production (NODE_ENV) only https,
  * and no private, loopback, link-local, unique-local or otherwise internal address, whether
  * written as an address or reached through a name, unless the operator sets
  * WEBHOOKS_ALLOW_PRIVATE_URLS=1 (which tests and a developer's machine rely on).

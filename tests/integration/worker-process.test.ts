@@ -10,7 +10,7 @@ import { setUpTestDb } from "./helpers/db";
 import { connect, invoiceMerchant, newReference } from "./helpers/invoice-fixtures";
 
 /**
- * Issue 14 item 5: `npm run worker` (scripts/worker.ts) runs the job workers alone, no HTTP, against
+ * `npm run worker` (scripts/worker.ts) runs the job workers alone, no HTTP, against
  * DATABASE_URL; app instances then run with JOBS_WORKERS=off. On PostgreSQL the test starts the real
  * process, queues a job from here (as an app instance would), sees the worker do it, and stops the
  * worker with SIGTERM (exit 0). On the embedded pass: the worker refuses to start without

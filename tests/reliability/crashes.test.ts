@@ -15,7 +15,7 @@ import { killInstance, startInstance, stopInstance, suiteJobsSchema, type Instan
 import { apiHeaders, openSuiteDb, seedConnection, seedMerchant, timeUntil, type SeededMerchant } from "./helpers/seed";
 
 /**
- * Issue 13, suite 8 "Crashes": one real app process (server.ts over the production build, job
+ * One real app process (server.ts over the production build, job
  * workers on) on PostgreSQL, killed with SIGKILL several times under a load of payment and payout
  * creations and restarted on the same database and port. Clients behave as real ones do: each
  * creation carries its idempotency key (reference_id) and is sent again with the same key after a

@@ -14,7 +14,7 @@ import { startInstance, stopInstance, suiteJobsSchema, type Instance } from "./h
 import { apiHeaders, openSuiteDb, seedConnection, seedMerchant, timeUntil } from "./helpers/seed";
 
 /**
- * Issue 13, suite 9 "Several instances": two real app processes (server.ts over the production
+ * Two real app processes (server.ts over the production
  * build, job workers on) on one PostgreSQL share the work and the limits, and a revoked key or a
  * disabled connection stops working on the other instance within a second (LISTEN/NOTIFY cache
  * invalidation, lib/cache/invalidation.ts).

@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Connections" };
 
 type Search = { provider?: string; state?: string };
 
-/** The mode is the dashboard's Test/Live view (issue 12), not a filter of this page. */
+/** The mode is the dashboard's Test/Live view, not a filter of this page. */
 function filtersOf(search: Search, mode: ConnectionFilters["mode"]): ConnectionFilters {
   return {
     provider: PROVIDERS.some((p) => p.slug === search.provider) ? search.provider : undefined,

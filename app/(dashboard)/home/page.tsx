@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db/client";
 export const metadata: Metadata = { title: "Home" };
 
 /**
- * Issue 12: where members land after signing in. The setup checklist (whatever the view), then the
+ * Where members land after signing in. The setup checklist (whatever the view), then the
  * view's invoices: a count per status and the most recent ones.
  */
 export default async function HomePage() {

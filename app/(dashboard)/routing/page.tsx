@@ -23,7 +23,7 @@ function editorKey(order: RoutingOrder): string {
 }
 
 /**
- * Issue 10 "Routing you can see and set": for each service and mode, where new invoices go and in
+ * For each service and mode, where new invoices go and in
  * which order the others are tried. Owners reorder and save; support members see it read-only.
  */
 export default async function RoutingPage() {

@@ -4,7 +4,7 @@ import { withApiKey } from "@/lib/api/with-api-key";
 import { getRoutingOrders } from "@/lib/routing/orders";
 import { toRoutingOrderResource } from "@/lib/routing/resource";
 
-/** Every service × mode the merchant has a connection for, with its routing order (issue 10). */
+/** Every service × mode the merchant has a connection for, with its routing order. */
 export const GET = withApiKey(async ({ merchant, db }) => {
   const orders = await getRoutingOrders(db, merchant.id);
   return jsonApi({ data: orders.map(toRoutingOrderResource), meta: { count: orders.length } });

@@ -35,7 +35,7 @@ function hostedPath(body: unknown): string | undefined {
   }
 }
 
-/** The toast after a send that produced an invoice (issue 12), with where to go next. */
+/** The toast after a send that produced an invoice, with where to go next. */
 function sendConfirmation(status: number, invoiceId: string, body: unknown) {
   const actions: ToastAction[] = [{ label: "Open it", href: `/invoices/${invoiceId}` }];
   const hosted = hostedPath(body);
@@ -48,7 +48,7 @@ function sendConfirmation(status: number, invoiceId: string, body: unknown) {
 }
 
 /**
- * The invoice composer (issue 6): a form over every attribute of spec 2.2-2.4, validated in the
+ * The invoice composer: a form over every attribute of spec 2.2-2.4, validated in the
  * browser by the API's own `validateInvoice`, with the body, curl and resolved customer beside it.
  * Sending posts the very body shown to the invoice API over HTTP (server action) and maps the
  * API's errors back onto the inputs by their pointers.

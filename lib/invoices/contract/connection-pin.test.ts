@@ -5,7 +5,7 @@ import { paymentInvoiceEnvelopeSchema, pinnedConnectionId } from "./schemas";
 import { validateInvoice } from "./validate-invoice";
 import { paymentWith, payoutExample } from "../test-fixtures";
 
-/** Issue 10: an invoice may pin its connection with JSON:API's to-one relationship. */
+/** An invoice may pin its connection with JSON:API's to-one relationship. */
 const withPin = (body: { data: object }, relationships: unknown) => ({ ...body, data: { ...body.data, relationships } });
 const pin = (id: string) => ({ connection: { data: { type: "connection", id } } });
 

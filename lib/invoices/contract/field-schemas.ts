@@ -10,7 +10,7 @@ export const MAX_ATTEMPTS_LIMIT = 20;
 export const REFERENCE_ID_MAX = 255;
 
 /**
- * An invoice's lifetime (issue 11), in seconds; unpaid invoices expire when it ends. Default 30
+ * An invoice's lifetime, in seconds; unpaid invoices expire when it ends. Default 30
  * minutes, configurable per merchant and per invoice. At least 10 seconds: a merchant may want a
  * link that dies almost at once (a single-use QR code scanned at the till, a checkout that already
  * has the customer on the line); below that the page could not even load on a slow connection. At

@@ -48,7 +48,7 @@ describe("response schemas", () => {
   });
 });
 
-describe("routing (issue 10)", () => {
+describe("routing", () => {
   it("says why the invoice went to its connection: pinned, first in the routing order, or cascaded; null without one", () => {
     const routing = invoiceResourceSchema.shape.attributes.shape.routing;
     for (const reason of ["pinned", "routing_order", "cascaded"]) expect(routing.safeParse({ reason }).success).toBe(true);
@@ -64,7 +64,7 @@ describe("toJsonPointer", () => {
   });
 });
 
-describe("processing (issue 10)", () => {
+describe("processing", () => {
   const attributes = invoiceResourceSchema.shape.attributes.shape;
 
   it("gives processed_amount in amount's forms, null until a provider says; attempts as a count; return_url or null", () => {
@@ -75,7 +75,7 @@ describe("processing (issue 10)", () => {
     expect(attributes.return_url.safeParse(null).success).toBe(true);
   });
 
-  it("gives the lifetime in whole seconds and expires_at as an ISO time (issue 11)", () => {
+  it("gives the lifetime in whole seconds and expires_at as an ISO time", () => {
     expect(attributes.lifetime.safeParse(1800).success).toBe(true);
     expect(attributes.lifetime.safeParse(1.5).success).toBe(false);
     expect(attributes.expires_at.safeParse("2025-01-01T00:30:00.000Z").success).toBe(true);

@@ -112,7 +112,7 @@ export const invoiceResourceSchema = z
 
 export const ATTEMPT_TYPE = "invoice-attempt";
 
-/** One try of an invoice against one connection (issue 10), oldest first in the list. */
+/** One try of an invoice against one connection, oldest first in the list. */
 export const attemptResourceSchema = z
   .object({
     id: z.string().meta({ description: "att_…; also the idempotency key sent to the provider" }),

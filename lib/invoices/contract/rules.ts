@@ -120,7 +120,7 @@ export function checkCustomerPlacement(envelope: unknown): Problem[] {
 }
 
 /**
- * Issue 13: the customer is an open object (provider extras pass through), so it cannot refuse
+ * The customer is an open object (provider extras pass through), so it cannot refuse
  * unknown keys as attributes and constants do; it refuses the reserved member names
  * (`__proto__`, `constructor`, `prototype`, listed once in lib/customers/object-paths) anywhere
  * inside it, each with the same `unknown_attribute` code an unknown attribute gets. Runs on the

@@ -114,7 +114,7 @@ describe.each([
   });
 });
 
-describe("lifetime (issue 11)", () => {
+describe("lifetime", () => {
   it.each([10, 600, 2_592_000])("accepts %i seconds on payments and payouts", (lifetime) => {
     expect(validateInvoice("payment", paymentWith({ lifetime })).ok).toBe(true);
     expect(validateInvoice("payout", payoutExample({ lifetime })).ok).toBe(true);

@@ -73,7 +73,7 @@ export const gatewayOptionsSchema = z
 
 export const RETURN_URL_MAX = 2048;
 
-/** Issue 10: where the hosted page links the customer back to after paying. */
+/** Where the hosted page links the customer back to after paying. */
 export const returnUrlSchema = z
   .string({ error: "return_url must be a URL string" })
   .max(RETURN_URL_MAX, { error: `return_url may be at most ${RETURN_URL_MAX} characters` })
@@ -118,7 +118,7 @@ export const payoutInvoiceAttributesSchema = strictObjectOf(
   .meta({ description: "Attributes of a payout invoice" });
 
 /**
- * Issue 10: an invoice may name its connection (a "pin"), so support staff can test one provider
+ * An invoice may name its connection (a "pin"), so support staff can test one provider
  * on purpose; without it the merchant's routing order decides. JSON:API's to-one relationship,
  * the same member the invoice resource returns.
  */

@@ -85,7 +85,7 @@ async function replayOrConflict(
 
 type Routed = { kind: "routed"; route: Route } | Extract<CreateInvoiceResult, { kind: "invalid" | "unroutable" }>;
 
-/** The pinned connection when the request names one (issue 10), else the routing order's first. */
+/** The pinned connection when the request names one, else the routing order's first. */
 async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined }): Promise<Routed> {
   const { service, mode, pin } = request;
   if (pin !== undefined) {

@@ -10,7 +10,7 @@ export type Route = Pick<RouteCandidate, "connectionId" | "provider" | "kind" | 
 export type { RouteRequest } from "@/lib/routing/candidates";
 
 /**
- * Routing of a new invoice (issue 10): the first of the merchant's routing order for the service
+ * Routing of a new invoice: the first of the merchant's routing order for the service
  * and mode, among enabled connections. Cached: on the hot path this is at most one query.
  */
 export async function findRoute(db: Db, merchantId: string, request: RouteRequest): Promise<(Route & Pick<RouteCandidate, "position">) | undefined> {

@@ -150,7 +150,7 @@ type SearchInput = URLSearchParams | Record<string, string | string[] | undefine
  * Reads the list page's query (a GET form, so blanks mean "any"). A value that cannot be right is
  * left out and named in `invalid`, so the page can say which filter it ignored.
  *
- * `viewMode` is the dashboard's Test/Live view (issue 12): when given, it decides the mode and the
+ * `viewMode` is the dashboard's Test/Live view: when given, it decides the mode and the
  * page's own `mode` parameter is not read, so a list never mixes the other mode's invoices in.
  */
 export function readDashboardListQuery(search: SearchInput, options: { viewMode?: Mode } = {}): DashboardListQuery {

@@ -9,7 +9,7 @@ import { formatMinor } from "@/lib/money";
 import { toDashboardConnection, type DashboardConnection } from "./invoice-view";
 
 /**
- * The invoice page's attempts (issue 10): one entry per try against one connection, with what the
+ * The invoice page's attempts: one entry per try against one connection, with what the
  * provider said, when, and its exchange log as stored (redacted before it was saved: no secrets,
  * no full card numbers). Plain JSON for the page.
  */

@@ -37,7 +37,7 @@ export type DashboardInvoiceListItem = {
   testMode: boolean;
   createdAt: string;
   connection: DashboardConnection | null;
-  /** Why the invoice went to `connection` (issue 10); null while it has none. */
+  /** Why the invoice went to `connection`; null while it has none. */
   routingReason: RoutingReason | null;
 };
 

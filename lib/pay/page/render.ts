@@ -7,7 +7,7 @@ import { flag, html, Html } from "./html";
 /**
  * The public hosted payment page (`/pay/{id}`) as server-rendered HTML with one small script of its
  * own (browser.ts) instead of the React runtime: customers open it on phones, and the framework
- * alone weighs twice the page's budget (issue 14). Every class it uses is in CLASSES, from which
+ * alone weighs twice the page's budget. Every class it uses is in CLASSES, from which
  * its stylesheet is built (stylesheet.ts); the markup keeps the labels, roles and test ids the
  * React page had.
  */

@@ -11,7 +11,7 @@ import type { Db } from "@/lib/db/client";
 import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 
 /**
- * Issue 13 suite 5 ("Bad input") for server actions: generated form input, a snapshot of what is
+ * The bad-input suite for server actions: generated form input, a snapshot of what is
  * stored, the server actions found in the repository's files, and loopback servers that count
  * what an action sends out.
  */

@@ -18,7 +18,7 @@ import { unique } from "./db";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./invoice-fixtures";
 
 /**
- * One merchant's worth of everything an id can name (issue 13 "Tenants and roles"): an owner and a
+ * One merchant's worth of everything an id can name ("Tenants and roles"): an owner and a
  * support member, a pending invitation, API key, connections (Provider A for invoices, Provider E
  * with a downloadable public key), a routing order, a paid payment (so it has attempts and webhook
  * events), a payout waiting to be processed and an unused generated key pair.

@@ -7,7 +7,7 @@ import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { SANDBOX_FAULT_LABELS, SANDBOX_FAULT_MODES, type SandboxFaultMode } from "@/lib/sandbox/fault-modes";
 
 /**
- * Issue 13, suite 10: how this test-mode connection's sandbox behaves, to see what payments and
+ * How this test-mode connection's sandbox behaves, to see what payments and
  * payouts do when the provider fails. The page shows it for test-mode connections only.
  */
 export function SandboxBehaviour({ id, current }: { id: string; current: SandboxFaultMode }) {

@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "API reference" };
 const DOCUMENT_URL = "/api/commerce/openapi.json";
 
 /**
- * Issue 12: the invoice API's reference. Swagger UI (swagger-ui-dist, a prebuilt bundle: Scalar and
+ * The invoice API's reference. Swagger UI (swagger-ui-dist, a prebuilt bundle: Scalar and
  * Redoc 3 need Node 22) renders GET /api/commerce/openapi.json in the browser. Its bundle and
  * stylesheet come from this server (/api/docs-assets/<version>/…) and load on this page only: the
  * stylesheet link and the script tag are rendered here, nowhere else. The header and base URL are

@@ -21,7 +21,7 @@ function Code({ children, label }: { children: string; label: string }) {
 }
 
 /**
- * Issue 11: how merchant webhooks look, are signed and retried, with the verification function.
+ * How merchant webhooks look, are signed and retried, with the verification function.
  * The function is the source text of lib/webhooks/verify-example.ts, the very file the test suite
  * verifies real deliveries with; the payload is rendered by the code that renders deliveries.
  */

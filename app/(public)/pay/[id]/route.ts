@@ -7,9 +7,9 @@ import { resumeHostedInvoice } from "@/lib/pay/resume";
 export const dynamic = "force-dynamic";
 
 /**
- * The public hosted payment page of an `_hpp` invoice (issue 10): no sign-in, found by its id
+ * The public hosted payment page of an `_hpp` invoice: no sign-in, found by its id
  * only. Server-rendered HTML with one small script (lib/pay/page), not the React runtime: the
- * page is for phones (issue 14). Coming back from 3-D Secure, it settles the payment first.
+ * page is for phones. Coming back from 3-D Secure, it settles the payment first.
  */
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
   return runLogged(request, async (requestId) => {

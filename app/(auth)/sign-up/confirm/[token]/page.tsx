@@ -8,7 +8,7 @@ import { InvalidLink } from "../../../invalid-link";
 export const metadata: Metadata = { title: "Finish creating your account", referrer: "no-referrer" };
 
 /**
- * The link a sign-up mails (issue 13). Opening it changes nothing (mail scanners open links too):
+ * The link a sign-up mails. Opening it changes nothing (mail scanners open links too):
  * the account is created when the person types the password they chose and presses the button.
  */
 export default async function ConfirmSignUpPage({ params }: { params: Promise<{ token: string }> }) {

@@ -5,7 +5,7 @@ import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 export const dynamic = "force-dynamic";
 
 /**
- * The hosted page's poll while a payment is being confirmed (issue 11): the invoice's public view
+ * The hosted page's poll while a payment is being confirmed: the invoice's public view
  * (what the page already shows: amount, merchant name, outcome; never customer or card data),
  * read only. It asks the provider nothing: scheduled status requests settle the payment, so a
  * customer's open tab never adds provider traffic. Rate-limited per address like every public route.

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 
 /**
- * A provider's asynchronous notification about a payment or payout (issue 11). Public: the
+ * A provider's asynchronous notification about a payment or payout. Public: the
  * provider proves itself with its signature, which lib/callbacks/receive.ts checks over the raw
  * body before reading it. Accepted callbacks answer 200 `{ received: true, outcome }`; refused ones
  * a JSON:API error naming the reason (and are stored as rejected).
