@@ -6,13 +6,24 @@ import { providerE } from "./provider-e";
 import { providerF } from "./provider-f";
 import type { ProviderSpec } from "./types";
 
-const providers: ProviderSpec[] = [providerA, providerB, providerC, providerD, providerE, providerF];
+/**
+ * Adding a provider: create its folder (`index.ts` its spec, `server.ts` its server half) and
+ * append its spec here; nothing else changes. This is the only list of providers: the server
+ * halves are loaded from the folders it names (lib/providers/server/servers.ts), so this module
+ * stays free of server code and client components can import it.
+ */
+const LISTED: readonly ProviderSpec[] = [providerA, providerB, providerC, providerD, providerE, providerF];
+
+const providers: ProviderSpec[] = [...LISTED];
+
+/** Everything that lists or looks up providers reads this array when called, never a copy made at load. */
+export const PROVIDERS: readonly ProviderSpec[] = providers;
 
 /**
- * Adding a provider: create its folder and append it here; nothing else changes. Everything that
- * lists or looks up providers reads this array when called, never a copy made at load.
+ * The folders of the listed providers, each named by its slug (`lib/providers/<slug>/`), not
+ * those a test registers at run time: their server halves come with them.
  */
-export const PROVIDERS: readonly ProviderSpec[] = providers;
+export const PROVIDER_FOLDERS: readonly string[] = LISTED.map((provider) => provider.slug);
 
 /**
  * Adds a provider at run time and returns how to remove it again: the seam through which a test
