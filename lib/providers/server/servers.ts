@@ -14,7 +14,7 @@ import { PROVIDER_FOLDERS } from "../registry";
  * this one: the import would wait for itself (servers.test.ts checks this too).
  */
 async function loadServer(folder: string): Promise<ProviderServer> {
-  const exports: Record<string, unknown> = await import(`../${folder}/server`);
+  const exports: Record<string, unknown> = await import(`../${folder}/server.ts`);
   const found = Object.values(exports).filter((value): value is ProviderServer => isServerOf(value, folder));
   if (found.length !== 1) throw new Error(`lib/providers/${folder}/server.ts must export one ProviderServer with slug "${folder}"`);
   return found[0]!;
