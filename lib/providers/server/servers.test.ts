@@ -27,7 +27,11 @@ function reaches(from: string, to: string): boolean {
   const queue = [from];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (file === to) return true;
-    for (const next of valueImports(file)) if (!seen.has(next)) seen.add(next) && queue.push(next);
+    for (const next of valueImports(file)) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
   }
   return false;
 }
