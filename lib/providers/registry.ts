@@ -1,18 +1,12 @@
-import { providerA } from "./provider-a";
-import { providerB } from "./provider-b";
-import { providerC } from "./provider-c";
-import { providerD } from "./provider-d";
-import { providerE } from "./provider-e";
-import { providerF } from "./provider-f";
+import * as providerList from "./list";
 import type { ProviderSpec } from "./types";
 
 /**
- * Adding a provider: create its folder (`index.ts` its spec, `server.ts` its server half) and
- * append its spec here; nothing else changes. This is the only list of providers: the server
- * halves are loaded from the folders it names (lib/providers/server/servers.ts), so this module
- * stays free of server code and client components can import it.
+ * The providers of lib/providers/list.ts, each exported spec once, ordered by slug (a
+ * module's exports carry no order of their own). This module stays free of server code, so client
+ * components can import it.
  */
-const LISTED: readonly ProviderSpec[] = [providerA, providerB, providerC, providerD, providerE, providerF];
+const LISTED: readonly ProviderSpec[] = Object.values(providerList as Record<string, ProviderSpec>).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 
 const providers: ProviderSpec[] = [...LISTED];
 

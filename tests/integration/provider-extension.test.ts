@@ -22,11 +22,11 @@ import { serveSandboxes } from "./helpers/sandbox-http";
 
 /**
  * A seventh provider folder (tests/fixtures/provider-z: spec and server half), registered as its
- * one registry line registers it, goes through the HTTP routes and the database like the six real
- * ones: described by GET /api/providers, connected through the management API, routed to by the
- * invoice API, seeded by `npm run admin -- seed-demo`, paid through its own sandbox (reached over
- * HTTP at APP_URL) and settled by its own signed callback through the callback route. No other
- * file names it.
+ * line in lib/providers/list.ts would register it, goes through the HTTP routes and the database
+ * like the six real ones: described by GET /api/providers, connected through the management API,
+ * routed to by the invoice API, seeded by `npm run admin -- seed-demo`, paid through its own
+ * sandbox (reached over HTTP at APP_URL) and settled by its own signed callback through the
+ * callback route. No other file names it.
  */
 const t = setUpTestDb();
 serveSandboxes(() => t.db, { asAppUrl: true });

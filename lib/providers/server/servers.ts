@@ -3,8 +3,8 @@ import type { ProviderServer } from "@/lib/providers/kit/provider-server";
 import { PROVIDER_FOLDERS } from "../registry";
 
 /**
- * Every provider's server half, loaded from the folders the registry lists (registry.ts is the one
- * list): `lib/providers/<folder>/server.ts` exports its `ProviderServer`, whose slug is the
+ * Every provider's server half, loaded from the folders the registry lists (lib/providers/list.ts is
+ * the one list): `lib/providers/<folder>/server.ts` exports its `ProviderServer`, whose slug is the
  * folder's name. The import is keyed by the folder, so the bundler includes every
  * `lib/providers/<folder>/server.ts` and tsx and vitest resolve it when it runs; the registry stays
  * free of server code. servers.test.ts fails when a folder's server.ts is not loaded.
