@@ -9,6 +9,13 @@ function importsOf(...dirs) {
 
 const NOT_APP = { group: ["@/app", "@/app/*", "@/components", "@/components/*"], message: "lib/ never imports from app/ or components/." };
 
+/** A provider folder (`lib/providers/provider-<x>/…`), through the @/ alias or a relative path of any depth. */
+const PROVIDER_FOLDER = {
+  regex: "(^|/)providers/provider-[^/]+(/|$)",
+  message:
+    "The engine never names a provider: ask the provider's server half through its hooks (getProviderServer in lib/providers/server/servers.ts) or the registry, and give a provider's rule a hook of its own in lib/providers/kit/provider-server.ts.",
+};
+
 /** Layers point one way (ARCHITECTURE.md): each entry names what a folder must not import, and why. */
 function layer(files, ...patterns) {
   return { files, rules: { "no-restricted-imports": ["error", { patterns: [NOT_APP, ...patterns] }] } };
@@ -45,6 +52,7 @@ const config = [
   }),
   layer(["lib/auth/**"], { group: importsOf("lib/merchants"), message: "lib/auth and lib/merchants meet only in lib/identity." }),
   layer(["lib/merchants/**"], { group: importsOf("lib/auth"), message: "lib/auth and lib/merchants meet only in lib/identity." }),
+  layer(["lib/processing/**", "lib/callbacks/**", "lib/jobs/**"], PROVIDER_FOLDER),
   {
     ignores: [
       ".next/**",

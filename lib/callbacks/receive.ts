@@ -12,7 +12,7 @@ import { logger, redact } from "@/lib/logger";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
 import { invoiceModeRefusal } from "@/lib/providers/kit/mode-guard";
-import type { CallbackNotification, CallbackVerification, ProviderCallbacks } from "@/lib/providers/kit/provider-server";
+import type { CallbackNotification, CallbackPolicy, CallbackVerification, ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { findUnsafeText } from "@/lib/text-safety";
@@ -46,7 +46,8 @@ export type CallbackReceipt = {
   reason?: string;
 };
 
-const PROVIDER_E = "provider-e";
+/** A provider that declares no callback policy has every verified callback applied. */
+const APPLY: CallbackPolicy = { apply: true };
 
 type Row = typeof providerCallbacks.$inferInsert;
 
@@ -117,8 +118,9 @@ function verifySafely(callbacks: ProviderCallbacks, headers: Headers, rawBody: s
 }
 
 export async function receiveProviderCallback(db: Db, input: CallbackInput): Promise<CallbackReceipt> {
-  const callbacks = getProviderServer(input.slug)?.callbacks;
-  if (!callbacks) return { status: 404, reason: "unknown provider" };
+  const server = getProviderServer(input.slug);
+  const callbacks = server?.callbacks;
+  if (!server || !callbacks) return { status: 404, reason: "unknown provider" };
   // Not an id at all (a NUL byte, say): no connection has it, and PostgreSQL could neither look it up nor store it.
   if (!isConnectionId(input.connectionId)) return { status: 404, reason: "unknown connection" };
   const headers = keptHeaders(input.headers, callbacks);
@@ -154,9 +156,11 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   const { notification } = verified;
   const attempt = await findAttempt(db, connection.id, notification);
   const known = { merchantId, notificationId: notification.notificationId, reported: reportedOf(notification.outcome), invoiceId: attempt?.invoiceId ?? null, attemptId: attempt?.attemptId ?? null };
-  const ignored = input.slug === PROVIDER_E && credentials.ignore_callback === true;
+  // The provider's own rule, read from the connection's credentials: an ignored callback is stored, never applied.
+  const policy = server.callbackPolicy?.(credentials) ?? APPLY;
+  const ignored = !policy.apply;
   const first: CallbackOutcome = ignored ? "ignored" : "superseded";
-  const firstReason = ignored ? "ignore_callback is on: the status request decides" : "being applied";
+  const firstReason = policy.apply ? "being applied" : policy.reason;
   const callbackId = newId("cb");
   // The accepted row goes in first: the partial unique index turns a second one with this notification id into a replay.
   const inserted = await db

@@ -5,7 +5,7 @@ import { fail, ok, prefixPaths, problem, problemsFromZod, type Problem, type Res
 import { newId } from "@/lib/ids";
 import { isVaultError } from "@/lib/vault";
 import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
-import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
+import { getProviderServer } from "@/lib/providers/server/servers";
 import { recordAudit, type Actor } from "./audit";
 import { forgetRoutes } from "./route-cache";
 import { checkKeyFiles, takeGeneratedKey } from "./key-files";
@@ -47,13 +47,15 @@ async function exclusivityProblem(scope: Scope, kind: KindSpec, key: string | nu
 }
 
 /**
- * A kind's own live address (Provider D's api_url) receives the connection's secrets,
- * so in live mode it must be public (lib/providers/provider-d/api-url.ts; checked again before
- * each send).
+ * A kind's own live address (its `liveUrlField`) receives the connection's secrets, so
+ * in live mode it must pass the provider's own check (`guardLiveUrl` of its server half; checked
+ * again before each send).
  */
-async function liveUrlProblems(kind: KindSpec, mode: Mode, credentials: CredentialValues): Promise<Problem[]> {
+async function liveUrlProblems(provider: string, kind: KindSpec, mode: Mode, credentials: CredentialValues): Promise<Problem[]> {
   if (!kind.liveUrlField || mode !== "live") return [];
-  return checkLiveApiUrl(credentials[kind.liveUrlField], "save");
+  const guard = getProviderServer(provider)?.guardLiveUrl;
+  if (!guard) return [problem("invalid_url", `${provider} declares no check of this address, so it cannot be saved.`, ["credentials", kind.liveUrlField])];
+  return guard(credentials[kind.liveUrlField], "save");
 }
 
 /**
@@ -116,7 +118,7 @@ async function createConnectionNow(scope: Scope, input: CreateConnection): Promi
   const kind = kindOf(input);
   const currency = typeof input.credentials.currency === "string" ? input.credentials.currency : null;
   const exclusiveKey = exclusiveKeyOf(kind, { provider: input.provider, enabled: true, mode: input.mode, currency });
-  const problems = [...checkKeyFiles(kind, input.credentials), ...(await liveUrlProblems(kind, input.mode, input.credentials))];
+  const problems = [...checkKeyFiles(kind, input.credentials), ...(await liveUrlProblems(input.provider, kind, input.mode, input.credentials))];
   if (await findLabelOwner(scope.db, scope.merchantId, input.label)) problems.push(labelTaken(input.label));
   const exclusive = await exclusivityProblem(scope, kind, exclusiveKey);
   if (exclusive) problems.push(exclusive);
@@ -251,7 +253,7 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
       const checked = validateCredentials(kind, merged, mode);
       const problems = checked.ok ? checkKeyFiles(kind, checked.value) : prefixPaths(["credentials"], checked.problems);
       problems.push(...secretsForNewUrl(kind, changed, credentialChanges));
-      if (checked.ok) problems.push(...(await liveUrlProblems(kind, mode, checked.value)));
+      if (checked.ok) problems.push(...(await liveUrlProblems(row.provider, kind, mode, checked.value)));
       const owner = label.toLowerCase() !== row.label.toLowerCase() ? await findLabelOwner(tx, scope.merchantId, label) : undefined;
       if (owner && owner !== row.id) problems.push(labelTaken(label));
       const currency = typeof merged.currency === "string" ? merged.currency : null;

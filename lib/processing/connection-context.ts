@@ -6,8 +6,8 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import type { AdapterContext } from "@/lib/providers/kit/adapter";
 import type { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
-import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";
 import { baseUrlRefusal } from "@/lib/providers/kit/mode-guard";
+import { getProviderServer } from "@/lib/providers/server/servers";
 import { providerTimeoutMs } from "./timeout";
 
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */
@@ -75,8 +75,11 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
   const ownUrl = kind.liveUrlField === undefined ? undefined : subject.credentials[kind.liveUrlField];
   if (subject.mode === "live" && typeof ownUrl === "string" && ownUrl.trim() !== "") {
     // The connection's own address is checked again before each request (its name may now resolve
-    // elsewhere), and the socket connects only to an address that passes as it connects.
-    context.guardUrl = async () => (await checkLiveApiUrl(ownUrl, "send")).map((entry) => entry.message).join(" ") || undefined;
+    // elsewhere), by the provider's own check, and the socket connects only to an address that
+    // passes as it connects. A provider that declares no check has its own address refused.
+    const guard = getProviderServer(subject.provider)?.guardLiveUrl;
+    context.guardUrl = async () =>
+      guard ? (await guard(ownUrl, "send")).map((entry) => entry.message).join(" ") || undefined : `${subject.provider} declares no check of a connection's own address; not sent.`;
     context.publicAddressOnly = true;
   }
   return context;

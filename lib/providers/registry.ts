@@ -1,18 +1,23 @@
-import { providerA } from "./provider-a";
-import { providerB } from "./provider-b";
-import { providerC } from "./provider-c";
-import { providerD } from "./provider-d";
-import { providerE } from "./provider-e";
-import { providerF } from "./provider-f";
+import * as providerList from "./list";
 import type { ProviderSpec } from "./types";
 
-const providers: ProviderSpec[] = [providerA, providerB, providerC, providerD, providerE, providerF];
+/**
+ * The providers of lib/providers/list.ts, each exported spec once, ordered by slug (a
+ * module's exports carry no order of their own). This module stays free of server code, so client
+ * components can import it.
+ */
+const LISTED: readonly ProviderSpec[] = Object.values(providerList as Record<string, ProviderSpec>).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+
+const providers: ProviderSpec[] = [...LISTED];
+
+/** Everything that lists or looks up providers reads this array when called, never a copy made at load. */
+export const PROVIDERS: readonly ProviderSpec[] = providers;
 
 /**
- * Adding a provider: create its folder and append it here; nothing else changes. Everything that
- * lists or looks up providers reads this array when called, never a copy made at load.
+ * The folders of the listed providers, each named by its slug (`lib/providers/<slug>/`), not
+ * those a test registers at run time: their server halves come with them.
  */
-export const PROVIDERS: readonly ProviderSpec[] = providers;
+export const PROVIDER_FOLDERS: readonly string[] = LISTED.map((provider) => provider.slug);
 
 /**
  * Adds a provider at run time and returns how to remove it again: the seam through which a test

@@ -74,3 +74,21 @@ describe("layers point one way (no-restricted-imports)", () => {
     expect(await lintAs("lib/db/lint-fixture.ts", 'import { dataDir } from "@/lib/config";\nimport { users } from "./schema";\nexport const f = [dataDir, users];\n')).toEqual([]);
   });
 });
+
+describe("the engine never imports a provider folder (no-restricted-imports)", () => {
+  it.each([
+    ["lib/processing/lint-fixture.ts", 'import { checkLiveApiUrl } from "@/lib/providers/provider-d/api-url";\nexport const f = checkLiveApiUrl;\n'],
+    ["lib/callbacks/lint-fixture.test.ts", 'import { providerEServer } from "../providers/provider-e/server";\nexport const s = providerEServer;\n'],
+    ["lib/jobs/nested/lint-fixture.ts", 'import { providerA } from "../../providers/provider-a";\nexport const p = providerA;\n'],
+    ["lib/processing/lint-fixture.ts", 'export { providerBAdapter } from "@/lib/providers/provider-b/adapter";\n'],
+  ])("refuses %s importing a provider folder", async (filePath, code) => {
+    expect(await lintAs(filePath, code)).toEqual([expect.objectContaining({ ruleId: "no-restricted-imports", line: 1 })]);
+  });
+
+  it("allows the registry, the server halves' lookup and the kit", async () => {
+    const code =
+      'import { getProvider } from "@/lib/providers";\nimport { getProviderServer } from "@/lib/providers/server/servers";\nimport type { ProviderServer } from "../providers/kit/provider-server";\n' +
+      "export const f = [getProvider, getProviderServer];\nexport type S = ProviderServer;\n";
+    expect(await lintAs("lib/callbacks/lint-fixture.ts", code)).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as POST_CONNECTION } from "@/app/api/connections/route";
 import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
@@ -7,23 +8,32 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import type { RouteHandler } from "@/lib/api/with-api-key";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { logger } from "@/lib/logger";
+import { providerCallbacks } from "@/lib/db/schema";
+import { listAttempts } from "@/lib/processing/attempts";
+import { payWithCard } from "@/lib/processing/engine";
+import { readInvoice } from "@/lib/processing/request";
 import { describeRegistry } from "@/lib/providers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { registerProviderZ } from "@/tests/fixtures/provider-z/register";
+import { registerProviderZFolder } from "@/tests/fixtures/provider-z/register-server";
 import { setUpTestDb, unique } from "./helpers/db";
 import { invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
+import { runAllJobs } from "./helpers/jobs";
+import { serveSandboxes } from "./helpers/sandbox-http";
 
 /**
- * A seventh provider folder (tests/fixtures/provider-z), registered with its one registry
- * line, goes through the HTTP routes and the database like the six real ones: described by
- * GET /api/providers, connected through the management API, routed to by the invoice API and
- * seeded by `npm run admin -- seed-demo`. No other file names it.
+ * A seventh provider folder (tests/fixtures/provider-z: spec and server half), registered as its
+ * line in lib/providers/list.ts would register it, goes through the HTTP routes and the database
+ * like the six real ones: described by GET /api/providers, connected through the management API,
+ * routed to by the invoice API, seeded by `npm run admin -- seed-demo`, paid through its own
+ * sandbox (reached over HTTP at APP_URL) and settled by its own signed callback through the
+ * callback route. No other file names it.
  */
 const t = setUpTestDb();
+serveSandboxes(() => t.db, { asAppUrl: true });
 
 let unregister: () => void;
 beforeAll(() => {
-  unregister = registerProviderZ();
+  unregister = registerProviderZFolder();
 });
 afterAll(() => unregister());
 beforeEach(() => {
@@ -83,5 +93,55 @@ describe("Provider Z, a folder registered at run time", () => {
     expect(seeded.connections.filter((connection) => connection.provider === "provider-z")).toEqual([
       expect.objectContaining({ provider: "provider-z", kind: "h2h" }),
     ]);
+  });
+});
+
+describe("Provider Z's server half, through the entry points of the real providers", () => {
+  const card = (number: string) => ({ number, expiryMonth: 12, expiryYear: 2030, holder: "Heidi Muster", cvc: "123" });
+
+  /** A Z connection through the management API and an invoice of its example through the invoice API. */
+  async function zInvoice(): Promise<{ connectionId: string; invoiceId: string }> {
+    const merchant = await invoiceMerchant(t.db);
+    const credentials = sampleCredentials("provider-z", "h2h", "test");
+    const attributes = { provider: "provider-z", kind: "h2h", label: unique("Z"), mode: "test", credentials, constants: { EMAIL: "billing@example.com" } };
+    const created = await send(POST_CONNECTION, "/api/connections", merchant.key, { data: { type: "connection", attributes } });
+    expect(created.status).toBe(201);
+    const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: merchant.account, referenceId: newReference() });
+    const invoice = await send(POST_PAYMENT, "/api/commerce/payment-invoices", merchant.key, body);
+    expect(invoice.status).toBe(201);
+    // Z takes no payment without its card: the invoice waits for the hosted page.
+    expect(invoice.json.data.attributes).toMatchObject({ status: "created" });
+    return { connectionId: created.json.data.id, invoiceId: invoice.json.data.id };
+  }
+
+  const callbacksOf = (invoiceId: string) => t.db.select().from(providerCallbacks).where(eq(providerCallbacks.invoiceId, invoiceId));
+
+  it("is paid on the hosted page's entry point through its sandbox, and its signed callback settles the invoice", async () => {
+    const { connectionId, invoiceId } = await zInvoice();
+    const paid = await payWithCard(t.db, invoiceId, card("4242424242424242"));
+    // Z's API is asynchronous: the sandbox answers "processing", the callback brings the result.
+    expect(paid).toMatchObject({ kind: "finished", invoice: { status: "process_pending" } });
+    const [attempt] = await listAttempts(t.db, invoiceId);
+    expect(attempt).toMatchObject({ connectionId, status: "pending", providerReference: expect.stringMatching(/^Z-/) });
+    const log = JSON.stringify(attempt!.exchanges);
+    expect(log).toContain("/sandbox/provider-z/v1/payments");
+    expect(log).not.toContain("4242424242424242");
+
+    await runAllJobs(t.db, { name: "sandbox-callback" });
+    expect(await readInvoice(t.db, invoiceId)).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 4250n });
+    const stored = await callbacksOf(invoiceId);
+    expect(stored).toEqual([
+      expect.objectContaining({ provider: "provider-z", connectionId, attemptId: attempt!.id, outcome: "applied", reported: expect.objectContaining({ status: "succeeded", providerReference: attempt!.providerReference }) }),
+    ]);
+    expect(Object.keys(stored[0]!.headers)).toEqual(expect.arrayContaining(["x-z-notification", "x-z-signature"]));
+    expect((await listAttempts(t.db, invoiceId))[0]).toMatchObject({ status: "succeeded" });
+  });
+
+  it("a declined card: its callback ends the invoice with the decline", async () => {
+    const { invoiceId } = await zInvoice();
+    expect(await payWithCard(t.db, invoiceId, card("4000000000000002"))).toMatchObject({ invoice: { status: "process_pending" } });
+    await runAllJobs(t.db, { name: "sandbox-callback" });
+    expect(await readInvoice(t.db, invoiceId)).toMatchObject({ status: "process_failed", resolution: "issuer_decline" });
+    expect(await callbacksOf(invoiceId)).toEqual([expect.objectContaining({ outcome: "applied", reported: expect.objectContaining({ status: "declined", resolution: "issuer_decline" }) })]);
   });
 });

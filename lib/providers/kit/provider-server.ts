@@ -1,21 +1,41 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import type { Problem } from "@/lib/problems";
 import type { CredentialValues, Mode } from "@/lib/providers";
 import type { SandboxRecord } from "@/lib/sandbox/records";
 import type { ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 
 /**
  * The server half of a provider folder (`lib/providers/<slug>/server.ts`, server-only): its
- * adapter and its sandbox. Listed in `lib/providers/server/servers.ts`; a test fails when a
- * provider of the registry has no entry there.
+ * adapter, its sandbox, and the hooks through which the engine asks what only the provider knows.
+ * `lib/providers/server/servers.ts` loads it for every provider of the registry; nothing else
+ * names it.
  */
 export type ProviderServer = {
   slug: string;
   adapter: ProviderAdapter;
   sandbox: SandboxHandler;
-  /** Its asynchronous notifications (issue 11): absent for a provider that sends none (test fakes). */
+  /** Its asynchronous notifications: absent for a provider that sends none (test fakes). */
   callbacks?: ProviderCallbacks;
+  /**
+   * Whether a verified callback may change the attempt, decided by the connection's credentials
+   * (Provider E's `ignore_callback`). Absent: it always may.
+   */
+  callbackPolicy?: (credentials: CredentialValues) => CallbackPolicy;
+  /**
+   * Checks a connection's own live address (the credential its kind names in `liveUrlField`)
+   * before it receives the connection's secrets: when the connection is saved and again before
+   * each live request. Required of a provider with such a kind; a live request to an address no
+   * hook checks is not sent.
+   */
+  guardLiveUrl?: (value: unknown, phase: LiveUrlPhase) => Promise<Problem[]>;
 };
+
+/** `save`: a host that does not resolve yet is accepted; `send`: it must resolve, to a public address. */
+export type LiveUrlPhase = "save" | "send";
+
+/** A verified callback is applied, or stored as `ignored` with the reason. */
+export type CallbackPolicy = { apply: true } | { apply: false; reason: string };
 
 /**
  * Both sides of a provider's callback scheme (`lib/providers/<slug>/callbacks.ts`): the sandbox

@@ -1,18 +1,30 @@
 import "server-only";
 import type { ProviderServer } from "@/lib/providers/kit/provider-server";
-import { providerAServer } from "../provider-a/server";
-import { providerBServer } from "../provider-b/server";
-import { providerCServer } from "../provider-c/server";
-import { providerDServer } from "../provider-d/server";
-import { providerEServer } from "../provider-e/server";
-import { providerFServer } from "../provider-f/server";
+import { PROVIDER_FOLDERS } from "../registry";
 
 /**
- * Every provider's server half (adapter and sandbox), one line per provider folder: each
- * `lib/providers/<slug>/server.ts` exports `provider<X>Server`, appended here. servers.test.ts
- * fails when a provider of the registry has a server.ts that is not listed, or vice versa.
+ * Every provider's server half, loaded from the folders the registry lists (lib/providers/list.ts is
+ * the one list): `lib/providers/<folder>/server.ts` exports its `ProviderServer`, whose slug is the
+ * folder's name. The import is keyed by the folder, so the bundler includes every
+ * `lib/providers/<folder>/server.ts` and tsx and vitest resolve it when it runs; the registry stays
+ * free of server code. servers.test.ts fails when a folder's server.ts is not loaded.
+ *
+ * Loaded once, before any module that imports this one runs (top-level await), so lookups stay
+ * synchronous. A server half must therefore never import, even indirectly, a module that imports
+ * this one: the import would wait for itself (servers.test.ts checks this too).
  */
-const servers: ProviderServer[] = [providerAServer, providerBServer, providerCServer, providerDServer, providerEServer, providerFServer];
+async function loadServer(folder: string): Promise<ProviderServer> {
+  const exports: Record<string, unknown> = await import(`../${folder}/server.ts`);
+  const found = Object.values(exports).filter((value): value is ProviderServer => isServerOf(value, folder));
+  if (found.length !== 1) throw new Error(`lib/providers/${folder}/server.ts must export one ProviderServer with slug "${folder}"`);
+  return found[0]!;
+}
+
+function isServerOf(value: unknown, slug: string): boolean {
+  return typeof value === "object" && value !== null && (value as { slug?: unknown }).slug === slug && "adapter" in value && "sandbox" in value;
+}
+
+const servers: ProviderServer[] = await Promise.all(PROVIDER_FOLDERS.map(loadServer));
 
 /** Read when called, like PROVIDERS, so a provider registered by a test is seen at once. */
 export const PROVIDER_SERVERS: readonly ProviderServer[] = servers;
