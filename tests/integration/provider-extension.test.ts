@@ -11,7 +11,7 @@ import { logger } from "@/lib/logger";
 import { providerCallbacks } from "@/lib/db/schema";
 import { listAttempts } from "@/lib/processing/attempts";
 import { payWithCard } from "@/lib/processing/engine";
-import { readInvoice } from "@/lib/processing/request";
+import { readInvoice } from "@/lib/invoices/store";
 import { describeRegistry } from "@/lib/providers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { registerProviderZFolder } from "@/tests/fixtures/provider-z/register-server";
