@@ -1,7 +1,8 @@
 import "server-only";
-import type { AdapterContext, HealthResult, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { D_CURRENCY_CODES, D_PATHS, D_REJECT_CODES, D_STATES, expiryYymm, signD, type DError, type DSaleRequest, type DTransaction } from "./wire";
+import { outcomeOfTransaction } from "./mapping";
+import { D_CURRENCY_CODES, D_PATHS, expiryYymm, signD, type DError, type DSaleRequest, type DTransaction } from "./wire";
 
 /**
  * Provider D's client (spec 4.1, 5.1). A sale takes no CVC and no 3-D Secure; P2P connections
@@ -45,24 +46,6 @@ export function saleRequestOf(context: AdapterContext, instruction: PaymentInstr
     description: `Invoice ${instruction.invoiceId}`,
     ...merchantDataOf(context),
   };
-}
-
-const DECLINES: Readonly<Record<number, HardDecline>> = {
-  [D_REJECT_CODES.issuer_decline]: "issuer_decline",
-  [D_REJECT_CODES.insufficient_funds]: "insufficient_funds",
-  [D_REJECT_CODES.invalid_cvv]: "invalid_cvv",
-};
-
-function outcomeOfTransaction(transaction: DTransaction): ProviderOutcome {
-  const providerReference = transaction.payment_id;
-  if (transaction.state === D_STATES.performed || transaction.state === D_STATES.performedPartly) {
-    return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(transaction.captured_amount) };
-  }
-  if (transaction.state === D_STATES.failed) {
-    return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider D could not process the sale" };
-  }
-  const resolution = DECLINES[transaction.reject_code ?? 0] ?? "general_error";
-  return { kind: "declined", resolution, providerReference, message: `Provider D rejected the sale (reject code ${transaction.reject_code ?? "none"})` };
 }
 
 function errorOf(body: unknown): DError["error"] | undefined {

@@ -1,8 +1,9 @@
 import "server-only";
-import { formatMinor, toMinorUnits } from "@/lib/money";
-import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { formatMinor } from "@/lib/money";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { authorizationHeader, E_PATHS, E_REFUSALS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
+import { outcomeOfPayment } from "./mapping";
+import { authorizationHeader, E_PATHS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
 
 /**
  * Provider E's client: every request signed with the merchant's own private key (spec 5.1 note 5,
@@ -79,27 +80,6 @@ export function paymentRequestOf(instruction: PaymentInstruction): EPaymentReque
     returnUrl: instruction.returnUrl,
     metadata: { invoiceId: instruction.invoiceId },
   };
-}
-
-const REFUSALS: Readonly<Record<string, HardDecline>> = Object.fromEntries(
-  Object.entries(E_REFUSALS).map(([resolution, words]) => [words, resolution as HardDecline]),
-);
-
-function outcomeOfPayment(payment: EPayment): ProviderOutcome {
-  const providerReference = payment.paymentId;
-  switch (payment.resultCode) {
-    case "Authorised":
-    case "PartiallyAuthorised":
-      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(payment.capturedAmount.value, payment.capturedAmount.currency) };
-    case "RedirectShopper":
-      return { kind: "pending", providerReference, redirectUrl: payment.action?.url };
-    case "Refused": {
-      const resolution = REFUSALS[payment.refusalReason ?? ""] ?? "general_error";
-      return { kind: "declined", resolution, providerReference, message: `Provider E refused the payment: ${payment.refusalReason ?? "no reason given"}` };
-    }
-    default:
-      return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider E could not process the payment" };
-  }
 }
 
 const errorOf = (body: unknown): Partial<EError> => (body && typeof body === "object" ? (body as Partial<EError>) : {});

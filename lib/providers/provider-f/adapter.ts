@@ -1,7 +1,8 @@
 import "server-only";
-import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError, type FFailureCode } from "./wire";
+import { outcomeOfCharge } from "./mapping";
+import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError } from "./wire";
 
 /**
  * Provider F's client (spec 5.2): public key in x-merchant-id, HMAC-SHA256 of the body with the
@@ -51,22 +52,6 @@ export function chargeRequestOf(instruction: ChargeInstruction): FChargeRequest 
     return_url: returnUrlOf(instruction),
     metadata: { invoice_id: instruction.invoiceId, tokenize: instruction.gatewayOptions?.cardgate !== undefined },
   };
-}
-
-const FAILURES: Readonly<Partial<Record<FFailureCode, HardDecline>>> = {
-  card_declined: "issuer_decline",
-  insufficient_funds: "insufficient_funds",
-  incorrect_cvc: "invalid_cvv",
-  authentication_failed: "auth_3ds_failed",
-};
-
-function outcomeOfCharge(charge: FCharge): ProviderOutcome {
-  const providerReference = charge.id;
-  if (charge.status === "succeeded") return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(charge.amount_captured) };
-  if (charge.status === "requires_action") return { kind: "pending", providerReference, redirectUrl: charge.next_action?.url };
-  if (charge.failure_code === "processing_error") return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider F could not process the charge" };
-  const resolution = FAILURES[charge.failure_code ?? "card_declined"] ?? "general_error";
-  return { kind: "declined", resolution, providerReference, message: `Provider F declined the charge (${charge.failure_code ?? "no code"})` };
 }
 
 const errorOf = (body: unknown): Partial<FError["error"]> => (body as Partial<FError> | null)?.error ?? {};
