@@ -2,7 +2,7 @@ import "server-only";
 import { formatMinor } from "@/lib/money";
 import type { AdapterContext, PaymentInstruction, PayoutInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
-import { findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
+import { credentialOf, findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
 import { outcomeOf } from "./mapping";
 import { A_SIGNATURE_HEADER, aAnswerSchema, signBody } from "./wire";
 
@@ -12,16 +12,11 @@ import { A_SIGNATURE_HEADER, aAnswerSchema, signBody } from "./wire";
  * and the status endpoint finds it by that id.
  */
 
-function credential(context: AdapterContext, id: string): string {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-}
-
 async function post(context: AdapterContext, endpoint: string, payload: Record<string, unknown>) {
-  const body = JSON.stringify({ merchant_id: credential(context, "merchant_id"), service_code: credential(context, "service_code"), ...payload });
+  const body = JSON.stringify({ merchant_id: credentialOf(context, "merchant_id"), service_code: credentialOf(context, "service_code"), ...payload });
   let signature: string;
   try {
-    signature = signBody(body, credential(context, "private_key"));
+    signature = signBody(body, credentialOf(context, "private_key"));
   } catch {
     // An unusable private key is a refused credential, not a crash of the attempt.
     return { kind: "answered", status: 401, headers: new Headers(), body: { error: { code: "unusable_private_key" } }, text: "" } as const;

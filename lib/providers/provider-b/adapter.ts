@@ -3,21 +3,16 @@ import type { z } from "zod";
 import { formatMinor } from "@/lib/money";
 import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
-import { findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
+import { credentialOf, findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
 import { outcomeOf } from "./mapping";
 import { B_HEADERS, bAnswerSchema, signB, type bChargeSchema } from "./wire";
 
 /** Provider B's client for its terminal API v1 (wire format and signing in ./wire.ts, what answers mean in ./mapping.ts). */
 
-function credential(context: AdapterContext, id: string): string {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-}
-
 function call(context: AdapterContext, method: "GET" | "POST", path: string, body?: Record<string, unknown>) {
-  const rawBody = body === undefined ? "" : JSON.stringify({ terminal_id: credential(context, "terminal_id"), ...body });
+  const rawBody = body === undefined ? "" : JSON.stringify({ terminal_id: credentialOf(context, "terminal_id"), ...body });
   const timestamp = Math.floor(Date.now() / 1000);
-  const headers = { [B_HEADERS.terminal]: credential(context, "terminal_id"), [B_HEADERS.signature]: signB(credential(context, "secret_key"), timestamp, rawBody) };
+  const headers = { [B_HEADERS.terminal]: credentialOf(context, "terminal_id"), [B_HEADERS.signature]: signB(credentialOf(context, "secret_key"), timestamp, rawBody) };
   return callProvider(context, { method, path: `/v1/${path}`, headers, ...(body === undefined ? {} : { rawBody }) });
 }
 

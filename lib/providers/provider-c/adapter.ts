@@ -2,19 +2,14 @@ import "server-only";
 import type { z } from "zod";
 import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
-import { hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
+import { credentialOf, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
 import { outcomeOf } from "./mapping";
 import { basicToken, cOrderSchema, type cOrderRequestSchema } from "./wire";
 
 /** Provider C's client for its shop API (wire format in ./wire.ts, what answers mean in ./mapping.ts). */
 
-function credential(context: AdapterContext, id: string): string {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-}
-
 function call(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown) {
-  const basic = basicToken(credential(context, "shop_login"), credential(context, "shop_password"));
+  const basic = basicToken(credentialOf(context, "shop_login"), credentialOf(context, "shop_password"));
   hideFromLog(context.exchanges, [basic]);
   return callProvider(context, { method, path: `/shop/${path}`, headers: { authorization: `Basic ${basic}` }, ...(body === undefined ? {} : { body }) });
 }

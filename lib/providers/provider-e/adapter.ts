@@ -2,6 +2,7 @@ import "server-only";
 import { formatMinor } from "@/lib/money";
 import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
+import { credentialOf, hideFromLog } from "../server/provider-answers";
 import { outcomeOfPayment } from "./mapping";
 import { authorizationHeader, E_PATHS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
 
@@ -10,21 +11,11 @@ import { authorizationHeader, E_PATHS, signE, signingText, type EError, type EPa
  * scheme in ./wire.ts); the customer, date of birth included, goes along as the shopper.
  */
 
-const text = (context: AdapterContext, id: string): string => {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-};
-
-function hideInLog(context: AdapterContext, values: readonly (string | undefined)[]): void {
-  const recorder = context.exchanges as { addSecret?: (value: string) => void };
-  for (const value of values) if (value) recorder.addSecret?.(value);
-}
-
 /** The stored private key cannot sign (not a private key PEM): nothing was sent. */
 class CannotSignError extends Error {}
 
 function sign(context: AdapterContext, textToSign: string): string {
-  const privateKey = text(context, "private_key");
+  const privateKey = credentialOf(context, "private_key");
   // A pair generated in the dashboard becomes the connection's private key when the connection is saved.
   if (privateKey === "") throw new CannotSignError("There is no private key to sign with yet: upload one, or save the connection with the generated key pair first.");
   try {
@@ -39,7 +30,7 @@ function send(context: AdapterContext, method: "GET" | "POST", path: string, bod
   const url = new URL(context.baseUrl.replace(/\/$/, "") + path);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = sign(context, signingText(method, url.pathname + url.search, timestamp, rawBody));
-  const headers = { Authorization: authorizationHeader(text(context, "merchant_id"), signature), "X-Timestamp": timestamp, Date: new Date().toUTCString() };
+  const headers = { Authorization: authorizationHeader(credentialOf(context, "merchant_id"), signature), "X-Timestamp": timestamp, Date: new Date().toUTCString() };
   return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
 }
 
@@ -109,7 +100,7 @@ async function sendForOutcome(context: AdapterContext, method: "GET" | "POST", p
 const isOutcome = (value: ProviderResponse | ProviderOutcome): value is ProviderOutcome => !["answered", "not_sent", "timed_out"].includes(value.kind);
 
 async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
-  hideInLog(context, [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]);
+  hideFromLog(context.exchanges, [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]);
   const response = await sendForOutcome(context, "POST", E_PATHS.payments, paymentRequestOf(instruction));
   return isOutcome(response) ? response : outcomeOf(response);
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
+import { credentialOf, hideFromLog } from "../server/provider-answers";
 import { outcomeOfCharge } from "./mapping";
 import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError } from "./wire";
 
@@ -12,14 +13,9 @@ import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError } from "
  * the customer comes back from.
  */
 
-const text = (context: AdapterContext, id: string): string => {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-};
-
 function send(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProviderResponse> {
   const rawBody = body === undefined ? "" : JSON.stringify(body);
-  const headers: Record<string, string> = { "x-merchant-id": text(context, "public_key"), "x-signature": signF(text(context, "secret_key"), rawBody) };
+  const headers: Record<string, string> = { "x-merchant-id": credentialOf(context, "public_key"), "x-signature": signF(credentialOf(context, "secret_key"), rawBody) };
   if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
   return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
 }
@@ -70,8 +66,7 @@ export function outcomeOf(response: ProviderResponse): ProviderOutcome {
 }
 
 async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
-  const recorder = context.exchanges as { addSecret?: (value: string) => void };
-  for (const value of [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]) if (value) recorder.addSecret?.(value);
+  hideFromLog(context.exchanges, [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]);
   return outcomeOf(await send(context, "POST", F_PATHS.charges, chargeRequestOf(instruction), instruction.idempotencyKey));
 }
 

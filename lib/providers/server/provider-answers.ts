@@ -1,5 +1,6 @@
 import "server-only";
-import type { HardDecline, HealthResult, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HardDecline, HealthResult, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { credentialText } from "@/lib/providers/kit/callback-scheme";
 import type { ExchangeRecorder, ProviderResponse } from "@/lib/providers/kit/provider-http";
 
 /**
@@ -77,6 +78,11 @@ export function findErrorCode(body: unknown): string | undefined {
     if (nested) return nested;
   }
   return undefined;
+}
+
+/** A credential of the connection as text ("" when absent or not text). */
+export function credentialOf(context: AdapterContext, id: string): string {
+  return credentialText(context.credentials, id);
 }
 
 /**
