@@ -16,7 +16,7 @@ import type { CallbackNotification, CallbackPolicy, CallbackVerification, Provid
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { findUnsafeText } from "@/lib/text-safety";
-import { parseJson } from "./scheme";
+import { parseJson } from "@/lib/providers/kit/callback-scheme";
 
 /**
  * `POST /api/callbacks/<slug>/<connection id>` (issue 11): a provider's asynchronous notification,

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CredentialValues } from "@/lib/providers";
-import { providerBAdapter as adapter, signB } from "@/lib/providers/provider-b/adapter";
+import { providerBAdapter as adapter } from "@/lib/providers/provider-b/adapter";
+import { signB } from "@/lib/providers/provider-b/wire";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";

@@ -1,68 +1,56 @@
 import "server-only";
 import { z } from "zod";
-import { credentialText, hmac, INVALID_SIGNATURE, isFresh, malformed, MISSING_SIGNATURE, parseJson, sameText, STALE_TIMESTAMP, unixSeconds } from "@/lib/callbacks/scheme";
-import type { HardDecline, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { credentialText, sameText, unixSeconds } from "@/lib/providers/kit/callback-scheme";
+import { verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
+import { outcomeOf } from "./mapping";
 import { orderFromRecord } from "./sandbox/orders";
+import { C_CALLBACK_HEADERS, C_STATES, callbackSignature } from "./wire";
 
 /**
- * Provider C's order notifications: `{ callback_id, order }`, the order as C's shop API gives it.
- * C has no API secret of its own for the shop beyond the shop password, so it keys the HMAC with
- * it: `X-Callback-Signature` is the base64 HMAC-SHA256 with the shop password of
- * `${X-Callback-Id}|${X-Callback-Time}|${raw body}` (time in unix seconds).
+ * Provider C's order notifications: `{ callback_id, order }`, the order as C's shop API gives it,
+ * signed with the shop password (./wire.ts).
  */
 
 const orderSchema = z.object({
   id: z.string().min(1),
   shop_order_id: z.string().min(1),
-  state: z.enum(["PAID", "PARTIALLY_PAID", "REJECTED", "AWAITING_3DS", "PROCESSING"]),
+  state: z.enum(C_STATES),
   paid_minor: z.number().int().nonnegative().optional(),
   rejection_reason: z.string().optional(),
 });
 
 const eventSchema = z.object({ callback_id: z.string().min(1), order: orderSchema });
 
-const REJECTIONS: Record<string, HardDecline> = { ISSUER_DECLINED: "issuer_decline", INSUFFICIENT_FUNDS: "insufficient_funds", CVC_INVALID: "invalid_cvv", THREE_DS_FAILED: "auth_3ds_failed" };
-
-const signed = (password: string, id: string, time: number, rawBody: string) => hmac("sha256", password, `${id}|${time}|${rawBody}`, "base64");
-
-function outcomeOf(order: z.infer<typeof orderSchema>): ProviderOutcome {
-  const providerReference = order.id;
-  switch (order.state) {
-    case "PAID":
-    case "PARTIALLY_PAID":
-      return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(order.paid_minor ?? 0) };
-    case "AWAITING_3DS":
-    case "PROCESSING":
-      return { kind: "pending", providerReference };
-    case "REJECTED":
-      return { kind: "declined", resolution: REJECTIONS[order.rejection_reason ?? ""] ?? "general_error", providerReference, message: `Rejected by Provider C (${order.rejection_reason ?? "no reason"}).` };
-  }
-}
+const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
+  read: (headers) => ({
+    id: headers.get(C_CALLBACK_HEADERS.id) ?? "",
+    timestamp: unixSeconds(headers.get(C_CALLBACK_HEADERS.time)),
+    signature: headers.get(C_CALLBACK_HEADERS.signature) ?? "",
+  }),
+  verify({ id, timestamp, signature, rawBody }, credentials) {
+    const password = credentialText(credentials, "shop_password");
+    return password !== "" && sameText(callbackSignature(password, id, timestamp, rawBody), signature);
+  },
+  body: eventSchema,
+  notItsShape: "not a Provider C order notification",
+  idInBody: { of: (event) => event.callback_id, differs: "callback_id differs from X-Callback-Id" },
+  report: ({ order }) => ({ providerReference: order.id, merchantReference: order.shop_order_id, outcome: outcomeOf(order) }),
+};
 
 export const providerCCallbacks: ProviderCallbacks = {
-  headers: ["x-callback-id", "x-callback-time", "x-callback-signature"],
+  headers: Object.values(C_CALLBACK_HEADERS),
   eventFromRecord(record) {
     const { challenge_url: _challenge, ...order } = orderFromRecord(record).order;
     return order;
   },
   sign({ event, credentials, notificationId, timestamp }) {
     const rawBody = JSON.stringify({ callback_id: notificationId, order: event });
-    const signature = signed(credentialText(credentials, "shop_password"), notificationId, timestamp, rawBody);
-    return { headers: { "content-type": "application/json", "x-callback-id": notificationId, "x-callback-time": String(timestamp), "x-callback-signature": signature }, rawBody };
+    const signature = callbackSignature(credentialText(credentials, "shop_password"), notificationId, timestamp, rawBody);
+    return {
+      headers: { "content-type": "application/json", [C_CALLBACK_HEADERS.id]: notificationId, [C_CALLBACK_HEADERS.time]: String(timestamp), [C_CALLBACK_HEADERS.signature]: signature },
+      rawBody,
+    };
   },
-  verify({ headers, rawBody }, credentials, { now }) {
-    const id = headers.get("x-callback-id") ?? "";
-    const time = unixSeconds(headers.get("x-callback-time"));
-    const signature = headers.get("x-callback-signature") ?? "";
-    if (!id || time === undefined || !signature) return MISSING_SIGNATURE;
-    const password = credentialText(credentials, "shop_password");
-    if (!password || !sameText(signed(password, id, time, rawBody), signature)) return INVALID_SIGNATURE;
-    if (!isFresh(time, now)) return STALE_TIMESTAMP;
-    const parsed = eventSchema.safeParse(parseJson(rawBody));
-    if (!parsed.success) return malformed("not a Provider C order notification");
-    if (parsed.data.callback_id !== id) return malformed("callback_id differs from X-Callback-Id");
-    const { order } = parsed.data;
-    return { ok: true, notification: { notificationId: id, occurredAt: new Date(time * 1000), providerReference: order.id, merchantReference: order.shop_order_id, outcome: outcomeOf(order) } };
-  },
+  verify: (request, credentials, options) => verifySignedCallback(scheme, request, credentials, options),
 };

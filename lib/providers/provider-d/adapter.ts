@@ -1,7 +1,9 @@
 import "server-only";
-import type { AdapterContext, HealthResult, HardDecline, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { D_CURRENCY_CODES, D_PATHS, D_REJECT_CODES, D_STATES, expiryYymm, signD, type DError, type DSaleRequest, type DTransaction } from "./wire";
+import { credentialOf, hideFromLog } from "../server/provider-answers";
+import { outcomeOfTransaction } from "./mapping";
+import { D_CURRENCY_CODES, D_PATHS, expiryYymm, signD, type DError, type DSaleRequest, type DTransaction } from "./wire";
 
 /**
  * Provider D's client (spec 4.1, 5.1). A sale takes no CVC and no 3-D Secure; P2P connections
@@ -9,34 +11,25 @@ import { D_CURRENCY_CODES, D_PATHS, D_REJECT_CODES, D_STATES, expiryYymm, signD,
  * when "Send merchant data" is on.
  */
 
-const text = (context: AdapterContext, id: string): string => {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-};
-
 const isP2p = (context: AdapterContext) => context.credentials.p2p === true;
-
-function hideInLog(context: AdapterContext, value: string): void {
-  (context.exchanges as { addSecret?: (value: string) => void }).addSecret?.(value);
-}
 
 function post(context: AdapterContext, path: string, body: Record<string, unknown>): Promise<ProviderResponse> {
   const rawBody = JSON.stringify(body);
-  const headers = { "Api-Key": text(context, "api_key"), Sign: signD(text(context, "secret_key"), rawBody) };
+  const headers = { "Api-Key": credentialOf(context, "api_key"), Sign: signD(credentialOf(context, "secret_key"), rawBody) };
   return callProvider(context, { method: "POST", path, headers, rawBody });
 }
 
 /** Spec 5.1: merchant data only when the connection says so. */
 export function merchantDataOf(context: AdapterContext): Pick<DSaleRequest, "merchant_category_code" | "merchant_url"> {
   if (context.credentials.send_merchant_data !== true) return {};
-  return { merchant_category_code: text(context, "merchant_category_code"), merchant_url: text(context, "merchant_url") };
+  return { merchant_category_code: credentialOf(context, "merchant_category_code"), merchant_url: credentialOf(context, "merchant_url") };
 }
 
 export function saleRequestOf(context: AdapterContext, instruction: PaymentInstruction): DSaleRequest {
   const { card } = instruction;
   return {
-    merchant_id: text(context, "merchant_id"),
-    service_id: text(context, "service_id"),
+    merchant_id: credentialOf(context, "merchant_id"),
+    service_id: credentialOf(context, "service_id"),
     transaction_id: instruction.idempotencyKey,
     amount: Number(instruction.amountMinor),
     currency: D_CURRENCY_CODES[instruction.currency] ?? instruction.currency,
@@ -45,24 +38,6 @@ export function saleRequestOf(context: AdapterContext, instruction: PaymentInstr
     description: `Invoice ${instruction.invoiceId}`,
     ...merchantDataOf(context),
   };
-}
-
-const DECLINES: Readonly<Record<number, HardDecline>> = {
-  [D_REJECT_CODES.issuer_decline]: "issuer_decline",
-  [D_REJECT_CODES.insufficient_funds]: "insufficient_funds",
-  [D_REJECT_CODES.invalid_cvv]: "invalid_cvv",
-};
-
-function outcomeOfTransaction(transaction: DTransaction): ProviderOutcome {
-  const providerReference = transaction.payment_id;
-  if (transaction.state === D_STATES.performed || transaction.state === D_STATES.performedPartly) {
-    return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(transaction.captured_amount) };
-  }
-  if (transaction.state === D_STATES.failed) {
-    return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider D could not process the sale" };
-  }
-  const resolution = DECLINES[transaction.reject_code ?? 0] ?? "general_error";
-  return { kind: "declined", resolution, providerReference, message: `Provider D rejected the sale (reject code ${transaction.reject_code ?? "none"})` };
 }
 
 function errorOf(body: unknown): DError["error"] | undefined {
@@ -86,13 +61,13 @@ export function outcomeOf(response: ProviderResponse): ProviderOutcome {
 }
 
 async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
-  hideInLog(context, instruction.card.number.replace(/\D/g, ""));
+  hideFromLog(context.exchanges, [instruction.card.number.replace(/\D/g, "")]);
   const path = isP2p(context) ? D_PATHS.transfer : D_PATHS.sale;
   return outcomeOf(await post(context, path, saleRequestOf(context, instruction)));
 }
 
 async function getStatus(context: AdapterContext, query: { providerReference?: string; idempotencyKey: string }): Promise<ProviderOutcome> {
-  const response = await post(context, D_PATHS.status, { merchant_id: text(context, "merchant_id"), transaction_id: query.idempotencyKey });
+  const response = await post(context, D_PATHS.status, { merchant_id: credentialOf(context, "merchant_id"), transaction_id: query.idempotencyKey });
   if (response.kind === "answered" && response.status === 404) {
     // D never saw the sale: nothing was charged, so another connection may be tried.
     return { kind: "soft_failed", resolution: "provider_unavailable", message: "Provider D has no record of this sale" };
@@ -103,7 +78,7 @@ async function getStatus(context: AdapterContext, query: { providerReference?: s
 const HEALTH_FIELDS: Readonly<Record<string, string>> = { invalid_api_key: "api_key", invalid_sign: "secret_key", unknown_merchant: "merchant_id" };
 
 async function healthCheck(context: AdapterContext): Promise<HealthResult> {
-  const response = await post(context, D_PATHS.ping, { merchant_id: text(context, "merchant_id"), service_id: text(context, "service_id") });
+  const response = await post(context, D_PATHS.ping, { merchant_id: credentialOf(context, "merchant_id"), service_id: credentialOf(context, "service_id") });
   if (response.kind !== "answered") return { kind: "unreachable", message: `Provider D is unreachable: ${response.message}` };
   const error = errorOf(response.body);
   if (response.status === 200) return { kind: "ok", message: "Provider D is reachable and accepted the API key, the signature and the merchant ID." };

@@ -1,5 +1,6 @@
 import "server-only";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { hmac } from "@/lib/providers/kit/callback-scheme";
 
 /**
  * Provider D's wire format, shared by its adapter and its sandbox so both sides agree on it by
@@ -10,6 +11,9 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  *
  * Authentication: `Api-Key: <api_key>` and `Sign: <hex HMAC-SHA512 of the raw body with secret_key>`.
  * The account is named by `merchant_id` in the body.
+ *
+ * D's notifications carry `Notify-Id`, `Notify-Time` (unix seconds) and `Sign`: the hex
+ * HMAC-SHA512 with the merchant's secret key of `${Notify-Id}:${Notify-Time}:${raw body}`.
  */
 
 export const D_PATHS = {
@@ -26,13 +30,6 @@ export const D_CURRENCY_CODES: Readonly<Record<string, string>> = { UZS: "860" }
 export const D_STATES = { performed: 2, performedPartly: 3, rejected: -1, failed: -2 } as const;
 
 export type DState = (typeof D_STATES)[keyof typeof D_STATES];
-
-/** D's reject codes on a rejected sale (its own numbering, negative like all its errors). */
-export const D_REJECT_CODES = {
-  issuer_decline: -31630,
-  insufficient_funds: -31631,
-  invalid_cvv: -31632,
-} as const;
 
 export type DSaleRequest = {
   merchant_id: string;
@@ -75,7 +72,7 @@ export type DErrorCode =
   | "not_found";
 
 export function signD(secretKey: string, rawBody: string): string {
-  return createHmac("sha512", secretKey).update(rawBody, "utf8").digest("hex");
+  return hmac("sha512", secretKey, rawBody);
 }
 
 export function verifyD(secretKey: string, rawBody: string, sign: string): boolean {
@@ -87,4 +84,10 @@ export function verifyD(secretKey: string, rawBody: string, sign: string): boole
 /** YYMM, as D's card schema wants the expiry. */
 export function expiryYymm(month: number, year: number): string {
   return `${String(year % 100).padStart(2, "0")}${String(month).padStart(2, "0")}`;
+}
+
+export const D_CALLBACK_HEADERS = { id: "notify-id", time: "notify-time", sign: "sign" } as const;
+
+export function callbackSign(secretKey: string, id: string, time: number, rawBody: string): string {
+  return hmac("sha512", secretKey, `${id}:${time}:${rawBody}`);
 }

@@ -1,29 +1,21 @@
 import "server-only";
-import { formatMinor, toMinorUnits } from "@/lib/money";
-import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { formatMinor } from "@/lib/money";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { authorizationHeader, E_PATHS, E_REFUSALS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
+import { credentialOf, hideFromLog } from "../server/provider-answers";
+import { outcomeOfPayment } from "./mapping";
+import { authorizationHeader, E_PATHS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
 
 /**
  * Provider E's client: every request signed with the merchant's own private key (spec 5.1 note 5,
  * scheme in ./wire.ts); the customer, date of birth included, goes along as the shopper.
  */
 
-const text = (context: AdapterContext, id: string): string => {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-};
-
-function hideInLog(context: AdapterContext, values: readonly (string | undefined)[]): void {
-  const recorder = context.exchanges as { addSecret?: (value: string) => void };
-  for (const value of values) if (value) recorder.addSecret?.(value);
-}
-
 /** The stored private key cannot sign (not a private key PEM): nothing was sent. */
 class CannotSignError extends Error {}
 
 function sign(context: AdapterContext, textToSign: string): string {
-  const privateKey = text(context, "private_key");
+  const privateKey = credentialOf(context, "private_key");
   // A pair generated in the dashboard becomes the connection's private key when the connection is saved.
   if (privateKey === "") throw new CannotSignError("There is no private key to sign with yet: upload one, or save the connection with the generated key pair first.");
   try {
@@ -38,7 +30,7 @@ function send(context: AdapterContext, method: "GET" | "POST", path: string, bod
   const url = new URL(context.baseUrl.replace(/\/$/, "") + path);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = sign(context, signingText(method, url.pathname + url.search, timestamp, rawBody));
-  const headers = { Authorization: authorizationHeader(text(context, "merchant_id"), signature), "X-Timestamp": timestamp, Date: new Date().toUTCString() };
+  const headers = { Authorization: authorizationHeader(credentialOf(context, "merchant_id"), signature), "X-Timestamp": timestamp, Date: new Date().toUTCString() };
   return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
 }
 
@@ -81,27 +73,6 @@ export function paymentRequestOf(instruction: PaymentInstruction): EPaymentReque
   };
 }
 
-const REFUSALS: Readonly<Record<string, HardDecline>> = Object.fromEntries(
-  Object.entries(E_REFUSALS).map(([resolution, words]) => [words, resolution as HardDecline]),
-);
-
-function outcomeOfPayment(payment: EPayment): ProviderOutcome {
-  const providerReference = payment.paymentId;
-  switch (payment.resultCode) {
-    case "Authorised":
-    case "PartiallyAuthorised":
-      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(payment.capturedAmount.value, payment.capturedAmount.currency) };
-    case "RedirectShopper":
-      return { kind: "pending", providerReference, redirectUrl: payment.action?.url };
-    case "Refused": {
-      const resolution = REFUSALS[payment.refusalReason ?? ""] ?? "general_error";
-      return { kind: "declined", resolution, providerReference, message: `Provider E refused the payment: ${payment.refusalReason ?? "no reason given"}` };
-    }
-    default:
-      return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider E could not process the payment" };
-  }
-}
-
 const errorOf = (body: unknown): Partial<EError> => (body && typeof body === "object" ? (body as Partial<EError>) : {});
 
 export function outcomeOf(response: ProviderResponse): ProviderOutcome {
@@ -129,7 +100,7 @@ async function sendForOutcome(context: AdapterContext, method: "GET" | "POST", p
 const isOutcome = (value: ProviderResponse | ProviderOutcome): value is ProviderOutcome => !["answered", "not_sent", "timed_out"].includes(value.kind);
 
 async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
-  hideInLog(context, [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]);
+  hideFromLog(context.exchanges, [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]);
   const response = await sendForOutcome(context, "POST", E_PATHS.payments, paymentRequestOf(instruction));
   return isOutcome(response) ? response : outcomeOf(response);
 }

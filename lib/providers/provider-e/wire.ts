@@ -12,6 +12,9 @@ import { createHash, createSign, createVerify } from "node:crypto";
  * and sent as `Authorization: Signature keyId="<merchant_id>",algorithm="rsa-sha256",signature="<base64>"`
  * with `X-Timestamp: <unix seconds>`. E verifies with the public key it holds for that merchant
  * and refuses a timestamp more than five minutes off.
+ *
+ * E signs its notifications with its own key (Ed25519): `X-E-Signature: ed25519=<base64>` over
+ * `${X-E-Notification-Id}\n${X-E-Timestamp}\n${hex SHA-256 of the raw body}`.
  */
 
 export const E_MAX_CLOCK_SKEW_SECONDS = 300;
@@ -25,15 +28,8 @@ export const E_PATHS = {
 
 export type EAmount = { value: string; currency: string };
 
-export type EResultCode = "Authorised" | "PartiallyAuthorised" | "Refused" | "RedirectShopper" | "Error";
-
-/** E words its refusals; the adapter maps them back to resolutions. */
-export const E_REFUSALS = {
-  issuer_decline: "Refused",
-  insufficient_funds: "Not enough balance",
-  invalid_cvv: "CVC Declined",
-  auth_3ds_failed: "3D Secure failed",
-} as const;
+export const E_RESULT_CODES = ["Authorised", "PartiallyAuthorised", "Refused", "RedirectShopper", "Error"] as const;
+export type EResultCode = (typeof E_RESULT_CODES)[number];
 
 export type EPaymentRequest = {
   merchantReference: string;
@@ -68,9 +64,10 @@ export type EErrorCode = "unknown_merchant" | "invalid_signature" | "stale_times
 
 export type EError = { status: number; errorCode: EErrorCode; message: string };
 
+const bodyHash = (rawBody: string) => createHash("sha256").update(rawBody, "utf8").digest("hex");
+
 export function signingText(method: string, pathWithQuery: string, timestamp: string, rawBody: string): string {
-  const bodyHash = createHash("sha256").update(rawBody, "utf8").digest("hex");
-  return `${method.toUpperCase()}\n${pathWithQuery}\n${timestamp}\n${bodyHash}`;
+  return `${method.toUpperCase()}\n${pathWithQuery}\n${timestamp}\n${bodyHash(rawBody)}`;
 }
 
 export function signE(privateKeyPem: string, text: string): string {
@@ -95,3 +92,14 @@ export function readAuthorization(header: string | null): { keyId: string; signa
   const fields = Object.fromEntries([...header.slice(10).matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1], match[2]]));
   return fields.keyId && fields.signature ? { keyId: fields.keyId, signature: fields.signature } : undefined;
 }
+
+export const E_CALLBACK_HEADERS = { id: "x-e-notification-id", timestamp: "x-e-timestamp", signature: "x-e-signature" } as const;
+
+export function callbackSigningText(id: string, timestamp: number, rawBody: string): string {
+  return `${id}\n${timestamp}\n${bodyHash(rawBody)}`;
+}
+
+export const callbackSignatureHeader = (signature: string) => `ed25519=${signature}`;
+
+/** The base64 signature of an `X-E-Signature` header; undefined when it is not one. */
+export const readCallbackSignature = (header: string | null) => /^ed25519=(.+)$/.exec(header ?? "")?.[1];

@@ -1,7 +1,9 @@
 import "server-only";
-import type { AdapterContext, HardDecline, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError, type FFailureCode } from "./wire";
+import { credentialOf, hideFromLog } from "../server/provider-answers";
+import { outcomeOfCharge } from "./mapping";
+import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError } from "./wire";
 
 /**
  * Provider F's client (spec 5.2): public key in x-merchant-id, HMAC-SHA256 of the body with the
@@ -11,14 +13,9 @@ import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError, type FF
  * the customer comes back from.
  */
 
-const text = (context: AdapterContext, id: string): string => {
-  const value = context.credentials[id];
-  return typeof value === "string" ? value : "";
-};
-
 function send(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProviderResponse> {
   const rawBody = body === undefined ? "" : JSON.stringify(body);
-  const headers: Record<string, string> = { "x-merchant-id": text(context, "public_key"), "x-signature": signF(text(context, "secret_key"), rawBody) };
+  const headers: Record<string, string> = { "x-merchant-id": credentialOf(context, "public_key"), "x-signature": signF(credentialOf(context, "secret_key"), rawBody) };
   if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
   return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
 }
@@ -53,22 +50,6 @@ export function chargeRequestOf(instruction: ChargeInstruction): FChargeRequest 
   };
 }
 
-const FAILURES: Readonly<Partial<Record<FFailureCode, HardDecline>>> = {
-  card_declined: "issuer_decline",
-  insufficient_funds: "insufficient_funds",
-  incorrect_cvc: "invalid_cvv",
-  authentication_failed: "auth_3ds_failed",
-};
-
-function outcomeOfCharge(charge: FCharge): ProviderOutcome {
-  const providerReference = charge.id;
-  if (charge.status === "succeeded") return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(charge.amount_captured) };
-  if (charge.status === "requires_action") return { kind: "pending", providerReference, redirectUrl: charge.next_action?.url };
-  if (charge.failure_code === "processing_error") return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider F could not process the charge" };
-  const resolution = FAILURES[charge.failure_code ?? "card_declined"] ?? "general_error";
-  return { kind: "declined", resolution, providerReference, message: `Provider F declined the charge (${charge.failure_code ?? "no code"})` };
-}
-
 const errorOf = (body: unknown): Partial<FError["error"]> => (body as Partial<FError> | null)?.error ?? {};
 
 /** 401 from F (no key, unknown key, bad signature) is provider_auth_error: spec 5.2. */
@@ -85,8 +66,7 @@ export function outcomeOf(response: ProviderResponse): ProviderOutcome {
 }
 
 async function createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome> {
-  const recorder = context.exchanges as { addSecret?: (value: string) => void };
-  for (const value of [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]) if (value) recorder.addSecret?.(value);
+  hideFromLog(context.exchanges, [instruction.card.number.replace(/\D/g, ""), instruction.card.cvc]);
   return outcomeOf(await send(context, "POST", F_PATHS.charges, chargeRequestOf(instruction), instruction.idempotencyKey));
 }
 

@@ -1,5 +1,6 @@
 import "server-only";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { hmac } from "@/lib/providers/kit/callback-scheme";
 
 /**
  * Provider F's wire format, shared by its adapter and its sandbox. F is a resource API in
@@ -10,6 +11,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * `x-signature: hex HMAC-SHA256(secret_key, raw body)` (the empty string for a GET). A request
  * without x-merchant-id, with a public key F does not know, or with a bad signature is answered
  * 401, on every path. Test mode takes dev_ keys, live prod_ keys.
+ *
+ * F's events carry `x-event-id`, `x-event-timestamp` (unix seconds) and
+ * `x-event-signature: sha256=<hex>`, the HMAC-SHA256 with the secret key of
+ * `${x-event-id}\n${x-event-timestamp}\n${raw body}`.
  */
 
 export const F_PATHS = {
@@ -34,12 +39,15 @@ export type FChargeRequest = {
   metadata: { invoice_id: string; tokenize: boolean };
 };
 
-export type FFailureCode = "card_declined" | "insufficient_funds" | "incorrect_cvc" | "authentication_failed" | "processing_error";
+export const F_FAILURE_CODES = ["card_declined", "insufficient_funds", "incorrect_cvc", "authentication_failed", "processing_error"] as const;
+export type FFailureCode = (typeof F_FAILURE_CODES)[number];
+
+export const F_CHARGE_STATUSES = ["succeeded", "requires_action", "failed"] as const;
 
 export type FCharge = {
   id: string;
   object: "charge";
-  status: "succeeded" | "requires_action" | "failed";
+  status: (typeof F_CHARGE_STATUSES)[number];
   amount: number;
   amount_captured: number;
   currency: string;
@@ -53,7 +61,7 @@ export type FErrorCode = "missing_merchant_id" | "unknown_merchant_id" | "invali
 export type FError = { error: { type: "authentication_error" | "api_error" | "invalid_request_error"; code: FErrorCode; message: string } };
 
 export function signF(secretKey: string, rawBody: string): string {
-  return createHmac("sha256", secretKey).update(rawBody, "utf8").digest("hex");
+  return hmac("sha256", secretKey, rawBody);
 }
 
 export function verifyF(secretKey: string, rawBody: string, signature: string): boolean {
@@ -61,3 +69,14 @@ export function verifyF(secretKey: string, rawBody: string, signature: string): 
   const given = Buffer.from(/^[0-9a-f]+$/i.test(signature) ? signature : "", "hex");
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+export const F_CALLBACK_HEADERS = { id: "x-event-id", timestamp: "x-event-timestamp", signature: "x-event-signature" } as const;
+
+export function callbackSignature(secretKey: string, id: string, timestamp: number, rawBody: string): string {
+  return hmac("sha256", secretKey, `${id}\n${timestamp}\n${rawBody}`);
+}
+
+export const callbackSignatureHeader = (signature: string) => `sha256=${signature}`;
+
+/** The hex digest of an `x-event-signature` header; undefined when it is not one. */
+export const readCallbackSignature = (header: string | null) => /^sha256=([0-9a-f]+)$/i.exec(header ?? "")?.[1];

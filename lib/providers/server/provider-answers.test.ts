@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createExchangeRecorder, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport } from "./provider-answers";
+import { declineResolution, findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport } from "./provider-answers";
 
 const answered = (status: number, body: unknown = {}): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
 
@@ -52,5 +52,15 @@ describe("findErrorCode and hideFromLog", () => {
     hideFromLog(recorder, ["s3cr3t-value", undefined]);
     recorder.record({ at: "", method: "POST", url: "/x", requestHeaders: { "x-auth": "s3cr3t-value" }, requestBody: null, status: 200, responseBody: null, durationMs: 1 });
     expect(JSON.stringify(recorder.list())).not.toContain("s3cr3t-value");
+  });
+});
+
+describe("declineResolution: a provider's decline table read backwards", () => {
+  const table = { issuer_decline: "05", invalid_cvv: "N7" };
+  it("gives the resolution whose code matches, general_error for any other code", () => {
+    expect(declineResolution<string>(table, (code) => code === "N7")).toBe("invalid_cvv");
+    expect(declineResolution<string>(table, (code) => code === "99")).toBe("general_error");
+    // A code that names a property of every object is no decline of the table's.
+    expect(declineResolution<string>(table, (code) => code === "constructor")).toBe("general_error");
   });
 });

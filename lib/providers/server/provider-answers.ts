@@ -1,5 +1,6 @@
 import "server-only";
-import type { HealthResult, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HardDecline, HealthResult, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { credentialText } from "@/lib/providers/kit/callback-scheme";
 import type { ExchangeRecorder, ProviderResponse } from "@/lib/providers/kit/provider-http";
 
 /**
@@ -79,6 +80,11 @@ export function findErrorCode(body: unknown): string | undefined {
   return undefined;
 }
 
+/** A credential of the connection as text ("" when absent or not text). */
+export function credentialOf(context: AdapterContext, id: string): string {
+  return credentialText(context.credentials, id);
+}
+
 /**
  * Values the attempt log must never show (the CVC, the full card number). The engine's recorder
  * accepts more secrets after creation; a recorder without that ability still masks card numbers.
@@ -86,4 +92,17 @@ export function findErrorCode(body: unknown): string | undefined {
 export function hideFromLog(exchanges: ExchangeRecorder, values: readonly (string | undefined)[]): void {
   const recorder = exchanges as ExchangeRecorder & { addSecret?: (value: string) => void };
   for (const value of values) if (value) recorder.addSecret?.(value);
+}
+
+/** The hard declines a provider words with a code of its own (general_error is what no code says). */
+export type CodedDecline = Exclude<HardDecline, "general_error">;
+
+/**
+ * A provider's decline table (resolution → how the provider words it) read backwards: the
+ * resolution whose entry `matches` the code received, general_error when none does. The
+ * sandboxes read the same table forwards, so the two directions cannot drift apart.
+ */
+export function declineResolution<Entry>(table: { readonly [R in CodedDecline]?: Entry }, matches: (entry: Entry) => boolean): HardDecline {
+  for (const [resolution, entry] of Object.entries(table) as [CodedDecline, Entry][]) if (matches(entry)) return resolution;
+  return "general_error";
 }

@@ -1,31 +1,14 @@
 import "server-only";
 import { formatMinor } from "@/lib/money";
-import { decideAmount, type DeclineReason } from "@/lib/sandbox/cards";
+import type { CodedDecline } from "@/lib/providers/server/provider-answers";
+import { decideAmount } from "@/lib/sandbox/cards";
 import type { SandboxRecord } from "@/lib/sandbox/records";
+import { A_DECLINES } from "../mapping";
+import type { AAnswer } from "../wire";
 
-/** Provider A's answer to a payment, a payout or a status request (the same shape for all three). */
-export type AAnswer = {
-  status: "approved" | "partially_approved" | "declined" | "3ds_required" | "completed" | "partially_completed" | "failed";
-  transaction_id: string;
-  request_id: string;
-  currency: string;
-  amount_processed?: string;
-  decline_code?: string;
-  decline_reason?: string;
-  redirect_url?: string;
-  parts?: { part_reference: string; amount: string; status: "paid" | "failed" }[];
-};
-
-/** Provider A words declines as ISO 8583 response codes. */
-export const A_DECLINE_CODES: Record<DeclineReason | "auth_3ds_failed", { code: string; reason: string }> = {
-  issuer_decline: { code: "05", reason: "Do not honour" },
-  insufficient_funds: { code: "51", reason: "Insufficient funds" },
-  invalid_cvv: { code: "N7", reason: "CVV2 mismatch" },
-  auth_3ds_failed: { code: "3D", reason: "3-D Secure authentication failed" },
-};
-
-export function declineAnswer(base: Pick<AAnswer, "transaction_id" | "request_id" | "currency">, reason: keyof typeof A_DECLINE_CODES, status: "declined" | "failed" = "declined"): AAnswer {
-  const { code, reason: text } = A_DECLINE_CODES[reason];
+/** A test card's decline in A's words, from the table the adapter reads A's declines with. */
+export function declineAnswer(base: Pick<AAnswer, "transaction_id" | "request_id" | "currency">, reason: CodedDecline, status: "declined" | "failed" = "declined"): AAnswer {
+  const { code, reason: text } = A_DECLINES[reason];
   return { ...base, status, decline_code: code, decline_reason: text };
 }
 

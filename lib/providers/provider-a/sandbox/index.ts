@@ -1,5 +1,4 @@
 import "server-only";
-import { createVerify } from "node:crypto";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";
@@ -7,6 +6,7 @@ import { answerFromRecord } from "./answers";
 import { refuse, SLUG, type SignedRequest } from "./common";
 import { takePayment } from "./payments";
 import { takePayout } from "./payouts";
+import { A_SIGNATURE_HEADER, verifyBody } from "../wire";
 
 /**
  * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,status,ping}.
@@ -14,15 +14,6 @@ import { takePayout } from "./payouts";
  * `X-Signature` is the base64 RSA-SHA256 signature of the raw body, checked with the payment key
  * issued to that merchant (its test-mode connection's public key).
  */
-
-function verifies(raw: string, signature: string, publicKeyPem: unknown): boolean {
-  if (typeof publicKeyPem !== "string" || signature === "") return false;
-  try {
-    return createVerify("sha256").update(raw).verify(publicKeyPem, signature, "base64");
-  } catch {
-    return false;
-  }
-}
 
 function parseObject(raw: string): Record<string, unknown> | undefined {
   try {
@@ -39,13 +30,13 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   if (!body) return refuse(400, "malformed_body", "The body must be a JSON object.");
   const merchantId = body.merchant_id;
   if (typeof merchantId !== "string" || merchantId === "") return refuse(401, "unknown_merchant", "merchant_id is missing.");
-  const signature = request.headers.get("x-signature") ?? "";
+  const signature = request.headers.get(A_SIGNATURE_HEADER) ?? "";
   // The payment key is public, so the signature itself picks the account among same-id merchants.
   const found = await findAcceptingAccount(
     context.db,
     SLUG,
     (credentials) => credentials.merchant_id === merchantId,
-    (account) => verifies(raw, signature, account.credentials.payment_key),
+    (account) => verifyBody(raw, signature, account.credentials.payment_key),
   );
   if (found.kind !== "found") {
     return found.kind === "unknown"

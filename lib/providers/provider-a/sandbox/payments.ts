@@ -5,7 +5,8 @@ import { decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
-import { answerFromRecord, declineAnswer, type AAnswer } from "./answers";
+import type { AAnswer } from "../wire";
+import { answerFromRecord, declineAnswer } from "./answers";
 import { invalidRequest, newReference, SLUG, type SignedRequest } from "./common";
 
 const paymentSchema = z.object({

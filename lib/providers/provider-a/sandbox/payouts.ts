@@ -4,7 +4,8 @@ import { formatMinor, parseAmount } from "@/lib/money";
 import { decideAmount, decideCard, splitAmounts, type CardDecision } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
-import { answerFromRecord, declineAnswer, type AAnswer } from "./answers";
+import type { AAnswer } from "../wire";
+import { answerFromRecord, declineAnswer } from "./answers";
 import { invalidRequest, newReference, refuse, SLUG, type SignedRequest } from "./common";
 
 const payoutSchema = z.object({

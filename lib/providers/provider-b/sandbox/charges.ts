@@ -1,55 +1,18 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { formatMinor, parseAmount } from "@/lib/money";
 import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
-import { decideAmount, decideCard, type DeclineReason } from "@/lib/sandbox/cards";
+import { decideAmount, decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
+import { B_DECLINES } from "../mapping";
+import { bChargeSchema, type BAnswer } from "../wire";
 
 export const SLUG = "provider-b";
 
 export const refuse = (status: number, code: string, text: string) => Response.json({ result: "error", error_code: code, error_text: text }, { status });
-
-const chargeSchema = z.object({
-  terminal_id: z.string(),
-  order_ref: z.string().min(1).max(255),
-  description: z.string().optional(),
-  sum: z.string(),
-  cur: z.string().length(3),
-  partial: z.enum(["0", "1"]).default("0"),
-  pan: z.string().regex(/^\d{12,19}$/),
-  exp: z.string().regex(/^\d{2}\/\d{2}$/),
-  cvc: z.string().optional(),
-  holder_name: z.string(),
-  lang: z.string().optional(),
-  customer: z.record(z.string(), z.unknown()).default({}),
-  back_url: z.string().optional(),
-});
-
-export type BAnswer = {
-  result: "ok" | "partial" | "fail" | "3ds";
-  txn: string;
-  order_ref: string;
-  sum: string;
-  cur: string;
-  captured_sum?: string;
-  error_code?: string;
-  error_text?: string;
-  acs_url?: string;
-  /** What B received about the customer, echoed back (spec 2.6). */
-  received_customer: Record<string, unknown>;
-  received_lang: string | null;
-};
-
-const DECLINES: Record<DeclineReason | "auth_3ds_failed", { error_code: string; error_text: string }> = {
-  issuer_decline: { error_code: "do_not_honor", error_text: "The issuer declined the card." },
-  insufficient_funds: { error_code: "nsf", error_text: "Not sufficient funds." },
-  invalid_cvv: { error_code: "cvc_mismatch", error_text: "The CVC does not match." },
-  auth_3ds_failed: { error_code: "3ds_failed", error_text: "3-D Secure authentication failed." },
-};
 
 type Base = Pick<BAnswer, "txn" | "order_ref" | "sum" | "cur" | "received_customer" | "received_lang">;
 
@@ -57,14 +20,14 @@ function settle(base: Base, decision: ReturnType<typeof decideAmount>): BAnswer 
   if (decision.kind === "approve" || decision.kind === "partial") {
     return { ...base, result: decision.kind === "approve" ? "ok" : "partial", captured_sum: formatMinor(decision.capturedMinor, base.cur) };
   }
-  return { ...base, result: "fail", ...DECLINES[decision.kind === "decline" ? decision.reason : "issuer_decline"] };
+  return { ...base, result: "fail", ...B_DECLINES[decision.kind === "decline" ? decision.reason : "issuer_decline"] };
 }
 
 /** The answer now: as given, unless the customer answered the 3-D Secure step since (lib/sandbox/three-ds.ts). */
 export function answerFromRecord(record: SandboxRecord): BAnswer {
   const stored = record.response as BAnswer;
   const { details } = record;
-  if (details.threeDs === "failed") return { ...stored, result: "fail", acs_url: undefined, ...DECLINES.auth_3ds_failed };
+  if (details.threeDs === "failed") return { ...stored, result: "fail", acs_url: undefined, ...B_DECLINES.auth_3ds_failed };
   if (details.threeDs !== "passed") return stored;
   const amount = { amountText: stored.sum, amountMinor: record.amountMinor ?? 0n, allowPartially: details.allowPartially === true };
   return { ...settle(stored, decideAmount(amount)), acs_url: undefined };
@@ -78,7 +41,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   } catch {
     return refuse(400, "malformed_body", "The body must be JSON.");
   }
-  const parsed = chargeSchema.safeParse(body);
+  const parsed = bChargeSchema.safeParse(body);
   if (!parsed.success) return refuse(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const charge = parsed.data;
   if (charge.terminal_id !== account.credentials.terminal_id) return refuse(401, "unknown_terminal", "terminal_id differs from X-Terminal.");

@@ -1,9 +1,10 @@
 import "server-only";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { isFresh, sameText } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";
+import { B_HEADERS, bDigest, readSignatureHeader } from "../wire";
 import { answerFromRecord, refuse, SLUG, takeCharge } from "./charges";
 
 /**
@@ -12,26 +13,17 @@ import { answerFromRecord, refuse, SLUG, takeCharge } from "./charges";
  * t=…,v1=…` carries the HMAC-SHA256 of `${t}.${raw body}` with its secret key; a signature more
  * than five minutes old is refused like a wrong one.
  */
-const MAX_AGE_SECONDS = 300;
-
-function signatureParts(header: string): { timestamp: number; digest: string } | undefined {
-  const parts = Object.fromEntries(header.split(",").map((part) => part.trim().split("=", 2) as [string, string]));
-  const timestamp = Number(parts.t);
-  return Number.isInteger(timestamp) && typeof parts.v1 === "string" ? { timestamp, digest: parts.v1 } : undefined;
-}
 
 function proves(secret: unknown, timestamp: number, raw: string, digest: string): boolean {
-  if (typeof secret !== "string") return false;
-  const expected = Buffer.from(createHmac("sha256", secret).update(`${timestamp}.${raw}`).digest("hex"));
-  const given = Buffer.from(digest);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return typeof secret === "string" && sameText(bDigest(secret, timestamp, raw), digest);
 }
 
 async function authenticate(request: Request, context: SandboxContext, raw: string): Promise<SandboxAccount | Response> {
-  const terminal = request.headers.get("x-terminal") ?? "";
-  const signature = signatureParts(request.headers.get("x-signature") ?? "");
+  const terminal = request.headers.get(B_HEADERS.terminal) ?? "";
+  const { timestamp, digest } = readSignatureHeader(request.headers.get(B_HEADERS.signature) ?? "");
+  const signature = timestamp === undefined || digest === undefined ? undefined : { timestamp, digest };
   if (!terminal || !signature) return refuse(401, "missing_signature", "X-Terminal and X-Signature are required.");
-  if (Math.abs(Date.now() / 1000 - signature.timestamp) > MAX_AGE_SECONDS) return refuse(401, "stale_timestamp", "The signature is older than five minutes.");
+  if (!isFresh(signature.timestamp)) return refuse(401, "stale_timestamp", "The signature is older than five minutes.");
   const found = await findAcceptingAccount(
     context.db,
     SLUG,

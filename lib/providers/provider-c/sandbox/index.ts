@@ -1,9 +1,10 @@
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
+import { sameText } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";
+import { readBasicAuthorization } from "../wire";
 import { currenciesOf, orderFromRecord, refuse, SLUG, takeOrder } from "./orders";
 
 /**
@@ -14,34 +15,19 @@ import { currenciesOf, orderFromRecord, refuse, SLUG, takeOrder } from "./orders
  * callback secret) would be the only thing left to guess.
  */
 
-function basicCredentials(header: string | null): { login: string; password: string } | undefined {
-  const match = /^Basic\s+(.+)$/i.exec(header ?? "");
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  return colon < 0 ? undefined : { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
-
-function samePassword(stored: unknown, given: string): boolean {
-  if (typeof stored !== "string") return false;
-  const a = Buffer.from(stored);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 const challenge = (response: Response) => {
   response.headers.set("www-authenticate", 'Basic realm="Provider C shop API"');
   return response;
 };
 
 async function authenticate(request: Request, context: SandboxContext): Promise<SandboxAccount | Response> {
-  const basic = basicCredentials(request.headers.get("authorization"));
+  const basic = readBasicAuthorization(request.headers.get("authorization"));
   if (!basic) return challenge(refuse(401, "authentication_required", "Send the shop login and password with HTTP Basic authentication."));
   const found = await findAcceptingAccount(
     context.db,
     SLUG,
     (credentials) => credentials.shop_login === basic.login,
-    (account) => samePassword(account.credentials.shop_password, basic.password),
+    (account) => typeof account.credentials.shop_password === "string" && sameText(account.credentials.shop_password, basic.password),
   );
   if (found.kind !== "found") return challenge(refuse(401, "invalid_credentials", "The shop login or password is wrong."));
   return found.account;

@@ -1,6 +1,5 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { formatMinor } from "@/lib/money";
 import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
@@ -8,6 +7,8 @@ import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
+import { C_REJECTIONS } from "../mapping";
+import { cOrderRequestSchema, type COrder } from "../wire";
 
 export const SLUG = "provider-c";
 
@@ -19,54 +20,19 @@ export function currenciesOf(account: SandboxAccount): string[] {
   return typeof currency === "string" && currency ? [currency] : ["AMD", "EUR"];
 }
 
-const orderSchema = z.object({
-  shop_order_id: z.string().min(1).max(255),
-  description: z.string().optional(),
-  amount_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  currency_code: z.string().length(3),
-  allow_partial_capture: z.boolean().default(false),
-  payer: z.object({
-    card: z.object({
-      card_number: z.string().regex(/^\d{12,19}$/),
-      expiry_month: z.number().int().min(1).max(12),
-      expiry_year: z.number().int(),
-      cvc: z.string().optional(),
-      cardholder: z.string(),
-    }),
-  }),
-  return_url: z.string().optional(),
-  gateway_options: z.unknown().optional(),
-  service_fields: z.unknown().optional(),
-});
-
-export type COrder = {
-  order: {
-    id: string;
-    shop_order_id: string;
-    state: "PAID" | "PARTIALLY_PAID" | "REJECTED" | "AWAITING_3DS";
-    amount_minor: number;
-    currency_code: string;
-    paid_minor?: number;
-    rejection_reason?: string;
-    challenge_url?: string;
-  };
-};
-
-const REJECTIONS = { issuer_decline: "ISSUER_DECLINED", insufficient_funds: "INSUFFICIENT_FUNDS", invalid_cvv: "CVC_INVALID" } as const;
-
 function settle(order: COrder["order"], decision: CardDecision): COrder["order"] {
   const { challenge_url: _challenge, ...rest } = order;
   if (decision.kind === "approve" || decision.kind === "partial") {
     return { ...rest, state: decision.kind === "approve" ? "PAID" : "PARTIALLY_PAID", paid_minor: Number(decision.capturedMinor) };
   }
-  return { ...rest, state: "REJECTED", paid_minor: 0, rejection_reason: decision.kind === "decline" ? REJECTIONS[decision.reason] : "ISSUER_DECLINED" };
+  return { ...rest, state: "REJECTED", paid_minor: 0, rejection_reason: C_REJECTIONS[decision.kind === "decline" ? decision.reason : "issuer_decline"] };
 }
 
 /** The order now: as created, unless the customer answered the 3-D Secure step since (lib/sandbox/three-ds.ts). */
 export function orderFromRecord(record: SandboxRecord): COrder {
   const { order } = record.response as COrder;
   const { details } = record;
-  if (details.threeDs === "failed") return { order: { ...settle(order, { kind: "decline", reason: "issuer_decline" }), rejection_reason: "THREE_DS_FAILED" } };
+  if (details.threeDs === "failed") return { order: { ...settle(order, { kind: "decline", reason: "issuer_decline" }), rejection_reason: C_REJECTIONS.auth_3ds_failed } };
   if (details.threeDs !== "passed") return { order };
   const amountMinor = BigInt(order.amount_minor);
   const amountText = formatMinor(amountMinor, order.currency_code);
@@ -81,7 +47,7 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
   } catch {
     return refuse(400, "malformed_body", "The body must be JSON.");
   }
-  const parsed = orderSchema.safeParse(body);
+  const parsed = cOrderRequestSchema.safeParse(body);
   if (!parsed.success) return refuse(422, "invalid_order", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const input = parsed.data;
   if (!currenciesOf(account).includes(input.currency_code)) {

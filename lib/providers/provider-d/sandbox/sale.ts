@@ -7,7 +7,8 @@ import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
-import { D_REJECT_CODES, D_STATES, type DSaleRequest, type DState, type DTransaction } from "../wire";
+import { D_REJECT_CODES } from "../mapping";
+import { D_STATES, type DSaleRequest, type DState, type DTransaction } from "../wire";
 
 export const SLUG = "provider-d";
 

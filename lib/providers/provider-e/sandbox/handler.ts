@@ -1,4 +1,5 @@
 import "server-only";
+import { parseJson } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
@@ -39,14 +40,6 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   return { account: found.account, raw };
 }
 
-function parse(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 export const providerESandbox: SandboxHandler = async (request, context) => {
   const authenticated = await authenticate(request, context);
   if ("refusal" in authenticated) return json(authenticated.refusal);
@@ -57,7 +50,7 @@ export const providerESandbox: SandboxHandler = async (request, context) => {
     return json({ status: 200, body: { merchantId: account.credentials.merchant_id, currency: account.credentials.currency, status: "active" } });
   }
   if (resource !== "payments") return json(eError(404, "not_found", "No such endpoint."));
-  if (request.method === "POST" && id === undefined) return json(await createPayment(context.db, account, parse(raw), context.publicBaseUrl));
+  if (request.method === "POST" && id === undefined) return json(await createPayment(context.db, account, parseJson(raw), context.publicBaseUrl));
   if (request.method !== "GET") return json(eError(404, "not_found", "No such endpoint."));
   if (id !== undefined) return json(await readPayment(context.db, account, await findRecordByReference(context.db, SLUG, id)));
   const reference = new URL(request.url).searchParams.get("merchantReference");

@@ -8,7 +8,8 @@ import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
-import { E_REFUSALS, type EError, type EPayment, type EPaymentRequest } from "../wire";
+import { E_REFUSALS } from "../mapping";
+import type { EError, EPayment, EPaymentRequest } from "../wire";
 
 export const SLUG = "provider-e";
 

@@ -8,6 +8,7 @@ import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
+import { F_DECLINES } from "../mapping";
 import type { FCharge, FChargeRequest, FError, FErrorCode, FFailureCode } from "../wire";
 
 export const SLUG = "provider-f";
@@ -26,8 +27,6 @@ type Details = {
   resolution?: string;
 };
 
-const FAILURE_CODES: Readonly<Record<string, FFailureCode>> = { issuer_decline: "card_declined", insufficient_funds: "insufficient_funds", invalid_cvv: "incorrect_cvc" };
-
 const captured = (decision: CardDecision): bigint => (decision.kind === "approve" || decision.kind === "partial" ? decision.capturedMinor : 0n);
 
 /** F's charge object, rebuilt from its record (for the create answer, a replay and a status read). */
@@ -40,12 +39,12 @@ export function presentCharge(record: SandboxRecord): FAnswer {
       return { status: 200, body: { ...charge, status: "requires_action", next_action: { type: "redirect_to_url", url: details.redirectUrl ?? "" } } };
     case "succeeded": {
       const after = details.threeDs === "passed" ? details.afterThreeDs : undefined;
-      if (after?.kind === "decline") return { status: 200, body: { ...charge, failure_code: "insufficient_funds" } };
+      if (after?.kind === "decline") return { status: 200, body: { ...charge, failure_code: F_DECLINES.insufficient_funds } };
       const capturedMinor = after ? Number(after.capturedMinor) : Number(record.amountMinor ?? 0n);
       return { status: 200, body: { ...charge, status: "succeeded", amount_captured: capturedMinor } };
     }
     case "failed":
-      return { status: 200, body: { ...charge, failure_code: details.failureCode ?? (details.resolution === "auth_3ds_failed" ? "authentication_failed" : "card_declined") } };
+      return { status: 200, body: { ...charge, failure_code: details.failureCode ?? F_DECLINES[details.resolution === "auth_3ds_failed" ? "auth_3ds_failed" : "issuer_decline"] } };
     default:
       return { status: 200, body: { ...charge, failure_code: "processing_error" } };
   }
@@ -88,7 +87,7 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
   const decision = decide(body);
   const id = `ch_${randomBytes(12).toString("hex")}`;
   let details: Details & Record<string, unknown> = { bypassHpp: body.payment_method.type === "hpp_bypass", returnUrl: body.return_url, customer: body.customer };
-  if (decision.kind === "decline") details = { ...details, failureCode: FAILURE_CODES[decision.reason] };
+  if (decision.kind === "decline") details = { ...details, failureCode: F_DECLINES[decision.reason] };
   if (decision.kind === "three_ds") {
     const after = decideAmount({ amountText: formatMinor(BigInt(body.amount), body.currency.toUpperCase()), amountMinor: BigInt(body.amount), allowPartially: body.partial_capture === true });
     details = { ...details, ...THREE_DS_REQUIRED, redirectUrl: threeDsUrl(publicBaseUrl, SLUG, id, body.return_url), afterThreeDs: { kind: after.kind, capturedMinor: captured(after).toString() } };

@@ -1,4 +1,5 @@
 import "server-only";
+import { parseJson } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
@@ -38,14 +39,6 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   return { account: found.account, raw };
 }
 
-function parse(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 const missing = (): FAnswer => fError(404, "invalid_request_error", "resource_missing", "No such endpoint.");
 
 export const providerFSandbox: SandboxHandler = async (request, context) => {
@@ -58,7 +51,7 @@ export const providerFSandbox: SandboxHandler = async (request, context) => {
     return json({ status: 200, body: { object: "account", id: account.credentials.public_key, livemode: false, currency: account.credentials.currency } });
   }
   if (resource !== "charges") return json(missing());
-  if (request.method === "POST" && id === undefined) return json(await createCharge(context.db, account, parse(raw), context.publicBaseUrl));
+  if (request.method === "POST" && id === undefined) return json(await createCharge(context.db, account, parseJson(raw), context.publicBaseUrl));
   if (request.method !== "GET") return json(missing());
   if (id !== undefined) return json(readCharge(account, await findRecordByReference(context.db, SLUG, id)));
   const key = new URL(request.url).searchParams.get("idempotency_key");

@@ -1,21 +1,14 @@
 import "server-only";
 import { createHmac, sign as signWith, timingSafeEqual, verify as verifyWith, type KeyObject } from "node:crypto";
-import type { CallbackVerification } from "@/lib/providers/kit/provider-server";
 
 /**
  * The building blocks the providers' callback schemes share (`lib/providers/<slug>/callbacks.ts`):
- * HMAC and Ed25519 signatures compared in constant time, the five-minute window on timestamps and
- * the refusals every scheme words the same way, so the stored reasons are one vocabulary.
+ * HMAC and Ed25519 signatures compared in constant time and the five-minute window on timestamps.
+ * The order of the checks and the refusals' words live in `./callbacks.ts`.
  */
 
 /** A callback whose timestamp is further than this from now is refused as stale (either way: clocks drift). */
 export const CALLBACK_MAX_SKEW_SECONDS = 300;
-
-export const refusal = (status: 400 | 401, reason: string): CallbackVerification => ({ ok: false, status, reason });
-export const MISSING_SIGNATURE = refusal(401, "missing signature");
-export const INVALID_SIGNATURE = refusal(401, "invalid signature");
-export const STALE_TIMESTAMP = refusal(401, "stale timestamp");
-export const malformed = (detail: string) => refusal(400, `malformed: ${detail}`);
 
 export function hmac(algorithm: "sha256" | "sha512", key: string, text: string, encoding: "hex" | "base64" = "hex"): string {
   return createHmac(algorithm, key).update(text, "utf8").digest(encoding);

@@ -1,0 +1,50 @@
+import "server-only";
+import { toMinorUnits } from "@/lib/money";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { declineResolution, type CodedDecline } from "../server/provider-answers";
+import type { ATransaction } from "./wire";
+
+/**
+ * What Provider A's words mean for the invoice, read by the adapter and the callbacks and, the
+ * other way round, by the sandbox when it words a test card's decline.
+ */
+
+/** A words declines as ISO 8583 response codes. */
+export const A_DECLINES: Readonly<Record<CodedDecline, { code: string; reason: string }>> = {
+  issuer_decline: { code: "05", reason: "Do not honour" },
+  insufficient_funds: { code: "51", reason: "Insufficient funds" },
+  invalid_cvv: { code: "N7", reason: "CVV2 mismatch" },
+  auth_3ds_failed: { code: "3D", reason: "3-D Secure authentication failed" },
+};
+
+const PART_OUTCOMES = { paid: "succeeded", failed: "failed", processing: "pending" } as const;
+
+/** A transaction (an answer or a notification's) as the service's outcome. */
+export function outcomeOf(transaction: ATransaction): ProviderOutcome {
+  const providerReference = transaction.transaction_id;
+  const parts = transaction.parts?.map((part) => ({
+    providerReference: part.part_reference,
+    amountMinor: toMinorUnits(part.amount, transaction.currency),
+    status: PART_OUTCOMES[part.status],
+  }));
+  switch (transaction.status) {
+    case "approved":
+    case "partially_approved":
+    case "completed":
+    case "partially_completed": {
+      const processedAmountMinor = transaction.amount_processed === undefined ? 0n : toMinorUnits(transaction.amount_processed, transaction.currency);
+      return { kind: "succeeded", providerReference, processedAmountMinor, ...(parts ? { parts } : {}) };
+    }
+    case "3ds_required":
+    case "processing":
+      return { kind: "pending", providerReference, ...(transaction.redirect_url ? { redirectUrl: transaction.redirect_url } : {}), ...(parts ? { parts } : {}) };
+    case "declined":
+    case "failed":
+      return {
+        kind: "declined",
+        resolution: declineResolution(A_DECLINES, (decline) => decline.code === transaction.decline_code),
+        providerReference,
+        message: transaction.decline_reason ?? `Declined by Provider A (${transaction.decline_code ?? "no code"}).`,
+      };
+  }
+}

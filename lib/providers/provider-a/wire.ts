@@ -1,0 +1,59 @@
+import "server-only";
+import { createSign, createVerify } from "node:crypto";
+import { z } from "zod";
+
+/**
+ * Provider A's wire format, shared by its adapter, its callbacks and its sandbox. API v2 takes
+ * JSON bodies carrying merchant_id and service_code, each signed with the merchant's private key
+ * (RSA-SHA256 of the raw body, base64, header `X-Signature`); A verifies it with the payment key
+ * issued for the merchant. Payments, payouts and status requests are answered with one shape.
+ *
+ * A's callbacks are signed with A's own key, not the merchant's: `X-A-Signature` is the base64
+ * Ed25519 signature of `${X-A-Event-Id}.${X-A-Timestamp}.${raw body}`.
+ */
+
+export const A_STATUSES = ["approved", "partially_approved", "declined", "failed", "3ds_required", "processing", "completed", "partially_completed"] as const;
+export type AStatus = (typeof A_STATUSES)[number];
+
+export const A_PART_STATUSES = ["paid", "failed", "processing"] as const;
+
+/** A's answer to a payment, a payout or a status request, as the adapter reads it. */
+export const aAnswerSchema = z.object({
+  status: z.enum(A_STATUSES),
+  transaction_id: z.string(),
+  currency: z.string(),
+  amount_processed: z.string().optional(),
+  decline_code: z.string().optional(),
+  decline_reason: z.string().optional(),
+  redirect_url: z.string().optional(),
+  parts: z.array(z.object({ part_reference: z.string(), amount: z.string(), status: z.enum(A_PART_STATUSES) })).optional(),
+});
+
+export type ATransaction = z.infer<typeof aAnswerSchema>;
+
+/** What the sandbox answers: the same shape, always with the merchant's request_id. */
+export type AAnswer = ATransaction & { request_id: string };
+
+/** A transaction notification's transaction: the status endpoint's answer without a redirect. */
+export const aCallbackTransactionSchema = aAnswerSchema
+  .omit({ redirect_url: true })
+  .extend({ transaction_id: z.string().min(1), request_id: z.string().min(1), currency: z.string().length(3) });
+
+export const A_SIGNATURE_HEADER = "x-signature";
+
+export function signBody(body: string, privateKeyPem: string): string {
+  return createSign("sha256").update(body).sign(privateKeyPem, "base64");
+}
+
+export function verifyBody(body: string, signature: string, publicKeyPem: unknown): boolean {
+  if (typeof publicKeyPem !== "string" || signature === "") return false;
+  try {
+    return createVerify("sha256").update(body).verify(publicKeyPem, signature, "base64");
+  } catch {
+    return false;
+  }
+}
+
+export const A_CALLBACK_HEADERS = { eventId: "x-a-event-id", timestamp: "x-a-timestamp", signature: "x-a-signature" } as const;
+
+export const callbackSigningText = (eventId: string, timestamp: number, rawBody: string) => `${eventId}.${timestamp}.${rawBody}`;

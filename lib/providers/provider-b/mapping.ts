@@ -1,0 +1,37 @@
+import "server-only";
+import { toMinorUnits } from "@/lib/money";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { declineResolution, type CodedDecline } from "../server/provider-answers";
+import type { BCharge } from "./wire";
+
+/**
+ * What Provider B's words mean for the invoice, read by the adapter and the callbacks and, the
+ * other way round, by the sandbox when it words a test card's decline.
+ */
+
+export const B_DECLINES: Readonly<Record<CodedDecline, { error_code: string; error_text: string }>> = {
+  issuer_decline: { error_code: "do_not_honor", error_text: "The issuer declined the card." },
+  insufficient_funds: { error_code: "nsf", error_text: "Not sufficient funds." },
+  invalid_cvv: { error_code: "cvc_mismatch", error_text: "The CVC does not match." },
+  auth_3ds_failed: { error_code: "3ds_failed", error_text: "3-D Secure authentication failed." },
+};
+
+/** A charge (an answer or a notification) as the service's outcome. */
+export function outcomeOf(charge: BCharge): ProviderOutcome {
+  const providerReference = charge.txn;
+  switch (charge.result) {
+    case "ok":
+    case "partial":
+      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(charge.captured_sum ?? "0", charge.cur) };
+    case "3ds":
+    case "wait":
+      return { kind: "pending", providerReference, ...(charge.acs_url ? { redirectUrl: charge.acs_url } : {}) };
+    case "fail":
+      return {
+        kind: "declined",
+        resolution: declineResolution(B_DECLINES, (decline) => decline.error_code === charge.error_code),
+        providerReference,
+        message: charge.error_text ?? `Declined by Provider B (${charge.error_code ?? "no code"}).`,
+      };
+  }
+}

@@ -1,0 +1,85 @@
+import "server-only";
+import { z } from "zod";
+import { hmac } from "@/lib/providers/kit/callback-scheme";
+
+/**
+ * Provider B's wire format, shared by its adapter, its callbacks and its sandbox. The terminal API
+ * v1 takes flat, form-like JSON (every value a string) naming the terminal; `order_ref` is the
+ * idempotency key. B echoes the customer it received (`received_customer`), so the attempt log
+ * shows the defaults of spec 2.6 arriving.
+ *
+ * Authentication: `X-Terminal: <terminal_id>` and `X-Signature: t=<unix seconds>,v1=<hex>`, the
+ * HMAC-SHA256 with the terminal's secret key of `${t}.${raw body}`. B's charge notifications carry
+ * `X-Notification-Id` and `X-Notification-Signature` in the same form, over `${t}.${notification id}.${raw body}`.
+ */
+
+export const B_HEADERS = { terminal: "x-terminal", signature: "x-signature" } as const;
+export const B_CALLBACK_HEADERS = { id: "x-notification-id", signature: "x-notification-signature" } as const;
+
+export const B_RESULTS = ["ok", "partial", "fail", "3ds", "wait"] as const;
+
+/** A charge request (the adapter sends it, the sandbox reads it). */
+export const bChargeSchema = z.object({
+  terminal_id: z.string(),
+  order_ref: z.string().min(1).max(255),
+  description: z.string().optional(),
+  sum: z.string(),
+  cur: z.string().length(3),
+  partial: z.enum(["0", "1"]).default("0"),
+  pan: z.string().regex(/^\d{12,19}$/),
+  exp: z.string().regex(/^\d{2}\/\d{2}$/),
+  cvc: z.string().optional(),
+  holder_name: z.string(),
+  lang: z.string().optional(),
+  customer: z.record(z.string(), z.unknown()).default({}),
+  back_url: z.string().optional(),
+});
+
+/** A charge as the adapter reads B's answer. */
+export const bAnswerSchema = z.object({
+  result: z.enum(B_RESULTS),
+  txn: z.string(),
+  cur: z.string(),
+  captured_sum: z.string().optional(),
+  error_code: z.string().optional(),
+  error_text: z.string().optional(),
+  acs_url: z.string().optional(),
+});
+
+export type BCharge = z.infer<typeof bAnswerSchema>;
+
+/** What the sandbox answers about a charge. */
+export type BAnswer = {
+  result: "ok" | "partial" | "fail" | "3ds";
+  txn: string;
+  order_ref: string;
+  sum: string;
+  cur: string;
+  captured_sum?: string;
+  error_code?: string;
+  error_text?: string;
+  acs_url?: string;
+  /** What B received about the customer, echoed back (spec 2.6). */
+  received_customer: Record<string, unknown>;
+  received_lang: string | null;
+};
+
+/** B's one HMAC: hex HMAC-SHA256 with the secret key of the parts joined by dots. */
+export function bDigest(secret: string, ...parts: readonly (string | number)[]): string {
+  return hmac("sha256", secret, parts.join("."));
+}
+
+/** `t=…,v1=…`: the HMAC binds the body to a moment, so a captured request cannot be replayed later. */
+export const signatureHeader = (timestamp: number, digest: string) => `t=${timestamp},v1=${digest}`;
+
+/** A request's `X-Signature`. */
+export function signB(secret: string, timestamp: number, rawBody: string): string {
+  return signatureHeader(timestamp, bDigest(secret, timestamp, rawBody));
+}
+
+/** The parts of a `t=…,v1=…` header; a part that is not there is undefined (a `t` that is no integer too). */
+export function readSignatureHeader(header: string): { timestamp: number | undefined; digest: string | undefined } {
+  const parts = new Map(header.split(",").map((part) => part.trim().split("=", 2) as [string, string]));
+  const timestamp = Number(parts.get("t"));
+  return { timestamp: Number.isInteger(timestamp) ? timestamp : undefined, digest: parts.get("v1") };
+}

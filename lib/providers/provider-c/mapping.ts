@@ -1,0 +1,36 @@
+import "server-only";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { declineResolution, type CodedDecline } from "../server/provider-answers";
+import type { CReadOrder } from "./wire";
+
+/**
+ * What Provider C's words mean for the invoice, read by the adapter and the callbacks and, the
+ * other way round, by the sandbox when it words a test card's rejection.
+ */
+
+export const C_REJECTIONS: Readonly<Record<CodedDecline, string>> = {
+  issuer_decline: "ISSUER_DECLINED",
+  insufficient_funds: "INSUFFICIENT_FUNDS",
+  invalid_cvv: "CVC_INVALID",
+  auth_3ds_failed: "THREE_DS_FAILED",
+};
+
+/** An order (an answer or a notification's) as the service's outcome. */
+export function outcomeOf(order: CReadOrder): ProviderOutcome {
+  const providerReference = order.id;
+  switch (order.state) {
+    case "PAID":
+    case "PARTIALLY_PAID":
+      return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(order.paid_minor ?? 0) };
+    case "AWAITING_3DS":
+    case "PROCESSING":
+      return { kind: "pending", providerReference, ...(order.challenge_url ? { redirectUrl: order.challenge_url } : {}) };
+    case "REJECTED":
+      return {
+        kind: "declined",
+        resolution: declineResolution(C_REJECTIONS, (rejection) => rejection === order.rejection_reason),
+        providerReference,
+        message: `Rejected by Provider C (${order.rejection_reason ?? "no reason"}).`,
+      };
+  }
+}

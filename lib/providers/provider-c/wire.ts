@@ -1,0 +1,84 @@
+import "server-only";
+import { z } from "zod";
+import { hmac } from "@/lib/providers/kit/callback-scheme";
+
+/**
+ * Provider C's wire format, shared by its adapter, its callbacks and its sandbox. The shop API
+ * takes HTTP Basic authentication with the shop login and password, amounts in minor units
+ * (`amount_minor`, `currency_code`) and the merchant's order id (`shop_order_id`) as the
+ * idempotency key. Orders live under /shop/orders; /shop/whoami answers who the shop is.
+ *
+ * C has no API secret of its own for the shop beyond the shop password, so it keys its callbacks'
+ * HMAC with it: `X-Callback-Signature` is the base64 HMAC-SHA256 with the shop password of
+ * `${X-Callback-Id}|${X-Callback-Time}|${raw body}` (time in unix seconds).
+ */
+
+export const C_STATES = ["PAID", "PARTIALLY_PAID", "REJECTED", "AWAITING_3DS", "PROCESSING"] as const;
+
+/** An order request (the adapter sends it, the sandbox reads it). */
+export const cOrderRequestSchema = z.object({
+  shop_order_id: z.string().min(1).max(255),
+  description: z.string().optional(),
+  amount_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  currency_code: z.string().length(3),
+  allow_partial_capture: z.boolean().default(false),
+  payer: z.object({
+    card: z.object({
+      card_number: z.string().regex(/^\d{12,19}$/),
+      expiry_month: z.number().int().min(1).max(12),
+      expiry_year: z.number().int(),
+      cvc: z.string().optional(),
+      cardholder: z.string(),
+    }),
+  }),
+  return_url: z.string().optional(),
+  gateway_options: z.unknown().optional(),
+  service_fields: z.unknown().optional(),
+});
+
+/** An order as the adapter reads C's answer. */
+export const cOrderSchema = z.object({
+  order: z.object({
+    id: z.string(),
+    state: z.enum(C_STATES),
+    paid_minor: z.number().int().nonnegative().optional(),
+    rejection_reason: z.string().optional(),
+    challenge_url: z.string().optional(),
+  }),
+});
+
+export type CReadOrder = z.infer<typeof cOrderSchema>["order"];
+
+/** What the sandbox answers about an order. */
+export type COrder = {
+  order: {
+    id: string;
+    shop_order_id: string;
+    state: "PAID" | "PARTIALLY_PAID" | "REJECTED" | "AWAITING_3DS";
+    amount_minor: number;
+    currency_code: string;
+    paid_minor?: number;
+    rejection_reason?: string;
+    challenge_url?: string;
+  };
+};
+
+/** The token of `Authorization: Basic <token>`. */
+export function basicToken(login: string, password: string): string {
+  return Buffer.from(`${login}:${password}`).toString("base64");
+}
+
+/** Login and password of an `Authorization: Basic …` header; undefined when it is not one. */
+export function readBasicAuthorization(header: string | null): { login: string; password: string } | undefined {
+  const match = /^Basic\s+(.+)$/i.exec(header ?? "");
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? undefined : { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+export const C_CALLBACK_HEADERS = { id: "x-callback-id", time: "x-callback-time", signature: "x-callback-signature" } as const;
+
+export function callbackSignature(password: string, id: string, time: number, rawBody: string): string {
+  return hmac("sha256", password, `${id}|${time}|${rawBody}`, "base64");
+}

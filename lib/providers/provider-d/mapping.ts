@@ -1,0 +1,29 @@
+import "server-only";
+import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { declineResolution, type CodedDecline } from "../server/provider-answers";
+import { D_STATES, type DTransaction } from "./wire";
+
+/**
+ * What Provider D's words mean for the invoice, read by the adapter and the callbacks and, the
+ * other way round, by the sandbox when it rejects a test card.
+ */
+
+/** D's reject codes on a rejected sale (its own numbering, negative like all its errors); D has no 3-D Secure. */
+export const D_REJECT_CODES = {
+  issuer_decline: -31630,
+  insufficient_funds: -31631,
+  invalid_cvv: -31632,
+} as const satisfies Partial<Record<CodedDecline, number>>;
+
+/** A transaction (a sale's answer, a status or a notification's) as the service's outcome. */
+export function outcomeOfTransaction(transaction: Pick<DTransaction, "payment_id" | "state" | "captured_amount" | "reject_code">): ProviderOutcome {
+  const providerReference = transaction.payment_id;
+  if (transaction.state === D_STATES.performed || transaction.state === D_STATES.performedPartly) {
+    return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(transaction.captured_amount) };
+  }
+  if (transaction.state === D_STATES.failed) {
+    return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider D could not process the sale" };
+  }
+  const resolution = declineResolution<number>(D_REJECT_CODES, (code) => code === transaction.reject_code);
+  return { kind: "declined", resolution, providerReference, message: `Provider D rejected the sale (reject code ${transaction.reject_code ?? "none"})` };
+}
