@@ -19,7 +19,7 @@ import { findUnsafeText } from "@/lib/text-safety";
 import { parseJson } from "@/lib/providers/kit/callback-scheme";
 
 /**
- * `POST /api/callbacks/<slug>/<connection id>` (issue 11): a provider's asynchronous notification,
+ * `POST /api/callbacks/<slug>/<connection id>`: a provider's asynchronous notification,
  * verified over the raw body before anything in it is read. Every callback that names a known
  * provider is stored (`provider_callbacks`), the refused ones as `rejected` with the reason, so an
  * operator can see a forgery or a misconfigured secret. A verified one is stored first (the partial

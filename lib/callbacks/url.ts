@@ -1,7 +1,7 @@
 import { publicBaseUrl } from "@/lib/config";
 
 /**
- * Where a provider sends its callbacks about one connection (issue 11): the merchant registers it
+ * Where a provider sends its callbacks about one connection: the merchant registers it
  * with the provider, the sandboxes post to it. From APP_URL, never the request's Host.
  */
 export function callbackUrl(provider: string, connectionId: string): string {

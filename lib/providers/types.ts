@@ -101,7 +101,7 @@ export type KindSpec = {
   constants: readonly ConstantSpec[];
   /** Built-in values used when neither request nor constant has one (spec 2.6, Provider B). */
   defaults?: Readonly<Record<string, string>>;
-  /** Whether the hosted page asks for a CVC for this kind's payments; absent means true (issue 10: Provider D takes none). */
+  /** Whether the hosted page asks for a CVC for this kind's payments; absent means true (Provider D takes none). */
   takesCvc?: boolean;
   /**
    * Credentials the provider refuses with one answer, never saying which of them is wrong (Provider

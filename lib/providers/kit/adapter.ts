@@ -4,7 +4,7 @@ import type { Resolution } from "@/lib/db/enums";
 import type { ExchangeRecorder } from "@/lib/providers/kit/provider-http";
 
 /**
- * The one interface every provider adapter implements (issue 10). An adapter is the service's
+ * The one interface every provider adapter implements. An adapter is the service's
  * client for one provider's API: it knows only a base URL and the connection's credentials,
  * translates between the service's types below and the provider's wire format in one place, and
  * authenticates the way that provider does. It speaks real HTTP through `callProvider`, so the
@@ -25,7 +25,7 @@ export type AdapterContext = {
   timeoutMs: number;
   /**
    * Checked by `callProvider` before each request: a refusal (why) means the request is not sent.
-   * Set in live mode when the address is the connection's own (Provider D's api_url, issue 13).
+   * Set in live mode when the address is the connection's own (Provider D's api_url).
    */
   guardUrl?: (url: string) => Promise<string | undefined>;
   /** Connect only to public addresses, checked as the socket connects (Provider D's own api_url in live mode). */

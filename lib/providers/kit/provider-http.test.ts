@@ -7,7 +7,7 @@ import { callProvider, createExchangeRecorder } from "@/lib/providers/kit/provid
 const call = (baseUrl: string, timeoutMs = 2000) =>
   callProvider({ mode: "live", baseUrl, timeoutMs, exchanges: createExchangeRecorder() }, { method: "POST", path: "/pay", body: { card: "4242424242424242" } });
 
-/** Issue 10: whether a request may have reached the provider decides between cascading and a status request. */
+/** Whether a request may have reached the provider decides between cascading and a status request. */
 describe("callProvider", () => {
   it("reports a refused connection and an address fetch will not dial as not sent", async () => {
     const closed = createServer();

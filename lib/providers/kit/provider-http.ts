@@ -78,7 +78,7 @@ export type ProviderResponse =
   | { kind: "not_sent"; message: string }
   /**
    * Sent, no usable answer: none in time, the connection lost, or a 2xx answer whose body is not
-   * JSON (issue 13: a garbled answer). The provider may have acted; only a status request can tell.
+   * JSON (a garbled answer). The provider may have acted; only a status request can tell.
    */
   | { kind: "timed_out"; message: string };
 

@@ -25,7 +25,7 @@ function answerWith(status: number, body: unknown) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("Provider A adapter: wire format and answers (issue 10)", () => {
+describe("Provider A adapter: wire format and answers", () => {
   it("signs the raw body with the private key; the payment key verifies it; merchant_id and service_code ride in the body", async () => {
     const fetch = answerWith(200, { status: "ok" });
     expect(await providerAAdapter.healthCheck(context())).toMatchObject({ kind: "ok" });

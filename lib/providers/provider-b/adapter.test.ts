@@ -34,7 +34,7 @@ const instruction: PaymentInstruction = {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("Provider B adapter: wire format and answers (issue 10)", () => {
+describe("Provider B adapter: wire format and answers", () => {
   it("sends flat string values with lang beside the customer, signed t=…,v1=HMAC(t.body) with X-Terminal", async () => {
     const fetch = vi.fn(async () => Response.json({ result: "partial", txn: "B1", cur: "EUR", captured_sum: "75.38" }));
     vi.stubGlobal("fetch", fetch);

@@ -16,7 +16,7 @@ const context: AdapterContext = {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("Provider C adapter: wire format and answers (issue 10)", () => {
+describe("Provider C adapter: wire format and answers", () => {
   it("authenticates with HTTP Basic (login:password) and reads orders by shop_order_id", async () => {
     const fetch = vi.fn(async () => Response.json({ order: { id: "C-ORD-1", state: "PARTIALLY_PAID", paid_minor: 375 } }));
     vi.stubGlobal("fetch", fetch);

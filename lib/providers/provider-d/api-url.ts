@@ -3,7 +3,7 @@ import type { Problem } from "@/lib/problems";
 import { checkOutboundUrl } from "@/lib/http/url-check";
 
 /**
- * Issue 13: Provider D's `api_url` is where this server sends the connection's API key and a
+ * Provider D's `api_url` is where this server sends the connection's API key and a
  * signature made with its secret key. In live mode it must be an https address on the public
  * internet: never private, loopback, link-local, unique-local, CGNAT, the cloud metadata address
  * or an IPv4-mapped form of those (the webhook URL check's ranges, lib/http/url-check.ts).

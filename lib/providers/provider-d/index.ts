@@ -31,7 +31,7 @@ export const providerD: ProviderSpec = {
     {
       kind: "h2h",
       label: "H2H merchant account",
-      // D's example is a sale without CVC and without 3-D Secure (issue 10): its hosted page asks for none.
+      // D's example is a sale without CVC and without 3-D Secure: its hosted page asks for none.
       takesCvc: false,
       description: "Host-to-host merchant account for som card payments; one connection per currency and mode.",
       liveUrlField: "api_url",

@@ -4,7 +4,7 @@ import { declineResolution, findErrorCode, hideFromLog, readHealth, readStatusTr
 
 const answered = (status: number, body: unknown = {}): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
 
-describe("readTransport: what the HTTP status alone says (issue 10)", () => {
+describe("readTransport: what the HTTP status alone says", () => {
   it.each([
     [answered(401, { error: { code: "invalid_signature" } }), { kind: "soft_failed", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") }],
     [answered(403), { kind: "soft_failed", resolution: "provider_auth_error" }],
