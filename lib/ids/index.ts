@@ -7,4 +7,3 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(16).toString("base64url")}`;
 }
 
-export { idPattern, INVOICE_ID, PAYMENT_INVOICE_ID } from "./patterns";
