@@ -4,7 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
-import { processPayout, ProcessingRefusedError } from "@/lib/processing/engine";
+import { processPayout } from "@/lib/processing/engine";
+import { ProblemsError } from "@/lib/errors";
 import { fail, ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
@@ -21,7 +22,7 @@ export const processPayoutAction = validatedAction(
       revalidatePath(`/invoices/${invoice.id}`);
       return ok({ status: processed.status, resolution: processed.resolution });
     } catch (error) {
-      if (error instanceof ProcessingRefusedError) return fail(error.problems);
+      if (error instanceof ProblemsError) return fail(error.problems);
       throw error;
     }
   },

@@ -5,7 +5,8 @@ import type { Db } from "@/lib/db/client";
 import type { InvoiceDirection } from "@/lib/providers";
 import { getInvoice } from "../invoices/read/get-invoice";
 import { listAttempts, listPayoutParts } from "../processing/attempts";
-import { processPayout, ProcessingRefusedError } from "../processing/engine";
+import { processPayout } from "../processing/engine";
+import { ProblemsError } from "@/lib/errors";
 import { toAttemptResource } from "./attempt-resource";
 import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
 
@@ -29,7 +30,7 @@ export async function processPayoutResponse(db: Db, merchantId: string, id: stri
     const processed = await processPayout(db, id);
     return jsonApi({ data: toInvoiceResource(processed, { baseUrl }) });
   } catch (error) {
-    if (error instanceof ProcessingRefusedError) throw new ApiValidationError(error.problems, { status: 409, base: "" });
+    if (error instanceof ProblemsError) throw new ApiValidationError(error.problems, { status: 409, base: "" });
     throw error;
   }
 }

@@ -12,6 +12,7 @@ import { checkKeyFiles, takeGeneratedKey } from "./key-files";
 import { findConnectionRow, findExclusiveHolder, findLabelOwner, isConnectionId } from "./queries";
 import { updateConnectionSchema, type CreateConnection, type UpdateConnection } from "./schemas";
 import { exclusiveKeyOf, kindOf, openSecrets, sealSecrets, splitCredentials, toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
+import { ProblemsError } from "@/lib/errors";
 
 type Scope = { db: Db; merchantId: string; actor: Actor; vaultKey: Buffer };
 
@@ -90,12 +91,6 @@ function modeFixed(mode: Mode, path: readonly string[]): Problem {
   );
 }
 
-/** Thrown inside a transaction to roll it back (a generated key stays unused) and report its problems. */
-class Refused extends Error {
-  constructor(readonly problems: Problem[]) {
-    super("refused");
-  }
-}
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
@@ -126,9 +121,9 @@ async function createConnectionNow(scope: Scope, input: CreateConnection): Promi
   try {
     return await scope.db.transaction(async (tx) => {
       const taken = await takeGeneratedKey(tx as unknown as Db, scope.merchantId, input.credentials, scope.vaultKey);
-      if (!taken.ok) throw new Refused(taken.problems);
+      if (!taken.ok) throw new ProblemsError(taken.problems);
       const keyProblems = checkKeyFiles(kind, taken.value);
-      if (keyProblems.length) throw new Refused(keyProblems);
+      if (keyProblems.length) throw new ProblemsError(keyProblems);
       const { publicCredentials, secrets } = splitCredentials(kind, taken.value);
       const [row] = await tx
         .insert(connections)
@@ -157,7 +152,7 @@ async function createConnectionNow(scope: Scope, input: CreateConnection): Promi
       return ok(toConnectionView(row!));
     });
   } catch (error) {
-    if (error instanceof Refused) return fail(error.problems);
+    if (error instanceof ProblemsError) return fail(error.problems);
     if (!isUniqueViolation(error)) throw error;
     return fail(await explainConflict(scope, kind, input.label, exclusiveKey));
   }
@@ -173,7 +168,7 @@ function openStoredSecrets(row: ConnectionRow, vaultKey: Buffer): Record<string,
     return openSecrets(row, vaultKey);
   } catch (error) {
     if (!isVaultError(error)) throw error;
-    throw new Refused([
+    throw new ProblemsError([
       problem(
         "credentials_unreadable",
         "This connection's stored secrets cannot be read with this installation's credentials keys, so it cannot be edited. Ask the operator to restore the key, or delete the connection and create it again.",
@@ -233,14 +228,14 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         .from(connections)
         .where(and(eq(connections.id, current.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
         .for("update");
-      if (!row) throw new Refused([deletedMeanwhile()]);
+      if (!row) throw new ProblemsError([deletedMeanwhile()]);
       label = input.label ?? row.label;
       // An edit never re-enables a disabled connection: only an explicit `enabled` does.
       const enabled = input.enabled ?? row.enabled;
       let credentialChanges = input.credentials;
       if (credentialChanges?.generated_key_id) {
         const taken = await takeGeneratedKey(tx, scope.merchantId, credentialChanges, scope.vaultKey);
-        if (!taken.ok) throw new Refused(taken.problems);
+        if (!taken.ok) throw new ProblemsError(taken.problems);
         credentialChanges = taken.value;
       }
       const { merged, changed } = mergeCredentials(kind, row, scope.vaultKey, credentialChanges);
@@ -249,7 +244,7 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
       if (input.mode && kind.modeField && credentialChanges?.[kind.modeField] === undefined) delete merged[kind.modeField];
       const mode = row.mode as Mode;
       const asked = input.mode ?? (kind.modeField ? modeOf(kind, merged, mode) : mode);
-      if (asked !== mode) throw new Refused([modeFixed(mode, input.mode ? ["mode"] : ["credentials", kind.modeField!])]);
+      if (asked !== mode) throw new ProblemsError([modeFixed(mode, input.mode ? ["mode"] : ["credentials", kind.modeField!])]);
       const checked = validateCredentials(kind, merged, mode);
       const problems = checked.ok ? checkKeyFiles(kind, checked.value) : prefixPaths(["credentials"], checked.problems);
       problems.push(...secretsForNewUrl(kind, changed, credentialChanges));
@@ -260,7 +255,7 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
       exclusiveKey = exclusiveKeyOf(kind, { provider: row.provider, enabled, mode, currency });
       const exclusive = await exclusivityProblem({ ...scope, db: tx }, kind, exclusiveKey, row.id);
       if (exclusive) problems.push(enabled && !row.enabled && input.enabled ? { ...exclusive, path: ["enabled"] } : exclusive);
-      if (problems.length || !checked.ok) throw new Refused(problems);
+      if (problems.length || !checked.ok) throw new ProblemsError(problems);
       const constants = mergeConstants(row.constants, input.constants);
       const changes = [
         ...(label !== row.label ? ["label"] : []),
@@ -285,12 +280,12 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         })
         .where(and(eq(connections.id, row.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
         .returning();
-      if (!updated) throw new Refused([deletedMeanwhile()]);
+      if (!updated) throw new ProblemsError([deletedMeanwhile()]);
       await recordAudit(tx, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action: auditAction(changes, enabled), changes });
       return ok(toConnectionView(updated));
     });
   } catch (error) {
-    if (error instanceof Refused) return fail(error.problems);
+    if (error instanceof ProblemsError) return fail(error.problems);
     if (!isUniqueViolation(error)) throw error;
     return fail(await explainConflict(scope, kind, label, exclusiveKey, current.id));
   }

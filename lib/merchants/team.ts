@@ -5,6 +5,7 @@ import { ROLES, users, type Role } from "@/lib/db/schema";
 import { fail, ok, problem, type Result } from "@/lib/problems";
 import type { Viewer } from "@/lib/identity/membership";
 import { addMember, type AddMemberInput } from "./queries";
+import { ProblemsError } from "@/lib/errors";
 
 export type { AddMemberInput };
 
@@ -41,21 +42,16 @@ async function lockedOtherOwners(tx: Db, merchantId: string, userId: string): Pr
 
 const memberNotFound = () => problem("not_found", "This member does not exist.");
 
-class Refused extends Error {
-  constructor(readonly result: Result<null>) {
-    super("refused");
-  }
-}
 
 async function inOwnerLock(db: Db, fn: (tx: Db) => Promise<Result<null>>): Promise<Result<null>> {
   try {
     return await db.transaction(async (tx) => {
       const result = await fn(tx as unknown as Db);
-      if (!result.ok) throw new Refused(result);
+      if (!result.ok) throw new ProblemsError(result.problems);
       return result;
     });
   } catch (error) {
-    if (error instanceof Refused) return error.result;
+    if (error instanceof ProblemsError) return fail(error.problems);
     throw error;
   }
 }

@@ -5,7 +5,8 @@ import type { CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { payWithoutHostedPage, processPayout, ProcessingRefusedError } from "./engine";
+import { payWithoutHostedPage, processPayout } from "./engine";
+import { ProblemsError } from "@/lib/errors";
 
 /** Provider F's bypass_hpp is honoured only where the adapter can take a payment without a card. */
 async function canBypass(db: Db, invoice: InvoiceRow): Promise<boolean> {
@@ -32,7 +33,7 @@ export async function startAfterCreation(db: Db, invoice: InvoiceRow, cardNumber
     }
     return invoice;
   } catch (error) {
-    if (!(error instanceof ProcessingRefusedError)) {
+    if (!(error instanceof ProblemsError)) {
       logger.error("processing after creation failed", { invoiceId: invoice.id, error: error instanceof Error ? error.message : "unknown" });
     }
     return (await readInvoice(db, invoice.id)) ?? invoice;

@@ -9,6 +9,7 @@ import { publicBaseUrl } from "@/lib/config";
 import { NOT_FOUND, runPaymentRequest, type PayResult } from "./request";
 import { applyAttemptOutcome } from "./apply-outcome";
 import { queryAttemptStatus } from "./run-attempt";
+import { ProblemsError } from "@/lib/errors";
 
 export type { PayResult } from "./request";
 
@@ -18,13 +19,6 @@ export type { PayResult } from "./request";
  * (lock, attempts, cascade, settle); the adapters only translate.
  */
 
-/** A request the engine will not start (final, in flight, wrong direction…); `problems` say why. */
-export class ProcessingRefusedError extends Error {
-  override name = "ProcessingRefusedError";
-  constructor(readonly problems: Problem[]) {
-    super(problems.map((entry) => entry.message).join(" "));
-  }
-}
 
 /** Where the provider sends the customer back after 3-D Secure: the hosted page, which resumes. */
 export function paymentReturnUrl(invoiceId: string): string {
@@ -101,7 +95,7 @@ function payoutProblems(invoice: InvoiceRow): Problem[] {
  * Sends a payout (auto_process right after creation, or POST …/process, or the owner's button).
  * `cardNumber` is the full number the creation request carried, in memory only; without it the
  * stored masked number goes (the spec's examples send the masked form). Refusals throw
- * ProcessingRefusedError.
+ * ProblemsError.
  */
 export async function processPayout(db: Db, invoiceId: string, options: { cardNumber?: string; afterConnectionId?: string } = {}): Promise<InvoiceRow> {
   const result = await runPaymentRequest(db, invoiceId, {
@@ -120,7 +114,7 @@ export async function processPayout(db: Db, invoiceId: string, options: { cardNu
       return adapter.createPayout(context, instruction);
     },
   });
-  if (result.kind === "refused") throw new ProcessingRefusedError(result.problems);
+  if (result.kind === "refused") throw new ProblemsError(result.problems);
   return result.invoice;
 }
 
@@ -130,7 +124,7 @@ export async function processPayout(db: Db, invoiceId: string, options: { cardNu
  */
 export async function resumeAfterRedirect(db: Db, invoiceId: string): Promise<InvoiceRow> {
   const invoice = await readInvoice(db, invoiceId);
-  if (!invoice) throw new ProcessingRefusedError([NOT_FOUND()]);
+  if (!invoice) throw new ProblemsError([NOT_FOUND()]);
   if (invoice.status !== "process_pending") return invoice;
   const attempt = await findOpenAttempt(db, invoiceId);
   if (!attempt) return invoice;

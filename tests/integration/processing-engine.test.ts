@@ -9,7 +9,8 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import { getStatusHistory } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
 import { listAttempts, listPayoutParts } from "@/lib/processing/attempts";
-import { payWithCard, payWithoutHostedPage, processPayout, ProcessingRefusedError, resumeAfterRedirect } from "@/lib/processing/engine";
+import { payWithCard, payWithoutHostedPage, processPayout, resumeAfterRedirect } from "@/lib/processing/engine";
+import { ProblemsError } from "@/lib/errors";
 import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/health";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { saveRoutingOrder } from "@/lib/routing/orders";
@@ -176,7 +177,7 @@ describe("payWithCard", () => {
     finished(await payWithCard(t.db, invoice.id, CARD));
     expect(await payWithCard(t.db, invoice.id, CARD)).toMatchObject({ kind: "refused", problems: [{ code: "invoice_final" }] });
     expect(fake.calls).toHaveLength(1);
-    await expect(processPayout(t.db, invoice.id)).rejects.toBeInstanceOf(ProcessingRefusedError);
+    await expect(processPayout(t.db, invoice.id)).rejects.toBeInstanceOf(ProblemsError);
   });
 
   it("retries a failed payment (process_failed → processing) on a new attempt", async () => {

@@ -3,7 +3,8 @@ import { attemptsExhausted } from "@/lib/invoices/lifecycle";
 import { readInvoice } from "@/lib/invoices/store";
 import { defineTask } from "@/lib/jobs/task";
 import { findAttemptOf } from "../attempts";
-import { processPayout, ProcessingRefusedError } from "../engine";
+import { processPayout } from "../engine";
+import { ProblemsError } from "@/lib/errors";
 import { nextTargets } from "../targets";
 
 /**
@@ -23,6 +24,6 @@ export const payoutProcessTask = defineTask("payout-process", async (db, { invoi
     await processPayout(db, invoiceId, { afterConnectionId: attempt.connectionId });
   } catch (error) {
     // Refused (expired, taken by another request meanwhile): nothing to retry.
-    if (!(error instanceof ProcessingRefusedError)) throw error;
+    if (!(error instanceof ProblemsError)) throw error;
   }
 });
