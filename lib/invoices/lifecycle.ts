@@ -93,7 +93,7 @@ export const reconciliationGoesOnSql: SQL = sql`${invoices.resolution} is distin
 
 // ---- Lifetime and expiry --------------------------------------------------------------------
 
-/** Its lifetime is over: from expires_at on, no new attempt starts, even before the expire job has run. */
+/** Its lifetime is over: from expires_at on, no new attempt starts, even before the expiry sweep has come by. */
 export function isPastLifetime(invoice: Pick<InvoiceRow, "expiresAt">, now: Date = new Date()): boolean {
   return invoice.expiresAt.getTime() <= now.getTime();
 }

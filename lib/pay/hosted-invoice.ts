@@ -63,8 +63,8 @@ export function toHostedInvoice(invoice: InvoiceRow, merchantName: string, conne
 
 /**
  * The hosted page's invoice. One whose lifetime is over while it is still unpaid is expired on the
- * spot (through the state machine, so its history and webhook say so), even if its expire job has
- * not run yet: the page never shows a card form for an expired link.
+ * spot (through the state machine, so its history and webhook say so), even if the expiry sweep has
+ * not come by yet: the page never shows a card form for an expired link.
  */
 export async function findHostedInvoice(db: Db, invoiceId: string): Promise<HostedInvoice | undefined> {
   if (!PAYMENT_INVOICE_ID.test(invoiceId)) return undefined;
