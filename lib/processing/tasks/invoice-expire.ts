@@ -37,7 +37,7 @@ export async function expireOverdueInvoices(db: Db, scope: SweepScope = {}): Pro
 }
 
 /** How often each worker process looks for overdue invoices: EXPIRY_SWEEP_SECONDS (1 to 60), 5 by default. */
-export function expirySweepMs(): number {
+function expirySweepMs(): number {
   const value = Number(process.env.EXPIRY_SWEEP_SECONDS?.trim() || Number.NaN);
   return (Number.isInteger(value) && value >= 1 && value <= 60 ? value : 5) * 1000;
 }
