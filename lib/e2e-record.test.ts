@@ -177,6 +177,9 @@ describe("e2e secrets scan", () => {
     ]);
     const form = new URLSearchParams({ "1_password": "form-password-0002", email: "a@example.com" }).toString();
     expect(secretsInRequest(form, "application/x-www-form-urlencoded", "POST /sign-in").map((s) => s.value)).toEqual(["form-password-0002"]);
+    // The bad-input suite's public words ("Infinity" is in every bundle) typed into a secret field are no secret; a secret that starts with one is.
+    expect(secretsInRequest(JSON.stringify({ secret_key: "Infinity", api_key: "constructor" }), "application/json", "POST /api/connections")).toEqual([]);
+    expect(secretsInRequest(JSON.stringify({ secret_key: "Infinity-0003" }), "application/json", "POST /api/connections").map((s) => s.value)).toEqual(["Infinity-0003"]);
   });
 
   it("allows the sandbox test card table in a client bundle, and nothing else there", async () => {

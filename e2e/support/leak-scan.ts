@@ -30,6 +30,7 @@ import path from "node:path";
 import { readFrames, type RecordFrame } from "./leak-frames";
 import { decryptJson, decryptSecret } from "../../lib/vault";
 import { TEST_CARDS } from "../../lib/sandbox/cards";
+import { HOSTILE_WORDS } from "./bad-input";
 
 export type SecretKind = "secret" | "card" | "shown-once";
 export type Secret = { value: string; kind: SecretKind; source: string };
@@ -80,6 +81,8 @@ function typed(value: string, field: string, source: string): Secret[] {
   if (/number|pan/i.test(field)) return [];
   // A masked secret sent back unchanged (an edit form keeps "••••abcd") is no secret.
   if (/[•*]{4}/.test(value)) return [];
+  // The bad-input suite types public words ("Infinity", "constructor") into every field.
+  if (HOSTILE_WORDS.includes(value)) return [];
   return value.length > 0 ? [{ value, kind: "secret", source: `${source} ${field}` }] : [];
 }
 
