@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { problem, problemsFromZod, type Problem, type Result } from "../problems";
-import type { CredentialValues, FieldSpec, KindSpec, Mode } from "./types";
+import { checkPem } from "./pem";
+import type { CredentialValues, FieldOption, FieldSpec, KindSpec, Mode } from "./types";
 
 export type CredentialCheckOptions = { forUpdate?: boolean };
 
@@ -17,10 +18,71 @@ function isShown(field: FieldSpec, credentials: CredentialValues): boolean {
   return field.showWhen === undefined || credentials[field.showWhen.field] === field.showWhen.equals;
 }
 
+function requiredString(label: string) {
+  return z.string({
+    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
+  });
+}
+
+function textSchema(field: FieldSpec) {
+  const max = field.maxLength ?? 256;
+  const base = requiredString(field.label)
+    .trim()
+    .min(1, `${field.label} is required`)
+    .max(max, `${field.label} must be at most ${max} characters`);
+  return field.pattern ? base.regex(field.pattern.regex, field.pattern.message) : base;
+}
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+function enumSchema(label: string, options: readonly FieldOption[]): z.ZodType {
+  const values = options.map((option) => option.value);
+  return z.enum(values as [string, ...string[]], {
+    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be one of: ${values.join(", ")}`),
+  });
+}
+
+/** The check of one credential value, built from its field's data (./fields). */
+export function fieldSchema(field: FieldSpec): z.ZodType {
+  const { label } = field;
+  switch (field.input) {
+    case "text":
+    case "secret":
+      return textSchema(field);
+    case "url":
+      return textSchema(field).refine(isHttpsUrl, { message: `${label} must be an https:// URL` });
+    case "key_file": {
+      const pem = field.pem ?? "private";
+      return requiredString(label)
+        .superRefine((value, ctx) => {
+          const refused = checkPem(value, pem, label);
+          if (refused !== null) ctx.addIssue({ code: "custom", message: refused });
+        })
+        .transform((value) => value.trim());
+    }
+    case "select":
+      return enumSchema(label, field.options ?? []);
+    case "multi_select":
+      return z
+        .array(enumSchema(label, field.options ?? []), { error: `${label} must be a list` })
+        .refine((values) => new Set(values).size === values.length, { message: `${label} lists the same feature twice` });
+    case "toggle":
+      return z.boolean({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be on or off`) });
+  }
+}
+
 function buildFieldSchema(field: FieldSpec, forUpdate: boolean): z.ZodType {
   const optional = !field.required || field.showWhen !== undefined || keepsStoredValue(field, forUpdate);
-  if (!optional) return field.schema;
-  return z.preprocess((value) => (isBlank(value) ? undefined : value), field.schema.optional());
+  const schema = fieldSchema(field);
+  if (!optional) return schema;
+  return z.preprocess((value) => (isBlank(value) ? undefined : value), schema.optional());
 }
 
 /**

@@ -1,6 +1,11 @@
-import { z } from "zod";
-import { checkPem, type PemKind } from "./pem";
+import type { PemKind } from "./pem";
 import type { FieldOption, FieldSpec } from "./types";
+
+/**
+ * Builders of credential fields: plain data (zod-free, so the connection forms can import the
+ * registry without it). The schema a field's value is checked with is built from this data, in one
+ * place: `fieldSchema` (./credentials).
+ */
 
 /** What every builder needs: the merchant must always learn where the value comes from. */
 export type FieldBase = {
@@ -19,6 +24,7 @@ export type TextRules = {
 };
 
 const DEFAULT_MAX_LENGTH = 256;
+const URL_MAX_LENGTH = 2048;
 
 function buildField(base: FieldBase, rest: Omit<FieldSpec, keyof FieldBase | "required">): FieldSpec {
   return {
@@ -28,27 +34,13 @@ function buildField(base: FieldBase, rest: Omit<FieldSpec, keyof FieldBase | "re
   };
 }
 
-function requiredString(label: string) {
-  return z.string({
-    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`),
-  });
-}
-
-function buildTextSchema(label: string, rules: TextRules) {
-  const max = rules.maxLength ?? DEFAULT_MAX_LENGTH;
-  const base = requiredString(label)
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
-  return rules.pattern ? base.regex(rules.pattern.regex, rules.pattern.message) : base;
-}
-
 export function textField(base: FieldBase & TextRules): FieldSpec {
   const { maxLength, pattern, ...rest } = base;
   return buildField(rest, {
     input: "text",
     secret: false,
-    schema: buildTextSchema(base.label, { maxLength, pattern }),
+    maxLength: maxLength ?? DEFAULT_MAX_LENGTH,
+    ...(pattern ? { pattern } : {}),
   });
 }
 
@@ -57,49 +49,26 @@ export function secretField(base: FieldBase & TextRules): FieldSpec {
   return buildField(rest, {
     input: "secret",
     secret: true,
-    schema: buildTextSchema(base.label, { maxLength, pattern }),
+    maxLength: maxLength ?? DEFAULT_MAX_LENGTH,
+    ...(pattern ? { pattern } : {}),
   });
-}
-
-function isHttpsUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" && url.hostname !== "";
-  } catch {
-    return false;
-  }
 }
 
 export function urlField(base: FieldBase): FieldSpec {
   return buildField(base, {
     input: "url",
     secret: false,
-    schema: buildTextSchema(base.label, { maxLength: 2048 }).refine(isHttpsUrl, {
-      message: `${base.label} must be an https:// URL`,
-    }),
+    maxLength: URL_MAX_LENGTH,
   });
 }
 
 /** Private keys default to secret: they sign requests and must never leave the server. */
 export function keyFileField(base: FieldBase & { pem: PemKind; secret?: boolean }): FieldSpec {
   const { pem, secret, ...rest } = base;
-  const schema = requiredString(base.label).superRefine((value, ctx) => {
-    const problem = checkPem(value, pem, base.label);
-    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
-  });
   return buildField(rest, {
     input: "key_file",
     secret: secret ?? pem === "private",
     pem,
-    schema: schema.transform((value) => value.trim()),
-  });
-}
-
-function buildEnumSchema(label: string, options: readonly FieldOption[]): z.ZodType {
-  const values = options.map((option) => option.value);
-  return z.enum(values as [string, ...string[]], {
-    error: (issue) =>
-      issue.input === undefined ? `${label} is required` : `${label} must be one of: ${values.join(", ")}`,
   });
 }
 
@@ -109,7 +78,6 @@ export function selectField(base: FieldBase & { options: readonly FieldOption[] 
     input: "select",
     secret: false,
     options,
-    schema: buildEnumSchema(base.label, options),
   });
 }
 
@@ -145,11 +113,6 @@ export function featuresField(options: readonly FieldOption[] = FEATURE_OPTIONS,
       input: "multi_select",
       secret: false,
       options,
-      schema: z
-        .array(buildEnumSchema(label, options), { error: `${label} must be a list` })
-        .refine((values) => new Set(values).size === values.length, {
-          message: `${label} lists the same feature twice`,
-        }),
     },
   );
 }
@@ -161,10 +124,6 @@ export function toggleField(base: FieldBase): FieldSpec {
     {
       input: "toggle",
       secret: false,
-      schema: z.boolean({
-        error: (issue) =>
-          issue.input === undefined ? `${base.label} is required` : `${base.label} must be on or off`,
-      }),
     },
   );
 }

@@ -33,7 +33,8 @@ export type FieldOption = { value: string; label: string };
 
 /**
  * One credential field of a connection form (spec section 5.1).
- * `schema` validates the value on its own; rules that span fields live in the kind's `refine`.
+ * Plain data: `fieldSchema` (./credentials) builds the check of one value from it; rules that span
+ * fields live in the kind's `refine`.
  */
 export type FieldSpec = {
   id: string;
@@ -51,7 +52,10 @@ export type FieldSpec = {
   showWhen?: { field: string; equals: string | boolean };
   /** Filled by the dashboard itself (Provider E's generated key pair), never shown as an input. */
   hidden?: boolean;
-  schema: z.ZodType;
+  /** Text, secret and URL fields: the longest value taken. */
+  maxLength?: number;
+  /** Text and secret fields: a pattern the value must match, and what to say when it does not. */
+  pattern?: { regex: RegExp; message: string };
 };
 
 /** Spec section 2.5: a constant fills one invoice parameter when the request lacks it. */
