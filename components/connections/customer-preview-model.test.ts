@@ -2,29 +2,30 @@ import { describe, expect, it } from "vitest";
 import { resolveCustomer } from "@/lib/customers";
 import { PROVIDER_B_CONSTANTS, PROVIDER_B_DEFAULTS, PROVIDER_F_CONSTANTS } from "@/lib/customers/test-fixtures";
 import { getProvider } from "@/lib/providers";
+import { constantValueSchema } from "@/lib/customers/constant-formats";
 import { addressMix, constantInputType, editorValues, previewConstants, sampleInvoiceData } from "./customer-preview-model";
 
 const now = () => new Date("2025-06-01T12:00:00Z");
 
 describe("previewConstants (the constants preview, spec 2.5)", () => {
   it("normalises valid values the way the server stores them", () => {
-    const out = previewConstants(PROVIDER_B_CONSTANTS, { COUNTRY: " de ", PHONE: "+44 20 7946 0958", LANG: "FR", CITY: "Berlin" });
+    const out = previewConstants(PROVIDER_B_CONSTANTS, { COUNTRY: " de ", PHONE: "+44 20 7946 0958", LANG: "FR", CITY: "Berlin" }, constantValueSchema);
     expect(out).toEqual({ constants: { COUNTRY: "DE", PHONE: "+442079460958", LANG: "fr", CITY: "Berlin" }, invalid: [] });
   });
 
   it("leaves out blank values and lists invalid ones instead of previewing them", () => {
-    const out = previewConstants(PROVIDER_B_CONSTANTS, { COUNTRY: "XX", PHONE: "020 7946 0958", CITY: "  ", NAME: "" });
+    const out = previewConstants(PROVIDER_B_CONSTANTS, { COUNTRY: "XX", PHONE: "020 7946 0958", CITY: "  ", NAME: "" }, constantValueSchema);
     expect(out).toEqual({ constants: {}, invalid: ["COUNTRY", "PHONE"] });
   });
 
   it("checks a date of birth against the injected today", () => {
-    expect(previewConstants(PROVIDER_F_CONSTANTS, { DATE_OF_BIRTH: "2025-06-01" }, now).invalid).toEqual(["DATE_OF_BIRTH"]);
-    expect(previewConstants(PROVIDER_F_CONSTANTS, { DATE_OF_BIRTH: "1990-04-21" }, now).constants).toEqual({ DATE_OF_BIRTH: "1990-04-21" });
+    expect(previewConstants(PROVIDER_F_CONSTANTS, { DATE_OF_BIRTH: "2025-06-01" }, constantValueSchema, now).invalid).toEqual(["DATE_OF_BIRTH"]);
+    expect(previewConstants(PROVIDER_F_CONSTANTS, { DATE_OF_BIRTH: "1990-04-21" }, constantValueSchema, now).constants).toEqual({ DATE_OF_BIRTH: "1990-04-21" });
   });
 
   it("ignores names the kind does not have and tolerates no values at all", () => {
-    expect(previewConstants(PROVIDER_B_CONSTANTS, { DATE_OF_BIRTH: "1990-04-21" })).toEqual({ constants: {}, invalid: [] });
-    expect(previewConstants(PROVIDER_B_CONSTANTS, undefined)).toEqual({ constants: {}, invalid: [] });
+    expect(previewConstants(PROVIDER_B_CONSTANTS, { DATE_OF_BIRTH: "1990-04-21" }, constantValueSchema)).toEqual({ constants: {}, invalid: [] });
+    expect(previewConstants(PROVIDER_B_CONSTANTS, undefined, constantValueSchema)).toEqual({ constants: {}, invalid: [] });
   });
 });
 

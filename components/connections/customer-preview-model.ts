@@ -1,4 +1,5 @@
-import { constantValueSchema, type ResolvedField } from "@/lib/customers";
+import type { constantValueSchema } from "@/lib/customers/constant-formats";
+import type { ResolvedField } from "@/lib/customers";
 import type { ConstantFormat, ConstantSpec, ProviderSpec } from "@/lib/providers";
 
 export type SampleInvoice = "without_customer" | "with_customer";
@@ -40,12 +41,15 @@ export type PreviewConstants = {
 };
 
 /**
- * The editor's unsaved values as the resolver would see them after saving: each one checked
- * with the same schema the server uses, so the preview never shows a value that cannot be saved.
+ * The editor's values as the resolver would see them after saving: each one checked with the same
+ * schema the server uses (`schemaOf`, lib/customers' constantValueSchema), so the preview never
+ * shows a value that cannot be saved. Without `schemaOf` (the page has not loaded zod yet: nothing
+ * was edited) the values are taken as they are, since saved values were checked when saved.
  */
 export function previewConstants(
   specs: readonly ConstantSpec[],
   values: Readonly<Record<string, unknown>> | undefined,
+  schemaOf: typeof constantValueSchema | undefined,
   now?: () => Date,
 ): PreviewConstants {
   const constants: Record<string, string> = {};
@@ -53,7 +57,11 @@ export function previewConstants(
   for (const spec of specs) {
     const value = values?.[spec.name];
     if (typeof value !== "string" || value.trim() === "") continue;
-    const parsed = constantValueSchema(spec.format, now ? { now } : {}).safeParse(value);
+    if (!schemaOf) {
+      constants[spec.name] = value.trim();
+      continue;
+    }
+    const parsed = schemaOf(spec.format, now ? { now } : {}).safeParse(value);
     if (parsed.success) constants[spec.name] = parsed.data;
     else invalid.push(spec.name);
   }

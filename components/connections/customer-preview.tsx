@@ -1,7 +1,8 @@
 "use client";
 
-import { useMemo, useState } from "react";
-import { resolveCustomer, type FieldSource, type ResolvedField } from "@/lib/customers";
+import { useEffect, useMemo, useState } from "react";
+import type { constantValueSchema } from "@/lib/customers/constant-formats";
+import { resolveCustomer, type FieldSource, type ResolvedField } from "@/lib/customers/resolve-customer";
 import type { KindSpec, ProviderSpec } from "@/lib/providers";
 import { addressMix, previewConstants, SAMPLE_INVOICES, sampleInvoiceData, type SampleInvoice } from "./customer-preview-model";
 
@@ -28,7 +29,8 @@ export function CustomerPreview({
 }) {
   const [sample, setSample] = useState<SampleInvoice>("without_customer");
   const data = useMemo(() => sampleInvoiceData(sample, provider), [sample, provider]);
-  const { constants, invalid } = previewConstants(kind.constants, values);
+  const schemaOf = useConstantSchemas(unsaved);
+  const { constants, invalid } = previewConstants(kind.constants, values, schemaOf);
   const result = resolveCustomer({ data, constants, constantSpecs: kind.constants, defaults: kind.defaults });
   const labels = new Map(kind.constants.map((spec) => [spec.name, spec.label]));
 
@@ -57,7 +59,7 @@ export function CustomerPreview({
           {JSON.stringify({ data }, null, 2)}
         </pre>
       </details>
-      {unsaved ? <p className="text-xs text-slate-600">Includes your unsaved changes.</p> : null}
+      {unsaved ? <p className="text-xs text-slate-600">{schemaOf ? "Includes your unsaved changes." : "Checking your unsaved changes…"}</p> : null}
       {invalid.length ? (
         <p className="text-xs text-amber-900" data-testid="preview-invalid">
           Left out until valid: {invalid.map((name) => labels.get(name) ?? name).join(", ")}.
@@ -75,6 +77,29 @@ export function CustomerPreview({
       )}
     </div>
   );
+}
+
+/**
+ * The server's constant checks (zod and lib/customers' formats), loaded once the editor holds
+ * unsaved changes: until then the preview shows saved values, which were checked when saved.
+ */
+function useConstantSchemas(unsaved: boolean): typeof constantValueSchema | undefined {
+  const [schemaOf, setSchemaOf] = useState<typeof constantValueSchema>();
+  useEffect(() => {
+    if (!unsaved || schemaOf) return;
+    let live = true;
+    import("@/lib/customers/constant-formats")
+      .then((formats) => {
+        if (live) setSchemaOf(() => formats.constantValueSchema);
+      })
+      .catch(() => {
+        // Offline: the next change tries again; the save itself is checked on the server.
+      });
+    return () => {
+      live = false;
+    };
+  }, [unsaved, schemaOf]);
+  return schemaOf;
 }
 
 /** The resolved customer with each field's source; the invoice composer shows it too. */

@@ -6,11 +6,11 @@ import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
 import { fail, ok, problem, type Result } from "@/lib/problems";
-import { SANDBOX_FAULT_LABELS, sandboxFaultModeSchema, type SandboxFaultMode } from "@/lib/sandbox/fault-modes";
+import { SANDBOX_FAULT_LABELS, SANDBOX_FAULT_MODES, type SandboxFaultMode } from "@/lib/sandbox/fault-modes";
 import { setSandboxFault } from "@/lib/sandbox/faults";
 import { validatedAction } from "./validated-action";
 
-const schema = z.object({ id: z.string().min(1), mode: sandboxFaultModeSchema });
+const schema = z.object({ id: z.string().min(1), mode: z.enum(SANDBOX_FAULT_MODES, { error: `Choose one of: ${SANDBOX_FAULT_MODES.join(", ")}` }) });
 
 /**
  * The connection page's "Sandbox behaviour" control. Owners only, and only for

@@ -2,7 +2,7 @@ import { publicBaseUrl } from "@/lib/config";
 import type { InvoiceDirection } from "@/lib/providers";
 import type { InvoiceResource } from "../invoices/contract/resource-schemas";
 import type { Customer } from "../invoices/contract/schemas";
-import { INVOICE_TYPES } from "../invoices/contract/schemas";
+import { INVOICE_TYPES } from "../invoices/contract/resource-types";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { formatMinor } from "@/lib/money";
 import { hostedPagePath } from "../invoices/read/hosted-page";

@@ -1,6 +1,5 @@
 import type { FormErrors } from "@/lib/actions/result";
-import { ENVELOPE_FIELD } from "./schema";
-import { pointerToField } from "./pointers";
+import { ENVELOPE_FIELD, pointerToField } from "./pointers";
 
 type ErrorObject = { status?: unknown; code?: unknown; title?: unknown; detail?: unknown; source?: { pointer?: unknown } | null };
 

@@ -1,5 +1,5 @@
 import { getProvider, type InvoiceDirection } from "@/lib/providers";
-import { INVOICE_TYPES } from "../invoices/contract/schemas";
+import { INVOICE_TYPES } from "../invoices/contract/resource-types";
 import { customerFieldsFor } from "./customer-fields";
 import type { ComposerValues } from "./form-values";
 

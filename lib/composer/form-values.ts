@@ -1,67 +1,15 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { InvoiceDirection } from "@/lib/providers";
 import type { InvoiceTemplate } from "./templates";
+import type { composerValuesShape } from "./values-schema";
 
 /**
  * The composer's form values: what the inputs hold (text and switches), not the request body.
  * `buildEnvelope` turns them into the body; names follow the attribute names so an API error's
  * pointer finds its input (see `pointerToField`).
  */
-const text = z.string();
-
 export const CUSTOMER_PLACEMENTS = ["none", "attributes", "data", "gateway_options"] as const;
 export type CustomerPlacementChoice = (typeof CUSTOMER_PLACEMENTS)[number];
-
-export const customerValuesShape = z.object({
-  reference_id: text,
-  name: text,
-  email: text,
-  phone: text,
-  date_of_birth: text,
-  address: z.object({
-    country: text,
-    city: text,
-    street: text,
-    full_address: text,
-    region: text,
-    post_code: text,
-    first_name: text,
-    last_name: text,
-    email: text,
-    phone: text,
-  }),
-  constants: z.object({ customer_country_phone_code: text }),
-});
-
-export const composerValuesShape = z.object({
-  direction: z.enum(["payment", "payout"]),
-  connection_id: text,
-  /** Provider of the chosen connection, kept beside it so the schema alone knows which fields apply. */
-  provider: text,
-  service: text,
-  currency: text,
-  commerce_account: text,
-  amount: text,
-  amount_as_string: z.boolean(),
-  reference_id: text,
-  flow: text,
-  test_mode: z.boolean(),
-  options: z.object({
-    allow_partially: z.boolean(),
-    attempts_limit: text,
-    split_mode: z.boolean(),
-    auto_process: z.boolean(),
-    bypass_hpp: z.boolean(),
-    send_operation_context_on_return: z.boolean(),
-  }),
-  send_tokenize: z.boolean(),
-  tokenize: text,
-  /** JSON text of the `service_fields` array; blank leaves the attribute out. */
-  service_fields: text,
-  card_number: text,
-  customer_placement: z.enum(CUSTOMER_PLACEMENTS),
-  customer: customerValuesShape,
-});
 
 export type ComposerValues = z.infer<typeof composerValuesShape>;
 export type CustomerValues = ComposerValues["customer"];

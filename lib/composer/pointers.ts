@@ -1,6 +1,9 @@
 import { CUSTOMER_FIELD_PATHS } from "./customer-fields";
 import type { ComposerValues } from "./form-values";
 
+/** Where problems without an input of their own go; the composer shows them in its alert. */
+export const ENVELOPE_FIELD = "envelope";
+
 /**
  * A problem's path, or a JSON:API `source.pointer` (RFC 6901) → the composer field that holds the
  * value. Used for the browser's own validation and for the API's answer alike, so an error lands

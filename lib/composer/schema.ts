@@ -1,11 +1,9 @@
 import { toJsonPointer } from "@/lib/problems";
 import { validateInvoice } from "../invoices/contract/validate-invoice";
 import { buildEnvelope } from "./envelope";
-import { composerValuesShape } from "./form-values";
-import { pathToField } from "./pointers";
+import { composerValuesShape } from "./values-schema";
+import { ENVELOPE_FIELD, pathToField } from "./pointers";
 
-/** Where problems without an input of their own go; the composer shows them in its alert. */
-export const ENVELOPE_FIELD = "envelope";
 
 /**
  * The composer form's schema: the inputs' own shape, then the request body they make, checked by

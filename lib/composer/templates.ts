@@ -1,5 +1,5 @@
 import { PROVIDERS, type InvoiceExample } from "@/lib/providers";
-import { INVOICE_TYPES } from "../invoices/contract/schemas";
+import { INVOICE_TYPES } from "../invoices/contract/resource-types";
 import { connectionPin } from "./envelope";
 
 /**

@@ -12,16 +12,6 @@ const TEXT_MAX = 200;
 const EMAIL_MAX = 254;
 const EARLIEST_BIRTH_DATE = "1900-01-01";
 
-/** Placeholder-style hints for form inputs, kept next to the rules they describe. */
-export const CONSTANT_FORMAT_HINTS: Readonly<Record<ConstantFormat, string>> = {
-  text: "Up to 200 characters",
-  country: "Two-letter country code, e.g. GB",
-  email: "E-mail address, e.g. customer@example.com",
-  phone: "International number with leading +, e.g. +44 20 7946 0958",
-  date_of_birth: "Date as YYYY-MM-DD, e.g. 1990-04-21",
-  language: "Two-letter language code, e.g. en",
-  phone_country_code: "Dialling code with leading +, e.g. +44",
-};
 
 const requiredText = z.string({ error: "Enter a text value" });
 

@@ -1,3 +1,5 @@
+import type { ConstantFormat } from "@/lib/providers/types";
+
 /**
  * Value formats of spec 2.3 shared by the connection constants (2.5) and the invoice's customer
  * object (2.2): one definition of a real date and of an international phone number.
@@ -22,3 +24,14 @@ export function isInternationalPhone(value: string): boolean {
 }
 
 export const PHONE_FORMAT_MESSAGE = "Enter an international number: + then 8 to 15 digits, e.g. +442079460958";
+
+/** Placeholder-style hints for form inputs, kept next to the rules they describe (and free of zod: the constants editor shows them before it loads a schema). */
+export const CONSTANT_FORMAT_HINTS: Readonly<Record<ConstantFormat, string>> = {
+  text: "Up to 200 characters",
+  country: "Two-letter country code, e.g. GB",
+  email: "E-mail address, e.g. customer@example.com",
+  phone: "International number with leading +, e.g. +44 20 7946 0958",
+  date_of_birth: "Date as YYYY-MM-DD, e.g. 1990-04-21",
+  language: "Two-letter language code, e.g. en",
+  phone_country_code: "Dialling code with leading +, e.g. +44",
+};

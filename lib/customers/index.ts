@@ -1,12 +1,12 @@
 export {
   compactConstants,
-  CONSTANT_FORMAT_HINTS,
   constantsSchema,
   constantValueSchema,
   type ConstantSchemaOptions,
   type ConstantValues,
   type ConstantValuesInput,
 } from "./constant-formats";
+export { CONSTANT_FORMAT_HINTS } from "./formats";
 export { COUNTRY_CODES, LANGUAGE_CODES } from "./iso-codes";
 export {
   resolveCustomer,

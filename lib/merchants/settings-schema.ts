@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN } from "./lifetime-bounds";
 
 /** The merchant's own switches, as the Settings page edits them (isomorphic: the form imports it). */
 export const merchantSettingsSchema = z.object({
@@ -8,15 +9,7 @@ export const merchantSettingsSchema = z.object({
 
 export type MerchantSettings = z.output<typeof merchantSettingsSchema>;
 
-/**
- * How long a new invoice stays payable when its request sends no `lifetime`, in whole
- * minutes (stored in seconds). 1 minute to 30 days: the default applies to every invoice, also ones
- * sent by email, so seconds-short links are for the per-invoice `lifetime` attribute only; the
- * upper bound is the attribute's (30 days).
- */
-export const INVOICE_LIFETIME_MINUTES_MIN = 1;
-export const INVOICE_LIFETIME_MINUTES_MAX = 30 * 24 * 60;
-
+/** The default lifetime of a new invoice, in whole minutes (bounds: ./lifetime-bounds). */
 export const invoiceLifetimeSchema = z.object({
   lifetimeMinutes: z.coerce
     .number({ error: "Enter the lifetime in minutes" })

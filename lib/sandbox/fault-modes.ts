@@ -1,17 +1,11 @@
-import { z } from "zod";
-
 /**
  * How a test-mode connection's sandbox misbehaves, to see what payments and
- * payouts do when a provider fails. Isomorphic: the connection page's control and the server
- * action read the same list.
+ * payouts do when a provider fails. Isomorphic and free of zod: the connection page's control and
+ * the server action (which checks a choice against it) read the same list.
  */
 export const SANDBOX_FAULT_MODES = ["none", "timeout", "server_error", "garbage", "slow"] as const;
 
 export type SandboxFaultMode = (typeof SANDBOX_FAULT_MODES)[number];
-
-export const sandboxFaultModeSchema = z.enum(SANDBOX_FAULT_MODES, {
-  error: `Choose one of: ${SANDBOX_FAULT_MODES.join(", ")}`,
-});
 
 export const SANDBOX_FAULT_LABELS: Readonly<Record<SandboxFaultMode, { label: string; description: string }>> = {
   none: { label: "Normal", description: "The sandbox answers as the provider would." },

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { PreviewTable } from "@/components/connections/customer-preview";
-import { resolveCustomer } from "@/lib/customers";
+import { resolveCustomer } from "@/lib/customers/resolve-customer";
 import type { ComposerConnection } from "@/lib/composer/connections";
 import { invoiceCollectionPath } from "@/lib/api/invoice-resource";
 import { getKind, type InvoiceDirection } from "@/lib/providers";

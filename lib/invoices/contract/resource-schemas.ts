@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ATTEMPT_STATUSES, PAYOUT_PART_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
 import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
-import { INVOICE_TYPES } from "./schemas";
+import { INVOICE_TYPES } from "./resource-types";
 import { INVOICE_STATUSES, RESOLUTIONS } from "../state-machine";
 import { INVOICE_ID } from "@/lib/ids/patterns";
 

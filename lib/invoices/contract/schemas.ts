@@ -28,8 +28,7 @@ export {
   type PaymentOptions,
   type PayoutOptions,
 } from "./field-schemas";
-
-export const INVOICE_TYPES = { payment: "payment-invoice", payout: "payout-invoice" } as const;
+import { INVOICE_TYPES } from "./resource-types";
 
 type Ctx = z.core.$RefinementCtx<unknown>;
 

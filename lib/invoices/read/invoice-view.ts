@@ -1,6 +1,6 @@
 import type { RoutingReason } from "@/lib/db/enums";
 import { getKind, getProvider, type InvoiceDirection, type Mode } from "@/lib/providers";
-import { INVOICE_TYPES } from "../contract/schemas";
+import { INVOICE_TYPES } from "../contract/resource-types";
 import type { InvoiceRow } from "../store";
 import type { InvoiceStatus, Resolution } from "../state-machine";
 import type { DashboardCustomerField } from "./customer-fields";
