@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { QueryProvider } from "@/components/providers/query-provider";
 import { Sidebar } from "@/components/shell/sidebar";
 import { ViewModeBar } from "@/components/shell/view-mode-bar";
 import { Toaster } from "@/components/feedback/toaster";
@@ -36,8 +35,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <div className="min-w-0 flex-1">
         <ViewModeBar mode={mode} />
         <main id="main" className="px-4 py-6 md:px-8">
-          {/* Keyed by the view: switching it starts the lists' client caches afresh from the server's new data. */}
-          <QueryProvider key={mode}>{children}</QueryProvider>
+          {children}
         </main>
       </div>
       <Toaster />

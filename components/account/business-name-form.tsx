@@ -5,11 +5,10 @@ import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { renameBusinessAction } from "@/lib/actions/account";
-import { businessNameSchema } from "@/lib/identity/schemas";
 
 /** Settings → Merchant, owners only (the action checks the role itself). */
 export function BusinessNameForm({ merchantName }: { merchantName: string }) {
-  const form = useZodForm(businessNameSchema, { defaultValues: { merchantName } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.businessNameSchema), { defaultValues: { merchantName } });
   const router = useRouter();
   const error = form.formState.errors.merchantName?.message;
   const { onSubmit, pending, message, status } = useActionForm(form, renameBusinessAction, {

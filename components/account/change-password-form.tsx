@@ -4,11 +4,10 @@ import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { changePasswordAction } from "@/lib/actions/account";
-import { changePasswordSchema } from "@/lib/identity/schemas";
 
 /** Settings → You: the same schema checks the fields here and in the action (lib/identity/schemas.ts). */
 export function ChangePasswordForm() {
-  const form = useZodForm(changePasswordSchema, { defaultValues: { currentPassword: "", password: "", confirmPassword: "" } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.changePasswordSchema), { defaultValues: { currentPassword: "", password: "", confirmPassword: "" } });
   const { errors } = form.formState;
   const { onSubmit, pending, message, status } = useActionForm(form, changePasswordAction, {
     onSuccess: () => {

@@ -5,11 +5,10 @@ import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { forgotPasswordAction } from "@/lib/actions/password";
-import { forgotPasswordSchema } from "@/lib/identity/schemas";
 
 /** Always the same confirmation, whether or not the address has an account. */
 export function ForgotPasswordForm() {
-  const form = useZodForm(forgotPasswordSchema, { defaultValues: { email: "" } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.forgotPasswordSchema), { defaultValues: { email: "" } });
   const error = form.formState.errors.email?.message;
   const { onSubmit, pending, message, status: sent } = useActionForm(form, forgotPasswordAction, {
     onSuccess: (_done, values) => `If ${values.email} has an account, a link to reset its password is on its way. It works once, for 30 minutes.`,

@@ -5,14 +5,13 @@ import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { acceptInviteAction, resetPasswordAction } from "@/lib/actions/password";
-import { setPasswordSchema } from "@/lib/identity/schemas";
 
 /**
  * The page behind an e-mailed link: a password reset or an invitation. On success the person goes
  * to sign-in with a notice, and signs in with the password just chosen.
  */
 export function SetPasswordForm({ token, purpose, email }: { token: string; purpose: "reset" | "invite"; email: string }) {
-  const form = useZodForm(setPasswordSchema, { defaultValues: { token, password: "", confirmPassword: "" } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.setPasswordSchema), { defaultValues: { token, password: "", confirmPassword: "" } });
   const router = useRouter();
   const { errors } = form.formState;
   const { onSubmit, pending, message } = useActionForm(form, purpose === "reset" ? resetPasswordAction : acceptInviteAction, {

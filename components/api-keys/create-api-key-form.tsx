@@ -7,10 +7,9 @@ import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { createApiKeyAction } from "@/lib/actions/api-keys";
-import { createApiKeySchema } from "@/lib/api-keys/schemas";
 
 export function CreateApiKeyForm() {
-  const form = useZodForm(createApiKeySchema, { defaultValues: { name: "" } });
+  const form = useZodForm(() => import("@/lib/api-keys/schemas").then((m) => m.createApiKeySchema), { defaultValues: { name: "" } });
   const [created, setCreated] = useState<string>();
   const [copied, setCopied] = useState(false);
   const router = useRouter();

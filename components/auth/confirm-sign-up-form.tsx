@@ -4,11 +4,10 @@ import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { confirmSignUpAction } from "@/lib/actions/auth";
-import { confirmSignUpSchema } from "@/lib/identity/schemas";
 
 /** The last step of sign-up: the password chosen on the sign-up form; the account is created and the person lands on Home. */
 export function ConfirmSignUpForm({ token, email }: { token: string; email: string }) {
-  const form = useZodForm(confirmSignUpSchema, { defaultValues: { token, password: "" } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.confirmSignUpSchema), { defaultValues: { token, password: "" } });
   const { errors } = form.formState;
   const { onSubmit, pending, message } = useActionForm(form, confirmSignUpAction);
 

@@ -5,10 +5,9 @@ import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { signInAction } from "@/lib/actions/auth";
-import { signInSchema } from "@/lib/identity/schemas";
 
 export function SignInForm({ next }: { next?: string }) {
-  const form = useZodForm(signInSchema, { defaultValues: { email: "", password: "" } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.signInSchema), { defaultValues: { email: "", password: "" } });
   const { errors } = form.formState;
   const { onSubmit, pending, message } = useActionForm(form, (values) => signInAction(values, next));
 

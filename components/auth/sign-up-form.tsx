@@ -6,7 +6,6 @@ import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { signUpAction } from "@/lib/actions/auth";
-import { signUpSchema } from "@/lib/identity/schemas";
 
 const FIELDS = [
   { name: "name", label: "Your name", type: "text", autoComplete: "name" },
@@ -29,7 +28,7 @@ const FIELDS = [
 ] as const;
 
 export function SignUpForm() {
-  const form = useZodForm(signUpSchema, {
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.signUpSchema), {
     defaultValues: { name: "", email: "", password: "", merchantName: "", commerceAccount: "" },
   });
   const [sentTo, setSentTo] = useState<string>();

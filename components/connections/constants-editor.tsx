@@ -1,29 +1,23 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo } from "react";
 import type { UseFormReturn } from "react-hook-form";
-import { z } from "zod";
+import type { z } from "zod";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
-import { CONSTANT_FORMAT_HINTS, constantsSchema } from "@/lib/customers";
+import { CONSTANT_FORMAT_HINTS } from "@/lib/customers/formats";
 import type { ConstantSpec, KindSpec } from "@/lib/providers";
+import type { constantsFormSchema } from "./constants-form-schema";
 import { constantInputType, editorValues } from "./customer-preview-model";
-
-/** Nested under `constants` so server errors (paths like ["constants", "CITY"]) land on their rows. */
-function constantsFormSchema(kind: KindSpec) {
-  return z.object({ constants: constantsSchema(kind.constants) });
-}
 
 type ConstantsFormSchema = ReturnType<typeof constantsFormSchema>;
 export type ConstantsForm = UseFormReturn<z.input<ConstantsFormSchema>, unknown, z.output<ConstantsFormSchema>>;
 
 export function useConstantsForm(kind: KindSpec, stored: Readonly<Record<string, string>>): ConstantsForm {
-  const schema = useMemo(() => constantsFormSchema(kind), [kind]);
-  return useZodForm(schema, { defaultValues: { constants: editorValues(kind.constants, stored) } });
+  return useZodForm(() => import("./constants-form-schema").then((m) => m.constantsFormSchema(kind)), { defaultValues: { constants: editorValues(kind.constants, stored) } });
 }
 
 /**

@@ -2,7 +2,6 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useMemo } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
@@ -11,7 +10,7 @@ import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateConnectionAction } from "@/lib/actions/connections";
-import { updateConnectionSchema } from "@/lib/connections/schemas";
+import type { updateConnectionSchema } from "@/lib/connections/schemas";
 import type { ConnectionView } from "@/lib/connections/store";
 import { getKind } from "@/lib/providers";
 import { CredentialFields, summaryItems } from "./credential-fields";
@@ -19,8 +18,7 @@ import { CredentialFields, summaryItems } from "./credential-fields";
 /** Edit label and credentials (the mode is fixed at creation); secrets start blank and a blank secret keeps the stored one. */
 export function EditConnectionForm({ connection }: { connection: ConnectionView }) {
   const kind = getKind(connection.provider, connection.kind)!;
-  const schema = useMemo(() => updateConnectionSchema(kind), [kind]);
-  const form = useZodForm(schema, {
+  const form = useZodForm(() => import("@/lib/connections/schemas").then((m) => m.updateConnectionSchema(kind)), {
     defaultValues: { label: connection.label, credentials: editableValues(connection, kind.modeField) },
     shouldFocusError: false,
   });
@@ -30,7 +28,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   const router = useRouter();
   const { errors } = form.formState;
   const otherMode = connection.mode === "test" ? "live" : "test";
-  const save = (values: z.output<typeof schema>) => updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
+  const save = (values: z.output<ReturnType<typeof updateConnectionSchema>>) => updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
   const { onSubmit, pending, message, status } = useActionForm(form, save, {
     focusSummary,
     onSuccess: (_saved, values) => {

@@ -10,7 +10,6 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testCredentialsAction } from "@/lib/actions/test-connection";
-import { createConnectionSchema } from "@/lib/connections/schemas";
 import { getKind, type ConnectionKind, type KindSpec } from "@/lib/providers";
 import { CredentialFields, summaryItems } from "./credential-fields";
 import { TestConnectionResult, useTestConnection } from "./test-connection-button";
@@ -40,7 +39,7 @@ function initialCredentials(kind: KindSpec): Record<string, unknown> {
 
 export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { providerSlug: string; kindSlug: ConnectionKind; onCancel: () => void }) {
   const kind = getKind(providerSlug, kindSlug)!;
-  const form = useZodForm(createConnectionSchema, {
+  const form = useZodForm(() => import("@/lib/connections/schemas").then((m) => m.createConnectionSchema), {
     defaultValues: { provider: providerSlug, kind: kind.kind, label: "", mode: "test", credentials: initialCredentials(kind) },
     // The error summary takes focus instead, and links to each field.
     shouldFocusError: false,

@@ -60,7 +60,15 @@ export function ErrorSummary({ id, items, title }: { id: string; items: readonly
   );
 }
 
-/** Moves focus to a form's summary once React has rendered it (after a refused submit). */
-export function focusErrorSummary(id: string): void {
-  requestAnimationFrame(() => document.getElementById(id)?.focus());
+/**
+ * Moves focus to a form's summary once React has rendered it (after a refused submit). The first
+ * check of a form loads its schema, so the render may come a few frames later: it waits up to
+ * `frames` frames for the summary to appear.
+ */
+export function focusErrorSummary(id: string, frames = 30): void {
+  requestAnimationFrame(() => {
+    const summary = document.getElementById(id);
+    if (summary) summary.focus();
+    else if (frames > 0) focusErrorSummary(id, frames - 1);
+  });
 }

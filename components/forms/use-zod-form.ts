@@ -1,16 +1,38 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm, type FieldValues, type Path, type UseFormProps, type UseFormReturn } from "react-hook-form";
+import { useState } from "react";
+import { useForm, type FieldValues, type Path, type Resolver, type UseFormProps, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import type { FormErrors } from "@/lib/actions/result";
 
-/** react-hook-form bound to a zod schema: the same schema the server action parses with. */
+/**
+ * A resolver that loads zod, the resolver and the schema on the first check (a field's blur or the
+ * submit), not with the page: they are about a third of a form page's JavaScript, and a page that
+ * is only read never needs them. A failed load (the network went away) is tried again on the next check.
+ */
+export function lazyZodResolver<S extends z.ZodType<FieldValues, FieldValues>>(load: () => Promise<S>): Resolver<z.input<S>, unknown, z.output<S>> {
+  let ready: Promise<Resolver<z.input<S>, unknown, z.output<S>>> | undefined;
+  return async (values, context, options) => {
+    ready ??= Promise.all([import("@hookform/resolvers/zod"), load()]).then(([{ zodResolver }, schema]) => zodResolver(schema) as Resolver<z.input<S>, unknown, z.output<S>>);
+    try {
+      return await (await ready)(values, context, options);
+    } catch (error) {
+      ready = undefined;
+      throw error;
+    }
+  };
+}
+
+/**
+ * react-hook-form bound to a zod schema: the same schema the server action parses with, loaded
+ * with `load` (a dynamic import) on the first check. `load` is read once, on the first render.
+ */
 export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
-  schema: S,
+  load: () => Promise<S>,
   props?: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, "resolver">,
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
-  return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver: zodResolver(schema), mode: "onTouched" });
+  const [resolver] = useState(() => lazyZodResolver(load));
+  return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver, mode: "onTouched" });
 }
 
 /**

@@ -6,11 +6,10 @@ import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateMerchantSettingsAction } from "@/lib/actions/settings";
-import { merchantSettingsSchema } from "@/lib/merchants/settings-schema";
 
 /** Settings, owners only: whether a live invoice may name its connection. */
 export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean }) {
-  const form = useZodForm(merchantSettingsSchema, { defaultValues: { allowLivePins } });
+  const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.merchantSettingsSchema), { defaultValues: { allowLivePins } });
   const router = useRouter();
   const error = form.formState.errors.allowLivePins?.message;
   const { onSubmit, pending, message, status } = useActionForm(form, updateMerchantSettingsAction, {

@@ -5,7 +5,7 @@ import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
-import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN, invoiceLifetimeSchema } from "@/lib/merchants/settings-schema";
+import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN } from "@/lib/merchants/lifetime-bounds";
 
 /**
  * Settings, owners only: how long new invoices stay payable when their request sends no
@@ -13,7 +13,7 @@ import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN, invoiceLife
  * the field. Support members see the value read-only (`readOnly`), the action refuses them anyway.
  */
 export function InvoiceLifetimeForm({ lifetimeMinutes, readOnly = false }: { lifetimeMinutes: number; readOnly?: boolean }) {
-  const form = useZodForm(invoiceLifetimeSchema, { defaultValues: { lifetimeMinutes } });
+  const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.invoiceLifetimeSchema), { defaultValues: { lifetimeMinutes } });
   const router = useRouter();
   const error = form.formState.errors.lifetimeMinutes?.message;
   const { onSubmit, pending, message, status } = useActionForm(form, updateInvoiceLifetimeAction, {

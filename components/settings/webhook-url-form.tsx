@@ -5,7 +5,6 @@ import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { saveWebhookUrlAction } from "@/lib/actions/webhooks";
-import { webhookUrlSchema } from "@/lib/webhooks/schemas";
 
 /**
  * Settings, owners only: the callback URL. The server checks it (https in production,
@@ -13,7 +12,7 @@ import { webhookUrlSchema } from "@/lib/webhooks/schemas";
  * the signing secret, handed to `onSecret` to show once.
  */
 export function WebhookUrlForm({ url, onSecret }: { url: string | null; onSecret: (secret: string) => void }) {
-  const form = useZodForm(webhookUrlSchema, { defaultValues: { url: url ?? "" } });
+  const form = useZodForm(() => import("@/lib/webhooks/schemas").then((m) => m.webhookUrlSchema), { defaultValues: { url: url ?? "" } });
   const router = useRouter();
   const error = form.formState.errors.url?.message;
   const { onSubmit, pending, message, status } = useActionForm(form, saveWebhookUrlAction, {

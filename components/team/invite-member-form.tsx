@@ -5,11 +5,10 @@ import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/fi
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { inviteMemberAction } from "@/lib/actions/team";
-import { inviteMemberSchema } from "@/lib/merchants/invites";
 
 /** Owners invite by e-mail: the member follows the link and chooses their own password. */
 export function InviteMemberForm() {
-  const form = useZodForm(inviteMemberSchema, { defaultValues: { name: "", email: "", role: "support" } });
+  const form = useZodForm(() => import("@/lib/merchants/invites").then((m) => m.inviteMemberSchema), { defaultValues: { name: "", email: "", role: "support" } });
   const router = useRouter();
   const { errors } = form.formState;
   const invite = async (values: Parameters<typeof inviteMemberAction>[0]) => {

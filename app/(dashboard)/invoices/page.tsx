@@ -3,6 +3,7 @@ import Link from "next/link";
 import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";
 import { activeFilterCount, INVOICE_FILTERS_PANEL_ID, InvoiceFilters } from "@/components/invoices/invoice-filters";
 import { InvoiceList } from "@/components/invoices/invoice-list";
+import { QueryProvider } from "@/components/providers/query-provider";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
@@ -26,7 +27,8 @@ const FILTER_LABELS: Record<string, string> = {
 export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
   // The Test/Live view decides the mode; the list's refreshes (app/api/dashboard/invoices) read the same cookie.
-  const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode: await getViewMode() });
+  const viewMode = await getViewMode();
+  const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode });
   const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filter);
   return (
     <>
@@ -43,7 +45,10 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
           Ignored what could not be read: {invalid.map((name) => FILTER_LABELS[name] ?? name).join(", ")}.
         </p>
       ) : null}
-      <InvoiceList filters={filters} start={after ?? null} initialPage={page} />
+      {/* The list's client cache, keyed by the view: switching it starts afresh from the server's new data. */}
+      <QueryProvider key={viewMode}>
+        <InvoiceList filters={filters} start={after ?? null} initialPage={page} />
+      </QueryProvider>
     </>
   );
 }

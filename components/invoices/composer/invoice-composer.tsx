@@ -12,7 +12,7 @@ import { curlCommand } from "@/lib/composer/curl";
 import { buildEnvelope, envelopeText } from "@/lib/composer/envelope";
 import { initialValues, valuesFromTemplate, type ComposerValues } from "@/lib/composer/form-values";
 import { newReferenceId } from "@/lib/composer/reference-id";
-import { composerFormSchema, ENVELOPE_FIELD } from "@/lib/composer/schema";
+import { ENVELOPE_FIELD } from "@/lib/composer/pointers";
 import type { InvoiceTemplate } from "@/lib/composer/templates";
 import { AttributesSection } from "./attributes-section";
 import { ConnectionSection } from "./connection-section";
@@ -69,7 +69,7 @@ export function InvoiceComposer({
   /** The merchant allows pinning live invoices, so a live invoice is sent to the chosen connection too. */
   pinLive?: boolean;
 }) {
-  const form = useZodForm(composerFormSchema, { defaultValues: initialValues({ commerceAccount, referenceId: initialReferenceId }) });
+  const form = useZodForm(() => import("@/lib/composer/schema").then((m) => m.composerFormSchema), { defaultValues: initialValues({ commerceAccount, referenceId: initialReferenceId }) });
   const values = form.watch();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();

@@ -18,6 +18,7 @@ import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
 import { readInvoiceSchedule } from "@/lib/processing/schedule";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
+import { QueryProvider } from "@/components/providers/query-provider";
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -40,7 +41,9 @@ export default async function InvoicePage({ params }: Params) {
   ]);
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
   const hostedPageUrl = invoice.hostedPagePath ? `${publicBaseUrl()}${invoice.hostedPagePath}` : null;
+  // The status panel and the timeline share one client cache of the invoice (components/invoices/use-dashboard-invoice).
   return (
+    <QueryProvider>
     <div className="max-w-5xl">
       <PageHeader
         title={`Invoice ${invoice.id}`}
@@ -94,5 +97,6 @@ export default async function InvoicePage({ params }: Params) {
         </InvoiceSection>
       </div>
     </div>
+    </QueryProvider>
   );
 }
