@@ -4,7 +4,7 @@
  * Production build (built here when .next is missing; BENCH_BUILD=1 rebuilds), `server.ts` on
  * embedded PGlite in a throwaway DATA_DIR. A merchant, an API key and a Provider F connection are
  * seeded before the server starts; the merchant signs in through the sign-in form and a test-mode
- * hosted-page invoice is created through the API. Then, in headless Chromium (/usr/bin/chromium),
+ * hosted-page invoice is created through the API. Then, in headless Chromium (the headless shell npm test installs, else /usr/bin/chromium),
  * each page is loaded BENCH_PAGE_LOADS times in a fresh context (empty cache) and measured:
  *
  * - JS: every script response of the load, bodies gzipped here (level 6, what a server's gzip
@@ -39,7 +39,8 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const DEVTOOLS_PORT = PORT + 1000;
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// What \`npm test\` installs (scripts/ensure-browser.mjs): the headless shell, else the full browser.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
 const PASSWORD = "bench-password-1";
 process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 
