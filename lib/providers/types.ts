@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import type { Problem } from "../problems";
 import type { CustomerPlacement } from "../customers/resolve-customer";
 
