@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { problem, problemsFromZod, type Problem, type Result } from "../problems";
+import { DEFAULT_MAX_LENGTH } from "./fields";
 import { checkPem } from "./pem";
 import type { CredentialValues, FieldOption, FieldSpec, KindSpec, Mode } from "./types";
 
@@ -25,7 +26,7 @@ function requiredString(label: string) {
 }
 
 function textSchema(field: FieldSpec) {
-  const max = field.maxLength ?? 256;
+  const max = field.maxLength ?? DEFAULT_MAX_LENGTH;
   const base = requiredString(field.label)
     .trim()
     .min(1, `${field.label} is required`)

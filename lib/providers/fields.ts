@@ -23,7 +23,8 @@ export type TextRules = {
   pattern?: { regex: RegExp; message: string };
 };
 
-const DEFAULT_MAX_LENGTH = 256;
+/** The longest text or secret value a field takes unless it says otherwise. */
+export const DEFAULT_MAX_LENGTH = 256;
 const URL_MAX_LENGTH = 2048;
 
 function buildField(base: FieldBase, rest: Omit<FieldSpec, keyof FieldBase | "required">): FieldSpec {
