@@ -7,6 +7,7 @@ import { recoverInterruptedRequestsSweep } from "@/lib/processing/recover";
 import { expireOverdueInvoicesSweep, invoiceExpireTask } from "@/lib/processing/tasks/invoice-expire";
 import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processing/tasks/invoice-reconcile";
 import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
+import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
 import { sandboxCallbackTask } from "@/lib/sandbox/tasks/sandbox-callback";
 import { credentialsResealSweep, credentialsResealTask } from "@/lib/vault/reseal-job";
 import { webhookDeliverTask, webhookDueTriesSweep } from "@/lib/webhooks/tasks/webhook-deliver";
@@ -24,6 +25,7 @@ export const JOB_TASKS = [
   webhookDeliverTask,
   sandboxCallbackTask,
   credentialsResealTask,
+  refundReconcileTask,
 ] as const;
 
 // Every job name has its task: a name left out here would fail its jobs until they are dropped.
@@ -37,6 +39,7 @@ export const JOB_SWEEPS: readonly JobSweep[] = [
   recoverInterruptedRequestsSweep,
   webhookDueTriesSweep,
   credentialsResealSweep,
+  requeueRefundFollowUpsSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

@@ -32,6 +32,12 @@ function processedAmountOf(row: Pick<InvoiceRow, "processedAmountMinor" | "curre
   return row.amountIsNumber ? Number(text) : text;
 }
 
+/** Payments only: what its refunds gave back, in the form amount was sent. */
+function refundedAmountOf(row: Pick<InvoiceRow, "refundedAmountMinor" | "currency" | "amountIsNumber">): string | number {
+  const text = formatMinor(row.refundedAmountMinor, row.currency);
+  return row.amountIsNumber ? Number(text) : text;
+}
+
 /**
  * The JSON:API invoice (REFERENCE "Resources"). `amount` comes back as it was sent, a string as
  * the same string and a number as the same number; the card number only as its mask.
@@ -58,6 +64,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       hpp_url: hostedPageUrl(row),
       routing: row.routingReason === null ? null : { reason: row.routingReason },
       processed_amount: processedAmountOf(row),
+      ...(row.direction === "payment" ? { refunded_amount: refundedAmountOf(row) } : {}),
       attempts: row.attemptsCount,
       return_url: row.returnUrl,
       lifetime: Math.round((row.expiresAt.getTime() - row.createdAt.getTime()) / 1000),
@@ -70,6 +77,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
     relationships: {
       connection: { data: row.connectionId === null ? null : { type: "connection", id: row.connectionId } },
       attempts: { links: { related: `${self}/attempts` } },
+      ...(row.direction === "payment" ? { refunds: { links: { related: `${self}/refunds` } } } : {}),
     },
     links: { self },
   };

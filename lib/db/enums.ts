@@ -71,6 +71,11 @@ export const PAYOUT_PART_STATUSES = ["pending", "succeeded", "failed"] as const;
 
 export type PayoutPartStatus = (typeof PAYOUT_PART_STATUSES)[number];
 
+/** A refund's life (lib/refunds): stored, then the provider's answer; `created` and `pending` are open. */
+export const REFUND_STATUSES = ["created", "pending", "succeeded", "failed"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+export const OPEN_REFUND_STATUSES = ["created", "pending"] as const satisfies readonly RefundStatus[];
+
 /**
  * What the service did with a provider callback: `applied` (it moved the attempt and the
  * invoice), `ignored` (verified and stored, but the connection says ignore_callback), `superseded`

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { EXPIRABLE_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type Resolution, type RoutingReason, type WebhookDeliveryState } from "./enums";
+import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type WebhookDeliveryState } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -188,6 +188,8 @@ export const invoices = pgTable(
     routingReason: text("routing_reason").$type<RoutingReason>(),
     /** What the provider actually collected or paid out (REFERENCE "Resources"); null until it says. */
     processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),
+    /** What its refunds have given back (succeeded ones), kept with each refund's outcome (lib/refunds). */
+    refundedAmountMinor: bigint("refunded_amount_minor", { mode: "bigint" }).notNull().default(sql`0`),
     /** Provider attempts made so far (bounded by the attempts limit). */
     attemptsCount: integer("attempts_count").notNull().default(0),
     /** Where the hosted page sends the customer back to (optional `return_url` attribute). */
@@ -328,6 +330,58 @@ export const payoutParts = pgTable(
 );
 
 /**
+ * Money sent back to the customer of a processed payment (REFERENCE "Statuses": a refund is its own
+ * resource). It goes to the connection that took the payment, never cascades, and its id is the
+ * provider's idempotency key, so a resend can never refund twice. `status`: `created` (stored, not
+ * yet answered), `pending` (the provider took it and will settle it; also an unknown outcome, which
+ * only a status request or a callback settles), `succeeded`, `failed`.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    /** The connection that took the payment (the successful attempt's). */
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id),
+    /** The merchant's own key for idempotent retries: unique per merchant. */
+    referenceId: text("reference_id").notNull(),
+    requestHash: text("request_hash").notNull(),
+    amount: text("amount").notNull(),
+    amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
+    currency: text("currency").notNull(),
+    reason: text("reason"),
+    testMode: boolean("test_mode").notNull(),
+    status: text("status").$type<RefundStatus>().notNull(),
+    resolution: text("resolution").$type<Resolution>(),
+    /** True while the provider's answer is not known (timeout after sending): status requests settle it. */
+    outcomeUnknown: boolean("outcome_unknown").notNull().default(false),
+    providerReference: text("provider_reference"),
+    message: text("message"),
+    exchanges: jsonb("exchanges").$type<unknown[]>().notNull().default([]),
+    createdBy: text("created_by"),
+    requestId: text("request_id"),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+    settledAt: timestamp("settled_at", { withTimezone: true, mode: "date", precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex("refunds_reference_unique").on(t.merchantId, t.referenceId),
+    index("refunds_invoice_idx").on(t.invoiceId, t.createdAt),
+    /** Refunds still waiting on the provider, for the follow-up sweep. */
+    index("refunds_open_idx")
+      .on(t.updatedAt)
+      .where(sql.raw(`status in (${OPEN_REFUND_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
+  ],
+);
+
+/**
  * The sandboxes' own memory (lib/sandbox): what each simulated provider received and decided,
  * keyed by its own reference. Not the service's data: the service knows only what the API answered.
  */
@@ -423,6 +477,8 @@ export const webhookEvents = pgTable(
     invoiceId: text("invoice_id"),
     type: text("type").notNull(),
     invoice: jsonb("invoice").$type<Record<string, unknown>>(),
+    /** refund.* events: the refund as it was when the event happened (the invoice beside it). */
+    refund: jsonb("refund").$type<Record<string, unknown>>(),
     deliveryState: text("delivery_state").$type<WebhookDeliveryState>().notNull().default("pending"),
     tries: integer("tries").notNull().default(0),
     nextTryAt: timestamp("next_try_at", { withTimezone: true, mode: "date", precision: 3 }),

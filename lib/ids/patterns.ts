@@ -14,3 +14,5 @@ export function idPattern(...prefixes: readonly IdPrefix[]): RegExp {
 export const INVOICE_ID = idPattern("cpi", "cpoi");
 /** A payment invoice's id: the hosted page's. */
 export const PAYMENT_INVOICE_ID = idPattern("cpi");
+/** A refund's id. */
+export const REFUND_ID = idPattern("rf");

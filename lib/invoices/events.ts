@@ -21,7 +21,7 @@ export function snapshotInvoice(row: InvoiceRow): Record<string, unknown> {
   );
 }
 
-const BIGINT_COLUMNS = ["amountMinor", "processedAmountMinor"] as const;
+const BIGINT_COLUMNS = ["amountMinor", "processedAmountMinor", "refundedAmountMinor"] as const;
 const DATE_COLUMNS = ["createdAt", "updatedAt", "expiresAt"] as const;
 
 /** The invoice row back from its snapshot. */

@@ -49,6 +49,10 @@ describe("direction-specific states", () => {
     expect(canTransition({ status: "processed", direction: "payment" }, "refunding")).toBe(true);
     expect(canTransition({ status: "processed", direction: "payout" }, "refunding")).toBe(false);
     expect(canTransition({ status: "refunding", direction: "payout" }, "refunded")).toBe(false);
+    // Partial refunds follow each other; a declined refund of a partially processed payment goes back to it.
+    expect(canTransition({ status: "partially_refunded", direction: "payment" }, "refunding")).toBe(true);
+    expect(canTransition({ status: "refunding", direction: "payment" }, "partially_processed", "ok")).toBe(true);
+    expect(canTransition({ status: "refunded", direction: "payment" }, "refunding")).toBe(false);
   });
 
   it("cancels only payouts", () => {
@@ -79,7 +83,8 @@ describe("attempts limit", () => {
 
 describe("isFinal", () => {
   it.each(INVOICE_STATUSES.map((status) => [status]))("%s", (status) => {
-    const finals = ["expired", "terminated", "refunded", "partially_refunded", "canceled", "partially_canceled"];
+    // partially_refunded is not final: the rest may still be refunded.
+    const finals = ["expired", "terminated", "refunded", "canceled", "partially_canceled"];
     expect(isFinal(status)).toBe(finals.includes(status));
   });
 });

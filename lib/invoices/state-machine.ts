@@ -40,12 +40,14 @@ export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[
   process_failed: ["processing", "expired"],
   processed: ["refunding", "canceling"],
   partially_processed: ["refunding", "canceling"],
-  refunding: ["refunded", "partially_refunded", "processed"],
+  // A refund in flight settles to what has been refunded by then: all of it, part of it, or (every
+  // refund declined) nothing, back to what the payment was. Partial refunds may follow each other.
+  refunding: ["refunded", "partially_refunded", "processed", "partially_processed"],
   canceling: ["canceled", "partially_canceled", "processed"],
   expired: ["processed", "partially_processed"],
   terminated: [],
   refunded: [],
-  partially_refunded: [],
+  partially_refunded: ["refunding"],
   canceled: [],
   partially_canceled: [],
 };

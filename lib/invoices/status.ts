@@ -40,40 +40,58 @@ export async function changeInvoiceStatus(
   resolution?: Resolution,
   options: StatusChangeOptions = {},
 ): Promise<InvoiceRow> {
+  const change = await db.transaction((tx) => changeInvoiceStatusWithin(tx, invoice, to, resolution, options));
+  await queueStatusEvent(db, change);
+  return change.row;
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type StatusChange = { row: InvoiceRow; event: { eventId: string; deliver: boolean } };
+
+/**
+ * `changeInvoiceStatus` inside the caller's transaction (a refund settling moves its invoice in the
+ * same transaction as its own row): the caller hands the result to `queueStatusEvent` once committed.
+ */
+export async function changeInvoiceStatusWithin(
+  tx: Tx,
+  invoice: Pick<InvoiceRow, "id" | "status" | "direction">,
+  to: InvoiceStatus,
+  resolution?: Resolution,
+  options: StatusChangeOptions = {},
+): Promise<StatusChange> {
   transition({ status: invoice.status, direction: invoice.direction, attemptsExhausted: options.attemptsExhausted }, to, resolution);
-  const { row, event } = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(invoices)
-      .set({ status: to, resolution: resolution ?? null, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(invoices.id, invoice.id),
-          eq(invoices.status, invoice.status),
-          // A move onto the same status (process_error recording unable_to_reconcile) happens once:
-          // a second writer finds the resolution already set and loses, as for any other move.
-          to === invoice.status ? sql`${invoices.resolution} is distinct from ${resolution ?? null}` : undefined,
-        ),
-      )
-      .returning();
-    if (!row) throw new StaleInvoiceStatusError(invoice.id, invoice.status);
-    await tx.insert(invoiceStatusHistory).values({
-      invoiceId: invoice.id,
-      fromStatus: invoice.status,
-      toStatus: to,
-      resolution: resolution ?? null,
-      reason: options.reason ?? "status change",
-      requestId: options.requestId ?? null,
-      at: row.updatedAt,
-    });
-    return { row, event: await recordStatusChangedEvent(tx, row) };
+  const [row] = await tx
+    .update(invoices)
+    .set({ status: to, resolution: resolution ?? null, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(invoices.id, invoice.id),
+        eq(invoices.status, invoice.status),
+        // A move onto the same status (process_error recording unable_to_reconcile) happens once:
+        // a second writer finds the resolution already set and loses, as for any other move.
+        to === invoice.status ? sql`${invoices.resolution} is distinct from ${resolution ?? null}` : undefined,
+      ),
+    )
+    .returning();
+  if (!row) throw new StaleInvoiceStatusError(invoice.id, invoice.status);
+  await tx.insert(invoiceStatusHistory).values({
+    invoiceId: invoice.id,
+    fromStatus: invoice.status,
+    toStatus: to,
+    resolution: resolution ?? null,
+    reason: options.reason ?? "status change",
+    requestId: options.requestId ?? null,
+    at: row.updatedAt,
   });
-  if (event.deliver) {
-    // The change and its event are committed; if queuing fails now, the webhook sweep queues it later.
-    await enqueue(db, "webhook-deliver", { eventId: event.eventId, invoiceId: row.id, tryNo: 1 }, { key: `${event.eventId}:1` }).catch((error: unknown) =>
-      logger.error("webhook delivery not queued", { eventId: event.eventId, error: error instanceof Error ? error.message : String(error) }),
-    );
-  }
-  return row;
+  return { row, event: await recordStatusChangedEvent(tx, row) };
+}
+
+/** After the change is committed: its webhook delivery is queued (if that fails, the webhook sweep queues it later). */
+export async function queueStatusEvent(db: Db, { row, event }: StatusChange): Promise<void> {
+  if (!event.deliver) return;
+  await enqueue(db, "webhook-deliver", { eventId: event.eventId, invoiceId: row.id, tryNo: 1 }, { key: `${event.eventId}:1` }).catch((error: unknown) =>
+    logger.error("webhook delivery not queued", { eventId: event.eventId, error: error instanceof Error ? error.message : String(error) }),
+  );
 }
 
 export type StatusHistoryEntry = typeof invoiceStatusHistory.$inferSelect;

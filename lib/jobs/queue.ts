@@ -238,9 +238,9 @@ export const QUEUED_JOB_STATES = ["created", "retry", "active"] as const;
 const queuedStatesList = QUEUED_JOB_STATES.map((state) => `'${state}'`).join(", ");
 
 /** Whether a job `name` about the invoice `invoiceId` is still to run, as SQL (for a sweep's query). */
-export function queuedJobExistsSql(name: JobName, invoiceId: SQLWrapper): SQL {
+export function queuedJobExistsSql(name: JobName, invoiceId: SQLWrapper, field: "invoiceId" | "refundId" = "invoiceId"): SQL {
   return sql`exists (select 1 from ${sql.identifier(jobsSchema())}.job j
-    where j.name = ${name} and j.data->>'invoiceId' = ${invoiceId} and j.state in (${sql.raw(queuedStatesList)}))`;
+    where j.name = ${name} and j.data->>${field} = ${invoiceId} and j.state in (${sql.raw(queuedStatesList)}))`;
 }
 
 /** What is queued (not yet done) for one invoice: the invoice page's "Scheduled" section. */

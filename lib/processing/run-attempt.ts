@@ -46,7 +46,7 @@ async function askStatus(adapter: ProviderAdapter, context: AdapterContext, quer
   return { kind: "unknown", providerReference: outcome.providerReference, message: `The status request could not be answered (${outcome.message}); asking again later.` };
 }
 
-type Prepared = { adapter: ProviderAdapter; context: AdapterContext } | { failure: ProviderOutcome };
+export type Prepared = { adapter: ProviderAdapter; context: AdapterContext } | { failure: ProviderOutcome };
 
 const modeMismatch = (message: string): ProviderOutcome => ({ kind: "soft_failed", resolution: "mode_mismatch", message });
 
@@ -54,7 +54,7 @@ const modeMismatch = (message: string): ProviderOutcome => ({ kind: "soft_failed
  * The adapter and its context for one call about `invoice`, or why nothing may be sent: the
  * connection is gone, its mode is not the invoice's, or its address is not its mode's.
  */
-async function prepare(db: Db, invoice: InvoiceRow, connection: ConnectionRow | undefined, recorder: ReturnType<typeof createExchangeRecorder>): Promise<Prepared> {
+export async function prepare(db: Db, invoice: Pick<InvoiceRow, "testMode">, connection: ConnectionRow | undefined, recorder: ReturnType<typeof createExchangeRecorder>): Promise<Prepared> {
   if (!connection) return { failure: unavailable("The connection no longer exists.") };
   const wrongMode = invoiceModeRefusal(invoice.testMode, connection.mode as Mode);
   if (wrongMode) return { failure: modeMismatch(wrongMode) };

@@ -49,6 +49,7 @@ function labelOf(job: ScheduledJob): string {
     "webhook-deliver": () => `Webhook delivery, try ${asNumber(job.data.tryNo) ?? 1}`,
     "sandbox-callback": () => "Sandbox callback to this service",
     "credentials-reseal": () => "Credentials re-seal after a key rotation",
+    "refund-reconcile": () => `Refund status request ${(asNumber(job.data.step) ?? 0) + 1}`,
   };
   return names[job.name]?.() ?? job.name;
 }

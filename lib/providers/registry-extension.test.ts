@@ -133,7 +133,7 @@ describe("a seventh provider registered at run time", () => {
 
 const fixtureDir = fileURLToPath(new URL("../../tests/fixtures/provider-z/", import.meta.url));
 /** What a provider folder may import: the kits, the shared spec builders, node built-ins and its own files. */
-const KIT_IMPORTS = [/^@\/lib\/providers\/kit\//, /^@\/lib\/sandbox\//, /^@\/lib\/providers\/(types|fields|constants|service-builders)$/, /^node:/, /^\.\/[\w-]+$/, /^server-only$/];
+const KIT_IMPORTS = [/^@\/lib\/providers\/kit\//, /^@\/lib\/sandbox\//, /^@\/lib\/money$/, /^@\/lib\/providers\/(types|fields|constants|service-builders)$/, /^node:/, /^\.\/[\w-]+$/, /^server-only$/];
 
 describe("its server half, found by its slug like a listed folder's server.ts", () => {
   it("has an adapter, a sandbox and callbacks", () => {

@@ -1,4 +1,6 @@
 import { toInvoiceResource } from "@/lib/api/invoice-resource";
+import { toRefundResource } from "@/lib/api/refund-resource";
+import { refundFromSnapshot } from "@/lib/refunds/events";
 import { publicBaseUrl } from "@/lib/config";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { invoiceFromSnapshot, snapshotInvoice } from "@/lib/invoices/events";
@@ -11,14 +13,20 @@ import { invoiceFromSnapshot, snapshotInvoice } from "@/lib/invoices/events";
  */
 export const TEST_EVENT_TYPE = "webhook.test";
 
-export type EventForBody = { id: string; type: string; invoice: Record<string, unknown> | null };
+export type EventForBody = { id: string; type: string; invoice: Record<string, unknown> | null; refund?: Record<string, unknown> | null };
 
+/**
+ * refund.* events carry the refund as `data` and its payment invoice in `included` (JSON:API
+ * compound document), both as they were when the event happened.
+ */
 export function renderEventBody(event: EventForBody): string {
   if (!event.invoice) throw new Error(`webhook event ${event.id} has no invoice snapshot`);
-  const resource = toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl: publicBaseUrl() });
+  const baseUrl = publicBaseUrl();
+  const invoice = toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl });
   const meta: Record<string, unknown> = { event_id: event.id, event_type: event.type };
   if (event.type === TEST_EVENT_TYPE) meta.sample = true;
-  return JSON.stringify({ data: resource, meta });
+  if (event.refund) return JSON.stringify({ data: toRefundResource(refundFromSnapshot(event.refund), baseUrl), included: [invoice], meta });
+  return JSON.stringify({ data: invoice, meta });
 }
 
 /**
@@ -35,6 +43,7 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     connectionId: null,
     routingReason: null,
     processedAmountMinor: 10050n,
+    refundedAmountMinor: 0n,
     attemptsCount: 1,
     returnUrl: null,
     status: "processed",
@@ -59,4 +68,31 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     updatedAt: at,
   };
   return snapshotInvoice(row);
+}
+
+/** A refund of the sample invoice, for the docs' refund.succeeded example. */
+export function sampleRefundSnapshot(at = new Date()): Record<string, unknown> {
+  return {
+    id: "rf_sample_refund_example",
+    merchantId: "mer_example",
+    invoiceId: "cpi_sample_webhook_test_event",
+    connectionId: "conn_sample_connection",
+    referenceId: "refund-1001",
+    requestHash: "sample",
+    amount: "30.00",
+    amountMinor: "3000",
+    currency: "EUR",
+    reason: "One item returned",
+    testMode: true,
+    status: "succeeded",
+    resolution: "ok",
+    outcomeUnknown: false,
+    providerReference: "rfB_5f1c2a9e7d3b4c60",
+    message: null,
+    createdBy: null,
+    requestId: null,
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
+    settledAt: at.toISOString(),
+  };
 }

@@ -8,15 +8,24 @@ import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import type { CredentialValues } from "@/lib/providers";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes, silentServer } from "./helpers/sandbox-http";
 
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-a`;
 let credentials: CredentialValues;
+let otherCredentials: CredentialValues;
 
 beforeAll(async () => {
   ({ credentials } = await createTestConnection(t.db, "provider-a", "provider_account"));
+  // A second merchant with the same merchant ID and service code and its own key pair: the signature picks the account.
+  const pair = generateKeyPair();
+  ({ credentials: otherCredentials } = await createTestConnection(t.db, "provider-a", "provider_account", {
+    ...credentials,
+    payment_key: pair.publicKeyPem,
+    private_key: pair.privateKeyPem,
+  }));
 });
 
 const context = (overrides: CredentialValues = {}) => adapterContext(base(), "provider-a", "provider_account", { ...credentials, ...overrides });
@@ -144,5 +153,28 @@ describe("Provider A adapter against its sandbox (signed JSON API v2)", () => {
     expect(log).not.toContain(String(credentials.private_key).split("\n")[1]);
     const records = JSON.stringify(await t.db.select().from(sandboxRecords), (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
     expect(records).not.toContain("4242424242424242");
+  });
+});
+
+describeSandboxRefunds({
+  provider: "Provider A",
+  adapter,
+  context: (overrides = {}) => context(overrides as CredentialValues),
+  otherAccount: () => adapterContext(base(), "provider-a", "provider_account", otherCredentials),
+  // A private key A's payment key does not match, which the adapter can still sign with: the sandbox refuses it.
+  wrongCredentials: { private_key: generateKeyPair().privateKeyPem },
+  payment: (card, amount) => payment(card, amount),
+});
+
+describe("Provider A refunds of a 3-D Secure payment", () => {
+  it("nothing to refund while the customer has not answered; refundable once the step passed", async () => {
+    const instruction = payment("4000000000003220");
+    const outcome = await adapter.createPayment(context(), instruction);
+    expect(outcome).toMatchObject({ kind: "pending" });
+    const paid = { instruction, outcome };
+    expect(await adapter.refund(context(), refundOf(paid, "100.00"))).toMatchObject({ kind: "declined" });
+    await completeThreeDs(t.db, "provider-a", outcome.providerReference!, "pass");
+    expect(await adapter.refund(context(), refundOf(paid, "100.00"))).toMatchObject({ kind: "succeeded" });
+    expect(await adapter.refund(context(), refundOf(paid, "0.01"))).toMatchObject({ kind: "declined" });
   });
 });

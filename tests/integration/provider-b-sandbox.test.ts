@@ -5,17 +5,19 @@ import { providerBAdapter as adapter } from "@/lib/providers/provider-b/adapter"
 import { signB } from "@/lib/providers/provider-b/wire";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxRefunds } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";
 
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-b`;
 let credentials: CredentialValues;
+let otherCredentials: CredentialValues;
 
 beforeAll(async () => {
   ({ credentials } = await createTestConnection(t.db, "provider-b", "h2h"));
   // A second merchant with the same sample terminal ID and another secret: the signature picks the account.
-  await createTestConnection(t.db, "provider-b", "h2h");
+  ({ credentials: otherCredentials } = await createTestConnection(t.db, "provider-b", "h2h"));
 });
 
 const context = (overrides: CredentialValues = {}) => adapterContext(base(), "provider-b", "h2h", { ...credentials, ...overrides });
@@ -92,4 +94,12 @@ describe("Provider B adapter against its sandbox (HMAC-signed terminal API)", ()
     expect(log).not.toContain("4242424242424242");
     expect(log).not.toContain(String(credentials.secret_key));
   });
+});
+
+describeSandboxRefunds({
+  provider: "Provider B",
+  adapter,
+  context: (overrides = {}) => context(overrides as CredentialValues),
+  otherAccount: () => adapterContext(base(), "provider-b", "h2h", otherCredentials),
+  payment: (card, amount) => payment(card, amount),
 });

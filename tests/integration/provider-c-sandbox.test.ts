@@ -4,6 +4,7 @@ import type { CredentialValues } from "@/lib/providers";
 import { providerCAdapter as adapter } from "@/lib/providers/provider-c/adapter";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";
 
 const t = setUpTestDb();
@@ -11,10 +12,13 @@ const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-c`;
 let account: CredentialValues;
 let h2h: CredentialValues;
+let otherAccount: CredentialValues;
 
 beforeAll(async () => {
   ({ credentials: account } = await createTestConnection(t.db, "provider-c", "provider_account"));
   ({ credentials: h2h } = await createTestConnection(t.db, "provider-c", "h2h"));
+  // A second shop with the same sample shop login and another password: the password picks the account.
+  ({ credentials: otherAccount } = await createTestConnection(t.db, "provider-c", "provider_account"));
 });
 
 const context = (overrides: CredentialValues = {}) => adapterContext(base(), "provider-c", "provider_account", { ...account, ...overrides });
@@ -95,5 +99,26 @@ describe("Provider C adapter against its sandbox (HTTP Basic shop API)", () => {
     expect(log).not.toContain("4242424242424242");
     expect(log).not.toContain(String(account.shop_password));
     expect(log).not.toContain(Buffer.from(`${String(account.shop_login)}:${String(account.shop_password)}`).toString("base64"));
+  });
+});
+
+describeSandboxRefunds({
+  provider: "Provider C",
+  adapter,
+  context: (overrides = {}) => context(overrides as CredentialValues),
+  otherAccount: () => adapterContext(base(), "provider-c", "provider_account", otherAccount),
+  payment: (card, amount) => amd(card, amount),
+});
+
+describe("Provider C refunds of a 3-D Secure payment", () => {
+  it("nothing to refund while the customer has not answered; refundable once the step passed", async () => {
+    const instruction = amd("4000000000003220");
+    const outcome = await adapter.createPayment(context(), instruction);
+    expect(outcome).toMatchObject({ kind: "pending" });
+    const paid = { instruction, outcome };
+    expect(await adapter.refund(context(), refundOf(paid, "5000.00"))).toMatchObject({ kind: "declined" });
+    await completeThreeDs(t.db, "provider-c", outcome.providerReference!, "pass");
+    expect(await adapter.refund(context(), refundOf(paid, "5000.00"))).toMatchObject({ kind: "succeeded" });
+    expect(await adapter.refund(context(), refundOf(paid, "0.01"))).toMatchObject({ kind: "declined" });
   });
 });

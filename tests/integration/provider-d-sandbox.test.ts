@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxRecords } from "@/lib/db/schema";
 import type { PaymentInstruction } from "@/lib/providers/kit/adapter";
 import type { CredentialValues } from "@/lib/providers";
@@ -8,6 +8,7 @@ import { providerDAdapter as adapter } from "@/lib/providers/provider-d/adapter"
 import { signD } from "@/lib/providers/provider-d/wire";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { setUpTestDb, unique } from "./helpers/db";
+import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes, silentServer } from "./helpers/sandbox-http";
 
 /** Provider D (spec 4.1, 5.1): its adapter against its sandbox over real HTTP. */
@@ -158,4 +159,75 @@ describe("Provider D adapter against its sandbox", () => {
     }
     expect(stored).toContain("424242******4242");
   });
+});
+
+describe("Provider D refunds: its own wire format", () => {
+  it("POST /refund carries the refund's transaction_id, D's payment_id, tiyin and the numeric currency, signed, without merchant data; /refund/status reads it back", async () => {
+    const { context, connectionId } = await account({ send_merchant_data: true, merchant_category_code: "5411", merchant_url: "https://shop.example.com" });
+    const instruction = sale("4242424242424242", "1000.00");
+    const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
+    const ctx = context();
+    const refund = refundOf(paid, "250.50");
+    const taken = await adapter.refund(ctx, refund);
+    expect(taken).toEqual({ kind: "succeeded", providerReference: expect.stringMatching(/^drf_/) });
+    const [exchange] = ctx.exchanges.list();
+    expect(exchange?.url).toBe(`${base()}/refund`);
+    expect(exchange?.requestHeaders.Sign).toMatch(/^[0-9a-f]{128}$/);
+    expect(exchange?.requestBody).toEqual({
+      merchant_id: expect.any(String),
+      service_id: expect.any(String),
+      transaction_id: refund.refundId,
+      payment_id: refund.paymentReference,
+      amount: 25_050,
+      currency: "860",
+      reason: "Customer asked",
+    });
+    expect(exchange?.responseBody).toMatchObject({ result: { transaction_id: refund.refundId, payment_id: refund.paymentReference, state: 2, amount: 25_050, currency: "860", reject_code: null } });
+    const stored = (await recordsOf(connectionId)).find((record) => record.operation === "refund");
+    expect(JSON.stringify(stored?.request)).not.toMatch(/merchant_category_code|merchant_url/);
+    expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, paymentReference: refund.paymentReference })).toEqual(taken);
+    // The refund's transaction_id is no sale's: D's sale status does not answer it.
+    expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
+  });
+
+  it("a P2P transfer is refunded through the same /refund; a partly captured sale only up to its captured amount (reject code -31641)", async () => {
+    const p2p = await account({ p2p: true });
+    const transfer = sale("4242424242424242", "500.00");
+    const transferred = { instruction: transfer, outcome: await adapter.createPayment(p2p.context(), transfer) };
+    expect(await adapter.refund(p2p.context(), refundOf(transferred, "500.00"))).toMatchObject({ kind: "succeeded" });
+
+    const { context } = await account();
+    const partly = sale("4242424242424242", "1000.77", true);
+    const paid = { instruction: partly, outcome: await adapter.createPayment(context(), partly) };
+    expect(paid.outcome).toMatchObject({ kind: "succeeded", processedAmountMinor: 75_057n });
+    expect(await adapter.refund(context(), refundOf(paid, "750.58"))).toMatchObject({ kind: "declined", message: expect.stringContaining("-31641") });
+    expect(await adapter.refund(context(), refundOf(paid, "750.57"))).toMatchObject({ kind: "succeeded" });
+  });
+
+  it("a wrong API key is refused (provider_auth_error) and nothing is recorded; an unknown path lists D's endpoints", async () => {
+    const { context, connectionId } = await account();
+    const instruction = sale("4242424242424242");
+    const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
+    expect(await adapter.refund(context({ api_key: "wrong-api-key-000000000000" }), refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
+    expect((await recordsOf(connectionId)).filter((record) => record.operation === "refund")).toEqual([]);
+    const response = await fetch(`${base()}/refunds`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: "not_found", message: expect.stringContaining("/refund, /refund/status") } });
+  });
+});
+
+// The conformance suite: one D account and a second one sharing its merchant ID (its own API key and secret).
+let refunding: Awaited<ReturnType<typeof account>>;
+let twin: Awaited<ReturnType<typeof account>>;
+beforeAll(async () => {
+  refunding = await account();
+  twin = await account({ merchant_id: String(refunding.credentials.merchant_id) });
+});
+
+describeSandboxRefunds({
+  provider: "Provider D",
+  adapter,
+  context: (overrides = {}) => refunding.context(overrides as CredentialValues),
+  otherAccount: () => twin.context(),
+  payment: (card, amount) => sale(card, amount),
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxRecords } from "@/lib/db/schema";
 import type { PaymentInstruction } from "@/lib/providers/kit/adapter";
 import type { CredentialValues } from "@/lib/providers";
@@ -10,6 +10,7 @@ import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb, unique } from "./helpers/db";
+import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
 /** Provider E (spec 4.1, 5.1 note 5): requests signed with the merchant's private key, verified with its public key. */
@@ -18,8 +19,8 @@ const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
 const base = () => `${sandbox.origin}/sandbox/provider-e`;
 
 /** Samples share one merchant ID and key pair; a merchant ID of its own keeps each test's records apart. */
-async function account() {
-  const created = await createTestConnection(t.db, "provider-e", "h2h", { ...sampleCredentials("provider-e", "h2h", "test"), merchant_id: unique("E") });
+async function account(overrides: CredentialValues = {}) {
+  const created = await createTestConnection(t.db, "provider-e", "h2h", { ...sampleCredentials("provider-e", "h2h", "test"), merchant_id: unique("E"), ...overrides });
   return { ...created, context: (changes: CredentialValues = {}) => adapterContext(base(), "provider-e", "h2h", { ...created.credentials, ...changes }) };
 }
 
@@ -141,4 +142,79 @@ describe("Provider E adapter against its sandbox", () => {
       expect(text).not.toContain('"cvc":"987"');
     }
   });
+});
+
+describe("Provider E refunds: its own wire format", () => {
+  it("POST /v2/refunds names E's paymentId with the refund id as merchantReference, signed with the private key; both status paths read it back", async () => {
+    const { context } = await account();
+    const instruction = payment("4242424242424242", "75.00");
+    const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
+    const ctx = context();
+    const refund = refundOf(paid, "20.50");
+    const taken = await adapter.refund(ctx, refund);
+    expect(taken).toEqual({ kind: "succeeded", providerReference: expect.stringMatching(/^eref_/) });
+    const [exchange] = ctx.exchanges.list();
+    expect(exchange?.url).toBe(`${base()}/v2/refunds`);
+    // The signature is hidden from the log; the adapter's unit test checks it against the public key.
+    expect(exchange?.requestHeaders).toMatchObject({ Authorization: "[redacted]", "X-Timestamp": expect.stringMatching(/^\d+$/) });
+    expect(exchange?.requestBody).toEqual({ paymentId: refund.paymentReference, merchantReference: refund.refundId, amount: { value: "20.50", currency: "EUR" }, reason: "Customer asked" });
+    expect(exchange?.responseBody).toMatchObject({ paymentId: refund.paymentReference, merchantReference: refund.refundId, resultCode: "Refunded", amount: { value: "20.50", currency: "EUR" } });
+    if (taken.kind !== "succeeded") throw new Error("expected success");
+    expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, paymentReference: refund.paymentReference })).toEqual(taken);
+    expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, providerReference: taken.providerReference, paymentReference: refund.paymentReference })).toEqual(taken);
+    // A refund is no payment: E's payment status does not answer it, by its id or its reference.
+    expect(await adapter.getStatus(context(), { providerReference: taken.providerReference, idempotencyKey: "x", direction: "payment" })).toMatchObject({ kind: "soft_failed" });
+    expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({ kind: "soft_failed" });
+  });
+
+  it("spec 5.1 note 5: a refund signed with another valid private key is refused by the sandbox (401 invalid_signature → provider_auth_error); one without a usable key is not sent", async () => {
+    const { context } = await account();
+    const instruction = payment("4242424242424242");
+    const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
+    const ctx = context({ private_key: generateKeyPair().privateKeyPem });
+    expect(await adapter.refund(ctx, refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") });
+    expect(ctx.exchanges.list()[0]).toMatchObject({ status: 401, responseBody: { errorCode: "invalid_signature" } });
+    const unsigned = context({ private_key: "not a key" });
+    expect(await adapter.refund(unsigned, refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
+    expect(unsigned.exchanges.list()).toEqual([]);
+    expect(await adapter.refund(context(), refundOf(paid, "75.00"))).toMatchObject({ kind: "succeeded" });
+  });
+
+  it("3-D Secure: nothing to refund while the step waits or after a fail; after a pass the captured amount is refundable", async () => {
+    const { context } = await account();
+    for (const answer of ["pass", "fail"] as const) {
+      const instruction = payment("4000000000003220", "75.00");
+      const pending = { instruction, outcome: await adapter.createPayment(context(), instruction) };
+      if (pending.outcome.kind !== "pending") throw new Error("expected pending");
+      expect(await adapter.refund(context(), refundOf(pending, "75.00"))).toMatchObject({ kind: "declined", message: expect.stringContaining("not_captured") });
+      await completeThreeDs(t.db, "provider-e", pending.outcome.providerReference, answer);
+      expect(await adapter.refund(context(), refundOf(pending, "75.00"))).toMatchObject({ kind: answer === "pass" ? "succeeded" : "declined" });
+    }
+  });
+
+  it("an unknown endpoint lists E's endpoints", async () => {
+    const { credentials } = await account();
+    const response = await signedFetch("/v2/refund", String(credentials.merchant_id), String(credentials.private_key));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ errorCode: "not_found", message: expect.stringContaining("POST /v2/refunds, GET /v2/refunds/{refundId}") });
+  });
+});
+
+// The conformance suite: one E account and a second one with the same merchant ID and its own key pair.
+let refunding: Awaited<ReturnType<typeof account>>;
+let twin: Awaited<ReturnType<typeof account>>;
+beforeAll(async () => {
+  refunding = await account();
+  const pair = generateKeyPair();
+  twin = await account({ merchant_id: String(refunding.credentials.merchant_id), public_key: pair.publicKeyPem, private_key: pair.privateKeyPem });
+});
+
+describeSandboxRefunds({
+  provider: "Provider E",
+  adapter,
+  context: (overrides = {}) => refunding.context(overrides as CredentialValues),
+  otherAccount: () => twin.context(),
+  // A key E cannot verify but the adapter can sign with, so the refusal is the sandbox's.
+  wrongCredentials: { private_key: generateKeyPair().privateKeyPem },
+  payment: (card, amount) => payment(card, amount),
 });

@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { sandboxRecords } from "@/lib/db/schema";
 import type { PaymentInstruction } from "@/lib/providers/kit/adapter";
 import type { CredentialValues } from "@/lib/providers";
@@ -8,6 +8,7 @@ import { providerFAdapter as adapter } from "@/lib/providers/provider-f/adapter"
 import { signF } from "@/lib/providers/provider-f/wire";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
 /** Provider F (spec 4.1, 5.2): x-merchant-id + HMAC x-signature, bypass_hpp, send_operation_context_on_return. */
@@ -158,4 +159,88 @@ describe("Provider F adapter against its sandbox", () => {
       expect(text).not.toContain('"cvc":"456"');
     }
   });
+});
+
+describe("Provider F refunds: wire format and sandbox specifics", () => {
+  it("POST /v1/refunds answers F's refund object; the charge status and refund status are read apart", async () => {
+    const { context } = await account();
+    const instruction = payment("4242424242424242");
+    const paid = await adapter.createPayment(context(), instruction);
+    const refund = refundOf({ instruction, outcome: paid }, "20.00");
+    const ctx = context();
+    const outcome = await adapter.refund(ctx, refund);
+    expect(outcome).toMatchObject({ kind: "succeeded", providerReference: expect.stringMatching(/^re_/) });
+    const exchange = ctx.exchanges.list().at(-1)!;
+    expect(exchange.responseBody).toMatchObject({
+      object: "refund",
+      status: "succeeded",
+      amount: 2_000,
+      currency: "eur",
+      charge: refund.paymentReference,
+      reference: refund.refundId,
+      livemode: false,
+    });
+    // By F's refund id too; a refund id is no charge id, nor a refund's reference a charge's.
+    expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, providerReference: outcome.kind === "succeeded" ? outcome.providerReference : "", paymentReference: refund.paymentReference })).toEqual(outcome);
+    expect(await adapter.getStatus(context(), { providerReference: outcome.kind === "succeeded" ? outcome.providerReference : "", idempotencyKey: "x", direction: "payment" })).toMatchObject({ kind: "soft_failed" });
+    expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({ kind: "soft_failed" });
+  });
+
+  it("declines name F's failure codes: refund_declined (.32), amount_exceeds_captured", async () => {
+    const { context } = await account();
+    const instruction = payment("4242424242424242", "50.00");
+    const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
+    expect(await adapter.refund(context(), refundOf(paid, "10.32"))).toMatchObject({ kind: "declined", message: expect.stringContaining("refund_declined") });
+    expect(await adapter.refund(context(), refundOf(paid, "50.01"))).toMatchObject({ kind: "declined", message: expect.stringContaining("amount_exceeds_captured") });
+  });
+
+  it("a 3-D Secure charge is refundable once passed; a bypass_hpp charge made without a card is refundable", async () => {
+    const { context } = await account();
+    const threeDs = payment("4000000000003220");
+    const pending = await adapter.createPayment(context(), threeDs);
+    if (pending.kind !== "pending") throw new Error("expected pending");
+    expect(await adapter.refund(context(), refundOf({ instruction: threeDs, outcome: pending }, "1.00"))).toMatchObject({ kind: "declined", message: expect.stringContaining("charge_not_captured") });
+    await completeThreeDs(t.db, "provider-f", pending.providerReference, "pass");
+    expect(await adapter.refund(context(), refundOf({ instruction: threeDs, outcome: pending }, "120.00"))).toMatchObject({ kind: "succeeded" });
+
+    const { card: _card, ...bypass } = payment("4242424242424242", "120.00", { bypass_hpp: true });
+    const outcome = await adapter.createPaymentWithoutCard!(context(), bypass);
+    expect(await adapter.refund(context(), refundOf({ instruction: { ...bypass, card: threeDs.card }, outcome }, "120.00"))).toMatchObject({ kind: "succeeded" });
+  });
+
+  it("spec 5.2 auth for refunds: no key, an unknown key, a prod_ key or a bad signature is answered 401", async () => {
+    const { credentials } = await account();
+    const body = JSON.stringify({ charge: "ch_x", amount: 100, currency: "eur", reference: randomUUID() });
+    for (const [key, secret, code] of [
+      ["", String(credentials.secret_key), "missing_merchant_id"],
+      [`dev_pub_${randomUUID()}`, String(credentials.secret_key), "unknown_merchant_id"],
+      [`prod_pub_${randomUUID()}`, String(credentials.secret_key), "unknown_merchant_id"],
+      [String(credentials.public_key), "dev_sec_wrongwrongwrongwrongwrongwrong", "invalid_signature"],
+    ]) {
+      const response = await fetch(`${base()}/v1/refunds`, { method: "POST", headers: { "x-merchant-id": key!, "x-signature": signF(secret!, body) }, body });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: { type: "authentication_error", code } });
+    }
+  });
+});
+
+let refundAccount: Awaited<ReturnType<typeof account>>;
+let otherCredentials: CredentialValues;
+
+beforeAll(async () => {
+  refundAccount = await account();
+  // A second merchant with the same public key and another secret: the signature picks the account.
+  ({ credentials: otherCredentials } = await createTestConnection(t.db, "provider-f", "h2h", {
+    public_key: refundAccount.credentials.public_key,
+    secret_key: `dev_sec_${randomBytes(24).toString("base64url")}`,
+    currency: "EUR",
+  }));
+});
+
+describeSandboxRefunds({
+  provider: "Provider F",
+  adapter,
+  context: (overrides = {}) => refundAccount.context(overrides as CredentialValues),
+  otherAccount: () => adapterContext(base(), "provider-f", "h2h", otherCredentials),
+  payment: (card, amount) => payment(card, amount),
 });

@@ -16,6 +16,8 @@ import * as paymentAttemptsRoute from "@/app/api/commerce/payment-invoices/[id]/
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
 import * as payoutAttemptsRoute from "@/app/api/commerce/payout-invoices/[id]/attempts/route";
 import * as payoutProcessRoute from "@/app/api/commerce/payout-invoices/[id]/process/route";
+import * as paymentRefundsRoute from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
+import * as refundRoute from "@/app/api/commerce/refunds/[id]/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route";
 import * as connectionRoute from "@/app/api/connections/[id]/route";
@@ -33,6 +35,7 @@ import {
   updateConnectionAction,
 } from "@/lib/actions/connections";
 import { processPayoutAction } from "@/lib/actions/process-payout";
+import { refundInvoiceAction } from "@/lib/actions/refunds";
 import type { ActionResult } from "@/lib/actions/result";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
@@ -161,6 +164,15 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
   "app/api/[...rest]/route.ts OPTIONS": { exempt: "the catch-all answers 404 for every path" },
   "app/api/commerce/payment-invoices/[id]/attempts/route.ts GET": { handler: handler(paymentAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
   "app/api/commerce/payment-invoices/[id]/route.ts GET": { handler: handler(paymentRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
+  "app/api/commerce/payment-invoices/[id]/refunds/route.ts GET": { handler: handler(paymentRefundsRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
+  "app/api/commerce/payment-invoices/[id]/refunds/route.ts POST": {
+    handler: handler(paymentRefundsRoute.POST),
+    auth: "key",
+    composer: true,
+    params: invoiceParams("payment"),
+    body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }),
+  },
+  "app/api/commerce/refunds/[id]/route.ts GET": { handler: handler(refundRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.refundId }) },
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": { handler: handler(payoutAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/process/route.ts POST": { handler: handler(payoutProcessRoute.POST), auth: "key", params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/route.ts GET": { handler: handler(payoutRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
@@ -193,6 +205,8 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/(public)/pay/[id]/status/route.ts": payStatusRoute,
   "app/api/commerce/payment-invoices/[id]/attempts/route.ts": paymentAttemptsRoute,
   "app/api/commerce/payment-invoices/[id]/route.ts": paymentRoute,
+  "app/api/commerce/payment-invoices/[id]/refunds/route.ts": paymentRefundsRoute,
+  "app/api/commerce/refunds/[id]/route.ts": refundRoute,
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts": payoutAttemptsRoute,
   "app/api/commerce/payout-invoices/[id]/process/route.ts": payoutProcessRoute,
   "app/api/commerce/payout-invoices/[id]/route.ts": payoutRoute,
@@ -454,6 +468,13 @@ const ACTIONS: Record<string, ActionCase> = {
     role: "owner",
     tenant: { run: () => processPayoutAction({ id: B.payoutId }), refusal: "This payout does not exist." },
     own: () => processPayoutAction({ id: A.payoutId }),
+  },
+  "lib/actions/refunds.ts#refundInvoiceAction": {
+    role: "member",
+    tenant: {
+      run: () => refundInvoiceAction({ invoiceId: B.paymentId, referenceId: unique("refund"), amount: "0.01" }),
+      refusal: "This payment does not exist.",
+    },
   },
   "lib/actions/routing.ts#saveRoutingOrderAction": {
     role: "owner",

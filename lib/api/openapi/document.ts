@@ -6,7 +6,11 @@ import {
   invoiceDocumentSchema,
   invoiceListDocumentSchema,
   invoiceListQuerySchema,
+  refundDocumentSchema,
+  refundListDocumentSchema,
 } from "@/lib/invoices/contract/resource-schemas";
+import { refundRequestSchema } from "@/lib/refunds/contract";
+import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
 import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "@/lib/invoices/contract/schemas";
 import { listServices, type InvoiceDirection } from "@/lib/providers";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
@@ -100,6 +104,7 @@ const invoiceResponse = (description: string): Json => ({
 const OPERATION_TAGS = [
   { name: "payments", description: "Payment invoices: create, read, list, attempts", prefix: "/api/commerce/payment-invoices" },
   { name: "payouts", description: "Payout invoices: create, read, list, attempts, process", prefix: "/api/commerce/payout-invoices" },
+  { name: "refunds", description: "Refunds of processed payments", prefix: "/api/commerce/refunds" },
   { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
   { name: "routing", description: "Routing orders: where new invoices go, and the cascade order", prefix: "/api/routing" },
   { name: "providers", description: "The providers and their connection forms", prefix: "/api/providers" },
@@ -220,6 +225,62 @@ function processOperation(): Json {
   };
 }
 
+const refundResponse = (description: string): Json => ({
+  description,
+  content: { [JSON_API]: { schema: ref("RefundDocument") } },
+  headers: { ...REQUEST_ID_HEADER, Location: { description: "The refund's URL", schema: { type: "string", format: "uri" } } },
+});
+
+function createRefundOperation(): Json {
+  const triggers = TEST_REFUNDS.map((trigger) => `${trigger.cents === "any other" ? "any other cents" : `.${trigger.cents}`}: ${trigger.outcome}`).join(" ");
+  return {
+    operationId: "createRefund",
+    summary: "Refund a processed payment, in full or in part",
+    description:
+      "Sent at once to the connection that took the payment (never another one), with the refund's id as the provider's " +
+      "idempotency key; the answer is the refund after the provider's answer: succeeded, failed, or pending (the provider " +
+      "settles it later; status requests and its callbacks follow it, and refund.succeeded or refund.failed is sent to your " +
+      "webhook). amount left out refunds the whole rest: processed_amount less what is refunded or on its way back. Several " +
+      "partial refunds may follow each other until nothing is left. The invoice moves to refunding while a refund is open, " +
+      "then to partially_refunded, refunded, or back to processed when every refund failed. 409 when the payment cannot be " +
+      "refunded: not_processed (never processed, or already refunded in full), fully_refunded (refunds on their way " +
+      `already take all of it), reference_reused. Test mode: the refund amount's cents decide the sandbox's answer. ${triggers}`,
+    parameters: [idParameter("payment")],
+    requestBody: { required: true, content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("RefundRequest") }])) },
+    responses: {
+      "200": refundResponse("Replay: a refund with this reference_id and the same body already exists"),
+      "201": refundResponse("Created and sent"),
+      "409": errorResponse("The payment cannot be refunded now (the code says why), or reference_id was used with another body"),
+      ...errorRefs(["400", "BadRequest"], ["403", "Forbidden"], ["404", "NotFound"], ["413", "PayloadTooLarge"], ["422", "UnprocessableEntity"]),
+    },
+  };
+}
+
+function listRefundsOperation(): Json {
+  return {
+    operationId: "listPaymentInvoiceRefunds",
+    summary: "The payment invoice's refunds, oldest first",
+    description: "The invoice's relationships.refunds.links.related.",
+    parameters: [idParameter("payment")],
+    responses: {
+      "200": { description: "The refunds", content: { [JSON_API]: { schema: ref("RefundList") } } },
+      ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
+    },
+  };
+}
+
+function getRefundOperation(): Json {
+  return {
+    operationId: "getRefund",
+    summary: "Read one refund",
+    parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^rf_[A-Za-z0-9_-]+$" } }],
+    responses: {
+      "200": refundResponse("The refund"),
+      ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
+    },
+  };
+}
+
 /**
  * OpenAPI 3.1 description of the whole API under /api (invoices, connections, routing, providers),
  * generated from the zod schemas the routes validate with and describe their answers by.
@@ -236,6 +297,8 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
     paths[`${collection}/{id}/attempts`] = { get: attemptsOperation(kind) };
   }
   paths["/api/commerce/payout-invoices/{id}/process"] = { post: processOperation() };
+  paths["/api/commerce/payment-invoices/{id}/refunds"] = { post: createRefundOperation(), get: listRefundsOperation() };
+  paths["/api/commerce/refunds/{id}"] = { get: getRefundOperation() };
   Object.assign(paths, managementPaths());
   tagOperations(paths);
   return {
@@ -266,6 +329,9 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
         InvoiceDocument: toSchema(invoiceDocumentSchema),
         InvoiceList: toSchema(invoiceListDocumentSchema),
         AttemptList: toSchema(attemptListDocumentSchema),
+        RefundRequest: toSchema(refundRequestSchema),
+        RefundDocument: toSchema(refundDocumentSchema),
+        RefundList: toSchema(refundListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),
         ...managementSchemas(),
       },

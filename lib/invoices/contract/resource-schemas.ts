@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTEMPT_STATUSES, PAYOUT_PART_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
+import { ATTEMPT_STATUSES, PAYOUT_PART_STATUSES, REFUND_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
 import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
 import { INVOICE_TYPES } from "./resource-types";
@@ -84,6 +84,11 @@ export const invoiceResourceSchema = z
           "What the provider actually collected or paid out, in the same form as amount (a string when amount was sent " +
           "as one, else a number); lower than amount on partially_processed; null until a provider says",
       }),
+      refunded_amount: z.union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)]).optional().meta({
+        description:
+          "Payments only: what succeeded refunds have given back, in the same form as amount; refunds still on their way " +
+          "are not counted (relationships.refunds.links.related lists every refund)",
+      }),
       attempts: z.int().min(0).meta({ description: "Provider attempts made so far (relationships.attempts.links.related lists them)" }),
       return_url: z.url().nullable().meta({ description: "Where the hosted page sends the customer back; null when not sent" }),
       lifetime: z.int().min(0).meta({
@@ -105,10 +110,48 @@ export const invoiceResourceSchema = z
           links: z.object({ related: z.url().meta({ description: "The invoice's attempts (GET, JSON:API list of invoice-attempt)" }) }),
         })
         .meta({ description: "The provider attempts made for the invoice, oldest first, at links.related" }),
+      refunds: z
+        .object({ links: z.object({ related: z.url().meta({ description: "The payment's refunds (GET, JSON:API list of refund)" }) }) })
+        .optional()
+        .meta({ description: "Payments only: the refunds of the invoice, oldest first, at links.related" }),
     }),
     links: z.object({ self: z.url() }),
   })
   .meta({ description: "Invoice resource (JSON:API)" });
+
+export const REFUND_TYPE = "refund";
+
+/** A refund of a payment invoice (lib/refunds). */
+export const refundResourceSchema = z
+  .object({
+    id: z.string().meta({ description: "rf_…; also the idempotency key sent to the provider" }),
+    type: z.literal(REFUND_TYPE),
+    attributes: z.object({
+      status: z.enum(REFUND_STATUSES).meta({
+        description: "created (stored, being sent), pending (the provider will settle it), then succeeded or failed",
+      }),
+      resolution: resolutionSchema.nullable().meta({ description: "ok when succeeded; why it failed otherwise; null while open" }),
+      amount: z.string().meta({ description: "Decimal text in the invoice's currency" }),
+      currency: z.string(),
+      reference_id: z.string(),
+      reason: z.string().nullable(),
+      test_mode: z.boolean(),
+      provider_reference: z.string().nullable(),
+      message: z.string().nullable().meta({ description: "The provider's answer in plain words" }),
+      created: timestamp("When the refund was asked for"),
+      updated: timestamp("Its last change"),
+      settled: z.iso.datetime().nullable().meta({ description: "When it succeeded or failed; null while open" }),
+    }),
+    relationships: z.object({
+      invoice: z.object({ data: z.object({ type: z.literal("payment-invoice"), id: z.string() }) }),
+      connection: z.object({ data: z.object({ type: z.literal("connection"), id: z.string() }) }),
+    }),
+    links: z.object({ self: z.url() }),
+  })
+  .meta({ description: "Refund (JSON:API)" });
+
+export const refundDocumentSchema = z.object({ data: refundResourceSchema });
+export const refundListDocumentSchema = z.object({ data: z.array(refundResourceSchema), links: z.object({ self: z.url() }) });
 
 export const ATTEMPT_TYPE = "invoice-attempt";
 

@@ -145,6 +145,7 @@ export async function createInvoice(
       status: INITIAL_STATUS,
       resolution: null,
       processedAmountMinor: null,
+      refundedAmountMinor: 0n,
       attemptsCount: 0,
       createdAt,
       updatedAt: createdAt,

@@ -1,5 +1,6 @@
 import "server-only";
 import { formatCardNumber, TEST_CARDS } from "@/lib/sandbox/cards";
+import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
 import type { CardFieldErrors } from "@/lib/pay/card-checks";
 import type { HostedInvoice } from "@/lib/pay/hosted-invoice";
 import { flag, html, Html } from "./html";
@@ -138,7 +139,9 @@ function testCards(): Html {
   return html`<section aria-labelledby="test-cards-heading" class="${C.testCards}"><h2 id="test-cards-heading" class="${C.testCardsTitle}">Test cards</h2><p class="${C.testCardsNote}">Choose one to fill in the form. Any future expiry date works; the CVC 000 is refused as wrong.</p><ul class="${C.testCardList}">${TEST_CARDS.map(
     (card) =>
       html`<li><button type="button" class="${C.testCard}" data-test-card="${formatCardNumber(card.number)}" data-label="${card.label}"><span class="${C.testCardNumber}">${formatCardNumber(card.number)}</span><span class="${C.testCardOutcome}"><span class="${C.testCardLabel}">${card.label}</span> · ${card.outcome}</span></button></li>`,
-  )}</ul></section>`;
+  )}</ul><p class="${C.testCardsNote}" data-testid="test-refunds">Test refunds, for the merchant after a test payment: the refund amount&#39;s cents decide. ${TEST_REFUNDS.map(
+    (trigger) => `${trigger.cents === "any other" ? "Any other cents" : `.${trigger.cents}`}: ${trigger.label.toLowerCase()}.`,
+  ).join(" ")}</p></section>`;
 }
 
 /** The live region's content: the result, a message for the whole form, and what a test card did (both filled in by the script too). */

@@ -111,6 +111,37 @@ export type HealthResult =
   | { kind: "credentials_refused"; field?: string; message: string; found?: string }
   | { kind: "unreachable"; message: string };
 
+/**
+ * A refund of a processed payment. `refundId` is the provider's idempotency key: the same refund
+ * sent twice is one refund. It goes to the connection that took the payment, which knows the
+ * payment by its reference (and by the attempt's idempotency key).
+ */
+export type RefundInstruction = {
+  refundId: string;
+  invoiceId: string;
+  /** The provider's reference of the payment (the successful attempt's). */
+  paymentReference: string;
+  /** The idempotency key the payment was sent with (the attempt's id). */
+  paymentKey: string;
+  currency: string;
+  /** Decimal text in the currency's exponent. */
+  amount: string;
+  amountMinor: bigint;
+  reason?: string;
+};
+
+/**
+ * A provider's answer about a refund. `refused`: the provider did not take it (unavailable, or the
+ * request itself was refused), so nothing was refunded; `unknown`: it may have been, and only a
+ * status request (or a callback) may say, never a resend with another key.
+ */
+export type RefundOutcome =
+  | { kind: "succeeded"; providerReference: string }
+  | { kind: "pending"; providerReference: string }
+  | { kind: "declined"; providerReference?: string; message: string }
+  | { kind: "refused"; resolution: Extract<Resolution, "provider_unavailable" | "provider_auth_error" | "mode_mismatch" | "general_error">; message: string }
+  | { kind: "unknown"; providerReference?: string; message: string };
+
 export type ProviderAdapter = {
   createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome>;
   /**
@@ -123,4 +154,8 @@ export type ProviderAdapter = {
   /** The status request: what the provider knows of an earlier payment or payout. */
   getStatus(context: AdapterContext, query: { providerReference?: string; idempotencyKey: string; direction: "payment" | "payout" }): Promise<ProviderOutcome>;
   healthCheck(context: AdapterContext): Promise<HealthResult>;
+  /** Sends a refund of a processed payment (lib/refunds). */
+  refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome>;
+  /** What the provider knows of an earlier refund, by its id (and its reference when known). */
+  getRefundStatus(context: AdapterContext, query: { refundId: string; providerReference?: string; paymentReference: string }): Promise<RefundOutcome>;
 };

@@ -46,6 +46,68 @@ describe("Provider A adapter: wire format and answers", () => {
     expect(await providerAAdapter.getStatus(context(), status)).toMatchObject({ kind: "unknown" });
   });
 
+  it("refunds: a signed POST to refunds naming the payment's transaction_id; the status asks the status endpoint with operation refund", async () => {
+    const fetch = answerWith(200, {
+      status: "refunded",
+      refund_id: "A-RF-1",
+      request_id: "rf_1",
+      transaction_id: "A-TX-1",
+      amount_refunded: "10.50",
+      currency: "UAH",
+    });
+    const refund = { refundId: "rf_1", invoiceId: "cpi_1", paymentReference: "A-TX-1", paymentKey: "att_1", currency: "UAH", amount: "10.50", amountMinor: 1050n, reason: "Customer asked" };
+    expect(await providerAAdapter.refund(context(), refund)).toEqual({ kind: "succeeded", providerReference: "A-RF-1" });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-a/api/v2/refunds`);
+    expect(init.method).toBe("POST");
+    const body = String(init.body);
+    expect(JSON.parse(body)).toEqual({
+      merchant_id: credentials.merchant_id,
+      service_code: credentials.service_code,
+      request_id: "rf_1",
+      transaction_id: "A-TX-1",
+      amount: "10.50",
+      currency: "UAH",
+      reason: "Customer asked",
+    });
+    expect(createVerify("sha256").update(body).verify(String(credentials.payment_key), init.headers["x-signature"]!, "base64")).toBe(true);
+
+    const status = answerWith(200, {
+      status: "declined",
+      refund_id: "A-RF-2",
+      request_id: "rf_2",
+      transaction_id: "A-TX-1",
+      amount_refunded: "1.00",
+      currency: "UAH",
+      decline_code: "13",
+      decline_reason: "Invalid amount",
+    });
+    expect(await providerAAdapter.getRefundStatus(context(), { refundId: "rf_2", paymentReference: "A-TX-1" })).toEqual({
+      kind: "declined",
+      providerReference: "A-RF-2",
+      message: "Invalid amount",
+    });
+    const [statusUrl, statusInit] = status.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(statusUrl).toBe(`${publicBaseUrl()}/sandbox/provider-a/api/v2/status`);
+    expect(JSON.parse(String(statusInit.body))).toMatchObject({ merchant_id: credentials.merchant_id, request_id: "rf_2", operation: "refund" });
+    expect(createVerify("sha256").update(String(statusInit.body)).verify(String(credentials.payment_key), statusInit.headers["x-signature"]!, "base64")).toBe(true);
+  });
+
+  it("refunds: 503 refunded nothing, 502 may have, 404 to a status request never arrived, an unusable key is refused without a request", async () => {
+    const refund = { refundId: "rf_3", invoiceId: "cpi_1", paymentReference: "A-TX-1", paymentKey: "att_1", currency: "UAH", amount: "1.00", amountMinor: 100n };
+    answerWith(503, { error: { code: "temporarily_unavailable" } });
+    expect(await providerAAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
+    answerWith(502, "bad gateway");
+    expect(await providerAAdapter.refund(context(), refund)).toMatchObject({ kind: "unknown" });
+    answerWith(200, { status: "approved", transaction_id: "A-TX-1", currency: "UAH" });
+    expect(await providerAAdapter.refund(context(), refund)).toMatchObject({ kind: "unknown" });
+    answerWith(404, { error: { code: "not_found" } });
+    expect(await providerAAdapter.getRefundStatus(context(), { refundId: "rf_3", paymentReference: "A-TX-1" })).toMatchObject({ kind: "refused" });
+    const fetch = answerWith(200, {});
+    expect(await providerAAdapter.refund(context({ private_key: "not a key" }), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it("an unusable private key is refused without a request", async () => {
     const fetch = answerWith(200, {});
     expect(await providerAAdapter.healthCheck(context({ private_key: "not a key" }))).toMatchObject({ kind: "credentials_refused", field: "private_key" });

@@ -1,15 +1,35 @@
 import "server-only";
 import { formatMinor } from "@/lib/money";
-import type { AdapterContext, PaymentInstruction, PayoutInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { z } from "zod";
+import type {
+  AdapterContext,
+  PaymentInstruction,
+  PayoutInstruction,
+  ProviderAdapter,
+  ProviderOutcome,
+  RefundInstruction,
+  RefundOutcome,
+} from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
-import { credentialOf, findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
-import { outcomeOf } from "./mapping";
-import { A_SIGNATURE_HEADER, aAnswerSchema, signBody } from "./wire";
+import {
+  credentialOf,
+  findErrorCode,
+  hideFromLog,
+  readHealth,
+  readRefundStatusTransport,
+  readRefundTransport,
+  readStatusTransport,
+  readTransport,
+  unreadableAnswer,
+  unreadableRefundAnswer,
+} from "../server/provider-answers";
+import { outcomeOf, refundOutcomeOf } from "./mapping";
+import { A_SIGNATURE_HEADER, aAnswerSchema, aRefundAnswerSchema, signBody, type aRefundRequestSchema } from "./wire";
 
 /**
  * Provider A's client for API v2 (wire format and signing in ./wire.ts, what answers mean in
- * ./mapping.ts). `request_id` is the idempotency key: the same id twice is one payment or payout,
- * and the status endpoint finds it by that id.
+ * ./mapping.ts). `request_id` is the idempotency key: the same id twice is one payment, payout or
+ * refund, and the status endpoint finds it by that id (a refund's with `operation: "refund"`).
  */
 
 async function post(context: AdapterContext, endpoint: string, payload: Record<string, unknown>) {
@@ -66,6 +86,26 @@ function createPayout(context: AdapterContext, instruction: PayoutInstruction): 
   });
 }
 
+/** A refund or its status request: refunds are answered with a refund object of their own. */
+async function sendRefund(context: AdapterContext, endpoint: "refunds" | "status", payload: Record<string, unknown>): Promise<RefundOutcome> {
+  const response = await post(context, endpoint, payload);
+  const read = endpoint === "status" ? readRefundStatusTransport(response) : readRefundTransport(response);
+  if ("outcome" in read) return read.outcome;
+  const parsed = aRefundAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? refundOutcomeOf(parsed.data) : unreadableRefundAnswer(read.answer);
+}
+
+function refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome> {
+  const payload: z.input<typeof aRefundRequestSchema> = {
+    request_id: instruction.refundId,
+    transaction_id: instruction.paymentReference,
+    amount: formatMinor(instruction.amountMinor, instruction.currency),
+    currency: instruction.currency,
+    ...(instruction.reason ? { reason: instruction.reason.slice(0, 255) } : {}),
+  };
+  return sendRefund(context, "refunds", payload);
+}
+
 /** Provider A's refusal codes say which credential it could not match. */
 function refusedField(body: unknown): string {
   const code = findErrorCode(body);
@@ -77,4 +117,6 @@ export const providerAAdapter: ProviderAdapter = {
   createPayout,
   getStatus: (context, query) => send(context, "status", { request_id: query.idempotencyKey, operation: query.direction }),
   healthCheck: async (context) => readHealth(await post(context, "ping", { nonce: Date.now().toString(36) }), refusedField),
+  refund,
+  getRefundStatus: (context, query) => sendRefund(context, "status", { request_id: query.refundId, operation: "refund" }),
 };

@@ -1,8 +1,9 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { ATransaction } from "./wire";
+import type { ARefund, ATransaction } from "./wire";
 
 /**
  * What Provider A's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -46,5 +47,25 @@ export function outcomeOf(transaction: ATransaction): ProviderOutcome {
         providerReference,
         message: transaction.decline_reason ?? `Declined by Provider A (${transaction.decline_code ?? "no code"}).`,
       };
+  }
+}
+
+/** A's refund statuses and decline codes (ISO 8583, as its payment declines): the sandbox words its decisions with them, the adapter reads them back. */
+export const A_REFUND_STATUS: Readonly<Record<SandboxRefundStatus, ARefund["status"]>> = { succeeded: "refunded", pending: "processing", declined: "declined" };
+export const A_REFUND_DECLINES: Readonly<Record<SandboxRefundDecline, { code: string; reason: string }>> = {
+  declined: { code: "57", reason: "Refund not permitted by the issuer" },
+  exceeds: { code: "13", reason: "Invalid amount: the refunds would exceed the amount processed" },
+};
+
+/** A refund answer as the service's outcome. */
+export function refundOutcomeOf(refund: ARefund): RefundOutcome {
+  const providerReference = refund.refund_id;
+  switch (refund.status) {
+    case "refunded":
+      return { kind: "succeeded", providerReference };
+    case "processing":
+      return { kind: "pending", providerReference };
+    case "declined":
+      return { kind: "declined", providerReference, message: refund.decline_reason ?? `Refund declined by Provider A (${refund.decline_code ?? "no code"}).` };
   }
 }

@@ -6,7 +6,8 @@ import { z } from "zod";
  * Provider A's wire format, shared by its adapter, its callbacks and its sandbox. API v2 takes
  * JSON bodies carrying merchant_id and service_code, each signed with the merchant's private key
  * (RSA-SHA256 of the raw body, base64, header `X-Signature`); A verifies it with the payment key
- * issued for the merchant. Payments, payouts and status requests are answered with one shape.
+ * issued for the merchant. Payments, payouts and status requests are answered with one shape;
+ * refunds (below) with a refund object of their own.
  *
  * A's callbacks are signed with A's own key, not the merchant's: `X-A-Signature` is the base64
  * Ed25519 signature of `${X-A-Event-Id}.${X-A-Timestamp}.${raw body}`.
@@ -38,6 +39,39 @@ export type AAnswer = ATransaction & { request_id: string };
 export const aCallbackTransactionSchema = aAnswerSchema
   .omit({ redirect_url: true })
   .extend({ transaction_id: z.string().min(1), request_id: z.string().min(1), currency: z.string().length(3) });
+
+/**
+ * A refund (`POST /api/v2/refunds`, not shown in the spec; designed in A's style): a signed JSON
+ * body like every request, carrying merchant_id and service_code, `request_id` (the idempotency
+ * key: the service's refund id), `transaction_id` (the payment's, as A answered it), `amount`
+ * (decimal text) and `currency`, and an optional `reason`. Its status is asked at the one status
+ * endpoint, `POST /api/v2/status` with the refund's `request_id` and `operation: "refund"`, which
+ * answers the same refund object. Partial refunds are allowed, several per payment, up to the
+ * payment's amount_processed.
+ */
+export const aRefundRequestSchema = z.object({
+  request_id: z.string().min(1).max(255),
+  transaction_id: z.string().min(1),
+  amount: z.string(),
+  currency: z.string().length(3),
+  reason: z.string().max(255).optional(),
+});
+
+export const A_REFUND_STATUSES = ["refunded", "processing", "declined"] as const;
+
+/** A refund as A answers it (and as the adapter reads it); declines carry A's ISO 8583 code. */
+export const aRefundAnswerSchema = z.object({
+  status: z.enum(A_REFUND_STATUSES),
+  refund_id: z.string(),
+  request_id: z.string(),
+  transaction_id: z.string(),
+  amount_refunded: z.string(),
+  currency: z.string(),
+  decline_code: z.string().optional(),
+  decline_reason: z.string().optional(),
+});
+
+export type ARefund = z.infer<typeof aRefundAnswerSchema>;
 
 export const A_SIGNATURE_HEADER = "x-signature";
 

@@ -1,11 +1,22 @@
 import "server-only";
 import type { z } from "zod";
 import { formatMinor } from "@/lib/money";
-import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
-import { credentialOf, findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
-import { outcomeOf } from "./mapping";
-import { B_HEADERS, bAnswerSchema, signB, type bChargeSchema } from "./wire";
+import {
+  credentialOf,
+  findErrorCode,
+  hideFromLog,
+  readHealth,
+  readRefundStatusTransport,
+  readRefundTransport,
+  readStatusTransport,
+  readTransport,
+  unreadableAnswer,
+  unreadableRefundAnswer,
+} from "../server/provider-answers";
+import { outcomeOf, refundOutcomeOf } from "./mapping";
+import { B_HEADERS, bAnswerSchema, bRefundAnswerSchema, signB, type bChargeSchema, type bRefundSchema } from "./wire";
 
 /** Provider B's client for its terminal API v1 (wire format and signing in ./wire.ts, what answers mean in ./mapping.ts). */
 
@@ -49,6 +60,23 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
   return readAnswer(readTransport(await call(context, "POST", "charges", body)));
 }
 
+function readRefundAnswer(read: ReturnType<typeof readRefundTransport>): RefundOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = bRefundAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? refundOutcomeOf(parsed.data) : unreadableRefundAnswer(read.answer);
+}
+
+async function refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome> {
+  const body: Omit<z.input<typeof bRefundSchema>, "terminal_id"> = {
+    refund_ref: instruction.refundId,
+    txn: instruction.paymentReference,
+    sum: formatMinor(instruction.amountMinor, instruction.currency),
+    cur: instruction.currency,
+    ...(instruction.reason ? { reason: instruction.reason.slice(0, 255) } : {}),
+  };
+  return readRefundAnswer(readRefundTransport(await call(context, "POST", "refunds", body)));
+}
+
 /** Provider B's refusal codes say whether the terminal or its secret was wrong. */
 function refusedField(body: unknown): string {
   return findErrorCode(body) === "unknown_terminal" ? "terminal_id" : "secret_key";
@@ -59,4 +87,7 @@ export const providerBAdapter: ProviderAdapter = {
   getStatus: async (context, query) =>
     readAnswer(readStatusTransport(await call(context, "GET", `charges/${encodeURIComponent(query.idempotencyKey)}`))),
   healthCheck: async (context) => readHealth(await call(context, "GET", "auth-check"), refusedField),
+  refund,
+  getRefundStatus: async (context, query) =>
+    readRefundAnswer(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
 };

@@ -1,8 +1,9 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { BCharge } from "./wire";
+import type { BCharge, BRefund } from "./wire";
 
 /**
  * What Provider B's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -33,5 +34,25 @@ export function outcomeOf(charge: BCharge): ProviderOutcome {
         providerReference,
         message: charge.error_text ?? `Declined by Provider B (${charge.error_code ?? "no code"}).`,
       };
+  }
+}
+
+/** B's refund results and decline codes: the sandbox words its decisions with them, the adapter reads them back. */
+export const B_REFUND_RESULT: Readonly<Record<SandboxRefundStatus, BRefund["result"]>> = { succeeded: "ok", pending: "wait", declined: "fail" };
+export const B_REFUND_DECLINES: Readonly<Record<SandboxRefundDecline, { error_code: string; error_text: string }>> = {
+  declined: { error_code: "refund_declined", error_text: "The issuer refused the refund." },
+  exceeds: { error_code: "refund_exceeds_capture", error_text: "The refunds would exceed the captured sum." },
+};
+
+/** A refund answer as the service's outcome. */
+export function refundOutcomeOf(refund: BRefund): RefundOutcome {
+  const providerReference = refund.refund_txn;
+  switch (refund.result) {
+    case "ok":
+      return { kind: "succeeded", providerReference };
+    case "wait":
+      return { kind: "pending", providerReference };
+    case "fail":
+      return { kind: "declined", providerReference, message: refund.error_text ?? `Declined by Provider B (${refund.error_code ?? "no code"}).` };
   }
 }

@@ -48,6 +48,37 @@ export const bAnswerSchema = z.object({
 
 export type BCharge = z.infer<typeof bAnswerSchema>;
 
+/**
+ * A refund (`POST /v1/refunds`, not shown in the spec; designed in B's style): flat strings naming
+ * the terminal, the charge's `txn`, and `refund_ref`, the idempotency key (the service's refund id).
+ * `GET /v1/refunds/{refund_ref}` answers the same object. Partial refunds are allowed, several per
+ * charge, up to what was captured.
+ */
+export const bRefundSchema = z.object({
+  terminal_id: z.string(),
+  refund_ref: z.string().min(1).max(255),
+  txn: z.string().min(1),
+  sum: z.string(),
+  cur: z.string().length(3),
+  reason: z.string().max(255).optional(),
+});
+
+export const B_REFUND_RESULTS = ["ok", "wait", "fail"] as const;
+
+/** A refund as B answers it (and as the adapter reads it). */
+export const bRefundAnswerSchema = z.object({
+  result: z.enum(B_REFUND_RESULTS),
+  refund_txn: z.string(),
+  refund_ref: z.string(),
+  txn: z.string(),
+  sum: z.string(),
+  cur: z.string(),
+  error_code: z.string().optional(),
+  error_text: z.string().optional(),
+});
+
+export type BRefund = z.infer<typeof bRefundAnswerSchema>;
+
 /** What the sandbox answers about a charge. */
 export type BAnswer = {
   result: "ok" | "partial" | "fail" | "3ds";

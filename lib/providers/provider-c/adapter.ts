@@ -1,10 +1,20 @@
 import "server-only";
 import type { z } from "zod";
-import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
-import { credentialOf, hideFromLog, readHealth, readStatusTransport, readTransport, unreadableAnswer } from "../server/provider-answers";
-import { outcomeOf } from "./mapping";
-import { basicToken, cOrderSchema, type cOrderRequestSchema } from "./wire";
+import {
+  credentialOf,
+  hideFromLog,
+  readHealth,
+  readRefundStatusTransport,
+  readRefundTransport,
+  readStatusTransport,
+  readTransport,
+  unreadableAnswer,
+  unreadableRefundAnswer,
+} from "../server/provider-answers";
+import { outcomeOf, refundOutcomeOf } from "./mapping";
+import { basicToken, cOrderSchema, cRefundSchema, type cOrderRequestSchema, type cRefundRequestSchema } from "./wire";
 
 /** Provider C's client for its shop API (wire format in ./wire.ts, what answers mean in ./mapping.ts). */
 
@@ -45,6 +55,23 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
   return readOrder(readTransport(await call(context, "POST", "orders", body)));
 }
 
+function readRefund(read: ReturnType<typeof readRefundTransport>): RefundOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = cRefundSchema.safeParse(read.answer.body);
+  return parsed.success ? refundOutcomeOf(parsed.data.refund) : unreadableRefundAnswer(read.answer);
+}
+
+async function refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome> {
+  const body: z.input<typeof cRefundRequestSchema> = {
+    shop_refund_id: instruction.refundId,
+    order_id: instruction.paymentReference,
+    amount_minor: Number(instruction.amountMinor),
+    currency_code: instruction.currency,
+    ...(instruction.reason ? { reason: instruction.reason.slice(0, 255) } : {}),
+  };
+  return readRefund(readRefundTransport(await call(context, "POST", "refunds", body)));
+}
+
 /** Provider C does not say whether it knew the login: its refusal blames no single field (the kind's `refusedTogether` names both). */
 const refusedField = () => undefined;
 
@@ -52,4 +79,7 @@ export const providerCAdapter: ProviderAdapter = {
   createPayment,
   getStatus: async (context, query) => readOrder(readStatusTransport(await call(context, "GET", `orders/${encodeURIComponent(query.idempotencyKey)}`))),
   healthCheck: async (context) => readHealth(await call(context, "GET", "whoami"), refusedField),
+  refund,
+  getRefundStatus: async (context, query) =>
+    readRefund(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
 };

@@ -1,7 +1,8 @@
 import "server-only";
-import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { CReadOrder } from "./wire";
+import type { CReadOrder, CRefund } from "./wire";
 
 /**
  * What Provider C's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -32,5 +33,25 @@ export function outcomeOf(order: CReadOrder): ProviderOutcome {
         providerReference,
         message: `Rejected by Provider C (${order.rejection_reason ?? "no reason"}).`,
       };
+  }
+}
+
+/** C's refund states and rejection reasons: the sandbox words its decisions with them, the adapter reads them back. */
+export const C_REFUND_STATE: Readonly<Record<SandboxRefundStatus, CRefund["state"]>> = { succeeded: "REFUNDED", pending: "PROCESSING", declined: "REJECTED" };
+export const C_REFUND_REJECTIONS: Readonly<Record<SandboxRefundDecline, string>> = {
+  declined: "REFUND_DECLINED",
+  exceeds: "EXCEEDS_PAID_AMOUNT",
+};
+
+/** A refund answer as the service's outcome. */
+export function refundOutcomeOf(refund: CRefund): RefundOutcome {
+  const providerReference = refund.id;
+  switch (refund.state) {
+    case "REFUNDED":
+      return { kind: "succeeded", providerReference };
+    case "PROCESSING":
+      return { kind: "pending", providerReference };
+    case "REJECTED":
+      return { kind: "declined", providerReference, message: `Refund rejected by Provider C (${refund.rejection_reason ?? "no reason"}).` };
   }
 }

@@ -6,7 +6,8 @@ import { hmac } from "@/lib/providers/kit/callback-scheme";
  * Provider C's wire format, shared by its adapter, its callbacks and its sandbox. The shop API
  * takes HTTP Basic authentication with the shop login and password, amounts in minor units
  * (`amount_minor`, `currency_code`) and the merchant's order id (`shop_order_id`) as the
- * idempotency key. Orders live under /shop/orders; /shop/whoami answers who the shop is.
+ * idempotency key. Orders live under /shop/orders, refunds under /shop/refunds; /shop/whoami
+ * answers who the shop is.
  *
  * C has no API secret of its own for the shop beyond the shop password, so it keys its callbacks'
  * HMAC with it: `X-Callback-Signature` is the base64 HMAC-SHA256 with the shop password of
@@ -62,6 +63,39 @@ export type COrder = {
     challenge_url?: string;
   };
 };
+
+/**
+ * A refund (`POST /shop/refunds`, not shown in the spec; designed in C's style): HTTP Basic like
+ * orders, a JSON body with `shop_refund_id` (the idempotency key: the service's refund id, as
+ * `shop_order_id` is an order's), `order_id` (C's id of the paid order), `amount_minor`,
+ * `currency_code` and an optional `reason`. Answered `{ refund: … }`, 201 when taken and 200 when
+ * the shop_refund_id was taken before; `GET /shop/refunds/{shop_refund_id}` answers the same
+ * object. Partial refunds are allowed, several per order, up to the order's paid_minor.
+ */
+export const cRefundRequestSchema = z.object({
+  shop_refund_id: z.string().min(1).max(255),
+  order_id: z.string().min(1),
+  amount_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  currency_code: z.string().length(3),
+  reason: z.string().max(255).optional(),
+});
+
+export const C_REFUND_STATES = ["REFUNDED", "PROCESSING", "REJECTED"] as const;
+
+/** A refund as C answers it (and as the adapter reads it). */
+export const cRefundSchema = z.object({
+  refund: z.object({
+    id: z.string(),
+    shop_refund_id: z.string(),
+    order_id: z.string(),
+    state: z.enum(C_REFUND_STATES),
+    amount_minor: z.number().int().nonnegative(),
+    currency_code: z.string(),
+    rejection_reason: z.string().optional(),
+  }),
+});
+
+export type CRefund = z.infer<typeof cRefundSchema>["refund"];
 
 /** The token of `Authorization: Basic <token>`. */
 export function basicToken(login: string, password: string): string {

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
-import type { AdapterContext } from "@/lib/providers/kit/adapter";
-import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { merchantDataOf, outcomeOf } from "./adapter";
+import { createHmac } from "node:crypto";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AdapterContext, RefundInstruction } from "@/lib/providers/kit/adapter";
+import { createExchangeRecorder, type ProviderResponse } from "@/lib/providers/kit/provider-http";
+import { merchantDataOf, outcomeOf, providerDAdapter } from "./adapter";
 import { signD, verifyD } from "./wire";
 
 const answered = (status: number, body: unknown): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
@@ -46,5 +47,96 @@ describe("Provider D request rules", () => {
     expect(verifyD("secret", '{"a": 1}', sign)).toBe(false);
     expect(verifyD("other", '{"a":1}', sign)).toBe(false);
     expect(verifyD("secret", '{"a":1}', "zz")).toBe(false);
+  });
+});
+
+describe("Provider D refunds: wire format and answers", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  // A live connection: requests go to its own api_url, merchant data switched on (it concerns payments only).
+  const live = (changes: Partial<AdapterContext> = {}): AdapterContext => ({
+    connectionId: "conn_d",
+    kind: "h2h",
+    mode: "live",
+    baseUrl: "https://api.provider-d.example/v1",
+    credentials: {
+      api_key: "d-api-key-0123456789",
+      secret_key: "d-secret-0123456789",
+      api_url: "https://api.provider-d.example/v1",
+      merchant_id: "D-5501",
+      service_id: "D-SVC-9",
+      currency: "UZS",
+      send_merchant_data: true,
+      merchant_category_code: "5411",
+      merchant_url: "https://shop.example.com",
+      p2p: false,
+    },
+    exchanges: createExchangeRecorder(),
+    timeoutMs: 1000,
+    ...changes,
+  });
+  const refund: RefundInstruction = {
+    refundId: "rf_1",
+    invoiceId: "cpi_1",
+    paymentReference: "dpay_1",
+    paymentKey: "att_1",
+    currency: "UZS",
+    amount: "2500.50",
+    amountMinor: 250_050n,
+    reason: "Customer asked",
+  };
+  const performed = (state: number, reject: number | null = null) =>
+    Response.json({ result: { transaction_id: "rf_1", refund_id: "drf_1", payment_id: "dpay_1", state, amount: 250_050, currency: "860", reject_code: reject } });
+
+  it("POSTs /refund at the api_url: transaction_id = refund id, payment_id, tiyin, numeric currency, no merchant data; Api-Key and Sign = HMAC-SHA512(body)", async () => {
+    const fetch = vi.fn(async () => performed(2));
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerDAdapter.refund(live(), refund)).toEqual({ kind: "succeeded", providerReference: "drf_1" });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe("https://api.provider-d.example/v1/refund");
+    expect(init.method).toBe("POST");
+    const body = String(init.body);
+    expect(JSON.parse(body)).toEqual({
+      merchant_id: "D-5501",
+      service_id: "D-SVC-9",
+      transaction_id: "rf_1",
+      payment_id: "dpay_1",
+      amount: 250_050,
+      currency: "860",
+      reason: "Customer asked",
+    });
+    expect(init.headers["Api-Key"]).toBe("d-api-key-0123456789");
+    expect(init.headers.Sign).toBe(createHmac("sha512", "d-secret-0123456789").update(body).digest("hex"));
+  });
+
+  it("the status request POSTs /refund/status by transaction_id, signed the same way", async () => {
+    const fetch = vi.fn(async () => performed(1));
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerDAdapter.getRefundStatus(live(), { refundId: "rf_1", paymentReference: "dpay_1" })).toEqual({ kind: "pending", providerReference: "drf_1" });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe("https://api.provider-d.example/v1/refund/status");
+    expect(JSON.parse(String(init.body))).toEqual({ merchant_id: "D-5501", transaction_id: "rf_1" });
+    expect(init.headers.Sign).toBe(createHmac("sha512", "d-secret-0123456789").update(String(init.body)).digest("hex"));
+  });
+
+  it("maps D's refund states, reject codes and refusals", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => performed(-1, -31641)));
+    expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "declined", providerReference: "drf_1", message: expect.stringContaining("-31641: the refunds would exceed") });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "invalid_sign", message: "bad" } }, { status: 401 })));
+    expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "service_unavailable", message: "down" } }, { status: 503 })));
+    expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "transaction_not_found", message: "none" } }, { status: 404 })));
+    expect(await providerDAdapter.getRefundStatus(live(), { refundId: "rf_1", paymentReference: "dpay_1" })).toMatchObject({ kind: "refused" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: { state: 2 } })));
+    expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "unknown" });
+  });
+
+  it("the live api_url guard applies to refunds: a refused address sends nothing", async () => {
+    const fetch = vi.fn(async () => performed(2));
+    vi.stubGlobal("fetch", fetch);
+    const guarded = live({ guardUrl: async () => "the API URL is not a public address" });
+    expect(await providerDAdapter.refund(guarded, refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -1,14 +1,16 @@
 import "server-only";
-import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { z } from "zod";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { credentialOf, hideFromLog } from "../server/provider-answers";
-import { outcomeOfTransaction } from "./mapping";
-import { D_CURRENCY_CODES, D_PATHS, expiryYymm, signD, type DError, type DSaleRequest, type DTransaction } from "./wire";
+import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
+import { outcomeOfTransaction, refundOutcomeOf } from "./mapping";
+import { D_CURRENCY_CODES, D_PATHS, dRefundAnswerSchema, expiryYymm, signD, type DError, type DRefundRequest, type DSaleRequest, type DTransaction } from "./wire";
 
 /**
  * Provider D's client (spec 4.1, 5.1). A sale takes no CVC and no 3-D Secure; P2P connections
  * send the same sale to D's P2P endpoint. The merchant category code and merchant URL go out only
- * when "Send merchant data" is on.
+ * when "Send merchant data" is on (never with a refund). Refunds of either channel go to /refund
+ * (./wire.ts).
  */
 
 const isP2p = (context: AdapterContext) => context.credentials.p2p === true;
@@ -88,4 +90,35 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   return { kind: "unreachable", message: `Provider D answered HTTP ${response.status}${error ? ` (${error.message})` : ""}` };
 }
 
-export const providerDAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck };
+/** The refund in D's words: no merchant data, whatever the connection's toggle says. */
+export function refundRequestOf(context: AdapterContext, instruction: RefundInstruction): DRefundRequest {
+  return {
+    merchant_id: credentialOf(context, "merchant_id"),
+    service_id: credentialOf(context, "service_id"),
+    transaction_id: instruction.refundId,
+    payment_id: instruction.paymentReference,
+    amount: Number(instruction.amountMinor),
+    currency: D_CURRENCY_CODES[instruction.currency] ?? instruction.currency,
+    ...(instruction.reason ? { reason: instruction.reason.slice(0, 255) } : {}),
+  };
+}
+
+const refundAnswerSchema = z.object({ result: dRefundAnswerSchema });
+
+function readRefundAnswer(read: ReturnType<typeof readRefundTransport>): RefundOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = refundAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? refundOutcomeOf(parsed.data.result) : unreadableRefundAnswer(read.answer);
+}
+
+async function refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome> {
+  return readRefundAnswer(readRefundTransport(await post(context, D_PATHS.refund, refundRequestOf(context, instruction))));
+}
+
+/** By the refund's transaction_id, as D's sale status goes by the sale's. */
+async function getRefundStatus(context: AdapterContext, query: { refundId: string }): Promise<RefundOutcome> {
+  const response = await post(context, D_PATHS.refundStatus, { merchant_id: credentialOf(context, "merchant_id"), transaction_id: query.refundId });
+  return readRefundAnswer(readRefundStatusTransport(response));
+}
+
+export const providerDAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck, refund, getRefundStatus };

@@ -1,7 +1,8 @@
 import "server-only";
-import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import { D_STATES, type DTransaction } from "./wire";
+import { D_REFUND_STATES, D_STATES, type DRefund, type DRefundState, type DTransaction } from "./wire";
 
 /**
  * What Provider D's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -26,4 +27,30 @@ export function outcomeOfTransaction(transaction: Pick<DTransaction, "payment_id
   }
   const resolution = declineResolution<number>(D_REJECT_CODES, (code) => code === transaction.reject_code);
   return { kind: "declined", resolution, providerReference, message: `Provider D rejected the sale (reject code ${transaction.reject_code ?? "none"})` };
+}
+
+/** D's refund states and reject codes: the sandbox words its decisions with them, the adapter reads them back. */
+export const D_REFUND_STATE: Readonly<Record<SandboxRefundStatus, DRefundState>> = {
+  succeeded: D_REFUND_STATES.performed,
+  pending: D_REFUND_STATES.processing,
+  declined: D_REFUND_STATES.rejected,
+};
+export const D_REFUND_REJECT_CODES: Readonly<Record<SandboxRefundDecline, { code: number; meaning: string }>> = {
+  declined: { code: -31640, meaning: "the issuer refused the refund" },
+  exceeds: { code: -31641, meaning: "the refunds would exceed the captured amount" },
+};
+
+/** A refund (an answer or a status) as the service's outcome. */
+export function refundOutcomeOf(refund: DRefund): RefundOutcome {
+  const providerReference = refund.refund_id;
+  switch (refund.state) {
+    case D_REFUND_STATES.performed:
+      return { kind: "succeeded", providerReference };
+    case D_REFUND_STATES.processing:
+      return { kind: "pending", providerReference };
+    case D_REFUND_STATES.rejected: {
+      const known = Object.values(D_REFUND_REJECT_CODES).find((reject) => reject.code === refund.reject_code);
+      return { kind: "declined", providerReference, message: `Provider D rejected the refund (reject code ${refund.reject_code ?? "none"}${known ? `: ${known.meaning}` : ""})` };
+    }
+  }
 }

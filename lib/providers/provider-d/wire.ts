@@ -1,5 +1,6 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import { hmac } from "@/lib/providers/kit/callback-scheme";
 
 /**
@@ -20,6 +21,8 @@ export const D_PATHS = {
   sale: "/merchant/v1/sale",
   transfer: "/p2p/v1/transfer",
   status: "/status",
+  refund: "/refund",
+  refundStatus: "/refund/status",
   ping: "/ping",
 } as const;
 
@@ -59,6 +62,48 @@ export type DTransaction = {
   card_mask: string;
 };
 
+/**
+ * A refund (`POST /refund`, not shown in the spec; designed in D's style): like a sale, a signed
+ * snake_case body naming the merchant and service, the amount in tiyin and the currency by its
+ * numeric code. `transaction_id` is the merchant's idempotency key, as on a sale (the service's
+ * refund id: the same refund sent twice is one refund); `payment_id` is D's id of the sale or P2P
+ * transfer to refund (one endpoint for both channels). Partial refunds are allowed, several per
+ * payment, up to what was captured. The answer is `{ result: DRefund }`: D's own `refund_id` and a
+ * numeric state (2 performed, 1 processing, -1 rejected with D's negative reject code, see
+ * ../mapping.ts). `POST /refund/status` with `{ merchant_id, transaction_id }` answers the same
+ * `{ result }`, or 404 transaction_not_found when D never received the refund. No merchant data
+ * goes along: "Send merchant data" concerns payments only.
+ */
+export const dRefundSchema = z.object({
+  merchant_id: z.string().min(1),
+  service_id: z.string(),
+  transaction_id: z.string().min(1).max(255),
+  payment_id: z.string().min(1),
+  amount: z.number().int().positive(),
+  currency: z.string().min(1),
+  reason: z.string().max(255).optional(),
+});
+
+export type DRefundRequest = z.input<typeof dRefundSchema>;
+
+/** D's refund states: `processing` settles later (a status request or D's callback tells). */
+export const D_REFUND_STATES = { performed: 2, processing: 1, rejected: -1 } as const;
+
+export type DRefundState = (typeof D_REFUND_STATES)[keyof typeof D_REFUND_STATES];
+
+/** A refund as D answers it (and as the adapter reads it). */
+export const dRefundAnswerSchema = z.object({
+  transaction_id: z.string(),
+  refund_id: z.string().min(1),
+  payment_id: z.string(),
+  state: z.union([z.literal(D_REFUND_STATES.performed), z.literal(D_REFUND_STATES.processing), z.literal(D_REFUND_STATES.rejected)]),
+  amount: z.number().int(),
+  currency: z.string(),
+  reject_code: z.number().int().nullable(),
+});
+
+export type DRefund = z.infer<typeof dRefundAnswerSchema>;
+
 export type DError = { error: { code: DErrorCode; message: string } };
 
 export type DErrorCode =
@@ -69,7 +114,12 @@ export type DErrorCode =
   | "bad_request"
   | "transaction_not_found"
   | "service_unavailable"
-  | "not_found";
+  | "not_found"
+  | "payment_not_found"
+  | "not_captured"
+  | "transaction_id_in_use"
+  | "currency_mismatch"
+  | "invalid_amount";
 
 export function signD(secretKey: string, rawBody: string): string {
   return hmac("sha512", secretKey, rawBody);

@@ -1,7 +1,9 @@
-import { describe, expect, it } from "vitest";
-import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { publicBaseUrl } from "@/lib/config";
+import type { AdapterContext, RefundInstruction } from "@/lib/providers/kit/adapter";
+import { createExchangeRecorder, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
-import { outcomeOf, shopperOf } from "./adapter";
+import { outcomeOf, providerEAdapter, shopperOf } from "./adapter";
 import { authorizationHeader, readAuthorization, signE, signingText, verifyE } from "./wire";
 
 const answered = (status: number, body: unknown): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
@@ -55,5 +57,83 @@ describe("Provider E signing (spec 5.1 note 5)", () => {
       address: { country: "DE", fullAddress: "Heidestrasse 17" },
     });
     expect(shopperOf({})).toEqual({});
+  });
+});
+
+describe("Provider E refunds: wire format, signing and answers", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const pair = generateKeyPair();
+  const context = (credentials: Record<string, unknown> = {}): AdapterContext => ({
+    connectionId: "conn_e",
+    kind: "h2h",
+    mode: "test",
+    baseUrl: `${publicBaseUrl()}/sandbox/provider-e`,
+    credentials: { merchant_id: "E-4410", public_key: pair.publicKeyPem, private_key: pair.privateKeyPem, currency: "EUR", ignore_callback: false, ...credentials },
+    exchanges: createExchangeRecorder(),
+    timeoutMs: 1000,
+  });
+  const refund: RefundInstruction = {
+    refundId: "rf_1",
+    invoiceId: "cpi_1",
+    paymentReference: "epay_1",
+    paymentKey: "att_1",
+    currency: "EUR",
+    amount: "20.5",
+    amountMinor: 2050n,
+    reason: "Customer asked",
+  };
+  const answer = (resultCode: string, extra: Record<string, unknown> = {}) =>
+    Response.json({ refundId: "eref_1", paymentId: "epay_1", merchantReference: "rf_1", resultCode, amount: { value: "20.50", currency: "EUR" }, ...extra });
+
+  /** The request the stub received, its signature checked with the pair's public key over E's signing text. */
+  function sent(fetch: ReturnType<typeof vi.fn>, method: string) {
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    const { pathname, search } = new URL(url);
+    const authorization = readAuthorization(init.headers.Authorization ?? null);
+    const verified = verifyE(pair.publicKeyPem, signingText(method, pathname + search, init.headers["X-Timestamp"] ?? "", String(init.body ?? "")), authorization?.signature ?? "");
+    return { url, init, authorization, verified };
+  }
+
+  it("POSTs /v2/refunds with paymentId, the refund id as merchantReference and the amount in major units, signed with the private key", async () => {
+    const fetch = vi.fn(async () => answer("Refunded"));
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerEAdapter.refund(context(), refund)).toEqual({ kind: "succeeded", providerReference: "eref_1" });
+    const { url, init, authorization, verified } = sent(fetch, "POST");
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-e/v2/refunds`);
+    expect(init.method).toBe("POST");
+    expect(JSON.parse(String(init.body))).toEqual({ paymentId: "epay_1", merchantReference: "rf_1", amount: { value: "20.50", currency: "EUR" }, reason: "Customer asked" });
+    expect(init.headers.Authorization).toMatch(/^Signature keyId="E-4410",algorithm="rsa-sha256",signature="[^"]+"$/);
+    expect(authorization?.keyId).toBe("E-4410");
+    expect(verified).toBe(true);
+  });
+
+  it("the status request GETs /v2/refunds/{refundId} when E's id is known, else ?merchantReference=, signed over the path with its query", async () => {
+    const byId = vi.fn(async () => answer("Received"));
+    vi.stubGlobal("fetch", byId);
+    expect(await providerEAdapter.getRefundStatus(context(), { refundId: "rf_1", providerReference: "eref_1", paymentReference: "epay_1" })).toEqual({ kind: "pending", providerReference: "eref_1" });
+    expect(sent(byId, "GET")).toMatchObject({ url: `${publicBaseUrl()}/sandbox/provider-e/v2/refunds/eref_1`, verified: true });
+    const byReference = vi.fn(async () => answer("Refunded"));
+    vi.stubGlobal("fetch", byReference);
+    expect(await providerEAdapter.getRefundStatus(context(), { refundId: "rf 1", paymentReference: "epay_1" })).toMatchObject({ kind: "succeeded" });
+    expect(sent(byReference, "GET")).toMatchObject({ url: `${publicBaseUrl()}/sandbox/provider-e/v2/refunds?merchantReference=rf%201`, verified: true });
+  });
+
+  it("maps E's refund result codes and refusals; a key that cannot sign sends nothing", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => answer("Refused", { refusalReason: "Amount Exceeds Captured" })));
+    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", providerReference: "eref_1", message: expect.stringContaining("Amount Exceeds Captured") });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 401, errorCode: "invalid_signature", message: "no" }, { status: 401 })));
+    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 409, errorCode: "not_captured", message: "no" }, { status: 409 })));
+    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", message: expect.stringContaining("not_captured") });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 503, errorCode: "unavailable", message: "down" }, { status: 503 })));
+    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 404, errorCode: "not_found", message: "none" }, { status: 404 })));
+    expect(await providerEAdapter.getRefundStatus(context(), { refundId: "rf_1", paymentReference: "epay_1" })).toMatchObject({ kind: "refused" });
+    const fetch = vi.fn(async () => answer("Refunded"));
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerEAdapter.refund(context({ private_key: "not a key" }), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
+    expect(await providerEAdapter.getRefundStatus(context({ private_key: "" }), { refundId: "rf_1", paymentReference: "epay_1" })).toMatchObject({ kind: "unknown" });
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

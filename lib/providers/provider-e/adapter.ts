@@ -1,14 +1,26 @@
 import "server-only";
 import { formatMinor } from "@/lib/money";
-import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { credentialOf, hideFromLog } from "../server/provider-answers";
-import { outcomeOfPayment } from "./mapping";
-import { authorizationHeader, E_PATHS, signE, signingText, type EError, type EPayment, type EPaymentRequest, type EShopper } from "./wire";
+import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
+import { outcomeOfPayment, refundOutcomeOf } from "./mapping";
+import {
+  authorizationHeader,
+  E_PATHS,
+  eRefundAnswerSchema,
+  signE,
+  signingText,
+  type EError,
+  type EPayment,
+  type EPaymentRequest,
+  type ERefundRequest,
+  type EShopper,
+} from "./wire";
 
 /**
  * Provider E's client: every request signed with the merchant's own private key (spec 5.1 note 5,
- * scheme in ./wire.ts); the customer, date of birth included, goes along as the shopper.
+ * scheme in ./wire.ts), refunds included; the customer, date of birth included, goes along as the
+ * shopper.
  */
 
 /** The stored private key cannot sign (not a private key PEM): nothing was sent. */
@@ -87,14 +99,20 @@ export function outcomeOf(response: ProviderResponse): ProviderOutcome {
   return { kind: "declined", resolution: "general_error", message: `Provider E refused the request (${detail})` };
 }
 
-/** A key that cannot sign is the merchant's credential problem: a soft failure, like E's 401. */
-async function sendForOutcome(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown): Promise<ProviderResponse | ProviderOutcome> {
+/** A signed request, or why it could not be signed (nothing was sent). */
+async function sendSigned(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown): Promise<ProviderResponse | { cannotSign: string }> {
   try {
     return await send(context, method, path, body);
   } catch (error) {
-    if (error instanceof CannotSignError) return { kind: "soft_failed", resolution: "provider_auth_error", message: error.message };
+    if (error instanceof CannotSignError) return { cannotSign: error.message };
     throw error;
   }
+}
+
+/** A key that cannot sign is the merchant's credential problem: a soft failure, like E's 401. */
+async function sendForOutcome(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown): Promise<ProviderResponse | ProviderOutcome> {
+  const response = await sendSigned(context, method, path, body);
+  return "cannotSign" in response ? { kind: "soft_failed", resolution: "provider_auth_error", message: response.cannotSign } : response;
 }
 
 const isOutcome = (value: ProviderResponse | ProviderOutcome): value is ProviderOutcome => !["answered", "not_sent", "timed_out"].includes(value.kind);
@@ -136,4 +154,39 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   return { kind: "unreachable", message: `Provider E answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }
 
-export const providerEAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck };
+export function refundRequestOf(instruction: RefundInstruction): ERefundRequest {
+  return {
+    paymentId: instruction.paymentReference,
+    merchantReference: instruction.refundId,
+    amount: { value: formatMinor(instruction.amountMinor, instruction.currency), currency: instruction.currency },
+    ...(instruction.reason ? { reason: instruction.reason.slice(0, 255) } : {}),
+  };
+}
+
+/** The outcome of a refund's (or its status request's) transport, with E's errorCode and words when E gave them. */
+function readRefundAnswer(response: ProviderResponse, read: ReturnType<typeof readRefundTransport>): RefundOutcome {
+  if ("outcome" in read) {
+    const error = response.kind === "answered" ? errorOf(response.body) : {};
+    if (!error.errorCode || read.outcome.kind === "succeeded" || read.outcome.kind === "pending") return read.outcome;
+    return { ...read.outcome, message: `${read.outcome.message} Provider E: ${error.errorCode}${error.message ? `: ${error.message}` : ""}` };
+  }
+  const parsed = eRefundAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? refundOutcomeOf(parsed.data) : unreadableRefundAnswer(read.answer);
+}
+
+/** A key that cannot sign refunds nothing: refused, like E's 401. */
+async function refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome> {
+  const response = await sendSigned(context, "POST", E_PATHS.refunds, refundRequestOf(instruction));
+  if ("cannotSign" in response) return { kind: "refused", resolution: "provider_auth_error", message: response.cannotSign };
+  return readRefundAnswer(response, readRefundTransport(response));
+}
+
+/** By E's refund id when known, else by the refund id sent as merchantReference; a status request not sent says nothing. */
+async function getRefundStatus(context: AdapterContext, query: { refundId: string; providerReference?: string }): Promise<RefundOutcome> {
+  const path = query.providerReference ? E_PATHS.refund(query.providerReference) : E_PATHS.refundByReference(query.refundId);
+  const response = await sendSigned(context, "GET", path);
+  if ("cannotSign" in response) return { kind: "unknown", message: `The status request was not sent (${response.cannotSign}); asking again later.` };
+  return readRefundAnswer(response, readRefundStatusTransport(response));
+}
+
+export const providerEAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck, refund, getRefundStatus };

@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash, createSign, createVerify } from "node:crypto";
+import { z } from "zod";
 
 /**
  * Provider E's wire format, shared by its adapter and its sandbox. E is a REST API in camelCase:
@@ -23,6 +24,9 @@ export const E_PATHS = {
   payments: "/v2/payments",
   payment: (paymentId: string) => `/v2/payments/${encodeURIComponent(paymentId)}`,
   byReference: (merchantReference: string) => `/v2/payments?merchantReference=${encodeURIComponent(merchantReference)}`,
+  refunds: "/v2/refunds",
+  refund: (refundId: string) => `/v2/refunds/${encodeURIComponent(refundId)}`,
+  refundByReference: (merchantReference: string) => `/v2/refunds?merchantReference=${encodeURIComponent(merchantReference)}`,
   merchant: "/v2/merchant",
 } as const;
 
@@ -60,7 +64,51 @@ export type EPayment = {
   action?: { type: "redirect"; method: "GET"; url: string };
 };
 
-export type EErrorCode = "unknown_merchant" | "invalid_signature" | "stale_timestamp" | "missing_signature" | "unavailable" | "not_found" | "validation";
+/**
+ * A refund (`POST /v2/refunds`, not shown in the spec; designed in E's style): camelCase, signed
+ * like every request, naming E's `paymentId`, with `merchantReference` the idempotency key (the
+ * service's refund id: the same refund sent twice is one refund) and the amount in major units.
+ * Partial refunds are allowed, several per payment, up to what was captured. The answer is the
+ * refund: E's `refundId`, a `resultCode` (Refunded, Received: settles later, Refused with a
+ * `refusalReason` in words, see ../mapping.ts). `GET /v2/refunds/{refundId}` and
+ * `GET /v2/refunds?merchantReference=…` answer the same object, or 404 not_found when E never
+ * received the refund.
+ */
+const amountSchema = z.object({ value: z.string(), currency: z.string().length(3) });
+
+export const eRefundSchema = z.object({
+  paymentId: z.string().min(1),
+  merchantReference: z.string().min(1).max(255),
+  amount: amountSchema,
+  reason: z.string().max(255).optional(),
+});
+
+export type ERefundRequest = z.input<typeof eRefundSchema>;
+
+export const E_REFUND_RESULT_CODES = ["Refunded", "Received", "Refused"] as const;
+
+/** A refund as E answers it (and as the adapter reads it). */
+export const eRefundAnswerSchema = z.object({
+  refundId: z.string().min(1),
+  paymentId: z.string(),
+  merchantReference: z.string(),
+  resultCode: z.enum(E_REFUND_RESULT_CODES),
+  refusalReason: z.string().optional(),
+  amount: amountSchema,
+});
+
+export type ERefund = z.infer<typeof eRefundAnswerSchema>;
+
+export type EErrorCode =
+  | "unknown_merchant"
+  | "invalid_signature"
+  | "stale_timestamp"
+  | "missing_signature"
+  | "unavailable"
+  | "not_found"
+  | "validation"
+  | "not_captured"
+  | "reference_in_use";
 
 export type EError = { status: number; errorCode: EErrorCode; message: string };
 

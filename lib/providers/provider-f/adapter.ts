@@ -1,16 +1,25 @@
 import "server-only";
-import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type {
+  AdapterContext,
+  HealthResult,
+  PaymentInstruction,
+  ProviderAdapter,
+  ProviderOutcome,
+  RefundInstruction,
+  RefundOutcome,
+} from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { credentialOf, hideFromLog } from "../server/provider-answers";
-import { outcomeOfCharge } from "./mapping";
-import { F_PATHS, signF, type FCharge, type FChargeRequest, type FError } from "./wire";
+import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
+import { outcomeOfCharge, refundOutcomeOf } from "./mapping";
+import { F_PATHS, fRefundSchema, signF, type FCharge, type FChargeRequest, type FError, type FRefundRequest } from "./wire";
 
 /**
  * Provider F's client (spec 5.2): public key in x-merchant-id, HMAC-SHA256 of the body with the
  * secret key in x-signature. `options.bypass_hpp` sends the charge without a card
  * (createPaymentWithoutCard); `options.send_operation_context_on_return` adds the invoice id and
  * the merchant's reference_id to the return URL, so the merchant's page knows which payment
- * the customer comes back from.
+ * the customer comes back from. Refunds (`POST /v1/refunds`, designed in F's style: ./wire.ts) are
+ * signed the same way.
  */
 
 function send(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProviderResponse> {
@@ -85,6 +94,34 @@ async function getStatus(context: AdapterContext, query: { providerReference?: s
   return outcomeOf(response);
 }
 
+export function refundRequestOf(instruction: RefundInstruction): FRefundRequest {
+  return {
+    charge: instruction.paymentReference,
+    amount: Number(instruction.amountMinor),
+    currency: instruction.currency.toLowerCase(),
+    reference: instruction.refundId,
+    ...(instruction.reason ? { reason: instruction.reason.slice(0, 255) } : {}),
+    metadata: { invoice_id: instruction.invoiceId },
+  };
+}
+
+function readRefundAnswer(read: ReturnType<typeof readRefundTransport>): RefundOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = fRefundSchema.safeParse(read.answer.body);
+  return parsed.success ? refundOutcomeOf(parsed.data) : unreadableRefundAnswer(read.answer);
+}
+
+/** The refund id is F's idempotency key: the same refund sent twice is one refund. */
+async function refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome> {
+  return readRefundAnswer(readRefundTransport(await send(context, "POST", F_PATHS.refunds, refundRequestOf(instruction), instruction.refundId)));
+}
+
+/** By F's refund id when known, else by the refund's idempotency key. */
+async function getRefundStatus(context: AdapterContext, query: { refundId: string; providerReference?: string }): Promise<RefundOutcome> {
+  const path = query.providerReference ? F_PATHS.refund(query.providerReference) : F_PATHS.refundByIdempotencyKey(query.refundId);
+  return readRefundAnswer(readRefundStatusTransport(await send(context, "GET", path)));
+}
+
 const HEALTH_FIELDS: Readonly<Record<string, string>> = { missing_merchant_id: "public_key", unknown_merchant_id: "public_key", invalid_signature: "secret_key" };
 
 async function healthCheck(context: AdapterContext): Promise<HealthResult> {
@@ -98,4 +135,4 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   return { kind: "unreachable", message: `Provider F answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }
 
-export const providerFAdapter: ProviderAdapter = { createPayment, createPaymentWithoutCard, getStatus, healthCheck };
+export const providerFAdapter: ProviderAdapter = { createPayment, createPaymentWithoutCard, getStatus, healthCheck, refund, getRefundStatus };

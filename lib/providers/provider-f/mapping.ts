@@ -1,7 +1,8 @@
 import "server-only";
-import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { FCharge, FFailureCode } from "./wire";
+import type { FCharge, FFailureCode, FRefund } from "./wire";
 
 /**
  * What Provider F's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -24,4 +25,28 @@ export function outcomeOfCharge(charge: Pick<FCharge, "id" | "status" | "amount_
   const failureCode = charge.failure_code ?? F_DECLINES.issuer_decline;
   const resolution = declineResolution<FFailureCode>(F_DECLINES, (code) => code === failureCode);
   return { kind: "declined", resolution, providerReference, message: `Provider F declined the charge (${charge.failure_code ?? "no code"})` };
+}
+
+/** F's refund statuses and failure codes: the sandbox words its decisions with them, the adapter reads them back. */
+export const F_REFUND_STATUS: Readonly<Record<SandboxRefundStatus, FRefund["status"]>> = { succeeded: "succeeded", pending: "pending", declined: "failed" };
+export const F_REFUND_DECLINES: Readonly<Record<SandboxRefundDecline, { failure_code: string; failure_message: string }>> = {
+  declined: { failure_code: "refund_declined", failure_message: "The card issuer declined the refund." },
+  exceeds: { failure_code: "amount_exceeds_captured", failure_message: "The refunds of this charge would exceed its amount_captured." },
+};
+
+/** A refund object as the service's outcome; a failed refund is declined (nothing refunded). */
+export function refundOutcomeOf(refund: Pick<FRefund, "id" | "status" | "failure_code" | "failure_message">): RefundOutcome {
+  const providerReference = refund.id;
+  switch (refund.status) {
+    case "succeeded":
+      return { kind: "succeeded", providerReference };
+    case "pending":
+      return { kind: "pending", providerReference };
+    case "failed":
+      return {
+        kind: "declined",
+        providerReference,
+        message: `Provider F declined the refund (${refund.failure_code ?? "no code"}${refund.failure_message ? `: ${refund.failure_message}` : ""})`,
+      };
+  }
 }

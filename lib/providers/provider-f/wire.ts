@@ -1,10 +1,11 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 import { hmac } from "@/lib/providers/kit/callback-scheme";
 
 /**
  * Provider F's wire format, shared by its adapter and its sandbox. F is a resource API in
- * snake_case: `charge` objects with integer cents and lower-case currencies, statuses
+ * snake_case: `charge` (and `refund`, below) objects with integer cents and lower-case currencies, statuses
  * `succeeded` / `requires_action` / `failed`, and errors `{ error: { type, code, message } }`.
  *
  * Authentication (spec 5.2): every request carries the public key in `x-merchant-id` and
@@ -22,6 +23,9 @@ export const F_PATHS = {
   charge: (id: string) => `/v1/charges/${encodeURIComponent(id)}`,
   byIdempotencyKey: (key: string) => `/v1/charges?idempotency_key=${encodeURIComponent(key)}`,
   account: "/v1/account",
+  refunds: "/v1/refunds",
+  refund: (id: string) => `/v1/refunds/${encodeURIComponent(id)}`,
+  refundByIdempotencyKey: (key: string) => `/v1/refunds?idempotency_key=${encodeURIComponent(key)}`,
 } as const;
 
 export type FCardSource = { type: "card"; card: { number: string; exp_month: number; exp_year: number; cvc?: string; holder_name: string } };
@@ -56,7 +60,61 @@ export type FCharge = {
   next_action?: { type: "redirect_to_url"; url: string };
 };
 
-export type FErrorCode = "missing_merchant_id" | "unknown_merchant_id" | "invalid_signature" | "processor_unavailable" | "resource_missing" | "invalid_request";
+export type FErrorCode =
+  | "missing_merchant_id"
+  | "unknown_merchant_id"
+  | "invalid_signature"
+  | "processor_unavailable"
+  | "resource_missing"
+  | "invalid_request"
+  // A refund F refuses to take (nothing recorded): ./sandbox/refunds.ts.
+  | "idempotency_key_in_use"
+  | "charge_not_captured"
+  | "currency_mismatch"
+  | "amount_invalid";
+
+/**
+ * A refund (not shown in the spec; designed in F's style). `POST /v1/refunds` takes a `refund`
+ * request naming the charge by its id (`charge: "ch_…"`), with integer cents and a lower-case
+ * currency like a charge; `reference` is the idempotency key (the service's refund id, also sent
+ * as the `idempotency-key` header, as for charges): the same reference again is the same refund.
+ * It answers a `refund` object: `id` ("re_…"), `status` succeeded / pending / failed, and on
+ * failure a `failure_code` (./mapping.ts). `GET /v1/refunds/{id}` and
+ * `GET /v1/refunds?idempotency_key={reference}` answer the same object, 404 resource_missing when
+ * F has no such refund. Partial refunds are allowed, several per charge, up to what was captured.
+ * A refund F does not take (nothing recorded) is an error: 404 resource_missing (no such charge of
+ * this merchant), 409 charge_not_captured or idempotency_key_in_use, 400 currency_mismatch,
+ * amount_invalid or invalid_request, 503 processor_unavailable. Authentication as for every call:
+ * x-merchant-id and x-signature, 401 otherwise.
+ */
+export const fRefundRequestSchema = z.object({
+  charge: z.string().min(1),
+  amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  currency: z.string().regex(/^[a-z]{3}$/),
+  reference: z.string().min(1).max(255),
+  reason: z.string().max(255).optional(),
+  metadata: z.object({ invoice_id: z.string() }).optional(),
+});
+
+export type FRefundRequest = z.input<typeof fRefundRequestSchema>;
+
+export const F_REFUND_STATUSES = ["succeeded", "pending", "failed"] as const;
+
+/** A refund as F answers it (and as the adapter reads it). */
+export const fRefundSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal("refund"),
+  status: z.enum(F_REFUND_STATUSES),
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  charge: z.string(),
+  reference: z.string(),
+  livemode: z.boolean(),
+  failure_code: z.string().optional(),
+  failure_message: z.string().optional(),
+});
+
+export type FRefund = z.infer<typeof fRefundSchema>;
 
 export type FError = { error: { type: "authentication_error" | "api_error" | "invalid_request_error"; code: FErrorCode; message: string } };
 

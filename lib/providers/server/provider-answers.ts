@@ -1,5 +1,5 @@
 import "server-only";
-import type { AdapterContext, HardDecline, HealthResult, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HardDecline, HealthResult, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { credentialText } from "@/lib/providers/kit/callback-scheme";
 import type { ExchangeRecorder, ProviderResponse } from "@/lib/providers/kit/provider-http";
 
@@ -72,7 +72,7 @@ function errorCodeSuffix(body: unknown): string {
 export function findErrorCode(body: unknown): string | undefined {
   if (!body || typeof body !== "object") return undefined;
   const record = body as Record<string, unknown>;
-  for (const key of ["error_code", "code"]) if (typeof record[key] === "string") return record[key];
+  for (const key of ["error_code", "errorCode", "code"]) if (typeof record[key] === "string") return record[key];
   for (const value of Object.values(record)) {
     const nested = value && typeof value === "object" ? findErrorCode(value) : undefined;
     if (nested) return nested;
@@ -105,4 +105,45 @@ export type CodedDecline = Exclude<HardDecline, "general_error">;
 export function declineResolution<Entry>(table: { readonly [R in CodedDecline]?: Entry }, matches: (entry: Entry) => boolean): HardDecline {
   for (const [resolution, entry] of Object.entries(table) as [CodedDecline, Entry][]) if (matches(entry)) return resolution;
   return "general_error";
+}
+
+/**
+ * A refund's transport, read like a payment's but for money going back: a request the provider
+ * clearly did not take (not sent, refused credentials, 429, 503) refunded nothing; a timeout or any
+ * other 5xx may have, and stays unknown until a status request says; another 4xx is the provider
+ * declining it (its code in the message).
+ */
+export function readRefundTransport(response: ProviderResponse): { outcome: RefundOutcome } | { answer: Answered } {
+  if (response.kind === "not_sent") return { outcome: { kind: "refused", resolution: "provider_unavailable", message: response.message } };
+  if (response.kind === "timed_out") return { outcome: { kind: "unknown", message: response.message } };
+  const { status } = response;
+  if (status === 401 || status === 403) {
+    return { outcome: { kind: "refused", resolution: "provider_auth_error", message: `The provider refused the credentials (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+  }
+  if (status === 429 || status === 503) {
+    return { outcome: { kind: "refused", resolution: "provider_unavailable", message: `The provider could not take the refund (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+  }
+  if (status >= 500) return { outcome: { kind: "unknown", message: `The provider answered HTTP ${status}; whether it refunded is not known yet.` } };
+  if (status < 200 || status >= 300) {
+    return { outcome: { kind: "declined", message: `The provider declined the refund (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+  }
+  return { answer: response };
+}
+
+/** A refund status request's transport: 404 means the refund never arrived (nothing refunded); what cannot be answered stays unknown. */
+export function readRefundStatusTransport(response: ProviderResponse): { outcome: RefundOutcome } | { answer: Answered } {
+  if (response.kind === "answered" && response.status === 404) {
+    return { outcome: { kind: "refused", resolution: "provider_unavailable", message: "The provider has no record of this refund: it never arrived." } };
+  }
+  const read = readRefundTransport(response);
+  // A status request that was not answered (not sent, refused, unavailable) says nothing about the refund.
+  if ("outcome" in read && (read.outcome.kind === "refused" || read.outcome.kind === "declined")) {
+    return { outcome: { kind: "unknown", message: `The status request was not answered (${read.outcome.message}); asking again later.` } };
+  }
+  return read;
+}
+
+/** A 2xx refund answer the adapter cannot read: the provider may have refunded, so only a status request can tell. */
+export function unreadableRefundAnswer(answer: Answered): RefundOutcome {
+  return { kind: "unknown", message: `The provider answered HTTP ${answer.status} in a form this service does not understand.` };
 }

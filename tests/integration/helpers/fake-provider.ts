@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AdapterContext, HealthResult, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HealthResult, ProviderAdapter, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import type { ProviderServer } from "@/lib/providers/kit/provider-server";
 import { registerProviderServer } from "@/lib/providers/server/servers";
@@ -12,7 +12,13 @@ import { registerProviderZ } from "../../fixtures/provider-z/register";
  * recorded and redacted exactly as with a sandbox) behind an adapter whose outcomes the test
  * scripts per connection. Every provider call is counted.
  */
-export type FakeCall = { op: "payment" | "payout" | "status"; connectionId: string; idempotencyKey: string; providerReference?: string };
+export type FakeCall = {
+  op: "payment" | "payout" | "status" | "refund" | "refund-status";
+  connectionId: string;
+  idempotencyKey: string;
+  providerReference?: string;
+  amountMinor?: bigint;
+};
 
 export type FakeProvider = {
   server: (slug: string) => ProviderServer;
@@ -20,6 +26,10 @@ export type FakeProvider = {
   script: Map<string, ProviderOutcome[]>;
   /** Outcomes of status requests, in order; a full success once used up. */
   statusScript: ProviderOutcome[];
+  /** Outcomes of refund calls, in order; a success once used up. */
+  refundScript: RefundOutcome[];
+  /** Outcomes of refund status requests, in order; a success once used up. */
+  refundStatusScript: RefundOutcome[];
   health: { result: HealthResult | "throw" };
   calls: FakeCall[];
   /** Every raw request body the fake HTTP server received. */
@@ -54,6 +64,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   const fake: FakeProvider = {
     script: new Map(),
     statusScript: [],
+    refundScript: [],
+    refundStatusScript: [],
     health: { result: { kind: "ok", message: "reachable and credentials accepted" } },
     calls: [],
     received,
@@ -63,6 +75,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     reset() {
       fake.script.clear();
       fake.statusScript.length = 0;
+      fake.refundScript.length = 0;
+      fake.refundStatusScript.length = 0;
       fake.calls.length = 0;
       received.length = 0;
       fake.delayMs = 0;
@@ -89,6 +103,17 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       fake.calls.push({ op: "status", connectionId: context.connectionId, idempotencyKey: query.idempotencyKey, providerReference: query.providerReference });
       await callProvider(context, { method: "POST", path: "/status", body: { key: query.idempotencyKey } });
       return fake.statusScript.shift() ?? success(0n, "status-ref");
+    },
+    refund: async (context, instruction) => {
+      fake.calls.push({ op: "refund", connectionId: context.connectionId, idempotencyKey: instruction.refundId, providerReference: instruction.paymentReference, amountMinor: instruction.amountMinor });
+      await callProvider(context, { method: "POST", path: "/refunds", body: { key: instruction.refundId, payment: instruction.paymentReference, amount: instruction.amount } });
+      if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+      return fake.refundScript.shift() ?? { kind: "succeeded", providerReference: `fake-refund-${instruction.refundId}` };
+    },
+    getRefundStatus: async (context, query) => {
+      fake.calls.push({ op: "refund-status", connectionId: context.connectionId, idempotencyKey: query.refundId, providerReference: query.providerReference });
+      await callProvider(context, { method: "POST", path: "/refund-status", body: { key: query.refundId } });
+      return fake.refundStatusScript.shift() ?? { kind: "succeeded", providerReference: `fake-refund-${query.refundId}` };
     },
     healthCheck: async (context) => {
       if (fake.health.result === "throw") throw new Error("adapter bug");

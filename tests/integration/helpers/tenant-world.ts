@@ -1,3 +1,4 @@
+import { createRefund } from "@/lib/refunds/create-refund";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,7 @@ export type TenantWorld = TeamMerchant & {
   z?: ConnectionView;
   paymentId: string;
   payoutId: string;
+  refundId: string;
   eventId: string;
   inviteId: string;
   generatedKeyId: string;
@@ -69,6 +71,8 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const payment = await invoiceFrom(db, m, "a-payment", {});
   await payWithCard(db, payment.id, CARD);
   const payout = await invoiceFrom(db, m, "a-payout", { auto_process: false }, { card_number: "4242424242424242" });
+  const refund = await createRefund(db, { merchantId: m.merchantId, invoiceId: payment.id, body: { data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "1.00" } } }, testOnly: false, createdBy: "setup" });
+  if (refund.kind !== "created") throw new Error(`setup: refund ${JSON.stringify(refund)}`);
 
   const [event] = await db.select().from(schema.webhookEvents).where(eq(schema.webhookEvents.invoiceId, payment.id));
   if (!event) throw new Error("setup: the paid payment wrote no webhook event");
@@ -90,6 +94,7 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     z,
     paymentId: payment.id,
     payoutId: payout.id,
+    refundId: refund.refund.id,
     eventId: event.id,
     inviteId: invite!.id,
     generatedKeyId: generated.id,

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
-import { renderEventBody, sampleInvoiceSnapshot } from "@/lib/webhooks/body";
+import { renderEventBody, sampleInvoiceSnapshot, sampleRefundSnapshot } from "@/lib/webhooks/body";
 import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { verifyExampleSource } from "@/lib/webhooks/docs";
 import { SECRET_OVERLAP_HOURS } from "@/lib/webhooks/secrets";
@@ -33,6 +33,18 @@ export default async function WebhooksDocsPage() {
     null,
     2,
   );
+  const refundPayload = JSON.stringify(
+    JSON.parse(
+      renderEventBody({
+        id: "evt_9aLr2WcQmT5xYbN0pK7vDe",
+        type: "refund.succeeded",
+        invoice: { ...sampleInvoiceSnapshot("mer_example", at), status: "partially_refunded", refundedAmountMinor: "3000" },
+        refund: sampleRefundSnapshot(at),
+      }),
+    ),
+    null,
+    2,
+  );
   const retries = [...RETRY_DELAYS_SECONDS.map(duration), `then every ${duration(RETRY_EVERY_SECONDS)}`].join(", ");
   return (
     <>
@@ -56,6 +68,18 @@ export default async function WebhooksDocsPage() {
             the ones you do not know.
           </p>
           <Code label="Example payload">{payload}</Code>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-refunds">
+          <h2 id="docs-refunds" className="text-base font-semibold">Refund events</h2>
+          <p>
+            A refund sends <code className="font-mono">refund.created</code> when it is asked for, then <code className="font-mono">refund.succeeded</code> or{" "}
+            <code className="font-mono">refund.failed</code> when the provider settles it (at once, or later for a refund it answers pending). The body is the
+            refund resource as <code className="font-mono">GET /api/commerce/refunds/&#123;id&#125;</code> answers it, with its payment invoice in{" "}
+            <code className="font-mono">included</code>, both as they were at the event. The invoice&apos;s own moves (refunding, partially_refunded, refunded)
+            arrive as <code className="font-mono">invoice.status_changed</code> as well.
+          </p>
+          <Code label="Example refund payload">{refundPayload}</Code>
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-headers">

@@ -9,6 +9,9 @@ import { InvoiceCallbacks } from "@/components/invoices/invoice-callbacks";
 import { InvoiceScheduleView } from "@/components/invoices/invoice-schedule";
 import { InvoiceWebhooks } from "@/components/invoices/invoice-webhooks";
 import { ProcessPayoutButton } from "@/components/invoices/process-payout-button";
+import { InvoiceRefunds } from "@/components/invoices/invoice-refunds";
+import { getInvoice } from "@/lib/invoices/read/get-invoice";
+import { readRefundPanel } from "@/lib/refunds/read";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { listInvoiceCallbacks } from "@/lib/callbacks/read";
@@ -39,6 +42,8 @@ export default async function InvoicePage({ params }: Params) {
     listInvoiceCallbacks(db, viewer.merchant.id, invoice.id),
     listInvoiceEvents(db, viewer.merchant.id, invoice.id),
   ]);
+  const paymentRow = invoice.direction === "payment" ? await getInvoice(db, viewer.merchant.id, "payment", invoice.id) : undefined;
+  const refunds = paymentRow ? await readRefundPanel(db, paymentRow, viewer.user.role) : null;
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
   const hostedPageUrl = invoice.hostedPagePath ? `${publicBaseUrl()}${invoice.hostedPagePath}` : null;
   // The status panel and the timeline share one client cache of the invoice (components/invoices/use-dashboard-invoice).
@@ -67,6 +72,11 @@ export default async function InvoicePage({ params }: Params) {
         {canProcessPayout ? (
           <InvoiceSection id="process" title="Send to the provider">
             <ProcessPayoutButton invoiceId={invoice.id} />
+          </InvoiceSection>
+        ) : null}
+        {refunds ? (
+          <InvoiceSection id="refunds" title="Refunds" testId="invoice-refunds">
+            <InvoiceRefunds invoiceId={invoice.id} currency={invoice.currency} panel={refunds} />
           </InvoiceSection>
         ) : null}
         {schedule ? (

@@ -1,18 +1,21 @@
 import "server-only";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { answerFromRecord } from "./answers";
 import { refuse, SLUG, type SignedRequest } from "./common";
 import { takePayment } from "./payments";
 import { takePayout } from "./payouts";
+import { refundStatus, takeRefund } from "./refunds";
 import { A_SIGNATURE_HEADER, verifyBody } from "../wire";
 
 /**
- * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,status,ping}.
+ * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,refunds,status,ping}.
  * Every request is a signed JSON POST: the body names the merchant and its service code, and
  * `X-Signature` is the base64 RSA-SHA256 signature of the raw body, checked with the payment key
- * issued to that merchant (its test-mode connection's public key).
+ * issued to that merchant (its test-mode connection's public key). The status endpoint finds a
+ * payment or payout by its request_id, and a refund by its request_id with `operation: "refund"`.
  */
 
 function parseObject(raw: string): Record<string, unknown> | undefined {
@@ -49,10 +52,12 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   return { body, account: found.account, context };
 }
 
-async function readStatus({ body, account, context }: SignedRequest): Promise<Response> {
+async function readStatus(signed: SignedRequest): Promise<Response> {
+  const { body, account, context } = signed;
   const requestId = typeof body.request_id === "string" ? body.request_id : "";
+  if (body.operation === REFUND_OPERATION) return refundStatus(signed, requestId);
   const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, requestId) : undefined;
-  if (!record) return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
+  if (!record || record.operation === REFUND_OPERATION) return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
   return Response.json(answerFromRecord(record));
 }
 
@@ -60,13 +65,14 @@ const ENDPOINTS: Record<string, (signed: SignedRequest) => Promise<Response>> = 
   ping: async ({ account }) => Response.json({ status: "ok", merchant_id: account.credentials.merchant_id }),
   payments: takePayment,
   payouts: takePayout,
+  refunds: takeRefund,
   status: readStatus,
 };
 
 export const providerASandbox: SandboxHandler = async (request, context) => {
   const [api, version, endpoint, ...rest] = context.path;
   const handle = api === "api" && version === "v2" && rest.length === 0 && endpoint ? ENDPOINTS[endpoint] : undefined;
-  if (!handle) return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, status and ping.");
+  if (!handle) return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, refunds, status and ping.");
   if (request.method !== "POST") return refuse(405, "method_not_allowed", "Provider A's API takes POST only.");
   const signed = await authenticate(request, context);
   return signed instanceof Response ? signed : handle(signed);

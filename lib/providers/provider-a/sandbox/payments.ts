@@ -4,10 +4,11 @@ import { formatMinor, parseAmount } from "@/lib/money";
 import { decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import type { AAnswer } from "../wire";
 import { answerFromRecord, declineAnswer } from "./answers";
-import { invalidRequest, newReference, SLUG, type SignedRequest } from "./common";
+import { invalidRequest, newReference, refuse, SLUG, type SignedRequest } from "./common";
 
 const paymentSchema = z.object({
   request_id: z.string().min(1).max(255),
@@ -38,6 +39,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
   if (!amount.ok) return invalidRequest([{ path: ["amount"], message: amount.message }]);
 
   const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, payment.request_id);
+  if (earlier?.operation === REFUND_OPERATION) return refuse(409, "request_id_in_use", "That request_id names a refund of this merchant.");
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const card = payment.card_credentials;

@@ -4,6 +4,7 @@ import { formatMinor, parseAmount } from "@/lib/money";
 import { decideAmount, decideCard, splitAmounts, type CardDecision } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import type { AAnswer } from "../wire";
 import { answerFromRecord, declineAnswer } from "./answers";
 import { invalidRequest, newReference, refuse, SLUG, type SignedRequest } from "./common";
@@ -51,6 +52,7 @@ export async function takePayout({ body, account, context }: SignedRequest): Pro
   if (!amount.ok) return invalidRequest([{ path: ["amount"], message: amount.message }]);
 
   const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, payout.request_id);
+  if (earlier?.operation === REFUND_OPERATION) return refuse(409, "request_id_in_use", "That request_id names a refund of this merchant.");
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const cardNumber = payout.recipient.card_number;

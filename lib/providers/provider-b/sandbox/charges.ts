@@ -49,6 +49,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   if (!amount.ok) return refuse(400, "invalid_request", `sum: ${amount.message}`);
 
   const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, charge.order_ref);
+  if (earlier && earlier.operation !== "payment") return refuse(409, "key_in_use", "That order_ref names another request of this terminal.");
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const allowPartially = charge.partial === "1";

@@ -6,10 +6,11 @@ import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { B_HEADERS, bDigest, readSignatureHeader } from "../wire";
 import { answerFromRecord, refuse, SLUG, takeCharge } from "./charges";
+import { refundStatus, takeRefund } from "./refunds";
 
 /**
  * Provider B's simulated terminal API under /sandbox/provider-b/v1/: POST charges, GET
- * charges/{order_ref}, GET auth-check. `X-Terminal` names the terminal and `X-Signature:
+ * charges/{order_ref}, POST refunds, GET refunds/{refund_ref}, GET auth-check. `X-Terminal` names the terminal and `X-Signature:
  * t=…,v1=…` carries the HMAC-SHA256 of `${t}.${raw body}` with its secret key; a signature more
  * than five minutes old is refused like a wrong one.
  */
@@ -46,13 +47,22 @@ export const providerBSandbox: SandboxHandler = async (request, context) => {
         ? "charge"
         : request.method === "GET" && resource === "charges" && id
           ? "status"
-          : undefined;
-  if (!route) return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref} and GET /v1/auth-check.");
+          : request.method === "POST" && resource === "refunds" && !id
+            ? "refund"
+            : request.method === "GET" && resource === "refunds" && id
+              ? "refund-status"
+              : undefined;
+  if (!route) {
+    return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref} and GET /v1/auth-check.");
+  }
   const account = await authenticate(request, context, raw);
   if (account instanceof Response) return account;
   if (route === "auth") return Response.json({ result: "ok", terminal_id: account.credentials.terminal_id });
   if (route === "charge") return takeCharge(raw, account, context);
+  if (route === "refund") return takeRefund(raw, account, context);
+  if (route === "refund-status") return refundStatus(decodeURIComponent(id!), account, context);
   const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(id!));
-  if (!record) return refuse(404, "not_found", "No charge with that order_ref on this terminal.");
+  // Refunds share the account's key space: a refund is not a charge.
+  if (!record || record.operation !== "payment") return refuse(404, "not_found", "No charge with that order_ref on this terminal.");
   return Response.json(answerFromRecord(record));
 };

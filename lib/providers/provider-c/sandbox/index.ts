@@ -3,16 +3,18 @@ import { sameText } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { readBasicAuthorization } from "../wire";
 import { currenciesOf, orderFromRecord, refuse, SLUG, takeOrder } from "./orders";
+import { refundStatus, takeRefund } from "./refunds";
 
 /**
  * Provider C's simulated shop API under /sandbox/provider-c/shop/: POST orders, GET
- * orders/{shop_order_id}, GET whoami. HTTP Basic authentication with the shop login and
- * password. A login C does not know and a wrong password get one and the same refusal: telling
- * them apart would tell anyone which shop logins exist, and the password (also the connection's
- * callback secret) would be the only thing left to guess.
+ * orders/{shop_order_id}, POST refunds, GET refunds/{shop_refund_id}, GET whoami. HTTP Basic
+ * authentication with the shop login and password. A login C does not know and a wrong password
+ * get one and the same refusal: telling them apart would tell anyone which shop logins exist, and
+ * the password (also the connection's callback secret) would be the only thing left to guess.
  */
 
 const challenge = (response: Response) => {
@@ -44,13 +46,25 @@ export const providerCSandbox: SandboxHandler = async (request, context) => {
           ? "create"
           : request.method === "GET" && resource === "orders" && id
             ? "read"
-            : undefined;
-  if (!route) return refuse(404, "not_found", "Provider C's shop API has POST /shop/orders, GET /shop/orders/{shop_order_id} and GET /shop/whoami.");
+            : request.method === "POST" && resource === "refunds" && !id
+              ? "refund"
+              : request.method === "GET" && resource === "refunds" && id
+                ? "refund-status"
+                : undefined;
+  if (!route) {
+    return refuse(
+      404,
+      "not_found",
+      "Provider C's shop API has POST /shop/orders, GET /shop/orders/{shop_order_id}, POST /shop/refunds, GET /shop/refunds/{shop_refund_id} and GET /shop/whoami.",
+    );
+  }
   const account = await authenticate(request, context);
   if (account instanceof Response) return account;
   if (route === "whoami") return Response.json({ shop_login: account.credentials.shop_login, currencies: currenciesOf(account) });
   if (route === "create") return takeOrder(await request.text(), account, context);
+  if (route === "refund") return takeRefund(await request.text(), account, context);
+  if (route === "refund-status") return refundStatus(decodeURIComponent(id!), account, context);
   const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(id!));
-  if (!record) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
+  if (!record || record.operation === REFUND_OPERATION) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
   return Response.json(orderFromRecord(record));
 };

@@ -6,6 +6,7 @@ import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { C_REJECTIONS } from "../mapping";
 import { cOrderRequestSchema, type COrder } from "../wire";
@@ -54,6 +55,7 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
     return refuse(422, "currency_not_enabled", `The shop takes ${currenciesOf(account).join(" and ")}, not ${input.currency_code}.`);
   }
   const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, input.shop_order_id);
+  if (earlier?.operation === REFUND_OPERATION) return refuse(409, "shop_order_id_in_use", "That shop_order_id names a refund of this shop.");
   if (earlier) return Response.json(orderFromRecord(earlier));
 
   const { card } = input.payer;

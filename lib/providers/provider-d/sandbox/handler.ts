@@ -3,10 +3,12 @@ import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provide
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { D_PATHS, verifyD } from "../wire";
+import { runRefund, runRefundStatus } from "./refunds";
 import { runSale, runStatus, SLUG, type DAnswer } from "./sale";
 
 /**
- * Provider D's sandbox under /sandbox/provider-d: POST only, JSON bodies, `{ result }` or
+ * Provider D's sandbox under /sandbox/provider-d: POST /merchant/v1/sale, /p2p/v1/transfer,
+ * /status, /refund, /refund/status and /ping. POST only, JSON bodies, `{ result }` or
  * `{ error: { code, message } }`. It knows the merchant by `merchant_id` in the body, then checks
  * `Api-Key` against that merchant's API key and `Sign` (HMAC-SHA512 of the raw body) against its
  * secret key, refusing with 401 unknown_merchant / invalid_api_key / invalid_sign.
@@ -55,11 +57,13 @@ export const providerDSandbox: SandboxHandler = async (request, context) => {
   if (request.method !== "POST") return refuse(405, "not_found", "Provider D takes POST requests only.");
   const path = `/${context.path.join("/")}`;
   const known = Object.values(D_PATHS) as string[];
-  if (!known.includes(path)) return refuse(404, "not_found", `No endpoint ${path}.`);
+  if (!known.includes(path)) return refuse(404, "not_found", `No endpoint ${path}. Provider D has POST ${known.join(", ")}.`);
   const authenticated = await authenticate(request, context);
   if ("refusal" in authenticated) return authenticated.refusal;
   const { account, body } = authenticated;
   if (path === D_PATHS.ping) return json(ping(account, body));
   if (path === D_PATHS.status) return json(await runStatus(context.db, account, body));
+  if (path === D_PATHS.refund) return json(await runRefund(context.db, account, body));
+  if (path === D_PATHS.refundStatus) return json(await runRefundStatus(context.db, account, body));
   return json(await runSale(context.db, account, path === D_PATHS.transfer ? "p2p" : "merchant", body));
 };

@@ -5,16 +5,17 @@ import { maskCardNumber } from "@/lib/invoices/contract/card";
 import { formatMinor } from "@/lib/money";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
-import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
+import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { D_REJECT_CODES } from "../mapping";
-import { D_STATES, type DSaleRequest, type DState, type DTransaction } from "../wire";
+import { D_STATES, type DErrorCode, type DSaleRequest, type DState, type DTransaction } from "../wire";
 
 export const SLUG = "provider-d";
 
 export type DAnswer = { status: number; body: unknown };
 
-const dError = (status: number, code: string, message: string): DAnswer => ({ status, body: { error: { code, message } } });
+export const dError = (status: number, code: DErrorCode, message: string): DAnswer => ({ status, body: { error: { code, message } } });
 
 /** D has no 3-D Secure (spec 4.1 example): the 3-D Secure test card is approved like any other. */
 function decide(sale: DSaleRequest): CardDecision {
@@ -68,6 +69,7 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
   }
   if (!isSale(body)) return dError(400, "bad_request", "transaction_id, a positive integer amount and card.pan (12-19 digits) are required.");
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.transaction_id);
+  if (earlier?.operation === REFUND_OPERATION) return dError(409, "transaction_id_in_use", "This transaction_id names a refund of this merchant.");
   if (earlier) return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: earlier.response };
   const { state, captured, code } = stateOf(decide(body));
   const transaction: DTransaction = {
@@ -108,10 +110,17 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
   return answer;
 }
 
+/** D's transaction of a sale or P2P transfer record, as its status call answers it; undefined for any other record (a refund). */
+export function transactionOf(record: SandboxRecord): DTransaction | undefined {
+  if (record.operation !== "sale" && record.operation !== "p2p_transfer") return undefined;
+  return (record.details as { transaction?: DTransaction }).transaction;
+}
+
 /** What D knows of a transaction of this merchant, by the merchant's transaction_id. */
 export async function runStatus(db: Db, account: SandboxAccount, body: unknown): Promise<DAnswer> {
   const key = (body as { transaction_id?: unknown } | null)?.transaction_id;
   const record = typeof key === "string" ? await findRecordByIdempotencyKey(db, SLUG, account.connectionId, key) : undefined;
-  if (!record) return dError(404, "transaction_not_found", "No transaction with this transaction_id.");
-  return { status: 200, body: { result: (record.details as { transaction?: DTransaction }).transaction } };
+  const transaction = record && transactionOf(record);
+  if (!transaction) return dError(404, "transaction_not_found", "No transaction with this transaction_id.");
+  return { status: 200, body: { result: transaction } };
 }

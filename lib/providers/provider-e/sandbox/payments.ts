@@ -6,6 +6,7 @@ import { formatMinor, toMinorUnits } from "@/lib/money";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { E_REFUSALS } from "../mapping";
@@ -82,6 +83,7 @@ function recordStatus(decision: CardDecision): string {
 export async function createPayment(db: Db, account: SandboxAccount, body: unknown, publicBaseUrl: string): Promise<EAnswer> {
   if (!isPaymentRequest(body)) return eError(422, "validation", "merchantReference, amount { value, currency }, paymentMethod.number and returnUrl are required.");
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.merchantReference);
+  if (earlier?.operation === REFUND_OPERATION) return eError(409, "reference_in_use", "This merchantReference names a refund of this merchant.");
   if (earlier) return presentPayment(earlier);
   let amountMinor: bigint;
   try {
@@ -121,6 +123,6 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
 }
 
 export async function readPayment(db: Db, account: SandboxAccount, record: SandboxRecord | undefined): Promise<EAnswer> {
-  if (!record || record.connectionId !== account.connectionId) return eError(404, "not_found", "No payment of this merchant with this id or reference.");
+  if (!record || record.connectionId !== account.connectionId || record.operation === REFUND_OPERATION) return eError(404, "not_found", "No payment of this merchant with this id or reference.");
   return presentPayment(record);
 }

@@ -12,6 +12,8 @@ import { F_DECLINES } from "../mapping";
 import type { FCharge, FChargeRequest, FError, FErrorCode, FFailureCode } from "../wire";
 
 export const SLUG = "provider-f";
+/** The operation of F's charge records (its refunds are "refund" records: ./refunds.ts). */
+export const CHARGE_OPERATION = "charge";
 
 export type FAnswer = { status: number; body: FCharge | FError | Record<string, unknown> };
 
@@ -83,7 +85,10 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
   if (!isChargeRequest(body)) return fError(400, "invalid_request_error", "invalid_request", "reference, a positive integer amount, currency, return_url and payment_method (card or hpp_bypass) are required.");
   // The merchant's own reference repeated is the same charge; another merchant's is not this one's.
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.reference);
-  if (earlier) return presentCharge(earlier);
+  if (earlier) {
+    if (earlier.operation !== CHARGE_OPERATION) return fError(409, "invalid_request_error", "idempotency_key_in_use", "That reference names another request of this merchant.");
+    return presentCharge(earlier);
+  }
   const decision = decide(body);
   const id = `ch_${randomBytes(12).toString("hex")}`;
   let details: Details & Record<string, unknown> = { bypassHpp: body.payment_method.type === "hpp_bypass", returnUrl: body.return_url, customer: body.customer };
@@ -95,7 +100,7 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
   const record = await saveRecord(db, {
     provider: SLUG,
     connectionId: account.connectionId,
-    operation: "charge",
+    operation: CHARGE_OPERATION,
     reference: id,
     idempotencyKey: body.reference,
     // While 3-D Secure waits, the record holds the amount the customer is asked to confirm.
@@ -111,6 +116,6 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
 }
 
 export function readCharge(account: SandboxAccount, record: SandboxRecord | undefined): FAnswer {
-  if (!record || record.connectionId !== account.connectionId) return fError(404, "invalid_request_error", "resource_missing", "No such charge.");
+  if (!record || record.connectionId !== account.connectionId || record.operation !== CHARGE_OPERATION) return fError(404, "invalid_request_error", "resource_missing", "No such charge.");
   return presentCharge(record);
 }

@@ -6,9 +6,12 @@ import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
 import { verifyF } from "../wire";
 import { createCharge, fError, readCharge, SLUG, type FAnswer } from "./charges";
+import { createRefund, readRefund } from "./refunds";
 
 /**
- * Provider F's sandbox under /sandbox/provider-f. Authentication comes before routing (spec 5.2):
+ * Provider F's sandbox under /sandbox/provider-f/v1/: POST charges, GET charges/{id}, GET
+ * charges?idempotency_key={reference}, POST refunds, GET refunds/{id}, GET
+ * refunds?idempotency_key={reference}, GET account. Authentication comes before routing (spec 5.2):
  * any path, known or not, without x-merchant-id, with a public key the sandbox does not know
  * (prod_ keys never: they belong to live processing) or with a bad x-signature is answered 401
  * with a JSON error.
@@ -39,7 +42,14 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   return { account: found.account, raw };
 }
 
-const missing = (): FAnswer => fError(404, "invalid_request_error", "resource_missing", "No such endpoint.");
+const missing = (): FAnswer =>
+  fError(
+    404,
+    "invalid_request_error",
+    "resource_missing",
+    "No such endpoint. Provider F has POST /v1/charges, GET /v1/charges/{id}, GET /v1/charges?idempotency_key={reference}, " +
+      "POST /v1/refunds, GET /v1/refunds/{id}, GET /v1/refunds?idempotency_key={reference} and GET /v1/account.",
+  );
 
 export const providerFSandbox: SandboxHandler = async (request, context) => {
   const authenticated = await authenticate(request, context);
@@ -49,6 +59,12 @@ export const providerFSandbox: SandboxHandler = async (request, context) => {
   if (version !== "v1" || rest.length > 0) return json(missing());
   if (resource === "account" && id === undefined && request.method === "GET") {
     return json({ status: 200, body: { object: "account", id: account.credentials.public_key, livemode: false, currency: account.credentials.currency } });
+  }
+  if (resource === "refunds") {
+    if (request.method === "POST" && id === undefined) return json(await createRefund(context.db, account, parseJson(raw)));
+    if (request.method !== "GET") return json(missing());
+    if (id !== undefined) return json(await readRefund(context.db, account, { id }));
+    return json(await readRefund(context.db, account, { reference: new URL(request.url).searchParams.get("idempotency_key") ?? undefined }));
   }
   if (resource !== "charges") return json(missing());
   if (request.method === "POST" && id === undefined) return json(await createCharge(context.db, account, parseJson(raw), context.publicBaseUrl));

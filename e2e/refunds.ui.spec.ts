@@ -1,0 +1,166 @@
+import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { merchantWithKey, signIn } from "./support/accounts";
+import { expectNoSeriousViolations } from "./support/axe";
+
+/**
+ * Refunds on a payment's page, at desktop and phone widths: a customer pays on the hosted page
+ * (Provider B's sandbox), then the owner refunds part of it with the mouse (review, confirmation
+ * naming amount, currency and customer, confirm) and the rest with the keyboard alone; a refusal
+ * (more than is left) lands on the amount field; the refunds, the invoice's status and its
+ * timeline follow every step.
+ */
+const JSON_API = { "Content-Type": "application/vnd.api+json" };
+const SCREENSHOTS = process.env.REFUND_SCREENSHOTS_DIR;
+
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test("an owner refunds part of a paid invoice, then the rest with the keyboard", async ({ browser, page }) => {
+      const merchant = await merchantWithKey(browser);
+      const headers = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
+      const connection = await page.request.post("/api/connections", {
+        headers,
+        data: {
+          data: {
+            type: "connection",
+            attributes: {
+              provider: "provider-b",
+              kind: "h2h",
+              label: "B refunds",
+              mode: "test",
+              credentials: { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" },
+              constants: {},
+            },
+          },
+        },
+      });
+      expect(connection.status(), await connection.text()).toBe(201);
+      const created = await page.request.post("/api/commerce/payment-invoices", {
+        headers,
+        data: {
+          data: {
+            type: "payment-invoice",
+            attributes: {
+              service: "payment_card_eur_hpp",
+              commerce_account: merchant.commerceAccount,
+              currency: "EUR",
+              amount: "100.50",
+              reference_id: `refund-${randomBytes(6).toString("hex")}`,
+              flow: "charge",
+              test_mode: true,
+              customer: { name: "Ada Lovelace", email: "ada@example.com", address: { country: "GB", city: "London" } },
+            },
+          },
+        },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      const invoice = (await created.json()).data as { id: string; attributes: { hpp_url: string } };
+
+      // The customer pays on the hosted page.
+      await page.goto(new URL(invoice.attributes.hpp_url).pathname);
+      await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+      await page.getByRole("button", { name: "Pay", exact: true }).click();
+      await expect(page.getByTestId("pay-result")).toContainText("Payment received");
+
+      await signIn(page, merchant.email, merchant.password);
+      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+      await page.goto(`/invoices/${invoice.id}`);
+      const section = page.getByTestId("invoice-refunds");
+      await expect(section).toContainText("No refunds yet.");
+      await expect(page.getByTestId("refunded-amount")).toHaveText("0.00 EUR");
+
+      // Part of it, with the mouse; first more than was paid, which the server refuses on the field.
+      await section.getByRole("button", { name: "Refund", exact: true }).click();
+      const amount = section.getByLabel("Amount (EUR)");
+      await expect(amount).toHaveValue("100.50");
+      await amount.fill("200.00");
+      await section.getByRole("button", { name: "Review refund" }).click();
+      await section.getByRole("button", { name: "Confirm refund" }).click();
+      // Back to editing, the reason on the amount field and the form's alert.
+      await expect(section.getByText(/more than is left to refund: at most 100\.50 EUR/)).toBeVisible();
+      await expect(amount).toHaveAttribute("aria-invalid", "true");
+      await expect(section.getByTestId("form-alert")).not.toBeEmpty();
+      await amount.fill("30.00");
+      await section.getByLabel("Reason (optional)").fill("One item returned");
+      await section.getByRole("button", { name: "Review refund" }).click();
+      await expect(section.getByTestId("refund-confirmation")).toHaveText(/Refund 30\.00 EUR to Ada Lovelace\?/);
+      await expect(section.getByRole("button", { name: "Confirm refund" })).toBeFocused();
+      await expect(section.getByTestId("form-alert")).toBeEmpty();
+      await expectNoSeriousViolations(page);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-confirm-${viewport.width}.png`, fullPage: true });
+      await section.getByRole("button", { name: "Confirm refund" }).click();
+      await expect(section.getByTestId("refund-result")).toHaveText("Refund of 30.00 EUR refunded.");
+      await expect(section.getByTestId("refund-item")).toHaveCount(1);
+      await expect(section.getByTestId("refund-item")).toContainText("Refunded");
+      await expect(section.getByTestId("refund-item")).toContainText("Reason: One item returned");
+      await expect(page.getByTestId("refunded-amount")).toHaveText("30.00 EUR");
+      await expect(page.getByTestId("invoice-status")).toHaveText("partially_refunded");
+
+      // The rest, with the keyboard alone: the amount is prefilled with what is left.
+      await section.getByRole("button", { name: "Refund", exact: true }).focus();
+      await page.keyboard.press("Enter");
+      await expect(amount).toHaveValue("70.50");
+      await amount.focus();
+      await page.keyboard.press("Enter");
+      await expect(section.getByTestId("refund-confirmation")).toHaveText(/Refund 70\.50 EUR to Ada Lovelace\?/);
+      await expect(section.getByRole("button", { name: "Confirm refund" })).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(section.getByTestId("refund-result")).toHaveText("Refund of 70.50 EUR refunded.");
+      await expect(section.getByTestId("refund-item")).toHaveCount(2);
+      await expect(page.getByTestId("invoice-status")).toHaveText("refunded");
+      await expect(section.getByTestId("refund-blocked")).toHaveText("This payment is refunded in full.");
+      await expect(section.getByRole("button", { name: "Refund", exact: true })).toHaveCount(0);
+      const timeline = page.getByRole("region", { name: "Timeline" });
+      await expect(timeline).toContainText("refunding");
+      await expect(timeline).toContainText("partially_refunded");
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-done-${viewport.width}.png`, fullPage: true });
+    });
+  });
+}
+
+test("a refund the provider declines says so, and the payment stays refundable", async ({ browser, page }) => {
+  await refundOnce(browser, page, "10.32", "Failed");
+  await expect(page.getByTestId("invoice-refunds").getByTestId("refund-result")).toHaveText(/Refund of 10\.32 EUR failed: The issuer refused the refund\./);
+  await expect(page.getByTestId("invoice-status")).toHaveText("processed");
+  await expect(page.getByTestId("invoice-refunds").getByRole("button", { name: "Refund", exact: true })).toBeVisible();
+});
+
+/** A paid invoice and one refund of `amount` from its page; the refund's status label is checked. */
+async function refundOnce(browser: Parameters<typeof merchantWithKey>[0], page: Page, amount: string, label: string) {
+  const merchant = await merchantWithKey(browser);
+  const headers = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
+  const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
+  const connection = await page.request.post("/api/connections", {
+    headers,
+    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B", mode: "test", credentials, constants: {} } } },
+  });
+  expect(connection.status()).toBe(201);
+  const created = await page.request.post("/api/commerce/payment-invoices", {
+    headers,
+    data: {
+      data: {
+        type: "payment-invoice",
+        attributes: { service: "payment_card_eur_hpp", commerce_account: merchant.commerceAccount, currency: "EUR", amount: "50.00", reference_id: `r-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true },
+      },
+    },
+  });
+  const invoice = (await created.json()).data as { id: string; attributes: { hpp_url: string } };
+  await page.goto(new URL(invoice.attributes.hpp_url).pathname);
+  await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByTestId("pay-result")).toContainText("Payment received");
+  await signIn(page, merchant.email, merchant.password);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  await page.goto(`/invoices/${invoice.id}`);
+  const section = page.getByTestId("invoice-refunds");
+  await section.getByRole("button", { name: "Refund", exact: true }).click();
+  await section.getByLabel("Amount (EUR)").fill(amount);
+  await section.getByRole("button", { name: "Review refund" }).click();
+  await section.getByRole("button", { name: "Confirm refund" }).click();
+  await expect(section.getByTestId("refund-item").first()).toContainText(label);
+}

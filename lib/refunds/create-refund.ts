@@ -1,0 +1,178 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { invoiceAttempts, invoices, refunds } from "@/lib/db/schema";
+import { newId } from "@/lib/ids";
+import { PAYMENT_INVOICE_ID } from "@/lib/ids/patterns";
+import { changeInvoiceStatusWithin, queueStatusEvent, type StatusChange } from "@/lib/invoices/status";
+import type { InvoiceRow } from "@/lib/invoices/store";
+import { canonicalJson } from "@/lib/invoices/create/request-hash";
+import { logger } from "@/lib/logger";
+import { formatMinor, parseAmount } from "@/lib/money";
+import { problem, problemsFromZod, type Problem } from "@/lib/problems";
+import { refundRequestSchema } from "./contract";
+import { isRefundableStatus, refundableRest } from "./rules";
+import { recordRefundEvent, type QueuedEvent } from "./events";
+import { sendRefund } from "./send";
+import { findRefundByReference, refundTotals, type RefundRow } from "./store";
+
+export type CreateRefundInput = {
+  merchantId: string;
+  invoiceId: string;
+  /** The request body as parsed JSON (unchecked). */
+  body: unknown;
+  /** A support member's credential (composer key or dashboard session): test-mode invoices only. */
+  testOnly: boolean;
+  /** Who asked: a key id or a user id, for the record. */
+  createdBy: string;
+  requestId?: string;
+};
+
+export type CreateRefundResult =
+  | { kind: "created" | "replayed"; refund: RefundRow }
+  | { kind: "not_found" }
+  | { kind: "invalid"; problems: Problem[] }
+  | { kind: "test_only" }
+  | { kind: "not_refundable"; code: string; detail: string }
+  | { kind: "conflict"; existing: RefundRow };
+
+const ATTRIBUTES = ["data", "attributes"] as const;
+const at = (name: string) => [...ATTRIBUTES, name];
+
+function hashOf(invoiceId: string, attributes: unknown): string {
+  return createHash("sha256").update(canonicalJson({ invoiceId, attributes })).digest("hex");
+}
+
+/** The same reference again: the first refund when the body is the same, else a conflict. */
+async function replayOrConflict(db: Db, merchantId: string, referenceId: string, hash: string): Promise<CreateRefundResult | undefined> {
+  const existing = await findRefundByReference(db, merchantId, referenceId);
+  if (!existing) return undefined;
+  return existing.requestHash === hash ? { kind: "replayed", refund: existing } : { kind: "conflict", existing };
+}
+
+/** What the transaction gives: the stored refund, a refusal, or `raced` (the same reference_id stored by a request at the same moment). */
+type Reserved = { refund: RefundRow; change?: StatusChange; event?: QueuedEvent } | CreateRefundResult | { kind: "raced" };
+
+/**
+ * A refund of a processed payment (REFERENCE "Statuses"). Checked, stored and the invoice moved to
+ * `refunding` in one transaction that holds the invoice's row, so two refunds at the same moment
+ * are counted one after the other and can never together give back more than was paid; then sent
+ * to the connection that took the payment (lib/refunds/send.ts), with the refund's id as the
+ * provider's idempotency key. The answer is the refund after that call.
+ */
+export async function createRefund(db: Db, input: CreateRefundInput): Promise<CreateRefundResult> {
+  if (!PAYMENT_INVOICE_ID.test(input.invoiceId)) return { kind: "not_found" };
+  const parsed = refundRequestSchema.safeParse(input.body);
+  if (!parsed.success) return { kind: "invalid", problems: problemsFromZod(parsed.error.issues, { input: input.body, codes: "closed" }) };
+  const attributes = parsed.data.data.attributes;
+  const hash = hashOf(input.invoiceId, attributes);
+
+  const earlier = await replayOrConflict(db, input.merchantId, attributes.reference_id, hash);
+  if (earlier) return earlier;
+
+  let reserved: Reserved;
+  try {
+    reserved = await db.transaction(async (tx): Promise<Reserved> => {
+      const [invoice] = await tx
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.id, input.invoiceId), eq(invoices.merchantId, input.merchantId), eq(invoices.direction, "payment")))
+        .for("update");
+      if (!invoice) return { kind: "not_found" };
+      const refused = refusal(invoice, attributes.test_mode, input.testOnly);
+      if (refused) return refused;
+
+      const totals = await refundTotals(tx as unknown as Db, invoice.id);
+      const rest = refundableRest(invoice, totals.reservedMinor);
+      if (rest <= 0n) {
+        return { kind: "not_refundable", code: "fully_refunded", detail: `Nothing is left to refund: ${formatMinor(totals.reservedMinor, invoice.currency)} ${invoice.currency} is refunded or on its way back.` };
+      }
+      const amount = amountOf(attributes.amount, invoice, rest);
+      if ("problems" in amount) return { kind: "invalid", problems: amount.problems };
+
+      const [attempt] = await tx
+        .select()
+        .from(invoiceAttempts)
+        .where(and(eq(invoiceAttempts.invoiceId, invoice.id), eq(invoiceAttempts.status, "succeeded")))
+        .orderBy(desc(invoiceAttempts.seq))
+        .limit(1);
+      if (!attempt?.providerReference) {
+        return { kind: "not_refundable", code: "no_provider_payment", detail: "The provider's record of this payment is not known, so it cannot be refunded through it." };
+      }
+
+      const [refund] = await tx
+        .insert(refunds)
+        .values({
+          id: newId("rf"),
+          merchantId: input.merchantId,
+          invoiceId: invoice.id,
+          connectionId: attempt.connectionId,
+          referenceId: attributes.reference_id,
+          requestHash: hash,
+          amount: amount.text,
+          amountMinor: amount.minor,
+          currency: invoice.currency,
+          reason: attributes.reason || null,
+          testMode: invoice.testMode,
+          status: "created",
+          createdBy: input.createdBy,
+          requestId: input.requestId ?? null,
+        })
+        .onConflictDoNothing()
+        .returning();
+      // The same reference_id arrived at the same moment: the other request stored it.
+      if (!refund) return { kind: "raced" };
+      const change =
+        invoice.status === "refunding"
+          ? undefined
+          : await changeInvoiceStatusWithin(tx, invoice, "refunding", undefined, { reason: `refund ${refund.id} asked for`, requestId: input.requestId });
+      const event = await recordRefundEvent(tx, refund, change?.row ?? invoice);
+      return { refund, change, event };
+    });
+  } catch (error) {
+    logger.error("refund not stored", { invoiceId: input.invoiceId, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  if ("kind" in reserved) {
+    if (reserved.kind === "raced") return (await replayOrConflict(db, input.merchantId, attributes.reference_id, hash)) ?? { kind: "not_found" };
+    return reserved;
+  }
+  if (reserved.change) await queueStatusEvent(db, reserved.change);
+  await reserved.event?.queue(db);
+  logger.info("refund created", { requestId: input.requestId, refundId: reserved.refund.id, invoiceId: input.invoiceId, merchantId: input.merchantId });
+  return { kind: "created", refund: await sendRefund(db, reserved.refund.id) };
+}
+
+/** Why this invoice cannot be refunded by this caller, or nothing. */
+function refusal(invoice: InvoiceRow, testMode: boolean | undefined, testOnly: boolean): CreateRefundResult | undefined {
+  if (testMode !== undefined && testMode !== invoice.testMode) {
+    const mode = invoice.testMode ? "a test-mode" : "a live";
+    return { kind: "invalid", problems: [problem("mode_mismatch", `test_mode is ${testMode}, but this is ${mode} invoice: refunds keep the invoice's mode.`, at("test_mode"))] };
+  }
+  if (testOnly && !invoice.testMode) return { kind: "test_only" };
+  if (!isRefundableStatus(invoice.status)) {
+    return {
+      kind: "not_refundable",
+      code: "not_processed",
+      detail:
+        invoice.status === "refunded"
+          ? "This payment is already refunded in full."
+          : `Only a processed payment can be refunded; this one is ${invoice.status}.`,
+    };
+  }
+  return undefined;
+}
+
+/** The amount asked for, or the whole rest when left out; refused with a pointer when it cannot be. */
+function amountOf(value: unknown, invoice: InvoiceRow, rest: bigint): { text: string; minor: bigint } | { problems: Problem[] } {
+  if (value === undefined) return { text: formatMinor(rest, invoice.currency), minor: rest };
+  if (typeof value === "number" && value <= 0) return { problems: [problem("out_of_range", "amount must be greater than zero", at("amount"))] };
+  const parsed = parseAmount(value, invoice.currency);
+  if (!parsed.ok) return { problems: [problem("invalid_amount", parsed.message, at("amount"))] };
+  if (parsed.minor > rest) {
+    const left = formatMinor(rest, invoice.currency);
+    return { problems: [problem("exceeds_refundable", `amount is more than is left to refund: at most ${left} ${invoice.currency}.`, at("amount"))] };
+  }
+  return { text: formatMinor(parsed.minor, invoice.currency), minor: parsed.minor };
+}

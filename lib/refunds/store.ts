@@ -1,0 +1,63 @@
+import "server-only";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { OPEN_REFUND_STATUSES } from "@/lib/db/enums";
+import { refunds } from "@/lib/db/schema";
+import { REFUND_ID } from "@/lib/ids/patterns";
+
+export type RefundRow = typeof refunds.$inferSelect;
+
+/** Open: stored and not yet settled by the provider (`created`, `pending`). */
+export const isOpenRefund = (status: string) => (OPEN_REFUND_STATUSES as readonly string[]).includes(status);
+
+/** A refund of one merchant; another merchant's id reads as none. */
+export async function findRefund(db: Db, merchantId: string, id: string): Promise<RefundRow | undefined> {
+  if (!REFUND_ID.test(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, id), eq(refunds.merchantId, merchantId)));
+  return row;
+}
+
+export async function readRefund(db: Db, id: string): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, id));
+  return row;
+}
+
+export async function findRefundByReference(db: Db, merchantId: string, referenceId: string): Promise<RefundRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.merchantId, merchantId), eq(refunds.referenceId, referenceId)));
+  return row;
+}
+
+/** An invoice's refunds, oldest first. */
+export async function listRefunds(db: Db, invoiceId: string): Promise<RefundRow[]> {
+  return db.select().from(refunds).where(eq(refunds.invoiceId, invoiceId)).orderBy(asc(refunds.createdAt), asc(refunds.id));
+}
+
+/** What the invoice has given back (succeeded) and promised (open), in minor units. */
+export async function refundTotals(db: Db, invoiceId: string): Promise<{ refundedMinor: bigint; reservedMinor: bigint; open: number }> {
+  const [row] = await db
+    .select({
+      refunded: sql<string>`coalesce(sum(${refunds.amountMinor}) filter (where ${refunds.status} = 'succeeded'), 0)`,
+      reserved: sql<string>`coalesce(sum(${refunds.amountMinor}) filter (where ${refunds.status} <> 'failed'), 0)`,
+      open: sql<string>`count(*) filter (where ${inArray(refunds.status, [...OPEN_REFUND_STATUSES])})`,
+    })
+    .from(refunds)
+    .where(eq(refunds.invoiceId, invoiceId));
+  return { refundedMinor: BigInt(row?.refunded ?? 0), reservedMinor: BigInt(row?.reserved ?? 0), open: Number(row?.open ?? 0) };
+}
+
+/** Refunded amounts of several invoices at once (lists), in minor units; invoices without refunds are absent. */
+export async function refundedByInvoice(db: Db, invoiceIds: readonly string[]): Promise<Map<string, bigint>> {
+  if (invoiceIds.length === 0) return new Map();
+  const rows = await db
+    .select({ invoiceId: refunds.invoiceId, refunded: sql<string>`coalesce(sum(${refunds.amountMinor}) filter (where ${refunds.status} = 'succeeded'), 0)` })
+    .from(refunds)
+    .where(inArray(refunds.invoiceId, [...invoiceIds]))
+    .groupBy(refunds.invoiceId);
+  return new Map(rows.map((row) => [row.invoiceId, BigInt(row.refunded)]));
+}
