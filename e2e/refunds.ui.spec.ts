@@ -123,15 +123,21 @@ for (const viewport of [
   });
 }
 
-test("a refund the provider declines says so, and the payment stays refundable", async ({ browser, page }) => {
-  await refundOnce(browser, page, "10.32", "Failed");
+test("a refund the provider declines says so, the payment stays refundable, and deleting its connection warns", async ({ browser, page }) => {
+  const connectionId = await refundOnce(browser, page, "10.32", "Failed");
   await expect(page.getByTestId("invoice-refunds").getByTestId("refund-result")).toHaveText(/Refund of 10\.32 EUR failed: The issuer refused the refund\./);
   await expect(page.getByTestId("invoice-status")).toHaveText("processed");
   await expect(page.getByTestId("invoice-refunds").getByRole("button", { name: "Refund", exact: true })).toBeVisible();
+
+  // Refunds go back only through the connection that took the payment: Delete says so, and offers Disable instead.
+  await page.goto(`/connections/${connectionId}`);
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("delete-refund-warning")).toContainText("1 payment taken through it can still be refunded");
+  await page.getByRole("button", { name: "Keep it" }).click();
 });
 
-/** A paid invoice and one refund of `amount` from its page; the refund's status label is checked. */
-async function refundOnce(browser: Parameters<typeof merchantWithKey>[0], page: Page, amount: string, label: string) {
+/** A paid invoice and one refund of `amount` from its page; the refund's status label is checked. Returns the connection's id. */
+async function refundOnce(browser: Parameters<typeof merchantWithKey>[0], page: Page, amount: string, label: string): Promise<string> {
   const merchant = await merchantWithKey(browser);
   const headers = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
   const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
@@ -163,4 +169,5 @@ async function refundOnce(browser: Parameters<typeof merchantWithKey>[0], page: 
   await section.getByRole("button", { name: "Review refund" }).click();
   await section.getByRole("button", { name: "Confirm refund" }).click();
   await expect(section.getByTestId("refund-item").first()).toContainText(label);
+  return (await connection.json()).data.id as string;
 }

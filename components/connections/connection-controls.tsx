@@ -8,7 +8,20 @@ import { testConnectionAction } from "@/lib/actions/test-connection";
 import { TestConnectionResult, useTestConnection } from "./test-connection-button";
 
 /** Enable or disable, test and delete; delete asks first and says what stops working. */
-export function ConnectionControls({ id, label, enabled, services }: { id: string; label: string; enabled: boolean; services: string[] }) {
+export function ConnectionControls({
+  id,
+  label,
+  enabled,
+  services,
+  refundablePayments = 0,
+}: {
+  id: string;
+  label: string;
+  enabled: boolean;
+  services: string[];
+  /** Payments it took that can still be refunded: refunds go back only through it. */
+  refundablePayments?: number;
+}) {
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<{ kind: "error" | "info"; text: string }>();
   const [confirming, setConfirming] = useState(false);
@@ -58,6 +71,13 @@ export function ConnectionControls({ id, label, enabled, services }: { id: strin
             Invoices can no longer be routed to it{services.length ? ` for ${services.join(", ")}` : ""}; new invoices in its mode fail
             unless another enabled connection offers the service. Its stored credentials are erased from use. This cannot be undone.
           </p>
+          {refundablePayments > 0 ? (
+            <p className="mt-2 font-medium text-red-900" data-testid="delete-refund-warning">
+              {refundablePayments === 1 ? "1 payment" : `${refundablePayments} payments`} taken through it can still be refunded, and refunds go back only
+              through the connection that took the payment: once it is deleted, {refundablePayments === 1 ? "it" : "they"} cannot be refunded here. Disable it
+              instead to stop new invoices and keep refunds working.
+            </p>
+          ) : null}
           <div className="mt-3 flex gap-2">
             <button type="button" className="btn-danger" disabled={pending} autoFocus onClick={() =>
                 run(

@@ -16,6 +16,7 @@ import { setPassword } from "@/lib/identity/sessions";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { startCreatedInvoice } from "@/lib/processing/after-create";
 import { payWithCard } from "@/lib/processing/engine";
+import { createRefund } from "@/lib/refunds/create-refund";
 import { PROVIDERS, type ConnectionKind } from "@/lib/providers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { startSeedSandboxes } from "./sandbox-server";
@@ -46,10 +47,22 @@ type Sample = {
   intended: string;
   change?: (attributes: Record<string, unknown>) => void;
   card?: string;
+  /** Refunds made after the payment, in order ("all" is the whole rest). */
+  refunds?: readonly string[];
 };
 
 const SAMPLES: readonly Sample[] = [
   { referenceId: "demo-processed-1", template: "a-payment", provider: "provider-a", kind: "provider_account", intended: "processed", card: "4242424242424242" },
+  { referenceId: "demo-refunded-1", template: "b-payment", provider: "provider-b", kind: "h2h", intended: "refunded", card: "4242424242424242", refunds: ["all"] },
+  {
+    referenceId: "demo-partially-refunded-1",
+    template: "f-payment",
+    provider: "provider-f",
+    kind: "h2h",
+    intended: "partially_refunded",
+    card: "4242424242424242",
+    refunds: ["10.00"],
+  },
   { referenceId: "demo-declined-1", template: "b-payment", provider: "provider-b", kind: "h2h", intended: "process_failed", card: "4000000000000002" },
   { referenceId: "demo-created-1", template: "a-payment", provider: "provider-a", kind: "provider_account", intended: "created" },
   // The 3-D Secure step is never completed: the invoice waits in process_pending and, once the
@@ -117,6 +130,11 @@ export async function seedInvoices(db: Db, merchant: { id: string; commerceAccou
       if (result.kind === "created" && sample.card) {
         const paid = await payWithCard(db, invoice.id, card(sample.card));
         if (paid.kind !== "refused" && "invoice" in paid && paid.invoice) invoice = paid.invoice;
+        for (const [index, amount] of (sample.refunds ?? []).entries()) {
+          const body = { data: { type: "refund", attributes: { reference_id: `${sample.referenceId}-refund-${index + 1}`, reason: "Demo refund", ...(amount === "all" ? {} : { amount }) } } };
+          const refunded = await createRefund(db, { merchantId: merchant.id, invoiceId: invoice.id, body, testOnly: false, createdBy: "seed-demo" });
+          if (refunded.kind !== "created" && refunded.kind !== "replayed") throw new Error(`${sample.referenceId}: the refund was not made (${refunded.kind})`);
+        }
       }
       seeded.push({ referenceId: sample.referenceId, id: invoice.id, direction: invoice.direction, provider: sample.provider, status: invoice.status, created: result.kind === "created" });
     }

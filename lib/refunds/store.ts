@@ -2,8 +2,9 @@ import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { OPEN_REFUND_STATUSES } from "@/lib/db/enums";
-import { refunds } from "@/lib/db/schema";
+import { invoiceAttempts, invoices, refunds } from "@/lib/db/schema";
 import { REFUND_ID } from "@/lib/ids/patterns";
+import { REFUNDABLE_STATUSES } from "./rules";
 
 export type RefundRow = typeof refunds.$inferSelect;
 
@@ -60,4 +61,24 @@ export async function refundedByInvoice(db: Db, invoiceIds: readonly string[]): 
     .where(inArray(refunds.invoiceId, [...invoiceIds]))
     .groupBy(refunds.invoiceId);
   return new Map(rows.map((row) => [row.invoiceId, BigInt(row.refunded)]));
+}
+
+/**
+ * Payments a connection took that can still be refunded (processed, not yet refunded in full): what
+ * deleting it would strand, since refunds go back only through the connection that took the payment.
+ */
+export async function countRefundablePayments(db: Db, merchantId: string, connectionId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<string>`count(*)` })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.merchantId, merchantId),
+        eq(invoices.direction, "payment"),
+        inArray(invoices.status, [...REFUNDABLE_STATUSES]),
+        sql`coalesce(${invoices.processedAmountMinor}, 0) > ${invoices.refundedAmountMinor}`,
+        sql`exists (select 1 from ${invoiceAttempts} a where a.invoice_id = ${invoices.id} and a.status = 'succeeded' and a.connection_id = ${connectionId})`,
+      ),
+    );
+  return Number(row?.count ?? 0);
 }

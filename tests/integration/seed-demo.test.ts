@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seedDemo } from "@/lib/admin/seed-demo";
-import { invoices, users } from "@/lib/db/schema";
+import { refunds, invoices, users } from "@/lib/db/schema";
 import { verifyPassword } from "@/lib/identity/password";
 import { logger } from "@/lib/logger";
 import { setUpTestDb, unique } from "./helpers/db";
@@ -42,6 +42,8 @@ describe("seed-demo", () => {
     const merchantId = first.merchantId as string;
     const expected = {
       "demo-processed-1": "processed",
+      "demo-refunded-1": "refunded",
+      "demo-partially-refunded-1": "partially_refunded",
       "demo-declined-1": "process_failed",
       "demo-created-1": "created",
       "demo-3ds-1": "process_pending",
@@ -76,8 +78,11 @@ describe("seed-demo", () => {
     expect(await verifyPassword(newPassword, hash)).toBe(true);
     expect((second.invoices as { created: boolean }[]).some((entry) => entry.created)).toBe(false);
     const rows = await t.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.merchantId, merchantId));
-    expect(rows).toHaveLength(5);
+    expect(rows).toHaveLength(7);
     expect(await statusesOf(merchantId)).toEqual(expected);
+    // The refunds were not made twice either: one for the refunded sample, one for the partial one.
+    const made = await t.db.select({ amount: refunds.amount, status: refunds.status }).from(refunds).where(eq(refunds.merchantId, merchantId));
+    expect(made.map((row) => `${row.amount} ${row.status}`).sort()).toEqual(["10.00 succeeded", "100.50 succeeded"]);
   });
 
   it("--reset ends every session signed in with the old password; the new password signs in", async () => {

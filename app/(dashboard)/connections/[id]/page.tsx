@@ -11,6 +11,7 @@ import { callbackUrl } from "@/lib/callbacks/url";
 import { listAudit } from "@/lib/connections/audit";
 import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
+import { countRefundablePayments } from "@/lib/refunds/store";
 import { formatDateTime } from "@/lib/format";
 import { downloadableKeyFields } from "@/lib/connections/public-key-file";
 import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";
@@ -113,7 +114,13 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
             </div>
           ) : null}
           <div className="mt-5">
-            <ConnectionControls id={connection.id} label={connection.label} enabled={connection.enabled} services={connection.services} />
+            <ConnectionControls
+              id={connection.id}
+              label={connection.label}
+              enabled={connection.enabled}
+              services={connection.services}
+              refundablePayments={await countRefundablePayments(db, viewer.merchant.id, connection.id)}
+            />
           </div>
         </section>
         <section className="card" aria-labelledby="edit">
