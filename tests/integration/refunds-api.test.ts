@@ -16,7 +16,7 @@ import { payWithCard } from "@/lib/processing/engine";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { listRefunds } from "@/lib/refunds/store";
 import { requeueRefundFollowUps } from "@/lib/refunds/tasks/refund-reconcile";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { setUpTestDb } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference, remove, disable, type InvoiceMerchant } from "./helpers/invoice-fixtures";
@@ -236,7 +236,7 @@ describe("refunds over the API", () => {
   it("refund.created, then refund.succeeded, are recorded for the webhook with the refund and its invoice", async () => {
     const { m, invoiceId } = await paidInvoice();
     const answer = await refund(m, invoiceId, { amount: "12.00" });
-    const events = await t.db.select().from(webhookEvents).where(eq(webhookEvents.invoiceId, invoiceId));
+    const events = await t.db.select().from(webhookEvents).where(eq(webhookEvents.invoiceId, invoiceId)).orderBy(asc(webhookEvents.createdAt));
     const refundEvents = events.filter((event) => event.type.startsWith("refund."));
     expect(refundEvents.map((event) => event.type)).toEqual(["refund.created", "refund.succeeded"]);
     expect(refundEvents[1]!.refund).toMatchObject({ id: answer.json.data.id, status: "succeeded", amount: "12.00" });
