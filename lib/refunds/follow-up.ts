@@ -10,8 +10,14 @@ import type { RefundRow } from "./store";
  * 2 min, 10 min, then hourly; lib/retry-schedules.ts), counted from the refund's creation. The key
  * makes queuing it twice a no-op; a failure to queue is left to the sweep.
  */
-export async function scheduleRefundFollowUp(db: Db, refund: Pick<RefundRow, "id" | "invoiceId" | "createdAt">, step: number, key = `${refund.id}:${step}`): Promise<void> {
-  const due = refund.createdAt.getTime() + reconcileDelaySeconds(step) * 1000;
+export async function scheduleRefundFollowUp(
+  db: Db,
+  refund: Pick<RefundRow, "id" | "invoiceId" | "createdAt">,
+  step: number,
+  key = `${refund.id}:${step}`,
+  options: { now?: boolean } = {},
+): Promise<void> {
+  const due = options.now ? Date.now() : refund.createdAt.getTime() + reconcileDelaySeconds(step) * 1000;
   try {
     await enqueue(db, "refund-reconcile", { refundId: refund.id, invoiceId: refund.invoiceId, step }, { startAfter: new Date(Math.max(due, Date.now())), key });
   } catch (error) {

@@ -5,10 +5,11 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopCacheInvalidation } from "@/lib/cache/invalidation";
 import type { Db } from "@/lib/db/client";
-import { invoiceAttempts, invoices, invoiceStatusHistory, sandboxRecords } from "@/lib/db/schema";
+import { invoiceAttempts, invoices, invoiceStatusHistory, refunds, sandboxRecords } from "@/lib/db/schema";
 import { TRANSITIONS, type InvoiceStatus } from "@/lib/invoices/state-machine";
 import { stopJobs } from "@/lib/jobs/queue";
 import { recoverInterruptedRequests } from "@/lib/processing/recover";
+import { requeueRefundFollowUps } from "@/lib/refunds/tasks/refund-reconcile";
 import { setSandboxFault } from "@/lib/sandbox/faults";
 import { saveWebhookUrl } from "@/lib/webhooks/settings";
 import { killInstance, startInstance, stopInstance, suiteJobsSchema, type Instance } from "./helpers/instances";
@@ -127,14 +128,22 @@ function payoutBody(reference: string) {
 }
 
 type Answer = { status: number; id: string; invoiceStatus: string };
-type Create = { reference: string; direction: "payment" | "payout"; sends: number; answers: Answer[] };
+type Create = { reference: string; direction: "payment" | "payout" | "refund"; sends: number; answers: Answer[]; invoiceId?: string };
 
 const url = () => `http://127.0.0.1:${port}`;
 
 /** One POST; an Answer, or null when the connection failed (refused, reset by the kill). */
+/** A partial refund of a processed payment: the same reference_id on every resend. */
+const refundBody = (reference: string) => ({ data: { type: "refund", attributes: { reference_id: reference, amount: "4.25" } } });
+
 async function post(create: Create): Promise<Answer | null> {
-  const path = create.direction === "payment" ? "/api/commerce/payment-invoices" : "/api/commerce/payout-invoices";
-  const body = create.direction === "payment" ? paymentBody(create.reference) : payoutBody(create.reference);
+  const path =
+    create.direction === "refund"
+      ? `/api/commerce/payment-invoices/${create.invoiceId}/refunds`
+      : create.direction === "payment"
+        ? "/api/commerce/payment-invoices"
+        : "/api/commerce/payout-invoices";
+  const body = create.direction === "refund" ? refundBody(create.reference) : create.direction === "payment" ? paymentBody(create.reference) : payoutBody(create.reference);
   try {
     const response = await fetch(`${url()}${path}`, { method: "POST", headers: apiHeaders(merchant.key), body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
     const text = await response.text();
@@ -173,12 +182,20 @@ const jobsLeft = () =>
 describe("SIGKILL under load", () => {
   it("every answered invoice exists once, every status has its history, no payout is sent twice, every due job runs", async () => {
     const creates: Create[] = [];
+    const refundCreates: Create[] = [];
     let stop = false;
     const clients = Array.from({ length: CLIENTS }, async (_, client) => {
       for (let n = 0; !stop; n++) {
         const create: Create = { reference: `crash-${client}-${n}-${randomBytes(4).toString("hex")}`, direction: n % 2 ? "payment" : "payout", sends: 0, answers: [] };
         creates.push(create);
         await createUntilAnswered(create, Date.now() + 120_000);
+        // Every other processed payment is refunded in part at once, under the same kills.
+        const paid = create.answers.find((a) => a.status < 500);
+        if (create.direction === "payment" && paid?.invoiceStatus === "processed" && n % 4 === 1) {
+          const refund: Create = { reference: `${create.reference}-refund`, direction: "refund", sends: 0, answers: [], invoiceId: paid.id };
+          refundCreates.push(refund);
+          await createUntilAnswered(refund, Date.now() + 120_000);
+        }
       }
     });
 
@@ -221,6 +238,8 @@ describe("SIGKILL under load", () => {
     process.env.JOBS_SCHEMA = jobsSchema;
     process.env.APP_URL = url();
     const interrupted = await recoverInterruptedRequests(suite.db, { merchantId: merchant.merchantId, olderThanSeconds: 0 });
+    // Refunds whose provider call a kill cut off: the sweep (every minute, after a minute's grace) asks about them now.
+    const refundsRequeued = await requeueRefundFollowUps(suite.db, { merchantId: merchant.merchantId, graceSeconds: 0 });
 
     // Every queued job runs (a job in the hands of a killed worker is retried once it expires).
     let left = await jobsLeft();
@@ -281,6 +300,28 @@ describe("SIGKILL under load", () => {
     const doublePayouts = [...payoutsPerInvoice].filter(([, n]) => n > 1).map(([id, n]) => `${id}: ${n}`);
     const processedWithoutRecord = stored.filter((row) => row.direction === "payout" && row.status === "processed" && !payoutsPerInvoice.has(row.id)).map((row) => row.id);
 
+    // Refunds: every answered one exists once; Provider F's sandbox holds at most one record per refund
+    // id and none it was not asked for; each invoice's refunded amount is what the sandbox refunded.
+    const refundsAnswered = refundCreates.filter((c) => c.answers.some((a) => a.status < 500));
+    const refundServerErrors = refundCreates.flatMap((c) => c.answers.filter((a) => a.status >= 500).map((a) => `${c.reference}: ${a.status} ${a.invoiceStatus}`));
+    const storedRefunds = await suite.db.select().from(refunds).where(eq(refunds.merchantId, merchant.merchantId));
+    const refundsLost = refundsAnswered.filter((c) => !storedRefunds.some((row) => row.id === firstAnswer(c).id && row.referenceId === c.reference)).map((c) => c.reference);
+    const refundRecords = await suite.db.select().from(sandboxRecords).where(eq(sandboxRecords.operation, "refund"));
+    const recordsPerRefund = new Map<string, number>();
+    for (const record of refundRecords) recordsPerRefund.set(record.idempotencyKey ?? "", (recordsPerRefund.get(record.idempotencyKey ?? "") ?? 0) + 1);
+    const doubleRefunds = [...recordsPerRefund].filter(([, n]) => n > 1).map(([id, n]) => `${id}: ${n}`);
+    const strayRefundRecords = [...recordsPerRefund.keys()].filter((id) => !storedRefunds.some((row) => row.id === id));
+    const openRefunds = storedRefunds.filter((row) => row.status === "created" || row.status === "pending").map((row) => `${row.id} ${row.status}`);
+    const refundedBySandbox = new Map<string, bigint>();
+    for (const record of refundRecords.filter((r) => r.status === "succeeded")) {
+      const refund = storedRefunds.find((row) => row.id === record.idempotencyKey);
+      if (refund) refundedBySandbox.set(refund.invoiceId, (refundedBySandbox.get(refund.invoiceId) ?? 0n) + (record.amountMinor ?? 0n));
+    }
+    const refundMismatches = stored
+      .filter((row) => row.direction === "payment" && (row.refundedAmountMinor > 0n || refundedBySandbox.has(row.id)))
+      .filter((row) => row.refundedAmountMinor !== (refundedBySandbox.get(row.id) ?? 0n))
+      .map((row) => `${row.id}: ${row.refundedAmountMinor} stored, ${refundedBySandbox.get(row.id) ?? 0n} refunded by the sandbox`);
+
     // Asked to be processed at once and answered, yet never sent: the kill came between the insert and
     // the provider call, and the client's retry must start it (lib/processing/after-create.ts).
     const neverStarted = stored.filter((row) => row.status === "created" && (row.options.auto_process === true || row.options.bypass_hpp === true)).length;
@@ -293,8 +334,9 @@ describe("SIGKILL under load", () => {
         `answered 201: ${answered.filter((c) => firstAnswer(c).status === 201).length}, answered 200 (replayed after a lost answer): ${answered.filter((c) => firstAnswer(c).status === 200).length}`,
         `kills survived ${restarts.length} (restarts took ${restarts.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s)`,
         `invoices lost ${lost.length}, duplicated ${duplicated.length}, stored but never answered ${unanswered.length}, unexplained statuses ${unexplained.length}`,
-        `interrupted requests recovered ${interrupted}; left created although asked to start at once ${neverStarted}; statuses: ${statuses.join(", ")}`,
+        `interrupted requests recovered ${interrupted}, refunds followed up after the load ${refundsRequeued}; left created although asked to start at once ${neverStarted}; statuses: ${statuses.join(", ")}`,
         `sandbox payout records ${records.length} for ${payoutIds.length} payouts, double payouts ${doublePayouts.length}, stray records ${strayRecords.length}`,
+        `refunds attempted ${refundCreates.length} (${refundCreates.reduce((n, c) => n + c.sends, 0)} requests), answered ${refundsAnswered.length}, lost ${refundsLost.length}, double refunds ${doubleRefunds.length}, stray sandbox refunds ${strayRefundRecords.length}, still open ${openRefunds.length}, refunded amounts differing from the sandbox ${refundMismatches.length}`,
         `jobs queued after the load: ${leftAfterLoad}; jobs left ${left.reduce((n, j) => n + j.n, 0)} (all done after ${waited.toFixed(0)} ms), failed ${failed.reduce((n, j) => n + j.n, 0)}; webhook deliveries ${receiver.deliveries.length}`,
       ].join("\n"),
     );
@@ -308,6 +350,14 @@ describe("SIGKILL under load", () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(strayRecords).toEqual([]);
     expect(processedWithoutRecord).toEqual([]);
+    expect(refundCreates.length).toBeGreaterThan(0);
+    expect(refundServerErrors).toEqual([]);
+    expect(refundsAnswered.length).toBe(refundCreates.length);
+    expect(refundsLost).toEqual([]);
+    expect(doubleRefunds).toEqual([]);
+    expect(strayRefundRecords).toEqual([]);
+    expect(openRefunds).toEqual([]);
+    expect(refundMismatches).toEqual([]);
     expect(left).toEqual([]);
     expect(failed).toEqual([]);
     // Nothing is left half-done: no invoice still taken by a request that no longer runs.

@@ -42,7 +42,10 @@ export async function requeueRefundFollowUps(db: Db, scope: { merchantId?: strin
     )
     .orderBy(asc(refunds.updatedAt))
     .limit(200);
-  for (const refund of rows) await scheduleRefundFollowUp(db, refund, Math.min(nextStepFrom(refund.createdAt), MAX_STEP), `${refund.id}:sweep:${Date.now()}`);
+  // A refund still `created` was cut off before its provider call: asked about at once, not on the schedule.
+  for (const refund of rows) {
+    await scheduleRefundFollowUp(db, refund, Math.min(nextStepFrom(refund.createdAt), MAX_STEP), `${refund.id}:sweep:${Date.now()}`, { now: refund.status === "created" });
+  }
   return rows.length;
 }
 
