@@ -37,7 +37,12 @@ export function invoiceFromSnapshot(snapshot: Record<string, unknown>): InvoiceR
  * stored as `no_endpoint` (shown on the invoice page, never sent). Returns the event id and
  * whether it waits for delivery.
  */
-export async function recordStatusChangedEvent(tx: Tx, row: InvoiceRow): Promise<{ eventId: string; deliver: boolean }> {
+export function recordStatusChangedEvent(tx: Tx, row: InvoiceRow): Promise<{ eventId: string; deliver: boolean }> {
+  return recordInvoiceEvent(tx, row, INVOICE_STATUS_CHANGED);
+}
+
+/** An event about the invoice (`extra`: more of it, such as refund.*'s refund snapshot), written as recordStatusChangedEvent writes its own. */
+export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: string, extra: { refund?: Record<string, unknown> } = {}): Promise<{ eventId: string; deliver: boolean }> {
   const [merchant] = await tx.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, row.merchantId)).limit(1);
   const deliver = Boolean(merchant?.webhookUrl);
   const eventId = newId("evt");
@@ -45,8 +50,9 @@ export async function recordStatusChangedEvent(tx: Tx, row: InvoiceRow): Promise
     id: eventId,
     merchantId: row.merchantId,
     invoiceId: row.id,
-    type: INVOICE_STATUS_CHANGED,
+    type,
     invoice: snapshotInvoice(row),
+    ...extra,
     deliveryState: deliver ? "pending" : "no_endpoint",
     nextTryAt: deliver ? sql`now()` : null,
   });

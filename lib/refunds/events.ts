@@ -1,9 +1,6 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { merchants, webhookEvents } from "@/lib/db/schema";
-import { newId } from "@/lib/ids";
-import { snapshotInvoice } from "@/lib/invoices/events";
+import { recordInvoiceEvent } from "@/lib/invoices/events";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
@@ -43,19 +40,7 @@ export async function recordRefundEvent(tx: Tx, refund: RefundRow, invoice: Invo
   const type: RefundEventType | undefined =
     refund.status === "succeeded" ? "refund.succeeded" : refund.status === "failed" ? "refund.failed" : refund.status === "created" ? "refund.created" : undefined;
   if (!type) return undefined;
-  const [merchant] = await tx.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, refund.merchantId)).limit(1);
-  const deliver = Boolean(merchant?.webhookUrl);
-  const eventId = newId("evt");
-  await tx.insert(webhookEvents).values({
-    id: eventId,
-    merchantId: refund.merchantId,
-    invoiceId: refund.invoiceId,
-    type,
-    invoice: snapshotInvoice(invoice),
-    refund: snapshotRefund(refund),
-    deliveryState: deliver ? "pending" : "no_endpoint",
-    nextTryAt: deliver ? sql`now()` : null,
-  });
+  const { eventId, deliver } = await recordInvoiceEvent(tx, invoice, type, { refund: snapshotRefund(refund) });
   return {
     queue: async (db) => {
       if (!deliver) return;
