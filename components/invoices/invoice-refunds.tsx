@@ -1,7 +1,8 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
 import type { RefundPanel, RefundView } from "@/lib/refunds/read";
 import { formatMoment } from "./invoice-client";
 
@@ -9,6 +10,8 @@ import { formatMoment } from "./invoice-client";
 const RefundForm = dynamic(() => import("./refund-form").then((m) => m.RefundForm), {
   loading: () => <p role="status" className="text-sm text-slate-600">Opening the refund form…</p>,
 });
+
+const REFRESH_MS = 3000;
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
   created: "Being sent",
@@ -51,6 +54,15 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState("");
   const [formKey, setFormKey] = useState(0);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const router = useRouter();
+  // A refund still open settles at the provider: the section reads it again until it has.
+  const waiting = panel.refunds.some((refund) => refund.status === "created" || refund.status === "pending");
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => router.refresh(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [waiting, router]);
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
@@ -58,7 +70,7 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
         {panel.blocked === null ? <> · still refundable: <span className="tabular-nums">{panel.rest} {currency}</span></> : null}
       </p>
       <RefundList refunds={panel.refunds} />
-      <p role="status" aria-live="polite" className="text-sm text-slate-700" data-testid="refund-result">
+      <p ref={statusRef} tabIndex={-1} role="status" aria-live="polite" className="text-sm text-slate-700 outline-none" data-testid="refund-result">
         {status}
       </p>
       {panel.blocked !== null ? (
@@ -73,6 +85,8 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
             setStatus(text);
             setOpen(false);
             setFormKey((k) => k + 1);
+            // The form is gone: focus goes to what happened, not to the page's start.
+            requestAnimationFrame(() => statusRef.current?.focus());
           }}
         />
       ) : (

@@ -41,10 +41,17 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
   const reasonError = form.formState.errors.reason?.message;
   const amount = form.watch("amount");
   const review = form.handleSubmit(() => setReviewing(true));
-  // The confirmation takes focus, so a keyboard user lands on what to decide next.
+  // The confirmation takes focus, so a keyboard user lands on what to decide next; back from it
+  // (Change, or a refusal), the amount does.
+  const reviewed = useRef(false);
   useEffect(() => {
-    if (reviewing) confirmRef.current?.focus();
-  }, [reviewing]);
+    if (reviewing) {
+      reviewed.current = true;
+      confirmRef.current?.focus();
+    } else if (reviewed.current) {
+      form.setFocus("amount");
+    }
+  }, [reviewing, form]);
 
   return (
     <form onSubmit={reviewing ? onSubmit : review} noValidate className="space-y-3" aria-label="Refund this payment">

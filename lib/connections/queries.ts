@@ -24,6 +24,17 @@ export async function findConnectionRow(db: Db, merchantId: string, id: string):
   return row;
 }
 
+/** A connection of the merchant even after it was deleted: what was sent through it is still asked about through it. */
+export async function findConnectionIncludingDeleted(db: Db, merchantId: string, id: string): Promise<ConnectionRow | undefined> {
+  if (!CONNECTION_ID.test(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.id, id), eq(connections.merchantId, merchantId)))
+    .limit(1);
+  return row;
+}
+
 export async function getConnection(db: Db, merchantId: string, id: string): Promise<ConnectionView | undefined> {
   const row = await findConnectionRow(db, merchantId, id);
   return row && toConnectionView(row);

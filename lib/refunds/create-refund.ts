@@ -141,7 +141,13 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
   if (reserved.change) await queueStatusEvent(db, reserved.change);
   await reserved.event?.queue(db);
   logger.info("refund created", { requestId: input.requestId, refundId: reserved.refund.id, invoiceId: input.invoiceId, merchantId: input.merchantId });
-  return { kind: "created", refund: await sendRefund(db, reserved.refund.id) };
+  try {
+    return { kind: "created", refund: await sendRefund(db, reserved.refund.id) };
+  } catch (error) {
+    // Stored and committed: the refund exists whatever happened to its send, and the follow-up sweep takes it on.
+    logger.error("refund stored, its send failed", { refundId: reserved.refund.id, error: error instanceof Error ? error.message : String(error) });
+    return { kind: "created", refund: reserved.refund };
+  }
 }
 
 /** Why this invoice cannot be refunded by this caller, or nothing. */

@@ -2,7 +2,10 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
-import { reconcileDelaySeconds } from "@/lib/retry-schedules";
+import { RECONCILE_HOURLY_SECONDS, reconcileDelaySeconds } from "@/lib/retry-schedules";
+
+/** The schedule's last step: hourly requests for a month after the first four; then hourly from each run. */
+export const REFUND_FOLLOW_UP_MAX_STEP = 24 * 31 + 4;
 import type { RefundRow } from "./store";
 
 /**
@@ -17,7 +20,12 @@ export async function scheduleRefundFollowUp(
   key = `${refund.id}:${step}`,
   options: { now?: boolean } = {},
 ): Promise<void> {
-  const due = options.now ? Date.now() : refund.createdAt.getTime() + reconcileDelaySeconds(step) * 1000;
+  // Past the schedule's last step (a month of hourly requests), one an hour from now: never a tight loop.
+  const due = options.now
+    ? Date.now()
+    : step >= REFUND_FOLLOW_UP_MAX_STEP
+      ? Date.now() + RECONCILE_HOURLY_SECONDS * 1000
+      : refund.createdAt.getTime() + reconcileDelaySeconds(step) * 1000;
   try {
     await enqueue(db, "refund-reconcile", { refundId: refund.id, invoiceId: refund.invoiceId, step }, { startAfter: new Date(Math.max(due, Date.now())), key });
   } catch (error) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { findConnectionRow } from "@/lib/connections/queries";
+import { findConnectionIncludingDeleted, findConnectionRow } from "@/lib/connections/queries";
 import type { Db } from "@/lib/db/client";
 import { OPEN_REFUND_STATUSES, type Resolution } from "@/lib/db/enums";
 import { invoiceAttempts, invoices, refunds } from "@/lib/db/schema";
@@ -46,7 +46,10 @@ type Call = { kind: "send" } | { kind: "status" };
 async function callProviderFor(db: Db, refund: RefundRow, call: Call): Promise<{ outcome: RefundOutcome; exchanges: readonly Exchange[] }> {
   const recorder = createExchangeRecorder();
   const invoice = await readInvoice(db, refund.invoiceId);
-  const connection = invoice && (await findConnectionRow(db, refund.merchantId, refund.connectionId));
+  // A new refund goes only through a connection that still exists; a refund already sent is still
+  // asked about through the connection it went to, deleted or not (the money may be on its way).
+  const connection =
+    invoice && (call.kind === "send" ? await findConnectionRow(db, refund.merchantId, refund.connectionId) : await findConnectionIncludingDeleted(db, refund.merchantId, refund.connectionId));
   const payment = invoice && (await paymentOf(db, invoice.id));
   if (!invoice || !connection || !payment?.providerReference) {
     const message = !connection ? "The connection that took this payment was deleted; nothing was sent." : "The payment's provider record is not known; nothing was sent.";
@@ -86,13 +89,33 @@ async function callProviderFor(db: Db, refund: RefundRow, call: Call): Promise<{
   return { outcome, exchanges: recorder.list() };
 }
 
+/**
+ * Takes the refund for one send: compare-and-set on its `updated_at`, so of two senders (the create
+ * request and the crash sweep's follow-up) only one calls the provider; the other finds it taken.
+ */
+async function claimSend(db: Db, refund: RefundRow): Promise<RefundRow | undefined> {
+  const [claimed] = await db
+    .update(refunds)
+    .set({ updatedAt: sql`now()` })
+    .where(and(eq(refunds.id, refund.id), inArray(refunds.status, [...OPEN_REFUND_STATUSES]), eq(refunds.updatedAt, refund.updatedAt)))
+    .returning();
+  return claimed;
+}
+
 /** Sends a stored refund (status `created`) and records the answer; any other refund is returned as it is. */
 export async function sendRefund(db: Db, refundId: string): Promise<RefundRow> {
-  const refund = await readRefund(db, refundId);
-  if (!refund) throw new Error(`refund ${refundId} not found`);
-  if (refund.status !== "created") return refund;
+  const read = await readRefund(db, refundId);
+  if (!read) throw new Error(`refund ${refundId} not found`);
+  if (read.status !== "created") return read;
+  const refund = await claimSend(db, read);
+  if (!refund) return (await readRefund(db, refundId)) ?? read;
+  return sendClaimed(db, refund);
+}
+
+/** The provider call for a refund this caller has claimed; the same id every time, so a resend is the same refund. */
+async function sendClaimed(db: Db, refund: RefundRow): Promise<RefundRow> {
   const { outcome, exchanges } = await callProviderFor(db, refund, { kind: "send" });
-  const recorded = await applyRefundOutcome(db, refund, outcome, exchanges, "refund sent");
+  const recorded = await applyRefundOutcome(db, refund, outcome, exchanges, "refund sent", { sent: true });
   if (recorded.status === "pending") await scheduleRefundFollowUp(db, recorded, 0);
   return recorded;
 }
@@ -105,18 +128,27 @@ export async function followUpRefund(db: Db, refundId: string, reason: string): 
   const refund = await readRefund(db, refundId);
   if (!refund || !(OPEN_REFUND_STATUSES as readonly string[]).includes(refund.status)) return refund;
   const { outcome, exchanges } = await callProviderFor(db, refund, { kind: "status" });
-  if (outcome.kind === "refused" && refund.status === "created") return sendRefund(db, refund.id);
-  return applyRefundOutcome(db, refund, outcome, exchanges, reason);
+  if (outcome.kind === "refused") {
+    // "Never arrived" fails nothing: a refund never sent, or sent without an answer, is sent again
+    // with the same id (the provider takes an id once); one the provider said it took stays open.
+    if (refund.status === "created" || refund.outcomeUnknown) {
+      const claimed = await claimSend(db, refund);
+      return claimed ? sendClaimed(db, claimed) : readRefund(db, refund.id);
+    }
+    return applyRefundOutcome(db, refund, { kind: "unknown", message: outcome.message }, exchanges, reason, { sent: true });
+  }
+  return applyRefundOutcome(db, refund, outcome, exchanges, reason, { sent: refund.status !== "created" });
 }
 
-function settledStatus(outcome: RefundOutcome): { status: RefundRow["status"]; resolution: Resolution | null; unknown: boolean } {
+function settledStatus(outcome: RefundOutcome, sent: boolean): { status: RefundRow["status"]; resolution: Resolution | null; unknown: boolean } {
   switch (outcome.kind) {
     case "succeeded":
       return { status: "succeeded", resolution: "ok", unknown: false };
     case "pending":
       return { status: "pending", resolution: null, unknown: false };
     case "unknown":
-      return { status: "pending", resolution: null, unknown: true };
+      // Asked about and still not known: a refund never sent stays `created` (it may still be sent).
+      return { status: sent ? "pending" : "created", resolution: null, unknown: true };
     case "declined":
       return { status: "failed", resolution: "general_error", unknown: false };
     case "refused":
@@ -130,10 +162,17 @@ function settledStatus(outcome: RefundOutcome): { status: RefundRow["status"]; r
  * All in one transaction holding the invoice's row; a refund already settled is left as it is, so
  * a late callback or a second status request changes nothing.
  */
-export async function applyRefundOutcome(db: Db, refund: RefundRow, outcome: RefundOutcome, exchanges: readonly Exchange[], reason: string): Promise<RefundRow> {
-  const next = settledStatus(outcome);
+export async function applyRefundOutcome(
+  db: Db,
+  refund: RefundRow,
+  outcome: RefundOutcome,
+  exchanges: readonly Exchange[],
+  reason: string,
+  options: { sent: boolean },
+): Promise<RefundRow> {
+  const next = settledStatus(outcome, options.sent);
   const final = next.status === "succeeded" || next.status === "failed";
-  const providerReference = "providerReference" in outcome && outcome.providerReference ? outcome.providerReference : refund.providerReference;
+  const providerReference = "providerReference" in outcome && outcome.providerReference ? outcome.providerReference : null;
   const message = "message" in outcome ? outcome.message : null;
   const result = await db.transaction(async (tx) => {
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, refund.invoiceId)).for("update");
@@ -143,7 +182,7 @@ export async function applyRefundOutcome(db: Db, refund: RefundRow, outcome: Ref
         status: next.status,
         resolution: next.resolution,
         outcomeUnknown: next.unknown,
-        providerReference,
+        providerReference: sql`coalesce(${providerReference}, ${refunds.providerReference})`,
         message,
         exchanges: sql`${refunds.exchanges} || ${JSON.stringify(exchanges)}::jsonb`,
         updatedAt: sql`now()`,

@@ -38,7 +38,7 @@ export type SandboxRefundRequest = {
 };
 
 export type SandboxRefundResult =
-  | { kind: "refused"; status: 400 | 404 | 409 | 503; code: string; text: string }
+  | { kind: "refused"; status: 400 | 404 | 409 | 422 | 503; code: string; text: string }
   | { kind: "recorded"; record: SandboxRecord; declineCode?: string };
 
 /** Declines the sandbox words the same way for every provider; each maps them to its own codes. */
@@ -78,7 +78,8 @@ export async function takeSandboxRefund(db: Db, request: SandboxRefundRequest): 
     return { kind: "refused", status: 404, code: "payment_not_found", text: "No payment with that reference on this account." };
   }
   const captured = request.captured(payment);
-  if (captured === undefined) return { kind: "refused", status: 409, code: "not_captured", text: "The payment was not captured, so there is nothing to refund." };
+  // 422, not 409: providers answer 409 only for a key already in use (which the service reads as "maybe on its way").
+  if (captured === undefined) return { kind: "refused", status: 422, code: "not_captured", text: "The payment was not captured, so there is nothing to refund." };
   if (payment.currency && payment.currency !== request.currency) {
     return { kind: "refused", status: 400, code: "currency_mismatch", text: `The payment is in ${payment.currency}, not ${request.currency}.` };
   }
@@ -86,20 +87,26 @@ export async function takeSandboxRefund(db: Db, request: SandboxRefundRequest): 
   const decision = decideRefund(request.amountText);
   if (decision === "unavailable") return { kind: "refused", status: 503, code: "temporarily_unavailable", text: "Refunds are unavailable; try again later." };
 
-  const exceeds = (await refundedSoFar(db, provider, account.connectionId, request.paymentReference)) + request.amountMinor > captured;
-  const decline: SandboxRefundDecline | undefined = exceeds ? "exceeds" : decision === "decline" ? "declined" : undefined;
-  const status: SandboxRefundStatus = decline ? "declined" : decision === "pending" ? "pending" : "succeeded";
-  const record = await saveRecord(db, {
-    provider,
-    connectionId: account.connectionId,
-    operation: REFUND_OPERATION,
-    reference: `${request.referencePrefix}${randomBytes(8).toString("hex")}`,
-    idempotencyKey: request.refundKey,
-    amountMinor: request.amountMinor,
-    currency: request.currency,
-    status,
-    details: { paymentReference: request.paymentReference, ...(decline ? { declineCode: decline } : {}), ...(request.reason ? { reason: request.reason } : {}) },
-    request: request.request,
+  // Checked and recorded while holding the payment's record, so two refunds of it (other keys, same
+  // moment) are counted one after the other, as a real provider's ledger would.
+  const record = await db.transaction(async (tx) => {
+    const locked = tx as unknown as Db;
+    await tx.select({ id: sandboxRecords.id }).from(sandboxRecords).where(eq(sandboxRecords.id, payment.id)).for("update");
+    const exceeds = (await refundedSoFar(locked, provider, account.connectionId, request.paymentReference)) + request.amountMinor > captured;
+    const decline: SandboxRefundDecline | undefined = exceeds ? "exceeds" : decision === "decline" ? "declined" : undefined;
+    const status: SandboxRefundStatus = decline ? "declined" : decision === "pending" ? "pending" : "succeeded";
+    return saveRecord(locked, {
+      provider,
+      connectionId: account.connectionId,
+      operation: REFUND_OPERATION,
+      reference: `${request.referencePrefix}${randomBytes(8).toString("hex")}`,
+      idempotencyKey: request.refundKey,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      status,
+      details: { paymentReference: request.paymentReference, ...(decline ? { declineCode: decline } : {}), ...(request.reason ? { reason: request.reason } : {}) },
+      request: request.request,
+    });
   });
   return { kind: "recorded", record, declineCode: record.details.declineCode as string | undefined };
 }

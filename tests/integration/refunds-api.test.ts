@@ -186,6 +186,43 @@ describe("refunds over the API", () => {
     expect((await invoiceOf(m, invoiceId)).json.data.attributes).toMatchObject({ status: "partially_refunded", refunded_amount: "40.00" });
   });
 
+  it("a refund sent without an answer that the provider then says it never received is sent again with the same id, never failed", async () => {
+    const { m, invoiceId } = await paidInvoice();
+    fake.refundScript.push({ kind: "unknown", message: "timed out" });
+    fake.refundStatusScript.push({ kind: "unknown", message: "no answer" }, { kind: "refused", resolution: "provider_unavailable", message: "never arrived" });
+    const answer = await refund(m, invoiceId, { amount: "15.00" });
+    expect(answer.json.data.attributes).toMatchObject({ status: "pending" });
+    await runAllJobs(t.db, { name: "refund-reconcile", invoiceId });
+    const [settled] = await listRefunds(t.db, invoiceId);
+    expect(settled).toMatchObject({ status: "succeeded" });
+    const sends = fake.calls.filter((c) => c.op === "refund");
+    expect(sends.map((c) => c.idempotencyKey)).toEqual([answer.json.data.id, answer.json.data.id]);
+  });
+
+  it("a refund the provider took as pending stays open when a status request finds nothing, and is not sent again", async () => {
+    const { m, invoiceId } = await paidInvoice();
+    fake.refundScript.push({ kind: "pending", providerReference: "r-pending" });
+    fake.refundStatusScript.push({ kind: "refused", resolution: "provider_unavailable", message: "never arrived" }, { kind: "succeeded", providerReference: "r-pending" });
+    const answer = await refund(m, invoiceId, { amount: "15.00" });
+    expect(answer.json.data.attributes).toMatchObject({ status: "pending", provider_reference: "r-pending" });
+    await runAllJobs(t.db, { name: "refund-reconcile", invoiceId });
+    expect((await listRefunds(t.db, invoiceId))[0]).toMatchObject({ status: "succeeded", providerReference: "r-pending" });
+    expect(fake.calls.filter((c) => c.op === "refund")).toHaveLength(1);
+  });
+
+  it("two senders of one stored refund (the create request and the crash sweep) call the provider once", async () => {
+    const { m, invoiceId } = await paidInvoice();
+    const stored = await createRefundWithoutSending(m, invoiceId, "20.00");
+    fake.delayMs = 50;
+    // The sweep's status request finds nothing yet, so it would send: the claim lets only one of them.
+    fake.refundStatusScript.push({ kind: "refused", resolution: "provider_unavailable", message: "never arrived" });
+    const send = await import("@/lib/refunds/send");
+    await Promise.all([send.sendRefund(t.db, stored.id), send.followUpRefund(t.db, stored.id, "sweep")]);
+    expect(fake.calls.filter((c) => c.op === "refund").map((c) => c.idempotencyKey)).toEqual([stored.id]);
+    await runAllJobs(t.db, { name: "refund-reconcile", invoiceId });
+    expect((await listRefunds(t.db, invoiceId))[0]).toMatchObject({ status: "succeeded" });
+  });
+
   it("50 simultaneous partial refunds of random amounts never give back more than was paid", async () => {
     const { m, invoiceId } = await paidInvoice({ amount: "100.00" });
     fake.delayMs = 5;

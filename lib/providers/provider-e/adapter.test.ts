@@ -124,7 +124,7 @@ describe("Provider E refunds: wire format, signing and answers", () => {
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", providerReference: "eref_1", message: expect.stringContaining("Amount Exceeds Captured") });
     vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 401, errorCode: "invalid_signature", message: "no" }, { status: 401 })));
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 409, errorCode: "not_captured", message: "no" }, { status: 409 })));
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 422, errorCode: "not_captured", message: "no" }, { status: 422 })));
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", message: expect.stringContaining("not_captured") });
     vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 503, errorCode: "unavailable", message: "down" }, { status: 503 })));
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });

@@ -124,6 +124,8 @@ export function readRefundTransport(response: ProviderResponse): { outcome: Refu
     return { outcome: { kind: "refused", resolution: "provider_unavailable", message: `The provider could not take the refund (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
   }
   if (status >= 500) return { outcome: { kind: "unknown", message: `The provider answered HTTP ${status}; whether it refunded is not known yet.` } };
+  // 409: the provider holds this id already (a send still in flight, another request of ours): not a decline.
+  if (status === 409) return { outcome: { kind: "unknown", message: `The provider answered 409${errorCodeSuffix(response.body)}; the refund may be on its way: asking about it.` } };
   if (status < 200 || status >= 300) {
     return { outcome: { kind: "declined", message: `The provider declined the refund (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
   }

@@ -6,11 +6,21 @@ import { refunds } from "@/lib/db/schema";
 import { queuedJobExistsSql } from "@/lib/jobs/queue";
 import { defineTask, type JobSweep } from "@/lib/jobs/task";
 import { nextStepFrom } from "@/lib/retry-schedules";
-import { scheduleRefundFollowUp } from "../follow-up";
+import { providerTimeoutMs } from "@/lib/processing/timeout";
+import { REFUND_FOLLOW_UP_MAX_STEP, scheduleRefundFollowUp } from "../follow-up";
+
+/**
+ * How long a refund must have been left alone before the sweep takes it: longer than a send and its
+ * status request can take (two provider timeouts), so a refund whose create request is still
+ * waiting on the provider is never sent a second time meanwhile.
+ */
+function sweepGraceSeconds(): number {
+  return Math.max(60, Math.ceil((2 * providerTimeoutMs()) / 1000) + 30);
+}
 import { followUpRefund } from "../send";
 
 /** A refund is followed while open, whatever its age: money on its way back is never given up on. */
-const MAX_STEP = 24 * 31 + 4;
+const MAX_STEP = REFUND_FOLLOW_UP_MAX_STEP;
 
 /**
  * `refund-reconcile`: status request number `step` for an open refund; still open afterwards, the
@@ -21,7 +31,8 @@ const MAX_STEP = 24 * 31 + 4;
 export const refundReconcileTask = defineTask("refund-reconcile", async (db, { refundId, step }) => {
   const refund = await followUpRefund(db, refundId, `status request ${step + 1} (scheduled)`);
   if (!refund || (refund.status !== "pending" && refund.status !== "created")) return;
-  await scheduleRefundFollowUp(db, refund, Math.min(step + 1, MAX_STEP), step + 1 > MAX_STEP ? `${refund.id}:${Date.now()}` : undefined);
+  const next = Math.min(step + 1, MAX_STEP);
+  await scheduleRefundFollowUp(db, refund, next, next === MAX_STEP ? `${refund.id}:${next}:${refund.updatedAt.getTime()}` : undefined);
 });
 
 /**
@@ -36,7 +47,7 @@ export async function requeueRefundFollowUps(db: Db, scope: { merchantId?: strin
       and(
         inArray(refunds.status, [...OPEN_REFUND_STATUSES]),
         scope.merchantId ? sql`${refunds.merchantId} = ${scope.merchantId}` : undefined,
-        lte(refunds.updatedAt, sql`now() - make_interval(secs => ${scope.graceSeconds ?? 60}::double precision)`),
+        lte(refunds.updatedAt, sql`now() - make_interval(secs => ${scope.graceSeconds ?? sweepGraceSeconds()}::double precision)`),
         not(queuedJobExistsSql("refund-reconcile", refunds.id, "refundId")),
       ),
     )
@@ -44,7 +55,10 @@ export async function requeueRefundFollowUps(db: Db, scope: { merchantId?: strin
     .limit(200);
   // A refund still `created` was cut off before its provider call: asked about at once, not on the schedule.
   for (const refund of rows) {
-    await scheduleRefundFollowUp(db, refund, Math.min(nextStepFrom(refund.createdAt), MAX_STEP), `${refund.id}:sweep:${Date.now()}`, { now: refund.status === "created" });
+    // Keyed by the refund's last change, so sweeps in several processes queue it once.
+    await scheduleRefundFollowUp(db, refund, Math.min(nextStepFrom(refund.createdAt), MAX_STEP), `${refund.id}:sweep:${refund.updatedAt.getTime()}`, {
+      now: refund.status === "created",
+    });
   }
   return rows.length;
 }

@@ -256,6 +256,9 @@ export async function startLoopbackServer(handle: (request: Request) => Promise<
       res.end("handler threw");
     });
   });
+  // Longer than the client's own idle timeout (fetch keeps a socket 4 s): the client always drops an
+  // idle socket first, so it never reuses one the server is closing (ECONNRESET before any request).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -11,7 +11,7 @@ import { eError, presentPayment, SLUG, type EAnswer } from "./payments";
 /** The shared refund engine's refusals in E's error codes and statuses (E answers a bad request with 422 validation). */
 const REFUSALS: Readonly<Record<string, { status: number; errorCode: EErrorCode }>> = {
   payment_not_found: { status: 404, errorCode: "not_found" },
-  not_captured: { status: 409, errorCode: "not_captured" },
+  not_captured: { status: 422, errorCode: "not_captured" },
   key_in_use: { status: 409, errorCode: "reference_in_use" },
   currency_mismatch: { status: 422, errorCode: "validation" },
   invalid_amount: { status: 422, errorCode: "validation" },
