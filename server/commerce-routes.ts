@@ -7,6 +7,7 @@ import * as payout from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as paymentAttempts from "@/app/api/commerce/payment-invoices/[id]/attempts/route";
 import * as payoutAttempts from "@/app/api/commerce/payout-invoices/[id]/attempts/route";
 import * as payoutProcess from "@/app/api/commerce/payout-invoices/[id]/process/route";
+import * as payoutCancel from "@/app/api/commerce/payout-invoices/[id]/cancel/route";
 import * as paymentRefunds from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
 import * as refund from "@/app/api/commerce/refunds/[id]/route";
 import { singleErrorResponse } from "@/lib/api/errors";
@@ -30,6 +31,7 @@ export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: 
   { route: "/api/commerce/payment-invoices/[id]/attempts", module: paymentAttempts as unknown as RouteModule },
   { route: "/api/commerce/payout-invoices/[id]/attempts", module: payoutAttempts as unknown as RouteModule },
   { route: "/api/commerce/payout-invoices/[id]/process", module: payoutProcess as unknown as RouteModule },
+  { route: "/api/commerce/payout-invoices/[id]/cancel", module: payoutCancel as unknown as RouteModule },
   { route: "/api/commerce/payment-invoices/[id]/refunds", module: paymentRefunds as unknown as RouteModule, readsBody: true },
   { route: "/api/commerce/refunds/[id]", module: refund as unknown as RouteModule },
   { route: "/api/commerce/openapi.json", module: openapi as unknown as RouteModule },

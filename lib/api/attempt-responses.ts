@@ -6,6 +6,7 @@ import type { InvoiceDirection } from "@/lib/providers";
 import { getInvoice } from "../invoices/read/get-invoice";
 import { listAttempts, listPayoutParts } from "../processing/attempts";
 import { processPayout } from "../processing/engine";
+import { cancelPayoutInvoice } from "../processing/cancel-payout";
 import { ProblemsError } from "@/lib/errors";
 import { toAttemptResource } from "./attempt-resource";
 import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
@@ -32,5 +33,20 @@ export async function processPayoutResponse(db: Db, merchantId: string, id: stri
   } catch (error) {
     if (error instanceof ProblemsError) throw new ApiValidationError(error.problems, { status: 409, base: "" });
     throw error;
+  }
+}
+
+/** POST /api/commerce/payout-invoices/{id}/cancel: the payout after the cancel; 409 with the reason when it cannot be canceled. */
+export async function cancelPayoutResponse(db: Db, merchantId: string, id: string, baseUrl: string, testOnly: boolean): Promise<Response> {
+  const result = await cancelPayoutInvoice(db, merchantId, id, { testOnly });
+  switch (result.kind) {
+    case "canceled":
+      return jsonApi({ data: toInvoiceResource(result.invoice, { baseUrl }) });
+    case "not_found":
+      throw notFound("payout", id);
+    case "test_only":
+      throw new ApiError(403, "test_mode_only", "Test mode only", "Support members may cancel test-mode payouts only; ask an owner to cancel a live payout.");
+    case "refused":
+      throw new ApiError(409, result.code, "Not canceled", result.detail);
   }
 }

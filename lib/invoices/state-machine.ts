@@ -33,9 +33,10 @@ const IN_FLIGHT: ReadonlySet<InvoiceStatus> = new Set(["created", "processing", 
  * hidden behind an expired invoice.
  */
 export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
-  created: ["processing", "expired", "terminated"],
+  // A payout canceled before it was sent goes straight to canceled (payouts only, as every cancel state).
+  created: ["processing", "expired", "terminated", "canceled"],
   processing: ["processed", "partially_processed", "process_failed", "process_pending", "process_error"],
-  process_pending: ["processing", "processed", "partially_processed", "process_failed", "process_error", "expired"],
+  process_pending: ["processing", "processed", "partially_processed", "process_failed", "process_error", "expired", "canceling"],
   process_error: ["processed", "partially_processed", "process_failed", "process_pending", "processing"],
   process_failed: ["processing", "expired"],
   processed: ["refunding", "canceling"],
@@ -43,7 +44,8 @@ export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[
   // A refund in flight settles to what has been refunded by then: all of it, part of it, or (every
   // refund declined) nothing, back to what the payment was. Partial refunds may follow each other.
   refunding: ["refunded", "partially_refunded", "processed", "partially_processed"],
-  canceling: ["canceled", "partially_canceled", "processed"],
+  // A cancel the provider did not take, or took too late, goes back to waiting on its status request.
+  canceling: ["canceled", "partially_canceled", "processed", "partially_processed", "process_pending"],
   expired: ["processed", "partially_processed"],
   terminated: [],
   refunded: [],

@@ -99,3 +99,13 @@ export function splitAmounts(amountMinor: bigint): bigint[] {
   const part = amountMinor / SPLIT_PARTS;
   return [part, part, amountMinor - part * (SPLIT_PARTS - 1n)];
 }
+
+/**
+ * A payout whose amount ends in .41 is taken but stays in progress (split: the first part paid, the
+ * rest queued) for a minute; the first status request after that completes it. It can be canceled meanwhile.
+ */
+export const PAYOUT_IN_PROGRESS_CENTS = "41";
+
+export function payoutStaysInProgress(amountText: string): boolean {
+  return new RegExp(`\\.${PAYOUT_IN_PROGRESS_CENTS}0*$`).test(amountText.trim());
+}

@@ -42,6 +42,7 @@ import * as composerActions from "@/lib/actions/invoice-composer";
 import * as passwordActions from "@/lib/actions/password";
 import * as payoutActions from "@/lib/actions/process-payout";
 import * as refundActions from "@/lib/actions/refunds";
+import * as cancelPayoutActions from "@/lib/actions/cancel-payout";
 import * as routingActions from "@/lib/actions/routing";
 import * as sandboxFaultActions from "@/lib/actions/sandbox-faults";
 import * as settingsActions from "@/lib/actions/settings";
@@ -118,6 +119,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/password.ts": passwordActions,
   "lib/actions/process-payout.ts": payoutActions,
   "lib/actions/refunds.ts": refundActions,
+  "lib/actions/cancel-payout.ts": cancelPayoutActions,
   "lib/actions/routing.ts": routingActions,
   "lib/actions/sandbox-faults.ts": sandboxFaultActions,
   "lib/actions/settings.ts": settingsActions,
@@ -285,6 +287,8 @@ const CASES: Record<string, Case> = {
   "lib/actions/password.ts#resetPasswordAction": { valid: () => ({ token: world.resetToken, password: PASSWORD, confirmPassword: PASSWORD }) },
   // The payout waiting to be processed: the first accepted call sends it to the provider's sandbox.
   "lib/actions/process-payout.ts#processPayoutAction": { valid: () => ({ id: w.payoutId }) },
+  // A payout of its own waiting to be sent: the first accepted call cancels it, later ones are told it is canceled.
+  "lib/actions/cancel-payout.ts#cancelPayoutAction": { valid: () => ({ id: w.cancelablePayoutId }) },
   // The paid payment: each accepted call refunds one cent of it (until nothing is left).
   "lib/actions/refunds.ts#refundInvoiceAction": { valid: () => ({ invoiceId: w.paymentId, referenceId: unique("refund"), amount: "0.01", reason: "fuzz" }) },
   "lib/actions/routing.ts#saveRoutingOrderAction": { valid: () => ({ service: w.a.services[0], mode: "test", connectionIds: [w.a.id] }) },

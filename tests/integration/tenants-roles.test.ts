@@ -16,6 +16,7 @@ import * as paymentAttemptsRoute from "@/app/api/commerce/payment-invoices/[id]/
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
 import * as payoutAttemptsRoute from "@/app/api/commerce/payout-invoices/[id]/attempts/route";
 import * as payoutProcessRoute from "@/app/api/commerce/payout-invoices/[id]/process/route";
+import * as payoutCancelRoute from "@/app/api/commerce/payout-invoices/[id]/cancel/route";
 import * as paymentRefundsRoute from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
 import * as refundRoute from "@/app/api/commerce/refunds/[id]/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
@@ -36,6 +37,7 @@ import {
 } from "@/lib/actions/connections";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
+import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import type { ActionResult } from "@/lib/actions/result";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
@@ -175,6 +177,7 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
   "app/api/commerce/refunds/[id]/route.ts GET": { handler: handler(refundRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.refundId }) },
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": { handler: handler(payoutAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/process/route.ts POST": { handler: handler(payoutProcessRoute.POST), auth: "key", params: invoiceParams("payout") },
+  "app/api/commerce/payout-invoices/[id]/cancel/route.ts POST": { handler: handler(payoutCancelRoute.POST), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/route.ts GET": { handler: handler(payoutRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/connections/[id]/route.ts GET": { handler: handler(connectionRoute.GET), auth: "key", params: (w) => ({ id: w.a.id }) },
   "app/api/connections/[id]/route.ts PATCH": { handler: handler(connectionRoute.PATCH), auth: "key", params: (w) => ({ id: w.a.id }), body: () => connectionBody },
@@ -209,6 +212,7 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/commerce/refunds/[id]/route.ts": refundRoute,
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts": payoutAttemptsRoute,
   "app/api/commerce/payout-invoices/[id]/process/route.ts": payoutProcessRoute,
+  "app/api/commerce/payout-invoices/[id]/cancel/route.ts": payoutCancelRoute,
   "app/api/commerce/payout-invoices/[id]/route.ts": payoutRoute,
   "app/api/connections/[id]/route.ts": connectionRoute,
   "app/api/dashboard/invoices/[id]/route.ts": dashboardInvoiceRoute,
@@ -468,6 +472,10 @@ const ACTIONS: Record<string, ActionCase> = {
     role: "owner",
     tenant: { run: () => processPayoutAction({ id: B.payoutId }), refusal: "This payout does not exist." },
     own: () => processPayoutAction({ id: A.payoutId }),
+  },
+  "lib/actions/cancel-payout.ts#cancelPayoutAction": {
+    role: "member",
+    tenant: { run: () => cancelPayoutAction({ id: B.payoutId }), refusal: "This payout does not exist." },
   },
   "lib/actions/refunds.ts#refundInvoiceAction": {
     role: "member",

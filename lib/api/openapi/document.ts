@@ -11,6 +11,7 @@ import {
 } from "@/lib/invoices/contract/resource-schemas";
 import { refundRequestSchema } from "@/lib/refunds/contract";
 import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
+import { PAYOUT_IN_PROGRESS_CENTS } from "@/lib/sandbox/cards";
 import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "@/lib/invoices/contract/schemas";
 import { listServices, type InvoiceDirection } from "@/lib/providers";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
@@ -103,7 +104,7 @@ const invoiceResponse = (description: string): Json => ({
 /** One group per resource, so a reader of the reference finds an operation by what it acts on. */
 const OPERATION_TAGS = [
   { name: "payments", description: "Payment invoices: create, read, list, attempts", prefix: "/api/commerce/payment-invoices" },
-  { name: "payouts", description: "Payout invoices: create, read, list, attempts, process", prefix: "/api/commerce/payout-invoices" },
+  { name: "payouts", description: "Payout invoices: create, read, list, attempts, process, cancel", prefix: "/api/commerce/payout-invoices" },
   { name: "refunds", description: "Refunds of processed payments", prefix: "/api/commerce/refunds" },
   { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
   { name: "routing", description: "Routing orders: where new invoices go, and the cascade order", prefix: "/api/routing" },
@@ -225,6 +226,26 @@ function processOperation(): Json {
   };
 }
 
+function cancelOperation(): Json {
+  return {
+    operationId: "cancelPayoutInvoice",
+    summary: "Stop a payout the provider has not completed",
+    description:
+      "A payout never sent (created) is canceled at once. A payout the provider is still paying (process_pending) moves to " +
+      "canceling while the provider is asked to stop it: canceled when nothing was paid, partially_canceled when some parts of " +
+      "a split payout were already paid (processed_amount says how much; those stay paid). payout.canceled is sent to your " +
+      "webhook. 409 with the reason otherwise: not_cancelable (processed, failed, already canceled, being sent), payout_final (the " +
+      "provider had finished it: the invoice shows how), cancel_refused or cancel_unknown (the provider did not confirm: the payout " +
+      `is still in progress). Test mode: a payout amount ending in .${PAYOUT_IN_PROGRESS_CENTS} stays in progress in Provider A's sandbox for a minute (its first part paid when split), so it can be canceled.`,
+    parameters: [idParameter("payout")],
+    responses: {
+      "200": invoiceResponse("The payout after the cancel"),
+      "409": errorResponse("The payout cannot be canceled now; the code says why"),
+      ...errorRefs(["400", "QueryRefused"], ["403", "Forbidden"], ["404", "NotFound"]),
+    },
+  };
+}
+
 const refundResponse = (description: string): Json => ({
   description,
   content: { [JSON_API]: { schema: ref("RefundDocument") } },
@@ -239,7 +260,7 @@ function createRefundOperation(): Json {
     description:
       "Sent at once to the connection that took the payment (never another one), with the refund's id as the provider's " +
       "idempotency key; the answer is the refund after the provider's answer: succeeded, failed, or pending (the provider " +
-      "settles it later; status requests and its callbacks follow it, and refund.succeeded or refund.failed is sent to your " +
+      "settles it later; scheduled status requests follow it, and refund.succeeded or refund.failed is sent to your " +
       "webhook). amount left out refunds the whole rest: processed_amount less what is refunded or on its way back. Several " +
       "partial refunds may follow each other until nothing is left. The invoice moves to refunding while a refund is open, " +
       "then to partially_refunded, refunded, or back to processed when every refund failed. 409 when the payment cannot be " +
@@ -297,6 +318,7 @@ export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
     paths[`${collection}/{id}/attempts`] = { get: attemptsOperation(kind) };
   }
   paths["/api/commerce/payout-invoices/{id}/process"] = { post: processOperation() };
+  paths["/api/commerce/payout-invoices/{id}/cancel"] = { post: cancelOperation() };
   paths["/api/commerce/payment-invoices/{id}/refunds"] = { post: createRefundOperation(), get: listRefundsOperation() };
   paths["/api/commerce/refunds/{id}"] = { get: getRefundOperation() };
   Object.assign(paths, managementPaths());

@@ -142,6 +142,17 @@ export type RefundOutcome =
   | { kind: "refused"; resolution: Extract<Resolution, "provider_unavailable" | "provider_auth_error" | "mode_mismatch" | "general_error">; message: string }
   | { kind: "unknown"; providerReference?: string; message: string };
 
+/**
+ * A payout cancel's answer. `canceled`: nothing was paid; `partially_canceled`: the parts already
+ * paid stay paid (`paidMinor`); `too_late`: the provider had already completed or failed it (a
+ * status request says how); `refused`: not taken (nothing changed); `unknown`: no answer.
+ */
+export type CancelPayoutOutcome =
+  | { kind: "canceled" | "partially_canceled"; providerReference: string; paidMinor: bigint; parts?: PayoutPartOutcome[] }
+  | { kind: "too_late"; message: string }
+  | { kind: "refused"; message: string }
+  | { kind: "unknown"; message: string };
+
 export type ProviderAdapter = {
   createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome>;
   /**
@@ -151,6 +162,8 @@ export type ProviderAdapter = {
   createPaymentWithoutCard?(context: AdapterContext, instruction: Omit<PaymentInstruction, "card">): Promise<ProviderOutcome>;
   /** Only providers with a payout service implement it. */
   createPayout?(context: AdapterContext, instruction: PayoutInstruction): Promise<ProviderOutcome>;
+  /** Stops a payout the provider has not completed (its attempt's idempotency key names it); payout providers only. */
+  cancelPayout?(context: AdapterContext, query: { idempotencyKey: string; providerReference?: string }): Promise<CancelPayoutOutcome>;
   /** The status request: what the provider knows of an earlier payment or payout. */
   getStatus(context: AdapterContext, query: { providerReference?: string; idempotencyKey: string; direction: "payment" | "payout" }): Promise<ProviderOutcome>;
   healthCheck(context: AdapterContext): Promise<HealthResult>;

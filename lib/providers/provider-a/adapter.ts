@@ -3,6 +3,7 @@ import { formatMinor } from "@/lib/money";
 import type { z } from "zod";
 import type {
   AdapterContext,
+  CancelPayoutOutcome,
   PaymentInstruction,
   PayoutInstruction,
   ProviderAdapter,
@@ -23,7 +24,7 @@ import {
   unreadableAnswer,
   unreadableRefundAnswer,
 } from "../server/provider-answers";
-import { outcomeOf, refundOutcomeOf } from "./mapping";
+import { cancelOutcomeOf, outcomeOf, refundOutcomeOf } from "./mapping";
 import { A_SIGNATURE_HEADER, aAnswerSchema, aRefundAnswerSchema, signBody, type aRefundRequestSchema } from "./wire";
 
 /**
@@ -106,6 +107,24 @@ function refund(context: AdapterContext, instruction: RefundInstruction): Promis
   return sendRefund(context, "refunds", payload);
 }
 
+/**
+ * A payout cancel: 409 `payout_final` is "too late" (a status request tells how it ended); a cancel
+ * not taken (not sent, refused credentials, 429, 503) changed nothing; no answer is unknown.
+ */
+async function cancelPayout(context: AdapterContext, query: { idempotencyKey: string }): Promise<CancelPayoutOutcome> {
+  const response = await post(context, "payouts/cancel", { request_id: query.idempotencyKey });
+  if (response.kind === "not_sent") return { kind: "refused", message: response.message };
+  if (response.kind === "timed_out") return { kind: "unknown", message: response.message };
+  const { status } = response;
+  if (status === 409 && findErrorCode(response.body) === "payout_final") return { kind: "too_late", message: "Provider A had already finished the payout." };
+  if (status === 401 || status === 403) return { kind: "refused", message: `Provider A refused the credentials (HTTP ${status}).` };
+  if (status === 429 || status === 503) return { kind: "refused", message: `Provider A could not take the cancel (HTTP ${status}).` };
+  if (status >= 500) return { kind: "unknown", message: `Provider A answered HTTP ${status}; whether the payout stopped is not known yet.` };
+  if (status < 200 || status >= 300) return { kind: "refused", message: `Provider A refused the cancel (HTTP ${status}${findErrorCode(response.body) ? `: ${findErrorCode(response.body)}` : ""}).` };
+  const parsed = aAnswerSchema.safeParse(response.body);
+  return parsed.success ? cancelOutcomeOf(parsed.data) : { kind: "unknown", message: `Provider A answered HTTP ${status} in a form this service does not understand.` };
+}
+
 /** Provider A's refusal codes say which credential it could not match. */
 function refusedField(body: unknown): string {
   const code = findErrorCode(body);
@@ -115,6 +134,7 @@ function refusedField(body: unknown): string {
 export const providerAAdapter: ProviderAdapter = {
   createPayment,
   createPayout,
+  cancelPayout,
   getStatus: (context, query) => send(context, "status", { request_id: query.idempotencyKey, operation: query.direction }),
   healthCheck: async (context) => readHealth(await post(context, "ping", { nonce: Date.now().toString(36) }), refusedField),
   refund,

@@ -1,6 +1,6 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { CancelPayoutOutcome, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
 import type { ARefund, ATransaction } from "./wire";
@@ -18,7 +18,7 @@ export const A_DECLINES: Readonly<Record<CodedDecline, { code: string; reason: s
   auth_3ds_failed: { code: "3D", reason: "3-D Secure authentication failed" },
 };
 
-const PART_OUTCOMES = { paid: "succeeded", failed: "failed", processing: "pending" } as const;
+const PART_OUTCOMES = { paid: "succeeded", failed: "failed", processing: "pending", canceled: "failed" } as const;
 
 /** A transaction (an answer or a notification's) as the service's outcome. */
 export function outcomeOf(transaction: ATransaction): ProviderOutcome {
@@ -35,6 +35,14 @@ export function outcomeOf(transaction: ATransaction): ProviderOutcome {
     case "partially_completed": {
       const processedAmountMinor = transaction.amount_processed === undefined ? 0n : toMinorUnits(transaction.amount_processed, transaction.currency);
       return { kind: "succeeded", providerReference, processedAmountMinor, ...(parts ? { parts } : {}) };
+    }
+    case "canceled":
+    case "partially_canceled": {
+      // What a cancel left paid (lib/processing/cancel-payout.ts reads the cancel itself with cancelOutcomeOf).
+      const processedAmountMinor = paidMinorOf(transaction.amount_processed, transaction.currency);
+      return transaction.status === "canceled"
+        ? { kind: "declined", resolution: "general_error", providerReference, message: "The payout was canceled before any of it was paid." }
+        : { kind: "succeeded", providerReference, processedAmountMinor, ...(parts ? { parts } : {}) };
     }
     case "3ds_required":
     case "processing":
@@ -68,4 +76,23 @@ export function refundOutcomeOf(refund: ARefund): RefundOutcome {
     case "declined":
       return { kind: "declined", providerReference, message: refund.decline_reason ?? `Refund declined by Provider A (${refund.decline_code ?? "no code"}).` };
   }
+}
+
+/** An amount A reports that may be zero (a payout canceled before any part was paid). */
+const paidMinorOf = (text: string | undefined, currency: string) => (text === undefined || /^0+(\.0+)?$/.test(text) ? 0n : toMinorUnits(text, currency));
+
+/** A cancel's answer: what was stopped and what was already paid. */
+export function cancelOutcomeOf(transaction: ATransaction): CancelPayoutOutcome {
+  const providerReference = transaction.transaction_id;
+  const paidMinor = paidMinorOf(transaction.amount_processed, transaction.currency);
+  const parts = transaction.parts?.map((part) => ({
+    providerReference: part.part_reference,
+    amountMinor: toMinorUnits(part.amount, transaction.currency),
+    status: PART_OUTCOMES[part.status],
+  }));
+  if (transaction.status === "canceled" || transaction.status === "partially_canceled") {
+    return { kind: transaction.status, providerReference, paidMinor, ...(parts ? { parts } : {}) };
+  }
+  // Not canceled: the payout was already final, which the status request then reports.
+  return { kind: "too_late", message: `Provider A answered the cancel with the payout ${transaction.status.replaceAll("_", " ")}.` };
 }

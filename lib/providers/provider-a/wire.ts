@@ -13,10 +13,31 @@ import { z } from "zod";
  * Ed25519 signature of `${X-A-Event-Id}.${X-A-Timestamp}.${raw body}`.
  */
 
-export const A_STATUSES = ["approved", "partially_approved", "declined", "failed", "3ds_required", "processing", "completed", "partially_completed"] as const;
+export const A_STATUSES = [
+  "approved",
+  "partially_approved",
+  "declined",
+  "failed",
+  "3ds_required",
+  "processing",
+  "completed",
+  "partially_completed",
+  "canceled",
+  "partially_canceled",
+] as const;
 export type AStatus = (typeof A_STATUSES)[number];
 
-export const A_PART_STATUSES = ["paid", "failed", "processing"] as const;
+export const A_PART_STATUSES = ["paid", "failed", "processing", "canceled"] as const;
+
+/**
+ * A payout cancel (`POST /api/v2/payouts/cancel`, not shown in the spec; designed in A's style: a
+ * signed JSON POST naming the merchant, its service code and the payout's `request_id`). A payout
+ * still `processing` stops: its parts not yet paid are `canceled`, and the payout is `canceled`
+ * (nothing paid) or `partially_canceled` (some parts already paid, `amount_processed` says how
+ * much). The answer is the payout as the status endpoint shows it. A payout already completed or
+ * failed cannot be canceled: 409 `payout_final`.
+ */
+export const aCancelRequestSchema = z.object({ request_id: z.string().min(1).max(255) });
 
 /** A's answer to a payment, a payout or a status request, as the adapter reads it. */
 export const aAnswerSchema = z.object({

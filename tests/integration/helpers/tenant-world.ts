@@ -33,6 +33,7 @@ export type TenantWorld = TeamMerchant & {
   paymentId: string;
   payoutId: string;
   refundId: string;
+  cancelablePayoutId: string;
   eventId: string;
   inviteId: string;
   generatedKeyId: string;
@@ -71,6 +72,8 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const payment = await invoiceFrom(db, m, "a-payment", {});
   await payWithCard(db, payment.id, CARD);
   const payout = await invoiceFrom(db, m, "a-payout", { auto_process: false }, { card_number: "4242424242424242" });
+  // A second waiting payout, for the cases that cancel one (the first stays for Process payout).
+  const cancelable = await invoiceFrom(db, m, "a-payout", { auto_process: false }, { card_number: "4242424242424242" });
   const refund = await createRefund(db, { merchantId: m.merchantId, invoiceId: payment.id, body: { data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "1.00" } } }, testOnly: false, createdBy: "setup" });
   if (refund.kind !== "created") throw new Error(`setup: refund ${JSON.stringify(refund)}`);
 
@@ -95,6 +98,7 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     paymentId: payment.id,
     payoutId: payout.id,
     refundId: refund.refund.id,
+    cancelablePayoutId: cancelable.id,
     eventId: event.id,
     inviteId: invite!.id,
     generatedKeyId: generated.id,

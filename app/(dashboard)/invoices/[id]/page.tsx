@@ -10,6 +10,7 @@ import { InvoiceScheduleView } from "@/components/invoices/invoice-schedule";
 import { InvoiceWebhooks } from "@/components/invoices/invoice-webhooks";
 import { ProcessPayoutButton } from "@/components/invoices/process-payout-button";
 import { InvoiceRefunds } from "@/components/invoices/invoice-refunds";
+import { CancelPayoutButton } from "@/components/invoices/cancel-payout-button";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { readRefundPanel } from "@/lib/refunds/read";
 import { PageHeader } from "@/components/shell/page-header";
@@ -45,6 +46,8 @@ export default async function InvoicePage({ params }: Params) {
   const paymentRow = invoice.direction === "payment" ? await getInvoice(db, viewer.merchant.id, "payment", invoice.id) : undefined;
   const refunds = paymentRow ? await readRefundPanel(db, paymentRow, viewer.user.role) : null;
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
+  const canCancelPayout =
+    invoice.direction === "payout" && (invoice.status === "created" || invoice.status === "process_pending") && (viewer.user.role === "owner" || invoice.testMode);
   const hostedPageUrl = invoice.hostedPagePath ? `${publicBaseUrl()}${invoice.hostedPagePath}` : null;
   // The status panel and the timeline share one client cache of the invoice (components/invoices/use-dashboard-invoice).
   return (
@@ -72,6 +75,11 @@ export default async function InvoicePage({ params }: Params) {
         {canProcessPayout ? (
           <InvoiceSection id="process" title="Send to the provider">
             <ProcessPayoutButton invoiceId={invoice.id} />
+          </InvoiceSection>
+        ) : null}
+        {canCancelPayout ? (
+          <InvoiceSection id="cancel" title="Cancel" testId="invoice-cancel">
+            <CancelPayoutButton invoiceId={invoice.id} amount={invoice.amount} currency={invoice.currency} inProgress={invoice.status === "process_pending"} />
           </InvoiceSection>
         ) : null}
         {refunds ? (

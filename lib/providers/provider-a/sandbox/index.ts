@@ -6,7 +6,7 @@ import { findAcceptingAccount } from "../../server/sandbox-account";
 import { answerFromRecord } from "./answers";
 import { refuse, SLUG, type SignedRequest } from "./common";
 import { takePayment } from "./payments";
-import { takePayout } from "./payouts";
+import { cancelPayout, settleInProgressPayout, takePayout } from "./payouts";
 import { refundStatus, takeRefund } from "./refunds";
 import { A_SIGNATURE_HEADER, verifyBody } from "../wire";
 
@@ -15,7 +15,8 @@ import { A_SIGNATURE_HEADER, verifyBody } from "../wire";
  * Every request is a signed JSON POST: the body names the merchant and its service code, and
  * `X-Signature` is the base64 RSA-SHA256 signature of the raw body, checked with the payment key
  * issued to that merchant (its test-mode connection's public key). The status endpoint finds a
- * payment or payout by its request_id, and a refund by its request_id with `operation: "refund"`.
+ * payment or payout by its request_id, and a refund by its request_id with `operation: "refund"`;
+ * asking about a payout still in progress finishes it. `payouts/cancel` stops one in progress.
  */
 
 function parseObject(raw: string): Record<string, unknown> | undefined {
@@ -58,21 +59,23 @@ async function readStatus(signed: SignedRequest): Promise<Response> {
   if (body.operation === REFUND_OPERATION) return refundStatus(signed, requestId);
   const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, requestId) : undefined;
   if (!record || record.operation === REFUND_OPERATION) return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
-  return Response.json(answerFromRecord(record));
+  return Response.json(answerFromRecord(await settleInProgressPayout(context, record)));
 }
 
 const ENDPOINTS: Record<string, (signed: SignedRequest) => Promise<Response>> = {
   ping: async ({ account }) => Response.json({ status: "ok", merchant_id: account.credentials.merchant_id }),
   payments: takePayment,
   payouts: takePayout,
+  "payouts/cancel": cancelPayout,
   refunds: takeRefund,
   status: readStatus,
 };
 
 export const providerASandbox: SandboxHandler = async (request, context) => {
   const [api, version, endpoint, ...rest] = context.path;
-  const handle = api === "api" && version === "v2" && rest.length === 0 && endpoint ? ENDPOINTS[endpoint] : undefined;
-  if (!handle) return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, refunds, status and ping.");
+  const name = rest.length === 0 ? endpoint : endpoint === "payouts" && rest.length === 1 && rest[0] === "cancel" ? "payouts/cancel" : undefined;
+  const handle = api === "api" && version === "v2" && name ? ENDPOINTS[name] : undefined;
+  if (!handle) return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, payouts/cancel, refunds, status and ping.");
   if (request.method !== "POST") return refuse(405, "method_not_allowed", "Provider A's API takes POST only.");
   const signed = await authenticate(request, context);
   return signed instanceof Response ? signed : handle(signed);

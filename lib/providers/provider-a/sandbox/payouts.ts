@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { formatMinor, parseAmount } from "@/lib/money";
-import { decideAmount, decideCard, splitAmounts, type CardDecision } from "@/lib/sandbox/cards";
+import { decideAmount, decideCard, payoutStaysInProgress, splitAmounts, type CardDecision } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
-import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
+import { findRecordByIdempotencyKey, saveRecord, updateRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import type { AAnswer } from "../wire";
 import { answerFromRecord, declineAnswer } from "./answers";
@@ -65,7 +65,31 @@ export async function takePayout({ body, account, context }: SignedRequest): Pro
   const base = { transaction_id: reference, request_id: payout.request_id, currency: payout.currency };
   let answer: AAnswer;
   let processedMinor = 0n;
-  if (decision.kind === "approve" || decision.kind === "partial") {
+  if (decision.kind === "approve" && payoutStaysInProgress(amount.text)) {
+    // Taken, not finished: split, the first part is paid and the rest queued; else nothing paid yet.
+    const amounts = payout.split ? splitAmounts(amount.minor) : [amount.minor];
+    const parts: Part[] = amounts.map((part, index) => ({
+      part_reference: newReference("A-PO"),
+      amount: formatMinor(part, payout.currency),
+      status: payout.split && index === 0 ? "paid" : "processing",
+    }));
+    processedMinor = payout.split ? amounts[0]! : 0n;
+    answer = { ...base, status: "processing", amount_processed: formatMinor(processedMinor, payout.currency), ...(payout.split ? { parts } : {}) };
+    const record = await saveRecord(context.db, {
+      provider: SLUG,
+      connectionId: account.connectionId,
+      operation: "payout",
+      reference,
+      idempotencyKey: payout.request_id,
+      amountMinor: processedMinor,
+      currency: payout.currency,
+      status: "processing",
+      details: { card: cardNumber, split: payout.split, requestedMinor: amount.minor.toString(), parts, inProgress: true },
+      request: payout,
+      response: answer,
+    });
+    return Response.json(record.reference === reference ? answer : answerFromRecord(record));
+  } else if (decision.kind === "approve" || decision.kind === "partial") {
     const { parts, paidMinor } = payParts(amount.minor, payout.currency, payout.split, decision);
     processedMinor = paidMinor;
     answer = {
@@ -92,4 +116,44 @@ export async function takePayout({ body, account, context }: SignedRequest): Pro
   });
   if (record.reference === reference) await queueSandboxCallback(context.db, record);
   return Response.json(record.reference === reference ? answer : answerFromRecord(record));
+}
+
+/** How long a payout in progress stays so: long enough to cancel it by hand. */
+const IN_PROGRESS_MS = 60_000;
+
+/** A payout still in progress, as it stands when asked about: a minute after it was taken, the status request finishes it (every part paid). */
+export async function settleInProgressPayout(context: SignedRequest["context"], record: SandboxRecord): Promise<SandboxRecord> {
+  if (record.operation !== "payout" || record.status !== "processing") return record;
+  if (Date.now() - record.createdAt.getTime() < IN_PROGRESS_MS) return record;
+  const stored = record.response as AAnswer;
+  const requested = BigInt(String(record.details.requestedMinor ?? "0"));
+  const answer: AAnswer = {
+    ...stored,
+    status: "completed",
+    amount_processed: formatMinor(requested, stored.currency),
+    ...(stored.parts ? { parts: stored.parts.map((part) => ({ ...part, status: "paid" as const })) } : {}),
+  };
+  const settled = await updateRecord(context.db, SLUG, record.reference, { status: "completed", amountMinor: requested, response: answer, details: { inProgress: false } });
+  if (settled) await queueSandboxCallback(context.db, settled);
+  return settled ?? record;
+}
+
+/**
+ * POST /api/v2/payouts/cancel: stops this merchant's payout named by request_id while it is in
+ * progress (queued parts canceled); a payout already finished is 409 payout_final. Asking twice
+ * answers the canceled payout again.
+ */
+export async function cancelPayout({ body, account, context }: SignedRequest): Promise<Response> {
+  const requestId = typeof body.request_id === "string" ? body.request_id : "";
+  const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, requestId) : undefined;
+  if (!record || record.operation !== "payout") return refuse(404, "not_found", `No payout with request_id ${requestId}.`);
+  if (record.status === "canceled" || record.status === "partially_canceled") return Response.json(answerFromRecord(record));
+  if (record.status !== "processing") return refuse(409, "payout_final", `The payout is already ${String(record.status).replaceAll("_", " ")}; it cannot be canceled.`);
+  const stored = record.response as AAnswer;
+  const parts = stored.parts?.map((part) => (part.status === "processing" ? { ...part, status: "canceled" as const } : part));
+  const paidMinor = record.amountMinor ?? 0n;
+  const status = paidMinor > 0n ? "partially_canceled" : "canceled";
+  const answer: AAnswer = { ...stored, status, amount_processed: formatMinor(paidMinor, stored.currency), ...(parts ? { parts } : {}) };
+  const canceled = await updateRecord(context.db, SLUG, record.reference, { status, response: answer, details: { inProgress: false } });
+  return Response.json(canceled ? answerFromRecord(canceled) : answer);
 }

@@ -1,0 +1,8 @@
+import { cancelPayoutResponse } from "@/lib/api/attempt-responses";
+import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
+import { publicBaseUrl } from "@/lib/config";
+
+type Params = { id: string };
+
+/** Stops a payout the provider has not completed (lib/processing/cancel-payout.ts); support credentials cancel test payouts only. */
+export const POST = withApiKey<Params>(async ({ params, merchant, db, testOnly }) => cancelPayoutResponse(db, merchant.id, params.id, publicBaseUrl(), testOnly), COMPOSER_MAY_CALL);

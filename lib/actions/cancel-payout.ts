@@ -1,0 +1,29 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { cancelPayoutInvoice } from "@/lib/processing/cancel-payout";
+import { ok, refuse } from "@/lib/problems";
+import { validatedAction } from "./validated-action";
+
+/**
+ * Cancel payout on a payout's page: owners cancel live and test payouts, support members test ones
+ * only (checked by the service). Same rules and answers as POST …/payout-invoices/{id}/cancel.
+ */
+export const cancelPayoutAction = validatedAction("invoices.cancel-payout", { schema: z.object({ id: z.string().min(1).max(128) }) }, async (input, viewer) => {
+  const db = await getDb();
+  const result = await cancelPayoutInvoice(db, viewer.merchant.id, input.id, { testOnly: viewer.user.role !== "owner" });
+  switch (result.kind) {
+    case "canceled":
+      revalidatePath(`/invoices/${input.id}`);
+      return ok({ status: result.invoice.status });
+    case "not_found":
+      return refuse("not_found", "This payout does not exist.");
+    case "test_only":
+      return refuse("test_mode_only", "Support members may cancel test payouts only; ask an owner to cancel a live payout.");
+    case "refused":
+      revalidatePath(`/invoices/${input.id}`);
+      return refuse(result.code, result.detail);
+  }
+});
