@@ -71,13 +71,16 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-refunds">
-          <h2 id="docs-refunds" className="text-base font-semibold">Refund events</h2>
+          <h2 id="docs-refunds" className="text-base font-semibold">Refund and cancel events</h2>
           <p>
             A refund sends <code className="font-mono">refund.created</code> when it is asked for, then <code className="font-mono">refund.succeeded</code> or{" "}
             <code className="font-mono">refund.failed</code> when the provider settles it (at once, or later for a refund it answers pending). The body is the
             refund resource as <code className="font-mono">GET /api/commerce/refunds/&#123;id&#125;</code> answers it, with its payment invoice in{" "}
             <code className="font-mono">included</code>, both as they were at the event. The invoice&apos;s own moves (refunding, partially_refunded, refunded)
-            arrive as <code className="font-mono">invoice.status_changed</code> as well.
+            arrive as <code className="font-mono">invoice.status_changed</code> as well. A payout you cancel sends{" "}
+            <code className="font-mono">payout.canceled</code> with the payout invoice as <code className="font-mono">data</code> (status{" "}
+            <code className="font-mono">canceled</code>, or <code className="font-mono">partially_canceled</code> with what was paid in{" "}
+            <code className="font-mono">processed_amount</code>).
           </p>
           <Code label="Example refund payload">{refundPayload}</Code>
         </section>
