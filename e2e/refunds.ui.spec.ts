@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { merchantWithKey, signIn } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 
@@ -21,55 +21,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test("an owner refunds part of a paid invoice, then the rest with the keyboard", async ({ browser, page }) => {
-      const merchant = await merchantWithKey(browser);
-      const headers = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
-      const connection = await page.request.post("/api/connections", {
-        headers,
-        data: {
-          data: {
-            type: "connection",
-            attributes: {
-              provider: "provider-b",
-              kind: "h2h",
-              label: "B refunds",
-              mode: "test",
-              credentials: { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" },
-              constants: {},
-            },
-          },
-        },
-      });
-      expect(connection.status(), await connection.text()).toBe(201);
-      const created = await page.request.post("/api/commerce/payment-invoices", {
-        headers,
-        data: {
-          data: {
-            type: "payment-invoice",
-            attributes: {
-              service: "payment_card_eur_hpp",
-              commerce_account: merchant.commerceAccount,
-              currency: "EUR",
-              amount: "100.50",
-              reference_id: `refund-${randomBytes(6).toString("hex")}`,
-              flow: "charge",
-              test_mode: true,
-              customer: { name: "Ada Lovelace", email: "ada@example.com", address: { country: "GB", city: "London" } },
-            },
-          },
-        },
-      });
-      expect(created.status(), await created.text()).toBe(201);
-      const invoice = (await created.json()).data as { id: string; attributes: { hpp_url: string } };
-
-      // The customer pays on the hosted page.
-      await page.goto(new URL(invoice.attributes.hpp_url).pathname);
-      await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
-      await page.getByRole("button", { name: "Pay", exact: true }).click();
-      await expect(page.getByTestId("pay-result")).toContainText("Payment received");
-
-      await signIn(page, merchant.email, merchant.password);
-      await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-      await page.goto(`/invoices/${invoice.id}`);
+      await paidInvoicePage(browser, page, "100.50", { name: "Ada Lovelace", email: "ada@example.com", address: { country: "GB", city: "London" } });
       const section = page.getByTestId("invoice-refunds");
       await expect(section).toContainText("No refunds yet.");
       await expect(page.getByTestId("refunded-amount")).toHaveText("0.00 EUR");
@@ -136,38 +88,60 @@ test("a refund the provider declines says so, the payment stays refundable, and 
   await page.getByRole("button", { name: "Keep it" }).click();
 });
 
-/** A paid invoice and one refund of `amount` from its page; the refund's status label is checked. Returns the connection's id. */
-async function refundOnce(browser: Parameters<typeof merchantWithKey>[0], page: Page, amount: string, label: string): Promise<string> {
+/**
+ * A merchant with a Provider B test connection and a payment of `amount` EUR its customer paid on
+ * the hosted page (4242); the owner then signed in on the invoice's page. Returns the connection's id.
+ */
+async function paidInvoicePage(browser: Browser, page: Page, amount: string, customer?: Record<string, unknown>): Promise<{ connectionId: string }> {
   const merchant = await merchantWithKey(browser);
   const headers = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
   const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
   const connection = await page.request.post("/api/connections", {
     headers,
-    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B", mode: "test", credentials, constants: {} } } },
+    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B refunds", mode: "test", credentials, constants: {} } } },
   });
-  expect(connection.status()).toBe(201);
+  expect(connection.status(), await connection.text()).toBe(201);
   const created = await page.request.post("/api/commerce/payment-invoices", {
     headers,
     data: {
       data: {
         type: "payment-invoice",
-        attributes: { service: "payment_card_eur_hpp", commerce_account: merchant.commerceAccount, currency: "EUR", amount: "50.00", reference_id: `r-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true },
+        attributes: {
+          service: "payment_card_eur_hpp",
+          commerce_account: merchant.commerceAccount,
+          currency: "EUR",
+          amount,
+          reference_id: `refund-${randomBytes(6).toString("hex")}`,
+          flow: "charge",
+          test_mode: true,
+          ...(customer ? { customer } : {}),
+        },
       },
     },
   });
+  expect(created.status(), await created.text()).toBe(201);
   const invoice = (await created.json()).data as { id: string; attributes: { hpp_url: string } };
+
+  // The customer pays on the hosted page.
   await page.goto(new URL(invoice.attributes.hpp_url).pathname);
   await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
   await page.getByRole("button", { name: "Pay", exact: true }).click();
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
+
   await signIn(page, merchant.email, merchant.password);
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   await page.goto(`/invoices/${invoice.id}`);
+  return { connectionId: (await connection.json()).data.id as string };
+}
+
+/** A paid invoice and one refund of `amount` from its page; the refund's status label is checked. Returns the connection's id. */
+async function refundOnce(browser: Browser, page: Page, amount: string, label: string): Promise<string> {
+  const { connectionId } = await paidInvoicePage(browser, page, "50.00");
   const section = page.getByTestId("invoice-refunds");
   await section.getByRole("button", { name: "Refund", exact: true }).click();
   await section.getByLabel("Amount (EUR)").fill(amount);
   await section.getByRole("button", { name: "Review refund" }).click();
   await section.getByRole("button", { name: "Confirm refund" }).click();
   await expect(section.getByTestId("refund-item").first()).toContainText(label);
-  return (await connection.json()).data.id as string;
+  return connectionId;
 }

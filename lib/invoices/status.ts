@@ -87,9 +87,14 @@ export async function changeInvoiceStatusWithin(
 }
 
 /** After the change is committed: its webhook delivery is queued (if that fails, the webhook sweep queues it later). */
-export async function queueStatusEvent(db: Db, { row, event }: StatusChange): Promise<void> {
+export function queueStatusEvent(db: Db, { row, event }: StatusChange): Promise<void> {
+  return queueEventDelivery(db, row.id, event);
+}
+
+/** Any event of an invoice written in a transaction (recordInvoiceEvent), once committed: its first delivery try is queued. */
+export async function queueEventDelivery(db: Db, invoiceId: string, event: { eventId: string; deliver: boolean }): Promise<void> {
   if (!event.deliver) return;
-  await enqueue(db, "webhook-deliver", { eventId: event.eventId, invoiceId: row.id, tryNo: 1 }, { key: `${event.eventId}:1` }).catch((error: unknown) =>
+  await enqueue(db, "webhook-deliver", { eventId: event.eventId, invoiceId, tryNo: 1 }, { key: `${event.eventId}:1` }).catch((error: unknown) =>
     logger.error("webhook delivery not queued", { eventId: event.eventId, error: error instanceof Error ? error.message : String(error) }),
   );
 }

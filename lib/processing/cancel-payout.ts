@@ -4,9 +4,8 @@ import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import { recordInvoiceEvent } from "@/lib/invoices/events";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
-import { changeInvoiceStatus, changeInvoiceStatusWithin, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
+import { changeInvoiceStatus, changeInvoiceStatusWithin, queueEventDelivery, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
-import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
 import type { CancelPayoutOutcome } from "@/lib/providers/kit/adapter";
 import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
@@ -43,11 +42,7 @@ async function settleCanceled(db: Db, invoice: InvoiceRow, to: "canceled" | "par
     return { change: moved, event: await recordInvoiceEvent(tx, moved.row, PAYOUT_CANCELED) };
   });
   await queueStatusEvent(db, change.change);
-  if (change.event.deliver) {
-    await enqueue(db, "webhook-deliver", { eventId: change.event.eventId, invoiceId: invoice.id, tryNo: 1 }, { key: `${change.event.eventId}:1` }).catch((error: unknown) =>
-      logger.error("webhook delivery not queued", { eventId: change.event.eventId, error: error instanceof Error ? error.message : String(error) }),
-    );
-  }
+  await queueEventDelivery(db, invoice.id, change.event);
   return change.change.row;
 }
 

@@ -1,9 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { recordInvoiceEvent } from "@/lib/invoices/events";
+import { queueEventDelivery } from "@/lib/invoices/status";
 import type { InvoiceRow } from "@/lib/invoices/store";
-import { enqueue } from "@/lib/jobs/queue";
-import { logger } from "@/lib/logger";
 import type { RefundRow } from "./store";
 
 /**
@@ -40,13 +39,6 @@ export async function recordRefundEvent(tx: Tx, refund: RefundRow, invoice: Invo
   const type: RefundEventType | undefined =
     refund.status === "succeeded" ? "refund.succeeded" : refund.status === "failed" ? "refund.failed" : refund.status === "created" ? "refund.created" : undefined;
   if (!type) return undefined;
-  const { eventId, deliver } = await recordInvoiceEvent(tx, invoice, type, { refund: snapshotRefund(refund) });
-  return {
-    queue: async (db) => {
-      if (!deliver) return;
-      await enqueue(db, "webhook-deliver", { eventId, invoiceId: refund.invoiceId, tryNo: 1 }, { key: `${eventId}:1` }).catch((error: unknown) =>
-        logger.error("webhook delivery not queued", { eventId, error: error instanceof Error ? error.message : String(error) }),
-      );
-    },
-  };
+  const event = await recordInvoiceEvent(tx, invoice, type, { refund: snapshotRefund(refund) });
+  return { queue: (db) => queueEventDelivery(db, refund.invoiceId, event) };
 }

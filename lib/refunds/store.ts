@@ -8,9 +8,6 @@ import { REFUNDABLE_STATUSES } from "./rules";
 
 export type RefundRow = typeof refunds.$inferSelect;
 
-/** Open: stored and not yet settled by the provider (`created`, `pending`). */
-export const isOpenRefund = (status: string) => (OPEN_REFUND_STATUSES as readonly string[]).includes(status);
-
 /** A refund of one merchant; another merchant's id reads as none. */
 export async function findRefund(db: Db, merchantId: string, id: string): Promise<RefundRow | undefined> {
   if (!REFUND_ID.test(id)) return undefined;
@@ -50,17 +47,6 @@ export async function refundTotals(db: Db, invoiceId: string): Promise<{ refunde
     .from(refunds)
     .where(eq(refunds.invoiceId, invoiceId));
   return { refundedMinor: BigInt(row?.refunded ?? 0), reservedMinor: BigInt(row?.reserved ?? 0), open: Number(row?.open ?? 0) };
-}
-
-/** Refunded amounts of several invoices at once (lists), in minor units; invoices without refunds are absent. */
-export async function refundedByInvoice(db: Db, invoiceIds: readonly string[]): Promise<Map<string, bigint>> {
-  if (invoiceIds.length === 0) return new Map();
-  const rows = await db
-    .select({ invoiceId: refunds.invoiceId, refunded: sql<string>`coalesce(sum(${refunds.amountMinor}) filter (where ${refunds.status} = 'succeeded'), 0)` })
-    .from(refunds)
-    .where(inArray(refunds.invoiceId, [...invoiceIds]))
-    .groupBy(refunds.invoiceId);
-  return new Map(rows.map((row) => [row.invoiceId, BigInt(row.refunded)]));
 }
 
 /**

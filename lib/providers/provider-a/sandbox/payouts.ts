@@ -75,20 +75,6 @@ export async function takePayout({ body, account, context }: SignedRequest): Pro
     }));
     processedMinor = payout.split ? amounts[0]! : 0n;
     answer = { ...base, status: "processing", amount_processed: formatMinor(processedMinor, payout.currency), ...(payout.split ? { parts } : {}) };
-    const record = await saveRecord(context.db, {
-      provider: SLUG,
-      connectionId: account.connectionId,
-      operation: "payout",
-      reference,
-      idempotencyKey: payout.request_id,
-      amountMinor: processedMinor,
-      currency: payout.currency,
-      status: "processing",
-      details: { card: cardNumber, split: payout.split, requestedMinor: amount.minor.toString(), parts, inProgress: true },
-      request: payout,
-      response: answer,
-    });
-    return Response.json(record.reference === reference ? answer : answerFromRecord(record));
   } else if (decision.kind === "approve" || decision.kind === "partial") {
     const { parts, paidMinor } = payParts(amount.minor, payout.currency, payout.split, decision);
     processedMinor = paidMinor;
@@ -110,11 +96,19 @@ export async function takePayout({ body, account, context }: SignedRequest): Pro
     amountMinor: processedMinor,
     currency: payout.currency,
     status: answer.status,
-    details: { card: cardNumber, split: payout.split, allowPartially: payout.allow_partial, requestedMinor: amount.minor.toString(), parts: answer.parts ?? [] },
+    details: {
+      card: cardNumber,
+      split: payout.split,
+      allowPartially: payout.allow_partial,
+      requestedMinor: amount.minor.toString(),
+      parts: answer.parts ?? [],
+      ...(answer.status === "processing" ? { inProgress: true } : {}),
+    },
     request: payout,
     response: answer,
   });
-  if (record.reference === reference) await queueSandboxCallback(context.db, record);
+  // A payout still in progress has nothing to notify yet: its callback comes when a status request finishes it.
+  if (record.reference === reference && answer.status !== "processing") await queueSandboxCallback(context.db, record);
   return Response.json(record.reference === reference ? answer : answerFromRecord(record));
 }
 
