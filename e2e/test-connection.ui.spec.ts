@@ -41,7 +41,7 @@ for (const provider of PROVIDERS) {
   }
 }
 
-sharedTest("New connection form: Test connection before saving refuses a wrong secret and names the field, then accepts the right one", async ({ page, merchant }) => {
+sharedTest("New connection form: Test connection before saving refuses a wrong secret and names the fields it may be, then accepts the right one", async ({ page, merchant }) => {
   const credentials = sampleCredentials("provider-b", "h2h", "test");
   await seedConnection(page, merchant.apiKey, "provider-b", "h2h", credentials);
   const form = await openConnectForm(page, "provider-b", "H2H merchant account");
@@ -49,7 +49,8 @@ sharedTest("New connection form: Test connection before saving refuses a wrong s
   await form.getByLabel("Secret key").fill("a-wrong-secret-value");
   await form.getByRole("button", { name: "Test connection" }).click();
   const result = form.getByTestId("test-connection-result");
-  await expect(result).toHaveText("Credentials refused — check Secret key");
+  // B refuses an unknown terminal and a wrong secret alike, so both are named.
+  await expect(result).toHaveText("Credentials refused — check Terminal ID and Secret key");
   await form.getByLabel("Secret key").fill(String(credentials.secret_key));
   await form.getByRole("button", { name: "Test connection" }).click();
   await expect(result).toHaveText("Reachable — credentials accepted");

@@ -15,7 +15,7 @@ describe("describeHealth (Test connection)", () => {
     expect(describeHealth({ kind: "credentials_refused", field: "private_key", message: "no" }, "provider-a", "provider_account").message).toBe(
       "Credentials refused — check Private key",
     );
-    expect(describeHealth({ kind: "credentials_refused", message: "no" }, "provider-e", "h2h").message).toBe("Credentials refused — check the credentials");
+    expect(describeHealth({ kind: "credentials_refused", message: "no" }, "provider-x", "h2h").message).toBe("Credentials refused — check the credentials");
   });
 
   it("names the credentials a provider refuses together when the refusal blames none of them alone", () => {
@@ -26,6 +26,14 @@ describe("describeHealth (Test connection)", () => {
     expect(describeHealth({ kind: "credentials_refused", message: "no" }, "provider-c", "provider_account").message).toBe(
       "Credentials refused — check Shop login and Shop password",
     );
+    // Every sandbox answers one refusal for an unknown account and a wrong secret or signature.
+    const refused = (provider: string, kind: string) => describeHealth({ kind: "credentials_refused", message: "no" }, provider, kind).message;
+    expect(refused("provider-a", "provider_account")).toBe("Credentials refused — check Merchant ID and Private key");
+    expect(refused("provider-a", "h2h")).toBe("Credentials refused — check Merchant ID and Private key");
+    expect(refused("provider-b", "h2h")).toBe("Credentials refused — check Terminal ID and Secret key");
+    expect(refused("provider-d", "h2h")).toBe("Credentials refused — check Merchant ID, API key and Secret key");
+    expect(refused("provider-e", "h2h")).toBe("Credentials refused — check Merchant ID and Private key");
+    expect(refused("provider-f", "h2h")).toBe("Credentials refused — check Public key and Secret key");
   });
 
   it("gives the reason it is unreachable", () => {

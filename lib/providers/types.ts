@@ -107,8 +107,9 @@ export type KindSpec = {
   /** Whether the hosted page asks for a CVC for this kind's payments; absent means true (Provider D takes none). */
   takesCvc?: boolean;
   /**
-   * Credentials the provider refuses with one answer, never saying which of them is wrong (Provider
-   * C's shop login and password): Test connection names them together.
+   * Credentials the provider refuses with one answer, never saying which of them is wrong (an
+   * account ID and its secret or signature: C's shop login and password, D's merchant ID, API key
+   * and secret key): Test connection names them together.
    */
   refusedTogether?: readonly string[];
 };

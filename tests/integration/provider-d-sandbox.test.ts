@@ -109,15 +109,32 @@ describe("Provider D adapter against its sandbox", () => {
     const raw = JSON.stringify({ merchant_id: "D-NOBODY", service_id: "x" });
     const response = await fetch(`${base()}/ping`, { method: "POST", headers: { "Api-Key": "k", Sign: signD("s", raw) }, body: raw });
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ error: { code: "unknown_merchant" } });
+    expect(await response.json()).toEqual({ error: { code: "unauthorized", message: "merchant_id, Api-Key or Sign is wrong." } });
   });
 
-  it("health check: ok, credentials refused naming the likely field, unreachable on a closed port", async () => {
+  it("a right Api-Key with a wrong Sign is refused exactly like a wrong Api-Key: the key cannot be guessed one refusal at a time", async () => {
+    const { credentials } = await account();
+    const raw = JSON.stringify({ merchant_id: credentials.merchant_id, service_id: credentials.service_id });
+    const ping = async (apiKey: string, secret: string) => {
+      const answer = await fetch(`${base()}/ping`, { method: "POST", headers: { "Api-Key": apiKey, Sign: signD(secret, raw) }, body: raw });
+      return { status: answer.status, body: await answer.text() };
+    };
+    const wrongKey = await ping("wrong-api-key-000000000000", String(credentials.secret_key));
+    const rightKeyWrongSign = await ping(String(credentials.api_key), "wrong-secret-000000000000");
+    expect(wrongKey.status).toBe(401);
+    expect(rightKeyWrongSign).toEqual(wrongKey);
+    expect((await ping(String(credentials.api_key), String(credentials.secret_key))).status).toBe(200);
+  });
+
+  it("health check: ok, credentials refused (none of merchant ID, API key and secret key blamed alone; a wrong service ID named), unreachable on a closed port", async () => {
     const { context, credentials } = await account();
     expect(await adapter.healthCheck(context())).toMatchObject({ kind: "ok" });
-    expect(await adapter.healthCheck(context({ api_key: "wrong-api-key-000000000000" }))).toMatchObject({ kind: "credentials_refused", field: "api_key" });
-    expect(await adapter.healthCheck(context({ secret_key: "wrong-secret-000000000000" }))).toMatchObject({ kind: "credentials_refused", field: "secret_key" });
-    expect(await adapter.healthCheck(context({ merchant_id: "D-NOBODY" }))).toMatchObject({ kind: "credentials_refused", field: "merchant_id" });
+    for (const wrong of [{ api_key: "wrong-api-key-000000000000" }, { secret_key: "wrong-secret-000000000000" }, { merchant_id: "D-NOBODY" }]) {
+      const refused = await adapter.healthCheck(context(wrong));
+      expect(refused).toMatchObject({ kind: "credentials_refused" });
+      expect(refused).not.toHaveProperty("field");
+    }
+    expect(await adapter.healthCheck(context({ service_id: "D-SVC-NOBODY" }))).toMatchObject({ kind: "credentials_refused", field: "service_id" });
     const closed = adapterContext(await closedPortUrl(), "provider-d", "h2h", credentials);
     expect(await adapter.healthCheck(closed)).toMatchObject({ kind: "unreachable" });
   });

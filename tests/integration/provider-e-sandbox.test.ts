@@ -109,22 +109,28 @@ describe("Provider E adapter against its sandbox", () => {
     expect(await adapter.createPayment(context({ private_key: otherKey }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
     const merchantId = String(credentials.merchant_id);
     const privateKey = String(credentials.private_key);
-    expect(await (await signedFetch("/v2/merchant", merchantId, otherKey)).json()).toMatchObject({ status: 401, errorCode: "invalid_signature" });
-    expect(await (await signedFetch("/v2/merchant", "E-NOBODY", privateKey)).json()).toMatchObject({ status: 401, errorCode: "unknown_merchant" });
+    // One refusal for both: it does not tell which merchant IDs exist.
+    const refusal = await (await signedFetch("/v2/merchant", merchantId, otherKey)).text();
+    expect(JSON.parse(refusal)).toEqual({ status: 401, errorCode: "unauthorized", message: "The keyId or the signature is wrong." });
+    expect(await (await signedFetch("/v2/merchant", "E-NOBODY", privateKey)).text()).toBe(refusal);
     const stale = await signedFetch("/v2/merchant", merchantId, privateKey, Math.floor(Date.now() / 1000) - 3_600);
     expect(stale.status).toBe(401);
     expect(await stale.json()).toMatchObject({ errorCode: "stale_timestamp" });
     expect((await signedFetch("/v2/merchant", merchantId, privateKey)).status).toBe(200);
   });
 
-  it("health check: ok, refused naming private_key or merchant_id, unreachable on a closed port", async () => {
+  it("health check: ok, refused (merchant ID and private key blamed together; a key that cannot sign named), unreachable on a closed port", async () => {
     const { context, credentials } = await account();
     expect(await adapter.healthCheck(context())).toMatchObject({ kind: "ok" });
-    expect(await adapter.healthCheck(context({ private_key: generateKeyPair().privateKeyPem }))).toMatchObject({ kind: "credentials_refused", field: "private_key" });
+    // One refusal for both: the health check cannot blame the merchant ID or the private key alone.
+    for (const wrong of [{ private_key: generateKeyPair().privateKeyPem }, { merchant_id: "E-NOBODY" }]) {
+      const refused = await adapter.healthCheck(context(wrong));
+      expect(refused).toMatchObject({ kind: "credentials_refused" });
+      expect(refused).not.toHaveProperty("field");
+    }
     expect(await adapter.healthCheck(context({ private_key: "not a key" }))).toMatchObject({ kind: "credentials_refused", field: "private_key" });
     expect(await adapter.healthCheck(context({ private_key: "" }))).toMatchObject({ kind: "credentials_refused", field: "private_key", message: expect.stringContaining("no private key") });
     expect(await adapter.createPayment(context({ private_key: "" }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
-    expect(await adapter.healthCheck(context({ merchant_id: "E-NOBODY" }))).toMatchObject({ kind: "credentials_refused", field: "merchant_id" });
     const closed = adapterContext(await closedPortUrl(), "provider-e", "h2h", credentials);
     expect(await adapter.healthCheck(closed)).toMatchObject({ kind: "unreachable" });
   });
@@ -167,13 +173,13 @@ describe("Provider E refunds: its own wire format", () => {
     expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({ kind: "soft_failed" });
   });
 
-  it("spec 5.1 note 5: a refund signed with another valid private key is refused by the sandbox (401 invalid_signature → provider_auth_error); one without a usable key is not sent", async () => {
+  it("spec 5.1 note 5: a refund signed with another valid private key is refused by the sandbox (401 unauthorized → provider_auth_error); one without a usable key is not sent", async () => {
     const { context } = await account();
     const instruction = payment("4242424242424242");
     const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
     const ctx = context({ private_key: generateKeyPair().privateKeyPem });
-    expect(await adapter.refund(ctx, refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") });
-    expect(ctx.exchanges.list()[0]).toMatchObject({ status: 401, responseBody: { errorCode: "invalid_signature" } });
+    expect(await adapter.refund(ctx, refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("unauthorized") });
+    expect(ctx.exchanges.list()[0]).toMatchObject({ status: 401, responseBody: { errorCode: "unauthorized" } });
     const unsigned = context({ private_key: "not a key" });
     expect(await adapter.refund(unsigned, refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
     expect(unsigned.exchanges.list()).toEqual([]);

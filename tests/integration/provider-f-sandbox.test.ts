@@ -57,10 +57,11 @@ describe("Provider F sandbox authentication (spec 5.2)", () => {
 
   it("spec 5.2: an unknown public key, a prod_ key or a bad signature is answered 401 on any path, known or not", async () => {
     const { credentials } = await account();
+    // An unknown dev_ key and a bad signature get one refusal: it does not tell which public keys exist.
     const cases = [
-      { key: `dev_pub_${randomUUID()}`, secret: String(credentials.secret_key), code: "unknown_merchant_id" },
+      { key: `dev_pub_${randomUUID()}`, secret: String(credentials.secret_key), code: "invalid_api_key" },
       { key: `prod_pub_${randomUUID()}`, secret: String(credentials.secret_key), code: "unknown_merchant_id" },
-      { key: String(credentials.public_key), secret: "dev_sec_wrongwrongwrongwrongwrongwrong", code: "invalid_signature" },
+      { key: String(credentials.public_key), secret: "dev_sec_wrongwrongwrongwrongwrongwrong", code: "invalid_api_key" },
     ];
     for (const { key, secret, code } of cases) {
       for (const path of ["/v1/account", "/unknown/path"]) {
@@ -139,11 +140,15 @@ describe("Provider F adapter against its sandbox", () => {
     expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
   });
 
-  it("health check: ok, refused naming public_key or secret_key, unreachable on a closed port", async () => {
+  it("health check: ok, refused (public key and secret key blamed together), unreachable on a closed port", async () => {
     const { context, credentials } = await account();
     expect(await adapter.healthCheck(context())).toMatchObject({ kind: "ok" });
-    expect(await adapter.healthCheck(context({ public_key: `dev_pub_${randomUUID()}` }))).toMatchObject({ kind: "credentials_refused", field: "public_key" });
-    expect(await adapter.healthCheck(context({ secret_key: "dev_sec_wrongwrongwrongwrongwrongwrong" }))).toMatchObject({ kind: "credentials_refused", field: "secret_key" });
+    // One refusal for both: the health check cannot blame the public key or the secret key alone.
+    for (const wrong of [{ public_key: `dev_pub_${randomUUID()}` }, { secret_key: "dev_sec_wrongwrongwrongwrongwrongwrong" }]) {
+      const refused = await adapter.healthCheck(context(wrong));
+      expect(refused).toMatchObject({ kind: "credentials_refused" });
+      expect(refused).not.toHaveProperty("field");
+    }
     const closed = adapterContext(await closedPortUrl(), "provider-f", "h2h", credentials);
     expect(await adapter.healthCheck(closed)).toMatchObject({ kind: "unreachable" });
   });
@@ -213,9 +218,9 @@ describe("Provider F refunds: wire format and sandbox specifics", () => {
     const body = JSON.stringify({ charge: "ch_x", amount: 100, currency: "eur", reference: randomUUID() });
     for (const [key, secret, code] of [
       ["", String(credentials.secret_key), "missing_merchant_id"],
-      [`dev_pub_${randomUUID()}`, String(credentials.secret_key), "unknown_merchant_id"],
+      [`dev_pub_${randomUUID()}`, String(credentials.secret_key), "invalid_api_key"],
       [`prod_pub_${randomUUID()}`, String(credentials.secret_key), "unknown_merchant_id"],
-      [String(credentials.public_key), "dev_sec_wrongwrongwrongwrongwrongwrong", "invalid_signature"],
+      [String(credentials.public_key), "dev_sec_wrongwrongwrongwrongwrongwrong", "invalid_api_key"],
     ]) {
       const response = await fetch(`${base()}/v1/refunds`, { method: "POST", headers: { "x-merchant-id": key!, "x-signature": signF(secret!, body) }, body });
       expect(response.status).toBe(401);

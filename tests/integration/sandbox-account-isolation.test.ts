@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
 import type { AddressInfo } from "node:net";
@@ -5,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import * as sandboxRoute from "@/app/sandbox/[slug]/[[...path]]/route";
 import { completeThreeDsAction } from "@/lib/actions/complete-three-ds";
+import { describeHealth } from "@/lib/actions/test-connection-message";
 import { overrideRateLimits, resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createConnection } from "@/lib/connections/service";
@@ -236,6 +238,120 @@ describe("Provider C's sandbox sign-in", () => {
     expect(unknown.challenge).toContain("Basic");
     expect(wrong).toEqual(unknown);
   });
+});
+
+/**
+ * Per provider: the account's public identifier, an identifier no account has, the wrong secrets
+ * (a secret, an API key, a private key of another pair) that make its signature or sign-in fail,
+ * and the credentials Test connection then names together.
+ */
+const SIGN_INS: readonly {
+  provider: string;
+  kind: ConnectionKind;
+  keys: readonly [string, string] | null;
+  account: string;
+  unknown: () => string;
+  wrong: () => CredentialValues[];
+  named: string;
+}[] = [
+  {
+    provider: "provider-a",
+    kind: "provider_account",
+    keys: ["payment_key", "private_key"],
+    account: "merchant_id",
+    unknown: () => unique("A-NOBODY"),
+    wrong: () => [{ private_key: generateKeyPair().privateKeyPem }],
+    named: "Merchant ID and Private key",
+  },
+  {
+    provider: "provider-b",
+    kind: "h2h",
+    keys: null,
+    account: "terminal_id",
+    unknown: () => unique("TERM-NOBODY"),
+    wrong: () => [{ secret_key: `wrong-${randomBytes(16).toString("hex")}` }],
+    named: "Terminal ID and Secret key",
+  },
+  {
+    provider: "provider-c",
+    kind: "provider_account",
+    keys: null,
+    account: "shop_login",
+    unknown: () => unique("nobody"),
+    wrong: () => [{ shop_password: `wrong-${randomBytes(16).toString("hex")}` }],
+    named: "Shop login and Shop password",
+  },
+  {
+    // The Api-Key is sent as it is: a right key must not show itself by a refusal that moves on to the signature.
+    provider: "provider-d",
+    kind: "h2h",
+    keys: null,
+    account: "merchant_id",
+    unknown: () => unique("D-NOBODY"),
+    wrong: () => [
+      { api_key: `wrong-${randomBytes(16).toString("hex")}` },
+      { secret_key: `wrong-${randomBytes(16).toString("hex")}` },
+      { api_key: `wrong-${randomBytes(16).toString("hex")}`, secret_key: `wrong-${randomBytes(16).toString("hex")}` },
+    ],
+    named: "Merchant ID, API key and Secret key",
+  },
+  {
+    provider: "provider-e",
+    kind: "h2h",
+    keys: ["public_key", "private_key"],
+    account: "merchant_id",
+    unknown: () => unique("E-NOBODY"),
+    wrong: () => [{ private_key: generateKeyPair().privateKeyPem }],
+    named: "Merchant ID and Private key",
+  },
+  {
+    provider: "provider-f",
+    kind: "h2h",
+    keys: null,
+    account: "public_key",
+    unknown: () => `dev_pub_${randomUUID()}`,
+    wrong: () => [{ secret_key: `dev_sec_${randomBytes(24).toString("base64url")}` }],
+    named: "Public key and Secret key",
+  },
+];
+
+describe("every sandbox's sign-in", () => {
+  it.each(SIGN_INS)(
+    "$provider: an unknown $account and a wrong secret get one byte-identical refusal, and Test connection names $named together",
+    async ({ provider, kind, keys, account, unknown, wrong, named }) => {
+      const merchant = await invoiceMerchant(t.db);
+      const credentials = ownSecrets(provider, kind, keys);
+      await connectWith(merchant.merchantId, provider, kind, credentials);
+
+      // Every answer the adapter's health check gets, as it came over the wire.
+      const answers: { status: number; body: string }[] = [];
+      const realFetch = globalThis.fetch;
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+        const response = await realFetch(input, init);
+        answers.push({ status: response.status, body: await response.clone().text() });
+        return response;
+      });
+      const adapter = getProviderServer(provider)!.adapter;
+      const check = async (changes: CredentialValues) => {
+        const before = answers.length;
+        const result = await adapter.healthCheck(adapterContext(`${origin}/sandbox/${provider}`, provider, kind, { ...credentials, ...changes }));
+        expect(answers.length).toBe(before + 1);
+        return { result, answer: answers.at(-1)! };
+      };
+
+      expect((await check({})).result).toMatchObject({ kind: "ok" });
+      const refusals = [await check({ [account]: unknown() })];
+      for (const changes of wrong()) refusals.push(await check(changes));
+      const [first, ...others] = refusals;
+      expect(first!.answer.status).toBe(401);
+      for (const { answer } of others) expect(answer).toEqual(first!.answer);
+      for (const { result } of refusals) {
+        expect(result).toMatchObject({ kind: "credentials_refused" });
+        expect(result).not.toHaveProperty("field");
+        expect(describeHealth(result, provider, kind).message).toBe(`Credentials refused — check ${named}`);
+      }
+    },
+  );
 });
 
 describe("the sandboxes' limit per client address", () => {

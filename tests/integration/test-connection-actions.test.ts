@@ -75,23 +75,24 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
   });
 
   it.each([
-    ["provider-b", "h2h", { secret_key: "a-wrong-secret-1234" }, "Credentials refused — check Secret key"],
-    // Provider C refuses an unknown login and a wrong password alike, so both are named.
+    // Every sandbox refuses an unknown account and a wrong secret alike, so both are named.
+    ["provider-b", "h2h", { secret_key: "a-wrong-secret-1234" }, "Credentials refused — check Terminal ID and Secret key"],
+    ["provider-b", "h2h", { terminal_id: unique("TERM") }, "Credentials refused — check Terminal ID and Secret key"],
     ["provider-c", "provider_account", { shop_password: "a-wrong-password" }, "Credentials refused — check Shop login and Shop password"],
     ["provider-c", "h2h", { shop_login: unique("nobody") }, "Credentials refused — check Shop login and Shop password"],
-  ] as const)("%s %s with a wrong credential: refused, naming the field", async (provider, kind, wrong, message) => {
+  ] as const)("%s %s with a wrong credential: refused, naming the fields it may be", async (provider, kind, wrong, message) => {
     const credentials = sampleCredentials(provider, kind, "test");
     await createConnection(provider, kind, credentials);
     const result = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, ...wrong } });
     expect(result).toMatchObject({ ok: true, data: { kind: "credentials_refused", message } });
   });
 
-  it("Provider A: an unknown merchant ID and another private key are refused, each named", async () => {
+  it("Provider A: an unknown merchant ID is refused naming the merchant ID and private key together; another private key is named as no pair", async () => {
     const credentials = sampleCredentials("provider-a", "provider_account", "test");
     await createConnection("provider-a", "provider_account", credentials);
     const test = (changes: Record<string, unknown>) =>
       testCredentialsAction({ provider: "provider-a", kind: "provider_account", mode: "test", credentials: { ...credentials, ...changes } });
-    expect(await test({ merchant_id: unique("A") })).toMatchObject({ ok: true, data: { message: "Credentials refused — check Merchant ID" } });
+    expect(await test({ merchant_id: unique("A") })).toMatchObject({ ok: true, data: { message: "Credentials refused — check Merchant ID and Private key" } });
     expect(await test({ private_key: generateKeyPair().privateKeyPem })).toMatchObject({
       ok: true,
       data: { message: "Credentials refused — Payment key and Private key are not a pair: the payment key was not made from this private key", field: "payment_key" },

@@ -25,7 +25,7 @@ import {
   unreadableRefundAnswer,
 } from "../server/provider-answers";
 import { cancelOutcomeOf, outcomeOf, refundOutcomeOf } from "./mapping";
-import { A_SIGNATURE_HEADER, aAnswerSchema, aRefundAnswerSchema, signBody, type aRefundRequestSchema } from "./wire";
+import { A_SIGN_IN_REFUSAL, A_SIGNATURE_HEADER, aAnswerSchema, aRefundAnswerSchema, signBody, type aRefundRequestSchema } from "./wire";
 
 /**
  * Provider A's client for API v2 (wire format and signing in ./wire.ts, what answers mean in
@@ -125,9 +125,14 @@ async function cancelPayout(context: AdapterContext, query: { idempotencyKey: st
   return parsed.success ? cancelOutcomeOf(parsed.data) : { kind: "unknown", message: `Provider A answered HTTP ${status} in a form this service does not understand.` };
 }
 
-/** Provider A's refusal codes say which credential it could not match. */
-function refusedField(body: unknown): string {
+/**
+ * The credential Provider A's refusal points at. Its sign-in refusal does not say whether it knew the
+ * merchant ID or could not verify the signature, so it blames neither alone (the kind's
+ * `refusedTogether` names both); a service code is refused only once the signature verified.
+ */
+function refusedField(body: unknown): string | undefined {
   const code = findErrorCode(body);
+  if (code === A_SIGN_IN_REFUSAL.code) return undefined;
   return code === "unknown_merchant" ? "merchant_id" : code === "invalid_service_code" ? "service_code" : "private_key";
 }
 

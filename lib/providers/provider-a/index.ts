@@ -9,6 +9,9 @@ import { providerASamples } from "./samples";
 /** Provider A signs with the private key and checks with the payment key: one pair (spec 5.1). */
 const A_KEY_PAIR = { publicField: paymentKeyField.id, privateField: privateKeyField.id };
 
+/** A refuses an unknown merchant ID and a signature it cannot verify alike, so neither can be blamed alone. */
+const SIGN_IN = [merchantIdField.id, privateKeyField.id];
+
 export const providerA: ProviderSpec = {
   slug: "provider-a",
   name: "Provider A",
@@ -29,6 +32,7 @@ export const providerA: ProviderSpec = {
       description: "Connect your existing Provider A account; every Provider A service is available.",
       fields: [merchantIdField, paymentKeyField, privateKeyField, serviceCodeField],
       keyPair: A_KEY_PAIR,
+      refusedTogether: SIGN_IN,
       constants: [
         defineConstant("STREET", "customer.address.street", "Customer street"),
         defineConstant("COUNTRY", "customer.address.country", "Customer country"),
@@ -59,6 +63,7 @@ export const providerA: ProviderSpec = {
         featuresField(),
       ],
       keyPair: A_KEY_PAIR,
+      refusedTogether: SIGN_IN,
       constants: [],
     },
   ],

@@ -9,6 +9,11 @@ import { z } from "zod";
  * issued for the merchant. Payments, payouts and status requests are answered with one shape;
  * refunds (below) with a refund object of their own.
  *
+ * A merchant_id A does not know and a signature that does not verify get one and the same 401
+ * (`A_SIGN_IN_REFUSAL`): telling them apart would tell anyone which merchant IDs exist. Only a
+ * caller whose signature verified hears that its service_code is not the merchant's
+ * (`invalid_service_code`).
+ *
  * A's callbacks are signed with A's own key, not the merchant's: `X-A-Signature` is the base64
  * Ed25519 signature of `${X-A-Event-Id}.${X-A-Timestamp}.${raw body}`.
  */
@@ -26,6 +31,9 @@ export const A_STATUSES = [
   "partially_canceled",
 ] as const;
 export type AStatus = (typeof A_STATUSES)[number];
+
+/** A's one answer to an unknown merchant_id and to a signature that does not verify (HTTP 401, `{ error }`). */
+export const A_SIGN_IN_REFUSAL = { code: "authentication_failed", message: "merchant_id or X-Signature is wrong." } as const;
 
 export const A_PART_STATUSES = ["paid", "failed", "processing", "canceled"] as const;
 

@@ -52,9 +52,12 @@ describe("Provider B adapter: wire format and answers", () => {
   it("maps B's decline codes and refusals", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "fail", txn: "B2", cur: "EUR", error_code: "cvc_mismatch" })));
     expect(await providerBAdapter.createPayment(context, instruction)).toMatchObject({ kind: "declined", resolution: "invalid_cvv" });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "unknown_terminal" }, { status: 401 })));
-    expect(await providerBAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "terminal_id" });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "bad_signature" }, { status: 401 })));
+    // B's one refusal for an unknown terminal and a wrong signature blames neither alone.
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "auth_failed" }, { status: 401 })));
+    const refused = await providerBAdapter.healthCheck(context);
+    expect(refused).toMatchObject({ kind: "credentials_refused" });
+    expect(refused).not.toHaveProperty("field");
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "stale_timestamp" }, { status: 401 })));
     expect(await providerBAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "secret_key" });
   });
 });

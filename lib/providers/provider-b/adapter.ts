@@ -16,7 +16,7 @@ import {
   unreadableRefundAnswer,
 } from "../server/provider-answers";
 import { outcomeOf, refundOutcomeOf } from "./mapping";
-import { B_HEADERS, bAnswerSchema, bRefundAnswerSchema, signB, type bChargeSchema, type bRefundSchema } from "./wire";
+import { B_HEADERS, B_SIGN_IN_REFUSAL, bAnswerSchema, bRefundAnswerSchema, signB, type bChargeSchema, type bRefundSchema } from "./wire";
 
 /** Provider B's client for its terminal API v1 (wire format and signing in ./wire.ts, what answers mean in ./mapping.ts). */
 
@@ -77,9 +77,13 @@ async function refund(context: AdapterContext, instruction: RefundInstruction): 
   return readRefundAnswer(readRefundTransport(await call(context, "POST", "refunds", body)));
 }
 
-/** Provider B's refusal codes say whether the terminal or its secret was wrong. */
-function refusedField(body: unknown): string {
-  return findErrorCode(body) === "unknown_terminal" ? "terminal_id" : "secret_key";
+/**
+ * The credential Provider B's refusal points at. Its sign-in refusal does not say whether it knew the
+ * terminal or the signature was wrong, so it blames neither alone (the kind's `refusedTogether`
+ * names both); a missing or stale signature is the secret key's side.
+ */
+function refusedField(body: unknown): string | undefined {
+  return findErrorCode(body) === B_SIGN_IN_REFUSAL.error_code ? undefined : "secret_key";
 }
 
 export const providerBAdapter: ProviderAdapter = {

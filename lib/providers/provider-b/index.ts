@@ -36,6 +36,8 @@ export const providerB: ProviderSpec = {
         }),
         currencyField(["EUR"]),
       ],
+      // B refuses an unknown terminal and a wrong signature alike, so neither can be blamed alone.
+      refusedTogether: ["terminal_id", "secret_key"],
       constants: [
         defineConstant("FULL_ADDRESS", "customer.address.full_address", "Customer full address"),
         defineConstant("REGION", "customer.address.region", "Customer region"),

@@ -11,10 +11,18 @@ import { hmac } from "@/lib/providers/kit/callback-scheme";
  * Authentication: `X-Terminal: <terminal_id>` and `X-Signature: t=<unix seconds>,v1=<hex>`, the
  * HMAC-SHA256 with the terminal's secret key of `${t}.${raw body}`. B's charge notifications carry
  * `X-Notification-Id` and `X-Notification-Signature` in the same form, over `${t}.${notification id}.${raw body}`.
+ *
+ * A terminal B does not know and a signature that does not match get one and the same 401
+ * (`B_SIGN_IN_REFUSAL`): telling them apart would tell anyone which terminal IDs exist. A missing
+ * or stale signature is refused before any terminal is looked up (`missing_signature`,
+ * `stale_timestamp`).
  */
 
 export const B_HEADERS = { terminal: "x-terminal", signature: "x-signature" } as const;
 export const B_CALLBACK_HEADERS = { id: "x-notification-id", signature: "x-notification-signature" } as const;
+
+/** B's one answer to an unknown terminal and to a signature that does not match (HTTP 401, `{ result: "error", error_code, error_text }`). */
+export const B_SIGN_IN_REFUSAL = { error_code: "auth_failed", error_text: "X-Terminal or X-Signature is wrong." } as const;
 
 export const B_RESULTS = ["ok", "partial", "fail", "3ds", "wait"] as const;
 

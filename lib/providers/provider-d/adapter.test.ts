@@ -18,7 +18,7 @@ describe("Provider D answers → outcomes", () => {
     [answered(200, transaction(-1, 0, -31631)), { kind: "declined", resolution: "insufficient_funds" }],
     [answered(200, transaction(-1, 0, -31632)), { kind: "declined", resolution: "invalid_cvv" }],
     [answered(200, transaction(-1, 0, -31999)), { kind: "declined", resolution: "general_error" }],
-    [answered(401, { error: { code: "invalid_sign", message: "bad" } }), { kind: "soft_failed", resolution: "provider_auth_error" }],
+    [answered(401, { error: { code: "unauthorized", message: "bad" } }), { kind: "soft_failed", resolution: "provider_auth_error" }],
     [answered(403, {}), { kind: "soft_failed", resolution: "provider_auth_error" }],
     [answered(200, transaction(-2, 0)), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(429, {}), { kind: "soft_failed", resolution: "provider_unavailable" }],
@@ -122,7 +122,7 @@ describe("Provider D refunds: wire format and answers", () => {
   it("maps D's refund states, reject codes and refusals", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => performed(-1, -31641)));
     expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "declined", providerReference: "drf_1", message: expect.stringContaining("-31641: the refunds would exceed") });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "invalid_sign", message: "bad" } }, { status: 401 })));
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "unauthorized", message: "bad" } }, { status: 401 })));
     expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
     vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "service_unavailable", message: "down" } }, { status: 503 })));
     expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
@@ -130,6 +130,15 @@ describe("Provider D refunds: wire format and answers", () => {
     expect(await providerDAdapter.getRefundStatus(live(), { refundId: "rf_1", paymentReference: "dpay_1" })).toMatchObject({ kind: "refused" });
     vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: { state: 2 } })));
     expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "unknown" });
+  });
+
+  it("health: D's one sign-in refusal blames no credential alone; a service_id not the merchant's is named", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "unauthorized", message: "merchant_id, Api-Key or Sign is wrong." } }, { status: 401 })));
+    const refused = await providerDAdapter.healthCheck(live());
+    expect(refused).toMatchObject({ kind: "credentials_refused" });
+    expect(refused).not.toHaveProperty("field");
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "unknown_merchant", message: "This service_id does not belong to the merchant_id." } }, { status: 401 })));
+    expect(await providerDAdapter.healthCheck(live())).toMatchObject({ kind: "credentials_refused", field: "service_id" });
   });
 
   it("the live api_url guard applies to refunds: a refused address sends nothing", async () => {

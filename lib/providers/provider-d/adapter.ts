@@ -4,7 +4,7 @@ import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter,
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
 import { outcomeOfTransaction, refundOutcomeOf } from "./mapping";
-import { D_CURRENCY_CODES, D_PATHS, dRefundAnswerSchema, expiryYymm, signD, type DError, type DRefundRequest, type DSaleRequest, type DTransaction } from "./wire";
+import { D_CURRENCY_CODES, D_PATHS, D_SIGN_IN_REFUSAL, dRefundAnswerSchema, expiryYymm, signD, type DError, type DRefundRequest, type DSaleRequest, type DTransaction } from "./wire";
 
 /**
  * Provider D's client (spec 4.1, 5.1). A sale takes no CVC and no 3-D Secure; P2P connections
@@ -77,7 +77,16 @@ async function getStatus(context: AdapterContext, query: { providerReference?: s
   return outcomeOf(response);
 }
 
-const HEALTH_FIELDS: Readonly<Record<string, string>> = { invalid_api_key: "api_key", invalid_sign: "secret_key", unknown_merchant: "merchant_id" };
+/**
+ * The credential D's refusal of a ping points at. Its sign-in refusal (`D_SIGN_IN_REFUSAL`) does not
+ * say which of merchant ID, API key and secret key is wrong, so it blames none alone (the kind's
+ * `refusedTogether` names all three). The ping always sends a merchant_id, so `unknown_merchant`
+ * there means the keys and signature were accepted and the service_id is not the merchant's.
+ */
+function refusedField(code: string | undefined): string | undefined {
+  if (code === D_SIGN_IN_REFUSAL.code) return undefined;
+  return code === "unknown_merchant" ? "service_id" : "api_key";
+}
 
 async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   const response = await post(context, D_PATHS.ping, { merchant_id: credentialOf(context, "merchant_id"), service_id: credentialOf(context, "service_id") });
@@ -85,7 +94,8 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   const error = errorOf(response.body);
   if (response.status === 200) return { kind: "ok", message: "Provider D is reachable and accepted the API key, the signature and the merchant ID." };
   if (response.status === 401 || response.status === 403) {
-    return { kind: "credentials_refused", field: HEALTH_FIELDS[error?.code ?? ""] ?? "api_key", message: `Provider D refused the credentials: ${error?.message ?? `HTTP ${response.status}`}` };
+    const field = refusedField(error?.code);
+    return { kind: "credentials_refused", ...(field ? { field } : {}), message: `Provider D refused the credentials: ${error?.message ?? `HTTP ${response.status}`}` };
   }
   return { kind: "unreachable", message: `Provider D answered HTTP ${response.status}${error ? ` (${error.message})` : ""}` };
 }

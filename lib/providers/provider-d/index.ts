@@ -103,6 +103,8 @@ export const providerD: ProviderSpec = {
           "The features Provider D enabled for this merchant ID, as agreed with the service's account manager.",
         ),
       ],
+      // D refuses an unknown merchant ID, a wrong API key and a wrong signature alike, so none can be blamed alone.
+      refusedTogether: ["merchant_id", "api_key", "secret_key"],
       constants: [],
     },
   ],

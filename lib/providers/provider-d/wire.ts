@@ -11,7 +11,11 @@ import { hmac } from "@/lib/providers/kit/callback-scheme";
  * 3 performed partly, -1 rejected with D's own negative reject code, -2 failed in processing).
  *
  * Authentication: `Api-Key: <api_key>` and `Sign: <hex HMAC-SHA512 of the raw body with secret_key>`.
- * The account is named by `merchant_id` in the body.
+ * The account is named by `merchant_id` in the body. A merchant_id D does not know, an Api-Key
+ * that is not the merchant's and a Sign that does not verify get one and the same 401
+ * (`D_SIGN_IN_REFUSAL`): the Api-Key is a secret sent as it is, so a refusal that moved on to the
+ * signature once the key was right would let anyone guess keys, and one that told the merchant
+ * apart would tell which merchant IDs exist.
  *
  * D's notifications carry `Notify-Id`, `Notify-Time` (unix seconds) and `Sign`: the hex
  * HMAC-SHA512 with the merchant's secret key of `${Notify-Id}:${Notify-Time}:${raw body}`.
@@ -107,8 +111,8 @@ export type DRefund = z.infer<typeof dRefundAnswerSchema>;
 export type DError = { error: { code: DErrorCode; message: string } };
 
 export type DErrorCode =
-  | "invalid_api_key"
-  | "invalid_sign"
+  | "unauthorized"
+  // merchant_id missing from the body, or (ping, once the keys and signature were accepted) a service_id not the merchant's.
   | "unknown_merchant"
   | "wrong_channel"
   | "bad_request"
@@ -120,6 +124,9 @@ export type DErrorCode =
   | "transaction_id_in_use"
   | "currency_mismatch"
   | "invalid_amount";
+
+/** D's one answer to an unknown merchant_id, a wrong Api-Key and a Sign that does not verify (HTTP 401). */
+export const D_SIGN_IN_REFUSAL = { code: "unauthorized", message: "merchant_id, Api-Key or Sign is wrong." } as const satisfies DError["error"];
 
 export function signD(secretKey: string, rawBody: string): string {
   return hmac("sha512", secretKey, rawBody);

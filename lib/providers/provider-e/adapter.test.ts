@@ -26,7 +26,7 @@ describe("Provider E answers → outcomes", () => {
     [answered(200, payment("Refused", { refusalReason: "CVC Declined" })), { kind: "declined", resolution: "invalid_cvv" }],
     [answered(200, payment("Refused", { refusalReason: "3D Secure failed" })), { kind: "declined", resolution: "auth_3ds_failed" }],
     [answered(200, payment("Error")), { kind: "soft_failed", resolution: "provider_unavailable" }],
-    [answered(401, { status: 401, errorCode: "invalid_signature", message: "no" }), { kind: "soft_failed", resolution: "provider_auth_error" }],
+    [answered(401, { status: 401, errorCode: "unauthorized", message: "no" }), { kind: "soft_failed", resolution: "provider_auth_error" }],
     [answered(502, {}), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(429, {}), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(422, { status: 422, errorCode: "validation", message: "bad" }), { kind: "declined", resolution: "general_error" }],
@@ -122,8 +122,8 @@ describe("Provider E refunds: wire format, signing and answers", () => {
   it("maps E's refund result codes and refusals; a key that cannot sign sends nothing", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => answer("Refused", { refusalReason: "Amount Exceeds Captured" })));
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", providerReference: "eref_1", message: expect.stringContaining("Amount Exceeds Captured") });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 401, errorCode: "invalid_signature", message: "no" }, { status: 401 })));
-    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") });
+    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 401, errorCode: "unauthorized", message: "no" }, { status: 401 })));
+    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("unauthorized") });
     vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 422, errorCode: "not_captured", message: "no" }, { status: 422 })));
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", message: expect.stringContaining("not_captured") });
     vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 503, errorCode: "unavailable", message: "down" }, { status: 503 })));

@@ -135,7 +135,12 @@ async function getStatus(context: AdapterContext, query: { providerReference?: s
   return outcomeOf(response);
 }
 
-const HEALTH_FIELDS: Readonly<Record<string, string>> = { unknown_merchant: "merchant_id", invalid_signature: "private_key", missing_signature: "private_key" };
+/**
+ * The credential E's refusal points at. Its sign-in refusal (`E_SIGN_IN_REFUSAL` in ./wire.ts)
+ * does not say whether it knew the merchant ID or could not verify the signature, so it blames
+ * neither alone (the kind's `refusedTogether` names both).
+ */
+const HEALTH_FIELDS: Readonly<Record<string, string>> = { missing_signature: "private_key" };
 
 async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   let response: ProviderResponse;
@@ -149,7 +154,8 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   const error = errorOf(response.body);
   if (response.status === 200) return { kind: "ok", message: "Provider E is reachable and verified the signature with the public key it holds for this merchant ID." };
   if (response.status === 401 || response.status === 403) {
-    return { kind: "credentials_refused", field: HEALTH_FIELDS[error.errorCode ?? ""], message: `Provider E refused the request: ${error.message ?? `HTTP ${response.status}`}` };
+    const field = HEALTH_FIELDS[error.errorCode ?? ""];
+    return { kind: "credentials_refused", ...(field ? { field } : {}), message: `Provider E refused the request: ${error.message ?? `HTTP ${response.status}`}` };
   }
   return { kind: "unreachable", message: `Provider E answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }

@@ -74,6 +74,8 @@ export const providerE: ProviderSpec = {
       ],
       refine: (credentials) => assertPrivateKeyAvailable(credentials),
       keyPair: { publicField: "public_key", privateField: "private_key" },
+      // E refuses an unknown merchant ID and a signature it cannot verify alike, so neither can be blamed alone.
+      refusedTogether: ["merchant_id", "private_key"],
       constants: [],
     },
   ],

@@ -12,7 +12,9 @@ import { z } from "zod";
  *   `${METHOD}\n${path with query}\n${X-Timestamp}\n${hex SHA-256 of the raw body}`
  * and sent as `Authorization: Signature keyId="<merchant_id>",algorithm="rsa-sha256",signature="<base64>"`
  * with `X-Timestamp: <unix seconds>`. E verifies with the public key it holds for that merchant
- * and refuses a timestamp more than five minutes off.
+ * and refuses a timestamp more than five minutes off. A keyId E does not know and a signature that
+ * does not verify get one and the same 401 (`E_SIGN_IN_REFUSAL`): telling them apart would tell
+ * anyone which merchant IDs exist.
  *
  * E signs its notifications with its own key (Ed25519): `X-E-Signature: ed25519=<base64>` over
  * `${X-E-Notification-Id}\n${X-E-Timestamp}\n${hex SHA-256 of the raw body}`.
@@ -100,8 +102,7 @@ export const eRefundAnswerSchema = z.object({
 export type ERefund = z.infer<typeof eRefundAnswerSchema>;
 
 export type EErrorCode =
-  | "unknown_merchant"
-  | "invalid_signature"
+  | "unauthorized"
   | "stale_timestamp"
   | "missing_signature"
   | "unavailable"
@@ -111,6 +112,9 @@ export type EErrorCode =
   | "reference_in_use";
 
 export type EError = { status: number; errorCode: EErrorCode; message: string };
+
+/** E's one answer to an unknown merchant (keyId) and to a signature that does not verify. */
+export const E_SIGN_IN_REFUSAL = { status: 401, errorCode: "unauthorized", message: "The keyId or the signature is wrong." } as const satisfies EError;
 
 const bodyHash = (rawBody: string) => createHash("sha256").update(rawBody, "utf8").digest("hex");
 

@@ -136,7 +136,7 @@ describe("Provider F refunds: wire format and answers", () => {
 
   it.each([
     [Response.json(refundAnswer("failed", F_REFUND_DECLINES.exceeds)), { kind: "declined", providerReference: "re_1", message: expect.stringContaining("amount_exceeds_captured") }],
-    [Response.json({ error: { type: "authentication_error", code: "invalid_signature", message: "bad" } }, { status: 401 }), { kind: "refused", resolution: "provider_auth_error" }],
+    [Response.json({ error: { type: "authentication_error", code: "invalid_api_key", message: "bad" } }, { status: 401 }), { kind: "refused", resolution: "provider_auth_error" }],
     [Response.json({ error: { type: "api_error", code: "processor_unavailable", message: "down" } }, { status: 503 }), { kind: "refused", resolution: "provider_unavailable" }],
     [Response.json({ error: { type: "invalid_request_error", code: "charge_not_captured", message: "no" } }, { status: 422 }), { kind: "declined", message: expect.stringContaining("charge_not_captured") }],
     [Response.json({ object: "charge", id: "ch_1" }), { kind: "unknown" }],

@@ -11,7 +11,7 @@ import type {
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
 import { outcomeOfCharge, refundOutcomeOf } from "./mapping";
-import { F_PATHS, fRefundSchema, signF, type FCharge, type FChargeRequest, type FError, type FRefundRequest } from "./wire";
+import { F_PATHS, F_SIGN_IN_REFUSAL, fRefundSchema, signF, type FCharge, type FChargeRequest, type FError, type FRefundRequest } from "./wire";
 
 /**
  * Provider F's client (spec 5.2): public key in x-merchant-id, HMAC-SHA256 of the body with the
@@ -122,7 +122,14 @@ async function getRefundStatus(context: AdapterContext, query: { refundId: strin
   return readRefundAnswer(readRefundStatusTransport(await send(context, "GET", path)));
 }
 
-const HEALTH_FIELDS: Readonly<Record<string, string>> = { missing_merchant_id: "public_key", unknown_merchant_id: "public_key", invalid_signature: "secret_key" };
+/**
+ * The credential F's refusal points at. Its sign-in refusal (`F_SIGN_IN_REFUSAL`) does not say
+ * whether it knew the public key or the signature was wrong, so it blames neither alone (the kind's
+ * `refusedTogether` names both); no key at all, or a prod_ key in the sandbox, is the public key's.
+ */
+function refusedField(code: string | undefined): string | undefined {
+  return code === F_SIGN_IN_REFUSAL.code ? undefined : "public_key";
+}
 
 async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   const response = await send(context, "GET", F_PATHS.account);
@@ -130,7 +137,8 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   const error = errorOf(response.body);
   if (response.status === 200) return { kind: "ok", message: "Provider F is reachable and accepted the public key and the signature made with the secret key." };
   if (response.status === 401 || response.status === 403) {
-    return { kind: "credentials_refused", field: HEALTH_FIELDS[error.code ?? ""] ?? "public_key", message: `Provider F refused the API keys: ${error.message ?? `HTTP ${response.status}`}` };
+    const field = refusedField(error.code);
+    return { kind: "credentials_refused", ...(field ? { field } : {}), message: `Provider F refused the API keys: ${error.message ?? `HTTP ${response.status}`}` };
   }
   return { kind: "unreachable", message: `Provider F answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }

@@ -65,6 +65,8 @@ export const providerF: ProviderSpec = {
         currencyField(["EUR"]),
       ],
       refine: assertKeyPrefixMatchesMode,
+      // F refuses an unknown public key and a signature made with another secret key alike, so neither can be blamed alone.
+      refusedTogether: ["public_key", "secret_key"],
       constants: [
         defineConstant("FIRST_NAME", "customer.address.first_name", "Customer first name"),
         defineConstant("LAST_NAME", "customer.address.last_name", "Customer last name"),

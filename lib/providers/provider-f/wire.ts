@@ -11,7 +11,9 @@ import { hmac } from "@/lib/providers/kit/callback-scheme";
  * Authentication (spec 5.2): every request carries the public key in `x-merchant-id` and
  * `x-signature: hex HMAC-SHA256(secret_key, raw body)` (the empty string for a GET). A request
  * without x-merchant-id, with a public key F does not know, or with a bad signature is answered
- * 401, on every path. Test mode takes dev_ keys, live prod_ keys.
+ * 401, on every path. Test mode takes dev_ keys, live prod_ keys. A public key F does not know and
+ * a bad signature get one and the same answer (`F_SIGN_IN_REFUSAL`): telling them apart would tell
+ * anyone which public keys exist.
  *
  * F's events carry `x-event-id`, `x-event-timestamp` (unix seconds) and
  * `x-event-signature: sha256=<hex>`, the HMAC-SHA256 with the secret key of
@@ -62,8 +64,9 @@ export type FCharge = {
 
 export type FErrorCode =
   | "missing_merchant_id"
+  // A prod_ key sent to the sandbox: never a sandbox merchant's, whoever sends it.
   | "unknown_merchant_id"
-  | "invalid_signature"
+  | "invalid_api_key"
   | "processor_unavailable"
   | "resource_missing"
   | "invalid_request"
@@ -117,6 +120,13 @@ export const fRefundSchema = z.object({
 export type FRefund = z.infer<typeof fRefundSchema>;
 
 export type FError = { error: { type: "authentication_error" | "api_error" | "invalid_request_error"; code: FErrorCode; message: string } };
+
+/** F's one answer (HTTP 401) to a public key it does not know and to an x-signature that does not verify. */
+export const F_SIGN_IN_REFUSAL = {
+  type: "authentication_error",
+  code: "invalid_api_key",
+  message: "x-merchant-id or x-signature is wrong.",
+} as const satisfies FError["error"];
 
 export function signF(secretKey: string, rawBody: string): string {
   return hmac("sha256", secretKey, rawBody);

@@ -9,7 +9,8 @@ export type AccountLookup = { kind: "unknown" } | { kind: "refused" } | { kind: 
  * Sample credentials give every test connection of Provider D or E the same merchant ID, so the
  * sandbox cannot stop at the first account with that ID: it takes the first one whose secret or
  * key `accept`s the request, oldest first (one query; each candidate decrypted only when reached).
- * "unknown" means no account has that ID; "refused" that some do and none accepts.
+ * "unknown" means no account has that ID; "refused" that some do and none accepts. A sandbox
+ * answers both with one and the same refusal: telling them apart would tell anyone which IDs exist.
  */
 export async function findAcceptingAccount(
   db: Db,

@@ -8,13 +8,14 @@ import { refuse, SLUG, type SignedRequest } from "./common";
 import { takePayment } from "./payments";
 import { cancelPayout, settleInProgressPayout, takePayout } from "./payouts";
 import { refundStatus, takeRefund } from "./refunds";
-import { A_SIGNATURE_HEADER, verifyBody } from "../wire";
+import { A_SIGN_IN_REFUSAL, A_SIGNATURE_HEADER, verifyBody } from "../wire";
 
 /**
  * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,refunds,status,ping}.
  * Every request is a signed JSON POST: the body names the merchant and its service code, and
  * `X-Signature` is the base64 RSA-SHA256 signature of the raw body, checked with the payment key
- * issued to that merchant (its test-mode connection's public key). The status endpoint finds a
+ * issued to that merchant (its test-mode connection's public key); an unknown merchant and a
+ * signature that does not verify get one refusal (../wire.ts). The status endpoint finds a
  * payment or payout by its request_id, and a refund by its request_id with `operation: "refund"`;
  * asking about a payout still in progress finishes it. `payouts/cancel` stops one in progress.
  */
@@ -42,11 +43,8 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
     (credentials) => credentials.merchant_id === merchantId,
     (account) => verifyBody(raw, signature, account.credentials.payment_key),
   );
-  if (found.kind !== "found") {
-    return found.kind === "unknown"
-      ? refuse(401, "unknown_merchant", `No merchant ${merchantId} in the sandbox.`)
-      : refuse(401, "invalid_signature", "X-Signature does not verify with the merchant's payment key.");
-  }
+  // An unknown merchant_id and a signature that does not verify are one refusal, or it would tell which IDs exist.
+  if (found.kind !== "found") return refuse(401, A_SIGN_IN_REFUSAL.code, A_SIGN_IN_REFUSAL.message);
   if (body.service_code !== found.account.credentials.service_code) {
     return refuse(401, "invalid_service_code", "service_code is not the merchant's.");
   }

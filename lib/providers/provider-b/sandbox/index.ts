@@ -4,15 +4,16 @@ import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provide
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";
-import { B_HEADERS, bDigest, readSignatureHeader } from "../wire";
+import { B_HEADERS, B_SIGN_IN_REFUSAL, bDigest, readSignatureHeader } from "../wire";
 import { answerFromRecord, refuse, SLUG, takeCharge } from "./charges";
 import { refundStatus, takeRefund } from "./refunds";
 
 /**
  * Provider B's simulated terminal API under /sandbox/provider-b/v1/: POST charges, GET
  * charges/{order_ref}, POST refunds, GET refunds/{refund_ref}, GET auth-check. `X-Terminal` names the terminal and `X-Signature:
- * t=…,v1=…` carries the HMAC-SHA256 of `${t}.${raw body}` with its secret key; a signature more
- * than five minutes old is refused like a wrong one.
+ * t=…,v1=…` carries the HMAC-SHA256 of `${t}.${raw body}` with its secret key. A signature more
+ * than five minutes old is refused (stale_timestamp) before any terminal is looked up; an unknown
+ * terminal and a wrong signature get one refusal (../wire.ts).
  */
 
 function proves(secret: unknown, timestamp: number, raw: string, digest: string): boolean {
@@ -31,8 +32,8 @@ async function authenticate(request: Request, context: SandboxContext, raw: stri
     (credentials) => credentials.terminal_id === terminal,
     (account) => proves(account.credentials.secret_key, signature.timestamp, raw, signature.digest),
   );
-  if (found.kind === "unknown") return refuse(401, "unknown_terminal", `No terminal ${terminal} in the sandbox.`);
-  if (found.kind === "refused") return refuse(401, "bad_signature", "X-Signature does not match the terminal's secret key.");
+  // An unknown terminal and a wrong signature are one refusal, or it would tell which terminal IDs exist.
+  if (found.kind !== "found") return refuse(401, B_SIGN_IN_REFUSAL.error_code, B_SIGN_IN_REFUSAL.error_text);
   return found.account;
 }
 

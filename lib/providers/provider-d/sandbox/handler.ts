@@ -1,8 +1,9 @@
 import "server-only";
+import { sameText } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
-import { D_PATHS, verifyD } from "../wire";
+import { D_PATHS, D_SIGN_IN_REFUSAL, verifyD } from "../wire";
 import { runRefund, runRefundStatus } from "./refunds";
 import { runSale, runStatus, SLUG, type DAnswer } from "./sale";
 
@@ -11,7 +12,8 @@ import { runSale, runStatus, SLUG, type DAnswer } from "./sale";
  * /status, /refund, /refund/status and /ping. POST only, JSON bodies, `{ result }` or
  * `{ error: { code, message } }`. It knows the merchant by `merchant_id` in the body, then checks
  * `Api-Key` against that merchant's API key and `Sign` (HMAC-SHA512 of the raw body) against its
- * secret key, refusing with 401 unknown_merchant / invalid_api_key / invalid_sign.
+ * secret key. Whichever of the three is wrong, the refusal is the same 401 unauthorized
+ * (`D_SIGN_IN_REFUSAL` in ../wire.ts): a right Api-Key must not show itself.
  */
 
 const json = ({ status, body }: DAnswer) => Response.json(body, { status });
@@ -30,18 +32,20 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   const merchantId = (body as { merchant_id?: unknown } | null)?.merchant_id;
   const apiKey = request.headers.get("api-key") ?? "";
   if (typeof merchantId !== "string" || merchantId === "") return { refusal: refuse(401, "unknown_merchant", "merchant_id is missing.") };
+  const sign = request.headers.get("sign") ?? "";
+  // The account is the one whose API key and secret key both prove the request (merchants may share a merchant_id).
   const found = await findAcceptingAccount(
     context.db,
     SLUG,
     (credentials) => credentials.merchant_id === merchantId,
-    (account) => apiKey !== "" && account.credentials.api_key === apiKey,
+    (account) =>
+      apiKey !== "" &&
+      typeof account.credentials.api_key === "string" &&
+      sameText(account.credentials.api_key, apiKey) &&
+      verifyD(String(account.credentials.secret_key ?? ""), raw, sign),
   );
-  if (found.kind === "unknown") return { refusal: refuse(401, "unknown_merchant", "No merchant with this merchant_id.") };
-  if (found.kind === "refused") return { refusal: refuse(401, "invalid_api_key", "The Api-Key header does not belong to this merchant_id.") };
-  const secret = String(found.account.credentials.secret_key ?? "");
-  if (!verifyD(secret, raw, request.headers.get("sign") ?? "")) {
-    return { refusal: refuse(401, "invalid_sign", "The Sign header is not the HMAC-SHA512 of the body with this merchant's secret key.") };
-  }
+  // An unknown merchant, a wrong Api-Key and a wrong Sign are one refusal: none of them may show that another part was right.
+  if (found.kind !== "found") return { refusal: refuse(401, D_SIGN_IN_REFUSAL.code, D_SIGN_IN_REFUSAL.message) };
   return { account: found.account, body };
 }
 

@@ -4,7 +4,7 @@ import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provide
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
-import { E_MAX_CLOCK_SKEW_SECONDS, readAuthorization, signingText, verifyE } from "../wire";
+import { E_MAX_CLOCK_SKEW_SECONDS, E_SIGN_IN_REFUSAL, readAuthorization, signingText, verifyE } from "../wire";
 import { createPayment, eError, readPayment, SLUG, type EAnswer } from "./payments";
 import { createRefund, readRefund } from "./refunds";
 
@@ -14,7 +14,8 @@ import { createRefund, readRefund } from "./refunds";
  * GET refunds?merchantReference=… and GET merchant. Every request must carry a signature
  * (./wire.ts) that verifies with the public key stored for the merchant ID it names (spec 5.1
  * note 5) and a timestamp within five minutes; otherwise 401 with missing_signature,
- * unknown_merchant, invalid_signature or stale_timestamp.
+ * stale_timestamp or, for an unknown merchant and a signature that does not verify alike,
+ * unauthorized (`E_SIGN_IN_REFUSAL`).
  */
 
 const json = ({ status, body }: EAnswer) => Response.json(body, { status });
@@ -48,8 +49,8 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
     (credentials) => credentials.merchant_id === authorization.keyId,
     (account) => verifyE(String(account.credentials.public_key ?? ""), signed, authorization.signature),
   );
-  if (found.kind === "unknown") return { refusal: eError(401, "unknown_merchant", `No merchant ${authorization.keyId}.`) };
-  if (found.kind === "refused") return { refusal: eError(401, "invalid_signature", "The signature does not verify with the public key this merchant shared.") };
+  // An unknown merchant and a signature that does not verify are one refusal, or it would tell which merchant IDs exist.
+  if (found.kind !== "found") return { refusal: eError(E_SIGN_IN_REFUSAL.status, E_SIGN_IN_REFUSAL.errorCode, E_SIGN_IN_REFUSAL.message) };
   return { account: found.account, raw };
 }
 

@@ -4,7 +4,7 @@ import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provide
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
-import { verifyF } from "../wire";
+import { F_SIGN_IN_REFUSAL, verifyF } from "../wire";
 import { createCharge, fError, readCharge, SLUG, type FAnswer } from "./charges";
 import { createRefund, readRefund } from "./refunds";
 
@@ -14,7 +14,7 @@ import { createRefund, readRefund } from "./refunds";
  * refunds?idempotency_key={reference}, GET account. Authentication comes before routing (spec 5.2):
  * any path, known or not, without x-merchant-id, with a public key the sandbox does not know
  * (prod_ keys never: they belong to live processing) or with a bad x-signature is answered 401
- * with a JSON error.
+ * with a JSON error; an unknown dev_ key and a bad signature with the same one (`F_SIGN_IN_REFUSAL`).
  */
 
 const json = ({ status, body }: FAnswer) => Response.json(body, { status });
@@ -35,10 +35,8 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
     (credentials) => credentials.public_key === publicKey,
     (account) => verifyF(String(account.credentials.secret_key ?? ""), raw, signature),
   );
-  if (found.kind === "unknown") return { refusal: fError(401, "authentication_error", "unknown_merchant_id", "No merchant with this public key.") };
-  if (found.kind === "refused") {
-    return { refusal: fError(401, "authentication_error", "invalid_signature", "x-signature is not the HMAC-SHA256 of the body with this public key's secret key.") };
-  }
+  // An unknown public key and a bad signature are one refusal, or it would tell which public keys exist.
+  if (found.kind !== "found") return { refusal: fError(401, F_SIGN_IN_REFUSAL.type, F_SIGN_IN_REFUSAL.code, F_SIGN_IN_REFUSAL.message) };
   return { account: found.account, raw };
 }
 
