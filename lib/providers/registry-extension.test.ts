@@ -132,8 +132,8 @@ describe("a seventh provider registered at run time", () => {
 });
 
 const fixtureDir = fileURLToPath(new URL("../../tests/fixtures/provider-z/", import.meta.url));
-/** What a provider folder may import: the kits, the shared spec builders, node built-ins and its own files. */
-const KIT_IMPORTS = [/^@\/lib\/providers\/kit\//, /^@\/lib\/sandbox\//, /^@\/lib\/money$/, /^@\/lib\/providers\/(types|fields|constants|service-builders)$/, /^node:/, /^\.\/[\w-]+$/, /^server-only$/];
+/** What a provider folder may import: the kits, the shared spec builders, zod, node built-ins and its own files. */
+const KIT_IMPORTS = [/^@\/lib\/providers\/kit\//, /^@\/lib\/sandbox\//, /^@\/lib\/money$/, /^@\/lib\/providers\/(types|fields|constants|service-builders)$/, /^zod$/, /^node:/, /^\.\/[\w-]+$/, /^server-only$/];
 
 describe("its server half, found by its slug like a listed folder's server.ts", () => {
   it("has an adapter, a sandbox and callbacks", () => {
@@ -155,7 +155,7 @@ describe("its server half, found by its slug like a listed folder's server.ts", 
     const request = { headers: new Headers(signed.headers), rawBody: signed.rawBody };
     expect(callbacks.verify(request, credentials, { mode: "test" })).toEqual({
       ok: true,
-      notification: { notificationId: "ntf_z1", occurredAt: new Date(timestamp * 1000), providerReference: "Z-1", merchantReference: "att_1", outcome: { kind: "succeeded", providerReference: "Z-1", processedAmountMinor: 4250n } },
+      notification: { notificationId: "ntf_z1", occurredAt: new Date(timestamp * 1000), about: "attempt", providerReference: "Z-1", merchantReference: "att_1", outcome: { kind: "succeeded", providerReference: "Z-1", processedAmountMinor: 4250n } },
     });
     const other = sampleCredentials("provider-z", "h2h", "test");
     expect(callbacks.verify(request, other, { mode: "test" })).toEqual({ ok: false, status: 401, reason: "invalid signature" });
