@@ -1,4 +1,4 @@
-import { ApiError, ApiValidationError, problemsToJsonApi } from "@/lib/api/errors";
+import { ApiError, ApiValidationError } from "@/lib/api/errors";
 import { publicBaseUrl } from "@/lib/config";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
@@ -78,20 +78,11 @@ export function invoiceResponse(row: InvoiceRow | undefined, direction: InvoiceD
   return jsonApi({ data: toInvoiceResource(row, { baseUrl }) });
 }
 
-export async function invoiceListResponse(
-  db: Db,
-  merchantId: string,
-  direction: InvoiceDirection,
-  request: Request,
-  requestId: string,
-): Promise<Response> {
+export async function invoiceListResponse(db: Db, merchantId: string, direction: InvoiceDirection, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const filter = readApiListQuery(url.searchParams, direction);
-  if (!filter.ok) {
-    // JSON:API names a bad query parameter in `source.parameter`, not a body pointer.
-    const errors = problemsToJsonApi(filter.problems, { status: 400, source: "parameter" });
-    return jsonApi({ errors, meta: { request_id: requestId } }, { status: 400 });
-  }
+  // JSON:API names a bad query parameter in `source.parameter`, not a body pointer.
+  if (!filter.ok) throw new ApiValidationError(filter.problems, { status: 400, source: "parameter" });
   const page = await listInvoices(db, merchantId, filter.value);
   const baseUrl = publicBaseUrl();
   const self = listUrl(direction, url.searchParams);

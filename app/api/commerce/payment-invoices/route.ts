@@ -15,5 +15,5 @@ export const POST = withApiKey(async ({ request, merchant, db, requestId, testOn
 }, COMPOSER_MAY_CALL);
 
 /** The merchant's payment invoices, newest first, with filters and cursor pagination. */
-export const GET = withApiKey(async ({ request, merchant, db, requestId }) =>
-  invoiceListResponse(db, merchant.id, "payment", request, requestId), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });
+export const GET = withApiKey(async ({ request, merchant, db }) =>
+  invoiceListResponse(db, merchant.id, "payment", request), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });
