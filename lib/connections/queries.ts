@@ -1,15 +1,13 @@
 import { and, asc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { CONNECTION_ID } from "@/lib/ids/patterns";
 import { connections } from "@/lib/db/schema";
 import { getProvider } from "@/lib/providers";
 import { toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
 
 export type ConnectionFilters = { provider?: string; mode?: "test" | "live"; state?: "enabled" | "disabled" };
 
-/** Ids are made by newId("conn"); anything else cannot name a connection and is not sent to the database. */
-const CONNECTION_ID = /^conn_[A-Za-z0-9_-]{1,64}$/;
-
-/** Whether `id` can name a connection at all; anything else (a NUL byte, say) never reaches the database. */
+/** Whether `id` can name a connection at all (ids are made by newId("conn")); anything else (a NUL byte, say) never reaches the database. */
 export function isConnectionId(id: string): boolean {
   return CONNECTION_ID.test(id);
 }

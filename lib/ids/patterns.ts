@@ -7,12 +7,19 @@ import type { IdPrefix } from "./index";
  * cannot exist, and refusing it early keeps odd bytes (NUL) from the database.
  */
 export function idPattern(...prefixes: readonly IdPrefix[]): RegExp {
-  return new RegExp(`^(?:${prefixes.join("|")})_[A-Za-z0-9_-]{1,64}$`);
+  const prefix = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join("|")})`;
+  return new RegExp(`^${prefix}_[A-Za-z0-9_-]{1,64}$`);
 }
 
 /** A payment or payout invoice's id. */
 export const INVOICE_ID = idPattern("cpi", "cpoi");
 /** A payment invoice's id: the hosted page's. */
 export const PAYMENT_INVOICE_ID = idPattern("cpi");
+/** A payout invoice's id. */
+export const PAYOUT_INVOICE_ID = idPattern("cpoi");
 /** A refund's id. */
 export const REFUND_ID = idPattern("rf");
+/** A connection's id. */
+export const CONNECTION_ID = idPattern("conn");
+/** A webhook event's id. */
+export const EVENT_ID = idPattern("evt");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EVENT_ID } from "@/lib/ids/patterns";
 
 /**
  * The Settings form's callback URL (isomorphic: the form and the action parse with it). Empty
@@ -17,7 +18,7 @@ export type WebhookUrlInput = z.input<typeof webhookUrlSchema>;
 
 /** The invoice page's Resend: one event of the signed-in merchant. */
 export const resendEventSchema = z.object({
-  eventId: z.string().regex(/^evt_[A-Za-z0-9_-]{1,64}$/, { error: "Unknown event" }),
+  eventId: z.string().regex(EVENT_ID, { error: "Unknown event" }),
 });
 
 /** Buttons without input (rotate, send test event). */

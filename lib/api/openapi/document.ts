@@ -2,13 +2,13 @@ import type { z } from "zod";
 import {
   attemptListDocumentSchema,
   errorDocumentSchema,
-  INVOICE_ID_PREFIXES,
   invoiceDocumentSchema,
   invoiceListDocumentSchema,
   invoiceListQuerySchema,
   refundDocumentSchema,
   refundListDocumentSchema,
 } from "@/lib/invoices/contract/resource-schemas";
+import { PAYMENT_INVOICE_ID, PAYOUT_INVOICE_ID, REFUND_ID } from "@/lib/ids/patterns";
 import { refundRequestSchema } from "@/lib/refunds/contract";
 import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
 import { PAYOUT_IN_PROGRESS_CENTS } from "@/lib/sandbox/cards";
@@ -164,31 +164,22 @@ function listOperation(kind: "payment" | "payout"): Json {
   };
 }
 
+/** A path's `{id}`, with the pattern the server's lookups take (lib/ids/patterns.ts). */
+const pathId = (pattern: RegExp): Json => ({ name: "id", in: "path", required: true, schema: { type: "string", pattern: pattern.source } });
+
+const idParameter = (kind: "payment" | "payout"): Json => pathId(kind === "payment" ? PAYMENT_INVOICE_ID : PAYOUT_INVOICE_ID);
+
 function getOperation(kind: "payment" | "payout"): Json {
   return {
     operationId: `get${kind === "payment" ? "Payment" : "Payout"}Invoice`,
     summary: `Read one ${kind} invoice`,
-    parameters: [
-      {
-        name: "id",
-        in: "path",
-        required: true,
-        schema: { type: "string", pattern: `^${INVOICE_ID_PREFIXES[kind]}[A-Za-z0-9_-]+$` },
-      },
-    ],
+    parameters: [idParameter(kind)],
     responses: {
       "200": invoiceResponse("The invoice"),
       ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
     },
   };
 }
-
-const idParameter = (kind: "payment" | "payout"): Json => ({
-  name: "id",
-  in: "path",
-  required: true,
-  schema: { type: "string", pattern: `^${INVOICE_ID_PREFIXES[kind]}[A-Za-z0-9_-]+$` },
-});
 
 function attemptsOperation(kind: "payment" | "payout"): Json {
   return {
@@ -294,7 +285,7 @@ function getRefundOperation(): Json {
   return {
     operationId: "getRefund",
     summary: "Read one refund",
-    parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^rf_[A-Za-z0-9_-]+$" } }],
+    parameters: [pathId(REFUND_ID)],
     responses: {
       "200": refundResponse("The refund"),
       ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
