@@ -49,8 +49,11 @@ export function reconcileDelaySeconds(step: number): number {
  */
 export const THREE_DS_SESSION_SECONDS = 15 * 60;
 
-/** The longest a schedule is followed: hourly requests for a month, after the first four. */
-const RECONCILE_MAX_STEP = 24 * 31 + 4;
+/**
+ * The longest a schedule is followed: hourly requests for a month, after the first four. An open
+ * refund is asked about hourly from each run after it (lib/refunds/follow-up.ts).
+ */
+export const RECONCILE_MAX_STEP = 24 * 31 + 4;
 
 /** The first step of the schedule still ahead of now for an attempt started at `startedAt`. */
 export function nextStepFrom(startedAt: Date, now = new Date()): number {
@@ -58,4 +61,17 @@ export function nextStepFrom(startedAt: Date, now = new Date()): number {
   let step = 0;
   while (reconcileDelaySeconds(step) <= elapsed && step < RECONCILE_MAX_STEP) step += 1;
   return step;
+}
+
+// ---- Status requests for an open refund (lib/refunds/follow-up.ts) --------------------------
+
+/**
+ * Refunds follow the attempts' schedule above (reconcileDelaySeconds, RECONCILE_MAX_STEP). The
+ * sweep that re-queues an open refund's lost request takes it only once it has been left alone
+ * this long: longer than a send and its status request can take (two provider timeouts, and half
+ * a minute more; a minute at least), so a refund whose create request is still waiting on the
+ * provider is never sent a second time meanwhile.
+ */
+export function refundSweepGraceSeconds(providerTimeoutMs: number): number {
+  return Math.max(60, Math.ceil((2 * providerTimeoutMs) / 1000) + 30);
 }

@@ -2,10 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
-import { RECONCILE_HOURLY_SECONDS, reconcileDelaySeconds } from "@/lib/retry-schedules";
-
-/** The schedule's last step: hourly requests for a month after the first four; then hourly from each run. */
-export const REFUND_FOLLOW_UP_MAX_STEP = 24 * 31 + 4;
+import { RECONCILE_HOURLY_SECONDS, RECONCILE_MAX_STEP, reconcileDelaySeconds } from "@/lib/retry-schedules";
 import type { RefundRow } from "./store";
 
 /**
@@ -23,7 +20,7 @@ export async function scheduleRefundFollowUp(
   // Past the schedule's last step (a month of hourly requests), one an hour from now: never a tight loop.
   const due = options.now
     ? Date.now()
-    : step >= REFUND_FOLLOW_UP_MAX_STEP
+    : step >= RECONCILE_MAX_STEP
       ? Date.now() + RECONCILE_HOURLY_SECONDS * 1000
       : refund.createdAt.getTime() + reconcileDelaySeconds(step) * 1000;
   try {

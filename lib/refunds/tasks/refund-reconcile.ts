@@ -5,22 +5,13 @@ import { OPEN_REFUND_STATUSES } from "@/lib/db/enums";
 import { refunds } from "@/lib/db/schema";
 import { queuedJobExistsSql } from "@/lib/jobs/queue";
 import { defineTask, type JobSweep } from "@/lib/jobs/task";
-import { nextStepFrom } from "@/lib/retry-schedules";
+import { nextStepFrom, RECONCILE_MAX_STEP, refundSweepGraceSeconds } from "@/lib/retry-schedules";
 import { providerTimeoutMs } from "@/lib/processing/timeout";
-import { REFUND_FOLLOW_UP_MAX_STEP, scheduleRefundFollowUp } from "../follow-up";
-
-/**
- * How long a refund must have been left alone before the sweep takes it: longer than a send and its
- * status request can take (two provider timeouts), so a refund whose create request is still
- * waiting on the provider is never sent a second time meanwhile.
- */
-function sweepGraceSeconds(): number {
-  return Math.max(60, Math.ceil((2 * providerTimeoutMs()) / 1000) + 30);
-}
+import { scheduleRefundFollowUp } from "../follow-up";
 import { followUpRefund } from "../send";
 
 /** A refund is followed while open, whatever its age: money on its way back is never given up on. */
-const MAX_STEP = REFUND_FOLLOW_UP_MAX_STEP;
+const MAX_STEP = RECONCILE_MAX_STEP;
 
 /**
  * `refund-reconcile`: status request number `step` for an open refund; still open afterwards, the
@@ -30,14 +21,15 @@ const MAX_STEP = REFUND_FOLLOW_UP_MAX_STEP;
  */
 export const refundReconcileTask = defineTask("refund-reconcile", async (db, { refundId, step }) => {
   const refund = await followUpRefund(db, refundId, `status request ${step + 1} (scheduled)`);
-  if (!refund || (refund.status !== "pending" && refund.status !== "created")) return;
+  if (!refund || !(OPEN_REFUND_STATUSES as readonly string[]).includes(refund.status)) return;
   const next = Math.min(step + 1, MAX_STEP);
   await scheduleRefundFollowUp(db, refund, next, next === MAX_STEP ? `${refund.id}:${next}:${refund.updatedAt.getTime()}` : undefined);
 });
 
 /**
  * Open refunds with no status request queued (the server stopped between storing and sending, or
- * the job was lost), untouched for a minute: the next request of their schedule is queued.
+ * the job was lost), left alone for the grace period (lib/retry-schedules.ts): the next request of
+ * their schedule is queued.
  */
 export async function requeueRefundFollowUps(db: Db, scope: { merchantId?: string; graceSeconds?: number } = {}): Promise<number> {
   const rows = await db
@@ -47,7 +39,7 @@ export async function requeueRefundFollowUps(db: Db, scope: { merchantId?: strin
       and(
         inArray(refunds.status, [...OPEN_REFUND_STATUSES]),
         scope.merchantId ? sql`${refunds.merchantId} = ${scope.merchantId}` : undefined,
-        lte(refunds.updatedAt, sql`now() - make_interval(secs => ${scope.graceSeconds ?? sweepGraceSeconds()}::double precision)`),
+        lte(refunds.updatedAt, sql`now() - make_interval(secs => ${scope.graceSeconds ?? refundSweepGraceSeconds(providerTimeoutMs())}::double precision)`),
         not(queuedJobExistsSql("refund-reconcile", refunds.id, "refundId")),
       ),
     )
