@@ -23,4 +23,3 @@ export {
   type RegistryDescription,
 } from "./describe";
 export { checkPem, MAX_KEY_FILE_BYTES, PEM_LABELS, type PemKind } from "./pem";
-export { assertKeyPrefixMatchesMode } from "./provider-f";
