@@ -38,6 +38,14 @@ export const problem = (code: string, message: string, path: readonly (string | 
 /** A refusal of the whole request: one problem without a path. */
 export const refuse = (code: string, message: string): { ok: false; problems: Problem[] } => fail([problem(code, message)]);
 
+/**
+ * A live-mode operation refused to a support member (or a support member's credential): the one
+ * wording of `test_mode_only`, for the dashboard's actions and the API alike, e.g.
+ * `testModeOnly("refund", "payment")`, `testModeOnly("cancel", "payout")`.
+ */
+export const testModeOnly = (verb: string, thing: string): Problem =>
+  problem("test_mode_only", `Support members may ${verb} test ${thing}s only; ask an owner to ${verb} a live ${thing}.`);
+
 /** The same problems one level down, e.g. a kind's credential rules reported under `credentials`. */
 export function prefixPaths(prefix: readonly (string | number)[], problems: readonly Problem[]): Problem[] {
   return problems.map((entry) => ({ ...entry, path: [...prefix, ...entry.path] }));

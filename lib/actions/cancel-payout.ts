@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { cancelPayoutInvoice } from "@/lib/processing/cancel-payout";
-import { ok, refuse } from "@/lib/problems";
+import { fail, ok, refuse, testModeOnly } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
 /**
@@ -21,7 +21,7 @@ export const cancelPayoutAction = validatedAction("invoices.cancel-payout", { sc
     case "not_found":
       return refuse("not_found", "This payout does not exist.");
     case "test_only":
-      return refuse("test_mode_only", "Support members may cancel test payouts only; ask an owner to cancel a live payout.");
+      return fail([testModeOnly("cancel", "payout")]);
     case "refused":
       revalidatePath(`/invoices/${input.id}`);
       return refuse(result.code, result.detail);

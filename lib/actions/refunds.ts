@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
-import { fail, ok, problem, refuse, type Problem } from "@/lib/problems";
+import { fail, ok, problem, refuse, testModeOnly, type Problem } from "@/lib/problems";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { refundFormSchema } from "@/lib/refunds/form-schema";
 import { validatedAction } from "./validated-action";
@@ -39,7 +39,7 @@ export const refundInvoiceAction = validatedAction("invoices.refund", { schema: 
     case "not_found":
       return refuse("not_found", "This payment does not exist.");
     case "test_only":
-      return refuse("test_mode_only", "Support members may refund test payments only; ask an owner to refund a live payment.");
+      return fail([testModeOnly("refund", "payment")]);
     case "not_refundable":
       return refuse(result.code, result.detail);
     case "conflict":

@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError, ApiValidationError } from "@/lib/api/errors";
+import { ApiError, ApiValidationError, testModeOnlyError } from "@/lib/api/errors";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
 import type { InvoiceDirection } from "@/lib/providers";
@@ -8,6 +8,7 @@ import { listAttempts, listPayoutParts } from "../processing/attempts";
 import { processPayout } from "../processing/engine";
 import { cancelPayoutInvoice } from "../processing/cancel-payout";
 import { ProblemsError } from "@/lib/errors";
+import { testModeOnly } from "@/lib/problems";
 import { toAttemptResource } from "./attempt-resource";
 import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
 
@@ -45,7 +46,7 @@ export async function cancelPayoutResponse(db: Db, merchantId: string, id: strin
     case "not_found":
       throw notFound("payout", id);
     case "test_only":
-      throw new ApiError(403, "test_mode_only", "Test mode only", "Support members may cancel test-mode payouts only; ask an owner to cancel a live payout.");
+      throw testModeOnlyError(testModeOnly("cancel", "payout"));
     case "refused":
       throw new ApiError(409, result.code, "Not canceled", result.detail);
   }

@@ -33,6 +33,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A support credential's live-mode request refused (403), worded by `testModeOnly` (lib/problems.ts). */
+export function testModeOnlyError(refusal: Problem, pointer?: string): ApiError {
+  return new ApiError(403, refusal.code, "Test mode only", refusal.message, pointer);
+}
+
 /** Several problems at once: validation reports every bad field in one answer, not one per round trip. */
 export class ApiValidationError extends Error {
   override name = "ApiValidationError";

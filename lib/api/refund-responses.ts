@@ -1,7 +1,8 @@
 import "server-only";
-import { ApiError, ApiValidationError } from "@/lib/api/errors";
+import { ApiError, ApiValidationError, testModeOnlyError } from "@/lib/api/errors";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
+import { testModeOnly } from "@/lib/problems";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import type { CreateRefundResult } from "@/lib/refunds/create-refund";
 import { findRefund, listRefunds } from "@/lib/refunds/store";
@@ -23,7 +24,7 @@ export function createRefundResponse(result: CreateRefundResult, invoiceId: stri
     case "invalid":
       throw new ApiValidationError(result.problems, { base: "" });
     case "test_only":
-      throw new ApiError(403, "test_mode_only", "Test mode only", "Support members may refund test-mode invoices only; ask an owner to refund a live payment.", "/data/attributes/test_mode");
+      throw testModeOnlyError(testModeOnly("refund", "payment"), "/data/attributes/test_mode");
     case "not_refundable":
       throw new ApiError(409, result.code, "Not refundable", result.detail);
     case "conflict":
