@@ -9,6 +9,7 @@ import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processi
 import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
 import { sandboxCallbackTask } from "@/lib/sandbox/tasks/sandbox-callback";
+import { sandboxRefundSettleTask } from "@/lib/sandbox/tasks/sandbox-refund-settle";
 import { credentialsResealSweep, credentialsResealTask } from "@/lib/vault/reseal-job";
 import { webhookDeliverTask, webhookDueTriesSweep } from "@/lib/webhooks/tasks/webhook-deliver";
 
@@ -24,6 +25,7 @@ export const JOB_TASKS = [
   payoutProcessTask,
   webhookDeliverTask,
   sandboxCallbackTask,
+  sandboxRefundSettleTask,
   credentialsResealTask,
   refundReconcileTask,
 ] as const;

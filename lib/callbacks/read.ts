@@ -38,5 +38,6 @@ export async function listInvoiceCallbacks(db: Db, merchantId: string, invoiceId
     reportedResolution: text(row.reported?.resolution),
     notificationId: row.notificationId,
     attemptId: row.attemptId,
+    refundId: text(row.reported?.refund),
   }));
 }

@@ -6,12 +6,15 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import { revealCredentials } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import type { CallbackOutcome } from "@/lib/db/enums";
-import { connections, invoiceAttempts, invoices, providerCallbacks } from "@/lib/db/schema";
+import { OPEN_REFUND_STATUSES } from "@/lib/db/enums";
+import { connections, invoiceAttempts, invoices, providerCallbacks, refunds } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { logger, redact } from "@/lib/logger";
-import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { applyRefundOutcome } from "@/lib/refunds/send";
+import { readRefund } from "@/lib/refunds/store";
 import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
 import { invoiceModeRefusal } from "@/lib/providers/kit/mode-guard";
+import type { RefundOutcome } from "@/lib/providers/kit/adapter";
 import type { CallbackNotification, CallbackPolicy, CallbackVerification, ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
@@ -25,7 +28,8 @@ import { parseJson } from "@/lib/providers/kit/callback-scheme";
  * operator can see a forgery or a misconfigured secret. A verified one is stored first (the partial
  * unique index on connection and notification id makes a second one, even a concurrent one, a
  * replay) and then applied through `applyAttemptOutcome`, which never lets a late callback about an
- * attempt the invoice has left overwrite the newer attempt.
+ * attempt the invoice has left overwrite the newer attempt. A notification about a refund is
+ * applied through `applyRefundOutcome`, which leaves a refund that has already settled as it is.
  */
 
 /** The body a provider may send (../shared/REFERENCE.md "Limits"). */
@@ -76,13 +80,15 @@ function unverifiedBody(body: CallbackBody): string {
   return `(not kept until verified: ${Buffer.byteLength(body.rawBody, "utf8")} bytes, sha256 ${digest}…)`;
 }
 
-/** What the callback reported, mapped, in plain JSON (amounts as text). */
-function reportedOf(outcome: ProviderOutcome): Record<string, unknown> {
+/** What the callback reported, mapped, in plain JSON (amounts as text); a refund's notification names the refund. */
+function reportedOf(notification: CallbackNotification, subject: Subject | undefined): Record<string, unknown> {
+  const { outcome } = notification;
   return {
     status: outcome.kind,
-    ...(outcome.providerReference ? { providerReference: outcome.providerReference } : {}),
+    ...(notification.providerReference ? { providerReference: notification.providerReference } : {}),
+    ...(subject?.refundId ? { refund: subject.refundId } : {}),
     ...("resolution" in outcome ? { resolution: outcome.resolution } : {}),
-    ...(outcome.kind === "succeeded" ? { processedAmountMinor: outcome.processedAmountMinor.toString() } : {}),
+    ...(notification.about === "attempt" && notification.outcome.kind === "succeeded" ? { processedAmountMinor: notification.outcome.processedAmountMinor.toString() } : {}),
     ...("message" in outcome ? { message: outcome.message } : {}),
   };
 }
@@ -93,17 +99,36 @@ async function store(db: Db, row: Omit<Row, "id">): Promise<string> {
   return id;
 }
 
+/** What a notification is about, found among this connection's attempts or refunds: its invoice, and the attempt or the refund. */
+type Subject = { invoiceId: string; testMode: boolean; attemptId?: string; refundId?: string };
+
 /** The attempt a notification is about: one of this connection's, by our idempotency key or the provider's reference. */
-async function findAttempt(db: Db, connectionId: string, notification: CallbackNotification) {
+async function findAttempt(db: Db, connectionId: string, notification: CallbackNotification): Promise<Subject | undefined> {
   const matches: SQL[] = [];
   if (notification.merchantReference) matches.push(eq(invoiceAttempts.idempotencyKey, notification.merchantReference));
   if (notification.providerReference) matches.push(eq(invoiceAttempts.providerReference, notification.providerReference));
   if (matches.length === 0) return undefined;
   const [found] = await db
-    .select({ attemptId: invoiceAttempts.id, invoiceId: invoiceAttempts.invoiceId, merchantId: invoices.merchantId, testMode: invoices.testMode })
+    .select({ attemptId: invoiceAttempts.id, invoiceId: invoiceAttempts.invoiceId, testMode: invoices.testMode })
     .from(invoiceAttempts)
     .innerJoin(invoices, eq(invoices.id, invoiceAttempts.invoiceId))
     .where(and(eq(invoiceAttempts.connectionId, connectionId), or(...matches)))
+    .limit(1);
+  return found;
+}
+
+/** The refund a notification is about: one of this connection's, by our refund id (its key at the provider), else the provider's reference. */
+async function findRefundOf(db: Db, connectionId: string, notification: CallbackNotification): Promise<Subject | undefined> {
+  const match = notification.merchantReference
+    ? eq(refunds.id, notification.merchantReference)
+    : notification.providerReference
+      ? eq(refunds.providerReference, notification.providerReference)
+      : undefined;
+  if (!match) return undefined;
+  const [found] = await db
+    .select({ refundId: refunds.id, invoiceId: refunds.invoiceId, testMode: refunds.testMode })
+    .from(refunds)
+    .where(and(eq(refunds.connectionId, connectionId), match))
     .limit(1);
   return found;
 }
@@ -154,8 +179,8 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   // Values PostgreSQL cannot store (a NUL in a reference or message) are refused, not a failed insert.
   if (findUnsafeText(parseJson(rawBody)) !== undefined) return reject(400, "malformed: a value holds a NUL or an unpaired surrogate", { merchantId });
   const { notification } = verified;
-  const attempt = await findAttempt(db, connection.id, notification);
-  const known = { merchantId, notificationId: notification.notificationId, reported: reportedOf(notification.outcome), invoiceId: attempt?.invoiceId ?? null, attemptId: attempt?.attemptId ?? null };
+  const subject = notification.about === "refund" ? await findRefundOf(db, connection.id, notification) : await findAttempt(db, connection.id, notification);
+  const known = { merchantId, notificationId: notification.notificationId, reported: reportedOf(notification, subject), invoiceId: subject?.invoiceId ?? null, attemptId: subject?.attemptId ?? null };
   // The provider's own rule, read from the connection's credentials: an ignored callback is stored, never applied.
   const policy = server.callbackPolicy?.(credentials) ?? APPLY;
   const ignored = !policy.apply;
@@ -174,14 +199,23 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
     await db.update(providerCallbacks).set({ outcome, reason }).where(eq(providerCallbacks.id, callbackId));
     return { status, callbackId, outcome, ...(reason ? { reason } : {}) };
   };
-  if (!attempt) return finish("rejected", "no attempt of this connection matches the notification", 404);
+  if (!subject) return finish("rejected", `no ${notification.about} of this connection matches the notification`, 404);
   // A sandbox's word never settles a live invoice, nor a live provider's a test one.
-  const wrongMode = invoiceModeRefusal(attempt.testMode, connection.mode);
+  const wrongMode = invoiceModeRefusal(subject.testMode, connection.mode);
   if (wrongMode) return finish("rejected", `mode_mismatch: ${wrongMode.replace("; nothing was sent.", "")}; not applied`, 404);
   if (ignored) return { status: 200, callbackId, outcome: "ignored", reason: firstReason };
+  if (notification.about === "refund") {
+    try {
+      const applied = await applyRefundNotification(db, subject.refundId!, notification.outcome);
+      return applied.kind === "applied" ? finish("applied", null) : finish("superseded", applied.reason);
+    } catch (error) {
+      logger.error("provider callback not applied", { callbackId, provider: input.slug, error });
+      return finish("rejected", "not applied (internal error): the provider may send it again", 503);
+    }
+  }
   let applied: Awaited<ReturnType<typeof applyAttemptOutcome>>;
   try {
-    applied = await applyAttemptOutcome(db, { invoiceId: attempt.invoiceId, attemptId: attempt.attemptId, outcome: notification.outcome, reason: "provider callback" });
+    applied = await applyAttemptOutcome(db, { invoiceId: subject.invoiceId, attemptId: subject.attemptId!, outcome: notification.outcome, reason: "provider callback" });
   } catch (error) {
     logger.error("provider callback not applied", { callbackId, provider: input.slug, error });
     // Rejected rows do not count as seen, so the provider's next delivery of it can still apply.
@@ -191,4 +225,18 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   // refused (not seen), so the provider's next delivery applies, or reconciliation asks.
   if (applied.kind === "in_flight") return finish("rejected", `${applied.reason}; send it again`, 503);
   return applied.kind === "applied" ? finish("applied", null) : finish("superseded", applied.reason);
+}
+
+/**
+ * A refund's settled outcome (succeeded or declined) is applied to a refund still open; anything
+ * else changes nothing: a refund already settled keeps its first settlement, and a "still pending"
+ * leaves the follow-ups to go on.
+ */
+async function applyRefundNotification(db: Db, refundId: string, outcome: RefundOutcome): Promise<{ kind: "applied" } | { kind: "unchanged"; reason: string }> {
+  const refund = await readRefund(db, refundId);
+  if (!refund) return { kind: "unchanged", reason: "the refund is gone" };
+  if (!(OPEN_REFUND_STATUSES as readonly string[]).includes(refund.status)) return { kind: "unchanged", reason: `the refund is already ${refund.status}` };
+  if (outcome.kind !== "succeeded" && outcome.kind !== "declined") return { kind: "unchanged", reason: `the refund is reported ${outcome.kind}: nothing to settle` };
+  const after = await applyRefundOutcome(db, refund, outcome, [], "provider callback", { sent: true });
+  return after.status !== refund.status ? { kind: "applied" } : { kind: "unchanged", reason: `the refund is already ${after.status}` };
 }

@@ -14,12 +14,14 @@ export type InvoiceCallbackView = {
   providerName: string;
   outcome: CallbackOutcome;
   reason: string | null;
-  /** The attempt status the callback reported ("succeeded", "declined", …), null when it was not read (rejected). */
+  /** The attempt's or refund's status the callback reported ("succeeded", "declined", …), null when it was not read (rejected). */
   reportedStatus: string | null;
   /** The decline or failure it reported, if any. */
   reportedResolution: string | null;
   notificationId: string | null;
   attemptId: string | null;
+  /** The refund it was about; null for a notification about an attempt (a payment or payout). */
+  refundId: string | null;
 };
 
 export const CALLBACK_OUTCOME_LABELS: Readonly<Record<CallbackOutcome, string>> = {

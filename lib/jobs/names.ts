@@ -21,17 +21,20 @@ export const JOB_PAYLOAD_SCHEMAS = {
   "webhook-deliver": z.object({ eventId: z.string(), invoiceId: z.string().nullable(), tryNo: z.number().int().positive() }),
   /** A sandbox (a simulated provider) sending its callback about one of its records. */
   "sandbox-callback": z.object({ provider: z.string(), connectionId: z.string(), reference: z.string(), notificationId: z.string() }),
-  /** One status request for an open refund (lib/refunds); `step` indexes the schedule (lib/retry-schedules.ts). */
-  "refund-reconcile": z.object({ refundId: z.string(), invoiceId: z.string(), step: z.number().int().nonnegative() }),
+  /** A sandbox settling a test refund it took as pending (it then sends its callback). */
+  "sandbox-refund-settle": z.object({ provider: z.string(), reference: z.string() }),
   /** Re-seals vault values under CREDENTIALS_KEY after a key rotation; `keyId` names that key (its public id, lib/vault). */
   "credentials-reseal": z.object({ keyId: z.string() }),
+  /** One status request for an open refund (lib/refunds); `step` indexes the schedule (lib/retry-schedules.ts). */
+  "refund-reconcile": z.object({ refundId: z.string(), invoiceId: z.string(), step: z.number().int().nonnegative() }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOAD_SCHEMAS;
 
 export type JobPayloads = { [N in JobName]: z.infer<(typeof JOB_PAYLOAD_SCHEMAS)[N]> };
 
-export const JOB_NAMES = ["invoice-reconcile", "invoice-expire", "payout-process", "webhook-deliver", "sandbox-callback", "credentials-reseal", "refund-reconcile"] as const satisfies readonly JobName[];
+/** Every job's name, in the order above (queues are made and polled in it): adding a job is its one entry above. */
+export const JOB_NAMES = Object.keys(JOB_PAYLOAD_SCHEMAS) as readonly JobName[];
 
 /** The payload checked against its job's schema; throws (a ZodError) when it does not fit. */
 export function checkPayload<N extends JobName>(name: N, data: unknown): JobPayloads[N] {

@@ -48,6 +48,7 @@ function labelOf(job: ScheduledJob): string {
     "payout-process": () => "Next payout attempt (cascade)",
     "webhook-deliver": () => `Webhook delivery, try ${asNumber(job.data.tryNo) ?? 1}`,
     "sandbox-callback": () => "Sandbox callback to this service",
+    "sandbox-refund-settle": () => "Sandbox settling a pending test refund",
     "credentials-reseal": () => "Credentials re-seal after a key rotation",
     "refund-reconcile": () => `Refund status request ${(asNumber(job.data.step) ?? 0) + 1}`,
   };

@@ -20,7 +20,7 @@ export const TEST_REFUNDS: readonly TestRefund[] = [
     cents: "31",
     decision: "pending",
     label: "Pending, settles later",
-    outcome: "The provider takes it as pending; it succeeds at the next status request.",
+    outcome: "The provider takes it as pending; it succeeds a few seconds later, and the provider's callback (or a status request that comes first) says so.",
   },
   { cents: "32", decision: "decline", label: "Declined", outcome: "The provider declines the refund; nothing is refunded." },
   { cents: "33", decision: "unavailable", label: "Provider unavailable", outcome: "The provider answers 503 and records nothing." },

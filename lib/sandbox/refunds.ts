@@ -3,7 +3,10 @@ import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { sandboxRecords } from "@/lib/db/schema";
+import { enqueue } from "@/lib/jobs/queue";
+import { logger } from "@/lib/logger";
 import type { SandboxAccount } from "./accounts";
+import { queueSandboxCallback } from "./callback-send";
 import { decideRefund } from "./refund-triggers";
 import { findRecordByIdempotencyKey, findRecordByReference, saveRecord, updateRecord, type SandboxRecord } from "./records";
 
@@ -13,8 +16,14 @@ import { findRecordByIdempotencyKey, findRecordByReference, saveRecord, updateRe
  * refunds one of that account's captured payments; its key (the service's refund id) makes a
  * resend the same refund; the refunds of one payment never add up to more than was captured; the
  * amount's cents pick the outcome (./refund-triggers.ts). Records have operation "refund", and
- * their status is "succeeded", "pending" or "declined".
+ * their status is "succeeded", "pending" or "declined". Like a real provider, the sandbox notifies
+ * the service of every decided refund by its provider's callback: at once for one decided when
+ * taken, and for a pending one when it settles (a few seconds later, or at a status request that
+ * comes first).
  */
+
+/** How long a pending test refund stays pending before its sandbox settles it and notifies. */
+export const SANDBOX_REFUND_SETTLES_AFTER_SECONDS = 5;
 
 export const REFUND_OPERATION = "refund";
 export type SandboxRefundStatus = "succeeded" | "pending" | "declined";
@@ -108,13 +117,33 @@ export async function takeSandboxRefund(db: Db, request: SandboxRefundRequest): 
       request: request.request,
     });
   });
+  await notifyOrSettleLater(db, record);
   return { kind: "recorded", record, declineCode: record.details.declineCode as string | undefined };
+}
+
+/** A decided refund's callback is queued; a pending one is settled later (the keys make a second queuing a no-op). */
+async function notifyOrSettleLater(db: Db, record: SandboxRecord): Promise<void> {
+  if (record.status !== "pending") return queueSandboxCallback(db, record);
+  try {
+    await enqueue(db, "sandbox-refund-settle", { provider: record.provider, reference: record.reference }, { startAfter: SANDBOX_REFUND_SETTLES_AFTER_SECONDS, key: `settle:${record.provider}:${record.reference}` });
+  } catch (error) {
+    // The refund still settles at the service's next status request.
+    logger.error("sandbox refund settlement not queued", { provider: record.provider, reference: record.reference, error });
+  }
+}
+
+/** A pending refund succeeds, and its callback is queued; any other record is returned as it is. */
+export async function settleSandboxRefund(db: Db, provider: string, reference: string): Promise<SandboxRecord | undefined> {
+  const found = await findRecordByReference(db, provider, reference);
+  if (!found || found.operation !== REFUND_OPERATION || found.status !== "pending") return found;
+  const settled = (await updateRecord(db, provider, reference, { status: "succeeded", details: { settledLater: true } })) ?? found;
+  await queueSandboxCallback(db, settled);
+  return settled;
 }
 
 /**
  * A refund of this account, found by its key or its reference, as it is now: a pending refund
- * settles (succeeds) the first time anyone asks after it was taken, which is "settles later" for
- * the service's status request.
+ * settles (succeeds) when it is asked about, if its settlement has not come first.
  */
 export async function readSandboxRefund(db: Db, provider: string, account: SandboxAccount, by: { refundKey?: string; reference?: string }): Promise<SandboxRecord | undefined> {
   const found = by.refundKey
@@ -124,5 +153,5 @@ export async function readSandboxRefund(db: Db, provider: string, account: Sandb
       : undefined;
   if (!found || found.operation !== REFUND_OPERATION || found.connectionId !== account.connectionId) return undefined;
   if (found.status !== "pending") return found;
-  return (await updateRecord(db, provider, found.reference, { status: "succeeded", details: { settledLater: true } })) ?? found;
+  return (await settleSandboxRefund(db, provider, found.reference)) ?? found;
 }

@@ -6,7 +6,7 @@ import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createConnection } from "@/lib/connections/service";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import type { Db } from "@/lib/db/client";
-import { invoiceStatusHistory, providerCallbacks } from "@/lib/db/schema";
+import { invoiceStatusHistory, providerCallbacks, webhookEvents } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
@@ -19,6 +19,8 @@ import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { sandboxCallbackTask } from "@/lib/sandbox/tasks/sandbox-callback";
 import { sandboxNotificationId } from "@/lib/sandbox/callback-send";
 import { listRecordsForConnection } from "@/lib/sandbox/records";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { readRefund } from "@/lib/refunds/store";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { createAttributes, parseCreate, scopeFor } from "./helpers/connection-fixtures";
 import { setUpTestDb } from "./helpers/db";
@@ -31,7 +33,8 @@ import { closedPortUrl, serveSandboxes } from "./helpers/sandbox-http";
  * callback signed in its provider's own scheme (through the job queue, to APP_URL, which is this
  * file's HTTP server routing /api/callbacks/… to the real route module). The route verifies and
  * stores it and applies it through the state machine; Provider E's ignore_callback keeps it from
- * changing anything, so the status request decides.
+ * changing anything, so the status request decides. Refunds too: a refund a sandbox took as
+ * pending settles a few seconds later and its callback settles the refund, with no status request.
  */
 const t = setUpTestDb();
 const sandbox = serveSandboxes(() => t.db, { asAppUrl: true });
@@ -66,6 +69,14 @@ const finished = (result: Awaited<ReturnType<typeof payWithCard>>): InvoiceRow =
 
 function callbacksOf(db: Db, invoiceId: string) {
   return db.select().from(providerCallbacks).where(eq(providerCallbacks.invoiceId, invoiceId));
+}
+
+/** A refund of `amount` through the service, as the API would ask for it. */
+async function refund(m: InvoiceMerchant, invoiceId: string, amount: string) {
+  const body = { data: { type: "refund", attributes: { reference_id: newReference(), amount } } };
+  const created = await createRefund(t.db, { merchantId: m.merchantId, invoiceId, body, testOnly: false, createdBy: "test" });
+  if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
+  return created.refund;
 }
 
 async function deliverCallbacks(): Promise<void> {
@@ -117,6 +128,50 @@ describe("Provider callbacks from the sandboxes", () => {
       for (const header of server.callbacks!.headers) expect(Object.keys(stored[0]!.headers)).toContain(header);
       expect(stored[0]!.body).not.toContain("4242424242424242");
       expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "processed", processedAmountMinor: paid.processedAmountMinor });
+    });
+  }
+
+  for (const server of PROVIDER_SERVERS) {
+    it(`${server.slug}: a refund taken as pending is settled by the sandbox's callback; a declined refund's callback changes nothing`, async () => {
+      const setup = PAYMENT_SETUP[server.slug]!;
+      const m = await invoiceMerchant(t.db);
+      const connection = await connect(t.db, m.merchantId, server.slug, setup.kind, { vaultKey: credentialsKey() });
+      const invoice = await exampleInvoice(m, setup.template);
+      expect(finished(await payWithCard(t.db, invoice.id, card("4242424242424242"))).status).toBe("processed");
+      await deliverCallbacks();
+
+      // .31: the provider takes it as pending; nothing is settled until the sandbox settles it.
+      const pending = await refund(m, invoice.id, "1.31");
+      expect(pending).toMatchObject({ status: "pending", connectionId: connection.id });
+      await deliverCallbacks();
+      expect(await readRefund(t.db, pending.id)).toMatchObject({ status: "pending" });
+      expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "refunding" });
+
+      // The sandbox settles it (its own job, seconds later) and notifies; no status request is made.
+      await runAllJobs(t.db, { name: "sandbox-refund-settle" });
+      await deliverCallbacks();
+      expect(await readRefund(t.db, pending.id)).toMatchObject({ status: "succeeded", resolution: "ok", settledAt: expect.any(Date) });
+      expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "partially_refunded", refundedAmountMinor: 131n });
+      const refundCallbacks = (await callbacksOf(t.db, invoice.id)).filter((row) => row.reported?.refund === pending.id);
+      expect(refundCallbacks).toEqual([
+        expect.objectContaining({ provider: server.slug, connectionId: connection.id, merchantId: m.merchantId, attemptId: null, outcome: "applied", reason: null, reported: expect.objectContaining({ status: "succeeded", providerReference: pending.providerReference }) }),
+      ]);
+      const events = await t.db.select().from(webhookEvents).where(eq(webhookEvents.invoiceId, invoice.id));
+      expect(events.filter((event) => event.type === "refund.succeeded")).toHaveLength(1);
+
+      // .32: declined in the answer; the callback that follows finds it settled and changes nothing.
+      const declined = await refund(m, invoice.id, "1.32");
+      expect(declined).toMatchObject({ status: "failed" });
+      await deliverCallbacks();
+      expect((await callbacksOf(t.db, invoice.id)).filter((row) => row.reported?.refund === declined.id)).toEqual([
+        expect.objectContaining({ outcome: "superseded", reason: "the refund is already failed", reported: expect.objectContaining({ status: "declined" }) }),
+      ]);
+      expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "partially_refunded", refundedAmountMinor: 131n });
+      // The invoice page lists both, each naming its refund.
+      expect((await listInvoiceCallbacks(t.db, m.merchantId, invoice.id)).filter((view) => view.refundId).map((view) => [view.refundId, view.outcome])).toEqual([
+        [pending.id, "applied"],
+        [declined.id, "superseded"],
+      ]);
     });
   }
 

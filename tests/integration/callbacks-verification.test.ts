@@ -127,8 +127,8 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
 
   it("a validly signed body that is not JSON, or not B's notification, is 400 malformed and changes nothing", async () => {
     const { connection, invoice, credentials } = await waitingBInvoice();
-    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, "{not json")), 400, "malformed: not a Provider B charge notification");
-    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, JSON.stringify({ event: "charge.updated", txn: 42 }))), 400, "malformed: not a Provider B charge notification");
+    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, "{not json")), 400, "malformed: not a Provider B charge or refund notification");
+    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, JSON.stringify({ event: "charge.updated", txn: 42 }))), 400, "malformed: not a Provider B charge or refund notification");
     const withNul = JSON.stringify({ event: "charge.updated", txn: "B\u0000x", order_ref: "att_x", result: "fail", cur: "UAH", error_text: "no\u0000" });
     await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, withNul)), 400, "malformed: a value holds a NUL or an unpaired surrogate");
     await expectRefused(await post("provider-b", connection.id, { headers: { "content-type": "text/plain" }, rawBody: "raw\u0000body" }), 401, "missing signature");

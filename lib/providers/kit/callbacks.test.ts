@@ -14,7 +14,7 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   body: eventSchema,
   notItsShape: "not a test event",
   idInBody: { of: (event) => event.id, differs: "id differs from x-id" },
-  report: (event) => ({ merchantReference: event.ref, outcome: { kind: "unknown", message: "test" } }),
+  report: (event) => ({ about: "attempt", merchantReference: event.ref, outcome: { kind: "unknown", message: "test" } }),
 };
 
 function request(rawBody: string, { id = "n1", t = now, secret = "s" }: { id?: string; t?: number; secret?: string } = {}) {
@@ -28,7 +28,7 @@ describe("verifySignedCallback: one order of checks for every provider", () => {
   it("accepts a signed, fresh notification of the right shape and reads id and time from the headers", () => {
     expect(verify(request(JSON.stringify({ id: "n1", ref: "att_1" })))).toEqual({
       ok: true,
-      notification: { notificationId: "n1", occurredAt: new Date(now * 1000), merchantReference: "att_1", outcome: { kind: "unknown", message: "test" } },
+      notification: { notificationId: "n1", occurredAt: new Date(now * 1000), about: "attempt", merchantReference: "att_1", outcome: { kind: "unknown", message: "test" } },
     });
   });
 

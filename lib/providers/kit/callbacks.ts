@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { CredentialValues } from "@/lib/providers";
-import type { CallbackNotification, CallbackRequest, CallbackVerification, VerifyCallbackOptions } from "@/lib/providers/kit/provider-server";
+import type { CallbackReport, CallbackRequest, CallbackVerification, VerifyCallbackOptions } from "@/lib/providers/kit/provider-server";
 import { isFresh, parseJson } from "./callback-scheme";
 
 /**
@@ -55,8 +55,8 @@ export type SignedCallbackScheme<Event> = {
   notItsShape: string;
   /** When the body repeats the notification id: where, and the detail of the refusal when it differs from the header's. */
   idInBody?: { of: (event: Event) => string; differs: string };
-  /** What the notification reports: the references and the outcome. */
-  report(event: Event): Omit<CallbackNotification, "notificationId" | "occurredAt">;
+  /** What the notification reports: what it is about (an attempt or a refund), the references and the outcome. */
+  report(event: Event): CallbackReport;
 };
 
 export function verifySignedCallback<Event>(

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { Problem } from "@/lib/problems";
 import type { CredentialValues, Mode } from "@/lib/providers";
 import type { SandboxRecord } from "@/lib/sandbox/records";
-import type { ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderAdapter, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
 
 /**
  * The server half of a provider folder (`lib/providers/<slug>/server.ts`, server-only): its
@@ -69,14 +69,17 @@ export type CallbackRequest = { headers: Headers; rawBody: string };
 
 export type VerifyCallbackOptions = { mode: Mode; /** Unix seconds; now by default. */ now?: number };
 
-export type CallbackNotification = {
-  notificationId: string;
-  occurredAt: Date;
+/**
+ * What a verified notification reports: about one of our attempts (a payment or payout; the
+ * merchant reference is the attempt's id, its idempotency key) or about one of our refunds (the
+ * merchant reference is the refund's id, which the provider received as the refund's key).
+ */
+export type CallbackReport = {
   providerReference?: string;
-  /** Our attempt's id, which the provider received as the idempotency key. */
   merchantReference?: string;
-  outcome: ProviderOutcome;
-};
+} & ({ about: "attempt"; outcome: ProviderOutcome } | { about: "refund"; outcome: RefundOutcome });
+
+export type CallbackNotification = { notificationId: string; occurredAt: Date } & CallbackReport;
 
 export type CallbackVerification =
   | { ok: true; notification: CallbackNotification }

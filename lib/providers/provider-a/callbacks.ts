@@ -4,19 +4,27 @@ import { signEd25519, unixSeconds, verifyEd25519 } from "@/lib/providers/kit/cal
 import { refuseCallback, verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import { providerCallbackPublicKey, sandboxCallbackKeyPair } from "@/lib/sandbox/callback-keys";
-import { outcomeOf } from "./mapping";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { outcomeOf, refundOutcomeOf } from "./mapping";
 import { answerFromRecord } from "./sandbox/answers";
+import { refundFromRecord } from "./sandbox/refunds";
 import { SLUG } from "./sandbox/common";
-import { A_CALLBACK_HEADERS, aCallbackTransactionSchema, callbackSigningText } from "./wire";
+import { A_CALLBACK_HEADERS, aCallbackTransactionSchema, aRefundAnswerSchema, callbackSigningText } from "./wire";
 
 /**
  * Provider A's transaction notifications: `{ event_id, type: "transaction.updated", created_at,
  * transaction }`, the transaction as A's status endpoint gives it (a split payout with its parts).
  * A signs them with its own key (./wire.ts), verified with A's published public key
- * (`lib/sandbox/callback-keys.ts`).
+ * (`lib/sandbox/callback-keys.ts`). A refund's outcome comes the same way as
+ * `{ event_id, type: "refund.updated", created_at, refund }`, the refund as A's status endpoint
+ * answers it (`request_id` is the service's refund id).
  */
 
-const eventSchema = z.object({ event_id: z.string().min(1), type: z.literal("transaction.updated"), created_at: z.string(), transaction: aCallbackTransactionSchema });
+const head = { event_id: z.string().min(1), created_at: z.string() };
+const eventSchema = z.discriminatedUnion("type", [
+  z.object({ ...head, type: z.literal("transaction.updated"), transaction: aCallbackTransactionSchema }),
+  z.object({ ...head, type: z.literal("refund.updated"), refund: aRefundAnswerSchema }),
+]);
 
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read: (headers) => ({
@@ -30,19 +38,29 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     return verifyEd25519(key.key, callbackSigningText(id, timestamp, rawBody), signature);
   },
   body: eventSchema,
-  notItsShape: "not a Provider A transaction notification",
+  notItsShape: "not a Provider A transaction or refund notification",
   idInBody: { of: (event) => event.event_id, differs: "event_id differs from X-A-Event-Id" },
-  report: ({ transaction }) => ({ providerReference: transaction.transaction_id, merchantReference: transaction.request_id, outcome: outcomeOf(transaction) }),
+  report: (event) =>
+    event.type === "refund.updated"
+      ? { about: "refund", providerReference: event.refund.refund_id, merchantReference: event.refund.request_id, outcome: refundOutcomeOf(event.refund) }
+      : { about: "attempt", providerReference: event.transaction.transaction_id, merchantReference: event.transaction.request_id, outcome: outcomeOf(event.transaction) },
 };
 
 export const providerACallbacks: ProviderCallbacks = {
   headers: Object.values(A_CALLBACK_HEADERS),
   eventFromRecord(record) {
+    if (record.operation === REFUND_OPERATION) return refundFromRecord(record);
     const { redirect_url: _redirect, ...transaction } = answerFromRecord(record);
     return transaction;
   },
   sign({ event, notificationId, timestamp }) {
-    const rawBody = JSON.stringify({ event_id: notificationId, type: "transaction.updated", created_at: new Date(timestamp * 1000).toISOString(), transaction: event });
+    const createdAt = new Date(timestamp * 1000).toISOString();
+    const refund = aRefundAnswerSchema.safeParse(event);
+    const rawBody = JSON.stringify(
+      refund.success
+        ? { event_id: notificationId, type: "refund.updated", created_at: createdAt, refund: event }
+        : { event_id: notificationId, type: "transaction.updated", created_at: createdAt, transaction: event },
+    );
     const signature = signEd25519(sandboxCallbackKeyPair(SLUG).privateKey, callbackSigningText(notificationId, timestamp, rawBody));
     return {
       headers: { "content-type": "application/json", [A_CALLBACK_HEADERS.eventId]: notificationId, [A_CALLBACK_HEADERS.timestamp]: String(timestamp), [A_CALLBACK_HEADERS.signature]: signature },

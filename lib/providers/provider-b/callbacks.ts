@@ -3,16 +3,20 @@ import { z } from "zod";
 import { credentialText, sameText } from "@/lib/providers/kit/callback-scheme";
 import { verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
-import { outcomeOf } from "./mapping";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { outcomeOf, refundOutcomeOf } from "./mapping";
 import { answerFromRecord } from "./sandbox/charges";
-import { B_CALLBACK_HEADERS, B_RESULTS, bDigest, readSignatureHeader, signatureHeader } from "./wire";
+import { refundFromRecord } from "./sandbox/refunds";
+import { B_CALLBACK_HEADERS, B_RESULTS, bDigest, bRefundAnswerSchema, readSignatureHeader, signatureHeader } from "./wire";
 
 /**
  * Provider B's charge notifications: a POST of the charge as its status endpoint would give it,
  * flat and string-valued like the rest of B's API, signed with the terminal's secret key (./wire.ts).
+ * A refund's outcome comes the same way, `event: "refund.updated"` with the refund as
+ * `GET /v1/refunds/{refund_ref}` answers it (`refund_ref` is the service's refund id).
  */
 
-const eventSchema = z.object({
+const chargeEventSchema = z.object({
   event: z.literal("charge.updated"),
   txn: z.string().min(1),
   order_ref: z.string().min(1),
@@ -22,6 +26,8 @@ const eventSchema = z.object({
   error_code: z.string().optional(),
   error_text: z.string().optional(),
 });
+
+const eventSchema = z.discriminatedUnion("event", [chargeEventSchema, bRefundAnswerSchema.extend({ event: z.literal("refund.updated") })]);
 
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read(headers) {
@@ -33,13 +39,17 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     return secret !== "" && sameText(bDigest(secret, timestamp, id, rawBody), signature);
   },
   body: eventSchema,
-  notItsShape: "not a Provider B charge notification",
-  report: (event) => ({ providerReference: event.txn, merchantReference: event.order_ref, outcome: outcomeOf(event) }),
+  notItsShape: "not a Provider B charge or refund notification",
+  report: (event) =>
+    event.event === "refund.updated"
+      ? { about: "refund", providerReference: event.refund_txn, merchantReference: event.refund_ref, outcome: refundOutcomeOf(event) }
+      : { about: "attempt", providerReference: event.txn, merchantReference: event.order_ref, outcome: outcomeOf(event) },
 };
 
 export const providerBCallbacks: ProviderCallbacks = {
   headers: Object.values(B_CALLBACK_HEADERS),
   eventFromRecord(record) {
+    if (record.operation === REFUND_OPERATION) return { event: "refund.updated", ...refundFromRecord(record) };
     const answer = answerFromRecord(record);
     return { event: "charge.updated", txn: answer.txn, order_ref: answer.order_ref, result: answer.result, sum: answer.sum, cur: answer.cur, captured_sum: answer.captured_sum, error_code: answer.error_code, error_text: answer.error_text };
   },

@@ -8,8 +8,18 @@ callbackSchemeContract({
   otherCredentials: { shop_login: "shop-1", shop_password: "pw-two" },
   event: { id: "C-ORD-1", shop_order_id: "att_1", state: "REJECTED", amount_minor: 5000, currency_code: "AMD", paid_minor: 0, rejection_reason: "THREE_DS_FAILED" },
   expected: {
+    about: "attempt",
     merchantReference: "att_1",
     providerReference: "C-ORD-1",
     outcome: { kind: "declined", resolution: "auth_3ds_failed", providerReference: "C-ORD-1", message: "Rejected by Provider C (THREE_DS_FAILED)." },
   },
+});
+
+callbackSchemeContract({
+  slug: "provider-c",
+  callbacks: providerCCallbacks,
+  credentials: { shop_login: "shop-1", shop_password: "pw-one" },
+  otherCredentials: { shop_login: "shop-1", shop_password: "pw-two" },
+  event: { refund: { id: "C-RF-1", shop_refund_id: "rf_1", order_id: "C-ORD-1", state: "REFUNDED", amount_minor: 2500, currency_code: "AMD" } },
+  expected: { about: "refund", merchantReference: "rf_1", providerReference: "C-RF-1", outcome: { kind: "succeeded", providerReference: "C-RF-1" } },
 });

@@ -3,13 +3,16 @@ import { z } from "zod";
 import { credentialText, sameText, unixSeconds } from "@/lib/providers/kit/callback-scheme";
 import { verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
-import { outcomeOf } from "./mapping";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { outcomeOf, refundOutcomeOf } from "./mapping";
 import { orderFromRecord } from "./sandbox/orders";
-import { C_CALLBACK_HEADERS, C_STATES, callbackSignature } from "./wire";
+import { refundFromRecord } from "./sandbox/refunds";
+import { C_CALLBACK_HEADERS, C_STATES, callbackSignature, cRefundSchema } from "./wire";
 
 /**
  * Provider C's order notifications: `{ callback_id, order }`, the order as C's shop API gives it,
- * signed with the shop password (./wire.ts).
+ * signed with the shop password (./wire.ts). A refund's outcome comes the same way as
+ * `{ callback_id, refund }`, the refund as `GET /shop/refunds/{shop_refund_id}` answers it.
  */
 
 const orderSchema = z.object({
@@ -20,7 +23,7 @@ const orderSchema = z.object({
   rejection_reason: z.string().optional(),
 });
 
-const eventSchema = z.object({ callback_id: z.string().min(1), order: orderSchema });
+const eventSchema = z.union([z.object({ callback_id: z.string().min(1), order: orderSchema }), cRefundSchema.extend({ callback_id: z.string().min(1) })]);
 
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read: (headers) => ({
@@ -33,19 +36,24 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     return password !== "" && sameText(callbackSignature(password, id, timestamp, rawBody), signature);
   },
   body: eventSchema,
-  notItsShape: "not a Provider C order notification",
+  notItsShape: "not a Provider C order or refund notification",
   idInBody: { of: (event) => event.callback_id, differs: "callback_id differs from X-Callback-Id" },
-  report: ({ order }) => ({ providerReference: order.id, merchantReference: order.shop_order_id, outcome: outcomeOf(order) }),
+  report: (event) =>
+    "refund" in event
+      ? { about: "refund", providerReference: event.refund.id, merchantReference: event.refund.shop_refund_id, outcome: refundOutcomeOf(event.refund) }
+      : { about: "attempt", providerReference: event.order.id, merchantReference: event.order.shop_order_id, outcome: outcomeOf(event.order) },
 };
 
 export const providerCCallbacks: ProviderCallbacks = {
   headers: Object.values(C_CALLBACK_HEADERS),
   eventFromRecord(record) {
+    if (record.operation === REFUND_OPERATION) return refundFromRecord(record);
     const { challenge_url: _challenge, ...order } = orderFromRecord(record).order;
     return order;
   },
   sign({ event, credentials, notificationId, timestamp }) {
-    const rawBody = JSON.stringify({ callback_id: notificationId, order: event });
+    // A refund's event is `{ refund }` already; an order's is the order alone.
+    const rawBody = JSON.stringify(cRefundSchema.safeParse(event).success ? { callback_id: notificationId, ...(event as object) } : { callback_id: notificationId, order: event });
     const signature = callbackSignature(credentialText(credentials, "shop_password"), notificationId, timestamp, rawBody);
     return {
       headers: { "content-type": "application/json", [C_CALLBACK_HEADERS.id]: notificationId, [C_CALLBACK_HEADERS.time]: String(timestamp), [C_CALLBACK_HEADERS.signature]: signature },

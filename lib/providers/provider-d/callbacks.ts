@@ -3,13 +3,17 @@ import { z } from "zod";
 import { credentialText, sameText, unixSeconds } from "@/lib/providers/kit/callback-scheme";
 import { verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
-import { outcomeOfTransaction } from "./mapping";
-import { callbackSign, D_CALLBACK_HEADERS, D_STATES, type DTransaction } from "./wire";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { outcomeOfTransaction, refundOutcomeOf } from "./mapping";
+import { refundFromRecord } from "./sandbox/refunds";
+import { callbackSign, D_CALLBACK_HEADERS, D_STATES, dRefundAnswerSchema, type DTransaction } from "./wire";
 
 /**
  * Provider D's notifications, JSON-RPC style like its API: `{ method: "transaction.notify",
  * params: { notify_id, transaction } }`, the transaction as D's status call gives it (amounts in
- * tiyin), signed with the merchant's secret key (./wire.ts).
+ * tiyin), signed with the merchant's secret key (./wire.ts). A refund's outcome comes the same way
+ * as `{ method: "refund.notify", params: { notify_id, refund } }`, the refund as D's
+ * `refund.status` gives it (`transaction_id` is the service's refund id).
  */
 
 const transactionSchema = z.object({
@@ -20,7 +24,10 @@ const transactionSchema = z.object({
   reject_code: z.number().int().nullable(),
 });
 
-const eventSchema = z.object({ method: z.literal("transaction.notify"), params: z.object({ notify_id: z.string().min(1), transaction: transactionSchema }) });
+const eventSchema = z.discriminatedUnion("method", [
+  z.object({ method: z.literal("transaction.notify"), params: z.object({ notify_id: z.string().min(1), transaction: transactionSchema }) }),
+  z.object({ method: z.literal("refund.notify"), params: z.object({ notify_id: z.string().min(1), refund: dRefundAnswerSchema }) }),
+]);
 
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read: (headers) => ({
@@ -33,18 +40,26 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     return secret !== "" && sameText(callbackSign(secret, id, timestamp, rawBody), signature.toLowerCase());
   },
   body: eventSchema,
-  notItsShape: "not a Provider D transaction notification",
+  notItsShape: "not a Provider D transaction or refund notification",
   idInBody: { of: (event) => event.params.notify_id, differs: "params.notify_id differs from Notify-Id" },
-  report: ({ params: { transaction } }) => ({ providerReference: transaction.payment_id, merchantReference: transaction.transaction_id, outcome: outcomeOfTransaction(transaction) }),
+  report: (event) =>
+    event.method === "refund.notify"
+      ? { about: "refund", providerReference: event.params.refund.refund_id, merchantReference: event.params.refund.transaction_id, outcome: refundOutcomeOf(event.params.refund) }
+      : { about: "attempt", providerReference: event.params.transaction.payment_id, merchantReference: event.params.transaction.transaction_id, outcome: outcomeOfTransaction(event.params.transaction) },
 };
 
 export const providerDCallbacks: ProviderCallbacks = {
   headers: Object.values(D_CALLBACK_HEADERS),
   eventFromRecord(record) {
+    if (record.operation === REFUND_OPERATION) return refundFromRecord(record);
     return (record.details as { transaction?: DTransaction }).transaction;
   },
   sign({ event, credentials, notificationId, timestamp }) {
-    const rawBody = JSON.stringify({ method: "transaction.notify", params: { notify_id: notificationId, transaction: event } });
+    const rawBody = JSON.stringify(
+      dRefundAnswerSchema.safeParse(event).success
+        ? { method: "refund.notify", params: { notify_id: notificationId, refund: event } }
+        : { method: "transaction.notify", params: { notify_id: notificationId, transaction: event } },
+    );
     return {
       headers: {
         "content-type": "application/json",

@@ -7,8 +7,17 @@ callbackSchemeContract({
   credentials: { merchant_id: "E-4410" },
   event: { paymentId: "epay_1", merchantReference: "att_1", resultCode: "Refused", refusalReason: "Not enough balance", amount: { value: "75.00", currency: "EUR" }, capturedAmount: { value: "0.00", currency: "EUR" } },
   expected: {
+    about: "attempt",
     merchantReference: "att_1",
     providerReference: "epay_1",
     outcome: { kind: "declined", resolution: "insufficient_funds", providerReference: "epay_1", message: "Provider E refused the payment: Not enough balance" },
   },
+});
+
+callbackSchemeContract({
+  slug: "provider-e",
+  callbacks: providerECallbacks,
+  credentials: { merchant_id: "E-4410" },
+  event: { refundId: "erf_1", paymentId: "epay_1", merchantReference: "rf_1", resultCode: "Refunded", amount: { value: "20.00", currency: "EUR" } },
+  expected: { about: "refund", merchantReference: "rf_1", providerReference: "erf_1", outcome: { kind: "succeeded", providerReference: "erf_1" } },
 });

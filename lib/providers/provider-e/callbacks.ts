@@ -4,14 +4,18 @@ import { signEd25519, unixSeconds, verifyEd25519 } from "@/lib/providers/kit/cal
 import { refuseCallback, verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import { providerCallbackPublicKey, sandboxCallbackKeyPair } from "@/lib/sandbox/callback-keys";
-import { outcomeOfPayment } from "./mapping";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { outcomeOfPayment, refundOutcomeOf } from "./mapping";
 import { presentPayment, SLUG } from "./sandbox/payments";
-import { callbackSignatureHeader, callbackSigningText, E_CALLBACK_HEADERS, E_RESULT_CODES, readCallbackSignature } from "./wire";
+import { presentRefund } from "./sandbox/refunds";
+import { callbackSignatureHeader, callbackSigningText, E_CALLBACK_HEADERS, E_RESULT_CODES, eRefundAnswerSchema, readCallbackSignature } from "./wire";
 
 /**
  * Provider E's notifications: `{ notificationId, eventCode: "PAYMENT_UPDATE", eventDate, payment }`,
  * the payment as E's API gives it. E signs with its own key (./wire.ts), which the service verifies
- * with E's public key (`lib/sandbox/callback-keys.ts`).
+ * with E's public key (`lib/sandbox/callback-keys.ts`). A refund's outcome comes the same way with
+ * `eventCode: "REFUND_UPDATE"` and `refund`, the refund as E's API gives it (`merchantReference` is
+ * the service's refund id).
  *
  * Whether a verified notification may change anything is the connection's `ignore_callback`
  * (spec 6), decided where callbacks are received (`lib/callbacks/receive.ts`), not here.
@@ -28,7 +32,11 @@ const paymentSchema = z.object({
   capturedAmount: amountSchema,
 });
 
-const eventSchema = z.object({ notificationId: z.string().min(1), eventCode: z.literal("PAYMENT_UPDATE"), eventDate: z.string(), payment: paymentSchema });
+const head = { notificationId: z.string().min(1), eventDate: z.string() };
+const eventSchema = z.discriminatedUnion("eventCode", [
+  z.object({ ...head, eventCode: z.literal("PAYMENT_UPDATE"), payment: paymentSchema }),
+  z.object({ ...head, eventCode: z.literal("REFUND_UPDATE"), refund: eRefundAnswerSchema }),
+]);
 
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read: (headers) => ({
@@ -42,23 +50,33 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     return verifyEd25519(key.key, callbackSigningText(id, timestamp, rawBody), signature);
   },
   body: eventSchema,
-  notItsShape: "not a Provider E payment notification",
+  notItsShape: "not a Provider E payment or refund notification",
   idInBody: { of: (event) => event.notificationId, differs: "notificationId differs from X-E-Notification-Id" },
-  report: ({ payment }) => ({
-    providerReference: payment.paymentId,
-    ...(payment.merchantReference ? { merchantReference: payment.merchantReference } : {}),
-    outcome: outcomeOfPayment(payment),
-  }),
+  report: (event) =>
+    event.eventCode === "REFUND_UPDATE"
+      ? { about: "refund", providerReference: event.refund.refundId, merchantReference: event.refund.merchantReference, outcome: refundOutcomeOf(event.refund) }
+      : {
+          about: "attempt",
+          providerReference: event.payment.paymentId,
+          ...(event.payment.merchantReference ? { merchantReference: event.payment.merchantReference } : {}),
+          outcome: outcomeOfPayment(event.payment),
+        },
 };
 
 export const providerECallbacks: ProviderCallbacks = {
   headers: Object.values(E_CALLBACK_HEADERS),
   eventFromRecord(record) {
+    if (record.operation === REFUND_OPERATION) return presentRefund(record);
     const { action: _action, ...payment } = presentPayment(record).body as Record<string, unknown>;
     return payment;
   },
   sign({ event, notificationId, timestamp }) {
-    const rawBody = JSON.stringify({ notificationId, eventCode: "PAYMENT_UPDATE", eventDate: new Date(timestamp * 1000).toISOString(), payment: event });
+    const eventDate = new Date(timestamp * 1000).toISOString();
+    const rawBody = JSON.stringify(
+      eRefundAnswerSchema.safeParse(event).success
+        ? { notificationId, eventCode: "REFUND_UPDATE", eventDate, refund: event }
+        : { notificationId, eventCode: "PAYMENT_UPDATE", eventDate, payment: event },
+    );
     const signature = signEd25519(sandboxCallbackKeyPair(SLUG).privateKey, callbackSigningText(notificationId, timestamp, rawBody));
     return {
       headers: {

@@ -3,14 +3,17 @@ import { z } from "zod";
 import { credentialText, sameText, unixSeconds } from "@/lib/providers/kit/callback-scheme";
 import { verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
-import { outcomeOfCharge } from "./mapping";
+import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { outcomeOfCharge, refundOutcomeOf } from "./mapping";
 import { presentCharge } from "./sandbox/charges";
-import { callbackSignature, callbackSignatureHeader, F_CALLBACK_HEADERS, F_CHARGE_STATUSES, F_FAILURE_CODES, readCallbackSignature } from "./wire";
+import { presentRefund } from "./sandbox/refunds";
+import { callbackSignature, callbackSignatureHeader, F_CALLBACK_HEADERS, F_CHARGE_STATUSES, F_FAILURE_CODES, fRefundSchema, readCallbackSignature } from "./wire";
 
 /**
  * Provider F's events: `{ id, object: "event", type: "charge.updated", created, data: { object } }`,
  * the charge as F's API gives it plus the `reference` it was created with, signed with the secret
- * key (./wire.ts).
+ * key (./wire.ts). A refund's outcome comes the same way as `type: "refund.updated"` with the
+ * refund object (its `reference` is the service's refund id).
  */
 
 const chargeSchema = z.object({
@@ -22,7 +25,11 @@ const chargeSchema = z.object({
   reference: z.string().optional(),
 });
 
-const eventSchema = z.object({ id: z.string().min(1), object: z.literal("event"), type: z.literal("charge.updated"), created: z.number().int(), data: z.object({ object: chargeSchema }) });
+const head = { id: z.string().min(1), object: z.literal("event"), created: z.number().int() };
+const eventSchema = z.discriminatedUnion("type", [
+  z.object({ ...head, type: z.literal("charge.updated"), data: z.object({ object: chargeSchema }) }),
+  z.object({ ...head, type: z.literal("refund.updated"), data: z.object({ object: fRefundSchema }) }),
+]);
 
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read: (headers) => ({
@@ -35,23 +42,29 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     return secret !== "" && sameText(callbackSignature(secret, id, timestamp, rawBody), signature.toLowerCase());
   },
   body: eventSchema,
-  notItsShape: "not a Provider F charge event",
+  notItsShape: "not a Provider F charge or refund event",
   idInBody: { of: (event) => event.id, differs: "id differs from x-event-id" },
-  report: ({ data: { object: charge } }) => ({
-    providerReference: charge.id,
-    ...(charge.reference ? { merchantReference: charge.reference } : {}),
-    outcome: outcomeOfCharge(charge),
-  }),
+  report: (event) =>
+    event.type === "refund.updated"
+      ? { about: "refund", providerReference: event.data.object.id, merchantReference: event.data.object.reference, outcome: refundOutcomeOf(event.data.object) }
+      : {
+          about: "attempt",
+          providerReference: event.data.object.id,
+          ...(event.data.object.reference ? { merchantReference: event.data.object.reference } : {}),
+          outcome: outcomeOfCharge(event.data.object),
+        },
 };
 
 export const providerFCallbacks: ProviderCallbacks = {
   headers: Object.values(F_CALLBACK_HEADERS),
   eventFromRecord(record) {
+    if (record.operation === REFUND_OPERATION) return presentRefund(record).body;
     const { next_action: _next, ...charge } = presentCharge(record).body as Record<string, unknown>;
     return { ...charge, reference: record.idempotencyKey ?? undefined };
   },
   sign({ event, credentials, notificationId, timestamp }) {
-    const rawBody = JSON.stringify({ id: notificationId, object: "event", type: "charge.updated", created: timestamp, data: { object: event } });
+    const type = (event as { object?: unknown }).object === "refund" ? "refund.updated" : "charge.updated";
+    const rawBody = JSON.stringify({ id: notificationId, object: "event", type, created: timestamp, data: { object: event } });
     const signature = callbackSignature(credentialText(credentials, "secret_key"), notificationId, timestamp, rawBody);
     return {
       headers: {

@@ -7,8 +7,8 @@ import { aRefundRequestSchema, type ARefund } from "../wire";
 import { answerFromRecord } from "./answers";
 import { invalidRequest, refuse, SLUG, type SignedRequest } from "./common";
 
-/** A refund record in A's words. */
-function refundAnswer(record: SandboxRecord): ARefund {
+/** A refund record in A's words (its answers, status answers and refund notifications). */
+export function refundFromRecord(record: SandboxRecord): ARefund {
   const decline = record.details.declineCode as SandboxRefundDecline | undefined;
   const currency = record.currency ?? "";
   return {
@@ -55,12 +55,12 @@ export async function takeRefund({ body, account, context }: SignedRequest): Pro
     request: refund,
   });
   if (result.kind === "refused") return refuse(result.status, result.code, result.text);
-  return Response.json(refundAnswer(result.record));
+  return Response.json(refundFromRecord(result.record));
 }
 
 /** POST /api/v2/status with `operation: "refund"`: a refund of this merchant by its request_id. */
 export async function refundStatus({ account, context }: SignedRequest, requestId: string): Promise<Response> {
   const record = requestId ? await readSandboxRefund(context.db, SLUG, account, { refundKey: requestId }) : undefined;
   if (!record) return refuse(404, "not_found", `No refund with request_id ${requestId}.`);
-  return Response.json(refundAnswer(record));
+  return Response.json(refundFromRecord(record));
 }

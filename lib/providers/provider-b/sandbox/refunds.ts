@@ -8,8 +8,8 @@ import { B_REFUND_DECLINES, B_REFUND_RESULT } from "../mapping";
 import { bRefundSchema, type BRefund } from "../wire";
 import { answerFromRecord, refuse, SLUG } from "./charges";
 
-/** A refund record in B's words. */
-function refundAnswer(record: SandboxRecord): BRefund {
+/** A refund record in B's words (its answers and refund notifications). */
+export function refundFromRecord(record: SandboxRecord): BRefund {
   const decline = record.details.declineCode as SandboxRefundDecline | undefined;
   return {
     result: B_REFUND_RESULT[record.status as SandboxRefundStatus],
@@ -59,12 +59,12 @@ export async function takeRefund(raw: string, account: SandboxAccount, context: 
     request,
   });
   if (result.kind === "refused") return refuse(result.status, result.code, result.text);
-  return Response.json(refundAnswer(result.record));
+  return Response.json(refundFromRecord(result.record));
 }
 
 /** GET /v1/refunds/{refund_ref}. */
 export async function refundStatus(refundRef: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
   const record = await readSandboxRefund(context.db, SLUG, account, { refundKey: refundRef });
   if (!record) return refuse(404, "not_found", "No refund with that refund_ref on this terminal.");
-  return Response.json(refundAnswer(record));
+  return Response.json(refundFromRecord(record));
 }

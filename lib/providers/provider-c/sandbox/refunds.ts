@@ -8,8 +8,8 @@ import { C_REFUND_REJECTIONS, C_REFUND_STATE } from "../mapping";
 import { cRefundRequestSchema, type CRefund } from "../wire";
 import { orderFromRecord, refuse, SLUG } from "./orders";
 
-/** A refund record in C's words. */
-function refundAnswer(record: SandboxRecord): { refund: CRefund } {
+/** A refund record in C's words (its answers and refund notifications). */
+export function refundFromRecord(record: SandboxRecord): { refund: CRefund } {
   const decline = record.details.declineCode as SandboxRefundDecline | undefined;
   return {
     refund: {
@@ -62,12 +62,12 @@ export async function takeRefund(raw: string, account: SandboxAccount, context: 
   });
   // C words what it cannot take as 422, like an order it cannot take.
   if (result.kind === "refused") return refuse(result.status === 400 ? 422 : result.status, result.code, result.text);
-  return Response.json(refundAnswer(result.record), { status: takenBefore ? 200 : 201 });
+  return Response.json(refundFromRecord(result.record), { status: takenBefore ? 200 : 201 });
 }
 
 /** GET /shop/refunds/{shop_refund_id}. */
 export async function refundStatus(shopRefundId: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
   const record = await readSandboxRefund(context.db, SLUG, account, { refundKey: shopRefundId });
   if (!record) return refuse(404, "refund_not_found", "The shop has no refund with that shop_refund_id.");
-  return Response.json(refundAnswer(record));
+  return Response.json(refundFromRecord(record));
 }

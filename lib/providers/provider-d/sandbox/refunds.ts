@@ -24,8 +24,8 @@ function alphabeticCurrency(code: string): string | undefined {
   return Object.entries(D_CURRENCY_CODES).find(([, numeric]) => numeric === code)?.[0];
 }
 
-/** A refund record in D's words. */
-function refundOf(record: SandboxRecord): DRefund {
+/** A refund record in D's words (its answers and refund notifications). */
+export function refundFromRecord(record: SandboxRecord): DRefund {
   const decline = record.details.declineCode as SandboxRefundDecline | undefined;
   const currency = record.currency ?? "UZS";
   return {
@@ -68,7 +68,7 @@ export async function runRefund(db: Db, account: SandboxAccount, body: unknown):
     request,
   });
   if (result.kind === "refused") return dError(result.status, REFUSAL_CODES[result.code] ?? "bad_request", result.text);
-  return { status: 200, body: { result: refundOf(result.record) } };
+  return { status: 200, body: { result: refundFromRecord(result.record) } };
 }
 
 /** POST /refund/status: a refund of this merchant, by its transaction_id. */
@@ -76,5 +76,5 @@ export async function runRefundStatus(db: Db, account: SandboxAccount, body: unk
   const key = (body as { transaction_id?: unknown } | null)?.transaction_id;
   const record = typeof key === "string" && key !== "" ? await readSandboxRefund(db, SLUG, account, { refundKey: key }) : undefined;
   if (!record) return dError(404, "transaction_not_found", "No refund with this transaction_id.");
-  return { status: 200, body: { result: refundOf(record) } };
+  return { status: 200, body: { result: refundFromRecord(record) } };
 }

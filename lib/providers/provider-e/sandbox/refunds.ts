@@ -18,8 +18,8 @@ const REFUSALS: Readonly<Record<string, { status: number; errorCode: EErrorCode 
   temporarily_unavailable: { status: 503, errorCode: "unavailable" },
 };
 
-/** A refund record in E's words. */
-function presentRefund(record: SandboxRecord): ERefund {
+/** A refund record in E's words (its answers and refund notifications). */
+export function presentRefund(record: SandboxRecord): ERefund {
   const decline = record.details.declineCode as SandboxRefundDecline | undefined;
   const currency = record.currency ?? "EUR";
   return {

@@ -8,8 +8,8 @@ import { F_REFUND_DECLINES, F_REFUND_STATUS } from "../mapping";
 import { fRefundRequestSchema, type FError, type FErrorCode, type FRefund } from "../wire";
 import { CHARGE_OPERATION, fError, presentCharge, SLUG, type FAnswer } from "./charges";
 
-/** A refund record as F's refund object. */
-function presentRefund(record: SandboxRecord): FAnswer {
+/** A refund record as F's refund object (its answers and refund events). */
+export function presentRefund(record: SandboxRecord): FAnswer {
   const decline = record.details.declineCode as SandboxRefundDecline | undefined;
   const refund: FRefund = {
     id: record.reference,
