@@ -70,6 +70,13 @@ for (const viewport of [
       const timeline = page.getByRole("region", { name: "Timeline" });
       await expect(timeline).toContainText("refunding");
       await expect(timeline).toContainText("partially_refunded");
+      // Every refund's steps are in the timeline, in order, between the status changes.
+      await expect(timeline.getByTestId("timeline-refund-step")).toHaveText([
+        /Refund of 30\.00 EUR asked for/,
+        /Refund of 30\.00 EUR refunded/,
+        /Refund of 70\.50 EUR asked for/,
+        /Refund of 70\.50 EUR refunded/,
+      ]);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-done-${viewport.width}.png`, fullPage: true });
     });
   });
@@ -86,6 +93,21 @@ test("a refund the provider declines says so, the payment stays refundable, and 
   await page.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(page.getByTestId("delete-refund-warning")).toContainText("1 payment taken through it can still be refunded");
   await page.getByRole("button", { name: "Keep it" }).click();
+});
+
+test("a refund the provider takes as pending settles on its own: the provider's callback says so and the page follows", async ({ browser, page }) => {
+  await refundOnce(browser, page, "10.31", "Pending");
+  const section = page.getByTestId("invoice-refunds");
+  await expect(page.getByTestId("invoice-status")).toHaveText("refunding");
+  // The sandbox settles it a few seconds later and notifies; the page reads it again while it is open.
+  await expect(section.getByTestId("refund-item")).toContainText("Refunded", { timeout: 30_000 });
+  await expect(page.getByTestId("refunded-amount")).toHaveText("10.31 EUR");
+  await expect(page.getByTestId("invoice-status")).toHaveText("partially_refunded");
+  const callback = page.getByTestId("invoice-callback").filter({ hasText: "Refund rf_" });
+  await expect(callback).toHaveCount(1);
+  await expect(callback).toContainText("Applied");
+  await expect(callback).toContainText("succeeded");
+  await expect(page.getByRole("region", { name: "Timeline" }).getByTestId("timeline-refund-step")).toHaveText([/Refund of 10\.31 EUR asked for/, /Refund of 10\.31 EUR refunded/]);
 });
 
 /**

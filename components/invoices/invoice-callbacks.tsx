@@ -18,7 +18,7 @@ export type InvoiceCallbacksProps = {
 
 /**
  * The invoice page's "Provider callbacks": every notification a provider sent about this
- * invoice's attempts, what the service did with it (applied, ignored because of ignore_callback,
+ * invoice's attempts and refunds, what the service did with it (applied, ignored because of ignore_callback,
  * stored without effect because the invoice had moved on, rejected) and what it reported. Renders
  * on the server or the client alike.
  */
@@ -64,6 +64,11 @@ export function InvoiceCallbacks({ callbacks }: InvoiceCallbacksProps) {
               <td className={`py-1 pr-3 font-medium md:pr-4 ${OUTCOME_CLASSES[callback.outcome]}`}>{CALLBACK_OUTCOME_LABELS[callback.outcome]}</td>
               <td className="py-1 pr-3 wrap-anywhere md:pr-4">{callback.reason ?? "—"}</td>
               <td className="py-1 wrap-anywhere">
+                {callback.refundId ? (
+                  <span className="block text-xs text-slate-600">
+                    Refund <span className="font-mono">{callback.refundId}</span>
+                  </span>
+                ) : null}
                 {callback.reportedStatus ? callback.reportedStatus.replaceAll("_", " ") : "—"}
                 {callback.reportedResolution ? <span className="text-slate-600"> ({callback.reportedResolution.replaceAll("_", " ")})</span> : null}
               </td>

@@ -1,38 +1,94 @@
 "use client";
 
-import type { DashboardInvoice } from "@/lib/invoices/read/invoice-view";
+import type { DashboardHistoryEntry, DashboardInvoice } from "@/lib/invoices/read/invoice-view";
+import type { RefundView } from "@/lib/refunds/read";
 import { formatMoment } from "./invoice-client";
 import { InvoiceStatusBadge } from "./status-badge";
 import { useDashboardInvoice } from "./use-dashboard-invoice";
 
-/** Every status change, oldest first; follows the same live query as the status panel. */
-export function InvoiceTimeline({ initial }: { initial: DashboardInvoice }) {
+/** One refund's step: asked for, then succeeded or failed. */
+type RefundStep = { refund: RefundView; step: "asked" | "succeeded" | "failed"; at: string };
+
+type Entry = { kind: "status"; entry: DashboardHistoryEntry; at: string } | { kind: "refund"; step: RefundStep; at: string };
+
+const REFUND_WORDS: Readonly<Record<RefundStep["step"], string>> = { asked: "asked for", succeeded: "refunded", failed: "failed" };
+
+function refundSteps(refunds: readonly RefundView[]): RefundStep[] {
+  return refunds.flatMap((refund): RefundStep[] => {
+    const asked: RefundStep = { refund, step: "asked", at: refund.createdAt };
+    if (!refund.settledAt || (refund.status !== "succeeded" && refund.status !== "failed")) return [asked];
+    return [asked, { refund, step: refund.status, at: refund.settledAt }];
+  });
+}
+
+/** Status changes and refund steps, oldest first (at the same moment, the refund step before the status change it caused). */
+function entriesOf(history: readonly DashboardHistoryEntry[], refunds: readonly RefundView[]): Entry[] {
+  const entries: Entry[] = [
+    ...history.map((entry): Entry => ({ kind: "status", entry, at: entry.at })),
+    ...refundSteps(refunds).map((step): Entry => ({ kind: "refund", step, at: step.at })),
+  ];
+  return entries.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || (a.kind === b.kind ? 0 : a.kind === "refund" ? -1 : 1));
+}
+
+/**
+ * Every status change and every refund's steps, oldest first; follows the same live query as the
+ * status panel, and the refunds the page read (re-read while one is open).
+ */
+export function InvoiceTimeline({ initial, refunds = [] }: { initial: DashboardInvoice; refunds?: readonly RefundView[] }) {
   const { data: invoice } = useDashboardInvoice(initial);
-  if (invoice.history.length === 0) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;
+  const entries = entriesOf(invoice.history, refunds);
+  if (entries.length === 0) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;
   return (
     <ol className="relative space-y-4 border-l border-slate-200 pl-5 text-sm" data-testid="invoice-timeline">
-      {invoice.history.map((entry) => (
-        <li key={entry.id} className="relative">
-          <span className="absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full bg-brand-500 ring-4 ring-white" aria-hidden="true" />
-          <p className="flex flex-wrap items-center gap-2">
-            {entry.from ? (
-              <>
-                <InvoiceStatusBadge status={entry.from} />
-                <span aria-hidden="true">→</span>
-                <span className="sr-only">to</span>
-              </>
-            ) : (
-              <span className="text-slate-700">Created as</span>
-            )}
-            <InvoiceStatusBadge status={entry.to} />
-            {entry.resolution ? <span className="font-mono text-xs text-slate-700">resolution {entry.resolution}</span> : null}
-          </p>
-          <p className="mt-1 text-xs text-slate-600">
-            <time dateTime={entry.at}>{formatMoment(entry.at)}</time>
-            {entry.reason !== entry.to ? ` · ${entry.reason}` : null}
-          </p>
-        </li>
-      ))}
+      {entries.map((item) =>
+        item.kind === "status" ? (
+          <StatusEntry key={item.entry.id} entry={item.entry} />
+        ) : (
+          <RefundEntry key={`${item.step.refund.id}:${item.step.step}`} step={item.step} />
+        ),
+      )}
     </ol>
+  );
+}
+
+function StatusEntry({ entry }: { entry: DashboardHistoryEntry }) {
+  return (
+    <li className="relative">
+      <span className="absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full bg-brand-500 ring-4 ring-white" aria-hidden="true" />
+      <p className="flex flex-wrap items-center gap-2">
+        {entry.from ? (
+          <>
+            <InvoiceStatusBadge status={entry.from} />
+            <span aria-hidden="true">→</span>
+            <span className="sr-only">to</span>
+          </>
+        ) : (
+          <span className="text-slate-700">Created as</span>
+        )}
+        <InvoiceStatusBadge status={entry.to} />
+        {entry.resolution ? <span className="font-mono text-xs text-slate-700">resolution {entry.resolution}</span> : null}
+      </p>
+      <p className="mt-1 text-xs text-slate-600">
+        <time dateTime={entry.at}>{formatMoment(entry.at)}</time>
+        {entry.reason !== entry.to ? ` · ${entry.reason}` : null}
+      </p>
+    </li>
+  );
+}
+
+function RefundEntry({ step }: { step: RefundStep }) {
+  const { refund } = step;
+  const dot = step.step === "failed" ? "bg-red-600" : step.step === "succeeded" ? "bg-emerald-600" : "bg-slate-400";
+  return (
+    <li className="relative" data-testid="timeline-refund-step">
+      <span className={`absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full ring-4 ring-white ${dot}`} aria-hidden="true" />
+      <p className="text-slate-800">
+        Refund of <span className="font-medium tabular-nums">{refund.amount} {refund.currency}</span> {REFUND_WORDS[step.step]}
+        {step.step === "failed" && refund.message ? <span className="text-slate-700">: {refund.message}</span> : null}
+      </p>
+      <p className="mt-1 text-xs text-slate-600">
+        <time dateTime={step.at}>{formatMoment(step.at)}</time> · <span className="font-mono">{refund.id}</span>
+      </p>
+    </li>
   );
 }

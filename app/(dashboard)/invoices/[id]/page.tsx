@@ -102,7 +102,7 @@ export default async function InvoicePage({ params }: Params) {
           <CustomerAsResolved fields={invoice.customer} />
         </InvoiceSection>
         <InvoiceSection id="timeline" title="Timeline">
-          <InvoiceTimeline initial={invoice} />
+          <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} />
         </InvoiceSection>
         <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
           <InvoiceAttempts attempts={attempts} />
