@@ -66,6 +66,10 @@ export async function cancelPayoutInvoice(db: Db, merchantId: string, id: string
   const connection = attempt && (await findConnectionRow(db, merchantId, attempt.connectionId));
   const recorder = createExchangeRecorder();
   const prepared = attempt && connection ? await prepare(db, invoice, connection, recorder) : undefined;
+  if (prepared && "failure" in prepared && prepared.failure.kind === "soft_failed" && prepared.failure.resolution === "mode_mismatch") {
+    // The invoice's mode and its connection's disagree: nothing is asked of any provider.
+    return { kind: "refused", code: "mode_mismatch", detail: `This payout cannot be canceled: ${prepared.failure.message}`, invoice };
+  }
   if (!attempt || !prepared || "failure" in prepared || !prepared.adapter.cancelPayout) {
     const why = !attempt ? "no attempt is waiting on the provider" : !connection ? "its connection was deleted" : "its provider cannot be asked to stop it";
     return { kind: "refused", code: "not_cancelable", detail: `This payout cannot be canceled: ${why}.`, invoice };

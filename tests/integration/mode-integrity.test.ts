@@ -14,6 +14,12 @@ import { updateMerchantSettings } from "@/lib/merchants/settings";
 import { listAttempts } from "@/lib/processing/attempts";
 import { checkConnectionHealth } from "@/lib/processing/health";
 import { reconcileAttempt } from "@/lib/processing/reconcile";
+import { cancelPayoutInvoice } from "@/lib/processing/cancel-payout";
+import { processPayout } from "@/lib/processing/engine";
+import { createRefund } from "@/lib/refunds/create-refund";
+import { followUpRefund } from "@/lib/refunds/send";
+import { readRefund } from "@/lib/refunds/store";
+import { listRecordsForConnection } from "@/lib/sandbox/records";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
@@ -152,6 +158,77 @@ describe("a live invoice is never settled by a sandbox", () => {
     expect(stored).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/) });
     const [row] = await t.db.select().from(invoices).where(eq(invoices.id, created.invoice.id));
     expect(row!.status).toBe("process_pending");
+  });
+});
+
+describe("money coming back never crosses modes either", () => {
+  async function refund(m: InvoiceMerchant, invoiceId: string, amount: string) {
+    const body = { data: { type: "refund", attributes: { reference_id: newReference(), amount } } };
+    const created = await createRefund(t.db, { merchantId: m.merchantId, invoiceId, body, testOnly: false, createdBy: "test" });
+    if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
+    return created.refund;
+  }
+
+  it("a test payment whose connection became live: a refund, a refund's status request and the refund's callback call nothing and settle nothing", async () => {
+    const m = await invoiceMerchant(t.db);
+    const connection = await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "test", vaultKey: credentialsKey() });
+    const created = await newInvoice(m, true);
+    if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
+    await payOnHostedPage(created.invoice.id, CARD);
+    const pending = await refund(m, created.invoice.id, "1.31");
+    expect(pending).toMatchObject({ status: "pending" });
+    const [pendingRecord] = (await listRecordsForConnection(t.db, connection.id)).filter((record) => record.idempotencyKey === pending.id);
+
+    await flipMode(connection.id, "live");
+    fetched.length = 0;
+    const refused = await refund(m, created.invoice.id, "2.00");
+    expect(refused).toMatchObject({ status: "failed", resolution: "mode_mismatch", message: expect.stringMatching(/^A test invoice cannot go through a live-mode connection/) });
+    expect(await followUpRefund(t.db, pending.id, "test")).toMatchObject({ status: "pending" });
+    expect(fetched).toEqual([]);
+    expect(liveRequests).toBe(0);
+
+    // The sandbox's word about the pending refund, signed as B signs it: verified, and refused.
+    const callbacks = getProviderServer("provider-b")!.callbacks!;
+    const credentials = revealCredentials((await findConnectionRow(t.db, m.merchantId, connection.id))!, credentialsKey());
+    const signed = callbacks.sign({ event: callbacks.eventFromRecord({ ...pendingRecord!, status: "succeeded" }), credentials, notificationId: "n-mode-refund", timestamp: Math.floor(Date.now() / 1000) });
+    const request = new Request(`${sandbox.origin}/api/callbacks/provider-b/${connection.id}`, { method: "POST", headers: signed.headers, body: signed.rawBody });
+    const response = await callbackRoute(request, { params: Promise.resolve({ slug: "provider-b", connectionId: connection.id }) });
+    expect(response.status).toBe(404);
+    const [stored] = await t.db.select().from(providerCallbacks).where(eq(providerCallbacks.notificationId, "n-mode-refund"));
+    expect(stored).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/), reported: expect.objectContaining({ refund: pending.id }) });
+    expect(await readRefund(t.db, pending.id)).toMatchObject({ status: "pending" });
+    const [row] = await t.db.select().from(invoices).where(eq(invoices.id, created.invoice.id));
+    expect(row).toMatchObject({ status: "refunding", refundedAmountMinor: 0n });
+  });
+
+  it("a test payout whose connection became live: sending it and canceling it call nothing, and the cancel names the mismatch", async () => {
+    const m = await invoiceMerchant(t.db);
+    const connection = await connect(t.db, m.merchantId, "provider-a", "h2h", { mode: "test", vaultKey: credentialsKey() });
+    const payout = async (amount: string) => {
+      const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+      Object.assign(body.data.attributes, { amount, test_mode: true, options: { auto_process: false }, fields: { card_number: "4242424242424242" } });
+      const made = await createInvoice(t.db, m.merchant, "payout", body);
+      if (made.kind !== "created") throw new Error(`setup: ${JSON.stringify(made)}`);
+      return made.invoice.id;
+    };
+    const inProgress = await payout("120.41");
+    expect(await processPayout(t.db, inProgress)).toMatchObject({ status: "process_pending" });
+    const unsent = await payout("50.00");
+
+    process.env.PROVIDER_A_LIVE_URL = liveOrigin;
+    await flipMode(connection.id, "live");
+    fetched.length = 0;
+    expect(await cancelPayoutInvoice(t.db, m.merchantId, inProgress, { testOnly: false })).toMatchObject({
+      kind: "refused",
+      code: "mode_mismatch",
+      detail: expect.stringMatching(/^This payout cannot be canceled: A test invoice cannot go through a live-mode connection/),
+    });
+    expect(await processPayout(t.db, unsent)).toMatchObject({ status: "process_failed", resolution: "mode_mismatch" });
+    const [attempt] = await listAttempts(t.db, unsent);
+    expect(attempt).toMatchObject({ connectionId: connection.id, status: "soft_failed", resolution: "mode_mismatch", exchanges: [] });
+    expect(fetched).toEqual([]);
+    expect(liveRequests).toBe(0);
+    delete process.env.PROVIDER_A_LIVE_URL;
   });
 });
 

@@ -227,7 +227,8 @@ function cancelOperation(): Json {
       "a split payout were already paid (processed_amount says how much; those stay paid). payout.canceled is sent to your " +
       "webhook. 409 with the reason otherwise: not_cancelable (processed, failed, already canceled, being sent), payout_final (the " +
       "provider had finished it: the invoice shows how), cancel_refused or cancel_unknown (the provider did not confirm: the payout " +
-      `is still in progress). Test mode: a payout amount ending in .${PAYOUT_IN_PROGRESS_CENTS} stays in progress in Provider A's sandbox for a minute (its first part paid when split), so it can be canceled.`,
+      "is still in progress), mode_mismatch (the payout's connection is not in the payout's mode: nothing was asked of any provider)." +
+      ` Test mode: a payout amount ending in .${PAYOUT_IN_PROGRESS_CENTS} stays in progress in Provider A's sandbox for a minute (its first part paid when split), so it can be canceled.`,
     parameters: [idParameter("payout")],
     responses: {
       "200": invoiceResponse("The payout after the cancel"),
