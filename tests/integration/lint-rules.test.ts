@@ -81,6 +81,7 @@ describe("the engine never imports a provider folder (no-restricted-imports)", (
     ["lib/callbacks/lint-fixture.test.ts", 'import { providerEServer } from "../providers/provider-e/server";\nexport const s = providerEServer;\n'],
     ["lib/jobs/nested/lint-fixture.ts", 'import { providerA } from "../../providers/provider-a";\nexport const p = providerA;\n'],
     ["lib/processing/lint-fixture.ts", 'export { providerBAdapter } from "@/lib/providers/provider-b/adapter";\n'],
+    ["lib/refunds/lint-fixture.ts", 'import { refundOutcomeOf } from "@/lib/providers/provider-c/mapping";\nexport const r = refundOutcomeOf;\n'],
   ])("refuses %s importing a provider folder", async (filePath, code) => {
     expect(await lintAs(filePath, code)).toEqual([expect.objectContaining({ ruleId: "no-restricted-imports", line: 1 })]);
   });
