@@ -11,6 +11,9 @@ process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "po-e2e-"));
 // The server records what it answers, receives and logs there (lib/e2e-record.ts), for e2e/leak-scan.spec.ts.
 process.env.E2E_RECORD_DIR ??= path.join(process.env.E2E_DATA_DIR, "record");
 process.env.E2E_AUTH_SECRET ??= "e2e-only-secret-not-for-production-0123456789";
+// bcrypt's lowest cost, for the server and for the specs that make accounts themselves: every spec
+// signs up and in, and at the default cost each of those is about half a second of CPU.
+process.env.PASSWORD_HASH_COST ??= "4";
 
 /**
  * Playwright's own Chromium where installed, else Debian's old headless shell (what Playwright itself
@@ -87,6 +90,7 @@ export default defineConfig({
       // Every spec signs up from 127.0.0.1: the per-address sign-up limit (20 in 15 minutes) would
       // silently stop the e-mails a few specs in (the limit itself: tests/integration/auth-accounts.test.ts).
       SIGN_UP_MAX_PER_ADDRESS: "100000",
+      PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
       SMTP_URL: "",
       MAIL_OUTBOX_PAGE: "1",
     },

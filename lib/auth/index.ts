@@ -3,7 +3,7 @@ import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { findUserByEmail } from "@/lib/identity/membership";
-import { DUMMY_HASH, verifyPassword } from "@/lib/identity/password";
+import { dummyHash, verifyPassword } from "@/lib/identity/password";
 import { currentSessionVersion, endSessions } from "@/lib/identity/sessions";
 import { publicBaseUrl } from "@/lib/config";
 import { clientAddressFromHeaders } from "./client-address";
@@ -57,7 +57,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         if (!admission.admitted) throw new TooManyAttempts(admission.retryAfterSeconds);
         const db = await getDb();
         const user = await findUserByEmail(db, email);
-        const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+        const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
         if (!user || !valid) {
           await recordSignInFailure(attempt, admission);
           return null;

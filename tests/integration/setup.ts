@@ -7,6 +7,8 @@ import { workerDatabaseUrl } from "./helpers/worker-database";
 const previous = { CREDENTIALS_KEY: process.env.CREDENTIALS_KEY, AUTH_SECRET: process.env.AUTH_SECRET };
 process.env.CREDENTIALS_KEY = randomBytes(32).toString("base64");
 process.env.AUTH_SECRET = "integration-tests-only-secret";
+// bcrypt's lowest cost: these tests are about what is done with passwords, not about bcrypt (lib/identity/password.ts).
+process.env.PASSWORD_HASH_COST ??= "4";
 // Each test file's job queue lives in its own schema: on the shared PostgreSQL of CI's second pass,
 // one file must never run another file's jobs.
 process.env.JOBS_SCHEMA = `pgboss_${randomBytes(6).toString("hex")}`;

@@ -20,3 +20,5 @@ process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 process.env.AUTH_SECRET ??= `reliability-${randomBytes(16).toString("hex")}`;
 process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = "1";
 process.env.LOG_LEVEL ??= "warn";
+// bcrypt's lowest cost for the suites and the servers they start (lib/identity/password.ts).
+process.env.PASSWORD_HASH_COST ??= "4";
