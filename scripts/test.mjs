@@ -1,11 +1,14 @@
-// `npm test`: lint, type check, unit, integration and e2e tests, in that order; stops at the first failure.
-// Ends with one plain summary line counting the tests of every runner.
-import { spawnSync } from "node:child_process";
+// `npm test`: lint and type check (side by side), then unit, integration and e2e tests, in that
+// order; stops at the first failure. Ends with one plain summary line counting the tests of every runner.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
+/** A step is one command, or a list of commands run side by side (each single-threaded, so two cores take both). */
 const steps = [
-  ["lint", "npx", ["eslint", ".", "--max-warnings=0"]],
-  ["type check", "npx", ["tsc", "--noEmit"]],
+  [
+    ["lint", "npx", ["eslint", ".", "--max-warnings=0"]],
+    ["type check", "npx", ["tsc", "--noEmit"]],
+  ],
   ["unit tests", "npx", ["vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile=test-reports/unit.json"]],
   ["integration tests", "npx", ["vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile=test-reports/integration.json"]],
   ["browser", "node", ["scripts/ensure-browser.mjs"]],
@@ -46,9 +49,32 @@ function runStep([name, cmd, args, env = {}]) {
   return r.status ?? 1;
 }
 
+/** Steps side by side; each one's output is printed whole when it ends, so the log stays readable. */
+async function runTogether(group) {
+  const results = await Promise.all(
+    group.map(
+      ([name, cmd, args, env = {}]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const output = [];
+          const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+          child.stdout.on("data", (chunk) => output.push(chunk));
+          child.stderr.on("data", (chunk) => output.push(chunk));
+          child.on("close", (code) => {
+            console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
+            process.stdout.write(Buffer.concat(output));
+            console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${seconds(started)}s`);
+            resolve(code ?? 1);
+          });
+        }),
+    ),
+  );
+  return results.find((code) => code !== 0) ?? 0;
+}
+
 let status = 0;
 for (const step of steps) {
-  status = runStep(step);
+  status = Array.isArray(step[0]) ? await runTogether(step) : runStep(step);
   if (status !== 0) break;
 }
 const { passed, failed } = counts();
