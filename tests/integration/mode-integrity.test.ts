@@ -19,7 +19,7 @@ import { processPayout } from "@/lib/processing/engine";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { followUpRefund } from "@/lib/refunds/send";
 import { readRefund } from "@/lib/refunds/store";
-import { listRecordsForConnection } from "@/lib/sandbox/records";
+import { listRecordsForConnection, type SandboxRecord } from "@/lib/sandbox/records";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
@@ -93,6 +93,15 @@ async function newInvoice(m: InvoiceMerchant, testMode: boolean, pin?: string) {
 /** As a row whose mode was changed before modes were fixed at creation. */
 const flipMode = (id: string, mode: Mode) => t.db.update(connections).set({ mode }).where(eq(connections.id, id));
 
+/** Provider B's sandbox notification that one of its records (a payment or a refund) succeeded, signed as B signs it and posted to the callback route. */
+async function postBSucceeded(merchantId: string, connectionId: string, record: SandboxRecord, notificationId: string): Promise<Response> {
+  const callbacks = getProviderServer("provider-b")!.callbacks!;
+  const credentials = revealCredentials((await findConnectionRow(t.db, merchantId, connectionId))!, credentialsKey());
+  const signed = callbacks.sign({ event: callbacks.eventFromRecord({ ...record, status: "succeeded" }), credentials, notificationId, timestamp: Math.floor(Date.now() / 1000) });
+  const request = new Request(`${sandbox.origin}/api/callbacks/provider-b/${connectionId}`, { method: "POST", headers: signed.headers, body: signed.rawBody });
+  return callbackRoute(request, { params: Promise.resolve({ slug: "provider-b", connectionId }) });
+}
+
 const recordsOf = (connectionId: string) => t.db.select().from(sandboxRecords).where(eq(sandboxRecords.connectionId, connectionId));
 
 describe("a live invoice is never settled by a sandbox", () => {
@@ -148,12 +157,7 @@ describe("a live invoice is never settled by a sandbox", () => {
     expect(liveRequests).toBe(0);
 
     // The sandbox's own notification about the payment, signed as B signs it: verified, and refused.
-    const callbacks = getProviderServer("provider-b")!.callbacks!;
-    const credentials = revealCredentials((await findConnectionRow(t.db, m.merchantId, connection.id))!, credentialsKey());
-    const signed = callbacks.sign({ event: callbacks.eventFromRecord({ ...record!, status: "succeeded" }), credentials, notificationId: "n-mode-1", timestamp: Math.floor(Date.now() / 1000) });
-    const request = new Request(`${sandbox.origin}/api/callbacks/provider-b/${connection.id}`, { method: "POST", headers: signed.headers, body: signed.rawBody });
-    const response = await callbackRoute(request, { params: Promise.resolve({ slug: "provider-b", connectionId: connection.id }) });
-    expect(response.status).toBe(404);
+    expect((await postBSucceeded(m.merchantId, connection.id, record!, "n-mode-1")).status).toBe(404);
     const [stored] = await t.db.select().from(providerCallbacks).where(and(eq(providerCallbacks.connectionId, connection.id)));
     expect(stored).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/) });
     const [row] = await t.db.select().from(invoices).where(eq(invoices.id, created.invoice.id));
@@ -188,12 +192,7 @@ describe("money coming back never crosses modes either", () => {
     expect(liveRequests).toBe(0);
 
     // The sandbox's word about the pending refund, signed as B signs it: verified, and refused.
-    const callbacks = getProviderServer("provider-b")!.callbacks!;
-    const credentials = revealCredentials((await findConnectionRow(t.db, m.merchantId, connection.id))!, credentialsKey());
-    const signed = callbacks.sign({ event: callbacks.eventFromRecord({ ...pendingRecord!, status: "succeeded" }), credentials, notificationId: "n-mode-refund", timestamp: Math.floor(Date.now() / 1000) });
-    const request = new Request(`${sandbox.origin}/api/callbacks/provider-b/${connection.id}`, { method: "POST", headers: signed.headers, body: signed.rawBody });
-    const response = await callbackRoute(request, { params: Promise.resolve({ slug: "provider-b", connectionId: connection.id }) });
-    expect(response.status).toBe(404);
+    expect((await postBSucceeded(m.merchantId, connection.id, pendingRecord!, "n-mode-refund")).status).toBe(404);
     const [stored] = await t.db.select().from(providerCallbacks).where(eq(providerCallbacks.notificationId, "n-mode-refund"));
     expect(stored).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/), reported: expect.objectContaining({ refund: pending.id }) });
     expect(await readRefund(t.db, pending.id)).toMatchObject({ status: "pending" });
