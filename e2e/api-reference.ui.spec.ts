@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import { merchantWithKey, signIn } from "./support/accounts";
 import { sharedTest } from "./support/fixtures";
 import { expectNoSeriousViolations } from "./support/axe";
 
@@ -133,6 +135,46 @@ sharedTest("the API reference renders every operation and schema of /api/commerc
   await expect(page).toHaveURL(/\/docs\/api$/);
   await expect(reference.locator(".opblock")).toHaveCount(expected.length);
   await context.close();
+});
+
+test("Try it out starts from a provider's example written for this merchant, and the first request with its key creates the invoice", async ({ browser, page }) => {
+  test.slow();
+  const merchant = await merchantWithKey(browser);
+  const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
+  const connection = await page.request.post("/api/connections", {
+    headers: { Authorization: `Bearer ${merchant.apiKey}`, "Content-Type": "application/vnd.api+json" },
+    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B reference", mode: "test", credentials, constants: {} } } },
+  });
+  expect(connection.status(), await connection.text()).toBe(201);
+  await signIn(page, merchant.email, merchant.password);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  await page.goto("/docs/api");
+  const reference = page.getByTestId("api-reference");
+  // Swagger UI renders the whole document once its bundle has loaded (seconds on a busy two-core machine).
+  await expect(reference.locator(".opblock").first()).toBeVisible({ timeout: 30_000 });
+  // One main landmark: the page's own (Swagger's own <main> elements are not landmarks here).
+  await expect(page.getByRole("main")).toHaveCount(1);
+
+  await reference.getByRole("button", { name: "Authorize" }).first().click();
+  await page.locator(".auth-container input").fill(merchant.apiKey);
+  await page.locator(".auth-btn-wrapper").getByRole("button", { name: "Apply credentials" }).click();
+  await page.locator(".auth-btn-wrapper").getByRole("button", { name: /Close/ }).click();
+
+  const create = reference.locator('[id="operations-payments-createPaymentInvoice"]');
+  await create.locator(".opblock-summary-control").click();
+  await create.getByRole("button", { name: "Try it out" }).click();
+  // The examples are the providers' example invoices, not values generated from the schema.
+  const examples = create.locator(".examples-select select").first();
+  await examples.selectOption("b-payment");
+  const body = create.locator("textarea.body-param__text");
+  await expect(body).toHaveValue(new RegExp(`"commerce_account": "${merchant.commerceAccount}"`));
+  const text = await body.inputValue();
+  for (const generated of ["additionalProp1", '"AQD"', '"!"', "HTtp://"]) expect(text).not.toContain(generated);
+  await create.getByRole("button", { name: "Execute" }).click();
+  await expect(create.locator(".live-responses-table tbody .response-col_status").first()).toHaveText("201");
+  await expect(create.locator(".live-responses-table tbody .response-col_description")).toContainText('"type": "payment-invoice"');
+  await expectNoSeriousViolations(page);
+  await shoot(page, "api-reference-try-it-out");
 });
 
 test("the viewer's files are served from this origin, keyed by version and cached for good; nothing else is", async ({ request }) => {

@@ -128,3 +128,33 @@ describe("buildOpenApiDocument", () => {
     expect(pick(attributes, "resolved_customer_sources", "anyOf", "0", "additionalProperties", "properties", "source", "enum")).toEqual(["request", "constant", "default"]);
   });
 });
+
+describe("request examples", () => {
+  const mine = buildOpenApiDocument({ baseUrl: "https://pay.example.test/", commerceAccount: "acct-shop-7" });
+  const examplesOf = (path: string) => pick(mine, "paths", path, "post", "requestBody", "content", "application/vnd.api+json", "examples") as Record<string, { value: unknown }>;
+
+  it("gives every create operation each provider's example invoices, written for the merchant and accepted by the API's own validation", async () => {
+    const { validateInvoice } = await import("@/lib/invoices/contract/validate-invoice");
+    const { listTemplates } = await import("@/lib/composer/templates");
+    for (const [direction, path] of [
+      ["payment", "/api/commerce/payment-invoices"],
+      ["payout", "/api/commerce/payout-invoices"],
+    ] as const) {
+      const examples = examplesOf(path);
+      expect(Object.keys(examples).sort()).toEqual(listTemplates().filter((t) => t.direction === direction).map((t) => t.id).sort());
+      for (const [id, example] of Object.entries(examples)) {
+        expect(pick(example.value, "data", "attributes", "commerce_account"), id).toBe("acct-shop-7");
+        expect(validateInvoice(direction, example.value), id).toMatchObject({ ok: true });
+      }
+    }
+    // The public document names no merchant.
+    expect(pick(doc, "paths", "/api/commerce/payment-invoices", "post", "requestBody", "content", "application/json", "examples", "b-payment", "value", "data", "attributes", "commerce_account")).toBe("your-commerce-account");
+  });
+
+  it("gives the refund create examples its own schema accepts", async () => {
+    const { refundRequestSchema } = await import("@/lib/refunds/contract");
+    const examples = examplesOf("/api/commerce/payment-invoices/{id}/refunds");
+    expect(Object.keys(examples).length).toBeGreaterThan(0);
+    for (const [id, example] of Object.entries(examples)) expect(refundRequestSchema.safeParse(example.value).success, id).toBe(true);
+  });
+});

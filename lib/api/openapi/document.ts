@@ -14,6 +14,8 @@ import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
 import { PAYOUT_IN_PROGRESS_CENTS } from "@/lib/sandbox/cards";
 import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "@/lib/invoices/contract/schemas";
 import { listServices, type InvoiceDirection } from "@/lib/providers";
+import { getProvider } from "@/lib/providers/lookup";
+import { listTemplates, templateEnvelope } from "@/lib/composer/templates";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
 import { managementPaths, managementSchemas } from "./management";
 
@@ -123,7 +125,35 @@ function tagOperations(paths: Json): void {
   }
 }
 
-function createOperation(kind: "payment" | "payout", requestSchema: string): Json {
+/** The commerce account the examples carry when the document is not made for one merchant. */
+export const EXAMPLE_COMMERCE_ACCOUNT = "your-commerce-account";
+
+/**
+ * Each provider's example invoices of this direction (the composer's templates: the spec's section 4
+ * bodies), as whole request bodies for `commerceAccount`, keyed by template id: what Swagger UI's
+ * "Try it out" starts from, and what a reader copies.
+ */
+function invoiceExamples(direction: InvoiceDirection, commerceAccount: string): Json {
+  return Object.fromEntries(
+    listTemplates()
+      .filter((template) => template.direction === direction)
+      .map((template) => [
+        template.id,
+        {
+          summary: `${getProvider(template.provider)?.name ?? template.provider}: ${template.label}`,
+          description: template.description,
+          value: templateEnvelope(template, { commerceAccount, referenceId: `order-${template.id}-0001` }),
+        },
+      ]),
+  );
+}
+
+const REFUND_EXAMPLES: Json = {
+  partial: { summary: "Refund part of a payment", value: { data: { type: "refund", attributes: { reference_id: "refund-0001", amount: "10.00", reason: "One item returned" } } } },
+  rest: { summary: "Refund all that is left (no amount)", value: { data: { type: "refund", attributes: { reference_id: "refund-0002" } } } },
+};
+
+function createOperation(kind: "payment" | "payout", requestSchema: string, commerceAccount: string): Json {
   return {
     operationId: `create${kind === "payment" ? "Payment" : "Payout"}Invoice`,
     summary: `Create a ${kind} invoice`,
@@ -133,7 +163,7 @@ function createOperation(kind: "payment" | "payout", requestSchema: string): Jso
       "attributes.routing.reason says which happened. A pinned invoice does not cascade to other connections.",
     requestBody: {
       required: true,
-      content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(requestSchema) }])),
+      content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(requestSchema), examples: invoiceExamples(kind, commerceAccount) }])),
     },
     responses: {
       "200": invoiceResponse("Replay: an invoice with this reference_id and the same body already exists"),
@@ -259,7 +289,7 @@ function createRefundOperation(): Json {
       "refunded: not_processed (never processed, or already refunded in full), fully_refunded (refunds on their way " +
       `already take all of it), reference_reused. Test mode: the refund amount's cents decide the sandbox's answer. ${triggers}`,
     parameters: [idParameter("payment")],
-    requestBody: { required: true, content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("RefundRequest") }])) },
+    requestBody: { required: true, content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("RefundRequest"), examples: REFUND_EXAMPLES }])) },
     responses: {
       "200": refundResponse("Replay: a refund with this reference_id and the same body already exists"),
       "201": refundResponse("Created and sent"),
@@ -298,14 +328,19 @@ function getRefundOperation(): Json {
  * OpenAPI 3.1 description of the whole API under /api (invoices, connections, routing, providers),
  * generated from the zod schemas the routes validate with and describe their answers by.
  */
-export function buildOpenApiDocument({ baseUrl }: { baseUrl: string }): Json {
+/**
+ * The OpenAPI document. `commerceAccount`: the merchant the examples are written for (the dashboard's
+ * reference page, so "Try it out" sends a body the API accepts for that merchant); the public
+ * document uses EXAMPLE_COMMERCE_ACCOUNT.
+ */
+export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMERCE_ACCOUNT }: { baseUrl: string; commerceAccount?: string }): Json {
   const paths: Json = {};
   for (const [kind, request] of [
     ["payment", "PaymentInvoiceRequest"],
     ["payout", "PayoutInvoiceRequest"],
   ] as const) {
     const collection = `/api/commerce/${kind}-invoices`;
-    paths[collection] = { post: createOperation(kind, request), get: listOperation(kind) };
+    paths[collection] = { post: createOperation(kind, request, commerceAccount), get: listOperation(kind) };
     paths[`${collection}/{id}`] = { get: getOperation(kind) };
     paths[`${collection}/{id}/attempts`] = { get: attemptsOperation(kind) };
   }

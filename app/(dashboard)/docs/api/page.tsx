@@ -15,14 +15,16 @@ const DOCUMENT_URL = "/api/commerce/openapi.json";
 
 /**
  * The invoice API's reference. Swagger UI (swagger-ui-dist, a prebuilt bundle: Scalar and
- * Redoc 3 need Node 22) renders GET /api/commerce/openapi.json in the browser. Its bundle and
+ * Redoc 3 need Node 22) renders in the browser the document GET /api/commerce/openapi.json serves,
+ * with the examples written for the signed-in merchant (its commerce account). Its bundle and
  * stylesheet come from this server (/api/docs-assets/<version>/…) and load on this page only: the
  * stylesheet link and the script tag are rendered here, nowhere else. The header and base URL are
  * rendered on the server, so the page says where the document is even before (or without) the script.
  */
 export default async function ApiReferencePage() {
-  await requirePageViewer();
-  const doc = buildOpenApiDocument({ baseUrl: publicBaseUrl() });
+  const viewer = await requirePageViewer();
+  // The examples carry this merchant's commerce account, so Try it out sends a body the API accepts from its keys.
+  const doc = buildOpenApiDocument({ baseUrl: publicBaseUrl(), commerceAccount: viewer.merchant.commerceAccount });
   const info = (doc.info ?? {}) as { title?: string; version?: string; description?: string };
   const server = (doc.servers as { url?: string }[] | undefined)?.[0]?.url ?? "";
   // proxy.ts's Content-Security-Policy nonce (header "x-nonce"): the viewer's script tag carries it.
@@ -81,7 +83,7 @@ export default async function ApiReferencePage() {
           <noscript>
             <p className="p-5">The interactive reference needs JavaScript. The document itself is at {rawLink}.</p>
           </noscript>
-          <SwaggerUiViewer bundleUrl={bundleUrl} documentUrl={DOCUMENT_URL} nonce={nonce} />
+          <SwaggerUiViewer bundleUrl={bundleUrl} documentUrl={DOCUMENT_URL} spec={doc} nonce={nonce} />
         </section>
       </div>
     </>

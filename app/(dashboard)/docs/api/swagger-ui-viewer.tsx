@@ -41,6 +41,14 @@ function tidy(root: HTMLElement) {
     select.setAttribute("aria-label", select.closest("tr")?.dataset.paramName ?? "Value");
   }
   for (const pre of root.querySelectorAll<HTMLElement>("pre:not([tabindex])")) pre.tabIndex = 0;
+  // Swagger's layout puts its operations (and a schema document) in a <main> of their own, inside the
+  // page's <main>: one main landmark only, so theirs are groups to assistive technology (not "none",
+  // which a focusable element, as theirs are, would ignore).
+  for (const main of root.querySelectorAll<HTMLElement>("main:not([role])")) main.setAttribute("role", "group");
+  // Try it out's request body editor.
+  for (const textarea of root.querySelectorAll<HTMLTextAreaElement>("textarea.body-param__text:not([aria-label])")) textarea.setAttribute("aria-label", "Request body");
+  // A request body's example picker.
+  for (const select of root.querySelectorAll<HTMLSelectElement>("select.examples-select-element:not([aria-label])")) select.setAttribute("aria-label", "Example");
 }
 
 /**
@@ -48,7 +56,7 @@ function tidy(root: HTMLElement) {
  * page, on this page only, once per visit; coming back here mounts again without a new request).
  * Swagger's React owns that element's children; this component never renders into it.
  */
-export function SwaggerUiViewer({ bundleUrl, documentUrl, nonce }: { bundleUrl: string; documentUrl: string; nonce?: string }) {
+export function SwaggerUiViewer({ bundleUrl, documentUrl, spec, nonce }: { bundleUrl: string; documentUrl: string; spec?: Record<string, unknown>; nonce?: string }) {
   const host = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
 
@@ -62,7 +70,8 @@ export function SwaggerUiViewer({ bundleUrl, documentUrl, nonce }: { bundleUrl: 
     observer.observe(node, { childList: true, subtree: true });
     SwaggerUIBundle({
       domNode: node,
-      url: documentUrl,
+      // The document as the page built it (its examples for this merchant), else the one the URL serves.
+      ...(spec ? { spec } : { url: documentUrl }),
       // The BaseLayout has no top bar (no box to load some other document from).
       layout: "BaseLayout",
       presets: [SwaggerUIBundle.presets.apis],
@@ -87,7 +96,7 @@ export function SwaggerUiViewer({ bundleUrl, documentUrl, nonce }: { bundleUrl: 
         setState("ready");
       },
     });
-  }, [documentUrl]);
+  }, [documentUrl, spec]);
 
   return (
     <>
