@@ -1,6 +1,6 @@
 import { ModeBadge } from "@/components/connections/badges";
 import { LongValue } from "@/components/long-value";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatDateTimeParts } from "@/lib/format";
 import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import type { DashboardInvoiceListItem } from "@/lib/invoices/read/invoice-view";
 import { InvoiceStatusBadge } from "./status-badge";
@@ -57,23 +57,30 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
               <td role="cell" className={`${cell} ${wide}`}>
                 {invoice.connection ? (
                   <>
-                    <span className="block">{invoice.connection.providerName}</span>
-                    <span className="block text-xs text-slate-600">
+                    {/* The label on one line (cut, whole in its title), then the provider and why the invoice went there. */}
+                    <span className="block max-w-48 truncate" title={`${invoice.connection.label}${invoice.connection.deleted ? " (deleted)" : ""}`}>
                       {invoice.connection.label}
                       {invoice.connection.deleted ? " (deleted)" : ""}
                     </span>
-                    {invoice.routingReason ? (
-                      <span className="block text-xs text-slate-600" data-testid="invoice-routing">
-                        {ROUTING_REASON_LABELS[invoice.routingReason]}
-                      </span>
-                    ) : null}
+                    <span className="block max-w-48 text-xs text-slate-600">
+                      {invoice.connection.providerName}
+                      {invoice.routingReason ? (
+                        <>
+                          {" · "}
+                          <span data-testid="invoice-routing">{ROUTING_REASON_LABELS[invoice.routingReason]}</span>
+                        </>
+                      ) : null}
+                    </span>
                   </>
                 ) : (
                   "—"
                 )}
               </td>
               <td role="cell" className={`${cell} ${wide}`}><ModeBadge mode={invoice.testMode ? "test" : "live"} /></td>
-              <td role="cell" className={`${wide} py-2 align-top 2xl:whitespace-nowrap`}>{formatDateTime(invoice.createdAt)}</td>
+              <td role="cell" className={`${wide} py-2 align-top whitespace-nowrap`} title={formatDateTime(invoice.createdAt)}>
+                <span className="block">{formatDateTimeParts(invoice.createdAt).date}</span>
+                <span className="block text-xs text-slate-600">{formatDateTimeParts(invoice.createdAt).time}</span>
+              </td>
             </tr>
           ))}
         </tbody>
