@@ -86,6 +86,22 @@ for (const template of listTemplates()) {
     await expect(page.getByTestId("composer-envelope")).toContainText(`"commerce_account": "${setup.commerceAccount}"`);
     await expect(page.getByRole("switch", { name: "Test mode" })).toBeChecked();
     await send(page);
+    if (template.direction === "payout") {
+      // auto_process sends the money at once: the composer asks first, stating it; Escape sends nothing.
+      const dialog = page.getByRole("alertdialog", { name: "Confirm the payout" });
+      await expect(page.getByTestId("composer-payout-confirmation")).toHaveText(
+        "Send 250.75 UAH to card 411111******1111 through Provider A sandbox (Provider A, test mode)? auto_process is on, so the payout is sent as soon as the invoice is created. If that connection fails softly, it moves on to the next one in your routing order.",
+      );
+      await expect(dialog.getByRole("button", { name: "Confirm payout" })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(dialog).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Send invoice" })).toBeFocused();
+      await expect(page.getByTestId("composer-result")).toHaveCount(0);
+      await send(page);
+      await page.screenshot({ path: "test-results/screens/composer-payout-confirm.png", fullPage: true });
+      await expectNoSeriousViolations(page);
+      await dialog.getByRole("button", { name: "Confirm payout" }).click();
+    }
     await expect(page.getByTestId("composer-status")).toHaveText("201");
     const body = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}");
     const id: string = body.data.id;
@@ -151,6 +167,7 @@ test("a refused input shows the API's error on the right field", async () => {
 test("a support member cannot compose a live invoice", async () => {
   const page = setup.support;
   await page.goto("/invoices/new");
+  await page.getByRole("radio", { name: /^Pin to a connection/ }).check();
   const connection = page.getByRole("combobox", { name: /^Connection/ });
   await expect(connection.locator("option", { hasText: "Provider A sandbox" })).toHaveCount(1);
   await expect(connection.locator("option", { hasText: "Provider A live" })).toHaveCount(0);
@@ -173,11 +190,47 @@ test("an owner sees live connections; the form has no serious axe violations, em
   const page = setup.owner;
   await page.goto("/invoices/new");
   await expectNoSeriousViolations(page);
+  await page.getByRole("radio", { name: /^Pin to a connection/ }).check();
   const connection = page.getByRole("combobox", { name: /^Connection/ });
   await expect(connection.locator("option", { hasText: "Provider A live" })).toHaveCount(1);
   await templateButton(page, "Provider F payment").click();
   await expect(page.getByRole("switch", { name: "Test mode" })).toBeEnabled();
   await expectNoSeriousViolations(page);
+});
+
+test("the composer routes automatically by default, like an invoice from the API, and speaks plain words", async ({ browser }) => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const context = await browser.newContext({ viewport, storageState: await setup.owner.context().storageState() });
+    const page = await context.newPage();
+    await page.goto("/invoices/new");
+    const automatic = page.getByRole("radio", { name: /^Route automatically/ });
+    await expect(automatic).toBeChecked();
+    await expect(page.getByRole("radio", { name: /^Pin to a connection/ })).not.toBeChecked();
+    await expect(page.getByRole("combobox", { name: /^Connection/ })).toHaveCount(0);
+    // No section numbers or spec-speak anywhere on the page.
+    const text = (await page.locator("body").innerText()).toLowerCase();
+    expect(text).not.toMatch(/spec(ification)?\s*(section\s*)?\d|spec section|spec example|the spec\b|api type of/);
+
+    await templateButton(page, "Provider B payment").click();
+    await expect(automatic).toBeChecked();
+    await expect(page.getByTestId("template-status")).toContainText("Filled in from Provider B payment, routed automatically: it goes to Provider B sandbox first.");
+    await expect(page.getByTestId("composer-route")).toContainText("Your routing order sends it to Provider B sandbox (Provider B) first, then");
+    await expect(page.getByTestId("composer-envelope")).not.toContainText("relationships");
+    const label = page.getByText("Route automatically", { exact: true });
+    if (viewport.width === 390) expect((await automatic.locator("xpath=ancestor::label").boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/screens/composer-auto-${viewport.width}.png`, fullPage: true });
+    await expect(label).toBeVisible();
+    await expectNoSeriousViolations(page);
+
+    await send(page);
+    await expect(page.getByTestId("composer-status")).toHaveText("201");
+    await expect(page.getByTestId("composer-routed")).toHaveText("Routed to Provider B sandbox (Provider B) — first in your routing order");
+    await page.getByRole("link", { name: "Open invoice" }).click();
+    await expect(page.getByTestId("invoice-routing-reason")).toContainText(/first in routing order/i);
+    await expect(page.getByTestId("invoice-request")).not.toContainText("relationships");
+    await context.close();
+  }
 });
 
 // The same page in two more states; apart from the test above, each scan set keeps within its time limit.

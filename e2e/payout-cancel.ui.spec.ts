@@ -71,6 +71,12 @@ for (const viewport of [
       await expect(page.getByTestId("cancel-payout-confirmation")).toContainText("It has not been sent, so nothing will be paid.");
       await page.getByRole("button", { name: "Keep it" }).click();
       await expect(page.getByTestId("invoice-status")).toHaveText("created");
+      // Escape keeps it too.
+      await page.getByTestId("invoice-cancel").getByRole("button", { name: "Cancel payout" }).click();
+      await expect(page.getByTestId("invoice-cancel").getByRole("button", { name: "Cancel payout" })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("cancel-payout-confirmation")).toHaveCount(0);
+      await expect(page.getByTestId("invoice-status")).toHaveText("created");
       await page.getByTestId("invoice-cancel").getByRole("button", { name: "Cancel payout" }).click();
       await page.getByTestId("invoice-cancel").getByRole("button", { name: "Cancel payout" }).click();
       await expect(page.getByTestId("invoice-status")).toHaveText("canceled");

@@ -92,6 +92,14 @@ async function expectCut(locator: Locator, value: string) {
   expect(shape.right, "ends inside the screen").toBeLessThanOrEqual(shape.screen);
 }
 
+/** A touch target a finger can hit: at least 44 × 44 CSS px (WCAG 2.5.5). */
+async function expectTouchTarget(locator: Locator) {
+  await expect(locator).toBeVisible();
+  const box = (await locator.boundingBox())!;
+  expect(box.height, `${await locator.evaluate((e) => e.outerHTML.slice(0, 80))} is 44 px tall`).toBeGreaterThanOrEqual(44);
+  expect(box.width, `${await locator.evaluate((e) => e.outerHTML.slice(0, 80))} is 44 px wide`).toBeGreaterThanOrEqual(44);
+}
+
 /** Presses Tab until `target` has focus; fails after `limit` presses. */
 async function tabTo(page: Page, target: Locator, limit = 80) {
   for (let n = 0; n < limit; n += 1) {
@@ -210,10 +218,23 @@ test("invoice filters fold behind a Filters button on a phone, open with the key
   await page.goto("/invoices?type=payout&status=created");
   await expect(page.getByRole("form", { name: "Filter invoices" })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Filters/ })).toBeHidden();
-  // The table fits beside the sidebar without scrolling inside its card.
+  // The table fits beside the sidebar without scrolling inside its card: Created shows whole, and no
+  // cell runs past three lines (the connection: its label, then provider and routing).
   const table = page.getByTestId("invoice-table");
   await expect(page.getByTestId("invoice-row")).toHaveCount(2);
   expect(await table.evaluate((element) => element.parentElement!.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+  const card = (await page.locator('section[aria-labelledby="invoice-list-heading"]').boundingBox())!;
+  const created = (await table.getByRole("columnheader", { name: "Created" }).boundingBox())!;
+  expect(created.x + created.width, "Created ends inside the card").toBeLessThanOrEqual(card.x + card.width);
+  for (const row of await page.getByTestId("invoice-row").all()) {
+    const lastCell = (await row.getByRole("cell").last().boundingBox())!;
+    expect(lastCell.x + lastCell.width).toBeLessThanOrEqual(card.x + card.width);
+    const lines = await row.getByRole("cell").evaluateAll((cells) =>
+      cells.map((cell) => Math.round((cell as HTMLElement).getBoundingClientRect().height / parseFloat(getComputedStyle(cell).lineHeight))),
+    );
+    expect(Math.max(...lines), `cells of a row span ${lines.join(", ")} lines`).toBeLessThanOrEqual(4);
+    expect((await row.boundingBox())!.height, "a row is at most three lines of text tall").toBeLessThanOrEqual(80);
+  }
   await page.screenshot({ path: `${SHOTS}/invoices-1280.png`, fullPage: true });
 });
 
@@ -278,6 +299,9 @@ test("on a phone the invoice page's payout button, webhook tries and Resend stay
   const process = page.getByRole("button", { name: "Process payout" });
   await expectOnScreen(process);
   await process.click();
+  await expectOnScreen(page.getByRole("button", { name: "Confirm payout" }));
+  await expectOnScreen(page.getByRole("button", { name: "Cancel", exact: true }));
+  await page.getByRole("button", { name: "Confirm payout" }).click();
   await expect(page.getByTestId("invoice-status")).toHaveText("processed");
   // Delivery runs in the app's job worker: look again until a try is shown.
   const section = page.getByTestId("invoice-webhooks-section");
@@ -293,6 +317,40 @@ test("on a phone the invoice page's payout button, webhook tries and Resend stay
   await expectOnScreen(tries.getByText("ok", { exact: true }));
   await expectNoSidewaysScroll(page);
   await section.screenshot({ path: `${SHOTS}/invoice-webhooks-390.png` });
+});
+
+test("on a phone the primary controls are touch targets of at least 44 px: menu, navigation, filters, forms and row actions", async () => {
+  const { page } = setup;
+  await page.setViewportSize(PHONE);
+  await page.goto("/invoices");
+  const menu = page.getByRole("button", { name: /menu/i });
+  await expectTouchTarget(menu);
+  await expectTouchTarget(page.getByTestId("view-mode-switch"));
+  await expectTouchTarget(page.getByRole("button", { name: /^Filters/ }));
+  await expectTouchTarget(page.locator("#main").getByRole("link", { name: "Compose a test invoice" }));
+  await menu.click();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  for (const link of await nav.getByRole("link").all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.height, `${await link.textContent()} is 44 px tall`).toBeGreaterThanOrEqual(44);
+  }
+  await page.screenshot({ path: `${SHOTS}/menu-open-390.png`, fullPage: true });
+  await expectNoSeriousViolations(page);
+  await menu.click();
+
+  await page.getByRole("button", { name: /^Filters/ }).click();
+  const filters = page.getByRole("form", { name: "Filter invoices" });
+  await expectTouchTarget(filters.getByLabel("Type"));
+  await expectTouchTarget(filters.getByLabel("Reference"));
+  await expectTouchTarget(filters.getByRole("button", { name: "Apply filters" }));
+
+  await page.goto("/api-keys");
+  await expectTouchTarget(page.getByTestId("api-key-row").filter({ hasText: "phone" }).getByRole("button", { name: "Revoke" }));
+  await page.goto("/invoices/new");
+  await expectTouchTarget(page.getByRole("button", { name: "Send invoice" }));
+  await expectTouchTarget(page.getByRole("textbox", { name: /^Amount/ }));
+  await expectTouchTarget(page.getByRole("button", { name: "Regenerate" }));
+  await page.screenshot({ path: `${SHOTS}/composer-390.png`, fullPage: true });
 });
 
 test("on a phone every dashboard table keeps its row actions on screen: API keys, team, routing, connections", async ({ browser }) => {
@@ -333,8 +391,16 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   for (const label of [labels.one, labels.two]) {
     await expectOnScreen(order.getByRole("button", { name: `Move ${label} up` }));
     await expectOnScreen(order.getByRole("button", { name: `Move ${label} down` }));
+    await expectTouchTarget(order.getByRole("button", { name: `Move ${label} up` }));
+    await expectTouchTarget(order.getByRole("button", { name: `Move ${label} down` }));
   }
   await expectOnScreen(order.getByRole("button", { name: "Save order" }));
+  await order.getByRole("button", { name: `Move ${labels.two} up` }).click();
+  await expectTouchTarget(order.getByRole("button", { name: "Save order" }));
+  await expectTouchTarget(order.getByRole("button", { name: "Undo changes" }));
+  await page.screenshot({ path: `${SHOTS}/routing-dirty-390.png`, fullPage: true });
+  await expectNoSeriousViolations(page);
+  await order.getByRole("button", { name: "Undo changes" }).click();
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `${SHOTS}/routing-390.png`, fullPage: true });
 

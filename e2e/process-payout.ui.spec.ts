@@ -2,13 +2,16 @@ import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
+import { expectNoSeriousViolations } from "./support/axe";
 
 /**
  * Spec 4.2: a payout created without auto_process waits in created; the owner's
- * "Process payout" on its page sends it to Provider A's sandbox, and the page then shows the
- * attempt with its connection, outcome and redacted provider log.
+ * "Process payout" on its page first asks, stating amount, currency, masked card and connection
+ * (Cancel and Escape send nothing), then sends it to Provider A's sandbox, and the page shows the
+ * attempt with its connection, outcome and redacted provider log. Screenshots in test-results/payout/.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 test("an owner processes a waiting payout from its page and sees the attempt", async ({ page }) => {
   const account = await signUp(page);
@@ -43,10 +46,59 @@ test("an owner processes a waiting payout from its page and sees the attempt", a
   expect(created.status(), await created.text()).toBe(201);
   const id = (await created.json()).data.id as string;
 
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`/invoices/${id}`);
   const attempts = page.getByTestId("invoice-attempts");
   await expect(attempts).toContainText("No attempts yet");
-  await page.getByRole("button", { name: "Process payout" }).click();
+  const process = page.getByRole("button", { name: "Process payout" });
+  const dialog = page.getByRole("alertdialog", { name: "Confirm the payout" });
+  const confirm = dialog.getByRole("button", { name: "Confirm payout" });
+  const statement = `Send 250.75 UAH to card 424242******4242 through ${label} (Provider A, test mode)?`;
+
+  // The first press only asks: the statement, focus on Confirm; Cancel sends nothing and gives focus back.
+  await process.click();
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId("process-payout-confirmation")).toContainText(statement);
+  await expect(page.getByTestId("process-payout-confirmation")).toContainText("moves on to the next one in your routing order");
+  await expect(confirm).toBeFocused();
+  await expect(dialog).toHaveAccessibleDescription(new RegExp(`^${escapeRegExp(statement)}`));
+  await page.screenshot({ path: "test-results/payout/process-confirm-1280.png", fullPage: true });
+  await expectNoSeriousViolations(page);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(process).toBeFocused();
+  await expect(attempts).toContainText("No attempts yet");
+
+  // Keyboard: Enter opens, Escape cancels, Enter opens again; at a phone's width the buttons are 44 px tall.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(process).toBeFocused();
+  await page.reload();
+  await expect(page.getByTestId("invoice-status")).toHaveText("created");
+  await expect(attempts).toContainText("No attempts yet");
+  await process.focus();
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeFocused();
+  for (const button of [confirm, dialog.getByRole("button", { name: "Cancel" })]) {
+    expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  }
+  await page.screenshot({ path: "test-results/payout/process-confirm-390.png", fullPage: true });
+  await expectNoSeriousViolations(page);
+  // While the action runs (held back here a moment) the confirmation is busy: "Sending…", both buttons disabled.
+  await page.route(`**/invoices/${id}`, async (route) => {
+    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  await page.keyboard.press("Enter");
+  const sending = dialog.getByRole("button", { name: "Sending…" });
+  await expect(sending).toBeDisabled();
+  await expect(sending).toHaveAttribute("aria-busy", "true");
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeDisabled();
+  await page.keyboard.press("Escape");
+  await expect(sending).toBeVisible();
   // The page refreshes once the provider answered: the button goes, the attempt appears.
   await expect(attempts.getByTestId("invoice-attempt")).toHaveCount(1);
   await expect(page.getByTestId("invoice-status")).toHaveText("processed");

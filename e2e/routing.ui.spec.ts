@@ -111,6 +111,9 @@ test("a composer-sent invoice goes to the connection chosen, pinned, and says so
   const { page, ids, labels } = setup;
   await page.goto("/invoices/new");
   await page.getByRole("button", { name: /^Provider B payment payment_card/ }).click();
+  // Pinning is a choice: the composer routes automatically until "Pin to a connection" is picked.
+  await expect(page.getByRole("radio", { name: /^Route automatically/ })).toBeChecked();
+  await page.getByRole("radio", { name: /^Pin to a connection/ }).check();
   await expect(page.getByRole("combobox", { name: /^Connection/ })).toHaveValue(ids.b);
   await expect(page.getByTestId("composer-envelope")).toContainText(`"id": "${ids.b}"`);
   await page.getByRole("button", { name: "Send invoice" }).click();
@@ -121,6 +124,48 @@ test("a composer-sent invoice goes to the connection chosen, pinned, and says so
   await expect(page.getByTestId("invoice-connection")).toContainText(labels.b);
   await expect(page.getByTestId("invoice-routing-reason")).toContainText("Pinned");
   await expect(page.getByTestId("invoice-request")).toContainText(`"id": "${ids.b}"`);
+});
+
+test("a composer-sent invoice routed automatically follows the saved order and cascades like an API one", async () => {
+  test.slow();
+  const { page, ids, labels } = setup;
+  await page.goto("/invoices/new");
+  await page.getByRole("button", { name: /^Provider B payment payment_card/ }).click();
+  await expect(page.getByRole("radio", { name: /^Route automatically/ })).toBeChecked();
+  await expect(page.getByTestId("composer-route")).toHaveText(
+    `Your routing order sends it to ${labels.f} (Provider F) first, then ${labels.c}, ${labels.b} if a connection fails softly.`,
+  );
+  await page.getByRole("button", { name: "Send invoice" }).click();
+  await expect(page.getByTestId("composer-status")).toHaveText("201");
+  await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.f} (Provider F) — first in your routing order`);
+  const response = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}") as { data: { id: string; attributes: { hpp_url: string } } };
+  await page.getByRole("link", { name: "Open invoice" }).click();
+  await expect(page.getByTestId("invoice-connection")).toContainText(labels.f);
+  await expect(page.getByTestId("invoice-routing-reason")).toContainText(/first in routing order/i);
+
+  // F's sandbox refuses with a server error: the customer's payment cascades to C, as an API invoice's would.
+  await page.goto(`/connections/${ids.f}`);
+  const behaviour = page.getByTestId("sandbox-behaviour");
+  await behaviour.getByLabel("Sandbox behaviour").selectOption({ label: "Server error (5xx)" });
+  await behaviour.getByRole("button", { name: "Apply" }).click();
+  await expect(behaviour.getByTestId("sandbox-fault-current")).toHaveText("Now: Server error (5xx)");
+  await page.goto(new URL(response.data.attributes.hpp_url).pathname);
+  await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+  await page.getByLabel("Cardholder name").fill("Test Holder");
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByTestId("pay-result")).toBeVisible();
+  await page.goto(`/invoices/${response.data.id}`);
+  const attempts = page.getByTestId("invoice-attempt");
+  await expect(attempts).toHaveCount(2);
+  await expect(attempts.nth(0)).toContainText(labels.f);
+  await expect(attempts.nth(0).getByText("Failed, may go elsewhere", { exact: true })).toBeVisible();
+  await expect(attempts.nth(1)).toContainText(labels.c);
+  await expect(page.getByTestId("invoice-connection")).toContainText(labels.c);
+  await expect(page.getByTestId("invoice-routing-reason")).toContainText(/cascaded/i);
+  await page.goto(`/connections/${ids.f}`);
+  await behaviour.getByLabel("Sandbox behaviour").selectOption({ label: "Normal" });
+  await behaviour.getByRole("button", { name: "Apply" }).click();
+  await expect(behaviour.getByTestId("sandbox-fault-current")).toHaveText("Now: Normal");
 });
 
 test("a support member reads the order without controls; an owner allows pinning live invoices in Settings", async ({ browser }) => {

@@ -25,7 +25,18 @@ export function CancelPayoutButton({ invoiceId, amount, currency, inProgress }: 
   return (
     <div className="space-y-3">
       {confirming ? (
-        <div role="alertdialog" aria-labelledby="cancel-payout-title" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
+        <div
+          role="alertdialog"
+          aria-labelledby="cancel-payout-title"
+          className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm"
+          onKeyDown={(event) => {
+            // Escape keeps the payout, as "Keep it" does.
+            if (event.key === "Escape" && !pending) {
+              event.preventDefault();
+              setConfirming(false);
+            }
+          }}
+        >
           <p id="cancel-payout-title" className="font-medium text-amber-950" data-testid="cancel-payout-confirmation">
             Cancel the payout of {amount} {currency}?{" "}
             {inProgress ? "The provider stops the parts not yet paid; parts already paid stay paid." : "It has not been sent, so nothing will be paid."}

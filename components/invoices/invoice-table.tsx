@@ -1,11 +1,11 @@
 import { ModeBadge } from "@/components/connections/badges";
 import { LongValue } from "@/components/long-value";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatDateTimeParts } from "@/lib/format";
 import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import type { DashboardInvoiceListItem } from "@/lib/invoices/read/invoice-view";
 import { InvoiceStatusBadge } from "./status-badge";
 
-const cell = "py-2 pr-4 align-top max-md:p-0";
+const cell = "py-2 pr-3 align-top max-md:p-0 2xl:pr-4";
 /** Columns shown from md up only; a phone shows each invoice as a two-column card (see the row). */
 const wide = "hidden md:table-cell";
 
@@ -21,13 +21,13 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
         <caption className="sr-only">Invoices, newest first</caption>
         <thead className="text-slate-600 max-md:sr-only">
           <tr role="row">
-            <th role="columnheader" scope="col" className="py-2 pr-4 font-medium">Invoice</th>
-            <th role="columnheader" scope="col" className="py-2 pr-4 font-medium">Reference</th>
-            <th role="columnheader" scope="col" className={`${wide} py-2 pr-4 font-medium`}>Type</th>
-            <th role="columnheader" scope="col" className="py-2 pr-4 font-medium">Status</th>
-            <th role="columnheader" scope="col" className="py-2 pr-4 text-right font-medium">Amount</th>
-            <th role="columnheader" scope="col" className={`${wide} py-2 pr-4 font-medium`}>Connection</th>
-            <th role="columnheader" scope="col" className={`${wide} py-2 pr-4 font-medium`}>Mode</th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">Invoice</th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">Reference</th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>Type</th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">Status</th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 text-right font-medium 2xl:pr-4">Amount</th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>Connection</th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>Mode</th>
             <th role="columnheader" scope="col" className={`${wide} py-2 font-medium`}>Created</th>
           </tr>
         </thead>
@@ -44,12 +44,12 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
                 <LongValue value={invoice.id} href={`/invoices/${invoice.id}`} copyLabel="Copy invoice id" testId="invoice-id" />
               </td>
               <td role="cell" className={`${cell} max-md:col-start-1 max-md:row-start-2`}>
-                <LongValue value={invoice.referenceId} copyLabel="Copy reference" textClassName="md:max-w-36 2xl:max-w-48" testId="invoice-reference" />
+                <LongValue value={invoice.referenceId} copyLabel="Copy reference" textClassName="md:max-w-28 2xl:max-w-48" testId="invoice-reference" />
               </td>
               <td role="cell" className={`${cell} ${wide}`}>{invoice.direction === "payment" ? "Payment" : "Payout"}</td>
               <td role="cell" className={`${cell} max-md:col-start-2 max-md:row-start-1 max-md:text-right`}>
                 <InvoiceStatusBadge status={invoice.status} />
-                {invoice.resolution ? <span className="mt-0.5 block font-mono text-xs text-slate-600">{invoice.resolution}</span> : null}
+                {invoice.resolution ? <span className="mt-0.5 block font-mono text-xs break-all text-slate-600 md:max-w-28 2xl:max-w-none">{invoice.resolution}</span> : null}
               </td>
               <td role="cell" className={`${cell} max-md:col-start-2 max-md:row-start-2 text-right whitespace-nowrap tabular-nums`}>
                 {invoice.amount} {invoice.currency}
@@ -57,23 +57,30 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
               <td role="cell" className={`${cell} ${wide}`}>
                 {invoice.connection ? (
                   <>
-                    <span className="block">{invoice.connection.providerName}</span>
-                    <span className="block text-xs text-slate-600">
+                    {/* The label on one line (cut, whole in its title), then the provider and why the invoice went there. */}
+                    <span className="block max-w-48 truncate" title={`${invoice.connection.label}${invoice.connection.deleted ? " (deleted)" : ""}`}>
                       {invoice.connection.label}
                       {invoice.connection.deleted ? " (deleted)" : ""}
                     </span>
-                    {invoice.routingReason ? (
-                      <span className="block text-xs text-slate-600" data-testid="invoice-routing">
-                        {ROUTING_REASON_LABELS[invoice.routingReason]}
-                      </span>
-                    ) : null}
+                    <span className="block max-w-48 text-xs text-slate-600">
+                      {invoice.connection.providerName}
+                      {invoice.routingReason ? (
+                        <>
+                          {" · "}
+                          <span data-testid="invoice-routing">{ROUTING_REASON_LABELS[invoice.routingReason]}</span>
+                        </>
+                      ) : null}
+                    </span>
                   </>
                 ) : (
                   "—"
                 )}
               </td>
               <td role="cell" className={`${cell} ${wide}`}><ModeBadge mode={invoice.testMode ? "test" : "live"} /></td>
-              <td role="cell" className={`${wide} py-2 align-top 2xl:whitespace-nowrap`}>{formatDateTime(invoice.createdAt)}</td>
+              <td role="cell" className={`${wide} py-2 align-top whitespace-nowrap`} title={formatDateTime(invoice.createdAt)}>
+                <span className="block">{formatDateTimeParts(invoice.createdAt).date}</span>
+                <span className="block text-xs text-slate-600">{formatDateTimeParts(invoice.createdAt).time}</span>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -49,7 +49,7 @@ export function RoutingRow({
     return (
       <button
         type="button"
-        className="btn-secondary px-2 py-1 aria-disabled:cursor-not-allowed aria-disabled:opacity-50"
+        className="btn-secondary px-2 py-1 aria-disabled:cursor-not-allowed aria-disabled:opacity-50 max-md:min-w-11"
         aria-label={`Move ${connection.label} ${word}`}
         aria-disabled={blocked || undefined}
         data-move={word}

@@ -17,7 +17,7 @@ export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?:
               href={item.href}
               onClick={onNavigate}
               aria-current={active ? "page" : undefined}
-              className={`block rounded-md px-3 py-2 text-sm font-medium ${
+              className={`block rounded-md px-3 py-2 text-sm font-medium max-md:py-3 ${
                 active ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"
               }`}
             >

@@ -31,7 +31,7 @@ export function ViewModeSwitch({ mode }: { mode: Mode }) {
         aria-describedby="view-mode-help"
         onClick={toggle}
         data-testid="view-mode-switch"
-        className="inline-flex items-center gap-2 rounded-full py-1 pr-1 text-sm font-medium aria-disabled:cursor-wait aria-disabled:opacity-70"
+        className="inline-flex items-center gap-2 rounded-full py-1 pr-1 text-sm font-medium aria-disabled:cursor-wait aria-disabled:opacity-70 max-md:min-h-11"
       >
         <span
           aria-hidden="true"

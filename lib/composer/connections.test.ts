@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ConnectionView } from "@/lib/connections/store";
 import { findTemplate } from "./templates";
-import { composerConnections, connectionPatch, groupByProvider, templateConnection } from "./connections";
+import { composerConnections, composerRoutes, connectionPatch, groupByProvider, routableServices, routeFor, templateConnection } from "./connections";
 
 function view(overrides: Partial<ConnectionView>): ConnectionView {
   return {
@@ -60,5 +60,31 @@ describe("composerConnections", () => {
       currency: "UAH",
       test_mode: false,
     });
+  });
+});
+
+describe("automatic routing in the composer", () => {
+  const order = (id: string, entries: [string, boolean][]) => ({ id, connections: entries.map(([connectionId, enabled]) => ({ connectionId, enabled })) });
+
+  it("keeps each order's enabled connections the viewer may compose with, in order", () => {
+    const extra = view({ id: "conn_a_test2", label: "A test 2" });
+    const orders = [
+      order("payment_card_uah_hpp:test", [["conn_a_test2", true], ["conn_off", false], ["conn_a_test", true]]),
+      order("payment_card_uah_hpp:live", [["conn_a_live", true]]),
+      order("payment_card_eur_hpp:test", [["conn_off", false]]),
+    ];
+    const owner = composerConnections([...views, extra], "owner");
+    expect(composerRoutes(orders, owner)).toEqual({ "payment_card_uah_hpp:test": ["conn_a_test2", "conn_a_test"], "payment_card_uah_hpp:live": ["conn_a_live"] });
+    expect(composerRoutes(orders, composerConnections([...views, extra], "support"))).toEqual({ "payment_card_uah_hpp:test": ["conn_a_test2", "conn_a_test"] });
+    const routes = composerRoutes(orders, owner);
+    expect(routeFor(routes, owner, "payment_card_uah_hpp", true).map((c) => c.label)).toEqual(["A test 2", "A test"]);
+    expect(routeFor(routes, owner, "payment_card_uah_hpp", false).map((c) => c.label)).toEqual(["A live"]);
+    expect(routeFor(routes, owner, "payment_card_eur_hpp", true)).toEqual([]);
+  });
+
+  it("offers the services any connection offers for the invoice type, once each", () => {
+    const connections = composerConnections(views, "owner");
+    expect(routableServices(connections, "payment").map((s) => s.code)).toEqual(["payment_card_uah_hpp", "payment_card_eur_hpp"]);
+    expect(routableServices(connections, "payout").map((s) => s.code)).toEqual(["payment_card_uah"]);
   });
 });

@@ -69,3 +69,39 @@ export function connectionPatch(connection: ComposerConnection, direction: Invoi
     test_mode: connection.mode === "test",
   };
 }
+
+/** Enabled connections in routing order per `service:mode` (the routing order's id), as the page reads them. */
+export type ComposerRoutes = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * The routes the composer may show: each order's enabled connections the viewer may compose with,
+ * in order. The first takes a new invoice; the rest are where a soft failure cascades.
+ */
+export function composerRoutes(
+  orders: readonly { id: string; connections: readonly { connectionId: string; enabled: boolean }[] }[],
+  connections: readonly ComposerConnection[],
+): Record<string, string[]> {
+  const allowed = new Set(connections.map((c) => c.id));
+  const routes: Record<string, string[]> = {};
+  for (const order of orders) {
+    const ids = order.connections.filter((c) => c.enabled && allowed.has(c.connectionId)).map((c) => c.connectionId);
+    if (ids.length > 0) routes[order.id] = ids;
+  }
+  return routes;
+}
+
+/** Where an automatically routed invoice of this service and mode goes: first, then the cascade. */
+export function routeFor(routes: ComposerRoutes, connections: readonly ComposerConnection[], service: string, testMode: boolean): ComposerConnection[] {
+  const ids = routes[`${service}:${testMode ? "test" : "live"}`] ?? [];
+  return ids.map((id) => connections.find((c) => c.id === id)).filter((c): c is ComposerConnection => c !== undefined);
+}
+
+/** Services of the invoice type that at least one of the connections offers, in registry order. */
+export function routableServices(connections: readonly ComposerConnection[], direction: InvoiceDirection): ServiceSpec[] {
+  const offered = new Set(connections.flatMap((c) => servicesOf(c, direction).map((s) => s.code)));
+  const services = new Map<string, ServiceSpec>();
+  for (const service of PROVIDERS.flatMap((provider) => provider.services)) {
+    if (offered.has(service.code) && !services.has(service.code)) services.set(service.code, service);
+  }
+  return [...services.values()];
+}

@@ -29,7 +29,7 @@ const GENERAL_FIELDS: readonly CustomerFieldSpec[] = [
 ];
 
 const CONSTANT_TARGET_FIELDS: readonly CustomerFieldSpec[] = [
-  { path: "address.first_name", label: "First name", input: "text", help: "Sent as address.first_name, where the FIRST_NAME constant goes (spec 2.5)." },
+  { path: "address.first_name", label: "First name", input: "text", help: "Sent as address.first_name, where the FIRST_NAME constant goes." },
   { path: "address.last_name", label: "Last name", input: "text", help: "Sent as address.last_name, where the LAST_NAME constant goes." },
   { path: "address.email", label: "Address e-mail", input: "email", help: "Sent as address.email, where the EMAIL constant of some providers goes." },
   { path: "address.phone", label: "Address phone", input: "tel", help: "Sent as address.phone, where the PHONE constant of some providers goes." },

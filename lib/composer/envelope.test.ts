@@ -11,10 +11,21 @@ function values(overrides: Partial<ComposerValues> = {}): ComposerValues {
 }
 
 describe("buildEnvelope", () => {
-  it.each(listTemplates().map((t) => [t.id, t] as const))("turns the form values of %s back into the template's body", (_id, template) => {
+  it.each(listTemplates().map((t) => [t.id, t] as const))("turns the form values of %s back into the template's body, routed automatically", (_id, template) => {
     const built = buildEnvelope(valuesFromTemplate(template, context));
     expect(built.problems).toEqual([]);
-    expect(built.envelope).toEqual(templateEnvelope(template, context));
+    expect(built.envelope).toEqual(templateEnvelope(template, { commerceAccount: context.commerceAccount, referenceId: REFERENCE }));
+    expect(built.envelope.data).not.toHaveProperty("relationships");
+  });
+
+  it("pins the connection only when pinning is chosen; a live invoice only where the merchant allows live pins", () => {
+    const template = listTemplates()[0]!;
+    const pinned = { ...valuesFromTemplate(template, context), routing: "pin" as const };
+    expect(buildEnvelope(pinned).envelope).toEqual(templateEnvelope(template, context));
+    expect(buildEnvelope(pinned).envelope.data.relationships).toEqual({ connection: { data: { type: "connection", id: "conn_1" } } });
+    expect(buildEnvelope({ ...pinned, test_mode: false }).envelope.data).not.toHaveProperty("relationships");
+    expect(buildEnvelope({ ...pinned, test_mode: false }, { pinLive: true }).envelope.data).toHaveProperty("relationships");
+    expect(buildEnvelope({ ...pinned, routing: "auto" }, { pinLive: true }).envelope.data).not.toHaveProperty("relationships");
   });
 
   it("leaves blank customer fields out and places the customer where chosen (spec 2.1, 2.3)", () => {

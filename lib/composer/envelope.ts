@@ -108,12 +108,13 @@ export function connectionPin(connectionId: string) {
 }
 
 /**
- * The chosen connection is sent as a pin, so the invoice goes where the form says rather
- * than where the routing order would send it. Test invoices always; live ones only when the merchant
- * allows pinning them (the API refuses them otherwise), else the routing order decides.
+ * By default nothing is pinned: the API routes the invoice as any other (routing order, then the
+ * cascade). Only when the person chooses to pin is the connection sent, so the invoice goes there
+ * and nowhere else: test invoices always; live ones only when the merchant allows pinning them (the
+ * API refuses them otherwise), else the routing order decides.
  */
-export function pinsConnection(values: Pick<ComposerValues, "connection_id" | "test_mode">, options: EnvelopeOptions = {}): boolean {
-  return values.connection_id !== "" && (values.test_mode || options.pinLive === true);
+export function pinsConnection(values: Pick<ComposerValues, "routing" | "connection_id" | "test_mode">, options: EnvelopeOptions = {}): boolean {
+  return values.routing === "pin" && values.connection_id !== "" && (values.test_mode || options.pinLive === true);
 }
 
 export type EnvelopeOptions = { pinLive?: boolean };

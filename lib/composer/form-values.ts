@@ -29,6 +29,7 @@ export function blankCustomer(): CustomerValues {
 export function initialValues(input: { commerceAccount: string; referenceId: string; direction?: InvoiceDirection }): ComposerValues {
   return {
     direction: input.direction ?? "payment",
+    routing: "auto",
     connection_id: "",
     provider: "",
     service: "",
@@ -65,7 +66,10 @@ function customerValues(customer: Readonly<Record<string, unknown>> | undefined)
   return out;
 }
 
-/** A template as form values, for one merchant, one reference and the connection it picked. */
+/**
+ * A template as form values, for one merchant, one reference and the connection it picked. Routing
+ * stays automatic: the connection is only preselected for when the person chooses to pin.
+ */
 export function valuesFromTemplate(
   template: InvoiceTemplate,
   input: { commerceAccount: string; referenceId: string; connectionId: string },

@@ -30,8 +30,15 @@ describe("composerFormSchema: the API's validation, on the form's inputs", () =>
     expect(issuesOf({ ...f, service_fields: "nope" }).map((i) => i.path)).toEqual(["service_fields"]);
   });
 
-  it("asks for a connection and a reference", () => {
-    const values = { ...valuesFromTemplate(template("c-payment-amd"), context), connection_id: "", reference_id: "" };
+  it("asks for a connection when pinning, and a reference", () => {
+    const values = { ...valuesFromTemplate(template("c-payment-amd"), context), routing: "pin" as const, connection_id: "", reference_id: "" };
     expect(issuesOf(values).map((i) => i.path).sort()).toEqual(["connection_id", "reference_id"]);
+  });
+
+  it("routes automatically by default: no connection needed, a service is", () => {
+    const values = valuesFromTemplate(template("c-payment-amd"), { ...context, connectionId: "" });
+    expect(values.routing).toBe("auto");
+    expect(issuesOf(values)).toEqual([]);
+    expect(issuesOf({ ...values, service: "", currency: "" }).map((i) => i.path)).toContain("service");
   });
 });

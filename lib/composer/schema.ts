@@ -11,8 +11,11 @@ import { ENVELOPE_FIELD, pathToField } from "./pointers";
  * path names, so the browser shows the API's own messages before anything is sent.
  */
 export const composerFormSchema = composerValuesShape.superRefine((values, ctx) => {
-  if (values.connection_id === "") {
+  if (values.routing === "pin" && values.connection_id === "") {
     ctx.addIssue({ code: "custom", path: ["connection_id"], message: "Choose a connection" });
+  }
+  if (values.routing === "auto" && values.service === "") {
+    ctx.addIssue({ code: "custom", path: ["service"], message: "Choose a service" });
   }
   const { envelope, problems } = buildEnvelope(values);
   for (const problem of problems) ctx.addIssue({ code: "custom", path: problem.field.split("."), message: problem.message });

@@ -30,6 +30,8 @@ export const customerValuesShape = z.object({
 
 export const composerValuesShape = z.object({
   direction: z.enum(["payment", "payout"]),
+  /** "auto": the routing order decides, as for any API invoice; "pin": the chosen connection only. */
+  routing: z.enum(["auto", "pin"]),
   connection_id: text,
   /** Provider of the chosen connection, kept beside it so the schema alone knows which fields apply. */
   provider: text,

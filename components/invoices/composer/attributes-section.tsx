@@ -34,7 +34,7 @@ export function AttributesSection({
         form={form}
         name="amount_as_string"
         label="Send the amount as a JSON string"
-        help={'Off: a JSON number, as in the spec\'s examples. On: exactly the text typed, e.g. "100.50".'}
+        help={'Off: a JSON number, as in the example invoices. On: exactly the text typed, e.g. "100.50".'}
       />
       <TextField
         form={form}
@@ -58,7 +58,7 @@ function FlowField({ form }: { form: ComposerForm }) {
   const id = fieldId("flow");
   const error = errorAt(form, "flow");
   return (
-    <Field id={id} label="Flow" required error={error} help="charge is the only flow the spec defines.">
+    <Field id={id} label="Flow" required error={error} help="charge is the only flow there is.">
       <select className="input" {...fieldAria(id, error, true)} {...form.register("flow")}>
         <option value="charge">charge</option>
       </select>

@@ -24,7 +24,7 @@ export function CustomerSection({ form, values }: { form: ComposerForm; values: 
     : "All optional; blank ones are left out and filled from the connection's constants.";
   return (
     <Section title="Customer" description={description}>
-      <Field id={id} label="Where the customer goes" error={error} help="The same object in any one of three spots (spec 2.1).">
+      <Field id={id} label="Where the customer goes" error={error} help="The same customer object is accepted in any one of these three places.">
         <select className="input" value={values.customer_placement} {...fieldAria(id, error, true)} {...form.register("customer_placement")}>
           {PLACEMENTS.filter((p) => !p.paymentOnly || values.direction === "payment").map((placement) => (
             <option key={placement.value} value={placement.value}>

@@ -1,18 +1,19 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition, type KeyboardEvent } from "react";
 import { notify, type ToastAction } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
 import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
 import type { Role } from "@/lib/db/schema";
 import { placeApiErrors } from "@/lib/composer/api-errors";
-import { templateConnection, type ComposerConnection } from "@/lib/composer/connections";
+import { routableServices, routeFor, templateConnection, type ComposerConnection, type ComposerRoutes } from "@/lib/composer/connections";
 import { curlCommand } from "@/lib/composer/curl";
-import { buildEnvelope, envelopeText } from "@/lib/composer/envelope";
+import { buildEnvelope, envelopeText, pinsConnection } from "@/lib/composer/envelope";
 import { initialValues, valuesFromTemplate, type ComposerValues } from "@/lib/composer/form-values";
 import { newReferenceId } from "@/lib/composer/reference-id";
 import { ENVELOPE_FIELD } from "@/lib/composer/pointers";
+import { maskCardNumber } from "@/lib/invoices/contract/card";
 import type { InvoiceTemplate } from "@/lib/composer/templates";
 import { AttributesSection } from "./attributes-section";
 import { ConnectionSection } from "./connection-section";
@@ -35,6 +36,25 @@ function hostedPath(body: unknown): string | undefined {
   }
 }
 
+/** A blank payment routed automatically, with the first service a connection offers already chosen. */
+function firstValues(input: { connections: readonly ComposerConnection[]; routes: ComposerRoutes; commerceAccount: string; referenceId: string }): ComposerValues {
+  const values = initialValues({ commerceAccount: input.commerceAccount, referenceId: input.referenceId });
+  const service = routableServices(input.connections, "payment")[0];
+  if (!service) return values;
+  const first = routeFor(input.routes, input.connections, service.code, values.test_mode)[0];
+  return { ...values, service: service.code, currency: service.currency, provider: first?.provider ?? "" };
+}
+
+/** A payout with auto_process goes to the provider as soon as it is created: what the confirmation says first. */
+export function autoPayoutConfirmationText(values: ComposerValues, first: ComposerConnection | undefined, pinned: boolean): string {
+  const through = first ? `through ${first.label} (${first.providerName}, ${first.mode} mode)` : "through the first connection of your routing order";
+  const after =
+    pinned
+      ? "It is pinned to that connection, so it goes nowhere else."
+      : "If that connection fails softly, it moves on to the next one in your routing order.";
+  return `Send ${values.amount.trim()} ${values.currency} to card ${maskCardNumber(values.card_number)} ${through}? auto_process is on, so the payout is sent as soon as the invoice is created. ${after}`;
+}
+
 /** The toast after a send that produced an invoice, with where to go next. */
 function sendConfirmation(status: number, invoiceId: string, body: unknown) {
   const actions: ToastAction[] = [{ label: "Open it", href: `/invoices/${invoiceId}` }];
@@ -50,11 +70,14 @@ function sendConfirmation(status: number, invoiceId: string, body: unknown) {
 /**
  * The invoice composer: a form over every attribute of spec 2.2-2.4, validated in the
  * browser by the API's own `validateInvoice`, with the body, curl and resolved customer beside it.
+ * It routes as the API does by default (routing order, then the cascade); pinning a connection is
+ * a choice the person makes.
  * Sending posts the very body shown to the invoice API over HTTP (server action) and maps the
  * API's errors back onto the inputs by their pointers.
  */
 export function InvoiceComposer({
   connections,
+  routes = {},
   commerceAccount,
   role,
   apiBaseUrl,
@@ -62,6 +85,8 @@ export function InvoiceComposer({
   pinLive = false,
 }: {
   connections: ComposerConnection[];
+  /** Enabled connections in routing order per `service:mode`, for "Route automatically". */
+  routes?: ComposerRoutes;
   commerceAccount: string;
   role: Role;
   apiBaseUrl: string;
@@ -69,7 +94,9 @@ export function InvoiceComposer({
   /** The merchant allows pinning live invoices, so a live invoice is sent to the chosen connection too. */
   pinLive?: boolean;
 }) {
-  const form = useZodForm(() => import("@/lib/composer/schema").then((m) => m.composerFormSchema), { defaultValues: initialValues({ commerceAccount, referenceId: initialReferenceId }) });
+  const form = useZodForm(() => import("@/lib/composer/schema").then((m) => m.composerFormSchema), {
+    defaultValues: firstValues({ connections, routes, commerceAccount, referenceId: initialReferenceId }),
+  });
   const values = form.watch();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
@@ -78,18 +105,41 @@ export function InvoiceComposer({
 
   const { envelope } = buildEnvelope(values, { pinLive });
   const body = envelopeText(envelope);
-  const connection = connections.find((c) => c.id === values.connection_id);
+  const route = routeFor(routes, connections, values.service, values.test_mode);
+  // The connection the invoice goes to first: the pinned one, or the first of the routing order.
+  const connection = pinsConnection(values, { pinLive }) ? connections.find((c) => c.id === values.connection_id) : route[0];
 
   const applyTemplate = (template: InvoiceTemplate) => {
     const match = templateConnection(connections, template);
     const next = valuesFromTemplate(template, { commerceAccount, referenceId: newReferenceId(), connectionId: match?.id ?? "" });
     form.reset(role === "owner" ? next : { ...next, test_mode: true });
-    setNotice({ template, connectionLabel: match?.label });
+    const routed = routeFor(routes, connections, template.service, true)[0];
+    setNotice({ template, connectionLabel: routed?.label });
     setResult(undefined);
     setMessage(undefined);
   };
 
-  const onSubmit = form.handleSubmit((submitted: ComposerValues) =>
+  // Money leaves at once for a payout with auto_process: such a send asks first (Confirm, or Cancel / Escape).
+  const [confirming, setConfirming] = useState<ComposerValues>();
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const submitRef = useRef<HTMLDivElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      asked.current = true;
+      confirmRef.current?.focus();
+    } else if (asked.current) {
+      asked.current = false;
+      submitRef.current?.querySelector("button")?.focus();
+    }
+  }, [confirming]);
+
+  const onSubmit = form.handleSubmit((submitted: ComposerValues) => {
+    if (submitted.direction === "payout" && submitted.options.auto_process) setConfirming(submitted);
+    else send(submitted);
+  });
+
+  const send = (submitted: ComposerValues) =>
     startTransition(async () => {
       setMessage(undefined);
       setResult(undefined);
@@ -105,8 +155,25 @@ export function InvoiceComposer({
       }
       setResult(sent.data);
       setMessage(applyActionErrors(form, placeApiErrors(sent.data.status, sent.data.body)));
-    }),
-  );
+    });
+
+  // The confirmation states one body: changing the form meanwhile takes it away (send again to be asked anew).
+  const asking = confirming && envelopeText(buildEnvelope(confirming, { pinLive }).envelope) === body ? confirming : undefined;
+
+  const confirmSend = () => {
+    const stated = asking;
+    if (!stated) return;
+    // Focus goes to the result (or the field in error) once the send is over, not back to the button.
+    asked.current = false;
+    setConfirming(undefined);
+    send(stated);
+  };
+  const onConfirmKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      setConfirming(undefined);
+    }
+  };
 
   const alert = message ?? errorAt(form, ENVELOPE_FIELD);
   return (
@@ -114,15 +181,44 @@ export function InvoiceComposer({
       <div className="min-w-0 space-y-6">
         <TemplatePicker onApply={applyTemplate} notice={notice} role={role} />
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Compose invoice">
-          <ConnectionSection form={form} values={values} connections={connections} role={role} pinLive={pinLive} />
-          <AttributesSection form={form} values={values} role={role} connection={connection} />
+          <ConnectionSection form={form} values={values} connections={connections} routes={routes} role={role} pinLive={pinLive} />
+          <AttributesSection form={form} values={values} role={role} connection={values.routing === "pin" ? connection : undefined} />
           <OptionsSection form={form} values={values} />
           <CustomerSection form={form} values={values} />
           <div className="space-y-3">
             <FormAlert message={alert} />
-            <SubmitButton pending={pending} pendingLabel="Sending…">
-              Send invoice
-            </SubmitButton>
+            {asking ? (
+              <div
+                role="alertdialog"
+                aria-labelledby="composer-confirm-title"
+                aria-describedby="composer-confirm-text"
+                className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm"
+                onKeyDown={onConfirmKey}
+              >
+                <p id="composer-confirm-title" className="font-semibold text-amber-950">
+                  Confirm the payout
+                </p>
+                <p id="composer-confirm-text" className="mt-1 text-amber-950" data-testid="composer-payout-confirmation">
+                  {pinsConnection(asking, { pinLive })
+                    ? autoPayoutConfirmationText(asking, connections.find((c) => c.id === asking.connection_id), true)
+                    : autoPayoutConfirmationText(asking, routeFor(routes, connections, asking.service, asking.test_mode)[0], false)}
+                </p>
+                <div className="mt-3 flex flex-wrap gap-3">
+                  <button ref={confirmRef} type="button" className="btn-primary" onClick={confirmSend}>
+                    Confirm payout
+                  </button>
+                  <button type="button" className="btn-secondary" onClick={() => setConfirming(undefined)}>
+                    Cancel
+                  </button>
+                </div>
+              </div>
+            ) : (
+              <div ref={submitRef}>
+                <SubmitButton pending={pending} pendingLabel="Sending…">
+                  Send invoice
+                </SubmitButton>
+              </div>
+            )}
           </div>
         </form>
       </div>

@@ -19,7 +19,7 @@ export function OptionsSection({ form, values }: { form: ComposerForm; values: C
   const options = optionsFor(values.direction, values.provider);
   return (
     <>
-      <Section title="Options" description="The options spec 2.4 shows for this invoice type and provider.">
+      <Section title="Options" description="The options that apply to this invoice type and provider.">
         <div className="grid gap-3 sm:grid-cols-2">
           {options.map((name) =>
             name === "attempts_limit" ? (
@@ -46,7 +46,7 @@ export function OptionsSection({ form, values }: { form: ComposerForm; values: C
             required
             inputMode="numeric"
             autoComplete="off"
-            help="A full card number, or masked as in spec 4.2 (first six and last four digits, * between). The API stores and returns only the mask."
+            help="A full card number, or masked: the first six and last four digits with * between. Only the masked number is stored and returned."
           />
         </Section>
       ) : (

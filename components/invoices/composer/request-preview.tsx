@@ -94,7 +94,7 @@ function CopyButton({ text }: { text: string }) {
 function ResolvedCustomer({ data, connection }: { data: unknown; connection: ComposerConnection | undefined }) {
   const kind = connection && getKind(connection.provider, connection.kind);
   if (!connection || !kind) {
-    return <p className="mt-2 text-sm text-slate-600">Choose a connection to see what its provider receives.</p>;
+    return <p className="mt-2 text-sm text-slate-600">Choose a service, or a connection to pin, to see what the provider receives.</p>;
   }
   const result = resolveCustomer({ data, constants: connection.constants, constantSpecs: kind.constants, defaults: kind.defaults });
   return (

@@ -7,7 +7,7 @@ import { listTemplates, type InvoiceTemplate } from "@/lib/composer/templates";
 
 export type TemplateNotice = { template: InvoiceTemplate; connectionLabel?: string };
 
-/** One button per provider example of spec 4; choosing one fills the whole form. */
+/** One button per provider example (spec 4); choosing one fills the whole form, routed automatically. */
 export function TemplatePicker({
   onApply,
   notice,
@@ -20,9 +20,9 @@ export function TemplatePicker({
   return (
     <section className="card" aria-labelledby="composer-templates-heading">
       <h2 id="composer-templates-heading" className="text-base font-semibold">
-        Start from a spec example
+        Start from an example
       </h2>
-      <p className="mt-1 text-sm text-slate-600">Fills the form with the provider&apos;s example of spec section 4 and a fresh reference.</p>
+      <p className="mt-1 text-sm text-slate-600">Fills the form with a provider&apos;s example invoice and a fresh reference.</p>
       <ul className="mt-3 grid gap-2 sm:grid-cols-2">
         {listTemplates().map((template) => (
           <li key={template.id}>
@@ -51,14 +51,14 @@ function NoticeText({ notice, role }: { notice: TemplateNotice; role: Role }) {
   if (connectionLabel) {
     return (
       <p className="rounded-md bg-brand-50 p-3 text-slate-800">
-        Filled in from <strong>{template.label}</strong> with connection {connectionLabel}. {template.description}
+        Filled in from <strong>{template.label}</strong>, routed automatically: it goes to {connectionLabel} first. {template.description}
       </p>
     );
   }
   const name = getProvider(template.provider)?.name ?? template.provider;
   return (
     <p className="rounded-md bg-amber-50 p-3 text-amber-900">
-      Connect {name} first: no enabled test-mode {name} connection offers {template.service}.{" "}
+      Connect {name} first: no enabled test-mode connection offers {template.service}.{" "}
       {role === "owner" ? (
         <Link href={`/providers/${template.provider}`} className="font-medium underline">
           Open {name}

@@ -53,7 +53,7 @@ export const providerA: ProviderSpec = {
         selectField({
           id: "api_type",
           label: "API type",
-          help: "Choose the API type of your Provider A provider account, as shown in its merchant portal.",
+          help: "How this account takes payments: on Provider A's hosted page or directly from your server. Provider A's merchant portal shows which.",
           options: [
             { value: "payment_page", label: "Hosted payment page" },
             { value: "direct", label: "Direct (host-to-host)" },

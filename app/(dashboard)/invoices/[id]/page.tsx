@@ -74,7 +74,16 @@ export default async function InvoicePage({ params }: Params) {
         </InvoiceSection>
         {canProcessPayout ? (
           <InvoiceSection id="process" title="Send to the provider">
-            <ProcessPayoutButton invoiceId={invoice.id} />
+            <ProcessPayoutButton
+              payout={{
+                id: invoice.id,
+                amount: invoice.amount,
+                currency: invoice.currency,
+                cardNumberMasked: invoice.cardNumberMasked,
+                connection: invoice.connection,
+                pinned: invoice.routingReason === "pinned",
+              }}
+            />
           </InvoiceSection>
         ) : null}
         {canCancelPayout ? (

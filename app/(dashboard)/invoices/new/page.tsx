@@ -8,14 +8,17 @@ import { listConnections } from "@/lib/connections/queries";
 import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { invoiceApiBaseUrl } from "@/lib/composer/base-url";
-import { composerConnections } from "@/lib/composer/connections";
+import { composerConnections, composerRoutes } from "@/lib/composer/connections";
+import { getRoutingOrders } from "@/lib/routing/orders";
 
 export const metadata: Metadata = { title: "New invoice" };
 
 export default async function NewInvoicePage() {
   const viewer = await requirePageViewer();
   const role = viewer.user.role;
-  const views = await listConnections(await getDb(), viewer.merchant.id, { state: "enabled" });
+  const db = await getDb();
+  const [views, orders] = await Promise.all([listConnections(db, viewer.merchant.id, { state: "enabled" }), getRoutingOrders(db, viewer.merchant.id)]);
+  const connections = composerConnections(views, role);
   // Shown in the curl command only: the address a client outside would use. The server action
   // itself posts to invoiceApiBaseUrl(), never to anything the request's Host names.
   const configured = invoiceApiBaseUrl(process.env.INVOICE_API_BASE_URL, process.env.PORT);
@@ -43,7 +46,8 @@ export default async function NewInvoicePage() {
         }
       />
       <InvoiceComposer
-        connections={composerConnections(views, role)}
+        connections={connections}
+        routes={composerRoutes(orders, connections)}
         commerceAccount={viewer.merchant.commerceAccount}
         role={role}
         apiBaseUrl={shownBase}
