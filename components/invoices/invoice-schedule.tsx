@@ -55,7 +55,6 @@ export function InvoiceScheduleView({ invoiceId, schedule }: { invoiceId: string
                 <td className="py-1">
                   {STATES[item.state] ?? item.state}
                   {item.retries > 0 ? `, ${item.retries} ${item.retries === 1 ? "retry" : "retries"} so far` : ""}
-                  {item.obsolete ? <span className="text-slate-600">; no longer needed, will do nothing</span> : null}
                 </td>
               </tr>
             ))}
