@@ -123,6 +123,8 @@ test("a paid invoice of 120 EUR: one amount format everywhere, settled words, no
   const schedule = page.getByTestId("invoice-schedule");
   await expect(schedule.getByTestId("schedule-empty")).toHaveText("Nothing is scheduled for this invoice.");
   await expect(schedule).not.toContainText("Expiry check");
+  await expect(schedule.getByTestId("schedule-expires")).toContainText("(it no longer expires: the invoice is processed)");
+  await expect(schedule).not.toContainText("Expires at");
   page.on("request", (request) => {
     if (request.url().includes(`/api/dashboard/invoices/${id}`)) requests.push(request.url());
   });

@@ -30,6 +30,9 @@ export type InvoiceSchedule = {
   final: boolean;
   /** The lifetime is over. */
   pastLifetime: boolean;
+  /** Whether the invoice may still expire; a paid, failed for good or expired one no longer does. */
+  mayExpire: boolean;
+  status: InvoiceRow["status"];
   /** The attempt a status request would ask about, or why there is none. */
   check: { possible: true; attemptSeq: number; attemptStatus: string } | { possible: false; reason: string };
   items: ScheduledItem[];
@@ -80,6 +83,8 @@ export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId:
     expiresAt: invoice.expiresAt.toISOString(),
     final: isFinal(invoice.status, { attemptsExhausted: attemptsExhausted(invoice) }) || invoice.status === "processed" || invoice.status === "partially_processed",
     pastLifetime: isPastLifetime(invoice),
+    mayExpire: isExpirableStatus(invoice.status),
+    status: invoice.status,
     check:
       refused || !attempt
         ? { possible: false, reason: `Nothing to ask the provider: ${refused ?? "no attempt is waiting"}.` }

@@ -138,6 +138,8 @@ describe("lifetime at creation", () => {
     expect((await listScheduledJobs(t.db, id)).map((job) => job.name)).toContain("invoice-expire");
     const after = await readInvoiceSchedule(t.db, m.merchantId, id);
     expect(after?.items.map((item) => item.label)).toEqual([]);
+    expect(before).toMatchObject({ mayExpire: true, status: "created" });
+    expect(after).toMatchObject({ mayExpire: false, status: "processed" });
   });
 
   it("the API's read of an overdue invoice expires it on the spot, before any sweep", async () => {
