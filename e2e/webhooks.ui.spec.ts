@@ -192,6 +192,7 @@ sharedTest("Settings and the docs page say which callback URLs this server accep
   await expect(table.getByRole("row", { name: /^Production/ })).toContainText("https:// on the public internet");
   await expect(table.getByRole("row", { name: /^Anywhere else/ })).toContainText("http:// and https://, private and loopback addresses included");
   await expectNoSeriousViolations(page);
+  if (SCREENSHOTS) await page.getByRole("region", { name: "Which callback URLs are accepted" }).screenshot({ path: `${SCREENSHOTS}/docs-webhooks-urls.png` });
 });
 
 sharedTest("the docs page shows the payload, the headers and the verification function the receivers here use", async ({ page }) => {
