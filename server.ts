@@ -16,6 +16,7 @@ import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
 import { hasMalformedEscape, isApiPath } from "@/lib/http/paths";
 import { stopJobs } from "@/lib/jobs/queue";
+import { outboxPageEnabled, smtpUrl } from "@/lib/mail/config";
 import { startServer } from "@/lib/server-start";
 import { answerClientError } from "@/server/client-error";
 import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
@@ -103,6 +104,9 @@ server.on("clientError", (error: NodeJS.ErrnoException, socket) => answerClientE
 
 server.listen(port, hostname, () => {
   console.log(`Payment Orchestrator listening on http://${hostname}:${port}`);
+  // Where sign-up links, resets and invitations go (lib/mail/config.ts).
+  if (outboxPageEnabled()) console.log(`Mail is not sent (no SMTP_URL): read it at ${publicBaseUrl()}/outbox`);
+  else if (!smtpUrl()) console.log("Mail is not sent (no SMTP_URL) and /outbox is off in production: list it with npm run admin -- outbox");
 });
 /** How long a stop waits for the requests in flight before closing their connections. */
 const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 25_000);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn, signUp } from "./support/accounts";
+import { newAccount, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { waitForHydration } from "./support/dev-server";
 import { linkFromOutbox } from "./support/mail";
@@ -22,6 +22,28 @@ async function shot(page: Page, name: string) {
 }
 
 const newPassword = () => `new-pass-${randomBytes(4).toString("hex")}7`;
+
+test("Sign-up without SMTP: 'Check your e-mail' says the message is in the outbox and links there; the outbox holds it", async ({ page }) => {
+  const account = newAccount();
+  await page.goto("/sign-up");
+  await waitForHydration(page, "form");
+  await page.getByLabel("Your name").fill(account.name);
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByLabel("Business name").fill(`${account.name} Ltd`);
+  await page.getByLabel("Commerce account").fill(account.commerceAccount);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  // The e2e server has no SMTP_URL and serves /outbox (playwright.config.ts): the page says where the message is.
+  const where = page.getByTestId("sign-up-outbox");
+  await expect(where).toContainText("This server does not send e-mail (no SMTP_URL is set)");
+  await expect(where).toContainText(account.email);
+  await expectNoSeriousViolations(page);
+  await shot(page, "sign-up-check-outbox");
+  await where.getByRole("link", { name: "outbox" }).click();
+  await expect(page).toHaveURL(/\/outbox$/);
+  await expect(page.getByTestId("outbox-message").filter({ hasText: account.email }).first()).toContainText("sign-up/confirm");
+});
 
 test("Settings: the owner renames the business and changes the password by keyboard; only the new password signs in", async ({ page, browser }) => {
   const account = await signUp(page);

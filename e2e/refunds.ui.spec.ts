@@ -110,6 +110,58 @@ test("a refund the provider takes as pending settles on its own: the provider's 
   await expect(page.getByRole("region", { name: "Timeline" }).getByTestId("timeline-refund-step")).toHaveText([/Refund of 10\.31 EUR asked for/, /Refund of 10\.31 EUR refunded/]);
 });
 
+test("a paid invoice of 120 EUR: one amount format everywhere, settled words, nothing polled or scheduled; the list's status filter offers what can happen", async ({ browser, page }) => {
+  const requests: string[] = [];
+  await paidInvoicePage(browser, page, "120");
+  const id = page.url().split("/").at(-1)!;
+  await expect(page.getByTestId("invoice-status")).toHaveText("processed");
+  await expect(page.getByTestId("invoice-amount")).toHaveText("120.00 EUR");
+  await expect(page.getByTestId("processed-amount")).toHaveText("120.00 EUR");
+  await expect(page.getByTestId("refunded-amount")).toHaveText("0.00 EUR");
+  // A processed payment changes only when a refund is asked for: the page says so and stops checking.
+  await expect(page.getByTestId("invoice-live")).toHaveText("Settled: it changes only if a refund is asked for.");
+  const schedule = page.getByTestId("invoice-schedule");
+  await expect(schedule.getByTestId("schedule-empty")).toHaveText("Nothing is scheduled for this invoice.");
+  await expect(schedule).not.toContainText("Expiry check");
+  await expect(schedule.getByTestId("schedule-expires")).toContainText("(it no longer expires: the invoice is processed)");
+  await expect(schedule).not.toContainText("Expires at");
+  page.on("request", (request) => {
+    if (request.url().includes(`/api/dashboard/invoices/${id}`)) requests.push(request.url());
+  });
+  // Longer than the 3 s the page checks at while an invoice can change on its own.
+  await page.waitForTimeout(4_000);
+  expect(requests).toEqual([]);
+  await expectNoSeriousViolations(page);
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/processed-settled.png`, fullPage: true });
+
+  // Refunded in full, it is final.
+  const section = page.getByTestId("invoice-refunds");
+  await section.getByRole("button", { name: "Refund", exact: true }).click();
+  await expect(section.getByLabel("Amount (EUR)")).toHaveValue("120.00");
+  await section.getByRole("button", { name: "Review refund" }).click();
+  await expect(section.getByTestId("refund-confirmation")).toHaveText(/Refund 120\.00 EUR to /);
+  await section.getByRole("button", { name: "Confirm refund" }).click();
+  await expect(section.getByTestId("refund-result")).toHaveText("Refund of 120.00 EUR refunded.");
+  await expect(page.getByTestId("invoice-status")).toHaveText("refunded");
+  await expect(page.getByTestId("invoice-live")).toHaveText("Final: this invoice will not change any more.");
+
+  await page.goto("/invoices");
+  await expect(page.locator(`[data-testid="invoice-row"][data-invoice-id="${id}"]`)).toContainText("120.00 EUR");
+  const status = page.getByLabel("Status");
+  const offered = async () => status.locator("option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value).filter(Boolean));
+  const any = await offered();
+  expect(any).toEqual(expect.arrayContaining(["refunding", "partially_refunded", "refunded", "canceling", "canceled", "partially_canceled"]));
+  expect(any).not.toContain("terminated");
+  await page.goto("/invoices?type=payment");
+  const payments = await offered();
+  expect(payments).toEqual(expect.arrayContaining(["processed", "refunding", "partially_refunded", "refunded"]));
+  expect(payments.filter((value) => ["canceling", "canceled", "partially_canceled", "terminated"].includes(value))).toEqual([]);
+  await page.goto("/invoices?type=payout");
+  const payouts = await offered();
+  expect(payouts).toEqual(expect.arrayContaining(["canceling", "canceled", "partially_canceled"]));
+  expect(payouts.filter((value) => ["refunding", "partially_refunded", "refunded", "terminated"].includes(value))).toEqual([]);
+});
+
 /**
  * A merchant with a Provider B test connection and a payment of `amount` EUR its customer paid on
  * the hosted page (4242); the owner then signed in on the invoice's page. Returns the connection's id.

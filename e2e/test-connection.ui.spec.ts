@@ -1,7 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PROVIDERS, type ConnectionKind } from "../lib/providers";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
+import { randomBytes } from "node:crypto";
+import { UNSAVED_CHECKED } from "../lib/actions/test-connection-message";
 import { createApiKey, signUp } from "./support/accounts";
+import { expectNoSeriousViolations } from "./support/axe";
 import { openConnectForm, textbox, uniqueLabel } from "./support/connections";
 import { sharedTest } from "./support/fixtures";
 
@@ -41,18 +44,43 @@ for (const provider of PROVIDERS) {
   }
 }
 
-sharedTest("New connection form: Test connection before saving refuses a wrong secret and names the fields it may be, then accepts the right one", async ({ page, merchant }) => {
+const SCREENSHOTS = process.env.UI_SCREENSHOTS_DIR;
+
+sharedTest("New connection form: Test connection before saving checks the typed credentials in the sandbox and says they are not saved yet; saved, the connection's own Test accepts them", async ({ page }) => {
   const credentials = sampleCredentials("provider-b", "h2h", "test");
-  await seedConnection(page, merchant.apiKey, "provider-b", "h2h", credentials);
+  const terminal = `TERM-${randomBytes(4).toString("hex")}`;
   const form = await openConnectForm(page, "provider-b", "H2H merchant account");
-  await textbox(page, "Terminal ID").fill(String(credentials.terminal_id));
-  await form.getByLabel("Secret key").fill("a-wrong-secret-value");
-  await form.getByRole("button", { name: "Test connection" }).click();
-  const result = form.getByTestId("test-connection-result");
-  // B refuses an unknown terminal and a wrong secret alike, so both are named.
-  await expect(result).toHaveText("Credentials refused — check Terminal ID and Secret key");
+  await textbox(page, "Terminal ID").fill(terminal);
   await form.getByLabel("Secret key").fill(String(credentials.secret_key));
   await form.getByRole("button", { name: "Test connection" }).click();
-  await expect(result).toHaveText("Reachable — credentials accepted");
-  await expect(page).toHaveURL(/\/providers\/provider-b$/);
+  // No sandbox account has this terminal yet: the sandbox checked the request made with what was typed.
+  await expect(form.getByTestId("test-connection-result")).toHaveText("Reachable — the sandbox accepted these credentials (not saved yet)");
+  await expect(form.getByTestId("test-connection-detail")).toHaveText(UNSAVED_CHECKED.test);
+  await expectNoSeriousViolations(page);
+  if (SCREENSHOTS) await form.screenshot({ path: `${SCREENSHOTS}/test-before-save-accepted.png` });
+  const label = uniqueLabel("B before save");
+  await textbox(page, "Label").fill(label);
+  await form.getByRole("button", { name: "Save connection" }).click();
+  await expect(page).toHaveURL(/\/connections\/conn_/);
+  await page.getByRole("button", { name: "Test connection" }).click();
+  await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
+});
+
+sharedTest("New connection form: after an empty Test marks the fields, filling them and pressing Test once sends it", async ({ page }) => {
+  const form = await openConnectForm(page, "provider-b", "H2H merchant account");
+  const result = form.getByTestId("test-connection-result");
+  await form.getByRole("button", { name: "Test connection" }).click();
+  await expect(result).toHaveText("Please correct the marked fields.");
+  await expect(textbox(page, "Terminal ID")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Secret key")).toHaveAttribute("aria-invalid", "true");
+  if (SCREENSHOTS) await form.screenshot({ path: `${SCREENSHOTS}/test-before-save-empty.png` });
+  // Typed in, the marks go as the fields are fixed, not on the next press (which would move the button under the pointer).
+  await textbox(page, "Terminal ID").fill(`TERM-${randomBytes(4).toString("hex")}`);
+  await form.getByLabel("Secret key").fill(randomBytes(24).toString("base64url"));
+  await expect(form.getByLabel("Secret key")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(textbox(page, "Terminal ID")).not.toHaveAttribute("aria-invalid", "true");
+  // One press as a person makes it: the button is held down a moment before it is let go.
+  await form.getByRole("button", { name: "Test connection" }).click({ delay: 150 });
+  await expect(result).toHaveText("Reachable — the sandbox accepted these credentials (not saved yet)");
+  await expectNoSeriousViolations(page);
 });

@@ -179,6 +179,22 @@ test("owner sets the callback URL, sees the secret once, sends a test event, and
 });
 
 // Any signed-in owner will do: the worker's shared merchant (e2e/support/fixtures.ts).
+/** The e2e server: production, with the operator's allowance for private receivers (playwright.config.ts). */
+const URL_RULES =
+  "This server accepts https:// URLs, private and loopback addresses included (WEBHOOKS_ALLOW_PRIVATE_URLS=1); plain http:// only to a loopback address written as such, such as http://127.0.0.1:4000/webhooks.";
+
+sharedTest("Settings and the docs page say which callback URLs this server accepts, in its environment and in each", async ({ page }) => {
+  await page.goto("/settings");
+  await expect(page.locator("#webhook-url-help")).toContainText(URL_RULES);
+  await page.getByRole("link", { name: /Webhooks docs/ }).click();
+  await expect(page.getByTestId("webhook-url-rules")).toHaveText(URL_RULES);
+  const table = page.getByRole("table", { name: "Callback URLs each environment accepts" });
+  await expect(table.getByRole("row", { name: /^Production/ })).toContainText("https:// on the public internet");
+  await expect(table.getByRole("row", { name: /^Anywhere else/ })).toContainText("http:// and https://, private and loopback addresses included");
+  await expectNoSeriousViolations(page);
+  if (SCREENSHOTS) await page.getByRole("region", { name: "Which callback URLs are accepted" }).screenshot({ path: `${SCREENSHOTS}/docs-webhooks-urls.png` });
+});
+
 sharedTest("the docs page shows the payload, the headers and the verification function the receivers here use", async ({ page }) => {
   await page.goto("/settings");
   await page.getByRole("link", { name: /Webhooks docs/ }).click();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatMinor, InvalidAmountError, minorDigitsOf, parseAmount, toMinorUnits } from "@/lib/money";
+import { formatMinor, formatMoney, InvalidAmountError, minorDigitsOf, parseAmount, toMinorUnits } from "@/lib/money";
 
 describe("parseAmount", () => {
   it.each([
@@ -84,5 +84,22 @@ describe("formatMinor", () => {
     [99999999999999n, "999999999999.99"],
   ])("%s → %s", (minor, text) => {
     expect(formatMinor(minor, "EUR")).toBe(text);
+  });
+});
+
+describe("formatMoney (one format per currency in the dashboard)", () => {
+  it("writes the currency's decimals whatever the text had, so 120 and 100.50 read alike", () => {
+    expect(formatMoney("120", "EUR")).toBe("120.00 EUR");
+    expect(formatMoney("100.5", "EUR")).toBe("100.50 EUR");
+    expect(formatMoney("100.50", "EUR")).toBe("100.50 EUR");
+    expect(formatMoney("0", "UAH")).toBe("0.00 UAH");
+  });
+  it("minor units through formatMinor", () => {
+    expect(formatMoney(12000n, "EUR")).toBe("120.00 EUR");
+    expect(formatMoney(5n, "AMD")).toBe("0.05 AMD");
+  });
+  it("text that is not an amount of the currency is shown as it is", () => {
+    expect(formatMoney("1.234", "EUR")).toBe("1.234 EUR");
+    expect(formatMoney("n/a", "EUR")).toBe("n/a EUR");
   });
 });

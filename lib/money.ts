@@ -102,3 +102,17 @@ export function formatMinor(minor: bigint, currency: string): string {
   if (digits === 0) return sign + absolute;
   return `${sign}${absolute.slice(0, -digits)}.${absolute.slice(-digits)}`;
 }
+
+/**
+ * An amount as every page of the dashboard shows it, one format per currency: the currency's
+ * decimals always written, then the code ("120" EUR → "120.00 EUR", 10050n → "100.50 EUR").
+ * Decimal text with more decimals than the currency has (never stored) is shown as it is.
+ */
+export function formatMoney(amount: string | bigint, currency: string): string {
+  if (typeof amount === "bigint") return `${formatMinor(amount, currency)} ${currency}`;
+  const match = DECIMAL.exec(amount);
+  const digits = minorDigitsOf(currency);
+  const fraction = match?.[2] ?? "";
+  if (!match || fraction.length > digits) return `${amount} ${currency}`;
+  return `${match[1]}${digits === 0 ? "" : `.${fraction.padEnd(digits, "0")}`} ${currency}`;
+}

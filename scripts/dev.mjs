@@ -11,7 +11,10 @@ const port = process.env.PORT || "3000";
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 
 console.log(`\n  Payment Orchestrator: http://localhost:${port}`);
-console.log("  Create an account at /sign-up, or seed a demo merchant with: npm run admin -- seed-demo (server stopped)\n");
+console.log("  Create an account at /sign-up, or seed a demo merchant with: npm run admin -- seed-demo (server stopped)");
+// lib/mail/config.ts: without SMTP_URL, mail is kept in the outbox, served at /outbox outside production.
+if (process.env.SMTP_URL?.trim()) console.log("  Mail is sent through SMTP_URL.\n");
+else console.log(`  Mail is not sent (no SMTP_URL): sign-up links, resets and invitations are at http://localhost:${port}/outbox\n`);
 
 const child = spawn(process.execPath, [nextBin, "dev", "--port", port], {
   stdio: "inherit",

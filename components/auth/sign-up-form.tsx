@@ -27,7 +27,8 @@ const FIELDS = [
   },
 ] as const;
 
-export function SignUpForm() {
+/** `outbox`: this server keeps its mail at /outbox instead of sending it (lib/mail/config.ts). */
+export function SignUpForm({ outbox = false }: { outbox?: boolean }) {
   const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.signUpSchema), {
     defaultValues: { name: "", email: "", password: "", merchantName: "", commerceAccount: "" },
   });
@@ -40,9 +41,19 @@ export function SignUpForm() {
     return (
       <div role="status" className="space-y-2 rounded-md border border-green-200 bg-green-50 p-4 text-sm text-green-900">
         <h2 className="font-semibold">Check your e-mail</h2>
-        <p>
-          We sent a message to <strong>{sentTo}</strong>. Open the link in it to finish creating your account (it works for 24 hours).
-        </p>
+        {outbox ? (
+          <p data-testid="sign-up-outbox">
+            This server does not send e-mail (no SMTP_URL is set): the message to <strong>{sentTo}</strong> is in the{" "}
+            <Link className="font-medium text-brand-700 underline" href="/outbox">
+              outbox
+            </Link>
+            . Open the link in it to finish creating your account (it works for 24 hours).
+          </p>
+        ) : (
+          <p>
+            We sent a message to <strong>{sentTo}</strong>. Open the link in it to finish creating your account (it works for 24 hours).
+          </p>
+        )}
         <p>
           Nothing arrived? Check the spelling and your spam folder, or{" "}
           <Link className="font-medium text-brand-700 underline" href="/sign-in">

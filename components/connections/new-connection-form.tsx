@@ -51,7 +51,14 @@ export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { provid
   const { errors } = form.formState;
   const idPrefix = `new-${kind.kind}`;
   // Tests the values as typed, before saving; refused input lands on its fields like a save's.
-  const test = useTestConnection((result) => applyActionErrors(anyForm, result));
+  const test = useTestConnection((result) => {
+    const message = applyActionErrors(anyForm, result);
+    // A field a Test marked is checked again as it is typed in (as after Save), so its mark goes
+    // while it is fixed. Otherwise the mark went on the blur of the next press of Test, and the
+    // line it took went with it: the button moved up under the pointer and the press was lost.
+    for (const name of Object.keys(result.fieldErrors)) anyForm.setValue(name, anyForm.getValues(name), { shouldTouch: true });
+    return message;
+  });
 
   const { onSubmit, pending, message } = useActionForm(form, createConnectionAction, {
     focusSummary,

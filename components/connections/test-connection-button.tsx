@@ -29,13 +29,21 @@ export function useTestConnection(onRefused?: (result: Extract<ActionResult<Heal
   return { pending, report, error, run };
 }
 
-/** The answer in plain words, announced politely: "Testing…", then the result. */
+/** The answer in plain words, announced politely: "Testing…", then the result and what was checked. */
 export function TestConnectionResult({ state }: { state: TestConnectionState }) {
   const text = state.pending ? "Testing…" : (state.report?.message ?? state.error);
   const good = state.report?.kind === "ok";
+  const detail = state.pending ? undefined : state.report?.detail;
   return (
-    <p role="status" aria-live="polite" data-testid="test-connection-result" className={`text-sm ${good ? "text-green-800" : state.pending ? "text-slate-600" : "text-red-700"}`}>
-      {text}
-    </p>
+    <div role="status" aria-live="polite" className="space-y-1">
+      <p data-testid="test-connection-result" className={`text-sm ${good ? "text-green-800" : state.pending ? "text-slate-600" : "text-red-700"}`}>
+        {text}
+      </p>
+      {detail ? (
+        <p data-testid="test-connection-detail" className="text-xs text-slate-600">
+          {detail}
+        </p>
+      ) : null}
+    </div>
   );
 }

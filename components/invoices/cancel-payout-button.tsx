@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
+import { formatMoney } from "@/lib/money";
 
 /** Cancel payout for a payout not yet completed: asks first, then says what the provider did. */
 export function CancelPayoutButton({ invoiceId, amount, currency, inProgress }: { invoiceId: string; amount: string; currency: string; inProgress: boolean }) {
@@ -38,7 +39,7 @@ export function CancelPayoutButton({ invoiceId, amount, currency, inProgress }: 
           }}
         >
           <p id="cancel-payout-title" className="font-medium text-amber-950" data-testid="cancel-payout-confirmation">
-            Cancel the payout of {amount} {currency}?{" "}
+            Cancel the payout of {formatMoney(amount, currency)}?{" "}
             {inProgress ? "The provider stops the parts not yet paid; parts already paid stay paid." : "It has not been sent, so nothing will be paid."}
           </p>
           <div className="mt-3 flex flex-wrap gap-3">

@@ -2,6 +2,7 @@ import { ModeBadge } from "@/components/connections/badges";
 import type { DashboardAttempt, DashboardExchange, DashboardSandboxRecord } from "@/lib/invoices/read/invoice-attempts";
 import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import { formatMoment } from "./invoice-client";
+import { formatMoney } from "@/lib/money";
 
 /**
  * The invoice's attempts as a timeline: which connection each try went to and why,
@@ -48,7 +49,7 @@ function SandboxReceived({ record, providerName }: { record: DashboardSandboxRec
         <dt className="text-slate-600">Sandbox status</dt>
         <dd>{record.status}</dd>
         <dt className="text-slate-600">Amount</dt>
-        <dd className="tabular-nums">{record.amount === null ? "—" : `${record.amount} ${record.currency ?? ""}`.trim()}</dd>
+        <dd className="tabular-nums">{record.amount === null ? "—" : record.currency ? formatMoney(record.amount, record.currency) : record.amount}</dd>
         <dt className="text-slate-600">Sandbox reference</dt>
         <dd className="font-mono text-xs break-all">{record.reference}</dd>
       </dl>

@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
-import { INVOICE_STATUSES } from "@/lib/invoices/state-machine";
+import { possibleStatuses } from "@/lib/invoices/state-machine";
 import { PROVIDERS } from "@/lib/providers";
 
 const control = "input mt-1";
@@ -12,6 +12,15 @@ export const INVOICE_FILTERS_PANEL_ID = "invoice-filters";
 /** How many of the form's filters are set (the mode is the Test/Live view, not one of them). */
 export function activeFilterCount(filters: DashboardInvoiceFilters): number {
   return [filters.type, filters.status, filters.provider, filters.reference, filters.from, filters.to].filter(Boolean).length;
+}
+
+/**
+ * The statuses an invoice of the chosen type can be in (possibleStatuses: refunds for payments,
+ * cancels for payouts), and the one in the address if it is another, so the select shows what is applied.
+ */
+function statusOptions(filters: DashboardInvoiceFilters): string[] {
+  const options: string[] = possibleStatuses(filters.type);
+  return filters.status && !options.includes(filters.status) ? [...options, filters.status] : options;
 }
 
 /**
@@ -45,7 +54,7 @@ export function InvoiceFilters({ filters }: { filters: DashboardInvoiceFilters }
         <label htmlFor="filter-status" className="label">Status</label>
         <select id="filter-status" name="status" defaultValue={filters.status ?? ""} className={control}>
           <option value="">Any status</option>
-          {INVOICE_STATUSES.map((status) => (
+          {statusOptions(filters).map((status) => (
             <option key={status} value={status}>{status}</option>
           ))}
         </select>

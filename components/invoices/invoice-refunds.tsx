@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { RefundPanel, RefundView } from "@/lib/refunds/read";
 import { formatMoment } from "./invoice-client";
+import { formatMoney } from "@/lib/money";
 
 // The form (react-hook-form, the action) loads when Refund is pressed: most visits only read the page.
 const RefundForm = dynamic(() => import("./refund-form").then((m) => m.RefundForm), {
@@ -34,7 +35,7 @@ function RefundList({ refunds }: { refunds: RefundView[] }) {
       {refunds.map((refund) => (
         <li key={refund.id} className="flex flex-wrap items-baseline gap-x-4 gap-y-1 p-3 text-sm" data-testid="refund-item">
           <span className="font-medium tabular-nums">
-            {refund.amount} {refund.currency}
+            {formatMoney(refund.amount, refund.currency)}
           </span>
           <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[refund.status] ?? ""}`} data-testid="refund-status">
             {STATUS_LABELS[refund.status] ?? refund.status}
@@ -66,8 +67,8 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
-        Refunded so far: <span className="font-medium tabular-nums" data-testid="refunded-amount">{panel.refundedAmount} {currency}</span>
-        {panel.blocked === null ? <> · still refundable: <span className="tabular-nums">{panel.rest} {currency}</span></> : null}
+        Refunded so far: <span className="font-medium tabular-nums" data-testid="refunded-amount">{formatMoney(panel.refundedAmount, currency)}</span>
+        {panel.blocked === null ? <> · still refundable: <span className="tabular-nums">{formatMoney(panel.rest, currency)}</span></> : null}
       </p>
       <RefundList refunds={panel.refunds} />
       <p ref={statusRef} tabIndex={-1} role="status" aria-live="polite" className="text-sm text-slate-700 outline-none" data-testid="refund-result">

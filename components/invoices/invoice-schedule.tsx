@@ -12,13 +12,20 @@ const STATES: Record<string, string> = { created: "queued", retry: "retrying", a
  * holds for it (status requests, expiry, payout cascade, webhook deliveries), and "Check status now".
  */
 export function InvoiceScheduleView({ invoiceId, schedule }: { invoiceId: string; schedule: InvoiceSchedule }) {
+  // Paid (or failed for good) before its lifetime ended: the lifetime no longer decides anything.
+  const moot = !schedule.mayExpire && schedule.status !== "expired";
   return (
     <div className="space-y-4" data-testid="invoice-schedule">
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-        <dt className="font-medium text-slate-700">{schedule.pastLifetime ? "Expired at" : "Expires at"}</dt>
+        <dt className="font-medium text-slate-700">{moot ? "Lifetime" : schedule.pastLifetime ? "Expired at" : "Expires at"}</dt>
         <dd data-testid="schedule-expires">
+          {moot ? <span className="mr-1">{schedule.pastLifetime ? "ended" : "ends"}</span> : null}
           <time dateTime={schedule.expiresAt}>{formatDateTime(schedule.expiresAt)}</time>
-          {schedule.pastLifetime && !schedule.final ? <span className="ml-2 text-slate-600">(its lifetime is over: no new payment starts)</span> : null}
+          {moot ? (
+            <span className="ml-2 text-slate-600">(it no longer expires: the invoice is {schedule.status.replaceAll("_", " ")})</span>
+          ) : schedule.pastLifetime && !schedule.final ? (
+            <span className="ml-2 text-slate-600">(its lifetime is over: no new payment starts)</span>
+          ) : null}
         </dd>
       </dl>
       {schedule.queueUnavailable ? (
@@ -55,7 +62,6 @@ export function InvoiceScheduleView({ invoiceId, schedule }: { invoiceId: string
                 <td className="py-1">
                   {STATES[item.state] ?? item.state}
                   {item.retries > 0 ? `, ${item.retries} ${item.retries === 1 ? "retry" : "retries"} so far` : ""}
-                  {item.obsolete ? <span className="text-slate-600">; no longer needed, will do nothing</span> : null}
                 </td>
               </tr>
             ))}

@@ -7,6 +7,7 @@ import type { FieldSource } from "@/lib/customers";
 import type { DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/read/invoice-view";
 import { ROUTING_REASON_HELP, ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import { formatMoment } from "./invoice-client";
+import { formatMoney } from "@/lib/money";
 
 /** One card of the detail page, titled with an h2 the card is labelled by. */
 export function InvoiceSection({ id, title, children, testId }: { id: string; title: string; children: ReactNode; testId?: string }) {
@@ -35,9 +36,9 @@ export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInv
       <Row term="Invoice id"><LongValue value={invoice.id} copyLabel="Copy invoice id" testId="invoice-id" /></Row>
       <Row term="Type">{invoice.direction === "payment" ? "Payment" : "Payout"}</Row>
       <Row term="Reference"><LongValue value={invoice.referenceId} copyLabel="Copy reference" testId="invoice-reference" /></Row>
-      <Row term="Amount"><span className="tabular-nums">{invoice.amount} {invoice.currency}</span></Row>
+      <Row term="Amount"><span className="tabular-nums" data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span></Row>
       {invoice.processedAmount !== null ? (
-        <Row term="Processed"><span className="tabular-nums" data-testid="processed-amount">{invoice.processedAmount} {invoice.currency}</span></Row>
+        <Row term="Processed"><span className="tabular-nums" data-testid="processed-amount">{formatMoney(invoice.processedAmount, invoice.currency)}</span></Row>
       ) : null}
       <Row term="Attempts">{invoice.attemptsCount}</Row>
       <Row term="Service"><span className="font-mono text-xs">{invoice.service}</span></Row>

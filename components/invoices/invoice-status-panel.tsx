@@ -5,7 +5,7 @@ import { formatClock, formatMoment } from "./invoice-client";
 import { InvoiceStatusBadge } from "./status-badge";
 import { STATUS_POLL_MS, useDashboardInvoice } from "./use-dashboard-invoice";
 
-/** Status and resolution, live while the invoice is not final. */
+/** Status and resolution, live while the invoice may still change on its own. */
 export function InvoiceStatusPanel({ initial }: { initial: DashboardInvoice }) {
   const { data: invoice, dataUpdatedAt, isRefetchError, error } = useDashboardInvoice(initial);
   return (
@@ -21,7 +21,9 @@ export function InvoiceStatusPanel({ initial }: { initial: DashboardInvoice }) {
       <p className="mt-3 text-xs text-slate-600" data-testid="invoice-live">
         {invoice.final
           ? "Final: this invoice will not change any more."
-          : `Checked ${formatClock(dataUpdatedAt)}; checking again every ${STATUS_POLL_MS / 1000} s while the invoice can still change.`}
+          : invoice.atRest
+            ? `Settled: it changes only if ${invoice.direction === "payout" ? "a cancel" : "a refund"} is asked for.`
+            : `Checked ${formatClock(dataUpdatedAt)}; checking again every ${STATUS_POLL_MS / 1000} s while the invoice can still change.`}
       </p>
       {isRefetchError ? (
         <p role="alert" className="mt-2 text-sm text-red-700">Could not check for changes: {error?.message}</p>

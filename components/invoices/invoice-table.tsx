@@ -4,6 +4,7 @@ import { formatDateTime, formatDateTimeParts } from "@/lib/format";
 import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import type { DashboardInvoiceListItem } from "@/lib/invoices/read/invoice-view";
 import { InvoiceStatusBadge } from "./status-badge";
+import { formatMoney } from "@/lib/money";
 
 const cell = "py-2 pr-3 align-top max-md:p-0 2xl:pr-4";
 /** Columns shown from md up only; a phone shows each invoice as a two-column card (see the row). */
@@ -52,7 +53,7 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
                 {invoice.resolution ? <span className="mt-0.5 block font-mono text-xs break-all text-slate-600 md:max-w-28 2xl:max-w-none">{invoice.resolution}</span> : null}
               </td>
               <td role="cell" className={`${cell} max-md:col-start-2 max-md:row-start-2 text-right whitespace-nowrap tabular-nums`}>
-                {invoice.amount} {invoice.currency}
+                {formatMoney(invoice.amount, invoice.currency)}
               </td>
               <td role="cell" className={`${cell} ${wide}`}>
                 {invoice.connection ? (

@@ -5,6 +5,7 @@ import type { RefundView } from "@/lib/refunds/read";
 import { formatMoment } from "./invoice-client";
 import { InvoiceStatusBadge } from "./status-badge";
 import { useDashboardInvoice } from "./use-dashboard-invoice";
+import { formatMoney } from "@/lib/money";
 
 /** One refund's step: asked for, then succeeded or failed. */
 type RefundStep = { refund: RefundView; step: "asked" | "succeeded" | "failed"; at: string };
@@ -83,7 +84,7 @@ function RefundEntry({ step }: { step: RefundStep }) {
     <li className="relative" data-testid="timeline-refund-step">
       <span className={`absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full ring-4 ring-white ${dot}`} aria-hidden="true" />
       <p className="text-slate-800">
-        Refund of <span className="font-medium tabular-nums">{refund.amount} {refund.currency}</span> {REFUND_WORDS[step.step]}
+        Refund of <span className="font-medium tabular-nums">{formatMoney(refund.amount, refund.currency)}</span> {REFUND_WORDS[step.step]}
         {step.step === "failed" && refund.message ? <span className="text-slate-700">: {refund.message}</span> : null}
       </p>
       <p className="mt-1 text-xs text-slate-600">

@@ -7,6 +7,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import type { RefundPanel } from "@/lib/refunds/read";
+import { formatMoney } from "@/lib/money";
 
 const newReference = () => (typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
@@ -34,7 +35,7 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
           : refund.status === "failed"
             ? `failed${refund.message ? `: ${refund.message}` : ""}`
             : "sent; the provider will settle it shortly";
-      onDone(`Refund of ${refund.amount} ${refund.currency} ${outcome}.`);
+      onDone(`Refund of ${formatMoney(refund.amount, refund.currency)} ${outcome}.`);
     },
   });
   const amountError = form.formState.errors.amount?.message;
@@ -56,7 +57,7 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
   return (
     <form onSubmit={reviewing ? onSubmit : review} noValidate className="space-y-3" aria-label="Refund this payment">
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field id={`${ids}-amount`} label={`Amount (${currency})`} error={amountError} help={`Up to ${panel.rest} ${currency}.`}>
+        <Field id={`${ids}-amount`} label={`Amount (${currency})`} error={amountError} help={`Up to ${formatMoney(panel.rest, currency)}.`}>
           <input className="input w-40 tabular-nums" inputMode="decimal" autoComplete="off" readOnly={reviewing} {...fieldAria(`${ids}-amount`, amountError, true)} {...form.register("amount")} />
         </Field>
         <Field id={`${ids}-reason`} label="Reason (optional)" error={reasonError}>
@@ -67,7 +68,7 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
       {reviewing ? (
         <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="group" aria-label="Confirm the refund">
           <p className="font-medium text-amber-950" data-testid="refund-confirmation">
-            Refund {amount} {currency} to {panel.customerName ?? "the customer"}? The provider sends the money back; this cannot be undone.
+            Refund {formatMoney(amount, currency)} to {panel.customerName ?? "the customer"}? The provider sends the money back; this cannot be undone.
           </p>
           <div className="mt-3 flex flex-wrap gap-3">
             <button ref={confirmRef} type="submit" className="btn-primary" disabled={pending} aria-busy={pending}>

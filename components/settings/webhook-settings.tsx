@@ -14,7 +14,7 @@ import { WebhookUrlForm } from "./webhook-url-form";
  * Settings' Webhooks section. Owners set the callback URL, see a new signing secret
  * once (first save, rotation), rotate it and send a test event; support members see the URL only.
  */
-export function WebhookSettings({ settings, canEdit }: { settings: WebhookSettingsView; canEdit: boolean }) {
+export function WebhookSettings({ settings, canEdit, urlRules }: { settings: WebhookSettingsView; canEdit: boolean; urlRules: string }) {
   const [secret, setSecret] = useState<string>();
   const [answer, setAnswer] = useState<WebhookAnswer>();
   const [message, setMessage] = useState<string>();
@@ -56,7 +56,7 @@ export function WebhookSettings({ settings, canEdit }: { settings: WebhookSettin
 
   return (
     <div className="space-y-4">
-      <WebhookUrlForm url={settings.url} onSecret={setSecret} />
+      <WebhookUrlForm url={settings.url} urlRules={urlRules} onSecret={setSecret} />
       {secret ? <WebhookSecretReveal secret={secret} onDone={() => setSecret(undefined)} /> : null}
       <div className="border-t border-slate-200 pt-4">
         <h3 className="text-sm font-semibold">Signing secret</h3>

@@ -11,7 +11,7 @@ import { saveWebhookUrlAction } from "@/lib/actions/webhooks";
  * no private or loopback address) and the error lands on the field; the first save answers with
  * the signing secret, handed to `onSecret` to show once.
  */
-export function WebhookUrlForm({ url, onSecret }: { url: string | null; onSecret: (secret: string) => void }) {
+export function WebhookUrlForm({ url, urlRules, onSecret }: { url: string | null; urlRules: string; onSecret: (secret: string) => void }) {
   const form = useZodForm(() => import("@/lib/webhooks/schemas").then((m) => m.webhookUrlSchema), { defaultValues: { url: url ?? "" } });
   const router = useRouter();
   const error = form.formState.errors.url?.message;
@@ -30,7 +30,7 @@ export function WebhookUrlForm({ url, onSecret }: { url: string | null; onSecret
         id="webhook-url"
         label="Callback URL"
         error={error}
-        help="Every status change of an invoice is POSTed here as invoice.status_changed. Leave empty to stop deliveries."
+        help={`Every status change of an invoice is POSTed here as invoice.status_changed. Leave empty to stop deliveries. ${urlRules}`}
       >
         <input
           className="input font-mono"

@@ -1,9 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { describeHealth } from "./test-connection-message";
+import { describeHealth, UNSAVED_CHECKED } from "./test-connection-message";
 
 describe("describeHealth (Test connection)", () => {
   it("says reachable and accepted", () => {
     expect(describeHealth({ kind: "ok", message: "fine" }, "provider-b", "h2h")).toEqual({ kind: "ok", message: "Reachable — credentials accepted" });
+  });
+
+  it("for values not saved yet, says who accepted them, that they are not saved, and what was checked, in each mode", () => {
+    expect(describeHealth({ kind: "ok", message: "fine" }, "provider-b", "h2h", { unsaved: true, mode: "test" })).toEqual({
+      kind: "ok",
+      message: "Reachable — the sandbox accepted these credentials (not saved yet)",
+      detail: UNSAVED_CHECKED.test,
+    });
+    expect(describeHealth({ kind: "ok", message: "fine" }, "provider-b", "h2h", { unsaved: true, mode: "live" })).toEqual({
+      kind: "ok",
+      message: "Reachable — Provider B accepted these credentials (not saved yet)",
+      detail: UNSAVED_CHECKED.live,
+    });
+    expect(UNSAVED_CHECKED.test).toMatch(/No sandbox account exists for them until you save/);
   });
 
   it("names the likely wrong credential by its form label", () => {

@@ -41,6 +41,6 @@ export const testCredentialsAction = validatedAction(
   { schema: unsavedConnectionSchema, role: "owner" },
   async (input): Promise<Result<HealthReport>> => {
     const result = await checkCredentialsHealth(input.provider, input.kind, input.mode, input.credentials);
-    return ok(describeHealth(result, input.provider, input.kind));
+    return ok(describeHealth(result, input.provider, input.kind, { unsaved: true, mode: input.mode }));
   },
 );

@@ -27,6 +27,23 @@ export function requireHttps(): boolean {
 }
 
 /**
+ * What this server accepts as a callback URL, in plain words, from the same two settings the
+ * check reads (shown in Settings and on /docs/webhooks, so the help is true where it is read).
+ */
+export function webhookUrlRules(): string {
+  const https = requireHttps();
+  const privateOk = allowPrivateWebhookUrls();
+  if (https && !privateOk) return "This server accepts https:// URLs on the public internet only: plain http:// and private, loopback or link-local addresses are refused.";
+  if (https) {
+    return "This server accepts https:// URLs, private and loopback addresses included (WEBHOOKS_ALLOW_PRIVATE_URLS=1); plain http:// only to a loopback address written as such, such as http://127.0.0.1:4000/webhooks.";
+  }
+  if (privateOk) {
+    return "This server is not running in production, so it accepts http:// and https:// URLs, private and loopback addresses included, such as http://localhost:4000/webhooks. In production only https:// URLs on the public internet are accepted.";
+  }
+  return "This server accepts http:// and https:// URLs on the public internet; private, loopback and link-local addresses are refused (WEBHOOKS_ALLOW_PRIVATE_URLS=0).";
+}
+
+/**
  * Ranges no merchant endpoint may live in (IANA special-purpose registries), one list per family:
  * Node's BlockList also matches an IPv4 address against IPv6 rules in its ::ffff:a.b.c.d form, so
  * one list holding ::ffff:0:0/96 would refuse every IPv4 address, public ones included.

@@ -4,8 +4,10 @@ import {
   canTransition,
   IllegalTransitionError,
   INVOICE_STATUSES,
+  isAtRest,
   isFinal,
   nextStatuses,
+  possibleStatuses,
   transition,
   TRANSITIONS,
   type InvoiceStatus,
@@ -86,6 +88,34 @@ describe("isFinal", () => {
     // partially_refunded is not final: the rest may still be refunded.
     const finals = ["expired", "terminated", "refunded", "canceled", "partially_canceled"];
     expect(isFinal(status)).toBe(finals.includes(status));
+  });
+});
+
+describe("isAtRest (nothing changes the invoice on its own)", () => {
+  it.each(INVOICE_STATUSES.map((status) => [status]))("%s", (status) => {
+    // Final, or only a refund or a payout cancel the merchant asks for can move it.
+    const atRest = ["expired", "terminated", "refunded", "canceled", "partially_canceled", "processed", "partially_processed", "partially_refunded"];
+    expect(isAtRest(status)).toBe(atRest.includes(status));
+  });
+
+  it("a failed payment with attempts left may still be paid or expire; with none left it is final", () => {
+    expect(isAtRest("process_failed")).toBe(false);
+    expect(isAtRest("process_failed", { attemptsExhausted: true })).toBe(true);
+  });
+});
+
+describe("possibleStatuses (what the invoice list's status filter offers)", () => {
+  const common = ["created", "processing", "process_pending", "process_error", "process_failed", "processed", "partially_processed", "expired"];
+  it("payments: refunds have landed, so their statuses can happen; cancels cannot", () => {
+    expect(possibleStatuses("payment").sort()).toEqual([...common, ...REFUNDS].sort());
+  });
+  it("payouts: cancels, no refunds", () => {
+    expect(possibleStatuses("payout").sort()).toEqual([...common, ...CANCELS].sort());
+  });
+  it("either direction: both, and never terminated, which nothing moves an invoice to", () => {
+    expect(possibleStatuses().sort()).toEqual([...common, ...REFUNDS, ...CANCELS].sort());
+    expect(possibleStatuses()).not.toContain("terminated");
+    expect(possibleStatuses()).toEqual(INVOICE_STATUSES.filter((status) => possibleStatuses().includes(status)));
   });
 });
 

@@ -142,3 +142,43 @@ export function isFinal(status: InvoiceStatus, options: { attemptsExhausted?: bo
   if (status === "expired") return true;
   return TRANSITIONS[status].length === 0;
 }
+
+/** Moves that only a request of the merchant starts: a refund, a payout cancel. */
+const ASKED_FOR: ReadonlySet<InvoiceStatus> = new Set(["refunding", "canceling"]);
+
+/**
+ * Nothing will change the invoice on its own: it is final, or each move left needs the merchant to
+ * ask (a processed payment changes only when a refund is asked for). The invoice page stops checking
+ * for changes then, and says so.
+ */
+export function isAtRest(status: InvoiceStatus, options: { attemptsExhausted?: boolean } = {}): boolean {
+  return isFinal(status, options) || TRANSITIONS[status].every((to) => ASKED_FOR.has(to));
+}
+
+/**
+ * Statuses of the REFERENCE that nothing in this service moves an invoice to: no request, job or
+ * callback terminates an invoice. Kept in the value set (the API may name them), never offered.
+ */
+const NEVER_ENTERED: ReadonlySet<InvoiceStatus> = new Set(["terminated"]);
+
+/**
+ * The statuses an invoice can be in: reached from `created` through TRANSITIONS by moves of its
+ * direction (refunds for payments, cancels for payouts), less those nothing enters. Without a
+ * direction, either direction's. In INVOICE_STATUSES order, for a filter's options.
+ */
+export function possibleStatuses(direction?: InvoiceDirection): InvoiceStatus[] {
+  if (direction === undefined) {
+    const either = new Set([...possibleStatuses("payment"), ...possibleStatuses("payout")]);
+    return INVOICE_STATUSES.filter((status) => either.has(status));
+  }
+  const reached = new Set<InvoiceStatus>([INITIAL_STATUS]);
+  const queue: InvoiceStatus[] = [INITIAL_STATUS];
+  for (let from = queue.shift(); from !== undefined; from = queue.shift()) {
+    for (const to of TRANSITIONS[from]) {
+      if (reached.has(to) || !belongsTo(to, direction) || NEVER_ENTERED.has(to)) continue;
+      reached.add(to);
+      queue.push(to);
+    }
+  }
+  return INVOICE_STATUSES.filter((status) => reached.has(status));
+}

@@ -10,6 +10,7 @@ import { isVaultError } from "@/lib/vault";
 import type { AdapterContext, HealthResult } from "@/lib/providers/kit/adapter";
 import { adapterContextFor, adapterContextForCredentials } from "./connection-context";
 import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
+import { mintUnsavedAccountToken, UNSAVED_CONNECTION_ID } from "@/lib/sandbox/unsaved-account";
 
 const unreachable = (message: string): HealthResult => ({ kind: "unreachable", message });
 
@@ -44,9 +45,15 @@ export async function checkConnectionHealth(db: Db, merchantId: string, connecti
   return runHealthCheck(connection.provider, (recorder) => adapterContextFor(db, connection, recorder));
 }
 
-/** "Test connection" in the New connection form: the values typed, before anything is saved. */
+/**
+ * "Test connection" in the New connection form: the values typed, before anything is saved. In test
+ * mode the sandbox knows no account by them yet, so the request carries them in a token only this
+ * server can make, and the sandbox checks the request against them alone (format, the ID it names,
+ * the signature made with the typed secret); live mode asks the provider itself.
+ */
 export async function checkCredentialsHealth(provider: string, kind: ConnectionKind, mode: Mode, credentials: CredentialValues): Promise<HealthResult> {
-  return runHealthCheck(provider, async (recorder) =>
-    adapterContextForCredentials({ connectionId: "unsaved", provider, kind, mode, credentials }, recorder),
-  );
+  return runHealthCheck(provider, async (recorder) => {
+    const context = adapterContextForCredentials({ connectionId: UNSAVED_CONNECTION_ID, provider, kind, mode, credentials }, recorder);
+    return mode === "test" ? { ...context, unsavedAccountToken: mintUnsavedAccountToken(provider, credentials) } : context;
+  });
 }

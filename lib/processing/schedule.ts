@@ -22,8 +22,6 @@ export type ScheduledItem = {
   runAt: string;
   state: string;
   retries: number;
-  /** The job will run and find nothing to do (the invoice settled, or was paid before it could expire). */
-  obsolete: boolean;
 };
 
 export type InvoiceSchedule = {
@@ -32,6 +30,9 @@ export type InvoiceSchedule = {
   final: boolean;
   /** The lifetime is over. */
   pastLifetime: boolean;
+  /** Whether the invoice may still expire; a paid, failed for good or expired one no longer does. */
+  mayExpire: boolean;
+  status: InvoiceRow["status"];
   /** The attempt a status request would ask about, or why there is none. */
   check: { possible: true; attemptSeq: number; attemptStatus: string } | { possible: false; reason: string };
   items: ScheduledItem[];
@@ -61,7 +62,7 @@ function labelOf(job: ScheduledJob): string {
  */
 function expiryItem(invoice: InvoiceRow): ScheduledItem[] {
   if (!isExpirableStatus(invoice.status)) return [];
-  return [{ id: `expiry-${invoice.id}`, label: "Expiry check", runAt: invoice.expiresAt.toISOString(), state: "scheduled", retries: 0, obsolete: false }];
+  return [{ id: `expiry-${invoice.id}`, label: "Expiry check", runAt: invoice.expiresAt.toISOString(), state: "scheduled", retries: 0 }];
 }
 
 /** The merchant's invoice's schedule; undefined for another merchant's invoice. */
@@ -82,18 +83,20 @@ export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId:
     expiresAt: invoice.expiresAt.toISOString(),
     final: isFinal(invoice.status, { attemptsExhausted: attemptsExhausted(invoice) }) || invoice.status === "processed" || invoice.status === "partially_processed",
     pastLifetime: isPastLifetime(invoice),
+    mayExpire: isExpirableStatus(invoice.status),
+    status: invoice.status,
     check:
       refused || !attempt
         ? { possible: false, reason: `Nothing to ask the provider: ${refused ?? "no attempt is waiting"}.` }
         : { possible: true, attemptSeq: attempt.seq, attemptStatus: attempt.status },
-    items: [...expiryItem(invoice), ...jobs.map((job) => ({
-      id: job.id,
-      label: labelOf(job),
-      runAt: job.startAfter.toISOString(),
-      state: job.state,
-      retries: job.retryCount,
-      obsolete: (job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !isExpirableStatus(invoice.status)),
-    }))],
+    // A job that will find nothing to do (a status request after the invoice settled, an expiry
+    // check of an invoice that can no longer expire) is not shown: it is not something that will happen.
+    items: [
+      ...expiryItem(invoice),
+      ...jobs
+        .filter((job) => !((job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !isExpirableStatus(invoice.status))))
+        .map((job) => ({ id: job.id, label: labelOf(job), runAt: job.startAfter.toISOString(), state: job.state, retries: job.retryCount })),
+    ],
     queueUnavailable,
   };
 }

@@ -6,8 +6,10 @@ import { revealCredentials } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
 import type { CredentialValues } from "@/lib/providers";
+import { currentUnsavedAccount, UNSAVED_CONNECTION_ID } from "./unsaved-account";
 
-export type SandboxAccount = { connectionId: string; credentials: CredentialValues };
+/** `unsaved`: the values typed into a New connection form, carried by this server's token (./unsaved-account.ts). */
+export type SandboxAccount = { connectionId: string; credentials: CredentialValues; unsaved?: true };
 
 export type FindSandboxAccountOptions = {
   /** The vault key the connections were sealed with; the process's key by default (tests pass their own). */
@@ -44,6 +46,11 @@ export async function listSandboxAccounts(
   match: (publicCredentials: Record<string, unknown>) => boolean,
   options: FindSandboxAccountOptions = {},
 ): Promise<Iterable<SandboxAccount>> {
+  // A Test connection of unsaved values: those values are the only account, the saved ones are not read.
+  const unsaved = currentUnsavedAccount();
+  if (unsaved !== undefined) {
+    return unsaved !== null && match(unsaved) ? [{ connectionId: UNSAVED_CONNECTION_ID, credentials: unsaved, unsaved: true }] : [];
+  }
   const rows = await db
     .select()
     .from(connections)

@@ -4,6 +4,7 @@ import { logger } from "@/lib/logger";
 import { publicBaseUrl } from "@/lib/config";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { runWithSandboxFaults } from "./faults";
+import { runWithUnsavedAccount } from "./unsaved-account";
 
 function jsonError(status: number, error: string, message: string): Response {
   return Response.json({ error, message }, { status, headers: { "Cache-Control": "no-store" } });
@@ -21,7 +22,10 @@ export async function dispatchSandboxRequest(request: Request, slug: string, pat
   try {
     const db = await getDb();
     // The connection's fault switch (faults.ts) shapes the answer once the sandbox knows whose request it is.
-    return await runWithSandboxFaults(db, request, () => server.sandbox(request, { path: [...path], db, publicBaseUrl: publicBaseUrl() }));
+    // A Test connection of unsaved values carries them in a token this server made (unsaved-account.ts).
+    return await runWithUnsavedAccount(request, slug, () =>
+      runWithSandboxFaults(db, request, () => server.sandbox(request, { path: [...path], db, publicBaseUrl: publicBaseUrl() })),
+    );
   } catch (error) {
     logger.error("sandbox failed", { provider: slug, method: request.method, path: path.join("/"), error });
     return jsonError(500, "sandbox_error", "The sandbox could not answer this request.");

@@ -14,7 +14,7 @@ import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { invoices } from "@/lib/db/schema";
-import { getStatusHistory } from "@/lib/invoices/status";
+import { changeInvoiceStatus, getStatusHistory } from "@/lib/invoices/status";
 import { enqueue } from "@/lib/jobs/queue";
 import { readInvoiceSchedule } from "@/lib/processing/schedule";
 import * as getPaymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
@@ -123,7 +123,23 @@ describe("lifetime at creation", () => {
     expect(replay.json.data.id).toBe(first.json.data.id);
     expect(await listScheduledJobs(t.db, first.json.data.id)).toEqual([]);
     const schedule = await readInvoiceSchedule(t.db, m.merchantId, first.json.data.id);
-    expect(schedule?.items).toEqual([expect.objectContaining({ label: "Expiry check", runAt: first.json.data.attributes.expires_at, obsolete: false })]);
+    expect(schedule?.items).toEqual([expect.objectContaining({ label: "Expiry check", runAt: first.json.data.attributes.expires_at })]);
+  });
+
+  it("a processed invoice lists no expiry check, and a queued job that would find nothing to do is not shown as scheduled", async () => {
+    const { m } = await merchant();
+    const id = (await createPayment(m, { lifetime: 600 })).json.data.id;
+    // A leftover expire job (as earlier versions queued), still queued for later.
+    await enqueue(t.db, "invoice-expire", { invoiceId: id }, { key: id, startAfter: 300 });
+    const before = await readInvoiceSchedule(t.db, m.merchantId, id);
+    expect(before?.items.map((item) => item.label)).toEqual(["Expiry check", "Expiry check"]);
+    const processing = await changeInvoiceStatus(t.db, await invoiceRow(id), "processing");
+    await changeInvoiceStatus(t.db, processing, "processed", "ok");
+    expect((await listScheduledJobs(t.db, id)).map((job) => job.name)).toContain("invoice-expire");
+    const after = await readInvoiceSchedule(t.db, m.merchantId, id);
+    expect(after?.items.map((item) => item.label)).toEqual([]);
+    expect(before).toMatchObject({ mayExpire: true, status: "created" });
+    expect(after).toMatchObject({ mayExpire: false, status: "processed" });
   });
 
   it("the API's read of an overdue invoice expires it on the spot, before any sweep", async () => {

@@ -3,6 +3,7 @@ import * as route from "@/app/sandbox/[slug]/[[...path]]/route";
 import type { ProviderAdapter } from "@/lib/providers/kit/adapter";
 import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import { registerProviderServer } from "@/lib/providers/server/servers";
+import { currentUnsavedAccount, mintUnsavedAccountToken, UNSAVED_ACCOUNT_HEADER } from "@/lib/sandbox/unsaved-account";
 import { setUpTestDb } from "./helpers/db";
 
 setUpTestDb();
@@ -61,5 +62,39 @@ describe("app/sandbox/[slug]/[[...path]] (the sandboxes' dispatcher)", () => {
     const response = await call("POST", "provider-test-throws", ["x"]);
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({ error: "sandbox_error", message: "The sandbox could not answer this request." });
+  });
+});
+
+describe("the dispatcher and Test connection of unsaved values (lib/sandbox/unsaved-account.ts)", () => {
+  const slug = "provider-test-unsaved";
+  async function seenWith(token: string | undefined): Promise<unknown> {
+    let seen: unknown = "not called";
+    unregister = registerProviderServer({
+      slug,
+      adapter: unusedAdapter,
+      sandbox: async () => {
+        seen = currentUnsavedAccount();
+        return Response.json({ ok: true });
+      },
+    });
+    const headers: Record<string, string> = token === undefined ? {} : { [UNSAVED_ACCOUNT_HEADER]: token };
+    await route.GET(new Request(`http://localhost/sandbox/${slug}/v1/account`, { headers }), { params: Promise.resolve({ slug, path: ["v1", "account"] }) });
+    unregister();
+    unregister = undefined;
+    return seen;
+  }
+
+  it("without the header the sandbox looks among the saved accounts (undefined)", async () => {
+    expect(await seenWith(undefined)).toBeUndefined();
+  });
+
+  it("with this server's token the sandbox sees the typed values, and only those", async () => {
+    expect(await seenWith(mintUnsavedAccountToken(slug, { merchant_id: "M-1", secret_key: "typed-secret" }))).toEqual({ merchant_id: "M-1", secret_key: "typed-secret" });
+  });
+
+  it("a forged, expired or other provider's token opens nothing, and the saved accounts are not looked at either (null)", async () => {
+    expect(await seenWith("v2.forged.token")).toBeNull();
+    expect(await seenWith(mintUnsavedAccountToken(slug, { merchant_id: "M-1" }, Date.now() - 61_000))).toBeNull();
+    expect(await seenWith(mintUnsavedAccountToken("provider-b", { terminal_id: "T-1" }))).toBeNull();
   });
 });

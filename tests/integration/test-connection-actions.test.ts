@@ -11,13 +11,17 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
-import { connectionAudit } from "@/lib/db/schema";
+import { UNSAVED_CHECKED } from "@/lib/actions/test-connection-message";
+import { checkConnectionHealth } from "@/lib/processing/health";
+import { getProviderServer } from "@/lib/providers/server/servers";
+import { mintUnsavedAccountToken, UNSAVED_ACCOUNT_HEADER } from "@/lib/sandbox/unsaved-account";
+import { connectionAudit, connections } from "@/lib/db/schema";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { PROVIDER_KINDS, createAttributes, kindSpec } from "./helpers/connection-fixtures";
-import { setUpTestDb, unique } from "./helpers/db";
+import { setUpTestDb } from "./helpers/db";
 import { teamMerchant } from "./helpers/invoice-fixtures";
-import { closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
+import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
 /** Test connection: the connection page's button and the New connection form's, through their server actions. */
 const t = setUpTestDb();
@@ -31,6 +35,11 @@ beforeAll(async () => {
 beforeEach(() => {
   session.userId = ownerId;
 });
+
+async function connectionMerchant(id: string): Promise<string | undefined> {
+  const [row] = await t.db.select({ merchantId: connections.merchantId }).from(connections).where(eq(connections.id, id));
+  return row?.merchantId;
+}
 
 async function createConnection(provider: string, kind: "provider_account" | "h2h", credentials = sampleCredentials(provider, kind, "test")) {
   const created = await createConnectionAction(createAttributes(provider, kind, "test", { credentials }));
@@ -67,50 +76,87 @@ describe("testConnectionAction", () => {
 });
 
 describe("testCredentialsAction (the New connection form, before saving)", () => {
-  it("accepts the typed values of a known sandbox account, without a label", async () => {
-    const credentials = sampleCredentials("provider-b", "h2h", "test");
-    await createConnection("provider-b", "h2h", credentials);
-    const result = await testCredentialsAction({ provider: "provider-b", kind: "h2h", label: "", mode: "test", credentials });
-    expect(result).toEqual({ ok: true, data: { kind: "ok", message: "Reachable — credentials accepted" } });
+  const ACCEPTED = { kind: "ok", message: "Reachable — the sandbox accepted these credentials (not saved yet)", detail: UNSAVED_CHECKED.test };
+
+  it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))(
+    "%s %s: typed values no sandbox account has yet are accepted, saying they are not saved and what was checked; once saved, the saved connection is",
+    async (provider, kind) => {
+      const credentials = sampleCredentials(provider, kind, "test");
+      expect(await testCredentialsAction({ provider, kind, label: "", mode: "test", credentials })).toEqual({ ok: true, data: ACCEPTED });
+      // Provider D allows one enabled connection per currency and mode: another merchant's.
+      const { connectionId } = await createTestConnection(t.db, provider, kind, credentials);
+      expect(await checkConnectionHealth(t.db, (await connectionMerchant(connectionId))!, connectionId)).toMatchObject({ kind: "ok" });
+    },
+  );
+
+  it("tells nothing about saved accounts: a saved terminal's ID with a wrong secret gets the very answer its right secret gets", async () => {
+    for (const [provider, kind, secret] of [["provider-b", "h2h", "secret_key"], ["provider-c", "h2h", "shop_password"]] as const) {
+      const credentials = sampleCredentials(provider, kind, "test");
+      await createConnection(provider, kind, credentials);
+      const right = await testCredentialsAction({ provider, kind, mode: "test", credentials });
+      const wrong = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, [secret]: `a-wrong-secret-${randomBytes(6).toString("hex")}` } });
+      expect(right).toEqual({ ok: true, data: ACCEPTED });
+      expect(wrong).toEqual(right);
+    }
   });
 
-  it.each([
-    // Every sandbox refuses an unknown account and a wrong secret alike, so both are named.
-    ["provider-b", "h2h", { secret_key: "a-wrong-secret-1234" }, "Credentials refused — check Terminal ID and Secret key"],
-    ["provider-b", "h2h", { terminal_id: unique("TERM") }, "Credentials refused — check Terminal ID and Secret key"],
-    ["provider-c", "provider_account", { shop_password: "a-wrong-password" }, "Credentials refused — check Shop login and Shop password"],
-    ["provider-c", "h2h", { shop_login: unique("nobody") }, "Credentials refused — check Shop login and Shop password"],
-  ] as const)("%s %s with a wrong credential: refused, naming the fields it may be", async (provider, kind, wrong, message) => {
-    const credentials = sampleCredentials(provider, kind, "test");
-    await createConnection(provider, kind, credentials);
-    const result = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, ...wrong } });
-    expect(result).toMatchObject({ ok: true, data: { kind: "credentials_refused", message } });
-  });
-
-  it("Provider A: an unknown merchant ID is refused naming the merchant ID and private key together; another private key is named as no pair", async () => {
-    const credentials = sampleCredentials("provider-a", "provider_account", "test");
-    await createConnection("provider-a", "provider_account", credentials);
-    const test = (changes: Record<string, unknown>) =>
-      testCredentialsAction({ provider: "provider-a", kind: "provider_account", mode: "test", credentials: { ...credentials, ...changes } });
-    expect(await test({ merchant_id: unique("A") })).toMatchObject({ ok: true, data: { message: "Credentials refused — check Merchant ID and Private key" } });
-    expect(await test({ private_key: generateKeyPair().privateKeyPem })).toMatchObject({
-      ok: true,
-      data: { message: "Credentials refused — Payment key and Private key are not a pair: the payment key was not made from this private key", field: "payment_key" },
-    });
-  });
-
-  it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))("%s %s with another secret: credentials refused", async (provider, kind) => {
-    // Another merchant's sandbox account: Provider D allows one enabled connection per currency and mode.
-    const { credentials } = await createTestConnection(t.db, provider, kind);
+  /** Another value of the kind's first secret credential: a key of another pair, or a random token with the same prefix. */
+  function anotherSecret(provider: string, kind: "provider_account" | "h2h", credentials: Record<string, unknown>) {
     const secret = kindSpec(provider, kind).fields.find((field) => field.secret && typeof credentials[field.id] === "string")!;
     const stored = String(credentials[secret.id]);
     const other = stored.includes("-----BEGIN")
       ? generateKeyPair().privateKeyPem
       : stored.replace(/^((?:dev|prod)_sec_)?.*$/, (_all, prefix: string | undefined) => `${prefix ?? ""}${randomBytes(24).toString("base64url")}`);
-    const result = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, [secret.id]: other } });
-    // A private key of another pair is named as such before anything is sent (Providers A and E).
-    const refusal = stored.includes("-----BEGIN") ? /^Credentials refused — .+ are not a pair: / : /^Credentials refused — check /;
-    expect(result).toMatchObject({ ok: true, data: { kind: "credentials_refused", message: expect.stringMatching(refusal) } });
+    return { ...credentials, [secret.id]: other };
+  }
+
+  it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))(
+    "%s %s: the sandbox really checks the request against the typed values: one made with another secret, or naming another ID, is refused with its one refusal",
+    async (provider, kind) => {
+      const credentials = sampleCredentials(provider, kind, "test");
+      const adapter = getProviderServer(provider)!.adapter;
+      const check = (used: Record<string, unknown>, token: string | undefined) =>
+        adapter.healthCheck({ ...adapterContext(`${sandbox.origin}/sandbox/${provider}`, provider, kind, used as never), ...(token ? { unsavedAccountToken: token } : {}) });
+      const token = mintUnsavedAccountToken(provider, credentials);
+      expect(await check(credentials, token)).toMatchObject({ kind: "ok" });
+      expect(await check(anotherSecret(provider, kind, credentials), token)).toMatchObject({ kind: "credentials_refused" });
+      // The public ID the provider knows the account by comes first among the credentials it refuses together.
+      const idField = kindSpec(provider, kind).refusedTogether![0]!;
+      expect(kindSpec(provider, kind).fields.find((field) => field.id === idField)).toMatchObject({ secret: false });
+      expect(await check({ ...credentials, [idField]: `${String(credentials[idField])}X` }, token)).toMatchObject({ kind: "credentials_refused" });
+    },
+  );
+
+  it("a saved account's own credentials with a forged, expired or other provider's token are refused: with the header, saved accounts are never looked at", async () => {
+    const credentials = sampleCredentials("provider-b", "h2h", "test");
+    await createConnection("provider-b", "h2h", credentials);
+    const adapter = getProviderServer("provider-b")!.adapter;
+    const check = (token?: string) =>
+      adapter.healthCheck({ ...adapterContext(`${sandbox.origin}/sandbox/provider-b`, "provider-b", "h2h", credentials), ...(token === undefined ? {} : { unsavedAccountToken: token }) });
+    expect(await check()).toMatchObject({ kind: "ok" });
+    for (const token of ["v2.forged.token", mintUnsavedAccountToken("provider-b", credentials, Date.now() - 61_000), mintUnsavedAccountToken("provider-c", credentials)]) {
+      expect(await check(token)).toMatchObject({ kind: "credentials_refused" });
+    }
+  });
+
+  it("the token carrying the typed values is never written into the exchange log", async () => {
+    const credentials = sampleCredentials("provider-f", "h2h", "test");
+    const context = { ...adapterContext(`${sandbox.origin}/sandbox/provider-f`, "provider-f", "h2h", credentials), unsavedAccountToken: mintUnsavedAccountToken("provider-f", credentials) };
+    expect(await getProviderServer("provider-f")!.adapter.healthCheck(context)).toMatchObject({ kind: "ok" });
+    const logged = JSON.stringify(context.exchanges.list());
+    expect(context.exchanges.list().length).toBeGreaterThan(0);
+    expect(logged).not.toContain(UNSAVED_ACCOUNT_HEADER);
+    expect(logged).not.toContain(context.unsavedAccountToken);
+  });
+
+  it("Provider A: a private key of another pair is named as no pair before anything is sent", async () => {
+    const credentials = sampleCredentials("provider-a", "provider_account", "test");
+    expect(
+      await testCredentialsAction({ provider: "provider-a", kind: "provider_account", mode: "test", credentials: { ...credentials, private_key: generateKeyPair().privateKeyPem } }),
+    ).toMatchObject({
+      ok: true,
+      data: { message: "Credentials refused — Payment key and Private key are not a pair: the payment key was not made from this private key", field: "payment_key" },
+    });
   });
 
   it("form values the schema refuses come back as field errors", async () => {

@@ -14,7 +14,7 @@ import { changeInvoiceStatus } from "@/lib/invoices/status";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
-import { allowPrivateWebhookUrls, guardedLookup } from "@/lib/http/url-check";
+import { allowPrivateWebhookUrls, guardedLookup, webhookUrlRules } from "@/lib/http/url-check";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant } from "./helpers/invoice-fixtures";
 import { clearQueuedJobs, runJobs } from "./helpers/jobs";
@@ -72,6 +72,21 @@ describe("the operator setting", () => {
     vi.stubEnv("NODE_ENV", "development");
     vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_URLS", "0");
     expect(allowPrivateWebhookUrls()).toBe(false);
+  });
+});
+
+describe("what Settings and /docs/webhooks say is accepted (webhookUrlRules) is what the check does, in each environment", () => {
+  it.each([
+    ["production", "", /^This server accepts https:\/\/ URLs on the public internet only: plain http:\/\/ and private, loopback or link-local addresses are refused\.$/, false],
+    ["production", "1", /^This server accepts https:\/\/ URLs, private and loopback addresses included \(WEBHOOKS_ALLOW_PRIVATE_URLS=1\); plain http:\/\/ only to a loopback address/, true],
+    ["development", "", /^This server is not running in production, so it accepts http:\/\/ and https:\/\/ URLs, private and loopback addresses included/, true],
+    ["development", "0", /^This server accepts http:\/\/ and https:\/\/ URLs on the public internet; private, loopback and link-local addresses are refused/, false],
+  ] as const)("NODE_ENV=%s WEBHOOKS_ALLOW_PRIVATE_URLS=%j: the words, and a receiver at http://127.0.0.1 %s", async (env, allow, words, loopbackHttpAccepted) => {
+    vi.stubEnv("NODE_ENV", env);
+    vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_URLS", allow);
+    expect(webhookUrlRules()).toMatch(words);
+    await owner();
+    expect(await saveWebhookUrlAction({ url: receiverUrl })).toMatchObject({ ok: loopbackHttpAccepted });
   });
 });
 

@@ -12,6 +12,7 @@ import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import { getInvoiceLifetime } from "@/lib/merchants/settings";
 import { getWebhookSettings } from "@/lib/webhooks/settings";
+import { webhookUrlRules } from "@/lib/http/url-check";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -76,7 +77,7 @@ export default async function SettingsPage() {
       </section>
       <section className="card mt-6 max-w-3xl" aria-labelledby="webhook-settings">
         <h2 id="webhook-settings" className="mb-3 text-base font-semibold">Webhooks</h2>
-        <WebhookSettings settings={webhooks} canEdit={isOwner} />
+        <WebhookSettings settings={webhooks} canEdit={isOwner} urlRules={webhookUrlRules()} />
       </section>
     </>
   );

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { formatMinor } from "@/lib/money";
-import { isFinal } from "../state-machine";
+import { isAtRest, isFinal } from "../state-machine";
 import { getStatusHistory } from "../status";
 import { listCustomerFields } from "./customer-fields";
 import type { InvoiceListFilter } from "./filters";
@@ -30,6 +30,7 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
     requestId: row.requestId,
     cardNumberMasked: row.cardNumberMasked,
     final: isFinal(row.status),
+    atRest: isAtRest(row.status),
     hostedPagePath: hostedPagePath(row),
     processedAmount: row.processedAmountMinor === null ? null : formatMinor(row.processedAmountMinor, row.currency),
     attemptsCount: row.attemptsCount,

@@ -62,8 +62,10 @@ export type DashboardInvoice = DashboardInvoiceListItem & {
   updatedAt: string;
   requestId: string | null;
   cardNumberMasked: string | null;
-  /** No move can follow (isFinal): the detail page stops polling. */
+  /** No move can follow (isFinal). */
   final: boolean;
+  /** Nothing changes it on its own (isAtRest: final, or only a refund or cancel asked for would): the detail page stops polling. */
+  atRest: boolean;
   /** `/pay/{id}` for `_hpp` services, relative to the app's origin; null otherwise. */
   hostedPagePath: string | null;
   /** What the provider collected or paid out (decimal text); null until a provider says. */

@@ -30,6 +30,11 @@ export type AdapterContext = {
   guardUrl?: (url: string) => Promise<string | undefined>;
   /** Connect only to public addresses, checked as the socket connects (Provider D's own api_url in live mode). */
   publicAddressOnly?: boolean;
+  /**
+   * Test connection of values not saved yet, in test mode: the sandbox checks the request against
+   * these values alone (lib/sandbox/unsaved-account.ts), never against a saved account.
+   */
+  unsavedAccountToken?: string;
 };
 
 /** The card as the customer typed it. Lives only in memory for the one provider call. */

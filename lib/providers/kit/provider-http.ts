@@ -3,6 +3,7 @@ import { BLOCKED_ADDRESS_CODE, publicOnlyAgent } from "@/lib/http/public-only-ag
 import { redact } from "@/lib/logger";
 import type { Mode } from "@/lib/providers";
 import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
+import { UNSAVED_ACCOUNT_HEADER } from "@/lib/sandbox/unsaved-account";
 import { baseUrlRefusal } from "@/lib/providers/kit/mode-guard";
 
 /**
@@ -121,6 +122,8 @@ export type CallContext = {
   guardUrl?: (url: string) => Promise<string | undefined>;
   /** Connect only to public addresses, checked as the socket connects (an address the merchant chose). */
   publicAddressOnly?: boolean;
+  /** Test connection before saving: the typed values for the sandbox, sealed (lib/sandbox/unsaved-account.ts). Test mode only, never recorded. */
+  unsavedAccountToken?: string;
 };
 
 function notSentMessage(error: unknown, code: string): string {
@@ -147,7 +150,8 @@ export async function callProvider(context: CallContext, request: ProviderReques
   }
   try {
     // The sandbox knows this server's own calls by a token that is sent but never recorded.
-    const sent = context.mode === "test" ? { ...headers, [SANDBOX_CALLER_HEADER]: sandboxCallerToken() } : headers;
+    const unsaved: Record<string, string> = context.unsavedAccountToken ? { [UNSAVED_ACCOUNT_HEADER]: context.unsavedAccountToken } : {};
+    const sent: Record<string, string> = context.mode === "test" ? { ...headers, [SANDBOX_CALLER_HEADER]: sandboxCallerToken(), ...unsaved } : headers;
     const init: RequestInit & { dispatcher?: unknown } = { method: request.method, headers: sent, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" };
     if (context.publicAddressOnly) init.dispatcher = publicOnlyAgent();
     const response = await fetch(url, init as RequestInit);

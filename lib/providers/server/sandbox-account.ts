@@ -24,7 +24,8 @@ export async function findAcceptingAccount(
     seen = true;
     if (accept(account)) {
       // The connection's sandbox fault (lib/sandbox/faults.ts): a 5xx fault refuses here, before the sandbox acts.
-      await noteSandboxAccount(account.connectionId);
+      // Unsaved values (Test connection before saving) have no connection, so no fault switch.
+      if (!account.unsaved) await noteSandboxAccount(account.connectionId);
       return { kind: "found", account };
     }
   }

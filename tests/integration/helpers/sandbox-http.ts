@@ -12,6 +12,7 @@ import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import type { ConnectionKind, CredentialValues } from "@/lib/providers";
 import { getKind } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
+import { runWithUnsavedAccount } from "@/lib/sandbox/unsaved-account";
 import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 import { createAttributes, newMerchant, parseCreate, scopeFor } from "./connection-fixtures";
 
@@ -36,7 +37,8 @@ export function serveSandboxes(db: () => Db, options: { asAppUrl?: boolean } = {
         const response = callback
           ? await callbackRoute(request, { params: Promise.resolve({ slug: decodeURIComponent(path[0]!), connectionId: decodeURIComponent(path[1]!) }) })
           : handler
-            ? await handler(request, { path, db: db(), publicBaseUrl: origin })
+            ? // As dispatchSandboxRequest: a Test connection of unsaved values is checked against its token alone.
+              await runWithUnsavedAccount(request, second!, () => handler(request, { path, db: db(), publicBaseUrl: origin }))
             : new Response("not found", { status: 404 });
         await sendWebResponse(response, res);
       })().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import { requirePageViewer } from "@/lib/auth/viewer";
 import { renderEventBody, sampleInvoiceSnapshot, sampleRefundSnapshot } from "@/lib/webhooks/body";
 import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { verifyExampleSource } from "@/lib/webhooks/docs";
+import { webhookUrlRules } from "@/lib/http/url-check";
 import { SECRET_OVERLAP_HOURS } from "@/lib/webhooks/secrets";
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from "@/lib/webhooks/send";
 
@@ -58,6 +59,37 @@ export default async function WebhooksDocsPage() {
         }
       />
       <div className="max-w-4xl space-y-6 text-sm text-slate-800">
+        <section className="card space-y-3" aria-labelledby="docs-urls">
+          <h2 id="docs-urls" className="text-base font-semibold">Which callback URLs are accepted</h2>
+          <p data-testid="webhook-url-rules">{webhookUrlRules()}</p>
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Callback URLs each environment accepts</caption>
+            <thead className="text-slate-600">
+              <tr>
+                <th scope="col" className="py-1 pr-4 font-medium">Where the server runs</th>
+                <th scope="col" className="py-1 font-medium">Accepted</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr className="border-t border-slate-100">
+                <td className="py-1 pr-4 align-top">Production (<code className="font-mono">NODE_ENV=production</code>)</td>
+                <td className="py-1">
+                  https:// on the public internet. With <code className="font-mono">WEBHOOKS_ALLOW_PRIVATE_URLS=1</code> also private and loopback
+                  addresses, and http:// to a loopback address written as such (127.0.0.1, [::1]).
+                </td>
+              </tr>
+              <tr className="border-t border-slate-100">
+                <td className="py-1 pr-4 align-top">Anywhere else (a developer&apos;s machine, tests)</td>
+                <td className="py-1">
+                  http:// and https://, private and loopback addresses included (http://localhost:4000/webhooks). With{" "}
+                  <code className="font-mono">WEBHOOKS_ALLOW_PRIVATE_URLS=0</code> only addresses on the public internet.
+                </td>
+              </tr>
+            </tbody>
+          </table>
+          <p>The URL is checked when you save it and again before each delivery, against the address its name resolves to then.</p>
+        </section>
+
         <section className="card space-y-3" aria-labelledby="docs-payload">
           <h2 id="docs-payload" className="text-base font-semibold">Payload</h2>
           <p>
