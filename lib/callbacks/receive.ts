@@ -10,7 +10,7 @@ import { OPEN_REFUND_STATUSES } from "@/lib/db/enums";
 import { connections, invoiceAttempts, invoices, providerCallbacks, refunds } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { logger, redact } from "@/lib/logger";
-import { applyRefundOutcome } from "@/lib/refunds/send";
+import { recordRefundOutcome } from "@/lib/refunds/send";
 import { readRefund } from "@/lib/refunds/store";
 import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
 import { invoiceModeRefusal } from "@/lib/providers/kit/mode-guard";
@@ -237,6 +237,6 @@ async function applyRefundNotification(db: Db, refundId: string, outcome: Refund
   if (!refund) return { kind: "unchanged", reason: "the refund is gone" };
   if (!(OPEN_REFUND_STATUSES as readonly string[]).includes(refund.status)) return { kind: "unchanged", reason: `the refund is already ${refund.status}` };
   if (outcome.kind !== "succeeded" && outcome.kind !== "declined") return { kind: "unchanged", reason: `the refund is reported ${outcome.kind}: nothing to settle` };
-  const after = await applyRefundOutcome(db, refund, outcome, [], "provider callback", { sent: true });
-  return after.status !== refund.status ? { kind: "applied" } : { kind: "unchanged", reason: `the refund is already ${after.status}` };
+  const { row, applied } = await recordRefundOutcome(db, refund, outcome, [], "provider callback", { sent: true });
+  return applied ? { kind: "applied" } : { kind: "unchanged", reason: `the refund is already ${row.status}` };
 }

@@ -108,7 +108,10 @@ describe("a seventh provider registered at run time", () => {
     const values = valuesFromTemplate(findTemplate("z-payment")!, context);
     const parsed = composerFormSchema.safeParse(values);
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-    expect(buildEnvelope(values)).toEqual({ envelope: templateEnvelope(findTemplate("z-payment")!, context), problems: [] });
+    // A template routes automatically (no pin); pinning its connection is the composer's explicit choice.
+    const { connectionId: _pin, ...unpinned } = context;
+    expect(buildEnvelope(values)).toEqual({ envelope: templateEnvelope(findTemplate("z-payment")!, unpinned), problems: [] });
+    expect(buildEnvelope({ ...values, routing: "pin" })).toEqual({ envelope: templateEnvelope(findTemplate("z-payment")!, context), problems: [] });
   });
 
   // A listed folder cannot be taken out at run time: this is about the registration seam.

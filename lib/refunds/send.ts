@@ -170,6 +170,18 @@ export async function applyRefundOutcome(
   reason: string,
   options: { sent: boolean },
 ): Promise<RefundRow> {
+  return (await recordRefundOutcome(db, refund, outcome, exchanges, reason, options)).row;
+}
+
+/** As applyRefundOutcome, and whether this call changed the refund (false: it had settled already, or meanwhile). */
+export async function recordRefundOutcome(
+  db: Db,
+  refund: RefundRow,
+  outcome: RefundOutcome,
+  exchanges: readonly Exchange[],
+  reason: string,
+  options: { sent: boolean },
+): Promise<{ row: RefundRow; applied: boolean }> {
   const next = settledStatus(outcome, options.sent);
   const final = next.status === "succeeded" || next.status === "failed";
   const providerReference = "providerReference" in outcome && outcome.providerReference ? outcome.providerReference : null;
@@ -202,9 +214,9 @@ export async function applyRefundOutcome(
     const event = await recordRefundEvent(tx, row, change?.row ?? { ...invoice, refundedAmountMinor: totals.refundedMinor });
     return { row, change, event };
   });
-  if (!result.row) return (await readRefund(db, refund.id)) ?? refund;
+  if (!result.row) return { row: (await readRefund(db, refund.id)) ?? refund, applied: false };
   if (result.change) await queueStatusEvent(db, result.change);
   if (result.event) await result.event.queue(db);
   logger.info("refund outcome", { refundId: refund.id, invoiceId: refund.invoiceId, status: result.row.status, resolution: result.row.resolution, reason });
-  return result.row;
+  return { row: result.row, applied: true };
 }

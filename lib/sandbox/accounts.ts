@@ -6,7 +6,7 @@ import { revealCredentials } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
 import type { CredentialValues } from "@/lib/providers";
-import { currentUnsavedAccount, UNSAVED_CONNECTION_ID } from "./unsaved-account";
+import { currentUnsavedAccount, currentUnsavedConnectionId } from "./unsaved-account";
 
 /** `unsaved`: the values typed into a New connection form, carried by this server's token (./unsaved-account.ts). */
 export type SandboxAccount = { connectionId: string; credentials: CredentialValues; unsaved?: true };
@@ -49,7 +49,7 @@ export async function listSandboxAccounts(
   // A Test connection of unsaved values: those values are the only account, the saved ones are not read.
   const unsaved = currentUnsavedAccount();
   if (unsaved !== undefined) {
-    return unsaved !== null && match(unsaved) ? [{ connectionId: UNSAVED_CONNECTION_ID, credentials: unsaved, unsaved: true }] : [];
+    return unsaved !== null && match(unsaved) ? [{ connectionId: currentUnsavedConnectionId()!, credentials: unsaved, unsaved: true }] : [];
   }
   const rows = await db
     .select()

@@ -1,6 +1,6 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createHmac } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
 import type { CredentialValues } from "@/lib/providers";
 import { decryptJson, encryptJson } from "@/lib/vault";
@@ -26,10 +26,11 @@ export const UNSAVED_ACCOUNT_HEADER = "x-sandbox-unsaved-account";
 /** How long a token is good for: one health check, sent at once. */
 export const UNSAVED_ACCOUNT_TTL_MS = 60_000;
 
-/** The account id an unsaved account carries; no connection has it. */
+/** The account id the health check's adapter context carries for unsaved values; no connection has it. */
 export const UNSAVED_CONNECTION_ID = "unsaved";
 
-type Sealed = { purpose: "sandbox-unsaved-account"; provider: string; credentials: CredentialValues; expiresAt: number };
+/** `nonce`: each token is an account of its own in the sandbox (`unsaved:<nonce>`), so one check never meets another's records. */
+type Sealed = { purpose: "sandbox-unsaved-account"; provider: string; credentials: CredentialValues; expiresAt: number; nonce: string };
 
 function tokenKey(): Buffer {
   return createHmac("sha256", authSecret()).update("sandbox-unsaved-account").digest();
@@ -37,12 +38,12 @@ function tokenKey(): Buffer {
 
 /** A token for these unsaved values of this provider, for one health check. */
 export function mintUnsavedAccountToken(provider: string, credentials: CredentialValues, now = Date.now()): string {
-  const sealed: Sealed = { purpose: "sandbox-unsaved-account", provider, credentials, expiresAt: now + UNSAVED_ACCOUNT_TTL_MS };
+  const sealed: Sealed = { purpose: "sandbox-unsaved-account", provider, credentials, expiresAt: now + UNSAVED_ACCOUNT_TTL_MS, nonce: randomUUID() };
   return encryptJson(sealed, tokenKey());
 }
 
-/** The values a token holds for `provider`, or undefined when it is not one this server made, expired, or for another provider. */
-export function openUnsavedAccountToken(token: string, provider: string, now = Date.now()): CredentialValues | undefined {
+/** A token's contents for `provider`, or undefined when it is not one this server made, expired, or for another provider. */
+function openSealed(token: string, provider: string, now: number): Sealed | undefined {
   let sealed: Sealed;
   try {
     sealed = decryptJson<Sealed>(token, tokenKey());
@@ -51,15 +52,20 @@ export function openUnsavedAccountToken(token: string, provider: string, now = D
   }
   if (!sealed || sealed.purpose !== "sandbox-unsaved-account" || sealed.provider !== provider) return undefined;
   if (typeof sealed.expiresAt !== "number" || sealed.expiresAt < now) return undefined;
-  if (!sealed.credentials || typeof sealed.credentials !== "object") return undefined;
-  return sealed.credentials;
+  if (!sealed.credentials || typeof sealed.credentials !== "object" || typeof sealed.nonce !== "string") return undefined;
+  return sealed;
+}
+
+/** The values a token holds for `provider`, or undefined when it is not one this server made, expired, or for another provider. */
+export function openUnsavedAccountToken(token: string, provider: string, now = Date.now()): CredentialValues | undefined {
+  return openSealed(token, provider, now)?.credentials;
 }
 
 /**
  * What one sandbox request may be checked against: `undefined` outside a request carrying the
  * header (the saved accounts), otherwise the token's values, or `null` for a token that does not open.
  */
-type UnsavedScope = { credentials: CredentialValues | null };
+type UnsavedScope = { credentials: CredentialValues | null; connectionId: string };
 
 const scope = new AsyncLocalStorage<UnsavedScope>();
 
@@ -67,10 +73,16 @@ const scope = new AsyncLocalStorage<UnsavedScope>();
 export function runWithUnsavedAccount<T>(request: Request, provider: string, handle: () => Promise<T>): Promise<T> {
   const token = request.headers.get(UNSAVED_ACCOUNT_HEADER);
   if (token === null) return handle();
-  return scope.run({ credentials: openUnsavedAccountToken(token, provider) ?? null }, handle);
+  const sealed = openSealed(token, provider, Date.now());
+  return scope.run({ credentials: sealed?.credentials ?? null, connectionId: `unsaved:${sealed?.nonce ?? "none"}` }, handle);
 }
 
 /** Inside a request with the header: its values (null when the token did not open). Otherwise undefined. */
 export function currentUnsavedAccount(): CredentialValues | null | undefined {
   return scope.getStore()?.credentials;
+}
+
+/** Inside a request with the header: the account id of its token's values (one per token). */
+export function currentUnsavedConnectionId(): string | undefined {
+  return scope.getStore()?.connectionId;
 }

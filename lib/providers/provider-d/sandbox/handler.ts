@@ -1,5 +1,5 @@
 import "server-only";
-import { sameText } from "@/lib/providers/kit/callback-scheme";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
@@ -38,16 +38,20 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
     context.db,
     SLUG,
     (credentials) => credentials.merchant_id === merchantId,
-    (account) =>
-      apiKey !== "" &&
-      typeof account.credentials.api_key === "string" &&
-      sameText(account.credentials.api_key, apiKey) &&
-      verifyD(String(account.credentials.secret_key ?? ""), raw, sign),
+    (account) => {
+      // Both checks always run, compared by digest (no early exit, no length shortcut): the time taken
+      // must not show a right Api-Key any more than the answer does.
+      const keyMatches = timingSafeEqual(digestOf(String(account.credentials.api_key ?? "")), digestOf(apiKey));
+      const signMatches = verifyD(String(account.credentials.secret_key ?? ""), raw, sign);
+      return apiKey !== "" && typeof account.credentials.api_key === "string" && keyMatches && signMatches;
+    },
   );
   // An unknown merchant, a wrong Api-Key and a wrong Sign are one refusal: none of them may show that another part was right.
   if (found.kind !== "found") return { refusal: refuse(401, D_SIGN_IN_REFUSAL.code, D_SIGN_IN_REFUSAL.message) };
   return { account: found.account, body };
 }
+
+const digestOf = (text: string) => createHash("sha256").update(text, "utf8").digest();
 
 function ping(account: SandboxAccount, body: unknown): DAnswer {
   const serviceId = (body as { service_id?: unknown } | null)?.service_id;
