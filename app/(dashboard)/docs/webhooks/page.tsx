@@ -61,8 +61,9 @@ export default async function WebhooksDocsPage() {
       <div className="max-w-4xl space-y-6 text-sm text-slate-800">
         <section className="card space-y-3" aria-labelledby="docs-urls">
           <h2 id="docs-urls" className="text-base font-semibold">Which callback URLs are accepted</h2>
-          <p data-testid="webhook-url-rules">{webhookUrlRules()}</p>
-          <table className="w-full text-left text-sm">
+          <p data-testid="webhook-url-rules" className="wrap-anywhere">{webhookUrlRules()}</p>
+          {/* Long setting names break anywhere, so the table fits a 390 px phone. */}
+          <table className="w-full text-left text-sm wrap-anywhere">
             <caption className="sr-only">Callback URLs each environment accepts</caption>
             <thead className="text-slate-600">
               <tr>
