@@ -162,15 +162,8 @@ function settledStatus(outcome: RefundOutcome, sent: boolean): { status: RefundR
  * All in one transaction holding the invoice's row; a refund already settled is left as it is, so
  * a late callback or a second status request changes nothing.
  */
-export async function applyRefundOutcome(
-  db: Db,
-  refund: RefundRow,
-  outcome: RefundOutcome,
-  exchanges: readonly Exchange[],
-  reason: string,
-  options: { sent: boolean },
-): Promise<RefundRow> {
-  return (await recordRefundOutcome(db, refund, outcome, exchanges, reason, options)).row;
+export async function applyRefundOutcome(...args: Parameters<typeof recordRefundOutcome>): Promise<RefundRow> {
+  return (await recordRefundOutcome(...args)).row;
 }
 
 /** As applyRefundOutcome, and whether this call changed the refund (false: it had settled already, or meanwhile). */
