@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { newAccount, signIn, signUp } from "./support/accounts";
+import { newAccount, signIn, signUp, submitSignUpForm } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { waitForHydration } from "./support/dev-server";
 import { linkFromOutbox } from "./support/mail";
@@ -27,12 +27,7 @@ test("Sign-up without SMTP: 'Check your e-mail' says the message is in the outbo
   const account = newAccount();
   await page.goto("/sign-up");
   await waitForHydration(page, "form");
-  await page.getByLabel("Your name").fill(account.name);
-  await page.getByLabel("E-mail").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByLabel("Business name").fill(`${account.name} Ltd`);
-  await page.getByLabel("Commerce account").fill(account.commerceAccount);
-  await page.getByRole("button", { name: "Create account" }).click();
+  await submitSignUpForm(page, account);
   await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
   // The e2e server has no SMTP_URL and serves /outbox (playwright.config.ts): the page says where the message is.
   const where = page.getByTestId("sign-up-outbox");

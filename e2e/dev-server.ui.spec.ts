@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { lockDataDir } from "../lib/db/lock";
-import { finishSignUp, newAccount } from "./support/accounts";
+import { finishSignUp, newAccount, submitSignUpForm } from "./support/accounts";
 import { inviteMember } from "./support/mail";
 import { fKeys, pair, save, textbox, uniqueLabel, uploadKey } from "./support/connections";
 import { isListening, removeDevServer, startDevServer, waitForExit, waitForHydration, waitUntilServing, type DevServer } from "./support/dev-server";
@@ -72,12 +72,7 @@ test("npm run dev prints no password, secret key or private key while people sig
 
   await page.goto("/sign-up", COMPILING);
   await waitForHydration(page, "form");
-  await page.getByLabel("Your name").fill(account.name);
-  await page.getByLabel("E-mail").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByLabel("Business name").fill(`${account.name} Ltd`);
-  await page.getByLabel("Commerce account").fill(account.commerceAccount);
-  await page.getByRole("button", { name: "Create account" }).click();
+  await submitSignUpForm(page, account);
   // The account is created from the e-mailed link, with the password typed again.
   await finishSignUp(page, account, COMPILING.timeout);
 

@@ -14,14 +14,19 @@ export function newAccount(): Account {
 
 export async function signUp(page: Page, account: Account = newAccount()): Promise<Account> {
   await page.goto("/sign-up");
+  await submitSignUpForm(page, account);
+  await finishSignUp(page, account);
+  return account;
+}
+
+/** Fills the sign-up form already open on `page` for `account` and presses Create account. */
+export async function submitSignUpForm(page: Page, account: Account): Promise<void> {
   await page.getByLabel("Your name").fill(account.name);
   await page.getByLabel("E-mail").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
   await page.getByLabel("Business name").fill(`${account.name} Ltd`);
   await page.getByLabel("Commerce account").fill(account.commerceAccount);
   await page.getByRole("button", { name: "Create account" }).click();
-  await finishSignUp(page, account);
-  return account;
 }
 
 /**
