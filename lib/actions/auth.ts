@@ -12,8 +12,7 @@ import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/
 import { findUserByEmail } from "@/lib/identity/membership";
 import { hashPassword, verifyPassword } from "@/lib/identity/password";
 import { getDb } from "@/lib/db/client";
-import { logger } from "@/lib/logger";
-import { sendMail, type Mail } from "@/lib/mail";
+import { sendMailInBackground, type Mail } from "@/lib/mail";
 import { signUpConfirmMail, signUpExistingAccountMail } from "@/lib/mail/messages";
 import { fail, ok, problem, refuse, type Result } from "@/lib/problems";
 import { createMerchantWithOwner, findMerchantByCommerceAccount } from "@/lib/merchants/queries";
@@ -49,9 +48,7 @@ const signUpsByEmail = createSharedRateLimiter("sign-up:email", 3, 15 * 60_000);
 const confirmations = createSharedRateLimiter("sign-up:confirm", 10, 15 * 60_000);
 
 function mailInBackground(mail: Mail): void {
-  void getDb()
-    .then((db) => sendMail(db, mail))
-    .catch((error: unknown) => logger.error("sign-up e-mail failed", { error }));
+  sendMailInBackground(getDb(), mail, "sign-up e-mail failed");
 }
 
 /**

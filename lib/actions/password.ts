@@ -6,8 +6,7 @@ import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { completePasswordReset, startPasswordReset } from "@/lib/identity/account";
 import { forgotPasswordSchema, setPasswordSchema } from "@/lib/identity/schemas";
-import { logger } from "@/lib/logger";
-import { sendMail } from "@/lib/mail";
+import { sendMailInBackground } from "@/lib/mail";
 import { passwordResetMail } from "@/lib/mail/messages";
 import { acceptInvite } from "@/lib/merchants/invites";
 import { ok } from "@/lib/problems";
@@ -44,9 +43,7 @@ export async function forgotPasswordAction(input: unknown): Promise<ActionResult
     const db = await getDb();
     const started = await startPasswordReset(db, email);
     if (started) {
-      void sendMail(db, passwordResetMail(started.user.email, started.token)).catch((error: unknown) =>
-        logger.error("password reset e-mail failed", { error }),
-      );
+      sendMailInBackground(db, passwordResetMail(started.user.email, started.token), "password reset e-mail failed");
     }
     return ok(undefined);
   });

@@ -59,6 +59,7 @@ import { startPasswordReset } from "@/lib/identity/account";
 import { findViewer } from "@/lib/identity/membership";
 import { hashPassword } from "@/lib/identity/password";
 import { logger } from "@/lib/logger";
+import { backgroundMailSettled } from "@/lib/mail";
 import { createInvite } from "@/lib/merchants/invites";
 import { addTeamMember } from "@/lib/merchants/team";
 import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
@@ -459,8 +460,12 @@ function ownTarget(url: string): boolean {
   }
 }
 
-/** Waits until what an accepted call left running has written (the store stops changing). */
+/**
+ * Waits until what an accepted call left running has written: the e-mails sent in the background
+ * (awaited, so a slow machine cannot let one land during the next call), then the store stops changing.
+ */
 async function settle(): Promise<void> {
+  await backgroundMailSettled();
   let last = JSON.stringify(await snapshotStore(t.db, w.merchantId));
   for (let i = 0; i < 100; i++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
