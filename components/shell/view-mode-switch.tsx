@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, useTransition } from "react";
+import { confirmLeave } from "@/components/forms/use-unsaved-changes";
 import { setViewModeAction } from "@/lib/actions/view-mode";
 import type { Mode } from "@/lib/providers";
 
@@ -14,8 +15,10 @@ export function ViewModeSwitch({ mode }: { mode: Mode }) {
   const [error, setError] = useState<string>();
   const testMode = mode === "test";
 
-  function toggle() {
+  async function toggle() {
     if (pending) return;
+    // The other view shows other orders and connections: unsaved edits of this one would be lost.
+    if (!(await confirmLeave())) return;
     startTransition(async () => {
       const result = await setViewModeAction({ mode: testMode ? "live" : "test" });
       setError(result.ok ? undefined : (result.message ?? "Could not switch the view. Try again."));
