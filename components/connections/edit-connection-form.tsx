@@ -35,10 +35,9 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
     focusSummary,
     onSuccess: (_saved, values) => {
       notify({ message: `"${values.label ?? connection.label}" saved.` });
-      // What was saved is the new baseline (no unsaved changes); secrets and key files go blank again.
+      // What was saved is the new baseline (no unsaved changes); secrets go blank again.
       const credentials: Record<string, unknown> = { ...anyForm.getValues("credentials") };
-      const blank = (form.formState.defaultValues?.credentials ?? {}) as Record<string, unknown>;
-      for (const field of kind.fields) if (field.secret || field.input === "key_file") credentials[field.id] = blank[field.id];
+      for (const field of kind.fields) if (field.secret) credentials[field.id] = "";
       anyForm.reset({ label: values.label ?? connection.label, credentials });
       router.refresh();
       return "Changes saved.";
@@ -82,5 +81,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
  */
 function editableValues(connection: ConnectionView, modeField: string | undefined): Record<string, unknown> {
   const { [modeField ?? ""]: _legacy, ...rest } = connection.publicValues;
-  return modeField ? rest : { ...connection.publicValues };
+  // Secrets and key files start blank, as their inputs do: otherwise the form counts as changed at the first keystroke anywhere.
+  const blanks = Object.fromEntries(getKind(connection.provider, connection.kind)!.fields.filter((f) => f.secret || f.input === "key_file").map((f) => [f.id, ""]));
+  return { ...blanks, ...(modeField ? rest : connection.publicValues) };
 }
