@@ -1,7 +1,6 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { confirmLeave } from "@/components/forms/use-unsaved-changes";
 import { setViewModeAction } from "@/lib/actions/view-mode";
 import type { Mode } from "@/lib/providers";
 
@@ -18,6 +17,8 @@ export function ViewModeSwitch({ mode }: { mode: Mode }) {
   async function toggle() {
     if (pending) return;
     // The other view shows other orders and connections: unsaved edits of this one would be lost.
+    // Loaded on the press, so pages without a form do not carry the guard (it is already there with one).
+    const { confirmLeave } = await import("@/components/forms/use-unsaved-changes");
     if (!(await confirmLeave())) return;
     startTransition(async () => {
       const result = await setViewModeAction({ mode: testMode ? "live" : "test" });
