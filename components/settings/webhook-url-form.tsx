@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { saveWebhookUrlAction } from "@/lib/actions/webhooks";
 
 /**
@@ -15,6 +16,7 @@ export function WebhookUrlForm({ url, urlRules, onSecret }: { url: string | null
   const form = useZodForm(() => import("@/lib/webhooks/schemas").then((m) => m.webhookUrlSchema), { defaultValues: { url: url ?? "" } });
   const router = useRouter();
   const error = form.formState.errors.url?.message;
+  useUnsavedChanges(form.formState.isDirty);
   const { onSubmit, pending, message, status } = useActionForm(form, saveWebhookUrlAction, {
     onSuccess: (saved) => {
       form.reset({ url: saved.url ?? "" });
