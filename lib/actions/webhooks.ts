@@ -29,7 +29,7 @@ const answerOf = (result: DeliveryTry): WebhookAnswer => ({
 export const saveWebhookUrlAction = validatedAction("webhooks.save-url", { schema: webhookUrlSchema, role: "owner" }, async (input, viewer) => {
   const saved = await saveWebhookUrl(await getDb(), viewer.merchant.id, input.url);
   if (!saved.ok) return saved;
-  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.url_changed", target: { type: "webhook", id: viewer.merchant.id }, summary: saved.value.url ? `URL set to ${saved.value.url}` : "URL cleared" });
+  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.url_changed", target: { type: "webhook", id: viewer.merchant.id }, summary: saved.value.url ? `URL set (${new URL(saved.value.url).host})` : "URL cleared" });
   revalidatePath("/settings");
   return ok(saved.value);
 });
