@@ -47,15 +47,14 @@ export const startMfaEnrolmentAction = validatedAction("mfa.start", { schema: st
 
 /** Confirms the app with its current code; answers the ten recovery codes, shown once. */
 export const confirmMfaEnrolmentAction = validatedAction("mfa.confirm", { schema: confirmEnrolmentSchema, allowWithoutMfa: true }, async (input, viewer) => {
-  const confirmed = await limited(viewer.user.id, async () => confirmEnrolment(await getDb(), viewer, input.code));
-  if (confirmed.ok) refreshAccountPages();
-  return confirmed;
+  // No revalidation here: the page would re-render as "on" and drop the codes before they are read;
+  // the form refreshes it once the person has saved them.
+  return limited(viewer.user.id, async () => confirmEnrolment(await getDb(), viewer, input.code));
 });
 
 export const regenerateRecoveryCodesAction = validatedAction("mfa.recovery-codes", { schema: regenerateRecoveryCodesSchema }, async (input, viewer) => {
-  const regenerated = await limited(viewer.user.id, async () => regenerateRecoveryCodes(await getDb(), viewer, input.code));
-  if (regenerated.ok) refreshAccountPages();
-  return regenerated;
+  // Refreshed by the form once the new codes are saved (see confirmMfaEnrolmentAction).
+  return limited(viewer.user.id, async () => regenerateRecoveryCodes(await getDb(), viewer, input.code));
 });
 
 export const disableMfaAction = validatedAction("mfa.disable", { schema: disableMfaSchema }, async (input, viewer) => {

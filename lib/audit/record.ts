@@ -1,5 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { auditLog, type AuditActorType } from "@/lib/db/schema";
+import { apiKeys, auditLog, type AuditActorType } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import type { AuditAction } from "./actions";
 
@@ -47,4 +48,10 @@ export async function recordAudit(db: Db, entry: AuditRecord): Promise<void> {
     summary: (entry.summary ?? "").slice(0, SUMMARY_MAX),
     changes: entry.changes ?? [],
   });
+}
+
+/** An API key's name for its audit rows (read here so lib/api-keys stays as it is). */
+export async function apiKeyName(db: Db, merchantId: string, keyId: string): Promise<string> {
+  const [row] = await db.select({ name: apiKeys.name }).from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.merchantId, merchantId))).limit(1);
+  return row?.name ?? "";
 }
