@@ -24,6 +24,8 @@ import { listAuditLog } from "@/lib/audit/read";
 import { MFA_ENROLMENT_REQUIRED, requirePageViewer } from "@/lib/auth/viewer";
 import { auditLog, users } from "@/lib/db/schema";
 import { addTeamMember } from "@/lib/merchants/team";
+import { resetTwoFactorCommand } from "@/lib/admin/commands";
+import { currentSessionVersion } from "@/lib/identity/sessions";
 import { createAttributes } from "./helpers/connection-fixtures";
 import { setUpTestDb, unique } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
@@ -90,6 +92,23 @@ describe("two-factor enrolment (Settings → Two-factor authentication)", () => 
     expect(await disableMfaAction({ password: "support-pass-99" })).toEqual({ ok: true, data: undefined });
     const [off] = await t.db.select().from(users).where(eq(users.id, m.supportId));
     expect(off).toMatchObject({ totpSecret: null, totpEnabledAt: null });
+  });
+});
+
+describe("npm run admin -- reset-two-factor", () => {
+  it("turns two-factor off for someone locked out, ends their sessions and says so in the audit log", async () => {
+    const m = await teamMerchant(t.db);
+    session.userId = m.ownerId;
+    await enrol();
+    const [owner] = await t.db.select().from(users).where(eq(users.id, m.ownerId));
+    const before = await currentSessionVersion(t.db, m.ownerId);
+    expect(await resetTwoFactorCommand(t.db, { email: owner!.email.toUpperCase() })).toEqual({ userId: m.ownerId, twoFactor: "off", wasEnabled: true });
+    const [after] = await t.db.select().from(users).where(eq(users.id, m.ownerId));
+    expect(after).toMatchObject({ totpSecret: null, totpEnabledAt: null, sessionVersion: before! + 1 });
+    const [row] = await t.db.select().from(auditLog).where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "mfa.disabled")));
+    expect(row).toMatchObject({ actorType: "system", actorLabel: "Operator (npm run admin)", targetId: m.ownerId });
+    await expect(resetTwoFactorCommand(t.db, { email: "nobody-here@example.com" })).rejects.toThrow("No one signs in with nobody-here@example.com");
+    await expect(resetTwoFactorCommand(t.db, {})).rejects.toThrow("needs --email");
   });
 });
 

@@ -182,3 +182,27 @@ export async function setRequireOwnerMfa(db: Db, viewer: Viewer, required: boole
     return ok({ requireOwnerMfa: required });
   });
 }
+
+/**
+ * The operator's way out for someone who lost both their phone and their recovery codes
+ * (`npm run admin -- reset-two-factor --email E`): two-factor off, codes gone, every session ended,
+ * written to the merchant's audit log. Undefined when no one has that e-mail.
+ */
+export async function resetMfaByOperator(db: Db, email: string): Promise<{ userId: string; wasEnabled: boolean } | undefined> {
+  const [user] = await db
+    .select({ id: users.id, merchantId: users.merchantId, email: users.email, enabledAt: users.totpEnabledAt })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+    .limit(1);
+  if (!user) return undefined;
+  await db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, user.id));
+    await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id));
+    await recordAudit(tx, { merchantId: user.merchantId, actor: { type: "system", label: "Operator (npm run admin)" }, action: "mfa.disabled", target: { type: "user", id: user.id }, summary: `${user.email}, reset by the operator` });
+  });
+  return { userId: user.id, wasEnabled: Boolean(user.enabledAt) };
+}
