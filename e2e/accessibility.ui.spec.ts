@@ -75,6 +75,8 @@ const DASHBOARD_PAGES: readonly [string, (owner: Owner) => string][] = [
   ["/api-keys", () => "/api-keys"],
   ["/team", () => "/team"],
   ["/settings", () => "/settings"],
+  ["/settings/two-factor", () => "/settings/two-factor"],
+  ["/audit-log", () => "/audit-log"],
   ["/docs/webhooks", () => "/docs/webhooks"],
 ];
 

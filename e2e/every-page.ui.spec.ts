@@ -47,6 +47,8 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["api-keys", "/api-keys"],
     ["team", "/team"],
     ["settings", "/settings"],
+    ["two-factor", "/settings/two-factor"],
+    ["audit-log", "/audit-log"],
     ["docs-api", "/docs/api"],
     ["docs-webhooks", "/docs/webhooks"],
   ];

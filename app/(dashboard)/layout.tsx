@@ -3,12 +3,15 @@ import { Sidebar } from "@/components/shell/sidebar";
 import { ViewModeBar } from "@/components/shell/view-mode-bar";
 import { Toaster } from "@/components/feedback/toaster";
 import { signOutAction } from "@/lib/actions/auth";
-import { requirePageViewer } from "@/lib/auth/viewer";
+import { MFA_ENROLMENT_PATH, requirePageViewer } from "@/lib/auth/viewer";
+import { mustEnrolMfa } from "@/lib/identity/membership";
 import { navigationFor } from "@/lib/auth/permissions";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const viewer = await requirePageViewer();
+  // The two-factor page is open to an owner who must still enrol; every other page sends them there.
+  const viewer = await requirePageViewer(undefined, { allowWithoutMfa: true });
+  const items = mustEnrolMfa(viewer) ? [{ href: MFA_ENROLMENT_PATH, label: "Two-factor authentication" }] : navigationFor(viewer.user.role);
   const mode = await getViewMode();
   const footer = (
     <div className="space-y-2 text-sm">
@@ -31,7 +34,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   );
   return (
     <div className="md:flex">
-      <Sidebar items={navigationFor(viewer.user.role)} footer={footer} />
+      <Sidebar items={items} footer={footer} />
       <div className="min-w-0 flex-1">
         <ViewModeBar mode={mode} />
         <main id="main" className="px-4 py-6 md:px-8">

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { reissueSession } from "@/lib/auth/reissue";
 import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
+import { personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { changePassword } from "@/lib/identity/account";
 import { businessNameSchema, changePasswordSchema } from "@/lib/identity/schemas";
@@ -25,12 +26,13 @@ export const changePasswordAction = validatedAction("account.password", { schema
   }
   await passwordChecks.reset(key);
   // The change ended every session of the person, this browser's too: it gets a new one at once.
-  await reissueSession(viewer.user.email, input.password);
+  await reissueSession(viewer.user.id);
   return ok(undefined);
 });
 
 export const renameBusinessAction = validatedAction("account.business-name", { schema: businessNameSchema, role: "owner" }, async (input, viewer) => {
   await renameMerchant(await getDb(), viewer, input.merchantName);
+  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Business name: ${input.merchantName}`, changes: ["business_name"] });
   revalidatePath("/", "layout");
   return ok(undefined);
 });

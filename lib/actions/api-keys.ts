@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { createApiKeySchema, revokeApiKeySchema } from "@/lib/api-keys/schemas";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
+import { apiKeyName, personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
@@ -17,6 +18,7 @@ export const createApiKeyAction = validatedAction(
       name: input.name,
       createdBy: viewer.user.id,
     });
+    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "api_key.created", target: { type: "api_key", id: summary.id }, summary: summary.name });
     revalidatePath("/api-keys");
     return ok({ key, id: summary.id });
   },
@@ -27,6 +29,7 @@ export const revokeApiKeyAction = validatedAction(
   { schema: revokeApiKeySchema, role: "owner" },
   async (input, viewer) => {
     const revoked = await revokeApiKey(await getDb(), viewer.merchant.id, input.id);
+    if (revoked) await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "api_key.revoked", target: { type: "api_key", id: input.id }, summary: await apiKeyName(await getDb(), viewer.merchant.id, input.id) });
     revalidatePath("/api-keys");
     return revoked ? ok(undefined) : refuse("not_found", "This key is already revoked or does not exist.");
   },

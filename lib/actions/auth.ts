@@ -9,6 +9,8 @@ import { createSharedRateLimiter, SIGN_UP_MAX_PER_ADDRESS } from "@/lib/auth/rat
 import { retryAfterOfCode, waitInWords } from "@/lib/auth/sign-in-limit";
 import { signInWithGrant } from "@/lib/auth/grant-sign-in";
 import { bindSignUpBrowser, forgetSignUpBrowser, isSignUpBrowser } from "@/lib/auth/signup-browser";
+import { challengeOfCode, EXPIRED_CHALLENGE, WRONG_SECOND_FACTOR } from "@/lib/auth/second-factor";
+import { secondFactorSignInSchema } from "@/lib/identity/mfa/schemas";
 import { openSignUp, sealSignUp, SIGN_UP_LINK_INVALID } from "@/lib/auth/signup-link";
 import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail } from "@/lib/identity/membership";
@@ -29,13 +31,28 @@ async function requestAddress(): Promise<string> {
   }
 }
 
-async function signInOrExplain(email: string, password: string, next: unknown): Promise<Result<undefined>> {
+/** What step one of a sign-in may answer besides a session: the second step's challenge. */
+export type SignInStep = { challenge: string } | undefined;
+
+/**
+ * Signs in through next-auth (the session cookie is set and the redirect thrown only when
+ * authorize accepted); a refusal becomes words. Someone with two-factor on gets no session from
+ * the password: the answer is the sealed challenge their code must come with.
+ */
+async function signInOrExplain(credentials: Record<string, string>, next: unknown): Promise<Result<SignInStep>> {
   try {
-    await signIn("credentials", { email, password, redirectTo: safeNextPath(next) });
+    await signIn("credentials", { ...credentials, redirectTo: safeNextPath(next) });
     return ok(undefined);
   } catch (error) {
     if (error instanceof AuthError) {
-      const wait = retryAfterOfCode((error as AuthError & { code?: string }).code);
+      const code = (error as AuthError & { code?: string }).code;
+      const challenge = challengeOfCode(code);
+      if (challenge) return ok({ challenge });
+      if (code === WRONG_SECOND_FACTOR) {
+        return fail([problem("wrong_code", "This code is not right or was already used. Enter the code your app shows now, or an unused recovery code.", ["code"])]);
+      }
+      if (code === EXPIRED_CHALLENGE) return refuse("expired", "This sign-in has expired (it lasts 5 minutes). Enter your e-mail and password again.");
+      const wait = retryAfterOfCode(code);
       return wait === undefined
         ? refuse("wrong_credentials", "Wrong e-mail or password.")
         : refuse("rate_limited", `Too many sign-in attempts. Try again in ${waitInWords(wait)}.`);
@@ -123,11 +140,21 @@ export async function confirmSignUpAction(input: unknown): Promise<ActionResult>
   });
 }
 
-export async function signInAction(input: unknown, next?: string): Promise<ActionResult> {
+/** Step one: e-mail and password. Answers `{ challenge }` when the person has two-factor sign-in on. */
+export async function signInAction(input: unknown, next?: string): Promise<ActionResult<SignInStep>> {
   return runAction("sign-in", async () => {
     const parsed = parseActionInput(signInSchema, input);
     if (!parsed.ok) return parsed;
-    return signInOrExplain(parsed.value.email, parsed.value.password, next);
+    return signInOrExplain({ email: parsed.value.email, password: parsed.value.password }, next);
+  });
+}
+
+/** Step two: the challenge step one answered and a code from the app or a recovery code. */
+export async function signInSecondFactorAction(input: unknown, next?: string): Promise<ActionResult<SignInStep>> {
+  return runAction("sign-in.second-factor", async () => {
+    const parsed = parseActionInput(secondFactorSignInSchema, input);
+    if (!parsed.ok) return parsed;
+    return signInOrExplain({ challenge: parsed.value.challenge, code: parsed.value.code }, next);
   });
 }
 

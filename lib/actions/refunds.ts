@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { fail, ok, problem, refuse, testModeOnly, type Problem } from "@/lib/problems";
+import { personActor } from "@/lib/audit/record";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { refundFormSchema } from "@/lib/refunds/form-schema";
 import { validatedAction } from "./validated-action";
@@ -28,6 +29,7 @@ export const refundInvoiceAction = validatedAction("invoices.refund", { schema: 
     body: { data: { type: "refund", attributes: { amount: input.amount, reference_id: input.referenceId, ...(input.reason ? { reason: input.reason } : {}) } } },
     testOnly: viewer.user.role !== "owner",
     createdBy: viewer.user.id,
+    actor: personActor(viewer),
   });
   switch (result.kind) {
     case "created":

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
 import { updateInvoiceLifetime, updateMerchantSettings } from "@/lib/merchants/settings";
@@ -15,6 +16,7 @@ export const updateMerchantSettingsAction = validatedAction(
   async (input, viewer) => {
     const saved = await updateMerchantSettings(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
+    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Allow pinning live invoices: ${saved.allowLivePins ? "on" : "off"}`, changes: ["allow_live_pins"] });
     revalidatePath("/settings");
     revalidatePath("/invoices/new");
     return ok(saved);
@@ -28,6 +30,7 @@ export const updateInvoiceLifetimeAction = validatedAction(
   async (input, viewer) => {
     const saved = await updateInvoiceLifetime(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
+    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Invoice lifetime: ${saved.lifetimeMinutes} minutes`, changes: ["invoice_lifetime"] });
     revalidatePath("/settings");
     return ok(saved);
   },

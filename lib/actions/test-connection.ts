@@ -1,7 +1,7 @@
 "use server";
 
 import { z } from "zod";
-import { recordAudit } from "@/lib/connections/audit";
+import { recordAudit } from "@/lib/audit/record";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { connectionScope, personActor } from "@/lib/connections/scope";
@@ -20,7 +20,7 @@ export const testConnectionAction = validatedAction(
     const row = await findConnectionRow(scope.db, scope.merchantId, input.id);
     if (!row) throw new NotFoundError("This connection does not exist or was deleted.");
     const report = describeHealth(await checkConnectionHealth(scope.db, scope.merchantId, row.id), row.provider, row.kind);
-    await recordAudit(scope.db, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action: "tested", changes: [report.kind] });
+    await recordAudit(scope.db, { merchantId: scope.merchantId, actor: scope.actor, action: "connection.tested", target: { type: "connection", id: row.id }, summary: row.label, changes: [report.kind] });
     return ok(report);
   },
 );

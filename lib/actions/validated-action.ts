@@ -48,12 +48,13 @@ export async function runAction<T>(name: string, body: () => Promise<Result<T>>)
  */
 export function validatedAction<S extends z.ZodType, T>(
   name: string,
-  options: { schema: S; role?: Role },
+  /** `allowWithoutMfa`: only the two-factor enrolment actions, which an owner who must enrol needs first. */
+  options: { schema: S; role?: Role; allowWithoutMfa?: boolean },
   fn: (input: z.output<S>, viewer: Viewer) => Promise<Result<T>>,
 ) {
   return async (input: unknown): Promise<ActionResult<T>> =>
     runAction(name, async () => {
-      const viewer = await requireActionViewer(options.role);
+      const viewer = await requireActionViewer(options.role, { allowWithoutMfa: options.allowWithoutMfa });
       const parsed = parseActionInput(options.schema, input);
       return parsed.ok ? fn(parsed.value, viewer) : parsed;
     });

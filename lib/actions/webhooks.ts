@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
 import { resendEvent, sendTestEvent, type DeliveryTry } from "@/lib/webhooks/deliver";
@@ -28,6 +29,7 @@ const answerOf = (result: DeliveryTry): WebhookAnswer => ({
 export const saveWebhookUrlAction = validatedAction("webhooks.save-url", { schema: webhookUrlSchema, role: "owner" }, async (input, viewer) => {
   const saved = await saveWebhookUrl(await getDb(), viewer.merchant.id, input.url);
   if (!saved.ok) return saved;
+  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.url_changed", target: { type: "webhook", id: viewer.merchant.id }, summary: saved.value.url ? `URL set (${new URL(saved.value.url).host})` : "URL cleared" });
   revalidatePath("/settings");
   return ok(saved.value);
 });
@@ -35,6 +37,7 @@ export const saveWebhookUrlAction = validatedAction("webhooks.save-url", { schem
 /** Settings (owners): a new signing secret, shown once; the old one keeps signing for 24 hours. */
 export const rotateWebhookSecretAction = validatedAction("webhooks.rotate-secret", { schema: noInputSchema, role: "owner" }, async (_input, viewer) => {
   const rotated = await rotateSigningSecret(await getDb(), viewer.merchant.id);
+  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.secret_rotated", target: { type: "webhook", id: viewer.merchant.id } });
   revalidatePath("/settings");
   return ok({ secret: rotated.secret, previousRetiresAt: rotated.previousRetiresAt?.toISOString() ?? null });
 });

@@ -5,6 +5,7 @@ import { closeDb, getDb, type Db } from "@/lib/db/client";
 import { problemsFromZod, type Problem } from "@/lib/problems";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { stopJobs } from "@/lib/jobs/queue";
+import { resetMfaByOperator } from "@/lib/identity/mfa/service";
 import { rotateCredentialsKeyCommand } from "./rotate-credentials-key";
 import { seedDemo } from "./seed-demo";
 
@@ -31,10 +32,18 @@ export async function createMerchantCommand(db: Db, values: Record<string, strin
   return { merchantId: created.value.merchant.id, commerceAccount: created.value.merchant.commerceAccount, apiKey: key };
 }
 
-const USAGE =
-  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset] | rotate-credentials-key [--status]";
+/** Two-factor off for someone locked out (lost phone and recovery codes); their sessions end. */
+export async function resetTwoFactorCommand(db: Db, values: Record<string, string | undefined>): Promise<Output> {
+  if (!values.email) throw new Error("reset-two-factor needs --email E");
+  const reset = await resetMfaByOperator(db, values.email);
+  if (!reset) throw new Error(`No one signs in with ${values.email}`);
+  return { userId: reset.userId, twoFactor: "off", wasEnabled: reset.wasEnabled };
+}
 
-const COMMANDS = ["create-merchant", "seed-demo", "rotate-credentials-key"] as const;
+const USAGE =
+  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset] | rotate-credentials-key [--status] | reset-two-factor --email E";
+
+const COMMANDS = ["create-merchant", "seed-demo", "rotate-credentials-key", "reset-two-factor"] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** Which options each command takes; any other option is refused with the command named. */
@@ -42,6 +51,7 @@ const OPTIONS_OF: Record<Command, readonly string[]> = {
   "create-merchant": ["email", "password", "commerce-account", "name", "merchant-name"],
   "seed-demo": ["reset"],
   "rotate-credentials-key": ["status"],
+  "reset-two-factor": ["email"],
 };
 
 export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Promise<Output> {
@@ -69,6 +79,7 @@ export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Pro
   try {
     const { reset: _reset, status: _status, ...fields } = values;
     if (chosen === "rotate-credentials-key") return await rotateCredentialsKeyCommand(db, { statusOnly: values.status === true });
+    if (chosen === "reset-two-factor") return await resetTwoFactorCommand(db, fields);
     return chosen === "create-merchant" ? await createMerchantCommand(db, fields) : await seedDemo(db, { reset: values.reset === true });
   } finally {
     // Creating invoices and changing their status queue jobs through pg-boss on this database.

@@ -1,4 +1,5 @@
-import { getViewer } from "@/lib/auth/viewer";
+import { getViewer, MFA_ENROLMENT_REQUIRED } from "@/lib/auth/viewer";
+import { mustEnrolMfa } from "@/lib/identity/membership";
 import { getDb, type Db } from "@/lib/db/client";
 import type { Role } from "@/lib/db/schema";
 import type { Viewer } from "@/lib/identity/membership";
@@ -46,6 +47,8 @@ export function withSession<P = Record<string, string>>(
         const viewer = await getViewer();
         if (!viewer) {
           response = singleErrorResponse(401, "unauthorized", "Unauthorized", "Your session has ended; sign in again.", requestId);
+        } else if (mustEnrolMfa(viewer)) {
+          response = singleErrorResponse(403, "mfa_enrolment_required", "Forbidden", MFA_ENROLMENT_REQUIRED, requestId);
         } else if (options.role && viewer.user.role !== options.role) {
           response = singleErrorResponse(403, "forbidden", "Forbidden", `This needs the ${options.role} role.`, requestId);
         } else {

@@ -2,7 +2,9 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
-import { findUserByEmail } from "@/lib/identity/membership";
+import { recordAudit } from "@/lib/audit/record";
+import { findUserByEmail, findUserById, type User } from "@/lib/identity/membership";
+import { checkSecondFactor } from "@/lib/identity/mfa/service";
 import { dummyHash, verifyPassword } from "@/lib/identity/password";
 import { currentSessionVersion, endSessions } from "@/lib/identity/sessions";
 import { publicBaseUrl } from "@/lib/config";
@@ -12,6 +14,7 @@ import { admitSignIn, limitedCode, recordSignInFailure, recordSignInSuccess } fr
 import { signInSchema } from "@/lib/identity/schemas";
 import { authSecret } from "./secret";
 import { authorizeSessionGrant } from "./session-grant";
+import { EXPIRED_CHALLENGE, openChallenge, sealChallenge, secondFactorCode, WRONG_SECOND_FACTOR } from "./second-factor";
 
 /** A sign-in refused by the limit (lib/auth/sign-in-limit.ts); its code carries the seconds to wait. */
 export class TooManyAttempts extends CredentialsSignin {
@@ -21,12 +24,58 @@ export class TooManyAttempts extends CredentialsSignin {
   }
 }
 
+/**
+ * The right password of someone with two-factor sign-in on: no session yet. Its code carries the
+ * sealed challenge the second step must send back with the code (lib/auth/second-factor.ts).
+ */
+export class SecondFactorRequired extends CredentialsSignin {
+  constructor(challenge: string) {
+    super();
+    this.code = secondFactorCode(challenge);
+  }
+}
+
+/** A refused second step: a wrong or used code, or a challenge that expired or no longer matches the account. */
+export class SecondFactorRefused extends CredentialsSignin {
+  constructor(code: typeof WRONG_SECOND_FACTOR | typeof EXPIRED_CHALLENGE) {
+    super();
+    this.code = code;
+  }
+}
+
 /** Session cookies are `Secure` (and named `__Secure-…`) when people reach the server over https. */
 export function usesSecureCookies(): boolean {
   return publicBaseUrl().startsWith("https://");
 }
 
 type SessionUser = { id: string; email: string; name: string; sessionVersion: number };
+
+const sessionUser = (user: User): SessionUser => ({ id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion });
+
+/**
+ * The second step of a sign-in (or a server-side reissue): the challenge from step one and the
+ * code. Counted by the same sign-in limit as passwords: the attempt step one admitted stays
+ * counted until the code passes, and each wrong code counts as a failure.
+ */
+async function authorizeSecondStep(raw: Record<string, unknown>, address: string): Promise<SessionUser> {
+  const challenge = openChallenge(raw.challenge);
+  if (!challenge) throw new SecondFactorRefused(EXPIRED_CHALLENGE);
+  const db = await getDb();
+  const user = await findUserById(db, challenge.userId);
+  if (!user || user.sessionVersion !== challenge.sessionVersion) throw new SecondFactorRefused(EXPIRED_CHALLENGE);
+  if (challenge.purpose === "reissue") return sessionUser(user);
+  const attempt = { email: user.email.toLowerCase(), address };
+  const admission = await admitSignIn(attempt);
+  if (!admission.admitted) throw new TooManyAttempts(admission.retryAfterSeconds);
+  const code = typeof raw.code === "string" ? raw.code.trim().slice(0, 64) : "";
+  if (!code || !(await checkSecondFactor(db, user.id, code))) {
+    await recordSignInFailure(attempt, admission);
+    await recordAudit(db, { merchantId: user.merchantId, actor: { type: "user", id: user.id, label: `${user.name} <${user.email}>` }, action: "mfa.sign_in_failed", target: { type: "user", id: user.id }, summary: `from ${address}` });
+    throw new SecondFactorRefused(WRONG_SECOND_FACTOR);
+  }
+  await recordSignInSuccess(attempt);
+  return sessionUser(user);
+}
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: authSecret(),
@@ -49,11 +98,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     Credentials({
       credentials: { email: { type: "email" }, password: { type: "password" } },
       async authorize(raw, request) {
+        // The address server.ts settled on from the socket and TRUST_PROXY_HOPS (lib/auth/client-address.ts).
+        const address = clientAddressFromHeaders(request?.headers);
+        if (raw && typeof raw === "object" && "challenge" in raw) return authorizeSecondStep(raw as Record<string, unknown>, address);
         const parsed = signInSchema.safeParse(raw);
         if (!parsed.success) return null;
         const { email, password } = parsed.data;
-        // The address server.ts settled on from the socket and TRUST_PROXY_HOPS (lib/auth/client-address.ts).
-        const attempt = { email, address: clientAddressFromHeaders(request?.headers) };
+        const attempt = { email, address };
         const admission = await admitSignIn(attempt);
         if (!admission.admitted) throw new TooManyAttempts(admission.retryAfterSeconds);
         const db = await getDb();
@@ -63,8 +114,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           await recordSignInFailure(attempt, admission);
           return null;
         }
+        // Two-factor on: the password was right, but no session until the code. The attempt stays
+        // counted (a guesser holding the password gets no fresh allowance of codes by re-entering it).
+        if (user.totpEnabledAt) throw new SecondFactorRequired(sealChallenge({ userId: user.id, sessionVersion: user.sessionVersion, purpose: "second_factor" }));
         await recordSignInSuccess(attempt);
-        return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } satisfies SessionUser;
+        return sessionUser(user);
       },
     }),
     // A session after an invitation or a sign-up link was used up in the same request (lib/auth/session-grant.ts).

@@ -12,6 +12,9 @@ const SECTIONS = [
   { href: "/api-keys", label: "API keys", roles: ["owner"] },
   { href: "/team", label: "Team", roles: ["owner"] },
   { href: "/settings", label: "Settings", roles: ["owner", "support"] },
+  // Who changed what: connections, routing, keys, team, settings, refunds, two-factor. Owners only,
+  // as it names the team's people and keys and the changes only owners may make.
+  { href: "/audit-log", label: "Audit log", roles: ["owner"] },
   // Reference for whoever integrates: the invoice API and the webhooks the service sends.
   { href: "/docs/api", label: "API reference", roles: ["owner", "support"] },
   { href: "/docs/webhooks", label: "Webhook docs", roles: ["owner", "support"] },

@@ -4,7 +4,7 @@ import { cache } from "react";
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/db/schema";
 import { ForbiddenError } from "@/lib/errors";
-import { findViewer, type Viewer } from "@/lib/identity/membership";
+import { findViewer, mustEnrolMfa, type Viewer } from "@/lib/identity/membership";
 import { auth } from "./index";
 
 /**
@@ -35,18 +35,31 @@ export const getViewer = cache(async (): Promise<Viewer | undefined> => {
   return findViewer(await getDb(), userId);
 });
 
-/** Pages: redirect to sign-in without a session, show 403 when the role may not see the page. */
-export async function requirePageViewer(role?: Role): Promise<Viewer> {
+/** Where an owner who must set up two-factor authentication is sent (lib/identity/membership.ts `mustEnrolMfa`). */
+export const MFA_ENROLMENT_PATH = "/settings/two-factor";
+
+export const MFA_ENROLMENT_REQUIRED = "Your business requires two-factor authentication for owners. Set it up first (Settings → Two-factor authentication).";
+
+/** `allowWithoutMfa`: the enrolment page itself (and the layout around it) open for an owner who must still enrol. */
+type ViewerOptions = { allowWithoutMfa?: boolean };
+
+/**
+ * Pages: redirect to sign-in without a session, show 403 when the role may not see the page, and
+ * send an owner who must set up two-factor authentication to its page first.
+ */
+export async function requirePageViewer(role?: Role, options: ViewerOptions = {}): Promise<Viewer> {
   const viewer = await getViewer();
   if (!viewer) redirect("/sign-in");
+  if (!options.allowWithoutMfa && mustEnrolMfa(viewer)) redirect(MFA_ENROLMENT_PATH);
   if (role && viewer.user.role !== role) redirect("/forbidden");
   return viewer;
 }
 
 /** Server actions: throw instead of redirecting, so the action's caller sees a refusal. */
-export async function requireActionViewer(role?: Role): Promise<Viewer> {
+export async function requireActionViewer(role?: Role, options: ViewerOptions = {}): Promise<Viewer> {
   const viewer = await getViewer();
   if (!viewer) throw new ForbiddenError("Your session has ended. Sign in again.");
+  if (!options.allowWithoutMfa && mustEnrolMfa(viewer)) throw new ForbiddenError(MFA_ENROLMENT_REQUIRED);
   if (role && viewer.user.role !== role) throw new ForbiddenError("Only an owner may do this.");
   return viewer;
 }

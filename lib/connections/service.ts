@@ -6,7 +6,7 @@ import { newId } from "@/lib/ids";
 import { isVaultError } from "@/lib/vault";
 import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { recordAudit, type Actor } from "./audit";
+import { recordAudit, type Actor } from "@/lib/audit/record";
 import { forgetRoutes } from "./route-cache";
 import { checkKeyFiles, takeGeneratedKey } from "./key-files";
 import { findConnectionRow, findExclusiveHolder, findLabelOwner, isConnectionId } from "./queries";
@@ -143,10 +143,11 @@ async function createConnectionNow(scope: Scope, input: CreateConnection): Promi
         })
         .returning();
       await recordAudit(tx as unknown as Db, {
-        connectionId: row!.id,
         merchantId: scope.merchantId,
         actor: scope.actor,
-        action: "created",
+        action: "connection.created",
+        target: { type: "connection", id: row!.id },
+        summary: `${row!.label} (${row!.provider}, ${row!.mode})`,
         changes: ["label", "mode", ...Object.keys(taken.value).map((id) => `credentials.${id}`), ...Object.keys(input.constants).map((n) => `constants.${n}`)],
       });
       return ok(toConnectionView(row!));
@@ -281,7 +282,7 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         .where(and(eq(connections.id, row.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
         .returning();
       if (!updated) throw new ProblemsError([deletedMeanwhile()]);
-      await recordAudit(tx, { connectionId: row.id, merchantId: scope.merchantId, actor: scope.actor, action: auditAction(changes, enabled), changes });
+      await recordAudit(tx, { merchantId: scope.merchantId, actor: scope.actor, action: auditAction(changes, enabled), target: { type: "connection", id: row.id }, summary: updated.label, changes });
       return ok(toConnectionView(updated));
     });
   } catch (error) {
@@ -313,9 +314,9 @@ export async function editConnection(scope: Scope, id: string, attributes: Recor
 }
 
 function auditAction(changes: string[], enabled: boolean) {
-  if (changes.every((c) => c.startsWith("constants."))) return "constants_updated" as const;
-  if (changes.length === 1 && changes[0] === "enabled") return enabled ? ("enabled" as const) : ("disabled" as const);
-  return "updated" as const;
+  if (changes.every((c) => c.startsWith("constants."))) return "connection.constants_updated" as const;
+  if (changes.length === 1 && changes[0] === "enabled") return enabled ? ("connection.enabled" as const) : ("connection.disabled" as const);
+  return "connection.updated" as const;
 }
 
 export function setConnectionEnabled(scope: Scope, id: string, enabled: boolean) {
@@ -328,14 +329,17 @@ export function deleteConnection(scope: Scope, id: string): Promise<boolean> {
 
 async function deleteConnectionNow(scope: Scope, id: string): Promise<boolean> {
   if (!isConnectionId(id)) return false;
-  const rows = await scope.db
-    .update(connections)
-    .set({ deletedAt: new Date(), enabled: false, exclusiveKey: null, updatedAt: new Date() })
-    .where(and(eq(connections.id, id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
-    .returning({ id: connections.id });
-  if (!rows.length) return false;
-  await recordAudit(scope.db, { connectionId: id, merchantId: scope.merchantId, actor: scope.actor, action: "deleted" });
-  return true;
+  return scope.db.transaction(async (txRaw) => {
+    const tx = txRaw as unknown as Db;
+    const rows = await tx
+      .update(connections)
+      .set({ deletedAt: new Date(), enabled: false, exclusiveKey: null, updatedAt: new Date() })
+      .where(and(eq(connections.id, id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
+      .returning({ id: connections.id, label: connections.label });
+    if (!rows.length) return false;
+    await recordAudit(tx, { merchantId: scope.merchantId, actor: scope.actor, action: "connection.deleted", target: { type: "connection", id }, summary: rows[0]!.label });
+    return true;
+  });
 }
 
 export function providerName(slug: string): string {

@@ -26,6 +26,8 @@ export const merchants = pgTable("merchants", {
   invoiceLifetimeSeconds: integer("invoice_lifetime_seconds").notNull().default(1800),
   /** Where `invoice.status_changed` events are delivered; null until the owner sets one. */
   webhookUrl: text("webhook_url"),
+  /** "Require two-factor authentication for owners": an owner without it is sent to enrolment first (lib/auth/viewer.ts). */
+  requireOwnerMfa: boolean("require_owner_mfa").notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -45,6 +47,13 @@ export const users = pgTable(
     role: text("role", { enum: ROLES }).notNull(),
     /** Raised by sign-out, password change or reset: a session cookie issued under an older value is refused. */
     sessionVersion: integer("session_version").notNull().default(0),
+    /** The TOTP secret (base32) sealed by the vault once two-factor sign-in is on; never shown again. */
+    totpSecret: text("totp_secret"),
+    /** A secret offered during enrolment, sealed, until a current code confirms it (then it moves to totp_secret). */
+    totpPendingSecret: text("totp_pending_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true, mode: "date" }),
+    /** The last 30-second step a code was accepted for: a code is never accepted twice (replay). */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), index("users_merchant_idx").on(t.merchantId)],
@@ -106,21 +115,53 @@ export const connections = pgTable(
   ],
 );
 
-export const connectionAudit = pgTable(
-  "connection_audit",
+/** One-time recovery codes for two-factor sign-in, stored as SHA-256 (each code carries 50 random bits). */
+export const mfaRecoveryCodes = pgTable(
+  "mfa_recovery_codes",
   {
     id: text("id").primaryKey(),
-    connectionId: text("connection_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mfa_recovery_codes_user_idx").on(t.userId)],
+);
+
+export const AUDIT_ACTOR_TYPES = ["user", "api_key", "system"] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+/**
+ * The merchant's audit log (lib/audit): who did what, when, to what. Names of changed fields and a
+ * short summary only, never a secret, credential, key or card number. The actor's name and e-mail
+ * (or the API key's name) are copied as they were at the time.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
-    actor: text("actor").notNull(),
+    actorType: text("actor_type", { enum: AUDIT_ACTOR_TYPES }).notNull(),
+    /** The user's or API key's id; null for the system. */
+    actorId: text("actor_id"),
+    actorLabel: text("actor_label").notNull(),
+    /** `<family>.<verb>`: connection.created, routing.saved, api_key.revoked, mfa.enabled… (lib/audit/actions.ts). */
     action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    summary: text("summary").notNull().default(""),
     /** Names of what changed; never secret values. */
     changes: jsonb("changes").$type<string[]>().notNull().default([]),
     createdAt: createdAt(),
   },
-  (t) => [index("connection_audit_connection_idx").on(t.connectionId, t.createdAt)],
+  (t) => [
+    index("audit_log_merchant_idx").on(t.merchantId, t.createdAt, t.id),
+    index("audit_log_target_idx").on(t.merchantId, t.targetType, t.targetId, t.createdAt),
+  ],
 );
 
 /** Key pairs generated in the dashboard (Provider E) until a connection takes the private key. */

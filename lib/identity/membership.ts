@@ -8,7 +8,8 @@ import { merchants, users } from "@/lib/db/schema";
  */
 export type Merchant = typeof merchants.$inferSelect;
 export type User = typeof users.$inferSelect;
-export type Viewer = { user: Omit<User, "passwordHash">; merchant: Merchant };
+/** The person as pages and actions see them: no password hash, no sealed TOTP secrets. */
+export type Viewer = { user: Omit<User, "passwordHash" | "totpSecret" | "totpPendingSecret">; merchant: Merchant };
 
 export async function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
   const [row] = await db
@@ -16,6 +17,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | und
     .from(users)
     .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
     .limit(1);
+  return row;
+}
+
+export async function findUserById(db: Db, userId: string): Promise<User | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   return row;
 }
 
@@ -28,6 +34,14 @@ export async function findViewer(db: Db, userId: string): Promise<Viewer | undef
     .where(eq(users.id, userId))
     .limit(1);
   if (!row) return undefined;
-  const { passwordHash: _omit, ...user } = row.user;
+  const { passwordHash: _omit, totpSecret: _secret, totpPendingSecret: _pending, ...user } = row.user;
   return { user, merchant: row.merchant };
+}
+
+/**
+ * An owner without two-factor sign-in at a merchant that requires it for owners: sent to enrolment
+ * before anything else (pages through requirePageViewer, actions through validatedAction).
+ */
+export function mustEnrolMfa(viewer: Viewer): boolean {
+  return viewer.user.role === "owner" && viewer.merchant.requireOwnerMfa && !viewer.user.totpEnabledAt;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
+import { personActor, recordAudit } from "@/lib/audit/record";
 import type { Db } from "@/lib/db/client";
 import { invites, merchants, ROLES, users, type Role } from "@/lib/db/schema";
 import { findUserByEmail, type Viewer } from "@/lib/identity/membership";
@@ -50,15 +51,19 @@ export async function createInvite(db: Db, viewer: Viewer, input: InviteMemberIn
     .limit(1);
   if (open) return fail([problem("already_invited", "This person is already invited: use Resend below", ["email"])]);
   const { token, hash } = newLinkToken();
-  await db.insert(invites).values({
-    id: `inv_${randomBytes(16).toString("base64url")}`,
-    merchantId: viewer.merchant.id,
-    email: input.email,
-    name: input.name,
-    role: input.role,
-    tokenHash: hash,
-    invitedBy: viewer.user.id,
-    expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+  const id = `inv_${randomBytes(16).toString("base64url")}`;
+  await db.transaction(async (tx) => {
+    await tx.insert(invites).values({
+      id,
+      merchantId: viewer.merchant.id,
+      email: input.email,
+      name: input.name,
+      role: input.role,
+      tokenHash: hash,
+      invitedBy: viewer.user.id,
+      expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
+    });
+    await recordAudit(tx as unknown as Db, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.invited", target: { type: "invite", id }, summary: `${input.name} <${input.email}> as ${input.role}` });
   });
   return ok({ token, email: input.email, name: input.name, merchantName: viewer.merchant.name });
 }
@@ -73,6 +78,7 @@ export async function reissueInvite(db: Db, viewer: Viewer, inviteId: string, no
     .set({ tokenHash: hash, expiresAt: new Date(now.getTime() + INVITE_TTL_MS) })
     .where(and(eq(invites.id, inviteId), eq(invites.merchantId, viewer.merchant.id), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
     .returning({ email: invites.email, name: invites.name });
+  if (row) await recordAudit(db, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.invite_resent", target: { type: "invite", id: inviteId }, summary: row.email });
   return row ? ok({ token, ...row, merchantName: viewer.merchant.name }) : inviteNotFound();
 }
 
@@ -81,7 +87,8 @@ export async function revokeInvite(db: Db, viewer: Viewer, inviteId: string, now
     .update(invites)
     .set({ revokedAt: now })
     .where(and(eq(invites.id, inviteId), eq(invites.merchantId, viewer.merchant.id), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
-    .returning({ id: invites.id });
+    .returning({ id: invites.id, email: invites.email });
+  if (rows[0]) await recordAudit(db, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.invite_revoked", target: { type: "invite", id: inviteId }, summary: rows[0].email });
   return rows.length ? ok(null) : inviteNotFound();
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { personActor, recordAudit } from "@/lib/audit/record";
 import type { Db } from "@/lib/db/client";
 import { ROLES, users, type Role } from "@/lib/db/schema";
 import { fail, ok, problem, type Result } from "@/lib/problems";
@@ -66,8 +67,10 @@ export function changeMemberRole(db: Db, viewer: Viewer, userId: string, role: R
       .update(users)
       .set({ role })
       .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
-      .returning({ id: users.id });
-    return rows.length ? ok(null) : fail([memberNotFound()]);
+      .returning({ id: users.id, email: users.email });
+    if (!rows[0]) return fail([memberNotFound()]);
+    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.role_changed", target: { type: "user", id: userId }, summary: `${rows[0].email} is now ${role}` });
+    return ok(null);
   });
 }
 
@@ -80,7 +83,9 @@ export function removeMember(db: Db, viewer: Viewer, userId: string): Promise<Re
     const rows = await tx
       .delete(users)
       .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
-      .returning({ id: users.id });
-    return rows.length ? ok(null) : fail([memberNotFound()]);
+      .returning({ id: users.id, email: users.email, role: users.role });
+    if (!rows[0]) return fail([memberNotFound()]);
+    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.removed", target: { type: "user", id: userId }, summary: `${rows[0].email} (${rows[0].role})` });
+    return ok(null);
   });
 }

@@ -13,6 +13,7 @@ import { formatMinor, parseAmount } from "@/lib/money";
 import { problem, problemsFromZod, type Problem } from "@/lib/problems";
 import { refundRequestSchema } from "./contract";
 import { isRefundableStatus, refundableRest } from "./rules";
+import { apiKeyActor, recordAudit, type Actor } from "@/lib/audit/record";
 import { recordRefundEvent, type QueuedEvent } from "./events";
 import { sendRefund } from "./send";
 import { findRefundByReference, refundTotals, type RefundRow } from "./store";
@@ -26,8 +27,17 @@ export type CreateRefundInput = {
   testOnly: boolean;
   /** Who asked: a key id or a user id, for the record. */
   createdBy: string;
+  /** Who the audit log names; by default the key (or the composer's person) `createdBy` names. */
+  actor?: Actor;
   requestId?: string;
 };
+
+/** The audit log's actor for a refund asked for by `createdBy` (an API key id, `session:<user id>` for the composer, or a tool's name). */
+function actorOf(createdBy: string): Actor {
+  if (createdBy.startsWith("key_")) return apiKeyActor(createdBy);
+  if (createdBy.startsWith("session:")) return { type: "user", id: createdBy.slice("session:".length), label: `Invoice composer (${createdBy.slice("session:".length)})` };
+  return { type: "system", id: null, label: createdBy };
+}
 
 export type CreateRefundResult =
   | { kind: "created" | "replayed"; refund: RefundRow }
@@ -128,6 +138,13 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
           ? undefined
           : await changeInvoiceStatusWithin(tx, invoice, "refunding", undefined, { reason: `refund ${refund.id} asked for`, requestId: input.requestId });
       const event = await recordRefundEvent(tx, refund, change?.row ?? invoice);
+      await recordAudit(tx as unknown as Db, {
+        merchantId: input.merchantId,
+        actor: input.actor ?? actorOf(input.createdBy),
+        action: "refund.created",
+        target: { type: "invoice", id: invoice.id },
+        summary: `${refund.amount} ${refund.currency} (${refund.testMode ? "test" : "live"}), refund ${refund.id}`,
+      });
       return { refund, change, event };
     });
   } catch (error) {

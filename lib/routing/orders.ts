@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { recordAudit, type Actor } from "@/lib/connections/audit";
+import { recordAudit, type Actor } from "@/lib/audit/record";
 import { forgetRoutes } from "@/lib/connections/route-cache";
 import type { Db } from "@/lib/db/client";
 import { connections, routingOrders } from "@/lib/db/schema";
@@ -151,8 +151,8 @@ function orderProblems(input: RoutingOrderInput, rows: readonly Row[]): Problem[
 /**
  * Saves the routing order of one service in one mode: the ids sent first, in that order, then the
  * connections they leave out, oldest first; the whole resulting order is stored, so what the owner
- * saw is what routing uses. Each connection that changes place gets an audit entry
- * (`routing_changed`) in the same transaction; a save that moves nothing writes nothing. The route
+ * saw is what routing uses. A save that moves connections gets one audit entry (`routing.saved`,
+ * each moved connection's old and new place) in the same transaction; a save that moves nothing writes nothing. The route
  * cache is forgotten once the transaction is over.
  */
 export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: RoutingOrderInput): Promise<Result<RoutingOrder>> {
@@ -176,15 +176,15 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
           target: [routingOrders.merchantId, routingOrders.service, routingOrders.mode],
           set: { connectionIds: after, updatedBy: scope.actor.label, updatedAt: new Date() },
         });
-      for (const change of changes) {
-        await recordAudit(tx, {
-          connectionId: change.id,
-          merchantId: scope.merchantId,
-          actor: scope.actor,
-          action: "routing_changed",
-          changes: [`routing ${input.service} ${input.mode}: position ${change.from ?? "none"} → ${change.to ?? "none"}`],
-        });
-      }
+      const labels = new Map(offering.map((row) => [row.id, row.label]));
+      await recordAudit(tx, {
+        merchantId: scope.merchantId,
+        actor: scope.actor,
+        action: "routing.saved",
+        target: { type: "routing", id: `${input.service}:${input.mode}` },
+        summary: `${input.service} (${input.mode}): ${after.map((id) => labels.get(id) ?? id).join(", ")}`,
+        changes: changes.map((change) => `${labels.get(change.id) ?? change.id}: position ${change.from ?? "none"} → ${change.to ?? "none"}`),
+      });
     });
   } finally {
     forgetRoutes(scope.merchantId);

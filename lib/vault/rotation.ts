@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
-import { connections, generatedKeys, webhookSecrets } from "@/lib/db/schema";
+import { connections, generatedKeys, users, webhookSecrets } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import { keyId, resealSecret } from "./crypto-box";
 import { keyringOf, type VaultKeys } from "./keyring";
@@ -22,6 +22,9 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { name: "connections.secret_credentials", table: connections, id: connections.id, column: connections.secretCredentials, property: "secretCredentials" },
   { name: "generated_keys.private_key", table: generatedKeys, id: generatedKeys.id, column: generatedKeys.privateKey, property: "privateKey" },
   { name: "webhook_secrets.sealed", table: webhookSecrets, id: webhookSecrets.id, column: webhookSecrets.sealed, property: "sealed" },
+  // Two-factor secrets (lib/identity/mfa): null for people without one, which the passes skip.
+  { name: "users.totp_secret", table: users, id: users.id, column: users.totpSecret, property: "totpSecret" },
+  { name: "users.totp_pending_secret", table: users, id: users.id, column: users.totpPendingSecret, property: "totpPendingSecret" },
 ];
 
 /** `v2.<key id>.`: the start of every token sealed under that key. */
@@ -76,6 +79,7 @@ export async function rotationStatus(db: Db, keys: VaultKeys): Promise<RotationS
         count: sql<number>`count(*)::int`,
       })
       .from(site.table)
+      .where(sql`${site.column} is not null`)
       .groupBy(sql`1`);
     const status: ColumnStatus = { column: site.name, current: 0, previous: {}, legacy: 0, unknown: {} };
     for (const { kid, count } of rows) {

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
-import { listAudit } from "@/lib/connections/audit";
+import { listConnectionAudit as listAudit } from "@/lib/audit/read";
 import { findConnectionRow, getConnection, listConnections } from "@/lib/connections/queries";
 import { createConnectionSchema, updateConnectionSchema } from "@/lib/connections/schemas";
 import { createConnection, deleteConnection, editConnection, setConnectionEnabled, updateConnection } from "@/lib/connections/service";

@@ -9,7 +9,7 @@ import { GET as GET_ORDERS } from "@/app/api/routing/route";
 import { GET as GET_ORDER, PATCH } from "@/app/api/routing/[id]/route";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import { resetRateLimits } from "@/lib/api/rate-limit";
-import { listAudit } from "@/lib/connections/audit";
+import { listAuditLog } from "@/lib/audit/read";
 import { findRoute } from "@/lib/invoices/create/routing";
 import { logger } from "@/lib/logger";
 import { publicBaseUrl } from "@/lib/config";
@@ -134,16 +134,20 @@ describe("routing order (lib/routing)", () => {
     expect(orderOf(await getRoutingOrders(t.db, m.merchantId), "payment_card_eur_hpp:test")?.updatedAt).toBeNull();
   });
 
-  it("writes an audit entry for each connection that changes place, and nothing for a save that moves nothing", async () => {
+  it("writes one audit entry naming each connection that changes place, and nothing for a save that moves nothing", async () => {
     const { m, b, c, e, f } = await eurMerchant();
-    const routingEntries = async (id: string) => (await listAudit(t.db, m.merchantId, id)).filter((entry) => entry.action === "routing_changed");
+    const routingEntries = async () => (await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries;
     expect((await save(m, [b, c, e, f])).ok).toBe(true);
-    for (const id of [b, c, e, f]) expect(await routingEntries(id)).toEqual([]);
+    expect(await routingEntries()).toEqual([]);
     const saved = await save(m, [c, b]);
     expect(saved.ok && saved.value.updatedBy).toBe(OWNER.label);
-    expect(await routingEntries(c)).toMatchObject([{ actor: OWNER.label, changes: ["routing payment_card_eur_hpp test: position 2 → 1"] }]);
-    expect(await routingEntries(b)).toMatchObject([{ changes: ["routing payment_card_eur_hpp test: position 1 → 2"] }]);
-    expect(await routingEntries(e)).toEqual([]);
+    const [entry, ...rest] = await routingEntries();
+    expect(rest).toEqual([]);
+    expect(entry).toMatchObject({ actorLabel: OWNER.label, action: "routing.saved", targetType: "routing", targetId: "payment_card_eur_hpp:test" });
+    expect(entry!.changes).toHaveLength(2);
+    expect(entry!.changes[0]).toMatch(/: position 2 → 1$/);
+    expect(entry!.changes[1]).toMatch(/: position 1 → 2$/);
+    void [e, f];
   });
 });
 
@@ -163,7 +167,7 @@ describe("saveRoutingOrderAction (the Routing page)", () => {
     expect(await saveRoutingOrderAction(input)).toMatchObject({ ok: false, message: "Only an owner may do this." });
     session.userId = ownerId;
     expect(await saveRoutingOrderAction(input)).toEqual({ ok: true, data: { id: "payment_card_eur_hpp:test", connectionIds: [second.id, first.id] } });
-    expect((await listAudit(t.db, m.merchantId, second.id))[0]).toMatchObject({ action: "routing_changed", actor: expect.stringContaining("Olga Owner") });
+    expect((await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries[0]).toMatchObject({ action: "routing.saved", actorType: "user", actorId: ownerId, actorLabel: expect.stringContaining("Olga Owner") });
     const refused = await saveRoutingOrderAction({ ...TEST_EUR, connectionIds: [first.id, first.id] });
     expect(refused).toMatchObject({ ok: false, fieldErrors: { "connectionIds.1": expect.stringContaining("more than once") } });
   });
@@ -192,7 +196,7 @@ describe("GET /api/routing and PATCH /api/routing/{service}:{mode}", () => {
     expect(patched.json.data.attributes.connection_ids).toEqual([e, f, b, c]);
     expect(patched.json.data.attributes.connections[0]).toMatchObject({ id: e, provider: "provider-e", enabled: true, position: 1 });
     expect(await candidates(m)).toEqual([e, f, b, c]);
-    expect((await listAudit(t.db, m.merchantId, e))[0]).toMatchObject({ action: "routing_changed", actor: `API key ${m.keyId}` });
+    expect((await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries[0]).toMatchObject({ action: "routing.saved", actorType: "api_key", actorId: m.keyId, actorLabel: `API key ${m.keyId}` });
     expect((await read(m.key, "payment_card_eur_hpp%3Atest")).json.data.attributes.connection_ids).toEqual([e, f, b, c]);
   });
 

@@ -35,6 +35,7 @@ import {
   setConnectionEnabledAction,
   updateConnectionAction,
 } from "@/lib/actions/connections";
+import { setRequireOwnerMfaAction } from "@/lib/actions/mfa";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
@@ -428,6 +429,7 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },
   "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
   "lib/actions/auth.ts#signOutAction": { role: "public", noId: "ends the caller's own session" },
+  "lib/actions/auth.ts#signInSecondFactorAction": { role: "public", noId: "takes the sealed challenge of the password step and a code (tests/integration/mfa-sign-in.test.ts)" },
   "lib/actions/auth.ts#signUpAction": { role: "public", noId: "creates a new merchant" },
   "lib/actions/check-status.ts#checkStatusNowAction": {
     role: "member",
@@ -465,6 +467,11 @@ const ACTIONS: Record<string, ActionCase> = {
     role: "member",
     noId: "relays an envelope to POST /api/commerce/{direction}-invoices over HTTP with the viewer's credential; a pinned connection of another merchant is the body case below",
   },
+  "lib/actions/mfa.ts#startMfaEnrolmentAction": { role: "member", noId: "sets up the signed-in person's own two-factor sign-in" },
+  "lib/actions/mfa.ts#confirmMfaEnrolmentAction": { role: "member", noId: "confirms the signed-in person's own two-factor sign-in" },
+  "lib/actions/mfa.ts#regenerateRecoveryCodesAction": { role: "member", noId: "replaces the signed-in person's own recovery codes" },
+  "lib/actions/mfa.ts#disableMfaAction": { role: "member", noId: "turns off the signed-in person's own two-factor sign-in" },
+  "lib/actions/mfa.ts#setRequireOwnerMfaAction": { role: "owner", noId: "switches the viewer's own merchant's setting", own: () => setRequireOwnerMfaAction({ requireOwnerMfa: false }) },
   "lib/actions/password.ts#acceptInviteAction": { role: "public", noId: "names an invitation by its 256-bit link token, not an id" },
   "lib/actions/password.ts#forgotPasswordAction": { role: "public", noId: "takes an e-mail; answers the same for every address" },
   "lib/actions/password.ts#resetPasswordAction": { role: "public", noId: "names a reset by its 256-bit link token, not an id" },

@@ -15,7 +15,7 @@ import { UNSAVED_CHECKED } from "@/lib/actions/test-connection-message";
 import { checkConnectionHealth } from "@/lib/processing/health";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { mintUnsavedAccountToken, UNSAVED_ACCOUNT_HEADER } from "@/lib/sandbox/unsaved-account";
-import { connectionAudit, connections } from "@/lib/db/schema";
+import { auditLog, connections } from "@/lib/db/schema";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { PROVIDER_KINDS, createAttributes, kindSpec } from "./helpers/connection-fixtures";
@@ -51,8 +51,8 @@ describe("testConnectionAction", () => {
   it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))("%s %s: reachable, credentials accepted", async (provider, kind) => {
     const id = await createConnection(provider, kind);
     expect(await testConnectionAction({ id })).toEqual({ ok: true, data: { kind: "ok", message: "Reachable — credentials accepted" } });
-    const audit = await t.db.select().from(connectionAudit).where(eq(connectionAudit.connectionId, id));
-    expect(audit.map((entry) => entry.action)).toContain("tested");
+    const audit = await t.db.select().from(auditLog).where(eq(auditLog.targetId, id));
+    expect(audit.map((entry) => entry.action)).toContain("connection.tested");
   });
 
   it("unreachable when nothing answers at the sandbox's address", async () => {

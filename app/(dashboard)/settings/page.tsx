@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { BusinessNameForm } from "@/components/account/business-name-form";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
+import { RequireOwnerMfaForm } from "@/components/mfa/require-owner-mfa-form";
 import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
 import { InvoiceLifetimeForm } from "@/components/settings/invoice-lifetime-form";
 import { WebhookSettings } from "@/components/settings/webhook-settings";
@@ -11,6 +12,7 @@ import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import { getInvoiceLifetime } from "@/lib/merchants/settings";
+import { mfaStatus } from "@/lib/identity/mfa/service";
 import { getWebhookSettings } from "@/lib/webhooks/settings";
 import { webhookUrlRules } from "@/lib/http/url-check";
 
@@ -20,7 +22,7 @@ export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
   const isOwner = user.role === "owner";
   const db = await getDb();
-  const [webhooks, lifetime] = await Promise.all([getWebhookSettings(db, merchant.id), getInvoiceLifetime(db, merchant.id)]);
+  const [webhooks, lifetime, mfa] = await Promise.all([getWebhookSettings(db, merchant.id), getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id)]);
   const rows: [string, string][] = [
     ["Business name", merchant.name],
     ["Commerce account", merchant.commerceAccount],
@@ -31,6 +33,7 @@ export default async function SettingsPage() {
     ["Name", user.name],
     ["E-mail", user.email],
     ["Role", user.role],
+    ["Two-factor", mfa.enabled ? "On" : "Off"],
   ];
   return (
     <>
@@ -40,7 +43,14 @@ export default async function SettingsPage() {
         {(
           [
             ["Merchant", rows, isOwner ? <BusinessNameForm key="business" merchantName={merchant.name} /> : null],
-            ["You", you, <section key="password" className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="change-password"><h3 id="change-password" className="mb-3 text-sm font-semibold">Change password</h3><ChangePasswordForm /></section>],
+            ["You", you, <div key="you">
+              <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="two-factor">
+                <h3 id="two-factor" className="mb-2 text-sm font-semibold">Two-factor authentication</h3>
+                <p className="mb-3 text-sm text-slate-700">{mfa.enabled ? `On: signing in asks for a code from your app. ${mfa.recoveryCodesLeft} recovery codes left.` : "Off: signing in asks only for your password."}</p>
+                <Link href="/settings/two-factor" className="btn-secondary">{mfa.enabled ? "Manage two-factor authentication" : "Set up two-factor authentication"}</Link>
+              </section>
+              <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="change-password"><h3 id="change-password" className="mb-3 text-sm font-semibold">Change password</h3><ChangePasswordForm /></section>
+            </div>],
           ] as [string, [string, string][], ReactNode][]
         ).map(([title, items, extra]) => (
           <section key={title} className="card" aria-label={title}>
@@ -69,6 +79,16 @@ export default async function SettingsPage() {
         <p className="mt-3 text-sm text-slate-600">
           The order connections take invoices in is on the <Link href="/routing" className="text-brand-700 underline">Routing</Link> page.
         </p>
+      </section>
+      <section className="card mt-6 max-w-3xl" aria-labelledby="security-settings">
+        <h2 id="security-settings" className="mb-3 text-base font-semibold">Security</h2>
+        {isOwner ? (
+          <RequireOwnerMfaForm requireOwnerMfa={merchant.requireOwnerMfa} />
+        ) : (
+          <p className="text-sm text-slate-700" data-testid="require-owner-mfa">
+            Two-factor authentication is {merchant.requireOwnerMfa ? "required" : "not required"} for owners; an owner can change this.
+          </p>
+        )}
       </section>
       {/* One card per setting group, each with its own heading; add new groups below. */}
       <section className="card mt-6 max-w-3xl" aria-labelledby="invoice-settings">

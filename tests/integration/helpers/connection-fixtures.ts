@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { signUpSchema } from "@/lib/identity/schemas";
-import type { Actor } from "@/lib/connections/audit";
+import type { Actor } from "@/lib/audit/record";
 import { createConnectionSchema, type CreateConnection } from "@/lib/connections/schemas";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";

@@ -23,14 +23,19 @@ function cookiesOf(response: Response): string[] {
   return response.headers.getSetCookie().map((c) => c.split(";")[0]!);
 }
 
-export async function signInOverHttp(email: string, password: string, address: string): Promise<SignInAnswer> {
+export function signInOverHttp(email: string, password: string, address: string): Promise<SignInAnswer> {
+  return postCredentials({ email, password }, address);
+}
+
+/** Any fields to next-auth's credentials callback (the second step posts `challenge` and `code`). */
+export async function postCredentials(fields: Record<string, string>, address: string): Promise<SignInAnswer> {
   const csrf = await GET(new NextRequest(`${BASE}/api/auth/csrf`, { headers: { "x-forwarded-for": address } }));
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const answer = await POST(
     new NextRequest(`${BASE}/api/auth/callback/credentials`, {
       method: "POST",
       headers: { cookie: cookiesOf(csrf).join("; "), "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": address },
-      body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${BASE}/home` }).toString(),
+      body: new URLSearchParams({ csrfToken, ...fields, callbackUrl: `${BASE}/home` }).toString(),
     }),
   );
   const body = await answer.text();

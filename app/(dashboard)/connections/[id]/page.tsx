@@ -8,7 +8,7 @@ import { EditConnectionForm } from "@/components/connections/edit-connection-for
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { callbackUrl } from "@/lib/callbacks/url";
-import { listAudit } from "@/lib/connections/audit";
+import { listConnectionAudit } from "@/lib/audit/read";
 import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { countRefundablePayments } from "@/lib/refunds/store";
@@ -28,7 +28,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
   if (!connection) notFound();
   const provider = getProvider(connection.provider)!;
   const kind = getKind(connection.provider, connection.kind)!;
-  const audit = await listAudit(db, viewer.merchant.id, connection.id);
+  const audit = await listConnectionAudit(db, viewer.merchant.id, connection.id);
   const downloads = downloadableKeyFields(connection.provider, connection.kind).filter((f) => typeof connection.publicValues[f.id] === "string");
   const serviceNames = connection.services.map(serviceLabelOf);
   const sandboxFault = connection.mode === "test" ? await getSandboxFault(db, connection.id) : undefined;

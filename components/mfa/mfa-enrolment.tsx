@@ -1,0 +1,100 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, useTransition } from "react";
+import { notify } from "@/components/feedback";
+import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { useZodForm } from "@/components/forms/use-zod-form";
+import { confirmMfaEnrolmentAction, startMfaEnrolmentAction } from "@/lib/actions/mfa";
+import { RecoveryCodes } from "./recovery-codes";
+
+type Started = { secret: string; secretGroups: string[]; uri: string; qrSvg: string };
+
+/**
+ * "Set up two-factor authentication": a new secret as a QR code and as text, a current code from
+ * the app to confirm it, then the recovery codes, shown once.
+ */
+export function MfaEnrolment({ afterDone }: { afterDone: string }) {
+  const [started, setStarted] = useState<Started>();
+  const [codes, setCodes] = useState<string[]>();
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<string>();
+  const router = useRouter();
+
+  if (codes) {
+    return (
+      <RecoveryCodes
+        codes={codes}
+        doneLabel="I have saved my recovery codes"
+        onDone={() => {
+          router.push(afterDone);
+          router.refresh();
+        }}
+      />
+    );
+  }
+  if (started) return <ConfirmStep started={started} onConfirmed={setCodes} />;
+  return (
+    <div className="space-y-3">
+      <FormAlert message={message} />
+      <button
+        type="button"
+        className="btn-primary"
+        disabled={pending}
+        aria-busy={pending}
+        onClick={() =>
+          startTransition(async () => {
+            setMessage(undefined);
+            const result = await startMfaEnrolmentAction({});
+            if (result.ok) setStarted(result.data);
+            else setMessage(result.message ?? "Could not start: try again.");
+          })
+        }
+      >
+        {pending ? "Starting…" : "Set up two-factor authentication"}
+      </button>
+    </div>
+  );
+}
+
+function ConfirmStep({ started, onConfirmed }: { started: Started; onConfirmed: (codes: string[]) => void }) {
+  const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.confirmEnrolmentSchema), { defaultValues: { code: "" } });
+  const error = form.formState.errors.code?.message;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const { onSubmit, pending, message } = useActionForm(form, confirmMfaEnrolmentAction, {
+    onSuccess: (data) => {
+      notify({ message: "Two-factor authentication is on." });
+      onConfirmed(data.recoveryCodes);
+    },
+  });
+  const qrSource = `data:image/svg+xml;base64,${btoa(started.qrSvg)}`;
+  return (
+    <div className="space-y-4">
+      <h3 id="scan-heading" ref={heading} tabIndex={-1} className="text-sm font-semibold">
+        1. Add this account to your authenticator app
+      </h3>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+        {/* eslint-disable-next-line @next/next/no-img-element -- an SVG drawn on the server for this one secret */}
+        <img src={qrSource} alt="QR code of your two-factor secret: scan it with your authenticator app" width={192} height={192} className="size-48 rounded-md border border-slate-200 bg-white" />
+        <div className="min-w-0 space-y-2 text-sm text-slate-700">
+          <p>Scan the QR code with an app such as 1Password, Google Authenticator or Microsoft Authenticator. Cannot scan? Type this key instead (time-based, 6 digits):</p>
+          <p className="font-mono text-base tracking-wide text-slate-900" data-testid="totp-secret" aria-label={`Secret key: ${started.secretGroups.join(" ")}`}>
+            {started.secretGroups.join(" ")}
+          </p>
+        </div>
+      </div>
+      <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Confirm two-factor authentication">
+        <h3 className="text-sm font-semibold">2. Enter the code your app shows</h3>
+        <FormAlert message={message} />
+        <Field id="enrol-code" label="6-digit code" error={error} required>
+          <input className="input max-w-40 font-mono" type="text" inputMode="numeric" autoComplete="one-time-code" {...fieldAria("enrol-code", error, false)} {...form.register("code")} />
+        </Field>
+        <SubmitButton pending={pending} pendingLabel="Checking…">
+          Turn on two-factor authentication
+        </SubmitButton>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { expect } from "@playwright/test";
+import { sharedTest } from "./support/fixtures";
+
+/**
+ * The audit log as an owner reads it: a few changes of the test's own (an API key made and
+ * revoked), then filtered by type, person and date. The shared merchant's log holds other tests'
+ * entries too, so only this test's own entries are asserted.
+ */
+const SHOTS = "/work/shots/h-mfa";
+
+sharedTest("an owner's changes appear in the audit log, newest first, and the filters narrow it", async ({ page, merchant }) => {
+  const keyName = `audit ${Date.now().toString(36)}`;
+  await page.goto("/api-keys");
+  await page.getByLabel("Key name").fill(keyName);
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("new-api-key")).toBeVisible();
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.locator("tr, li").filter({ hasText: keyName }).getByRole("button", { name: "Revoke" }).click();
+  await expect(page.locator("tr, li").filter({ hasText: keyName })).toContainText(/revoked/i);
+
+  await page.getByRole("navigation").getByRole("link", { name: "Audit log" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
+  const mine = page.getByTestId("audit-log").getByRole("listitem").filter({ hasText: keyName });
+  await expect(mine).toHaveCount(2);
+
+  await page.getByLabel("Type").selectOption({ label: "API keys" });
+  await page.getByLabel("Who").selectOption({ label: `${merchant.account.name} <${merchant.account.email}>` });
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel("From (UTC)").fill(today);
+  await page.getByLabel("To (UTC)").fill(today);
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/group=api_key/);
+  const entries = page.getByTestId("audit-log").getByRole("listitem");
+  for (const action of await entries.evaluateAll((items) => items.map((item) => item.getAttribute("data-action")))) expect(action).toMatch(/^api_key\./);
+  // Newest first: the revoke above the create.
+  const texts = await mine.allTextContents();
+  expect(texts[0]).toContain("API key revoked");
+  expect(texts[1]).toContain("API key created");
+  await expect(page.getByText(/sk_|pok_/)).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/audit-log-1280.png`, fullPage: true });
+
+  // A date range without entries.
+  await page.getByLabel("To (UTC)").fill("2001-01-01");
+  await page.getByLabel("From (UTC)").fill("2001-01-01");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByTestId("audit-empty")).toHaveText("No entries match this filter.");
+  await page.getByRole("link", { name: "Clear" }).click();
+  await expect(mine).toHaveCount(2);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/audit-log?group=api_key");
+  await expect(mine).toHaveCount(2);
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  await page.screenshot({ path: `${SHOTS}/audit-log-390.png`, fullPage: true });
+});

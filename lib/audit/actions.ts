@@ -1,0 +1,56 @@
+/**
+ * What the audit log records (lib/audit/record.ts), grouped as the Audit log page filters them.
+ * Plain data, safe for client components. An action is `<family>.<verb>`; the family is its group.
+ */
+export const AUDIT_GROUPS = {
+  connection: "Connections",
+  routing: "Routing",
+  api_key: "API keys",
+  team: "Team",
+  settings: "Settings",
+  webhook: "Webhooks",
+  refund: "Refunds",
+  mfa: "Two-factor authentication",
+} as const;
+export type AuditGroup = keyof typeof AUDIT_GROUPS;
+export const AUDIT_GROUP_KEYS = Object.keys(AUDIT_GROUPS) as AuditGroup[];
+
+/** Every action, with the words the page shows for it. */
+export const AUDIT_ACTIONS = {
+  "connection.created": "Connection created",
+  "connection.updated": "Connection updated",
+  "connection.enabled": "Connection enabled",
+  "connection.disabled": "Connection disabled",
+  "connection.deleted": "Connection deleted",
+  "connection.constants_updated": "Connection constants updated",
+  "connection.tested": "Connection tested",
+  /** Rows from before routing saves were recorded whole (routing.saved). */
+  "connection.routing_changed": "Routing position changed",
+  "routing.saved": "Routing order saved",
+  "api_key.created": "API key created",
+  "api_key.revoked": "API key revoked",
+  "team.invited": "Member invited",
+  "team.invite_resent": "Invitation resent",
+  "team.invite_revoked": "Invitation revoked",
+  "team.role_changed": "Role changed",
+  "team.removed": "Member removed",
+  "settings.updated": "Settings updated",
+  "webhook.url_changed": "Webhook URL changed",
+  "webhook.secret_rotated": "Webhook signing secret rotated",
+  "refund.created": "Refund created",
+  "mfa.enabled": "Two-factor authentication turned on",
+  "mfa.disabled": "Two-factor authentication turned off",
+  "mfa.recovery_codes_regenerated": "Recovery codes regenerated",
+  "mfa.required_changed": "Two-factor requirement for owners changed",
+  "mfa.sign_in_failed": "Wrong two-factor code at sign-in",
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export function auditGroupOf(action: string): AuditGroup | undefined {
+  const family = action.split(".")[0] as AuditGroup;
+  return family in AUDIT_GROUPS ? family : undefined;
+}
+
+export function describeAuditAction(action: string): string {
+  return (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
+}

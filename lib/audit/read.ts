@@ -1,0 +1,79 @@
+import { and, desc, eq, gte, like, lt, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { auditLog } from "@/lib/db/schema";
+import type { AuditFilter } from "./filters";
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export type AuditEntry = {
+  id: string;
+  actorType: string;
+  actorId: string | null;
+  actorLabel: string;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  summary: string;
+  changes: string[];
+  createdAt: Date;
+};
+
+const columns = {
+  id: auditLog.id,
+  actorType: auditLog.actorType,
+  actorId: auditLog.actorId,
+  actorLabel: auditLog.actorLabel,
+  action: auditLog.action,
+  targetType: auditLog.targetType,
+  targetId: auditLog.targetId,
+  summary: auditLog.summary,
+  changes: auditLog.changes,
+  createdAt: auditLog.createdAt,
+};
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+
+/** One page of the merchant's audit log, newest first, and whether an older page exists. */
+export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilter): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
+  const page = filter.page ?? 1;
+  const where: SQL[] = [eq(auditLog.merchantId, merchantId)];
+  if (filter.group) where.push(like(auditLog.action, `${filter.group}.%`));
+  if (filter.actor === "system") where.push(eq(auditLog.actorType, "system"));
+  else if (filter.actor) where.push(eq(auditLog.actorId, filter.actor));
+  if (filter.from) where.push(gte(auditLog.createdAt, new Date(`${filter.from}T00:00:00Z`)));
+  if (filter.to) where.push(lt(auditLog.createdAt, nextDay(filter.to)));
+  const rows = await db
+    .select(columns)
+    .from(auditLog)
+    .where(and(...where))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(AUDIT_PAGE_SIZE + 1)
+    .offset((page - 1) * AUDIT_PAGE_SIZE);
+  return { entries: rows.slice(0, AUDIT_PAGE_SIZE), hasMore: rows.length > AUDIT_PAGE_SIZE, page };
+}
+
+/** Everyone who appears in the merchant's log, with the latest name it was written under: the actor filter's choices. */
+export async function listAuditActors(db: Db, merchantId: string): Promise<{ id: string; label: string }[]> {
+  const rows = await db
+    .select({
+      id: sql<string>`coalesce(${auditLog.actorId}, 'system')`,
+      label: sql<string>`(array_agg(${auditLog.actorLabel} order by ${auditLog.createdAt} desc))[1]`,
+    })
+    .from(auditLog)
+    .where(eq(auditLog.merchantId, merchantId))
+    .groupBy(sql`coalesce(${auditLog.actorId}, 'system')`)
+    .orderBy(sql`2`)
+    .limit(200);
+  return rows;
+}
+
+/** The entries about one connection, for its page's audit trail (actions without their family). */
+export async function listConnectionAudit(db: Db, merchantId: string, connectionId: string) {
+  const rows = await db
+    .select(columns)
+    .from(auditLog)
+    .where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.targetType, "connection"), eq(auditLog.targetId, connectionId)))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(200);
+  return rows.map((row) => ({ id: row.id, actor: row.actorLabel, action: row.action.replace(/^connection\./, ""), changes: row.changes, createdAt: row.createdAt }));
+}
