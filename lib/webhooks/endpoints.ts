@@ -1,11 +1,11 @@
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { checkWebhookUrl } from "@/lib/http/url-check";
 import { newId } from "@/lib/ids";
-import type { Result } from "@/lib/problems";
+import { refuse, type Result } from "@/lib/problems";
 import type { webhookEndpointSchema } from "./schemas";
 import { insertSecret, secretStatuses } from "./secrets";
 import type { WebhookEndpointView } from "./views";
@@ -17,6 +17,9 @@ import type { WebhookEndpointView } from "./views";
  */
 export type EndpointFields = z.output<typeof webhookEndpointSchema>;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** At most this many endpoints per merchant: each event is sent to every one that takes it. */
+export const MAX_ENDPOINTS = 20;
 
 const eventTypesOf = (input: EndpointFields): string[] | null => (input.allEvents ? null : [...new Set(input.eventTypes)]);
 
@@ -53,6 +56,8 @@ export async function findEndpoint(db: Db, merchantId: string, endpointId: strin
 
 /** Adds an endpoint after the URL check, with its first signing secret: returned here, the only time it is shown. */
 export async function createEndpoint(db: Db, merchantId: string, input: EndpointFields): Promise<Result<{ id: string; url: string; secret: string }>> {
+  const [existing] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, merchantId));
+  if ((existing?.n ?? 0) >= MAX_ENDPOINTS) return refuse("too_many_endpoints", `You have ${MAX_ENDPOINTS} endpoints, the most one merchant may have: delete one first.`);
   const checked = await checkWebhookUrl(input.url);
   if (!checked.ok) return checked;
   const url = checked.value.toString();

@@ -552,6 +552,15 @@ describe("sequence numbers", () => {
   });
 });
 
+describe("event types", () => {
+  it("the types an endpoint may choose are exactly the ones the code writes", async () => {
+    const { INVOICE_STATUS_CHANGED } = await import("@/lib/invoices/events");
+    const { PAYOUT_CANCELED } = await import("@/lib/processing/cancel-payout");
+    const { REFUND_EVENT_TYPES } = await import("@/lib/refunds/events");
+    expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES].sort());
+  });
+});
+
 describe("event log", () => {
   it("lists the merchant's events newest first, filters by type, state, endpoint and invoice, and pages by keyset without repeats or gaps", async () => {
     const m = await subscribedMerchant();
