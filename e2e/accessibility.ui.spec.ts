@@ -75,6 +75,7 @@ const DASHBOARD_PAGES: readonly [string, (owner: Owner) => string][] = [
   ["/api-keys", () => "/api-keys"],
   ["/team", () => "/team"],
   ["/settings", () => "/settings"],
+  ["/webhooks", () => "/webhooks"],
   ["/docs/webhooks", () => "/docs/webhooks"],
 ];
 

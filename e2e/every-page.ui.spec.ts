@@ -47,6 +47,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["api-keys", "/api-keys"],
     ["team", "/team"],
     ["settings", "/settings"],
+    ["webhooks", "/webhooks"],
     ["docs-api", "/docs/api"],
     ["docs-webhooks", "/docs/webhooks"],
   ];
