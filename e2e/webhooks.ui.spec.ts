@@ -52,6 +52,14 @@ function startReceiver() {
   );
 }
 
+/** At a phone's width nothing may push the page wider than the screen. */
+async function expectNoSideways(page: Page) {
+  await page.setViewportSize({ width: 390, height: 1000 });
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+}
+
 async function hostedInvoice(page: Page, apiKey: string, commerceAccount: string): Promise<string> {
   const connection = await page.request.post("/api/connections", {
     headers: { Authorization: `Bearer ${apiKey}`, ...JSON_API },
@@ -92,6 +100,8 @@ async function hostedInvoice(page: Page, apiKey: string, commerceAccount: string
 }
 
 test("owner adds two endpoints (one for refunds only), sees each secret once, and every event arrives signed where it belongs; the log filters, opens and resends", async ({ page }) => {
+  // One walk through the whole flow, payments and retries by the app's own workers included.
+  test.setTimeout(120_000);
   const orders = await startReceiver();
   const refunds = await startReceiver();
   try {
@@ -115,7 +125,7 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     expect(refunds.state.secret).not.toBe(orders.state.secret);
     const ordersCard = endpoints.getByRole("listitem", { name: `Endpoint ${orders.url}` });
     const refundsCard = endpoints.getByRole("listitem", { name: `Endpoint ${refunds.url}` });
-    await expect(ordersCard.getByTestId("endpoint-event-types")).toHaveText("Events: all events");
+    await expect(ordersCard.getByTestId("endpoint-event-types")).toContainText("all events");
     await expect(refundsCard.getByTestId("endpoint-event-types")).toContainText("refund.created");
     await expect(refundsCard.getByTestId("endpoint-event-types")).not.toContainText("invoice.status_changed");
 
@@ -176,11 +186,18 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     await expect(page).toHaveURL(/type=refund.created/);
     await expect(log.getByTestId("event-log-row")).toHaveCount(1);
     await log.getByRole("link", { name: "Clear" }).click();
+    await expect(page).toHaveURL(/\/webhooks$/);
+    await expect(log.getByLabel("Type")).toHaveValue("");
     await log.getByLabel("Endpoint").selectOption({ label: "Refunds" });
     await log.getByLabel("Invoice id").fill(invoiceId);
     await log.getByLabel("State").selectOption({ label: "Delivered" });
     await log.getByRole("button", { name: "Filter" }).click();
-    await expect(log.getByTestId("event-log-row")).toHaveCount(2);
+    await expect(page).toHaveURL(/state=delivered/);
+    // A delivery is recorded just after the receiver answers: look again until both refund events show delivered.
+    await expect(async () => {
+      await page.reload();
+      await expect(log.getByTestId("event-log-row")).toHaveCount(2, { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
     await expect(log.getByRole("link", { name: "invoice.status_changed" })).toHaveCount(0);
     await expectNoSeriousViolations(page);
     if (SCREENSHOTS) {
@@ -221,15 +238,16 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     await refundsCard.getByRole("button", { name: "Edit" }).click();
     const edit = refundsCard.getByRole("form", { name: `Edit endpoint ${refunds.url}` });
     await edit.getByRole("checkbox", { name: /^Enabled/ }).uncheck();
-    await edit.getByRole("button", { name: "Save endpoint" }).click();
-    await expect(refundsCard.getByTestId("endpoint-enabled")).toHaveText("Disabled");
     if (SCREENSHOTS) {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 1000 });
-        await page.getByRole("region", { name: "Endpoints" }).screenshot({ path: `${SCREENSHOTS}/webhook-endpoints-${width}.png` });
+        await page.getByRole("region", { name: "Endpoints" }).screenshot({ path: `${SCREENSHOTS}/webhook-endpoint-edit-${width}.png` });
       }
       await page.setViewportSize({ width: 1280, height: 1000 });
     }
+    await edit.getByRole("button", { name: "Save endpoint" }).click();
+    await expect(refundsCard.getByTestId("endpoint-enabled")).toHaveText("Disabled");
+    await expectNoSideways(page);
     page.once("dialog", (dialog) => void dialog.accept());
     await refundsCard.getByRole("button", { name: "Delete" }).click();
     await expect(endpoints.getByTestId("webhook-endpoint")).toHaveCount(1);

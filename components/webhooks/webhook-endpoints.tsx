@@ -128,8 +128,17 @@ function EndpointCard({
           {endpoint.enabled ? "Enabled" : "Disabled"}
         </span>
       </div>
-      <p className="mt-2 text-sm text-slate-700" data-testid="endpoint-event-types">
-        Events: {endpoint.eventTypes === null ? "all events" : endpoint.eventTypes.map((type) => <code key={type} className="mr-1 font-mono text-xs">{type}</code>)}
+      <p className="mt-2 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-700" data-testid="endpoint-event-types">
+        <span>Events:</span>
+        {endpoint.eventTypes === null ? (
+          <span>all events</span>
+        ) : (
+          endpoint.eventTypes.map((type) => (
+            <code key={type} className="font-mono text-xs break-all">
+              {type}
+            </code>
+          ))
+        )}
       </p>
       <p className="mt-1 text-sm text-slate-700" data-testid="webhook-secret-status">
         {endpoint.secretCreatedAt ? `Signing secret made ${formatDateTime(endpoint.secretCreatedAt)}; shown only when it was made.` : "No signing secret: roll one."}

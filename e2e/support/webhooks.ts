@@ -8,7 +8,7 @@ export async function addWebhookEndpoint(page: Page, url: string, options: { des
   if (!/\/webhooks$/.test(new URL(page.url()).pathname)) await page.goto("/webhooks");
   const section = page.getByRole("region", { name: "Endpoints" });
   const form = section.getByRole("form", { name: "Add endpoint" });
-  if (!(await form.isVisible())) await section.getByText("Add endpoint", { exact: true }).click();
+  if (!(await form.isVisible())) await section.locator("summary", { hasText: "Add endpoint" }).click();
   await form.getByLabel("Endpoint URL").fill(url);
   if (options.description) await form.getByLabel("Description").fill(options.description);
   if (options.eventTypes) {

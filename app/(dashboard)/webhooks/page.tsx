@@ -58,7 +58,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         <h2 id="event-log" className="mb-3 text-base font-semibold">
           Event log
         </h2>
-        <form method="get" action="/webhooks" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter events">
+        {/* Keyed by the filters: a link that changes them (Clear, a page) remounts the fields with their new defaults. */}
+        <form key={eventLogHref(filters)} method="get" action="/webhooks" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter events">
           <div>
             <label htmlFor="log-type" className="label">Type</label>
             <select id="log-type" name="type" className="input mt-1" defaultValue={filters.type ?? ""}>
