@@ -8,7 +8,10 @@ export async function addWebhookEndpoint(page: Page, url: string, options: { des
   if (!/\/webhooks$/.test(new URL(page.url()).pathname)) await page.goto("/webhooks");
   const section = page.getByRole("region", { name: "Endpoints" });
   const form = section.getByRole("form", { name: "Add endpoint" });
-  if (!(await form.isVisible())) await section.locator("summary", { hasText: "Add endpoint" }).click();
+  // "Add endpoint" is a disclosure, open while there is no endpoint yet.
+  const details = section.locator("details").filter({ has: page.locator("summary", { hasText: "Add endpoint" }) });
+  if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator("summary").click();
+  await expect(form).toBeVisible();
   await form.getByLabel("Endpoint URL").fill(url);
   if (options.description) await form.getByLabel("Description").fill(options.description);
   if (options.eventTypes) {
