@@ -55,7 +55,7 @@ function production(allowPrivate?: "0" | "1") {
 }
 
 /** The Webhooks page's Add endpoint, for every event type, as the URL check sees it. */
-const saveWebhookUrlAction = ({ url }: { url: string }) => createWebhookEndpointAction({ url, description: "", enabled: true, allEvents: true, eventTypes: [] });
+const addEndpoint = ({ url }: { url: string }) => createWebhookEndpointAction({ url, description: "", enabled: true, allEvents: true, eventTypes: [] });
 
 async function owner() {
   const m = await teamMerchant(t.db);
@@ -89,7 +89,7 @@ describe("what the Webhooks page and /docs/webhooks say is accepted (webhookUrlR
     vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_URLS", allow);
     expect(webhookUrlRules()).toMatch(words);
     await owner();
-    expect(await saveWebhookUrlAction({ url: receiverUrl })).toMatchObject({ ok: loopbackHttpAccepted });
+    expect(await addEndpoint({ url: receiverUrl })).toMatchObject({ ok: loopbackHttpAccepted });
   });
 });
 
@@ -119,7 +119,7 @@ describe("at save, in production", () => {
   ])("refuses %s, naming the URL field and the address", async (url, address) => {
     production();
     await owner();
-    const result = await saveWebhookUrlAction({ url });
+    const result = await addEndpoint({ url });
     expect(result).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("private, loopback, link-local or reserved address") } });
     if (result.ok) throw new Error("expected a refusal");
     expect(result.fieldErrors.url).toContain(address);
@@ -129,7 +129,7 @@ describe("at save, in production", () => {
     production();
     await owner();
     for (const url of ["https://93.184.215.14/hooks", "https://8.8.8.8:8443/hooks", "https://[2606:4700:4700::1111]/hooks"]) {
-      expect(await saveWebhookUrlAction({ url })).toMatchObject({ ok: true, data: { url } });
+      expect(await addEndpoint({ url })).toMatchObject({ ok: true, data: { url } });
     }
     for (const address of ["93.184.215.14", "2606:4700:4700::1111"]) {
       const resolved = await new Promise<unknown>((resolve, reject) =>
@@ -143,12 +143,12 @@ describe("at save, in production", () => {
     production("1");
     const m = await owner();
     for (const url of ["http://shop.example.com/hooks", "http://10.0.0.5/hooks", "http://localhost:9/hooks"]) {
-      expect(await saveWebhookUrlAction({ url })).toMatchObject({
+      expect(await addEndpoint({ url })).toMatchObject({
         ok: false,
         fieldErrors: { url: "Endpoint URL must use https:// (plain http is refused in production)." },
       });
     }
-    expect(await saveWebhookUrlAction({ url: "https://does-not-exist.invalid/hooks" })).toMatchObject({
+    expect(await addEndpoint({ url: "https://does-not-exist.invalid/hooks" })).toMatchObject({
       ok: false,
       fieldErrors: { url: expect.stringContaining("could not be resolved") },
     });
@@ -158,16 +158,16 @@ describe("at save, in production", () => {
   it("accepts a loopback receiver when the operator allows private addresses; plain http only to a loopback address written as such", async () => {
     production("1");
     await owner();
-    expect(await saveWebhookUrlAction({ url: "https://127.0.0.1:8443/hooks" })).toMatchObject({ ok: true, data: { url: "https://127.0.0.1:8443/hooks" } });
-    expect(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://127.0.0.1:9/hooks" } });
-    expect(await saveWebhookUrlAction({ url: "http://[::1]:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://[::1]:9/hooks" } });
+    expect(await addEndpoint({ url: "https://127.0.0.1:8443/hooks" })).toMatchObject({ ok: true, data: { url: "https://127.0.0.1:8443/hooks" } });
+    expect(await addEndpoint({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://127.0.0.1:9/hooks" } });
+    expect(await addEndpoint({ url: "http://[::1]:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://[::1]:9/hooks" } });
     production();
-    expect(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("https://") } });
+    expect(await addEndpoint({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("https://") } });
   });
 
   it("an edit is checked as an addition is: a refused URL leaves the endpoint as it was", async () => {
     const m = await owner();
-    const added = await saveWebhookUrlAction({ url: receiverUrl });
+    const added = await addEndpoint({ url: receiverUrl });
     if (!added.ok) throw new Error("setup");
     production();
     const edit = { endpointId: added.data.id, description: "", enabled: true, allEvents: true, eventTypes: [] };
@@ -179,7 +179,7 @@ describe("at save, in production", () => {
 
   it("refuses a user name or password in the URL", async () => {
     await owner();
-    expect(await saveWebhookUrlAction({ url: "https://user:pass@example.com/hooks" })).toMatchObject({
+    expect(await addEndpoint({ url: "https://user:pass@example.com/hooks" })).toMatchObject({
       ok: false,
       fieldErrors: { url: "Endpoint URL must not contain a user name or password." },
     });
@@ -190,7 +190,7 @@ describe("at send", () => {
   it("a URL saved while allowed is refused when sending in production: the try is logged, nothing reaches the receiver", async () => {
     const m = await owner();
     await connect(t.db, m.merchantId, "provider-b", "h2h");
-    const added = await saveWebhookUrlAction({ url: receiverUrl });
+    const added = await addEndpoint({ url: receiverUrl });
     if (!added.ok) throw new Error("setup");
     const endpointId = added.data.id;
     const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
