@@ -132,7 +132,7 @@ test("forgotten password: the same answer for anyone, the e-mailed link sets a n
   await shot(page, "reset-password-used");
 });
 
-test("the owner invites a member by e-mail; the member sets their own password and signs in as support; a revoked invitation is gone", async ({ page, browser }) => {
+test("the owner invites a member by e-mail; the member sets their name and password and lands signed in as support; a revoked invitation is gone", async ({ page, browser }) => {
   await signUp(page);
   await page.goto("/team");
   const email = `sam-${randomBytes(4).toString("hex")}@example.com`;
@@ -159,19 +159,35 @@ test("the owner invites a member by e-mail; the member sets their own password a
   const link = await linkFromOutbox(member, email, "invite");
   await member.goto(link);
   await expect(member.getByRole("heading", { level: 1, name: /^Join Owner [0-9a-f]+ Ltd$/ })).toBeVisible();
+  await waitForHydration(member, 'form[aria-label="Join your team"]');
+  await expect(member.getByLabel(/^Your name/)).toHaveValue("Sam Support");
   await expectNoSeriousViolations(member);
   await shot(member, "invite-accept");
+  await member.setViewportSize({ width: 390, height: 844 });
+  await shot(member, "invite-accept-390");
+  await member.setViewportSize({ width: 1280, height: 900 });
   const password = newPassword();
+  await member.getByLabel(/^Your name/).fill("Samantha Support");
   await member.getByLabel(/^New password/).fill(password);
   await member.getByLabel(/^Confirm new password/).fill(password);
   await member.getByLabel(/^Confirm new password/).press("Enter");
-  await expect(member.getByText("Your password is set. Sign in to join your team.")).toBeVisible();
-  await signIn(member, email, password);
-  await expect(member.getByTestId("viewer-name")).toHaveText("Sam Support");
+  // Joined and signed in at once: Home, as the name they chose, with a support member's navigation.
+  await expect(member.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  await expect(member).toHaveURL(/\/home$/);
+  await expect(member.getByTestId("viewer-name")).toHaveText("Samantha Support");
   await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" })).toHaveCount(0);
+  await shot(member, "invite-landed-home");
+  await member.setViewportSize({ width: 390, height: 844 });
+  await shot(member, "invite-landed-home-390");
+  // The link worked once; the password chosen signs in anywhere else.
   await member.goto(link);
   await expect(member.getByRole("heading", { level: 1, name: "Invitation not valid" })).toBeVisible();
   await context.close();
+  const elsewhere = await browser.newContext();
+  const again = await elsewhere.newPage();
+  await signIn(again, email, password);
+  await expect(again.getByTestId("viewer-name")).toHaveText("Samantha Support");
+  await elsewhere.close();
 
   await page.reload();
   await expect(page.getByRole("row").filter({ hasText: email })).toContainText("support");

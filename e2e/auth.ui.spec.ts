@@ -1,10 +1,43 @@
-import { expect, test } from "@playwright/test";
-import { PASSWORD, newAccount, signIn, signUp } from "./support/accounts";
-import { inviteMember } from "./support/mail";
+import fs from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { PASSWORD, newAccount, signIn, signUp, submitSignUpForm } from "./support/accounts";
+import { expectNoSeriousViolations } from "./support/axe";
+import { waitForHydration } from "./support/dev-server";
+import { inviteMember, linkFromOutbox } from "./support/mail";
+
+const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
+async function shot(page: Page, name: string) {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
 
 test.describe("sign-up", () => {
-  test("a new merchant signs up and lands in the dashboard", async ({ page }) => {
-    const account = await signUp(page);
+  test("a new merchant signs up and confirms in the same browser without typing the password again; elsewhere the link asks for it and opening it uses nothing up", async ({ page, browser }) => {
+    const account = newAccount();
+    await page.goto("/sign-up");
+    await waitForHydration(page, "form");
+    await submitSignUpForm(page, account);
+    await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+    const link = await linkFromOutbox(page, account.email, "sign-up/confirm");
+
+    // Another browser (another device, a mail scanner) opens it first: it is asked for the password, and nothing is used up.
+    const elsewhere = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const other = await elsewhere.newPage();
+    await other.goto(link);
+    await expect(other.getByRole("heading", { level: 1, name: "Finish creating your account" })).toBeVisible();
+    await expect(other.getByLabel(/^Password/)).toBeVisible();
+    await shot(other, "sign-up-confirm-elsewhere-390");
+    await elsewhere.close();
+
+    await page.goto(link);
+    await waitForHydration(page, 'form[aria-label="Finish creating your account"]');
+    await expect(page.getByText("Press the button to create it; you are signed in at once.")).toBeVisible();
+    await expect(page.getByLabel(/^Password/)).toHaveCount(0);
+    await expectNoSeriousViolations(page);
+    await shot(page, "sign-up-confirm-same-browser");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     await expect(page.getByTestId("viewer-name")).toHaveText(account.name);
     await expect(page.getByTestId("viewer-merchant")).toHaveText(`${account.name} Ltd`);
     await page.getByRole("link", { name: "Settings" }).click();

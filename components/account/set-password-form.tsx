@@ -4,18 +4,18 @@ import { useRouter } from "next/navigation";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { acceptInviteAction, resetPasswordAction } from "@/lib/actions/password";
+import { resetPasswordAction } from "@/lib/actions/password";
 
 /**
- * The page behind an e-mailed link: a password reset or an invitation. On success the person goes
- * to sign-in with a notice, and signs in with the password just chosen.
+ * The page behind a password-reset link. On success the person goes to sign-in with a notice, and
+ * signs in with the password just chosen (an invitation has its own form: accept-invite-form.tsx).
  */
-export function SetPasswordForm({ token, purpose, email }: { token: string; purpose: "reset" | "invite"; email: string }) {
+export function SetPasswordForm({ token, email }: { token: string; email: string }) {
   const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.setPasswordSchema), { defaultValues: { token, password: "", confirmPassword: "" } });
   const router = useRouter();
   const { errors } = form.formState;
-  const { onSubmit, pending, message } = useActionForm(form, purpose === "reset" ? resetPasswordAction : acceptInviteAction, {
-    onSuccess: () => router.push(`/sign-in?notice=${purpose === "reset" ? "password-reset" : "invite-accepted"}`),
+  const { onSubmit, pending, message } = useActionForm(form, resetPasswordAction, {
+    onSuccess: () => router.push("/sign-in?notice=password-reset"),
   });
 
   return (
@@ -31,7 +31,7 @@ export function SetPasswordForm({ token, purpose, email }: { token: string; purp
         <input className="input" type="password" autoComplete="new-password" {...fieldAria("set-password-confirm", errors.confirmPassword?.message, false)} {...form.register("confirmPassword")} />
       </Field>
       <SubmitButton pending={pending} pendingLabel="Saving…">
-        {purpose === "reset" ? "Set new password" : "Set password and join"}
+        Set new password
       </SubmitButton>
     </form>
   );

@@ -6,6 +6,7 @@ import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { createApiKeyAction } from "@/lib/actions/api-keys";
 
 export function CreateApiKeyForm() {
@@ -14,6 +15,7 @@ export function CreateApiKeyForm() {
   const [copied, setCopied] = useState(false);
   const router = useRouter();
   const error = form.formState.errors.name?.message;
+  useUnsavedChanges(form.formState.isDirty);
   const { onSubmit, pending, message } = useActionForm(form, createApiKeyAction, {
     onSuccess: ({ key }, values) => {
       setCreated(key);

@@ -9,6 +9,7 @@ import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { updateConnectionAction } from "@/lib/actions/connections";
 import type { updateConnectionSchema } from "@/lib/connections/schemas";
 import type { ConnectionView } from "@/lib/connections/store";
@@ -29,11 +30,15 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   const { errors } = form.formState;
   const otherMode = connection.mode === "test" ? "live" : "test";
   const save = (values: z.output<ReturnType<typeof updateConnectionSchema>>) => updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
+  useUnsavedChanges(form.formState.isDirty);
   const { onSubmit, pending, message, status } = useActionForm(form, save, {
     focusSummary,
     onSuccess: (_saved, values) => {
       notify({ message: `"${values.label ?? connection.label}" saved.` });
-      form.resetField("credentials");
+      // What was saved is the new baseline (no unsaved changes); secrets go blank again.
+      const credentials: Record<string, unknown> = { ...anyForm.getValues("credentials") };
+      for (const field of kind.fields) if (field.secret) credentials[field.id] = "";
+      anyForm.reset({ label: values.label ?? connection.label, credentials });
       router.refresh();
       return "Changes saved.";
     },
@@ -76,5 +81,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
  */
 function editableValues(connection: ConnectionView, modeField: string | undefined): Record<string, unknown> {
   const { [modeField ?? ""]: _legacy, ...rest } = connection.publicValues;
-  return modeField ? rest : { ...connection.publicValues };
+  // Secrets and key files start blank, as their inputs do: otherwise the form counts as changed at the first keystroke anywhere.
+  const blanks = Object.fromEntries(getKind(connection.provider, connection.kind)!.fields.filter((f) => f.secret || f.input === "key_file").map((f) => [f.id, ""]));
+  return { ...blanks, ...(modeField ? rest : connection.publicValues) };
 }

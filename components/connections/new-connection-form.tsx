@@ -8,6 +8,7 @@ import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testCredentialsAction } from "@/lib/actions/test-connection";
 import { getKind, type ConnectionKind, type KindSpec } from "@/lib/providers";
@@ -60,6 +61,7 @@ export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { provid
     return message;
   });
 
+  useUnsavedChanges(form.formState.isDirty);
   const { onSubmit, pending, message } = useActionForm(form, createConnectionAction, {
     focusSummary,
     onSuccess: ({ id }, values) => {

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition, type DragEvent } from "react";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { ModeBadge } from "@/components/connections/badges";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import type { RoutingOrder, RoutingOrderConnection } from "@/lib/routing/orders";
@@ -43,6 +44,7 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
   const listRef = useRef<HTMLOListElement>(null);
   const focusAfterMove = useRef<{ id: string; word: string }>(undefined);
   const dirty = !sameOrder(idsOf(list), idsOf(savedList));
+  useUnsavedChanges(dirty);
   // A single connection has nothing to be ordered against.
   const reorderable = editable && list.length > 1;
   const domId = `routing-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`;

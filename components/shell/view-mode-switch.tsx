@@ -14,8 +14,12 @@ export function ViewModeSwitch({ mode }: { mode: Mode }) {
   const [error, setError] = useState<string>();
   const testMode = mode === "test";
 
-  function toggle() {
+  async function toggle() {
     if (pending) return;
+    // The other view shows other orders and connections: unsaved edits of this one would be lost.
+    // Loaded on the press, so pages without a form do not carry the guard (it is already there with one).
+    const { confirmLeave } = await import("@/components/forms/use-unsaved-changes");
+    if (!(await confirmLeave())) return;
     startTransition(async () => {
       const result = await setViewModeAction({ mode: testMode ? "live" : "test" });
       setError(result.ok ? undefined : (result.message ?? "Could not switch the view. Try again."));

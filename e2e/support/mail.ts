@@ -19,7 +19,7 @@ export async function linkFromOutbox(page: Page, email: string, kind: "invite" |
 
 export type Invitee = { name: string; email: string; role: "owner" | "support" };
 
-/** The owner invites on the Team page; the invitee opens the e-mailed link in their own browser and chooses a password. */
+/** The owner invites on the Team page; the invitee opens the e-mailed link in their own browser, chooses a password and lands on Home, signed in. */
 export async function inviteMember(owner: Page, browser: Browser, member: Invitee, password: string, timeout = 15_000): Promise<void> {
   await owner.goto("/team", { timeout });
   // Under next dev a form submits natively until hydrated; in production this returns at once.
@@ -38,6 +38,6 @@ export async function inviteMember(owner: Page, browser: Browser, member: Invite
   await page.getByLabel(/^New password/).fill(password);
   await page.getByLabel(/^Confirm new password/).fill(password);
   await page.getByRole("button", { name: "Set password and join" }).click();
-  await expect(page.getByText("Your password is set. Sign in to join your team.")).toBeVisible({ timeout });
+  await expect(page.getByTestId("viewer-name")).toHaveText(member.name, { timeout });
   await context.close();
 }

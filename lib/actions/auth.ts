@@ -7,13 +7,14 @@ import { headers } from "next/headers";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { createSharedRateLimiter, SIGN_UP_MAX_PER_ADDRESS } from "@/lib/auth/rate-limit";
 import { retryAfterOfCode, waitInWords } from "@/lib/auth/sign-in-limit";
+import { signInWithGrant } from "@/lib/auth/grant-sign-in";
+import { bindSignUpBrowser, forgetSignUpBrowser, isSignUpBrowser } from "@/lib/auth/signup-browser";
 import { openSignUp, sealSignUp, SIGN_UP_LINK_INVALID } from "@/lib/auth/signup-link";
 import { confirmSignUpSchema, signInSchema, signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail } from "@/lib/identity/membership";
 import { hashPassword, verifyPassword } from "@/lib/identity/password";
 import { getDb } from "@/lib/db/client";
-import { logger } from "@/lib/logger";
-import { sendMail, type Mail } from "@/lib/mail";
+import { sendMailInBackground, type Mail } from "@/lib/mail";
 import { signUpConfirmMail, signUpExistingAccountMail } from "@/lib/mail/messages";
 import { fail, ok, problem, refuse, type Result } from "@/lib/problems";
 import { createMerchantWithOwner, findMerchantByCommerceAccount } from "@/lib/merchants/queries";
@@ -49,9 +50,7 @@ const signUpsByEmail = createSharedRateLimiter("sign-up:email", 3, 15 * 60_000);
 const confirmations = createSharedRateLimiter("sign-up:confirm", 10, 15 * 60_000);
 
 function mailInBackground(mail: Mail): void {
-  void getDb()
-    .then((db) => sendMail(db, mail))
-    .catch((error: unknown) => logger.error("sign-up e-mail failed", { error }));
+  sendMailInBackground(getDb(), mail, "sign-up e-mail failed");
 }
 
 /**
@@ -71,6 +70,8 @@ export async function signUpAction(input: unknown): Promise<ActionResult<{ email
       return fail([problem("taken", "This commerce account is taken", ["commerceAccount"])]);
     }
     const answer = ok({ email: details.email });
+    // Marked on every answer, as the headers would otherwise tell which addresses have an account.
+    const browser = await bindSignUpBrowser();
     const address = await requestAddress();
     if ((await signUpsByAddress.take(address)) > 0 || (await signUpsByEmail.take(details.email)) > 0) return answer;
     const passwordHash = await hashPassword(password);
@@ -78,28 +79,36 @@ export async function signUpAction(input: unknown): Promise<ActionResult<{ email
     mailInBackground(
       existing
         ? signUpExistingAccountMail(existing.email)
-        : signUpConfirmMail(details.email, sealSignUp({ ...details, passwordHash }), details.merchantName),
+        : signUpConfirmMail(details.email, sealSignUp({ ...details, passwordHash, browser }), details.merchantName),
     );
     return answer;
   });
 }
 
-/** Finishes a sign-up from its link: the password chosen at sign-up, then the account, then Home. */
+/**
+ * Finishes a sign-up from its link (a POST: opening the link changes nothing), then Home, signed in.
+ * Proof that it is the person who signed up: the browser that sent the form (its cookie matches the
+ * link, lib/auth/signup-browser.ts), or else the password chosen at sign-up, typed again.
+ */
 export async function confirmSignUpAction(input: unknown): Promise<ActionResult> {
   return runAction("sign-up.confirm", async () => {
     const parsed = parseActionInput(confirmSignUpSchema, input);
     if (!parsed.ok) return parsed;
     const pending = openSignUp(parsed.value.token);
     if (!pending) return refuse("invalid_link", SIGN_UP_LINK_INVALID);
+    const password = parsed.value.password ?? "";
+    const sameBrowser = await isSignUpBrowser(pending.browser);
+    if (!sameBrowser && !password) return fail([problem("required", "Password is required", ["password"])]);
     if ((await confirmations.check(pending.email)) > 0) {
       return refuse("rate_limited", "Too many attempts. Wait 15 minutes and try again.");
     }
-    if (!(await verifyPassword(parsed.value.password, pending.passwordHash))) {
+    // A password, when one is sent, must be the right one, in any browser.
+    if (password && !(await verifyPassword(password, pending.passwordHash))) {
       await confirmations.fail(pending.email);
       return fail([problem("wrong_password", "This is not the password you chose when signing up", ["password"])]);
     }
-    const { passwordHash: _hash, ...details } = pending;
-    const created = await createMerchantWithOwner(await getDb(), { ...details, password: parsed.value.password });
+    const { browser: _browser, ...details } = pending;
+    const created = await createMerchantWithOwner(await getDb(), details);
     if (!created.ok) {
       // Whoever holds this link owns the address: telling them it has an account reveals nothing.
       const emailTaken = created.problems.some((p) => p.path?.[0] === "email");
@@ -107,7 +116,10 @@ export async function confirmSignUpAction(input: unknown): Promise<ActionResult>
         ? refuse("email_taken", "This e-mail already has an account (this link was used, or you signed up twice). Sign in instead.")
         : refuse("commerce_account_taken", `The commerce account ${details.commerceAccount} was taken meanwhile. Sign up again with another one.`);
     }
-    return signInOrExplain(details.email, parsed.value.password, DEFAULT_AFTER_SIGN_IN);
+    if (sameBrowser) await forgetSignUpBrowser();
+    // The account was made in this request from a link it proved to be theirs: no second password check.
+    if (await signInWithGrant(created.value.user.id, DEFAULT_AFTER_SIGN_IN)) return ok(undefined);
+    return refuse("sign_in_refused", "Your account is ready. Sign in to continue.");
   });
 }
 

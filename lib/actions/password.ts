@@ -5,9 +5,10 @@ import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
 import { getDb } from "@/lib/db/client";
 import { completePasswordReset, startPasswordReset } from "@/lib/identity/account";
-import { forgotPasswordSchema, setPasswordSchema } from "@/lib/identity/schemas";
-import { logger } from "@/lib/logger";
-import { sendMail } from "@/lib/mail";
+import { acceptInviteSchema, forgotPasswordSchema, setPasswordSchema } from "@/lib/identity/schemas";
+import { signInWithGrant } from "@/lib/auth/grant-sign-in";
+import { DEFAULT_AFTER_SIGN_IN } from "@/lib/auth/next-path";
+import { sendMailInBackground } from "@/lib/mail";
 import { passwordResetMail } from "@/lib/mail/messages";
 import { acceptInvite } from "@/lib/merchants/invites";
 import { ok } from "@/lib/problems";
@@ -44,9 +45,7 @@ export async function forgotPasswordAction(input: unknown): Promise<ActionResult
     const db = await getDb();
     const started = await startPasswordReset(db, email);
     if (started) {
-      void sendMail(db, passwordResetMail(started.user.email, started.token)).catch((error: unknown) =>
-        logger.error("password reset e-mail failed", { error }),
-      );
+      sendMailInBackground(db, passwordResetMail(started.user.email, started.token), "password reset e-mail failed");
     }
     return ok(undefined);
   });
@@ -62,12 +61,18 @@ export async function resetPasswordAction(input: unknown): Promise<ActionResult<
   });
 }
 
-/** Accepts an invitation with the password the member chose. */
+/**
+ * Accepts an invitation with the name and password the member chose, and signs them in: the link,
+ * used up in this request, proves who they are (lib/auth/session-grant.ts). They land on Home; only
+ * if that session is refused do they go to sign in (the page does that on `{ email }`).
+ */
 export async function acceptInviteAction(input: unknown): Promise<ActionResult<{ email: string }>> {
   return runAction("invite.accept", async () => {
-    const parsed = parseActionInput(setPasswordSchema, input);
+    const parsed = parseActionInput(acceptInviteSchema, input);
     if (!parsed.ok) return parsed;
-    const result = await acceptInvite(await getDb(), parsed.value.token, parsed.value.password);
-    return result;
+    const joined = await acceptInvite(await getDb(), parsed.value);
+    if (!joined.ok) return joined;
+    await signInWithGrant(joined.value.userId, DEFAULT_AFTER_SIGN_IN);
+    return ok({ email: joined.value.email });
   });
 }

@@ -11,6 +11,7 @@ import { safeNextPath } from "./next-path";
 import { admitSignIn, limitedCode, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
 import { signInSchema } from "@/lib/identity/schemas";
 import { authSecret } from "./secret";
+import { authorizeSessionGrant } from "./session-grant";
 
 /** A sign-in refused by the limit (lib/auth/sign-in-limit.ts); its code carries the seconds to wait. */
 export class TooManyAttempts extends CredentialsSignin {
@@ -65,6 +66,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         await recordSignInSuccess(attempt);
         return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion } satisfies SessionUser;
       },
+    }),
+    // A session after an invitation or a sign-up link was used up in the same request (lib/auth/session-grant.ts).
+    Credentials({
+      id: "session-grant",
+      name: "Session grant",
+      credentials: { grant: { type: "text" } },
+      authorize: async (raw) => (await authorizeSessionGrant(raw)) satisfies SessionUser | null,
     }),
   ],
   events: {

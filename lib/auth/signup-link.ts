@@ -8,7 +8,8 @@ export const SIGN_UP_LINK_TTL_MS = 24 * 60 * 60_000;
 export const SIGN_UP_LINK_INVALID =
   "This sign-up link is not valid: it was changed, or it expired (links work for 24 hours). Sign up again.";
 
-export type PendingSignUp = { name: string; email: string; merchantName: string; commerceAccount: string; passwordHash: string };
+/** `browser`: the SHA-256 of the signing-up browser's mark (lib/auth/signup-browser.ts); older links have none. */
+export type PendingSignUp = { name: string; email: string; merchantName: string; commerceAccount: string; passwordHash: string; browser?: string };
 
 /**
  * Sign-up waits for the e-mail's owner: the form's answer is the same whether or not the
@@ -16,7 +17,8 @@ export type PendingSignUp = { name: string; email: string; merchantName: string;
  * What was typed travels in the link itself, sealed with AES-256-GCM under a key derived from
  * AUTH_SECRET (nothing is stored until the link is used, so unconfirmed sign-ups leave no rows and
  * hold no e-mail or commerce account). The password is inside only as its bcrypt hash, used to
- * check that whoever finishes is the person who chose it.
+ * check that whoever finishes is the person who chose it, unless they finish in the browser that
+ * signed up (`browser`).
  */
 function key(): Buffer {
   return createHash("sha256").update(`sign-up link\0${authSecret()}`).digest();
@@ -40,8 +42,8 @@ export function openSignUp(token: string, now = Date.now()): PendingSignUp | und
     const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
     const data = JSON.parse(plain) as PendingSignUp & { expiresAt: number };
     if (typeof data.expiresAt !== "number" || data.expiresAt <= now) return undefined;
-    const { name, email, merchantName, commerceAccount, passwordHash } = data;
-    return { name, email, merchantName, commerceAccount, passwordHash };
+    const { name, email, merchantName, commerceAccount, passwordHash, browser } = data;
+    return { name, email, merchantName, commerceAccount, passwordHash, ...(typeof browser === "string" ? { browser } : {}) };
   } catch {
     return undefined;
   }

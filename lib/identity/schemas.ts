@@ -86,11 +86,18 @@ const linkTokenSchema = z.string().min(1, "This link is incomplete").max(100, "T
 export const setPasswordSchema = z.object({ token: linkTokenSchema, ...newPasswordPair }).refine(...matches);
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
+/** Accepting an invitation: the name the member goes by (the inviter's spelling until changed) and their password. */
+export const acceptInviteSchema = z.object({ token: linkTokenSchema, name: personNameSchema.optional(), ...newPasswordPair }).refine(...matches);
+export type AcceptInviteInput = z.infer<typeof acceptInviteSchema>;
+
 export const businessNameSchema = z.object({ merchantName: merchantNameSchema });
 
-/** Finishing a sign-up from its e-mailed link: the password chosen at sign-up, typed again. */
+/**
+ * Finishing a sign-up from its e-mailed link: the password chosen at sign-up, typed again, or none
+ * in the browser that signed up (the action decides which from its cookie, never from this input).
+ */
 export const confirmSignUpSchema = z.object({
   token: z.string().min(1, "This link is incomplete").max(2000, "This link is not valid"),
-  password: z.string().min(1, "Password is required").max(128, "Password is too long"),
+  password: z.string().max(128, "Password is too long").optional(),
 });
 export type ConfirmSignUpInput = z.infer<typeof confirmSignUpSchema>;

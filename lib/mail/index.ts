@@ -38,6 +38,25 @@ export async function sendMail(db: Db, mail: Mail): Promise<void> {
   logger.info("mail stored in outbox", { id, to: mail.to, subject: mail.subject, body: redactLinks(mail.text) });
 }
 
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Sends without making the caller wait (the person's answer must not tell whether mail went out);
+ * a failure is logged as `failure`. `backgroundMailSettled` waits for every such send.
+ */
+export function sendMailInBackground(db: Db | Promise<Db>, mail: Mail, failure: string): void {
+  const sending: Promise<void> = Promise.resolve(db)
+    .then((ready) => sendMail(ready, mail))
+    .catch((error: unknown) => logger.error(failure, { error }))
+    .finally(() => inFlight.delete(sending));
+  inFlight.add(sending);
+}
+
+/** Resolves once every background send started so far has finished (tests, before reading the store). */
+export async function backgroundMailSettled(): Promise<void> {
+  while (inFlight.size) await Promise.allSettled([...inFlight]);
+}
+
 /** Newest first, for the operator's outbox page and `npm run admin -- outbox`. */
 export function listOutbox(db: Db, limit = 50): Promise<OutboxMessage[]> {
   return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit);

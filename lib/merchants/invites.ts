@@ -103,32 +103,38 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * Accepts an invitation: the member is created with the password they chose and the link is used
- * up in the same transaction (exactly one of two simultaneous submissions gets through).
+ * Accepts an invitation: the member is created with the password (and name, when given) they chose
+ * and the link is used up in the same transaction (exactly one of two simultaneous submissions gets
+ * through). The caller may then sign the member in: the link has just proved who they are.
  */
-export async function acceptInvite(db: Db, token: string, password: string, now = new Date()): Promise<Result<{ email: string }>> {
+export async function acceptInvite(
+  db: Db,
+  { token, password, name }: { token: string; password: string; name?: string },
+  now = new Date(),
+): Promise<Result<{ email: string; userId: string }>> {
   const invalid = fail([problem("invalid_link", INVALID_LINK_MESSAGE)]);
   if (!isLinkTokenShape(token)) return invalid;
   const passwordHash = await hashPassword(password);
   try {
-    const email = await db.transaction(async (tx) => {
+    const joined = await db.transaction(async (tx) => {
       const [invite] = await tx
         .update(invites)
         .set({ acceptedAt: now })
         .where(and(eq(invites.tokenHash, hashLinkToken(token)), pending(now)))
         .returning();
       if (!invite) return undefined;
+      const userId = newId("usr");
       await tx.insert(users).values({
-        id: newId("usr"),
+        id: userId,
         merchantId: invite.merchantId,
         email: invite.email,
-        name: invite.name,
+        name: name ?? invite.name,
         passwordHash,
         role: invite.role,
       });
-      return invite.email;
+      return { email: invite.email, userId };
     });
-    return email ? ok({ email }) : invalid;
+    return joined ? ok(joined) : invalid;
   } catch (error) {
     // Someone signed up (or accepted another merchant's invitation) with this e-mail meanwhile.
     if (isUniqueViolation(error)) return fail([problem("taken", "An account with this e-mail already exists. Sign in instead.")]);

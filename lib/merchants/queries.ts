@@ -32,13 +32,14 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** Creates a merchant and its owner in one transaction; duplicates come back as field errors. */
+/** `passwordHash`: a sign-up link's, already hashed when the form was sent (lib/auth/signup-link.ts). */
 export async function createMerchantWithOwner(
   db: Db,
-  input: SignUpInput,
+  input: Omit<SignUpInput, "password"> & ({ password: string } | { passwordHash: string }),
 ): Promise<Result<{ merchant: Merchant; user: Viewer["user"] }>> {
   const duplicates = await duplicateProblems(db, input.email, input.commerceAccount);
   if (duplicates.length) return fail(duplicates);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = "passwordHash" in input ? input.passwordHash : await hashPassword(input.password);
   try {
     const created = await db.transaction(async (tx) => {
       const [merchant] = await tx

@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
 const session = vi.hoisted(() => ({ userId: undefined as string | undefined }));
-const signIns = vi.hoisted(() => [] as { email: string; password: string; redirectTo?: string; redirect?: boolean }[]);
+const signIns = vi.hoisted(() => [] as { email?: string; password?: string; grant?: string; redirectTo?: string; redirect?: boolean }[]);
 const reissued = vi.hoisted(() => [] as { email: string; password: string }[]);
 vi.mock("@/lib/auth", () => ({
   auth: async () => (session.userId ? { user: { id: session.userId } } : null),
   // The real signIn redirects (or sets the cookie); here it records what it was asked for.
-  signIn: async (_provider: string, options: { email: string; password: string; redirectTo?: string; redirect?: boolean }) => {
+  signIn: async (_provider: string, options: { email?: string; password?: string; grant?: string; redirectTo?: string; redirect?: boolean }) => {
     signIns.push(options);
   },
   signOut: async () => undefined,
@@ -24,6 +24,8 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 const client = vi.hoisted(() => ({ address: undefined as string | undefined }));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-forwarded-for": client.address ?? `198.51.100.${Math.floor(Math.random() * 250)}` }),
+  // Sign-up marks the browser (lib/auth/signup-browser.ts); these tests are a browser that keeps nothing.
+  cookies: async () => ({ get: () => undefined, set: () => undefined, delete: () => undefined }),
 }));
 
 import { changePasswordAction } from "@/lib/actions/account";
@@ -133,7 +135,8 @@ describe("sign-up tells only the e-mail's owner whether it has an account", () =
       fieldErrors: { password: "This is not the password you chose when signing up" },
     });
     expect(await confirmSignUpAction({ token, password: input.password })).toEqual({ ok: true, data: undefined });
-    expect(signIns.at(-1)).toMatchObject({ email: input.email, password: input.password, redirectTo: "/home" });
+    // Signed in by a one-time grant for the account just made (tests/integration/link-sessions.test.ts follows it).
+    expect(signIns.at(-1)).toMatchObject({ grant: expect.any(String), redirectTo: "/home" });
     expect(await findUserByEmail(t.db, input.email)).toMatchObject({ name: "Nina New", role: "owner" });
     // A second use creates nothing more.
     expect(await confirmSignUpAction({ token, password: input.password })).toMatchObject({ ok: false, message: expect.stringContaining("already has an account") });

@@ -60,6 +60,7 @@ import { startPasswordReset } from "@/lib/identity/account";
 import { findViewer } from "@/lib/identity/membership";
 import { hashPassword } from "@/lib/identity/password";
 import { logger } from "@/lib/logger";
+import { backgroundMailSettled } from "@/lib/mail";
 import { createInvite } from "@/lib/merchants/invites";
 import { addTeamMember } from "@/lib/merchants/team";
 import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
@@ -243,6 +244,13 @@ const CASES: Record<string, Case> = {
   "lib/actions/auth.ts#signUpAction": {
     valid: () => ({ name: "N", email: `${unique("fuzz")}@example.com`, password: PASSWORD, merchantName: "B", commerceAccount: unique("fuzz") }),
     background: "the confirmation e-mail is sent without waiting (the answer must not tell whether the address has an account)",
+    // An accepted sign-up marks the browser (lib/auth/signup-browser.ts); a refused one sets nothing.
+    check: (_outcome, effects, refused) =>
+      refused
+        ? effects.cookies.map((c) => `refused but set ${c.name}`)
+        : effects.cookies.length === 1 && effects.cookies[0]!.name === "signup_browser"
+          ? []
+          : [`set ${JSON.stringify(effects.cookies.map((c) => c.name))}`],
   },
   // A paid payment: "nothing to ask the provider".
   "lib/actions/check-status.ts#checkStatusNowAction": { valid: () => ({ id: w.paymentId }) },
@@ -280,7 +288,11 @@ const CASES: Record<string, Case> = {
       return ok(outcome) && !(status >= 200 && status < 500) ? [`the invoice API answered ${status}`] : [];
     },
   },
-  "lib/actions/password.ts#acceptInviteAction": { valid: () => ({ token: world.inviteToken, password: PASSWORD, confirmPassword: PASSWORD }) },
+  "lib/actions/password.ts#acceptInviteAction": {
+    // The first accepted call makes the member and signs them in; later ones are told the link is used.
+    valid: () => ({ token: world.inviteToken, name: "Fuzz Member", password: PASSWORD, confirmPassword: PASSWORD }),
+    check: (_outcome, effects, refused) => signInChecks(effects, refused),
+  },
   "lib/actions/password.ts#forgotPasswordAction": {
     // The owner's address: a reset is started and its e-mail sent (until the per-account limit).
     valid: () => ({ email: world.ownerEmail }),
@@ -472,8 +484,12 @@ function ownTarget(url: string): boolean {
   }
 }
 
-/** Waits until what an accepted call left running has written (the store stops changing). */
+/**
+ * Waits until what an accepted call left running has written: the e-mails sent in the background
+ * (awaited, so a slow machine cannot let one land during the next call), then the store stops changing.
+ */
 async function settle(): Promise<void> {
+  await backgroundMailSettled();
   let last = JSON.stringify(await snapshotStore(t.db, w.merchantId));
   for (let i = 0; i < 100; i++) {
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, useTransition, type KeyboardEvent } from "
 import { notify, type ToastAction } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
 import type { Role } from "@/lib/db/schema";
 import { placeApiErrors } from "@/lib/composer/api-errors";
@@ -98,6 +99,7 @@ export function InvoiceComposer({
     defaultValues: firstValues({ connections, routes, commerceAccount, referenceId: initialReferenceId }),
   });
   const values = form.watch();
+  useUnsavedChanges(form.formState.isDirty);
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string>();
   const [result, setResult] = useState<ComposerSendResult & { referenceRenewed?: boolean }>();
@@ -147,8 +149,9 @@ export function InvoiceComposer({
       const sent = await sendComposedInvoiceAction({ direction: submitted.direction, body: text });
       if (!sent.ok) return setMessage(applyActionErrors(form, sent));
       if (sent.data.invoiceId) {
-        // A second send must be a new invoice, not a replay by accident: a fresh reference_id.
-        form.setValue("reference_id", newReferenceId(), { shouldDirty: true, shouldValidate: true });
+        // A second send must be a new invoice, not a replay by accident: a fresh reference_id. What
+        // was sent is the new baseline, so leaving the page now asks nothing.
+        form.reset({ ...form.getValues(), reference_id: newReferenceId() });
         setResult({ ...sent.data, referenceRenewed: true });
         notify(sendConfirmation(sent.data.status, sent.data.invoiceId, sent.data.body));
         return;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SetPasswordForm } from "@/components/account/set-password-form";
+import { AcceptInviteForm } from "@/components/account/accept-invite-form";
 import { getDb } from "@/lib/db/client";
 import { findOpenInvite } from "@/lib/merchants/invites";
 import { InvalidLink } from "../../invalid-link";
@@ -14,9 +14,10 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     <>
       <h1 className="mb-2 text-xl font-semibold">Join {invite.merchantName}</h1>
       <p className="mb-4 text-sm text-slate-600">
-        {invite.name}, you are invited as <strong>{invite.role}</strong>. Choose the password you will sign in with as {invite.email}.
+        You are invited as <strong>{invite.role}</strong>. Check your name and choose the password you will sign in with as {invite.email}; you
+        are signed in when you join.
       </p>
-      <SetPasswordForm token={token} purpose="invite" email={invite.email} />
+      <AcceptInviteForm token={token} email={invite.email} name={invite.name} />
     </>
   );
 }

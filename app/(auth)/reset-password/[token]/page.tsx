@@ -14,7 +14,7 @@ export default async function ResetPasswordPage({ params }: { params: Promise<{ 
     <>
       <h1 className="mb-2 text-xl font-semibold">Choose a new password</h1>
       <p className="mb-4 text-sm text-slate-600">For {reset.email}.</p>
-      <SetPasswordForm token={token} purpose="reset" email={reset.email} />
+      <SetPasswordForm token={token} email={reset.email} />
     </>
   );
 }
