@@ -77,6 +77,7 @@ const DASHBOARD_PAGES: readonly [string, (owner: Owner) => string][] = [
   ["/settings", () => "/settings"],
   ["/settings/two-factor", () => "/settings/two-factor"],
   ["/audit-log", () => "/audit-log"],
+  ["/webhooks", () => "/webhooks"],
   ["/docs/webhooks", () => "/docs/webhooks"],
 ];
 

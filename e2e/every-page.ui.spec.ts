@@ -49,6 +49,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["settings", "/settings"],
     ["two-factor", "/settings/two-factor"],
     ["audit-log", "/audit-log"],
+    ["webhooks", "/webhooks"],
     ["docs-api", "/docs/api"],
     ["docs-webhooks", "/docs/webhooks"],
   ];

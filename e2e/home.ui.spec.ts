@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { addWebhookEndpoint } from "./support/webhooks";
 
 /**
  * Members land on Home. Its setup checklist is ticked from the merchant's real data,
@@ -22,7 +23,7 @@ async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-test("a new merchant's checklist starts unticked; connecting, testing, a key, a paid test invoice and a webhook URL tick every step", async ({ page }) => {
+test("a new merchant's checklist starts unticked; connecting, testing, a key, a paid test invoice and a webhook endpoint tick every step", async ({ page }) => {
   const { commerceAccount } = await signUp(page);
   await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
@@ -86,12 +87,9 @@ test("a new merchant's checklist starts unticked; connecting, testing, a key, a 
 
   await page.goto("/home");
   await expectTicked(page, ["connected", "tested", "apiKey", "paidTestInvoice"]);
-  await step(page, "webhook").getByRole("link", { name: "Set the webhook URL" }).click();
-  await expect(page).toHaveURL(/\/settings$/);
-  const webhooks = page.getByRole("region", { name: "Webhooks" });
-  await webhooks.getByLabel("Callback URL").fill("http://127.0.0.1:9/home-hooks");
-  await webhooks.getByRole("button", { name: "Save callback URL" }).click();
-  await expect(webhooks.getByTestId("new-webhook-secret")).toBeVisible();
+  await step(page, "webhook").getByRole("link", { name: "Add a webhook endpoint" }).click();
+  await expect(page).toHaveURL(/\/webhooks$/);
+  await addWebhookEndpoint(page, "http://127.0.0.1:9/home-hooks");
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
   await expectTicked(page, STEPS);

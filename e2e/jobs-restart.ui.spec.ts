@@ -9,6 +9,7 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { verifyWebhook } from "../lib/webhooks/verify-example";
 import { createApiKey, signUp } from "./support/accounts";
 import { killAppServer, startAppServer, type AppServer } from "./support/app-server";
+import { addWebhookEndpoint } from "./support/webhooks";
 
 /**
  * Jobs live in the database, so a job queued before a SIGKILL runs after the restart.
@@ -54,10 +55,7 @@ test("a webhook retry queued before the app is killed is delivered after the res
     const page = await context.newPage();
     const account = await signUp(page);
     const apiKey = await createApiKey(page);
-    await page.goto("/settings");
-    await page.getByLabel("Callback URL").fill(receiverUrl);
-    await page.getByRole("button", { name: "Save callback URL" }).click();
-    secret = ((await page.getByTestId("new-webhook-secret").textContent()) ?? "").trim();
+    secret = await addWebhookEndpoint(page, receiverUrl);
     expect(secret).toMatch(/^whsec_/);
 
     const headers = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" };

@@ -6,6 +6,7 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
+import { addWebhookEndpoint } from "./support/webhooks";
 
 /**
  * At a 390 px phone in Chromium: the invoice filters
@@ -154,11 +155,7 @@ test.beforeAll(async ({ browser }) => {
 
   // Status changes go to a receiver this test runs, so the invoice page has webhook tries to show.
   const receiver = await startReceiver();
-  await page.goto("/settings");
-  const webhooks = page.getByRole("region", { name: "Webhooks" });
-  await webhooks.getByLabel("Callback URL").fill(receiver.url);
-  await webhooks.getByRole("button", { name: "Save callback URL" }).click();
-  await expect(webhooks.getByTestId("new-webhook-secret")).toBeVisible();
+  await addWebhookEndpoint(page, receiver.url);
 
   setup = { page, labels, longInvoice: { id: (await created.json()).data.id, reference }, receiver };
 });

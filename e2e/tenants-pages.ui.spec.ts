@@ -5,6 +5,7 @@ import { findTemplate, templateEnvelope } from "../lib/composer/templates";
 import { createApiKey, newAccount, signIn, signUp, type Account } from "./support/accounts";
 import { fKeys, uniqueLabel } from "./support/connections";
 import { inviteMember } from "./support/mail";
+import { addWebhookEndpoint } from "./support/webhooks";
 
 /**
  * The pages: every dashboard page under a [param] folder, opened over
@@ -14,7 +15,7 @@ import { inviteMember } from "./support/mail";
  * checked against app/(dashboard), so a new page with a [param] fails here until it is named.
  * (Route handlers and server actions: tests/integration/tenants-roles.test.ts.)
  */
-type World = { account: Account; apiKey: string; connectionId: string; connectionLabel: string; invoiceId: string; reference: string };
+type World = { account: Account; apiKey: string; connectionId: string; connectionLabel: string; invoiceId: string; reference: string; eventId: string; endpointUrl: string };
 type PageCase = {
   path: (w: World) => string;
   /** The page is for owners only (lib/auth/permissions.ts): a support member is sent to /forbidden. */
@@ -31,6 +32,7 @@ const PAGES: Record<string, PageCase> = {
     ownerOnly: true,
     tenant: "the slug names a provider of the registry, the same for every merchant",
   },
+  "app/(dashboard)/webhooks/events/[id]/page.tsx": { path: (w) => `/webhooks/events/${w.eventId}`, ownerOnly: false, tenant: { shows: (w) => w.endpointUrl } },
 };
 
 function pagesWithParams(): string[] {
@@ -53,6 +55,14 @@ async function merchant(context: BrowserContext): Promise<World> {
   const page = await context.newPage();
   const account = await signUp(page, newAccount());
   const apiKey = await createApiKey(page);
+  // A webhook endpoint (nothing listens there) and a test event sent to it: the event page's id.
+  const endpointUrl = `http://127.0.0.1:9/tenant-${crypto.randomUUID()}`;
+  await addWebhookEndpoint(page, endpointUrl);
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByTestId("webhook-answer")).toContainText("Test event: not delivered");
+  await page.reload();
+  const eventHref = await page.getByRole("table", { name: "Events" }).getByRole("link", { name: "webhook.test" }).getAttribute("href");
+  const eventId = eventHref!.split("/").at(-1)!;
   await page.close();
   const auth = { Authorization: `Bearer ${apiKey}`, ...JSON_API };
   const keys = fKeys("dev");
@@ -75,7 +85,7 @@ async function merchant(context: BrowserContext): Promise<World> {
   body.data.attributes.options = {};
   const invoice = await context.request.post("/api/commerce/payment-invoices", { headers: auth, data: body });
   expect(invoice.status(), await invoice.text()).toBe(201);
-  return { account, apiKey, connectionId: (await connection.json()).data.id, connectionLabel, invoiceId: (await invoice.json()).data.id, reference };
+  return { account, apiKey, connectionId: (await connection.json()).data.id, connectionLabel, invoiceId: (await invoice.json()).data.id, reference, eventId, endpointUrl };
 }
 
 const markersOf = (w: World) => [w.connectionLabel, w.reference, w.account.commerceAccount, w.account.email];

@@ -39,10 +39,10 @@ const STEPS: Record<SetupStep, StepText> = {
     owners: false,
   },
   webhook: {
-    title: "Set the webhook URL",
+    title: "Add a webhook endpoint",
     how: "Where we tell your shop that an invoice changed status.",
-    href: "/settings",
-    action: "Set the webhook URL",
+    href: "/webhooks",
+    action: "Add a webhook endpoint",
     owners: true,
   },
 };

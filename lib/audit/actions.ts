@@ -35,7 +35,11 @@ export const AUDIT_ACTIONS = {
   "team.role_changed": "Role changed",
   "team.removed": "Member removed",
   "settings.updated": "Settings updated",
+  /** Rows from before endpoints (one URL per merchant). */
   "webhook.url_changed": "Webhook URL changed",
+  "webhook.endpoint_created": "Webhook endpoint added",
+  "webhook.endpoint_updated": "Webhook endpoint changed",
+  "webhook.endpoint_deleted": "Webhook endpoint deleted",
   "webhook.secret_rotated": "Webhook signing secret rotated",
   "refund.created": "Refund created",
   "mfa.enabled": "Two-factor authentication turned on",

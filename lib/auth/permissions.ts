@@ -11,6 +11,8 @@ const SECTIONS = [
   { href: "/routing", label: "Routing", roles: ["owner", "support"] },
   { href: "/api-keys", label: "API keys", roles: ["owner"] },
   { href: "/team", label: "Team", roles: ["owner"] },
+  // Endpoints (owners manage them) and the event log with resends (owners); support members read both.
+  { href: "/webhooks", label: "Webhooks", roles: ["owner", "support"] },
   { href: "/settings", label: "Settings", roles: ["owner", "support"] },
   // Who changed what: connections, routing, keys, team, settings, refunds, two-factor. Owners only,
   // as it names the team's people and keys and the changes only owners may make.

@@ -34,7 +34,7 @@ export async function getSetupChecklist(db: Db, merchantId: string): Promise<Set
       apiKey: sql<boolean>`exists (select 1 from api_keys k where k.merchant_id = ${merchantId} and k.revoked_at is null)`,
       paidTestInvoice: sql<boolean>`exists (select 1 from invoices i where i.merchant_id = ${merchantId}
         and i.test_mode and i.direction = 'payment' and i.status in (${sql.join(PAID.map((s) => sql`${s}`), sql`, `)}))`,
-      webhook: sql<boolean>`${merchants.webhookUrl} is not null`,
+      webhook: sql<boolean>`exists (select 1 from webhook_endpoints w where w.merchant_id = ${merchantId} and w.enabled)`,
     })
     .from(merchants)
     .where(eq(merchants.id, merchantId));

@@ -85,6 +85,12 @@ export const OPEN_REFUND_STATUSES = ["created", "pending"] as const satisfies re
 export const CALLBACK_OUTCOMES = ["applied", "ignored", "superseded", "rejected"] as const;
 export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
 
-/** A merchant event's delivery: waiting (or retrying), delivered, given up after 24 hours, or no URL set. */
+/** Legacy (webhook_events.delivery_state, before endpoints): kept for migration 0016 only. */
 export const WEBHOOK_DELIVERY_STATES = ["pending", "delivered", "failed", "no_endpoint"] as const;
 export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
+/** One event's delivery to one endpoint: waiting (first or next try), delivered, or given up after 24 hours. */
+export const WEBHOOK_TARGET_STATES = ["pending", "delivered", "failed"] as const;
+export type WebhookTargetState = (typeof WEBHOOK_TARGET_STATES)[number];
+/** An event as the log shows it: every endpoint delivered, some try failed (retrying or given up), none tried yet, or no endpoint took it. */
+export const WEBHOOK_EVENT_STATES = ["delivered", "failing", "pending", "not_sent"] as const;
+export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type WebhookDeliveryState } from "./enums";
+import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type WebhookDeliveryState, type WebhookTargetState } from "./enums";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -24,7 +24,11 @@ export const merchants = pgTable("merchants", {
   allowLivePins: boolean("allow_live_pins").notNull().default(false),
   /** Default lifetime of a new invoice in seconds (30 minutes unless the merchant changes it). */
   invoiceLifetimeSeconds: integer("invoice_lifetime_seconds").notNull().default(1800),
-  /** Where `invoice.status_changed` events are delivered; null until the owner sets one. */
+  /**
+   * Legacy: the single callback URL of before webhook endpoints. Migration 0016 copied it into
+   * `webhook_endpoints` (one endpoint per merchant); nothing reads it any more. Dropped by a later
+   * migration, once that backfill has run everywhere.
+   */
   webhookUrl: text("webhook_url"),
   /** "Require two-factor authentication for owners": an owner without it is sent to enrolment first (lib/auth/viewer.ts). */
   requireOwnerMfa: boolean("require_owner_mfa").notNull().default(false),
@@ -233,6 +237,12 @@ export const invoices = pgTable(
     refundedAmountMinor: bigint("refunded_amount_minor", { mode: "bigint" }).notNull().default(sql`0`),
     /** Provider attempts made so far (bounded by the attempts limit). */
     attemptsCount: integer("attempts_count").notNull().default(0),
+    /**
+     * The `sequence` of the invoice's latest webhook event (0 before the first): raised by one in the
+     * transaction that writes each event, so the events of an invoice are numbered 1, 2, 3 … without
+     * gaps, in the order their transactions committed (the update holds the row until then).
+     */
+    eventSequence: integer("event_sequence").notNull().default(0),
     /** Where the hosted page sends the customer back to (optional `return_url` attribute). */
     returnUrl: text("return_url"),
     status: text("status").$type<InvoiceStatus>().notNull(),
@@ -486,8 +496,30 @@ export const providerCallbacks = pgTable(
 );
 
 /**
- * The merchant's webhook signing secrets, sealed by the vault. The current one has no
- * `retires_at`; a rotated one keeps signing until `retires_at` (24 hours after the rotation).
+ * A merchant's webhook endpoints: where events are POSTed, which types (`eventTypes` null: all
+ * of them), whether it receives at all. Each has its own signing secrets (webhook_secrets).
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    enabled: boolean("enabled").notNull().default(true),
+    /** The event types it is sent; null for every type (including types added later). */
+    eventTypes: jsonb("event_types").$type<string[] | null>(),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [index("webhook_endpoints_merchant_idx").on(t.merchantId, t.createdAt)],
+);
+
+/**
+ * An endpoint's signing secrets, sealed by the vault. The current one has no `retires_at`; a
+ * rotated one keeps signing until `retires_at` (24 hours after the rotation).
  */
 export const webhookSecrets = pgTable(
   "webhook_secrets",
@@ -496,17 +528,20 @@ export const webhookSecrets = pgTable(
     merchantId: text("merchant_id")
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
+    /** Set for every secret (migration 0016 gave the old per-merchant secrets to the merchant's endpoint). */
+    endpointId: text("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     sealed: text("sealed").notNull(),
     createdAt: invoiceTime("created_at"),
     retiresAt: timestamp("retires_at", { withTimezone: true, mode: "date", precision: 3 }),
   },
-  (t) => [index("webhook_secrets_merchant_idx").on(t.merchantId, t.createdAt)],
+  (t) => [index("webhook_secrets_merchant_idx").on(t.merchantId, t.createdAt), index("webhook_secrets_endpoint_idx").on(t.endpointId, t.createdAt)],
 );
 
 /**
- * Events for the merchant (`invoice.status_changed`, and `test` events from Settings), written in
- * the same transaction as the status change (an outbox), so none is lost. `invoice` is the invoice
- * row at that moment; the delivered body is rendered from it.
+ * Events for the merchant (`invoice.status_changed`, `refund.*`, `payout.canceled`, and
+ * `webhook.test` from the Webhooks page), written in the same transaction as the change (an
+ * outbox), so none is lost. `invoice` is the invoice row at that moment; the delivered body is
+ * rendered from it. Where each event goes, and how that went, is in webhook_event_targets.
  */
 export const webhookEvents = pgTable(
   "webhook_events",
@@ -517,11 +552,16 @@ export const webhookEvents = pgTable(
       .references(() => merchants.id, { onDelete: "cascade" }),
     invoiceId: text("invoice_id"),
     type: text("type").notNull(),
+    /** 1, 2, 3 … per invoice (invoices.event_sequence); null for test events, which are about no invoice. */
+    sequence: integer("sequence"),
     invoice: jsonb("invoice").$type<Record<string, unknown>>(),
     /** refund.* events: the refund as it was when the event happened (the invoice beside it). */
     refund: jsonb("refund").$type<Record<string, unknown>>(),
+    /** Legacy (before endpoints; read only by migration 0016's backfill): per-endpoint state is in webhook_event_targets. */
     deliveryState: text("delivery_state").$type<WebhookDeliveryState>().notNull().default("pending"),
+    /** Legacy, as delivery_state. */
     tries: integer("tries").notNull().default(0),
+    /** Legacy, as delivery_state. */
     nextTryAt: timestamp("next_try_at", { withTimezone: true, mode: "date", precision: 3 }),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
@@ -529,10 +569,42 @@ export const webhookEvents = pgTable(
   (t) => [
     index("webhook_events_invoice_idx").on(t.invoiceId, t.createdAt),
     index("webhook_events_pending_idx").on(t.deliveryState, t.nextTryAt),
+    index("webhook_events_merchant_idx").on(t.merchantId, t.createdAt, t.id),
+    uniqueIndex("webhook_events_invoice_sequence_unique").on(t.invoiceId, t.sequence).where(sql`${t.sequence} is not null`),
   ],
 );
 
-/** Each try of a delivery: when, to where, the answer's status, duration and first 1 KiB. */
+/**
+ * One event's delivery to one endpoint: its own state, tries and next try (retry schedule of
+ * lib/retry-schedules.ts), so a failing endpoint never holds another back. Made with the event,
+ * for the enabled endpoints subscribed to its type at that moment.
+ */
+export const webhookEventTargets = pgTable(
+  "webhook_event_targets",
+  {
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    state: text("state").$type<WebhookTargetState>().notNull().default("pending"),
+    tries: integer("tries").notNull().default(0),
+    nextTryAt: timestamp("next_try_at", { withTimezone: true, mode: "date", precision: 3 }),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.endpointId] }),
+    index("webhook_event_targets_due_idx").on(t.state, t.nextTryAt),
+    index("webhook_event_targets_endpoint_idx").on(t.endpointId, t.eventId),
+  ],
+);
+
+/** Each try of a delivery: to which endpoint and URL, when, the answer's status, duration and first 1 KiB. */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
@@ -540,6 +612,8 @@ export const webhookDeliveries = pgTable(
     eventId: text("event_id")
       .notNull()
       .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    /** The endpoint tried (null once it is deleted; `url` still says where the try went). */
+    endpointId: text("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "set null" }),
     trigger: text("trigger").$type<"automatic" | "resend" | "test">().notNull(),
     url: text("url").notNull(),
     statusCode: integer("status_code"),

@@ -3,7 +3,7 @@ import { BlockList, isIP } from "node:net";
 import { problem, type Problem, type Result } from "@/lib/problems";
 
 /**
- * The callback URL check: https only in production, and no address inside the
+ * The webhook endpoint URL check: https only in production, and no address inside the
  * operator's network (private, loopback, link-local, unique-local, CGNAT, multicast, reserved,
  * IPv4 embedded in IPv6) unless the operator allows it. Run when the URL is saved and again when
  * sending, and the sender connects only to addresses `guardedLookup` let through, so a name that
@@ -27,7 +27,7 @@ export function requireHttps(): boolean {
 }
 
 /**
- * What this server accepts as a callback URL, in plain words, from the same two settings the
+ * What this server accepts as a webhook endpoint URL, in plain words, from the same two settings the
  * check reads (shown in Settings and on /docs/webhooks, so the help is true where it is read).
  */
 export function webhookUrlRules(): string {
@@ -106,14 +106,14 @@ export function checkWebhookUrlSyntax(text: string): Result<URL> {
   try {
     url = new URL(text);
   } catch {
-    return refuse("Callback URL must be an absolute URL such as https://shop.example.com/webhooks.");
+    return refuse("Endpoint URL must be an absolute URL such as https://shop.example.com/webhooks.");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("Callback URL must start with https://.");
+  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("Endpoint URL must start with https://.");
   if (requireHttps() && url.protocol !== "https:" && !(allowPrivateWebhookUrls() && isLoopbackLiteral(hostOf(url)))) {
-    return refuse("Callback URL must use https:// (plain http is refused in production).");
+    return refuse("Endpoint URL must use https:// (plain http is refused in production).");
   }
-  if (url.username || url.password) return refuse("Callback URL must not contain a user name or password.");
-  if (url.hash) return refuse("Callback URL must not contain a #fragment.");
+  if (url.username || url.password) return refuse("Endpoint URL must not contain a user name or password.");
+  if (url.hash) return refuse("Endpoint URL must not contain a #fragment.");
   return { ok: true, value: url };
 }
 
@@ -140,7 +140,7 @@ function resolveAll(host: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
 }
 
-function blockedMessage(host: string, address: string, label = "Callback URL"): string {
+function blockedMessage(host: string, address: string, label = "Endpoint URL"): string {
   const where = host === address ? address : `${host} (${address})`;
   return `${label} points to ${where}, a private, loopback, link-local or reserved address; use an address on the public internet.`;
 }
@@ -162,9 +162,9 @@ export async function checkWebhookUrl(text: string): Promise<Result<URL>> {
   try {
     addresses = await resolveAll(host);
   } catch {
-    return refuse(`Callback URL's host ${host} could not be resolved.`);
+    return refuse(`Endpoint URL's host ${host} could not be resolved.`);
   }
-  if (addresses.length === 0) return refuse(`Callback URL's host ${host} could not be resolved.`);
+  if (addresses.length === 0) return refuse(`Endpoint URL's host ${host} could not be resolved.`);
   if (!allowPrivate) {
     const blocked = addresses.find((entry) => isBlockedAddress(entry.address));
     if (blocked) return refuse(blockedMessage(host, blocked.address));

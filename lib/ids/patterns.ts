@@ -23,3 +23,5 @@ export const REFUND_ID = idPattern("rf");
 export const CONNECTION_ID = idPattern("conn");
 /** A webhook event's id. */
 export const EVENT_ID = idPattern("evt");
+/** A webhook endpoint's id. */
+export const ENDPOINT_ID = idPattern("whe");

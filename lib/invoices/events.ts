@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { merchants, webhookEvents } from "@/lib/db/schema";
+import { invoices, webhookEndpoints, webhookEvents, webhookEventTargets } from "@/lib/db/schema";
+import { subscribesTo } from "@/lib/webhooks/event-types";
 import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "./store";
 
@@ -32,29 +33,49 @@ export function invoiceFromSnapshot(snapshot: Record<string, unknown>): InvoiceR
   return row as InvoiceRow;
 }
 
+/** An event as written: its id and the endpoints it waits to be delivered to (none: nothing to queue). */
+export type RecordedEvent = { eventId: string; endpointIds: string[] };
+
 /**
- * Writes the event in the caller's transaction. A merchant without a webhook URL gets the event
- * stored as `no_endpoint` (shown on the invoice page, never sent). Returns the event id and
- * whether it waits for delivery.
+ * Writes the event in the caller's transaction: its `sequence` (the invoice's counter raised by
+ * one, in this transaction: the update holds the invoice row until the commit, so events of one
+ * invoice are numbered 1, 2, 3 … in commit order, and a rolled-back change takes its number with
+ * it), and one delivery target per enabled endpoint subscribed to its type at this moment. An
+ * endpoint made later is never sent it. Without such an endpoint the event is stored unsent
+ * (the log shows it).
  */
-export function recordStatusChangedEvent(tx: Tx, row: InvoiceRow): Promise<{ eventId: string; deliver: boolean }> {
+export function recordStatusChangedEvent(tx: Tx, row: InvoiceRow): Promise<RecordedEvent> {
   return recordInvoiceEvent(tx, row, INVOICE_STATUS_CHANGED);
 }
 
 /** An event about the invoice (`extra`: more of it, such as refund.*'s refund snapshot), written as recordStatusChangedEvent writes its own. */
-export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: string, extra: { refund?: Record<string, unknown> } = {}): Promise<{ eventId: string; deliver: boolean }> {
-  const [merchant] = await tx.select({ webhookUrl: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, row.merchantId)).limit(1);
-  const deliver = Boolean(merchant?.webhookUrl);
+export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: string, extra: { refund?: Record<string, unknown> } = {}): Promise<RecordedEvent> {
+  const [counter] = await tx
+    .update(invoices)
+    .set({ eventSequence: sql`${invoices.eventSequence} + 1` })
+    .where(eq(invoices.id, row.id))
+    .returning({ sequence: invoices.eventSequence });
+  if (!counter) throw new Error(`invoice ${row.id} not found for its event`);
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.merchantId, row.merchantId), eq(webhookEndpoints.enabled, true)));
+  const endpointIds = endpoints.filter((endpoint) => subscribesTo(endpoint.eventTypes, type)).map((endpoint) => endpoint.id);
   const eventId = newId("evt");
   await tx.insert(webhookEvents).values({
     id: eventId,
     merchantId: row.merchantId,
     invoiceId: row.id,
     type,
-    invoice: snapshotInvoice(row),
+    sequence: counter.sequence,
+    invoice: snapshotInvoice({ ...row, eventSequence: counter.sequence }),
     ...extra,
-    deliveryState: deliver ? "pending" : "no_endpoint",
-    nextTryAt: deliver ? sql`now()` : null,
+    deliveryState: endpointIds.length > 0 ? "pending" : "no_endpoint",
   });
-  return { eventId, deliver };
+  if (endpointIds.length > 0) {
+    await tx
+      .insert(webhookEventTargets)
+      .values(endpointIds.map((endpointId) => ({ eventId, endpointId, merchantId: row.merchantId, state: "pending" as const, nextTryAt: sql`now()` })));
+  }
+  return { eventId, endpointIds };
 }

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
 import { transition, type InvoiceStatus, type Resolution } from "./state-machine";
 import type { InvoiceRow } from "./store";
-import { recordStatusChangedEvent } from "./events";
+import { recordStatusChangedEvent, type RecordedEvent } from "./events";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
 
@@ -46,7 +46,7 @@ export async function changeInvoiceStatus(
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-export type StatusChange = { row: InvoiceRow; event: { eventId: string; deliver: boolean } };
+export type StatusChange = { row: InvoiceRow; event: RecordedEvent };
 
 /**
  * `changeInvoiceStatus` inside the caller's transaction (a refund settling moves its invoice in the
@@ -91,12 +91,13 @@ export function queueStatusEvent(db: Db, { row, event }: StatusChange): Promise<
   return queueEventDelivery(db, row.id, event);
 }
 
-/** Any event of an invoice written in a transaction (recordInvoiceEvent), once committed: its first delivery try is queued. */
-export async function queueEventDelivery(db: Db, invoiceId: string, event: { eventId: string; deliver: boolean }): Promise<void> {
-  if (!event.deliver) return;
-  await enqueue(db, "webhook-deliver", { eventId: event.eventId, invoiceId, tryNo: 1 }, { key: `${event.eventId}:1` }).catch((error: unknown) =>
-    logger.error("webhook delivery not queued", { eventId: event.eventId, error: error instanceof Error ? error.message : String(error) }),
-  );
+/** Any event of an invoice written in a transaction (recordInvoiceEvent), once committed: the first try to each of its endpoints is queued. */
+export async function queueEventDelivery(db: Db, invoiceId: string, event: RecordedEvent): Promise<void> {
+  for (const endpointId of event.endpointIds) {
+    await enqueue(db, "webhook-deliver", { eventId: event.eventId, endpointId, invoiceId, tryNo: 1 }, { key: `${event.eventId}:${endpointId}:1` }).catch((error: unknown) =>
+      logger.error("webhook delivery not queued", { eventId: event.eventId, endpointId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
 }
 
 export type StatusHistoryEntry = typeof invoiceStatusHistory.$inferSelect;

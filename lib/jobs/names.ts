@@ -17,8 +17,11 @@ export const JOB_PAYLOAD_SCHEMAS = {
   "invoice-expire": z.object({ invoiceId: z.string() }),
   /** A payout's next attempt (cascade) after a status request or a callback settled the last one as a soft failure. */
   "payout-process": z.object({ invoiceId: z.string(), afterAttemptId: z.string() }),
-  /** One try of a merchant webhook delivery; the event row says what and where. */
-  "webhook-deliver": z.object({ eventId: z.string(), invoiceId: z.string().nullable(), tryNo: z.number().int().positive() }),
+  /**
+   * One try of a merchant event to one endpoint (its webhook_event_targets row holds the state).
+   * Without `endpointId` (a job queued before endpoints existed) the try goes to each endpoint of the event.
+   */
+  "webhook-deliver": z.object({ eventId: z.string(), endpointId: z.string().optional(), invoiceId: z.string().nullable(), tryNo: z.number().int().positive() }),
   /** A sandbox (a simulated provider) sending its callback about one of its records. */
   "sandbox-callback": z.object({ provider: z.string(), connectionId: z.string(), reference: z.string(), notificationId: z.string() }),
   /** A sandbox settling a test refund it took as pending (it then sends its callback). */

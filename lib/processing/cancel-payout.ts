@@ -2,7 +2,7 @@ import "server-only";
 import { findConnectionRow } from "@/lib/connections/queries";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
-import { recordInvoiceEvent } from "@/lib/invoices/events";
+import { recordInvoiceEvent, type RecordedEvent } from "@/lib/invoices/events";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { changeInvoiceStatus, changeInvoiceStatusWithin, queueEventDelivery, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
@@ -36,7 +36,7 @@ const money = (invoice: InvoiceRow) => `${invoice.amount} ${invoice.currency}`;
 
 /** Moves the payout to canceled or partially_canceled and writes payout.canceled, in one transaction. */
 async function settleCanceled(db: Db, invoice: InvoiceRow, to: "canceled" | "partially_canceled", paidMinor: bigint, reason: string): Promise<InvoiceRow> {
-  const change = await db.transaction(async (tx): Promise<{ change: StatusChange; event: { eventId: string; deliver: boolean } }> => {
+  const change = await db.transaction(async (tx): Promise<{ change: StatusChange; event: RecordedEvent }> => {
     if (to === "partially_canceled") await tx.update(invoices).set({ processedAmountMinor: paidMinor }).where(eq(invoices.id, invoice.id));
     const moved = await changeInvoiceStatusWithin(tx, invoice, to, "ok", { reason });
     return { change: moved, event: await recordInvoiceEvent(tx, moved.row, PAYOUT_CANCELED) };

@@ -4,16 +4,18 @@ import { refundFromSnapshot } from "@/lib/refunds/events";
 import { publicBaseUrl } from "@/lib/config";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { invoiceFromSnapshot, snapshotInvoice } from "@/lib/invoices/events";
+import { TEST_EVENT_TYPE } from "./event-types";
 
 /**
  * The delivered document (REFERENCE "Webhooks to the merchant"): the invoice resource exactly as
  * `GET /api/commerce/{direction}-invoices/{id}` answers it (`data`, with its connection
- * relationship and links on APP_URL), plus `meta.event_id` and `meta.event_type`. Rendered from the
+ * relationship and links on APP_URL), plus `meta.event_id`, `meta.event_type` and, for an event
+ * about an invoice, `meta.sequence` (1, 2, 3 … per invoice: receivers order by it). Rendered from the
  * event's snapshot, so a late or repeated delivery still shows the status the event is about.
  */
-export const TEST_EVENT_TYPE = "webhook.test";
+export { TEST_EVENT_TYPE } from "./event-types";
 
-export type EventForBody = { id: string; type: string; invoice: Record<string, unknown> | null; refund?: Record<string, unknown> | null };
+export type EventForBody = { id: string; type: string; sequence?: number | null; invoice: Record<string, unknown> | null; refund?: Record<string, unknown> | null };
 
 /**
  * refund.* events carry the refund as `data` and its payment invoice in `included` (JSON:API
@@ -24,6 +26,7 @@ export function renderEventBody(event: EventForBody): string {
   const baseUrl = publicBaseUrl();
   const invoice = toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl });
   const meta: Record<string, unknown> = { event_id: event.id, event_type: event.type };
+  if (typeof event.sequence === "number") meta.sequence = event.sequence;
   if (event.type === TEST_EVENT_TYPE) meta.sample = true;
   if (event.refund) return JSON.stringify({ data: toRefundResource(refundFromSnapshot(event.refund), baseUrl), included: [invoice], meta });
   return JSON.stringify({ data: invoice, meta });
@@ -45,6 +48,7 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     processedAmountMinor: 10050n,
     refundedAmountMinor: 0n,
     attemptsCount: 1,
+    eventSequence: 0,
     returnUrl: null,
     status: "processed",
     resolution: "ok",

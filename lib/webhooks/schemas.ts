@@ -1,25 +1,54 @@
 import { z } from "zod";
-import { EVENT_ID } from "@/lib/ids/patterns";
+import { WEBHOOK_EVENT_STATES } from "@/lib/db/enums";
+import { ENDPOINT_ID, EVENT_ID, INVOICE_ID } from "@/lib/ids/patterns";
+import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "./event-types";
 
 /**
- * The Settings form's callback URL (isomorphic: the form and the action parse with it). Empty
- * clears the URL (no deliveries). The server then checks the scheme for production and every
- * address the host resolves to (lib/http/url-check.ts), which the browser cannot.
+ * The webhook endpoint form (isomorphic: the form and the actions parse with it). The server then
+ * checks the URL's scheme for production and every address its host resolves to
+ * (lib/http/url-check.ts), which the browser cannot.
  */
-export const webhookUrlSchema = z.object({
+const endpointFields = {
   url: z
-    .string({ error: "Callback URL must be text" })
+    .string({ error: "Endpoint URL must be text" })
     .trim()
-    .max(2048, { error: "Callback URL must be at most 2048 characters" })
-    .refine((text) => text === "" || /^https?:\/\/[^\s]+$/i.test(text), { error: "Callback URL must start with https:// (or be empty to stop deliveries)" }),
-});
+    .min(1, { error: "Enter the endpoint URL" })
+    .max(2048, { error: "Endpoint URL must be at most 2048 characters" })
+    .refine((text) => /^https?:\/\/[^\s]+$/i.test(text), { error: "Endpoint URL must start with https://" }),
+  description: z.string({ error: "Description must be text" }).trim().max(200, { error: "Description must be at most 200 characters" }),
+  enabled: z.boolean({ error: "Enabled must be on or off" }),
+  /** All event types, including types added later; otherwise the chosen `eventTypes`. */
+  allEvents: z.boolean({ error: "All events must be on or off" }),
+  eventTypes: z.array(z.enum(WEBHOOK_EVENT_TYPES, { error: "Unknown event type" }), { error: "Event types must be a list" }).max(WEBHOOK_EVENT_TYPES.length),
+};
 
-export type WebhookUrlInput = z.input<typeof webhookUrlSchema>;
+const atLeastOneType = (input: { allEvents: boolean; eventTypes: readonly string[] }) => input.allEvents || input.eventTypes.length > 0;
+const chooseOne = { error: "Choose at least one event type, or All events", path: ["eventTypes"] };
 
-/** The invoice page's Resend: one event of the signed-in merchant. */
+export const webhookEndpointSchema = z.object(endpointFields).refine(atLeastOneType, chooseOne);
+export type WebhookEndpointInput = z.input<typeof webhookEndpointSchema>;
+
+const endpointId = z.string({ error: "Unknown endpoint" }).regex(ENDPOINT_ID, { error: "Unknown endpoint" });
+
+export const updateWebhookEndpointSchema = z.object({ endpointId, ...endpointFields }).refine(atLeastOneType, chooseOne);
+
+/** Roll secret, send test event, delete: one endpoint of the signed-in merchant. */
+export const endpointIdSchema = z.object({ endpointId });
+
+/** Resend: one event of the signed-in merchant, to one endpoint it was sent to. */
 export const resendEventSchema = z.object({
-  eventId: z.string().regex(EVENT_ID, { error: "Unknown event" }),
+  eventId: z.string({ error: "Unknown event" }).regex(EVENT_ID, { error: "Unknown event" }),
+  endpointId,
 });
 
-/** Buttons without input (rotate, send test event). */
-export const noInputSchema = z.object({}).strict();
+/** The event log's filters, from the page's query string; a value that is not one of these is dropped (and the page says so). */
+export const EVENT_LOG_TYPES = [...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE] as const;
+export const eventLogFilterFields = {
+  type: z.enum(EVENT_LOG_TYPES),
+  state: z.enum(WEBHOOK_EVENT_STATES),
+  endpoint: z.string().regex(ENDPOINT_ID),
+  invoice: z.string().trim().regex(INVOICE_ID),
+  /** Keyset cursor: the last event of the page before (its created time in ms and id). */
+  after: z.string().regex(/^\d{1,15}\.evt_[A-Za-z0-9_-]{1,64}$/),
+} as const;
+export type EventLogFilters = { [K in keyof typeof eventLogFilterFields]?: z.output<(typeof eventLogFilterFields)[K]> };

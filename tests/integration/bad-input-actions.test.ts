@@ -51,6 +51,7 @@ import * as teamActions from "@/lib/actions/team";
 import * as testConnectionActions from "@/lib/actions/test-connection";
 import * as viewModeActions from "@/lib/actions/view-mode";
 import * as webhookActions from "@/lib/actions/webhooks";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { sealSignUp } from "@/lib/auth/signup-link";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { publicBaseUrl } from "@/lib/config";
@@ -170,6 +171,7 @@ let app: LoopbackServer;
 let receiver: LoopbackServer;
 const world = {
   deletable: "",
+  deletableEndpointId: "",
   switchable: "",
   removableUserId: "",
   revocableInviteId: "",
@@ -357,23 +359,31 @@ const CASES: Record<string, Case> = {
         : [`answered ${JSON.stringify(mode)} and set ${JSON.stringify(effects.cookies)}`];
     },
   },
+  "lib/actions/webhooks.ts#createWebhookEndpointAction": {
+    valid: () => ({ url: `${receiver.origin}/hooks`, description: "fuzz", enabled: true, allEvents: false, eventTypes: ["refund.created"] }),
+  },
+  // The first accepted call deletes the endpoint; the rest are refused as gone.
+  "lib/actions/webhooks.ts#deleteWebhookEndpointAction": { valid: () => ({ endpointId: world.deletableEndpointId }) },
   "lib/actions/webhooks.ts#resendWebhookEventAction": {
-    valid: () => ({ eventId: w.eventId }),
+    valid: () => ({ eventId: w.eventId, endpointId: w.endpointId }),
     setUp: async () => void (await saveReceiverUrl()),
     check: deliveryChecks,
   },
-  "lib/actions/webhooks.ts#rotateWebhookSecretAction": { valid: () => ({}) },
-  "lib/actions/webhooks.ts#saveWebhookUrlAction": { valid: () => ({ url: `${receiver.origin}/hooks` }) },
+  "lib/actions/webhooks.ts#rotateWebhookSecretAction": { valid: () => ({ endpointId: w.endpointId }) },
   "lib/actions/webhooks.ts#sendTestWebhookAction": {
-    valid: () => ({}),
+    valid: () => ({ endpointId: w.endpointId }),
     setUp: async () => void (await saveReceiverUrl()),
     check: deliveryChecks,
+  },
+  "lib/actions/webhooks.ts#updateWebhookEndpointAction": {
+    valid: () => ({ endpointId: w.endpointId, url: `${receiver.origin}/hooks`, description: "fuzz", enabled: true, allEvents: true, eventTypes: [] }),
   },
 };
 
+/** The world's endpoint (the one its payment's events went to) now points at this suite's receiver. */
 async function saveReceiverUrl() {
   seen.userId = w.ownerId;
-  const saved = await webhookActions.saveWebhookUrlAction({ url: `${receiver.origin}/hooks` });
+  const saved = await webhookActions.updateWebhookEndpointAction({ endpointId: w.endpointId, url: `${receiver.origin}/hooks`, description: "fuzz", enabled: true, allEvents: true, eventTypes: [] });
   if (!saved.ok) throw new Error(`setup: ${JSON.stringify(saved)}`);
 }
 
@@ -403,6 +413,9 @@ beforeAll(async () => {
   // Things an accepted call destroys get one of their own, so the rest of the world stays.
   world.deletable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
   world.switchable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
+  const endpoint = await createEndpoint(t.db, w.merchantId, { url: "http://127.0.0.1:9/deletable", description: "", enabled: true, allEvents: true, eventTypes: [] });
+  if (!endpoint.ok) throw new Error("setup: endpoint");
+  world.deletableEndpointId = endpoint.value.id;
   const removable = await addTeamMember(t.db, w.merchantId, { name: "Rem", email: `${unique("rem")}@example.com`, role: "support", password: "support-pass-99" });
   if (!removable.ok) throw new Error("setup: member");
   world.removableUserId = removable.value.id;

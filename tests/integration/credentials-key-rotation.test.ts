@@ -15,7 +15,8 @@ import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { decryptSecret, isVaultError, keyId, loadCredentialsKey, sealedKeyId } from "@/lib/vault";
 import { queueCredentialsReseal } from "@/lib/vault/reseal-job";
 import { resealAll, rotationStatus } from "@/lib/vault/rotation";
-import { rotateSigningSecret, signingSecrets } from "@/lib/webhooks/secrets";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
+import { signingSecrets } from "@/lib/webhooks/secrets";
 import { createAttributes, editAttributes, newMerchant, parseCreate, scopeFor } from "./helpers/connection-fixtures";
 import { setUpTestDb } from "./helpers/db";
 
@@ -55,7 +56,7 @@ function legacyToken(plaintext: string, key: Buffer): string {
   return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ciphertext.toString("base64url")].join(".");
 }
 
-type World = { merchantId: string; connectionIds: string[]; legacyId: string; generatedKeyId: string; secrets: Map<string, Record<string, unknown>>; webhookSecret: string };
+type World = { merchantId: string; connectionIds: string[]; legacyId: string; generatedKeyId: string; secrets: Map<string, Record<string, unknown>>; webhookSecret: string; endpointId: string };
 let world: World;
 
 async function sealedIds(): Promise<(string | null)[]> {
@@ -75,7 +76,7 @@ async function expectEverythingOpens(): Promise<void> {
     const credentials = revealCredentials(row, processKey.current!);
     for (const [field, value] of Object.entries(world.secrets.get(row.id)!)) expect(credentials[field]).toEqual(value);
   }
-  expect(await signingSecrets(test.db, world.merchantId)).toEqual([world.webhookSecret]);
+  expect(await signingSecrets(test.db, world.endpointId)).toEqual([world.webhookSecret]);
   const [generated] = await test.db.select().from(generatedKeys).where(eq(generatedKeys.id, world.generatedKeyId));
   expect(decryptSecret(generated!.privateKey, processKey.current!)).toContain("PRIVATE KEY");
 }
@@ -100,8 +101,9 @@ describe("rotating the credentials key (CREDENTIALS_KEY_PREVIOUS)", () => {
     const plain = JSON.stringify(Object.fromEntries(Object.entries(revealCredentials(legacyRow!, key)).filter(([field]) => field in legacyRow!.secretHints)));
     await test.db.update(connections).set({ secretCredentials: legacyToken(plain, keyA) }).where(eq(connections.id, legacyId));
     const generated = await createGeneratedKeyPair(test.db, merchantId, key);
-    const { secret } = await rotateSigningSecret(test.db, merchantId);
-    world = { merchantId, connectionIds, legacyId, generatedKeyId: generated.id, secrets, webhookSecret: secret };
+    const endpoint = await createEndpoint(test.db, merchantId, { url: "http://127.0.0.1:9/hooks", description: "", enabled: true, allEvents: true, eventTypes: [] });
+    if (!endpoint.ok) throw new Error(`setup: ${JSON.stringify(endpoint.problems)}`);
+    world = { merchantId, connectionIds, legacyId, generatedKeyId: generated.id, secrets, webhookSecret: endpoint.value.secret, endpointId: endpoint.value.id };
   });
 
   it("seals under A; after a restart with B current and A previous everything still opens, and new values go under B", async () => {

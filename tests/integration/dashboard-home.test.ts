@@ -27,7 +27,7 @@ import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { merchants, users } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
-import { saveWebhookUrl } from "@/lib/webhooks/settings";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { newMerchant } from "./helpers/connection-fixtures";
 import { setUpTestDb } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
@@ -100,7 +100,7 @@ describe("the setup checklist", () => {
     expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
     expect((await getSetupChecklist(t.db, merchantId)).paidTestInvoice).toBe(true);
 
-    expect((await saveWebhookUrl(t.db, merchantId, "http://127.0.0.1:9/hooks")).ok).toBe(true);
+    expect((await createEndpoint(t.db, merchantId, { url: "http://127.0.0.1:9/hooks", description: "", enabled: true, allEvents: true, eventTypes: [] })).ok).toBe(true);
     expect(await getSetupChecklist(t.db, merchantId)).toEqual({ connected: true, tested: true, apiKey: true, paidTestInvoice: true, webhook: true });
 
     // Deleting the only connection takes its steps back: nothing is connected or tested any more.

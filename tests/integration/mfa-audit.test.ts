@@ -17,7 +17,7 @@ import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction } from "@/lib/actions/team";
-import { rotateWebhookSecretAction, saveWebhookUrlAction } from "@/lib/actions/webhooks";
+import { createWebhookEndpointAction, deleteWebhookEndpointAction, rotateWebhookSecretAction, updateWebhookEndpointAction } from "@/lib/actions/webhooks";
 import type { ActionResult } from "@/lib/actions/result";
 import { readAuditFilter } from "@/lib/audit/filters";
 import { listAuditLog } from "@/lib/audit/read";
@@ -157,6 +157,8 @@ describe("audit log", () => {
     let connectionId = "";
     let keyId = "";
     let inviteeId = "";
+    let endpointId = "";
+    const endpoint = { url: "http://127.0.0.1:9/hooks?token=url-secret-4711", description: "audited", enabled: true, allEvents: true, eventTypes: [] };
     return [
       {
         action: "connection.created",
@@ -192,8 +194,17 @@ describe("audit log", () => {
       { action: "settings.updated", run: async () => data(await updateMerchantSettingsAction({ allowLivePins: true })) },
       { action: "settings.updated", run: async () => data(await updateInvoiceLifetimeAction({ lifetimeMinutes: 45 })) },
       { action: "settings.updated", run: async () => data(await renameBusinessAction({ merchantName: "Audited Renamed Ltd" })) },
-      { action: "webhook.url_changed", run: async () => data(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks?token=url-secret-4711" })) },
-      { action: "webhook.secret_rotated", run: async () => data(await rotateWebhookSecretAction({})) },
+      {
+        action: "webhook.endpoint_created",
+        run: async () => {
+          const created = data(await createWebhookEndpointAction(endpoint));
+          endpointId = created.id;
+          return created;
+        },
+      },
+      { action: "webhook.endpoint_updated", run: async () => data(await updateWebhookEndpointAction({ endpointId, ...endpoint, description: "audited, renamed" })) },
+      { action: "webhook.secret_rotated", run: async () => data(await rotateWebhookSecretAction({ endpointId })) },
+      { action: "webhook.endpoint_deleted", run: async () => data(await deleteWebhookEndpointAction({ endpointId })) },
       { action: "refund.created", run: async () => data(await refundInvoiceAction({ invoiceId: w.paymentId, referenceId: unique("refund"), amount: "0.01" })) },
     ];
   };

@@ -45,7 +45,14 @@ import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
 import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
-import { resendWebhookEventAction, rotateWebhookSecretAction, saveWebhookUrlAction, sendTestWebhookAction } from "@/lib/actions/webhooks";
+import {
+  createWebhookEndpointAction,
+  deleteWebhookEndpointAction,
+  resendWebhookEventAction,
+  rotateWebhookSecretAction,
+  sendTestWebhookAction,
+  updateWebhookEndpointAction,
+} from "@/lib/actions/webhooks";
 import { mintSessionCredential } from "@/lib/api-keys/session-credential";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
@@ -406,6 +413,7 @@ type ActionCase = {
 };
 
 const CONNECTION_GONE = "This connection does not exist or was deleted.";
+const ENDPOINT_GONE = "This endpoint does not exist.";
 const GENERATED_KEY_GONE = "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.";
 
 /** Provider E's form with a generated key pair named by id instead of an uploaded private key. */
@@ -551,18 +559,39 @@ const ACTIONS: Record<string, ActionCase> = {
     own: () => testCredentialsAction(createAttributes("provider-a", "h2h")),
   },
   "lib/actions/view-mode.ts#setViewModeAction": { role: "member", noId: "sets the viewer's own Test/Live cookie" },
+  "lib/actions/webhooks.ts#createWebhookEndpointAction": {
+    role: "owner",
+    noId: "adds an endpoint to the viewer's own merchant",
+    own: () => createWebhookEndpointAction({ url: "http://127.0.0.1:9/own-hooks", description: "", enabled: true, allEvents: true, eventTypes: [] }),
+  },
+  "lib/actions/webhooks.ts#deleteWebhookEndpointAction": {
+    role: "owner",
+    tenant: { run: () => deleteWebhookEndpointAction({ endpointId: B.endpointId }), refusal: ENDPOINT_GONE },
+    own: () => deleteWebhookEndpointAction({ endpointId: A.endpointId }),
+  },
   "lib/actions/webhooks.ts#resendWebhookEventAction": {
     role: "owner",
-    tenant: { run: () => resendWebhookEventAction({ eventId: B.eventId }), refusal: "This event does not exist." },
-    own: () => resendWebhookEventAction({ eventId: A.eventId }),
+    tenant: { run: () => resendWebhookEventAction({ eventId: B.eventId, endpointId: B.endpointId }), refusal: "This event does not exist." },
+    own: () => resendWebhookEventAction({ eventId: A.eventId, endpointId: A.endpointId }),
   },
-  "lib/actions/webhooks.ts#rotateWebhookSecretAction": { role: "owner", noId: "rotates the viewer's own merchant's secret", own: () => rotateWebhookSecretAction({}) },
-  "lib/actions/webhooks.ts#saveWebhookUrlAction": {
+  "lib/actions/webhooks.ts#rotateWebhookSecretAction": {
     role: "owner",
-    noId: "sets the viewer's own merchant's URL",
-    own: () => saveWebhookUrlAction({ url: "https://attacker.example/hook" }),
+    tenant: { run: () => rotateWebhookSecretAction({ endpointId: B.endpointId }), refusal: ENDPOINT_GONE },
+    own: () => rotateWebhookSecretAction({ endpointId: A.endpointId }),
   },
-  "lib/actions/webhooks.ts#sendTestWebhookAction": { role: "owner", noId: "sends to the viewer's own merchant's URL", own: () => sendTestWebhookAction({}) },
+  "lib/actions/webhooks.ts#sendTestWebhookAction": {
+    role: "owner",
+    tenant: { run: () => sendTestWebhookAction({ endpointId: B.endpointId }), refusal: ENDPOINT_GONE },
+    own: () => sendTestWebhookAction({ endpointId: A.endpointId }),
+  },
+  "lib/actions/webhooks.ts#updateWebhookEndpointAction": {
+    role: "owner",
+    tenant: {
+      run: () => updateWebhookEndpointAction({ endpointId: B.endpointId, url: "https://attacker.example/hook", description: "", enabled: false, allEvents: true, eventTypes: [] }),
+      refusal: ENDPOINT_GONE,
+    },
+    own: () => updateWebhookEndpointAction({ endpointId: A.endpointId, url: "https://attacker.example/hook", description: "", enabled: false, allEvents: true, eventTypes: [] }),
+  },
 };
 
 const ONLY_OWNERS = "Only an owner may do this.";

@@ -7,8 +7,8 @@ const session = vi.hoisted(() => ({ userId: undefined as string | undefined }));
 vi.mock("@/lib/auth", () => ({ auth: async () => (session.userId ? { user: { id: session.userId } } : null) }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
-import { saveWebhookUrlAction, sendTestWebhookAction } from "@/lib/actions/webhooks";
-import { merchants } from "@/lib/db/schema";
+import { createWebhookEndpointAction, sendTestWebhookAction, updateWebhookEndpointAction } from "@/lib/actions/webhooks";
+import { webhookEndpoints } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
@@ -20,7 +20,7 @@ import { bodyFor, connect, newReference, teamMerchant } from "./helpers/invoice-
 import { clearQueuedJobs, runJobs } from "./helpers/jobs";
 
 /**
- * The callback URL check at save and again at send. In production (NODE_ENV) only https,
+ * The webhook endpoint URL check when an endpoint is added or edited, and again at send. In production (NODE_ENV) only https,
  * and no private, loopback, link-local, unique-local or otherwise internal address, whether
  * written as an address or reached through a name, unless the operator sets
  * WEBHOOKS_ALLOW_PRIVATE_URLS=1 (which tests and a developer's machine rely on).
@@ -54,6 +54,9 @@ function production(allowPrivate?: "0" | "1") {
   vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_URLS", allowPrivate ?? "");
 }
 
+/** The Webhooks page's Add endpoint, for every event type, as the URL check sees it. */
+const addEndpoint = ({ url }: { url: string }) => createWebhookEndpointAction({ url, description: "", enabled: true, allEvents: true, eventTypes: [] });
+
 async function owner() {
   const m = await teamMerchant(t.db);
   session.userId = m.ownerId;
@@ -75,7 +78,7 @@ describe("the operator setting", () => {
   });
 });
 
-describe("what Settings and /docs/webhooks say is accepted (webhookUrlRules) is what the check does, in each environment", () => {
+describe("what the Webhooks page and /docs/webhooks say is accepted (webhookUrlRules) is what the check does, in each environment", () => {
   it.each([
     ["production", "", /^This server accepts https:\/\/ URLs on the public internet only: plain http:\/\/ and private, loopback or link-local addresses are refused\.$/, false],
     ["production", "1", /^This server accepts https:\/\/ URLs, private and loopback addresses included \(WEBHOOKS_ALLOW_PRIVATE_URLS=1\); plain http:\/\/ only to a loopback address/, true],
@@ -86,7 +89,7 @@ describe("what Settings and /docs/webhooks say is accepted (webhookUrlRules) is 
     vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_URLS", allow);
     expect(webhookUrlRules()).toMatch(words);
     await owner();
-    expect(await saveWebhookUrlAction({ url: receiverUrl })).toMatchObject({ ok: loopbackHttpAccepted });
+    expect(await addEndpoint({ url: receiverUrl })).toMatchObject({ ok: loopbackHttpAccepted });
   });
 });
 
@@ -116,7 +119,7 @@ describe("at save, in production", () => {
   ])("refuses %s, naming the URL field and the address", async (url, address) => {
     production();
     await owner();
-    const result = await saveWebhookUrlAction({ url });
+    const result = await addEndpoint({ url });
     expect(result).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("private, loopback, link-local or reserved address") } });
     if (result.ok) throw new Error("expected a refusal");
     expect(result.fieldErrors.url).toContain(address);
@@ -126,7 +129,7 @@ describe("at save, in production", () => {
     production();
     await owner();
     for (const url of ["https://93.184.215.14/hooks", "https://8.8.8.8:8443/hooks", "https://[2606:4700:4700::1111]/hooks"]) {
-      expect(await saveWebhookUrlAction({ url })).toMatchObject({ ok: true, data: { url } });
+      expect(await addEndpoint({ url })).toMatchObject({ ok: true, data: { url } });
     }
     for (const address of ["93.184.215.14", "2606:4700:4700::1111"]) {
       const resolved = await new Promise<unknown>((resolve, reject) =>
@@ -140,34 +143,45 @@ describe("at save, in production", () => {
     production("1");
     const m = await owner();
     for (const url of ["http://shop.example.com/hooks", "http://10.0.0.5/hooks", "http://localhost:9/hooks"]) {
-      expect(await saveWebhookUrlAction({ url })).toMatchObject({
+      expect(await addEndpoint({ url })).toMatchObject({
         ok: false,
-        fieldErrors: { url: "Callback URL must use https:// (plain http is refused in production)." },
+        fieldErrors: { url: "Endpoint URL must use https:// (plain http is refused in production)." },
       });
     }
-    expect(await saveWebhookUrlAction({ url: "https://does-not-exist.invalid/hooks" })).toMatchObject({
+    expect(await addEndpoint({ url: "https://does-not-exist.invalid/hooks" })).toMatchObject({
       ok: false,
       fieldErrors: { url: expect.stringContaining("could not be resolved") },
     });
-    const [row] = await t.db.select({ url: merchants.webhookUrl }).from(merchants).where(eq(merchants.id, m.merchantId));
-    expect(row!.url).toBeNull();
+    expect(await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, m.merchantId))).toEqual([]);
   });
 
   it("accepts a loopback receiver when the operator allows private addresses; plain http only to a loopback address written as such", async () => {
     production("1");
     await owner();
-    expect(await saveWebhookUrlAction({ url: "https://127.0.0.1:8443/hooks" })).toMatchObject({ ok: true, data: { url: "https://127.0.0.1:8443/hooks" } });
-    expect(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://127.0.0.1:9/hooks" } });
-    expect(await saveWebhookUrlAction({ url: "http://[::1]:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://[::1]:9/hooks" } });
+    expect(await addEndpoint({ url: "https://127.0.0.1:8443/hooks" })).toMatchObject({ ok: true, data: { url: "https://127.0.0.1:8443/hooks" } });
+    expect(await addEndpoint({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://127.0.0.1:9/hooks" } });
+    expect(await addEndpoint({ url: "http://[::1]:9/hooks" })).toMatchObject({ ok: true, data: { url: "http://[::1]:9/hooks" } });
     production();
-    expect(await saveWebhookUrlAction({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("https://") } });
+    expect(await addEndpoint({ url: "http://127.0.0.1:9/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("https://") } });
+  });
+
+  it("an edit is checked as an addition is: a refused URL leaves the endpoint as it was", async () => {
+    const m = await owner();
+    const added = await addEndpoint({ url: receiverUrl });
+    if (!added.ok) throw new Error("setup");
+    production();
+    const edit = { endpointId: added.data.id, description: "", enabled: true, allEvents: true, eventTypes: [] };
+    expect(await updateWebhookEndpointAction({ ...edit, url: "https://10.1.2.3/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("10.1.2.3") } });
+    expect(await updateWebhookEndpointAction({ ...edit, url: "http://shop.example.com/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("https://") } });
+    const [row] = await t.db.select({ url: webhookEndpoints.url }).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, m.merchantId));
+    expect(row!.url).toBe(receiverUrl);
   });
 
   it("refuses a user name or password in the URL", async () => {
     await owner();
-    expect(await saveWebhookUrlAction({ url: "https://user:pass@example.com/hooks" })).toMatchObject({
+    expect(await addEndpoint({ url: "https://user:pass@example.com/hooks" })).toMatchObject({
       ok: false,
-      fieldErrors: { url: "Callback URL must not contain a user name or password." },
+      fieldErrors: { url: "Endpoint URL must not contain a user name or password." },
     });
   });
 });
@@ -176,7 +190,9 @@ describe("at send", () => {
   it("a URL saved while allowed is refused when sending in production: the try is logged, nothing reaches the receiver", async () => {
     const m = await owner();
     await connect(t.db, m.merchantId, "provider-b", "h2h");
-    expect(await saveWebhookUrlAction({ url: receiverUrl })).toMatchObject({ ok: true });
+    const added = await addEndpoint({ url: receiverUrl });
+    if (!added.ok) throw new Error("setup");
+    const endpointId = added.data.id;
     const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
     if (created.kind !== "created") throw new Error("setup");
 
@@ -184,15 +200,15 @@ describe("at send", () => {
     await changeInvoiceStatus(t.db, { id: created.invoice.id, status: "created", direction: "payment" }, "expired");
     await runJobs(t.db, ["webhook-deliver"]);
     const [event] = await listInvoiceEvents(t.db, m.merchantId, created.invoice.id);
-    expect(event).toMatchObject({ state: "pending", deliveries: [{ succeeded: false, statusCode: null, error: expect.stringMatching(/^Not sent: Callback URL must use https/) }] });
+    expect(event).toMatchObject({ state: "failing", deliveries: [{ succeeded: false, statusCode: null, error: expect.stringMatching(/^Not sent: Endpoint URL must use https/) }] });
 
     production("0");
     vi.stubEnv("NODE_ENV", "development");
-    expect(await sendTestWebhookAction({})).toMatchObject({ ok: true, data: { succeeded: false, statusCode: null, error: expect.stringContaining("127.0.0.1, a private, loopback") } });
+    expect(await sendTestWebhookAction({ endpointId })).toMatchObject({ ok: true, data: { succeeded: false, statusCode: null, error: expect.stringContaining("127.0.0.1, a private, loopback") } });
     expect(hits).toBe(0);
 
     vi.unstubAllEnvs();
-    expect(await sendTestWebhookAction({})).toMatchObject({ ok: true, data: { succeeded: true, statusCode: 200 } });
+    expect(await sendTestWebhookAction({ endpointId })).toMatchObject({ ok: true, data: { succeeded: true, statusCode: 200 } });
     expect(hits).toBe(1);
   });
 

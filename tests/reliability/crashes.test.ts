@@ -11,7 +11,7 @@ import { stopJobs } from "@/lib/jobs/queue";
 import { recoverInterruptedRequests } from "@/lib/processing/recover";
 import { requeueRefundFollowUps } from "@/lib/refunds/tasks/refund-reconcile";
 import { setSandboxFault } from "@/lib/sandbox/faults";
-import { saveWebhookUrl } from "@/lib/webhooks/settings";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { killInstance, startInstance, stopInstance, suiteJobsSchema, type Instance } from "./helpers/instances";
 import { apiHeaders, openSuiteDb, seedConnection, seedMerchant, timeUntil, type SeededMerchant } from "./helpers/seed";
 
@@ -76,7 +76,7 @@ beforeAll(async () => {
   await seedConnection(suite.db, merchant.merchantId, "provider-f", "h2h", "F payments");
   payoutConnection = await seedConnection(suite.db, merchant.merchantId, "provider-a", "h2h", "A payouts");
   receiver = await startReceiver();
-  const saved = await saveWebhookUrl(suite.db, merchant.merchantId, receiver.url);
+  const saved = await createEndpoint(suite.db, merchant.merchantId, { url: receiver.url, description: "", enabled: true, allEvents: true, eventTypes: [] });
   if (!saved.ok) throw new Error(JSON.stringify(saved.problems));
   server = await startInstance("crash-0", env);
   port = Number(new URL(server.url).port);

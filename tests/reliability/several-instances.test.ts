@@ -8,7 +8,7 @@ import { stopCacheInvalidation } from "@/lib/cache/invalidation";
 import type { Db } from "@/lib/db/client";
 import { invoiceAttempts } from "@/lib/db/schema";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
-import { saveWebhookUrl } from "@/lib/webhooks/settings";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { verifyWebhook } from "@/lib/webhooks/verify-example";
 import { startInstance, stopInstance, suiteJobsSchema, type Instance } from "./helpers/instances";
 import { apiHeaders, openSuiteDb, seedConnection, seedMerchant, timeUntil } from "./helpers/seed";
@@ -259,9 +259,9 @@ describe("job workers on both instances share the work", () => {
     let secret = "";
     const receiver = await startReceiver(() => secret);
     try {
-      const saved = await saveWebhookUrl(suite.db, m.merchantId, receiver.url);
+      const saved = await createEndpoint(suite.db, m.merchantId, { url: receiver.url, description: "", enabled: true, allEvents: true, eventTypes: [] });
       if (!saved.ok) throw new Error(JSON.stringify(saved.problems));
-      secret = saved.value.secret!;
+      secret = saved.value.secret;
       const payouts = 8;
       const created = await Promise.all(
         Array.from({ length: payouts }, (_, i) => call(i % 2 ? b! : a!, "/api/commerce/payout-invoices", m.key, { method: "POST", body: payoutBody(m.account) })),

@@ -6,15 +6,12 @@ import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { RequireOwnerMfaForm } from "@/components/mfa/require-owner-mfa-form";
 import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
 import { InvoiceLifetimeForm } from "@/components/settings/invoice-lifetime-form";
-import { WebhookSettings } from "@/components/settings/webhook-settings";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import { getInvoiceLifetime } from "@/lib/merchants/settings";
 import { mfaStatus } from "@/lib/identity/mfa/service";
-import { getWebhookSettings } from "@/lib/webhooks/settings";
-import { webhookUrlRules } from "@/lib/http/url-check";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -22,7 +19,7 @@ export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
   const isOwner = user.role === "owner";
   const db = await getDb();
-  const [webhooks, lifetime, mfa] = await Promise.all([getWebhookSettings(db, merchant.id), getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id)]);
+  const [lifetime, mfa] = await Promise.all([getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id)]);
   const rows: [string, string][] = [
     ["Business name", merchant.name],
     ["Commerce account", merchant.commerceAccount],
@@ -97,7 +94,13 @@ export default async function SettingsPage() {
       </section>
       <section className="card mt-6 max-w-3xl" aria-labelledby="webhook-settings">
         <h2 id="webhook-settings" className="mb-3 text-base font-semibold">Webhooks</h2>
-        <WebhookSettings settings={webhooks} canEdit={isOwner} urlRules={webhookUrlRules()} />
+        <p className="text-sm text-slate-700">
+          Endpoints, their signing secrets and the event log are on the{" "}
+          <Link href="/webhooks" className="text-brand-700 underline">
+            Webhooks
+          </Link>{" "}
+          page.
+        </p>
       </section>
     </>
   );

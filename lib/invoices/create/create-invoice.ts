@@ -147,6 +147,7 @@ export async function createInvoice(
       processedAmountMinor: null,
       refundedAmountMinor: 0n,
       attemptsCount: 0,
+      eventSequence: 0,
       createdAt,
       updatedAt: createdAt,
       expiresAt,

@@ -15,14 +15,15 @@ import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { createInvite } from "@/lib/merchants/invites";
 import { payWithCard } from "@/lib/processing/engine";
 import { saveRoutingOrder } from "@/lib/routing/orders";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { unique } from "./db";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./invoice-fixtures";
 
 /**
  * One merchant's worth of everything an id can name ("Tenants and roles"): an owner and a
  * support member, a pending invitation, API key, connections (Provider A for invoices, Provider E
- * with a downloadable public key), a routing order, a paid payment (so it has attempts and webhook
- * events), a payout waiting to be processed and an unused generated key pair.
+ * with a downloadable public key), a routing order, a webhook endpoint (made before the payment, so
+ * the payment's webhook events go to it), a paid payment (so it has attempts and webhook events), a payout waiting to be processed and an unused generated key pair.
  */
 export type TenantWorld = TeamMerchant & {
   name: string;
@@ -35,6 +36,8 @@ export type TenantWorld = TeamMerchant & {
   refundId: string;
   cancelablePayoutId: string;
   eventId: string;
+  /** The webhook endpoint the payment's events went to (a closed loopback port: nothing listens). */
+  endpointId: string;
   inviteId: string;
   generatedKeyId: string;
   routingOrderId: string;
@@ -69,6 +72,10 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const saved = await saveRoutingOrder(db, { merchantId: m.merchantId, actor: { label: `${name} setup` } }, { service, mode: "test", connectionIds: [a.id] });
   if (!saved.ok) throw new Error(`setup: routing ${JSON.stringify(saved.problems)}`);
 
+  const endpointUrl = `http://127.0.0.1:9/${unique("hooks")}`;
+  const endpoint = await createEndpoint(db, m.merchantId, { url: endpointUrl, description: `Hooks of ${name}`, enabled: true, allEvents: true, eventTypes: [] });
+  if (!endpoint.ok) throw new Error(`setup: endpoint ${JSON.stringify(endpoint.problems)}`);
+
   const payment = await invoiceFrom(db, m, "a-payment", {});
   await payWithCard(db, payment.id, CARD);
   const payout = await invoiceFrom(db, m, "a-payout", { auto_process: false }, { card_number: "4242424242424242" });
@@ -100,10 +107,11 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     refundId: refund.refund.id,
     cancelablePayoutId: cancelable.id,
     eventId: event.id,
+    endpointId: endpoint.value.id,
     inviteId: invite!.id,
     generatedKeyId: generated.id,
     routingOrderId: `${routingService}:test`,
-    markers: [m.account, a.label, e.label, ...(z ? [z.label] : []), payment.reference, payout.reference, inviteEmail, ...users.map((u) => u.email)],
+    markers: [m.account, endpointUrl, a.label, e.label, ...(z ? [z.label] : []), payment.reference, payout.reference, inviteEmail, ...users.map((u) => u.email)],
   };
 }
 

@@ -6,6 +6,7 @@ import { renderEventBody, sampleInvoiceSnapshot, sampleRefundSnapshot } from "@/
 import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { verifyExampleSource } from "@/lib/webhooks/docs";
 import { webhookUrlRules } from "@/lib/http/url-check";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
 import { SECRET_OVERLAP_HOURS } from "@/lib/webhooks/secrets";
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from "@/lib/webhooks/send";
 
@@ -30,7 +31,7 @@ export default async function WebhooksDocsPage() {
   await requirePageViewer();
   const at = new Date("2026-01-15T10:30:00.000Z");
   const payload = JSON.stringify(
-    JSON.parse(renderEventBody({ id: "evt_3kTq9v2ZxQ7bWmYc1aR5sg", type: "invoice.status_changed", invoice: sampleInvoiceSnapshot("mer_example", at) })),
+    JSON.parse(renderEventBody({ id: "evt_3kTq9v2ZxQ7bWmYc1aR5sg", type: "invoice.status_changed", sequence: 2, invoice: sampleInvoiceSnapshot("mer_example", at) })),
     null,
     2,
   );
@@ -39,6 +40,7 @@ export default async function WebhooksDocsPage() {
       renderEventBody({
         id: "evt_9aLr2WcQmT5xYbN0pK7vDe",
         type: "refund.succeeded",
+        sequence: 5,
         invoice: { ...sampleInvoiceSnapshot("mer_example", at), status: "partially_refunded", refundedAmountMinor: "3000" },
         refund: sampleRefundSnapshot(at),
       }),
@@ -53,18 +55,18 @@ export default async function WebhooksDocsPage() {
         title="Webhooks"
         description={
           <>
-            Every status change of an invoice is sent to your callback URL (set it in <Link href="/settings" className="text-brand-700 underline">Settings</Link>) as a
-            signed POST.
+            Events about your invoices are sent as signed POSTs to each of your endpoints that takes their type (add them on the{" "}
+            <Link href="/webhooks" className="text-brand-700 underline">Webhooks</Link> page).
           </>
         }
       />
       <div className="max-w-4xl space-y-6 text-sm text-slate-800">
         <section className="card space-y-3" aria-labelledby="docs-urls">
-          <h2 id="docs-urls" className="text-base font-semibold">Which callback URLs are accepted</h2>
+          <h2 id="docs-urls" className="text-base font-semibold">Which endpoint URLs are accepted</h2>
           <p data-testid="webhook-url-rules" className="wrap-anywhere">{webhookUrlRules()}</p>
           {/* Long setting names break anywhere, so the table fits a 390 px phone. */}
           <table className="w-full text-left text-sm wrap-anywhere">
-            <caption className="sr-only">Callback URLs each environment accepts</caption>
+            <caption className="sr-only">Endpoint URLs each environment accepts</caption>
             <thead className="text-slate-600">
               <tr>
                 <th scope="col" className="py-1 pr-4 font-medium">Where the server runs</th>
@@ -91,14 +93,31 @@ export default async function WebhooksDocsPage() {
           <p>The URL is checked when you save it and again before each delivery, against the address its name resolves to then.</p>
         </section>
 
+        <section className="card space-y-3" aria-labelledby="docs-endpoints">
+          <h2 id="docs-endpoints" className="text-base font-semibold">Endpoints and event types</h2>
+          <p>
+            You may have several endpoints, each with its own URL, signing secret and event types (or all events, including types added later), and each
+            enabled or not. An event goes to every enabled endpoint that takes its type when it happens; an endpoint added later is not sent the events made
+            before it. Each endpoint&apos;s delivery has its own retries, so one that fails never holds another back. The types:{" "}
+            {WEBHOOK_EVENT_TYPES.map((type, i) => (
+              <span key={type}>
+                {i > 0 ? ", " : ""}
+                <code className="font-mono">{type}</code>
+              </span>
+            ))}
+            ; <code className="font-mono">webhook.test</code> is sent only by &quot;Send test event&quot;, to the endpoint you chose.
+          </p>
+        </section>
+
         <section className="card space-y-3" aria-labelledby="docs-payload">
           <h2 id="docs-payload" className="text-base font-semibold">Payload</h2>
           <p>
             The body is the invoice resource exactly as <code className="font-mono">GET /api/commerce/payment-invoices/&#123;id&#125;</code> (or{" "}
             <code className="font-mono">payout-invoices</code>) answers it, as it was at the change, plus <code className="font-mono">meta.event_id</code> and{" "}
-            <code className="font-mono">meta.event_type</code> (<code className="font-mono">invoice.status_changed</code>; the test event from Settings is{" "}
-            <code className="font-mono">webhook.test</code> with <code className="font-mono">meta.sample: true</code>). New fields may appear at any time: ignore
-            the ones you do not know.
+            <code className="font-mono">meta.event_type</code> (<code className="font-mono">invoice.status_changed</code>; the test event is{" "}
+            <code className="font-mono">webhook.test</code> with <code className="font-mono">meta.sample: true</code>), and{" "}
+            <code className="font-mono">meta.sequence</code>: the event&apos;s number among the events of its invoice (1, 2, 3 …, without gaps, across all
+            types; see Ordering). New fields may appear at any time: ignore the ones you do not know.
           </p>
           <Code label="Example payload">{payload}</Code>
         </section>
@@ -125,8 +144,8 @@ export default async function WebhooksDocsPage() {
             <dd className="font-mono">application/json</dd>
             <dt className="font-mono">X-Signature</dt>
             <dd>
-              <code className="font-mono">t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>: HMAC-SHA256 with your signing secret over{" "}
-              <code className="font-mono">&#123;t&#125;.&#123;raw body&#125;</code>. After a rotation there are two <code className="font-mono">v1</code> values.
+              <code className="font-mono">t=&lt;unix seconds&gt;,v1=&lt;hex&gt;</code>: HMAC-SHA256 with the endpoint&apos;s signing secret over{" "}
+              <code className="font-mono">&#123;t&#125;.&#123;raw body&#125;</code>. After a roll there are two <code className="font-mono">v1</code> values.
             </dd>
             <dt className="font-mono">X-Event-Id</dt>
             <dd>
@@ -156,22 +175,37 @@ export default async function WebhooksDocsPage() {
           <ul className="list-disc space-y-1 pl-5">
             <li>Any 2xx answer within {DELIVERY_TIMEOUT_MS / 1000} s is success. Redirects are not followed.</li>
             <li>
-              Anything else is retried after {retries}, for up to {RETRY_WINDOW_HOURS} hours after the change; then the event is marked failed.
+              Anything else is retried after {retries}, for up to {RETRY_WINDOW_HOURS} hours after the change; then that endpoint&apos;s delivery is marked
+              failed. Each endpoint has its own retries. A disabled endpoint is sent nothing, and its deliveries still waiting fail.
             </li>
             <li>
-              Events may arrive twice (retries, Resend) or out of order: dedupe by <code className="font-mono">meta.event_id</code> and order by{" "}
-              <code className="font-mono">data.attributes.updated</code>.
+              Events may arrive twice (retries, Resend): dedupe by <code className="font-mono">meta.event_id</code>.
             </li>
-            <li>Each try (time, status code, duration, first 1 KiB of your answer) is listed on the invoice page, where an owner can Resend an event.</li>
-            <li>The callback URL must use https and a public address; it is checked when saved and again before each delivery.</li>
+            <li>
+              Each try (time, status code, duration, first 1 KiB of your answer) is in the event log on the{" "}
+              <Link href="/webhooks" className="text-brand-700 underline">Webhooks</Link> page and on the invoice page, where an owner can Resend an event to an
+              endpoint.
+            </li>
+            <li>The endpoint URL must use https and a public address; it is checked when saved and again before each delivery.</li>
           </ul>
         </section>
 
-        <section className="card space-y-3" aria-labelledby="docs-rotation">
-          <h2 id="docs-rotation" className="text-base font-semibold">Rotating the secret</h2>
+        <section className="card space-y-3" aria-labelledby="docs-ordering">
+          <h2 id="docs-ordering" className="text-base font-semibold">Ordering</h2>
           <p>
-            The secret (<code className="font-mono">whsec_…</code>) is shown once, when it is made. &quot;Rotate secret&quot; in Settings makes a new one; the old
-            one keeps signing for {SECRET_OVERLAP_HOURS} hours, so each delivery carries one <code className="font-mono">v1</code> per secret and a receiver that
+            Events may arrive out of order: a retry of an older event can land after a newer one. Every event about an invoice carries{" "}
+            <code className="font-mono">meta.sequence</code>, numbered in the order the changes happened. Order by sequence: remember, per invoice, the
+            sequence of the last event you applied, and <strong>ignore an event whose sequence is lower than the last one you applied</strong> (it is older than
+            what you know). A gap (you applied 2 and receive 4) means event 3 is still on its way; the newer event&apos;s body holds the whole invoice as it is
+            now, so applying it is safe.
+          </p>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-rotation">
+          <h2 id="docs-rotation" className="text-base font-semibold">Rolling the secret</h2>
+          <p>
+            Each endpoint has its own secret (<code className="font-mono">whsec_…</code>), shown once, when the endpoint is added or the secret rolled.
+            &quot;Roll secret&quot; on the Webhooks page makes a new one for that endpoint; the old one keeps signing for {SECRET_OVERLAP_HOURS} hours, so each delivery carries one <code className="font-mono">v1</code> per secret and a receiver that
             knows either verifies it. Switch your receiver to the new secret within that time.
           </p>
         </section>

@@ -12,7 +12,7 @@ export function WebhookAnswerView({ answer, label }: { answer: WebhookAnswer; la
         {answer.statusCode !== null ? ` — HTTP ${answer.statusCode}` : ""} in {answer.durationMs} ms
       </p>
       <p className="mt-1 text-xs text-slate-600">
-        Event <span className="font-mono">{answer.eventId}</span>
+        Event <span className="font-mono">{answer.eventId}</span> to endpoint <span className="font-mono">{answer.endpointId}</span>
       </p>
       {answer.error ? <p className="mt-1 text-red-800">{answer.error}</p> : null}
       {answer.excerpt ? (

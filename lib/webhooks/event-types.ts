@@ -1,0 +1,24 @@
+/**
+ * The event types an endpoint may choose (isomorphic: the endpoint form lists them). Each is
+ * written by one module: `invoice.status_changed` by lib/invoices/events.ts, `payout.canceled` by
+ * lib/processing/cancel-payout.ts, `refund.*` by lib/refunds/events.ts (an integration test holds
+ * this list to those). `webhook.test` is not chosen: "Send test event" sends it to one endpoint.
+ */
+export const WEBHOOK_EVENT_TYPES = ["invoice.status_changed", "payout.canceled", "refund.created", "refund.succeeded", "refund.failed"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string>> = {
+  "invoice.status_changed": "Every status change of a payment or payout invoice",
+  "payout.canceled": "A payout canceled (wholly or partly)",
+  "refund.created": "A refund stored and on its way to the provider",
+  "refund.succeeded": "A refund the provider confirmed",
+  "refund.failed": "A refund the provider refused",
+};
+
+/** The test event of the Webhooks page: a sample invoice, sent to one endpoint on request. */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/** Whether an endpoint that chose `eventTypes` (null: all) is sent an event of `type`. */
+export function subscribesTo(eventTypes: readonly string[] | null, type: string): boolean {
+  return eventTypes === null || eventTypes.includes(type);
+}
