@@ -35,7 +35,7 @@ beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
   vi.spyOn(logger, "error").mockImplementation(() => {});
   authenticate.mockReset();
-  authenticate.mockImplementation(async (_db, key) => (key === GOOD_KEY ? { merchant, keyId: "key_1", testOnly: false, session: false } : undefined));
+  authenticate.mockImplementation(async (_db, key) => (key === GOOD_KEY ? { merchant, keyId: "key_1", keyMode: "test", readOnly: false, testOnly: false, session: false } : undefined));
 });
 
 afterEach(() => vi.useRealTimers());

@@ -50,6 +50,7 @@ import * as teamActions from "@/lib/actions/team";
 import * as testConnectionActions from "@/lib/actions/test-connection";
 import * as viewModeActions from "@/lib/actions/view-mode";
 import * as webhookActions from "@/lib/actions/webhooks";
+import { createApiKey } from "@/lib/api-keys/queries";
 import { sealSignUp } from "@/lib/auth/signup-link";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { publicBaseUrl } from "@/lib/config";
@@ -174,6 +175,7 @@ const world = {
   resetToken: "",
   signUpToken: "",
   threeDsReference: "",
+  rollableKeyId: "",
   ownerEmail: "",
 };
 
@@ -212,9 +214,11 @@ const CASES: Record<string, Case> = {
     valid: () => ({ currentPassword: "wrong-password-1", password: "another-pass-42", confirmPassword: "another-pass-42" }),
   },
   "lib/actions/account.ts#renameBusinessAction": { valid: () => ({ merchantName: "Renamed Ltd" }) },
-  "lib/actions/api-keys.ts#createApiKeyAction": { valid: () => ({ name: "fuzz" }) },
+  "lib/actions/api-keys.ts#createApiKeyAction": { valid: () => ({ name: "fuzz", mode: "live", scope: "read_only" }) },
   // The first accepted call revokes the key; the rest are refused as already revoked.
   "lib/actions/api-keys.ts#revokeApiKeyAction": { valid: () => ({ id: w.keyId }) },
+  // A key of its own: the first accepted call rolls it; the rest are refused as already rolled.
+  "lib/actions/api-keys.ts#rollApiKeyAction": { valid: () => ({ id: world.rollableKeyId, grace: "1h" }) },
   "lib/actions/auth.ts#confirmSignUpAction": {
     // A real link: the first accepted call makes the merchant, later ones are told the e-mail has an account.
     valid: () => ({ token: world.signUpToken, password: PASSWORD }),
@@ -376,6 +380,7 @@ beforeAll(async () => {
   const owner = (await findViewer(t.db, w.ownerId))!;
   // Things an accepted call destroys get one of their own, so the rest of the world stays.
   world.deletable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
+  world.rollableKeyId = (await createApiKey(t.db, { merchantId: w.merchantId, name: "rollable" })).summary.id;
   world.switchable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
   const removable = await addTeamMember(t.db, w.merchantId, { name: "Rem", email: `${unique("rem")}@example.com`, role: "support", password: "support-pass-99" });
   if (!removable.ok) throw new Error("setup: member");

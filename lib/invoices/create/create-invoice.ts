@@ -29,12 +29,15 @@ export type CreateInvoiceResult =
   | { kind: "invalid"; problems: Problem[] }
   | { kind: "forbidden"; commerceAccount: string }
   | { kind: "test_only" }
+  | { kind: "key_mode_mismatch"; keyMode: Mode }
   | { kind: "unroutable"; service: string; mode: Mode };
 
 export type CreateInvoiceOptions = {
   requestId?: string;
   /** The caller may create test-mode invoices only (a support member's composer credential). */
   testOnly?: boolean;
+  /** The API key's mode: an invoice of the other mode is refused (never routed), so a test key never reaches a live connection. */
+  keyMode?: Mode;
   /** Key for the card fingerprint inside the request hash; the process's credentials key by default. */
   secretKey?: () => Buffer;
 };
@@ -119,6 +122,7 @@ export async function createInvoice(
   const envelope = validation.value;
   const { service, test_mode, reference_id: referenceId } = envelope.data.attributes;
   const mode: Mode = test_mode === true ? "test" : "live";
+  if (options.keyMode && mode !== options.keyMode) return { kind: "key_mode_mismatch", keyMode: options.keyMode };
   if (options.testOnly && mode !== "test") return { kind: "test_only" };
   const card = cardOf(envelope);
   const data = (body as { data: unknown }).data;
