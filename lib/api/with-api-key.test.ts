@@ -76,6 +76,20 @@ describe("withApiKey", () => {
     expect(authenticate).toHaveBeenCalledWith({ fake: "db" }, GOOD_KEY);
   });
 
+  it("lets a read-only key GET and HEAD, refuses anything else with 403 insufficient_scope before the handler runs, and hands on the key's mode", async () => {
+    authenticate.mockImplementation(async () => ({ merchant, keyId: "key_ro", keyMode: "live", readOnly: true, testOnly: false, session: false }));
+    const handler = vi.fn(async ({ keyMode }: { keyMode: string | undefined }) => jsonApi({ data: { keyMode } }));
+    const route = withApiKey<{ id: string }>(handler);
+    const at = (method: string) => route(new Request("http://localhost/api/commerce/payment-invoices/cpi_1", { method, headers: bearer() }), { params: Promise.resolve({ id: "cpi_1" }) });
+    expect(await (await at("GET")).json()).toEqual({ data: { keyMode: "live" } });
+    expect((await at("HEAD")).status).toBe(200);
+    handler.mockClear();
+    for (const method of ["POST", "PATCH", "PUT", "DELETE"]) {
+      expect(await errorOf(await at(method))).toMatchObject({ status: 403, code: "insufficient_scope" });
+    }
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it("maps a thrown ApiError to its status", async () => {
     const route = withApiKey<{ id: string }>(async () => {
       throw new ApiError(404, "invoice_not_found", "Not found", "No invoice cpi_1");

@@ -92,16 +92,24 @@ export default async function ApiKeysPage() {
                         {key.prefix}••••{key.lastFour}
                       </p>
                       <dl className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">
-                        <div className="flex gap-1">
-                          <dt>Created</dt>
-                          <dd>
+                        <div>
+                          <dt className="inline">Created </dt>
+                          <dd className="inline">
                             {formatDateTime(key.createdAt)}
                             {key.createdByName ? ` by ${key.createdByName}` : ""}
                           </dd>
                         </div>
-                        <div className="flex gap-1">
-                          <dt>Last used</dt>
-                          <dd data-testid="api-key-last-used">{key.lastUsedAt ? <When at={key.lastUsedAt} now={now} /> : "Never used"}</dd>
+                        <div>
+                          <dt className="sr-only">Last used</dt>
+                          <dd data-testid="api-key-last-used">
+                            {key.lastUsedAt ? (
+                              <>
+                                Last used <When at={key.lastUsedAt} now={now} />
+                              </>
+                            ) : (
+                              "Never used"
+                            )}
+                          </dd>
                         </div>
                       </dl>
                     </div>
