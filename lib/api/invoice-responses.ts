@@ -68,8 +68,10 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
         409,
         "reference_reused",
         "reference_id already used",
-        `reference_id was already used for invoice ${result.existing.id} with a different body; ` +
-          "resend the original body to get that invoice, or use a new reference_id",
+        result.otherMode
+          ? "reference_id was already used for an invoice of the other mode (test or live) than this API key's; use a new reference_id"
+          : `reference_id was already used for invoice ${result.existing.id} with a different body; ` +
+              "resend the original body to get that invoice, or use a new reference_id",
         "/data/attributes/reference_id",
       );
   }

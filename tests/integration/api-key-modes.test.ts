@@ -133,6 +133,15 @@ describe("key modes", () => {
     }
   });
 
+  it("a reference already taken by the other mode's invoice is a 409 that does not name that invoice", async () => {
+    const [live] = await t.db.select().from(invoices).where(eq(invoices.id, ids.livePayment));
+    const sent = body(m, "a-payment", true);
+    sent.data.attributes.reference_id = live!.referenceId;
+    const answer = await send(CREATE_PAYMENT, {}, { method: "POST", path: PAYMENTS, key: testKey, body: sent });
+    expect([answer.status, answer.json.errors[0]?.code]).toEqual([409, "reference_reused"]);
+    expect(answer.text).not.toContain(ids.livePayment);
+  });
+
   it("an invoice of the other mode is not found on every route that names one, and lists hold the key's mode only", async () => {
     type Probe = [string, RouteHandler<{ id: string }>, string, string, string?];
     const probes = (own: "test" | "live"): Probe[] => {

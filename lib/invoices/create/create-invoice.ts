@@ -25,7 +25,7 @@ type ProviderInput = { readonly cardNumberForProvider?: string };
 export type CreateInvoiceResult =
   | ({ kind: "created"; invoice: InvoiceRow } & ProviderInput)
   | ({ kind: "replayed"; invoice: InvoiceRow } & ProviderInput)
-  | { kind: "conflict"; existing: InvoiceRow }
+  | { kind: "conflict"; existing: InvoiceRow; /** The reference belongs to an invoice of the other mode than the key's: not named. */ otherMode?: boolean }
   | { kind: "invalid"; problems: Problem[] }
   | { kind: "forbidden"; commerceAccount: string }
   | { kind: "test_only" }
@@ -79,9 +79,12 @@ async function replayOrConflict(
   direction: InvoiceDirection,
   referenceId: string,
   sent: { hash: string; card: string | undefined; previousHashes: () => string[] },
+  keyMode?: Mode,
 ): Promise<CreateInvoiceResult | undefined> {
   const existing = await findInvoiceByReference(db, merchantId, direction, referenceId);
   if (!existing) return undefined;
+  // The key's mode decides what it may see: another mode's invoice is never named nor returned.
+  if (keyMode && existing.testMode !== (keyMode === "test")) return { kind: "conflict", existing, otherMode: true };
   if (existing.requestHash !== sent.hash && !sent.previousHashes().includes(existing.requestHash)) return { kind: "conflict", existing };
   return withCard({ kind: "replayed" as const, invoice: existing }, sent.card);
 }
@@ -132,7 +135,7 @@ export async function createInvoice(
   const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope) });
   if (routed.kind !== "routed") {
     // A retry of an invoice whose connection was disabled since still gets the original back.
-    return (await replayOrConflict(db, merchant.id, direction, referenceId, sent)) ?? routed;
+    return (await replayOrConflict(db, merchant.id, direction, referenceId, sent, options.keyMode)) ?? routed;
   }
   const route = routed.route;
   const id = newId(direction === "payment" ? "cpi" : "cpoi");
@@ -157,7 +160,7 @@ export async function createInvoice(
     };
     return withCard({ kind: "created" as const, invoice }, card);
   }
-  const replay = await replayOrConflict(db, merchant.id, direction, referenceId, sent);
+  const replay = await replayOrConflict(db, merchant.id, direction, referenceId, sent, options.keyMode);
   // Invoices are never deleted, so the row that blocked the insert is there to read.
   if (!replay) throw new Error(`Invoice ${direction} reference neither inserted nor found`);
   return replay;
