@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe";
 import { sharedTest as test } from "./support/fixtures";
 
 /**
@@ -56,6 +57,8 @@ for (const [width, height] of [
     await expect(dialog).toBeVisible();
     await dialog.getByLabel("Old key keeps working for").selectOption({ label: "24 hours" });
     await page.screenshot({ path: `${SHOTS}/api-keys-roll-dialog-${width}.png` });
+    // The page behind is inert while the dialog is open; the dialog itself passes axe.
+    if (width === 1280) await expectNoSeriousViolations(page);
     await dialog.getByRole("button", { name: "Roll key" }).click();
     const newKey = (await dialog.getByTestId("new-api-key").textContent())!.trim();
     expect(newKey).toMatch(/^pok_test_/);

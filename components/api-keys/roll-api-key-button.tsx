@@ -11,7 +11,7 @@ import { NewKeyPanel } from "./new-key-panel";
  * Roll key: asks how long the old key keeps working (a modal dialog, so nothing is rolled by a
  * slip), then shows the new key once. The old key's end is shown in the list.
  */
-export function RollApiKeyButton({ id, name, mode }: { id: string; name: string; mode: "test" | "live" }) {
+export function RollApiKeyButton({ id, name, mode, canRoll }: { id: string; name: string; mode: "test" | "live"; canRoll: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [grace, setGrace] = useState<RollGrace>("24h");
   const [secret, setSecret] = useState<string>();
@@ -19,24 +19,25 @@ export function RollApiKeyButton({ id, name, mode }: { id: string; name: string;
   const [pending, startTransition] = useTransition();
   const router = useRouter();
   const headingId = `roll-${id}-heading`;
-  const close = () => {
-    dialog.current?.close();
+  /** Closing after a roll refreshes the list again (the action's own refresh may still be on its way). */
+  const closed = () => {
+    if (secret) router.refresh();
     setSecret(undefined);
     setMessage(undefined);
   };
+  const close = () => dialog.current?.close();
 
   return (
     <>
-      <button type="button" className="btn-secondary" onClick={() => dialog.current?.showModal()}>
-        Roll
-      </button>
+      {canRoll ? (
+        <button type="button" className="btn-secondary" onClick={() => dialog.current?.showModal()}>
+          Roll
+        </button>
+      ) : null}
       <dialog
         ref={dialog}
         aria-labelledby={headingId}
-        onClose={() => {
-          setSecret(undefined);
-          setMessage(undefined);
-        }}
+        onClose={closed}
         className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
       >
         <div className="space-y-4 p-5 text-sm">
@@ -60,7 +61,6 @@ export function RollApiKeyButton({ id, name, mode }: { id: string; name: string;
                   }
                   setSecret(result.data.key);
                   notify({ message: `API key "${name}" rolled. Copy the new key now: it is shown only this once.` });
-                  router.refresh();
                 });
               }}
             >

@@ -113,12 +113,11 @@ export default async function ApiKeysPage() {
                         </div>
                       </dl>
                     </div>
-                    {usable ? (
-                      <div className="flex flex-wrap items-center gap-2">
-                        {key.rolledTo ? null : <RollApiKeyButton id={key.id} name={key.name} mode={key.mode} />}
-                        <RevokeApiKeyButton id={key.id} name={key.name} />
-                      </div>
-                    ) : null}
+                    {/* Always rendered: the roll dialog showing the new key must outlive the refresh that takes the Roll button away. */}
+                    <div className="flex flex-wrap items-center gap-2">
+                      <RollApiKeyButton id={key.id} name={key.name} mode={key.mode} canRoll={usable && !key.rolledTo} />
+                      {usable ? <RevokeApiKeyButton id={key.id} name={key.name} /> : null}
+                    </div>
                   </div>
                 </li>
               );
