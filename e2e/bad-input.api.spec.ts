@@ -101,6 +101,8 @@ test.beforeAll(async ({ browser }) => {
   commerceAccount = account.commerceAccount;
   // Three keys: 10,000 requests in about a minute is more than one key's 100 per second.
   for (const name of ["bad-input-1", "bad-input-2", "bad-input-3"]) apiKeys.push(await createApiKey(page, name));
+  // A live key (the test invoices below are not its: 404 and 403 key_mode_mismatch) and a read-only one (403 insufficient_scope on writes).
+  apiKeys.push(await createApiKey(page, "bad-input-live", { mode: "live" }), await createApiKey(page, "bad-input-read-only", { readOnly: true }));
   await context.close();
 
   const keys = fKeys("dev");

@@ -14,7 +14,8 @@ const FULL_CARD = "4111111111111111";
 const WAITING_PAYOUT = { attempts_limit: 5, split_mode: false, allow_partially: false, auto_process: false };
 const SUPPORT_PASSWORD = "support-pass-99";
 
-type Owner = Account & { apiKey: string };
+/** apiKey is a test key; liveApiKey creates the live invoice (a test key cannot). */
+type Owner = Account & { apiKey: string; liveApiKey: string };
 type Seeded = { owner: Owner; labels: Record<"a" | "b" | "c", string>; ids: Record<"payB" | "payA" | "payout" | "live", string>; run: string };
 
 function apiHeaders(apiKey: string) {
@@ -34,7 +35,8 @@ async function connect(api: APIRequestContext, apiKey: string, provider: string,
 async function invoice(api: APIRequestContext, owner: Owner, direction: "payment" | "payout", example: unknown, attributes: Record<string, unknown>) {
   const body = structuredClone(example) as { data: { attributes: Record<string, unknown> } };
   body.data.attributes = { ...body.data.attributes, commerce_account: owner.commerceAccount, ...attributes };
-  const response = await api.post(`/api/commerce/${direction}-invoices`, { headers: apiHeaders(owner.apiKey), data: body });
+  const key = body.data.attributes.test_mode === false ? owner.liveApiKey : owner.apiKey;
+  const response = await api.post(`/api/commerce/${direction}-invoices`, { headers: apiHeaders(key), data: body });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()).data.id as string;
 }
@@ -45,7 +47,7 @@ const C_AMD = PAYMENT_EXAMPLES["C: AMD"];
 
 async function newOwner(page: Page): Promise<Owner> {
   const account = await signUp(page);
-  return { ...account, apiKey: await createApiKey(page) };
+  return { ...account, apiKey: await createApiKey(page), liveApiKey: await createApiKey(page, "e2e live", { mode: "live" }) };
 }
 
 async function rowIds(page: Page): Promise<string[]> {

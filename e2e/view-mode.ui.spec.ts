@@ -39,10 +39,11 @@ async function invoice(api: APIRequestContext, apiKey: string, commerceAccount: 
 async function seed(page: Page): Promise<Seeded> {
   const account = await signUp(page);
   const apiKey = await createApiKey(page);
+  const liveKey = await createApiKey(page, "e2e live", { mode: "live" });
   const labels = { test: await connect(page.request, apiKey, "test"), live: await connect(page.request, apiKey, "live") };
   const invoices = {
     test: await invoice(page.request, apiKey, account.commerceAccount, "test"),
-    live: await invoice(page.request, apiKey, account.commerceAccount, "live"),
+    live: await invoice(page.request, liveKey, account.commerceAccount, "live"),
   };
   return { account, labels, invoices };
 }

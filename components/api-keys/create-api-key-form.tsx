@@ -8,18 +8,29 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { createApiKeyAction } from "@/lib/actions/api-keys";
+import { NewKeyPanel } from "./new-key-panel";
+
+const MODES = [
+  { value: "test", label: "Test", help: "pok_test_…: creates and reads test invoices only (sandboxes)" },
+  { value: "live", label: "Live", help: "pok_live_…: creates and reads live invoices only (real money)" },
+] as const;
+
+const SCOPES = [
+  { value: "full", label: "Full access", help: "reads, creates and changes" },
+  { value: "read_only", label: "Read only", help: "GET requests only; anything else is refused with 403" },
+] as const;
 
 export function CreateApiKeyForm() {
-  const form = useZodForm(() => import("@/lib/api-keys/schemas").then((m) => m.createApiKeySchema), { defaultValues: { name: "" } });
+  const form = useZodForm(() => import("@/lib/api-keys/schemas").then((m) => m.createApiKeySchema), {
+    defaultValues: { name: "", mode: "test", scope: "full" },
+  });
   const [created, setCreated] = useState<string>();
-  const [copied, setCopied] = useState(false);
   const router = useRouter();
-  const error = form.formState.errors.name?.message;
+  const errors = form.formState.errors;
   useUnsavedChanges(form.formState.isDirty);
   const { onSubmit, pending, message } = useActionForm(form, createApiKeyAction, {
     onSuccess: ({ key }, values) => {
       setCreated(key);
-      setCopied(false);
       // The key itself stays in the panel below (shown once); the toast confirms and offers the next step.
       notify({
         message: `API key "${values.name}" created. Copy it from the panel now: it is shown only this once.`,
@@ -32,41 +43,55 @@ export function CreateApiKeyForm() {
 
   return (
     <div className="space-y-4">
-      <form method="post" onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-3">
-        <div className="min-w-64 flex-1">
-          <Field id="api-key-name" label="Key name" error={error} help="For example the system that will use it." required>
-            <input className="input" {...fieldAria("api-key-name", error, true)} {...form.register("name")} />
+      <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
+        <div className="max-w-md">
+          <Field id="api-key-name" label="Key name" error={errors.name?.message} help="For example the system that will use it." required>
+            <input className="input" {...fieldAria("api-key-name", errors.name?.message, true)} {...form.register("name")} />
           </Field>
         </div>
-        <div className="pb-5">
-          <SubmitButton pending={pending} pendingLabel="Creating…">
-            Create key
-          </SubmitButton>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <fieldset aria-describedby="api-key-mode-error">
+            <legend className="label">Mode</legend>
+            <div className="mt-1 space-y-2 text-sm">
+              {MODES.map((mode) => (
+                <label key={mode.value} className="flex items-start gap-2">
+                  <input type="radio" className="mt-1" value={mode.value} {...form.register("mode")} />
+                  <span>
+                    <span className="font-medium">{mode.label}</span>
+                    <span className="block text-slate-600">{mode.help}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            <p id="api-key-mode-error" className="field-error" aria-live="polite">
+              {errors.mode?.message}
+            </p>
+          </fieldset>
+          <fieldset aria-describedby="api-key-scope-error">
+            <legend className="label">Access</legend>
+            <div className="mt-1 space-y-2 text-sm">
+              {SCOPES.map((scope) => (
+                <label key={scope.value} className="flex items-start gap-2">
+                  <input type="radio" className="mt-1" value={scope.value} {...form.register("scope")} />
+                  <span>
+                    <span className="font-medium">{scope.label}</span>
+                    <span className="block text-slate-600">{scope.help}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            <p id="api-key-scope-error" className="field-error" aria-live="polite">
+              {errors.scope?.message}
+            </p>
+          </fieldset>
         </div>
+        <SubmitButton pending={pending} pendingLabel="Creating…">
+          Create key
+        </SubmitButton>
       </form>
       <FormAlert message={message} />
       {created ? (
-        <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm">
-          <p className="font-medium">Copy your new API key now. It is shown only this once.</p>
-          <div className="mt-2 flex flex-wrap items-center gap-2">
-            <code data-testid="new-api-key" className="rounded bg-white px-2 py-1 font-mono text-xs break-all">
-              {created}
-            </code>
-            <button
-              type="button"
-              className="btn-secondary"
-              onClick={async () => {
-                await navigator.clipboard?.writeText(created);
-                setCopied(true);
-              }}
-            >
-              {copied ? "Copied" : "Copy"}
-            </button>
-            <button type="button" className="btn-secondary" onClick={() => setCreated(undefined)}>
-              Done
-            </button>
-          </div>
-        </div>
+        <NewKeyPanel secret={created} heading="Copy your new API key now. It is shown only this once." onDone={() => setCreated(undefined)} />
       ) : null}
     </div>
   );

@@ -51,13 +51,19 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
-/** Creates an API key on the API keys page and returns it as shown once. */
-export async function createApiKey(page: Page, name = "e2e"): Promise<string> {
+/**
+ * Creates an API key on the API keys page and returns it as shown once: a test key with full access
+ * unless asked otherwise (live invoices need a live key).
+ */
+export async function createApiKey(page: Page, name = "e2e", options: { mode?: "test" | "live"; readOnly?: boolean } = {}): Promise<string> {
+  const mode = options.mode ?? "test";
   await page.goto("/api-keys");
   await page.getByLabel("Key name").fill(name);
+  await page.getByRole("radio", { name: mode === "live" ? /^Live/ : /^Test/ }).check();
+  await page.getByRole("radio", { name: options.readOnly ? /^Read only/ : /^Full access/ }).check();
   await page.getByRole("button", { name: "Create key" }).click();
   const key = (await page.getByTestId("new-api-key").textContent())?.trim();
-  expect(key).toMatch(/^pok_/);
+  expect(key).toMatch(mode === "live" ? /^pok_live_/ : /^pok_test_/);
   return key!;
 }
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createApiKeySchema, revokeApiKeySchema } from "@/lib/api-keys/schemas";
-import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
+import { createApiKeySchema, revokeApiKeySchema, rollApiKeySchema } from "@/lib/api-keys/schemas";
+import { createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys/queries";
 import { apiKeyName, personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { ok, refuse } from "@/lib/problems";
@@ -16,6 +16,8 @@ export const createApiKeyAction = validatedAction(
     const { key, summary } = await createApiKey(await getDb(), {
       merchantId: viewer.merchant.id,
       name: input.name,
+      mode: input.mode,
+      scope: input.scope,
       createdBy: viewer.user.id,
     });
     await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "api_key.created", target: { type: "api_key", id: summary.id }, summary: summary.name });
@@ -32,5 +34,18 @@ export const revokeApiKeyAction = validatedAction(
     if (revoked) await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "api_key.revoked", target: { type: "api_key", id: input.id }, summary: await apiKeyName(await getDb(), viewer.merchant.id, input.id) });
     revalidatePath("/api-keys");
     return revoked ? ok(undefined) : refuse("not_found", "This key is already revoked or does not exist.");
+  },
+);
+
+/** A new key with the same name, mode and scope, returned once; the old key works until the grace chosen has passed. */
+export const rollApiKeyAction = validatedAction(
+  "api-keys.roll",
+  { schema: rollApiKeySchema, role: "owner" },
+  async (input, viewer) => {
+    const rolled = await rollApiKey(await getDb(), { merchantId: viewer.merchant.id, id: input.id, grace: input.grace, createdBy: viewer.user.id });
+    revalidatePath("/api-keys");
+    if (!rolled) return refuse("not_found", "This key cannot be rolled: it is revoked, expired, already rolled, or does not exist.");
+    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "api_key.rolled", target: { type: "api_key", id: input.id }, summary: `${rolled.summary.name} (old key ${input.grace === "now" ? "stopped at once" : `works for ${input.grace}`})` });
+    return ok({ key: rolled.key, id: rolled.summary.id, oldExpiresAt: rolled.oldExpiresAt.toISOString() });
   },
 );

@@ -2,7 +2,7 @@ import "server-only";
 import { ApiError, ApiValidationError, testModeOnlyError } from "@/lib/api/errors";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
-import type { InvoiceDirection } from "@/lib/providers";
+import type { InvoiceDirection, Mode } from "@/lib/providers";
 import { getInvoice } from "../invoices/read/get-invoice";
 import { listAttempts, listPayoutParts } from "../processing/attempts";
 import { processPayout } from "../processing/engine";
@@ -16,8 +16,8 @@ const notFound = (direction: InvoiceDirection, id: string) =>
   new ApiError(404, "not_found", "Not found", `No ${direction} invoice ${id} exists for this merchant`);
 
 /** GET …/{id}/attempts: the invoice's attempts, oldest first (not yours is 404 like unknown). */
-export async function attemptListResponse(db: Db, merchantId: string, direction: InvoiceDirection, id: string, baseUrl: string): Promise<Response> {
-  const invoice = await getInvoice(db, merchantId, direction, id);
+export async function attemptListResponse(db: Db, merchantId: string, direction: InvoiceDirection, id: string, baseUrl: string, keyMode?: Mode): Promise<Response> {
+  const invoice = await getInvoice(db, merchantId, direction, id, keyMode);
   if (!invoice) throw notFound(direction, id);
   const [attempts, parts] = await Promise.all([listAttempts(db, id), direction === "payout" ? listPayoutParts(db, id) : Promise.resolve([])]);
   const self = `${baseUrl}${invoiceCollectionPath(direction)}/${id}/attempts`;
@@ -25,8 +25,8 @@ export async function attemptListResponse(db: Db, merchantId: string, direction:
 }
 
 /** POST /api/commerce/payout-invoices/{id}/process: sends a waiting payout; 409 with the reasons when it cannot go. */
-export async function processPayoutResponse(db: Db, merchantId: string, id: string, baseUrl: string): Promise<Response> {
-  const invoice = await getInvoice(db, merchantId, "payout", id);
+export async function processPayoutResponse(db: Db, merchantId: string, id: string, baseUrl: string, keyMode?: Mode): Promise<Response> {
+  const invoice = await getInvoice(db, merchantId, "payout", id, keyMode);
   if (!invoice) throw notFound("payout", id);
   try {
     const processed = await processPayout(db, id);
@@ -38,8 +38,8 @@ export async function processPayoutResponse(db: Db, merchantId: string, id: stri
 }
 
 /** POST /api/commerce/payout-invoices/{id}/cancel: the payout after the cancel; 409 with the reason when it cannot be canceled. */
-export async function cancelPayoutResponse(db: Db, merchantId: string, id: string, baseUrl: string, testOnly: boolean): Promise<Response> {
-  const result = await cancelPayoutInvoice(db, merchantId, id, { testOnly });
+export async function cancelPayoutResponse(db: Db, merchantId: string, id: string, baseUrl: string, caller: { testOnly: boolean; keyMode?: Mode }): Promise<Response> {
+  const result = await cancelPayoutInvoice(db, merchantId, id, { testOnly: caller.testOnly, mode: caller.keyMode });
   switch (result.kind) {
     case "canceled":
       return jsonApi({ data: toInvoiceResource(result.invoice, { baseUrl }) });

@@ -38,6 +38,18 @@ export function testModeOnlyError(refusal: Problem, pointer?: string): ApiError 
   return new ApiError(403, refusal.code, "Test mode only", refusal.message, pointer);
 }
 
+/**
+ * An invoice create in the mode the API key does not serve (403, pointer test_mode): a test key
+ * creates test invoices only, a live key live ones only; the key's prefix (pok_test_ / pok_live_) says which.
+ */
+export function keyModeMismatchError(keyMode: "test" | "live"): ApiError {
+  const detail =
+    keyMode === "test"
+      ? "This is a test API key: it creates test invoices only (send test_mode: true). Use a live key (pok_live_…) for live invoices."
+      : "This is a live API key: it creates live invoices only (leave test_mode out or false). Use a test key (pok_test_…) for test invoices.";
+  return new ApiError(403, "key_mode_mismatch", `Wrong mode for a ${keyMode} key`, detail, "/data/attributes/test_mode");
+}
+
 /** Several problems at once: validation reports every bad field in one answer, not one per round trip. */
 export class ApiValidationError extends Error {
   override name = "ApiValidationError";

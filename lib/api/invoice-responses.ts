@@ -1,8 +1,8 @@
-import { ApiError, ApiValidationError } from "@/lib/api/errors";
+import { ApiError, ApiValidationError, keyModeMismatchError } from "@/lib/api/errors";
 import { publicBaseUrl } from "@/lib/config";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
-import type { InvoiceDirection } from "@/lib/providers";
+import type { InvoiceDirection, Mode } from "@/lib/providers";
 import { readApiListQuery } from "../invoices/read/filters";
 import { listInvoices } from "../invoices/read/list-invoices";
 import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
@@ -59,6 +59,8 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
         "Support members may create test-mode invoices only: set test_mode to true",
         "/data/attributes/test_mode",
       );
+    case "key_mode_mismatch":
+      throw keyModeMismatchError(result.keyMode);
     case "unroutable":
       throw new ApiError(422, "no_connection", "No connection for service", noRouteDetail(result), "/data/attributes/service");
     case "conflict":
@@ -66,8 +68,10 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
         409,
         "reference_reused",
         "reference_id already used",
-        `reference_id was already used for invoice ${result.existing.id} with a different body; ` +
-          "resend the original body to get that invoice, or use a new reference_id",
+        result.otherMode
+          ? "reference_id was already used for an invoice of the other mode (test or live) than this API key's; use a new reference_id"
+          : `reference_id was already used for invoice ${result.existing.id} with a different body; ` +
+              "resend the original body to get that invoice, or use a new reference_id",
         "/data/attributes/reference_id",
       );
   }
@@ -78,12 +82,13 @@ export function invoiceResponse(row: InvoiceRow | undefined, direction: InvoiceD
   return jsonApi({ data: toInvoiceResource(row, { baseUrl }) });
 }
 
-export async function invoiceListResponse(db: Db, merchantId: string, direction: InvoiceDirection, request: Request): Promise<Response> {
+export async function invoiceListResponse(db: Db, merchantId: string, direction: InvoiceDirection, request: Request, keyMode?: Mode): Promise<Response> {
   const url = new URL(request.url);
   const filter = readApiListQuery(url.searchParams, direction);
   // JSON:API names a bad query parameter in `source.parameter`, not a body pointer.
   if (!filter.ok) throw new ApiValidationError(filter.problems, { status: 400, source: "parameter" });
-  const page = await listInvoices(db, merchantId, filter.value);
+  // A key lists the invoices of its own mode only.
+  const page = await listInvoices(db, merchantId, keyMode ? { ...filter.value, mode: keyMode } : filter.value);
   const baseUrl = publicBaseUrl();
   const self = listUrl(direction, url.searchParams);
   let next: string | null = null;

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError, ApiValidationError, testModeOnlyError } from "@/lib/api/errors";
 import { jsonApi } from "@/lib/api/responses";
 import type { Db } from "@/lib/db/client";
+import type { Mode } from "@/lib/providers";
 import { testModeOnly } from "@/lib/problems";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import type { CreateRefundResult } from "@/lib/refunds/create-refund";
@@ -39,16 +40,16 @@ export function createRefundResponse(result: CreateRefundResult, invoiceId: stri
 }
 
 /** GET …/payment-invoices/{id}/refunds: oldest first; not yours is 404 like unknown. */
-export async function refundListResponse(db: Db, merchantId: string, invoiceId: string, baseUrl: string): Promise<Response> {
-  const invoice = await getInvoice(db, merchantId, "payment", invoiceId);
+export async function refundListResponse(db: Db, merchantId: string, invoiceId: string, baseUrl: string, keyMode?: Mode): Promise<Response> {
+  const invoice = await getInvoice(db, merchantId, "payment", invoiceId, keyMode);
   if (!invoice) throw invoiceNotFound(invoiceId);
   const rows = await listRefunds(db, invoiceId);
   return jsonApi({ data: rows.map((row) => toRefundResource(row, baseUrl)), links: { self: `${baseUrl}${invoiceRefundsPath(invoiceId)}` } });
 }
 
-/** GET /api/commerce/refunds/{id}. */
-export async function refundResponse(db: Db, merchantId: string, id: string, baseUrl: string): Promise<Response> {
+/** GET /api/commerce/refunds/{id}; a refund of the other mode than the key's is not found either. */
+export async function refundResponse(db: Db, merchantId: string, id: string, baseUrl: string, keyMode?: Mode): Promise<Response> {
   const row = await findRefund(db, merchantId, id);
-  if (!row) throw new ApiError(404, "not_found", "Not found", `No refund ${id} exists for this merchant`);
+  if (!row || (keyMode && row.testMode !== (keyMode === "test"))) throw new ApiError(404, "not_found", "Not found", `No refund ${id} exists for this merchant`);
   return jsonApi({ data: toRefundResource(row, baseUrl) });
 }

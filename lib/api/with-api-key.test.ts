@@ -35,7 +35,7 @@ beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
   vi.spyOn(logger, "error").mockImplementation(() => {});
   authenticate.mockReset();
-  authenticate.mockImplementation(async (_db, key) => (key === GOOD_KEY ? { merchant, keyId: "key_1", testOnly: false, session: false } : undefined));
+  authenticate.mockImplementation(async (_db, key) => (key === GOOD_KEY ? { merchant, keyId: "key_1", keyMode: "test", readOnly: false, testOnly: false, session: false } : undefined));
 });
 
 afterEach(() => vi.useRealTimers());
@@ -74,6 +74,20 @@ describe("withApiKey", () => {
     expect(response.headers.get("x-request-id")).toBe("r-ok");
     expect(await response.json()).toEqual({ data: { id: "cpi_1", merchant: "mer_1", keyId: "key_1", requestId: "r-ok", db: { fake: "db" } } });
     expect(authenticate).toHaveBeenCalledWith({ fake: "db" }, GOOD_KEY);
+  });
+
+  it("lets a read-only key GET and HEAD, refuses anything else with 403 insufficient_scope before the handler runs, and hands on the key's mode", async () => {
+    authenticate.mockImplementation(async () => ({ merchant, keyId: "key_ro", keyMode: "live", readOnly: true, testOnly: false, session: false }));
+    const handler = vi.fn(async ({ keyMode }: { keyMode: string | undefined }) => jsonApi({ data: { keyMode } }));
+    const route = withApiKey<{ id: string }>(handler);
+    const at = (method: string) => route(new Request("http://localhost/api/commerce/payment-invoices/cpi_1", { method, headers: bearer() }), { params: Promise.resolve({ id: "cpi_1" }) });
+    expect(await (await at("GET")).json()).toEqual({ data: { keyMode: "live" } });
+    expect((await at("HEAD")).status).toBe(200);
+    handler.mockClear();
+    for (const method of ["POST", "PATCH", "PUT", "DELETE"]) {
+      expect(await errorOf(await at(method))).toMatchObject({ status: 403, code: "insufficient_scope" });
+    }
+    expect(handler).not.toHaveBeenCalled();
   });
 
   it("maps a thrown ApiError to its status", async () => {

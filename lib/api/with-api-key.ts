@@ -3,6 +3,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { isApiPath } from "@/lib/http/paths";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
+import type { Mode } from "@/lib/providers";
 import { handleApiError, singleErrorResponse } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
@@ -18,8 +19,13 @@ export type ApiKeyContext<P> = {
   params: P;
   merchant: Merchant;
   keyId: string;
-  /** True for a support member's composer credential: only test-mode invoices. */
+  /** True for a support member's composer credential: creates and changes test-mode invoices only. */
   testOnly: boolean;
+  /**
+   * A stored key's mode: it creates and reads invoices of this mode only (another mode's invoice is
+   * not found, a create in it is refused). Undefined for the composer's session credential.
+   */
+  keyMode: Mode | undefined;
   db: Db;
   requestId: string;
 };
@@ -40,6 +46,7 @@ export type WithApiKeyOptions = {
 export const COMPOSER_MAY_CALL: WithApiKeyOptions = { allowSessionCredential: true };
 
 const BEARER = /^Bearer +(\S+) *$/i;
+const READ_METHODS = new Set(["GET", "HEAD"]);
 
 function rateLimited(retryAfterSeconds: number, requestId: string): Response {
   return singleErrorResponse(
@@ -126,9 +133,19 @@ export function withApiKey<P = Record<string, string>>(
       const db = await getDb();
       const auth = await authenticateApiKey(db, match[1]!);
       if (!auth || (auth.session && !options.allowSessionCredential)) {
-        return singleErrorResponse(401, "invalid_api_key", "Invalid API key", "The API key is unknown or has been revoked.", requestId, {
+        return singleErrorResponse(401, "invalid_api_key", "Invalid API key", "The API key is unknown, revoked, or rolled and past its grace period.", requestId, {
           "WWW-Authenticate": 'Bearer error="invalid_token"',
         });
+      }
+      // A read-only key reads only; refused before it spends anything of the limits.
+      if (auth.readOnly && !READ_METHODS.has(request.method)) {
+        return singleErrorResponse(
+          403,
+          "insufficient_scope",
+          "Read-only API key",
+          "This API key is read-only: it may only read (GET). Use a key with full access to create or change anything.",
+          requestId,
+        );
       }
       // Limited by key id, never by the raw key, so no secret is held in the limiter's memory.
       // The key's own limit first: a request its key may not send spends nothing of the merchant's.
@@ -136,7 +153,7 @@ export function withApiKey<P = Record<string, string>>(
       if (!decision.ok) return keyedRateLimited(decision.limit, rateLimitSettings()[decision.limit], decision.retryAfterSeconds, requestId);
       assertQueryParameters(request, options.query ?? []);
       const params = await context.params;
-      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly: auth.testOnly, db, requestId });
+      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly: auth.testOnly, keyMode: auth.keyMode, db, requestId });
     });
 }
 

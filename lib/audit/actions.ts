@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = {
   "routing.saved": "Routing order saved",
   "api_key.created": "API key created",
   "api_key.revoked": "API key revoked",
+  "api_key.rolled": "API key rolled",
   "team.invited": "Member invited",
   "team.invite_resent": "Invitation resent",
   "team.invite_revoked": "Invitation revoked",

@@ -31,7 +31,7 @@ export async function getSetupChecklist(db: Db, merchantId: string): Promise<Set
       connected: sql<boolean>`exists (select 1 from connections c where c.merchant_id = ${merchantId} and c.deleted_at is null)`,
       tested: sql<boolean>`exists (select 1 from audit_log a join connections c on c.id = a.target_id
         where a.merchant_id = ${merchantId} and a.target_type = 'connection' and a.action = 'connection.tested' and a.changes @> '["ok"]'::jsonb and c.deleted_at is null)`,
-      apiKey: sql<boolean>`exists (select 1 from api_keys k where k.merchant_id = ${merchantId} and k.revoked_at is null)`,
+      apiKey: sql<boolean>`exists (select 1 from api_keys k where k.merchant_id = ${merchantId} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now()))`,
       paidTestInvoice: sql<boolean>`exists (select 1 from invoices i where i.merchant_id = ${merchantId}
         and i.test_mode and i.direction = 'payment' and i.status in (${sql.join(PAID.map((s) => sql`${s}`), sql`, `)}))`,
       webhook: sql<boolean>`exists (select 1 from webhook_endpoints w where w.merchant_id = ${merchantId} and w.enabled)`,

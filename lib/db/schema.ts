@@ -73,11 +73,21 @@ export const apiKeys = pgTable(
     name: text("name").notNull(),
     /** SHA-256 of the key: keys carry 256 random bits, so a fast hash is safe and lookups stay O(1). */
     hash: text("hash").notNull().unique(),
+    /** The key's visible start, shown with the last four: `pok_test_`, `pok_live_`, or `pok_` (made before modes). */
+    prefix: text("prefix").notNull().default("pok_"),
     lastFour: text("last_four").notNull(),
     createdBy: text("created_by"),
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /** The only invoice mode the key creates and reads (prefix pok_test_ / pok_live_). Keys made before modes existed are test keys. */
+    mode: text("mode", { enum: ["test", "live"] }).notNull().default("test"),
+    /** `read_only` keys may only GET (and HEAD); `full` keys may also write. */
+    scope: text("scope", { enum: ["full", "read_only"] }).notNull().default("full"),
+    /** Set when the key is rolled: refused from this moment (the grace the merchant chose). */
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    /** The key that replaced this one when it was rolled. */
+    rolledTo: text("rolled_to"),
   },
   (t) => [index("api_keys_merchant_idx").on(t.merchantId)],
 );

@@ -7,6 +7,7 @@ import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { changeInvoiceStatus, changeInvoiceStatusWithin, queueEventDelivery, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
+import type { Mode } from "@/lib/providers";
 import type { CancelPayoutOutcome } from "@/lib/providers/kit/adapter";
 import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import { eq } from "drizzle-orm";
@@ -46,8 +47,13 @@ async function settleCanceled(db: Db, invoice: InvoiceRow, to: "canceled" | "par
   return change.change.row;
 }
 
-export async function cancelPayoutInvoice(db: Db, merchantId: string, id: string, options: { testOnly: boolean }): Promise<CancelPayoutResult> {
-  const found = await getInvoice(db, merchantId, "payout", id);
+export async function cancelPayoutInvoice(
+  db: Db,
+  merchantId: string,
+  id: string,
+  options: { testOnly: boolean; /** An API key's mode: a payout of the other mode is not found. */ mode?: Mode },
+): Promise<CancelPayoutResult> {
+  const found = await getInvoice(db, merchantId, "payout", id, options.mode);
   if (!found) return { kind: "not_found" };
   const invoice = (await readInvoice(db, found.id))!;
   if (options.testOnly && !invoice.testMode) return { kind: "test_only" };

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { attemptsExhausted, isExpirableStatus, isPastLifetime, mayStillExpire } from "@/lib/invoices/lifecycle";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import type { InvoiceWithConnection } from "@/lib/invoices/read/invoice-select";
-import type { InvoiceDirection } from "@/lib/providers";
+import type { InvoiceDirection, Mode } from "@/lib/providers";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import { findOpenAttempt } from "./attempts";
@@ -38,9 +38,15 @@ export async function expireInvoiceById(db: Db, invoiceId: string, reason: strin
  * One of the merchant's invoices as the API reads it, expired on the spot when its lifetime is over
  * and it is unpaid, so a read never shows an overdue invoice open while the sweep has yet to come by.
  */
-export async function getInvoiceExpiringOverdue(db: Db, merchantId: string, direction: InvoiceDirection, id: string): Promise<InvoiceWithConnection | undefined> {
-  const row = await getInvoice(db, merchantId, direction, id);
+export async function getInvoiceExpiringOverdue(
+  db: Db,
+  merchantId: string,
+  direction: InvoiceDirection,
+  id: string,
+  mode?: Mode,
+): Promise<InvoiceWithConnection | undefined> {
+  const row = await getInvoice(db, merchantId, direction, id, mode);
   if (!row || !isExpirableStatus(row.status) || !isPastLifetime(row)) return row;
   const after = await expireIfOverdue(db, row, "lifetime ended (read)");
-  return after.status === row.status ? row : getInvoice(db, merchantId, direction, id);
+  return after.status === row.status ? row : getInvoice(db, merchantId, direction, id, mode);
 }

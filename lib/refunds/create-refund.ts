@@ -11,6 +11,7 @@ import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { logger } from "@/lib/logger";
 import { formatMinor, parseAmount } from "@/lib/money";
 import { problem, problemsFromZod, type Problem } from "@/lib/problems";
+import type { Mode } from "@/lib/providers";
 import { refundRequestSchema } from "./contract";
 import { isRefundableStatus, refundableRest } from "./rules";
 import { apiKeyActor, recordAudit, type Actor } from "@/lib/audit/record";
@@ -25,6 +26,8 @@ export type CreateRefundInput = {
   body: unknown;
   /** A support member's credential (composer key or dashboard session): test-mode invoices only. */
   testOnly: boolean;
+  /** An API key's mode: a payment of the other mode is not found (nor its refunds replayed). */
+  mode?: Mode;
   /** Who asked: a key id or a user id, for the record. */
   createdBy: string;
   /** Who the audit log names; by default the key (or the composer's person) `createdBy` names. */
@@ -79,6 +82,8 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
   const hash = hashOf(input.invoiceId, attributes);
 
   const earlier = await replayOrConflict(db, input.merchantId, attributes.reference_id, hash);
+  const earlierRow = earlier && ("refund" in earlier ? earlier.refund : "existing" in earlier ? earlier.existing : undefined);
+  if (earlierRow && input.mode && earlierRow.testMode !== (input.mode === "test")) return { kind: "not_found" };
   if (earlier) return earlier;
 
   let reserved: Reserved;
@@ -89,7 +94,7 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
         .from(invoices)
         .where(and(eq(invoices.id, input.invoiceId), eq(invoices.merchantId, input.merchantId), eq(invoices.direction, "payment")))
         .for("update");
-      if (!invoice) return { kind: "not_found" };
+      if (!invoice || (input.mode && invoice.testMode !== (input.mode === "test"))) return { kind: "not_found" };
       const refused = refusal(invoice, attributes.test_mode, input.testOnly);
       if (refused) return refused;
 

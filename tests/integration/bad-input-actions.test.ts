@@ -51,6 +51,7 @@ import * as teamActions from "@/lib/actions/team";
 import * as testConnectionActions from "@/lib/actions/test-connection";
 import * as viewModeActions from "@/lib/actions/view-mode";
 import * as webhookActions from "@/lib/actions/webhooks";
+import { createApiKey } from "@/lib/api-keys/queries";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { sealSignUp } from "@/lib/auth/signup-link";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
@@ -179,6 +180,7 @@ const world = {
   resetToken: "",
   signUpToken: "",
   threeDsReference: "",
+  rollableKeyId: "",
   ownerEmail: "",
 };
 
@@ -217,9 +219,11 @@ const CASES: Record<string, Case> = {
     valid: () => ({ currentPassword: "wrong-password-1", password: "another-pass-42", confirmPassword: "another-pass-42" }),
   },
   "lib/actions/account.ts#renameBusinessAction": { valid: () => ({ merchantName: "Renamed Ltd" }) },
-  "lib/actions/api-keys.ts#createApiKeyAction": { valid: () => ({ name: "fuzz" }) },
+  "lib/actions/api-keys.ts#createApiKeyAction": { valid: () => ({ name: "fuzz", mode: "live", scope: "read_only" }) },
   // The first accepted call revokes the key; the rest are refused as already revoked.
   "lib/actions/api-keys.ts#revokeApiKeyAction": { valid: () => ({ id: w.keyId }) },
+  // A key of its own: the first accepted call rolls it; the rest are refused as already rolled.
+  "lib/actions/api-keys.ts#rollApiKeyAction": { valid: () => ({ id: world.rollableKeyId, grace: "1h" }) },
   "lib/actions/auth.ts#confirmSignUpAction": {
     // A real link: the first accepted call makes the merchant, later ones are told the e-mail has an account.
     valid: () => ({ token: world.signUpToken, password: PASSWORD }),
@@ -412,6 +416,7 @@ beforeAll(async () => {
   const owner = (await findViewer(t.db, w.ownerId))!;
   // Things an accepted call destroys get one of their own, so the rest of the world stays.
   world.deletable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
+  world.rollableKeyId = (await createApiKey(t.db, { merchantId: w.merchantId, name: "rollable" })).summary.id;
   world.switchable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
   const endpoint = await createEndpoint(t.db, w.merchantId, { url: "http://127.0.0.1:9/deletable", description: "", enabled: true, allEvents: true, eventTypes: [] });
   if (!endpoint.ok) throw new Error("setup: endpoint");

@@ -53,13 +53,15 @@ afterEach(() => vi.restoreAllMocks());
 
 type Resource = { id: string; attributes: Record<string, unknown> };
 
+/** Created through the API with a key of the invoice's mode (a test key for test invoices, a live key for live ones). */
 async function createPayment(m: TeamMerchant, testMode = true) {
   const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
     data: { attributes: Record<string, unknown> };
   };
   body.data.attributes.options = {};
   body.data.attributes.test_mode = testMode;
-  const answer = await send<Resource>(paymentRoute.POST, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });
+  const key = testMode ? m.key : (await createApiKey(t.db, { merchantId: m.merchantId, name: "live", mode: "live" })).key;
+  const answer = await send<Resource>(paymentRoute.POST, {}, { method: "POST", path: "/api/commerce/payment-invoices", key, body });
   expect(answer.status).toBe(201);
   return answer.json.data.id;
 }

@@ -5,7 +5,7 @@ import { GET as GET_PAYMENT, POST as POST_PAYMENT } from "@/app/api/commerce/pay
 import { GET as GET_PAYMENT_ONE } from "@/app/api/commerce/payment-invoices/[id]/route";
 import { GET as GET_PAYOUT, POST as POST_PAYOUT } from "@/app/api/commerce/payout-invoices/route";
 import { GET as GET_PAYOUT_ONE } from "@/app/api/commerce/payout-invoices/[id]/route";
-import { revokeApiKey } from "@/lib/api-keys/queries";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
 import { RATE_LIMIT_BURST, resetRateLimits, takeToken } from "@/lib/api/rate-limit";
 import type { RouteHandler } from "@/lib/api/with-api-key";
 import { PROBLEM_TITLES } from "@/lib/api/errors";
@@ -105,8 +105,9 @@ function errorAt(answer: Answer, pointer: string): ErrorObject | undefined {
   return answer.json.errors.find((e) => e.source?.pointer === pointer);
 }
 
+/** A merchant with one connection in `mode` and an API key of the same mode. */
 async function merchantWith(provider: string, kind: ConnectionKind, mode: Mode = "test"): Promise<InvoiceMerchant & { connectionId: string }> {
-  const m = await invoiceMerchant(t.db);
+  const m = await invoiceMerchant(t.db, { mode });
   const connection = await connect(t.db, m.merchantId, provider, kind, { mode });
   return { ...m, connectionId: connection.id };
 }
@@ -407,7 +408,8 @@ describe("422: every rule, table-driven", () => {
 describe("routing through the API", () => {
   it("answers 422 no_connection naming the service and mode, for none, disabled-only and other-mode connections", async () => {
     const m = await merchantWith("provider-b", "h2h", "live");
-    const answer = await postPayment(m.key, bodyFor(EUR, m.account));
+    const { key: testKey } = await createApiKey(t.db, { merchantId: m.merchantId, name: "test", mode: "test" });
+    const answer = await postPayment(testKey, bodyFor(EUR, m.account));
     expect(answer.status).toBe(422);
     expect(answer.json.errors).toEqual([
       {

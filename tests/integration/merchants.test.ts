@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/queries";
 import { verifyPassword } from "@/lib/identity/password";
 import { signUpSchema } from "@/lib/identity/schemas";
@@ -61,13 +61,14 @@ describe("API keys", () => {
     if (!created.ok) throw new Error("setup");
     const merchantId = created.value.merchant.id;
     const { key, summary } = await createApiKey(t.db, { merchantId, name: "CI" });
-    expect(key).toMatch(/^pok_[A-Za-z0-9_-]{43}$/);
+    expect(key).toMatch(/^pok_test_[A-Za-z0-9_-]{43}$/);
     expect(summary.lastFour).toBe(key.slice(-4));
     const auth = await authenticateApiKey(t.db, key);
     expect(auth?.merchant.id).toBe(merchantId);
+    // The last-use write does not hold up the request: it lands a moment later.
+    await vi.waitFor(async () => expect((await listApiKeys(t.db, merchantId))[0]?.lastUsedAt).toBeInstanceOf(Date));
     const [listed] = await listApiKeys(t.db, merchantId);
     expect(JSON.stringify(listed)).not.toContain(key);
-    expect(listed?.lastUsedAt).toBeInstanceOf(Date);
     expect(await revokeApiKey(t.db, merchantId, summary.id)).toBe(true);
     expect(await authenticateApiKey(t.db, key)).toBeUndefined();
     expect(await authenticateApiKey(t.db, "pok_not-a-key")).toBeUndefined();

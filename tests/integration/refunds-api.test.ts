@@ -45,7 +45,7 @@ type Refund = { id: string; attributes: Record<string, unknown>; relationships: 
 type Invoice = { id: string; attributes: Record<string, unknown>; relationships: Record<string, unknown> };
 
 async function paidInvoice(options: { m?: InvoiceMerchant; amount?: string; testMode?: boolean; pay?: boolean } = {}) {
-  const m = options.m ?? (await invoiceMerchant(t.db));
+  const m = options.m ?? (await invoiceMerchant(t.db, { mode: options.testMode === false ? "live" : "test" }));
   if (!options.m) await connect(t.db, m.merchantId, "provider-a", "h2h", { mode: options.testMode === false ? "live" : "test" });
   const body = templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
   body.data.attributes.amount = options.amount ?? "100.00";

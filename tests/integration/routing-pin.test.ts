@@ -135,7 +135,7 @@ describe("pinning an invoice to a connection (data.relationships.connection)", (
 
 describe("pinning a live invoice", () => {
   it("is refused unless the merchant allows it; then it is pinned like a test invoice", async () => {
-    const m = await invoiceMerchant(t.db);
+    const m = await invoiceMerchant(t.db, { mode: "live" });
     const older = (await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "live" })).id;
     const newer = (await connect(t.db, m.merchantId, "provider-f", "h2h", { mode: "live" })).id;
     const live = () => pinned(eurBody(m, { test_mode: false }), newer);

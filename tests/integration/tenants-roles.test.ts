@@ -26,7 +26,7 @@ import * as connectionCollectionRoute from "@/app/api/connections/route";
 import * as dashboardInvoiceRoute from "@/app/api/dashboard/invoices/[id]/route";
 import * as routingOrderRoute from "@/app/api/routing/[id]/route";
 import { renameBusinessAction } from "@/lib/actions/account";
-import { createApiKeyAction, revokeApiKeyAction } from "@/lib/actions/api-keys";
+import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/lib/actions/api-keys";
 import { checkStatusNowAction } from "@/lib/actions/check-status";
 import {
   createConnectionAction,
@@ -428,11 +428,19 @@ function withGeneratedKey(id: string) {
 const ACTIONS: Record<string, ActionCase> = {
   "lib/actions/account.ts#changePasswordAction": { role: "member", noId: "changes the signed-in person's own password" },
   "lib/actions/account.ts#renameBusinessAction": { role: "owner", noId: "renames the viewer's own merchant", own: () => renameBusinessAction({ merchantName: "Support's Renamed Ltd" }) },
-  "lib/actions/api-keys.ts#createApiKeyAction": { role: "owner", noId: "creates a key for the viewer's merchant", own: () => createApiKeyAction({ name: "support's key" }) },
+  "lib/actions/api-keys.ts#createApiKeyAction": { role: "owner", noId: "creates a key for the viewer's merchant", own: () => createApiKeyAction({ name: "support's key", mode: "live", scope: "full" }) },
   "lib/actions/api-keys.ts#revokeApiKeyAction": {
     role: "owner",
     tenant: { run: () => revokeApiKeyAction({ id: B.keyId }), refusal: "This key is already revoked or does not exist." },
     own: () => revokeApiKeyAction({ id: A.keyId }),
+  },
+  "lib/actions/api-keys.ts#rollApiKeyAction": {
+    role: "owner",
+    tenant: {
+      run: () => rollApiKeyAction({ id: B.keyId, grace: "7d" }),
+      refusal: "This key cannot be rolled: it is revoked, expired, already rolled, or does not exist.",
+    },
+    own: () => rollApiKeyAction({ id: A.keyId, grace: "7d" }),
   },
   "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },
   "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
@@ -700,7 +708,7 @@ describe("the refusals are refusals, not a broken set-up", () => {
   it("a change to the merchant's rows shows in its snapshot (so an unchanged snapshot means nothing changed)", async () => {
     const before = await snapshotTenant(t.db, B.merchantId);
     session.userId = B.ownerId;
-    const created = await createApiKeyAction({ name: "harness check" });
+    const created = await createApiKeyAction({ name: "harness check", mode: "test", scope: "full" });
     expect(created.ok).toBe(true);
     const after = await snapshotTenant(t.db, B.merchantId);
     expect(after.api_keys).toHaveLength(before.api_keys!.length + 1);

@@ -2,17 +2,45 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CreateApiKeyForm } from "@/components/api-keys/create-api-key-form";
 import { RevokeApiKeyButton } from "@/components/api-keys/revoke-api-key-button";
+import { RollApiKeyButton } from "@/components/api-keys/roll-api-key-button";
+import { ModeBadge } from "@/components/connections/badges";
 import { PageHeader } from "@/components/shell/page-header";
-import { listApiKeys } from "@/lib/api-keys/queries";
+import { API_KEY_SCOPE_LABELS } from "@/lib/api-keys/choices";
+import { listApiKeys, type ApiKeySummary } from "@/lib/api-keys/queries";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatRelative } from "@/lib/format";
 
 export const metadata: Metadata = { title: "API keys" };
+
+/** A moment as relative words, with the exact UTC time in the title and the datetime attribute. */
+function When({ at, now }: { at: Date; now: Date }) {
+  return (
+    <time dateTime={at.toISOString()} title={formatDateTime(at)}>
+      {formatRelative(at, now)}
+    </time>
+  );
+}
+
+function KeyState({ apiKey, now }: { apiKey: ApiKeySummary; now: Date }) {
+  if (apiKey.revokedAt) return <span className="badge bg-slate-200 text-slate-700">Revoked {formatDateTime(apiKey.revokedAt)}</span>;
+  if (apiKey.expiresAt && apiKey.expiresAt <= now) {
+    return <span className="badge bg-slate-200 text-slate-700">Expired {formatDateTime(apiKey.expiresAt)}</span>;
+  }
+  if (apiKey.expiresAt) {
+    return (
+      <span className="badge bg-amber-100 text-amber-900" data-testid="api-key-expiry">
+        Rolled: expires&nbsp;<When at={apiKey.expiresAt} now={now} />
+      </span>
+    );
+  }
+  return <span className="badge bg-green-100 text-green-800">Active</span>;
+}
 
 export default async function ApiKeysPage() {
   const viewer = await requirePageViewer("owner");
   const keys = await listApiKeys(await getDb(), viewer.merchant.id);
+  const now = new Date();
   return (
     <>
       <PageHeader
@@ -20,11 +48,12 @@ export default async function ApiKeysPage() {
         description={
           <>
             Keys authenticate the invoice and management APIs as <code>Authorization: Bearer &lt;key&gt;</code> for
-            commerce account <code>{viewer.merchant.commerceAccount}</code>. A key is shown once; we keep only its hash.
+            commerce account <code>{viewer.merchant.commerceAccount}</code>. A test key creates and reads test invoices only, a live key live
+            ones only. A key is shown once; we keep only its hash.
           </>
         }
         actions={
-          <Link href="/docs/api" className="btn-secondary">
+          <Link href="/docs/api#authentication" className="btn-secondary">
             API reference
           </Link>
         }
@@ -35,46 +64,65 @@ export default async function ApiKeysPage() {
         </h2>
         <CreateApiKeyForm />
       </section>
-      {/* Below md: name, key, state and Revoke; created and last used from md up. */}
-      <section className="card overflow-x-auto" aria-labelledby="keys">
+      <section className="card" aria-labelledby="keys">
         <h2 id="keys" className="mb-3 text-base font-semibold">
           Keys
         </h2>
         {keys.length === 0 ? (
           <p className="text-sm text-slate-600">No keys yet.</p>
         ) : (
-          <table className="w-full text-left text-sm">
-            <thead className="text-slate-600">
-              <tr>
-                <th className="py-2 pr-2 font-medium md:pr-4">Name</th>
-                <th className="py-2 pr-2 font-medium md:pr-4">Key</th>
-                <th className="hidden py-2 pr-4 font-medium md:table-cell">Created</th>
-                <th className="hidden py-2 pr-4 font-medium md:table-cell">Last used</th>
-                <th className="py-2 pr-2 font-medium md:pr-4">State</th>
-                <th className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.id} className="border-t border-slate-100" data-testid="api-key-row">
-                  <td className="py-2 pr-2 break-words md:pr-4">{key.name}</td>
-                  <td className="py-2 pr-2 font-mono text-xs whitespace-nowrap md:pr-4">pok_••••{key.lastFour}</td>
-                  <td className="hidden py-2 pr-4 md:table-cell">{formatDateTime(key.createdAt)}</td>
-                  <td className="hidden py-2 pr-4 md:table-cell">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
-                  <td className="py-2 pr-2 md:pr-4">
-                    {key.revokedAt ? (
-                      <span className="badge bg-slate-200 text-slate-700">Revoked {formatDateTime(key.revokedAt)}</span>
-                    ) : (
-                      <span className="badge bg-green-100 text-green-800">Active</span>
-                    )}
-                  </td>
-                  <td className="py-2">{key.revokedAt ? null : <RevokeApiKeyButton id={key.id} name={key.name} />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ul className="divide-y divide-slate-100">
+            {keys.map((key) => {
+              const usable = !key.revokedAt && !(key.expiresAt && key.expiresAt <= now);
+              return (
+                <li key={key.id} className="py-3 text-sm" data-testid="api-key-row" aria-labelledby={`key-${key.id}-name`}>
+                  <div className="flex flex-wrap items-start justify-between gap-3">
+                    <div className="min-w-0 space-y-1">
+                      <p className="flex flex-wrap items-center gap-2">
+                        <span id={`key-${key.id}-name`} className="font-medium break-words">
+                          {key.name}
+                        </span>
+                        <ModeBadge mode={key.mode} />
+                        <span className={`badge ${key.scope === "read_only" ? "bg-sky-100 text-sky-900" : "bg-slate-100 text-slate-700"}`}>
+                          {API_KEY_SCOPE_LABELS[key.scope]}
+                        </span>
+                        <KeyState apiKey={key} now={now} />
+                      </p>
+                      <p className="font-mono text-xs text-slate-700">
+                        {key.prefix}••••{key.lastFour}
+                      </p>
+                      <dl className="flex flex-wrap gap-x-4 gap-y-1 text-slate-600">
+                        <div>
+                          <dt className="inline">Created </dt>
+                          <dd className="inline">
+                            {formatDateTime(key.createdAt)}
+                            {key.createdByName ? ` by ${key.createdByName}` : ""}
+                          </dd>
+                        </div>
+                        <div>
+                          <dt className="sr-only">Last used</dt>
+                          <dd data-testid="api-key-last-used">
+                            {key.lastUsedAt ? (
+                              <>
+                                Last used <When at={key.lastUsedAt} now={now} />
+                              </>
+                            ) : (
+                              "Never used"
+                            )}
+                          </dd>
+                        </div>
+                      </dl>
+                    </div>
+                    {/* Always rendered: the roll dialog showing the new key must outlive the refresh that takes the Roll button away. */}
+                    <div className="flex flex-wrap items-center gap-2">
+                      <RollApiKeyButton id={key.id} name={key.name} mode={key.mode} canRoll={usable && !key.rolledTo} />
+                      {usable ? <RevokeApiKeyButton id={key.id} name={key.name} /> : null}
+                    </div>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
         )}
       </section>
     </>

@@ -49,13 +49,17 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
     "A query parameter the operation does not document (include, sort, fields[…] and any other name): code " +
       "unsupported_parameter or unknown_parameter, source.parameter names it",
   ),
-  Unauthorized: errorResponse("Missing, unknown or revoked API key"),
+  Unauthorized: errorResponse("Missing, unknown or revoked API key, or a rolled key past its grace period (invalid_api_key)"),
   Forbidden: errorResponse(
-    "commerce_account is not the API key's merchant's account (code forbidden_commerce_account), a support member's " +
-      "credential sent a live invoice (test_mode_only), or the body carries data.id: ids are assigned by the server " +
+    "commerce_account is not the API key's merchant's account (code forbidden_commerce_account), the invoice is in the " +
+      "other mode than the API key's (key_mode_mismatch, pointer /data/attributes/test_mode: a pok_test_ key creates test " +
+      "invoices only, a pok_live_ key live ones only), a read-only key sent anything but GET (insufficient_scope), a support " +
+      "member's credential sent a live invoice (test_mode_only), or the body carries data.id: ids are assigned by the server " +
       "(client_generated_id, pointer /data/id)",
   ),
-  NotFound: errorResponse("No such invoice for this merchant (another merchant's invoice is not found either)"),
+  NotFound: errorResponse(
+    "No such invoice for this merchant (another merchant's invoice is not found either, nor one of the other mode than the API key's)",
+  ),
   NotAcceptable: errorResponse(
     "Every application/vnd.api+json in Accept carries a media type parameter other than profile (ext included: no " +
       "extension is implemented)",
@@ -66,6 +70,7 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
     "Content-Type is not application/json or application/vnd.api+json, or application/vnd.api+json carries a media " +
       "type parameter other than profile (JSON:API 1.1)",
   ),
+  ReadOnlyKey: errorResponse("The API key is read-only: it may only GET (insufficient_scope)"),
   ResourceNotFound: errorResponse("No such resource for this merchant (another merchant's is not found either)"),
   ManagementUnprocessable: errorResponse(
     "Validation failed: every problem listed with its JSON pointer (unknown provider or kind, unknown or bad credential, constant, label, …)",
@@ -242,7 +247,7 @@ function processOperation(): Json {
     responses: {
       "200": invoiceResponse("The payout after the attempt"),
       "409": errorResponse("The payout cannot be sent now; the code says why"),
-      ...errorRefs(["400", "QueryRefused"], ["404", "NotFound"]),
+      ...errorRefs(["400", "QueryRefused"], ["403", "Forbidden"], ["404", "NotFound"]),
     },
   };
 }
@@ -370,7 +375,16 @@ export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMER
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "The merchant's API key: Authorization: Bearer <key>" },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "The merchant's API key: Authorization: Bearer <key>. A key's mode shows in its start: pok_test_… creates and reads " +
+            "test invoices only, pok_live_… live ones only (plain pok_… keys, made before modes, are test keys); an invoice of the " +
+            "other mode answers 404, lists hold the key's mode only, and a create in the other mode answers 403 key_mode_mismatch. " +
+            "A read-only key may only GET (403 insufficient_scope otherwise). A rolled key keeps working for the grace period " +
+            "chosen, then answers 401 invalid_api_key like a revoked one.",
+        },
       },
       schemas: {
         PaymentInvoiceRequest: requestSchema(paymentInvoiceEnvelopeSchema, "payment"),

@@ -105,12 +105,15 @@ export function managementPaths(): Json {
         operationId: "editConnection",
         summary: "Change a connection; a secret left out keeps its value",
         requestBody: requestBody("ConnectionEditRequest"),
-        responses: { "200": document("The connection after the change", "ConnectionDocument"), ...errors(...KEYED, ...WITH_BODY, ["404", "ResourceNotFound"]) },
+        responses: {
+          "200": document("The connection after the change", "ConnectionDocument"),
+          ...errors(...KEYED, ...WITH_BODY, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]),
+        },
       },
       delete: {
         operationId: "deleteConnection",
         summary: "Remove a connection",
-        responses: { "204": { description: "Deleted" }, ...errors(...KEYED, ["404", "ResourceNotFound"]) },
+        responses: { "204": { description: "Deleted" }, ...errors(...KEYED, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]) },
       },
     },
     "/api/routing": {
@@ -134,7 +137,7 @@ export function managementPaths(): Json {
         responses: {
           "200": document("The routing order after the change", "RoutingOrderDocument"),
           "409": { description: "data.id is not the routing order of the URL (code id_mismatch)", content: { [JSON_API]: { schema: ref("ErrorDocument") } } },
-          ...errors(...KEYED, ...WITH_BODY, ["404", "ResourceNotFound"]),
+          ...errors(...KEYED, ...WITH_BODY, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]),
         },
       },
     },

@@ -25,16 +25,19 @@ type ProviderInput = { readonly cardNumberForProvider?: string };
 export type CreateInvoiceResult =
   | ({ kind: "created"; invoice: InvoiceRow } & ProviderInput)
   | ({ kind: "replayed"; invoice: InvoiceRow } & ProviderInput)
-  | { kind: "conflict"; existing: InvoiceRow }
+  | { kind: "conflict"; existing: InvoiceRow; /** The reference belongs to an invoice of the other mode than the key's: not named. */ otherMode?: boolean }
   | { kind: "invalid"; problems: Problem[] }
   | { kind: "forbidden"; commerceAccount: string }
   | { kind: "test_only" }
+  | { kind: "key_mode_mismatch"; keyMode: Mode }
   | { kind: "unroutable"; service: string; mode: Mode };
 
 export type CreateInvoiceOptions = {
   requestId?: string;
   /** The caller may create test-mode invoices only (a support member's composer credential). */
   testOnly?: boolean;
+  /** The API key's mode: an invoice of the other mode is refused (never routed), so a test key never reaches a live connection. */
+  keyMode?: Mode;
   /** Key for the card fingerprint inside the request hash; the process's credentials key by default. */
   secretKey?: () => Buffer;
 };
@@ -76,9 +79,12 @@ async function replayOrConflict(
   direction: InvoiceDirection,
   referenceId: string,
   sent: { hash: string; card: string | undefined; previousHashes: () => string[] },
+  keyMode?: Mode,
 ): Promise<CreateInvoiceResult | undefined> {
   const existing = await findInvoiceByReference(db, merchantId, direction, referenceId);
   if (!existing) return undefined;
+  // The key's mode decides what it may see: another mode's invoice is never named nor returned.
+  if (keyMode && existing.testMode !== (keyMode === "test")) return { kind: "conflict", existing, otherMode: true };
   if (existing.requestHash !== sent.hash && !sent.previousHashes().includes(existing.requestHash)) return { kind: "conflict", existing };
   return withCard({ kind: "replayed" as const, invoice: existing }, sent.card);
 }
@@ -119,6 +125,7 @@ export async function createInvoice(
   const envelope = validation.value;
   const { service, test_mode, reference_id: referenceId } = envelope.data.attributes;
   const mode: Mode = test_mode === true ? "test" : "live";
+  if (options.keyMode && mode !== options.keyMode) return { kind: "key_mode_mismatch", keyMode: options.keyMode };
   if (options.testOnly && mode !== "test") return { kind: "test_only" };
   const card = cardOf(envelope);
   const data = (body as { data: unknown }).data;
@@ -128,7 +135,7 @@ export async function createInvoice(
   const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope) });
   if (routed.kind !== "routed") {
     // A retry of an invoice whose connection was disabled since still gets the original back.
-    return (await replayOrConflict(db, merchant.id, direction, referenceId, sent)) ?? routed;
+    return (await replayOrConflict(db, merchant.id, direction, referenceId, sent, options.keyMode)) ?? routed;
   }
   const route = routed.route;
   const id = newId(direction === "payment" ? "cpi" : "cpoi");
@@ -154,7 +161,7 @@ export async function createInvoice(
     };
     return withCard({ kind: "created" as const, invoice }, card);
   }
-  const replay = await replayOrConflict(db, merchant.id, direction, referenceId, sent);
+  const replay = await replayOrConflict(db, merchant.id, direction, referenceId, sent, options.keyMode);
   // Invoices are never deleted, so the row that blocked the insert is there to read.
   if (!replay) throw new Error(`Invoice ${direction} reference neither inserted nor found`);
   return replay;

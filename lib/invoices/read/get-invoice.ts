@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
-import type { InvoiceDirection } from "@/lib/providers";
+import type { InvoiceDirection, Mode } from "@/lib/providers";
 import { INVOICE_ID_PREFIXES } from "../contract/resource-schemas";
 import { INVOICE_ID } from "./cursor";
 import { selectInvoicesWithConnection, withConnection, type InvoiceWithConnection } from "./invoice-select";
@@ -14,17 +14,20 @@ export function directionOfId(id: string): InvoiceDirection | undefined {
 
 /**
  * One of the merchant's invoices of this direction with its routed connection, in one statement;
- * undefined for an unknown id and for another merchant's (not yours is not found).
+ * undefined for an unknown id and for another merchant's (not yours is not found), and, when a
+ * mode is given (an API key's), for an invoice of the other mode.
  */
 export async function getInvoice(
   db: Db,
   merchantId: string,
   direction: InvoiceDirection,
   id: string,
+  mode?: Mode,
 ): Promise<InvoiceWithConnection | undefined> {
   if (directionOfId(id) !== direction || !INVOICE_ID.test(id)) return undefined;
   const [row] = await getInvoiceQuery(db, merchantId, direction, id);
-  return row && withConnection(row);
+  if (!row || (mode && row.invoice.testMode !== (mode === "test"))) return undefined;
+  return withConnection(row);
 }
 
 /** The statement getInvoice runs (a primary-key lookup), for EXPLAIN (bench/growth.ts). */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createApiKey } from "@/lib/api-keys/queries";
+import type { ApiKeyScope } from "@/lib/api-keys/choices";
 import { signUpSchema } from "@/lib/identity/schemas";
 import type { Actor } from "@/lib/audit/record";
 import { createConnectionSchema, type CreateConnection } from "@/lib/connections/schemas";
@@ -33,9 +34,12 @@ export async function newMerchant(db: Db): Promise<string> {
   return created.value.merchant.id;
 }
 
-export async function newMerchantWithKey(db: Db): Promise<{ merchantId: string; key: string; keyId: string }> {
+export type KeyOptions = { mode?: Mode; scope?: ApiKeyScope };
+
+/** A fresh merchant with one API key: a test key with full access unless asked otherwise (live invoices need a live key). */
+export async function newMerchantWithKey(db: Db, options: KeyOptions = {}): Promise<{ merchantId: string; key: string; keyId: string }> {
   const merchantId = await newMerchant(db);
-  const { key, summary } = await createApiKey(db, { merchantId, name: "integration" });
+  const { key, summary } = await createApiKey(db, { merchantId, name: "integration", ...options });
   return { merchantId, key, keyId: summary.id };
 }
 

@@ -8,14 +8,14 @@ import { invoices, invoiceStatusHistory, merchants, users } from "@/lib/db/schem
 import type { Merchant } from "@/lib/identity/membership";
 import { addTeamMember } from "@/lib/merchants/team";
 import type { ConnectionKind, Mode } from "@/lib/providers";
-import { createAttributes, newMerchantWithKey, parseCreate, scopeFor } from "./connection-fixtures";
+import { createAttributes, newMerchantWithKey, parseCreate, scopeFor, type KeyOptions } from "./connection-fixtures";
 import { unique } from "./db";
 
 export type InvoiceMerchant = { merchant: Merchant; merchantId: string; key: string; keyId: string; account: string };
 
-/** A fresh merchant with an API key; its commerce account goes into every invoice body. */
-export async function invoiceMerchant(db: Db): Promise<InvoiceMerchant> {
-  const { merchantId, key, keyId } = await newMerchantWithKey(db);
+/** A fresh merchant with an API key (test mode unless asked otherwise); its commerce account goes into every invoice body. */
+export async function invoiceMerchant(db: Db, keyOptions: KeyOptions = {}): Promise<InvoiceMerchant> {
+  const { merchantId, key, keyId } = await newMerchantWithKey(db, keyOptions);
   const [merchant] = await db.select().from(merchants).where(eq(merchants.id, merchantId));
   if (!merchant) throw new Error("setup: merchant missing");
   return { merchant, merchantId, key, keyId, account: merchant.commerceAccount };

@@ -75,6 +75,15 @@ export default async function ApiReferencePage() {
             </Link>
             .
           </p>
+          <p id="authentication">
+            A key has a mode, which its start shows: <code className="font-mono">pok_test_…</code> creates and reads test invoices only,{" "}
+            <code className="font-mono">pok_live_…</code> live ones only (keys made before modes, plain <code className="font-mono">pok_…</code>, are test
+            keys). An invoice of the other mode answers 404, as do its attempts and refunds; lists show the key&apos;s mode only; a create in the
+            other mode answers 403 <code className="font-mono">key_mode_mismatch</code> at <code className="font-mono">/data/attributes/test_mode</code>.
+            A read-only key may only send GET: anything else answers 403 <code className="font-mono">insufficient_scope</code>. Rolling a key makes a new
+            one and keeps the old one working for the grace period chosen; after it, and after a revoke, the old key answers 401{" "}
+            <code className="font-mono">invalid_api_key</code>.
+          </p>
         </section>
         <section className="card min-w-0 p-0" aria-labelledby="api-operations">
           <h2 id="api-operations" className="sr-only">

@@ -7,13 +7,13 @@ import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { startCreatedInvoice } from "@/lib/processing/after-create";
 
 /** Spec 4.2: create a payout invoice. */
-export const POST = withApiKey(async ({ request, merchant, db, requestId, testOnly }) => {
+export const POST = withApiKey(async ({ request, merchant, db, requestId, testOnly, keyMode }) => {
   const body = await readJsonBody(request, { exactNumbersAt: [["data", "attributes", "amount"]] });
   refuseClientGeneratedId(body);
-  const result = await createInvoice(db, merchant, "payout", body, { requestId, testOnly });
+  const result = await createInvoice(db, merchant, "payout", body, { requestId, testOnly, keyMode });
   return createInvoiceResponse(await startCreatedInvoice(db, result), publicBaseUrl());
 }, COMPOSER_MAY_CALL);
 
 /** The merchant's payout invoices, newest first, with filters and cursor pagination. */
-export const GET = withApiKey(async ({ request, merchant, db }) =>
-  invoiceListResponse(db, merchant.id, "payout", request), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });
+export const GET = withApiKey(async ({ request, merchant, db, keyMode }) =>
+  invoiceListResponse(db, merchant.id, "payout", request, keyMode), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });

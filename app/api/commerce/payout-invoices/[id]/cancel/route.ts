@@ -5,4 +5,5 @@ import { publicBaseUrl } from "@/lib/config";
 type Params = { id: string };
 
 /** Stops a payout the provider has not completed (lib/processing/cancel-payout.ts); support credentials cancel test payouts only. */
-export const POST = withApiKey<Params>(async ({ params, merchant, db, testOnly }) => cancelPayoutResponse(db, merchant.id, params.id, publicBaseUrl(), testOnly), COMPOSER_MAY_CALL);
+export const POST = withApiKey<Params>(async ({ params, merchant, db, testOnly, keyMode }) =>
+  cancelPayoutResponse(db, merchant.id, params.id, publicBaseUrl(), { testOnly, keyMode }), COMPOSER_MAY_CALL);
