@@ -125,7 +125,7 @@ describe("Require two-factor authentication for owners", () => {
     expect(await disableMfaAction({ code: await code(mine.secret) })).toMatchObject({ ok: false, message: expect.stringContaining("requires two-factor") });
 
     session.userId = other.value.id;
-    expect(await createApiKeyAction({ name: "sneaky" })).toEqual({ ok: false, fieldErrors: {}, message: MFA_ENROLMENT_REQUIRED });
+    expect(await createApiKeyAction({ name: "sneaky", mode: "test", scope: "full" })).toEqual({ ok: false, fieldErrors: {}, message: MFA_ENROLMENT_REQUIRED });
     expect(await setRequireOwnerMfaAction({ requireOwnerMfa: false })).toEqual({ ok: false, fieldErrors: {}, message: MFA_ENROLMENT_REQUIRED });
     expect(await createConnectionAction(createAttributes("provider-b", "h2h"))).toMatchObject({ ok: false, message: MFA_ENROLMENT_REQUIRED });
     await expect(requirePageViewer()).rejects.toMatchObject({ digest: expect.stringContaining("/settings/two-factor") });
@@ -136,7 +136,7 @@ describe("Require two-factor authentication for owners", () => {
 
     session.userId = other.value.id;
     await enrol();
-    expect((await createApiKeyAction({ name: "now allowed" })).ok).toBe(true);
+    expect((await createApiKeyAction({ name: "now allowed", mode: "test", scope: "full" })).ok).toBe(true);
     await expect(requirePageViewer()).resolves.toMatchObject({ user: { id: other.value.id } });
   });
 });
@@ -174,7 +174,7 @@ describe("audit log", () => {
       {
         action: "api_key.created",
         run: async () => {
-          const created = data(await createApiKeyAction({ name: "audited key" }));
+          const created = data(await createApiKeyAction({ name: "audited key", mode: "test", scope: "full" }));
           keyId = created.id;
           return created;
         },
@@ -240,9 +240,9 @@ describe("audit log", () => {
 
   it("the page's query filters by type, person and date, newest first, and never shows another merchant's entries", async () => {
     session.userId = w.ownerId;
-    data(await createApiKeyAction({ name: "filter key" }));
+    data(await createApiKeyAction({ name: "filter key", mode: "test", scope: "full" }));
     session.userId = other.ownerId;
-    data(await createApiKeyAction({ name: "other merchant's key" }));
+    data(await createApiKeyAction({ name: "other merchant's key", mode: "test", scope: "full" }));
     const mine = await listAuditLog(t.db, w.merchantId, {});
     expect(mine.entries.length).toBeGreaterThan(0);
     expect(mine.entries.some((entry) => entry.summary.includes("other merchant's key"))).toBe(false);
