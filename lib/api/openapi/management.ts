@@ -124,6 +124,17 @@ export function managementPaths(): Json {
         responses: { "200": document("The routing orders", "RoutingOrderList"), ...errors(...KEYED) },
       },
     },
+    "/api/routing/simulate": {
+      post: {
+        operationId: "simulateRouting",
+        summary: "What routing would do with an invoice of these attributes: the rule that matches, the split's branch, the order and why; creates nothing",
+        description:
+          "The same decision invoice creation makes, over the saved rules (or the draft rules sent). Without card_bin a payment's " +
+          "card is not known yet, as before Pay: rules on the card are passed over and named in waiting_for_card.",
+        requestBody: requestBody("RoutingSimulationRequest"),
+        responses: { "200": document("The routing decision", "RoutingSimulationDocument"), ...errors(...KEYED, ...WITH_BODY) },
+      },
+    },
     "/api/routing/{id}": {
       parameters: [idParameter("service:mode, e.g. payment_card_eur_hpp:test (the colon may be percent-encoded)")],
       get: {
@@ -143,17 +154,6 @@ export function managementPaths(): Json {
           "409": { description: "data.id is not the routing order of the URL (code id_mismatch)", content: { [JSON_API]: { schema: ref("ErrorDocument") } } },
           ...errors(...KEYED, ...WITH_BODY, ["404", "ResourceNotFound"]),
         },
-      },
-    },
-    "/api/routing/simulate": {
-      post: {
-        operationId: "simulateRouting",
-        summary: "What routing would do with an invoice of these attributes: the rule that matches, the split's branch, the order and why; creates nothing",
-        description:
-          "The same decision invoice creation makes, over the saved rules (or the draft rules sent). Without card_bin a payment's " +
-          "card is not known yet, as before Pay: rules on the card are passed over and named in waiting_for_card.",
-        requestBody: requestBody("RoutingSimulationRequest"),
-        responses: { "200": document("The routing decision", "RoutingSimulationDocument"), ...errors(...KEYED, ...WITH_BODY) },
       },
     },
     "/api/providers": {
