@@ -44,9 +44,9 @@ async function merchant() {
 }
 
 const patch = (m: InvoiceMerchant, attributes: Record<string, unknown>) =>
-  send<{ attributes: RoutingOrderAttributes }>(PATCH, { id: ORDER }, { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes } } });
+  send<{ attributes: RoutingOrderAttributes }, { id: string }>(PATCH, { id: ORDER }, { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes } } });
 const order = async (m: InvoiceMerchant) =>
-  (await send<{ attributes: RoutingOrderAttributes }>(GET_ORDER, { id: ORDER }, { key: m.key, path: `/api/routing/${ORDER}` })).json.data.attributes;
+  (await send<{ attributes: RoutingOrderAttributes }, { id: string }>(GET_ORDER, { id: ORDER }, { key: m.key, path: `/api/routing/${ORDER}` })).json.data.attributes;
 const simulate = (m: InvoiceMerchant, attributes: Record<string, unknown>) =>
   send<{ attributes: Record<string, unknown> }>(SIMULATE, {}, { method: "POST", key: m.key, path: "/api/routing/simulate", body: { data: { type: "routing-simulation", attributes } } });
 
@@ -62,7 +62,7 @@ async function create(m: InvoiceMerchant, amount: string, country: string): Prom
   return answer.json.data;
 }
 const read = async (m: InvoiceMerchant, id: string) =>
-  (await send<InvoiceResource>(GET_PAYMENT, { id }, { key: m.key, path: `/api/commerce/payment-invoices/${id}` })).json.data;
+  (await send<InvoiceResource, { id: string }>(GET_PAYMENT, { id }, { key: m.key, path: `/api/commerce/payment-invoices/${id}` })).json.data;
 
 const cascade = (ids: string[]) => ({ kind: "cascade", connection_ids: ids });
 
