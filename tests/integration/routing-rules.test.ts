@@ -124,14 +124,14 @@ describe("routing rules (issue 27)", () => {
     expect((await patch(m, { connection_ids: [b, f], rules: [{ name: "Visa cards", conditions: { card_brands: ["visa"] }, outcome: cascade([f]) }] })).status).toBe(200);
     const invoice = await create(m, "20.00", "GB");
     expect(invoice.relationships.connection.data?.id).toBe(b);
-    expect(invoice.attributes.routing.explanation).toContain("Rule 1 “Visa cards” depends on the card and is checked again when it is known.");
+    expect(invoice.attributes.routing?.explanation).toContain("Rule 1 “Visa cards” depends on the card and is checked again when it is known.");
 
     const paid = await payWithCard(t.db, invoice.id, { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, holder: "Test Holder", cvc: "123" });
     expect(paid).toMatchObject({ kind: "finished", invoice: { status: "processed", connectionId: f } });
     const after = await read(m, invoice.id);
     expect(after.attributes.routing).toMatchObject({ reason: "routing_order", rule: { position: 1, name: "Visa cards" }, order: [f], decided_at: "pay" });
-    expect(after.attributes.routing.explanation).toContain("Card: Visa, issued in US.");
-    expect(after.attributes.routing.explanation).toContain("Routed again at Pay once the card was known");
+    expect(after.attributes.routing?.explanation).toContain("Card: Visa, issued in US.");
+    expect(after.attributes.routing?.explanation).toContain("Routed again at Pay once the card was known");
     const attempts = await t.db.select({ connectionId: invoiceAttempts.connectionId }).from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, invoice.id));
     expect(attempts).toEqual([{ connectionId: f }]);
     expect(await storedInvoiceJson(t.db, invoice.id)).not.toContain("4242424242424242");
@@ -149,7 +149,7 @@ describe("routing rules (issue 27)", () => {
       version: 1,
       rule: { position: 1, name: "Big French" },
       connection_ids: [f, b],
-      explanation: real.attributes.routing.explanation,
+      explanation: real.attributes.routing?.explanation,
     });
 
     const draft = await simulate(m, {
