@@ -5,7 +5,7 @@ import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { newId } from "@/lib/ids";
-import { prefixPaths, problemsFromZod } from "@/lib/problems";
+import { problemsFromZod } from "@/lib/problems";
 import { toSimulationAttributes } from "@/lib/routing/resource";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 
