@@ -9,7 +9,7 @@ import { GET as GET_ORDER, PATCH } from "@/app/api/routing/[id]/route";
 import { POST as SIMULATE } from "@/app/api/routing/simulate/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { credentialsKey } from "@/lib/connections/vault-key";
-import { invoiceAttempts, invoices } from "@/lib/db/schema";
+import { connections, invoiceAttempts, invoices } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
@@ -173,6 +173,13 @@ describe("routing rules (issue 27)", () => {
     const after = await t.db.select({ n: count() }).from(invoices).where(eq(invoices.merchantId, m.merchantId));
     expect(after[0]!.n).toBe(before[0]!.n + 1);
     expect(await order(m)).toMatchObject({ rules: [{ name: "Big French" }], version: 1 });
+
+    // Another merchant's connection in a draft is no connection of this merchant: passed over, its label never shown.
+    const other = await merchant();
+    const foreign = await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "1.00", rules: [{ name: "Theirs", outcome: cascade([other.f]) }] });
+    expect(foreign.json.data.attributes).toMatchObject({ rule: null, connection_ids: [b, f], skipped: [{ id: other.f, why: "deleted" }], fell_through: [{ position: 1, name: "Theirs" }] });
+    const [theirs] = await t.db.select({ label: connections.label }).from(connections).where(eq(connections.id, other.f));
+    expect(JSON.stringify(foreign.json)).not.toContain(theirs!.label);
 
     const refused = await simulate(m, { service: "payment_card_eur_hpp", amount: "ten", card_bin: "4242424242424242", draw: 100 });
     expect(errorsOf(refused)).toEqual([
