@@ -131,6 +131,9 @@ test.beforeAll(async ({ browser }) => {
   validBodies.set("POST /api/connections", connection as Json);
   validBodies.set("PATCH /api/connections/{id}", { data: { type: "connection", id: connectionId, attributes: { label: "Renamed" } } });
   validBodies.set("PATCH /api/routing/{id}", { data: { type: order.type, id: order.id, attributes: order.attributes } });
+  validBodies.set("POST /api/routing/simulate", {
+    data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" } },
+  });
   validBodies.set("POST /api/commerce/payout-invoices/{id}/process", { data: { type: "payout-invoice", id: createdPayout.json.data.id } });
   realIds["/api/connections/{id}"] = [connectionId];
   realIds["/api/routing/{id}"] = [order.id];

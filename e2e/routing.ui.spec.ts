@@ -97,7 +97,7 @@ test("the invoice API follows the saved order and the invoice page says first in
   expect(created.status(), await created.text()).toBe(201);
   const invoice = (await created.json()).data;
   expect(invoice.relationships.connection.data.id).toBe(ids.f);
-  expect(invoice.attributes.routing).toEqual({ reason: "routing_order" });
+  expect(invoice.attributes.routing).toMatchObject({ reason: "routing_order", rule: null, branch: null, order: [ids.f, ids.c, ids.b] });
 
   await page.goto(`/invoices/${invoice.id}`);
   const connection = page.getByTestId("invoice-connection");

@@ -87,8 +87,15 @@ export function RoutedConnection({ invoice, linkToConnection }: { invoice: Dashb
       <Row term="Routed because">
         {invoice.routingReason ? (
           <span data-testid="invoice-routing-reason">
-            <span className="font-medium">{ROUTING_REASON_LABELS[invoice.routingReason]}</span>
-            <span className="help block">{ROUTING_REASON_HELP[invoice.routingReason]}</span>
+            <span className="font-medium">
+              {invoice.routing?.rule && invoice.routingReason !== "cascaded"
+                ? `Routing rule ${invoice.routing.rule.position}: ${invoice.routing.rule.name}`
+                : ROUTING_REASON_LABELS[invoice.routingReason]}
+              {invoice.routing?.branch ? ` (split branch ${invoice.routing.branch.position}, ${invoice.routing.branch.weight}%)` : ""}
+            </span>
+            <span className="help block" data-testid="invoice-routing-explanation">
+              {invoice.routing?.explanation ?? ROUTING_REASON_HELP[invoice.routingReason]}
+            </span>
           </span>
         ) : (
           <span className="text-slate-600">Not recorded</span>

@@ -10,6 +10,7 @@ import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import type { RoutingOrder, RoutingOrderConnection } from "@/lib/routing/orders";
 import { moveItem } from "./move";
 import { RoutingRow, type RowRole } from "./routing-row";
+import { RoutingRulesEditor } from "./routing-rules-editor";
 
 /** A routing order as the page hands it over: plain JSON, the save time as ISO text. */
 export type RoutingOrderView = Omit<RoutingOrder, "updatedAt"> & { updatedAt: string | null };
@@ -140,6 +141,16 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
         <ModeBadge mode={order.mode} />
       </header>
       <p className="text-xs text-slate-600">{updatedText}</p>
+      <RoutingRulesEditor
+        service={order.service}
+        mode={order.mode}
+        currency={order.currency}
+        rules={order.rules}
+        options={order.connections.map((c) => ({ id: c.connectionId, label: c.label, enabled: c.enabled }))}
+        editable={editable}
+        domId={domId}
+      />
+      <h3 className="mt-4 border-t border-slate-100 pt-3 text-sm font-semibold">Default rule: the routing order</h3>
       <ol ref={listRef} className="mt-2" aria-label={`Routing order for ${order.service}, ${order.mode} mode`}>
         {list.map((connection, index) => (
           <RoutingRow

@@ -1,10 +1,14 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { personActor } from "@/lib/connections/scope";
 import { getDb } from "@/lib/db/client";
 import { saveRoutingOrder } from "@/lib/routing/orders";
+import { toSimulationAttributes } from "@/lib/routing/resource";
+import { routingRulesSchema } from "@/lib/routing/rules";
 import { routingOrderInputSchema } from "@/lib/routing/schemas";
+import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 import { ok } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
@@ -19,3 +23,27 @@ export const saveRoutingOrderAction = validatedAction(
     return ok({ id: saved.value.id, connectionIds: saved.value.connections.map((c) => c.connectionId) });
   },
 );
+
+const rulesInputSchema = z.strictObject({
+  service: routingOrderInputSchema.shape.service,
+  mode: routingOrderInputSchema.shape.mode,
+  rules: routingRulesSchema,
+});
+
+/** The rules before the default of one service and mode, saved whole through the same save (a new version). */
+export const saveRoutingRulesAction = validatedAction(
+  "routing.saveRules",
+  { schema: rulesInputSchema, role: "owner" },
+  async (input, viewer) => {
+    const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
+    if (!saved.ok) return saved;
+    revalidatePath("/routing");
+    return ok({ id: saved.value.id, version: saved.value.version, rules: saved.value.rules.length });
+  },
+);
+
+/** The Routing page's simulator: any member may ask what routing would do; nothing is created. */
+export const simulateRoutingAction = validatedAction("routing.simulate", { schema: simulationInputSchema }, async (input, viewer) => {
+  const simulated = await simulateRouting(await getDb(), viewer.merchant.id, input);
+  return simulated.ok ? ok(toSimulationAttributes(simulated.value)) : simulated;
+});

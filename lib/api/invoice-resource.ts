@@ -6,6 +6,7 @@ import { INVOICE_TYPES } from "../invoices/contract/resource-types";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { formatMinor } from "@/lib/money";
 import { hostedPagePath } from "../invoices/read/hosted-page";
+import { routingAttributeOf } from "@/lib/routing/detail";
 
 export type ResourceContext = {
   /** Origin of this app as the client reaches it, e.g. https://pay.example.com (no trailing slash). */
@@ -62,7 +63,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       resolved_customer: row.resolvedCustomer,
       resolved_customer_sources: row.resolvedCustomerSources,
       hpp_url: hostedPageUrl(row),
-      routing: row.routingReason === null ? null : { reason: row.routingReason },
+      routing: routingAttributeOf(row.routingReason, row.routingDetail),
       processed_amount: processedAmountOf(row),
       ...(row.direction === "payment" ? { refunded_amount: refundedAmountOf(row) } : {}),
       attempts: row.attemptsCount,

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { labelSchema } from "@/lib/connections/schemas";
 import { CONNECTION_KINDS, MODES } from "@/lib/providers";
 import { connectionIdsSchema } from "@/lib/routing/schemas";
+import { routingRulesSchema } from "@/lib/routing/rules";
+import { simulationInputSchema } from "@/lib/routing/simulate";
 
 /**
  * The management API's documents (connections, routing orders, the provider registry): the
@@ -72,9 +74,23 @@ export const connectionEditRequestSchema = requestDocument("connection", {
 });
 
 /** PATCH /api/routing/{id}'s attributes: the route parses them with this very schema. */
-export const routingOrderAttributesSchema = z.strictObject({
-  connection_ids: connectionIdsSchema.meta({ description: "First to last; connections left out follow, oldest first" }),
-});
+export const routingOrderAttributesSchema = z
+  .strictObject({
+    connection_ids: connectionIdsSchema
+      .optional()
+      .meta({ description: "The default rule (the routing order), first to last; connections left out follow, oldest first. Left out: unchanged" }),
+    rules: routingRulesSchema.optional().meta({
+      description:
+        "The rules before the default, first to last; the first whose conditions all hold decides. Replaces the saved rules " +
+        "(send [] to remove them all); left out: unchanged. Each save is a new version",
+    }),
+  })
+  .superRefine((value, ctx) => {
+    // Neither sent: connection_ids is what is missing (rules are the optional addition).
+    if (value.connection_ids === undefined && value.rules === undefined) {
+      ctx.addIssue({ code: "invalid_type", expected: "array", input: undefined, path: ["connection_ids"], message: "Send connection_ids, rules or both" });
+    }
+  });
 
 export const routingOrderRequestSchema = requestDocument("routing-order", {
   id: z.string().meta({ description: "If sent, the routing order of the URL (else 409)" }),
@@ -90,6 +106,8 @@ export const routingOrderResourceSchema = z.object({
     direction: z.enum(["payment", "payout"]),
     mode: modeSchema,
     connection_ids: z.array(z.string()),
+    rules: routingRulesSchema.meta({ description: "The rules before the default rule (connection_ids), first to last" }),
+    version: z.int().min(0).meta({ description: "Saves so far, each one a version; 0 while never saved" }),
     connections: z.array(
       z.object({ id: z.string(), label: z.string(), provider: z.string(), kind: z.string(), enabled: z.boolean(), position: z.int() }),
     ),
@@ -99,6 +117,34 @@ export const routingOrderResourceSchema = z.object({
     connections: z.object({ data: z.array(z.object({ type: z.literal("connection"), id: z.string() })).optional() }).optional(),
   }),
   links: selfLink,
+});
+
+export const routingSimulationRequestSchema = requestDocument("routing-simulation", { attributes: simulationInputSchema, strict: true });
+
+const ruleRef = z.object({ position: z.int().min(1), name: z.string() });
+
+export const routingSimulationDocumentSchema = z.object({
+  data: z.object({
+    type: z.literal("routing-simulation"),
+    id: z.string().regex(/^sim_/).meta({ description: "Names this answer only; nothing is stored" }),
+    attributes: z.object({
+      service: z.string(),
+      mode: modeSchema,
+      version: z.int().min(0).nullable().meta({ description: "The saved routing version simulated; null when draft rules were sent" }),
+      rule: ruleRef.nullable().meta({ description: "The rule that would decide; null for the default rule (the routing order)" }),
+      branch: z
+        .object({ position: z.int().min(1), weight: z.int().min(1).max(100), draw: z.number().min(0).lt(100) })
+        .nullable()
+        .meta({ description: "For a split: the branch drawn, its share and the draw" }),
+      connection_ids: z.array(z.string()).meta({ description: "Where the invoice would go first, then its cascade; empty when no connection could take it" }),
+      connections: z.array(z.object({ id: z.string(), label: z.string() })),
+      skipped: z.array(z.object({ id: z.string(), why: z.string() })).meta({ description: "Connections passed over, and why" }),
+      waiting_for_card: z.array(ruleRef).meta({ description: "Rules on the card passed over because no card_bin was given" }),
+      fell_through: z.array(ruleRef).meta({ description: "Rules that matched but had no connection able to take the invoice" }),
+      card: z.object({ brand: z.string().nullable(), country: z.string().nullable() }).nullable(),
+      explanation: z.string().meta({ description: "The sentence the invoice would carry in attributes.routing.explanation" }),
+    }),
+  }),
 });
 
 export const routingOrderDocumentSchema = z.object({ data: routingOrderResourceSchema });

@@ -14,6 +14,8 @@ import {
 } from "drizzle-orm/pg-core";
 import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type WebhookDeliveryState, type WebhookTargetState } from "./enums";
 
+import type { StoredRoutingDetail as RoutingDetail, StoredRoutingRule as RoutingRule } from "./routing-types";
+
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
 export const merchants = pgTable("merchants", {
@@ -205,12 +207,38 @@ export const routingOrders = pgTable(
       .references(() => merchants.id, { onDelete: "cascade" }),
     service: text("service").notNull(),
     mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    /** The default rule: the routing order (today's list), used when no rule before it applies. */
     connectionIds: text("connection_ids").array().notNull(),
+    /** The rules before the default, first to last (lib/routing/rules.ts); [] routes by the order alone. */
+    rules: jsonb("rules").$type<RoutingRule[]>().notNull().default([]),
+    /** Saves so far; each one is kept in routing_versions under this number. */
+    version: integer("version").notNull().default(0),
     /** Who saved it last, as the audit trail names people and API keys. */
     updatedBy: text("updated_by"),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: "routing_orders_pk", columns: [t.merchantId, t.service, t.mode] })],
+);
+
+/**
+ * Every save of a service's routing in one mode (issue 27, "Versions"): the rules and the default
+ * order as saved, who saved it and when. A rollback saves an old version again as a new one.
+ */
+export const routingVersions = pgTable(
+  "routing_versions",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    service: text("service").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    version: integer("version").notNull(),
+    connectionIds: text("connection_ids").array().notNull(),
+    rules: jsonb("rules").$type<RoutingRule[]>().notNull(),
+    savedBy: text("saved_by"),
+    savedAt: timestamp("saved_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "routing_versions_pk", columns: [t.merchantId, t.service, t.mode, t.version] })],
 );
 
 /** Millisecond precision, so a JS Date read back equals the stored value (list cursors rely on it). */
@@ -241,6 +269,8 @@ export const invoices = pgTable(
     connectionId: text("connection_id").references(() => connections.id),
     /** Why it went to that connection; null only while connection_id is. */
     routingReason: text("routing_reason").$type<RoutingReason>(),
+    /** How routing decided (rule, split branch, order, what it skipped, the sentence); null before issue 27. */
+    routingDetail: jsonb("routing_detail").$type<RoutingDetail>(),
     /** What the provider actually collected or paid out (REFERENCE "Resources"); null until it says. */
     processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),
     /** What its refunds have given back (succeeded ones), kept with each refund's outcome (lib/refunds). */

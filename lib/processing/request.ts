@@ -13,6 +13,8 @@ import { runAttempt, type ProviderCall } from "./run-attempt";
 import { scheduleFollowUps } from "./follow-ups";
 import { settleInvoice } from "./settle";
 import { listAttemptTargets } from "./targets";
+import { routeAgainAtPay } from "./route-at-pay";
+import type { CardFacts } from "@/lib/routing/bin";
 
 export type PayResult =
   | { kind: "finished"; invoice: InvoiceRow }
@@ -34,6 +36,8 @@ export type PaymentRequest = {
    * callback settled as a soft failure, instead of at the invoice's current connection.
    */
   afterConnectionId?: string;
+  /** The card's brand and issuing country, when this request carries a card: routing may decide again (route-at-pay.ts). */
+  cardFacts?: CardFacts | null;
 };
 
 /** Attempts down the targets until one is not a soft failure or the attempts limit is reached. */
@@ -69,6 +73,7 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
     if (error instanceof StaleInvoiceStatusError) return { kind: "refused", problems: [ALREADY_PROCESSING()] };
     throw error;
   }
+  if (request.cardFacts !== undefined) taken = await routeAgainAtPay(db, taken, request.cardFacts);
   let last: ProviderOutcome;
   try {
     last = await attemptDownTheTargets(db, taken, request);

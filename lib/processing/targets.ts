@@ -22,14 +22,18 @@ export async function listAttemptTargets(db: Db, invoice: InvoiceRow, options: {
 }
 
 /**
- * The connections after `failedConnectionId` in the routing order: where a payout
+ * The connections after `failedConnectionId` in the invoice's order (its rule's cascade, or the routing order): where a payout
  * cascades when a status request or a callback settles its attempt as a soft failure. Empty when
  * the failed connection was the last one, or for a pinned invoice (a pin never cascades).
  */
 export async function nextTargets(db: Db, invoice: InvoiceRow, failedConnectionId: string): Promise<AttemptTarget[]> {
   if (invoice.routingReason === "pinned") return [];
   const mode = invoice.testMode ? "test" : "live";
-  const ids = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode })).map((candidate) => candidate.connectionId);
+  const current = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode })).map((candidate) => candidate.connectionId);
+  // A rule's outcome is its own cascade, as decided for this invoice (connections disabled since
+  // are skipped); the default rule follows the routing order as it is now, as it always has.
+  const decided = invoice.routingDetail;
+  const ids = decided && decided.rule !== null ? decided.order.filter((id) => current.includes(id)) : current;
   const at = ids.indexOf(failedConnectionId);
   return (at >= 0 ? ids.slice(at + 1) : ids.filter((id) => id !== failedConnectionId)).map((connectionId) => ({ connectionId, reason: "cascaded" as const }));
 }

@@ -2,8 +2,10 @@ import { and, eq, isNull } from "drizzle-orm";
 import { routeCache, routeCacheKey, routeEpoch } from "@/lib/connections/route-cache";
 import type { Db } from "@/lib/db/client";
 import { connections, routingOrders } from "@/lib/db/schema";
-import { getKind, servicesForConnection, type Mode } from "@/lib/providers";
+import { findService, getKind, servicesForConnection, type Mode } from "@/lib/providers";
+import { compileRules, type RoutingTable } from "./decide";
 import { mergeOrder } from "./order";
+import type { RoutingRule } from "./rules";
 
 /** A connection an invoice may go to, with what customer resolution needs; never its secrets. */
 export type RouteCandidate = {
@@ -17,6 +19,19 @@ export type RouteCandidate = {
 
 export type RouteRequest = { service: string; mode: Mode };
 
+/**
+ * Everything routing reads for one service and mode: the enabled connections offering it in
+ * routing order (the default rule), the rules before the default, compiled, and the labels and
+ * states the routing sentence names.
+ */
+export type RouteSetup = {
+  candidates: readonly RouteCandidate[];
+  table: RoutingTable;
+  rules: readonly RoutingRule[];
+  /** The saved routing version (0 while never saved). */
+  version: number;
+};
+
 /** Whether a connection offers a service depends on its public credentials (currency, features). */
 export function offersService(
   row: { provider: string; kind: string; publicCredentials: Record<string, unknown> },
@@ -28,46 +43,77 @@ export function offersService(
 }
 
 /**
- * The merchant's enabled, not deleted connections of the mode that offer the service, in routing
- * order (lib/routing/order.ts): the first is where a new invoice goes, the rest the cascade order.
- * Cached per merchant, service and mode (lib/connections/route-cache.ts) and forgotten on every
- * connection write and routing order save, so invoice creation costs at most one routing query.
+ * The routing of one service and mode (see RouteSetup). Cached per merchant, service and mode
+ * (lib/connections/route-cache.ts) and forgotten on every connection write and routing save, so
+ * invoice creation costs at most one routing query.
  */
-export async function listRouteCandidates(db: Db, merchantId: string, request: RouteRequest): Promise<readonly RouteCandidate[]> {
+export async function loadRouteSetup(db: Db, merchantId: string, request: RouteRequest): Promise<RouteSetup> {
   const key = routeCacheKey(merchantId, request.service, request.mode);
   const cached = routeCache.get(key);
-  if (cached) return cached.value as readonly RouteCandidate[];
+  if (cached) return cached.value as RouteSetup;
   const epoch = routeEpoch(merchantId);
-  const candidates = await queryCandidates(db, merchantId, request);
+  const setup = await querySetup(db, merchantId, request);
   // A lookup that started before a write must not keep its answer (see routeEpoch).
-  if (routeEpoch(merchantId) === epoch) routeCache.set(key, candidates);
-  return candidates;
+  if (routeEpoch(merchantId) === epoch) routeCache.set(key, setup);
+  return setup;
 }
 
-/** One statement: the connections with the saved order of this service and mode beside each. */
-async function queryCandidates(db: Db, merchantId: string, { service, mode }: RouteRequest): Promise<RouteCandidate[]> {
+/**
+ * The merchant's enabled, not deleted connections of the mode that offer the service, in routing
+ * order (lib/routing/order.ts): the first is where a new invoice goes when no rule applies, the
+ * rest the cascade order.
+ */
+export async function listRouteCandidates(db: Db, merchantId: string, request: RouteRequest): Promise<readonly RouteCandidate[]> {
+  return (await loadRouteSetup(db, merchantId, request)).candidates;
+}
+
+/** One statement: the mode's connections with the saved order and rules of this service beside each. */
+async function querySetup(db: Db, merchantId: string, { service, mode }: RouteRequest): Promise<RouteSetup> {
   const rows = await db
     .select({
       id: connections.id,
+      label: connections.label,
+      enabled: connections.enabled,
       provider: connections.provider,
       kind: connections.kind,
       publicCredentials: connections.publicCredentials,
       constants: connections.constants,
       createdAt: connections.createdAt,
       saved: routingOrders.connectionIds,
+      rules: routingOrders.rules,
+      version: routingOrders.version,
     })
     .from(connections)
     .leftJoin(
       routingOrders,
       and(eq(routingOrders.merchantId, merchantId), eq(routingOrders.service, service), eq(routingOrders.mode, mode)),
     )
-    .where(and(eq(connections.merchantId, merchantId), eq(connections.mode, mode), eq(connections.enabled, true), isNull(connections.deletedAt)));
-  const offering = rows.filter((row) => offersService(row, service));
-  return mergeOrder(rows[0]?.saved ?? [], offering).map((row, index) => ({
+    .where(and(eq(connections.merchantId, merchantId), eq(connections.mode, mode), isNull(connections.deletedAt)));
+  const labels = new Map<string, string>();
+  const unusable = new Map<string, string>();
+  const offering: typeof rows = [];
+  for (const row of rows) {
+    labels.set(row.id, row.label);
+    if (!offersService(row, service)) unusable.set(row.id, `does not offer ${service}`);
+    else if (!row.enabled) unusable.set(row.id, "disabled");
+    else offering.push(row);
+  }
+  const saved = rows[0]?.saved ?? [];
+  const rules = (rows[0]?.rules ?? []) as RoutingRule[];
+  const candidates = mergeOrder(saved, offering).map((row, index) => ({
     connectionId: row.id,
     provider: row.provider,
     kind: row.kind,
     constants: row.constants,
     position: index + 1,
   }));
+  const currency = findService(service)?.currency ?? "";
+  const table: RoutingTable = {
+    rules: compileRules(rules, currency),
+    defaultOrder: candidates.map((candidate) => candidate.connectionId),
+    defaultSkipped: saved.filter((id) => unusable.get(id) === "disabled"),
+    labels,
+    unusable,
+  };
+  return { candidates, table, rules, version: rows[0]?.version ?? 0 };
 }

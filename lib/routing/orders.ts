@@ -2,11 +2,13 @@ import { and, eq, isNull } from "drizzle-orm";
 import { recordAudit, type Actor } from "@/lib/audit/record";
 import { forgetRoutes } from "@/lib/connections/route-cache";
 import type { Db } from "@/lib/db/client";
-import { connections, routingOrders } from "@/lib/db/schema";
+import { connections, routingOrders, routingVersions } from "@/lib/db/schema";
 import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { findService, getKind, getProvider, servicesForConnection, type InvoiceDirection, type Mode } from "@/lib/providers";
 import { mergeOrder, positionChanges } from "./order";
 import { routingOrderId, type RoutingOrderInput } from "./schemas";
+import { decimalToMinor } from "./decide";
+import type { RoutingRule } from "./rules";
 
 export type RoutingOrderConnection = {
   connectionId: string;
@@ -28,6 +30,10 @@ export type RoutingOrder = {
   direction: InvoiceDirection;
   mode: Mode;
   connections: RoutingOrderConnection[];
+  /** The rules before the default rule (the connections above), first to last. */
+  rules: RoutingRule[];
+  /** Saves so far (each one a version); 0 while never saved. */
+  version: number;
   /** Null until someone saves this order: until then it is oldest first. */
   updatedAt: Date | null;
   updatedBy: string | null;
@@ -113,6 +119,8 @@ export async function getRoutingOrders(db: Db, merchantId: string): Promise<Rout
       direction: spec.direction,
       mode: group.mode,
       connections: mergeOrder(stored?.connectionIds ?? [], group.rows).map(toEntry),
+      rules: stored?.rules ?? [],
+      version: stored?.version ?? 0,
       updatedAt: stored?.updatedAt ?? null,
       updatedBy: stored?.updatedBy ?? null,
     });
@@ -130,12 +138,11 @@ export async function getRoutingOrder(db: Db, merchantId: string, service: strin
 }
 
 /** Every id must name one of the merchant's connections of that mode offering the service, once. */
-function orderProblems(input: RoutingOrderInput, rows: readonly Row[]): Problem[] {
+function idsProblems(ids: readonly string[], input: Pick<RoutingOrderInput, "service" | "mode">, rows: readonly Row[], at: readonly (string | number)[]): Problem[] {
   const problems: Problem[] = [];
-  if (!findService(input.service)) problems.push(problem("unknown_service", `Unknown service "${input.service}"`, ["service"]));
   const seen = new Set<string>();
-  input.connectionIds.forEach((id, index) => {
-    const path = ["connectionIds", index];
+  ids.forEach((id, index) => {
+    const path = [...at, index];
     const row = rows.find((candidate) => candidate.id === id);
     if (seen.has(id)) problems.push(problem("duplicate", `${row?.label ?? id} is listed more than once`, path));
     else if (!row) problems.push(problem("not_found", `No connection ${id} exists for this merchant`, path));
@@ -149,11 +156,73 @@ function orderProblems(input: RoutingOrderInput, rows: readonly Row[]): Problem[
 }
 
 /**
- * Saves the routing order of one service in one mode: the ids sent first, in that order, then the
- * connections they leave out, oldest first; the whole resulting order is stored, so what the owner
- * saw is what routing uses. A save that moves connections gets one audit entry (`routing.saved`,
- * each moved connection's old and new place) in the same transaction; a save that moves nothing writes nothing. The route
- * cache is forgotten once the transaction is over.
+ * A rule is refused at save when an amount does not fit the currency or the range is empty, or
+ * when its outcome (each branch of a split) has no enabled connection that can serve the service:
+ * such a rule could never take an invoice.
+ */
+function ruleProblems(rules: readonly RoutingRule[], input: Pick<RoutingOrderInput, "service" | "mode">, rows: readonly Row[]): Problem[] {
+  const problems: Problem[] = [];
+  const currency = findService(input.service)?.currency ?? "";
+  const serving = (id: string) => rows.some((row) => row.id === id && row.enabled && row.mode === input.mode && servicesOf(row).includes(input.service));
+  const labelOf = (id: string) => rows.find((row) => row.id === id)?.label ?? id;
+  rules.forEach((rule, index) => {
+    const at = ["rules", index];
+    const named = `Rule ${index + 1} “${rule.name}”`;
+    const { amount_min: min, amount_max: max } = rule.conditions;
+    for (const [key, value] of [["amount_min", min], ["amount_max", max]] as const) {
+      if (value !== undefined && decimalToMinor(value, currency) === undefined) {
+        problems.push(problem("invalid_amount", `${named}: ${value} has more decimals than ${currency} allows`, [...at, "conditions", key]));
+      }
+    }
+    const minMinor = min === undefined ? undefined : decimalToMinor(min, currency);
+    const maxMinor = max === undefined ? undefined : decimalToMinor(max, currency);
+    if (minMinor !== undefined && maxMinor !== undefined && minMinor > maxMinor) {
+      problems.push(problem("empty_range", `${named}: the lowest amount ${min} is above the highest ${max}, so it matches nothing`, [...at, "conditions", "amount_max"]));
+    }
+    const outcome = rule.outcome;
+    const lists =
+      outcome.kind === "cascade"
+        ? [{ ids: outcome.connection_ids, path: [...at, "outcome", "connection_ids"], what: "" }]
+        : outcome.branches.map((branch, b) => ({ ids: branch.connection_ids, path: [...at, "outcome", "branches", b, "connection_ids"], what: ` branch ${b + 1}` }));
+    for (const list of lists) {
+      const listed = idsProblems(list.ids, input, rows, list.path);
+      problems.push(...listed);
+      if (listed.length === 0 && !list.ids.some(serving)) {
+        problems.push(
+          problem(
+            "no_enabled_connection",
+            `${named}${list.what} sends invoices only to ${list.ids.map(labelOf).join(", ")}, and none of ${list.ids.length > 1 ? "them is" : "it is"} enabled: enable one or add an enabled connection that offers ${input.service}`,
+            list.path,
+          ),
+        );
+      }
+    }
+    if (outcome.kind === "split") {
+      const total = outcome.branches.reduce((sum, branch) => sum + branch.weight, 0);
+      if (total !== 100) problems.push(problem("split_total", `${named}: the shares add up to ${total}%, not 100%`, [...at, "outcome", "branches"]));
+    }
+  });
+  return problems;
+}
+
+function orderProblems(input: RoutingOrderInput, rows: readonly Row[]): Problem[] {
+  const problems: Problem[] = [];
+  if (!findService(input.service)) return [problem("unknown_service", `Unknown service "${input.service}"`, ["service"])];
+  if (input.connectionIds) problems.push(...idsProblems(input.connectionIds, input, rows, ["connectionIds"]));
+  if (input.rules) problems.push(...ruleProblems(input.rules, input, rows));
+  return problems;
+}
+
+const sameRules = (a: readonly RoutingRule[], b: readonly RoutingRule[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Saves the routing of one service in one mode: the routing order (the default rule) and/or the
+ * rules before it; what is not sent stays as saved. The order: the ids sent first, in that order,
+ * then the connections they leave out, oldest first; the whole resulting order is stored, so what
+ * the owner saw is what routing uses. Rules are checked first (ruleProblems). Each save that
+ * changes something is a new version (routing_versions: rules, order, author, time) in the same
+ * transaction; and one audit entry (`routing.saved`: the order, each moved connection's old and new place, the rules' version);
+ * a save that changes nothing writes nothing. The route cache is forgotten once the transaction is over.
  */
 export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: RoutingOrderInput): Promise<Result<RoutingOrder>> {
   const rows = await connectionRows(db, scope.merchantId);
@@ -164,26 +233,45 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
     await db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const where = and(eq(routingOrders.merchantId, scope.merchantId), eq(routingOrders.service, input.service), eq(routingOrders.mode, input.mode));
-      const [stored] = await tx.select({ ids: routingOrders.connectionIds }).from(routingOrders).where(where).for("update");
+      const [stored] = await tx
+        .select({ ids: routingOrders.connectionIds, rules: routingOrders.rules, version: routingOrders.version })
+        .from(routingOrders)
+        .where(where)
+        .for("update");
       const before = mergeOrder(stored?.ids ?? [], offering).map((row) => row.id);
-      const after = mergeOrder(input.connectionIds, offering).map((row) => row.id);
+      const after = mergeOrder(input.connectionIds ?? before, offering).map((row) => row.id);
+      const rulesBefore = stored?.rules ?? [];
+      const rules = input.rules ?? rulesBefore;
       const changes = positionChanges(before, after);
-      if (changes.length === 0) return;
+      if (changes.length === 0 && sameRules(rulesBefore, rules)) return;
+      const version = (stored?.version ?? 0) + 1;
       await tx
         .insert(routingOrders)
-        .values({ merchantId: scope.merchantId, service: input.service, mode: input.mode, connectionIds: after, updatedBy: scope.actor.label })
+        .values({ merchantId: scope.merchantId, service: input.service, mode: input.mode, connectionIds: after, rules, version, updatedBy: scope.actor.label })
         .onConflictDoUpdate({
           target: [routingOrders.merchantId, routingOrders.service, routingOrders.mode],
-          set: { connectionIds: after, updatedBy: scope.actor.label, updatedAt: new Date() },
+          set: { connectionIds: after, rules, version, updatedBy: scope.actor.label, updatedAt: new Date() },
         });
+      await tx.insert(routingVersions).values({
+        merchantId: scope.merchantId,
+        service: input.service,
+        mode: input.mode,
+        version,
+        connectionIds: after,
+        rules,
+        savedBy: scope.actor.label,
+      });
       const labels = new Map(offering.map((row) => [row.id, row.label]));
       await recordAudit(tx, {
         merchantId: scope.merchantId,
         actor: scope.actor,
         action: "routing.saved",
         target: { type: "routing", id: `${input.service}:${input.mode}` },
-        summary: `${input.service} (${input.mode}): ${after.map((id) => labels.get(id) ?? id).join(", ")}`,
-        changes: changes.map((change) => `${labels.get(change.id) ?? change.id}: position ${change.from ?? "none"} → ${change.to ?? "none"}`),
+        summary: `${input.service} (${input.mode}), version ${version}: ${after.map((id) => labels.get(id) ?? id).join(", ")}${rules.length ? `; ${rules.length} rule${rules.length === 1 ? "" : "s"} before it` : ""}`,
+        changes: [
+          ...changes.map((change) => `${labels.get(change.id) ?? change.id}: position ${change.from ?? "none"} → ${change.to ?? "none"}`),
+          ...(sameRules(rulesBefore, rules) ? [] : [`rules changed (${rulesBefore.length} → ${rules.length})`]),
+        ],
       });
     });
   } finally {

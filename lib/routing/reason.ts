@@ -12,6 +12,6 @@ export const ROUTING_REASON_LABELS: Readonly<Record<RoutingReason, string>> = {
 
 export const ROUTING_REASON_HELP: Readonly<Record<RoutingReason, string>> = {
   pinned: "The request named this connection (data.relationships.connection); pinned invoices do not cascade.",
-  routing_order: "The first enabled connection of your routing order for this service and mode.",
+  routing_order: "Your routing rules for this service and mode, or when none applied the first enabled connection of your routing order.",
   cascaded: "An earlier connection of your routing order failed softly, so the next one took the invoice.",
 };

@@ -2,6 +2,8 @@ import type { JsonApiResource } from "@/lib/api/responses";
 import { publicBaseUrl } from "@/lib/config";
 import type { Problem } from "@/lib/problems";
 import type { RoutingOrder } from "./orders";
+import type { RoutingRule } from "./rules";
+import type { Simulation } from "./simulate";
 
 export type RoutingOrderAttributes = {
   service: string;
@@ -10,6 +12,8 @@ export type RoutingOrderAttributes = {
   mode: "test" | "live";
   /** Every connection offering the service in the mode, first to last; disabled ones keep their place. */
   connection_ids: string[];
+  rules: RoutingRule[];
+  version: number;
   connections: { id: string; label: string; provider: string; kind: string; enabled: boolean; position: number }[];
   /** Last save, ISO 8601 UTC; null while the order is the implicit oldest first. */
   updated: string | null;
@@ -26,6 +30,8 @@ export function toRoutingOrderResource(order: RoutingOrder): JsonApiResource<Rou
       direction: order.direction,
       mode: order.mode,
       connection_ids: order.connections.map((connection) => connection.connectionId),
+      rules: order.rules,
+      version: order.version,
       connections: order.connections.map((connection) => ({
         id: connection.connectionId,
         label: connection.label,
@@ -48,3 +54,24 @@ export function toRoutingOrderResource(order: RoutingOrder): JsonApiResource<Rou
 export function toAttributeProblems(problems: readonly Problem[]): Problem[] {
   return problems.map((entry) => (entry.path[0] === "connectionIds" ? { ...entry, path: ["connection_ids", ...entry.path.slice(1)] } : entry));
 }
+
+/** The simulator's answer, as the API and the Routing page show it. */
+export function toSimulationAttributes(simulation: Simulation) {
+  const { decision } = simulation;
+  return {
+    service: simulation.service,
+    mode: simulation.mode,
+    version: simulation.version,
+    rule: decision.rule,
+    branch: decision.branch,
+    connection_ids: decision.connectionIds,
+    connections: simulation.order,
+    skipped: decision.skipped,
+    waiting_for_card: decision.waitingForCard,
+    fell_through: decision.fellThrough,
+    card: simulation.card,
+    explanation: decision.explanation,
+  };
+}
+
+export type SimulationAttributes = ReturnType<typeof toSimulationAttributes>;

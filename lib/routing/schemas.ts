@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { StoredRoutingRule } from "@/lib/db/routing-types";
 
 /** More than any merchant has connections: an order is a short list. */
 export const ROUTING_ORDER_MAX = 200;
@@ -17,7 +18,16 @@ export const routingOrderInputSchema = z.object({
   connectionIds: connectionIdsSchema,
 });
 
-export type RoutingOrderInput = z.output<typeof routingOrderInputSchema>;
+/**
+ * What saveRoutingOrder takes: the routing order (the default rule), the rules before it, or both;
+ * what is left out stays as saved.
+ */
+export type RoutingOrderInput = {
+  service: string;
+  mode: "test" | "live";
+  connectionIds?: string[];
+  rules?: StoredRoutingRule[];
+};
 
 /** A routing order's id in the management API: `payment_card_eur_hpp:test`. */
 export function routingOrderId(service: string, mode: string): string {

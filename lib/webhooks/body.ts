@@ -45,6 +45,7 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     requestHash: "sample",
     connectionId: null,
     routingReason: null,
+    routingDetail: null,
     processedAmountMinor: 10050n,
     refundedAmountMinor: 0n,
     attemptsCount: 1,

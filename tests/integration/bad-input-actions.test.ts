@@ -317,6 +317,10 @@ const CASES: Record<string, Case> = {
   // The paid payment: each accepted call refunds one cent of it (until nothing is left).
   "lib/actions/refunds.ts#refundInvoiceAction": { valid: () => ({ invoiceId: w.paymentId, referenceId: unique("refund"), amount: "0.01", reason: "fuzz" }) },
   "lib/actions/routing.ts#saveRoutingOrderAction": { valid: () => ({ service: w.a.services[0], mode: "test", connectionIds: [w.a.id] }) },
+  "lib/actions/routing.ts#saveRoutingRulesAction": {
+    valid: () => ({ service: w.a.services[0], mode: "test", rules: [{ name: "Big", conditions: { amount_min: "100" }, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] }),
+  },
+  "lib/actions/routing.ts#simulateRoutingAction": { valid: () => ({ service: w.a.services[0], test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" }) },
   "lib/actions/sandbox-faults.ts#setSandboxFaultAction": { valid: () => ({ id: w.a.id, mode: "none" }) },
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": { valid: () => ({ lifetimeMinutes: 60 }) },
   "lib/actions/settings.ts#updateMerchantSettingsAction": { valid: () => ({ allowLivePins: true }) },

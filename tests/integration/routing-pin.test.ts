@@ -56,6 +56,9 @@ async function created(m: InvoiceMerchant, body: unknown): Promise<InvoiceResour
   return answer.json.data;
 }
 
+/** A pin bypasses the rules: no rule, no branch, no order of its own; the sentence says it was pinned. */
+const PINNED = { reason: "pinned", rule: null, branch: null, order: [], decided_at: null, explanation: expect.stringContaining("pinned invoices do not cascade") };
+
 describe("pinning an invoice to a connection (data.relationships.connection)", () => {
   let m: InvoiceMerchant;
   let b: string;
@@ -71,14 +74,22 @@ describe("pinning an invoice to a connection (data.relationships.connection)", (
   it("sends an unpinned invoice to the first of the routing order and says so", async () => {
     const invoice = await created(m, eurBody(m));
     expect(invoice.relationships.connection.data?.id).toBe(b);
-    expect(invoice.attributes.routing).toEqual({ reason: "routing_order" });
-    expect((await created(m, pinned(eurBody(m), null))).attributes.routing).toEqual({ reason: "routing_order" });
+    const byOrder = {
+      reason: "routing_order",
+      rule: null,
+      branch: null,
+      order: [b, f],
+      decided_at: "creation",
+      explanation: expect.stringContaining("No rule applied, so the default rule (the routing order) sent it to"),
+    };
+    expect(invoice.attributes.routing).toEqual(byOrder);
+    expect((await created(m, pinned(eurBody(m), null))).attributes.routing).toEqual(byOrder);
   });
 
   it("sends a pinned test invoice to the pinned connection, whatever the order, and says pinned", async () => {
     const invoice = await created(m, pinned(eurBody(m), f));
     expect(invoice.relationships.connection.data).toEqual({ type: "connection", id: f });
-    expect(invoice.attributes.routing).toEqual({ reason: "pinned" });
+    expect(invoice.attributes.routing).toEqual(PINNED);
   });
 
   it("works for payouts too", async () => {
@@ -87,7 +98,7 @@ describe("pinning an invoice to a connection (data.relationships.connection)", (
       method: "POST", key: m.key, path: "/api/commerce/payout-invoices",
       body: pinned(bodyFor(payoutExample(), m.account, { reference_id: newReference() }), a.id),
     });
-    expect([answer.status, answer.json.data.attributes.routing]).toEqual([201, { reason: "pinned" }]);
+    expect([answer.status, answer.json.data.attributes.routing]).toEqual([201, PINNED]);
   });
 
   it.each([
@@ -129,7 +140,7 @@ describe("pinning an invoice to a connection (data.relationships.connection)", (
     expect((await post(own, pinned({ data: { ...body.data } } as Body, first))).status).toBe(409);
     await disable(t.db, own.merchantId, second);
     const replay = await post(own, body);
-    expect([replay.status, replay.json.data.id, replay.json.data.attributes.routing]).toEqual([200, invoice.id, { reason: "pinned" }]);
+    expect([replay.status, replay.json.data.id, replay.json.data.attributes.routing]).toEqual([200, invoice.id, PINNED]);
   });
 });
 
@@ -147,7 +158,7 @@ describe("pinning a live invoice", () => {
 
     await updateMerchantSettings(t.db, m.merchantId, { allowLivePins: true });
     const invoice = await created(m, live());
-    expect([invoice.relationships.connection.data?.id, invoice.attributes.routing, invoice.attributes.test_mode]).toEqual([newer, { reason: "pinned" }, false]);
+    expect([invoice.relationships.connection.data?.id, invoice.attributes.routing, invoice.attributes.test_mode]).toEqual([newer, PINNED, false]);
     const testConnection = (await connect(t.db, m.merchantId, "provider-b", "h2h")).id;
     expect(errorsOf(await post(m, pinned(eurBody(m, { test_mode: false }), testConnection)))).toEqual([[PIN, "mode_mismatch"]]);
   });

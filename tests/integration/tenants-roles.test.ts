@@ -40,7 +40,7 @@ import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import type { ActionResult } from "@/lib/actions/result";
-import { saveRoutingOrderAction } from "@/lib/actions/routing";
+import { saveRoutingOrderAction, saveRoutingRulesAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
@@ -514,6 +514,19 @@ const ACTIONS: Record<string, ActionCase> = {
       refusal: () => `No connection ${B.a.id} exists for this merchant`,
     },
     own: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "test", connectionIds: [A.a.id] }),
+  },
+  "lib/actions/routing.ts#saveRoutingRulesAction": {
+    role: "owner",
+    tenant: {
+      run: () =>
+        saveRoutingRulesAction({ service: A.a.services[0], mode: "test", rules: [{ name: "Theirs", conditions: {}, outcome: { kind: "cascade", connection_ids: [B.a.id] } }] }),
+      refusal: () => `No connection ${B.a.id} exists for this merchant`,
+    },
+    own: () => saveRoutingRulesAction({ service: A.a.services[0], mode: "test", rules: [{ name: "Ours", conditions: {}, outcome: { kind: "cascade", connection_ids: [A.a.id] } }] }),
+  },
+  "lib/actions/routing.ts#simulateRoutingAction": {
+    role: "member",
+    noId: "simulates the viewer's own routing and creates nothing; a draft rule naming another merchant's connection finds no such connection (routing-rules.test.ts)",
   },
   "lib/actions/sandbox-faults.ts#setSandboxFaultAction": {
     role: "owner",

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
+import { RoutingSimulator } from "@/components/routing/routing-simulator";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
@@ -16,10 +17,13 @@ function updatedText(order: RoutingOrder): string {
   return `Saved ${formatDateTime(order.updatedAt)}${order.updatedBy ? ` by ${order.updatedBy}` : ""}.`;
 }
 
-/** A list remounts when its connections change (one added, enabled or disabled), not when it is only saved. */
+/**
+ * A list remounts when its connections change (one added, enabled or disabled) or its rules are
+ * saved elsewhere (a new version), not when the order is only saved here.
+ */
 function editorKey(order: RoutingOrder): string {
   const members = order.connections.map((c) => `${c.connectionId}${c.enabled ? "+" : "-"}`).sort();
-  return `${order.id}|${members.join(",")}`;
+  return `${order.id}|${members.join(",")}|${JSON.stringify(order.rules)}`;
 }
 
 /**
@@ -37,7 +41,9 @@ export default async function RoutingPage() {
         title="Routing"
         description={
           <>
-            For each service and mode, the first enabled connection takes new invoices; if it fails softly, the next ones
+            For each service and mode, rules you set are checked first, in order: the first that applies (by amount,
+            customer country, card brand or issuing country) sends the invoice down its own list or splits invoices by
+            percentage. When none applies, the default rule does: the first enabled connection takes new invoices; if it fails softly, the next ones
             are tried in this order. Disabled connections keep their place and are skipped. New connections join at the
             end. Test invoices can name a connection instead (the composer does when you choose one)
             {editable ? (
@@ -65,12 +71,15 @@ export default async function RoutingPage() {
           </p>
         </section>
       ) : (
+        <>
+        <RoutingSimulator scopes={orders.map((order) => ({ id: order.id, service: order.service, mode: order.mode, currency: order.currency }))} />
         <div className="grid gap-6 2xl:grid-cols-2">
           {orders.map((order) => {
             const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
             return <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />;
           })}
         </div>
+        </>
       )}
     </>
   );

@@ -163,9 +163,11 @@ function createOperation(kind: "payment" | "payout", requestSchema: string, comm
     operationId: `create${kind === "payment" ? "Payment" : "Payout"}Invoice`,
     summary: `Create a ${kind} invoice`,
     description:
-      "The invoice goes to the first enabled connection of the merchant's routing order for its service and mode " +
-      "(the Routing page, GET/PATCH /api/routing), unless data.relationships.connection pins it to one connection; " +
-      "attributes.routing.reason says which happened. A pinned invoice does not cascade to other connections.",
+      "The invoice goes where the merchant's routing rules for its service and mode send it (the first rule whose conditions " +
+      "hold: a cascade or a percentage split), else to the first enabled connection of the routing order (the Routing page, " +
+      "GET/PATCH /api/routing, POST /api/routing/simulate), unless data.relationships.connection pins it to one connection; " +
+      "attributes.routing says which happened and why (explanation). Rules on the card decide once the card is known: a payout's " +
+      "at creation, a payment's at the hosted page's Pay. A pinned invoice does not cascade to other connections.",
     requestBody: {
       required: true,
       content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(requestSchema), examples: invoiceExamples(kind, commerceAccount) }])),

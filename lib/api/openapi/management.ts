@@ -18,6 +18,8 @@ import {
   routingOrderListSchema,
   routingOrderRequestSchema,
   routingOrderResourceSchema,
+  routingSimulationDocumentSchema,
+  routingSimulationRequestSchema,
 } from "@/lib/api/management-schemas";
 import { MODES } from "@/lib/providers";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
@@ -34,6 +36,8 @@ export function managementSchemas(): Record<string, Json> {
     RoutingOrderDocument: toSchema(routingOrderDocumentSchema),
     RoutingOrderList: toSchema(routingOrderListSchema),
     RoutingOrderRequest: toSchema(routingOrderRequestSchema),
+    RoutingSimulationRequest: toSchema(routingSimulationRequestSchema),
+    RoutingSimulationDocument: toSchema(routingSimulationDocumentSchema),
     ProviderResource: toSchema(providerResourceSchema),
     ProviderList: toSchema(providerListSchema),
   };
@@ -123,6 +127,17 @@ export function managementPaths(): Json {
         responses: { "200": document("The routing orders", "RoutingOrderList"), ...errors(...KEYED) },
       },
     },
+    "/api/routing/simulate": {
+      post: {
+        operationId: "simulateRouting",
+        summary: "What routing would do with an invoice of these attributes: the rule that matches, the split's branch, the order and why; creates nothing",
+        description:
+          "The same decision invoice creation makes, over the saved rules (or the draft rules sent). Without card_bin a payment's " +
+          "card is not known yet, as before Pay: rules on the card are passed over and named in waiting_for_card.",
+        requestBody: requestBody("RoutingSimulationRequest"),
+        responses: { "200": document("The routing decision", "RoutingSimulationDocument"), ...errors(...KEYED, ...WITH_BODY) },
+      },
+    },
     "/api/routing/{id}": {
       parameters: [idParameter("service:mode, e.g. payment_card_eur_hpp:test (the colon may be percent-encoded)")],
       get: {
@@ -132,7 +147,10 @@ export function managementPaths(): Json {
       },
       patch: {
         operationId: "reorderRouting",
-        summary: "Reorder: connection_ids first to last",
+        summary: "Save the routing: connection_ids (the default rule, first to last) and/or rules (the rules before it); each save is a version",
+        description:
+          "A rule is refused (422, pointer at the rule) when its outcome, or a branch of its split, has no enabled connection " +
+          "that offers the service, when a split's shares do not add up to 100, or when an amount does not fit the currency.",
         requestBody: requestBody("RoutingOrderRequest"),
         responses: {
           "200": document("The routing order after the change", "RoutingOrderDocument"),

@@ -76,6 +76,27 @@ export const invoiceResourceSchema = z
               "connection of the merchant's routing order for the service and mode; cascaded: a later one of that order, " +
               "after a soft failure of an earlier one",
           }),
+          explanation: z.string().meta({
+            description:
+              "One sentence saying why the invoice went where it went: which rule matched (or the default rule, the " +
+              "routing order), which branch a split drew, the resulting order, connections skipped and why, and whether " +
+              "it was routed again at Pay once the card was known",
+          }),
+          rule: z
+            .object({ position: z.int().min(1), name: z.string() })
+            .nullable()
+            .meta({ description: "The routing rule that decided (1-based among the rules before the default); null for the default rule or a pin" }),
+          branch: z
+            .object({ position: z.int().min(1), weight: z.int().min(1).max(100) })
+            .nullable()
+            .meta({ description: "For a rule that splits by percentage: the branch drawn and its share; else null" }),
+          order: z.array(z.string()).meta({
+            description: "The connection ids in the order routing chose: the first took the invoice, the rest are its cascade; empty for a pin or an invoice routed before rules existed",
+          }),
+          decided_at: z
+            .enum(["creation", "pay"])
+            .nullable()
+            .meta({ description: "creation, or pay when the hosted page's Pay routed it again once the card was known; null for a pin or an older invoice" }),
         })
         .nullable()
         .meta({ description: "Why the invoice went to relationships.connection; null while it has none" }),

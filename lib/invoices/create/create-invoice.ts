@@ -10,6 +10,9 @@ import { validateInvoice } from "../contract/validate-invoice";
 import { invoiceValues } from "./invoice-values";
 import { requestHash } from "./request-hash";
 import { findPinnedInvoiceRoute, findRoute, type Route } from "./routing";
+import { parseAmount } from "@/lib/money";
+import type { RouteFacts } from "@/lib/routing/decide";
+import { creationFacts } from "@/lib/routing/detail";
 import { pinnedConnectionId, type InvoiceEnvelope } from "../contract/schemas";
 import { INITIAL_STATUS } from "../state-machine";
 import type { InvoiceRow } from "../store";
@@ -92,13 +95,13 @@ async function replayOrConflict(
 type Routed = { kind: "routed"; route: Route } | Extract<CreateInvoiceResult, { kind: "invalid" | "unroutable" }>;
 
 /** The pinned connection when the request names one, else the routing order's first. */
-async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined }): Promise<Routed> {
-  const { service, mode, pin } = request;
+async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined; facts: RouteFacts }): Promise<Routed> {
+  const { service, mode, pin, facts } = request;
   if (pin !== undefined) {
     const pinned = await findPinnedInvoiceRoute(db, merchantId, { service, mode, connectionId: pin });
     return pinned.ok ? { kind: "routed", route: pinned.value } : { kind: "invalid", problems: pinned.problems };
   }
-  const route = await findRoute(db, merchantId, { service, mode });
+  const route = await findRoute(db, merchantId, { service, mode }, facts);
   return route ? { kind: "routed", route } : { kind: "unroutable", service, mode };
 }
 
@@ -132,7 +135,15 @@ export async function createInvoice(
   const hash = hashOf(data, card, options);
   const sent = { hash, card, previousHashes: () => previousHashesOf(data, card, options) };
 
-  const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope) });
+  const amount = parseAmount(envelope.data.attributes.amount, envelope.data.attributes.currency);
+  const facts = creationFacts({
+    amountMinor: amount.ok ? amount.minor : 0n,
+    data,
+    cardNumber: card,
+    direction,
+    bypassesHostedPage: (envelope.data.attributes.options as { bypass_hpp?: boolean } | undefined)?.bypass_hpp === true,
+  });
+  const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope), facts });
   if (routed.kind !== "routed") {
     // A retry of an invoice whose connection was disabled since still gets the original back.
     return (await replayOrConflict(db, merchant.id, direction, referenceId, sent, options.keyMode)) ?? routed;

@@ -73,6 +73,7 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
       requestHash: input.hash,
       connectionId: route.connectionId,
       routingReason: route.reason,
+      routingDetail: route.detail,
       service: attributes.service,
       currency: attributes.currency,
       amount: amount.text,

@@ -1,27 +1,43 @@
 import type { Db } from "@/lib/db/client";
 import type { RoutingReason } from "@/lib/db/enums";
 import type { Result } from "@/lib/problems";
-import { listRouteCandidates, type RouteCandidate, type RouteRequest } from "@/lib/routing/candidates";
+import { loadRouteSetup, type RouteCandidate, type RouteRequest } from "@/lib/routing/candidates";
+import { decideRoute, type RouteFacts } from "@/lib/routing/decide";
+import { toStoredDetail, type RoutingDetail } from "@/lib/routing/detail";
 import { findPinnedRoute } from "@/lib/routing/pin";
 
 /** The connection an invoice goes to, with what customer resolution needs and why it was chosen. */
-export type Route = Pick<RouteCandidate, "connectionId" | "provider" | "kind" | "constants"> & { reason: RoutingReason };
+export type Route = Pick<RouteCandidate, "connectionId" | "provider" | "kind" | "constants"> & { reason: RoutingReason; detail: RoutingDetail | null };
 
 export type { RouteRequest } from "@/lib/routing/candidates";
 
+/** Facts for a lookup that has no invoice (tests, the composer's preview): rules on the card wait. */
+const NOTHING_KNOWN: RouteFacts = { amountMinor: 0n, customerCountry: null, card: undefined };
+
 /**
- * Routing of a new invoice: the first of the merchant's routing order for the service
- * and mode, among enabled connections. Cached: on the hot path this is at most one query.
+ * Routing of a new invoice: the merchant's rules for the service and mode, then the default rule
+ * (the routing order), among enabled connections (lib/routing/decide.ts). Cached: on the hot path
+ * this is at most one query.
  */
-export async function findRoute(db: Db, merchantId: string, request: RouteRequest): Promise<(Route & Pick<RouteCandidate, "position">) | undefined> {
-  const [first] = await listRouteCandidates(db, merchantId, request);
-  return first && { ...first, reason: "routing_order" };
+export async function findRoute(
+  db: Db,
+  merchantId: string,
+  request: RouteRequest,
+  facts: RouteFacts = NOTHING_KNOWN,
+  random: () => number = Math.random,
+): Promise<(Route & Pick<RouteCandidate, "position">) | undefined> {
+  const setup = await loadRouteSetup(db, merchantId, request);
+  const decision = decideRoute(setup.table, facts, random);
+  const first = decision.connectionIds[0];
+  const candidate = first === undefined ? undefined : setup.candidates.find((entry) => entry.connectionId === first);
+  if (!candidate) return undefined;
+  return { ...candidate, reason: "routing_order", detail: toStoredDetail(decision, { decidedAt: "creation", version: setup.version, customerCountry: facts.customerCountry }) };
 }
 
 /** A pinned invoice goes to the connection it names, or is refused with problems at the pin. */
 export async function findPinnedInvoiceRoute(db: Db, merchantId: string, request: RouteRequest & { connectionId: string }): Promise<Result<Route>> {
   const pinned = await findPinnedRoute(db, merchantId, request);
-  return pinned.ok ? { ok: true, value: { ...pinned.value, reason: "pinned" } } : pinned;
+  return pinned.ok ? { ok: true, value: { ...pinned.value, reason: "pinned", detail: null } } : pinned;
 }
 
 /** The routing 422 detail: names the service and the mode, and where to fix it. */

@@ -1,3 +1,4 @@
+import { routingAttributeOf } from "@/lib/routing/detail";
 import type { Db } from "@/lib/db/client";
 import { formatMinor } from "@/lib/money";
 import { isAtRest, isFinal } from "../state-machine";
@@ -32,6 +33,7 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
     final: isFinal(row.status),
     atRest: isAtRest(row.status),
     hostedPagePath: hostedPagePath(row),
+    routing: routingAttributeOf(row.routingReason, row.routingDetail, row.connection?.label),
     processedAmount: row.processedAmountMinor === null ? null : formatMinor(row.processedAmountMinor, row.currency),
     attemptsCount: row.attemptsCount,
     returnUrl: row.returnUrl,

@@ -1,4 +1,5 @@
 import type { RoutingReason } from "@/lib/db/enums";
+import type { RoutingAttribute } from "@/lib/routing/detail";
 import { getKind, getProvider, type InvoiceDirection, type Mode } from "@/lib/providers";
 import { INVOICE_TYPES } from "../contract/resource-types";
 import type { InvoiceRow } from "../store";
@@ -68,6 +69,8 @@ export type DashboardInvoice = DashboardInvoiceListItem & {
   atRest: boolean;
   /** `/pay/{id}` for `_hpp` services, relative to the app's origin; null otherwise. */
   hostedPagePath: string | null;
+  /** How routing decided (the API's `routing` attribute): the rule, the split's branch, the order and the sentence. */
+  routing: RoutingAttribute | null;
   /** What the provider collected or paid out (decimal text); null until a provider says. */
   processedAmount: string | null;
   attemptsCount: number;

@@ -39,8 +39,9 @@ export const GET = withApiKey<Params>(async ({ params, merchant, db }) => {
 });
 
 /**
- * Reorders: `connection_ids` first to last; connections left out follow, oldest first. The order
- * is checked before the body is read, like a connection's PATCH.
+ * Saves the routing: `connection_ids` (the default rule, first to last; connections left out
+ * follow, oldest first) and/or `rules` (the rules before it). The order is checked before the
+ * body is read, like a connection's PATCH.
  */
 export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyId, db }) => {
   const order = await findOrder(db, merchant.id, params.id);
@@ -54,6 +55,7 @@ export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyI
     service: order.service,
     mode: order.mode,
     connectionIds: parsed.data.connection_ids,
+    rules: parsed.data.rules,
   });
   if (!saved.ok) throw new ApiValidationError(toAttributeProblems(saved.problems));
   return jsonApi({ data: toRoutingOrderResource(saved.value) });

@@ -1,0 +1,30 @@
+import { readEnvelope } from "@/lib/api/envelope";
+import { ApiValidationError } from "@/lib/api/errors";
+import { methodNotAllowed, otherMethods } from "@/lib/api/methods";
+import { readJsonBody } from "@/lib/api/request";
+import { jsonApi } from "@/lib/api/responses";
+import { withApiKey } from "@/lib/api/with-api-key";
+import { newId } from "@/lib/ids";
+import { problemsFromZod } from "@/lib/problems";
+import { toSimulationAttributes } from "@/lib/routing/resource";
+import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
+
+/**
+ * What routing would do with an invoice of these attributes (issue 27's simulator): the same
+ * decision invoice creation makes, over the saved rules or the draft `rules` sent. Creates nothing.
+ */
+export const POST = withApiKey(async ({ request, merchant, db }) => {
+  const { attributes } = readEnvelope(await readJsonBody(request), "routing-simulation");
+  const parsed = simulationInputSchema.safeParse(attributes);
+  if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: attributes }));
+  const simulated = await simulateRouting(db, merchant.id, parsed.data);
+  if (!simulated.ok) throw new ApiValidationError(simulated.problems);
+  return jsonApi({ data: { type: "routing-simulation", id: newId("sim"), attributes: toSimulationAttributes(simulated.value) } });
+});
+
+const other = otherMethods(["POST"]);
+export const GET = methodNotAllowed(["POST"]);
+export const PUT = other.PUT;
+export const PATCH = other.PATCH;
+export const DELETE = other.DELETE;
+export const OPTIONS = other.OPTIONS;

@@ -1,0 +1,44 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
+import type { InvoiceRow } from "@/lib/invoices/store";
+import type { CardFacts } from "@/lib/routing/bin";
+import { loadRouteSetup } from "@/lib/routing/candidates";
+import { decideRoute } from "@/lib/routing/decide";
+import { toStoredDetail } from "@/lib/routing/detail";
+
+/**
+ * Card conditions apply once the card is known (issue 27): at the hosted page's Pay, an invoice
+ * whose routing passed over a rule on the card (or that was routed at an earlier Pay, since the
+ * customer may use another card) is routed again by the same decision, with the card's brand and
+ * issuing country. A split keeps the draw it had at creation. The invoice is already taken
+ * (`processing`), so nobody else writes it meanwhile. Pinned invoices are never routed again.
+ */
+export async function routeAgainAtPay(db: Db, invoice: InvoiceRow, card: CardFacts | null): Promise<InvoiceRow> {
+  const detail = invoice.routingDetail;
+  if (invoice.routingReason === "pinned" || !detail) return invoice;
+  if (detail.waiting_for_card.length === 0 && detail.decided_at !== "pay") return invoice;
+  const setup = await loadRouteSetup(db, invoice.merchantId, { service: invoice.service, mode: invoice.testMode ? "test" : "live" });
+  const draw = detail.branch?.draw;
+  const decision = decideRoute(
+    setup.table,
+    { amountMinor: invoice.amountMinor, customerCountry: detail.customer_country, card },
+    draw === undefined ? Math.random : () => draw / 100,
+  );
+  const first = decision.connectionIds[0];
+  if (first === undefined) return invoice;
+  const previous = invoice.connectionId;
+  const routingDetail = toStoredDetail(decision, {
+    decidedAt: "pay",
+    version: setup.version,
+    customerCountry: detail.customer_country,
+    changedFrom: previous !== first ? previous : null,
+  });
+  const [row] = await db
+    .update(invoices)
+    .set({ connectionId: first, routingReason: "routing_order", routingDetail })
+    .where(eq(invoices.id, invoice.id))
+    .returning();
+  return row ?? invoice;
+}
