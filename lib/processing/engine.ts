@@ -10,6 +10,7 @@ import { NOT_FOUND, runPaymentRequest, type PayResult } from "./request";
 import { applyAttemptOutcome } from "./apply-outcome";
 import { queryAttemptStatus } from "./run-attempt";
 import { ProblemsError } from "@/lib/errors";
+import { cardLastFour } from "@/lib/invoices/contract/card";
 
 export type { PayResult } from "./request";
 
@@ -59,6 +60,7 @@ export async function payWithCard(db: Db, invoiceId: string, card: CardInput): P
   return runPaymentRequest(db, invoiceId, {
     direction: "payment",
     secrets: cardSecrets(card),
+    cardLastFour: cardLastFour(card.number),
     call: async (adapter, context, attempt) => adapter.createPayment(context, paymentInstruction((await readInvoice(db, invoiceId))!, attempt.id, card)),
   });
 }

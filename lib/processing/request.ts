@@ -1,5 +1,7 @@
 import "server-only";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
@@ -34,6 +36,8 @@ export type PaymentRequest = {
    * callback settled as a soft failure, instead of at the invoice's current connection.
    */
   afterConnectionId?: string;
+  /** The paying card's last four digits, recorded on the invoice once taken, so search finds it by them. */
+  cardLastFour?: string | null;
 };
 
 /** Attempts down the targets until one is not a soft failure or the attempts limit is reached. */
@@ -69,6 +73,7 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
     if (error instanceof StaleInvoiceStatusError) return { kind: "refused", problems: [ALREADY_PROCESSING()] };
     throw error;
   }
+  if (request.cardLastFour) await db.update(invoices).set({ cardLastFour: request.cardLastFour }).where(eq(invoices.id, invoiceId));
   let last: ProviderOutcome;
   try {
     last = await attemptDownTheTargets(db, taken, request);
