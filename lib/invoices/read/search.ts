@@ -45,7 +45,7 @@ const nameExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'name'))
 function namePrefix(text: string): SQL {
   const low = sql`lower(${text}::text)`;
   const last = sql`ascii(right(${low}, 1))`;
-  const high = sql`left(${low}, -1) || chr(case when ${last} = 55295 then 57344 else least(${last} + 1, 1114111) end)`;
+  const high = sql`(left(${low}, -1) || chr(case when ${last} = 55295 then 57344 else least(${last} + 1, 1114111) end))`;
   return sql`${nameExpression} ~>=~ ${low} and ${nameExpression} ~<~ ${high} and ${isNotNull(sql`${invoices.resolvedCustomer} ->> 'name'`)}`;
 }
 
