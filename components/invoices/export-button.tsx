@@ -82,7 +82,7 @@ export function ExportButton({ filters }: { filters: DashboardInvoiceFilters }) 
   const running = state.kind === "running";
   const percent = running && state.total > 0 ? Math.min(100, Math.round((100 * state.rows) / state.total)) : 0;
   return (
-    <div className="flex flex-wrap items-center gap-3">
+    <div className="flex flex-col items-start gap-1">
       {running ? (
         <button type="button" className="btn-secondary" onClick={() => abort.current?.abort()}>
           Cancel export
@@ -106,13 +106,13 @@ export function ExportButton({ filters }: { filters: DashboardInvoiceFilters }) 
           </span>
         </div>
       ) : null}
-      <p role="status" className="text-sm text-slate-600" data-testid="export-status">
+      <p role="status" className="text-xs text-slate-600" data-testid="export-status">
         {state.kind === "running" ? `Exporting… ${state.rows} of ${state.total} rows` : null}
         {state.kind === "done" ? `Exported ${state.rows} ${state.rows === 1 ? "row" : "rows"}.` : null}
         {state.kind === "canceled" ? "Export canceled." : null}
       </p>
       {state.kind === "failed" ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="max-w-xs text-xs text-red-700">
           Export failed: {state.message}
         </p>
       ) : null}

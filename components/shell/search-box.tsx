@@ -51,7 +51,7 @@ export function SearchBox() {
         maxLength={200}
         autoComplete="off"
         spellCheck={false}
-        placeholder="Search invoices: id, reference, e-mail, name, last four"
+        placeholder="Search invoices"
         aria-describedby="invoice-search-help"
         aria-keyshortcuts="/ Control+K Meta+K"
         className="input min-w-0 flex-1"

@@ -45,7 +45,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         title="Invoices"
         description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
         actions={
-          <div className="flex flex-wrap items-center gap-3">
+          <div className="flex flex-wrap items-start gap-3">
             <ExportButton filters={filters} />
             <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
           </div>
