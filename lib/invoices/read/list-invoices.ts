@@ -75,7 +75,8 @@ function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, optio
   return sql.join(branches.map((branch) => sql`(${branch})`), filter.search ? sql` union ` : sql` union all `);
 }
 
-function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions): SQL {
+/** The ids of one page (pageSize + 1 rows, to tell whether another follows), for reads that pick their own columns (the CSV export). */
+export function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions): SQL {
   const limit = filter.pageSize + 1;
   return sql`select "id" from (${branchesOf(db, merchantId, filter, options, limit)}) as "page" order by "created_at" desc, "id" desc limit ${limit}`;
 }
@@ -88,7 +89,7 @@ export async function countInvoices(db: Db, merchantId: string, filter: InvoiceL
   return Number(rows[0]?.count ?? 0);
 }
 
-type ListOptions = {
+export type ListOptions = {
   /** The database sorts text by code point, so the texts starting with a prefix are one range. */
   codePointOrder: boolean;
 };
