@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_BODY_BYTES, rememberBufferedBody } from "@/lib/api/request";
-import { responseTextOf } from "@/lib/api/responses";
+import { isStreamedResponse, responseTextOf } from "@/lib/api/responses";
 
 /**
  * node:http ⇄ Web Request/Response for the lean API path. The body is buffered up to one byte
@@ -76,7 +76,7 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   });
   // An answer made by jsonApi is written from its JSON text; any other is read from its body.
   const text = responseTextOf(response);
-  if (text === undefined && response.body && headers["content-length"] === undefined) return streamBody(response.body, response.status, headers, res);
+  if (text === undefined && response.body && isStreamedResponse(response)) return streamBody(response.body, response.status, headers, res);
   const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.byteLength);
   res.writeHead(response.status, headers);

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { connections, invoiceAttempts, invoices } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import { formatMinor } from "@/lib/money";
+import { streamedResponse } from "@/lib/api/responses";
 import type { InvoiceListFilter } from "../read/filters";
 import { pageIds, sortsByCodePoint, type ListOptions } from "../read/list-invoices";
 import { csvHeader, csvLine, type CsvColumn } from "./csv";
@@ -160,5 +161,5 @@ export function csvResponse(body: ReadableStream<Uint8Array>, fileName: string, 
     "X-Content-Type-Options": "nosniff",
   });
   if (total !== undefined) headers.set("X-Total-Count", String(total));
-  return new Response(body, { status: 200, headers });
+  return streamedResponse(new Response(body, { status: 200, headers }));
 }
