@@ -368,6 +368,7 @@ async function main() {
       const release = await holdLock(process.env.GROWTH_LOCK);
       try {
         exported = await measureExport(opened, ctx);
+        process.stderr.write(`export: ${JSON.stringify(exported)}\n`);
         // Again with the server's JavaScript heap capped: it completes only if the rows are not held.
         exportedCapped = await measureExport(opened, ctx, CAPPED_HEAP_MB);
       } finally {

@@ -59,7 +59,12 @@ export function stopAppServer(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) return resolve();
     child.on("exit", () => resolve());
     process.kill(-child.pid!, "SIGTERM");
-    setTimeout(() => child.exitCode === null && process.kill(-child.pid!, "SIGKILL"), 10_000).unref();
+    setTimeout(() => {
+      // The group may be gone already while the npx parent's exit is not yet seen.
+      try {
+        if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+      } catch {}
+    }, 10_000).unref();
   });
 }
 
