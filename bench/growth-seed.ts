@@ -159,7 +159,7 @@ async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others",
       insert into invoices (id, merchant_id, direction, reference_id, request_hash, connection_id, routing_reason,
         processed_amount_minor, attempts_count, status, resolution, service, currency, amount, amount_is_number, amount_minor,
         test_mode, flow, options, customer, resolved_customer, resolved_customer_sources, gateway_options, service_fields,
-        card_number_masked, request_id, expires_at, created_at, updated_at)
+        card_number_masked, card_last_four, request_id, expires_at, created_at, updated_at)
       select r.id, r.merchant_id, r.direction, md5('ref' || r.id)::uuid::text, encode(sha256(r.id::bytea), 'hex'), r.connection_id,
         'routing_order',
         case when r.status in ('processed', 'refunded', 'partially_refunded', 'canceled') then r.amount_minor
@@ -169,8 +169,14 @@ async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others",
         case r.direction when 'payout' then 'UAH' else t.currency end,
         to_char(r.amount_minor / 100.0, 'FM999999990.00'), false, r.amount_minor, r.test_mode,
         case r.direction when 'payout' then null else t.flow end,
-        t.options, t.customer, t.resolved_customer, t.resolved_customer_sources, t.gateway_options, t.service_fields,
-        case r.direction when 'payout' then '411111******1111' end,
+        t.options, t.customer,
+        -- Customers vary as they would (search by e-mail and name): one of 20 first names and a number, 200,000 e-mails.
+        jsonb_set(jsonb_set(t.resolved_customer, '{name}', to_jsonb((array['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Ken', 'Dennis',
+          'Margaret', 'Frances', 'John', 'Radia', 'Tim', 'Linus', 'Guido', 'Bjarne', 'Niklaus', 'Leslie', 'Shafi', 'Whitfield'])[1 + r.n % 20]
+          || ' ' || lpad((r.n % 100000)::text, 5, '0'))), '{email}', to_jsonb('customer' || (r.n % 200000) || '@example.com')),
+        t.resolved_customer_sources, t.gateway_options, t.service_fields,
+        case r.direction when 'payout' then '411111******' || lpad((r.n % 10000)::text, 4, '0') end,
+        case r.direction when 'payout' then lpad((r.n % 10000)::text, 4, '0') end,
         'req_' || md5(r.id), r.created_at + interval '30 minutes', r.created_at,
         r.created_at + case when r.status = 'created' then interval '0' else interval '40 seconds' end
       from rows r, invoices t where t.id = ${ctx.templateId}

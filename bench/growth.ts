@@ -6,7 +6,12 @@
  * invoice list (listDashboardInvoices, as /invoices and its refresh call it) with and without
  * filters, and the home page's per-status counts. Medians over GROWTH_REPS runs, the process's RSS
  * and heap, and the database size. At the largest size the EXPLAIN ANALYZE plan of each query goes
- * to bench/results/growth-plans-<pglite|postgres>.txt.
+ * to bench/results/growth-plans-<pglite|postgres>.txt. The search box's query for each kind of key
+ * (id, reference, provider reference, e-mail, name prefix, last four) is timed and explained too.
+ * Then the CSV export goes through the real route on the production server (needs `next build`):
+ * every invoice of the merchant with `Accept: text/csv`, rows/s and the server's RSS before and at
+ * its peak, then once more with the server's heap capped (GROWTH_EXPORT_HEAP_MB, default 160 MiB),
+ * which completes only if the rows are not held (GROWTH_EXPORT=0 skips both).
  *
  * Embedded PGlite in a temp directory by default; BENCH_DATABASE_URL=postgres://… creates a
  * throwaway database on that server and drops it after. GROWTH_SIZES=1000,100000 for a short run;
@@ -28,7 +33,8 @@ import { getInvoice, getInvoiceQuery } from "@/lib/invoices/read/get-invoice";
 import { selectInvoicesWithConnection } from "@/lib/invoices/read/invoice-select";
 import { listInvoices, listInvoicesQuery, sortsByCodePoint } from "@/lib/invoices/read/list-invoices";
 import { growTo, rowsOf, setUpGrowth, type GrowthContext } from "./growth-seed";
-import { holdLock, median, paymentInvoice } from "./support";
+import { holdLock, median, paymentInvoice, startAppServer, stopAppServer } from "./support";
+import { execFileSync } from "node:child_process";
 
 process.env.LOG_LEVEL = "silent";
 process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
@@ -40,6 +46,8 @@ const REPS = Number(process.env.GROWTH_REPS ?? 25);
 const SLOW_REPS = Math.min(REPS, 5);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "";
 const engine = ADMIN_URL ? "postgres" : "pglite";
+/** The export's second run: the server's old-space heap capped at this many MiB (--max-old-space-size). */
+const CAPPED_HEAP_MB = Number(process.env.GROWTH_EXPORT_HEAP_MB ?? 160);
 
 async function timed(reps: number, run: (i: number) => Promise<unknown>, warmUp = 3): Promise<number> {
   for (let i = 0; i < warmUp; i++) await run(reps + i); // warm-up: plans, caches, JIT
@@ -91,6 +99,34 @@ const dashboardFilter = (query: Record<string, string>, viewMode: "test" | "live
 
 type Figures = Record<string, number>;
 
+type SearchSample = { id: string; referenceId: string; testMode: boolean; email: string; name: string; lastFour: string | null; providerReference: string | null };
+
+/** Invoices of the merchant to search for, with each of their keys (lib/invoices/read/search.ts). */
+async function searchSamples(db: Db, merchantId: string, total: number): Promise<SearchSample[]> {
+  const percent = Math.min(100, (100 * 40 * REPS) / total);
+  return rowsOf<{ id: string; reference_id: string; test_mode: boolean; email: string; name: string; last_four: string | null; provider_reference: string | null }>(
+    await db.execute(sql`
+      select i.id, i.reference_id, i.test_mode, i.resolved_customer ->> 'email' as email, i.resolved_customer ->> 'name' as name,
+        i.card_last_four as last_four,
+        (select a.provider_reference from invoice_attempts a where a.invoice_id = i.id and a.provider_reference is not null limit 1) as provider_reference
+      from invoices i tablesample bernoulli(${percent}) where i.merchant_id = ${merchantId} limit ${REPS * 8}`),
+  ).map((r) => ({ id: r.id, referenceId: r.reference_id, testMode: r.test_mode, email: r.email, name: r.name, lastFour: r.last_four, providerReference: r.provider_reference }));
+}
+
+/** The search box's query for `q` in the sample's Test/Live view, as /invoices?q=… reads it. */
+const searchFilter = (q: string, testMode: boolean) => readDashboardListQuery({ q }, { viewMode: testMode ? "test" : "live" }).filter;
+
+/** Each kind of key: the text searched for one sample (undefined: the sample has no such key). */
+const SEARCHES: [string, string, (s: SearchSample) => string | null | undefined][] = [
+  ["searchId", "search id", (s) => s.id],
+  ["searchReference", "search reference", (s) => s.referenceId],
+  ["searchProviderReference", "search provider ref", (s) => s.providerReference],
+  ["searchEmail", "search e-mail", (s) => s.email.toUpperCase()],
+  ["searchName", "search name", (s) => s.name.toLowerCase()],
+  ["searchNameBroad", "search name 'Ada'", () => "Ada"],
+  ["searchLastFour", "search last four", (s) => s.lastFour],
+];
+
 async function measure(db: Db, ctx: GrowthContext, total: number): Promise<{ figures: Figures; queries: Record<string, SQLWrapper> }> {
   const merchant = { id: ctx.merchantId, commerceAccount: ctx.commerceAccount };
   const samples = await sampleInvoices(db, ctx.merchantId, total);
@@ -138,6 +174,19 @@ async function measure(db: Db, ctx: GrowthContext, total: number): Promise<{ fig
   figures.dashReference = await timed(REPS, () => listDashboardInvoices(db, ctx.merchantId, dashReference));
   figures.homeCounts = await timed(SLOW_REPS, () => countInvoicesByStatus(db, ctx.merchantId, "test"), 1);
   figures.before = await timed(SLOW_REPS, () => singleOrderByQuery(db, ctx.merchantId, false), 1);
+  // Search (the header's box → /invoices?q=…): each kind of key, found within the merchant and the view's mode.
+  const found = await searchSamples(db, ctx.merchantId, total);
+  for (const [key, , text] of SEARCHES) {
+    const cases = found.filter((sample) => text(sample)).map((sample) => ({ q: text(sample)!, testMode: sample.testMode, id: sample.id }));
+    if (cases.length === 0) throw new Error(`no sample for ${key}`);
+    figures[key] = await timed(REPS, async (i) => {
+      const probe = cases[i % cases.length]!;
+      const page = await listInvoices(db, ctx.merchantId, searchFilter(probe.q, probe.testMode));
+      if (key !== "searchNameBroad" && !page.invoices.some((row) => row.id === probe.id)) throw new Error(`${key}: ${probe.q} did not find ${probe.id}`);
+    });
+    const first = cases[0]!;
+    queries[`search ${key} "${first.q}" (${first.testMode ? "Test" : "Live"} view)`] = listInvoicesQuery(db, ctx.merchantId, searchFilter(first.q, first.testMode), options);
+  }
   const memory = process.memoryUsage();
   figures.rssMb = memory.rss / 2 ** 20;
   figures.heapMb = memory.heapUsed / 2 ** 20;
@@ -167,17 +216,34 @@ const COLUMNS: [string, string][] = [
   ["dashFiltered", "dash type+status"],
   ["dashReference", "dash reference"],
   ["homeCounts", "home counts"],
+  ...SEARCHES.map(([key, title]): [string, string] => [key, title]),
   ["before", "before (1 sort)"],
   ["rssMb", "RSS MB"],
   ["heapMb", "heap MB"],
   ["dbMb", "DB MB"],
 ];
 
-async function openDatabase(): Promise<{ db: Db; close: () => Promise<void>; label: string }> {
+type Opened = {
+  db: Db;
+  label: string;
+  /** Lets go of the database in this process (PGlite: the server opens the directory after). */
+  release: () => Promise<void>;
+  /** Drops what was made: the temp directory, the throwaway database. */
+  close: () => Promise<void>;
+  /** How the app server reaches the same data. */
+  serverEnv: Record<string, string>;
+};
+
+async function openDatabase(): Promise<Opened> {
   if (!ADMIN_URL) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "po-growth-"));
     const handle = await openEmbedded(dir);
-    return { db: handle.db, label: "embedded PGlite", close: async () => (await handle.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+    let open = true;
+    const release = async () => {
+      if (open) await handle.close();
+      open = false;
+    };
+    return { db: handle.db, label: "embedded PGlite", release, serverEnv: { DATA_DIR: dir, DATABASE_URL: "" }, close: async () => (await release(), fs.rmSync(dir, { recursive: true, force: true })) };
   }
   const { default: postgres } = await import("postgres");
   const name = `growth_${randomBytes(4).toString("hex")}`;
@@ -186,20 +252,95 @@ async function openDatabase(): Promise<{ db: Db; close: () => Promise<void>; lab
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const handle = await openPostgres(url.toString());
+  let open = true;
+  const release = async () => {
+    if (open) await handle.close();
+    open = false;
+  };
   return {
     db: handle.db,
     label: `PostgreSQL (throwaway database ${name})`,
+    release,
+    serverEnv: { DATABASE_URL: url.toString() },
     close: async () => {
-      await handle.close();
+      await release();
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     },
   };
 }
 
+/** Resident memory of the server's process group (npx, tsx, node), in MiB. */
+function groupRssMb(pid: number): number {
+  try {
+    const out = execFileSync("ps", ["-o", "rss=", "-g", String(pid)]).toString();
+    return out.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+type ExportFigures = { rows: number; megabytes: number; seconds: number; rowsPerSecond: number; rssBeforeMb: number; rssPeakMb: number; rssAfterMb: number };
+
+/**
+ * The CSV export through the real route: the production server (server.ts, needs `next build`)
+ * on the grown database, `GET /api/commerce/{payment,payout}-invoices` with `Accept: text/csv`
+ * (every invoice of the merchant, both modes), read as it streams; the server's RSS sampled every
+ * 100 ms. GROWTH_EXPORT=0 skips it.
+ */
+async function measureExport(opened: Opened, ctx: GrowthContext, heapMb?: number): Promise<ExportFigures> {
+  await opened.release();
+  const port = Number(process.env.GROWTH_EXPORT_PORT ?? 3542);
+  const heap: Record<string, string> = heapMb ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=${heapMb}`.trim() } : {};
+  const server = await startAppServer({ port, env: { ...opened.serverEnv, MIGRATE_ON_START: "on", ...heap }, startTimeoutMs: 300_000 });
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    // Warm the route once (first compile of the module, the key cache), then settle.
+    await (await fetch(`${origin}/api/commerce/payout-invoices?filter[status]=refunding`, { headers: { authorization: `Bearer ${ctx.apiKey}`, accept: "text/csv" } })).text();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const rssBeforeMb = groupRssMb(server.pid!);
+    let rssPeakMb = rssBeforeMb;
+    const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, groupRssMb(server.pid!))), 100);
+    let rows = 0;
+    let bytes = 0;
+    const started = performance.now();
+    try {
+      for (const direction of ["payment", "payout"]) {
+        const response = await fetch(`${origin}/api/commerce/${direction}-invoices`, { headers: { authorization: `Bearer ${ctx.apiKey}`, accept: "text/csv" } });
+        if (response.status !== 200 || !response.body) throw new Error(`export answered ${response.status}`);
+        const reader = response.body.getReader();
+        let lines = -1; // the header line
+        let lastByte = 0;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          bytes += value.byteLength;
+          for (let i = 0; i < value.length; i++) {
+            if (value[i] === 0x0a && (i > 0 ? value[i - 1] : lastByte) === 0x0d) lines++;
+          }
+          lastByte = value[value.length - 1]!;
+          if (Math.floor((rows + lines) / 10_000) !== Math.floor((rows + lines - value.length) / 10_000)) process.stderr.write(`\rexport: ${rows + lines} rows`);
+        }
+        rows += lines;
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    process.stderr.write("\n");
+    const rssAfterMb = groupRssMb(server.pid!);
+    return { rows, megabytes: bytes / 2 ** 20, seconds, rowsPerSecond: rows / seconds, rssBeforeMb, rssPeakMb, rssAfterMb };
+  } finally {
+    await stopAppServer(server);
+  }
+}
+
 async function main() {
-  const { db, close, label } = await openDatabase();
+  const opened = await openDatabase();
+  const { db, close, label } = opened;
   const results: { size: number; seedSeconds: number; figures: Figures }[] = [];
+  let exported: ExportFigures | undefined;
+  let exportedCapped: ExportFigures | undefined;
   try {
     const ctx = await setUpGrowth(db);
     for (const size of SIZES) {
@@ -223,6 +364,17 @@ async function main() {
         release();
       }
     }
+    if (process.env.GROWTH_EXPORT !== "0") {
+      const release = await holdLock(process.env.GROWTH_LOCK);
+      try {
+        exported = await measureExport(opened, ctx);
+        process.stderr.write(`export: ${JSON.stringify(exported)}\n`);
+        // Again with the server's JavaScript heap capped: it completes only if the rows are not held.
+        exportedCapped = await measureExport(opened, ctx, CAPPED_HEAP_MB);
+      } finally {
+        release();
+      }
+    }
   } finally {
     await close();
   }
@@ -239,6 +391,21 @@ async function main() {
       ["create", "get", "apiList", "dashTest", "dashLive"].map((key) => `${key} ${(last[key]! / first[key]!).toFixed(2)}`).join(", ") +
       `; dashboard list at the largest size ${Math.max(last.dashTest!, last.dashLive!).toFixed(1)} ms (budget 200 ms)`,
   );
+  const slowestSearch = Math.max(...SEARCHES.filter(([key]) => key !== "searchNameBroad").map(([key]) => last[key]!));
+  console.log(`search at the largest size: slowest kind ${slowestSearch.toFixed(1)} ms (target 100 ms); a name prefix shared by 1 in 20 customers ${last.searchNameBroad!.toFixed(1)} ms`);
+  if (exported) {
+    console.log(
+      `CSV export over HTTP (Accept: text/csv, payments then payouts, every invoice of the merchant): ${exported.rows} rows, ` +
+        `${exported.megabytes.toFixed(0)} MB in ${exported.seconds.toFixed(1)} s = ${exported.rowsPerSecond.toFixed(0)} rows/s; ` +
+        `server RSS ${exported.rssBeforeMb.toFixed(0)} MB before, peak ${exported.rssPeakMb.toFixed(0)} MB during (+${(exported.rssPeakMb - exported.rssBeforeMb).toFixed(0)} MB), ${exported.rssAfterMb.toFixed(0)} MB after`,
+    );
+  }
+  if (exportedCapped) {
+    console.log(
+      `the same with the server's heap capped at ${CAPPED_HEAP_MB} MiB: ${exportedCapped.rows} rows in ${exportedCapped.seconds.toFixed(1)} s = ${exportedCapped.rowsPerSecond.toFixed(0)} rows/s; ` +
+        `RSS ${exportedCapped.rssBeforeMb.toFixed(0)} MB before, peak ${exportedCapped.rssPeakMb.toFixed(0)} MB (+${(exportedCapped.rssPeakMb - exportedCapped.rssBeforeMb).toFixed(0)} MB)`,
+    );
+  }
 }
 
 await main();

@@ -38,7 +38,13 @@ export function startAppServer({ port, env, cwd, startTimeoutMs = 120_000 }: App
       try {
         if ((await fetch(`${origin}/sign-in`)).ok) return resolve(child);
       } catch {}
-      if (Date.now() > deadline) return reject(new Error("server did not start"));
+      if (Date.now() > deadline) {
+        // Not left running: a later bench would find its port taken, or talk to it instead of its own.
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {}
+        return reject(new Error("server did not start"));
+      }
       setTimeout(poll, 300);
     };
     child.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
@@ -53,7 +59,12 @@ export function stopAppServer(child: ChildProcess): Promise<void> {
     if (child.exitCode !== null) return resolve();
     child.on("exit", () => resolve());
     process.kill(-child.pid!, "SIGTERM");
-    setTimeout(() => child.exitCode === null && process.kill(-child.pid!, "SIGKILL"), 10_000).unref();
+    setTimeout(() => {
+      // The group may be gone already while the npx parent's exit is not yet seen.
+      try {
+        if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+      } catch {}
+    }, 10_000).unref();
   });
 }
 

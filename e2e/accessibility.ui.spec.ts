@@ -70,6 +70,8 @@ const DASHBOARD_PAGES: readonly [string, (owner: Owner) => string][] = [
   ["/connections/[id]", (owner) => `/connections/${owner.connectionId}`],
   ["/routing", () => "/routing"],
   ["/invoices", () => "/invoices"],
+  // The header's search lands here: the list with its search summary (and the search box on every page).
+  ["/invoices?q=", () => "/invoices?q=no-such-invoice"],
   ["/invoices/new", () => "/invoices/new"],
   ["/invoices/[id]", (owner) => `/invoices/${owner.invoiceId}`],
   ["/api-keys", () => "/api-keys"],

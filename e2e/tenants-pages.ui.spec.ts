@@ -135,6 +135,21 @@ test("merchant A sees the not-found page for merchant B's ids, and A's support m
       });
     }
   }
+  // The header's search and the list's export take B's keys as text, not as a path: A finds none of B's invoices.
+  for (const q of [B.reference, B.invoiceId]) {
+    await test.step(`search and export: merchant A's owner searching merchant B's ${q === B.reference ? "reference" : "invoice id"} → no invoice`, async () => {
+      await pageB.goto(`/invoices?q=${encodeURIComponent(q)}`);
+      await expect(pageB).toHaveURL(new RegExp(`/invoices/${B.invoiceId}$`));
+      const seen = await open(pageA, `/invoices?q=${encodeURIComponent(q)}`, "No invoices match these filters");
+      // The page repeats what was searched for, and nothing else of B's.
+      for (const marker of markersOf(B).filter((marker) => marker !== q)) expect(seen).not.toContain(marker);
+      await expect(pageA.getByTestId("invoice-row")).toHaveCount(0);
+      const csv = await pageA.request.get(`/api/dashboard/invoices/export?q=${encodeURIComponent(q)}`);
+      expect(csv.status()).toBe(200);
+      expect((await csv.text()).trim().split("\r\n")).toHaveLength(1);
+      cases += 1;
+    });
+  }
   test.info().annotations.push({ type: "cases", description: String(cases) });
   await Promise.all([contextA.close(), contextB.close(), contextSupport.close()]);
 });

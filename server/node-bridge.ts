@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_BODY_BYTES, rememberBufferedBody } from "@/lib/api/request";
-import { responseTextOf } from "@/lib/api/responses";
+import { isStreamedResponse, responseTextOf } from "@/lib/api/responses";
 
 /**
  * node:http ⇄ Web Request/Response for the lean API path. The body is buffered up to one byte
@@ -76,8 +76,48 @@ export async function sendWebResponse(response: Response, res: ServerResponse): 
   });
   // An answer made by jsonApi is written from its JSON text; any other is read from its body.
   const text = responseTextOf(response);
+  if (text === undefined && response.body && isStreamedResponse(response)) return streamBody(response.body, response.status, headers, res);
   const body = text !== undefined ? Buffer.from(text) : response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.byteLength);
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/**
+ * A body of unknown length (the CSV export) goes out chunk by chunk as it is made, waiting for the
+ * socket to drain, so the process holds one chunk rather than the whole answer; a client that goes
+ * away cancels the stream, which stops reading the database.
+ */
+async function streamBody(body: ReadableStream<Uint8Array>, status: number, headers: Record<string, string | string[]>, res: ServerResponse): Promise<void> {
+  res.writeHead(status, headers);
+  const reader = body.getReader();
+  const gone = () => void reader.cancel().catch(() => {});
+  res.once("close", gone);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await drained(res);
+      if (res.destroyed) return;
+    }
+    res.end();
+  } catch {
+    // The stream failed after the headers went: end the connection so the client sees it cut short.
+    res.destroy();
+  } finally {
+    res.off("close", gone);
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }

@@ -5,7 +5,8 @@ import { Toaster } from "@/components/feedback/toaster";
 import { signOutAction } from "@/lib/actions/auth";
 import { MFA_ENROLMENT_PATH, requirePageViewer } from "@/lib/auth/viewer";
 import { mustEnrolMfa } from "@/lib/identity/membership";
-import { navigationFor } from "@/lib/auth/permissions";
+import { maySee, navigationFor } from "@/lib/auth/permissions";
+import { SearchBox } from "@/components/shell/search-box";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -37,6 +38,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <Sidebar items={items} footer={footer} />
       <div className="min-w-0 flex-1">
         <ViewModeBar mode={mode} />
+        {!mustEnrolMfa(viewer) && maySee("/invoices", viewer.user.role) ? (
+          <div className="border-b border-slate-200 bg-white px-4 py-2 md:px-8">
+            <SearchBox />
+          </div>
+        ) : null}
         <main id="main" className="px-4 py-6 md:px-8">
           {children}
         </main>

@@ -42,6 +42,8 @@ export function InvoiceFilters({ filters }: { filters: DashboardInvoiceFilters }
           __html: `<style>#${INVOICE_FILTERS_PANEL_ID}{display:block!important}[aria-controls="${INVOICE_FILTERS_PANEL_ID}"]{display:none!important}</style>`,
         }}
       />
+      {/* Filters narrow a search rather than replace it (the header's search box sets q). */}
+      {filters.q ? <input type="hidden" name="q" value={filters.q} /> : null}
       <div>
         <label htmlFor="filter-type" className="label">Type</label>
         <select id="filter-type" name="type" defaultValue={filters.type ?? ""} className={control}>

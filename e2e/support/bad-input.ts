@@ -101,6 +101,9 @@ const mediaTypes = [
   "application/*",
   "application/vnd.api+json, application/vnd.api+json; ext=x",
   "application/vnd.api+json; q=0",
+  // The invoice lists' CSV (lib/invoices/export): the same query parameters, read and refused alike.
+  "text/csv",
+  "text/csv, application/vnd.api+json; q=0.5",
   "",
 ];
 

@@ -9,6 +9,8 @@ import { invoiceCollectionPath, toInvoiceResource } from "./invoice-resource";
 import { noRouteDetail } from "../invoices/create/routing";
 import type { CreateInvoiceResult } from "../invoices/create/create-invoice";
 import type { InvoiceRow } from "@/lib/invoices/store";
+import { csvResponse, exportFileName, invoiceCsvStream } from "../invoices/export/invoice-csv";
+import { parseMediaType } from "./negotiation";
 
 /**
  * Maps the invoice module's typed results to JSON:API answers, so route handlers stay one call
@@ -80,6 +82,37 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
 export function invoiceResponse(row: InvoiceRow | undefined, direction: InvoiceDirection, id: string, baseUrl: string): Response {
   if (!row) throw new ApiError(404, "not_found", "Not found", `No ${direction} invoice ${id} exists for this merchant`);
   return jsonApi({ data: toInvoiceResource(row, { baseUrl }) });
+}
+
+/**
+ * Whether the client asks for the list as CSV: `text/csv` in Accept, weighted at least as high as
+ * any JSON type it names (a wildcard alone keeps JSON:API, the default).
+ */
+export function acceptsCsv(request: Request): boolean {
+  const header = request.headers.get("accept");
+  if (!header) return false;
+  let csv = 0;
+  let json = 0;
+  for (const part of header.split(",")) {
+    const media = parseMediaType(part);
+    const weight = Number(media.parameters.find((parameter) => parameter.name === "q")?.value ?? 1);
+    const q = Number.isFinite(weight) ? weight : 0;
+    if (media.type === "text/csv") csv = Math.max(csv, q);
+    else if (media.type.endsWith("json")) json = Math.max(json, q);
+  }
+  return csv > 0 && csv >= json;
+}
+
+/**
+ * The same list as CSV (`Accept: text/csv`): the same query parameters, read and refused alike,
+ * but every invoice the filters select, streamed in batches from page[after] if given; page[size]
+ * does not cut it.
+ */
+export function invoiceCsvListResponse(db: Db, merchantId: string, direction: InvoiceDirection, request: Request, keyMode?: Mode): Response {
+  const filter = readApiListQuery(new URL(request.url).searchParams, direction);
+  if (!filter.ok) throw new ApiValidationError(filter.problems, { status: 400, source: "parameter" });
+  // A key exports the invoices of its own mode only, as it lists them.
+  return csvResponse(invoiceCsvStream(db, merchantId, keyMode ? { ...filter.value, mode: keyMode } : filter.value), exportFileName(`${direction}s`));
 }
 
 export async function invoiceListResponse(db: Db, merchantId: string, direction: InvoiceDirection, request: Request, keyMode?: Mode): Promise<Response> {

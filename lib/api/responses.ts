@@ -33,6 +33,18 @@ export function responseTextOf(response: Response): string | undefined {
   return response.bodyUsed ? undefined : bodyTexts.get(response);
 }
 
+/** Answers whose body is made while it is sent (the CSV export): the lean path streams them instead of reading them whole first. */
+const streamedBodies = new WeakSet<Response>();
+
+export function streamedResponse(response: Response): Response {
+  streamedBodies.add(response);
+  return response;
+}
+
+export function isStreamedResponse(response: Response): boolean {
+  return streamedBodies.has(response) && !response.bodyUsed;
+}
+
 export function rememberResponseText(response: Response, text: string): Response {
   bodyTexts.set(response, text);
   return response;

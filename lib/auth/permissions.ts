@@ -30,3 +30,8 @@ export function navigationFor(role: Role): { href: string; label: string }[] {
 export function homeFor(_role: Role): string {
   return "/home";
 }
+
+/** Whether the role may see a dashboard section (and what its routes hand out, such as the invoice export). */
+export function maySee(href: (typeof SECTIONS)[number]["href"], role: Role): boolean {
+  return SECTIONS.some((section) => section.href === href && (section.roles as readonly Role[]).includes(role));
+}

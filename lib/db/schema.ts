@@ -304,6 +304,11 @@ export const invoices = pgTable(
     serviceFields: jsonb("service_fields").$type<unknown[]>(),
     /** First six and last four digits at most; the full number is never stored. */
     cardNumberMasked: text("card_number_masked"),
+    /**
+     * The card's last four digits, for search: a payout's from its destination card at creation,
+     * a payment's from the card the hosted page paid with (set when the payment request takes it).
+     */
+    cardLastFour: text("card_last_four"),
     requestId: text("request_id"),
     /** When an unpaid invoice expires: created_at + its lifetime (attribute `lifetime`, else the merchant's setting). */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 })
@@ -339,6 +344,21 @@ export const invoices = pgTable(
      * by expires_at, so finding the overdue ones reads those rows alone at any table size, and a
      * settled invoice leaves the index.
      */
+    /**
+     * Search (lib/invoices/read/search.ts): each kind of key is one index probe within the merchant
+     * and mode, already newest first where a key can match many invoices (e-mail, last four), so a
+     * page of results stops after pageSize + 1 rows. The expressions must match the queries'.
+     */
+    index("invoices_search_email_idx")
+      .on(t.merchantId, t.testMode, sql`lower(btrim(${t.resolvedCustomer} ->> 'email'))`, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`(${t.resolvedCustomer} ->> 'email') is not null`),
+    /** Name prefixes: text_pattern_ops so `LIKE 'ada%'` is a range under any collation. */
+    index("invoices_search_name_idx")
+      .on(t.merchantId, t.testMode, sql`lower(btrim(${t.resolvedCustomer} ->> 'name')) text_pattern_ops`)
+      .where(sql`(${t.resolvedCustomer} ->> 'name') is not null`),
+    index("invoices_search_last_four_idx")
+      .on(t.merchantId, t.testMode, t.cardLastFour, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.cardLastFour} is not null`),
     index("invoices_expiry_idx")
       .on(t.expiresAt)
       .where(sql.raw(`status in (${EXPIRABLE_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
@@ -396,6 +416,8 @@ export const invoiceAttempts = pgTable(
   (t) => [
     uniqueIndex("invoice_attempts_seq_unique").on(t.invoiceId, t.seq),
     uniqueIndex("invoice_attempts_idempotency_unique").on(t.idempotencyKey),
+    /** Search by the provider's payment id (lib/invoices/read/search.ts). */
+    index("invoice_attempts_provider_reference_idx").on(t.providerReference).where(sql`${t.providerReference} is not null`),
   ],
 );
 

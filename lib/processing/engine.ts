@@ -11,6 +11,7 @@ import { applyAttemptOutcome } from "./apply-outcome";
 import { queryAttemptStatus } from "./run-attempt";
 import { ProblemsError } from "@/lib/errors";
 import { cardFactsOf } from "@/lib/routing/bin";
+import { cardLastFour } from "@/lib/invoices/contract/card";
 
 export type { PayResult } from "./request";
 
@@ -61,6 +62,7 @@ export async function payWithCard(db: Db, invoiceId: string, card: CardInput): P
     direction: "payment",
     secrets: cardSecrets(card),
     cardFacts: cardFactsOf(card.number),
+    cardLastFour: cardLastFour(card.number),
     call: async (adapter, context, attempt) => adapter.createPayment(context, paymentInstruction((await readInvoice(db, invoiceId))!, attempt.id, card)),
   });
 }

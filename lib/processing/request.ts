@@ -1,5 +1,7 @@
 import "server-only";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { invoices } from "@/lib/db/schema";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { IllegalTransitionError } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
@@ -38,6 +40,8 @@ export type PaymentRequest = {
   afterConnectionId?: string;
   /** The card's brand and issuing country, when this request carries a card: routing may decide again (route-at-pay.ts). */
   cardFacts?: CardFacts | null;
+  /** The paying card's last four digits, recorded on the invoice once taken, so search finds it by them. */
+  cardLastFour?: string | null;
 };
 
 /** Attempts down the targets until one is not a soft failure or the attempts limit is reached. */
@@ -74,6 +78,7 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
     throw error;
   }
   if (request.cardFacts !== undefined) taken = await routeAgainAtPay(db, taken, request.cardFacts);
+  if (request.cardLastFour) await db.update(invoices).set({ cardLastFour: request.cardLastFour }).where(eq(invoices.id, invoiceId));
   let last: ProviderOutcome;
   try {
     last = await attemptDownTheTargets(db, taken, request);

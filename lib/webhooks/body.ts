@@ -67,6 +67,7 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     gatewayOptions: null,
     serviceFields: null,
     cardNumberMasked: null,
+    cardLastFour: null,
     requestId: null,
     expiresAt: new Date(at.getTime() + 30 * 60_000),
     createdAt: at,

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/request";
-import { jsonApi } from "@/lib/api/responses";
+import { jsonApi, streamedResponse } from "@/lib/api/responses";
 import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 
 /**
@@ -55,5 +55,66 @@ describe("the lean path's bodies", () => {
     const url = await serve(async (request) => new Response(`echo:${await request.text()}`, { status: 200, headers: { "content-type": "text/plain" } }));
     const answer = await post(url, '{"a":1}');
     expect(await answer.text()).toBe('echo:{"a":1}');
+  });
+});
+
+describe("the lean path's streamed answers (the CSV export)", () => {
+  it("writes a streamed body chunk by chunk as it is made, without a length, and stops reading it when the client goes away", async () => {
+    let pulled = 0;
+    let canceled = false;
+    const url = await serve(async () =>
+      streamedResponse(
+        new Response(
+          new ReadableStream<Uint8Array>(
+            {
+              pull(controller) {
+                pulled += 1;
+                controller.enqueue(new TextEncoder().encode(`${"x".repeat(64 * 1024)}\n`));
+                if (pulled === 4) controller.close();
+              },
+              cancel() {
+                canceled = true;
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+          { headers: { "content-type": "text/csv" } },
+        ),
+      ),
+    );
+    const answer = await fetch(url);
+    expect(answer.headers.get("content-length")).toBeNull();
+    expect(answer.headers.get("transfer-encoding")).toBe("chunked");
+    expect((await answer.text()).length).toBe(4 * (64 * 1024 + 1));
+    expect(pulled).toBe(4);
+
+    // An endless body: the client reads a little and aborts; the server stops pulling.
+    pulled = 0;
+    const endless = await serve(async () =>
+      streamedResponse(
+        new Response(
+          new ReadableStream<Uint8Array>(
+            {
+              pull(controller) {
+                pulled += 1;
+                controller.enqueue(new Uint8Array(64 * 1024));
+              },
+              cancel() {
+                canceled = true;
+              },
+            },
+            { highWaterMark: 0 },
+          ),
+        ),
+      ),
+    );
+    const abort = new AbortController();
+    const reader = (await fetch(endless, { signal: abort.signal })).body!.getReader();
+    await reader.read();
+    abort.abort();
+    await expect.poll(() => canceled, { timeout: 5_000 }).toBe(true);
+    const after = pulled;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pulled).toBe(after);
   });
 });

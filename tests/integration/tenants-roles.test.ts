@@ -24,6 +24,8 @@ import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route
 import * as connectionRoute from "@/app/api/connections/[id]/route";
 import * as connectionCollectionRoute from "@/app/api/connections/route";
 import * as dashboardInvoiceRoute from "@/app/api/dashboard/invoices/[id]/route";
+import * as dashboardExportRoute from "@/app/api/dashboard/invoices/export/route";
+import * as paymentCollectionRoute from "@/app/api/commerce/payment-invoices/route";
 import * as routingOrderRoute from "@/app/api/routing/[id]/route";
 import { renameBusinessAction } from "@/lib/actions/account";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/lib/actions/api-keys";
@@ -396,6 +398,49 @@ const bodyProbes: Probe[] = [
   },
 ];
 
+/**
+ * Search and export name another merchant's invoices by their keys, not by a path id: merchant A
+ * searching for merchant B's id, references or B's card's last four (both merchants' cards end in
+ * 4242) gets A's own invoices or none, in the dashboard's export (the search box's query, as CSV)
+ * and the API's CSV list.
+ */
+const searchProbes: Probe[] = [
+  ...(["payment id", "payment reference", "payout reference", "last four"] as const).map(
+    (key): Probe => ({
+      name: `GET /api/dashboard/invoices/export?q=<merchant B's ${key}> as merchant A's owner → 200 with none of B's invoices`,
+      run: async () => {
+        const q = (w: TenantWorld) =>
+          key === "payment id" ? w.paymentId : key === "last four" ? "4242" : key === "payment reference" ? w.paymentReference : w.payoutReference;
+        const route: RouteCase = { handler: handler(dashboardExportRoute.GET), auth: "session", params: () => ({}), query: `?q=${encodeURIComponent(q(B))}` };
+        const answer = await probe(() => B, () => callRoute(route, B, { userId: A.ownerId }, "GET"), (a) => a.text);
+        expect(answer.status).toBe(200);
+        expect(answer.text).toMatch(/^id,type,status,/);
+        for (const id of [B.paymentId, B.payoutId, B.cancelablePayoutId]) expect(answer.text).not.toContain(id);
+        // The same search finds A's own invoices: a real search, not a broken one.
+        const own = await callRoute({ ...route, query: `?q=${encodeURIComponent(q(A))}` }, A, { userId: A.ownerId }, "GET");
+        expect(own.text).toContain(key === "payout reference" ? A.payoutId : A.paymentId);
+      },
+    }),
+  ),
+  {
+    name: "GET /api/commerce/payment-invoices with Accept: text/csv and filter[reference_id]=<merchant B's reference>, with merchant A's key → 200, no row",
+    run: async () => {
+      const route: RouteCase = { handler: handler(paymentCollectionRoute.GET), auth: "key", params: () => ({}), query: `?filter[reference_id]=${encodeURIComponent(B.paymentReference)}` };
+      const answer = await probe(
+        () => B,
+        async () => {
+          session.userId = undefined;
+          const request = new Request(`http://test/tenant-probe${route.query}`, { headers: { authorization: `Bearer ${A.key}`, accept: "text/csv" } });
+          return answerOf(await route.handler(request, { params: Promise.resolve({}) }));
+        },
+        (a) => a.text,
+      );
+      expect(answer.status).toBe(200);
+      expect(answer.text.trim().split("\r\n")).toHaveLength(1);
+    },
+  },
+];
+
 // ---------------------------------------------------------------------------------------------
 // Server actions
 // ---------------------------------------------------------------------------------------------
@@ -696,6 +741,10 @@ describe("methods a route does not serve answer 405 (or OPTIONS 204) whoever ask
 
 describe("ids in request bodies", () => {
   it.each(bodyProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
+describe("search and export find only the merchant's own invoices", () => {
+  it.each(searchProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
 });
 
 describe("server actions refuse other merchants' ids and the support role where owners only may act", () => {

@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { ExportButton } from "@/components/invoices/export-button";
+import { invoiceSearch } from "@/components/invoices/invoice-client";
 import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";
 import { activeFilterCount, INVOICE_FILTERS_PANEL_ID, InvoiceFilters } from "@/components/invoices/invoice-filters";
 import { InvoiceList } from "@/components/invoices/invoice-list";
@@ -14,6 +17,7 @@ import { readDashboardListQuery } from "@/lib/invoices/read/filters";
 export const metadata: Metadata = { title: "Invoices" };
 
 const FILTER_LABELS: Record<string, string> = {
+  q: "search",
   type: "type",
   status: "status",
   provider: "provider",
@@ -30,13 +34,32 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
   const viewMode = await getViewMode();
   const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode });
   const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filter);
+  // A search that names one invoice exactly (its id, or the reference of the only invoice that has it) opens it.
+  const only = page.invoices.length === 1 && !page.nextCursor && !after ? page.invoices[0] : undefined;
+  if (filters.q && only && (only.id === filters.q || only.referenceId === filters.q) && Object.keys(filters).length === 1) {
+    redirect(`/invoices/${only.id}`);
+  }
   return (
     <>
       <PageHeader
         title="Invoices"
         description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
-        actions={<Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>}
+        actions={
+          <div className="flex flex-wrap items-start gap-3">
+            <ExportButton filters={filters} />
+            <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
+          </div>
+        }
       />
+      {filters.q ? (
+        <p className="mb-4 text-sm text-slate-700" data-testid="search-summary">
+          Invoices matching <span className="font-mono font-semibold">{filters.q}</span> by id, reference, provider reference, customer e-mail or
+          name, or card last four.{" "}
+          <Link href={`/invoices?${invoiceSearch({ ...filters, q: undefined })}`} className="text-brand-700 underline">
+            Clear search
+          </Link>
+        </p>
+      ) : null}
       <FiltersDisclosure activeCount={activeFilterCount(filters)} panelId={INVOICE_FILTERS_PANEL_ID}>
         <InvoiceFilters filters={filters} />
       </FiltersDisclosure>

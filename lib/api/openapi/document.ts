@@ -14,6 +14,7 @@ import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
 import { PAYOUT_IN_PROGRESS_CENTS } from "@/lib/sandbox/cards";
 import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "@/lib/invoices/contract/schemas";
 import { listServices, type InvoiceDirection } from "@/lib/providers";
+import { INVOICE_CSV_COLUMNS } from "@/lib/invoices/export/invoice-csv";
 import { getProvider } from "@/lib/providers/lookup";
 import { listTemplates, templateEnvelope } from "@/lib/composer/templates";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
@@ -193,9 +194,22 @@ function listOperation(kind: "payment" | "payout"): Json {
   return {
     operationId: `list${kind === "payment" ? "Payment" : "Payout"}Invoices`,
     summary: `List ${kind} invoices, newest first`,
+    description:
+      "One page as JSON:API by default. With `Accept: text/csv` the same filters answer CSV instead (RFC 4180, CRLF lines, a header " +
+      "line first): every invoice they select, not one page (page[size] does not cut it; page[after] starts after that invoice), " +
+      "streamed newest first, as an attachment. Columns: " +
+      `${INVOICE_CSV_COLUMNS.map((column) => column.header).join(", ")}. Amounts are exact decimals in the currency's minor units; ` +
+      "a text cell starting with =, +, -, @, tab or CR gets a leading ' so a spreadsheet does not run it as a formula. " +
+      "Bad parameters answer the same 400 errors as the JSON list.",
     parameters: queryParameters(),
     responses: {
-      "200": { description: "One page", content: { [JSON_API]: { schema: ref("InvoiceList") } } },
+      "200": {
+        description: "One page (JSON:API), or every matching invoice as CSV when Accept asks for text/csv",
+        content: {
+          [JSON_API]: { schema: ref("InvoiceList") },
+          "text/csv": { schema: { type: "string", description: `CSV with the header line ${INVOICE_CSV_COLUMNS.map((column) => column.header).join(",")}` } },
+        },
+      },
       ...errorRefs(["400", "BadRequest"]),
     },
   };

@@ -57,3 +57,14 @@ export function maskCardNumber(digits: string): string {
   const hidden = clean.length - VISIBLE_PREFIX - VISIBLE_SUFFIX;
   return clean.slice(0, VISIBLE_PREFIX) + "*".repeat(hidden) + clean.slice(-VISIBLE_SUFFIX);
 }
+
+/**
+ * The last four digits of a full or masked card number (what search finds an invoice by), or null
+ * when the number is too short to show them (maskCardNumber hides such numbers entirely).
+ */
+export function cardLastFour(number: string): string | null {
+  const clean = stripCardSeparators(number);
+  if (clean.length < VISIBLE_PREFIX + VISIBLE_SUFFIX + 2) return null;
+  const last = clean.slice(-VISIBLE_SUFFIX);
+  return /^\d{4}$/.test(last) ? last : null;
+}

@@ -3,7 +3,7 @@ import type { CustomerSources } from "@/lib/db/schema";
 import { problem, type Problem } from "@/lib/problems";
 import { getKind, type InvoiceDirection } from "@/lib/providers";
 import { parseAmount } from "@/lib/money";
-import { maskCardNumber } from "../contract/card";
+import { maskCardNumber, cardLastFour } from "../contract/card";
 import type { Route } from "./routing";
 import type { InvoiceEnvelope } from "../contract/schemas";
 import type { NewInvoice } from "./store";
@@ -88,6 +88,7 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
       gatewayOptions: payment?.gateway_options ?? null,
       serviceFields: payment?.service_fields ?? null,
       cardNumberMasked: card === undefined ? null : maskCardNumber(card),
+      cardLastFour: card === undefined ? null : cardLastFour(card),
       returnUrl: payment?.return_url ?? null,
       requestId: input.requestId ?? null,
     },

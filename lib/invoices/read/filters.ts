@@ -4,6 +4,7 @@ import { getProvider, MODES, type InvoiceDirection, type Mode } from "@/lib/prov
 import { REFERENCE_ID_MAX } from "../contract/field-schemas";
 import { invoiceListQuerySchema, PAGE_SIZE_MAX } from "../contract/resource-schemas";
 import { INVOICE_STATUSES, type InvoiceStatus } from "../state-machine";
+import { SEARCH_MAX } from "./search";
 import { cursorSchema, decodeCursor, EARLIEST, LATEST } from "./cursor";
 
 /**
@@ -25,6 +26,8 @@ export const invoiceListFilterSchema = z.object({
   mode: z.enum(MODES).optional(),
   /** The API matches a reference exactly; the dashboard's search box also finds its beginning. */
   reference: z.object({ value: z.string().min(1).max(REFERENCE_ID_MAX), match: z.enum(["exact", "prefix"]) }).optional(),
+  /** The search box: any of an invoice's keys (lib/invoices/read/search.ts). */
+  search: z.string().min(1).max(SEARCH_MAX, { error: `must be at most ${SEARCH_MAX} characters` }).optional(),
   /** Inclusive. */
   createdFrom: instant.optional(),
   /** Exclusive. */
@@ -106,6 +109,8 @@ export const DASHBOARD_PAGE_SIZE = 25;
 
 /** The list page's query parameters as accepted, so a filter object is also its query string and the form's values. */
 export type DashboardInvoiceFilters = {
+  /** The search box's text. */
+  q?: string;
   type?: InvoiceDirection;
   status?: InvoiceStatus;
   provider?: string;
@@ -133,6 +138,7 @@ const isDay = (value: string) => DAY.test(value) && startOfDay(value).toISOStrin
 
 /** How each of the page's parameters becomes a filter field; undefined when the text cannot be one. */
 const DASHBOARD_FIELDS: { [K in keyof DashboardInvoiceFilters]-?: (value: string) => Record<string, unknown> | undefined } = {
+  q: (value) => ({ search: value }),
   type: (value) => ({ direction: value }),
   status: (value) => ({ status: value }),
   provider: (value) => ({ provider: value }),

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
 import type { InvoiceDirection } from "@/lib/providers";
 import { encodeCursor } from "./cursor";
+import { searchConditions } from "./search";
 import type { InvoiceListFilter } from "./filters";
 import { selectInvoicesWithConnection, withConnection, type InvoiceWithConnection } from "./invoice-select";
 
@@ -54,23 +55,41 @@ const DIRECTIONS: readonly InvoiceDirection[] = ["payment", "payout"];
  * are merged. A single ORDER BY over all of the merchant's invoices would read and sort every one
  * of them (the dashboard lists both directions), which at a million invoices takes seconds.
  */
-function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions): SQL {
-  const limit = filter.pageSize + 1;
+function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions, limit?: number) {
   const modes = filter.mode ? [filter.mode === "test"] : [false, true];
-  const branches = (filter.direction ? [filter.direction] : DIRECTIONS).flatMap((direction) =>
-    modes.map((testMode) => {
-      const where = and(eq(invoices.merchantId, merchantId), eq(invoices.direction, direction), eq(invoices.testMode, testMode), ...conditions(filter, options));
-      const branch = db.select({ id: invoices.id, createdAt: invoices.createdAt }).from(invoices).$dynamic();
-      if (filter.provider) branch.innerJoin(connections, and(eq(connections.id, invoices.connectionId), eq(connections.merchantId, merchantId)));
-      return branch.where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(limit);
-    }),
-  );
-  if (branches.length === 1) return sql`select "id" from (${branches[0]}) as "page"`;
-  const union = sql.join(branches.map((branch) => sql`(${branch})`), sql` union all `);
-  return sql`select "id" from (${union}) as "page" order by "created_at" desc, "id" desc limit ${limit}`;
+  const branch = (...where: (SQL | undefined)[]) => {
+    const select = db.select({ id: invoices.id, createdAt: invoices.createdAt }).from(invoices).$dynamic();
+    if (filter.provider) select.innerJoin(connections, and(eq(connections.id, invoices.connectionId), eq(connections.merchantId, merchantId)));
+    select.where(and(eq(invoices.merchantId, merchantId), ...where, ...conditions(filter, options)));
+    return limit === undefined ? select : select.orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(limit);
+  };
+  // A search: one branch per kind of key and mode, each an index probe of its own (search.ts);
+  // an invoice found by two keys is one row of the union.
+  const branches = filter.search
+    ? searchConditions(filter.search, filter.direction).flatMap(({ where }) =>
+        modes.map((testMode) => branch(eq(invoices.testMode, testMode), filter.direction ? eq(invoices.direction, filter.direction) : undefined, where)),
+      )
+    : (filter.direction ? [filter.direction] : DIRECTIONS).flatMap((direction) =>
+        modes.map((testMode) => branch(eq(invoices.direction, direction), eq(invoices.testMode, testMode))),
+      );
+  return sql.join(branches.map((branch) => sql`(${branch})`), filter.search ? sql` union ` : sql` union all `);
 }
 
-type ListOptions = {
+/** The ids of one page (pageSize + 1 rows, to tell whether another follows), for reads that pick their own columns (the CSV export). */
+export function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions): SQL {
+  const limit = filter.pageSize + 1;
+  return sql`select "id" from (${branchesOf(db, merchantId, filter, options, limit)}) as "page" order by "created_at" desc, "id" desc limit ${limit}`;
+}
+
+/** How many invoices the filter selects in all (the export's progress); the cursor is ignored. */
+export async function countInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<number> {
+  const options = { codePointOrder: filter.reference?.match === "prefix" && (await sortsByCodePoint(db)) };
+  const result = await db.execute(sql`select count(*)::int as "count" from (${branchesOf(db, merchantId, { ...filter, after: undefined }, options)}) as "selected"`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { count: number }[];
+  return Number(rows[0]?.count ?? 0);
+}
+
+export type ListOptions = {
   /** The database sorts text by code point, so the texts starting with a prefix are one range. */
   codePointOrder: boolean;
 };

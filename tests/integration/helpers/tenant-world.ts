@@ -33,6 +33,9 @@ export type TenantWorld = TeamMerchant & {
   z?: ConnectionView;
   paymentId: string;
   payoutId: string;
+  /** Their reference_ids (search finds invoices by them). */
+  paymentReference: string;
+  payoutReference: string;
   refundId: string;
   cancelablePayoutId: string;
   eventId: string;
@@ -104,6 +107,8 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     z,
     paymentId: payment.id,
     payoutId: payout.id,
+    paymentReference: payment.reference,
+    payoutReference: payout.reference,
     refundId: refund.refund.id,
     cancelablePayoutId: cancelable.id,
     eventId: event.id,

@@ -2,7 +2,7 @@ import { publicBaseUrl } from "@/lib/config";
 import { refuseClientGeneratedId } from "@/lib/api/envelope";
 import { readJsonBody } from "@/lib/api/request";
 import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
-import { createInvoiceResponse, INVOICE_LIST_PARAMETERS, invoiceListResponse } from "@/lib/api/invoice-responses";
+import { createInvoiceResponse, INVOICE_LIST_PARAMETERS, invoiceCsvListResponse, invoiceListResponse, acceptsCsv } from "@/lib/api/invoice-responses";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { startCreatedInvoice } from "@/lib/processing/after-create";
 
@@ -16,4 +16,5 @@ export const POST = withApiKey(async ({ request, merchant, db, requestId, testOn
 
 /** The merchant's payment invoices, newest first, with filters and cursor pagination. */
 export const GET = withApiKey(async ({ request, merchant, db, keyMode }) =>
-  invoiceListResponse(db, merchant.id, "payment", request, keyMode), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });
+  // Accept: text/csv: the same filters as CSV, every page (lib/invoices/export); a key sees its own mode only.
+  acceptsCsv(request) ? invoiceCsvListResponse(db, merchant.id, "payment", request, keyMode) : invoiceListResponse(db, merchant.id, "payment", request, keyMode), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });
