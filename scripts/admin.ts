@@ -3,6 +3,7 @@
  *   npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M]
  *   npm run admin -- seed-demo [--reset]   (a new demo password; sample invoices are added once)
  *   npm run admin -- rotate-credentials-key [--status]   (re-seals vault values under CREDENTIALS_KEY; --status only counts)
+ *   npm run admin -- rebuild-rollups [--merchant ID]   (recomputes the overview's rollups from invoices, attempts and refunds)
  * Works on PGlite when no server holds the data directory, and on PostgreSQL (DATABASE_URL) at any time.
  */
 import { parseArgs } from "node:util";

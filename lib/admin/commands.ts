@@ -7,6 +7,7 @@ import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { stopJobs } from "@/lib/jobs/queue";
 import { rotateCredentialsKeyCommand } from "./rotate-credentials-key";
 import { seedDemo } from "./seed-demo";
+import { rebuildRollups } from "@/lib/analytics/rollups";
 
 type Output = Record<string, unknown>;
 
@@ -32,9 +33,9 @@ export async function createMerchantCommand(db: Db, values: Record<string, strin
 }
 
 const USAGE =
-  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset] | rotate-credentials-key [--status]";
+  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset] | rotate-credentials-key [--status] | rebuild-rollups [--merchant ID]";
 
-const COMMANDS = ["create-merchant", "seed-demo", "rotate-credentials-key"] as const;
+const COMMANDS = ["create-merchant", "seed-demo", "rotate-credentials-key", "rebuild-rollups"] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** Which options each command takes; any other option is refused with the command named. */
@@ -42,6 +43,7 @@ const OPTIONS_OF: Record<Command, readonly string[]> = {
   "create-merchant": ["email", "password", "commerce-account", "name", "merchant-name"],
   "seed-demo": ["reset"],
   "rotate-credentials-key": ["status"],
+  "rebuild-rollups": ["merchant"],
 };
 
 export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Promise<Output> {
@@ -56,6 +58,7 @@ export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Pro
       "merchant-name": { type: "string" },
       reset: { type: "boolean" },
       status: { type: "boolean" },
+      merchant: { type: "string" },
     },
     strict: true,
   });
@@ -67,7 +70,12 @@ export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Pro
   if (extra) throw new Error(`--${extra} is not an option of ${chosen}. ${USAGE}`);
   const db = await getDb();
   try {
-    const { reset: _reset, status: _status, ...fields } = values;
+    const { reset: _reset, status: _status, merchant: _merchant, ...fields } = values;
+    if (chosen === "rebuild-rollups") {
+      const started = performance.now();
+      const result = await rebuildRollups(db, { merchantId: values.merchant });
+      return { ...result, seconds: Math.round((performance.now() - started) / 100) / 10 };
+    }
     if (chosen === "rotate-credentials-key") return await rotateCredentialsKeyCommand(db, { statusOnly: values.status === true });
     return chosen === "create-merchant" ? await createMerchantCommand(db, fields) : await seedDemo(db, { reset: values.reset === true });
   } finally {

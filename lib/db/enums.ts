@@ -88,3 +88,7 @@ export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
 /** A merchant event's delivery: waiting (or retrying), delivered, given up after 24 hours, or no URL set. */
 export const WEBHOOK_DELIVERY_STATES = ["pending", "delivered", "failed", "no_endpoint"] as const;
 export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
+
+/** A connection's health from its recent attempts (lib/analytics/health.ts says the rule). */
+export const CONNECTION_HEALTHS = ["healthy", "degraded", "failing"] as const;
+export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
