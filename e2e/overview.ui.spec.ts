@@ -182,5 +182,5 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   }
   await expect(page.getByLabel("From (custom)")).toHaveAttribute("aria-invalid", "true");
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: `${SHOTS}/overview-bad-period-1280.png` });
+  await page.getByRole("form", { name: "Overview period" }).screenshot({ path: `${SHOTS}/overview-bad-period-1280.png` });
 });

@@ -74,7 +74,7 @@ export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
 function Totals({ overview }: { overview: Overview }) {
   if (overview.totals.length === 0) return <p className="text-sm text-slate-600">Nothing processed in this period.</p>;
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Processed volume table (scrolls sideways on narrow screens)">
       <table className="w-full text-left text-sm" data-testid="overview-totals">
         <caption className="sr-only">Processed volume per currency</caption>
         <thead className="text-slate-600">
@@ -90,19 +90,19 @@ function Totals({ overview }: { overview: Overview }) {
           {overview.totals.map((row) => (
             <tr key={row.currency} className="border-t border-slate-100 align-top">
               <th scope="row" className="py-2 pr-3 font-mono font-medium">{row.currency}</th>
-              <td className="py-2 pr-3 text-right tabular-nums">
+              <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
                 {formatMoney(row.payments.minor, row.currency)}
                 <span className="block text-xs text-slate-600">{count.format(row.payments.count)} processed</span>
               </td>
-              <td className="py-2 pr-3 text-right tabular-nums">
+              <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
                 {formatMoney(row.payouts.minor, row.currency)}
                 <span className="block text-xs text-slate-600">{count.format(row.payouts.count)} processed</span>
               </td>
-              <td className="py-2 pr-3 text-right tabular-nums">
+              <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
                 {formatMoney(row.refunds.minor, row.currency)}
                 <span className="block text-xs text-slate-600">{count.format(row.refunds.count)} succeeded</span>
               </td>
-              <td className="py-2 text-right font-semibold tabular-nums">{formatMoney(row.netMinor, row.currency)}</td>
+              <td className="py-2 text-right font-semibold tabular-nums whitespace-nowrap">{formatMoney(row.netMinor, row.currency)}</td>
             </tr>
           ))}
         </tbody>
@@ -131,7 +131,7 @@ function TrendChart({ trend, granularity }: { trend: TrendPoint[]; granularity: 
     const x = (i + 0.5) * slot;
     const y = yOf(point.rate);
     // A lone point still shows: a short level stroke across its slot.
-    current.push(`${(x - slot * 0.3).toFixed(1)},${y.toFixed(1)}`, `${(x + slot * 0.3).toFixed(1)},${y.toFixed(1)}`);
+    current.push(`${(x - slot * 0.45).toFixed(1)},${y.toFixed(1)}`, `${(x + slot * 0.45).toFixed(1)},${y.toFixed(1)}`);
   });
   if (current.length) segments.push(current);
   const settled = trend.filter((p) => p.rate !== null);
@@ -156,10 +156,10 @@ function TrendChart({ trend, granularity }: { trend: TrendPoint[]; granularity: 
             const total = point.processed + point.failed;
             if (total === 0) return null;
             const h = (total / maxSettled) * (height - 12);
-            return <rect key={i} x={i * slot + slot * 0.15} width={slot * 0.7} y={height - h} height={h} fill="#cbd5e1" />;
+            return <rect key={i} x={i * slot + slot * 0.15} width={slot * 0.7} y={height - h} height={h} fill="#e2e8f0" />;
           })}
           {segments.map((points, i) => (
-            <polyline key={i} points={points.join(" ")} fill="none" stroke="#047857" strokeWidth="2.5" strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
+            <polyline key={i} points={points.join(" ")} fill="none" stroke="#047857" strokeWidth="3" strokeLinejoin="round" vectorEffect="non-scaling-stroke" />
           ))}
         </svg>
       </div>
@@ -173,7 +173,7 @@ function TrendChart({ trend, granularity }: { trend: TrendPoint[]; granularity: 
       </figcaption>
       <details className="mt-2" data-testid="trend-table">
         <summary className="cursor-pointer text-sm font-medium text-brand-700">Show the trend as a table</summary>
-        <div className="mt-2 max-h-80 overflow-auto">
+        <div className="mt-2 max-h-80 overflow-auto" tabIndex={0} role="region" aria-label="Trend table (scrolls)">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Success rate per {granularity}</caption>
             <thead className="text-slate-600">
@@ -251,7 +251,7 @@ function DeclinesChart({ declines }: { declines: DeclineReason[] }) {
 function ConnectionsTable({ overview }: { overview: Overview }) {
   if (overview.connections.length === 0) return <p className="text-sm text-slate-600">No connections in this mode yet.</p>;
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Connections table (scrolls sideways on narrow screens)">
       <table className="w-full text-left text-sm" data-testid="overview-connections">
         <caption className="sr-only">Attempts, success rate and provider latency per connection</caption>
         <thead className="text-slate-600">
@@ -304,12 +304,12 @@ function ConnectionsTable({ overview }: { overview: Overview }) {
 
 export function OverviewSections({ overview, period }: { overview: Overview; period: Period }) {
   return (
-    <div className="grid gap-6 xl:grid-cols-2" data-testid="overview">
-      <section className="card" aria-labelledby="overview-volume">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-2" data-testid="overview">
+      <section className="card min-w-0" aria-labelledby="overview-volume">
         <h3 id="overview-volume" className="mb-3 text-base font-semibold">Processed volume</h3>
         <Totals overview={overview} />
       </section>
-      <section className="card" aria-labelledby="overview-recovered">
+      <section className="card min-w-0" aria-labelledby="overview-recovered">
         <h3 id="overview-recovered" className="text-base font-semibold">Recovered by cascading</h3>
         <p className="mt-1 text-sm text-slate-600">Payments and payouts that succeeded on a later connection after a soft failure on an earlier one.</p>
         <p className="mt-3 text-3xl font-semibold tabular-nums" data-testid="recovered-count">{count.format(overview.recovered.count)}</p>
@@ -320,7 +320,7 @@ export function OverviewSections({ overview, period }: { overview: Overview; per
           ))}
         </ul>
       </section>
-      <section className="card" aria-labelledby="overview-success">
+      <section className="card min-w-0" aria-labelledby="overview-success">
         <h3 id="overview-success" className="text-base font-semibold">Success rate</h3>
         <p className="mt-1 text-sm text-slate-600">
           <span className="text-2xl font-semibold text-slate-900 tabular-nums" data-testid="success-rate">{percent(overview.successRate)}</span>{" "}
@@ -331,11 +331,11 @@ export function OverviewSections({ overview, period }: { overview: Overview; per
           <TrendChart trend={overview.trend} granularity={period.granularity} />
         </div>
       </section>
-      <section className="card" aria-labelledby="overview-declines">
+      <section className="card min-w-0" aria-labelledby="overview-declines">
         <h3 id="overview-declines" className="mb-3 text-base font-semibold">Declines by reason</h3>
         <DeclinesChart declines={overview.declines} />
       </section>
-      <section className="card xl:col-span-2" aria-labelledby="overview-connections-heading">
+      <section className="card min-w-0 xl:col-span-2" aria-labelledby="overview-connections-heading">
         <h3 id="overview-connections-heading" className="mb-3 text-base font-semibold">Providers and connections</h3>
         <ConnectionsTable overview={overview} />
       </section>
