@@ -14,6 +14,9 @@ import { overviewRollups } from "@/lib/db/schema";
  * - rebuild (`npm run admin -- rebuild-rollups`): empties a merchant's rows and inserts the sums
  *   over all its rows again, in batches of invoices.
  *
+ * Every contribution lands twice: in its `hour` row and in its `day` row (the overview reads days
+ * for periods of several days), in the same statement.
+ *
  * Contributions (hours are UTC, of the row's creation or start, so a row never changes bucket):
  * - `invoice`: an invoice that reached a provider (attempts_count > 0) and has an outcome: status
  *   `processed` (processed, partially processed, refunding or refunded, canceling or partially
@@ -105,9 +108,13 @@ function refundContributions(where: SQL): SQL {
     where r.status = 'succeeded' and ${where}`;
 }
 
-const KEY = sql.raw("merchant_id, test_mode, hour, source, direction, connection_id, status, resolution, currency");
+const KEY = sql.raw("merchant_id, test_mode, grain, hour, source, direction, connection_id, status, resolution, currency");
+/** The contribution columns, each contribution once per grain: its hour, and its UTC day. */
+const GRAINED = sql.raw(
+  "merchant_id, test_mode, g.grain, case when g.grain = 'day' then date_trunc('day', c.hour, 'UTC') else c.hour end as hour, source, direction, connection_id, status, resolution, currency",
+);
 
-type KeyRow = { merchant_id: string; test_mode: boolean; hour: string | Date; source: string; direction: string; connection_id: string; status: string; resolution: string; currency: string; count: string | number };
+type KeyRow = { merchant_id: string; test_mode: boolean; grain: string; hour: string | Date; source: string; direction: string; connection_id: string; status: string; resolution: string; currency: string; count: string | number };
 
 function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
@@ -125,7 +132,7 @@ async function apply(db: Executor, contributions: SQL, sign: 1 | -1): Promise<vo
     insert into overview_rollups (${KEY}, count, amount_minor, recovered_count, recovered_amount_minor, latency)
     select ${KEY}, ${s} * count(*), (${s} * sum(amount))::bigint, ${s} * sum(recovered)::bigint, (${s} * sum(recovered_amount))::bigint,
       array[${sql.join(buckets, sql`, `)}]::int[]
-    from (${contributions}) c
+    from (select ${GRAINED}, amount, recovered, recovered_amount, lat from (${contributions}) c cross join (values ('hour'), ('day')) g(grain)) c
     group by ${KEY}
     on conflict (${KEY}) do update set
       count = overview_rollups.count + excluded.count,
@@ -143,6 +150,7 @@ async function apply(db: Executor, contributions: SQL, sign: 1 | -1): Promise<vo
         and(
           eq(overviewRollups.merchantId, row.merchant_id),
           eq(overviewRollups.testMode, row.test_mode),
+          eq(overviewRollups.grain, row.grain as "hour"),
           eq(overviewRollups.hour, new Date(row.hour)),
           eq(overviewRollups.source, row.source as "invoice"),
           eq(overviewRollups.direction, row.direction as "payment"),

@@ -597,7 +597,7 @@ export const rateLimits = pgTable(
 );
 
 /**
- * The overview's rollups (lib/analytics/rollups.ts): per merchant, mode, UTC hour, source
+ * The overview's rollups (lib/analytics/rollups.ts): per merchant, mode, UTC hour (and UTC day), source
  * (`invoice`: invoices that reached a provider, by outcome; `attempt`: settled attempts per
  * connection; `refund`: succeeded refunds), direction, connection, status, resolution and currency,
  * the count and exact sums in minor units, the recovered-by-cascading count and amount, and a
@@ -612,6 +612,9 @@ export const overviewRollups = pgTable(
       .notNull()
       .references(() => merchants.id, { onDelete: "cascade" }),
     testMode: boolean("test_mode").notNull(),
+    /** `hour` rows and `day` rows (the same sums per UTC day: long periods read 24 times fewer rows). */
+    grain: text("grain").$type<"hour" | "day">().notNull(),
+    /** Start of the UTC hour, or of the UTC day for `day` rows. */
     hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull(),
     source: text("source").$type<"invoice" | "attempt" | "refund">().notNull(),
     direction: text("direction", { enum: ["payment", "payout"] }).notNull(),
@@ -625,5 +628,5 @@ export const overviewRollups = pgTable(
     recoveredAmountMinor: bigint("recovered_amount_minor", { mode: "bigint" }).notNull(),
     latency: integer("latency").array().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.merchantId, t.testMode, t.hour, t.source, t.direction, t.connectionId, t.status, t.resolution, t.currency] })],
+  (t) => [primaryKey({ columns: [t.merchantId, t.testMode, t.grain, t.hour, t.source, t.direction, t.connectionId, t.status, t.resolution, t.currency] })],
 );

@@ -67,7 +67,7 @@ async function rollupRows(merchantId: string) {
     .select()
     .from(overviewRollups)
     .where(eq(overviewRollups.merchantId, merchantId))
-    .orderBy(asc(overviewRollups.hour), asc(overviewRollups.source), asc(overviewRollups.connectionId), asc(overviewRollups.status), asc(overviewRollups.resolution), asc(overviewRollups.currency), asc(overviewRollups.direction));
+    .orderBy(asc(overviewRollups.grain), asc(overviewRollups.hour), asc(overviewRollups.source), asc(overviewRollups.connectionId), asc(overviewRollups.status), asc(overviewRollups.resolution), asc(overviewRollups.currency), asc(overviewRollups.direction));
   return rows.map((row) => ({ ...row, hour: row.hour.toISOString(), amountMinor: row.amountMinor.toString(), recoveredAmountMinor: row.recoveredAmountMinor.toString() }));
 }
 
@@ -105,6 +105,11 @@ describe("overview rollups", () => {
     const trendTotal = overview.trend.reduce((sum, point) => sum + point.processed + point.failed, 0);
     expect(trendTotal).toBe(3);
     expect(overview.trend).toHaveLength(24);
+
+    // The last 7 days read the day rows: the same figures.
+    const week = await getOverview(t.db, m.merchantId, "test", readPeriod({ period: "7d" }).period);
+    expect(week).toMatchObject({ totals: overview.totals, processed: 2, failed: 1, recovered: overview.recovered, declines: overview.declines });
+    expect(week.trend).toHaveLength(7);
 
     const incremental = await rollupRows(m.merchantId);
     const others = await rollupRows(other.m.merchantId);

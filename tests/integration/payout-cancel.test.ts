@@ -96,7 +96,7 @@ describe("payout cancels", () => {
     const parts = await listPayoutParts(t.db, id);
     expect(parts.map((part) => part.status)).toEqual(["succeeded", "failed", "failed"]);
     // The overview's rollups count what was paid, exactly as a rebuild from the rows does.
-    const rollups = () => t.db.select().from(overviewRollups).where(eq(overviewRollups.merchantId, m.merchantId)).orderBy(overviewRollups.source, overviewRollups.status, overviewRollups.resolution);
+    const rollups = () => t.db.select().from(overviewRollups).where(eq(overviewRollups.merchantId, m.merchantId)).orderBy(overviewRollups.grain, overviewRollups.source, overviewRollups.status, overviewRollups.resolution);
     const incremental = await rollups();
     expect(incremental.find((row) => row.source === "invoice")).toMatchObject({ status: "processed", direction: "payout", count: 1, amountMinor: 1000013n });
     await rebuildRollups(t.db, { merchantId: m.merchantId });

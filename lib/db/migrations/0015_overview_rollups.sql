@@ -1,6 +1,7 @@
 CREATE TABLE "overview_rollups" (
 	"merchant_id" text NOT NULL,
 	"test_mode" boolean NOT NULL,
+	"grain" text NOT NULL,
 	"hour" timestamp with time zone NOT NULL,
 	"source" text NOT NULL,
 	"direction" text NOT NULL,
@@ -13,7 +14,7 @@ CREATE TABLE "overview_rollups" (
 	"recovered_count" bigint NOT NULL,
 	"recovered_amount_minor" bigint NOT NULL,
 	"latency" integer[] NOT NULL,
-	CONSTRAINT "overview_rollups_merchant_id_test_mode_hour_source_direction_connection_id_status_resolution_currency_pk" PRIMARY KEY("merchant_id","test_mode","hour","source","direction","connection_id","status","resolution","currency")
+	CONSTRAINT "overview_rollups_merchant_id_test_mode_grain_hour_source_direction_connection_id_status_resolution_currency_pk" PRIMARY KEY("merchant_id","test_mode","grain","hour","source","direction","connection_id","status","resolution","currency")
 );
 --> statement-breakpoint
 ALTER TABLE "connections" ADD COLUMN "health" text DEFAULT 'healthy' NOT NULL;--> statement-breakpoint
