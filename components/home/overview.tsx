@@ -42,8 +42,9 @@ export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
     <form method="get" action="/home" className="flex flex-wrap items-end gap-3" aria-label="Overview period">
       <div>
         <label htmlFor="period" className="block text-sm font-medium">Period</label>
-        <select id="period" name="period" defaultValue={problem ? "" : period.preset} className="input mt-1" {...invalid("period")}>
-          {problem ? <option value="">Choose…</option> : null}
+        {/* A problem with the dates keeps Custom chosen; an unknown period asks for a choice. */}
+        <select id="period" name="period" defaultValue={problem ? (problem.field === "period" ? "" : "custom") : period.preset} className="input mt-1" {...invalid("period")}>
+          {problem?.field === "period" ? <option value="">Choose…</option> : null}
           <option value="today">Today</option>
           <option value="7d">Last 7 days</option>
           <option value="30d">Last 30 days</option>
@@ -324,7 +325,7 @@ export function OverviewSections({ overview, period }: { overview: Overview; per
         <h3 id="overview-success" className="text-base font-semibold">Success rate</h3>
         <p className="mt-1 text-sm text-slate-600">
           <span className="text-2xl font-semibold text-slate-900 tabular-nums" data-testid="success-rate">{percent(overview.successRate)}</span>{" "}
-          processed of {count.format(overview.processed + overview.failed)} invoices that reached a provider and settled ({count.format(overview.processed)} processed,{" "}
+          processed of {count.format(overview.processed + overview.failed)} {overview.processed + overview.failed === 1 ? "invoice" : "invoices"} that reached a provider and settled ({count.format(overview.processed)} processed,{" "}
           {count.format(overview.failed)} failed).
         </p>
         <div className="mt-3">
