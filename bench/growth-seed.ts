@@ -204,7 +204,7 @@ async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others",
       returning 1
     ), attempts as (
       insert into invoice_attempts (id, invoice_id, seq, connection_id, reason, status, resolution, provider_reference,
-        idempotency_key, processed_amount_minor, fee_minor, message, exchanges, started_at, finished_at)
+        idempotency_key, processed_amount_minor, fee_minor, message, exchanges, latency_ms, started_at, finished_at)
       select 'att_' || md5(i.id || a.seq), i.id, a.seq, i.connection_id,
         case when a.seq = 1 then 'routing_order' else 'cascaded' end,
         case
@@ -226,6 +226,8 @@ async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others",
           'requestHeaders', jsonb_build_object('content-type', 'application/json', 'authorization', '[redacted]'),
           'requestBody', jsonb_build_object('amount', i.amount_minor, 'currency', 'EUR', 'reference', i.id, 'card', '411111******1111'),
           'responseBody', jsonb_build_object('id', 'pr_' || substr(md5(i.id || a.seq), 1, 16), 'status', 'ok'))),
+        -- Provider latency: mostly 100-400 ms, a tail to a few seconds.
+        (80 + floor(random() * 320) + case when random() < 0.05 then floor(random() * 4000) else 0 end)::int,
         i.created_at + interval '20 seconds', i.created_at + interval '21 seconds'
       from inv i cross join lateral generate_series(1, i.attempts_count) a(seq)
       returning 1

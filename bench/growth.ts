@@ -4,7 +4,9 @@
  * and at each size the read and write paths are timed in this process, as the server calls them:
  * create (createInvoice), GET by id, the API list with a filter (and its next page), the dashboard
  * invoice list (listDashboardInvoices, as /invoices and its refresh call it) with and without
- * filters, and the home page's per-status counts. Medians over GROWTH_REPS runs, the process's RSS
+ * filters, the home page's per-status counts, and the home page's overview (lib/analytics/overview.ts,
+ * from the rollups, which `rebuildRollups` fills at each size as `npm run admin -- rebuild-rollups`
+ * does: its seconds are reported) for the last 7, 30 and 365 days, each of its queries timed. Medians over GROWTH_REPS runs, the process's RSS
  * and heap, and the database size. At the largest size the EXPLAIN ANALYZE plan of each query goes
  * to bench/results/growth-plans-<pglite|postgres>.txt. The search box's query for each kind of key
  * (id, reference, provider reference, e-mail, name prefix, last four) is timed and explained too.
@@ -23,6 +25,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { and, desc, eq, sql, type SQLWrapper } from "drizzle-orm";
+import { getOverview, overviewQueries, readPeriod } from "@/lib/analytics/overview";
+import { rebuildRollups } from "@/lib/analytics/rollups";
 import { countInvoicesByStatus } from "@/lib/dashboard/home";
 import { openEmbedded, openPostgres, type Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
@@ -155,7 +159,24 @@ async function measure(db: Db, ctx: GrowthContext, total: number): Promise<{ fig
     "home page counts by status (Test view)": countQuery(db, ctx.merchantId),
     "before: one ORDER BY over the mode (Live view)": singleOrderByQuery(db, ctx.merchantId, false),
   };
+  const periods = {
+    week: readPeriod({ period: "7d" }).period,
+    month: readPeriod({ period: "30d" }).period,
+    year: readPeriod({ period: "custom", from: new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10) }).period,
+  };
+  const monthQueries = overviewQueries(ctx.merchantId, "live", periods.month);
+  const yearQueries = overviewQueries(ctx.merchantId, "live", periods.year);
+  queries["overview 30 days (Live): grouped figures"] = monthQueries.groups;
+  queries["overview 30 days (Live): trend per day"] = monthQueries.trend;
+  queries["overview 365 days (Live): grouped figures"] = yearQueries.groups;
+  queries["overview: the merchant's connections"] = monthQueries.connections;
   const figures: Figures = {};
+  figures.overview7 = await timed(REPS, () => getOverview(db, ctx.merchantId, "live", periods.week));
+  figures.overview30 = await timed(REPS, () => getOverview(db, ctx.merchantId, "live", periods.month));
+  figures.overview365 = await timed(SLOW_REPS, () => getOverview(db, ctx.merchantId, "live", periods.year), 1);
+  figures.overview30Groups = await timed(REPS, () => db.execute(monthQueries.groups));
+  figures.overview30Trend = await timed(REPS, () => db.execute(monthQueries.trend));
+  figures.overview30Connections = await timed(REPS, () => db.execute(monthQueries.connections));
   figures.create = await timed(REPS, async () => {
     const result = await createInvoice(db, merchant, "payment", paymentInvoice(ctx.commerceAccount, { test_mode: Math.random() < 0.25 }));
     if (result.kind !== "created") throw new Error(`create answered ${result.kind}`);
@@ -218,6 +239,13 @@ const COLUMNS: [string, string][] = [
   ["homeCounts", "home counts"],
   ...SEARCHES.map(([key, title]): [string, string] => [key, title]),
   ["before", "before (1 sort)"],
+  ["rollupSeconds", "rollups rebuild s"],
+  ["overview7", "overview 7d"],
+  ["overview30", "overview 30d"],
+  ["overview365", "overview 365d"],
+  ["overview30Groups", "30d: groups"],
+  ["overview30Trend", "30d: trend"],
+  ["overview30Connections", "30d: connections"],
   ["rssMb", "RSS MB"],
   ["heapMb", "heap MB"],
   ["dbMb", "DB MB"],
@@ -348,9 +376,15 @@ async function main() {
       await growTo(db, ctx, size, Math.round(size * OTHERS), (done, total) => process.stderr.write(`\rseeding ${done}/${total}`));
       const seedSeconds = (performance.now() - started) / 1000;
       process.stderr.write(`\rseeded to ${size} in ${seedSeconds.toFixed(0)} s; measuring\n`);
+      // The rollups as `npm run admin -- rebuild-rollups` makes them from the seeded rows (seeding writes rows directly, not through processing).
+      const rebuildStarted = performance.now();
+      const rebuilt = await rebuildRollups(db);
+      const rollupSeconds = (performance.now() - rebuildStarted) / 1000;
+      process.stderr.write(`rollups rebuilt in ${rollupSeconds.toFixed(1)} s: ${rebuilt.rows} rows from ${rebuilt.invoices} invoices\n`);
       const release = await holdLock(process.env.GROWTH_LOCK);
       try {
         const { figures, queries } = await measure(db, ctx, size);
+        figures.rollupSeconds = rollupSeconds;
         results.push({ size, seedSeconds, figures });
         process.stderr.write(`${size}: ${COLUMNS.map(([key, title]) => `${title} ${figures[key]!.toFixed(1)}`).join(", ")}\n`);
         if (size === Math.max(...SIZES)) {
@@ -378,7 +412,7 @@ async function main() {
   } finally {
     await close();
   }
-  console.log(`\nGrowth on ${label}: median ms over ${REPS} runs (home counts and before: ${SLOW_REPS}), memory after each size`);
+  console.log(`\nGrowth on ${label}: median ms over ${REPS} runs (home counts, before and overview 365d: ${SLOW_REPS}), memory after each size`);
   console.log(["invoices".padStart(9), "seed s".padStart(7), ...COLUMNS.map(([, title]) => title.padStart(Math.max(8, title.length)))].join(" "));
   for (const { size, seedSeconds, figures } of results) {
     const cells = COLUMNS.map(([key, title]) => figures[key]!.toFixed(key.endsWith("Mb") ? 0 : 2).padStart(Math.max(8, title.length)));
@@ -389,7 +423,8 @@ async function main() {
   console.log(
     `ratio ${results.at(-1)!.size}/${results[0]!.size}: ` +
       ["create", "get", "apiList", "dashTest", "dashLive"].map((key) => `${key} ${(last[key]! / first[key]!).toFixed(2)}`).join(", ") +
-      `; dashboard list at the largest size ${Math.max(last.dashTest!, last.dashLive!).toFixed(1)} ms (budget 200 ms)`,
+      `; dashboard list at the largest size ${Math.max(last.dashTest!, last.dashLive!).toFixed(1)} ms (budget 200 ms)` +
+      `; overview at the largest size 7d ${last.overview7!.toFixed(1)} ms, 30d ${last.overview30!.toFixed(1)} ms, 365d ${last.overview365!.toFixed(1)} ms (budget 300 ms)`,
   );
   const slowestSearch = Math.max(...SEARCHES.filter(([key]) => key !== "searchNameBroad").map(([key]) => last[key]!));
   console.log(`search at the largest size: slowest kind ${slowestSearch.toFixed(1)} ms (target 100 ms); a name prefix shared by 1 in 20 customers ${last.searchNameBroad!.toFixed(1)} ms`);

@@ -4,6 +4,7 @@
  *   npm run admin -- seed-demo [--reset]   (a new demo password; sample invoices are added once)
  *   npm run admin -- rotate-credentials-key [--status]   (re-seals vault values under CREDENTIALS_KEY; --status only counts)
  *   npm run admin -- reset-two-factor --email E   (two-factor sign-in off for someone who lost phone and recovery codes; their sessions end)
+ *   npm run admin -- rebuild-rollups [--merchant ID]   (recomputes the overview's rollups from invoices, attempts and refunds)
  * Works on PGlite when no server holds the data directory, and on PostgreSQL (DATABASE_URL) at any time.
  */
 import { parseArgs } from "node:util";

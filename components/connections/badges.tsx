@@ -13,3 +13,18 @@ export function StateBadge({ enabled }: { enabled: boolean }) {
     <span className="badge bg-slate-200 text-slate-700">Disabled</span>
   );
 }
+
+const HEALTH_STYLE = {
+  healthy: "bg-green-100 text-green-800",
+  degraded: "bg-amber-100 text-amber-900",
+  failing: "bg-red-100 text-red-800",
+} as const;
+
+/** healthy / degraded / failing, written out (colour only groups it). */
+export function HealthBadge({ health, testId }: { health: "healthy" | "degraded" | "failing"; testId?: string }) {
+  return (
+    <span className={`badge ${HEALTH_STYLE[health]}`} data-testid={testId}>
+      {health.charAt(0).toUpperCase() + health.slice(1)}
+    </span>
+  );
+}

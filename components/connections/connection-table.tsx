@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ConnectionView } from "@/lib/connections/store";
 import { formatDateTime } from "@/lib/format";
 import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";
-import { ModeBadge, StateBadge } from "./badges";
+import { HealthBadge, ModeBadge, StateBadge } from "./badges";
 
 export function ConnectionTable({ connections, showProvider = true }: { connections: ConnectionView[]; showProvider?: boolean }) {
   if (connections.length === 0) return <p className="text-sm text-slate-600">No connections yet.</p>;
@@ -17,6 +17,7 @@ export function ConnectionTable({ connections, showProvider = true }: { connecti
             <th className={`${showProvider ? "hidden md:table-cell" : ""} py-2 pr-2 font-medium md:pr-4`}>Kind</th>
             <th className="hidden py-2 pr-4 font-medium md:table-cell">Mode</th>
             <th className="py-2 pr-2 font-medium md:pr-4">State</th>
+            <th className="py-2 pr-2 font-medium md:pr-4">Health</th>
             <th className="hidden py-2 pr-4 font-medium md:table-cell">Services</th>
             <th className="hidden py-2 font-medium md:table-cell">Updated</th>
           </tr>
@@ -33,6 +34,7 @@ export function ConnectionTable({ connections, showProvider = true }: { connecti
               <td className={`${showProvider ? "hidden md:table-cell" : ""} py-2 pr-2 md:pr-4`}>{getKind(c.provider, c.kind)?.label ?? c.kind}</td>
               <td className="hidden py-2 pr-4 md:table-cell"><ModeBadge mode={c.mode} /></td>
               <td className="py-2 pr-2 md:pr-4"><StateBadge enabled={c.enabled} /></td>
+              <td className="py-2 pr-2 md:pr-4"><HealthBadge health={c.health} testId="connection-health" /></td>
               <td className="hidden py-2 pr-4 md:table-cell">
                 {c.services.length === 0 ? (
                   "None"

@@ -8,6 +8,7 @@ import { stopJobs } from "@/lib/jobs/queue";
 import { resetMfaByOperator } from "@/lib/identity/mfa/service";
 import { rotateCredentialsKeyCommand } from "./rotate-credentials-key";
 import { seedDemo } from "./seed-demo";
+import { rebuildRollups } from "@/lib/analytics/rollups";
 
 type Output = Record<string, unknown>;
 
@@ -41,9 +42,9 @@ export async function resetTwoFactorCommand(db: Db, values: Record<string, strin
 }
 
 const USAGE =
-  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset] | rotate-credentials-key [--status] | reset-two-factor --email E";
+  "usage: npm run admin -- create-merchant --email E --password P --commerce-account NAME [--name N] [--merchant-name M] | seed-demo [--reset] | rotate-credentials-key [--status] | reset-two-factor --email E | rebuild-rollups [--merchant ID]";
 
-const COMMANDS = ["create-merchant", "seed-demo", "rotate-credentials-key", "reset-two-factor"] as const;
+const COMMANDS = ["create-merchant", "seed-demo", "rotate-credentials-key", "reset-two-factor", "rebuild-rollups"] as const;
 type Command = (typeof COMMANDS)[number];
 
 /** Which options each command takes; any other option is refused with the command named. */
@@ -52,6 +53,7 @@ const OPTIONS_OF: Record<Command, readonly string[]> = {
   "seed-demo": ["reset"],
   "rotate-credentials-key": ["status"],
   "reset-two-factor": ["email"],
+  "rebuild-rollups": ["merchant"],
 };
 
 export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Promise<Output> {
@@ -66,6 +68,7 @@ export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Pro
       "merchant-name": { type: "string" },
       reset: { type: "boolean" },
       status: { type: "boolean" },
+      merchant: { type: "string" },
     },
     strict: true,
   });
@@ -77,7 +80,12 @@ export async function runAdmin(argv: string[], parseArgs: typeof ParseArgs): Pro
   if (extra) throw new Error(`--${extra} is not an option of ${chosen}. ${USAGE}`);
   const db = await getDb();
   try {
-    const { reset: _reset, status: _status, ...fields } = values;
+    const { reset: _reset, status: _status, merchant: _merchant, ...fields } = values;
+    if (chosen === "rebuild-rollups") {
+      const started = performance.now();
+      const result = await rebuildRollups(db, { merchantId: values.merchant });
+      return { ...result, seconds: Math.round((performance.now() - started) / 100) / 10 };
+    }
     if (chosen === "rotate-credentials-key") return await rotateCredentialsKeyCommand(db, { statusOnly: values.status === true });
     if (chosen === "reset-two-factor") return await resetTwoFactorCommand(db, fields);
     return chosen === "create-merchant" ? await createMerchantCommand(db, fields) : await seedDemo(db, { reset: values.reset === true });

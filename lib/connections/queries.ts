@@ -59,6 +59,18 @@ export async function countConnectionsByProvider(db: Db, merchantId: string): Pr
   return Object.fromEntries(rows.map((r) => [r.provider, r.n]));
 }
 
+/** Per provider, how many of the merchant's connections are healthy, degraded or failing (the providers list). */
+export async function countConnectionHealthByProvider(db: Db, merchantId: string): Promise<Record<string, Partial<Record<ConnectionRow["health"], number>>>> {
+  const rows = await db
+    .select({ provider: connections.provider, health: connections.health, n: sql<number>`count(*)::int` })
+    .from(connections)
+    .where(and(eq(connections.merchantId, merchantId), isNull(connections.deletedAt)))
+    .groupBy(connections.provider, connections.health);
+  const out: Record<string, Partial<Record<ConnectionRow["health"], number>>> = {};
+  for (const row of rows) (out[row.provider] ??= {})[row.health] = row.n;
+  return out;
+}
+
 export async function findLabelOwner(db: Db, merchantId: string, label: string): Promise<string | undefined> {
   const [row] = await db
     .select({ id: connections.id })

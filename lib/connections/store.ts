@@ -70,6 +70,10 @@ export type ConnectionView = {
   publicValues: Record<string, unknown>;
   constants: Record<string, string>;
   services: string[];
+  /** From its recent attempts (lib/analytics/health.ts), with the latest attempt that did not succeed. */
+  health: ConnectionRow["health"];
+  healthChangedAt: Date | null;
+  lastError: { at: Date; resolution: string | null; message: string | null } | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -125,6 +129,9 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
     publicValues: row.publicCredentials,
     constants: row.constants,
     services: servicesForConnection(row.provider, kind, row.publicCredentials).map((s) => s.code),
+    health: row.health,
+    healthChangedAt: row.healthChangedAt,
+    lastError: row.lastErrorAt ? { at: row.lastErrorAt, resolution: row.lastErrorResolution, message: row.lastErrorMessage } : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

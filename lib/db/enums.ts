@@ -94,3 +94,7 @@ export type WebhookTargetState = (typeof WEBHOOK_TARGET_STATES)[number];
 /** An event as the log shows it: every endpoint delivered, some try failed (retrying or given up), none tried yet, or no endpoint took it. */
 export const WEBHOOK_EVENT_STATES = ["delivered", "failing", "pending", "not_sent"] as const;
 export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
+
+/** A connection's health from its recent attempts (lib/analytics/health.ts says the rule). */
+export const CONNECTION_HEALTHS = ["healthy", "degraded", "failing"] as const;
+export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type WebhookDeliveryState, type WebhookTargetState } from "./enums";
+import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type WebhookDeliveryState, type WebhookTargetState, type ConnectionHealth } from "./enums";
 
 import type { StoredRoutingDetail as RoutingDetail, StoredRoutingRule as RoutingRule } from "./routing-types";
 
@@ -116,6 +116,15 @@ export const connections = pgTable(
     constants: jsonb("constants").$type<Record<string, string>>().notNull().default({}),
     /** Set while the connection is enabled and its kind allows one per currency and mode (Provider D). */
     exclusiveKey: text("exclusive_key"),
+    /** healthy | degraded | failing, from `health_window` (lib/analytics/health.ts), kept as attempts settle. */
+    health: text("health").$type<ConnectionHealth>().notNull().default("healthy"),
+    /** The last HEALTH_WINDOW counted outcomes, oldest first: `S` success, `F` technical failure (issuer declines are not counted). */
+    healthWindow: text("health_window").notNull().default(""),
+    healthChangedAt: timestamp("health_changed_at", { withTimezone: true, mode: "date", precision: 3 }),
+    /** The latest attempt on this connection that did not succeed: when, why, what the provider said. */
+    lastErrorAt: timestamp("last_error_at", { withTimezone: true, mode: "date", precision: 3 }),
+    lastErrorResolution: text("last_error_resolution").$type<Resolution>(),
+    lastErrorMessage: text("last_error_message"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
@@ -410,6 +419,8 @@ export const invoiceAttempts = pgTable(
     redirectUrl: text("redirect_url"),
     message: text("message"),
     exchanges: jsonb("exchanges").$type<unknown[]>().notNull().default([]),
+    /** Milliseconds the attempt's own provider calls took (sum of its first request's exchanges); null when nothing was sent. */
+    latencyMs: integer("latency_ms"),
     startedAt: invoiceTime("started_at"),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date", precision: 3 }),
   },
@@ -619,6 +630,8 @@ export const webhookEvents = pgTable(
     invoice: jsonb("invoice").$type<Record<string, unknown>>(),
     /** refund.* events: the refund as it was when the event happened (the invoice beside it). */
     refund: jsonb("refund").$type<Record<string, unknown>>(),
+    /** connection.* events: the connection (no credentials) as it was when the event happened; invoice is null then. */
+    connection: jsonb("connection").$type<Record<string, unknown>>(),
     /** Legacy (before endpoints; read only by migration 0016's backfill): per-endpoint state is in webhook_event_targets. */
     deliveryState: text("delivery_state").$type<WebhookDeliveryState>().notNull().default("pending"),
     /** Legacy, as delivery_state. */
@@ -758,4 +771,39 @@ export const rateLimits = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 }).notNull(),
   },
   (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * The overview's rollups (lib/analytics/rollups.ts): per merchant, mode, UTC hour (and UTC day), source
+ * (`invoice`: invoices that reached a provider, by outcome; `attempt`: settled attempts per
+ * connection; `refund`: succeeded refunds), direction, connection, status, resolution and currency,
+ * the count and exact sums in minor units, the recovered-by-cascading count and amount, and a
+ * latency histogram (LATENCY_BUCKETS_MS, counts per bucket). Kept by the same transactions that
+ * change the rows they sum, and rebuilt from them by `npm run admin -- rebuild-rollups`. Empty
+ * strings stand for "none" in key columns (a primary key cannot hold null).
+ */
+export const overviewRollups = pgTable(
+  "overview_rollups",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    testMode: boolean("test_mode").notNull(),
+    /** `hour` rows and `day` rows (the same sums per UTC day: long periods read 24 times fewer rows). */
+    grain: text("grain").$type<"hour" | "day">().notNull(),
+    /** Start of the UTC hour, or of the UTC day for `day` rows. */
+    hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull(),
+    source: text("source").$type<"invoice" | "attempt" | "refund">().notNull(),
+    direction: text("direction", { enum: ["payment", "payout"] }).notNull(),
+    connectionId: text("connection_id").notNull(),
+    status: text("status").notNull(),
+    resolution: text("resolution").notNull(),
+    currency: text("currency").notNull(),
+    count: bigint("count", { mode: "number" }).notNull(),
+    amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
+    recoveredCount: bigint("recovered_count", { mode: "number" }).notNull(),
+    recoveredAmountMinor: bigint("recovered_amount_minor", { mode: "bigint" }).notNull(),
+    latency: integer("latency").array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.testMode, t.grain, t.hour, t.source, t.direction, t.connectionId, t.status, t.resolution, t.currency] })],
 );

@@ -56,26 +56,46 @@ export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: string, 
     .where(eq(invoices.id, row.id))
     .returning({ sequence: invoices.eventSequence });
   if (!counter) throw new Error(`invoice ${row.id} not found for its event`);
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.merchantId, row.merchantId), eq(webhookEndpoints.enabled, true)));
-  const endpointIds = endpoints.filter((endpoint) => subscribesTo(endpoint.eventTypes, type)).map((endpoint) => endpoint.id);
-  const eventId = newId("evt");
-  await tx.insert(webhookEvents).values({
-    id: eventId,
+  return recordMerchantEvent(tx, {
     merchantId: row.merchantId,
-    invoiceId: row.id,
     type,
+    invoiceId: row.id,
     sequence: counter.sequence,
     invoice: snapshotInvoice({ ...row, eventSequence: counter.sequence }),
     ...extra,
+  });
+}
+
+/**
+ * Writes any merchant event in the caller's transaction with one delivery target per enabled
+ * endpoint subscribed to its type at this moment (the outbox every event goes through: invoice,
+ * refund and payout events above, `connection.health_changed` from lib/analytics/health.ts).
+ */
+export async function recordMerchantEvent(
+  tx: Tx,
+  event: { merchantId: string; type: string; invoiceId?: string | null; sequence?: number | null; invoice?: Record<string, unknown> | null; refund?: Record<string, unknown>; connection?: Record<string, unknown> },
+): Promise<RecordedEvent> {
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.merchantId, event.merchantId), eq(webhookEndpoints.enabled, true)));
+  const endpointIds = endpoints.filter((endpoint) => subscribesTo(endpoint.eventTypes, event.type)).map((endpoint) => endpoint.id);
+  const eventId = newId("evt");
+  await tx.insert(webhookEvents).values({
+    id: eventId,
+    merchantId: event.merchantId,
+    invoiceId: event.invoiceId ?? null,
+    type: event.type,
+    sequence: event.sequence ?? null,
+    invoice: event.invoice ?? null,
+    ...(event.refund ? { refund: event.refund } : {}),
+    ...(event.connection ? { connection: event.connection } : {}),
     deliveryState: endpointIds.length > 0 ? "pending" : "no_endpoint",
   });
   if (endpointIds.length > 0) {
     await tx
       .insert(webhookEventTargets)
-      .values(endpointIds.map((endpointId) => ({ eventId, endpointId, merchantId: row.merchantId, state: "pending" as const, nextTryAt: sql`now()` })));
+      .values(endpointIds.map((endpointId) => ({ eventId, endpointId, merchantId: event.merchantId, state: "pending" as const, nextTryAt: sql`now()` })));
   }
   return { eventId, endpointIds };
 }

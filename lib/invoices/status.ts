@@ -6,6 +6,7 @@ import type { InvoiceRow } from "./store";
 import { recordStatusChangedEvent, type RecordedEvent } from "./events";
 import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
+import { invoiceClassOf, putInInvoice, takeOutInvoice } from "@/lib/analytics/rollups";
 
 /** Another writer moved the invoice since it was read; re-read it and decide again. */
 export class StaleInvoiceStatusError extends Error {
@@ -24,6 +25,8 @@ export type StatusChangeOptions = {
   requestId?: string;
   /** Payouts: the attempts limit is used up, so process_failed is final. */
   attemptsExhausted?: boolean;
+  /** What was processed, written with the move (a partial cancel), so the overview's rollups see it change with the status. */
+  processedAmountMinor?: bigint;
 };
 
 /**
@@ -60,9 +63,23 @@ export async function changeInvoiceStatusWithin(
   options: StatusChangeOptions = {},
 ): Promise<StatusChange> {
   transition({ status: invoice.status, direction: invoice.direction, attemptsExhausted: options.attemptsExhausted }, to, resolution);
+  // The overview's rollups (lib/analytics/rollups.ts): the invoice's contribution out before the move, in after it.
+  const before = invoiceClassOf(invoice.status);
+  const after = invoiceClassOf(to);
+  const rollupMoves = (before !== "none" || after !== "none") && !(before === "processed" && after === "processed" && options.processedAmountMinor === undefined);
+  if (rollupMoves && before !== "none") {
+    const [locked] = await tx.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, invoice.id)).for("update");
+    if (locked?.status !== invoice.status) throw new StaleInvoiceStatusError(invoice.id, invoice.status);
+    await takeOutInvoice(tx, invoice.id);
+  }
   const [row] = await tx
     .update(invoices)
-    .set({ status: to, resolution: resolution ?? null, updatedAt: sql`now()` })
+    .set({
+      status: to,
+      resolution: resolution ?? null,
+      updatedAt: sql`now()`,
+      ...(options.processedAmountMinor !== undefined ? { processedAmountMinor: options.processedAmountMinor } : {}),
+    })
     .where(
       and(
         eq(invoices.id, invoice.id),
@@ -74,6 +91,7 @@ export async function changeInvoiceStatusWithin(
     )
     .returning();
   if (!row) throw new StaleInvoiceStatusError(invoice.id, invoice.status);
+  if (rollupMoves && after !== "none") await putInInvoice(tx, invoice.id);
   await tx.insert(invoiceStatusHistory).values({
     invoiceId: invoice.id,
     fromStatus: invoice.status,
@@ -91,8 +109,8 @@ export function queueStatusEvent(db: Db, { row, event }: StatusChange): Promise<
   return queueEventDelivery(db, row.id, event);
 }
 
-/** Any event of an invoice written in a transaction (recordInvoiceEvent), once committed: the first try to each of its endpoints is queued. */
-export async function queueEventDelivery(db: Db, invoiceId: string, event: RecordedEvent): Promise<void> {
+/** Any event written in a transaction (recordInvoiceEvent, recordMerchantEvent; `invoiceId` null for connection events), once committed: the first try to each of its endpoints is queued. */
+export async function queueEventDelivery(db: Db, invoiceId: string | null, event: RecordedEvent): Promise<void> {
   for (const endpointId of event.endpointIds) {
     await enqueue(db, "webhook-deliver", { eventId: event.eventId, endpointId, invoiceId, tryNo: 1 }, { key: `${event.eventId}:${endpointId}:1` }).catch((error: unknown) =>
       logger.error("webhook delivery not queued", { eventId: event.eventId, endpointId, error: error instanceof Error ? error.message : String(error) }),

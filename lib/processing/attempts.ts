@@ -7,6 +7,9 @@ import { newId } from "@/lib/ids";
 import { attemptIsOpenSql } from "@/lib/invoices/lifecycle";
 import type { PayoutPartOutcome, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import type { Exchange } from "@/lib/providers/kit/provider-http";
+import { noteAttemptOutcome } from "@/lib/analytics/health";
+import { attemptIsSettled, putInAttempt, takeOutAttempt } from "@/lib/analytics/rollups";
+import { queueEventDelivery } from "@/lib/invoices/status";
 
 export type AttemptRow = typeof invoiceAttempts.$inferSelect;
 export type PayoutPartRow = typeof payoutParts.$inferSelect;
@@ -51,25 +54,44 @@ export async function recordOutcome(
   attempt: AttemptRow,
   outcome: ProviderOutcome,
   exchanges: readonly Exchange[],
+  options: { latencyMs?: number } = {},
 ): Promise<AttemptRow | undefined> {
   const finished = outcome.kind !== "pending";
-  const [row] = await db
-    .update(invoiceAttempts)
-    .set({
-      status: ATTEMPT_STATUS_OF[outcome.kind],
-      resolution: outcome.kind === "succeeded" ? "ok" : outcome.kind === "declined" || outcome.kind === "soft_failed" ? outcome.resolution : null,
-      providerReference: outcome.providerReference ?? attempt.providerReference,
-      processedAmountMinor: outcome.kind === "succeeded" ? outcome.processedAmountMinor : null,
-      feeMinor: outcome.kind === "succeeded" ? (outcome.feeMinor ?? null) : null,
-      // A status request that says "still waiting" without the page keeps the page the customer was sent to.
-      redirectUrl: outcome.kind === "pending" ? (outcome.redirectUrl ?? attempt.redirectUrl ?? null) : null,
-      message: "message" in outcome ? outcome.message : null,
-      exchanges: sql`${invoiceAttempts.exchanges} || ${JSON.stringify(exchanges)}::jsonb`,
-      finishedAt: finished ? sql`now()` : null,
-    })
-    .where(and(eq(invoiceAttempts.id, attempt.id), eq(invoiceAttempts.status, attempt.status)))
-    .returning();
-  if (!row) return undefined;
+  const status = ATTEMPT_STATUS_OF[outcome.kind];
+  const resolution = outcome.kind === "succeeded" ? "ok" : outcome.kind === "declined" || outcome.kind === "soft_failed" ? outcome.resolution : null;
+  const message = "message" in outcome ? outcome.message : null;
+  const result = await db.transaction(async (tx) => {
+    // A settled attempt being rewritten (a payout cancel) takes its overview contribution out first, under its row lock.
+    if (attemptIsSettled(attempt.status)) {
+      const [locked] = await tx.select({ status: invoiceAttempts.status }).from(invoiceAttempts).where(eq(invoiceAttempts.id, attempt.id)).for("update");
+      if (locked?.status !== attempt.status) return undefined;
+      await takeOutAttempt(tx, attempt.id);
+    }
+    const [row] = await tx
+      .update(invoiceAttempts)
+      .set({
+        status,
+        resolution,
+        providerReference: outcome.providerReference ?? attempt.providerReference,
+        processedAmountMinor: outcome.kind === "succeeded" ? outcome.processedAmountMinor : null,
+        feeMinor: outcome.kind === "succeeded" ? (outcome.feeMinor ?? null) : null,
+        // A status request that says "still waiting" without the page keeps the page the customer was sent to.
+        redirectUrl: outcome.kind === "pending" ? (outcome.redirectUrl ?? attempt.redirectUrl ?? null) : null,
+        message,
+        exchanges: sql`${invoiceAttempts.exchanges} || ${JSON.stringify(exchanges)}::jsonb`,
+        finishedAt: finished ? sql`now()` : null,
+        ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
+      })
+      .where(and(eq(invoiceAttempts.id, attempt.id), eq(invoiceAttempts.status, attempt.status)))
+      .returning();
+    if (!row) return undefined;
+    if (attemptIsSettled(row.status)) await putInAttempt(tx, row.id);
+    const event = await noteAttemptOutcome(tx, row.connectionId, { from: attempt.status, to: row.status, resolution: row.resolution, message: row.message });
+    return { row, event };
+  });
+  if (!result) return undefined;
+  const { row, event } = result;
+  if (event) await queueEventDelivery(db, null, event);
   if ((outcome.kind === "succeeded" || outcome.kind === "pending") && outcome.parts?.length) await savePayoutParts(db, row, outcome.parts);
   return row;
 }

@@ -1,7 +1,6 @@
 import "server-only";
 import { findConnectionRow } from "@/lib/connections/queries";
 import type { Db } from "@/lib/db/client";
-import { invoices } from "@/lib/db/schema";
 import { recordInvoiceEvent, type RecordedEvent } from "@/lib/invoices/events";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { changeInvoiceStatus, changeInvoiceStatusWithin, queueEventDelivery, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
@@ -10,7 +9,6 @@ import { logger } from "@/lib/logger";
 import type { Mode } from "@/lib/providers";
 import type { CancelPayoutOutcome } from "@/lib/providers/kit/adapter";
 import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
-import { eq } from "drizzle-orm";
 import { applyAttemptOutcome } from "./apply-outcome";
 import { findOpenAttempt, recordOutcome } from "./attempts";
 import { prepare } from "./run-attempt";
@@ -38,8 +36,7 @@ const money = (invoice: InvoiceRow) => `${invoice.amount} ${invoice.currency}`;
 /** Moves the payout to canceled or partially_canceled and writes payout.canceled, in one transaction. */
 async function settleCanceled(db: Db, invoice: InvoiceRow, to: "canceled" | "partially_canceled", paidMinor: bigint, reason: string): Promise<InvoiceRow> {
   const change = await db.transaction(async (tx): Promise<{ change: StatusChange; event: RecordedEvent }> => {
-    if (to === "partially_canceled") await tx.update(invoices).set({ processedAmountMinor: paidMinor }).where(eq(invoices.id, invoice.id));
-    const moved = await changeInvoiceStatusWithin(tx, invoice, to, "ok", { reason });
+    const moved = await changeInvoiceStatusWithin(tx, invoice, to, "ok", { reason, ...(to === "partially_canceled" ? { processedAmountMinor: paidMinor } : {}) });
     return { change: moved, event: await recordInvoiceEvent(tx, moved.row, PAYOUT_CANCELED) };
   });
   await queueStatusEvent(db, change.change);

@@ -87,10 +87,14 @@ export async function runAttempt(
   const recorder = createExchangeRecorder(secrets);
   const prepared = await prepare(db, invoice, await findConnectionRow(db, invoice.merchantId, target.connectionId), recorder);
   let outcome: ProviderOutcome;
+  let latencyMs: number | undefined;
   if ("failure" in prepared) outcome = prepared.failure;
   else {
     const { adapter, context } = prepared;
     outcome = await callSafely(() => call(adapter, context, attempt));
+    // The provider's latency for this attempt: its own call's exchanges (a status request after it is not counted).
+    const sent = recorder.list();
+    if (sent.length > 0) latencyMs = Math.round(sent.reduce((sum, exchange) => sum + exchange.durationMs, 0));
     if (outcome.kind === "unknown") {
       const providerReference = outcome.providerReference;
       const query = { providerReference, idempotencyKey: attempt.idempotencyKey, direction: invoice.direction };
@@ -99,7 +103,7 @@ export async function runAttempt(
     }
   }
   // Lost only if the crash sweep took this attempt over meanwhile; its status request then decides.
-  const recorded = (await recordOutcome(db, attempt, outcome, recorder.list())) ?? (await findAttemptOf(db, invoice.id, attempt.id)) ?? attempt;
+  const recorded = (await recordOutcome(db, attempt, outcome, recorder.list(), { latencyMs })) ?? (await findAttemptOf(db, invoice.id, attempt.id)) ?? attempt;
   return { attempt: recorded, outcome };
 }
 

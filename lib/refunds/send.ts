@@ -1,4 +1,5 @@
 import "server-only";
+import { putInRefund } from "@/lib/analytics/rollups";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { findConnectionIncludingDeleted, findConnectionRow } from "@/lib/connections/queries";
 import type { Db } from "@/lib/db/client";
@@ -197,6 +198,7 @@ export async function recordRefundOutcome(
       .returning();
     if (!row || !invoice) return { row: undefined, change: undefined, event: undefined };
     if (!final) return { row, change: undefined, event: undefined };
+    if (row.status === "succeeded") await putInRefund(tx, row.id);
     const totals = await refundTotals(tx as unknown as Db, invoice.id);
     await tx.update(invoices).set({ refundedAmountMinor: totals.refundedMinor }).where(eq(invoices.id, invoice.id));
     let change: StatusChange | undefined;

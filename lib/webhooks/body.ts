@@ -15,13 +15,22 @@ import { TEST_EVENT_TYPE } from "./event-types";
  */
 export { TEST_EVENT_TYPE } from "./event-types";
 
-export type EventForBody = { id: string; type: string; sequence?: number | null; invoice: Record<string, unknown> | null; refund?: Record<string, unknown> | null };
+export type EventForBody = {
+  id: string;
+  type: string;
+  sequence?: number | null;
+  invoice: Record<string, unknown> | null;
+  refund?: Record<string, unknown> | null;
+  /** connection.* events (connection.health_changed): the connection's snapshot (lib/analytics/health.ts), no invoice. */
+  connection?: Record<string, unknown> | null;
+};
 
 /**
  * refund.* events carry the refund as `data` and its payment invoice in `included` (JSON:API
  * compound document), both as they were when the event happened.
  */
 export function renderEventBody(event: EventForBody): string {
+  if (event.connection) return renderConnectionEventBody(event, event.connection);
   if (!event.invoice) throw new Error(`webhook event ${event.id} has no invoice snapshot`);
   const baseUrl = publicBaseUrl();
   const invoice = toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl });
@@ -101,4 +110,35 @@ export function sampleRefundSnapshot(at = new Date()): Record<string, unknown> {
     updatedAt: at.toISOString(),
     settledAt: at.toISOString(),
   };
+}
+
+/**
+ * connection.* events: the connection as `data` (type `connection`, no credentials), with its
+ * health before and after and the latest error, plus `meta.event_id` and `meta.event_type`.
+ */
+function renderConnectionEventBody(event: EventForBody, connection: Record<string, unknown>): string {
+  const id = String(connection.id);
+  return JSON.stringify({
+    data: {
+      type: "connection",
+      id,
+      attributes: {
+        provider: connection.provider,
+        kind: connection.kind,
+        label: connection.label,
+        mode: connection.mode,
+        enabled: connection.enabled,
+        currency: connection.currency ?? null,
+        health: connection.health,
+        previous_health: connection.previousHealth,
+        health_changed_at: connection.healthChangedAt ?? null,
+        recent_outcomes: connection.recentOutcomes ?? "",
+        last_error: connection.lastErrorAt
+          ? { at: connection.lastErrorAt, resolution: connection.lastErrorResolution ?? null, message: connection.lastErrorMessage ?? null }
+          : null,
+      },
+      links: { self: `${publicBaseUrl()}/connections/${id}` },
+    },
+    meta: { event_id: event.id, event_type: event.type },
+  });
 }

@@ -4,7 +4,8 @@ import { POST as PROCESS } from "@/app/api/commerce/payout-invoices/[id]/process
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
-import { webhookEvents } from "@/lib/db/schema";
+import { rebuildRollups } from "@/lib/analytics/rollups";
+import { overviewRollups, webhookEvents } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { getStatusHistory } from "@/lib/invoices/status";
 import { readInvoice } from "@/lib/invoices/store";
@@ -94,6 +95,12 @@ describe("payout cancels", () => {
     expect(answer.json.data.attributes).toMatchObject({ status: "partially_canceled", resolution: "ok", processed_amount: "10000.13" });
     const parts = await listPayoutParts(t.db, id);
     expect(parts.map((part) => part.status)).toEqual(["succeeded", "failed", "failed"]);
+    // The overview's rollups count what was paid, exactly as a rebuild from the rows does.
+    const rollups = () => t.db.select().from(overviewRollups).where(eq(overviewRollups.merchantId, m.merchantId)).orderBy(overviewRollups.grain, overviewRollups.source, overviewRollups.status, overviewRollups.resolution);
+    const incremental = await rollups();
+    expect(incremental.find((row) => row.source === "invoice")).toMatchObject({ status: "processed", direction: "payout", count: 1, amountMinor: 1000013n });
+    await rebuildRollups(t.db, { merchantId: m.merchantId });
+    expect(await rollups()).toEqual(incremental);
   });
 
   it("a payout the provider finished before the cancel arrived: 409 payout_final, and the invoice shows how it ended", async () => {

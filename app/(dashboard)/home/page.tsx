@@ -1,32 +1,69 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { OverviewSections, PeriodForm } from "@/components/home/overview";
 import { SetupChecklist } from "@/components/home/setup-checklist";
 import { StatusCounts } from "@/components/home/status-counts";
 import { InvoiceTable } from "@/components/invoices/invoice-table";
 import { PageHeader } from "@/components/shell/page-header";
+import { getOverview, readPeriod } from "@/lib/analytics/overview";
 import { requirePageViewer } from "@/lib/auth/viewer";
-import { getHomeSummary } from "@/lib/dashboard/home";
+import { getHomeSummary, SETUP_STEPS } from "@/lib/dashboard/home";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Home" };
 
 /**
- * Where members land after signing in. The setup checklist (whatever the view), then the
- * view's invoices: a count per status and the most recent ones.
+ * Where members land after signing in. Until setup is done: the setup checklist first, then the
+ * overview; once done, the overview of the view's mode for the chosen period (read from the
+ * rollups, lib/analytics/overview.ts), with the checklist still one click away. Then the counts
+ * per status and the most recent invoices.
  */
-export default async function HomePage() {
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
   const mode = await getViewMode();
-  const { checklist, counts, recent } = await getHomeSummary(await getDb(), viewer.merchant.id, mode);
+  const db = await getDb();
+  const read = readPeriod(await searchParams);
+  const [{ checklist, counts, recent }, overview] = await Promise.all([
+    getHomeSummary(db, viewer.merchant.id, mode),
+    getOverview(db, viewer.merchant.id, mode, read.period),
+  ]);
+  const setupDone = SETUP_STEPS.every((step) => checklist[step]);
   const modeName = mode === "test" ? "test" : "live";
+  const overviewBlock = (
+    <section className="mt-6" aria-labelledby="overview-heading">
+      <h2 id="overview-heading" className="mb-3 text-lg font-semibold">Overview</h2>
+      <div className="card mb-6">
+        <PeriodForm read={read} mode={mode} />
+      </div>
+      <OverviewSections overview={overview} period={read.period} />
+    </section>
+  );
   return (
     <>
-      <PageHeader title="Home" description={`${viewer.merchant.name}: how far the setup is, and your ${modeName} invoices at a glance.`} />
-      <div className="grid items-start gap-6 xl:grid-cols-2">
-        <SetupChecklist checklist={checklist} role={viewer.user.role} />
-        <StatusCounts counts={counts} mode={mode} />
-      </div>
+      <PageHeader title="Home" description={`${viewer.merchant.name}: how your ${modeName} payments do across providers${setupDone ? "" : ", and how far the setup is"}.`} />
+      {setupDone ? (
+        <>
+          {overviewBlock}
+          <details className="card mt-6" data-testid="setup-done">
+            <summary className="cursor-pointer text-base font-semibold">Setup checklist (done)</summary>
+            <div className="mt-3">
+              <SetupChecklist checklist={checklist} role={viewer.user.role} />
+            </div>
+          </details>
+          <div className="mt-6">
+            <StatusCounts counts={counts} mode={mode} />
+          </div>
+        </>
+      ) : (
+        <>
+          <div className="grid items-start gap-6 xl:grid-cols-2">
+            <SetupChecklist checklist={checklist} role={viewer.user.role} />
+            <StatusCounts counts={counts} mode={mode} />
+          </div>
+          {overviewBlock}
+        </>
+      )}
       <section className="card mt-6" aria-labelledby="recent-heading">
         <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
           <h2 id="recent-heading" className="text-base font-semibold">Recent {modeName} invoices</h2>

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { ProviderMark } from "@/components/providers/provider-mark";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
-import { countConnectionsByProvider } from "@/lib/connections/queries";
+import { HealthBadge } from "@/components/connections/badges";
+import { countConnectionHealthByProvider, countConnectionsByProvider } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { PROVIDERS, serviceLabel } from "@/lib/providers";
 
@@ -11,7 +12,8 @@ export const metadata: Metadata = { title: "Providers" };
 
 export default async function ProvidersPage() {
   const viewer = await requirePageViewer("owner");
-  const counts = await countConnectionsByProvider(await getDb(), viewer.merchant.id);
+  const db = await getDb();
+  const [counts, health] = await Promise.all([countConnectionsByProvider(db, viewer.merchant.id), countConnectionHealthByProvider(db, viewer.merchant.id)]);
   return (
     <>
       <PageHeader
@@ -49,6 +51,20 @@ export default async function ProvidersPage() {
                 <dt className="inline text-slate-600">Your connections: </dt>
                 <dd className="inline" data-testid={`count-${p.slug}`}>{counts[p.slug] ?? 0}</dd>
               </div>
+              {counts[p.slug] ? (
+                <div data-testid={`health-${p.slug}`}>
+                  <dt className="inline text-slate-600">Health: </dt>
+                  <dd className="inline-flex flex-wrap gap-1 align-middle">
+                    {(["failing", "degraded", "healthy"] as const)
+                      .filter((h) => health[p.slug]?.[h])
+                      .map((h) => (
+                        <span key={h} className="inline-flex items-center gap-1">
+                          <HealthBadge health={h} /> <span className="tabular-nums">{health[p.slug]![h]}</span>
+                        </span>
+                      ))}
+                  </dd>
+                </div>
+              ) : null}
             </dl>
           </li>
         ))}

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ModeBadge, StateBadge } from "@/components/connections/badges";
+import { HealthBadge, ModeBadge, StateBadge } from "@/components/connections/badges";
+import { HEALTH_RULE_TEXT } from "@/lib/analytics/health";
 import { ConnectionControls } from "@/components/connections/connection-controls";
 import { ConstantsPanel } from "@/components/connections/constants-panel";
 import { EditConnectionForm } from "@/components/connections/edit-connection-form";
@@ -39,10 +40,26 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
         description={
           <span className="flex flex-wrap items-center gap-2">
             <Link className="text-brand-700 underline" href={`/providers/${provider.slug}`}>{provider.name}</Link> · {kind.label} ·{" "}
-            <ModeBadge mode={connection.mode} /> <StateBadge enabled={connection.enabled} />
+            <ModeBadge mode={connection.mode} /> <StateBadge enabled={connection.enabled} /> <HealthBadge health={connection.health} testId="connection-health" />
           </span>
         }
       />
+      <section className="card mb-6" aria-labelledby="health">
+        <h2 id="health" className="mb-2 flex flex-wrap items-center gap-2 text-base font-semibold">
+          Health <HealthBadge health={connection.health} />
+        </h2>
+        <p className="text-sm text-slate-600">{HEALTH_RULE_TEXT}</p>
+        <dl className="mt-3 grid grid-cols-[minmax(6rem,8rem)_minmax(0,1fr)] gap-x-3 gap-y-2 text-sm sm:grid-cols-[minmax(7rem,12rem)_minmax(0,1fr)]">
+          <dt className="text-slate-600">Since</dt>
+          <dd>{connection.healthChangedAt ? formatDateTime(connection.healthChangedAt) : "No change since it was added"}</dd>
+          <dt className="text-slate-600">Last error</dt>
+          <dd className="break-words" data-testid="connection-last-error">
+            {connection.lastError
+              ? `${formatDateTime(connection.lastError.at)} · ${connection.lastError.resolution ?? "unknown outcome"}${connection.lastError.message ? ` · ${connection.lastError.message}` : ""}`
+              : "None"}
+          </dd>
+        </dl>
+      </section>
       <div className="grid gap-6 xl:grid-cols-2">
         <section className="card" aria-labelledby="credentials">
           <h2 id="credentials" className="mb-3 text-base font-semibold">Credentials</h2>

@@ -1,3 +1,4 @@
+import { CONNECTION_HEALTH_CHANGED, HEALTH_RULE_TEXT } from "@/lib/analytics/health";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";
@@ -32,6 +33,33 @@ export default async function WebhooksDocsPage() {
   const at = new Date("2026-01-15T10:30:00.000Z");
   const payload = JSON.stringify(
     JSON.parse(renderEventBody({ id: "evt_3kTq9v2ZxQ7bWmYc1aR5sg", type: "invoice.status_changed", sequence: 2, invoice: sampleInvoiceSnapshot("mer_example", at) })),
+    null,
+    2,
+  );
+  const healthPayload = JSON.stringify(
+    JSON.parse(
+      renderEventBody({
+        id: "evt_5hZp8QeR1vXcT4mB2nK6sw",
+        type: CONNECTION_HEALTH_CHANGED,
+        invoice: null,
+        connection: {
+          id: "conn_sample_connection",
+          provider: "provider-b",
+          kind: "h2h",
+          label: "Provider B EUR",
+          mode: "live",
+          enabled: true,
+          currency: null,
+          health: "failing",
+          previousHealth: "degraded",
+          healthChangedAt: at.toISOString(),
+          recentOutcomes: "SSSSSSSSSFFF",
+          lastErrorAt: at.toISOString(),
+          lastErrorResolution: "provider_unavailable",
+          lastErrorMessage: "The provider did not answer within 10 s.",
+        },
+      }),
+    ),
     null,
     2,
   );
@@ -135,6 +163,16 @@ export default async function WebhooksDocsPage() {
             <code className="font-mono">processed_amount</code>).
           </p>
           <Code label="Example refund payload">{refundPayload}</Code>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-health">
+          <h2 id="docs-health" className="text-base font-semibold">Connection health events</h2>
+          <p>
+            When a connection&apos;s health changes (healthy, degraded, failing) you get <code className="font-mono">{CONNECTION_HEALTH_CHANGED}</code> with the
+            connection as <code className="font-mono">data</code> (type <code className="font-mono">connection</code>, never its credentials),{" "}
+            <code className="font-mono">health</code>, <code className="font-mono">previous_health</code> and the latest error. {HEALTH_RULE_TEXT}
+          </p>
+          <Code label="Example connection health payload">{healthPayload}</Code>
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-headers">

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { healthOf, windowMark } from "./health";
+import { percentileOf } from "./overview";
+
+describe("healthOf", () => {
+  it("is healthy with nothing or too little counted, degraded and failing by streak or by share", () => {
+    expect(healthOf("")).toBe("healthy");
+    expect(healthOf("F")).toBe("healthy");
+    expect(healthOf("SSSSSSSSSF")).toBe("healthy"); // 90 %
+    expect(healthOf("FF")).toBe("degraded");
+    expect(healthOf("SSF")).toBe("degraded"); // 67 % of 3
+    expect(healthOf("FFF")).toBe("failing");
+    expect(healthOf("SSSSSSSSFFF")).toBe("failing"); // streak wins over share
+    expect(healthOf("FSFSF")).toBe("failing"); // 40 %
+    expect(healthOf("FFFSSSSSSSSSSSS")).toBe("healthy"); // 80 %
+  });
+});
+
+describe("windowMark", () => {
+  it("counts successes and technical failures once, never issuer declines or a rewritten settled attempt", () => {
+    expect(windowMark("in_flight", "succeeded", "ok")).toBe("S");
+    expect(windowMark("in_flight", "soft_failed", "provider_unavailable")).toBe("F");
+    expect(windowMark("in_flight", "unknown", null)).toBe("F");
+    expect(windowMark("unknown", "succeeded", "ok")).toBeNull(); // counted when it became unknown
+    expect(windowMark("in_flight", "declined", "issuer_decline")).toBeNull();
+    expect(windowMark("pending", "declined", "auth_3ds_failed")).toBeNull();
+    expect(windowMark("in_flight", "pending", null)).toBeNull();
+    expect(windowMark("succeeded", "declined", "general_error")).toBeNull(); // a payout cancel
+  });
+});
+
+describe("percentileOf", () => {
+  it("gives the upper bound of the bucket where the share is reached, null without data", () => {
+    expect(percentileOf([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0.5)).toBeNull();
+    expect(percentileOf([0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0], 0.5)).toBe(200);
+    expect(percentileOf([0, 0, 0, 50, 45, 4, 1, 0, 0, 0, 0, 0], 0.95)).toBe(400);
+    expect(percentileOf([0, 0, 0, 50, 40, 4, 6, 0, 0, 0, 0, 0], 0.95)).toBe(1600);
+    expect(percentileOf([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3], 0.5)).toBe(Number.POSITIVE_INFINITY);
+  });
+});

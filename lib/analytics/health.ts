@@ -1,0 +1,112 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import type { AttemptStatus, ConnectionHealth, Resolution } from "@/lib/db/enums";
+import { connections } from "@/lib/db/schema";
+import { recordMerchantEvent, type RecordedEvent } from "@/lib/invoices/events";
+
+/**
+ * A connection's health from its recent attempts. The rule, over the last HEALTH_WINDOW counted
+ * outcomes of the connection (`S` a success, `F` a technical failure):
+ * - counted: a success, and a technical failure: an outcome left unknown (timeout, no answer) or a
+ *   failure for a technical reason (TECHNICAL_RESOLUTIONS). A decline for the card or the customer
+ *   (issuer decline, insufficient funds, CVV, 3-D Secure, expired) is not the provider's fault and
+ *   is not counted; an attempt that settles after being unknown was counted when it became unknown;
+ * - failing: the last FAILING_STREAK counted outcomes all failed, or at least MIN_COUNTED are
+ *   counted and fewer than FAILING_BELOW of them succeeded;
+ * - degraded: the last DEGRADED_STREAK failed, or at least MIN_COUNTED are counted and fewer than
+ *   DEGRADED_BELOW succeeded;
+ * - healthy otherwise (also with nothing counted yet).
+ * Kept on the connection row in the transaction that settles the attempt; a change writes a
+ * `connection.health_changed` event in the same transaction (outbox).
+ */
+export const HEALTH_WINDOW = 20;
+export const FAILING_STREAK = 3;
+export const DEGRADED_STREAK = 2;
+export const MIN_COUNTED = 3;
+export const FAILING_BELOW = 0.5;
+export const DEGRADED_BELOW = 0.8;
+
+export const TECHNICAL_RESOLUTIONS = ["provider_unavailable", "provider_auth_error", "mode_mismatch", "unable_to_reconcile", "general_error"] as const satisfies readonly Resolution[];
+
+const SETTLED: readonly AttemptStatus[] = ["succeeded", "declined", "soft_failed"];
+
+export const CONNECTION_HEALTH_CHANGED = "connection.health_changed";
+
+export const HEALTH_RULE_TEXT =
+  `From the connection's last ${HEALTH_WINDOW} attempts that say something about the provider (card and customer declines do not count): ` +
+  `failing after ${FAILING_STREAK} technical failures in a row or under ${FAILING_BELOW * 100}% succeeded (of ${MIN_COUNTED} or more), ` +
+  `degraded after ${DEGRADED_STREAK} in a row or under ${DEGRADED_BELOW * 100}% succeeded, healthy otherwise.`;
+
+export function healthOf(window: string): ConnectionHealth {
+  const counted = window.length;
+  const successes = [...window].filter((c) => c === "S").length;
+  const rate = counted > 0 ? successes / counted : 1;
+  if (window.endsWith("F".repeat(FAILING_STREAK)) || (counted >= MIN_COUNTED && rate < FAILING_BELOW)) return "failing";
+  if (window.endsWith("F".repeat(DEGRADED_STREAK)) || (counted >= MIN_COUNTED && rate < DEGRADED_BELOW)) return "degraded";
+  return "healthy";
+}
+
+/** What an attempt's move from `from` to its new status and resolution adds to the window: `S`, `F`, or nothing. */
+export function windowMark(from: AttemptStatus, to: AttemptStatus, resolution: Resolution | null): "S" | "F" | null {
+  // Already counted (unknown), or a settled attempt rewritten by a payout cancel: nothing new about the provider.
+  if (from === "unknown" || from === to || SETTLED.includes(from)) return null;
+  if (to === "unknown") return "F";
+  if (to === "succeeded") return "S";
+  if ((to === "declined" || to === "soft_failed") && resolution && (TECHNICAL_RESOLUTIONS as readonly string[]).includes(resolution)) return "F";
+  return null;
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export type HealthEvent = RecordedEvent | undefined;
+
+/**
+ * In the attempt's transaction: the window, the last error and, when the health changes, the
+ * connection's health and its event. Returns the event to queue after commit, if any.
+ */
+export async function noteAttemptOutcome(
+  tx: Tx,
+  connectionId: string,
+  change: { from: AttemptStatus; to: AttemptStatus; resolution: Resolution | null; message: string | null },
+): Promise<HealthEvent> {
+  const mark = windowMark(change.from, change.to, change.resolution);
+  const failed = change.to !== "succeeded" && change.to !== "pending" && change.to !== "in_flight" && change.from !== change.to && !SETTLED.includes(change.from);
+  if (!mark && !failed) return undefined;
+  const [row] = await tx
+    .update(connections)
+    .set({
+      ...(mark ? { healthWindow: sql`right(${connections.healthWindow} || ${mark}, ${HEALTH_WINDOW})` } : {}),
+      ...(failed ? { lastErrorAt: sql`now()`, lastErrorResolution: change.resolution, lastErrorMessage: change.message?.slice(0, 500) ?? null } : {}),
+    })
+    .where(eq(connections.id, connectionId))
+    .returning();
+  if (!row || !mark) return undefined;
+  const health = healthOf(row.healthWindow);
+  if (health === row.health) return undefined;
+  const [moved] = await tx.update(connections).set({ health, healthChangedAt: sql`now()` }).where(eq(connections.id, connectionId)).returning();
+  return recordHealthEvent(tx, moved!, row.health);
+}
+
+/** The connection as a `connection.health_changed` event carries it: no credentials, no hints. */
+export function connectionHealthSnapshot(row: typeof connections.$inferSelect, previous: ConnectionHealth): Record<string, unknown> {
+  return {
+    id: row.id,
+    provider: row.provider,
+    kind: row.kind,
+    label: row.label,
+    mode: row.mode,
+    enabled: row.enabled,
+    currency: row.currency,
+    health: row.health,
+    previousHealth: previous,
+    healthChangedAt: row.healthChangedAt?.toISOString() ?? null,
+    recentOutcomes: row.healthWindow,
+    lastErrorAt: row.lastErrorAt?.toISOString() ?? null,
+    lastErrorResolution: row.lastErrorResolution,
+    lastErrorMessage: row.lastErrorMessage,
+  };
+}
+
+function recordHealthEvent(tx: Tx, row: typeof connections.$inferSelect, previous: ConnectionHealth): Promise<HealthEvent> {
+  return recordMerchantEvent(tx, { merchantId: row.merchantId, type: CONNECTION_HEALTH_CHANGED, connection: connectionHealthSnapshot(row, previous) });
+}
