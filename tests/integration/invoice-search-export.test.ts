@@ -235,8 +235,9 @@ describe("search and export", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(parseCsv(await csv.text()).slice(1).map((row) => row[0])).toEqual([ada.id]);
-    // Every page: page[size]=1 does not cut the CSV (both of the merchant's payments of both modes).
-    expect(parseCsv(await (await apiList(PAYMENTS, m.key, "page[size]=1")).text())).toHaveLength(4);
+    // Every page: page[size]=1 does not cut the CSV; a test key exports the test payments only, never the live one.
+    const everyPage = parseCsv(await (await apiList(PAYMENTS, m.key, "page[size]=1")).text()).slice(1).map((row) => row[0]);
+    expect(everyPage.sort()).toEqual([ada.id, tricky.id].sort());
     expect(parseCsv(await (await apiList(PAYOUTS, m.key, "")).text()).slice(1).map((row) => row[0])).toEqual([payout.id]);
     const json = await apiList(PAYMENTS, m.key, "filter[status]=nope&filter[bogus]=1", "application/vnd.api+json");
     const refused = await apiList(PAYMENTS, m.key, "filter[status]=nope&filter[bogus]=1");
