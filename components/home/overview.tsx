@@ -27,6 +27,7 @@ const REASON_LABELS: Record<string, string> = {
   unable_to_reconcile: "Unable to reconcile",
   mode_mismatch: "Test/live mismatch",
   general_error: "General error",
+  canceled: "Canceled by you",
   "": "No reason given",
 };
 export const reasonLabel = (resolution: string) => REASON_LABELS[resolution] ?? resolution.replaceAll("_", " ");

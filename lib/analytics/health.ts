@@ -70,7 +70,8 @@ export async function noteAttemptOutcome(
   change: { from: AttemptStatus; to: AttemptStatus; resolution: Resolution | null; message: string | null },
 ): Promise<HealthEvent> {
   const mark = windowMark(change.from, change.to, change.resolution);
-  const failed = change.to !== "succeeded" && change.to !== "pending" && change.to !== "in_flight" && change.from !== change.to && !SETTLED.includes(change.from);
+  // The last error is the provider's (what the health rule counts): a card or customer decline, or a merchant's cancel, is not one.
+  const failed = mark === "F";
   if (!mark && !failed) return undefined;
   const [row] = await tx
     .update(connections)

@@ -222,7 +222,8 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
       const totals = totalsOf(row.currency);
       totals.refunds.count += count;
       totals.refunds.minor += amount;
-    } else {
+    } else if (row.resolution !== "canceled") {
+      // An attempt the merchant canceled (a payout) is neither a decline nor an attempt that says anything about the provider.
       if (row.status !== "succeeded") declines.set(row.resolution, (declines.get(row.resolution) ?? 0) + count);
       const entry = perConnection.get(row.connection_id) ?? { attempts: 0, succeeded: 0, latency: LATENCY_BUCKETS_MS.map(() => 0) };
       entry.attempts += count;

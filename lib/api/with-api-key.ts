@@ -38,6 +38,8 @@ export type WithApiKeyOptions = {
    * Only the invoice API opts in: the credential must never manage connections or keys.
    */
   allowSessionCredential?: boolean;
+  /** A POST that changes nothing (the routing simulator): read-only keys may call it too. */
+  changesNothing?: boolean;
   /** The query parameters the route documents; any other answers 400 (JSON:API). None by default. */
   query?: QueryParameters;
 };
@@ -138,7 +140,7 @@ export function withApiKey<P = Record<string, string>>(
         });
       }
       // A read-only key reads only; refused before it spends anything of the limits.
-      if (auth.readOnly && !READ_METHODS.has(request.method)) {
+      if (auth.readOnly && !READ_METHODS.has(request.method) && !options.changesNothing) {
         return singleErrorResponse(
           403,
           "insufficient_scope",

@@ -45,6 +45,8 @@ export const RESOLUTIONS = [
   "unable_to_reconcile",
   "mode_mismatch",
   "general_error",
+  /** A payout the merchant canceled before any of it was paid: not a decline, nothing about the provider. */
+  "canceled",
 ] as const;
 
 export type Resolution = (typeof RESOLUTIONS)[number];

@@ -43,6 +43,9 @@ const ATTEMPT_STATUS_OF: Record<ProviderOutcome["kind"], AttemptRow["status"]> =
   unknown: "unknown",
 };
 
+/** A payout the merchant canceled before any of it was paid (lib/processing/cancel-payout.ts): not a decline by the provider. */
+export type MerchantCanceled = { kind: "declined"; resolution: "canceled"; providerReference?: string; message: string };
+
 /**
  * Writes what the provider said onto the attempt and appends this call's exchanges (already
  * redacted). Compare-and-set on the status the caller read: when another writer (a callback, a
@@ -52,7 +55,7 @@ const ATTEMPT_STATUS_OF: Record<ProviderOutcome["kind"], AttemptRow["status"]> =
 export async function recordOutcome(
   db: Db,
   attempt: AttemptRow,
-  outcome: ProviderOutcome,
+  outcome: ProviderOutcome | MerchantCanceled,
   exchanges: readonly Exchange[],
   options: { latencyMs?: number } = {},
 ): Promise<AttemptRow | undefined> {

@@ -103,7 +103,7 @@ export async function cancelPayoutInvoice(
       attempt,
       paid
         ? { kind: "succeeded", providerReference: outcome.providerReference, processedAmountMinor: outcome.paidMinor, ...(outcome.parts ? { parts: outcome.parts } : {}) }
-        : { kind: "declined", resolution: "general_error", providerReference: outcome.providerReference, message: "Canceled before any of it was paid." },
+        : { kind: "declined", resolution: "canceled", providerReference: outcome.providerReference, message: "Canceled before any of it was paid." },
       exchanges,
     );
     const reason = paid ? "canceled by the merchant; the parts already paid stay paid" : "canceled by the merchant before any of it was paid";

@@ -230,7 +230,7 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
   if (problems.length) return fail(problems);
   const offering = rows.filter((row) => row.mode === input.mode && servicesOf(row).includes(input.service));
   try {
-    await db.transaction(async (txRaw) => {
+    const save = () => db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const where = and(eq(routingOrders.merchantId, scope.merchantId), eq(routingOrders.service, input.service), eq(routingOrders.mode, input.mode));
       const [stored] = await tx
@@ -274,10 +274,23 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
         ],
       });
     });
+    // Two first saves of one list at once both find no row to lock and both take version 1: the
+    // second's version collides (primary key) and rolls back; it saves again over the first's row.
+    try {
+      await save();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await save();
+    }
   } finally {
     forgetRoutes(scope.merchantId);
   }
   const order = await getRoutingOrder(db, scope.merchantId, input.service, input.mode);
   if (!order) return fail([problem("not_found", `No connection of yours offers ${input.service} in ${input.mode} mode`, ["service"])]);
   return ok(order);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code === "23505" || e?.cause?.code === "23505";
 }

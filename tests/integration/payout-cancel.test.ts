@@ -5,7 +5,8 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { rebuildRollups } from "@/lib/analytics/rollups";
-import { overviewRollups, webhookEvents } from "@/lib/db/schema";
+import { getOverview, readPeriod } from "@/lib/analytics/overview";
+import { connections, overviewRollups, webhookEvents } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { getStatusHistory } from "@/lib/invoices/status";
 import { readInvoice } from "@/lib/invoices/store";
@@ -82,9 +83,23 @@ describe("payout cancels", () => {
     expect(answer.json.data.attributes).toMatchObject({ status: "canceled", resolution: "ok" });
     expect((await getStatusHistory(t.db, id)).map((entry) => entry.toStatus).slice(-2)).toEqual(["canceling", "canceled"]);
     const [attempt] = await listAttempts(t.db, id);
-    expect(attempt).toMatchObject({ status: "declined", message: "Canceled before any of it was paid." });
+    expect(attempt).toMatchObject({ status: "declined", resolution: "canceled", message: "Canceled before any of it was paid." });
     const [record] = await listRecordsByIdempotencyKeys(t.db, [attempt!.idempotencyKey]);
     expect(record).toMatchObject({ status: "canceled" });
+  });
+
+  it("canceled payouts say nothing about the provider: the connection stays healthy, with no last error, and the overview counts no decline", async () => {
+    const m = await payoutMerchant();
+    for (const amount of ["120.41", "130.41", "140.41"]) {
+      const id = await payout(m, amount);
+      expect(await processPayout(t.db, id)).toMatchObject({ status: "process_pending" });
+      expect((await cancel(m, id)).json.data.attributes).toMatchObject({ status: "canceled" });
+    }
+    const [connection] = await t.db.select().from(connections).where(eq(connections.merchantId, m.merchantId));
+    expect(connection).toMatchObject({ health: "healthy", lastErrorAt: null, lastErrorMessage: null });
+    const overview = await getOverview(t.db, m.merchantId, "test", readPeriod({ period: "7d" }).period);
+    expect(overview.declines).toEqual([]);
+    expect(await t.db.select().from(webhookEvents).where(and(eq(webhookEvents.merchantId, m.merchantId), eq(webhookEvents.type, "connection.health_changed")))).toEqual([]);
   });
 
   it("a split payout with a part already paid is partially canceled: the paid part stays, processed_amount says how much", async () => {

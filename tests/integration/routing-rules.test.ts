@@ -9,7 +9,8 @@ import { GET as GET_ORDER, PATCH } from "@/app/api/routing/[id]/route";
 import { POST as SIMULATE } from "@/app/api/routing/simulate/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { credentialsKey } from "@/lib/connections/vault-key";
-import { connections, invoiceAttempts, invoices } from "@/lib/db/schema";
+import { createApiKey } from "@/lib/api-keys/queries";
+import { connections, invoiceAttempts, invoices, routingVersions } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
@@ -188,5 +189,20 @@ describe("routing rules (issue 27)", () => {
     ]);
     expect(errorsOf(await simulate(m, { service: "payment_card_eur_hpp", amount: "ten" }))).toEqual([["/data/attributes/amount", "invalid_amount"]]);
     expect(errorsOf(await simulate(m, { service: "nothing", amount: "1" }))).toEqual([["/data/attributes/service", "unknown_service"]]);
+
+    // The simulator changes nothing: a read-only key may ask it, and still may not save rules.
+    const reader = (await createApiKey(t.db, { merchantId: m.merchantId, name: "reader", mode: "test", scope: "read_only" })).key;
+    const asReader = await send<{ attributes: Record<string, unknown> }>(SIMULATE, {}, { method: "POST", key: reader, path: "/api/routing/simulate", body: { data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "150.00" } } } });
+    expect(asReader.status, asReader.text).toBe(200);
+    const saveAsReader = await send(PATCH, { id: ORDER }, { method: "PATCH", key: reader, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes: { connection_ids: [f, b] } } } });
+    expect(errorsOf(saveAsReader)).toEqual([["(none)", "insufficient_scope"]]);
+  });
+
+  it("two first saves of one routing at once both answer, and the history holds versions 1 and 2", async () => {
+    const { m, b, f } = await merchant();
+    const [one, two] = await Promise.all([patch(m, { connection_ids: [f, b] }), patch(m, { connection_ids: [b, f], rules: [{ name: "Big", conditions: { amount_min: "100.00" }, outcome: cascade([f]) }] })]);
+    expect([one.status, two.status], `${one.text} ${two.text}`).toEqual([200, 200]);
+    const versions = await t.db.select({ version: routingVersions.version }).from(routingVersions).where(eq(routingVersions.merchantId, m.merchantId));
+    expect(versions.map((row) => row.version).sort()).toEqual([1, 2]);
   });
 });

@@ -20,7 +20,7 @@ export const POST = withApiKey(async ({ request, merchant, db }) => {
   const simulated = await simulateRouting(db, merchant.id, parsed.data);
   if (!simulated.ok) throw new ApiValidationError(simulated.problems);
   return jsonApi({ data: { type: "routing-simulation", id: newId("sim"), attributes: toSimulationAttributes(simulated.value) } });
-});
+}, { changesNothing: true });
 
 const other = otherMethods(["POST"]);
 export const GET = methodNotAllowed(["POST"]);
