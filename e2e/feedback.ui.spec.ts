@@ -64,12 +64,12 @@ test("creating an API key is confirmed (key still shown once), announced, and it
 
 test("revoking a key is confirmed; the Dismiss button closes the toast", async () => {
   await page.goto("/api-keys");
-  const row = page.getByRole("row").filter({ hasText: "second" });
+  const row = page.getByRole("listitem", { name: "second", exact: true });
   page.once("dialog", (dialog) => void dialog.accept());
   await row.getByRole("button", { name: "Revoke" }).click();
   const revoked = toast(page, 'API key "second" revoked.');
   await expect(revoked).toContainText("now get 401");
-  // Still there after the page's router.refresh() re-rendered the table.
+  // Still there after the page's router.refresh() re-rendered the list.
   await expect(row).toContainText("Revoked");
   await expect(revoked).toBeVisible();
   await revoked.getByRole("button", { name: "Dismiss notification" }).focus();

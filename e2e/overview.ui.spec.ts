@@ -138,7 +138,9 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   await expect(firstRow).toContainText("40.0%");
   await expect(firstRow).toContainText(/≤ [\d,]+ ms/);
   await expect(firstRow).toContainText("Degraded");
-  await expect(firstRow).toContainText("Insufficient funds");
+  // The last error is the provider's (the 503), not the customers' later declines.
+  await expect(firstRow).toContainText("Provider unavailable: The provider could not take the request (HTTP 503).");
+  await expect(firstRow).not.toContainText("Insufficient funds");
   await expect(connections.getByRole("row", { name: new RegExp(`B second ${suffix}`) })).toContainText("100.0%");
   await expect(overview).toBeVisible();
 
@@ -161,7 +163,7 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   await expect(page.getByTestId("health-provider-b")).toContainText("Degraded");
   await page.goto(`/connections/${first}`);
   await expect(page.getByRole("region", { name: /Health/ })).toContainText("failing after 3 technical failures in a row");
-  await expect(page.getByTestId("connection-last-error")).toContainText("insufficient_funds");
+  await expect(page.getByTestId("connection-last-error")).toContainText("provider_unavailable");
   await page.screenshot({ path: `${SHOTS}/connection-health-390.png`, fullPage: false });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/connections");

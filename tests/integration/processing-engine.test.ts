@@ -164,7 +164,9 @@ describe("payWithCard", () => {
   it("lets two simultaneous payments reach the provider once; the other is refused as already being paid", async () => {
     const { m } = await threeConnections();
     const { invoice } = await newInvoice(m, "z-payment");
-    fake.delayMs = 50;
+    // Long enough that the second request reads the invoice while the first is still with the provider,
+    // even on a loaded database (the PostgreSQL pass beside the browser tests once read it after the first had settled).
+    fake.delayMs = 1_000;
     const results = await Promise.all([payWithCard(t.db, invoice.id, CARD), payWithCard(t.db, invoice.id, CARD)]);
     expect(fake.calls.filter((call) => call.op === "payment")).toHaveLength(1);
     expect(results.map((result) => result.kind).sort()).toEqual(["finished", "refused"]);
