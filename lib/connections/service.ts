@@ -13,6 +13,7 @@ import { findConnectionRow, findExclusiveHolder, findLabelOwner, isConnectionId 
 import { updateConnectionSchema, type CreateConnection, type UpdateConnection } from "./schemas";
 import { exclusiveKeyOf, kindOf, openSecrets, sealSecrets, splitCredentials, toConnectionView, type ConnectionRow, type ConnectionView } from "./store";
 import { ProblemsError } from "@/lib/errors";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 type Scope = { db: Db; merchantId: string; actor: Actor; vaultKey: Buffer };
 
@@ -89,12 +90,6 @@ function modeFixed(mode: Mode, path: readonly string[]): Problem {
     `This connection was created in ${mode} mode, and a connection's mode cannot change. To work in ${other} mode, add a new ${other} connection.`,
     path,
   );
-}
-
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
 /** A concurrent writer won the label or the currency slot between our check and our write. */

@@ -11,6 +11,7 @@ import { hashLinkToken, isLinkTokenShape, newLinkToken } from "@/lib/identity/to
 import { INVALID_LINK_MESSAGE } from "@/lib/identity/account";
 import { newId } from "@/lib/ids";
 import { fail, ok, problem, type Result } from "@/lib/problems";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 /** An invitation link works once, for 7 days; Resend issues a new link and ends the old one. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
@@ -102,11 +103,6 @@ export async function findOpenInvite(db: Db, token: string, now = new Date()) {
     .where(and(eq(invites.tokenHash, hashLinkToken(token)), pending(now)))
     .limit(1);
   return row;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
 /**

@@ -6,6 +6,7 @@ import { hashPassword } from "@/lib/identity/password";
 import type { SignUpInput } from "@/lib/identity/schemas";
 import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { newId } from "@/lib/ids";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 export async function findMerchantByCommerceAccount(db: Db, account: string): Promise<Merchant | undefined> {
   const [row] = await db.select().from(merchants).where(eq(merchants.commerceAccount, account)).limit(1);
@@ -24,11 +25,6 @@ async function duplicateProblems(db: Db, email: string, commerceAccount: string)
   if (emailTaken) problems.push(problem("taken", "An account with this e-mail already exists", ["email"]));
   if (accountTaken) problems.push(problem("taken", "This commerce account is taken", ["commerceAccount"]));
   return problems;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }
 
 /** Creates a merchant and its owner in one transaction; duplicates come back as field errors. */

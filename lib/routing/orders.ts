@@ -9,6 +9,7 @@ import { mergeOrder, positionChanges } from "./order";
 import { routingOrderId, type RoutingOrderInput } from "./schemas";
 import { decimalToMinor } from "./decide";
 import type { RoutingRule } from "./rules";
+import { isUniqueViolation } from "@/lib/db/errors";
 
 export type RoutingOrderConnection = {
   connectionId: string;
@@ -288,9 +289,4 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
   const order = await getRoutingOrder(db, scope.merchantId, input.service, input.mode);
   if (!order) return fail([problem("not_found", `No connection of yours offers ${input.service} in ${input.mode} mode`, ["service"])]);
   return ok(order);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } } | undefined;
-  return e?.code === "23505" || e?.cause?.code === "23505";
 }
