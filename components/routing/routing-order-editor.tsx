@@ -45,6 +45,16 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
   const listRef = useRef<HTMLOListElement>(null);
   const focusAfterMove = useRef<{ id: string; word: string }>(undefined);
   const dirty = !sameOrder(idsOf(list), idsOf(savedList));
+  // A newer saved order from the server (this save's refresh, a rollback, a connection enabled):
+  // adopted as the saved one, and shown unless the owner is in the middle of changes. The editor
+  // is not remounted for it, so its status line ("Saved. …") stays for the person to read.
+  const served = JSON.stringify(order.connections);
+  const [adopted, setAdopted] = useState(served);
+  if (served !== adopted) {
+    setAdopted(served);
+    setSavedList(order.connections);
+    if (!dirty) setList(order.connections);
+  }
   useUnsavedChanges(dirty);
   // A single connection has nothing to be ordered against.
   const reorderable = editable && list.length > 1;

@@ -18,12 +18,13 @@ function updatedText(order: RoutingOrder): string {
 }
 
 /**
- * A list remounts when its connections change (one added, enabled or disabled) or its rules are
- * saved elsewhere (a new version), not when the order is only saved here.
+ * A list remounts when its connections change (one added, enabled or disabled). A newer saved order
+ * or rules (this page's own save, a rollback) is adopted by the editors in place: a remount would
+ * wipe the status line that says the save worked (it once raced the save's refresh).
  */
 function editorKey(order: RoutingOrder): string {
   const members = order.connections.map((c) => `${c.connectionId}${c.enabled ? "+" : "-"}`).sort();
-  return `${order.id}|${members.join(",")}|${JSON.stringify(order.rules)}`;
+  return `${order.id}|${members.join(",")}`;
 }
 
 /**
