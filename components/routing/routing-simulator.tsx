@@ -31,7 +31,7 @@ function rateNote(result: SimulationAttributes, id: string): string {
   const counted = result.success_rate?.connections.find((entry) => entry.id === id);
   if (!result.success_rate || !counted) return "";
   const explored = result.success_rate.explored === id ? ", explored" : "";
-  if (!counted.trusted) return ` (${counted.attempts} of ${result.success_rate.min_sample} attempts needed: listed place${explored})`;
+  if (!counted.trusted) return ` (${counted.attempts} attempt${counted.attempts === 1 ? "" : "s"}, ${result.success_rate.min_sample} needed: keeps its listed place${explored})`;
   return ` (${rateText(counted.successes, counted.attempts)} of ${counted.attempts}${explored})`;
 }
 

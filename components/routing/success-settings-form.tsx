@@ -49,8 +49,8 @@ export function SuccessSettingsForm({ settings, readOnly = false }: { settings: 
         Success-rate ordering
       </h2>
       <p className="text-sm text-slate-600">
-        A rule set to &ldquo;Order by success rate&rdquo; tries its connections best first, by how often each processed this service&apos;s
-        invoices lately. Card and customer declines do not count against a provider.
+        A rule whose connections are ordered &ldquo;By success rate&rdquo; tries them best first, by how often each processed this
+        service&apos;s invoices lately. Card and customer declines do not count against a provider.
       </p>
       <form onSubmit={onSubmit} noValidate className="mt-3 space-y-3" aria-label="Success-rate ordering settings">
         <div className="grid gap-3 sm:grid-cols-3">
