@@ -1,10 +1,11 @@
-import { and, eq, gte, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { recordAudit, type Actor } from "@/lib/audit/record";
 import { forgetRoutes } from "@/lib/connections/route-cache";
 import type { Db } from "@/lib/db/client";
+import type { JobSweep } from "@/lib/jobs/task";
 import { invoices, merchants, routingStats } from "@/lib/db/schema";
 import type { ConnectionStats, SuccessSettings, SuccessSnapshot } from "./success";
-import type { SuccessSettingsAttributes } from "./success-settings";
+import { SUCCESS_WINDOW_HOURS, type SuccessSettingsAttributes } from "./success-settings";
 
 /**
  * The counts behind success-rate ordering (issue 27; the rule is in lib/routing/success.ts):
@@ -133,3 +134,13 @@ export async function successSnapshotFor(
   const stats = await loadSuccessStats(db, merchantId, service, setup.success.windowHours);
   return { stats, settings: setup.success, draw: draw() };
 }
+
+/** Counts older than the longest window (7 days) are never read again: deleted, with an hour to spare. */
+export async function pruneRoutingStats(db: Db): Promise<number> {
+  const before = bucketOf(statsClock.now() - (SUCCESS_WINDOW_HOURS.max + 1) * 3_600_000);
+  const deleted = await db.delete(routingStats).where(lt(routingStats.bucket, before)).returning({ merchantId: routingStats.merchantId });
+  return deleted.length;
+}
+
+/** Run by the workers every hour (lib/server-jobs.ts). */
+export const pruneRoutingStatsSweep: JobSweep = { name: "prune-routing-stats", run: (db) => pruneRoutingStats(db), everyMs: 3_600_000 };

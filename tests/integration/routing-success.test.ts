@@ -14,12 +14,12 @@ import { GET as GET_SETTINGS, PATCH as PATCH_SETTINGS } from "@/app/api/routing/
 import { POST as SIMULATE } from "@/app/api/routing/simulate/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { credentialsKey } from "@/lib/connections/vault-key";
-import { auditLog, invoiceAttempts, merchants, sandboxRecords } from "@/lib/db/schema";
+import { auditLog, invoiceAttempts, merchants, routingStats, sandboxRecords } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
-import { statsClock } from "@/lib/routing/success-stats";
+import { pruneRoutingStats, statsClock } from "@/lib/routing/success-stats";
 import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
 import { setSandboxFault } from "@/lib/sandbox/faults";
 import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
@@ -141,7 +141,7 @@ describe("success-rate ordering (issue 27)", () => {
     // B's sandbox answers 503 from now on: each attempt on it fails softly and cascades to F.
     await setSandboxFault(t.db, { id: b, provider: "provider-b" }, "server_error");
     const failing: Routed[] = [];
-    for (let i = 0; i < 30; i += 1) {
+    for (let i = 0; i < 20; i += 1) {
       now += MINUTE;
       failing.push(await invoice(m));
     }
@@ -191,7 +191,7 @@ describe("success-rate ordering (issue 27)", () => {
     expect(returned.rates.get(b)!.attempts).toBeGreaterThanOrEqual(3);
     for (const routed of recovering.slice(back)) expect(routed.first).toBe(routed.explored === f ? f : b);
     expect(recovering.slice(back).filter((routed) => routed.tookIt === b).length).toBeGreaterThan((recovering.length - back) / 2);
-  });
+  }, 180_000);
 
   it("reads and saves the settings through the API, refuses bad ones naming the field, audits a change, and the simulator shows the rates", async () => {
     const m = await invoiceMerchant(t.db);
@@ -234,6 +234,16 @@ describe("success-rate ordering (issue 27)", () => {
       success_rate: { window_hours: 6, min_sample: 2, exploration_percent: 0, connections: [{ id: b, attempts: 2, successes: 2, trusted: true }], explored: null },
       explanation: expect.stringContaining("Ordered by success rate over the last 6 h:"),
     });
+
+    // Counts older than the longest window (7 days) are deleted by the workers' hourly sweep; newer ones stay.
+    const rows = () => t.db.select().from(routingStats).where(eq(routingStats.merchantId, m.merchantId));
+    expect(await rows()).toHaveLength(1);
+    now += 7 * 24 * 60 * MINUTE;
+    await pruneRoutingStats(t.db);
+    expect(await rows()).toHaveLength(1);
+    now += 2 * 60 * MINUTE;
+    await pruneRoutingStats(t.db);
+    expect(await rows()).toEqual([]);
   });
 
   it("answers bad settings with 422 naming the field and stores nothing, whatever is sent; never a 500", async () => {
