@@ -10,6 +10,9 @@ import { routingRulesSchema } from "@/lib/routing/rules";
 import { routingOrderInputSchema } from "@/lib/routing/schemas";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 import { ok } from "@/lib/problems";
+import { NotFoundError } from "@/lib/errors";
+import { successSettingsSchema } from "@/lib/routing/success-settings";
+import { saveSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
 import { validatedAction } from "./validated-action";
 
 /** The Routing page saves one list at a time; the audit trail names the person. */
@@ -47,3 +50,15 @@ export const simulateRoutingAction = validatedAction("routing.simulate", { schem
   const simulated = await simulateRouting(await getDb(), viewer.merchant.id, input);
   return simulated.ok ? ok(toSimulationAttributes(simulated.value)) : simulated;
 });
+
+/** Owners set how success-rate ordering counts (window, minimum sample, exploration share); audited. */
+export const saveSuccessSettingsAction = validatedAction(
+  "routing.successSettings",
+  { schema: successSettingsSchema, role: "owner" },
+  async (input, viewer) => {
+    const saved = await saveSuccessSettings(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
+    if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
+    revalidatePath("/routing");
+    return ok(toSettingsAttributes(saved));
+  },
+);

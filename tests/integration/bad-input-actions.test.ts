@@ -320,6 +320,7 @@ const CASES: Record<string, Case> = {
   "lib/actions/routing.ts#saveRoutingRulesAction": {
     valid: () => ({ service: w.a.services[0], mode: "test", rules: [{ name: "Big", conditions: { amount_min: "100" }, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] }),
   },
+  "lib/actions/routing.ts#saveSuccessSettingsAction": { valid: () => ({ window_hours: "12", min_sample: "10", exploration_percent: "5" }) },
   "lib/actions/routing.ts#simulateRoutingAction": { valid: () => ({ service: w.a.services[0], test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" }) },
   "lib/actions/sandbox-faults.ts#setSandboxFaultAction": { valid: () => ({ id: w.a.id, mode: "none" }) },
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": { valid: () => ({ lifetimeMinutes: 60 }) },

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
 import { RoutingSimulator } from "@/components/routing/routing-simulator";
+import { SuccessSettingsForm } from "@/components/routing/success-settings-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
@@ -9,6 +10,8 @@ import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import type { RoutingOrder } from "@/lib/routing/orders";
+import { DEFAULT_SUCCESS_SETTINGS } from "@/lib/routing/success";
+import { getSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
 
 export const metadata: Metadata = { title: "Routing" };
 
@@ -36,6 +39,7 @@ export default async function RoutingPage() {
   const editable = viewer.user.role === "owner";
   const mode = await getViewMode();
   const orders = await getRoutingOrdersInView(await getDb(), viewer.merchant.id, mode);
+  const successSettings = toSettingsAttributes((await getSuccessSettings(await getDb(), viewer.merchant.id)) ?? DEFAULT_SUCCESS_SETTINGS);
   return (
     <>
       <PageHeader
@@ -80,6 +84,7 @@ export default async function RoutingPage() {
             return <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />;
           })}
         </div>
+        <SuccessSettingsForm settings={successSettings} readOnly={!editable} />
         </>
       )}
     </>
