@@ -7,8 +7,6 @@ vi.mock("@/lib/auth", () => ({
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import fc from "fast-check";
-import { queryArb } from "../../e2e/support/bad-input";
 import { GET as EXPORT } from "@/app/api/dashboard/invoices/export/route";
 import { GET as PAYMENTS } from "@/app/api/commerce/payment-invoices/route";
 import { GET as PAYOUTS } from "@/app/api/commerce/payout-invoices/route";
@@ -201,33 +199,6 @@ describe("search and export", () => {
     expect(errors.map((error) => error.source.parameter).sort()).toEqual(["from", "status"]);
     // A support member sees invoices, so may export them.
     expect((await exportAs(m.supportId, "")).status).toBe(200);
-  });
-
-  it("bad input: generated export query strings answer 200 CSV or 400 naming the parameter, never a 5xx (bad-input suite)", async () => {
-    const names = ["q", "type", "status", "provider", "mode", "reference", "from", "to", "after"];
-    let refused = 0;
-    await fc.assert(
-      fc.asyncProperty(queryArb(names), async (query) => {
-        let response: Response;
-        try {
-          response = await exportAs(m.ownerId, query.replace(/^\?/, ""));
-        } catch (error) {
-          // A query the URL parser refuses never reaches a route (server.ts answers it 400).
-          if (error instanceof TypeError) return;
-          throw error;
-        }
-        expect(response.status === 200 || response.status === 400, `${query} → ${response.status}`).toBe(true);
-        const text = await response.text();
-        if (response.status === 200) expect(text).toMatch(/^id,type,status,/);
-        else {
-          refused += 1;
-          const errors = (JSON.parse(text) as { errors: { source?: { parameter?: string } }[] }).errors;
-          for (const error of errors) expect(names).toContain(error.source?.parameter);
-        }
-      }),
-      { numRuns: 60, seed: 26 },
-    );
-    expect(refused).toBeGreaterThan(0);
   });
 
   it("answers the API list with Accept: text/csv, same filters, same refusals as the JSON list", async () => {
