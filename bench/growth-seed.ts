@@ -298,6 +298,9 @@ async function main() {
     console.log(`\nseeded ${size} invoices for ${ctx.merchantId} (${ctx.commerceAccount}) and ${others} for ${OTHER_MERCHANTS} other merchants in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(url ? `database: ${url.replace(/\/\/[^@]*@/, "//")}` : `DATA_DIR=${dir}`);
   } finally {
+    // createConnection started the cache invalidation listener (DATABASE_URL names PostgreSQL): closed, the script ends.
+    const { stopCacheInvalidation } = await import("@/lib/cache/invalidation");
+    await stopCacheInvalidation();
     await handle.close();
   }
 }
