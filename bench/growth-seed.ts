@@ -106,7 +106,7 @@ export async function setUpGrowth(db: Db): Promise<GrowthContext> {
  * One chunk: invoices numbered [from, to) of one owner, with their history, attempts and events,
  * in one statement (data-modifying CTEs), so the database does the work without a round trip per row.
  */
-async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others", from: number, to: number) {
+async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others", from: number, to: number, mode?: "test" | "live") {
   const prefix = `${ctx.tag}${owner === "target" ? "t" : "o"}`;
   const merchantExpr =
     owner === "target" ? sql`${ctx.merchantId}::text` : sql`'mer_g' || ${ctx.tag}::text || '_' || (1 + n % ${OTHER_MERCHANTS})`;
@@ -122,7 +122,7 @@ async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others",
       select n, r5,
         ${merchantExpr} as merchant_id,
         case when r1 < 0.3 then 'payout' else 'payment' end as direction,
-        r3 < 0.25 as test_mode,
+        ${mode ? sql`${mode === "test"}::boolean` : sql`r3 < 0.25`} as test_mode,
         -- Newest last: created over the past two years, to the millisecond.
         date_trunc('milliseconds', now() - interval '730 days' * r4 - interval '1 minute') as created_at,
         (500 + floor(r5 * 200000))::bigint as amount_minor,
@@ -260,6 +260,26 @@ export async function growTo(db: Db, ctx: GrowthContext, target: number, others:
   await db.execute(sql`analyze`);
 }
 
+/**
+ * Tops the merchant's invoices of one mode up to `rows` (seeded in that mode only, numbered after
+ * the ones seeded so far), so an export of that mode's invoices has that many rows.
+ */
+export async function topUpMode(db: Db, ctx: GrowthContext, mode: "test" | "live", rows: number, onProgress?: (done: number, total: number) => void): Promise<number> {
+  const [held] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from invoices where merchant_id = ${ctx.merchantId} and test_mode = ${mode === "test"}`),
+  );
+  const missing = Math.max(0, rows - held!.n);
+  for (let done = 0; done < missing; ) {
+    const chunk = Math.min(CHUNK, missing - done);
+    await seedChunk(db, ctx, "target", ctx.seeded.target, ctx.seeded.target + chunk, mode);
+    ctx.seeded.target += chunk;
+    done += chunk;
+    onProgress?.(done, missing);
+  }
+  if (missing > 0) await db.execute(sql`analyze invoices`);
+  return missing;
+}
+
 async function main() {
   const fs = await import("node:fs");
   const os = await import("node:os");
@@ -278,6 +298,9 @@ async function main() {
     console.log(`\nseeded ${size} invoices for ${ctx.merchantId} (${ctx.commerceAccount}) and ${others} for ${OTHER_MERCHANTS} other merchants in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(url ? `database: ${url.replace(/\/\/[^@]*@/, "//")}` : `DATA_DIR=${dir}`);
   } finally {
+    // createConnection started the cache invalidation listener (DATABASE_URL names PostgreSQL): closed, the script ends.
+    const { stopCacheInvalidation } = await import("@/lib/cache/invalidation");
+    await stopCacheInvalidation();
     await handle.close();
   }
 }

@@ -52,20 +52,45 @@ export function startAppServer({ port, env, cwd, startTimeoutMs = 120_000 }: App
   });
 }
 
-/** SIGTERM to the server's process group (it drains), SIGKILL after 10 s. */
-export function stopAppServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners("exit");
-    if (child.exitCode !== null) return resolve();
-    child.on("exit", () => resolve());
-    process.kill(-child.pid!, "SIGTERM");
-    setTimeout(() => {
-      // The group may be gone already while the npx parent's exit is not yet seen.
+/**
+ * Whether any process of the server's group (npx, tsx, node server.ts) is still running: `detached`
+ * made the child the leader of its own session and group. A zombie (exited, not yet reaped by
+ * whoever adopted it) no longer runs and holds nothing.
+ */
+function groupRunning(pid: number): boolean {
+  try {
+    const states = execFileSync("ps", ["-o", "stat=", "-g", String(pid)], { encoding: "utf8" });
+    return states.split("\n").some((state) => state.trim() !== "" && !state.trim().startsWith("Z"));
+  } catch {
+    return false; // ps exits 1 when nothing matches
+  }
+}
+
+/**
+ * SIGTERM to the server's process group (it drains: requests in flight, then the job workers), SIGKILL
+ * after 10 s; resolves once no process of the group runs. The npx parent exits as soon as it has
+ * passed the signal on, long before server.ts has finished draining, so its exit is not the
+ * server's: a caller that drops the server's database next would pull it out from under the drain.
+ */
+export async function stopAppServer(child: ChildProcess): Promise<void> {
+  child.removeAllListeners("exit");
+  const pid = child.pid!;
+  try {
+    process.kill(-pid, "SIGTERM");
+  } catch {
+    return; // the group is gone already
+  }
+  const killAt = Date.now() + 10_000;
+  let killed = false;
+  while (groupRunning(pid)) {
+    if (!killed && Date.now() > killAt) {
+      killed = true;
       try {
-        if (child.exitCode === null) process.kill(-child.pid!, "SIGKILL");
+        process.kill(-pid, "SIGKILL");
       } catch {}
-    }, 10_000).unref();
-  });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**

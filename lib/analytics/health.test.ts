@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { healthOf, windowMark } from "./health";
+import { healthFigures, healthOf, windowMark } from "./health";
 import { percentileOf } from "./overview";
 
 describe("healthOf", () => {
@@ -13,6 +13,15 @@ describe("healthOf", () => {
     expect(healthOf("SSSSSSSSFFF")).toBe("failing"); // streak wins over share
     expect(healthOf("FSFSF")).toBe("failing"); // 40 %
     expect(healthOf("FFFSSSSSSSSSSSS")).toBe("healthy"); // 80 %
+  });
+});
+
+describe("healthFigures", () => {
+  it("gives the counts the rule reads: counted, succeeded, failed, the share and the failures since the last success", () => {
+    expect(healthFigures("")).toEqual({ counted: 0, succeeded: 0, failed: 0, successRate: null, failuresInARow: 0 });
+    expect(healthFigures("SSSF")).toEqual({ counted: 4, succeeded: 3, failed: 1, successRate: 0.75, failuresInARow: 1 });
+    expect(healthFigures("FFSFFF")).toEqual({ counted: 6, succeeded: 1, failed: 5, successRate: 1 / 6, failuresInARow: 3 });
+    expect(healthFigures("FF")).toMatchObject({ successRate: 0, failuresInARow: 2 });
   });
 });
 

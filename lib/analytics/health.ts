@@ -37,12 +37,36 @@ export const HEALTH_RULE_TEXT =
   `failing after ${FAILING_STREAK} technical failures in a row or under ${FAILING_BELOW * 100}% succeeded (of ${MIN_COUNTED} or more), ` +
   `degraded after ${DEGRADED_STREAK} in a row or under ${DEGRADED_BELOW * 100}% succeeded, healthy otherwise.`;
 
-export function healthOf(window: string): ConnectionHealth {
+/** The figures the rule reads from a window: what the API's `health` attribute shows beside the state. */
+export type HealthFigures = {
+  /** Outcomes counted in the window (at most HEALTH_WINDOW). */
+  counted: number;
+  succeeded: number;
+  failed: number;
+  /** succeeded ÷ counted; null while nothing is counted. */
+  successRate: number | null;
+  /** Technical failures at the end of the window, newest back to the last success. */
+  failuresInARow: number;
+};
+
+export function healthFigures(window: string): HealthFigures {
   const counted = window.length;
-  const successes = [...window].filter((c) => c === "S").length;
-  const rate = counted > 0 ? successes / counted : 1;
-  if (window.endsWith("F".repeat(FAILING_STREAK)) || (counted >= MIN_COUNTED && rate < FAILING_BELOW)) return "failing";
-  if (window.endsWith("F".repeat(DEGRADED_STREAK)) || (counted >= MIN_COUNTED && rate < DEGRADED_BELOW)) return "degraded";
+  const succeeded = [...window].filter((c) => c === "S").length;
+  const lastSuccess = window.lastIndexOf("S");
+  return {
+    counted,
+    succeeded,
+    failed: counted - succeeded,
+    successRate: counted > 0 ? succeeded / counted : null,
+    failuresInARow: counted - 1 - lastSuccess,
+  };
+}
+
+export function healthOf(window: string): ConnectionHealth {
+  const { counted, successRate, failuresInARow } = healthFigures(window);
+  const rate = successRate ?? 1;
+  if (failuresInARow >= FAILING_STREAK || (counted >= MIN_COUNTED && rate < FAILING_BELOW)) return "failing";
+  if (failuresInARow >= DEGRADED_STREAK || (counted >= MIN_COUNTED && rate < DEGRADED_BELOW)) return "degraded";
   return "healthy";
 }
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/health";
 import { labelSchema } from "@/lib/connections/schemas";
+import { CONNECTION_HEALTHS } from "@/lib/db/enums";
 import { CONNECTION_KINDS, MODES } from "@/lib/providers";
 import { connectionIdsSchema } from "@/lib/routing/schemas";
 import { routingRulesSchema } from "@/lib/routing/rules";
@@ -29,6 +31,36 @@ function requestDocument(type: string, data: { attributes: z.ZodType; id?: z.Zod
   return z.object({ data: data.strict ? z.strictObject(shape) : z.object(shape), meta: freeMeta, jsonapi: jsonapiMember });
 }
 
+/** GET /api/connections' `health`: lib/connections/resource.ts toHealthAttribute. */
+export const connectionHealthSchema = z
+  .object({
+    state: z.enum(CONNECTION_HEALTHS).meta({ description: `The connection's health, as the dashboard shows it. ${HEALTH_RULE_TEXT}` }),
+    since: timestamp.nullable().meta({ description: "When the state last changed; null if it never changed since the connection was added" }),
+    recent_outcomes: z
+      .object({
+        counted: z.int().min(0).max(HEALTH_WINDOW),
+        succeeded: z.int().min(0),
+        failed: z.int().min(0).meta({ description: "Technical failures: no answer, an unknown outcome, or the provider unavailable or refusing the credentials" }),
+        success_rate: z.number().min(0).max(1).nullable().meta({ description: "succeeded ÷ counted, null while nothing is counted" }),
+        failures_in_a_row: z.int().min(0).meta({ description: "Technical failures since the last success" }),
+      })
+      .meta({ description: `The figures the rule read: the connection's last ${HEALTH_WINDOW} outcomes that say something about the provider` }),
+    last_error: z
+      .object({ at: timestamp, resolution: z.string().nullable(), message: z.string().nullable() })
+      .nullable()
+      .meta({ description: "The latest technical failure of an attempt on this connection" }),
+  })
+  .meta({
+    examples: [
+      {
+        state: "failing",
+        since: "2026-11-29T09:41:07.312Z",
+        recent_outcomes: { counted: 14, succeeded: 11, failed: 3, success_rate: 0.7857, failures_in_a_row: 3 },
+        last_error: { at: "2026-11-29T09:41:07.298Z", resolution: "provider_unavailable", message: "HTTP 503 from the provider" },
+      },
+    ],
+  });
+
 export const connectionResourceSchema = z.object({
   type: z.literal("connection"),
   id: z.string().regex(/^conn_/),
@@ -42,6 +74,7 @@ export const connectionResourceSchema = z.object({
     credentials: z.record(z.string(), z.unknown()).meta({ description: "Non-secret values in full; secrets only as their masked hint" }),
     constants: z.record(z.string(), z.string()),
     services: z.array(z.string()),
+    health: connectionHealthSchema,
     created: timestamp,
     updated: timestamp,
   }),

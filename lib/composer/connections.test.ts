@@ -17,6 +17,7 @@ function view(overrides: Partial<ConnectionView>): ConnectionView {
     constants: { CITY: "Kyiv" },
     services: ["payment_card_uah_hpp", "payment_card_uah"],
     health: "healthy",
+    healthWindow: "",
     healthChangedAt: null,
     lastError: null,
     createdAt: new Date(0),

@@ -1,5 +1,7 @@
+import { healthFigures } from "@/lib/analytics/health";
 import type { JsonApiResource } from "@/lib/api/responses";
 import { publicBaseUrl } from "@/lib/config";
+import type { ConnectionHealth } from "@/lib/db/enums";
 import type { ConnectionView } from "./store";
 
 export type ConnectionAttributes = {
@@ -12,9 +14,38 @@ export type ConnectionAttributes = {
   credentials: Record<string, unknown>;
   constants: Record<string, string>;
   services: string[];
+  health: ConnectionHealthAttribute;
   created: string;
   updated: string;
 };
+
+/**
+ * The connection's health as the dashboard shows it (the state kept by lib/analytics/health.ts as
+ * attempts settle), with the figures the rule read from the recent outcomes, since when it holds,
+ * and the latest error. Read from the connection's own row: a list costs no query more.
+ */
+export type ConnectionHealthAttribute = {
+  state: ConnectionHealth;
+  since: string | null;
+  recent_outcomes: { counted: number; succeeded: number; failed: number; success_rate: number | null; failures_in_a_row: number };
+  last_error: { at: string; resolution: string | null; message: string | null } | null;
+};
+
+export function toHealthAttribute(view: Pick<ConnectionView, "health" | "healthWindow" | "healthChangedAt" | "lastError">): ConnectionHealthAttribute {
+  const figures = healthFigures(view.healthWindow);
+  return {
+    state: view.health,
+    since: view.healthChangedAt?.toISOString() ?? null,
+    recent_outcomes: {
+      counted: figures.counted,
+      succeeded: figures.succeeded,
+      failed: figures.failed,
+      success_rate: figures.successRate === null ? null : Math.round(figures.successRate * 10_000) / 10_000,
+      failures_in_a_row: figures.failuresInARow,
+    },
+    last_error: view.lastError ? { at: view.lastError.at.toISOString(), resolution: view.lastError.resolution, message: view.lastError.message } : null,
+  };
+}
 
 /** The management API's connection: non-secret values in full, secrets as their masked hint only. */
 export function toConnectionResource(view: ConnectionView): JsonApiResource<ConnectionAttributes> {
@@ -32,6 +63,7 @@ export function toConnectionResource(view: ConnectionView): JsonApiResource<Conn
       credentials: { ...view.publicValues, ...masked },
       constants: view.constants,
       services: view.services,
+      health: toHealthAttribute(view),
       created: view.createdAt.toISOString(),
       updated: view.updatedAt.toISOString(),
     },

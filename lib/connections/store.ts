@@ -72,6 +72,8 @@ export type ConnectionView = {
   services: string[];
   /** From its recent attempts (lib/analytics/health.ts), with the latest attempt that did not succeed. */
   health: ConnectionRow["health"];
+  /** The outcomes the health rule reads, oldest first (`S` success, `F` technical failure). */
+  healthWindow: string;
   healthChangedAt: Date | null;
   lastError: { at: Date; resolution: string | null; message: string | null } | null;
   createdAt: Date;
@@ -130,6 +132,7 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
     constants: row.constants,
     services: servicesForConnection(row.provider, kind, row.publicCredentials).map((s) => s.code),
     health: row.health,
+    healthWindow: row.healthWindow,
     healthChangedAt: row.healthChangedAt,
     lastError: row.lastErrorAt ? { at: row.lastErrorAt, resolution: row.lastErrorResolution, message: row.lastErrorMessage } : null,
     createdAt: row.createdAt,

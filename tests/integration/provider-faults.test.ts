@@ -11,9 +11,11 @@ vi.mock("@/lib/auth", () => ({
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
+import { GET as listConnectionsRoute } from "@/app/api/connections/route";
+import { GET as getConnectionRoute } from "@/app/api/connections/[id]/route";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { sandboxRecords } from "@/lib/db/schema";
+import { connections, sandboxRecords } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
@@ -32,6 +34,7 @@ import { createAttributes, parseCreate, scopeFor } from "./helpers/connection-fi
 import { setUpTestDb, unique } from "./helpers/db";
 import { connect, invoiceMerchant, newReference, teamMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { runAllJobs } from "./helpers/jobs";
+import { assertValidApiResponse } from "../helpers/api-validator";
 
 /**
  * Provider faults. Each test-mode connection's sandbox can be switched to
@@ -195,6 +198,60 @@ describe("server error (5xx): nothing happened at the provider, so the next conn
     const invoice = await newInvoice(m, "a-payout", "payout");
     expect(await processPayout(t.db, invoice.id)).toMatchObject({ status: "process_failed", resolution: "provider_unavailable" });
     expect(await requestRecordsOf(connection.id)).toEqual([]);
+  });
+});
+
+/** GET on the connections API with the merchant's key, held to the OpenAPI document. */
+async function getConnections(key: string, id?: string): Promise<{ data: unknown }> {
+  const path = id ? `/api/connections/${id}` : "/api/connections";
+  const request = new Request(`http://test${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const response = id ? await getConnectionRoute(request, { params: Promise.resolve({ id }) }) : await listConnectionsRoute(request, { params: Promise.resolve({}) });
+  const body = await response.text();
+  expect(response.status, body).toBe(200);
+  assertValidApiResponse({ method: "GET", url: path, status: response.status, headers: response.headers, body });
+  return JSON.parse(body) as { data: unknown };
+}
+
+describe("a connection's health through the API", () => {
+  it("GET /api/connections and /api/connections/{id} show a connection whose sandbox answers 503 as failing, with the figures the rule read and since when", async () => {
+    const { m, connection } = await merchantWith("provider-b");
+    // A second connection, disabled so routing never picks it: the list shows it beside the first.
+    const other = await connectOwn(m.merchantId, "provider-b");
+    await t.db.update(connections).set({ enabled: false }).where(eq(connections.id, other.id));
+    const fresh = (await getConnections(m.key, connection.id)).data;
+    expect(fresh).toMatchObject({
+      attributes: {
+        health: { state: "healthy", since: null, recent_outcomes: { counted: 0, succeeded: 0, failed: 0, success_rate: null, failures_in_a_row: 0 }, last_error: null },
+      },
+    });
+
+    // One success, then the sandbox fails every request: three technical failures in a row.
+    expect(await pay("provider-b", await newInvoice(m, "b-payment"))).toMatchObject({ status: "processed" });
+    await setSandboxFault(t.db, connection, "server_error");
+    const before = Date.now();
+    for (let i = 0; i < 3; i++) {
+      const invoice = await newInvoice(m, "b-payment");
+      expect(await pay("provider-b", invoice)).toMatchObject({ status: "process_failed", resolution: "provider_unavailable" });
+    }
+
+    const failing = {
+      id: connection.id,
+      attributes: {
+        health: {
+          state: "failing",
+          since: expect.any(String),
+          recent_outcomes: { counted: 4, succeeded: 1, failed: 3, success_rate: 0.25, failures_in_a_row: 3 },
+          last_error: { at: expect.any(String), resolution: "provider_unavailable" },
+        },
+      },
+    };
+    const one = (await getConnections(m.key, connection.id)).data as { attributes: { health: { since: string } } };
+    expect(one).toMatchObject(failing);
+    expect(Date.parse(one.attributes.health.since)).toBeGreaterThanOrEqual(before - 1000);
+    const list = (await getConnections(m.key)).data as { id: string }[];
+    expect(list.find((c) => c.id === connection.id)).toMatchObject(failing);
+    // The other connection took no attempt: nothing counted, still healthy.
+    expect(list.find((c) => c.id === other.id)).toMatchObject({ attributes: { health: { state: "healthy", recent_outcomes: { counted: 0 } } } });
   });
 });
 

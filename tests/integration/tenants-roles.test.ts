@@ -25,6 +25,7 @@ import * as connectionRoute from "@/app/api/connections/[id]/route";
 import * as connectionCollectionRoute from "@/app/api/connections/route";
 import * as dashboardInvoiceRoute from "@/app/api/dashboard/invoices/[id]/route";
 import * as dashboardExportRoute from "@/app/api/dashboard/invoices/export/route";
+import * as dashboardListRoute from "@/app/api/dashboard/invoices/route";
 import * as paymentCollectionRoute from "@/app/api/commerce/payment-invoices/route";
 import * as routingOrderRoute from "@/app/api/routing/[id]/route";
 import * as routingSettingsRoute from "@/app/api/routing/settings/route";
@@ -63,6 +64,8 @@ import { logger } from "@/lib/logger";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { SANDBOX_FAULT_MODES } from "@/lib/sandbox/fault-modes";
 import { createAttributes, editAttributes } from "./helpers/connection-fixtures";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import * as schema from "@/lib/db/schema";
 import { setUpTestDb, unique } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { newReference } from "./helpers/invoice-fixtures";
@@ -413,27 +416,68 @@ const bodyProbes: Probe[] = [
 
 /**
  * Search and export name another merchant's invoices by their keys, not by a path id: merchant A
- * searching for merchant B's id, references or B's card's last four (both merchants' cards end in
- * 4242) gets A's own invoices or none, in the dashboard's export (the search box's query, as CSV)
- * and the API's CSV list.
+ * searching for merchant B's id, references, provider reference, customer e-mail or name, or B's
+ * card's last four (both merchants' cards end in 4242 and their customers are the same) gets A's
+ * own invoices or none, in the dashboard's list (the search box's query, JSON as the page refreshes
+ * it), in its export (as CSV) and in the API's CSV list.
  */
+const SEARCH_KEYS = ["payment id", "payment reference", "payout reference", "provider reference", "customer e-mail", "customer name prefix", "last four"] as const;
+
+/** The search text of each kind of key for one merchant's invoices, and the invoice of that merchant it finds. */
+async function searchText(w: TenantWorld, key: (typeof SEARCH_KEYS)[number]): Promise<{ q: string; finds: string }> {
+  const customer = async (id: string, field: "email" | "name") => {
+    const [row] = await t.db.select({ value: sql<string | null>`${schema.invoices.resolvedCustomer} ->> ${field}` }).from(schema.invoices).where(eq(schema.invoices.id, id));
+    if (!row?.value) throw new Error(`setup: ${id} has no customer ${field}`);
+    return row.value;
+  };
+  switch (key) {
+    case "payment id":
+      return { q: w.paymentId, finds: w.paymentId };
+    case "payment reference":
+      return { q: w.paymentReference, finds: w.paymentId };
+    case "payout reference":
+      return { q: w.payoutReference, finds: w.payoutId };
+    case "provider reference": {
+      const [attempt] = await t.db
+        .select({ reference: schema.invoiceAttempts.providerReference })
+        .from(schema.invoiceAttempts)
+        .where(and(eq(schema.invoiceAttempts.invoiceId, w.paymentId), isNotNull(schema.invoiceAttempts.providerReference)));
+      if (!attempt?.reference) throw new Error("setup: the paid payment has no provider reference");
+      return { q: attempt.reference, finds: w.paymentId };
+    }
+    case "customer e-mail":
+      return { q: (await customer(w.paymentId, "email")).toUpperCase(), finds: w.paymentId };
+    case "customer name prefix":
+      return { q: (await customer(w.paymentId, "name")).slice(0, 4).toLowerCase(), finds: w.paymentId };
+    case "last four":
+      return { q: "4242", finds: w.paymentId };
+  }
+}
+
+const SEARCH_ROUTES = [
+  ["GET /api/dashboard/invoices?q=…", dashboardListRoute.GET],
+  ["GET /api/dashboard/invoices/export?q=…", dashboardExportRoute.GET],
+] as const;
+
 const searchProbes: Probe[] = [
-  ...(["payment id", "payment reference", "payout reference", "last four"] as const).map(
-    (key): Probe => ({
-      name: `GET /api/dashboard/invoices/export?q=<merchant B's ${key}> as merchant A's owner → 200 with none of B's invoices`,
-      run: async () => {
-        const q = (w: TenantWorld) =>
-          key === "payment id" ? w.paymentId : key === "last four" ? "4242" : key === "payment reference" ? w.paymentReference : w.payoutReference;
-        const route: RouteCase = { handler: handler(dashboardExportRoute.GET), auth: "session", params: () => ({}), query: `?q=${encodeURIComponent(q(B))}` };
-        const answer = await probe(() => B, () => callRoute(route, B, { userId: A.ownerId }, "GET"), (a) => a.text);
-        expect(answer.status).toBe(200);
-        expect(answer.text).toMatch(/^id,type,status,/);
-        for (const id of [B.paymentId, B.payoutId, B.cancelablePayoutId]) expect(answer.text).not.toContain(id);
-        // The same search finds A's own invoices: a real search, not a broken one.
-        const own = await callRoute({ ...route, query: `?q=${encodeURIComponent(q(A))}` }, A, { userId: A.ownerId }, "GET");
-        expect(own.text).toContain(key === "payout reference" ? A.payoutId : A.paymentId);
-      },
-    }),
+  ...SEARCH_KEYS.flatMap((key) =>
+    SEARCH_ROUTES.map(
+      ([label, get]): Probe => ({
+        name: `${label} with merchant B's ${key}, as merchant A's owner → 200 with none of B's invoices`,
+        run: async () => {
+          const theirs = await searchText(B, key);
+          const route: RouteCase = { handler: handler(get), auth: "session", params: () => ({}), query: `?q=${encodeURIComponent(theirs.q)}` };
+          const answer = await probe(() => B, () => callRoute(route, B, { userId: A.ownerId }, "GET"), (a) => a.text);
+          expect(answer.status).toBe(200);
+          if (get === dashboardExportRoute.GET) expect(answer.text).toMatch(/^id,type,status,/);
+          for (const id of [B.paymentId, B.payoutId, B.cancelablePayoutId]) expect(answer.text).not.toContain(id);
+          // The same search for A's own key finds A's invoice: a real search, not a broken one.
+          const mine = await searchText(A, key);
+          const own = await callRoute({ ...route, query: `?q=${encodeURIComponent(mine.q)}` }, A, { userId: A.ownerId }, "GET");
+          expect(own.text).toContain(mine.finds);
+        },
+      }),
+    ),
   ),
   {
     name: "GET /api/commerce/payment-invoices with Accept: text/csv and filter[reference_id]=<merchant B's reference>, with merchant A's key → 200, no row",

@@ -13,7 +13,7 @@ import { directionOfId } from "./get-invoice";
  * | `reference_id` | exactly | invoices_reference_unique (both directions probed) |
  * | provider reference (the provider's payment id on an attempt) | exactly | invoice_attempts_provider_reference_idx |
  * | customer e-mail (text with `@`) | exactly, ignoring case and surrounding blanks | invoices_search_email_idx |
- * | customer name (text without `@`) | its beginning, ignoring case | invoices_search_name_idx (text_pattern_ops) |
+ * | customer name (text without `@`) | its beginning, ignoring case | the list's index newest first, else invoices_search_name_idx (text_pattern_ops): see list-invoices.ts |
  * | card last four (four digits) | exactly | invoices_search_last_four_idx |
  *
  * The customer is the resolved one (as sent, with the connection's constants): what the invoice page shows.
@@ -35,18 +35,24 @@ export function searchKinds(text: string): SearchKind[] {
 }
 
 const emailExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'email'))`;
-const nameExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'name'))`;
+/** The customer's name as the name index holds it (lower case, trimmed). */
+export const nameExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'name'))`;
 
 /**
- * The texts whose lower case starts with lower(text), as the range text_pattern_ops indexes
- * (byte order, which for UTF-8 is code point order): from the prefix to the prefix with its last
- * character raised by one, skipping the surrogates chr() refuses.
+ * `name` (a lower-cased, trimmed name: the index's expression, or a column holding it) starts with
+ * lower(text), as the range text_pattern_ops indexes (byte order, which for UTF-8 is code point
+ * order): from the prefix to the prefix with its last character raised by one, skipping the
+ * surrogates chr() refuses. A null name is in no range.
  */
-function namePrefix(text: string): SQL {
+export function nameInPrefixRange(name: SQL, text: string): SQL {
   const low = sql`lower(${text}::text)`;
   const last = sql`ascii(right(${low}, 1))`;
   const high = sql`(left(${low}, -1) || chr(case when ${last} = 55295 then 57344 else least(${last} + 1, 1114111) end))`;
-  return sql`${nameExpression} ~>=~ ${low} and ${nameExpression} ~<~ ${high} and ${isNotNull(sql`${invoices.resolvedCustomer} ->> 'name'`)}`;
+  return sql`${name} ~>=~ ${low} and ${name} ~<~ ${high}`;
+}
+
+function namePrefix(text: string): SQL {
+  return sql`${nameInPrefixRange(nameExpression, text)} and ${isNotNull(sql`${invoices.resolvedCustomer} ->> 'name'`)}`;
 }
 
 /** The condition of each kind of key the text can be; `direction` is the list's filter, if any. */
