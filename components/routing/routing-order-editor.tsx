@@ -45,6 +45,13 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
   const listRef = useRef<HTMLOListElement>(null);
   const focusAfterMove = useRef<{ id: string; word: string }>(undefined);
   const dirty = !sameOrder(idsOf(list), idsOf(savedList));
+  // A new version saved elsewhere (a rollback in the history, another tab) becomes the saved order; unsaved moves stay.
+  const [seenVersion, setSeenVersion] = useState(order.version);
+  if (order.version !== seenVersion) {
+    setSeenVersion(order.version);
+    setSavedList(order.connections);
+    if (!dirty) setList(order.connections);
+  }
   useUnsavedChanges(dirty);
   // A single connection has nothing to be ordered against.
   const reorderable = editable && list.length > 1;

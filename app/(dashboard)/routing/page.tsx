@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { RoutingHistory } from "@/components/routing/routing-history";
 import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
 import { RoutingSimulator } from "@/components/routing/routing-simulator";
 import { PageHeader } from "@/components/shell/page-header";
@@ -9,6 +10,7 @@ import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import type { RoutingOrder } from "@/lib/routing/orders";
+import { getRoutingHistory } from "@/lib/routing/versions";
 
 export const metadata: Metadata = { title: "Routing" };
 
@@ -34,7 +36,9 @@ export default async function RoutingPage() {
   const viewer = await requirePageViewer();
   const editable = viewer.user.role === "owner";
   const mode = await getViewMode();
-  const orders = await getRoutingOrdersInView(await getDb(), viewer.merchant.id, mode);
+  const db = await getDb();
+  const orders = await getRoutingOrdersInView(db, viewer.merchant.id, mode);
+  const histories = await Promise.all(orders.map((order) => getRoutingHistory(db, viewer.merchant.id, order)));
   return (
     <>
       <PageHeader
@@ -74,9 +78,14 @@ export default async function RoutingPage() {
         <>
         <RoutingSimulator scopes={orders.map((order) => ({ id: order.id, service: order.service, mode: order.mode, currency: order.currency }))} />
         <div className="grid gap-6 2xl:grid-cols-2">
-          {orders.map((order) => {
+          {orders.map((order, index) => {
             const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
-            return <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />;
+            return (
+              <div key={order.id} className="min-w-0 space-y-3">
+                <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />
+                <RoutingHistory service={order.service} mode={order.mode} history={histories[index]!} editable={editable} domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`} />
+              </div>
+            );
           })}
         </div>
         </>
