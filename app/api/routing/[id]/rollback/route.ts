@@ -29,7 +29,7 @@ export const POST = withApiKey<Params>(async ({ request, params, merchant, keyId
 });
 
 const other = otherMethods<Params>(["POST"]);
-export const GET = methodNotAllowed<Params>(["POST"]);
+export const GET = methodNotAllowed(["POST"]);
 export const PUT = other.PUT;
 export const PATCH = other.PATCH;
 export const DELETE = other.DELETE;

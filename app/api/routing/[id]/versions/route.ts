@@ -20,16 +20,17 @@ export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) 
   const before = versionParameter(search, "page[before]", problems);
   if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
   const page = await listRoutingVersions(db, merchant.id, order, { size, before });
-  const base = `${publicBaseUrl()}/api/routing/${order.id}/versions`;
-  const query = (entries: [string, number | undefined][]) => {
-    const text = entries.filter(([, value]) => value !== undefined).map(([name, value]) => `${name}=${value}`).join("&");
-    return text ? `${base}?${text}` : base;
+  // Brackets percent-encoded: a link is a URI.
+  const link = (entries: [string, number | undefined][]) => {
+    const url = new URL(`${publicBaseUrl()}/api/routing/${order.id}/versions`);
+    for (const [name, value] of entries) if (value !== undefined) url.searchParams.set(name, String(value));
+    return url.toString();
   };
   return jsonApi({
     data: page.versions.map((version) => toRoutingVersionResource(order, version)),
     links: {
-      self: query([["page[size]", size], ["page[before]", before]]),
-      next: page.before === undefined ? null : query([["page[size]", size], ["page[before]", page.before]]),
+      self: link([["page[size]", size], ["page[before]", before]]),
+      next: page.before === undefined ? null : link([["page[size]", size], ["page[before]", page.before]]),
     },
     meta: { count: page.versions.length, current: page.current },
   });
