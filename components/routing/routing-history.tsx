@@ -75,6 +75,16 @@ export function RoutingHistory({
   const [rolling, startRollback] = useTransition();
   const [status, setStatus] = useState("");
   const statusRef = useRef<HTMLParagraphElement>(null);
+  // A new version (a save above, a rollback here): compare it with the one before, as on first load.
+  const [seenCurrent, setSeenCurrent] = useState(history.current);
+  if (history.current !== seenCurrent) {
+    setSeenCurrent(history.current);
+    setComparison(history.comparison);
+    setFrom(String(history.comparison?.from ?? history.versions[1]?.version ?? ""));
+    setTo(String(history.comparison?.to ?? history.versions[0]?.version ?? ""));
+    setCompareErrors({});
+    setCompareAlert(undefined);
+  }
   const title = `${domId}-history-title`;
 
   const compare = () =>
