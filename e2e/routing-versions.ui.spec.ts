@@ -3,8 +3,9 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind } from "../lib/providers/types";
-import { createApiKey, signUp } from "./support/accounts";
+import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { inviteMember } from "./support/mail";
 
 /**
  * Issue 27, "Versions", on the Routing page with the keyboard alone, at desktop and phone widths:
@@ -176,3 +177,36 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await page.context().close();
   });
 }
+
+test("a support member reads the history and compares versions, with no rollback", async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const page = await (await browser.newContext()).newPage();
+  await signUp(page);
+  const apiKey = await createApiKey(page);
+  const run = randomBytes(3).toString("hex");
+  const b = await connect(request, apiKey, "provider-b", "h2h", `B main ${run}`);
+  const f = await connect(request, apiKey, "provider-f", "h2h", `F France ${run}`);
+  for (const connection_ids of [[f, b], [b, f]]) {
+    const saved = await request.patch("/api/routing/payment_card_eur_hpp:test", { headers: headers(apiKey), data: { data: { type: "routing-order", attributes: { connection_ids } } } });
+    expect(saved.status(), await saved.text()).toBe(200);
+  }
+  const email = `support-${run}@example.com`;
+  await inviteMember(page, browser, { name: "Sam Support", email, role: "support" }, "support-pass-99");
+
+  const support = await (await browser.newContext()).newPage();
+  await signIn(support, email, "support-pass-99");
+  await support.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Routing" }).click();
+  const history = support.locator('[data-testid="routing-history"][data-order-id="payment_card_eur_hpp:test"]');
+  await expect(history.getByTestId("routing-version")).toHaveCount(2);
+  await expect(history.getByTestId("routing-version").first()).toContainText(/by API key /);
+  await expect(history.getByTestId("routing-comparison")).toHaveText(`“B main ${run}” moved from position 2 to 1 in the routing order.`);
+  await expect(support.getByRole("button", { name: /^Roll back/ })).toHaveCount(0);
+  await choose(support, history.getByLabel("Older version"), "2");
+  await choose(support, history.getByLabel("Newer version"), "1");
+  await history.getByRole("button", { name: "Compare" }).focus();
+  await support.keyboard.press("Enter");
+  await expect(history.getByLabel("Older version")).toHaveAccessibleDescription("Version 2 comes after version 1: compare the older version (from) with the newer (to)");
+  await expectNoSeriousViolations(support);
+  await page.context().close();
+  await support.context().close();
+});

@@ -94,7 +94,9 @@ export function RoutingHistory({
       const result = await compareRoutingVersionsAction({ service, mode, from: Number(from), to: Number(to) });
       if (!result.ok) {
         setCompareErrors(result.fieldErrors);
-        setCompareAlert(result.message ?? Object.values(result.fieldErrors)[0] ?? "These versions could not be compared.");
+        // Problems of the two versions show at their selects; anything else (the list is gone) in the alert.
+        const atSelect = Boolean(result.fieldErrors.from || result.fieldErrors.to);
+        setCompareAlert(result.message ?? (atSelect ? undefined : (Object.values(result.fieldErrors)[0] ?? "These versions could not be compared.")));
         return;
       }
       setComparison({ from: result.data.from, to: result.data.to, changes: result.data.changes.map((change) => change.sentence), notes: result.data.notes });
@@ -262,7 +264,7 @@ export function RoutingHistory({
                       </option>
                     ))}
                   </select>
-                  <p id={`${domId}-compare-${name}-error`} className="field-error">
+                  <p id={`${domId}-compare-${name}-error`} className="field-error" aria-live="polite">
                     {compareErrors[name]}
                   </p>
                 </div>

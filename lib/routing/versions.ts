@@ -120,7 +120,7 @@ export type VersionComparison = VersionDiff & { service: string; mode: Mode };
 
 /** What changed from version `from` to version `to` (from ≤ to), as sentences, and the connections either names that are gone or disabled now. */
 export async function compareRoutingVersions(db: Db, merchantId: string, order: RoutingOrder, from: number, to: number): Promise<Result<VersionComparison>> {
-  if (from > to) return fail([problem("invalid_range", `from (${from}) must not be after to (${to}): compare the older version with the newer`, ["from"])]);
+  if (from > to) return fail([problem("invalid_range", `Version ${from} comes after version ${to}: compare the older version (from) with the newer (to)`, ["from"])]);
   const [a, b] = await Promise.all([versionRow(db, merchantId, order, from), versionRow(db, merchantId, order, to)]);
   const problems = [...(a ? [] : [unknownVersion(order, from, "from")]), ...(b ? [] : [unknownVersion(order, to, "to")])];
   if (!a || !b) return fail(problems);

@@ -283,7 +283,7 @@ describe("routing versions through the Routing page's actions", () => {
       ok: false,
       fieldErrors: { version: "Version 7 of payment_card_eur_hpp (test) does not exist: the versions are 1 to 1" },
     });
-    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 2, to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: expect.stringContaining("must not be after") } });
+    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 2, to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: "Version 2 comes after version 1: compare the older version (from) with the newer (to)" } });
     expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: "x", to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: expect.stringContaining("version number") } });
     expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: -1 })).toMatchObject({ ok: false, fieldErrors: { version: expect.stringContaining("version number") } });
     expect(await rollbackRoutingAction({ service: "payment_nope", mode: "test", version: 1 })).toMatchObject({ ok: false, fieldErrors: { service: expect.stringContaining("No connection of yours offers") } });
