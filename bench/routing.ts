@@ -8,6 +8,8 @@
  *   no rule applies    every rule is checked, the default rule decides (the longest path)
  *   last rule applies  the 20th rule, a 70/30 split, decides
  *   at Pay             the card is known: rules on the card are decided too
+ *   success rate       the 20th rule's branch is ordered by success rate (counts for 10
+ *                      connections from the per-process stats cache, 5% exploration)
  * and, once per cache fill, compiling the 20 saved rules. Baseline: taking the first of the routing
  * order, which is what routing did before rules. Each figure is the median of BENCH_BATCHES (41)
  * batches of BENCH_ITERATIONS (2,000) calls, per call.
@@ -17,6 +19,7 @@ import { performance } from "node:perf_hooks";
 import { compileRules, decideRoute, type RouteFacts, type RoutingTable } from "../lib/routing/decide";
 import { toStoredDetail } from "../lib/routing/detail";
 import type { RoutingRule } from "../lib/routing/rules";
+import type { ConnectionStats, SuccessSnapshot } from "../lib/routing/success";
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 41);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2_000);
@@ -55,6 +58,14 @@ function twentyRules(): RoutingRule[] {
 }
 
 const rules = twentyRules();
+/** The same twenty rules, the last one's branches ordered by success rate. */
+const ratedRules: RoutingRule[] = rules.map((rule, index) =>
+  index === rules.length - 1 && rule.outcome.kind === "split"
+    ? { ...rule, outcome: { ...rule.outcome, branches: rule.outcome.branches.map((branch) => ({ ...branch, order_by: "success_rate" as const })) } }
+    : rule,
+);
+const stats = new Map<string, ConnectionStats>(ids.map((id, i) => [id, { attempts: 50 + i * 7, successes: 40 + ((i * 13) % 17) }]));
+const snapshot = (): SuccessSnapshot => ({ stats, settings: { windowHours: 24, minSample: 20, explorationPercent: 5 }, draw: Math.random() });
 const table: RoutingTable = {
   rules: compileRules(rules, "EUR"),
   defaultOrder: ids.slice(0, 8),
@@ -62,6 +73,7 @@ const table: RoutingTable = {
   labels: new Map(ids.map((id, i) => [id, `Connection ${i + 1}`])),
   unusable: new Map([[ids[8]!, "disabled"], [ids[9]!, "does not offer payment_card_eur_hpp"]]),
 };
+const ratedTable: RoutingTable = { ...table, rules: compileRules(ratedRules, "EUR") };
 const noRule: RouteFacts = { amountMinor: 12_345n, customerCountry: "US", card: undefined };
 const lastRule: RouteFacts = { amountMinor: 12_345n, customerCountry: "GB", card: undefined };
 const atPay: RouteFacts = { amountMinor: 12_345n, customerCountry: "US", card: { brand: "visa", country: "US" } };
@@ -83,11 +95,16 @@ const route = (facts: RouteFacts) => () => {
   const decision = decideRoute(table, facts, Math.random);
   sink += toStoredDetail(decision, { decidedAt: "creation", version: 3, customerCountry: facts.customerCountry }).order.length;
 };
+const rated = () => {
+  const decision = decideRoute(ratedTable, lastRule, Math.random, snapshot());
+  sink += toStoredDetail(decision, { decidedAt: "creation", version: 3, customerCountry: lastRule.customerCountry }).order.length;
+};
 const cases: [string, () => void][] = [
   ["baseline: first of the routing order", () => (sink += table.defaultOrder[0]!.length)],
   ["20 rules, no rule applies", route(noRule)],
   ["20 rules, the last (a split) applies", route(lastRule)],
   ["20 rules, at Pay (card known)", route(atPay)],
+  ["20 rules, the last ordered by success rate", rated],
   ["compile 20 saved rules (once per cache fill)", () => (sink += compileRules(rules, "EUR").length)],
 ];
 

@@ -135,6 +135,7 @@ test.beforeAll(async ({ browser }) => {
     data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" } },
   });
   validBodies.set("POST /api/routing/{id}/rollback", { data: { type: "routing-rollback", attributes: { version: 1 } } });
+  validBodies.set("PATCH /api/routing/settings", { data: { type: "routing-settings", id: "routing-settings", attributes: { window_hours: 12, min_sample: 10, exploration_percent: 5 } } });
   validBodies.set("POST /api/commerce/payout-invoices/{id}/process", { data: { type: "payout-invoice", id: createdPayout.json.data.id } });
   realIds["/api/connections/{id}"] = [connectionId];
   realIds["/api/routing/{id}"] = [order.id];

@@ -67,6 +67,11 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await list.getByRole("button", { name: "Save rules" }).focus();
     await page.keyboard.press("Enter");
     await expect(list.getByTestId("routing-rules-status")).toHaveText("Rules saved as version 1.");
+    // The page's refresh after the save brings the saved rules back from the server ("Saved … by"
+    // replaces "Never saved"); the confirmation must still be there to be read, not wiped by it.
+    await expect(list.getByText(/^Saved .+ by /)).toBeVisible();
+    await expect(list.getByTestId("routing-rules-status")).toHaveText("Rules saved as version 1.");
+    await expect(list.getByTestId("routing-rule")).toContainText("France");
 
     // The simulator: the same decision the invoice API makes.
     const simulator = page.getByTestId("routing-simulator");

@@ -8,6 +8,7 @@ import { expireOverdueInvoicesSweep, invoiceExpireTask } from "@/lib/processing/
 import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processing/tasks/invoice-reconcile";
 import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
+import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
 import { sandboxCallbackTask } from "@/lib/sandbox/tasks/sandbox-callback";
 import { sandboxRefundSettleTask } from "@/lib/sandbox/tasks/sandbox-refund-settle";
 import { credentialsResealSweep, credentialsResealTask } from "@/lib/vault/reseal-job";
@@ -42,6 +43,7 @@ export const JOB_SWEEPS: readonly JobSweep[] = [
   webhookDueTriesSweep,
   credentialsResealSweep,
   requeueRefundFollowUpsSweep,
+  pruneRoutingStatsSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

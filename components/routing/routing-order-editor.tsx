@@ -45,10 +45,13 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
   const listRef = useRef<HTMLOListElement>(null);
   const focusAfterMove = useRef<{ id: string; word: string }>(undefined);
   const dirty = !sameOrder(idsOf(list), idsOf(savedList));
-  // A new version saved elsewhere (a rollback in the history, another tab) becomes the saved order; unsaved moves stay.
-  const [seenVersion, setSeenVersion] = useState(order.version);
-  if (order.version !== seenVersion) {
-    setSeenVersion(order.version);
+  // A newer saved order from the server (this save's refresh, a rollback, a connection enabled):
+  // adopted as the saved one, and shown unless the owner is in the middle of changes. The editor
+  // is not remounted for it, so its status line ("Saved. …") stays for the person to read.
+  const served = JSON.stringify(order.connections);
+  const [adopted, setAdopted] = useState(served);
+  if (served !== adopted) {
+    setAdopted(served);
     setSavedList(order.connections);
     if (!dirty) setList(order.connections);
   }

@@ -45,6 +45,15 @@ export function RoutingRulesEditor({
   const [status, setStatus] = useState("");
   const listRef = useRef<HTMLOListElement>(null);
   const dirty = JSON.stringify(rules) !== JSON.stringify(savedRules);
+  // Newer saved rules from the server (this save's refresh, a rollback): adopted in place rather
+  // than by a remount, so the status line ("Rules saved as version 2.") stays to be read.
+  const served = JSON.stringify(saved);
+  const [adopted, setAdopted] = useState(served);
+  if (served !== adopted) {
+    setAdopted(served);
+    setSavedRules(saved);
+    if (!dirty) setRules(saved);
+  }
   const label = (id: string) => options.find((option) => option.id === id)?.label ?? id;
 
   const focusRule = (index: number, what: string) =>

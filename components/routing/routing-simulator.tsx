@@ -4,6 +4,7 @@ import { useState, useTransition } from "react";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { simulateRoutingAction } from "@/lib/actions/routing";
 import type { SimulationAttributes } from "@/lib/routing/resource";
+import { rateText } from "@/lib/routing/success";
 
 export type SimulatorScope = { id: string; service: string; mode: "test" | "live"; currency: string };
 
@@ -23,6 +24,15 @@ function fromPasted(text: string): Partial<Fields> & { testMode?: boolean } {
     cardBin: card.length === 6 ? card : undefined,
     scope: typeof a.service === "string" ? `${a.service}:${a.test_mode === true ? "test" : "live"}` : undefined,
   };
+}
+
+/** A connection's counts beside its place, when the outcome orders by success rate. */
+function rateNote(result: SimulationAttributes, id: string): string {
+  const counted = result.success_rate?.connections.find((entry) => entry.id === id);
+  if (!result.success_rate || !counted) return "";
+  const explored = result.success_rate.explored === id ? ", explored" : "";
+  if (!counted.trusted) return ` (${counted.attempts} attempt${counted.attempts === 1 ? "" : "s"}, ${result.success_rate.min_sample} needed: keeps its listed place${explored})`;
+  return ` (${rateText(counted.successes, counted.attempts)} of ${counted.attempts}${explored})`;
 }
 
 /**
@@ -148,7 +158,10 @@ export function RoutingSimulator({ scopes }: { scopes: SimulatorScope[] }) {
             {result.connections.length > 0 ? (
               <ol className="mt-1 list-decimal pl-5">
                 {result.connections.map((connection) => (
-                  <li key={connection.id}>{connection.label}</li>
+                  <li key={connection.id}>
+                    {connection.label}
+                    {rateNote(result, connection.id)}
+                  </li>
                 ))}
               </ol>
             ) : null}

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { CARD_BRANDS, CARD_BRAND_LABELS } from "@/lib/routing/bin";
-import type { RoutingRule } from "@/lib/routing/rules";
+import type { OrderBy, RoutingRule } from "@/lib/routing/rules";
 import { ConnectionListField, type ConnectionOption } from "./connection-list-field";
 
 type Draft = {
@@ -14,7 +14,8 @@ type Draft = {
   cardCountries: string;
   kind: "cascade" | "split";
   cascade: string[];
-  branches: { weight: string; ids: string[] }[];
+  cascadeOrder: OrderBy;
+  branches: { weight: string; ids: string[]; order: OrderBy }[];
 };
 
 const listOf = (text: string) =>
@@ -35,10 +36,11 @@ function draftOf(rule: RoutingRule | undefined): Draft {
     cardCountries: (c.card_countries ?? []).join(", "),
     kind: outcome?.kind ?? "cascade",
     cascade: outcome?.kind === "cascade" ? outcome.connection_ids : [],
+    cascadeOrder: outcome?.kind === "cascade" ? (outcome.order_by ?? "as_listed") : "as_listed",
     branches:
       outcome?.kind === "split"
-        ? outcome.branches.map((branch) => ({ weight: String(branch.weight), ids: branch.connection_ids }))
-        : [{ weight: "70", ids: [] }, { weight: "30", ids: [] }],
+        ? outcome.branches.map((branch) => ({ weight: String(branch.weight), ids: branch.connection_ids, order: branch.order_by ?? "as_listed" }))
+        : [{ weight: "70", ids: [], order: "as_listed" }, { weight: "30", ids: [], order: "as_listed" }],
   };
 }
 
@@ -51,13 +53,18 @@ function ruleOf(draft: Draft): RoutingRule {
   if (draft.cardBrands.length) conditions.card_brands = draft.cardBrands;
   if (listOf(draft.cardCountries).length) conditions.card_countries = listOf(draft.cardCountries);
   const clean = (ids: string[]) => ids.filter(Boolean);
+  // As listed is the default and is saved as no order_by, as rules were before the option existed.
+  const orderBy = (order: OrderBy) => (order === "success_rate" ? { order_by: order } : {});
   return {
     name: draft.name.trim(),
     conditions,
     outcome:
       draft.kind === "cascade"
-        ? { kind: "cascade", connection_ids: clean(draft.cascade) }
-        : { kind: "split", branches: draft.branches.map((branch) => ({ weight: Number(branch.weight), connection_ids: clean(branch.ids) })) },
+        ? { kind: "cascade", connection_ids: clean(draft.cascade), ...orderBy(draft.cascadeOrder) }
+        : {
+            kind: "split",
+            branches: draft.branches.map((branch) => ({ weight: Number(branch.weight), connection_ids: clean(branch.ids), ...orderBy(branch.order) })),
+          },
   };
 }
 
@@ -74,6 +81,23 @@ function localProblems(draft: Draft): string[] {
     });
   }
   return problems;
+}
+
+/** How a cascade orders its connections: a native select (44 px on phones like every input). */
+function OrderField({ id, value, onChange, what }: { id: string; value: OrderBy; onChange: (next: OrderBy) => void; what: string }) {
+  return (
+    <div className="mt-2">
+      <label htmlFor={id} className="text-sm text-slate-700">Order of {what}</label>
+      <select id={id} className="input mt-1 w-auto" value={value} aria-describedby={`${id}-help`} onChange={(event) => onChange(event.target.value as OrderBy)}>
+        <option value="as_listed">As listed</option>
+        <option value="success_rate">By success rate</option>
+      </select>
+      <p id={`${id}-help`} className="help">
+        By success rate: the connection that processed this service best over your window goes first (set under Success-rate ordering); a few
+        invoices explore the others.
+      </p>
+    </div>
+  );
 }
 
 /**
@@ -176,6 +200,7 @@ export function RuleForm({
         {draft.kind === "cascade" ? (
           <div className="mt-2">
             <ConnectionListField idPrefix={id("cascade")} legend="Connections" value={draft.cascade} options={options} onChange={(next) => set("cascade", next)} />
+            <OrderField id={id("cascade-order")} what="these connections" value={draft.cascadeOrder} onChange={(next) => set("cascadeOrder", next)} />
           </div>
         ) : (
           <div className="mt-2 space-y-3">
@@ -197,6 +222,12 @@ export function RuleForm({
                     options={options}
                     onChange={(next) => set("branches", draft.branches.map((b, i) => (i === index ? { ...b, ids: next } : b)))}
                   />
+                  <OrderField
+                    id={id(`branch-${index}-order`)}
+                    what={`branch ${index + 1}`}
+                    value={branch.order}
+                    onChange={(next) => set("branches", draft.branches.map((b, i) => (i === index ? { ...b, order: next } : b)))}
+                  />
                 </div>
                 {draft.branches.length > 2 ? (
                   <button type="button" className="btn-secondary mt-2 px-2 py-1" onClick={() => set("branches", draft.branches.filter((_, i) => i !== index))}>
@@ -206,7 +237,7 @@ export function RuleForm({
               </div>
             ))}
             {draft.branches.length < 4 ? (
-              <button type="button" className="btn-secondary px-2 py-1" onClick={() => set("branches", [...draft.branches, { weight: "0", ids: [] }])}>
+              <button type="button" className="btn-secondary px-2 py-1" onClick={() => set("branches", [...draft.branches, { weight: "0", ids: [], order: "as_listed" }])}>
                 Add a branch
               </button>
             ) : null}

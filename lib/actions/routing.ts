@@ -10,8 +10,11 @@ import { routingRulesSchema } from "@/lib/routing/rules";
 import { routingOrderInputSchema } from "@/lib/routing/schemas";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 import { fail, ok, problem } from "@/lib/problems";
+import { NotFoundError } from "@/lib/errors";
 import { getRoutingOrder } from "@/lib/routing/orders";
 import { compareRoutingVersions, rollbackRouting } from "@/lib/routing/versions";
+import { successSettingsSchema } from "@/lib/routing/success-settings";
+import { saveSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
 import { validatedAction } from "./validated-action";
 
 /** The Routing page saves one list at a time; the audit trail names the person. */
@@ -89,3 +92,15 @@ export const rollbackRoutingAction = validatedAction("routing.rollback", { schem
   revalidatePath("/routing");
   return ok({ restored: rolled.value.restored, version: rolled.value.version, message: rolled.value.message });
 });
+
+/** Owners set how success-rate ordering counts (window, minimum sample, exploration share); audited. */
+export const saveSuccessSettingsAction = validatedAction(
+  "routing.successSettings",
+  { schema: successSettingsSchema, role: "owner" },
+  async (input, viewer) => {
+    const saved = await saveSuccessSettings(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
+    if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
+    revalidatePath("/routing");
+    return ok(toSettingsAttributes(saved));
+  },
+);

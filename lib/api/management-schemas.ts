@@ -5,6 +5,7 @@ import { connectionIdsSchema } from "@/lib/routing/schemas";
 import { routingRulesSchema } from "@/lib/routing/rules";
 import { simulationInputSchema } from "@/lib/routing/simulate";
 import { VERSION_CHANGE_KINDS } from "@/lib/routing/version-diff";
+import { successSettingsSchema } from "@/lib/routing/success-settings";
 
 /**
  * The management API's documents (connections, routing orders, the provider registry): the
@@ -143,7 +144,34 @@ export const routingSimulationDocumentSchema = z.object({
       waiting_for_card: z.array(ruleRef).meta({ description: "Rules on the card passed over because no card_bin was given" }),
       fell_through: z.array(ruleRef).meta({ description: "Rules that matched but had no connection able to take the invoice" }),
       card: z.object({ brand: z.string().nullable(), country: z.string().nullable() }).nullable(),
+      success_rate: z
+        .object({
+          window_hours: z.int().min(1),
+          min_sample: z.int().min(1),
+          exploration_percent: z.int().min(0).max(100),
+          connections: z.array(z.object({ id: z.string(), attempts: z.int().min(0), successes: z.int().min(0), trusted: z.boolean() })),
+          explored: z.string().nullable(),
+        })
+        .nullable()
+        .meta({ description: "When the deciding outcome orders by success rate: each connection's counts in the window now, and whether the draw explored" }),
       explanation: z.string().meta({ description: "The sentence the invoice would carry in attributes.routing.explanation" }),
+    }),
+  }),
+});
+
+export const routingSettingsRequestSchema = requestDocument("routing-settings", {
+  id: z.literal("routing-settings").meta({ description: "If sent, routing-settings (else 409)" }),
+  attributes: successSettingsSchema,
+});
+
+export const routingSettingsDocumentSchema = z.object({
+  data: z.object({
+    type: z.literal("routing-settings"),
+    id: z.literal("routing-settings"),
+    attributes: z.object({
+      window_hours: z.int().min(1).max(168).meta({ description: "The sliding window success rates are counted over, in hours" }),
+      min_sample: z.int().min(1).meta({ description: "Attempts within the window before a connection's rate is trusted" }),
+      exploration_percent: z.int().min(0).max(20).meta({ description: "Percent of invoices that try another connection first" }),
     }),
   }),
 });

@@ -14,8 +14,21 @@ export type StoredRoutingRule = {
     card_countries?: string[];
   };
   outcome:
-    | { kind: "cascade"; connection_ids: string[] }
-    | { kind: "split"; branches: { weight: number; connection_ids: string[] }[] };
+    | { kind: "cascade"; connection_ids: string[]; order_by?: "as_listed" | "success_rate" }
+    | { kind: "split"; branches: { weight: number; connection_ids: string[]; order_by?: "as_listed" | "success_rate" }[] };
+};
+
+/** A success-rate ordering as an invoice records it (lib/routing/success.ts). */
+export type StoredSuccessOrdering = {
+  window_hours: number;
+  min_sample: number;
+  exploration_percent: number;
+  /** The outcome's usable connections as listed, each with its counts in the window at the time. */
+  rates: { id: string; attempts: number; successes: number; trusted: boolean }[];
+  /** The connection exploration put first; null when the draw did not explore. */
+  explored: string | null;
+  /** The exploration draw in [0, 100). */
+  draw: number;
 };
 
 /** How routing decided for one invoice (lib/routing/detail.ts writes it). */
@@ -36,6 +49,8 @@ export type StoredRoutingDetail = {
   /** The customer's country as the request sent it, kept so Pay can decide again with the card. */
   customer_country: string | null;
   explanation: string;
+  /** Present when the outcome orders its connections by success rate. */
+  success?: StoredSuccessOrdering;
   /** At Pay: where creation had sent it, when Pay changed it. */
   changed_from?: string | null;
 };

@@ -34,6 +34,14 @@ export const merchants = pgTable("merchants", {
   webhookUrl: text("webhook_url"),
   /** "Require two-factor authentication for owners": an owner without it is sent to enrolment first (lib/auth/viewer.ts). */
   requireOwnerMfa: boolean("require_owner_mfa").notNull().default(false),
+  /**
+   * Success-rate ordering (issue 27; lib/routing/success.ts): the sliding window in hours, the
+   * attempts within it before a connection's rate is trusted, and the share of invoices (whole
+   * percent) that explore another connection first.
+   */
+  successWindowHours: integer("success_window_hours").notNull().default(24),
+  successMinSample: integer("success_min_sample").notNull().default(20),
+  successExplorationPercent: integer("success_exploration_percent").notNull().default(5),
   createdAt: createdAt(),
 });
 
@@ -227,6 +235,31 @@ export const routingOrders = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: "routing_orders_pk", columns: [t.merchantId, t.service, t.mode] })],
+);
+
+/**
+ * Per connection and service, how its attempts went in 5-minute buckets (issue 27, success-rate
+ * ordering; lib/routing/success.ts): `attempts` counts outcomes that say something about the
+ * provider (a success, an unknown outcome, a technical failure), `successes` the successes; card
+ * and customer declines count in neither (the health rule's, lib/analytics/health.ts). Written in
+ * the transaction that settles the attempt; routing sums the buckets of the window.
+ */
+export const routingStats = pgTable(
+  "routing_stats",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    service: text("service").notNull(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    /** Start of the bucket (UTC, a multiple of 5 minutes). */
+    bucket: timestamp("bucket", { withTimezone: true, mode: "date" }).notNull(),
+    attempts: integer("attempts").notNull(),
+    successes: integer("successes").notNull(),
+  },
+  (t) => [primaryKey({ name: "routing_stats_pk", columns: [t.merchantId, t.service, t.bucket, t.connectionId] })],
 );
 
 /**

@@ -7,7 +7,8 @@ import { newId } from "@/lib/ids";
 import { attemptIsOpenSql } from "@/lib/invoices/lifecycle";
 import type { PayoutPartOutcome, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import type { Exchange } from "@/lib/providers/kit/provider-http";
-import { noteAttemptOutcome } from "@/lib/analytics/health";
+import { noteAttemptOutcome, windowMark } from "@/lib/analytics/health";
+import { countRoutingOutcome } from "@/lib/routing/success-stats";
 import { attemptIsSettled, putInAttempt, takeOutAttempt } from "@/lib/analytics/rollups";
 import { queueEventDelivery } from "@/lib/invoices/status";
 
@@ -90,6 +91,9 @@ export async function recordOutcome(
     if (!row) return undefined;
     if (attemptIsSettled(row.status)) await putInAttempt(tx, row.id);
     const event = await noteAttemptOutcome(tx, row.connectionId, { from: attempt.status, to: row.status, resolution: row.resolution, message: row.message });
+    // Success-rate ordering counts what connection health counts, per service (lib/routing/success.ts).
+    const mark = windowMark(attempt.status, row.status, row.resolution);
+    if (mark) await countRoutingOutcome(tx, { invoiceId: row.invoiceId, connectionId: row.connectionId, mark });
     return { row, event };
   });
   if (!result) return undefined;

@@ -7,12 +7,13 @@ import type { CardFacts } from "@/lib/routing/bin";
 import { loadRouteSetup } from "@/lib/routing/candidates";
 import { decideRoute } from "@/lib/routing/decide";
 import { toStoredDetail } from "@/lib/routing/detail";
+import { successSnapshotFor } from "@/lib/routing/success-stats";
 
 /**
  * Card conditions apply once the card is known (issue 27): at the hosted page's Pay, an invoice
  * whose routing passed over a rule on the card (or that was routed at an earlier Pay, since the
  * customer may use another card) is routed again by the same decision, with the card's brand and
- * issuing country. A split keeps the draw it had at creation. The invoice is already taken
+ * issuing country. A split keeps the draw it had at creation, and so does exploration. The invoice is already taken
  * (`processing`), so nobody else writes it meanwhile. Pinned invoices are never routed again.
  */
 export async function routeAgainAtPay(db: Db, invoice: InvoiceRow, card: CardFacts | null): Promise<InvoiceRow> {
@@ -21,10 +22,14 @@ export async function routeAgainAtPay(db: Db, invoice: InvoiceRow, card: CardFac
   if (detail.waiting_for_card.length === 0 && detail.decided_at !== "pay") return invoice;
   const setup = await loadRouteSetup(db, invoice.merchantId, { service: invoice.service, mode: invoice.testMode ? "test" : "live" });
   const draw = detail.branch?.draw;
+  // A success-rate ordering reads the counts as they are now, with the exploration draw creation had.
+  const explore = detail.success?.draw;
+  const success = await successSnapshotFor(db, invoice.merchantId, invoice.service, setup, explore === undefined ? Math.random : () => explore / 100);
   const decision = decideRoute(
     setup.table,
     { amountMinor: invoice.amountMinor, customerCountry: detail.customer_country, card },
     draw === undefined ? Math.random : () => draw / 100,
+    success,
   );
   const first = decision.connectionIds[0];
   if (first === undefined) return invoice;

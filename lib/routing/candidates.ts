@@ -1,11 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { routeCache, routeCacheKey, routeEpoch } from "@/lib/connections/route-cache";
 import type { Db } from "@/lib/db/client";
-import { connections, routingOrders } from "@/lib/db/schema";
+import { connections, merchants, routingOrders } from "@/lib/db/schema";
 import { findService, getKind, servicesForConnection, type Mode } from "@/lib/providers";
-import { compileRules, type RoutingTable } from "./decide";
+import { compileRules, tableUsesSuccessRate, type RoutingTable } from "./decide";
 import { mergeOrder } from "./order";
 import type { RoutingRule } from "./rules";
+import { DEFAULT_SUCCESS_SETTINGS, type SuccessSettings } from "./success";
+import { toSuccessSettings } from "./success-stats";
 
 /** A connection an invoice may go to, with what customer resolution needs; never its secrets. */
 export type RouteCandidate = {
@@ -30,6 +32,9 @@ export type RouteSetup = {
   rules: readonly RoutingRule[];
   /** The saved routing version (0 while never saved). */
   version: number;
+  /** The merchant's success-rate ordering settings, and whether a rule orders by success rate (only then are counts read). */
+  success: SuccessSettings;
+  usesSuccessRate: boolean;
 };
 
 /** Whether a connection offers a service depends on its public credentials (currency, features). */
@@ -82,8 +87,12 @@ async function querySetup(db: Db, merchantId: string, { service, mode }: RouteRe
       saved: routingOrders.connectionIds,
       rules: routingOrders.rules,
       version: routingOrders.version,
+      successWindowHours: merchants.successWindowHours,
+      successMinSample: merchants.successMinSample,
+      successExplorationPercent: merchants.successExplorationPercent,
     })
     .from(connections)
+    .innerJoin(merchants, eq(merchants.id, connections.merchantId))
     .leftJoin(
       routingOrders,
       and(eq(routingOrders.merchantId, merchantId), eq(routingOrders.service, service), eq(routingOrders.mode, mode)),
@@ -115,5 +124,6 @@ async function querySetup(db: Db, merchantId: string, { service, mode }: RouteRe
     labels,
     unusable,
   };
-  return { candidates, table, rules, version: rows[0]?.version ?? 0 };
+  const success = rows[0] ? toSuccessSettings(rows[0]) : DEFAULT_SUCCESS_SETTINGS;
+  return { candidates, table, rules, version: rows[0]?.version ?? 0, success, usesSuccessRate: tableUsesSuccessRate(table) };
 }

@@ -1,6 +1,8 @@
 import { minorDigitsOf } from "@/lib/money";
 import { CARD_BRAND_LABELS, type CardBrand, type CardFacts } from "./bin";
+import type { StoredSuccessOrdering } from "@/lib/db/routing-types";
 import { ruleNeedsCard, type RoutingRule } from "./rules";
+import { DEFAULT_SUCCESS_SETTINGS, explainSuccess, orderBySuccess, type SuccessSnapshot } from "./success";
 
 /**
  * The one routing decision (issue 27), pure and isomorphic: given the merchant's rules for a
@@ -11,9 +13,10 @@ import { ruleNeedsCard, type RoutingRule } from "./rules";
  * decides a route.
  */
 
+/** `bySuccess`: the cascade is ordered by success rate (lib/routing/success.ts), not as listed. */
 export type CompiledOutcome =
-  | { kind: "cascade"; ids: readonly string[] }
-  | { kind: "split"; branches: readonly { weight: number; ids: readonly string[] }[] };
+  | { kind: "cascade"; ids: readonly string[]; bySuccess: boolean }
+  | { kind: "split"; branches: readonly { weight: number; ids: readonly string[]; bySuccess: boolean }[] };
 
 /** A saved rule made ready to match: amounts in minor units, lists as sets. */
 export type CompiledRule = {
@@ -66,6 +69,8 @@ export type RoutingDecision = {
   fellThrough: RuleRef[];
   /** The card facts used, when known (never the number). */
   card: { brand: CardBrand | null; country: string | null } | null;
+  /** The rates, samples and exploration draw, when the outcome orders by success rate. */
+  success: StoredSuccessOrdering | null;
   explanation: string;
 };
 
@@ -96,8 +101,11 @@ export function compileRules(rules: readonly RoutingRule[], currency: string): C
       needsCard: ruleNeedsCard(conditions),
       outcome:
         outcome.kind === "cascade"
-          ? { kind: "cascade", ids: outcome.connection_ids }
-          : { kind: "split", branches: outcome.branches.map((branch) => ({ weight: branch.weight, ids: branch.connection_ids })) },
+          ? { kind: "cascade", ids: outcome.connection_ids, bySuccess: outcome.order_by === "success_rate" }
+          : {
+              kind: "split",
+              branches: outcome.branches.map((branch) => ({ weight: branch.weight, ids: branch.connection_ids, bySuccess: branch.order_by === "success_rate" })),
+            },
     };
   });
 }
@@ -128,7 +136,12 @@ function usableOf(table: RoutingTable, ids: readonly string[], skipped: RoutingD
   return usable;
 }
 
-type Drawn = { ids: string[]; branch: RoutingDecision["branch"] };
+type Drawn = { ids: string[]; branch: RoutingDecision["branch"]; bySuccess: boolean };
+
+/** Whether any rule of the table orders by success rate: only then does routing read the counts. */
+export function tableUsesSuccessRate(table: Pick<RoutingTable, "rules">): boolean {
+  return table.rules.some((rule) => (rule.outcome.kind === "cascade" ? rule.outcome.bySuccess : rule.outcome.branches.some((branch) => branch.bySuccess)));
+}
 
 /**
  * A split: one draw in [0, 100) picks a branch by its share. Branches without a usable connection
@@ -136,7 +149,7 @@ type Drawn = { ids: string[]; branch: RoutingDecision["branch"] };
  */
 function drawBranch(table: RoutingTable, outcome: Extract<CompiledOutcome, { kind: "split" }>, random: () => number, skipped: RoutingDecision["skipped"]): Drawn | undefined {
   const live = outcome.branches
-    .map((branch, index) => ({ index, weight: branch.weight, ids: usableOf(table, branch.ids, skipped) }))
+    .map((branch, index) => ({ index, weight: branch.weight, bySuccess: branch.bySuccess, ids: usableOf(table, branch.ids, skipped) }))
     .filter((branch) => branch.ids.length > 0);
   if (live.length === 0) return undefined;
   const total = live.reduce((sum, branch) => sum + branch.weight, 0);
@@ -144,17 +157,22 @@ function drawBranch(table: RoutingTable, outcome: Extract<CompiledOutcome, { kin
   let cumulative = 0;
   for (const branch of live) {
     cumulative += (branch.weight / total) * 100;
-    if (draw < cumulative) return { ids: branch.ids, branch: { position: branch.index + 1, weight: branch.weight, draw } };
+    if (draw < cumulative) return { ids: branch.ids, branch: { position: branch.index + 1, weight: branch.weight, draw }, bySuccess: branch.bySuccess };
   }
   const last = live[live.length - 1]!;
-  return { ids: last.ids, branch: { position: last.index + 1, weight: last.weight, draw } };
+  return { ids: last.ids, branch: { position: last.index + 1, weight: last.weight, draw }, bySuccess: last.bySuccess };
 }
 
-export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () => number): RoutingDecision {
+/**
+ * `success`: the counts, settings and exploration draw for an outcome ordered by success rate
+ * (callers pass it when `tableUsesSuccessRate`); without it such an outcome has no counts and
+ * keeps its listed order, with the default settings and a draw from `random`.
+ */
+export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () => number, success?: SuccessSnapshot): RoutingDecision {
   const skipped: RoutingDecision["skipped"] = [];
   const waitingForCard: RuleRef[] = [];
   const fellThrough: RuleRef[] = [];
-  let chosen: { rule: RuleRef | null; ids: string[]; branch: RoutingDecision["branch"] } | undefined;
+  let chosen: { rule: RuleRef | null; ids: string[]; branch: RoutingDecision["branch"]; success: StoredSuccessOrdering | null } | undefined;
   for (const rule of table.rules) {
     const match = ruleMatches(rule, facts);
     if (match === "needs_card") {
@@ -166,22 +184,25 @@ export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () =
     const ruleSkipped: RoutingDecision["skipped"] = [];
     const drawn =
       rule.outcome.kind === "cascade"
-        ? { ids: usableOf(table, rule.outcome.ids, ruleSkipped), branch: null }
+        ? { ids: usableOf(table, rule.outcome.ids, ruleSkipped), branch: null, bySuccess: rule.outcome.bySuccess }
         : drawBranch(table, rule.outcome, random, ruleSkipped);
     skipped.push(...ruleSkipped);
     if (!drawn || drawn.ids.length === 0) {
       fellThrough.push(ref);
       continue;
     }
-    chosen = { rule: ref, ids: drawn.ids, branch: drawn.branch };
+    if (drawn.bySuccess) {
+      const ordered = orderBySuccess(drawn.ids, success ?? { stats: new Map(), settings: DEFAULT_SUCCESS_SETTINGS, draw: random() });
+      chosen = { rule: ref, ids: ordered.ids, branch: drawn.branch, success: ordered.success };
+    } else chosen = { rule: ref, ids: drawn.ids, branch: drawn.branch, success: null };
     break;
   }
   if (!chosen) {
-    chosen = { rule: null, ids: [...table.defaultOrder], branch: null };
+    chosen = { rule: null, ids: [...table.defaultOrder], branch: null, success: null };
     for (const id of table.defaultSkipped) if (!skipped.some((entry) => entry.id === id)) skipped.push({ id, why: "disabled" });
   }
   const card = facts.card ? { brand: facts.card.brand, country: facts.card.country } : null;
-  const decision = { connectionIds: chosen.ids, rule: chosen.rule, branch: chosen.branch, skipped, waitingForCard, fellThrough, card };
+  const decision = { connectionIds: chosen.ids, rule: chosen.rule, branch: chosen.branch, skipped, waitingForCard, fellThrough, card, success: chosen.success };
   return { ...decision, explanation: explainDecision(table, decision) };
 }
 
@@ -211,6 +232,7 @@ export function explainDecision(table: Pick<RoutingTable, "labels">, decision: O
   } else {
     parts.push(`${capital(quote(decision.rule))} matched and sent it to ${label(first)}${then}.`);
   }
+  if (first !== undefined && decision.success) parts.push(explainSuccess(decision.success, label));
   if (decision.card) {
     const brand = decision.card.brand ? CARD_BRAND_LABELS[decision.card.brand] : "unknown brand";
     parts.push(`Card: ${brand}, issued in ${decision.card.country ?? "an unknown country"}.`);

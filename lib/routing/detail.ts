@@ -1,4 +1,4 @@
-import type { StoredRoutingDetail } from "@/lib/db/routing-types";
+import type { StoredRoutingDetail, StoredSuccessOrdering } from "@/lib/db/routing-types";
 import type { RoutingReason } from "@/lib/db/enums";
 import { cardFactsOf } from "./bin";
 import type { RouteFacts, RoutingDecision } from "./decide";
@@ -22,6 +22,7 @@ export function toStoredDetail(
     fell_through: decision.fellThrough,
     card: decision.card,
     customer_country: context.customerCountry,
+    ...(decision.success ? { success: decision.success } : {}),
     explanation: context.changedFrom
       ? `${decision.explanation} Routed again at Pay once the card was known: creation had chosen another connection.`
       : decision.explanation,
@@ -59,7 +60,28 @@ export type RoutingAttribute = {
   branch: { position: number; weight: number } | null;
   order: string[];
   decided_at: "creation" | "pay" | null;
+  /** When the outcome ordered its connections by success rate: the counts used and whether exploration drew. */
+  success_rate: SuccessRateAttribute | null;
 };
+
+export type SuccessRateAttribute = {
+  window_hours: number;
+  min_sample: number;
+  exploration_percent: number;
+  connections: { id: string; attempts: number; successes: number; trusted: boolean }[];
+  explored: string | null;
+};
+
+export function successRateAttributeOf(success: StoredSuccessOrdering | undefined | null): SuccessRateAttribute | null {
+  if (!success) return null;
+  return {
+    window_hours: success.window_hours,
+    min_sample: success.min_sample,
+    exploration_percent: success.exploration_percent,
+    connections: success.rates.map((entry) => ({ id: entry.id, attempts: entry.attempts, successes: entry.successes, trusted: entry.trusted })),
+    explored: success.explored,
+  };
+}
 
 const LEGACY: Record<RoutingReason, string> = {
   pinned: "The request named this connection (data.relationships.connection); pinned invoices do not cascade.",
@@ -80,5 +102,6 @@ export function routingAttributeOf(reason: RoutingReason | null, detail: Routing
     branch: detail?.branch ? { position: detail.branch.position, weight: detail.branch.weight } : null,
     order: detail?.order ?? [],
     decided_at: detail?.decided_at ?? null,
+    success_rate: successRateAttributeOf(detail?.success),
   };
 }

@@ -1,6 +1,7 @@
 import type { JsonApiResource } from "@/lib/api/responses";
 import { publicBaseUrl } from "@/lib/config";
 import type { Problem } from "@/lib/problems";
+import { successRateAttributeOf } from "./detail";
 import type { RoutingOrder } from "./orders";
 import type { RoutingRule } from "./rules";
 import type { Simulation } from "./simulate";
@@ -72,6 +73,7 @@ export function toSimulationAttributes(simulation: Simulation) {
     waiting_for_card: decision.waitingForCard,
     fell_through: decision.fellThrough,
     card: simulation.card,
+    success_rate: successRateAttributeOf(decision.success),
     explanation: decision.explanation,
   };
 }

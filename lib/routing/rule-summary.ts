@@ -15,8 +15,10 @@ export function ruleConditionsText(rule: RoutingRule, currency: string): string 
   return parts.length ? `When ${parts.join(", ")}` : "Every invoice";
 }
 
+/** "A, then B", or "A or B, best success rate first" when the cascade is ordered by success rate. */
 export function ruleOutcomeText(rule: RoutingRule, label: (id: string) => string): string {
-  const list = (ids: readonly string[]) => ids.map(label).join(", then ");
-  if (rule.outcome.kind === "cascade") return list(rule.outcome.connection_ids);
-  return rule.outcome.branches.map((branch) => `${branch.weight}% to ${list(branch.connection_ids)}`).join(" / ");
+  const list = (ids: readonly string[], orderBy: string | undefined) =>
+    orderBy === "success_rate" && ids.length > 1 ? `${ids.map(label).join(" or ")}, best success rate first` : ids.map(label).join(", then ");
+  if (rule.outcome.kind === "cascade") return list(rule.outcome.connection_ids, rule.outcome.order_by);
+  return rule.outcome.branches.map((branch) => `${branch.weight}% to ${list(branch.connection_ids, branch.order_by)}`).join(" / ");
 }

@@ -47,9 +47,24 @@ export const ruleConditionsSchema = z.strictObject({
   card_countries: countries.optional().meta({ description: "Matches when the card's issuing country is one of these; decided once the card is known" }),
 });
 
+export const ORDER_BY = ["as_listed", "success_rate"] as const;
+export type OrderBy = (typeof ORDER_BY)[number];
+
+/** How a cascade orders its connections; absent (rules saved before it existed) means as listed. */
+const orderBySchema = z
+  .enum(ORDER_BY, { error: 'order_by must be "as_listed" or "success_rate"' })
+  .optional()
+  .meta({
+    description:
+      "as_listed (the default): first to last as listed. success_rate: by each connection's success rate for the service over " +
+      "the merchant's window (GET/PATCH /api/routing/settings), connections without the minimum sample keeping their listed place, " +
+      "and a small exploration share of invoices trying another connection first",
+  });
+
 export const cascadeOutcomeSchema = z.strictObject({
   kind: z.literal("cascade"),
   connection_ids: ruleConnectionIds.meta({ description: "Tried first to last; a soft failure moves to the next" }),
+  order_by: orderBySchema,
 });
 
 export const splitBranchSchema = z.strictObject({
@@ -59,6 +74,7 @@ export const splitBranchSchema = z.strictObject({
     .max(99, "A share is at most 99%")
     .meta({ description: "Percentage of the invoices this branch takes" }),
   connection_ids: ruleConnectionIds.meta({ description: "This branch's cascade, first to last" }),
+  order_by: orderBySchema,
 });
 
 export const splitOutcomeSchema = z.strictObject({

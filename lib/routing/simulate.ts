@@ -5,7 +5,8 @@ import { fail, ok, problem, type Result } from "@/lib/problems";
 import { findService, type Mode } from "@/lib/providers";
 import { cardFactsOf, type CardBrand } from "./bin";
 import { loadRouteSetup } from "./candidates";
-import { compileRules, decideRoute, type RoutingDecision } from "./decide";
+import { compileRules, decideRoute, tableUsesSuccessRate, type RoutingDecision } from "./decide";
+import { successSnapshotFor } from "./success-stats";
 import { routingRulesSchema } from "./rules";
 
 /**
@@ -38,6 +39,12 @@ export const simulationInputSchema = z.strictObject({
     .lt(100, "draw must be a number from 0 to below 100")
     .optional()
     .meta({ description: "The split's draw in [0, 100); absent: a random one, as a real invoice gets" }),
+  exploration_draw: z
+    .number({ error: "exploration_draw must be a number from 0 to below 100" })
+    .min(0, "exploration_draw must be a number from 0 to below 100")
+    .lt(100, "exploration_draw must be a number from 0 to below 100")
+    .optional()
+    .meta({ description: "For a rule ordered by success rate: the exploration draw in [0, 100) (below the exploration share explores); absent: a random one" }),
   rules: routingRulesSchema.optional().meta({ description: "Draft rules to try instead of the saved ones" }),
 });
 
@@ -64,10 +71,13 @@ export async function simulateRouting(db: Db, merchantId: string, input: Simulat
   const table = input.rules ? { ...setup.table, rules: compileRules(input.rules, spec.currency) } : setup.table;
   const card = input.card_bin === undefined ? undefined : cardFactsOf(input.card_bin);
   const draw = input.draw;
+  const explore = input.exploration_draw;
+  const success = await successSnapshotFor(db, merchantId, input.service, { usesSuccessRate: tableUsesSuccessRate(table), success: setup.success }, explore === undefined ? Math.random : () => explore / 100);
   const decision = decideRoute(
     table,
     { amountMinor: amount.minor, customerCountry: input.customer_country ?? null, card },
     draw === undefined ? Math.random : () => draw / 100,
+    success,
   );
   return ok({
     service: input.service,

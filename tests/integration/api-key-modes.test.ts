@@ -18,6 +18,7 @@ import { GET as GET_REFUND } from "@/app/api/commerce/refunds/[id]/route";
 import { GET as LIST_CONNECTIONS, POST as CREATE_CONNECTION } from "@/app/api/connections/route";
 import { DELETE as DELETE_CONNECTION, PATCH as EDIT_CONNECTION } from "@/app/api/connections/[id]/route";
 import { PATCH as EDIT_ROUTING } from "@/app/api/routing/[id]/route";
+import { PATCH as EDIT_ROUTING_SETTINGS } from "@/app/api/routing/settings/route";
 import { rollApiKeyAction } from "@/lib/actions/api-keys";
 import { createApiKey, listApiKeys } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
@@ -215,6 +216,7 @@ describe("read-only keys", () => {
       ["PATCH connection", EDIT_CONNECTION, "PATCH", ids.testConnection, { data: { type: "connection", id: ids.testConnection, attributes: { label: "renamed" } } }],
       ["DELETE connection", DELETE_CONNECTION, "DELETE", ids.testConnection],
       ["PATCH routing order", EDIT_ROUTING, "PATCH", ids.routingOrder, { data: { type: "routing-order", id: ids.routingOrder, attributes: { connection_ids: [ids.testConnection] } } }],
+      ["PATCH routing settings", EDIT_ROUTING_SETTINGS as RouteHandler<{ id: string }>, "PATCH", "", { data: { type: "routing-settings", attributes: { window_hours: 2, min_sample: 3, exploration_percent: 1 } } }],
     ];
     const { api_keys: _keysBefore, ...before } = await snapshotTenant(t.db, m.merchantId);
     for (const [name, handler, method, id, sent] of writes) {

@@ -320,6 +320,7 @@ const CASES: Record<string, Case> = {
   "lib/actions/routing.ts#saveRoutingRulesAction": {
     valid: () => ({ service: w.a.services[0], mode: "test", rules: [{ name: "Big", conditions: { amount_min: "100" }, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] }),
   },
+  "lib/actions/routing.ts#saveSuccessSettingsAction": { valid: () => ({ window_hours: "12", min_sample: "10", exploration_percent: "5" }) },
   "lib/actions/routing.ts#simulateRoutingAction": { valid: () => ({ service: w.a.services[0], test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" }) },
   // Versions 1 and 2 are saved in beforeAll; comparing changes nothing, an accepted rollback saves a new version (or, once equal, nothing).
   "lib/actions/routing.ts#compareRoutingVersionsAction": {

@@ -57,7 +57,7 @@ async function created(m: InvoiceMerchant, body: unknown): Promise<InvoiceResour
 }
 
 /** A pin bypasses the rules: no rule, no branch, no order of its own; the sentence says it was pinned. */
-const PINNED = { reason: "pinned", rule: null, branch: null, order: [], decided_at: null, explanation: expect.stringContaining("pinned invoices do not cascade") };
+const PINNED = { reason: "pinned", rule: null, branch: null, order: [], decided_at: null, success_rate: null, explanation: expect.stringContaining("pinned invoices do not cascade") };
 
 describe("pinning an invoice to a connection (data.relationships.connection)", () => {
   let m: InvoiceMerchant;
@@ -80,6 +80,7 @@ describe("pinning an invoice to a connection (data.relationships.connection)", (
       branch: null,
       order: [b, f],
       decided_at: "creation",
+      success_rate: null,
       explanation: expect.stringContaining("No rule applied, so the default rule (the routing order) sent it to"),
     };
     expect(invoice.attributes.routing).toEqual(byOrder);

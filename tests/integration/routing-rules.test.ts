@@ -111,6 +111,7 @@ describe("routing rules (issue 27)", () => {
       branch: null,
       order: [f, b],
       decided_at: "creation",
+      success_rate: null,
       explanation: expect.stringMatching(/^Rule 1 “Big French” matched and sent it to .+; if it fails softly, .+ is tried next\.$/),
     });
     for (const [amount, country] of [["99.99", "FR"], ["150.00", "GB"]] as const) {

@@ -31,6 +31,7 @@ import * as routingCompareRoute from "@/app/api/routing/[id]/compare/route";
 import * as routingRollbackRoute from "@/app/api/routing/[id]/rollback/route";
 import * as routingVersionRoute from "@/app/api/routing/[id]/versions/[version]/route";
 import * as routingVersionsRoute from "@/app/api/routing/[id]/versions/route";
+import * as routingSettingsRoute from "@/app/api/routing/settings/route";
 import { renameBusinessAction } from "@/lib/actions/account";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/lib/actions/api-keys";
 import { checkStatusNowAction } from "@/lib/actions/check-status";
@@ -46,7 +47,7 @@ import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import type { ActionResult } from "@/lib/actions/result";
-import { compareRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction } from "@/lib/actions/routing";
+import { compareRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
@@ -438,6 +439,18 @@ const bodyProbes: Probe[] = [
       expect((await snapshotTenant(t.db, A.merchantId)).routing_versions).toEqual(beforeA.routing_versions);
     },
   },
+  {
+    name: "GET and PATCH /api/routing/settings name no merchant: merchant A's key reads and changes A's settings only, B's stay as they are",
+    run: async () => {
+      const settings = { window_hours: 3, min_sample: 7, exploration_percent: 2 };
+      const patch: RouteCase = { handler: handler(routingSettingsRoute.PATCH), auth: "key", params: () => ({}), body: () => ({ data: { type: "routing-settings", attributes: settings } }) };
+      const answer = await probe(() => B, () => callRoute(patch, A, { bearer: A.key }, "PATCH"), (a) => a.text);
+      expect(answer.status).toBe(200);
+      const read: RouteCase = { handler: handler(routingSettingsRoute.GET), auth: "key", params: () => ({}) };
+      expect(JSON.parse((await callRoute(read, A, { bearer: A.key }, "GET")).text).data.attributes).toEqual(settings);
+      expect(JSON.parse((await callRoute(read, B, { bearer: B.key }, "GET")).text).data.attributes).not.toEqual(settings);
+    },
+  },
 ];
 
 /**
@@ -625,6 +638,11 @@ const ACTIONS: Record<string, ActionCase> = {
       refusal: () => `No connection of yours offers ${B.z!.services[0]} in test mode`,
     },
     own: () => rollbackRoutingAction({ service: A.a.services[0], mode: "test", version: 1 }),
+  },
+  "lib/actions/routing.ts#saveSuccessSettingsAction": {
+    role: "owner",
+    noId: "changes the viewer's own merchant's success-rate ordering settings",
+    own: () => saveSuccessSettingsAction({ window_hours: 2, min_sample: 5, exploration_percent: 1 }),
   },
   "lib/actions/routing.ts#simulateRoutingAction": {
     role: "member",

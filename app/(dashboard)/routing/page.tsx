@@ -3,6 +3,7 @@ import Link from "next/link";
 import { RoutingHistory } from "@/components/routing/routing-history";
 import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
 import { RoutingSimulator } from "@/components/routing/routing-simulator";
+import { SuccessSettingsForm } from "@/components/routing/success-settings-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
@@ -11,6 +12,8 @@ import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import type { RoutingOrder } from "@/lib/routing/orders";
 import { getRoutingHistory } from "@/lib/routing/versions";
+import { DEFAULT_SUCCESS_SETTINGS } from "@/lib/routing/success";
+import { getSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
 
 export const metadata: Metadata = { title: "Routing" };
 
@@ -20,12 +23,13 @@ function updatedText(order: RoutingOrder): string {
 }
 
 /**
- * A list remounts when its connections change (one added, enabled or disabled) or its rules are
- * saved elsewhere (a new version), not when the order is only saved here.
+ * A list remounts when its connections change (one added, enabled or disabled). A newer saved order
+ * or rules (this page's own save, a rollback) is adopted by the editors in place: a remount would
+ * wipe the status line that says the save worked (it once raced the save's refresh).
  */
 function editorKey(order: RoutingOrder): string {
   const members = order.connections.map((c) => `${c.connectionId}${c.enabled ? "+" : "-"}`).sort();
-  return `${order.id}|${members.join(",")}|${JSON.stringify(order.rules)}`;
+  return `${order.id}|${members.join(",")}`;
 }
 
 /**
@@ -39,6 +43,7 @@ export default async function RoutingPage() {
   const db = await getDb();
   const orders = await getRoutingOrdersInView(db, viewer.merchant.id, mode);
   const histories = await Promise.all(orders.map((order) => getRoutingHistory(db, viewer.merchant.id, order)));
+  const successSettings = toSettingsAttributes((await getSuccessSettings(db, viewer.merchant.id)) ?? DEFAULT_SUCCESS_SETTINGS);
   return (
     <>
       <PageHeader
@@ -88,6 +93,7 @@ export default async function RoutingPage() {
             );
           })}
         </div>
+        <SuccessSettingsForm settings={successSettings} readOnly={!editable} />
         </>
       )}
     </>

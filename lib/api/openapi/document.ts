@@ -165,7 +165,8 @@ function createOperation(kind: "payment" | "payout", requestSchema: string, comm
     summary: `Create a ${kind} invoice`,
     description:
       "The invoice goes where the merchant's routing rules for its service and mode send it (the first rule whose conditions " +
-      "hold: a cascade or a percentage split), else to the first enabled connection of the routing order (the Routing page, " +
+      "hold: a cascade, ordered as listed or by success rate (GET/PATCH /api/routing/settings), or a percentage split), else to " +
+      "the first enabled connection of the routing order (the Routing page, " +
       "GET/PATCH /api/routing, POST /api/routing/simulate), unless data.relationships.connection pins it to one connection; " +
       "attributes.routing says which happened and why (explanation). Rules on the card decide once the card is known: a payout's " +
       "at creation, a payment's at the hosted page's Pay. A pinned invoice does not cascade to other connections.",

@@ -18,6 +18,8 @@ import {
   routingOrderListSchema,
   routingOrderRequestSchema,
   routingOrderResourceSchema,
+  routingSettingsDocumentSchema,
+  routingSettingsRequestSchema,
   routingSimulationDocumentSchema,
   routingSimulationRequestSchema,
   routingComparisonDocumentSchema,
@@ -50,6 +52,8 @@ export function managementSchemas(): Record<string, Json> {
     RoutingComparisonDocument: toSchema(routingComparisonDocumentSchema),
     RoutingRollbackRequest: toSchema(routingRollbackRequestSchema),
     RoutingRollbackDocument: toSchema(routingRollbackDocumentSchema),
+    RoutingSettingsRequest: toSchema(routingSettingsRequestSchema),
+    RoutingSettingsDocument: toSchema(routingSettingsDocumentSchema),
     ProviderResource: toSchema(providerResourceSchema),
     ProviderList: toSchema(providerListSchema),
   };
@@ -216,6 +220,28 @@ export function managementPaths(): Json {
           "card is not known yet, as before Pay: rules on the card are passed over and named in waiting_for_card.",
         requestBody: requestBody("RoutingSimulationRequest"),
         responses: { "200": document("The routing decision", "RoutingSimulationDocument"), ...errors(...KEYED, ...WITH_BODY) },
+      },
+    },
+    "/api/routing/settings": {
+      get: {
+        operationId: "getRoutingSettings",
+        summary: "How success-rate ordering counts: the window, the minimum sample and the exploration share",
+        responses: { "200": document("The settings", "RoutingSettingsDocument"), ...errors(...KEYED, ["404", "ResourceNotFound"]) },
+      },
+      patch: {
+        operationId: "updateRoutingSettings",
+        summary: "Change how success-rate ordering counts (all three settings); invoices created from now on use them",
+        description:
+          "A rule's cascade (or a split branch's) with order_by success_rate is ordered by each connection's success rate for the " +
+          "service over the last window_hours; a connection with fewer than min_sample counted attempts keeps its listed place; " +
+          "exploration_percent of invoices try another connection first. Counted: successes, and failures of the provider " +
+          "(unavailable, authentication, unknown outcomes); card and customer declines are not.",
+        requestBody: requestBody("RoutingSettingsRequest"),
+        responses: {
+          "200": document("The settings after the change", "RoutingSettingsDocument"),
+          "409": { description: "data.id is not routing-settings (code id_mismatch)", content: { [JSON_API]: { schema: ref("ErrorDocument") } } },
+          ...errors(...KEYED, ...WITH_BODY, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]),
+        },
       },
     },
     "/api/routing/{id}": {

@@ -22,7 +22,7 @@ describe("response schemas", () => {
       attributes: {
         status: "created", resolution: null, amount: "100.50", currency: "EUR", service: "payment_card_eur_hpp",
         reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: { language: "en" },
-        resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, routing: { reason: "routing_order", explanation: "No rule applied.", rule: null, branch: null, order: ["conn_1"], decided_at: "creation" }, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
+        resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, routing: { reason: "routing_order", explanation: "No rule applied.", rule: null, branch: null, order: ["conn_1"], decided_at: "creation", success_rate: null }, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
         processed_amount: null, attempts: 0, return_url: null, lifetime: 1800, expires_at: "2025-01-01T00:30:00Z",
       },
       relationships: {
@@ -51,9 +51,12 @@ describe("response schemas", () => {
 describe("routing", () => {
   it("says why the invoice went to its connection: pinned, first in the routing order, or cascaded; null without one", () => {
     const routing = invoiceResourceSchema.shape.attributes.shape.routing;
-    const explained = { explanation: "Rule 1 “EU” matched and sent it to B.", rule: { position: 1, name: "EU" }, branch: null, order: ["conn_b"], decided_at: "creation" };
+    const explained = { explanation: "Rule 1 “EU” matched and sent it to B.", rule: { position: 1, name: "EU" }, branch: null, order: ["conn_b"], decided_at: "creation", success_rate: null };
     for (const reason of ["pinned", "routing_order", "cascaded"]) expect(routing.safeParse({ reason, ...explained }).success).toBe(true);
     expect(routing.safeParse(null).success).toBe(true);
+    const rated = { window_hours: 24, min_sample: 20, exploration_percent: 5, connections: [{ id: "conn_b", attempts: 85, successes: 34, trusted: true }], explored: null };
+    expect(routing.safeParse({ reason: "routing_order", ...explained, success_rate: rated }).success).toBe(true);
+    expect(routing.safeParse({ reason: "routing_order", ...explained, success_rate: { ...rated, explored: 5 } }).success).toBe(false);
     expect(routing.safeParse({ ...explained, reason: "default" }).success).toBe(false);
     expect(routing.safeParse({ reason: "routing_order" }).success, "the sentence is always there").toBe(false);
   });

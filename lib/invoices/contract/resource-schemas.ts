@@ -97,6 +97,18 @@ export const invoiceResourceSchema = z
             .enum(["creation", "pay"])
             .nullable()
             .meta({ description: "creation, or pay when the hosted page's Pay routed it again once the card was known; null for a pin or an older invoice" }),
+          success_rate: z
+            .object({
+              window_hours: z.int().min(1).meta({ description: "The sliding window the rates were counted over" }),
+              min_sample: z.int().min(1).meta({ description: "Attempts within the window before a connection's rate was trusted" }),
+              exploration_percent: z.int().min(0).max(100).meta({ description: "The share of invoices that try another connection first" }),
+              connections: z
+                .array(z.object({ id: z.string(), attempts: z.int().min(0), successes: z.int().min(0), trusted: z.boolean() }))
+                .meta({ description: "The outcome's connections as listed, each with its counted attempts and successes at the time; untrusted ones kept their listed place" }),
+              explored: z.string().nullable().meta({ description: "The connection exploration put first; null when the invoice did not explore" }),
+            })
+            .nullable()
+            .meta({ description: "When the rule's outcome orders its connections by success rate: the rates used and whether exploration drew; else null" }),
         })
         .nullable()
         .meta({ description: "Why the invoice went to relationships.connection; null while it has none" }),

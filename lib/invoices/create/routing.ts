@@ -5,6 +5,7 @@ import { loadRouteSetup, type RouteCandidate, type RouteRequest } from "@/lib/ro
 import { decideRoute, type RouteFacts } from "@/lib/routing/decide";
 import { toStoredDetail, type RoutingDetail } from "@/lib/routing/detail";
 import { findPinnedRoute } from "@/lib/routing/pin";
+import { successSnapshotFor } from "@/lib/routing/success-stats";
 
 /** The connection an invoice goes to, with what customer resolution needs and why it was chosen. */
 export type Route = Pick<RouteCandidate, "connectionId" | "provider" | "kind" | "constants"> & { reason: RoutingReason; detail: RoutingDetail | null };
@@ -27,7 +28,8 @@ export async function findRoute(
   random: () => number = Math.random,
 ): Promise<(Route & Pick<RouteCandidate, "position">) | undefined> {
   const setup = await loadRouteSetup(db, merchantId, request);
-  const decision = decideRoute(setup.table, facts, random);
+  const success = await successSnapshotFor(db, merchantId, request.service, setup, random);
+  const decision = decideRoute(setup.table, facts, random, success);
   const first = decision.connectionIds[0];
   const candidate = first === undefined ? undefined : setup.candidates.find((entry) => entry.connectionId === first);
   if (!candidate) return undefined;
