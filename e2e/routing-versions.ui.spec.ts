@@ -149,6 +149,9 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     const status = history.getByTestId("routing-history-status");
     await expect(status).toHaveText("Rolled back to version 1 as version 4.");
     await expect(status).toBeFocused();
+    // The editors' own "saved" lines spoke of what the rollback replaced: gone.
+    await expect(list.getByTestId("routing-rules-status")).toHaveText("");
+    await expect(list.getByTestId("routing-status")).toHaveText("");
     await expect(versions).toHaveCount(4);
     await expect(versions.nth(0)).toContainText("Rolled back to version 1");
     // The editors show version 1 again: the rule, and B before F.

@@ -7,6 +7,7 @@ import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { compareRoutingVersionsAction, rollbackRoutingAction } from "@/lib/actions/routing";
 import { formatDateTime, formatRelative } from "@/lib/format";
 import type { RoutingHistoryView } from "@/lib/routing/versions";
+import { ROUTING_REPLACED_EVENT } from "./replaced-event";
 
 type Comparison = NonNullable<RoutingHistoryView["comparison"]>;
 type Version = RoutingHistoryView["versions"][number];
@@ -112,6 +113,8 @@ export function RoutingHistory({
       }
       setConfirming(undefined);
       setStatus(result.data.message);
+      // The editors' last "Saved …" lines speak of what the rollback replaced: they clear them.
+      if (result.data.version !== null) window.dispatchEvent(new CustomEvent(ROUTING_REPLACED_EVENT, { detail: `${service}:${mode}` }));
       if (result.data.version !== null) notify({ message: `${service} (${mode}): ${result.data.message}` });
       router.refresh();
       requestAnimationFrame(() => statusRef.current?.focus());
