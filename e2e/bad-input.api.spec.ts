@@ -134,6 +134,7 @@ test.beforeAll(async ({ browser }) => {
   validBodies.set("POST /api/routing/simulate", {
     data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" } },
   });
+  validBodies.set("POST /api/routing/{id}/rollback", { data: { type: "routing-rollback", attributes: { version: 1 } } });
   validBodies.set("PATCH /api/routing/settings", { data: { type: "routing-settings", id: "routing-settings", attributes: { window_hours: 12, min_sample: 10, exploration_percent: 5 } } });
   validBodies.set("POST /api/commerce/payout-invoices/{id}/process", { data: { type: "payout-invoice", id: createdPayout.json.data.id } });
   realIds["/api/connections/{id}"] = [connectionId];
@@ -171,7 +172,7 @@ function isOperationPath(path: string): boolean {
   const pathname = path.split("?")[0]!;
   // `.` and `..` segments are resolved before routing (Next answers 308 to the resolved path).
   if (pathname.split("/").some((segment) => segment === "." || segment === "..")) return false;
-  return operations.some((op) => new RegExp(`^${op.template.replace("{id}", "[^/]+")}$`).test(pathname));
+  return operations.some((op) => new RegExp(`^${op.template.replace("{id}", "[^/]+").replace("{version}", "[^/]+")}$`).test(pathname));
 }
 
 /** What every answer must be; returns the problems with this one. */
@@ -223,7 +224,8 @@ test("every API operation answers generated bodies, headers, query strings and i
       }),
     )
     .map(({ operation, method, id, query, headers, body }): BadRequest => {
-      const path = operation.template.replace("{id}", id) + query;
+      // A routing version's number: the generated id stands in for it too (a real one, or anything at all).
+      const path = operation.template.replace("{id}", id).replace("{version}", id.includes(":") ? "1" : id) + query;
       for (const reference of setupReferences) body = body?.split(reference).join(`${reference}-${++referenceCounter}`);
       return { method, path, headers, body };
     });

@@ -9,6 +9,7 @@ import { ModeBadge } from "@/components/connections/badges";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import type { RoutingOrder, RoutingOrderConnection } from "@/lib/routing/orders";
 import { moveItem } from "./move";
+import { useClearedOnRollback } from "./replaced-event";
 import { RoutingRow, type RowRole } from "./routing-row";
 import { RoutingRulesEditor } from "./routing-rules-editor";
 
@@ -38,6 +39,7 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
   const [savedList, setSavedList] = useState(order.connections);
   const [pending, startTransition] = useTransition();
   const [status, setStatus] = useState("");
+  useClearedOnRollback(order.id, setStatus);
   const [alert, setAlert] = useState<string>();
   const [rowErrors, setRowErrors] = useState<Record<number, string>>({});
   const [dragging, setDragging] = useState<string>();

@@ -8,6 +8,7 @@ import { saveRoutingRulesAction } from "@/lib/actions/routing";
 import type { RoutingRule } from "@/lib/routing/rules";
 import type { ConnectionOption } from "./connection-list-field";
 import { moveItem } from "./move";
+import { useClearedOnRollback } from "./replaced-event";
 import { RuleForm } from "./rule-form";
 import { ruleConditionsText, ruleOutcomeText } from "./rule-summary";
 
@@ -43,6 +44,7 @@ export function RoutingRulesEditor({
   const [alert, setAlert] = useState<string>();
   const [ruleErrors, setRuleErrors] = useState<Record<number, string[]>>({});
   const [status, setStatus] = useState("");
+  useClearedOnRollback(`${service}:${mode}`, setStatus);
   const listRef = useRef<HTMLOListElement>(null);
   const dirty = JSON.stringify(rules) !== JSON.stringify(savedRules);
   // Newer saved rules from the server (this save's refresh, a rollback): adopted in place rather

@@ -9,8 +9,10 @@ import { toSimulationAttributes } from "@/lib/routing/resource";
 import { routingRulesSchema } from "@/lib/routing/rules";
 import { routingOrderInputSchema } from "@/lib/routing/schemas";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
-import { ok } from "@/lib/problems";
+import { fail, ok, problem } from "@/lib/problems";
 import { NotFoundError } from "@/lib/errors";
+import { getRoutingOrder } from "@/lib/routing/orders";
+import { compareRoutingVersions, rollbackRouting } from "@/lib/routing/versions";
 import { successSettingsSchema } from "@/lib/routing/success-settings";
 import { saveSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
 import { validatedAction } from "./validated-action";
@@ -49,6 +51,46 @@ export const saveRoutingRulesAction = validatedAction(
 export const simulateRoutingAction = validatedAction("routing.simulate", { schema: simulationInputSchema }, async (input, viewer) => {
   const simulated = await simulateRouting(await getDb(), viewer.merchant.id, input);
   return simulated.ok ? ok(toSimulationAttributes(simulated.value)) : simulated;
+});
+
+const versionNumber = (what: string) =>
+  z.int({ error: `${what} must be a version number (a whole number from 1)` }).min(1, `${what} must be a version number (a whole number from 1)`).max(2_147_483_647, `${what} must be a version number (a whole number from 1)`);
+
+const compareInputSchema = z.strictObject({
+  service: routingOrderInputSchema.shape.service,
+  mode: routingOrderInputSchema.shape.mode,
+  from: versionNumber("The older version"),
+  to: versionNumber("The newer version"),
+});
+
+const noOrder = (service: string, mode: string) => fail([problem("not_found", `No connection of yours offers ${service} in ${mode} mode`, ["service"])]);
+
+/** The Routing page's history: what changed from one version to another, as sentences. Any member may compare. */
+export const compareRoutingVersionsAction = validatedAction("routing.compareVersions", { schema: compareInputSchema }, async (input, viewer) => {
+  const db = await getDb();
+  const order = await getRoutingOrder(db, viewer.merchant.id, input.service, input.mode);
+  if (!order) return noOrder(input.service, input.mode);
+  const compared = await compareRoutingVersions(db, viewer.merchant.id, order, input.from, input.to);
+  if (!compared.ok) return compared;
+  const { from, to, changes, notes } = compared.value;
+  return ok({ from, to, changes: changes.map((change) => ({ kind: change.kind, sentence: change.sentence })), notes: notes.map((note) => note.sentence) });
+});
+
+const rollbackInputSchema = z.strictObject({
+  service: routingOrderInputSchema.shape.service,
+  mode: routingOrderInputSchema.shape.mode,
+  version: versionNumber("The version"),
+});
+
+/** Owners roll a routing back to an earlier version (a new version; audit routing.rolled_back); the role is checked here, not only by the page. */
+export const rollbackRoutingAction = validatedAction("routing.rollback", { schema: rollbackInputSchema, role: "owner" }, async (input, viewer) => {
+  const db = await getDb();
+  const order = await getRoutingOrder(db, viewer.merchant.id, input.service, input.mode);
+  if (!order) return noOrder(input.service, input.mode);
+  const rolled = await rollbackRouting(db, { merchantId: viewer.merchant.id, actor: personActor(viewer) }, order, input.version);
+  if (!rolled.ok) return rolled;
+  revalidatePath("/routing");
+  return ok({ restored: rolled.value.restored, version: rolled.value.version, message: rolled.value.message });
 });
 
 /** Owners set how success-rate ordering counts (window, minimum sample, exploration share); audited. */

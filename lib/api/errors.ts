@@ -105,6 +105,8 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   unsupported_parameter: "Unsupported query parameter",
   invalid_parameter: "Invalid query parameter",
   invalid_cursor: "Invalid query parameter",
+  invalid_range: "Invalid query parameter",
+  cannot_restore: "Version cannot be restored",
   invoice_processing: "Invoice already being paid",
   invoice_final: "Invoice cannot be paid again",
   invoice_expired: "Invoice expired",

@@ -6,6 +6,7 @@ import { CONNECTION_KINDS, MODES } from "@/lib/providers";
 import { connectionIdsSchema } from "@/lib/routing/schemas";
 import { routingRulesSchema } from "@/lib/routing/rules";
 import { simulationInputSchema } from "@/lib/routing/simulate";
+import { VERSION_CHANGE_KINDS } from "@/lib/routing/version-diff";
 import { successSettingsSchema } from "@/lib/routing/success-settings";
 
 /**
@@ -205,6 +206,86 @@ export const routingSettingsDocumentSchema = z.object({
       min_sample: z.int().min(1).meta({ description: "Attempts within the window before a connection's rate is trusted" }),
       exploration_percent: z.int().min(0).max(20).meta({ description: "Percent of invoices that try another connection first" }),
     }),
+  }),
+});
+
+/** A version number as the rollback's body sends it. */
+export const versionNumberSchema = z
+  .int({ error: "version must be a version number (a whole number from 1)" })
+  .min(1, "version must be a version number (a whole number from 1)")
+  .max(2_147_483_647, "version must be a version number (a whole number from 1)");
+
+/** POST /api/routing/{id}/rollback's attributes: the route parses them with this very schema. */
+export const routingRollbackAttributesSchema = z.strictObject({
+  version: versionNumberSchema.meta({ description: "The version to restore: its rules and routing order become a new version", examples: [2] }),
+});
+
+export const routingRollbackRequestSchema = requestDocument("routing-rollback", { attributes: routingRollbackAttributesSchema, strict: true });
+
+const versionId = z.string().regex(/^[a-z0-9_]+:(test|live):[1-9]\d*$/).meta({ description: "service:mode:version" });
+
+export const routingVersionResourceSchema = z.object({
+  type: z.literal("routing-version"),
+  id: versionId,
+  attributes: z.object({
+    service: z.string(),
+    mode: modeSchema,
+    version: z.int().min(1),
+    current: z.boolean().meta({ description: "Whether routing uses this version now (the latest)" }),
+    restored_from: z.int().min(1).nullable().meta({ description: "For a rollback: the version whose rules and order it restored" }),
+    summary: z.string().meta({ description: "One line: what this version changed from the one before it" }),
+    saved_by: z.string().nullable().meta({ description: "The person or API key that saved it, as the audit log names them" }),
+    saved: timestamp,
+    connection_ids: z.array(z.string()).meta({ description: "The default rule (the routing order) as saved, first to last" }),
+    rules: routingRulesSchema.meta({ description: "The rules before the default rule, as saved" }),
+  }),
+  links: selfLink,
+});
+
+export const routingVersionDocumentSchema = z.object({ data: routingVersionResourceSchema });
+export const routingVersionListSchema = z.object({
+  data: z.array(routingVersionResourceSchema).meta({ description: "Newest first" }),
+  links: z.object({ self: z.url(), next: z.url().nullable().meta({ description: "The older versions; null on the last page" }) }),
+  meta: z.object({ count: z.int().min(0).meta({ description: "Versions on this page" }), current: z.int().min(0).meta({ description: "The current version (0: never saved)" }) }),
+});
+
+const ruleChangeRef = z.object({ position: z.int().min(1), name: z.string() });
+
+export const routingComparisonDocumentSchema = z.object({
+  data: z.object({
+    type: z.literal("routing-comparison"),
+    id: z.string().meta({ description: "service:mode:from..to" }),
+    attributes: z.object({
+      service: z.string(),
+      mode: modeSchema,
+      from: z.int().min(1),
+      to: z.int().min(1),
+      identical: z.boolean().meta({ description: "True when the two versions route the same way" }),
+      changes: z
+        .array(
+          z.object({
+            kind: z.enum(VERSION_CHANGE_KINDS),
+            sentence: z.string().meta({ description: "The change as the Routing page's history says it" }),
+            rule: ruleChangeRef.nullable().meta({ description: "For rule changes: its position (in the newer version; in the older one when removed) and name" }),
+            connection_id: z.string().nullable().meta({ description: "For routing order changes: the connection" }),
+          }),
+        )
+        .meta({ description: "From `from` to `to`: rules removed, added, changed, moved; connections that joined, left or moved in the routing order" }),
+      notes: z
+        .array(z.object({ connection_id: z.string(), state: z.enum(["disabled", "deleted"]), sentence: z.string() }))
+        .meta({ description: "Connections either version names that are deleted or disabled now" }),
+    }),
+  }),
+});
+
+/** The rollback's answer: the routing order after it, and what happened in meta. */
+export const routingRollbackDocumentSchema = z.object({
+  data: routingOrderResourceSchema,
+  meta: z.object({
+    restored: z.int().min(1).meta({ description: "The version restored" }),
+    version: z.int().min(1).nullable().meta({ description: "The new version the rollback saved; null when nothing changed" }),
+    changed: z.boolean(),
+    message: z.string().meta({ description: "“Rolled back to version 2 as version 5.”, or why nothing changed" }),
   }),
 });
 

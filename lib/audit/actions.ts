@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = {
   /** Rows from before routing saves were recorded whole (routing.saved). */
   "connection.routing_changed": "Routing position changed",
   "routing.saved": "Routing order saved",
+  "routing.rolled_back": "Routing rolled back to an earlier version",
   "routing.settings_updated": "Success-rate ordering settings changed",
   "api_key.created": "API key created",
   "api_key.revoked": "API key revoked",

@@ -279,6 +279,8 @@ export const routingVersions = pgTable(
     rules: jsonb("rules").$type<RoutingRule[]>().notNull(),
     savedBy: text("saved_by"),
     savedAt: timestamp("saved_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** Set when this version is a rollback: the version whose rules and order it restored. */
+    restoredFrom: integer("restored_from"),
   },
   (t) => [primaryKey({ name: "routing_versions_pk", columns: [t.merchantId, t.service, t.mode, t.version] })],
 );

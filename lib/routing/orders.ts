@@ -226,12 +226,32 @@ const sameRules = (a: readonly RoutingRule[], b: readonly RoutingRule[]) => JSON
  * a save that changes nothing writes nothing. The route cache is forgotten once the transaction is over.
  */
 export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: RoutingOrderInput): Promise<Result<RoutingOrder>> {
+  const saved = await writeRouting(db, scope, input);
+  return saved.ok ? ok(saved.value.order) : saved;
+}
+
+/** What writeRouting did: the order after it, and the version it wrote (undefined: nothing changed, nothing written). */
+export type RoutingWrite = { order: RoutingOrder; written: number | undefined };
+
+/**
+ * The one write of a routing (saveRoutingOrder, and rollbackRouting in versions.ts): the checks,
+ * the lock, the version number, the version row, the audit entry and the forgotten cache. With
+ * `restoredFrom` it is a rollback to that version: the ids of connections that no longer offer
+ * the service are left out of the order (as mergeOrder leaves out deleted ones), the version row
+ * says which version it restored, and the audit entry is `routing.rolled_back`.
+ */
+export async function writeRouting(db: Db, scope: RoutingScope, input: RoutingOrderInput, options: { restoredFrom?: number } = {}): Promise<Result<RoutingWrite>> {
   const rows = await connectionRows(db, scope.merchantId);
+  const offering = rows.filter((row) => row.mode === input.mode && servicesOf(row).includes(input.service));
+  if (options.restoredFrom !== undefined && input.connectionIds) {
+    input = { ...input, connectionIds: input.connectionIds.filter((id) => offering.some((row) => row.id === id)) };
+  }
   const problems = orderProblems(input, rows);
   if (problems.length) return fail(problems);
-  const offering = rows.filter((row) => row.mode === input.mode && servicesOf(row).includes(input.service));
+  let written: number | undefined;
   try {
     const save = () => db.transaction(async (txRaw) => {
+      written = undefined;
       const tx = txRaw as unknown as Db;
       const where = and(eq(routingOrders.merchantId, scope.merchantId), eq(routingOrders.service, input.service), eq(routingOrders.mode, input.mode));
       const [stored] = await tx
@@ -261,14 +281,21 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
         connectionIds: after,
         rules,
         savedBy: scope.actor.label,
+        restoredFrom: options.restoredFrom ?? null,
       });
+      written = version;
       const labels = new Map(offering.map((row) => [row.id, row.label]));
+      const order = after.map((id) => labels.get(id) ?? id).join(", ");
+      const ruleCount = rules.length ? `; ${rules.length} rule${rules.length === 1 ? "" : "s"} before it` : "";
       await recordAudit(tx, {
         merchantId: scope.merchantId,
         actor: scope.actor,
-        action: "routing.saved",
+        action: options.restoredFrom === undefined ? "routing.saved" : "routing.rolled_back",
         target: { type: "routing", id: `${input.service}:${input.mode}` },
-        summary: `${input.service} (${input.mode}), version ${version}: ${after.map((id) => labels.get(id) ?? id).join(", ")}${rules.length ? `; ${rules.length} rule${rules.length === 1 ? "" : "s"} before it` : ""}`,
+        summary:
+          options.restoredFrom === undefined
+            ? `${input.service} (${input.mode}), version ${version}: ${order}${ruleCount}`
+            : `${input.service} (${input.mode}): rolled back to version ${options.restoredFrom} as version ${version}: ${order}${ruleCount}`,
         changes: [
           ...changes.map((change) => `${labels.get(change.id) ?? change.id}: position ${change.from ?? "none"} → ${change.to ?? "none"}`),
           ...(sameRules(rulesBefore, rules) ? [] : [`rules changed (${rulesBefore.length} → ${rules.length})`]),
@@ -288,5 +315,5 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
   }
   const order = await getRoutingOrder(db, scope.merchantId, input.service, input.mode);
   if (!order) return fail([problem("not_found", `No connection of yours offers ${input.service} in ${input.mode} mode`, ["service"])]);
-  return ok(order);
+  return ok({ order, written });
 }

@@ -5,6 +5,8 @@ import { successRateAttributeOf } from "./detail";
 import type { RoutingOrder } from "./orders";
 import type { RoutingRule } from "./rules";
 import type { Simulation } from "./simulate";
+import type { ConnectionNote, VersionChange } from "./version-diff";
+import type { RollbackOutcome, RoutingVersion, VersionComparison } from "./versions";
 
 export type RoutingOrderAttributes = {
   service: string;
@@ -77,3 +79,58 @@ export function toSimulationAttributes(simulation: Simulation) {
 }
 
 export type SimulationAttributes = ReturnType<typeof toSimulationAttributes>;
+
+/** A version's id in the management API: `payment_card_eur_hpp:test:3`. */
+export const routingVersionId = (order: Pick<RoutingOrder, "id">, version: number) => `${order.id}:${version}`;
+
+/** The management API's routing version (type "routing-version"). */
+export function toRoutingVersionResource(order: RoutingOrder, version: RoutingVersion) {
+  return {
+    type: "routing-version",
+    id: routingVersionId(order, version.version),
+    attributes: {
+      service: order.service,
+      mode: order.mode,
+      version: version.version,
+      current: version.current,
+      restored_from: version.restoredFrom,
+      summary: version.summary,
+      saved_by: version.savedBy,
+      saved: version.savedAt.toISOString(),
+      connection_ids: version.connectionIds,
+      rules: version.rules,
+    },
+    links: { self: `${publicBaseUrl()}/api/routing/${order.id}/versions/${version.version}` },
+  } satisfies JsonApiResource<unknown>;
+}
+
+const changeAttributes = (change: VersionChange) => ({
+  kind: change.kind,
+  sentence: change.sentence,
+  rule: change.rule ?? null,
+  connection_id: change.connectionId ?? null,
+});
+
+const noteAttributes = (note: ConnectionNote) => ({ connection_id: note.connectionId, state: note.state, sentence: note.sentence });
+
+/** The comparison of two versions (type "routing-comparison", id "payment_card_eur_hpp:test:1..3"). */
+export function toRoutingComparisonResource(order: RoutingOrder, comparison: VersionComparison) {
+  return {
+    type: "routing-comparison",
+    id: `${order.id}:${comparison.from}..${comparison.to}`,
+    attributes: {
+      service: order.service,
+      mode: order.mode,
+      from: comparison.from,
+      to: comparison.to,
+      identical: comparison.changes.length === 0,
+      changes: comparison.changes.map(changeAttributes),
+      notes: comparison.notes.map(noteAttributes),
+    },
+  } satisfies JsonApiResource<unknown>;
+}
+
+/** What a rollback answered besides the routing order: the document's meta. */
+export function rollbackMeta(outcome: RollbackOutcome) {
+  return { restored: outcome.restored, version: outcome.version, changed: outcome.version !== null, message: outcome.message };
+}

@@ -9,6 +9,10 @@ import * as connectionRoute from "@/app/api/connections/[id]/route";
 import * as providersRoute from "@/app/api/providers/route";
 import * as routingRoute from "@/app/api/routing/route";
 import * as routingOrderRoute from "@/app/api/routing/[id]/route";
+import * as routingCompareRoute from "@/app/api/routing/[id]/compare/route";
+import * as routingRollbackRoute from "@/app/api/routing/[id]/rollback/route";
+import * as routingVersionRoute from "@/app/api/routing/[id]/versions/[version]/route";
+import * as routingVersionsRoute from "@/app/api/routing/[id]/versions/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import type { RouteHandler } from "@/lib/api/with-api-key";
 import { logger } from "@/lib/logger";
@@ -161,6 +165,9 @@ describe("query parameters: 400 for anything a route does not document, named in
     ["the routing orders", routingRoute.GET, {}, "/api/routing"],
     ["one routing order", routingOrderRoute.GET, { id: "payment_card_eur_hpp:test" }, "/api/routing/payment_card_eur_hpp:test"],
     ["the providers", providersRoute.GET, {}, "/api/providers"],
+    ["a routing order's versions", routingVersionsRoute.GET, { id: "payment_card_eur_hpp:test" }, "/api/routing/payment_card_eur_hpp:test/versions"],
+    ["one routing version", routingVersionRoute.GET, { id: "payment_card_eur_hpp:test", version: "1" }, "/api/routing/payment_card_eur_hpp:test/versions/1"],
+    ["a comparison of routing versions", routingCompareRoute.GET, { id: "payment_card_eur_hpp:test" }, "/api/routing/payment_card_eur_hpp:test/compare"],
   ] as [string, RouteHandler<unknown>, unknown, string][])("%s refuses include, sort and unknown names", async (_name, handler, params, path) => {
     const answer = await send(handler, params, { path: `${path}?include=connection&sort=-created&fields[x]=a&colour=red`, key: m.key });
     expect(answer.status).toBe(400);
@@ -224,6 +231,10 @@ describe("methods a route does not serve: JSON:API 405 with Allow and the reques
     ["/api/routing", routingRoute, ["POST", "PUT", "PATCH", "DELETE"], "GET, HEAD, OPTIONS"],
     ["/api/routing/payment_card_eur_hpp:test", routingOrderRoute, ["POST", "PUT", "DELETE"], "GET, HEAD, PATCH, OPTIONS"],
     ["/api/providers", providersRoute, ["POST", "PUT", "PATCH", "DELETE"], "GET, HEAD, OPTIONS"],
+    ["/api/routing/payment_card_eur_hpp:test/versions", routingVersionsRoute, ["POST", "PUT", "PATCH", "DELETE"], "GET, HEAD, OPTIONS"],
+    ["/api/routing/payment_card_eur_hpp:test/versions/1", routingVersionRoute, ["POST", "PUT", "PATCH", "DELETE"], "GET, HEAD, OPTIONS"],
+    ["/api/routing/payment_card_eur_hpp:test/compare", routingCompareRoute, ["POST", "PUT", "PATCH", "DELETE"], "GET, HEAD, OPTIONS"],
+    ["/api/routing/payment_card_eur_hpp:test/rollback", routingRollbackRoute, ["GET", "PUT", "PATCH", "DELETE"], "POST, OPTIONS"],
   ] as [string, Record<string, RouteHandler<unknown>>, string[], string][])("%s", async (path, module, refused, allow) => {
     for (const method of refused) {
       const answer = await send(module[method]!, {}, { method, path, key: m.key, headers: { "x-request-id": `r-${method}` } });

@@ -322,6 +322,24 @@ const CASES: Record<string, Case> = {
   },
   "lib/actions/routing.ts#saveSuccessSettingsAction": { valid: () => ({ window_hours: "12", min_sample: "10", exploration_percent: "5" }) },
   "lib/actions/routing.ts#simulateRoutingAction": { valid: () => ({ service: w.a.services[0], test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" }) },
+  // Versions 1 and 2 are saved in beforeAll; comparing changes nothing, an accepted rollback saves a new version (or, once equal, nothing).
+  "lib/actions/routing.ts#compareRoutingVersionsAction": {
+    valid: () => ({ service: w.a.services[0], mode: "test", from: 1, to: 2 }),
+    // The refusals a person meets: a version that does not exist, from after to, not a number.
+    examples: () => [
+      { service: w.a.services[0], mode: "test", from: 1, to: 999 },
+      { service: w.a.services[0], mode: "test", from: 2, to: 1 },
+      { service: w.a.services[0], mode: "test", from: "one", to: 2 },
+    ],
+  },
+  "lib/actions/routing.ts#rollbackRoutingAction": {
+    valid: () => ({ service: w.a.services[0], mode: "test", version: 1 }),
+    examples: () => [
+      { service: w.a.services[0], mode: "test", version: 999 },
+      { service: w.a.services[0], mode: "test", version: 1.5 },
+      { service: w.a.services[0], mode: "test", version: "1" },
+    ],
+  },
   "lib/actions/sandbox-faults.ts#setSandboxFaultAction": { valid: () => ({ id: w.a.id, mode: "none" }) },
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": { valid: () => ({ lifetimeMinutes: 60 }) },
   "lib/actions/settings.ts#updateMerchantSettingsAction": { valid: () => ({ allowLivePins: true }) },
@@ -459,6 +477,11 @@ beforeAll(async () => {
       details: { ...THREE_DS_REQUIRED },
     })
   ).reference;
+  // Two versions of the routing, for the history's actions (compare, roll back).
+  for (const name of ["First", "Second"]) {
+    const saved = await routingActions.saveRoutingRulesAction({ service: w.a.services[0], mode: "test", rules: [{ name, conditions: {}, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] });
+    if (!saved.ok) throw new Error(`setup: routing ${JSON.stringify(saved)}`);
+  }
   await saveReceiverUrl();
   vi.restoreAllMocks();
 });

@@ -28,6 +28,10 @@ import * as dashboardExportRoute from "@/app/api/dashboard/invoices/export/route
 import * as dashboardListRoute from "@/app/api/dashboard/invoices/route";
 import * as paymentCollectionRoute from "@/app/api/commerce/payment-invoices/route";
 import * as routingOrderRoute from "@/app/api/routing/[id]/route";
+import * as routingCompareRoute from "@/app/api/routing/[id]/compare/route";
+import * as routingRollbackRoute from "@/app/api/routing/[id]/rollback/route";
+import * as routingVersionRoute from "@/app/api/routing/[id]/versions/[version]/route";
+import * as routingVersionsRoute from "@/app/api/routing/[id]/versions/route";
 import * as routingSettingsRoute from "@/app/api/routing/settings/route";
 import { renameBusinessAction } from "@/lib/actions/account";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/lib/actions/api-keys";
@@ -44,7 +48,7 @@ import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import type { ActionResult } from "@/lib/actions/result";
-import { saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
+import { compareRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
@@ -62,6 +66,7 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { logger } from "@/lib/logger";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { saveRoutingOrder } from "@/lib/routing/orders";
 import { SANDBOX_FAULT_MODES } from "@/lib/sandbox/fault-modes";
 import { createAttributes, editAttributes } from "./helpers/connection-fixtures";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
@@ -204,6 +209,15 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     params: (w) => ({ id: w.routingOrderId }),
     body: (w) => ({ data: { type: "routing-order", attributes: { connection_ids: [w.z?.id ?? w.a.id] } } }),
   },
+  "app/api/routing/[id]/versions/route.ts GET": { handler: handler(routingVersionsRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId }) },
+  "app/api/routing/[id]/versions/[version]/route.ts GET": { handler: handler(routingVersionRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId, version: "1" }) },
+  "app/api/routing/[id]/compare/route.ts GET": { handler: handler(routingCompareRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId }), query: "?from=1&to=1" },
+  "app/api/routing/[id]/rollback/route.ts POST": {
+    handler: handler(routingRollbackRoute.POST),
+    auth: "key",
+    params: (w) => ({ id: w.routingOrderId }),
+    body: () => ({ data: { type: "routing-rollback", attributes: { version: 1 } } }),
+  },
   "app/sandbox/[slug]/[[...path]]/route.ts GET": { exempt: "the providers' simulated APIs: authenticated by each provider's own credentials and signatures (sandbox-accounts.test.ts)" },
   "app/sandbox/[slug]/[[...path]]/route.ts HEAD": { exempt: "the providers' simulated APIs (see GET)" },
   "app/sandbox/[slug]/[[...path]]/route.ts POST": { exempt: "the providers' simulated APIs (see GET)" },
@@ -231,6 +245,10 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/connections/[id]/route.ts": connectionRoute,
   "app/api/dashboard/invoices/[id]/route.ts": dashboardInvoiceRoute,
   "app/api/routing/[id]/route.ts": routingOrderRoute,
+  "app/api/routing/[id]/versions/route.ts": routingVersionsRoute,
+  "app/api/routing/[id]/versions/[version]/route.ts": routingVersionRoute,
+  "app/api/routing/[id]/compare/route.ts": routingCompareRoute,
+  "app/api/routing/[id]/rollback/route.ts": routingRollbackRoute,
 };
 
 /** Every route.ts under a [param] folder, with the methods it exports, read from the files. */
@@ -398,6 +416,30 @@ const bodyProbes: Probe[] = [
       const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, "PATCH"), (a) => a.text);
       expect(answer.status).toBe(422);
       expect((await snapshotTenant(t.db, A.merchantId)).routing_orders).toEqual(beforeA.routing_orders);
+    },
+  },
+  {
+    name: "GET and POST rollback on A's own routing order with a version number only merchant B's same order has → 404, neither merchant's versions change",
+    run: async () => {
+      // B's order of the same service gets versions 1 to 3, A's version 1 only (each rule sends every invoice where the order does anyway).
+      const service = B.a.services[0]!;
+      const saves: [TenantWorld, string][] = [[B, "B's first"], [B, "B's second"], [B, "B's third"], [A, "A's first"]];
+      for (const [w, name] of saves) {
+        const saved = await saveRoutingOrder(t.db, { merchantId: w.merchantId, actor: { label: "setup" } }, { service, mode: "test", rules: [{ name, conditions: {}, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] });
+        if (!saved.ok || saved.value.version === 0) throw new Error(`setup: ${JSON.stringify(saved)}`);
+      }
+      const id = `${A.a.services[0]}:test`;
+      const beforeA = await snapshotTenant(t.db, A.merchantId);
+      const read: RouteCase = { handler: handler(routingVersionRoute.GET), auth: "key", params: () => ({ id, version: "3" }) };
+      const roll: RouteCase = { handler: handler(routingRollbackRoute.POST), auth: "key", params: () => ({ id }), body: () => ({ data: { type: "routing-rollback", attributes: { version: 3 } } }) };
+      const compared: RouteCase = { handler: handler(routingCompareRoute.GET), auth: "key", params: () => ({ id }), query: "?from=1&to=3" };
+      for (const [route, method] of [[read, "GET"], [roll, "POST"], [compared, "GET"]] as const) {
+        const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, method), (a) => a.text);
+        expect(answer.status, method).toBe(404);
+        expect(JSON.parse(answer.text).errors[0].detail, method).toMatch(/^Version 3 of payment_\w+ \(test\) does not exist: the versions are 1 to 1$/);
+        expect(answer.text).not.toContain("B's third");
+      }
+      expect((await snapshotTenant(t.db, A.merchantId)).routing_versions).toEqual(beforeA.routing_versions);
     },
   },
   {
@@ -625,6 +667,21 @@ const ACTIONS: Record<string, ActionCase> = {
       refusal: () => `No connection ${B.a.id} exists for this merchant`,
     },
     own: () => saveRoutingRulesAction({ service: A.a.services[0], mode: "test", rules: [{ name: "Ours", conditions: {}, outcome: { kind: "cascade", connection_ids: [A.a.id] } }] }),
+  },
+  "lib/actions/routing.ts#compareRoutingVersionsAction": {
+    role: "member",
+    tenant: {
+      run: () => compareRoutingVersionsAction({ service: B.z!.services[0], mode: "test", from: 1, to: 1 }),
+      refusal: () => `No connection of yours offers ${B.z!.services[0]} in test mode`,
+    },
+  },
+  "lib/actions/routing.ts#rollbackRoutingAction": {
+    role: "owner",
+    tenant: {
+      run: () => rollbackRoutingAction({ service: B.z!.services[0], mode: "test", version: 1 }),
+      refusal: () => `No connection of yours offers ${B.z!.services[0]} in test mode`,
+    },
+    own: () => rollbackRoutingAction({ service: A.a.services[0], mode: "test", version: 1 }),
   },
   "lib/actions/routing.ts#saveSuccessSettingsAction": {
     role: "owner",

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { RoutingHistory } from "@/components/routing/routing-history";
 import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
 import { RoutingSimulator } from "@/components/routing/routing-simulator";
 import { SuccessSettingsForm } from "@/components/routing/success-settings-form";
@@ -10,6 +11,7 @@ import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
 import type { RoutingOrder } from "@/lib/routing/orders";
+import { getRoutingHistory } from "@/lib/routing/versions";
 import { DEFAULT_SUCCESS_SETTINGS } from "@/lib/routing/success";
 import { getSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
 
@@ -38,8 +40,10 @@ export default async function RoutingPage() {
   const viewer = await requirePageViewer();
   const editable = viewer.user.role === "owner";
   const mode = await getViewMode();
-  const orders = await getRoutingOrdersInView(await getDb(), viewer.merchant.id, mode);
-  const successSettings = toSettingsAttributes((await getSuccessSettings(await getDb(), viewer.merchant.id)) ?? DEFAULT_SUCCESS_SETTINGS);
+  const db = await getDb();
+  const orders = await getRoutingOrdersInView(db, viewer.merchant.id, mode);
+  const histories = await Promise.all(orders.map((order) => getRoutingHistory(db, viewer.merchant.id, order)));
+  const successSettings = toSettingsAttributes((await getSuccessSettings(db, viewer.merchant.id)) ?? DEFAULT_SUCCESS_SETTINGS);
   return (
     <>
       <PageHeader
@@ -79,9 +83,14 @@ export default async function RoutingPage() {
         <>
         <RoutingSimulator scopes={orders.map((order) => ({ id: order.id, service: order.service, mode: order.mode, currency: order.currency }))} />
         <div className="grid gap-6 2xl:grid-cols-2">
-          {orders.map((order) => {
+          {orders.map((order, index) => {
             const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
-            return <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />;
+            return (
+              <div key={order.id} className="min-w-0 space-y-3">
+                <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />
+                <RoutingHistory service={order.service} mode={order.mode} history={histories[index]!} editable={editable} domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`} />
+              </div>
+            );
           })}
         </div>
         <SuccessSettingsForm settings={successSettings} readOnly={!editable} />

@@ -158,3 +158,25 @@ describe("request examples", () => {
     for (const [id, example] of Object.entries(examples)) expect(refundRequestSchema.safeParse(example.value).success, id).toBe(true);
   });
 });
+
+describe("routing versions", () => {
+  const operation = (path: string, method: string) => pick(doc, "paths", path, method) as Record<string, unknown>;
+
+  it("documents the history, one version, the comparison and the rollback, with examples their own schemas accept", async () => {
+    const schemas = await import("@/lib/api/management-schemas");
+    const example = (path: string, method: string, status: string) =>
+      Object.values(pick(operation(path, method), "responses", status, "content", "application/vnd.api+json", "examples") as Record<string, { value: unknown }>)[0]!.value;
+    expect(schemas.routingVersionListSchema.safeParse(example("/api/routing/{id}/versions", "get", "200")).success).toBe(true);
+    expect(schemas.routingVersionDocumentSchema.safeParse(example("/api/routing/{id}/versions/{version}", "get", "200")).success).toBe(true);
+    const comparison = example("/api/routing/{id}/compare", "get", "200");
+    expect(schemas.routingComparisonDocumentSchema.safeParse(comparison).success).toBe(true);
+    expect(pick(comparison, "data", "attributes", "changes", "0", "sentence")).toBe("Rule 1 “Big French” removed (When amount at least 100.00 EUR, customer in FR → Provider F).");
+    const rollback = pick(operation("/api/routing/{id}/rollback", "post"), "requestBody", "content", "application/vnd.api+json", "examples", "version", "value");
+    expect(schemas.routingRollbackRequestSchema.safeParse(rollback).success).toBe(true);
+    expect(keysOf(pick(operation("/api/routing/{id}/rollback", "post"), "responses"))).toEqual(expect.arrayContaining(["200", "403", "404", "422"]));
+    expect(pick(operation("/api/routing/{id}/compare", "get"), "parameters")).toEqual([
+      expect.objectContaining({ name: "from" }),
+      expect.objectContaining({ name: "to" }),
+    ]);
+  });
+});

@@ -22,8 +22,15 @@ import {
   routingSettingsRequestSchema,
   routingSimulationDocumentSchema,
   routingSimulationRequestSchema,
+  routingComparisonDocumentSchema,
+  routingRollbackDocumentSchema,
+  routingRollbackRequestSchema,
+  routingVersionDocumentSchema,
+  routingVersionListSchema,
 } from "@/lib/api/management-schemas";
 import { MODES } from "@/lib/providers";
+import type { RoutingRule } from "@/lib/routing/rules";
+import { diffVersions } from "@/lib/routing/version-diff";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
 
 /** The components the management paths refer to, by name. */
@@ -40,6 +47,11 @@ export function managementSchemas(): Record<string, Json> {
     RoutingOrderRequest: toSchema(routingOrderRequestSchema),
     RoutingSimulationRequest: toSchema(routingSimulationRequestSchema),
     RoutingSimulationDocument: toSchema(routingSimulationDocumentSchema),
+    RoutingVersionList: toSchema(routingVersionListSchema),
+    RoutingVersionDocument: toSchema(routingVersionDocumentSchema),
+    RoutingComparisonDocument: toSchema(routingComparisonDocumentSchema),
+    RoutingRollbackRequest: toSchema(routingRollbackRequestSchema),
+    RoutingRollbackDocument: toSchema(routingRollbackDocumentSchema),
     RoutingSettingsRequest: toSchema(routingSettingsRequestSchema),
     RoutingSettingsDocument: toSchema(routingSettingsDocumentSchema),
     ProviderResource: toSchema(providerResourceSchema),
@@ -55,9 +67,23 @@ const document = (description: string, schema: string, headers?: Json): Json => 
   ...(headers ? { headers } : {}),
 });
 
-const requestBody = (schema: string): Json => ({
+const requestBody = (schema: string, examples?: Json): Json => ({
   required: true,
-  content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(schema) }])),
+  content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(schema), ...(examples ? { examples } : {}) }])),
+});
+
+/** A documented answer with examples of its body. */
+const documentWithExamples = (description: string, schema: string, examples: Json): Json => ({
+  description,
+  content: { [JSON_API]: { schema: ref(schema), examples } },
+});
+
+/** 400 for a version parameter that is not a version number, or a comparison from a newer version to an older one. */
+const versionQueryRefused = (names: string): Json => ({
+  description:
+    `A query parameter the operation does not document (unknown_parameter, unsupported_parameter), or ${names} not a version ` +
+    "number (invalid_parameter) or from after to (invalid_range); source.parameter names it",
+  content: { [JSON_API]: { schema: ref("ErrorDocument") } },
 });
 
 const LOCATION = { Location: { description: "The new resource's URL (absolute)", required: true, schema: { type: "string", format: "uri" } } };
@@ -81,6 +107,60 @@ const WITH_BODY: [string, string][] = [
 
 const idParameter = (description: string): Json => ({ name: "id", in: "path", required: true, description, schema: { type: "string" } });
 const filter = (name: string, description: string, schema: Json): Json => ({ name, in: "query", required: false, description, schema });
+
+const ORDER_ID = idParameter("service:mode, e.g. payment_card_eur_hpp:test (the colon may be percent-encoded)");
+
+const EXAMPLE_BASE = "https://pay.example.com/api/routing/payment_card_eur_hpp:test/versions";
+const exampleRules: RoutingRule[] = [{ name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: { kind: "cascade", connection_ids: ["conn_f"] } }];
+const exampleVersion = (version: number, extra: Json): Json => ({
+  type: "routing-version",
+  id: `payment_card_eur_hpp:test:${version}`,
+  attributes: {
+    service: "payment_card_eur_hpp",
+    mode: "test",
+    version,
+    current: false,
+    restored_from: null,
+    saved_by: "Ada Owner <ada@example.com>",
+    saved: `2026-11-2${version}T10:00:00.000Z`,
+    connection_ids: ["conn_b", "conn_f"],
+    rules: exampleRules,
+    ...extra,
+  },
+  links: { self: `${EXAMPLE_BASE}/${version}` },
+});
+const VERSION_LIST_EXAMPLE = {
+  data: [
+    exampleVersion(3, { current: true, restored_from: 1, summary: "Rolled back to version 1" }),
+    exampleVersion(2, { rules: [], summary: "Rule “Big French” removed" }),
+    exampleVersion(1, { summary: "First save: 1 rule, then Provider B, Provider F" }),
+  ],
+  links: { self: EXAMPLE_BASE, next: null },
+  meta: { count: 3, current: 3 },
+};
+/** Made by the comparison itself (lib/routing/version-diff.ts), so the example says what the API says. */
+const COMPARISON_EXAMPLE = (() => {
+  const facts = [
+    { id: "conn_b", label: "Provider B", state: "enabled" as const },
+    { id: "conn_f", label: "Provider F", state: "disabled" as const },
+  ];
+  const diff = diffVersions({ version: 1, rules: exampleRules, connectionIds: ["conn_b", "conn_f"] }, { version: 2, rules: [], connectionIds: ["conn_f", "conn_b"] }, "EUR", facts);
+  return {
+    data: {
+      type: "routing-comparison",
+      id: "payment_card_eur_hpp:test:1..2",
+      attributes: {
+        service: "payment_card_eur_hpp",
+        mode: "test",
+        from: 1,
+        to: 2,
+        identical: false,
+        changes: diff.changes.map((change) => ({ kind: change.kind, sentence: change.sentence, rule: change.rule ?? null, connection_id: change.connectionId ?? null })),
+        notes: diff.notes.map((note) => ({ connection_id: note.connectionId, state: note.state, sentence: note.sentence })),
+      },
+    },
+  };
+})();
 
 export function managementPaths(): Json {
   return {
@@ -181,6 +261,67 @@ export function managementPaths(): Json {
         responses: {
           "200": document("The routing order after the change", "RoutingOrderDocument"),
           "409": { description: "data.id is not the routing order of the URL (code id_mismatch)", content: { [JSON_API]: { schema: ref("ErrorDocument") } } },
+          ...errors(...KEYED, ...WITH_BODY, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]),
+        },
+      },
+    },
+    "/api/routing/{id}/versions": {
+      parameters: [ORDER_ID],
+      get: {
+        operationId: "listRoutingVersions",
+        summary: "The versions of one routing order, newest first: each save (and rollback) with its author, time and a one-line summary",
+        parameters: [
+          filter("page[size]", "Versions per page, 1 to 100 (default 20)", { type: "integer", minimum: 1, maximum: 100 }),
+          filter("page[before]", "Only versions older than this one (links.next gives it)", { type: "integer", minimum: 1 }),
+        ],
+        responses: {
+          "200": documentWithExamples("The versions", "RoutingVersionList", { history: { value: VERSION_LIST_EXAMPLE } }),
+          ...errors(...KEYED, ["404", "ResourceNotFound"]),
+          "400": versionQueryRefused("page[size] or page[before]"),
+        },
+      },
+    },
+    "/api/routing/{id}/versions/{version}": {
+      parameters: [ORDER_ID, { name: "version", in: "path", required: true, description: "The version number, from 1", schema: { type: "integer", minimum: 1 } }],
+      get: {
+        operationId: "getRoutingVersion",
+        summary: "One version of a routing order: its rules and order as saved, who saved it and when",
+        responses: {
+          "200": documentWithExamples("The version", "RoutingVersionDocument", { version: { value: { data: VERSION_LIST_EXAMPLE.data[1] } } }),
+          ...errors(...KEYED, ["404", "ResourceNotFound"]),
+        },
+      },
+    },
+    "/api/routing/{id}/compare": {
+      parameters: [ORDER_ID],
+      get: {
+        operationId: "compareRoutingVersions",
+        summary: "What changed from one version to another, as sentences: rules added, removed, changed and moved; connections moved in the routing order",
+        description: "Connections either version names that are deleted or disabled now are listed in notes. An unknown version answers 404.",
+        parameters: [
+          filter("from", "The older version (default: the one before `to`)", { type: "integer", minimum: 1 }),
+          filter("to", "The newer version (default: the current one)", { type: "integer", minimum: 1 }),
+        ],
+        responses: {
+          "200": documentWithExamples("The changes", "RoutingComparisonDocument", { changes: { value: COMPARISON_EXAMPLE } }),
+          ...errors(...KEYED, ["404", "ResourceNotFound"]),
+          "400": versionQueryRefused("from or to"),
+        },
+      },
+    },
+    "/api/routing/{id}/rollback": {
+      parameters: [ORDER_ID],
+      post: {
+        operationId: "rollBackRouting",
+        summary: "Roll back to an earlier version: its rules and order become a new version (audit log: routing.rolled_back)",
+        description:
+          "Checked as a save is. A version with a rule that names a connection deleted since, or a rule none of whose connections " +
+          "is enabled now, is refused (422 cannot_restore, pointer /data/attributes/version, the sentence names the rule and the " +
+          "connection): the rules are restored exactly or not at all. Connections deleted since are left out of the routing order. " +
+          "A version routing uses already changes nothing: meta.changed is false. An unknown version answers 404.",
+        requestBody: requestBody("RoutingRollbackRequest", { version: { value: { data: { type: "routing-rollback", attributes: { version: 2 } } } } }),
+        responses: {
+          "200": document("The routing order after the rollback; meta says what happened", "RoutingRollbackDocument"),
           ...errors(...KEYED, ...WITH_BODY, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]),
         },
       },

@@ -5,37 +5,16 @@ import { readJsonBody } from "@/lib/api/request";
 import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
+import { findRoutingOrder } from "@/lib/api/routing-lookup";
 import { apiKeyActor } from "@/lib/connections/scope";
-import type { Db } from "@/lib/db/client";
 import { problemsFromZod } from "@/lib/problems";
-import { getRoutingOrder, saveRoutingOrder } from "@/lib/routing/orders";
+import { saveRoutingOrder } from "@/lib/routing/orders";
 import { toAttributeProblems, toRoutingOrderResource } from "@/lib/routing/resource";
-import { parseRoutingOrderId } from "@/lib/routing/schemas";
 
 type Params = { id: string };
 
-function notFound(id: string): ApiError {
-  return new ApiError(404, "not_found", "Not found", `No routing order ${id}: none of your connections offers that service in that mode`);
-}
-
-function decoded(id: string): string {
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return id;
-  }
-}
-
-/** The order named by `service:mode` (the colon may come percent-encoded), if a connection offers it. */
-async function findOrder(db: Db, merchantId: string, id: string) {
-  const scope = parseRoutingOrderId(decoded(id));
-  const order = scope && (await getRoutingOrder(db, merchantId, scope.service, scope.mode));
-  if (!order) throw notFound(id);
-  return order;
-}
-
 export const GET = withApiKey<Params>(async ({ params, merchant, db }) => {
-  return jsonApi({ data: toRoutingOrderResource(await findOrder(db, merchant.id, params.id)) });
+  return jsonApi({ data: toRoutingOrderResource(await findRoutingOrder(db, merchant.id, params.id)) });
 });
 
 /**
@@ -44,7 +23,7 @@ export const GET = withApiKey<Params>(async ({ params, merchant, db }) => {
  * body is read, like a connection's PATCH.
  */
 export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyId, db }) => {
-  const order = await findOrder(db, merchant.id, params.id);
+  const order = await findRoutingOrder(db, merchant.id, params.id);
   const { attributes, data } = readEnvelope(await readJsonBody(request), "routing-order");
   if (data.id !== undefined && data.id !== order.id) {
     throw new ApiError(409, "id_mismatch", "Id does not match", `data.id must be "${order.id}", the routing order of this URL`, "/data/id");

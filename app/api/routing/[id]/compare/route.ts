@@ -1,0 +1,35 @@
+import { ApiValidationError } from "@/lib/api/errors";
+import { otherMethods } from "@/lib/api/methods";
+import { jsonApi } from "@/lib/api/responses";
+import { findRoutingOrder, versionNotFound, versionParameter } from "@/lib/api/routing-lookup";
+import { withApiKey } from "@/lib/api/with-api-key";
+import { type Problem } from "@/lib/problems";
+import { toRoutingComparisonResource } from "@/lib/routing/resource";
+import { compareRoutingVersions } from "@/lib/routing/versions";
+
+type Params = { id: string };
+
+/**
+ * What changed from version `from` to version `to` of a routing order, as sentences. `to` defaults
+ * to the current version, `from` to the one before `to`.
+ */
+export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) => {
+  const order = await findRoutingOrder(db, merchant.id, params.id);
+  const search = new URL(request.url).searchParams;
+  const problems: Problem[] = [];
+  const from = versionParameter(search, "from", problems);
+  const to = versionParameter(search, "to", problems);
+  if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
+  const newer = to ?? order.version;
+  const older = from ?? Math.max(newer - 1, 1);
+  const compared = await compareRoutingVersions(db, merchant.id, order, older, newer);
+  if (!compared.ok) throw versionNotFound(compared.problems) ?? new ApiValidationError(compared.problems, { status: 400, source: "parameter" });
+  return jsonApi({ data: toRoutingComparisonResource(order, compared.value) });
+}, { query: ["from", "to"] });
+
+const other = otherMethods<Params>(["GET"]);
+export const POST = other.POST;
+export const PUT = other.PUT;
+export const PATCH = other.PATCH;
+export const DELETE = other.DELETE;
+export const OPTIONS = other.OPTIONS;

@@ -1,0 +1,38 @@
+import type { Db } from "@/lib/db/client";
+import { problem, type Problem } from "@/lib/problems";
+import { getRoutingOrder, type RoutingOrder } from "@/lib/routing/orders";
+import { parseRoutingOrderId } from "@/lib/routing/schemas";
+import { ApiError } from "./errors";
+
+function decoded(id: string): string {
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
+}
+
+/** The routing order named by `service:mode` in a path (the colon may come percent-encoded), if a connection offers it; else 404. */
+export async function findRoutingOrder(db: Db, merchantId: string, id: string): Promise<RoutingOrder> {
+  const scope = parseRoutingOrderId(decoded(id));
+  const order = scope && (await getRoutingOrder(db, merchantId, scope.service, scope.mode));
+  if (!order) throw new ApiError(404, "not_found", "Not found", `No routing order ${id}: none of your connections offers that service in that mode`);
+  return order;
+}
+
+const VERSION_NUMBER = /^[1-9]\d{0,8}$/;
+
+/** A version number from a query parameter: undefined when absent, a problem naming the parameter when not a whole number from 1. */
+export function versionParameter(search: URLSearchParams, name: string, problems: Problem[]): number | undefined {
+  const value = search.get(name);
+  if (value === null) return undefined;
+  if (VERSION_NUMBER.test(value)) return Number(value);
+  problems.push(problem("invalid_parameter", `${name} must be a version number (a whole number from 1)`, [name]));
+  return undefined;
+}
+
+/** Domain problems about a version that does not exist answer 404, with the domain's sentence. */
+export function versionNotFound(problems: readonly Problem[]): ApiError | undefined {
+  const missing = problems.find((entry) => entry.code === "not_found");
+  return missing ? new ApiError(404, "not_found", "Not found", missing.message) : undefined;
+}

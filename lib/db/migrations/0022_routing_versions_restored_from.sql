@@ -1,0 +1,1 @@
+ALTER TABLE "routing_versions" ADD COLUMN "restored_from" integer;
