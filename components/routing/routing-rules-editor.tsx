@@ -6,6 +6,7 @@ import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { saveRoutingRulesAction } from "@/lib/actions/routing";
 import type { RoutingRule } from "@/lib/routing/rules";
+import { rulesKey } from "@/lib/routing/rules-key";
 import type { ConnectionOption } from "./connection-list-field";
 import { moveItem } from "./move";
 import { useClearedOnRollback } from "./replaced-event";
@@ -46,10 +47,10 @@ export function RoutingRulesEditor({
   const [status, setStatus] = useState("");
   useClearedOnRollback(`${service}:${mode}`, setStatus);
   const listRef = useRef<HTMLOListElement>(null);
-  const dirty = JSON.stringify(rules) !== JSON.stringify(savedRules);
+  const dirty = rulesKey(rules) !== rulesKey(savedRules);
   // Newer saved rules from the server (this save's refresh, a rollback): adopted in place rather
   // than by a remount, so the status line ("Rules saved as version 2.") stays to be read.
-  const served = JSON.stringify(saved);
+  const served = rulesKey(saved);
   const [adopted, setAdopted] = useState(served);
   if (served !== adopted) {
     setAdopted(served);

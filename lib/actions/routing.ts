@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { saveRoutingOrder } from "@/lib/routing/orders";
 import { toSimulationAttributes } from "@/lib/routing/resource";
 import { routingRulesSchema } from "@/lib/routing/rules";
-import { routingOrderInputSchema } from "@/lib/routing/schemas";
+import { routingOrderInputSchema, versionNumberSchema } from "@/lib/routing/schemas";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 import { fail, ok, problem } from "@/lib/problems";
 import { NotFoundError } from "@/lib/errors";
@@ -53,14 +53,12 @@ export const simulateRoutingAction = validatedAction("routing.simulate", { schem
   return simulated.ok ? ok(toSimulationAttributes(simulated.value)) : simulated;
 });
 
-const versionNumber = (what: string) =>
-  z.int({ error: `${what} must be a version number (a whole number from 1)` }).min(1, `${what} must be a version number (a whole number from 1)`).max(2_147_483_647, `${what} must be a version number (a whole number from 1)`);
 
 const compareInputSchema = z.strictObject({
   service: routingOrderInputSchema.shape.service,
   mode: routingOrderInputSchema.shape.mode,
-  from: versionNumber("The older version"),
-  to: versionNumber("The newer version"),
+  from: versionNumberSchema("The older version"),
+  to: versionNumberSchema("The newer version"),
 });
 
 const noOrder = (service: string, mode: string) => fail([problem("not_found", `No connection of yours offers ${service} in ${mode} mode`, ["service"])]);
@@ -79,7 +77,7 @@ export const compareRoutingVersionsAction = validatedAction("routing.compareVers
 const rollbackInputSchema = z.strictObject({
   service: routingOrderInputSchema.shape.service,
   mode: routingOrderInputSchema.shape.mode,
-  version: versionNumber("The version"),
+  version: versionNumberSchema("The version"),
 });
 
 /** Owners roll a routing back to an earlier version (a new version; audit routing.rolled_back); the role is checked here, not only by the page. */

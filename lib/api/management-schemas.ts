@@ -3,7 +3,7 @@ import { HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/health";
 import { labelSchema } from "@/lib/connections/schemas";
 import { CONNECTION_HEALTHS } from "@/lib/db/enums";
 import { CONNECTION_KINDS, MODES } from "@/lib/providers";
-import { connectionIdsSchema } from "@/lib/routing/schemas";
+import { connectionIdsSchema, versionNumberSchema } from "@/lib/routing/schemas";
 import { routingRulesSchema } from "@/lib/routing/rules";
 import { simulationInputSchema } from "@/lib/routing/simulate";
 import { VERSION_CHANGE_KINDS } from "@/lib/routing/version-diff";
@@ -209,15 +209,9 @@ export const routingSettingsDocumentSchema = z.object({
   }),
 });
 
-/** A version number as the rollback's body sends it. */
-export const versionNumberSchema = z
-  .int({ error: "version must be a version number (a whole number from 1)" })
-  .min(1, "version must be a version number (a whole number from 1)")
-  .max(2_147_483_647, "version must be a version number (a whole number from 1)");
-
 /** POST /api/routing/{id}/rollback's attributes: the route parses them with this very schema. */
 export const routingRollbackAttributesSchema = z.strictObject({
-  version: versionNumberSchema.meta({ description: "The version to restore: its rules and routing order become a new version", examples: [2] }),
+  version: versionNumberSchema("version").meta({ description: "The version to restore: its rules and routing order become a new version", examples: [2] }),
 });
 
 export const routingRollbackRequestSchema = requestDocument("routing-rollback", { attributes: routingRollbackAttributesSchema, strict: true });

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { problem, type Problem } from "@/lib/problems";
 import { getRoutingOrder, type RoutingOrder } from "@/lib/routing/orders";
-import { parseRoutingOrderId } from "@/lib/routing/schemas";
+import { parseRoutingOrderId, VERSION_TEXT } from "@/lib/routing/schemas";
 import { ApiError } from "./errors";
 
 function decoded(id: string): string {
@@ -20,19 +20,17 @@ export async function findRoutingOrder(db: Db, merchantId: string, id: string): 
   return order;
 }
 
-const VERSION_NUMBER = /^[1-9]\d{0,8}$/;
-
-/** A version number from a query parameter: undefined when absent, a problem naming the parameter when not a whole number from 1. */
-export function versionParameter(search: URLSearchParams, name: string, problems: Problem[]): number | undefined {
+/** A whole number from 1 in a query parameter (a version, a page size): undefined when absent, a problem naming the parameter otherwise. */
+export function versionParameter(search: URLSearchParams, name: string, problems: Problem[], what = "a version number"): number | undefined {
   const value = search.get(name);
   if (value === null) return undefined;
-  if (VERSION_NUMBER.test(value)) return Number(value);
-  problems.push(problem("invalid_parameter", `${name} must be a version number (a whole number from 1)`, [name]));
+  if (VERSION_TEXT.test(value)) return Number(value);
+  problems.push(problem("invalid_parameter", `${name} must be ${what} (a whole number from 1)`, [name]));
   return undefined;
 }
 
-/** Domain problems about a version that does not exist answer 404, with the domain's sentence. */
+/** Domain problems about a version that does not exist (unknown_version) answer 404, with the domain's sentence. */
 export function versionNotFound(problems: readonly Problem[]): ApiError | undefined {
-  const missing = problems.find((entry) => entry.code === "not_found");
+  const missing = problems.find((entry) => entry.code === "unknown_version");
   return missing ? new ApiError(404, "not_found", "Not found", missing.message) : undefined;
 }

@@ -9,6 +9,7 @@ import { mergeOrder, positionChanges } from "./order";
 import { routingOrderId, type RoutingOrderInput } from "./schemas";
 import { decimalToMinor } from "./decide";
 import type { RoutingRule } from "./rules";
+import { rulesKey } from "./rules-key";
 import { isUniqueViolation } from "@/lib/db/errors";
 
 export type RoutingOrderConnection = {
@@ -214,7 +215,7 @@ function orderProblems(input: RoutingOrderInput, rows: readonly Row[]): Problem[
   return problems;
 }
 
-const sameRules = (a: readonly RoutingRule[], b: readonly RoutingRule[]) => JSON.stringify(a) === JSON.stringify(b);
+const sameRules = (a: readonly RoutingRule[], b: readonly RoutingRule[]) => rulesKey(a) === rulesKey(b);
 
 /**
  * Saves the routing of one service in one mode: the routing order (the default rule) and/or the
@@ -230,6 +231,29 @@ export async function saveRoutingOrder(db: Db, scope: RoutingScope, input: Routi
   return saved.ok ? ok(saved.value.order) : saved;
 }
 
+/** What a write would check and store, before any lock: the input (a rollback's order without connections that no longer offer the service), the connections offering it, the save's problems. */
+function planWrite(rows: readonly Row[], request: RoutingOrderInput, options: { restoredFrom?: number }) {
+  const offering = rows.filter((row) => row.mode === request.mode && servicesOf(row).includes(request.service));
+  const input =
+    options.restoredFrom !== undefined && request.connectionIds
+      ? { ...request, connectionIds: request.connectionIds.filter((id) => offering.some((row) => row.id === id)) }
+      : request;
+  return { input, offering, problems: orderProblems(input, rows) };
+}
+
+/** The connections routing checks a write against (the merchant's, not deleted), for planRollback. */
+export const routingConnections = connectionRows;
+export type RoutingConnectionRow = Row;
+
+/**
+ * What a rollback to a version would store and whether the save's checks refuse it, by the code
+ * writeRouting runs (planWrite, mergeOrder): the Routing page's confirmation says what the write does.
+ */
+export function planRollback(rows: readonly Row[], order: Pick<RoutingOrder, "service" | "mode">, version: { version: number; connectionIds: string[]; rules: RoutingRule[] }) {
+  const plan = planWrite(rows, { service: order.service, mode: order.mode, connectionIds: version.connectionIds, rules: version.rules }, { restoredFrom: version.version });
+  return { connectionIds: mergeOrder(plan.input.connectionIds ?? [], plan.offering).map((row) => row.id), problems: plan.problems };
+}
+
 /** What writeRouting did: the order after it, and the version it wrote (undefined: nothing changed, nothing written). */
 export type RoutingWrite = { order: RoutingOrder; written: number | undefined };
 
@@ -240,13 +264,8 @@ export type RoutingWrite = { order: RoutingOrder; written: number | undefined };
  * the service are left out of the order (as mergeOrder leaves out deleted ones), the version row
  * says which version it restored, and the audit entry is `routing.rolled_back`.
  */
-export async function writeRouting(db: Db, scope: RoutingScope, input: RoutingOrderInput, options: { restoredFrom?: number } = {}): Promise<Result<RoutingWrite>> {
-  const rows = await connectionRows(db, scope.merchantId);
-  const offering = rows.filter((row) => row.mode === input.mode && servicesOf(row).includes(input.service));
-  if (options.restoredFrom !== undefined && input.connectionIds) {
-    input = { ...input, connectionIds: input.connectionIds.filter((id) => offering.some((row) => row.id === id)) };
-  }
-  const problems = orderProblems(input, rows);
+export async function writeRouting(db: Db, scope: RoutingScope, request: RoutingOrderInput, options: { restoredFrom?: number } = {}): Promise<Result<RoutingWrite>> {
+  const { input, offering, problems } = planWrite(await connectionRows(db, scope.merchantId), request, options);
   if (problems.length) return fail(problems);
   let written: number | undefined;
   try {

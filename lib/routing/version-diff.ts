@@ -1,4 +1,5 @@
-import type { RoutingRule } from "./rules";
+import { ruleConnectionIdsOf, type RoutingRule } from "./rules";
+import { rulesKey } from "./rules-key";
 import { ruleConditionsText, ruleOutcomeText } from "./rule-summary";
 
 /**
@@ -62,7 +63,7 @@ function longestIncreasing(values: readonly number[]): Set<number> {
   return kept;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => rulesKey(a) === rulesKey(b);
 
 /** Pairs each rule of `to` with one of `from`: identical rules first, then rules of the same name. */
 function pairRules(from: readonly RoutingRule[], to: readonly RoutingRule[]): [number, number][] {
@@ -190,10 +191,7 @@ export function diffVersions(from: VersionContent, to: VersionContent, currency:
 export function connectionsNamed(versions: readonly VersionContent[]): string[] {
   const ids = new Set<string>();
   for (const version of versions) {
-    for (const rule of version.rules) {
-      const lists = rule.outcome.kind === "cascade" ? [rule.outcome.connection_ids] : rule.outcome.branches.map((branch) => branch.connection_ids);
-      for (const list of lists) for (const id of list) ids.add(id);
-    }
+    for (const rule of version.rules) for (const id of ruleConnectionIdsOf(rule)) ids.add(id);
     for (const id of version.connectionIds) ids.add(id);
   }
   return [...ids];

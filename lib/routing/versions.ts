@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { connections, routingVersions } from "@/lib/db/schema";
 import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import type { Mode } from "@/lib/providers";
-import { writeRouting, type RoutingOrder, type RoutingScope } from "./orders";
+import { planRollback, routingConnections, writeRouting, type RoutingConnectionRow, type RoutingOrder, type RoutingScope } from "./orders";
 import { ruleConnectionIdsOf, type RoutingRule } from "./rules";
 import { connectionNotes, diffVersions, summaryLine, type ConnectionFact, type ConnectionNote, type VersionChange, type VersionDiff } from "./version-diff";
 
@@ -101,7 +101,7 @@ async function versionRow(db: Db, merchantId: string, order: RoutingOrder, versi
 
 const unknownVersion = (order: RoutingOrder, version: number, at: string): Problem =>
   problem(
-    "not_found",
+    "unknown_version",
     order.version === 0
       ? `${order.service} (${order.mode}) has no versions yet: its routing was never saved`
       : `Version ${version} of ${order.service} (${order.mode}) does not exist: the versions are 1 to ${order.version}`,
@@ -120,10 +120,10 @@ export type VersionComparison = VersionDiff & { service: string; mode: Mode };
 
 /** What changed from version `from` to version `to` (from ≤ to), as sentences, and the connections either names that are gone or disabled now. */
 export async function compareRoutingVersions(db: Db, merchantId: string, order: RoutingOrder, from: number, to: number): Promise<Result<VersionComparison>> {
-  if (from > to) return fail([problem("invalid_range", `Version ${from} comes after version ${to}: compare the older version (from) with the newer (to)`, ["from"])]);
   const [a, b] = await Promise.all([versionRow(db, merchantId, order, from), versionRow(db, merchantId, order, to)]);
   const problems = [...(a ? [] : [unknownVersion(order, from, "from")]), ...(b ? [] : [unknownVersion(order, to, "to")])];
   if (!a || !b) return fail(problems);
+  if (from > to) return fail([problem("invalid_range", `Version ${from} comes after version ${to}: compare the older version (from) with the newer (to)`, ["from"])]);
   const facts = await connectionFacts(db, merchantId);
   return ok({ service: order.service, mode: order.mode, ...diffVersions(contentOf(a), contentOf(b), order.currency, facts) });
 }
@@ -134,7 +134,8 @@ export type RollbackPreview = {
   /** True when the version has the rules and order routing uses now: a rollback changes nothing. */
   unchanged: boolean;
   changes: VersionChange[];
-  notes: ConnectionNote[];
+  /** Connections the version names that are deleted or disabled now, or that the restored order leaves out. */
+  notes: (ConnectionNote | { connectionId: string; state: "left_out"; sentence: string })[];
   /** Sentences saying why this version cannot be restored; empty when it can. */
   refusals: string[];
 };
@@ -168,25 +169,36 @@ function restoreRefusals(version: number, rules: readonly RoutingRule[], facts: 
   return refusals;
 }
 
-function previewOf(row: VersionRow, order: RoutingOrder, facts: readonly ConnectionFact[]): RollbackPreview {
-  const live = new Set(order.connections.map((connection) => connection.connectionId));
-  // The order a rollback would store: the version's, without connections that no longer offer the service, then the others (mergeOrder).
-  const restoredIds = [...row.connectionIds.filter((id) => live.has(id)), ...order.connections.map((c) => c.connectionId).filter((id) => !row.connectionIds.includes(id))];
+/**
+ * The confirmation of a rollback says what the write would do: the order and the refusals come from
+ * planRollback, the code writeRouting runs (restoreRefusals only words its refusals better).
+ */
+function previewOf(row: VersionRow, order: RoutingOrder, facts: readonly ConnectionFact[], rows: readonly RoutingConnectionRow[]): RollbackPreview {
+  const plan = planRollback(rows, order, contentOf(row));
   const now = { version: order.version, rules: order.rules, connectionIds: order.connections.map((c) => c.connectionId) };
-  const diff = diffVersions(now, { version: row.version, rules: row.rules, connectionIds: restoredIds }, order.currency, facts);
+  const diff = diffVersions(now, { version: row.version, rules: row.rules, connectionIds: plan.connectionIds }, order.currency, facts);
   const left = row.connectionIds
-    .filter((id) => !live.has(id))
-    .map((id): ConnectionNote => {
+    .filter((id) => !plan.connectionIds.includes(id))
+    .map((id): RollbackPreview["notes"][number] => {
       const fact = facts.find((candidate) => candidate.id === id);
-      return { connectionId: id, state: "deleted", sentence: `“${fact?.label ?? id}” no longer exists and is left out of the routing order.` };
+      return !fact || fact.state === "deleted"
+        ? { connectionId: id, state: "deleted", sentence: `“${fact?.label ?? id}” no longer exists and is left out of the routing order.` }
+        : { connectionId: id, state: "left_out", sentence: `“${fact.label}” no longer offers ${order.service} in ${order.mode} mode and is left out of the routing order.` };
     });
   return {
     version: row.version,
     unchanged: diff.changes.length === 0,
     changes: diff.changes,
     notes: [...left, ...connectionNotes([contentOf(row)], facts).filter((note) => note.state === "disabled")],
-    refusals: restoreRefusals(row.version, row.rules, facts),
+    refusals: refusalsOf(row.version, plan.problems, row.rules, facts),
   };
+}
+
+/** The save's problems with a rollback, in restoreRefusals' words where it has them. */
+function refusalsOf(version: number, problems: readonly Problem[], rules: readonly RoutingRule[], facts: readonly ConnectionFact[]): string[] {
+  if (problems.length === 0) return [];
+  const worded = restoreRefusals(version, rules, facts);
+  return worded.length ? worded : problems.map((entry) => `Version ${version} cannot be restored: ${entry.message}`);
 }
 
 /** The Routing page's history of one order, plain JSON for the client component. */
@@ -211,7 +223,7 @@ export type RoutingHistoryView = {
 /** The newest `size` versions with their summaries, each rollback's confirmation text and the default comparison: two statements. */
 export async function getRoutingHistory(db: Db, merchantId: string, order: RoutingOrder, size = VERSIONS_PAGE_DEFAULT): Promise<RoutingHistoryView> {
   const rows = await db.select().from(routingVersions).where(scopeOf(merchantId, order)).orderBy(desc(routingVersions.version)).limit(size + 1);
-  const facts = await connectionFacts(db, merchantId);
+  const [facts, connectionRows] = await Promise.all([connectionFacts(db, merchantId), routingConnections(db, merchantId)]);
   const shown = rows.slice(0, size);
   const [latest, previous] = rows;
   const comparison = latest && previous ? diffVersions(contentOf(previous), contentOf(latest), order.currency, facts) : undefined;
@@ -220,7 +232,7 @@ export async function getRoutingHistory(db: Db, merchantId: string, order: Routi
     more: rows.length > size,
     versions: shown.map((row, index) => {
       const described = describe(row, rows[index + 1], order, facts);
-      const preview = described.current ? undefined : previewOf(row, order, facts);
+      const preview = described.current ? undefined : previewOf(row, order, facts, connectionRows);
       return {
         version: row.version,
         savedBy: row.savedBy,
@@ -259,7 +271,8 @@ export type RollbackOutcome = {
 export async function rollbackRouting(db: Db, scope: RoutingScope, order: RoutingOrder, target: number): Promise<Result<RollbackOutcome>> {
   const row = await versionRow(db, scope.merchantId, order, target);
   if (!row) return fail([unknownVersion(order, target, "version")]);
-  const refusals = restoreRefusals(target, row.rules, await connectionFacts(db, scope.merchantId));
+  const [facts, rows] = await Promise.all([connectionFacts(db, scope.merchantId), routingConnections(db, scope.merchantId)]);
+  const refusals = refusalsOf(target, planRollback(rows, order, contentOf(row)).problems, row.rules, facts);
   if (refusals.length) return fail(refusals.map((message) => problem("cannot_restore", message, ["version"])));
   const written = await writeRouting(
     db,

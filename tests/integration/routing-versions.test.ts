@@ -21,6 +21,7 @@ import { auditLog, routingVersions } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import type { RoutingOrderAttributes } from "@/lib/routing/resource";
 import { getRoutingOrder } from "@/lib/routing/orders";
+import { getRoutingHistory } from "@/lib/routing/versions";
 import { setUpTestDb } from "./helpers/db";
 import { connect, disable, remove, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 import { errorsOf, send } from "./helpers/send";
@@ -191,6 +192,48 @@ describe("routing versions through the API", () => {
     expect(rolled.json.data.attributes.connection_ids).toEqual([f, b]);
   });
 
+  it("confirms a rollback with what it then stores, when connections joined and moved after that version", async () => {
+    const { m, b, f } = await world();
+    // Version 1: F before B (the default, oldest first, is B before F).
+    expect((await patch(m, { connection_ids: [f, b] })).status).toBe(200);
+    const c = await connect(t.db, m.merchantId, "provider-b", "h2h");
+    const d = await connect(t.db, m.merchantId, "provider-f", "h2h");
+    // Version 2 puts the two newer connections first, the newest before the older.
+    expect((await patch(m, { connection_ids: [d.id, c.id, f, b] })).status).toBe(200);
+    const order = (await getRoutingOrder(t.db, m.merchantId, SERVICE, "test"))!;
+    const confirmation = (await getRoutingHistory(t.db, m.merchantId, order)).versions.find((entry) => entry.version === 1)!.rollback!;
+    expect(confirmation.unchanged).toBe(false);
+    expect(confirmation.refusals).toEqual([]);
+    const rolled = await rollback(m.key, { version: 1 });
+    expect(rolled.status).toBe(200);
+    // Version 1's order, then the connections it did not name, oldest first (as every save does).
+    expect(rolled.json.data.attributes.connection_ids).toEqual([f, b, c.id, d.id]);
+    // What the confirmation said is what the comparison of before and after says.
+    const compared = await compare(m.key, "?from=2&to=3");
+    expect(compared.status).toBe(200);
+    expect(confirmation.changes).toEqual(compared.json.data.attributes.changes.map((change) => change.sentence));
+  });
+
+  it("writes no version when the same rules and order are sent again, whatever the order of their keys", async () => {
+    const { m, b, f } = await world();
+    const rule = { name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: { kind: "cascade", connection_ids: [f], order_by: "as_listed" } };
+    expect((await patch(m, { connection_ids: [b, f], rules: [rule] })).status).toBe(200);
+    // The stored rules come back from the database with their keys in another order; sent back as read, they are the same rules.
+    const read = await patch(m, { rules: [{ outcome: { connection_ids: [f], kind: "cascade" }, name: "Big French", conditions: { customer_countries: ["FR"], amount_min: "100.00" } }] });
+    expect(read.status).toBe(200);
+    expect(read.json.data.attributes.version).toBe(1);
+    expect((await versionRows(m.merchantId)).map((row) => row.version)).toEqual([1]);
+  });
+
+  it("answers a comparison of a routing never saved 404, whatever is asked", async () => {
+    const { m } = await world();
+    for (const query of ["", "?from=1", "?to=2", "?from=1&to=2"]) {
+      const answer = await compare(m.key, query);
+      expect(answer.status, query).toBe(404);
+      expect(JSON.stringify(answer.json), query).toContain("never saved");
+    }
+  });
+
   it("lets a read-only key read the history and compare, never roll back", async () => {
     const { m } = await threeVersions();
     const reader = (await createApiKey(t.db, { merchantId: m.merchantId, name: "reader", mode: "test", scope: "read_only" })).key;
@@ -279,14 +322,17 @@ describe("routing versions through the Routing page's actions", () => {
     const w = await world();
     session.userId = w.m.ownerId;
     expect((await saveRoutingOrderAction({ service: SERVICE, mode: "test", connectionIds: [w.f, w.b] })).ok).toBe(true);
+    expect((await saveRoutingOrderAction({ service: SERVICE, mode: "test", connectionIds: [w.b, w.f] })).ok).toBe(true);
     expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: 7 })).toEqual({
       ok: false,
-      fieldErrors: { version: "Version 7 of payment_card_eur_hpp (test) does not exist: the versions are 1 to 1" },
+      fieldErrors: { version: "Version 7 of payment_card_eur_hpp (test) does not exist: the versions are 1 to 2" },
     });
+    // A version that does not exist is named before the order of the two is judged.
+    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 3, to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: expect.stringContaining("Version 3 of payment_card_eur_hpp (test) does not exist") } });
     expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 2, to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: "Version 2 comes after version 1: compare the older version (from) with the newer (to)" } });
     expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: "x", to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: expect.stringContaining("version number") } });
     expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: -1 })).toMatchObject({ ok: false, fieldErrors: { version: expect.stringContaining("version number") } });
     expect(await rollbackRoutingAction({ service: "payment_nope", mode: "test", version: 1 })).toMatchObject({ ok: false, fieldErrors: { service: expect.stringContaining("No connection of yours offers") } });
-    expect(await versionRows(w.m.merchantId)).toHaveLength(1);
+    expect(await versionRows(w.m.merchantId)).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiValidationError } from "@/lib/api/errors";
+import { ApiError, ApiValidationError } from "@/lib/api/errors";
 import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { findRoutingOrder, versionNotFound, versionParameter } from "@/lib/api/routing-lookup";
@@ -20,6 +20,8 @@ export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) 
   const from = versionParameter(search, "from", problems);
   const to = versionParameter(search, "to", problems);
   if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
+  // A routing never saved has no versions: nothing to compare, whatever was asked.
+  if (order.version === 0) throw new ApiError(404, "not_found", "Not found", `${order.service} (${order.mode}) has no versions yet: its routing was never saved`);
   const newer = to ?? order.version;
   const older = from ?? Math.max(newer - 1, 1);
   const compared = await compareRoutingVersions(db, merchant.id, order, older, newer);

@@ -15,7 +15,7 @@ export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) 
   const order = await findRoutingOrder(db, merchant.id, params.id);
   const search = new URL(request.url).searchParams;
   const problems: Problem[] = [];
-  const size = versionParameter(search, "page[size]", problems);
+  const size = versionParameter(search, "page[size]", problems, "a page size");
   if (size !== undefined && size > VERSIONS_PAGE_MAX) problems.push(problem("invalid_parameter", `page[size] must be at most ${VERSIONS_PAGE_MAX}`, ["page[size]"]));
   const before = versionParameter(search, "page[before]", problems);
   if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
