@@ -164,10 +164,20 @@ describe("payWithCard", () => {
   it("lets two simultaneous payments reach the provider once; the other is refused as already being paid", async () => {
     const { m } = await threeConnections();
     const { invoice } = await newInvoice(m, "z-payment");
-    // Long enough that the second request reads the invoice while the first is still with the provider,
-    // even on a loaded database (the PostgreSQL pass beside the browser tests once read it after the first had settled).
-    fake.delayMs = 1_000;
-    const results = await Promise.all([payWithCard(t.db, invoice.id, CARD), payWithCard(t.db, invoice.id, CARD)]);
+    // The provider holds the first payment until the other request has been answered, so that one
+    // reads the invoice while the first is still with the provider, however loaded the database (a
+    // fixed delay once ran out on the PostgreSQL pass beside the browser tests). Should both reach
+    // the provider, both wait until the safety release and the count below fails.
+    let release = () => {};
+    fake.hold = new Promise<void>((resolve) => (release = resolve));
+    const safety = setTimeout(() => release(), 20_000);
+    const pay = async () => {
+      const result = await payWithCard(t.db, invoice.id, CARD);
+      if (result.kind === "refused") release();
+      return result;
+    };
+    const results = await Promise.all([pay(), pay()]);
+    clearTimeout(safety);
     expect(fake.calls.filter((call) => call.op === "payment")).toHaveLength(1);
     expect(results.map((result) => result.kind).sort()).toEqual(["finished", "refused"]);
     expect(results.find((result) => result.kind === "refused")).toMatchObject({ problems: [{ code: "invoice_processing" }] });

@@ -36,6 +36,8 @@ export type FakeProvider = {
   received: string[];
   /** Milliseconds a create call waits before answering (the concurrency test). */
   delayMs: number;
+  /** When set, a create call answers only once this settles: the test holds the provider while it does something else. */
+  hold: Promise<void> | undefined;
   baseUrl: string;
   reset(): void;
   close(): Promise<void>;
@@ -70,6 +72,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     calls: [],
     received,
     delayMs: 0,
+    hold: undefined,
     baseUrl: `http://127.0.0.1:${port}`,
     server: (slug) => ({ slug, adapter, sandbox: async () => new Response(null, { status: 404 }) }),
     reset() {
@@ -80,6 +83,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       fake.calls.length = 0;
       received.length = 0;
       fake.delayMs = 0;
+      fake.hold = undefined;
       fake.health.result = { kind: "ok", message: "reachable and credentials accepted" };
     },
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
@@ -89,6 +93,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     fake.calls.push({ op, connectionId: context.connectionId, idempotencyKey: key });
     await callProvider(context, { method: "POST", path: `/${op}s`, headers: { authorization: `Bearer ${String(context.credentials.api_secret ?? "")}` }, body });
     if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+    if (fake.hold) await fake.hold;
     return fake.script.get(context.connectionId)?.shift() ?? success(amountMinor);
   }
 
