@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
-import { sampleCredentials } from "../lib/providers/server/sample-credentials";
-import type { ConnectionKind } from "../lib/providers/types";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 
 /**
  * Issue 27 on the Routing page, with the keyboard alone, at desktop and phone widths: an owner
@@ -12,15 +11,6 @@ import { expectNoSeriousViolations } from "./support/axe";
  * go, and the invoice the API then creates says the same on its page.
  */
 test.describe.configure({ mode: "serial" });
-
-const headers = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" });
-
-async function connect(api: APIRequestContext, apiKey: string, provider: string, kind: ConnectionKind, label: string): Promise<string> {
-  const attributes = { provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") };
-  const response = await api.post("/api/connections", { headers: headers(apiKey), data: { data: { type: "connection", attributes } } });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()).data.id as string;
-}
 
 const eurList = (page: Page) => page.locator('[data-testid="routing-order"][data-order-id="payment_card_eur_hpp:test"]');
 

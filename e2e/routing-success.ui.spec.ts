@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
-import { sampleCredentials } from "../lib/providers/server/sample-credentials";
-import type { ConnectionKind } from "../lib/providers/types";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 
 /**
  * Success-rate ordering (issue 27) on the Routing page, with the keyboard alone, at desktop and
@@ -14,15 +13,6 @@ import { expectNoSeriousViolations } from "./support/axe";
  * hosted page before the rule exists.
  */
 test.describe.configure({ mode: "serial" });
-
-const headers = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" });
-
-async function connect(api: APIRequestContext, apiKey: string, provider: string, kind: ConnectionKind, label: string): Promise<string> {
-  const attributes = { provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") };
-  const response = await api.post("/api/connections", { headers: headers(apiKey), data: { data: { type: "connection", attributes } } });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()).data.id as string;
-}
 
 /** Focus, then keys only: what a keyboard user does after tabbing to the control. */
 async function typeInto(page: Page, name: string | RegExp, text: string, scope = page.locator("body")) {

@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { sampleCredentials } from "../lib/providers/server/sample-credentials";
-import type { ConnectionKind } from "../lib/providers/types";
+import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 import { inviteMember } from "./support/mail";
 
 /**
@@ -16,14 +15,6 @@ import { inviteMember } from "./support/mail";
 test.describe.configure({ mode: "serial" });
 
 const SHOTS = "/work/shots/h-versions";
-const headers = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" });
-
-async function connect(api: APIRequestContext, apiKey: string, provider: string, kind: ConnectionKind, label: string): Promise<string> {
-  const attributes = { provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") };
-  const response = await api.post("/api/connections", { headers: headers(apiKey), data: { data: { type: "connection", attributes } } });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()).data.id as string;
-}
 
 /** Tab (forward) until the element is focused: what a keyboard user does to reach it. */
 async function tabTo(page: Page, target: ReturnType<Page["locator"]>, limit = 80) {

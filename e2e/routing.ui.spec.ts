@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
-import { sampleCredentials } from "../lib/providers/server/sample-credentials";
-import type { ConnectionKind } from "../lib/providers/types";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 import { inviteMember } from "./support/mail";
 
 /**
@@ -16,15 +15,6 @@ test.describe.configure({ mode: "serial" });
 
 type Setup = { page: Page; apiKey: string; commerceAccount: string; labels: { b: string; c: string; f: string }; ids: { b: string; c: string; f: string } };
 let setup: Setup;
-
-const headers = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" });
-
-async function connect(api: APIRequestContext, apiKey: string, provider: string, kind: ConnectionKind, label: string): Promise<string> {
-  const attributes = { provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") };
-  const response = await api.post("/api/connections", { headers: headers(apiKey), data: { data: { type: "connection", attributes } } });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()).data.id as string;
-}
 
 const eurList = (page: Page) => page.locator('[data-testid="routing-order"][data-order-id="payment_card_eur_hpp:test"]');
 const rowOrder = (page: Page) => eurList(page).getByTestId("routing-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")));

@@ -1,9 +1,22 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { sampleCredentials } from "../../lib/providers/server/sample-credentials";
+import type { ConnectionKind } from "../../lib/providers/types";
 import { pemFile, pemPair } from "./keys";
 
 export const pair = pemPair();
 export const otherPair = pemPair();
+
+/** The management API's headers for a key. */
+export const apiHeaders = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" });
+
+/** A test connection with the provider's sample credentials, made through the management API; its id. */
+export async function connectByApi(api: APIRequestContext, apiKey: string, provider: string, kind: ConnectionKind, label: string): Promise<string> {
+  const attributes = { provider, kind, label, mode: "test", credentials: sampleCredentials(provider, kind, "test") };
+  const response = await api.post("/api/connections", { headers: apiHeaders(apiKey), data: { data: { type: "connection", attributes } } });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()).data.id as string;
+}
 
 export function uniqueLabel(prefix: string) {
   return `${prefix} ${randomBytes(3).toString("hex")}`;
