@@ -62,6 +62,8 @@ sharedTest("New connection form: Test connection before saving checks the typed 
   await textbox(page, "Label").fill(label);
   await form.getByRole("button", { name: "Save connection" }).click();
   await expect(page).toHaveURL(/\/connections\/conn_/);
+  // Saved as tested, the audit trail says so: what was saved passed the test.
+  await expect(page.getByTestId("audit-trail")).toContainText("ok, before saving");
   await page.getByRole("button", { name: "Test connection" }).click();
   await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
 });

@@ -62,7 +62,9 @@ export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { provid
   });
 
   useUnsavedChanges(form.formState.isDirty);
-  const { onSubmit, pending, message } = useActionForm(form, createConnectionAction, {
+  // A passed Test's receipt goes with Save: saved unchanged, the connection starts out tested.
+  const receipt = test.report?.kind === "ok" ? test.report.receipt : undefined;
+  const { onSubmit, pending, message } = useActionForm(form, (values) => createConnectionAction({ ...values, test_receipt: receipt }), {
     focusSummary,
     onSuccess: ({ id }, values) => {
       notify({

@@ -19,7 +19,7 @@ const STEPS: Record<SetupStep, StepText> = {
   },
   tested: {
     title: "Test the connection",
-    how: "Open a connection and press Test connection: it checks the provider is reachable and accepts the credentials.",
+    how: "Press Test connection before saving a new connection, or on a saved one: it checks the provider is reachable and accepts the credentials.",
     href: "/connections",
     action: "Test a connection",
     owners: true,

@@ -3,7 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
+import { recordAudit } from "@/lib/audit/record";
 import { createConnectionSchema } from "@/lib/connections/schemas";
+import { isTestReceiptFor } from "@/lib/connections/test-receipt";
 import { connectionScope, personActor } from "@/lib/connections/scope";
 import { createConnection, deleteConnection, editConnection, setConnectionEnabled } from "@/lib/connections/service";
 import { NotFoundError } from "@/lib/errors";
@@ -19,13 +21,21 @@ function refresh(provider?: string, id?: string) {
 
 const NOT_FOUND = "This connection does not exist or was deleted.";
 
+/** The form's values, and the receipt of a Test connection it passed before saving, if any. */
+const createWithReceiptSchema = z.intersection(createConnectionSchema, z.object({ test_receipt: z.string().max(100).optional() }));
+
 export const createConnectionAction = validatedAction(
   "connections.create",
-  { schema: createConnectionSchema, role: "owner" },
-  async (input, viewer) => {
+  { schema: createWithReceiptSchema, role: "owner" },
+  async ({ test_receipt, ...input }, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const created = await createConnection(scope, input);
     if (!created.ok) return created;
+    // Exactly these values passed Test connection before saving: the connection starts out tested.
+    if (isTestReceiptFor(test_receipt, scope.merchantId, input)) {
+      const target = { type: "connection", id: created.value.id } as const;
+      await recordAudit(scope.db, { merchantId: scope.merchantId, actor: scope.actor, action: "connection.tested", target, summary: input.label, changes: ["ok", "before saving"] });
+    }
     refresh(input.provider);
     return ok({ id: created.value.id });
   },

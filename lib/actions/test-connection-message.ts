@@ -2,7 +2,8 @@ import type { HealthResult } from "@/lib/providers/kit/adapter";
 import { getKind, getProvider, type Mode } from "@/lib/providers";
 
 /** What the Test connection button shows: the result in plain words, what was checked, and the field to check. */
-export type HealthReport = { kind: HealthResult["kind"]; message: string; detail?: string; field?: string };
+/** `receipt`: only on a passed test of unsaved values; Save sends it back (lib/connections/test-receipt.ts). */
+export type HealthReport = { kind: HealthResult["kind"]; message: string; detail?: string; field?: string; receipt?: string };
 
 /** Values typed into the New connection form and not saved yet, tested in this mode. */
 export type UnsavedSubject = { unsaved: true; mode: Mode };

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { recordAudit } from "@/lib/audit/record";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { createConnectionSchema } from "@/lib/connections/schemas";
+import { testReceipt } from "@/lib/connections/test-receipt";
 import { connectionScope, personActor } from "@/lib/connections/scope";
 import { NotFoundError } from "@/lib/errors";
 import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/health";
@@ -39,8 +40,10 @@ const unsavedConnectionSchema = z.preprocess((value) => {
 export const testCredentialsAction = validatedAction(
   "connections.test-credentials",
   { schema: unsavedConnectionSchema, role: "owner" },
-  async (input): Promise<Result<HealthReport>> => {
+  async (input, viewer): Promise<Result<HealthReport>> => {
     const result = await checkCredentialsHealth(input.provider, input.kind, input.mode, input.credentials);
-    return ok(describeHealth(result, input.provider, input.kind, { unsaved: true, mode: input.mode }));
+    const report = describeHealth(result, input.provider, input.kind, { unsaved: true, mode: input.mode });
+    // Saved unchanged, these values count as tested (lib/connections/test-receipt.ts).
+    return ok(report.kind === "ok" ? { ...report, receipt: testReceipt(viewer.merchant.id, input) } : report);
   },
 );

@@ -21,8 +21,9 @@ const PAID = ["processed", "partially_processed"] as const satisfies readonly In
 /**
  * Every step in one statement. The checklist is about setting up, so it does not follow the view:
  * "connected" and "tested" count connections of either mode, the invoice step asks for a test one.
- * "tested" means Test connection last passed on a connection that still exists (the connection
- * audit keeps each test's outcome, `ok` when reachable and the credentials were accepted).
+ * "tested" means Test connection passed on a connection that still exists (the connection
+ * audit keeps each test's outcome, `ok` when reachable and the credentials were accepted; a test
+ * before saving counts once exactly its values are saved, lib/connections/test-receipt.ts).
  */
 export async function getSetupChecklist(db: Db, merchantId: string): Promise<SetupChecklist> {
   // Written out with aliases: inside sql`` Drizzle names columns without their table, which a join makes ambiguous.

@@ -12,6 +12,9 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
 import { UNSAVED_CHECKED } from "@/lib/actions/test-connection-message";
+import { createConnectionSchema } from "@/lib/connections/schemas";
+import { RECEIPT_TTL_MS, testReceipt } from "@/lib/connections/test-receipt";
+import { getSetupChecklist } from "@/lib/dashboard/home";
 import { checkConnectionHealth } from "@/lib/processing/health";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { mintUnsavedAccountToken, UNSAVED_ACCOUNT_HEADER } from "@/lib/sandbox/unsaved-account";
@@ -76,7 +79,7 @@ describe("testConnectionAction", () => {
 });
 
 describe("testCredentialsAction (the New connection form, before saving)", () => {
-  const ACCEPTED = { kind: "ok", message: "Reachable — the sandbox accepted these credentials (not saved yet)", detail: UNSAVED_CHECKED.test };
+  const ACCEPTED = { kind: "ok", message: "Reachable — the sandbox accepted these credentials (not saved yet)", detail: UNSAVED_CHECKED.test, receipt: expect.stringMatching(/^\d{13}\.[\w-]{43}$/) };
 
   it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))(
     "%s %s: typed values no sandbox account has yet are accepted, saying they are not saved and what was checked; once saved, the saved connection is",
@@ -96,7 +99,9 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
       const right = await testCredentialsAction({ provider, kind, mode: "test", credentials });
       const wrong = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, [secret]: `a-wrong-secret-${randomBytes(6).toString("hex")}` } });
       expect(right).toEqual({ ok: true, data: ACCEPTED });
-      expect(wrong).toEqual(right);
+      // Each passed test has its own receipt (of the values it passed); the answers are otherwise the same.
+      expect(wrong).toEqual({ ok: true, data: ACCEPTED });
+      expect(receiptOf(wrong)).not.toBe(receiptOf(right));
     }
   });
 
@@ -162,5 +167,88 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
   it("form values the schema refuses come back as field errors", async () => {
     const result = await testCredentialsAction({ provider: "provider-b", kind: "h2h", mode: "test", credentials: { currency: "EUR" } });
     expect(result).toMatchObject({ ok: false, fieldErrors: { "credentials.terminal_id": expect.any(String) } });
+  });
+});
+
+const receiptOf = (result: Awaited<ReturnType<typeof testCredentialsAction>>) => (result.ok ? result.data.receipt : undefined);
+
+describe("Test connection before saving, then Save", () => {
+  async function testedStep(merchantId: string) {
+    return (await getSetupChecklist(t.db, merchantId)).tested;
+  }
+
+  async function testedEntries(id: string) {
+    return (await t.db.select().from(auditLog).where(eq(auditLog.targetId, id))).filter((entry) => entry.action === "connection.tested").map((entry) => entry.changes);
+  }
+
+  /** A merchant of its own, so the checklist's step starts to do. */
+  async function freshOwner() {
+    const { ownerId: owner, merchantId } = await teamMerchant(t.db);
+    session.userId = owner;
+    expect(await testedStep(merchantId)).toBe(false);
+    return { merchantId, owner };
+  }
+
+  it("saving exactly the values a Test passed counts the connection as tested: the audit trail says before saving and the setup checklist ticks", async () => {
+    const { merchantId } = await freshOwner();
+    const attributes = createAttributes("provider-b", "h2h");
+    const receipt = receiptOf(await testCredentialsAction({ ...attributes, label: "" }));
+    expect(receipt).toBeDefined();
+    const created = await createConnectionAction({ ...attributes, test_receipt: receipt });
+    if (!created.ok) throw new Error(JSON.stringify(created));
+    expect(await testedEntries(created.data.id)).toEqual([["ok", "before saving"]]);
+    expect(await testedStep(merchantId)).toBe(true);
+  });
+
+  it("values changed after the Test, a refused Test, a forged, expired or other merchant's receipt: saved, but not tested", async () => {
+    const { merchantId, owner } = await freshOwner();
+    const attributes = createAttributes("provider-b", "h2h");
+    const passed = receiptOf(await testCredentialsAction(attributes))!;
+    const [expiresAt, mac] = passed.split(".");
+    const otherMerchant = await teamMerchant(t.db);
+    session.userId = otherMerchant.ownerId;
+    const othersReceipt = receiptOf(await testCredentialsAction(attributes))!;
+    session.userId = owner;
+    // A refused test (Provider A's keys of two pairs) answers no receipt at all.
+    const refused = await testCredentialsAction({ ...createAttributes("provider-a", "provider_account"), credentials: { ...sampleCredentials("provider-a", "provider_account", "test"), private_key: generateKeyPair().privateKeyPem } });
+    expect(refused).toMatchObject({ ok: true, data: { kind: "credentials_refused" } });
+    expect(receiptOf(refused)).toBeUndefined();
+
+    const cases: { how: string; attributes: ReturnType<typeof createAttributes>; receipt: string }[] = [
+      { how: "another secret typed after the Test", attributes: { ...attributes, credentials: { ...attributes.credentials, secret_key: randomBytes(18).toString("base64url") } }, receipt: passed },
+      { how: "the other mode", attributes: { ...attributes, mode: "live", credentials: sampleCredentials("provider-b", "h2h", "live") }, receipt: passed },
+      { how: "a forged MAC", attributes, receipt: `${expiresAt}.${randomBytes(32).toString("base64url")}` },
+      { how: "a later expiry on the same MAC", attributes, receipt: `${Number(expiresAt) + 1}.${mac}` },
+      { how: "another merchant's receipt for the same values", attributes, receipt: othersReceipt },
+      { how: "not a receipt", attributes, receipt: "constructor" },
+    ];
+    for (const { how, attributes: saved, receipt } of cases) {
+      const created = await createConnectionAction({ ...saved, label: `${how} ${randomBytes(3).toString("hex")}`, test_receipt: receipt });
+      if (!created.ok) throw new Error(`${how}: ${JSON.stringify(created)}`);
+      expect(await testedEntries(created.data.id), how).toEqual([]);
+    }
+    expect(await testedStep(merchantId)).toBe(false);
+  });
+
+  it("a receipt from more than half an hour ago no longer counts", async () => {
+    const { merchantId } = await freshOwner();
+    const attributes = createAttributes("provider-c", "h2h");
+    const parsed = createConnectionSchema.parse(attributes);
+    const stale = testReceipt(merchantId, parsed, Date.now() - RECEIPT_TTL_MS - 1_000);
+    const fresh = testReceipt(merchantId, parsed);
+    const old = await createConnectionAction({ ...attributes, test_receipt: stale });
+    if (!old.ok) throw new Error(JSON.stringify(old));
+    expect(await testedEntries(old.data.id)).toEqual([]);
+    const now = await createConnectionAction({ ...attributes, label: `${attributes.label} again`, test_receipt: fresh });
+    if (!now.ok) throw new Error(JSON.stringify(now));
+    expect(await testedEntries(now.data.id)).toEqual([["ok", "before saving"]]);
+  });
+
+  it("a receipt that is not text is a field error, and nothing is saved", async () => {
+    await freshOwner();
+    const attributes = createAttributes("provider-b", "h2h");
+    const result = await createConnectionAction({ ...attributes, test_receipt: 42 });
+    expect(result).toMatchObject({ ok: false, fieldErrors: { test_receipt: expect.any(String) } });
+    expect(await t.db.select().from(connections).where(eq(connections.label, attributes.label))).toEqual([]);
   });
 });
