@@ -1,15 +1,12 @@
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
-import { verifyWebhook } from "../lib/webhooks/verify-example";
 import { newAccount, submitSignUpForm } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { textbox } from "./support/connections";
 import { waitForHydration } from "./support/dev-server";
-import { addWebhookEndpoint } from "./support/webhooks";
+import { addWebhookEndpoint, startWebhookReceiver } from "./support/webhooks";
 
 /**
  * A newcomer's first payment through the dashboard alone, each page reached by what the one before
@@ -26,40 +23,11 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${SHOTS}/first-payment-${name}.png`, fullPage: true });
 }
 
-/** A webhook receiver that keeps the events whose signature verifies with `secret`. */
-function startReceiver() {
-  const state = { secret: "", events: [] as { type: string; status?: string }[], refused: 0 };
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      if (!state.secret || !verifyWebhook(raw, String(request.headers["x-signature"] ?? ""), state.secret)) {
-        state.refused += 1;
-        response.writeHead(401).end();
-        return;
-      }
-      const body = JSON.parse(raw) as { data?: { attributes?: { status?: string } }; meta: { event_type: string } };
-      state.events.push({ type: body.meta.event_type, status: body.data?.attributes?.status });
-      response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-    });
-  });
-  return new Promise<{ url: string; state: typeof state; close: () => Promise<void> }>((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-        state,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      }),
-    ),
-  );
-}
-
 const step = (page: Page, name: string) => page.getByTestId(`setup-step-${name}`);
 
 test("a newcomer's first payment through the dashboard alone: sign up, connect with Test before saving, key, webhook, compose, pay; every setup step ticks", async ({ page }) => {
   test.setTimeout(120_000);
-  const receiver = await startReceiver();
+  const receiver = await startWebhookReceiver();
   try {
     // Sign up; the mail is in the outbox, and the page says so with a link.
     const account = newAccount();
@@ -109,6 +77,7 @@ test("a newcomer's first payment through the dashboard alone: sign up, connect w
     await expect(page.getByTestId("new-api-key")).toHaveText(/^pok_test_/);
     await shot(page, "5-api-key");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+    await expect(page).toHaveURL(/\/webhooks$/);
     receiver.state.secret = await addWebhookEndpoint(page, receiver.url, { description: "Shop" });
     await shot(page, "6-webhook-endpoint");
 
@@ -137,10 +106,12 @@ test("a newcomer's first payment through the dashboard alone: sign up, connect w
     await shot(page, "9-paid");
 
     // The receiver got the signed status change; the event log says delivered.
-    await expect.poll(() => receiver.state.events.filter((event) => event.type === "invoice.status_changed").map((event) => event.status), { timeout: 30_000 }).toContain("processed");
-    expect(receiver.state.refused).toBe(0);
+    const statuses = () => [...receiver.state.verified.values()].filter((event) => event.body.meta.event_type === "invoice.status_changed").map((event) => event.body.data.attributes.status);
+    await expect.poll(statuses, { timeout: 30_000 }).toContain("processed");
+    expect(receiver.state.rejected).toBe(0);
     await page.goto("/home");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+    await expect(page).toHaveURL(/\/webhooks$/);
     const log = page.getByRole("region", { name: "Event log" });
     await expect(async () => {
       await page.reload();

@@ -1,12 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { verifyWebhook } from "../lib/webhooks/verify-example";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { sharedTest } from "./support/fixtures";
-import { addWebhookEndpoint } from "./support/webhooks";
+import { addWebhookEndpoint, startWebhookReceiver as startReceiver } from "./support/webhooks";
 
 /**
  * Against the built app (NODE_ENV=production, the operator allowing loopback receivers): the
@@ -18,39 +15,6 @@ import { addWebhookEndpoint } from "./support/webhooks";
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const SCREENSHOTS = process.env.WEBHOOK_SCREENSHOTS_DIR;
-
-type Received = { raw: string; signature: string; eventId: string; body: { data: { id: string; attributes: { status: string } }; meta: { event_id: string; event_type: string; sequence?: number } } };
-
-function startReceiver() {
-  const state = { secret: "", verified: new Map<string, Received>(), rejected: 0, arrivals: [] as string[] };
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      const signature = String(request.headers["x-signature"] ?? "");
-      if (!state.secret || !verifyWebhook(raw, signature, state.secret)) {
-        state.rejected += 1;
-        response.writeHead(401).end("signature did not verify");
-        return;
-      }
-      const body = JSON.parse(raw) as Received["body"];
-      state.arrivals.push(body.meta.event_id);
-      // Deduped by event id, as REFERENCE asks of receivers.
-      state.verified.set(body.meta.event_id, { raw, signature, eventId: String(request.headers["x-event-id"]), body });
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, received: body.meta.event_id }));
-    });
-  });
-  return new Promise<{ url: string; state: typeof state; close: () => Promise<void> }>((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-        state,
-        close: () => new Promise<void>((done) => server.close(() => done())),
-      }),
-    ),
-  );
-}
 
 /** At a phone's width nothing may push the page wider than the screen. */
 async function expectNoSideways(page: Page) {
