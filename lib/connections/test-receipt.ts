@@ -1,6 +1,7 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
+import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import type { CredentialValues } from "@/lib/providers";
 
 /**
@@ -24,21 +25,8 @@ function receiptKey(): Buffer {
   return createHmac("sha256", authSecret()).update("connection-test-receipt").digest();
 }
 
-/** Object keys in one order, so equal values give equal text whatever order they were typed in. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
-}
-
 function mac(merchantId: string, values: TestedValues, expiresAt: number): Buffer {
-  const text = JSON.stringify(canonical({ merchantId, provider: values.provider, kind: values.kind, mode: values.mode, credentials: values.credentials, expiresAt }));
+  const text = canonicalJson({ merchantId, provider: values.provider, kind: values.kind, mode: values.mode, credentials: values.credentials, expiresAt });
   return createHmac("sha256", receiptKey()).update(text).digest();
 }
 
