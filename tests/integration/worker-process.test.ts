@@ -96,7 +96,9 @@ if (onPostgres) {
       expect(code, worker.output()).toBe(0);
       expect(worker.output()).toContain('"message":"worker stopped"');
       expect(worker.output()).not.toMatch(/"level":"error"/);
-    });
+      // Its own waits (start 60 s, the job 30 s, the exit 15 s) bound it, not the files' 30 s:
+      // starting a second Node process under tsx took over 30 s once on a loaded CI machine.
+    }, 120_000);
   });
 }
 
