@@ -1,10 +1,11 @@
 // `npm test`: lint, type check and unit tests (side by side), then integration and e2e tests, in that
 // order; stops at the first failure. Ends with one plain summary line counting the tests of every runner.
 //
-// TEST_ALONGSIDE_E2E: a shell command started (at lower priority) when the e2e tests start and awaited
-// after them, its output printed at the end and its failure failing the run. CI's PostgreSQL pass
-// (.ci/run) uses it: Playwright leaves part of the two cores idle while browsers and the server wait
-// on each other, and the second pass fills it instead of running after everything else.
+// TEST_AFTER_E2E: a shell command run as one more step once the e2e tests have passed, its failure
+// failing the run. CI's PostgreSQL pass (.ci/run) uses it. It ran beside the e2e tests once (niced), to
+// fill the part of the two cores Playwright leaves idle; on a 2-core machine that made both crawl: the
+// e2e tests took 1,470 s instead of 498 s alone, the PostgreSQL integration pass 883-1,518 s instead of
+// 118 s alone, and its timeouts fired. One after the other they take about 620 s.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
@@ -77,29 +78,12 @@ async function runTogether(group) {
   return results.find((code) => code !== 0) ?? 0;
 }
 
-/** The command of TEST_ALONGSIDE_E2E in the background, niced; resolves with its exit code and output. */
-function startAlongside(command) {
-  const started = Date.now();
-  const output = [];
-  const child = spawn("nice", ["-n", "10", "bash", "-c", command], { stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.on("data", (chunk) => output.push(chunk));
-  child.stderr.on("data", (chunk) => output.push(chunk));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? 1, output: Buffer.concat(output), seconds: seconds(started) })));
-}
+if (process.env.TEST_AFTER_E2E) steps.push(["after the e2e tests", "bash", ["-c", process.env.TEST_AFTER_E2E]]);
 
 let status = 0;
-let alongside;
 for (const step of steps) {
-  if (step[0] === "e2e tests" && process.env.TEST_ALONGSIDE_E2E) alongside = startAlongside(process.env.TEST_ALONGSIDE_E2E);
   status = Array.isArray(step[0]) ? await runTogether(step) : runStep(step);
   if (status !== 0) break;
-}
-if (alongside) {
-  console.log(`\n=== alongside the e2e tests: ${process.env.TEST_ALONGSIDE_E2E}`);
-  const done = await alongside;
-  process.stdout.write(done.output);
-  console.log(`=== alongside the e2e tests: ${done.code === 0 ? "ok" : "FAILED"} in ${done.seconds}s`);
-  if (status === 0 && done.code !== 0) status = done.code;
 }
 const { passed, failed } = counts();
 console.log(`\n${passed} passed, ${failed + (status && !failed ? 1 : 0)} failed`);
