@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { newAccount, signIn, signUp, submitSignUpForm } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { waitForHydration } from "./support/dev-server";
 import { linkFromOutbox } from "./support/mail";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Account self-service. Change password and business name in Settings, a forgotten
@@ -13,13 +13,6 @@ import { linkFromOutbox } from "./support/mail";
  * read the links there.
  */
 test.use({ viewport: { width: 1280, height: 900 } });
-
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
-async function shot(page: Page, name: string) {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 const newPassword = () => `new-pass-${randomBytes(4).toString("hex")}7`;
 
@@ -34,7 +27,7 @@ test("Sign-up without SMTP: 'Check your e-mail' says the message is in the outbo
   await expect(where).toContainText("This server does not send e-mail (no SMTP_URL is set)");
   await expect(where).toContainText(account.email);
   await expectNoSeriousViolations(page);
-  await shot(page, "sign-up-check-outbox");
+  await screenshot(page, "sign-up-check-outbox", { fullPage: true });
   await where.getByRole("link", { name: "outbox" }).click();
   await expect(page).toHaveURL(/\/outbox$/);
   await expect(page.getByTestId("outbox-message").filter({ hasText: account.email }).first()).toContainText("sign-up/confirm");
@@ -69,7 +62,7 @@ test("Settings: the owner renames the business and changes the password by keybo
   await page.keyboard.press("Enter");
   await expect(page.getByText("Password changed. Use the new one next time you sign in.")).toBeVisible();
   await expectNoSeriousViolations(page);
-  await shot(page, "settings-account");
+  await screenshot(page, "settings-account", { fullPage: true });
 
   // A fresh browser: only the new password signs in.
   const context = await browser.newContext();
@@ -100,12 +93,12 @@ test("forgotten password: the same answer for anyone, the e-mailed link sets a n
   await page.getByLabel("E-mail").press("Enter");
   await expect(page.getByText(`If ${account.email} has an account, a link to reset its password is on its way. It works once, for 30 minutes.`)).toBeVisible();
   await expectNoSeriousViolations(page);
-  await shot(page, "forgot-password");
+  await screenshot(page, "forgot-password", { fullPage: true });
 
   const link = await linkFromOutbox(page, account.email, "reset-password");
   await expect(page.getByTestId("outbox-message").filter({ hasText: unknown })).toHaveCount(0);
   await expectNoSeriousViolations(page);
-  await shot(page, "outbox");
+  await screenshot(page, "outbox", { fullPage: true });
 
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
@@ -116,7 +109,7 @@ test("forgotten password: the same answer for anyone, the e-mailed link sets a n
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page.getByText("The passwords do not match")).toBeVisible();
   await expectNoSeriousViolations(page);
-  await shot(page, "reset-password");
+  await screenshot(page, "reset-password", { fullPage: true });
   await page.getByLabel(/^Confirm new password/).fill(password);
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page).toHaveURL(/\/sign-in\?notice=password-reset$/);
@@ -129,7 +122,7 @@ test("forgotten password: the same answer for anyone, the e-mailed link sets a n
   await page.goto(link);
   await expect(page.getByRole("heading", { level: 1, name: "Reset link not valid" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ask for a new link" })).toBeVisible();
-  await shot(page, "reset-password-used");
+  await screenshot(page, "reset-password-used", { fullPage: true });
 });
 
 test("the owner invites a member by e-mail; the member sets their name and password and lands signed in as support; a revoked invitation is gone", async ({ page, browser }) => {
@@ -149,7 +142,7 @@ test("the owner invites a member by e-mail; the member sets their name and passw
   await page.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expect(page.getByTestId("pending-invite").filter({ hasText: other })).toBeVisible();
   await expectNoSeriousViolations(page);
-  await shot(page, "team-invites");
+  await screenshot(page, "team-invites", { fullPage: true });
   page.once("dialog", (dialog) => void dialog.accept());
   await page.getByRole("button", { name: `Revoke invitation to ${other}` }).click();
   await expect(page.getByTestId("pending-invite").filter({ hasText: other })).toHaveCount(0);
@@ -162,9 +155,9 @@ test("the owner invites a member by e-mail; the member sets their name and passw
   await waitForHydration(member, 'form[aria-label="Join your team"]');
   await expect(member.getByLabel(/^Your name/)).toHaveValue("Sam Support");
   await expectNoSeriousViolations(member);
-  await shot(member, "invite-accept");
+  await screenshot(member, "invite-accept", { fullPage: true });
   await member.setViewportSize({ width: 390, height: 844 });
-  await shot(member, "invite-accept-390");
+  await screenshot(member, "invite-accept-390", { fullPage: true });
   await member.setViewportSize({ width: 1280, height: 900 });
   const password = newPassword();
   await member.getByLabel(/^Your name/).fill("Samantha Support");
@@ -176,9 +169,9 @@ test("the owner invites a member by e-mail; the member sets their name and passw
   await expect(member).toHaveURL(/\/home$/);
   await expect(member.getByTestId("viewer-name")).toHaveText("Samantha Support");
   await expect(member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" })).toHaveCount(0);
-  await shot(member, "invite-landed-home");
+  await screenshot(member, "invite-landed-home", { fullPage: true });
   await member.setViewportSize({ width: 390, height: 844 });
-  await shot(member, "invite-landed-home-390");
+  await screenshot(member, "invite-landed-home-390", { fullPage: true });
   // The link worked once; the password chosen signs in anywhere else.
   await member.goto(link);
   await expect(member.getByRole("heading", { level: 1, name: "Invitation not valid" })).toBeVisible();

@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe";
 import { sharedTest as test } from "./support/fixtures";
+import { screenshot } from "./support/screenshots";
 
 /**
  * API keys as a merchant handles them: a read-only test key is made and shown once, it reads but
  * may not write, Roll key makes its replacement with a grace period the old key shows, and Revoke
  * stops the old key at once. On a desktop and on a phone.
  */
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 
 const readPayments = (page: Page, key: string) =>
@@ -30,7 +30,7 @@ for (const [width, height] of [
     const oldKey = (await shown.textContent())!.trim();
     expect(oldKey).toMatch(/^pok_test_[A-Za-z0-9_-]{43}$/);
     await expect(page.getByRole("button", { name: "Copy key" })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/api-keys-created-${width}.png`, fullPage: true });
+    await screenshot(page, `api-keys-created-${width}`, { fullPage: true });
     await page.getByRole("button", { name: "Done" }).click();
     await expect(shown).toHaveCount(0);
 
@@ -56,14 +56,14 @@ for (const [width, height] of [
     const dialog = page.getByRole("dialog", { name: `Roll “${name}”` });
     await expect(dialog).toBeVisible();
     await dialog.getByLabel("Old key keeps working for").selectOption({ label: "24 hours" });
-    await page.screenshot({ path: `${SHOTS}/api-keys-roll-dialog-${width}.png` });
+    await screenshot(page, `api-keys-roll-dialog-${width}`);
     // The page behind is inert while the dialog is open; the dialog itself passes axe.
     if (width === 1280) await expectNoSeriousViolations(page);
     await dialog.getByRole("button", { name: "Roll key" }).click();
     const newKey = (await dialog.getByTestId("new-api-key").textContent())!.trim();
     expect(newKey).toMatch(/^pok_test_/);
     expect(newKey).not.toBe(oldKey);
-    await page.screenshot({ path: `${SHOTS}/api-keys-rolled-${width}.png` });
+    await screenshot(page, `api-keys-rolled-${width}`);
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
 
@@ -75,7 +75,7 @@ for (const [width, height] of [
     await expect(newRow.getByText("Active")).toBeVisible();
     await expect(newRow.getByText("Read only", { exact: true })).toBeVisible();
     await expect(newRow.getByTestId("api-key-last-used")).toHaveText("Never used");
-    await page.screenshot({ path: `${SHOTS}/api-keys-list-${width}.png`, fullPage: true });
+    await screenshot(page, `api-keys-list-${width}`, { fullPage: true });
     expect((await readPayments(page, oldKey)).status()).toBe(200);
     expect((await readPayments(page, newKey)).status()).toBe(200);
 

@@ -1,13 +1,12 @@
 import { expect } from "@playwright/test";
 import { sharedTest } from "./support/fixtures";
+import { screenshot } from "./support/screenshots";
 
 /**
  * The audit log as an owner reads it: a few changes of the test's own (an API key made and
  * revoked), then filtered by type, person and date. The shared merchant's log holds other tests'
  * entries too, so only this test's own entries are asserted.
  */
-const SHOTS = "/work/shots/h-mfa";
-
 sharedTest("an owner's changes appear in the audit log, newest first, and the filters narrow it", async ({ page, merchant }) => {
   const keyName = `audit ${Date.now().toString(36)}`;
   await page.goto("/api-keys");
@@ -37,7 +36,7 @@ sharedTest("an owner's changes appear in the audit log, newest first, and the fi
   expect(texts[0]).toContain("API key revoked");
   expect(texts[1]).toContain("API key created");
   await expect(page.getByText(/sk_|pok_/)).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/audit-log-1280.png`, fullPage: true });
+  await screenshot(page, "audit-log-1280", { fullPage: true });
 
   // A date range without entries.
   await page.getByLabel("To (UTC)").fill("2001-01-01");
@@ -52,5 +51,5 @@ sharedTest("an owner's changes appear in the audit log, newest first, and the fi
   await expect(mine).toHaveCount(2);
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-  await page.screenshot({ path: `${SHOTS}/audit-log-390.png`, fullPage: true });
+  await screenshot(page, "audit-log-390", { fullPage: true });
 });

@@ -1,16 +1,9 @@
-import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { PASSWORD, newAccount, signIn, signUp, submitSignUpForm } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { waitForHydration } from "./support/dev-server";
 import { inviteMember, linkFromOutbox } from "./support/mail";
-
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
-async function shot(page: Page, name: string) {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
+import { screenshot } from "./support/screenshots";
 
 test.describe("sign-up", () => {
   test("a new merchant signs up and confirms in the same browser without typing the password again; elsewhere the link asks for it and opening it uses nothing up", async ({ page, browser }) => {
@@ -27,7 +20,7 @@ test.describe("sign-up", () => {
     await other.goto(link);
     await expect(other.getByRole("heading", { level: 1, name: "Finish creating your account" })).toBeVisible();
     await expect(other.getByLabel(/^Password/)).toBeVisible();
-    await shot(other, "sign-up-confirm-elsewhere-390");
+    await screenshot(other, "sign-up-confirm-elsewhere-390", { fullPage: true });
     await elsewhere.close();
 
     await page.goto(link);
@@ -35,7 +28,7 @@ test.describe("sign-up", () => {
     await expect(page.getByText("Press the button to create it; you are signed in at once.")).toBeVisible();
     await expect(page.getByLabel(/^Password/)).toHaveCount(0);
     await expectNoSeriousViolations(page);
-    await shot(page, "sign-up-confirm-same-browser");
+    await screenshot(page, "sign-up-confirm-same-browser", { fullPage: true });
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     await expect(page.getByTestId("viewer-name")).toHaveText(account.name);

@@ -7,6 +7,7 @@ import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { sharedTest } from "./support/fixtures";
 import { inviteMember } from "./support/mail";
+import { screenshot } from "./support/screenshots";
 
 /** The invoice composer, end to end in a browser. */
 // One setup (owner, connections, support member) shared in order; a failed test does not skip the others.
@@ -98,7 +99,7 @@ for (const template of listTemplates()) {
       await expect(page.getByRole("button", { name: "Send invoice" })).toBeFocused();
       await expect(page.getByTestId("composer-result")).toHaveCount(0);
       await send(page);
-      await page.screenshot({ path: "test-results/screens/composer-payout-confirm.png", fullPage: true });
+      await screenshot(page, "composer-payout-confirm", { fullPage: true });
       await expectNoSeriousViolations(page);
       await dialog.getByRole("button", { name: "Confirm payout" }).click();
     }
@@ -219,7 +220,7 @@ test("the composer routes automatically by default, like an invoice from the API
     const label = page.getByText("Route automatically", { exact: true });
     if (viewport.width === 390) expect((await automatic.locator("xpath=ancestor::label").boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `test-results/screens/composer-auto-${viewport.width}.png`, fullPage: true });
+    await screenshot(page, `composer-auto-${viewport.width}`, { fullPage: true });
     await expect(label).toBeVisible();
     await expectNoSeriousViolations(page);
 
@@ -248,7 +249,7 @@ test("the composer has no serious axe violations showing a field error, then a r
   await expectNoSeriousViolations(page);
   // From the top, so the sticky preview sits beside the start of the form as a reader first sees it.
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: "test-results/screens/composer.png", fullPage: true });
+  await screenshot(page, "composer", { fullPage: true });
 });
 
 test("an invoice can be composed and sent with the keyboard alone", async () => {
@@ -302,7 +303,7 @@ test("after a send the result sits beside the form at 1280 px, a fresh reference
 
   const toast = page.getByTestId("toast-region").getByTestId("toast").filter({ hasText: `Invoice ${id} created.` });
   await expect(toast).toBeVisible();
-  await page.screenshot({ path: "/tmp/shots-3123/composer-result-1280.png" });
+  await screenshot(page, "composer-result-1280");
   await expectNoSeriousViolations(page);
   await expect(toast.getByRole("link", { name: "Open its hosted page" })).toHaveAttribute("href", /^\/pay\//);
 
@@ -314,7 +315,7 @@ test("after a send the result sits beside the form at 1280 px, a fresh reference
   await expect(page.getByTestId("composer-status")).toHaveText("201");
   await expect(page.getByRole("heading", { name: "Response" })).toBeFocused();
   await expect(page.getByRole("heading", { name: "Response" })).toBeInViewport();
-  await page.screenshot({ path: "/tmp/shots-3123/composer-result-390.png" });
+  await screenshot(page, "composer-result-390");
 
   await toast.getByRole("link", { name: "Open it", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/invoices/${id}$`));

@@ -1,14 +1,12 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { expectSaved, fKeys, fieldError, openConnectForm, pair, save, textbox, uniqueLabel, uploadKey } from "./support/connections";
 import { sharedTest } from "./support/fixtures";
+import { screenshot } from "./support/screenshots";
 
 /** Provider pages, connection details and forms that show every error at once. */
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "3000"}`;
-mkdirSync(SHOTS, { recursive: true });
-
 test.use({ viewport: { width: 1280, height: 900 } });
 
 // Each test checks pages and its own connections (unique labels) only, so all but one run signed in as the
@@ -29,14 +27,14 @@ sharedTest("provider pages: an initials mark per provider and readable service n
   await expect(page.locator("main")).toContainText("Card payout · UAH payment_card_uah");
   await expectNoSpecNumbers(page);
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: `${SHOTS}/providers.png`, fullPage: true });
+  await screenshot(page, "connection-details-providers", { fullPage: true });
 
   await page.goto("/providers/provider-a");
   await expect(page.getByTestId("provider-mark-provider-a")).toHaveText("PA");
   await expect(page.getByTestId("service-payment_card_uah_hpp")).toHaveText(/Card payment · UAH · hosted page\s*payment_card_uah_hpp/);
   await expectNoSpecNumbers(page);
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: `${SHOTS}/provider-a.png`, fullPage: true });
+  await screenshot(page, "provider-a", { fullPage: true });
 });
 
 sharedTest("Provider D submitted empty with 'Send merchant data' on: every error at once, a summary whose links move focus", async ({ page }) => {
@@ -61,7 +59,7 @@ sharedTest("Provider D submitted empty with 'Send merchant data' on: every error
   await expect(fieldError(page, "new-h2h-merchant_category_code")).toHaveText("Merchant category code is required when Send merchant data is on");
   await expect(fieldError(page, "new-h2h-api_url")).toHaveText("API URL is required");
   await expectNoSeriousViolations(page);
-  await form.screenshot({ path: `${SHOTS}/d-error-summary.png` });
+  await screenshot(form, "d-error-summary");
 
   // Keyboard only: from the focused summary, Tab to a link and Enter moves focus to its field.
   await page.keyboard.press("Tab");
@@ -133,7 +131,7 @@ sharedTest("Provider E: key files by type and fingerprint, and the public key do
   expect(text.trim()).toBe(pair.publicKey.trim());
   expect(text).not.toContain("PRIVATE");
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: `${SHOTS}/e-connection.png`, fullPage: true });
+  await screenshot(page, "e-connection", { fullPage: true });
 });
 
 sharedTest("Provider F follows the Test/Live choice: dev keys saved in Test, refused in Live with what Live takes", async ({ page }) => {
@@ -181,7 +179,7 @@ sharedTest("constants: saved values are in the server HTML; B's defaults mixed w
   await editor.getByRole("button", { name: "Save constants" }).click();
   await expect(editor.getByText("Constants saved.")).toBeVisible();
   await expectNoSeriousViolations(page);
-  await page.locator("section[aria-labelledby=constants]").screenshot({ path: `${SHOTS}/b-constants.png` });
+  await screenshot(page.locator("section[aria-labelledby=constants]"), "b-constants");
 
   // Without JavaScript the page shows what the server rendered: the saved value is already there.
   const noJs = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), viewport: { width: 1280, height: 900 } });

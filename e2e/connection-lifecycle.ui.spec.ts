@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { signUp } from "./support/accounts";
 import { sharedTest } from "./support/fixtures";
 import { expectSaved, fKeys, openConnectForm, save, textbox, uniqueLabel } from "./support/connections";
+import { screenshot } from "./support/screenshots";
 
 // Only its own connection (unique label) matters: the worker's shared merchant (e2e/support/fixtures.ts).
 sharedTest("edit keeps a blank secret, disable survives an edit, Test connection reaches the sandbox, delete asks first; the audit trail names fields only", async ({ page }) => {
@@ -12,7 +13,7 @@ sharedTest("edit keeps a blank secret, disable survives an edit, Test connection
   await page.getByLabel("Secret key").fill("first-secret-AAAA");
   await save(page);
   await expectSaved(page, label);
-  await page.screenshot({ path: "test-results/screens/connection-page.png", fullPage: true });
+  await screenshot(page, "connection-page", { fullPage: true });
 
   const edit = page.getByRole("form", { name: "Edit connection" });
   await expect(edit.getByLabel("Secret key")).toHaveValue("");
@@ -99,5 +100,5 @@ test("the connections list filters by provider, mode and state", async ({ page }
   await page.goto("/providers");
   await expect(page.getByTestId("count-provider-f")).toHaveText("1");
   await expect(page.getByTestId("count-provider-c")).toHaveText("1");
-  await page.screenshot({ path: "test-results/screens/providers.png", fullPage: true });
+  await screenshot(page, "connection-lifecycle-providers", { fullPage: true });
 });

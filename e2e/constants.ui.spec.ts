@@ -1,6 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import { expectSaved, fKeys, fieldError, openConnectForm, save, textbox, uniqueLabel } from "./support/connections";
 import { sharedTest as test } from "./support/fixtures";
+import { screenshot } from "./support/screenshots";
 
 // Each test makes its own connection (unique label) and checks its constants only: signed in as the
 // worker's shared merchant (e2e/support/fixtures.ts).
@@ -70,7 +71,7 @@ test("Provider B: typed validation, live preview with defaults, save, clear, aud
   await expect(form.getByLabel("Customer country", { exact: true })).toHaveValue("DE");
   // The preview is sticky; from the top it sits beside the editor as a reader first sees it.
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: "test-results/screens/constants.png", fullPage: true });
+  await screenshot(page, "constants", { fullPage: true });
 
   await page.reload();
   await expect(editor(page).getByLabel("Customer city", { exact: true })).toHaveValue("Berlin");

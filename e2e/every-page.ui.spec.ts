@@ -2,11 +2,12 @@ import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { merchantWithKey, signIn } from "./support/accounts";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Every page at 1280 px and at 390 px. At 390 px no page may scroll
- * sideways (wide tables scroll inside their own container instead). Each page is also saved as a
- * full-page screenshot in test-results/pages/<name>-<width>.png, so the layout can be looked at.
+ * sideways (wide tables scroll inside their own container instead). With E2E_SCREENSHOTS set, each page
+ * is also saved as a full-page screenshot page-<name>-<width>.png, so the layout can be looked at.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const WIDTHS = [1280, 390] as const;
@@ -62,7 +63,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
       expect.soft(response?.status(), `${name} (${path}) answers`).toBeLessThan(400);
       // Pages stream in behind a loading skeleton (loading.tsx); every page's content starts with its h1.
       await expect(page.getByRole("heading", { level: 1 }).first(), `${name} (${path}) shows its heading`).toBeVisible();
-      await page.screenshot({ path: `test-results/pages/${name}-${width}.png`, fullPage: true });
+      await screenshot(page, `page-${name}-${width}`, { fullPage: true });
       if (width === 390) {
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
         expect.soft(scrollWidth, `${name} (${path}) scrolls sideways at 390 px`).toBeLessThanOrEqual(innerWidth);

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { merchantWithKey, signIn } from "./support/accounts";
+import { screenshot } from "./support/screenshots";
 
 /**
  * An invoice created through the API with a short `lifetime` expires,
@@ -10,7 +11,6 @@ import { merchantWithKey, signIn } from "./support/accounts";
  * can tell, spec 6).
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
-const SCREENSHOTS = process.env.PAY_SCREENSHOTS_DIR;
 
 type Merchant = { apiKey: string; commerceAccount: string };
 
@@ -69,7 +69,7 @@ test("an invoice with a 10-second lifetime expires: its hosted page says so, ref
   await expect(page.getByTestId("pay-result")).toHaveAttribute("data-outcome", "closed");
   await expect(page.getByLabel("Card number")).toHaveCount(0);
   await expect(page.getByRole("heading", { name: "Test cards" })).toHaveCount(0);
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/pay-expired.png`, fullPage: true });
+  await screenshot(page, "pay-expired", { fullPage: true });
 
   const read = await page.request.get(`/api/commerce/payment-invoices/${invoice.id}`, { headers: { Authorization: `Bearer ${merchant.apiKey}` } });
   expect((await read.json()).data.attributes).toMatchObject({ status: "expired", resolution: "expired", attempts: 0 });
@@ -113,7 +113,7 @@ test("Check status now settles a 3-D Secure payment whose customer never came ba
   await expect(scheduled).toContainText("Expires at");
   await expect(scheduled.getByTestId("schedule-jobs")).toContainText("Status request 1");
   await expect(scheduled.getByTestId("schedule-jobs")).toContainText("Expiry check");
-  if (SCREENSHOTS) await scheduled.screenshot({ path: `${SCREENSHOTS}/invoice-scheduled.png` });
+  await screenshot(scheduled, "invoice-scheduled");
 
   // The first scheduled status request (10 s after the attempt) finds it still waiting; the next is at 30 s.
   await expect(async () => {
@@ -153,7 +153,7 @@ test("Check status now settles a 3-D Secure payment whose customer never came ba
   // The status request still queued would find nothing to do: it is not listed as something that will happen.
   await expect(scheduled.getByRole("row", { name: /Status request/ })).toHaveCount(0);
   await expect(owner.getByTestId("invoice-live")).toHaveText("Settled: it changes only if a refund is asked for.");
-  if (SCREENSHOTS) await scheduled.screenshot({ path: `${SCREENSHOTS}/invoice-scheduled-after.png` });
+  await screenshot(scheduled, "invoice-scheduled-after");
 
   const read = await page.request.get(`/api/commerce/payment-invoices/${invoice.id}`, { headers: { Authorization: `Bearer ${merchant.apiKey}` } });
   expect((await read.json()).data.attributes).toMatchObject({ status: "processed", resolution: "ok", attempts: 1 });

@@ -4,6 +4,7 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind } from "../lib/providers/types";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Each confirmation appears in the toast region (a polite
@@ -12,7 +13,6 @@ import { expectNoSeriousViolations } from "./support/axe";
  */
 test.describe.configure({ mode: "serial" });
 
-const SHOTS = "/tmp/shots-3123";
 let page: Page;
 let apiKey: string;
 
@@ -41,7 +41,7 @@ test("creating an API key is confirmed (key still shown once), announced, and it
   await expect(page.getByTestId("new-api-key")).toHaveText(apiKey);
   // Not stealing focus: the form keeps it.
   expect(await page.evaluate(() => document.activeElement?.closest("[data-testid=toast]") ?? null)).toBeNull();
-  await page.screenshot({ path: `${SHOTS}/toast-api-key-created.png` });
+  await screenshot(page, "toast-api-key-created");
   await expectNoSeriousViolations(page);
 
   // Keyboard: Alt+T reaches the newest toast, Tab its next step, Escape dismisses it.
@@ -87,7 +87,7 @@ test("saving a routing order and the routing settings is confirmed, with a next 
   await list.getByRole("button", { name: "Save order" }).click();
   const saved = toast(page, `Routing order saved. New test-mode payment_card_eur_hpp invoices go to F ${run}.`);
   await expect(saved).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/toast-routing-saved.png` });
+  await screenshot(page, "toast-routing-saved");
   await saved.getByRole("link", { name: "Send a test invoice" }).click();
   await expect(page).toHaveURL(/\/invoices\/new$/);
 

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
@@ -6,6 +5,7 @@ import { newAccount, submitSignUpForm } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { textbox } from "./support/connections";
 import { waitForHydration } from "./support/dev-server";
+import { screenshot } from "./support/screenshots";
 import { addWebhookEndpoint, startWebhookReceiver } from "./support/webhooks";
 
 /**
@@ -15,13 +15,7 @@ import { addWebhookEndpoint, startWebhookReceiver } from "./support/webhooks";
  * compose a test invoice, pay it on its hosted page, and see the event delivered and every setup
  * step ticked. With E2E_SCREENSHOTS set, each step is saved under /tmp/shots-<port>/first-payment-*.
  */
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
-
-async function shot(page: Page, name: string) {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/first-payment-${name}.png`, fullPage: true });
-}
+const shot = (page: Page, name: string) => screenshot(page, `first-payment-${name}`, { fullPage: true });
 
 const step = (page: Page, name: string) => page.getByTestId(`setup-step-${name}`);
 

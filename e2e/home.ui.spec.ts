@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { screenshot } from "./support/screenshots";
 import { addWebhookEndpoint } from "./support/webhooks";
 
 /**
  * Members land on Home. Its setup checklist is ticked from the merchant's real data,
  * each step done where a merchant does it; the counts per status open the filtered list.
  */
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const STEPS = ["connected", "tested", "apiKey", "paidTestInvoice", "webhook"] as const;
 
@@ -111,12 +111,12 @@ test("a new merchant's checklist starts unticked; connecting, testing, a key, a 
   await page.goto("/home");
   await page.getByTestId("setup-done").getByText("Setup checklist (done)").click();
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: `${SHOTS}/home-1280.png`, fullPage: true });
+  await screenshot(page, "home-1280", { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await page.getByTestId("setup-done").getByText("Setup checklist (done)").click();
   await expect(page.getByTestId("setup-progress")).toBeVisible();
   await noSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/home-390.png`, fullPage: true });
+  await screenshot(page, "home-390", { fullPage: true });
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { merchantWithKey, signIn } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { screenshot, screenshotsDir } from "./support/screenshots";
 
 /**
  * The hosted payment page for Provider B (the simplest provider): a test-mode invoice
@@ -11,7 +12,6 @@ import { expectNoSeriousViolations } from "./support/axe";
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const RETURN_URL = "https://shop.example.com/thanks";
-const SCREENSHOTS = process.env.PAY_SCREENSHOTS_DIR;
 
 let apiKey = "";
 let commerceAccount = "";
@@ -94,10 +94,10 @@ test("4242 pays on the public page: merchant and amount, result announced, retur
   for (const label of ["Card number", "Expiry date", "CVC", "Cardholder name"]) await expect(page.getByLabel(label)).toBeVisible();
   await expect(page.getByRole("heading", { name: "Test cards" })).toBeVisible();
   await expectNoSeriousViolations(page);
-  if (SCREENSHOTS) {
+  if (screenshotsDir()) {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.screenshot({ path: `${SCREENSHOTS}/pay-${width}.png`, fullPage: true });
+      await screenshot(page, `pay-${width}`, { fullPage: true });
     }
   }
 
@@ -109,7 +109,7 @@ test("4242 pays on the public page: merchant and amount, result announced, retur
   await expect(page.getByRole("button", { name: "Pay", exact: true })).toHaveCount(0);
   await expect(page.getByTestId("return-link")).toHaveAttribute("href", RETURN_URL);
   await expect(page.getByTestId("return-link")).toHaveText(`Return to ${merchantName}`);
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/pay-390-paid.png`, fullPage: true });
+  await screenshot(page, "pay-390-paid", { fullPage: true });
 
   await page.reload();
   await expect(result(page)).toContainText("Payment received");
@@ -125,9 +125,9 @@ test("a declined card says why and leaves the form for another card", async ({ p
   await expect(result(page)).toContainText("Your bank declined the payment.");
   await expect(page.getByRole("button", { name: "Pay", exact: true })).toBeVisible();
   await expect(page.getByLabel("Card number")).toHaveValue("");
-  if (SCREENSHOTS) {
+  if (screenshotsDir()) {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${SCREENSHOTS}/pay-390-declined.png`, fullPage: true });
+    await screenshot(page, "pay-390-declined", { fullPage: true });
   }
 });
 
@@ -156,7 +156,7 @@ test("3-D Secure passed on the sandbox page brings the customer back to a paid i
   await payWith(page, "4000000000003220");
   await expect(page.getByRole("heading", { name: "Confirm your payment" })).toBeVisible();
   expect(new URL(page.url()).pathname).toMatch(/^\/sandbox\/3ds\/provider-b\//);
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/pay-3ds.png`, fullPage: true });
+  await screenshot(page, "pay-3ds", { fullPage: true });
   await page.getByRole("button", { name: "Pass", exact: true }).click();
   await expect(result(page)).toContainText("Payment received");
   expect(new URL(page.url()).pathname).toBe(path);
@@ -189,9 +189,9 @@ test("the test cards are reachable by keyboard", async ({ page }) => {
   // From the last field: Pay, the return link, then the first test card.
   for (let step = 0; step < 3; step++) await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: /4242 4242 4242 4242/ })).toBeFocused();
-  if (SCREENSHOTS) {
+  if (screenshotsDir()) {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${SCREENSHOTS}/pay-390-focus.png`, fullPage: true });
+    await screenshot(page, "pay-390-focus", { fullPage: true });
   }
   await page.keyboard.press("Enter");
   await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");

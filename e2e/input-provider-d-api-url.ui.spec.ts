@@ -1,16 +1,13 @@
-import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { signUp } from "./support/accounts";
 import { expectSaved, openConnectForm, save, textbox, uniqueLabel } from "./support/connections";
+import { screenshot } from "./support/screenshots";
 
 /**
  * On a saved Provider D connection the edit form says that a new API
  * URL takes the API key and secret key again, refuses a new URL without them (naming both on their
  * fields), and refuses a live URL inside the operator's network.
  */
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "3000"}`;
-mkdirSync(SHOTS, { recursive: true });
-
 test("Provider D edit form: a changed API URL needs the secrets again; a private live URL is refused", async ({ page }) => {
   await signUp(page);
   const form = await openConnectForm(page, "provider-d", "H2H merchant account");
@@ -36,7 +33,7 @@ test("Provider D edit form: a changed API URL needs the secrets again; a private
     /^Enter the Secret key again: the API URL changed/,
   ]);
   await expect(edit.getByLabel("API key")).toHaveAccessibleDescription(/Enter the API key again/);
-  await edit.screenshot({ path: `${SHOTS}/d-api-url-secrets.png` });
+  await screenshot(edit, "d-api-url-secrets");
 
   await edit.getByLabel("API key").fill("d-api-key-0002");
   await edit.getByLabel("Secret key").fill("d-secret-key-0002");

@@ -5,10 +5,10 @@ import { PAYMENT_EXAMPLES, payoutExample } from "../lib/invoices/test-fixtures";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind } from "../lib/providers/types";
 import { createApiKey, signUp } from "./support/accounts";
+import { screenshot } from "./support/screenshots";
 
 /** The header's search (`/`, by reference and by last four) and the invoice list's Export CSV with a filter, at desktop and phone widths. */
 
-const SHOTS = "/work/shots/h-search";
 const WAITING_PAYOUT = { attempts_limit: 5, split_mode: false, allow_partially: false, auto_process: false };
 
 function headers(apiKey: string) {
@@ -79,7 +79,7 @@ test("search finds an invoice by reference and by last four, and Export CSV down
     await expect(page.getByTestId("invoice-row")).toHaveCount(1);
     await expect(page.locator(`[data-invoice-id="${payout}"]`).first()).toBeVisible();
     await expect(page.getByRole("searchbox", { name: "Search invoices" })).toHaveValue("0077");
-    await page.screenshot({ path: `${SHOTS}/search-last-four-${width}.png`, fullPage: true });
+    await screenshot(page, `search-last-four-${width}`, { fullPage: true });
 
     // Export with a filter: only payments, every one of them, newest first; the formula-like reference escaped.
     await page.goto("/invoices?type=payment");
@@ -92,7 +92,7 @@ test("search finds an invoice by reference and by last four, and Export CSV down
     expect(text).toContain(`'=${run}-second`);
     expect(text).toContain(",12.30,EUR,");
     await expect(page.getByTestId("export-status")).toHaveText("Exported 2 rows.");
-    await page.screenshot({ path: `${SHOTS}/export-${width}.png`, fullPage: true });
+    await screenshot(page, `export-${width}`, { fullPage: true });
   }
   // Typing `/` inside a field types it.
   const box = page.getByRole("searchbox", { name: "Search invoices" });

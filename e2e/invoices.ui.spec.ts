@@ -6,6 +6,7 @@ import type { ConnectionKind, Mode } from "../lib/providers/types";
 import { createApiKey, signIn, signUp, type Account } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
+import { screenshot } from "./support/screenshots";
 
 /** The invoice list and detail pages, fed through the invoice API as a merchant would. */
 
@@ -274,14 +275,14 @@ test("both pages have no serious axe violations, empty list included", async ({ 
   await page.goto("/invoices");
   await expect(page.getByTestId("invoice-row").first()).toBeVisible();
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: "test-results/screens/invoices.png", fullPage: true });
+  await screenshot(page, "invoices", { fullPage: true });
   await page.goto(`/invoices/${seeded.ids.payB}`);
   await expect(page.getByTestId("invoice-status")).toBeVisible();
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: "test-results/screens/invoice.png", fullPage: true });
+  await screenshot(page, "invoice", { fullPage: true });
   await page.goto(`/invoices/${seeded.ids.payout}`);
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: "test-results/screens/invoice-payout.png", fullPage: true });
+  await screenshot(page, "invoice-payout", { fullPage: true });
   await page.goto("/invoices?status=expired");
   await expectNoSeriousViolations(page);
 
@@ -291,7 +292,7 @@ test("both pages have no serious axe violations, empty list included", async ({ 
   await expect(page.getByRole("heading", { name: "No invoices yet" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Compose a test invoice" }).last()).toHaveAttribute("href", "/invoices/new");
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: "test-results/screens/invoices-empty.png", fullPage: true });
+  await screenshot(page, "invoices-empty", { fullPage: true });
 });
 
 /** Presses Tab until `target` has focus; fails after `limit` presses. */

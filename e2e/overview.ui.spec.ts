@@ -1,8 +1,8 @@
-import { mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { screenshot } from "./support/screenshots";
 
 /**
  * The home page's overview with seeded data made as a merchant makes it: two Provider B test
@@ -12,8 +12,6 @@ import { expectNoSeriousViolations } from "./support/axe";
  * connection health on the overview, the connection page and the lists, at 1280 and 390 px, axe
  * clean; bad period input gives a message on the page, never a 500.
  */
-const SHOTS = process.env.OVERVIEW_SHOTS_DIR ?? `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
-mkdirSync(SHOTS, { recursive: true });
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 
 async function connectB(page: Page, headers: Record<string, string>, label: string): Promise<string> {
@@ -145,7 +143,7 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   await expect(overview).toBeVisible();
 
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: `${SHOTS}/overview-1280.png`, fullPage: true });
+  await screenshot(page, "overview-1280", { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await page.getByTestId("trend-table").getByText("Show the trend as a table").click();
@@ -153,21 +151,21 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   await expect(page.getByTestId("declines-table").getByRole("table")).toBeVisible();
   await noSidewaysScroll(page);
   await expectNoSeriousViolations(page);
-  await page.screenshot({ path: `${SHOTS}/overview-390.png`, fullPage: true });
+  await screenshot(page, "overview-390", { fullPage: true });
 
   // Health in the connection list, the providers list and on the connection page.
   await page.goto("/connections");
   await expect(page.getByRole("row", { name: new RegExp(`B first ${suffix}`) }).getByTestId("connection-health")).toHaveText("Degraded");
-  await page.screenshot({ path: `${SHOTS}/connections-390.png`, fullPage: true });
+  await screenshot(page, "connections-390", { fullPage: true });
   await page.goto("/providers");
   await expect(page.getByTestId("health-provider-b")).toContainText("Degraded");
   await page.goto(`/connections/${first}`);
   await expect(page.getByRole("region", { name: /Health/ })).toContainText("failing after 3 technical failures in a row");
   await expect(page.getByTestId("connection-last-error")).toContainText("provider_unavailable");
-  await page.screenshot({ path: `${SHOTS}/connection-health-390.png`, fullPage: false });
+  await screenshot(page, "connection-health-390", { fullPage: false });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/connections");
-  await page.screenshot({ path: `${SHOTS}/connections-1280.png`, fullPage: true });
+  await screenshot(page, "connections-1280", { fullPage: true });
 
   // Bad period input: a message naming the field on the page, the last 7 days shown, never a 500.
   for (const [query, message] of [
@@ -184,5 +182,5 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   }
   await expect(page.getByLabel("From (custom)")).toHaveAttribute("aria-invalid", "true");
   await expectNoSeriousViolations(page);
-  await page.getByRole("form", { name: "Overview period" }).screenshot({ path: `${SHOTS}/overview-bad-period-1280.png` });
+  await screenshot(page.getByRole("form", { name: "Overview period" }), "overview-bad-period-1280");
 });

@@ -6,19 +6,19 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
+import { screenshot } from "./support/screenshots";
 import { addWebhookEndpoint } from "./support/webhooks";
 
 /**
  * At a 390 px phone in Chromium: the invoice filters
  * fold behind a "Filters" button, long references are cut with an ellipsis and copied whole with a
  * copy button, and the dashboard's tables keep their row actions on screen. Mouse and keyboard.
- * One owner and its data, shared in order; screenshots in test-results/phone/.
+ * One owner and its data, shared in order; with E2E_SCREENSHOTS set, screenshots phone-layout-*.
  */
 test.describe.configure({ mode: "serial" });
 
 const PHONE = { width: 390, height: 844 } as const;
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
-const SHOTS = "test-results/phone";
 
 type Setup = {
   page: Page;
@@ -178,7 +178,7 @@ test("invoice filters fold behind a Filters button on a phone, open with the key
   await expect(page.locator("#invoice-filters")).toBeHidden();
   await expect(form).toBeHidden();
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/invoices-filters-closed-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-invoices-filters-closed-390", { fullPage: true });
 
   // Keyboard alone: Tab to the button (the focus ring shows), Enter opens, Space closes.
   await page.locator("body").focus();
@@ -190,7 +190,7 @@ test("invoice filters fold behind a Filters button on a phone, open with the key
   await expect(form.getByLabel("Type")).toHaveValue("payout");
   await expect(form.getByLabel("Status")).toHaveValue("created");
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/invoices-filters-open-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-invoices-filters-open-390", { fullPage: true });
   await expectNoSeriousViolations(page);
   await page.keyboard.press("Space");
   await expect(toggle).toHaveAttribute("aria-expanded", "false");
@@ -232,7 +232,7 @@ test("invoice filters fold behind a Filters button on a phone, open with the key
     expect(Math.max(...lines), `cells of a row span ${lines.join(", ")} lines`).toBeLessThanOrEqual(4);
     expect((await row.boundingBox())!.height, "a row is at most three lines of text tall").toBeLessThanOrEqual(80);
   }
-  await page.screenshot({ path: `${SHOTS}/invoices-1280.png`, fullPage: true });
+  await screenshot(page, "phone-layout-invoices-1280", { fullPage: true });
 });
 
 test("a 120-character reference is cut with an ellipsis on a phone, and its copy button copies all of it, by mouse and by keyboard", async () => {
@@ -247,7 +247,7 @@ test("a 120-character reference is cut with an ellipsis on a phone, and its copy
   await expectOnScreen(row.getByRole("button", { name: "Copy reference" }));
   await expectOnScreen(row.getByRole("button", { name: "Copy invoice id" }));
   await expectOnScreen(row.getByText("created", { exact: true }));
-  await page.screenshot({ path: `${SHOTS}/invoices-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-invoices-390", { fullPage: true });
   // The rows are laid out as cards here but stay a table to assistive technology: headers, rows, cells.
   const table = page.getByRole("table", { name: "Invoices, newest first" });
   await expect(table.getByRole("columnheader")).toHaveText(["Invoice", "Reference", "Status", "Amount"]);
@@ -275,7 +275,7 @@ test("a 120-character reference is cut with an ellipsis on a phone, and its copy
   await expectCut(page.locator("header").getByTitle(longInvoice.reference), longInvoice.reference);
   const copyReference = facts.getByRole("button", { name: "Copy reference" });
   await expectOnScreen(copyReference);
-  await page.screenshot({ path: `${SHOTS}/invoice-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-invoice-390", { fullPage: true });
   await page.evaluate(() => navigator.clipboard.writeText("something else"));
   await tabTo(page, copyReference);
   await page.keyboard.press(" ");
@@ -286,7 +286,7 @@ test("a 120-character reference is cut with an ellipsis on a phone, and its copy
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.reload();
   await expectCut(page.getByTestId("invoice-facts").getByTestId("invoice-reference"), longInvoice.reference);
-  await page.screenshot({ path: `${SHOTS}/invoice-1280.png`, fullPage: true });
+  await screenshot(page, "phone-layout-invoice-1280", { fullPage: true });
 });
 
 test("on a phone the invoice page's payout button, webhook tries and Resend stay on screen", async () => {
@@ -313,7 +313,7 @@ test("on a phone the invoice page's payout button, webhook tries and Resend stay
   await expectOnScreen(tries.getByRole("cell", { name: "200" }));
   await expectOnScreen(tries.getByText("ok", { exact: true }));
   await expectNoSidewaysScroll(page);
-  await section.screenshot({ path: `${SHOTS}/invoice-webhooks-390.png` });
+  await screenshot(section, "phone-layout-invoice-webhooks-390");
 });
 
 test("on a phone the primary controls are touch targets of at least 44 px: menu, navigation, filters, forms and row actions", async () => {
@@ -331,7 +331,7 @@ test("on a phone the primary controls are touch targets of at least 44 px: menu,
     const box = (await link.boundingBox())!;
     expect(box.height, `${await link.textContent()} is 44 px tall`).toBeGreaterThanOrEqual(44);
   }
-  await page.screenshot({ path: `${SHOTS}/menu-open-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-menu-open-390", { fullPage: true });
   await expectNoSeriousViolations(page);
   await menu.click();
 
@@ -347,7 +347,7 @@ test("on a phone the primary controls are touch targets of at least 44 px: menu,
   await expectTouchTarget(page.getByRole("button", { name: "Send invoice" }));
   await expectTouchTarget(page.getByRole("textbox", { name: /^Amount/ }));
   await expectTouchTarget(page.getByRole("button", { name: "Regenerate" }));
-  await page.screenshot({ path: `${SHOTS}/composer-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-composer-390", { fullPage: true });
 });
 
 test("on a phone every dashboard table keeps its row actions on screen: API keys, team, routing, connections", async ({ browser }) => {
@@ -360,7 +360,7 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   await expectOnScreen(key.getByRole("button", { name: "Revoke" }));
   await expectOnScreen(key.getByText("Active"));
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/api-keys-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-api-keys-390", { fullPage: true });
 
   // A member (with Make owner and Remove) and a pending invitation (with Resend and Revoke).
   const memberEmail = `sam-${randomBytes(4).toString("hex")}@example.com`;
@@ -380,7 +380,7 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   await expectOnScreen(member.getByRole("button", { name: "Remove" }));
   await expectOnScreen(member.getByText(memberEmail).filter({ visible: true }));
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/team-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-team-390", { fullPage: true });
 
   await page.goto("/routing");
   const order = page.locator('[data-testid="routing-order"][data-order-id="payment_card_uah:test"]');
@@ -395,11 +395,11 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   await order.getByRole("button", { name: `Move ${labels.two} up` }).click();
   await expectTouchTarget(order.getByRole("button", { name: "Save order" }));
   await expectTouchTarget(order.getByRole("button", { name: "Undo changes" }));
-  await page.screenshot({ path: `${SHOTS}/routing-dirty-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-routing-dirty-390", { fullPage: true });
   await expectNoSeriousViolations(page);
   await order.getByRole("button", { name: "Undo changes" }).click();
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/routing-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-routing-390", { fullPage: true });
 
   await page.goto("/connections");
   const connection = page.getByTestId("connection-row").filter({ hasText: labels.one });
@@ -407,12 +407,12 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   await expectOnScreen(connection.getByText("Provider A"));
   await expectOnScreen(connection.getByText("Enabled"));
   await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/connections-390.png`, fullPage: true });
+  await screenshot(page, "phone-layout-connections-390", { fullPage: true });
 
   for (const [name, path] of [["api-keys", "/api-keys"], ["team", "/team"], ["connections", "/connections"], ["routing", "/routing"]] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
+    await screenshot(page, `phone-layout-${name}-1280`, { fullPage: true });
   }
 });

@@ -3,12 +3,13 @@ import { expect, test } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Spec 4.2: a payout created without auto_process waits in created; the owner's
  * "Process payout" on its page first asks, stating amount, currency, masked card and connection
  * (Cancel and Escape send nothing), then sends it to Provider A's sandbox, and the page shows the
- * attempt with its connection, outcome and redacted provider log. Screenshots in test-results/payout/.
+ * attempt with its connection, outcome and redacted provider log. With E2E_SCREENSHOTS set, screenshots process-confirm-*.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -62,7 +63,7 @@ test("an owner processes a waiting payout from its page and sees the attempt", a
   await expect(page.getByTestId("process-payout-confirmation")).toContainText("moves on to the next one in your routing order");
   await expect(confirm).toBeFocused();
   await expect(dialog).toHaveAccessibleDescription(new RegExp(`^${escapeRegExp(statement)}`));
-  await page.screenshot({ path: "test-results/payout/process-confirm-1280.png", fullPage: true });
+  await screenshot(page, "process-confirm-1280", { fullPage: true });
   await expectNoSeriousViolations(page);
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
@@ -85,7 +86,7 @@ test("an owner processes a waiting payout from its page and sees the attempt", a
   for (const button of [confirm, dialog.getByRole("button", { name: "Cancel" })]) {
     expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   }
-  await page.screenshot({ path: "test-results/payout/process-confirm-390.png", fullPage: true });
+  await screenshot(page, "process-confirm-390", { fullPage: true });
   await expectNoSeriousViolations(page);
   // While the action runs (held back here a moment) the confirmation is busy: "Sending…", both buttons disabled.
   await page.route(`**/invoices/${id}`, async (route) => {

@@ -1,7 +1,7 @@
-import { mkdirSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
+import { screenshot } from "./support/screenshots";
 
 /**
  * The owner sets a test-mode connection's sandbox to fail with a server error
@@ -10,8 +10,6 @@ import { createApiKey, signUp } from "./support/accounts";
  * garbled answer leaves the outcome unknown: the hosted page says the payment is being confirmed
  * and shows the result by itself once a status request settles it.
  */
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "3000"}`;
-mkdirSync(SHOTS, { recursive: true });
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const toast = (page: Page, text: string) => page.getByRole("region", { name: /^Notifications/ }).getByTestId("toast").filter({ hasText: text });
 const token = () => randomBytes(18).toString("base64url");
@@ -81,7 +79,7 @@ test("a 5xx fault set on the connection page: the payment fails with nothing tak
   const { label, connectionId } = await connectD(page, headers);
   const section = await setBehaviour(page, connectionId, "Server error (5xx)", `The sandbox of "${label}" now behaves as: Server error (5xx).`);
   await expect(section).toContainText("refuses every request with HTTP 503 before acting");
-  await section.screenshot({ path: `${SHOTS}/sandbox-behaviour.png` });
+  await screenshot(section, "sandbox-behaviour");
   const { invoiceId, hppPath } = await newInvoice(page, headers, account.commerceAccount);
 
   await pay(page, hppPath);
@@ -93,7 +91,7 @@ test("a 5xx fault set on the connection page: the payment fails with nothing tak
   await expect(attempt).toContainText(label);
   await expect(attempt.getByText("Failed, may go elsewhere", { exact: true })).toBeVisible();
   await expect(attempt.getByText("provider_unavailable", { exact: true })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/fault-invoice.png`, fullPage: true });
+  await screenshot(page, "fault-invoice", { fullPage: true });
 
   await setBehaviour(page, connectionId, "Normal", `The sandbox of "${label}" answers normally again.`);
   await pay(page, hppPath);

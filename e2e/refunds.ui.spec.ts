@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { merchantWithKey, signIn } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Refunds on a payment's page, at desktop and phone widths: a customer pays on the hosted page
@@ -11,7 +12,6 @@ import { expectNoSeriousViolations } from "./support/axe";
  * timeline follow every step.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
-const SCREENSHOTS = process.env.REFUND_SCREENSHOTS_DIR;
 
 for (const viewport of [
   { width: 1280, height: 900 },
@@ -44,7 +44,7 @@ for (const viewport of [
       await expect(section.getByRole("button", { name: "Confirm refund" })).toBeFocused();
       await expect(section.getByTestId("form-alert")).toBeEmpty();
       await expectNoSeriousViolations(page);
-      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-confirm-${viewport.width}.png`, fullPage: true });
+      await screenshot(page, `refund-confirm-${viewport.width}`, { fullPage: true });
       await section.getByRole("button", { name: "Confirm refund" }).click();
       await expect(section.getByTestId("refund-result")).toHaveText("Refund of 30.00 EUR refunded.");
       await expect(section.getByTestId("refund-item")).toHaveCount(1);
@@ -77,7 +77,7 @@ for (const viewport of [
         /Refund of 70\.50 EUR asked for/,
         /Refund of 70\.50 EUR refunded/,
       ]);
-      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/refund-done-${viewport.width}.png`, fullPage: true });
+      await screenshot(page, `refund-done-${viewport.width}`, { fullPage: true });
     });
   });
 }
@@ -132,7 +132,7 @@ test("a paid invoice of 120 EUR: one amount format everywhere, settled words, no
   await page.waitForTimeout(4_000);
   expect(requests).toEqual([]);
   await expectNoSeriousViolations(page);
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/processed-settled.png`, fullPage: true });
+  await screenshot(page, "processed-settled", { fullPage: true });
 
   // Refunded in full, it is final.
   const section = page.getByTestId("invoice-refunds");

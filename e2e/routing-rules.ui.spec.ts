@@ -4,6 +4,7 @@ import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Issue 27 on the Routing page, with the keyboard alone, at desktop and phone widths: an owner
@@ -86,7 +87,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await page.keyboard.press("Enter");
     await expect(answer).toContainText("Rule 1: France");
     await expectNoSeriousViolations(page);
-    await page.screenshot({ path: `/work/shots/h-routing/routing-rules-${name}.png`, fullPage: true });
+    await screenshot(page, `routing-rules-${name}`, { fullPage: true });
 
     // A real invoice goes the same way and its page says why.
     const body = structuredClone(PAYMENT_EXAMPLES["B: EUR with customer"]) as { data: { attributes: Record<string, unknown> & { customer: { address: Record<string, string> } } } };
@@ -100,7 +101,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await page.goto(`/invoices/${invoice.id}`);
     await expect(page.getByTestId("invoice-routing-reason")).toContainText("Routing rule 1: France");
     await expect(page.getByTestId("invoice-routing-explanation")).toHaveText(`Rule 1 “France” matched and sent it to ${labels.f}.`);
-    await page.screenshot({ path: `/work/shots/h-routing/invoice-routing-${name}.png`, fullPage: true });
+    await screenshot(page, `invoice-routing-${name}`, { fullPage: true });
     await page.context().close();
   });
 }

@@ -4,6 +4,7 @@ import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Success-rate ordering (issue 27) on the Routing page, with the keyboard alone, at desktop and
@@ -90,7 +91,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await expect(answer.getByRole("listitem")).toHaveText([`${labels.b} (0 attempts, 2 needed: keeps its listed place)`, `${labels.f} (100% of 2)`]);
     await expect(answer).toContainText(`Ordered by success rate over the last 6 h: ${labels.f} 100% of 2. Fewer than 2 attempts, keeping its listed place: ${labels.b} (0).`);
     await expectNoSeriousViolations(page);
-    await page.screenshot({ path: `/work/shots/h-success/routing-success-${name}.png`, fullPage: true });
+    await screenshot(page, `routing-success-${name}`, { fullPage: true });
 
     // Editing the rule shows the saved choice.
     await list.getByRole("button", { name: "Edit rule Best first" }).focus();
@@ -101,7 +102,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
       expect(box!.height).toBeGreaterThanOrEqual(44);
       for (const label of ["Window (hours)", "Minimum sample (attempts)", "Exploration share (%)"]) expect((await settings.getByLabel(label).boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
-    await page.screenshot({ path: `/work/shots/h-success/routing-success-rule-${name}.png`, fullPage: true });
+    await screenshot(page, `routing-success-rule-${name}`, { fullPage: true });
     await page.context().close();
   });
 }

@@ -5,6 +5,7 @@ import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 import { inviteMember } from "./support/mail";
+import { screenshot } from "./support/screenshots";
 
 /**
  * An owner orders the EUR connections on the Routing page
@@ -192,10 +193,10 @@ test("the Routing page has no serious axe violations; screenshots at desktop and
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/routing");
     await expect(eurList(page)).toBeVisible();
-    await page.screenshot({ path: `/tmp/routing-${name}.png`, fullPage: true });
+    await screenshot(page, `routing-${name}`, { fullPage: true });
   }
   await page.goto("/settings");
-  await page.screenshot({ path: "/tmp/routing-settings-phone.png", fullPage: true });
+  await screenshot(page, "routing-settings-phone", { fullPage: true });
 });
 
 /** Presses Tab until `target` has focus; fails after `limit` presses. */

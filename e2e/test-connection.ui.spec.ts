@@ -7,6 +7,7 @@ import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { openConnectForm, textbox, uniqueLabel } from "./support/connections";
 import { sharedTest } from "./support/fixtures";
+import { screenshot } from "./support/screenshots";
 
 /** A test-mode connection made through the management API with the provider's sample credentials. */
 async function seedConnection(page: Page, apiKey: string, provider: string, kind: ConnectionKind, credentials = sampleCredentials(provider, kind, "test")) {
@@ -44,8 +45,6 @@ for (const provider of PROVIDERS) {
   }
 }
 
-const SCREENSHOTS = process.env.UI_SCREENSHOTS_DIR;
-
 sharedTest("New connection form: Test connection before saving checks the typed credentials in the sandbox and says they are not saved yet; saved, the connection's own Test accepts them", async ({ page }) => {
   const credentials = sampleCredentials("provider-b", "h2h", "test");
   const terminal = `TERM-${randomBytes(4).toString("hex")}`;
@@ -57,7 +56,7 @@ sharedTest("New connection form: Test connection before saving checks the typed 
   await expect(form.getByTestId("test-connection-result")).toHaveText("Reachable — the sandbox accepted these credentials (not saved yet)");
   await expect(form.getByTestId("test-connection-detail")).toHaveText(UNSAVED_CHECKED.test);
   await expectNoSeriousViolations(page);
-  if (SCREENSHOTS) await form.screenshot({ path: `${SCREENSHOTS}/test-before-save-accepted.png` });
+  await screenshot(form, "test-before-save-accepted");
   const label = uniqueLabel("B before save");
   await textbox(page, "Label").fill(label);
   await form.getByRole("button", { name: "Save connection" }).click();
@@ -75,7 +74,7 @@ sharedTest("New connection form: after an empty Test marks the fields, filling t
   await expect(result).toHaveText("Please correct the marked fields.");
   await expect(textbox(page, "Terminal ID")).toHaveAttribute("aria-invalid", "true");
   await expect(form.getByLabel("Secret key")).toHaveAttribute("aria-invalid", "true");
-  if (SCREENSHOTS) await form.screenshot({ path: `${SCREENSHOTS}/test-before-save-empty.png` });
+  await screenshot(form, "test-before-save-empty");
   // Typed in, the marks go as the fields are fixed, not on the next press (which would move the button under the pointer).
   await textbox(page, "Terminal ID").fill(`TERM-${randomBytes(4).toString("hex")}`);
   await form.getByLabel("Secret key").fill(randomBytes(24).toString("base64url"));

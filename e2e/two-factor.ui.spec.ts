@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { generate } from "otplib";
 import { signIn, signUp } from "./support/accounts";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Two-factor sign-in as a person sets it up: the secret read from the page (as an authenticator
@@ -8,7 +9,6 @@ import { signIn, signUp } from "./support/accounts";
  * code and with a recovery code, and the owner requirement switched on. Its own merchant: it signs
  * out and in.
  */
-const SHOTS = "/work/shots/h-mfa";
 const codeAt = (secret: string, offsetSeconds: number) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
 
 async function signOut(page: Page) {
@@ -26,7 +26,7 @@ test("enrol with an authenticator app, sign in with a code and with a recovery c
   await expect(page.getByRole("img", { name: /QR code of your two-factor secret/ })).toBeVisible();
   const secret = ((await page.getByTestId("totp-secret").textContent()) ?? "").replace(/\s+/g, "");
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await page.screenshot({ path: `${SHOTS}/two-factor-enrol-1280.png`, fullPage: true });
+  await screenshot(page, "two-factor-enrol-1280", { fullPage: true });
 
   // A wrong code is refused on its field; the app's code turns it on.
   const right = await codeAt(secret, 0);
@@ -38,7 +38,7 @@ test("enrol with an authenticator app, sign in with a code and with a recovery c
   const codes = page.getByTestId("recovery-codes").getByRole("listitem");
   await expect(codes).toHaveCount(10);
   const recovery = (await codes.allTextContents()).map((c) => c.trim());
-  await page.screenshot({ path: `${SHOTS}/two-factor-recovery-codes-1280.png`, fullPage: true });
+  await screenshot(page, "two-factor-recovery-codes-1280", { fullPage: true });
   await page.getByRole("button", { name: "I have saved my recovery codes" }).click();
   await expect(page.getByTestId("mfa-status")).toContainText("10 of 10 recovery codes are unused");
   // The secret is not on the page any more.
@@ -49,7 +49,7 @@ test("enrol with an authenticator app, sign in with a code and with a recovery c
   await signIn(page, account.email, account.password);
   await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in/);
-  await page.screenshot({ path: `${SHOTS}/sign-in-second-step-1280.png`, fullPage: true });
+  await screenshot(page, "sign-in-second-step-1280", { fullPage: true });
   await page.getByLabel("Authentication code").fill(right);
   await page.getByRole("button", { name: "Verify and sign in" }).click();
   await expect(page.getByText("This code is not right or was already used")).toBeVisible();
@@ -69,20 +69,20 @@ test("enrol with an authenticator app, sign in with a code and with a recovery c
   await page.getByLabel("Require two-factor authentication for owners").check();
   await page.getByRole("button", { name: "Save security settings" }).click();
   await expect(page.getByText("Saved: Owners must now use two-factor authentication.")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/settings-security-1280.png`, fullPage: true });
+  await screenshot(page, "settings-security-1280", { fullPage: true });
   await page.goto("/settings/two-factor");
   await expect(page.getByText("stays on")).toBeVisible();
   await expect(page.getByTestId("mfa-status")).toContainText("9 of 10 recovery codes are unused");
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/two-factor-manage-390.png`, fullPage: true });
+  await screenshot(page, "two-factor-manage-390", { fullPage: true });
   await page.goto("/settings");
-  await page.screenshot({ path: `${SHOTS}/settings-390.png`, fullPage: true });
+  await screenshot(page, "settings-390", { fullPage: true });
   await page.getByRole("button", { name: "Menu" }).click();
   await signOut(page);
   await signIn(page, account.email, account.password);
   await expect(page.getByLabel("Authentication code")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/sign-in-second-step-390.png`, fullPage: true });
+  await screenshot(page, "sign-in-second-step-390", { fullPage: true });
   await page.getByLabel("Authentication code").fill(recovery[0]!);
   await page.getByRole("button", { name: "Verify and sign in" }).click();
   await expect(page.getByText("This code is not right or was already used")).toBeVisible();

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import { expect, test, type Dialog, type Page } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { waitForHydration } from "./support/dev-server";
+import { screenshot } from "./support/screenshots";
 
 /**
  * No lost work: a dashboard form with unsaved changes asks before they are lost (a nav link, Back,
@@ -12,13 +12,6 @@ import { waitForHydration } from "./support/dev-server";
  * prompt), and asks nothing once saved. The routing order and a connection's edit form.
  */
 test.use({ viewport: { width: 1280, height: 900 } });
-
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
-async function shot(page: Page, name: string) {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
 
 const eurList = (page: Page) => page.locator('[data-testid="routing-order"][data-order-id="payment_card_eur_hpp:test"]');
 const rowOrder = (page: Page) => eurList(page).getByTestId("routing-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")));
@@ -67,7 +60,7 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   await expect(question(page)).toContainText("You have unsaved changes. Leave without saving?");
   await expect(question(page).getByRole("button", { name: "Stay" })).toBeFocused();
   await expectNoSeriousViolations(page);
-  await shot(page, "unsaved-dialog-routing");
+  await screenshot(page, "unsaved-dialog-routing");
   await question(page).getByRole("button", { name: "Stay" }).click();
   await expect(question(page)).toHaveCount(0);
   await expect(page).toHaveURL(/\/routing$/);
@@ -99,7 +92,7 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   const box = (await question(page).boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(390);
-  await shot(page, "unsaved-dialog-routing-390");
+  await screenshot(page, "unsaved-dialog-routing-390");
   await question(page).getByRole("button", { name: "Stay" }).click();
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -130,7 +123,7 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   await label.fill(`B renamed ${run}`);
   await nav(page, "Connections").click();
   await expect(question(page)).toBeVisible();
-  await shot(page, "unsaved-dialog-connection");
+  await screenshot(page, "unsaved-dialog-connection");
   await question(page).getByRole("button", { name: "Stay" }).click();
   await expect(label).toHaveValue(`B renamed ${run}`);
   await page.getByRole("button", { name: "Save changes" }).click();

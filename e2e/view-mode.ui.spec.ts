@@ -5,13 +5,13 @@ import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { Mode } from "../lib/providers/types";
 import { createApiKey, signUp, type Account } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { screenshot } from "./support/screenshots";
 
 /**
  * The shell's Test/Live switch decides which mode's connections, invoices and routing
  * orders the dashboard lists; test mode is marked by a coloured banner. Keyboard only, and at a
  * phone's width.
  */
-const SHOTS = `/tmp/shots-${process.env.E2E_PORT ?? "e2e"}`;
 const C_AMD = PAYMENT_EXAMPLES["C: AMD"];
 const headers = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" });
 
@@ -106,7 +106,7 @@ test("switching to live hides test connections, invoices and routing and the ban
   await expect(viewSwitch(page)).toHaveAttribute("aria-pressed", "true");
   await expect(banner(page)).toBeVisible();
   await expect(page.getByRole("region", { name: "Recent test invoices" }).getByRole("link", { name: seeded.invoices.test })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/view-mode-test-1280.png` });
+  await screenshot(page, "view-mode-test-1280");
 });
 
 test("at 390 px the switch is reachable and the home page does not scroll sideways, in either view", async ({ page }) => {
@@ -116,7 +116,7 @@ test("at 390 px the switch is reachable and the home page does not scroll sidewa
     await expect(viewSwitch(page)).toHaveAttribute("aria-pressed", pressed);
     await expect(viewSwitch(page)).toBeInViewport();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/view-mode-390-${pressed === "true" ? "test" : "live"}.png`, fullPage: true });
+    await screenshot(page, `view-mode-390-${pressed === "true" ? "test" : "live"}`, { fullPage: true });
     if (pressed === "true") {
       await tabToSwitch(page);
       await page.keyboard.press("Space");

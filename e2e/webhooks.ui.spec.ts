@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { sharedTest } from "./support/fixtures";
+import { screenshot, screenshotsDir } from "./support/screenshots";
 import { addWebhookEndpoint, startWebhookReceiver as startReceiver } from "./support/webhooks";
 
 /**
@@ -14,7 +15,6 @@ import { addWebhookEndpoint, startWebhookReceiver as startReceiver } from "./sup
  * and resends it to one endpoint.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
-const SCREENSHOTS = process.env.WEBHOOK_SCREENSHOTS_DIR;
 
 /** At a phone's width nothing may push the page wider than the screen. */
 async function expectNoSideways(page: Page) {
@@ -164,10 +164,10 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     }).toPass({ timeout: 15_000 });
     await expect(log.getByRole("link", { name: "invoice.status_changed" })).toHaveCount(0);
     await expectNoSeriousViolations(page);
-    if (SCREENSHOTS) {
+    if (screenshotsDir()) {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 1000 });
-        await page.screenshot({ path: `${SCREENSHOTS}/webhooks-filtered-${width}.png`, fullPage: true });
+        await screenshot(page, `webhooks-filtered-${width}`, { fullPage: true });
       }
       await page.setViewportSize({ width: 1280, height: 1000 });
     }
@@ -189,10 +189,10 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     expect(orders.state.verified.size).toBe(before);
     await expect(delivery.getByRole("table", { name: `Tries of event ${processed.eventId} to Orders` }).getByRole("row")).toHaveCount(3);
     await expectNoSeriousViolations(page);
-    if (SCREENSHOTS) {
+    if (screenshotsDir()) {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 1000 });
-        await page.screenshot({ path: `${SCREENSHOTS}/webhook-event-${width}.png`, fullPage: true });
+        await screenshot(page, `webhook-event-${width}`, { fullPage: true });
       }
       await page.setViewportSize({ width: 1280, height: 1000 });
     }
@@ -202,10 +202,10 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     await refundsCard.getByRole("button", { name: "Edit" }).click();
     const edit = refundsCard.getByRole("form", { name: `Edit endpoint ${refunds.url}` });
     await edit.getByRole("checkbox", { name: /^Enabled/ }).uncheck();
-    if (SCREENSHOTS) {
+    if (screenshotsDir()) {
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 1000 });
-        await page.getByRole("region", { name: "Endpoints" }).screenshot({ path: `${SCREENSHOTS}/webhook-endpoint-edit-${width}.png` });
+        await screenshot(page.getByRole("region", { name: "Endpoints" }), `webhook-endpoint-edit-${width}`);
       }
       await page.setViewportSize({ width: 1280, height: 1000 });
     }
@@ -235,7 +235,7 @@ sharedTest("the Webhooks page and the docs page say which endpoint URLs this ser
   await expect(table.getByRole("row", { name: /^Production/ })).toContainText("https:// on the public internet");
   await expect(table.getByRole("row", { name: /^Anywhere else/ })).toContainText("http:// and https://, private and loopback addresses included");
   await expectNoSeriousViolations(page);
-  if (SCREENSHOTS) await page.getByRole("region", { name: "Which endpoint URLs are accepted" }).screenshot({ path: `${SCREENSHOTS}/docs-webhooks-urls.png` });
+  await screenshot(page.getByRole("region", { name: "Which endpoint URLs are accepted" }), "docs-webhooks-urls");
 });
 
 sharedTest("the docs page shows the payload, the headers, ordering by sequence and the verification function the receivers here use", async ({ page }) => {
@@ -252,8 +252,8 @@ sharedTest("the docs page shows the payload, the headers, ordering by sequence a
   await expect(page.getByText("X-Signature", { exact: true })).toBeVisible();
   await expect(page.getByText(/retried after 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, then every 2 h/)).toBeVisible();
   await expectNoSeriousViolations(page);
-  if (SCREENSHOTS) {
+  if (screenshotsDir()) {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: `${SCREENSHOTS}/docs-webhooks.png`, fullPage: true });
+    await screenshot(page, "docs-webhooks", { fullPage: true });
   }
 });
