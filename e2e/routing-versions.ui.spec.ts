@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 import { inviteMember } from "./support/mail";
+import { screenshot } from "./support/screenshots";
 
 /**
  * Issue 27, "Versions", on the Routing page with the keyboard alone, at desktop and phone widths:
@@ -13,8 +13,6 @@ import { inviteMember } from "./support/mail";
  * sees the editors show the first version again, and finds the rollback in the audit log.
  */
 test.describe.configure({ mode: "serial" });
-
-const SHOTS = "/work/shots/h-versions";
 
 /** Tab (forward) until the element is focused: what a keyboard user does to reach it. */
 async function tabTo(page: Page, target: ReturnType<Page["locator"]>, limit = 80) {
@@ -36,15 +34,14 @@ async function expectVisibleFocus(page: Page) {
 
 async function choose(page: Page, select: ReturnType<Page["locator"]>, value: string) {
   await select.focus();
-  for (let i = 0; i < 10 && (await select.inputValue()) !== value; i += 1) await page.keyboard.press("ArrowUp");
-  for (let i = 0; i < 10 && (await select.inputValue()) !== value; i += 1) await page.keyboard.press("ArrowDown");
+  for (let i = 0; i < 30 && (await select.inputValue()) !== value; i += 1) await page.keyboard.press("ArrowUp");
+  for (let i = 0; i < 30 && (await select.inputValue()) !== value; i += 1) await page.keyboard.press("ArrowDown");
   await expect(select).toHaveValue(value);
 }
 
 for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
   test(`an owner compares routing versions and rolls back to one, keyboard only (${name})`, async ({ browser, request }) => {
     test.setTimeout(180_000);
-    fs.mkdirSync(SHOTS, { recursive: true });
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     await signUp(page);
     const apiKey = await createApiKey(page);
@@ -113,7 +110,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
       `“${labels.f}” moved from position 2 to 1 in the routing order.`,
     ]);
     await expectNoSeriousViolations(page);
-    await page.screenshot({ path: `${SHOTS}/history-compare-${name}.png`, fullPage: true });
+    await screenshot(page, `history-compare-${name}`, { fullPage: true });
 
     // Roll back to version 1: the confirmation says what will change; Escape keeps the current version.
     const rollBack = history.getByRole("button", { name: "Roll back to version 1" });
@@ -129,7 +126,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     ]);
     await expect(dialog.getByRole("button", { name: "Roll back to version 1" })).toBeFocused();
     await expectNoSeriousViolations(page);
-    await page.screenshot({ path: `${SHOTS}/rollback-confirm-${name}.png`, fullPage: true });
+    await screenshot(page, `rollback-confirm-${name}`, { fullPage: true });
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
     await expect(rollBack).toBeFocused();
@@ -151,7 +148,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await expect(list.locator("ol li[data-connection-id]")).toHaveCount(2);
     expect(await list.locator("ol li[data-connection-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")))).toEqual([ids.b, ids.f]);
     await expectNoSeriousViolations(page);
-    await page.screenshot({ path: `${SHOTS}/rolled-back-${name}.png`, fullPage: true });
+    await screenshot(page, `rolled-back-${name}`, { fullPage: true });
 
     // The API sees the same history.
     const listed = await request.get("/api/routing/payment_card_eur_hpp:test/versions", { headers: headers(apiKey) });
@@ -167,7 +164,70 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     const entry = page.getByTestId("audit-log").getByRole("listitem").filter({ hasText: "Routing rolled back to an earlier version" });
     await expect(entry).toHaveCount(1);
     await expect(entry).toContainText("payment_card_eur_hpp (test): rolled back to version 1 as version 4");
-    await page.screenshot({ path: `${SHOTS}/audit-log-${name}.png`, fullPage: true });
+    await screenshot(page, `audit-log-${name}`, { fullPage: true });
+    await page.context().close();
+  });
+}
+
+for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+  test(`more versions than the history shows: Show older versions, compare the first with the latest, roll back to the first, keyboard only (${name})`, async ({ browser, request }) => {
+    test.setTimeout(120_000);
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    await signUp(page);
+    const apiKey = await createApiKey(page);
+    const run = randomBytes(3).toString("hex");
+    const b = await connect(request, apiKey, "provider-b", "h2h", `B main ${run}`);
+    const f = await connect(request, apiKey, "provider-f", "h2h", `F France ${run}`);
+    // 22 versions: odd ones F, B; even ones B, F (the order before any save).
+    for (let version = 1; version <= 22; version += 1) {
+      const connection_ids = version % 2 ? [f, b] : [b, f];
+      const saved = await request.patch("/api/routing/payment_card_eur_hpp:test", { headers: headers(apiKey), data: { data: { type: "routing-order", attributes: { connection_ids } } } });
+      expect(saved.status(), await saved.text()).toBe(200);
+    }
+
+    await page.goto("/routing");
+    const history = page.locator('[data-testid="routing-history"][data-order-id="payment_card_eur_hpp:test"]');
+    const versions = history.getByTestId("routing-version");
+    await expect(versions).toHaveCount(20);
+    await expect(history).toContainText("The 20 newest of 22 are shown.");
+    await expect(history.getByLabel("Older version").locator("option")).toHaveCount(20);
+
+    const older = history.getByRole("button", { name: "Show older versions" });
+    await tabTo(page, older, 200);
+    await expectVisibleFocus(page);
+    if (name === "phone") expect((await older.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await page.keyboard.press("Enter");
+    await expect(versions).toHaveCount(22);
+    // The first version loaded takes the focus; none are left to load.
+    await expect(history.locator('[data-version="2"]')).toBeFocused();
+    await expect(older).toHaveCount(0);
+    await expect(history).not.toContainText("newest of");
+    await expect(versions.nth(21)).toContainText("Version 1");
+    await expect(versions.nth(21)).toContainText(`First save: F France ${run}, B main ${run}`);
+    await expectNoSeriousViolations(page);
+    // The viewport: the first version loaded, focused and scrolled to.
+    await screenshot(page, `routing-history-older-${name}`);
+
+    // The versions loaded can be compared: the first against the latest.
+    await choose(page, history.getByLabel("Older version"), "1");
+    await choose(page, history.getByLabel("Newer version"), "22");
+    await history.getByRole("button", { name: "Compare" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(history.getByRole("heading", { name: "From version 1 to version 22" })).toBeVisible();
+    await expect(history.getByTestId("routing-comparison")).toContainText(`“B main ${run}” moved from position 2 to 1 in the routing order.`);
+
+    // And rolled back to: a new version 23; the history starts again from it.
+    const rollBack = history.getByRole("button", { name: "Roll back to version 1", exact: true });
+    await rollBack.focus();
+    await page.keyboard.press("Enter");
+    const dialog = history.getByRole("alertdialog", { name: "Roll back payment_card_eur_hpp (test) to version 1?" });
+    await expect(dialog).toContainText("This saves a new version, 23, with version 1's rules and order.");
+    await expectNoSeriousViolations(page);
+    await page.keyboard.press("Enter");
+    await expect(history.getByTestId("routing-history-status")).toHaveText("Rolled back to version 1 as version 23.");
+    await expect(versions).toHaveCount(20);
+    await expect(versions.nth(0)).toContainText("Rolled back to version 1");
+    await expect(history).toContainText("The 20 newest of 23 are shown.");
     await page.context().close();
   });
 }

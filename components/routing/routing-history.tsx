@@ -1,10 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
-import { compareRoutingVersionsAction, rollbackRoutingAction } from "@/lib/actions/routing";
+import { compareRoutingVersionsAction, olderRoutingVersionsAction, rollbackRoutingAction } from "@/lib/actions/routing";
 import { formatDateTime, formatRelative } from "@/lib/format";
 import type { RoutingHistoryView } from "@/lib/routing/versions";
 import { ROUTING_REPLACED_EVENT } from "./replaced-event";
@@ -76,6 +76,18 @@ export function RoutingHistory({
   const [rolling, startRollback] = useTransition();
   const [status, setStatus] = useState("");
   const statusRef = useRef<HTMLParagraphElement>(null);
+  // "Show older versions": pages before the oldest shown, appended below the server's first page.
+  const [older, setOlder] = useState<Version[]>([]);
+  const [olderBefore, setOlderBefore] = useState(history.olderBefore);
+  const [olderAlert, setOlderAlert] = useState<string>();
+  const [loadingOlder, startOlder] = useTransition();
+  // The first version a "Show older versions" loaded takes the focus once it is on the page (the button may be gone).
+  const focusVersion = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (focusVersion.current === undefined) return;
+    document.getElementById(`${domId}-version-${focusVersion.current}`)?.focus();
+    focusVersion.current = undefined;
+  }, [older, domId]);
   // A new version (a save above, a rollback here): compare it with the one before, as on first load.
   const [seenCurrent, setSeenCurrent] = useState(history.current);
   if (history.current !== seenCurrent) {
@@ -85,7 +97,11 @@ export function RoutingHistory({
     setTo(String(history.comparison?.to ?? history.versions[0]?.version ?? ""));
     setCompareErrors({});
     setCompareAlert(undefined);
+    setOlder([]);
+    setOlderBefore(history.olderBefore);
+    setOlderAlert(undefined);
   }
+  const versions = older.length ? [...history.versions, ...older] : history.versions;
   const title = `${domId}-history-title`;
 
   const compare = () =>
@@ -120,6 +136,25 @@ export function RoutingHistory({
       requestAnimationFrame(() => statusRef.current?.focus());
     });
 
+  const showOlder = (before: number) =>
+    startOlder(async () => {
+      setOlderAlert(undefined);
+      const result = await olderRoutingVersionsAction({ service, mode, before });
+      if (!result.ok) {
+        setOlderAlert(result.message ?? Object.values(result.fieldErrors)[0] ?? "The older versions could not be loaded.");
+        return;
+      }
+      if (result.data.current !== history.current) {
+        // Saved again meanwhile: the versions shown were counted from another latest. Start over from it.
+        setStatus(`${service} (${mode}) was saved again meanwhile: the history starts from version ${result.data.current} now.`);
+        router.refresh();
+        return;
+      }
+      setOlder((shown) => [...shown, ...result.data.versions]);
+      setOlderBefore(result.data.olderBefore);
+      focusVersion.current = result.data.versions[0]?.version;
+    });
+
   const openConfirmation = (version: Version) => {
     setRollbackAlert(undefined);
     setStatus("");
@@ -141,11 +176,19 @@ export function RoutingHistory({
       ) : (
         <>
           <p className="text-xs text-slate-600">
-            Every save is a version. {history.more ? `The ${history.versions.length} newest are shown; the API lists them all.` : null}
+            Every save is a version.{" "}
+            {olderBefore !== null ? `The ${versions.length} newest of ${history.current} are shown.` : null}
           </p>
           <ol className="mt-2 space-y-2" aria-label={`Versions of ${service}, ${mode} mode, newest first`}>
-            {history.versions.map((version) => (
-              <li key={version.version} className="rounded-md border border-slate-200 p-2" data-testid="routing-version" data-version={version.version}>
+            {versions.map((version) => (
+              <li
+                key={version.version}
+                id={`${domId}-version-${version.version}`}
+                tabIndex={-1}
+                className="rounded-md border border-slate-200 p-2 outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+                data-testid="routing-version"
+                data-version={version.version}
+              >
                 <p className="flex flex-wrap items-center gap-x-2 text-sm">
                   <span className="font-medium">Version {version.version}</span>
                   {version.current ? <span className="badge bg-green-100 text-green-800">Current</span> : null}
@@ -233,7 +276,22 @@ export function RoutingHistory({
               </li>
             ))}
           </ol>
-          {history.versions.length > 1 ? (
+          {olderBefore !== null ? (
+            <button
+              type="button"
+              className="btn-secondary mt-2"
+              onClick={() => showOlder(olderBefore)}
+              disabled={loadingOlder}
+              aria-busy={loadingOlder}
+              aria-describedby={`${domId}-older-error`}
+            >
+              {loadingOlder ? "Loading older versions…" : "Show older versions"}
+            </button>
+          ) : null}
+          <p id={`${domId}-older-error`} role="alert" className="field-error">
+            {olderAlert}
+          </p>
+          {versions.length > 1 ? (
             <form
               className="mt-3 flex flex-wrap items-end gap-3"
               aria-label={`Compare versions of ${service}, ${mode} mode`}
@@ -260,7 +318,7 @@ export function RoutingHistory({
                     aria-invalid={compareErrors[name] ? true : undefined}
                     aria-describedby={`${domId}-compare-${name}-error`}
                   >
-                    {history.versions.map((version) => (
+                    {versions.map((version) => (
                       <option key={version.version} value={version.version}>
                         Version {version.version}
                         {version.current ? " (current)" : ""}
@@ -279,7 +337,7 @@ export function RoutingHistory({
               </div>
             </form>
           ) : null}
-          {history.versions.length > 1 ? <FormAlert message={compareAlert} /> : null}
+          {versions.length > 1 ? <FormAlert message={compareAlert} /> : null}
           {comparison ? (
             <div className="mt-2" aria-live="polite">
               <h4 className="text-sm font-medium">

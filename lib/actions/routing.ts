@@ -12,7 +12,7 @@ import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 import { fail, ok, problem } from "@/lib/problems";
 import { NotFoundError } from "@/lib/errors";
 import { getRoutingOrder } from "@/lib/routing/orders";
-import { compareRoutingVersions, rollbackRouting } from "@/lib/routing/versions";
+import { compareRoutingVersions, getOlderRoutingHistory, rollbackRouting } from "@/lib/routing/versions";
 import { successSettingsSchema } from "@/lib/routing/success-settings";
 import { saveSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
 import { validatedAction } from "./validated-action";
@@ -72,6 +72,24 @@ export const compareRoutingVersionsAction = validatedAction("routing.compareVers
   if (!compared.ok) return compared;
   const { from, to, changes, notes } = compared.value;
   return ok({ from, to, changes: changes.map((change) => ({ kind: change.kind, sentence: change.sentence })), notes: notes.map((note) => note.sentence) });
+});
+
+const olderVersionsInputSchema = z.strictObject({
+  service: routingOrderInputSchema.shape.service,
+  mode: routingOrderInputSchema.shape.mode,
+  before: versionNumberSchema("Before"),
+});
+
+/**
+ * The Routing page's "Show older versions": the next page of the history, before the oldest version
+ * shown, with each rollback's confirmation text. Any member may read the history. `current` lets
+ * the page tell that a save came in between (its versions were counted from another latest).
+ */
+export const olderRoutingVersionsAction = validatedAction("routing.olderVersions", { schema: olderVersionsInputSchema }, async (input, viewer) => {
+  const db = await getDb();
+  const order = await getRoutingOrder(db, viewer.merchant.id, input.service, input.mode);
+  if (!order) return noOrder(input.service, input.mode);
+  return ok({ current: order.version, ...(await getOlderRoutingHistory(db, viewer.merchant.id, order, input.before)) });
 });
 
 const rollbackInputSchema = z.strictObject({

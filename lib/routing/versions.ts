@@ -201,54 +201,71 @@ function refusalsOf(version: number, problems: readonly Problem[], rules: readon
   return worded.length ? worded : problems.map((entry) => `Version ${version} cannot be restored: ${entry.message}`);
 }
 
+/** One version as the Routing page's history shows it, plain JSON for the client component. */
+export type HistoryVersion = {
+  version: number;
+  savedBy: string | null;
+  savedAt: string;
+  summary: string;
+  restoredFrom: number | null;
+  current: boolean;
+  /** What a rollback to it would do (none for the current version). */
+  rollback: { unchanged: boolean; changes: string[]; notes: string[]; refusals: string[] } | null;
+};
+
+/** A page of the history: its versions newest first, and the version to ask the next (older) page before; null on the last page. */
+export type HistoryPage = { versions: HistoryVersion[]; olderBefore: number | null };
+
 /** The Routing page's history of one order, plain JSON for the client component. */
-export type RoutingHistoryView = {
+export type RoutingHistoryView = HistoryPage & {
   current: number;
-  /** True when older versions exist than those shown (the API lists them all). */
-  more: boolean;
-  versions: {
-    version: number;
-    savedBy: string | null;
-    savedAt: string;
-    summary: string;
-    restoredFrom: number | null;
-    current: boolean;
-    /** What a rollback to it would do (none for the current version). */
-    rollback: { unchanged: boolean; changes: string[]; notes: string[]; refusals: string[] } | null;
-  }[];
   /** The latest version compared with the one before it; null with fewer than two versions. */
   comparison: { from: number; to: number; changes: string[]; notes: string[] } | null;
 };
 
-/** The newest `size` versions with their summaries, each rollback's confirmation text and the default comparison: two statements. */
-export async function getRoutingHistory(db: Db, merchantId: string, order: RoutingOrder, size = VERSIONS_PAGE_DEFAULT): Promise<RoutingHistoryView> {
-  const rows = await db.select().from(routingVersions).where(scopeOf(merchantId, order)).orderBy(desc(routingVersions.version)).limit(size + 1);
+/** `size` versions newest first (before version `before` when given), each with its summary and its rollback's confirmation text; the rows read, one more than the page. */
+async function historyRows(db: Db, merchantId: string, order: RoutingOrder, page: { size: number; before?: number }) {
+  const size = Math.min(Math.max(page.size, 1), VERSIONS_PAGE_MAX);
+  const where = page.before === undefined ? scopeOf(merchantId, order) : and(scopeOf(merchantId, order), lt(routingVersions.version, page.before));
+  // One more than the page: the summary of its oldest version compares it with the one before.
+  const rows = await db.select().from(routingVersions).where(where).orderBy(desc(routingVersions.version)).limit(size + 1);
   const [facts, connectionRows] = await Promise.all([connectionFacts(db, merchantId), routingConnections(db, merchantId)]);
   const shown = rows.slice(0, size);
+  const versions = shown.map((row, index): HistoryVersion => {
+    const described = describe(row, rows[index + 1], order, facts);
+    const preview = described.current ? undefined : previewOf(row, order, facts, connectionRows);
+    return {
+      version: row.version,
+      savedBy: row.savedBy,
+      savedAt: row.savedAt.toISOString(),
+      summary: described.summary,
+      restoredFrom: row.restoredFrom,
+      current: described.current,
+      rollback: preview
+        ? { unchanged: preview.unchanged, changes: preview.changes.map((c) => c.sentence), notes: preview.notes.map((n) => n.sentence), refusals: preview.refusals }
+        : null,
+    };
+  });
+  return { rows, facts, page: { versions, olderBefore: rows.length > size ? (shown.at(-1)?.version ?? null) : null } satisfies HistoryPage };
+}
+
+/** The newest `size` versions with their summaries, each rollback's confirmation text and the default comparison: two statements. */
+export async function getRoutingHistory(db: Db, merchantId: string, order: RoutingOrder, size = VERSIONS_PAGE_DEFAULT): Promise<RoutingHistoryView> {
+  const { rows, facts, page } = await historyRows(db, merchantId, order, { size });
   const [latest, previous] = rows;
   const comparison = latest && previous ? diffVersions(contentOf(previous), contentOf(latest), order.currency, facts) : undefined;
   return {
     current: order.version,
-    more: rows.length > size,
-    versions: shown.map((row, index) => {
-      const described = describe(row, rows[index + 1], order, facts);
-      const preview = described.current ? undefined : previewOf(row, order, facts, connectionRows);
-      return {
-        version: row.version,
-        savedBy: row.savedBy,
-        savedAt: row.savedAt.toISOString(),
-        summary: described.summary,
-        restoredFrom: row.restoredFrom,
-        current: described.current,
-        rollback: preview
-          ? { unchanged: preview.unchanged, changes: preview.changes.map((c) => c.sentence), notes: preview.notes.map((n) => n.sentence), refusals: preview.refusals }
-          : null,
-      };
-    }),
+    ...page,
     comparison: comparison
       ? { from: comparison.from, to: comparison.to, changes: comparison.changes.map((c) => c.sentence), notes: comparison.notes.map((n) => n.sentence) }
       : null,
   };
+}
+
+/** The history's older versions, for "Show older versions": `size` of them before version `before`. */
+export async function getOlderRoutingHistory(db: Db, merchantId: string, order: RoutingOrder, before: number, size = VERSIONS_PAGE_DEFAULT): Promise<HistoryPage> {
+  return (await historyRows(db, merchantId, order, { size, before })).page;
 }
 
 export type RollbackOutcome = {

@@ -332,6 +332,14 @@ const CASES: Record<string, Case> = {
       { service: w.a.services[0], mode: "test", from: "one", to: 2 },
     ],
   },
+  "lib/actions/routing.ts#olderRoutingVersionsAction": {
+    valid: () => ({ service: w.a.services[0], mode: "test", before: 2 }),
+    examples: () => [
+      { service: w.a.services[0], mode: "test", before: 0 },
+      { service: w.a.services[0], mode: "test", before: "two" },
+      { service: "payment_nope", mode: "test", before: 2 },
+    ],
+  },
   "lib/actions/routing.ts#rollbackRoutingAction": {
     valid: () => ({ service: w.a.services[0], mode: "test", version: 1 }),
     examples: () => [

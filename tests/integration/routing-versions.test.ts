@@ -12,7 +12,7 @@ import { GET as COMPARE } from "@/app/api/routing/[id]/compare/route";
 import { POST as ROLLBACK } from "@/app/api/routing/[id]/rollback/route";
 import { GET as LIST } from "@/app/api/routing/[id]/versions/route";
 import { GET as ONE } from "@/app/api/routing/[id]/versions/[version]/route";
-import { compareRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction } from "@/lib/actions/routing";
+import { compareRoutingVersionsAction, olderRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction } from "@/lib/actions/routing";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { describeAuditAction } from "@/lib/audit/actions";
@@ -316,6 +316,50 @@ describe("routing versions through the Routing page's actions", () => {
     expect(order.rules.map((rule) => rule.name)).toEqual(["All to F"]);
     const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.merchantId, w.m.merchantId), eq(auditLog.action, "routing.rolled_back")));
     expect(audit).toMatchObject({ actorType: "user", actorId: w.m.ownerId });
+  });
+
+  it("shows older versions page by page after the Routing page's first 20, each with its summary and rollback, for any member; a save in between starts over", async () => {
+    const w = await world();
+    session.userId = w.m.ownerId;
+    // 45 versions: the order flips each time (odd versions F, B; even ones B, F, the order before any save).
+    for (let version = 1; version <= 45; version += 1) {
+      expect((await saveRoutingOrderAction({ service: SERVICE, mode: "test", connectionIds: version % 2 ? [w.f, w.b] : [w.b, w.f] })).ok).toBe(true);
+    }
+    const order = (await getRoutingOrder(t.db, w.m.merchantId, SERVICE, "test"))!;
+    const first = await getRoutingHistory(t.db, w.m.merchantId, order);
+    expect(first.versions.map((v) => v.version)).toEqual(Array.from({ length: 20 }, (_, i) => 45 - i));
+    expect(first.olderBefore).toBe(26);
+
+    // A support member reads the history too.
+    session.userId = w.m.supportId;
+    const second = await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 26 });
+    if (!second.ok) throw new Error(JSON.stringify(second));
+    expect(second.data.current).toBe(45);
+    expect(second.data.versions.map((v) => v.version)).toEqual(Array.from({ length: 20 }, (_, i) => 25 - i));
+    expect(second.data.olderBefore).toBe(6);
+    // The page's oldest is compared with the version before it, beyond the page.
+    expect(second.data.versions.at(-1)).toMatchObject({ version: 6, summary: expect.stringContaining(`“${w.bLabel}” moved to 1`), current: false });
+    // Each with what a rollback to it would do against version 45 (F, B): version 6 has B first, version 7 is the same as now.
+    expect(second.data.versions.at(-1)!.rollback).toMatchObject({ unchanged: false, changes: expect.arrayContaining([`“${w.bLabel}” moved from position 2 to 1 in the routing order.`]), refusals: [] });
+    expect(second.data.versions.at(-2)!.rollback).toEqual({ unchanged: true, changes: [], notes: [], refusals: [] });
+
+    const last = await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 6 });
+    if (!last.ok) throw new Error(JSON.stringify(last));
+    expect(last.data.versions.map((v) => v.version)).toEqual([5, 4, 3, 2, 1]);
+    expect(last.data.versions.at(-1)!.summary).toBe(`First save: ${w.fLabel}, ${w.bLabel}`);
+    expect(last.data.olderBefore).toBeNull();
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 1 })).toEqual({ ok: true, data: { current: 45, versions: [], olderBefore: null } });
+
+    // A save between two pages: the answer says which version is the latest now.
+    session.userId = w.m.ownerId;
+    expect((await saveRoutingOrderAction({ service: SERVICE, mode: "test", connectionIds: [w.b, w.f] })).ok).toBe(true);
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 26 })).toMatchObject({ ok: true, data: { current: 46 } });
+    // Bad input is named by its field; another service is none of its business.
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 0 })).toMatchObject({ ok: false, fieldErrors: { before: expect.stringContaining("version number") } });
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: "26" })).toMatchObject({ ok: false, fieldErrors: { before: expect.stringContaining("version number") } });
+    expect(await olderRoutingVersionsAction({ service: "payment_nope", mode: "test", before: 2 })).toMatchObject({ ok: false, fieldErrors: { service: expect.stringContaining("No connection of yours offers") } });
+    session.userId = undefined;
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 26 })).toMatchObject({ ok: false });
   });
 
   it("names the field of bad input: a version that does not exist, from after to, not a number", async () => {

@@ -48,7 +48,7 @@ import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import type { ActionResult } from "@/lib/actions/result";
-import { compareRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
+import { compareRoutingVersionsAction, olderRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
@@ -672,6 +672,13 @@ const ACTIONS: Record<string, ActionCase> = {
     role: "member",
     tenant: {
       run: () => compareRoutingVersionsAction({ service: B.z!.services[0], mode: "test", from: 1, to: 1 }),
+      refusal: () => `No connection of yours offers ${B.z!.services[0]} in test mode`,
+    },
+  },
+  "lib/actions/routing.ts#olderRoutingVersionsAction": {
+    role: "member",
+    tenant: {
+      run: () => olderRoutingVersionsAction({ service: B.z!.services[0], mode: "test", before: 2 }),
       refusal: () => `No connection of yours offers ${B.z!.services[0]} in test mode`,
     },
   },
