@@ -110,3 +110,21 @@ test("a flashed confirmation survives a full page load once, then is gone", asyn
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
   await expect(toast(page, "Connection saved. Next: test it.")).toHaveCount(0);
 });
+
+test("on a phone only the newest confirmation is drawn; wider, the ones before it show again", async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/api-keys");
+  for (const name of ["phone one", "phone two"]) {
+    await page.getByLabel("Key name").fill(name);
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(toast(page, `API key "${name}" created.`)).toBeVisible();
+  }
+  await expect(toast(page, 'API key "phone one" created.')).toBeHidden();
+  // The region at the screen's foot is the newest toast's height, not the stack's.
+  const newest = (await toast(page, 'API key "phone two" created.').boundingBox())!.height;
+  expect((await toasts(page).boundingBox())!.height).toBeLessThanOrEqual(newest + 1);
+  await screenshot(page, "toast-phone-newest-only");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(toast(page, 'API key "phone one" created.')).toBeVisible();
+  await expect(toast(page, 'API key "phone two" created.')).toBeVisible();
+});

@@ -75,6 +75,13 @@ function ToastItem({ toast, onKeyboardDismiss }: { toast: Toast; onKeyboardDismi
 }
 
 /**
+ * A region's toasts, newest last. On a phone only the newest is drawn: four stacked would cover a
+ * third of the screen. The older ones were announced when they came, keep their own timers, and
+ * show again at wider widths.
+ */
+const STACK = "flex flex-col gap-2 max-sm:[&>[data-testid=toast]:not(:last-child)]:hidden";
+
+/**
  * The dashboard's confirmations, mounted once in the dashboard layout. Two live regions that exist
  * before anything is added (so screen readers announce additions): polite for confirmations,
  * assertive for errors. Never takes focus; Alt+T moves focus to the newest toast, Escape there
@@ -119,12 +126,12 @@ export function Toaster() {
       aria-label="Notifications (Alt+T)"
       className="pointer-events-none fixed inset-x-4 bottom-4 z-50 flex flex-col items-stretch gap-2 sm:left-auto sm:w-96"
     >
-      <div role="status" aria-live="polite" className="flex flex-col gap-2" data-testid="toast-region">
+      <div role="status" aria-live="polite" className={STACK} data-testid="toast-region">
         {polite.map((toast) => (
           <ToastItem key={toast.id} toast={toast} onKeyboardDismiss={restoreFocus} />
         ))}
       </div>
-      <div role="alert" aria-live="assertive" className="flex flex-col gap-2">
+      <div role="alert" aria-live="assertive" className={STACK}>
         {assertive.map((toast) => (
           <ToastItem key={toast.id} toast={toast} onKeyboardDismiss={restoreFocus} />
         ))}
