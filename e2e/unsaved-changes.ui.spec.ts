@@ -132,4 +132,18 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   await expect(page).toHaveURL(/\/connections$/);
   await expect(question(page)).toHaveCount(0);
   await expect(page.getByRole("main").getByText(`B renamed ${run}`).first()).toBeVisible();
+
+  // A settings switch ticked and not saved asks too; unticked again, there is nothing to lose.
+  await page.goto("/settings");
+  await waitForHydration(page, 'form[aria-label="Security settings"]');
+  const requireMfa = page.getByLabel("Require two-factor authentication for owners");
+  await requireMfa.check();
+  await nav(page, "Home").click();
+  await expect(question(page)).toBeVisible();
+  await question(page).getByRole("button", { name: "Stay" }).click();
+  await expect(requireMfa).toBeChecked();
+  await requireMfa.uncheck();
+  await nav(page, "Home").click();
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(question(page)).toHaveCount(0);
 });

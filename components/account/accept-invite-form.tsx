@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { NewPasswordFields } from "@/components/account/new-password-fields";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
@@ -28,14 +29,12 @@ export function AcceptInviteForm({ token, email, name }: { token: string; email:
       <Field id="invite-name" label="Your name" error={errors.name?.message} help="Shown to your team." required>
         <input className="input" type="text" autoComplete="name" {...fieldAria("invite-name", errors.name?.message, true)} {...form.register("name")} />
       </Field>
-      {/* Lets password managers file the new password under the right account. */}
-      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <Field id="set-password" label="New password" error={errors.password?.message} help="At least 10 characters with letters and digits." required>
-        <input className="input" type="password" autoComplete="new-password" {...fieldAria("set-password", errors.password?.message, true)} {...form.register("password")} />
-      </Field>
-      <Field id="set-password-confirm" label="Confirm new password" error={errors.confirmPassword?.message} required>
-        <input className="input" type="password" autoComplete="new-password" {...fieldAria("set-password-confirm", errors.confirmPassword?.message, false)} {...form.register("confirmPassword")} />
-      </Field>
+      <NewPasswordFields
+        idPrefix="set"
+        username={email}
+        password={{ register: form.register("password"), error: errors.password?.message }}
+        confirm={{ register: form.register("confirmPassword"), error: errors.confirmPassword?.message }}
+      />
       <SubmitButton pending={pending} pendingLabel="Joining…">
         Set password and join
       </SubmitButton>

@@ -1,5 +1,6 @@
 "use client";
 
+import { NewPasswordFields } from "@/components/account/new-password-fields";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
@@ -24,12 +25,11 @@ export function ChangePasswordForm() {
       <Field id="current-password" label="Current password" error={errors.currentPassword?.message} required>
         <input className="input" type="password" autoComplete="current-password" {...fieldAria("current-password", errors.currentPassword?.message, false)} {...form.register("currentPassword")} />
       </Field>
-      <Field id="new-password" label="New password" error={errors.password?.message} help="At least 10 characters with letters and digits." required>
-        <input className="input" type="password" autoComplete="new-password" {...fieldAria("new-password", errors.password?.message, true)} {...form.register("password")} />
-      </Field>
-      <Field id="confirm-password" label="Confirm new password" error={errors.confirmPassword?.message} required>
-        <input className="input" type="password" autoComplete="new-password" {...fieldAria("confirm-password", errors.confirmPassword?.message, false)} {...form.register("confirmPassword")} />
-      </Field>
+      <NewPasswordFields
+        idPrefix="new"
+        password={{ register: form.register("password"), error: errors.password?.message }}
+        confirm={{ register: form.register("confirmPassword"), error: errors.confirmPassword?.message }}
+      />
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pending={pending} pendingLabel="Changing…">
           Change password

@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
+import { NewPasswordFields } from "@/components/account/new-password-fields";
+import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { resetPasswordAction } from "@/lib/actions/password";
@@ -22,14 +23,12 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
       <FormAlert message={message} />
       <input type="hidden" {...form.register("token")} />
-      {/* Lets password managers file the new password under the right account. */}
-      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <Field id="set-password" label="New password" error={errors.password?.message} help="At least 10 characters with letters and digits." required>
-        <input className="input" type="password" autoComplete="new-password" {...fieldAria("set-password", errors.password?.message, true)} {...form.register("password")} />
-      </Field>
-      <Field id="set-password-confirm" label="Confirm new password" error={errors.confirmPassword?.message} required>
-        <input className="input" type="password" autoComplete="new-password" {...fieldAria("set-password-confirm", errors.confirmPassword?.message, false)} {...form.register("confirmPassword")} />
-      </Field>
+      <NewPasswordFields
+        idPrefix="set"
+        username={email}
+        password={{ register: form.register("password"), error: errors.password?.message }}
+        confirm={{ register: form.register("confirmPassword"), error: errors.confirmPassword?.message }}
+      />
       <SubmitButton pending={pending} pendingLabel="Saving…">
         Set new password
       </SubmitButton>

@@ -2,9 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { notify } from "@/components/feedback";
+import { CheckboxSetting } from "@/components/forms/checkbox-setting";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { setRequireOwnerMfaAction } from "@/lib/actions/mfa";
 
 /** Settings, owners only: "Require two-factor authentication for owners". */
@@ -12,6 +14,7 @@ export function RequireOwnerMfaForm({ requireOwnerMfa }: { requireOwnerMfa: bool
   const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.requireOwnerMfaSchema), { defaultValues: { requireOwnerMfa } });
   const router = useRouter();
   const error = form.formState.errors.requireOwnerMfa?.message;
+  useUnsavedChanges(form.formState.isDirty);
   const { onSubmit, pending, message, status } = useActionForm(form, setRequireOwnerMfaAction, {
     onSuccess: (saved) => {
       form.reset(saved);
@@ -23,27 +26,13 @@ export function RequireOwnerMfaForm({ requireOwnerMfa }: { requireOwnerMfa: bool
   });
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Security settings">
-      <div className="flex items-start gap-3">
-        <input
-          id="require-owner-mfa"
-          type="checkbox"
-          className="mt-1 size-4"
-          aria-describedby="require-owner-mfa-help require-owner-mfa-error"
-          aria-invalid={error ? true : undefined}
-          {...form.register("requireOwnerMfa")}
-        />
-        <div>
-          <label htmlFor="require-owner-mfa" className="label">
-            Require two-factor authentication for owners
-          </label>
-          <p id="require-owner-mfa-help" className="help">
-            An owner without it is sent to set it up right after signing in, and can use nothing else until done. Turn it on for yourself first.
-          </p>
-          <p id="require-owner-mfa-error" className="field-error" aria-live="polite">
-            {error}
-          </p>
-        </div>
-      </div>
+      <CheckboxSetting
+        id="require-owner-mfa"
+        label="Require two-factor authentication for owners"
+        error={error}
+        register={form.register("requireOwnerMfa")}
+        help="An owner without it is sent to set it up right after signing in, and can use nothing else until done. Turn it on for yourself first."
+      />
       <FormAlert message={message} />
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pending={pending} pendingLabel="Saving…">

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { notify } from "@/components/feedback";
+import { CheckboxSetting } from "@/components/forms/checkbox-setting";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
@@ -25,28 +26,18 @@ export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean })
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Routing settings">
-      <div className="flex items-start gap-3">
-        <input
-          id="allow-live-pins"
-          type="checkbox"
-          className="mt-1 size-4"
-          aria-describedby="allow-live-pins-help allow-live-pins-error"
-          aria-invalid={error ? true : undefined}
-          {...form.register("allowLivePins")}
-        />
-        <div>
-          <label htmlFor="allow-live-pins" className="label">
-            Allow pinning live invoices
-          </label>
-          <p id="allow-live-pins-help" className="help">
+      <CheckboxSetting
+        id="allow-live-pins"
+        label="Allow pinning live invoices"
+        error={error}
+        register={form.register("allowLivePins")}
+        help={
+          <>
             Test invoices may always name their connection (data.relationships.connection), so support staff can try one provider on purpose.
             With this on, live invoices may too, bypassing your routing order; pinned invoices never cascade to another connection.
-          </p>
-          <p id="allow-live-pins-error" className="field-error" aria-live="polite">
-            {error}
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <FormAlert message={message} />
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pending={pending} pendingLabel="Saving…">
