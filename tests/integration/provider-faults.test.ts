@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
@@ -10,7 +8,6 @@ vi.mock("@/lib/auth", () => ({
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
-import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { GET as listConnectionsRoute } from "@/app/api/connections/route";
 import { GET as getConnectionRoute } from "@/app/api/connections/[id]/route";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
@@ -24,8 +21,6 @@ import { payWithCard, payWithoutHostedPage, processPayout, type PayResult } from
 import { readInvoice } from "@/lib/invoices/store";
 import type { SandboxFaultMode } from "@/lib/sandbox/fault-modes";
 import { getSandboxFault, setSandboxFault, slowDelayMs } from "@/lib/sandbox/faults";
-import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
-import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 import { createConnection } from "@/lib/connections/service";
 import type { ConnectionView } from "@/lib/connections/store";
 import { credentialsKey } from "@/lib/connections/vault-key";
@@ -34,6 +29,7 @@ import { createAttributes, parseCreate, scopeFor } from "./helpers/connection-fi
 import { setUpTestDb, unique } from "./helpers/db";
 import { connect, invoiceMerchant, newReference, teamMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { runAllJobs } from "./helpers/jobs";
+import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 import { assertValidApiResponse } from "../helpers/api-validator";
 
 /**
@@ -58,36 +54,14 @@ async function withTimeout<T>(ms: string, run: () => Promise<T>): Promise<T> {
     delete process.env.PROVIDER_TIMEOUT_MS;
   }
 }
-const previous = { APP_URL: process.env.APP_URL, PROVIDER_TIMEOUT_MS: process.env.PROVIDER_TIMEOUT_MS };
-let server: Server;
-
-beforeAll(async () => {
+// The sandboxes, and the callback route they call, over HTTP at APP_URL.
+serveSandboxesAsAppUrl({ callbacks: true });
+const previousTimeout = process.env.PROVIDER_TIMEOUT_MS;
+beforeAll(() => {
   delete process.env.PROVIDER_TIMEOUT_MS;
-  let origin = "";
-  server = createServer((req, res) => {
-    void (async () => {
-      const request = await toWebRequest(req, origin);
-      const [, first, second, ...path] = new URL(request.url).pathname.split("/");
-      const response =
-        first === "sandbox" && second
-          ? await dispatchSandboxRequest(request, second, path)
-          : first === "api" && second === "callbacks" && path.length === 2
-            ? await callbackRoute(request, { params: Promise.resolve({ slug: path[0]!, connectionId: path[1]! }) })
-            : new Response("not found", { status: 404 });
-      await sendWebResponse(response, res).catch(() => undefined);
-    })();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.APP_URL = origin;
 });
-afterAll(async () => {
-  for (const [name, value] of Object.entries(previous)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+afterAll(() => {
+  if (previousTimeout !== undefined) process.env.PROVIDER_TIMEOUT_MS = previousTimeout;
 });
 beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});

@@ -1,12 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
-import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { GET as GET_PAYMENT } from "@/app/api/commerce/payment-invoices/[id]/route";
 import { PATCH as PATCH_ORDER } from "@/app/api/routing/[id]/route";
@@ -20,11 +17,10 @@ import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
 import { pruneRoutingStats, statsClock } from "@/lib/routing/success-stats";
-import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
 import { setSandboxFault } from "@/lib/sandbox/faults";
-import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
+import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 import { errorsOf, send } from "./helpers/send";
 
 /**
@@ -40,33 +36,8 @@ const EUR = PAYMENT_EXAMPLES["B: EUR with customer"];
 const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, holder: "Test Holder", cvc: "123" };
 const MINUTE = 60_000;
 
-let server: Server;
-const previousAppUrl = process.env.APP_URL;
-beforeAll(async () => {
-  let origin = "";
-  server = createServer((req, res) => {
-    void (async () => {
-      const request = await toWebRequest(req, origin);
-      const [, first, second, ...path] = new URL(request.url).pathname.split("/");
-      const response =
-        first === "sandbox" && second
-          ? await dispatchSandboxRequest(request, second, path)
-          : first === "api" && second === "callbacks" && path.length === 2
-            ? await callbackRoute(request, { params: Promise.resolve({ slug: path[0]!, connectionId: path[1]! }) })
-            : new Response("not found", { status: 404 });
-      await sendWebResponse(response, res).catch(() => undefined);
-    })();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.APP_URL = origin;
-});
-afterAll(async () => {
-  if (previousAppUrl === undefined) delete process.env.APP_URL;
-  else process.env.APP_URL = previousAppUrl;
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+// The sandboxes (where the connections' fault switches apply), and the callback route they call, over HTTP at APP_URL.
+serveSandboxesAsAppUrl({ callbacks: true });
 
 let now = Date.UTC(2026, 0, 5, 9, 0, 0);
 beforeEach(() => {

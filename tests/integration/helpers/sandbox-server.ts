@@ -6,9 +6,12 @@ import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
 /**
  * The sandboxes served over real HTTP on 127.0.0.1, as `/sandbox/<slug>/…` of this server would
  * serve them: adapters reach them with fetch, so integration tests run the same path as the app.
- * Point APP_URL at `baseUrl` while it runs.
+ * With `callbacks`, also the app's provider-callback route (`/api/callbacks/<slug>/<connectionId>`),
+ * where the sandboxes send their callbacks. Point APP_URL at `baseUrl` while it runs.
  */
-export async function startSandboxServer(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+export async function startSandboxServer(options: { callbacks?: boolean } = {}): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  // Imported only when asked for: the route brings the callback layer with it.
+  const callbackRoute = options.callbacks ? (await import("@/app/api/callbacks/[slug]/[connectionId]/route")).POST : undefined;
   const read = (request: IncomingMessage) =>
     new Promise<Buffer>((resolve) => {
       const chunks: Buffer[] = [];
@@ -23,13 +26,23 @@ export async function startSandboxServer(): Promise<{ baseUrl: string; close: ()
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
     const webRequest = new Request(url, { method: request.method, headers, ...(body.length ? { body: new Uint8Array(body) } : {}) });
     const answer =
-      root === "sandbox" && slug ? await dispatchSandboxRequest(webRequest, slug, path) : new Response("not found", { status: 404 });
+      root === "sandbox" && slug
+        ? await dispatchSandboxRequest(webRequest, slug, path)
+        : callbackRoute && root === "api" && slug === "callbacks" && path.length === 2
+          ? await callbackRoute(webRequest, { params: Promise.resolve({ slug: path[0]!, connectionId: path[1]! }) })
+          : new Response("not found", { status: 404 });
     response.writeHead(answer.status, Object.fromEntries(answer.headers));
     response.end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /**
@@ -37,11 +50,11 @@ export async function startSandboxServer(): Promise<{ baseUrl: string; close: ()
  * pointing at them (adapters build sandbox URLs from it), and APP_URL restored after its last.
  * `baseUrl()` is the server's address once it runs.
  */
-export function serveSandboxesAsAppUrl(): { baseUrl: () => string } {
+export function serveSandboxesAsAppUrl(options: { callbacks?: boolean } = {}): { baseUrl: () => string } {
   let sandbox: Awaited<ReturnType<typeof startSandboxServer>> | undefined;
   const previousAppUrl = process.env.APP_URL;
   beforeAll(async () => {
-    sandbox = await startSandboxServer();
+    sandbox = await startSandboxServer(options);
     process.env.APP_URL = sandbox.baseUrl;
   });
   afterAll(async () => {
