@@ -77,6 +77,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await page.keyboard.press("Enter");
     const rule = list.getByTestId("routing-rule");
     await expect(rule).toContainText(`Every invoice → ${labels.b} or ${labels.f}, best success rate first`);
+    await expect(list.getByRole("button", { name: "Edit rule Best first" })).toBeFocused();
     await list.getByRole("button", { name: "Save rules" }).focus();
     await page.keyboard.press("Enter");
     await expect(list.getByTestId("routing-rules-status")).toHaveText("Rules saved as version 1.");

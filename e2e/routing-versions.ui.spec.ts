@@ -65,6 +65,7 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await choose(page, form.getByLabel("Try first"), ids.f);
     await form.getByRole("button", { name: "Add this rule" }).focus();
     await page.keyboard.press("Enter");
+    await expect(list.getByRole("button", { name: "Edit rule France" })).toBeFocused();
     await list.getByRole("button", { name: "Save rules" }).focus();
     await page.keyboard.press("Enter");
     await expect(list.getByTestId("routing-rules-status")).toHaveText("Rules saved as version 1.");
@@ -81,6 +82,8 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     // Version 3: the rule removed.
     await list.getByRole("button", { name: "Remove rule France" }).focus();
     await page.keyboard.press("Enter");
+    // No rule left: the focus goes to Add a rule, not to the page's start.
+    await expect(list.getByRole("button", { name: "Add a rule" })).toBeFocused();
     await list.getByRole("button", { name: "Save rules" }).focus();
     await page.keyboard.press("Enter");
     await expect(history.getByTestId("routing-version")).toHaveCount(3);

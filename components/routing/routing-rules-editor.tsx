@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { saveRoutingRulesAction } from "@/lib/actions/routing";
@@ -59,8 +59,19 @@ export function RoutingRulesEditor({
   }
   const label = (id: string) => options.find((option) => option.id === id)?.label ?? id;
 
-  const focusRule = (index: number, what: string) =>
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLButtonElement>(`li[data-rule-index="${index}"] [data-action="${what}"]`)?.focus());
+  const addRef = useRef<HTMLButtonElement>(null);
+  // Where the focus goes once a change is on the page: a rule's button, or "Add a rule" when no
+  // rule is left. After the commit, not a frame later: a keyboard user's next key must find it there.
+  const focusAfter = useRef<{ index: number; what: string } | "add">(undefined);
+  useEffect(() => {
+    const target = focusAfter.current;
+    focusAfter.current = undefined;
+    if (target === "add") addRef.current?.focus();
+    else if (target) listRef.current?.querySelector<HTMLButtonElement>(`li[data-rule-index="${target.index}"] [data-action="${target.what}"]`)?.focus();
+  }, [rules, editing]);
+  const focusRule = (index: number, what: string) => {
+    focusAfter.current = { index, what };
+  };
 
   const apply = (rule: RoutingRule) => {
     const at = editing?.index === "new" || editing === undefined ? rules.length : editing.index;
@@ -147,6 +158,8 @@ export function RoutingRulesEditor({
                     onClick={() => {
                       setRules(rules.filter((_, i) => i !== index));
                       setStatus(`Rule “${rule.name}” removed. Not saved yet.`);
+                      // The focus stays in the list: on the rule that took its place, the one before it, or Add a rule.
+                      focusAfter.current = rules.length === 1 ? "add" : { index: Math.min(index, rules.length - 2), what: "edit" };
                     }}
                   >
                     Remove<span className="sr-only"> rule {rule.name}</span>
@@ -162,7 +175,7 @@ export function RoutingRulesEditor({
           {editing?.index === "new" ? (
             <RuleForm idPrefix={`${domId}-rule-new`} currency={currency} options={options} onApply={apply} onCancel={() => setEditing(undefined)} />
           ) : (
-            <button type="button" className="btn-secondary" onClick={() => setEditing({ index: "new" })} disabled={editing !== undefined}>
+            <button ref={addRef} type="button" className="btn-secondary" onClick={() => setEditing({ index: "new" })} disabled={editing !== undefined}>
               Add a rule
             </button>
           )}
