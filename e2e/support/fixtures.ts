@@ -14,8 +14,10 @@ import { createApiKey, signUp, type Account } from "./accounts";
  * - switch the Test/Live view (it persists per merchant), change the password, sessions, team or roles,
  *   or sign out (that would end the shared session for every later test);
  * - create a Provider D connection (one enabled D connection per currency and mode: a second is refused;
- *   and composer.ui.spec.ts counts on the shared merchant having none);
- * - use a fixed connection label (labels are unique per merchant: use uniqueLabel).
+ *   and composer-unconnected.ui.spec.ts counts on the shared merchant having none);
+ * - use a fixed connection label (labels are unique per merchant: use uniqueLabel);
+ * - share a file with a `beforeAll` that signs up accounts of its own: when the worker's first test
+ *   there is a shared one, the hook's new contexts carry the shared owner's storage state, signed in.
  * A failed test restarts its worker, and with it the merchant.
  */
 export type SharedMerchant = { account: Account; apiKey: string; storageState: Exclude<BrowserContextOptions["storageState"], string | undefined> };
