@@ -15,20 +15,23 @@ import { mfaStatus } from "@/lib/identity/mfa/service";
 
 export const metadata: Metadata = { title: "Settings" };
 
+type Fact = [label: string, value: string, code?: boolean];
+
 export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
   const isOwner = user.role === "owner";
   const db = await getDb();
   const [lifetime, mfa] = await Promise.all([getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id)]);
-  const rows: [string, string][] = [
+  // [label, value, an identifier (monospace, broken anywhere) rather than words]
+  const rows: Fact[] = [
     ["Business name", merchant.name],
-    ["Commerce account", merchant.commerceAccount],
-    ["Merchant id", merchant.id],
+    ["Commerce account", merchant.commerceAccount, true],
+    ["Merchant id", merchant.id, true],
     ["Created", formatDateTime(merchant.createdAt)],
   ];
-  const you: [string, string][] = [
+  const you: Fact[] = [
     ["Name", user.name],
-    ["E-mail", user.email],
+    ["E-mail", user.email, true],
     ["Role", user.role],
     ["Two-factor", mfa.enabled ? "On" : "Off"],
   ];
@@ -48,15 +51,15 @@ export default async function SettingsPage() {
               </section>
               <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="change-password"><h3 id="change-password" className="mb-3 text-sm font-semibold">Change password</h3><ChangePasswordForm /></section>
             </div>],
-          ] as [string, [string, string][], ReactNode][]
+          ] as [string, Fact[], ReactNode][]
         ).map(([title, items, extra]) => (
           <section key={title} className="card" aria-label={title}>
             <h2 className="mb-3 text-base font-semibold">{title}</h2>
             <dl className="grid grid-cols-[10rem_1fr] gap-y-2 text-sm">
-              {items.map(([k, v]) => (
+              {items.map(([k, v, code]) => (
                 <div key={k} className="contents">
                   <dt className="text-slate-600">{k}</dt>
-                  <dd className="font-mono text-slate-900 break-all">{v}</dd>
+                  <dd className={code ? "font-mono text-slate-900 break-all" : "text-slate-900 [overflow-wrap:anywhere]"}>{v}</dd>
                 </div>
               ))}
             </dl>
