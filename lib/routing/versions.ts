@@ -76,6 +76,19 @@ function describe(row: VersionRow, previous: VersionRow | undefined, order: Rout
   };
 }
 
+/**
+ * One page of versions newest first, `size` at a time (at most VERSIONS_PAGE_MAX), before version
+ * `before` when given; the API's list and the Routing page's history both read them here. `rows`
+ * holds one more than the page: the summary of its oldest version compares it with the one before.
+ */
+async function versionRows(db: Db, merchantId: string, order: RoutingOrder, page: { size?: number; before?: number }) {
+  const size = Math.min(Math.max(page.size ?? VERSIONS_PAGE_DEFAULT, 1), VERSIONS_PAGE_MAX);
+  const where = page.before === undefined ? scopeOf(merchantId, order) : and(scopeOf(merchantId, order), lt(routingVersions.version, page.before));
+  const rows = await db.select().from(routingVersions).where(where).orderBy(desc(routingVersions.version)).limit(size + 1);
+  const shown = rows.slice(0, size);
+  return { rows, shown, olderBefore: rows.length > size ? shown.at(-1)?.version : undefined };
+}
+
 /** The versions newest first, `size` at a time (at most VERSIONS_PAGE_MAX), before version `before` when given. */
 export async function listRoutingVersions(
   db: Db,
@@ -83,15 +96,10 @@ export async function listRoutingVersions(
   order: RoutingOrder,
   page: { size?: number; before?: number } = {},
 ): Promise<VersionPage> {
-  const size = Math.min(Math.max(page.size ?? VERSIONS_PAGE_DEFAULT, 1), VERSIONS_PAGE_MAX);
-  const where = page.before === undefined ? scopeOf(merchantId, order) : and(scopeOf(merchantId, order), lt(routingVersions.version, page.before));
-  // One more than the page: the summary of its oldest version compares it with the one before.
-  const rows = await db.select().from(routingVersions).where(where).orderBy(desc(routingVersions.version)).limit(size + 1);
+  const { rows, shown, olderBefore } = await versionRows(db, merchantId, order, page);
   const facts = await connectionFacts(db, merchantId);
-  const shown = rows.slice(0, size);
   const versions = shown.map((row, index) => describe(row, rows[index + 1], order, facts));
-  const last = shown.at(-1);
-  return { versions, current: order.version, before: rows.length > size && last ? last.version : undefined };
+  return { versions, current: order.version, before: olderBefore };
 }
 
 async function versionRow(db: Db, merchantId: string, order: RoutingOrder, version: number): Promise<VersionRow | undefined> {
@@ -223,14 +231,10 @@ export type RoutingHistoryView = HistoryPage & {
   comparison: { from: number; to: number; changes: string[]; notes: string[] } | null;
 };
 
-/** `size` versions newest first (before version `before` when given), each with its summary and its rollback's confirmation text; the rows read, one more than the page. */
+/** versionRows' page, each version with its summary and its rollback's confirmation text, for the client component. */
 async function historyRows(db: Db, merchantId: string, order: RoutingOrder, page: { size: number; before?: number }) {
-  const size = Math.min(Math.max(page.size, 1), VERSIONS_PAGE_MAX);
-  const where = page.before === undefined ? scopeOf(merchantId, order) : and(scopeOf(merchantId, order), lt(routingVersions.version, page.before));
-  // One more than the page: the summary of its oldest version compares it with the one before.
-  const rows = await db.select().from(routingVersions).where(where).orderBy(desc(routingVersions.version)).limit(size + 1);
+  const { rows, shown, olderBefore } = await versionRows(db, merchantId, order, page);
   const [facts, connectionRows] = await Promise.all([connectionFacts(db, merchantId), routingConnections(db, merchantId)]);
-  const shown = rows.slice(0, size);
   const versions = shown.map((row, index): HistoryVersion => {
     const described = describe(row, rows[index + 1], order, facts);
     const preview = described.current ? undefined : previewOf(row, order, facts, connectionRows);
@@ -246,7 +250,7 @@ async function historyRows(db: Db, merchantId: string, order: RoutingOrder, page
         : null,
     };
   });
-  return { rows, facts, page: { versions, olderBefore: rows.length > size ? (shown.at(-1)?.version ?? null) : null } satisfies HistoryPage };
+  return { rows, facts, page: { versions, olderBefore: olderBefore ?? null } satisfies HistoryPage };
 }
 
 /** The newest `size` versions with their summaries, each rollback's confirmation text and the default comparison: two statements. */

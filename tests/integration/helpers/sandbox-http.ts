@@ -78,9 +78,8 @@ export async function createTestConnection(db: Db, provider: string, kind: Conne
  * What an adapter gets from the engine: the base URL, the credentials, a recorder hiding the
  * secrets. A sandbox of this server (APP_URL) is called in test mode; any other address (a closed
  * port, a silent server standing in for an unreachable provider) in live mode, the only mode that
- * may call it. The default timeout is long: a sandbox answer slowed by a loaded machine (CI's
- * PostgreSQL pass beside its browser tests) is still an answer; the tests of a provider that does
- * not answer pass their own short one.
+ * may call it. The default timeout is long: a sandbox answer slowed by a loaded machine is still an
+ * answer; the tests of a provider that does not answer pass their own short one.
  */
 export function adapterContext(baseUrl: string, provider: string, kind: ConnectionKind, credentials: CredentialValues, timeoutMs = 20_000): AdapterContext & {
   exchanges: ReturnType<typeof createExchangeRecorder>;

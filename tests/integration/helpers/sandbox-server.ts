@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
+import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 
 /**
  * The sandboxes served over real HTTP on 127.0.0.1, as `/sandbox/<slug>/…` of this server would
@@ -12,32 +13,25 @@ import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
 export async function startSandboxServer(options: { callbacks?: boolean } = {}): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   // Imported only when asked for: the route brings the callback layer with it.
   const callbackRoute = options.callbacks ? (await import("@/app/api/callbacks/[slug]/[connectionId]/route")).POST : undefined;
-  const read = (request: IncomingMessage) =>
-    new Promise<Buffer>((resolve) => {
-      const chunks: Buffer[] = [];
-      request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => resolve(Buffer.concat(chunks)));
-    });
-  const server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? "/", `http://${request.headers.host}`);
-    const [, root, slug, ...path] = url.pathname.split("/");
-    const body = await read(request);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value);
-    const webRequest = new Request(url, { method: request.method, headers, ...(body.length ? { body: new Uint8Array(body) } : {}) });
-    const answer =
-      root === "sandbox" && slug
-        ? await dispatchSandboxRequest(webRequest, slug, path)
-        : callbackRoute && root === "api" && slug === "callbacks" && path.length === 2
-          ? await callbackRoute(webRequest, { params: Promise.resolve({ slug: path[0]!, connectionId: path[1]! }) })
-          : new Response("not found", { status: 404 });
-    response.writeHead(answer.status, Object.fromEntries(answer.headers));
-    response.end(Buffer.from(await answer.arrayBuffer()));
+  let origin = "";
+  // node:http ⇄ Web Request/Response as the app's own server does it (server/node-bridge.ts).
+  const server = createServer((req, res) => {
+    void (async () => {
+      const request = await toWebRequest(req, origin);
+      const [, root, slug, ...path] = new URL(request.url).pathname.split("/");
+      const answer =
+        root === "sandbox" && slug
+          ? await dispatchSandboxRequest(request, slug, path)
+          : callbackRoute && root === "api" && slug === "callbacks" && path.length === 2
+            ? await callbackRoute(request, { params: Promise.resolve({ slug: path[0]!, connectionId: path[1]! }) })
+            : new Response("not found", { status: 404 });
+      await sendWebResponse(answer, res).catch(() => undefined);
+    })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: origin,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
