@@ -1,8 +1,10 @@
 import type { Db } from "@/lib/db/client";
 import { problem, type Problem } from "@/lib/problems";
+import type { Mode } from "@/lib/providers";
 import { getRoutingOrder, type RoutingOrder } from "@/lib/routing/orders";
 import { parseRoutingOrderId, VERSION_TEXT } from "@/lib/routing/schemas";
 import { ApiError } from "./errors";
+import { keyServes, notFoundForKey } from "./key-mode";
 
 function decoded(id: string): string {
   try {
@@ -12,9 +14,13 @@ function decoded(id: string): string {
   }
 }
 
-/** The routing order named by `service:mode` in a path (the colon may come percent-encoded), if a connection offers it; else 404. */
-export async function findRoutingOrder(db: Db, merchantId: string, id: string): Promise<RoutingOrder> {
+/**
+ * The routing order named by `service:mode` in a path (the colon may come percent-encoded), if it is
+ * of the API key's mode and a connection offers it; else 404.
+ */
+export async function findRoutingOrder(db: Db, merchantId: string, id: string, keyMode: Mode | undefined): Promise<RoutingOrder> {
   const scope = parseRoutingOrderId(decoded(id));
+  if (scope && !keyServes(keyMode, scope.mode)) throw notFoundForKey(keyMode, `routing order ${id}`);
   const order = scope && (await getRoutingOrder(db, merchantId, scope.service, scope.mode));
   if (!order) throw new ApiError(404, "not_found", "Not found", `No routing order ${id}: none of your connections offers that service in that mode`);
   return order;

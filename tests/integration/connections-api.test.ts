@@ -4,7 +4,7 @@ import { keySummary } from "@/lib/connections/key-fingerprint";
 import { GET, POST } from "@/app/api/connections/route";
 import { DELETE, GET as GET_ONE, PATCH } from "@/app/api/connections/[id]/route";
 import { GET as GET_PROVIDERS } from "@/app/api/providers/route";
-import { revokeApiKey } from "@/lib/api-keys/queries";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
 import type { RouteHandler } from "@/lib/api/with-api-key";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findConnectionRow } from "@/lib/connections/queries";
@@ -192,28 +192,30 @@ describe("reading and listing", () => {
     expect(leaksIn(answer.text, [String(attributes.credentials.api_key), String(attributes.credentials.secret_key)])).toEqual([]);
   });
 
-  it("lists only the merchant's connections, filtered by provider and mode", async () => {
-    const { key } = await newMerchantWithKey(t.db);
-    const other = await newMerchantWithKey(t.db);
+  it("lists only the merchant's connections of the key's mode, filtered by provider and mode", async () => {
+    const { key, merchantId } = await newMerchantWithKey(t.db);
+    const liveKey = (await createApiKey(t.db, { merchantId, name: "live", mode: "live" })).key;
+    const other = await newMerchantWithKey(t.db, { mode: "live" });
     await createOk(other.key, createAttributes("provider-f", "h2h", "live"));
     const bTest = await createOk(key, createAttributes("provider-b", "h2h", "test"));
-    const fLive = await createOk(key, createAttributes("provider-f", "h2h", "live"));
+    const fLive = await createOk(liveKey, createAttributes("provider-f", "h2h", "live"));
     const fTest = await createOk(key, createAttributes("provider-f", "h2h", "test"));
 
     const ids = (answer: Answer) => asList(answer).map((r) => r.id).sort();
     const all = await listCall(key);
     expect(all.status).toBe(200);
-    expect(ids(all)).toEqual([bTest.id, fLive.id, fTest.id].sort());
-    expect(all.json.meta).toEqual({ count: 3 });
+    expect(ids(all)).toEqual([bTest.id, fTest.id].sort());
+    expect(all.json.meta).toEqual({ count: 2 });
+    expect(ids(await listCall(liveKey))).toEqual([fLive.id]);
 
     const fOnly = await listCall(key, "?filter%5Bprovider%5D=provider-f");
-    expect(ids(fOnly)).toEqual([fLive.id, fTest.id].sort());
-    const live = await listCall(key, "?filter[mode]=live");
-    expect(ids(live)).toEqual([fLive.id]);
+    expect(ids(fOnly)).toEqual([fTest.id]);
+    const test = await listCall(key, "?filter[mode]=test");
+    expect(ids(test)).toEqual([bTest.id, fTest.id].sort());
     const both = await listCall(key, "?filter[provider]=provider-b&filter[mode]=test");
     expect(ids(both)).toEqual([bTest.id]);
     expect(both.json.meta).toEqual({ count: 1 });
-    const none = await listCall(key, "?filter[provider]=provider-b&filter[mode]=live");
+    const none = await listCall(liveKey, "?filter[provider]=provider-b&filter[mode]=live");
     expect(none.json).toEqual({ data: [], meta: { count: 0 } });
   });
 });
@@ -288,8 +290,10 @@ describe("PATCH /api/connections/:id", () => {
   });
 
   it("refuses changing the mode: a test connection stays test, a live one live, and the same mode is accepted", async () => {
-    const { key, merchantId } = await newMerchantWithKey(t.db);
+    const { key: testKey, merchantId } = await newMerchantWithKey(t.db);
+    const liveKey = (await createApiKey(t.db, { merchantId, name: "live", mode: "live" })).key;
     for (const [from, to] of [["test", "live"], ["live", "test"]] as const) {
+      const key = from === "test" ? testKey : liveKey;
       const created = await createOk(key, createAttributes("provider-b", "h2h", from));
       const answer = await patchCall(key, created.id, { mode: to, label: unique("Moved") });
       expect(answer.status).toBe(422);
@@ -660,7 +664,7 @@ describe("attributes the spec lets a client leave out", () => {
   });
 
   it("creates Provider F without a mode, taking it from a legacy test_mode", async () => {
-    const { key } = await newMerchantWithKey(t.db);
+    const { key } = await newMerchantWithKey(t.db, { mode: "live" });
     const { constants: _c, mode: _m, ...attributes } = createAttributes("provider-f", "h2h", "live");
     const answer = await createCall(key, { ...attributes, credentials: { ...attributes.credentials, test_mode: false }, constants: {} });
     expect(answer.status === 201 ? answer.json.data.attributes.mode : answer.json).toBe("live");

@@ -1,6 +1,7 @@
 import { readEnvelope, refuseClientGeneratedId } from "@/lib/api/envelope";
 import { otherMethods } from "@/lib/api/methods";
 import { ApiValidationError } from "@/lib/api/errors";
+import { managedMode, refuseOtherMode, refuseOtherModeParameter } from "@/lib/api/key-mode";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
@@ -10,6 +11,7 @@ import { createConnectionSchema } from "@/lib/connections/schemas";
 import { apiKeyActor, connectionScope } from "@/lib/connections/scope";
 import { createConnection } from "@/lib/connections/service";
 import { problem, problemsFromZod, type Problem } from "@/lib/problems";
+import { getKind } from "@/lib/providers";
 
 const LIST_PARAMETERS = ["filter[provider]", "filter[mode]", "filter[state]"] as const;
 const CHOICES = { "filter[mode]": ["test", "live"], "filter[state]": ["enabled", "disabled"] } as const;
@@ -24,22 +26,28 @@ function readChoice<N extends keyof typeof CHOICES>(search: URLSearchParams, nam
   return undefined;
 }
 
-export const GET = withApiKey(async ({ request, merchant, db }) => {
+/** The API key's mode only; filter[mode] naming the other mode is refused rather than answered with an empty list. */
+export const GET = withApiKey(async ({ request, merchant, db, keyMode }) => {
   const search = new URL(request.url).searchParams;
   const problems: Problem[] = [];
   const mode = readChoice(search, "filter[mode]", problems);
   const state = readChoice(search, "filter[state]", problems);
   if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
-  const views = await listConnections(db, merchant.id, { provider: search.get("filter[provider]") ?? undefined, mode, state });
+  refuseOtherModeParameter(keyMode, mode, "filter[mode]");
+  const views = await listConnections(db, merchant.id, { provider: search.get("filter[provider]") ?? undefined, mode: managedMode(keyMode), state });
   return jsonApi({ data: views.map(toConnectionResource), meta: { count: views.length } });
 }, { query: LIST_PARAMETERS });
 
-export const POST = withApiKey(async ({ request, merchant, keyId }) => {
+/** A connection of the API key's mode only: a test key making a live one is 403 key_mode_mismatch, nothing stored. */
+export const POST = withApiKey(async ({ request, merchant, keyId, keyMode }) => {
   const body = await readJsonBody(request);
   refuseClientGeneratedId(body);
   const { attributes } = readEnvelope(body, "connection");
   const parsed = createConnectionSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues));
+  // The mode comes from `mode`, or from an older Provider F client's credential flag.
+  const modeField = attributes.mode == null ? getKind(parsed.data.provider, parsed.data.kind)?.modeField : undefined;
+  refuseOtherMode(keyMode, parsed.data.mode, modeField ? `/data/attributes/credentials/${modeField}` : "/data/attributes/mode");
   const created = await createConnection(await connectionScope(merchant.id, apiKeyActor(keyId)), parsed.data);
   if (!created.ok) throw new ApiValidationError(created.problems);
   const resource = toConnectionResource(created.value);

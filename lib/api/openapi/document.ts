@@ -72,7 +72,23 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
       "type parameter other than profile (JSON:API 1.1)",
   ),
   ReadOnlyKey: errorResponse("The API key is read-only: it may only GET (insufficient_scope)"),
-  ResourceNotFound: errorResponse("No such resource for this merchant (another merchant's is not found either)"),
+  ResourceNotFound: errorResponse(
+    "No such resource for this merchant in the API key's mode: another merchant's is not found either, nor a connection or " +
+      "routing order of the other mode (the detail then says which mode the key manages and which key to use)",
+  ),
+  KeyModeMismatch: errorResponse(
+    "The request names the other mode than the API key's (key_mode_mismatch): a pok_test_ key manages test connections and " +
+      "routing only, a pok_live_ key live ones; source names the attribute or parameter, the detail says which key to use",
+  ),
+  SettingsForbidden: errorResponse(
+    "A read-only key (insufficient_scope), or a test key (key_mode_mismatch): the settings steer live routing as well, so " +
+      "only a pok_live_ key changes them",
+  ),
+  ManagementForbidden: errorResponse(
+    "A read-only key sent anything but GET (insufficient_scope), the body carries data.id (client_generated_id, pointer " +
+      "/data/id), or the connection is of the other mode than the API key's (key_mode_mismatch, pointer /data/attributes/mode: " +
+      "a pok_test_ key creates test connections only, a pok_live_ key live ones)",
+  ),
   ManagementUnprocessable: errorResponse(
     "Validation failed: every problem listed with its JSON pointer (unknown provider or kind, unknown or bad credential, constant, label, …)",
   ),
@@ -399,6 +415,8 @@ export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMER
             "The merchant's API key: Authorization: Bearer <key>. A key's mode shows in its start: pok_test_… creates and reads " +
             "test invoices only, pok_live_… live ones only (plain pok_… keys, made before modes, are test keys); an invoice of the " +
             "other mode answers 404, lists hold the key's mode only, and a create in the other mode answers 403 key_mode_mismatch. " +
+            "The management API follows the same rule: a test key manages test connections and test routing only, a live key live " +
+            "ones; the routing settings, which both modes share, are changed with a live key only. " +
             "A read-only key may only GET (403 insufficient_scope otherwise). A rolled key keeps working for the grace period " +
             "chosen, then answers 401 invalid_api_key like a revoked one.",
         },

@@ -170,16 +170,18 @@ export function managementPaths(): Json {
         summary: "The merchant's connections",
         parameters: [
           filter("filter[provider]", "Only this provider's connections", { type: "string" }),
-          filter("filter[mode]", "test or live (anything else answers 400)", mode),
+          filter("filter[mode]", "test or live (anything else answers 400); the other mode than the API key's answers 403 key_mode_mismatch", mode),
           filter("filter[state]", "enabled or disabled (anything else answers 400)", { type: "string", enum: ["enabled", "disabled"] }),
         ],
-        responses: { "200": document("The connections", "ConnectionList"), ...errors(...KEYED) },
+        description: "The connections of the API key's mode only.",
+        responses: { "200": document("The connections", "ConnectionList"), ...errors(...KEYED, ["403", "KeyModeMismatch"]) },
       },
       post: {
         operationId: "createConnection",
         summary: "Connect a provider account",
         requestBody: requestBody("ConnectionCreateRequest"),
-        responses: { "201": document("Created", "ConnectionDocument", LOCATION), ...errors(...KEYED, ...WITH_BODY, ["403", "Forbidden"]) },
+        description: "In the API key's mode only: a pok_test_ key creates test connections, a pok_live_ key live ones.",
+        responses: { "201": document("Created", "ConnectionDocument", LOCATION), ...errors(...KEYED, ...WITH_BODY, ["403", "ManagementForbidden"]) },
       },
     },
     "/api/connections/{id}": {
@@ -207,7 +209,7 @@ export function managementPaths(): Json {
     "/api/routing": {
       get: {
         operationId: "listRoutingOrders",
-        summary: "Every service × mode the merchant has a connection for, with its routing order",
+        summary: "Every service the merchant has a connection for in the API key's mode, with its routing order",
         responses: { "200": document("The routing orders", "RoutingOrderList"), ...errors(...KEYED) },
       },
     },
@@ -217,9 +219,10 @@ export function managementPaths(): Json {
         summary: "What routing would do with an invoice of these attributes: the rule that matches, the split's branch, the order and why; creates nothing",
         description:
           "The same decision invoice creation makes, over the saved rules (or the draft rules sent). Without card_bin a payment's " +
-          "card is not known yet, as before Pay: rules on the card are passed over and named in waiting_for_card.",
+          "card is not known yet, as before Pay: rules on the card are passed over and named in waiting_for_card. In the API key's " +
+          "mode only (test_mode true for a pok_test_ key, absent or false for a pok_live_ one; otherwise 403 key_mode_mismatch).",
         requestBody: requestBody("RoutingSimulationRequest"),
-        responses: { "200": document("The routing decision", "RoutingSimulationDocument"), ...errors(...KEYED, ...WITH_BODY) },
+        responses: { "200": document("The routing decision", "RoutingSimulationDocument"), ...errors(...KEYED, ...WITH_BODY, ["403", "KeyModeMismatch"]) },
       },
     },
     "/api/routing/settings": {
@@ -235,12 +238,13 @@ export function managementPaths(): Json {
           "A rule's cascade (or a split branch's) with order_by success_rate is ordered by each connection's success rate for the " +
           "service over the last window_hours; a connection with fewer than min_sample counted attempts keeps its listed place; " +
           "exploration_percent of invoices try another connection first. Counted: successes, and failures of the provider " +
-          "(unavailable, authentication, unknown outcomes); card and customer declines are not.",
+          "(unavailable, authentication, unknown outcomes); card and customer declines are not. The settings hold for both " +
+          "modes, so only a live key changes them: a test key answers 403 key_mode_mismatch.",
         requestBody: requestBody("RoutingSettingsRequest"),
         responses: {
           "200": document("The settings after the change", "RoutingSettingsDocument"),
           "409": { description: "data.id is not routing-settings (code id_mismatch)", content: { [JSON_API]: { schema: ref("ErrorDocument") } } },
-          ...errors(...KEYED, ...WITH_BODY, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]),
+          ...errors(...KEYED, ...WITH_BODY, ["403", "SettingsForbidden"], ["404", "ResourceNotFound"]),
         },
       },
     },

@@ -13,8 +13,8 @@ import { toAttributeProblems, toRoutingOrderResource } from "@/lib/routing/resou
 
 type Params = { id: string };
 
-export const GET = withApiKey<Params>(async ({ params, merchant, db }) => {
-  return jsonApi({ data: toRoutingOrderResource(await findRoutingOrder(db, merchant.id, params.id)) });
+export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) => {
+  return jsonApi({ data: toRoutingOrderResource(await findRoutingOrder(db, merchant.id, params.id, keyMode)) });
 });
 
 /**
@@ -22,8 +22,8 @@ export const GET = withApiKey<Params>(async ({ params, merchant, db }) => {
  * follow, oldest first) and/or `rules` (the rules before it). The order is checked before the
  * body is read, like a connection's PATCH.
  */
-export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyId, db }) => {
-  const order = await findRoutingOrder(db, merchant.id, params.id);
+export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyId, db, keyMode }) => {
+  const order = await findRoutingOrder(db, merchant.id, params.id, keyMode);
   const { attributes, data } = readEnvelope(await readJsonBody(request), "routing-order");
   if (data.id !== undefined && data.id !== order.id) {
     throw new ApiError(409, "id_mismatch", "Id does not match", `data.id must be "${order.id}", the routing order of this URL`, "/data/id");

@@ -1,5 +1,6 @@
 import { readEnvelope } from "@/lib/api/envelope";
 import { ApiError, ApiValidationError } from "@/lib/api/errors";
+import { refuseSharedChange } from "@/lib/api/key-mode";
 import { otherMethods } from "@/lib/api/methods";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
@@ -24,8 +25,12 @@ export const GET = withApiKey(async ({ merchant, db }) => {
   return jsonApi({ data: resource(settings) });
 });
 
-/** Saves the window, the minimum sample and the exploration share (all three), audited; routing reads them at once. */
-export const PATCH = withApiKey(async ({ request, merchant, keyId, db }) => {
+/**
+ * Saves the window, the minimum sample and the exploration share (all three), audited; routing reads
+ * them at once. They steer both modes' routing, so only a live key may change them.
+ */
+export const PATCH = withApiKey(async ({ request, merchant, keyId, db, keyMode }) => {
+  refuseSharedChange(keyMode);
   const { attributes, data } = readEnvelope(await readJsonBody(request), "routing-settings");
   if (data.id !== undefined && data.id !== "routing-settings") {
     throw new ApiError(409, "id_mismatch", "Id does not match", 'data.id must be "routing-settings"', "/data/id");

@@ -1,5 +1,6 @@
 import { readEnvelope } from "@/lib/api/envelope";
 import { ApiValidationError } from "@/lib/api/errors";
+import { refuseOtherMode } from "@/lib/api/key-mode";
 import { methodNotAllowed, otherMethods } from "@/lib/api/methods";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
@@ -12,11 +13,13 @@ import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 /**
  * What routing would do with an invoice of these attributes (issue 27's simulator): the same
  * decision invoice creation makes, over the saved rules or the draft `rules` sent. Creates nothing.
+ * In the API key's mode only: a test key does not learn how live invoices are routed.
  */
-export const POST = withApiKey(async ({ request, merchant, db }) => {
+export const POST = withApiKey(async ({ request, merchant, db, keyMode }) => {
   const { attributes } = readEnvelope(await readJsonBody(request), "routing-simulation");
   const parsed = simulationInputSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: attributes }));
+  refuseOtherMode(keyMode, parsed.data.test_mode === true ? "test" : "live", "/data/attributes/test_mode");
   const simulated = await simulateRouting(db, merchant.id, parsed.data);
   if (!simulated.ok) throw new ApiValidationError(simulated.problems);
   return jsonApi({ data: { type: "routing-simulation", id: newId("sim"), attributes: toSimulationAttributes(simulated.value) } });

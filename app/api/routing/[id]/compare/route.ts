@@ -13,8 +13,8 @@ type Params = { id: string };
  * What changed from version `from` to version `to` of a routing order, as sentences. `to` defaults
  * to the current version, `from` to the one before `to`.
  */
-export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) => {
-  const order = await findRoutingOrder(db, merchant.id, params.id);
+export const GET = withApiKey<Params>(async ({ request, params, merchant, db, keyMode }) => {
+  const order = await findRoutingOrder(db, merchant.id, params.id, keyMode);
   const search = new URL(request.url).searchParams;
   const problems: Problem[] = [];
   const from = versionParameter(search, "from", problems);

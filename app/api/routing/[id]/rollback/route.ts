@@ -18,8 +18,8 @@ type Params = { id: string };
  * order (checked as a save is), recorded in the audit log as routing.rolled_back. A version routing
  * uses already changes nothing (meta.changed false). Read-only keys are refused (403).
  */
-export const POST = withApiKey<Params>(async ({ request, params, merchant, keyId, db }) => {
-  const order = await findRoutingOrder(db, merchant.id, params.id);
+export const POST = withApiKey<Params>(async ({ request, params, merchant, keyId, db, keyMode }) => {
+  const order = await findRoutingOrder(db, merchant.id, params.id, keyMode);
   const { attributes } = readEnvelope(await readJsonBody(request), "routing-rollback");
   const parsed = routingRollbackAttributesSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: attributes }));

@@ -11,8 +11,8 @@ import { listRoutingVersions, VERSIONS_PAGE_MAX } from "@/lib/routing/versions";
 type Params = { id: string };
 
 /** The versions of one routing order, newest first: `page[size]` (1 to 100, default 20) at a time, older ones by `page[before]`. */
-export const GET = withApiKey<Params>(async ({ request, params, merchant, db }) => {
-  const order = await findRoutingOrder(db, merchant.id, params.id);
+export const GET = withApiKey<Params>(async ({ request, params, merchant, db, keyMode }) => {
+  const order = await findRoutingOrder(db, merchant.id, params.id, keyMode);
   const search = new URL(request.url).searchParams;
   const problems: Problem[] = [];
   const size = versionParameter(search, "page[size]", problems, "a page size");

@@ -10,8 +10,8 @@ import { getRoutingVersion } from "@/lib/routing/versions";
 type Params = { id: string; version: string };
 
 /** One version of a routing order: its rules and order as saved, who saved it and when. */
-export const GET = withApiKey<Params>(async ({ params, merchant, db }) => {
-  const order = await findRoutingOrder(db, merchant.id, params.id);
+export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) => {
+  const order = await findRoutingOrder(db, merchant.id, params.id, keyMode);
   if (!VERSION_TEXT.test(params.version)) {
     throw new ApiError(404, "not_found", "Not found", `No version ${params.version.slice(0, 40)} of ${order.id}: versions are numbered 1 to ${order.version}`);
   }
