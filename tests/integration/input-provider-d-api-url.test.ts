@@ -30,6 +30,7 @@ vi.mock("node:dns", async (importOriginal) => {
 import { POST } from "@/app/api/connections/route";
 import { PATCH } from "@/app/api/connections/[id]/route";
 import { createConnectionAction, updateConnectionAction } from "@/lib/actions/connections";
+import { createApiKey } from "@/lib/api-keys/queries";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
@@ -51,9 +52,12 @@ import { newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice
  */
 const t = setUpTestDb();
 let m: TeamMerchant;
+/** The connections these tests send through the API are live: a live key manages them. */
+let liveKey: string;
 
 beforeAll(async () => {
   m = await teamMerchant(t.db);
+  liveKey = (await createApiKey(t.db, { merchantId: m.merchantId, name: "live", mode: "live" })).key;
 });
 beforeEach(() => {
   session.userId = m.ownerId;
@@ -107,7 +111,7 @@ describe("live api_url: never inside the operator's network", () => {
     const response = await POST(
       new Request("http://test/api/connections", {
         method: "POST",
-        headers: { authorization: `Bearer ${m.key}`, "content-type": "application/vnd.api+json" },
+        headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/vnd.api+json" },
         body: JSON.stringify({ data: { type: "connection", attributes: dAttributes("live", "https://[::ffff:127.0.0.1]/v1") } }),
       }),
       { params: Promise.resolve({}) },
@@ -162,7 +166,7 @@ describe("changing the api_url of a saved connection takes the secrets again", (
     const response = await PATCH(
       new Request(`http://test/api/connections/${id}`, {
         method: "PATCH",
-        headers: { authorization: `Bearer ${m.key}`, "content-type": "application/vnd.api+json" },
+        headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/vnd.api+json" },
         body: JSON.stringify({
           data: { type: "connection", attributes: { label: null, mode: null, enabled: true, constants: null, credentials: { api_url: "https://93.184.216.36/v1" } } },
         }),

@@ -183,13 +183,13 @@ describe("routing rules (issue 27)", () => {
     const [theirs] = await t.db.select({ label: connections.label }).from(connections).where(eq(connections.id, other.f));
     expect(JSON.stringify(foreign.json)).not.toContain(theirs!.label);
 
-    const refused = await simulate(m, { service: "payment_card_eur_hpp", amount: "ten", card_bin: "4242424242424242", draw: 100 });
+    const refused = await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "ten", card_bin: "4242424242424242", draw: 100 });
     expect(errorsOf(refused)).toEqual([
       ["/data/attributes/card_bin", "invalid_format"],
       ["/data/attributes/draw", "too_big"],
     ]);
-    expect(errorsOf(await simulate(m, { service: "payment_card_eur_hpp", amount: "ten" }))).toEqual([["/data/attributes/amount", "invalid_amount"]]);
-    expect(errorsOf(await simulate(m, { service: "nothing", amount: "1" }))).toEqual([["/data/attributes/service", "unknown_service"]]);
+    expect(errorsOf(await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "ten" }))).toEqual([["/data/attributes/amount", "invalid_amount"]]);
+    expect(errorsOf(await simulate(m, { service: "nothing", test_mode: true, amount: "1" }))).toEqual([["/data/attributes/service", "unknown_service"]]);
 
     // The simulator changes nothing: a read-only key may ask it, and still may not save rules.
     const reader = (await createApiKey(t.db, { merchantId: m.merchantId, name: "reader", mode: "test", scope: "read_only" })).key;

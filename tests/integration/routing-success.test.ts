@@ -10,6 +10,7 @@ import { PATCH as PATCH_ORDER } from "@/app/api/routing/[id]/route";
 import { GET as GET_SETTINGS, PATCH as PATCH_SETTINGS } from "@/app/api/routing/settings/route";
 import { POST as SIMULATE } from "@/app/api/routing/simulate/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
+import { createApiKey } from "@/lib/api-keys/queries";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { auditLog, invoiceAttempts, merchants, routingStats, sandboxRecords } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
@@ -59,10 +60,17 @@ afterEach(async () => {
   await t.db.delete(sandboxRecords).where(eq(sandboxRecords.operation, "fault"));
 });
 
-const settingsPatch = (m: InvoiceMerchant, attributes: unknown, id?: string) =>
+/** The settings hold for both modes, so only a live key changes them: one per merchant. */
+const liveKeys = new Map<string, string>();
+async function liveKeyOf(m: InvoiceMerchant): Promise<string> {
+  if (!liveKeys.has(m.merchantId)) liveKeys.set(m.merchantId, (await createApiKey(t.db, { merchantId: m.merchantId, name: "settings", mode: "live" })).key);
+  return liveKeys.get(m.merchantId)!;
+}
+
+const settingsPatch = async (m: InvoiceMerchant, attributes: unknown, id?: string) =>
   send<{ attributes: Record<string, number> }>(PATCH_SETTINGS, {}, {
     method: "PATCH",
-    key: m.key,
+    key: await liveKeyOf(m),
     path: "/api/routing/settings",
     body: { data: { type: "routing-settings", ...(id ? { id } : {}), attributes } },
   });

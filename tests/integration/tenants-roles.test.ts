@@ -66,7 +66,7 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { logger } from "@/lib/logger";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
-import { saveRoutingOrder } from "@/lib/routing/orders";
+import { getRoutingOrder, saveRoutingOrder } from "@/lib/routing/orders";
 import { SANDBOX_FAULT_MODES } from "@/lib/sandbox/fault-modes";
 import { createAttributes, editAttributes } from "./helpers/connection-fixtures";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
@@ -337,6 +337,33 @@ const routeProbes: Probe[] = Object.entries(ROUTES).flatMap(([name, entry]): Pro
 });
 
 /**
+ * A key serves one mode (the invoice API, and the management API through lib/api/key-mode.ts):
+ * merchant A's live key with A's own ids, all of test mode, finds none of them. The keys' last use
+ * may move; nothing else of the merchant does, and nothing reaches a provider.
+ */
+const modeProbes: Probe[] = Object.entries(ROUTES)
+  // DELETE last: were it not refused, what the other probes ask about would be gone and they would pass for that reason.
+  .sort(([a], [b]) => Number(a.endsWith(" DELETE")) - Number(b.endsWith(" DELETE")))
+  .flatMap(([name, entry]): Probe[] => {
+    if ("exempt" in entry || entry.auth !== "key") return [];
+    const method = name.split(" ").pop()!;
+    return [
+      {
+        name: `${name}: merchant A's live key with A's own test ids → 404`,
+        run: async () => {
+          const { api_keys: _keysBefore, ...before } = await snapshotTenant(t.db, A.merchantId);
+          const providerCalls = fake.calls.length;
+          const answer = await callRoute(entry, A, { bearer: A.liveKey }, method);
+          expect([answer.status, JSON.parse(answer.text).errors?.[0]?.code]).toEqual([404, "not_found"]);
+          const { api_keys: _keysAfter, ...after } = await snapshotTenant(t.db, A.merchantId);
+          expect(after).toEqual(before);
+          expect(fake.calls.length).toBe(providerCalls);
+        },
+      },
+    ];
+  });
+
+/**
  * Methods a route answers only with a refusal (405 with Allow, OPTIONS 204), found in the files
  * rather than listed: probed too, with merchant B's ids and merchant A's key or session.
  */
@@ -447,7 +474,8 @@ const bodyProbes: Probe[] = [
     run: async () => {
       const settings = { window_hours: 3, min_sample: 7, exploration_percent: 2 };
       const patch: RouteCase = { handler: handler(routingSettingsRoute.PATCH), auth: "key", params: () => ({}), body: () => ({ data: { type: "routing-settings", attributes: settings } }) };
-      const answer = await probe(() => B, () => callRoute(patch, A, { bearer: A.key }, "PATCH"), (a) => a.text);
+      // The settings hold for both modes: a live key changes them (a test key is refused, management-key-modes.test.ts).
+      const answer = await probe(() => B, () => callRoute(patch, A, { bearer: A.liveKey }, "PATCH"), (a) => a.text);
       expect(answer.status).toBe(200);
       const read: RouteCase = { handler: handler(routingSettingsRoute.GET), auth: "key", params: () => ({}) };
       expect(JSON.parse((await callRoute(read, A, { bearer: A.key }, "GET")).text).data.attributes).toEqual(settings);
@@ -869,6 +897,19 @@ describe("ids in request bodies", () => {
   it.each(bodyProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
 });
 
+// After the body probes, whose own count of A's routing versions this would change.
+describe("a key finds nothing of the other mode through a route", () => {
+  beforeAll(async () => {
+    // The version routes need a version of A's order to refuse, whichever probes ran before.
+    const [service] = A.routingOrderId.split(":");
+    if ((await getRoutingOrder(t.db, A.merchantId, service!, "test"))?.version) return;
+    const rules = [{ name: "A's mode probe", conditions: {}, outcome: { kind: "cascade" as const, connection_ids: [A.a.id] } }];
+    const saved = await saveRoutingOrder(t.db, { merchantId: A.merchantId, actor: { label: "setup" } }, { service: service!, mode: "test", rules });
+    if (!saved.ok || saved.value.version === 0) throw new Error(`setup: ${JSON.stringify(saved)}`);
+  });
+  it.each(modeProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
 describe("search and export find only the merchant's own invoices", () => {
   it.each(searchProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
 });
@@ -907,6 +948,6 @@ describe("the refusals are refusals, not a broken set-up", () => {
 });
 
 afterAll(() => {
-  const cases = routeProbes.length + notServedProbes.length + bodyProbes.length + actionProbes.length;
+  const cases = routeProbes.length + modeProbes.length + notServedProbes.length + bodyProbes.length + actionProbes.length;
   process.stdout.write(`tenants-roles: ${cases} (entry x attacker) cases\n`);
 });

@@ -11,6 +11,7 @@ import { credentialsKey } from "@/lib/connections/vault-key";
 import type { Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { findViewer } from "@/lib/identity/membership";
+import { createApiKey } from "@/lib/api-keys/queries";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { createInvite } from "@/lib/merchants/invites";
 import { payWithCard } from "@/lib/processing/engine";
@@ -21,12 +22,14 @@ import { connect, newReference, teamMerchant, type TeamMerchant } from "./invoic
 
 /**
  * One merchant's worth of everything an id can name ("Tenants and roles"): an owner and a
- * support member, a pending invitation, API key, connections (Provider A for invoices, Provider E
+ * support member, a pending invitation, API keys (test, the one of TeamMerchant, and live), connections (Provider A for invoices, Provider E
  * with a downloadable public key), a routing order, a webhook endpoint (made before the payment, so
  * the payment's webhook events go to it), a paid payment (so it has attempts and webhook events), a payout waiting to be processed and an unused generated key pair.
  */
 export type TenantWorld = TeamMerchant & {
   name: string;
+  /** A live key: everything else here is test mode, so this key finds none of it. */
+  liveKey: string;
   a: ConnectionView;
   e: ConnectionView;
   /** Only merchant B gets one: a service (CHF) the other merchant has no connection for. */
@@ -98,12 +101,14 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const [invite] = await db.select().from(schema.invites).where(eq(schema.invites.merchantId, m.merchantId));
 
   const generated = await createGeneratedKeyPair(db, m.merchantId, credentialsKey());
+  const liveKey = (await createApiKey(db, { merchantId: m.merchantId, name: `${name} live`, mode: "live" })).key;
   const users = await db.select().from(schema.users).where(eq(schema.users.merchantId, m.merchantId));
 
   const routingService = z ? z.services[0]! : service;
   return {
     ...m,
     name,
+    liveKey,
     a,
     e,
     z,
