@@ -509,7 +509,7 @@ export const refunds = pgTable(
     connectionId: text("connection_id")
       .notNull()
       .references(() => connections.id),
-    /** The merchant's own key for idempotent retries: unique per merchant. */
+    /** The merchant's own key for idempotent retries: unique per merchant and mode (test and live keys never see each other's). */
     referenceId: text("reference_id").notNull(),
     requestHash: text("request_hash").notNull(),
     amount: text("amount").notNull(),
@@ -531,7 +531,7 @@ export const refunds = pgTable(
     settledAt: timestamp("settled_at", { withTimezone: true, mode: "date", precision: 3 }),
   },
   (t) => [
-    uniqueIndex("refunds_reference_unique").on(t.merchantId, t.referenceId),
+    uniqueIndex("refunds_reference_unique").on(t.merchantId, t.testMode, t.referenceId),
     index("refunds_invoice_idx").on(t.invoiceId, t.createdAt),
     /** Refunds still waiting on the provider, for the follow-up sweep. */
     index("refunds_open_idx")

@@ -57,11 +57,24 @@ function hashOf(invoiceId: string, attributes: unknown): string {
   return createHash("sha256").update(canonicalJson({ invoiceId, attributes })).digest("hex");
 }
 
-/** The same reference again: the first refund when the body is the same, else a conflict. */
-async function replayOrConflict(db: Db, merchantId: string, referenceId: string, hash: string): Promise<CreateRefundResult | undefined> {
-  const existing = await findRefundByReference(db, merchantId, referenceId);
+/** The same reference again in the same mode: the first refund when the body is the same, else a conflict. */
+async function replayOrConflict(db: Db, merchantId: string, testMode: boolean, referenceId: string, hash: string): Promise<CreateRefundResult | undefined> {
+  const existing = await findRefundByReference(db, merchantId, testMode, referenceId);
   if (!existing) return undefined;
   return existing.requestHash === hash ? { kind: "replayed", refund: existing } : { kind: "conflict", existing };
+}
+
+/**
+ * Whether the payment is a test one (its refunds, and their reference_ids, are of its mode), or
+ * undefined when the caller cannot see it: another merchant's, or of the other mode than the API key's.
+ */
+async function paymentTestMode(db: Db, input: CreateRefundInput): Promise<boolean | undefined> {
+  const [row] = await db
+    .select({ testMode: invoices.testMode })
+    .from(invoices)
+    .where(and(eq(invoices.id, input.invoiceId), eq(invoices.merchantId, input.merchantId), eq(invoices.direction, "payment")));
+  if (!row || (input.mode && row.testMode !== (input.mode === "test"))) return undefined;
+  return row.testMode;
 }
 
 /** What the transaction gives: the stored refund, a refusal, or `raced` (the same reference_id stored by a request at the same moment). */
@@ -81,9 +94,10 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
   const attributes = parsed.data.data.attributes;
   const hash = hashOf(input.invoiceId, attributes);
 
-  const earlier = await replayOrConflict(db, input.merchantId, attributes.reference_id, hash);
-  const earlierRow = earlier && ("refund" in earlier ? earlier.refund : "existing" in earlier ? earlier.existing : undefined);
-  if (earlierRow && input.mode && earlierRow.testMode !== (input.mode === "test")) return { kind: "not_found" };
+  // References are per mode: a test refund never answers with, or is refused because of, a live one.
+  const testMode = await paymentTestMode(db, input);
+  if (testMode === undefined) return { kind: "not_found" };
+  const earlier = await replayOrConflict(db, input.merchantId, testMode, attributes.reference_id, hash);
   if (earlier) return earlier;
 
   let reserved: Reserved;
@@ -157,7 +171,7 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
     throw error;
   }
   if ("kind" in reserved) {
-    if (reserved.kind === "raced") return (await replayOrConflict(db, input.merchantId, attributes.reference_id, hash)) ?? { kind: "not_found" };
+    if (reserved.kind === "raced") return (await replayOrConflict(db, input.merchantId, testMode, attributes.reference_id, hash)) ?? { kind: "not_found" };
     return reserved;
   }
   if (reserved.change) await queueStatusEvent(db, reserved.change);

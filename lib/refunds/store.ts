@@ -23,11 +23,12 @@ export async function readRefund(db: Db, id: string): Promise<RefundRow | undefi
   return row;
 }
 
-export async function findRefundByReference(db: Db, merchantId: string, referenceId: string): Promise<RefundRow | undefined> {
+/** The refund a reference_id names within one mode: test and live refunds have references of their own. */
+export async function findRefundByReference(db: Db, merchantId: string, testMode: boolean, referenceId: string): Promise<RefundRow | undefined> {
   const [row] = await db
     .select()
     .from(refunds)
-    .where(and(eq(refunds.merchantId, merchantId), eq(refunds.referenceId, referenceId)));
+    .where(and(eq(refunds.merchantId, merchantId), eq(refunds.testMode, testMode), eq(refunds.referenceId, referenceId)));
   return row;
 }
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { GET as GET_PAYMENT } from "@/app/api/commerce/payment-invoices/[id]/route";
 import { GET as LIST_REFUNDS, POST as REFUND } from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
 import { GET as GET_REFUND } from "@/app/api/commerce/refunds/[id]/route";
+import { createApiKey } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { webhookEvents } from "@/lib/db/schema";
@@ -238,6 +239,38 @@ describe("refunds over the API", () => {
     expect(new Set(sent.map((c) => c.idempotencyKey)).size).toBe(sent.length);
     const invoice = await readInvoice(t.db, invoiceId);
     expect(invoice!.refundedAmountMinor).toBe(total);
+  });
+
+  it("reference_id is per mode: a test refund reusing a live refund's reference is created (201) and the live one is untouched; replays stay within their mode", async () => {
+    // Live mode calls the provider's live address, which may not be this server: another one that answers.
+    const liveProvider = createServer((_request, response) => response.end("{}"));
+    await new Promise<void>((resolve) => liveProvider.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => liveProvider.close(() => resolve())));
+    vi.stubEnv("PROVIDER_A_LIVE_URL", `http://127.0.0.1:${(liveProvider.address() as AddressInfo).port}`);
+    const live = await paidInvoice({ testMode: false });
+    await connect(t.db, live.m.merchantId, "provider-a", "h2h", { mode: "test" });
+    const test = await paidInvoice({ m: live.m, testMode: true });
+    const keys = { live: live.m.key, test: (await createApiKey(t.db, { merchantId: live.m.merchantId, name: "test", mode: "test" })).key };
+    const body = refundBody({ amount: "10.00" });
+    const call = (invoiceId: string, key: string, sent: unknown = body) =>
+      send<Refund, { id: string }>(REFUND, { id: invoiceId }, { method: "POST", path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key, body: sent });
+    const seen = (row: { id: string; referenceId: string; amount: string; testMode: boolean; invoiceId: string }) => [row.id, row.referenceId, row.amount, row.testMode, row.invoiceId];
+
+    const liveRefund = await call(live.invoiceId, keys.live);
+    expect([liveRefund.status, liveRefund.json.data.attributes.test_mode]).toEqual([201, false]);
+    const liveRows = (await listRefunds(t.db, live.invoiceId)).map(seen);
+
+    const testRefund = await call(test.invoiceId, keys.test);
+    expect([testRefund.status, testRefund.json.data?.attributes.test_mode, testRefund.json.data?.attributes.reference_id]).toEqual([201, true, body.data.attributes.reference_id]);
+    expect(testRefund.json.data.id).not.toBe(liveRefund.json.data.id);
+    expect((await listRefunds(t.db, live.invoiceId)).map(seen)).toEqual(liveRows);
+
+    // The same body again answers each mode's first refund; another body in a mode is still a conflict.
+    const [liveAgain, testAgain] = [await call(live.invoiceId, keys.live), await call(test.invoiceId, keys.test)];
+    expect([liveAgain.status, liveAgain.json.data.id, testAgain.status, testAgain.json.data.id]).toEqual([200, liveRefund.json.data.id, 200, testRefund.json.data.id]);
+    const changed = await call(test.invoiceId, keys.test, { data: { ...body.data, attributes: { ...body.data.attributes, amount: "11.00" } } });
+    expect([changed.status, errorsOf(changed)]).toEqual([409, [["/data/attributes/reference_id", "reference_reused"]]]);
+    expect((await listRefunds(t.db, test.invoiceId)).map((row) => row.id)).toEqual([testRefund.json.data.id]);
   });
 
   it("a support member's credential refunds test invoices only; a live refund goes through an owner's key", async () => {
