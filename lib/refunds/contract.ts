@@ -16,11 +16,11 @@ export const refundAttributesSchema = z
       .optional()
       .describe("What to refund, in the invoice's currency. Left out: the whole refundable rest."),
     reference_id: z
-      .string({ error: "reference_id is required: your own key for this refund, unique per merchant" })
+      .string({ error: "reference_id is required: your own key for this refund, unique per merchant and mode" })
       .trim()
       .min(1, "reference_id must not be empty")
       .max(REFUND_REFERENCE_MAX, `reference_id must be at most ${REFUND_REFERENCE_MAX} characters`)
-      .describe("Your key for this refund, unique per merchant: a retry with the same reference and body answers the first refund."),
+      .describe("Your key for this refund, unique per merchant within its mode (test and live refunds may use the same one): a retry with the same reference and body answers the first refund."),
     reason: z
       .string({ error: "reason must be text" })
       .trim()
