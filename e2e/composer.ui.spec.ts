@@ -57,7 +57,8 @@ async function prepare(browser: Browser, request: APIRequestContext): Promise<Se
     const kind = provider.kinds[0]!.kind;
     await createConnection(request, apiKey, { provider: provider.slug, kind, label: `${provider.name} sandbox`, constants: SANDBOX_CONSTANTS[provider.slug] });
   }
-  await createConnection(request, apiKey, { provider: "provider-a", kind: "provider_account", label: "Provider A live", mode: "live" });
+  // A live connection needs a live key: a key manages its own mode's connections only.
+  await createConnection(request, await createApiKey(owner, "e2e live", { mode: "live" }), { provider: "provider-a", kind: "provider_account", label: "Provider A live", mode: "live" });
   const email = await addSupportMember(owner, browser);
   const support = await (await browser.newContext()).newPage();
   await signIn(support, email, SUPPORT_PASSWORD);

@@ -15,7 +15,7 @@ const FULL_CARD = "4111111111111111";
 const WAITING_PAYOUT = { attempts_limit: 5, split_mode: false, allow_partially: false, auto_process: false };
 const SUPPORT_PASSWORD = "support-pass-99";
 
-/** apiKey is a test key; liveApiKey creates the live invoice (a test key cannot). */
+/** apiKey is a test key; liveApiKey creates the live connection and invoice (a test key cannot). */
 type Owner = Account & { apiKey: string; liveApiKey: string };
 type Seeded = { owner: Owner; labels: Record<"a" | "b" | "c", string>; ids: Record<"payB" | "payA" | "payout" | "live", string>; run: string };
 
@@ -74,7 +74,7 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   const labels = {
     a: await connect(api, owner.apiKey, "provider-a", "provider_account", "test"),
     b: await connect(api, owner.apiKey, "provider-b", "h2h", "test"),
-    c: await connect(api, owner.apiKey, "provider-c", "provider_account", "live"),
+    c: await connect(api, owner.liveApiKey, "provider-c", "provider_account", "live"),
   };
   const run = `run-${randomBytes(4).toString("hex")}`;
   const ids = {

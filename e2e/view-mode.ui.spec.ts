@@ -40,7 +40,8 @@ async function seed(page: Page): Promise<Seeded> {
   const account = await signUp(page);
   const apiKey = await createApiKey(page);
   const liveKey = await createApiKey(page, "e2e live", { mode: "live" });
-  const labels = { test: await connect(page.request, apiKey, "test"), live: await connect(page.request, apiKey, "live") };
+  // A key manages its own mode's connections only.
+  const labels = { test: await connect(page.request, apiKey, "test"), live: await connect(page.request, liveKey, "live") };
   const invoices = {
     test: await invoice(page.request, apiKey, account.commerceAccount, "test"),
     live: await invoice(page.request, liveKey, account.commerceAccount, "live"),
