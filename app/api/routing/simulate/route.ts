@@ -14,7 +14,7 @@ import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
  * decision invoice creation makes, over the saved rules or the draft `rules` sent. Creates nothing.
  */
 export const POST = withApiKey(async ({ request, merchant, db }) => {
-  const { attributes } = readEnvelope(await readJsonBody(request), "routing-simulation");
+  const { attributes } = readEnvelope(await readJsonBody(request, { exactNumbersAt: [["data", "attributes", "amount"]] }), "routing-simulation");
   const parsed = simulationInputSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: attributes }));
   const simulated = await simulateRouting(db, merchant.id, parsed.data);
