@@ -82,9 +82,9 @@ const server = http.createServer((req, res) => {
     url = parse(req.url, true);
   }
   if (isFormPost(req, pathname)) {
-    // Next would answer a malformed multipart body with a 500: checked first (server/form-post-guard.ts).
+    // Next would answer a malformed multipart body or action call with a 500: checked first (server/form-post-guard.ts).
     checkFormPost(req)
-      .then((checked) => (checked.ok ? handle(checked.req, res, url) : sendFormRefusal(res, checked.status)))
+      .then((checked) => (checked.ok ? handle(checked.req, res, url) : sendFormRefusal(res, pathname, checked)))
       .catch(() => sendInternalError(req, res));
     return;
   }

@@ -53,3 +53,15 @@ sharedTest("an owner's changes appear in the audit log, newest first, and the fi
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
   await screenshot(page, "audit-log-390", { fullPage: true });
 });
+
+sharedTest("a date outside 1970 to 9999 in the address is named on the page, not an error, and 9999-12-31 works as the last day", async ({ page }) => {
+  await page.goto("/audit-log?from=0000-01-01");
+  await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
+  await expect(page.locator("#audit-from-error")).toHaveText("Enter a date between 1970-01-01 and 9999-12-31");
+  await expect(page.getByTestId("audit-log")).toBeVisible();
+
+  await page.goto("/audit-log?to=9999-12-31");
+  await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
+  await expect(page.locator("#audit-to-error")).toBeEmpty();
+  await expect(page.getByTestId("audit-log")).toBeVisible();
+});

@@ -257,3 +257,9 @@ sharedTest("the docs page shows the payload, the headers, ordering by sequence a
     await screenshot(page, "docs-webhooks", { fullPage: true });
   }
 });
+
+sharedTest("an event log cursor whose time is past 9999 is named on the page, not an error", async ({ page }) => {
+  await page.goto("/webhooks?after=999999999999999.evt_x");
+  await expect(page.getByRole("heading", { level: 2, name: "Event log" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Ignored:" })).toHaveText("Ignored: after (not a value this log knows).");
+});

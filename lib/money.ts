@@ -8,6 +8,22 @@ export const MINOR_DIGITS: Readonly<Record<string, number>> = { UAH: 2, EUR: 2, 
 
 const DEFAULT_MINOR_DIGITS = 2;
 
+/** The most decimals any currency has. */
+export const MAX_MINOR_DIGITS = Math.max(DEFAULT_MINOR_DIGITS, ...Object.values(MINOR_DIGITS));
+
+/**
+ * Whether an amount written as a JSON number must be judged by its source text rather than the
+ * double JSON.parse made of it: when it has an exponent (`1e3`), or more decimals than any currency
+ * has (`10.009999999999999999` became 10.01, `2.000` became 2). Handed on as its text, it meets
+ * the string form's rules and is refused as "2.000" is. With at most MAX_INTEGER_DIGITS integer
+ * digits and MAX_MINOR_DIGITS decimals a double keeps every digit, so other numbers are exact.
+ */
+export function amountNeedsSourceText(literal: string): boolean {
+  if (/[eE]/.test(literal)) return true;
+  const fraction = /\.(\d+)/.exec(literal)?.[1] ?? "";
+  return fraction.length > MAX_MINOR_DIGITS;
+}
+
 /** 12 integer digits keep every amount, with its decimals, inside a double's 15 exact digits. */
 export const MAX_INTEGER_DIGITS = 12;
 

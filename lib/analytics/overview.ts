@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { DATE_RANGE_TEXT, dayEnd, isCalendarDay, parseDay } from "@/lib/dates";
 import type { Db } from "@/lib/db/client";
 import type { ConnectionHealth, Resolution } from "@/lib/db/enums";
 import type { Mode } from "@/lib/providers";
@@ -32,17 +33,14 @@ export type Period = {
 export type PeriodRead = { period: Period; problem?: { field: "period" | "from" | "to"; message: string } };
 
 const DAY = 86_400_000;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 const dateText = (at: Date) => at.toISOString().slice(0, 10);
 const midnight = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
-function parseDate(text: string): Date | undefined {
-  const match = ISO_DATE.exec(text);
-  if (!match) return undefined;
-  const at = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  // 2026-02-30 rolls over to March: not a date.
-  return dateText(at) === text ? at : undefined;
+/** Why a custom period's date was not read, in the form's words. */
+function dateProblem(name: "From" | "To", text: string): string {
+  if (!text) return name === "From" ? "From: enter a start date." : "To: enter an end date.";
+  const shown = text.slice(0, 40);
+  return isCalendarDay(text) ? `${name} "${shown}" is not a date ${DATE_RANGE_TEXT}.` : `${name} "${shown}" is not a date (YYYY-MM-DD).`;
 }
 
 function preset(kind: Exclude<PeriodPreset, "custom">, now: Date): Period {
@@ -69,10 +67,10 @@ export function readPeriod(query: Record<string, string | string[] | undefined>,
   if (asked !== "custom") return { period: preset(asked as Exclude<PeriodPreset, "custom">, now) };
   const fromText = one(query.from);
   const toText = one(query.to);
-  const from = parseDate(fromText);
-  const to = parseDate(toText);
-  if (!from) return { period: fallback, problem: { field: "from", message: fromText ? `From "${fromText.slice(0, 40)}" is not a date (YYYY-MM-DD).` : "From: enter a start date." } };
-  if (!to) return { period: fallback, problem: { field: "to", message: toText ? `To "${toText.slice(0, 40)}" is not a date (YYYY-MM-DD).` : "To: enter an end date." } };
+  const from = parseDay(fromText);
+  const to = parseDay(toText);
+  if (!from) return { period: fallback, problem: { field: "from", message: dateProblem("From", fromText) } };
+  if (!to) return { period: fallback, problem: { field: "to", message: dateProblem("To", toText) } };
   if (from > to) return { period: fallback, problem: { field: "from", message: `From (${fromText}) is after To (${toText}).` } };
   const days = (to.getTime() - from.getTime()) / DAY + 1;
   if (days > MAX_PERIOD_DAYS) return { period: fallback, problem: { field: "to", message: `The period is ${days} days; choose at most ${MAX_PERIOD_DAYS}.` } };
@@ -80,7 +78,7 @@ export function readPeriod(query: Record<string, string | string[] | undefined>,
     period: {
       preset: "custom",
       from,
-      to: new Date(to.getTime() + DAY),
+      to: dayEnd(to),
       fromText,
       toText,
       granularity: days === 1 ? "hour" : "day",

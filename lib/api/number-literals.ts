@@ -1,6 +1,9 @@
+import { amountNeedsSourceText } from "@/lib/money";
+
 /**
- * JSON.parse turns `1e3` and `1000` into the same double, so a rule about how a number was
- * *written* (the amount: "no exponent", REFERENCE "Resources") needs the source text. This walks a
+ * JSON.parse turns `1e3` and `1000` into the same double, and `10.009999999999999999` into 10.01,
+ * so a rule about how a number was *written* (the amount: "no exponent", no more decimals than the
+ * currency has; REFERENCE "Resources") needs the source text. This walks a
  * document JSON.parse has already accepted and returns the literal of each number found at one of
  * the given paths (the last one for a repeated key, as JSON.parse keeps the last).
  */
@@ -88,22 +91,21 @@ export function numberLiteralsAt(text: string, paths: readonly Path[]): Map<stri
   return found;
 }
 
-/** True when a number literal is written with an exponent (`1e3`, `2.5E-1`). */
-export const hasExponent = (literal: string): boolean => /[eE]/.test(literal);
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
 /**
- * Puts back, as a string, every number at `paths` that was written with an exponent, so the
- * field's own rule refuses it exactly as it refuses the string "1e3" (same code, same message),
+ * Puts back, as a string, every amount at `paths` whose source text says more than its double
+ * (`amountNeedsSourceText`: an exponent, or more decimals than any currency has), so the field's
+ * own rule refuses it exactly as it refuses the string "1e3" or "2.000" (same code, same message),
  * alongside every other problem of the body.
  */
-export function keepExponentLiterals(parsed: unknown, text: string, paths: readonly Path[]): unknown {
-  if (paths.length === 0 || !/\d[eE]/.test(text)) return parsed;
+export function keepAmountLiterals(parsed: unknown, text: string, paths: readonly Path[]): unknown {
+  // Neither an exponent nor three decimals anywhere in the body: no amount needs its text.
+  if (paths.length === 0 || !/\d[eE]|\.\d{3}/.test(text)) return parsed;
   for (const [key, literal] of numberLiteralsAt(text, paths)) {
-    if (!hasExponent(literal)) continue;
+    if (!amountNeedsSourceText(literal)) continue;
     const path = JSON.parse(key) as (string | number)[];
     let parent: unknown = parsed;
     for (const segment of path.slice(0, -1)) {

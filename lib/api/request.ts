@@ -4,7 +4,7 @@ import { ApiError, ApiValidationError } from "./errors";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
 import { locateJsonError } from "./locate-json-error";
 import { checkContentType } from "./negotiation";
-import { keepExponentLiterals } from "./number-literals";
+import { keepAmountLiterals } from "./number-literals";
 
 /** ../shared/REFERENCE.md "Limits": request bodies up to 64 KiB. */
 export const MAX_BODY_BYTES = 65_536;
@@ -128,8 +128,9 @@ function decodeUtf8(bytes: Uint8Array): string {
 export type ReadJsonBodyOptions = {
   maxBytes?: number;
   /**
-   * Paths whose numbers must not be written with an exponent (the invoice amount): such a number is
-   * handed on as its source text ("1e3"), which the field's own rule refuses like the string form.
+   * Paths of amounts judged by how they were written (invoice and refund amounts): a number with an
+   * exponent or more decimals than any currency has is handed on as its source text ("1e3",
+   * "10.009"), which the field's own rule refuses like the string form.
    */
   exactNumbersAt?: readonly (readonly (string | number)[])[];
 };
@@ -149,7 +150,7 @@ export async function readJsonBody(request: Request, { maxBytes = MAX_BODY_BYTES
       : "The parser rejected it.";
     throw malformed(`The body is not valid JSON: ${where}`);
   }
-  parsed = keepExponentLiterals(parsed, text, exactNumbersAt);
+  parsed = keepAmountLiterals(parsed, text, exactNumbersAt);
   const unsafe = findUnsafeText(parsed);
   if (unsafe) {
     throw new ApiValidationError([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)], { base: "" });

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { DATE_RANGE_TEXT, isCalendarDay, parseDay } from "@/lib/dates";
 import { AUDIT_GROUP_KEYS } from "./actions";
 
 /** Days as the date inputs send them (UTC). */
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD")
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Enter a real date");
+  .refine(isCalendarDay, "Enter a real date")
+  .refine((v) => parseDay(v) !== undefined, `Enter a date ${DATE_RANGE_TEXT}`);
 
 /** The Audit log page's filter, read from its URL: one schema for the form and the query. */
 export const auditFilterSchema = z

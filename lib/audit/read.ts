@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, like, lt, sql, type SQL } from "drizzle-orm";
+import { dayEnd, parseDay } from "@/lib/dates";
 import type { Db } from "@/lib/db/client";
 import { auditLog } from "@/lib/db/schema";
 import type { AuditFilter } from "./filters";
@@ -31,8 +32,6 @@ const columns = {
   createdAt: auditLog.createdAt,
 };
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
-
 /** One page of the merchant's audit log, newest first, and whether an older page exists. */
 export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilter): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
   const page = filter.page ?? 1;
@@ -40,8 +39,11 @@ export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilt
   if (filter.group) where.push(like(auditLog.action, `${filter.group}.%`));
   if (filter.actor === "system") where.push(eq(auditLog.actorType, "system"));
   else if (filter.actor) where.push(eq(auditLog.actorId, filter.actor));
-  if (filter.from) where.push(gte(auditLog.createdAt, new Date(`${filter.from}T00:00:00Z`)));
-  if (filter.to) where.push(lt(auditLog.createdAt, nextDay(filter.to)));
+  // The filter's days passed parseDay when it was read; read again here, never as raw text.
+  const from = filter.from ? parseDay(filter.from) : undefined;
+  const to = filter.to ? parseDay(filter.to) : undefined;
+  if (from) where.push(gte(auditLog.createdAt, from));
+  if (to) where.push(lt(auditLog.createdAt, dayEnd(to)));
   const rows = await db
     .select(columns)
     .from(auditLog)

@@ -1,6 +1,7 @@
 import "server-only";
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
+import { insertWithinCap } from "@/lib/db/caps";
 import type { Db } from "@/lib/db/client";
 import { webhookEndpoints } from "@/lib/db/schema";
 import { checkWebhookUrl } from "@/lib/http/url-check";
@@ -20,6 +21,7 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** At most this many endpoints per merchant: each event is sent to every one that takes it. */
 export const MAX_ENDPOINTS = 20;
+const ENDPOINTS_CAP = { table: webhookEndpoints, merchantColumn: webhookEndpoints.merchantId, max: MAX_ENDPOINTS };
 
 const eventTypesOf = (input: EndpointFields): string[] | null => (input.allEvents ? null : [...new Set(input.eventTypes)]);
 
@@ -56,17 +58,16 @@ export async function findEndpoint(db: Db, merchantId: string, endpointId: strin
 
 /** Adds an endpoint after the URL check, with its first signing secret: returned here, the only time it is shown. */
 export async function createEndpoint(db: Db, merchantId: string, input: EndpointFields): Promise<Result<{ id: string; url: string; secret: string }>> {
-  const [existing] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, merchantId));
-  if ((existing?.n ?? 0) >= MAX_ENDPOINTS) return refuse("too_many_endpoints", `You have ${MAX_ENDPOINTS} endpoints, the most one merchant may have: delete one first.`);
   const checked = await checkWebhookUrl(input.url);
   if (!checked.ok) return checked;
   const url = checked.value.toString();
   const id = newId("whe");
-  const secret = await db.transaction(async (tx) => {
+  const inserted = await insertWithinCap(db, merchantId, ENDPOINTS_CAP, async (tx) => {
     await tx.insert(webhookEndpoints).values({ id, merchantId, url, description: input.description, enabled: input.enabled, eventTypes: eventTypesOf(input) });
     return insertSecret(tx, merchantId, id);
   });
-  return { ok: true, value: { id, url, secret } };
+  if (!inserted.ok) return refuse("too_many_endpoints", `You have ${MAX_ENDPOINTS} endpoints, the most one merchant may have: delete one first.`);
+  return { ok: true, value: { id, url, secret: inserted.value } };
 }
 
 /** Changes an endpoint (URL checked again); its secret stays. Null when it is not the merchant's. */

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, webhookEventTargets } from "@/lib/db/schema";
 import { renderEventBody } from "./body";
-import type { EventLogFilters } from "./schemas";
+import { eventCursorTime, type EventLogFilters } from "./schemas";
 import { eventStateOf, type WebhookEventView, type WebhookLogEntryView, type WebhookTargetView } from "./views";
 
 export type { WebhookEventView, WebhookTryView } from "./views";
@@ -128,9 +128,10 @@ export async function listEventLog(db: Db, merchantId: string, filters: EventLog
   if (filters.invoice) conditions.push(eq(webhookEvents.invoiceId, filters.invoice));
   if (filters.endpoint) conditions.push(targetsWhere(eq(webhookEventTargets.endpointId, filters.endpoint)));
   if (filters.state) conditions.push(stateWhere(filters.state));
-  if (filters.after) {
-    const [ms, id] = [Number(filters.after.slice(0, filters.after.indexOf("."))), filters.after.slice(filters.after.indexOf(".") + 1)];
-    const at = new Date(ms).toISOString();
+  // A cursor out of the date range never gets here: readEventLogFilters drops it and the page names it.
+  const at = filters.after ? eventCursorTime(filters.after)?.toISOString() : undefined;
+  if (filters.after && at) {
+    const id = filters.after.slice(filters.after.indexOf(".") + 1);
     conditions.push(or(sql`${webhookEvents.createdAt} < ${at}::timestamptz`, and(sql`${webhookEvents.createdAt} = ${at}::timestamptz`, sql`${webhookEvents.id} < ${id}`))!);
   }
   const rows = await db

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WEBHOOK_EVENT_STATES } from "@/lib/db/enums";
+import { instantFromMs } from "@/lib/dates";
 import { ENDPOINT_ID, EVENT_ID, INVOICE_ID } from "@/lib/ids/patterns";
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "./event-types";
 
@@ -41,6 +42,11 @@ export const resendEventSchema = z.object({
   endpointId,
 });
 
+const EVENT_CURSOR = /^\d{1,15}\.evt_[A-Za-z0-9_-]{1,64}$/;
+
+/** The time of an event log cursor (`<ms>.<event id>`), when it is one within the range of lib/dates. */
+export const eventCursorTime = (cursor: string): Date | undefined => instantFromMs(Number(cursor.slice(0, cursor.indexOf("."))));
+
 /** The event log's filters, from the page's query string; a value that is not one of these is dropped (and the page says so). */
 export const EVENT_LOG_TYPES = [...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE] as const;
 export const eventLogFilterFields = {
@@ -48,7 +54,10 @@ export const eventLogFilterFields = {
   state: z.enum(WEBHOOK_EVENT_STATES),
   endpoint: z.string().regex(ENDPOINT_ID),
   invoice: z.string().trim().regex(INVOICE_ID),
-  /** Keyset cursor: the last event of the page before (its created time in ms and id). */
-  after: z.string().regex(/^\d{1,15}\.evt_[A-Za-z0-9_-]{1,64}$/),
+  /** Keyset cursor: the last event of the page before (its created time in ms, within the dates a query may name, and id). */
+  after: z
+    .string()
+    .regex(EVENT_CURSOR)
+    .refine((value) => eventCursorTime(value) !== undefined),
 } as const;
 export type EventLogFilters = { [K in keyof typeof eventLogFilterFields]?: z.output<(typeof eventLogFilterFields)[K]> };

@@ -5,7 +5,8 @@ import { REFERENCE_ID_MAX } from "../contract/field-schemas";
 import { invoiceListQuerySchema, PAGE_SIZE_MAX } from "../contract/resource-schemas";
 import { INVOICE_STATUSES, type InvoiceStatus } from "../state-machine";
 import { SEARCH_MAX } from "./search";
-import { cursorSchema, decodeCursor, EARLIEST, LATEST } from "./cursor";
+import { dayEnd, EARLIEST, LATEST, parseDay } from "@/lib/dates";
+import { cursorSchema, decodeCursor } from "./cursor";
 
 /**
  * One filter for every invoice list. The API and the dashboard page each have their own URL
@@ -131,11 +132,6 @@ export type DashboardListQuery = {
   filter: InvoiceListFilter;
 };
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`);
-/** A real calendar day: 2024-02-30 is refused, not rolled over. */
-const isDay = (value: string) => DAY.test(value) && startOfDay(value).toISOString().startsWith(value);
-
 /** How each of the page's parameters becomes a filter field; undefined when the text cannot be one. */
 const DASHBOARD_FIELDS: { [K in keyof DashboardInvoiceFilters]-?: (value: string) => Record<string, unknown> | undefined } = {
   q: (value) => ({ search: value }),
@@ -144,8 +140,14 @@ const DASHBOARD_FIELDS: { [K in keyof DashboardInvoiceFilters]-?: (value: string
   provider: (value) => ({ provider: value }),
   mode: (value) => ({ mode: value }),
   reference: (value) => ({ reference: { value, match: "prefix" } }),
-  from: (value) => (isDay(value) ? { createdFrom: startOfDay(value) } : undefined),
-  to: (value) => (isDay(value) ? { createdBefore: new Date(startOfDay(value).getTime() + 86_400_000) } : undefined),
+  from: (value) => {
+    const day = parseDay(value);
+    return day ? { createdFrom: day } : undefined;
+  },
+  to: (value) => {
+    const day = parseDay(value);
+    return day ? { createdBefore: dayEnd(day) } : undefined;
+  },
 };
 
 const oneField = invoiceListFilterSchema.partial();

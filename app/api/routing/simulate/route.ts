@@ -16,7 +16,7 @@ import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
  * In the API key's mode only: a test key does not learn how live invoices are routed.
  */
 export const POST = withApiKey(async ({ request, merchant, db, keyMode }) => {
-  const { attributes } = readEnvelope(await readJsonBody(request), "routing-simulation");
+  const { attributes } = readEnvelope(await readJsonBody(request, { exactNumbersAt: [["data", "attributes", "amount"]] }), "routing-simulation");
   const parsed = simulationInputSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: attributes }));
   refuseOtherMode(keyMode, parsed.data.test_mode === true ? "test" : "live", "/data/attributes/test_mode");
