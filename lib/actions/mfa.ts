@@ -19,12 +19,13 @@ import { validatedAction } from "./validated-action";
 const codeChecks = createSharedRateLimiter("mfa-code", 10, 15 * 60_000);
 const TOO_MANY = "Too many wrong codes. Wait 15 minutes and try again.";
 
-/** Runs a check of a code or password, counting the refusals that name a wrong one. */
+/** Runs a check of a code or password as one counted attempt; only a refusal naming a wrong one stays counted. */
 async function limited<T>(userId: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
-  if ((await codeChecks.check(userId)) > 0) return refuse("rate_limited", TOO_MANY);
+  const attempt = await codeChecks.attempt(userId);
+  if (attempt.retryAfterSeconds > 0) return refuse("rate_limited", TOO_MANY);
   const result = await run();
-  if (!result.ok && result.problems.some((p) => p.code === "wrong_code" || p.code === "wrong_password")) await codeChecks.fail(userId);
   if (result.ok) await codeChecks.reset(userId);
+  else if (!result.problems.some((p) => p.code === "wrong_code" || p.code === "wrong_password")) await attempt.forgive();
   return result;
 }
 
