@@ -55,10 +55,10 @@ async function owner() {
 /** An owner signed in with two-factor on (enrolled with the previous step's code). */
 async function enrolledOwner() {
   const who = await owner();
-  const started = await startMfaEnrolmentAction({});
+  const started = await startMfaEnrolmentAction({ password: PASSWORD });
   if (!started.ok) throw new Error(`setup: start ${JSON.stringify(started)}`);
   const { secret } = started.data;
-  const confirmed = await confirmMfaEnrolmentAction({ code: await generate({ secret, epoch: now() - 30 }) });
+  const confirmed = await confirmMfaEnrolmentAction({ password: PASSWORD, code: await generate({ secret, epoch: now() - 30 }) });
   if (!confirmed.ok) throw new Error(`setup: confirm ${JSON.stringify(confirmed)}`);
   return { ...who, secret, recoveryCodes: confirmed.data.recoveryCodes };
 }
@@ -77,18 +77,18 @@ async function twoFactorOn(userId: string): Promise<boolean> {
 describe("a burst of wrong attempts is judged no more than the limit allows", () => {
   it("turning two-factor off with 100 wrong app codes at once: 10 are checked, 90 refused as too many, and it stays on", async () => {
     const { userId, secret } = await enrolledOwner();
-    const answers = await Promise.all((await wrongCodes(secret, 100)).map((code) => disableMfaAction({ code })));
+    const answers = await Promise.all((await wrongCodes(secret, 100)).map((code) => disableMfaAction({ password: PASSWORD, code })));
     expect(tally(answers, "code", TOO_MANY_CODES)).toEqual({ judged: LIMIT, refused: 100 - LIMIT, other: 0 });
     expect(await twoFactorOn(userId)).toBe(true);
     // The right code is refused too until the window ends.
-    expect(await disableMfaAction({ code: await generate({ secret, epoch: now() }) })).toMatchObject({ ok: false, message: TOO_MANY_CODES });
+    expect(await disableMfaAction({ password: PASSWORD, code: await generate({ secret, epoch: now() }) })).toMatchObject({ ok: false, message: TOO_MANY_CODES });
     expect(await twoFactorOn(userId)).toBe(true);
   });
 
   it("turning two-factor off with 30 wrong recovery codes at once: 10 are checked, 20 refused as too many, and it stays on", async () => {
     const { userId } = await enrolledOwner();
     const guesses = Array.from({ length: 30 }, (_, i) => `aaaa${"abcdefghjkmnpqrstuvwxyz23456789"[i]}-aaaaa`);
-    const answers = await Promise.all(guesses.map((code) => disableMfaAction({ code })));
+    const answers = await Promise.all(guesses.map((code) => disableMfaAction({ password: PASSWORD, code })));
     expect(tally(answers, "code", TOO_MANY_CODES)).toEqual({ judged: LIMIT, refused: 30 - LIMIT, other: 0 });
     expect(await twoFactorOn(userId)).toBe(true);
   });
@@ -97,6 +97,21 @@ describe("a burst of wrong attempts is judged no more than the limit allows", ()
     const { secret } = await enrolledOwner();
     const answers = await Promise.all((await wrongCodes(secret, 30)).map((code) => regenerateRecoveryCodesAction({ code })));
     expect(tally(answers, "code", TOO_MANY_CODES)).toEqual({ judged: LIMIT, refused: 30 - LIMIT, other: 0 });
+  });
+
+  it("turning two-factor off with 30 wrong passwords at once: 10 are checked, 20 refused as too many, and it stays on", async () => {
+    const { userId, recoveryCodes } = await enrolledOwner();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => disableMfaAction({ password: `wrong-pass-${i}`, code: recoveryCodes[0]! })));
+    expect(tally(answers, "password", TOO_MANY_CODES)).toEqual({ judged: LIMIT, refused: 30 - LIMIT, other: 0 });
+    expect(await twoFactorOn(userId)).toBe(true);
+  });
+
+  it("starting two-factor enrolment with 30 wrong passwords at once: 10 are checked, 20 refused as too many, and no secret is made", async () => {
+    const { userId } = await owner();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => startMfaEnrolmentAction({ password: `wrong-pass-${i}` })));
+    expect(tally(answers, "password", TOO_MANY_CODES)).toEqual({ judged: LIMIT, refused: 30 - LIMIT, other: 0 });
+    const [row] = await t.db.select({ pending: users.totpPendingSecret }).from(users).where(eq(users.id, userId));
+    expect(row!.pending).toBeNull();
   });
 
   it("changing the password with 30 wrong current passwords at once: 10 are checked, 20 refused as too many, and the password is unchanged", async () => {
