@@ -1,39 +1,25 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { notify } from "@/components/feedback";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { confirmMfaEnrolmentAction, startMfaEnrolmentAction } from "@/lib/actions/mfa";
-import { RecoveryCodes } from "./recovery-codes";
+import { useShowEnrolmentCodes } from "./enrolment-codes";
 
 /** What the first step answered, and the password it was given (the second step sends it again). */
 type Started = { secret: string; secretGroups: string[]; uri: string; qrSvg: string; password: string };
 
 /**
  * "Set up two-factor authentication": the current password, then a new secret as a QR code and as
- * text, a current code from the app to confirm it, then the recovery codes, shown once.
+ * text, a current code from the app to confirm it, then the recovery codes, shown once (by
+ * `EnrolmentCodes`, which the page puts around it).
  */
-export function MfaEnrolment({ afterDone }: { afterDone: string }) {
+export function MfaEnrolment() {
   const [started, setStarted] = useState<Started>();
-  const [codes, setCodes] = useState<string[]>();
-  const router = useRouter();
-
-  if (codes) {
-    return (
-      <RecoveryCodes
-        codes={codes}
-        doneLabel="I have saved my recovery codes"
-        onDone={() => {
-          router.push(afterDone);
-          router.refresh();
-        }}
-      />
-    );
-  }
-  if (started) return <ConfirmStep started={started} onConfirmed={setCodes} />;
+  const showCodes = useShowEnrolmentCodes();
+  if (started) return <ConfirmStep started={started} onConfirmed={showCodes} />;
   return <PasswordStep onStarted={setStarted} />;
 }
 
