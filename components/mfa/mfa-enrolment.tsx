@@ -1,66 +1,53 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState } from "react";
 import { notify } from "@/components/feedback";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { confirmMfaEnrolmentAction, startMfaEnrolmentAction } from "@/lib/actions/mfa";
-import { RecoveryCodes } from "./recovery-codes";
+import { useShowEnrolmentCodes } from "./enrolment-codes";
 
-type Started = { secret: string; secretGroups: string[]; uri: string; qrSvg: string };
+/** What the first step answered, and the password it was given (the second step sends it again). */
+type Started = { secret: string; secretGroups: string[]; uri: string; qrSvg: string; password: string };
 
 /**
- * "Set up two-factor authentication": a new secret as a QR code and as text, a current code from
- * the app to confirm it, then the recovery codes, shown once.
+ * "Set up two-factor authentication": the current password, then a new secret as a QR code and as
+ * text, a current code from the app to confirm it, then the recovery codes, shown once (by
+ * `EnrolmentCodes`, which the page puts around it).
  */
-export function MfaEnrolment({ afterDone }: { afterDone: string }) {
+export function MfaEnrolment() {
   const [started, setStarted] = useState<Started>();
-  const [codes, setCodes] = useState<string[]>();
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<string>();
-  const router = useRouter();
+  const showCodes = useShowEnrolmentCodes();
+  if (started) return <ConfirmStep started={started} onConfirmed={showCodes} />;
+  return <PasswordStep onStarted={setStarted} />;
+}
 
-  if (codes) {
-    return (
-      <RecoveryCodes
-        codes={codes}
-        doneLabel="I have saved my recovery codes"
-        onDone={() => {
-          router.push(afterDone);
-          router.refresh();
-        }}
-      />
-    );
-  }
-  if (started) return <ConfirmStep started={started} onConfirmed={setCodes} />;
+/** Step one: the current password proves it is the person, not someone at an open session. */
+function PasswordStep({ onStarted }: { onStarted: (started: Started) => void }) {
+  const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.startEnrolmentSchema), { defaultValues: { password: "" } });
+  const error = form.formState.errors.password?.message;
+  const { onSubmit, pending, message } = useActionForm(form, startMfaEnrolmentAction, {
+    onSuccess: (data, values) => onStarted({ ...data, password: values.password }),
+  });
   return (
-    <div className="space-y-3">
+    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Set up two-factor authentication">
       <FormAlert message={message} />
-      <button
-        type="button"
-        className="btn-primary"
-        disabled={pending}
-        aria-busy={pending}
-        onClick={() =>
-          startTransition(async () => {
-            setMessage(undefined);
-            const result = await startMfaEnrolmentAction({});
-            if (result.ok) setStarted(result.data);
-            else setMessage(result.message ?? "Could not start: try again.");
-          })
-        }
-      >
-        {pending ? "Starting…" : "Set up two-factor authentication"}
-      </button>
-    </div>
+      <Field id="enrol-password" label="Current password" error={error} required>
+        <input className="input" type="password" autoComplete="current-password" {...fieldAria("enrol-password", error, false)} {...form.register("password")} />
+      </Field>
+      <SubmitButton pending={pending} pendingLabel="Starting…">
+        Set up two-factor authentication
+      </SubmitButton>
+    </form>
   );
 }
 
 function ConfirmStep({ started, onConfirmed }: { started: Started; onConfirmed: (codes: string[]) => void }) {
-  const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.confirmEnrolmentSchema), { defaultValues: { code: "" } });
+  // The password typed in step one is sent again, in its own field so a refusal can say so there.
+  const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.confirmEnrolmentSchema), { defaultValues: { code: "", password: started.password } });
   const error = form.formState.errors.code?.message;
+  const passwordError = form.formState.errors.password?.message;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const { onSubmit, pending, message } = useActionForm(form, confirmMfaEnrolmentAction, {
@@ -90,6 +77,9 @@ function ConfirmStep({ started, onConfirmed }: { started: Started; onConfirmed: 
         <FormAlert message={message} />
         <Field id="enrol-code" label="6-digit code" error={error} required>
           <input className="input max-w-40 font-mono" type="text" inputMode="numeric" autoComplete="one-time-code" {...fieldAria("enrol-code", error, false)} {...form.register("code")} />
+        </Field>
+        <Field id="enrol-confirm-password" label="Current password" error={passwordError} help="The one you entered to start." required>
+          <input className="input" type="password" autoComplete="current-password" {...fieldAria("enrol-confirm-password", passwordError, true)} {...form.register("password")} />
         </Field>
         <SubmitButton pending={pending} pendingLabel="Checking…">
           Turn on two-factor authentication

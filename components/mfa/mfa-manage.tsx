@@ -46,7 +46,7 @@ export function RegenerateRecoveryCodesForm() {
   );
 }
 
-/** Turns two-factor sign-in off after a current code (or a recovery code) or the password. */
+/** Turns two-factor sign-in off after the current password and a current code (or a recovery code). */
 export function DisableMfaForm() {
   const router = useRouter();
   const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.disableMfaSchema), { defaultValues: { code: "", password: "" } });
@@ -61,12 +61,12 @@ export function DisableMfaForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Turn off two-factor authentication">
       <FormAlert message={message} />
-      <p className="text-sm text-slate-700">Prove it is you with a code from your app (or a recovery code), or with your password.</p>
-      <Field id="disable-code" label="Code from your app" error={errors.code?.message}>
-        <input className="input max-w-52 font-mono" type="text" autoComplete="one-time-code" {...fieldAria("disable-code", errors.code?.message, false)} {...form.register("code")} />
-      </Field>
-      <Field id="disable-password" label="Or your password" error={errors.password?.message}>
+      <p className="text-sm text-slate-700">Prove it is you with your password and a code from your app (or a recovery code). You will be signed out everywhere else.</p>
+      <Field id="disable-password" label="Current password" error={errors.password?.message} required>
         <input className="input" type="password" autoComplete="current-password" {...fieldAria("disable-password", errors.password?.message, false)} {...form.register("password")} />
+      </Field>
+      <Field id="disable-code" label="Code from your app or a recovery code" error={errors.code?.message} required>
+        <input className="input max-w-52 font-mono" type="text" autoComplete="one-time-code" {...fieldAria("disable-code", errors.code?.message, false)} {...form.register("code")} />
       </Field>
       <SubmitButton pending={pending} pendingLabel="Turning off…">
         Turn off two-factor authentication

@@ -16,12 +16,12 @@ const passwordChecks = createSharedRateLimiter("password-change", 10, 15 * 60_00
 
 export const changePasswordAction = validatedAction("account.password", { schema: changePasswordSchema }, async (input, viewer) => {
   const key = viewer.user.id;
-  if ((await passwordChecks.check(key)) > 0) {
-    return refuse("rate_limited", "Too many attempts. Wait 15 minutes and try again.");
-  }
+  const attempt = await passwordChecks.attempt(key);
+  if (attempt.retryAfterSeconds > 0) return refuse("rate_limited", "Too many attempts. Wait 15 minutes and try again.");
   const result = await changePassword(await getDb(), key, input.currentPassword, input.password);
   if (!result.ok) {
-    if (result.problems.some((p) => p.code === "wrong_password")) await passwordChecks.fail(key);
+    // Only a wrong current password stays counted.
+    if (!result.problems.some((p) => p.code === "wrong_password")) await attempt.forgive();
     return result;
   }
   await passwordChecks.reset(key);

@@ -90,7 +90,7 @@ export async function signUpAction(input: unknown): Promise<ActionResult<{ email
     // Marked on every answer, as the headers would otherwise tell which addresses have an account.
     const browser = await bindSignUpBrowser();
     const address = await requestAddress();
-    if ((await signUpsByAddress.take(address)) > 0 || (await signUpsByEmail.take(details.email)) > 0) return answer;
+    if ((await signUpsByAddress.attempt(address)).retryAfterSeconds > 0 || (await signUpsByEmail.attempt(details.email)).retryAfterSeconds > 0) return answer;
     const passwordHash = await hashPassword(password);
     const existing = await findUserByEmail(db, details.email);
     mailInBackground(
@@ -116,14 +116,13 @@ export async function confirmSignUpAction(input: unknown): Promise<ActionResult>
     const password = parsed.value.password ?? "";
     const sameBrowser = await isSignUpBrowser(pending.browser);
     if (!sameBrowser && !password) return fail([problem("required", "Password is required", ["password"])]);
-    if ((await confirmations.check(pending.email)) > 0) {
-      return refuse("rate_limited", "Too many attempts. Wait 15 minutes and try again.");
-    }
-    // A password, when one is sent, must be the right one, in any browser.
+    const attempt = await confirmations.attempt(pending.email);
+    if (attempt.retryAfterSeconds > 0) return refuse("rate_limited", "Too many attempts. Wait 15 minutes and try again.");
+    // A password, when one is sent, must be the right one, in any browser; only a wrong one stays counted.
     if (password && !(await verifyPassword(password, pending.passwordHash))) {
-      await confirmations.fail(pending.email);
       return fail([problem("wrong_password", "This is not the password you chose when signing up", ["password"])]);
     }
+    await attempt.forgive();
     const { browser: _browser, ...details } = pending;
     const created = await createMerchantWithOwner(await getDb(), details);
     if (!created.ok) {

@@ -41,7 +41,7 @@ export async function forgotPasswordAction(input: unknown): Promise<ActionResult
     const { email } = parsed.value;
     const address = await clientAddress();
     // The address first: an address past its limit spends nothing of the accounts it names.
-    if ((await resetsByAddress.take(address)) > 0 || (await resetsByAccount.take(email)) > 0) return ok(undefined);
+    if ((await resetsByAddress.attempt(address)).retryAfterSeconds > 0 || (await resetsByAccount.attempt(email)).retryAfterSeconds > 0) return ok(undefined);
     const db = await getDb();
     const started = await startPasswordReset(db, email);
     if (started) {

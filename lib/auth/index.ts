@@ -10,7 +10,7 @@ import { currentSessionVersion, endSessions } from "@/lib/identity/sessions";
 import { publicBaseUrl } from "@/lib/config";
 import { clientAddressFromHeaders } from "./client-address";
 import { safeNextPath } from "./next-path";
-import { admitSignIn, limitedCode, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
+import { admitSignIn, limitedCode, recordPasswordBeforeSecondFactor, recordSignInFailure, recordSignInSuccess } from "./sign-in-limit";
 import { signInSchema } from "@/lib/identity/schemas";
 import { authSecret } from "./secret";
 import { authorizeSessionGrant } from "./session-grant";
@@ -73,7 +73,7 @@ async function authorizeSecondStep(raw: Record<string, unknown>, address: string
     await recordAudit(db, { merchantId: user.merchantId, actor: { type: "user", id: user.id, label: `${user.name} <${user.email}>` }, action: "mfa.sign_in_failed", target: { type: "user", id: user.id }, summary: `from ${address}` });
     throw new SecondFactorRefused(WRONG_SECOND_FACTOR);
   }
-  await recordSignInSuccess(attempt);
+  await recordSignInSuccess(attempt, admission);
   return sessionUser(user);
 }
 
@@ -116,8 +116,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         }
         // Two-factor on: the password was right, but no session until the code. The attempt stays
         // counted (a guesser holding the password gets no fresh allowance of codes by re-entering it).
-        if (user.totpEnabledAt) throw new SecondFactorRequired(sealChallenge({ userId: user.id, sessionVersion: user.sessionVersion, purpose: "second_factor" }));
-        await recordSignInSuccess(attempt);
+        if (user.totpEnabledAt) {
+          await recordPasswordBeforeSecondFactor(admission);
+          throw new SecondFactorRequired(sealChallenge({ userId: user.id, sessionVersion: user.sessionVersion, purpose: "second_factor" }));
+        }
+        await recordSignInSuccess(attempt, admission);
         return sessionUser(user);
       },
     }),

@@ -4,12 +4,12 @@ import { clearShared, countInSharedWindow, holdShared, sharedStoreInUse, sharedW
  * Fixed-window counter of attempts (the sign-in policy is lib/auth/sign-in-limit.ts).
  * `createRateLimiter` keeps the counts in process memory; `createSharedRateLimiter`, which every
  * limit of the product uses, shares them across processes on PostgreSQL.
+ *
+ * There is no way to ask "may I?" without counting: an attempt is counted before it is judged and
+ * forgiven when it turns out not to count (a success). A separate check and count let simultaneous
+ * requests all pass the check while the first are still being judged.
  */
 export type RateLimiter = {
-  /** Seconds to wait before another attempt is allowed, or 0. */
-  check: (key: string, now?: number) => number;
-  /** Counts one failed attempt. */
-  fail: (key: string, now?: number) => void;
   /** Counts one attempt: the attempts in the window so far, this one included, and the seconds until it ends. */
   add: (key: string, now?: number) => { count: number; secondsLeft: number };
   /** Takes back one attempt counted in the current window. */
@@ -17,31 +17,23 @@ export type RateLimiter = {
   reset: (key: string) => void;
 };
 
-export function createRateLimiter(limit: number, windowMs: number): RateLimiter {
+export function createRateLimiter(windowMs: number): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   const current = (key: string, now: number) => {
     const entry = windows.get(key);
     return entry && now - entry.start < windowMs ? entry : undefined;
   };
-  const add = (key: string, now = Date.now()) => {
-    let entry = current(key, now);
-    if (entry) entry.count += 1;
-    else {
-      // Dropping the oldest window (not all of them) keeps every recent lockout in force under a flood.
-      if (windows.size >= 50_000) windows.delete(windows.keys().next().value!);
-      windows.set(key, (entry = { start: now, count: 1 }));
-    }
-    return { count: entry.count, secondsLeft: Math.max(1, Math.ceil((entry.start + windowMs - now) / 1000)) };
-  };
   return {
-    check(key, now = Date.now()) {
-      const entry = current(key, now);
-      return entry && entry.count >= limit ? Math.ceil((entry.start + windowMs - now) / 1000) : 0;
+    add(key, now = Date.now()) {
+      let entry = current(key, now);
+      if (entry) entry.count += 1;
+      else {
+        // Dropping the oldest window (not all of them) keeps every recent lockout in force under a flood.
+        if (windows.size >= 50_000) windows.delete(windows.keys().next().value!);
+        windows.set(key, (entry = { start: now, count: 1 }));
+      }
+      return { count: entry.count, secondsLeft: Math.max(1, Math.ceil((entry.start + windowMs - now) / 1000)) };
     },
-    fail(key, now = Date.now()) {
-      add(key, now);
-    },
-    add,
     forgive(key, now = Date.now()) {
       const entry = current(key, now);
       if (entry) entry.count = Math.max(0, entry.count - 1);
@@ -52,21 +44,25 @@ export function createRateLimiter(limit: number, windowMs: number): RateLimiter 
   };
 }
 
-/** The same limiter with async answers, shared by every process on one PostgreSQL. */
+/** One counted attempt, as `SharedRateLimiter.attempt` answers it. */
+export type Attempt = {
+  /** The attempts counted in the window, this one included. */
+  count: number;
+  /** Past the limit: the seconds until the window ends (the attempt must not be judged). Else 0. */
+  retryAfterSeconds: number;
+  /** Takes this attempt back (it succeeded, or was not judged); a second call does nothing. */
+  forgive: () => Promise<void>;
+};
+
+/** The limiter every limit uses, shared by every process on one PostgreSQL. */
 export type SharedRateLimiter = {
-  check: (key: string) => Promise<number>;
-  fail: (key: string) => Promise<void>;
-  /** Counts one attempt in one step: the attempts in the window so far, this one included, and the seconds until it ends. */
-  add: (key: string) => Promise<{ count: number; secondsLeft: number }>;
-  /** Takes back one attempt counted by `add` (one that turned out not to count, e.g. a success). */
-  forgive: (key: string) => Promise<void>;
-  reset: (key: string) => Promise<void>;
   /**
-   * Counts one event in one step and answers 0 when it was within the limit, else the seconds to
-   * wait (it is then not allowed). For limits on every try (sign-up e-mails, Pay), where a separate
-   * check and count would let simultaneous requests all pass the check.
+   * Counts one attempt, in one step, before it is judged. Past the limit the caller refuses it
+   * unjudged; otherwise it judges it and forgives the attempt when it should not count.
    */
-  take: (key: string) => Promise<number>;
+  attempt: (key: string) => Promise<Attempt>;
+  /** Forgets every attempt of the key (a success that ends its failures). */
+  reset: (key: string) => Promise<void>;
 };
 
 // On globalThis, by name: Next's bundled copy of this module and server.ts's copy (and two limiters
@@ -88,37 +84,32 @@ export function createSharedRateLimiter(name: string, limit: number, windowMs: n
   const memory = () => {
     windows.__rateWindows ??= new Map();
     let limiter = windows.__rateWindows.get(name);
-    if (!limiter) windows.__rateWindows.set(name, (limiter = createRateLimiter(limit, windowMs)));
+    if (!limiter) windows.__rateWindows.set(name, (limiter = createRateLimiter(windowMs)));
     return limiter;
   };
   const key = (k: string) => `${name}:${k}`;
+  const add = (k: string) => (sharedStoreInUse() ? countInSharedWindow(key(k), windowMs) : Promise.resolve(memory().add(k)));
+  const forgive = async (k: string) => {
+    if (sharedStoreInUse()) await uncountInSharedWindow(key(k));
+    else memory().forgive(k);
+  };
   return {
-    async check(k) {
-      return sharedStoreInUse() ? sharedWindowWait(key(k), limit) : memory().check(k);
-    },
-    async fail(k) {
-      if (sharedStoreInUse()) await countInSharedWindow(key(k), windowMs);
-      else memory().fail(k);
-    },
-    async add(k) {
-      return sharedStoreInUse() ? countInSharedWindow(key(k), windowMs) : memory().add(k);
-    },
-    async forgive(k) {
-      if (sharedStoreInUse()) await uncountInSharedWindow(key(k));
-      else memory().forgive(k);
+    async attempt(k) {
+      const { count, secondsLeft } = await add(k);
+      let forgiven = false;
+      return {
+        count,
+        retryAfterSeconds: count > limit ? secondsLeft : 0,
+        async forgive() {
+          if (forgiven) return;
+          forgiven = true;
+          await forgive(k);
+        },
+      };
     },
     async reset(k) {
       if (sharedStoreInUse()) await clearShared(key(k));
       else memory().reset(k);
-    },
-    async take(k) {
-      if (sharedStoreInUse()) {
-        const { count, secondsLeft } = await countInSharedWindow(key(k), windowMs);
-        return count > limit ? secondsLeft : 0;
-      }
-      const wait = memory().check(k);
-      if (wait === 0) memory().fail(k);
-      return wait;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createSharedHold, createSharedRateLimiter, SIGN_IN_MAX_FAILURES, SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "./rate-limit";
+import { type Attempt, createSharedHold, createSharedRateLimiter, SIGN_IN_MAX_FAILURES, SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "./rate-limit";
 
 /**
  * How failed sign-ins slow an attacker without giving them a switch that locks the real person out
@@ -31,40 +31,55 @@ export function waitAfterFailure(failures: number): number {
 }
 
 export type SignInAttempt = { email: string; address: string };
-export type Admission = { admitted: true; failures: number } | { admitted: false; retryAfterSeconds: number };
+/** What an admitted sign-in holds until it is judged: its counted attempts, to forgive on success. */
+type Counted = { failures: number; account: Attempt; fromAddress: Attempt };
+export type Admission = ({ admitted: true } & Counted) | { admitted: false; retryAfterSeconds: number };
 
 const pairKey = ({ email, address }: SignInAttempt) => JSON.stringify([email, address]);
 
 /** Decides whether a sign-in may check its password, counting it as a failure until it succeeds. */
 export async function admitSignIn(attempt: SignInAttempt): Promise<Admission> {
   const pair = pairKey(attempt);
-  if ((await accounts.check(attempt.email)) > 0) {
+  // The account's count never refuses: past its limit the account is under attack, and an address
+  // with failures of its own for it waits between tries.
+  const account = await accounts.attempt(attempt.email);
+  const refuse = async (retryAfterSeconds: number, ...counted: Attempt[]): Promise<Admission> => {
+    await Promise.all([account, ...counted].map((c) => c.forgive()));
+    return { admitted: false, retryAfterSeconds };
+  };
+  if (account.retryAfterSeconds > 0) {
     const wait = await spacing.wait(pair);
-    if (wait > 0) return { admitted: false, retryAfterSeconds: wait };
+    if (wait > 0) return refuse(wait);
   }
-  const tried = await pairs.add(pair);
-  if (tried.count > SIGN_IN_MAX_FAILURES) return { admitted: false, retryAfterSeconds: tried.secondsLeft };
-  const fromAddress = await addresses.add(attempt.address);
-  if (fromAddress.count > SIGN_IN_MAX_FAILURES_PER_ADDRESS) {
-    await pairs.forgive(pair);
-    return { admitted: false, retryAfterSeconds: fromAddress.secondsLeft };
-  }
-  return { admitted: true, failures: tried.count };
+  const tried = await pairs.attempt(pair);
+  // Past the limit the pair's attempt stays counted (the window does not grow): only the others are taken back.
+  if (tried.retryAfterSeconds > 0) return refuse(tried.retryAfterSeconds);
+  const fromAddress = await addresses.attempt(attempt.address);
+  if (fromAddress.retryAfterSeconds > 0) return refuse(fromAddress.retryAfterSeconds, tried);
+  return { admitted: true, failures: tried.count, account, fromAddress };
 }
 
 /** A wrong password (or unknown e-mail) after `admitSignIn`: its counts stand. */
-export async function recordSignInFailure(attempt: SignInAttempt, admission: { failures: number }): Promise<void> {
-  await Promise.all([accounts.fail(attempt.email), spacing.hold(pairKey(attempt), waitAfterFailure(admission.failures))]);
+export async function recordSignInFailure(attempt: SignInAttempt, admission: Counted): Promise<void> {
+  await spacing.hold(pairKey(attempt), waitAfterFailure(admission.failures));
+}
+
+/**
+ * A right password with two-factor on: the sign-in is not over, so the address's attempts stay
+ * counted until the code passes; only the account's is taken back (the second step counts its own).
+ */
+export async function recordPasswordBeforeSecondFactor(admission: Counted): Promise<void> {
+  await admission.account.forgive();
 }
 
 /**
  * A right password: this address's failures for the account are forgiven and its attempt is taken
  * back from the address's count (only failures count, so an office signing in many people is never
- * refused for it). The account's count stays: a success does not end an attack from elsewhere.
+ * refused for it). The account's failures stay: a success does not end an attack from elsewhere.
  */
-export async function recordSignInSuccess(attempt: SignInAttempt): Promise<void> {
+export async function recordSignInSuccess(attempt: SignInAttempt, admission: Counted): Promise<void> {
   const pair = pairKey(attempt);
-  await Promise.all([pairs.reset(pair), spacing.release(pair), addresses.forgive(attempt.address)]);
+  await Promise.all([pairs.reset(pair), spacing.release(pair), admission.fromAddress.forgive(), admission.account.forgive()]);
 }
 
 /** The error code a refused sign-in carries through next-auth (its only channel): the wait in seconds. */

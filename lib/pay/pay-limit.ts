@@ -21,5 +21,5 @@ export function payLimitMessage(waitSeconds: number): string {
 
 /** Counts one Pay on the invoice, in one step: 0 when it may go on, else the seconds until the window ends. */
 export async function takePayTry(invoiceId: string): Promise<number> {
-  return limiter.take(invoiceId);
+  return (await limiter.attempt(invoiceId)).retryAfterSeconds;
 }

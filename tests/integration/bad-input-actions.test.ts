@@ -353,10 +353,11 @@ const CASES: Record<string, Case> = {
   "lib/actions/settings.ts#updateMerchantSettingsAction": { valid: () => ({ allowLivePins: true }) },
   // The owner has no two-factor: starting stores a pending secret; a code is then refused as wrong
   // (or, for the others, as not set up), and turning the requirement on is refused until enrolled.
-  "lib/actions/mfa.ts#startMfaEnrolmentAction": { valid: () => ({}) },
-  "lib/actions/mfa.ts#confirmMfaEnrolmentAction": { valid: () => ({ code: "123456" }) },
+  // A wrong current password: the forms pass, the account refuses (and counts the attempt).
+  "lib/actions/mfa.ts#startMfaEnrolmentAction": { valid: () => ({ password: "wrong-password-1" }) },
+  "lib/actions/mfa.ts#confirmMfaEnrolmentAction": { valid: () => ({ password: "wrong-password-1", code: "123456" }) },
   "lib/actions/mfa.ts#regenerateRecoveryCodesAction": { valid: () => ({ code: "123456" }) },
-  "lib/actions/mfa.ts#disableMfaAction": { valid: () => ({ code: "123456", password: "" }) },
+  "lib/actions/mfa.ts#disableMfaAction": { valid: () => ({ password: "wrong-password-1", code: "123456" }) },
   "lib/actions/mfa.ts#setRequireOwnerMfaAction": { valid: () => ({ requireOwnerMfa: true }) },
   "lib/actions/team.ts#changeRoleAction": { valid: () => ({ userId: w.supportId, role: "support" }) },
   "lib/actions/team.ts#inviteMemberAction": { valid: () => ({ name: "Friend", email: `${unique("friend")}@example.com`, role: "support" }) },

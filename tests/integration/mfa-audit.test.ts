@@ -48,10 +48,13 @@ function data<T>(result: ActionResult<T>): T {
   return result.data;
 }
 
+/** The password of the owners the fixtures make (tests/integration/helpers/connection-fixtures.ts). */
+const OWNER_PASSWORD = "correct-horse-42";
+
 /** Enrols whoever is signed in; answers the secret and the recovery codes. */
-async function enrol(): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const { secret } = data(await startMfaEnrolmentAction({}));
-  const { recoveryCodes } = data(await confirmMfaEnrolmentAction({ code: await code(secret, -30) }));
+async function enrol(password = OWNER_PASSWORD): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const { secret } = data(await startMfaEnrolmentAction({ password }));
+  const { recoveryCodes } = data(await confirmMfaEnrolmentAction({ password, code: await code(secret, -30) }));
   return { secret, recoveryCodes };
 }
 
@@ -59,18 +62,19 @@ describe("two-factor enrolment (Settings → Two-factor authentication)", () => 
   it("shows a QR code and the secret once, refuses a wrong code, turns on with the app's code and gives 10 recovery codes; the secret is stored sealed", async () => {
     const m = await teamMerchant(t.db);
     session.userId = m.supportId;
-    const started = data(await startMfaEnrolmentAction({}));
+    const password = "support-pass-99";
+    const started = data(await startMfaEnrolmentAction({ password }));
     expect(started.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(started.uri).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]{32}/);
     expect(started.qrSvg).toMatch(/^<svg[\s\S]+<\/svg>\s*$/);
     expect(started.secretGroups.join("")).toBe(started.secret);
     const right = await code(started.secret);
     const wrong = right === "123456" ? "654321" : "123456";
-    expect(await confirmMfaEnrolmentAction({ code: wrong })).toMatchObject({ ok: false, fieldErrors: { code: expect.stringContaining("not right") } });
-    expect(await confirmMfaEnrolmentAction({ code: "12345" })).toMatchObject({ ok: false, fieldErrors: { code: "The code is 6 digits" } });
+    expect(await confirmMfaEnrolmentAction({ password, code: wrong })).toMatchObject({ ok: false, fieldErrors: { code: expect.stringContaining("not right") } });
+    expect(await confirmMfaEnrolmentAction({ password, code: "12345" })).toMatchObject({ ok: false, fieldErrors: { code: "The code is 6 digits" } });
     const [before] = await t.db.select().from(users).where(eq(users.id, m.supportId));
     expect(before!.totpEnabledAt).toBeNull();
-    const confirmed = data(await confirmMfaEnrolmentAction({ code: right }));
+    const confirmed = data(await confirmMfaEnrolmentAction({ password, code: right }));
     expect(confirmed.recoveryCodes).toHaveLength(10);
     for (const recovery of confirmed.recoveryCodes) expect(recovery).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     const [after] = await t.db.select().from(users).where(eq(users.id, m.supportId));
@@ -79,17 +83,17 @@ describe("two-factor enrolment (Settings → Two-factor authentication)", () => 
     expect(after!.totpSecret).not.toContain(started.secret);
     expect(after!.totpPendingSecret).toBeNull();
     // Once on, nothing hands the secret out again: starting over is refused.
-    expect(await startMfaEnrolmentAction({})).toMatchObject({ ok: false, message: expect.stringContaining("already on") });
+    expect(await startMfaEnrolmentAction({ password })).toMatchObject({ ok: false, message: expect.stringContaining("already on") });
     // New recovery codes need the app's code; the old ones stop working.
     expect(await regenerateRecoveryCodesAction({ code: right })).toMatchObject({ ok: false, fieldErrors: { code: expect.stringContaining("not right") } });
     const regenerated = data(await regenerateRecoveryCodesAction({ code: await code(started.secret, 30) }));
     expect(regenerated.recoveryCodes).toHaveLength(10);
     expect(regenerated.recoveryCodes).not.toContain(confirmed.recoveryCodes[0]);
-    // Off: an old recovery code no longer proves anything; the password does.
-    expect(await disableMfaAction({ code: confirmed.recoveryCodes[0] })).toMatchObject({ ok: false, fieldErrors: { code: expect.any(String) } });
-    expect(await disableMfaAction({ password: "wrong-pass-000" })).toMatchObject({ ok: false, fieldErrors: { password: "The password is not correct" } });
-    expect(await disableMfaAction({})).toMatchObject({ ok: false, fieldErrors: { code: "Enter a code from your app or your password" } });
-    expect(await disableMfaAction({ password: "support-pass-99" })).toEqual({ ok: true, data: undefined });
+    // Off: the password and a code; an old recovery code no longer proves anything, a new one does.
+    expect(await disableMfaAction({ password, code: confirmed.recoveryCodes[0] })).toMatchObject({ ok: false, fieldErrors: { code: expect.any(String) } });
+    expect(await disableMfaAction({ password: "wrong-pass-000", code: regenerated.recoveryCodes[0] })).toMatchObject({ ok: false, fieldErrors: { password: "The current password is not correct" } });
+    expect(await disableMfaAction({})).toMatchObject({ ok: false, fieldErrors: { password: "Current password is required", code: "Enter the 6-digit code from your app or a recovery code" } });
+    expect(await disableMfaAction({ password, code: regenerated.recoveryCodes[0] })).toEqual({ ok: true, data: undefined });
     const [off] = await t.db.select().from(users).where(eq(users.id, m.supportId));
     expect(off).toMatchObject({ totpSecret: null, totpEnabledAt: null });
   });
@@ -122,7 +126,7 @@ describe("Require two-factor authentication for owners", () => {
     const mine = await enrol();
     expect(data(await setRequireOwnerMfaAction({ requireOwnerMfa: true }))).toEqual({ requireOwnerMfa: true });
     // The enrolled owner cannot turn their own off while it is required.
-    expect(await disableMfaAction({ code: await code(mine.secret) })).toMatchObject({ ok: false, message: expect.stringContaining("requires two-factor") });
+    expect(await disableMfaAction({ password: OWNER_PASSWORD, code: await code(mine.secret) })).toMatchObject({ ok: false, message: expect.stringContaining("requires two-factor") });
 
     session.userId = other.value.id;
     expect(await createApiKeyAction({ name: "sneaky", mode: "test", scope: "full" })).toEqual({ ok: false, fieldErrors: {}, message: MFA_ENROLMENT_REQUIRED });
@@ -135,7 +139,7 @@ describe("Require two-factor authentication for owners", () => {
     expect((await requirePageViewer()).user.id).toBe(m.supportId);
 
     session.userId = other.value.id;
-    await enrol();
+    await enrol("otto-pass-1234");
     expect((await createApiKeyAction({ name: "now allowed", mode: "test", scope: "full" })).ok).toBe(true);
     await expect(requirePageViewer()).resolves.toMatchObject({ user: { id: other.value.id } });
   });
@@ -228,7 +232,7 @@ describe("audit log", () => {
     const regenerated = data(await regenerateRecoveryCodesAction({ code: await code(secret, 30) })).recoveryCodes;
     data(await setRequireOwnerMfaAction({ requireOwnerMfa: true }));
     data(await setRequireOwnerMfaAction({ requireOwnerMfa: false }));
-    data(await disableMfaAction({ code: regenerated[1] }));
+    data(await disableMfaAction({ password: OWNER_PASSWORD, code: regenerated[1] }));
     secrets.push(secret, ...recoveryCodes, ...regenerated);
     const all = await t.db.select().from(auditLog).where(eq(auditLog.merchantId, w.merchantId));
     const actions = new Set(all.map((row) => row.action));

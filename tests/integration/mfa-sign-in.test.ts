@@ -36,9 +36,9 @@ async function enrolledOwner() {
   if (!created.ok) throw new Error(JSON.stringify(created.problems));
   const user = (await findUserByEmail(t.db, email))!;
   const viewer = (await findViewer(t.db, user.id))!;
-  const started = await startEnrolment(t.db, viewer);
+  const started = await startEnrolment(t.db, viewer, PASSWORD);
   if (!started.ok) throw new Error("setup: start");
-  const confirmed = await confirmEnrolment(t.db, viewer, await codeAt(started.value.secret, now() - 30));
+  const confirmed = await confirmEnrolment(t.db, viewer, { password: PASSWORD, code: await codeAt(started.value.secret, now() - 30) });
   if (!confirmed.ok) throw new Error(`setup: confirm ${JSON.stringify(confirmed.problems)}`);
   return { email, user, secret: started.value.secret, recoveryCodes: confirmed.value.recoveryCodes };
 }

@@ -196,24 +196,35 @@ describe("every other limit, held by every instance on PostgreSQL", () => {
     const name = unique("limit");
     const first = createSharedRateLimiter(name, 3, 60_000);
     const second = createSharedRateLimiter(name, 3, 60_000);
-    await first.fail("k");
-    await second.fail("k");
-    expect(await first.check("k")).toBe(0);
-    await first.fail("k");
-    expect(await second.check("k")).toBeGreaterThan(55);
-    expect(await second.check("other")).toBe(0);
+    expect((await first.attempt("k")).retryAfterSeconds).toBe(0);
+    expect((await second.attempt("k")).retryAfterSeconds).toBe(0);
+    const third = await first.attempt("k");
+    expect(third).toMatchObject({ count: 3, retryAfterSeconds: 0 });
+    expect((await second.attempt("k")).retryAfterSeconds).toBeGreaterThan(55);
+    expect((await second.attempt("other")).retryAfterSeconds).toBe(0);
 
     forgetLocalWindows();
-    if (t.kind === "postgres") expect(await createSharedRateLimiter(name, 3, 60_000).check("k")).toBeGreaterThan(55);
-    else expect(await createSharedRateLimiter(name, 3, 60_000).check("k")).toBe(0);
+    const fresh = await createSharedRateLimiter(name, 3, 60_000).attempt("k");
+    if (t.kind === "postgres") expect(fresh.retryAfterSeconds).toBeGreaterThan(55);
+    else expect(fresh).toMatchObject({ count: 1, retryAfterSeconds: 0 });
   });
 
-  it("take counts and decides in one step: of 20 simultaneous tries against a limit of 5, exactly 5 pass", async () => {
-    const limiter = createSharedRateLimiter(unique("take"), 5, 60_000);
-    const waits = await Promise.all(Array.from({ length: 20 }, () => limiter.take("invoice")));
-    expect(waits.filter((wait) => wait === 0)).toHaveLength(5);
-    for (const wait of waits.filter((w) => w > 0)) expect(wait).toBeGreaterThan(55);
-    expect(await limiter.take("another invoice")).toBe(0);
+  it("an attempt counts and decides in one step: of 20 simultaneous tries against a limit of 5, exactly 5 pass", async () => {
+    const limiter = createSharedRateLimiter(unique("attempt"), 5, 60_000);
+    const attempts = await Promise.all(Array.from({ length: 20 }, () => limiter.attempt("invoice")));
+    expect(attempts.filter((a) => a.retryAfterSeconds === 0)).toHaveLength(5);
+    for (const a of attempts.filter((a) => a.retryAfterSeconds > 0)) expect(a.retryAfterSeconds).toBeGreaterThan(55);
+    expect((await limiter.attempt("another invoice")).retryAfterSeconds).toBe(0);
+  });
+
+  it("a forgiven attempt gives its place back, once however often it is forgiven", async () => {
+    const limiter = createSharedRateLimiter(unique("forgive"), 2, 60_000);
+    const right = await limiter.attempt("k");
+    await right.forgive();
+    await right.forgive();
+    expect((await limiter.attempt("k")).count).toBe(1);
+    expect((await limiter.attempt("k")).retryAfterSeconds).toBe(0);
+    expect((await limiter.attempt("k")).retryAfterSeconds).toBeGreaterThan(55);
   });
 });
 

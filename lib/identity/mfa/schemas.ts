@@ -14,20 +14,21 @@ export const totpCodeSchema = z
   .transform((v) => v.replace(/\s+/g, ""))
   .pipe(z.string().min(1, "Enter the 6-digit code from your app").regex(/^\d{6}$/, "The code is 6 digits"));
 
-export const startEnrolmentSchema = z.object({});
+/**
+ * The current password: enrolment and turning two-factor off change how the person signs in, so
+ * they prove it is them, not someone at an open session.
+ */
+const currentPasswordSchema = z.string("Current password is required").min(1, "Current password is required").max(128, "Password is too long");
 
-export const confirmEnrolmentSchema = z.object({ code: totpCodeSchema });
+export const startEnrolmentSchema = z.object({ password: currentPasswordSchema });
+
+export const confirmEnrolmentSchema = z.object({ password: currentPasswordSchema, code: totpCodeSchema });
 export type ConfirmEnrolmentInput = z.infer<typeof confirmEnrolmentSchema>;
 
 export const regenerateRecoveryCodesSchema = z.object({ code: totpCodeSchema });
 
-/** Turning two-factor sign-in off: a current code (or a recovery code), or the password. */
-export const disableMfaSchema = z
-  .object({
-    code: z.string().trim().max(32, "This is not a code: enter the 6 digits from your app or a recovery code").optional(),
-    password: z.string().max(128, "Password is too long").optional(),
-  })
-  .refine((v) => Boolean(v.code) || Boolean(v.password), { message: "Enter a code from your app or your password", path: ["code"] });
+/** Turning two-factor sign-in off: the current password and a current code (or a recovery code). */
+export const disableMfaSchema = z.object({ password: currentPasswordSchema, code: secondFactorCodeSchema });
 export type DisableMfaInput = z.infer<typeof disableMfaSchema>;
 
 /** The sign-in's second step: the sealed token step one answered with, and the code. */

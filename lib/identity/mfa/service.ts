@@ -47,15 +47,19 @@ export async function mfaStatus(db: Db, userId: string): Promise<MfaStatus> {
 const alreadyOn = () => refuse("mfa_enabled", "Two-factor authentication is already on. Turn it off first to set it up with another app.");
 const notOn = () => refuse("mfa_not_enabled", "Two-factor authentication is not on.");
 const wrongCode = (field = "code") => fail([problem("wrong_code", "This code is not right (or was already used). Enter the code your app shows now.", [field])]);
+const wrongPassword = () => fail([problem("wrong_password", "The current password is not correct", ["password"])]);
+/** Enabling or disabling two-factor ends the person's sessions in the same update; the action issues this browser a new one. */
+const endingSessions = { sessionVersion: sql`${users.sessionVersion} + 1` };
 
 /**
- * Step one of enrolment: a new secret, kept sealed as pending until a code confirms it. Answers the
- * secret and its otpauth:// URI to show once, as a QR code and as text.
+ * Step one of enrolment, after the current password: a new secret, kept sealed as pending until a
+ * code confirms it. Answers the secret and its otpauth:// URI to show once, as a QR code and as text.
  */
-export async function startEnrolment(db: Db, viewer: Viewer): Promise<Result<{ secret: string; uri: string }>> {
+export async function startEnrolment(db: Db, viewer: Viewer, password: string): Promise<Result<{ secret: string; uri: string }>> {
   const row = await mfaRow(db, viewer.user.id);
   if (!row) return notOn();
   if (row.totpEnabledAt) return alreadyOn();
+  if (!(await verifyPassword(password, row.passwordHash))) return wrongPassword();
   const secret = newTotpSecret();
   await db.update(users).set({ totpPendingSecret: encryptSecret(secret, credentialsKey()) }).where(eq(users.id, viewer.user.id));
   return ok({ secret, uri: totpUri(secret, row.email) });
@@ -68,19 +72,24 @@ async function replaceRecoveryCodes(tx: Db, userId: string): Promise<string[]> {
   return codes;
 }
 
-/** Step two: the code the app shows now proves the app holds the secret; then ten recovery codes, shown once. */
-export async function confirmEnrolment(db: Db, viewer: Viewer, code: string): Promise<Result<{ recoveryCodes: string[] }>> {
+/**
+ * Step two, with the current password again: the code the app shows now proves the app holds the
+ * secret; then ten recovery codes, shown once. Every session of the person ends.
+ */
+export async function confirmEnrolment(db: Db, viewer: Viewer, proof: { password: string; code: string }): Promise<Result<{ recoveryCodes: string[] }>> {
+  const { code } = proof;
   const row = await mfaRow(db, viewer.user.id);
   if (!row) return notOn();
   if (row.totpEnabledAt) return alreadyOn();
   if (!row.totpPendingSecret) return refuse("no_enrolment", "Start again: choose Set up two-factor authentication.");
+  if (!(await verifyPassword(proof.password, row.passwordHash))) return wrongPassword();
   const step = await verifyTotp(decryptSecret(row.totpPendingSecret, credentialsKey()), code, null);
   if (step === undefined) return wrongCode();
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const moved = await tx
       .update(users)
-      .set({ totpSecret: row.totpPendingSecret, totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: step })
+      .set({ totpSecret: row.totpPendingSecret, totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: step, ...endingSessions })
       .where(and(eq(users.id, viewer.user.id), isNull(users.totpEnabledAt), eq(users.totpPendingSecret, row.totpPendingSecret!)))
       .returning({ id: users.id });
     if (!moved.length) return alreadyOn();
@@ -143,24 +152,22 @@ export async function regenerateRecoveryCodes(db: Db, viewer: Viewer, code: stri
 }
 
 /**
- * Turns two-factor sign-in off after a current code (app or recovery) or the password. An owner of
- * a merchant that requires it for owners may not.
+ * Turns two-factor sign-in off after the current password and a current code (app or recovery),
+ * and ends every session of the person. An owner of a merchant that requires it for owners may not.
  */
-export async function disableMfa(db: Db, viewer: Viewer, proof: { code?: string; password?: string }): Promise<Result<null>> {
+export async function disableMfa(db: Db, viewer: Viewer, proof: { password: string; code: string }): Promise<Result<null>> {
   const row = await mfaRow(db, viewer.user.id);
   if (!row?.totpEnabledAt) return notOn();
   const [merchant] = await db.select({ required: merchants.requireOwnerMfa }).from(merchants).where(eq(merchants.id, viewer.merchant.id)).limit(1);
   if (merchant?.required && viewer.user.role === "owner") {
     return refuse("mfa_required", "Your business requires two-factor authentication for owners. An owner can turn that requirement off in Settings first.");
   }
-  if (proof.code) {
-    if (!(await checkSecondFactor(db, viewer.user.id, proof.code))) return wrongCode();
-  } else if (!(await verifyPassword(proof.password ?? "", row.passwordHash))) {
-    return fail([problem("wrong_password", "The password is not correct", ["password"])]);
-  }
+  // The password first: a wrong one spends no recovery code.
+  if (!(await verifyPassword(proof.password, row.passwordHash))) return wrongPassword();
+  if (!(await checkSecondFactor(db, viewer.user.id, proof.code))) return wrongCode();
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    await tx.update(users).set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(users.id, viewer.user.id));
+    await tx.update(users).set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, ...endingSessions }).where(eq(users.id, viewer.user.id));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, viewer.user.id));
     await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "mfa.disabled", target: { type: "user", id: viewer.user.id }, summary: viewer.user.email });
     return ok(null);
@@ -199,7 +206,7 @@ export async function resetMfaByOperator(db: Db, email: string): Promise<{ userI
     const tx = txRaw as unknown as Db;
     await tx
       .update(users)
-      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, ...endingSessions })
       .where(eq(users.id, user.id));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id));
     await recordAudit(tx, { merchantId: user.merchantId, actor: { type: "system", label: "Operator (npm run admin)" }, action: "mfa.disabled", target: { type: "user", id: user.id }, summary: `${user.email}, reset by the operator` });

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { EnrolmentCodes } from "@/components/mfa/enrolment-codes";
 import { MfaEnrolment } from "@/components/mfa/mfa-enrolment";
 import { DisableMfaForm, RegenerateRecoveryCodesForm } from "@/components/mfa/mfa-manage";
 import { PageHeader } from "@/components/shell/page-header";
@@ -28,41 +29,44 @@ export default async function TwoFactorPage() {
           {viewer.merchant.name} requires two-factor authentication for owners. Set it up to continue to the dashboard.
         </p>
       ) : null}
-      {status.enabled ? (
-        <div className="grid max-w-3xl gap-6">
-          <section className="card" aria-labelledby="mfa-status">
-            <h2 id="mfa-status" className="mb-2 text-base font-semibold">
-              On
+      {/* Not `required`: it is false once the page renders again as "on", before the codes are read. */}
+      <EnrolmentCodes afterDone={requiredForYou ? "/home" : "/settings/two-factor"}>
+        {status.enabled ? (
+          <div className="grid max-w-3xl gap-6">
+            <section className="card" aria-labelledby="mfa-status">
+              <h2 id="mfa-status" className="mb-2 text-base font-semibold">
+                On
+              </h2>
+              <p className="text-sm text-slate-700" data-testid="mfa-status">
+                Two-factor authentication is on since {status.enabledAt ? formatDateTime(status.enabledAt) : "—"}. {status.recoveryCodesLeft} of 10 recovery codes are unused.
+              </p>
+            </section>
+            <section className="card" aria-labelledby="mfa-recovery">
+              <h2 id="mfa-recovery" className="mb-3 text-base font-semibold">
+                Recovery codes
+              </h2>
+              <RegenerateRecoveryCodesForm />
+            </section>
+            <section className="card" aria-labelledby="mfa-disable">
+              <h2 id="mfa-disable" className="mb-3 text-base font-semibold">
+                Turn off
+              </h2>
+              {requiredForYou ? (
+                <p className="text-sm text-slate-700">Your business requires two-factor authentication for owners, so it stays on. An owner can change that under Settings → Security.</p>
+              ) : (
+                <DisableMfaForm />
+              )}
+            </section>
+          </div>
+        ) : (
+          <section className="card max-w-3xl" aria-labelledby="mfa-setup">
+            <h2 id="mfa-setup" className="mb-3 text-base font-semibold">
+              Set up
             </h2>
-            <p className="text-sm text-slate-700" data-testid="mfa-status">
-              Two-factor authentication is on since {status.enabledAt ? formatDateTime(status.enabledAt) : "—"}. {status.recoveryCodesLeft} of 10 recovery codes are unused.
-            </p>
+            <MfaEnrolment />
           </section>
-          <section className="card" aria-labelledby="mfa-recovery">
-            <h2 id="mfa-recovery" className="mb-3 text-base font-semibold">
-              Recovery codes
-            </h2>
-            <RegenerateRecoveryCodesForm />
-          </section>
-          <section className="card" aria-labelledby="mfa-disable">
-            <h2 id="mfa-disable" className="mb-3 text-base font-semibold">
-              Turn off
-            </h2>
-            {requiredForYou ? (
-              <p className="text-sm text-slate-700">Your business requires two-factor authentication for owners, so it stays on. An owner can change that under Settings → Security.</p>
-            ) : (
-              <DisableMfaForm />
-            )}
-          </section>
-        </div>
-      ) : (
-        <section className="card max-w-3xl" aria-labelledby="mfa-setup">
-          <h2 id="mfa-setup" className="mb-3 text-base font-semibold">
-            Set up
-          </h2>
-          <MfaEnrolment afterDone={required ? "/home" : "/settings/two-factor"} />
-        </section>
-      )}
+        )}
+      </EnrolmentCodes>
       {required ? null : (
         <p className="mt-6 text-sm">
           <Link href="/settings" className="text-brand-700 underline">
