@@ -49,7 +49,7 @@ const notOn = () => refuse("mfa_not_enabled", "Two-factor authentication is not 
 const wrongCode = (field = "code") => fail([problem("wrong_code", "This code is not right (or was already used). Enter the code your app shows now.", [field])]);
 const wrongPassword = () => fail([problem("wrong_password", "The current password is not correct", ["password"])]);
 /** Enabling or disabling two-factor ends the person's sessions in the same update; the action issues this browser a new one. */
-const endingSessions = { sessionVersion: sql`${users.sessionVersion} + 1` };
+const endingSessions = sql`${users.sessionVersion} + 1`;
 
 /**
  * Step one of enrolment, after the current password: a new secret, kept sealed as pending until a
@@ -89,7 +89,7 @@ export async function confirmEnrolment(db: Db, viewer: Viewer, proof: { password
     const tx = txRaw as unknown as Db;
     const moved = await tx
       .update(users)
-      .set({ totpSecret: row.totpPendingSecret, totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: step, ...endingSessions })
+      .set({ totpSecret: row.totpPendingSecret, totpPendingSecret: null, totpEnabledAt: new Date(), totpLastStep: step, sessionVersion: endingSessions })
       .where(and(eq(users.id, viewer.user.id), isNull(users.totpEnabledAt), eq(users.totpPendingSecret, row.totpPendingSecret!)))
       .returning({ id: users.id });
     if (!moved.length) return alreadyOn();
@@ -167,7 +167,7 @@ export async function disableMfa(db: Db, viewer: Viewer, proof: { password: stri
   if (!(await checkSecondFactor(db, viewer.user.id, proof.code))) return wrongCode();
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    await tx.update(users).set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, ...endingSessions }).where(eq(users.id, viewer.user.id));
+    await tx.update(users).set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: endingSessions }).where(eq(users.id, viewer.user.id));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, viewer.user.id));
     await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "mfa.disabled", target: { type: "user", id: viewer.user.id }, summary: viewer.user.email });
     return ok(null);
@@ -206,7 +206,7 @@ export async function resetMfaByOperator(db: Db, email: string): Promise<{ userI
     const tx = txRaw as unknown as Db;
     await tx
       .update(users)
-      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, ...endingSessions })
+      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: endingSessions })
       .where(eq(users.id, user.id));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id));
     await recordAudit(tx, { merchantId: user.merchantId, actor: { type: "system", label: "Operator (npm run admin)" }, action: "mfa.disabled", target: { type: "user", id: user.id }, summary: `${user.email}, reset by the operator` });
