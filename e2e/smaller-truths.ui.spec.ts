@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { payoutExample } from "../lib/invoices/test-fixtures";
+import { sampleCredentials } from "../lib/providers/server/sample-credentials";
+import { createApiKey, signUp } from "./support/accounts";
+import { apiHeaders as headers } from "./support/connections";
+
+/**
+ * Small things the dashboard said that were not true, at desktop and phone widths: the webhook URL
+ * error against the field's help, where invitations go without a mail server, and a processed
+ * payout's page (no cancel to ask for; its timeline says payout). Forms with the keyboard alone.
+ */
+for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+  test(`the webhook URL error, the Team page's invitations and a processed payout say what is true (${name})`, async ({ browser }) => {
+    test.setTimeout(90_000);
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    const account = await signUp(page);
+    const apiKey = await createApiKey(page);
+
+    // The URL error names what the help allows (http:// too, where this server takes it), keyboard only.
+    await page.goto("/webhooks");
+    const form = page.getByRole("form", { name: "Add endpoint" });
+    await expect(form).toBeVisible();
+    const url = form.getByLabel("Endpoint URL");
+    await url.focus();
+    await page.keyboard.type("ftp://127.0.0.1:4000/hooks");
+    await form.getByRole("button", { name: "Add endpoint" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(url).toHaveAttribute("aria-invalid", "true");
+    const error = page.locator(`[id="${await url.getAttribute("id")}-error"]`);
+    await expect(error).toHaveText("Endpoint URL must start with https:// or http:// (the field's help says which this server accepts)");
+    await expect(page.locator(`[id="${await url.getAttribute("id")}-help"]`)).toContainText("http://");
+
+    // No SMTP_URL here: the invitation's e-mail waits on the Outbox page, and the page says so.
+    await page.goto("/team");
+    const delivery = page.getByTestId("invite-delivery");
+    await expect(delivery).toContainText("No mail server is set up (SMTP_URL)");
+    await expect(delivery.getByRole("link", { name: "Outbox" })).toHaveAttribute("href", "/outbox");
+
+    // A payout the provider paid: nothing can cancel it any more, and its timeline says payout.
+    const connection = await page.request.post("/api/connections", {
+      headers: headers(apiKey),
+      data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label: `A ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+    });
+    expect(connection.status(), await connection.text()).toBe(201);
+    const created = await page.request.post("/api/commerce/payout-invoices", {
+      headers: headers(apiKey),
+      data: payoutExample({ commerce_account: account.commerceAccount, reference_id: `truths-${randomBytes(6).toString("hex")}` }),
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const payout = (await created.json()).data as { id: string; attributes: { status: string } };
+    expect(payout.attributes.status).toBe("processed");
+    await page.goto(`/invoices/${payout.id}`);
+    await expect(page.getByTestId("invoice-status")).toHaveText("processed");
+    await expect(page.getByTestId("invoice-live")).toHaveText("Final: this invoice will not change any more.");
+    await expect(page.getByTestId("invoice-cancel")).toHaveCount(0);
+    const timeline = page.getByTestId("invoice-timeline");
+    await expect(timeline).toContainText("payout request");
+    await expect(timeline).not.toContainText("payment");
+  });
+}
