@@ -59,3 +59,28 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await expect(timeline).not.toContainText("payment");
   });
 }
+
+for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+  test(`the Live view's setup checklist counts live connections and keys only (${name})`, async ({ browser }) => {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    await signUp(page);
+    const apiKey = await createApiKey(page);
+    const connection = await page.request.post("/api/connections", {
+      headers: headers(apiKey),
+      data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label: `A ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+    });
+    expect(connection.status(), await connection.text()).toBe(201);
+    await page.goto("/home");
+    await expect(page.getByTestId("setup-step-connected")).toContainText("Done");
+    await expect(page.getByTestId("setup-step-apiKey")).toContainText("Done");
+    // The Test/Live switch, from the keyboard.
+    const viewSwitch = page.getByRole("button", { name: "Test mode" });
+    await viewSwitch.focus();
+    await page.keyboard.press("Space");
+    await expect(viewSwitch).toHaveAttribute("aria-pressed", "false");
+    await expect(page.getByTestId("setup-step-connected")).toContainText("To do");
+    await expect(page.getByTestId("setup-step-connected")).toContainText("counts live connections");
+    await expect(page.getByTestId("setup-step-apiKey")).toContainText("To do");
+    await expect(page.getByTestId("setup-progress")).toHaveText("0 of 5 steps done");
+  });
+}
