@@ -84,3 +84,46 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await expect(page.getByTestId("setup-progress")).toHaveText("0 of 5 steps done");
   });
 }
+
+for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+  test(`the rule editor refuses a lowest amount above the highest and an unknown country as they are typed, keyboard only (${name})`, async ({ browser }) => {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    await signUp(page);
+    const apiKey = await createApiKey(page);
+    const connection = await page.request.post("/api/connections", {
+      headers: headers(apiKey),
+      data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `B ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+    });
+    expect(connection.status(), await connection.text()).toBe(201);
+    await page.goto("/routing");
+    const list = page.locator('[data-testid="routing-order"][data-order-id="payment_card_eur_hpp:test"]');
+    await list.getByRole("button", { name: "Add a rule" }).focus();
+    await page.keyboard.press("Enter");
+    const form = list.getByRole("form", { name: "New rule" });
+    await expect(form.getByLabel("Rule name")).toBeFocused();
+    await page.keyboard.type("Big");
+    const min = form.getByLabel("Amount at least (EUR)");
+    const max = form.getByLabel("Amount at most (EUR)");
+    await min.focus();
+    await page.keyboard.type("200.00");
+    await max.focus();
+    await page.keyboard.type("100.00");
+    // Said while typing, before Add this rule is pressed.
+    await expect(max).toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByTestId("rule-max-error")).toHaveText("The lowest amount 200.00 is above the highest 100.00, so the rule would match nothing");
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("300.00");
+    await expect(max).not.toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByTestId("rule-max-error")).toHaveCount(0);
+    const countries = form.getByLabel("Customer country is one of");
+    await countries.focus();
+    await page.keyboard.type("FR, XX");
+    await expect(countries).toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByTestId("rule-customer-error")).toHaveText("XX is not an ISO 3166-1 country code (such as GB, FR or DE)");
+    // Add this rule keeps the form, with the problem said again.
+    await form.getByRole("button", { name: "Add this rule" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(form).toBeVisible();
+    await expect(list.getByTestId("routing-rule")).toHaveCount(0);
+  });
+}
