@@ -11,11 +11,9 @@ import { apiHeaders as headers } from "./support/connections";
  * payout's page (no cancel to ask for; its timeline says payout). Forms with the keyboard alone.
  */
 for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
-  test(`the webhook URL error, the Team page's invitations and a processed payout say what is true (${name})`, async ({ browser }) => {
-    test.setTimeout(90_000);
+  test(`the webhook URL error names what the field's help allows, keyboard only (${name})`, async ({ browser }) => {
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
-    const account = await signUp(page);
-    const apiKey = await createApiKey(page);
+    await signUp(page);
 
     // The URL error names what the help allows (http:// too, where this server takes it), keyboard only.
     await page.goto("/webhooks");
@@ -30,13 +28,22 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     const error = page.locator(`[id="${await url.getAttribute("id")}-error"]`);
     await expect(error).toHaveText("Endpoint URL must start with https:// or http:// (the field's help says which this server accepts)");
     await expect(page.locator(`[id="${await url.getAttribute("id")}-help"]`)).toContainText("http://");
+  });
 
+  test(`the Team page says where invitations go without a mail server (${name})`, async ({ browser }) => {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    await signUp(page);
     // No SMTP_URL here: the invitation's e-mail waits on the Outbox page, and the page says so.
     await page.goto("/team");
     const delivery = page.getByTestId("invite-delivery");
     await expect(delivery).toContainText("No mail server is set up (SMTP_URL)");
     await expect(delivery.getByRole("link", { name: "Outbox" })).toHaveAttribute("href", "/outbox");
+  });
 
+  test(`a processed payout's page offers no cancel and its timeline says payout (${name})`, async ({ browser }) => {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    const account = await signUp(page);
+    const apiKey = await createApiKey(page);
     // A payout the provider paid: nothing can cancel it any more, and its timeline says payout.
     const connection = await page.request.post("/api/connections", {
       headers: headers(apiKey),
@@ -127,3 +134,25 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await expect(list.getByTestId("routing-rule")).toHaveCount(0);
   });
 }
+
+test("on a phone the overview's wide table scrolls inside its region, with a visible hint; on a desktop no hint", async ({ browser }) => {
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await signUp(page);
+  const apiKey = await createApiKey(page);
+  const connection = await page.request.post("/api/connections", {
+    headers: headers(apiKey),
+    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `B ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+  });
+  expect(connection.status(), await connection.text()).toBe(201);
+  await page.goto("/home");
+  const region = page.getByRole("region", { name: "Connections table (scrolls sideways on narrow screens)" });
+  await expect(region.getByTestId("overview-connections")).toBeVisible();
+  const hint = page.getByTestId("scroll-hint");
+  await expect(hint.first()).toBeVisible();
+  await expect(hint.first()).toHaveText("Scroll sideways for every column →");
+  // The table is wider than the phone and scrolls inside its region; the page itself does not.
+  expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(hint.first()).toBeHidden();
+});
