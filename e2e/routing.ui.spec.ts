@@ -109,7 +109,7 @@ test("a composer-sent invoice goes to the connection chosen, pinned, and says so
   await expect(page.getByTestId("composer-envelope")).toContainText(`"id": "${ids.b}"`);
   await page.getByRole("button", { name: "Send invoice" }).click();
   await expect(page.getByTestId("composer-status")).toHaveText("201");
-  await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.b} (Provider B) — pinned`);
+  await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.b} (Provider B) — Pinned`);
 
   await page.getByRole("link", { name: "Open invoice" }).click();
   await expect(page.getByTestId("invoice-connection")).toContainText(labels.b);
