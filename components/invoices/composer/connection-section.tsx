@@ -110,10 +110,12 @@ export function ConnectionSection({
   const route = routeFor(routes, connections, values.service, values.test_mode);
   const preview = useRoutePreview(values, !pinning);
   // The fields shown are those of the provider routing sends it to first, as the simulator decides it.
+  // Derived, not typed: it leaves the form's dirty state alone (an answer arriving after Send would
+  // otherwise make leaving the page ask about unsaved changes).
   const previewProvider = preview ? connections.find((c) => c.id === preview.connectionIds[0])?.provider : undefined;
   useEffect(() => {
     if (previewProvider && form.getValues("routing") === "auto" && form.getValues("provider") !== previewProvider) {
-      form.setValue("provider", previewProvider, { shouldDirty: true });
+      form.setValue("provider", previewProvider);
     }
   }, [previewProvider, form]);
   const connectionError = errorAt(form, "connection_id");
