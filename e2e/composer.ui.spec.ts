@@ -215,7 +215,7 @@ test("the composer routes automatically by default, like an invoice from the API
     await templateButton(page, "Provider B payment").click();
     await expect(automatic).toBeChecked();
     await expect(page.getByTestId("template-status")).toContainText("Filled in from Provider B payment, routed automatically: it goes to Provider B sandbox first.");
-    await expect(page.getByTestId("composer-route")).toContainText("Your routing order sends it to Provider B sandbox (Provider B) first, then");
+    await expect(page.getByTestId("composer-route")).toContainText("Routing sends it to Provider B sandbox (Provider B) first — First in routing order; then");
     await expect(page.getByTestId("composer-envelope")).not.toContainText("relationships");
     const label = page.getByText("Route automatically", { exact: true });
     if (viewport.width === 390) expect((await automatic.locator("xpath=ancestor::label").boundingBox())!.height).toBeGreaterThanOrEqual(44);
@@ -226,7 +226,7 @@ test("the composer routes automatically by default, like an invoice from the API
 
     await send(page);
     await expect(page.getByTestId("composer-status")).toHaveText("201");
-    await expect(page.getByTestId("composer-routed")).toHaveText("Routed to Provider B sandbox (Provider B) — first in your routing order");
+    await expect(page.getByTestId("composer-routed")).toHaveText("Routed to Provider B sandbox (Provider B) — First in routing order");
     await page.getByRole("link", { name: "Open invoice" }).click();
     await expect(page.getByTestId("invoice-routing-reason")).toContainText(/first in routing order/i);
     await expect(page.getByTestId("invoice-request")).not.toContainText("relationships");

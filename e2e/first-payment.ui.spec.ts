@@ -85,7 +85,7 @@ test("a newcomer's first payment through the dashboard alone: sign up, connect w
     await expect(page.getByTestId("template-status")).toContainText("routed automatically: it goes to My Provider B first.");
     await page.getByRole("button", { name: "Send invoice" }).click();
     await expect(page.getByTestId("composer-status")).toHaveText("201");
-    await expect(page.getByTestId("composer-routed")).toHaveText("Routed to My Provider B (Provider B) — first in your routing order");
+    await expect(page.getByTestId("composer-routed")).toHaveText("Routed to My Provider B (Provider B) — First in routing order");
     const invoiceId: string = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}").data.id;
     await shot(page, "7-composed");
     await page.getByTestId("toast-region").getByTestId("toast").filter({ hasText: `Invoice ${invoiceId} created.` }).getByRole("link", { name: "Open its hosted page" }).click();

@@ -87,7 +87,10 @@ test("search finds an invoice by reference and by last four, and Export CSV down
     await page.getByRole("button", { name: "Export CSV" }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^invoices-test-\d{4}-\d{2}-\d{2}\.csv$/);
-    const text = fs.readFileSync((await file.path())!, "utf8");
+    const bytes = fs.readFileSync((await file.path())!);
+    // A UTF-8 byte order mark first, so spreadsheet programs read "Müller" as written.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.subarray(3).toString("utf8");
     expect(csvIds(text)).toEqual([second, first]);
     expect(text).toContain(`'=${run}-second`);
     expect(text).toContain(",12.30,EUR,");

@@ -26,23 +26,20 @@ for (const viewport of [
       await expect(section).toContainText("No refunds yet.");
       await expect(page.getByTestId("refunded-amount")).toHaveText("0.00 EUR");
 
-      // Part of it, with the mouse; first more than was paid, which the server refuses on the field.
+      // Part of it, with the mouse; first more than was paid, which Review refuses on the field.
       await section.getByRole("button", { name: "Refund", exact: true }).click();
       const amount = section.getByLabel("Amount (EUR)");
       await expect(amount).toHaveValue("100.50");
       await amount.fill("200.00");
       await section.getByRole("button", { name: "Review refund" }).click();
-      await section.getByRole("button", { name: "Confirm refund" }).click();
-      // Back to editing, the reason on the amount field and the form's alert.
       await expect(section.getByText(/more than is left to refund: at most 100\.50 EUR/)).toBeVisible();
       await expect(amount).toHaveAttribute("aria-invalid", "true");
-      await expect(section.getByTestId("form-alert")).not.toBeEmpty();
+      await expect(section.getByTestId("refund-confirmation")).toHaveCount(0);
       await amount.fill("30.00");
       await section.getByLabel("Reason (optional)").fill("One item returned");
       await section.getByRole("button", { name: "Review refund" }).click();
       await expect(section.getByTestId("refund-confirmation")).toHaveText(/Refund 30\.00 EUR to Ada Lovelace\?/);
       await expect(section.getByRole("button", { name: "Confirm refund" })).toBeFocused();
-      await expect(section.getByTestId("form-alert")).toBeEmpty();
       await expectNoSeriousViolations(page);
       await screenshot(page, `refund-confirm-${viewport.width}`, { fullPage: true });
       await section.getByRole("button", { name: "Confirm refund" }).click();
@@ -78,6 +75,41 @@ for (const viewport of [
         /Refund of 70\.50 EUR refunded/,
       ]);
       await screenshot(page, `refund-done-${viewport.width}`, { fullPage: true });
+    });
+
+    test("Review refuses an amount that is not a refund, on its field, keyboard only; the confirmation names no provider default as the payer", async ({ browser, page }) => {
+      // No customer sent: Provider B's default name ("Customer") is no payer's name.
+      await paidInvoicePage(browser, page, "110.00");
+      await expect(page.getByTestId("customer-customer.name")).toContainText("default");
+      const section = page.getByTestId("invoice-refunds");
+      await section.getByRole("button", { name: "Refund", exact: true }).focus();
+      await page.keyboard.press("Enter");
+      const amount = section.getByLabel("Amount (EUR)");
+      await expect(amount).toHaveValue("110.00");
+      await expect(section.getByText("Up to 110.00 EUR.")).toBeVisible();
+      for (const [typed, reason] of [
+        ["abc", /amount must be a decimal number/],
+        ["-5", /amount must be greater than zero/],
+        ["0.00", /amount must be greater than zero/],
+        ["120.00 EUR", /amount must/],
+        ["120.00", /more than is left to refund: at most 110\.00 EUR/],
+      ] as const) {
+        await amount.focus();
+        await page.keyboard.press("ControlOrMeta+a");
+        await page.keyboard.type(typed);
+        await page.keyboard.press("Enter");
+        await expect(section.locator(`[id="${await amount.getAttribute("id")}-error"]`)).toHaveText(reason);
+        await expect(amount).toHaveAttribute("aria-invalid", "true");
+        await expect(section.getByTestId("refund-confirmation")).toHaveCount(0);
+        await expect(section.getByRole("button", { name: "Confirm refund" })).toHaveCount(0);
+      }
+      await expect(section.getByTestId("refund-item")).toHaveCount(0);
+      await amount.focus();
+      await page.keyboard.press("ControlOrMeta+a");
+      await page.keyboard.type("10.00");
+      await page.keyboard.press("Enter");
+      await expect(section.getByTestId("refund-confirmation")).toHaveText("Refund 10.00 EUR? The provider sends the money back; this cannot be undone.");
+      await expect(section.getByRole("button", { name: "Confirm refund" })).toBeFocused();
     });
   });
 }
@@ -139,7 +171,7 @@ test("a paid invoice of 120 EUR: one amount format everywhere, settled words, no
   await section.getByRole("button", { name: "Refund", exact: true }).click();
   await expect(section.getByLabel("Amount (EUR)")).toHaveValue("120.00");
   await section.getByRole("button", { name: "Review refund" }).click();
-  await expect(section.getByTestId("refund-confirmation")).toHaveText(/Refund 120\.00 EUR to /);
+  await expect(section.getByTestId("refund-confirmation")).toHaveText("Refund 120.00 EUR? The provider sends the money back; this cannot be undone.");
   await section.getByRole("button", { name: "Confirm refund" }).click();
   await expect(section.getByTestId("refund-result")).toHaveText("Refund of 120.00 EUR refunded.");
   await expect(page.getByTestId("invoice-status")).toHaveText("refunded");

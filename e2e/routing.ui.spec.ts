@@ -109,7 +109,7 @@ test("a composer-sent invoice goes to the connection chosen, pinned, and says so
   await expect(page.getByTestId("composer-envelope")).toContainText(`"id": "${ids.b}"`);
   await page.getByRole("button", { name: "Send invoice" }).click();
   await expect(page.getByTestId("composer-status")).toHaveText("201");
-  await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.b} (Provider B) — pinned`);
+  await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.b} (Provider B) — Pinned`);
 
   await page.getByRole("link", { name: "Open invoice" }).click();
   await expect(page.getByTestId("invoice-connection")).toContainText(labels.b);
@@ -124,11 +124,11 @@ test("a composer-sent invoice routed automatically follows the saved order and c
   await page.getByRole("button", { name: /^Provider B payment payment_card/ }).click();
   await expect(page.getByRole("radio", { name: /^Route automatically/ })).toBeChecked();
   await expect(page.getByTestId("composer-route")).toHaveText(
-    `Your routing order sends it to ${labels.f} (Provider F) first, then ${labels.c}, ${labels.b} if a connection fails softly.`,
+    `Routing sends it to ${labels.f} (Provider F) first — First in routing order; then ${labels.c}, ${labels.b} if a connection fails softly.`,
   );
   await page.getByRole("button", { name: "Send invoice" }).click();
   await expect(page.getByTestId("composer-status")).toHaveText("201");
-  await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.f} (Provider F) — first in your routing order`);
+  await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.f} (Provider F) — First in routing order`);
   const response = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}") as { data: { id: string; attributes: { hpp_url: string } } };
   await page.getByRole("link", { name: "Open invoice" }).click();
   await expect(page.getByTestId("invoice-connection")).toContainText(labels.f);

@@ -248,7 +248,10 @@ sharedTest("the docs page shows the payload, the headers, ordering by sequence a
   await expect(verify).toContainText('createHmac("sha256", secret)');
   await expect(page.getByLabel("Example payload")).toContainText('"event_type": "invoice.status_changed"');
   await expect(page.getByLabel("Example payload")).toContainText('"sequence": 2');
-  await expect(page.getByText("ignore an event whose sequence is lower than the last one you applied")).toBeVisible();
+  await expect(page.getByText("ignore an event whose sequence is not higher")).toBeVisible();
+  await expect(page.getByTestId("docs-ordering-promise")).toContainText(
+    "an event is not sent to an endpoint until the one before it (of the same invoice, to the same endpoint) was delivered or given up",
+  );
   await expect(page.getByText("X-Signature", { exact: true })).toBeVisible();
   await expect(page.getByText(/retried after 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, then every 2 h/)).toBeVisible();
   await expectNoSeriousViolations(page);

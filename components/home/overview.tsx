@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { HealthBadge } from "@/components/connections/badges";
 import type { DeclineReason, Overview, Period, PeriodRead, TrendPoint } from "@/lib/analytics/overview";
 import { formatDateTime } from "@/lib/format";
@@ -73,10 +74,27 @@ export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
   );
 }
 
+/**
+ * A table wider than a phone: it scrolls sideways inside its own region (reachable with the keyboard),
+ * and below md a visible line says so, since a phone shows no scroll bar until one scrolls.
+ */
+function WideTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <p className="mb-1 text-xs text-slate-600 md:hidden" aria-hidden="true" data-testid="scroll-hint">
+        Scroll sideways for every column →
+      </p>
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
 function Totals({ overview }: { overview: Overview }) {
   if (overview.totals.length === 0) return <p className="text-sm text-slate-600">Nothing processed in this period.</p>;
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Processed volume table (scrolls sideways on narrow screens)">
+    <WideTable label="Processed volume table (scrolls sideways on narrow screens)">
       <table className="w-full text-left text-sm" data-testid="overview-totals">
         <caption className="sr-only">Processed volume per currency</caption>
         <thead className="text-slate-600">
@@ -110,7 +128,7 @@ function Totals({ overview }: { overview: Overview }) {
         </tbody>
       </table>
       <p className="mt-2 text-xs text-slate-600">Net = payments − refunds − payouts. Invoices count in the hour they were created.</p>
-    </div>
+    </WideTable>
   );
 }
 
@@ -253,7 +271,7 @@ function DeclinesChart({ declines }: { declines: DeclineReason[] }) {
 function ConnectionsTable({ overview }: { overview: Overview }) {
   if (overview.connections.length === 0) return <p className="text-sm text-slate-600">No connections in this mode yet.</p>;
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Connections table (scrolls sideways on narrow screens)">
+    <WideTable label="Connections table (scrolls sideways on narrow screens)">
       <table className="w-full text-left text-sm" data-testid="overview-connections">
         <caption className="sr-only">Attempts, success rate and provider latency per connection</caption>
         <thead className="text-slate-600">
@@ -300,7 +318,7 @@ function ConnectionsTable({ overview }: { overview: Overview }) {
       <p className="mt-2 text-xs text-slate-600">
         Success: succeeded attempts of settled ones. Latency: the provider&apos;s answer time, as the upper bound of its histogram bucket (25 ms doubling to 25.6 s).
       </p>
-    </div>
+    </WideTable>
   );
 }
 

@@ -2,8 +2,9 @@ import Link from "next/link";
 import type { SetupChecklist as Checklist, SetupStep } from "@/lib/dashboard/home";
 import { SETUP_STEPS } from "@/lib/dashboard/home";
 import type { Role } from "@/lib/db/schema";
+import type { Mode } from "@/lib/providers";
 
-type StepText = { title: string; how: string; href: string; action: string; owners: boolean };
+type StepText = { title: string; how: string; href: string; action: string; owners: boolean; liveHow?: string };
 
 /**
  * Each step says where it is done; `owners` steps happen on pages only owners open. Link names
@@ -13,6 +14,7 @@ const STEPS: Record<SetupStep, StepText> = {
   connected: {
     title: "Connect a provider",
     how: "Pick a provider and save its test credentials.",
+    liveHow: "In the Live view this counts live connections: pick a provider and save its live credentials.",
     href: "/providers",
     action: "Connect a provider",
     owners: true,
@@ -27,6 +29,7 @@ const STEPS: Record<SetupStep, StepText> = {
   apiKey: {
     title: "Create an API key",
     how: "Your shop sends invoices with it.",
+    liveHow: "In the Live view this counts live keys (pok_live_…): your shop sends live invoices with one.",
     href: "/api-keys",
     action: "Create an API key",
     owners: true,
@@ -48,7 +51,7 @@ const STEPS: Record<SetupStep, StepText> = {
 };
 
 /** Ticked from the merchant's data (lib/dashboard/home.ts); the text says done or to do, the colour only repeats it. */
-export function SetupChecklist({ checklist, role }: { checklist: Checklist; role: Role }) {
+export function SetupChecklist({ checklist, role, mode }: { checklist: Checklist; role: Role; mode: Mode }) {
   const done = SETUP_STEPS.filter((step) => checklist[step]).length;
   return (
     <section className="card" aria-labelledby="setup-heading">
@@ -84,7 +87,7 @@ export function SetupChecklist({ checklist, role }: { checklist: Checklist; role
                     {ticked ? "Done" : "To do"}
                   </span>
                 </p>
-                <p className="mt-0.5 text-sm text-slate-600">{text.how}</p>
+                <p className="mt-0.5 text-sm text-slate-600">{mode === "live" ? (text.liveHow ?? text.how) : text.how}</p>
                 {canDo ? (
                   <Link href={text.href} className="mt-1 inline-block text-sm font-medium text-brand-700 underline underline-offset-4">
                     {text.action}

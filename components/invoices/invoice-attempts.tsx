@@ -1,6 +1,5 @@
 import { ModeBadge } from "@/components/connections/badges";
 import type { DashboardAttempt, DashboardExchange, DashboardSandboxRecord } from "@/lib/invoices/read/invoice-attempts";
-import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import { formatMoment } from "./invoice-client";
 import { formatMoney } from "@/lib/money";
 
@@ -67,7 +66,7 @@ function Attempt({ attempt }: { attempt: DashboardAttempt }) {
         <span>{attempt.connection ? attempt.connection.label : "Unknown connection"}</span>
         {attempt.connection ? <span className="text-slate-600">{attempt.connection.providerName}</span> : null}
         {attempt.connection ? <ModeBadge mode={attempt.connection.mode} /> : null}
-        <span className="badge">{ROUTING_REASON_LABELS[attempt.reason]}</span>
+        <span className="badge">{attempt.reasonText}</span>
       </div>
       <dl className="mt-2 grid grid-cols-[9rem_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-slate-600">Status</dt>

@@ -5,7 +5,7 @@ import { CopyButton } from "@/components/copy-button";
 import { LongValue } from "@/components/long-value";
 import type { FieldSource } from "@/lib/customers";
 import type { DashboardCustomerField, DashboardInvoice } from "@/lib/invoices/read/invoice-view";
-import { ROUTING_REASON_HELP, ROUTING_REASON_LABELS } from "@/lib/routing/reason";
+import { ROUTING_REASON_HELP } from "@/lib/routing/reason";
 import { formatMoment } from "./invoice-client";
 import { formatMoney } from "@/lib/money";
 
@@ -88,9 +88,7 @@ export function RoutedConnection({ invoice, linkToConnection }: { invoice: Dashb
         {invoice.routingReason ? (
           <span data-testid="invoice-routing-reason">
             <span className="font-medium">
-              {invoice.routing?.rule && invoice.routingReason !== "cascaded"
-                ? `Routing rule ${invoice.routing.rule.position}: ${invoice.routing.rule.name}`
-                : ROUTING_REASON_LABELS[invoice.routingReason]}
+              {invoice.routingReasonText}
               {invoice.routing?.branch ? ` (split branch ${invoice.routing.branch.position}, ${invoice.routing.branch.weight}%)` : ""}
             </span>
             <span className="help block" data-testid="invoice-routing-explanation">

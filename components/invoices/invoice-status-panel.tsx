@@ -22,7 +22,7 @@ export function InvoiceStatusPanel({ initial }: { initial: DashboardInvoice }) {
         {invoice.final
           ? "Final: this invoice will not change any more."
           : invoice.atRest
-            ? `Settled: it changes only if ${invoice.direction === "payout" ? "a cancel" : "a refund"} is asked for.`
+            ? "Settled: it changes only if a refund is asked for."
             : `Checked ${formatClock(dataUpdatedAt)}; checking again every ${STATUS_POLL_MS / 1000} s while the invoice can still change.`}
       </p>
       {isRefetchError ? (

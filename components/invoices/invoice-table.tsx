@@ -1,7 +1,6 @@
 import { ModeBadge } from "@/components/connections/badges";
 import { LongValue } from "@/components/long-value";
 import { formatDateTime, formatDateTimeParts } from "@/lib/format";
-import { ROUTING_REASON_LABELS } from "@/lib/routing/reason";
 import type { DashboardInvoiceListItem } from "@/lib/invoices/read/invoice-view";
 import { InvoiceStatusBadge } from "./status-badge";
 import { formatMoney } from "@/lib/money";
@@ -65,10 +64,10 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
                     </span>
                     <span className="block max-w-48 text-xs text-slate-600">
                       {invoice.connection.providerName}
-                      {invoice.routingReason ? (
+                      {invoice.routingReasonText ? (
                         <>
                           {" · "}
-                          <span data-testid="invoice-routing">{ROUTING_REASON_LABELS[invoice.routingReason]}</span>
+                          <span data-testid="invoice-routing">{invoice.routingReasonText}</span>
                         </>
                       ) : null}
                     </span>

@@ -17,7 +17,7 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
   const ids = useId();
   const confirmRef = useRef<HTMLButtonElement>(null);
   const [reviewing, setReviewing] = useState(false);
-  const form = useZodForm(() => import("@/lib/refunds/form-schema").then((m) => m.refundFormSchema), {
+  const form = useZodForm(() => import("@/lib/refunds/form-schema").then((m) => m.refundFormSchemaFor(currency, panel.rest)), {
     defaultValues: { invoiceId, referenceId: newReference(), amount: panel.rest, reason: "" },
   });
   // A refusal sends the form back to editing, where its errors sit on their fields.
@@ -68,7 +68,8 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
       {reviewing ? (
         <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="group" aria-label="Confirm the refund">
           <p className="font-medium text-amber-950" data-testid="refund-confirmation">
-            Refund {formatMoney(amount, currency)} to {panel.customerName ?? "the customer"}? The provider sends the money back; this cannot be undone.
+            Refund {formatMoney(amount, currency)}
+            {panel.customerName ? ` to ${panel.customerName}` : ""}? The provider sends the money back; this cannot be undone.
           </p>
           <div className="mt-3 flex flex-wrap gap-3">
             <button ref={confirmRef} type="submit" className="btn-primary" disabled={pending} aria-busy={pending}>

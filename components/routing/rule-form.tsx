@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { CARD_BRANDS, CARD_BRAND_LABELS } from "@/lib/routing/bin";
+import { conditionProblems } from "@/lib/routing/rule-checks";
 import type { OrderBy, RoutingRule } from "@/lib/routing/rules";
 import { ConnectionListField, type ConnectionOption } from "./connection-list-field";
 
@@ -68,9 +69,23 @@ function ruleOf(draft: Draft): RoutingRule {
   };
 }
 
+const FIELD_IDS = { amountMin: "min", amountMax: "max", customerCountries: "customer", cardCountries: "card-country" } as const;
+
+/** The conditions' problems by field, checked as they are typed (lib/routing/rule-checks.ts, as the server checks them). */
+function fieldProblems(draft: Draft): Record<string, string> {
+  return conditionProblems({
+    amountMin: draft.amountMin,
+    amountMax: draft.amountMax,
+    countries: [
+      { field: "customerCountries", codes: listOf(draft.customerCountries) },
+      { field: "cardCountries", codes: listOf(draft.cardCountries) },
+    ],
+  });
+}
+
 /** What the form can check before the server does, so the merchant hears it at once. */
 function localProblems(draft: Draft): string[] {
-  const problems: string[] = [];
+  const problems: string[] = Object.values(fieldProblems(draft));
   if (!draft.name.trim()) problems.push("Give the rule a name.");
   if (draft.kind === "cascade" && draft.cascade.filter(Boolean).length === 0) problems.push("Choose at least one connection.");
   if (draft.kind === "split") {
@@ -126,6 +141,18 @@ export function RuleForm({
   useEffect(() => first.current?.focus(), []);
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const id = (name: string) => `${idPrefix}-${name}`;
+  const live = fieldProblems(draft);
+  /** A condition's input: invalid and described by its problem while the typed text has one. */
+  const checked = (field: keyof typeof FIELD_IDS, describedBy?: string) => ({
+    "aria-invalid": live[field] ? true : undefined,
+    "aria-describedby": [describedBy, live[field] ? id(`${FIELD_IDS[field]}-error`) : undefined].filter(Boolean).join(" ") || undefined,
+  });
+  const problemOf = (field: keyof typeof FIELD_IDS) =>
+    live[field] ? (
+      <p id={id(`${FIELD_IDS[field]}-error`)} className="field-error" data-testid={`rule-${FIELD_IDS[field]}-error`}>
+        {live[field]}
+      </p>
+    ) : null;
 
   return (
     <form
@@ -150,19 +177,23 @@ export function RuleForm({
         <div className="mt-1 grid gap-3 sm:grid-cols-2">
           <div>
             <label htmlFor={id("min")} className="text-sm text-slate-700">Amount at least ({currency})</label>
-            <input id={id("min")} className="input mt-1" inputMode="decimal" value={draft.amountMin} onChange={(event) => set("amountMin", event.target.value)} />
+            <input id={id("min")} className="input mt-1" inputMode="decimal" value={draft.amountMin} {...checked("amountMin")} onChange={(event) => set("amountMin", event.target.value)} />
+            {problemOf("amountMin")}
           </div>
           <div>
             <label htmlFor={id("max")} className="text-sm text-slate-700">Amount at most ({currency})</label>
-            <input id={id("max")} className="input mt-1" inputMode="decimal" value={draft.amountMax} onChange={(event) => set("amountMax", event.target.value)} />
+            <input id={id("max")} className="input mt-1" inputMode="decimal" value={draft.amountMax} {...checked("amountMax")} onChange={(event) => set("amountMax", event.target.value)} />
+            {problemOf("amountMax")}
           </div>
           <div>
             <label htmlFor={id("customer")} className="text-sm text-slate-700">Customer country is one of</label>
-            <input id={id("customer")} className="input mt-1" placeholder="FR, DE" aria-describedby={id("countries-help")} value={draft.customerCountries} onChange={(event) => set("customerCountries", event.target.value)} />
+            <input id={id("customer")} className="input mt-1" placeholder="FR, DE" {...checked("customerCountries", id("countries-help"))} value={draft.customerCountries} onChange={(event) => set("customerCountries", event.target.value)} />
+            {problemOf("customerCountries")}
           </div>
           <div>
             <label htmlFor={id("card-country")} className="text-sm text-slate-700">Card issued in one of</label>
-            <input id={id("card-country")} className="input mt-1" placeholder="GB" aria-describedby={id("countries-help")} value={draft.cardCountries} onChange={(event) => set("cardCountries", event.target.value)} />
+            <input id={id("card-country")} className="input mt-1" placeholder="GB" {...checked("cardCountries", id("countries-help"))} value={draft.cardCountries} onChange={(event) => set("cardCountries", event.target.value)} />
+            {problemOf("cardCountries")}
           </div>
         </div>
         <p id={id("countries-help")} className="help mt-1">

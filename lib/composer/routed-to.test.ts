@@ -12,14 +12,20 @@ const F: ComposerConnection = {
   services: ["payment_card_eur_hpp"],
   constants: {},
 };
-const answer = (id: string, reason: unknown) => ({
-  data: { id: "cpi_1", attributes: { routing: { reason } }, relationships: { connection: { data: { type: "connection", id } } } },
+const answer = (id: string, reason: unknown, rule: unknown = null) => ({
+  data: { id: "cpi_1", attributes: { routing: { reason, rule } }, relationships: { connection: { data: { type: "connection", id } } } },
 });
 
 describe("routedTo (the composer says where an invoice went and why)", () => {
   it("names the connection and the reason from the API's answer", () => {
-    expect(routedToText(routedTo(answer("conn_f", "pinned"), [F])!)).toBe("Routed to F sandbox (Provider F) — pinned");
-    expect(routedToText(routedTo(answer("conn_f", "routing_order"), [F])!)).toBe("Routed to F sandbox (Provider F) — first in your routing order");
+    expect(routedToText(routedTo(answer("conn_f", "pinned"), [F])!)).toBe("Routed to F sandbox (Provider F) — Pinned");
+    expect(routedToText(routedTo(answer("conn_f", "routing_order"), [F])!)).toBe("Routed to F sandbox (Provider F) — First in routing order");
+  });
+
+  it("names the rule that decided, as the invoice page does, instead of the routing order", () => {
+    expect(routedToText(routedTo(answer("conn_f", "routing_order", { position: 1, name: "Large EUR" }), [F])!)).toBe(
+      "Routed to F sandbox (Provider F) — Routing rule 1: Large EUR",
+    );
   });
 
   it("falls back to the id for a connection the composer does not list, and leaves out an unknown reason", () => {

@@ -19,20 +19,22 @@ export type SetupChecklist = Record<SetupStep, boolean>;
 const PAID = ["processed", "partially_processed"] as const satisfies readonly InvoiceStatus[];
 
 /**
- * Every step in one statement. The checklist is about setting up, so it does not follow the view:
- * "connected" and "tested" count connections of either mode, the invoice step asks for a test one.
+ * Every step in one statement. The connection and key steps follow the view (`mode`): in the Live
+ * view a test connection or test key does not set up live payments (a key serves one mode), so they
+ * count that mode's only; the invoice step always asks for a test payment, the webhook step any
+ * enabled endpoint.
  * "tested" means Test connection passed on a connection that still exists (the connection
  * audit keeps each test's outcome, `ok` when reachable and the credentials were accepted; a test
  * before saving counts once exactly its values are saved, lib/connections/test-receipt.ts).
  */
-export async function getSetupChecklist(db: Db, merchantId: string): Promise<SetupChecklist> {
+export async function getSetupChecklist(db: Db, merchantId: string, mode: Mode = "test"): Promise<SetupChecklist> {
   // Written out with aliases: inside sql`` Drizzle names columns without their table, which a join makes ambiguous.
   const [row] = await db
     .select({
-      connected: sql<boolean>`exists (select 1 from connections c where c.merchant_id = ${merchantId} and c.deleted_at is null)`,
+      connected: sql<boolean>`exists (select 1 from connections c where c.merchant_id = ${merchantId} and c.mode = ${mode} and c.deleted_at is null)`,
       tested: sql<boolean>`exists (select 1 from audit_log a join connections c on c.id = a.target_id
-        where a.merchant_id = ${merchantId} and a.target_type = 'connection' and a.action = 'connection.tested' and a.changes @> '["ok"]'::jsonb and c.deleted_at is null)`,
-      apiKey: sql<boolean>`exists (select 1 from api_keys k where k.merchant_id = ${merchantId} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now()))`,
+        where a.merchant_id = ${merchantId} and a.target_type = 'connection' and a.action = 'connection.tested' and a.changes @> '["ok"]'::jsonb and c.mode = ${mode} and c.deleted_at is null)`,
+      apiKey: sql<boolean>`exists (select 1 from api_keys k where k.merchant_id = ${merchantId} and k.mode = ${mode} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now()))`,
       paidTestInvoice: sql<boolean>`exists (select 1 from invoices i where i.merchant_id = ${merchantId}
         and i.test_mode and i.direction = 'payment' and i.status in (${sql.join(PAID.map((s) => sql`${s}`), sql`, `)}))`,
       webhook: sql<boolean>`exists (select 1 from webhook_endpoints w where w.merchant_id = ${merchantId} and w.enabled)`,
@@ -86,7 +88,7 @@ export type HomeSummary = {
 
 export async function getHomeSummary(db: Db, merchantId: string, mode: Mode): Promise<HomeSummary> {
   const [checklist, counts, recent] = await Promise.all([
-    getSetupChecklist(db, merchantId),
+    getSetupChecklist(db, merchantId, mode),
     countInvoicesByStatus(db, merchantId, mode),
     listDashboardInvoices(db, merchantId, { mode, pageSize: RECENT_INVOICES }),
   ]);

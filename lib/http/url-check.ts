@@ -108,7 +108,7 @@ export function checkWebhookUrlSyntax(text: string): Result<URL> {
   } catch {
     return refuse("Endpoint URL must be an absolute URL such as https://shop.example.com/webhooks.");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("Endpoint URL must start with https://.");
+  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("Endpoint URL must start with https:// or http:// (the field's help says which this server accepts).");
   if (requireHttps() && url.protocol !== "https:" && !(allowPrivateWebhookUrls() && isLoopbackLiteral(hostOf(url)))) {
     return refuse("Endpoint URL must use https:// (plain http is refused in production).");
   }

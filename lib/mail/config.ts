@@ -20,3 +20,9 @@ export function outboxPageEnabled(): boolean {
   if (smtpUrl()) return false;
   return process.env.NODE_ENV !== "production" || process.env.MAIL_OUTBOX_PAGE === "1";
 }
+
+/** Where an invitation's e-mail goes, for the Team page to say: a mail server, the Outbox page, or only the outbox table. */
+export function invitationDelivery(): "smtp" | "outbox_page" | "outbox_table" {
+  if (smtpUrl()) return "smtp";
+  return outboxPageEnabled() ? "outbox_page" : "outbox_table";
+}

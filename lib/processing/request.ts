@@ -72,7 +72,7 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
   if (problems.length > 0) return { kind: "refused", problems };
   let taken: InvoiceRow;
   try {
-    taken = await changeInvoiceStatus(db, invoice, "processing", undefined, { reason: "payment request" });
+    taken = await changeInvoiceStatus(db, invoice, "processing", undefined, { reason: `${invoice.direction} request` });
   } catch (error) {
     if (error instanceof StaleInvoiceStatusError) return { kind: "refused", problems: [ALREADY_PROCESSING()] };
     throw error;

@@ -9,11 +9,11 @@ import { changeInvoiceStatusWithin, queueStatusEvent, type StatusChange } from "
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { canonicalJson } from "@/lib/invoices/create/request-hash";
 import { logger } from "@/lib/logger";
-import { formatMinor, parseAmount } from "@/lib/money";
+import { formatMinor } from "@/lib/money";
 import { problem, problemsFromZod, type Problem } from "@/lib/problems";
 import type { Mode } from "@/lib/providers";
 import { refundRequestSchema } from "./contract";
-import { isRefundableStatus, refundableRest } from "./rules";
+import { checkRefundAmount, isRefundableStatus, refundableRest } from "./rules";
 import { apiKeyActor, recordAudit, type Actor } from "@/lib/audit/record";
 import { recordRefundEvent, type QueuedEvent } from "./events";
 import { sendRefund } from "./send";
@@ -209,12 +209,6 @@ function refusal(invoice: InvoiceRow, testMode: boolean | undefined, testOnly: b
 /** The amount asked for, or the whole rest when left out; refused with a pointer when it cannot be. */
 function amountOf(value: unknown, invoice: InvoiceRow, rest: bigint): { text: string; minor: bigint } | { problems: Problem[] } {
   if (value === undefined) return { text: formatMinor(rest, invoice.currency), minor: rest };
-  if (typeof value === "number" && value <= 0) return { problems: [problem("out_of_range", "amount must be greater than zero", at("amount"))] };
-  const parsed = parseAmount(value, invoice.currency);
-  if (!parsed.ok) return { problems: [problem("invalid_amount", parsed.message, at("amount"))] };
-  if (parsed.minor > rest) {
-    const left = formatMinor(rest, invoice.currency);
-    return { problems: [problem("exceeds_refundable", `amount is more than is left to refund: at most ${left} ${invoice.currency}.`, at("amount"))] };
-  }
-  return { text: formatMinor(parsed.minor, invoice.currency), minor: parsed.minor };
+  const checked = checkRefundAmount(value, invoice.currency, rest);
+  return checked.ok ? checked : { problems: [problem(checked.code, checked.message, at("amount"))] };
 }

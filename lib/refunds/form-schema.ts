@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { parseAmount } from "@/lib/money";
 import { REFUND_REASON_MAX } from "./contract";
+import { checkRefundAmount } from "./rules";
 
 /**
  * The dashboard's Refund form (components/invoices/refund-form.tsx) and its action
@@ -15,3 +17,19 @@ export const refundFormSchema = z.object({
 });
 
 export type RefundFormValues = z.input<typeof refundFormSchema>;
+
+/**
+ * The form's schema in the browser: the same schema, plus the service's own amount rule
+ * (checkRefundAmount) against the currency and the rest the page shows, so "abc", "-5", "0.00" or
+ * more than the rest stop at Review, on the amount field. The service checks again when it stores
+ * the refund, against the rest at that moment.
+ */
+export function refundFormSchemaFor(currency: string, rest: string) {
+  const restAmount = parseAmount(rest, currency);
+  const restMinor = restAmount.ok ? restAmount.minor : 0n;
+  return refundFormSchema.superRefine((values, context) => {
+    if (values.amount === "") return;
+    const checked = checkRefundAmount(values.amount, currency, restMinor);
+    if (!checked.ok) context.addIssue({ code: "custom", path: ["amount"], message: checked.message });
+  });
+}

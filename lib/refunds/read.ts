@@ -27,6 +27,7 @@ export type RefundPanel = {
   rest: string;
   /** Why this viewer cannot refund now, or null when the form may be shown. */
   blocked: string | null;
+  /** The payer's name when the invoice was sent one (not a provider's default); null: the confirmation names nobody. */
   customerName: string | null;
 };
 
@@ -43,7 +44,9 @@ export async function readRefundPanel(db: Db, invoice: InvoiceRow, role: Role): 
       : role !== "owner" && !invoice.testMode
         ? "Only an owner can refund a live payment."
         : null;
-  const name = invoice.resolvedCustomer?.name;
+  // The payer's name as the invoice shows it: one sent with the invoice, never a provider's
+  // default ("Customer") or a connection's constant, which name nobody.
+  const name = invoice.resolvedCustomerSources?.["customer.name"]?.source === "request" || !invoice.resolvedCustomerSources ? invoice.resolvedCustomer?.name : undefined;
   return {
     refunds: rows.map((row) => ({
       id: row.id,

@@ -1,4 +1,5 @@
 import type { InvoiceStatus } from "@/lib/db/enums";
+import { formatMinor, parseAmount } from "@/lib/money";
 
 /**
  * When a payment may be refunded and how much: the one home of these rules, read by the API, the
@@ -26,4 +27,21 @@ export function statusAfterRefunds(invoice: { amountMinor: bigint; processedAmou
   const processed = invoice.processedAmountMinor ?? 0n;
   if (refundedMinor > 0n) return refundedMinor >= processed ? "refunded" : "partially_refunded";
   return processed < invoice.amountMinor ? "partially_processed" : "processed";
+}
+
+export type RefundAmountCheck = { ok: true; text: string; minor: bigint } | { ok: false; code: "invalid_amount" | "out_of_range" | "exceeds_refundable"; message: string };
+
+/**
+ * An amount asked for against what is left (`restMinor`): a positive decimal in the currency's
+ * places, at most the rest. Shared by the service (in the transaction that holds the invoice) and
+ * the Refund form before its review, so a typo never reaches the confirmation.
+ */
+export function checkRefundAmount(value: unknown, currency: string, restMinor: bigint): RefundAmountCheck {
+  if (typeof value === "number" && value <= 0) return { ok: false, code: "out_of_range", message: "amount must be greater than zero" };
+  const parsed = parseAmount(value, currency);
+  if (!parsed.ok) return { ok: false, code: "invalid_amount", message: parsed.message };
+  if (parsed.minor > restMinor) {
+    return { ok: false, code: "exceeds_refundable", message: `amount is more than is left to refund: at most ${formatMinor(restMinor, currency)} ${currency}.` };
+  }
+  return { ok: true, text: formatMinor(parsed.minor, currency), minor: parsed.minor };
 }

@@ -8,6 +8,7 @@ import { findService, getKind, getProvider, servicesForConnection, type InvoiceD
 import { mergeOrder, positionChanges } from "./order";
 import { routingOrderId, type RoutingOrderInput } from "./schemas";
 import { decimalToMinor } from "./decide";
+import { amountRangeEmpty } from "./rule-checks";
 import type { RoutingRule } from "./rules";
 import { rulesKey } from "./rules-key";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -176,9 +177,7 @@ function ruleProblems(rules: readonly RoutingRule[], input: Pick<RoutingOrderInp
         problems.push(problem("invalid_amount", `${named}: ${value} has more decimals than ${currency} allows`, [...at, "conditions", key]));
       }
     }
-    const minMinor = min === undefined ? undefined : decimalToMinor(min, currency);
-    const maxMinor = max === undefined ? undefined : decimalToMinor(max, currency);
-    if (minMinor !== undefined && maxMinor !== undefined && minMinor > maxMinor) {
+    if (amountRangeEmpty(min, max)) {
       problems.push(problem("empty_range", `${named}: the lowest amount ${min} is above the highest ${max}, so it matches nothing`, [...at, "conditions", "amount_max"]));
     }
     const outcome = rule.outcome;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CARD_BRANDS, type CardBrand } from "./bin";
 import type { StoredRoutingRule } from "@/lib/db/routing-types";
+import { isCountryCode, unknownCountryMessage } from "./rule-checks";
 import { connectionIdsSchema } from "./schemas";
 
 /**
@@ -27,7 +28,8 @@ const country = z
   .string({ error: "A country is a two-letter code such as GB" })
   .trim()
   .toUpperCase()
-  .regex(/^[A-Z]{2}$/, "A country is a two-letter ISO 3166-1 code such as GB");
+  .regex(/^[A-Z]{2}$/, "A country is a two-letter ISO 3166-1 code such as GB")
+  .refine(isCountryCode, { error: (issue) => unknownCountryMessage(String(issue.input)) });
 
 const countries = z.array(country, { error: "Countries must be a list of two-letter codes" }).max(250, "At most 250 countries");
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, webhookEventTargets } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -20,6 +20,13 @@ import { signatureHeader } from "./sign";
  * try): a 2xx within 10 s is success; anything else is retried on the webhook schedule
  * (lib/retry-schedules.ts) while the next try is within RETRY_WINDOW_HOURS of the event, after
  * that the target is failed. Every try is logged in webhook_deliveries (never the secret or the body).
+ *
+ * Order: an endpoint gets one invoice's events in sequence order. Jobs are queued after their
+ * commits and taken by several workers at once, so the queue alone cannot promise it; instead a try
+ * only goes when no earlier sequence of the same invoice is still pending for that endpoint, and
+ * otherwise leaves the target untouched (deferred). Whatever settles a target (delivered, or given
+ * up) then queues the next pending one of that invoice and endpoint (`releaseNext`). Different
+ * invoices and endpoints never wait for each other.
  */
 
 export type DeliveryTrigger = "automatic" | "resend" | "test";
@@ -65,8 +72,64 @@ function queueTry(db: Db, target: { eventId: string; endpointId: string; invoice
   );
 }
 
-async function settle(db: Db, eventId: string, endpointId: string, state: "delivered" | "failed") {
-  await db.update(webhookEventTargets).set({ state, nextTryAt: null, updatedAt: sql`now()` }).where(pendingTarget(eventId, endpointId));
+type Sequenced = { id: string; invoiceId: string | null; sequence: number | null };
+
+/** Whether an earlier event of the same invoice still waits to be delivered to this endpoint (test and connection events have no sequence and never wait). */
+async function earlierPending(db: Db, event: Sequenced, endpointId: string): Promise<boolean> {
+  if (event.invoiceId === null || event.sequence === null) return false;
+  const [earlier] = await db
+    .select({ eventId: webhookEventTargets.eventId })
+    .from(webhookEventTargets)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookEventTargets.eventId))
+    .where(
+      and(
+        eq(webhookEventTargets.endpointId, endpointId),
+        eq(webhookEventTargets.state, "pending"),
+        eq(webhookEvents.invoiceId, event.invoiceId),
+        lt(webhookEvents.sequence, event.sequence),
+      ),
+    )
+    .limit(1);
+  return earlier !== undefined;
+}
+
+/**
+ * After `event` is settled for this endpoint: the next pending event of its invoice there is
+ * tried now. It may have been deferred while this one was pending, and its own job has run, so the
+ * job key names the event it waited for (a fresh job; a second release is refused by the try's claim).
+ * Read after the settle's write, so a later event that checked before it still finds it released.
+ */
+async function releaseNext(db: Db, event: Sequenced, endpointId: string): Promise<void> {
+  if (event.invoiceId === null || event.sequence === null) return;
+  const [next] = await db
+    .select({ eventId: webhookEventTargets.eventId, tries: webhookEventTargets.tries })
+    .from(webhookEventTargets)
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookEventTargets.eventId))
+    .where(
+      and(
+        eq(webhookEventTargets.endpointId, endpointId),
+        eq(webhookEventTargets.state, "pending"),
+        eq(webhookEvents.invoiceId, event.invoiceId),
+        gt(webhookEvents.sequence, event.sequence),
+      ),
+    )
+    .orderBy(asc(webhookEvents.sequence))
+    .limit(1);
+  if (!next) return;
+  await enqueue(
+    db,
+    "webhook-deliver",
+    { eventId: next.eventId, endpointId, invoiceId: event.invoiceId, tryNo: next.tries + 1 },
+    { key: `${next.eventId}:${endpointId}:${next.tries + 1}:after:${event.id}` },
+  ).catch((error: unknown) =>
+    // The sweep queues it within a minute anyway: its target is pending and due.
+    logger.error("next webhook not queued", { eventId: next.eventId, endpointId, error: error instanceof Error ? error.message : String(error) }),
+  );
+}
+
+async function settle(db: Db, event: Sequenced, endpointId: string, state: "delivered" | "failed") {
+  await db.update(webhookEventTargets).set({ state, nextTryAt: null, updatedAt: sql`now()` }).where(pendingTarget(event.id, endpointId));
+  await releaseNext(db, event, endpointId);
 }
 
 /**
@@ -74,7 +137,8 @@ async function settle(db: Db, eventId: string, endpointId: string, state: "deliv
  * Idempotent: a settled target, or a try already made (its `tries` has reached it), does nothing;
  * the try is claimed by moving `tries` from tryNo-1 to tryNo, so two runs of one job send once.
  * An endpoint disabled since the event was made is not sent to: its delivery fails at once (a
- * Resend after enabling it sends the event).
+ * Resend after enabling it sends the event). While an earlier event of the same invoice is pending
+ * for this endpoint the try waits (nothing changes; that event's settling queues this one).
  */
 export async function deliverAutomaticTry(db: Db, eventId: string, endpointId: string, tryNo: number, now = new Date()): Promise<DeliveryTry | null> {
   const [found] = await db
@@ -88,9 +152,10 @@ export async function deliverAutomaticTry(db: Db, eventId: string, endpointId: s
   const { event, endpoint } = found;
   const deadline = event.createdAt.getTime() + RETRY_WINDOW_HOURS * 3600_000;
   if (!endpoint.enabled || now.getTime() > deadline) {
-    await settle(db, eventId, endpointId, "failed");
+    await settle(db, event, endpointId, "failed");
     return null;
   }
+  if (await earlierPending(db, event, endpointId)) return null;
   // The claim also moves next_try_at past this try, so a crash mid-send is retried by the sweep, not at once.
   const next = new Date(now.getTime() + retryDelaySeconds(tryNo) * 1000);
   const claimed = await db
@@ -103,6 +168,7 @@ export async function deliverAutomaticTry(db: Db, eventId: string, endpointId: s
   const result = await sendOnce(db, event, endpoint, "automatic");
   if (result.succeeded) {
     await db.update(webhookEventTargets).set({ state: "delivered", nextTryAt: null, updatedAt: sql`now()` }).where(targetOf(eventId, endpointId));
+    await releaseNext(db, event, endpointId);
   } else if (next.getTime() <= deadline) {
     // A resend may have delivered it meanwhile: only a still pending target waits for its next try.
     const waiting = await db
@@ -116,7 +182,7 @@ export async function deliverAutomaticTry(db: Db, eventId: string, endpointId: s
       );
     }
   } else {
-    await settle(db, eventId, endpointId, "failed");
+    await settle(db, event, endpointId, "failed");
   }
   return result;
 }
@@ -149,6 +215,7 @@ export async function resendEvent(db: Db, merchantId: string, eventId: string, e
   const result = await sendOnce(db, event, endpoint, "resend");
   if (result.succeeded) {
     await db.update(webhookEventTargets).set({ state: "delivered", nextTryAt: null, updatedAt: sql`now()` }).where(targetOf(eventId, endpointId));
+    await releaseNext(db, event, endpointId);
   }
   return result;
 }

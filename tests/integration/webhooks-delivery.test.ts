@@ -56,11 +56,19 @@ async function startReceiver() {
     processed: new Map<string, Delivery>(),
     duplicates: 0,
     rejected: 0,
+    /** How long it takes to answer, so that deliveries overlap; and how many overlapped at most. */
+    delayMs: 0,
+    inFlight: 0,
+    maxInFlight: 0,
   };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
+    state.inFlight += 1;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    response.on("finish", () => (state.inFlight -= 1));
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
+    request.on("end", async () => {
+      if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
       const raw = Buffer.concat(chunks).toString("utf8");
       const delivery: Delivery = { headers: request.headers, raw, body: JSON.parse(raw) };
       state.requests.push(delivery);
@@ -110,7 +118,7 @@ beforeEach(async () => {
   // Each test starts with no queued delivery: a retry an earlier test left scheduled (10 s after a
   // 500) would otherwise become due during a slow run and reach this test's receiver.
   await clearQueuedJobs(t.db, "webhook-deliver");
-  for (const r of [receiver, second]) Object.assign(r.state, { secrets: [], answers: [], requests: [], processed: new Map(), duplicates: 0, rejected: 0 });
+  for (const r of [receiver, second]) Object.assign(r.state, { secrets: [], answers: [], requests: [], processed: new Map(), duplicates: 0, rejected: 0, delayMs: 0, inFlight: 0, maxInFlight: 0 });
   for (const level of ["info", "warn", "error"] as const) vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void logged.push(args));
 });
 afterEach(() => vi.restoreAllMocks());
@@ -549,6 +557,85 @@ describe("sequence numbers", () => {
     const next = await t.db.transaction((tx) => recordInvoiceEvent(tx, row!, "refund.failed"));
     const [stored] = await t.db.select({ sequence: webhookEvents.sequence }).from(webhookEvents).where(eq(webhookEvents.id, next.eventId));
     expect(stored!.sequence).toBe(10);
+  });
+});
+
+describe("delivery order", () => {
+  /** The sequence numbers each invoice's events reached `r` in, by invoice (first arrivals only). */
+  async function arrivalOrder(r: typeof receiver): Promise<Map<string, number[]>> {
+    const byInvoice = new Map<string, number[]>();
+    const seen = new Set<string>();
+    for (const request of r.state.requests) {
+      const eventId = String(request.body.meta.event_id);
+      if (seen.has(eventId)) continue;
+      seen.add(eventId);
+      const [event] = await t.db.select({ invoiceId: webhookEvents.invoiceId, sequence: webhookEvents.sequence }).from(webhookEvents).where(eq(webhookEvents.id, eventId));
+      byInvoice.set(event!.invoiceId!, [...(byInvoice.get(event!.invoiceId!) ?? []), event!.sequence!]);
+    }
+    return byInvoice;
+  }
+
+  async function pendingTargets(merchantId: string): Promise<number> {
+    const rows = await t.db.select({ eventId: webhookEventTargets.eventId }).from(webhookEventTargets).where(and(eq(webhookEventTargets.merchantId, merchantId), eq(webhookEventTargets.state, "pending")));
+    return rows.length;
+  }
+
+  /** Six events per invoice, each committed in its own transaction, as a payment and its refunds write them. */
+  async function sixEventsEach(ids: string[]) {
+    const written: { id: string; event: Awaited<ReturnType<typeof recordInvoiceEvent>> }[] = [];
+    for (const id of ids) {
+      const [row] = await t.db.select().from(invoices).where(eq(invoices.id, id));
+      for (const type of ["invoice.status_changed", "invoice.status_changed", "invoice.status_changed", "refund.created", "invoice.status_changed", "refund.succeeded"]) {
+        written.push({ id, event: await t.db.transaction((tx) => recordInvoiceEvent(tx, row!, type)) });
+      }
+    }
+    return written;
+  }
+
+  it("every delivery succeeding at once: each endpoint gets each invoice's events in sequence order, though their first tries were queued last first and four workers take them together; invoices go in parallel", async () => {
+    const m = await subscribedMerchant();
+    await addEndpoint(second);
+    const ids = await Promise.all(Array.from({ length: 10 }, () => bInvoice(m)));
+    const written = await sixEventsEach(ids);
+    // Each change queues its deliveries after its own commit, so concurrent requests reach the
+    // queue in any order: here the worst one, the last event first.
+    for (const { id, event } of [...written].reverse()) await queueEventDelivery(t.db, id, event);
+    receiver.state.delayMs = second.state.delayMs = 10;
+    // Four workers polling at once, as four processes would (rounds: a worker may stop while another's delivery queues the next).
+    for (let round = 0; round < 30 && (await pendingTargets(m.merchantId)) > 0; round += 1) {
+      await Promise.all(Array.from({ length: 4 }, () => deliver()));
+    }
+    expect(await pendingTargets(m.merchantId)).toBe(0);
+    for (const r of [receiver, second]) {
+      const order = await arrivalOrder(r);
+      expect([...order.keys()].sort()).toEqual([...ids].sort());
+      for (const [, sequences] of order) expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+      expect([...order.values()].map((sequences) => sequences.length)).toEqual(ids.map(() => 6));
+      expect(r.state.rejected).toBe(0);
+      // Different invoices did not wait for each other.
+      expect(r.state.maxInFlight).toBeGreaterThan(1);
+    }
+  });
+
+  it("a failing try holds that invoice's later events back until it is delivered on its retry; another invoice's events go meanwhile", async () => {
+    const m = await subscribedMerchant();
+    const [held, free] = [await bInvoice(m), await bInvoice(m)];
+    const written = await sixEventsEach([held]);
+    const [first, ...later] = written;
+    const [freeRow] = await t.db.select().from(invoices).where(eq(invoices.id, free));
+    const freeEvent = await t.db.transaction((tx) => recordInvoiceEvent(tx, freeRow!, "invoice.status_changed"));
+    receiver.state.answers.push(500);
+    await queueEventDelivery(t.db, held, first!.event);
+    await deliver();
+    for (const { id, event } of later) await queueEventDelivery(t.db, id, event);
+    await queueEventDelivery(t.db, free, freeEvent);
+    await deliver();
+    // Only the failed first try and the other invoice's event reached the receiver.
+    expect(receiver.state.requests.map((request) => request.body.meta.event_id)).toEqual([first!.event.eventId, freeEvent.eventId]);
+    expect((await targetRow(later[0]!.event.eventId, m.endpointId)).state).toBe("pending");
+    await makeJobsDue(t.db, { invoiceId: held });
+    for (let round = 0; round < 10 && (await pendingTargets(m.merchantId)) > 0; round += 1) await deliver();
+    expect((await arrivalOrder(receiver)).get(held)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
 

@@ -48,7 +48,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           <details className="card mt-6" data-testid="setup-done">
             <summary className="cursor-pointer text-base font-semibold">Setup checklist (done)</summary>
             <div className="mt-3">
-              <SetupChecklist checklist={checklist} role={viewer.user.role} />
+              <SetupChecklist checklist={checklist} role={viewer.user.role} mode={mode} />
             </div>
           </details>
           <div className="mt-6">
@@ -58,7 +58,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       ) : (
         <>
           <div className="grid items-start gap-6 xl:grid-cols-2">
-            <SetupChecklist checklist={checklist} role={viewer.user.role} />
+            <SetupChecklist checklist={checklist} role={viewer.user.role} mode={mode} />
             <StatusCounts counts={counts} mode={mode} />
           </div>
           {overviewBlock}

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { InviteActions } from "@/components/team/invite-actions";
 import { InviteMemberForm } from "@/components/team/invite-member-form";
@@ -6,6 +7,7 @@ import { MemberActions } from "@/components/team/member-actions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
+import { invitationDelivery } from "@/lib/mail/config";
 import { listPendingInvites } from "@/lib/merchants/invites";
 import { listMembers } from "@/lib/merchants/team";
 
@@ -16,6 +18,7 @@ export default async function TeamPage() {
   const db = await getDb();
   const [members, invites] = await Promise.all([listMembers(db, viewer.merchant.id), listPendingInvites(db, viewer.merchant.id)]);
   const now = new Date();
+  const delivery = invitationDelivery();
   return (
     <>
       <PageHeader title="Team" description="Owners manage everything. Support members read invoices and compose test invoices." />
@@ -82,7 +85,18 @@ export default async function TeamPage() {
       ) : null}
       <section className="card" aria-labelledby="invite-member">
         <h2 id="invite-member" className="mb-1 text-base font-semibold">Invite a member</h2>
-        <p className="mb-3 text-sm text-slate-600">They receive an e-mail with a link to choose their own password.</p>
+        <p className="mb-3 text-sm text-slate-600" data-testid="invite-delivery">
+          {delivery === "smtp" ? (
+            "They receive an e-mail with a link to choose their own password."
+          ) : delivery === "outbox_page" ? (
+            <>
+              No mail server is set up (SMTP_URL), so the e-mail with their link is not sent: it waits on the{" "}
+              <Link href="/outbox" className="text-brand-700 underline">Outbox</Link> page, from where you pass the link on to them.
+            </>
+          ) : (
+            "No mail server is set up (SMTP_URL), so the e-mail with their link is not sent: it is kept in the server's mail_outbox table until an operator sets SMTP_URL or passes the link on."
+          )}
+        </p>
         <InviteMemberForm />
       </section>
     </>

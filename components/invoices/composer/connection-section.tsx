@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useEffect } from "react";
 import { ModeBadge } from "@/components/connections/badges";
 import { Field, fieldAria } from "@/components/forms/field";
 import type { Role } from "@/lib/db/schema";
@@ -17,6 +18,7 @@ import type { ComposerValues } from "@/lib/composer/form-values";
 import { joinNames, providersOfferingPayouts } from "@/lib/composer/provider-notes";
 import { findService, type InvoiceDirection } from "@/lib/providers";
 import { errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
+import { useRoutePreview, type RoutePreview } from "./use-route-preview";
 
 const DIRECTIONS: readonly { value: InvoiceDirection; label: string; help: string }[] = [
   { value: "payment", label: "Payment", help: "Collect money from a customer" },
@@ -106,6 +108,16 @@ export function ConnectionSection({
   };
 
   const route = routeFor(routes, connections, values.service, values.test_mode);
+  const preview = useRoutePreview(values, !pinning);
+  // The fields shown are those of the provider routing sends it to first, as the simulator decides it.
+  // Derived, not typed: it leaves the form's dirty state alone (an answer arriving after Send would
+  // otherwise make leaving the page ask about unsaved changes).
+  const previewProvider = preview ? connections.find((c) => c.id === preview.connectionIds[0])?.provider : undefined;
+  useEffect(() => {
+    if (previewProvider && form.getValues("routing") === "auto" && form.getValues("provider") !== previewProvider) {
+      form.setValue("provider", previewProvider);
+    }
+  }, [previewProvider, form]);
   const connectionError = errorAt(form, "connection_id");
   const serviceError = errorAt(form, "service");
   const directionError = errorAt(form, "direction");
@@ -196,7 +208,7 @@ export function ConnectionSection({
           </div>
         </Field>
       ) : (
-        <RouteSummary route={route} service={values.service} testMode={values.test_mode} role={role} direction={values.direction} empty={groups.length === 0} />
+        <RouteSummary route={route} preview={preview} service={values.service} testMode={values.test_mode} role={role} direction={values.direction} empty={groups.length === 0} />
       )}
 
       <div className="grid gap-4 sm:grid-cols-2">
@@ -242,6 +254,7 @@ function NoConnections({ role, direction }: { role: Role; direction: InvoiceDire
 /** Where an automatically routed invoice goes: the first connection, then the cascade, as the routing order says now. */
 function RouteSummary({
   route,
+  preview,
   service,
   testMode,
   role,
@@ -249,6 +262,7 @@ function RouteSummary({
   empty,
 }: {
   route: readonly ComposerConnection[];
+  preview: RoutePreview | undefined;
   service: string;
   testMode: boolean;
   role: Role;
@@ -265,12 +279,23 @@ function RouteSummary({
   if (empty) text = <NoConnections role={role} direction={direction} />;
   else if (service === "") text = <>Choose a service to see where your {order} sends it.</>;
   else if (route.length === 0) text = <>No enabled {mode}-mode connection offers {service}, so the API will refuse this invoice.</>;
-  else {
+  else if (preview) {
+    const [first, ...rest] = preview.labels;
+    const provider = route.find((c) => c.id === preview.connectionIds[0])?.providerName;
+    text = (
+      <>
+        Routing sends it to <strong>{first}</strong>
+        {provider ? ` (${provider})` : ""} first — {preview.reasonText}
+        {rest.length > 0 ? <>; then {rest.join(", ")} if a connection fails softly</> : null}.
+      </>
+    );
+  } else {
     const [first, ...rest] = route;
     text = (
       <>
         Your {order} sends it to <strong>{first!.label}</strong> ({first!.providerName}) first
-        {rest.length > 0 ? <>, then {rest.map((c) => c.label).join(", ")} if a connection fails softly</> : null}.
+        {rest.length > 0 ? <>, then {rest.map((c) => c.label).join(", ")} if a connection fails softly</> : null}, unless one of
+        your routing rules applies to the invoice.
       </>
     );
   }

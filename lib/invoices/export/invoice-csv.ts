@@ -8,6 +8,10 @@ import type { InvoiceListFilter } from "../read/filters";
 import { pageIds, sortsByCodePoint, type ListOptions } from "../read/list-invoices";
 import { csvHeader, csvLine, type CsvColumn } from "./csv";
 
+
+/** Leads the file (see the stream below for why). */
+export const UTF8_BOM = "\uFEFF";
+
 /**
  * The invoice list as CSV, for the dashboard's Export and the API's `Accept: text/csv`: every
  * invoice the filter selects (all pages), newest first, read in keyset batches of EXPORT_BATCH
@@ -125,7 +129,9 @@ export function invoiceCsvStream(db: Db, merchantId: string, filter: InvoiceList
         if (!started) {
           started = true;
           codePointOrder = filter.reference?.match === "prefix" && (await sortsByCodePoint(db));
-          controller.enqueue(encoder.encode(csvHeader(INVOICE_CSV_COLUMNS)));
+          // A UTF-8 byte order mark first: without it spreadsheet programs read the file in the
+          // system's legacy code page and "Müller" becomes "MÃ¼ller". CSV readers skip it.
+          controller.enqueue(encoder.encode(`${UTF8_BOM}${csvHeader(INVOICE_CSV_COLUMNS)}`));
           return;
         }
         try {

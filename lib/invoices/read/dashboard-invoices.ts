@@ -30,7 +30,9 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
     updatedAt: row.updatedAt.toISOString(),
     requestId: row.requestId,
     cardNumberMasked: row.cardNumberMasked,
-    final: isFinal(row.status),
+    // A payout is canceled only while it is unsent or the provider is still paying it
+    // (lib/processing/cancel-payout.ts), so one at rest (processed, canceled …) will not change.
+    final: isFinal(row.status) || (row.direction === "payout" && isAtRest(row.status)),
     atRest: isAtRest(row.status),
     hostedPagePath: hostedPagePath(row),
     routing: routingAttributeOf(row.routingReason, row.routingDetail, row.connection?.label),

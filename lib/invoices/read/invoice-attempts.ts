@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { routingReasonText } from "@/lib/routing/reason";
 import type { AttemptStatus, PayoutPartStatus, Resolution, RoutingReason } from "@/lib/db/enums";
 import { connections, invoiceAttempts, payoutParts } from "@/lib/db/schema";
 import { redact } from "@/lib/logger";
@@ -46,6 +47,8 @@ export type DashboardAttempt = {
   seq: number;
   connection: DashboardConnection | null;
   reason: RoutingReason;
+  /** Why this attempt went to its connection, in the invoice's words (the rule that chose the first one). */
+  reasonText: string;
   status: AttemptStatus;
   resolution: Resolution | null;
   providerReference: string | null;
@@ -62,7 +65,7 @@ export type DashboardAttempt = {
 export async function listDashboardAttempts(
   db: Db,
   merchantId: string,
-  invoice: { id: string; currency: string },
+  invoice: { id: string; currency: string; routing?: { rule: { position: number; name: string } | null } | null },
 ): Promise<DashboardAttempt[]> {
   const rows = await db
     .select({
@@ -81,6 +84,7 @@ export async function listDashboardAttempts(
     seq: attempt.seq,
     connection: toDashboardConnection(connection),
     reason: attempt.reason,
+    reasonText: routingReasonText(attempt.reason, invoice.routing?.rule),
     status: attempt.status,
     resolution: attempt.resolution,
     providerReference: attempt.providerReference,

@@ -1,5 +1,6 @@
 import type { RoutingReason } from "@/lib/db/enums";
 import type { RoutingAttribute } from "@/lib/routing/detail";
+import { routingReasonText } from "@/lib/routing/reason";
 import { getKind, getProvider, type InvoiceDirection, type Mode } from "@/lib/providers";
 import { INVOICE_TYPES } from "../contract/resource-types";
 import type { InvoiceRow } from "../store";
@@ -40,6 +41,8 @@ export type DashboardInvoiceListItem = {
   connection: DashboardConnection | null;
   /** Why the invoice went to `connection`; null while it has none. */
   routingReason: RoutingReason | null;
+  /** The same in the dashboard's words (routingReasonText), naming the rule that decided it. */
+  routingReasonText: string | null;
 };
 
 export type DashboardInvoicePage = {
@@ -111,6 +114,7 @@ export function toListItem(row: InvoiceRow & { connection: RoutedConnection | nu
     createdAt: row.createdAt.toISOString(),
     connection: toDashboardConnection(row.connection),
     routingReason: row.routingReason,
+    routingReasonText: row.routingReason ? routingReasonText(row.routingReason, row.routingDetail?.rule) : null,
   };
 }
 

@@ -230,12 +230,18 @@ export default async function WebhooksDocsPage() {
 
         <section className="card space-y-3" aria-labelledby="docs-ordering">
           <h2 id="docs-ordering" className="text-base font-semibold">Ordering</h2>
+          <p data-testid="docs-ordering-promise">
+            Every event about an invoice carries <code className="font-mono">meta.sequence</code>, numbered in the order the changes happened (1, 2, 3 …).
+            Each endpoint gets one invoice&apos;s events in that order: an event is not sent to an endpoint until the one before it (of the same invoice, to
+            the same endpoint) was delivered or given up after 24 hours of retries. So while one event is being retried, the later events of its invoice wait
+            for it; other invoices, and your other endpoints, do not wait.
+          </p>
           <p>
-            Events may arrive out of order: a retry of an older event can land after a newer one. Every event about an invoice carries{" "}
-            <code className="font-mono">meta.sequence</code>, numbered in the order the changes happened. Order by sequence: remember, per invoice, the
-            sequence of the last event you applied, and <strong>ignore an event whose sequence is lower than the last one you applied</strong> (it is older than
-            what you know). A gap (you applied 2 and receive 4) means event 3 is still on its way; the newer event&apos;s body holds the whole invoice as it is
-            now, so applying it is safe.
+            What is not ordered: events of different invoices (and <code className="font-mono">connection.health_changed</code>, which is about no
+            invoice) arrive in any order; a <strong>Resend</strong> or a <strong>Send test event</strong> goes at once, whatever is waiting; and an event may
+            arrive twice. So still remember, per invoice, the sequence of the last event you applied and{" "}
+            <strong>ignore an event whose sequence is not higher</strong>. A gap (you applied 2 and receive 4) means event 3 was given up or goes to an
+            endpoint that does not take its type; the newer event&apos;s body holds the whole invoice as it is now, so applying it is safe.
           </p>
         </section>
 
