@@ -1,7 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoiceAttempts, invoices } from "@/lib/db/schema";
+import type { ThreeDsResult } from "@/lib/db/enums";
 import { logger } from "@/lib/logger";
+import { summarizeThreeDs } from "@/lib/invoices/three-ds";
 import { formatMinor } from "@/lib/money";
 import { streamedResponse } from "@/lib/api/responses";
 import type { InvoiceListFilter } from "../read/filters";
@@ -38,11 +40,21 @@ export type ExportRow = {
   connectionLabel: string | null;
   providerReference: string | null;
   cardLastFour: string | null;
+  cardBrand: string | null;
+  cardCountry: string | null;
+  /** Where the e-mail and name came from (resolveCustomer's sources); null before sources were recorded. */
+  emailSource: string | null;
+  nameSource: string | null;
+  /** The latest attempt's 3-D Secure step. */
+  threeDs: ThreeDsResult | null;
   createdAt: Date;
   updatedAt: Date;
 };
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : null);
+
+/** A payment the hosted page took a card for (a payout's last four is its destination card's). */
+const paidByCard = (row: ExportRow) => row.direction === "payment" && row.cardLastFour !== null;
 
 export const INVOICE_CSV_COLUMNS: readonly CsvColumn<ExportRow>[] = [
   { header: "id", value: (row) => row.id },
@@ -66,6 +78,13 @@ export const INVOICE_CSV_COLUMNS: readonly CsvColumn<ExportRow>[] = [
   { header: "card_last_four", value: (row) => row.cardLastFour },
   { header: "created_at", value: (row) => row.createdAt.toISOString() },
   { header: "updated_at", value: (row) => row.updatedAt.toISOString() },
+  // Added after the columns above, so a reader that goes by position keeps working.
+  { header: "customer_email_source", value: (row) => row.emailSource },
+  { header: "customer_name_source", value: (row) => row.nameSource },
+  { header: "card_brand", value: (row) => row.cardBrand },
+  { header: "card_country", value: (row) => row.cardCountry },
+  { header: "three_ds", value: (row) => (paidByCard(row) ? summarizeThreeDs(row.threeDs).result : null) },
+  { header: "liability_shift", value: (row) => (paidByCard(row) ? (summarizeThreeDs(row.threeDs).liabilityShift ? "yes" : "no") : null) },
 ];
 
 /**
@@ -77,6 +96,8 @@ function batchQuery(db: Db, merchantId: string, filter: InvoiceListFilter, optio
   const providerReference = sql<string | null>`(select ${invoiceAttempts.providerReference} from ${invoiceAttempts}
     where ${invoiceAttempts.invoiceId} = ${invoices.id} and ${invoiceAttempts.providerReference} is not null
     order by ${invoiceAttempts.seq} desc limit 1)`;
+  const threeDs = sql<ThreeDsResult | null>`(select ${invoiceAttempts.threeDs} from ${invoiceAttempts}
+    where ${invoiceAttempts.invoiceId} = ${invoices.id} order by ${invoiceAttempts.seq} desc limit 1)`;
   return db
     .select({
       id: invoices.id,
@@ -97,6 +118,11 @@ function batchQuery(db: Db, merchantId: string, filter: InvoiceListFilter, optio
       connectionLabel: connections.label,
       providerReference,
       cardLastFour: invoices.cardLastFour,
+      cardBrand: invoices.cardBrand,
+      cardCountry: invoices.cardCountry,
+      emailSource: sql<string | null>`${invoices.resolvedCustomerSources} -> 'customer.email' ->> 'source'`,
+      nameSource: sql<string | null>`${invoices.resolvedCustomerSources} -> 'customer.name' ->> 'source'`,
+      threeDs,
       createdAt: invoices.createdAt,
       updatedAt: invoices.updatedAt,
     })
