@@ -175,7 +175,10 @@ export function PayerAndCard({ invoice }: { invoice: DashboardInvoice }) {
               <span data-testid={`payer-${path}`}>
                 <span className="wrap-anywhere">{valueText(field.value)}</span>
                 {field.source === "default" ? (
-                  <span className={`badge ml-2 ${SOURCE_STYLE.default}`}>provider default, not given</span>
+                  <>
+                    {" "}
+                    <span className={`badge ml-2 ${SOURCE_STYLE.default}`}>provider default, not given</span>
+                  </>
                 ) : null}
               </span>
             ) : (
