@@ -26,6 +26,8 @@ export const merchants = pgTable("merchants", {
   allowLivePins: boolean("allow_live_pins").notNull().default(false),
   /** Default lifetime of a new invoice in seconds (30 minutes unless the merchant changes it). */
   invoiceLifetimeSeconds: integer("invoice_lifetime_seconds").notNull().default(1800),
+  /** The merchant's time zone (IANA name, lib/time-zones.ts): the export writes its times in it, with the offset. */
+  timeZone: text("time_zone").notNull().default("UTC"),
   /**
    * Legacy: the single callback URL of before webhook endpoints. Migration 0016 copied it into
    * `webhook_endpoints` (one endpoint per merchant); nothing reads it any more. Dropped by a later

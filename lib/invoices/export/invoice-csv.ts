@@ -4,6 +4,8 @@ import { connections, invoiceAttempts, invoices } from "@/lib/db/schema";
 import type { ThreeDsResult } from "@/lib/db/enums";
 import { logger } from "@/lib/logger";
 import { summarizeThreeDs } from "@/lib/invoices/three-ds";
+import { getMerchantTimeZone } from "@/lib/merchants/settings";
+import { isoInTimeZone } from "@/lib/time-zones";
 import { formatMinor } from "@/lib/money";
 import { streamedResponse } from "@/lib/api/responses";
 import type { InvoiceListFilter } from "../read/filters";
@@ -49,6 +51,8 @@ export type ExportRow = {
   threeDs: ThreeDsResult | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The merchant's time zone, which the times are written in (with its offset). */
+  timeZone: string;
 };
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : null);
@@ -76,8 +80,9 @@ export const INVOICE_CSV_COLUMNS: readonly CsvColumn<ExportRow>[] = [
   { header: "connection_label", value: (row) => row.connectionLabel },
   { header: "provider_reference", value: (row) => row.providerReference },
   { header: "card_last_four", value: (row) => row.cardLastFour },
-  { header: "created_at", value: (row) => row.createdAt.toISOString() },
-  { header: "updated_at", value: (row) => row.updatedAt.toISOString() },
+  // ISO 8601 in the merchant's time zone with its offset: the same instant a UTC time names, read as the merchant's clock.
+  { header: "created_at", value: (row) => isoInTimeZone(row.createdAt, row.timeZone) },
+  { header: "updated_at", value: (row) => isoInTimeZone(row.updatedAt, row.timeZone) },
   // Added after the columns above, so a reader that goes by position keeps working.
   { header: "customer_email_source", value: (row) => row.emailSource },
   { header: "customer_name_source", value: (row) => row.nameSource },
@@ -145,12 +150,14 @@ export function invoiceCsvStream(db: Db, merchantId: string, filter: InvoiceList
   let after = filter.after;
   let started = false;
   let codePointOrder = false;
+  let timeZone = "UTC";
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         if (!started) {
           started = true;
           codePointOrder = filter.reference?.match === "prefix" && (await sortsByCodePoint(db));
+          timeZone = await getMerchantTimeZone(db, merchantId);
           controller.enqueue(encoder.encode(csvHeader(INVOICE_CSV_COLUMNS)));
           return;
         }
@@ -158,7 +165,7 @@ export function invoiceCsvStream(db: Db, merchantId: string, filter: InvoiceList
           const rows = await batchQuery(db, merchantId, { ...filter, after, pageSize: batchSize }, { codePointOrder });
           const batch = rows.slice(0, batchSize);
           options.onBatch?.(batch.length);
-          const text = batch.map((row) => csvLine(INVOICE_CSV_COLUMNS, row)).join("");
+          const text = batch.map((row) => csvLine(INVOICE_CSV_COLUMNS, { ...row, timeZone })).join("");
           if (text) controller.enqueue(encoder.encode(text));
           const last = batch.at(-1);
           if (rows.length > batchSize && last) after = { createdAt: last.createdAt.toISOString(), id: last.id };
