@@ -64,7 +64,7 @@ for (const width of [1280, 390]) {
     await expect(modes.getByRole("link", { name: "Advanced: API request" })).toHaveAttribute("aria-current", "page");
     await tabTo(page, modes.getByRole("link", { name: "Payment link" }));
     await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(/\/invoices\/new\?mode=link$/);
+    await expect(page).toHaveURL(/\/invoices\/new\/link$/);
     const form = page.getByRole("form", { name: "Payment link" });
     await expect(form).toBeVisible();
     // Plain words only: the developer fields are under Advanced.
