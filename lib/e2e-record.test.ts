@@ -95,6 +95,7 @@ const testInvoice: HostedInvoice = {
   testMode: true,
   takesCvc: true,
   returnUrl: null,
+  description: null,
   canPay: true,
   final: false,
   outcome: { kind: "open" },

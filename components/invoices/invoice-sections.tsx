@@ -36,6 +36,7 @@ export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInv
       <Row term="Invoice id"><LongValue value={invoice.id} copyLabel="Copy invoice id" testId="invoice-id" /></Row>
       <Row term="Type">{invoice.direction === "payment" ? "Payment" : "Payout"}</Row>
       <Row term="Reference"><LongValue value={invoice.referenceId} copyLabel="Copy reference" testId="invoice-reference" /></Row>
+      {invoice.description ? <Row term="Description"><span data-testid="invoice-description">{invoice.description}</span></Row> : null}
       <Row term="Amount"><span className="tabular-nums" data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span></Row>
       {invoice.processedAmount !== null ? (
         <Row term="Processed"><span className="tabular-nums" data-testid="processed-amount">{formatMoney(invoice.processedAmount, invoice.currency)}</span></Row>
@@ -130,6 +131,64 @@ const SOURCE_STYLE: Readonly<Record<FieldSource, string>> = {
 
 const valueText = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
+/** A provider's built-in value is never the customer's: it says so wherever it shows. */
+const SOURCE_LABEL: Readonly<Record<FieldSource, string>> = { request: "request", constant: "constant", default: "provider default" };
+
+const PAYER_FIELDS = [
+  { path: "customer.name", term: "Name" },
+  { path: "customer.email", term: "E-mail" },
+  { path: "customer.phone", term: "Phone" },
+  { path: "customer.address.country", term: "Country" },
+] as const;
+
+/**
+ * The payment's card (brand, last four, issuing country, 3-D Secure and its liability shift) and
+ * the customer as given in the invoice: a value the provider's defaults filled in is marked so,
+ * never shown as the customer's.
+ */
+export function PayerAndCard({ invoice }: { invoice: DashboardInvoice }) {
+  const card = invoice.payingCard;
+  const given = (path: string) => invoice.customer.find((field) => field.path === path);
+  return (
+    <dl className={dl} data-testid="invoice-payer">
+      {card ? (
+        <>
+          <Row term="Card">
+            <span data-testid="payer-card">{card.brand ?? "Unknown brand"} <span className="font-mono">•••• {card.lastFour}</span></span>
+          </Row>
+          <Row term="Issuing country">
+            <span data-testid="payer-card-country">{card.country ? `${card.country.name} (${card.country.code})` : "Not known"}</span>
+          </Row>
+          <Row term="3-D Secure"><span data-testid="payer-three-ds">{card.threeDs.label}</span></Row>
+          <Row term="Liability shift"><span data-testid="payer-liability-shift">{card.threeDs.liabilityLabel}</span></Row>
+        </>
+      ) : (
+        <Row term="Card"><span className="text-slate-600">Not paid by card yet</span></Row>
+      )}
+      {PAYER_FIELDS.map(({ path, term }) => {
+        const field = given(path);
+        return (
+          <Row key={path} term={term}>
+            {field ? (
+              <span data-testid={`payer-${path}`}>
+                <span className="wrap-anywhere">{valueText(field.value)}</span>
+                {field.source === "default" ? (
+                  <>
+                    {" "}
+                    <span className={`badge ml-2 ${SOURCE_STYLE.default}`}>provider default, not given</span>
+                  </>
+                ) : null}
+              </span>
+            ) : (
+              <span className="text-slate-600">Not given</span>
+            )}
+          </Row>
+        );
+      })}
+    </dl>
+  );
+}
+
 export function CustomerAsResolved({ fields }: { fields: readonly DashboardCustomerField[] }) {
   if (fields.length === 0) {
     return <p className="text-sm text-slate-600">The provider receives no customer details for this invoice.</p>;
@@ -139,7 +198,7 @@ export function CustomerAsResolved({ fields }: { fields: readonly DashboardCusto
     <>
       <p className="mb-2 text-xs text-slate-600">
         What the provider receives. Source: <strong>request</strong> sent in the invoice, <strong>constant</strong> from
-        the connection&apos;s constants, <strong>default</strong> the provider&apos;s built-in value, as recorded when the
+        the connection&apos;s constants, <strong>provider default</strong> the provider&apos;s built-in value (not the customer&apos;s), as recorded when the
         invoice was created.
         {recorded ? null : " This invoice was created before sources were recorded, so none is shown."}
       </p>
@@ -159,7 +218,7 @@ export function CustomerAsResolved({ fields }: { fields: readonly DashboardCusto
                 <th scope="row" className="py-1.5 pr-4 align-top font-mono text-xs font-normal wrap-anywhere text-slate-800">{field.path}</th>
                 <td className="py-1.5 pr-4 align-top wrap-anywhere">{valueText(field.value)}</td>
                 <td className="py-1.5 align-top">
-                  {field.source ? <span className={`badge ${SOURCE_STYLE[field.source]}`}>{field.source}</span> : null}
+                  {field.source ? <span className={`badge ${SOURCE_STYLE[field.source]}`}>{SOURCE_LABEL[field.source]}</span> : null}
                   {field.constant ? <span className="ml-2 font-mono text-xs text-slate-600">{field.constant}</span> : null}
                 </td>
               </tr>

@@ -4,8 +4,8 @@ import { revalidatePath } from "next/cache";
 import { personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
-import { updateInvoiceLifetime, updateMerchantSettings } from "@/lib/merchants/settings";
-import { invoiceLifetimeSchema, merchantSettingsSchema } from "@/lib/merchants/settings-schema";
+import { updateInvoiceLifetime, updateMerchantSettings, updateMerchantTimeZone } from "@/lib/merchants/settings";
+import { invoiceLifetimeSchema, merchantSettingsSchema, merchantTimeZoneSchema } from "@/lib/merchants/settings-schema";
 import { ok } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
@@ -31,6 +31,19 @@ export const updateInvoiceLifetimeAction = validatedAction(
     const saved = await updateInvoiceLifetime(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
     await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Invoice lifetime: ${saved.lifetimeMinutes} minutes`, changes: ["invoice_lifetime"] });
+    revalidatePath("/settings");
+    return ok(saved);
+  },
+);
+
+/** Owners set the merchant's time zone (the export's times are written in it). */
+export const updateMerchantTimeZoneAction = validatedAction(
+  "settings.time-zone",
+  { schema: merchantTimeZoneSchema, role: "owner" },
+  async (input, viewer) => {
+    const saved = await updateMerchantTimeZone(await getDb(), viewer.merchant.id, input);
+    if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
+    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Time zone: ${saved.timeZone}`, changes: ["time_zone"] });
     revalidatePath("/settings");
     return ok(saved);
   },

@@ -67,6 +67,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       processed_amount: processedAmountOf(row),
       ...(row.direction === "payment" ? { refunded_amount: refundedAmountOf(row) } : {}),
       attempts: row.attemptsCount,
+      ...(row.direction === "payment" ? { description: row.description } : {}),
       return_url: row.returnUrl,
       lifetime: Math.round((row.expiresAt.getTime() - row.createdAt.getTime()) / 1000),
       expires_at: row.expiresAt.toISOString(),

@@ -69,6 +69,14 @@ export const ATTEMPT_STATUSES = ["in_flight", "succeeded", "pending", "declined"
 
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
+/**
+ * An attempt's 3-D Secure step, as the service saw it (lib/invoices/three-ds.ts): `required` while
+ * the provider waits for the customer's challenge, then `passed` or `failed`. Null: the provider
+ * asked for no 3-D Secure step.
+ */
+export const THREE_DS_RESULTS = ["required", "passed", "failed"] as const;
+export type ThreeDsResult = (typeof THREE_DS_RESULTS)[number];
+
 export const PAYOUT_PART_STATUSES = ["pending", "succeeded", "failed"] as const;
 
 export type PayoutPartStatus = (typeof PAYOUT_PART_STATUSES)[number];

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type WebhookDeliveryState, type WebhookTargetState, type ConnectionHealth } from "./enums";
+import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type ThreeDsResult, type WebhookDeliveryState, type WebhookTargetState, type ConnectionHealth } from "./enums";
 
 import type { StoredRoutingDetail as RoutingDetail, StoredRoutingRule as RoutingRule } from "./routing-types";
 
@@ -26,6 +26,8 @@ export const merchants = pgTable("merchants", {
   allowLivePins: boolean("allow_live_pins").notNull().default(false),
   /** Default lifetime of a new invoice in seconds (30 minutes unless the merchant changes it). */
   invoiceLifetimeSeconds: integer("invoice_lifetime_seconds").notNull().default(1800),
+  /** The merchant's time zone (IANA name, lib/time-zones.ts): the export writes its times in it, with the offset. */
+  timeZone: text("time_zone").notNull().default("UTC"),
   /**
    * Legacy: the single callback URL of before webhook endpoints. Migration 0016 copied it into
    * `webhook_endpoints` (one endpoint per merchant); nothing reads it any more. Dropped by a later
@@ -327,6 +329,8 @@ export const invoices = pgTable(
      * gaps, in the order their transactions committed (the update holds the row until then).
      */
     eventSequence: integer("event_sequence").notNull().default(0),
+    /** What the payment is for, shown to the customer (optional `description` attribute of a payment). */
+    description: text("description"),
     /** Where the hosted page sends the customer back to (optional `return_url` attribute). */
     returnUrl: text("return_url"),
     status: text("status").$type<InvoiceStatus>().notNull(),
@@ -353,6 +357,13 @@ export const invoices = pgTable(
      * a payment's from the card the hosted page paid with (set when the payment request takes it).
      */
     cardLastFour: text("card_last_four"),
+    /**
+     * The paying card's network and issuing country (ISO 3166-1 alpha-2), read from its first digits
+     * when the payment request takes it (lib/routing/bin.ts), before the number is dropped; null
+     * when unknown or not paid by card here.
+     */
+    cardBrand: text("card_brand"),
+    cardCountry: text("card_country"),
     requestId: text("request_id"),
     /** When an unpaid invoice expires: created_at + its lifetime (attribute `lifetime`, else the merchant's setting). */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 })
@@ -452,6 +463,8 @@ export const invoiceAttempts = pgTable(
     feeMinor: bigint("fee_minor", { mode: "bigint" }),
     /** A page the customer must visit (3-D Secure) while the attempt is pending. */
     redirectUrl: text("redirect_url"),
+    /** Its 3-D Secure step (lib/invoices/three-ds.ts); null when the provider asked for none. */
+    threeDs: text("three_ds").$type<ThreeDsResult>(),
     message: text("message"),
     exchanges: jsonb("exchanges").$type<unknown[]>().notNull().default([]),
     /** Milliseconds the attempt's own provider calls took (sum of its first request's exchanges); null when nothing was sent. */

@@ -64,3 +64,21 @@ export function signUpExistingAccountMail(to: string): Mail {
     ].join("\n"),
   };
 }
+
+/** A payment link the merchant sends from the dashboard: what to pay, to whom, and the hosted page. */
+export function paymentLinkMail(to: string, payment: { merchantName: string; amount: string; currency: string; description: string; link: string }): Mail {
+  return {
+    to,
+    subject: `${payment.merchantName} asks you to pay ${payment.amount} ${payment.currency}`,
+    text: [
+      `${payment.merchantName} sent you a payment link.`,
+      "",
+      `For: ${payment.description}`,
+      `Amount: ${payment.amount} ${payment.currency}`,
+      "",
+      `Pay here: ${payment.link}`,
+      "",
+      "If you were not expecting this, ignore this e-mail: nothing is charged unless you pay on that page.",
+    ].join("\n"),
+  };
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTimeZone } from "@/lib/time-zones";
 import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN } from "./lifetime-bounds";
 
 /** The merchant's own switches, as the Settings page edits them (isomorphic: the form imports it). */
@@ -20,3 +21,10 @@ export const invoiceLifetimeSchema = z.object({
 
 export type InvoiceLifetimeInput = z.input<typeof invoiceLifetimeSchema>;
 export type InvoiceLifetime = z.output<typeof invoiceLifetimeSchema>;
+
+/** The merchant's time zone, by its IANA name as the Settings list offers it. */
+export const merchantTimeZoneSchema = z.object({
+  timeZone: z.string({ error: "Choose a time zone" }).trim().refine(isTimeZone, { error: "Choose a time zone from the list, e.g. Europe/Berlin" }),
+});
+
+export type MerchantTimeZone = z.output<typeof merchantTimeZoneSchema>;

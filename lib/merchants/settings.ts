@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { merchants } from "@/lib/db/schema";
-import type { InvoiceLifetime, MerchantSettings } from "./settings-schema";
+import { DEFAULT_TIME_ZONE } from "@/lib/time-zones";
+import type { InvoiceLifetime, MerchantSettings, MerchantTimeZone } from "./settings-schema";
 
 export async function getMerchantSettings(db: Db, merchantId: string): Promise<MerchantSettings | undefined> {
   const [row] = await db.select({ allowLivePins: merchants.allowLivePins }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
@@ -32,4 +33,15 @@ export async function updateInvoiceLifetime(db: Db, merchantId: string, input: I
     .where(eq(merchants.id, merchantId))
     .returning({ seconds: merchants.invoiceLifetimeSeconds });
   return row && { lifetimeMinutes: row.seconds / 60, lifetimeSeconds: row.seconds };
+}
+
+/** The merchant's time zone; "UTC" until an owner chooses one. */
+export async function getMerchantTimeZone(db: Db, merchantId: string): Promise<string> {
+  const [row] = await db.select({ timeZone: merchants.timeZone }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
+  return row?.timeZone ?? DEFAULT_TIME_ZONE;
+}
+
+export async function updateMerchantTimeZone(db: Db, merchantId: string, input: MerchantTimeZone): Promise<MerchantTimeZone | undefined> {
+  const [row] = await db.update(merchants).set({ timeZone: input.timeZone }).where(eq(merchants.id, merchantId)).returning({ timeZone: merchants.timeZone });
+  return row;
 }

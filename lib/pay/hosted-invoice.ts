@@ -25,6 +25,8 @@ export type HostedInvoice = {
   /** Provider D's hosted page asks for no CVC. */
   takesCvc: boolean;
   returnUrl: string | null;
+  /** What the payment is for, in the merchant's words. */
+  description: string | null;
   /** The card form shows only while a payment may start: created, or failed with attempts left. */
   canPay: boolean;
   /** Nothing more will happen to it on this page (paid, closed, out of attempts). */
@@ -54,6 +56,7 @@ export function toHostedInvoice(invoice: InvoiceRow, merchantName: string, conne
     testMode: invoice.testMode,
     takesCvc: (connection && getKind(connection.provider, connection.kind)?.takesCvc) ?? true,
     returnUrl: linkableReturnUrl(invoice.returnUrl),
+    description: invoice.description,
     canPay,
     final: !canPay && outcome.kind !== "in_progress",
     outcome,

@@ -11,6 +11,7 @@ import { noteAttemptOutcome, windowMark } from "@/lib/analytics/health";
 import { countRoutingOutcome } from "@/lib/routing/success-stats";
 import { attemptIsSettled, putInAttempt, takeOutAttempt } from "@/lib/analytics/rollups";
 import { queueEventDelivery } from "@/lib/invoices/status";
+import { threeDsAfter } from "@/lib/invoices/three-ds";
 
 export type AttemptRow = typeof invoiceAttempts.$inferSelect;
 export type PayoutPartRow = typeof payoutParts.$inferSelect;
@@ -81,6 +82,7 @@ export async function recordOutcome(
         feeMinor: outcome.kind === "succeeded" ? (outcome.feeMinor ?? null) : null,
         // A status request that says "still waiting" without the page keeps the page the customer was sent to.
         redirectUrl: outcome.kind === "pending" ? (outcome.redirectUrl ?? attempt.redirectUrl ?? null) : null,
+        threeDs: threeDsAfter(attempt.threeDs, outcome),
         message,
         exchanges: sql`${invoiceAttempts.exchanges} || ${JSON.stringify(exchanges)}::jsonb`,
         finishedAt: finished ? sql`now()` : null,

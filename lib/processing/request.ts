@@ -40,7 +40,10 @@ export type PaymentRequest = {
   afterConnectionId?: string;
   /** The card's brand and issuing country, when this request carries a card: routing may decide again (route-at-pay.ts). */
   cardFacts?: CardFacts | null;
-  /** The paying card's last four digits, recorded on the invoice once taken, so search finds it by them. */
+  /**
+   * The paying card's last four digits, recorded on the invoice once taken (with `cardFacts`' brand and
+   * issuing country), so search finds it by them and the invoice page shows the card without its number.
+   */
   cardLastFour?: string | null;
 };
 
@@ -78,7 +81,10 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
     throw error;
   }
   if (request.cardFacts !== undefined) taken = await routeAgainAtPay(db, taken, request.cardFacts);
-  if (request.cardLastFour) await db.update(invoices).set({ cardLastFour: request.cardLastFour }).where(eq(invoices.id, invoiceId));
+  if (request.cardLastFour) {
+    const facts = { cardBrand: request.cardFacts?.brand ?? null, cardCountry: request.cardFacts?.country ?? null };
+    await db.update(invoices).set({ cardLastFour: request.cardLastFour, ...facts }).where(eq(invoices.id, invoiceId));
+  }
   let last: ProviderOutcome;
   try {
     last = await attemptDownTheTargets(db, taken, request);

@@ -39,6 +39,7 @@ import * as checkStatusActions from "@/lib/actions/check-status";
 import * as threeDsActions from "@/lib/actions/complete-three-ds";
 import * as connectionActions from "@/lib/actions/connections";
 import * as composerActions from "@/lib/actions/invoice-composer";
+import * as paymentLinkActions from "@/lib/actions/payment-link";
 import * as mfaActions from "@/lib/actions/mfa";
 import * as passwordActions from "@/lib/actions/password";
 import * as payoutActions from "@/lib/actions/process-payout";
@@ -120,6 +121,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/complete-three-ds.ts": threeDsActions,
   "lib/actions/connections.ts": connectionActions,
   "lib/actions/invoice-composer.ts": composerActions,
+  "lib/actions/payment-link.ts": paymentLinkActions,
   "lib/actions/mfa.ts": mfaActions,
   "lib/actions/password.ts": passwordActions,
   "lib/actions/process-payout.ts": payoutActions,
@@ -299,6 +301,9 @@ const CASES: Record<string, Case> = {
       return ok(outcome) && !(status >= 200 && status < 500) ? [`the invoice API answered ${status}`] : [];
     },
   },
+  "lib/actions/payment-link.ts#createPaymentLinkAction": {
+    valid: () => ({ amount: "25.00", currency: "EUR", description: "Two blue mugs", email: "ada@example.com", test_mode: true }),
+  },
   "lib/actions/password.ts#acceptInviteAction": {
     // The first accepted call makes the member and signs them in; later ones are told the link is used.
     valid: () => ({ token: world.inviteToken, name: "Fuzz Member", password: PASSWORD, confirmPassword: PASSWORD }),
@@ -351,6 +356,7 @@ const CASES: Record<string, Case> = {
   "lib/actions/sandbox-faults.ts#setSandboxFaultAction": { valid: () => ({ id: w.a.id, mode: "none" }) },
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": { valid: () => ({ lifetimeMinutes: 60 }) },
   "lib/actions/settings.ts#updateMerchantSettingsAction": { valid: () => ({ allowLivePins: true }) },
+  "lib/actions/settings.ts#updateMerchantTimeZoneAction": { valid: () => ({ timeZone: "Europe/Berlin" }) },
   // The owner has no two-factor: starting stores a pending secret; a code is then refused as wrong
   // (or, for the others, as not set up), and turning the requirement on is refused until enrolled.
   // A wrong current password: the forms pass, the account refuses (and counts the attempt).

@@ -68,6 +68,7 @@ describe("findHostedInvoice (the page's data read)", () => {
       testMode: true,
       takesCvc: true,
       returnUrl: "https://shop.example.com/thanks",
+      description: null,
       canPay: true,
       final: false,
       outcome: { kind: "open" },

@@ -47,6 +47,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         actions={
           <div className="flex flex-wrap items-start gap-3">
             <ExportButton filters={filters} />
+            <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
             <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
           </div>
         }

@@ -6,11 +6,13 @@ import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { RequireOwnerMfaForm } from "@/components/mfa/require-owner-mfa-form";
 import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
 import { InvoiceLifetimeForm } from "@/components/settings/invoice-lifetime-form";
+import { TimeZoneForm } from "@/components/settings/time-zone-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { formatDateTime } from "@/lib/format";
-import { getInvoiceLifetime } from "@/lib/merchants/settings";
+import { getInvoiceLifetime, getMerchantTimeZone } from "@/lib/merchants/settings";
+import { listTimeZones } from "@/lib/time-zones";
 import { mfaStatus } from "@/lib/identity/mfa/service";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -21,7 +23,7 @@ export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
   const isOwner = user.role === "owner";
   const db = await getDb();
-  const [lifetime, mfa] = await Promise.all([getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id)]);
+  const [lifetime, mfa, timeZone] = await Promise.all([getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id), getMerchantTimeZone(db, merchant.id)]);
   // [label, value, an identifier (monospace, broken anywhere) rather than words]
   const rows: Fact[] = [
     ["Business name", merchant.name],
@@ -94,6 +96,9 @@ export default async function SettingsPage() {
       <section className="card mt-6 max-w-3xl" aria-labelledby="invoice-settings">
         <h2 id="invoice-settings" className="mb-3 text-base font-semibold">Invoices</h2>
         <InvoiceLifetimeForm lifetimeMinutes={lifetime?.lifetimeMinutes ?? 30} readOnly={!isOwner} />
+        <div className="mt-4 border-t border-slate-100 pt-4">
+          <TimeZoneForm timeZone={timeZone} zones={listTimeZones()} readOnly={!isOwner} />
+        </div>
       </section>
       <section className="card mt-6 max-w-3xl" aria-labelledby="webhook-settings">
         <h2 id="webhook-settings" className="mb-3 text-base font-semibold">Webhooks</h2>

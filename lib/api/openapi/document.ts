@@ -217,6 +217,7 @@ function listOperation(kind: "payment" | "payout"): Json {
       "streamed newest first, as an attachment. Columns: " +
       `${INVOICE_CSV_COLUMNS.map((column) => column.header).join(", ")}. Amounts are exact decimals in the currency's minor units; ` +
       "a text cell starting with =, +, -, @, tab or CR gets a leading ' so a spreadsheet does not run it as a formula. " +
+      "created_at and updated_at are ISO 8601 in the merchant's time zone (Settings) with its offset, e.g. 2026-12-06T02:13:05.120+01:00; " +
       "Bad parameters answer the same 400 errors as the JSON list.",
     parameters: queryParameters(),
     responses: {

@@ -152,3 +152,6 @@ export const payoutFieldsSchema = strictObjectOf({ card_number: cardNumberSchema
 
 export type PaymentOptions = z.output<typeof paymentOptionsSchema>;
 export type PayoutOptions = z.output<typeof payoutOptionsSchema>;
+
+/** A payment's `description`: what it is for, in the merchant's words (the hosted page shows it). */
+export const DESCRIPTION_MAX = 255;

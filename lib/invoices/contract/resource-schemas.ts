@@ -123,6 +123,7 @@ export const invoiceResourceSchema = z
           "are not counted (relationships.refunds.links.related lists every refund)",
       }),
       attempts: z.int().min(0).meta({ description: "Provider attempts made so far (relationships.attempts.links.related lists them)" }),
+      description: z.string().nullable().optional().meta({ description: "Payments only: what the payment is for, as sent; null when not sent" }),
       return_url: z.url().nullable().meta({ description: "Where the hosted page sends the customer back; null when not sent" }),
       lifetime: z.int().min(0).meta({
         description: "Seconds from creation to expires_at: the lifetime attribute as sent, else the merchant's Invoice lifetime at creation",

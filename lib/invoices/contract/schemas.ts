@@ -11,6 +11,7 @@ import {
   payoutOptionsSchema,
   referenceIdSchema,
   SERVICE_FIELDS_MAX,
+  DESCRIPTION_MAX,
 } from "./field-schemas";
 import type { Problem } from "@/lib/problems";
 import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLimits } from "./rules";
@@ -72,6 +73,13 @@ export const gatewayOptionsSchema = z
 
 export const RETURN_URL_MAX = 2048;
 
+/** What the payment is for, in the merchant's words: the hosted page and the payment link's e-mail show it to the customer. */
+export const descriptionSchema = z
+  .string({ error: "description must be a string" })
+  .max(DESCRIPTION_MAX, { error: `description may be at most ${DESCRIPTION_MAX} characters` })
+  .refine((value) => value.trim() !== "", { error: "description must not be blank; leave it out instead" })
+  .meta({ description: "Optional. What the payment is for, shown to the customer on the hosted payment page" });
+
 /** Where the hosted page links the customer back to after paying. */
 export const returnUrlSchema = z
   .string({ error: "return_url must be a URL string" })
@@ -94,6 +102,7 @@ export const paymentInvoiceAttributesSchema = strictObjectOf(
     options: paymentOptionsSchema.optional(),
     gateway_options: gatewayOptionsSchema.optional(),
     return_url: returnUrlSchema.optional(),
+    description: descriptionSchema.optional(),
     service_fields: z
       .array(z.unknown())
       .max(SERVICE_FIELDS_MAX, { error: `service_fields may hold at most ${SERVICE_FIELDS_MAX} items` })

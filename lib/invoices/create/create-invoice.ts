@@ -159,6 +159,9 @@ export async function createInvoice(
     logger.info("invoice created", { requestId: options.requestId, invoiceId: id, merchantId: merchant.id, connectionId: route.connectionId });
     const invoice: InvoiceRow = {
       returnUrl: null,
+      description: null,
+      cardBrand: null,
+      cardCountry: null,
       ...prepared.values,
       status: INITIAL_STATUS,
       resolution: null,

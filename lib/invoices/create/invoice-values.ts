@@ -90,6 +90,7 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
       cardNumberMasked: card === undefined ? null : maskCardNumber(card),
       cardLastFour: card === undefined ? null : cardLastFour(card),
       returnUrl: payment?.return_url ?? null,
+      description: payment?.description ?? null,
       requestId: input.requestId ?? null,
     },
   };

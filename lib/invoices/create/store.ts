@@ -9,8 +9,8 @@ import type { InvoiceRow } from "../store";
 /** lib/api still names the row through this module; the type itself lives in the invoice store. */
 
 /** Every column but those the database sets; nullable ones are named explicitly. */
-export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt"> &
-  Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt">>;
+export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry"> &
+  Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry">>;
 
 /**
  * Inserts the invoice and its first history entry (null → created) in one statement, or nothing

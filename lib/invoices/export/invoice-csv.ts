@@ -1,7 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoiceAttempts, invoices } from "@/lib/db/schema";
+import type { ThreeDsResult } from "@/lib/db/enums";
 import { logger } from "@/lib/logger";
+import { summarizeThreeDs } from "@/lib/invoices/three-ds";
+import { getMerchantTimeZone } from "@/lib/merchants/settings";
+import { isoInTimeZone } from "@/lib/time-zones";
 import { formatMinor } from "@/lib/money";
 import { streamedResponse } from "@/lib/api/responses";
 import type { InvoiceListFilter } from "../read/filters";
@@ -42,11 +46,23 @@ export type ExportRow = {
   connectionLabel: string | null;
   providerReference: string | null;
   cardLastFour: string | null;
+  cardBrand: string | null;
+  cardCountry: string | null;
+  /** Where the e-mail and name came from (resolveCustomer's sources); null before sources were recorded. */
+  emailSource: string | null;
+  nameSource: string | null;
+  /** The latest attempt's 3-D Secure step. */
+  threeDs: ThreeDsResult | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The merchant's time zone, which the times are written in (with its offset). */
+  timeZone: string;
 };
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : null);
+
+/** A payment the hosted page took a card for (a payout's last four is its destination card's). */
+const paidByCard = (row: ExportRow) => row.direction === "payment" && row.cardLastFour !== null;
 
 export const INVOICE_CSV_COLUMNS: readonly CsvColumn<ExportRow>[] = [
   { header: "id", value: (row) => row.id },
@@ -68,8 +84,16 @@ export const INVOICE_CSV_COLUMNS: readonly CsvColumn<ExportRow>[] = [
   { header: "connection_label", value: (row) => row.connectionLabel },
   { header: "provider_reference", value: (row) => row.providerReference },
   { header: "card_last_four", value: (row) => row.cardLastFour },
-  { header: "created_at", value: (row) => row.createdAt.toISOString() },
-  { header: "updated_at", value: (row) => row.updatedAt.toISOString() },
+  // ISO 8601 in the merchant's time zone with its offset: the same instant a UTC time names, read as the merchant's clock.
+  { header: "created_at", value: (row) => isoInTimeZone(row.createdAt, row.timeZone) },
+  { header: "updated_at", value: (row) => isoInTimeZone(row.updatedAt, row.timeZone) },
+  // Added after the columns above, so a reader that goes by position keeps working.
+  { header: "customer_email_source", value: (row) => row.emailSource },
+  { header: "customer_name_source", value: (row) => row.nameSource },
+  { header: "card_brand", value: (row) => row.cardBrand },
+  { header: "card_country", value: (row) => row.cardCountry },
+  { header: "three_ds", value: (row) => (paidByCard(row) ? summarizeThreeDs(row.threeDs).result : null) },
+  { header: "liability_shift", value: (row) => (paidByCard(row) ? (summarizeThreeDs(row.threeDs).liabilityShift ? "yes" : "no") : null) },
 ];
 
 /**
@@ -81,6 +105,8 @@ function batchQuery(db: Db, merchantId: string, filter: InvoiceListFilter, optio
   const providerReference = sql<string | null>`(select ${invoiceAttempts.providerReference} from ${invoiceAttempts}
     where ${invoiceAttempts.invoiceId} = ${invoices.id} and ${invoiceAttempts.providerReference} is not null
     order by ${invoiceAttempts.seq} desc limit 1)`;
+  const threeDs = sql<ThreeDsResult | null>`(select ${invoiceAttempts.threeDs} from ${invoiceAttempts}
+    where ${invoiceAttempts.invoiceId} = ${invoices.id} order by ${invoiceAttempts.seq} desc limit 1)`;
   return db
     .select({
       id: invoices.id,
@@ -101,6 +127,11 @@ function batchQuery(db: Db, merchantId: string, filter: InvoiceListFilter, optio
       connectionLabel: connections.label,
       providerReference,
       cardLastFour: invoices.cardLastFour,
+      cardBrand: invoices.cardBrand,
+      cardCountry: invoices.cardCountry,
+      emailSource: sql<string | null>`${invoices.resolvedCustomerSources} -> 'customer.email' ->> 'source'`,
+      nameSource: sql<string | null>`${invoices.resolvedCustomerSources} -> 'customer.name' ->> 'source'`,
+      threeDs,
       createdAt: invoices.createdAt,
       updatedAt: invoices.updatedAt,
     })
@@ -123,12 +154,14 @@ export function invoiceCsvStream(db: Db, merchantId: string, filter: InvoiceList
   let after = filter.after;
   let started = false;
   let codePointOrder = false;
+  let timeZone = "UTC";
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         if (!started) {
           started = true;
           codePointOrder = filter.reference?.match === "prefix" && (await sortsByCodePoint(db));
+          timeZone = await getMerchantTimeZone(db, merchantId);
           // A UTF-8 byte order mark first: without it spreadsheet programs read the file in the
           // system's legacy code page and "Müller" becomes "MÃ¼ller". CSV readers skip it.
           controller.enqueue(encoder.encode(`${UTF8_BOM}${csvHeader(INVOICE_CSV_COLUMNS)}`));
@@ -138,7 +171,7 @@ export function invoiceCsvStream(db: Db, merchantId: string, filter: InvoiceList
           const rows = await batchQuery(db, merchantId, { ...filter, after, pageSize: batchSize }, { codePointOrder });
           const batch = rows.slice(0, batchSize);
           options.onBatch?.(batch.length);
-          const text = batch.map((row) => csvLine(INVOICE_CSV_COLUMNS, row)).join("");
+          const text = batch.map((row) => csvLine(INVOICE_CSV_COLUMNS, { ...row, timeZone })).join("");
           if (text) controller.enqueue(encoder.encode(text));
           const last = batch.at(-1);
           if (rows.length > batchSize && last) after = { createdAt: last.createdAt.toISOString(), id: last.id };

@@ -9,6 +9,7 @@ import { directionOfId, getInvoice } from "./get-invoice";
 import { hostedPagePath } from "./hosted-page";
 import { requestAsSent, toListItem, type DashboardInvoice, type DashboardInvoicePage } from "./invoice-view";
 import { listInvoices } from "./list-invoices";
+import { readPayingCard } from "./paying-card";
 
 /** The list page: the same query as the API's list, across both directions, as plain JSON. */
 export async function listDashboardInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<DashboardInvoicePage> {
@@ -23,13 +24,14 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
   const direction = directionOfId(id);
   const row = direction && (await getInvoice(db, merchantId, direction, id));
   if (!row) return undefined;
-  const history = await getStatusHistory(db, row.id);
+  const [history, payingCard] = await Promise.all([getStatusHistory(db, row.id), readPayingCard(db, row)]);
   return {
     ...toListItem(row),
     flow: row.flow,
     updatedAt: row.updatedAt.toISOString(),
     requestId: row.requestId,
     cardNumberMasked: row.cardNumberMasked,
+    payingCard,
     // A payout is canceled only while it is unsent or the provider is still paying it
     // (lib/processing/cancel-payout.ts), so one at rest (processed, canceled …) will not change.
     final: isFinal(row.status) || (row.direction === "payout" && isAtRest(row.status)),
@@ -39,6 +41,7 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
     processedAmount: row.processedAmountMinor === null ? null : formatMinor(row.processedAmountMinor, row.currency),
     attemptsCount: row.attemptsCount,
     returnUrl: row.returnUrl,
+    description: row.description,
     request: requestAsSent(row),
     customer: listCustomerFields(row.resolvedCustomer, row.resolvedCustomerSources),
     history: history.map((entry) => ({

@@ -7,6 +7,7 @@ import type { InvoiceRow } from "../store";
 import type { InvoiceStatus, Resolution } from "../state-machine";
 import type { DashboardCustomerField } from "./customer-fields";
 import type { RoutedConnection } from "./invoice-select";
+import type { PayingCard } from "./paying-card";
 
 /**
  * The dashboard's view of invoices. Everything is plain JSON (dates as ISO strings) because it goes
@@ -66,6 +67,8 @@ export type DashboardInvoice = DashboardInvoiceListItem & {
   updatedAt: string;
   requestId: string | null;
   cardNumberMasked: string | null;
+  /** The card a payment was paid with (brand, last four, country, 3-D Secure); null for payouts and unpaid payments. */
+  payingCard: PayingCard | null;
   /** No move can follow (isFinal). */
   final: boolean;
   /** Nothing changes it on its own (isAtRest: final, or only a refund or cancel asked for would): the detail page stops polling. */
@@ -78,6 +81,7 @@ export type DashboardInvoice = DashboardInvoiceListItem & {
   processedAmount: string | null;
   attemptsCount: number;
   returnUrl: string | null;
+  description: string | null;
   request: Record<string, unknown>;
   customer: DashboardCustomerField[];
   history: DashboardHistoryEntry[];
@@ -138,6 +142,7 @@ export function requestAsSent(row: InvoiceRow): Record<string, unknown> {
   if (row.customer !== null) attributes.customer = row.customer;
   if (row.gatewayOptions !== null) attributes.gateway_options = row.gatewayOptions;
   if (row.serviceFields !== null) attributes.service_fields = row.serviceFields;
+  if (row.description !== null) attributes.description = row.description;
   const data: Record<string, unknown> = { type: INVOICE_TYPES[row.direction], attributes };
   // A pin is only ever stored as its outcome: the connection, routed because pinned.
   if (row.routingReason === "pinned" && row.connectionId !== null) {

@@ -163,6 +163,8 @@ export function renderPayment(invoice: HostedInvoice, state: FormState = { error
 /** The page of a hosted invoice; `state` after a refused Pay sent without the script (a plain form post). */
 export function renderHostedPage(invoice: HostedInvoice, assets: PageAssets, state: FormState = { errors: {} }): string {
   const body = html`<div class="${C.stack}"><header><p class="${C.payee}">Pay ${invoice.merchantName}</p><h1 class="${C.amount}" data-testid="pay-amount">${invoice.amount} <span class="${C.currency}">${invoice.currency}</span></h1>${
+    invoice.description ? html`<p class="${C.payee}" data-testid="pay-description">${invoice.description}</p>` : null
+  }${
     invoice.testMode ? html`<p class="${C.testBadge}" data-testid="test-mode">Test mode: no real money moves</p>` : null
   }</header>${new Html(renderPayment(invoice, state))}</div>`;
   return document("Payment", assets, body, true).text;

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
-import { CustomerAsResolved, InvoiceFacts, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";
+import { CustomerAsResolved, InvoiceFacts, PayerAndCard, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";
 import { InvoiceAttempts } from "@/components/invoices/invoice-attempts";
 import { InvoiceTimeline } from "@/components/invoices/invoice-timeline";
 import { InvoiceCallbacks } from "@/components/invoices/invoice-callbacks";
@@ -72,6 +72,11 @@ export default async function InvoicePage({ params }: Params) {
             <InvoiceFacts invoice={invoice} hostedPageUrl={hostedPageUrl} />
           </div>
         </InvoiceSection>
+        {invoice.direction === "payment" ? (
+          <InvoiceSection id="payer" title="Card and customer" testId="invoice-payer-section">
+            <PayerAndCard invoice={invoice} />
+          </InvoiceSection>
+        ) : null}
         {canProcessPayout ? (
           <InvoiceSection id="process" title="Send to the provider">
             <ProcessPayoutButton

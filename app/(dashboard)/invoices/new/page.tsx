@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { randomUUID } from "node:crypto";
 import { InvoiceComposer } from "@/components/invoices/composer/invoice-composer";
+import { NewInvoiceModes } from "@/components/invoices/new-invoice-modes";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { listConnections } from "@/lib/connections/queries";
@@ -45,6 +46,7 @@ export default async function NewInvoicePage() {
           </div>
         }
       />
+      <NewInvoiceModes mode="advanced" />
       <InvoiceComposer
         connections={connections}
         routes={composerRoutes(orders, connections)}

@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { isoInTimeZone } from "../lib/time-zones";
+import { merchantWithKey, signIn } from "./support/accounts";
+
+/**
+ * The merchant's time zone on Settings, keyboard only, at 1280 and 390 px: chosen from the list,
+ * saved with Enter, kept after a reload, and the invoice export's times written in it with the
+ * offset (ISO 8601).
+ */
+const JSON_API = { "Content-Type": "application/vnd.api+json" };
+let owner = { email: "", password: "" };
+/** One invoice's id and creation time as the API says it (UTC). */
+let invoice = { id: "", created: "" };
+
+test.beforeAll(async ({ browser, request }) => {
+  const merchant = await merchantWithKey(browser);
+  owner = { email: merchant.email, password: merchant.password };
+  const auth = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
+  const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
+  const connection = await request.post("/api/connections", {
+    headers: auth,
+    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B zone", mode: "test", credentials, constants: {} } } },
+  });
+  expect(connection.status()).toBe(201);
+  const attributes = { service: "payment_card_eur_hpp", commerce_account: merchant.commerceAccount, currency: "EUR", amount: "10.00", reference_id: `tz-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true };
+  const created = await request.post("/api/commerce/payment-invoices", { headers: auth, data: { data: { type: "payment-invoice", attributes } } });
+  expect(created.status()).toBe(201);
+  const data = (await created.json()).data;
+  invoice = { id: data.id, created: data.attributes.created };
+});
+
+async function tabTo(page: Page, target: Locator) {
+  for (let i = 0; i < 60; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) break;
+    await page.keyboard.press("Tab");
+  }
+  await expect(target).toBeFocused();
+  expect(await target.evaluate((el) => el.matches(":focus-visible"))).toBe(true);
+}
+
+for (const [width, zone] of [
+  [1280, "Asia/Kolkata"],
+  [390, "America/New_York"],
+] as const) {
+  test(`an owner sets the merchant's time zone by keyboard at ${width} px and the export writes times in it`, async ({ page }) => {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await signIn(page, owner.email, owner.password);
+    await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+    await page.goto("/settings");
+    const form = page.getByRole("form", { name: "Time zone" });
+    const field = form.getByLabel("Time zone");
+    await expect(field).toHaveValue(/\w/);
+    await tabTo(page, field);
+    // A zone nobody knows is refused on the field, and nothing is saved.
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type("Mars/Olympus");
+    await page.keyboard.press("Enter");
+    await expect(form.getByText("Choose a time zone from the list, e.g. Europe/Berlin")).toBeVisible();
+    await expect(field).toBeFocused();
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type(zone);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    await expect(form.getByRole("button", { name: "Save time zone" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(form.getByRole("status")).toHaveText(`Saved: the export writes times in ${zone}.`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    await page.reload();
+    await expect(page.getByRole("form", { name: "Time zone" }).getByLabel("Time zone")).toHaveValue(zone);
+    // The same instant the API names in UTC, written as the merchant's clock with the zone's offset then.
+    const csv = await (await page.request.get("/api/dashboard/invoices/export")).text();
+    const [header, ...rows] = csv.trim().split("\r\n").map((line) => line.split(","));
+    const row = rows.find((cells) => cells[0] === invoice.id)!;
+    const exported = row[header!.indexOf("created_at")]!;
+    expect(exported).toBe(isoInTimeZone(new Date(invoice.created), zone));
+    expect(exported).not.toMatch(/Z$|\+00:00$/);
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Time zones, by their IANA names ("Europe/Berlin"), as the runtime's Intl knows them. Isomorphic
+ * and pure. A merchant's zone decides how its export writes times: ISO 8601 with the zone's offset
+ * at that instant (summer and winter time included), which any spreadsheet or parser reads back to
+ * the same instant.
+ */
+
+export const DEFAULT_TIME_ZONE = "UTC";
+
+/** Every zone this runtime can format in, UTC first. */
+export function listTimeZones(): string[] {
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [DEFAULT_TIME_ZONE, ...zones.filter((zone) => zone !== DEFAULT_TIME_ZONE)];
+}
+
+/** Whether `name` is a zone Intl accepts (its canonical spelling or an alias such as "Etc/UTC"). */
+export function isTimeZone(name: string): boolean {
+  if (!name || name.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormat(zone: string): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formats.set(zone, format);
+  }
+  return format;
+}
+
+const pad = (value: number, width = 2) => String(Math.abs(value)).padStart(width, "0");
+
+/** "2026-12-06T02:13:05.120+01:00": the instant as the zone's wall clock, with the zone's offset then. */
+export function isoInTimeZone(at: Date, zone: string): string {
+  const parts = Object.fromEntries(partsFormat(zone).formatToParts(at).map((part) => [part.type, part.value]));
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const offsetMinutes = Math.round((wall - (at.getTime() - at.getUTCMilliseconds())) / 60_000);
+  const sign = offsetMinutes < 0 ? "-" : "+";
+  const offset = `${sign}${pad(Math.trunc(offsetMinutes / 60))}:${pad(offsetMinutes % 60)}`;
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${pad(at.getUTCMilliseconds(), 3)}${offset}`;
+}
