@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
@@ -87,5 +87,42 @@ describe("concurrent creates through the invoice API", () => {
     const statuses = (reference: string) => answers.filter((entry) => entry.sent.reference === reference).map((entry) => entry.answer.status).sort();
     for (const reference of references.slice(0, 15)) expect(statuses(reference)).toEqual([200, 201]);
     for (const reference of references.slice(15, 25)) expect(statuses(reference)).toEqual([201, 409]);
+  });
+
+  it("stores each invoice of a burst as a lone create stores it: SQL nulls, its own lifetime, its history's request id", async () => {
+    resetRateLimits();
+    const bare = PAYMENT_EXAMPLES["B: EUR without customer"];
+    const sent = Array.from({ length: 12 }, (_, i) => ({ reference: newReference(), lifetime: i % 2 ? 600 + i : undefined }));
+    const answers = await Promise.all(
+      sent.map((entry) =>
+        send<Created>(POST_PAYMENT, {}, {
+          method: "POST",
+          path: PAYMENTS,
+          key: m.key,
+          body: bodyFor(bare, m.account, { reference_id: entry.reference, lifetime: entry.lifetime }),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(sent.map(() => 201));
+    const rows = await t.db.execute(sql`
+      select i.reference_id, i.customer is null as no_customer, i.gateway_options is null as no_gateway_options,
+             i.service_fields is null as no_service_fields, extract(epoch from i.expires_at - i.created_at)::int as lifetime,
+             h.request_id is not distinct from i.request_id as history_request_id, i.request_id is not null as has_request_id
+        from invoices i join invoice_status_history h on h.invoice_id = i.id
+       where i.merchant_id = ${m.merchantId} and i.reference_id in ${sent.map((entry) => entry.reference)}`);
+    const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Record<string, unknown>[];
+    expect(list.map((row) => ({ ...row })).sort((a, b) => String(a.reference_id).localeCompare(String(b.reference_id)))).toEqual(
+      sent
+        .map((entry) => ({
+          reference_id: entry.reference,
+          no_customer: true,
+          no_gateway_options: true,
+          no_service_fields: true,
+          lifetime: entry.lifetime ?? 1800,
+          history_request_id: true,
+          has_request_id: true,
+        }))
+        .sort((a, b) => a.reference_id.localeCompare(b.reference_id)),
+    );
   });
 });
