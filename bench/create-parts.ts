@@ -70,7 +70,7 @@ const prepare = () => {
   return p.values;
 };
 await time("JS only: validate, hash, invoiceValues", async () => prepare());
-await time("insertInvoiceOnce only (invoice + history)", () => insertInvoiceOnce(db, prepare(), null));
+await time("insertInvoiceOnce only (invoice + history)", () => insertInvoiceOnce(db, prepare()));
 await time("createInvoice (validate, route, insert + history)", () => createInvoice(db, merchant, "payment", body()));
 await time("createInvoice + startCreatedInvoice", async () => startCreatedInvoice(db, await createInvoice(db, merchant, "payment", body())));
 await handle.close();

@@ -12,6 +12,20 @@ export const migrationsFolder = path.join(process.cwd(), "lib/db/migrations");
 
 type Handle = { db: Db; close: () => Promise<void> };
 
+const postgresDbs = new WeakSet<object>();
+/** Pool connections (of 10) that invoice creates may hold at once; the others stay free for reads. */
+const POSTGRES_WRITE_LANES = 4;
+
+/**
+ * How many writes of one kind may usefully be in flight at once on `db`: one on the embedded PGlite
+ * (a single in-process connection that runs one statement at a time), a few on a PostgreSQL pool.
+ * Group commit (lib/invoices/create/group-commit.ts) batches whatever arrives while they run.
+ * A transaction handle is one connection: one.
+ */
+export function writeLanes(db: Db): number {
+  return postgresDbs.has(db) ? POSTGRES_WRITE_LANES : 1;
+}
+
 const globalForDb = globalThis as unknown as { __dbHandle?: Promise<Handle> };
 
 /**
@@ -139,6 +153,7 @@ export async function openPostgres(url: string, options: OpenOptions = {}): Prom
   if (options.migrate ?? true) await migratePostgres(url);
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
   const db = drizzle(client, { schema }) as unknown as Db;
+  postgresDbs.add(db);
   if (!(options.migrate ?? true)) {
     try {
       await assertMigrated(db);
