@@ -10,8 +10,9 @@ import { groupCommit, type Batcher } from "./group-commit";
 /** lib/api still names the row through this module; the type itself lives in the invoice store. */
 
 /** Every column but those the database sets; nullable ones are named explicitly. */
+/** The card's brand and country are kept when a payment is paid (lib/processing/request.ts), never at creation. */
 export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry"> &
-  Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry">>;
+  Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt" | "description">>;
 
 type Insert = { values: NewInvoice; lifetimeSeconds?: number };
 type Inserted = { createdAt: Date; expiresAt: Date } | undefined;
@@ -28,7 +29,7 @@ const COLUMNS = [
   "id", "merchantId", "direction", "referenceId", "requestHash", "connectionId", "routingReason", "routingDetail",
   "service", "currency", "amount", "amountIsNumber", "amountMinor", "testMode", "flow", "options", "customer",
   "resolvedCustomer", "resolvedCustomerSources", "gatewayOptions", "serviceFields", "cardNumberMasked",
-  "cardLastFour", "returnUrl", "requestId",
+  "cardLastFour", "returnUrl", "description", "requestId",
 ] as const satisfies readonly (keyof NewInvoice)[];
 // Every column of NewInvoice but expiresAt (an expression of its own) is in COLUMNS, or this fails to compile.
 const allColumns: Exclude<keyof NewInvoice, (typeof COLUMNS)[number] | "expiresAt"> extends never ? true : never = true;
