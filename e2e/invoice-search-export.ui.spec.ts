@@ -63,6 +63,13 @@ test("search finds an invoice by reference and by last four, and Export CSV down
     fields: { card_number: "4000 0000 0000 0077" },
     options: WAITING_PAYOUT,
   });
+  // A reference written in capitals, to be found by a lower-case beginning of it (a payout: the
+  // payments' export below stays the two payments).
+  const caps = await invoice(api, apiKey, account.commerceAccount, "payout", payoutExample(), {
+    reference_id: `${run}-CAPS-ORDER-1234`.toUpperCase(),
+    fields: { card_number: "4000 0000 0000 0002" },
+    options: WAITING_PAYOUT,
+  });
   await api.dispose();
 
   for (const width of [1280, 390]) {
@@ -80,6 +87,11 @@ test("search finds an invoice by reference and by last four, and Export CSV down
     await expect(page.locator(`[data-invoice-id="${payout}"]`).first()).toBeVisible();
     await expect(page.getByRole("searchbox", { name: "Search invoices" })).toHaveValue("0077");
     await screenshot(page, `search-last-four-${width}`, { fullPage: true });
+    // A reference's beginning in lower case finds the reference written in capitals.
+    await searchFor(page, `${run}-caps-order-12`);
+    await expect(page).toHaveURL(new RegExp(`/invoices\\?q=${run}-caps-order-12$`));
+    await expect(page.getByTestId("invoice-row")).toHaveCount(1);
+    await expect(page.locator(`[data-invoice-id="${caps}"]`).first()).toBeVisible();
 
     // Export with a filter: only payments, every one of them, newest first; the formula-like reference escaped.
     await page.goto("/invoices?type=payment");

@@ -60,6 +60,8 @@ for (const viewport of [
       await expect(section.getByRole("button", { name: "Confirm refund" })).toBeFocused();
       await page.keyboard.press("Enter");
       await expect(section.getByTestId("refund-result")).toHaveText("Refund of 70.50 EUR refunded.");
+      // The form is gone: the result has the focus, not the page's body.
+      await expect(section.getByTestId("refund-result")).toBeFocused();
       await expect(section.getByTestId("refund-item")).toHaveCount(2);
       await expect(page.getByTestId("invoice-status")).toHaveText("refunded");
       await expect(section.getByTestId("refund-blocked")).toHaveText("This payment is refunded in full.");

@@ -156,3 +156,41 @@ test("on a phone the overview's wide table scrolls inside its region, with a vis
   await page.setViewportSize({ width: 1280, height: 900 });
   await expect(hint.first()).toBeHidden();
 });
+
+for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+  test(`the focus lands on the new content after Connect and after Save on a connection's forms, keyboard only (${name})`, async ({ browser }) => {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    await signUp(page);
+    const apiKey = await createApiKey(page);
+    const created = await page.request.post("/api/connections", {
+      headers: headers(apiKey),
+      data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `B ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const connectionId = (await created.json()).data.id as string;
+
+    // Connect: the button goes and the form's first field (the connection kind) takes the focus.
+    await page.goto("/providers/provider-b");
+    await page.getByRole("button", { name: "Connect" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("radio", { name: /^H2H merchant account/ })).toBeFocused();
+
+    // Save on the edit form: its confirmation takes the focus.
+    await page.goto(`/connections/${connectionId}`);
+    const edit = page.getByRole("form", { name: "Edit connection" });
+    await edit.getByLabel(/^Label/).focus();
+    await page.keyboard.press("End");
+    await page.keyboard.type(" renamed");
+    await page.keyboard.press("Enter");
+    await expect(edit.getByRole("status").filter({ hasText: "Changes saved." })).toBeFocused();
+
+    // Save on the constants form: its confirmation takes the focus.
+    const constants = page.getByRole("form", { name: "Connection constants" });
+    await constants.getByLabel("Customer city", { exact: true }).focus();
+    await page.keyboard.type("Berlin");
+    await page.keyboard.press("Enter");
+    const saved = constants.getByRole("status").filter({ hasText: "Constants saved." });
+    await expect(saved).toBeVisible();
+    await expect(saved).toBeFocused();
+  });
+}

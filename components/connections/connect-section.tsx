@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ConnectionKind } from "@/lib/providers";
 
 export type KindChoice = { kind: ConnectionKind; label: string; description: string };
@@ -25,6 +25,15 @@ const NewConnectionForm = dynamic(() => loadForm().then((m) => m.NewConnectionFo
 export function ConnectSection({ providerSlug, kinds }: { providerSlug: string; kinds: KindChoice[] }) {
   const [open, setOpen] = useState(false);
   const [kind, setKind] = useState<ConnectionKind | undefined>(kinds.length === 1 ? kinds[0]!.kind : undefined);
+  const kindsRef = useRef<HTMLFieldSetElement>(null);
+  // Connect is gone once pressed: the focus moves to the form's first field (the chosen kind, else
+  // the first) after the change is committed, not to the page's start.
+  useEffect(() => {
+    if (!open) return;
+    const radios = kindsRef.current?.querySelectorAll<HTMLInputElement>('input[type="radio"]');
+    const first = radios ? (Array.from(radios).find((radio) => radio.checked) ?? radios[0]) : undefined;
+    first?.focus();
+  }, [open]);
 
   if (!open) {
     const warm = () => void loadForm();
@@ -36,7 +45,7 @@ export function ConnectSection({ providerSlug, kinds }: { providerSlug: string; 
   }
   return (
     <div className="space-y-5">
-      <fieldset>
+      <fieldset ref={kindsRef}>
         <legend className="label">Connection kind</legend>
         <div className="mt-2 grid gap-3 md:grid-cols-2">
           {kinds.map((k) => (

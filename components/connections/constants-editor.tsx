@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { notify } from "@/components/feedback";
@@ -46,6 +47,12 @@ export function ConstantsEditor({
     },
   });
   const saved = status !== "";
+  // Save is disabled while saving, which drops the focus to the page's body: once the save is
+  // committed, its confirmation takes it.
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (saved) statusRef.current?.focus();
+  }, [saved]);
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate aria-label="Connection constants" className="space-y-4">
@@ -59,7 +66,7 @@ export function ConstantsEditor({
         <SubmitButton pending={pending} pendingLabel="Saving…">
           Save constants
         </SubmitButton>
-        <p role="status" className="text-sm">
+        <p ref={statusRef} tabIndex={-1} role="status" className="text-sm focus-visible:outline-2 focus-visible:outline-brand-600" data-testid="constants-status">
           {saved && !form.formState.isDirty ? (
             <span className="text-green-800">Constants saved.</span>
           ) : form.formState.isDirty ? (

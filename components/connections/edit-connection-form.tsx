@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/forms/error-summary";
@@ -44,13 +45,19 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
     },
   });
   const saved = status !== "";
+  // Save is disabled while saving, which drops the focus to the page's body: once the save is
+  // committed, the confirmation takes it.
+  const savedRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (saved) savedRef.current?.focus();
+  }, [saved]);
   const items = form.formState.submitCount > 0 ? summaryItems(kind, "edit", flattenErrors(errors)) : [];
 
   return (
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit connection">
       <FormAlert message={items.length ? undefined : message} />
       <ErrorSummary id={summaryId} items={items} />
-      {saved ? <p role="status" className="text-sm text-green-800">Changes saved.</p> : null}
+      {saved ? <p ref={savedRef} tabIndex={-1} role="status" className="text-sm text-green-800 focus-visible:outline-2 focus-visible:outline-brand-600" data-testid="edit-saved">Changes saved.</p> : null}
       <Field id="edit-label" label="Label" error={errors.label?.message} required>
         <input className="input" {...fieldAria("edit-label", errors.label?.message, false)} {...form.register("label")} />
       </Field>

@@ -55,6 +55,8 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState("");
   const [formKey, setFormKey] = useState(0);
+  // Counts the refunds made here: each moves the focus to its result once that is committed.
+  const [made, setMade] = useState(0);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const router = useRouter();
   // A refund still open settles at the provider: the section reads it again until it has.
@@ -64,6 +66,12 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
     const timer = setInterval(() => router.refresh(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [waiting, router]);
+  // The form is gone: the focus goes to what happened, not to the page's start. An effect, so it
+  // runs after the result is on the page (a frame later, the form's disabled Confirm had already
+  // dropped the focus to the page's body and a refresh could land in between).
+  useEffect(() => {
+    if (made > 0) statusRef.current?.focus();
+  }, [made]);
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
@@ -86,8 +94,7 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
             setStatus(text);
             setOpen(false);
             setFormKey((k) => k + 1);
-            // The form is gone: focus goes to what happened, not to the page's start.
-            requestAnimationFrame(() => statusRef.current?.focus());
+            setMade((n) => n + 1);
           }}
         />
       ) : (

@@ -411,6 +411,8 @@ export const invoices = pgTable(
     index("invoices_search_name_idx")
       .on(t.merchantId, t.testMode, sql`lower(btrim(${t.resolvedCustomer} ->> 'name')) text_pattern_ops`)
       .where(sql`(${t.resolvedCustomer} ->> 'name') is not null`),
+    /** Reference prefixes, case ignored: text_pattern_ops, as names. */
+    index("invoices_search_reference_idx").on(t.merchantId, t.testMode, sql`lower(${t.referenceId}) text_pattern_ops`),
     index("invoices_search_last_four_idx")
       .on(t.merchantId, t.testMode, t.cardLastFour, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.cardLastFour} is not null`),

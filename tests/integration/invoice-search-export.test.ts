@@ -222,6 +222,37 @@ describe("search and export", () => {
   });
 });
 
+describe("a reference found by its beginning, case ignored", () => {
+  it("finds a merchant's reference by a prefix in any case, in both directions, within the merchant and the view's mode, wildcards taken literally", async () => {
+    const m = await teamMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-b", "h2h");
+    await connect(t.db, m.merchantId, "provider-a", "provider_account");
+    await connect(t.db, m.merchantId, "provider-c", "provider_account", { mode: "live" });
+    const order = await create(m, "payment", B_PAYMENT, { reference_id: "ORDER-1234" });
+    const payout = await create(m, "payout", payoutExample(), { reference_id: "Order-12-payout", fields: { card_number: "4000 0000 0000 0077" }, options: { auto_process: false } });
+    const sale = await create(m, "payment", B_PAYMENT, { reference_id: "50%_OFF-1" });
+    const live = await create(m, "payment", C_AMD, { reference_id: "ORDER-1200", test_mode: false });
+    const stranger = await teamMerchant(t.db);
+    await connect(t.db, stranger.merchantId, "provider-b", "h2h");
+    const theirs = await create(stranger, "payment", B_PAYMENT, { reference_id: "order-1234" });
+    const search = async (q: string, viewMode: "test" | "live" = "test", merchant = m) => {
+      const query = readDashboardListQuery({ q }, { viewMode });
+      expect(query.invalid).toEqual([]);
+      return (await listInvoices(t.db, merchant.merchantId, query.filter)).invoices.map((row) => row.id);
+    };
+    expect(await search("order-12")).toEqual([payout.id, order.id]);
+    expect(await search("ORDER-123")).toEqual([order.id]);
+    expect(await search("order-1234")).toEqual([order.id]);
+    expect(await search("Order-12", "live")).toEqual([live.id]);
+    expect(await search("order-12", "test", stranger)).toEqual([theirs.id]);
+    // A prefix, not any part; LIKE's wildcards are the characters themselves.
+    expect(await search("der-12")).toEqual([]);
+    expect(await search("50%_o")).toEqual([sale.id]);
+    expect(await search("5%")).toEqual([]);
+    expect(await search("50_")).toEqual([]);
+  });
+});
+
 describe("a name prefix at the edges of the newest invoices the search reads first", () => {
   it("finds the same page whether the newest NAME_WALK_ROWS invoices hold a whole page of matches, a part of one, or none, and pages on past them", async () => {
     const m = await teamMerchant(t.db);

@@ -3,13 +3,11 @@ import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
 import type { InvoiceDirection } from "@/lib/providers";
 import { encodeCursor } from "./cursor";
-import { nameExpression, nameInPrefixRange, searchConditions } from "./search";
+import { escapeLike, nameInPrefixRange, searchConditions } from "./search";
 import type { InvoiceListFilter } from "./filters";
 import { selectInvoicesWithConnection, withConnection, type InvoiceWithConnection } from "./invoice-select";
 
 export type InvoicePage = { invoices: InvoiceWithConnection[]; nextCursor: string | null };
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The first text after every text that starts with `prefix`, in code point order: the prefix with
@@ -80,14 +78,14 @@ function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, optio
   };
   const directionOf = filter.direction ? eq(invoices.direction, filter.direction) : undefined;
   /**
-   * A name prefix in one mode: per direction, the branch's newest NAME_WALK_ROWS invoices (the
+   * A name or reference prefix (`prefixOf`: the lower-cased key its index holds) in one mode: per direction, the branch's newest NAME_WALK_ROWS invoices (the
    * list's index) filtered by the name; a walk that found a whole page has the direction's newest
    * matches. Only if one did not, the name index finds every match (a one-time filter: it is not
    * read otherwise). The page is the same either way; only the rows read differ.
    */
-  const nameBranch = (testMode: boolean, where: SQL, text: string, pageLimit: number) => {
+  const prefixBranch = (testMode: boolean, where: SQL, prefixOf: SQL, text: string, pageLimit: number) => {
     const walks = directions.map((direction, i) => {
-      const newest = select({ id: invoices.id, createdAt: invoices.createdAt, searchName: sql<string | null>`${nameExpression}`.as("search_name") }, [
+      const newest = select({ id: invoices.id, createdAt: invoices.createdAt, searchName: sql<string | null>`${prefixOf}`.as("search_name") }, [
         eq(invoices.direction, direction),
         eq(invoices.testMode, testMode),
       ])
@@ -110,10 +108,10 @@ function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, optio
   // A search: one branch per kind of key and mode, each an index probe of its own (search.ts);
   // an invoice found by two keys is one row of the union.
   const branches = filter.search
-    ? searchConditions(filter.search, filter.direction).flatMap(({ kind, where }) =>
+    ? searchConditions(filter.search).flatMap(({ where, prefixOf }) =>
         modes.map((testMode) =>
-          kind === "name" && limit !== undefined && limit * 4 <= NAME_WALK_ROWS
-            ? nameBranch(testMode, where, filter.search!, limit)
+          prefixOf && limit !== undefined && limit * 4 <= NAME_WALK_ROWS
+            ? prefixBranch(testMode, where, prefixOf, filter.search!, limit)
             : branch(eq(invoices.testMode, testMode), directionOf, where),
         ),
       )

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import { invoiceAttempts, invoices } from "@/lib/db/schema";
 import { directionOfId } from "./get-invoice";
 
@@ -10,7 +10,7 @@ import { directionOfId } from "./get-invoice";
  * | key | matches | index |
  * |---|---|---|
  * | invoice id (`cpi_…`, `cpoi_…`) | exactly | the primary key |
- * | `reference_id` | exactly | invoices_reference_unique (both directions probed) |
+ * | `reference_id` | its beginning, ignoring case (LIKE's wildcards taken literally) | as a name: the list's index newest first, else invoices_search_reference_idx (text_pattern_ops) |
  * | provider reference (the provider's payment id on an attempt) | exactly | invoice_attempts_provider_reference_idx |
  * | customer e-mail (text with `@`) | exactly, ignoring case and surrounding blanks | invoices_search_email_idx |
  * | customer name (text without `@`) | its beginning, ignoring case | the list's index newest first, else invoices_search_name_idx (text_pattern_ops): see list-invoices.ts |
@@ -35,6 +35,8 @@ export function searchKinds(text: string): SearchKind[] {
 }
 
 const emailExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'email'))`;
+/** The reference as its search index holds it (lower case). */
+export const referenceExpression = sql`lower(${invoices.referenceId})`;
 /** The customer's name as the name index holds it (lower case, trimmed). */
 export const nameExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'name'))`;
 
@@ -51,19 +53,30 @@ export function nameInPrefixRange(name: SQL, text: string): SQL {
   return sql`${name} ~>=~ ${low} and ${name} ~<~ ${high}`;
 }
 
+/** LIKE's wildcards and its escape character, taken literally. */
+export const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The reference starts with the text, case ignored: the LIKE says what is meant, the range (the
+ * same prefix) is what reads invoices_search_reference_idx under any collation.
+ */
+function referencePrefix(text: string): SQL {
+  return sql`${referenceExpression} like lower(${escapeLike(text)}::text) || '%' and ${nameInPrefixRange(referenceExpression, text)}`;
+}
+
 function namePrefix(text: string): SQL {
   return sql`${nameInPrefixRange(nameExpression, text)} and ${isNotNull(sql`${invoices.resolvedCustomer} ->> 'name'`)}`;
 }
 
 /** The condition of each kind of key the text can be; `direction` is the list's filter, if any. */
-export function searchConditions(text: string, direction?: "payment" | "payout"): { kind: SearchKind; where: SQL }[] {
+export function searchConditions(text: string): { kind: SearchKind; where: SQL; prefixOf?: SQL }[] {
   return searchKinds(text).map((kind) => {
     switch (kind) {
       case "id":
         return { kind, where: eq(invoices.id, text) };
       case "reference":
-        // The unique index leads with direction: naming both makes it two probes, not a scan of the merchant.
-        return { kind, where: and(direction ? sql`true` : inArray(invoices.direction, ["payment", "payout"]), eq(invoices.referenceId, text))! };
+        // A prefix, like a name's: many invoices may match, so the list reads it as it reads a name.
+        return { kind, where: referencePrefix(text), prefixOf: referenceExpression };
       case "provider_reference":
         return {
           kind,
@@ -75,7 +88,7 @@ export function searchConditions(text: string, direction?: "payment" | "payout")
       case "email":
         return { kind, where: sql`${emailExpression} = lower(btrim(${text}::text)) and (${invoices.resolvedCustomer} ->> 'email') is not null` };
       case "name":
-        return { kind, where: namePrefix(text) };
+        return { kind, where: namePrefix(text), prefixOf: nameExpression };
       case "last_four":
         return { kind, where: eq(invoices.cardLastFour, text) };
     }

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_search_reference_idx" ON "invoices" USING btree ("merchant_id","test_mode",lower("reference_id") text_pattern_ops);
