@@ -7,6 +7,16 @@
 
 export const DEFAULT_TIME_ZONE = "UTC";
 
+/**
+ * The zone every date on the dashboard is shown in for this viewer: the merchant's, else UTC. Pages
+ * read it on the server and pass it down (to client components as a prop), so the server and the
+ * browser write the same text; the browser's own zone is never read while rendering.
+ */
+export function timeZoneInForce(viewer: { merchant: { timeZone: string | null } }): string {
+  const zone = viewer.merchant.timeZone;
+  return zone && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
+}
+
 /** Every zone this runtime can format in, UTC first. */
 export function listTimeZones(): string[] {
   const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];

@@ -10,6 +10,7 @@ import { TimeZoneForm } from "@/components/settings/time-zone-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { getInvoiceLifetime, getMerchantTimeZone } from "@/lib/merchants/settings";
 import { listTimeZones } from "@/lib/time-zones";
@@ -21,6 +22,7 @@ type Fact = [label: string, value: string, code?: boolean];
 
 export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
+  const zone = timeZoneInForce({ merchant });
   const isOwner = user.role === "owner";
   const db = await getDb();
   const [lifetime, mfa, timeZone] = await Promise.all([getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id), getMerchantTimeZone(db, merchant.id)]);
@@ -29,7 +31,7 @@ export default async function SettingsPage() {
     ["Business name", merchant.name],
     ["Commerce account", merchant.commerceAccount, true],
     ["Merchant id", merchant.id, true],
-    ["Created", formatDateTime(merchant.createdAt)],
+    ["Created", formatDateTime(merchant.createdAt, zone)],
   ];
   const you: Fact[] = [
     ["Name", user.name],
