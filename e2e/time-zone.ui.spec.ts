@@ -50,7 +50,7 @@ for (const [width, zone] of [
   [1280, "Asia/Kolkata"],
   [390, "America/New_York"],
 ] as const) {
-  test(`an owner sets the merchant's time zone by keyboard at ${width} px and the export and the invoice page show times in it`, async ({ page }) => {
+  test(`an owner sets the merchant's time zone by keyboard at ${width} px and the export, the invoice page and the overview show times in it`, async ({ page }) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await signIn(page, owner.email, owner.password);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
@@ -89,6 +89,11 @@ for (const [width, zone] of [
     const created = page.getByRole("definition").filter({ hasText: inZone(invoice.created, zone) });
     await expect(created.first()).toBeVisible();
     await expect(page.getByText(/\d{2}:\d{2}:\d{2} UTC/)).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+
+    // The overview's days are the zone's days, and it says so.
+    await page.goto("/home");
+    await expect(page.getByTestId("overview-period")).toContainText(`Last 7 days (${zone}) · hours and days in ${zone}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });
 }

@@ -6,13 +6,14 @@ import { DEFAULT_TIME_ZONE } from "@/lib/time-zones";
  * the browser render the same text. Each ends with the zone's short name at that instant ("UTC",
  * "CET", "GMT+5:30"), so a reader always knows which clock it is.
  */
-type Style = "minute" | "second" | "date" | "time" | "clock";
+type Style = "minute" | "second" | "date" | "time" | "clock" | "day";
 const STYLES: Record<Style, Intl.DateTimeFormatOptions> = {
   minute: { dateStyle: "medium", timeStyle: "short" },
   second: { dateStyle: "medium", timeStyle: "medium" },
   date: { dateStyle: "medium" },
   time: { timeStyle: "short" },
   clock: { timeStyle: "medium" },
+  day: { day: "numeric", month: "short" },
 };
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -36,6 +37,11 @@ export function zoneName(at: Date, zone: string = DEFAULT_TIME_ZONE): string {
 export function formatInZone(value: Date | string | number, zone: string = DEFAULT_TIME_ZONE, style: Style = "minute"): string {
   const at = new Date(value);
   return `${format(style, zone).format(at)} ${zoneName(at, zone)}`;
+}
+
+/** "29 Nov": the zone's day of that instant, for a chart's axis (the page names the zone). */
+export function formatDay(value: Date | string, zone: string = DEFAULT_TIME_ZONE): string {
+  return format("day", zone).format(new Date(value));
 }
 
 /** A timestamp as two short lines for narrow columns: "29 Nov 2026" and "04:19 UTC". */

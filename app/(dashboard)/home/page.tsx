@@ -25,7 +25,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const timeZone = timeZoneInForce(viewer);
   const mode = await getViewMode();
   const db = await getDb();
-  const read = readPeriod(await searchParams);
+  const read = readPeriod(await searchParams, new Date(), timeZone);
   const [{ checklist, counts, recent }, overview] = await Promise.all([
     getHomeSummary(db, viewer.merchant.id, mode),
     getOverview(db, viewer.merchant.id, mode, read.period),
