@@ -55,8 +55,8 @@ for (const [width, zone] of [
     await signIn(page, owner.email, owner.password);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
     await page.goto("/settings");
-    const form = page.getByRole("form", { name: "Time zone" });
-    const field = form.getByLabel("Time zone");
+    const form = page.getByRole("form", { name: "Time zone", exact: true });
+    const field = form.getByLabel("Time zone", { exact: true });
     await expect(field).toHaveValue(/\w/);
     await tabTo(page, field);
     // A zone nobody knows is refused on the field, and nothing is saved.
@@ -75,7 +75,7 @@ for (const [width, zone] of [
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
     await page.reload();
-    await expect(page.getByRole("form", { name: "Time zone" }).getByLabel("Time zone")).toHaveValue(zone);
+    await expect(page.getByRole("form", { name: "Time zone", exact: true }).getByLabel("Time zone", { exact: true })).toHaveValue(zone);
     // The same instant the API names in UTC, written as the merchant's clock with the zone's offset then.
     const csv = await (await page.request.get("/api/dashboard/invoices/export")).text();
     const [header, ...rows] = csv.trim().split("\r\n").map((line) => line.split(","));

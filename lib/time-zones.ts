@@ -8,13 +8,14 @@
 export const DEFAULT_TIME_ZONE = "UTC";
 
 /**
- * The zone every date on the dashboard is shown in for this viewer: the merchant's, else UTC. Pages
- * read it on the server and pass it down (to client components as a prop), so the server and the
- * browser write the same text; the browser's own zone is never read while rendering.
+ * The zone every date on the dashboard is shown in for this viewer: the person's own, else the
+ * merchant's, else UTC. Pages read it on the server and pass it down (to client components as a
+ * prop), so the server and the browser write the same text; the browser's own zone is never read
+ * while rendering (Settings offers it as a button that fills the person's field).
  */
-export function timeZoneInForce(viewer: { merchant: { timeZone: string | null } }): string {
-  const zone = viewer.merchant.timeZone;
-  return zone && isTimeZone(zone) ? zone : DEFAULT_TIME_ZONE;
+export function timeZoneInForce(viewer: { user?: { timeZone: string | null }; merchant: { timeZone: string | null } }): string {
+  for (const zone of [viewer.user?.timeZone, viewer.merchant.timeZone]) if (zone && isTimeZone(zone)) return zone;
+  return DEFAULT_TIME_ZONE;
 }
 
 /** Every zone this runtime can format in, UTC first. */
