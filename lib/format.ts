@@ -1,22 +1,59 @@
-const dateTime = new Intl.DateTimeFormat("en-GB", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
+import { DEFAULT_TIME_ZONE } from "@/lib/time-zones";
 
-const dateOnly = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
-const timeOnly = new Intl.DateTimeFormat("en-GB", { timeStyle: "short", timeZone: "UTC" });
+/**
+ * Dashboard timestamps are written in the time zone in force for the viewer (lib/time-zones.ts
+ * `timeZoneInForce`: the merchant's, UTC until chosen), passed in from the server so the server and
+ * the browser render the same text. Each ends with the zone's short name at that instant ("UTC",
+ * "CET", "GMT+5:30"), so a reader always knows which clock it is.
+ */
+type Style = "minute" | "second" | "date" | "time" | "clock" | "day";
+const STYLES: Record<Style, Intl.DateTimeFormatOptions> = {
+  minute: { dateStyle: "medium", timeStyle: "short" },
+  second: { dateStyle: "medium", timeStyle: "medium" },
+  date: { dateStyle: "medium" },
+  time: { timeStyle: "short" },
+  clock: { timeStyle: "medium" },
+  day: { day: "numeric", month: "short" },
+};
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** A timestamp as two short lines for narrow columns: "29 Nov 2026" and "04:19 UTC". */
-export function formatDateTimeParts(value: Date | string): { date: string; time: string } {
-  const at = new Date(value);
-  return { date: dateOnly.format(at), time: `${timeOnly.format(at)} UTC` };
+function format(style: Style | "zone", zone: string): Intl.DateTimeFormat {
+  const key = `${style} ${zone}`;
+  let found = formats.get(key);
+  if (!found) {
+    const options: Intl.DateTimeFormatOptions = style === "zone" ? { timeZoneName: "short" } : STYLES[style];
+    found = new Intl.DateTimeFormat("en-GB", { ...options, timeZone: zone });
+    formats.set(key, found);
+  }
+  return found;
 }
 
-/** Dashboard timestamps, always UTC so server and browser render the same text. */
-export function formatDateTime(value: Date | string | null | undefined): string {
+/** The zone's short name at that instant: "UTC", "CET" / "CEST", "GMT+5:30", "GMT-5". */
+export function zoneName(at: Date, zone: string = DEFAULT_TIME_ZONE): string {
+  return format("zone", zone).formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? zone;
+}
+
+/** A moment in `style` in `zone`, followed by the zone's short name then. */
+export function formatInZone(value: Date | string | number, zone: string = DEFAULT_TIME_ZONE, style: Style = "minute"): string {
+  const at = new Date(value);
+  return `${format(style, zone).format(at)} ${zoneName(at, zone)}`;
+}
+
+/** "29 Nov": the zone's day of that instant, for a chart's axis (the page names the zone). */
+export function formatDay(value: Date | string, zone: string = DEFAULT_TIME_ZONE): string {
+  return format("day", zone).format(new Date(value));
+}
+
+/** A timestamp as two short lines for narrow columns: "29 Nov 2026" and "04:19 UTC". */
+export function formatDateTimeParts(value: Date | string, zone: string = DEFAULT_TIME_ZONE): { date: string; time: string } {
+  const at = new Date(value);
+  return { date: format("date", zone).format(at), time: formatInZone(at, zone, "time") };
+}
+
+/** "29 Nov 2026, 04:19 UTC" (or "29 Nov 2026, 09:49 GMT+5:30" for a merchant in Asia/Kolkata); "—" for none. */
+export function formatDateTime(value: Date | string | null | undefined, zone: string = DEFAULT_TIME_ZONE): string {
   if (!value) return "—";
-  return `${dateTime.format(new Date(value))} UTC`;
+  return formatInZone(value, zone, "minute");
 }
 
 const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [

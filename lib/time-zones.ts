@@ -7,6 +7,17 @@
 
 export const DEFAULT_TIME_ZONE = "UTC";
 
+/**
+ * The zone every date on the dashboard is shown in for this viewer: the person's own, else the
+ * merchant's, else UTC. Pages read it on the server and pass it down (to client components as a
+ * prop), so the server and the browser write the same text; the browser's own zone is never read
+ * while rendering (Settings offers it as a button that fills the person's field).
+ */
+export function timeZoneInForce(viewer: { user?: { timeZone: string | null }; merchant: { timeZone: string | null } }): string {
+  for (const zone of [viewer.user?.timeZone, viewer.merchant.timeZone]) if (zone && isTimeZone(zone)) return zone;
+  return DEFAULT_TIME_ZONE;
+}
+
 /** Every zone this runtime can format in, UTC first. */
 export function listTimeZones(): string[] {
   const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
@@ -46,11 +57,40 @@ function partsFormat(zone: string): Intl.DateTimeFormat {
 
 const pad = (value: number, width = 2) => String(Math.abs(value)).padStart(width, "0");
 
+function wallParts(at: Date, zone: string): Record<string, string> {
+  return Object.fromEntries(partsFormat(zone).formatToParts(at).map((part) => [part.type, part.value]));
+}
+
+/** The zone's offset from UTC at that instant, in whole minutes (Asia/Kolkata: 330). */
+export function zoneOffsetMinutes(at: Date, zone: string): number {
+  const parts = wallParts(at, zone);
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((wall - (at.getTime() - at.getUTCMilliseconds())) / 60_000);
+}
+
+/** "2026-12-06": the zone's calendar date at that instant. */
+export function dateInTimeZone(at: Date, zone: string): string {
+  const parts = wallParts(at, zone);
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/**
+ * The instant the zone's clock starts the day `date` (YYYY-MM-DD): 00:00 there, or the first moment
+ * after it where summer time skips midnight. Days are 23 or 25 hours long where the clocks change.
+ */
+export function midnightInTimeZone(date: string, zone: string): Date {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const wall = Date.UTC(year, month - 1, day);
+  const guess = wall - zoneOffsetMinutes(new Date(wall), zone) * 60_000;
+  const at = wall - zoneOffsetMinutes(new Date(guess), zone) * 60_000;
+  // A midnight the clocks skip: the day starts when they land.
+  return dateInTimeZone(new Date(at), zone) === date ? new Date(at) : new Date(guess);
+}
+
 /** "2026-12-06T02:13:05.120+01:00": the instant as the zone's wall clock, with the zone's offset then. */
 export function isoInTimeZone(at: Date, zone: string): string {
-  const parts = Object.fromEntries(partsFormat(zone).formatToParts(at).map((part) => [part.type, part.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  const offsetMinutes = Math.round((wall - (at.getTime() - at.getUTCMilliseconds())) / 60_000);
+  const parts = wallParts(at, zone);
+  const offsetMinutes = zoneOffsetMinutes(at, zone);
   const sign = offsetMinutes < 0 ? "-" : "+";
   const offset = `${sign}${pad(Math.trunc(offsetMinutes / 60))}:${pad(offsetMinutes % 60)}`;
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${pad(at.getUTCMilliseconds(), 3)}${offset}`;

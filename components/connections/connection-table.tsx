@@ -4,7 +4,7 @@ import { formatDateTime } from "@/lib/format";
 import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";
 import { HealthBadge, ModeBadge, StateBadge } from "./badges";
 
-export function ConnectionTable({ connections, showProvider = true }: { connections: ConnectionView[]; showProvider?: boolean }) {
+export function ConnectionTable({ connections, showProvider = true, timeZone }: { connections: ConnectionView[]; showProvider?: boolean; timeZone: string }) {
   if (connections.length === 0) return <p className="text-sm text-slate-600">No connections yet.</p>;
   return (
     <div className="overflow-x-auto">
@@ -48,7 +48,7 @@ export function ConnectionTable({ connections, showProvider = true }: { connecti
                   </ul>
                 )}
               </td>
-              <td className="hidden py-2 md:table-cell">{formatDateTime(c.updatedAt)}</td>
+              <td className="hidden py-2 md:table-cell">{formatDateTime(c.updatedAt, timeZone)}</td>
             </tr>
           ))}
         </tbody>

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { HealthBadge } from "@/components/connections/badges";
 import type { DeclineReason, Overview, Period, PeriodRead, TrendPoint } from "@/lib/analytics/overview";
-import { formatDateTime } from "@/lib/format";
+import { formatDateTime, formatDay, formatInZone } from "@/lib/format";
 import { formatMoney } from "@/lib/money";
 import type { Mode } from "@/lib/providers";
 
@@ -10,7 +10,8 @@ import type { Mode } from "@/lib/providers";
  * The overview (server component, no client JavaScript): charts are SVG drawn here, each with
  * role="img", a label that says what it shows, and its table beside or behind it (<details>), so
  * screen readers and copying get the figures. Amounts in each currency's format (formatMoney),
- * counts and percentages in en-GB, times in UTC.
+ * counts and percentages in en-GB, hours, days and times in the period's zone (the viewer's zone in
+ * force, lib/time-zones.ts), named on the page.
  */
 
 const count = new Intl.NumberFormat("en-GB");
@@ -33,9 +34,7 @@ const REASON_LABELS: Record<string, string> = {
 };
 export const reasonLabel = (resolution: string) => REASON_LABELS[resolution] ?? resolution.replaceAll("_", " ");
 
-const dayFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
-const hourFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
-const pointLabel = (at: Date, granularity: Period["granularity"]) => (granularity === "hour" ? `${hourFormat.format(at)} UTC` : dayFormat.format(at));
+const pointLabel = (at: Date, period: Pick<Period, "granularity" | "zone">) => (period.granularity === "hour" ? formatInZone(at, period.zone, "time") : formatDay(at, period.zone));
 
 export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
   const { period, problem } = read;
@@ -63,7 +62,7 @@ export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
       </div>
       <button type="submit" className="btn-secondary">Show</button>
       <p className="w-full text-sm text-slate-600" data-testid="overview-period">
-        {mode === "test" ? "Test" : "Live"} data · {period.label} · hours and days in UTC
+        {mode === "test" ? "Test" : "Live"} data · {period.label} · hours and days in {period.zone}
       </p>
       {problem ? (
         <p id="period-problem" role="alert" className="w-full rounded-md bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="period-problem">
@@ -133,7 +132,8 @@ function Totals({ overview }: { overview: Overview }) {
 }
 
 /** Success rate per hour or day as a line over the settled volume as bars; gaps where nothing settled. */
-function TrendChart({ trend, granularity }: { trend: TrendPoint[]; granularity: Period["granularity"] }) {
+function TrendChart({ trend, period }: { trend: TrendPoint[]; period: Pick<Period, "granularity" | "zone"> }) {
+  const { granularity } = period;
   const width = 600;
   const height = 160;
   const n = Math.max(trend.length, 1);
@@ -185,7 +185,7 @@ function TrendChart({ trend, granularity }: { trend: TrendPoint[]; granularity: 
       </div>
       <div className="ml-9 flex justify-between text-xs text-slate-600" aria-hidden="true">
         {ticks.map((p) => (
-          <span key={p.at.toISOString()}>{pointLabel(p.at, granularity)}</span>
+          <span key={p.at.toISOString()}>{pointLabel(p.at, period)}</span>
         ))}
       </div>
       <figcaption className="mt-1 text-xs text-slate-600">
@@ -198,7 +198,7 @@ function TrendChart({ trend, granularity }: { trend: TrendPoint[]; granularity: 
             <caption className="sr-only">Success rate per {granularity}</caption>
             <thead className="text-slate-600">
               <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">{granularity === "hour" ? "Hour (UTC)" : "Day (UTC)"}</th>
+                <th scope="col" className="py-1 pr-3 font-medium">{period.granularity === "hour" ? `Hour (${period.zone})` : `Day (${period.zone})`}</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Processed</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Failed</th>
                 <th scope="col" className="py-1 text-right font-medium">Success rate</th>
@@ -207,7 +207,7 @@ function TrendChart({ trend, granularity }: { trend: TrendPoint[]; granularity: 
             <tbody>
               {trend.map((p) => (
                 <tr key={p.at.toISOString()} className="border-t border-slate-100">
-                  <th scope="row" className="py-1 pr-3 font-normal">{pointLabel(p.at, granularity)}</th>
+                  <th scope="row" className="py-1 pr-3 font-normal">{pointLabel(p.at, period)}</th>
                   <td className="py-1 pr-3 text-right tabular-nums">{count.format(p.processed)}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{count.format(p.failed)}</td>
                   <td className="py-1 text-right tabular-nums">{percent(p.rate)}</td>
@@ -268,7 +268,7 @@ function DeclinesChart({ declines }: { declines: DeclineReason[] }) {
   );
 }
 
-function ConnectionsTable({ overview }: { overview: Overview }) {
+function ConnectionsTable({ overview, zone }: { overview: Overview; zone: string }) {
   if (overview.connections.length === 0) return <p className="text-sm text-slate-600">No connections in this mode yet.</p>;
   return (
     <WideTable label="Connections table (scrolls sideways on narrow screens)">
@@ -304,7 +304,7 @@ function ConnectionsTable({ overview }: { overview: Overview }) {
               <td className="min-w-48 py-2 text-xs">
                 {c.lastError ? (
                   <>
-                    {formatDateTime(c.lastError.at)}
+                    {formatDateTime(c.lastError.at, zone)}
                     <span className="block">{c.lastError.resolution ? reasonLabel(c.lastError.resolution) : "Unknown outcome"}{c.lastError.message ? `: ${c.lastError.message}` : ""}</span>
                   </>
                 ) : (
@@ -348,7 +348,7 @@ export function OverviewSections({ overview, period }: { overview: Overview; per
           {count.format(overview.failed)} failed).
         </p>
         <div className="mt-3">
-          <TrendChart trend={overview.trend} granularity={period.granularity} />
+          <TrendChart trend={overview.trend} period={period} />
         </div>
       </section>
       <section className="card min-w-0" aria-labelledby="overview-declines">
@@ -357,7 +357,7 @@ export function OverviewSections({ overview, period }: { overview: Overview; per
       </section>
       <section className="card min-w-0 xl:col-span-2" aria-labelledby="overview-connections-heading">
         <h3 id="overview-connections-heading" className="mb-3 text-base font-semibold">Providers and connections</h3>
-        <ConnectionsTable overview={overview} />
+        <ConnectionsTable overview={overview} zone={period.zone} />
       </section>
     </div>
   );

@@ -58,7 +58,7 @@ function SandboxReceived({ record, providerName }: { record: DashboardSandboxRec
   );
 }
 
-function Attempt({ attempt }: { attempt: DashboardAttempt }) {
+function Attempt({ attempt, zone }: { attempt: DashboardAttempt; zone: string }) {
   return (
     <li className="rounded-md border border-slate-200 p-3" data-testid="invoice-attempt">
       <div className="flex flex-wrap items-center gap-2 text-sm">
@@ -78,9 +78,9 @@ function Attempt({ attempt }: { attempt: DashboardAttempt }) {
         <dt className="text-slate-600">Processed amount</dt>
         <dd className="tabular-nums">{attempt.processedAmount ?? "—"}</dd>
         <dt className="text-slate-600">Started</dt>
-        <dd>{formatMoment(attempt.startedAt)}</dd>
+        <dd>{formatMoment(attempt.startedAt, zone)}</dd>
         <dt className="text-slate-600">Finished</dt>
-        <dd>{attempt.finishedAt ? `${formatMoment(attempt.finishedAt)} (${attempt.durationMs} ms)` : "—"}</dd>
+        <dd>{attempt.finishedAt ? `${formatMoment(attempt.finishedAt, zone)} (${attempt.durationMs} ms)` : "—"}</dd>
         {attempt.message ? (
           <>
             <dt className="text-slate-600">Provider said</dt>
@@ -123,12 +123,12 @@ function Attempt({ attempt }: { attempt: DashboardAttempt }) {
   );
 }
 
-export function InvoiceAttempts({ attempts }: { attempts: DashboardAttempt[] }) {
+export function InvoiceAttempts({ attempts, timeZone }: { attempts: DashboardAttempt[]; timeZone: string }) {
   if (attempts.length === 0) return <p className="text-sm text-slate-600">No attempts yet: the invoice has not been sent to a provider.</p>;
   return (
     <ol className="space-y-3" aria-label="Attempts">
       {attempts.map((attempt) => (
-        <Attempt key={attempt.id} attempt={attempt} />
+        <Attempt key={attempt.id} attempt={attempt} zone={timeZone} />
       ))}
     </ol>
   );

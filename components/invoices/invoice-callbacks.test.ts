@@ -12,6 +12,7 @@ describe("InvoiceCallbacks", () => {
           { id: "cb_2", receivedAt: "2026-11-24T05:00:09.000Z", provider: "provider-b", providerName: "Provider B", outcome: "superseded", reason: "the invoice has moved on to attempt 2", reportedStatus: "declined", reportedResolution: "auth_3ds_failed", notificationId: "ntf_2", attemptId: "att_2", refundId: null },
           { id: "cb_3", receivedAt: "2026-11-24T05:01:00.000Z", provider: "provider-b", providerName: "Provider B", outcome: "applied", reason: null, reportedStatus: "succeeded", reportedResolution: null, notificationId: "ntf_3", attemptId: null, refundId: "rf_0123456789abcdef" },
         ],
+        timeZone: "UTC",
       }),
     );
     for (const text of ["Received at", "Reported status", "24 Nov 2026, 05:00:01 UTC", "Provider E", "Stored, ignored (ignore_callback)", "ignore_callback is on: the status request decides", "succeeded", "Stored, changed nothing", "the invoice has moved on to attempt 2", "declined", "(auth 3ds failed)"]) {
@@ -24,6 +25,6 @@ describe("InvoiceCallbacks", () => {
   });
 
   it("says so when there is none", () => {
-    expect(renderToStaticMarkup(createElement(InvoiceCallbacks, { callbacks: [] }))).toContain("No provider callbacks yet.");
+    expect(renderToStaticMarkup(createElement(InvoiceCallbacks, { callbacks: [], timeZone: "UTC" }))).toContain("No provider callbacks yet.");
   });
 });

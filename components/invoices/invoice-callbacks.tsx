@@ -1,8 +1,7 @@
+// To the second: a callback often follows the answer within seconds.
+import { formatMoment } from "./invoice-client";
 import { CALLBACK_OUTCOME_LABELS, type InvoiceCallbackView } from "@/lib/callbacks/views";
 
-/** To the second, in UTC: a callback often follows the answer within seconds. */
-const toTheSecond = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-const formatReceived = (iso: string) => `${toTheSecond.format(new Date(iso))} UTC`;
 
 const OUTCOME_CLASSES: Readonly<Record<InvoiceCallbackView["outcome"], string>> = {
   applied: "text-emerald-800",
@@ -14,6 +13,8 @@ const OUTCOME_CLASSES: Readonly<Record<InvoiceCallbackView["outcome"], string>> 
 export type InvoiceCallbacksProps = {
   /** listInvoiceCallbacks(db, merchantId, invoiceId) from lib/callbacks/read.ts, oldest first. */
   callbacks: InvoiceCallbackView[];
+  /** The zone in force for the viewer (lib/time-zones.ts), from the server. */
+  timeZone: string;
 };
 
 /**
@@ -22,7 +23,7 @@ export type InvoiceCallbacksProps = {
  * stored without effect because the invoice had moved on, rejected) and what it reported. Renders
  * on the server or the client alike.
  */
-export function InvoiceCallbacks({ callbacks }: InvoiceCallbacksProps) {
+export function InvoiceCallbacks({ callbacks, timeZone }: InvoiceCallbacksProps) {
   if (callbacks.length === 0) {
     return (
       <p className="text-sm text-slate-600" data-testid="invoice-callbacks-empty">
@@ -58,7 +59,7 @@ export function InvoiceCallbacks({ callbacks }: InvoiceCallbacksProps) {
           {callbacks.map((callback) => (
             <tr key={callback.id} className="border-t border-slate-100 align-top" data-testid="invoice-callback">
               <td className="py-1 pr-3 md:pr-4 md:whitespace-nowrap">
-                <time dateTime={callback.receivedAt}>{formatReceived(callback.receivedAt)}</time>
+                <time dateTime={callback.receivedAt}>{formatMoment(callback.receivedAt, timeZone)}</time>
               </td>
               <td className="hidden py-1 pr-4 md:table-cell">{callback.providerName}</td>
               <td className={`py-1 pr-3 font-medium md:pr-4 ${OUTCOME_CLASSES[callback.outcome]}`}>{CALLBACK_OUTCOME_LABELS[callback.outcome]}</td>

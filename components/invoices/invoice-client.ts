@@ -1,3 +1,4 @@
+import { formatInZone } from "@/lib/format";
 import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
 import type { DashboardInvoice, DashboardInvoicePage } from "@/lib/invoices/read/invoice-view";
 
@@ -35,16 +36,12 @@ export async function fetchInvoice(id: string, signal: AbortSignal): Promise<Das
   return readJson<DashboardInvoice>(response);
 }
 
-const clock = new Intl.DateTimeFormat("en-GB", { timeStyle: "medium", timeZone: "UTC" });
-
-/** "08:26:10 UTC": same text on the server and in the browser. */
-export function formatClock(time: number): string {
-  return `${clock.format(new Date(time))} UTC`;
+/** "08:26:10 UTC" (or in the zone in force): same text on the server and in the browser. */
+export function formatClock(time: number, zone: string): string {
+  return formatInZone(time, zone, "clock");
 }
 
-const moment = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-
-/** "22 Nov 2026, 08:26:10 UTC": to the second, for a timeline of changes. */
-export function formatMoment(value: string): string {
-  return `${moment.format(new Date(value))} UTC`;
+/** "22 Nov 2026, 08:26:10 UTC" (or in the zone in force): to the second, for a timeline of changes. */
+export function formatMoment(value: string, zone: string): string {
+  return formatInZone(value, zone, "second");
 }

@@ -14,6 +14,8 @@ type Props = {
   /** Cursor the page starts at (a "Show more" link followed without JavaScript); null for the newest. */
   start: string | null;
   initialPage: DashboardInvoicePage;
+  /** The zone in force for the viewer (lib/time-zones.ts), from the server. */
+  timeZone: string;
 };
 
 /**
@@ -21,7 +23,7 @@ type Props = {
  * focus) and appends later pages. Refetching an infinite query re-reads every loaded page from
  * the top, so new invoices appear first and the pages below stay without repeats or gaps.
  */
-export function InvoiceList({ filters, start, initialPage }: Props) {
+export function InvoiceList({ filters, start, initialPage, timeZone }: Props) {
   const query = useInfiniteQuery({
     queryKey: invoiceListKey(filters, start),
     queryFn: ({ pageParam, signal }) => fetchInvoicePage(filters, pageParam, signal),
@@ -46,7 +48,7 @@ export function InvoiceList({ filters, start, initialPage }: Props) {
           {narrowed ? "Matching invoices" : "All invoices"}
         </h2>
         <p className="text-xs text-slate-600">
-          Updated {formatClock(query.dataUpdatedAt)}, refreshes every {REFRESH_MS / 1000} s
+          Updated {formatClock(query.dataUpdatedAt, timeZone)}, refreshes every {REFRESH_MS / 1000} s
         </p>
       </div>
       {query.isRefetchError ? (
@@ -54,7 +56,7 @@ export function InvoiceList({ filters, start, initialPage }: Props) {
           Could not refresh the list: {query.error?.message} Showing the invoices loaded before.
         </p>
       ) : null}
-      <InvoiceTable invoices={invoices} />
+      <InvoiceTable invoices={invoices} timeZone={timeZone} />
       <div className="mt-4 flex flex-wrap items-center gap-4 text-sm">
         <p role="status" className="text-slate-600" data-testid="invoice-count">
           {invoices.length} {invoices.length === 1 ? "invoice" : "invoices"} shown{next ? "; there are more" : ""}

@@ -28,7 +28,7 @@ const STATUS_STYLE: Readonly<Record<string, string>> = {
   failed: "bg-red-100 text-red-800",
 };
 
-function RefundList({ refunds }: { refunds: RefundView[] }) {
+function RefundList({ refunds, zone }: { refunds: RefundView[]; zone: string }) {
   if (refunds.length === 0) return <p className="text-sm text-slate-600">No refunds yet.</p>;
   return (
     <ol className="divide-y divide-slate-200 rounded-md border border-slate-200" data-testid="refund-list">
@@ -40,7 +40,7 @@ function RefundList({ refunds }: { refunds: RefundView[] }) {
           <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[refund.status] ?? ""}`} data-testid="refund-status">
             {STATUS_LABELS[refund.status] ?? refund.status}
           </span>
-          <span className="text-slate-600">{formatMoment(refund.createdAt)}</span>
+          <span className="text-slate-600">{formatMoment(refund.createdAt, zone)}</span>
           <span className="font-mono text-xs text-slate-600">{refund.id}</span>
           {refund.reason ? <span className="w-full text-slate-700">Reason: {refund.reason}</span> : null}
           {refund.message ? <span className="w-full text-slate-700">Provider: {refund.message}</span> : null}
@@ -51,7 +51,7 @@ function RefundList({ refunds }: { refunds: RefundView[] }) {
 }
 
 /** The payment's refunds, and the Refund form where this viewer may refund it now. */
-export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: string; currency: string; panel: RefundPanel }) {
+export function InvoiceRefunds({ invoiceId, currency, panel, timeZone }: { invoiceId: string; currency: string; panel: RefundPanel; timeZone: string }) {
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState("");
   const [formKey, setFormKey] = useState(0);
@@ -78,7 +78,7 @@ export function InvoiceRefunds({ invoiceId, currency, panel }: { invoiceId: stri
         Refunded so far: <span className="font-medium tabular-nums" data-testid="refunded-amount">{formatMoney(panel.refundedAmount, currency)}</span>
         {panel.blocked === null ? <> · still refundable: <span className="tabular-nums">{formatMoney(panel.rest, currency)}</span></> : null}
       </p>
-      <RefundList refunds={panel.refunds} />
+      <RefundList refunds={panel.refunds} zone={timeZone} />
       <p ref={statusRef} tabIndex={-1} role="status" aria-live="polite" className="text-sm text-slate-700 outline-none" data-testid="refund-result">
         {status}
       </p>

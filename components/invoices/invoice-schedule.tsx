@@ -1,9 +1,8 @@
 import type { InvoiceSchedule } from "@/lib/processing/schedule";
 import { CheckStatusButton } from "./check-status-button";
+// To the second: status requests are 10 and 30 seconds apart at first.
+import { formatMoment } from "./invoice-client";
 
-/** To the second, in UTC: status requests are 10 and 30 seconds apart at first. */
-const toTheSecond = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-const formatDateTime = (iso: string) => `${toTheSecond.format(new Date(iso))} UTC`;
 
 const STATES: Record<string, string> = { created: "queued", retry: "retrying", active: "running" };
 
@@ -11,7 +10,7 @@ const STATES: Record<string, string> = { created: "queued", retry: "retrying", a
  * The invoice page's "Scheduled" section: when the invoice expires, what the job queue
  * holds for it (status requests, expiry, payout cascade, webhook deliveries), and "Check status now".
  */
-export function InvoiceScheduleView({ invoiceId, schedule }: { invoiceId: string; schedule: InvoiceSchedule }) {
+export function InvoiceScheduleView({ invoiceId, schedule, timeZone }: { invoiceId: string; schedule: InvoiceSchedule; timeZone: string }) {
   // Paid (or failed for good) before its lifetime ended: the lifetime no longer decides anything.
   const moot = !schedule.mayExpire && schedule.status !== "expired";
   return (
@@ -20,7 +19,7 @@ export function InvoiceScheduleView({ invoiceId, schedule }: { invoiceId: string
         <dt className="font-medium text-slate-700">{moot ? "Lifetime" : schedule.pastLifetime ? "Expired at" : "Expires at"}</dt>
         <dd data-testid="schedule-expires">
           {moot ? <span className="mr-1">{schedule.pastLifetime ? "ended" : "ends"}</span> : null}
-          <time dateTime={schedule.expiresAt}>{formatDateTime(schedule.expiresAt)}</time>
+          <time dateTime={schedule.expiresAt}>{formatMoment(schedule.expiresAt, timeZone)}</time>
           {moot ? (
             <span className="ml-2 text-slate-600">(it no longer expires: the invoice is {schedule.status.replaceAll("_", " ")})</span>
           ) : schedule.pastLifetime && !schedule.final ? (
@@ -57,7 +56,7 @@ export function InvoiceScheduleView({ invoiceId, schedule }: { invoiceId: string
               <tr key={item.id} className="border-t border-slate-100">
                 <td className="py-1 pr-4">{item.label}</td>
                 <td className="py-1 pr-4 tabular-nums">
-                  <time dateTime={item.runAt}>{formatDateTime(item.runAt)}</time>
+                  <time dateTime={item.runAt}>{formatMoment(item.runAt, timeZone)}</time>
                 </td>
                 <td className="py-1">
                   {STATES[item.state] ?? item.state}

@@ -30,7 +30,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
 
 const dl = "grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm";
 
-export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInvoice; hostedPageUrl: string | null }) {
+export function InvoiceFacts({ invoice, hostedPageUrl, timeZone }: { invoice: DashboardInvoice; hostedPageUrl: string | null; timeZone: string }) {
   return (
     <dl className={dl} data-testid="invoice-facts">
       <Row term="Invoice id"><LongValue value={invoice.id} copyLabel="Copy invoice id" testId="invoice-id" /></Row>
@@ -45,7 +45,7 @@ export function InvoiceFacts({ invoice, hostedPageUrl }: { invoice: DashboardInv
       <Row term="Service"><span className="font-mono text-xs">{invoice.service}</span></Row>
       <Row term="Mode"><ModeBadge mode={invoice.testMode ? "test" : "live"} /></Row>
       {invoice.cardNumberMasked ? <Row term="Card"><span className="font-mono text-xs">{invoice.cardNumberMasked}</span></Row> : null}
-      <Row term="Created">{formatMoment(invoice.createdAt)}</Row>
+      <Row term="Created">{formatMoment(invoice.createdAt, timeZone)}</Row>
       {invoice.requestId ? <Row term="Request id"><LongValue value={invoice.requestId} copyLabel="Copy request id" /></Row> : null}
       {invoice.returnUrl ? <Row term="Return URL"><span className="font-mono text-xs break-all">{invoice.returnUrl}</span></Row> : null}
       <Row term="Hosted page">

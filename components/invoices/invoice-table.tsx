@@ -14,7 +14,7 @@ const wide = "hidden md:table-cell";
  * reference and amount on the second, ids cut with an ellipsis and each with a copy button. From
  * md up it is the full table. Table semantics stay (explicit roles, as a grid display would drop them).
  */
-export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoiceListItem[] }) {
+export function InvoiceTable({ invoices, timeZone }: { invoices: readonly DashboardInvoiceListItem[]; timeZone: string }) {
   return (
     <div className="md:overflow-x-auto">
       <table role="table" className="w-full text-left text-sm max-md:block" data-testid="invoice-table">
@@ -77,9 +77,9 @@ export function InvoiceTable({ invoices }: { invoices: readonly DashboardInvoice
                 )}
               </td>
               <td role="cell" className={`${cell} ${wide}`}><ModeBadge mode={invoice.testMode ? "test" : "live"} /></td>
-              <td role="cell" className={`${wide} py-2 align-top whitespace-nowrap`} title={formatDateTime(invoice.createdAt)}>
-                <span className="block">{formatDateTimeParts(invoice.createdAt).date}</span>
-                <span className="block text-xs text-slate-600">{formatDateTimeParts(invoice.createdAt).time}</span>
+              <td role="cell" className={`${wide} py-2 align-top whitespace-nowrap`} title={formatDateTime(invoice.createdAt, timeZone)}>
+                <span className="block">{formatDateTimeParts(invoice.createdAt, timeZone).date}</span>
+                <span className="block text-xs text-slate-600">{formatDateTimeParts(invoice.createdAt, timeZone).time}</span>
               </td>
             </tr>
           ))}

@@ -35,7 +35,7 @@ function entriesOf(history: readonly DashboardHistoryEntry[], refunds: readonly 
  * Every status change and every refund's steps, oldest first; follows the same live query as the
  * status panel, and the refunds the page read (re-read while one is open).
  */
-export function InvoiceTimeline({ initial, refunds = [] }: { initial: DashboardInvoice; refunds?: readonly RefundView[] }) {
+export function InvoiceTimeline({ initial, refunds = [], timeZone }: { initial: DashboardInvoice; refunds?: readonly RefundView[]; timeZone: string }) {
   const { data: invoice } = useDashboardInvoice(initial);
   const entries = entriesOf(invoice.history, refunds);
   if (entries.length === 0) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;
@@ -43,16 +43,16 @@ export function InvoiceTimeline({ initial, refunds = [] }: { initial: DashboardI
     <ol className="relative space-y-4 border-l border-slate-200 pl-5 text-sm" data-testid="invoice-timeline">
       {entries.map((item) =>
         item.kind === "status" ? (
-          <StatusEntry key={item.entry.id} entry={item.entry} />
+          <StatusEntry key={item.entry.id} entry={item.entry} zone={timeZone} />
         ) : (
-          <RefundEntry key={`${item.step.refund.id}:${item.step.step}`} step={item.step} />
+          <RefundEntry key={`${item.step.refund.id}:${item.step.step}`} step={item.step} zone={timeZone} />
         ),
       )}
     </ol>
   );
 }
 
-function StatusEntry({ entry }: { entry: DashboardHistoryEntry }) {
+function StatusEntry({ entry, zone }: { entry: DashboardHistoryEntry; zone: string }) {
   return (
     <li className="relative">
       <span className="absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full bg-brand-500 ring-4 ring-white" aria-hidden="true" />
@@ -70,14 +70,14 @@ function StatusEntry({ entry }: { entry: DashboardHistoryEntry }) {
         {entry.resolution ? <span className="font-mono text-xs text-slate-700">resolution {entry.resolution}</span> : null}
       </p>
       <p className="mt-1 text-xs text-slate-600">
-        <time dateTime={entry.at}>{formatMoment(entry.at)}</time>
+        <time dateTime={entry.at}>{formatMoment(entry.at, zone)}</time>
         {entry.reason !== entry.to ? ` · ${entry.reason}` : null}
       </p>
     </li>
   );
 }
 
-function RefundEntry({ step }: { step: RefundStep }) {
+function RefundEntry({ step, zone }: { step: RefundStep; zone: string }) {
   const { refund } = step;
   const dot = step.step === "failed" ? "bg-red-600" : step.step === "succeeded" ? "bg-emerald-600" : "bg-slate-400";
   return (
@@ -88,7 +88,7 @@ function RefundEntry({ step }: { step: RefundStep }) {
         {step.step === "failed" && refund.message ? <span className="text-slate-700">: {refund.message}</span> : null}
       </p>
       <p className="mt-1 text-xs text-slate-600">
-        <time dateTime={step.at}>{formatMoment(step.at)}</time> · <span className="font-mono">{refund.id}</span>
+        <time dateTime={step.at}>{formatMoment(step.at, zone)}</time> · <span className="font-mono">{refund.id}</span>
       </p>
     </li>
   );

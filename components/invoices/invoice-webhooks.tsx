@@ -13,9 +13,11 @@ export type InvoiceWebhooksProps = {
   events: WebhookEventView[];
   /** Owners may resend (the action checks again). */
   canResend: boolean;
+  /** The zone in force for the viewer (lib/time-zones.ts), from the server. */
+  timeZone: string;
 };
 
-export function InvoiceWebhooks({ events, canResend }: InvoiceWebhooksProps) {
+export function InvoiceWebhooks({ events, canResend, timeZone }: InvoiceWebhooksProps) {
   if (events.length === 0) {
     return <p className="text-sm text-slate-600">No webhook events yet.</p>;
   }
@@ -36,10 +38,10 @@ export function InvoiceWebhooks({ events, canResend }: InvoiceWebhooksProps) {
                 </Link>
               </p>
               <p className="mt-1">
-                <span data-testid="webhook-event-state">{EVENT_STATE_LABELS[event.state]}</span> — {formatDateTime(event.createdAt)}
+                <span data-testid="webhook-event-state">{EVENT_STATE_LABELS[event.state]}</span> — {formatDateTime(event.createdAt, timeZone)}
               </p>
             </div>
-            <EventDeliveries event={event} canResend={canResend} />
+            <EventDeliveries event={event} canResend={canResend} timeZone={timeZone} />
           </li>
         ))}
       </ol>

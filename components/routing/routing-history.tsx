@@ -12,11 +12,11 @@ import { ROUTING_REPLACED_EVENT } from "./replaced-event";
 type Comparison = NonNullable<RoutingHistoryView["comparison"]>;
 type Version = RoutingHistoryView["versions"][number];
 
-/** A moment as relative words, the exact UTC time in the title (as the API keys page shows last use). */
-function When({ at }: { at: string }) {
+/** A moment as relative words, the exact time in the zone in force in the title (as the API keys page shows last use). */
+function When({ at, zone }: { at: string; zone: string }) {
   return (
     // Relative to the moment it is drawn: server and browser may differ by a minute.
-    <time dateTime={at} title={formatDateTime(at)} suppressHydrationWarning>
+    <time dateTime={at} title={formatDateTime(at, zone)} suppressHydrationWarning>
       {formatRelative(at)}
     </time>
   );
@@ -57,12 +57,15 @@ export function RoutingHistory({
   history,
   editable,
   domId,
+  timeZone,
 }: {
   service: string;
   mode: "test" | "live";
   history: RoutingHistoryView;
   editable: boolean;
   domId: string;
+  /** The zone in force for the viewer (lib/time-zones.ts), from the server. */
+  timeZone: string;
 }) {
   const router = useRouter();
   const [comparison, setComparison] = useState<Comparison | null>(history.comparison);
@@ -193,7 +196,7 @@ export function RoutingHistory({
                   <span className="font-medium">Version {version.version}</span>
                   {version.current ? <span className="badge bg-green-100 text-green-800">Current</span> : null}
                   <span className="text-slate-600">
-                    <When at={version.savedAt} />
+                    <When at={version.savedAt} zone={timeZone} />
                     {version.savedBy ? ` by ${version.savedBy}` : null}
                   </span>
                 </p>

@@ -5,7 +5,7 @@ import { ResendButton } from "./resend-button";
 const TRIGGER_LABELS: Readonly<Record<WebhookTryView["trigger"], string>> = { automatic: "automatic", resend: "resend", test: "test" };
 
 /** Tries as a table: time, trigger, HTTP status, duration, the error or the first 1 KiB of the answer. */
-export function TriesTable({ tries, label }: { tries: WebhookTryView[]; label: string }) {
+export function TriesTable({ tries, label, timeZone }: { tries: WebhookTryView[]; label: string; timeZone: string }) {
   if (tries.length === 0) return <p className="mt-2 text-sm text-slate-600">No tries yet.</p>;
   return (
     // Below md: time, status and answer (trigger and duration from md up), scrolling inside if ever wider.
@@ -23,7 +23,7 @@ export function TriesTable({ tries, label }: { tries: WebhookTryView[]; label: s
         <tbody>
           {tries.map((entry) => (
             <tr key={entry.id} className="border-t border-slate-100 align-top">
-              <td className="py-1 pr-3 whitespace-nowrap">{formatDateTime(entry.at)}</td>
+              <td className="py-1 pr-3 whitespace-nowrap">{formatDateTime(entry.at, timeZone)}</td>
               <td className="hidden py-1 pr-3 md:table-cell">{TRIGGER_LABELS[entry.trigger]}</td>
               <td className={`py-1 pr-3 tabular-nums ${entry.succeeded ? "text-emerald-700" : "text-red-700"}`}>{entry.statusCode ?? "no answer"}</td>
               <td className="hidden py-1 pr-3 tabular-nums whitespace-nowrap md:table-cell">{entry.durationMs} ms</td>
@@ -45,7 +45,7 @@ export function TriesTable({ tries, label }: { tries: WebhookTryView[]; label: s
  * An event's deliveries, one block per endpoint it went to: state, tries, next try, every try,
  * and (owners) Resend to that endpoint. Tries to endpoints deleted since are listed last.
  */
-export function EventDeliveries({ event, canResend }: { event: WebhookEventView; canResend: boolean }) {
+export function EventDeliveries({ event, canResend, timeZone }: { event: WebhookEventView; canResend: boolean; timeZone: string }) {
   const known = new Set(event.targets.map((target) => target.endpointId));
   const orphans = event.deliveries.filter((entry) => !entry.endpointId || !known.has(entry.endpointId));
   if (event.targets.length === 0 && orphans.length === 0) {
@@ -64,19 +64,19 @@ export function EventDeliveries({ event, canResend }: { event: WebhookEventView;
                 <p className="mt-1">
                   <span data-testid="delivery-state">{TARGET_STATE_LABELS[target.state]}</span>
                   {` — ${target.tries} automatic ${target.tries === 1 ? "try" : "tries"}`}
-                  {target.nextTryAt ? `, next ${formatDateTime(target.nextTryAt)}` : ""}
+                  {target.nextTryAt ? `, next ${formatDateTime(target.nextTryAt, timeZone)}` : ""}
                 </p>
               </div>
               {canResend ? <ResendButton eventId={event.id} endpointId={target.endpointId} endpointName={name} /> : null}
             </div>
-            <TriesTable tries={event.deliveries.filter((entry) => entry.endpointId === target.endpointId)} label={`Tries of event ${event.id} to ${name}`} />
+            <TriesTable tries={event.deliveries.filter((entry) => entry.endpointId === target.endpointId)} label={`Tries of event ${event.id} to ${name}`} timeZone={timeZone} />
           </section>
         );
       })}
       {orphans.length > 0 ? (
         <section className="rounded-md border border-slate-200 p-3" aria-label="Tries to deleted endpoints">
           <p className="text-sm font-medium">Tries to endpoints deleted since</p>
-          <TriesTable tries={orphans} label={`Tries of event ${event.id} to deleted endpoints`} />
+          <TriesTable tries={orphans} label={`Tries of event ${event.id} to deleted endpoints`} timeZone={timeZone} />
         </section>
       ) : null}
     </div>

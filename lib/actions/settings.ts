@@ -4,8 +4,8 @@ import { revalidatePath } from "next/cache";
 import { personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { NotFoundError } from "@/lib/errors";
-import { updateInvoiceLifetime, updateMerchantSettings, updateMerchantTimeZone } from "@/lib/merchants/settings";
-import { invoiceLifetimeSchema, merchantSettingsSchema, merchantTimeZoneSchema } from "@/lib/merchants/settings-schema";
+import { updateInvoiceLifetime, updateMerchantSettings, updateMerchantTimeZone, updatePersonTimeZone } from "@/lib/merchants/settings";
+import { invoiceLifetimeSchema, merchantSettingsSchema, merchantTimeZoneSchema, personTimeZoneSchema } from "@/lib/merchants/settings-schema";
 import { ok } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 
@@ -48,3 +48,11 @@ export const updateMerchantTimeZoneAction = validatedAction(
     return ok(saved);
   },
 );
+
+/** Anyone sets their own time zone for the dashboard's dates (a personal preference: not audited). */
+export const updatePersonTimeZoneAction = validatedAction("settings.person-time-zone", { schema: personTimeZoneSchema }, async (input, viewer) => {
+  const saved = await updatePersonTimeZone(await getDb(), viewer.user.id, input);
+  if (!saved) throw new NotFoundError("Your account no longer exists.");
+  revalidatePath("/", "layout");
+  return ok(saved);
+});

@@ -1,14 +1,18 @@
 import { sql } from "drizzle-orm";
-import { DATE_RANGE_TEXT, dayEnd, isCalendarDay, parseDay } from "@/lib/dates";
+import { DATE_RANGE_TEXT, isCalendarDay, LATEST, parseDay } from "@/lib/dates";
 import type { Db } from "@/lib/db/client";
 import type { ConnectionHealth, Resolution } from "@/lib/db/enums";
 import type { Mode } from "@/lib/providers";
+import { dateInTimeZone, DEFAULT_TIME_ZONE, midnightInTimeZone } from "@/lib/time-zones";
 import { LATENCY_BUCKETS_MS } from "./rollups";
 
 /**
  * The home page's overview for one merchant, mode and period, read from `overview_rollups` only
  * (never the invoices), so it costs the same at any number of invoices: two grouped queries over
- * the period's hours and one over the merchant's connections. Hours and days are UTC.
+ * the period's hours and one over the merchant's connections. Days are the viewer's zone's days
+ * (lib/time-zones.ts `timeZoneInForce`): in UTC the day rows, in any other zone the hour rows summed
+ * per local day (an hour belongs to the day it starts in; in a zone whose offset is not whole hours,
+ * such as Asia/Kolkata, the day's first hour row is the first whole UTC hour after its midnight).
  */
 
 // ---- Period ---------------------------------------------------------------------------------
@@ -19,7 +23,7 @@ export const MAX_PERIOD_DAYS = 366;
 
 export type Period = {
   preset: PeriodPreset;
-  /** Inclusive start, exclusive end, at UTC midnight (today: up to the next midnight). */
+  /** Inclusive start, exclusive end, at midnight in `zone` (today: up to the next midnight). */
   from: Date;
   to: Date;
   /** The dates as the form shows them (YYYY-MM-DD, `to` inclusive). */
@@ -28,13 +32,18 @@ export type Period = {
   /** Trend points: per hour for one day, else per day. */
   granularity: "hour" | "day";
   label: string;
+  /** The zone whose days these are (IANA name). */
+  zone: string;
 };
 
 export type PeriodRead = { period: Period; problem?: { field: "period" | "from" | "to"; message: string } };
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
 const dateText = (at: Date) => at.toISOString().slice(0, 10);
-const midnight = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+/** A calendar date `days` later (YYYY-MM-DD), whatever the zone: dates, not instants. */
+const addDays = (date: string, days: number) => dateText(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY));
 
 /** Why a custom period's date was not read, in the form's words. */
 function dateProblem(name: "From" | "To", text: string): string {
@@ -43,28 +52,30 @@ function dateProblem(name: "From" | "To", text: string): string {
   return isCalendarDay(text) ? `${name} "${shown}" is not a date ${DATE_RANGE_TEXT}.` : `${name} "${shown}" is not a date (YYYY-MM-DD).`;
 }
 
-function preset(kind: Exclude<PeriodPreset, "custom">, now: Date): Period {
-  const today = midnight(now);
+function preset(kind: Exclude<PeriodPreset, "custom">, now: Date, zone: string): Period {
+  const today = dateInTimeZone(now, zone);
   const days = kind === "today" ? 1 : kind === "7d" ? 7 : 30;
-  const from = new Date(today.getTime() - (days - 1) * DAY);
-  const to = new Date(today.getTime() + DAY);
+  const fromText = addDays(today, -(days - 1));
+  const from = midnightInTimeZone(fromText, zone);
+  const to = midnightInTimeZone(addDays(today, 1), zone);
   const label = kind === "today" ? "Today" : `Last ${days} days`;
-  return { preset: kind, from, to, fromText: dateText(from), toText: dateText(today), granularity: days === 1 ? "hour" : "day", label: `${label} (UTC)` };
+  return { preset: kind, from, to, fromText, toText: today, granularity: days === 1 ? "hour" : "day", label: `${label} (${zone})`, zone };
 }
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
 
 /**
- * The period from the page's query (`period`, and `from`/`to` as YYYY-MM-DD for custom). Bad
- * input never throws: the page shows the problem (naming the field) over the last 7 days.
+ * The period from the page's query (`period`, and `from`/`to` as YYYY-MM-DD for custom), in days
+ * of `zone` (the viewer's zone in force). Bad input never throws: the page shows the problem
+ * (naming the field) over the last 7 days.
  */
-export function readPeriod(query: Record<string, string | string[] | undefined>, now = new Date()): PeriodRead {
+export function readPeriod(query: Record<string, string | string[] | undefined>, now = new Date(), zone: string = DEFAULT_TIME_ZONE): PeriodRead {
   const asked = one(query.period) || "7d";
-  const fallback = preset("7d", now);
+  const fallback = preset("7d", now, zone);
   if (!(PERIOD_PRESETS as readonly string[]).includes(asked)) {
     return { period: fallback, problem: { field: "period", message: `Period must be one of today, 7d, 30d or custom; got "${asked.slice(0, 40)}".` } };
   }
-  if (asked !== "custom") return { period: preset(asked as Exclude<PeriodPreset, "custom">, now) };
+  if (asked !== "custom") return { period: preset(asked as Exclude<PeriodPreset, "custom">, now, zone) };
   const fromText = one(query.from);
   const toText = one(query.to);
   const from = parseDay(fromText);
@@ -77,12 +88,14 @@ export function readPeriod(query: Record<string, string | string[] | undefined>,
   return {
     period: {
       preset: "custom",
-      from,
-      to: dayEnd(to),
+      from: midnightInTimeZone(fromText, zone),
+      // The range's last day has no next midnight PostgreSQL can store (year 10000): its last instant ends it.
+      to: toText === dateText(LATEST) ? LATEST : midnightInTimeZone(addDays(toText, 1), zone),
       fromText,
       toText,
       granularity: days === 1 ? "hour" : "day",
-      label: `${fromText} to ${toText} (UTC)`,
+      label: `${fromText} to ${toText} (${zone})`,
+      zone,
     },
   };
 }
@@ -166,9 +179,16 @@ function numbers(value: GroupRow["latency"]): number[] {
 }
 
 /** The queries the overview runs, named, for the growth bench's timings and plans. */
-export function overviewQueries(merchantId: string, mode: Mode, period: Pick<Period, "from" | "to" | "granularity">) {
-  // Periods of days read the day rows (a year is 365 rows per key instead of 8,760); today reads hours.
-  const where = sql`merchant_id = ${merchantId} and test_mode = ${mode === "test"} and grain = ${period.granularity}
+export type OverviewPeriod = Pick<Period, "from" | "to" | "granularity" | "fromText" | "zone">;
+
+/** Day rows are cut at UTC midnight: only UTC's days may read them. */
+const readsDayRows = (period: OverviewPeriod) => period.granularity === "day" && period.zone === DEFAULT_TIME_ZONE;
+
+export function overviewQueries(merchantId: string, mode: Mode, period: OverviewPeriod) {
+  // Periods of UTC days read the day rows (a year is 365 rows per key instead of 8,760); today, and
+  // the days of any other zone, read hours.
+  const grain = readsDayRows(period) ? "day" : "hour";
+  const where = sql`merchant_id = ${merchantId} and test_mode = ${mode === "test"} and grain = ${grain}
     and hour >= ${period.from.toISOString()}::timestamptz and hour < ${period.to.toISOString()}::timestamptz`;
   const latencySums = LATENCY_BUCKETS_MS.map((_, index) => sql.raw(`sum(latency[${index + 1}])`));
   return {
@@ -185,7 +205,7 @@ export function overviewQueries(merchantId: string, mode: Mode, period: Pick<Per
   };
 }
 
-export async function getOverview(db: Db, merchantId: string, mode: Mode, period: Pick<Period, "from" | "to" | "granularity">): Promise<Overview> {
+export async function getOverview(db: Db, merchantId: string, mode: Mode, period: OverviewPeriod): Promise<Overview> {
   const queries = overviewQueries(merchantId, mode, period);
   const [groupsResult, trendResult, connectionsResult] = await Promise.all([db.execute(queries.groups), db.execute(queries.trend), db.execute(queries.connections)]);
   const groups = rowsOf<GroupRow>(groupsResult);
@@ -237,21 +257,28 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
   }
   for (const totals of totalsBy.values()) totals.netMinor = totals.payments.minor - totals.refunds.minor - totals.payouts.minor;
 
-  const trendBy = new Map<number, TrendPoint>();
+  // Every hour or day of the period, empty ones included, so the chart's axis is the period's: the
+  // UTC hours from the first whole one, or the zone's days (23 or 25 hours where the clocks change).
+  const starts: number[] = [];
+  if (period.granularity === "hour") {
+    for (let t = Math.ceil(period.from.getTime() / HOUR) * HOUR; t < period.to.getTime(); t += HOUR) starts.push(t);
+  } else {
+    for (let day = period.fromText, t = period.from.getTime(); t < period.to.getTime(); day = addDays(day, 1), t = midnightInTimeZone(day, period.zone).getTime()) starts.push(t);
+  }
+  const trend: TrendPoint[] = starts.map((t) => ({ at: new Date(t), processed: 0, failed: 0, rate: null }));
+  let index = 0;
   for (const row of rowsOf<{ at: string | Date; status: string; count: string | number }>(trendResult)) {
-    const at = new Date(row.at);
-    const point = trendBy.get(at.getTime()) ?? { at, processed: 0, failed: 0, rate: null };
+    // The point whose hour or day the row's hour starts in (rows come in order of their hour).
+    const t = new Date(row.at).getTime();
+    while (index + 1 < starts.length && starts[index + 1]! <= t) index++;
+    const point = trend[index];
+    if (!point) continue;
     if (row.status === "processed") point.processed += Number(row.count);
     else point.failed += Number(row.count);
-    trendBy.set(at.getTime(), point);
   }
-  // Every hour or day of the period, empty ones included, so the chart's axis is the period's.
-  const step = period.granularity === "hour" ? 3_600_000 : DAY;
-  const trend: TrendPoint[] = [];
-  for (let t = period.from.getTime(); t < period.to.getTime(); t += step) {
-    const point = trendBy.get(t) ?? { at: new Date(t), processed: 0, failed: 0, rate: null };
+  for (const point of trend) {
     const settled = point.processed + point.failed;
-    trend.push({ ...point, rate: settled > 0 ? point.processed / settled : null });
+    point.rate = settled > 0 ? point.processed / settled : null;
   }
 
   type ConnectionRow = { id: string; label: string; provider: string; deleted: boolean; health: ConnectionHealth; last_error_at: string | Date | null; last_error_resolution: string | null; last_error_message: string | null };

@@ -70,6 +70,8 @@ export const users = pgTable(
     totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true, mode: "date" }),
     /** The last 30-second step a code was accepted for: a code is never accepted twice (replay). */
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** The person's own time zone (IANA name) for the dashboard's dates; null: the merchant's (lib/time-zones.ts `timeZoneInForce`). */
+    timeZone: text("time_zone"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), index("users_merchant_idx").on(t.merchantId)],

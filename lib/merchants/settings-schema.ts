@@ -28,3 +28,13 @@ export const merchantTimeZoneSchema = z.object({
 });
 
 export type MerchantTimeZone = z.output<typeof merchantTimeZoneSchema>;
+
+/** A person's own time zone; empty: the merchant's (stored as null). */
+export const personTimeZoneSchema = z.object({
+  timeZone: z
+    .string({ error: "Choose a time zone" })
+    .trim()
+    .refine((name) => name === "" || isTimeZone(name), { error: "Choose a time zone from the list, e.g. Europe/Berlin, or leave it empty for the merchant's" }),
+});
+
+export type PersonTimeZone = z.output<typeof personTimeZoneSchema>;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { merchants } from "@/lib/db/schema";
+import { merchants, users } from "@/lib/db/schema";
 import { DEFAULT_TIME_ZONE } from "@/lib/time-zones";
-import type { InvoiceLifetime, MerchantSettings, MerchantTimeZone } from "./settings-schema";
+import type { InvoiceLifetime, MerchantSettings, MerchantTimeZone, PersonTimeZone } from "./settings-schema";
 
 export async function getMerchantSettings(db: Db, merchantId: string): Promise<MerchantSettings | undefined> {
   const [row] = await db.select({ allowLivePins: merchants.allowLivePins }).from(merchants).where(eq(merchants.id, merchantId)).limit(1);
@@ -44,4 +44,10 @@ export async function getMerchantTimeZone(db: Db, merchantId: string): Promise<s
 export async function updateMerchantTimeZone(db: Db, merchantId: string, input: MerchantTimeZone): Promise<MerchantTimeZone | undefined> {
   const [row] = await db.update(merchants).set({ timeZone: input.timeZone }).where(eq(merchants.id, merchantId)).returning({ timeZone: merchants.timeZone });
   return row;
+}
+
+/** A person's own zone for the dashboard's dates; empty stores null (the merchant's zone then). */
+export async function updatePersonTimeZone(db: Db, userId: string, input: PersonTimeZone): Promise<PersonTimeZone | undefined> {
+  const [row] = await db.update(users).set({ timeZone: input.timeZone || null }).where(eq(users.id, userId)).returning({ timeZone: users.timeZone });
+  return row && { timeZone: row.timeZone ?? "" };
 }

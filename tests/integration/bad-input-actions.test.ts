@@ -357,6 +357,7 @@ const CASES: Record<string, Case> = {
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": { valid: () => ({ lifetimeMinutes: 60 }) },
   "lib/actions/settings.ts#updateMerchantSettingsAction": { valid: () => ({ allowLivePins: true }) },
   "lib/actions/settings.ts#updateMerchantTimeZoneAction": { valid: () => ({ timeZone: "Europe/Berlin" }) },
+  "lib/actions/settings.ts#updatePersonTimeZoneAction": { valid: () => ({ timeZone: "Europe/Berlin" }) },
   // The owner has no two-factor: starting stores a pending secret; a code is then refused as wrong
   // (or, for the others, as not set up), and turning the requirement on is refused until enrolled.
   // A wrong current password: the forms pass, the account refuses (and counts the attempt).

@@ -9,8 +9,10 @@ vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import { GET as EXPORT } from "@/app/api/dashboard/invoices/export/route";
-import { updateMerchantTimeZoneAction } from "@/lib/actions/settings";
-import { merchants } from "@/lib/db/schema";
+import { updateMerchantTimeZoneAction, updatePersonTimeZoneAction } from "@/lib/actions/settings";
+import { merchants, users } from "@/lib/db/schema";
+import { findViewer } from "@/lib/identity/membership";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { setUpTestDb } from "./helpers/db";
@@ -70,5 +72,36 @@ describe("the merchant's time zone", () => {
     const support = await updateMerchantTimeZoneAction({ timeZone: "Europe/Berlin" }).catch((error: unknown) => error);
     expect((support as { ok?: boolean }).ok).not.toBe(true);
     expect(await storedZone()).toBe(zone);
+  });
+});
+
+describe("a person's own time zone", () => {
+  const inForce = async (userId: string) => timeZoneInForce((await findViewer(t.db, userId))!);
+  const stored = async (userId: string) => (await t.db.select({ zone: users.timeZone }).from(users).where(eq(users.id, userId)))[0]!.zone;
+
+  it("is the merchant's until the person chooses one, is theirs alone, and empty goes back to the merchant's", async () => {
+    session.userId = m.ownerId;
+    expect(await updateMerchantTimeZoneAction({ timeZone: "Europe/Berlin" })).toMatchObject({ ok: true });
+    expect(await inForce(m.supportId)).toBe("Europe/Berlin");
+
+    session.userId = m.supportId;
+    expect(await updatePersonTimeZoneAction({ timeZone: " Asia/Tokyo " })).toEqual({ ok: true, data: { timeZone: "Asia/Tokyo" } });
+    expect(await inForce(m.supportId)).toBe("Asia/Tokyo");
+    expect(await inForce(m.ownerId)).toBe("Europe/Berlin");
+
+    expect(await updatePersonTimeZoneAction({ timeZone: "" })).toEqual({ ok: true, data: { timeZone: "" } });
+    expect(await stored(m.supportId)).toBeNull();
+    expect(await inForce(m.supportId)).toBe("Europe/Berlin");
+  });
+
+  it("refuses a zone it does not know on its field, storing nothing", async () => {
+    session.userId = m.supportId;
+    await updatePersonTimeZoneAction({ timeZone: "America/New_York" });
+    for (const timeZone of ["Mars/Olympus", "x".repeat(100)]) {
+      const refused = await updatePersonTimeZoneAction({ timeZone });
+      expect(refused.ok).toBe(false);
+      if (!refused.ok) expect(Object.keys(refused.fieldErrors)).toEqual(["timeZone"]);
+    }
+    expect(await stored(m.supportId)).toBe("America/New_York");
   });
 });

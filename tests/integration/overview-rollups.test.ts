@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONNECTION_HEALTH_CHANGED } from "@/lib/analytics/health";
 import { getOverview, readPeriod } from "@/lib/analytics/overview";
-import { rebuildRollups } from "@/lib/analytics/rollups";
+import { LATENCY_BUCKETS_MS, rebuildRollups } from "@/lib/analytics/rollups";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/connections/vault-key";
 import { connections, overviewRollups, webhookEvents } from "@/lib/db/schema";
@@ -192,5 +192,44 @@ describe("readPeriod", () => {
     expect(readPeriod({ period: "custom", from: "2026-03-02", to: "2026-03-01" }, now).problem).toMatchObject({ field: "from", message: expect.stringContaining("after") });
     expect(readPeriod({ period: "custom", from: "2024-01-01", to: "2026-01-01" }, now).problem).toMatchObject({ field: "to", message: expect.stringContaining("at most 366") });
     expect(readPeriod({ period: "custom", from: "2026-01-01" }, now).problem).toMatchObject({ field: "to" });
+  });
+});
+
+describe("overview days in the viewer's zone", () => {
+  const hourRow = (merchantId: string, hour: string, status: string, count: number, grain: "hour" | "day" = "hour") => ({
+    merchantId, testMode: true, grain, hour: new Date(hour), source: "invoice" as const, direction: "payment" as const, connectionId: "conn_tz", status, resolution: "",
+    currency: "EUR", count, amountMinor: 100n * BigInt(count), recoveredCount: 0, recoveredAmountMinor: 0n, latency: LATENCY_BUCKETS_MS.map(() => 0),
+  });
+
+  it("cuts days at the zone's midnight, summing the hour rows, and names the zone", async () => {
+    const m = await invoiceMerchant(t.db);
+    // 17:00 UTC on 28 Nov is 22:30 on 28 Nov in Kolkata; 20:00 UTC is 01:30 on 29 Nov there. In UTC both are 28 Nov.
+    await t.db.insert(overviewRollups).values([
+      hourRow(m.merchantId, "2026-11-28T17:00:00Z", "failed", 1),
+      hourRow(m.merchantId, "2026-11-28T20:00:00Z", "processed", 2),
+      hourRow(m.merchantId, "2026-11-28T00:00:00Z", "failed", 1, "day"),
+      hourRow(m.merchantId, "2026-11-28T00:00:00Z", "processed", 2, "day"),
+    ]);
+    const now = new Date("2026-11-29T12:00:00Z");
+    const read = readPeriod({ period: "7d" }, now, "Asia/Kolkata");
+    expect(read.period).toMatchObject({ fromText: "2026-11-23", toText: "2026-11-29", from: new Date("2026-11-22T18:30:00Z"), to: new Date("2026-11-29T18:30:00Z"), label: "Last 7 days (Asia/Kolkata)" });
+    const days = (await getOverview(t.db, m.merchantId, "test", read.period)).trend.map((p) => [p.at.toISOString(), p.processed, p.failed]);
+    expect(days).toHaveLength(7);
+    expect(days.slice(-2)).toEqual([
+      ["2026-11-27T18:30:00.000Z", 0, 1],
+      ["2026-11-28T18:30:00.000Z", 2, 0],
+    ]);
+    const utc = (await getOverview(t.db, m.merchantId, "test", readPeriod({ period: "7d" }, now).period)).trend.map((p) => [p.at.toISOString(), p.processed, p.failed]);
+    expect(utc.slice(-2)).toEqual([
+      ["2026-11-28T00:00:00.000Z", 2, 1],
+      ["2026-11-29T00:00:00.000Z", 0, 0],
+    ]);
+  });
+
+  it("has 25 hours on the day summer time ends, and 23 on the day it starts", () => {
+    const autumn = readPeriod({ period: "today" }, new Date("2026-10-25T12:00:00Z"), "Europe/Berlin").period;
+    expect(autumn).toMatchObject({ from: new Date("2026-10-24T22:00:00Z"), to: new Date("2026-10-25T23:00:00Z"), label: "Today (Europe/Berlin)" });
+    const spring = readPeriod({ period: "custom", from: "2026-03-29", to: "2026-03-29" }, new Date("2026-04-01T12:00:00Z"), "Europe/Berlin").period;
+    expect((spring.to.getTime() - spring.from.getTime()) / 3_600_000).toBe(23);
   });
 });

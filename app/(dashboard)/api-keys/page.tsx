@@ -9,28 +9,29 @@ import { API_KEY_SCOPE_LABELS } from "@/lib/api-keys/choices";
 import { listApiKeys, type ApiKeySummary } from "@/lib/api-keys/queries";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime, formatRelative } from "@/lib/format";
 
 export const metadata: Metadata = { title: "API keys" };
 
-/** A moment as relative words, with the exact UTC time in the title and the datetime attribute. */
-function When({ at, now }: { at: Date; now: Date }) {
+/** A moment as relative words, with the exact time (in the zone in force) in the title and the datetime attribute. */
+function When({ at, now, zone }: { at: Date; now: Date; zone: string }) {
   return (
-    <time dateTime={at.toISOString()} title={formatDateTime(at)}>
+    <time dateTime={at.toISOString()} title={formatDateTime(at, zone)}>
       {formatRelative(at, now)}
     </time>
   );
 }
 
-function KeyState({ apiKey, now }: { apiKey: ApiKeySummary; now: Date }) {
-  if (apiKey.revokedAt) return <span className="badge bg-slate-200 text-slate-700">Revoked {formatDateTime(apiKey.revokedAt)}</span>;
+function KeyState({ apiKey, now, zone }: { apiKey: ApiKeySummary; now: Date; zone: string }) {
+  if (apiKey.revokedAt) return <span className="badge bg-slate-200 text-slate-700">Revoked {formatDateTime(apiKey.revokedAt, zone)}</span>;
   if (apiKey.expiresAt && apiKey.expiresAt <= now) {
-    return <span className="badge bg-slate-200 text-slate-700">Expired {formatDateTime(apiKey.expiresAt)}</span>;
+    return <span className="badge bg-slate-200 text-slate-700">Expired {formatDateTime(apiKey.expiresAt, zone)}</span>;
   }
   if (apiKey.expiresAt) {
     return (
       <span className="badge bg-amber-100 text-amber-900" data-testid="api-key-expiry">
-        Rolled: expires&nbsp;<When at={apiKey.expiresAt} now={now} />
+        Rolled: expires&nbsp;<When at={apiKey.expiresAt} now={now} zone={zone} />
       </span>
     );
   }
@@ -39,6 +40,7 @@ function KeyState({ apiKey, now }: { apiKey: ApiKeySummary; now: Date }) {
 
 export default async function ApiKeysPage() {
   const viewer = await requirePageViewer("owner");
+  const zone = timeZoneInForce(viewer);
   const keys = await listApiKeys(await getDb(), viewer.merchant.id);
   const now = new Date();
   return (
@@ -86,7 +88,7 @@ export default async function ApiKeysPage() {
                         <span className={`badge ${key.scope === "read_only" ? "bg-sky-100 text-sky-900" : "bg-slate-100 text-slate-700"}`}>
                           {API_KEY_SCOPE_LABELS[key.scope]}
                         </span>
-                        <KeyState apiKey={key} now={now} />
+                        <KeyState apiKey={key} now={now} zone={zone} />
                       </p>
                       <p className="font-mono text-xs text-slate-700">
                         {key.prefix}••••{key.lastFour}
@@ -95,7 +97,7 @@ export default async function ApiKeysPage() {
                         <div>
                           <dt className="inline">Created </dt>
                           <dd className="inline">
-                            {formatDateTime(key.createdAt)}
+                            {formatDateTime(key.createdAt, zone)}
                             {key.createdByName ? ` by ${key.createdByName}` : ""}
                           </dd>
                         </div>
@@ -104,7 +106,7 @@ export default async function ApiKeysPage() {
                           <dd data-testid="api-key-last-used">
                             {key.lastUsedAt ? (
                               <>
-                                Last used <When at={key.lastUsedAt} now={now} />
+                                Last used <When at={key.lastUsedAt} now={now} zone={zone} />
                               </>
                             ) : (
                               "Never used"

@@ -6,6 +6,7 @@ import { readAuditFilter, type AuditFilter } from "@/lib/audit/filters";
 import { listAuditActors, listAuditLog, type AuditEntry } from "@/lib/audit/read";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -45,6 +46,7 @@ const ACTOR_TYPES: Record<string, string> = { user: "Person", api_key: "API key"
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer("owner");
+  const zone = timeZoneInForce(viewer);
   const { filter, errors } = readAuditFilter(await searchParams);
   const db = await getDb();
   const [{ entries, hasMore, page }, actors] = await Promise.all([listAuditLog(db, viewer.merchant.id, filter), listAuditActors(db, viewer.merchant.id)]);
@@ -132,7 +134,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
               return (
                 <li key={entry.id} className="grid gap-1 px-4 py-3 text-sm md:grid-cols-[11rem_14rem_1fr_8rem] md:gap-4" data-action={entry.action}>
                   <span className="text-slate-600">
-                    <time dateTime={entry.createdAt.toISOString()}>{formatDateTime(entry.createdAt)}</time>
+                    <time dateTime={entry.createdAt.toISOString()}>{formatDateTime(entry.createdAt, zone)}</time>
                   </span>
                   <span className="min-w-0 wrap-anywhere">
                     <span className="sr-only">{ACTOR_TYPES[entry.actorType] ?? entry.actorType}: </span>

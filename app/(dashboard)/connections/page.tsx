@@ -3,6 +3,7 @@ import Link from "next/link";
 import { ConnectionTable } from "@/components/connections/connection-table";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { listConnections, type ConnectionFilters } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
@@ -53,7 +54,7 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
         <Link href="/connections" className="text-sm text-brand-700 underline">Clear</Link>
       </form>
       <section className="card" aria-label="Connections">
-        <ConnectionTable connections={connections} />
+        <ConnectionTable connections={connections} timeZone={timeZoneInForce(viewer)} />
       </section>
     </>
   );

@@ -7,6 +7,7 @@ import { InvoiceTable } from "@/components/invoices/invoice-table";
 import { PageHeader } from "@/components/shell/page-header";
 import { getOverview, readPeriod } from "@/lib/analytics/overview";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { getHomeSummary, SETUP_STEPS } from "@/lib/dashboard/home";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
@@ -21,9 +22,10 @@ export const metadata: Metadata = { title: "Home" };
  */
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
+  const timeZone = timeZoneInForce(viewer);
   const mode = await getViewMode();
   const db = await getDb();
-  const read = readPeriod(await searchParams);
+  const read = readPeriod(await searchParams, new Date(), timeZone);
   const [{ checklist, counts, recent }, overview] = await Promise.all([
     getHomeSummary(db, viewer.merchant.id, mode),
     getOverview(db, viewer.merchant.id, mode, read.period),
@@ -74,7 +76,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         {recent.length === 0 ? (
           <p className="text-sm text-slate-600">No {modeName} invoices yet.</p>
         ) : (
-          <InvoiceTable invoices={recent} />
+          <InvoiceTable invoices={recent} timeZone={timeZone} />
         )}
       </section>
     </>

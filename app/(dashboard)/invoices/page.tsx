@@ -9,6 +9,7 @@ import { InvoiceList } from "@/components/invoices/invoice-list";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
@@ -30,6 +31,7 @@ const FILTER_LABELS: Record<string, string> = {
 
 export default async function InvoicesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
+  const timeZone = timeZoneInForce(viewer);
   // The Test/Live view decides the mode; the list's refreshes (app/api/dashboard/invoices) read the same cookie.
   const viewMode = await getViewMode();
   const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode });
@@ -71,7 +73,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       ) : null}
       {/* The list's client cache, keyed by the view: switching it starts afresh from the server's new data. */}
       <QueryProvider key={viewMode}>
-        <InvoiceList filters={filters} start={after ?? null} initialPage={page} />
+        <InvoiceList filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} />
       </QueryProvider>
     </>
   );

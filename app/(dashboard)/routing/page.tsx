@@ -9,6 +9,7 @@ import { requirePageViewer } from "@/lib/auth/viewer";
 import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import type { RoutingOrder } from "@/lib/routing/orders";
 import { getRoutingHistory } from "@/lib/routing/versions";
@@ -17,9 +18,9 @@ import { getSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-
 
 export const metadata: Metadata = { title: "Routing" };
 
-function updatedText(order: RoutingOrder): string {
+function updatedText(order: RoutingOrder, zone: string): string {
   if (!order.updatedAt) return "Never saved: oldest connection first.";
-  return `Saved ${formatDateTime(order.updatedAt)}${order.updatedBy ? ` by ${order.updatedBy}` : ""}.`;
+  return `Saved ${formatDateTime(order.updatedAt, zone)}${order.updatedBy ? ` by ${order.updatedBy}` : ""}.`;
 }
 
 /**
@@ -38,6 +39,7 @@ function editorKey(order: RoutingOrder): string {
  */
 export default async function RoutingPage() {
   const viewer = await requirePageViewer();
+  const zone = timeZoneInForce(viewer);
   const editable = viewer.user.role === "owner";
   const mode = await getViewMode();
   const db = await getDb();
@@ -87,8 +89,8 @@ export default async function RoutingPage() {
             const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
             return (
               <div key={order.id} className="min-w-0 space-y-3">
-                <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order)} />
-                <RoutingHistory service={order.service} mode={order.mode} history={histories[index]!} editable={editable} domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`} />
+                <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order, zone)} />
+                <RoutingHistory service={order.service} mode={order.mode} history={histories[index]!} timeZone={zone} editable={editable} domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`} />
               </div>
             );
           })}

@@ -6,10 +6,12 @@ import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { RequireOwnerMfaForm } from "@/components/mfa/require-owner-mfa-form";
 import { AllowLivePinsForm } from "@/components/routing/allow-live-pins-form";
 import { InvoiceLifetimeForm } from "@/components/settings/invoice-lifetime-form";
+import { PersonTimeZoneForm } from "@/components/settings/person-time-zone-form";
 import { TimeZoneForm } from "@/components/settings/time-zone-form";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { getInvoiceLifetime, getMerchantTimeZone } from "@/lib/merchants/settings";
 import { listTimeZones } from "@/lib/time-zones";
@@ -21,6 +23,7 @@ type Fact = [label: string, value: string, code?: boolean];
 
 export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
+  const zone = timeZoneInForce({ user, merchant });
   const isOwner = user.role === "owner";
   const db = await getDb();
   const [lifetime, mfa, timeZone] = await Promise.all([getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id), getMerchantTimeZone(db, merchant.id)]);
@@ -29,7 +32,7 @@ export default async function SettingsPage() {
     ["Business name", merchant.name],
     ["Commerce account", merchant.commerceAccount, true],
     ["Merchant id", merchant.id, true],
-    ["Created", formatDateTime(merchant.createdAt)],
+    ["Created", formatDateTime(merchant.createdAt, zone)],
   ];
   const you: Fact[] = [
     ["Name", user.name],
@@ -50,6 +53,10 @@ export default async function SettingsPage() {
                 <h3 id="two-factor" className="mb-2 text-sm font-semibold">Two-factor authentication</h3>
                 <p className="mb-3 text-sm text-slate-700">{mfa.enabled ? `On: signing in asks for a code from your app. ${mfa.recoveryCodesLeft} recovery codes left.` : "Off: signing in asks only for your password."}</p>
                 <Link href="/settings/two-factor" className="btn-secondary">{mfa.enabled ? "Manage two-factor authentication" : "Set up two-factor authentication"}</Link>
+              </section>
+              <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="person-time-zone-heading">
+                <h3 id="person-time-zone-heading" className="mb-3 text-sm font-semibold">Time zone</h3>
+                <PersonTimeZoneForm timeZone={user.timeZone ?? ""} merchantZone={timeZone} zones={listTimeZones()} />
               </section>
               <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="change-password"><h3 id="change-password" className="mb-3 text-sm font-semibold">Change password</h3><ChangePasswordForm /></section>
             </div>],

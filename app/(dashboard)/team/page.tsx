@@ -6,6 +6,7 @@ import { InviteMemberForm } from "@/components/team/invite-member-form";
 import { MemberActions } from "@/components/team/member-actions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { invitationDelivery } from "@/lib/mail/config";
 import { listPendingInvites } from "@/lib/merchants/invites";
@@ -15,6 +16,7 @@ export const metadata: Metadata = { title: "Team" };
 
 export default async function TeamPage() {
   const viewer = await requirePageViewer("owner");
+  const zone = timeZoneInForce(viewer);
   const db = await getDb();
   const [members, invites] = await Promise.all([listMembers(db, viewer.merchant.id), listPendingInvites(db, viewer.merchant.id)]);
   const now = new Date();
@@ -44,7 +46,7 @@ export default async function TeamPage() {
                 </td>
                 <td className="hidden py-2 pr-4 md:table-cell">{m.email}</td>
                 <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{m.role}</span></td>
-                <td className="hidden py-2 pr-4 md:table-cell">{formatDateTime(m.createdAt)}</td>
+                <td className="hidden py-2 pr-4 md:table-cell">{formatDateTime(m.createdAt, zone)}</td>
                 <td className="py-2">{m.id === viewer.user.id ? null : <MemberActions userId={m.id} name={m.name} role={m.role} />}</td>
               </tr>
             ))}
@@ -74,7 +76,7 @@ export default async function TeamPage() {
                   <td className="hidden py-2 pr-4 md:table-cell">{invite.email}</td>
                   <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{invite.role}</span></td>
                   <td className="hidden py-2 pr-4 md:table-cell">
-                    {invite.expiresAt > now ? formatDateTime(invite.expiresAt) : <span className="badge bg-amber-100 text-amber-900">expired</span>}
+                    {invite.expiresAt > now ? formatDateTime(invite.expiresAt, zone) : <span className="badge bg-amber-100 text-amber-900">expired</span>}
                   </td>
                   <td className="py-2"><InviteActions inviteId={invite.id} email={invite.email} /></td>
                 </tr>

@@ -4,6 +4,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { WebhookEndpoints } from "@/components/webhooks/webhook-endpoints";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { webhookUrlRules } from "@/lib/http/url-check";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
@@ -29,6 +30,7 @@ const STATE_STYLES: Readonly<Record<WebhookLogEntryView["state"], string>> = {
  */
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
+  const zone = timeZoneInForce(viewer);
   const canEdit = viewer.user.role === "owner";
   const db = await getDb();
   const { filters, dropped } = readEventLogFilters(await searchParams);
@@ -128,7 +130,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                       {event.sequence !== null ? <span className="ml-1 text-slate-600 tabular-nums">#{event.sequence}</span> : null}
                       {event.invoiceStatus && event.type === "invoice.status_changed" ? <span className="text-slate-600"> → {event.invoiceStatus.replaceAll("_", " ")}</span> : null}
                       <span className="block font-mono text-xs break-all text-slate-600">{event.id}</span>
-                      <span className="block text-xs text-slate-600 sm:hidden">{formatDateTime(event.createdAt)}</span>
+                      <span className="block text-xs text-slate-600 sm:hidden">{formatDateTime(event.createdAt, zone)}</span>
                     </td>
                     <td className="hidden py-2 pr-3 md:table-cell">
                       {event.invoiceId ? (
@@ -149,7 +151,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                         </span>
                       ) : null}
                     </td>
-                    <td className="hidden py-2 whitespace-nowrap sm:table-cell">{formatDateTime(event.createdAt)}</td>
+                    <td className="hidden py-2 whitespace-nowrap sm:table-cell">{formatDateTime(event.createdAt, zone)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -13,6 +13,7 @@ import { listConnectionAudit } from "@/lib/audit/read";
 import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { countRefundablePayments } from "@/lib/refunds/store";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { downloadableKeyFields } from "@/lib/connections/public-key-file";
 import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";
@@ -23,6 +24,7 @@ export const metadata: Metadata = { title: "Connection" };
 
 export default async function ConnectionPage({ params }: { params: Promise<{ id: string }> }) {
   const viewer = await requirePageViewer("owner");
+  const zone = timeZoneInForce(viewer);
   const db = await getDb();
   const { id } = await params;
   const connection = await getConnection(db, viewer.merchant.id, id);
@@ -51,11 +53,11 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
         <p className="text-sm text-slate-600">{HEALTH_RULE_TEXT}</p>
         <dl className="mt-3 grid grid-cols-[minmax(6rem,8rem)_minmax(0,1fr)] gap-x-3 gap-y-2 text-sm sm:grid-cols-[minmax(7rem,12rem)_minmax(0,1fr)]">
           <dt className="text-slate-600">Since</dt>
-          <dd>{connection.healthChangedAt ? formatDateTime(connection.healthChangedAt) : "No change since it was added"}</dd>
+          <dd>{connection.healthChangedAt ? formatDateTime(connection.healthChangedAt, zone) : "No change since it was added"}</dd>
           <dt className="text-slate-600">Last error</dt>
           <dd className="break-words" data-testid="connection-last-error">
             {connection.lastError
-              ? `${formatDateTime(connection.lastError.at)} · ${connection.lastError.resolution ?? "unknown outcome"}${connection.lastError.message ? ` · ${connection.lastError.message}` : ""}`
+              ? `${formatDateTime(connection.lastError.at, zone)} · ${connection.lastError.resolution ?? "unknown outcome"}${connection.lastError.message ? ` · ${connection.lastError.message}` : ""}`
               : "None"}
           </dd>
         </dl>
@@ -111,9 +113,9 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
               )}
             </dd>
             <dt className="text-slate-600">Created</dt>
-            <dd>{formatDateTime(connection.createdAt)}</dd>
+            <dd>{formatDateTime(connection.createdAt, zone)}</dd>
             <dt className="text-slate-600">Updated</dt>
-            <dd>{formatDateTime(connection.updatedAt)}</dd>
+            <dd>{formatDateTime(connection.updatedAt, zone)}</dd>
           </dl>
           {downloads.length ? (
             <div className="mt-4 flex flex-wrap gap-3">
@@ -164,7 +166,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
             {audit.map((entry) => (
               <li key={entry.id} className="border-t border-slate-100 pt-2">
                 <span className="font-medium">{entry.action.replace("_", " ")}</span> by {entry.actor} ·{" "}
-                <span className="text-slate-600">{formatDateTime(entry.createdAt)}</span>
+                <span className="text-slate-600">{formatDateTime(entry.createdAt, zone)}</span>
                 {entry.changes.length ? <p className="font-mono text-xs text-slate-600">{entry.changes.join(", ")}</p> : null}
               </li>
             ))}

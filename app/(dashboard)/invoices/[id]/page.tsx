@@ -15,6 +15,7 @@ import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { readRefundPanel } from "@/lib/refunds/read";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { listInvoiceCallbacks } from "@/lib/callbacks/read";
 import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
@@ -33,6 +34,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function InvoicePage({ params }: Params) {
   const viewer = await requirePageViewer();
+  const timeZone = timeZoneInForce(viewer);
   const { id } = await params;
   const db = await getDb();
   const invoice = await getDashboardInvoice(db, viewer.merchant.id, id);
@@ -68,8 +70,8 @@ export default async function InvoicePage({ params }: Params) {
       <div className="space-y-6">
         <InvoiceSection id="overview" title="Status and details">
           <div className="grid gap-6 lg:grid-cols-2">
-            <InvoiceStatusPanel initial={invoice} />
-            <InvoiceFacts invoice={invoice} hostedPageUrl={hostedPageUrl} />
+            <InvoiceStatusPanel initial={invoice} timeZone={timeZone} />
+            <InvoiceFacts invoice={invoice} hostedPageUrl={hostedPageUrl} timeZone={timeZone} />
           </div>
         </InvoiceSection>
         {invoice.direction === "payment" ? (
@@ -98,12 +100,12 @@ export default async function InvoicePage({ params }: Params) {
         ) : null}
         {refunds ? (
           <InvoiceSection id="refunds" title="Refunds" testId="invoice-refunds">
-            <InvoiceRefunds invoiceId={invoice.id} currency={invoice.currency} panel={refunds} />
+            <InvoiceRefunds invoiceId={invoice.id} currency={invoice.currency} panel={refunds} timeZone={timeZone} />
           </InvoiceSection>
         ) : null}
         {schedule ? (
           <InvoiceSection id="scheduled" title="Scheduled" testId="invoice-scheduled">
-            <InvoiceScheduleView invoiceId={invoice.id} schedule={schedule} />
+            <InvoiceScheduleView invoiceId={invoice.id} schedule={schedule} timeZone={timeZone} />
           </InvoiceSection>
         ) : null}
         <InvoiceSection id="connection" title="Connection">
@@ -116,16 +118,16 @@ export default async function InvoicePage({ params }: Params) {
           <CustomerAsResolved fields={invoice.customer} />
         </InvoiceSection>
         <InvoiceSection id="timeline" title="Timeline">
-          <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} />
+          <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} timeZone={timeZone} />
         </InvoiceSection>
         <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
-          <InvoiceAttempts attempts={attempts} />
+          <InvoiceAttempts attempts={attempts} timeZone={timeZone} />
         </InvoiceSection>
         <InvoiceSection id="callbacks" title="Provider callbacks" testId="invoice-callbacks-section">
-          <InvoiceCallbacks callbacks={callbacks} />
+          <InvoiceCallbacks callbacks={callbacks} timeZone={timeZone} />
         </InvoiceSection>
         <InvoiceSection id="webhooks" title="Webhooks" testId="invoice-webhooks-section">
-          <InvoiceWebhooks events={events} canResend={viewer.user.role === "owner"} />
+          <InvoiceWebhooks events={events} canResend={viewer.user.role === "owner"} timeZone={timeZone} />
         </InvoiceSection>
       </div>
     </div>

@@ -5,6 +5,7 @@ import { ConnectionTable } from "@/components/connections/connection-table";
 import { ProviderMark } from "@/components/providers/provider-mark";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { listConnections } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { getProvider, serviceLabel } from "@/lib/providers";
@@ -61,7 +62,7 @@ export default async function ProviderOverviewPage({ params }: Props) {
       </div>
       <section className="card mt-6" aria-labelledby="existing">
         <h2 id="existing" className="mb-3 text-base font-semibold">Your {provider.name} connections</h2>
-        <ConnectionTable connections={connections} showProvider={false} />
+        <ConnectionTable connections={connections} showProvider={false} timeZone={timeZoneInForce(viewer)} />
       </section>
       <section className="card mt-6" aria-labelledby="new-connection">
         <h2 id="new-connection" className="mb-3 text-base font-semibold">New connection</h2>

@@ -6,6 +6,7 @@ import { DisableMfaForm, RegenerateRecoveryCodesForm } from "@/components/mfa/mf
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { mustEnrolMfa } from "@/lib/identity/membership";
 import { mfaStatus } from "@/lib/identity/mfa/service";
@@ -15,6 +16,7 @@ export const metadata: Metadata = { title: "Two-factor authentication" };
 /** Every member's own two-factor sign-in; the one page an owner who must enrol can open. */
 export default async function TwoFactorPage() {
   const viewer = await requirePageViewer(undefined, { allowWithoutMfa: true });
+  const zone = timeZoneInForce(viewer);
   const status = await mfaStatus(await getDb(), viewer.user.id);
   const required = mustEnrolMfa(viewer);
   const requiredForYou = viewer.user.role === "owner" && viewer.merchant.requireOwnerMfa;
@@ -38,7 +40,7 @@ export default async function TwoFactorPage() {
                 On
               </h2>
               <p className="text-sm text-slate-700" data-testid="mfa-status">
-                Two-factor authentication is on since {status.enabledAt ? formatDateTime(status.enabledAt) : "—"}. {status.recoveryCodesLeft} of 10 recovery codes are unused.
+                Two-factor authentication is on since {status.enabledAt ? formatDateTime(status.enabledAt, zone) : "—"}. {status.recoveryCodesLeft} of 10 recovery codes are unused.
               </p>
             </section>
             <section className="card" aria-labelledby="mfa-recovery">

@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { EventDeliveries } from "@/components/webhooks/event-deliveries";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { EVENT_ID } from "@/lib/ids/patterns";
 import { getEventDetail } from "@/lib/webhooks/read";
@@ -19,6 +20,7 @@ export const metadata: Metadata = { title: "Webhook event" };
  */
 export default async function WebhookEventPage({ params }: { params: Promise<{ id: string }> }) {
   const viewer = await requirePageViewer();
+  const zone = timeZoneInForce(viewer);
   const { id } = await params;
   if (!EVENT_ID.test(id)) notFound();
   const event = await getEventDetail(await getDb(), viewer.merchant.id, id);
@@ -37,7 +39,7 @@ export default async function WebhookEventPage({ params }: { params: Promise<{ i
       ),
     ],
     ["Sequence", event.sequence !== null ? `#${event.sequence} of this invoice's events` : "none (test event)"],
-    ["Created", formatDateTime(event.createdAt)],
+    ["Created", formatDateTime(event.createdAt, zone)],
     ["State", <span key="state" data-testid="event-state">{EVENT_STATE_LABELS[event.state]}</span>],
   ];
   return (
@@ -75,7 +77,7 @@ export default async function WebhookEventPage({ params }: { params: Promise<{ i
         <h2 id="event-deliveries" className="mb-3 text-base font-semibold">
           Deliveries
         </h2>
-        <EventDeliveries event={event} canResend={viewer.user.role === "owner"} />
+        <EventDeliveries event={event} canResend={viewer.user.role === "owner"} timeZone={zone} />
       </section>
     </>
   );
