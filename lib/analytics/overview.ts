@@ -263,7 +263,11 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
   if (period.granularity === "hour") {
     for (let t = Math.ceil(period.from.getTime() / HOUR) * HOUR; t < period.to.getTime(); t += HOUR) starts.push(t);
   } else {
-    for (let day = period.fromText, t = period.from.getTime(); t < period.to.getTime(); day = addDays(day, 1), t = midnightInTimeZone(day, period.zone).getTime()) starts.push(t);
+    // The range's last day (9999-12-31) has no next day to start.
+    for (let day = period.fromText, t = period.from.getTime(); t < period.to.getTime(); day = addDays(day, 1), t = midnightInTimeZone(day, period.zone).getTime()) {
+      starts.push(t);
+      if (day === dateText(LATEST)) break;
+    }
   }
   const trend: TrendPoint[] = starts.map((t) => ({ at: new Date(t), processed: 0, failed: 0, rate: null }));
   let index = 0;
