@@ -256,7 +256,7 @@ describe("the hosted page of an overdue invoice", () => {
     const answer = await send<unknown, { id: string }>(statusRoute.GET, { id }, { path: `/pay/${id}/status` });
     expect(answer.status).toBe(200);
     expect(Object.keys((answer.json as unknown as { invoice: object }).invoice).sort()).toEqual(
-      ["amount", "canPay", "currency", "expiresAt", "final", "id", "merchantName", "outcome", "returnUrl", "takesCvc", "testMode"].sort(),
+      ["amount", "canPay", "currency", "description", "expiresAt", "final", "id", "merchantName", "outcome", "returnUrl", "takesCvc", "testMode"].sort(),
     );
     expect(answer.text).not.toContain("Heidi");
     expect((await send(statusRoute.GET, { id: "cpi_doesnotexist_000000" }, { path: "/pay/x/status" })).status).toBe(404);

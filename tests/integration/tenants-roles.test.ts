@@ -50,7 +50,7 @@ import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import type { ActionResult } from "@/lib/actions/result";
 import { compareRoutingVersionsAction, olderRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
-import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
+import { updateInvoiceLifetimeAction, updateMerchantSettingsAction, updateMerchantTimeZoneAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
 import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
 import {
@@ -741,6 +741,16 @@ const ACTIONS: Record<string, ActionCase> = {
     role: "owner",
     noId: "changes the viewer's own merchant",
     own: () => updateMerchantSettingsAction({ allowLivePins: true }),
+  },
+  "lib/actions/settings.ts#updateMerchantTimeZoneAction": {
+    role: "owner",
+    noId: "changes the viewer's own merchant",
+    own: () => updateMerchantTimeZoneAction({ timeZone: "Europe/Berlin" }),
+  },
+  "lib/actions/settings.ts#updatePersonTimeZoneAction": { role: "member", noId: "sets the signed-in person's own time zone" },
+  "lib/actions/payment-link.ts#createPaymentLinkAction": {
+    role: "member",
+    noId: "makes an invoice in the viewer's own merchant from amount, currency, description and an e-mail; names no id (support members send test links only: payment-link.test.ts)",
   },
   "lib/actions/team.ts#changeRoleAction": {
     role: "owner",
