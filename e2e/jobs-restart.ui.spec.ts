@@ -86,9 +86,11 @@ test("a webhook retry queued before the app is killed is delivered after the res
     expect((await created.json()).data.attributes.status).toBe("processed");
     await context.close();
 
-    // created → processing → processed: two events, each tried once and refused by the receiver.
-    await expect.poll(() => new Set(receiver.deliveries.map((d) => d.eventId)).size, { timeout: 30_000 }).toBe(2);
+    // created → processing → processed: two events. The first is tried and refused by the receiver;
+    // the second waits behind it, as an endpoint gets one invoice's events in sequence order.
+    await expect.poll(() => receiver.deliveries.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const refused = [...new Set(receiver.deliveries.map((d) => d.eventId))];
+    expect(refused).toHaveLength(1);
     expect(receiver.deliveries.every((d) => d.answered === 500 && d.verified)).toBe(true);
 
     await killAppServer(app);
@@ -97,12 +99,13 @@ test("a webhook retry queued before the app is killed is delivered after the res
     const afterKill = receiver.deliveries.length;
     app = await startAppServer(dataDir, undefined, { WEBHOOKS_ALLOW_PRIVATE_URLS: "1" });
 
-    await expect
-      .poll(() => [...new Set(receiver.deliveries.slice(afterKill).filter((d) => d.answered === 200).map((d) => d.eventId))].sort(), { timeout: 90_000 })
-      .toEqual([...refused].sort());
+    // After the restart the refused event's retry is delivered, then the one that waited behind it.
+    const delivered = () => [...new Set(receiver.deliveries.slice(afterKill).filter((d) => d.answered === 200).map((d) => d.eventId))];
+    await expect.poll(() => delivered().length, { timeout: 90_000 }).toBe(2);
+    expect(delivered()[0]).toBe(refused[0]);
     const retried = receiver.deliveries.slice(afterKill);
     expect(retried.every((d) => d.verified)).toBe(true);
-    expect(retried.map((d) => d.status)).toContain("processed");
+    expect(retried.at(-1)?.status).toBe("processed");
   } finally {
     if (app) await killAppServer(app);
     await receiver.close();

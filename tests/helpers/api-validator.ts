@@ -143,7 +143,7 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
   let parsed: unknown;
   // The invoice lists answer Accept: text/csv with CSV (lib/invoices/export): checked against the documented media type below, not parsed.
   const csv = mediaTypeOf(headers) === "text/csv" && status === 200;
-  if (csv && !/^id,type,status,/.test(body) && method !== "HEAD") problems.push(`${where}: a CSV answer must start with its header line`);
+  if (csv && !/^\uFEFF?id,type,status,/.test(body) && method !== "HEAD") problems.push(`${where}: a CSV answer must start with its header line`);
   if (!bodyless && !csv) {
     try {
       parsed = JSON.parse(body);
