@@ -1,6 +1,6 @@
 import { forgetLocalWindows } from "@/lib/auth/rate-limit";
 import { logger } from "@/lib/logger";
-import { newSharedGeneration, sharedStoreInUse, takeSharedToken, takeSharedTokenPair } from "@/lib/rate-limit/store";
+import { leaseSharedTokenPair, newSharedGeneration, sharedStoreInUse, takeSharedToken } from "@/lib/rate-limit/store";
 
 /**
  * Token buckets for the API (../shared/REFERENCE.md "Limits": 100 requests per second per key, with
@@ -21,7 +21,8 @@ import { newSharedGeneration, sharedStoreInUse, takeSharedToken, takeSharedToken
  *
  * `takeToken` is the bucket in process memory (shared by Next and the lean API path). Keyed calls go
  * through `takeKeyedTokens`: on PostgreSQL, where several processes serve one key, the buckets that
- * decide are the shared ones (lib/rate-limit/store.ts, both in one statement). This process's own
+ * decide are the shared ones (lib/rate-limit/store.ts, both in one statement), leased a few tokens
+ * at a time so that most requests spend no round trip on them (`takeLeasedToken`). This process's own
  * buckets are asked first: they turn away a flood against this process without a database write,
  * and since they see only this process's part of the traffic they refuse only once that part alone
  * has spent the limit.
@@ -137,8 +138,7 @@ export type KeyedDecision = { ok: true } | { ok: false; limit: "key" | "merchant
 
 /**
  * Both limits of a keyed API request: the key's, then (only when the key may send it) its
- * merchant's. This process's buckets first; on PostgreSQL then the shared ones, both in one
- * statement (one round trip per request, not two).
+ * merchant's. This process's buckets first; on PostgreSQL then the shared ones, from a lease.
  */
 export async function takeKeyedTokens(keyId: string, merchantId: string): Promise<KeyedDecision> {
   const limits = rateLimitSettings();
@@ -150,10 +150,60 @@ export async function takeKeyedTokens(keyId: string, merchantId: string): Promis
   const localMerchant = takeToken(merchantBucket, now, limits.merchant);
   if (!localMerchant.ok) return { ok: false, limit: "merchant", retryAfterSeconds: localMerchant.retryAfterSeconds };
   if (!sharedStoreInUse()) return { ok: true };
-  const shared = await takeSharedTokenPair({ key: `api:${keyBucket}`, ...limits.key }, { key: `api:${merchantBucket}`, ...limits.merchant });
-  if (!shared.first.ok) return { ok: false, limit: "key", retryAfterSeconds: shared.first.retryAfterSeconds };
-  if (shared.second && !shared.second.ok) return { ok: false, limit: "merchant", retryAfterSeconds: shared.second.retryAfterSeconds };
-  return { ok: true };
+  return takeLeasedToken(keyId, merchantId, limits);
+}
+
+/** Tokens a process leases from the shared buckets at once while plenty are left (one at a time near the limit). */
+export const LEASE_SIZE = 10;
+/** Leased tokens not used within this lapse: they came off the shared rows, so lapsing grants nothing. */
+export const LEASE_LAPSE_MS = 1_000;
+
+type Lease = { tokens: number; lapsesAt: number; fetching?: Promise<KeyedDecision | undefined> };
+const leaseStore = globalThis as unknown as { __rateLeases?: Map<string, Lease> };
+const leases = (leaseStore.__rateLeases ??= new Map<string, Lease>());
+
+/**
+ * The shared limits on PostgreSQL, one round trip per LEASE_SIZE requests instead of one each: a
+ * request spends a token this process leased for the key (and its merchant) when one is left;
+ * otherwise one request fetches the next lease (both buckets in one statement,
+ * `leaseSharedTokenPair`) while the key's other requests wait for it rather than each taking its
+ * own. A lease holds at most what both buckets granted, and lapses after LEASE_LAPSE_MS.
+ */
+async function takeLeasedToken(keyId: string, merchantId: string, limits: RateLimitSettings): Promise<KeyedDecision> {
+  for (;;) {
+    let lease = leases.get(keyId);
+    if (lease && lease.lapsesAt <= Date.now() && !lease.fetching) lease.tokens = 0;
+    if (lease && lease.tokens >= 1) {
+      lease.tokens -= 1;
+      return { ok: true };
+    }
+    if (lease?.fetching) {
+      const refused = await lease.fetching;
+      if (refused) return refused;
+      continue;
+    }
+    if (!lease) {
+      // Bounded like the buckets: an idle key's lease has lapsed anyway.
+      if (leases.size >= RATE_LIMIT_MAX_KEYS) leases.delete(leases.keys().next().value!);
+      leases.set(keyId, (lease = { tokens: 0, lapsesAt: 0 }));
+    }
+    const current = lease;
+    const fetching = (async (): Promise<KeyedDecision | undefined> => {
+      const shared = await leaseSharedTokenPair({ key: `api:key:${keyId}`, ...limits.key }, { key: `api:merchant:${merchantId}`, ...limits.merchant }, LEASE_SIZE);
+      if (shared.first.taken < 1) return { ok: false, limit: "key", retryAfterSeconds: shared.first.retryAfterSeconds };
+      if (!shared.second || shared.second.taken < 1) return { ok: false, limit: "merchant", retryAfterSeconds: shared.second?.retryAfterSeconds ?? 1 };
+      current.tokens = Math.min(shared.first.taken, shared.second.taken);
+      current.lapsesAt = Date.now() + LEASE_LAPSE_MS;
+      return undefined;
+    })();
+    current.fetching = fetching;
+    try {
+      const refused = await fetching;
+      if (refused) return refused;
+    } finally {
+      current.fetching = undefined;
+    }
+  }
 }
 
 const warnings = globalThis as unknown as { __addressLimitWarnedAt?: number };
@@ -193,6 +243,7 @@ export async function takeAddressToken(address: string): Promise<RateDecision> {
 /** Forgets every bucket and every shared counter (sign-in's too); tests use it to start from a full burst. */
 export function resetRateLimits(): void {
   buckets.clear();
+  leases.clear();
   forgetLocalWindows();
   newSharedGeneration();
 }
@@ -200,6 +251,7 @@ export function resetRateLimits(): void {
 /** Forgets this process's buckets only, as a newly started instance has none (the shared ones stay). */
 export function forgetLocalBuckets(): void {
   buckets.clear();
+  leases.clear();
 }
 
 /** Tests only: use these limits instead of the environment's until `undefined` restores them. */

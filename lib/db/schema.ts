@@ -820,6 +820,8 @@ export const rateLimits = pgTable(
     stampMs: doublePrecision("stamp_ms").notNull(),
     /** Whether the last take was granted (token buckets). */
     granted: boolean("granted").notNull().default(true),
+    /** Token buckets leased in batches (the API's limits): how many tokens the last take granted, 0 when refused. */
+    taken: doublePrecision("taken").notNull().default(0),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 }).notNull(),
   },
   (t) => [index("rate_limits_expires_idx").on(t.expiresAt)],

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { isEmbedded } from "@/lib/config";
 import { getDb, type Db } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
@@ -139,46 +139,71 @@ export async function clearShared(key: string, db?: Db): Promise<void> {
 
 export type SharedBucket = { key: string; perSecond: number; burst: number };
 
-function upsertBucket(bucket: SharedBucket, onlyIf?: ReturnType<typeof sql>) {
+/**
+ * The bucket's upsert, taking up to `want` tokens (an SQL expression): all of them while at least
+ * twice as many are left, else one at a time near the limit, else none. `taken` records how many.
+ */
+function upsertBucket(bucket: SharedBucket, want: SQL, onlyIf?: SQL) {
   const refilled = sql`least(${bucket.burst}::float8, b.tokens + greatest(0, excluded.stamp_ms - b.stamp_ms) * ${bucket.perSecond}::float8 / 1000)`;
+  const take = (left: SQL) => sql`(case when ${left} >= 2 * (${want}) then (${want}) when ${left} >= 1 then 1 else 0 end)`;
+  const fresh = take(sql`${bucket.burst}::float8`);
   return sql`
-    insert into rate_limits as b (key, tokens, stamp_ms, granted, expires_at)
-    select ${rowKey(bucket.key)}, ${bucket.burst - 1}::float8, ${NOW_MS}, true,
+    insert into rate_limits as b (key, tokens, stamp_ms, granted, taken, expires_at)
+    select ${rowKey(bucket.key)}, ${bucket.burst}::float8 - ${fresh}, ${NOW_MS}, true, ${fresh},
            clock_timestamp() + make_interval(secs => ${bucket.burst / bucket.perSecond}::float8)
     ${onlyIf ? sql`where ${onlyIf}` : sql``}
     on conflict (key) do update set
-      tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
+      tokens = ${refilled} - ${take(refilled)},
+      taken = ${take(refilled)},
       granted = ${refilled} >= 1,
       stamp_ms = greatest(b.stamp_ms, excluded.stamp_ms),
       expires_at = excluded.expires_at
-    returning tokens, granted`;
+    returning tokens, taken`;
 }
 
-function decisionOf(granted: unknown, tokens: unknown, perSecond: number): BucketDecision {
-  if (granted === true || granted === null || granted === undefined) return { ok: true };
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - Number(tokens)) / perSecond)) };
+export type LeaseDecision = { taken: number; retryAfterSeconds: number };
+
+function leaseOf(taken: unknown, tokens: unknown, perSecond: number): LeaseDecision {
+  const count = Number(taken ?? 0);
+  if (count >= 1) return { taken: count, retryAfterSeconds: 0 };
+  return { taken: 0, retryAfterSeconds: Math.max(1, Math.ceil((1 - Number(tokens)) / perSecond)) };
 }
 
 /**
- * Two buckets in one statement (one round trip): a token from `first`, and only when it was granted
- * a token from `second` (the API's per-key, then per-merchant limit). `second` is undefined when
- * `first` refused. Rows are always locked in this order, so callers sharing `second` cannot deadlock.
+ * Two buckets in one statement (one round trip): up to `want` tokens from `first`, and only as many
+ * as it granted from `second` (the API's per-key, then per-merchant limit). `second` is undefined
+ * when `first` refused. The caller may use min(first.taken, second.taken) tokens; any surplus has
+ * left the shared rows and lapses, so leasing never grants more than the limits across instances.
+ * Rows are always locked in this order, so callers sharing `second` cannot deadlock.
  */
+export async function leaseSharedTokenPair(
+  first: SharedBucket,
+  second: SharedBucket,
+  want: number,
+  db?: Db,
+): Promise<{ first: LeaseDecision; second?: LeaseDecision }> {
+  const database = db ?? (await getDb());
+  sweepNowAndThen(database);
+  const wanted = Math.max(1, Math.floor(want));
+  const result = await database.execute(sql`
+    with first_bucket as (${upsertBucket(first, sql`${wanted}::float8`)}),
+         second_bucket as (${upsertBucket(second, sql`(select taken from first_bucket)`, sql`(select taken from first_bucket) >= 1`)})
+    select f.tokens as first_tokens, f.taken as first_taken, s.tokens as second_tokens, s.taken as second_taken
+      from first_bucket f left join second_bucket s on true`);
+  const row = rowsOf(result)[0];
+  if (!row) return { first: { taken: wanted, retryAfterSeconds: 0 }, second: { taken: wanted, retryAfterSeconds: 0 } };
+  const firstLease = leaseOf(row.first_taken, row.first_tokens, first.perSecond);
+  if (firstLease.taken < 1) return { first: firstLease };
+  return { first: firstLease, second: leaseOf(row.second_taken, row.second_tokens, second.perSecond) };
+}
+
+/** One token from each of two buckets in one statement: `leaseSharedTokenPair` taking one. */
 export async function takeSharedTokenPair(
   first: SharedBucket,
   second: SharedBucket,
   db?: Db,
 ): Promise<{ first: BucketDecision; second?: BucketDecision }> {
-  const database = db ?? (await getDb());
-  sweepNowAndThen(database);
-  const result = await database.execute(sql`
-    with first_bucket as (${upsertBucket(first)}),
-         second_bucket as (${upsertBucket(second, sql`(select granted from first_bucket)`)})
-    select f.tokens as first_tokens, f.granted as first_granted, s.tokens as second_tokens, s.granted as second_granted
-      from first_bucket f left join second_bucket s on true`);
-  const row = rowsOf(result)[0];
-  if (!row) return { first: { ok: true }, second: { ok: true } };
-  const firstDecision = decisionOf(row.first_granted, row.first_tokens, first.perSecond);
-  if (!firstDecision.ok) return { first: firstDecision };
-  return { first: firstDecision, second: decisionOf(row.second_granted, row.second_tokens, second.perSecond) };
+  const lease = await leaseSharedTokenPair(first, second, 1, db);
+  const decision = (l: LeaseDecision): BucketDecision => (l.taken >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: l.retryAfterSeconds });
+  return lease.second ? { first: decision(lease.first), second: decision(lease.second) } : { first: decision(lease.first) };
 }

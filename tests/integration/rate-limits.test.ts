@@ -21,7 +21,7 @@ import {
 import { apiNotFound } from "@/lib/api/not-found-route";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { createSharedRateLimiter, forgetLocalWindows } from "@/lib/auth/rate-limit";
-import { takeSharedTokenPair } from "@/lib/rate-limit/store";
+import { leaseSharedTokenPair, takeSharedTokenPair } from "@/lib/rate-limit/store";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { invoices } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
@@ -241,6 +241,48 @@ describe("the shared store's two buckets in one statement", () => {
     // So key B still finds the merchant's last token, then the merchant is spent.
     expect(await takeSharedTokenPair(keyB, merchant, t.db)).toEqual({ first: { ok: true }, second: { ok: true } });
     expect(await takeSharedTokenPair(keyB, merchant, t.db)).toEqual({ first: { ok: true }, second: { ok: false, retryAfterSeconds: 2 } });
+  });
+});
+
+describe("the shared buckets leased a few tokens at a time", () => {
+  it("leases ten while at least twice as many are left, then one at a time, and never more than the burst in all", async () => {
+    const run = unique("lease");
+    const key = { key: `${run}:key`, perSecond: 0.001, burst: 30 };
+    const merchant = { key: `${run}:merchant`, perSecond: 0.001, burst: 1000 };
+    const taken: number[] = [];
+    for (let i = 0; i < 14; i += 1) {
+      const lease = await leaseSharedTokenPair(key, merchant, 10, t.db);
+      taken.push(Math.min(lease.first.taken, lease.second?.taken ?? 0));
+    }
+    expect(taken).toEqual([10, 10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0]);
+    expect(taken.reduce((a, b) => a + b, 0)).toBe(30);
+  });
+
+  it("takes from the merchant's bucket only what the key's granted, one at a time when the merchant's is near its limit", async () => {
+    const run = unique("lease-pair");
+    const merchant = { key: `${run}:merchant`, perSecond: 0.001, burst: 12 };
+    const key = { key: `${run}:key`, perSecond: 0.001, burst: 100 };
+    const first = await leaseSharedTokenPair(key, merchant, 10, t.db);
+    // The key's bucket has plenty (10 taken); the merchant's 12 are fewer than twice 10: one.
+    expect(first).toEqual({ first: { taken: 10, retryAfterSeconds: 0 }, second: { taken: 1, retryAfterSeconds: 0 } });
+    let granted = 1;
+    for (let i = 0; i < 20; i += 1) {
+      const lease = await leaseSharedTokenPair(key, merchant, 10, t.db);
+      granted += Math.min(lease.first.taken, lease.second?.taken ?? 0);
+    }
+    expect(granted).toBe(12);
+  });
+
+  it("100 simultaneous requests of one key are served up to its burst and refused after it, leases or not", async () => {
+    overrideRateLimits({ key: { perSecond: 0.5, burst: 30 }, merchant: { perSecond: 0.5, burst: 1000 } });
+    const m = await invoiceMerchant(t.db);
+    const started = Date.now();
+    const statuses = await Promise.all(Array.from({ length: 100 }, () => get(connectionRoute.GET as Handler, "conn_unknown", m.key).then((r) => r.status)));
+    const refill = Math.ceil(((Date.now() - started) / 1000) * 0.5);
+    const served = statuses.filter((s) => s === 404).length;
+    expect(served + statuses.filter((s) => s === 429).length).toBe(100);
+    expect(served).toBeGreaterThanOrEqual(30);
+    expect(served).toBeLessThanOrEqual(30 + refill);
   });
 });
 
