@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import type { InvoiceDirection, Mode } from "@/lib/providers";
@@ -25,14 +25,27 @@ export async function getInvoice(
   mode?: Mode,
 ): Promise<InvoiceWithConnection | undefined> {
   if (directionOfId(id) !== direction || !INVOICE_ID.test(id)) return undefined;
-  const [row] = await getInvoiceQuery(db, merchantId, direction, id);
+  const [row] = await preparedGetInvoice(db).execute({ merchantId, direction, id });
   if (!row || (mode && row.invoice.testMode !== (mode === "test"))) return undefined;
   return withConnection(row);
 }
 
 /** The statement getInvoice runs (a primary-key lookup), for EXPLAIN (bench/growth.ts). */
-export function getInvoiceQuery(db: Db, merchantId: string, direction: InvoiceDirection, id: string) {
+export function getInvoiceQuery(db: Db, merchantId: string | Placeholder, direction: InvoiceDirection | Placeholder, id: string | Placeholder) {
   return selectInvoicesWithConnection(db, merchantId)
     .where(and(eq(invoices.id, id), eq(invoices.merchantId, merchantId), eq(invoices.direction, direction)))
     .limit(1);
+}
+
+const statements = new WeakMap<Db, ReturnType<typeof prepareGetInvoice>>();
+
+function prepareGetInvoice(db: Db) {
+  return getInvoiceQuery(db, sql.placeholder("merchantId"), sql.placeholder("direction"), sql.placeholder("id")).prepare("get_invoice");
+}
+
+/** getInvoice's statement, built once per database handle (the read by id is the API's hottest). */
+function preparedGetInvoice(db: Db) {
+  let statement = statements.get(db);
+  if (!statement) statements.set(db, (statement = prepareGetInvoice(db)));
+  return statement;
 }

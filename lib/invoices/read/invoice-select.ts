@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
 import type { InvoiceRow } from "../store";
@@ -27,7 +27,7 @@ export type RoutedConnection = {
 export type InvoiceWithConnection = InvoiceRow & { connection: RoutedConnection | null };
 
 /** Invoices left-joined to their connection, scoped to the merchant again on the connection side. */
-export function selectInvoicesWithConnection(db: Db, merchantId: string) {
+export function selectInvoicesWithConnection(db: Db, merchantId: string | Placeholder) {
   return db
     .select({ invoice: invoices, connection: connectionColumns })
     .from(invoices)
