@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, like, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, like, lt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices } from "@/lib/db/schema";
 import type { InvoiceDirection } from "@/lib/providers";
@@ -20,11 +20,18 @@ export function prefixEnd(prefix: string): string | undefined {
   return chars.join("") + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
 }
 
+/**
+ * A value of the statement: the value itself, or (when the statement is prepared once for every
+ * filter of its shape, `preparedList`) a placeholder of that name, filled in when it runs.
+ */
+type Bind = <T>(name: string, value: T) => T | Placeholder;
+const inline: Bind = (_name, value) => value;
+
 /** The conditions other than merchant, direction and mode, which pick the index branch. */
-function conditions(filter: InvoiceListFilter, options: ListOptions): SQL[] {
+function conditions(filter: InvoiceListFilter, options: ListOptions, bind: Bind = inline): SQL[] {
   const where: SQL[] = [];
-  if (filter.status) where.push(eq(invoices.status, filter.status));
-  if (filter.provider) where.push(eq(connections.provider, filter.provider));
+  if (filter.status) where.push(eq(invoices.status, bind("status", filter.status)));
+  if (filter.provider) where.push(eq(connections.provider, bind("provider", filter.provider)));
   if (filter.reference?.match === "exact") where.push(eq(invoices.referenceId, filter.reference.value));
   if (filter.reference?.match === "prefix") {
     const prefix = filter.reference.value;
@@ -38,9 +45,9 @@ function conditions(filter: InvoiceListFilter, options: ListOptions): SQL[] {
       if (end !== undefined) where.push(lt(invoices.referenceId, end));
     }
   }
-  if (filter.createdFrom) where.push(gte(invoices.createdAt, filter.createdFrom));
-  if (filter.createdBefore) where.push(lt(invoices.createdAt, filter.createdBefore));
-  if (filter.after) where.push(sql`(${invoices.createdAt}, ${invoices.id}) < (${filter.after.createdAt}::timestamptz, ${filter.after.id})`);
+  if (filter.createdFrom) where.push(sql`${invoices.createdAt} >= ${bind("createdFrom", filter.createdFrom.toISOString())}::timestamptz`);
+  if (filter.createdBefore) where.push(sql`${invoices.createdAt} < ${bind("createdBefore", filter.createdBefore.toISOString())}::timestamptz`);
+  if (filter.after) where.push(sql`(${invoices.createdAt}, ${invoices.id}) < (${bind("afterCreatedAt", filter.after.createdAt)}::timestamptz, ${bind("afterId", filter.after.id)})`);
   return where;
 }
 
@@ -64,17 +71,19 @@ export const NAME_WALK_ROWS = 1000;
  * are merged. A single ORDER BY over all of the merchant's invoices would read and sort every one
  * of them (the dashboard lists both directions), which at a million invoices takes seconds.
  */
-function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions, limit?: number) {
+function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions, limit?: number, bind: Bind = inline) {
+  const merchant = bind("merchantId", merchantId);
+  const pageLimit = limit === undefined ? undefined : bind("limit", limit);
   const modes = filter.mode ? [filter.mode === "test"] : [false, true];
   const directions = filter.direction ? [filter.direction] : DIRECTIONS;
   const select = <F extends Record<string, unknown>>(fields: F, where: (SQL | undefined)[]) => {
     const query = db.select(fields as never).from(invoices).$dynamic();
-    if (filter.provider) query.innerJoin(connections, and(eq(connections.id, invoices.connectionId), eq(connections.merchantId, merchantId)));
-    return query.where(and(eq(invoices.merchantId, merchantId), ...where, ...conditions(filter, options)));
+    if (filter.provider) query.innerJoin(connections, and(eq(connections.id, invoices.connectionId), eq(connections.merchantId, merchant)));
+    return query.where(and(eq(invoices.merchantId, merchant), ...where, ...conditions(filter, options, bind)));
   };
   const branch = (...where: (SQL | undefined)[]) => {
     const query = select({ id: invoices.id, createdAt: invoices.createdAt }, where);
-    return limit === undefined ? query : query.orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(limit);
+    return pageLimit === undefined ? query : query.orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(pageLimit);
   };
   const directionOf = filter.direction ? eq(invoices.direction, filter.direction) : undefined;
   /**
@@ -120,9 +129,9 @@ function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, optio
 }
 
 /** The ids of one page (pageSize + 1 rows, to tell whether another follows), for reads that pick their own columns (the CSV export). */
-export function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions): SQL {
+export function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions, bind: Bind = inline): SQL {
   const limit = filter.pageSize + 1;
-  return sql`select "id" from (${branchesOf(db, merchantId, filter, options, limit)}) as "page" order by "created_at" desc, "id" desc limit ${limit}`;
+  return sql`select "id" from (${branchesOf(db, merchantId, filter, options, limit, bind)}) as "page" order by "created_at" desc, "id" desc limit ${bind("limit", limit)}`;
 }
 
 /** How many invoices the filter selects in all (the export's progress); the cursor is ignored. */
@@ -164,10 +173,54 @@ export function sortsByCodePoint(db: Db): Promise<boolean> {
 }
 
 /** The statement listInvoices runs, for EXPLAIN (bench/growth.ts). */
-export function listInvoicesQuery(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions) {
-  return selectInvoicesWithConnection(db, merchantId)
-    .where(and(eq(invoices.merchantId, merchantId), sql`${invoices.id} in (${pageIds(db, merchantId, filter, options)})`))
+export function listInvoicesQuery(db: Db, merchantId: string, filter: InvoiceListFilter, options: ListOptions, bind: Bind = inline) {
+  const merchant = bind("merchantId", merchantId);
+  return selectInvoicesWithConnection(db, merchant)
+    .where(and(eq(invoices.merchantId, merchant), sql`${invoices.id} in (${pageIds(db, merchantId, filter, options, bind)})`))
     .orderBy(desc(invoices.createdAt), desc(invoices.id));
+}
+
+/** The filter's values a prepared list statement takes, by placeholder name. */
+function listParameters(merchantId: string, filter: InvoiceListFilter): Record<string, unknown> {
+  return {
+    merchantId,
+    limit: filter.pageSize + 1,
+    status: filter.status,
+    provider: filter.provider,
+    createdFrom: filter.createdFrom?.toISOString(),
+    createdBefore: filter.createdBefore?.toISOString(),
+    afterCreatedAt: filter.after?.createdAt,
+    afterId: filter.after?.id,
+  };
+}
+
+/** What decides a list statement's text when it has no search and no reference: which filters are set. */
+function shapeOf(filter: InvoiceListFilter): string | undefined {
+  if (filter.search !== undefined || filter.reference !== undefined) return undefined;
+  return [filter.direction ?? "", filter.mode ?? "", filter.status ? "s" : "", filter.provider ? "p" : "", filter.createdFrom ? "f" : "", filter.createdBefore ? "b" : "", filter.after ? "a" : ""].join(",");
+}
+
+type ListStatement = ReturnType<ReturnType<typeof listInvoicesQuery>["prepare"]>;
+const listStatements = new WeakMap<Db, Map<string, ListStatement>>();
+/** Bounds the cache: 2 directions x 2 modes x 2^5 filter sets at most, far below it. */
+const LIST_SHAPES_MAX = 256;
+
+/**
+ * The list statement for the filter's shape, prepared once per database handle (placeholders for
+ * every value), or undefined for a search or a reference, whose statements depend on their text.
+ */
+function preparedList(db: Db, filter: InvoiceListFilter): ListStatement | undefined {
+  const shape = shapeOf(filter);
+  if (shape === undefined) return undefined;
+  let byShape = listStatements.get(db);
+  if (!byShape) listStatements.set(db, (byShape = new Map()));
+  let statement = byShape.get(shape);
+  if (!statement && byShape.size < LIST_SHAPES_MAX) {
+    const bind: Bind = (name) => sql.placeholder(name);
+    statement = listInvoicesQuery(db, "", filter, { codePointOrder: false }, bind).prepare(`list_invoices_${byShape.size}`);
+    byShape.set(shape, statement);
+  }
+  return statement;
 }
 
 /**
@@ -177,8 +230,9 @@ export function listInvoicesQuery(db: Db, merchantId: string, filter: InvoiceLis
  * count). The API and the dashboard both list through here.
  */
 export async function listInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<InvoicePage> {
+  const prepared = preparedList(db, filter);
   const options = { codePointOrder: filter.reference?.match === "prefix" && (await sortsByCodePoint(db)) };
-  const rows = await listInvoicesQuery(db, merchantId, filter, options);
+  const rows = prepared ? await prepared.execute(listParameters(merchantId, filter)) : await listInvoicesQuery(db, merchantId, filter, options);
   const page = rows.slice(0, filter.pageSize).map(withConnection);
   const last = page.at(-1);
   return { invoices: page, nextCursor: rows.length > filter.pageSize && last ? encodeCursor(last) : null };
