@@ -3,7 +3,7 @@ import type { connections } from "@/lib/db/schema";
 import { getKind, servicesForConnection, type CredentialValues, type FieldSpec, type KindSpec } from "@/lib/providers";
 import { decryptJson, encryptJson, maskSecret } from "@/lib/vault";
 import { keySummary, looksLikePem } from "./key-fingerprint";
-import { credentialsKey } from "./vault-key";
+import { credentialsKey } from "../vault/vault-key";
 
 export type ConnectionRow = typeof connections.$inferSelect;
 

@@ -361,7 +361,7 @@ export const invoices = pgTable(
     cardLastFour: text("card_last_four"),
     /**
      * The paying card's network and issuing country (ISO 3166-1 alpha-2), read from its first digits
-     * when the payment request takes it (lib/routing/bin.ts), before the number is dropped; null
+     * when the payment request takes it (lib/cards/bin.ts), before the number is dropped; null
      * when unknown or not paid by card here.
      */
     cardBrand: text("card_brand"),

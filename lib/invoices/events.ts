@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices, webhookEndpoints, webhookEvents, webhookEventTargets } from "@/lib/db/schema";
-import { subscribesTo } from "@/lib/webhooks/event-types";
+import { subscribesTo } from "@/lib/invoices/event-types";
 import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "./store";
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import type { InvoiceRow } from "@/lib/invoices/store";
-import type { CardFacts } from "@/lib/routing/bin";
+import type { CardFacts } from "@/lib/cards/bin";
 import { loadRouteSetup } from "@/lib/routing/candidates";
 import { decideRoute } from "@/lib/routing/decide";
 import { toStoredDetail } from "@/lib/routing/detail";

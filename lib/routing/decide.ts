@@ -1,5 +1,5 @@
 import { minorDigitsOf } from "@/lib/money";
-import { CARD_BRAND_LABELS, type CardBrand, type CardFacts } from "./bin";
+import { CARD_BRAND_LABELS, type CardBrand, type CardFacts } from "../cards/bin";
 import type { StoredSuccessOrdering } from "@/lib/db/routing-types";
 import { ruleNeedsCard, type RoutingRule } from "./rules";
 import { DEFAULT_SUCCESS_SETTINGS, explainSuccess, orderBySuccess, type SuccessSnapshot } from "./success";

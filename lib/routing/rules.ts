@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CARD_BRANDS, type CardBrand } from "./bin";
+import { CARD_BRANDS, type CardBrand } from "../cards/bin";
 import type { StoredRoutingRule } from "@/lib/db/routing-types";
 import { isCountryCode, unknownCountryMessage } from "./rule-checks";
 import { connectionIdsSchema } from "./schemas";

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { parseAmount } from "@/lib/money";
 import { fail, ok, problem, type Result } from "@/lib/problems";
 import { findService, type Mode } from "@/lib/providers";
-import { cardFactsOf, type CardBrand } from "./bin";
+import { cardFactsOf, type CardBrand } from "../cards/bin";
 import { loadRouteSetup } from "./candidates";
 import { compileRules, decideRoute, tableUsesSuccessRate, type RoutingDecision } from "./decide";
 import { successSnapshotFor } from "./success-stats";

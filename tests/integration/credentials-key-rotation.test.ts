@@ -21,12 +21,12 @@ import { createAttributes, editAttributes, newMerchant, parseCreate, scopeFor } 
 import { setUpTestDb } from "./helpers/db";
 
 /**
- * The process's key as `lib/connections/vault-key` hands it out, swapped between steps to stand for
+ * The process's key as `lib/vault/vault-key` hands it out, swapped between steps to stand for
  * a restart with other settings; each is loaded by the real loader from CREDENTIALS_KEY and
  * CREDENTIALS_KEY_PREVIOUS.
  */
 const processKey = vi.hoisted(() => ({ current: undefined as Buffer | undefined }));
-vi.mock("@/lib/connections/vault-key", () => ({
+vi.mock("@/lib/vault/vault-key", () => ({
   credentialsKey: () => {
     if (!processKey.current) throw new Error("test: no process key loaded");
     return processKey.current;

@@ -12,7 +12,7 @@ import * as payoutRoute from "@/app/api/commerce/payout-invoices/route";
 import * as processRoute from "@/app/api/commerce/payout-invoices/[id]/process/route";
 import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoices } from "@/lib/db/schema";
 import { changeInvoiceStatus, getStatusHistory } from "@/lib/invoices/status";
 import { enqueue } from "@/lib/jobs/queue";

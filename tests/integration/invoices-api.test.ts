@@ -10,7 +10,7 @@ import { RATE_LIMIT_BURST, resetRateLimits, takeToken } from "@/lib/api/rate-lim
 import type { RouteHandler } from "@/lib/api/with-api-key";
 import { PROBLEM_TITLES } from "@/lib/api/errors";
 import { invoiceResourceSchema, type InvoiceProblemCode } from "@/lib/invoices/contract";
-import { canonicalJson } from "@/lib/invoices/create/request-hash";
+import { canonicalJson } from "@/lib/canonical-json";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, Mode } from "@/lib/providers";

@@ -4,7 +4,7 @@ import { CONNECTION_HEALTH_CHANGED } from "@/lib/analytics/health";
 import { getOverview, readPeriod } from "@/lib/analytics/overview";
 import { LATENCY_BUCKETS_MS, rebuildRollups } from "@/lib/analytics/rollups";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { connections, overviewRollups, webhookEvents } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { getStatusHistory } from "@/lib/invoices/status";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { sandboxRecords } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import type { InvoiceRow } from "@/lib/invoices/store";

@@ -10,7 +10,7 @@ import * as paymentRoute from "@/app/api/commerce/payment-invoices/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/route";
 import { checkStatusNowAction } from "@/lib/actions/check-status";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoiceAttempts, invoices, webhookEvents } from "@/lib/db/schema";
 import { changeInvoiceStatus, getStatusHistory } from "@/lib/invoices/status";
 import { getBoss, jobsSchema } from "@/lib/jobs/queue";

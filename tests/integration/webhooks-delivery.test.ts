@@ -17,7 +17,7 @@ import {
   sendTestWebhookAction,
   updateWebhookEndpointAction,
 } from "@/lib/actions/webhooks";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoices, webhookDeliveries, webhookEndpoints, webhookEvents, webhookEventTargets, webhookSecrets } from "@/lib/db/schema";
 import { recordInvoiceEvent } from "@/lib/invoices/events";
 import { createRefund } from "@/lib/refunds/create-refund";
@@ -27,7 +27,7 @@ import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/invoices/event-types";
 import { getEventDetail, listEventLog, listInvoiceEvents } from "@/lib/webhooks/read";
 import { verifyWebhook } from "@/lib/webhooks/verify-example";
 import { setUpTestDb } from "./helpers/db";

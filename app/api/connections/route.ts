@@ -6,7 +6,7 @@ import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { listConnections } from "@/lib/connections/queries";
-import { toConnectionResource } from "@/lib/connections/resource";
+import { toConnectionResource } from "@/lib/api/connection-resource";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { apiKeyActor, connectionScope } from "@/lib/connections/scope";
 import { createConnection } from "@/lib/connections/service";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { keyringOf } from "@/lib/vault";
 import { newId } from "@/lib/ids";
 import { logger } from "@/lib/logger";

@@ -3,7 +3,7 @@ import type { CustomerSources } from "@/lib/db/schema";
 import { problem, type Problem } from "@/lib/problems";
 import { getKind, type InvoiceDirection } from "@/lib/providers";
 import { parseAmount } from "@/lib/money";
-import { maskCardNumber, cardLastFour } from "../contract/card";
+import { maskCardNumber, cardLastFour } from "../../cards/card-number";
 import type { Route } from "./routing";
 import type { InvoiceEnvelope } from "../contract/schemas";
 import type { NewInvoice } from "./store";

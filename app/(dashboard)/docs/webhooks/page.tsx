@@ -7,7 +7,7 @@ import { renderEventBody, sampleInvoiceSnapshot, sampleRefundSnapshot } from "@/
 import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { verifyExampleSource } from "@/lib/webhooks/docs";
 import { webhookUrlRules } from "@/lib/http/url-check";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/invoices/event-types";
 import { SECRET_OVERLAP_HOURS } from "@/lib/webhooks/secrets";
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from "@/lib/webhooks/send";
 

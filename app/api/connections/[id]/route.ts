@@ -6,7 +6,7 @@ import { readJsonBody } from "@/lib/api/request";
 import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { toConnectionResource } from "@/lib/connections/resource";
+import { toConnectionResource } from "@/lib/api/connection-resource";
 import { toConnectionView } from "@/lib/connections/store";
 import { apiKeyActor, connectionScope } from "@/lib/connections/scope";
 import { deleteConnection, editConnection } from "@/lib/connections/service";

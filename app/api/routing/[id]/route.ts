@@ -9,7 +9,7 @@ import { findRoutingOrder } from "@/lib/api/routing-lookup";
 import { apiKeyActor } from "@/lib/connections/scope";
 import { problemsFromZod } from "@/lib/problems";
 import { saveRoutingOrder } from "@/lib/routing/orders";
-import { toAttributeProblems, toRoutingOrderResource } from "@/lib/routing/resource";
+import { toAttributeProblems, toRoutingOrderResource } from "@/lib/api/routing-resource";
 
 type Params = { id: string };
 

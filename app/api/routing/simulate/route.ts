@@ -7,7 +7,7 @@ import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { newId } from "@/lib/ids";
 import { problemsFromZod } from "@/lib/problems";
-import { toSimulationAttributes } from "@/lib/routing/resource";
+import { toSimulationAttributes } from "@/lib/api/routing-resource";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 
 /**

@@ -4,7 +4,7 @@ import { jsonApi } from "@/lib/api/responses";
 import { findRoutingOrder, versionNotFound, versionParameter } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { type Problem } from "@/lib/problems";
-import { toRoutingComparisonResource } from "@/lib/routing/resource";
+import { toRoutingComparisonResource } from "@/lib/api/routing-resource";
 import { compareRoutingVersions } from "@/lib/routing/versions";
 
 type Params = { id: string };

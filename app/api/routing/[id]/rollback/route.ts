@@ -8,7 +8,7 @@ import { findRoutingOrder, versionNotFound } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { apiKeyActor } from "@/lib/connections/scope";
 import { problemsFromZod } from "@/lib/problems";
-import { rollbackMeta, toRoutingOrderResource } from "@/lib/routing/resource";
+import { rollbackMeta, toRoutingOrderResource } from "@/lib/api/routing-resource";
 import { rollbackRouting } from "@/lib/routing/versions";
 
 type Params = { id: string };

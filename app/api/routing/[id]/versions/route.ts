@@ -5,7 +5,7 @@ import { findRoutingOrder, versionParameter } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { publicBaseUrl } from "@/lib/config";
 import { problem, type Problem } from "@/lib/problems";
-import { toRoutingVersionResource } from "@/lib/routing/resource";
+import { toRoutingVersionResource } from "@/lib/api/routing-resource";
 import { listRoutingVersions, VERSIONS_PAGE_MAX } from "@/lib/routing/versions";
 
 type Params = { id: string };

@@ -3,7 +3,7 @@ import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { findRoutingOrder, versionNotFound } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { toRoutingVersionResource } from "@/lib/routing/resource";
+import { toRoutingVersionResource } from "@/lib/api/routing-resource";
 import { VERSION_TEXT } from "@/lib/routing/schemas";
 import { getRoutingVersion } from "@/lib/routing/versions";
 

@@ -2,7 +2,7 @@ import { healthFigures } from "@/lib/analytics/health";
 import type { JsonApiResource } from "@/lib/api/responses";
 import { publicBaseUrl } from "@/lib/config";
 import type { ConnectionHealth } from "@/lib/db/enums";
-import type { ConnectionView } from "./store";
+import type { ConnectionView } from "@/lib/connections/store";
 
 export type ConnectionAttributes = {
   provider: string;
