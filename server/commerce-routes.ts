@@ -11,7 +11,7 @@ import * as payoutCancel from "@/app/api/commerce/payout-invoices/[id]/cancel/ro
 import * as paymentRefunds from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
 import * as refund from "@/app/api/commerce/refunds/[id]/route";
 import { singleErrorResponse } from "@/lib/api/errors";
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 
 type Params = Record<string, string | string[]>;
 type Handler = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/health";
+import { HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/connection-health";
 import { labelSchema } from "@/lib/connections/schemas";
 import { CONNECTION_HEALTHS } from "@/lib/db/enums";
 import { CONNECTION_KINDS, MODES } from "@/lib/providers";

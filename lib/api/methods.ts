@@ -1,5 +1,5 @@
 import { singleErrorResponse } from "./errors";
-import { runLogged, type RouteHandler } from "./with-api-key";
+import { runLogged, type RouteHandler } from "./run-logged";
 
 /**
  * Next answers a method a route file does not export with a bare 405 (no body, no request id).

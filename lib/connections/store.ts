@@ -70,7 +70,7 @@ export type ConnectionView = {
   publicValues: Record<string, unknown>;
   constants: Record<string, string>;
   services: string[];
-  /** From its recent attempts (lib/analytics/health.ts), with the latest attempt that did not succeed. */
+  /** From its recent attempts (lib/analytics/connection-health.ts), with the latest attempt that did not succeed. */
   health: ConnectionRow["health"];
   /** The outcomes the health rule reads, oldest first (`S` success, `F` technical failure). */
   healthWindow: string;

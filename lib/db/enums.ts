@@ -105,6 +105,6 @@ export type WebhookTargetState = (typeof WEBHOOK_TARGET_STATES)[number];
 export const WEBHOOK_EVENT_STATES = ["delivered", "failing", "pending", "not_sent"] as const;
 export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
 
-/** A connection's health from its recent attempts (lib/analytics/health.ts says the rule). */
+/** A connection's health from its recent attempts (lib/analytics/connection-health.ts says the rule). */
 export const CONNECTION_HEALTHS = ["healthy", "degraded", "failing"] as const;
 export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];

@@ -128,7 +128,7 @@ export const connections = pgTable(
     constants: jsonb("constants").$type<Record<string, string>>().notNull().default({}),
     /** Set while the connection is enabled and its kind allows one per currency and mode (Provider D). */
     exclusiveKey: text("exclusive_key"),
-    /** healthy | degraded | failing, from `health_window` (lib/analytics/health.ts), kept as attempts settle. */
+    /** healthy | degraded | failing, from `health_window` (lib/analytics/connection-health.ts), kept as attempts settle. */
     health: text("health").$type<ConnectionHealth>().notNull().default("healthy"),
     /** The last HEALTH_WINDOW counted outcomes, oldest first: `S` success, `F` technical failure (issuer declines are not counted). */
     healthWindow: text("health_window").notNull().default(""),
@@ -245,7 +245,7 @@ export const routingOrders = pgTable(
  * Per connection and service, how its attempts went in 5-minute buckets (issue 27, success-rate
  * ordering; lib/routing/success.ts): `attempts` counts outcomes that say something about the
  * provider (a success, an unknown outcome, a technical failure), `successes` the successes; card
- * and customer declines count in neither (the health rule's, lib/analytics/health.ts). Written in
+ * and customer declines count in neither (the health rule's, lib/analytics/connection-health.ts). Written in
  * the transaction that settles the attempt; routing sums the buckets of the window.
  */
 export const routingStats = pgTable(

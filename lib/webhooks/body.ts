@@ -21,7 +21,7 @@ export type EventForBody = {
   sequence?: number | null;
   invoice: Record<string, unknown> | null;
   refund?: Record<string, unknown> | null;
-  /** connection.* events (connection.health_changed): the connection's snapshot (lib/analytics/health.ts), no invoice. */
+  /** connection.* events (connection.health_changed): the connection's snapshot (lib/analytics/connection-health.ts), no invoice. */
   connection?: Record<string, unknown> | null;
 };
 

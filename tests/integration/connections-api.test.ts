@@ -5,7 +5,7 @@ import { GET, POST } from "@/app/api/connections/route";
 import { DELETE, GET as GET_ONE, PATCH } from "@/app/api/connections/[id]/route";
 import { GET as GET_PROVIDERS } from "@/app/api/providers/route";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";

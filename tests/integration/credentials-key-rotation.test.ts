@@ -10,7 +10,7 @@ import { revealCredentials, toConnectionView } from "@/lib/connections/store";
 import { connections, generatedKeys, webhookSecrets } from "@/lib/db/schema";
 import { runDueJobs } from "@/lib/jobs/queue";
 import { JOB_TASKS } from "@/lib/server-jobs";
-import { checkConnectionHealth, UNREADABLE_CREDENTIALS } from "@/lib/processing/health";
+import { checkConnectionHealth, UNREADABLE_CREDENTIALS } from "@/lib/processing/connection-test";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { decryptSecret, isVaultError, keyId, loadCredentialsKey, sealedKeyId } from "@/lib/vault";
 import { queueCredentialsReseal } from "@/lib/vault/reseal-job";

@@ -16,7 +16,7 @@ import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoices } from "@/lib/db/schema";
 import { changeInvoiceStatus, getStatusHistory } from "@/lib/invoices/status";
 import { enqueue } from "@/lib/jobs/queue";
-import { readInvoiceSchedule } from "@/lib/processing/schedule";
+import { readInvoiceSchedule } from "@/lib/processing/invoice-page-schedule";
 import * as getPaymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
 import { logger } from "@/lib/logger";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";

@@ -12,7 +12,7 @@ import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { updateMerchantSettings } from "@/lib/merchants/settings";
 import { listAttempts } from "@/lib/processing/attempts";
-import { checkConnectionHealth } from "@/lib/processing/health";
+import { checkConnectionHealth } from "@/lib/processing/connection-test";
 import { reconcileAttempt } from "@/lib/processing/reconcile";
 import { cancelPayoutInvoice } from "@/lib/processing/cancel-payout";
 import { processPayout } from "@/lib/processing/engine";

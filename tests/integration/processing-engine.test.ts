@@ -11,7 +11,7 @@ import { logger } from "@/lib/logger";
 import { listAttempts, listPayoutParts } from "@/lib/processing/attempts";
 import { payWithCard, payWithoutHostedPage, processPayout, resumeAfterRedirect } from "@/lib/processing/engine";
 import { ProblemsError } from "@/lib/errors";
-import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/health";
+import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/connection-test";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { saveRoutingOrder } from "@/lib/routing/orders";
 import { setUpTestDb } from "./helpers/db";

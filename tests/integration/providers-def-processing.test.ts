@@ -8,7 +8,7 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import { listAttempts } from "@/lib/processing/attempts";
 import { payWithCard, payWithoutHostedPage, resumeAfterRedirect } from "@/lib/processing/engine";
-import { checkConnectionHealth } from "@/lib/processing/health";
+import { checkConnectionHealth } from "@/lib/processing/connection-test";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";

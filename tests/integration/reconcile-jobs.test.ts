@@ -20,7 +20,7 @@ import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
 import { listAttempts, startAttempt } from "@/lib/processing/attempts";
 import { invoiceReconcileTask, requeueReconciliation } from "@/lib/processing/tasks/invoice-reconcile";
 import { recoverInterruptedRequests } from "@/lib/processing/recover";
-import { readInvoiceSchedule } from "@/lib/processing/schedule";
+import { readInvoiceSchedule } from "@/lib/processing/invoice-page-schedule";
 import { saveRoutingOrder } from "@/lib/routing/orders";
 import { setUpTestDb } from "./helpers/db";
 import { payOnHostedPage } from "./helpers/hosted-page";

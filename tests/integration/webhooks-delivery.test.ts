@@ -644,7 +644,7 @@ describe("event types", () => {
     const { INVOICE_STATUS_CHANGED } = await import("@/lib/invoices/events");
     const { PAYOUT_CANCELED } = await import("@/lib/processing/cancel-payout");
     const { REFUND_EVENT_TYPES } = await import("@/lib/refunds/events");
-    const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/health");
+    const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/connection-health");
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES, CONNECTION_HEALTH_CHANGED].sort());
   });
 });

@@ -1,7 +1,7 @@
 import { otherMethods } from "@/lib/api/methods";
 import { requestIdOf } from "@/lib/api/request";
 import { secureApiResponse } from "@/lib/api/security-headers";
-import { checkHealth } from "@/lib/health/checks";
+import { checkHealth } from "@/lib/service-status/checks";
 import { logger } from "@/lib/logger";
 
 /**

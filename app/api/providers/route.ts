@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 import { publicBaseUrl } from "@/lib/config";
 import { describeRegistry, type ProviderDescription } from "@/lib/providers";
 

@@ -1,4 +1,4 @@
-import { CONNECTION_HEALTH_CHANGED, HEALTH_RULE_TEXT } from "@/lib/analytics/health";
+import { CONNECTION_HEALTH_CHANGED, HEALTH_RULE_TEXT } from "@/lib/analytics/connection-health";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";

@@ -1,4 +1,4 @@
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 import { dispatchSandboxRequest } from "@/lib/providers/server/sandbox-dispatch";
 import { isOwnSandboxCall } from "@/lib/sandbox/self-call";
 
