@@ -54,8 +54,4 @@ export const POST = withApiKey(async ({ request, merchant, keyId, keyMode }) => 
   return jsonApi({ data: resource }, { status: 201, headers: { Location: resource.links!.self } });
 });
 
-const other = otherMethods(["GET", "POST"]);
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

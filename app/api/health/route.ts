@@ -23,9 +23,4 @@ async function answer(request: Request, withBody: boolean): Promise<Response> {
 export const GET = (request: Request) => answer(request, true);
 export const HEAD = (request: Request) => answer(request, false);
 
-const other = otherMethods(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

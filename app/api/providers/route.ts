@@ -18,9 +18,4 @@ export const GET = withPublic(
   { jsonApi: { query: [] } },
 );
 
-const other = otherMethods(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -11,9 +11,4 @@ export const GET = withApiKey(async ({ merchant, db, keyMode }) => {
   return jsonApi({ data: orders.map(toRoutingOrderResource), meta: { count: orders.length } });
 });
 
-const other = otherMethods(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -36,7 +36,4 @@ export const DELETE = withApiKey<Params>(async ({ params, merchant, keyId, keyMo
   return new Response(null, { status: 204 });
 });
 
-const other = otherMethods<Params>(["GET", "PATCH", "DELETE"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, OPTIONS } = otherMethods<Params>(["GET", "PATCH", "DELETE"]);

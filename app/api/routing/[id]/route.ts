@@ -40,8 +40,4 @@ export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyI
   return jsonApi({ data: toRoutingOrderResource(saved.value) });
 });
 
-const other = otherMethods<Params>(["GET", "PATCH"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods<Params>(["GET", "PATCH"]);

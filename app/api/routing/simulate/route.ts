@@ -1,7 +1,7 @@
 import { readEnvelope } from "@/lib/api/envelope";
 import { ApiValidationError } from "@/lib/api/errors";
 import { refuseOtherMode } from "@/lib/api/key-mode";
-import { methodNotAllowed, otherMethods } from "@/lib/api/methods";
+import { otherMethods } from "@/lib/api/methods";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
@@ -25,9 +25,4 @@ export const POST = withApiKey(async ({ request, merchant, db, keyMode }) => {
   return jsonApi({ data: { type: "routing-simulation", id: newId("sim"), attributes: toSimulationAttributes(simulated.value) } });
 }, { changesNothing: true });
 
-const other = otherMethods(["POST"]);
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

@@ -29,9 +29,4 @@ export const GET = withApiKey<Params>(async ({ request, params, merchant, db, ke
   return jsonApi({ data: toRoutingComparisonResource(order, compared.value) });
 }, { query: ["from", "to"] });
 
-const other = otherMethods<Params>(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>(["GET"]);

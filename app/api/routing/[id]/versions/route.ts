@@ -36,9 +36,4 @@ export const GET = withApiKey<Params>(async ({ request, params, merchant, db, ke
   });
 }, { query: ["page[size]", "page[before]"] });
 
-const other = otherMethods<Params>(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>(["GET"]);

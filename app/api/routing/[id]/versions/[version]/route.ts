@@ -20,9 +20,4 @@ export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) 
   return jsonApi({ data: toRoutingVersionResource(order, found.value) });
 });
 
-const other = otherMethods<Params>(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>(["GET"]);
