@@ -69,6 +69,9 @@ export const ATTEMPT_STATUSES = ["in_flight", "succeeded", "pending", "declined"
 
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
+/** Attempt statuses that are settled: the overview's rollups and a connection's health count these, an open attempt nothing yet. */
+export const SETTLED_ATTEMPT_STATUSES = ["succeeded", "declined", "soft_failed"] as const satisfies readonly AttemptStatus[];
+
 /**
  * An attempt's 3-D Secure step, as the service saw it (lib/invoices/three-ds.ts): `required` while
  * the provider waits for the customer's challenge, then `passed` or `failed`. Null: the provider
