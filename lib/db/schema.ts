@@ -37,7 +37,7 @@ export const merchants = pgTable("merchants", {
   /** "Require two-factor authentication for owners": an owner without it is sent to enrolment first (lib/auth/viewer.ts). */
   requireOwnerMfa: boolean("require_owner_mfa").notNull().default(false),
   /**
-   * Success-rate ordering (issue 27; lib/routing/success.ts): the sliding window in hours, the
+   * Success-rate ordering (lib/routing/success.ts): the sliding window in hours, the
    * attempts within it before a connection's rate is trusted, and the share of invoices (whole
    * percent) that explore another connection first.
    */
@@ -242,7 +242,7 @@ export const routingOrders = pgTable(
 );
 
 /**
- * Per connection and service, how its attempts went in 5-minute buckets (issue 27, success-rate
+ * Per connection and service, how its attempts went in 5-minute buckets (success-rate
  * ordering; lib/routing/success.ts): `attempts` counts outcomes that say something about the
  * provider (a success, an unknown outcome, a technical failure), `successes` the successes; card
  * and customer declines count in neither (the health rule's, lib/analytics/connection-health.ts). Written in
@@ -267,7 +267,7 @@ export const routingStats = pgTable(
 );
 
 /**
- * Every save of a service's routing in one mode (issue 27, "Versions"): the rules and the default
+ * Every save of a service's routing in one mode (routing versions): the rules and the default
  * order as saved, who saved it and when. A rollback saves an old version again as a new one.
  */
 export const routingVersions = pgTable(
@@ -317,7 +317,7 @@ export const invoices = pgTable(
     connectionId: text("connection_id").references(() => connections.id),
     /** Why it went to that connection; null only while connection_id is. */
     routingReason: text("routing_reason").$type<RoutingReason>(),
-    /** How routing decided (rule, split branch, order, what it skipped, the sentence); null before issue 27. */
+    /** How routing decided (rule, split branch, order, what it skipped, the sentence); null for invoices created before routing rules. */
     routingDetail: jsonb("routing_detail").$type<RoutingDetail>(),
     /** What the provider actually collected or paid out (REFERENCE "Resources"); null until it says. */
     processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),

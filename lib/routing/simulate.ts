@@ -10,7 +10,7 @@ import { successSnapshotFor } from "./success-stats";
 import { routingRulesSchema } from "./rules";
 
 /**
- * The simulator (issue 27): the Routing page's panel and `POST /api/routing/simulate`. It takes an
+ * The routing simulator: the Routing page's panel and `POST /api/routing/simulate`. It takes an
  * invoice's attributes and answers what routing would do, with the very function invoice creation
  * uses (decideRoute over the same cached setup), and creates nothing. `rules` tries a draft
  * instead of the saved rules. A card is given by its first digits only (card_bin).

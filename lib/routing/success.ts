@@ -1,7 +1,7 @@
 import type { StoredSuccessOrdering } from "@/lib/db/routing-types";
 
 /**
- * Success-rate ordering (issue 27), pure and isomorphic. A cascade whose `order_by` is
+ * Success-rate ordering of a rule's cascade, pure and isomorphic. A cascade whose `order_by` is
  * `success_rate` is ordered by each connection's success rate for the service over the merchant's
  * window (lib/routing/success-stats.ts counts it), instead of as listed:
  *

@@ -11,7 +11,7 @@ import { toSimulationAttributes } from "@/lib/api/routing-resource";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 
 /**
- * What routing would do with an invoice of these attributes (issue 27's simulator): the same
+ * What routing would do with an invoice of these attributes (the routing simulator): the same
  * decision invoice creation makes, over the saved rules or the draft `rules` sent. Creates nothing.
  * In the API key's mode only: a test key does not learn how live invoices are routed.
  */
