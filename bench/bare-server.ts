@@ -49,7 +49,7 @@ async function create(direction: InvoiceDirection, text: string, response: http.
   const route = routes.get(`${merchantId} ${direction}`)!;
   const prepared = invoiceValues({ id, merchantId, direction, data: body.data, envelope: validation.value, route, hash: requestHash(body.data) });
   if (!prepared.ok) return send(response, 422, { errors: prepared.problems });
-  await insertInvoiceOnce(handle.db, prepared.values);
+  await insertInvoiceOnce(handle.db, prepared.value);
   send(response, 201, { data: { id } });
 }
 

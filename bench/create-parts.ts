@@ -67,7 +67,7 @@ const prepare = () => {
   if (!v.ok) throw new Error("invalid");
   const p = invoiceValues({ id: newId("cpi"), merchantId: merchant.id, direction: "payment", data: b.data, envelope: v.value, route, hash: requestHash(b.data) });
   if (!p.ok) throw new Error("values");
-  return p.values;
+  return p.value;
 };
 await time("JS only: validate, hash, invoiceValues", async () => prepare());
 await time("insertInvoiceOnce only (invoice + history)", () => insertInvoiceOnce(db, prepare()));

@@ -9,7 +9,7 @@ import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processi
 import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
-import { sandboxCallbackTask } from "@/lib/sandbox/tasks/sandbox-callback";
+import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
 import { sandboxRefundSettleTask } from "@/lib/sandbox/tasks/sandbox-refund-settle";
 import { credentialsResealSweep, credentialsResealTask } from "@/lib/vault/reseal-job";
 import { webhookDeliverTask, webhookDueTriesSweep } from "@/lib/webhooks/tasks/webhook-deliver";

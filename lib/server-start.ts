@@ -17,7 +17,7 @@ export async function startServer(options: { listen?: string } = {}): Promise<vo
     // `npm start` (server.ts) says where it listens; `next dev` (instrumentation.ts) does not, and is not checked.
     if (options.listen !== undefined) checkPublicBaseUrl(options.listen);
     // The credentials keys (CREDENTIALS_KEY, CREDENTIALS_KEY_PREVIOUS during a rotation): a malformed one stops the start here.
-    (await import("@/lib/connections/vault-key")).credentialsKey();
+    (await import("@/lib/vault/vault-key")).credentialsKey();
     const { rateLimitSettings } = await import("@/lib/api/rate-limit");
     rateLimitSettings();
     const db = await getDb();

@@ -35,7 +35,7 @@ let started = false;
 async function start(): Promise<void> {
   try {
     // Fail fast on what a job needs: the credentials key (decrypting connection credentials) and the database.
-    const { credentialsKey } = await import("../lib/connections/vault-key");
+    const { credentialsKey } = await import("../lib/vault/vault-key");
     credentialsKey();
     const db = await getDb();
     const { startServerJobs } = await import("../lib/server-jobs");

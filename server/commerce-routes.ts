@@ -10,8 +10,7 @@ import * as payoutProcess from "@/app/api/commerce/payout-invoices/[id]/process/
 import * as payoutCancel from "@/app/api/commerce/payout-invoices/[id]/cancel/route";
 import * as paymentRefunds from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
 import * as refund from "@/app/api/commerce/refunds/[id]/route";
-import { singleErrorResponse } from "@/lib/api/errors";
-import { withPublic } from "@/lib/api/with-api-key";
+import { listMethods, methodNotAllowed, methodsOf } from "@/lib/api/methods";
 
 type Params = Record<string, string | string[]>;
 type Handler = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
@@ -55,11 +54,14 @@ export function routePattern(route: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/** A method the module does not serve gets lib/api/methods.ts's answers, as from Next: 405 with Allow, or OPTIONS' 204. */
 const COMPILED = COMMERCE_ROUTES.map(({ route, module, readsBody }) => ({
   pattern: routePattern(route),
   catchAll: new Set([...route.matchAll(/\[\.\.\.(\w+)\]/g)].map((m) => m[1]!)),
   module,
   readsBody: readsBody === true,
+  refuse: methodNotAllowed<Params>(methodsOf(module)),
+  options: listMethods<Params>(methodsOf(module)),
 }));
 
 function decode(value: string): string {
@@ -69,26 +71,6 @@ function decode(value: string): string {
     // A broken escape cannot name any invoice: the handler answers 404 for it.
     return value;
   }
-}
-
-/** Like Next: HEAD is answered by GET, OPTIONS lists the methods. */
-function allowedMethods(module: RouteModule): string[] {
-  const own = Object.keys(module).filter((k) => /^[A-Z]+$/.test(k));
-  if (own.includes("GET") && !own.includes("HEAD")) own.push("HEAD");
-  if (!own.includes("OPTIONS")) own.push("OPTIONS");
-  return own;
-}
-
-function methodNotAllowed(allow: string[]): Handler {
-  return withPublic(async ({ requestId }) => {
-    const detail = `Use ${allow.join(", ")}.`;
-    return singleErrorResponse(405, "method_not_allowed", "Method not allowed", detail, requestId, { Allow: allow.join(", ") });
-  });
-}
-
-/** Through withPublic like every other answer, so the 204 carries X-Request-Id too. */
-function listMethods(allow: string[]): Handler {
-  return withPublic(async () => new Response(null, { status: 204, headers: { Allow: allow.join(", ") } }));
 }
 
 /**
@@ -103,12 +85,9 @@ export function matchCommerceRoute(method: string, pathname: string): CommerceMa
   for (const route of COMPILED) {
     const match = route.pattern.exec(pathname);
     if (!match) continue;
-    const allow = allowedMethods(route.module);
     const own = route.module[method];
-    const handler =
-      own ??
-      (method === "HEAD" ? route.module.GET : undefined) ??
-      (method === "OPTIONS" ? listMethods(allow) : methodNotAllowed(allow));
+    // Like Next: HEAD is answered by GET.
+    const handler = own ?? (method === "HEAD" ? route.module.GET : undefined) ?? (method === "OPTIONS" ? route.options : route.refuse);
     const params: Params = {};
     for (const [name, value] of Object.entries(match.groups ?? {})) {
       if (value === undefined) continue;

@@ -1,4 +1,4 @@
-import type { InvoiceSchedule } from "@/lib/processing/schedule";
+import type { InvoiceSchedule } from "@/lib/processing/invoice-page-schedule";
 import { CheckStatusButton } from "./check-status-button";
 // To the second: status requests are 10 and 30 seconds apart at first.
 import { formatMoment } from "./invoice-client";

@@ -3,7 +3,7 @@
 import { useState, useTransition } from "react";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { simulateRoutingAction } from "@/lib/actions/routing";
-import type { SimulationAttributes } from "@/lib/routing/resource";
+import type { SimulationAttributes } from "@/lib/api/routing-resource";
 import { rateText } from "@/lib/routing/success";
 
 export type SimulatorScope = { id: string; service: string; mode: "test" | "live"; currency: string };

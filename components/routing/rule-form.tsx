@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { CARD_BRANDS, CARD_BRAND_LABELS } from "@/lib/routing/bin";
+import { CARD_BRANDS, CARD_BRAND_LABELS } from "@/lib/cards/bin";
 import { conditionProblems } from "@/lib/routing/rule-checks";
 import type { OrderBy, RoutingRule } from "@/lib/routing/rules";
 import { ConnectionListField, type ConnectionOption } from "./connection-list-field";

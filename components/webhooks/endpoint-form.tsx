@@ -7,7 +7,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { createWebhookEndpointAction, updateWebhookEndpointAction } from "@/lib/actions/webhooks";
-import { WEBHOOK_EVENT_TYPE_LABELS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPE_LABELS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/lib/invoices/event-types";
 import type { WebhookEndpointView } from "@/lib/webhooks/views";
 
 type Values = { url: string; description: string; enabled: boolean; allEvents: boolean; eventTypes: WebhookEventType[] };

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { reissueSession } from "@/lib/auth/reissue";
-import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter } from "@/lib/rate-limit/limiter";
 import { personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { changePassword } from "@/lib/identity/account";

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getDb } from "@/lib/db/client";
-import { checkStatusNow } from "@/lib/processing/schedule";
+import { checkStatusNow } from "@/lib/processing/invoice-page-schedule";
 import { ok, refuse } from "@/lib/problems";
 import { validatedAction } from "./validated-action";
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import QRCode from "qrcode";
-import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter } from "@/lib/rate-limit/limiter";
 import { reissueSession } from "@/lib/auth/reissue";
 import { getDb } from "@/lib/db/client";
 import {

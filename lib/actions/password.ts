@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
-import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter } from "@/lib/rate-limit/limiter";
 import { getDb } from "@/lib/db/client";
 import { completePasswordReset, startPasswordReset } from "@/lib/identity/account";
 import { acceptInviteSchema, forgotPasswordSchema, setPasswordSchema } from "@/lib/identity/schemas";

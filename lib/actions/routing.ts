@@ -5,7 +5,7 @@ import { z } from "zod";
 import { personActor } from "@/lib/connections/scope";
 import { getDb } from "@/lib/db/client";
 import { saveRoutingOrder } from "@/lib/routing/orders";
-import { toSimulationAttributes } from "@/lib/routing/resource";
+import { toSimulationAttributes } from "@/lib/api/routing-resource";
 import { routingRulesSchema } from "@/lib/routing/rules";
 import { routingOrderInputSchema, versionNumberSchema } from "@/lib/routing/schemas";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";

@@ -7,7 +7,7 @@ import { createConnectionSchema } from "@/lib/connections/schemas";
 import { testReceipt } from "@/lib/connections/test-receipt";
 import { connectionScope, personActor } from "@/lib/connections/scope";
 import { NotFoundError } from "@/lib/errors";
-import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/health";
+import { checkConnectionHealth, checkCredentialsHealth } from "@/lib/processing/connection-test";
 import { describeHealth, type HealthReport } from "./test-connection-message";
 import { ok, type Result } from "@/lib/problems";
 import { validatedAction } from "./validated-action";

@@ -1,4 +1,4 @@
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { Db } from "@/lib/db/client";
 import { keyringOf } from "@/lib/vault";
 import { resealAll, rotationStatus, type RotationStatus } from "@/lib/vault/rotation";

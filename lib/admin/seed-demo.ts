@@ -5,7 +5,7 @@ import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { listConnections } from "@/lib/connections/queries";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { createConnection } from "@/lib/connections/service";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { publicBaseUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { invoices as invoiceTable, merchants } from "@/lib/db/schema";

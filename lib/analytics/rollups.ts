@@ -1,6 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import type { AttemptStatus, InvoiceStatus } from "@/lib/db/enums";
+import { SETTLED_ATTEMPT_STATUSES, type AttemptStatus, type InvoiceStatus } from "@/lib/db/enums";
 import { overviewRollups } from "@/lib/db/schema";
 
 /**
@@ -46,8 +46,6 @@ export const PROCESSED_CLASS = [
 ] as const satisfies readonly InvoiceStatus[];
 /** Invoice statuses that mean "a provider was reached and it did not go through". */
 export const FAILED_CLASS = ["process_failed", "expired"] as const satisfies readonly InvoiceStatus[];
-/** Attempt statuses that are settled (an open attempt contributes nothing yet). */
-export const SETTLED_ATTEMPT_STATUSES = ["succeeded", "declined", "soft_failed"] as const satisfies readonly AttemptStatus[];
 
 export type InvoiceClass = "processed" | "failed" | "none";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/health";
+import { HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/connection-health";
 import { labelSchema } from "@/lib/connections/schemas";
 import { CONNECTION_HEALTHS } from "@/lib/db/enums";
 import { CONNECTION_KINDS, MODES } from "@/lib/providers";
@@ -32,7 +32,7 @@ function requestDocument(type: string, data: { attributes: z.ZodType; id?: z.Zod
   return z.object({ data: data.strict ? z.strictObject(shape) : z.object(shape), meta: freeMeta, jsonapi: jsonapiMember });
 }
 
-/** GET /api/connections' `health`: lib/connections/resource.ts toHealthAttribute. */
+/** GET /api/connections' `health`: lib/api/connection-resource.ts toHealthAttribute. */
 export const connectionHealthSchema = z
   .object({
     state: z.enum(CONNECTION_HEALTHS).meta({ description: `The connection's health, as the dashboard shows it. ${HEALTH_RULE_TEXT}` }),

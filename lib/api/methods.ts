@@ -1,14 +1,19 @@
 import { singleErrorResponse } from "./errors";
-import { runLogged, type RouteHandler } from "./with-api-key";
+import { runLogged, type RouteHandler } from "./run-logged";
 
 /**
  * Next answers a method a route file does not export with a bare 405 (no body, no request id).
  * A route file exports these for the other methods instead, so every answer of the API is a
  * JSON:API document with `X-Request-Id` and `meta.request_id`, and `Allow` names what works.
- * (The lean path under /api/commerce answers the same from server/commerce-routes.ts.)
+ * The lean path under /api/commerce (server/commerce-routes.ts) answers with the same handlers.
  */
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-type Method = (typeof ALL_METHODS)[number];
+export type Method = (typeof ALL_METHODS)[number];
+
+/** The methods a route module serves: the handlers it exports. */
+export function methodsOf(module: object): Method[] {
+  return ALL_METHODS.filter((method) => method in module);
+}
 
 function allowOf(own: readonly Method[]): string {
   const allow = new Set<Method>(own);
@@ -32,10 +37,10 @@ export function listMethods<P>(own: readonly Method[]): RouteHandler<P> {
 }
 
 /**
- * The handlers a route file exports for the methods it does not serve:
- * `export const { PUT, DELETE, OPTIONS } = otherMethods(["GET", "POST"])`.
+ * The handlers a route file exports for the methods it does not serve (HEAD follows GET):
+ * `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"])`.
  */
-export function otherMethods<P = Record<string, string>>(own: readonly Method[]): Record<Exclude<Method, "GET" | "HEAD">, RouteHandler<P>> {
+export function otherMethods<P = Record<string, string>>(own: readonly Method[]): Record<Exclude<Method, "HEAD">, RouteHandler<P>> {
   const refuse = methodNotAllowed<P>(own);
-  return { POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: listMethods<P>(own) };
+  return { GET: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse, OPTIONS: listMethods<P>(own) };
 }

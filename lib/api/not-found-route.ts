@@ -1,5 +1,5 @@
 import { ApiError } from "./errors";
-import { withPublic } from "./with-api-key";
+import { withPublic } from "./with-public";
 
 /**
  * The API's catch-alls (`app/api/[...rest]`, `app/api/commerce/[[...rest]]`): a path no route module

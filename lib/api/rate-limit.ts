@@ -1,4 +1,4 @@
-import { forgetLocalWindows } from "@/lib/auth/rate-limit";
+import { forgetLocalWindows } from "@/lib/rate-limit/limiter";
 import { logger } from "@/lib/logger";
 import { leaseSharedTokenPair, newSharedGeneration, sharedStoreInUse, takeSharedToken } from "@/lib/rate-limit/store";
 

@@ -5,7 +5,8 @@ import type { Merchant } from "@/lib/identity/membership";
 import { ApiError } from "./errors";
 import { RATE_LIMIT_BURST, resetRateLimits } from "./rate-limit";
 import { jsonApi } from "./responses";
-import { withApiKey, withPublic } from "./with-api-key";
+import { withApiKey } from "./with-api-key";
+import { withPublic } from "./with-public";
 
 vi.mock("@/lib/api-keys/queries", () => ({ authenticateApiKey: vi.fn() }));
 vi.mock("@/lib/db/client", () => ({ getDb: vi.fn(async () => ({ fake: "db" })) }));

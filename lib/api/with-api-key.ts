@@ -1,18 +1,12 @@
 import { authenticateApiKey } from "@/lib/api-keys/queries";
 import { getDb, type Db } from "@/lib/db/client";
-import { isApiPath } from "@/lib/http/paths";
-import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
 import type { Mode } from "@/lib/providers";
-import { handleApiError, singleErrorResponse } from "./errors";
+import { singleErrorResponse } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
-import { rateLimitSettings, takeAddressToken, takeKeyedTokens, type Limit } from "./rate-limit";
-import { requestIdOf } from "./request";
-import { secureApiResponse } from "./security-headers";
-
-/** Next 16 route handler: dynamic params arrive as a Promise. */
-export type RouteHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
+import { rateLimitSettings, takeKeyedTokens, type Limit } from "./rate-limit";
+import { runLogged, type RouteHandler } from "./run-logged";
 
 export type ApiKeyContext<P> = {
   request: Request;
@@ -30,7 +24,6 @@ export type ApiKeyContext<P> = {
   requestId: string;
 };
 
-export type PublicContext<P> = { request: Request; params: P; requestId: string };
 
 export type WithApiKeyOptions = {
   /**
@@ -50,16 +43,6 @@ export const COMPOSER_MAY_CALL: WithApiKeyOptions = { allowSessionCredential: tr
 const BEARER = /^Bearer +(\S+) *$/i;
 const READ_METHODS = new Set(["GET", "HEAD"]);
 
-function rateLimited(retryAfterSeconds: number, requestId: string): Response {
-  return singleErrorResponse(
-    429,
-    "rate_limited",
-    "Too many requests",
-    `Slow down; retry after ${retryAfterSeconds} second(s).`,
-    requestId,
-    { "Retry-After": String(retryAfterSeconds) },
-  );
-}
 
 /**
  * A keyed request over one of its limits: the code and detail say which, so a client with several
@@ -74,45 +57,7 @@ function keyedRateLimited(which: "key" | "merchant", limit: Limit, retryAfterSec
   return singleErrorResponse(429, code, "Too many requests", detail, requestId, { "Retry-After": String(retryAfterSeconds) });
 }
 
-/** Handlers may return a Response with immutable headers (e.g. a proxied fetch); copy it then. */
-function withRequestId(response: Response, requestId: string): Response {
-  try {
-    response.headers.set("X-Request-Id", requestId);
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set("X-Request-Id", requestId);
-    return copy;
-  }
-}
 
-/**
- * Shared by every wrapper (withSession too): request id, error mapping, the id header on every
- * answer, the API's security headers on every answer under /api (the hosted page's routes use the
- * wrappers too, and keep the page policy proxy.ts gives them), one log line.
- */
-export async function runLogged(request: Request, body: (requestId: string) => Promise<Response>): Promise<Response> {
-  const started = performance.now();
-  const requestId = requestIdOf(request);
-  const path = new URL(request.url).pathname;
-  let response: Response;
-  try {
-    response = await body(requestId);
-  } catch (error) {
-    response = handleApiError(error, requestId);
-  }
-  response = withRequestId(response, requestId);
-  if (isApiPath(path)) response = secureApiResponse(response);
-  // Path only: query strings and headers can carry identifiers or secrets.
-  logger.info("api request", {
-    method: request.method,
-    path,
-    status: response.status,
-    durationMs: Math.round(performance.now() - started),
-    requestId,
-  });
-  return response;
-}
 
 export function withApiKey<P = Record<string, string>>(
   handler: (ctx: ApiKeyContext<P>) => Promise<Response>,
@@ -156,45 +101,5 @@ export function withApiKey<P = Record<string, string>>(
       assertQueryParameters(request, options.query ?? []);
       const params = await context.params;
       return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly: auth.testOnly, keyMode: auth.keyMode, db, requestId });
-    });
-}
-
-/**
- * The first x-forwarded-for entry is client-controlled unless a trusted proxy overwrites it; it only
- * spreads public traffic over buckets, it is not used for anything that grants access. Capped in
- * length so a forged header cannot make each remembered bucket key arbitrarily large.
- */
-function clientAddressOf(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim().slice(0, 64);
-  return forwarded || "local";
-}
-
-export type WithPublicOptions = {
-  /**
-   * A JSON:API resource route: media type parameters are negotiated (415/406) and only these query
-   * parameters are accepted (400 for any other). Without it (provider callbacks, the hosted page's
-   * status poll) the request is taken as it comes.
-   */
-  jsonApi?: { query: QueryParameters };
-  /** Requests the per-address limit does not count (this server's own calls to its sandboxes). */
-  exempt?: (request: Request) => boolean;
-};
-
-export function withPublic<P = Record<string, string>>(
-  handler: (ctx: PublicContext<P>) => Promise<Response>,
-  options: WithPublicOptions = {},
-): RouteHandler<P> {
-  return (request, context) =>
-    runLogged(request, async (requestId) => {
-      if (options.jsonApi) {
-        negotiateJsonApi(request);
-        assertQueryParameters(request, options.jsonApi.query);
-      }
-      if (!options.exempt?.(request)) {
-        const decision = await takeAddressToken(clientAddressOf(request));
-        if (!decision.ok) return rateLimited(decision.retryAfterSeconds, requestId);
-      }
-      const params = await context.params;
-      return handler({ request, params, requestId });
     });
 }

@@ -4,7 +4,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import type { Role } from "@/lib/db/schema";
 import type { Viewer } from "@/lib/identity/membership";
 import { handleApiError, singleErrorResponse } from "./errors";
-import { runLogged, type RouteHandler } from "./with-api-key";
+import { runLogged, type RouteHandler } from "./run-logged";
 
 export type SessionContext<P> = { request: Request; params: P; viewer: Viewer; db: Db; requestId: string };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SIGN_IN_WINDOW_MS } from "./rate-limit";
+import { SIGN_IN_WINDOW_MS } from "./limits";
 import { limitedCode, retryAfterOfCode, waitAfterFailure, waitInWords } from "./sign-in-limit";
 
 describe("sign-in limit details", () => {

@@ -1,4 +1,5 @@
-import { type Attempt, createSharedHold, createSharedRateLimiter, SIGN_IN_MAX_FAILURES, SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "./rate-limit";
+import { type Attempt, createSharedHold, createSharedRateLimiter } from "@/lib/rate-limit/limiter";
+import { SIGN_IN_MAX_FAILURES, SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "./limits";
 
 /**
  * How failed sign-ins slow an attacker without giving them a switch that locks the real person out

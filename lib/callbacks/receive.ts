@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
 import { isConnectionId } from "@/lib/connections/queries";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { revealCredentials } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import type { CallbackOutcome } from "@/lib/db/enums";

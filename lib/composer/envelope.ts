@@ -1,7 +1,7 @@
 import { getProvider, type InvoiceDirection } from "@/lib/providers";
 import { INVOICE_TYPES } from "../invoices/contract/resource-types";
 import { customerFieldsFor } from "./customer-fields";
-import type { ComposerValues } from "./form-values";
+import type { ComposerValues } from "./values-schema";
 
 /** Spec 2.4: which options apply to an invoice type and provider ("Seen in"). */
 export type OptionName = keyof ComposerValues["options"];

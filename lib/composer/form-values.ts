@@ -1,18 +1,13 @@
-import type { z } from "zod";
 import type { InvoiceDirection } from "@/lib/providers";
 import type { InvoiceTemplate } from "./templates";
-import type { composerValuesShape } from "./values-schema";
+import type { ComposerValues, CustomerValues } from "./values-schema";
 
 /**
  * The composer's form values: what the inputs hold (text and switches), not the request body.
  * `buildEnvelope` turns them into the body; names follow the attribute names so an API error's
  * pointer finds its input (see `pointerToField`).
  */
-export const CUSTOMER_PLACEMENTS = ["none", "attributes", "data", "gateway_options"] as const;
-export type CustomerPlacementChoice = (typeof CUSTOMER_PLACEMENTS)[number];
-
-export type ComposerValues = z.infer<typeof composerValuesShape>;
-export type CustomerValues = ComposerValues["customer"];
+export type { ComposerValues, CustomerPlacementChoice, CustomerValues } from "./values-schema";
 
 export function blankCustomer(): CustomerValues {
   return {

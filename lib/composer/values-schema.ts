@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { CUSTOMER_PLACEMENTS } from "./form-values";
 
 /**
  * The shape of the composer's form values (./form-values): its own module, so the composer page
  * loads zod only with its schema, on the first check.
  */
 const text = z.string();
+
+/** Where the composer puts the customer: nowhere, or one of the three placements of spec 2.1 and 2.3. */
+export const CUSTOMER_PLACEMENTS = ["none", "attributes", "data", "gateway_options"] as const;
+export type CustomerPlacementChoice = (typeof CUSTOMER_PLACEMENTS)[number];
 
 export const customerValuesShape = z.object({
   reference_id: text,
@@ -59,3 +62,6 @@ export const composerValuesShape = z.object({
   customer_placement: z.enum(CUSTOMER_PLACEMENTS),
   customer: customerValuesShape,
 });
+
+export type ComposerValues = z.infer<typeof composerValuesShape>;
+export type CustomerValues = ComposerValues["customer"];

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { Actor } from "@/lib/audit/record";
-import { credentialsKey } from "./vault-key";
+import { credentialsKey } from "../vault/vault-key";
 
 export { apiKeyActor, personActor } from "@/lib/audit/record";
 

@@ -3,7 +3,7 @@ import type { connections } from "@/lib/db/schema";
 import { getKind, servicesForConnection, type CredentialValues, type FieldSpec, type KindSpec } from "@/lib/providers";
 import { decryptJson, encryptJson, maskSecret } from "@/lib/vault";
 import { keySummary, looksLikePem } from "./key-fingerprint";
-import { credentialsKey } from "./vault-key";
+import { credentialsKey } from "../vault/vault-key";
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -70,7 +70,7 @@ export type ConnectionView = {
   publicValues: Record<string, unknown>;
   constants: Record<string, string>;
   services: string[];
-  /** From its recent attempts (lib/analytics/health.ts), with the latest attempt that did not succeed. */
+  /** From its recent attempts (lib/analytics/connection-health.ts), with the latest attempt that did not succeed. */
   health: ConnectionRow["health"];
   /** The outcomes the health rule reads, oldest first (`S` success, `F` technical failure). */
   healthWindow: string;

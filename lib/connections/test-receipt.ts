@@ -1,7 +1,7 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
-import { canonicalJson } from "@/lib/invoices/create/request-hash";
+import { canonicalJson } from "@/lib/canonical-json";
 import type { CredentialValues } from "@/lib/providers";
 
 /**

@@ -1,5 +1,5 @@
 import type { Problem } from "@/lib/problems";
-import type { ConstantSpec } from "@/lib/providers/types";
+import type { ConstantSpec, CustomerPlacement } from "@/lib/providers/types";
 import {
   copyWithoutBlanks,
   getPath,
@@ -10,7 +10,7 @@ import {
   type PlainObject,
 } from "./object-paths";
 
-export type CustomerPlacement = "attributes" | "data" | "gateway_options";
+export type { CustomerPlacement };
 
 export type FieldSource = "request" | "constant" | "default";
 

@@ -69,6 +69,9 @@ export const ATTEMPT_STATUSES = ["in_flight", "succeeded", "pending", "declined"
 
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
+/** Attempt statuses that are settled: the overview's rollups and a connection's health count these, an open attempt nothing yet. */
+export const SETTLED_ATTEMPT_STATUSES = ["succeeded", "declined", "soft_failed"] as const satisfies readonly AttemptStatus[];
+
 /**
  * An attempt's 3-D Secure step, as the service saw it (lib/invoices/three-ds.ts): `required` while
  * the provider waits for the customer's challenge, then `passed` or `failed`. Null: the provider
@@ -105,6 +108,6 @@ export type WebhookTargetState = (typeof WEBHOOK_TARGET_STATES)[number];
 export const WEBHOOK_EVENT_STATES = ["delivered", "failing", "pending", "not_sent"] as const;
 export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
 
-/** A connection's health from its recent attempts (lib/analytics/health.ts says the rule). */
+/** A connection's health from its recent attempts (lib/analytics/connection-health.ts says the rule). */
 export const CONNECTION_HEALTHS = ["healthy", "degraded", "failing"] as const;
 export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];

@@ -37,7 +37,7 @@ export const merchants = pgTable("merchants", {
   /** "Require two-factor authentication for owners": an owner without it is sent to enrolment first (lib/auth/viewer.ts). */
   requireOwnerMfa: boolean("require_owner_mfa").notNull().default(false),
   /**
-   * Success-rate ordering (issue 27; lib/routing/success.ts): the sliding window in hours, the
+   * Success-rate ordering (lib/routing/success.ts): the sliding window in hours, the
    * attempts within it before a connection's rate is trusted, and the share of invoices (whole
    * percent) that explore another connection first.
    */
@@ -128,7 +128,7 @@ export const connections = pgTable(
     constants: jsonb("constants").$type<Record<string, string>>().notNull().default({}),
     /** Set while the connection is enabled and its kind allows one per currency and mode (Provider D). */
     exclusiveKey: text("exclusive_key"),
-    /** healthy | degraded | failing, from `health_window` (lib/analytics/health.ts), kept as attempts settle. */
+    /** healthy | degraded | failing, from `health_window` (lib/analytics/connection-health.ts), kept as attempts settle. */
     health: text("health").$type<ConnectionHealth>().notNull().default("healthy"),
     /** The last HEALTH_WINDOW counted outcomes, oldest first: `S` success, `F` technical failure (issuer declines are not counted). */
     healthWindow: text("health_window").notNull().default(""),
@@ -242,10 +242,10 @@ export const routingOrders = pgTable(
 );
 
 /**
- * Per connection and service, how its attempts went in 5-minute buckets (issue 27, success-rate
+ * Per connection and service, how its attempts went in 5-minute buckets (success-rate
  * ordering; lib/routing/success.ts): `attempts` counts outcomes that say something about the
  * provider (a success, an unknown outcome, a technical failure), `successes` the successes; card
- * and customer declines count in neither (the health rule's, lib/analytics/health.ts). Written in
+ * and customer declines count in neither (the health rule's, lib/analytics/connection-health.ts). Written in
  * the transaction that settles the attempt; routing sums the buckets of the window.
  */
 export const routingStats = pgTable(
@@ -267,7 +267,7 @@ export const routingStats = pgTable(
 );
 
 /**
- * Every save of a service's routing in one mode (issue 27, "Versions"): the rules and the default
+ * Every save of a service's routing in one mode (routing versions): the rules and the default
  * order as saved, who saved it and when. A rollback saves an old version again as a new one.
  */
 export const routingVersions = pgTable(
@@ -317,7 +317,7 @@ export const invoices = pgTable(
     connectionId: text("connection_id").references(() => connections.id),
     /** Why it went to that connection; null only while connection_id is. */
     routingReason: text("routing_reason").$type<RoutingReason>(),
-    /** How routing decided (rule, split branch, order, what it skipped, the sentence); null before issue 27. */
+    /** How routing decided (rule, split branch, order, what it skipped, the sentence); null for invoices created before routing rules. */
     routingDetail: jsonb("routing_detail").$type<RoutingDetail>(),
     /** What the provider actually collected or paid out (REFERENCE "Resources"); null until it says. */
     processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),
@@ -361,7 +361,7 @@ export const invoices = pgTable(
     cardLastFour: text("card_last_four"),
     /**
      * The paying card's network and issuing country (ISO 3166-1 alpha-2), read from its first digits
-     * when the payment request takes it (lib/routing/bin.ts), before the number is dropped; null
+     * when the payment request takes it (lib/cards/bin.ts), before the number is dropped; null
      * when unknown or not paid by card here.
      */
     cardBrand: text("card_brand"),

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices, webhookEndpoints, webhookEvents, webhookEventTargets } from "@/lib/db/schema";
-import { subscribesTo } from "@/lib/webhooks/event-types";
+import { subscribesTo } from "@/lib/invoices/event-types";
 import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "./store";
 
@@ -69,7 +69,7 @@ export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: string, 
 /**
  * Writes any merchant event in the caller's transaction with one delivery target per enabled
  * endpoint subscribed to its type at this moment (the outbox every event goes through: invoice,
- * refund and payout events above, `connection.health_changed` from lib/analytics/health.ts).
+ * refund and payout events above, `connection.health_changed` from lib/analytics/connection-health.ts).
  */
 export async function recordMerchantEvent(
   tx: Tx,

@@ -1,5 +1,5 @@
 import "server-only";
-import { createSharedRateLimiter } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter } from "@/lib/rate-limit/limiter";
 
 /**
  * "Pay" on one hosted page: at most 10 submissions per invoice in 15 minutes, valid

@@ -7,7 +7,7 @@ import { newId } from "@/lib/ids";
 import { attemptIsOpenSql } from "@/lib/invoices/lifecycle";
 import type { PayoutPartOutcome, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import type { Exchange } from "@/lib/providers/kit/provider-http";
-import { noteAttemptOutcome, windowMark } from "@/lib/analytics/health";
+import { noteAttemptOutcome, windowMark } from "@/lib/analytics/connection-health";
 import { countRoutingOutcome } from "@/lib/routing/success-stats";
 import { attemptIsSettled, putInAttempt, takeOutAttempt } from "@/lib/analytics/rollups";
 import { queueEventDelivery } from "@/lib/invoices/status";

@@ -2,18 +2,18 @@ import "server-only";
 import { publicBaseUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { kindOf, revealCredentials, type ConnectionRow } from "@/lib/connections/store";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
 import type { AdapterContext } from "@/lib/providers/kit/adapter";
 import type { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import { baseUrlRefusal } from "@/lib/providers/kit/mode-guard";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { providerTimeoutMs } from "./timeout";
+import { providerTimeoutMs } from "../providers/kit/timeout";
 
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */
 export type SecretAwareRecorder = ReturnType<typeof createExchangeRecorder>;
 
-export { PROVIDER_TIMEOUT_MS, providerTimeoutMs } from "./timeout";
+export { PROVIDER_TIMEOUT_MS, providerTimeoutMs } from "../providers/kit/timeout";
 
 /** The connection has nowhere to send requests (a live provider without its URL configured). */
 export class MissingBaseUrlError extends Error {

@@ -10,8 +10,8 @@ import { NOT_FOUND, runPaymentRequest, type PayResult } from "./request";
 import { applyAttemptOutcome } from "./apply-outcome";
 import { queryAttemptStatus } from "./run-attempt";
 import { ProblemsError } from "@/lib/errors";
-import { cardFactsOf } from "@/lib/routing/bin";
-import { cardLastFour } from "@/lib/invoices/contract/card";
+import { cardFactsOf } from "@/lib/cards/bin";
+import { cardLastFour } from "@/lib/cards/card-number";
 
 export type { PayResult } from "./request";
 

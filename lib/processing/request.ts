@@ -16,7 +16,7 @@ import { scheduleFollowUps } from "./follow-ups";
 import { settleInvoice } from "./settle";
 import { listAttemptTargets } from "./targets";
 import { routeAgainAtPay } from "./route-at-pay";
-import type { CardFacts } from "@/lib/routing/bin";
+import type { CardFacts } from "@/lib/cards/bin";
 
 export type PayResult =
   | { kind: "finished"; invoice: InvoiceRow }

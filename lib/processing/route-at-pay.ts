@@ -3,14 +3,14 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import type { InvoiceRow } from "@/lib/invoices/store";
-import type { CardFacts } from "@/lib/routing/bin";
+import type { CardFacts } from "@/lib/cards/bin";
 import { loadRouteSetup } from "@/lib/routing/candidates";
 import { decideRoute } from "@/lib/routing/decide";
 import { toStoredDetail } from "@/lib/routing/detail";
 import { successSnapshotFor } from "@/lib/routing/success-stats";
 
 /**
- * Card conditions apply once the card is known (issue 27): at the hosted page's Pay, an invoice
+ * Card conditions of routing rules apply once the card is known: at the hosted page's Pay, an invoice
  * whose routing passed over a rule on the card (or that was routed at an earlier Pay, since the
  * customer may use another card) is routed again by the same decision, with the card's brand and
  * issuing country. A split keeps the draw it had at creation, and so does exploration. The invoice is already taken

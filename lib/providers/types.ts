@@ -1,5 +1,4 @@
 import type { Problem } from "../problems";
-import type { CustomerPlacement } from "../customers/resolve-customer";
 
 /** Connection kinds of spec section 1. */
 export const CONNECTION_KINDS = ["provider_account", "h2h"] as const;
@@ -9,6 +8,9 @@ export const MODES = ["test", "live"] as const;
 export type Mode = (typeof MODES)[number];
 
 export type InvoiceDirection = "payment" | "payout";
+
+/** Where an invoice carries its customer (spec 2.1, 2.3): resolved by lib/customers/resolve-customer.ts. */
+export type CustomerPlacement = "attributes" | "data" | "gateway_options";
 
 /** A service of spec section 2.2: a payment method in one currency. */
 export type ServiceSpec = {

@@ -7,7 +7,7 @@ import { newId } from "@/lib/ids";
 import { PAYMENT_INVOICE_ID } from "@/lib/ids/patterns";
 import { changeInvoiceStatusWithin, queueStatusEvent, type StatusChange } from "@/lib/invoices/status";
 import type { InvoiceRow } from "@/lib/invoices/store";
-import { canonicalJson } from "@/lib/invoices/create/request-hash";
+import { canonicalJson } from "@/lib/canonical-json";
 import { logger } from "@/lib/logger";
 import { formatMinor } from "@/lib/money";
 import { problem, problemsFromZod, type Problem } from "@/lib/problems";

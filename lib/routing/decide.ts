@@ -1,11 +1,11 @@
 import { minorDigitsOf } from "@/lib/money";
-import { CARD_BRAND_LABELS, type CardBrand, type CardFacts } from "./bin";
+import { CARD_BRAND_LABELS, type CardBrand, type CardFacts } from "../cards/bin";
 import type { StoredSuccessOrdering } from "@/lib/db/routing-types";
 import { ruleNeedsCard, type RoutingRule } from "./rules";
 import { DEFAULT_SUCCESS_SETTINGS, explainSuccess, orderBySuccess, type SuccessSnapshot } from "./success";
 
 /**
- * The one routing decision (issue 27), pure and isomorphic: given the merchant's rules for a
+ * The one routing decision (rules, then the routing order, or a pin), pure and isomorphic: given the merchant's rules for a
  * service and mode, the connections as they are now, an invoice's facts and a random source, it
  * says where the invoice goes, in which order the rest are tried, and why, in one sentence.
  * Invoice creation, the hosted page's Pay (once the card is known), the payout's card at creation

@@ -1,6 +1,6 @@
 import type { StoredRoutingDetail, StoredSuccessOrdering } from "@/lib/db/routing-types";
 import type { RoutingReason } from "@/lib/db/enums";
-import { cardFactsOf } from "./bin";
+import { cardFactsOf } from "../cards/bin";
 import type { RouteFacts, RoutingDecision } from "./decide";
 
 export type RoutingDetail = StoredRoutingDetail;

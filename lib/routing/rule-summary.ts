@@ -1,5 +1,5 @@
 // Shared by the Routing page (components/routing) and the version history's comparisons (lib/routing/version-diff.ts, the API).
-import { CARD_BRAND_LABELS, type CardBrand } from "@/lib/routing/bin";
+import { CARD_BRAND_LABELS, type CardBrand } from "@/lib/cards/bin";
 import type { RoutingRule } from "@/lib/routing/rules";
 
 /** A rule in one line a merchant can read: "When … → A, then B" or "→ 70% A / 30% B". */

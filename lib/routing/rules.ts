@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { CARD_BRANDS, type CardBrand } from "./bin";
+import { CARD_BRANDS, type CardBrand } from "../cards/bin";
 import type { StoredRoutingRule } from "@/lib/db/routing-types";
 import { isCountryCode, unknownCountryMessage } from "./rule-checks";
 import { connectionIdsSchema } from "./schemas";
 
 /**
- * Routing rules (issue 27): per service and mode an ordered list of rules, each with conditions
+ * Routing rules: per service and mode an ordered list of rules, each with conditions
  * and an outcome, before the default rule (the routing order, `routing_orders.connection_ids`).
  * One schema for the Routing page's form, its server action, `PATCH /api/routing/{id}` and the
  * OpenAPI document. Field names are the API's (snake_case) everywhere.

@@ -3,14 +3,14 @@ import type { Db } from "@/lib/db/client";
 import { parseAmount } from "@/lib/money";
 import { fail, ok, problem, type Result } from "@/lib/problems";
 import { findService, type Mode } from "@/lib/providers";
-import { cardFactsOf, type CardBrand } from "./bin";
+import { cardFactsOf, type CardBrand } from "../cards/bin";
 import { loadRouteSetup } from "./candidates";
 import { compileRules, decideRoute, tableUsesSuccessRate, type RoutingDecision } from "./decide";
 import { successSnapshotFor } from "./success-stats";
 import { routingRulesSchema } from "./rules";
 
 /**
- * The simulator (issue 27): the Routing page's panel and `POST /api/routing/simulate`. It takes an
+ * The routing simulator: the Routing page's panel and `POST /api/routing/simulate`. It takes an
  * invoice's attributes and answers what routing would do, with the very function invoice creation
  * uses (decideRoute over the same cached setup), and creates nothing. `rules` tries a draft
  * instead of the saved rules. A card is given by its first digits only (card_bin).

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The merchant's success-rate ordering settings (issue 27): one schema for the Routing page's form,
+ * The merchant's success-rate ordering settings: one schema for the Routing page's form,
  * its server action, `PATCH /api/routing/settings` and the OpenAPI document. Whole numbers; the
  * form's text inputs send digits as text, which is read as the number it spells.
  */

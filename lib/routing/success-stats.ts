@@ -8,7 +8,7 @@ import type { ConnectionStats, SuccessSettings, SuccessSnapshot } from "./succes
 import { SUCCESS_WINDOW_HOURS, type SuccessSettingsAttributes } from "./success-settings";
 
 /**
- * The counts behind success-rate ordering (issue 27; the rule is in lib/routing/success.ts):
+ * The counts behind success-rate ordering (the rule is in lib/routing/success.ts):
  * `routing_stats` holds, per merchant, service, connection and 5-minute bucket, the attempts that
  * say something about the provider and their successes. The settling transaction adds to it
  * (lib/processing/attempts.ts, with the mark connection health uses); routing sums the buckets of

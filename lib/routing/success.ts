@@ -1,7 +1,7 @@
 import type { StoredSuccessOrdering } from "@/lib/db/routing-types";
 
 /**
- * Success-rate ordering (issue 27), pure and isomorphic. A cascade whose `order_by` is
+ * Success-rate ordering of a rule's cascade, pure and isomorphic. A cascade whose `order_by` is
  * `success_rate` is ordered by each connection's success rate for the service over the merchant's
  * window (lib/routing/success-stats.ts counts it), instead of as listed:
  *
@@ -16,7 +16,7 @@ import type { StoredSuccessOrdering } from "@/lib/db/routing-types";
  *   while it failed still gets a few invoices; once it recovers they succeed, its rate climbs as
  *   the failures leave the window, and it takes its place again.
  *
- * Counted (see lib/analytics/health.ts, the same rule as connection health): a success is an
+ * Counted (see lib/analytics/connection-health.ts, the same rule as connection health): a success is an
  * attempt the provider processed; a failure is one it could not (unavailable, authentication,
  * mode, unreadable or unknown answers). Declines for the card or the customer (issuer decline,
  * insufficient funds, CVV, 3-D Secure, expired card) are no fault of the provider and count in

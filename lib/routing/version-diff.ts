@@ -3,7 +3,7 @@ import { rulesKey } from "./rules-key";
 import { ruleConditionsText, ruleOutcomeText } from "./rule-summary";
 
 /**
- * What changed between two versions of one service's routing (issue 27, "Versions"), as sentences
+ * What changed between two versions of one service's routing (routing versions), as sentences
  * a person reads: the rules added, removed, changed and moved (worded as the Routing page words a
  * rule, lib/routing/rule-summary.ts), and the connections that moved in, joined or left the
  * routing order. Pure: the API's comparison, the Routing page's history and the rollback's

@@ -8,7 +8,7 @@ import { ruleConnectionIdsOf, type RoutingRule } from "./rules";
 import { connectionNotes, diffVersions, summaryLine, type ConnectionFact, type ConnectionNote, type VersionChange, type VersionDiff } from "./version-diff";
 
 /**
- * The versions of one service's routing in one mode (issue 27, "Versions"): every save that changed
+ * The versions of one service's routing in one mode (routing versions: history, comparison, rollback): every save that changed
  * something is a row of routing_versions (rules, order, author, time). Here: the history newest
  * first, one version, the comparison of two, and the rollback, which saves an old version again
  * as a new one through the same write as a save (writeRouting: checks, lock, version number,

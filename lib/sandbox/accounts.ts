@@ -1,11 +1,11 @@
 import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { isVaultError } from "@/lib/vault";
 import { revealCredentials } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { connections } from "@/lib/db/schema";
-import type { CredentialValues } from "@/lib/providers";
+import type { CredentialValues } from "@/lib/providers/types";
 import { currentUnsavedAccount, currentUnsavedConnectionId } from "./unsaved-account";
 
 /** `unsaved`: the values typed into a New connection form, carried by this server's token (./unsaved-account.ts). */

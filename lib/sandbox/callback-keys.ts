@@ -1,7 +1,7 @@
 import "server-only";
 import { createPrivateKey, createPublicKey, hkdfSync, type KeyObject } from "node:crypto";
-import { credentialsKey } from "@/lib/connections/vault-key";
-import type { Mode } from "@/lib/providers";
+import { credentialsKey } from "@/lib/vault/vault-key";
+import type { Mode } from "@/lib/providers/types";
 
 /**
  * Providers A and E sign their callbacks with their own key (Ed25519), not with anything the

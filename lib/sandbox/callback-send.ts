@@ -21,7 +21,7 @@ export function sandboxNotificationId(record: Pick<SandboxRecord, "provider" | "
 /**
  * A sandbox has decided something about one of its records (a payment or payout final at creation,
  * a 3-D Secure pass or fail): its callback to the service is queued, sent a second later by
- * `sandboxCallbackTask` (lib/sandbox/tasks/sandbox-callback.ts) as the real provider would, asynchronously.
+ * `sandboxCallbackTask` (lib/providers/server/tasks/sandbox-callback.ts) as the real provider would, asynchronously.
  * A failure to queue never changes the sandbox's own answer; it is logged.
  */
 export async function queueSandboxCallback(db: Db, record: SandboxRecord): Promise<void> {

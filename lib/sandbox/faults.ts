@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { sandboxRecords } from "@/lib/db/schema";
-import { providerTimeoutMs } from "@/lib/processing/timeout";
+import { providerTimeoutMs } from "@/lib/providers/kit/timeout";
 import { SANDBOX_FAULT_MODES, type SandboxFaultMode } from "./fault-modes";
 import { saveRecord, updateRecord } from "./records";
 

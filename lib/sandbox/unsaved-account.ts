@@ -2,7 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHmac, randomUUID } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
-import type { CredentialValues } from "@/lib/providers";
+import type { CredentialValues } from "@/lib/providers/types";
 import { decryptJson, encryptJson } from "@/lib/vault";
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { Db } from "@/lib/db/client";
 import { enqueue } from "@/lib/jobs/queue";
 import { defineTask, type JobSweep } from "@/lib/jobs/task";

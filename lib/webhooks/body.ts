@@ -4,7 +4,7 @@ import { refundFromSnapshot } from "@/lib/refunds/events";
 import { publicBaseUrl } from "@/lib/config";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { invoiceFromSnapshot, snapshotInvoice } from "@/lib/invoices/events";
-import { TEST_EVENT_TYPE } from "./event-types";
+import { TEST_EVENT_TYPE } from "../invoices/event-types";
 
 /**
  * The delivered document (REFERENCE "Webhooks to the merchant"): the invoice resource exactly as
@@ -13,7 +13,7 @@ import { TEST_EVENT_TYPE } from "./event-types";
  * about an invoice, `meta.sequence` (1, 2, 3 … per invoice: receivers order by it). Rendered from the
  * event's snapshot, so a late or repeated delivery still shows the status the event is about.
  */
-export { TEST_EVENT_TYPE } from "./event-types";
+export { TEST_EVENT_TYPE } from "../invoices/event-types";
 
 export type EventForBody = {
   id: string;
@@ -21,7 +21,7 @@ export type EventForBody = {
   sequence?: number | null;
   invoice: Record<string, unknown> | null;
   refund?: Record<string, unknown> | null;
-  /** connection.* events (connection.health_changed): the connection's snapshot (lib/analytics/health.ts), no invoice. */
+  /** connection.* events (connection.health_changed): the connection's snapshot (lib/analytics/connection-health.ts), no invoice. */
   connection?: Record<string, unknown> | null;
 };
 

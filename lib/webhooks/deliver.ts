@@ -8,7 +8,7 @@ import { logger } from "@/lib/logger";
 import { retryDelaySeconds, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { renderEventBody, sampleInvoiceSnapshot } from "./body";
 import { findEndpoint } from "./endpoints";
-import { TEST_EVENT_TYPE } from "./event-types";
+import { TEST_EVENT_TYPE } from "../invoices/event-types";
 import { signingSecrets } from "./secrets";
 import { postWebhook, type SendOutcome } from "./send";
 import { signatureHeader } from "./sign";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { WEBHOOK_EVENT_STATES } from "@/lib/db/enums";
 import { instantFromMs } from "@/lib/dates";
 import { ENDPOINT_ID, EVENT_ID, INVOICE_ID } from "@/lib/ids/patterns";
-import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "./event-types";
+import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "../invoices/event-types";
 
 /**
  * The webhook endpoint form (isomorphic: the form and the actions parse with it). The server then

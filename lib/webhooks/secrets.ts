@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { Db } from "@/lib/db/client";
 import { webhookEndpoints, webhookSecrets } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";

@@ -14,7 +14,7 @@ import * as routingRollbackRoute from "@/app/api/routing/[id]/rollback/route";
 import * as routingVersionRoute from "@/app/api/routing/[id]/versions/[version]/route";
 import * as routingVersionsRoute from "@/app/api/routing/[id]/versions/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { logger } from "@/lib/logger";
 import { PAYMENT_EXAMPLES, paymentWith, payoutExample } from "@/lib/invoices/test-fixtures";
 import { apiResponseProblems, assertValidApiResponse, requestBodyProblems } from "../helpers/api-validator";

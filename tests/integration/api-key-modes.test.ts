@@ -22,7 +22,7 @@ import { PATCH as EDIT_ROUTING_SETTINGS } from "@/app/api/routing/settings/route
 import { rollApiKeyAction } from "@/lib/actions/api-keys";
 import { createApiKey, listApiKeys } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { apiKeys, invoices } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";

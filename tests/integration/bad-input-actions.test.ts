@@ -66,7 +66,7 @@ import { logger } from "@/lib/logger";
 import { backgroundMailSettled } from "@/lib/mail";
 import { createInvite } from "@/lib/merchants/invites";
 import { addTeamMember } from "@/lib/merchants/team";
-import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
+import { dispatchSandboxRequest } from "@/lib/providers/server/sandbox-dispatch";
 import { saveRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED } from "@/lib/sandbox/three-ds";
 import {

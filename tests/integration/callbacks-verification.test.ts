@@ -5,7 +5,7 @@ import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createConnection } from "@/lib/connections/service";
 import { revealCredentials } from "@/lib/connections/store";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { connections, providerCallbacks } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import type { InvoiceRow } from "@/lib/invoices/store";

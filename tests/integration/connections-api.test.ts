@@ -5,7 +5,7 @@ import { GET, POST } from "@/app/api/connections/route";
 import { DELETE, GET as GET_ONE, PATCH } from "@/app/api/connections/[id]/route";
 import { GET as GET_PROVIDERS } from "@/app/api/providers/route";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials } from "@/lib/connections/store";
@@ -16,6 +16,7 @@ import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { assertValidApiResponse } from "../helpers/api-validator";
 import { unique, setUpTestDb } from "./helpers/db";
+import { invoiceMerchant } from "./helpers/invoice-fixtures";
 import {
   PROVIDER_KINDS,
   createAttributes,
@@ -668,5 +669,24 @@ describe("attributes the spec lets a client leave out", () => {
     const { constants: _c, mode: _m, ...attributes } = createAttributes("provider-f", "h2h", "live");
     const answer = await createCall(key, { ...attributes, credentials: { ...attributes.credentials, test_mode: false }, constants: {} });
     expect(answer.status === 201 ? answer.json.data.attributes.mode : answer.json).toBe("live");
+  });
+});
+
+describe("input PostgreSQL cannot store is a field error, never a 500", () => {
+  it("refuses a NUL in a label and an unpaired surrogate in a credential with pointers; odd ids and filters find nothing", async () => {
+    const m = await invoiceMerchant(t.db);
+    const headers = { authorization: `Bearer ${m.key}`, "content-type": "application/json" };
+    const body = JSON.stringify({ data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "a\u0000b", mode: "test", credentials: { terminal_id: "\ud800", secret_key: "s", currency: "EUR" } } } });
+    const created = await POST(new Request("http://test/api/connections", { method: "POST", headers, body }), { params: Promise.resolve({}) });
+    expect(created.status).toBe(422);
+    const errors = (await created.json()).errors;
+    expect(errors[0]).toMatchObject({ code: "invalid_character", source: { pointer: "/data/attributes/label" } });
+
+    expect((await GET_ONE(new Request("http://test/api/connections/x", { headers }), { params: Promise.resolve({ id: "conn_\u0000" }) })).status).toBe(404);
+    const filtered = await GET(new Request("http://test/api/connections?filter[provider]=%00", { headers }), { params: Promise.resolve({}) });
+    expect(filtered.status).toBe(200);
+    expect((await filtered.json()).data).toEqual([]);
+    const patch = await PATCH(new Request("http://test/api/connections/conn_x", { method: "PATCH", headers, body: "{}" }), { params: Promise.resolve({ id: "conn_\u0000" }) });
+    expect(patch.status).toBe(404);
   });
 });

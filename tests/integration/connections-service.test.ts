@@ -1,15 +1,19 @@
 import { createPrivateKey, createPublicKey, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
 import { listConnectionAudit as listAudit } from "@/lib/audit/read";
 import { findConnectionRow, getConnection, listConnections } from "@/lib/connections/queries";
 import { createConnectionSchema, updateConnectionSchema } from "@/lib/connections/schemas";
 import { createConnection, deleteConnection, editConnection, setConnectionEnabled, updateConnection } from "@/lib/connections/service";
 import { keySummary } from "@/lib/connections/key-fingerprint";
-import { kindOf, revealCredentials } from "@/lib/connections/store";
+import { kindOf, openSecrets, revealCredentials } from "@/lib/connections/store";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { unique, setUpTestDb } from "./helpers/db";
+import { connections } from "@/lib/db/schema";
+import { encryptJson } from "@/lib/vault";
+import { connect, invoiceMerchant } from "./helpers/invoice-fixtures";
 import {
   PROVIDER_KINDS,
   createAttributes,
@@ -533,5 +537,25 @@ describe("editConnection: the edit as the form and the API send it", () => {
     expect(await editConnection(owner, "conn_unknown", { label: "x" })).toBeUndefined();
     expect(await editConnection(stranger, created.id, { label: "Hijacked" })).toBeUndefined();
     expect((await getConnection(owner.db, owner.merchantId, created.id))!.label).toBe(created.label);
+  });
+});
+
+describe("concurrent writes to one connection", () => {
+  it("applies a secret rotation and a disable made at the same time one after the other", async () => {
+    const m = await invoiceMerchant(t.db);
+    const view = await connect(t.db, m.merchantId, "provider-b", "h2h");
+    const row = (await findConnectionRow(t.db, m.merchantId, view.id))!;
+    const vaultKey = Buffer.from(process.env.CREDENTIALS_KEY!, "base64");
+    const scope = { db: t.db, merchantId: m.merchantId, actor: { label: "test" }, vaultKey };
+    const schema = updateConnectionSchema(kindOf(row));
+    const rotate = schema.parse({ credentials: { secret_key: "rotated-secret-9999" } });
+    const disable = schema.parse({ enabled: false });
+    // The fixture's vault key differs from this test's; re-seal first so both writes can read the row.
+    await t.db.update(connections).set({ secretCredentials: encryptJson({ secret_key: "first-secret-1111" }, vaultKey) }).where(eq(connections.id, view.id));
+    const [a, b] = await Promise.all([updateConnection(scope, view.id, rotate), updateConnection(scope, view.id, disable)]);
+    expect(a?.ok && b?.ok).toBe(true);
+    const after = (await findConnectionRow(t.db, m.merchantId, view.id))!;
+    expect(openSecrets(after, vaultKey).secret_key).toBe("rotated-secret-9999");
+    expect(after.enabled).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { revealCredentials, toConnectionView } from "@/lib/connections/store";
 import { connections, generatedKeys, webhookSecrets } from "@/lib/db/schema";
 import { runDueJobs } from "@/lib/jobs/queue";
 import { JOB_TASKS } from "@/lib/server-jobs";
-import { checkConnectionHealth, UNREADABLE_CREDENTIALS } from "@/lib/processing/health";
+import { checkConnectionHealth, UNREADABLE_CREDENTIALS } from "@/lib/processing/connection-test";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { decryptSecret, isVaultError, keyId, loadCredentialsKey, sealedKeyId } from "@/lib/vault";
 import { queueCredentialsReseal } from "@/lib/vault/reseal-job";
@@ -21,12 +21,12 @@ import { createAttributes, editAttributes, newMerchant, parseCreate, scopeFor } 
 import { setUpTestDb } from "./helpers/db";
 
 /**
- * The process's key as `lib/connections/vault-key` hands it out, swapped between steps to stand for
+ * The process's key as `lib/vault/vault-key` hands it out, swapped between steps to stand for
  * a restart with other settings; each is loaded by the real loader from CREDENTIALS_KEY and
  * CREDENTIALS_KEY_PREVIOUS.
  */
 const processKey = vi.hoisted(() => ({ current: undefined as Buffer | undefined }));
-vi.mock("@/lib/connections/vault-key", () => ({
+vi.mock("@/lib/vault/vault-key", () => ({
   credentialsKey: () => {
     if (!processKey.current) throw new Error("test: no process key loaded");
     return processKey.current;

@@ -21,7 +21,7 @@ import { testConnectionAction } from "@/lib/actions/test-connection";
 import { setViewModeAction } from "@/lib/actions/view-mode";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { countInvoicesByStatus, getHomeSummary, getSetupChecklist, STATUS_COUNT_CAP } from "@/lib/dashboard/home";
 import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";

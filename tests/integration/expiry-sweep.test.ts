@@ -9,7 +9,7 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/route";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoices } from "@/lib/db/schema";
 import { getStatusHistory } from "@/lib/invoices/status";
 import { getBoss, startJobWorkers, stopJobs } from "@/lib/jobs/queue";

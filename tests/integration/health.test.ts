@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as healthRoute from "@/app/api/health/route";
 import type { Db } from "@/lib/db/client";
-import { checkHealth } from "@/lib/health/checks";
+import { checkHealth } from "@/lib/service-status/checks";
 import { logger } from "@/lib/logger";
 import { jobWorkersState, startJobWorkers, stopJobs } from "@/lib/jobs/queue";
 import { setAppDb } from "./helpers/app-db";

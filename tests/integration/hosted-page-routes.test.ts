@@ -3,7 +3,7 @@ import * as pageRoute from "@/app/(public)/pay/[id]/route";
 import * as payRoute from "@/app/(public)/pay/[id]/pay/route";
 import * as assetRoute from "@/app/(public)/pay/assets/[file]/route";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";

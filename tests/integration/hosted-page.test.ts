@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import * as returnRoute from "@/app/(public)/pay/[id]/return/route";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoices, invoiceAttempts, sandboxRecords } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";

@@ -7,10 +7,10 @@ import { GET as GET_PAYOUT, POST as POST_PAYOUT } from "@/app/api/commerce/payou
 import { GET as GET_PAYOUT_ONE } from "@/app/api/commerce/payout-invoices/[id]/route";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/queries";
 import { RATE_LIMIT_BURST, resetRateLimits, takeToken } from "@/lib/api/rate-limit";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { PROBLEM_TITLES } from "@/lib/api/errors";
 import { invoiceResourceSchema, type InvoiceProblemCode } from "@/lib/invoices/contract";
-import { canonicalJson } from "@/lib/invoices/create/request-hash";
+import { canonicalJson } from "@/lib/canonical-json";
 import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, Mode } from "@/lib/providers";

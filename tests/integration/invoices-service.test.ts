@@ -5,7 +5,7 @@ import { invoices } from "@/lib/db/schema";
 import { IllegalTransitionError, isLuhnValid, type InvoiceStatus } from "@/lib/invoices/contract";
 import { readApiListQuery } from "@/lib/invoices/read/filters";
 import { listInvoices } from "@/lib/invoices/read/list-invoices";
-import { canonicalJson } from "@/lib/invoices/create/request-hash";
+import { canonicalJson } from "@/lib/canonical-json";
 import { findRoute, noRouteDetail } from "@/lib/invoices/create/routing";
 import { createInvoice, type CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus, getStatusHistory, StaleInvoiceStatusError } from "@/lib/invoices/status";

@@ -14,7 +14,7 @@ import { createConnectionAction, updateConnectionAction } from "@/lib/actions/co
 import { testConnectionAction, testCredentialsAction } from "@/lib/actions/test-connection";
 import { findConnectionRow } from "@/lib/connections/queries";
 import { revealCredentials, sealSecrets, splitCredentials } from "@/lib/connections/store";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { connections } from "@/lib/db/schema";
 import { getKind } from "@/lib/providers";
 import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";

@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ESLint } from "eslint";
@@ -92,4 +94,30 @@ describe("the engine never imports a provider folder (no-restricted-imports)", (
       "export const f = [getProvider, getProviderServer];\nexport type S = ProviderServer;\n";
     expect(await lintAs("lib/callbacks/lint-fixture.ts", code)).toEqual([]);
   });
+});
+
+/** dependency-cruiser with the project's .dependency-cruiser.cjs, as `npm run lint:imports` runs it; its violations as "rule: from → to". */
+function cruise(paths: string[], ...flags: string[]): string[] {
+  const run = spawnSync("npx", ["depcruise", ...paths, "--config", ".dependency-cruiser.cjs", "--output-type", "json", ...flags], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const result = JSON.parse(run.stdout) as { summary: { violations: { from: string; to: string; rule: { name: string } }[] } };
+  return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
+}
+
+describe("dependency-cruiser: the layer order and no cycle, type-only imports included", () => {
+  it("refuses a cycle made of type-only imports, which import/no-cycle lets through", async () => {
+    // Reported once, on the import that closes the circle.
+    expect(cruise(["tests/lint-fixtures/type-cycle-a.ts", "tests/lint-fixtures/type-cycle-b.ts"])).toEqual([
+      expect.stringMatching(/^no-circular: tests\/lint-fixtures\/type-cycle-[ab]\.ts → tests\/lint-fixtures\/type-cycle-[ab]\.ts$/),
+    ]);
+    const [result] = await eslint.lintFiles(["tests/lint-fixtures/type-cycle-a.ts"]);
+    expect(result!.messages).toEqual([]);
+  });
+
+  it("finds in lib/ exactly the imports against the order that the config lists as known, a type-only one among them", () => {
+    const known = JSON.parse(fs.readFileSync(path.join(root, ".dependency-cruiser-known-violations.json"), "utf8")) as { from: string; to: string; rule: { name: string } }[];
+    const found = cruise(["lib"], "--no-ignore-known");
+    expect(found).toEqual(known.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort());
+    // `import type { FormErrors }`: erased before anything runs, still an arrow against the order.
+    expect(found).toContain("layer-refunds-and-composer: lib/composer/api-errors.ts → lib/actions/result.ts");
+  }, 120_000);
 });

@@ -12,7 +12,7 @@ import { GET as GET_SETTINGS, PATCH as SAVE_SETTINGS } from "@/app/api/routing/s
 import { POST as SIMULATE_ROUTING } from "@/app/api/routing/simulate/route";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import type { ConnectionView } from "@/lib/connections/store";
 import { connections } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/queries";
+import { users } from "@/lib/db/schema";
 import { verifyPassword } from "@/lib/identity/password";
 import { signUpSchema } from "@/lib/identity/schemas";
 import { findUserByEmail, findViewer } from "@/lib/identity/membership";
@@ -7,6 +9,7 @@ import { renameMerchant } from "@/lib/merchants/business";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { changeMemberRole, listMembers, removeMember, addTeamMember } from "@/lib/merchants/team";
 import { unique, setUpTestDb } from "./helpers/db";
+import { invoiceMerchant } from "./helpers/invoice-fixtures";
 
 const t = setUpTestDb();
 
@@ -116,5 +119,23 @@ describe("team", () => {
     expect((await removeMember(t.db, stranger, added.value.id)).ok).toBe(false);
     expect((await removeMember(t.db, owner, added.value.id)).ok).toBe(true);
     expect(await listMembers(t.db, owner.merchant.id)).toHaveLength(1);
+  });
+});
+
+describe("two owners changing roles at once", () => {
+  it("never lets two owners demote each other at once and leave the merchant without one", async () => {
+    const m = await invoiceMerchant(t.db);
+    const [first] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
+    const second = await addTeamMember(t.db, m.merchantId, { name: "Two", email: `${unique("two")}@example.com`, role: "owner", password: "owner-pass-123" });
+    if (!second.ok) throw new Error("setup");
+    const viewerA = (await findViewer(t.db, first!.id))!;
+    const viewerB = (await findViewer(t.db, second.value.id))!;
+    const results = await Promise.all([
+      changeMemberRole(t.db, viewerA, first!.id, "support"),
+      changeMemberRole(t.db, viewerB, second.value.id, "support"),
+    ]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    const roles = (await t.db.select({ role: users.role }).from(users).where(eq(users.merchantId, m.merchantId))).map((r) => r.role);
+    expect(roles).toContain("owner");
   });
 });

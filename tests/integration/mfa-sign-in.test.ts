@@ -7,7 +7,7 @@ vi.mock("next/headers", () => ({
 
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
-import { SIGN_IN_MAX_FAILURES } from "@/lib/auth/rate-limit";
+import { SIGN_IN_MAX_FAILURES } from "@/lib/auth/limits";
 import { sealChallenge } from "@/lib/auth/second-factor";
 import { auditLog } from "@/lib/db/schema";
 import { findUserByEmail, findViewer } from "@/lib/identity/membership";

@@ -6,13 +6,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { deleteConnection, editConnection, setConnectionEnabled } from "@/lib/connections/service";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { connections, invoices, providerCallbacks, sandboxRecords } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { updateMerchantSettings } from "@/lib/merchants/settings";
 import { listAttempts } from "@/lib/processing/attempts";
-import { checkConnectionHealth } from "@/lib/processing/health";
+import { checkConnectionHealth } from "@/lib/processing/connection-test";
 import { reconcileAttempt } from "@/lib/processing/reconcile";
 import { cancelPayoutInvoice } from "@/lib/processing/cancel-payout";
 import { processPayout } from "@/lib/processing/engine";

@@ -8,7 +8,7 @@ import { GET as GET_PAYOUT } from "@/app/api/commerce/payout-invoices/[id]/route
 import { GET as GET_PAYOUT_ATTEMPTS } from "@/app/api/commerce/payout-invoices/[id]/attempts/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import type { ConnectionKind } from "@/lib/providers";

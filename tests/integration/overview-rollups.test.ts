@@ -1,10 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CONNECTION_HEALTH_CHANGED } from "@/lib/analytics/health";
+import { CONNECTION_HEALTH_CHANGED } from "@/lib/analytics/connection-health";
 import { getOverview, readPeriod } from "@/lib/analytics/overview";
 import { LATENCY_BUCKETS_MS, rebuildRollups } from "@/lib/analytics/rollups";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { connections, overviewRollups, webhookEvents } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";

@@ -3,7 +3,7 @@ import { POST as CANCEL } from "@/app/api/commerce/payout-invoices/[id]/cancel/r
 import { POST as PROCESS } from "@/app/api/commerce/payout-invoices/[id]/process/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { rebuildRollups } from "@/lib/analytics/rollups";
 import { getOverview, readPeriod } from "@/lib/analytics/overview";
 import { connections, overviewRollups, webhookEvents } from "@/lib/db/schema";

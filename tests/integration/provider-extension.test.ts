@@ -5,7 +5,7 @@ import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route"
 import { GET as GET_PROVIDERS } from "@/app/api/providers/route";
 import { seedDemo } from "@/lib/admin/seed-demo";
 import { resetRateLimits } from "@/lib/api/rate-limit";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { logger } from "@/lib/logger";
 import { providerCallbacks } from "@/lib/db/schema";

@@ -23,7 +23,7 @@ import type { SandboxFaultMode } from "@/lib/sandbox/fault-modes";
 import { getSandboxFault, setSandboxFault, slowDelayMs } from "@/lib/sandbox/faults";
 import { createConnection } from "@/lib/connections/service";
 import type { ConnectionView } from "@/lib/connections/store";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { createAttributes, parseCreate, scopeFor } from "./helpers/connection-fixtures";
 import { setUpTestDb, unique } from "./helpers/db";

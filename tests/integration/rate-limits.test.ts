@@ -20,7 +20,7 @@ import {
 } from "@/lib/api/rate-limit";
 import { apiNotFound } from "@/lib/api/not-found-route";
 import { createApiKey } from "@/lib/api-keys/queries";
-import { createSharedRateLimiter, forgetLocalWindows } from "@/lib/auth/rate-limit";
+import { createSharedRateLimiter, forgetLocalWindows } from "@/lib/rate-limit/limiter";
 import { leaseSharedTokenPair, takeSharedTokenPair } from "@/lib/rate-limit/store";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { invoices } from "@/lib/db/schema";

@@ -8,14 +8,14 @@ import { GET as GET_PAYMENT } from "@/app/api/commerce/payment-invoices/[id]/rou
 import { GET as GET_ORDER, PATCH } from "@/app/api/routing/[id]/route";
 import { POST as SIMULATE } from "@/app/api/routing/simulate/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { connections, invoiceAttempts, invoices, routingVersions } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
-import type { RoutingOrderAttributes } from "@/lib/routing/resource";
+import type { RoutingOrderAttributes } from "@/lib/api/routing-resource";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, disable, invoiceMerchant, newReference, storedInvoiceJson, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { serveSandboxes } from "./helpers/sandbox-http";

@@ -11,7 +11,7 @@ import { GET as GET_SETTINGS, PATCH as PATCH_SETTINGS } from "@/app/api/routing/
 import { POST as SIMULATE } from "@/app/api/routing/simulate/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { createApiKey } from "@/lib/api-keys/queries";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { auditLog, invoiceAttempts, merchants, routingStats, sandboxRecords } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";

@@ -19,7 +19,7 @@ import { describeAuditAction } from "@/lib/audit/actions";
 import { listAuditLog } from "@/lib/audit/read";
 import { auditLog, routingVersions } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
-import type { RoutingOrderAttributes } from "@/lib/routing/resource";
+import type { RoutingOrderAttributes } from "@/lib/api/routing-resource";
 import { getRoutingOrder } from "@/lib/routing/orders";
 import { getRoutingHistory } from "@/lib/routing/versions";
 import { setUpTestDb } from "./helpers/db";

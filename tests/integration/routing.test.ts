@@ -15,7 +15,7 @@ import { logger } from "@/lib/logger";
 import { publicBaseUrl } from "@/lib/config";
 import { listRouteCandidates } from "@/lib/routing/candidates";
 import { getRoutingOrders, saveRoutingOrder, type RoutingOrder } from "@/lib/routing/orders";
-import type { RoutingOrderAttributes } from "@/lib/routing/resource";
+import type { RoutingOrderAttributes } from "@/lib/api/routing-resource";
 import { setUpTestDb } from "./helpers/db";
 import { connect, disable, invoiceMerchant, remove, teamMerchant, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { errorsOf, send } from "./helpers/send";

@@ -10,7 +10,7 @@ import { describeHealth } from "@/lib/actions/test-connection-message";
 import { overrideRateLimits, resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createConnection } from "@/lib/connections/service";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
 import { logger } from "@/lib/logger";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createConnection, deleteConnection, setConnectionEnabled } from "@/lib/connections/service";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { connections } from "@/lib/db/schema";
 import { findSandboxAccount } from "@/lib/sandbox/accounts";
 import { createAttributes, newMerchant, parseCreate, scopeFor, type Scope } from "./helpers/connection-fixtures";

@@ -20,7 +20,7 @@ vi.mock("next/headers", () => ({
 }));
 
 import { signInAction } from "@/lib/actions/auth";
-import { SIGN_IN_MAX_FAILURES, SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "@/lib/auth/rate-limit";
+import { SIGN_IN_MAX_FAILURES, SIGN_IN_MAX_FAILURES_PER_ADDRESS, SIGN_IN_WINDOW_MS } from "@/lib/auth/limits";
 import { waitAfterFailure } from "@/lib/auth/sign-in-limit";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { setUpTestDb, unique } from "./helpers/db";

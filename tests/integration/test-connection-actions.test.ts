@@ -15,7 +15,7 @@ import { UNSAVED_CHECKED } from "@/lib/actions/test-connection-message";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { RECEIPT_TTL_MS, testReceipt } from "@/lib/connections/test-receipt";
 import { getSetupChecklist } from "@/lib/dashboard/home";
-import { checkConnectionHealth } from "@/lib/processing/health";
+import { checkConnectionHealth } from "@/lib/processing/connection-test";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { mintUnsavedAccountToken, UNSAVED_ACCOUNT_HEADER } from "@/lib/sandbox/unsaved-account";
 import { auditLog, connections } from "@/lib/db/schema";

@@ -17,7 +17,7 @@ import {
   sendTestWebhookAction,
   updateWebhookEndpointAction,
 } from "@/lib/actions/webhooks";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoices, webhookDeliveries, webhookEndpoints, webhookEvents, webhookEventTargets, webhookSecrets } from "@/lib/db/schema";
 import { recordInvoiceEvent } from "@/lib/invoices/events";
 import { createRefund } from "@/lib/refunds/create-refund";
@@ -27,7 +27,7 @@ import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/invoices/event-types";
 import { getEventDetail, listEventLog, listInvoiceEvents } from "@/lib/webhooks/read";
 import { verifyWebhook } from "@/lib/webhooks/verify-example";
 import { setUpTestDb } from "./helpers/db";
@@ -644,7 +644,7 @@ describe("event types", () => {
     const { INVOICE_STATUS_CHANGED } = await import("@/lib/invoices/events");
     const { PAYOUT_CANCELED } = await import("@/lib/processing/cancel-payout");
     const { REFUND_EVENT_TYPES } = await import("@/lib/refunds/events");
-    const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/health");
+    const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/connection-health");
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES, CONNECTION_HEALTH_CHANGED].sort());
   });
 });

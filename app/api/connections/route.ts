@@ -6,7 +6,7 @@ import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { listConnections } from "@/lib/connections/queries";
-import { toConnectionResource } from "@/lib/connections/resource";
+import { toConnectionResource } from "@/lib/api/connection-resource";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { apiKeyActor, connectionScope } from "@/lib/connections/scope";
 import { createConnection } from "@/lib/connections/service";
@@ -54,8 +54,4 @@ export const POST = withApiKey(async ({ request, merchant, keyId, keyMode }) => 
   return jsonApi({ data: resource }, { status: 201, headers: { Location: resource.links!.self } });
 });
 
-const other = otherMethods(["GET", "POST"]);
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { singleErrorResponse } from "@/lib/api/errors";
-import { withPublic, type RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
+import { withPublic } from "@/lib/api/with-public";
 import { compressBody, pickEncoding, type AssetEncoding } from "@/lib/http/content-encoding";
 
 /**

@@ -1,7 +1,7 @@
 import { otherMethods } from "@/lib/api/methods";
 import { requestIdOf } from "@/lib/api/request";
 import { secureApiResponse } from "@/lib/api/security-headers";
-import { checkHealth } from "@/lib/health/checks";
+import { checkHealth } from "@/lib/service-status/checks";
 import { logger } from "@/lib/logger";
 
 /**
@@ -23,9 +23,4 @@ async function answer(request: Request, withBody: boolean): Promise<Response> {
 export const GET = (request: Request) => answer(request, true);
 export const HEAD = (request: Request) => answer(request, false);
 
-const other = otherMethods(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

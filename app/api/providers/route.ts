@@ -1,6 +1,6 @@
 import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 import { publicBaseUrl } from "@/lib/config";
 import { describeRegistry, type ProviderDescription } from "@/lib/providers";
 
@@ -18,9 +18,4 @@ export const GET = withPublic(
   { jsonApi: { query: [] } },
 );
 
-const other = otherMethods(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -3,7 +3,7 @@ import { keyServes } from "@/lib/api/key-mode";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { getRoutingOrders } from "@/lib/routing/orders";
-import { toRoutingOrderResource } from "@/lib/routing/resource";
+import { toRoutingOrderResource } from "@/lib/api/routing-resource";
 
 /** Every service the merchant has a connection for in the API key's mode, with its routing order. */
 export const GET = withApiKey(async ({ merchant, db, keyMode }) => {
@@ -11,9 +11,4 @@ export const GET = withApiKey(async ({ merchant, db, keyMode }) => {
   return jsonApi({ data: orders.map(toRoutingOrderResource), meta: { count: orders.length } });
 });
 
-const other = otherMethods(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

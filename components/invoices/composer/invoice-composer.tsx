@@ -14,7 +14,7 @@ import { buildEnvelope, envelopeText, pinsConnection } from "@/lib/composer/enve
 import { initialValues, valuesFromTemplate, type ComposerValues } from "@/lib/composer/form-values";
 import { newReferenceId } from "@/lib/composer/reference-id";
 import { ENVELOPE_FIELD } from "@/lib/composer/pointers";
-import { maskCardNumber } from "@/lib/invoices/contract/card";
+import { maskCardNumber } from "@/lib/cards/card-number";
 import type { InvoiceTemplate } from "@/lib/composer/templates";
 import { AttributesSection } from "./attributes-section";
 import { ConnectionSection } from "./connection-section";

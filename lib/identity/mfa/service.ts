@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { personActor, recordAudit } from "@/lib/audit/record";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { Db } from "@/lib/db/client";
 import { merchants, mfaRecoveryCodes, users } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_INTEGER_DIGITS } from "@/lib/money";
-import { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, isMaskedCardNumber, stripCardSeparators } from "./card";
+import { CARD_NUMBER_MAX_DIGITS, CARD_NUMBER_MIN_DIGITS, isLuhnValid, isMaskedCardNumber, stripCardSeparators } from "../../cards/card-number";
 import { strictObjectOf } from "./strict-object";
 
 /** REFERENCE "Statuses": a payout's failed attempts are retried until this limit (default 5). */

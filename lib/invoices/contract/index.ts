@@ -16,7 +16,7 @@ export {
   isMaskedCardNumber,
   maskCardNumber,
   stripCardSeparators,
-} from "./card";
+} from "../../cards/card-number";
 export {
   DEFAULT_ATTEMPTS_LIMIT,
   INVOICE_LIFETIME_DEFAULT_SECONDS,

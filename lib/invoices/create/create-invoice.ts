@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { keyringOf } from "@/lib/vault";
 import { newId } from "@/lib/ids";
 import { logger } from "@/lib/logger";
@@ -153,7 +153,7 @@ export async function createInvoice(
   const prepared = invoiceValues({ id, merchantId: merchant.id, direction, data, envelope, route, hash, requestId: options.requestId });
   if (!prepared.ok) return { kind: "invalid", problems: prepared.problems };
 
-  const inserted = await insertInvoiceOnce(db, prepared.values, envelope.data.attributes.lifetime);
+  const inserted = await insertInvoiceOnce(db, prepared.value, envelope.data.attributes.lifetime);
   if (inserted) {
     const { createdAt, expiresAt } = inserted;
     logger.info("invoice created", { requestId: options.requestId, invoiceId: id, merchantId: merchant.id, connectionId: route.connectionId });
@@ -162,7 +162,7 @@ export async function createInvoice(
       description: null,
       cardBrand: null,
       cardCountry: null,
-      ...prepared.values,
+      ...prepared.value,
       status: INITIAL_STATUS,
       resolution: null,
       processedAmountMinor: null,

@@ -1,9 +1,9 @@
 import { resolveCustomer, type CustomerPlacement, type ResolvedField } from "@/lib/customers";
 import type { CustomerSources } from "@/lib/db/schema";
-import { problem, type Problem } from "@/lib/problems";
+import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { getKind, type InvoiceDirection } from "@/lib/providers";
 import { parseAmount } from "@/lib/money";
-import { maskCardNumber, cardLastFour } from "../contract/card";
+import { maskCardNumber, cardLastFour } from "../../cards/card-number";
 import type { Route } from "./routing";
 import type { InvoiceEnvelope } from "../contract/schemas";
 import type { NewInvoice } from "./store";
@@ -45,7 +45,7 @@ function sourcesOf(fields: readonly ResolvedField[]): CustomerSources {
  * provider receives it (request, then the connection's constants, then the kind's defaults; spec
  * 2.3, 2.5, 2.6), the amount as sent and in exact minor units, the card only as a mask.
  */
-export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: NewInvoice } | { ok: false; problems: Problem[] } {
+export function invoiceValues(input: InvoiceValuesInput): Result<NewInvoice> {
   const { envelope, route } = input;
   const attributes = envelope.data.attributes;
   const kind = getKind(route.provider, route.kind);
@@ -55,43 +55,40 @@ export function invoiceValues(input: InvoiceValuesInput): { ok: true; values: Ne
     constantSpecs: kind?.constants ?? [],
     defaults: kind?.defaults,
   });
-  if (!resolved.ok) return { ok: false, problems: customerProblems(resolved.problems) };
+  if (!resolved.ok) return fail(customerProblems(resolved.problems));
   // Validation already applied the amount rules; parsing again yields the exact text and minor units.
   const amount = parseAmount(attributes.amount, attributes.currency);
   if (!amount.ok) {
-    return { ok: false, problems: [problem("invalid_amount", amount.message, ["data", "attributes", "amount"])] };
+    return fail([problem("invalid_amount", amount.message, ["data", "attributes", "amount"])]);
   }
   const payment = "flow" in attributes ? attributes : undefined;
   const card = "fields" in attributes ? attributes.fields.card_number : undefined;
-  return {
-    ok: true,
-    values: {
-      id: input.id,
-      merchantId: input.merchantId,
-      direction: input.direction,
-      referenceId: attributes.reference_id,
-      requestHash: input.hash,
-      connectionId: route.connectionId,
-      routingReason: route.reason,
-      routingDetail: route.detail,
-      service: attributes.service,
-      currency: attributes.currency,
-      amount: amount.text,
-      amountIsNumber: typeof attributes.amount === "number",
-      amountMinor: amount.minor,
-      testMode: attributes.test_mode === true,
-      flow: payment?.flow ?? null,
-      options: attributes.options ?? {},
-      customer: customerAsSent(envelope, resolved.placement),
-      resolvedCustomer: resolved.customer,
-      resolvedCustomerSources: sourcesOf(resolved.fields),
-      gatewayOptions: payment?.gateway_options ?? null,
-      serviceFields: payment?.service_fields ?? null,
-      cardNumberMasked: card === undefined ? null : maskCardNumber(card),
-      cardLastFour: card === undefined ? null : cardLastFour(card),
-      returnUrl: payment?.return_url ?? null,
-      description: payment?.description ?? null,
-      requestId: input.requestId ?? null,
-    },
-  };
+  return ok({
+    id: input.id,
+    merchantId: input.merchantId,
+    direction: input.direction,
+    referenceId: attributes.reference_id,
+    requestHash: input.hash,
+    connectionId: route.connectionId,
+    routingReason: route.reason,
+    routingDetail: route.detail,
+    service: attributes.service,
+    currency: attributes.currency,
+    amount: amount.text,
+    amountIsNumber: typeof attributes.amount === "number",
+    amountMinor: amount.minor,
+    testMode: attributes.test_mode === true,
+    flow: payment?.flow ?? null,
+    options: attributes.options ?? {},
+    customer: customerAsSent(envelope, resolved.placement),
+    resolvedCustomer: resolved.customer,
+    resolvedCustomerSources: sourcesOf(resolved.fields),
+    gatewayOptions: payment?.gateway_options ?? null,
+    serviceFields: payment?.service_fields ?? null,
+    cardNumberMasked: card === undefined ? null : maskCardNumber(card),
+    cardLastFour: card === undefined ? null : cardLastFour(card),
+    returnUrl: payment?.return_url ?? null,
+    description: payment?.description ?? null,
+    requestId: input.requestId ?? null,
+  });
 }

@@ -1,31 +1,11 @@
 import { createHash, createHmac, hkdfSync } from "node:crypto";
+import { canonicalJson } from "@/lib/canonical-json";
 
 /**
  * Idempotency (REFERENCE "Errors"): a retry with a used reference_id must send the same `data`.
  * "Same" means the same JSON value, so key order and whitespace do not matter: the stored hash is
  * SHA-256 over canonical JSON (object keys sorted, arrays in order).
  */
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-function canonicalize(value: unknown): Json {
-  if (Array.isArray(value)) return value.map(canonicalize);
-  if (value !== null && typeof value === "object") {
-    const out: { [key: string]: Json } = {};
-    for (const key of Object.keys(value).sort()) {
-      const member = (value as Record<string, unknown>)[key];
-      // JSON.parse never yields undefined; a caller's object may, and JSON drops it too.
-      if (member !== undefined) Object.defineProperty(out, key, { value: canonicalize(member), enumerable: true });
-    }
-    return out;
-  }
-  return value as Json;
-}
-
-/** Canonical JSON text: the same value always gives the same text, whatever the key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(canonicalize(value));
-}
 
 const fingerprintKeys = new WeakMap<Buffer, Buffer>();
 

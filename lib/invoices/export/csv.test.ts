@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvCell, csvHeader, csvLine } from "./csv";
-import { cardLastFour } from "../contract/card";
+import { cardLastFour } from "../../cards/card-number";
 
 describe("csvCell", () => {
   it("escapes a text that a spreadsheet would run as a formula (CSV injection)", () => {

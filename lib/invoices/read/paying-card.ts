@@ -2,7 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoiceAttempts } from "@/lib/db/schema";
 import { summarizeThreeDs, type ThreeDsSummary } from "@/lib/invoices/three-ds";
-import { CARD_BRAND_LABELS, CARD_BRANDS, type CardBrand } from "@/lib/routing/bin";
+import { CARD_BRAND_LABELS, CARD_BRANDS, type CardBrand } from "@/lib/cards/bin";
 import type { InvoiceRow } from "../store";
 
 /**

@@ -6,7 +6,7 @@ import { refunds } from "@/lib/db/schema";
 import { queuedJobExistsSql } from "@/lib/jobs/queue";
 import { defineTask, type JobSweep } from "@/lib/jobs/task";
 import { nextStepFrom, RECONCILE_MAX_STEP, refundSweepGraceSeconds } from "@/lib/retry-schedules";
-import { providerTimeoutMs } from "@/lib/processing/timeout";
+import { providerTimeoutMs } from "@/lib/providers/kit/timeout";
 import { scheduleRefundFollowUp } from "../follow-up";
 import { followUpRefund } from "../send";
 

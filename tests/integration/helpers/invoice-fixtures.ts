@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { createConnection, deleteConnection, setConnectionEnabled } from "@/lib/connections/service";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { ConnectionView } from "@/lib/connections/store";
 import type { Db } from "@/lib/db/client";
 import { invoices, invoiceStatusHistory, merchants, users } from "@/lib/db/schema";

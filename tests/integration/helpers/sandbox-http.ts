@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { createConnection } from "@/lib/connections/service";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { Db } from "@/lib/db/client";
 import { randomUUID } from "node:crypto";
 import type { AdapterContext, PaymentInstruction } from "@/lib/providers/kit/adapter";

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
-import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
+import { dispatchSandboxRequest } from "@/lib/providers/server/sandbox-dispatch";
 import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { assertValidApiResponse } from "../../helpers/api-validator";
 
 export type ErrorObject = { status: string; code: string; title: string; detail: string; source?: { pointer?: string; parameter?: string } };

@@ -7,7 +7,7 @@ import { PgTable, type PgColumn } from "drizzle-orm/pg-core";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
 import type { ConnectionView } from "@/lib/connections/store";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import type { Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { findViewer } from "@/lib/identity/membership";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { createConnectionSchema } from "@/lib/connections/schemas";
 import { createConnection } from "@/lib/connections/service";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { openPostgres, type Db } from "@/lib/db/client";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";

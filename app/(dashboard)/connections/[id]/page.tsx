@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { HealthBadge, ModeBadge, StateBadge } from "@/components/connections/badges";
-import { HEALTH_RULE_TEXT } from "@/lib/analytics/health";
+import { HEALTH_RULE_TEXT } from "@/lib/analytics/connection-health";
 import { ConnectionControls } from "@/components/connections/connection-controls";
 import { ConstantsPanel } from "@/components/connections/constants-panel";
 import { EditConnectionForm } from "@/components/connections/edit-connection-form";

@@ -1,4 +1,4 @@
-import { CONNECTION_HEALTH_CHANGED, HEALTH_RULE_TEXT } from "@/lib/analytics/health";
+import { CONNECTION_HEALTH_CHANGED, HEALTH_RULE_TEXT } from "@/lib/analytics/connection-health";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";
@@ -7,7 +7,7 @@ import { renderEventBody, sampleInvoiceSnapshot, sampleRefundSnapshot } from "@/
 import { RETRY_DELAYS_SECONDS, RETRY_EVERY_SECONDS, RETRY_WINDOW_HOURS } from "@/lib/retry-schedules";
 import { verifyExampleSource } from "@/lib/webhooks/docs";
 import { webhookUrlRules } from "@/lib/http/url-check";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/invoices/event-types";
 import { SECRET_OVERLAP_HOURS } from "@/lib/webhooks/secrets";
 import { DELIVERY_TIMEOUT_MS, USER_AGENT } from "@/lib/webhooks/send";
 

@@ -21,7 +21,7 @@ import { publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getDashboardInvoice } from "@/lib/invoices/read/dashboard-invoices";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
-import { readInvoiceSchedule } from "@/lib/processing/schedule";
+import { readInvoiceSchedule } from "@/lib/processing/invoice-page-schedule";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
 import { QueryProvider } from "@/components/providers/query-provider";
 

@@ -1,4 +1,4 @@
-import { runLogged } from "@/lib/api/with-api-key";
+import { runLogged } from "@/lib/api/run-logged";
 import { getDb } from "@/lib/db/client";
 import { renderHostedPage } from "@/lib/pay/page/render";
 import { hostedPage, htmlResponse, notFoundPage } from "@/lib/pay/page/respond";

@@ -1,4 +1,4 @@
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { publicBaseUrl } from "@/lib/config";
 

@@ -6,7 +6,7 @@ import { readJsonBody } from "@/lib/api/request";
 import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { toConnectionResource } from "@/lib/connections/resource";
+import { toConnectionResource } from "@/lib/api/connection-resource";
 import { toConnectionView } from "@/lib/connections/store";
 import { apiKeyActor, connectionScope } from "@/lib/connections/scope";
 import { deleteConnection, editConnection } from "@/lib/connections/service";
@@ -36,7 +36,4 @@ export const DELETE = withApiKey<Params>(async ({ params, merchant, keyId, keyMo
   return new Response(null, { status: 204 });
 });
 
-const other = otherMethods<Params>(["GET", "PATCH", "DELETE"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, OPTIONS } = otherMethods<Params>(["GET", "PATCH", "DELETE"]);

@@ -9,7 +9,7 @@ import { findRoutingOrder } from "@/lib/api/routing-lookup";
 import { apiKeyActor } from "@/lib/connections/scope";
 import { problemsFromZod } from "@/lib/problems";
 import { saveRoutingOrder } from "@/lib/routing/orders";
-import { toAttributeProblems, toRoutingOrderResource } from "@/lib/routing/resource";
+import { toAttributeProblems, toRoutingOrderResource } from "@/lib/api/routing-resource";
 
 type Params = { id: string };
 
@@ -40,8 +40,4 @@ export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyI
   return jsonApi({ data: toRoutingOrderResource(saved.value) });
 });
 
-const other = otherMethods<Params>(["GET", "PATCH"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods<Params>(["GET", "PATCH"]);

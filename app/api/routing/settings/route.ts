@@ -42,8 +42,4 @@ export const PATCH = withApiKey(async ({ request, merchant, keyId, db, keyMode }
   return jsonApi({ data: resource(saved) });
 });
 
-const other = otherMethods(["GET", "PATCH"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods(["GET", "PATCH"]);

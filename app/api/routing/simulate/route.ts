@@ -1,17 +1,17 @@
 import { readEnvelope } from "@/lib/api/envelope";
 import { ApiValidationError } from "@/lib/api/errors";
 import { refuseOtherMode } from "@/lib/api/key-mode";
-import { methodNotAllowed, otherMethods } from "@/lib/api/methods";
+import { otherMethods } from "@/lib/api/methods";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { newId } from "@/lib/ids";
 import { problemsFromZod } from "@/lib/problems";
-import { toSimulationAttributes } from "@/lib/routing/resource";
+import { toSimulationAttributes } from "@/lib/api/routing-resource";
 import { simulateRouting, simulationInputSchema } from "@/lib/routing/simulate";
 
 /**
- * What routing would do with an invoice of these attributes (issue 27's simulator): the same
+ * What routing would do with an invoice of these attributes (the routing simulator): the same
  * decision invoice creation makes, over the saved rules or the draft `rules` sent. Creates nothing.
  * In the API key's mode only: a test key does not learn how live invoices are routed.
  */
@@ -25,9 +25,4 @@ export const POST = withApiKey(async ({ request, merchant, db, keyMode }) => {
   return jsonApi({ data: { type: "routing-simulation", id: newId("sim"), attributes: toSimulationAttributes(simulated.value) } });
 }, { changesNothing: true });
 
-const other = otherMethods(["POST"]);
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

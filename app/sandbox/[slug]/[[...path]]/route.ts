@@ -1,5 +1,5 @@
-import { withPublic } from "@/lib/api/with-api-key";
-import { dispatchSandboxRequest } from "@/lib/sandbox/dispatch";
+import { withPublic } from "@/lib/api/with-public";
+import { dispatchSandboxRequest } from "@/lib/providers/server/sandbox-dispatch";
 import { isOwnSandboxCall } from "@/lib/sandbox/self-call";
 
 type Params = { slug: string; path?: string[] };

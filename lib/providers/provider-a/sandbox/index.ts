@@ -1,5 +1,6 @@
 import "server-only";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
+import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { findAcceptingAccount } from "../../server/sandbox-account";
@@ -60,21 +61,19 @@ async function readStatus(signed: SignedRequest): Promise<Response> {
   return Response.json(answerFromRecord(await settleInProgressPayout(context, record)));
 }
 
-const ENDPOINTS: Record<string, (signed: SignedRequest) => Promise<Response>> = {
-  ping: async ({ account }) => Response.json({ status: "ok", merchant_id: account.credentials.merchant_id }),
-  payments: takePayment,
-  payouts: takePayout,
-  "payouts/cancel": cancelPayout,
-  refunds: takeRefund,
-  status: readStatus,
-};
+const route = sandboxRoutes<(signed: SignedRequest) => Promise<Response>>({
+  "POST api/v2/ping": async ({ account }) => Response.json({ status: "ok", merchant_id: account.credentials.merchant_id }),
+  "POST api/v2/payments": takePayment,
+  "POST api/v2/payouts": takePayout,
+  "POST api/v2/payouts/cancel": cancelPayout,
+  "POST api/v2/refunds": takeRefund,
+  "POST api/v2/status": readStatus,
+});
 
 export const providerASandbox: SandboxHandler = async (request, context) => {
-  const [api, version, endpoint, ...rest] = context.path;
-  const name = rest.length === 0 ? endpoint : endpoint === "payouts" && rest.length === 1 && rest[0] === "cancel" ? "payouts/cancel" : undefined;
-  const handle = api === "api" && version === "v2" && name ? ENDPOINTS[name] : undefined;
-  if (!handle) return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, payouts/cancel, refunds, status and ping.");
-  if (request.method !== "POST") return refuse(405, "method_not_allowed", "Provider A's API takes POST only.");
+  const match = route(request.method, context.path);
+  if (match.kind === "none") return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, payouts/cancel, refunds, status and ping.");
+  if (match.kind === "other-method") return refuse(405, "method_not_allowed", "Provider A's API takes POST only.");
   const signed = await authenticate(request, context);
-  return signed instanceof Response ? signed : handle(signed);
+  return signed instanceof Response ? signed : match.handler(signed);
 };

@@ -1,6 +1,7 @@
 import "server-only";
 import { isFresh, sameText } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
+import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";
@@ -37,33 +38,32 @@ async function authenticate(request: Request, context: SandboxContext, raw: stri
   return found.account;
 }
 
-export const providerBSandbox: SandboxHandler = async (request, context) => {
-  const [version, resource, id, ...rest] = context.path;
-  if (version !== "v1" || rest.length > 0) return refuse(404, "not_found", "Provider B's API is under /v1.");
-  const raw = request.method === "GET" ? "" : await request.text();
-  const route =
-    request.method === "GET" && resource === "auth-check" && !id
-      ? "auth"
-      : request.method === "POST" && resource === "charges" && !id
-        ? "charge"
-        : request.method === "GET" && resource === "charges" && id
-          ? "status"
-          : request.method === "POST" && resource === "refunds" && !id
-            ? "refund"
-            : request.method === "GET" && resource === "refunds" && id
-              ? "refund-status"
-              : undefined;
-  if (!route) {
-    return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref} and GET /v1/auth-check.");
-  }
-  const account = await authenticate(request, context, raw);
-  if (account instanceof Response) return account;
-  if (route === "auth") return Response.json({ result: "ok", terminal_id: account.credentials.terminal_id });
-  if (route === "charge") return takeCharge(raw, account, context);
-  if (route === "refund") return takeRefund(raw, account, context);
-  if (route === "refund-status") return refundStatus(decodeURIComponent(id!), account, context);
-  const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(id!));
+type Call = { raw: string; account: SandboxAccount; context: SandboxContext; params: Readonly<Record<string, string>> };
+
+async function readCharge({ account, context, params }: Call): Promise<Response> {
+  const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(params.id!));
   // Refunds share the account's key space: a refund is not a charge.
   if (!record || record.operation !== "payment") return refuse(404, "not_found", "No charge with that order_ref on this terminal.");
   return Response.json(answerFromRecord(record));
+}
+
+const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
+  "GET v1/auth-check": ({ account }) => Response.json({ result: "ok", terminal_id: account.credentials.terminal_id }),
+  "POST v1/charges": ({ raw, account, context }) => takeCharge(raw, account, context),
+  "GET v1/charges/{id}": readCharge,
+  "POST v1/refunds": ({ raw, account, context }) => takeRefund(raw, account, context),
+  "GET v1/refunds/{id}": ({ account, context, params }) => refundStatus(decodeURIComponent(params.id!), account, context),
+});
+
+export const providerBSandbox: SandboxHandler = async (request, context) => {
+  const [version, , , ...rest] = context.path;
+  if (version !== "v1" || rest.length > 0) return refuse(404, "not_found", "Provider B's API is under /v1.");
+  const match = route(request.method, context.path);
+  if (match.kind !== "found") {
+    return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref} and GET /v1/auth-check.");
+  }
+  const raw = request.method === "GET" ? "" : await request.text();
+  const account = await authenticate(request, context, raw);
+  if (account instanceof Response) return account;
+  return match.handler({ raw, account, context, params: match.params });
 };

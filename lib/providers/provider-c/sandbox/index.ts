@@ -1,6 +1,7 @@
 import "server-only";
 import { sameText } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
+import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
@@ -35,23 +36,25 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   return found.account;
 }
 
+type Call = { request: Request; account: SandboxAccount; context: SandboxContext; params: Readonly<Record<string, string>> };
+
+async function readOrder({ account, context, params }: Call): Promise<Response> {
+  const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(params.id!));
+  if (!record || record.operation === REFUND_OPERATION) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
+  return Response.json(orderFromRecord(record));
+}
+
+const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
+  "GET shop/whoami": ({ account }) => Response.json({ shop_login: account.credentials.shop_login, currencies: currenciesOf(account) }),
+  "POST shop/orders": async ({ request, account, context }) => takeOrder(await request.text(), account, context),
+  "GET shop/orders/{id}": readOrder,
+  "POST shop/refunds": async ({ request, account, context }) => takeRefund(await request.text(), account, context),
+  "GET shop/refunds/{id}": ({ account, context, params }) => refundStatus(decodeURIComponent(params.id!), account, context),
+});
+
 export const providerCSandbox: SandboxHandler = async (request, context) => {
-  const [scope, resource, id, ...rest] = context.path;
-  const route =
-    scope !== "shop" || rest.length > 0
-      ? undefined
-      : request.method === "GET" && resource === "whoami" && !id
-        ? "whoami"
-        : request.method === "POST" && resource === "orders" && !id
-          ? "create"
-          : request.method === "GET" && resource === "orders" && id
-            ? "read"
-            : request.method === "POST" && resource === "refunds" && !id
-              ? "refund"
-              : request.method === "GET" && resource === "refunds" && id
-                ? "refund-status"
-                : undefined;
-  if (!route) {
+  const match = route(request.method, context.path);
+  if (match.kind !== "found") {
     return refuse(
       404,
       "not_found",
@@ -60,11 +63,5 @@ export const providerCSandbox: SandboxHandler = async (request, context) => {
   }
   const account = await authenticate(request, context);
   if (account instanceof Response) return account;
-  if (route === "whoami") return Response.json({ shop_login: account.credentials.shop_login, currencies: currenciesOf(account) });
-  if (route === "create") return takeOrder(await request.text(), account, context);
-  if (route === "refund") return takeRefund(await request.text(), account, context);
-  if (route === "refund-status") return refundStatus(decodeURIComponent(id!), account, context);
-  const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(id!));
-  if (!record || record.operation === REFUND_OPERATION) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
-  return Response.json(orderFromRecord(record));
+  return match.handler({ request, account, context, params: match.params });
 };

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
+import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { D_PATHS, D_SIGN_IN_REFUSAL, verifyD } from "../wire";
@@ -61,17 +62,24 @@ function ping(account: SandboxAccount, body: unknown): DAnswer {
   return { status: 200, body: { result: { pong: true, merchant_id: account.credentials.merchant_id, p2p: account.credentials.p2p === true } } };
 }
 
+type Call = { db: SandboxContext["db"]; account: SandboxAccount; body: unknown };
+
+const route = sandboxRoutes<(call: Call) => Promise<DAnswer> | DAnswer>({
+  [`POST ${D_PATHS.sale}`]: ({ db, account, body }) => runSale(db, account, "merchant", body),
+  [`POST ${D_PATHS.transfer}`]: ({ db, account, body }) => runSale(db, account, "p2p", body),
+  [`POST ${D_PATHS.status}`]: ({ db, account, body }) => runStatus(db, account, body),
+  [`POST ${D_PATHS.refund}`]: ({ db, account, body }) => runRefund(db, account, body),
+  [`POST ${D_PATHS.refundStatus}`]: ({ db, account, body }) => runRefundStatus(db, account, body),
+  [`POST ${D_PATHS.ping}`]: ({ account, body }) => ping(account, body),
+});
+
 export const providerDSandbox: SandboxHandler = async (request, context) => {
   if (request.method !== "POST") return refuse(405, "not_found", "Provider D takes POST requests only.");
-  const path = `/${context.path.join("/")}`;
-  const known = Object.values(D_PATHS) as string[];
-  if (!known.includes(path)) return refuse(404, "not_found", `No endpoint ${path}. Provider D has POST ${known.join(", ")}.`);
+  const match = route(request.method, context.path);
+  if (match.kind !== "found") {
+    return refuse(404, "not_found", `No endpoint /${context.path.join("/")}. Provider D has POST ${Object.values(D_PATHS).join(", ")}.`);
+  }
   const authenticated = await authenticate(request, context);
   if ("refusal" in authenticated) return authenticated.refusal;
-  const { account, body } = authenticated;
-  if (path === D_PATHS.ping) return json(ping(account, body));
-  if (path === D_PATHS.status) return json(await runStatus(context.db, account, body));
-  if (path === D_PATHS.refund) return json(await runRefund(context.db, account, body));
-  if (path === D_PATHS.refundStatus) return json(await runRefundStatus(context.db, account, body));
-  return json(await runSale(context.db, account, path === D_PATHS.transfer ? "p2p" : "merchant", body));
+  return json(await match.handler({ db: context.db, account: authenticated.account, body: authenticated.body }));
 };

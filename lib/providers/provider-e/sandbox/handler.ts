@@ -1,6 +1,7 @@
 import "server-only";
 import { parseJson } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
+import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
@@ -54,24 +55,24 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
   return { account: found.account, raw };
 }
 
+type Call = { account: SandboxAccount; raw: string; context: SandboxContext; params: Readonly<Record<string, string>>; reference: string | null };
+
+const route = sandboxRoutes<(call: Call) => Promise<EAnswer> | EAnswer>({
+  "GET v2/merchant": ({ account }) => ({ status: 200, body: { merchantId: account.credentials.merchant_id, currency: account.credentials.currency, status: "active" } }),
+  "POST v2/refunds": ({ account, raw, context }) => createRefund(context.db, account, parseJson(raw)),
+  "GET v2/refunds/{id}": ({ account, context, params }) => readRefund(context.db, account, { reference: params.id! }),
+  "GET v2/refunds": ({ account, context, reference }) => readRefund(context.db, account, { refundKey: reference ?? undefined }),
+  "POST v2/payments": ({ account, raw, context }) => createPayment(context.db, account, parseJson(raw), context.publicBaseUrl),
+  "GET v2/payments/{id}": async ({ account, context, params }) => readPayment(context.db, account, await findRecordByReference(context.db, SLUG, params.id!)),
+  "GET v2/payments": async ({ account, context, reference }) =>
+    readPayment(context.db, account, reference ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, reference) : undefined),
+});
+
 export const providerESandbox: SandboxHandler = async (request, context) => {
   const authenticated = await authenticate(request, context);
   if ("refusal" in authenticated) return json(authenticated.refusal);
-  const { account, raw } = authenticated;
-  const [version, resource, id, ...rest] = context.path;
-  if (version !== "v2" || rest.length > 0) return noSuchEndpoint();
-  if (resource === "merchant" && id === undefined && request.method === "GET") {
-    return json({ status: 200, body: { merchantId: account.credentials.merchant_id, currency: account.credentials.currency, status: "active" } });
-  }
+  const match = route(request.method, context.path);
+  if (match.kind !== "found") return noSuchEndpoint();
   const reference = new URL(request.url).searchParams.get("merchantReference");
-  if (resource === "refunds") {
-    if (request.method === "POST" && id === undefined) return json(await createRefund(context.db, account, parseJson(raw)));
-    if (request.method !== "GET") return noSuchEndpoint();
-    return json(await readRefund(context.db, account, id !== undefined ? { reference: id } : { refundKey: reference ?? undefined }));
-  }
-  if (resource !== "payments") return noSuchEndpoint();
-  if (request.method === "POST" && id === undefined) return json(await createPayment(context.db, account, parseJson(raw), context.publicBaseUrl));
-  if (request.method !== "GET") return noSuchEndpoint();
-  if (id !== undefined) return json(await readPayment(context.db, account, await findRecordByReference(context.db, SLUG, id)));
-  return json(await readPayment(context.db, account, reference ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, reference) : undefined));
+  return json(await match.handler({ account: authenticated.account, raw: authenticated.raw, context, params: match.params, reference }));
 };

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/client";
-import { maskCardNumber } from "@/lib/invoices/contract/card";
+import { maskCardNumber } from "@/lib/cards/card-number";
 import { formatMinor, toMinorUnits } from "@/lib/money";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";

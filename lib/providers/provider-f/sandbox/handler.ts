@@ -1,6 +1,7 @@
 import "server-only";
 import { parseJson } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
+import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
@@ -49,25 +50,24 @@ const missing = (): FAnswer =>
       "POST /v1/refunds, GET /v1/refunds/{id}, GET /v1/refunds?idempotency_key={reference} and GET /v1/account.",
   );
 
+type Call = { account: SandboxAccount; raw: string; context: SandboxContext; params: Readonly<Record<string, string>>; key: string | null };
+
+const route = sandboxRoutes<(call: Call) => Promise<FAnswer> | FAnswer>({
+  "GET v1/account": ({ account }) => ({ status: 200, body: { object: "account", id: account.credentials.public_key, livemode: false, currency: account.credentials.currency } }),
+  "POST v1/refunds": ({ account, raw, context }) => createRefund(context.db, account, parseJson(raw)),
+  "GET v1/refunds/{id}": ({ account, context, params }) => readRefund(context.db, account, { id: params.id! }),
+  "GET v1/refunds": ({ account, context, key }) => readRefund(context.db, account, { reference: key ?? undefined }),
+  "POST v1/charges": ({ account, raw, context }) => createCharge(context.db, account, parseJson(raw), context.publicBaseUrl),
+  "GET v1/charges/{id}": async ({ account, context, params }) => readCharge(account, await findRecordByReference(context.db, SLUG, params.id!)),
+  "GET v1/charges": async ({ account, context, key }) =>
+    readCharge(account, key ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, key) : undefined),
+});
+
 export const providerFSandbox: SandboxHandler = async (request, context) => {
   const authenticated = await authenticate(request, context);
   if ("refusal" in authenticated) return json(authenticated.refusal);
-  const { account, raw } = authenticated;
-  const [version, resource, id, ...rest] = context.path;
-  if (version !== "v1" || rest.length > 0) return json(missing());
-  if (resource === "account" && id === undefined && request.method === "GET") {
-    return json({ status: 200, body: { object: "account", id: account.credentials.public_key, livemode: false, currency: account.credentials.currency } });
-  }
-  if (resource === "refunds") {
-    if (request.method === "POST" && id === undefined) return json(await createRefund(context.db, account, parseJson(raw)));
-    if (request.method !== "GET") return json(missing());
-    if (id !== undefined) return json(await readRefund(context.db, account, { id }));
-    return json(await readRefund(context.db, account, { reference: new URL(request.url).searchParams.get("idempotency_key") ?? undefined }));
-  }
-  if (resource !== "charges") return json(missing());
-  if (request.method === "POST" && id === undefined) return json(await createCharge(context.db, account, parseJson(raw), context.publicBaseUrl));
-  if (request.method !== "GET") return json(missing());
-  if (id !== undefined) return json(readCharge(account, await findRecordByReference(context.db, SLUG, id)));
+  const match = route(request.method, context.path);
+  if (match.kind !== "found") return json(missing());
   const key = new URL(request.url).searchParams.get("idempotency_key");
-  return json(readCharge(account, key ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, key) : undefined));
+  return json(await match.handler({ account: authenticated.account, raw: authenticated.raw, context, params: match.params, key }));
 };

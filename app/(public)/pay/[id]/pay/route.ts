@@ -1,5 +1,5 @@
 import { problemsToFormErrors } from "@/lib/actions/result";
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 import { getDb } from "@/lib/db/client";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { pageAssets } from "@/lib/pay/page/assets";

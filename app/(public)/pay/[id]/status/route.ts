@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { singleErrorResponse } from "@/lib/api/errors";
 import { readBodyUpTo } from "@/lib/api/request";
-import { withPublic } from "@/lib/api/with-api-key";
+import { withPublic } from "@/lib/api/with-public";
 import { MAX_CALLBACK_BODY_BYTES, receiveProviderCallback, type CallbackBody, type CallbackReceipt } from "@/lib/callbacks/receive";
 import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";

@@ -4,7 +4,7 @@ import { jsonApi } from "@/lib/api/responses";
 import { findRoutingOrder, versionNotFound, versionParameter } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { type Problem } from "@/lib/problems";
-import { toRoutingComparisonResource } from "@/lib/routing/resource";
+import { toRoutingComparisonResource } from "@/lib/api/routing-resource";
 import { compareRoutingVersions } from "@/lib/routing/versions";
 
 type Params = { id: string };
@@ -29,9 +29,4 @@ export const GET = withApiKey<Params>(async ({ request, params, merchant, db, ke
   return jsonApi({ data: toRoutingComparisonResource(order, compared.value) });
 }, { query: ["from", "to"] });
 
-const other = otherMethods<Params>(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>(["GET"]);

@@ -1,14 +1,14 @@
 import { readEnvelope } from "@/lib/api/envelope";
 import { ApiValidationError } from "@/lib/api/errors";
 import { routingRollbackAttributesSchema } from "@/lib/api/management-schemas";
-import { methodNotAllowed, otherMethods } from "@/lib/api/methods";
+import { otherMethods } from "@/lib/api/methods";
 import { readJsonBody } from "@/lib/api/request";
 import { jsonApi } from "@/lib/api/responses";
 import { findRoutingOrder, versionNotFound } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { apiKeyActor } from "@/lib/connections/scope";
 import { problemsFromZod } from "@/lib/problems";
-import { rollbackMeta, toRoutingOrderResource } from "@/lib/routing/resource";
+import { rollbackMeta, toRoutingOrderResource } from "@/lib/api/routing-resource";
 import { rollbackRouting } from "@/lib/routing/versions";
 
 type Params = { id: string };
@@ -28,9 +28,4 @@ export const POST = withApiKey<Params>(async ({ request, params, merchant, keyId
   return jsonApi({ data: toRoutingOrderResource(rolled.value.order), meta: rollbackMeta(rolled.value) });
 });
 
-const other = otherMethods<Params>(["POST"]);
-export const GET = methodNotAllowed(["POST"]);
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>(["POST"]);

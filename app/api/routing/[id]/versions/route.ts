@@ -5,7 +5,7 @@ import { findRoutingOrder, versionParameter } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { publicBaseUrl } from "@/lib/config";
 import { problem, type Problem } from "@/lib/problems";
-import { toRoutingVersionResource } from "@/lib/routing/resource";
+import { toRoutingVersionResource } from "@/lib/api/routing-resource";
 import { listRoutingVersions, VERSIONS_PAGE_MAX } from "@/lib/routing/versions";
 
 type Params = { id: string };
@@ -36,9 +36,4 @@ export const GET = withApiKey<Params>(async ({ request, params, merchant, db, ke
   });
 }, { query: ["page[size]", "page[before]"] });
 
-const other = otherMethods<Params>(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>(["GET"]);

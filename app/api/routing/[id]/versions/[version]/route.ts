@@ -3,7 +3,7 @@ import { otherMethods } from "@/lib/api/methods";
 import { jsonApi } from "@/lib/api/responses";
 import { findRoutingOrder, versionNotFound } from "@/lib/api/routing-lookup";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { toRoutingVersionResource } from "@/lib/routing/resource";
+import { toRoutingVersionResource } from "@/lib/api/routing-resource";
 import { VERSION_TEXT } from "@/lib/routing/schemas";
 import { getRoutingVersion } from "@/lib/routing/versions";
 
@@ -20,9 +20,4 @@ export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) 
   return jsonApi({ data: toRoutingVersionResource(order, found.value) });
 });
 
-const other = otherMethods<Params>(["GET"]);
-export const POST = other.POST;
-export const PUT = other.PUT;
-export const PATCH = other.PATCH;
-export const DELETE = other.DELETE;
-export const OPTIONS = other.OPTIONS;
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods<Params>(["GET"]);

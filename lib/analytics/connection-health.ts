@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import type { AttemptStatus, ConnectionHealth, Resolution } from "@/lib/db/enums";
+import { SETTLED_ATTEMPT_STATUSES, type AttemptStatus, type ConnectionHealth, type Resolution } from "@/lib/db/enums";
 import { connections } from "@/lib/db/schema";
 import { recordMerchantEvent, type RecordedEvent } from "@/lib/invoices/events";
 
@@ -27,8 +27,6 @@ export const FAILING_BELOW = 0.5;
 export const DEGRADED_BELOW = 0.8;
 
 export const TECHNICAL_RESOLUTIONS = ["provider_unavailable", "provider_auth_error", "mode_mismatch", "unable_to_reconcile", "general_error"] as const satisfies readonly Resolution[];
-
-const SETTLED: readonly AttemptStatus[] = ["succeeded", "declined", "soft_failed"];
 
 export const CONNECTION_HEALTH_CHANGED = "connection.health_changed";
 
@@ -73,7 +71,7 @@ export function healthOf(window: string): ConnectionHealth {
 /** What an attempt's move from `from` to its new status and resolution adds to the window: `S`, `F`, or nothing. */
 export function windowMark(from: AttemptStatus, to: AttemptStatus, resolution: Resolution | null): "S" | "F" | null {
   // Already counted (unknown), or a settled attempt rewritten by a payout cancel: nothing new about the provider.
-  if (from === "unknown" || from === to || SETTLED.includes(from)) return null;
+  if (from === "unknown" || from === to || (SETTLED_ATTEMPT_STATUSES as readonly AttemptStatus[]).includes(from)) return null;
   if (to === "unknown") return "F";
   if (to === "succeeded") return "S";
   if ((to === "declined" || to === "soft_failed") && resolution && (TECHNICAL_RESOLUTIONS as readonly string[]).includes(resolution)) return "F";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLuhnValid, isMaskedCardNumber, maskCardNumber, stripCardSeparators } from "./card";
+import { isLuhnValid, isMaskedCardNumber, maskCardNumber, stripCardSeparators } from "./card-number";
 
 describe("isLuhnValid", () => {
   it.each(["4111111111111111", "5555555555554444", "378282246310005", "6011111111111117", "79927398713"])(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "./rate-limit";
+import { createRateLimiter } from "./limiter";
 
 describe("the in-memory window counter", () => {
   it("counts every attempt in the window and says how long the window has left", () => {

@@ -1,8 +1,8 @@
-import { healthFigures } from "@/lib/analytics/health";
+import { healthFigures } from "@/lib/analytics/connection-health";
 import type { JsonApiResource } from "@/lib/api/responses";
 import { publicBaseUrl } from "@/lib/config";
 import type { ConnectionHealth } from "@/lib/db/enums";
-import type { ConnectionView } from "./store";
+import type { ConnectionView } from "@/lib/connections/store";
 
 export type ConnectionAttributes = {
   provider: string;
@@ -20,7 +20,7 @@ export type ConnectionAttributes = {
 };
 
 /**
- * The connection's health as the dashboard shows it (the state kept by lib/analytics/health.ts as
+ * The connection's health as the dashboard shows it (the state kept by lib/analytics/connection-health.ts as
  * attempts settle), with the figures the rule read from the recent outcomes, since when it holds,
  * and the latest error. Read from the connection's own row: a list costs no query more.
  */

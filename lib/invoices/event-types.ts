@@ -1,7 +1,7 @@
 /**
  * The event types an endpoint may choose (isomorphic: the endpoint form lists them). Each is
  * written by one module: `invoice.status_changed` by lib/invoices/events.ts, `payout.canceled` by
- * lib/processing/cancel-payout.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/health.ts (an integration test holds
+ * lib/processing/cancel-payout.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts (an integration test holds
  * this list to those). `webhook.test` is not chosen: "Send test event" sends it to one endpoint.
  */
 export const WEBHOOK_EVENT_TYPES = ["invoice.status_changed", "payout.canceled", "refund.created", "refund.succeeded", "refund.failed", "connection.health_changed"] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { healthFigures, healthOf, windowMark } from "./health";
+import { healthFigures, healthOf, windowMark } from "./connection-health";
 import { percentileOf } from "./overview";
 
 describe("healthOf", () => {

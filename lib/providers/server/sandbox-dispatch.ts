@@ -3,8 +3,8 @@ import { getDb } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { publicBaseUrl } from "@/lib/config";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { runWithSandboxFaults } from "./faults";
-import { runWithUnsavedAccount } from "./unsaved-account";
+import { runWithSandboxFaults } from "@/lib/sandbox/faults";
+import { runWithUnsavedAccount } from "@/lib/sandbox/unsaved-account";
 
 function jsonError(status: number, error: string, message: string): Response {
   return Response.json({ error, message }, { status, headers: { "Cache-Control": "no-store" } });

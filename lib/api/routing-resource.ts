@@ -1,12 +1,12 @@
 import type { JsonApiResource } from "@/lib/api/responses";
 import { publicBaseUrl } from "@/lib/config";
 import type { Problem } from "@/lib/problems";
-import { successRateAttributeOf } from "./detail";
-import type { RoutingOrder } from "./orders";
-import type { RoutingRule } from "./rules";
-import type { Simulation } from "./simulate";
-import type { ConnectionNote, VersionChange } from "./version-diff";
-import type { RollbackOutcome, RoutingVersion, VersionComparison } from "./versions";
+import { successRateAttributeOf } from "@/lib/routing/detail";
+import type { RoutingOrder } from "@/lib/routing/orders";
+import type { RoutingRule } from "@/lib/routing/rules";
+import type { Simulation } from "@/lib/routing/simulate";
+import type { ConnectionNote, VersionChange } from "@/lib/routing/version-diff";
+import type { RollbackOutcome, RoutingVersion, VersionComparison } from "@/lib/routing/versions";
 
 export type RoutingOrderAttributes = {
   service: string;

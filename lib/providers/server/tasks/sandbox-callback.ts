@@ -1,14 +1,14 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import { callbackUrl } from "@/lib/callbacks/url";
-import { credentialsKey } from "@/lib/connections/vault-key";
+import { credentialsKey } from "@/lib/vault/vault-key";
 import { revealCredentials } from "@/lib/connections/store";
 import { connections } from "@/lib/db/schema";
 import { defineTask } from "@/lib/jobs/task";
 import { logger } from "@/lib/logger";
 import type { CredentialValues } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { findRecordByReference } from "../records";
+import { findRecordByReference } from "@/lib/sandbox/records";
 
 /** How long the service may take to answer a sandbox's callback. */
 const CALLBACK_TIMEOUT_MS = 10_000;

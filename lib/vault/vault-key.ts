@@ -1,6 +1,6 @@
 import "server-only";
 import { dataDir, isEmbedded } from "@/lib/config";
-import { loadCredentialsKey } from "@/lib/vault";
+import { loadCredentialsKey } from "./load-credentials-key";
 
 let cached: Buffer | undefined;
 

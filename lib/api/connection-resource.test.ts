@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { connectionHealthSchema } from "@/lib/api/management-schemas";
-import { toHealthAttribute } from "./resource";
+import { toHealthAttribute } from "./connection-resource";
 
 describe("toHealthAttribute", () => {
   it("shows the stored state with the figures the rule read, since when, and the last error, in the document's shape", () => {
