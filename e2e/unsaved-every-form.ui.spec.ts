@@ -8,7 +8,8 @@ import { screenshot } from "./support/screenshots";
  * No lost work on any dashboard form: for each one, an edit followed by a sidebar link asks
  * (Leave or Stay); Stay keeps the edit; the edit put back as it was leaves without a word (unsaved
  * means "differs from the saved values", not "touched"); edited again, Leave goes and the edit is
- * gone. Every form at 1280 px, a few at 390 px through the menu, one with the keyboard alone.
+ * gone; saved, it asks nothing. Every form at 1280 px, a few at 390 px through the menu, one with
+ * the keyboard alone.
  * The guard itself (Back, the Test/Live switch, reloads, saving) is proved in unsaved-changes.ui.spec.ts.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
@@ -115,12 +116,13 @@ const FORMS: FormCase[] = [
     control: (page) => eurList(page).getByRole("button", { name: "Add a rule" }),
     read: (page) => rules(page).allTextContents(),
     edit: async (page) => {
+      const saved = await rules(page).count();
       await eurList(page).getByRole("button", { name: "Add a rule" }).click();
       await ruleForm(page).getByLabel("Rule name").fill("Big ones");
       await ruleForm(page).getByLabel("Amount at least (EUR)").fill("100.00");
       await ruleForm(page).getByLabel("Try first").selectOption(setup.ids.f);
       await ruleForm(page).getByRole("button", { name: "Add this rule" }).click();
-      await expect(rules(page)).toHaveCount(1);
+      await expect(rules(page)).toHaveCount(saved + 1);
     },
     revert: (page) => eurList(page).getByRole("button", { name: "Remove rule Big ones" }).click(),
   },
@@ -213,6 +215,39 @@ test("at 1280 px every dashboard form asks before a sidebar link loses its edit,
   test.setTimeout(420_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   for (const form of FORMS) await walk(page, form, form.name === "refund" ? "unsaved-every-form-refund-1280" : undefined);
+
+  await test.step("saved, a form is clean again: the sidebar goes without asking", async () => {
+    const home = async () => {
+      await (await sidebarLink(page, "Home")).click();
+      await expect(page).toHaveURL(/\/home$/);
+      await expect(question(page)).toHaveCount(0);
+    };
+    await openForm(page, FORMS.find((form) => form.name === "routing rules")!);
+    await eurList(page).getByRole("button", { name: "Add a rule" }).click();
+    await ruleForm(page).getByLabel("Rule name").fill("Saved rule");
+    await ruleForm(page).getByLabel("Amount at least (EUR)").fill("500.00");
+    await ruleForm(page).getByLabel("Try first").selectOption(setup.ids.b);
+    await ruleForm(page).getByRole("button", { name: "Add this rule" }).click();
+    await eurList(page).getByRole("button", { name: "Save rules" }).click();
+    await expect(eurList(page).getByTestId("routing-rules-status")).toContainText("Rules saved as version");
+    await home();
+
+    // A number saved: the field's text "50" is the saved 50.
+    await openForm(page, FORMS.find((form) => form.name === "invoice lifetime")!);
+    const lifetime = page.getByRole("form", { name: "Invoice lifetime" });
+    await page.locator("#invoice-lifetime").fill("50");
+    await lifetime.getByRole("button", { name: "Save invoice lifetime" }).click();
+    await expect(lifetime.getByRole("status")).toHaveText("Saved: new invoices expire 50 minutes after creation.");
+    await home();
+
+    await openForm(page, FORMS.find((form) => form.name === "refund")!);
+    const refunds = page.getByTestId("invoice-refunds");
+    await refunds.getByLabel("Amount (EUR)").fill("10.00");
+    await refunds.getByRole("button", { name: "Review refund" }).click();
+    await refunds.getByRole("button", { name: "Confirm refund" }).click();
+    await expect(refunds.getByTestId("refund-result")).toContainText("Refund of 10.00 EUR");
+    await home();
+  });
 });
 
 test("at 390 px the sidebar behind the menu asks too", async ({ page }) => {
