@@ -1,9 +1,11 @@
 /**
  * Time zones, by their IANA names ("Europe/Berlin"), as the runtime's Intl knows them. Isomorphic
- * and pure. A merchant's zone decides how its export writes times: ISO 8601 with the zone's offset
+ * and pure. The zone in force decides how the dashboard's export writes times (the API's: the merchant's): ISO 8601 with the zone's offset
  * at that instant (summer and winter time included), which any spreadsheet or parser reads back to
  * the same instant.
  */
+
+import { dayEnd, EARLIEST, LATEST, parseDay } from "./dates";
 
 export const DEFAULT_TIME_ZONE = "UTC";
 
@@ -94,4 +96,19 @@ export function isoInTimeZone(at: Date, zone: string): string {
   const sign = offsetMinutes < 0 ? "-" : "+";
   const offset = `${sign}${pad(Math.trunc(offsetMinutes / 60))}:${pad(offsetMinutes % 60)}`;
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}.${pad(at.getUTCMilliseconds(), 3)}${offset}`;
+}
+
+const inRange = (at: Date) => new Date(Math.min(Math.max(at.getTime(), EARLIEST.getTime()), LATEST.getTime()));
+
+/**
+ * The instants a filter's day (YYYY-MM-DD, as a date input sends it) spans in `zone`: from the
+ * zone's midnight to the next one (23 or 25 hours where the clocks change), kept within the dates a
+ * query takes (lib/dates.ts). Undefined when the text is not a day in that range.
+ */
+export function dayInTimeZone(text: string, zone: string): { start: Date; end: Date } | undefined {
+  const day = parseDay(text);
+  if (!day) return undefined;
+  const next = dayEnd(day);
+  const end = next.getTime() === LATEST.getTime() ? LATEST : midnightInTimeZone(next.toISOString().slice(0, 10), zone);
+  return { start: inRange(midnightInTimeZone(text, zone)), end: inRange(end) };
 }

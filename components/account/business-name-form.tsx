@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { renameBusinessAction } from "@/lib/actions/account";
 
 /** Settings → Merchant, owners only (the action checks the role itself). */
@@ -12,7 +12,7 @@ export function BusinessNameForm({ merchantName }: { merchantName: string }) {
   const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.businessNameSchema), { defaultValues: { merchantName } });
   const router = useRouter();
   const error = form.formState.errors.merchantName?.message;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, renameBusinessAction, {
     onSuccess: (_saved, values) => {
       form.reset(values);

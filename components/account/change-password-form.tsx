@@ -4,14 +4,14 @@ import { NewPasswordFields } from "@/components/account/new-password-fields";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { changePasswordAction } from "@/lib/actions/account";
 
 /** Settings → You: the same schema checks the fields here and in the action (lib/identity/schemas.ts). */
 export function ChangePasswordForm() {
   const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.changePasswordSchema), { defaultValues: { currentPassword: "", password: "", confirmPassword: "" } });
   const { errors } = form.formState;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, changePasswordAction, {
     onSuccess: () => {
       form.reset();

@@ -6,7 +6,7 @@ import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { createApiKeyAction } from "@/lib/actions/api-keys";
 import { NewKeyPanel } from "./new-key-panel";
 
@@ -27,7 +27,7 @@ export function CreateApiKeyForm() {
   const [created, setCreated] = useState<string>();
   const router = useRouter();
   const errors = form.formState.errors;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message } = useActionForm(form, createApiKeyAction, {
     onSuccess: ({ key }, values) => {
       setCreated(key);

@@ -8,7 +8,7 @@ import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { updateConnectionAction } from "@/lib/actions/connections";
 import { CONSTANT_FORMAT_HINTS } from "@/lib/customers/formats";
 import type { ConstantSpec, KindSpec } from "@/lib/providers";
@@ -36,7 +36,7 @@ export function ConstantsEditor({
   form: ConstantsForm;
 }) {
   const router = useRouter();
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, (values) => updateConnectionAction({ id: connectionId, constants: values.constants }), {
     onSuccess: (_saved, values) => {
       // The saved values, normalised (GB, not gb), become the new baseline for "unsaved changes".

@@ -10,7 +10,7 @@ import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { updateConnectionAction } from "@/lib/actions/connections";
 import type { updateConnectionSchema } from "@/lib/connections/schemas";
 import type { ConnectionView } from "@/lib/connections/store";
@@ -31,7 +31,7 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   const { errors } = form.formState;
   const otherMode = connection.mode === "test" ? "live" : "test";
   const save = (values: z.output<ReturnType<typeof updateConnectionSchema>>) => updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, save, {
     focusSummary,
     onSuccess: (_saved, values) => {

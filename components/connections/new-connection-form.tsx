@@ -8,7 +8,7 @@ import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testCredentialsAction } from "@/lib/actions/test-connection";
 import { getKind, type ConnectionKind, type KindSpec } from "@/lib/providers";
@@ -61,7 +61,7 @@ export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { provid
     return message;
   });
 
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   // A passed Test's receipt goes with Save: saved unchanged, the connection starts out tested.
   const receipt = test.report?.kind === "ok" ? test.report.receipt : undefined;
   const { onSubmit, pending, message } = useActionForm(form, (values) => createConnectionAction({ ...values, test_receipt: receipt }), {

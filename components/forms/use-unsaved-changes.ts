@@ -13,7 +13,9 @@ import { useEffect, useId } from "react";
  *   dialog asks; Stay puts the entry back, Leave goes on back.
  * The App Router has no route-change events to cancel, and `onNavigate` of next/link covers only
  * the links that pass it; this covers every anchor and Back with one listener each, installed on
- * the first dirty form. A form is clean again when it saves (each resets to what was saved).
+ * the first dirty form. A form is clean again when it saves (each resets to what was saved), and
+ * when its values are put back as they were: dirty means "differs from the saved values", never
+ * "touched" (`useUnsavedForm`).
  */
 
 export const LEAVE_QUESTION = "You have unsaved changes. Leave without saving?";
@@ -144,4 +146,45 @@ export function useUnsavedChanges(dirty: boolean): void {
       dirtyForms.delete(id);
     };
   }, [dirty, id]);
+}
+
+type Leaf = string | number | boolean | null | undefined;
+
+/** One value as a form shows it: "30" and 30 are the same field, and a blank is blank however written. */
+function leafText(value: Leaf): string {
+  return value === undefined || value === null || value === false ? "" : String(value);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Whether a form's values are the saved ones, as a person sees them: numbers typed as text, a
+ * field the defaults leave out and the same field left blank, a ticked set in any order, all the same.
+ */
+export function sameFormValues(values: unknown, saved: unknown): boolean {
+  if (Array.isArray(values) || Array.isArray(saved)) {
+    const a = Array.isArray(values) ? values : [];
+    const b = Array.isArray(saved) ? saved : [];
+    if (a.length !== b.length) return false;
+    if ([...a, ...b].every((item) => !isRecord(item) && !Array.isArray(item))) {
+      const sorted = (list: unknown[]) => list.map((item) => leafText(item as Leaf)).sort().join("\u0000");
+      return sorted(a) === sorted(b);
+    }
+    return a.every((item, index) => sameFormValues(item, b[index]));
+  }
+  if (isRecord(values) || isRecord(saved)) {
+    const a = isRecord(values) ? values : {};
+    const b = isRecord(saved) ? saved : {};
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].every((key) => sameFormValues(a[key], b[key]));
+  }
+  return leafText(values as Leaf) === leafText(saved as Leaf);
+}
+
+/**
+ * The guard for a react-hook-form form: unsaved while its values differ from its defaults (what
+ * was saved: each form resets to it after a save). react-hook-form's own `isDirty` stays true when
+ * a number field's text is typed back ("30" is not 30) or a field the defaults leave out is cleared.
+ */
+export function useUnsavedForm(form: { watch: () => unknown; formState: { defaultValues?: unknown } }): void {
+  useUnsavedChanges(!sameFormValues(form.watch(), form.formState.defaultValues));
 }

@@ -28,7 +28,7 @@ function statusOptions(filters: DashboardInvoiceFilters): string[] {
  * the server reads and the list's query key repeats. Keyed by the filters, so "Clear" and the
  * browser's back button show the values that are really applied.
  */
-export function InvoiceFilters({ filters }: { filters: DashboardInvoiceFilters }) {
+export function InvoiceFilters({ filters, timeZone }: { filters: DashboardInvoiceFilters; timeZone: string }) {
   return (
     <Form
       key={JSON.stringify(filters)}
@@ -86,7 +86,7 @@ export function InvoiceFilters({ filters }: { filters: DashboardInvoiceFilters }
       <div>
         <label htmlFor="filter-from" className="label">Created from</label>
         <input id="filter-from" name="from" type="date" defaultValue={filters.from ?? ""} className={control} aria-describedby="filter-dates-help" />
-        <p id="filter-dates-help" className="help">Days in UTC, both included</p>
+        <p id="filter-dates-help" className="help">Days in {timeZone}, both included</p>
       </div>
       <div>
         <label htmlFor="filter-to" className="label">Created to</label>

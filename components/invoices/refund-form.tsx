@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Field, fieldAria, FormAlert } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import type { RefundPanel } from "@/lib/refunds/read";
 import { formatMoney } from "@/lib/money";
@@ -20,6 +21,7 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
   const form = useZodForm(() => import("@/lib/refunds/form-schema").then((m) => m.refundFormSchemaFor(currency, panel.rest)), {
     defaultValues: { invoiceId, referenceId: newReference(), amount: panel.rest, reason: "" },
   });
+  useUnsavedForm(form);
   // A refusal sends the form back to editing, where its errors sit on their fields.
   const send = async (values: Parameters<typeof refundInvoiceAction>[0]) => {
     const result = await refundInvoiceAction(values);

@@ -6,7 +6,7 @@ import { CheckboxSetting } from "@/components/forms/checkbox-setting";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { setRequireOwnerMfaAction } from "@/lib/actions/mfa";
 
 /** Settings, owners only: "Require two-factor authentication for owners". */
@@ -14,7 +14,7 @@ export function RequireOwnerMfaForm({ requireOwnerMfa }: { requireOwnerMfa: bool
   const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.requireOwnerMfaSchema), { defaultValues: { requireOwnerMfa } });
   const router = useRouter();
   const error = form.formState.errors.requireOwnerMfa?.message;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, setRequireOwnerMfaAction, {
     onSuccess: (saved) => {
       form.reset(saved);

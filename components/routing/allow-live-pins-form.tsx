@@ -6,7 +6,7 @@ import { CheckboxSetting } from "@/components/forms/checkbox-setting";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { updateMerchantSettingsAction } from "@/lib/actions/settings";
 
 /** Settings, owners only: whether a live invoice may name its connection. */
@@ -14,7 +14,7 @@ export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean })
   const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.merchantSettingsSchema), { defaultValues: { allowLivePins } });
   const router = useRouter();
   const error = form.formState.errors.allowLivePins?.message;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, updateMerchantSettingsAction, {
     onSuccess: (saved) => {
       form.reset(saved);

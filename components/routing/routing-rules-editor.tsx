@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { saveRoutingRulesAction } from "@/lib/actions/routing";
 import type { RoutingRule } from "@/lib/routing/rules";
 import { rulesKey } from "@/lib/routing/rules-key";
@@ -48,6 +49,7 @@ export function RoutingRulesEditor({
   useClearedOnRollback(`${service}:${mode}`, setStatus);
   const listRef = useRef<HTMLOListElement>(null);
   const dirty = rulesKey(rules) !== rulesKey(savedRules);
+  useUnsavedChanges(dirty);
   // Newer saved rules from the server (this save's refresh, a rollback): adopted in place rather
   // than by a remount, so the status line ("Rules saved as version 2.") stays to be read.
   const served = rulesKey(saved);

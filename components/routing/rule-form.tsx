@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { CARD_BRANDS, CARD_BRAND_LABELS } from "@/lib/cards/bin";
 import { conditionProblems } from "@/lib/routing/rule-checks";
 import type { OrderBy, RoutingRule } from "@/lib/routing/rules";
@@ -136,6 +137,9 @@ export function RuleForm({
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState(() => draftOf(rule));
+  // Unapplied edits of an open rule are unsaved work too: compared with what the form opened with.
+  const [opened] = useState(() => JSON.stringify(draftOf(rule)));
+  useUnsavedChanges(JSON.stringify(draft) !== opened);
   const [problems, setProblems] = useState<string[]>([]);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { saveSuccessSettingsAction } from "@/lib/actions/routing";
 import type { SuccessSettingsAttributes } from "@/lib/routing/success-settings";
 
@@ -19,7 +19,7 @@ export function SuccessSettingsForm({ settings, readOnly = false }: { settings: 
   const form = useZodForm(() => import("@/lib/routing/success-settings").then((m) => m.successSettingsSchema), { defaultValues: settings });
   const router = useRouter();
   const errors = form.formState.errors;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, saveSuccessSettingsAction, {
     onSuccess: (saved) => {
       form.reset(saved);

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
 import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN } from "@/lib/merchants/lifetime-bounds";
 
@@ -17,7 +17,7 @@ export function InvoiceLifetimeForm({ lifetimeMinutes, readOnly = false }: { lif
   const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.invoiceLifetimeSchema), { defaultValues: { lifetimeMinutes } });
   const router = useRouter();
   const error = form.formState.errors.lifetimeMinutes?.message;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, updateInvoiceLifetimeAction, {
     onSuccess: ({ lifetimeMinutes: saved }) => {
       form.reset({ lifetimeMinutes: saved });

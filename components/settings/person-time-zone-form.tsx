@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { updatePersonTimeZoneAction } from "@/lib/actions/settings";
 
 /**
@@ -16,7 +16,7 @@ export function PersonTimeZoneForm({ timeZone, merchantZone, zones }: { timeZone
   const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.personTimeZoneSchema), { defaultValues: { timeZone } });
   const router = useRouter();
   const error = form.formState.errors.timeZone?.message;
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, updatePersonTimeZoneAction, {
     onSuccess: (saved) => {
       form.reset(saved);

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { inviteMemberAction } from "@/lib/actions/team";
 
 /** Owners invite by e-mail: the member follows the link and chooses their own password. */
@@ -18,7 +18,7 @@ export function InviteMemberForm() {
     router.refresh();
     return result;
   };
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const { onSubmit, pending, message, status: sent } = useActionForm(form, invite, {
     onSuccess: (_done, values) => {
       form.reset();

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { notify } from "@/components/feedback";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { createWebhookEndpointAction, updateWebhookEndpointAction } from "@/lib/actions/webhooks";
 import { WEBHOOK_EVENT_TYPE_LABELS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from "@/lib/invoices/event-types";
@@ -35,7 +35,7 @@ export function EndpointForm({
     : { url: "", description: "", enabled: true, allEvents: true, eventTypes: [] };
   const form = useZodForm(() => import("@/lib/webhooks/schemas").then((m) => m.webhookEndpointSchema), { defaultValues: defaults });
   const router = useRouter();
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const errors = form.formState.errors;
   const allEvents = form.watch("allEvents");
   const submit = (values: Values) =>

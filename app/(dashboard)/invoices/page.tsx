@@ -34,7 +34,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
   const timeZone = timeZoneInForce(viewer);
   // The Test/Live view decides the mode; the list's refreshes (app/api/dashboard/invoices) read the same cookie.
   const viewMode = await getViewMode();
-  const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode });
+  const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode, timeZone });
   const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filter);
   // A search that names one invoice exactly (its id, or the reference of the only invoice that has it) opens it.
   const only = page.invoices.length === 1 && !page.nextCursor && !after ? page.invoices[0] : undefined;
@@ -64,7 +64,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         </p>
       ) : null}
       <FiltersDisclosure activeCount={activeFilterCount(filters)} panelId={INVOICE_FILTERS_PANEL_ID}>
-        <InvoiceFilters filters={filters} />
+        <InvoiceFilters filters={filters} timeZone={timeZone} />
       </FiltersDisclosure>
       {invalid.length ? (
         <p role="status" className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">

@@ -7,7 +7,7 @@ import { notify } from "@/components/feedback";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
+import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { createPaymentLinkAction } from "@/lib/actions/payment-link";
 import type { PaymentLink } from "@/lib/payment-links/schema";
 
@@ -20,7 +20,7 @@ export function PaymentLinkForm({ currencies, canGoLive }: { currencies: readonl
   const form = useZodForm(() => import("@/lib/payment-links/schema").then((m) => m.paymentLinkSchema), {
     defaultValues: { amount: "", currency: currencies[0] ?? "", description: "", email: "", test_mode: true },
   });
-  useUnsavedChanges(form.formState.isDirty);
+  useUnsavedForm(form);
   const [link, setLink] = useState<PaymentLink>();
   const { onSubmit, pending, message } = useActionForm(form, createPaymentLinkAction, {
     onSuccess: (created, values) => {

@@ -55,7 +55,7 @@ export type ExportRow = {
   threeDs: ThreeDsResult | null;
   createdAt: Date;
   updatedAt: Date;
-  /** The merchant's time zone, which the times are written in (with its offset). */
+  /** The zone the times are written in (with its offset): the viewer's in force, or the merchant's. */
   timeZone: string;
 };
 
@@ -145,6 +145,8 @@ export type ExportOptions = {
   batchSize?: number;
   /** Told of each batch read (tests count the queries). */
   onBatch?: (rows: number) => void;
+  /** The zone the times are written in: the dashboard's, the viewer's zone in force; by default the merchant's (an API key has no person). */
+  timeZone?: string;
 };
 
 /** The CSV of every invoice the filter selects (from its cursor on, if any), streamed batch by batch. */
@@ -161,7 +163,7 @@ export function invoiceCsvStream(db: Db, merchantId: string, filter: InvoiceList
         if (!started) {
           started = true;
           codePointOrder = filter.reference?.match === "prefix" && (await sortsByCodePoint(db));
-          timeZone = await getMerchantTimeZone(db, merchantId);
+          timeZone = options.timeZone ?? (await getMerchantTimeZone(db, merchantId));
           // A UTF-8 byte order mark first: without it spreadsheet programs read the file in the
           // system's legacy code page and "Müller" becomes "MÃ¼ller". CSV readers skip it.
           controller.enqueue(encoder.encode(`${UTF8_BOM}${csvHeader(INVOICE_CSV_COLUMNS)}`));

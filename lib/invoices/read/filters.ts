@@ -5,7 +5,8 @@ import { REFERENCE_ID_MAX } from "../contract/field-schemas";
 import { invoiceListQuerySchema, PAGE_SIZE_MAX } from "../contract/resource-schemas";
 import { INVOICE_STATUSES, type InvoiceStatus } from "../state-machine";
 import { SEARCH_MAX } from "./search";
-import { dayEnd, EARLIEST, LATEST, parseDay } from "@/lib/dates";
+import { EARLIEST, LATEST } from "@/lib/dates";
+import { dayInTimeZone, DEFAULT_TIME_ZONE } from "@/lib/time-zones";
 import { cursorSchema, decodeCursor } from "./cursor";
 
 /**
@@ -118,9 +119,9 @@ export type DashboardInvoiceFilters = {
   mode?: Mode;
   /** Exact reference or its beginning. */
   reference?: string;
-  /** Created on or after this UTC day (YYYY-MM-DD). */
+  /** Created on or after this day (YYYY-MM-DD) of the viewer's zone in force. */
   from?: string;
-  /** Created on or before this UTC day (YYYY-MM-DD), the whole day included. */
+  /** Created on or before this day (YYYY-MM-DD) of the viewer's zone in force, the whole day included. */
   to?: string;
 };
 
@@ -133,20 +134,20 @@ export type DashboardListQuery = {
 };
 
 /** How each of the page's parameters becomes a filter field; undefined when the text cannot be one. */
-const DASHBOARD_FIELDS: { [K in keyof DashboardInvoiceFilters]-?: (value: string) => Record<string, unknown> | undefined } = {
+const DASHBOARD_FIELDS: { [K in keyof DashboardInvoiceFilters]-?: (value: string, zone: string) => Record<string, unknown> | undefined } = {
   q: (value) => ({ search: value }),
   type: (value) => ({ direction: value }),
   status: (value) => ({ status: value }),
   provider: (value) => ({ provider: value }),
   mode: (value) => ({ mode: value }),
   reference: (value) => ({ reference: { value, match: "prefix" } }),
-  from: (value) => {
-    const day = parseDay(value);
-    return day ? { createdFrom: day } : undefined;
+  from: (value, zone) => {
+    const day = dayInTimeZone(value, zone);
+    return day ? { createdFrom: day.start } : undefined;
   },
-  to: (value) => {
-    const day = parseDay(value);
-    return day ? { createdBefore: dayEnd(day) } : undefined;
+  to: (value, zone) => {
+    const day = dayInTimeZone(value, zone);
+    return day ? { createdBefore: day.end } : undefined;
   },
 };
 
@@ -160,8 +161,11 @@ type SearchInput = URLSearchParams | Record<string, string | string[] | undefine
  *
  * `viewMode` is the dashboard's Test/Live view: when given, it decides the mode and the
  * page's own `mode` parameter is not read, so a list never mixes the other mode's invoices in.
+ * `timeZone` is the viewer's zone in force (lib/time-zones.ts `timeZoneInForce`): the days `from`
+ * and `to` name are that zone's days, as every date the dashboard shows is.
  */
-export function readDashboardListQuery(search: SearchInput, options: { viewMode?: Mode } = {}): DashboardListQuery {
+export function readDashboardListQuery(search: SearchInput, options: { viewMode?: Mode; timeZone?: string } = {}): DashboardListQuery {
+  const zone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const read = (name: string) => {
     const raw = search instanceof URLSearchParams ? search.get(name) : search[name];
     const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
@@ -173,7 +177,7 @@ export function readDashboardListQuery(search: SearchInput, options: { viewMode?
   for (const [name, toField] of Object.entries(DASHBOARD_FIELDS)) {
     const value = read(name);
     if (value === undefined || (name === "type" && value === "all") || (name === "mode" && options.viewMode)) continue;
-    const field = toField(value);
+    const field = toField(value, zone);
     if (field && oneField.safeParse(field).success) {
       filters[name] = value;
       fields = { ...fields, ...field };
