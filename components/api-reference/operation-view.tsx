@@ -116,8 +116,17 @@ export function OperationSection({ operation, hidden }: { operation: OperationVi
                     {response.status}
                   </th>
                   <td className="py-2 pr-3 text-slate-700">
-                    <p>{response.description}</p>
-                    {response.headers.length > 0 ? <p className="mt-1 text-xs text-slate-600">Headers: {response.headers.map((header) => header.name).join(", ")}</p> : null}
+                    {response.description}
+                    {/* X-Request-Id is on every answer (said above the operations): only other headers are named here. */}
+                    {response.headers.some((header) => header.name !== "X-Request-Id") ? (
+                      <p className="mt-1 text-xs text-slate-600">
+                        Headers:{" "}
+                        {response.headers
+                          .filter((header) => header.name !== "X-Request-Id")
+                          .map((header) => header.name)
+                          .join(", ")}
+                      </p>
+                    ) : null}
                   </td>
                   <td className="py-2 text-xs">
                     {response.schemaName ? (

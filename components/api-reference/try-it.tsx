@@ -27,8 +27,16 @@ export function TryIt(props: TryItProps) {
   if (!hydrated) return <p className="text-xs text-slate-600">Try it sends this request from the page once JavaScript has loaded.</p>;
   if (!open) {
     return (
-      <button type="button" className="btn-secondary" aria-expanded={false} onClick={() => setOpen(true)} onPointerEnter={() => void loadForm()} onFocus={() => void loadForm()}>
-        Try it<span className="sr-only">: {props.method} {props.path}</span>
+      <button
+        type="button"
+        className="btn-secondary"
+        aria-label={`Try it: ${props.method} ${props.path}`}
+        aria-expanded={false}
+        onClick={() => setOpen(true)}
+        onPointerEnter={() => void loadForm()}
+        onFocus={() => void loadForm()}
+      >
+        Try it
       </button>
     );
   }
