@@ -3,9 +3,8 @@
  *
  * Production build (built here when .next is missing; BENCH_BUILD=1 rebuilds), `server.ts` on
  * embedded PGlite in a throwaway DATA_DIR. A merchant, an API key, a Provider F connection and a
- * webhook endpoint are seeded before the server starts; the merchant signs in through the sign-in
- * form and a test-mode hosted-page invoice is created through the API (its event goes to the
- * endpoint). Then, in headless Chromium (the headless shell npm test installs, else /usr/bin/chromium),
+ * webhook endpoint with one test event are seeded before the server starts; the merchant signs in
+ * through the sign-in form and a test-mode hosted-page invoice is created through the API. Then, in headless Chromium (the headless shell npm test installs, else /usr/bin/chromium),
  * each page is loaded BENCH_PAGE_LOADS times in a fresh context (empty cache) and measured.
  *
  * The pages: every entry of the owner's navigation (navigationFor, the list the sidebar renders, so
@@ -40,6 +39,7 @@ import { createConnection } from "@/lib/connections/service";
 import { openEmbedded } from "@/lib/db/client";
 import { navigationFor } from "@/lib/auth/permissions";
 import { createMerchantWithOwner } from "@/lib/merchants/queries";
+import { sendTestEvent } from "@/lib/webhooks/deliver";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { describeRunConditions, paymentInvoice, startAppServer, startRunConditions, stopAppServer, type RunConditions } from "./support";
@@ -106,6 +106,8 @@ async function seed(dir: string) {
     // Nothing listens there: the event and its failed delivery are what the event page shows.
     const endpoint = await createEndpoint(handle.db, merchantId, { url: "http://127.0.0.1:9/bench-hooks", description: "bench", enabled: true, allEvents: true, eventTypes: [] });
     if (!endpoint.ok) throw new Error(`seed endpoint: ${JSON.stringify(endpoint)}`);
+    // A test event (its delivery fails: nothing listens), so the Webhooks page links an event page to measure.
+    await sendTestEvent(handle.db, merchantId, endpoint.value.id);
     return { email, account, key, connectionId: connection.value.id };
   } finally {
     await handle.close();
