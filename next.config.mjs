@@ -21,8 +21,6 @@ const nextConfig = {
       },
       // lib/api/security-headers.ts (every wrapper sets them too): here also on the answers Next
       // gives itself under /api (a method a route file does not export, a failure before any route).
-      // Headers set here win over a route's own, so under `next dev` Swagger UI's files are not
-      // cached either; `npm start` serves those itself (server/serve-docs-assets.ts).
       {
         source: "/api/:path*",
         headers: [

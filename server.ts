@@ -21,7 +21,6 @@ import { startServer } from "@/lib/server-start";
 import { answerClientError } from "@/server/client-error";
 import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
-import { serveDocsAsset } from "@/server/serve-docs-assets";
 import { servePayAsset } from "@/server/serve-pay-assets";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -91,11 +90,9 @@ const server = http.createServer((req, res) => {
   const lean =
     pathname === "/api/commerce" || pathname.startsWith("/api/commerce/")
       ? serveCommerce(req, res, pathname, origin)
-      : pathname.startsWith("/api/docs-assets/")
-        ? serveDocsAsset(req, res, pathname, origin) // compressed Swagger UI files: Next would drop their Content-Encoding
-        : pathname.startsWith("/pay/assets/")
-          ? servePayAsset(req, res, pathname) // the hosted page's stylesheet and script, compressed likewise
-          : Promise.resolve(false);
+      : pathname.startsWith("/pay/assets/")
+        ? servePayAsset(req, res, pathname) // the hosted page's stylesheet and script, compressed: Next would drop their Content-Encoding
+        : Promise.resolve(false);
   lean.then((served) => (served ? undefined : handle(req, res, url))).catch(() => sendInternalError(req, res));
 });
 

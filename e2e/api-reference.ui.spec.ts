@@ -1,110 +1,105 @@
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
 import { merchantWithKey, signIn } from "./support/accounts";
 import { sharedTest } from "./support/fixtures";
 import { expectNoSeriousViolations } from "./support/axe";
 
 type Operation = { operationId: string; summary: string; tags?: string[]; parameters?: { name: string }[] };
-type OpenApi = { servers: { url: string }[]; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+type OpenApi = { openapi: string; servers: { url: string }[]; tags: { name: string }[]; paths: Record<string, Record<string, Operation>> };
 
 const DOCUMENT_URL = "/api/commerce/openapi.json";
-// A path item also holds shared `parameters`, `summary`…: only these keys are operations.
+// A path item also holds shared `parameters`: only these keys are operations.
 const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, fullPage = false) {
   const file = test.info().outputPath(`${name}.png`);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, fullPage });
   await test.info().attach(name, { path: file, contentType: "image/png" });
 }
 
+async function documentOperations(page: Page) {
+  const response = await page.request.get(DOCUMENT_URL);
+  expect(response.status()).toBe(200);
+  const doc = (await response.json()) as OpenApi;
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.has(method))
+      .map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+  );
+  return { doc, operations };
+}
+
 /**
- * The API reference renders the live OpenAPI document with Swagger UI, whose files come
- * from this server and load on that page only; it is reached from API keys and the composer.
+ * The API reference is HTML rendered on the server from the OpenAPI document: operations grouped by
+ * tag, each with its tables and examples, a deep link, a search box, the raw document one click away.
  */
-// Any signed-in owner will do: the worker's shared merchant (e2e/support/fixtures.ts).
-sharedTest("the API reference renders every operation and schema of /api/commerce/openapi.json with Swagger UI, from this server only", async ({ browser, merchant }) => {
-  // Two page visits, every operation and schema checked, axe over an opened operation.
-  test.slow();
+// Any signed-in owner will do: the worker's shared merchant (e2e/support/fixtures.ts). Nothing here changes it.
+sharedTest("the API reference shows every operation of the document by group, with deep links, search and the raw document", async ({ browser, merchant }) => {
+  // Every operation checked and axe over the whole reference (thousands of table cells): minutes on a busy two-core machine.
+  test.setTimeout(360_000);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: merchant.storageState });
   const page = await context.newPage();
   const origin = new URL(test.info().project.use.baseURL!).origin;
   const outside: string[] = [];
-  const viewerFiles: string[] = [];
   page.on("request", (request) => {
     const url = request.url();
     if (!url.startsWith("data:") && new URL(url).origin !== origin) outside.push(url);
-    if (/swagger-ui(-bundle\.js|\.css)$/.test(new URL(url).pathname)) viewerFiles.push(new URL(url).pathname);
   });
 
-  // Other dashboard pages do not load the viewer.
-  await page.goto("/invoices");
-  await expect(page.getByRole("heading", { level: 1, name: "Invoices" })).toBeVisible();
-  await page.waitForLoadState("networkidle");
-  expect(viewerFiles).toEqual([]);
-  await expect(page.locator('script[src*="swagger-ui"], link[href*="swagger-ui"]')).toHaveCount(0);
-
+  // API keys links to the reference's authentication paragraph.
   await page.goto("/api-keys");
-  // API keys links to the reference's Authentication section (Swagger UI then writes its own form of the hash).
   await page.locator("#main").getByRole("link", { name: "API reference" }).click();
-  await expect(page).toHaveURL(/\/docs\/api#\/?authentication$/);
+  await expect(page).toHaveURL(/\/docs\/api#authentication$/);
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+  await expect(page.locator("#authentication")).toBeInViewport();
 
-  const response = await page.request.get(DOCUMENT_URL);
-  expect(response.status()).toBe(200);
-  const doc = (await response.json()) as OpenApi;
+  const { doc, operations } = await documentOperations(page);
   await expect(page.getByTestId("api-base-url")).toHaveText(doc.servers[0]!.url);
-  await expect(page.locator("#main").getByRole("link", { name: DOCUMENT_URL }).first()).toHaveAttribute("href", DOCUMENT_URL);
 
-  // Every operation of the live document, as Swagger UI shows it: method, path, summary, operationId.
+  // Grouped: each tag's section holds its operations, each showing method, path and summary.
   const reference = page.getByTestId("api-reference");
-  const expected = Object.entries(doc.paths).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([method]) => METHODS.has(method))
-      .map(([method, op]) => ({ path, method, op })),
-  );
-  expect(expected.map((e) => `${e.method} ${e.path}`)).toContain("post /api/commerce/payment-invoices");
-  await expect(reference.locator(".opblock")).toHaveCount(expected.length);
-  for (const { path, method, op } of expected) {
-    const block = reference.locator(`[id="operations-${op.tags?.[0] ?? "default"}-${op.operationId}"]`);
-    await expect(block.locator(".opblock-summary-method")).toHaveText(method.toUpperCase());
-    await expect(block.locator(".opblock-summary-path")).toHaveText(path);
-    await expect(block.locator(".opblock-summary-description")).toHaveText(op.summary);
-    await expect(block.locator(".opblock-summary-operation-id")).toHaveText(op.operationId);
+  await expect(reference.locator("[data-operation]")).toHaveCount(operations.length);
+  for (const { path, method, op } of operations) {
+    const section = reference.locator(`[data-tag-group="${op.tags![0]}"]`).locator(`section[id="${op.operationId}"]`);
+    await expect(section.getByRole("heading", { level: 3 })).toHaveText(`${method}${path}`);
+    await expect(section).toContainText(op.summary);
   }
-  // Every schema, in the Schemas section.
-  const schemas = reference.locator("section.models");
-  await expect(schemas.getByRole("button", { name: "Schemas" })).toHaveAttribute("aria-expanded", "true");
-  const schemaNames = Object.keys(doc.components.schemas);
-  await expect(schemas.locator('article[data-json-schema-level="0"]')).toHaveCount(schemaNames.length);
-  for (const name of schemaNames) await expect(schemas.getByRole("button", { name, exact: true })).toBeVisible();
+  for (const tag of doc.tags) await expect(reference.getByRole("heading", { level: 2, name: tag.name, exact: true })).toBeVisible();
 
-  // Keyboard: an operation opens with Enter, its focus ring showing; its request body lists the fields.
-  const create = reference.locator('[id="operations-payments-createPaymentInvoice"]');
-  const createControl = create.locator(".opblock-summary-control");
-  await createControl.focus();
-  await page.keyboard.press("Shift+Tab");
-  await page.keyboard.press("Tab");
-  await expect(createControl).toBeFocused();
-  expect(await createControl.evaluate((e) => `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}`)).toBe("solid 2px");
-  await page.keyboard.press("Enter");
-  await expect(createControl).toHaveAttribute("aria-expanded", "true");
-  await expect(page).toHaveURL(/#\/payments\/createPaymentInvoice$/);
-  const requestBody = create.locator(".opblock-section-request-body");
-  await expect(requestBody).toContainText("reference_id");
-  await expect(requestBody).toContainText("commerce_account");
-  // ... and with Space; a listing shows its query parameters.
-  const list = reference.locator('[id="operations-payments-listPaymentInvoices"]');
-  const listControl = list.locator(".opblock-summary-control");
-  await listControl.focus();
-  await page.keyboard.press(" ");
-  await expect(listControl).toHaveAttribute("aria-expanded", "true");
-  for (const parameter of doc.paths["/api/commerce/payment-invoices"]!.get!.parameters ?? []) {
-    await expect(list.locator(`tr[data-param-name="${parameter.name}"]`)).toBeVisible();
-  }
-  await schemas.getByRole("button", { name: "PaymentInvoiceRequest", exact: true }).click();
-  await expect(schemas.locator('article[data-json-schema-level="0"]').first()).toContainText("data");
+  // Tables: the request body's members (required marked), every query parameter, the answers with their schema.
+  const create = page.locator("#createPaymentInvoice");
+  const body = create.getByRole("table", { name: "Request body of POST /api/commerce/payment-invoices" });
+  await expect(body.getByRole("row", { name: /^reference_id required/ })).toBeVisible();
+  await expect(body.getByRole("row", { name: /^commerce_account required/ })).toBeVisible();
+  await expect(create.getByLabel(/^Request example: /).first()).toContainText(`"commerce_account": "${merchant.account.commerceAccount}"`);
+  const list = page.locator("#listPaymentInvoices");
+  for (const parameter of doc.paths["/api/commerce/payment-invoices"]!.get!.parameters ?? []) await expect(list.locator(`tr[data-parameter="${parameter.name}"]`)).toBeVisible();
+  await expect(create.locator('tr[data-status="422"]')).toContainText("Validation failed");
+  await create.locator('tr[data-status="201"]').getByRole("link", { name: "InvoiceDocument" }).click();
+  await expect(page).toHaveURL(/#schema-InvoiceDocument$/);
+  await expect(page.locator("#schema-InvoiceDocument")).toBeInViewport();
+
+  // Deep links: the operation's own link, and a fresh load of the page at it.
+  await page.locator("#createRefund").getByRole("link", { name: "Link to POST /api/commerce/payment-invoices/{id}/refunds" }).click();
+  await expect(page).toHaveURL(/\/docs\/api#createRefund$/);
+  await page.goto("/docs/api#simulateRouting");
+  await expect(page.locator("#simulateRouting")).toBeInViewport();
+
+  // Search filters as one types, groups left empty go, and clearing it shows everything again.
+  const search = page.getByRole("searchbox", { name: "Search operations" });
+  await search.fill("refund");
+  await expect(page.locator("#createRefund")).toBeVisible();
+  await expect(page.locator("#createConnection")).toBeHidden();
+  await expect(page.locator('[data-tag-group="connections"]')).toBeHidden();
+  const matching = operations.filter(({ path, op }) => `${path} ${op.operationId} ${op.summary}`.toLowerCase().includes("refund")).length;
+  await expect(page.getByText(new RegExp(`^\\d+ of ${operations.length} operations shown$`))).toBeVisible();
+  const visible = await reference.locator("[data-operation]:visible").count();
+  expect(visible).toBeGreaterThanOrEqual(matching);
+  expect(visible).toBeLessThan(operations.length);
+  await expect(page.getByText(`${visible} of ${operations.length} operations shown`)).toBeVisible();
+  await expect(page).toHaveURL(/\?q=refund/);
+  await search.fill("");
+  await expect(reference.locator("[data-operation]:visible")).toHaveCount(operations.length);
 
   await expectNoSeriousViolations(page);
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -112,7 +107,7 @@ sharedTest("the API reference renders every operation and schema of /api/commerc
   await create.scrollIntoViewIfNeeded();
   await shoot(page, "api-reference-1280-operation");
 
-  // Phones: the page never scrolls sideways; Swagger's wide blocks scroll inside their own box.
+  // Phones: the page never scrolls sideways; wide tables scroll inside their own box.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -120,26 +115,51 @@ sharedTest("the API reference renders every operation and schema of /api/commerc
   await create.scrollIntoViewIfNeeded();
   await shoot(page, "api-reference-390-operation");
 
-  // "Try it out" sends to this server (no key here: the API answers 401).
+  // The raw document, one click away.
   await page.setViewportSize({ width: 1280, height: 900 });
-  await list.getByRole("button", { name: "Try it out" }).click();
-  await list.getByRole("button", { name: "Execute" }).click();
-  await expect(list.locator(".request-url")).toContainText(`${doc.servers[0]!.url}/api/commerce/payment-invoices`);
-  await expect(list.locator(".live-responses-table tbody .response-col_status")).toHaveText("401");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const raw = page.getByRole("link", { name: "OpenAPI document (JSON)" });
+  await expect(raw).toHaveAttribute("href", DOCUMENT_URL);
+  await raw.click();
+  await expect(page).toHaveURL(new RegExp(`${DOCUMENT_URL.replace(/\./g, "\\.")}$`));
+  expect(JSON.parse((await page.locator("body").textContent())!).openapi).toBe(doc.openapi);
 
-  // The viewer's two files came from this server, once each; nothing was asked of any other.
-  expect(viewerFiles.sort()).toEqual([expect.stringMatching(/^\/api\/docs-assets\/[^/]+\/swagger-ui-bundle\.js$/), expect.stringMatching(/^\/api\/docs-assets\/[^/]+\/swagger-ui\.css$/)]);
+  // Nothing was asked of any other origin, and no client renderer's files load any more.
   expect(outside).toEqual([]);
-
-  await page.goto("/invoices/new");
-  await page.locator("#main").getByRole("link", { name: "API reference" }).click();
-  await expect(page).toHaveURL(/\/docs\/api$/);
-  await expect(reference.locator(".opblock")).toHaveCount(expected.length);
   await context.close();
 });
 
-test("Try it out starts from a provider's example written for this merchant, and the first request with its key creates the invoice", async ({ browser, page }) => {
+sharedTest("without JavaScript the API reference still shows every operation, and ?q= filters on the server", async ({ browser, merchant }) => {
   test.slow();
+  for (const width of [1280, 390]) {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 }, storageState: merchant.storageState });
+    const page = await context.newPage();
+    const { operations } = await documentOperations(page);
+    await page.goto("/docs/api");
+    await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+    const reference = page.getByTestId("api-reference");
+    await expect(reference.locator("[data-operation]")).toHaveCount(operations.length);
+    for (const { op } of operations) await expect(page.locator(`section[id="${op.operationId}"]`)).toBeVisible();
+    // Try it says what it needs instead of a button that does nothing.
+    await expect(page.locator("#createPaymentInvoice").getByText("Try it sends this request from the page once JavaScript has loaded.")).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await shoot(page, `api-reference-no-js-${width}`);
+
+    // The search box is a plain GET form.
+    await page.getByRole("searchbox", { name: "Search operations" }).fill("routing settings");
+    await page.locator("#main").getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/\/docs\/api\?q=routing\+settings$/);
+    await expect(page.locator("#updateRoutingSettings")).toBeVisible();
+    await expect(page.locator("#getRoutingSettings")).toBeVisible();
+    await expect(page.locator("#createPaymentInvoice")).toBeHidden();
+    await expect(reference.locator("[data-operation]:visible")).toHaveCount(2);
+    await context.close();
+  }
+});
+
+test("Try it, with the keyboard only, sends the merchant's example with a freshly created test key and shows the 201; a GET shows its 200", async ({ browser, page }) => {
+  // A sign-up, and axe over the whole reference: minutes on a busy two-core machine.
+  test.setTimeout(360_000);
   const merchant = await merchantWithKey(browser);
   const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
   const connection = await page.request.post("/api/connections", {
@@ -149,57 +169,57 @@ test("Try it out starts from a provider's example written for this merchant, and
   expect(connection.status(), await connection.text()).toBe(201);
   await signIn(page, merchant.email, merchant.password);
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
-  await page.goto("/docs/api");
-  const reference = page.getByTestId("api-reference");
-  // Swagger UI renders the whole document once its bundle has loaded (seconds on a busy two-core machine).
-  await expect(reference.locator(".opblock").first()).toBeVisible({ timeout: 30_000 });
-  // One main landmark: the page's own (Swagger's own <main> elements are not landmarks here).
-  await expect(page.getByRole("main")).toHaveCount(1);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/docs/api#createPaymentInvoice");
+  const create = page.locator("#createPaymentInvoice");
 
-  await reference.getByRole("button", { name: "Authorize" }).first().click();
-  await page.locator(".auth-container input").fill(merchant.apiKey);
-  await page.locator(".auth-btn-wrapper").getByRole("button", { name: "Apply credentials" }).click();
-  await page.locator(".auth-btn-wrapper").getByRole("button", { name: /Close/ }).click();
+  // The form is not on the page until Try it is used.
+  await expect(create.locator("form[data-try-it]")).toHaveCount(0);
+  const open = create.getByRole("button", { name: "Try it: POST /api/commerce/payment-invoices" });
+  await open.focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  await expect(open).toBeFocused();
+  expect(await open.evaluate((e) => `${getComputedStyle(e).outlineStyle} ${getComputedStyle(e).outlineWidth}`)).toBe("solid 2px");
+  await page.keyboard.press("Enter");
 
-  const create = reference.locator('[id="operations-payments-createPaymentInvoice"]');
-  await create.locator(".opblock-summary-control").click();
-  await create.getByRole("button", { name: "Try it out" }).click();
-  // The examples are the providers' example invoices, not values generated from the schema.
-  const examples = create.locator(".examples-select select").first();
-  await examples.selectOption("b-payment");
-  const body = create.locator("textarea.body-param__text");
-  await expect(body).toHaveValue(new RegExp(`"commerce_account": "${merchant.commerceAccount}"`));
-  const text = await body.inputValue();
-  for (const generated of ["additionalProp1", '"AQD"', '"!"', "HTtp://"]) expect(text).not.toContain(generated);
-  await create.getByRole("button", { name: "Execute" }).click();
-  await expect(create.locator(".live-responses-table tbody .response-col_status").first()).toHaveText("201");
-  await expect(create.locator(".live-responses-table tbody .response-col_description")).toContainText('"type": "payment-invoice"');
+  // The key field takes the focus and says where the key goes.
+  const key = create.getByLabel("API key");
+  await expect(key).toBeFocused();
+  await expect(create.getByText("Where the key goes: the Authorization header")).toBeVisible();
+  await page.keyboard.type(merchant.apiKey);
+  await page.keyboard.press("Tab");
+  const example = create.getByLabel("Start from example");
+  await expect(example).toBeFocused();
+  await page.keyboard.type("Provider B");
+  await expect(example).toHaveValue("b-payment");
+  await page.keyboard.press("Tab");
+  const bodyField = create.getByLabel("Body (JSON)");
+  await expect(bodyField).toBeFocused();
+  await expect(bodyField).toHaveValue(new RegExp(`"commerce_account": "${merchant.commerceAccount}"`));
+  await page.keyboard.press("Tab");
+  await expect(create.getByRole("button", { name: "Send POST" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(create.getByTestId("try-it-status")).toContainText("Status 201");
+  await expect(create.getByLabel("Response body")).toContainText('"type": "payment-invoice"');
   await expectNoSeriousViolations(page);
-  await shoot(page, "api-reference-try-it-out");
-});
+  await shoot(page, "api-reference-try-it-1280");
 
-test("the viewer's files are served from this origin, keyed by version and cached for good; nothing else is", async ({ request }) => {
-  const version = (JSON.parse(fs.readFileSync(path.join(process.cwd(), "node_modules/swagger-ui-dist/package.json"), "utf8")) as { version: string }).version;
+  // A read on a phone: the connection list answers 200 with the connection just made.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const list = page.locator("#listConnections");
+  await list.getByRole("button", { name: "Try it: GET /api/connections" }).click();
+  await list.getByLabel("API key").fill(merchant.apiKey);
+  await list.getByRole("button", { name: "Send GET" }).click();
+  await expect(list.getByTestId("try-it-status")).toContainText("Status 200");
+  await expect(list.getByLabel("Response body")).toContainText("B reference");
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await list.scrollIntoViewIfNeeded();
+  await shoot(page, "api-reference-try-it-390");
 
-  const bundle = await request.get(`/api/docs-assets/${version}/swagger-ui-bundle.js`);
-  expect(bundle.status()).toBe(200);
-  expect(bundle.headers()["content-type"]).toBe("text/javascript; charset=utf-8");
-  expect(bundle.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
-  expect((await bundle.text()).length).toBeGreaterThan(100_000);
-  const css = await request.get(`/api/docs-assets/${version}/swagger-ui.css`);
-  expect(css.status()).toBe(200);
-  expect(css.headers()["content-type"]).toBe("text/css; charset=utf-8");
-  expect(await css.text()).toContain(".swagger-ui");
-
-  // No session is needed (public library files), but only the allowlisted files of the installed version.
-  for (const asset of [
-    `/api/docs-assets/0.0.1/swagger-ui-bundle.js`,
-    `/api/docs-assets/${version}/package.json`,
-    `/api/docs-assets/${version}/swagger-ui-bundle.js.map`,
-    `/api/docs-assets/${version}/..%2Fpackage.json`,
-    `/api/docs-assets/${version}/index.html`,
-  ]) {
-    const refused = await request.get(asset);
-    expect(refused.status(), asset).toBe(404);
-  }
+  // Without a key it says where the key goes, on the field, and sends nothing.
+  await list.getByLabel("API key").fill("");
+  await list.getByRole("button", { name: "Send GET" }).click();
+  await expect(list.getByLabel("API key")).toBeFocused();
+  await expect(list.getByText("Paste an API key: it goes in the Authorization header.")).toBeVisible();
 });

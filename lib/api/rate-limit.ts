@@ -217,7 +217,7 @@ const SHARED_STORE_WAIT_MS = 1_000;
  * A public route's request from one client address (the per-key limit's figures): this process's
  * bucket first, then on PostgreSQL the one every instance shares, so a flood spread over several
  * instances meets one limit. Should the shared store fail or stall (SHARED_STORE_WAIT_MS), this
- * process's bucket alone decides: public routes include files that need no database (Swagger UI's,
+ * process's bucket alone decides: public routes include answers that need no database (the provider list,
  * the OpenAPI document), and a database outage must not take them down with it.
  */
 export async function takeAddressToken(address: string): Promise<RateDecision> {

@@ -2,8 +2,8 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
 /**
- * Compression for the files the app serves itself with their Content-Encoding (Swagger UI's
- * bundle, the hosted page's stylesheet and script): server.ts writes those answers, since Next
+ * Compression for the files the app serves itself with their Content-Encoding (the hosted page's
+ * stylesheet and script): server.ts writes those answers, since Next
  * drops a route handler's Content-Encoding and does not compress the answer itself.
  */
 
@@ -11,8 +11,8 @@ import { brotliCompress, constants, gzip } from "node:zlib";
 export type AssetEncoding = "br" | "gzip" | "identity";
 
 /**
- * The encoding to answer with, from the request's Accept-Encoding: brotli when accepted (Swagger
- * UI's bundle: about 390 kB instead of 1.7 MB), else gzip (about 460 kB), else the file as it is. A
+ * The encoding to answer with, from the request's Accept-Encoding: brotli when accepted, else gzip,
+ * else the file as it is. A
  * coding with q=0 is refused; `*` stands for any coding not named.
  */
 export function pickEncoding(acceptEncoding: string | null): AssetEncoding {

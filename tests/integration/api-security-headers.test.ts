@@ -21,7 +21,6 @@ import * as dashboardInvoicesRoute from "@/app/api/dashboard/invoices/route";
 import * as healthRoute from "@/app/api/health/route";
 import * as providersRoute from "@/app/api/providers/route";
 import * as routingRoute from "@/app/api/routing/route";
-import { swaggerUiAssetHandler, swaggerUiVersion } from "@/app/api/docs-assets/swagger-ui-dist";
 import { overrideRateLimits, resetRateLimits } from "@/lib/api/rate-limit";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
 import { logger } from "@/lib/logger";
@@ -137,16 +136,6 @@ describe("the management and other APIs", () => {
     expectApiHeaders(await healthRoute.GET(new Request("http://test/api/health")), "health");
     expectApiHeaders(await healthRoute.HEAD(new Request("http://test/api/health", { method: "HEAD" })), "health HEAD");
     expectApiHeaders(await call(healthRoute.POST, "/api/health", {}, { method: "POST" }), "health POST", 405);
-  });
-
-  it("gives Swagger UI's files the same headers but their year-long cache; a miss is not cached", async () => {
-    const version = await swaggerUiVersion();
-    const handler = swaggerUiAssetHandler({ compress: false });
-    const file = await call(handler, `/api/docs-assets/${version}/swagger-ui.css`, { version, file: "swagger-ui.css" });
-    expect(file.status).toBe(200);
-    expect(file.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expectApiHeaders(new Headers({ ...Object.fromEntries(file.headers), "cache-control": "no-store" }), "asset");
-    expectApiHeaders(await call(handler, `/api/docs-assets/${version}/nothing.js`, { version, file: "nothing.js" }), "missing asset", 404);
   });
 
   it("has Next add them to its own answers under /api (a method no route exports, a failure before any route)", async () => {

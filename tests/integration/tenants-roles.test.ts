@@ -163,7 +163,6 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
   "app/(public)/pay/assets/[file]/route.ts GET": { exempt: "the hosted page's stylesheet and script, named by a hash of their content: nothing of any merchant" },
   "app/(public)/pay/[id]/return/route.ts GET": { handler: handler(payReturnRoute.GET), auth: "public", params: invoiceParams("payout") },
   "app/(public)/pay/[id]/status/route.ts GET": { handler: handler(payStatusRoute.GET), auth: "public", params: invoiceParams("payout") },
-  "app/api/docs-assets/[version]/[file]/route.ts GET": { exempt: "Swagger UI's open-source files, named by version and file name: nothing of any merchant" },
   "app/api/auth/[...nextauth]/route.ts GET": { exempt: "next-auth's own endpoints (session, CSRF, providers): no merchant's id in the path" },
   "app/api/auth/[...nextauth]/route.ts POST": { exempt: "next-auth's sign-in and sign-out: no merchant's id in the path (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
   "app/api/callbacks/[slug]/[connectionId]/route.ts POST": {

@@ -152,8 +152,8 @@ export const EXAMPLE_COMMERCE_ACCOUNT = "your-commerce-account";
 
 /**
  * Each provider's example invoices of this direction (the composer's templates: the spec's section 4
- * bodies), as whole request bodies for `commerceAccount`, keyed by template id: what Swagger UI's
- * "Try it out" starts from, and what a reader copies.
+ * bodies), as whole request bodies for `commerceAccount`, keyed by template id: what the reference page's
+ * Try it starts from, and what a reader copies.
  */
 function invoiceExamples(direction: InvoiceDirection, commerceAccount: string): Json {
   return Object.fromEntries(

@@ -162,6 +162,51 @@ const COMPARISON_EXAMPLE = (() => {
   };
 })();
 
+/**
+ * Request bodies the API accepts when sent as shown (tests/integration/openapi-examples.test.ts sends
+ * each through its route): a Provider B test connection (its credentials as the sandbox takes them),
+ * a label change, the EUR card payment service's routing and a simulation of it, the default settings.
+ */
+const CONNECTION_CREATE_EXAMPLES: Json = {
+  providerB: {
+    summary: "Provider B, host-to-host, test mode",
+    value: {
+      data: {
+        type: "connection",
+        attributes: {
+          provider: "provider-b",
+          kind: "h2h",
+          label: "Provider B EUR",
+          mode: "test",
+          credentials: { terminal_id: "TERM-7781", secret_key: "c2FtcGxlLXNlY3JldC1rZXktMDAwMQ", currency: "EUR" },
+          constants: {},
+        },
+      },
+    },
+  },
+};
+const CONNECTION_EDIT_EXAMPLES: Json = {
+  rename: { summary: "Rename it and keep it enabled (secrets left out keep their values)", value: { data: { type: "connection", attributes: { label: "Provider B, EUR cards", enabled: true } } } },
+};
+const ROUTING_ORDER_EXAMPLES: Json = {
+  clearRules: {
+    summary: "Remove every rule: the routing order alone decides (for PATCH /api/routing/payment_card_eur_hpp:test)",
+    value: { data: { type: "routing-order", attributes: { rules: [] } } },
+  },
+};
+const SIMULATION_EXAMPLES: Json = {
+  frenchPayment: {
+    summary: "A 120.00 EUR test card payment from France, card not known yet",
+    value: { data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "120.00", customer_country: "FR" } } },
+  },
+};
+const SETTINGS_EXAMPLES: Json = {
+  defaults: {
+    summary: "The defaults: a 24-hour window, 20 attempts before a rate counts, 5% exploration (a live key)",
+    value: { data: { type: "routing-settings", id: "routing-settings", attributes: { window_hours: 24, min_sample: 20, exploration_percent: 5 } } },
+  },
+};
+
 export function managementPaths(): Json {
   return {
     "/api/connections": {
@@ -179,7 +224,7 @@ export function managementPaths(): Json {
       post: {
         operationId: "createConnection",
         summary: "Connect a provider account",
-        requestBody: requestBody("ConnectionCreateRequest"),
+        requestBody: requestBody("ConnectionCreateRequest", CONNECTION_CREATE_EXAMPLES),
         description: "In the API key's mode only: a pok_test_ key creates test connections, a pok_live_ key live ones.",
         responses: { "201": document("Created", "ConnectionDocument", LOCATION), ...errors(...KEYED, ...WITH_BODY, ["403", "ManagementForbidden"]) },
       },
@@ -194,7 +239,7 @@ export function managementPaths(): Json {
       patch: {
         operationId: "editConnection",
         summary: "Change a connection; a secret left out keeps its value",
-        requestBody: requestBody("ConnectionEditRequest"),
+        requestBody: requestBody("ConnectionEditRequest", CONNECTION_EDIT_EXAMPLES),
         responses: {
           "200": document("The connection after the change", "ConnectionDocument"),
           ...errors(...KEYED, ...WITH_BODY, ["403", "ReadOnlyKey"], ["404", "ResourceNotFound"]),
@@ -221,7 +266,7 @@ export function managementPaths(): Json {
           "The same decision invoice creation makes, over the saved rules (or the draft rules sent). Without card_bin a payment's " +
           "card is not known yet, as before Pay: rules on the card are passed over and named in waiting_for_card. In the API key's " +
           "mode only (test_mode true for a pok_test_ key, absent or false for a pok_live_ one; otherwise 403 key_mode_mismatch).",
-        requestBody: requestBody("RoutingSimulationRequest"),
+        requestBody: requestBody("RoutingSimulationRequest", SIMULATION_EXAMPLES),
         responses: { "200": document("The routing decision", "RoutingSimulationDocument"), ...errors(...KEYED, ...WITH_BODY, ["403", "KeyModeMismatch"]) },
       },
     },
@@ -240,7 +285,7 @@ export function managementPaths(): Json {
           "exploration_percent of invoices try another connection first. Counted: successes, and failures of the provider " +
           "(unavailable, authentication, unknown outcomes); card and customer declines are not. The settings hold for both " +
           "modes, so only a live key changes them: a test key answers 403 key_mode_mismatch.",
-        requestBody: requestBody("RoutingSettingsRequest"),
+        requestBody: requestBody("RoutingSettingsRequest", SETTINGS_EXAMPLES),
         responses: {
           "200": document("The settings after the change", "RoutingSettingsDocument"),
           "409": { description: "data.id is not routing-settings (code id_mismatch)", content: { [JSON_API]: { schema: ref("ErrorDocument") } } },
@@ -261,7 +306,7 @@ export function managementPaths(): Json {
         description:
           "A rule is refused (422, pointer at the rule) when its outcome, or a branch of its split, has no enabled connection " +
           "that offers the service, when a split's shares do not add up to 100, or when an amount does not fit the currency.",
-        requestBody: requestBody("RoutingOrderRequest"),
+        requestBody: requestBody("RoutingOrderRequest", ROUTING_ORDER_EXAMPLES),
         responses: {
           "200": document("The routing order after the change", "RoutingOrderDocument"),
           "409": { description: "data.id is not the routing order of the URL (code id_mismatch)", content: { [JSON_API]: { schema: ref("ErrorDocument") } } },

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "./document";
+import { buildApiReference, matchesSearch, schemaRows, typeLabel } from "./reference";
+
+const doc = buildOpenApiDocument({ baseUrl: "https://pay.example.com/", commerceAccount: "shop-42" });
+const reference = buildApiReference(doc);
+const operations = reference.tags.flatMap((tag) => tag.operations);
+const byId = (id: string) => operations.find((operation) => operation.id === id)!;
+
+describe("buildApiReference", () => {
+  it("lists every operation of the document once, under its tag, by operationId", () => {
+    const paths = doc.paths as Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+    const expected = Object.values(paths).flatMap((item) => Object.values(item).filter((value) => typeof value?.operationId === "string"));
+    expect(operations.map((operation) => operation.id).sort()).toEqual(expected.map((operation) => operation.operationId).sort());
+    expect(reference.operationCount).toBe(expected.length);
+    for (const tag of reference.tags) for (const operation of tag.operations) expect(operation.tag).toBe(tag.name);
+    expect(reference.tags.map((tag) => tag.name)).toEqual(["payments", "payouts", "refunds", "connections", "routing", "providers"]);
+    expect(reference.baseUrl).toBe("https://pay.example.com");
+  });
+
+  it("flattens a request body into indented rows, required marked, enums and limits listed", () => {
+    const create = byId("createPaymentInvoice");
+    expect(create.method).toBe("POST");
+    expect(create.path).toBe("/api/commerce/payment-invoices");
+    const rows = create.requestBody!.rows;
+    const amount = rows.find((row) => row.key === "data.attributes.amount")!;
+    expect(amount).toMatchObject({ depth: 2, required: true, type: "number or string" });
+    expect(amount.constraints).toContain("multiple of 0.01");
+    expect(rows.find((row) => row.key === "data.attributes.service")!.enumValues).toContain("payment_card_eur_hpp");
+    expect(rows.find((row) => row.key === "data.attributes.test_mode")).toMatchObject({ required: false, type: "boolean" });
+    expect(rows.find((row) => row.key === "data.type")!.type).toBe("constant payment-invoice");
+  });
+
+  it("carries the examples written for the merchant, and every operation with a body has one", () => {
+    const example = byId("createPaymentInvoice").requestBody!.examples[0]!;
+    expect(JSON.parse(example.json).data.attributes.commerce_account).toBe("shop-42");
+    for (const operation of operations) if (operation.requestBody) expect(operation.requestBody.examples.length, operation.id).toBeGreaterThan(0);
+  });
+
+  it("resolves shared error answers and path item parameters, and names answer schemas once", () => {
+    const edit = byId("editConnection");
+    expect(edit.parameters.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(["path:id"]);
+    const unauthorized = edit.responses.find((response) => response.status === "401")!;
+    expect(unauthorized).toMatchObject({ success: false, schemaName: "ErrorDocument" });
+    expect(unauthorized.description).toContain("invalid_api_key");
+    expect(edit.responses.find((response) => response.status === "200")!.schemaName).toBe("ConnectionDocument");
+    const names = reference.schemas.map((schema) => schema.name);
+    expect(names).toContain("ErrorDocument");
+    expect(names).toContain("InvoiceDocument");
+    expect(new Set(names).size).toBe(names.length);
+    expect(byId("listProviders").needsKey).toBe(false);
+    expect(byId("listConnections").needsKey).toBe(true);
+  });
+});
+
+describe("schema helpers", () => {
+  it("names types in words", () => {
+    expect(typeLabel({ type: "array", items: { type: "string" } })).toBe("array of string");
+    expect(typeLabel({ anyOf: [{ type: "string" }, { type: "null" }] })).toBe("string or null");
+    expect(typeLabel(undefined)).toBe("any");
+  });
+
+  it("lists the members of an array's items and of each object variant", () => {
+    const rows = schemaRows({}, { type: "object", required: ["list"], properties: { list: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } });
+    expect(rows.map((row) => [row.key, row.depth, row.required])).toEqual([
+      ["list", 0, true],
+      ["list.id", 1, false],
+    ]);
+  });
+});
+
+describe("matchesSearch", () => {
+  it("matches every word of the query anywhere in the operation's text, case ignored", () => {
+    expect(matchesSearch(byId("createRefund"), "REFUND post")).toBe(true);
+    expect(matchesSearch(byId("createRefund"), "refund delete")).toBe(false);
+    expect(matchesSearch(byId("simulateRouting"), "/api/routing/simulate")).toBe(true);
+    expect(matchesSearch(byId("simulateRouting"), "  ")).toBe(true);
+  });
+});
