@@ -32,7 +32,28 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
   props?: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, "resolver">,
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
   const [resolver] = useState(() => lazyZodResolver(load));
-  return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver, mode: "onTouched" });
+  const form = useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver, mode: "onTouched" });
+  useState(() => withRenderedValues(form));
+  return form;
+}
+
+/**
+ * react-hook-form puts values into uncontrolled inputs through their refs, which a server render
+ * never calls: its inputs would come out blank. Each registered input also gets its value as its
+ * default (`defaultValue`, or `defaultChecked` for a boolean), so the server's markup shows the
+ * form's values (what a form that loads on use shows until then, components/forms/hydrate-on-use.tsx).
+ * A radio passes its own `value`: it states `defaultChecked` itself and drops `defaultValue`.
+ * The returned object is react-hook-form's own (stable across renders), so its register is replaced once.
+ */
+function withRenderedValues<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues> | UseFormReturn<T, unknown, never>) {
+  const register = form.register;
+  form.register = ((name: Path<T>, options?: Parameters<typeof register>[1]) => {
+    const field = register(name, options);
+    const value: unknown = form.getValues(name);
+    if (typeof value === "boolean") return { ...field, defaultChecked: value };
+    if (typeof value === "string" || typeof value === "number") return { ...field, defaultValue: value };
+    return field;
+  }) as typeof register;
 }
 
 /**
