@@ -7,7 +7,7 @@ import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/for
 import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { applyActionErrors, useRadioMarkup, useZodForm } from "@/components/forms/use-zod-form";
 import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testCredentialsAction } from "@/lib/actions/test-connection";
@@ -42,6 +42,7 @@ function initialCredentials(kind: KindSpec): Record<string, unknown> {
 
 export function NewConnectionForm({ providerSlug, kindSlug }: { providerSlug: string; kindSlug: ConnectionKind }) {
   const onCancel = useConnectCancel();
+  const radioMarkup = useRadioMarkup();
   const kind = getKind(providerSlug, kindSlug)!;
   const form = useZodForm(() => import("@/lib/connections/schemas").then((m) => m.createConnectionSchema), {
     defaultValues: { provider: providerSlug, kind: kind.kind, label: "", mode: "test", credentials: initialCredentials(kind) },
@@ -92,7 +93,7 @@ export function NewConnectionForm({ providerSlug, kindSlug }: { providerSlug: st
         <div className="mt-1 flex gap-6 text-sm">
           {(["test", "live"] as const).map((mode) => (
             <label key={mode} className="flex items-center gap-2">
-              <input type="radio" id={`${idPrefix}-mode-${mode}`} value={mode} {...form.register("mode")} defaultValue={undefined} defaultChecked={form.getValues("mode") === mode} />
+              <input type="radio" id={`${idPrefix}-mode-${mode}`} value={mode} {...form.register("mode")} {...radioMarkup(form.getValues("mode") === mode)} />
               {mode === "test" ? "Test (provider sandbox)" : "Live"}
             </label>
           ))}

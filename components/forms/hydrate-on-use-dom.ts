@@ -4,7 +4,8 @@
  * typed or ticked in the first into the second, through the events React listens to.
  */
 
-export type Replay = { press?: string };
+/** Presses made on the server's markup, in order, to be made again on the live form. */
+export type Replay = { presses: (string | undefined)[] };
 
 const CONTROLS = "input, select, textarea, button, a[href], summary, [tabindex]";
 
@@ -42,7 +43,8 @@ export function findControl(root: Element, key: string | undefined): HTMLElement
 function changedByPerson(element: HTMLElement): boolean {
   if (element instanceof HTMLInputElement) {
     if (element.type === "checkbox" || element.type === "radio") return element.checked !== element.defaultChecked;
-    if (element.type === "file" || element.type === "hidden") return false;
+    if (element.type === "file") return Boolean(element.files?.length);
+    if (element.type === "hidden") return false;
     return element.value !== element.defaultValue;
   }
   if (element instanceof HTMLTextAreaElement) return element.value !== element.defaultValue;
@@ -60,7 +62,11 @@ function typeValue(target: HTMLInputElement | HTMLTextAreaElement, value: string
 
 function carry(source: HTMLElement, target: HTMLElement) {
   if (source instanceof HTMLInputElement && target instanceof HTMLInputElement) {
-    if (source.type === "checkbox" || source.type === "radio") {
+    if (source.type === "file") {
+      // A chosen file (a key file) goes over as it is; React reads file inputs on change.
+      target.files = source.files;
+      target.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (source.type === "checkbox" || source.type === "radio") {
       if (target.checked !== source.checked && (source.type === "checkbox" || source.checked)) target.click();
     } else if (target.value !== source.value) typeValue(target, source.value);
   } else if (source instanceof HTMLTextAreaElement && target instanceof HTMLTextAreaElement) {

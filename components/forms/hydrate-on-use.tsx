@@ -1,6 +1,7 @@
 "use client";
 
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType } from "react";
+import { ServerMarkupContext } from "./server-markup";
 import { applyTypedState, controlKeyOf, findControl, type Replay } from "./hydrate-on-use-dom";
 
 /** Stable, so React never rewrites the server's markup while the form waits (it compares by identity). */
@@ -45,7 +46,7 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
     const [swapped, setSwapped] = useState(false);
     const staticRef = useRef<HTMLDivElement>(null);
     const liveRef = useRef<HTMLDivElement>(null);
-    const replay = useRef<Replay>({});
+    const replay = useRef<Replay>({ presses: [] });
     const wantLive = useRef<() => void>(undefined);
     // The server's markup shows the props of the first render; new ones (a refresh after a save
     // elsewhere on the page) need the live form to show them.
@@ -86,7 +87,7 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
         if (button && root.contains(button) && !button.disabled) {
           // The server's button does nothing: the live one is pressed instead, once it is there.
           event.preventDefault();
-          replay.current.press = controlKeyOf(button, root);
+          replay.current.presses.push(controlKeyOf(button, root));
           want();
         }
       };
@@ -99,6 +100,8 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
       root.addEventListener("pointercancel", release, true);
       root.addEventListener("focusin", want, true);
       root.addEventListener("keydown", want, true);
+      // A value set without a key or pointer (a file chosen, an autofill) is a use too.
+      root.addEventListener("change", want, true);
       root.addEventListener("click", onClick, true);
       root.addEventListener("submit", onSubmit, true);
       // Focus may have arrived before this effect ran (a fast Tab while the page's script loaded).
@@ -114,6 +117,7 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
         root.removeEventListener("pointercancel", release, true);
         root.removeEventListener("focusin", want, true);
         root.removeEventListener("keydown", want, true);
+        root.removeEventListener("change", want, true);
         root.removeEventListener("click", onClick, true);
         root.removeEventListener("submit", onSubmit, true);
       };
@@ -141,10 +145,11 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
         }
       }
       setSwapped(true);
-      const press = replay.current.press;
-      replay.current = {};
-      // After the markup is gone and React has the typed values: the press sees what was typed.
-      if (press) setTimeout(() => findControl(to, press)?.click(), 0);
+      const presses = replay.current.presses;
+      replay.current = { presses: [] };
+      // After the markup is gone and React has the typed values, one at a time in their order, each
+      // after React has answered the one before (a template applied, then Send).
+      presses.forEach((press, index) => setTimeout(() => findControl(to, press)?.click(), index * 50));
     }, [Live]);
 
     if (fresh) {
@@ -160,7 +165,9 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
       // The server renders the real form: its markup is what the browser keeps until the first use.
       return (
         <div data-form-on-use={name}>
-          <Lazy {...props} />
+          <ServerMarkupContext.Provider value>
+            <Lazy {...props} />
+          </ServerMarkupContext.Provider>
         </div>
       );
     }

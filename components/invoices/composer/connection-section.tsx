@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect } from "react";
 import { ModeBadge } from "@/components/connections/badges";
 import { Field, fieldAria } from "@/components/forms/field";
+import { useRadioMarkup } from "@/components/forms/use-zod-form";
 import type { Role } from "@/lib/db/schema";
 import {
   connectionPatch,
@@ -53,6 +54,7 @@ export function ConnectionSection({
   role: Role;
   pinLive: boolean;
 }) {
+  const radioMarkup = useRadioMarkup();
   const groups = groupByProvider(connections, values.direction);
   const pinning = values.routing === "pin";
   const chosen = connections.find((c) => c.id === values.connection_id);
@@ -135,8 +137,7 @@ export function ConnectionSection({
                 type="radio"
                 value={direction.value}
                 {...form.register("direction", { onChange: (e) => onDirection(e.target.value) })}
-                defaultValue={undefined}
-                defaultChecked={values.direction === direction.value}
+                {...radioMarkup(values.direction === direction.value)}
               />
               <span>
                 <span className="block font-medium">{direction.label}</span>
@@ -162,8 +163,7 @@ export function ConnectionSection({
                 type="radio"
                 value={routing.value}
                 {...form.register("routing", { onChange: (e) => onRouting(e.target.value) })}
-                defaultValue={undefined}
-                defaultChecked={values.routing === routing.value}
+                {...radioMarkup(values.routing === routing.value)}
               />
               <span>
                 <span className="block font-medium">{routing.label}</span>
