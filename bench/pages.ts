@@ -49,6 +49,10 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const DEVTOOLS_PORT = PORT + 1000;
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+// BENCH_LIGHTHOUSE_MOBILE=1: the dashboard under Lighthouse's mobile preset too (simulated slow 4G, 4x CPU);
+// BENCH_LIGHTHOUSE_PAGES=/invoices/new,/routing: Lighthouse on those pages (by name) instead of the usual ones.
+const LIGHTHOUSE_MOBILE = process.env.BENCH_LIGHTHOUSE_MOBILE === "1";
+const LIGHTHOUSE_PAGES = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",");
 // What \`npm test\` installs (scripts/ensure-browser.mjs): the headless shell, else the full browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
 const PASSWORD = "bench-password-1";
@@ -58,7 +62,7 @@ const BUDGET = { dashboardJsKb: 170, hostedJsKb: 60, lcpMs: 1000, performance: 9
 
 type Target = { name: string; path: string; hosted: boolean; openForm?: boolean; lighthouse?: boolean };
 /** Lighthouse's runs take minutes each: on the pages the budget names (issue 36), by name. */
-const LIGHTHOUSE_PAGES = new Set(["/invoices/new", "/invoices", "/connections/[id]", "/routing", "/docs/api", "/pay/[id]"]);
+const USUAL_LIGHTHOUSE_PAGES = new Set(["/invoices/new", "/invoices", "/connections/[id]", "/routing", "/docs/api", "/pay/[id]"]);
 type Load = { jsGz: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; beforeFormGz?: number };
 type Row = Target & { beforeForm?: number; js: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; performance?: number; accessibility?: number };
 
@@ -195,12 +199,13 @@ async function lighthouseScores(target: Target, cookie: string): Promise<{ perfo
       const result = await lighthouse(
         `${ORIGIN}${target.path}`,
         { port: DEVTOOLS_PORT, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"], ...(target.hosted ? {} : { extraHeaders: { Cookie: cookie } }) },
-        target.hosted ? undefined : desktopConfig,
+        target.hosted || LIGHTHOUSE_MOBILE ? undefined : desktopConfig,
       );
       const lhr = result?.lhr;
       if (!lhr || lhr.runtimeError) throw new Error(`lighthouse ${target.path}: ${lhr?.runtimeError?.message ?? "no result"}`);
       if (lhr.finalDisplayedUrl !== `${ORIGIN}${target.path}`) throw new Error(`lighthouse ${target.path} ended at ${lhr.finalDisplayedUrl}`);
       scores.push({ performance: Math.round((lhr.categories.performance?.score ?? 0) * 100), accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100) });
+      if (LIGHTHOUSE_MOBILE) console.log(`  ${target.name}: Lighthouse ${target.hosted || LIGHTHOUSE_MOBILE ? "mobile" : "desktop"} run ${run + 1}: performance ${scores.at(-1)!.performance}, TBT ${Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? -1)} ms, LCP ${Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? -1)} ms`);
       if (process.env.BENCH_LIGHTHOUSE_VERBOSE === "1") {
         for (const audit of Object.values(lhr.audits)) if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== "informative") console.log(`  ${target.name}: ${audit.id} ${audit.score} ${audit.displayValue ?? ""}`);
       }
@@ -266,7 +271,7 @@ async function main() {
       ...(event ? [{ name: "/webhooks/events/[id]", path: event, hosted: false }] : []),
       { name: "/pay/[id]", path: `/pay/${invoiceId}`, hosted: true },
     ];
-    const targets = [...navigation, ...details].map((target) => ({ ...target, lighthouse: LIGHTHOUSE_PAGES.has(target.name) }));
+    const targets = [...navigation, ...details].map((target) => ({ ...target, lighthouse: USUAL_LIGHTHOUSE_PAGES.has(target.name) }));
     // Warm-up: the server compiles nothing in production, but its first render of each route loads modules.
     for (const target of targets) await measure(browser, state, target);
     const rows: Row[] = [];
@@ -282,7 +287,7 @@ async function main() {
         lcp: median(loads.map((l) => l.lcp)),
         ...(target.openForm ? { beforeForm: median(loads.map((l) => l.beforeFormGz ?? 0)) } : {}),
       };
-      if (LIGHTHOUSE_RUNS > 0 && target.lighthouse) {
+      if (LIGHTHOUSE_RUNS > 0 && (LIGHTHOUSE_PAGES ? LIGHTHOUSE_PAGES.includes(target.name) : target.lighthouse)) {
         const scores = await lighthouseScores(target, cookie);
         row.performance = median(scores.map((s) => s.performance));
         row.accessibility = median(scores.map((s) => s.accessibility));

@@ -7,18 +7,20 @@ import { ErrorSummary, flattenErrors, focusErrorSummary } from "@/components/for
 import { notify } from "@/components/feedback";
 import { Field, FormAlert, SubmitButton, fieldAria } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
-import { applyActionErrors, useZodForm } from "@/components/forms/use-zod-form";
+import { applyActionErrors, useRadioMarkup, useZodForm } from "@/components/forms/use-zod-form";
 import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { createConnectionAction } from "@/lib/actions/connections";
 import { testCredentialsAction } from "@/lib/actions/test-connection";
 import { getKind, type ConnectionKind, type KindSpec } from "@/lib/providers";
+import { useConnectCancel } from "./connect-cancel";
 import { CredentialFields, summaryItems } from "./credential-fields";
 import { TestConnectionResult, useTestConnection } from "./test-connection-button";
 
 /**
- * The 'New connection' form of a provider's overview page. ConnectSection loads this module when
- * the merchant clicks Connect: the form, its schema and the provider registry are the page's
- * largest script, and most visits to the page never open it.
+ * The 'New connection' form of a provider's overview page. The page renders one per kind (hidden
+ * until Connect and the kind are chosen); this module loads on the form's first use
+ * (NewConnectionFormOnUse): the form, its schema and the provider registry are the page's largest
+ * script, and most visits to the page never fill it in.
  */
 
 /** Only kinds whose merchant makes a key pair here (Provider E) show it: loaded for those alone. */
@@ -38,7 +40,9 @@ function initialCredentials(kind: KindSpec): Record<string, unknown> {
   return values;
 }
 
-export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { providerSlug: string; kindSlug: ConnectionKind; onCancel: () => void }) {
+export function NewConnectionForm({ providerSlug, kindSlug }: { providerSlug: string; kindSlug: ConnectionKind }) {
+  const onCancel = useConnectCancel();
+  const radioMarkup = useRadioMarkup();
   const kind = getKind(providerSlug, kindSlug)!;
   const form = useZodForm(() => import("@/lib/connections/schemas").then((m) => m.createConnectionSchema), {
     defaultValues: { provider: providerSlug, kind: kind.kind, label: "", mode: "test", credentials: initialCredentials(kind) },
@@ -89,7 +93,7 @@ export function NewConnectionForm({ providerSlug, kindSlug, onCancel }: { provid
         <div className="mt-1 flex gap-6 text-sm">
           {(["test", "live"] as const).map((mode) => (
             <label key={mode} className="flex items-center gap-2">
-              <input type="radio" id={`${idPrefix}-mode-${mode}`} value={mode} {...form.register("mode")} />
+              <input type="radio" id={`${idPrefix}-mode-${mode}`} value={mode} {...form.register("mode")} {...radioMarkup(form.getValues("mode") === mode)} />
               {mode === "test" ? "Test (provider sandbox)" : "Live"}
             </label>
           ))}

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useForm, type FieldValues, type Path, type Resolver, type UseFormProps, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import type { FormErrors } from "@/lib/actions/result";
+import { useServerMarkup } from "./server-markup";
 
 /**
  * A resolver that loads zod, the resolver and the schema on the first check (a field's blur or the
@@ -32,7 +33,35 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
   props?: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, "resolver">,
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
   const [resolver] = useState(() => lazyZodResolver(load));
-  return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver, mode: "onTouched" });
+  const form = useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver, mode: "onTouched" });
+  const serverMarkup = useServerMarkup();
+  useState(() => serverMarkup && withRenderedValues(form));
+  return form;
+}
+
+/** A registered radio's props for the server's markup of a form that loads on use: checked there as the form's value says. */
+export function useRadioMarkup(): (checked: boolean) => { defaultValue?: undefined; defaultChecked?: boolean } {
+  const serverMarkup = useServerMarkup();
+  return (checked) => (serverMarkup ? { defaultValue: undefined, defaultChecked: checked } : {});
+}
+
+/**
+ * react-hook-form puts values into uncontrolled inputs through their refs, which a server render
+ * never calls: its inputs would come out blank. In the server's markup of a form that loads on use
+ * (components/forms/hydrate-on-use.tsx), which is shown until the form loads, each registered input
+ * also gets its value as its default (`defaultValue`, or `defaultChecked` for a boolean); in the
+ * browser react-hook-form's refs do it, as ever. A radio passes its own `value`: `useRadioMarkup`.
+ * The returned object is react-hook-form's own (stable across renders), so its register is replaced once.
+ */
+function withRenderedValues<T extends FieldValues>(form: UseFormReturn<T, unknown, FieldValues> | UseFormReturn<T, unknown, never>) {
+  const register = form.register;
+  form.register = ((name: Path<T>, options?: Parameters<typeof register>[1]) => {
+    const field = register(name, options);
+    const value: unknown = form.getValues(name);
+    if (typeof value === "boolean") return { ...field, defaultChecked: value };
+    if (typeof value === "string" || typeof value === "number") return { ...field, defaultValue: value };
+    return field;
+  }) as typeof register;
 }
 
 /**

@@ -5,9 +5,8 @@ import Link from "next/link";
 import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
 import type { DashboardInvoicePage } from "@/lib/invoices/read/invoice-view";
 import { fetchInvoicePage, formatClock, invoiceListKey, invoiceSearch } from "./invoice-client";
+import { REFRESH_MS } from "./invoice-refresh";
 import { InvoiceTable } from "./invoice-table";
-
-const REFRESH_MS = 10_000;
 
 type Props = {
   filters: DashboardInvoiceFilters;

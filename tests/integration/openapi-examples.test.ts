@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import type { RouteHandler } from "@/lib/api/with-api-key";
+import type { RouteHandler } from "@/lib/api/run-logged";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";

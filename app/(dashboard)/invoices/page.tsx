@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { ExportButton } from "@/components/invoices/export-button";
 import { invoiceSearch } from "@/components/invoices/invoice-client";
 import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";
-import { activeFilterCount, INVOICE_FILTERS_PANEL_ID, InvoiceFilters } from "@/components/invoices/invoice-filters";
-import { InvoiceList } from "@/components/invoices/invoice-list";
-import { QueryProvider } from "@/components/providers/query-provider";
+import { activeFilterCount, INVOICE_FILTERS_PANEL_ID } from "@/components/invoices/invoice-filters";
+import { ExportButtonOnUse, InvoiceFiltersOnUse, InvoiceListOnUse } from "@/components/invoices/invoice-list-on-use";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { timeZoneInForce } from "@/lib/time-zones";
@@ -48,7 +46,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
         actions={
           <div className="flex flex-wrap items-start gap-3">
-            <ExportButton filters={filters} />
+            <ExportButtonOnUse filters={filters} />
             <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
             <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
           </div>
@@ -64,17 +62,15 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         </p>
       ) : null}
       <FiltersDisclosure activeCount={activeFilterCount(filters)} panelId={INVOICE_FILTERS_PANEL_ID}>
-        <InvoiceFilters filters={filters} timeZone={timeZone} />
+        <InvoiceFiltersOnUse filters={filters} timeZone={timeZone} />
       </FiltersDisclosure>
       {invalid.length ? (
         <p role="status" className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           Ignored what could not be read: {invalid.map((name) => FILTER_LABELS[name] ?? name).join(", ")}.
         </p>
       ) : null}
-      {/* The list's client cache, keyed by the view: switching it starts afresh from the server's new data. */}
-      <QueryProvider key={viewMode}>
-        <InvoiceList filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} />
-      </QueryProvider>
+      {/* The list's client cache is keyed by the view: switching it starts afresh from the server's new data. */}
+      <InvoiceListOnUse key={viewMode} filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} />
     </>
   );
 }

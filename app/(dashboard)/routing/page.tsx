@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { RoutingHistory } from "@/components/routing/routing-history";
-import { RoutingOrderEditor, type RoutingOrderView } from "@/components/routing/routing-order-editor";
-import { RoutingSimulator } from "@/components/routing/routing-simulator";
-import { SuccessSettingsForm } from "@/components/routing/success-settings-form";
+import type { RoutingOrderView } from "@/components/routing/routing-order-editor";
+import { RoutingHistoryOnUse, RoutingOrderEditorOnUse, RoutingSimulatorOnUse, SuccessSettingsFormOnUse } from "@/components/routing/routing-on-use";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getRoutingOrdersInView } from "@/lib/dashboard/routing";
@@ -83,19 +81,19 @@ export default async function RoutingPage() {
         </section>
       ) : (
         <>
-        <RoutingSimulator scopes={orders.map((order) => ({ id: order.id, service: order.service, mode: order.mode, currency: order.currency }))} />
+        <RoutingSimulatorOnUse scopes={orders.map((order) => ({ id: order.id, service: order.service, mode: order.mode, currency: order.currency }))} />
         <div className="grid gap-6 2xl:grid-cols-2">
           {orders.map((order, index) => {
             const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
             return (
               <div key={order.id} className="min-w-0 space-y-3">
-                <RoutingOrderEditor key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order, zone)} />
-                <RoutingHistory service={order.service} mode={order.mode} history={histories[index]!} timeZone={zone} editable={editable} domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`} />
+                <RoutingOrderEditorOnUse key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order, zone)} />
+                <RoutingHistoryOnUse service={order.service} mode={order.mode} history={histories[index]!} timeZone={zone} editable={editable} domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`} />
               </div>
             );
           })}
         </div>
-        <SuccessSettingsForm settings={successSettings} readOnly={!editable} />
+        <SuccessSettingsFormOnUse settings={successSettings} readOnly={!editable} />
         </>
       )}
     </>

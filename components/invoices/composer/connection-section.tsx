@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect } from "react";
 import { ModeBadge } from "@/components/connections/badges";
 import { Field, fieldAria } from "@/components/forms/field";
+import { useRadioMarkup } from "@/components/forms/use-zod-form";
 import type { Role } from "@/lib/db/schema";
 import {
   connectionPatch,
@@ -53,6 +54,7 @@ export function ConnectionSection({
   role: Role;
   pinLive: boolean;
 }) {
+  const radioMarkup = useRadioMarkup();
   const groups = groupByProvider(connections, values.direction);
   const pinning = values.routing === "pin";
   const chosen = connections.find((c) => c.id === values.connection_id);
@@ -131,7 +133,12 @@ export function ConnectionSection({
               key={direction.value}
               className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${values.direction === direction.value ? "border-brand-500 bg-brand-50" : "border-slate-300 bg-white"}`}
             >
-              <input type="radio" value={direction.value} {...form.register("direction", { onChange: (e) => onDirection(e.target.value) })} />
+              <input
+                type="radio"
+                value={direction.value}
+                {...form.register("direction", { onChange: (e) => onDirection(e.target.value) })}
+                {...radioMarkup(values.direction === direction.value)}
+              />
               <span>
                 <span className="block font-medium">{direction.label}</span>
                 <span className="block text-slate-600">{direction.help}</span>
@@ -152,7 +159,12 @@ export function ConnectionSection({
               key={routing.value}
               className={`flex cursor-pointer gap-3 rounded-md border p-3 text-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${values.routing === routing.value ? "border-brand-500 bg-brand-50" : "border-slate-300 bg-white"}`}
             >
-              <input type="radio" value={routing.value} {...form.register("routing", { onChange: (e) => onRouting(e.target.value) })} />
+              <input
+                type="radio"
+                value={routing.value}
+                {...form.register("routing", { onChange: (e) => onRouting(e.target.value) })}
+                {...radioMarkup(values.routing === routing.value)}
+              />
               <span>
                 <span className="block font-medium">{routing.label}</span>
                 <span className="block text-slate-600">{routing.help}</span>

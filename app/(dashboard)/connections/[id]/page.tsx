@@ -4,8 +4,7 @@ import { notFound } from "next/navigation";
 import { HealthBadge, ModeBadge, StateBadge } from "@/components/connections/badges";
 import { HEALTH_RULE_TEXT } from "@/lib/analytics/connection-health";
 import { ConnectionControls } from "@/components/connections/connection-controls";
-import { ConstantsPanel } from "@/components/connections/constants-panel";
-import { EditConnectionForm } from "@/components/connections/edit-connection-form";
+import { ConstantsPanelOnUse, EditConnectionFormOnUse } from "@/components/connections/connection-forms-on-use";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { callbackUrl } from "@/lib/callbacks/url";
@@ -144,12 +143,12 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
         </section>
         <section className="card" aria-labelledby="edit">
           <h2 id="edit" className="mb-3 text-base font-semibold">Edit</h2>
-          <EditConnectionForm connection={connection} />
+          <EditConnectionFormOnUse connection={connection} />
         </section>
       </div>
       <section className="card mt-6" aria-labelledby="constants">
         <h2 id="constants" className="mb-3 text-base font-semibold">Constants</h2>
-        <ConstantsPanel connectionId={connection.id} providerSlug={connection.provider} kindSlug={connection.kind} stored={connection.constants} />
+        <ConstantsPanelOnUse connectionId={connection.id} providerSlug={connection.provider} kindSlug={connection.kind} stored={connection.constants} />
       </section>
       {sandboxFault !== undefined ? (
         <section className="card mt-6" aria-labelledby="sandbox-behaviour" data-testid="sandbox-behaviour">

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { randomUUID } from "node:crypto";
-import { InvoiceComposer } from "@/components/invoices/composer/invoice-composer";
+import { InvoiceComposerOnUse } from "@/components/invoices/composer/invoice-composer-on-use";
 import { NewInvoiceModes } from "@/components/invoices/new-invoice-modes";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
@@ -47,7 +47,7 @@ export default async function NewInvoicePage() {
         }
       />
       <NewInvoiceModes mode="advanced" />
-      <InvoiceComposer
+      <InvoiceComposerOnUse
         connections={connections}
         routes={composerRoutes(orders, connections)}
         commerceAccount={viewer.merchant.commerceAccount}

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ConnectSection } from "@/components/connections/connect-section";
 import { ConnectionTable } from "@/components/connections/connection-table";
+import { NewConnectionFormOnUse } from "@/components/connections/new-connection-form-on-use";
 import { ProviderMark } from "@/components/providers/provider-mark";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
@@ -66,7 +67,10 @@ export default async function ProviderOverviewPage({ params }: Props) {
       </section>
       <section className="card mt-6" aria-labelledby="new-connection">
         <h2 id="new-connection" className="mb-3 text-base font-semibold">New connection</h2>
-        <ConnectSection providerSlug={provider.slug} kinds={provider.kinds.map((k) => ({ kind: k.kind, label: k.label, description: k.description }))} />
+        <ConnectSection
+          kinds={provider.kinds.map((k) => ({ kind: k.kind, label: k.label, description: k.description }))}
+          forms={Object.fromEntries(provider.kinds.map((k) => [k.kind, <NewConnectionFormOnUse key={k.kind} providerSlug={provider.slug} kindSlug={k.kind} />]))}
+        />
       </section>
     </>
   );

@@ -1,0 +1,89 @@
+/**
+ * DOM work of `hydrateOnUse`: naming a control the same way in the server's markup and in the live
+ * form (they are rendered from the same props, but element ids differ), and carrying over what was
+ * typed or ticked in the first into the second, through the events React listens to.
+ */
+
+/** Presses made on the server's markup, in order, to be made again on the live form. */
+export type Replay = { presses: (string | undefined)[] };
+
+const CONTROLS = "input, select, textarea, button, a[href], summary, [tabindex]";
+
+function describe(element: Element): string {
+  const tag = element.tagName.toLowerCase();
+  if (element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement) {
+    const type = element instanceof HTMLInputElement ? element.type : tag;
+    const choice = element instanceof HTMLInputElement && (type === "checkbox" || type === "radio") ? `=${element.value}` : "";
+    const name = element.name || element.getAttribute("aria-label") || element.labels?.[0]?.textContent?.trim() || element.getAttribute("placeholder") || "";
+    return `${tag}:${type}:${name}${choice}`;
+  }
+  return `${tag}:${element.getAttribute("aria-label") ?? element.textContent?.trim() ?? ""}`;
+}
+
+/** Every control of `root` in document order, each with a key unique within `root`. */
+function keyed(root: Element): { key: string; element: HTMLElement }[] {
+  const seen = new Map<string, number>();
+  return Array.from(root.querySelectorAll<HTMLElement>(CONTROLS)).map((element) => {
+    const base = describe(element);
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    return { key: `${base}#${count}`, element };
+  });
+}
+
+export function controlKeyOf(element: Element, root: Element): string | undefined {
+  const target = element.closest(CONTROLS) ?? element;
+  return keyed(root).find((entry) => entry.element === target)?.key;
+}
+
+export function findControl(root: Element, key: string | undefined): HTMLElement | undefined {
+  return key === undefined ? undefined : keyed(root).find((entry) => entry.key === key)?.element;
+}
+
+function changedByPerson(element: HTMLElement): boolean {
+  if (element instanceof HTMLInputElement) {
+    if (element.type === "checkbox" || element.type === "radio") return element.checked !== element.defaultChecked;
+    if (element.type === "file") return Boolean(element.files?.length);
+    if (element.type === "hidden") return false;
+    return element.value !== element.defaultValue;
+  }
+  if (element instanceof HTMLTextAreaElement) return element.value !== element.defaultValue;
+  if (element instanceof HTMLSelectElement) return Array.from(element.options).some((option) => option.selected !== option.defaultSelected);
+  return false;
+}
+
+/** Sets a value as typing would: through the prototype's setter, so React's value tracker sees the change. */
+function typeValue(target: HTMLInputElement | HTMLTextAreaElement, value: string) {
+  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(target), "value")?.set;
+  if (setter) setter.call(target, value);
+  else target.value = value;
+  target.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+function carry(source: HTMLElement, target: HTMLElement) {
+  if (source instanceof HTMLInputElement && target instanceof HTMLInputElement) {
+    if (source.type === "file") {
+      // A chosen file (a key file) goes over as it is; React reads file inputs on change.
+      target.files = source.files;
+      target.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (source.type === "checkbox" || source.type === "radio") {
+      if (target.checked !== source.checked && (source.type === "checkbox" || source.checked)) target.click();
+    } else if (target.value !== source.value) typeValue(target, source.value);
+  } else if (source instanceof HTMLTextAreaElement && target instanceof HTMLTextAreaElement) {
+    if (target.value !== source.value) typeValue(target, source.value);
+  } else if (source instanceof HTMLSelectElement && target instanceof HTMLSelectElement) {
+    const chosen = new Set(Array.from(source.selectedOptions, (option) => option.value));
+    for (const option of Array.from(target.options)) option.selected = chosen.has(option.value);
+    target.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+}
+
+/** What the person typed, chose or ticked in `from` (the server's markup), done again in `to`. */
+export function applyTypedState(from: Element, to: Element): void {
+  const targets = new Map(keyed(to).map((entry) => [entry.key, entry.element]));
+  for (const { key, element } of keyed(from)) {
+    if (!changedByPerson(element)) continue;
+    const target = targets.get(key);
+    if (target) carry(element, target);
+  }
+}

@@ -1,0 +1,107 @@
+import { expect, type Page } from "@playwright/test";
+import { sharedTest as test } from "./support/fixtures";
+import { connectByApi, uniqueLabel } from "./support/connections";
+import { screenshot } from "./support/screenshots";
+
+/**
+ * Forms that load when used (components/forms/hydrate-on-use.tsx): the page shows the form with its
+ * values before the form's script arrives, and the first interaction is not lost while it loads.
+ * The form's script is held back for a moment after the page loaded, so what is done first lands
+ * on the server's markup, not on a form that happened to load already.
+ */
+
+const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+];
+
+/** From now on each script answer waits `ms`: the form's chunk arrives after the first keys. */
+async function slowScripts(page: Page, ms = 700) {
+  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
+const serverForm = (page: Page, name: string) => page.locator(`[data-form-on-use="${name}"]:not([data-live])`);
+const liveForm = (page: Page, name: string) => page.locator(`[data-form-on-use="${name}"][data-live]`);
+
+for (const viewport of VIEWPORTS) {
+  test(`a connection's page shows its values before its forms load, and what is typed first is kept (${viewport.width} px)`, async ({ page, merchant }) => {
+    await page.setViewportSize(viewport);
+    const label = uniqueLabel("On use");
+    const id = await connectByApi(page.request, merchant.apiKey, "provider-b", "h2h", label);
+    await page.goto(`/connections/${id}`);
+    await page.waitForLoadState("networkidle");
+    // Loaded and idle, the edit form is still the server's, showing the stored label.
+    await expect(serverForm(page, "edit-connection").getByLabel("Label")).toHaveValue(label);
+    await expect(liveForm(page, "edit-connection")).toHaveCount(0);
+    await screenshot(page, `forms-on-use-connection-${viewport.width}`, { fullPage: true });
+
+    await slowScripts(page);
+    const field = page.getByRole("form", { name: "Edit connection" }).getByLabel("Label");
+    await field.click();
+    await field.press("End");
+    await page.keyboard.type(" renamed");
+    // The live form took over with every key typed while it loaded, and the caret stays in the field.
+    await expect(liveForm(page, "edit-connection")).toHaveCount(1);
+    await expect(serverForm(page, "edit-connection")).toHaveCount(0);
+    const live = liveForm(page, "edit-connection").getByLabel("Label");
+    await expect(live).toHaveValue(`${label} renamed`);
+    await expect(live).toBeFocused();
+    await page.keyboard.type("!");
+    await expect(live).toHaveValue(`${label} renamed!`);
+    // The unsaved-changes guard knows about the edit.
+    await page.getByRole("main").getByRole("link", { name: "Provider B" }).click();
+    const dialog = page.getByTestId("unsaved-changes-dialog");
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Stay" }).click();
+    await expect(page).toHaveURL(new RegExp(`/connections/${id}$`));
+  });
+
+  test(`keyboard only: Tab into a form that has not loaded and type (${viewport.width} px)`, async ({ page, merchant }) => {
+    await page.setViewportSize(viewport);
+    const label = uniqueLabel("Keys");
+    const id = await connectByApi(page.request, merchant.apiKey, "provider-b", "h2h", label);
+    await page.goto(`/connections/${id}`);
+    await page.waitForLoadState("networkidle");
+    await slowScripts(page);
+    // From the control just before the Edit section, Tab until the focus is in the edit form.
+    await page.getByTestId("callback-url").focus();
+    for (let i = 0; i < 20; i += 1) {
+      await page.keyboard.press("Tab");
+      if (await page.evaluate(() => Boolean(document.activeElement?.closest('[data-form-on-use="edit-connection"]')))) break;
+    }
+    await page.keyboard.press("ControlOrMeta+a");
+    const typed = uniqueLabel("Typed by keys");
+    await page.keyboard.type(typed);
+    const live = liveForm(page, "edit-connection").getByLabel("Label");
+    await expect(live).toHaveValue(typed);
+    await expect(live).toBeFocused();
+    // Enter saves: the press reaches the live form.
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("edit-saved")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(typed);
+  });
+
+  test(`the composer: a press on a template and a click on a radio before the form loads both take effect (${viewport.width} px)`, async ({ page, merchant }) => {
+    await page.setViewportSize(viewport);
+    await connectByApi(page.request, merchant.apiKey, "provider-c", "provider_account", uniqueLabel("C on use"));
+    await page.goto("/invoices/new");
+    await page.waitForLoadState("networkidle");
+    await expect(serverForm(page, "invoice-composer").getByRole("radio", { name: /^Route automatically/ })).toBeChecked();
+    await expect(serverForm(page, "invoice-composer").getByLabel(/^Reference ID/)).not.toHaveValue("");
+    await slowScripts(page);
+    await page.getByRole("button", { name: /^Provider C payment in AMD payment_card/ }).click();
+    await expect(page.getByTestId("template-status")).toContainText("Filled in from Provider C payment in AMD");
+    await expect(liveForm(page, "invoice-composer")).toHaveCount(1);
+
+    await page.reload();
+    await page.waitForLoadState("networkidle");
+    await slowScripts(page);
+    await page.getByRole("radio", { name: /^Pin to a connection/ }).click();
+    await expect(page.getByRole("radio", { name: /^Pin to a connection/ })).toBeChecked();
+    await expect(page.getByRole("combobox", { name: /^Connection/ })).toBeVisible();
+    await expect(liveForm(page, "invoice-composer")).toHaveCount(1);
+  });
+}
