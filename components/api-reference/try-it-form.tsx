@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import type { TryItProps } from "./try-it";
+import type { TryItProps } from "./try-it-props";
 
 type Answer = { status: number; statusText: string; body: string; ms: number } | { error: string };
 

@@ -1,17 +1,10 @@
 "use client";
 
 import { lazy, Suspense, useState, useSyncExternalStore } from "react";
+import type { TryItProps } from "./try-it-props";
 
-export type TryItProps = {
-  operationId: string;
-  method: string;
-  path: string;
-  pathParameters: string[];
-  hasQuery: boolean;
-  examples: { name: string; label: string; json: string }[];
-  hasBody: boolean;
-  needsKey: boolean;
-};
+export type { TryItProps } from "./try-it-props";
+
 
 const loadForm = () => import("./try-it-form");
 const TryItForm = lazy(loadForm);
