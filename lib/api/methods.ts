@@ -8,7 +8,7 @@ import { runLogged, type RouteHandler } from "./run-logged";
  * The lean path under /api/commerce (server/commerce-routes.ts) answers with the same handlers.
  */
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-export type Method = (typeof ALL_METHODS)[number];
+type Method = (typeof ALL_METHODS)[number];
 
 /** The methods a route module serves: the handlers it exports. */
 export function methodsOf(module: object): Method[] {

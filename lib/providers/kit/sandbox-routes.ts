@@ -4,7 +4,7 @@
  * URL-encoded (the handler decodes what it reads). Every sandbox under lib/providers/<slug>/sandbox/
  * routes with it, and keeps its own refusals for what matches nothing.
  */
-export type SandboxRouteMatch<H> =
+type SandboxRouteMatch<H> =
   | { kind: "found"; handler: H; params: Readonly<Record<string, string>> }
   /** The path is an endpoint, the method is not one it takes. */
   | { kind: "other-method"; allowed: readonly string[] }

@@ -196,7 +196,7 @@ export function readRepoFile(relative: string): string {
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 /** Initialisers of handlers that only refuse a method (405 with Allow, or OPTIONS' 204): lib/api/methods.ts. */
-const REFUSER = /^(?:other\b|otherMethods\(|methodNotAllowed\(|listMethods\()/;
+const REFUSER = /^(?:other\b|otherMethods(?:<[^>]*>)?\(|methodNotAllowed(?:<[^>]*>)?\(|listMethods(?:<[^>]*>)?\()/;
 
 /**
  * The HTTP methods a route.ts exports (`export const GET = …`, `export async function POST`,
