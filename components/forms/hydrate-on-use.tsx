@@ -95,6 +95,8 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
       // A server form must never submit itself (a GET of this page): its live twin does.
       const onSubmit = (event: SubmitEvent) => event.preventDefault();
       wantLive.current = want;
+      // From here a use is caught (tests wait for it, as they wait for hydration elsewhere).
+      root.setAttribute("data-ready", "");
       root.addEventListener("pointerover", warm, { once: true });
       root.addEventListener("pointerdown", onPointerDown, true);
       root.addEventListener("pointerup", release, true);
