@@ -49,7 +49,7 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
 
   // A changed routing order, not saved.
   await page.goto("/routing");
-  await waitForHydration(page, '[data-testid="routing-order"] form');
+  await page.locator('[data-form-on-use="routing-order"][data-ready]').first().waitFor({ state: "attached" });
   await eurList(page).getByRole("button", { name: `Move F ${run} up` }).click();
   await expect.poll(() => rowOrder(page)).toEqual([ids[1], ids[0]]);
   await expect(eurList(page)).toContainText("Unsaved changes");
@@ -111,14 +111,14 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   await expect(eurList(page).getByTestId("routing-status")).toContainText("Saved.");
   expect(await reloadAnswering(page, true)).toBeUndefined();
   await expect.poll(() => rowOrder(page)).toEqual([ids[1], ids[0]]);
-  await waitForHydration(page, '[data-testid="routing-order"] form');
+  await page.locator('[data-form-on-use="routing-order"][data-ready]').first().waitFor({ state: "attached" });
   await nav(page, "Home").click();
   await expect(page).toHaveURL(/\/home$/);
   await expect(question(page)).toHaveCount(0);
 
   // Another form: a connection's label, edited, then saved.
   await page.goto(`/connections/${ids[0]}`);
-  await waitForHydration(page, 'form[aria-label="Edit connection"]');
+  await page.locator('[data-form-on-use="edit-connection"][data-ready]').waitFor({ state: "attached" });
   const label = page.getByRole("form", { name: "Edit connection" }).getByLabel(/^Label/);
   await label.fill(`B renamed ${run}`);
   await nav(page, "Connections").click();

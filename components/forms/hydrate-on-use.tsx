@@ -83,8 +83,9 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
           swapWhenReady();
         }, 0);
       const onClick = (event: MouseEvent) => {
-        const button = (event.target as Element | null)?.closest?.("button");
-        if (button && root.contains(button) && !button.disabled) {
+        // Buttons, and links whose live twin does more than follow its address (data-on-use-press).
+        const button = (event.target as Element | null)?.closest?.("button, [data-on-use-press]");
+        if (button && root.contains(button) && !(button instanceof HTMLButtonElement && button.disabled)) {
           // The server's button does nothing: the live one is pressed instead, once it is there.
           event.preventDefault();
           replay.current.presses.push(controlKeyOf(button, root));
@@ -94,6 +95,8 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
       // A server form must never submit itself (a GET of this page): its live twin does.
       const onSubmit = (event: SubmitEvent) => event.preventDefault();
       wantLive.current = want;
+      // From here a use is caught (tests wait for it, as they wait for hydration elsewhere).
+      root.setAttribute("data-ready", "");
       root.addEventListener("pointerover", warm, { once: true });
       root.addEventListener("pointerdown", onPointerDown, true);
       root.addEventListener("pointerup", release, true);

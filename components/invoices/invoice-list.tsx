@@ -64,6 +64,7 @@ export function InvoiceList({ filters, start, initialPage, timeZone }: Props) {
           <Link
             href={`/invoices?${invoiceSearch(filters, next)}`}
             prefetch={false}
+            data-on-use-press=""
             className="btn-secondary"
             aria-disabled={query.isFetchingNextPage || undefined}
             onClick={(event) => {

@@ -69,8 +69,9 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
           Ignored what could not be read: {invalid.map((name) => FILTER_LABELS[name] ?? name).join(", ")}.
         </p>
       ) : null}
-      {/* The list's client cache is keyed by the view: switching it starts afresh from the server's new data. */}
-      <InvoiceListOnUse key={viewMode} filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} />
+      {/* Keyed by the view and the filters: switching either starts afresh from the server's new data (the
+          server's markup of the list before shows other invoices, so it must not stay while the live list loads). */}
+      <InvoiceListOnUse key={`${viewMode}?${invoiceSearch(filters, after ?? undefined)}`} filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} />
     </>
   );
 }
