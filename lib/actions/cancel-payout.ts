@@ -5,15 +5,16 @@ import { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { cancelPayoutInvoice } from "@/lib/processing/cancel-payout";
 import { fail, ok, refuse, testModeOnly } from "@/lib/problems";
+import { canInMode } from "@/lib/merchants/permissions";
 import { validatedAction } from "./validated-action";
 
 /**
- * Cancel payout on a payout's page: owners cancel live and test payouts, support members test ones
- * only (checked by the service). Same rules and answers as POST …/payout-invoices/{id}/cancel.
+ * Cancel payout on a payout's page: roles with payout.cancel.live cancel live and test payouts,
+ * support members test ones only (lib/merchants/permissions.ts; checked by the service). Same rules and answers as POST …/payout-invoices/{id}/cancel.
  */
-export const cancelPayoutAction = validatedAction("invoices.cancel-payout", { schema: z.object({ id: z.string().min(1).max(128) }) }, async (input, viewer) => {
+export const cancelPayoutAction = validatedAction("invoices.cancel-payout", { schema: z.object({ id: z.string().min(1).max(128) }), can: "payout.cancel" }, async (input, viewer) => {
   const db = await getDb();
-  const result = await cancelPayoutInvoice(db, viewer.merchant.id, input.id, { testOnly: viewer.user.role !== "owner" });
+  const result = await cancelPayoutInvoice(db, viewer.merchant.id, input.id, { testOnly: !canInMode(viewer.user.role, "payout.cancel", "live") });
   switch (result.kind) {
     case "canceled":
       revalidatePath(`/invoices/${input.id}`);

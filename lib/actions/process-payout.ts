@@ -6,17 +6,19 @@ import { getDb } from "@/lib/db/client";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { processPayout } from "@/lib/processing/engine";
 import { ProblemsError } from "@/lib/errors";
-import { fail, ok, refuse } from "@/lib/problems";
+import { fail, ok, refuse, testModeOnly } from "@/lib/problems";
+import { canInMode } from "@/lib/merchants/permissions";
 import { validatedAction } from "./validated-action";
 
-/** "Process payout" on a created payout's page (spec 4.2): owners send it to the provider. */
+/** "Process payout" on a created payout's page (spec 4.2): owners send any payout to the provider, support members test ones (lib/merchants/permissions.ts). */
 export const processPayoutAction = validatedAction(
   "invoices.process-payout",
-  { schema: z.object({ id: z.string().min(1).max(128) }), role: "owner" },
+  { schema: z.object({ id: z.string().min(1).max(128) }), can: "payout.process" },
   async (input, viewer) => {
     const db = await getDb();
     const invoice = await getInvoice(db, viewer.merchant.id, "payout", input.id);
     if (!invoice) return refuse("not_found", "This payout does not exist.");
+    if (!canInMode(viewer.user.role, "payout.process", invoice.testMode ? "test" : "live")) return fail([testModeOnly("process", "payout")]);
     try {
       const processed = await processPayout(db, invoice.id);
       revalidatePath(`/invoices/${invoice.id}`);

@@ -63,7 +63,7 @@ describe("withSession", () => {
   const ownerOnly = withSession<{ id: string }>(async (ctx) => {
     seen.push(ctx);
     return Response.json({ data: { merchant: ctx.viewer.merchant.id, id: ctx.params.id } });
-  }, { role: "owner" });
+  }, { can: "team.manage" });
   beforeEach(() => {
     seen.length = 0;
   });

@@ -45,7 +45,7 @@ function pageHref(filter: AuditFilter, page: number): string {
 const ACTOR_TYPES: Record<string, string> = { user: "Person", api_key: "API key", system: "System" };
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("audit.read");
   const zone = timeZoneInForce(viewer);
   const { filter, errors } = readAuditFilter(await searchParams);
   const db = await getDb();

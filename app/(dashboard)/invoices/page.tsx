@@ -8,6 +8,7 @@ import { activeFilterCount, INVOICE_FILTERS_PANEL_ID, InvoiceFilters } from "@/c
 import { InvoiceList } from "@/components/invoices/invoice-list";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { PageHeader } from "@/components/shell/page-header";
+import { can, canAnyMode } from "@/lib/merchants/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { timeZoneInForce } from "@/lib/time-zones";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
@@ -48,9 +49,13 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
         actions={
           <div className="flex flex-wrap items-start gap-3">
-            <ExportButton filters={filters} />
-            <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
-            <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
+            {can(viewer.user.role, "export") ? <ExportButton filters={filters} /> : null}
+            {canAnyMode(viewer.user.role, "invoices.compose") ? (
+              <>
+                <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
+                <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
+              </>
+            ) : null}
           </div>
         }
       />
@@ -73,7 +78,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       ) : null}
       {/* The list's client cache, keyed by the view: switching it starts afresh from the server's new data. */}
       <QueryProvider key={viewMode}>
-        <InvoiceList filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} />
+        <InvoiceList filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} canCompose={canAnyMode(viewer.user.role, "invoices.compose")} />
       </QueryProvider>
     </>
   );

@@ -15,7 +15,7 @@ import { listMembers } from "@/lib/merchants/team";
 export const metadata: Metadata = { title: "Team" };
 
 export default async function TeamPage() {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("team.manage");
   const zone = timeZoneInForce(viewer);
   const db = await getDb();
   const [members, invites] = await Promise.all([listMembers(db, viewer.merchant.id), listPendingInvites(db, viewer.merchant.id)]);

@@ -8,6 +8,7 @@ import { requirePageViewer } from "@/lib/auth/viewer";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { SwaggerUiViewer } from "./swagger-ui-viewer";
 import "./api-reference.css";
+import { canAnyMode } from "@/lib/merchants/permissions";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -22,7 +23,9 @@ const DOCUMENT_URL = "/api/commerce/openapi.json";
  * rendered on the server, so the page says where the document is even before (or without) the script.
  */
 export default async function ApiReferencePage() {
-  const viewer = await requirePageViewer();
+  const viewer = await requirePageViewer("docs.read");
+  const seesKeys = canAnyMode(viewer.user.role, "keys.manage");
+  const composes = canAnyMode(viewer.user.role, "invoices.compose");
   // The examples carry this merchant's commerce account, so Try it out sends a body the API accepts from its keys.
   const doc = buildOpenApiDocument({ baseUrl: publicBaseUrl(), commerceAccount: viewer.merchant.commerceAccount });
   const info = (doc.info ?? {}) as { title?: string; version?: string; description?: string };
@@ -48,12 +51,16 @@ export default async function ApiReferencePage() {
         }
         actions={
           <div className="flex flex-wrap gap-2">
-            <Link href="/api-keys" className="btn-secondary">
-              API keys
-            </Link>
-            <Link href="/invoices/new" className="btn-secondary">
-              Try it in the composer
-            </Link>
+            {seesKeys ? (
+              <Link href="/api-keys" className="btn-secondary">
+                API keys
+              </Link>
+            ) : null}
+            {composes ? (
+              <Link href="/invoices/new" className="btn-secondary">
+                Try it in the composer
+              </Link>
+            ) : null}
           </div>
         }
       />
@@ -65,9 +72,13 @@ export default async function ApiReferencePage() {
           <p>
             Base URL <code className="font-mono wrap-anywhere" data-testid="api-base-url">{server}</code>. Every request sends{" "}
             <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> with a key from{" "}
-            <Link href="/api-keys" className="text-brand-700 underline">
-              API keys
-            </Link>
+            {seesKeys ? (
+              <Link href="/api-keys" className="text-brand-700 underline">
+                API keys
+              </Link>
+            ) : (
+              "API keys (an owner or a developer makes them)"
+            )}
             ; bodies are <code className="font-mono">application/vnd.api+json</code> (or <code className="font-mono">application/json</code>). Events come to you
             as{" "}
             <Link href="/docs/webhooks" className="text-brand-700 underline">

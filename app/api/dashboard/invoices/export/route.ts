@@ -1,6 +1,5 @@
-import { ApiError, ApiValidationError } from "@/lib/api/errors";
+import { ApiValidationError } from "@/lib/api/errors";
 import { withSession } from "@/lib/api/with-session";
-import { maySee } from "@/lib/auth/permissions";
 import { viewModeFromCookieHeader } from "@/lib/dashboard/view-mode";
 import { csvResponse, exportFileName, invoiceCsvStream } from "@/lib/invoices/export/invoice-csv";
 import { readDashboardListQuery } from "@/lib/invoices/read/filters";
@@ -14,7 +13,6 @@ import { problem } from "@/lib/problems";
  * instead, naming the parameter, so an export never holds more than was asked for.
  */
 export const GET = withSession(async ({ request, viewer, db }) => {
-  if (!maySee("/invoices", viewer.user.role)) throw new ApiError(403, "forbidden", "Forbidden", "Your role may not see invoices.");
   const viewMode = viewModeFromCookieHeader(request.headers.get("cookie"));
   const { filter, invalid } = readDashboardListQuery(new URL(request.url).searchParams, { viewMode });
   if (invalid.length > 0) {
@@ -27,4 +25,4 @@ export const GET = withSession(async ({ request, viewer, db }) => {
   const all = { ...filter, after: undefined };
   const total = await countInvoices(db, viewer.merchant.id, all);
   return csvResponse(invoiceCsvStream(db, viewer.merchant.id, all), exportFileName(viewMode), total);
-});
+}, { can: "export" });
