@@ -20,7 +20,7 @@ const SCOPES = [
   { value: "read_only", label: "Read only", help: "GET requests only; anything else is refused with 403" },
 ] as const;
 
-/** `liveAllowed`: the role may make live keys too (lib/merchants/permissions.ts); developers make test keys only. */
+/** `liveAllowed`: the role may make live keys too (lib/identity/permissions.ts); developers make test keys only. */
 export function CreateApiKeyForm({ liveAllowed = true }: { liveAllowed?: boolean }) {
   const form = useZodForm(() => import("@/lib/api-keys/schemas").then((m) => m.createApiKeySchema), {
     defaultValues: { name: "", mode: "test", scope: "full" },

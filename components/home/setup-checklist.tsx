@@ -1,14 +1,14 @@
 import Link from "next/link";
 import type { SetupChecklist as Checklist, SetupStep } from "@/lib/dashboard/home";
 import { SETUP_STEPS } from "@/lib/dashboard/home";
-import { allows, rolesAllowing, type Permission, type Role } from "@/lib/merchants/permissions";
+import { allows, rolesAllowing, type Permission, type Role } from "@/lib/identity/permissions";
 import type { Mode } from "@/lib/providers";
 
 type StepText = { title: string; how: string; href: string; action: string; needs: Permission; liveHow?: string };
 
 /**
  * Each step says where it is done and what the permission table must allow to do it there
- * (lib/merchants/permissions.ts): a role without it gets no link that would lead to /forbidden. Link names
+ * (lib/identity/permissions.ts): a role without it gets no link that would lead to /forbidden. Link names
  * never repeat a navigation label ("Settings", "Invoices"…), so each name finds one link.
  */
 const STEPS: Record<SetupStep, StepText> = {

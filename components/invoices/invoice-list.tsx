@@ -11,7 +11,7 @@ const REFRESH_MS = 10_000;
 
 type Props = {
   filters: DashboardInvoiceFilters;
-  /** The viewer may compose (lib/merchants/permissions.ts): the empty list then links to the composer. */
+  /** The viewer may compose (lib/identity/permissions.ts): the empty list then links to the composer. */
   canCompose?: boolean;
   /** Cursor the page starts at (a "Show more" link followed without JavaScript); null for the newest. */
   start: string | null;

@@ -8,7 +8,7 @@ import { requestsLiveInvoice } from "@/lib/composer/test-mode";
 import { invoiceCollectionPath } from "@/lib/api/invoice-resource";
 import { logger } from "@/lib/logger";
 import { fail, ok, problem, refuse } from "@/lib/problems";
-import { canInMode, ROLE_NAMES } from "@/lib/merchants/permissions";
+import { canInMode, ROLE_NAMES } from "@/lib/identity/permissions";
 import { validatedAction } from "./validated-action";
 
 /** Generous: the API itself answers 413 above 64 KiB, and the composer shows that answer. */

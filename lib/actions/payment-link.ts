@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { getDb } from "@/lib/db/client";
 import { createPaymentLink } from "@/lib/payment-links/create-payment-link";
 import { paymentLinkSchema } from "@/lib/payment-links/schema";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 import { validatedAction } from "./validated-action";
 
 /**

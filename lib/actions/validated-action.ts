@@ -1,7 +1,7 @@
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { requireActionViewer } from "@/lib/auth/viewer";
-import { canInMode, modeRefusal, type ModeFamily, type Permission } from "@/lib/merchants/permissions";
+import { canInMode, modeRefusal, type ModeFamily, type Permission } from "@/lib/identity/permissions";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { fail, problem, problemsFromZod, type Result } from "@/lib/problems";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
@@ -49,7 +49,7 @@ export function assertMayInMode(viewer: Viewer, family: ModeFamily, mode: "test"
 
 /**
  * A server action that checks the session and, with `can`, the permission table
- * (lib/merchants/permissions.ts) itself, then parses its input with the same zod schema the form uses.
+ * (lib/identity/permissions.ts) itself, then parses its input with the same zod schema the form uses.
  */
 export function validatedAction<S extends z.ZodType, T>(
   name: string,

@@ -5,7 +5,7 @@ import { invalidation } from "@/lib/cache/invalidation";
 import { sharedCache } from "@/lib/cache/shared-cache";
 import type { Db } from "@/lib/db/client";
 import { apiKeys, merchants, users, type Role } from "@/lib/db/schema";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 import { isSessionCredential, verifySessionCredential } from "./session-credential";
 import { newId } from "@/lib/ids";
 import type { Merchant } from "@/lib/identity/membership";

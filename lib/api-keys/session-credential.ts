@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
 import { z } from "zod";
 import { ROLES, type Role } from "@/lib/db/schema";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 
 /**
  * A short-lived credential for the invoice composer: the dashboard posts to the invoice API over

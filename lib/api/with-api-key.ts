@@ -1,5 +1,5 @@
 import { authenticateApiKey } from "@/lib/api-keys/queries";
-import { allows, canInMode, CAPABILITIES, refusalFor, type ModeFamily, type Permission } from "@/lib/merchants/permissions";
+import { allows, canInMode, CAPABILITIES, refusalFor, type ModeFamily, type Permission } from "@/lib/identity/permissions";
 import { getDb, type Db } from "@/lib/db/client";
 import { isApiPath } from "@/lib/http/paths";
 import { logger } from "@/lib/logger";
@@ -37,7 +37,7 @@ export type WithApiKeyOptions = {
   /**
    * Also accept the composer's short-lived session credential (lib/api-keys/session-credential.ts).
    * Only the invoice API opts in: the credential must never manage connections or keys. A
-   * permission (lib/merchants/permissions.ts) limits it to people whose role allows that; a
+   * permission (lib/identity/permissions.ts) limits it to people whose role allows that; a
    * mode-scoped one makes it test-only unless the role may act in live mode too.
    */
   allowSessionCredential?: boolean | Permission;

@@ -1,7 +1,7 @@
 import { getViewer, MFA_ENROLMENT_REQUIRED } from "@/lib/auth/viewer";
 import { mustEnrolMfa } from "@/lib/identity/membership";
 import { getDb, type Db } from "@/lib/db/client";
-import { allows, refusalFor, type Permission } from "@/lib/merchants/permissions";
+import { allows, refusalFor, type Permission } from "@/lib/identity/permissions";
 import type { Viewer } from "@/lib/identity/membership";
 import { handleApiError, singleErrorResponse } from "./errors";
 import { runLogged, type RouteHandler } from "./with-api-key";
@@ -9,7 +9,7 @@ import { runLogged, type RouteHandler } from "./with-api-key";
 export type SessionContext<P> = { request: Request; params: P; viewer: Viewer; db: Db; requestId: string };
 
 export type WithSessionOptions = {
-  /** What the caller's role must allow (lib/merchants/permissions.ts); without it, any signed-in member may call. */
+  /** What the caller's role must allow (lib/identity/permissions.ts); without it, any signed-in member may call. */
   can?: Permission;
 };
 

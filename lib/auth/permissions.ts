@@ -1,7 +1,7 @@
-import { can, type Capability, type Role } from "@/lib/merchants/permissions";
+import { can, type Capability, type Role } from "@/lib/identity/permissions";
 
 /**
- * The dashboard's sections and the capability (lib/merchants/permissions.ts) that opens each: the
+ * The dashboard's sections and the capability (lib/identity/permissions.ts) that opens each: the
  * navigation shows a link only where the page behind it lets the role in, and each page checks the
  * same capability with requirePageViewer.
  */

@@ -2,7 +2,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/lib/db/client";
-import { allows, refusalFor, type Permission } from "@/lib/merchants/permissions";
+import { allows, refusalFor, type Permission } from "@/lib/identity/permissions";
 import { ForbiddenError } from "@/lib/errors";
 import { findViewer, mustEnrolMfa, type Viewer } from "@/lib/identity/membership";
 import { auth } from "./index";

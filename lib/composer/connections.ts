@@ -2,7 +2,7 @@ import type { ConnectionView } from "@/lib/connections/store";
 import type { Role } from "@/lib/db/schema";
 import { findService, getProvider, PROVIDERS, type InvoiceDirection, type Mode, type ServiceSpec } from "@/lib/providers";
 import type { InvoiceTemplate } from "./templates";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 
 /**
  * What the composer may know of a connection: label, provider, mode, services and the constants

@@ -47,7 +47,7 @@ export const merchants = pgTable("merchants", {
   createdAt: createdAt(),
 });
 
-/** The roles of a team; what each may do is lib/merchants/permissions.ts. */
+/** The roles of a team; what each may do is lib/identity/permissions.ts. */
 export const ROLES = ["owner", "developer", "finance", "support", "read_only"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -5,7 +5,7 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import { formatMinor } from "@/lib/money";
 import { isRefundableStatus, refundableRest } from "./rules";
 import { listRefunds, refundTotals } from "./store";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 
 /** A refund as the invoice page shows it: plain JSON, no provider exchange bodies. */
 export type RefundView = {

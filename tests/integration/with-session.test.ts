@@ -86,7 +86,7 @@ describe("withSession", () => {
     session.userId = supportId;
     const answer = await call(ownerOnly, { id: "a" });
     expectError(answer, 403, "forbidden");
-    expect(answer.json.errors![0]!.detail).toBe("This needs the owner role.");
+    expect(answer.json.errors![0]!.detail).toBe("Your role (Support) may not invite members, change their roles and remove them.");
     expect(seen).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import { ModeBadge } from "@/components/connections/badges";
 import { PageHeader } from "@/components/shell/page-header";
 import { API_KEY_SCOPE_LABELS } from "@/lib/api-keys/choices";
 import { listApiKeys, type ApiKeySummary } from "@/lib/api-keys/queries";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { timeZoneInForce } from "@/lib/time-zones";

@@ -11,7 +11,7 @@ import { timeZoneInForce } from "@/lib/time-zones";
 import { getHomeSummary, SETUP_STEPS } from "@/lib/dashboard/home";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
-import { can } from "@/lib/merchants/permissions";
+import { can } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Home" };
 

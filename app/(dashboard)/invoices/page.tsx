@@ -8,7 +8,7 @@ import { activeFilterCount, INVOICE_FILTERS_PANEL_ID, InvoiceFilters } from "@/c
 import { InvoiceList } from "@/components/invoices/invoice-list";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { PageHeader } from "@/components/shell/page-header";
-import { can, canAnyMode } from "@/lib/merchants/permissions";
+import { can, canAnyMode } from "@/lib/identity/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { timeZoneInForce } from "@/lib/time-zones";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";

@@ -15,7 +15,7 @@ import type { RoutingOrder } from "@/lib/routing/orders";
 import { getRoutingHistory } from "@/lib/routing/versions";
 import { DEFAULT_SUCCESS_SETTINGS } from "@/lib/routing/success";
 import { getSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
-import { can, canInMode } from "@/lib/merchants/permissions";
+import { can, canInMode } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Routing" };
 
@@ -37,7 +37,7 @@ function editorKey(order: RoutingOrder): string {
 /**
  * For each service and mode, where new invoices go and in
  * which order the others are tried. Who may change it in each mode is the permission table's
- * routing.write (lib/merchants/permissions.ts); everyone else sees it read-only.
+ * routing.write (lib/identity/permissions.ts); everyone else sees it read-only.
  */
 export default async function RoutingPage() {
   const viewer = await requirePageViewer();

@@ -16,7 +16,7 @@ import { formatDateTime } from "@/lib/format";
 import { getInvoiceLifetime, getMerchantTimeZone } from "@/lib/merchants/settings";
 import { listTimeZones } from "@/lib/time-zones";
 import { mfaStatus } from "@/lib/identity/mfa/service";
-import { can, ROLE_NAMES } from "@/lib/merchants/permissions";
+import { can, ROLE_NAMES } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Settings" };
 

@@ -13,7 +13,7 @@ import { readEventLogFilters, eventLogHref } from "@/lib/webhooks/log-filters";
 import { EVENT_LOG_TYPES } from "@/lib/webhooks/schemas";
 import { EVENT_STATE_LABELS, type WebhookLogEntryView } from "@/lib/webhooks/views";
 import { WEBHOOK_EVENT_STATES } from "@/lib/db/enums";
-import { can } from "@/lib/merchants/permissions";
+import { can } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Webhooks" };
 

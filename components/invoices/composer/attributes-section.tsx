@@ -6,7 +6,7 @@ import type { ComposerConnection } from "@/lib/composer/connections";
 import type { ComposerValues } from "@/lib/composer/form-values";
 import { newReferenceId } from "@/lib/composer/reference-id";
 import { CheckboxField, errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 
 /** Amount, reference, flow and test mode (spec 2.2). */
 export function AttributesSection({

@@ -19,7 +19,7 @@ import { joinNames, providersOfferingPayouts } from "@/lib/composer/provider-not
 import { findService, type InvoiceDirection } from "@/lib/providers";
 import { errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
 import { useRoutePreview, type RoutePreview } from "./use-route-preview";
-import { can, canInMode } from "@/lib/merchants/permissions";
+import { can, canInMode } from "@/lib/identity/permissions";
 
 const DIRECTIONS: readonly { value: InvoiceDirection; label: string; help: string }[] = [
   { value: "payment", label: "Payment", help: "Collect money from a customer" },

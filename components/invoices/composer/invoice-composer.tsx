@@ -24,7 +24,7 @@ import { OptionsSection } from "./options-section";
 import { RequestPreview } from "./request-preview";
 import { SendResult } from "./send-result";
 import { TemplatePicker, type TemplateNotice } from "./template-picker";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 
 /** The hosted page's path on this server, from the invoice's hpp_url (payouts have none). */
 function hostedPath(body: unknown): string | undefined {

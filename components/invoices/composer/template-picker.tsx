@@ -4,7 +4,7 @@ import Link from "next/link";
 import type { Role } from "@/lib/db/schema";
 import { getProvider } from "@/lib/providers";
 import { listTemplates, type InvoiceTemplate } from "@/lib/composer/templates";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 
 export type TemplateNotice = { template: InvoiceTemplate; connectionLabel?: string };
 

@@ -8,7 +8,7 @@ import { requirePageViewer } from "@/lib/auth/viewer";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { SwaggerUiViewer } from "./swagger-ui-viewer";
 import "./api-reference.css";
-import { canAnyMode } from "@/lib/merchants/permissions";
+import { canAnyMode } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "API reference" };
 

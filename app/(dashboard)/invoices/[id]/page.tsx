@@ -24,7 +24,7 @@ import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
 import { readInvoiceSchedule } from "@/lib/processing/schedule";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
 import { QueryProvider } from "@/components/providers/query-provider";
-import { can, canInMode } from "@/lib/merchants/permissions";
+import { can, canInMode } from "@/lib/identity/permissions";
 
 type Params = { params: Promise<{ id: string }> };
 

@@ -11,7 +11,7 @@ import { getDb } from "@/lib/db/client";
 import { invoiceApiBaseUrl } from "@/lib/composer/base-url";
 import { composerConnections, composerRoutes } from "@/lib/composer/connections";
 import { getRoutingOrders } from "@/lib/routing/orders";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "New invoice" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { NewInvoiceModes } from "@/components/invoices/new-invoice-modes";
 import { PaymentLinkForm } from "@/components/invoices/payment-link/payment-link-form";
 import { PageHeader } from "@/components/shell/page-header";
-import { canInMode } from "@/lib/merchants/permissions";
+import { canInMode } from "@/lib/identity/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { paymentLinkCurrencies } from "@/lib/payment-links/create-payment-link";
 

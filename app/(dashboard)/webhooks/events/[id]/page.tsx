@@ -10,7 +10,7 @@ import { formatDateTime } from "@/lib/format";
 import { EVENT_ID } from "@/lib/ids/patterns";
 import { getEventDetail } from "@/lib/webhooks/read";
 import { EVENT_STATE_LABELS } from "@/lib/webhooks/views";
-import { can } from "@/lib/merchants/permissions";
+import { can } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Webhook event" };
 

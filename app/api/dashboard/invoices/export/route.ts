@@ -1,5 +1,6 @@
 import { ApiValidationError } from "@/lib/api/errors";
 import { withSession } from "@/lib/api/with-session";
+import { personActor, recordAudit } from "@/lib/audit/record";
 import { viewModeFromCookieHeader } from "@/lib/dashboard/view-mode";
 import { csvResponse, exportFileName, invoiceCsvStream } from "@/lib/invoices/export/invoice-csv";
 import { readDashboardListQuery } from "@/lib/invoices/read/filters";
@@ -24,5 +25,12 @@ export const GET = withSession(async ({ request, viewer, db }) => {
   // Every page, not the one the list shows: the export starts at the newest invoice.
   const all = { ...filter, after: undefined };
   const total = await countInvoices(db, viewer.merchant.id, all);
+  const asked = [...new URL(request.url).searchParams.keys()].filter((key) => key !== "after");
+  await recordAudit(db, {
+    merchantId: viewer.merchant.id,
+    actor: personActor(viewer),
+    action: "export.invoices",
+    summary: `${total} ${viewMode} invoice${total === 1 ? "" : "s"}${asked.length ? `, filtered by ${asked.join(", ")}` : ""}`,
+  });
   return csvResponse(invoiceCsvStream(db, viewer.merchant.id, all), exportFileName(viewMode), total);
 }, { can: "export" });
