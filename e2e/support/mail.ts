@@ -1,3 +1,4 @@
+import type { Role } from "../../lib/db/schema";
 import { expect, type Browser, type Page } from "@playwright/test";
 import { waitForHydration } from "./dev-server";
 
@@ -17,7 +18,7 @@ export async function linkFromOutbox(page: Page, email: string, kind: "invite" |
   return new URL(href!).pathname;
 }
 
-export type Invitee = { name: string; email: string; role: "owner" | "support" };
+export type Invitee = { name: string; email: string; role: Role };
 
 /** The owner invites on the Team page; the invitee opens the e-mailed link in their own browser, chooses a password and lands on Home, signed in. */
 export async function inviteMember(owner: Page, browser: Browser, member: Invitee, password: string, timeout = 15_000): Promise<void> {
