@@ -27,7 +27,7 @@ export async function inviteMember(owner: Page, browser: Browser, member: Invite
   await waitForHydration(owner, 'form[aria-label="Invite a member"]');
   await owner.getByLabel("Name").fill(member.name);
   await owner.getByLabel("E-mail").fill(member.email);
-  await owner.getByLabel("Role").selectOption(member.role);
+  await owner.locator("#member-role").selectOption(member.role);
   await owner.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expect(owner.getByText(`Invitation sent to ${member.email}.`)).toBeVisible({ timeout });
   await expect(owner.getByTestId("pending-invite").filter({ hasText: member.email })).toBeVisible({ timeout });
