@@ -1,6 +1,7 @@
 import { expect } from "@playwright/test";
 import { sharedTest } from "./support/fixtures";
 import { screenshot } from "./support/screenshots";
+import { signIn } from "./support/accounts";
 
 /**
  * The audit log as an owner reads it: a few changes of the test's own (an API key made and
@@ -64,4 +65,48 @@ sharedTest("a date outside 1970 to 9999 in the address is named on the page, not
   await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
   await expect(page.locator("#audit-to-error")).toBeEmpty();
   await expect(page.getByTestId("audit-log")).toBeVisible();
+});
+
+sharedTest("the audit log filters by action and person without a script, and exports what the filter shows as CSV", async ({ browser, merchant }) => {
+  // A sign-in of this test's own (the shared merchant's session came from signing up).
+  const signingIn = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const signInPage = await signingIn.newPage();
+  await signIn(signInPage, merchant.account.email, merchant.account.password);
+  await expect(signInPage.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+  const storageState = await signingIn.storageState();
+  await signingIn.close();
+  // No JavaScript: the filter is a plain GET form, the export a plain link.
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState });
+  const page = await context.newPage();
+  await page.goto("/audit-log");
+  await page.getByLabel("Action").selectOption({ label: "Signed in" });
+  await page.getByLabel("Who").selectOption({ label: `${merchant.account.name} <${merchant.account.email}>` });
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/action=auth\.signed_in/);
+  const entries = page.getByTestId("audit-log").getByRole("listitem");
+  await expect(entries.first()).toContainText("Signed in");
+  for (const action of await entries.evaluateAll((items) => items.map((item) => item.getAttribute("data-action")))) expect(action).toBe("auth.signed_in");
+  await screenshot(page, "audit-log-filtered-1280", { fullPage: true });
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("audit-export").click()]);
+  expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+  const text = await new Promise<string>((resolve, reject) => {
+    void download.createReadStream().then((stream) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      stream.on("error", reject);
+    });
+  });
+  expect(text.startsWith("\uFEFFtime,who_type,who_id,who,action,what,summary,")).toBe(true);
+  const rows = text.trim().split("\r\n").slice(1);
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) expect(row).toContain(",auth.signed_in,Signed in,");
+  // ISO 8601 with the zone's offset.
+  expect(rows[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2},user,/);
+
+  // The export is in the log itself.
+  await page.goto("/audit-log?action=export.audit_log");
+  await expect(entries.first()).toContainText("Audit log exported as CSV");
+  await context.close();
 });

@@ -362,7 +362,7 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   await expectNoSidewaysScroll(page);
   await screenshot(page, "phone-layout-api-keys-390", { fullPage: true });
 
-  // A member (with Make owner and Remove) and a pending invitation (with Resend and Revoke).
+  // A member (with its role choice and Remove) and a pending invitation (with Resend and Revoke).
   const memberEmail = `sam-${randomBytes(4).toString("hex")}@example.com`;
   await inviteMember(page, browser, { name: "Sam Support", email: memberEmail, role: "support" }, "support-pass-99");
   const pendingEmail = `pat-${randomBytes(4).toString("hex")}@example.com`;
@@ -376,7 +376,8 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   await expectOnScreen(invite.getByRole("button", { name: `Revoke invitation to ${pendingEmail}` }));
   await expectOnScreen(invite.getByText(pendingEmail).filter({ visible: true }));
   const member = page.getByTestId("member-row").filter({ hasText: "Sam Support" });
-  await expectOnScreen(member.getByRole("button", { name: "Make owner" }));
+  await expectOnScreen(member.getByRole("combobox", { name: "Role of Sam Support" }));
+  await expectOnScreen(member.getByRole("button", { name: "Change role of Sam Support" }));
   await expectOnScreen(member.getByRole("button", { name: "Remove" }));
   await expectOnScreen(member.getByText(memberEmail).filter({ visible: true }));
   await expectNoSidewaysScroll(page);

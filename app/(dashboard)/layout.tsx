@@ -6,6 +6,7 @@ import { signOutAction } from "@/lib/actions/auth";
 import { MFA_ENROLMENT_PATH, requirePageViewer } from "@/lib/auth/viewer";
 import { mustEnrolMfa } from "@/lib/identity/membership";
 import { maySee, navigationFor } from "@/lib/auth/permissions";
+import { ROLE_NAMES } from "@/lib/identity/permissions";
 import { SearchBox } from "@/components/shell/search-box";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 
@@ -23,7 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <p className="text-slate-600">{viewer.user.email}</p>
         <p className="text-slate-600">
           <span data-testid="viewer-merchant">{viewer.merchant.name}</span> ·{" "}
-          <span className="badge bg-slate-100 text-slate-700">{viewer.user.role}</span>
+          <span className="badge bg-slate-100 text-slate-700" data-testid="viewer-role">{ROLE_NAMES[viewer.user.role]}</span>
         </p>
       </div>
       <form action={signOutAction}>

@@ -20,7 +20,8 @@ const SCOPES = [
   { value: "read_only", label: "Read only", help: "GET requests only; anything else is refused with 403" },
 ] as const;
 
-export function CreateApiKeyForm() {
+/** `liveAllowed`: the role may make live keys too (lib/identity/permissions.ts); developers make test keys only. */
+export function CreateApiKeyForm({ liveAllowed = true }: { liveAllowed?: boolean }) {
   const form = useZodForm(() => import("@/lib/api-keys/schemas").then((m) => m.createApiKeySchema), {
     defaultValues: { name: "", mode: "test", scope: "full" },
   });
@@ -53,7 +54,7 @@ export function CreateApiKeyForm() {
           <fieldset aria-describedby="api-key-mode-error">
             <legend className="label">Mode</legend>
             <div className="mt-1 space-y-2 text-sm">
-              {MODES.map((mode) => (
+              {MODES.filter((mode) => liveAllowed || mode.value === "test").map((mode) => (
                 <label key={mode.value} className="flex items-start gap-2">
                   <input type="radio" className="mt-1" value={mode.value} {...form.register("mode")} />
                   <span>

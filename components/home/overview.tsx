@@ -268,7 +268,7 @@ function DeclinesChart({ declines }: { declines: DeclineReason[] }) {
   );
 }
 
-function ConnectionsTable({ overview, zone }: { overview: Overview; zone: string }) {
+function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overview; zone: string; linkConnections: boolean }) {
   if (overview.connections.length === 0) return <p className="text-sm text-slate-600">No connections in this mode yet.</p>;
   return (
     <WideTable label="Connections table (scrolls sideways on narrow screens)">
@@ -291,6 +291,8 @@ function ConnectionsTable({ overview, zone }: { overview: Overview; zone: string
               <th scope="row" className="py-2 pr-3 font-normal">
                 {c.deleted ? (
                   <span>{c.label} (deleted)</span>
+                ) : !linkConnections ? (
+                  <span>{c.label}</span>
                 ) : (
                   <Link href={`/connections/${c.id}`} className="font-medium text-brand-700 underline">{c.label}</Link>
                 )}
@@ -322,7 +324,8 @@ function ConnectionsTable({ overview, zone }: { overview: Overview; zone: string
   );
 }
 
-export function OverviewSections({ overview, period }: { overview: Overview; period: Period }) {
+/** `linkConnections`: the viewer may open connection pages (connections.write); others see the names only. */
+export function OverviewSections({ overview, period, linkConnections = true }: { overview: Overview; period: Period; linkConnections?: boolean }) {
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-2" data-testid="overview">
       <section className="card min-w-0" aria-labelledby="overview-volume">
@@ -357,7 +360,7 @@ export function OverviewSections({ overview, period }: { overview: Overview; per
       </section>
       <section className="card min-w-0 xl:col-span-2" aria-labelledby="overview-connections-heading">
         <h3 id="overview-connections-heading" className="mb-3 text-base font-semibold">Providers and connections</h3>
-        <ConnectionsTable overview={overview} zone={period.zone} />
+        <ConnectionsTable overview={overview} zone={period.zone} linkConnections={linkConnections} />
       </section>
     </div>
   );

@@ -1,13 +1,14 @@
 import Link from "next/link";
 import type { SetupChecklist as Checklist, SetupStep } from "@/lib/dashboard/home";
 import { SETUP_STEPS } from "@/lib/dashboard/home";
-import type { Role } from "@/lib/db/schema";
+import { allows, rolesAllowing, type Permission, type Role } from "@/lib/identity/permissions";
 import type { Mode } from "@/lib/providers";
 
-type StepText = { title: string; how: string; href: string; action: string; owners: boolean; liveHow?: string };
+type StepText = { title: string; how: string; href: string; action: string; needs: Permission; liveHow?: string };
 
 /**
- * Each step says where it is done; `owners` steps happen on pages only owners open. Link names
+ * Each step says where it is done and what the permission table must allow to do it there
+ * (lib/identity/permissions.ts): a role without it gets no link that would lead to /forbidden. Link names
  * never repeat a navigation label ("Settings", "Invoices"…), so each name finds one link.
  */
 const STEPS: Record<SetupStep, StepText> = {
@@ -17,14 +18,14 @@ const STEPS: Record<SetupStep, StepText> = {
     liveHow: "In the Live view this counts live connections: pick a provider and save its live credentials.",
     href: "/providers",
     action: "Connect a provider",
-    owners: true,
+    needs: "connections.write",
   },
   tested: {
     title: "Test the connection",
     how: "Press Test connection before saving a new connection, or on a saved one: it checks the provider is reachable and accepts the credentials.",
     href: "/connections",
     action: "Test a connection",
-    owners: true,
+    needs: "connections.write",
   },
   apiKey: {
     title: "Create an API key",
@@ -32,21 +33,21 @@ const STEPS: Record<SetupStep, StepText> = {
     liveHow: "In the Live view this counts live keys (pok_live_…): your shop sends live invoices with one.",
     href: "/api-keys",
     action: "Create an API key",
-    owners: true,
+    needs: "keys.manage",
   },
   paidTestInvoice: {
     title: "Send a test invoice and pay it on the hosted page",
     how: "Compose a test payment, open its hosted page and pay with the test card marked “Succeeds”: the page lists the test cards.",
     href: "/invoices/new",
     action: "Compose a test invoice",
-    owners: false,
+    needs: "invoices.compose",
   },
   webhook: {
     title: "Add a webhook endpoint",
     how: "Where we tell your shop that an invoice changed status.",
     href: "/webhooks",
     action: "Add a webhook endpoint",
-    owners: true,
+    needs: "webhooks.manage",
   },
 };
 
@@ -65,7 +66,7 @@ export function SetupChecklist({ checklist, role, mode }: { checklist: Checklist
         {SETUP_STEPS.map((step, index) => {
           const text = STEPS[step];
           const ticked = checklist[step];
-          const canDo = role === "owner" || !text.owners;
+          const canDo = allows(role, text.needs);
           return (
             <li
               key={step}
@@ -93,7 +94,7 @@ export function SetupChecklist({ checklist, role, mode }: { checklist: Checklist
                     {text.action}
                   </Link>
                 ) : (
-                  <p className="mt-1 text-sm text-slate-600">An owner of your merchant does this step.</p>
+                  <p className="mt-1 text-sm text-slate-600">A member with the {rolesAllowing(text.needs)} role does this step.</p>
                 )}
               </div>
             </li>

@@ -10,6 +10,8 @@ import { InvoiceTable } from "./invoice-table";
 
 type Props = {
   filters: DashboardInvoiceFilters;
+  /** The viewer may compose (lib/identity/permissions.ts): the empty list then links to the composer. */
+  canCompose?: boolean;
   /** Cursor the page starts at (a "Show more" link followed without JavaScript); null for the newest. */
   start: string | null;
   initialPage: DashboardInvoicePage;
@@ -22,7 +24,7 @@ type Props = {
  * focus) and appends later pages. Refetching an infinite query re-reads every loaded page from
  * the top, so new invoices appear first and the pages below stay without repeats or gaps.
  */
-export function InvoiceList({ filters, start, initialPage, timeZone }: Props) {
+export function InvoiceList({ filters, start, initialPage, timeZone, canCompose = true }: Props) {
   const query = useInfiniteQuery({
     queryKey: invoiceListKey(filters, start),
     queryFn: ({ pageParam, signal }) => fetchInvoicePage(filters, pageParam, signal),
@@ -38,7 +40,7 @@ export function InvoiceList({ filters, start, initialPage, timeZone }: Props) {
   const next = pages.at(-1)?.nextCursor ?? null;
   const narrowed = start !== null || Object.values(filters).some(Boolean);
 
-  if (invoices.length === 0) return <EmptyList narrowed={narrowed} />;
+  if (invoices.length === 0) return <EmptyList narrowed={narrowed} canCompose={canCompose} />;
 
   return (
     <section className="card" aria-labelledby="invoice-list-heading">
@@ -89,7 +91,7 @@ export function InvoiceList({ filters, start, initialPage, timeZone }: Props) {
   );
 }
 
-function EmptyList({ narrowed }: { narrowed: boolean }) {
+function EmptyList({ narrowed, canCompose }: { narrowed: boolean; canCompose: boolean }) {
   if (narrowed) {
     return (
       <section className="card" aria-labelledby="invoice-list-heading">
@@ -105,7 +107,7 @@ function EmptyList({ narrowed }: { narrowed: boolean }) {
       <p className="mt-1 text-sm text-slate-600">
         Invoices created through the invoice API appear here within seconds, payments and payouts alike.
       </p>
-      <Link href="/invoices/new" className="btn-primary mt-4">Compose a test invoice</Link>
+      {canCompose ? <Link href="/invoices/new" className="btn-primary mt-4">Compose a test invoice</Link> : null}
     </section>
   );
 }

@@ -6,12 +6,29 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
 import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { inviteMemberAction } from "@/lib/actions/team";
+import type { Role } from "@/lib/db/schema";
+import { describeRole, ROLE_ORDER } from "@/lib/identity/permissions";
+import { RoleOptions } from "./role-select";
+
+/** What the chosen role may do, from the permission table (the Team page lists every role the same way). */
+function RoleHelp({ role }: { role: Role | undefined }) {
+  if (!role || !(role in ROLE_HELP)) return null;
+  return <>{ROLE_HELP[role]}</>;
+}
+
+const ROLE_HELP = Object.fromEntries(
+  ROLE_ORDER.map((role) => {
+    const { purpose, may } = describeRole(role);
+    return [role, `${purpose} May ${may.join(", ")}.`];
+  }),
+) as Record<Role, string>;
 
 /** Owners invite by e-mail: the member follows the link and chooses their own password. */
 export function InviteMemberForm() {
   const form = useZodForm(() => import("@/lib/merchants/invites").then((m) => m.inviteMemberSchema), { defaultValues: { name: "", email: "", role: "support" } });
   const router = useRouter();
   const { errors } = form.formState;
+  const role = form.watch("role");
   const invite = async (values: Parameters<typeof inviteMemberAction>[0]) => {
     const result = await inviteMemberAction(values);
     // A refused e-mail still saved the invitation: the list shows it either way.
@@ -40,10 +57,9 @@ export function InviteMemberForm() {
       <Field id="member-email" label="E-mail" error={errors.email?.message} required>
         <input className="input" type="email" autoComplete="off" {...fieldAria("member-email", errors.email?.message, false)} {...form.register("email")} />
       </Field>
-      <Field id="member-role" label="Role" error={errors.role?.message} help="Support may read invoices and compose test invoices; it never sees credentials or API keys." required>
+      <Field id="member-role" label="Role" error={errors.role?.message} help={<RoleHelp role={role} />} required>
         <select className="input" {...fieldAria("member-role", errors.role?.message, true)} {...form.register("role")}>
-          <option value="support">Support</option>
-          <option value="owner">Owner</option>
+          <RoleOptions />
         </select>
       </Field>
       <div className="md:col-span-3">

@@ -1,3 +1,4 @@
+import type { Role } from "../../lib/db/schema";
 import { expect, type Browser, type Page } from "@playwright/test";
 import { waitForHydration } from "./dev-server";
 
@@ -17,7 +18,7 @@ export async function linkFromOutbox(page: Page, email: string, kind: "invite" |
   return new URL(href!).pathname;
 }
 
-export type Invitee = { name: string; email: string; role: "owner" | "support" };
+export type Invitee = { name: string; email: string; role: Role };
 
 /** The owner invites on the Team page; the invitee opens the e-mailed link in their own browser, chooses a password and lands on Home, signed in. */
 export async function inviteMember(owner: Page, browser: Browser, member: Invitee, password: string, timeout = 15_000): Promise<void> {
@@ -26,7 +27,7 @@ export async function inviteMember(owner: Page, browser: Browser, member: Invite
   await waitForHydration(owner, 'form[aria-label="Invite a member"]');
   await owner.getByLabel("Name").fill(member.name);
   await owner.getByLabel("E-mail").fill(member.email);
-  await owner.getByLabel("Role").selectOption(member.role);
+  await owner.locator("#member-role").selectOption(member.role);
   await owner.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expect(owner.getByText(`Invitation sent to ${member.email}.`)).toBeVisible({ timeout });
   await expect(owner.getByTestId("pending-invite").filter({ hasText: member.email })).toBeVisible({ timeout });

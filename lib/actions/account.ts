@@ -30,7 +30,7 @@ export const changePasswordAction = validatedAction("account.password", { schema
   return ok(undefined);
 });
 
-export const renameBusinessAction = validatedAction("account.business-name", { schema: businessNameSchema, role: "owner" }, async (input, viewer) => {
+export const renameBusinessAction = validatedAction("account.business-name", { schema: businessNameSchema, can: "settings.write" }, async (input, viewer) => {
   await renameMerchant(await getDb(), viewer, input.merchantName);
   await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Business name: ${input.merchantName}`, changes: ["business_name"] });
   revalidatePath("/", "layout");

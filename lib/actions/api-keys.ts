@@ -2,17 +2,25 @@
 
 import { revalidatePath } from "next/cache";
 import { createApiKeySchema, revokeApiKeySchema, rollApiKeySchema } from "@/lib/api-keys/schemas";
-import { createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys/queries";
+import { apiKeyMode, createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys/queries";
 import { apiKeyName, personActor, recordAudit } from "@/lib/audit/record";
 import { getDb } from "@/lib/db/client";
 import { ok, refuse } from "@/lib/problems";
-import { validatedAction } from "./validated-action";
+import type { Viewer } from "@/lib/identity/membership";
+import { assertMayInMode, validatedAction } from "./validated-action";
+
+/** A key of the merchant is revoked or rolled only by a role that manages keys of its mode; an unknown id falls through to "does not exist". */
+async function assertMayManageKey(viewer: Viewer, id: string): Promise<void> {
+  const mode = await apiKeyMode(await getDb(), viewer.merchant.id, id);
+  if (mode) assertMayInMode(viewer, "keys.manage", mode);
+}
 
 /** Returns the new key once; only its hash is stored. */
 export const createApiKeyAction = validatedAction(
   "api-keys.create",
-  { schema: createApiKeySchema, role: "owner" },
+  { schema: createApiKeySchema, can: "keys.manage" },
   async (input, viewer) => {
+    assertMayInMode(viewer, "keys.manage", input.mode ?? "test");
     const { key, summary } = await createApiKey(await getDb(), {
       merchantId: viewer.merchant.id,
       name: input.name,
@@ -28,8 +36,9 @@ export const createApiKeyAction = validatedAction(
 
 export const revokeApiKeyAction = validatedAction(
   "api-keys.revoke",
-  { schema: revokeApiKeySchema, role: "owner" },
+  { schema: revokeApiKeySchema, can: "keys.manage" },
   async (input, viewer) => {
+    await assertMayManageKey(viewer, input.id);
     const revoked = await revokeApiKey(await getDb(), viewer.merchant.id, input.id);
     if (revoked) await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "api_key.revoked", target: { type: "api_key", id: input.id }, summary: await apiKeyName(await getDb(), viewer.merchant.id, input.id) });
     revalidatePath("/api-keys");
@@ -40,8 +49,9 @@ export const revokeApiKeyAction = validatedAction(
 /** A new key with the same name, mode and scope, returned once; the old key works until the grace chosen has passed. */
 export const rollApiKeyAction = validatedAction(
   "api-keys.roll",
-  { schema: rollApiKeySchema, role: "owner" },
+  { schema: rollApiKeySchema, can: "keys.manage" },
   async (input, viewer) => {
+    await assertMayManageKey(viewer, input.id);
     const rolled = await rollApiKey(await getDb(), { merchantId: viewer.merchant.id, id: input.id, grace: input.grace, createdBy: viewer.user.id });
     revalidatePath("/api-keys");
     if (!rolled) return refuse("not_found", "This key cannot be rolled: it is revoked, expired, already rolled, or does not exist.");

@@ -26,7 +26,7 @@ const createWithReceiptSchema = z.intersection(createConnectionSchema, z.object(
 
 export const createConnectionAction = validatedAction(
   "connections.create",
-  { schema: createWithReceiptSchema, role: "owner" },
+  { schema: createWithReceiptSchema, can: "connections.write" },
   async ({ test_receipt, ...input }, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const created = await createConnection(scope, input);
@@ -46,7 +46,7 @@ const idSchema = z.object({ id: z.string().min(1) });
 /** The edit's attributes are parsed by editConnection against the stored connection's kind. */
 export const updateConnectionAction = validatedAction(
   "connections.update",
-  { schema: idSchema.loose(), role: "owner" },
+  { schema: idSchema.loose(), can: "connections.write" },
   async ({ id, ...attributes }, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const edited = await editConnection(scope, id, attributes);
@@ -59,7 +59,7 @@ export const updateConnectionAction = validatedAction(
 
 export const setConnectionEnabledAction = validatedAction(
   "connections.enable",
-  { schema: idSchema.extend({ enabled: z.boolean() }), role: "owner" },
+  { schema: idSchema.extend({ enabled: z.boolean() }), can: "connections.write" },
   async (input, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const result = await setConnectionEnabled(scope, input.id, input.enabled);
@@ -72,7 +72,7 @@ export const setConnectionEnabledAction = validatedAction(
 
 export const deleteConnectionAction = validatedAction(
   "connections.delete",
-  { schema: idSchema, role: "owner" },
+  { schema: idSchema, can: "connections.write" },
   async (input, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     if (!(await deleteConnection(scope, input.id))) throw new NotFoundError(NOT_FOUND);
@@ -84,7 +84,7 @@ export const deleteConnectionAction = validatedAction(
 /** Provider E: generates the pair here; only the public key leaves the server. */
 export const generateKeyPairAction = validatedAction(
   "connections.generate-key-pair",
-  { schema: z.object({}), role: "owner" },
+  { schema: z.object({}), can: "connections.write" },
   async (_input, viewer) => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const pair = await createGeneratedKeyPair(scope.db, scope.merchantId, scope.vaultKey);

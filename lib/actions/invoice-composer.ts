@@ -8,6 +8,7 @@ import { requestsLiveInvoice } from "@/lib/composer/test-mode";
 import { invoiceCollectionPath } from "@/lib/api/invoice-resource";
 import { logger } from "@/lib/logger";
 import { fail, ok, problem, refuse } from "@/lib/problems";
+import { canInMode, ROLE_NAMES } from "@/lib/identity/permissions";
 import { validatedAction } from "./validated-action";
 
 /** Generous: the API itself answers 413 above 64 KiB, and the composer shows that answer. */
@@ -44,10 +45,10 @@ function createdId(status: number, body: unknown): string | undefined {
  */
 export const sendComposedInvoiceAction = validatedAction(
   "invoices.compose",
-  { schema: sendSchema },
+  { schema: sendSchema, can: "invoices.compose" },
   async ({ direction, body }, viewer) => {
-    if (viewer.user.role !== "owner" && requestsLiveInvoice(body)) {
-      const message = "Support members may compose test-mode invoices only. Turn Test mode on.";
+    if (!canInMode(viewer.user.role, "invoices.compose", "live") && requestsLiveInvoice(body)) {
+      const message = `${ROLE_NAMES[viewer.user.role]} members may compose test-mode invoices only. Turn Test mode on.`;
       // On the Test mode field and in the alert both.
       return fail([problem("test_mode_only", message, ["test_mode"]), problem("test_mode_only", message)]);
     }

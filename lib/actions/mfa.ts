@@ -75,7 +75,7 @@ export const disableMfaAction = validatedAction("mfa.disable", { schema: disable
 });
 
 /** Settings (owners): "Require two-factor authentication for owners". */
-export const setRequireOwnerMfaAction = validatedAction("settings.require-owner-mfa", { schema: requireOwnerMfaSchema, role: "owner" }, async (input, viewer) => {
+export const setRequireOwnerMfaAction = validatedAction("settings.require-owner-mfa", { schema: requireOwnerMfaSchema, can: "settings.write" }, async (input, viewer) => {
   const saved = await setRequireOwnerMfa(await getDb(), viewer, input.requireOwnerMfa);
   if (saved.ok) refreshAccountPages();
   return saved;

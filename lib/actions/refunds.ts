@@ -6,6 +6,7 @@ import { fail, ok, problem, refuse, testModeOnly, type Problem } from "@/lib/pro
 import { personActor } from "@/lib/audit/record";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { refundFormSchema } from "@/lib/refunds/form-schema";
+import { canInMode } from "@/lib/identity/permissions";
 import { validatedAction } from "./validated-action";
 
 /** The API's pointers (/data/attributes/amount) as the form's fields (amount). */
@@ -18,16 +19,16 @@ function formProblems(problems: readonly Problem[]): Problem[] {
 }
 
 /**
- * Refund on a payment's page: owners refund live and test payments, support members test ones only
+ * Refund on a payment's page: owners and finance refund live and test payments, support members test ones only (lib/identity/permissions.ts)
  * (checked here, by the service, whatever the page showed). Same rules and answers as the API.
  */
-export const refundInvoiceAction = validatedAction("invoices.refund", { schema: refundFormSchema }, async (input, viewer) => {
+export const refundInvoiceAction = validatedAction("invoices.refund", { schema: refundFormSchema, can: "money.refund" }, async (input, viewer) => {
   const db = await getDb();
   const result = await createRefund(db, {
     merchantId: viewer.merchant.id,
     invoiceId: input.invoiceId,
     body: { data: { type: "refund", attributes: { amount: input.amount, reference_id: input.referenceId, ...(input.reason ? { reason: input.reason } : {}) } } },
-    testOnly: viewer.user.role !== "owner",
+    testOnly: !canInMode(viewer.user.role, "money.refund", "live"),
     createdBy: viewer.user.id,
     actor: personActor(viewer),
   });

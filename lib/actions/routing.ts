@@ -15,13 +15,14 @@ import { getRoutingOrder } from "@/lib/routing/orders";
 import { compareRoutingVersions, getOlderRoutingHistory, rollbackRouting } from "@/lib/routing/versions";
 import { successSettingsSchema } from "@/lib/routing/success-settings";
 import { saveSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
-import { validatedAction } from "./validated-action";
+import { assertMayInMode, validatedAction } from "./validated-action";
 
 /** The Routing page saves one list at a time; the audit trail names the person. */
 export const saveRoutingOrderAction = validatedAction(
   "routing.save",
-  { schema: routingOrderInputSchema, role: "owner" },
+  { schema: routingOrderInputSchema, can: "routing.write" },
   async (input, viewer) => {
+    assertMayInMode(viewer, "routing.write", input.mode);
     const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
     if (!saved.ok) return saved;
     revalidatePath("/routing");
@@ -38,8 +39,9 @@ const rulesInputSchema = z.strictObject({
 /** The rules before the default of one service and mode, saved whole through the same save (a new version). */
 export const saveRoutingRulesAction = validatedAction(
   "routing.saveRules",
-  { schema: rulesInputSchema, role: "owner" },
+  { schema: rulesInputSchema, can: "routing.write" },
   async (input, viewer) => {
+    assertMayInMode(viewer, "routing.write", input.mode);
     const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
     if (!saved.ok) return saved;
     revalidatePath("/routing");
@@ -98,8 +100,9 @@ const rollbackInputSchema = z.strictObject({
   version: versionNumberSchema("The version"),
 });
 
-/** Owners roll a routing back to an earlier version (a new version; audit routing.rolled_back); the role is checked here, not only by the page. */
-export const rollbackRoutingAction = validatedAction("routing.rollback", { schema: rollbackInputSchema, role: "owner" }, async (input, viewer) => {
+/** Who may change routing in the mode (owners; developers in test) roll it back to an earlier version (a new version; audit routing.rolled_back); the role is checked here, not only by the page. */
+export const rollbackRoutingAction = validatedAction("routing.rollback", { schema: rollbackInputSchema, can: "routing.write" }, async (input, viewer) => {
+  assertMayInMode(viewer, "routing.write", input.mode);
   const db = await getDb();
   const order = await getRoutingOrder(db, viewer.merchant.id, input.service, input.mode);
   if (!order) return noOrder(input.service, input.mode);
@@ -112,7 +115,7 @@ export const rollbackRoutingAction = validatedAction("routing.rollback", { schem
 /** Owners set how success-rate ordering counts (window, minimum sample, exploration share); audited. */
 export const saveSuccessSettingsAction = validatedAction(
   "routing.successSettings",
-  { schema: successSettingsSchema, role: "owner" },
+  { schema: successSettingsSchema, can: "routing.write.live" },
   async (input, viewer) => {
     const saved = await saveSuccessSettings(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");

@@ -19,7 +19,7 @@ const schema = z.object({ id: z.string().min(1), mode: z.enum(SANDBOX_FAULT_MODE
  */
 export const setSandboxFaultAction = validatedAction(
   "connections.sandbox-fault",
-  { schema, role: "owner" },
+  { schema, can: "connections.write" },
   async ({ id, mode }, viewer): Promise<Result<{ mode: SandboxFaultMode; message: string }>> => {
     const db = await getDb();
     const connection = await getConnection(db, viewer.merchant.id, id);

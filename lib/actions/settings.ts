@@ -12,7 +12,7 @@ import { validatedAction } from "./validated-action";
 /** Owners switch the merchant's settings ("Allow pinning live invoices"). */
 export const updateMerchantSettingsAction = validatedAction(
   "settings.update",
-  { schema: merchantSettingsSchema, role: "owner" },
+  { schema: merchantSettingsSchema, can: "settings.write" },
   async (input, viewer) => {
     const saved = await updateMerchantSettings(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
@@ -26,7 +26,7 @@ export const updateMerchantSettingsAction = validatedAction(
 /** Owners set the default lifetime of new invoices ("Invoice lifetime", in minutes). */
 export const updateInvoiceLifetimeAction = validatedAction(
   "settings.invoice-lifetime",
-  { schema: invoiceLifetimeSchema, role: "owner" },
+  { schema: invoiceLifetimeSchema, can: "settings.write" },
   async (input, viewer) => {
     const saved = await updateInvoiceLifetime(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
@@ -39,7 +39,7 @@ export const updateInvoiceLifetimeAction = validatedAction(
 /** Owners set the merchant's time zone (the export's times are written in it). */
 export const updateMerchantTimeZoneAction = validatedAction(
   "settings.time-zone",
-  { schema: merchantTimeZoneSchema, role: "owner" },
+  { schema: merchantTimeZoneSchema, can: "settings.write" },
   async (input, viewer) => {
     const saved = await updateMerchantTimeZone(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");

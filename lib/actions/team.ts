@@ -33,22 +33,22 @@ async function mailInvite(result: Result<IssuedInvite>): Promise<Result<undefine
   return ok(undefined);
 }
 
-export const inviteMemberAction = validatedAction("team.invite", { schema: inviteMemberSchema, role: "owner" }, async (input, viewer) =>
+export const inviteMemberAction = validatedAction("team.invite", { schema: inviteMemberSchema, can: "team.manage" }, async (input, viewer) =>
   mailInvite(await createInvite(await getDb(), viewer, input)),
 );
 
-export const resendInviteAction = validatedAction("team.invite.resend", { schema: inviteRefSchema, role: "owner" }, async (input, viewer) =>
+export const resendInviteAction = validatedAction("team.invite.resend", { schema: inviteRefSchema, can: "team.manage" }, async (input, viewer) =>
   mailInvite(await reissueInvite(await getDb(), viewer, input.inviteId)),
 );
 
-export const revokeInviteAction = validatedAction("team.invite.revoke", { schema: inviteRefSchema, role: "owner" }, async (input, viewer) =>
+export const revokeInviteAction = validatedAction("team.invite.revoke", { schema: inviteRefSchema, can: "team.manage" }, async (input, viewer) =>
   toAction(await revokeInvite(await getDb(), viewer, input.inviteId)),
 );
 
-export const changeRoleAction = validatedAction("team.role", { schema: changeRoleSchema, role: "owner" }, async (input, viewer) =>
+export const changeRoleAction = validatedAction("team.role", { schema: changeRoleSchema, can: "team.manage" }, async (input, viewer) =>
   toAction(await changeMemberRole(await getDb(), viewer, input.userId, input.role)),
 );
 
-export const removeMemberAction = validatedAction("team.remove", { schema: memberRefSchema, role: "owner" }, async (input, viewer) =>
+export const removeMemberAction = validatedAction("team.remove", { schema: memberRefSchema, can: "team.manage" }, async (input, viewer) =>
   toAction(await removeMember(await getDb(), viewer, input.userId)),
 );

@@ -15,7 +15,7 @@ import { validatedAction } from "./validated-action";
 /** "Test connection" on the connection page: the saved credentials against the sandbox or the live URL. */
 export const testConnectionAction = validatedAction(
   "connections.test",
-  { schema: z.object({ id: z.string().min(1) }), role: "owner" },
+  { schema: z.object({ id: z.string().min(1) }), can: "connections.write" },
   async (input, viewer): Promise<Result<HealthReport>> => {
     const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
     const row = await findConnectionRow(scope.db, scope.merchantId, input.id);
@@ -39,7 +39,7 @@ const unsavedConnectionSchema = z.preprocess((value) => {
 /** "Test connection" in the New connection form, before anything is saved. */
 export const testCredentialsAction = validatedAction(
   "connections.test-credentials",
-  { schema: unsavedConnectionSchema, role: "owner" },
+  { schema: unsavedConnectionSchema, can: "connections.write" },
   async (input, viewer): Promise<Result<HealthReport>> => {
     const result = await checkCredentialsHealth(input.provider, input.kind, input.mode, input.credentials);
     const report = describeHealth(result, input.provider, input.kind, { unsaved: true, mode: input.mode });

@@ -1,7 +1,7 @@
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { requireActionViewer } from "@/lib/auth/viewer";
-import type { Role } from "@/lib/db/schema";
+import { canInMode, modeRefusal, type ModeFamily, type Permission } from "@/lib/identity/permissions";
 import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { fail, problem, problemsFromZod, type Result } from "@/lib/problems";
 import { findUnsafeText, UNSAFE_TEXT_MESSAGE } from "@/lib/text-safety";
@@ -42,19 +42,24 @@ export async function runAction<T>(name: string, body: () => Promise<Result<T>>)
   }
 }
 
+/** Mode-scoped capabilities (keys, routing, payouts): refused as the table words it when the role may not act in this mode. */
+export function assertMayInMode(viewer: Viewer, family: ModeFamily, mode: "test" | "live"): void {
+  if (!canInMode(viewer.user.role, family, mode)) throw new ForbiddenError(modeRefusal(viewer.user.role, family, mode));
+}
+
 /**
- * A server action that checks the session and role itself, then parses its input with the
- * same zod schema the form uses.
+ * A server action that checks the session and, with `can`, the permission table
+ * (lib/identity/permissions.ts) itself, then parses its input with the same zod schema the form uses.
  */
 export function validatedAction<S extends z.ZodType, T>(
   name: string,
   /** `allowWithoutMfa`: only the two-factor enrolment actions, which an owner who must enrol needs first. */
-  options: { schema: S; role?: Role; allowWithoutMfa?: boolean },
+  options: { schema: S; can?: Permission; allowWithoutMfa?: boolean },
   fn: (input: z.output<S>, viewer: Viewer) => Promise<Result<T>>,
 ) {
   return async (input: unknown): Promise<ActionResult<T>> =>
     runAction(name, async () => {
-      const viewer = await requireActionViewer(options.role, { allowWithoutMfa: options.allowWithoutMfa });
+      const viewer = await requireActionViewer(options.can, { allowWithoutMfa: options.allowWithoutMfa });
       const parsed = parseActionInput(options.schema, input);
       return parsed.ok ? fn(parsed.value, viewer) : parsed;
     });

@@ -34,7 +34,7 @@ const refreshPages = () => {
  * Webhooks page (owners): adds an endpoint after the full URL check (scheme, every resolved
  * address). `secret` is its signing secret: shown this once.
  */
-export const createWebhookEndpointAction = validatedAction("webhooks.create-endpoint", { schema: webhookEndpointSchema, role: "owner" }, async (input, viewer) => {
+export const createWebhookEndpointAction = validatedAction("webhooks.create-endpoint", { schema: webhookEndpointSchema, can: "webhooks.manage" }, async (input, viewer) => {
   const created = await createEndpoint(await getDb(), viewer.merchant.id, input);
   if (!created.ok) return created;
   await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.endpoint_created", target: { type: "webhook", id: created.value.id }, summary: `Endpoint added (${new URL(created.value.url).host})` });
@@ -43,7 +43,7 @@ export const createWebhookEndpointAction = validatedAction("webhooks.create-endp
 });
 
 /** Webhooks page (owners): changes an endpoint's URL, description, event types or enabled switch; its secret stays. */
-export const updateWebhookEndpointAction = validatedAction("webhooks.update-endpoint", { schema: updateWebhookEndpointSchema, role: "owner" }, async (input, viewer) => {
+export const updateWebhookEndpointAction = validatedAction("webhooks.update-endpoint", { schema: updateWebhookEndpointSchema, can: "webhooks.manage" }, async (input, viewer) => {
   const { endpointId, ...fields } = input;
   const updated = await updateEndpoint(await getDb(), viewer.merchant.id, endpointId, fields);
   if (updated === null) throw new NotFoundError(ENDPOINT_GONE);
@@ -54,7 +54,7 @@ export const updateWebhookEndpointAction = validatedAction("webhooks.update-endp
 });
 
 /** Webhooks page (owners): deletes an endpoint, its secrets and its pending deliveries; the log keeps its past tries. */
-export const deleteWebhookEndpointAction = validatedAction("webhooks.delete-endpoint", { schema: endpointIdSchema, role: "owner" }, async (input, viewer) => {
+export const deleteWebhookEndpointAction = validatedAction("webhooks.delete-endpoint", { schema: endpointIdSchema, can: "webhooks.manage" }, async (input, viewer) => {
   if (!(await deleteEndpoint(await getDb(), viewer.merchant.id, input.endpointId))) throw new NotFoundError(ENDPOINT_GONE);
   await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.endpoint_deleted", target: { type: "webhook", id: input.endpointId }, summary: "Endpoint deleted" });
   refreshPages();
@@ -62,7 +62,7 @@ export const deleteWebhookEndpointAction = validatedAction("webhooks.delete-endp
 });
 
 /** Webhooks page (owners): a new signing secret for one endpoint, shown once; the old one keeps signing for 24 hours. */
-export const rotateWebhookSecretAction = validatedAction("webhooks.rotate-secret", { schema: endpointIdSchema, role: "owner" }, async (input, viewer) => {
+export const rotateWebhookSecretAction = validatedAction("webhooks.rotate-secret", { schema: endpointIdSchema, can: "webhooks.manage" }, async (input, viewer) => {
   const rotated = await rotateSigningSecret(await getDb(), viewer.merchant.id, input.endpointId);
   if (!rotated) throw new NotFoundError(ENDPOINT_GONE);
   await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.secret_rotated", target: { type: "webhook", id: input.endpointId }, summary: "Signing secret rolled" });
@@ -71,7 +71,7 @@ export const rotateWebhookSecretAction = validatedAction("webhooks.rotate-secret
 });
 
 /** Webhooks page (owners): a `webhook.test` event with a sample invoice, delivered now to one endpoint; answers with the receiver's answer. */
-export const sendTestWebhookAction = validatedAction("webhooks.send-test", { schema: endpointIdSchema, role: "owner" }, async (input, viewer) => {
+export const sendTestWebhookAction = validatedAction("webhooks.send-test", { schema: endpointIdSchema, can: "webhooks.manage" }, async (input, viewer) => {
   const result = await sendTestEvent(await getDb(), viewer.merchant.id, input.endpointId);
   if (!result) throw new NotFoundError(ENDPOINT_GONE);
   revalidatePath("/webhooks");
@@ -79,7 +79,7 @@ export const sendTestWebhookAction = validatedAction("webhooks.send-test", { sch
 });
 
 /** Event log and invoice page (owners): the same event once more, now, to one of its endpoints (receivers dedupe by its id). */
-export const resendWebhookEventAction = validatedAction("webhooks.resend", { schema: resendEventSchema, role: "owner" }, async (input, viewer) => {
+export const resendWebhookEventAction = validatedAction("webhooks.resend", { schema: resendEventSchema, can: "webhooks.manage" }, async (input, viewer) => {
   const result = await resendEvent(await getDb(), viewer.merchant.id, input.eventId, input.endpointId);
   if (result === "event_not_found") throw new NotFoundError("This event does not exist.");
   if (result === "endpoint_not_found") throw new NotFoundError(ENDPOINT_GONE);

@@ -4,7 +4,8 @@ import { alias } from "drizzle-orm/pg-core";
 import { invalidation } from "@/lib/cache/invalidation";
 import { sharedCache } from "@/lib/cache/shared-cache";
 import type { Db } from "@/lib/db/client";
-import { apiKeys, merchants, users } from "@/lib/db/schema";
+import { apiKeys, merchants, users, type Role } from "@/lib/db/schema";
+import { canInMode } from "@/lib/identity/permissions";
 import { isSessionCredential, verifySessionCredential } from "./session-credential";
 import { newId } from "@/lib/ids";
 import type { Merchant } from "@/lib/identity/membership";
@@ -143,6 +144,12 @@ export async function rollApiKey(
   return { key: rolled.key, summary: summary!, oldExpiresAt };
 }
 
+/** A key's mode, for the check of who may manage it; undefined for another merchant's or an unknown key. */
+export async function apiKeyMode(db: Db, merchantId: string, id: string): Promise<Mode | undefined> {
+  const [row] = await db.select({ mode: apiKeys.mode }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId))).limit(1);
+  return row?.mode;
+}
+
 export async function revokeApiKey(db: Db, merchantId: string, id: string): Promise<boolean> {
   const rows = await db
     .update(apiKeys)
@@ -216,6 +223,8 @@ export type ApiCaller = {
   testOnly: boolean;
   /** A composer session credential rather than a stored API key: accepted by the invoice API only. */
   session: boolean;
+  /** The person's role, for a session credential: what the route needs of the permission table is checked against it. */
+  role?: Role;
 };
 
 /**
@@ -268,7 +277,8 @@ async function authenticateSessionCredential(db: Db, token: string): Promise<Api
     keyId: `session:${claims.userId}`,
     keyMode: undefined,
     readOnly: false,
-    testOnly: claims.testOnly || row.role !== "owner",
+    testOnly: claims.testOnly || !canInMode(row.role, "invoices.compose", "live"),
     session: true,
+    role: row.role,
   };
 }

@@ -3,6 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
 import { z } from "zod";
 import { ROLES, type Role } from "@/lib/db/schema";
+import { canInMode } from "@/lib/identity/permissions";
 
 /**
  * A short-lived credential for the invoice composer: the dashboard posts to the invoice API over
@@ -39,7 +40,7 @@ function sign(payload: string): string {
 }
 
 export function mintSessionCredential(input: { merchantId: string; userId: string; role: Role }, now = Date.now()): string {
-  const claims: SessionCredential = { ...input, testOnly: input.role !== "owner", expiresAt: now + SESSION_CREDENTIAL_TTL_MS };
+  const claims: SessionCredential = { ...input, testOnly: !canInMode(input.role, "invoices.compose", "live"), expiresAt: now + SESSION_CREDENTIAL_TTL_MS };
   const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
   return `${PREFIX}${payload}.${sign(payload)}`;
 }

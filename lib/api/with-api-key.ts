@@ -1,4 +1,5 @@
 import { authenticateApiKey } from "@/lib/api-keys/queries";
+import { allows, canInMode, CAPABILITIES, refusalFor, type ModeFamily, type Permission } from "@/lib/identity/permissions";
 import { getDb, type Db } from "@/lib/db/client";
 import type { Merchant } from "@/lib/identity/membership";
 import type { Mode } from "@/lib/providers";
@@ -28,17 +29,24 @@ export type ApiKeyContext<P> = {
 export type WithApiKeyOptions = {
   /**
    * Also accept the composer's short-lived session credential (lib/api-keys/session-credential.ts).
-   * Only the invoice API opts in: the credential must never manage connections or keys.
+   * Only the invoice API opts in: the credential must never manage connections or keys. A
+   * permission (lib/identity/permissions.ts) limits it to people whose role allows that; a
+   * mode-scoped one makes it test-only unless the role may act in live mode too.
    */
-  allowSessionCredential?: boolean;
+  allowSessionCredential?: boolean | Permission;
   /** A POST that changes nothing (the routing simulator): read-only keys may call it too. */
   changesNothing?: boolean;
   /** The query parameters the route documents; any other answers 400 (JSON:API). None by default. */
   query?: QueryParameters;
 };
 
-/** The invoice API's routes: the composer posts to them as an outside client would. */
+/** The invoice API's reads: the composer reads them as an outside client would (every role sees invoices). */
 export const COMPOSER_MAY_CALL: WithApiKeyOptions = { allowSessionCredential: true };
+
+/** The invoice API's changes the composer's credential may make, when its person's role allows them. */
+export function composerMayCall(permission: Permission): WithApiKeyOptions {
+  return { allowSessionCredential: permission };
+}
 
 const BEARER = /^Bearer +(\S+) *$/i;
 const READ_METHODS = new Set(["GET", "HEAD"]);
@@ -84,6 +92,13 @@ export function withApiKey<P = Record<string, string>>(
           "WWW-Authenticate": 'Bearer error="invalid_token"',
         });
       }
+      const needs = options.allowSessionCredential;
+      let testOnly = auth.testOnly;
+      if (auth.session && typeof needs === "string") {
+        const role = auth.role ?? "read_only";
+        if (!allows(role, needs)) return singleErrorResponse(403, "forbidden", "Forbidden", refusalFor(role, needs), requestId);
+        if (!(needs in CAPABILITIES)) testOnly = testOnly || !canInMode(role, needs as ModeFamily, "live");
+      }
       // A read-only key reads only; refused before it spends anything of the limits.
       if (auth.readOnly && !READ_METHODS.has(request.method) && !options.changesNothing) {
         return singleErrorResponse(
@@ -100,6 +115,6 @@ export function withApiKey<P = Record<string, string>>(
       if (!decision.ok) return keyedRateLimited(decision.limit, rateLimitSettings()[decision.limit], decision.retryAfterSeconds, requestId);
       assertQueryParameters(request, options.query ?? []);
       const params = await context.params;
-      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly: auth.testOnly, keyMode: auth.keyMode, db, requestId });
+      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly, keyMode: auth.keyMode, db, requestId });
     });
 }

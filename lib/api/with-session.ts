@@ -1,7 +1,7 @@
 import { getViewer, MFA_ENROLMENT_REQUIRED } from "@/lib/auth/viewer";
 import { mustEnrolMfa } from "@/lib/identity/membership";
 import { getDb, type Db } from "@/lib/db/client";
-import type { Role } from "@/lib/db/schema";
+import { allows, refusalFor, type Permission } from "@/lib/identity/permissions";
 import type { Viewer } from "@/lib/identity/membership";
 import { handleApiError, singleErrorResponse } from "./errors";
 import { runLogged, type RouteHandler } from "./run-logged";
@@ -9,8 +9,8 @@ import { runLogged, type RouteHandler } from "./run-logged";
 export type SessionContext<P> = { request: Request; params: P; viewer: Viewer; db: Db; requestId: string };
 
 export type WithSessionOptions = {
-  /** Only this role may call the route; without it, any signed-in member may. */
-  role?: Role;
+  /** What the caller's role must allow (lib/identity/permissions.ts); without it, any signed-in member may call. */
+  can?: Permission;
 };
 
 /**
@@ -49,8 +49,8 @@ export function withSession<P = Record<string, string>>(
           response = singleErrorResponse(401, "unauthorized", "Unauthorized", "Your session has ended; sign in again.", requestId);
         } else if (mustEnrolMfa(viewer)) {
           response = singleErrorResponse(403, "mfa_enrolment_required", "Forbidden", MFA_ENROLMENT_REQUIRED, requestId);
-        } else if (options.role && viewer.user.role !== options.role) {
-          response = singleErrorResponse(403, "forbidden", "Forbidden", `This needs the ${options.role} role.`, requestId);
+        } else if (options.can && !allows(viewer.user.role, options.can)) {
+          response = singleErrorResponse(403, "forbidden", "Forbidden", refusalFor(viewer.user.role, options.can), requestId);
         } else {
           response = await handler({ request, params: await context.params, viewer, db: await getDb(), requestId });
         }

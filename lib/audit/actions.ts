@@ -10,7 +10,10 @@ export const AUDIT_GROUPS = {
   settings: "Settings",
   webhook: "Webhooks",
   refund: "Refunds",
+  payout: "Payouts",
+  auth: "Sign-ins",
   mfa: "Two-factor authentication",
+  export: "Exports",
 } as const;
 export type AuditGroup = keyof typeof AUDIT_GROUPS;
 export const AUDIT_GROUP_KEYS = Object.keys(AUDIT_GROUPS) as AuditGroup[];
@@ -36,6 +39,7 @@ export const AUDIT_ACTIONS = {
   "team.invite_resent": "Invitation resent",
   "team.invite_revoked": "Invitation revoked",
   "team.role_changed": "Role changed",
+  "team.joined": "Member joined (invitation accepted)",
   "team.removed": "Member removed",
   "settings.updated": "Settings updated",
   /** Rows from before endpoints (one URL per merchant). */
@@ -45,11 +49,17 @@ export const AUDIT_ACTIONS = {
   "webhook.endpoint_deleted": "Webhook endpoint deleted",
   "webhook.secret_rotated": "Webhook signing secret rotated",
   "refund.created": "Refund created",
+  "payout.processed": "Payout processed from the dashboard",
+  "payout.canceled": "Payout canceled from the dashboard",
+  "auth.signed_in": "Signed in",
+  "auth.sign_in_failed": "Sign-in failed: wrong password",
   "mfa.enabled": "Two-factor authentication turned on",
   "mfa.disabled": "Two-factor authentication turned off",
   "mfa.recovery_codes_regenerated": "Recovery codes regenerated",
   "mfa.required_changed": "Two-factor requirement for owners changed",
   "mfa.sign_in_failed": "Wrong two-factor code at sign-in",
+  "export.invoices": "Invoices exported as CSV",
+  "export.audit_log": "Audit log exported as CSV",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DATE_RANGE_TEXT, isCalendarDay, parseDay } from "@/lib/dates";
-import { AUDIT_GROUP_KEYS } from "./actions";
+import { AUDIT_ACTIONS, AUDIT_GROUP_KEYS } from "./actions";
 
 /** Days as the date inputs send them (UTC). */
 const day = z
@@ -13,6 +13,7 @@ const day = z
 export const auditFilterSchema = z
   .object({
     group: z.enum(AUDIT_GROUP_KEYS as [string, ...string[]], "Choose a type from the list").optional(),
+    action: z.enum(Object.keys(AUDIT_ACTIONS) as [string, ...string[]], "Choose an action from the list").optional(),
     actor: z.string().max(100, "Choose a person or key from the list").regex(/^[A-Za-z0-9_:-]+$/, "Choose a person or key from the list").optional(),
     from: day.optional(),
     to: day.optional(),
@@ -21,7 +22,7 @@ export const auditFilterSchema = z
   .refine((v) => !v.from || !v.to || v.from <= v.to, { message: "The end date is before the start date", path: ["to"] });
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
-const KEYS = ["group", "actor", "from", "to", "page"] as const;
+const KEYS = ["group", "action", "actor", "from", "to", "page"] as const;
 
 /**
  * The filter from the page's search parameters: every valid value, and a message per field whose

@@ -32,11 +32,11 @@ const columns = {
   createdAt: auditLog.createdAt,
 };
 
-/** One page of the merchant's audit log, newest first, and whether an older page exists. */
-export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilter): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
-  const page = filter.page ?? 1;
+/** The filter as conditions: the page and the CSV export select the same entries. */
+function auditWhere(merchantId: string, filter: AuditFilter): SQL[] {
   const where: SQL[] = [eq(auditLog.merchantId, merchantId)];
   if (filter.group) where.push(like(auditLog.action, `${filter.group}.%`));
+  if (filter.action) where.push(eq(auditLog.action, filter.action));
   if (filter.actor === "system") where.push(eq(auditLog.actorType, "system"));
   else if (filter.actor) where.push(eq(auditLog.actorId, filter.actor));
   // The filter's days passed parseDay when it was read; read again here, never as raw text.
@@ -44,6 +44,13 @@ export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilt
   const to = filter.to ? parseDay(filter.to) : undefined;
   if (from) where.push(gte(auditLog.createdAt, from));
   if (to) where.push(lt(auditLog.createdAt, dayEnd(to)));
+  return where;
+}
+
+/** One page of the merchant's audit log, newest first, and whether an older page exists. */
+export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilter): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
+  const page = filter.page ?? 1;
+  const where = auditWhere(merchantId, filter);
   const rows = await db
     .select(columns)
     .from(auditLog)
@@ -52,6 +59,27 @@ export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilt
     .limit(AUDIT_PAGE_SIZE + 1)
     .offset((page - 1) * AUDIT_PAGE_SIZE);
   return { entries: rows.slice(0, AUDIT_PAGE_SIZE), hasMore: rows.length > AUDIT_PAGE_SIZE, page };
+}
+
+/**
+ * The next batch of entries the filter selects (every page), newest first, after the keyset
+ * position `after` (the last entry of the batch before): what the CSV export streams.
+ */
+export async function auditBatch(db: Db, merchantId: string, filter: AuditFilter, after: { createdAt: Date; id: string } | undefined, size: number): Promise<AuditEntry[]> {
+  const where = auditWhere(merchantId, filter);
+  if (after) where.push(sql`(${auditLog.createdAt}, ${auditLog.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id})`);
+  return db
+    .select(columns)
+    .from(auditLog)
+    .where(and(...where))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(size);
+}
+
+/** How many entries the filter selects. */
+export async function countAudit(db: Db, merchantId: string, filter: AuditFilter): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(and(...auditWhere(merchantId, filter)));
+  return row?.n ?? 0;
 }
 
 /** Everyone who appears in the merchant's log, with the latest name it was written under: the actor filter's choices. */

@@ -1,6 +1,6 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
 import { logger } from "@/lib/logger";
 import { recordAudit } from "@/lib/audit/record";
 import { findUserByEmail, findUserById, type User } from "@/lib/identity/membership";
@@ -52,6 +52,11 @@ type SessionUser = { id: string; email: string; name: string; sessionVersion: nu
 
 const sessionUser = (user: User): SessionUser => ({ id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion });
 
+/** A sign-in's outcome in the person's merchant's audit log (never the password or code typed). */
+function recordSignIn(db: Db, user: User, action: "auth.signed_in" | "auth.sign_in_failed" | "mfa.sign_in_failed", summary: string): Promise<void> {
+  return recordAudit(db, { merchantId: user.merchantId, actor: { type: "user", id: user.id, label: `${user.name} <${user.email}>` }, action, target: { type: "user", id: user.id }, summary });
+}
+
 /**
  * The second step of a sign-in (or a server-side reissue): the challenge from step one and the
  * code. Counted by the same sign-in limit as passwords: the attempt step one admitted stays
@@ -70,10 +75,11 @@ async function authorizeSecondStep(raw: Record<string, unknown>, address: string
   const code = typeof raw.code === "string" ? raw.code.trim().slice(0, 64) : "";
   if (!code || !(await checkSecondFactor(db, user.id, code))) {
     await recordSignInFailure(attempt, admission);
-    await recordAudit(db, { merchantId: user.merchantId, actor: { type: "user", id: user.id, label: `${user.name} <${user.email}>` }, action: "mfa.sign_in_failed", target: { type: "user", id: user.id }, summary: `from ${address}` });
+    await recordSignIn(db, user, "mfa.sign_in_failed", `from ${address}`);
     throw new SecondFactorRefused(WRONG_SECOND_FACTOR);
   }
   await recordSignInSuccess(attempt, admission);
+  await recordSignIn(db, user, "auth.signed_in", `with password and two-factor code, from ${address}`);
   return sessionUser(user);
 }
 
@@ -112,6 +118,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
         if (!user || !valid) {
           await recordSignInFailure(attempt, admission);
+          // A known e-mail's failure goes to its merchant's log; an unknown one belongs to no merchant.
+          if (user) await recordSignIn(db, user, "auth.sign_in_failed", `from ${address}`);
           return null;
         }
         // Two-factor on: the password was right, but no session until the code. The attempt stays
@@ -121,6 +129,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           throw new SecondFactorRequired(sealChallenge({ userId: user.id, sessionVersion: user.sessionVersion, purpose: "second_factor" }));
         }
         await recordSignInSuccess(attempt, admission);
+        await recordSignIn(db, user, "auth.signed_in", `with password, from ${address}`);
         return sessionUser(user);
       },
     }),

@@ -1,37 +1,47 @@
-import type { Role } from "@/lib/db/schema";
+import { can, type Capability, type Role } from "@/lib/identity/permissions";
 
-/** Who may open which part of the dashboard; pages and actions check the same table. */
+/**
+ * The dashboard's sections and the capability (lib/identity/permissions.ts) that opens each: the
+ * navigation shows a link only where the page behind it lets the role in, and each page checks the
+ * same capability with requirePageViewer.
+ */
 const SECTIONS = [
   // The setup checklist and a glance at the invoices; where sign-in and sign-up land.
-  { href: "/home", label: "Home", roles: ["owner", "support"] },
-  { href: "/providers", label: "Providers", roles: ["owner"] },
-  { href: "/connections", label: "Connections", roles: ["owner"] },
-  { href: "/invoices", label: "Invoices", roles: ["owner", "support"] },
-  // Support members see where test invoices go, read-only; the page and its action let only owners save.
-  { href: "/routing", label: "Routing", roles: ["owner", "support"] },
-  { href: "/api-keys", label: "API keys", roles: ["owner"] },
-  { href: "/team", label: "Team", roles: ["owner"] },
-  // Endpoints (owners manage them) and the event log with resends (owners); support members read both.
-  { href: "/webhooks", label: "Webhooks", roles: ["owner", "support"] },
-  { href: "/settings", label: "Settings", roles: ["owner", "support"] },
-  // Who changed what: connections, routing, keys, team, settings, refunds, two-factor. Owners only,
-  // as it names the team's people and keys and the changes only owners may make.
-  { href: "/audit-log", label: "Audit log", roles: ["owner"] },
-  // Reference for whoever integrates: the invoice API and the webhooks the service sends.
-  { href: "/docs/api", label: "API reference", roles: ["owner", "support"] },
-  { href: "/docs/webhooks", label: "Webhook docs", roles: ["owner", "support"] },
-] as const satisfies readonly { href: string; label: string; roles: readonly Role[] }[];
+  { href: "/home", label: "Home", capability: "invoices.read" },
+  { href: "/providers", label: "Providers", capability: "connections.write" },
+  { href: "/connections", label: "Connections", capability: "connections.write" },
+  { href: "/invoices", label: "Invoices", capability: "invoices.read" },
+  // Everyone sees where invoices go; saving needs routing.write in the mode edited.
+  { href: "/routing", label: "Routing", capability: "routing.read" },
+  // Developers manage test keys there; live keys stay with owners.
+  { href: "/api-keys", label: "API keys", capability: "keys.manage.test" },
+  { href: "/team", label: "Team", capability: "team.manage" },
+  { href: "/webhooks", label: "Webhooks", capability: "webhooks.read" },
+  // Everyone has personal settings (password, two-factor, time zone); the business's need settings.write.
+  { href: "/settings", label: "Settings", capability: "invoices.read" },
+  // Who changed what; it names the team's people and keys.
+  { href: "/audit-log", label: "Audit log", capability: "audit.read" },
+  { href: "/docs/api", label: "API reference", capability: "docs.read" },
+  { href: "/docs/webhooks", label: "Webhook docs", capability: "docs.read" },
+] as const satisfies readonly { href: string; label: string; capability: Capability }[];
+
+export type SectionHref = (typeof SECTIONS)[number]["href"];
 
 export function navigationFor(role: Role): { href: string; label: string }[] {
-  return SECTIONS.filter((s) => (s.roles as readonly Role[]).includes(role)).map(({ href, label }) => ({ href, label }));
+  return SECTIONS.filter((s) => can(role, s.capability)).map(({ href, label }) => ({ href, label }));
 }
 
-/** Where a member lands after signing in or up: the home page, for both roles (each sees what it may use there). */
+/** Where a member lands after signing in or up: the home page, for every role (each sees what it may use there). */
 export function homeFor(_role: Role): string {
   return "/home";
 }
 
-/** Whether the role may see a dashboard section (and what its routes hand out, such as the invoice export). */
-export function maySee(href: (typeof SECTIONS)[number]["href"], role: Role): boolean {
-  return SECTIONS.some((section) => section.href === href && (section.roles as readonly Role[]).includes(role));
+/** Whether the role may open a dashboard section. */
+export function maySee(href: SectionHref, role: Role): boolean {
+  return SECTIONS.some((section) => section.href === href && can(role, section.capability));
+}
+
+/** The capability that opens a section: what its page passes to requirePageViewer. */
+export function sectionCapability(href: SectionHref): Capability {
+  return SECTIONS.find((section) => section.href === href)!.capability;
 }

@@ -2,7 +2,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/lib/db/client";
-import type { Role } from "@/lib/db/schema";
+import { allows, refusalFor, type Permission } from "@/lib/identity/permissions";
 import { ForbiddenError } from "@/lib/errors";
 import { findViewer, mustEnrolMfa, type Viewer } from "@/lib/identity/membership";
 import { auth } from "./index";
@@ -47,19 +47,19 @@ type ViewerOptions = { allowWithoutMfa?: boolean };
  * Pages: redirect to sign-in without a session, show 403 when the role may not see the page, and
  * send an owner who must set up two-factor authentication to its page first.
  */
-export async function requirePageViewer(role?: Role, options: ViewerOptions = {}): Promise<Viewer> {
+export async function requirePageViewer(permission?: Permission, options: ViewerOptions = {}): Promise<Viewer> {
   const viewer = await getViewer();
   if (!viewer) redirect("/sign-in");
   if (!options.allowWithoutMfa && mustEnrolMfa(viewer)) redirect(MFA_ENROLMENT_PATH);
-  if (role && viewer.user.role !== role) redirect("/forbidden");
+  if (permission && !allows(viewer.user.role, permission)) redirect("/forbidden");
   return viewer;
 }
 
 /** Server actions: throw instead of redirecting, so the action's caller sees a refusal. */
-export async function requireActionViewer(role?: Role, options: ViewerOptions = {}): Promise<Viewer> {
+export async function requireActionViewer(permission?: Permission, options: ViewerOptions = {}): Promise<Viewer> {
   const viewer = await getViewer();
   if (!viewer) throw new ForbiddenError("Your session has ended. Sign in again.");
   if (!options.allowWithoutMfa && mustEnrolMfa(viewer)) throw new ForbiddenError(MFA_ENROLMENT_REQUIRED);
-  if (role && viewer.user.role !== role) throw new ForbiddenError("Only an owner may do this.");
+  if (permission && !allows(viewer.user.role, permission)) throw new ForbiddenError(refusalFor(viewer.user.role, permission));
   return viewer;
 }

@@ -2,6 +2,7 @@ import type { ConnectionView } from "@/lib/connections/store";
 import type { Role } from "@/lib/db/schema";
 import { findService, getProvider, PROVIDERS, type InvoiceDirection, type Mode, type ServiceSpec } from "@/lib/providers";
 import type { InvoiceTemplate } from "./templates";
+import { canInMode } from "@/lib/identity/permissions";
 
 /**
  * What the composer may know of a connection: label, provider, mode, services and the constants
@@ -21,7 +22,7 @@ export type ComposerConnection = {
 /** Enabled connections the viewer may compose with: support members see test-mode ones only. */
 export function composerConnections(views: readonly ConnectionView[], role: Role): ComposerConnection[] {
   return views
-    .filter((view) => view.enabled && (role === "owner" || view.mode === "test"))
+    .filter((view) => view.enabled && (canInMode(role, "invoices.compose", "live") || view.mode === "test"))
     .map((view) => ({
       id: view.id,
       label: view.label,

@@ -47,7 +47,8 @@ export const merchants = pgTable("merchants", {
   createdAt: createdAt(),
 });
 
-export const ROLES = ["owner", "support"] as const;
+/** The roles of a team; what each may do is lib/identity/permissions.ts. */
+export const ROLES = ["owner", "developer", "finance", "support", "read_only"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const users = pgTable(

@@ -19,7 +19,7 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 export const inviteMemberSchema = z.object({
   name: personNameSchema,
   email: emailSchema,
-  role: z.enum(ROLES, "Choose owner or support"),
+  role: z.enum(ROLES, "Choose a role from the list"),
 });
 export type InviteMemberInput = z.infer<typeof inviteMemberSchema>;
 export const inviteRefSchema = z.object({ inviteId: z.string().min(1).max(100) });
@@ -135,6 +135,8 @@ export async function acceptInvite(
         passwordHash,
         role: invite.role,
       });
+      const label = `${name ?? invite.name} <${invite.email}>`;
+      await recordAudit(tx as unknown as Db, { merchantId: invite.merchantId, actor: { type: "user", id: userId, label }, action: "team.joined", target: { type: "user", id: userId }, summary: `${label} as ${invite.role}` });
       return { email: invite.email, userId };
     });
     return joined ? ok(joined) : invalid;

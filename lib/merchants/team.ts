@@ -7,11 +7,12 @@ import { fail, ok, problem, type Result } from "@/lib/problems";
 import type { Viewer } from "@/lib/identity/membership";
 import { addMember, type AddMemberInput } from "./queries";
 import { ProblemsError } from "@/lib/errors";
+import { ROLE_NAMES } from "@/lib/identity/permissions";
 
 export type { AddMemberInput };
 
 export const memberRefSchema = z.object({ userId: z.string().min(1) });
-export const changeRoleSchema = memberRefSchema.extend({ role: z.enum(ROLES, "Choose owner or support") });
+export const changeRoleSchema = memberRefSchema.extend({ role: z.enum(ROLES, "Choose a role from the list") });
 
 export type Member = { id: string; name: string; email: string; role: Role; createdAt: Date };
 
@@ -61,15 +62,16 @@ async function inOwnerLock(db: Db, fn: (tx: Db) => Promise<Result<null>>): Promi
 export function changeMemberRole(db: Db, viewer: Viewer, userId: string, role: Role): Promise<Result<null>> {
   return inOwnerLock(db, async (tx) => {
     if (role !== "owner" && (await lockedOtherOwners(tx, viewer.merchant.id, userId)) === 0) {
-      return fail([problem("last_owner", "The last owner cannot become support. Make someone else an owner first.", ["role"])]);
+      return fail([problem("last_owner", `The last owner cannot become ${ROLE_NAMES[role].toLowerCase()}. Make someone else an owner first.`, ["role"])]);
     }
+    const [before] = await tx.select({ role: users.role }).from(users).where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)));
     const rows = await tx
       .update(users)
       .set({ role })
       .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
       .returning({ id: users.id, email: users.email });
     if (!rows[0]) return fail([memberNotFound()]);
-    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.role_changed", target: { type: "user", id: userId }, summary: `${rows[0].email} is now ${role}` });
+    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.role_changed", target: { type: "user", id: userId }, summary: `${rows[0].email} is now ${role} (was ${before?.role ?? "unknown"})`, changes: ["role"] });
     return ok(null);
   });
 }

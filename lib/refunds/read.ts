@@ -5,6 +5,7 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import { formatMinor } from "@/lib/money";
 import { isRefundableStatus, refundableRest } from "./rules";
 import { listRefunds, refundTotals } from "./store";
+import { canInMode } from "@/lib/identity/permissions";
 
 /** A refund as the invoice page shows it: plain JSON, no provider exchange bodies. */
 export type RefundView = {
@@ -41,8 +42,10 @@ export async function readRefundPanel(db: Db, invoice: InvoiceRow, role: Role): 
       : "Only a processed payment can be refunded."
     : rest === 0n
       ? "Nothing is left to refund: the refunds on their way take all of it."
-      : role !== "owner" && !invoice.testMode
-        ? "Only an owner can refund a live payment."
+      : !canInMode(role, "money.refund", invoice.testMode ? "test" : "live")
+        ? invoice.testMode
+          ? "Your role does not refund payments."
+          : "Only an owner or a finance member can refund a live payment."
         : null;
   // The payer's name as the invoice shows it: one sent with the invoice, never a provider's
   // default ("Customer") or a connection's constant, which name nobody.

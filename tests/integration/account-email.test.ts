@@ -266,7 +266,7 @@ describe("invitations", () => {
     expect(await inviteMemberAction({ name: "Dup", email, role: "support" })).toMatchObject({ ok: false, fieldErrors: { email: expect.stringContaining("already invited") } });
     expect(await inviteMemberAction({ name: "", email: "x", role: "boss" })).toMatchObject({
       ok: false,
-      fieldErrors: { name: "Name is required", email: expect.any(String), role: "Choose owner or support" },
+      fieldErrors: { name: "Name is required", email: expect.any(String), role: "Choose a role from the list" },
     });
   });
 
@@ -295,7 +295,7 @@ describe("invitations", () => {
     expect(await resendInviteAction({ inviteId: pending!.id })).toMatchObject({ ok: false });
     const support = await addTeamMember(t.db, merchant.id, { name: "S", email: `${unique("s")}@example.com`, role: "support", password: PASSWORD });
     session.userId = support.ok ? support.value.id : undefined;
-    expect(await inviteMemberAction({ name: "X", email: `${unique("x")}@example.com`, role: "owner" })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await inviteMemberAction({ name: "X", email: `${unique("x")}@example.com`, role: "owner" })).toMatchObject({ ok: false, message: "Your role (Support) may not invite members, change their roles and remove them." });
 
     session.userId = me.id;
     await resendInviteAction({ inviteId: pending!.id });
@@ -368,7 +368,7 @@ describe("change password and business name", () => {
     expect(await renameBusinessAction({ merchantName: "   " })).toMatchObject({ ok: false, fieldErrors: { merchantName: "Business name is required" } });
     const support = await addTeamMember(t.db, merchant.id, { name: "S", email: `${unique("s")}@example.com`, role: "support", password: PASSWORD });
     session.userId = support.ok ? support.value.id : undefined;
-    expect(await renameBusinessAction({ merchantName: "Hijacked" })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await renameBusinessAction({ merchantName: "Hijacked" })).toMatchObject({ ok: false, message: "Your role (Support) may not change the business's settings." });
     expect(await read()).toBe("Renamed Shop");
   });
 });

@@ -89,7 +89,7 @@ describe("lifetime at creation", () => {
     expect((await invoiceRow(own.json.data.id)).expiresAt.toISOString()).toBe(own.json.data.attributes.expires_at);
 
     session.userId = m.supportId;
-    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 5 })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 5 })).toMatchObject({ ok: false, message: "Your role (Support) may not change the business's settings." });
     session.userId = m.ownerId;
     expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 0 })).toMatchObject({ ok: false, fieldErrors: { lifetimeMinutes: "The lifetime must be at least 1 minute" } });
     expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 43_201 })).toMatchObject({ ok: false, fieldErrors: { lifetimeMinutes: expect.stringContaining("at most 43200 minutes") } });

@@ -29,12 +29,13 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 describe("processPayoutAction", () => {
-  it("lets an owner send a created payout once, refuses support members, and the page lists the attempt with its redacted log", async () => {
+  it("refuses a read-only member, lets a support member send a created test payout once, and the page lists the attempt with its redacted log", async () => {
     const m = await invoiceMerchant(t.db);
     const connection = await connect(t.db, m.merchantId, "provider-a", "h2h");
     const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
     const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
-    if (!support.ok) throw new Error("setup: support member");
+    const reader = await addTeamMember(t.db, m.merchantId, { name: "Rea", email: `${unique("rea")}@example.com`, role: "read_only", password: "reader-pass-99" });
+    if (!support.ok || !reader.ok) throw new Error("setup: members");
     const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
     body.data.attributes.options = { auto_process: false };
     body.data.attributes.fields = { card_number: "4242424242424242" };
@@ -42,12 +43,14 @@ describe("processPayoutAction", () => {
     if (created.kind !== "created") throw new Error("setup: payout");
     const id = created.invoice.id;
 
-    session.userId = support.value.id;
-    expect(await processPayoutAction({ id })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    session.userId = reader.value.id;
+    expect(await processPayoutAction({ id })).toMatchObject({ ok: false, message: "Your role (Read-only) may not process payouts." });
     expect(fake.calls).toEqual([]);
 
-    session.userId = owner!.id;
+    // Support members process test payouts (lib/identity/permissions.ts), as they refund and cancel test ones.
+    session.userId = support.value.id;
     expect(await processPayoutAction({ id })).toEqual({ ok: true, data: { status: "processed", resolution: "ok" } });
+    session.userId = owner!.id;
     expect(await processPayoutAction({ id })).toMatchObject({ ok: false, message: expect.stringContaining("cannot be paid again") });
     expect(await processPayoutAction({ id: "cpoi_unknown" })).toMatchObject({ ok: false, message: "This payout does not exist." });
     expect(fake.calls).toHaveLength(1);

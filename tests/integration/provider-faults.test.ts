@@ -329,7 +329,7 @@ describe("setSandboxFaultAction", () => {
     expect(await call({ id: theirs.id, mode: "explode" as SandboxFaultMode })).toMatchObject({ ok: false, fieldErrors: { mode: expect.stringContaining("Choose one of") } });
     session.userId = team.supportId;
     const own = await connect(t.db, team.merchantId, "provider-c", "h2h");
-    expect(await call({ id: own.id, mode: "timeout" })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await call({ id: own.id, mode: "timeout" })).toMatchObject({ ok: false, message: "Your role (Support) may not connect providers and change their credentials." });
     session.userId = undefined;
     expect(await call({ id: own.id, mode: "timeout" })).toMatchObject({ ok: false, message: "Your session has ended. Sign in again." });
     expect(await getSandboxFault(t.db, own.id)).toBe("none");

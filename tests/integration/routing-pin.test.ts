@@ -170,7 +170,7 @@ describe("pinning a live invoice", () => {
     const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
     if (!support.ok) throw new Error("setup: support member");
     session.userId = support.value.id;
-    expect(await updateMerchantSettingsAction({ allowLivePins: true })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await updateMerchantSettingsAction({ allowLivePins: true })).toMatchObject({ ok: false, message: "Your role (Support) may not change the business's settings." });
     session.userId = owner!.id;
     expect(await updateMerchantSettingsAction({ allowLivePins: "yes" })).toMatchObject({ ok: false, fieldErrors: { allowLivePins: "Choose on or off" } });
     expect(await updateMerchantSettingsAction({ allowLivePins: true })).toEqual({ ok: true, data: { allowLivePins: true } });

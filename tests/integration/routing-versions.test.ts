@@ -304,7 +304,7 @@ describe("routing versions through the Routing page's actions", () => {
 
     session.userId = w.m.supportId;
     expect((await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 1, to: 3 })).ok).toBe(true);
-    expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: 1 })).toEqual({ ok: false, fieldErrors: {}, message: "Only an owner may do this." });
+    expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: 1 })).toEqual({ ok: false, fieldErrors: {}, message: "Your role (Support) may not change routing." });
     expect(await versionRows(w.m.merchantId)).toHaveLength(3);
 
     session.userId = w.m.ownerId;

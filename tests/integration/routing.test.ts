@@ -164,7 +164,7 @@ describe("saveRoutingOrderAction (the Routing page)", () => {
     const second = await connect(t.db, m.merchantId, "provider-f", "h2h");
     const input = { ...TEST_EUR, connectionIds: [second.id, first.id] };
     session.userId = supportId;
-    expect(await saveRoutingOrderAction(input)).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await saveRoutingOrderAction(input)).toMatchObject({ ok: false, message: "Your role (Support) may not change routing." });
     session.userId = ownerId;
     expect(await saveRoutingOrderAction(input)).toEqual({ ok: true, data: { id: "payment_card_eur_hpp:test", connectionIds: [second.id, first.id] } });
     expect((await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries[0]).toMatchObject({ action: "routing.saved", actorType: "user", actorId: ownerId, actorLabel: expect.stringContaining("Olga Owner") });

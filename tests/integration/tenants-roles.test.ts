@@ -26,6 +26,7 @@ import * as connectionCollectionRoute from "@/app/api/connections/route";
 import * as dashboardInvoiceRoute from "@/app/api/dashboard/invoices/[id]/route";
 import * as dashboardExportRoute from "@/app/api/dashboard/invoices/export/route";
 import * as dashboardListRoute from "@/app/api/dashboard/invoices/route";
+import * as auditExportRoute from "@/app/api/dashboard/audit-log/export/route";
 import * as paymentCollectionRoute from "@/app/api/commerce/payment-invoices/route";
 import * as routingOrderRoute from "@/app/api/routing/[id]/route";
 import * as routingCompareRoute from "@/app/api/routing/[id]/compare/route";
@@ -47,6 +48,8 @@ import { setRequireOwnerMfaAction } from "@/lib/actions/mfa";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
+import { sendComposedInvoiceAction } from "@/lib/actions/invoice-composer";
+import { createPaymentLinkAction } from "@/lib/actions/payment-link";
 import type { ActionResult } from "@/lib/actions/result";
 import { compareRoutingVersionsAction, olderRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
@@ -74,6 +77,24 @@ import * as schema from "@/lib/db/schema";
 import { setUpTestDb, unique } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { newReference } from "./helpers/invoice-fixtures";
+import * as accountModule from "@/lib/actions/account";
+import * as api_keysModule from "@/lib/actions/api-keys";
+import * as cancel_payoutModule from "@/lib/actions/cancel-payout";
+import * as check_statusModule from "@/lib/actions/check-status";
+import * as connectionsModule from "@/lib/actions/connections";
+import * as invoice_composerModule from "@/lib/actions/invoice-composer";
+import * as mfaModule from "@/lib/actions/mfa";
+import * as payment_linkModule from "@/lib/actions/payment-link";
+import * as process_payoutModule from "@/lib/actions/process-payout";
+import * as refundsModule from "@/lib/actions/refunds";
+import * as routingModule from "@/lib/actions/routing";
+import * as sandbox_faultsModule from "@/lib/actions/sandbox-faults";
+import * as settingsModule from "@/lib/actions/settings";
+import * as teamModule from "@/lib/actions/team";
+import * as test_connectionModule from "@/lib/actions/test-connection";
+import * as view_modeModule from "@/lib/actions/view-mode";
+import * as webhooksModule from "@/lib/actions/webhooks";
+import { allows, refusalFor, ROLE_ORDER, type Permission } from "@/lib/identity/permissions";
 import {
   exportedActions,
   hasParam,
@@ -128,8 +149,8 @@ type RouteCase = {
   params: (w: TenantWorld) => Params;
   body?: (w: TenantWorld) => unknown;
   query?: string;
-  /** Session routes only owners may call: a support member of the same merchant gets 403. */
-  ownerOnly?: boolean;
+  /** Session routes behind a permission (lib/identity/permissions.ts): a member of the same merchant whose role lacks it gets 403 (roleProbes). */
+  needs?: Permission;
   /**
    * Key routes that also take the composer's short-lived session credential (COMPOSER_MAY_CALL):
    * reads of invoices, which support members may see anyway. Every other key route must refuse
@@ -148,7 +169,7 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
   "app/(dashboard)/connections/[id]/public-key/route.ts GET": {
     handler: handler(publicKeyRoute.GET),
     auth: "session",
-    ownerOnly: true,
+    needs: "connections.write",
     params: (w) => ({ id: w.e.id }),
     query: "?field=public_key",
   },
@@ -312,15 +333,6 @@ const routeProbes: Probe[] = Object.entries(ROUTES).flatMap(([name, entry]): Pro
   if (entry.auth === "session") tenant(() => ({ userId: A.ownerId }), 404);
   // The hosted page is public by design (the payment's unguessable id is the key); a payout's id is no hosted page.
   if (entry.auth === "public") tenant(() => ({}), 404);
-  if (entry.auth === "session" && entry.ownerOnly) {
-    probes.push({
-      name: `${name}: merchant A's support member with A's own ids → 403`,
-      run: async () => {
-        const answer = await probe(() => A, () => callRoute(entry, A, { userId: A.supportId }, method), (a) => a.text);
-        expect(answer.status).toBe(403);
-      },
-    });
-  }
   // The composer's credential names its merchant inside it: another merchant's ids are as unknown to it as to a key.
   if (entry.auth === "key" && entry.composer) tenant(() => ({ bearer: supportCredential(A) }), 404);
   if (entry.auth === "key" && !entry.composer) {
@@ -334,6 +346,86 @@ const routeProbes: Probe[] = Object.entries(ROUTES).flatMap(([name, entry]): Pro
   }
   return probes;
 });
+
+/**
+ * Every dashboard route a session calls, by every role of the permission table: a role that has
+ * the route's permission gets 200 with merchant A's own ids, any other 403 naming what it may not
+ * do, and nothing of the merchant changes.
+ */
+const SESSION_ROUTES: { name: string; route: RouteCase }[] = [
+  { name: "GET /connections/{id}/public-key", route: ROUTES["app/(dashboard)/connections/[id]/public-key/route.ts GET"] as RouteCase },
+  { name: "GET /api/dashboard/invoices/{id}", route: ROUTES["app/api/dashboard/invoices/[id]/route.ts GET"] as RouteCase },
+  { name: "GET /api/dashboard/invoices", route: { handler: handler(dashboardListRoute.GET), auth: "session", params: () => ({}) } },
+  { name: "GET /api/dashboard/invoices/export", route: { handler: handler(dashboardExportRoute.GET), auth: "session", params: () => ({}), needs: "export" } },
+  { name: "GET /api/dashboard/audit-log/export", route: { handler: handler(auditExportRoute.GET), auth: "session", params: () => ({}), needs: "audit.read" } },
+];
+
+/**
+ * The composer's credential, minted for a person of each role, on the invoice API's changes: the
+ * route's permission decides (403 otherwise, nothing changes). A role that has it passes the check
+ * and meets the next one: an invoice id that does not exist (404) or a body that is not one (400/422).
+ */
+const COMPOSER_ROUTES: { name: string; route: RouteCase; needs: Permission; allowedStatus: number[] }[] = [
+  {
+    name: "POST /api/commerce/payment-invoices",
+    route: { handler: handler(paymentCollectionRoute.POST), auth: "key", params: () => ({}), body: () => ({ data: { type: "payment-invoice", attributes: {} } }) },
+    needs: "invoices.compose",
+    allowedStatus: [422],
+  },
+  {
+    name: "POST /api/commerce/payment-invoices/{id}/refunds",
+    route: { handler: handler(paymentRefundsRoute.POST), auth: "key", params: (w) => ({ id: w.paymentId }), body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }) },
+    needs: "money.refund",
+    allowedStatus: [404],
+  },
+  {
+    name: "POST /api/commerce/payout-invoices/{id}/cancel",
+    route: { handler: handler(payoutCancelRoute.POST), auth: "key", params: (w) => ({ id: w.cancelablePayoutId }) },
+    needs: "payout.cancel",
+    allowedStatus: [404],
+  },
+];
+
+const roleProbes: Probe[] = [
+  ...SESSION_ROUTES.flatMap(({ name, route }) =>
+    ROLE_ORDER.map((role): Probe => {
+      const allowed = !route.needs || allows(role, route.needs);
+      return {
+        name: `${name}: merchant A's ${role} member with A's own ids → ${allowed ? 200 : 403}`,
+        run: async () => {
+          // An export that is made is recorded in the audit log (export.invoices): the one change it may make.
+          const before = await snapshotTenant(t.db, A.merchantId);
+          const answer = allowed
+            ? await callRoute(route, A, { userId: A.members[role] }, "GET")
+            : await probe(() => A, () => callRoute(route, A, { userId: A.members[role] }, "GET"), (a) => a.text);
+          if (allowed) {
+            const { audit_log: _after, ...after } = await snapshotTenant(t.db, A.merchantId);
+            const { audit_log: _before, ...rest } = before;
+            expect(after).toEqual(rest);
+          }
+          expect(answer.status).toBe(allowed ? 200 : 403);
+          if (!allowed) expect(JSON.parse(answer.text).errors[0].detail).toBe(refusalFor(role, route.needs!));
+        },
+      };
+    }),
+  ),
+  ...COMPOSER_ROUTES.flatMap(({ name, route, needs, allowedStatus }) =>
+    ROLE_ORDER.map((role): Probe => {
+      const allowed = allows(role, needs);
+      return {
+        name: `${name}: the composer credential of merchant A's ${role} member → ${allowed ? `past the role check (${allowedStatus.join("/")})` : 403}`,
+        run: async () => {
+          const bearer = mintSessionCredential({ merchantId: A.merchantId, userId: A.members[role], role });
+          // An allowed role is asked about an invoice that does not exist, so nothing is refunded or cancelled.
+          const asked: RouteCase = allowed && route.params(A).id ? { ...route, params: () => ({ id: "inv_does_not_exist" }) } : route;
+          const answer = await probe(() => A, () => callRoute(asked, A, { bearer }, "POST"), (a) => a.text);
+          expect(answer.status).toBe(allowed ? allowedStatus[0] : 403);
+          if (!allowed) expect(JSON.parse(answer.text).errors[0].detail).toBe(refusalFor(role, needs));
+        },
+      };
+    }),
+  ),
+];
 
 /**
  * A key serves one mode (the invoice API, and the management API through lib/api/key-mode.ts):
@@ -573,13 +665,13 @@ const searchProbes: Probe[] = [
 
 type Outcome = ActionResult<unknown>;
 type ActionCase = {
-  /** Who may call it: owners only, any signed-in member, or anyone (public pages). */
-  role: "owner" | "member" | "public";
+  /** Who may call it: anyone (public pages), any signed-in member, or the roles the permission table gives this to (lib/identity/permissions.ts). */
+  role: "member" | "public" | Permission;
   /** Merchant A's owner (or, for public actions, anyone) with merchant B's ids, and the refusal expected. */
   tenant?: { run: () => Promise<Outcome>; refusal: string | (() => string) };
   /** Why there is no tenant case (the action names no id of anything a merchant owns). */
   noId?: string;
-  /** Owner-only actions: a valid call with merchant A's own ids, made by A's support member. */
+  /** Actions behind a permission: a valid call with merchant A's own ids, made by each of A's members whose role lacks it. */
   own?: () => Promise<Outcome>;
 };
 
@@ -598,15 +690,15 @@ function withGeneratedKey(id: string) {
 /** Every export of every "use server" module in lib/actions: a case, or why not. */
 const ACTIONS: Record<string, ActionCase> = {
   "lib/actions/account.ts#changePasswordAction": { role: "member", noId: "changes the signed-in person's own password" },
-  "lib/actions/account.ts#renameBusinessAction": { role: "owner", noId: "renames the viewer's own merchant", own: () => renameBusinessAction({ merchantName: "Support's Renamed Ltd" }) },
-  "lib/actions/api-keys.ts#createApiKeyAction": { role: "owner", noId: "creates a key for the viewer's merchant", own: () => createApiKeyAction({ name: "support's key", mode: "live", scope: "full" }) },
+  "lib/actions/account.ts#renameBusinessAction": { role: "settings.write", noId: "renames the viewer's own merchant", own: () => renameBusinessAction({ merchantName: "Support's Renamed Ltd" }) },
+  "lib/actions/api-keys.ts#createApiKeyAction": { role: "keys.manage", noId: "creates a key for the viewer's merchant", own: () => createApiKeyAction({ name: "support's key", mode: "live", scope: "full" }) },
   "lib/actions/api-keys.ts#revokeApiKeyAction": {
-    role: "owner",
+    role: "keys.manage",
     tenant: { run: () => revokeApiKeyAction({ id: B.keyId }), refusal: "This key is already revoked or does not exist." },
     own: () => revokeApiKeyAction({ id: A.keyId }),
   },
   "lib/actions/api-keys.ts#rollApiKeyAction": {
-    role: "owner",
+    role: "keys.manage",
     tenant: {
       run: () => rollApiKeyAction({ id: B.keyId, grace: "7d" }),
       refusal: "This key cannot be rolled: it is revoked, expired, already rolled, or does not exist.",
@@ -627,7 +719,7 @@ const ACTIONS: Record<string, ActionCase> = {
     noId: "the sandbox's simulated 3-D Secure page: names a sandbox record by the provider's own reference, no merchant's id",
   },
   "lib/actions/connections.ts#createConnectionAction": {
-    role: "owner",
+    role: "connections.write",
     tenant: {
       run: () => createConnectionAction(withGeneratedKey(B.generatedKeyId)),
       refusal: GENERATED_KEY_GONE,
@@ -635,51 +727,54 @@ const ACTIONS: Record<string, ActionCase> = {
     own: () => createConnectionAction(withGeneratedKey(A.generatedKeyId)),
   },
   "lib/actions/connections.ts#deleteConnectionAction": {
-    role: "owner",
+    role: "connections.write",
     tenant: { run: () => deleteConnectionAction({ id: B.a.id }), refusal: CONNECTION_GONE },
     own: () => deleteConnectionAction({ id: A.a.id }),
   },
-  "lib/actions/connections.ts#generateKeyPairAction": { role: "owner", noId: "generates a new pair for the viewer's merchant", own: () => generateKeyPairAction({}) },
+  "lib/actions/connections.ts#generateKeyPairAction": { role: "connections.write", noId: "generates a new pair for the viewer's merchant", own: () => generateKeyPairAction({}) },
   "lib/actions/connections.ts#setConnectionEnabledAction": {
-    role: "owner",
+    role: "connections.write",
     tenant: { run: () => setConnectionEnabledAction({ id: B.a.id, enabled: false }), refusal: CONNECTION_GONE },
     own: () => setConnectionEnabledAction({ id: A.a.id, enabled: false }),
   },
   "lib/actions/connections.ts#updateConnectionAction": {
-    role: "owner",
+    role: "connections.write",
     tenant: { run: () => updateConnectionAction({ id: B.a.id, ...editAttributes({ label: "taken over" }) }), refusal: CONNECTION_GONE },
     own: () => updateConnectionAction({ id: A.a.id, ...editAttributes({ label: "renamed by support" }) }),
   },
   "lib/actions/invoice-composer.ts#sendComposedInvoiceAction": {
-    role: "member",
+    role: "invoices.compose",
+    own: () => sendComposedInvoiceAction({ direction: "payment", body: JSON.stringify(templateEnvelope(findTemplate("a-payment")!, { commerceAccount: A.account, referenceId: newReference() })) }),
     noId: "relays an envelope to POST /api/commerce/{direction}-invoices over HTTP with the viewer's credential; a pinned connection of another merchant is the body case below",
   },
   "lib/actions/mfa.ts#startMfaEnrolmentAction": { role: "member", noId: "sets up the signed-in person's own two-factor sign-in" },
   "lib/actions/mfa.ts#confirmMfaEnrolmentAction": { role: "member", noId: "confirms the signed-in person's own two-factor sign-in" },
   "lib/actions/mfa.ts#regenerateRecoveryCodesAction": { role: "member", noId: "replaces the signed-in person's own recovery codes" },
   "lib/actions/mfa.ts#disableMfaAction": { role: "member", noId: "turns off the signed-in person's own two-factor sign-in" },
-  "lib/actions/mfa.ts#setRequireOwnerMfaAction": { role: "owner", noId: "switches the viewer's own merchant's setting", own: () => setRequireOwnerMfaAction({ requireOwnerMfa: false }) },
+  "lib/actions/mfa.ts#setRequireOwnerMfaAction": { role: "settings.write", noId: "switches the viewer's own merchant's setting", own: () => setRequireOwnerMfaAction({ requireOwnerMfa: false }) },
   "lib/actions/password.ts#acceptInviteAction": { role: "public", noId: "names an invitation by its 256-bit link token, not an id" },
   "lib/actions/password.ts#forgotPasswordAction": { role: "public", noId: "takes an e-mail; answers the same for every address" },
   "lib/actions/password.ts#resetPasswordAction": { role: "public", noId: "names a reset by its 256-bit link token, not an id" },
   "lib/actions/process-payout.ts#processPayoutAction": {
-    role: "owner",
+    role: "payout.process",
     tenant: { run: () => processPayoutAction({ id: B.payoutId }), refusal: "This payout does not exist." },
     own: () => processPayoutAction({ id: A.payoutId }),
   },
   "lib/actions/cancel-payout.ts#cancelPayoutAction": {
-    role: "member",
+    role: "payout.cancel",
     tenant: { run: () => cancelPayoutAction({ id: B.payoutId }), refusal: "This payout does not exist." },
+    own: () => cancelPayoutAction({ id: A.cancelablePayoutId }),
   },
   "lib/actions/refunds.ts#refundInvoiceAction": {
-    role: "member",
+    role: "money.refund",
     tenant: {
       run: () => refundInvoiceAction({ invoiceId: B.paymentId, referenceId: unique("refund"), amount: "0.01" }),
       refusal: "This payment does not exist.",
     },
+    own: () => refundInvoiceAction({ invoiceId: A.paymentId, referenceId: unique("refund"), amount: "0.01" }),
   },
   "lib/actions/routing.ts#saveRoutingOrderAction": {
-    role: "owner",
+    role: "routing.write",
     tenant: {
       run: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "test", connectionIds: [B.a.id, A.a.id] }),
       refusal: () => `No connection ${B.a.id} exists for this merchant`,
@@ -687,7 +782,7 @@ const ACTIONS: Record<string, ActionCase> = {
     own: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "test", connectionIds: [A.a.id] }),
   },
   "lib/actions/routing.ts#saveRoutingRulesAction": {
-    role: "owner",
+    role: "routing.write",
     tenant: {
       run: () =>
         saveRoutingRulesAction({ service: A.a.services[0], mode: "test", rules: [{ name: "Theirs", conditions: {}, outcome: { kind: "cascade", connection_ids: [B.a.id] } }] }),
@@ -710,7 +805,7 @@ const ACTIONS: Record<string, ActionCase> = {
     },
   },
   "lib/actions/routing.ts#rollbackRoutingAction": {
-    role: "owner",
+    role: "routing.write",
     tenant: {
       run: () => rollbackRoutingAction({ service: B.z!.services[0], mode: "test", version: 1 }),
       refusal: () => `No connection of yours offers ${B.z!.services[0]} in test mode`,
@@ -718,7 +813,7 @@ const ACTIONS: Record<string, ActionCase> = {
     own: () => rollbackRoutingAction({ service: A.a.services[0], mode: "test", version: 1 }),
   },
   "lib/actions/routing.ts#saveSuccessSettingsAction": {
-    role: "owner",
+    role: "routing.write.live",
     noId: "changes the viewer's own merchant's success-rate ordering settings",
     own: () => saveSuccessSettingsAction({ window_hours: 2, min_sample: 5, exploration_percent: 1 }),
   },
@@ -727,94 +822,95 @@ const ACTIONS: Record<string, ActionCase> = {
     noId: "simulates the viewer's own routing and creates nothing; a draft rule naming another merchant's connection finds no such connection (routing-rules.test.ts)",
   },
   "lib/actions/sandbox-faults.ts#setSandboxFaultAction": {
-    role: "owner",
+    role: "connections.write",
     tenant: { run: () => setSandboxFaultAction({ id: B.a.id, mode: SANDBOX_FAULT_MODES.at(-1)! }), refusal: CONNECTION_GONE },
     own: () => setSandboxFaultAction({ id: A.a.id, mode: SANDBOX_FAULT_MODES.at(-1)! }),
   },
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": {
-    role: "owner",
+    role: "settings.write",
     noId: "changes the viewer's own merchant",
     own: () => updateInvoiceLifetimeAction({ lifetimeMinutes: 5 }),
   },
   "lib/actions/settings.ts#updateMerchantSettingsAction": {
-    role: "owner",
+    role: "settings.write",
     noId: "changes the viewer's own merchant",
     own: () => updateMerchantSettingsAction({ allowLivePins: true }),
   },
   "lib/actions/settings.ts#updateMerchantTimeZoneAction": {
-    role: "owner",
+    role: "settings.write",
     noId: "changes the viewer's own merchant",
     own: () => updateMerchantTimeZoneAction({ timeZone: "Europe/Berlin" }),
   },
   "lib/actions/settings.ts#updatePersonTimeZoneAction": { role: "member", noId: "sets the signed-in person's own time zone" },
   "lib/actions/payment-link.ts#createPaymentLinkAction": {
-    role: "member",
+    role: "invoices.compose",
+    own: () => createPaymentLinkAction({ amount: "5.00", currency: "EUR", description: "Role probe", email: "probe@example.com", test_mode: true }),
     noId: "makes an invoice in the viewer's own merchant from amount, currency, description and an e-mail; names no id (support members send test links only: payment-link.test.ts)",
   },
   "lib/actions/team.ts#changeRoleAction": {
-    role: "owner",
+    role: "team.manage",
     tenant: { run: () => changeRoleAction({ userId: B.supportId, role: "owner" }), refusal: "This member does not exist." },
-    // The support member tries to make themselves an owner.
+    // A member without team.manage tries to make the support member an owner.
     own: () => changeRoleAction({ userId: A.supportId, role: "owner" }),
   },
   "lib/actions/team.ts#inviteMemberAction": {
-    role: "owner",
+    role: "team.manage",
     noId: "invites into the viewer's own merchant",
     own: () => inviteMemberAction({ name: "Friend of support", email: `${unique("friend")}@example.com`, role: "owner" }),
   },
   "lib/actions/team.ts#removeMemberAction": {
-    role: "owner",
+    role: "team.manage",
     tenant: { run: () => removeMemberAction({ userId: B.ownerId }), refusal: "This member does not exist." },
     own: () => removeMemberAction({ userId: A.ownerId }),
   },
   "lib/actions/team.ts#resendInviteAction": {
-    role: "owner",
+    role: "team.manage",
     tenant: { run: () => resendInviteAction({ inviteId: B.inviteId }), refusal: "This invitation no longer exists." },
     own: () => resendInviteAction({ inviteId: A.inviteId }),
   },
   "lib/actions/team.ts#revokeInviteAction": {
-    role: "owner",
+    role: "team.manage",
     tenant: { run: () => revokeInviteAction({ inviteId: B.inviteId }), refusal: "This invitation no longer exists." },
     own: () => revokeInviteAction({ inviteId: A.inviteId }),
   },
   "lib/actions/test-connection.ts#testConnectionAction": {
-    role: "owner",
+    role: "connections.write",
     tenant: { run: () => testConnectionAction({ id: B.a.id }), refusal: CONNECTION_GONE },
     own: () => testConnectionAction({ id: A.a.id }),
   },
   "lib/actions/test-connection.ts#testCredentialsAction": {
-    role: "owner",
+    role: "connections.write",
     noId: "tests credentials typed into the New connection form",
     own: () => testCredentialsAction(createAttributes("provider-a", "h2h")),
   },
   "lib/actions/view-mode.ts#setViewModeAction": { role: "member", noId: "sets the viewer's own Test/Live cookie" },
   "lib/actions/webhooks.ts#createWebhookEndpointAction": {
-    role: "owner",
+    role: "webhooks.manage",
     noId: "adds an endpoint to the viewer's own merchant",
     own: () => createWebhookEndpointAction({ url: "http://127.0.0.1:9/own-hooks", description: "", enabled: true, allEvents: true, eventTypes: [] }),
   },
   "lib/actions/webhooks.ts#deleteWebhookEndpointAction": {
-    role: "owner",
+    role: "webhooks.manage",
     tenant: { run: () => deleteWebhookEndpointAction({ endpointId: B.endpointId }), refusal: ENDPOINT_GONE },
     own: () => deleteWebhookEndpointAction({ endpointId: A.endpointId }),
   },
   "lib/actions/webhooks.ts#resendWebhookEventAction": {
-    role: "owner",
+    role: "webhooks.manage",
     tenant: { run: () => resendWebhookEventAction({ eventId: B.eventId, endpointId: B.endpointId }), refusal: "This event does not exist." },
     own: () => resendWebhookEventAction({ eventId: A.eventId, endpointId: A.endpointId }),
   },
   "lib/actions/webhooks.ts#rotateWebhookSecretAction": {
-    role: "owner",
+    role: "webhooks.manage",
     tenant: { run: () => rotateWebhookSecretAction({ endpointId: B.endpointId }), refusal: ENDPOINT_GONE },
     own: () => rotateWebhookSecretAction({ endpointId: A.endpointId }),
   },
   "lib/actions/webhooks.ts#sendTestWebhookAction": {
-    role: "owner",
+    role: "webhooks.manage",
     tenant: { run: () => sendTestWebhookAction({ endpointId: B.endpointId }), refusal: ENDPOINT_GONE },
     own: () => sendTestWebhookAction({ endpointId: A.endpointId }),
   },
   "lib/actions/webhooks.ts#updateWebhookEndpointAction": {
-    role: "owner",
+    role: "webhooks.manage",
     tenant: {
       run: () => updateWebhookEndpointAction({ endpointId: B.endpointId, url: "https://attacker.example/hook", description: "", enabled: false, allEvents: true, eventTypes: [] }),
       refusal: ENDPOINT_GONE,
@@ -823,7 +919,31 @@ const ACTIONS: Record<string, ActionCase> = {
   },
 };
 
-const ONLY_OWNERS = "Only an owner may do this.";
+/** The member actions' modules, by file: ACTION_FUNCTIONS["lib/actions/x.ts#name"] is the action itself. */
+const ACTION_MODULES: Record<string, Record<string, unknown>> = {
+  "lib/actions/account.ts": accountModule,
+  "lib/actions/api-keys.ts": api_keysModule,
+  "lib/actions/cancel-payout.ts": cancel_payoutModule,
+  "lib/actions/check-status.ts": check_statusModule,
+  "lib/actions/connections.ts": connectionsModule,
+  "lib/actions/invoice-composer.ts": invoice_composerModule,
+  "lib/actions/mfa.ts": mfaModule,
+  "lib/actions/payment-link.ts": payment_linkModule,
+  "lib/actions/process-payout.ts": process_payoutModule,
+  "lib/actions/refunds.ts": refundsModule,
+  "lib/actions/routing.ts": routingModule,
+  "lib/actions/sandbox-faults.ts": sandbox_faultsModule,
+  "lib/actions/settings.ts": settingsModule,
+  "lib/actions/team.ts": teamModule,
+  "lib/actions/test-connection.ts": test_connectionModule,
+  "lib/actions/view-mode.ts": view_modeModule,
+  "lib/actions/webhooks.ts": webhooksModule,
+};
+const ACTION_FUNCTIONS: Record<string, unknown> = Object.fromEntries(
+  Object.entries(ACTION_MODULES).flatMap(([file, module]) => Object.entries(module).map(([name, fn]) => [`${file}#${name}`, fn])),
+);
+
+const isPermission = (role: ActionCase["role"]): role is Permission => role !== "member" && role !== "public";
 
 const actionProbes: Probe[] = Object.entries(ACTIONS).flatMap(([name, entry]): Probe[] => {
   const probes: Probe[] = [];
@@ -842,25 +962,47 @@ const actionProbes: Probe[] = Object.entries(ACTIONS).flatMap(([name, entry]): P
         );
         expect(result.ok).toBe(false);
         const refusal = typeof tenant.refusal === "function" ? tenant.refusal() : tenant.refusal;
-        if (!result.ok) expect([result.message, ...Object.values(result.fieldErrors).flat()]).toContain(refusal);
+        if (!result.ok) expect([result.message, ...Object.values(result.fieldErrors).flat()], JSON.stringify(result)).toContain(refusal);
       },
     });
   }
-  if (own) {
-    probes.push({
-      name: `${name}: merchant A's support member with A's own ids → "${ONLY_OWNERS}"`,
-      run: async () => {
-        const result = await probe(
-          () => A,
-          () => {
-            session.userId = A.supportId;
-            return own();
-          },
-          (r) => JSON.stringify(r),
-        );
-        expect(result).toEqual({ ok: false, fieldErrors: {}, message: ONLY_OWNERS });
-      },
-    });
+  if (entry.role === "public") return probes;
+  for (const role of ROLE_ORDER) {
+    const permission = isPermission(entry.role) ? entry.role : undefined;
+    if (permission && !allows(role, permission) && own) {
+      const refusal = refusalFor(role, permission);
+      probes.push({
+        name: `${name}: merchant A's ${role} member with A's own ids → "${refusal}"`,
+        run: async () => {
+          const result = await probe(
+            () => A,
+            () => {
+              session.userId = A.members[role];
+              return own();
+            },
+            (r) => JSON.stringify(r),
+          );
+          expect(result).toEqual({ ok: false, fieldErrors: {}, message: refusal });
+        },
+      });
+    } else {
+      // Allowed: the role check passes and the input is looked at (a body that is no object is refused by the schema, so nothing changes).
+      probes.push({
+        name: `${name}: merchant A's ${role} member passes the role check (its input is parsed)`,
+        run: async () => {
+          const result = await probe(
+            () => A,
+            () => {
+              session.userId = A.members[role];
+              return (ACTION_FUNCTIONS[name] as (input: unknown) => Promise<Outcome>)(null);
+            },
+            (r) => JSON.stringify(r),
+          );
+          expect(result.ok).toBe(false);
+          if (!result.ok) expect(result.message ?? "").not.toMatch(/^Your role|^Your session|^Your business requires/);
+        },
+      });
+    }
   }
   return probes;
 });
@@ -884,11 +1026,16 @@ describe("the tables cover every route, page folder and action in the repository
     expect(Object.keys(ACTIONS).sort()).toEqual(found.sort());
   });
 
-  it("gives each action a tenant case or the reason it names no id, and each owner-only action a support-member case", () => {
+  it("gives each action a tenant case or the reason it names no id, and each action behind a permission an own() case for the roles without it", () => {
     for (const [name, entry] of Object.entries(ACTIONS)) {
       expect(Boolean(entry.tenant) !== Boolean(entry.noId), `${name}: exactly one of tenant / noId`).toBe(true);
-      expect(entry.role === "owner", `${name}: owner-only actions need an own() case, others none`).toBe(Boolean(entry.own));
+      expect(isPermission(entry.role), `${name}: actions behind a permission need an own() case, others none`).toBe(Boolean(entry.own));
+      if (entry.role !== "public") expect(ACTION_FUNCTIONS[name], `${name}: in ACTION_FUNCTIONS`).toBeTypeOf("function");
     }
+  });
+
+  it("every permission an action needs leaves some role without it, so the refusals are probed", () => {
+    for (const entry of Object.values(ACTIONS)) if (isPermission(entry.role)) expect(ROLE_ORDER.some((role) => !allows(role, entry.role as Permission))).toBe(true);
   });
 });
 
@@ -900,6 +1047,10 @@ describe("methods a route does not serve answer 405 (or OPTIONS 204) whoever ask
   // it.each refuses an empty table: while no route has such a method, this says so instead.
   if (notServedProbes.length === 0) it("(no route exports a refusing handler yet)", () => expect(notServedProbes).toEqual([]));
   else it.each(notServedProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
+describe("every role of the permission table on the dashboard's session routes and the composer's credential", () => {
+  it.each(roleProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
 });
 
 describe("ids in request bodies", () => {
@@ -923,8 +1074,36 @@ describe("search and export find only the merchant's own invoices", () => {
   it.each(searchProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
 });
 
-describe("server actions refuse other merchants' ids and the support role where owners only may act", () => {
+describe("server actions refuse other merchants' ids, and every role the permission table does not allow", () => {
   it.each(actionProbes.map((p) => [p.name, p] as const))("%s", async (_name, p) => p.run());
+});
+
+describe("mode-scoped permissions: a role allowed in test mode only is refused in live mode and changes nothing", () => {
+  const liveKeyId = async () => {
+    const [row] = await t.db.select({ id: schema.apiKeys.id }).from(schema.apiKeys).where(and(eq(schema.apiKeys.merchantId, A.merchantId), eq(schema.apiKeys.mode, "live")));
+    return row!.id;
+  };
+  const cases: { name: string; role: "developer" | "support"; run: () => Promise<Outcome>; refusal: string }[] = [
+    { name: "a developer creates a live API key", role: "developer", run: () => createApiKeyAction({ name: "dev live", mode: "live", scope: "full" }), refusal: "Your role (Developer) may not create, roll and revoke live API keys." },
+    { name: "a developer revokes a live API key", role: "developer", run: async () => revokeApiKeyAction({ id: await liveKeyId() }), refusal: "Your role (Developer) may not create, roll and revoke live API keys." },
+    { name: "a developer rolls a live API key", role: "developer", run: async () => rollApiKeyAction({ id: await liveKeyId(), grace: "now" }), refusal: "Your role (Developer) may not create, roll and revoke live API keys." },
+    { name: "a developer saves live routing", role: "developer", run: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "live", connectionIds: [] }), refusal: "Your role (Developer) may not change live routing and the success-rate settings." },
+    { name: "a developer changes the success-rate settings (both modes)", role: "developer", run: () => saveSuccessSettingsAction({ window_hours: 2, min_sample: 5, exploration_percent: 1 }), refusal: "Your role (Developer) may not change live routing and the success-rate settings." },
+  ];
+  it.each(cases.map((c) => [c.name, c] as const))("%s → refused", async (_name, c) => {
+    const result = await probe(() => A, () => {
+      session.userId = A.members[c.role];
+      return c.run();
+    }, (r) => JSON.stringify(r));
+    expect(result).toEqual({ ok: false, fieldErrors: {}, message: c.refusal });
+  });
+
+  it("a developer creates a test API key and saves test routing", async () => {
+    session.userId = A.members.developer;
+    expect(await createApiKeyAction({ name: "dev test", mode: "test", scope: "full" })).toMatchObject({ ok: true });
+    session.userId = A.members.developer;
+    expect(await saveRoutingOrderAction({ service: A.a.services[0], mode: "test", connectionIds: [A.a.id] })).toMatchObject({ ok: true });
+  });
 });
 
 describe("the refusals are refusals, not a broken set-up", () => {
@@ -957,6 +1136,6 @@ describe("the refusals are refusals, not a broken set-up", () => {
 });
 
 afterAll(() => {
-  const cases = routeProbes.length + modeProbes.length + notServedProbes.length + bodyProbes.length + actionProbes.length;
+  const cases = routeProbes.length + roleProbes.length + modeProbes.length + notServedProbes.length + bodyProbes.length + actionProbes.length;
   process.stdout.write(`tenants-roles: ${cases} (entry x attacker) cases\n`);
 });

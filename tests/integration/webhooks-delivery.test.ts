@@ -173,7 +173,7 @@ describe("Webhooks page: endpoints and their signing secrets", () => {
   it("adding an endpoint shows its whsec_ secret once; editing, the list and support members never see it; delete removes it", async () => {
     const m = await teamMerchant(t.db);
     session.userId = m.supportId;
-    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
 
     session.userId = m.ownerId;
     const first = await createWebhookEndpointAction({ url: receiver.url, ...ALL, description: "Orders" });
@@ -193,7 +193,7 @@ describe("Webhooks page: endpoints and their signing secrets", () => {
     expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL, allEvents: false, eventTypes: ["invoice.paid" as never] })).toMatchObject({ ok: false, fieldErrors: { "eventTypes.0": "Unknown event type" } });
 
     session.userId = m.supportId;
-    expect(await deleteWebhookEndpointAction({ endpointId: id })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await deleteWebhookEndpointAction({ endpointId: id })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
     session.userId = m.ownerId;
     expect(await deleteWebhookEndpointAction({ endpointId: id })).toEqual({ ok: true, data: { endpointId: id } });
     expect(await listEndpoints(t.db, m.merchantId)).toEqual([]);
@@ -221,7 +221,7 @@ describe("Webhooks page: endpoints and their signing secrets", () => {
     receiver.state.answers.push(503);
     expect(await sendTestWebhookAction({ endpointId: m.endpointId })).toMatchObject({ ok: true, data: { succeeded: false, statusCode: 503, excerpt: "receiver failed with 503" } });
     session.userId = m.supportId;
-    expect(await sendTestWebhookAction({ endpointId: m.endpointId })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await sendTestWebhookAction({ endpointId: m.endpointId })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
   });
 });
 
@@ -389,7 +389,7 @@ describe("delivery of invoice.status_changed", () => {
     expect(after!.deliveries.map((entry) => entry.trigger)).toEqual(["automatic", "resend"]);
 
     session.userId = m.supportId;
-    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: m.endpointId })).toMatchObject({ ok: false, message: "Only an owner may do this." });
+    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: m.endpointId })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
     const other = await subscribedMerchant();
     session.userId = other.ownerId;
     expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: other.endpointId })).toMatchObject({ ok: false, message: "This event does not exist." });

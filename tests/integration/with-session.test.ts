@@ -63,7 +63,7 @@ describe("withSession", () => {
   const ownerOnly = withSession<{ id: string }>(async (ctx) => {
     seen.push(ctx);
     return Response.json({ data: { merchant: ctx.viewer.merchant.id, id: ctx.params.id } });
-  }, { role: "owner" });
+  }, { can: "team.manage" });
   beforeEach(() => {
     seen.length = 0;
   });
@@ -86,7 +86,7 @@ describe("withSession", () => {
     session.userId = supportId;
     const answer = await call(ownerOnly, { id: "a" });
     expectError(answer, 403, "forbidden");
-    expect(answer.json.errors![0]!.detail).toBe("This needs the owner role.");
+    expect(answer.json.errors![0]!.detail).toBe("Your role (Support) may not invite members, change their roles and remove them.");
     expect(seen).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import { ModeBadge } from "@/components/connections/badges";
 import { PageHeader } from "@/components/shell/page-header";
 import { API_KEY_SCOPE_LABELS } from "@/lib/api-keys/choices";
 import { listApiKeys, type ApiKeySummary } from "@/lib/api-keys/queries";
+import { canInMode } from "@/lib/identity/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { getDb } from "@/lib/db/client";
 import { timeZoneInForce } from "@/lib/time-zones";
@@ -39,7 +40,7 @@ function KeyState({ apiKey, now, zone }: { apiKey: ApiKeySummary; now: Date; zon
 }
 
 export default async function ApiKeysPage() {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("keys.manage");
   const zone = timeZoneInForce(viewer);
   const keys = await listApiKeys(await getDb(), viewer.merchant.id);
   const now = new Date();
@@ -64,7 +65,7 @@ export default async function ApiKeysPage() {
         <h2 id="new-key" className="mb-3 text-base font-semibold">
           New key
         </h2>
-        <CreateApiKeyForm />
+        <CreateApiKeyForm liveAllowed={canInMode(viewer.user.role, "keys.manage", "live")} />
       </section>
       <section className="card" aria-labelledby="keys">
         <h2 id="keys" className="mb-3 text-base font-semibold">
@@ -116,10 +117,14 @@ export default async function ApiKeysPage() {
                       </dl>
                     </div>
                     {/* Always rendered: the roll dialog showing the new key must outlive the refresh that takes the Roll button away. */}
-                    <div className="flex flex-wrap items-center gap-2">
-                      <RollApiKeyButton id={key.id} name={key.name} mode={key.mode} canRoll={usable && !key.rolledTo} />
-                      {usable ? <RevokeApiKeyButton id={key.id} name={key.name} /> : null}
-                    </div>
+                    {canInMode(viewer.user.role, "keys.manage", key.mode) ? (
+                      <div className="flex flex-wrap items-center gap-2">
+                        <RollApiKeyButton id={key.id} name={key.name} mode={key.mode} canRoll={usable && !key.rolledTo} />
+                        {usable ? <RevokeApiKeyButton id={key.id} name={key.name} /> : null}
+                      </div>
+                    ) : (
+                      <p className="text-sm text-slate-600">Only an owner manages live keys.</p>
+                    )}
                   </div>
                 </li>
               );

@@ -1,60 +1,85 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PageHeader } from "@/components/shell/page-header";
-import { AUDIT_GROUP_KEYS, AUDIT_GROUPS, describeAuditAction } from "@/lib/audit/actions";
+import { AUDIT_ACTIONS, AUDIT_GROUP_KEYS, AUDIT_GROUPS, auditGroupOf, describeAuditAction } from "@/lib/audit/actions";
 import { readAuditFilter, type AuditFilter } from "@/lib/audit/filters";
 import { listAuditActors, listAuditLog, type AuditEntry } from "@/lib/audit/read";
 import { requirePageViewer } from "@/lib/auth/viewer";
+import { allows, type Permission, type Role } from "@/lib/identity/permissions";
 import { getDb } from "@/lib/db/client";
 import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 
 export const metadata: Metadata = { title: "Audit log" };
 
-/** Where an entry's target is seen in the dashboard. */
-function targetLink(entry: AuditEntry): { href: string; label: string } | undefined {
+/** Where an entry's target is seen in the dashboard, if the viewer's role opens that page (no link leads to /forbidden). */
+function targetLink(entry: AuditEntry, role: Role): { href: string; label: string; needs: Permission } | undefined {
+  const link = targetPage(entry);
+  return link && allows(role, link.needs) ? link : undefined;
+}
+
+function targetPage(entry: AuditEntry): { href: string; label: string; needs: Permission } | undefined {
   switch (entry.targetType) {
     case "connection":
-      return { href: `/connections/${entry.targetId}`, label: "Connection" };
+      return { href: `/connections/${entry.targetId}`, label: "Connection", needs: "connections.write" };
     case "invoice":
-      return { href: `/invoices/${entry.targetId}`, label: "Invoice" };
+      return { href: `/invoices/${entry.targetId}`, label: "Invoice", needs: "invoices.read" };
     case "routing":
-      return { href: "/routing", label: "Routing" };
+      return { href: "/routing", label: "Routing", needs: "routing.read" };
     case "api_key":
-      return { href: "/api-keys", label: "API keys" };
+      return { href: "/api-keys", label: "API keys", needs: "keys.manage" };
     case "user":
     case "invite":
-      return { href: "/team", label: "Team" };
+      return { href: "/team", label: "Team", needs: "team.manage" };
     case "settings":
     case "webhook":
-      return { href: "/settings", label: "Settings" };
+      return { href: "/settings", label: "Settings", needs: "invoices.read" };
     default:
       return undefined;
   }
 }
 
-function pageHref(filter: AuditFilter, page: number): string {
+function filterQuery(filter: AuditFilter, page?: number): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...filter, page: page > 1 ? page : undefined })) {
+  for (const [key, value] of Object.entries({ ...filter, page: page && page > 1 ? page : undefined })) {
     if (value !== undefined && value !== "") params.set(key, String(value));
   }
-  const query = params.toString();
+  return params.toString();
+}
+
+function pageHref(filter: AuditFilter, page: number): string {
+  const query = filterQuery(filter, page);
   return query ? `/audit-log?${query}` : "/audit-log";
 }
+
+/** The action filter's choices, under their group's name. */
+const ACTIONS_BY_GROUP = AUDIT_GROUP_KEYS.map((group) => ({
+  group,
+  actions: (Object.keys(AUDIT_ACTIONS) as (keyof typeof AUDIT_ACTIONS)[]).filter((action) => auditGroupOf(action) === group),
+}));
 
 const ACTOR_TYPES: Record<string, string> = { user: "Person", api_key: "API key", system: "System" };
 
 export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("audit.read");
   const zone = timeZoneInForce(viewer);
   const { filter, errors } = readAuditFilter(await searchParams);
   const db = await getDb();
   const [{ entries, hasMore, page }, actors] = await Promise.all([listAuditLog(db, viewer.merchant.id, filter), listAuditActors(db, viewer.merchant.id)]);
-  const filtered = Boolean(filter.group || filter.actor || filter.from || filter.to);
+  const filtered = Boolean(filter.group || filter.action || filter.actor || filter.from || filter.to);
+  const exportQuery = filterQuery({ ...filter, page: undefined });
   return (
     <>
-      <PageHeader title="Audit log" description="Who changed what, and when: connections, routing, API keys, the team, settings, webhooks, refunds and two-factor sign-in. Newest first; secrets are never recorded." />
-      <form method="get" action="/audit-log" className="card mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter the audit log">
+      <PageHeader
+        title="Audit log"
+        description="Who did what, and when: connections, routing, API keys, the team and who joined it, settings, webhooks, refunds, payouts, sign-ins, two-factor sign-in and exports. Newest first; secrets are never recorded."
+        actions={
+          <a href={`/api/dashboard/audit-log/export${exportQuery ? `?${exportQuery}` : ""}`} className="btn-secondary" download data-testid="audit-export">
+            Export CSV{filtered ? " (filtered)" : ""}
+          </a>
+        }
+      />
+      <form method="get" action="/audit-log" className="card mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6 xl:items-end" aria-label="Filter the audit log">
         <div>
           <label htmlFor="audit-group" className="label">
             Type
@@ -69,6 +94,26 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           </select>
           <p id="audit-group-error" className="field-error">
             {errors.group}
+          </p>
+        </div>
+        <div>
+          <label htmlFor="audit-action" className="label">
+            Action
+          </label>
+          <select id="audit-action" name="action" defaultValue={filter.action ?? ""} className="input mt-1" aria-describedby="audit-action-error" aria-invalid={errors.action ? true : undefined}>
+            <option value="">All actions</option>
+            {ACTIONS_BY_GROUP.map(({ group, actions }) => (
+              <optgroup key={group} label={AUDIT_GROUPS[group]}>
+                {actions.map((action) => (
+                  <option key={action} value={action}>
+                    {describeAuditAction(action)}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+          <p id="audit-action-error" className="field-error">
+            {errors.action}
           </p>
         </div>
         <div>
@@ -118,7 +163,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
       </form>
       {entries.length === 0 ? (
         <p className="card text-sm text-slate-700" data-testid="audit-empty">
-          {filtered || page > 1 ? "No entries match this filter." : "Nothing recorded yet. Changes to connections, routing, keys, the team and settings appear here."}
+          {filtered || page > 1 ? "No entries match this filter." : "Nothing recorded yet. Changes to connections, routing, keys, the team and settings, sign-ins and exports appear here."}
         </p>
       ) : (
         <div className="card p-0">
@@ -130,7 +175,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           </div>
           <ol className="divide-y divide-slate-100" data-testid="audit-log" aria-label="Audit log entries">
             {entries.map((entry) => {
-              const target = targetLink(entry);
+              const target = targetLink(entry, viewer.user.role);
               return (
                 <li key={entry.id} className="grid gap-1 px-4 py-3 text-sm md:grid-cols-[11rem_14rem_1fr_8rem] md:gap-4" data-action={entry.action}>
                   <span className="text-slate-600">

@@ -23,7 +23,7 @@ function filtersOf(search: Search, mode: ConnectionFilters["mode"]): ConnectionF
 }
 
 export default async function ConnectionsPage({ searchParams }: { searchParams: Promise<Search> }) {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("connections.write");
   const filters = filtersOf(await searchParams, await getViewMode());
   const connections = await listConnections(await getDb(), viewer.merchant.id, filters);
   const select = "input w-auto";

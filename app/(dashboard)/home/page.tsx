@@ -11,6 +11,7 @@ import { timeZoneInForce } from "@/lib/time-zones";
 import { getHomeSummary, SETUP_STEPS } from "@/lib/dashboard/home";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
+import { can } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Home" };
 
@@ -38,7 +39,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       <div className="card mb-6">
         <PeriodForm read={read} mode={mode} />
       </div>
-      <OverviewSections overview={overview} period={read.period} />
+      <OverviewSections overview={overview} period={read.period} linkConnections={can(viewer.user.role, "connections.write")} />
     </section>
   );
   return (

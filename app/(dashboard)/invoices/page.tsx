@@ -6,6 +6,7 @@ import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";
 import { activeFilterCount, INVOICE_FILTERS_PANEL_ID } from "@/components/invoices/invoice-filters";
 import { ExportButtonOnUse, InvoiceFiltersOnUse, InvoiceListOnUse } from "@/components/invoices/invoice-list-on-use";
 import { PageHeader } from "@/components/shell/page-header";
+import { can, canAnyMode } from "@/lib/identity/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { timeZoneInForce } from "@/lib/time-zones";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
@@ -46,9 +47,13 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
         actions={
           <div className="flex flex-wrap items-start gap-3">
-            <ExportButtonOnUse filters={filters} />
-            <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
-            <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
+            {can(viewer.user.role, "export") ? <ExportButtonOnUse filters={filters} /> : null}
+            {canAnyMode(viewer.user.role, "invoices.compose") ? (
+              <>
+                <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
+                <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
+              </>
+            ) : null}
           </div>
         }
       />
@@ -71,7 +76,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       ) : null}
       {/* Keyed by the view and the filters: switching either starts afresh from the server's new data (the
           server's markup of the list before shows other invoices, so it must not stay while the live list loads). */}
-      <InvoiceListOnUse key={`${viewMode}?${invoiceSearch(filters, after ?? undefined)}`} filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} />
+      <InvoiceListOnUse key={`${viewMode}?${invoiceSearch(filters, after ?? undefined)}`} filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} canCompose={canAnyMode(viewer.user.role, "invoices.compose")} />
     </>
   );
 }

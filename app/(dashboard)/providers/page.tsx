@@ -11,7 +11,7 @@ import { PROVIDERS, serviceLabel } from "@/lib/providers";
 export const metadata: Metadata = { title: "Providers" };
 
 export default async function ProvidersPage() {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("connections.write");
   const db = await getDb();
   const [counts, health] = await Promise.all([countConnectionsByProvider(db, viewer.merchant.id), countConnectionHealthByProvider(db, viewer.merchant.id)]);
   return (

@@ -13,6 +13,7 @@ import type { RoutingOrder } from "@/lib/routing/orders";
 import { getRoutingHistory } from "@/lib/routing/versions";
 import { DEFAULT_SUCCESS_SETTINGS } from "@/lib/routing/success";
 import { getSuccessSettings, toSettingsAttributes } from "@/lib/routing/success-stats";
+import { can, canInMode } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Routing" };
 
@@ -33,13 +34,17 @@ function editorKey(order: RoutingOrder): string {
 
 /**
  * For each service and mode, where new invoices go and in
- * which order the others are tried. Owners reorder and save; support members see it read-only.
+ * which order the others are tried. Who may change it in each mode is the permission table's
+ * routing.write (lib/identity/permissions.ts); everyone else sees it read-only.
  */
 export default async function RoutingPage() {
   const viewer = await requirePageViewer();
   const zone = timeZoneInForce(viewer);
-  const editable = viewer.user.role === "owner";
   const mode = await getViewMode();
+  // Per mode, from the permission table: developers change test routing, owners both.
+  const editable = canInMode(viewer.user.role, "routing.write", mode);
+  const settingsEditable = can(viewer.user.role, "routing.write.live");
+  const owner = can(viewer.user.role, "settings.write");
   const db = await getDb();
   const orders = await getRoutingOrdersInView(db, viewer.merchant.id, mode);
   const histories = await Promise.all(orders.map((order) => getRoutingHistory(db, viewer.merchant.id, order)));
@@ -55,12 +60,12 @@ export default async function RoutingPage() {
             percentage. When none applies, the default rule does: the first enabled connection takes new invoices; if it fails softly, the next ones
             are tried in this order. Disabled connections keep their place and are skipped. New connections join at the
             end. Test invoices can name a connection instead (the composer does when you choose one)
-            {editable ? (
+            {owner ? (
               <>
                 ; live ones only if you <Link href="/settings" className="text-brand-700 underline">allow pinning live invoices</Link>.
               </>
             ) : (
-              ". Only owners can change the order."
+              editable ? "." : mode === "live" ? ". Only owners change live routing." : ". Owners and developers change test routing."
             )}
           </>
         }
@@ -69,7 +74,7 @@ export default async function RoutingPage() {
         <section className="card max-w-xl">
           <h2 className="text-base font-semibold">Nothing to route yet</h2>
           <p className="mt-1 text-sm text-slate-600">
-            {editable ? (
+            {can(viewer.user.role, "connections.write") ? (
               <>
                 <Link href="/providers" className="text-brand-700 underline">Connect a provider</Link> first: each service it offers gets a
                 routing order here.
@@ -93,7 +98,7 @@ export default async function RoutingPage() {
             );
           })}
         </div>
-        <SuccessSettingsFormOnUse settings={successSettings} readOnly={!editable} />
+        <SuccessSettingsFormOnUse settings={successSettings} readOnly={!settingsEditable} />
         </>
       )}
     </>

@@ -16,6 +16,7 @@ import { formatDateTime } from "@/lib/format";
 import { getInvoiceLifetime, getMerchantTimeZone } from "@/lib/merchants/settings";
 import { listTimeZones } from "@/lib/time-zones";
 import { mfaStatus } from "@/lib/identity/mfa/service";
+import { can, ROLE_NAMES } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -24,7 +25,7 @@ type Fact = [label: string, value: string, code?: boolean];
 export default async function SettingsPage() {
   const { user, merchant } = await requirePageViewer();
   const zone = timeZoneInForce({ user, merchant });
-  const isOwner = user.role === "owner";
+  const isOwner = can(user.role, "settings.write");
   const db = await getDb();
   const [lifetime, mfa, timeZone] = await Promise.all([getInvoiceLifetime(db, merchant.id), mfaStatus(db, user.id), getMerchantTimeZone(db, merchant.id)]);
   // [label, value, an identifier (monospace, broken anywhere) rather than words]
@@ -37,7 +38,7 @@ export default async function SettingsPage() {
   const you: Fact[] = [
     ["Name", user.name],
     ["E-mail", user.email, true],
-    ["Role", user.role],
+    ["Role", ROLE_NAMES[user.role]],
     ["Two-factor", mfa.enabled ? "On" : "Off"],
   ];
   return (

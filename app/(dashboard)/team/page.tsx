@@ -11,11 +11,12 @@ import { formatDateTime } from "@/lib/format";
 import { invitationDelivery } from "@/lib/mail/config";
 import { listPendingInvites } from "@/lib/merchants/invites";
 import { listMembers } from "@/lib/merchants/team";
+import { describeRole, ROLE_NAMES, ROLE_ORDER } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Team" };
 
 export default async function TeamPage() {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("team.manage");
   const zone = timeZoneInForce(viewer);
   const db = await getDb();
   const [members, invites] = await Promise.all([listMembers(db, viewer.merchant.id), listPendingInvites(db, viewer.merchant.id)]);
@@ -23,7 +24,23 @@ export default async function TeamPage() {
   const delivery = invitationDelivery();
   return (
     <>
-      <PageHeader title="Team" description="Owners manage everything. Support members read invoices and compose test invoices." />
+      <PageHeader title="Team" description="Who works on this business, and what each role may do. Every page and action checks the same table." />
+      <section className="card mb-6" aria-labelledby="roles">
+        <h2 id="roles" className="mb-3 text-base font-semibold">Roles</h2>
+        <dl className="grid gap-4 text-sm md:grid-cols-2 xl:grid-cols-3" data-testid="role-descriptions">
+          {ROLE_ORDER.map((role) => {
+            const { name, purpose, may } = describeRole(role);
+            return (
+              <div key={role} data-role={role}>
+                <dt className="font-semibold">{name}</dt>
+                <dd className="text-slate-700">
+                  {purpose} May {may.join(", ")}.
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      </section>
       {/* Below md: name (e-mail under it), role and the actions; the e-mail and date columns from md up. */}
       <section className="card relative mb-6 overflow-x-auto" aria-labelledby="members">
         <h2 id="members" className="mb-3 text-base font-semibold">Members</h2>
@@ -45,7 +62,7 @@ export default async function TeamPage() {
                   <span className="block text-xs break-all text-slate-600 md:hidden">{m.email}</span>
                 </td>
                 <td className="hidden py-2 pr-4 md:table-cell">{m.email}</td>
-                <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{m.role}</span></td>
+                <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{ROLE_NAMES[m.role]}</span></td>
                 <td className="hidden py-2 pr-4 md:table-cell">{formatDateTime(m.createdAt, zone)}</td>
                 <td className="py-2">{m.id === viewer.user.id ? null : <MemberActions userId={m.id} name={m.name} role={m.role} />}</td>
               </tr>
@@ -74,7 +91,7 @@ export default async function TeamPage() {
                     <span className="block text-xs break-all text-slate-600 md:hidden">{invite.email}</span>
                   </td>
                   <td className="hidden py-2 pr-4 md:table-cell">{invite.email}</td>
-                  <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{invite.role}</span></td>
+                  <td className="py-2 pr-2 md:pr-4"><span className="badge bg-slate-100 text-slate-700">{ROLE_NAMES[invite.role]}</span></td>
                   <td className="hidden py-2 pr-4 md:table-cell">
                     {invite.expiresAt > now ? formatDateTime(invite.expiresAt, zone) : <span className="badge bg-amber-100 text-amber-900">expired</span>}
                   </td>

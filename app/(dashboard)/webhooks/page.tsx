@@ -13,6 +13,7 @@ import { readEventLogFilters, eventLogHref } from "@/lib/webhooks/log-filters";
 import { EVENT_LOG_TYPES } from "@/lib/webhooks/schemas";
 import { EVENT_STATE_LABELS, type WebhookLogEntryView } from "@/lib/webhooks/views";
 import { WEBHOOK_EVENT_STATES } from "@/lib/db/enums";
+import { can } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -31,7 +32,7 @@ const STATE_STYLES: Readonly<Record<WebhookLogEntryView["state"], string>> = {
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const viewer = await requirePageViewer();
   const zone = timeZoneInForce(viewer);
-  const canEdit = viewer.user.role === "owner";
+  const canEdit = can(viewer.user.role, "webhooks.manage");
   const db = await getDb();
   const { filters, dropped } = readEventLogFilters(await searchParams);
   const [endpoints, log] = await Promise.all([listEndpoints(db, viewer.merchant.id), listEventLog(db, viewer.merchant.id, filters)]);

@@ -6,6 +6,7 @@ import type { ComposerConnection } from "@/lib/composer/connections";
 import type { ComposerValues } from "@/lib/composer/form-values";
 import { newReferenceId } from "@/lib/composer/reference-id";
 import { CheckboxField, errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
+import { canInMode } from "@/lib/identity/permissions";
 
 /** Amount, reference, flow and test mode (spec 2.2). */
 export function AttributesSection({
@@ -83,7 +84,7 @@ function TestModeSwitch({
 }) {
   const id = fieldId("test_mode");
   const error = errorAt(form, "test_mode");
-  const support = role !== "owner";
+  const support = !canInMode(role, "invoices.compose", "live");
   const mismatch = connection && (connection.mode === "test") !== values.test_mode;
   const help = support
     ? "Support members can compose test-mode invoices only, so test mode stays on."

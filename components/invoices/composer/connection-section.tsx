@@ -20,6 +20,7 @@ import { joinNames, providersOfferingPayouts } from "@/lib/composer/provider-not
 import { findService, type InvoiceDirection } from "@/lib/providers";
 import { errorAt, fieldId, Section, TextField, type ComposerForm } from "./fields";
 import { useRoutePreview, type RoutePreview } from "./use-route-preview";
+import { can, canInMode } from "@/lib/identity/permissions";
 
 const DIRECTIONS: readonly { value: InvoiceDirection; label: string; help: string }[] = [
   { value: "payment", label: "Payment", help: "Collect money from a customer" },
@@ -71,7 +72,7 @@ export function ConnectionSection({
     set("provider", patch.provider);
     set("service", patch.service);
     set("currency", patch.currency);
-    if (role === "owner") set("test_mode", patch.test_mode);
+    if (canInMode(role, "invoices.compose", "live")) set("test_mode", patch.test_mode);
   };
 
   /** Routed automatically, the fields shown are those of the provider the invoice goes to first. */
@@ -255,7 +256,7 @@ export function ConnectionSection({
 
 function NoConnections({ role, direction }: { role: Role; direction: InvoiceDirection }) {
   const what = direction === "payout" ? `payouts (${joinNames(providersOfferingPayouts())} with the Payouts feature)` : "payments";
-  if (role !== "owner") return <>No enabled test-mode connection offers {what}. Ask an owner to connect one.</>;
+  if (!can(role, "connections.write")) return <>No enabled test-mode connection offers {what}. Ask an owner to connect one.</>;
   return (
     <>
       No enabled connection offers {what}. <Link href="/providers" className="text-brand-700 underline">Connect a provider</Link> first.

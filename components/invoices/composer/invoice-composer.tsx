@@ -24,6 +24,7 @@ import { OptionsSection } from "./options-section";
 import { RequestPreview } from "./request-preview";
 import { SendResult } from "./send-result";
 import { TemplatePicker, type TemplateNotice } from "./template-picker";
+import { canInMode } from "@/lib/identity/permissions";
 
 /** The hosted page's path on this server, from the invoice's hpp_url (payouts have none). */
 function hostedPath(body: unknown): string | undefined {
@@ -114,7 +115,7 @@ export function InvoiceComposer({
   const applyTemplate = (template: InvoiceTemplate) => {
     const match = templateConnection(connections, template);
     const next = valuesFromTemplate(template, { commerceAccount, referenceId: newReferenceId(), connectionId: match?.id ?? "" });
-    form.reset(role === "owner" ? next : { ...next, test_mode: true });
+    form.reset(canInMode(role, "invoices.compose", "live") ? next : { ...next, test_mode: true });
     const routed = routeFor(routes, connections, template.service, true)[0];
     setNotice({ template, connectionLabel: routed?.label });
     setResult(undefined);

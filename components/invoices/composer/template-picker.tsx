@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { Role } from "@/lib/db/schema";
 import { getProvider } from "@/lib/providers";
 import { listTemplates, type InvoiceTemplate } from "@/lib/composer/templates";
+import { canInMode } from "@/lib/identity/permissions";
 
 export type TemplateNotice = { template: InvoiceTemplate; connectionLabel?: string };
 
@@ -59,7 +60,7 @@ function NoticeText({ notice, role }: { notice: TemplateNotice; role: Role }) {
   return (
     <p className="rounded-md bg-amber-50 p-3 text-amber-900">
       Connect {name} first: no enabled test-mode connection offers {template.service}.{" "}
-      {role === "owner" ? (
+      {canInMode(role, "invoices.compose", "live") ? (
         <Link href={`/providers/${template.provider}`} className="font-medium underline">
           Open {name}
         </Link>

@@ -19,6 +19,8 @@ import { saveRoutingOrder } from "@/lib/routing/orders";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { unique } from "./db";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./invoice-fixtures";
+import { addTeamMember } from "@/lib/merchants/team";
+import type { Role } from "@/lib/db/schema";
 
 /**
  * One merchant's worth of everything an id can name ("Tenants and roles"): an owner and a
@@ -47,6 +49,8 @@ export type TenantWorld = TeamMerchant & {
   inviteId: string;
   generatedKeyId: string;
   routingOrderId: string;
+  /** One member of every role of lib/identity/permissions.ts (the owner and support member above among them). */
+  members: Record<Role, string>;
   /** Text only this merchant's data contains (labels, references, e-mails): never in another merchant's answers. */
   markers: string[];
 };
@@ -102,6 +106,12 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
 
   const generated = await createGeneratedKeyPair(db, m.merchantId, credentialsKey());
   const liveKey = (await createApiKey(db, { merchantId: m.merchantId, name: `${name} live`, mode: "live" })).key;
+  const members: Record<Role, string> = { owner: m.ownerId, support: m.supportId, developer: "", finance: "", read_only: "" };
+  for (const role of ["developer", "finance", "read_only"] as const) {
+    const added = await addTeamMember(db, m.merchantId, { name: `${role} of ${name}`, email: `${unique(role.replace("_", "-"))}@example.com`, role, password: "member-pass-99" });
+    if (!added.ok) throw new Error(`setup: ${role} member`);
+    members[role] = added.value.id;
+  }
   const users = await db.select().from(schema.users).where(eq(schema.users.merchantId, m.merchantId));
 
   const routingService = z ? z.services[0]! : service;
@@ -123,6 +133,7 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     inviteId: invite!.id,
     generatedKeyId: generated.id,
     routingOrderId: `${routingService}:test`,
+    members,
     markers: [m.account, endpointUrl, a.label, e.label, ...(z ? [z.label] : []), payment.reference, payout.reference, inviteEmail, ...users.map((u) => u.email)],
   };
 }

@@ -22,7 +22,7 @@ import { SandboxBehaviour } from "./sandbox-behaviour";
 export const metadata: Metadata = { title: "Connection" };
 
 export default async function ConnectionPage({ params }: { params: Promise<{ id: string }> }) {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("connections.write");
   const zone = timeZoneInForce(viewer);
   const db = await getDb();
   const { id } = await params;

@@ -9,6 +9,7 @@ import { publicBaseUrl } from "@/lib/config";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { buildApiReference, matchesSearch } from "@/lib/api/openapi/reference";
+import { canAnyMode } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -21,7 +22,9 @@ const DOCUMENT_URL = "/api/commerce/openapi.json";
  * search and, per operation, a Try it form that loads when first opened.
  */
 export default async function ApiReferencePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const viewer = await requirePageViewer();
+  const viewer = await requirePageViewer("docs.read");
+  const seesKeys = canAnyMode(viewer.user.role, "keys.manage");
+  const composes = canAnyMode(viewer.user.role, "invoices.compose");
   const raw = (await searchParams).q;
   const query = (Array.isArray(raw) ? raw[0] : raw)?.slice(0, 200) ?? "";
   // The examples carry this merchant's commerce account, so Try it sends a body the API accepts from its keys.
@@ -47,12 +50,16 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
             <a href={DOCUMENT_URL} className="btn-secondary">
               OpenAPI document (JSON)
             </a>
-            <Link href="/api-keys" className="btn-secondary">
-              API keys
-            </Link>
-            <Link href="/invoices/new" className="btn-secondary">
-              Try it in the composer
-            </Link>
+            {seesKeys ? (
+              <Link href="/api-keys" className="btn-secondary">
+                API keys
+              </Link>
+            ) : null}
+            {composes ? (
+              <Link href="/invoices/new" className="btn-secondary">
+                Try it in the composer
+              </Link>
+            ) : null}
           </div>
         }
       />
@@ -64,9 +71,13 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
           <p>
             Base URL <code className="font-mono wrap-anywhere" data-testid="api-base-url">{reference.baseUrl}</code>. Every request sends{" "}
             <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> with a key from{" "}
-            <Link href="/api-keys" className="text-brand-700 underline">
-              API keys
-            </Link>
+            {seesKeys ? (
+              <Link href="/api-keys" className="text-brand-700 underline">
+                API keys
+              </Link>
+            ) : (
+              "API keys (an owner or a developer makes them)"
+            )}
             ; bodies are <code className="font-mono">application/vnd.api+json</code> (or <code className="font-mono">application/json</code>). Events come to you
             as{" "}
             <Link href="/docs/webhooks" className="text-brand-700 underline">

@@ -24,6 +24,7 @@ import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
 import { readInvoiceSchedule } from "@/lib/processing/invoice-page-schedule";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
 import { QueryProvider } from "@/components/providers/query-provider";
+import { can, canInMode } from "@/lib/identity/permissions";
 
 type Params = { params: Promise<{ id: string }> };
 
@@ -47,9 +48,10 @@ export default async function InvoicePage({ params }: Params) {
   ]);
   const paymentRow = invoice.direction === "payment" ? await getInvoice(db, viewer.merchant.id, "payment", invoice.id) : undefined;
   const refunds = paymentRow ? await readRefundPanel(db, paymentRow, viewer.user.role) : null;
-  const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && viewer.user.role === "owner";
+  const mode = invoice.testMode ? "test" : "live";
+  const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && canInMode(viewer.user.role, "payout.process", mode);
   const canCancelPayout =
-    invoice.direction === "payout" && (invoice.status === "created" || invoice.status === "process_pending") && (viewer.user.role === "owner" || invoice.testMode);
+    invoice.direction === "payout" && (invoice.status === "created" || invoice.status === "process_pending") && canInMode(viewer.user.role, "payout.cancel", mode);
   const hostedPageUrl = invoice.hostedPagePath ? `${publicBaseUrl()}${invoice.hostedPagePath}` : null;
   // The status panel and the timeline share one client cache of the invoice (components/invoices/use-dashboard-invoice).
   return (
@@ -109,7 +111,7 @@ export default async function InvoicePage({ params }: Params) {
           </InvoiceSection>
         ) : null}
         <InvoiceSection id="connection" title="Connection">
-          <RoutedConnection invoice={invoice} linkToConnection={viewer.user.role === "owner"} />
+          <RoutedConnection invoice={invoice} linkToConnection={can(viewer.user.role, "connections.write")} />
         </InvoiceSection>
         <InvoiceSection id="request" title="Request as sent">
           <RequestAsSent invoice={invoice} />
@@ -127,7 +129,7 @@ export default async function InvoicePage({ params }: Params) {
           <InvoiceCallbacks callbacks={callbacks} timeZone={timeZone} />
         </InvoiceSection>
         <InvoiceSection id="webhooks" title="Webhooks" testId="invoice-webhooks-section">
-          <InvoiceWebhooks events={events} canResend={viewer.user.role === "owner"} timeZone={timeZone} />
+          <InvoiceWebhooks events={events} canResend={can(viewer.user.role, "webhooks.manage")} timeZone={timeZone} />
         </InvoiceSection>
       </div>
     </div>

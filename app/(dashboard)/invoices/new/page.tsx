@@ -11,11 +11,12 @@ import { getDb } from "@/lib/db/client";
 import { invoiceApiBaseUrl } from "@/lib/composer/base-url";
 import { composerConnections, composerRoutes } from "@/lib/composer/connections";
 import { getRoutingOrders } from "@/lib/routing/orders";
+import { canInMode } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "New invoice" };
 
 export default async function NewInvoicePage() {
-  const viewer = await requirePageViewer();
+  const viewer = await requirePageViewer("invoices.compose");
   const role = viewer.user.role;
   const db = await getDb();
   const [views, orders] = await Promise.all([listConnections(db, viewer.merchant.id, { state: "enabled" }), getRoutingOrders(db, viewer.merchant.id)]);
@@ -32,7 +33,7 @@ export default async function NewInvoicePage() {
           <>
             Compose a payment or payout invoice and send it to the invoice API exactly as your systems would, for
             commerce account <code>{viewer.merchant.commerceAccount}</code>.
-            {role === "owner" ? null : " As a support member you can create test-mode invoices only."}
+            {canInMode(role, "invoices.compose", "live") ? null : " Your role creates test-mode invoices only."}
           </>
         }
         actions={

@@ -19,7 +19,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ProviderOverviewPage({ params }: Props) {
-  const viewer = await requirePageViewer("owner");
+  const viewer = await requirePageViewer("connections.write");
   const provider = getProvider((await params).slug);
   if (!provider) notFound();
   const connections = await listConnections(await getDb(), viewer.merchant.id, { provider: provider.slug });

@@ -1,7 +1,7 @@
 import { publicBaseUrl } from "@/lib/config";
 import { refuseClientGeneratedId } from "@/lib/api/envelope";
 import { readJsonBody } from "@/lib/api/request";
-import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
+import { COMPOSER_MAY_CALL, composerMayCall, withApiKey } from "@/lib/api/with-api-key";
 import { createInvoiceResponse, INVOICE_LIST_PARAMETERS, invoiceCsvListResponse, invoiceListResponse, acceptsCsv } from "@/lib/api/invoice-responses";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { startCreatedInvoice } from "@/lib/processing/after-create";
@@ -12,7 +12,7 @@ export const POST = withApiKey(async ({ request, merchant, db, requestId, testOn
   refuseClientGeneratedId(body);
   const result = await createInvoice(db, merchant, "payment", body, { requestId, testOnly, keyMode });
   return createInvoiceResponse(await startCreatedInvoice(db, result), publicBaseUrl());
-}, COMPOSER_MAY_CALL);
+}, composerMayCall("invoices.compose"));
 
 /** The merchant's payment invoices, newest first, with filters and cursor pagination. */
 export const GET = withApiKey(async ({ request, merchant, db, keyMode }) =>

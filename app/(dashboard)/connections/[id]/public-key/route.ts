@@ -21,5 +21,5 @@ export const GET = withSession<{ id: string }>(
       },
     });
   },
-  { role: "owner" },
+  { can: "connections.write" },
 );

@@ -10,6 +10,7 @@ import { formatDateTime } from "@/lib/format";
 import { EVENT_ID } from "@/lib/ids/patterns";
 import { getEventDetail } from "@/lib/webhooks/read";
 import { EVENT_STATE_LABELS } from "@/lib/webhooks/views";
+import { can } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "Webhook event" };
 
@@ -77,7 +78,7 @@ export default async function WebhookEventPage({ params }: { params: Promise<{ i
         <h2 id="event-deliveries" className="mb-3 text-base font-semibold">
           Deliveries
         </h2>
-        <EventDeliveries event={event} canResend={viewer.user.role === "owner"} timeZone={zone} />
+        <EventDeliveries event={event} canResend={can(viewer.user.role, "webhooks.manage")} timeZone={zone} />
       </section>
     </>
   );

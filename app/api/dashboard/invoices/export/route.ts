@@ -1,6 +1,6 @@
-import { ApiError, ApiValidationError } from "@/lib/api/errors";
+import { ApiValidationError } from "@/lib/api/errors";
 import { withSession } from "@/lib/api/with-session";
-import { maySee } from "@/lib/auth/permissions";
+import { personActor, recordAudit } from "@/lib/audit/record";
 import { viewModeFromCookieHeader } from "@/lib/dashboard/view-mode";
 import { csvResponse, exportFileName, invoiceCsvStream } from "@/lib/invoices/export/invoice-csv";
 import { readDashboardListQuery } from "@/lib/invoices/read/filters";
@@ -16,7 +16,6 @@ import { timeZoneInForce } from "@/lib/time-zones";
  * instead, naming the parameter, so an export never holds more than was asked for.
  */
 export const GET = withSession(async ({ request, viewer, db }) => {
-  if (!maySee("/invoices", viewer.user.role)) throw new ApiError(403, "forbidden", "Forbidden", "Your role may not see invoices.");
   const viewMode = viewModeFromCookieHeader(request.headers.get("cookie"));
   const timeZone = timeZoneInForce(viewer);
   const { filter, invalid } = readDashboardListQuery(new URL(request.url).searchParams, { viewMode, timeZone });
@@ -29,5 +28,12 @@ export const GET = withSession(async ({ request, viewer, db }) => {
   // Every page, not the one the list shows: the export starts at the newest invoice.
   const all = { ...filter, after: undefined };
   const total = await countInvoices(db, viewer.merchant.id, all);
+  const asked = [...new URL(request.url).searchParams.keys()].filter((key) => key !== "after");
+  await recordAudit(db, {
+    merchantId: viewer.merchant.id,
+    actor: personActor(viewer),
+    action: "export.invoices",
+    summary: `${total} ${viewMode} invoice${total === 1 ? "" : "s"}${asked.length ? `, filtered by ${asked.join(", ")}` : ""}`,
+  });
   return csvResponse(invoiceCsvStream(db, viewer.merchant.id, all, { timeZone }), exportFileName(viewMode), total);
-});
+}, { can: "export" });

@@ -1,7 +1,7 @@
 import { refuseClientGeneratedId } from "@/lib/api/envelope";
 import { createRefundResponse, refundListResponse } from "@/lib/api/refund-responses";
 import { readJsonBody } from "@/lib/api/request";
-import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
+import { COMPOSER_MAY_CALL, composerMayCall, withApiKey } from "@/lib/api/with-api-key";
 import { publicBaseUrl } from "@/lib/config";
 import { createRefund } from "@/lib/refunds/create-refund";
 
@@ -13,7 +13,7 @@ export const POST = withApiKey<Params>(async ({ request, params, merchant, db, r
   refuseClientGeneratedId(body);
   const result = await createRefund(db, { merchantId: merchant.id, invoiceId: params.id, body, testOnly, mode: keyMode, createdBy: keyId, requestId });
   return createRefundResponse(result, params.id, publicBaseUrl());
-}, COMPOSER_MAY_CALL);
+}, composerMayCall("money.refund"));
 
 /** The payment's refunds, oldest first. */
 export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) =>
