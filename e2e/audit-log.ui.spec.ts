@@ -26,8 +26,8 @@ sharedTest("an owner's changes appear in the audit log, newest first, and the fi
   await page.getByLabel("Type").selectOption({ label: "API keys" });
   await page.getByLabel("Who").selectOption({ label: `${merchant.account.name} <${merchant.account.email}>` });
   const today = new Date().toISOString().slice(0, 10);
-  await page.getByLabel("From (UTC)").fill(today);
-  await page.getByLabel("To (UTC)").fill(today);
+  await page.getByLabel("From (days in UTC)").fill(today);
+  await page.getByLabel("To (days in UTC)").fill(today);
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/group=api_key/);
   const entries = page.getByTestId("audit-log").getByRole("listitem");
@@ -40,8 +40,8 @@ sharedTest("an owner's changes appear in the audit log, newest first, and the fi
   await screenshot(page, "audit-log-1280", { fullPage: true });
 
   // A date range without entries.
-  await page.getByLabel("To (UTC)").fill("2001-01-01");
-  await page.getByLabel("From (UTC)").fill("2001-01-01");
+  await page.getByLabel("To (days in UTC)").fill("2001-01-01");
+  await page.getByLabel("From (days in UTC)").fill("2001-01-01");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByTestId("audit-empty")).toHaveText("No entries match this filter.");
   await page.getByRole("link", { name: "Clear" }).click();

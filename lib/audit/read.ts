@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, like, lt, sql, type SQL } from "drizzle-orm";
-import { dayEnd, parseDay } from "@/lib/dates";
+import { dayInTimeZone } from "@/lib/time-zones";
 import type { Db } from "@/lib/db/client";
 import { auditLog } from "@/lib/db/schema";
 import type { AuditFilter } from "./filters";
@@ -33,24 +33,26 @@ const columns = {
 };
 
 /** The filter as conditions: the page and the CSV export select the same entries. */
-function auditWhere(merchantId: string, filter: AuditFilter): SQL[] {
+/** `zone`: the time zone whose days the filter's From and To name (the zone in force for the viewer). */
+function auditWhere(merchantId: string, filter: AuditFilter, zone: string): SQL[] {
   const where: SQL[] = [eq(auditLog.merchantId, merchantId)];
   if (filter.group) where.push(like(auditLog.action, `${filter.group}.%`));
   if (filter.action) where.push(eq(auditLog.action, filter.action));
   if (filter.actor === "system") where.push(eq(auditLog.actorType, "system"));
   else if (filter.actor) where.push(eq(auditLog.actorId, filter.actor));
-  // The filter's days passed parseDay when it was read; read again here, never as raw text.
-  const from = filter.from ? parseDay(filter.from) : undefined;
-  const to = filter.to ? parseDay(filter.to) : undefined;
-  if (from) where.push(gte(auditLog.createdAt, from));
-  if (to) where.push(lt(auditLog.createdAt, dayEnd(to)));
+  // The filter's days passed parseDay when it was read; read again here, never as raw text, as the
+  // zone's days (from its midnight to the next, 23 or 25 hours where summer time changes).
+  const from = filter.from ? dayInTimeZone(filter.from, zone) : undefined;
+  const to = filter.to ? dayInTimeZone(filter.to, zone) : undefined;
+  if (from) where.push(gte(auditLog.createdAt, from.start));
+  if (to) where.push(lt(auditLog.createdAt, to.end));
   return where;
 }
 
 /** One page of the merchant's audit log, newest first, and whether an older page exists. */
-export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilter): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
+export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilter, zone = "UTC"): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
   const page = filter.page ?? 1;
-  const where = auditWhere(merchantId, filter);
+  const where = auditWhere(merchantId, filter, zone);
   const rows = await db
     .select(columns)
     .from(auditLog)
@@ -65,8 +67,8 @@ export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilt
  * The next batch of entries the filter selects (every page), newest first, after the keyset
  * position `after` (the last entry of the batch before): what the CSV export streams.
  */
-export async function auditBatch(db: Db, merchantId: string, filter: AuditFilter, after: { createdAt: Date; id: string } | undefined, size: number): Promise<AuditEntry[]> {
-  const where = auditWhere(merchantId, filter);
+export async function auditBatch(db: Db, merchantId: string, filter: AuditFilter, after: { createdAt: Date; id: string } | undefined, size: number, zone = "UTC"): Promise<AuditEntry[]> {
+  const where = auditWhere(merchantId, filter, zone);
   if (after) where.push(sql`(${auditLog.createdAt}, ${auditLog.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id})`);
   return db
     .select(columns)
@@ -77,8 +79,8 @@ export async function auditBatch(db: Db, merchantId: string, filter: AuditFilter
 }
 
 /** How many entries the filter selects. */
-export async function countAudit(db: Db, merchantId: string, filter: AuditFilter): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(and(...auditWhere(merchantId, filter)));
+export async function countAudit(db: Db, merchantId: string, filter: AuditFilter, zone = "UTC"): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(and(...auditWhere(merchantId, filter, zone)));
   return row?.n ?? 0;
 }
 

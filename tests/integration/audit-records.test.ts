@@ -11,6 +11,7 @@ import * as invoiceExportRoute from "@/app/api/dashboard/invoices/export/route";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import { changeRoleAction } from "@/lib/actions/team";
+import { listAuditLog } from "@/lib/audit/read";
 import { recordAudit } from "@/lib/audit/record";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { auditLog, users } from "@/lib/db/schema";
@@ -20,6 +21,7 @@ import { logger } from "@/lib/logger";
 import { acceptInvite, createInvite } from "@/lib/merchants/invites";
 import { updateMerchantTimeZone } from "@/lib/merchants/settings";
 import { addTeamMember } from "@/lib/merchants/team";
+import { timeZoneInForce } from "@/lib/time-zones";
 import { setUpTestDb, unique } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { connect, invoiceMerchant, newReference } from "./helpers/invoice-fixtures";
@@ -150,6 +152,25 @@ describe("the audit log's CSV export", () => {
         expect.objectContaining({ summary: "filtered by action=settings.updated" }),
       ]),
     );
+  });
+
+  it("reads From and To as days of the time zone in force: 23:30 UTC is the next day in Berlin, in the page's list and the CSV", async () => {
+    const m = await merchantWithOwner();
+    await updateMerchantTimeZone(t.db, m.merchantId, { timeZone: "Europe/Berlin" });
+    await recordAudit(t.db, { merchantId: m.merchantId, actor: { label: "System" }, action: "settings.updated", summary: "late in the UTC day" });
+    // 2026-03-09 23:30 UTC is 2026-03-10 00:30 in Berlin (UTC+1 in March before the change).
+    await t.db.update(auditLog).set({ createdAt: new Date("2026-03-09T23:30:00Z") }).where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "settings.updated")));
+    session.userId = m.owner.id;
+    const viewer = (await findViewer(t.db, m.owner.id))!;
+    const zone = timeZoneInForce(viewer);
+    expect(zone).toBe("Europe/Berlin");
+    const onDay = async (day: string) => (await listAuditLog(t.db, m.merchantId, { action: "settings.updated", from: day, to: day }, zone)).entries.map((e) => e.summary);
+    expect(await onDay("2026-03-10")).toEqual(["late in the UTC day"]);
+    expect(await onDay("2026-03-09")).toEqual([]);
+    const csv = new TextDecoder().decode((await exportCsv("?action=settings.updated&from=2026-03-10&to=2026-03-10")).body).split("\r\n");
+    expect(csv.slice(1, -1)).toHaveLength(1);
+    expect(csv[1]).toMatch(/^2026-03-10T00:30:00\.000\+01:00,/);
+    expect((await exportCsv("?action=settings.updated&from=2026-03-09&to=2026-03-09")).headers.get("x-total-count")).toBe("0");
   });
 
   it("refuses a filter value the page would ignore (400 naming it) and a role without audit.read (403), recording neither", async () => {

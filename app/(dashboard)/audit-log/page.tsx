@@ -65,7 +65,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   const zone = timeZoneInForce(viewer);
   const { filter, errors } = readAuditFilter(await searchParams);
   const db = await getDb();
-  const [{ entries, hasMore, page }, actors] = await Promise.all([listAuditLog(db, viewer.merchant.id, filter), listAuditActors(db, viewer.merchant.id)]);
+  const [{ entries, hasMore, page }, actors] = await Promise.all([listAuditLog(db, viewer.merchant.id, filter, zone), listAuditActors(db, viewer.merchant.id)]);
   const filtered = Boolean(filter.group || filter.action || filter.actor || filter.from || filter.to);
   const exportQuery = filterQuery({ ...filter, page: undefined });
   return (
@@ -134,7 +134,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         </div>
         <div>
           <label htmlFor="audit-from" className="label">
-            From (UTC)
+            From (days in {zone})
           </label>
           <input id="audit-from" name="from" type="date" defaultValue={filter.from ?? ""} className="input mt-1" aria-describedby="audit-from-error" aria-invalid={errors.from ? true : undefined} />
           <p id="audit-from-error" className="field-error">
@@ -143,7 +143,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
         </div>
         <div>
           <label htmlFor="audit-to" className="label">
-            To (UTC)
+            To (days in {zone})
           </label>
           <input id="audit-to" name="to" type="date" defaultValue={filter.to ?? ""} className="input mt-1" aria-describedby="audit-to-error" aria-invalid={errors.to ? true : undefined} />
           <p id="audit-to-error" className="field-error">

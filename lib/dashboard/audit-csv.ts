@@ -4,9 +4,9 @@ import { UTF8_BOM } from "@/lib/invoices/export/invoice-csv";
 import { logger } from "@/lib/logger";
 import { getMerchantTimeZone } from "@/lib/merchants/settings";
 import { isoInTimeZone } from "@/lib/time-zones";
-import { describeAuditAction } from "./actions";
-import type { AuditFilter } from "./filters";
-import { auditBatch, type AuditEntry } from "./read";
+import { describeAuditAction } from "@/lib/audit/actions";
+import type { AuditFilter } from "@/lib/audit/filters";
+import { auditBatch, type AuditEntry } from "@/lib/audit/read";
 
 /**
  * The Audit log page's Export CSV: every entry its filter selects (all pages), newest first, in
@@ -31,8 +31,13 @@ export const AUDIT_CSV_COLUMNS: readonly CsvColumn<Row>[] = [
   { header: "target_id", value: (row) => row.targetId },
 ];
 
-export function auditCsvStream(db: Db, merchantId: string, filter: AuditFilter, batchSize = AUDIT_EXPORT_BATCH): ReadableStream<Uint8Array> {
+/**
+ * `options.timeZone`: the zone whose days the filter names and whose offset the times carry (the
+ * viewer's zone in force); the merchant's zone when not given.
+ */
+export function auditCsvStream(db: Db, merchantId: string, filter: AuditFilter, options: { timeZone?: string; batchSize?: number } = {}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const batchSize = options.batchSize ?? AUDIT_EXPORT_BATCH;
   let after: { createdAt: Date; id: string } | undefined;
   let timeZone: string | undefined;
   return new ReadableStream<Uint8Array>(
@@ -40,12 +45,12 @@ export function auditCsvStream(db: Db, merchantId: string, filter: AuditFilter, 
       async pull(controller) {
         try {
           if (!timeZone) {
-            timeZone = await getMerchantTimeZone(db, merchantId);
+            timeZone = options.timeZone ?? (await getMerchantTimeZone(db, merchantId));
             controller.enqueue(encoder.encode(`${UTF8_BOM}${csvHeader(AUDIT_CSV_COLUMNS)}`));
             return;
           }
           const zone = timeZone;
-          const batch = await auditBatch(db, merchantId, filter, after, batchSize);
+          const batch = await auditBatch(db, merchantId, filter, after, batchSize, zone);
           if (batch.length) controller.enqueue(encoder.encode(batch.map((entry) => csvLine(AUDIT_CSV_COLUMNS, { ...entry, timeZone: zone })).join("")));
           const last = batch.at(-1);
           if (batch.length === batchSize && last) after = { createdAt: last.createdAt, id: last.id };
