@@ -66,9 +66,18 @@ function requestOrNull(url: string, init: RequestInit): Request | null {
 }
 
 /** The merchant's rows, but for when its API key was last used (which using it sets, by design). */
+/** The merchant's rows but the audit log's export entries (an export served is recorded; counted apart). */
 async function rowsOfMerchant(): Promise<Record<string, string[]>> {
   const rows = await snapshotTenant(t.db, m.merchantId);
-  return { ...rows, api_keys: (rows.api_keys ?? []).map((row) => row.replace(/"lastUsedAt":("[^"]*"|null)/, '"lastUsedAt":"(not compared)"')) };
+  return {
+    ...rows,
+    api_keys: (rows.api_keys ?? []).map((row) => row.replace(/"lastUsedAt":("[^"]*"|null)/, '"lastUsedAt":"(not compared)"')),
+    audit_log: (rows.audit_log ?? []).filter((row) => !row.includes('"action":"export.invoices"')),
+  };
+}
+
+async function exportEntries(): Promise<number> {
+  return ((await snapshotTenant(t.db, m.merchantId)).audit_log ?? []).filter((row) => row.includes('"action":"export.invoices"')).length;
 }
 
 type Judged = { refused: number; served: number };
@@ -100,6 +109,7 @@ describe("the export's query parameters (bad-input suite)", () => {
     const names = ["q", "type", "status", "provider", "mode", "reference", "from", "to", "after"];
     const tally: Judged = { refused: 0, served: 0 };
     const before = await rowsOfMerchant();
+    const exportsBefore = await exportEntries();
     await fc.assert(
       fc.asyncProperty(queryArb(names), fc.constantFrom("test", "live", "bogus"), async (query, view) => {
         session.userId = m.ownerId;
@@ -110,6 +120,8 @@ describe("the export's query parameters (bad-input suite)", () => {
       { numRuns: 80, seed: 26 },
     );
     expect(await rowsOfMerchant()).toEqual(before);
+    // Every export served is one audit entry; a refused one is none.
+    expect((await exportEntries()) - exportsBefore).toBe(tally.served);
     expect(logged).toEqual([]);
     expect(tally.refused).toBeGreaterThan(0);
     expect(tally.served).toBeGreaterThan(0);

@@ -14,7 +14,8 @@ import { updateMerchantTimeZoneAction, updatePersonTimeZoneAction } from "@/lib/
 import { invoices } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
-import { setUpTestDb } from "./helpers/db";
+import { addTeamMember } from "@/lib/merchants/team";
+import { setUpTestDb, unique } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 
 /**
@@ -104,7 +105,10 @@ describe("the export", () => {
   });
 
   it("writes a person's own zone when they chose one", async () => {
-    session.userId = m.supportId;
+    // Exports are for owners and finance (the permission table): a finance member with a zone of their own.
+    const finance = await addTeamMember(t.db, m.merchantId, { name: "Fiona Finance", email: `${unique("finance")}@example.com`, role: "finance", password: "finance-pass-1234" });
+    if (!finance.ok) throw new Error("setup: finance member");
+    session.userId = finance.value.id;
     expect(await updatePersonTimeZoneAction({ timeZone: "America/New_York" })).toMatchObject({ ok: true });
     const response = await EXPORT(request("/api/dashboard/invoices/export", { from: "2026-03-10", to: "2026-03-10" }), { params: Promise.resolve({}) });
     expect(response.status).toBe(200);
