@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { dateInTimeZone } from "../lib/time-zones";
 import { merchantWithKey, signIn } from "./support/accounts";
+import { oneEurInvoice } from "./support/connections";
 import { screenshot } from "./support/screenshots";
 
 /**
@@ -10,25 +10,14 @@ import { screenshot } from "./support/screenshots";
  * not under its UTC day. The zone is one whose date differs from UTC's at the invoice's moment
  * (14 hours ahead from 10:00 UTC on, else 11 hours behind), so the test shows the boundary at any hour.
  */
-const JSON_API = { "Content-Type": "application/vnd.api+json" };
 let owner = { email: "", password: "" };
 let invoice = { id: "", created: new Date(0) };
 
 test.beforeAll(async ({ browser, request }) => {
   const merchant = await merchantWithKey(browser);
   owner = { email: merchant.email, password: merchant.password };
-  const auth = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
-  const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
-  const connection = await request.post("/api/connections", {
-    headers: auth,
-    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B days", mode: "test", credentials, constants: {} } } },
-  });
-  expect(connection.status()).toBe(201);
-  const attributes = { service: "payment_card_eur_hpp", commerce_account: merchant.commerceAccount, currency: "EUR", amount: "10.00", reference_id: `days-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true };
-  const created = await request.post("/api/commerce/payment-invoices", { headers: auth, data: { data: { type: "payment-invoice", attributes } } });
-  expect(created.status()).toBe(201);
-  const data = (await created.json()).data;
-  invoice = { id: data.id, created: new Date(data.attributes.created) };
+  const made = await oneEurInvoice(request, merchant, "B days");
+  invoice = { id: made.id, created: new Date(made.created) };
 });
 
 for (const width of [1280, 390]) {

@@ -1,14 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { isoInTimeZone } from "../lib/time-zones";
 import { merchantWithKey, signIn } from "./support/accounts";
+import { oneEurInvoice } from "./support/connections";
 
 /**
  * The merchant's time zone on Settings, keyboard only, at 1280 and 390 px: chosen from the list,
  * saved with Enter, kept after a reload, the invoice export's times written in it with the offset
  * (ISO 8601), and the dashboard's dates shown in it, named by the zone's short name.
  */
-const JSON_API = { "Content-Type": "application/vnd.api+json" };
 let owner = { email: "", password: "" };
 /** One invoice's id and creation time as the API says it (UTC). */
 let invoice = { id: "", created: "" };
@@ -16,18 +15,7 @@ let invoice = { id: "", created: "" };
 test.beforeAll(async ({ browser, request }) => {
   const merchant = await merchantWithKey(browser);
   owner = { email: merchant.email, password: merchant.password };
-  const auth = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
-  const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
-  const connection = await request.post("/api/connections", {
-    headers: auth,
-    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B zone", mode: "test", credentials, constants: {} } } },
-  });
-  expect(connection.status()).toBe(201);
-  const attributes = { service: "payment_card_eur_hpp", commerce_account: merchant.commerceAccount, currency: "EUR", amount: "10.00", reference_id: `tz-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true };
-  const created = await request.post("/api/commerce/payment-invoices", { headers: auth, data: { data: { type: "payment-invoice", attributes } } });
-  expect(created.status()).toBe(201);
-  const data = (await created.json()).data;
-  invoice = { id: data.id, created: data.attributes.created };
+  invoice = await oneEurInvoice(request, merchant, "B zone");
 });
 
 /** "6 Dec 2026, 07:23:00 GMT+5:30": the instant as the zone's clock, to the second, with the zone's short name. */
