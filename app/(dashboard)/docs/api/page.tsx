@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/shell/page-header";
 import { publicBaseUrl } from "@/lib/config";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { buildApiReference, matchesSearch } from "@/lib/api/openapi/reference";
+import { apiReferenceFor, matchesSearch } from "@/lib/api/openapi/reference";
 import { canAnyMode } from "@/lib/identity/permissions";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -28,7 +28,9 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
   const raw = (await searchParams).q;
   const query = (Array.isArray(raw) ? raw[0] : raw)?.slice(0, 200) ?? "";
   // The examples carry this merchant's commerce account, so Try it sends a body the API accepts from its keys.
-  const reference = buildApiReference(buildOpenApiDocument({ baseUrl: publicBaseUrl(), commerceAccount: viewer.merchant.commerceAccount }));
+  const baseUrl = publicBaseUrl();
+  const account = viewer.merchant.commerceAccount;
+  const reference = apiReferenceFor(baseUrl, account, () => buildOpenApiDocument({ baseUrl, commerceAccount: account }));
   const shown = (operationMatches: boolean) => !query || operationMatches;
   const rawLink = (
     <a href={DOCUMENT_URL} className="font-mono text-brand-700 underline">
