@@ -131,7 +131,7 @@ test("the owner invites a member by e-mail; the member sets their name and passw
   const email = `sam-${randomBytes(4).toString("hex")}@example.com`;
   await page.getByLabel("Name").fill("Sam Support");
   await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Role").selectOption("support");
+  await page.locator("#member-role").selectOption("support");
   await page.getByRole("button", { name: "Send invitation", exact: true }).click();
   await expect(page.getByText(`Invitation sent to ${email}. The link works once, for 7 days.`)).toBeVisible();
   await expect(page.getByTestId("pending-invite").filter({ hasText: email })).toBeVisible();
@@ -183,7 +183,7 @@ test("the owner invites a member by e-mail; the member sets their name and passw
   await elsewhere.close();
 
   await page.reload();
-  await expect(page.getByRole("row").filter({ hasText: email })).toContainText("support");
+  await expect(page.getByRole("row").filter({ hasText: email })).toContainText("Support");
   await expect(page.getByTestId("pending-invite")).toHaveCount(0);
 
   // At 390 px the tables scroll inside their cards, never the page sideways.

@@ -135,7 +135,7 @@ test("a removed member's session ends at once", async ({ page, browser }) => {
 
   await page.goto("/team");
   page.once("dialog", (dialog) => void dialog.accept());
-  await page.getByRole("row", { name: new RegExp(member.email) }).getByRole("button", { name: "Remove" }).click();
+  await page.getByRole("row", { name: new RegExp(member.email) }).getByRole("button", { name: "Remove", exact: true }).click();
   await expect(page.getByRole("row", { name: new RegExp(member.email) })).toHaveCount(0);
   await expectRefused(memberContext);
   await memberContext.close();

@@ -165,9 +165,21 @@ const FORMS: FormCase[] = [
   textCase("API key", () => "/api-keys", byId("api-key-name"), "Warehouse"),
 ];
 
-/** Waits until React has hydrated the element (its props are on it): before that an edit is not seen. */
+/**
+ * Waits until an edit would be seen: React has hydrated the element (its props are on it), or the
+ * element is in a form that loads when used and that form is ready to catch its first use
+ * (`data-ready` on its wrapper, components/forms/hydrate-on-use.tsx).
+ */
 async function hydrated(control: Locator) {
-  await expect.poll(() => control.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps"))), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        control.evaluate(
+          (element) => Object.keys(element).some((key) => key.startsWith("__reactProps")) || element.closest("[data-form-on-use]")?.hasAttribute("data-ready") === true,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
 }
 
 async function openForm(page: Page, form: FormCase) {

@@ -9,6 +9,5 @@ import { REFRESH_MS } from "./invoice-refresh";
  */
 export const InvoiceListOnUse = hydrateOnUse(() => import("./live-invoice-list").then((m) => m.LiveInvoiceList), "invoice-list", { liveAfterMs: REFRESH_MS });
 
-/** The invoice list's filters and export as the server renders them, each made live on its first use (components/forms/hydrate-on-use.tsx). */
+/** The invoice list's filters as the server renders them, made live on their first use (components/forms/hydrate-on-use.tsx). */
 export const InvoiceFiltersOnUse = hydrateOnUse(() => import("./invoice-filters").then((m) => m.InvoiceFilters), "invoice-filters");
-export const ExportButtonOnUse = hydrateOnUse(() => import("./export-button").then((m) => m.ExportButton), "export");

@@ -4,7 +4,8 @@ import { redirect } from "next/navigation";
 import { invoiceSearch } from "@/components/invoices/invoice-client";
 import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";
 import { activeFilterCount, INVOICE_FILTERS_PANEL_ID } from "@/components/invoices/invoice-filters";
-import { ExportButtonOnUse, InvoiceFiltersOnUse, InvoiceListOnUse } from "@/components/invoices/invoice-list-on-use";
+import { ExportButton } from "@/components/invoices/export-button";
+import { InvoiceFiltersOnUse, InvoiceListOnUse } from "@/components/invoices/invoice-list-on-use";
 import { PageHeader } from "@/components/shell/page-header";
 import { can, canAnyMode } from "@/lib/identity/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
@@ -47,7 +48,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         description="Payment and payout invoices created through the invoice API, newest first. The list refreshes itself."
         actions={
           <div className="flex flex-wrap items-start gap-3">
-            {can(viewer.user.role, "export") ? <ExportButtonOnUse filters={filters} /> : null}
+            {can(viewer.user.role, "export") ? <ExportButton filters={filters} /> : null}
             {canAnyMode(viewer.user.role, "invoices.compose") ? (
               <>
                 <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
