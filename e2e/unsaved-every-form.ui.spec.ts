@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
+import { liveControl } from "./support/forms-on-use";
 import { screenshot } from "./support/screenshots";
 
 /**
@@ -165,21 +166,9 @@ const FORMS: FormCase[] = [
   textCase("API key", () => "/api-keys", byId("api-key-name"), "Warehouse"),
 ];
 
-/**
- * Waits until an edit would be seen: React has hydrated the element (its props are on it), or the
- * element is in a form that loads when used and that form is ready to catch its first use
- * (`data-ready` on its wrapper, components/forms/hydrate-on-use.tsx).
- */
+/** Waits until an edit would be seen: the control hydrated, or its form that loads when used made live. */
 async function hydrated(control: Locator) {
-  await expect
-    .poll(
-      () =>
-        control.evaluate(
-          (element) => Object.keys(element).some((key) => key.startsWith("__reactProps")) || element.closest("[data-form-on-use]")?.hasAttribute("data-ready") === true,
-        ),
-      { timeout: 30_000 },
-    )
-    .toBe(true);
+  await liveControl(control);
 }
 
 async function openForm(page: Page, form: FormCase) {

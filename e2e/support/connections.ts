@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { sampleCredentials } from "../../lib/providers/server/sample-credentials";
 import type { ConnectionKind } from "../../lib/providers/types";
+import { liveControl } from "./forms-on-use";
 import { pemFile, pemPair } from "./keys";
 
 export const pair = pemPair();
@@ -47,6 +48,8 @@ export async function openConnectForm(page: Page, provider: string, kind: "Provi
   await page.getByRole("radio", { name: new RegExp(`^${kind}`) }).check();
   const form = page.getByRole("form", { name: `New ${kind}` });
   await expect(form).toBeVisible();
+  // The form loads when used: live before a spec chooses files or types into it.
+  await liveControl(form.getByRole("textbox").first());
   return form;
 }
 
