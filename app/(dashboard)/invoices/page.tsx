@@ -3,9 +3,9 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { invoiceSearch } from "@/components/invoices/invoice-client";
 import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";
-import { activeFilterCount, INVOICE_FILTERS_PANEL_ID } from "@/components/invoices/invoice-filters";
+import { activeFilterCount, INVOICE_FILTERS_PANEL_ID, InvoiceFilters } from "@/components/invoices/invoice-filters";
 import { ExportButton } from "@/components/invoices/export-button";
-import { InvoiceFiltersOnUse, InvoiceListOnUse } from "@/components/invoices/invoice-list-on-use";
+import { InvoiceListOnUse } from "@/components/invoices/invoice-list-on-use";
 import { PageHeader } from "@/components/shell/page-header";
 import { can, canAnyMode } from "@/lib/identity/permissions";
 import { requirePageViewer } from "@/lib/auth/viewer";
@@ -68,7 +68,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
         </p>
       ) : null}
       <FiltersDisclosure activeCount={activeFilterCount(filters)} panelId={INVOICE_FILTERS_PANEL_ID}>
-        <InvoiceFiltersOnUse filters={filters} timeZone={timeZone} />
+        <InvoiceFilters filters={filters} timeZone={timeZone} />
       </FiltersDisclosure>
       {invalid.length ? (
         <p role="status" className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
