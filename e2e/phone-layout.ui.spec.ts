@@ -378,7 +378,7 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   const member = page.getByTestId("member-row").filter({ hasText: "Sam Support" });
   await expectOnScreen(member.getByRole("combobox", { name: "Role of Sam Support" }));
   await expectOnScreen(member.getByRole("button", { name: "Change role of Sam Support" }));
-  await expectOnScreen(member.getByRole("button", { name: "Remove" }));
+  await expectOnScreen(member.getByRole("button", { name: "Remove", exact: true }));
   await expectOnScreen(member.getByText(memberEmail).filter({ visible: true }));
   await expectNoSidewaysScroll(page);
   await screenshot(page, "phone-layout-team-390", { fullPage: true });

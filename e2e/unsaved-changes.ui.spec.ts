@@ -5,6 +5,7 @@ import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { waitForHydration } from "./support/dev-server";
 import { screenshot } from "./support/screenshots";
+import { liveControl } from "./support/forms-on-use";
 
 /**
  * No lost work: a dashboard form with unsaved changes asks before they are lost (a nav link, Back,
@@ -49,7 +50,7 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
 
   // A changed routing order, not saved.
   await page.goto("/routing");
-  await page.locator('[data-form-on-use="routing-order"][data-ready]').first().waitFor({ state: "attached" });
+  await liveControl(eurList(page).getByRole("button", { name: `Move F ${run} up` }));
   await eurList(page).getByRole("button", { name: `Move F ${run} up` }).click();
   await expect.poll(() => rowOrder(page)).toEqual([ids[1], ids[0]]);
   await expect(eurList(page)).toContainText("Unsaved changes");
@@ -118,8 +119,8 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
 
   // Another form: a connection's label, edited, then saved.
   await page.goto(`/connections/${ids[0]}`);
-  await page.locator('[data-form-on-use="edit-connection"][data-ready]').waitFor({ state: "attached" });
   const label = page.getByRole("form", { name: "Edit connection" }).getByLabel(/^Label/);
+  await liveControl(label);
   await label.fill(`B renamed ${run}`);
   await nav(page, "Connections").click();
   await expect(question(page)).toBeVisible();
