@@ -231,8 +231,9 @@ function preparedList(db: Db, filter: InvoiceListFilter): ListStatement | undefi
  */
 export async function listInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<InvoicePage> {
   const prepared = preparedList(db, filter);
-  const options = { codePointOrder: filter.reference?.match === "prefix" && (await sortsByCodePoint(db)) };
-  const rows = prepared ? await prepared.execute(listParameters(merchantId, filter)) : await listInvoicesQuery(db, merchantId, filter, options);
+  const rows = prepared
+    ? await prepared.execute(listParameters(merchantId, filter))
+    : await listInvoicesQuery(db, merchantId, filter, { codePointOrder: filter.reference?.match === "prefix" && (await sortsByCodePoint(db)) });
   const page = rows.slice(0, filter.pageSize).map(withConnection);
   const last = page.at(-1);
   return { invoices: page, nextCursor: rows.length > filter.pageSize && last ? encodeCursor(last) : null };
