@@ -254,8 +254,9 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "po-bench-pages-"));
   const seeded = await seed(dataDir);
   const server = await startAppServer({ port: PORT, env: { DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", MAIL_OUTBOX_PAGE: "1" } });
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  let browser: Browser | undefined;
   try {
+    browser = await chromium.launch({ executablePath: CHROMIUM });
     const invoiceId = await createInvoice(seeded.key, seeded.account);
     const state = await signIn(browser, seeded.email);
     const cookie = state.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
@@ -303,7 +304,8 @@ async function main() {
       process.exitCode = 1;
     }
   } finally {
-    await browser.close();
+    // A browser that failed to start must not leave the server behind (the next run would find its port taken).
+    await browser?.close();
     await stopAppServer(server);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
