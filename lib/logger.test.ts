@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { logger, redact } from "./logger";
+import { flushLog, logger, redact } from "./logger";
 
 describe("log redaction", () => {
   it("hides values under secret-looking keys at any depth", () => {
@@ -35,6 +35,7 @@ describe("log lines", () => {
     });
     vi.stubEnv("LOG_LEVEL", "info");
     logger.info("paying with 4111111111111111", { card: "5555555555554444" });
+    flushLog();
     vi.unstubAllEnvs();
     expect(lines.join("")).not.toMatch(/4111111111111111|5555555555554444/);
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: "paying with 411111******1111", card: "555555******4444" });

@@ -1,3 +1,4 @@
+import { flushLog } from "@/lib/logger";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -113,6 +114,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  flushLog();
   vi.restoreAllMocks();
   // No link and no token ever reaches the log, whatever the test did.
   expect(logged).not.toMatch(/reset-password\/|\/invite\/[A-Za-z0-9_-]{20}/);
@@ -225,6 +227,7 @@ describe("the embedded default without SMTP_URL", () => {
       const stored = (await listOutbox(t.db, 500)).find((m) => m.to === email)!;
       const token = stored.text.match(/reset-password\/([A-Za-z0-9_-]{43})/)![1]!;
       expect(await findPasswordReset(t.db, token)).toEqual({ email });
+      flushLog();
       const line = logged.split("\n").find((l) => l.includes("mail stored in outbox"))!;
       expect(line).toContain("[link redacted]");
       expect(line).not.toContain(token);
@@ -317,6 +320,7 @@ describe("invitations", () => {
       const result = await inviteMemberAction({ name: "Down", email, role: "support" });
       expect(result).toMatchObject({ ok: false, message: expect.stringContaining("could not be sent") });
       expect((await listPendingInvites(t.db, merchant.id)).map((i) => i.email)).toEqual([email]);
+      flushLog();
       errors.push(...logged.split("\n").filter((l) => l.includes("invitation e-mail failed")));
     } finally {
       process.env.SMTP_URL = url;

@@ -1,3 +1,4 @@
+import { flushLog } from "@/lib/logger";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
@@ -144,6 +145,7 @@ describe("no full card number or CVC after a run of every provider and test card
     );
     expect(reached[0]!.n).toBe(PAYMENTS.length);
 
+    flushLog();
     const log = logged.join("");
     expect(log).toContain('"level":"info"');
     expectNoCardData("the log", log);
