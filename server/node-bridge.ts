@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MAX_BODY_BYTES, rememberBufferedBody } from "@/lib/api/request";
+import { markLeanRequest, MAX_BODY_BYTES, rememberBufferedBody } from "@/lib/api/request";
 import { isStreamedResponse, responseTextOf } from "@/lib/api/responses";
 
 /**
@@ -44,19 +44,28 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** `body: false`: the handler reads no body, so whatever comes is discarded unread (up to DISCARD_MAX_BYTES). */
-export async function toWebRequest(req: IncomingMessage, origin: string, options: { body?: boolean } = {}): Promise<Request> {
+/**
+ * `body: false`: the handler reads no body, so whatever comes is discarded unread (up to DISCARD_MAX_BYTES).
+ * `lean: true` (the invoice API's lean path): the Request carries no body stream, since the handlers
+ * under /api/commerce read their body with readJsonBody, which takes the bytes read here (a web
+ * stream per request was a measurable share of the lean path's CPU in `npm run bench:api`'s
+ * profile), and it is marked so answers may defer their body (jsonApi's deferBody). Other users
+ * (the sandboxes' servers) get a Request whose body they can read as usual.
+ */
+export async function toWebRequest(req: IncomingMessage, origin: string, options: { body?: boolean; lean?: boolean } = {}): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else if (value !== undefined) headers.set(name, value);
   }
   const method = req.method ?? "GET";
-  if (method === "GET" || method === "HEAD") return new Request(new URL(req.url ?? "/", origin), { method, headers });
+  const url = new URL(req.url ?? "/", origin);
+  const made = (request: Request) => (options.lean ? markLeanRequest(request) : request);
+  if (method === "GET" || method === "HEAD") return made(new Request(url, { method, headers }));
   if (options.body === false) {
     discardRest(req);
     headers.delete("content-length");
-    return new Request(new URL(req.url ?? "/", origin), { method, headers });
+    return made(new Request(url, { method, headers }));
   }
   // A declared or streamed body past the limit is refused without keeping the rest of it.
   if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
@@ -66,7 +75,7 @@ export async function toWebRequest(req: IncomingMessage, origin: string, options
   const body = new Uint8Array(await readBody(req));
   headers.delete("content-length");
   // readJsonBody takes the bytes read here rather than streaming the Request's copy of them.
-  return rememberBufferedBody(new Request(new URL(req.url ?? "/", origin), { method, headers, body }), body);
+  return made(rememberBufferedBody(new Request(url, { method, headers, ...(options.lean ? {} : { body }) }), body));
 }
 
 export async function sendWebResponse(response: Response, res: ServerResponse): Promise<void> {

@@ -21,7 +21,7 @@ export async function attemptListResponse(db: Db, merchantId: string, direction:
   if (!invoice) throw notFound(direction, id);
   const [attempts, parts] = await Promise.all([listAttempts(db, id), direction === "payout" ? listPayoutParts(db, id) : Promise.resolve([])]);
   const self = `${baseUrl}${invoiceCollectionPath(direction)}/${id}/attempts`;
-  return jsonApi({ data: attempts.map((attempt) => toAttemptResource(attempt, invoice.currency, parts)), links: { self } });
+  return jsonApi({ data: attempts.map((attempt) => toAttemptResource(attempt, invoice.currency, parts)), links: { self } }, { deferBody: true });
 }
 
 /** POST /api/commerce/payout-invoices/{id}/process: sends a waiting payout; 409 with the reasons when it cannot go. */
@@ -30,7 +30,7 @@ export async function processPayoutResponse(db: Db, merchantId: string, id: stri
   if (!invoice) throw notFound("payout", id);
   try {
     const processed = await processPayout(db, id);
-    return jsonApi({ data: toInvoiceResource(processed, { baseUrl }) });
+    return jsonApi({ data: toInvoiceResource(processed, { baseUrl }) }, { deferBody: true });
   } catch (error) {
     if (error instanceof ProblemsError) throw new ApiValidationError(error.problems, { status: 409, base: "" });
     throw error;
@@ -42,7 +42,7 @@ export async function cancelPayoutResponse(db: Db, merchantId: string, id: strin
   const result = await cancelPayoutInvoice(db, merchantId, id, { testOnly: caller.testOnly, mode: caller.keyMode });
   switch (result.kind) {
     case "canceled":
-      return jsonApi({ data: toInvoiceResource(result.invoice, { baseUrl }) });
+      return jsonApi({ data: toInvoiceResource(result.invoice, { baseUrl }) }, { deferBody: true });
     case "not_found":
       throw notFound("payout", id);
     case "test_only":

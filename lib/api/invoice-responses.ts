@@ -40,7 +40,7 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
     case "replayed": {
       const resource = toInvoiceResource(result.invoice, { baseUrl });
       const status = result.kind === "created" ? 201 : 200;
-      return jsonApi({ data: resource }, { status, headers: { Location: resource.links.self } });
+      return jsonApi({ data: resource }, { deferBody: true, status, headers: { Location: resource.links.self } });
     }
     case "invalid":
       // The contract's paths are from the document root.
@@ -81,7 +81,7 @@ export function createInvoiceResponse(result: CreateInvoiceResult, baseUrl: stri
 
 export function invoiceResponse(row: InvoiceRow | undefined, direction: InvoiceDirection, id: string, baseUrl: string): Response {
   if (!row) throw new ApiError(404, "not_found", "Not found", `No ${direction} invoice ${id} exists for this merchant`);
-  return jsonApi({ data: toInvoiceResource(row, { baseUrl }) });
+  return jsonApi({ data: toInvoiceResource(row, { baseUrl }) }, { deferBody: true });
 }
 
 /**
@@ -134,5 +134,5 @@ export async function invoiceListResponse(db: Db, merchantId: string, direction:
     data: page.invoices.map((row) => toInvoiceResource(row, { baseUrl })),
     links: { self, next },
     meta: { page_size: filter.value.pageSize },
-  });
+  }, { deferBody: true });
 }

@@ -18,7 +18,7 @@ export function createRefundResponse(result: CreateRefundResult, invoiceId: stri
     case "created":
     case "replayed": {
       const resource = toRefundResource(result.refund, baseUrl);
-      return jsonApi({ data: resource }, { status: result.kind === "created" ? 201 : 200, headers: { Location: resource.links.self } });
+      return jsonApi({ data: resource }, { deferBody: true, status: result.kind === "created" ? 201 : 200, headers: { Location: resource.links.self } });
     }
     case "not_found":
       throw invoiceNotFound(invoiceId);
@@ -44,12 +44,12 @@ export async function refundListResponse(db: Db, merchantId: string, invoiceId: 
   const invoice = await getInvoice(db, merchantId, "payment", invoiceId, keyMode);
   if (!invoice) throw invoiceNotFound(invoiceId);
   const rows = await listRefunds(db, invoiceId);
-  return jsonApi({ data: rows.map((row) => toRefundResource(row, baseUrl)), links: { self: `${baseUrl}${invoiceRefundsPath(invoiceId)}` } });
+  return jsonApi({ data: rows.map((row) => toRefundResource(row, baseUrl)), links: { self: `${baseUrl}${invoiceRefundsPath(invoiceId)}` } }, { deferBody: true });
 }
 
 /** GET /api/commerce/refunds/{id}; a refund of the other mode than the key's is not found either. */
 export async function refundResponse(db: Db, merchantId: string, id: string, baseUrl: string, keyMode?: Mode): Promise<Response> {
   const row = await findRefund(db, merchantId, id);
   if (!row || (keyMode && row.testMode !== (keyMode === "test"))) throw new ApiError(404, "not_found", "Not found", `No refund ${id} exists for this merchant`);
-  return jsonApi({ data: toRefundResource(row, baseUrl) });
+  return jsonApi({ data: toRefundResource(row, baseUrl) }, { deferBody: true });
 }

@@ -60,6 +60,21 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
  */
 const bufferedBodies = new WeakMap<Request, Uint8Array>();
 
+/**
+ * Requests the lean API path (server/node-bridge.ts) made: it writes answers from their remembered
+ * text, so handlers' answers may leave their body out (jsonApi's deferBody).
+ */
+const leanRequests = new WeakSet<Request>();
+
+export function markLeanRequest(request: Request): Request {
+  leanRequests.add(request);
+  return request;
+}
+
+export function isLeanRequest(request: Request): boolean {
+  return leanRequests.has(request);
+}
+
 export function rememberBufferedBody(request: Request, bytes: Uint8Array): Request {
   bufferedBodies.set(request, bytes);
   return request;

@@ -50,9 +50,34 @@ export function rememberResponseText(response: Response, text: string): Response
   return response;
 }
 
-export function jsonApi(body: unknown, { status = 200, headers }: { status?: number; headers?: HeadersInit } = {}): Response {
+/**
+ * Answers built without a body stream (the invoice API's hot answers): the lean path writes their
+ * text as it is; any other caller gets the body added back by the wrapper every such handler runs
+ * in (`runLogged`, through `completeDeferredBody`). Building a Response around a string costs a
+ * web stream, most of a JSON:API answer's price on the lean path (`npm run bench:api`'s profile).
+ */
+const deferredBodies = new WeakSet<Response>();
+
+export type JsonApiInit = {
+  status?: number;
+  headers?: HeadersInit;
+  /** Only for answers returned through a wrapper that calls `completeDeferredBody` (withApiKey's handlers). */
+  deferBody?: boolean;
+};
+
+export function jsonApi(body: unknown, { status = 200, headers, deferBody = false }: JsonApiInit = {}): Response {
   const responseHeaders = new Headers(headers);
   responseHeaders.set("Content-Type", JSON_API_CONTENT_TYPE);
   const text = JSON.stringify(body);
-  return rememberResponseText(new Response(text, { status, headers: responseHeaders }), text);
+  if (!deferBody) return rememberResponseText(new Response(text, { status, headers: responseHeaders }), text);
+  const response = rememberResponseText(new Response(null, { status, headers: responseHeaders }), text);
+  deferredBodies.add(response);
+  return response;
+}
+
+/** The answer with its body, for any reader but the lean path (which writes the remembered text itself). */
+export function completeDeferredBody(response: Response): Response {
+  if (!deferredBodies.has(response)) return response;
+  const text = bodyTexts.get(response)!;
+  return rememberResponseText(new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }), text);
 }

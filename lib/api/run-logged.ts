@@ -1,7 +1,8 @@
 import { isApiPath } from "@/lib/http/paths";
 import { logger } from "@/lib/logger";
 import { handleApiError, singleErrorResponse } from "./errors";
-import { requestIdOf } from "./request";
+import { isLeanRequest, requestIdOf } from "./request";
+import { completeDeferredBody } from "./responses";
 import { secureApiResponse } from "./security-headers";
 
 /** Next 16 route handler: dynamic params arrive as a Promise. */
@@ -46,6 +47,8 @@ export async function runLogged(request: Request, body: (requestId: string) => P
   } catch (error) {
     response = handleApiError(error, requestId);
   }
+  // The lean path writes a deferred answer's text itself; anyone else reads its body.
+  if (!isLeanRequest(request)) response = completeDeferredBody(response);
   response = withRequestId(response, requestId);
   if (isApiPath(path)) response = secureApiResponse(response);
   // Path only: query strings and headers can carry identifiers or secrets.

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/request";
+import { runLogged } from "@/lib/api/run-logged";
 import { jsonApi, streamedResponse } from "@/lib/api/responses";
 import { sendWebResponse, toWebRequest } from "@/server/node-bridge";
 
@@ -16,7 +17,7 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
 
 async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
   server = http.createServer((req, res) => {
-    void toWebRequest(req, "http://localhost")
+    void toWebRequest(req, "http://localhost", { lean: true })
       .then(handler)
       .then((response) => sendWebResponse(response, res));
   });
@@ -51,10 +52,35 @@ describe("the lean path's bodies", () => {
     expect(answer.status).toBe(413);
   });
 
-  it("leaves the Request's own body readable, and answers a Response not made by jsonApi from its body", async () => {
-    const url = await serve(async (request) => new Response(`echo:${await request.text()}`, { status: 200, headers: { "content-type": "text/plain" } }));
+  it("hands handlers a Request without a body stream, and answers a Response not made by jsonApi from its body", async () => {
+    const url = await serve(async (request) => new Response(`echo:${request.body === null}:${JSON.stringify(await readJsonBody(request))}`, { status: 200, headers: { "content-type": "text/plain" } }));
     const answer = await post(url, '{"a":1}');
+    expect(await answer.text()).toBe('echo:true:{"a":1}');
+  });
+
+  it("leaves the body readable for the sandboxes' servers, which are not the lean path", async () => {
+    server = http.createServer((req, res) => {
+      void toWebRequest(req, "http://localhost")
+        .then(async (request) => new Response(`echo:${await request.text()}`, { status: 200, headers: { "content-type": "text/plain" } }))
+        .then((response) => sendWebResponse(response, res));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", () => resolve()));
+    const answer = await post(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`, '{"a":1}');
     expect(await answer.text()).toBe('echo:{"a":1}');
+  });
+
+  it("writes an answer whose body was deferred from its text, and the wrapper adds the body back for any other caller", async () => {
+    const deferred = () => jsonApi({ data: { id: "inv_1", amount: "12.50" } }, { status: 201, deferBody: true });
+    expect(deferred().body).toBeNull();
+    const url = await serve(async () => deferred());
+    const answer = await post(url, "{}");
+    expect(answer.status).toBe(201);
+    expect(await answer.json()).toEqual({ data: { id: "inv_1", amount: "12.50" } });
+    // Outside the lean path (Next, or a test calling a route), runLogged completes it.
+    const viaNext = await runLogged(new Request("http://localhost/api/commerce/payment-invoices/inv_1"), async () => deferred());
+    expect(viaNext.status).toBe(201);
+    expect(viaNext.headers.get("content-type")).toBe("application/vnd.api+json");
+    expect(await viaNext.json()).toEqual({ data: { id: "inv_1", amount: "12.50" } });
   });
 });
 
