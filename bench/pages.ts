@@ -208,6 +208,11 @@ async function lighthouseScores(target: Target, cookie: string): Promise<{ perfo
       if (LIGHTHOUSE_MOBILE) console.log(`  ${target.name}: Lighthouse ${target.hosted || LIGHTHOUSE_MOBILE ? "mobile" : "desktop"} run ${run + 1}: performance ${scores.at(-1)!.performance}, TBT ${Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? -1)} ms, LCP ${Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? -1)} ms`);
       if (process.env.BENCH_LIGHTHOUSE_VERBOSE === "1") {
         for (const audit of Object.values(lhr.audits)) if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== "informative") console.log(`  ${target.name}: ${audit.id} ${audit.score} ${audit.displayValue ?? ""}`);
+        // Where the main thread went: per script (bootup-time) and the long tasks, the first place to look for TBT.
+        const items = (id: string) => ((lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []);
+        for (const item of items("bootup-time").slice(0, 8)) console.log(`  ${target.name}: script ${String(item.url).replace(ORIGIN, "")} total ${Math.round(Number(item.total))} ms, scripting ${Math.round(Number(item.scripting))} ms`);
+        for (const item of items("long-tasks").slice(0, 8)) console.log(`  ${target.name}: long task at ${Math.round(Number(item.startTime))} ms for ${Math.round(Number(item.duration))} ms (${String(item.url).replace(ORIGIN, "")})`);
+        for (const item of items("mainthread-work-breakdown")) console.log(`  ${target.name}: main thread ${String(item.groupLabel ?? item.group)} ${Math.round(Number(item.duration))} ms`);
       }
     } finally {
       await chrome.close();

@@ -95,6 +95,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
+function valueAt(parsed: unknown, path: Path): unknown {
+  let at: unknown = parsed;
+  for (const segment of path) at = isRecord(at) && Object.hasOwn(at, segment) ? at[segment] : undefined;
+  return at;
+}
+
 /**
  * Puts back, as a string, every amount at `paths` whose source text says more than its double
  * (`amountNeedsSourceText`: an exponent, or more decimals than any currency has), so the field's
@@ -104,6 +110,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function keepAmountLiterals(parsed: unknown, text: string, paths: readonly Path[]): unknown {
   // Neither an exponent nor three decimals anywhere in the body: no amount needs its text.
   if (paths.length === 0 || !/\d[eE]|\.\d{3}/.test(text)) return parsed;
+  // Nor when no path holds a number (amounts sent as strings, as most clients do): nothing to put back.
+  if (!paths.some((path) => typeof valueAt(parsed, path) === "number")) return parsed;
   for (const [key, literal] of numberLiteralsAt(text, paths)) {
     if (!amountNeedsSourceText(literal)) continue;
     const path = JSON.parse(key) as (string | number)[];
