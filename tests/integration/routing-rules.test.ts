@@ -12,7 +12,7 @@ import { credentialsKey } from "@/lib/vault/vault-key";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { connections, invoiceAttempts, invoices, routingVersions } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
 import type { RoutingOrderAttributes } from "@/lib/api/routing-resource";

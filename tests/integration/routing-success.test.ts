@@ -14,7 +14,7 @@ import { createApiKey } from "@/lib/api-keys/queries";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { auditLog, invoiceAttempts, merchants, routingStats, sandboxRecords } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
 import { pruneRoutingStats, statsClock } from "@/lib/routing/success-stats";
