@@ -7,7 +7,7 @@ import { connectByApi as connect, apiHeaders as headers } from "./support/connec
 import { screenshot } from "./support/screenshots";
 
 /**
- * Issue 27 on the Routing page, with the keyboard alone, at desktop and phone widths: an owner
+ * Routing rules on the Routing page, with the keyboard alone, at desktop and phone widths: an owner
  * builds a rule (conditions and a cascade), saves it, asks the simulator where an invoice would
  * go, and the invoice the API then creates says the same on its page.
  */
