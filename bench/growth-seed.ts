@@ -232,13 +232,13 @@ async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others",
       from inv i cross join lateral generate_series(1, i.attempts_count) a(seq)
       returning 1
     )
-    insert into webhook_events (id, merchant_id, invoice_id, type, invoice, delivery_state, tries, created_at, updated_at)
+    insert into webhook_events (id, merchant_id, invoice_id, type, invoice, created_at, updated_at)
     select 'evt_' || md5(i.id), i.merchant_id, i.id, 'invoice.status_changed',
       jsonb_build_object('id', i.id, 'merchantId', i.merchant_id, 'direction', i.direction, 'referenceId', i.reference_id,
         'status', i.status, 'resolution', i.resolution, 'service', i.service, 'currency', i.currency, 'amount', i.amount,
         'amountMinor', i.amount_minor::text, 'testMode', i.test_mode, 'options', i.options, 'customer', i.customer,
         'createdAt', i.created_at, 'updatedAt', i.updated_at),
-      'no_endpoint', 0, i.updated_at, i.updated_at
+      i.updated_at, i.updated_at
     from inv i where i.status <> 'created'
   `);
 }

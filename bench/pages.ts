@@ -61,7 +61,7 @@ process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 const BUDGET = { dashboardJsKb: 170, hostedJsKb: 60, lcpMs: 1000, performance: 95, accessibility: 100 };
 
 type Target = { name: string; path: string; hosted: boolean; openForm?: boolean; lighthouse?: boolean };
-/** Lighthouse's runs take minutes each: on the pages the budget names (issue 36), by name. */
+/** Lighthouse's runs take minutes each: on the pages the performance budget names, by name. */
 const USUAL_LIGHTHOUSE_PAGES = new Set(["/invoices/new", "/invoices", "/connections/[id]", "/routing", "/docs/api", "/pay/[id]"]);
 type Load = { jsGz: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; beforeFormGz?: number };
 type Row = Target & { beforeForm?: number; js: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; performance?: number; accessibility?: number };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:routing`: what routing one invoice costs with 20 rules (issue 27: "under 1 ms"),
+ * `npm run bench:routing`: what routing one invoice costs with 20 rules (the budget: under 1 ms),
  * beside a bare baseline loop in the same run. Pure CPU, no database: invoice creation reads the
  * routing setup from the route cache (one query per merchant, service and mode every few seconds),
  * so what each invoice pays is the decision (lib/routing/decide.ts) and the stored detail it writes.

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { PAYMENT_EXAMPLES, payoutExample } from "../lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "../tests/fixtures/invoices";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind } from "../lib/providers/types";
 import { createApiKey, signUp } from "./support/accounts";

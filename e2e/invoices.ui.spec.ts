@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import { PAYMENT_EXAMPLES, payoutExample } from "../lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "../tests/fixtures/invoices";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { ConnectionKind, Mode } from "../lib/providers/types";
 import { createApiKey, signIn, signUp, type Account } from "./support/accounts";

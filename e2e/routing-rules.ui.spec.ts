@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "../tests/fixtures/invoices";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 import { screenshot } from "./support/screenshots";
 
 /**
- * Issue 27 on the Routing page, with the keyboard alone, at desktop and phone widths: an owner
+ * Routing rules on the Routing page, with the keyboard alone, at desktop and phone widths: an owner
  * builds a rule (conditions and a cascade), saves it, asks the simulator where an invoice would
  * go, and the invoice the API then creates says the same on its page.
  */

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "../tests/fixtures/invoices";
 import { createApiKey, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
 import { screenshot } from "./support/screenshots";
 
 /**
- * Success-rate ordering (issue 27) on the Routing page, with the keyboard alone, at desktop and
+ * Success-rate ordering on the Routing page, with the keyboard alone, at desktop and
  * phone widths: an owner sets the window, minimum sample and exploration share, builds a rule
  * ordered by success rate, and the simulator shows each connection's rate and the sentence an
  * invoice would carry. The counts come from real invoices: F processes two payments without the

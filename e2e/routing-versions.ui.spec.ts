@@ -7,7 +7,7 @@ import { inviteMember } from "./support/mail";
 import { screenshot } from "./support/screenshots";
 
 /**
- * Issue 27, "Versions", on the Routing page with the keyboard alone, at desktop and phone widths:
+ * The routing order's versions on the Routing page with the keyboard alone, at desktop and phone widths:
  * an owner saves a rule, then a new order, then removes the rule; opens the history, compares two
  * versions (sentences), rolls back to the first after a confirmation that says what will change,
  * sees the editors show the first version again, and finds the rollback in the audit log.

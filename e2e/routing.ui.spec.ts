@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "../tests/fixtures/invoices";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";

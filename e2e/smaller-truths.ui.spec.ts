@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { payoutExample } from "../lib/invoices/test-fixtures";
+import { payoutExample } from "../tests/fixtures/invoices";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import { createApiKey, signUp } from "./support/accounts";
 import { apiHeaders as headers } from "./support/connections";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { PAYMENT_EXAMPLES } from "../lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "../tests/fixtures/invoices";
 import { sampleCredentials } from "../lib/providers/server/sample-credentials";
 import type { Mode } from "../lib/providers/types";
 import { createApiKey, signUp, type Account } from "./support/accounts";

@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 const DAY_TEXT = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function inDateRange(at: Date): boolean {
+function inDateRange(at: Date): boolean {
   const time = at.getTime();
   return !Number.isNaN(time) && time >= EARLIEST.getTime() && time <= LATEST.getTime();
 }

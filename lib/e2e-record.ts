@@ -19,13 +19,13 @@ import type http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 
-export const RECORD_DIR_ENV = "E2E_RECORD_DIR";
-export const DUMP_PATH = "/__e2e/dump";
+const RECORD_DIR_ENV = "E2E_RECORD_DIR";
+const DUMP_PATH = "/__e2e/dump";
 const FRAME = "@@e2e-record ";
 /** Bodies beyond this are cut (and say so in their header): no page of this app comes near it. */
 const MAX_BODY = 16 * 1024 * 1024;
 
-export type RecordKind = "response" | "request" | "table";
+type RecordKind = "response" | "request" | "table";
 export type RecordHeader = {
   kind: RecordKind;
   method?: string;

@@ -29,7 +29,7 @@ function format(style: Style | "zone", zone: string): Intl.DateTimeFormat {
 }
 
 /** The zone's short name at that instant: "UTC", "CET" / "CEST", "GMT+5:30", "GMT-5". */
-export function zoneName(at: Date, zone: string = DEFAULT_TIME_ZONE): string {
+function zoneName(at: Date, zone: string = DEFAULT_TIME_ZONE): string {
   return format("zone", zone).formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? zone;
 }
 

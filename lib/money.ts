@@ -4,12 +4,12 @@
  */
 
 /** Digits after the decimal point per currency (ISO 4217 exponents of the spec's currencies). */
-export const MINOR_DIGITS: Readonly<Record<string, number>> = { UAH: 2, EUR: 2, AMD: 2, UZS: 2 };
+const MINOR_DIGITS: Readonly<Record<string, number>> = { UAH: 2, EUR: 2, AMD: 2, UZS: 2 };
 
 const DEFAULT_MINOR_DIGITS = 2;
 
 /** The most decimals any currency has. */
-export const MAX_MINOR_DIGITS = Math.max(DEFAULT_MINOR_DIGITS, ...Object.values(MINOR_DIGITS));
+const MAX_MINOR_DIGITS = Math.max(DEFAULT_MINOR_DIGITS, ...Object.values(MINOR_DIGITS));
 
 /**
  * Whether an amount written as a JSON number must be judged by its source text rather than the

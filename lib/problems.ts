@@ -71,7 +71,7 @@ export const UNKNOWN_KEY_SEPARATOR = "\n";
  *   invoice API publishes these.
  * Both take a refinement's own `params.code` and report a missing member as `required`.
  */
-export type ZodCodes = "zod" | "closed";
+type ZodCodes = "zod" | "closed";
 
 export type ZodProblemOptions = {
   /**

@@ -34,7 +34,7 @@ export function retryDelaySeconds(tryNo: number): number {
  * Status requests for an attempt whose outcome is unknown or pending: 10 s, 30 s, 2 min, 10 min after
  * it, then hourly until the invoice is final or its lifetime has passed (spec 6).
  */
-export const RECONCILE_SCHEDULE_SECONDS = [10, 30, 120, 600] as const;
+const RECONCILE_SCHEDULE_SECONDS = [10, 30, 120, 600] as const;
 export const RECONCILE_HOURLY_SECONDS = 3600;
 
 /** Seconds from the attempt to its status request number `step` (0-based). */

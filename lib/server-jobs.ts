@@ -36,7 +36,7 @@ const everyJobHasATask: Exclude<JobName, (typeof JOB_TASKS)[number]["name"]> ext
 void everyJobHasATask;
 
 /** Run by each worker process at start and every minute, in this order. */
-export const JOB_SWEEPS: readonly JobSweep[] = [
+const JOB_SWEEPS: readonly JobSweep[] = [
   expireOverdueInvoicesSweep,
   requeueReconciliationSweep,
   recoverInterruptedRequestsSweep,

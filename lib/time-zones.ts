@@ -64,7 +64,7 @@ function wallParts(at: Date, zone: string): Record<string, string> {
 }
 
 /** The zone's offset from UTC at that instant, in whole minutes (Asia/Kolkata: 330). */
-export function zoneOffsetMinutes(at: Date, zone: string): number {
+function zoneOffsetMinutes(at: Date, zone: string): number {
   const parts = wallParts(at, zone);
   const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   return Math.round((wall - (at.getTime() - at.getUTCMilliseconds())) / 60_000);

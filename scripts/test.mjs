@@ -9,12 +9,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-/** A step is one command, or a list of commands run side by side (lint, the import rules and tsc are single-threaded: two cores take them and the unit tests). */
+/** A step is one command, or a list of commands run side by side (lint, the import rules, tsc and knip are single-threaded: two cores take them and the unit tests). */
 const steps = [
   [
     ["lint", "npx", ["eslint", ".", "--max-warnings=0"]],
     ["import rules", "npm", ["run", "--silent", "lint:imports"]],
     ["type check", "npx", ["tsc", "--noEmit"]],
+    ["dead code", "npx", ["knip", "--no-progress"]],
     ["unit tests", "npx", ["vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile=test-reports/unit.json"]],
   ],
   ["integration tests", "npx", ["vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile=test-reports/integration.json"]],

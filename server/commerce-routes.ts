@@ -40,7 +40,7 @@ export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Next's folder syntax: `[id]` is one segment, `[...rest]` one or more, `[[...rest]]` none or more. */
-export function routePattern(route: string): RegExp {
+function routePattern(route: string): RegExp {
   let source = "";
   for (const segment of route.split("/").slice(1)) {
     const optionalCatchAll = /^\[\[\.\.\.(\w+)\]\]$/.exec(segment);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveCustomer } from "@/lib/customers";
-import { PROVIDER_B_CONSTANTS, PROVIDER_B_DEFAULTS, PROVIDER_F_CONSTANTS } from "@/lib/customers/test-fixtures";
+import { PROVIDER_B_CONSTANTS, PROVIDER_B_DEFAULTS, PROVIDER_F_CONSTANTS } from "@/tests/fixtures/customers";
 import { getProvider } from "@/lib/providers";
 import { constantValueSchema } from "@/lib/customers/constant-formats";
 import { addressMix, constantInputType, editorValues, previewConstants, sampleInvoiceData } from "./customer-preview-model";

@@ -2,22 +2,20 @@
  * The dashboard's confirmations: a tiny store the <Toaster> in the dashboard layout
  * renders. Plain module state, no React: the layout (and so the store's one subscriber) survives a
  * router.refresh() and every client-side navigation, so `notify()` before `router.push()` still
- * shows. A toast that must outlive a full page load (a server redirect, window.location) also goes
- * into a short-lived "flash" cookie, which the Toaster picks up on its next mount or path change.
+ * shows. A toast that must outlive a full page load (a server redirect, window.location) travels in
+ * a short-lived "flash" cookie, which the Toaster picks up on its next mount or path change.
  *
  * Own code rather than a library (sonner etc.): ~150 lines, no dependency, and it renders with the
  * dashboard's own classes and live regions.
  */
 
-export type ToastTone = "success" | "info" | "error";
+type ToastTone = "success" | "info" | "error";
 /** A next step: a link the toast offers ("Open it", "Test it"). */
 export type ToastAction = { label: string; href: string };
 export type ToastInput = { message: string; tone?: ToastTone; actions?: readonly ToastAction[] };
 export type Toast = { id: string; message: string; tone: ToastTone; actions: readonly ToastAction[] };
 
-export const FLASH_COOKIE = "po_flash";
-/** Long enough for a redirect, short enough that a later visit never replays it. */
-export const FLASH_MAX_AGE_SECONDS = 20;
+const FLASH_COOKIE = "po_flash";
 /** Older toasts make room: a confirmation is about the last action, not a log. */
 export const MAX_TOASTS = 4;
 /**
@@ -110,19 +108,6 @@ function readCookie(): string | undefined {
 
 function clearCookie() {
   document.cookie = `${FLASH_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
-}
-
-/**
- * A confirmation that survives what comes next, even a full page load: shown now and kept in the
- * flash cookie for a few seconds. Use it right before router.push()/redirects.
- */
-export function flash(input: ToastInput): string {
-  const toast = normalise(input);
-  add(toast);
-  if (typeof document !== "undefined") {
-    document.cookie = `${FLASH_COOKIE}=${encodeFlash(toast)}; Path=/; Max-Age=${FLASH_MAX_AGE_SECONDS}; SameSite=Lax`;
-  }
-  return toast.id;
 }
 
 /** Called by the Toaster on mount and on every path change: shows a flashed toast once, then forgets the cookie. */

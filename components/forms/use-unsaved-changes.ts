@@ -18,7 +18,7 @@ import { useEffect, useId } from "react";
  * "touched" (`useUnsavedForm`).
  */
 
-export const LEAVE_QUESTION = "You have unsaved changes. Leave without saving?";
+const LEAVE_QUESTION = "You have unsaved changes. Leave without saving?";
 
 const dirtyForms = new Set<string>();
 /** The extra history entry this page pushed (we stand on it until Back): its URL and state. */

@@ -32,7 +32,7 @@ const REASON_LABELS: Record<string, string> = {
   canceled: "Canceled by you",
   "": "No reason given",
 };
-export const reasonLabel = (resolution: string) => REASON_LABELS[resolution] ?? resolution.replaceAll("_", " ");
+const reasonLabel = (resolution: string) => REASON_LABELS[resolution] ?? resolution.replaceAll("_", " ");
 
 const pointLabel = (at: Date, period: Pick<Period, "granularity" | "zone">) => (period.granularity === "hour" ? formatInZone(at, period.zone, "time") : formatDay(at, period.zone));
 

@@ -17,7 +17,7 @@ export type PayoutToSend = {
 };
 
 /** What the confirmation says: how much, to which card, through which connection, and what may follow. */
-export function payoutConfirmationText(payout: PayoutToSend): string {
+function payoutConfirmationText(payout: PayoutToSend): string {
   const card = payout.cardNumberMasked ? `card ${payout.cardNumberMasked}` : "the card on the invoice";
   const through = payout.connection
     ? `through ${payout.connection.label} (${payout.connection.providerName}, ${payout.connection.mode} mode)`

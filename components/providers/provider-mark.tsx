@@ -13,7 +13,7 @@ const PALETTE = [
 ] as const;
 
 /** "Provider A" → "PA": the first letter of each word, at most two. */
-export function providerInitials(name: string): string {
+function providerInitials(name: string): string {
   return name
     .split(/\s+/)
     .filter(Boolean)

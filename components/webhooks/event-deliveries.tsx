@@ -5,7 +5,7 @@ import { ResendButton } from "./resend-button";
 const TRIGGER_LABELS: Readonly<Record<WebhookTryView["trigger"], string>> = { automatic: "automatic", resend: "resend", test: "test" };
 
 /** Tries as a table: time, trigger, HTTP status, duration, the error or the first 1 KiB of the answer. */
-export function TriesTable({ tries, label, timeZone }: { tries: WebhookTryView[]; label: string; timeZone: string }) {
+function TriesTable({ tries, label, timeZone }: { tries: WebhookTryView[]; label: string; timeZone: string }) {
   if (tries.length === 0) return <p className="mt-2 text-sm text-slate-600">No tries yet.</p>;
   return (
     // Below md: time, status and answer (trigger and duration from md up), scrolling inside if ever wider.

@@ -160,7 +160,7 @@ const junkValue: fc.Arbitrary<Json | typeof REMOVE> = fc.oneof(
 );
 
 /** A valid body with one spot changed: a wrong type, a huge or odd string, a removed member, an added `__proto__` or unknown key. */
-export function nearValidBodyArb(valid: Json): fc.Arbitrary<string> {
+function nearValidBodyArb(valid: Json): fc.Arbitrary<string> {
   const paths = pathsOf(valid);
   return fc.tuple(fc.constantFrom(...paths), junkValue, fc.constantFrom("replace", "replace", "add-proto", "add-unknown")).map(([path, replacement, how]) => {
     const copy = JSON.parse(JSON.stringify(valid)) as Json;
@@ -270,14 +270,14 @@ export function pacer(perSecond: number): () => Promise<void> {
 }
 
 /** The hosted page's card form (lib/pay/page/render.ts): the four fields its script posts as JSON, or the form posts without it. */
-export type CardForm = { number: string; expiry: string; cvc: string; holder: string };
+type CardForm = { number: string; expiry: string; cvc: string; holder: string };
 
 /**
  * A card form every check passes, with a test card the sandboxes decline or fail softly
  * (lib/sandbox/cards.ts): a near-valid form whose change happens to be harmless reaches a
  * provider and leaves an attempt, but never pays the invoice.
  */
-export function validCardArb(now: Date = new Date()): fc.Arbitrary<CardForm> {
+function validCardArb(now: Date = new Date()): fc.Arbitrary<CardForm> {
   const expiry = `${String(now.getUTCMonth() + 1).padStart(2, "0")}/${String((now.getUTCFullYear() + 2) % 100).padStart(2, "0")}`;
   return fc.record({
     number: fc.constantFrom("4000000000000002", "4000 0000 0000 0002", "4000000000009995", "4000-0000-0000-9995", "4000000000000119"),
@@ -288,12 +288,12 @@ export function validCardArb(now: Date = new Date()): fc.Arbitrary<CardForm> {
 }
 
 /** Form encoding as a browser writes it (spaces as `+`). */
-export function formEncode(values: Record<string, string>): string {
+function formEncode(values: Record<string, string>): string {
   return new URLSearchParams(values).toString();
 }
 
 /** A form-encoded card with one field wrong, removed, repeated, or written with malformed escapes; or an unknown field added. */
-export function nearValidFormArb(valid: CardForm): fc.Arbitrary<string> {
+function nearValidFormArb(valid: CardForm): fc.Arbitrary<string> {
   const names = Object.keys(valid) as (keyof CardForm)[];
   const junk = fc.oneof(anyText, fc.constantFrom("", " ", "0", "4242", "13/99", "00/00", "12/", "4000 0000 0000 0003", "12345678901234567890", "a".repeat(9000)));
   return fc.tuple(fc.constantFrom(...names), junk, fc.constantFrom("replace", "replace", "remove", "repeat", "raw", "add", "nul")).map(([name, value, how]) => {
@@ -359,9 +359,9 @@ export function payBodyArb(): fc.Arbitrary<{ contentType: string | undefined; bo
  * even a correctly signed one changes nothing.
  */
 export const CALLBACK_SLUGS = ["provider-a", "provider-b", "provider-c", "provider-d", "provider-e", "provider-f"] as const;
-export type CallbackSlug = (typeof CALLBACK_SLUGS)[number];
+type CallbackSlug = (typeof CALLBACK_SLUGS)[number];
 
-export function callbackEnvelope(slug: CallbackSlug, notificationId: string, timestamp: number, txn: string, ref: string): Json {
+function callbackEnvelope(slug: CallbackSlug, notificationId: string, timestamp: number, txn: string, ref: string): Json {
   const at = new Date(timestamp * 1000).toISOString();
   switch (slug) {
     case "provider-a":
@@ -384,7 +384,7 @@ export function callbackEnvelope(slug: CallbackSlug, notificationId: string, tim
  * the connection's secret, which the merchant (and so this test) holds. A and E sign with their
  * own Ed25519 key, which no one but the provider holds: for them `secret` only varies the forgery.
  */
-export function callbackHeaders(slug: CallbackSlug, secret: string, notificationId: string, timestamp: number, rawBody: string): Record<string, string> {
+function callbackHeaders(slug: CallbackSlug, secret: string, notificationId: string, timestamp: number, rawBody: string): Record<string, string> {
   const mac = (algorithm: string, text: string, encoding: "hex" | "base64" = "hex") => createHmac(algorithm, secret).update(text, "utf8").digest(encoding);
   const forged = createHmac("sha512", secret).update(rawBody, "utf8").digest("base64");
   switch (slug) {
@@ -404,7 +404,7 @@ export function callbackHeaders(slug: CallbackSlug, secret: string, notification
 }
 
 /** Providers whose callbacks this test can sign as the provider would (see callbackHeaders). */
-export const SIGNABLE_SLUGS: readonly CallbackSlug[] = ["provider-b", "provider-c", "provider-d", "provider-f"];
+const SIGNABLE_SLUGS: readonly CallbackSlug[] = ["provider-b", "provider-c", "provider-d", "provider-f"];
 
 /** What a generated callback is meant to be, so the answer can be judged: signed as the provider would, or not. */
 export type CallbackCase = { slug: string; connectionId: string; headers: Record<string, string>; body: string | undefined; signed: boolean; how: string };

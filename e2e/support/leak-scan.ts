@@ -32,9 +32,9 @@ import { decryptJson, decryptSecret } from "../../lib/vault";
 import { TEST_CARDS } from "../../lib/sandbox/cards";
 import { HOSTILE_WORDS } from "./bad-input";
 
-export type SecretKind = "secret" | "card" | "shown-once";
+type SecretKind = "secret" | "card" | "shown-once";
 export type Secret = { value: string; kind: SecretKind; source: string };
-export type Hit = { where: string; secret: string; context: string };
+type Hit = { where: string; secret: string; context: string };
 export type ScanReport = {
   files: number;
   bytes: number;
@@ -57,7 +57,7 @@ const SHOWN_ONCE = /\b(?:pok|whsec)_[A-Za-z0-9_-]{20,}/g;
 // a Luhn-valid run of 15 digits ("B310000000000005e"), which is no card.
 const CARD_RUN = /(?<![0-9A-Za-z])[3-6]\d{14,15}(?![0-9A-Za-z])/g;
 
-export function luhn(digits: string): boolean {
+function luhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i += 1) {
     let d = digits.charCodeAt(digits.length - 1 - i) - 48;
@@ -134,7 +134,7 @@ export function cardSecrets(numbers: readonly string[], source: string): Secret[
 }
 
 /** Every credential in the vault: connections' secret credentials and webhook signing secrets. */
-export function secretsInVault(tables: Map<string, string[]>, key: Buffer): { secrets: Secret[]; sealed: number } {
+function secretsInVault(tables: Map<string, string[]>, key: Buffer): { secrets: Secret[]; sealed: number } {
   const secrets: Secret[] = [];
   let sealed = 0;
   for (const line of tables.get("public.connections") ?? []) {
@@ -189,7 +189,7 @@ export function cardForms(digits: string): string[] {
 }
 
 /** What to search for, per secret; too-short values are counted and left out. */
-export function needlesFor(secrets: readonly Secret[]): { needles: Needle[]; tooShort: number } {
+function needlesFor(secrets: readonly Secret[]): { needles: Needle[]; tooShort: number } {
   const needles = new Map<string, Needle>();
   let tooShort = 0;
   for (const secret of secrets) {
@@ -210,7 +210,7 @@ export function needlesFor(secrets: readonly Secret[]): { needles: Needle[]; too
 }
 
 /** Multi-pattern search (Rabin–Karp over each needle's first 8 characters): one pass per text. */
-export class Searcher {
+class Searcher {
   private readonly byPrefix = new Map<number, Needle[]>();
   private readonly power: number;
   constructor(readonly needles: readonly Needle[]) {

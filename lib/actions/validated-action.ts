@@ -10,7 +10,7 @@ import { logger } from "@/lib/logger";
 import { problemsToFormErrors, type ActionResult } from "./result";
 
 /** Input PostgreSQL cannot store becomes a field problem before any schema or query sees it. */
-export function unsafeInputResult(input: unknown): { ok: false; problems: ReturnType<typeof problem>[] } | undefined {
+function unsafeInputResult(input: unknown): { ok: false; problems: ReturnType<typeof problem>[] } | undefined {
   const path = findUnsafeText(input);
   return path ? fail([problem("invalid_character", UNSAFE_TEXT_MESSAGE, path)]) : undefined;
 }

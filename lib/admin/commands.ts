@@ -16,7 +16,7 @@ function describeProblems(problems: readonly Problem[]): string {
   return problems.map((p) => `${p.path.join(".")}: ${p.message}`).join("; ");
 }
 
-export async function createMerchantCommand(db: Db, values: Record<string, string | undefined>): Promise<Output> {
+async function createMerchantCommand(db: Db, values: Record<string, string | undefined>): Promise<Output> {
   const parsed = signUpSchema.safeParse({
     email: values.email,
     password: values.password,

@@ -21,8 +21,8 @@ import { PROVIDERS, type ConnectionKind } from "@/lib/providers";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { startSeedSandboxes } from "./sandbox-server";
 
-export const DEMO_EMAIL = "demo@example.com";
-export const DEMO_ACCOUNT = "demo";
+const DEMO_EMAIL = "demo@example.com";
+const DEMO_ACCOUNT = "demo";
 
 export type SeedDemoOptions = {
   /** Sets a new password when the demo merchant exists (`--reset`). */
@@ -82,7 +82,7 @@ const SAMPLES: readonly Sample[] = [
   },
 ];
 
-export type SeededInvoice = { referenceId: string; id: string; direction: string; provider: string; status: string; created: boolean; hostedPage?: string };
+type SeededInvoice = { referenceId: string; id: string; direction: string; provider: string; status: string; created: boolean; hostedPage?: string };
 
 function newPassword(): string {
   return `demo-${randomBytes(6).toString("hex")}1`;
@@ -111,7 +111,7 @@ async function createConnections(db: Db, merchantId: string) {
  * start-up step, then the engine for the hosted page's card), against the real sandboxes served
  * in-process. A replayed reference is left as it is, so a second run adds nothing.
  */
-export async function seedInvoices(db: Db, merchant: { id: string; commerceAccount: string }): Promise<SeededInvoice[]> {
+async function seedInvoices(db: Db, merchant: { id: string; commerceAccount: string }): Promise<SeededInvoice[]> {
   const connections = await listConnections(db, merchant.id, { mode: "test" });
   const sandboxes = await startSeedSandboxes(db);
   const seeded: SeededInvoice[] = [];

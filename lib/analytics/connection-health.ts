@@ -20,13 +20,13 @@ import { recordMerchantEvent, type RecordedEvent } from "@/lib/invoices/events";
  * `connection.health_changed` event in the same transaction (outbox).
  */
 export const HEALTH_WINDOW = 20;
-export const FAILING_STREAK = 3;
-export const DEGRADED_STREAK = 2;
-export const MIN_COUNTED = 3;
-export const FAILING_BELOW = 0.5;
-export const DEGRADED_BELOW = 0.8;
+const FAILING_STREAK = 3;
+const DEGRADED_STREAK = 2;
+const MIN_COUNTED = 3;
+const FAILING_BELOW = 0.5;
+const DEGRADED_BELOW = 0.8;
 
-export const TECHNICAL_RESOLUTIONS = ["provider_unavailable", "provider_auth_error", "mode_mismatch", "unable_to_reconcile", "general_error"] as const satisfies readonly Resolution[];
+const TECHNICAL_RESOLUTIONS = ["provider_unavailable", "provider_auth_error", "mode_mismatch", "unable_to_reconcile", "general_error"] as const satisfies readonly Resolution[];
 
 export const CONNECTION_HEALTH_CHANGED = "connection.health_changed";
 
@@ -111,7 +111,7 @@ export async function noteAttemptOutcome(
 }
 
 /** The connection as a `connection.health_changed` event carries it: no credentials, no hints. */
-export function connectionHealthSnapshot(row: typeof connections.$inferSelect, previous: ConnectionHealth): Record<string, unknown> {
+function connectionHealthSnapshot(row: typeof connections.$inferSelect, previous: ConnectionHealth): Record<string, unknown> {
   return {
     id: row.id,
     provider: row.provider,

@@ -17,9 +17,9 @@ import { LATENCY_BUCKETS_MS } from "./rollups";
 
 // ---- Period ---------------------------------------------------------------------------------
 
-export const PERIOD_PRESETS = ["today", "7d", "30d", "custom"] as const;
-export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
-export const MAX_PERIOD_DAYS = 366;
+const PERIOD_PRESETS = ["today", "7d", "30d", "custom"] as const;
+type PeriodPreset = (typeof PERIOD_PRESETS)[number];
+const MAX_PERIOD_DAYS = 366;
 
 export type Period = {
   preset: PeriodPreset;
@@ -102,9 +102,9 @@ export function readPeriod(query: Record<string, string | string[] | undefined>,
 
 // ---- Read model -----------------------------------------------------------------------------
 
-export type Money = { currency: string; minor: bigint };
+type Money = { currency: string; minor: bigint };
 
-export type CurrencyTotals = {
+type CurrencyTotals = {
   currency: string;
   payments: { count: number; minor: bigint };
   payouts: { count: number; minor: bigint };
@@ -115,7 +115,7 @@ export type CurrencyTotals = {
 
 export type TrendPoint = { at: Date; processed: number; failed: number; rate: number | null };
 export type DeclineReason = { resolution: Resolution | string; count: number };
-export type ConnectionFigures = {
+type ConnectionFigures = {
   id: string;
   label: string;
   provider: string;

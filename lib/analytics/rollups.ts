@@ -35,7 +35,7 @@ type Executor = Db | Tx;
 export const LATENCY_BUCKETS_MS = [25, 50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600, Number.POSITIVE_INFINITY] as const;
 
 /** Invoice statuses that mean "it was processed" for the overview. */
-export const PROCESSED_CLASS = [
+const PROCESSED_CLASS = [
   "processed",
   "partially_processed",
   "refunding",
@@ -45,7 +45,7 @@ export const PROCESSED_CLASS = [
   "partially_canceled",
 ] as const satisfies readonly InvoiceStatus[];
 /** Invoice statuses that mean "a provider was reached and it did not go through". */
-export const FAILED_CLASS = ["process_failed", "expired"] as const satisfies readonly InvoiceStatus[];
+const FAILED_CLASS = ["process_failed", "expired"] as const satisfies readonly InvoiceStatus[];
 
 export type InvoiceClass = "processed" | "failed" | "none";
 
@@ -188,7 +188,7 @@ export function putInRefund(tx: Executor, refundId: string): Promise<void> {
 
 // ---- Rebuild --------------------------------------------------------------------------------
 
-export const REBUILD_BATCH = 20_000;
+const REBUILD_BATCH = 20_000;
 
 /**
  * Recomputes the rollups from the invoices, attempts and refunds: every merchant, or one. One

@@ -18,9 +18,9 @@ import { ROLL_GRACE_SECONDS, type ApiKeyScope, type RollGrace } from "./choices"
  * mode (`pok_test_…`, `pok_live_…`). Keys made before modes existed are plain `pok_…` and are test keys.
  */
 const KEY_PREFIX = "pok_";
-export const KEY_PREFIXES: Readonly<Record<Mode, string>> = { test: "pok_test_", live: "pok_live_" };
+const KEY_PREFIXES: Readonly<Record<Mode, string>> = { test: "pok_test_", live: "pok_live_" };
 
-export function hashApiKey(key: string): string {
+function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
@@ -168,7 +168,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * Revoking forgets the key at once in this process (the cache is shared with server.ts) and,
  * through a notification, in every other process on the same PostgreSQL (lib/cache/invalidation.ts).
  */
-export const API_KEY_CACHE_TTL_MS = 10_000;
+const API_KEY_CACHE_TTL_MS = 10_000;
 type CachedKey = {
   merchant: Merchant;
   keyId: string;

@@ -116,7 +116,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   payout_not_supported: "Not a payout service",
 };
 
-export function titleOf(code: string): string {
+function titleOf(code: string): string {
   return PROBLEM_TITLES[code] ?? "Invalid value";
 }
 
@@ -168,7 +168,7 @@ export function jsonApiErrorBody(errors: readonly JsonApiError[], requestId: str
   return JSON.stringify({ errors, meta: { request_id: requestId } });
 }
 
-export function errorResponse(status: number, errors: JsonApiError[], requestId: string, headers?: HeadersInit): Response {
+function errorResponse(status: number, errors: JsonApiError[], requestId: string, headers?: HeadersInit): Response {
   const responseHeaders = new Headers(headers);
   responseHeaders.set("Content-Type", JSON_API_CONTENT_TYPE);
   responseHeaders.set("X-Request-Id", requestId);

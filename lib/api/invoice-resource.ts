@@ -21,7 +21,7 @@ export function invoiceCollectionPath(direction: InvoiceDirection): string {
  * hpp_url: the hosted page on this server's public address (APP_URL), never the origin the API
  * client happened to use (a loopback address or an internal host a customer cannot open).
  */
-export function hostedPageUrl(row: Pick<InvoiceRow, "id" | "service">): string | null {
+function hostedPageUrl(row: Pick<InvoiceRow, "id" | "service">): string | null {
   const path = hostedPagePath(row);
   return path === null ? null : `${publicBaseUrl()}${path}`;
 }

@@ -8,7 +8,7 @@ import { ApiError, type JsonApiError } from "./errors";
  * (403 key_mode_mismatch), lists hold the key's mode. Every refusal carries the same sentence, so an
  * integration that used a test key for live configuration is told what to do.
  */
-export function keyModeRule(keyMode: Mode): string {
+function keyModeRule(keyMode: Mode): string {
   return keyMode === "test"
     ? "A test API key (pok_test_…) manages test-mode connections and routing only; live ones, and the routing settings both modes share, need a live API key (pok_live_…)."
     : "A live API key (pok_live_…) manages live-mode connections and routing only; test ones need a test API key (pok_test_…).";

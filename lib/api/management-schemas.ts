@@ -90,7 +90,7 @@ export const connectionListSchema = z.object({ data: z.array(connectionResourceS
  * createConnectionSchema (lib/connections/schemas.ts), which reports every attribute's problems at
  * once and checks credentials and constants against the kind; the shape is the same.
  */
-export const connectionCreateAttributesSchema = z.strictObject({
+const connectionCreateAttributesSchema = z.strictObject({
   provider: z.string().min(1).meta({ description: "A provider slug of GET /api/providers" }),
   kind: kindSchema,
   label: labelSchema.meta({ pattern: "\\S" }),
@@ -218,7 +218,7 @@ export const routingRollbackRequestSchema = requestDocument("routing-rollback", 
 
 const versionId = z.string().regex(/^[a-z0-9_]+:(test|live):[1-9]\d*$/).meta({ description: "service:mode:version" });
 
-export const routingVersionResourceSchema = z.object({
+const routingVersionResourceSchema = z.object({
   type: z.literal("routing-version"),
   id: versionId,
   attributes: z.object({

@@ -70,7 +70,7 @@ export function checkContentType(request: Request): void {
 }
 
 /** 406 when Accept names the JSON:API media type and every instance of it carries a parameter this server cannot honour. */
-export function checkAccept(request: Request): void {
+function checkAccept(request: Request): void {
   const header = request.headers.get("accept");
   if (!header) return;
   const instances = splitOutsideQuotes(header, ",")

@@ -12,7 +12,7 @@ type Path = readonly (string | number)[];
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
-export function numberLiteralsAt(text: string, paths: readonly Path[]): Map<string, string> {
+function numberLiteralsAt(text: string, paths: readonly Path[]): Map<string, string> {
   const wanted = new Set(paths.map((path) => JSON.stringify(path)));
   const found = new Map<string, string>();
   // Iterative: a document nested thousands of levels deep must not overflow the stack here

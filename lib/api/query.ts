@@ -25,7 +25,7 @@ function familyOf(name: string): string {
 }
 
 /** Every refused parameter at once, each named in `source.parameter`. */
-export function queryProblems(search: URLSearchParams, allowed: QueryParameters): Problem[] {
+function queryProblems(search: URLSearchParams, allowed: QueryParameters): Problem[] {
   const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const name of search.keys()) {

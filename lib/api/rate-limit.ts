@@ -157,9 +157,9 @@ export async function takeKeyedTokens(keyId: string, merchantId: string): Promis
  * Tokens a process leases from the shared buckets at once while plenty are left (one at a time near
  * the limit): API_RATE_LIMIT_LEASE, default 10; 1 takes every token in a round trip of its own.
  */
-export const LEASE_SIZE = burstFrom(process.env, "API_RATE_LIMIT_LEASE", 10);
+const LEASE_SIZE = burstFrom(process.env, "API_RATE_LIMIT_LEASE", 10);
 /** Leased tokens not used within this lapse: they came off the shared rows, so lapsing grants nothing. */
-export const LEASE_LAPSE_MS = 1_000;
+const LEASE_LAPSE_MS = 1_000;
 
 type Lease = { tokens: number; lapsesAt: number; fetching?: Promise<KeyedDecision | undefined> };
 const leaseStore = globalThis as unknown as { __rateLeases?: Map<string, Lease> };

@@ -5,7 +5,7 @@ import { invoiceCollectionPath } from "./invoice-resource";
 
 export type RefundResource = z.infer<typeof refundResourceSchema>;
 
-export const refundPath = (id: string) => `/api/commerce/refunds/${id}`;
+const refundPath = (id: string) => `/api/commerce/refunds/${id}`;
 export const invoiceRefundsPath = (invoiceId: string) => `${invoiceCollectionPath("payment")}/${invoiceId}/refunds`;
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();

@@ -1,8 +1,8 @@
 import { JSON_API_CONTENT_TYPE } from "./errors";
 
-export type JsonApiResourceIdentifier = { type: string; id: string };
+type JsonApiResourceIdentifier = { type: string; id: string };
 
-export type JsonApiRelationship = {
+type JsonApiRelationship = {
   data: JsonApiResourceIdentifier | JsonApiResourceIdentifier[] | null;
   links?: { related?: string };
 };
@@ -13,13 +13,6 @@ export type JsonApiResource<A> = {
   attributes: A;
   relationships?: Record<string, JsonApiRelationship>;
   links?: { self: string };
-};
-
-/** Lists carry `links.next` (null on the last page) and `meta` (../shared/REFERENCE.md "Resources"). */
-export type JsonApiDocument<A> = {
-  data: JsonApiResource<A> | JsonApiResource<A>[];
-  links?: { self?: string; next?: string | null };
-  meta?: Record<string, unknown>;
 };
 
 /**
@@ -45,7 +38,7 @@ export function isStreamedResponse(response: Response): boolean {
   return streamedBodies.has(response) && !response.bodyUsed;
 }
 
-export function rememberResponseText(response: Response, text: string): Response {
+function rememberResponseText(response: Response, text: string): Response {
   bodyTexts.set(response, text);
   return response;
 }

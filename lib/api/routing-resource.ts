@@ -81,7 +81,7 @@ export function toSimulationAttributes(simulation: Simulation) {
 export type SimulationAttributes = ReturnType<typeof toSimulationAttributes>;
 
 /** A version's id in the management API: `payment_card_eur_hpp:test:3`. */
-export const routingVersionId = (order: Pick<RoutingOrder, "id">, version: number) => `${order.id}:${version}`;
+const routingVersionId = (order: Pick<RoutingOrder, "id">, version: number) => `${order.id}:${version}`;
 
 /** The management API's routing version (type "routing-version"). */
 export function toRoutingVersionResource(order: RoutingOrder, version: RoutingVersion) {

@@ -10,7 +10,7 @@ const day = z
   .refine((v) => parseDay(v) !== undefined, `Enter a date ${DATE_RANGE_TEXT}`);
 
 /** The Audit log page's filter, read from its URL: one schema for the form and the query. */
-export const auditFilterSchema = z
+const auditFilterSchema = z
   .object({
     group: z.enum(AUDIT_GROUP_KEYS as [string, ...string[]], "Choose a type from the list").optional(),
     action: z.enum(Object.keys(AUDIT_ACTIONS) as [string, ...string[]], "Choose an action from the list").optional(),

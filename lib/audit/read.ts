@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { auditLog } from "@/lib/db/schema";
 import type { AuditFilter } from "./filters";
 
-export const AUDIT_PAGE_SIZE = 50;
+const AUDIT_PAGE_SIZE = 50;
 
 export type AuditEntry = {
   id: string;

@@ -27,7 +27,7 @@ function entries(forwardedFor: string | string[] | undefined): string[] {
 }
 
 /** The client's address from the socket's peer and the `X-Forwarded-For` received, trusting `hops` proxies. */
-export function resolveClientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, hops: number): string {
+function resolveClientAddress(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, hops: number): string {
   const peer = (socketAddress || "unknown").slice(0, MAX_ADDRESS_LENGTH);
   if (hops <= 0) return peer;
   const list = entries(forwardedFor);
@@ -50,7 +50,7 @@ export function clientAddressFromHeaders(headers: Headers | undefined): string {
  * The `X-Forwarded-Host` the server may believe: none without trusted proxies (a client could name
  * any host and so satisfy the server actions' origin check), else the value the nearest proxy set.
  */
-export function trustedForwardedValue(forwardedHost: string | string[] | undefined, hops: number): string | undefined {
+function trustedForwardedValue(forwardedHost: string | string[] | undefined, hops: number): string | undefined {
   if (hops <= 0) return undefined;
   const list = entries(forwardedHost);
   return list.length ? list[list.length - 1] : undefined;

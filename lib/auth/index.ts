@@ -17,7 +17,7 @@ import { authorizeSessionGrant } from "./session-grant";
 import { EXPIRED_CHALLENGE, openChallenge, sealChallenge, secondFactorCode, WRONG_SECOND_FACTOR } from "./second-factor";
 
 /** A sign-in refused by the limit (lib/auth/sign-in-limit.ts); its code carries the seconds to wait. */
-export class TooManyAttempts extends CredentialsSignin {
+class TooManyAttempts extends CredentialsSignin {
   constructor(retryAfterSeconds: number) {
     super();
     this.code = limitedCode(retryAfterSeconds);
@@ -28,7 +28,7 @@ export class TooManyAttempts extends CredentialsSignin {
  * The right password of someone with two-factor sign-in on: no session yet. Its code carries the
  * sealed challenge the second step must send back with the code (lib/auth/second-factor.ts).
  */
-export class SecondFactorRequired extends CredentialsSignin {
+class SecondFactorRequired extends CredentialsSignin {
   constructor(challenge: string) {
     super();
     this.code = secondFactorCode(challenge);
@@ -36,7 +36,7 @@ export class SecondFactorRequired extends CredentialsSignin {
 }
 
 /** A refused second step: a wrong or used code, or a challenge that expired or no longer matches the account. */
-export class SecondFactorRefused extends CredentialsSignin {
+class SecondFactorRefused extends CredentialsSignin {
   constructor(code: typeof WRONG_SECOND_FACTOR | typeof EXPIRED_CHALLENGE) {
     super();
     this.code = code;
@@ -44,7 +44,7 @@ export class SecondFactorRefused extends CredentialsSignin {
 }
 
 /** Session cookies are `Secure` (and named `__Secure-…`) when people reach the server over https. */
-export function usesSecureCookies(): boolean {
+function usesSecureCookies(): boolean {
   return publicBaseUrl().startsWith("https://");
 }
 

@@ -40,8 +40,3 @@ export function homeFor(_role: Role): string {
 export function maySee(href: SectionHref, role: Role): boolean {
   return SECTIONS.some((section) => section.href === href && can(role, section.capability));
 }
-
-/** The capability that opens a section: what its page passes to requirePageViewer. */
-export function sectionCapability(href: SectionHref): Capability {
-  return SECTIONS.find((section) => section.href === href)!.capability;
-}

@@ -12,7 +12,7 @@ import { authSecret } from "./secret";
  * `reissue` challenges never leave the server: after a password change the person's own browser is
  * given a new session (lib/auth/reissue.ts) without asking for a code it already gave at sign-in.
  */
-export const CHALLENGE_TTL_MS = 5 * 60_000;
+const CHALLENGE_TTL_MS = 5 * 60_000;
 const REISSUE_TTL_MS = 30_000;
 
 export type Challenge = { userId: string; sessionVersion: number; purpose: "second_factor" | "reissue" };

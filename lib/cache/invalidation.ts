@@ -18,7 +18,7 @@ import { logger } from "@/lib/logger";
  * State lives on globalThis: Next's bundled copy of this module and server.ts's copy share one
  * listener and one set of handlers.
  */
-export const INVALIDATION_CHANNEL = "cache_invalidation";
+const INVALIDATION_CHANNEL = "cache_invalidation";
 
 type Message = { from: string; topic: string; arg: string };
 

@@ -65,7 +65,7 @@ function keptHeaders(headers: Headers, callbacks: ProviderCallbacks): Record<str
 }
 
 /** Redacted (secret-looking keys, card numbers) and cut: what the table keeps of a body. */
-export function storedBody(rawBody: string): string {
+function storedBody(rawBody: string): string {
   const parsed = parseJson(rawBody);
   const text = parsed === undefined ? (redact(rawBody) as string) : JSON.stringify(redact(parsed));
   // PostgreSQL text holds no NUL: a forged body with one is still stored, with the NUL replaced.

@@ -41,7 +41,7 @@ const CONSTANT_TARGET_FIELDS: readonly CustomerFieldSpec[] = [
   },
 ];
 
-export const CUSTOMER_FIELDS: readonly CustomerFieldSpec[] = [...GENERAL_FIELDS, ...CONSTANT_TARGET_FIELDS];
+const CUSTOMER_FIELDS: readonly CustomerFieldSpec[] = [...GENERAL_FIELDS, ...CONSTANT_TARGET_FIELDS];
 
 /** The fields the provider's examples show (spec 2.3 "Seen with provider"), else the general ones. */
 export function customerFieldsFor(provider: string | undefined): readonly CustomerFieldSpec[] {

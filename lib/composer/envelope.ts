@@ -20,7 +20,7 @@ export function optionsFor(direction: InvoiceDirection, provider: string): reado
 }
 
 /** A problem the body cannot even carry (unparseable JSON); reported on the form field by name. */
-export type BuildProblem = { field: string; message: string };
+type BuildProblem = { field: string; message: string };
 
 export type BuiltEnvelope = { envelope: { data: Record<string, unknown> }; problems: BuildProblem[] };
 
@@ -69,7 +69,7 @@ function readAt(source: unknown, path: string): unknown {
 }
 
 /** The customer from the fields shown for the provider; blank inputs are left out (spec 2.3). */
-export function buildCustomer(values: Pick<ComposerValues, "customer" | "provider">): Record<string, unknown> {
+function buildCustomer(values: Pick<ComposerValues, "customer" | "provider">): Record<string, unknown> {
   const customer: Record<string, unknown> = {};
   for (const field of customerFieldsFor(values.provider || undefined)) {
     const value = readAt(values.customer, field.path);

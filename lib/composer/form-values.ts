@@ -7,9 +7,9 @@ import type { ComposerValues, CustomerValues } from "./values-schema";
  * `buildEnvelope` turns them into the body; names follow the attribute names so an API error's
  * pointer finds its input (see `pointerToField`).
  */
-export type { ComposerValues, CustomerPlacementChoice, CustomerValues } from "./values-schema";
+export type { ComposerValues, CustomerPlacementChoice } from "./values-schema";
 
-export function blankCustomer(): CustomerValues {
+function blankCustomer(): CustomerValues {
   return {
     reference_id: "",
     name: "",

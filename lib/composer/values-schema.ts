@@ -7,10 +7,10 @@ import { z } from "zod";
 const text = z.string();
 
 /** Where the composer puts the customer: nowhere, or one of the three placements of spec 2.1 and 2.3. */
-export const CUSTOMER_PLACEMENTS = ["none", "attributes", "data", "gateway_options"] as const;
+const CUSTOMER_PLACEMENTS = ["none", "attributes", "data", "gateway_options"] as const;
 export type CustomerPlacementChoice = (typeof CUSTOMER_PLACEMENTS)[number];
 
-export const customerValuesShape = z.object({
+const customerValuesShape = z.object({
   reference_id: text,
   name: text,
   email: text,

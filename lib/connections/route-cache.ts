@@ -6,7 +6,7 @@ import { sharedCache } from "@/lib/cache/shared-cache";
  * invoice costs one database statement. Every connection write forgets the merchant's entries at
  * once in this process and, through a notification, in the other processes on the same PostgreSQL.
  */
-export const ROUTE_CACHE_TTL_MS = 5_000;
+const ROUTE_CACHE_TTL_MS = 5_000;
 
 export const routeCache = sharedCache<unknown>("routes", ROUTE_CACHE_TTL_MS, { acrossProcesses: true });
 

@@ -115,7 +115,6 @@ export const createConnectionSchema = z
     return { provider: provider!, kind: kindSlug!, label, mode, credentials: checked.value, constants: compactConstants(constants) };
   });
 
-export type CreateConnectionInput = z.input<typeof createConnectionSchema>;
 export type CreateConnection = z.output<typeof createConnectionSchema>;
 
 /**

@@ -4,7 +4,7 @@ import { connections } from "@/lib/db/schema";
 import { fail, ok, prefixPaths, problem, problemsFromZod, type Problem, type Result } from "@/lib/problems";
 import { newId } from "@/lib/ids";
 import { isVaultError } from "@/lib/vault";
-import { getProvider, modeOf, validateCredentials, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
+import { modeOf, validateCredentials, type CredentialValues, type KindSpec, type Mode } from "@/lib/providers";
 import { getProviderServer } from "@/lib/providers/server/servers";
 import { recordAudit, type Actor } from "@/lib/audit/record";
 import { forgetRoutes } from "./route-cache";
@@ -335,8 +335,4 @@ async function deleteConnectionNow(scope: Scope, id: string): Promise<boolean> {
     await recordAudit(tx, { merchantId: scope.merchantId, actor: scope.actor, action: "connection.deleted", target: { type: "connection", id }, summary: rows[0]!.label });
     return true;
   });
-}
-
-export function providerName(slug: string): string {
-  return getProvider(slug)?.name ?? slug;
 }

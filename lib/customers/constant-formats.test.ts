@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConstantFormat } from "@/lib/providers/types";
 import { COUNTRY_CODES, LANGUAGE_CODES } from "./iso-codes";
 import { compactConstants, constantsSchema, constantValueSchema } from "./constant-formats";
-import { PROVIDER_B_CONSTANTS, PROVIDER_F_CONSTANTS, SAMPLE_VALUES } from "./test-fixtures";
+import { PROVIDER_B_CONSTANTS, PROVIDER_F_CONSTANTS, SAMPLE_VALUES } from "@/tests/fixtures/customers";
 
 const now = () => new Date("2024-06-15T12:00:00Z");
 

@@ -83,7 +83,7 @@ export function listLeaves(source: PlainObject, prefix: readonly string[] = []):
  * constants) refuse them as unknown keys already; open ones (the customer and everything inside
  * it) refuse them with `reservedMemberProblems`, the one place this list is read.
  */
-export const RESERVED_MEMBER_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+const RESERVED_MEMBER_NAMES: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 export type ReservedMember = { path: (string | number)[]; name: string };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toJsonPointer } from "@/lib/problems";
 import { resolveCustomer, type ResolveResult } from "./resolve-customer";
-import { envelope, PROVIDER_A_CONSTANTS } from "./test-fixtures";
+import { envelope, PROVIDER_A_CONSTANTS } from "@/tests/fixtures/customers";
 
 function resolved(result: ResolveResult) {
   if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.problems)}`);

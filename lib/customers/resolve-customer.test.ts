@@ -9,7 +9,7 @@ import {
   PROVIDER_B_DEFAULTS,
   PROVIDER_F_CONSTANTS,
   SAMPLE_VALUES,
-} from "./test-fixtures";
+} from "@/tests/fixtures/customers";
 
 function resolved(result: ResolveResult) {
   if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.problems)}`);

@@ -14,11 +14,11 @@ import { auditBatch, type AuditEntry } from "@/lib/audit/read";
  * RFC 4180, formula-injection escaping, a UTF-8 byte order mark first) and times in ISO 8601 with
  * the merchant's time-zone offset. Never a secret: the log holds none.
  */
-export const AUDIT_EXPORT_BATCH = 1000;
+const AUDIT_EXPORT_BATCH = 1000;
 
 type Row = AuditEntry & { timeZone: string };
 
-export const AUDIT_CSV_COLUMNS: readonly CsvColumn<Row>[] = [
+const AUDIT_CSV_COLUMNS: readonly CsvColumn<Row>[] = [
   { header: "time", value: (row) => isoInTimeZone(row.createdAt, row.timeZone) },
   { header: "who_type", value: (row) => row.actorType },
   { header: "who_id", value: (row) => row.actorId },

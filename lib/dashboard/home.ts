@@ -78,7 +78,7 @@ export async function countInvoicesByStatus(db: Db, merchantId: string, mode: Mo
   });
 }
 
-export const RECENT_INVOICES = 8;
+const RECENT_INVOICES = 8;
 
 export type HomeSummary = {
   checklist: SetupChecklist;

@@ -11,10 +11,9 @@ import { MODES, type Mode } from "@/lib/providers";
  * live is set up.
  */
 export const VIEW_MODE_COOKIE = "view_mode";
-export const DEFAULT_VIEW_MODE: Mode = "test";
+const DEFAULT_VIEW_MODE: Mode = "test";
 
 export const viewModeSchema = z.object({ mode: z.enum(MODES) });
-export type ViewModeInput = z.input<typeof viewModeSchema>;
 
 /** The cookie's value as a mode; anything else (absent, tampered with) is the default. */
 export function parseViewMode(value: string | undefined): Mode {

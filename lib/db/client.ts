@@ -49,7 +49,7 @@ function rowsOf(result: unknown): Row[] {
 }
 
 /** How many of this release's migrations the database has not applied (drizzle's own rule: newer than the last applied). */
-export async function pendingMigrations(db: Db): Promise<number> {
+async function pendingMigrations(db: Db): Promise<number> {
   const migrations = readMigrationFiles({ migrationsFolder });
   let last = -1;
   try {
@@ -105,7 +105,7 @@ export async function openEmbedded(dir: string, options: OpenOptions = {}): Prom
  * instances starting together would both read the same last migration and both apply the next ones
  * (and race on `create schema if not exists`), so one of them fails (tests/integration/migrate.test.ts).
  */
-export const MIGRATION_LOCK_ID = 727271;
+const MIGRATION_LOCK_ID = 727271;
 
 /** Applies pending migrations to the PostgreSQL at `url` under the advisory lock; returns how many ran. */
 export async function migratePostgres(url: string): Promise<number> {

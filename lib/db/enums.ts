@@ -77,8 +77,7 @@ export const SETTLED_ATTEMPT_STATUSES = ["succeeded", "declined", "soft_failed"]
  * the provider waits for the customer's challenge, then `passed` or `failed`. Null: the provider
  * asked for no 3-D Secure step.
  */
-export const THREE_DS_RESULTS = ["required", "passed", "failed"] as const;
-export type ThreeDsResult = (typeof THREE_DS_RESULTS)[number];
+export type ThreeDsResult = "required" | "passed" | "failed";
 
 export const PAYOUT_PART_STATUSES = ["pending", "succeeded", "failed"] as const;
 
@@ -95,15 +94,10 @@ export const OPEN_REFUND_STATUSES = ["created", "pending"] as const satisfies re
  * (verified, for an attempt the invoice has already left, or that is already final), `rejected`
  * (not verified, replayed or malformed: `reason` says which).
  */
-export const CALLBACK_OUTCOMES = ["applied", "ignored", "superseded", "rejected"] as const;
-export type CallbackOutcome = (typeof CALLBACK_OUTCOMES)[number];
+export type CallbackOutcome = "applied" | "ignored" | "superseded" | "rejected";
 
-/** Legacy (webhook_events.delivery_state, before endpoints): kept for migration 0016 only. */
-export const WEBHOOK_DELIVERY_STATES = ["pending", "delivered", "failed", "no_endpoint"] as const;
-export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
 /** One event's delivery to one endpoint: waiting (first or next try), delivered, or given up after 24 hours. */
-export const WEBHOOK_TARGET_STATES = ["pending", "delivered", "failed"] as const;
-export type WebhookTargetState = (typeof WEBHOOK_TARGET_STATES)[number];
+export type WebhookTargetState = "pending" | "delivered" | "failed";
 /** An event as the log shows it: every endpoint delivered, some try failed (retrying or given up), none tried yet, or no endpoint took it. */
 export const WEBHOOK_EVENT_STATES = ["delivered", "failing", "pending", "not_sent"] as const;
 export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type ThreeDsResult, type WebhookDeliveryState, type WebhookTargetState, type ConnectionHealth } from "./enums";
+import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type ThreeDsResult, type WebhookTargetState, type ConnectionHealth } from "./enums";
 
 import type { StoredRoutingDetail as RoutingDetail, StoredRoutingRule as RoutingRule } from "./routing-types";
 
@@ -685,18 +685,11 @@ export const webhookEvents = pgTable(
     refund: jsonb("refund").$type<Record<string, unknown>>(),
     /** connection.* events: the connection (no credentials) as it was when the event happened; invoice is null then. */
     connection: jsonb("connection").$type<Record<string, unknown>>(),
-    /** Legacy (before endpoints; read only by migration 0016's backfill): per-endpoint state is in webhook_event_targets. */
-    deliveryState: text("delivery_state").$type<WebhookDeliveryState>().notNull().default("pending"),
-    /** Legacy, as delivery_state. */
-    tries: integer("tries").notNull().default(0),
-    /** Legacy, as delivery_state. */
-    nextTryAt: timestamp("next_try_at", { withTimezone: true, mode: "date", precision: 3 }),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
   },
   (t) => [
     index("webhook_events_invoice_idx").on(t.invoiceId, t.createdAt),
-    index("webhook_events_pending_idx").on(t.deliveryState, t.nextTryAt),
     index("webhook_events_merchant_idx").on(t.merchantId, t.createdAt, t.id),
     uniqueIndex("webhook_events_invoice_sequence_unique").on(t.invoiceId, t.sequence).where(sql`${t.sequence} is not null`),
   ],

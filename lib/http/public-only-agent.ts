@@ -25,7 +25,7 @@ function refusal(hostname: string, address?: string): NodeJS.ErrnoException {
 }
 
 /** Resolves once and hands the socket only addresses outside the operator's network. */
-export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : typeof options.family === "number" ? options.family : 0;
   dnsLookup(hostname, { family: family as 0 | 4 | 6, all: true, verbatim: true, hints: options.hints }, (error, addresses) => {
     if (error) return callback(error, options.all ? [] : "", undefined);

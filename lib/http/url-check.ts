@@ -22,7 +22,7 @@ export function allowPrivateWebhookUrls(): boolean {
   return process.env.NODE_ENV !== "production";
 }
 
-export function requireHttps(): boolean {
+function requireHttps(): boolean {
   return process.env.NODE_ENV === "production";
 }
 
@@ -96,12 +96,12 @@ export function isBlockedAddress(address: string): boolean {
   return family === 4 ? BLOCKED_V4.check(address, "ipv4") : BLOCKED_V6.check(address, "ipv6");
 }
 
-export const WEBHOOK_URL_FIELD = "url";
+const WEBHOOK_URL_FIELD = "url";
 
 const refuse = (message: string): Result<never> => ({ ok: false, problems: [problem("invalid_url", message, [WEBHOOK_URL_FIELD])] });
 
 /** The URL's syntax and scheme, without any name resolution (also what the browser's form checks). */
-export function checkWebhookUrlSyntax(text: string): Result<URL> {
+function checkWebhookUrlSyntax(text: string): Result<URL> {
   let url: URL;
   try {
     url = new URL(text);
@@ -132,7 +132,7 @@ function isLoopbackLiteral(host: string): boolean {
 }
 
 /** The host as a bare name or address (URL keeps IPv6 literals in brackets). */
-export function hostOf(url: URL): string {
+function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
 

@@ -8,7 +8,7 @@ import { setPassword } from "./sessions";
 import { hashLinkToken, isLinkTokenShape, newLinkToken } from "./tokens";
 
 /** A forgotten-password link works once, for 30 minutes. */
-export const RESET_TTL_MS = 30 * 60_000;
+const RESET_TTL_MS = 30 * 60_000;
 
 export const INVALID_LINK_MESSAGE =
   "This link is no longer valid: it was already used, has expired or was replaced by a newer one. Ask for a new link.";

@@ -37,7 +37,7 @@ export type Capability = keyof typeof CAPABILITIES;
 
 const EVERYONE: Capability[] = ["invoices.read", "routing.read", "webhooks.read", "docs.read"];
 
-export const PERMISSIONS: Record<Role, readonly Capability[]> = {
+const PERMISSIONS: Record<Role, readonly Capability[]> = {
   owner: Object.keys(CAPABILITIES) as Capability[],
   developer: [...EVERYONE, "invoices.compose.test", "keys.manage.test", "webhooks.manage", "routing.write.test"],
   finance: [...EVERYONE, "money.refund.test", "money.refund.live", "export", "audit.read"],

@@ -24,10 +24,10 @@ const COMMON_PASSWORDS = new Set([
  * seem stronger than it is (and two that share 72 bytes would both open the account). New passwords
  * are capped there, counted as UTF-8 bytes: 72 plain letters, fewer with accents or emoji.
  */
-export const PASSWORD_MAX_BYTES = 72;
+const PASSWORD_MAX_BYTES = 72;
 const utf8 = new TextEncoder();
 
-export const newPasswordSchema = z
+const newPasswordSchema = z
   .string()
   .min(10, "Password must be at least 10 characters")
   // Every UTF-16 unit is at least one byte, so the length check spares encoding a long string.
@@ -35,7 +35,7 @@ export const newPasswordSchema = z
   .refine((p) => /[A-Za-z]/.test(p) && /[0-9]/.test(p), "Password must contain letters and digits")
   .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "This password is too common");
 
-export const commerceAccountSchema = z
+const commerceAccountSchema = z
   .string()
   .trim()
   .min(3, "Commerce account must be at least 3 characters")
@@ -45,7 +45,7 @@ export const commerceAccountSchema = z
     "Commerce account takes lowercase letters, digits, '-' and '_', starting with a letter or digit",
   );
 
-export const merchantNameSchema = z.string().trim().min(1, "Business name is required").max(100, "Business name is too long");
+const merchantNameSchema = z.string().trim().min(1, "Business name is required").max(100, "Business name is too long");
 
 export const personNameSchema = z.string().trim().min(1, "Name is required").max(100, "Name is too long");
 
@@ -63,7 +63,6 @@ export const signInSchema = z.object({
   email: emailSchema,
   password: z.string().min(1, "Password is required").max(128, "Password is too long"),
 });
-export type SignInInput = z.infer<typeof signInSchema>;
 
 /** A new password typed twice: the second must match, reported on the confirmation field. */
 const newPasswordPair = { password: newPasswordSchema, confirmPassword: z.string().max(128, "Password is too long") };
@@ -76,7 +75,6 @@ const matches: [(v: { password: string; confirmPassword: string }) => boolean, {
 export const changePasswordSchema = z
   .object({ currentPassword: z.string().min(1, "Current password is required").max(128, "Password is too long"), ...newPasswordPair })
   .refine(...matches);
-export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });
 
@@ -84,11 +82,9 @@ const linkTokenSchema = z.string().min(1, "This link is incomplete").max(100, "T
 
 /** Setting a password through an e-mailed link: a password reset or an invitation. */
 export const setPasswordSchema = z.object({ token: linkTokenSchema, ...newPasswordPair }).refine(...matches);
-export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
 /** Accepting an invitation: the name the member goes by (the inviter's spelling until changed) and their password. */
 export const acceptInviteSchema = z.object({ token: linkTokenSchema, name: personNameSchema.optional(), ...newPasswordPair }).refine(...matches);
-export type AcceptInviteInput = z.infer<typeof acceptInviteSchema>;
 
 export const businessNameSchema = z.object({ merchantName: merchantNameSchema });
 
@@ -100,4 +96,3 @@ export const confirmSignUpSchema = z.object({
   token: z.string().min(1, "This link is incomplete").max(2000, "This link is not valid"),
   password: z.string().max(128, "Password is too long").optional(),
 });
-export type ConfirmSignUpInput = z.infer<typeof confirmSignUpSchema>;

@@ -6,7 +6,7 @@ import type { IdPrefix } from "./index";
  * could name before is refused now (an id of another length is simply not found). Anything else
  * cannot exist, and refusing it early keeps odd bytes (NUL) from the database.
  */
-export function idPattern(...prefixes: readonly IdPrefix[]): RegExp {
+function idPattern(...prefixes: readonly IdPrefix[]): RegExp {
   const prefix = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join("|")})`;
   return new RegExp(`^${prefix}_[A-Za-z0-9_-]{1,64}$`);
 }

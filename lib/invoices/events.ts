@@ -90,7 +90,6 @@ export async function recordMerchantEvent(
     invoice: event.invoice ?? null,
     ...(event.refund ? { refund: event.refund } : {}),
     ...(event.connection ? { connection: event.connection } : {}),
-    deliveryState: endpointIds.length > 0 ? "pending" : "no_endpoint",
   });
   if (endpointIds.length > 0) {
     await tx

@@ -16,7 +16,7 @@ type AttemptStatus = (typeof invoiceAttempts.$inferSelect)["status"];
 // ---- Attempts limit -------------------------------------------------------------------------
 
 /** The default most attempts one invoice may make across its connections (REFERENCE "Statuses": 5). */
-export const ATTEMPTS_LIMIT = DEFAULT_ATTEMPTS_LIMIT;
+const ATTEMPTS_LIMIT = DEFAULT_ATTEMPTS_LIMIT;
 
 /**
  * The most attempts one invoice may make across all its connections: payouts read their
@@ -32,7 +32,7 @@ const askedLimit = sql`(${invoices.options}->>'attempts_limit')::numeric`;
 const defaultLimit = sql.raw(String(ATTEMPTS_LIMIT));
 
 /** attemptsLimitOf as SQL over `invoices` (nested cases: the cast runs only on a JSON number). */
-export const attemptsLimitSql: SQL = sql`case
+const attemptsLimitSql: SQL = sql`case
   when ${invoices.direction} = 'payout' and jsonb_typeof(${invoices.options}->'attempts_limit') = 'number'
   then case when ${askedLimit} > 0 and ${askedLimit} = trunc(${askedLimit}) then ${askedLimit} else ${defaultLimit} end
   else ${defaultLimit} end`;
@@ -42,7 +42,7 @@ export function attemptsExhausted(invoice: Pick<InvoiceRow, "direction" | "optio
 }
 
 /** Not attemptsExhausted, as SQL over `invoices`. */
-export const attemptsLeftSql: SQL = sql`${invoices.attemptsCount} < ${attemptsLimitSql}`;
+const attemptsLeftSql: SQL = sql`${invoices.attemptsCount} < ${attemptsLimitSql}`;
 
 // ---- Open attempts --------------------------------------------------------------------------
 
@@ -50,7 +50,7 @@ export const attemptsLeftSql: SQL = sql`${invoices.attemptsCount} < ${attemptsLi
  * Attempt statuses whose outcome is not final yet: the request is still running (in_flight), or it
  * ended without a final answer (pending, unknown) and a status request or a callback may settle it.
  */
-export const OPEN_ATTEMPT_STATUSES = ["in_flight", "pending", "unknown"] as const satisfies readonly AttemptStatus[];
+const OPEN_ATTEMPT_STATUSES = ["in_flight", "pending", "unknown"] as const satisfies readonly AttemptStatus[];
 
 export function attemptIsOpen(status: AttemptStatus): boolean {
   return (OPEN_ATTEMPT_STATUSES as readonly AttemptStatus[]).includes(status);
@@ -60,7 +60,7 @@ export function attemptIsOpen(status: AttemptStatus): boolean {
 export const attemptIsOpenSql: SQL = inArray(invoiceAttempts.status, [...OPEN_ATTEMPT_STATUSES]);
 
 /** Open attempts whose request has ended (not in flight): the ones a status request may ask about. */
-export const ANSWER_AWAITED_ATTEMPT_STATUSES = ["pending", "unknown"] as const satisfies readonly (typeof OPEN_ATTEMPT_STATUSES)[number][];
+const ANSWER_AWAITED_ATTEMPT_STATUSES = ["pending", "unknown"] as const satisfies readonly (typeof OPEN_ATTEMPT_STATUSES)[number][];
 
 export function attemptAwaitsAnswer(status: AttemptStatus): boolean {
   return (ANSWER_AWAITED_ATTEMPT_STATUSES as readonly AttemptStatus[]).includes(status);
@@ -72,7 +72,7 @@ export const attemptAwaitsAnswerSql: SQL = inArray(invoiceAttempts.status, [...A
 // ---- Waiting for a status request -----------------------------------------------------------
 
 /** Invoice statuses that wait for a later answer (status request, callback) about their latest attempt. */
-export const WAITING_FOR_STATUS_STATUSES = ["process_pending", "process_error"] as const satisfies readonly InvoiceStatus[];
+const WAITING_FOR_STATUS_STATUSES = ["process_pending", "process_error"] as const satisfies readonly InvoiceStatus[];
 
 export function waitsForStatus(status: InvoiceStatus): boolean {
   return (WAITING_FOR_STATUS_STATUSES as readonly InvoiceStatus[]).includes(status);

@@ -233,7 +233,7 @@ export async function runDueJobs(db: Db, taskList: readonly AnyJobTask[], option
 export type ScheduledJob = { id: string; name: JobName; state: string; startAfter: Date; retryCount: number; data: Record<string, unknown> };
 
 /** pg-boss states of a job that is still to run (or running): not completed, failed or cancelled. */
-export const QUEUED_JOB_STATES = ["created", "retry", "active"] as const;
+const QUEUED_JOB_STATES = ["created", "retry", "active"] as const;
 
 const queuedStatesList = QUEUED_JOB_STATES.map((state) => `'${state}'`).join(", ");
 

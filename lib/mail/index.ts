@@ -9,7 +9,7 @@ import { mailFrom, smtpUrl } from "./config";
 import { redactLinks } from "./redact";
 
 export { outboxPageEnabled } from "./config";
-export { redactLinks } from "./redact";
+
 
 export type Mail = { to: string; subject: string; text: string; html?: string };
 export type OutboxMessage = typeof mailOutbox.$inferSelect;

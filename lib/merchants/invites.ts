@@ -14,7 +14,7 @@ import { fail, ok, problem, type Result } from "@/lib/problems";
 import { isUniqueViolation } from "@/lib/db/errors";
 
 /** An invitation link works once, for 7 days; Resend issues a new link and ends the old one. */
-export const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
+const INVITE_TTL_MS = 7 * 24 * 60 * 60_000;
 
 export const inviteMemberSchema = z.object({
   name: personNameSchema,

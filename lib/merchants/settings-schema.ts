@@ -19,7 +19,6 @@ export const invoiceLifetimeSchema = z.object({
     .max(INVOICE_LIFETIME_MINUTES_MAX, { error: `The lifetime must be at most ${INVOICE_LIFETIME_MINUTES_MAX} minutes (30 days)` }),
 });
 
-export type InvoiceLifetimeInput = z.input<typeof invoiceLifetimeSchema>;
 export type InvoiceLifetime = z.output<typeof invoiceLifetimeSchema>;
 
 /** The merchant's time zone, by its IANA name as the Settings list offers it. */

@@ -10,7 +10,6 @@ import {
   parseExpiry,
   passesLuhn,
   type CardCheckOptions,
-  type CardFormValues,
 } from "./card-checks";
 
 /**
@@ -23,7 +22,7 @@ import {
 
 export type CardSchemaOptions = CardCheckOptions;
 
-export { cardDigits, parseExpiry, passesLuhn, type CardFormValues };
+export { parseExpiry, passesLuhn };
 
 function checked(message: (value: string) => string | undefined, required: string) {
   return z.string({ error: required }).check(

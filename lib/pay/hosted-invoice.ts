@@ -41,7 +41,7 @@ function linkableReturnUrl(url: string | null): string | null {
   return url && isWebUrl(url) ? url : null;
 }
 
-export function toHostedInvoice(invoice: InvoiceRow, merchantName: string, connection: { provider: string; kind: string } | null): HostedInvoice {
+function toHostedInvoice(invoice: InvoiceRow, merchantName: string, connection: { provider: string; kind: string } | null): HostedInvoice {
   const canPay = payabilityProblems(invoice, "payment").length === 0;
   const outcome = describeOutcome({
     status: invoice.status,

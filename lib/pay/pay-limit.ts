@@ -10,7 +10,7 @@ import { createSharedRateLimiter } from "@/lib/rate-limit/limiter";
  * PostgreSQL (lib/rate-limit/store.ts), in memory on the embedded database.
  */
 export const PAY_TRIES_PER_INVOICE = 10;
-export const PAY_TRIES_WINDOW_MS = 15 * 60_000;
+const PAY_TRIES_WINDOW_MS = 15 * 60_000;
 
 const limiter = createSharedRateLimiter("hosted-pay", PAY_TRIES_PER_INVOICE, PAY_TRIES_WINDOW_MS);
 

@@ -18,7 +18,7 @@ export type { PaymentLink } from "./schema";
 
 
 /** The payment services with a hosted page in a currency: the ones a link can lead to. */
-export function paymentLinkServices(currency: string): string[] {
+function paymentLinkServices(currency: string): string[] {
   return listServices()
     .filter((service) => service.direction === "payment" && service.hostedPage && service.currency === currency)
     .map((service) => service.code);

@@ -18,7 +18,6 @@ export const paymentLinkSchema = z.object({
   test_mode: z.boolean(),
 });
 
-export type PaymentLinkInput = z.input<typeof paymentLinkSchema>;
 export type PaymentLinkValues = z.output<typeof paymentLinkSchema>;
 
 /** What the form shows once the link is made (plain JSON: it goes to the browser). */

@@ -22,7 +22,7 @@ async function canBypass(db: Db, invoice: InvoiceRow): Promise<boolean> {
  * hosted page. Anything else waits (the hosted page, or POST …/process). A refusal or a failure
  * here never turns the creation into an error: the invoice is answered as it now stands.
  */
-export async function startAfterCreation(db: Db, invoice: InvoiceRow, cardNumber: string | undefined): Promise<InvoiceRow> {
+async function startAfterCreation(db: Db, invoice: InvoiceRow, cardNumber: string | undefined): Promise<InvoiceRow> {
   try {
     if (invoice.direction === "payout" && invoice.options.auto_process === true) {
       return await processPayout(db, invoice.id, { cardNumber });

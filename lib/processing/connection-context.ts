@@ -13,7 +13,7 @@ import { providerTimeoutMs } from "../providers/kit/timeout";
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */
 export type SecretAwareRecorder = ReturnType<typeof createExchangeRecorder>;
 
-export { PROVIDER_TIMEOUT_MS, providerTimeoutMs } from "../providers/kit/timeout";
+
 
 /** The connection has nowhere to send requests (a live provider without its URL configured). */
 export class MissingBaseUrlError extends Error {
@@ -36,7 +36,7 @@ function liveUrlVariable(provider: string): string {
  * live URL from configuration, unless the kind names a credential holding the connection's own
  * address (`liveUrlField`: Provider D's api_url, spec 5.1).
  */
-export function baseUrlFor(provider: string, mode: Mode, credentials: CredentialValues, liveUrlField?: string): string {
+function baseUrlFor(provider: string, mode: Mode, credentials: CredentialValues, liveUrlField?: string): string {
   if (mode === "test") return `${publicBaseUrl()}/sandbox/${provider}`;
   const ownValue = liveUrlField === undefined ? undefined : credentials[liveUrlField];
   const own = typeof ownValue === "string" ? ownValue.trim() : "";

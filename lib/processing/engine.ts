@@ -23,7 +23,7 @@ export type { PayResult } from "./request";
 
 
 /** Where the provider sends the customer back after 3-D Secure: the hosted page, which resumes. */
-export function paymentReturnUrl(invoiceId: string): string {
+function paymentReturnUrl(invoiceId: string): string {
   return `${publicBaseUrl()}/pay/${invoiceId}`;
 }
 

@@ -16,7 +16,7 @@ import { notOpenReason, reconcileAttempt } from "./reconcile";
  * and one status request on demand for the open attempt.
  */
 
-export type ScheduledItem = {
+type ScheduledItem = {
   id: string;
   label: string;
   runAt: string;

@@ -7,7 +7,7 @@ import { problem, type Problem } from "@/lib/problems";
 export const ALREADY_PROCESSING = (): Problem =>
   problem("invoice_processing", "This invoice is already being paid; wait for its result.");
 
-export const EXPIRED = (): Problem => problem("invoice_expired", "This invoice has expired and can no longer be paid.");
+const EXPIRED = (): Problem => problem("invoice_expired", "This invoice has expired and can no longer be paid.");
 
 /**
  * Why the invoice cannot go to a provider now, or nothing. Only `created` and a `process_failed`

@@ -21,10 +21,10 @@ import { settleInvoice } from "./settle";
  * answered but not yet applied is applied now; without any attempt nothing was sent and the invoice
  * may be paid again.
  */
-export const INTERRUPTED_AFTER_SECONDS = 10 * 60;
+const INTERRUPTED_AFTER_SECONDS = 10 * 60;
 
 /** What a recorded attempt says, as the outcome the engine would have settled with. */
-export function outcomeOfAttempt(attempt: AttemptRow): ProviderOutcome {
+function outcomeOfAttempt(attempt: AttemptRow): ProviderOutcome {
   const providerReference = attempt.providerReference ?? undefined;
   const message = attempt.message ?? "recorded before the request was interrupted";
   switch (attempt.status) {

@@ -27,11 +27,11 @@ export function findPemBlocks(text: string): PemBlock[] {
   }));
 }
 
-export function countPemBeginMarkers(text: string): number {
+function countPemBeginMarkers(text: string): number {
   return [...text.matchAll(BEGIN_PATTERN)].length;
 }
 
-export function measureBytes(text: string): number {
+function measureBytes(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 

@@ -6,7 +6,7 @@ import type { ProviderSpec } from "./types";
  * module's exports carry no order of their own). This module stays free of server code, so client
  * components can import it.
  */
-const LISTED: readonly ProviderSpec[] = Object.values(providerList as Record<string, ProviderSpec>).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+const LISTED: readonly ProviderSpec[] = Object.values<ProviderSpec>(providerList).sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 
 const providers: ProviderSpec[] = [...LISTED];
 

@@ -7,9 +7,9 @@ import { z } from "zod";
  * against the invoice's currency and rest by the service (lib/refunds/create-refund.ts).
  */
 export const REFUND_REASON_MAX = 500;
-export const REFUND_REFERENCE_MAX = 255;
+const REFUND_REFERENCE_MAX = 255;
 
-export const refundAttributesSchema = z
+const refundAttributesSchema = z
   .object({
     amount: z
       .union([z.string(), z.number()], { error: 'amount must be a decimal number or string, such as 10.50 or "10.50"' })
@@ -45,5 +45,3 @@ export const refundRequestSchema = z
   })
   .strict();
 
-export type RefundRequest = z.infer<typeof refundRequestSchema>;
-export type RefundAttributes = z.infer<typeof refundAttributesSchema>;

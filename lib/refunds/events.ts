@@ -12,12 +12,12 @@ import type { RefundRow } from "./store";
  * what happened then.
  */
 export const REFUND_EVENT_TYPES = ["refund.created", "refund.succeeded", "refund.failed"] as const;
-export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
+type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** The refund row as JSON: bigints as decimal text, dates as ISO text. */
-export function snapshotRefund(row: RefundRow): Record<string, unknown> {
+function snapshotRefund(row: RefundRow): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(row)
       .filter(([key]) => key !== "exchanges")

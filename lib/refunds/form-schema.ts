@@ -16,7 +16,6 @@ export const refundFormSchema = z.object({
   reason: z.string().trim().max(REFUND_REASON_MAX, `At most ${REFUND_REASON_MAX} characters.`).optional(),
 });
 
-export type RefundFormValues = z.input<typeof refundFormSchema>;
 
 /**
  * The form's schema in the browser: the same schema, plus the service's own amount rule

@@ -14,7 +14,7 @@ import { DEFAULT_SUCCESS_SETTINGS, explainSuccess, orderBySuccess, type SuccessS
  */
 
 /** `bySuccess`: the cascade is ordered by success rate (lib/routing/success.ts), not as listed. */
-export type CompiledOutcome =
+type CompiledOutcome =
   | { kind: "cascade"; ids: readonly string[]; bySuccess: boolean }
   | { kind: "split"; branches: readonly { weight: number; ids: readonly string[]; bySuccess: boolean }[] };
 
@@ -52,7 +52,7 @@ export type RouteFacts = {
   card: CardFacts | null | undefined;
 };
 
-export type RuleRef = { position: number; name: string };
+type RuleRef = { position: number; name: string };
 
 export type RoutingDecision = {
   /** Where the invoice goes first, then the cascade; empty when no connection can take it. */
@@ -215,7 +215,7 @@ function listText(items: readonly string[]): string {
 }
 
 /** The sentence an invoice carries: which rule, which branch, the order, and what was passed over. */
-export function explainDecision(table: Pick<RoutingTable, "labels">, decision: Omit<RoutingDecision, "explanation">): string {
+function explainDecision(table: Pick<RoutingTable, "labels">, decision: Omit<RoutingDecision, "explanation">): string {
   const label = (id: string) => table.labels.get(id) ?? id;
   const parts: string[] = [];
   if (decision.fellThrough.length > 0) {

@@ -33,7 +33,7 @@ export function toStoredDetail(
 type Placed = { customer?: { address?: { country?: unknown } } | null };
 
 /** customer.address.country as the request sent it, from any of the three placements (spec 2.1, 2.3). */
-export function customerCountryOf(data: unknown): string | null {
+function customerCountryOf(data: unknown): string | null {
   const root = (data ?? {}) as Placed & { attributes?: Placed & { gateway_options?: Placed | null } | null };
   for (const placed of [root.attributes, root, root.attributes?.gateway_options]) {
     const country = placed?.customer?.address?.country;

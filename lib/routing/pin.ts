@@ -6,11 +6,11 @@ import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { offersService, type RouteCandidate, type RouteRequest } from "./candidates";
 
 /** Where the invoice API takes a pin: JSON:API's to-one relationship of the invoice. */
-export const PIN_PATH = ["data", "relationships", "connection"] as const;
-export const PIN_ID_PATH = [...PIN_PATH, "data", "id"] as const;
+const PIN_PATH = ["data", "relationships", "connection"] as const;
+const PIN_ID_PATH = [...PIN_PATH, "data", "id"] as const;
 
 /** The codes of a refused pin; the invoice API answers each with 422 and a pointer at the pin. */
-export type PinProblemCode = "connection_not_found" | "connection_disabled" | "mode_mismatch" | "service_not_offered" | "live_pin_not_allowed";
+type PinProblemCode = "connection_not_found" | "connection_disabled" | "mode_mismatch" | "service_not_offered" | "live_pin_not_allowed";
 
 export type PinRequest = RouteRequest & { connectionId: string };
 

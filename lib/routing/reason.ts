@@ -4,7 +4,7 @@ import type { RoutingReason } from "@/lib/db/enums";
  * How the dashboard names why an invoice went to its connection, as a short label and
  * a sentence. Isomorphic: the composer's result, the invoice list and the invoice page use it.
  */
-export const ROUTING_REASON_LABELS: Readonly<Record<RoutingReason, string>> = {
+const ROUTING_REASON_LABELS: Readonly<Record<RoutingReason, string>> = {
   pinned: "Pinned",
   routing_order: "First in routing order",
   cascaded: "Cascaded after a soft failure",

@@ -29,8 +29,8 @@ export function isCountryCode(code: string): boolean {
 }
 
 export const unknownCountryMessage = (code: string) => `${code} is not an ISO 3166-1 country code (such as GB, FR or DE)`;
-export const emptyRangeMessage = (min: string, max: string) => `The lowest amount ${min} is above the highest ${max}, so the rule would match nothing`;
-export const amountShapeMessage = (what: string) => `${what} must be a decimal amount such as 10.00`;
+const emptyRangeMessage = (min: string, max: string) => `The lowest amount ${min} is above the highest ${max}, so the rule would match nothing`;
+const amountShapeMessage = (what: string) => `${what} must be a decimal amount such as 10.00`;
 
 /** The form's problems by field, as it is typed: amounts' shape and order, countries known. */
 export function conditionProblems(draft: { amountMin: string; amountMax: string; countries: { field: string; codes: string[] }[] }): Record<string, string> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CARD_BRANDS, type CardBrand } from "../cards/bin";
+import { CARD_BRANDS } from "../cards/bin";
 import type { StoredRoutingRule } from "@/lib/db/routing-types";
 import { isCountryCode, unknownCountryMessage } from "./rule-checks";
 import { connectionIdsSchema } from "./schemas";
@@ -14,9 +14,9 @@ import { connectionIdsSchema } from "./schemas";
  * list has it) and test or live (each list belongs to one mode): the list a rule is in fixes both.
  */
 
-export const RULES_MAX = 50;
-export const SPLIT_BRANCHES_MAX = 4;
-export const RULE_CONNECTIONS_MAX = 20;
+const RULES_MAX = 50;
+const SPLIT_BRANCHES_MAX = 4;
+const RULE_CONNECTIONS_MAX = 20;
 
 const decimal = (what: string) =>
   z
@@ -37,7 +37,7 @@ const ruleConnectionIds = connectionIdsSchema
   .min(1, "Choose at least one connection")
   .max(RULE_CONNECTIONS_MAX, `At most ${RULE_CONNECTIONS_MAX} connections`);
 
-export const ruleConditionsSchema = z.strictObject({
+const ruleConditionsSchema = z.strictObject({
   amount_min: decimal("The lowest amount").optional().meta({ description: "Matches amounts at or above this, in the service's currency" }),
   amount_max: decimal("The highest amount").optional().meta({ description: "Matches amounts at or below this, in the service's currency" }),
   customer_countries: countries.optional().meta({ description: "Matches when customer.address.country is one of these" }),
@@ -49,7 +49,7 @@ export const ruleConditionsSchema = z.strictObject({
   card_countries: countries.optional().meta({ description: "Matches when the card's issuing country is one of these; decided once the card is known" }),
 });
 
-export const ORDER_BY = ["as_listed", "success_rate"] as const;
+const ORDER_BY = ["as_listed", "success_rate"] as const;
 export type OrderBy = (typeof ORDER_BY)[number];
 
 /** How a cascade orders its connections; absent (rules saved before it existed) means as listed. */
@@ -63,13 +63,13 @@ const orderBySchema = z
       "and a small exploration share of invoices trying another connection first",
   });
 
-export const cascadeOutcomeSchema = z.strictObject({
+const cascadeOutcomeSchema = z.strictObject({
   kind: z.literal("cascade"),
   connection_ids: ruleConnectionIds.meta({ description: "Tried first to last; a soft failure moves to the next" }),
   order_by: orderBySchema,
 });
 
-export const splitBranchSchema = z.strictObject({
+const splitBranchSchema = z.strictObject({
   weight: z
     .int({ error: "A share is a whole percentage" })
     .min(1, "A share is at least 1%")
@@ -79,7 +79,7 @@ export const splitBranchSchema = z.strictObject({
   order_by: orderBySchema,
 });
 
-export const splitOutcomeSchema = z.strictObject({
+const splitOutcomeSchema = z.strictObject({
   kind: z.literal("split"),
   branches: z
     .array(splitBranchSchema)
@@ -87,7 +87,7 @@ export const splitOutcomeSchema = z.strictObject({
     .max(SPLIT_BRANCHES_MAX, `A split has at most ${SPLIT_BRANCHES_MAX} branches`),
 });
 
-export const ruleOutcomeSchema = z.discriminatedUnion("kind", [cascadeOutcomeSchema, splitOutcomeSchema], {
+const ruleOutcomeSchema = z.discriminatedUnion("kind", [cascadeOutcomeSchema, splitOutcomeSchema], {
   error: 'outcome.kind must be "cascade" or "split"',
 });
 
@@ -101,11 +101,10 @@ export const routingRulesSchema = z
   .array(routingRuleSchema, { error: "rules must be a list of rules" })
   .max(RULES_MAX, `At most ${RULES_MAX} rules before the default`);
 
-export type RuleConditions = z.output<typeof ruleConditionsSchema>;
-export type RuleOutcome = z.output<typeof ruleOutcomeSchema>;
+type RuleConditions = z.output<typeof ruleConditionsSchema>;
 /** A rule as stored and as routing reads it (the schema's output, with brands as plain text). */
 export type RoutingRule = StoredRoutingRule;
-export type { CardBrand };
+
 
 /** Every connection id a rule names, in the order it names them. */
 export function ruleConnectionIdsOf(rule: Pick<RoutingRule, "outcome">): string[] {

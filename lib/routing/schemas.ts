@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { StoredRoutingRule } from "@/lib/db/routing-types";
 
 /** More than any merchant has connections: an order is a short list. */
-export const ROUTING_ORDER_MAX = 200;
+const ROUTING_ORDER_MAX = 200;
 
 export const connectionIdsSchema = z
   .array(z.string().min(1, "A connection id is empty").max(100, "Not a connection id"), { error: "connection_ids must be a list of connection ids" })

@@ -6,8 +6,8 @@ import { z } from "zod";
  * form's text inputs send digits as text, which is read as the number it spells.
  */
 export const SUCCESS_WINDOW_HOURS = { min: 1, max: 168 } as const;
-export const SUCCESS_MIN_SAMPLE = { min: 1, max: 10_000 } as const;
-export const SUCCESS_EXPLORATION_PERCENT = { min: 0, max: 20 } as const;
+const SUCCESS_MIN_SAMPLE = { min: 1, max: 10_000 } as const;
+const SUCCESS_EXPLORATION_PERCENT = { min: 0, max: 20 } as const;
 
 const whole = (what: string, bounds: { min: number; max: number }, unit: string) =>
   z.preprocess(
@@ -34,5 +34,4 @@ export const successSettingsSchema = z.strictObject({
   }),
 });
 
-export type SuccessSettingsInput = z.input<typeof successSettingsSchema>;
 export type SuccessSettingsAttributes = z.output<typeof successSettingsSchema>;

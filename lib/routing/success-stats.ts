@@ -15,8 +15,8 @@ import { SUCCESS_WINDOW_HOURS, type SuccessSettingsAttributes } from "./success-
  * the window, cached per process for STATS_CACHE_MS, so an invoice pays no query for it.
  */
 
-export const BUCKET_MS = 5 * 60_000;
-export const STATS_CACHE_MS = 5_000;
+const BUCKET_MS = 5 * 60_000;
+const STATS_CACHE_MS = 5_000;
 
 /**
  * The clock the counts are written and read by. Tests replace `now` to let hours pass without
@@ -44,7 +44,7 @@ const shared = globalThis as unknown as { __successStats?: Map<string, Cached> }
 const cache = (shared.__successStats ??= new Map<string, Cached>());
 
 /** Counts per connection for one merchant and service over the last `windowHours` (the oldest bucket rounds down to 5 minutes). */
-export async function loadSuccessStats(db: Db, merchantId: string, service: string, windowHours: number): Promise<ReadonlyMap<string, ConnectionStats>> {
+async function loadSuccessStats(db: Db, merchantId: string, service: string, windowHours: number): Promise<ReadonlyMap<string, ConnectionStats>> {
   const now = statsClock.now();
   const key = `${merchantId}|${service}|${windowHours}`;
   const hit = cache.get(key);

@@ -82,7 +82,7 @@ export function orderBySuccess(ids: readonly string[], snapshot: SuccessSnapshot
 }
 
 /** "24 h", "3 d", "36 h". */
-export function windowText(hours: number): string {
+function windowText(hours: number): string {
   return hours >= 48 && hours % 24 === 0 ? `${hours / 24} d` : `${hours} h`;
 }
 

@@ -25,7 +25,7 @@ export const VERSION_CHANGE_KINDS = [
   "order_left",
   "order_moved",
 ] as const;
-export type VersionChangeKind = (typeof VERSION_CHANGE_KINDS)[number];
+type VersionChangeKind = (typeof VERSION_CHANGE_KINDS)[number];
 
 export type VersionChange = {
   kind: VersionChangeKind;
@@ -188,7 +188,7 @@ export function diffVersions(from: VersionContent, to: VersionContent, currency:
 }
 
 /** Every connection the versions name (rules and order), in the order they name them. */
-export function connectionsNamed(versions: readonly VersionContent[]): string[] {
+function connectionsNamed(versions: readonly VersionContent[]): string[] {
   const ids = new Set<string>();
   for (const version of versions) {
     for (const rule of version.rules) for (const id of ruleConnectionIdsOf(rule)) ids.add(id);

@@ -15,7 +15,7 @@ import { connectionNotes, diffVersions, summaryLine, type ConnectionFact, type C
  * audit, route cache).
  */
 
-export const VERSIONS_PAGE_DEFAULT = 20;
+const VERSIONS_PAGE_DEFAULT = 20;
 export const VERSIONS_PAGE_MAX = 100;
 
 export type RoutingVersion = {
@@ -43,7 +43,7 @@ export type VersionPage = {
 type VersionRow = typeof routingVersions.$inferSelect;
 
 /** Every connection of the merchant, deleted ones too, as it is now: the comparisons name them by label. */
-export async function connectionFacts(db: Db, merchantId: string): Promise<ConnectionFact[]> {
+async function connectionFacts(db: Db, merchantId: string): Promise<ConnectionFact[]> {
   const rows = await db
     .select({ id: connections.id, label: connections.label, enabled: connections.enabled, deletedAt: connections.deletedAt })
     .from(connections)
@@ -137,7 +137,7 @@ export async function compareRoutingVersions(db: Db, merchantId: string, order: 
 }
 
 /** What a rollback to one version would do, for the confirmation: the changes from the current version, and why it is refused if it is. */
-export type RollbackPreview = {
+type RollbackPreview = {
   version: number;
   /** True when the version has the rules and order routing uses now: a rollback changes nothing. */
   unchanged: boolean;
@@ -210,7 +210,7 @@ function refusalsOf(version: number, problems: readonly Problem[], rules: readon
 }
 
 /** One version as the Routing page's history shows it, plain JSON for the client component. */
-export type HistoryVersion = {
+type HistoryVersion = {
   version: number;
   savedBy: string | null;
   savedAt: string;

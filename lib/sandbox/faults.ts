@@ -20,7 +20,7 @@ import { saveRecord, updateRecord } from "./records";
  * `garbage` replaces it by a body that is not JSON, `slow` delays it by less than the timeout.
  */
 
-export const FAULT_OPERATION = "fault";
+const FAULT_OPERATION = "fault";
 
 const faultReference = (connectionId: string) => `fault:${connectionId}`;
 
@@ -46,7 +46,7 @@ export async function setSandboxFault(db: Db, connection: { id: string; provider
 }
 
 /** Thrown by the account lookup for a connection whose sandbox answers 5xx; the dispatcher answers 503. */
-export class SandboxFaultRefusal extends Error {
+class SandboxFaultRefusal extends Error {
   override name = "SandboxFaultRefusal";
 }
 
@@ -84,7 +84,7 @@ export async function noteSandboxAccount(connectionId: string): Promise<void> {
 }
 
 /** How long "no answer" lasts: past the adapter's timeout, so the caller gives up first. */
-export function timeoutHoldMs(): number {
+function timeoutHoldMs(): number {
   return providerTimeoutMs() + 1_000;
 }
 
@@ -104,7 +104,7 @@ function wait(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Not JSON in any reading: what a proxy in trouble or a half-written answer looks like. */
-export const GARBAGE_BODY = '<html><body>\u0000\u00ff{"result": tru';
+const GARBAGE_BODY = '<html><body>\u0000\u00ff{"result": tru';
 
 async function applyFault(mode: SandboxFaultMode, answer: Response, signal: AbortSignal): Promise<Response> {
   switch (mode) {

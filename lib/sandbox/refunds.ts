@@ -23,7 +23,7 @@ import { findRecordByIdempotencyKey, findRecordByReference, saveRecord, updateRe
  */
 
 /** How long a pending test refund stays pending before its sandbox settles it and notifies. */
-export const SANDBOX_REFUND_SETTLES_AFTER_SECONDS = 5;
+const SANDBOX_REFUND_SETTLES_AFTER_SECONDS = 5;
 
 export const REFUND_OPERATION = "refund";
 export type SandboxRefundStatus = "succeeded" | "pending" | "declined";
@@ -50,12 +50,12 @@ export type SandboxRefundResult =
   | { kind: "refused"; status: 400 | 404 | 409 | 422 | 503; code: string; text: string }
   | { kind: "recorded"; record: SandboxRecord; declineCode?: string };
 
-/** Declines the sandbox words the same way for every provider; each maps them to its own codes. */
-export const SANDBOX_REFUND_DECLINES = {
-  declined: "The issuer refused to take the money back.",
-  exceeds: "The refunds of this payment would exceed what was captured.",
-} as const;
-export type SandboxRefundDecline = keyof typeof SANDBOX_REFUND_DECLINES;
+/**
+ * Why the sandbox declines a refund, the same for every provider (each maps it to its own codes):
+ * `declined`, the issuer refused to take the money back; `exceeds`, the refunds of the payment would
+ * exceed what was captured.
+ */
+export type SandboxRefundDecline = "declined" | "exceeds";
 
 /** Refunded or still pending: what the payment has given back or promised. */
 async function refundedSoFar(db: Db, provider: string, connectionId: string, paymentReference: string): Promise<bigint> {

@@ -24,7 +24,7 @@ import { decryptJson, encryptJson } from "@/lib/vault";
 export const UNSAVED_ACCOUNT_HEADER = "x-sandbox-unsaved-account";
 
 /** How long a token is good for: one health check, sent at once. */
-export const UNSAVED_ACCOUNT_TTL_MS = 60_000;
+const UNSAVED_ACCOUNT_TTL_MS = 60_000;
 
 /** The account id the health check's adapter context carries for unsaved values; no connection has it. */
 export const UNSAVED_CONNECTION_ID = "unsaved";
@@ -54,11 +54,6 @@ function openSealed(token: string, provider: string, now: number): Sealed | unde
   if (typeof sealed.expiresAt !== "number" || sealed.expiresAt < now) return undefined;
   if (!sealed.credentials || typeof sealed.credentials !== "object" || typeof sealed.nonce !== "string") return undefined;
   return sealed;
-}
-
-/** The values a token holds for `provider`, or undefined when it is not one this server made, expired, or for another provider. */
-export function openUnsavedAccountToken(token: string, provider: string, now = Date.now()): CredentialValues | undefined {
-  return openSealed(token, provider, now)?.credentials;
 }
 
 /**

@@ -14,9 +14,9 @@ import { logger } from "@/lib/logger";
  * text can name a host, a user or a schema, and this endpoint answers anyone. The error itself
  * goes to the log.
  */
-export const HEALTH_CHECK_TIMEOUT_MS = 2_000;
+const HEALTH_CHECK_TIMEOUT_MS = 2_000;
 
-export type CheckResult = { status: "ok" | "unavailable"; duration_ms: number; error?: "timeout" | "failed" } & Record<string, unknown>;
+type CheckResult = { status: "ok" | "unavailable"; duration_ms: number; error?: "timeout" | "failed" } & Record<string, unknown>;
 export type HealthReport = { status: "ok" | "unavailable"; checks: { database: CheckResult; jobs: CheckResult } };
 
 class CheckTimeout extends Error {

@@ -1,6 +1,6 @@
 import "server-only";
-export { decryptJson, decryptSecret, encryptJson, encryptSecret, keyId, resealSecret, sealedKeyId } from "./crypto-box";
-export { attachPreviousKeys, keyringOf, type CredentialsKeyring, type VaultKeys } from "./keyring";
-export { keyFilePath, loadCredentialsKey, loadCredentialsKeyring, type LoadCredentialsKeyOptions } from "./load-credentials-key";
+export { decryptJson, decryptSecret, encryptJson, encryptSecret, keyId, sealedKeyId } from "./crypto-box";
+export { keyringOf } from "./keyring";
+export { loadCredentialsKey } from "./load-credentials-key";
 export { maskSecret } from "./mask-secret";
-export { isVaultError, VaultError, type VaultErrorCode } from "./vault-error";
+export { isVaultError } from "./vault-error";

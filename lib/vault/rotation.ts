@@ -18,7 +18,7 @@ import { isVaultError } from "./vault-error";
 type SealedColumn = { name: string; table: PgTable; id: PgColumn; column: PgColumn; property: string };
 
 /** Every value the vault seals at rest (grep encryptSecret / encryptJson when adding one). */
-export const SEALED_COLUMNS: readonly SealedColumn[] = [
+const SEALED_COLUMNS: readonly SealedColumn[] = [
   { name: "connections.secret_credentials", table: connections, id: connections.id, column: connections.secretCredentials, property: "secretCredentials" },
   { name: "generated_keys.private_key", table: generatedKeys, id: generatedKeys.id, column: generatedKeys.privateKey, property: "privateKey" },
   { name: "webhook_secrets.sealed", table: webhookSecrets, id: webhookSecrets.id, column: webhookSecrets.sealed, property: "sealed" },
@@ -44,7 +44,7 @@ function underOldKeys(site: SealedColumn, previousIds: readonly string[]): SQL {
   return or(legacy, inArray(sql`left(${site.column}, ${PREFIX_LENGTH})`, previousIds.map(prefixOf)))!;
 }
 
-export type ColumnStatus = {
+type ColumnStatus = {
   column: string;
   /** Sealed under CREDENTIALS_KEY. */
   current: number;

@@ -13,7 +13,7 @@ import { TEST_EVENT_TYPE } from "../invoices/event-types";
  * about an invoice, `meta.sequence` (1, 2, 3 … per invoice: receivers order by it). Rendered from the
  * event's snapshot, so a late or repeated delivery still shows the status the event is about.
  */
-export { TEST_EVENT_TYPE } from "../invoices/event-types";
+
 
 export type EventForBody = {
   id: string;

@@ -29,7 +29,7 @@ import { signatureHeader } from "./sign";
  * invoices and endpoints never wait for each other.
  */
 
-export type DeliveryTrigger = "automatic" | "resend" | "test";
+type DeliveryTrigger = "automatic" | "resend" | "test";
 export type DeliveryTry = SendOutcome & { deliveryId: string; eventId: string; endpointId: string; url: string };
 
 type EventRow = typeof webhookEvents.$inferSelect;

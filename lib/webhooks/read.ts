@@ -6,10 +6,10 @@ import { renderEventBody } from "./body";
 import { eventCursorTime, type EventLogFilters } from "./schemas";
 import { eventStateOf, type WebhookEventView, type WebhookLogEntryView, type WebhookTargetView } from "./views";
 
-export type { WebhookEventView, WebhookTryView } from "./views";
+export type { WebhookEventView } from "./views";
 
 /** Events per page of the log. */
-export const EVENT_LOG_PAGE_SIZE = 25;
+const EVENT_LOG_PAGE_SIZE = 25;
 
 type EventRow = typeof webhookEvents.$inferSelect;
 

@@ -27,7 +27,6 @@ const atLeastOneType = (input: { allEvents: boolean; eventTypes: readonly string
 const chooseOne = { error: "Choose at least one event type, or All events", path: ["eventTypes"] };
 
 export const webhookEndpointSchema = z.object(endpointFields).refine(atLeastOneType, chooseOne);
-export type WebhookEndpointInput = z.input<typeof webhookEndpointSchema>;
 
 const endpointId = z.string({ error: "Unknown endpoint" }).regex(ENDPOINT_ID, { error: "Unknown endpoint" });
 

@@ -16,7 +16,7 @@ import { decryptSecret, encryptSecret } from "@/lib/vault";
 export const SECRET_OVERLAP_HOURS = 24;
 
 /** `whsec_` + 32 random bytes, base64url. */
-export function newSigningSecret(): string {
+function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 

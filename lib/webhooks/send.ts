@@ -6,7 +6,7 @@ import { checkWebhookUrl, guardedLookup, problemsText } from "@/lib/http/url-che
 /** Success is any 2xx within this time (REFERENCE "Webhooks to the merchant"). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** How much of the receiver's answer is kept and shown. */
-export const EXCERPT_BYTES = 1024;
+const EXCERPT_BYTES = 1024;
 export const USER_AGENT = "PaymentOrchestrator-Webhooks/1.0";
 
 export type SendOutcome = {

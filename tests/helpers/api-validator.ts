@@ -106,7 +106,7 @@ function resolve(value: Json): Json {
 }
 
 /** The documented path template matching a concrete path, e.g. /api/commerce/payment-invoices/{id}. */
-export function findPathItem(pathname: string): { template: string; item: Json } | undefined {
+function findPathItem(pathname: string): { template: string; item: Json } | undefined {
   const paths = openApiDocument().doc.paths as Record<string, Json>;
   for (const [template, item] of Object.entries(paths)) {
     const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);

@@ -8,7 +8,7 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { refunds } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
 import { setUpTestDb } from "./helpers/db";

@@ -16,7 +16,7 @@ import * as routingVersionsRoute from "@/app/api/routing/[id]/versions/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import type { RouteHandler } from "@/lib/api/run-logged";
 import { logger } from "@/lib/logger";
-import { PAYMENT_EXAMPLES, paymentWith, payoutExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, paymentWith, payoutExample } from "@/tests/fixtures/invoices";
 import { apiResponseProblems, assertValidApiResponse, requestBodyProblems } from "../helpers/api-validator";
 import { createAttributes } from "./helpers/connection-fixtures";
 import { setUpTestDb } from "./helpers/db";

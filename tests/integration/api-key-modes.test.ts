@@ -37,7 +37,7 @@ import { send, type Answer } from "./helpers/send";
 import { snapshotTenant } from "./helpers/tenant-world";
 
 /**
- * API keys as merchants expect them (issue 25 item 8), through the routes a client calls: a test
+ * API keys as merchants expect them (test and live, read-only, rolled), through the routes a client calls: a test
  * key creates and reads test invoices only and a live key live ones only; a read-only key only
  * reads; a rolled key works for its grace period and is refused after it; the last use is kept.
  */

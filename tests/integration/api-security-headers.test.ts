@@ -22,7 +22,7 @@ import * as healthRoute from "@/app/api/health/route";
 import * as providersRoute from "@/app/api/providers/route";
 import * as routingRoute from "@/app/api/routing/route";
 import { overrideRateLimits, resetRateLimits } from "@/lib/api/rate-limit";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { contentSecurityPolicy, proxy } from "@/proxy";
 import { answerClientError } from "@/server/client-error";

@@ -14,7 +14,7 @@ import { GET as PAYOUTS } from "@/app/api/commerce/payout-invoices/route";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { payoutExample } from "@/lib/invoices/test-fixtures";
+import { payoutExample } from "@/tests/fixtures/invoices";
 import { loadCredentialsKey } from "@/lib/vault";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";

@@ -11,7 +11,7 @@ import WebhooksPage from "@/app/(dashboard)/webhooks/page";
 import { GET as LIST } from "@/app/api/dashboard/invoices/route";
 import { createApiKeyAction } from "@/lib/actions/api-keys";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 

@@ -5,7 +5,7 @@ import * as assetRoute from "@/app/(public)/pay/assets/[file]/route";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payAssetResponse } from "@/lib/pay/page/assets";
 import { setUpTestDb } from "./helpers/db";

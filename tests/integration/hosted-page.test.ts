@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { invoices, invoiceAttempts, sandboxRecords } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";

@@ -12,7 +12,7 @@ vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { POST as POST_PAYOUT } from "@/app/api/commerce/payout-invoices/route";
 import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
-import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "@/tests/fixtures/invoices";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, countInvoices, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 

@@ -3,7 +3,7 @@ import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { listDashboardAttempts } from "@/lib/invoices/read/invoice-attempts";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { processPayout } from "@/lib/processing/engine";

@@ -13,7 +13,7 @@ import { GET as LIST } from "@/app/api/dashboard/invoices/route";
 import { updateMerchantTimeZoneAction, updatePersonTimeZoneAction } from "@/lib/actions/settings";
 import { invoices } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { addTeamMember } from "@/lib/merchants/team";
 import { setUpTestDb, unique } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";

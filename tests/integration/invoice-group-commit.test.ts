@@ -4,7 +4,7 @@ import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route"
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { invoices, invoiceStatusHistory } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { send } from "./helpers/send";

@@ -6,7 +6,7 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
 import { readApiListQuery, readDashboardListQuery, type InvoiceListFilter } from "@/lib/invoices/read/filters";
 import { listInvoices, prefixEnd } from "@/lib/invoices/read/list-invoices";
-import { PAYMENT_EXAMPLES, payoutSpecExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutSpecExample } from "@/tests/fixtures/invoices";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 

@@ -17,7 +17,7 @@ import { invoiceCsvStream, INVOICE_CSV_COLUMNS } from "@/lib/invoices/export/inv
 import { readDashboardListQuery, type DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
 import { listInvoices, NAME_WALK_ROWS } from "@/lib/invoices/read/list-invoices";
 import type { InvoiceRow } from "@/lib/invoices/store";
-import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";

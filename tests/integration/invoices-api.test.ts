@@ -11,7 +11,7 @@ import type { RouteHandler } from "@/lib/api/run-logged";
 import { PROBLEM_TITLES } from "@/lib/api/errors";
 import { invoiceResourceSchema, type InvoiceProblemCode } from "@/lib/invoices/contract";
 import { canonicalJson } from "@/lib/canonical-json";
-import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import type { ConnectionKind, Mode } from "@/lib/providers";
 import { assertValidApiResponse } from "../helpers/api-validator";

@@ -10,7 +10,7 @@ import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
 import type { InvoiceRow } from "@/lib/invoices/store";
-import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { setUpTestDb } from "./helpers/db";
 import { scopeFor } from "./helpers/connection-fixtures";

@@ -10,7 +10,7 @@ import { findRoute, noRouteDetail } from "@/lib/invoices/create/routing";
 import { createInvoice, type CreateInvoiceResult } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus, getStatusHistory, StaleInvoiceStatusError } from "@/lib/invoices/status";
 import type { InvoiceRow } from "@/lib/invoices/store";
-import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample, payoutSpecExample } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { toJsonPointer } from "@/lib/problems";
 import { getRoutingOrders, saveRoutingOrder } from "@/lib/routing/orders";

@@ -14,7 +14,7 @@ import { merchants, users } from "@/lib/db/schema";
 import { findViewer } from "@/lib/identity/membership";
 import { timeZoneInForce } from "@/lib/time-zones";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { setUpTestDb } from "./helpers/db";
 import { bodyFor, connect, newReference, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixtures";
 

@@ -13,7 +13,7 @@ import { users } from "@/lib/db/schema";
 import { invoiceResourceSchema, type InvoiceResource } from "@/lib/invoices/contract";
 import { getDashboardInvoice, listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
 import { readDashboardListQuery } from "@/lib/invoices/read/filters";
-import { PAYMENT_EXAMPLES, payoutExample } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { getMerchantSettings, updateMerchantSettings } from "@/lib/merchants/settings";
 import { addTeamMember } from "@/lib/merchants/team";

@@ -12,7 +12,7 @@ import { credentialsKey } from "@/lib/vault/vault-key";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { connections, invoiceAttempts, invoices, routingVersions } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
 import type { RoutingOrderAttributes } from "@/lib/api/routing-resource";
@@ -22,7 +22,7 @@ import { serveSandboxes } from "./helpers/sandbox-http";
 import { errorsOf, send } from "./helpers/send";
 
 /**
- * Issue 27 through the entry points a merchant uses: rules saved with PATCH /api/routing/{id}
+ * Routing rules through the entry points a merchant uses: rules saved with PATCH /api/routing/{id}
  * (refused at save when they could never route), invoices created through the API and paid with a
  * card (card conditions apply at Pay), the `routing` attribute's sentence, and the simulator.
  */
@@ -67,7 +67,7 @@ const read = async (m: InvoiceMerchant, id: string) =>
 
 const cascade = (ids: string[]) => ({ kind: "cascade", connection_ids: ids });
 
-describe("routing rules (issue 27)", () => {
+describe("routing rules", () => {
   it("refuses at save, with a sentence at the rule, a rule that could never take an invoice; nothing is saved", async () => {
     const { m, b, f } = await merchant();
     await disable(t.db, m.merchantId, f);

@@ -14,7 +14,7 @@ import { createApiKey } from "@/lib/api-keys/queries";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { auditLog, invoiceAttempts, merchants, routingStats, sandboxRecords } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
 import { pruneRoutingStats, statsClock } from "@/lib/routing/success-stats";
@@ -25,7 +25,7 @@ import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 import { errorsOf, send } from "./helpers/send";
 
 /**
- * Success-rate ordering (issue 27) through the entry points a merchant uses: the settings and the
+ * Success-rate ordering through the entry points a merchant uses: the settings and the
  * rule saved through the API, invoices created through the invoice API and paid with a card, the
  * sandboxes served over HTTP by the app's own dispatcher so the connection's fault switch applies.
  * Time is the counts' clock (statsClock), moved on between invoices instead of waited for; the
@@ -101,7 +101,7 @@ async function invoice(m: InvoiceMerchant): Promise<Routed> {
   };
 }
 
-describe("success-rate ordering (issue 27)", () => {
+describe("success-rate ordering", () => {
   it("moves new invoices away from a connection whose sandbox fails, except exploration, and back once it recovers", async () => {
     const m = await invoiceMerchant(t.db);
     const b = (await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() })).id;

@@ -27,7 +27,7 @@ import { connect, disable, remove, teamMerchant, type TeamMerchant } from "./hel
 import { errorsOf, send } from "./helpers/send";
 
 /**
- * Issue 27, "Versions", through the entry points a merchant uses: the history, one version and the
+ * The routing order's versions, through the entry points a merchant uses: the history, one version and the
  * comparison of two through the API, the rollback through the API and the Routing page's actions
  * (a new version, audited), refused when a rule names a connection that is gone or disabled, the
  * read-only key's and the support member's limits, bad input named by its field, and a rollback

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST } from "@/app/api/commerce/payment-invoices/route";
 import { mintSessionCredential } from "@/lib/api-keys/session-credential";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { addTeamMember, removeMember } from "@/lib/merchants/team";
 import { findViewer } from "@/lib/identity/membership";
 import { users } from "@/lib/db/schema";

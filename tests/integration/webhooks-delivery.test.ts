@@ -23,7 +23,7 @@ import { recordInvoiceEvent } from "@/lib/invoices/events";
 import { createRefund } from "@/lib/refunds/create-refund";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus, queueEventDelivery } from "@/lib/invoices/status";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { listEndpoints } from "@/lib/webhooks/endpoints";

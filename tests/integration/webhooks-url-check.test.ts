@@ -11,7 +11,7 @@ import { createWebhookEndpointAction, sendTestWebhookAction, updateWebhookEndpoi
 import { webhookEndpoints } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { listInvoiceEvents } from "@/lib/webhooks/read";
 import { allowPrivateWebhookUrls, guardedLookup, webhookUrlRules } from "@/lib/http/url-check";

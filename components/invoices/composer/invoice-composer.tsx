@@ -48,7 +48,7 @@ function firstValues(input: { connections: readonly ComposerConnection[]; routes
 }
 
 /** A payout with auto_process goes to the provider as soon as it is created: what the confirmation says first. */
-export function autoPayoutConfirmationText(values: ComposerValues, first: ComposerConnection | undefined, pinned: boolean): string {
+function autoPayoutConfirmationText(values: ComposerValues, first: ComposerConnection | undefined, pinned: boolean): string {
   const through = first ? `through ${first.label} (${first.providerName}, ${first.mode} mode)` : "through the first connection of your routing order";
   const after =
     pinned

@@ -148,7 +148,7 @@ function tagOperations(paths: Json): void {
 }
 
 /** The commerce account the examples carry when the document is not made for one merchant. */
-export const EXAMPLE_COMMERCE_ACCOUNT = "your-commerce-account";
+const EXAMPLE_COMMERCE_ACCOUNT = "your-commerce-account";
 
 /**
  * Each provider's example invoices of this direction (the composer's templates: the spec's section 4

@@ -20,11 +20,11 @@ export type SchemaRow = {
   constraints: string[];
 };
 
-export type ExampleView = { name: string; summary?: string; description?: string; json: string };
+type ExampleView = { name: string; summary?: string; description?: string; json: string };
 
-export type ParameterView = { name: string; in: string; required: boolean; type: string; description?: string; enumValues?: string[]; constraints: string[] };
+type ParameterView = { name: string; in: string; required: boolean; type: string; description?: string; enumValues?: string[]; constraints: string[] };
 
-export type ResponseView = {
+type ResponseView = {
   status: string;
   description: string;
   success: boolean;
@@ -36,7 +36,7 @@ export type ResponseView = {
   examples: ExampleView[];
 };
 
-export type RequestBodyView = { required: boolean; mediaTypes: string[]; schemaName?: string; rows: SchemaRow[]; examples: ExampleView[] };
+type RequestBodyView = { required: boolean; mediaTypes: string[]; schemaName?: string; rows: SchemaRow[]; examples: ExampleView[] };
 
 export type OperationView = {
   id: string;
@@ -54,7 +54,7 @@ export type OperationView = {
   searchText: string;
 };
 
-export type TagView = { name: string; description?: string; operations: OperationView[] };
+type TagView = { name: string; description?: string; operations: OperationView[] };
 
 export type ApiReference = {
   title: string;

@@ -10,7 +10,7 @@ export function newRecoveryCode(): string {
 }
 
 /** As typed: case, spaces and dashes do not matter. */
-export function normalizeRecoveryCode(code: string): string {
+function normalizeRecoveryCode(code: string): string {
   return code.toLowerCase().replace(/[\s-]+/g, "");
 }
 

@@ -1,14 +1,14 @@
 import { z } from "zod";
 
 /** A code from the authenticator app (6 digits, spaces allowed) or a recovery code (xxxxx-xxxxx). */
-export const secondFactorCodeSchema = z
+const secondFactorCodeSchema = z
   .string("Enter the 6-digit code from your app or a recovery code")
   .trim()
   .min(1, "Enter the 6-digit code from your app or a recovery code")
   .max(32, "This is not a code: enter the 6 digits from your app or a recovery code");
 
 /** Only the app's code (enrolment, regenerating recovery codes). */
-export const totpCodeSchema = z
+const totpCodeSchema = z
   .string("Enter the 6-digit code from your app")
   .trim()
   .transform((v) => v.replace(/\s+/g, ""))
@@ -23,20 +23,17 @@ const currentPasswordSchema = z.string("Current password is required").min(1, "C
 export const startEnrolmentSchema = z.object({ password: currentPasswordSchema });
 
 export const confirmEnrolmentSchema = z.object({ password: currentPasswordSchema, code: totpCodeSchema });
-export type ConfirmEnrolmentInput = z.infer<typeof confirmEnrolmentSchema>;
 
 export const regenerateRecoveryCodesSchema = z.object({ code: totpCodeSchema });
 
 /** Turning two-factor sign-in off: the current password and a current code (or a recovery code). */
 export const disableMfaSchema = z.object({ password: currentPasswordSchema, code: secondFactorCodeSchema });
-export type DisableMfaInput = z.infer<typeof disableMfaSchema>;
 
 /** The sign-in's second step: the sealed token step one answered with, and the code. */
 export const secondFactorSignInSchema = z.object({
   challenge: z.string("Sign in again: this step has expired").min(1, "Sign in again: this step has expired").max(2000, "Sign in again: this step is not valid"),
   code: secondFactorCodeSchema,
 });
-export type SecondFactorSignInInput = z.infer<typeof secondFactorSignInSchema>;
 
 /** Settings (owners): "Require two-factor authentication for owners". */
 export const requireOwnerMfaSchema = z.object({ requireOwnerMfa: z.boolean("Choose on or off") });

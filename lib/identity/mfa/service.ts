@@ -29,7 +29,7 @@ async function mfaRow(db: Db, userId: string): Promise<MfaRow | undefined> {
   return row;
 }
 
-export async function isMfaEnabled(db: Db, userId: string): Promise<boolean> {
+async function isMfaEnabled(db: Db, userId: string): Promise<boolean> {
   return Boolean((await mfaRow(db, userId))?.totpEnabledAt);
 }
 

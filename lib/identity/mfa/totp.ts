@@ -7,7 +7,7 @@ import { generateSecret, generateURI, verify } from "otplib";
  * either side (clock drift), and only for a step later than the last one accepted, so a code seen
  * once (over a shoulder, in a phishing relay that already used it) never works again.
  */
-export const TOTP_ISSUER = "Payment Orchestrator";
+const TOTP_ISSUER = "Payment Orchestrator";
 const TOLERANCE_SECONDS = 30;
 
 export function newTotpSecret(): string {

@@ -3,7 +3,7 @@ import { toJsonPointer } from "@/lib/problems";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { paymentInvoiceEnvelopeSchema, pinnedConnectionId } from "./schemas";
 import { validateInvoice } from "./validate-invoice";
-import { paymentWith, payoutExample } from "../test-fixtures";
+import { paymentWith, payoutExample } from "@/tests/fixtures/invoices";
 
 /** An invoice may pin its connection with JSON:API's to-one relationship. */
 const withPin = (body: { data: object }, relationships: unknown) => ({ ...body, data: { ...body.data, relationships } });

@@ -53,7 +53,7 @@ const phoneSchema = (description: string) =>
  * Loose: spec 2.3 lists the fields seen, not all a provider may take, and Provider F's constants
  * (2.5) target `first_name`, `last_name`, `email` and `phone` under `address`.
  */
-export const customerAddressSchema = z
+const customerAddressSchema = z
   .looseObject({
     country: formatted(
       "Two-letter ISO 3166-1 country code in upper case, e.g. GB",
@@ -106,4 +106,3 @@ export const customerSchema = z
   });
 
 export type Customer = z.output<typeof customerSchema>;
-export type CustomerInput = z.input<typeof customerSchema>;

@@ -5,7 +5,7 @@ import { strictObjectOf } from "./strict-object";
 
 /** REFERENCE "Statuses": a payout's failed attempts are retried until this limit (default 5). */
 export const DEFAULT_ATTEMPTS_LIMIT = 5;
-export const MAX_ATTEMPTS_LIMIT = 20;
+const MAX_ATTEMPTS_LIMIT = 20;
 /** REFERENCE "Limits". */
 export const REFERENCE_ID_MAX = 255;
 
@@ -18,8 +18,8 @@ export const REFERENCE_ID_MAX = 255;
  * hourly until the lifetime ends, so the lifetime also bounds reconciliation.
  */
 export const INVOICE_LIFETIME_DEFAULT_SECONDS = 1800;
-export const INVOICE_LIFETIME_MIN_SECONDS = 10;
-export const INVOICE_LIFETIME_MAX_SECONDS = 30 * 24 * 60 * 60;
+const INVOICE_LIFETIME_MIN_SECONDS = 10;
+const INVOICE_LIFETIME_MAX_SECONDS = 30 * 24 * 60 * 60;
 
 export const lifetimeSchema = z
   .int({ error: "lifetime must be a whole number of seconds" })
@@ -42,7 +42,7 @@ export const SERVICE_FIELDS_MAX = 50;
  * no sign, no exponent, "." as the separator. The number form cannot show "no exponent" in JSON
  * Schema; the server refuses 1e3 written as a number exactly as it refuses the string "1e3".
  */
-export const AMOUNT_STRING_PATTERN = `^(?!0+(?:\\.0+)?$)(?:0|[1-9][0-9]{0,${MAX_INTEGER_DIGITS - 1}})(?:\\.[0-9]{1,2})?$`;
+const AMOUNT_STRING_PATTERN = `^(?!0+(?:\\.0+)?$)(?:0|[1-9][0-9]{0,${MAX_INTEGER_DIGITS - 1}})(?:\\.[0-9]{1,2})?$`;
 const AMOUNT_NUMBER_MAX = 10 ** MAX_INTEGER_DIGITS - 0.01;
 
 export const amountSchema = z
@@ -115,7 +115,7 @@ export const payoutOptionsSchema = strictObjectOf(
  * Only a mask is ever stored; a full number stays in memory for the provider call. Messages
  * never echo digits.
  */
-export const cardNumberSchema = z
+const cardNumberSchema = z
   .string({ error: "card_number must be a string of digits" })
   .superRefine((value, ctx) => {
     const issue = (message: string) => ctx.addIssue({ code: "custom", message, params: { code: "invalid_card_number" } });
@@ -150,8 +150,6 @@ export const payoutFieldsSchema = strictObjectOf({ card_number: cardNumberSchema
   description: "Destination of the payout",
 });
 
-export type PaymentOptions = z.output<typeof paymentOptionsSchema>;
-export type PayoutOptions = z.output<typeof payoutOptionsSchema>;
 
 /** A payment's `description`: what it is for, in the merchant's words (the hosted page shows it). */
 export const DESCRIPTION_MAX = 255;

@@ -13,13 +13,13 @@ import { INVOICE_ID } from "@/lib/ids/patterns";
  */
 
 export const INVOICE_ID_PREFIXES = { payment: "cpi_", payout: "cpoi_" } as const;
-export const PAGE_SIZE_DEFAULT = 20;
+const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 
 const timestamp = (description: string) => z.iso.datetime().meta({ description });
 
-export const invoiceStatusSchema = z.enum(INVOICE_STATUSES).meta({ description: "Invoice status (REFERENCE Statuses)" });
-export const resolutionSchema = z.enum(RESOLUTIONS).meta({ description: "Why the invoice ended where it did" });
+const invoiceStatusSchema = z.enum(INVOICE_STATUSES).meta({ description: "Invoice status (REFERENCE Statuses)" });
+const resolutionSchema = z.enum(RESOLUTIONS).meta({ description: "Why the invoice ended where it did" });
 
 export const invoiceResourceSchema = z
   .object({
@@ -153,7 +153,7 @@ export const invoiceResourceSchema = z
   })
   .meta({ description: "Invoice resource (JSON:API)" });
 
-export const REFUND_TYPE = "refund";
+const REFUND_TYPE = "refund";
 
 /** A refund of a payment invoice (lib/refunds). */
 export const refundResourceSchema = z
@@ -238,7 +238,7 @@ export const invoiceListDocumentSchema = z.object({
   meta: z.object({ page_size: z.int() }),
 });
 
-export const errorObjectSchema = z.object({
+const errorObjectSchema = z.object({
   status: z.string().meta({ description: "HTTP status as a string, e.g. \"422\"" }),
   code: z.string().meta({ description: "Stable machine-readable code, e.g. currency_mismatch" }),
   title: z.string(),
@@ -277,5 +277,3 @@ export const invoiceListQuerySchema = z.object({
 
 export type InvoiceResource = z.output<typeof invoiceResourceSchema>;
 export type AttemptResource = z.output<typeof attemptResourceSchema>;
-export type InvoiceListQuery = z.output<typeof invoiceListQuerySchema>;
-export type ErrorDocument = z.output<typeof errorDocumentSchema>;

@@ -137,7 +137,7 @@ export function checkReservedCustomerMembers(envelope: unknown): Problem[] {
 }
 
 /** Deepest legitimate member is about six levels down (gateway_options.customer.address.…). */
-export const MAX_NESTING_DEPTH = 32;
+const MAX_NESTING_DEPTH = 32;
 
 /**
  * Limits of the storage, checked on the whole body, iteratively: open members (customer extras,

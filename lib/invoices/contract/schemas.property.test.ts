@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toJsonPointer } from "@/lib/problems";
 import { validateInvoice } from "./validate-invoice";
-import { PAYMENT_EXAMPLES, payoutExample } from "../test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample } from "@/tests/fixtures/invoices";
 
 const directions = fc.constantFrom("payment" as const, "payout" as const);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toJsonPointer } from "@/lib/problems";
 import { validateInvoice } from "./validate-invoice";
 import { paymentInvoiceAttributesSchema, paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "./schemas";
-import { PAYMENT_EXAMPLES, payoutExample, paymentWith } from "../test-fixtures";
+import { PAYMENT_EXAMPLES, payoutExample, paymentWith } from "@/tests/fixtures/invoices";
 
 describe("spec 4.1 payment examples", () => {
   it.each(Object.entries(PAYMENT_EXAMPLES))("%s parses", (_name, body) => {

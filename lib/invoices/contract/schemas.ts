@@ -18,17 +18,7 @@ import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLi
 import { strictObjectOf } from "./strict-object";
 import { isWebUrl } from "@/lib/http/web-url";
 
-export { customerAddressSchema, customerSchema, type Customer, type CustomerInput } from "./customer-schema";
-export {
-  amountSchema,
-  cardNumberSchema,
-  paymentOptionsSchema,
-  payoutFieldsSchema,
-  payoutOptionsSchema,
-  referenceIdSchema,
-  type PaymentOptions,
-  type PayoutOptions,
-} from "./field-schemas";
+export { type Customer } from "./customer-schema";
 import { INVOICE_TYPES } from "./resource-types";
 
 type Ctx = z.core.$RefinementCtx<unknown>;
@@ -62,7 +52,7 @@ const sharedAttributes = {
   lifetime: lifetimeSchema.optional(),
 };
 
-export const gatewayOptionsSchema = z
+const gatewayOptionsSchema = z
   .looseObject({
     cardgate: z
       .looseObject({ tokenize: z.string().optional().meta({ description: "Sent as an empty string in the examples" }) })
@@ -71,17 +61,17 @@ export const gatewayOptionsSchema = z
   })
   .meta({ description: "Gateway options; provider-specific keys are passed on" });
 
-export const RETURN_URL_MAX = 2048;
+const RETURN_URL_MAX = 2048;
 
 /** What the payment is for, in the merchant's words: the hosted page and the payment link's e-mail show it to the customer. */
-export const descriptionSchema = z
+const descriptionSchema = z
   .string({ error: "description must be a string" })
   .max(DESCRIPTION_MAX, { error: `description may be at most ${DESCRIPTION_MAX} characters` })
   .refine((value) => value.trim() !== "", { error: "description must not be blank; leave it out instead" })
   .meta({ description: "Optional. What the payment is for, shown to the customer on the hosted payment page" });
 
 /** Where the hosted page links the customer back to after paying. */
-export const returnUrlSchema = z
+const returnUrlSchema = z
   .string({ error: "return_url must be a URL string" })
   .max(RETURN_URL_MAX, { error: `return_url may be at most ${RETURN_URL_MAX} characters` })
   .refine(isWebUrl, { error: "return_url must be an absolute http or https URL, e.g. https://shop.example.com/thanks" })
@@ -114,7 +104,7 @@ export const paymentInvoiceAttributesSchema = strictObjectOf(
   .superRefine(attributeRules("payment"), ALWAYS)
   .meta({ description: "Attributes of a payment invoice" });
 
-export const payoutInvoiceAttributesSchema = strictObjectOf(
+const payoutInvoiceAttributesSchema = strictObjectOf(
   {
     ...sharedAttributes,
     fields: payoutFieldsSchema,
@@ -130,7 +120,7 @@ export const payoutInvoiceAttributesSchema = strictObjectOf(
  * on purpose; without it the merchant's routing order decides. JSON:API's to-one relationship,
  * the same member the invoice resource returns.
  */
-export const connectionPinSchema = strictObjectOf(
+const connectionPinSchema = strictObjectOf(
   {
     connection: strictObjectOf(
       {
@@ -203,13 +193,4 @@ export const ENVELOPE_SCHEMAS = {
   payout: payoutInvoiceEnvelopeSchema,
 } as const;
 
-export type PaymentInvoiceAttributes = z.output<typeof paymentInvoiceAttributesSchema>;
-export type PaymentInvoiceAttributesInput = z.input<typeof paymentInvoiceAttributesSchema>;
-export type PayoutInvoiceAttributes = z.output<typeof payoutInvoiceAttributesSchema>;
-export type PayoutInvoiceAttributesInput = z.input<typeof payoutInvoiceAttributesSchema>;
-export type PaymentInvoiceEnvelope = z.output<typeof paymentInvoiceEnvelopeSchema>;
-export type PaymentInvoiceEnvelopeInput = z.input<typeof paymentInvoiceEnvelopeSchema>;
-export type PayoutInvoiceEnvelope = z.output<typeof payoutInvoiceEnvelopeSchema>;
-export type PayoutInvoiceEnvelopeInput = z.input<typeof payoutInvoiceEnvelopeSchema>;
-export type GatewayOptions = z.output<typeof gatewayOptionsSchema>;
 export type InvoiceEnvelope<D extends InvoiceDirection> = z.output<(typeof ENVELOPE_SCHEMAS)[D]>;

@@ -15,7 +15,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The allowed key a typo most likely meant (`test_mod` → `test_mode`), if any is close. */
-export function suggestKey(key: string, allowed: readonly string[]): string | undefined {
+function suggestKey(key: string, allowed: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
   let best: { key: string; distance: number } | undefined;
   for (const candidate of allowed) {
@@ -25,7 +25,7 @@ export function suggestKey(key: string, allowed: readonly string[]): string | un
   return best?.key;
 }
 
-export function describeUnknownKey(key: string, allowed: readonly string[], noun: string): string {
+function describeUnknownKey(key: string, allowed: readonly string[], noun: string): string {
   const suggestion = suggestKey(key, allowed);
   const hint = suggestion ? ` Did you mean "${suggestion}"?` : "";
   return `Unknown ${noun} "${key}".${hint} Allowed: ${allowed.join(", ")}.`;

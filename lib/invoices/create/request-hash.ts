@@ -24,7 +24,7 @@ function fingerprintKey(secret: Buffer): Buffer {
  * therefore enters the hash only as a keyed HMAC (PCI DSS 4.0 req. 3.5.1.1), with a key derived
  * from the credentials key that never leaves the server.
  */
-export function cardFingerprint(digits: string, secret: Buffer): string {
+function cardFingerprint(digits: string, secret: Buffer): string {
   return `hmac:${createHmac("sha256", fingerprintKey(secret)).update(digits).digest("hex")}`;
 }
 

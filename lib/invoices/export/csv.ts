@@ -22,7 +22,7 @@ export function csvCell(value: CsvValue, { numeric = false }: { numeric?: boolea
 }
 
 /** Lines end with CRLF (RFC 4180 2.1). */
-export const CSV_LINE_END = "\r\n";
+const CSV_LINE_END = "\r\n";
 
 export type CsvColumn<T> = { header: string; value: (row: T) => CsvValue; numeric?: boolean };
 

@@ -24,7 +24,7 @@ export const UTF8_BOM = "\uFEFF";
  * four only), never a credential.
  */
 
-export const EXPORT_BATCH = 1000;
+const EXPORT_BATCH = 1000;
 
 /** What a CSV row shows, read in one statement per batch: no credential, no card number, no JSON column whole. */
 export type ExportRow = {

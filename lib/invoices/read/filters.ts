@@ -20,7 +20,7 @@ const instant = z
   .min(EARLIEST, { error: "must lie between 1970 and 9999" })
   .max(LATEST, { error: "must lie between 1970 and 9999" });
 
-export const invoiceListFilterSchema = z.object({
+const invoiceListFilterSchema = z.object({
   direction: z.enum(["payment", "payout"]).optional(),
   status: z.enum(INVOICE_STATUSES).optional(),
   /** The routed connection's provider; checked against the registry when parsed, not when loaded. */

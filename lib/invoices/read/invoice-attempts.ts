@@ -26,7 +26,7 @@ export type DashboardExchange = {
   responseBody: unknown;
 };
 
-export type DashboardPayoutPart = { id: string; seq: number; amount: string; status: PayoutPartStatus; providerReference: string | null };
+type DashboardPayoutPart = { id: string; seq: number; amount: string; status: PayoutPartStatus; providerReference: string | null };
 
 /**
  * What the provider's sandbox recorded on its side (test mode only). Stored masked and redacted;

@@ -24,7 +24,7 @@ export const SEARCH_MAX = 200;
 export type SearchKind = "id" | "reference" | "provider_reference" | "email" | "name" | "last_four";
 
 /** What a search text can be, in the order the page names them. */
-export function searchKinds(text: string): SearchKind[] {
+function searchKinds(text: string): SearchKind[] {
   const kinds: SearchKind[] = [];
   if (directionOfId(text)) kinds.push("id");
   kinds.push("reference", "provider_reference");
@@ -36,9 +36,9 @@ export function searchKinds(text: string): SearchKind[] {
 
 const emailExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'email'))`;
 /** The reference as its search index holds it (lower case). */
-export const referenceExpression = sql`lower(${invoices.referenceId})`;
+const referenceExpression = sql`lower(${invoices.referenceId})`;
 /** The customer's name as the name index holds it (lower case, trimmed). */
-export const nameExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'name'))`;
+const nameExpression = sql`lower(btrim(${invoices.resolvedCustomer} ->> 'name'))`;
 
 /**
  * `name` (a lower-cased, trimmed name: the index's expression, or a column holding it) starts with

@@ -46,7 +46,7 @@ async function stylesheetAsset(): Promise<Asset> {
   return stylesheet;
 }
 
-export const ASSET_PREFIX = "/pay/assets/";
+const ASSET_PREFIX = "/pay/assets/";
 
 export async function pageAssets(nonce: string): Promise<PageAssets> {
   const css = await stylesheetAsset();

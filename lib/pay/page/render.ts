@@ -74,7 +74,7 @@ function document(title: string, assets: PageAssets, body: Html, script: boolean
 }
 
 /** The outcome in plain words, inside the page's live region so it is announced; nothing while the invoice is open. */
-export function renderResult(invoice: HostedInvoice): Html | null {
+function renderResult(invoice: HostedInvoice): Html | null {
   const { outcome, amount, currency, merchantName, canPay } = invoice;
   const again = canPay ? " You can try again with another card." : "";
   const box = (tone: "good" | "bad" | "wait", title: string, body: Html | string) =>

@@ -108,7 +108,7 @@ export type ProviderOutcome =
   | { kind: "unknown"; providerReference?: string; message: string };
 
 export type HardDecline = Extract<Resolution, "issuer_decline" | "insufficient_funds" | "invalid_cvv" | "auth_3ds_failed" | "general_error">;
-export type SoftFailure = Extract<Resolution, "provider_unavailable" | "provider_auth_error" | "mode_mismatch">;
+type SoftFailure = Extract<Resolution, "provider_unavailable" | "provider_auth_error" | "mode_mismatch">;
 
 export type HealthResult =
   | { kind: "ok"; message: string }

@@ -8,7 +8,7 @@ import { createHmac, sign as signWith, timingSafeEqual, verify as verifyWith, ty
  */
 
 /** A callback whose timestamp is further than this from now is refused as stale (either way: clocks drift). */
-export const CALLBACK_MAX_SKEW_SECONDS = 300;
+const CALLBACK_MAX_SKEW_SECONDS = 300;
 
 export function hmac(algorithm: "sha256" | "sha512", key: string, text: string, encoding: "hex" | "base64" = "hex"): string {
   return createHmac(algorithm, key).update(text, "utf8").digest(encoding);

@@ -13,7 +13,7 @@ import { isFresh, parseJson } from "./callback-scheme";
  */
 
 /** The refusals whose words never vary, as the HTTP answer and the stored callback row carry them. */
-export const CALLBACK_REFUSALS = {
+const CALLBACK_REFUSALS = {
   missing_signature: { status: 401, reason: "missing signature" },
   invalid_signature: { status: 401, reason: "invalid signature" },
   stale_timestamp: { status: 401, reason: "stale timestamp" },
@@ -39,9 +39,9 @@ export function refuseCallback(kind: CallbackRefusalKind, detail = ""): Callback
 }
 
 /** What a callback's headers carry; an empty id or signature, or no readable timestamp, is a missing signature. */
-export type CallbackSignatureParts = { id: string; timestamp: number | undefined; signature: string | undefined };
+type CallbackSignatureParts = { id: string; timestamp: number | undefined; signature: string | undefined };
 
-export type SignedParts = { id: string; timestamp: number; signature: string; rawBody: string };
+type SignedParts = { id: string; timestamp: number; signature: string; rawBody: string };
 
 /** What differs between providers' callback schemes. */
 export type SignedCallbackScheme<Event> = {

@@ -32,7 +32,7 @@ export type ProviderServer = {
 };
 
 /** `save`: a host that does not resolve yet is accepted; `send`: it must resolve, to a public address. */
-export type LiveUrlPhase = "save" | "send";
+type LiveUrlPhase = "save" | "send";
 
 /** A verified callback is applied, or stored as `ignored` with the reason. */
 export type CallbackPolicy = { apply: true } | { apply: false; reason: string };
@@ -54,7 +54,7 @@ export type ProviderCallbacks = {
   verify(request: CallbackRequest, credentials: CredentialValues, options: VerifyCallbackOptions): CallbackVerification;
 };
 
-export type SignCallbackInput = {
+type SignCallbackInput = {
   /** What `eventFromRecord` gave (or, in tests, the provider's object written by hand). */
   event: unknown;
   credentials: CredentialValues;

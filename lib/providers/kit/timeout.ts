@@ -1,5 +1,5 @@
 /** Per provider request; after it the outcome is unknown and only a status request can tell. */
-export const PROVIDER_TIMEOUT_MS = 10_000;
+const PROVIDER_TIMEOUT_MS = 10_000;
 
 /**
  * The timeout in force: `PROVIDER_TIMEOUT_MS` from the environment (100 ms to 120 s), else 10 s.

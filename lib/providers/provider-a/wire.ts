@@ -18,7 +18,7 @@ import { z } from "zod";
  * Ed25519 signature of `${X-A-Event-Id}.${X-A-Timestamp}.${raw body}`.
  */
 
-export const A_STATUSES = [
+const A_STATUSES = [
   "approved",
   "partially_approved",
   "declined",
@@ -30,22 +30,11 @@ export const A_STATUSES = [
   "canceled",
   "partially_canceled",
 ] as const;
-export type AStatus = (typeof A_STATUSES)[number];
 
 /** A's one answer to an unknown merchant_id and to a signature that does not verify (HTTP 401, `{ error }`). */
 export const A_SIGN_IN_REFUSAL = { code: "authentication_failed", message: "merchant_id or X-Signature is wrong." } as const;
 
-export const A_PART_STATUSES = ["paid", "failed", "processing", "canceled"] as const;
-
-/**
- * A payout cancel (`POST /api/v2/payouts/cancel`, not shown in the spec; designed in A's style: a
- * signed JSON POST naming the merchant, its service code and the payout's `request_id`). A payout
- * still `processing` stops: its parts not yet paid are `canceled`, and the payout is `canceled`
- * (nothing paid) or `partially_canceled` (some parts already paid, `amount_processed` says how
- * much). The answer is the payout as the status endpoint shows it. A payout already completed or
- * failed cannot be canceled: 409 `payout_final`.
- */
-export const aCancelRequestSchema = z.object({ request_id: z.string().min(1).max(255) });
+const A_PART_STATUSES = ["paid", "failed", "processing", "canceled"] as const;
 
 /** A's answer to a payment, a payout or a status request, as the adapter reads it. */
 export const aAnswerSchema = z.object({
@@ -86,7 +75,7 @@ export const aRefundRequestSchema = z.object({
   reason: z.string().max(255).optional(),
 });
 
-export const A_REFUND_STATUSES = ["refunded", "processing", "declined"] as const;
+const A_REFUND_STATUSES = ["refunded", "processing", "declined"] as const;
 
 /** A refund as A answers it (and as the adapter reads it); declines carry A's ISO 8583 code. */
 export const aRefundAnswerSchema = z.object({

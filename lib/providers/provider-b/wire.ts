@@ -71,7 +71,7 @@ export const bRefundSchema = z.object({
   reason: z.string().max(255).optional(),
 });
 
-export const B_REFUND_RESULTS = ["ok", "wait", "fail"] as const;
+const B_REFUND_RESULTS = ["ok", "wait", "fail"] as const;
 
 /** A refund as B answers it (and as the adapter reads it). */
 export const bRefundAnswerSchema = z.object({

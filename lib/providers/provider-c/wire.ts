@@ -80,7 +80,7 @@ export const cRefundRequestSchema = z.object({
   reason: z.string().max(255).optional(),
 });
 
-export const C_REFUND_STATES = ["REFUNDED", "PROCESSING", "REJECTED"] as const;
+const C_REFUND_STATES = ["REFUNDED", "PROCESSING", "REJECTED"] as const;
 
 /** A refund as C answers it (and as the adapter reads it). */
 export const cRefundSchema = z.object({

@@ -27,7 +27,7 @@ export function merchantDataOf(context: AdapterContext): Pick<DSaleRequest, "mer
   return { merchant_category_code: credentialOf(context, "merchant_category_code"), merchant_url: credentialOf(context, "merchant_url") };
 }
 
-export function saleRequestOf(context: AdapterContext, instruction: PaymentInstruction): DSaleRequest {
+function saleRequestOf(context: AdapterContext, instruction: PaymentInstruction): DSaleRequest {
   const { card } = instruction;
   return {
     merchant_id: credentialOf(context, "merchant_id"),
@@ -101,7 +101,7 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
 }
 
 /** The refund in D's words: no merchant data, whatever the connection's toggle says. */
-export function refundRequestOf(context: AdapterContext, instruction: RefundInstruction): DRefundRequest {
+function refundRequestOf(context: AdapterContext, instruction: RefundInstruction): DRefundRequest {
   return {
     merchant_id: credentialOf(context, "merchant_id"),
     service_id: credentialOf(context, "service_id"),

@@ -11,7 +11,7 @@ import { checkOutboundUrl } from "@/lib/http/url-check";
  * before each send still applies) and before every live request (then it must resolve). Test mode
  * never calls it: its requests go to the sandbox on this server.
  */
-export const API_URL_FIELD = "api_url";
+const API_URL_FIELD = "api_url";
 
 export async function checkLiveApiUrl(value: unknown, phase: "save" | "send"): Promise<Problem[]> {
   if (typeof value !== "string" || value.trim() === "") return [];

@@ -65,7 +65,7 @@ export function shopperOf(customer: Record<string, unknown>): EShopper {
   ) as EShopper;
 }
 
-export function paymentRequestOf(instruction: PaymentInstruction): EPaymentRequest {
+function paymentRequestOf(instruction: PaymentInstruction): EPaymentRequest {
   const { card } = instruction;
   return {
     merchantReference: instruction.idempotencyKey,
@@ -160,7 +160,7 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   return { kind: "unreachable", message: `Provider E answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }
 
-export function refundRequestOf(instruction: RefundInstruction): ERefundRequest {
+function refundRequestOf(instruction: RefundInstruction): ERefundRequest {
   return {
     paymentId: instruction.paymentReference,
     merchantReference: instruction.refundId,

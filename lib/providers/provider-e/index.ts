@@ -13,7 +13,7 @@ function isFilled(value: unknown): boolean {
  * Spec 5.1 note 5: the merchant makes the key pair itself, either by uploading its own private key
  * or by generating the pair in the dashboard, which then stores it under `generated_key_id`.
  */
-export function assertPrivateKeyAvailable(credentials: CredentialValues): Problem[] {
+function assertPrivateKeyAvailable(credentials: CredentialValues): Problem[] {
   if (isFilled(credentials.private_key) || isFilled(credentials.generated_key_id)) return [];
   return [problem("required", "Private key is required: upload your private key or generate a key pair in the dashboard", ["private_key"])];
 }

@@ -32,10 +32,10 @@ export const E_PATHS = {
   merchant: "/v2/merchant",
 } as const;
 
-export type EAmount = { value: string; currency: string };
+type EAmount = { value: string; currency: string };
 
 export const E_RESULT_CODES = ["Authorised", "PartiallyAuthorised", "Refused", "RedirectShopper", "Error"] as const;
-export type EResultCode = (typeof E_RESULT_CODES)[number];
+type EResultCode = (typeof E_RESULT_CODES)[number];
 
 export type EPaymentRequest = {
   merchantReference: string;
@@ -87,7 +87,7 @@ export const eRefundSchema = z.object({
 
 export type ERefundRequest = z.input<typeof eRefundSchema>;
 
-export const E_REFUND_RESULT_CODES = ["Refunded", "Received", "Refused"] as const;
+const E_REFUND_RESULT_CODES = ["Refunded", "Received", "Refused"] as const;
 
 /** A refund as E answers it (and as the adapter reads it). */
 export const eRefundAnswerSchema = z.object({

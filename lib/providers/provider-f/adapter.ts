@@ -94,7 +94,7 @@ async function getStatus(context: AdapterContext, query: { providerReference?: s
   return outcomeOf(response);
 }
 
-export function refundRequestOf(instruction: RefundInstruction): FRefundRequest {
+function refundRequestOf(instruction: RefundInstruction): FRefundRequest {
   return {
     charge: instruction.paymentReference,
     amount: Number(instruction.amountMinor),

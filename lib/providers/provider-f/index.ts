@@ -6,7 +6,7 @@ import { assertKeyPrefixMatchesMode, PUBLIC_KEY_PATTERN, SECRET_KEY_PATTERN } fr
 import { providerFExamples } from "./examples";
 import { providerFSamples } from "./samples";
 
-export { assertKeyPrefixMatchesMode } from "./key-rules";
+
 
 export const providerF: ProviderSpec = {
   slug: "provider-f",

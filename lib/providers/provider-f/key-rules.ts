@@ -2,7 +2,7 @@ import { problem, type Problem } from "../../problems";
 import type { CredentialValues, Mode } from "../types";
 
 /** Spec 5.2: `dev_` keys belong to Provider F's sandbox, `prod_` keys to live processing. */
-export type KeyFamily = "dev" | "prod";
+type KeyFamily = "dev" | "prod";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 export const PUBLIC_KEY_PATTERN = new RegExp(`^(dev|prod)_pub_${UUID}$`);

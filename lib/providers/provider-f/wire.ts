@@ -30,9 +30,9 @@ export const F_PATHS = {
   refundByIdempotencyKey: (key: string) => `/v1/refunds?idempotency_key=${encodeURIComponent(key)}`,
 } as const;
 
-export type FCardSource = { type: "card"; card: { number: string; exp_month: number; exp_year: number; cvc?: string; holder_name: string } };
+type FCardSource = { type: "card"; card: { number: string; exp_month: number; exp_year: number; cvc?: string; holder_name: string } };
 /** options.bypass_hpp: no hosted page and no card; F collects the card itself. */
-export type FBypassSource = { type: "hpp_bypass" };
+type FBypassSource = { type: "hpp_bypass" };
 
 export type FChargeRequest = {
   amount: number;
@@ -101,7 +101,7 @@ export const fRefundRequestSchema = z.object({
 
 export type FRefundRequest = z.input<typeof fRefundRequestSchema>;
 
-export const F_REFUND_STATUSES = ["succeeded", "pending", "failed"] as const;
+const F_REFUND_STATUSES = ["succeeded", "pending", "failed"] as const;
 
 /** A refund as F answers it (and as the adapter reads it). */
 export const fRefundSchema = z.object({

@@ -102,7 +102,7 @@ export async function rawConnectionRow(db: Db, id: string) {
  * The forms a secret could take when it leaks into stored or served JSON: the value itself, its
  * JSON-escaped form (PEM newlines become \n), and for key files every long base64 line.
  */
-export function leakForms(secret: string): string[] {
+function leakForms(secret: string): string[] {
   const forms = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
   for (const line of secret.split("\n")) if (line.length >= 16 && !line.startsWith("-----")) forms.add(line);
   return [...forms];

@@ -18,7 +18,7 @@ export type TestDb = { db: Db; close: () => Promise<void>; kind: "pglite" | "pos
  * starts as a copy of the migrated template tests/integration/global-setup.ts made once for the run
  * (a few times faster than initdb and every migration per file); without one it migrates itself.
  */
-export async function createTestDb(): Promise<TestDb> {
+async function createTestDb(): Promise<TestDb> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const handle = await openPostgres(url, { max: 4 });

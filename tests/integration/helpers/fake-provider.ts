@@ -12,7 +12,7 @@ import { registerProviderZ } from "../../fixtures/provider-z/register";
  * recorded and redacted exactly as with a sandbox) behind an adapter whose outcomes the test
  * scripts per connection. Every provider call is counted.
  */
-export type FakeCall = {
+type FakeCall = {
   op: "payment" | "payout" | "status" | "refund" | "refund-status";
   connectionId: string;
   idempotencyKey: string;
@@ -49,7 +49,7 @@ export const success = (amountMinor: bigint, reference = "fake-ref"): ProviderOu
   processedAmountMinor: amountMinor,
 });
 
-export async function startFakeProvider(): Promise<FakeProvider> {
+async function startFakeProvider(): Promise<FakeProvider> {
   const received: string[] = [];
   const http: Server = createServer((request, response) => {
     let body = "";

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import type { RouteHandler } from "@/lib/api/run-logged";
 import { assertValidApiResponse } from "../../helpers/api-validator";
 
-export type ErrorObject = { status: string; code: string; title: string; detail: string; source?: { pointer?: string; parameter?: string } };
+type ErrorObject = { status: string; code: string; title: string; detail: string; source?: { pointer?: string; parameter?: string } };
 export type Answer<D = unknown> = { status: number; headers: Headers; text: string; json: { data: D; errors: ErrorObject[]; meta?: Record<string, unknown> } };
 /** `rawBody` is sent as written, for what JSON.stringify cannot spell (`10.009999999999999999`, `1e3`). */
 export type Call = { method?: string; path: string; key?: string | null; body?: unknown; rawBody?: string };
