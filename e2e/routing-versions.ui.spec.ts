@@ -12,7 +12,8 @@ import { screenshot } from "./support/screenshots";
  * versions (sentences), rolls back to the first after a confirmation that says what will change,
  * sees the editors show the first version again, and finds the rollback in the audit log.
  */
-test.describe.configure({ mode: "serial" });
+// Each test signs up a merchant of its own, so they run side by side on both workers (in serial mode
+// they held one worker for minutes while the other finished its share).
 
 /** Tab (forward) until the element is focused: what a keyboard user does to reach it. */
 async function tabTo(page: Page, target: ReturnType<Page["locator"]>, limit = 80) {
