@@ -56,7 +56,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       service: row.service,
       reference_id: row.referenceId,
       test_mode: row.testMode,
-      flow: row.flow === "charge" ? "charge" : null,
+      flow: row.flow === "charge" || row.flow === "authorize" ? row.flow : null,
       options: row.options,
       ...(row.cardNumberMasked === null ? {} : { fields: { card_number: row.cardNumberMasked } }),
       customer: row.customer as Customer | null,

@@ -111,3 +111,11 @@ export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
 /** A connection's health from its recent attempts (lib/analytics/connection-health.ts says the rule). */
 export const CONNECTION_HEALTHS = ["healthy", "degraded", "failing"] as const;
 export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
+
+/**
+ * A payment's `flow` (issue 39): `charge` takes the money at Pay; `authorize` reserves it at Pay
+ * (status `authorized`) and takes it on capture, or releases it on void or when the hold lapses.
+ */
+export const INVOICE_FLOWS = ["charge", "authorize"] as const;
+
+export type InvoiceFlow = (typeof INVOICE_FLOWS)[number];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTEMPT_STATUSES, PAYOUT_PART_STATUSES, REFUND_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
+import { ATTEMPT_STATUSES, INVOICE_FLOWS, PAYOUT_PART_STATUSES, REFUND_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
 import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
 import { INVOICE_TYPES } from "./resource-types";
@@ -36,7 +36,7 @@ export const invoiceResourceSchema = z
       service: z.string(),
       reference_id: z.string().max(REFERENCE_ID_MAX),
       test_mode: z.boolean(),
-      flow: z.enum(["charge"]).nullable().meta({ description: "null on payout invoices" }),
+      flow: z.enum(INVOICE_FLOWS).nullable().meta({ description: "null on payout invoices" }),
       options: z.record(z.string(), z.unknown()).meta({ description: "Options as sent" }),
       fields: z
         .object({ card_number: z.string().meta({ description: "Masked, e.g. 411111******1111; never the full number" }) })
