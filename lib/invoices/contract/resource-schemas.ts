@@ -122,6 +122,12 @@ export const invoiceResourceSchema = z
           "Payments only: what succeeded refunds have given back, in the same form as amount; refunds still on their way " +
           "are not counted (relationships.refunds.links.related lists every refund)",
       }),
+      authorized_amount: z.union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)]).nullable().optional().meta({
+        description: 'Payments of flow "authorize" only: what the provider reserved at Pay, in the same form as amount; null until authorized',
+      }),
+      capture_before: z.string().nullable().optional().meta({
+        description: 'Payments of flow "authorize" only: when the authorization lapses (ISO 8601); not captured by then, it is voided (resolution authorization_expired)',
+      }),
       attempts: z.int().min(0).meta({ description: "Provider attempts made so far (relationships.attempts.links.related lists them)" }),
       description: z.string().nullable().optional().meta({ description: "Payments only: what the payment is for, as sent; null when not sent" }),
       return_url: z.url().nullable().meta({ description: "Where the hosted page sends the customer back; null when not sent" }),
