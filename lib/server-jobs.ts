@@ -7,6 +7,7 @@ import { recoverInterruptedRequestsSweep } from "@/lib/processing/recover";
 import { expireOverdueInvoicesSweep, invoiceExpireTask } from "@/lib/processing/tasks/invoice-expire";
 import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processing/tasks/invoice-reconcile";
 import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
+import { authorizationReconcileTask, voidExpiredAuthorizationsSweep } from "@/lib/processing/tasks/authorization-reconcile";
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
 import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
@@ -29,6 +30,7 @@ export const JOB_TASKS = [
   sandboxRefundSettleTask,
   credentialsResealTask,
   refundReconcileTask,
+  authorizationReconcileTask,
 ] as const;
 
 // Every job name has its task: a name left out here would fail its jobs until they are dropped.
@@ -44,6 +46,7 @@ const JOB_SWEEPS: readonly JobSweep[] = [
   credentialsResealSweep,
   requeueRefundFollowUpsSweep,
   pruneRoutingStatsSweep,
+  voidExpiredAuthorizationsSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

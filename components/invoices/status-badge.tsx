@@ -18,6 +18,10 @@ const GROUP_OF: Readonly<Record<InvoiceStatus, Group>> = {
   terminated: "ended",
   refunded: "ended",
   canceled: "ended",
+  authorized: "partial",
+  capturing: "progress",
+  voiding: "progress",
+  voided: "ended",
 };
 
 /** Colour only groups the statuses; the status itself is always written out (WCAG 1.4.1). */

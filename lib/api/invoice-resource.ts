@@ -39,6 +39,15 @@ function refundedAmountOf(row: Pick<InvoiceRow, "refundedAmountMinor" | "currenc
   return row.amountIsNumber ? Number(text) : text;
 }
 
+/** Payments of flow "authorize" only (issue 39): what was reserved, in the form amount was sent, and until when it may be captured. */
+function authorizationAttributesOf(row: InvoiceRow): { authorized_amount: string | number | null; capture_before: string | null } {
+  const text = row.authorizedAmountMinor === null ? null : formatMinor(row.authorizedAmountMinor, row.currency);
+  return {
+    authorized_amount: text === null ? null : row.amountIsNumber ? Number(text) : text,
+    capture_before: row.captureBefore ? row.captureBefore.toISOString() : null,
+  };
+}
+
 /**
  * The JSON:API invoice (REFERENCE "Resources"). `amount` comes back as it was sent, a string as
  * the same string and a number as the same number; the card number only as its mask.
@@ -56,7 +65,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       service: row.service,
       reference_id: row.referenceId,
       test_mode: row.testMode,
-      flow: row.flow === "charge" ? "charge" : null,
+      flow: row.flow === "charge" || row.flow === "authorize" ? row.flow : null,
       options: row.options,
       ...(row.cardNumberMasked === null ? {} : { fields: { card_number: row.cardNumberMasked } }),
       customer: row.customer as Customer | null,
@@ -66,6 +75,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       routing: routingAttributeOf(row.routingReason, row.routingDetail),
       processed_amount: processedAmountOf(row),
       ...(row.direction === "payment" ? { refunded_amount: refundedAmountOf(row) } : {}),
+      ...(row.flow === "authorize" ? authorizationAttributesOf(row) : {}),
       attempts: row.attemptsCount,
       ...(row.direction === "payment" ? { description: row.description } : {}),
       return_url: row.returnUrl,

@@ -295,6 +295,16 @@ export const providerResourceSchema = z.object({
     credentialHelp: z.string(),
     kinds: z.array(z.looseObject({ kind: z.string(), label: z.string(), fields: z.array(z.unknown()), constants: z.array(z.unknown()) })),
     services: z.array(z.looseObject({ code: z.string(), direction: z.enum(["payment", "payout"]), currency: z.string() })),
+    capabilities: z
+      .object({
+        cardTokens: z.boolean().meta({ description: "Saves the card behind its own token, charged later without the card (gateway_options.cardgate.tokenize)" }),
+        authorizeCapture: z.boolean().meta({ description: 'Authorizes now and captures later (flow "authorize")' }),
+        partialCapture: z.boolean().meta({ description: "Captures less than it authorized, releasing the rest; false: full capture only" }),
+        void: z.boolean().meta({ description: "Voids an authorization, taking nothing" }),
+        authorizationHoldHours: z.int().min(1).nullable().meta({ description: "How long an authorization holds before it lapses; null without authorize/capture" }),
+        note: z.string().meta({ description: "Why, from the provider's character in the specification" }),
+      })
+      .meta({ description: "What the provider supports beyond a sale; routing considers only connections whose provider can do what the invoice asks. Payouts use none of it" }),
   }),
 });
 

@@ -21,6 +21,11 @@ export const INVOICE_STATUSES = [
   "canceling",
   "canceled",
   "partially_canceled",
+  // Authorize now, capture later (issue 39): payments of flow "authorize" only.
+  "authorized",
+  "capturing",
+  "voiding",
+  "voided",
 ] as const;
 
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -47,6 +52,10 @@ export const RESOLUTIONS = [
   "general_error",
   /** A payout the merchant canceled before any of it was paid: not a decline, nothing about the provider. */
   "canceled",
+  /** An authorization the merchant voided: nothing was taken (issue 39). */
+  "voided",
+  /** An authorization not captured before its `capture_before`, voided by the sweep: nothing was taken. */
+  "authorization_expired",
 ] as const;
 
 export type Resolution = (typeof RESOLUTIONS)[number];
@@ -105,3 +114,11 @@ export type WebhookEventState = (typeof WEBHOOK_EVENT_STATES)[number];
 /** A connection's health from its recent attempts (lib/analytics/connection-health.ts says the rule). */
 export const CONNECTION_HEALTHS = ["healthy", "degraded", "failing"] as const;
 export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
+
+/**
+ * A payment's `flow` (issue 39): `charge` takes the money at Pay; `authorize` reserves it at Pay
+ * (status `authorized`) and takes it on capture, or releases it on void or when the hold lapses.
+ */
+export const INVOICE_FLOWS = ["charge", "authorize"] as const;
+
+export type InvoiceFlow = (typeof INVOICE_FLOWS)[number];

@@ -368,6 +368,14 @@ export const invoices = pgTable(
     cardBrand: text("card_brand"),
     cardCountry: text("card_country"),
     requestId: text("request_id"),
+    /** Authorize now, capture later (issue 39): what the provider reserved at Pay; null for charges. */
+    authorizedAmountMinor: bigint("authorized_amount_minor", { mode: "bigint" }),
+    /** When the authorization lapses: the provider's own limit (its folder's `authorizationHoldHours`) or what it said, whichever is sooner. */
+    captureBefore: timestamp("capture_before", { withTimezone: true, mode: "date", precision: 3 }),
+    /** The capture asked for (one only): its amount, kept while it is in flight so a status request can settle it. */
+    captureAmountMinor: bigint("capture_amount_minor", { mode: "bigint" }),
+    /** The Idempotency-Key of the capture or void that took the authorization: the same key again answers as the first did. */
+    authorizationRequestKey: text("authorization_request_key"),
     /** When an unpaid invoice expires: created_at + its lifetime (attribute `lifetime`, else the merchant's setting). */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 })
       .notNull()
@@ -422,6 +430,8 @@ export const invoices = pgTable(
     index("invoices_expiry_idx")
       .on(t.expiresAt)
       .where(sql.raw(`status in (${EXPIRABLE_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
+    /** The authorization sweep's walk (issue 39): authorizations by when they lapse. */
+    index("invoices_capture_before_idx").on(t.captureBefore).where(sql`status = 'authorized'`),
   ],
 );
 

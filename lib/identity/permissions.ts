@@ -15,6 +15,8 @@ export const CAPABILITIES = {
   "invoices.compose.live": "create live invoices and payment links",
   "money.refund.test": "refund test payments",
   "money.refund.live": "refund live payments",
+  "money.capture.test": "capture or void test authorizations",
+  "money.capture.live": "capture or void live authorizations",
   "payout.process.test": "process test payouts",
   "payout.process.live": "process live payouts",
   "payout.cancel.test": "cancel test payouts",
@@ -40,8 +42,8 @@ const EVERYONE: Capability[] = ["invoices.read", "routing.read", "webhooks.read"
 const PERMISSIONS: Record<Role, readonly Capability[]> = {
   owner: Object.keys(CAPABILITIES) as Capability[],
   developer: [...EVERYONE, "invoices.compose.test", "keys.manage.test", "webhooks.manage", "routing.write.test"],
-  finance: [...EVERYONE, "money.refund.test", "money.refund.live", "export", "audit.read"],
-  support: [...EVERYONE, "invoices.compose.test", "money.refund.test", "payout.process.test", "payout.cancel.test"],
+  finance: [...EVERYONE, "money.refund.test", "money.refund.live", "money.capture.test", "money.capture.live", "export", "audit.read"],
+  support: [...EVERYONE, "invoices.compose.test", "money.refund.test", "money.capture.test", "payout.process.test", "payout.cancel.test"],
   read_only: EVERYONE,
 };
 
@@ -61,7 +63,7 @@ export function can(role: Role, capability: Capability): boolean {
 }
 
 /** The mode-scoped capabilities: `${family}.test` and `${family}.live`. */
-export type ModeFamily = "invoices.compose" | "money.refund" | "payout.process" | "payout.cancel" | "keys.manage" | "routing.write";
+export type ModeFamily = "invoices.compose" | "money.refund" | "money.capture" | "payout.process" | "payout.cancel" | "keys.manage" | "routing.write";
 
 /** What a role may do of a family in a mode. */
 export function canInMode(role: Role, family: ModeFamily, mode: "test" | "live"): boolean {
@@ -76,6 +78,7 @@ export function canAnyMode(role: Role, family: ModeFamily): boolean {
 const FAMILY_WORDS: Record<ModeFamily, string> = {
   "invoices.compose": "create invoices",
   "money.refund": "refund payments",
+  "money.capture": "capture or void authorizations",
   "payout.process": "process payouts",
   "payout.cancel": "cancel payouts",
   "keys.manage": "manage API keys",

@@ -1,10 +1,20 @@
 /**
  * The event types an endpoint may choose (isomorphic: the endpoint form lists them). Each is
  * written by one module: `invoice.status_changed` by lib/invoices/events.ts, `payout.canceled` by
- * lib/processing/cancel-payout.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts (an integration test holds
+ * lib/processing/cancel-payout.ts, `invoice.authorized`, `invoice.captured` and `invoice.voided` by lib/processing/authorization.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts (an integration test holds
  * this list to those). `webhook.test` is not chosen: "Send test event" sends it to one endpoint.
  */
-export const WEBHOOK_EVENT_TYPES = ["invoice.status_changed", "payout.canceled", "refund.created", "refund.succeeded", "refund.failed", "connection.health_changed"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "invoice.status_changed",
+  "payout.canceled",
+  "refund.created",
+  "refund.succeeded",
+  "refund.failed",
+  "connection.health_changed",
+  "invoice.authorized",
+  "invoice.captured",
+  "invoice.voided",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string>> = {
@@ -14,6 +24,9 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string
   "refund.succeeded": "A refund the provider confirmed",
   "refund.failed": "A refund the provider refused",
   "connection.health_changed": "A connection became healthy, degraded or failing",
+  "invoice.authorized": "A payment authorized (flow authorize): money reserved until capture_before",
+  "invoice.captured": "An authorized payment captured, in full or in part",
+  "invoice.voided": "An authorization voided, by you or because it lapsed: nothing taken",
 };
 
 /** The test event of the Webhooks page: a sample invoice, sent to one endpoint on request. */

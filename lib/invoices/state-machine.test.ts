@@ -16,9 +16,11 @@ import {
 
 const REFUNDS = ["refunding", "refunded", "partially_refunded"];
 const CANCELS = ["canceling", "canceled", "partially_canceled"];
+/** Authorize now, capture later (issue 39): payments only, like refunds. */
+const AUTHORIZATIONS = ["authorized", "capturing", "voiding", "voided"];
 
 function legalEdges(direction: InvoiceDirection): [InvoiceStatus, InvoiceStatus][] {
-  const foreign = direction === "payment" ? CANCELS : REFUNDS;
+  const foreign = direction === "payment" ? CANCELS : [...REFUNDS, ...AUTHORIZATIONS];
   return Object.entries(TRANSITIONS).flatMap(([from, targets]) =>
     foreign.includes(from) ? [] : targets.filter((to) => !foreign.includes(to)).map((to): [InvoiceStatus, InvoiceStatus] => [from as InvoiceStatus, to]),
   );
@@ -86,7 +88,7 @@ describe("attempts limit", () => {
 describe("isFinal", () => {
   it.each(INVOICE_STATUSES.map((status) => [status]))("%s", (status) => {
     // partially_refunded is not final: the rest may still be refunded.
-    const finals = ["expired", "terminated", "refunded", "canceled", "partially_canceled"];
+    const finals = ["expired", "terminated", "refunded", "canceled", "partially_canceled", "voided"];
     expect(isFinal(status)).toBe(finals.includes(status));
   });
 });
@@ -94,7 +96,7 @@ describe("isFinal", () => {
 describe("isAtRest (nothing changes the invoice on its own)", () => {
   it.each(INVOICE_STATUSES.map((status) => [status]))("%s", (status) => {
     // Final, or only a refund or a payout cancel the merchant asks for can move it.
-    const atRest = ["expired", "terminated", "refunded", "canceled", "partially_canceled", "processed", "partially_processed", "partially_refunded"];
+    const atRest = ["expired", "terminated", "refunded", "canceled", "partially_canceled", "processed", "partially_processed", "partially_refunded", "voided"];
     expect(isAtRest(status)).toBe(atRest.includes(status));
   });
 
@@ -106,14 +108,14 @@ describe("isAtRest (nothing changes the invoice on its own)", () => {
 
 describe("possibleStatuses (what the invoice list's status filter offers)", () => {
   const common = ["created", "processing", "process_pending", "process_error", "process_failed", "processed", "partially_processed", "expired"];
-  it("payments: refunds have landed, so their statuses can happen; cancels cannot", () => {
-    expect(possibleStatuses("payment").sort()).toEqual([...common, ...REFUNDS].sort());
+  it("payments: refunds and authorizations have landed, so their statuses can happen; cancels cannot", () => {
+    expect(possibleStatuses("payment").sort()).toEqual([...common, ...REFUNDS, ...AUTHORIZATIONS].sort());
   });
   it("payouts: cancels, no refunds", () => {
     expect(possibleStatuses("payout").sort()).toEqual([...common, ...CANCELS].sort());
   });
   it("either direction: both, and never terminated, which nothing moves an invoice to", () => {
-    expect(possibleStatuses().sort()).toEqual([...common, ...REFUNDS, ...CANCELS].sort());
+    expect(possibleStatuses().sort()).toEqual([...common, ...REFUNDS, ...CANCELS, ...AUTHORIZATIONS].sort());
     expect(possibleStatuses()).not.toContain("terminated");
     expect(possibleStatuses()).toEqual(INVOICE_STATUSES.filter((status) => possibleStatuses().includes(status)));
   });

@@ -7,7 +7,7 @@ export { INVOICE_STATUSES, RESOLUTIONS, type InvoiceStatus, type Resolution } fr
 export const INITIAL_STATUS = "created" satisfies InvoiceStatus;
 
 /** Refunds exist only for payments and cancels only for payouts (REFERENCE "Statuses"). */
-const PAYMENT_ONLY: ReadonlySet<InvoiceStatus> = new Set(["refunding", "refunded", "partially_refunded"]);
+const PAYMENT_ONLY: ReadonlySet<InvoiceStatus> = new Set(["refunding", "refunded", "partially_refunded", "authorized", "capturing", "voiding", "voided"]);
 const PAYOUT_ONLY: ReadonlySet<InvoiceStatus> = new Set(["canceling", "canceled", "partially_canceled"]);
 
 /** Money moved as asked: only `ok` explains these. */
@@ -18,9 +18,10 @@ const SUCCEEDED: ReadonlySet<InvoiceStatus> = new Set([
   "partially_refunded",
   "canceled",
   "partially_canceled",
+  "authorized",
 ]);
 /** Still moving: no resolution yet. */
-const IN_FLIGHT: ReadonlySet<InvoiceStatus> = new Set(["created", "processing", "process_pending", "refunding", "canceling"]);
+const IN_FLIGHT: ReadonlySet<InvoiceStatus> = new Set(["created", "processing", "process_pending", "refunding", "canceling", "capturing", "voiding"]);
 
 /**
  * Allowed moves. process_error is an unknown outcome that only a status request settles, so it
@@ -35,9 +36,9 @@ const IN_FLIGHT: ReadonlySet<InvoiceStatus> = new Set(["created", "processing", 
 export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[]>> = {
   // A payout canceled before it was sent goes straight to canceled (payouts only, as every cancel state).
   created: ["processing", "expired", "terminated", "canceled"],
-  processing: ["processed", "partially_processed", "process_failed", "process_pending", "process_error"],
-  process_pending: ["processing", "processed", "partially_processed", "process_failed", "process_error", "expired", "canceling"],
-  process_error: ["processed", "partially_processed", "process_failed", "process_pending", "processing"],
+  processing: ["processed", "partially_processed", "process_failed", "process_pending", "process_error", "authorized"],
+  process_pending: ["processing", "processed", "partially_processed", "process_failed", "process_error", "expired", "canceling", "authorized"],
+  process_error: ["processed", "partially_processed", "process_failed", "process_pending", "processing", "authorized"],
   process_failed: ["processing", "expired"],
   processed: ["refunding", "canceling"],
   partially_processed: ["refunding", "canceling"],
@@ -46,12 +47,19 @@ export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[
   refunding: ["refunded", "partially_refunded", "processed", "partially_processed"],
   // A cancel the provider did not take, or took too late, goes back to waiting on its status request.
   canceling: ["canceled", "partially_canceled", "processed", "partially_processed", "process_pending"],
-  expired: ["processed", "partially_processed"],
+  expired: ["processed", "partially_processed", "authorized"],
   terminated: [],
   refunded: [],
   partially_refunded: ["refunding"],
   canceled: [],
   partially_canceled: [],
+  // Authorize now, capture later (issue 39). A capture or void moves to its in-flight status first
+  // (compare-and-set: the one lock against a second capture, or a capture and a void); one the
+  // provider did not take goes back to authorized. An expired authorization is voided by the sweep.
+  authorized: ["capturing", "voiding"],
+  capturing: ["processed", "partially_processed", "authorized"],
+  voiding: ["voided", "authorized"],
+  voided: [],
 };
 
 export type TransitionSubject = {

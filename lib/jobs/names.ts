@@ -30,6 +30,8 @@ export const JOB_PAYLOAD_SCHEMAS = {
   "credentials-reseal": z.object({ keyId: z.string() }),
   /** One status request for an open refund (lib/refunds); `step` indexes the schedule (lib/retry-schedules.ts). */
   "refund-reconcile": z.object({ refundId: z.string(), invoiceId: z.string(), step: z.number().int().nonnegative() }),
+  /** One status request for a capture or void without an answer (lib/processing/authorization.ts). */
+  "authorization-reconcile": z.object({ invoiceId: z.string(), step: z.number().int().nonnegative() }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOAD_SCHEMAS;

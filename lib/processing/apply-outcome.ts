@@ -48,7 +48,7 @@ export async function applyAttemptOutcome(
   }
   if (!attemptIsOpen(attempt.status)) return { kind: "superseded", reason: `the attempt is already ${attempt.status.replaceAll("_", " ")}`, invoice };
   const target = targetOf(invoice, input.outcome);
-  const lateSuccess = invoice.status === "expired" && (target.status === "processed" || target.status === "partially_processed");
+  const lateSuccess = invoice.status === "expired" && (target.status === "processed" || target.status === "partially_processed" || target.status === "authorized");
   if (!waitsForStatus(invoice.status) && !lateSuccess) return { kind: "superseded", reason: `the invoice is already ${invoice.status.replaceAll("_", " ")}`, invoice };
   if (input.outcome.kind === "unknown") {
     // Still not known: the attempt keeps its state; only the exchange is logged.

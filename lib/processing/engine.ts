@@ -50,6 +50,7 @@ function paymentInstruction(invoice: InvoiceRow, attemptId: string, card: CardIn
     gatewayOptions: invoice.gatewayOptions,
     serviceFields: invoice.serviceFields,
     returnUrl: paymentReturnUrl(invoice.id),
+    ...(invoice.flow === "authorize" ? { authorizeOnly: true } : {}),
   };
 }
 
@@ -63,7 +64,14 @@ export async function payWithCard(db: Db, invoiceId: string, card: CardInput): P
     secrets: cardSecrets(card),
     cardFacts: cardFactsOf(card.number),
     cardLastFour: cardLastFour(card.number),
-    call: async (adapter, context, attempt) => adapter.createPayment(context, paymentInstruction((await readInvoice(db, invoiceId))!, attempt.id, card)),
+    call: async (adapter, context, attempt) => {
+      const instruction = paymentInstruction((await readInvoice(db, invoiceId))!, attempt.id, card);
+      // An authorization goes only to an adapter that can capture it later: never charged instead (issue 39).
+      if (instruction.authorizeOnly && !adapter.capture) {
+        return { kind: "soft_failed", resolution: "provider_unavailable", message: "This connection's adapter cannot authorize without capturing yet; nothing was sent." };
+      }
+      return adapter.createPayment(context, instruction);
+    },
   });
 }
 

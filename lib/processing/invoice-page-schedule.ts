@@ -52,6 +52,7 @@ function labelOf(job: ScheduledJob): string {
     "sandbox-refund-settle": () => "Sandbox settling a pending test refund",
     "credentials-reseal": () => "Credentials re-seal after a key rotation",
     "refund-reconcile": () => `Refund status request ${(asNumber(job.data.step) ?? 0) + 1}`,
+    "authorization-reconcile": () => `Capture or void status request ${(asNumber(job.data.step) ?? 0) + 1}`,
   };
   return names[job.name]?.() ?? job.name;
 }

@@ -8,6 +8,7 @@ import { loadRouteSetup } from "@/lib/routing/candidates";
 import { decideRoute } from "@/lib/routing/decide";
 import { toStoredDetail } from "@/lib/routing/detail";
 import { successSnapshotFor } from "@/lib/routing/success-stats";
+import { capabilityAsksOf } from "@/lib/providers/capabilities";
 
 /**
  * Card conditions of routing rules apply once the card is known: at the hosted page's Pay, an invoice
@@ -27,7 +28,7 @@ export async function routeAgainAtPay(db: Db, invoice: InvoiceRow, card: CardFac
   const success = await successSnapshotFor(db, invoice.merchantId, invoice.service, setup, explore === undefined ? Math.random : () => explore / 100);
   const decision = decideRoute(
     setup.table,
-    { amountMinor: invoice.amountMinor, customerCountry: detail.customer_country, card },
+    { amountMinor: invoice.amountMinor, customerCountry: detail.customer_country, card, asks: capabilityAsksOf(invoice) },
     draw === undefined ? Math.random : () => draw / 100,
     success,
   );

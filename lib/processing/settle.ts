@@ -7,8 +7,9 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { settleAuthorized } from "./authorization";
 
-type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?: bigint };
+type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?: bigint; authorizedMinor?: bigint; authorizedUntil?: Date };
 
 /**
  * Where an outcome takes the invoice. A partial success (the provider collected or paid out less
@@ -16,10 +17,17 @@ type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?:
  * though what moved is still recorded as processed_amount. Unknown stays unknown: process_error,
  * which only a later status request settles.
  */
-export function targetOf(invoice: Pick<InvoiceRow, "amountMinor" | "options">, outcome: ProviderOutcome): Target {
+export function targetOf(invoice: Pick<InvoiceRow, "amountMinor" | "options"> & { flow?: string | null }, outcome: ProviderOutcome): Target {
   switch (outcome.kind) {
     case "succeeded": {
       const processedMinor = outcome.processedAmountMinor;
+      // Authorize now, capture later (issue 39): the money is reserved, nothing is taken yet.
+      if (invoice.flow === "authorize" && outcome.authorized) {
+        if (processedMinor >= invoice.amountMinor || invoice.options.allow_partially === true) {
+          return { status: "authorized", resolution: "ok", authorizedMinor: processedMinor, authorizedUntil: outcome.authorized.until };
+        }
+        return { status: "process_failed", resolution: "general_error" };
+      }
       if (processedMinor >= invoice.amountMinor) return { status: "processed", resolution: "ok", processedMinor };
       if (invoice.options.allow_partially === true) return { status: "partially_processed", resolution: "ok", processedMinor };
       return { status: "process_failed", resolution: "general_error", processedMinor };
@@ -38,6 +46,7 @@ export function targetOf(invoice: Pick<InvoiceRow, "amountMinor" | "options">, o
 export async function settleInvoice(db: Db, invoice: InvoiceRow, outcome: ProviderOutcome, reason: string): Promise<InvoiceRow> {
   const target = targetOf(invoice, outcome);
   if (target.status === invoice.status) return invoice;
+  if (target.status === "authorized") return settleAuthorized(db, invoice, target.authorizedMinor ?? invoice.amountMinor, target.authorizedUntil, reason);
   if (target.processedMinor !== undefined) {
     await db.update(invoices).set({ processedAmountMinor: target.processedMinor, updatedAt: sql`now()` }).where(eq(invoices.id, invoice.id));
   }

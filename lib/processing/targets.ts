@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { RoutingReason } from "@/lib/db/enums";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { listRouteCandidates } from "@/lib/routing/candidates";
+import { capabilityAsksOf, missingCapability } from "@/lib/providers/capabilities";
 
 export type AttemptTarget = { connectionId: string; reason: RoutingReason };
 
@@ -29,7 +30,11 @@ export async function listAttemptTargets(db: Db, invoice: InvoiceRow, options: {
 export async function nextTargets(db: Db, invoice: InvoiceRow, failedConnectionId: string): Promise<AttemptTarget[]> {
   if (invoice.routingReason === "pinned") return [];
   const mode = invoice.testMode ? "test" : "live";
-  const current = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode })).map((candidate) => candidate.connectionId);
+  // A cascade, too, goes only to connections whose provider can do what the invoice asks (issue 39).
+  const asks = capabilityAsksOf(invoice);
+  const current = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode }))
+    .filter((candidate) => missingCapability(candidate.provider, asks) === undefined)
+    .map((candidate) => candidate.connectionId);
   // A rule's outcome is its own cascade, as decided for this invoice (connections disabled since
   // are skipped); the default rule follows the routing order as it is now, as it always has.
   const decided = invoice.routingDetail;

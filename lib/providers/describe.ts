@@ -6,6 +6,7 @@ import type {
   FieldOption,
   FieldSpec,
   KindSpec,
+  ProviderCapabilities,
   ProviderSpec,
   ServiceSpec,
 } from "./types";
@@ -43,6 +44,8 @@ export type ProviderDescription = {
   credentialHelp: string;
   kinds: KindDescription[];
   services: ServiceSpec[];
+  /** Card tokens, authorize/capture, partial capture, void (issue 39), as the folder declares them. */
+  capabilities: ProviderCapabilities;
 };
 
 export type RegistryDescription = { providers: ProviderDescription[] };
@@ -84,6 +87,7 @@ function describeProvider(provider: ProviderSpec): ProviderDescription {
     credentialHelp: provider.credentialHelp,
     kinds: provider.kinds.map(describeKind),
     services: provider.services.map((service) => ({ ...service })),
+    capabilities: { ...provider.capabilities },
   };
 }
 

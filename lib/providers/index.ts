@@ -23,3 +23,14 @@ export {
   type RegistryDescription,
 } from "./describe";
 export { checkPem, MAX_KEY_FILE_BYTES, PEM_LABELS, type PemKind } from "./pem";
+export {
+  CAPABILITY_ASKS,
+  CAPABILITY_ASK_POINTERS,
+  CAPABILITY_ASK_TEXT,
+  capabilitiesOf,
+  capabilityAsksOf,
+  capabilitySkipReason,
+  missingCapability,
+  providerCan,
+  type CapabilityAsk,
+} from "./capabilities";

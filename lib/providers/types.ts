@@ -162,6 +162,27 @@ export type ProviderSpec = {
   credentialHelp: string;
   examples: ProviderExamples;
   samples: ProviderSamples;
+  /** What the provider can do beyond a sale (issue 39), declared once in its folder's `index.ts`. */
+  capabilities: ProviderCapabilities;
+};
+
+/**
+ * What a provider supports beyond a one-step sale (issue 39): routing only considers connections
+ * whose provider can do what an invoice asks (lib/providers/capabilities.ts). Payouts use none of it.
+ */
+export type ProviderCapabilities = {
+  /** Saves the card behind a token of its own, charged later without the card. */
+  cardTokens: boolean;
+  /** Authorizes now and captures later (`flow: "authorize"`). */
+  authorizeCapture: boolean;
+  /** Captures less than it authorized (releasing the rest); false: full capture only. */
+  partialCapture: boolean;
+  /** Voids an authorization, taking nothing. */
+  void: boolean;
+  /** How long an authorization holds at the provider before it lapses, in hours; null without authorize/capture. */
+  authorizationHoldHours: number | null;
+  /** Why these, in one sentence from the provider's character in the spec. */
+  note: string;
 };
 
 /**

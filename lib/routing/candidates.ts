@@ -100,9 +100,11 @@ async function querySetup(db: Db, merchantId: string, { service, mode }: RouteRe
     .where(and(eq(connections.merchantId, merchantId), eq(connections.mode, mode), isNull(connections.deletedAt)));
   const labels = new Map<string, string>();
   const unusable = new Map<string, string>();
+  const providers = new Map<string, string>();
   const offering: typeof rows = [];
   for (const row of rows) {
     labels.set(row.id, row.label);
+    providers.set(row.id, row.provider);
     if (!offersService(row, service)) unusable.set(row.id, `does not offer ${service}`);
     else if (!row.enabled) unusable.set(row.id, "disabled");
     else offering.push(row);
@@ -123,6 +125,7 @@ async function querySetup(db: Db, merchantId: string, { service, mode }: RouteRe
     defaultSkipped: saved.filter((id) => unusable.get(id) === "disabled"),
     labels,
     unusable,
+    providers,
   };
   const success = rows[0] ? toSuccessSettings(rows[0]) : DEFAULT_SUCCESS_SETTINGS;
   return { candidates, table, rules, version: rows[0]?.version ?? 0, success, usesSuccessRate: tableUsesSuccessRate(table) };

@@ -137,3 +137,44 @@ describe("card conditions", () => {
     expect(decision.explanation).toContain("rule 1 “Visa” matched but no connection of its could take the invoice".replace("rule", "Rule"));
   });
 });
+
+describe("what the invoice asks of the provider (issue 39)", () => {
+  // conn_a is Provider D (sells only), conn_b Provider E (authorizes, keeps no cards), conn_c Provider B (both).
+  const PROVIDERS = new Map([
+    ["conn_a", "provider-d"],
+    ["conn_b", "provider-e"],
+    ["conn_c", "provider-b"],
+  ]);
+  const table = (rules: readonly RoutingRule[] = []): RoutingTable => ({ ...tableOf(rules, [], ["conn_a", "conn_b", "conn_c"]), providers: PROVIDERS });
+  const facts = (asks: RouteFacts["asks"]): RouteFacts => ({ amountMinor: 100n, customerCountry: null, card: undefined, asks });
+
+  it("a sale is routed as before: nothing is skipped for a capability", () => {
+    const decision = decideRoute(table(), facts([]), () => 0);
+    expect(decision.connectionIds).toEqual(["conn_a", "conn_b", "conn_c"]);
+    expect(decision.skipped).toEqual([]);
+  });
+
+  it("the default rule and a rule's cascade pass over providers that cannot, in plain words", () => {
+    const authorize = decideRoute(table(), facts(["authorize_capture"]), () => 0);
+    expect(authorize.connectionIds).toEqual(["conn_b", "conn_c"]);
+    expect(authorize.skipped).toEqual([{ id: "conn_a", why: "Provider D cannot authorize now and capture later" }]);
+    expect(authorize.explanation).toContain("Skipped: CONN A (Provider D cannot authorize now and capture later).");
+
+    const ruled = decideRoute(table([{ name: "E first", conditions: {}, outcome: { kind: "cascade", connection_ids: ["conn_b", "conn_a", "conn_c"] } }]), facts(["card_tokens"]), () => 0);
+    expect(ruled.rule).toEqual({ position: 1, name: "E first" });
+    expect(ruled.connectionIds).toEqual(["conn_a", "conn_c"]);
+    expect(ruled.skipped).toEqual([{ id: "conn_b", why: "Provider E cannot save cards for later charges" }]);
+
+    const both = decideRoute(table(), facts(["authorize_capture", "card_tokens"]), () => 0);
+    expect(both.connectionIds).toEqual(["conn_c"]);
+  });
+
+  it("a split leaves out a branch whose providers cannot, and the rule falls through when none can", () => {
+    const split = { kind: "split" as const, branches: [{ weight: 50, connection_ids: ["conn_a"] }, { weight: 50, connection_ids: ["conn_b"] }] };
+    const decision = decideRoute(table([{ name: "Half", conditions: {}, outcome: split }]), facts(["authorize_capture"]), () => 0);
+    expect(decision.connectionIds).toEqual(["conn_b"]);
+    const none = decideRoute(table([{ name: "D only", conditions: {}, outcome: { kind: "cascade", connection_ids: ["conn_a"] } }]), facts(["authorize_capture"]), () => 0);
+    expect(none.fellThrough).toEqual([{ position: 1, name: "D only" }]);
+    expect(none.connectionIds).toEqual(["conn_b", "conn_c"]);
+  });
+});

@@ -1,6 +1,7 @@
 import { minorDigitsOf } from "@/lib/money";
 import { CARD_BRAND_LABELS, type CardBrand, type CardFacts } from "../cards/bin";
 import type { StoredSuccessOrdering } from "@/lib/db/routing-types";
+import { capabilitySkipReason, missingCapability, type CapabilityAsk } from "@/lib/providers/capabilities";
 import { ruleNeedsCard, type RoutingRule } from "./rules";
 import { DEFAULT_SUCCESS_SETTINGS, explainSuccess, orderBySuccess, type SuccessSnapshot } from "./success";
 
@@ -43,6 +44,8 @@ export type RoutingTable = {
   labels: ReadonlyMap<string, string>;
   /** Connection id → why it cannot take invoices now ("disabled", "deleted", "does not offer …"). */
   unusable: ReadonlyMap<string, string>;
+  /** Connection id → its provider's slug, for what the invoice asks of the provider (issue 39); absent: nothing is checked. */
+  providers?: ReadonlyMap<string, string>;
 };
 
 /** What routing knows about an invoice. `card` undefined: not known yet (a payment before Pay). */
@@ -50,6 +53,8 @@ export type RouteFacts = {
   amountMinor: bigint;
   customerCountry: string | null;
   card: CardFacts | null | undefined;
+  /** What the invoice asks of the provider beyond a sale (`flow: "authorize"`, `tokenize`); absent or empty: a sale. */
+  asks?: readonly CapabilityAsk[];
 };
 
 type RuleRef = { position: number; name: string };
@@ -125,11 +130,20 @@ export function ruleMatches(rule: CompiledRule, facts: RouteFacts): Match {
   return "yes";
 }
 
+/** Why a connection's provider cannot do what the invoice asks, in plain words; undefined when it can. */
+function incapable(table: Pick<RoutingTable, "providers">, id: string, asks: readonly CapabilityAsk[] | undefined): string | undefined {
+  if (!asks || asks.length === 0 || !table.providers) return undefined;
+  const provider = table.providers.get(id);
+  if (provider === undefined) return undefined;
+  const missing = missingCapability(provider, asks);
+  return missing === undefined ? undefined : capabilitySkipReason(provider, missing);
+}
+
 /** The usable ids of a list, in order, noting the others as skipped. */
-function usableOf(table: RoutingTable, ids: readonly string[], skipped: RoutingDecision["skipped"]): string[] {
+function usableOf(table: RoutingTable, ids: readonly string[], skipped: RoutingDecision["skipped"], asks?: readonly CapabilityAsk[]): string[] {
   const usable: string[] = [];
   for (const id of ids) {
-    const why = table.unusable.get(id);
+    const why = table.unusable.get(id) ?? incapable(table, id, asks);
     if (why === undefined && table.labels.has(id)) usable.push(id);
     else if (!skipped.some((entry) => entry.id === id)) skipped.push({ id, why: why ?? "deleted" });
   }
@@ -147,9 +161,9 @@ export function tableUsesSuccessRate(table: Pick<RoutingTable, "rules">): boolea
  * A split: one draw in [0, 100) picks a branch by its share. Branches without a usable connection
  * are left out and the others' shares scaled up, so a disabled provider's share goes to the rest.
  */
-function drawBranch(table: RoutingTable, outcome: Extract<CompiledOutcome, { kind: "split" }>, random: () => number, skipped: RoutingDecision["skipped"]): Drawn | undefined {
+function drawBranch(table: RoutingTable, outcome: Extract<CompiledOutcome, { kind: "split" }>, random: () => number, skipped: RoutingDecision["skipped"], asks?: readonly CapabilityAsk[]): Drawn | undefined {
   const live = outcome.branches
-    .map((branch, index) => ({ index, weight: branch.weight, bySuccess: branch.bySuccess, ids: usableOf(table, branch.ids, skipped) }))
+    .map((branch, index) => ({ index, weight: branch.weight, bySuccess: branch.bySuccess, ids: usableOf(table, branch.ids, skipped, asks) }))
     .filter((branch) => branch.ids.length > 0);
   if (live.length === 0) return undefined;
   const total = live.reduce((sum, branch) => sum + branch.weight, 0);
@@ -184,8 +198,8 @@ export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () =
     const ruleSkipped: RoutingDecision["skipped"] = [];
     const drawn =
       rule.outcome.kind === "cascade"
-        ? { ids: usableOf(table, rule.outcome.ids, ruleSkipped), branch: null, bySuccess: rule.outcome.bySuccess }
-        : drawBranch(table, rule.outcome, random, ruleSkipped);
+        ? { ids: usableOf(table, rule.outcome.ids, ruleSkipped, facts.asks), branch: null, bySuccess: rule.outcome.bySuccess }
+        : drawBranch(table, rule.outcome, random, ruleSkipped, facts.asks);
     skipped.push(...ruleSkipped);
     if (!drawn || drawn.ids.length === 0) {
       fellThrough.push(ref);
@@ -198,7 +212,13 @@ export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () =
     break;
   }
   if (!chosen) {
-    chosen = { rule: null, ids: [...table.defaultOrder], branch: null, success: null };
+    const ids: string[] = [];
+    for (const id of table.defaultOrder) {
+      const why = incapable(table, id, facts.asks);
+      if (why === undefined) ids.push(id);
+      else if (!skipped.some((entry) => entry.id === id)) skipped.push({ id, why });
+    }
+    chosen = { rule: null, ids, branch: null, success: null };
     for (const id of table.defaultSkipped) if (!skipped.some((entry) => entry.id === id)) skipped.push({ id, why: "disabled" });
   }
   const card = facts.card ? { brand: facts.card.brand, country: facts.card.country } : null;

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { INVOICE_FLOWS } from "@/lib/db/enums";
+import { capabilityAsksOf } from "@/lib/providers/capabilities";
 import type { Db } from "@/lib/db/client";
 import { parseAmount } from "@/lib/money";
 import { fail, ok, problem, type Result } from "@/lib/problems";
@@ -46,6 +48,14 @@ export const simulationInputSchema = z.strictObject({
     .optional()
     .meta({ description: "For a rule ordered by success rate: the exploration draw in [0, 100) (below the exploration share explores); absent: a random one" }),
   rules: routingRulesSchema.optional().meta({ description: "Draft rules to try instead of the saved ones" }),
+  flow: z
+    .enum(INVOICE_FLOWS, { error: 'flow must be "charge" or "authorize"' })
+    .optional()
+    .meta({ description: 'The payment\'s flow: "authorize" considers only connections whose provider can authorize now and capture later; absent: charge' }),
+  tokenize: z
+    .boolean({ error: "tokenize must be true or false" })
+    .optional()
+    .meta({ description: "true: the payment sends gateway_options.cardgate.tokenize, so only connections whose provider can save cards are considered" }),
 });
 
 export type SimulationInput = z.output<typeof simulationInputSchema>;
@@ -75,7 +85,12 @@ export async function simulateRouting(db: Db, merchantId: string, input: Simulat
   const success = await successSnapshotFor(db, merchantId, input.service, { usesSuccessRate: tableUsesSuccessRate(table), success: setup.success }, explore === undefined ? Math.random : () => explore / 100);
   const decision = decideRoute(
     table,
-    { amountMinor: amount.minor, customerCountry: input.customer_country ?? null, card },
+    {
+      amountMinor: amount.minor,
+      customerCountry: input.customer_country ?? null,
+      card,
+      asks: capabilityAsksOf({ flow: input.flow, gatewayOptions: input.tokenize === true ? { cardgate: { tokenize: "" } } : undefined }),
+    },
     draw === undefined ? Math.random : () => draw / 100,
     success,
   );

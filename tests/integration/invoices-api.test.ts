@@ -324,7 +324,7 @@ const BAD_PAYMENTS: BadCase[] = [
   ["missing service", payment({ service: undefined }), `${A}/service`, "required"],
   ["missing commerce_account", payment({ commerce_account: undefined }), `${A}/commerce_account`, "required"],
   ["missing flow", payment({ flow: undefined }), `${A}/flow`, "required"],
-  ["other flow", payment({ flow: "authorize" }), `${A}/flow`, "invalid_value"],
+  ["unknown flow", payment({ flow: "capture" }), `${A}/flow`, "invalid_value"],
   ["test_mode as text", payment({ test_mode: "yes" }), `${A}/test_mode`, "invalid_type"],
   ["typo test_mod", payment({ test_mod: true }), `${A}/test_mod`, "unknown_attribute"],
   ["payout option", payment({ options: { auto_process: true } }), `${A}/options/auto_process`, "unknown_attribute"],

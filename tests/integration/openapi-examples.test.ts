@@ -63,10 +63,24 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
   await save([...listed].reverse());
   await save(listed);
   const { key: liveKey } = await createApiKey(t.db, { merchantId: m.merchantId, name: "live examples", mode: "live" });
+  // Two authorized payments (flow authorize, issue 39): one for the capture example, one for the void example.
+  const authorizedPayment = async () => {
+    const authorize = templateEnvelope(findTemplate("b-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    Object.assign(authorize.data.attributes, { flow: "authorize", amount: "100.00", options: { allow_partially: false } });
+    const made = await createInvoice(t.db, m.merchant, "payment", authorize);
+    if (made.kind !== "created") throw new Error(`setup: ${JSON.stringify(made)}`);
+    const held = await payWithCard(t.db, made.invoice.id, CARD);
+    if (held.kind === "refused" || held.invoice.status !== "authorized") throw new Error(`setup: not authorized (${held.kind === "refused" ? "refused" : held.invoice.status})`);
+    return made.invoice.id;
+  };
+  const toCapture = await authorizedPayment();
+  const toVoid = await authorizedPayment();
   // The path parameters each example is sent with: this merchant's own resources.
   const params = {
     "/api/connections/{id}": { id: providerB.id },
     "/api/commerce/payment-invoices/{id}/refunds": { id: created.invoice.id },
+    "/api/commerce/payment-invoices/{id}/capture": { id: toCapture },
+    "/api/commerce/payment-invoices/{id}/void": { id: toVoid },
     "/api/routing/{id}": { id: ROUTING_ORDER },
     "/api/routing/{id}/rollback": { id: ROUTING_ORDER },
   };
@@ -98,7 +112,7 @@ describe("the OpenAPI document's request examples", () => {
       }
     }
     // The operations the reference had without examples are among those sent.
-    for (const id of ["createConnection", "editConnection", "simulateRouting", "updateRoutingSettings", "reorderRouting", "createPaymentInvoice", "createPayoutInvoice", "createRefund", "rollBackRouting"]) {
+    for (const id of ["createConnection", "editConnection", "simulateRouting", "updateRoutingSettings", "reorderRouting", "createPaymentInvoice", "createPayoutInvoice", "createRefund", "rollBackRouting", "capturePaymentInvoice", "voidPaymentInvoice"]) {
       expect(sent.some((entry) => entry.startsWith(`${id}:`)), id).toBe(true);
     }
   });

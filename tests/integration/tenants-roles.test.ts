@@ -18,6 +18,8 @@ import * as payoutAttemptsRoute from "@/app/api/commerce/payout-invoices/[id]/at
 import * as payoutProcessRoute from "@/app/api/commerce/payout-invoices/[id]/process/route";
 import * as payoutCancelRoute from "@/app/api/commerce/payout-invoices/[id]/cancel/route";
 import * as paymentRefundsRoute from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
+import * as paymentCaptureRoute from "@/app/api/commerce/payment-invoices/[id]/capture/route";
+import * as paymentVoidRoute from "@/app/api/commerce/payment-invoices/[id]/void/route";
 import * as refundRoute from "@/app/api/commerce/refunds/[id]/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route";
@@ -214,6 +216,15 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }),
   },
   "app/api/commerce/refunds/[id]/route.ts GET": { handler: handler(refundRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.refundId }) },
+  // Issue 39: another merchant's payment is 404 to a capture or void, as to a refund.
+  "app/api/commerce/payment-invoices/[id]/capture/route.ts POST": {
+    handler: handler(paymentCaptureRoute.POST),
+    auth: "key",
+    composer: true,
+    params: invoiceParams("payment"),
+    body: () => ({ data: { type: "capture", attributes: { amount: "0.01" } } }),
+  },
+  "app/api/commerce/payment-invoices/[id]/void/route.ts POST": { handler: handler(paymentVoidRoute.POST), auth: "key", composer: true, params: invoiceParams("payment") },
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": { handler: handler(payoutAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/process/route.ts POST": { handler: handler(payoutProcessRoute.POST), auth: "key", params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/cancel/route.ts POST": { handler: handler(payoutCancelRoute.POST), auth: "key", composer: true, params: invoiceParams("payout") },
@@ -258,6 +269,8 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/commerce/payment-invoices/[id]/route.ts": paymentRoute,
   "app/api/commerce/payment-invoices/[id]/refunds/route.ts": paymentRefundsRoute,
   "app/api/commerce/refunds/[id]/route.ts": refundRoute,
+  "app/api/commerce/payment-invoices/[id]/capture/route.ts": paymentCaptureRoute,
+  "app/api/commerce/payment-invoices/[id]/void/route.ts": paymentVoidRoute,
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts": payoutAttemptsRoute,
   "app/api/commerce/payout-invoices/[id]/process/route.ts": payoutProcessRoute,
   "app/api/commerce/payout-invoices/[id]/cancel/route.ts": payoutCancelRoute,
@@ -376,6 +389,18 @@ const COMPOSER_ROUTES: { name: string; route: RouteCase; needs: Permission; allo
     name: "POST /api/commerce/payment-invoices/{id}/refunds",
     route: { handler: handler(paymentRefundsRoute.POST), auth: "key", params: (w) => ({ id: w.paymentId }), body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }) },
     needs: "money.refund",
+    allowedStatus: [404],
+  },
+  {
+    name: "POST /api/commerce/payment-invoices/{id}/capture",
+    route: { handler: handler(paymentCaptureRoute.POST), auth: "key", params: (w) => ({ id: w.paymentId }), body: () => ({ data: { type: "capture" } }) },
+    needs: "money.capture",
+    allowedStatus: [404],
+  },
+  {
+    name: "POST /api/commerce/payment-invoices/{id}/void",
+    route: { handler: handler(paymentVoidRoute.POST), auth: "key", params: (w) => ({ id: w.paymentId }) },
+    needs: "money.capture",
     allowedStatus: [404],
   },
   {

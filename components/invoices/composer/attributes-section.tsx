@@ -59,9 +59,16 @@ function FlowField({ form }: { form: ComposerForm }) {
   const id = fieldId("flow");
   const error = errorAt(form, "flow");
   return (
-    <Field id={id} label="Flow" required error={error} help="charge is the only flow there is.">
+    <Field
+      id={id}
+      label="Flow"
+      required
+      error={error}
+      help="Charge takes the money at Pay. Authorize only reserves it: you capture it (all or part) or void it on the invoice's page, before the provider's hold lapses."
+    >
       <select className="input" {...fieldAria(id, error, true)} {...form.register("flow")}>
         <option value="charge">charge</option>
+        <option value="authorize">Authorize only (capture later)</option>
       </select>
     </Field>
   );

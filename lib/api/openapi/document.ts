@@ -14,6 +14,7 @@ import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
 import { PAYOUT_IN_PROGRESS_CENTS } from "@/lib/sandbox/cards";
 import { paymentInvoiceEnvelopeSchema, payoutInvoiceEnvelopeSchema } from "@/lib/invoices/contract/schemas";
 import { listServices, type InvoiceDirection } from "@/lib/providers";
+import { captureRequestSchema, voidRequestSchema } from "@/lib/invoices/contract/capture-schemas";
 import { INVOICE_CSV_COLUMNS } from "@/lib/invoices/export/invoice-csv";
 import { getProvider } from "@/lib/providers/lookup";
 import { listTemplates, templateEnvelope } from "@/lib/composer/templates";
@@ -127,7 +128,7 @@ const invoiceResponse = (description: string): Json => ({
 
 /** One group per resource, so a reader of the reference finds an operation by what it acts on. */
 const OPERATION_TAGS = [
-  { name: "payments", description: "Payment invoices: create, read, list, attempts", prefix: "/api/commerce/payment-invoices" },
+  { name: "payments", description: "Payment invoices: create, read, list, attempts, capture, void", prefix: "/api/commerce/payment-invoices" },
   { name: "payouts", description: "Payout invoices: create, read, list, attempts, process, cancel", prefix: "/api/commerce/payout-invoices" },
   { name: "refunds", description: "Refunds of processed payments", prefix: "/api/commerce/refunds" },
   { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
@@ -307,6 +308,65 @@ function cancelOperation(): Json {
   };
 }
 
+const CAPTURE_EXAMPLES: Json = {
+  partial: { summary: "Capture part of the authorization (the rest is released)", value: { data: { type: "capture", attributes: { amount: "60.00" } } } },
+};
+const VOID_EXAMPLES: Json = { void: { summary: "Void the authorization (the body may also be left out)", value: { data: { type: "void" } } } };
+
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "Up to 255 visible ASCII characters. The same key again answers with the invoice as the first request left it, instead of 409.",
+  schema: { type: "string", maxLength: 255 },
+};
+
+function captureOperation(): Json {
+  return {
+    operationId: "capturePaymentInvoice",
+    summary: "Capture an authorized payment (flow authorize), all or part",
+    description:
+      "Once per payment, from status authorized, before capture_before. amount (the invoice's money format) at most " +
+      "authorized_amount; left out, all of it. Less releases the rest, where the provider captures part (GET /api/providers: " +
+      "capabilities.partialCapture); elsewhere a part is refused 422 partial_capture_not_offered at amount. Answers with the " +
+      "invoice: processed or partially_processed with processed_amount, and invoice.captured is sent to your webhook. 202 with " +
+      "status capturing when the provider has not answered yet: status requests settle it. 409 when it cannot be captured: " +
+      "not_authorized, authorization_busy (a capture or void is in progress: of two sent at once only one takes effect), " +
+      "already_captured, authorization_voided, capture_declined. 502 capture_refused: the provider did not take it; the " +
+      "authorization is still held. A refund (…/refunds) follows a capture only.",
+    parameters: [idParameter("payment"), IDEMPOTENCY_KEY_PARAMETER],
+    requestBody: { required: true, content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("CaptureRequest"), examples: CAPTURE_EXAMPLES }])) },
+    responses: {
+      "200": invoiceResponse("The payment after the capture"),
+      "202": invoiceResponse("The capture was sent and its outcome is not known yet (status capturing)"),
+      "409": errorResponse("The payment cannot be captured now; the code says why"),
+      "502": errorResponse("The provider did not take the capture (capture_refused); nothing changed"),
+      ...errorRefs(["400", "BadRequest"], ["403", "Forbidden"], ["404", "NotFound"], ["413", "PayloadTooLarge"], ["422", "UnprocessableEntity"]),
+    },
+  };
+}
+
+function voidOperation(): Json {
+  return {
+    operationId: "voidPaymentInvoice",
+    summary: "Void an authorized payment (flow authorize): nothing is taken",
+    description:
+      "From status authorized: the provider releases the authorization and the invoice is voided (resolution voided); " +
+      "invoice.voided is sent to your webhook. An authorization not captured before capture_before is voided by the service " +
+      "itself, with resolution authorization_expired. 202 with status voiding when the provider has not answered yet. 409 " +
+      "when it cannot be voided: not_authorized, authorization_busy, already_captured, authorization_voided, void_refused.",
+    parameters: [idParameter("payment"), IDEMPOTENCY_KEY_PARAMETER],
+    requestBody: { required: false, content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("VoidRequest"), examples: VOID_EXAMPLES }])) },
+    responses: {
+      "200": invoiceResponse("The payment after the void"),
+      "202": invoiceResponse("The void was sent and its outcome is not known yet (status voiding)"),
+      "409": errorResponse("The payment cannot be voided now; the code says why"),
+      "502": errorResponse("The provider did not take the void; nothing changed"),
+      ...errorRefs(["400", "BadRequest"], ["403", "Forbidden"], ["404", "NotFound"], ["413", "PayloadTooLarge"], ["422", "UnprocessableEntity"]),
+    },
+  };
+}
+
 const refundResponse = (description: string): Json => ({
   description,
   content: { [JSON_API]: { schema: ref("RefundDocument") } },
@@ -387,6 +447,8 @@ export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMER
   paths["/api/commerce/payout-invoices/{id}/cancel"] = { post: cancelOperation() };
   paths["/api/commerce/payment-invoices/{id}/refunds"] = { post: createRefundOperation(), get: listRefundsOperation() };
   paths["/api/commerce/refunds/{id}"] = { get: getRefundOperation() };
+  paths["/api/commerce/payment-invoices/{id}/capture"] = { post: captureOperation() };
+  paths["/api/commerce/payment-invoices/{id}/void"] = { post: voidOperation() };
   Object.assign(paths, managementPaths());
   tagOperations(paths);
   return {
@@ -429,6 +491,8 @@ export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMER
         InvoiceList: toSchema(invoiceListDocumentSchema),
         AttemptList: toSchema(attemptListDocumentSchema),
         RefundRequest: toSchema(refundRequestSchema),
+        CaptureRequest: toSchema(captureRequestSchema),
+        VoidRequest: toSchema(voidRequestSchema),
         RefundDocument: toSchema(refundDocumentSchema),
         RefundList: toSchema(refundListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),

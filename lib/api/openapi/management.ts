@@ -29,6 +29,7 @@ import {
   routingVersionListSchema,
 } from "@/lib/api/management-schemas";
 import { MODES } from "@/lib/providers";
+import { getProvider } from "@/lib/providers/lookup";
 import type { RoutingRule } from "@/lib/routing/rules";
 import { diffVersions } from "@/lib/routing/version-diff";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
@@ -71,6 +72,36 @@ const requestBody = (schema: string, examples?: Json): Json => ({
   required: true,
   content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(schema), ...(examples ? { examples } : {}) }])),
 });
+
+/**
+ * One provider of the registry as `GET /api/providers` answers it, its kinds left out for brevity:
+ * what each provider supports beyond a sale (issue 39) is read from the registry itself.
+ */
+function providerListExample(): Json {
+  const provider = getProvider("provider-c");
+  const capabilities = provider ? { ...provider.capabilities } : {};
+  return {
+    summary: "Provider C: card tokens, authorize/capture and void, full capture only (kinds left out)",
+    value: {
+      data: [
+        {
+          type: "provider",
+          id: "provider-c",
+          attributes: {
+            name: provider?.name ?? "Provider C",
+            summary: provider?.summary ?? "",
+            credentialHelp: provider?.credentialHelp ?? "",
+            kinds: [],
+            services: (provider?.services ?? []).map((service) => ({ ...service })),
+            capabilities,
+          },
+        },
+      ],
+      links: { self: "https://pay.example.com/api/providers" },
+      meta: { count: 6 },
+    },
+  };
+}
 
 /** A documented answer with examples of its body. */
 const documentWithExamples = (description: string, schema: string, examples: Json): Json => ({
@@ -378,10 +409,10 @@ export function managementPaths(): Json {
     "/api/providers": {
       get: {
         operationId: "listProviders",
-        summary: "The provider registry: kinds, credential fields, constants and services (public, no secrets)",
+        summary: "The provider registry: kinds, credential fields, constants, services and capabilities (public, no secrets)",
         security: [],
         responses: {
-          "200": document("The providers", "ProviderList"),
+          "200": documentWithExamples("The providers", "ProviderList", { capabilities: providerListExample() }),
           ...errors(["400", "QueryRefused"], ["406", "NotAcceptable"], ["415", "UnsupportedMediaType"], ["429", "TooManyRequests"], ["500", "InternalError"]),
         },
       },

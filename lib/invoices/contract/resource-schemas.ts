@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ATTEMPT_STATUSES, PAYOUT_PART_STATUSES, REFUND_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
+import { ATTEMPT_STATUSES, INVOICE_FLOWS, PAYOUT_PART_STATUSES, REFUND_STATUSES, ROUTING_REASONS } from "@/lib/db/enums";
 import { customerSchema } from "./customer-schema";
 import { amountSchema, REFERENCE_ID_MAX } from "./field-schemas";
 import { INVOICE_TYPES } from "./resource-types";
@@ -36,7 +36,7 @@ export const invoiceResourceSchema = z
       service: z.string(),
       reference_id: z.string().max(REFERENCE_ID_MAX),
       test_mode: z.boolean(),
-      flow: z.enum(["charge"]).nullable().meta({ description: "null on payout invoices" }),
+      flow: z.enum(INVOICE_FLOWS).nullable().meta({ description: "null on payout invoices" }),
       options: z.record(z.string(), z.unknown()).meta({ description: "Options as sent" }),
       fields: z
         .object({ card_number: z.string().meta({ description: "Masked, e.g. 411111******1111; never the full number" }) })
@@ -121,6 +121,12 @@ export const invoiceResourceSchema = z
         description:
           "Payments only: what succeeded refunds have given back, in the same form as amount; refunds still on their way " +
           "are not counted (relationships.refunds.links.related lists every refund)",
+      }),
+      authorized_amount: z.union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)]).nullable().optional().meta({
+        description: 'Payments of flow "authorize" only: what the provider reserved at Pay, in the same form as amount; null until authorized',
+      }),
+      capture_before: z.string().nullable().optional().meta({
+        description: 'Payments of flow "authorize" only: when the authorization lapses (ISO 8601); not captured by then, it is voided (resolution authorization_expired)',
       }),
       attempts: z.int().min(0).meta({ description: "Provider attempts made so far (relationships.attempts.links.related lists them)" }),
       description: z.string().nullable().optional().meta({ description: "Payments only: what the payment is for, as sent; null when not sent" }),

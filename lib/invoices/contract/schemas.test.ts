@@ -65,7 +65,7 @@ const paymentCases: Case[] = [
   ["null amount", paymentWith({ amount: null }), "/data/attributes/amount", "invalid_type"],
   ["missing amount", paymentWith({ amount: undefined }), "/data/attributes/amount", "required"],
   ["missing flow", paymentWith({ flow: undefined }), "/data/attributes/flow", "required"],
-  ["other flow", paymentWith({ flow: "authorize" }), "/data/attributes/flow", "invalid_value"],
+  ["unknown flow", paymentWith({ flow: "capture" }), "/data/attributes/flow", "invalid_value"],
   ["typo test_mod", paymentWith({ test_mod: true }), "/data/attributes/test_mod", "unknown_attribute"],
   ["payout option on payment", paymentWith({ options: { attempts_limit: 3 } }), "/data/attributes/options/attempts_limit", "unknown_attribute"],
   ["reference_id too long", paymentWith({ reference_id: "x".repeat(256) }), "/data/attributes/reference_id", "too_long"],

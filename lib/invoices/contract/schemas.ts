@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INVOICE_FLOWS } from "@/lib/db/enums";
 import type { InvoiceDirection } from "@/lib/providers";
 import { customerSchema } from "./customer-schema";
 import {
@@ -88,7 +89,9 @@ const returnUrlSchema = z
 export const paymentInvoiceAttributesSchema = strictObjectOf(
   {
     ...sharedAttributes,
-    flow: z.enum(["charge"], { error: 'flow must be "charge"' }).meta({ description: "Only charge is defined" }),
+    flow: z
+      .enum(INVOICE_FLOWS, { error: 'flow must be "charge" or "authorize"' })
+      .meta({ description: '"charge" takes the money at Pay; "authorize" reserves it (status authorized) until a capture or void' }),
     options: paymentOptionsSchema.optional(),
     gateway_options: gatewayOptionsSchema.optional(),
     return_url: returnUrlSchema.optional(),

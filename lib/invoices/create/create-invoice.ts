@@ -5,7 +5,8 @@ import { newId } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import type { Merchant } from "@/lib/identity/membership";
 import type { InvoiceDirection, Mode } from "@/lib/providers";
-import type { Problem } from "@/lib/problems";
+import { problem, type Problem } from "@/lib/problems";
+import { CAPABILITY_ASK_TEXT, capabilityAsksOf, capabilitySkipReason, missingCapability, type CapabilityAsk } from "@/lib/providers/capabilities";
 import { validateInvoice } from "../contract/validate-invoice";
 import { invoiceValues } from "./invoice-values";
 import { requestHash } from "./request-hash";
@@ -94,15 +95,52 @@ async function replayOrConflict(
 
 type Routed = { kind: "routed"; route: Route } | Extract<CreateInvoiceResult, { kind: "invalid" | "unroutable" }>;
 
+/** Where each ask of issue 39 is made in the request: its 422 names that field. */
+const ASK_PATHS: Readonly<Record<CapabilityAsk, readonly string[]>> = {
+  authorize_capture: ["data", "attributes", "flow"],
+  card_tokens: ["data", "attributes", "gateway_options", "cardgate", "tokenize"],
+};
+
+function capabilityProblem(ask: CapabilityAsk, detail: string): Problem {
+  return problem("capability_not_offered", detail, ASK_PATHS[ask]);
+}
+
+/**
+ * No connection took an invoice that asks something of its provider: when one would have taken it
+ * as a sale, the ask is what is missing, and the 422 names its field (the failure path only: the
+ * routing setup is cached, so these lookups cost no query).
+ */
+async function missingAsk(db: Db, merchantId: string, request: { service: string; mode: Mode; facts: RouteFacts }): Promise<Problem | undefined> {
+  const asks = request.facts.asks ?? [];
+  if (asks.length === 0) return undefined;
+  const routeWith = (only: readonly CapabilityAsk[]) => findRoute(db, merchantId, { service: request.service, mode: request.mode }, { ...request.facts, asks: only });
+  if (!(await routeWith([]))) return undefined;
+  const where = `No enabled ${request.mode}-mode connection offering ${request.service} is of a provider that can`;
+  const fix = "connect one whose provider can (GET /api/providers and the Providers page list what each supports)";
+  for (const ask of asks) {
+    if (!(await routeWith([ask]))) return capabilityProblem(ask, `${where} ${CAPABILITY_ASK_TEXT[ask]}; ${fix}`);
+  }
+  // Each ask alone finds a connection, but no provider can do them all.
+  const last = asks[asks.length - 1]!;
+  return capabilityProblem(last, `${where} ${asks.map((ask) => CAPABILITY_ASK_TEXT[ask]).join(" and ")} at once; ${fix}`);
+}
+
 /** The pinned connection when the request names one, else the routing order's first. */
 async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined; facts: RouteFacts }): Promise<Routed> {
   const { service, mode, pin, facts } = request;
   if (pin !== undefined) {
     const pinned = await findPinnedInvoiceRoute(db, merchantId, { service, mode, connectionId: pin });
-    return pinned.ok ? { kind: "routed", route: pinned.value } : { kind: "invalid", problems: pinned.problems };
+    if (!pinned.ok) return { kind: "invalid", problems: pinned.problems };
+    const missing = missingCapability(pinned.value.provider, facts.asks ?? []);
+    if (missing !== undefined) {
+      return { kind: "invalid", problems: [capabilityProblem(missing, `The pinned connection's provider cannot ${CAPABILITY_ASK_TEXT[missing]} (${capabilitySkipReason(pinned.value.provider, missing)})`)] };
+    }
+    return { kind: "routed", route: pinned.value };
   }
   const route = await findRoute(db, merchantId, { service, mode }, facts);
-  return route ? { kind: "routed", route } : { kind: "unroutable", service, mode };
+  if (route) return { kind: "routed", route };
+  const missing = await missingAsk(db, merchantId, { service, mode, facts });
+  return missing ? { kind: "invalid", problems: [missing] } : { kind: "unroutable", service, mode };
 }
 
 /**
@@ -136,13 +174,17 @@ export async function createInvoice(
   const sent = { hash, card, previousHashes: () => previousHashesOf(data, card, options) };
 
   const amount = parseAmount(envelope.data.attributes.amount, envelope.data.attributes.currency);
-  const facts = creationFacts({
-    amountMinor: amount.ok ? amount.minor : 0n,
-    data,
-    cardNumber: card,
-    direction,
-    bypassesHostedPage: (envelope.data.attributes.options as { bypass_hpp?: boolean } | undefined)?.bypass_hpp === true,
-  });
+  const sentAttributes = envelope.data.attributes as { flow?: unknown; gateway_options?: unknown };
+  const facts: RouteFacts = {
+    ...creationFacts({
+      amountMinor: amount.ok ? amount.minor : 0n,
+      data,
+      cardNumber: card,
+      direction,
+      bypassesHostedPage: (envelope.data.attributes.options as { bypass_hpp?: boolean } | undefined)?.bypass_hpp === true,
+    }),
+    asks: capabilityAsksOf({ direction, flow: sentAttributes.flow, gatewayOptions: sentAttributes.gateway_options }),
+  };
   const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope), facts });
   if (routed.kind !== "routed") {
     // A retry of an invoice whose connection was disabled since still gets the original back.
@@ -167,6 +209,10 @@ export async function createInvoice(
       resolution: null,
       processedAmountMinor: null,
       refundedAmountMinor: 0n,
+      authorizedAmountMinor: null,
+      captureBefore: null,
+      captureAmountMinor: null,
+      authorizationRequestKey: null,
       attemptsCount: 0,
       eventSequence: 0,
       createdAt,

@@ -11,7 +11,7 @@ import { groupCommit, type Batcher } from "./group-commit";
 
 /** Every column but those the database sets; nullable ones are named explicitly. */
 /** The card's brand and country are kept when a payment is paid (lib/processing/request.ts), never at creation. */
-export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry"> &
+export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry" | "authorizedAmountMinor" | "captureBefore" | "captureAmountMinor" | "authorizationRequestKey"> &
   Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt" | "description">>;
 
 type Insert = { values: NewInvoice; lifetimeSeconds?: number };

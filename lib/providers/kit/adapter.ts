@@ -69,6 +69,8 @@ export type PaymentInstruction = {
   serviceFields: unknown[] | null;
   /** Where the provider sends the customer back after a 3-D Secure step. */
   returnUrl: string;
+  /** `flow: "authorize"` (issue 39): reserve the amount and take nothing until a capture; only providers with `authorizeCapture` are sent it. */
+  authorizeOnly?: boolean;
 };
 
 export type PayoutInstruction = Omit<PaymentInstruction, "card" | "returnUrl" | "gatewayOptions" | "serviceFields"> & {
@@ -95,6 +97,8 @@ export type ProviderOutcome =
       processedAmountMinor: bigint;
       feeMinor?: bigint;
       parts?: PayoutPartOutcome[];
+      /** An authorization (`authorizeOnly`): nothing was taken yet, `processedAmountMinor` is what was reserved, and until when. */
+      authorized?: { until?: Date };
     }
   | {
       kind: "pending";
@@ -158,6 +162,43 @@ export type CancelPayoutOutcome =
   | { kind: "refused"; message: string }
   | { kind: "unknown"; message: string };
 
+/**
+ * A capture of an authorized payment (issue 39). `captureId` is the provider's idempotency key (one
+ * capture per invoice, so the same capture sent twice is one). Less than was authorized releases the
+ * rest, where the provider captures part at all (its `partialCapture`).
+ */
+export type CaptureInstruction = {
+  captureId: string;
+  invoiceId: string;
+  /** The provider's reference of the authorization (the successful attempt's). */
+  paymentReference: string;
+  /** The idempotency key the authorization was sent with (the attempt's id). */
+  paymentKey: string;
+  currency: string;
+  amount: string;
+  amountMinor: bigint;
+};
+
+/**
+ * A capture's answer. `declined`: the provider refused it for good (the authorization lapsed or was
+ * voided); `refused`: not taken (unavailable, refused request), nothing changed; `unknown`: only a
+ * status request may say.
+ */
+export type CaptureOutcome =
+  | { kind: "captured"; providerReference: string; capturedMinor: bigint }
+  | { kind: "declined"; providerReference?: string; message: string }
+  | { kind: "refused"; message: string }
+  | { kind: "unknown"; message: string };
+
+/** A void of an authorization; `voidId` is the idempotency key. */
+export type VoidInstruction = { voidId: string; invoiceId: string; paymentReference: string; paymentKey: string };
+
+export type VoidOutcome =
+  | { kind: "voided"; providerReference: string }
+  | { kind: "declined"; message: string }
+  | { kind: "refused"; message: string }
+  | { kind: "unknown"; message: string };
+
 export type ProviderAdapter = {
   createPayment(context: AdapterContext, instruction: PaymentInstruction): Promise<ProviderOutcome>;
   /**
@@ -176,4 +217,10 @@ export type ProviderAdapter = {
   refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome>;
   /** What the provider knows of an earlier refund, by its id (and its reference when known). */
   getRefundStatus(context: AdapterContext, query: { refundId: string; providerReference?: string; paymentReference: string }): Promise<RefundOutcome>;
+  /** Providers with `authorizeCapture` (issue 39): capture an authorization, and what the provider knows of a capture. */
+  capture?(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome>;
+  getCaptureStatus?(context: AdapterContext, query: { captureId: string; paymentReference: string }): Promise<CaptureOutcome>;
+  /** Providers with `void`: release an authorization, and what the provider knows of a void. */
+  voidAuthorization?(context: AdapterContext, instruction: VoidInstruction): Promise<VoidOutcome>;
+  getVoidStatus?(context: AdapterContext, query: { voidId: string; paymentReference: string }): Promise<VoidOutcome>;
 };

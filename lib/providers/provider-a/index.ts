@@ -25,6 +25,14 @@ export const providerA: ProviderSpec = {
   services: [cardPaymentService("UAH"), cardPayoutService("UAH")],
   examples: providerAExamples,
   samples: providerASamples,
+  capabilities: {
+    cardTokens: true,
+    authorizeCapture: true,
+    partialCapture: true,
+    void: true,
+    authorizationHoldHours: 168,
+    note: "Provider A takes cards on a hosted page or host to host: it saves cards, authorizes, captures all or part of an authorization and voids; an authorization holds a week.",
+  },
   kinds: [
     {
       kind: "provider_account",

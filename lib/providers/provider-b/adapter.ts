@@ -1,7 +1,19 @@
 import "server-only";
 import type { z } from "zod";
 import { formatMinor } from "@/lib/money";
-import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type {
+  AdapterContext,
+  CaptureInstruction,
+  CaptureOutcome,
+  PaymentInstruction,
+  ProviderAdapter,
+  ProviderOutcome,
+  RefundInstruction,
+  RefundOutcome,
+  VoidInstruction,
+  VoidOutcome,
+} from "@/lib/providers/kit/adapter";
+import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -15,8 +27,20 @@ import {
   unreadableAnswer,
   unreadableRefundAnswer,
 } from "../server/provider-answers";
-import { outcomeOf, refundOutcomeOf } from "./mapping";
-import { B_HEADERS, B_SIGN_IN_REFUSAL, bAnswerSchema, bRefundAnswerSchema, signB, type bChargeSchema, type bRefundSchema } from "./wire";
+import { captureOutcomeOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
+import {
+  B_HEADERS,
+  B_SIGN_IN_REFUSAL,
+  bAnswerSchema,
+  bCaptureAnswerSchema,
+  bRefundAnswerSchema,
+  bVoidAnswerSchema,
+  signB,
+  type bCaptureSchema,
+  type bChargeSchema,
+  type bRefundSchema,
+  type bVoidSchema,
+} from "./wire";
 
 /** Provider B's client for its terminal API v1 (wire format and signing in ./wire.ts, what answers mean in ./mapping.ts). */
 
@@ -56,6 +80,7 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
     ...(lang ? { lang } : {}),
     customer,
     back_url: instruction.returnUrl,
+    ...(instruction.authorizeOnly ? { capture: "0" as const } : {}),
   };
   return readAnswer(readTransport(await call(context, "POST", "charges", body)));
 }
@@ -86,6 +111,34 @@ function refusedField(body: unknown): string | undefined {
   return findErrorCode(body) === B_SIGN_IN_REFUSAL.error_code ? undefined : "secret_key";
 }
 
+/** Authorize now, capture later (issue 39): captures and voids in B's style (./wire.ts). */
+function readCaptureAnswer(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = bCaptureAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? captureOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+}
+
+function readVoidAnswer(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = bVoidAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? voidOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+}
+
+async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {
+  const body: Omit<z.input<typeof bCaptureSchema>, "terminal_id"> = {
+    capture_ref: instruction.captureId,
+    txn: instruction.paymentReference,
+    sum: formatMinor(instruction.amountMinor, instruction.currency),
+    cur: instruction.currency,
+  };
+  return readCaptureAnswer(readAuthorizationTransport(await call(context, "POST", "captures", body), false));
+}
+
+async function voidAuthorization(context: AdapterContext, instruction: VoidInstruction): Promise<VoidOutcome> {
+  const body: Omit<z.input<typeof bVoidSchema>, "terminal_id"> = { void_ref: instruction.voidId, txn: instruction.paymentReference };
+  return readVoidAnswer(readAuthorizationTransport(await call(context, "POST", "voids", body), false));
+}
+
 export const providerBAdapter: ProviderAdapter = {
   createPayment,
   getStatus: async (context, query) =>
@@ -94,4 +147,8 @@ export const providerBAdapter: ProviderAdapter = {
   refund,
   getRefundStatus: async (context, query) =>
     readRefundAnswer(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
+  capture,
+  getCaptureStatus: async (context, query) => readCaptureAnswer(readAuthorizationTransport(await call(context, "GET", `captures/${encodeURIComponent(query.captureId)}`), true)),
+  voidAuthorization,
+  getVoidStatus: async (context, query) => readVoidAnswer(readAuthorizationTransport(await call(context, "GET", `voids/${encodeURIComponent(query.voidId)}`), true)),
 };

@@ -17,6 +17,14 @@ export const providerB: ProviderSpec = {
   services: [cardPaymentService("EUR")],
   examples: providerBExamples,
   samples: providerBSamples,
+  capabilities: {
+    cardTokens: true,
+    authorizeCapture: true,
+    partialCapture: true,
+    void: true,
+    authorizationHoldHours: 168,
+    note: "Provider B saves cards, authorizes, captures all or part of an authorization and voids; an authorization holds a week.",
+  },
   kinds: [
     {
       kind: "h2h",

@@ -1,9 +1,10 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { CaptureOutcome, ProviderOutcome, RefundOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { BCharge, BRefund } from "./wire";
+import type { BCapture, BCharge, BRefund, BVoid } from "./wire";
 
 /**
  * What Provider B's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -21,6 +22,13 @@ export const B_DECLINES: Readonly<Record<CodedDecline, { error_code: string; err
 export function outcomeOf(charge: BCharge): ProviderOutcome {
   const providerReference = charge.txn;
   switch (charge.result) {
+    case "auth":
+      return {
+        kind: "succeeded",
+        providerReference,
+        processedAmountMinor: toMinorUnits(charge.authorized_sum ?? "0", charge.cur),
+        authorized: charge.auth_until ? { until: new Date(charge.auth_until) } : {},
+      };
     case "ok":
     case "partial":
       return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(charge.captured_sum ?? "0", charge.cur) };
@@ -55,4 +63,25 @@ export function refundOutcomeOf(refund: BRefund): RefundOutcome {
     case "fail":
       return { kind: "declined", providerReference, message: refund.error_text ?? `Declined by Provider B (${refund.error_code ?? "no code"}).` };
   }
+}
+
+/** B's capture and void refusals (issue 39): the sandbox words its decisions with them, the adapter reads them back. */
+export const B_AUTHORIZATION_DECLINES: Readonly<Record<SandboxAuthorizationDecline, { error_code: string; error_text: string }>> = {
+  expired: { error_code: "auth_expired", error_text: "The authorization has lapsed." },
+  already_captured: { error_code: "auth_captured", error_text: "The authorization was already captured." },
+  voided: { error_code: "auth_voided", error_text: "The authorization was voided." },
+  exceeds: { error_code: "capture_exceeds_auth", error_text: "The capture is more than was authorized." },
+  partial_not_allowed: { error_code: "partial_capture_refused", error_text: "Only the whole authorized sum can be captured." },
+};
+
+/** A capture answer as the service's outcome. */
+export function captureOutcomeOf(capture: BCapture): CaptureOutcome {
+  if (capture.result === "ok") return { kind: "captured", providerReference: capture.capture_txn, capturedMinor: toMinorUnits(capture.sum, capture.cur) };
+  return { kind: "declined", providerReference: capture.capture_txn, message: capture.error_text ?? `Declined by Provider B (${capture.error_code ?? "no code"}).` };
+}
+
+/** A void answer as the service's outcome. */
+export function voidOutcomeOf(voided: BVoid): VoidOutcome {
+  if (voided.result === "ok") return { kind: "voided", providerReference: voided.void_txn };
+  return { kind: "declined", message: voided.error_text ?? `Declined by Provider B (${voided.error_code ?? "no code"}).` };
 }

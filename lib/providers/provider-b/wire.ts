@@ -24,7 +24,7 @@ export const B_CALLBACK_HEADERS = { id: "x-notification-id", signature: "x-notif
 /** B's one answer to an unknown terminal and to a signature that does not match (HTTP 401, `{ result: "error", error_code, error_text }`). */
 export const B_SIGN_IN_REFUSAL = { error_code: "auth_failed", error_text: "X-Terminal or X-Signature is wrong." } as const;
 
-export const B_RESULTS = ["ok", "partial", "fail", "3ds", "wait"] as const;
+export const B_RESULTS = ["ok", "partial", "fail", "3ds", "wait", "auth"] as const;
 
 /** A charge request (the adapter sends it, the sandbox reads it). */
 export const bChargeSchema = z.object({
@@ -41,6 +41,8 @@ export const bChargeSchema = z.object({
   lang: z.string().optional(),
   customer: z.record(z.string(), z.unknown()).default({}),
   back_url: z.string().optional(),
+  /** "0": authorize only (issue 39; see "Authorize now, capture later" below); "1" or absent: a sale. */
+  capture: z.enum(["0", "1"]).default("1"),
 });
 
 /** A charge as the adapter reads B's answer. */
@@ -52,6 +54,9 @@ export const bAnswerSchema = z.object({
   error_code: z.string().optional(),
   error_text: z.string().optional(),
   acs_url: z.string().optional(),
+  /** An authorization (`result: "auth"`): what was reserved and until when (ISO 8601). */
+  authorized_sum: z.string().optional(),
+  auth_until: z.string().optional(),
 });
 
 export type BCharge = z.infer<typeof bAnswerSchema>;
@@ -89,7 +94,7 @@ export type BRefund = z.infer<typeof bRefundAnswerSchema>;
 
 /** What the sandbox answers about a charge. */
 export type BAnswer = {
-  result: "ok" | "partial" | "fail" | "3ds";
+  result: "ok" | "partial" | "fail" | "3ds" | "auth";
   txn: string;
   order_ref: string;
   sum: string;
@@ -98,6 +103,8 @@ export type BAnswer = {
   error_code?: string;
   error_text?: string;
   acs_url?: string;
+  authorized_sum?: string;
+  auth_until?: string;
   /** What B received about the customer, echoed back (spec 2.6). */
   received_customer: Record<string, unknown>;
   received_lang: string | null;
@@ -122,3 +129,52 @@ export function readSignatureHeader(header: string): { timestamp: number | undef
   const timestamp = Number(parts.get("t"));
   return { timestamp: Number.isInteger(timestamp) ? timestamp : undefined, digest: parts.get("v1") };
 }
+
+/**
+ * Authorize now, capture later (issue 39; not in the spec, designed in B's style). A charge with
+ * `capture: "0"` only reserves the sum: B answers `result: "auth"` with `authorized_sum` and
+ * `auth_until` (when the hold lapses). Then one of:
+ * - `POST /v1/captures` `{ terminal_id, capture_ref, txn, sum, cur }`: `capture_ref` is the
+ *   idempotency key; `sum` at most `authorized_sum`, less releases the rest (`released_sum`);
+ * - `POST /v1/voids` `{ terminal_id, void_ref, txn }`: the hold is released, nothing taken.
+ * Each answers `{ result: "ok" | "fail", …_txn, …_ref, txn, error_code?, error_text? }`, and
+ * `GET /v1/captures/{capture_ref}`, `GET /v1/voids/{void_ref}` answer the same object later.
+ */
+export const bCaptureSchema = z.object({
+  terminal_id: z.string(),
+  capture_ref: z.string().min(1).max(255),
+  txn: z.string().min(1),
+  sum: z.string(),
+  cur: z.string().length(3),
+});
+
+export const bCaptureAnswerSchema = z.object({
+  result: z.enum(["ok", "fail"]),
+  capture_txn: z.string(),
+  capture_ref: z.string(),
+  txn: z.string(),
+  sum: z.string(),
+  cur: z.string(),
+  released_sum: z.string().optional(),
+  error_code: z.string().optional(),
+  error_text: z.string().optional(),
+});
+
+export type BCapture = z.infer<typeof bCaptureAnswerSchema>;
+
+export const bVoidSchema = z.object({
+  terminal_id: z.string(),
+  void_ref: z.string().min(1).max(255),
+  txn: z.string().min(1),
+});
+
+export const bVoidAnswerSchema = z.object({
+  result: z.enum(["ok", "fail"]),
+  void_txn: z.string(),
+  void_ref: z.string(),
+  txn: z.string(),
+  error_code: z.string().optional(),
+  error_text: z.string().optional(),
+});
+
+export type BVoid = z.infer<typeof bVoidAnswerSchema>;

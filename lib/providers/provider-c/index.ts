@@ -32,6 +32,14 @@ export const providerC: ProviderSpec = {
   services: [cardPaymentService("AMD"), cardPaymentService("EUR")],
   examples: providerCExamples,
   samples: providerCSamples,
+  capabilities: {
+    cardTokens: true,
+    authorizeCapture: true,
+    partialCapture: false,
+    void: true,
+    authorizationHoldHours: 168,
+    note: "Provider C saves cards (its example sends tokenize), authorizes and voids, but captures only the whole authorization; an authorization holds a week.",
+  },
   kinds: [
     {
       kind: "provider_account",

@@ -27,6 +27,14 @@ export const providerD: ProviderSpec = {
   services: [cardPaymentService("UZS")],
   examples: providerDExamples,
   samples: providerDSamples,
+  capabilities: {
+    cardTokens: true,
+    authorizeCapture: false,
+    partialCapture: false,
+    void: false,
+    authorizationHoldHours: null,
+    note: "Provider D saves cards (its example sends tokenize) but only sells: its example is a sale without card verification code or 3-D Secure, so it neither authorizes nor voids.",
+  },
   kinds: [
     {
       kind: "h2h",

@@ -31,6 +31,14 @@ export const providerE: ProviderSpec = {
   services: [cardPaymentService("EUR")],
   examples: providerEExamples,
   samples: providerESamples,
+  capabilities: {
+    cardTokens: false,
+    authorizeCapture: true,
+    partialCapture: false,
+    void: true,
+    authorizationHoldHours: 168,
+    note: "Provider E authorizes and voids, captures only the whole authorization, and saves no cards (its example sends no tokenize); an authorization holds a week.",
+  },
   kinds: [
     {
       kind: "h2h",

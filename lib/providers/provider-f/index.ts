@@ -22,6 +22,14 @@ export const providerF: ProviderSpec = {
   services: [cardPaymentService("EUR")],
   examples: providerFExamples,
   samples: providerFSamples,
+  capabilities: {
+    cardTokens: true,
+    authorizeCapture: false,
+    partialCapture: false,
+    void: false,
+    authorizationHoldHours: null,
+    note: "Provider F saves cards (its example sends tokenize) but its example is a sale: it neither authorizes nor voids.",
+  },
   kinds: [
     {
       kind: "h2h",

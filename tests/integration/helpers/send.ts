@@ -5,12 +5,13 @@ import { assertValidApiResponse } from "../../helpers/api-validator";
 type ErrorObject = { status: string; code: string; title: string; detail: string; source?: { pointer?: string; parameter?: string } };
 export type Answer<D = unknown> = { status: number; headers: Headers; text: string; json: { data: D; errors: ErrorObject[]; meta?: Record<string, unknown> } };
 /** `rawBody` is sent as written, for what JSON.stringify cannot spell (`10.009999999999999999`, `1e3`). */
-export type Call = { method?: string; path: string; key?: string | null; body?: unknown; rawBody?: string };
+export type Call = { method?: string; path: string; key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> };
 
 /** Calls a route handler as Next would; every answer must carry a request id and must never be a 500. */
 export async function send<D = unknown, P = Record<string, string>>(handler: RouteHandler<P>, params: P, call: Call): Promise<Answer<D>> {
   const headers = new Headers();
   if (call.key) headers.set("authorization", `Bearer ${call.key}`);
+  for (const [name, value] of Object.entries(call.headers ?? {})) headers.set(name, value);
   const init: RequestInit = { method: call.method ?? "GET", headers };
   if (call.body !== undefined || call.rawBody !== undefined) {
     headers.set("content-type", "application/vnd.api+json");

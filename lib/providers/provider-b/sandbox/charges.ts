@@ -7,6 +7,7 @@ import { decideAmount, decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
+import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { B_DECLINES } from "../mapping";
 import { bChargeSchema, type BAnswer } from "../wire";
 
@@ -16,7 +17,11 @@ export const refuse = (status: number, code: string, text: string) => Response.j
 
 type Base = Pick<BAnswer, "txn" | "order_ref" | "sum" | "cur" | "received_customer" | "received_lang">;
 
-function settle(base: Base, decision: ReturnType<typeof decideAmount>): BAnswer {
+function settle(base: Base, decision: ReturnType<typeof decideAmount>, holdUntil?: string): BAnswer {
+  if ((decision.kind === "approve" || decision.kind === "partial") && holdUntil) {
+    // Authorize only (issue 39): the sum is reserved, nothing captured.
+    return { ...base, result: "auth", authorized_sum: formatMinor(decision.capturedMinor, base.cur), auth_until: holdUntil };
+  }
   if (decision.kind === "approve" || decision.kind === "partial") {
     return { ...base, result: decision.kind === "approve" ? "ok" : "partial", captured_sum: formatMinor(decision.capturedMinor, base.cur) };
   }
@@ -30,7 +35,8 @@ export function answerFromRecord(record: SandboxRecord): BAnswer {
   if (details.threeDs === "failed") return { ...stored, result: "fail", acs_url: undefined, ...B_DECLINES.auth_3ds_failed };
   if (details.threeDs !== "passed") return stored;
   const amount = { amountText: stored.sum, amountMinor: record.amountMinor ?? 0n, allowPartially: details.allowPartially === true };
-  return { ...settle(stored, decideAmount(amount)), acs_url: undefined };
+  const holdUntil = typeof details.authorizedUntil === "string" ? details.authorizedUntil : undefined;
+  return { ...settle(stored, decideAmount(amount), holdUntil), acs_url: undefined };
 }
 
 /** A card charge. The same order_ref twice on one terminal account is one charge; the test card decides the outcome. */
@@ -53,6 +59,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const allowPartially = charge.partial === "1";
+  const hold = charge.capture === "0" ? heldDetails(await sandboxAuthorizationUntil(context.db, account.connectionId)) : undefined;
   const decision = decideCard({ cardNumber: charge.pan, amountText: amount.text, amountMinor: amount.minor, allowPartially, cvc: charge.cvc });
   if (decision.kind === "unavailable") return refuse(502, "upstream_timeout", "The card network did not answer in time.");
   const txn = `B${randomBytes(8).toString("hex")}`;
@@ -60,17 +67,17 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   const answer: BAnswer =
     decision.kind === "three_ds"
       ? { ...base, result: "3ds", acs_url: threeDsUrl(context.publicBaseUrl, SLUG, txn, charge.back_url ?? context.publicBaseUrl) }
-      : settle(base, decision);
+      : settle(base, decision, hold?.authorizedUntil);
   const record = await saveRecord(context.db, {
     provider: SLUG,
     connectionId: account.connectionId,
     operation: "payment",
     reference: txn,
     idempotencyKey: charge.order_ref,
-    amountMinor: answer.captured_sum === undefined ? amount.minor : parseAmountMinor(answer.captured_sum, charge.cur),
+    amountMinor: answer.authorized_sum !== undefined ? parseAmountMinor(answer.authorized_sum, charge.cur) : answer.captured_sum === undefined ? amount.minor : parseAmountMinor(answer.captured_sum, charge.cur),
     currency: charge.cur,
     status: decision.kind === "three_ds" ? THREE_DS_PENDING_STATUS : answer.result,
-    details: { ...(decision.kind === "three_ds" ? THREE_DS_REQUIRED : {}), allowPartially, card: charge.pan, receivedCustomer: charge.customer, receivedLang: charge.lang ?? null },
+    details: { ...(decision.kind === "three_ds" ? THREE_DS_REQUIRED : {}), ...(hold ?? {}), allowPartially, card: charge.pan, receivedCustomer: charge.customer, receivedLang: charge.lang ?? null },
     request: { ...charge, cvc: undefined },
     response: answer,
   });

@@ -8,6 +8,7 @@ import { findAcceptingAccount } from "../../server/sandbox-account";
 import { B_HEADERS, B_SIGN_IN_REFUSAL, bDigest, readSignatureHeader } from "../wire";
 import { answerFromRecord, refuse, SLUG, takeCharge } from "./charges";
 import { refundStatus, takeRefund } from "./refunds";
+import { captureStatus, takeCapture, takeVoid, voidStatus } from "./authorizations";
 
 /**
  * Provider B's simulated terminal API under /sandbox/provider-b/v1/: POST charges, GET
@@ -53,6 +54,11 @@ const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
   "GET v1/charges/{id}": readCharge,
   "POST v1/refunds": ({ raw, account, context }) => takeRefund(raw, account, context),
   "GET v1/refunds/{id}": ({ account, context, params }) => refundStatus(decodeURIComponent(params.id!), account, context),
+  // Authorize now, capture later (issue 39; ../wire.ts).
+  "POST v1/captures": ({ raw, account, context }) => takeCapture(raw, account, context),
+  "GET v1/captures/{id}": ({ account, context, params }) => captureStatus(decodeURIComponent(params.id!), account, context),
+  "POST v1/voids": ({ raw, account, context }) => takeVoid(raw, account, context),
+  "GET v1/voids/{id}": ({ account, context, params }) => voidStatus(decodeURIComponent(params.id!), account, context),
 });
 
 export const providerBSandbox: SandboxHandler = async (request, context) => {
@@ -60,7 +66,7 @@ export const providerBSandbox: SandboxHandler = async (request, context) => {
   if (version !== "v1" || rest.length > 0) return refuse(404, "not_found", "Provider B's API is under /v1.");
   const match = route(request.method, context.path);
   if (match.kind !== "found") {
-    return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref} and GET /v1/auth-check.");
+    return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref}, POST /v1/captures, GET /v1/captures/{capture_ref}, POST /v1/voids, GET /v1/voids/{void_ref} and GET /v1/auth-check.");
   }
   const raw = request.method === "GET" ? "" : await request.text();
   const account = await authenticate(request, context, raw);

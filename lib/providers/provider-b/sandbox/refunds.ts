@@ -1,4 +1,5 @@
 import "server-only";
+import { capturedOfAuthorization } from "@/lib/sandbox/authorizations";
 import { formatMinor, parseAmount } from "@/lib/money";
 import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
@@ -25,6 +26,9 @@ export function refundFromRecord(record: SandboxRecord): BRefund {
 /** What B captured of a charge: its captured sum once it is "ok" or "partial" (3-D Secure passed included). */
 function captured(payment: SandboxRecord): bigint | undefined {
   if (payment.operation !== "payment") return undefined;
+  // An authorization (issue 39): only what its capture took.
+  const authorization = capturedOfAuthorization(payment);
+  if (authorization !== null) return authorization;
   const answer = answerFromRecord(payment);
   if (answer.result !== "ok" && answer.result !== "partial") return undefined;
   const sum = parseAmount(answer.captured_sum ?? answer.sum, answer.cur);

@@ -1,0 +1,27 @@
+import "server-only";
+import type { CaptureOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
+import { readRefundStatusTransport, readRefundTransport, type Answered } from "./provider-answers";
+
+/**
+ * What a capture's or void's HTTP exchange says before its body is read (issue 39), the same rules
+ * as a refund's: not sent or refused (401, 403, 429, 503) → `refused`, nothing changed; a timeout,
+ * a 5xx or a 409 (the key is in use) → `unknown`; another 4xx → `declined`. A status request's 404
+ * means the capture or void never arrived (`refused`); a status request not answered says nothing.
+ */
+type NotRead = { outcome: Extract<CaptureOutcome, { kind: "declined" | "refused" | "unknown" }> & Extract<VoidOutcome, { kind: "declined" | "refused" | "unknown" }> };
+
+export function readAuthorizationTransport(response: ProviderResponse, statusRequest: boolean): NotRead | { answer: Answered } {
+  const read = statusRequest ? readRefundStatusTransport(response) : readRefundTransport(response);
+  if (!("outcome" in read)) return read;
+  const { outcome } = read;
+  const message = "message" in outcome ? outcome.message.replaceAll("refund", "request") : "The provider gave no answer.";
+  if (outcome.kind === "refused") return { outcome: { kind: "refused", message } };
+  if (outcome.kind === "declined") return { outcome: { kind: "declined", message } };
+  return { outcome: { kind: "unknown", message } };
+}
+
+/** A 2xx answer the adapter cannot read: only a status request can tell. */
+export function unreadableAuthorizationAnswer(answer: Answered): { kind: "unknown"; message: string } {
+  return { kind: "unknown", message: `The provider answered HTTP ${answer.status} in a form this service does not understand.` };
+}
