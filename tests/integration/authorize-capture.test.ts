@@ -8,7 +8,7 @@ import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route"
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { invoices, sandboxRecords, webhookEvents } from "@/lib/db/schema";
 import { invoiceResourceSchema, type InvoiceResource } from "@/lib/invoices/contract";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { voidExpiredAuthorizations } from "@/lib/processing/authorization";
 import { payWithCard } from "@/lib/processing/engine";

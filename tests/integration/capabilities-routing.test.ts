@@ -8,7 +8,7 @@ import { POST as SIMULATE } from "@/app/api/routing/simulate/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { invoices } from "@/lib/db/schema";
 import type { InvoiceResource } from "@/lib/invoices/contract";
-import { PAYMENT_EXAMPLES } from "@/lib/invoices/test-fixtures";
+import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { setUpTestDb } from "./helpers/db";
