@@ -10,6 +10,8 @@ import * as payoutProcess from "@/app/api/commerce/payout-invoices/[id]/process/
 import * as payoutCancel from "@/app/api/commerce/payout-invoices/[id]/cancel/route";
 import * as paymentRefunds from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
 import * as refund from "@/app/api/commerce/refunds/[id]/route";
+import * as paymentMethods from "@/app/api/commerce/payment-methods/route";
+import * as paymentMethod from "@/app/api/commerce/payment-methods/[id]/route";
 import { listMethods, methodNotAllowed, methodsOf } from "@/lib/api/methods";
 
 type Params = Record<string, string | string[]>;
@@ -33,6 +35,8 @@ export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: 
   { route: "/api/commerce/payout-invoices/[id]/cancel", module: payoutCancel as unknown as RouteModule },
   { route: "/api/commerce/payment-invoices/[id]/refunds", module: paymentRefunds as unknown as RouteModule, readsBody: true },
   { route: "/api/commerce/refunds/[id]", module: refund as unknown as RouteModule },
+  { route: "/api/commerce/payment-methods", module: paymentMethods as unknown as RouteModule },
+  { route: "/api/commerce/payment-methods/[id]", module: paymentMethod as unknown as RouteModule },
   { route: "/api/commerce/openapi.json", module: openapi as unknown as RouteModule },
   { route: "/api/commerce/[[...rest]]", module: unknownPath as unknown as RouteModule },
 ];

@@ -80,6 +80,9 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       connection: { data: row.connectionId === null ? null : { type: "connection", id: row.connectionId } },
       attempts: { links: { related: `${self}/attempts` } },
       ...(row.direction === "payment" ? { refunds: { links: { related: `${self}/refunds` } } } : {}),
+      ...(row.paymentMethodId
+        ? { payment_method: { data: { type: "payment-methods" as const, id: row.paymentMethodId }, links: { related: `${context.baseUrl}/api/commerce/payment-methods/${row.paymentMethodId}` } } }
+        : {}),
     },
     links: { self },
   };

@@ -368,6 +368,11 @@ export const invoices = pgTable(
     cardBrand: text("card_brand"),
     cardCountry: text("card_country"),
     requestId: text("request_id"),
+    /**
+     * The saved card (payment_methods) this invoice charged, set at creation, or the one its payment
+     * saved, set when the payment method is stored; null otherwise.
+     */
+    paymentMethodId: text("payment_method_id"),
     /** When an unpaid invoice expires: created_at + its lifetime (attribute `lifetime`, else the merchant's setting). */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 })
       .notNull()
@@ -685,6 +690,8 @@ export const webhookEvents = pgTable(
     refund: jsonb("refund").$type<Record<string, unknown>>(),
     /** connection.* events: the connection (no credentials) as it was when the event happened; invoice is null then. */
     connection: jsonb("connection").$type<Record<string, unknown>>(),
+    /** payment_method.* events, and an invoice.status_changed whose payment saved a card: the payment method (never its token) as it was. */
+    paymentMethod: jsonb("payment_method").$type<Record<string, unknown>>(),
     /** Legacy (before endpoints; read only by migration 0016's backfill): per-endpoint state is in webhook_event_targets. */
     deliveryState: text("delivery_state").$type<WebhookDeliveryState>().notNull().default("pending"),
     /** Legacy, as delivery_state. */
@@ -861,4 +868,47 @@ export const overviewRollups = pgTable(
     latency: integer("latency").array().notNull(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.testMode, t.grain, t.hour, t.source, t.direction, t.connectionId, t.status, t.resolution, t.currency] })],
+);
+
+/**
+ * Saved cards (issue 39): a card a provider keeps behind its token, saved when a payment with
+ * `gateway_options.cardgate.tokenize` and a customer reference succeeded. The token is sealed by the
+ * vault (like credentials) and never leaves the server; the number and CVC are never stored. The
+ * connection that holds the token stays named after it is deleted (the method is then unusable).
+ */
+export const paymentMethods = pgTable(
+  "payment_methods",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    testMode: boolean("test_mode").notNull(),
+    customerReference: text("customer_reference").notNull(),
+    brand: text("brand"),
+    lastFour: text("last_four").notNull(),
+    expiryMonth: integer("expiry_month").notNull(),
+    expiryYear: integer("expiry_year").notNull(),
+    provider: text("provider").notNull(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id),
+    /** The provider's token, one AES-256-GCM token of lib/vault. */
+    tokenSealed: text("token_sealed").notNull(),
+    /** The invoice whose payment saved it: one payment method per invoice at most. */
+    sourceInvoiceId: text("source_invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    /** Set when detached (DELETE): never charged again. */
+    detachedAt: timestamp("detached_at", { withTimezone: true, mode: "date", precision: 3 }),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("payment_methods_source_invoice_unique").on(t.sourceInvoiceId),
+    /** The list, newest first, within merchant and mode (filter[customer_reference] one more column). */
+    index("payment_methods_list_idx").on(t.merchantId, t.testMode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("payment_methods_customer_idx").on(t.merchantId, t.testMode, t.customerReference, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("payment_methods_connection_idx").on(t.connectionId),
+  ],
 );

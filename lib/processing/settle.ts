@@ -7,6 +7,7 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
+import { saveCardOfPayment } from "@/lib/payment-methods/store";
 
 type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?: bigint };
 
@@ -38,6 +39,10 @@ export function targetOf(invoice: Pick<InvoiceRow, "amountMinor" | "options">, o
 export async function settleInvoice(db: Db, invoice: InvoiceRow, outcome: ProviderOutcome, reason: string): Promise<InvoiceRow> {
   const target = targetOf(invoice, outcome);
   if (target.status === invoice.status) return invoice;
+  // A payment that asked to save its card: the payment method first, so the status change's event carries it.
+  if (outcome.kind === "succeeded" && outcome.savedCard && (target.status === "processed" || target.status === "partially_processed")) {
+    await saveCardOfPayment(db, invoice, outcome.savedCard);
+  }
   if (target.processedMinor !== undefined) {
     await db.update(invoices).set({ processedAmountMinor: target.processedMinor, updatedAt: sql`now()` }).where(eq(invoices.id, invoice.id));
   }

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { RoutingReason } from "@/lib/db/enums";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { listRouteCandidates } from "@/lib/routing/candidates";
+import { findConnectionRow } from "@/lib/connections/queries";
 
 export type AttemptTarget = { connectionId: string; reason: RoutingReason };
 
@@ -29,11 +30,25 @@ export async function listAttemptTargets(db: Db, invoice: InvoiceRow, options: {
 export async function nextTargets(db: Db, invoice: InvoiceRow, failedConnectionId: string): Promise<AttemptTarget[]> {
   if (invoice.routingReason === "pinned") return [];
   const mode = invoice.testMode ? "test" : "live";
-  const current = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode })).map((candidate) => candidate.connectionId);
+  const candidates = await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode });
+  // A saved-card charge cascades only among the connections of the provider holding the token (issue 39).
+  const holder = chargesSavedCard(invoice) ? candidates.find((candidate) => candidate.connectionId === invoice.connectionId)?.provider ?? (await providerOfConnection(db, invoice)) : undefined;
+  const current = candidates.filter((candidate) => holder === undefined || candidate.provider === holder).map((candidate) => candidate.connectionId);
   // A rule's outcome is its own cascade, as decided for this invoice (connections disabled since
   // are skipped); the default rule follows the routing order as it is now, as it always has.
   const decided = invoice.routingDetail;
   const ids = decided && decided.rule !== null ? decided.order.filter((id) => current.includes(id)) : current;
   const at = ids.indexOf(failedConnectionId);
   return (at >= 0 ? ids.slice(at + 1) : ids.filter((id) => id !== failedConnectionId)).map((connectionId) => ({ connectionId, reason: "cascaded" as const }));
+}
+
+/** Whether the invoice charges a saved card (rather than saving one: that link is made once the payment succeeded). */
+function chargesSavedCard(invoice: InvoiceRow): boolean {
+  return invoice.paymentMethodId !== null && invoice.status !== "processed" && invoice.status !== "partially_processed";
+}
+
+async function providerOfConnection(db: Db, invoice: InvoiceRow): Promise<string> {
+  const connection = invoice.connectionId ? await findConnectionRow(db, invoice.merchantId, invoice.connectionId) : undefined;
+  // No connection to name the provider: nothing else may be tried.
+  return connection?.provider ?? "";
 }

@@ -81,6 +81,7 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     cardNumberMasked: null,
     cardLastFour: null,
     requestId: null,
+    paymentMethodId: null,
     expiresAt: new Date(at.getTime() + 30 * 60_000),
     createdAt: at,
     updatedAt: at,

@@ -16,6 +16,7 @@ import {
 import type { Problem } from "@/lib/problems";
 import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLimits } from "./rules";
 import { strictObjectOf } from "./strict-object";
+import { paymentMethodRelationshipSchema } from "./saved-cards";
 import { isWebUrl } from "@/lib/http/web-url";
 
 export { customerAddressSchema, customerSchema, type Customer, type CustomerInput } from "./customer-schema";
@@ -145,7 +146,8 @@ export const connectionPinSchema = strictObjectOf(
           .meta({ description: "The connection to pin to; null or absent routes by the routing order" }),
       },
       "member of the connection relationship",
-    ),
+    ).optional(),
+    payment_method: paymentMethodRelationshipSchema.optional(),
   },
   "relationship",
 ).meta({
@@ -162,7 +164,7 @@ export type ConnectionPin = z.output<typeof connectionPinSchema>;
 
 /** The pinned connection's id, if the request names one. */
 export function pinnedConnectionId(envelope: { data: { relationships?: ConnectionPin } }): string | undefined {
-  return envelope.data.relationships?.connection.data?.id;
+  return envelope.data.relationships?.connection?.data?.id;
 }
 
 function envelopeOf<A extends z.ZodType>(type: string, attributes: A, description: string) {

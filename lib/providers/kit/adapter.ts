@@ -69,6 +69,8 @@ export type PaymentInstruction = {
   serviceFields: unknown[] | null;
   /** Where the provider sends the customer back after a 3-D Secure step. */
   returnUrl: string;
+  /** Save the card behind a token once the payment succeeds (gateway_options.cardgate.tokenize and a customer reference). */
+  tokenize?: boolean;
 };
 
 export type PayoutInstruction = Omit<PaymentInstruction, "card" | "returnUrl" | "gatewayOptions" | "serviceFields"> & {
@@ -95,6 +97,8 @@ export type ProviderOutcome =
       processedAmountMinor: bigint;
       feeMinor?: bigint;
       parts?: PayoutPartOutcome[];
+      /** The card saved behind a token, when the payment asked for one (gateway_options.cardgate.tokenize). */
+      savedCard?: SavedCard;
     }
   | {
       kind: "pending";
@@ -176,4 +180,33 @@ export type ProviderAdapter = {
   refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome>;
   /** What the provider knows of an earlier refund, by its id (and its reference when known). */
   getRefundStatus(context: AdapterContext, query: { refundId: string; providerReference?: string; paymentReference: string }): Promise<RefundOutcome>;
+  /** Saved cards (charge with a token, forget a token): providers that keep cards only. */
+  tokens?: TokenAdapter;
+};
+
+/**
+ * A card a provider keeps behind its token (saved cards, lib/payment-methods): the token, which the
+ * service seals and never returns, and what may be shown of the card. Never the number or the CVC.
+ */
+export type SavedCard = {
+  token: string;
+  /** Lower case, as lib/cards/bin names brands ("visa", "mastercard"); null when the provider does not say. */
+  brand: string | null;
+  lastFour: string;
+  expiryMonth: number;
+  /** Four digits. */
+  expiryYear: number;
+};
+
+/** A payment with a saved card: the instruction without the card, and the provider's token in its place. */
+export type TokenPaymentInstruction = Omit<PaymentInstruction, "card"> & { cardToken: string };
+
+/**
+ * The saved-card half of an adapter (providers that keep cards: lib/providers/capabilities-tokens.ts).
+ * `createPayment` saves the card when `tokenize` is set on the instruction; these charge and forget it.
+ */
+export type TokenAdapter = {
+  createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome>;
+  /** The provider forgets the token; `false` when its API cannot be told (then only the service forgets it). */
+  deleteToken(context: AdapterContext, token: string): Promise<{ kind: "deleted" | "unknown_token" } | { kind: "failed"; message: string }>;
 };

@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { formatMinor } from "@/lib/money";
-import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, PaymentInstruction, TokenPaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -11,6 +11,7 @@ import {
   readRefundStatusTransport,
   readRefundTransport,
   readStatusTransport,
+  readTokenDelete,
   readTransport,
   unreadableAnswer,
   unreadableRefundAnswer,
@@ -56,6 +57,7 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
     ...(lang ? { lang } : {}),
     customer,
     back_url: instruction.returnUrl,
+    ...(instruction.tokenize ? { save_card: "1" as const } : {}),
   };
   return readAnswer(readTransport(await call(context, "POST", "charges", body)));
 }
@@ -94,4 +96,28 @@ export const providerBAdapter: ProviderAdapter = {
   refund,
   getRefundStatus: async (context, query) =>
     readRefundAnswer(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
+  tokens: { createPaymentWithToken, deleteToken },
 };
+
+/** Saved cards (./wire.ts): the card kept behind `card_token` is charged, no card details sent. */
+async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {
+  hideFromLog(context.exchanges, [instruction.cardToken]);
+  const { customer, lang } = splitLanguage(instruction.customer);
+  const body: Omit<z.input<typeof bChargeSchema>, "terminal_id"> = {
+    order_ref: instruction.idempotencyKey,
+    description: instruction.invoiceId,
+    sum: formatMinor(instruction.amountMinor, instruction.currency),
+    cur: instruction.currency,
+    partial: instruction.allowPartially ? "1" : "0",
+    card_token: instruction.cardToken,
+    ...(lang ? { lang } : {}),
+    customer,
+    back_url: instruction.returnUrl,
+  };
+  return readAnswer(readTransport(await call(context, "POST", "charges", body)));
+}
+
+async function deleteToken(context: AdapterContext, token: string) {
+  hideFromLog(context.exchanges, [token]);
+  return readTokenDelete(await call(context, "POST", "cards/forget", { card_token: token }));
+}

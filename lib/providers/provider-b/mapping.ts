@@ -1,6 +1,6 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
 import type { BCharge, BRefund } from "./wire";
@@ -23,7 +23,7 @@ export function outcomeOf(charge: BCharge): ProviderOutcome {
   switch (charge.result) {
     case "ok":
     case "partial":
-      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(charge.captured_sum ?? "0", charge.cur) };
+      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(charge.captured_sum ?? "0", charge.cur), ...savedCardOf(charge) };
     case "3ds":
     case "wait":
       return { kind: "pending", providerReference, ...(charge.acs_url ? { redirectUrl: charge.acs_url } : {}) };
@@ -55,4 +55,13 @@ export function refundOutcomeOf(refund: BRefund): RefundOutcome {
     case "fail":
       return { kind: "declined", providerReference, message: refund.error_text ?? `Declined by Provider B (${refund.error_code ?? "no code"}).` };
   }
+}
+
+/** B's saved card (`card_token`, `card_last4`, `card_exp` as MM/YY, `card_brand`), when the charge kept one. */
+export function savedCardOf(charge: BCharge): { savedCard?: SavedCard } {
+  const exp = /^(\d{2})\/(\d{2})$/.exec(charge.card_exp ?? "");
+  if (!charge.card_token || !charge.card_last4 || !exp) return {};
+  return {
+    savedCard: { token: charge.card_token, brand: charge.card_brand ?? null, lastFour: charge.card_last4, expiryMonth: Number(exp[1]), expiryYear: 2000 + Number(exp[2]) },
+  };
 }

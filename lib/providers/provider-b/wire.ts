@@ -34,13 +34,17 @@ export const bChargeSchema = z.object({
   sum: z.string(),
   cur: z.string().length(3),
   partial: z.enum(["0", "1"]).default("0"),
-  pan: z.string().regex(/^\d{12,19}$/),
-  exp: z.string().regex(/^\d{2}\/\d{2}$/),
+  pan: z.string().regex(/^\d{12,19}$/).optional(),
+  exp: z.string().regex(/^\d{2}\/\d{2}$/).optional(),
   cvc: z.string().optional(),
-  holder_name: z.string(),
+  holder_name: z.string().optional(),
   lang: z.string().optional(),
   customer: z.record(z.string(), z.unknown()).default({}),
   back_url: z.string().optional(),
+  /** Saved cards (below): "1" keeps the card once the charge succeeds. */
+  save_card: z.enum(["0", "1"]).optional(),
+  /** Saved cards: charge the card kept behind this token instead of `pan`. */
+  card_token: z.string().min(1).max(64).optional(),
 });
 
 /** A charge as the adapter reads B's answer. */
@@ -52,6 +56,10 @@ export const bAnswerSchema = z.object({
   error_code: z.string().optional(),
   error_text: z.string().optional(),
   acs_url: z.string().optional(),
+  card_token: z.string().optional(),
+  card_last4: z.string().optional(),
+  card_exp: z.string().optional(),
+  card_brand: z.string().optional(),
 });
 
 export type BCharge = z.infer<typeof bAnswerSchema>;
@@ -101,7 +109,7 @@ export type BAnswer = {
   /** What B received about the customer, echoed back (spec 2.6). */
   received_customer: Record<string, unknown>;
   received_lang: string | null;
-};
+} & BSavedCardFields;
 
 /** B's one HMAC: hex HMAC-SHA256 with the secret key of the parts joined by dots. */
 export function bDigest(secret: string, ...parts: readonly (string | number)[]): string {
@@ -122,3 +130,17 @@ export function readSignatureHeader(header: string): { timestamp: number | undef
   const timestamp = Number(parts.get("t"));
   return { timestamp: Number.isInteger(timestamp) ? timestamp : undefined, digest: parts.get("v1") };
 }
+
+/**
+ * Saved cards, in B's flat style: a charge with `save_card: "1"` keeps the card once it succeeds and
+ * answers four more strings, `card_token` (`bct_…`), `card_last4`, `card_exp` (MM/YY) and
+ * `card_brand`; a charge with `card_token` instead of `pan`/`exp`/`holder_name` charges that card
+ * (no CVC). `POST /v1/cards/forget` with `{ terminal_id, card_token }` forgets it: `{ result: "ok" }`,
+ * or 404 `unknown_card_token` when the terminal has no such token. The token travels in bodies
+ * only, never in a path, so no log line carries it.
+ */
+export type BSavedCardFields = { card_token?: string; card_last4?: string; card_exp?: string; card_brand?: string };
+
+export const bForgetCardSchema = z.object({ terminal_id: z.string(), card_token: z.string().min(1).max(64) });
+
+export const B_CARD_TOKEN_PREFIX = "bct_";
