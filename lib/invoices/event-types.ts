@@ -1,10 +1,19 @@
 /**
  * The event types an endpoint may choose (isomorphic: the endpoint form lists them). Each is
  * written by one module: `invoice.status_changed` by lib/invoices/events.ts, `payout.canceled` by
- * lib/processing/cancel-payout.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts (an integration test holds
+ * lib/processing/cancel-payout.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts, `payment_method.*` by lib/payment-methods/store.ts (an integration test holds
  * this list to those). `webhook.test` is not chosen: "Send test event" sends it to one endpoint.
  */
-export const WEBHOOK_EVENT_TYPES = ["invoice.status_changed", "payout.canceled", "refund.created", "refund.succeeded", "refund.failed", "connection.health_changed"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "invoice.status_changed",
+  "payout.canceled",
+  "refund.created",
+  "refund.succeeded",
+  "refund.failed",
+  "connection.health_changed",
+  "payment_method.created",
+  "payment_method.detached",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string>> = {
@@ -14,6 +23,8 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string
   "refund.succeeded": "A refund the provider confirmed",
   "refund.failed": "A refund the provider refused",
   "connection.health_changed": "A connection became healthy, degraded or failing",
+  "payment_method.created": "A customer's card saved by a payment (tokenize)",
+  "payment_method.detached": "A saved card detached (removed)",
 };
 
 /** The test event of the Webhooks page: a sample invoice, sent to one endpoint on request. */

@@ -9,6 +9,7 @@ import { createApiKey } from "@/lib/api-keys/queries";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { paymentMethods, sandboxRecords, webhookEvents } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
+import { renderEventBody } from "@/lib/webhooks/body";
 import { listAttempts } from "@/lib/processing/attempts";
 import { payWithCard, resumeAfterRedirect } from "@/lib/processing/engine";
 import type { ConnectionKind } from "@/lib/providers";
@@ -127,6 +128,12 @@ describe.each(PROVIDERS)("saved cards through $provider's sandbox", ({ provider,
     const processedEvent = events.find((event) => event.type === "invoice.status_changed" && (event.invoice as { status?: string }).status === "processed");
     expect(processedEvent?.paymentMethod).toMatchObject({ id: method.id, lastFour: "4242" });
     expect(JSON.stringify(events)).not.toContain(token);
+    // What the merchant's endpoint receives: the invoice with its payment method in `included`, and payment_method.created with the card.
+    const delivered = JSON.parse(renderEventBody(processedEvent!)) as { data: Resource; included: Resource[] };
+    expect(delivered.included).toEqual([expect.objectContaining({ type: "payment-methods", id: method.id })]);
+    const createdEvent = events.find((event) => event.type === "payment_method.created")!;
+    expect(renderEventBody(createdEvent)).not.toContain(token);
+    expect(JSON.parse(renderEventBody(createdEvent))).toMatchObject({ data: { type: "payment-methods", id: method.id, attributes: { card: { last_four: "4242" } } } });
 
     // Charged again at creation, server to server: the answer is the outcome.
     const again = await create(m, paymentBody(m, template, { customer, paymentMethod: method.id }));

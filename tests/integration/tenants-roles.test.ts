@@ -19,6 +19,7 @@ import * as payoutProcessRoute from "@/app/api/commerce/payout-invoices/[id]/pro
 import * as payoutCancelRoute from "@/app/api/commerce/payout-invoices/[id]/cancel/route";
 import * as paymentRefundsRoute from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
 import * as refundRoute from "@/app/api/commerce/refunds/[id]/route";
+import * as paymentMethodRoute from "@/app/api/commerce/payment-methods/[id]/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route";
 import * as connectionRoute from "@/app/api/connections/[id]/route";
@@ -214,6 +215,8 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }),
   },
   "app/api/commerce/refunds/[id]/route.ts GET": { handler: handler(refundRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.refundId }) },
+  "app/api/commerce/payment-methods/[id]/route.ts GET": { handler: handler(paymentMethodRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.paymentMethodId }) },
+  "app/api/commerce/payment-methods/[id]/route.ts DELETE": { handler: handler(paymentMethodRoute.DELETE), auth: "key", composer: true, params: (w) => ({ id: w.paymentMethodId }) },
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": { handler: handler(payoutAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/process/route.ts POST": { handler: handler(payoutProcessRoute.POST), auth: "key", params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/cancel/route.ts POST": { handler: handler(payoutCancelRoute.POST), auth: "key", composer: true, params: invoiceParams("payout") },
@@ -258,6 +261,7 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/commerce/payment-invoices/[id]/route.ts": paymentRoute,
   "app/api/commerce/payment-invoices/[id]/refunds/route.ts": paymentRefundsRoute,
   "app/api/commerce/refunds/[id]/route.ts": refundRoute,
+  "app/api/commerce/payment-methods/[id]/route.ts": paymentMethodRoute,
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts": payoutAttemptsRoute,
   "app/api/commerce/payout-invoices/[id]/process/route.ts": payoutProcessRoute,
   "app/api/commerce/payout-invoices/[id]/cancel/route.ts": payoutCancelRoute,
