@@ -8,7 +8,7 @@ import { DELETE as DELETE_METHOD, GET as GET_METHOD } from "@/app/api/commerce/p
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { paymentMethods, sandboxRecords, webhookEvents } from "@/lib/db/schema";
+import { invoices, paymentMethods, sandboxRecords, webhookEvents } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import { renderEventBody } from "@/lib/webhooks/body";
 import { listAttempts } from "@/lib/processing/attempts";
@@ -189,13 +189,24 @@ describe.each(PROVIDERS.filter((entry) => entry.threeDs))("3-D Secure on a saved
 });
 
 describe("saved cards: refusals", () => {
-  it("tokenize without a customer reference is 422 naming the field, and nothing is stored", async () => {
+  it("tokenize asked with a value but no customer reference is 422 naming the field, and nothing is stored", async () => {
     const m = await invoiceMerchant(t.db);
     await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
     const body = paymentBody(m, "b-payment", { tokenize: true, customer: null });
+    (body.data.attributes.gateway_options as { cardgate: { tokenize: string } }).cardgate.tokenize = "1";
     const answer = await create(m, body);
     expect(answer.status).toBe(422);
     expect(errorsOf(answer)).toEqual([["/data/attributes/customer/reference_id", "required"]]);
+    expect(await t.db.select().from(invoices).where(eq(invoices.merchantId, m.merchantId))).toEqual([]);
+  });
+
+  it("the spec's empty tokenize without a customer reference (its C and D examples) is accepted, paid, and saves no card", async () => {
+    const m = await invoiceMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
+    const created = await create(m, paymentBody(m, "b-payment", { tokenize: true, customer: null }));
+    expect(created.status, created.text).toBe(201);
+    expect((await payWithCard(t.db, created.json.data.id, card(CARD))).kind).toBe("finished");
+    expect(await t.db.select().from(paymentMethods).where(eq(paymentMethods.merchantId, m.merchantId))).toEqual([]);
   });
 
   it("another merchant's payment method is 404 and can never be charged; an unknown one is refused at its pointer", async () => {

@@ -66,8 +66,11 @@ export function checkSavedCardRules(direction: "payment" | "payout", envelope: E
       problems.push(problem("invalid", "A saved card is charged through the connections of the provider that holds it; leave data.relationships.connection out.", ["data", "relationships", "connection"]));
     }
   }
-  const tokenize = asksToTokenize(envelope.data.attributes.gateway_options as Record<string, unknown> | undefined);
-  if (tokenize && relationships?.payment_method === undefined && customerReferenceOf(requestCustomerOf(envelope)) === undefined) {
+  // The spec's own examples (C in EUR, D) send tokenize as an empty string with no customer reference: they stay
+  // accepted and save nothing. A tokenize with a value is an explicit ask to save the card, which needs the reference.
+  const gateway = envelope.data.attributes.gateway_options as { cardgate?: { tokenize?: unknown } } | undefined;
+  const explicitAsk = typeof gateway?.cardgate?.tokenize === "string" && gateway.cardgate.tokenize !== "";
+  if (explicitAsk && relationships?.payment_method === undefined && customerReferenceOf(requestCustomerOf(envelope)) === undefined) {
     problems.push(
       problem("required", "gateway_options.cardgate.tokenize saves the card for a customer: send customer.reference_id, your own id of the customer.", [...CUSTOMER_REFERENCE_PATH]),
     );
