@@ -389,7 +389,7 @@ export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMER
   paths["/api/commerce/payout-invoices/{id}/cancel"] = { post: cancelOperation() };
   paths["/api/commerce/payment-invoices/{id}/refunds"] = { post: createRefundOperation(), get: listRefundsOperation() };
   paths["/api/commerce/refunds/{id}"] = { get: getRefundOperation() };
-  Object.assign(paths, paymentMethodPaths());
+  Object.assign(paths, paymentMethodPaths(errorRefs));
   Object.assign(paths, managementPaths());
   tagOperations(paths);
   return {

@@ -1,4 +1,4 @@
-import { JSON_API, responseRef, type Json } from "./json-schema";
+import { JSON_API, type Json } from "./json-schema";
 
 /**
  * The saved-card operations (issue 39) of the OpenAPI document: list, read and detach payment
@@ -49,10 +49,10 @@ export const PAYMENT_METHOD_SCHEMAS: Readonly<Record<string, Json>> = {
 };
 
 const ID: Json = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^pm_[A-Za-z0-9_-]{1,64}$" } };
-const errors = (...codes: [string, string][]): Json =>
-  Object.fromEntries(([["401", "Unauthorized"], ...codes] as [string, string][]).map(([status, name]) => [status, responseRef(name)]));
+type ErrorRefs = (...codes: [string, string][]) => Json;
 
-export function paymentMethodPaths(): Json {
+/** `errors`: the document's error answers (the common ones every operation lists, and these). */
+export function paymentMethodPaths(errors: ErrorRefs): Json {
   return {
     "/api/commerce/payment-methods": {
       get: {
@@ -75,7 +75,7 @@ export function paymentMethodPaths(): Json {
         summary: "Read one saved card",
         description: "Another merchant's, or the other mode's than the key's, answers 404 like an unknown id.",
         parameters: [ID],
-        responses: { "200": { description: "The payment method", content: { [JSON_API]: { schema: { $ref: "#/components/schemas/PaymentMethodDocument" } } } }, ...errors(["404", "NotFound"]) },
+        responses: { "200": { description: "The payment method", content: { [JSON_API]: { schema: { $ref: "#/components/schemas/PaymentMethodDocument" } } } }, ...errors(["400", "QueryRefused"], ["404", "NotFound"]) },
       },
       delete: {
         operationId: "detachPaymentMethod",
@@ -84,7 +84,7 @@ export function paymentMethodPaths(): Json {
           "204. The provider is told to forget its token where its API allows; the card is never charged again: a payment " +
           "naming it in data.relationships.payment_method answers 422 payment_method_detached. A second DELETE answers 204 too.",
         parameters: [ID],
-        responses: { "204": { description: "Detached" }, ...errors(["403", "Forbidden"], ["404", "NotFound"]) },
+        responses: { "204": { description: "Detached" }, ...errors(["400", "QueryRefused"], ["403", "Forbidden"], ["404", "NotFound"]) },
       },
     },
   };
