@@ -20,6 +20,7 @@ const LAYERS = [
   ["http boundary", "^lib/api/"],
   ["refunds and composer", "^lib/(refunds|composer)/"],
   ["processing", "^lib/processing/"],
+  ["payment methods", "^lib/payment-methods/"],
   ["analytics", "^lib/analytics/"],
   ["invoices", "^lib/invoices/"],
   ["merchants and keys", "^lib/(merchants|api-keys)/"],

@@ -12,6 +12,8 @@ import * as paymentRefunds from "@/app/api/commerce/payment-invoices/[id]/refund
 import * as refund from "@/app/api/commerce/refunds/[id]/route";
 import * as paymentCapture from "@/app/api/commerce/payment-invoices/[id]/capture/route";
 import * as paymentVoid from "@/app/api/commerce/payment-invoices/[id]/void/route";
+import * as paymentMethods from "@/app/api/commerce/payment-methods/route";
+import * as paymentMethod from "@/app/api/commerce/payment-methods/[id]/route";
 import { listMethods, methodNotAllowed, methodsOf } from "@/lib/api/methods";
 
 type Params = Record<string, string | string[]>;
@@ -37,6 +39,8 @@ export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: 
   { route: "/api/commerce/refunds/[id]", module: refund as unknown as RouteModule },
   { route: "/api/commerce/payment-invoices/[id]/capture", module: paymentCapture as unknown as RouteModule, readsBody: true },
   { route: "/api/commerce/payment-invoices/[id]/void", module: paymentVoid as unknown as RouteModule, readsBody: true },
+  { route: "/api/commerce/payment-methods", module: paymentMethods as unknown as RouteModule },
+  { route: "/api/commerce/payment-methods/[id]", module: paymentMethod as unknown as RouteModule },
   { route: "/api/commerce/openapi.json", module: openapi as unknown as RouteModule },
   { route: "/api/commerce/[[...rest]]", module: unknownPath as unknown as RouteModule },
 ];

@@ -8,7 +8,7 @@ import { captureInvoice, voidInvoice, type AuthorizationResult } from "@/lib/pro
 import { problemsFromZod, testModeOnly } from "@/lib/problems";
 import type { Mode } from "@/lib/providers";
 
-/** Maps lib/processing/authorization.ts results to JSON:API answers (issue 39): the invoice as it is after the capture or void. */
+/** Maps lib/processing/authorization.ts results to JSON:API answers: the invoice as it is after the capture or void. */
 
 export type AuthorizationCallerInput = { testOnly: boolean; keyMode?: Mode; idempotencyKey?: string };
 

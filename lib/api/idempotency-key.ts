@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/api/errors";
 export const IDEMPOTENCY_KEY_MAX = 255;
 
 /**
- * The request's `Idempotency-Key` header (capture and void, issue 39): absent is fine; present, it
+ * The request's `Idempotency-Key` header (capture and void): absent is fine; present, it
  * must be 1 to 255 visible ASCII characters, else 400 naming the header.
  */
 export function idempotencyKeyOf(request: Request): string | undefined {

@@ -39,7 +39,7 @@ function refundedAmountOf(row: Pick<InvoiceRow, "refundedAmountMinor" | "currenc
   return row.amountIsNumber ? Number(text) : text;
 }
 
-/** Payments of flow "authorize" only (issue 39): what was reserved, in the form amount was sent, and until when it may be captured. */
+/** Payments of flow "authorize" only: what was reserved, in the form amount was sent, and until when it may be captured. */
 function authorizationAttributesOf(row: InvoiceRow): { authorized_amount: string | number | null; capture_before: string | null } {
   const text = row.authorizedAmountMinor === null ? null : formatMinor(row.authorizedAmountMinor, row.currency);
   return {
@@ -90,6 +90,9 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       connection: { data: row.connectionId === null ? null : { type: "connection", id: row.connectionId } },
       attempts: { links: { related: `${self}/attempts` } },
       ...(row.direction === "payment" ? { refunds: { links: { related: `${self}/refunds` } } } : {}),
+      ...(row.paymentMethodId
+        ? { payment_method: { data: { type: "payment-methods" as const, id: row.paymentMethodId }, links: { related: `${context.baseUrl}/api/commerce/payment-methods/${row.paymentMethodId}` } } }
+        : {}),
     },
     links: { self },
   };

@@ -21,7 +21,7 @@ export const INVOICE_STATUSES = [
   "canceling",
   "canceled",
   "partially_canceled",
-  // Authorize now, capture later (issue 39): payments of flow "authorize" only.
+  // Authorize now, capture later: payments of flow "authorize" only.
   "authorized",
   "capturing",
   "voiding",
@@ -52,7 +52,7 @@ export const RESOLUTIONS = [
   "general_error",
   /** A payout the merchant canceled before any of it was paid: not a decline, nothing about the provider. */
   "canceled",
-  /** An authorization the merchant voided: nothing was taken (issue 39). */
+  /** An authorization the merchant voided: nothing was taken. */
   "voided",
   /** An authorization not captured before its `capture_before`, voided by the sweep: nothing was taken. */
   "authorization_expired",
@@ -116,7 +116,7 @@ export const CONNECTION_HEALTHS = ["healthy", "degraded", "failing"] as const;
 export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
 
 /**
- * A payment's `flow` (issue 39): `charge` takes the money at Pay; `authorize` reserves it at Pay
+ * A payment's `flow`: `charge` takes the money at Pay; `authorize` reserves it at Pay
  * (status `authorized`) and takes it on capture, or releases it on void or when the hold lapses.
  */
 export const INVOICE_FLOWS = ["charge", "authorize"] as const;

@@ -368,7 +368,7 @@ export const invoices = pgTable(
     cardBrand: text("card_brand"),
     cardCountry: text("card_country"),
     requestId: text("request_id"),
-    /** Authorize now, capture later (issue 39): what the provider reserved at Pay; null for charges. */
+    /** Authorize now, capture later: what the provider reserved at Pay; null for charges. */
     authorizedAmountMinor: bigint("authorized_amount_minor", { mode: "bigint" }),
     /** When the authorization lapses: the provider's own limit (its folder's `authorizationHoldHours`) or what it said, whichever is sooner. */
     captureBefore: timestamp("capture_before", { withTimezone: true, mode: "date", precision: 3 }),
@@ -376,6 +376,11 @@ export const invoices = pgTable(
     captureAmountMinor: bigint("capture_amount_minor", { mode: "bigint" }),
     /** The Idempotency-Key of the capture or void that took the authorization: the same key again answers as the first did. */
     authorizationRequestKey: text("authorization_request_key"),
+    /**
+     * The saved card (payment_methods) this invoice charged, set at creation, or the one its payment
+     * saved, set when the payment method is stored; null otherwise.
+     */
+    paymentMethodId: text("payment_method_id"),
     /** When an unpaid invoice expires: created_at + its lifetime (attribute `lifetime`, else the merchant's setting). */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date", precision: 3 })
       .notNull()
@@ -430,7 +435,7 @@ export const invoices = pgTable(
     index("invoices_expiry_idx")
       .on(t.expiresAt)
       .where(sql.raw(`status in (${EXPIRABLE_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
-    /** The authorization sweep's walk (issue 39): authorizations by when they lapse. */
+    /** The authorization sweep's walk: authorizations by when they lapse. */
     index("invoices_capture_before_idx").on(t.captureBefore).where(sql`status = 'authorized'`),
   ],
 );
@@ -695,6 +700,8 @@ export const webhookEvents = pgTable(
     refund: jsonb("refund").$type<Record<string, unknown>>(),
     /** connection.* events: the connection (no credentials) as it was when the event happened; invoice is null then. */
     connection: jsonb("connection").$type<Record<string, unknown>>(),
+    /** payment_method.* events, and an invoice.status_changed whose payment saved a card: the payment method (never its token) as it was. */
+    paymentMethod: jsonb("payment_method").$type<Record<string, unknown>>(),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
   },
@@ -864,4 +871,47 @@ export const overviewRollups = pgTable(
     latency: integer("latency").array().notNull(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.testMode, t.grain, t.hour, t.source, t.direction, t.connectionId, t.status, t.resolution, t.currency] })],
+);
+
+/**
+ * Saved cards: a card a provider keeps behind its token, saved when a payment with
+ * `gateway_options.cardgate.tokenize` and a customer reference succeeded. The token is sealed by the
+ * vault (like credentials) and never leaves the server; the number and CVC are never stored. The
+ * connection that holds the token stays named after it is deleted (the method is then unusable).
+ */
+export const paymentMethods = pgTable(
+  "payment_methods",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    testMode: boolean("test_mode").notNull(),
+    customerReference: text("customer_reference").notNull(),
+    brand: text("brand"),
+    lastFour: text("last_four").notNull(),
+    expiryMonth: integer("expiry_month").notNull(),
+    expiryYear: integer("expiry_year").notNull(),
+    provider: text("provider").notNull(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id),
+    /** The provider's token, one AES-256-GCM token of lib/vault. */
+    tokenSealed: text("token_sealed").notNull(),
+    /** The invoice whose payment saved it: one payment method per invoice at most. */
+    sourceInvoiceId: text("source_invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    /** Set when detached (DELETE): never charged again. */
+    detachedAt: timestamp("detached_at", { withTimezone: true, mode: "date", precision: 3 }),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("payment_methods_source_invoice_unique").on(t.sourceInvoiceId),
+    /** The list, newest first, within merchant and mode (filter[customer_reference] one more column). */
+    index("payment_methods_list_idx").on(t.merchantId, t.testMode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("payment_methods_customer_idx").on(t.merchantId, t.testMode, t.customerReference, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("payment_methods_connection_idx").on(t.connectionId),
+  ],
 );

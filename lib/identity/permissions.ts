@@ -34,6 +34,8 @@ export const CAPABILITIES = {
   "team.manage": "invite members, change their roles and remove them",
   "settings.write": "change the business's settings",
   "docs.read": "read the API reference and webhook docs",
+  "cards.remove.test": "remove customers' saved test cards",
+  "cards.remove.live": "remove customers' saved live cards",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 
@@ -41,9 +43,9 @@ const EVERYONE: Capability[] = ["invoices.read", "routing.read", "webhooks.read"
 
 const PERMISSIONS: Record<Role, readonly Capability[]> = {
   owner: Object.keys(CAPABILITIES) as Capability[],
-  developer: [...EVERYONE, "invoices.compose.test", "keys.manage.test", "webhooks.manage", "routing.write.test"],
-  finance: [...EVERYONE, "money.refund.test", "money.refund.live", "money.capture.test", "money.capture.live", "export", "audit.read"],
-  support: [...EVERYONE, "invoices.compose.test", "money.refund.test", "money.capture.test", "payout.process.test", "payout.cancel.test"],
+  developer: [...EVERYONE, "invoices.compose.test", "keys.manage.test", "webhooks.manage", "routing.write.test", "cards.remove.test"],
+  finance: [...EVERYONE, "money.refund.test", "money.refund.live", "money.capture.test", "money.capture.live", "export", "audit.read", "cards.remove.test", "cards.remove.live"],
+  support: [...EVERYONE, "invoices.compose.test", "money.refund.test", "money.capture.test", "payout.process.test", "payout.cancel.test", "cards.remove.test"],
   read_only: EVERYONE,
 };
 
@@ -63,7 +65,7 @@ export function can(role: Role, capability: Capability): boolean {
 }
 
 /** The mode-scoped capabilities: `${family}.test` and `${family}.live`. */
-export type ModeFamily = "invoices.compose" | "money.refund" | "money.capture" | "payout.process" | "payout.cancel" | "keys.manage" | "routing.write";
+export type ModeFamily = "invoices.compose" | "money.refund" | "money.capture" | "payout.process" | "payout.cancel" | "keys.manage" | "routing.write" | "cards.remove";
 
 /** What a role may do of a family in a mode. */
 export function canInMode(role: Role, family: ModeFamily, mode: "test" | "live"): boolean {
@@ -83,6 +85,7 @@ const FAMILY_WORDS: Record<ModeFamily, string> = {
   "payout.cancel": "cancel payouts",
   "keys.manage": "manage API keys",
   "routing.write": "change routing",
+  "cards.remove": "remove saved cards",
 };
 
 /** What a check needs: one capability, or a mode-scoped family in either mode (the action then checks the mode). */

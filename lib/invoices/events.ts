@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { invoices, webhookEndpoints, webhookEvents, webhookEventTargets } from "@/lib/db/schema";
+import { connections, invoices, paymentMethods, webhookEndpoints, webhookEvents, webhookEventTargets } from "@/lib/db/schema";
 import { subscribesTo } from "@/lib/invoices/event-types";
 import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "./store";
@@ -44,12 +44,33 @@ export type RecordedEvent = { eventId: string; endpointIds: string[] };
  * endpoint made later is never sent it. Without such an endpoint the event is stored unsent
  * (the log shows it).
  */
-export function recordStatusChangedEvent(tx: Tx, row: InvoiceRow): Promise<RecordedEvent> {
-  return recordInvoiceEvent(tx, row, INVOICE_STATUS_CHANGED);
+export async function recordStatusChangedEvent(tx: Tx, row: InvoiceRow): Promise<RecordedEvent> {
+  // An invoice that saved or charged a card carries its payment method (no token) in the event's `included`.
+  const paymentMethod = row.paymentMethodId ? await paymentMethodSnapshot(tx, row.merchantId, row.paymentMethodId) : undefined;
+  return recordInvoiceEvent(tx, row, INVOICE_STATUS_CHANGED, paymentMethod ? { paymentMethod } : {});
+}
+
+/** A payment method as events keep it: every column but the sealed token, with its connection's label and whether it is deleted. */
+async function paymentMethodSnapshot(tx: Tx, merchantId: string, id: string): Promise<Record<string, unknown> | undefined> {
+  const { tokenSealed: _token, ...columns } = getTableColumns(paymentMethods);
+  const [row] = await tx
+    .select({ ...columns, connectionLabel: connections.label, connectionDeletedAt: connections.deletedAt })
+    .from(paymentMethods)
+    .leftJoin(connections, eq(connections.id, paymentMethods.connectionId))
+    .where(and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.id, id)));
+  if (!row) return undefined;
+  const { connectionDeletedAt, ...rest } = row;
+  const view: Record<string, unknown> = { ...rest, connectionDeleted: connectionDeletedAt !== null };
+  return Object.fromEntries(Object.entries(view).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
 }
 
 /** An event about the invoice (`extra`: more of it, such as refund.*'s refund snapshot), written as recordStatusChangedEvent writes its own. */
-export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: string, extra: { refund?: Record<string, unknown> } = {}): Promise<RecordedEvent> {
+export async function recordInvoiceEvent(
+  tx: Tx,
+  row: InvoiceRow,
+  type: string,
+  extra: { refund?: Record<string, unknown>; paymentMethod?: Record<string, unknown> } = {},
+): Promise<RecordedEvent> {
   const [counter] = await tx
     .update(invoices)
     .set({ eventSequence: sql`${invoices.eventSequence} + 1` })
@@ -73,7 +94,16 @@ export async function recordInvoiceEvent(tx: Tx, row: InvoiceRow, type: string, 
  */
 export async function recordMerchantEvent(
   tx: Tx,
-  event: { merchantId: string; type: string; invoiceId?: string | null; sequence?: number | null; invoice?: Record<string, unknown> | null; refund?: Record<string, unknown>; connection?: Record<string, unknown> },
+  event: {
+    merchantId: string;
+    type: string;
+    invoiceId?: string | null;
+    sequence?: number | null;
+    invoice?: Record<string, unknown> | null;
+    refund?: Record<string, unknown>;
+    connection?: Record<string, unknown>;
+    paymentMethod?: Record<string, unknown>;
+  },
 ): Promise<RecordedEvent> {
   const endpoints = await tx
     .select({ id: webhookEndpoints.id, eventTypes: webhookEndpoints.eventTypes })
@@ -90,6 +120,7 @@ export async function recordMerchantEvent(
     invoice: event.invoice ?? null,
     ...(event.refund ? { refund: event.refund } : {}),
     ...(event.connection ? { connection: event.connection } : {}),
+    ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
   });
   if (endpointIds.length > 0) {
     await tx

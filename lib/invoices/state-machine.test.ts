@@ -16,7 +16,7 @@ import {
 
 const REFUNDS = ["refunding", "refunded", "partially_refunded"];
 const CANCELS = ["canceling", "canceled", "partially_canceled"];
-/** Authorize now, capture later (issue 39): payments only, like refunds. */
+/** Authorize now, capture later: payments only, like refunds. */
 const AUTHORIZATIONS = ["authorized", "capturing", "voiding", "voided"];
 
 function legalEdges(direction: InvoiceDirection): [InvoiceStatus, InvoiceStatus][] {

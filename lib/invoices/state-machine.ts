@@ -53,7 +53,7 @@ export const TRANSITIONS: Readonly<Record<InvoiceStatus, readonly InvoiceStatus[
   partially_refunded: ["refunding"],
   canceled: [],
   partially_canceled: [],
-  // Authorize now, capture later (issue 39). A capture or void moves to its in-flight status first
+  // Authorize now, capture later. A capture or void moves to its in-flight status first
   // (compare-and-set: the one lock against a second capture, or a capture and a void); one the
   // provider did not take goes back to authorized. An expired authorization is voided by the sweep.
   authorized: ["capturing", "voiding"],

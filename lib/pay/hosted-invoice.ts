@@ -1,4 +1,5 @@
 import "server-only";
+import { findOpenAttempt } from "@/lib/processing/attempts";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { connections, invoices, merchants } from "@/lib/db/schema";
@@ -34,6 +35,11 @@ export type HostedInvoice = {
   outcome: HostedOutcome;
   /** ISO time after which an unpaid invoice takes no payment. */
   expiresAt: string;
+  /**
+   * A saved card charged at creation whose provider asked for 3-D Secure: the step's page,
+   * which the customer completes from here; the page asks for no card meanwhile.
+   */
+  threeDsUrl?: string | null;
 };
 
 /** The page links to it: only a web address, never javascript: or data: whatever was stored. */
@@ -80,5 +86,8 @@ export async function findHostedInvoice(db: Db, invoiceId: string): Promise<Host
   if (!row || findService(row.invoice.service)?.hostedPage !== true) return undefined;
   const connection = row.provider && row.kind ? { provider: row.provider, kind: row.kind } : null;
   const invoice = await expireIfOverdue(db, row.invoice, "lifetime ended (hosted page)");
-  return toHostedInvoice(invoice, row.merchantName, connection);
+  const hosted = toHostedInvoice(invoice, row.merchantName, connection);
+  if (invoice.status !== "process_pending" || invoice.paymentMethodId === null) return hosted;
+  const attempt = await findOpenAttempt(db, invoice.id);
+  return { ...hosted, threeDsUrl: attempt?.status === "pending" && attempt.redirectUrl && isWebUrl(attempt.redirectUrl) ? attempt.redirectUrl : null };
 }

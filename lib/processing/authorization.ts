@@ -20,7 +20,7 @@ import { providerTimeoutMs } from "@/lib/providers/kit/timeout";
 import { prepare, type Prepared } from "./run-attempt";
 
 /**
- * Authorize now, capture later (issue 39). A payment of `flow: "authorize"` is `authorized` after
+ * Authorize now, capture later. A payment of `flow: "authorize"` is `authorized` after
  * Pay: the provider reserved `authorized_amount` until `capture_before`. Then one capture
  * (`POST …/{id}/capture`, all or, where the provider can, part: the rest is released) makes it
  * `processed` or `partially_processed`, or a void (`POST …/{id}/void`, or the sweep once

@@ -12,6 +12,8 @@ import { queryAttemptStatus } from "./run-attempt";
 import { ProblemsError } from "@/lib/errors";
 import { cardFactsOf } from "@/lib/cards/bin";
 import { cardLastFour } from "@/lib/cards/card-number";
+import { paymentSavesCard } from "@/lib/payment-methods/store";
+import { usableToken } from "@/lib/payment-methods/tokens";
 
 export type { PayResult } from "./request";
 
@@ -51,6 +53,7 @@ function paymentInstruction(invoice: InvoiceRow, attemptId: string, card: CardIn
     serviceFields: invoice.serviceFields,
     returnUrl: paymentReturnUrl(invoice.id),
     ...(invoice.flow === "authorize" ? { authorizeOnly: true } : {}),
+    ...(paymentSavesCard(invoice) ? { tokenize: true } : {}),
   };
 }
 
@@ -66,7 +69,7 @@ export async function payWithCard(db: Db, invoiceId: string, card: CardInput): P
     cardLastFour: cardLastFour(card.number),
     call: async (adapter, context, attempt) => {
       const instruction = paymentInstruction((await readInvoice(db, invoiceId))!, attempt.id, card);
-      // An authorization goes only to an adapter that can capture it later: never charged instead (issue 39).
+      // An authorization goes only to an adapter that can capture it later: never charged instead.
       if (instruction.authorizeOnly && !adapter.capture) {
         return { kind: "soft_failed", resolution: "provider_unavailable", message: "This connection's adapter cannot authorize without capturing yet; nothing was sent." };
       }
@@ -143,4 +146,27 @@ export async function resumeAfterRedirect(db: Db, invoiceId: string): Promise<In
   const { outcome, exchanges } = await queryAttemptStatus(db, invoice, attempt);
   const applied = await applyAttemptOutcome(db, { invoiceId, attemptId: attempt.id, outcome, exchanges, reason: "status request after redirect" });
   return applied.kind === "applied" ? applied.invoice : ((await readInvoice(db, invoiceId)) ?? invoice);
+}
+
+/**
+ * A saved card charged at creation (data.relationships.payment_method): server to server,
+ * without the hosted page, through the adapter's token half with the provider's token, unsealed for
+ * this call only and redacted from every exchange. The method is read again before each attempt,
+ * so a card detached meanwhile is never charged. 3-D Secure leaves the invoice process_pending with
+ * the attempt's redirect, which the hosted page then offers (it never asks for the card again).
+ */
+export async function payWithSavedCard(db: Db, invoiceId: string, method: { id: string; merchantId: string; lastFour: string }): Promise<PayResult> {
+  return runPaymentRequest(db, invoiceId, {
+    direction: "payment",
+    secrets: [],
+    cardLastFour: method.lastFour,
+    call: async (adapter, context, attempt) => {
+      const invoice = (await readInvoice(db, invoiceId))!;
+      if (!adapter.tokens) return { kind: "declined", resolution: "general_error", message: "This provider cannot charge a saved card." };
+      const token = await usableToken(db, method);
+      if (!token) return { kind: "declined", resolution: "general_error", message: "The saved card was detached; it cannot be charged." };
+      const { card: _card, tokenize: _tokenize, ...instruction } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
+      return adapter.tokens.createPaymentWithToken(context, { ...instruction, cardToken: token });
+    },
+  });
 }

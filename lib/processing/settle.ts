@@ -8,6 +8,7 @@ import type { InvoiceStatus, Resolution } from "@/lib/invoices/state-machine";
 import { changeInvoiceStatus } from "@/lib/invoices/status";
 import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { settleAuthorized } from "./authorization";
+import { saveCardOfPayment } from "@/lib/payment-methods/store";
 
 type Target = { status: InvoiceStatus; resolution?: Resolution; processedMinor?: bigint; authorizedMinor?: bigint; authorizedUntil?: Date };
 
@@ -21,7 +22,7 @@ export function targetOf(invoice: Pick<InvoiceRow, "amountMinor" | "options"> & 
   switch (outcome.kind) {
     case "succeeded": {
       const processedMinor = outcome.processedAmountMinor;
-      // Authorize now, capture later (issue 39): the money is reserved, nothing is taken yet.
+      // Authorize now, capture later: the money is reserved, nothing is taken yet.
       if (invoice.flow === "authorize" && outcome.authorized) {
         if (processedMinor >= invoice.amountMinor || invoice.options.allow_partially === true) {
           return { status: "authorized", resolution: "ok", authorizedMinor: processedMinor, authorizedUntil: outcome.authorized.until };
@@ -47,6 +48,10 @@ export async function settleInvoice(db: Db, invoice: InvoiceRow, outcome: Provid
   const target = targetOf(invoice, outcome);
   if (target.status === invoice.status) return invoice;
   if (target.status === "authorized") return settleAuthorized(db, invoice, target.authorizedMinor ?? invoice.amountMinor, target.authorizedUntil, reason);
+  // A payment that asked to save its card: the payment method first, so the status change's event carries it.
+  if (outcome.kind === "succeeded" && outcome.savedCard && (target.status === "processed" || target.status === "partially_processed")) {
+    await saveCardOfPayment(db, invoice, outcome.savedCard);
+  }
   if (target.processedMinor !== undefined) {
     await db.update(invoices).set({ processedAmountMinor: target.processedMinor, updatedAt: sql`now()` }).where(eq(invoices.id, invoice.id));
   }

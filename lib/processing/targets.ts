@@ -4,6 +4,7 @@ import type { RoutingReason } from "@/lib/db/enums";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { listRouteCandidates } from "@/lib/routing/candidates";
 import { capabilityAsksOf, missingCapability } from "@/lib/providers/capabilities";
+import { findConnectionRow } from "@/lib/connections/queries";
 
 export type AttemptTarget = { connectionId: string; reason: RoutingReason };
 
@@ -30,10 +31,13 @@ export async function listAttemptTargets(db: Db, invoice: InvoiceRow, options: {
 export async function nextTargets(db: Db, invoice: InvoiceRow, failedConnectionId: string): Promise<AttemptTarget[]> {
   if (invoice.routingReason === "pinned") return [];
   const mode = invoice.testMode ? "test" : "live";
-  // A cascade, too, goes only to connections whose provider can do what the invoice asks (issue 39).
+  const candidates = await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode });
+  // A cascade, too, goes only to connections whose provider can do what the invoice asks, and a
+  // saved-card charge only among the connections of the provider holding the token.
   const asks = capabilityAsksOf(invoice);
-  const current = (await listRouteCandidates(db, invoice.merchantId, { service: invoice.service, mode }))
-    .filter((candidate) => missingCapability(candidate.provider, asks) === undefined)
+  const holder = chargesSavedCard(invoice) ? candidates.find((candidate) => candidate.connectionId === invoice.connectionId)?.provider ?? (await providerOfConnection(db, invoice)) : undefined;
+  const current = candidates
+    .filter((candidate) => missingCapability(candidate.provider, asks) === undefined && (holder === undefined || candidate.provider === holder))
     .map((candidate) => candidate.connectionId);
   // A rule's outcome is its own cascade, as decided for this invoice (connections disabled since
   // are skipped); the default rule follows the routing order as it is now, as it always has.
@@ -41,4 +45,15 @@ export async function nextTargets(db: Db, invoice: InvoiceRow, failedConnectionI
   const ids = decided && decided.rule !== null ? decided.order.filter((id) => current.includes(id)) : current;
   const at = ids.indexOf(failedConnectionId);
   return (at >= 0 ? ids.slice(at + 1) : ids.filter((id) => id !== failedConnectionId)).map((connectionId) => ({ connectionId, reason: "cascaded" as const }));
+}
+
+/** Whether the invoice charges a saved card (rather than saving one: that link is made once the payment succeeded). */
+function chargesSavedCard(invoice: InvoiceRow): boolean {
+  return invoice.paymentMethodId !== null && invoice.status !== "processed" && invoice.status !== "partially_processed";
+}
+
+async function providerOfConnection(db: Db, invoice: InvoiceRow): Promise<string> {
+  const connection = invoice.connectionId ? await findConnectionRow(db, invoice.merchantId, invoice.connectionId) : undefined;
+  // No connection to name the provider: nothing else may be tried.
+  return connection?.provider ?? "";
 }

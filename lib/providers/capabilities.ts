@@ -2,7 +2,7 @@ import { getProvider } from "./lookup";
 import type { ProviderCapabilities } from "./types";
 
 /**
- * What an invoice asks of its provider beyond a sale (issue 39): `authorize_capture` for
+ * What an invoice asks of its provider beyond a sale: `authorize_capture` for
  * `flow: "authorize"`, `card_tokens` when `gateway_options.cardgate.tokenize` is present. Routing
  * (lib/routing/decide.ts) passes over connections whose provider cannot, and says so; creation
  * refuses an invoice no connected provider can take, at the field that asked. Isomorphic and a

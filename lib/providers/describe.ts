@@ -44,7 +44,7 @@ export type ProviderDescription = {
   credentialHelp: string;
   kinds: KindDescription[];
   services: ServiceSpec[];
-  /** Card tokens, authorize/capture, partial capture, void (issue 39), as the folder declares them. */
+  /** Card tokens, authorize/capture, partial capture, void, as the folder declares them. */
   capabilities: ProviderCapabilities;
 };
 

@@ -162,12 +162,12 @@ export type ProviderSpec = {
   credentialHelp: string;
   examples: ProviderExamples;
   samples: ProviderSamples;
-  /** What the provider can do beyond a sale (issue 39), declared once in its folder's `index.ts`. */
+  /** What the provider can do beyond a sale, declared once in its folder's `index.ts`. */
   capabilities: ProviderCapabilities;
 };
 
 /**
- * What a provider supports beyond a one-step sale (issue 39): routing only considers connections
+ * What a provider supports beyond a one-step sale: routing only considers connections
  * whose provider can do what an invoice asks (lib/providers/capabilities.ts). Payouts use none of it.
  */
 export type ProviderCapabilities = {

@@ -138,7 +138,7 @@ describe("card conditions", () => {
   });
 });
 
-describe("what the invoice asks of the provider (issue 39)", () => {
+describe("what the invoice asks of the provider", () => {
   // conn_a is Provider D (sells only), conn_b Provider E (authorizes, keeps no cards), conn_c Provider B (both).
   const PROVIDERS = new Map([
     ["conn_a", "provider-d"],

@@ -44,7 +44,7 @@ export type RoutingTable = {
   labels: ReadonlyMap<string, string>;
   /** Connection id → why it cannot take invoices now ("disabled", "deleted", "does not offer …"). */
   unusable: ReadonlyMap<string, string>;
-  /** Connection id → its provider's slug, for what the invoice asks of the provider (issue 39); absent: nothing is checked. */
+  /** Connection id → its provider's slug, for what the invoice asks of the provider; absent: nothing is checked. */
   providers?: ReadonlyMap<string, string>;
 };
 

@@ -7,7 +7,7 @@ import type { SandboxAccount } from "./accounts";
 import { findRecordByIdempotencyKey, findRecordByReference, saveRecord, updateRecord, type SandboxRecord } from "./records";
 
 /**
- * What every provider's sandbox does with authorize now, capture later (issue 39), whatever its
+ * What every provider's sandbox does with authorize now, capture later, whatever its
  * wire format: each provider's sandbox reads its own request, then asks here. An authorization is
  * a payment record whose details say `auth: "held"` and until when; one capture (all of it or, where
  * the provider allows, part: the rest released) makes it `captured`, a void `voided`; a capture after

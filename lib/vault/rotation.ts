@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db/client";
-import { connections, generatedKeys, users, webhookSecrets } from "@/lib/db/schema";
+import { connections, generatedKeys, paymentMethods, users, webhookSecrets } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import { keyId, resealSecret } from "./crypto-box";
 import { keyringOf, type VaultKeys } from "./keyring";
@@ -22,6 +22,7 @@ const SEALED_COLUMNS: readonly SealedColumn[] = [
   { name: "connections.secret_credentials", table: connections, id: connections.id, column: connections.secretCredentials, property: "secretCredentials" },
   { name: "generated_keys.private_key", table: generatedKeys, id: generatedKeys.id, column: generatedKeys.privateKey, property: "privateKey" },
   { name: "webhook_secrets.sealed", table: webhookSecrets, id: webhookSecrets.id, column: webhookSecrets.sealed, property: "sealed" },
+  { name: "payment_methods.token_sealed", table: paymentMethods, id: paymentMethods.id, column: paymentMethods.tokenSealed, property: "tokenSealed" },
   // Two-factor secrets (lib/identity/mfa): null for people without one, which the passes skip.
   { name: "users.totp_secret", table: users, id: users.id, column: users.totpSecret, property: "totpSecret" },
   { name: "users.totp_pending_secret", table: users, id: users.id, column: users.totpPendingSecret, property: "totpPendingSecret" },

@@ -1,5 +1,6 @@
 import { toInvoiceResource } from "@/lib/api/invoice-resource";
 import { toRefundResource } from "@/lib/api/refund-resource";
+import { paymentMethodFromSnapshot, toPaymentMethodResource } from "@/lib/api/payment-method-resource";
 import { refundFromSnapshot } from "@/lib/refunds/events";
 import { publicBaseUrl } from "@/lib/config";
 import type { InvoiceRow } from "@/lib/invoices/store";
@@ -23,6 +24,8 @@ export type EventForBody = {
   refund?: Record<string, unknown> | null;
   /** connection.* events (connection.health_changed): the connection's snapshot (lib/analytics/connection-health.ts), no invoice. */
   connection?: Record<string, unknown> | null;
+  /** payment_method.* events, and an invoice.status_changed of an invoice that saved or charged a card: the payment method (no token). */
+  paymentMethod?: Record<string, unknown> | null;
 };
 
 /**
@@ -31,6 +34,7 @@ export type EventForBody = {
  */
 export function renderEventBody(event: EventForBody): string {
   if (event.connection) return renderConnectionEventBody(event, event.connection);
+  if (event.paymentMethod && event.type.startsWith("payment_method.")) return renderPaymentMethodEventBody(event, event.paymentMethod);
   if (!event.invoice) throw new Error(`webhook event ${event.id} has no invoice snapshot`);
   const baseUrl = publicBaseUrl();
   const invoice = toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl });
@@ -38,6 +42,8 @@ export function renderEventBody(event: EventForBody): string {
   if (typeof event.sequence === "number") meta.sequence = event.sequence;
   if (event.type === TEST_EVENT_TYPE) meta.sample = true;
   if (event.refund) return JSON.stringify({ data: toRefundResource(refundFromSnapshot(event.refund), baseUrl), included: [invoice], meta });
+  // The payment method the invoice saved (or charged) rides along as JSON:API `included`.
+  if (event.paymentMethod) return JSON.stringify({ data: invoice, included: [toPaymentMethodResource(paymentMethodFromSnapshot(event.paymentMethod), baseUrl)], meta });
   return JSON.stringify({ data: invoice, meta });
 }
 
@@ -85,6 +91,7 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     cardNumberMasked: null,
     cardLastFour: null,
     requestId: null,
+    paymentMethodId: null,
     expiresAt: new Date(at.getTime() + 30 * 60_000),
     createdAt: at,
     updatedAt: at,
@@ -148,4 +155,16 @@ function renderConnectionEventBody(event: EventForBody, connection: Record<strin
     },
     meta: { event_id: event.id, event_type: event.type },
   });
+}
+
+/**
+ * payment_method.* events: the payment method as `data` (never its token), and for
+ * payment_method.created the invoice whose payment saved it in `included`.
+ */
+function renderPaymentMethodEventBody(event: EventForBody, paymentMethod: Record<string, unknown>): string {
+  const baseUrl = publicBaseUrl();
+  const data = toPaymentMethodResource(paymentMethodFromSnapshot(paymentMethod), baseUrl);
+  const meta = { event_id: event.id, event_type: event.type };
+  if (!event.invoice) return JSON.stringify({ data, meta });
+  return JSON.stringify({ data, included: [toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl })], meta });
 }

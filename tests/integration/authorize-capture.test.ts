@@ -73,7 +73,7 @@ async function authorized(provider = "provider-b", amount = "100.00") {
   return { m, id, connection };
 }
 
-describe("authorize now, capture later (issue 39) through Provider B's sandbox", () => {
+describe("authorize now, capture later through Provider B's sandbox", () => {
   it("Pay authorizes: authorized_amount, capture_before a week ahead, invoice.authorized; nothing is processed yet", async () => {
     const { m, id } = await authorized();
     const invoice = await read(m, id);

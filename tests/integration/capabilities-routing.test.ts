@@ -57,7 +57,7 @@ async function connected(...providers: ("provider-b" | "provider-c" | "provider-
   return { m, ids };
 }
 
-describe("provider capabilities (issue 39, item 1)", () => {
+describe("provider capabilities", () => {
   it("GET /api/providers serves each provider's capabilities as its folder declares them", async () => {
     const answer = await send<{ id: string; attributes: { capabilities: Record<string, unknown> } }[]>(GET_PROVIDERS, {}, { path: "/api/providers" });
     expect(answer.status).toBe(200);

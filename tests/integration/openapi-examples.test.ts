@@ -63,7 +63,7 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
   await save([...listed].reverse());
   await save(listed);
   const { key: liveKey } = await createApiKey(t.db, { merchantId: m.merchantId, name: "live examples", mode: "live" });
-  // Two authorized payments (flow authorize, issue 39): one for the capture example, one for the void example.
+  // Two authorized payments (flow authorize): one for the capture example, one for the void example.
   const authorizedPayment = async () => {
     const authorize = templateEnvelope(findTemplate("b-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
     Object.assign(authorize.data.attributes, { flow: "authorize", amount: "100.00", options: { allow_partially: false } });

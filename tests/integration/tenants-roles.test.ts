@@ -21,6 +21,7 @@ import * as paymentRefundsRoute from "@/app/api/commerce/payment-invoices/[id]/r
 import * as paymentCaptureRoute from "@/app/api/commerce/payment-invoices/[id]/capture/route";
 import * as paymentVoidRoute from "@/app/api/commerce/payment-invoices/[id]/void/route";
 import * as refundRoute from "@/app/api/commerce/refunds/[id]/route";
+import * as paymentMethodRoute from "@/app/api/commerce/payment-methods/[id]/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route";
 import * as connectionRoute from "@/app/api/connections/[id]/route";
@@ -216,7 +217,7 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }),
   },
   "app/api/commerce/refunds/[id]/route.ts GET": { handler: handler(refundRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.refundId }) },
-  // Issue 39: another merchant's payment is 404 to a capture or void, as to a refund.
+  // Another merchant's payment is 404 to a capture or void, as to a refund.
   "app/api/commerce/payment-invoices/[id]/capture/route.ts POST": {
     handler: handler(paymentCaptureRoute.POST),
     auth: "key",
@@ -225,6 +226,8 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     body: () => ({ data: { type: "capture", attributes: { amount: "0.01" } } }),
   },
   "app/api/commerce/payment-invoices/[id]/void/route.ts POST": { handler: handler(paymentVoidRoute.POST), auth: "key", composer: true, params: invoiceParams("payment") },
+  "app/api/commerce/payment-methods/[id]/route.ts GET": { handler: handler(paymentMethodRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.paymentMethodId }) },
+  "app/api/commerce/payment-methods/[id]/route.ts DELETE": { handler: handler(paymentMethodRoute.DELETE), auth: "key", composer: true, params: (w) => ({ id: w.paymentMethodId }) },
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": { handler: handler(payoutAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/process/route.ts POST": { handler: handler(payoutProcessRoute.POST), auth: "key", params: invoiceParams("payout") },
   "app/api/commerce/payout-invoices/[id]/cancel/route.ts POST": { handler: handler(payoutCancelRoute.POST), auth: "key", composer: true, params: invoiceParams("payout") },
@@ -271,6 +274,7 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/commerce/refunds/[id]/route.ts": refundRoute,
   "app/api/commerce/payment-invoices/[id]/capture/route.ts": paymentCaptureRoute,
   "app/api/commerce/payment-invoices/[id]/void/route.ts": paymentVoidRoute,
+  "app/api/commerce/payment-methods/[id]/route.ts": paymentMethodRoute,
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts": payoutAttemptsRoute,
   "app/api/commerce/payout-invoices/[id]/process/route.ts": payoutProcessRoute,
   "app/api/commerce/payout-invoices/[id]/cancel/route.ts": payoutCancelRoute,

@@ -645,7 +645,8 @@ describe("event types", () => {
     const { PAYOUT_CANCELED } = await import("@/lib/processing/cancel-payout");
     const { REFUND_EVENT_TYPES } = await import("@/lib/refunds/events");
     const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/connection-health");
-    expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES, CONNECTION_HEALTH_CHANGED].sort());
+    const { PAYMENT_METHOD_EVENT_TYPES } = await import("@/lib/payment-methods/store");
+    expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES, CONNECTION_HEALTH_CHANGED, ...PAYMENT_METHOD_EVENT_TYPES].sort());
   });
 });
 

@@ -19,6 +19,7 @@ import { INVOICE_CSV_COLUMNS } from "@/lib/invoices/export/invoice-csv";
 import { getProvider } from "@/lib/providers/lookup";
 import { listTemplates, templateEnvelope } from "@/lib/composer/templates";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
+import { PAYMENT_METHOD_SCHEMAS, paymentMethodPaths } from "./payment-methods";
 import { managementPaths, managementSchemas } from "./management";
 
 /**
@@ -131,6 +132,7 @@ const OPERATION_TAGS = [
   { name: "payments", description: "Payment invoices: create, read, list, attempts, capture, void", prefix: "/api/commerce/payment-invoices" },
   { name: "payouts", description: "Payout invoices: create, read, list, attempts, process, cancel", prefix: "/api/commerce/payout-invoices" },
   { name: "refunds", description: "Refunds of processed payments", prefix: "/api/commerce/refunds" },
+  { name: "payment-methods", description: "Saved cards: list, read, detach (charge one with data.relationships.payment_method on a payment)", prefix: "/api/commerce/payment-methods" },
   { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
   { name: "routing", description: "Routing orders: where new invoices go, and the cascade order", prefix: "/api/routing" },
   { name: "providers", description: "The providers and their connection forms", prefix: "/api/providers" },
@@ -449,6 +451,7 @@ export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMER
   paths["/api/commerce/refunds/{id}"] = { get: getRefundOperation() };
   paths["/api/commerce/payment-invoices/{id}/capture"] = { post: captureOperation() };
   paths["/api/commerce/payment-invoices/{id}/void"] = { post: voidOperation() };
+  Object.assign(paths, paymentMethodPaths(errorRefs));
   Object.assign(paths, managementPaths());
   tagOperations(paths);
   return {
@@ -496,6 +499,7 @@ export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMER
         RefundDocument: toSchema(refundDocumentSchema),
         RefundList: toSchema(refundListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),
+        ...PAYMENT_METHOD_SCHEMAS,
         ...managementSchemas(),
       },
       responses: ERROR_RESPONSES,

@@ -75,7 +75,7 @@ const requestBody = (schema: string, examples?: Json): Json => ({
 
 /**
  * One provider of the registry as `GET /api/providers` answers it, its kinds left out for brevity:
- * what each provider supports beyond a sale (issue 39) is read from the registry itself.
+ * what each provider supports beyond a sale is read from the registry itself.
  */
 function providerListExample(): Json {
   const provider = getProvider("provider-c");

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The capture and void requests of an authorized payment (issue 39; `POST
+ * The capture and void requests of an authorized payment (`POST
  * /api/commerce/payment-invoices/{id}/capture` and `…/void`), one schema for the API, the
  * invoice page's Capture form and the OpenAPI document. `amount` is in the invoice's money format
  * (a decimal number or string); left out, all that was authorized is captured. Checked against

@@ -154,6 +154,13 @@ export const invoiceResourceSchema = z
         .object({ links: z.object({ related: z.url().meta({ description: "The payment's refunds (GET, JSON:API list of refund)" }) }) })
         .optional()
         .meta({ description: "Payments only: the refunds of the invoice, oldest first, at links.related" }),
+      payment_method: z
+        .object({
+          data: z.object({ type: z.literal("payment-methods"), id: z.string().meta({ description: "pm_…" }) }),
+          links: z.object({ related: z.url().meta({ description: "The payment method (GET)" }) }),
+        })
+        .optional()
+        .meta({ description: "Payments only, when the invoice charged a saved card or its payment saved one: that payment method" }),
     }),
     links: z.object({ self: z.url() }),
   })

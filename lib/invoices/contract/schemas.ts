@@ -17,6 +17,7 @@ import {
 import type { Problem } from "@/lib/problems";
 import { ATTRIBUTES_PATH, checkCustomerPlacement, checkInvoiceRules, checkJsonLimits } from "./rules";
 import { strictObjectOf } from "./strict-object";
+import { paymentMethodRelationshipSchema } from "./saved-cards";
 import { isWebUrl } from "@/lib/http/web-url";
 
 export { type Customer } from "./customer-schema";
@@ -138,7 +139,8 @@ const connectionPinSchema = strictObjectOf(
           .meta({ description: "The connection to pin to; null or absent routes by the routing order" }),
       },
       "member of the connection relationship",
-    ),
+    ).optional(),
+    payment_method: paymentMethodRelationshipSchema.optional(),
   },
   "relationship",
 ).meta({
@@ -155,7 +157,7 @@ export type ConnectionPin = z.output<typeof connectionPinSchema>;
 
 /** The pinned connection's id, if the request names one. */
 export function pinnedConnectionId(envelope: { data: { relationships?: ConnectionPin } }): string | undefined {
-  return envelope.data.relationships?.connection.data?.id;
+  return envelope.data.relationships?.connection?.data?.id;
 }
 
 function envelopeOf<A extends z.ZodType>(type: string, attributes: A, description: string) {

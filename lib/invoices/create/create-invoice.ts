@@ -7,10 +7,11 @@ import type { Merchant } from "@/lib/identity/membership";
 import type { InvoiceDirection, Mode } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
 import { CAPABILITY_ASK_TEXT, capabilityAsksOf, capabilitySkipReason, missingCapability, type CapabilityAsk } from "@/lib/providers/capabilities";
+import { PAYMENT_METHOD_PATH, paymentMethodIdOf } from "../contract/saved-cards";
 import { validateInvoice } from "../contract/validate-invoice";
 import { invoiceValues } from "./invoice-values";
 import { requestHash } from "./request-hash";
-import { findPinnedInvoiceRoute, findRoute, type Route } from "./routing";
+import { findPinnedInvoiceRoute, findRoute, findSavedCardRoute, type Route, type SavedCardHolder } from "./routing";
 import { parseAmount } from "@/lib/money";
 import type { RouteFacts } from "@/lib/routing/decide";
 import { creationFacts } from "@/lib/routing/detail";
@@ -44,6 +45,8 @@ export type CreateInvoiceOptions = {
   keyMode?: Mode;
   /** Key for the card fingerprint inside the request hash; the process's credentials key by default. */
   secretKey?: () => Buffer;
+  /** A saved-card charge (data.relationships.payment_method, found by the caller): routed to its provider's connections only. */
+  savedCard?: SavedCardHolder;
 };
 
 function sentCommerceAccount(body: unknown): unknown {
@@ -126,8 +129,12 @@ async function missingAsk(db: Db, merchantId: string, request: { service: string
 }
 
 /** The pinned connection when the request names one, else the routing order's first. */
-async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined; facts: RouteFacts }): Promise<Routed> {
+async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined; facts: RouteFacts; savedCard?: SavedCardHolder }): Promise<Routed> {
   const { service, mode, pin, facts } = request;
+  if (request.savedCard) {
+    const route = await findSavedCardRoute(db, merchantId, { service, mode }, facts, request.savedCard);
+    return route ? { kind: "routed", route } : { kind: "unroutable", service, mode };
+  }
   if (pin !== undefined) {
     const pinned = await findPinnedInvoiceRoute(db, merchantId, { service, mode, connectionId: pin });
     if (!pinned.ok) return { kind: "invalid", problems: pinned.problems };
@@ -168,6 +175,10 @@ export async function createInvoice(
   const mode: Mode = test_mode === true ? "test" : "live";
   if (options.keyMode && mode !== options.keyMode) return { kind: "key_mode_mismatch", keyMode: options.keyMode };
   if (options.testOnly && mode !== "test") return { kind: "test_only" };
+  // A saved card is charged only through the caller that found it (lib/processing/saved-cards.ts); never routed as a plain payment.
+  if (paymentMethodIdOf(envelope) !== undefined && !options.savedCard) {
+    return { kind: "invalid", problems: [problem("payment_method_not_found", "No saved card of yours in this mode has this id.", [...PAYMENT_METHOD_PATH, "data", "id"])] };
+  }
   const card = cardOf(envelope);
   const data = (body as { data: unknown }).data;
   const hash = hashOf(data, card, options);
@@ -185,7 +196,7 @@ export async function createInvoice(
     }),
     asks: capabilityAsksOf({ direction, flow: sentAttributes.flow, gatewayOptions: sentAttributes.gateway_options }),
   };
-  const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope), facts });
+  const routed = await routeOf(db, merchant.id, { service, mode, pin: pinnedConnectionId(envelope), facts, savedCard: options.savedCard });
   if (routed.kind !== "routed") {
     // A retry of an invoice whose connection was disabled since still gets the original back.
     return (await replayOrConflict(db, merchant.id, direction, referenceId, sent, options.keyMode)) ?? routed;
@@ -204,6 +215,7 @@ export async function createInvoice(
       description: null,
       cardBrand: null,
       cardCountry: null,
+      paymentMethodId: null,
       ...prepared.value,
       status: INITIAL_STATUS,
       resolution: null,

@@ -46,3 +46,34 @@ export async function findPinnedInvoiceRoute(db: Db, merchantId: string, request
 export function noRouteDetail({ service, mode }: RouteRequest): string {
   return `No enabled ${mode}-mode connection offers ${service}; connect one on the Providers page`;
 }
+
+/** A saved card's holder: its provider and the connection that got the token (lib/payment-methods). */
+export type SavedCardHolder = { provider: string; connectionId: string };
+
+/**
+ * Routing of a saved-card charge: only connections of the provider that holds the token,
+ * in the invoice's mode, can use it. The holding connection first when it is enabled and offers the
+ * service, then the provider's other connections in the order the merchant's routing decided (the
+ * rest of the routing order after them); the charge cascades among these only
+ * (lib/processing/targets.ts). Undefined when none of the provider's connections can take it.
+ */
+export async function findSavedCardRoute(
+  db: Db,
+  merchantId: string,
+  request: RouteRequest,
+  facts: RouteFacts,
+  holder: SavedCardHolder,
+  random: () => number = Math.random,
+): Promise<Route | undefined> {
+  const setup = await loadRouteSetup(db, merchantId, request);
+  const decision = decideRoute(setup.table, facts, random, await successSnapshotFor(db, merchantId, request.service, setup, random));
+  const ofProvider = (id: string) => setup.candidates.some((entry) => entry.connectionId === id && entry.provider === holder.provider);
+  const decided = decision.connectionIds.filter(ofProvider);
+  const rest = setup.candidates.map((entry) => entry.connectionId).filter((id) => ofProvider(id) && !decided.includes(id));
+  const ordered = [...decided, ...rest].sort((a, b) => Number(b === holder.connectionId) - Number(a === holder.connectionId));
+  const candidate = setup.candidates.find((entry) => entry.connectionId === ordered[0]);
+  if (!candidate) return undefined;
+  const explanation = `Charging a saved card: only connections of ${holder.provider}, which holds its token, can take it (the holding connection first).`;
+  const detail = toStoredDetail({ ...decision, connectionIds: ordered, explanation }, { decidedAt: "creation", version: setup.version, customerCountry: facts.customerCountry });
+  return { ...candidate, reason: "routing_order", detail };
+}

@@ -10,8 +10,8 @@ import { groupCommit, type Batcher } from "./group-commit";
 /** lib/api still names the row through this module; the type itself lives in the invoice store. */
 
 /** Every column but those the database sets; nullable ones are named explicitly. */
-/** The card's brand and country are kept when a payment is paid (lib/processing/request.ts), never at creation. */
-export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry" | "authorizedAmountMinor" | "captureBefore" | "captureAmountMinor" | "authorizationRequestKey"> &
+/** The card's brand and country are kept when a payment is paid (lib/processing/request.ts), never at creation; its payment method once linked (lib/payment-methods). */
+export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry" | "authorizedAmountMinor" | "captureBefore" | "captureAmountMinor" | "authorizationRequestKey" | "paymentMethodId"> &
   Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt" | "description">>;
 
 type Insert = { values: NewInvoice; lifetimeSeconds?: number };

@@ -95,7 +95,9 @@ function renderResult(invoice: HostedInvoice): Html | null {
       return box(
         "wait",
         "We are confirming your payment",
-        html`This can take a few minutes; this page updates by itself. Please do not pay again. <a class="${C.resultLink}" href="/pay/${encodeURIComponent(invoice.id)}/return">Check the result now</a>`,
+        invoice.threeDsUrl
+          ? html`Your bank asks you to confirm this payment with your saved card. <a class="${C.resultLink}" href="${invoice.threeDsUrl}">Continue to 3-D Secure</a>`
+          : html`This can take a few minutes; this page updates by itself. Please do not pay again. <a class="${C.resultLink}" href="/pay/${encodeURIComponent(invoice.id)}/return">Check the result now</a>`,
       );
     case "closed":
       return outcome.expired

@@ -69,8 +69,10 @@ export type PaymentInstruction = {
   serviceFields: unknown[] | null;
   /** Where the provider sends the customer back after a 3-D Secure step. */
   returnUrl: string;
-  /** `flow: "authorize"` (issue 39): reserve the amount and take nothing until a capture; only providers with `authorizeCapture` are sent it. */
+  /** `flow: "authorize"`: reserve the amount and take nothing until a capture; only providers with `authorizeCapture` are sent it. */
   authorizeOnly?: boolean;
+  /** Save the card behind a token once the payment succeeds (gateway_options.cardgate.tokenize and a customer reference). */
+  tokenize?: boolean;
 };
 
 export type PayoutInstruction = Omit<PaymentInstruction, "card" | "returnUrl" | "gatewayOptions" | "serviceFields"> & {
@@ -99,6 +101,8 @@ export type ProviderOutcome =
       parts?: PayoutPartOutcome[];
       /** An authorization (`authorizeOnly`): nothing was taken yet, `processedAmountMinor` is what was reserved, and until when. */
       authorized?: { until?: Date };
+      /** The card saved behind a token, when the payment asked for one (gateway_options.cardgate.tokenize). */
+      savedCard?: SavedCard;
     }
   | {
       kind: "pending";
@@ -163,7 +167,7 @@ export type CancelPayoutOutcome =
   | { kind: "unknown"; message: string };
 
 /**
- * A capture of an authorized payment (issue 39). `captureId` is the provider's idempotency key (one
+ * A capture of an authorized payment. `captureId` is the provider's idempotency key (one
  * capture per invoice, so the same capture sent twice is one). Less than was authorized releases the
  * rest, where the provider captures part at all (its `partialCapture`).
  */
@@ -217,10 +221,39 @@ export type ProviderAdapter = {
   refund(context: AdapterContext, instruction: RefundInstruction): Promise<RefundOutcome>;
   /** What the provider knows of an earlier refund, by its id (and its reference when known). */
   getRefundStatus(context: AdapterContext, query: { refundId: string; providerReference?: string; paymentReference: string }): Promise<RefundOutcome>;
-  /** Providers with `authorizeCapture` (issue 39): capture an authorization, and what the provider knows of a capture. */
+  /** Providers with `authorizeCapture`: capture an authorization, and what the provider knows of a capture. */
   capture?(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome>;
   getCaptureStatus?(context: AdapterContext, query: { captureId: string; paymentReference: string }): Promise<CaptureOutcome>;
   /** Providers with `void`: release an authorization, and what the provider knows of a void. */
   voidAuthorization?(context: AdapterContext, instruction: VoidInstruction): Promise<VoidOutcome>;
   getVoidStatus?(context: AdapterContext, query: { voidId: string; paymentReference: string }): Promise<VoidOutcome>;
+  /** Saved cards (charge with a token, forget a token): providers that keep cards only. */
+  tokens?: TokenAdapter;
+};
+
+/**
+ * A card a provider keeps behind its token (saved cards, lib/payment-methods): the token, which the
+ * service seals and never returns, and what may be shown of the card. Never the number or the CVC.
+ */
+export type SavedCard = {
+  token: string;
+  /** Lower case, as lib/cards/bin names brands ("visa", "mastercard"); null when the provider does not say. */
+  brand: string | null;
+  lastFour: string;
+  expiryMonth: number;
+  /** Four digits. */
+  expiryYear: number;
+};
+
+/** A payment with a saved card: the instruction without the card, and the provider's token in its place. */
+export type TokenPaymentInstruction = Omit<PaymentInstruction, "card"> & { cardToken: string };
+
+/**
+ * The saved-card half of an adapter (providers whose capabilities include card tokens: lib/providers/capabilities.ts).
+ * `createPayment` saves the card when `tokenize` is set on the instruction; these charge and forget it.
+ */
+export type TokenAdapter = {
+  createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome>;
+  /** The provider forgets the token; `false` when its API cannot be told (then only the service forgets it). */
+  deleteToken(context: AdapterContext, token: string): Promise<{ kind: "deleted" | "unknown_token" } | { kind: "failed"; message: string }>;
 };

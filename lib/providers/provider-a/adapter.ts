@@ -10,6 +10,7 @@ import type {
   ProviderOutcome,
   RefundInstruction,
   RefundOutcome,
+  TokenPaymentInstruction,
 } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
@@ -20,6 +21,7 @@ import {
   readRefundStatusTransport,
   readRefundTransport,
   readStatusTransport,
+  readTokenDelete,
   readTransport,
   unreadableAnswer,
   unreadableRefundAnswer,
@@ -71,6 +73,7 @@ function createPayment(context: AdapterContext, instruction: PaymentInstruction)
     },
     customer: instruction.customer,
     return_url: instruction.returnUrl,
+    ...(instruction.tokenize ? { tokenize: true } : {}),
   });
 }
 
@@ -144,4 +147,25 @@ export const providerAAdapter: ProviderAdapter = {
   healthCheck: async (context) => readHealth(await post(context, "ping", { nonce: Date.now().toString(36) }), refusedField),
   refund,
   getRefundStatus: (context, query) => sendRefund(context, "status", { request_id: query.refundId, operation: "refund" }),
+  tokens: { createPaymentWithToken, deleteToken },
 };
+
+/** Saved cards (./wire.ts): the card kept behind `card_token_id` is charged, no card details sent. */
+function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {
+  hideFromLog(context.exchanges, [instruction.cardToken]);
+  return send(context, "payments", {
+    request_id: instruction.idempotencyKey,
+    order_id: instruction.invoiceId,
+    amount: formatMinor(instruction.amountMinor, instruction.currency),
+    currency: instruction.currency,
+    allow_partial: instruction.allowPartially,
+    card_token_id: instruction.cardToken,
+    customer: instruction.customer,
+    return_url: instruction.returnUrl,
+  });
+}
+
+async function deleteToken(context: AdapterContext, token: string) {
+  hideFromLog(context.exchanges, [token]);
+  return readTokenDelete(await post(context, "tokens/delete", { token_id: token }));
+}

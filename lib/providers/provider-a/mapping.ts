@@ -1,6 +1,6 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { CancelPayoutOutcome, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { CancelPayoutOutcome, ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
 import type { ARefund, ATransaction } from "./wire";
@@ -34,7 +34,7 @@ export function outcomeOf(transaction: ATransaction): ProviderOutcome {
     case "completed":
     case "partially_completed": {
       const processedAmountMinor = transaction.amount_processed === undefined ? 0n : toMinorUnits(transaction.amount_processed, transaction.currency);
-      return { kind: "succeeded", providerReference, processedAmountMinor, ...(parts ? { parts } : {}) };
+      return { kind: "succeeded", providerReference, processedAmountMinor, ...(parts ? { parts } : {}), ...savedCardOf(transaction) };
     }
     case "canceled":
     case "partially_canceled": {
@@ -95,4 +95,13 @@ export function cancelOutcomeOf(transaction: ATransaction): CancelPayoutOutcome 
   }
   // Not canceled: the payout was already final, which the status request then reports.
   return { kind: "too_late", message: `Provider A answered the cancel with the payout ${transaction.status.replaceAll("_", " ")}.` };
+}
+
+/** A's `card_token` object, when the payment kept the card. */
+export function savedCardOf(transaction: ATransaction): { savedCard?: SavedCard } {
+  const token = transaction.card_token;
+  if (!token) return {};
+  return {
+    savedCard: { token: token.token_id, brand: token.brand ?? null, lastFour: token.last4, expiryMonth: Number(token.exp_month), expiryYear: Number(token.exp_year) },
+  };
 }

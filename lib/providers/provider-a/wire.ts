@@ -46,6 +46,7 @@ export const aAnswerSchema = z.object({
   decline_reason: z.string().optional(),
   redirect_url: z.string().optional(),
   parts: z.array(z.object({ part_reference: z.string(), amount: z.string(), status: z.enum(A_PART_STATUSES) })).optional(),
+  card_token: z.lazy(() => aCardTokenSchema).optional(),
 });
 
 export type ATransaction = z.infer<typeof aAnswerSchema>;
@@ -109,3 +110,25 @@ export function verifyBody(body: string, signature: string, publicKeyPem: unknow
 export const A_CALLBACK_HEADERS = { eventId: "x-a-event-id", timestamp: "x-a-timestamp", signature: "x-a-signature" } as const;
 
 export const callbackSigningText = (eventId: string, timestamp: number, rawBody: string) => `${eventId}.${timestamp}.${rawBody}`;
+
+/**
+ * Saved cards, in A's nested style: a payment with `tokenize: true` keeps the card once it is
+ * approved and answers a `card_token` object (`token_id` `atok_…`, `brand`, `last4`, `exp_month`,
+ * `exp_year` as text, like `card_credentials`); a payment with `card_token_id` instead of
+ * `card_credentials` charges the kept card (no CVV). `POST /api/v2/tokens/delete` with
+ * `{ merchant_id, service_code, token_id }`, signed like every request, forgets it (`{ status:
+ * "deleted" }`; 404 `unknown_token`). The token is in signed bodies only, never a path.
+ */
+export const aCardTokenSchema = z.object({
+  token_id: z.string(),
+  brand: z.string().nullable().optional(),
+  last4: z.string(),
+  exp_month: z.string(),
+  exp_year: z.string(),
+});
+
+export type ACardToken = z.infer<typeof aCardTokenSchema>;
+
+export const aTokenDeleteSchema = z.object({ token_id: z.string().min(1).max(64) });
+
+export const A_CARD_TOKEN_PREFIX = "atok_";

@@ -10,6 +10,7 @@ import type {
   ProviderOutcome,
   RefundInstruction,
   RefundOutcome,
+  TokenPaymentInstruction,
   VoidInstruction,
   VoidOutcome,
 } from "@/lib/providers/kit/adapter";
@@ -23,6 +24,7 @@ import {
   readRefundStatusTransport,
   readRefundTransport,
   readStatusTransport,
+  readTokenDelete,
   readTransport,
   unreadableAnswer,
   unreadableRefundAnswer,
@@ -81,6 +83,7 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
     customer,
     back_url: instruction.returnUrl,
     ...(instruction.authorizeOnly ? { capture: "0" as const } : {}),
+    ...(instruction.tokenize ? { save_card: "1" as const } : {}),
   };
   return readAnswer(readTransport(await call(context, "POST", "charges", body)));
 }
@@ -111,7 +114,7 @@ function refusedField(body: unknown): string | undefined {
   return findErrorCode(body) === B_SIGN_IN_REFUSAL.error_code ? undefined : "secret_key";
 }
 
-/** Authorize now, capture later (issue 39): captures and voids in B's style (./wire.ts). */
+/** Authorize now, capture later: captures and voids in B's style (./wire.ts). */
 function readCaptureAnswer(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
   if ("outcome" in read) return read.outcome;
   const parsed = bCaptureAnswerSchema.safeParse(read.answer.body);
@@ -151,4 +154,28 @@ export const providerBAdapter: ProviderAdapter = {
   getCaptureStatus: async (context, query) => readCaptureAnswer(readAuthorizationTransport(await call(context, "GET", `captures/${encodeURIComponent(query.captureId)}`), true)),
   voidAuthorization,
   getVoidStatus: async (context, query) => readVoidAnswer(readAuthorizationTransport(await call(context, "GET", `voids/${encodeURIComponent(query.voidId)}`), true)),
+  tokens: { createPaymentWithToken, deleteToken },
 };
+
+/** Saved cards (./wire.ts): the card kept behind `card_token` is charged, no card details sent. */
+async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {
+  hideFromLog(context.exchanges, [instruction.cardToken]);
+  const { customer, lang } = splitLanguage(instruction.customer);
+  const body: Omit<z.input<typeof bChargeSchema>, "terminal_id"> = {
+    order_ref: instruction.idempotencyKey,
+    description: instruction.invoiceId,
+    sum: formatMinor(instruction.amountMinor, instruction.currency),
+    cur: instruction.currency,
+    partial: instruction.allowPartially ? "1" : "0",
+    card_token: instruction.cardToken,
+    ...(lang ? { lang } : {}),
+    customer,
+    back_url: instruction.returnUrl,
+  };
+  return readAnswer(readTransport(await call(context, "POST", "charges", body)));
+}
+
+async function deleteToken(context: AdapterContext, token: string) {
+  hideFromLog(context.exchanges, [token]);
+  return readTokenDelete(await call(context, "POST", "cards/forget", { card_token: token }));
+}

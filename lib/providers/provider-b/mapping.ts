@@ -1,6 +1,6 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { CaptureOutcome, ProviderOutcome, RefundOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { CaptureOutcome, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
 import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
@@ -31,7 +31,7 @@ export function outcomeOf(charge: BCharge): ProviderOutcome {
       };
     case "ok":
     case "partial":
-      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(charge.captured_sum ?? "0", charge.cur) };
+      return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(charge.captured_sum ?? "0", charge.cur), ...savedCardOf(charge) };
     case "3ds":
     case "wait":
       return { kind: "pending", providerReference, ...(charge.acs_url ? { redirectUrl: charge.acs_url } : {}) };
@@ -65,7 +65,7 @@ export function refundOutcomeOf(refund: BRefund): RefundOutcome {
   }
 }
 
-/** B's capture and void refusals (issue 39): the sandbox words its decisions with them, the adapter reads them back. */
+/** B's capture and void refusals: the sandbox words its decisions with them, the adapter reads them back. */
 export const B_AUTHORIZATION_DECLINES: Readonly<Record<SandboxAuthorizationDecline, { error_code: string; error_text: string }>> = {
   expired: { error_code: "auth_expired", error_text: "The authorization has lapsed." },
   already_captured: { error_code: "auth_captured", error_text: "The authorization was already captured." },
@@ -84,4 +84,13 @@ export function captureOutcomeOf(capture: BCapture): CaptureOutcome {
 export function voidOutcomeOf(voided: BVoid): VoidOutcome {
   if (voided.result === "ok") return { kind: "voided", providerReference: voided.void_txn };
   return { kind: "declined", message: voided.error_text ?? `Declined by Provider B (${voided.error_code ?? "no code"}).` };
+}
+
+/** B's saved card (`card_token`, `card_last4`, `card_exp` as MM/YY, `card_brand`), when the charge kept one. */
+export function savedCardOf(charge: BCharge): { savedCard?: SavedCard } {
+  const exp = /^(\d{2})\/(\d{2})$/.exec(charge.card_exp ?? "");
+  if (!charge.card_token || !charge.card_last4 || !exp) return {};
+  return {
+    savedCard: { token: charge.card_token, brand: charge.card_brand ?? null, lastFour: charge.card_last4, expiryMonth: Number(exp[1]), expiryYear: 2000 + Number(exp[2]) },
+  };
 }

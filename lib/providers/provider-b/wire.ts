@@ -34,15 +34,19 @@ export const bChargeSchema = z.object({
   sum: z.string(),
   cur: z.string().length(3),
   partial: z.enum(["0", "1"]).default("0"),
-  pan: z.string().regex(/^\d{12,19}$/),
-  exp: z.string().regex(/^\d{2}\/\d{2}$/),
+  pan: z.string().regex(/^\d{12,19}$/).optional(),
+  exp: z.string().regex(/^\d{2}\/\d{2}$/).optional(),
   cvc: z.string().optional(),
-  holder_name: z.string(),
+  holder_name: z.string().optional(),
   lang: z.string().optional(),
   customer: z.record(z.string(), z.unknown()).default({}),
   back_url: z.string().optional(),
-  /** "0": authorize only (issue 39; see "Authorize now, capture later" below); "1" or absent: a sale. */
+  /** "0": authorize only (see "Authorize now, capture later" below); "1" or absent: a sale. */
   capture: z.enum(["0", "1"]).default("1"),
+  /** Saved cards (below): "1" keeps the card once the charge succeeds. */
+  save_card: z.enum(["0", "1"]).optional(),
+  /** Saved cards: charge the card kept behind this token instead of `pan`. */
+  card_token: z.string().min(1).max(64).optional(),
 });
 
 /** A charge as the adapter reads B's answer. */
@@ -57,6 +61,10 @@ export const bAnswerSchema = z.object({
   /** An authorization (`result: "auth"`): what was reserved and until when (ISO 8601). */
   authorized_sum: z.string().optional(),
   auth_until: z.string().optional(),
+  card_token: z.string().optional(),
+  card_last4: z.string().optional(),
+  card_exp: z.string().optional(),
+  card_brand: z.string().optional(),
 });
 
 export type BCharge = z.infer<typeof bAnswerSchema>;
@@ -108,7 +116,7 @@ export type BAnswer = {
   /** What B received about the customer, echoed back (spec 2.6). */
   received_customer: Record<string, unknown>;
   received_lang: string | null;
-};
+} & BSavedCardFields;
 
 /** B's one HMAC: hex HMAC-SHA256 with the secret key of the parts joined by dots. */
 export function bDigest(secret: string, ...parts: readonly (string | number)[]): string {
@@ -131,7 +139,7 @@ export function readSignatureHeader(header: string): { timestamp: number | undef
 }
 
 /**
- * Authorize now, capture later (issue 39; not in the spec, designed in B's style). A charge with
+ * Authorize now, capture later (not in the spec, designed in B's style). A charge with
  * `capture: "0"` only reserves the sum: B answers `result: "auth"` with `authorized_sum` and
  * `auth_until` (when the hold lapses). Then one of:
  * - `POST /v1/captures` `{ terminal_id, capture_ref, txn, sum, cur }`: `capture_ref` is the
@@ -178,3 +186,17 @@ export const bVoidAnswerSchema = z.object({
 });
 
 export type BVoid = z.infer<typeof bVoidAnswerSchema>;
+
+/**
+ * Saved cards, in B's flat style: a charge with `save_card: "1"` keeps the card once it succeeds and
+ * answers four more strings, `card_token` (`bct_…`), `card_last4`, `card_exp` (MM/YY) and
+ * `card_brand`; a charge with `card_token` instead of `pan`/`exp`/`holder_name` charges that card
+ * (no CVC). `POST /v1/cards/forget` with `{ terminal_id, card_token }` forgets it: `{ result: "ok" }`,
+ * or 404 `unknown_card_token` when the terminal has no such token. The token travels in bodies
+ * only, never in a path, so no log line carries it.
+ */
+export type BSavedCardFields = { card_token?: string; card_last4?: string; card_exp?: string; card_brand?: string };
+
+export const bForgetCardSchema = z.object({ terminal_id: z.string(), card_token: z.string().min(1).max(64) });
+
+export const B_CARD_TOKEN_PREFIX = "bct_";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import type { AdapterContext, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, PaymentInstruction, TokenPaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -9,6 +9,7 @@ import {
   readRefundStatusTransport,
   readRefundTransport,
   readStatusTransport,
+  readTokenDelete,
   readTransport,
   unreadableAnswer,
   unreadableRefundAnswer,
@@ -47,6 +48,7 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
         ...(card.cvc ? { cvc: card.cvc } : {}),
         cardholder: card.holder,
       },
+      ...(instruction.tokenize ? { save_card: true } : {}),
     },
     return_url: instruction.returnUrl,
     ...(instruction.gatewayOptions ? { gateway_options: instruction.gatewayOptions } : {}),
@@ -82,4 +84,27 @@ export const providerCAdapter: ProviderAdapter = {
   refund,
   getRefundStatus: async (context, query) =>
     readRefund(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
+  tokens: { createPaymentWithToken, deleteToken },
 };
+
+/** Saved cards (./wire.ts): the order is paid with `payer.stored_card`, no card details sent. */
+async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {
+  hideFromLog(context.exchanges, [instruction.cardToken]);
+  const body: z.input<typeof cOrderRequestSchema> = {
+    shop_order_id: instruction.idempotencyKey,
+    description: `Invoice ${instruction.invoiceId}`,
+    amount_minor: Number(instruction.amountMinor),
+    currency_code: instruction.currency,
+    allow_partial_capture: instruction.allowPartially,
+    payer: { stored_card: { card_token: instruction.cardToken } },
+    return_url: instruction.returnUrl,
+    ...(instruction.gatewayOptions ? { gateway_options: instruction.gatewayOptions } : {}),
+    ...(instruction.serviceFields ? { service_fields: instruction.serviceFields } : {}),
+  };
+  return readOrder(readTransport(await call(context, "POST", "orders", body)));
+}
+
+async function deleteToken(context: AdapterContext, token: string) {
+  hideFromLog(context.exchanges, [token]);
+  return readTokenDelete(await call(context, "POST", "stored-cards/remove", { card_token: token }));
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
 import type { CReadOrder, CRefund } from "./wire";
@@ -22,7 +22,7 @@ export function outcomeOf(order: CReadOrder): ProviderOutcome {
   switch (order.state) {
     case "PAID":
     case "PARTIALLY_PAID":
-      return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(order.paid_minor ?? 0) };
+      return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(order.paid_minor ?? 0), ...savedCardOf(order) };
     case "AWAITING_3DS":
     case "PROCESSING":
       return { kind: "pending", providerReference, ...(order.challenge_url ? { redirectUrl: order.challenge_url } : {}) };
@@ -54,4 +54,12 @@ export function refundOutcomeOf(refund: CRefund): RefundOutcome {
     case "REJECTED":
       return { kind: "declined", providerReference, message: `Refund rejected by Provider C (${refund.rejection_reason ?? "no reason"}).` };
   }
+}
+
+/** C's `stored_card`, when the order kept the card. */
+export function savedCardOf(order: CReadOrder): { savedCard?: SavedCard } {
+  const stored = order.stored_card;
+  if (!stored) return {};
+  const [year, month] = stored.expiry.split("-");
+  return { savedCard: { token: stored.card_token, brand: stored.scheme ?? null, lastFour: stored.masked_pan.slice(-4), expiryMonth: Number(month), expiryYear: Number(year) } };
 }

@@ -24,13 +24,19 @@ export const cOrderRequestSchema = z.object({
   currency_code: z.string().length(3),
   allow_partial_capture: z.boolean().default(false),
   payer: z.object({
-    card: z.object({
-      card_number: z.string().regex(/^\d{12,19}$/),
-      expiry_month: z.number().int().min(1).max(12),
-      expiry_year: z.number().int(),
-      cvc: z.string().optional(),
-      cardholder: z.string(),
-    }),
+    card: z
+      .object({
+        card_number: z.string().regex(/^\d{12,19}$/),
+        expiry_month: z.number().int().min(1).max(12),
+        expiry_year: z.number().int(),
+        cvc: z.string().optional(),
+        cardholder: z.string(),
+      })
+      .optional(),
+    /** Saved cards (below): keep the card once the order is paid. */
+    save_card: z.boolean().optional(),
+    /** Saved cards: pay with the stored card instead of `card`. */
+    stored_card: z.object({ card_token: z.string().min(1).max(64) }).optional(),
   }),
   return_url: z.string().optional(),
   gateway_options: z.unknown().optional(),
@@ -45,6 +51,7 @@ export const cOrderSchema = z.object({
     paid_minor: z.number().int().nonnegative().optional(),
     rejection_reason: z.string().optional(),
     challenge_url: z.string().optional(),
+    stored_card: z.lazy(() => cStoredCardSchema).optional(),
   }),
 });
 
@@ -61,6 +68,7 @@ export type COrder = {
     paid_minor?: number;
     rejection_reason?: string;
     challenge_url?: string;
+    stored_card?: CStoredCard;
   };
 };
 
@@ -116,3 +124,23 @@ export const C_CALLBACK_HEADERS = { id: "x-callback-id", time: "x-callback-time"
 export function callbackSignature(password: string, id: string, time: number, rawBody: string): string {
   return hmac("sha256", password, `${id}|${time}|${rawBody}`, "base64");
 }
+
+/**
+ * Saved cards, in C's style (a payer object, integers, an expiry as "YYYY-MM"): an order with
+ * `payer.save_card: true` keeps the card once paid and answers `order.stored_card` (`card_token`
+ * `C-CARD-…`, `masked_pan` "•••• 4242", `expiry` "2030-12", `scheme`); an order with
+ * `payer.stored_card: { card_token }` instead of `payer.card` pays with it (no CVC).
+ * `POST /shop/stored-cards/remove` with `{ card_token }` forgets it: 204, or 404 `unknown_card`.
+ */
+export const cStoredCardSchema = z.object({
+  card_token: z.string(),
+  masked_pan: z.string(),
+  expiry: z.string().regex(/^\d{4}-\d{2}$/),
+  scheme: z.string().nullable().optional(),
+});
+
+export type CStoredCard = z.infer<typeof cStoredCardSchema>;
+
+export const cRemoveStoredCardSchema = z.object({ card_token: z.string().min(1).max(64) });
+
+export const C_CARD_TOKEN_PREFIX = "C-CARD-";

@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { AdapterContext, HealthResult, PaymentInstruction, TokenPaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
+import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, readTokenDelete, unreadableRefundAnswer } from "../server/provider-answers";
 import { outcomeOfTransaction, refundOutcomeOf } from "./mapping";
-import { D_CURRENCY_CODES, D_PATHS, D_SIGN_IN_REFUSAL, dRefundAnswerSchema, expiryYymm, signD, type DError, type DRefundRequest, type DSaleRequest, type DTransaction } from "./wire";
+import { D_CARD_PATHS, D_CURRENCY_CODES, D_PATHS, D_SIGN_IN_REFUSAL, dRefundAnswerSchema, expiryYymm, signD, type DError, type DRefundRequest, type DSaleRequest, type DTransaction } from "./wire";
 
 /**
  * Provider D's client (spec 4.1, 5.1). A sale takes no CVC and no 3-D Secure; P2P connections
@@ -39,6 +39,7 @@ function saleRequestOf(context: AdapterContext, instruction: PaymentInstruction)
     card: { pan: card.number.replace(/\D/g, ""), expiry: expiryYymm(card.expiryMonth, card.expiryYear), holder: card.holder },
     description: `Invoice ${instruction.invoiceId}`,
     ...merchantDataOf(context),
+    ...(instruction.tokenize ? { save_card: true } : {}),
   };
 }
 
@@ -131,4 +132,26 @@ async function getRefundStatus(context: AdapterContext, query: { refundId: strin
   return readRefundAnswer(readRefundStatusTransport(response));
 }
 
-export const providerDAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck, refund, getRefundStatus };
+export const providerDAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck, refund, getRefundStatus, tokens: { createPaymentWithToken, deleteToken } };
+
+/** Saved cards (./wire.ts): a sale to the card kept behind `card_token`, no card details sent. */
+async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {
+  hideFromLog(context.exchanges, [instruction.cardToken]);
+  const sale: DSaleRequest = {
+    merchant_id: credentialOf(context, "merchant_id"),
+    service_id: credentialOf(context, "service_id"),
+    transaction_id: instruction.idempotencyKey,
+    amount: Number(instruction.amountMinor),
+    currency: D_CURRENCY_CODES[instruction.currency] ?? instruction.currency,
+    allow_partial: instruction.allowPartially,
+    card_token: instruction.cardToken,
+    description: `Invoice ${instruction.invoiceId}`,
+    ...merchantDataOf(context),
+  };
+  return outcomeOf(await post(context, isP2p(context) ? D_PATHS.transfer : D_PATHS.sale, sale));
+}
+
+async function deleteToken(context: AdapterContext, token: string) {
+  hideFromLog(context.exchanges, [token]);
+  return readTokenDelete(await post(context, D_CARD_PATHS.remove, { merchant_id: credentialOf(context, "merchant_id"), card_token: token }));
+}

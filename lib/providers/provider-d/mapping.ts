@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
 import { D_REFUND_STATES, D_STATES, type DRefund, type DRefundState, type DTransaction } from "./wire";
@@ -17,10 +17,12 @@ export const D_REJECT_CODES = {
 } as const satisfies Partial<Record<CodedDecline, number>>;
 
 /** A transaction (a sale's answer, a status or a notification's) as the service's outcome. */
-export function outcomeOfTransaction(transaction: Pick<DTransaction, "payment_id" | "state" | "captured_amount" | "reject_code">): ProviderOutcome {
+export function outcomeOfTransaction(
+  transaction: Pick<DTransaction, "payment_id" | "state" | "captured_amount" | "reject_code"> & Partial<Pick<DTransaction, "card_token" | "card_expiry" | "card_mask">>,
+): ProviderOutcome {
   const providerReference = transaction.payment_id;
   if (transaction.state === D_STATES.performed || transaction.state === D_STATES.performedPartly) {
-    return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(transaction.captured_amount) };
+    return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(transaction.captured_amount), ...savedCardOf(transaction) };
   }
   if (transaction.state === D_STATES.failed) {
     return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider D could not process the sale" };
@@ -53,4 +55,12 @@ export function refundOutcomeOf(refund: DRefund): RefundOutcome {
       return { kind: "declined", providerReference, message: `Provider D rejected the refund (reject code ${refund.reject_code ?? "none"}${known ? `: ${known.meaning}` : ""})` };
     }
   }
+}
+
+/** D's saved card (`card_token`, `card_expiry` YYMM, the last four of `card_mask`), when the sale kept it. */
+export function savedCardOf(transaction: Partial<Pick<DTransaction, "card_token" | "card_expiry" | "card_mask">>): { savedCard?: SavedCard } {
+  const expiry = /^(\d{2})(\d{2})$/.exec(transaction.card_expiry ?? "");
+  if (!transaction.card_token || !expiry || !transaction.card_mask) return {};
+  const lastFour = transaction.card_mask.replace(/\D/g, "").slice(-4);
+  return { savedCard: { token: transaction.card_token, brand: null, lastFour, expiryMonth: Number(expiry[2]), expiryYear: 2000 + Number(expiry[1]) } };
 }

@@ -46,8 +46,12 @@ export type DSaleRequest = {
   amount: number;
   currency: string;
   allow_partial: boolean;
-  /** D takes no CVC and does no 3-D Secure (spec 4.1 example). */
-  card: { pan: string; expiry: string; holder: string };
+  /** D takes no CVC and does no 3-D Secure (spec 4.1 example). Absent when `card_token` names a saved card. */
+  card?: { pan: string; expiry: string; holder: string };
+  /** Saved cards (below): keep the card once the sale is performed. */
+  save_card?: boolean;
+  /** Saved cards: sell to the card kept behind this token instead of `card`. */
+  card_token?: string;
   description: string;
   /** Only when the connection's "Send merchant data" is on (spec 5.1). */
   merchant_category_code?: string;
@@ -64,6 +68,9 @@ export type DTransaction = {
   channel: "merchant" | "p2p";
   reject_code: number | null;
   card_mask: string;
+  /** Saved cards: the token, once a sale asked to keep its card was performed, and the card's expiry (YYMM). */
+  card_token?: string;
+  card_expiry?: string;
 };
 
 /**
@@ -123,7 +130,8 @@ export type DErrorCode =
   | "not_captured"
   | "transaction_id_in_use"
   | "currency_mismatch"
-  | "invalid_amount";
+  | "invalid_amount"
+  | "card_not_found";
 
 /** D's one answer to an unknown merchant_id, a wrong Api-Key and a Sign that does not verify (HTTP 401). */
 export const D_SIGN_IN_REFUSAL = { code: "unauthorized", message: "merchant_id, Api-Key or Sign is wrong." } as const satisfies DError["error"];
@@ -148,3 +156,14 @@ export const D_CALLBACK_HEADERS = { id: "notify-id", time: "notify-time", sign: 
 export function callbackSign(secretKey: string, id: string, time: number, rawBody: string): string {
   return hmac("sha512", secretKey, `${id}:${time}:${rawBody}`);
 }
+
+/**
+ * Saved cards, in D's style (signed snake_case bodies, `{ result }` answers, YYMM expiries): a sale
+ * with `save_card: true` answers, once performed, `card_token` (`dtk_…`) and `card_expiry` beside
+ * its `card_mask`; a sale with `card_token` and no `card` sells to the kept card (no CVC, no 3-D
+ * Secure, as every D sale). `POST /merchant/v1/card/remove` with `{ merchant_id, card_token }`
+ * forgets it: `{ result: { removed: true } }`, or 404 `card_not_found`.
+ */
+export const D_CARD_PATHS = { remove: "/merchant/v1/card/remove" } as const;
+
+export const D_CARD_TOKEN_PREFIX = "dtk_";

@@ -7,11 +7,12 @@ import type {
   ProviderOutcome,
   RefundInstruction,
   RefundOutcome,
+  TokenPaymentInstruction,
 } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
-import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
+import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, readTokenDelete, unreadableRefundAnswer } from "../server/provider-answers";
 import { outcomeOfCharge, refundOutcomeOf } from "./mapping";
-import { F_PATHS, F_SIGN_IN_REFUSAL, fRefundSchema, signF, type FCharge, type FChargeRequest, type FError, type FRefundRequest } from "./wire";
+import { F_PATHS, F_SAVED_CARD_PATHS, F_SIGN_IN_REFUSAL, fRefundSchema, signF, type FCharge, type FChargeRequest, type FError, type FRefundRequest } from "./wire";
 
 /**
  * Provider F's client (spec 5.2): public key in x-merchant-id, HMAC-SHA256 of the body with the
@@ -143,4 +144,24 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   return { kind: "unreachable", message: `Provider F answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }
 
-export const providerFAdapter: ProviderAdapter = { createPayment, createPaymentWithoutCard, getStatus, healthCheck, refund, getRefundStatus };
+export const providerFAdapter: ProviderAdapter = {
+  createPayment,
+  createPaymentWithoutCard,
+  getStatus,
+  healthCheck,
+  refund,
+  getRefundStatus,
+  tokens: { createPaymentWithToken, deleteToken },
+};
+
+/** Saved cards (./wire.ts): a charge with `payment_method: { type: "saved_card", card_token }`. */
+async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {
+  hideFromLog(context.exchanges, [instruction.cardToken]);
+  const request = { ...chargeRequestOf(instruction), payment_method: { type: "saved_card" as const, card_token: instruction.cardToken } };
+  return outcomeOf(await send(context, "POST", F_PATHS.charges, { ...request, metadata: { ...request.metadata, tokenize: false } }, instruction.idempotencyKey));
+}
+
+async function deleteToken(context: AdapterContext, token: string) {
+  hideFromLog(context.exchanges, [token]);
+  return readTokenDelete(await send(context, "POST", F_SAVED_CARD_PATHS.detach, { card_token: token }));
+}

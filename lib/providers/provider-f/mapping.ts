@@ -1,5 +1,5 @@
 import "server-only";
-import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
 import type { FCharge, FFailureCode, FRefund } from "./wire";
@@ -17,9 +17,9 @@ export const F_DECLINES = {
 } as const satisfies Record<CodedDecline, FFailureCode>;
 
 /** A charge (an answer or an event's) as the service's outcome; a failed charge without a code is a card decline. */
-export function outcomeOfCharge(charge: Pick<FCharge, "id" | "status" | "amount_captured" | "failure_code" | "next_action">): ProviderOutcome {
+export function outcomeOfCharge(charge: Pick<FCharge, "id" | "status" | "amount_captured" | "failure_code" | "next_action" | "payment_method_details">): ProviderOutcome {
   const providerReference = charge.id;
-  if (charge.status === "succeeded") return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(charge.amount_captured) };
+  if (charge.status === "succeeded") return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(charge.amount_captured), ...savedCardOf(charge) };
   if (charge.status === "requires_action") return { kind: "pending", providerReference, ...(charge.next_action ? { redirectUrl: charge.next_action.url } : {}) };
   if (charge.failure_code === "processing_error") return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider F could not process the charge" };
   const failureCode = charge.failure_code ?? F_DECLINES.issuer_decline;
@@ -49,4 +49,11 @@ export function refundOutcomeOf(refund: Pick<FRefund, "id" | "status" | "failure
         message: `Provider F declined the refund (${refund.failure_code ?? "no code"}${refund.failure_message ? `: ${refund.failure_message}` : ""})`,
       };
   }
+}
+
+/** F's `payment_method_details`, when the charge kept its card. */
+export function savedCardOf(charge: Pick<FCharge, "payment_method_details">): { savedCard?: SavedCard } {
+  const details = charge.payment_method_details;
+  if (details?.object !== "saved_card" || typeof details.card_token !== "string") return {};
+  return { savedCard: { token: details.card_token, brand: details.brand ?? null, lastFour: String(details.last4), expiryMonth: Number(details.exp_month), expiryYear: Number(details.exp_year) } };
 }

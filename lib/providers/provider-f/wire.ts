@@ -39,7 +39,7 @@ export type FChargeRequest = {
   currency: string;
   reference: string;
   partial_capture: boolean;
-  payment_method: FCardSource | FBypassSource;
+  payment_method: FCardSource | FBypassSource | FSavedCardSource;
   customer: Record<string, unknown>;
   return_url: string;
   metadata: { invoice_id: string; tokenize: boolean };
@@ -60,6 +60,8 @@ export type FCharge = {
   livemode: false;
   failure_code?: FFailureCode;
   next_action?: { type: "redirect_to_url"; url: string };
+  /** Saved cards (below): the kept card, on a succeeded charge whose metadata asked to tokenize. */
+  payment_method_details?: FSavedCardDetails;
 };
 
 export type FErrorCode =
@@ -74,7 +76,8 @@ export type FErrorCode =
   | "idempotency_key_in_use"
   | "charge_not_captured"
   | "currency_mismatch"
-  | "amount_invalid";
+  | "amount_invalid"
+  | "card_token_missing";
 
 /**
  * A refund (not shown in the spec; designed in F's style). `POST /v1/refunds` takes a `refund`
@@ -148,3 +151,19 @@ export const callbackSignatureHeader = (signature: string) => `sha256=${signatur
 
 /** The hex digest of an `x-event-signature` header; undefined when it is not one. */
 export const readCallbackSignature = (header: string | null) => /^sha256=([0-9a-f]+)$/i.exec(header ?? "")?.[1];
+
+/**
+ * Saved cards, in F's object style: a charge whose `metadata.tokenize` is true (as it already was
+ * for the spec's `cardgate` options) keeps its card once succeeded and answers
+ * `payment_method_details: { object: "saved_card", card_token: "ftok_…", brand, last4, exp_month,
+ * exp_year }`; a charge with `payment_method: { type: "saved_card", card_token }` uses it (no CVC;
+ * 3-D Secure may still be asked). `POST /v1/saved_cards/detach` with `{ card_token }` forgets it:
+ * `{ object: "saved_card", detached: true }`, or 404 `card_token_missing`.
+ */
+export type FSavedCardSource = { type: "saved_card"; card_token: string };
+
+export type FSavedCardDetails = { object: "saved_card"; card_token: string; brand: string | null; last4: string; exp_month: number; exp_year: number };
+
+export const F_SAVED_CARD_PATHS = { detach: "/v1/saved_cards/detach" } as const;
+
+export const F_CARD_TOKEN_PREFIX = "ftok_";

@@ -4,7 +4,7 @@ import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { readRefundStatusTransport, readRefundTransport, type Answered } from "./provider-answers";
 
 /**
- * What a capture's or void's HTTP exchange says before its body is read (issue 39), the same rules
+ * What a capture's or void's HTTP exchange says before its body is read, the same rules
  * as a refund's: not sent or refused (401, 403, 429, 503) → `refused`, nothing changed; a timeout,
  * a 5xx or a 409 (the key is in use) → `unknown`; another 4xx → `declined`. A status request's 404
  * means the capture or void never arrived (`refused`); a status request not answered says nothing.

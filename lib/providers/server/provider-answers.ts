@@ -149,3 +149,11 @@ export function readRefundStatusTransport(response: ProviderResponse): { outcome
 export function unreadableRefundAnswer(answer: Answered): RefundOutcome {
   return { kind: "unknown", message: `The provider answered HTTP ${answer.status} in a form this service does not understand.` };
 }
+
+/** A token delete's answer (saved cards): 2xx forgotten, 404 the provider did not know it, anything else failed. */
+export function readTokenDelete(response: ProviderResponse): { kind: "deleted" | "unknown_token" } | { kind: "failed"; message: string } {
+  if (response.kind !== "answered") return { kind: "failed", message: response.message };
+  if (response.status >= 200 && response.status < 300) return { kind: "deleted" };
+  if (response.status === 404) return { kind: "unknown_token" };
+  return { kind: "failed", message: `The provider answered HTTP ${response.status}${errorCodeSuffix(response.body)}.` };
+}

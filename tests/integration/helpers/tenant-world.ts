@@ -8,6 +8,8 @@ import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { createGeneratedKeyPair } from "@/lib/connections/key-files";
 import type { ConnectionView } from "@/lib/connections/store";
 import { credentialsKey } from "@/lib/vault/vault-key";
+import { encryptSecret } from "@/lib/vault";
+import { newId } from "@/lib/ids";
 import type { Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { findViewer } from "@/lib/identity/membership";
@@ -42,6 +44,8 @@ export type TenantWorld = TeamMerchant & {
   paymentReference: string;
   payoutReference: string;
   refundId: string;
+  /** The card the paid payment saved (a payment method, pm_…). */
+  paymentMethodId: string;
   cancelablePayoutId: string;
   eventId: string;
   /** The webhook endpoint the payment's events went to (a closed loopback port: nothing listens). */
@@ -66,6 +70,7 @@ async function invoiceFrom(db: Db, m: TeamMerchant, template: "a-payment" | "a-p
   body.data.attributes.test_mode = true;
   // Every merchant's payment has the same customer, e-mail included: search by either must stay within the merchant.
   if (template === "a-payment") body.data.attributes.customer = { ...(body.data.attributes.customer as object), email: "olena.kovalenko@example.com" };
+
   if (fields) body.data.attributes.fields = fields;
   const created = await createInvoice(db, m.merchant, template === "a-payment" ? "payment" : "payout", body);
   if (created.kind !== "created") throw new Error(`setup: ${template}: ${JSON.stringify(created)}`);
@@ -96,6 +101,24 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const refund = await createRefund(db, { merchantId: m.merchantId, invoiceId: payment.id, body: { data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "1.00" } } }, testOnly: false, createdBy: "setup" });
   if (refund.kind !== "created") throw new Error(`setup: refund ${JSON.stringify(refund)}`);
 
+  // A saved card of the paid payment, written as lib/payment-methods writes one, for the id probes.
+  const [method] = await db
+    .insert(schema.paymentMethods)
+    .values({
+      id: newId("pm"),
+      merchantId: m.merchantId,
+      testMode: true,
+      customerReference: `customer-of-${name}`,
+      brand: "visa",
+      lastFour: "4242",
+      expiryMonth: 12,
+      expiryYear: 2030,
+      provider: "provider-a",
+      connectionId: a.id,
+      tokenSealed: encryptSecret(`atok_${unique("token")}`, credentialsKey()),
+      sourceInvoiceId: payment.id,
+    })
+    .returning();
   const [event] = await db.select().from(schema.webhookEvents).where(eq(schema.webhookEvents.invoiceId, payment.id));
   if (!event) throw new Error("setup: the paid payment wrote no webhook event");
 
@@ -127,6 +150,7 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     paymentReference: payment.reference,
     payoutReference: payout.reference,
     refundId: refund.refund.id,
+    paymentMethodId: method!.id,
     cancelablePayoutId: cancelable.id,
     eventId: event.id,
     endpointId: endpoint.value.id,

@@ -3,6 +3,7 @@ import { formatMinor } from "@/lib/money";
 import type { CodedDecline } from "@/lib/providers/server/provider-answers";
 import { decideAmount } from "@/lib/sandbox/cards";
 import type { SandboxRecord } from "@/lib/sandbox/records";
+import { savedCardOfRecord } from "@/lib/sandbox/card-tokens";
 import { A_DECLINES } from "../mapping";
 import type { AAnswer } from "../wire";
 
@@ -29,9 +30,17 @@ export function answerFromRecord(record: SandboxRecord): AAnswer {
     });
     if (decision.kind === "approve" || decision.kind === "partial") {
       const status = decision.kind === "approve" ? "approved" : "partially_approved";
-      return { ...base, status, amount_processed: formatMinor(decision.capturedMinor, base.currency) };
+      return withSavedCard({ ...base, status, amount_processed: formatMinor(decision.capturedMinor, base.currency) }, record);
     }
     return declineAnswer(base, decision.kind === "decline" ? decision.reason : "issuer_decline");
   }
-  return record.response as AAnswer;
+  return withSavedCard(record.response as AAnswer, record);
+}
+
+/** The answer with its `card_token` object once the payment is approved and kept the card (../wire.ts). */
+export function withSavedCard(answer: AAnswer, record: SandboxRecord): AAnswer {
+  const saved = savedCardOfRecord(record);
+  if (!saved || (answer.status !== "approved" && answer.status !== "partially_approved")) return answer;
+  const card_token = { token_id: saved.token, brand: saved.brand, last4: saved.lastFour, exp_month: String(saved.expiryMonth).padStart(2, "0"), exp_year: String(saved.expiryYear) };
+  return { ...answer, card_token };
 }

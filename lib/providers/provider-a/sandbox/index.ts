@@ -6,7 +6,7 @@ import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { answerFromRecord } from "./answers";
 import { refuse, SLUG, type SignedRequest } from "./common";
-import { takePayment } from "./payments";
+import { deleteCardToken, takePayment } from "./payments";
 import { cancelPayout, settleInProgressPayout, takePayout } from "./payouts";
 import { refundStatus, takeRefund } from "./refunds";
 import { A_SIGN_IN_REFUSAL, A_SIGNATURE_HEADER, verifyBody } from "../wire";
@@ -68,6 +68,7 @@ const route = sandboxRoutes<(signed: SignedRequest) => Promise<Response>>({
   "POST api/v2/payouts/cancel": cancelPayout,
   "POST api/v2/refunds": takeRefund,
   "POST api/v2/status": readStatus,
+  "POST api/v2/tokens/delete": deleteCardToken,
 });
 
 export const providerASandbox: SandboxHandler = async (request, context) => {

@@ -15,7 +15,7 @@ import { B_AUTHORIZATION_DECLINES } from "../mapping";
 import { bCaptureSchema, bVoidSchema, type BCapture, type BVoid } from "../wire";
 import { answerFromRecord, refuse, SLUG } from "./charges";
 
-/** Provider B's captures and voids of authorizations (issue 39; ../wire.ts), decided by the shared engine (lib/sandbox/authorizations.ts). */
+/** Provider B's captures and voids of authorizations (../wire.ts), decided by the shared engine (lib/sandbox/authorizations.ts). */
 
 /** B grants an authorization when its charge answers `auth` (at once, or once 3-D Secure passed). */
 const granted = (payment: SandboxRecord) => answerFromRecord(payment).result === "auth";

@@ -9,7 +9,8 @@ import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/li
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { B_DECLINES } from "../mapping";
-import { bChargeSchema, type BAnswer } from "../wire";
+import { findKeptCard, forgetCard, keepCard, newCardToken, savedCardDetails, savedCardOfRecord } from "@/lib/sandbox/card-tokens";
+import { B_CARD_TOKEN_PREFIX, bChargeSchema, bForgetCardSchema, type BAnswer } from "../wire";
 
 export const SLUG = "provider-b";
 
@@ -19,7 +20,7 @@ type Base = Pick<BAnswer, "txn" | "order_ref" | "sum" | "cur" | "received_custom
 
 function settle(base: Base, decision: ReturnType<typeof decideAmount>, holdUntil?: string): BAnswer {
   if ((decision.kind === "approve" || decision.kind === "partial") && holdUntil) {
-    // Authorize only (issue 39): the sum is reserved, nothing captured.
+    // Authorize only: the sum is reserved, nothing captured.
     return { ...base, result: "auth", authorized_sum: formatMinor(decision.capturedMinor, base.cur), auth_until: holdUntil };
   }
   if (decision.kind === "approve" || decision.kind === "partial") {
@@ -33,10 +34,10 @@ export function answerFromRecord(record: SandboxRecord): BAnswer {
   const stored = record.response as BAnswer;
   const { details } = record;
   if (details.threeDs === "failed") return { ...stored, result: "fail", acs_url: undefined, ...B_DECLINES.auth_3ds_failed };
-  if (details.threeDs !== "passed") return stored;
+  if (details.threeDs !== "passed") return withSavedCard(stored, record);
   const amount = { amountText: stored.sum, amountMinor: record.amountMinor ?? 0n, allowPartially: details.allowPartially === true };
   const holdUntil = typeof details.authorizedUntil === "string" ? details.authorizedUntil : undefined;
-  return { ...settle(stored, decideAmount(amount), holdUntil), acs_url: undefined };
+  return withSavedCard({ ...settle(stored, decideAmount(amount), holdUntil), acs_url: undefined }, record);
 }
 
 /** A card charge. The same order_ref twice on one terminal account is one charge; the test card decides the outcome. */
@@ -51,6 +52,8 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   if (!parsed.success) return refuse(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
   const charge = parsed.data;
   if (charge.terminal_id !== account.credentials.terminal_id) return refuse(401, "unknown_terminal", "terminal_id differs from X-Terminal.");
+  const card = await cardOfCharge(charge, account, context);
+  if (card instanceof Response) return card;
   const amount = parseAmount(charge.sum, charge.cur);
   if (!amount.ok) return refuse(400, "invalid_request", `sum: ${amount.message}`);
 
@@ -60,7 +63,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
 
   const allowPartially = charge.partial === "1";
   const hold = charge.capture === "0" ? heldDetails(await sandboxAuthorizationUntil(context.db, account.connectionId)) : undefined;
-  const decision = decideCard({ cardNumber: charge.pan, amountText: amount.text, amountMinor: amount.minor, allowPartially, cvc: charge.cvc });
+  const decision = decideCard({ cardNumber: card.number, amountText: amount.text, amountMinor: amount.minor, allowPartially, cvc: charge.cvc });
   if (decision.kind === "unavailable") return refuse(502, "upstream_timeout", "The card network did not answer in time.");
   const txn = `B${randomBytes(8).toString("hex")}`;
   const base: Base = { txn, order_ref: charge.order_ref, sum: amount.text, cur: charge.cur, received_customer: charge.customer, received_lang: charge.lang ?? null };
@@ -68,6 +71,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
     decision.kind === "three_ds"
       ? { ...base, result: "3ds", acs_url: threeDsUrl(context.publicBaseUrl, SLUG, txn, charge.back_url ?? context.publicBaseUrl) }
       : settle(base, decision, hold?.authorizedUntil);
+  const savedToken = charge.save_card === "1" && !charge.card_token ? newCardToken(B_CARD_TOKEN_PREFIX) : undefined;
   const record = await saveRecord(context.db, {
     provider: SLUG,
     connectionId: account.connectionId,
@@ -77,15 +81,63 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
     amountMinor: answer.authorized_sum !== undefined ? parseAmountMinor(answer.authorized_sum, charge.cur) : answer.captured_sum === undefined ? amount.minor : parseAmountMinor(answer.captured_sum, charge.cur),
     currency: charge.cur,
     status: decision.kind === "three_ds" ? THREE_DS_PENDING_STATUS : answer.result,
-    details: { ...(decision.kind === "three_ds" ? THREE_DS_REQUIRED : {}), ...(hold ?? {}), allowPartially, card: charge.pan, receivedCustomer: charge.customer, receivedLang: charge.lang ?? null },
+    details: {
+      ...(decision.kind === "three_ds" ? THREE_DS_REQUIRED : {}),
+      ...(hold ?? {}),
+      allowPartially,
+      card: card.number,
+      receivedCustomer: charge.customer,
+      receivedLang: charge.lang ?? null,
+      ...savedCardDetails(savedToken, card),
+    },
     request: { ...charge, cvc: undefined },
     response: answer,
   });
+  if (record.reference === txn && savedToken) {
+    await keepCard(context.db, { provider: SLUG, connectionId: account.connectionId, token: savedToken, card, paymentReference: txn });
+  }
   if (record.reference === txn) await queueSandboxCallback(context.db, record);
-  return Response.json(record.reference === txn ? answer : answerFromRecord(record));
+  return Response.json(record.reference === txn ? withSavedCard(answer, record) : answerFromRecord(record));
 }
 
 function parseAmountMinor(text: string, currency: string): bigint {
   const parsed = parseAmount(text, currency);
   return parsed.ok ? parsed.minor : 0n;
+}
+
+type ChargeCard = { number: string; expiryMonth: number; expiryYear: number; holder: string };
+
+/** The card a charge names: typed (`pan`, `exp`, `holder_name`) or kept behind `card_token`; a refusal when neither is usable. */
+async function cardOfCharge(charge: ReturnType<typeof bChargeSchema.parse>, account: SandboxAccount, context: SandboxContext): Promise<ChargeCard | Response> {
+  if (charge.card_token) {
+    const kept = await findKeptCard(context.db, SLUG, account.connectionId, charge.card_token);
+    if (!kept || kept.detached) return refuse(404, "unknown_card_token", "This terminal keeps no card behind that card_token.");
+    return { number: kept.cardNumber, expiryMonth: kept.expiryMonth, expiryYear: kept.expiryYear, holder: kept.holder };
+  }
+  if (!charge.pan || !charge.exp || charge.holder_name === undefined) return refuse(400, "invalid_request", "pan, exp and holder_name, or card_token, are required.");
+  const [month, year] = charge.exp.split("/");
+  return { number: charge.pan, expiryMonth: Number(month), expiryYear: 2000 + Number(year), holder: charge.holder_name };
+}
+
+/** The answer with the saved card's fields, once the charge took money (a kept card is answered only then). */
+function withSavedCard(answer: BAnswer, record: SandboxRecord): BAnswer {
+  const saved = savedCardOfRecord(record);
+  if (!saved || (answer.result !== "ok" && answer.result !== "partial")) return answer;
+  const exp = `${String(saved.expiryMonth).padStart(2, "0")}/${String(saved.expiryYear).slice(-2)}`;
+  return { ...answer, card_token: saved.token, card_last4: saved.lastFour, card_exp: exp, ...(saved.brand ? { card_brand: saved.brand } : {}) };
+}
+
+/** `POST /v1/cards/forget`: the terminal forgets the card behind `card_token`. */
+export async function forgetCardToken(raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return refuse(400, "malformed_body", "The body must be JSON.");
+  }
+  const parsed = bForgetCardSchema.safeParse(body);
+  if (!parsed.success) return refuse(400, "invalid_request", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  const forgotten = await forgetCard(context.db, SLUG, account.connectionId, parsed.data.card_token);
+  if (forgotten === "unknown") return refuse(404, "unknown_card_token", "This terminal keeps no card behind that card_token.");
+  return Response.json({ result: "ok" });
 }

@@ -6,7 +6,7 @@ import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { B_HEADERS, B_SIGN_IN_REFUSAL, bDigest, readSignatureHeader } from "../wire";
-import { answerFromRecord, refuse, SLUG, takeCharge } from "./charges";
+import { answerFromRecord, forgetCardToken, refuse, SLUG, takeCharge } from "./charges";
 import { refundStatus, takeRefund } from "./refunds";
 import { captureStatus, takeCapture, takeVoid, voidStatus } from "./authorizations";
 
@@ -54,11 +54,12 @@ const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
   "GET v1/charges/{id}": readCharge,
   "POST v1/refunds": ({ raw, account, context }) => takeRefund(raw, account, context),
   "GET v1/refunds/{id}": ({ account, context, params }) => refundStatus(decodeURIComponent(params.id!), account, context),
-  // Authorize now, capture later (issue 39; ../wire.ts).
+  // Authorize now, capture later (../wire.ts).
   "POST v1/captures": ({ raw, account, context }) => takeCapture(raw, account, context),
   "GET v1/captures/{id}": ({ account, context, params }) => captureStatus(decodeURIComponent(params.id!), account, context),
   "POST v1/voids": ({ raw, account, context }) => takeVoid(raw, account, context),
   "GET v1/voids/{id}": ({ account, context, params }) => voidStatus(decodeURIComponent(params.id!), account, context),
+  "POST v1/cards/forget": ({ raw, account, context }) => forgetCardToken(raw, account, context),
 });
 
 export const providerBSandbox: SandboxHandler = async (request, context) => {

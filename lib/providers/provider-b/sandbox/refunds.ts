@@ -26,7 +26,7 @@ export function refundFromRecord(record: SandboxRecord): BRefund {
 /** What B captured of a charge: its captured sum once it is "ok" or "partial" (3-D Secure passed included). */
 function captured(payment: SandboxRecord): bigint | undefined {
   if (payment.operation !== "payment") return undefined;
-  // An authorization (issue 39): only what its capture took.
+  // An authorization: only what its capture took.
   const authorization = capturedOfAuthorization(payment);
   if (authorization !== null) return authorization;
   const answer = answerFromRecord(payment);

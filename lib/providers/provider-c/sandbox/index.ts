@@ -7,7 +7,7 @@ import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { readBasicAuthorization } from "../wire";
-import { currenciesOf, orderFromRecord, refuse, SLUG, takeOrder } from "./orders";
+import { currenciesOf, orderFromRecord, refuse, removeStoredCard, SLUG, takeOrder } from "./orders";
 import { refundStatus, takeRefund } from "./refunds";
 
 /**
@@ -50,6 +50,7 @@ const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
   "GET shop/orders/{id}": readOrder,
   "POST shop/refunds": async ({ request, account, context }) => takeRefund(await request.text(), account, context),
   "GET shop/refunds/{id}": ({ account, context, params }) => refundStatus(decodeURIComponent(params.id!), account, context),
+  "POST shop/stored-cards/remove": async ({ request, account, context }) => removeStoredCard(await request.text(), account, context),
 });
 
 export const providerCSandbox: SandboxHandler = async (request, context) => {

@@ -4,9 +4,9 @@ import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provide
 import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
-import { D_PATHS, D_SIGN_IN_REFUSAL, verifyD } from "../wire";
+import { D_CARD_PATHS, D_PATHS, D_SIGN_IN_REFUSAL, verifyD } from "../wire";
 import { runRefund, runRefundStatus } from "./refunds";
-import { runSale, runStatus, SLUG, type DAnswer } from "./sale";
+import { runCardRemove, runSale, runStatus, SLUG, type DAnswer } from "./sale";
 
 /**
  * Provider D's sandbox under /sandbox/provider-d: POST /merchant/v1/sale, /p2p/v1/transfer,
@@ -71,6 +71,7 @@ const route = sandboxRoutes<(call: Call) => Promise<DAnswer> | DAnswer>({
   [`POST ${D_PATHS.refund}`]: ({ db, account, body }) => runRefund(db, account, body),
   [`POST ${D_PATHS.refundStatus}`]: ({ db, account, body }) => runRefundStatus(db, account, body),
   [`POST ${D_PATHS.ping}`]: ({ account, body }) => ping(account, body),
+  [`POST ${D_CARD_PATHS.remove}`]: ({ db, account, body }) => runCardRemove(db, account, body),
 });
 
 export const providerDSandbox: SandboxHandler = async (request, context) => {

@@ -9,7 +9,8 @@ import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/li
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { D_REJECT_CODES } from "../mapping";
-import { D_STATES, type DErrorCode, type DSaleRequest, type DState, type DTransaction } from "../wire";
+import { findKeptCard, forgetCard, keepCard, newCardToken } from "@/lib/sandbox/card-tokens";
+import { D_CARD_TOKEN_PREFIX, D_STATES, type DErrorCode, type DSaleRequest, type DState, type DTransaction } from "../wire";
 
 export const SLUG = "provider-d";
 
@@ -18,9 +19,9 @@ export type DAnswer = { status: number; body: unknown };
 export const dError = (status: number, code: DErrorCode, message: string): DAnswer => ({ status, body: { error: { code, message } } });
 
 /** D has no 3-D Secure (spec 4.1 example): the 3-D Secure test card is approved like any other. */
-function decide(sale: DSaleRequest): CardDecision {
+function decide(sale: DSaleRequest, pan: string): CardDecision {
   const amountMinor = BigInt(sale.amount);
-  const input = { cardNumber: sale.card.pan, amountText: formatMinor(amountMinor, "UZS"), amountMinor, allowPartially: sale.allow_partial };
+  const input = { cardNumber: pan, amountText: formatMinor(amountMinor, "UZS"), amountMinor, allowPartially: sale.allow_partial };
   const decision = decideCard(input);
   return decision.kind === "three_ds" ? decideAmount(input) : decision;
 }
@@ -48,8 +49,7 @@ function isSale(body: unknown): body is DSaleRequest {
     sale.transaction_id !== "" &&
     Number.isSafeInteger(sale.amount) &&
     (sale.amount ?? 0) > 0 &&
-    typeof sale.card?.pan === "string" &&
-    /^\d{12,19}$/.test(sale.card.pan)
+    ((typeof sale.card?.pan === "string" && /^\d{12,19}$/.test(sale.card.pan)) || (typeof sale.card_token === "string" && sale.card_token !== ""))
   );
 }
 
@@ -67,11 +67,15 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
   if (channel === "merchant" && p2pAccount) {
     return dError(409, "wrong_channel", "This merchant ID is set up for P2P transfers; send them to /p2p/v1/transfer.");
   }
-  if (!isSale(body)) return dError(400, "bad_request", "transaction_id, a positive integer amount and card.pan (12-19 digits) are required.");
+  if (!isSale(body)) return dError(400, "bad_request", "transaction_id, a positive integer amount and card.pan (12-19 digits) or card_token are required.");
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.transaction_id);
   if (earlier?.operation === REFUND_OPERATION) return dError(409, "transaction_id_in_use", "This transaction_id names a refund of this merchant.");
-  if (earlier) return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: earlier.response };
-  const { state, captured, code } = stateOf(decide(body));
+  // The stored answer is redacted (a saved card's token): the transaction in the details is D's own.
+  if (earlier) return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: { ...(earlier.response as object), result: transactionOf(earlier) } };
+  const card = await cardOfSale(db, account, body);
+  if (!card) return dError(404, "card_not_found", "This merchant keeps no card behind that card_token.");
+  const { state, captured, code } = stateOf(decide(body, card.pan));
+  const savedToken = body.save_card === true && !body.card_token && state !== D_STATES.rejected && state !== D_STATES.failed ? newCardToken(D_CARD_TOKEN_PREFIX) : undefined;
   const transaction: DTransaction = {
     transaction_id: body.transaction_id,
     payment_id: `dpay_${randomBytes(12).toString("hex")}`,
@@ -81,7 +85,8 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     currency: body.currency,
     channel,
     reject_code: code,
-    card_mask: maskCardNumber(body.card.pan),
+    card_mask: maskCardNumber(card.pan),
+    ...(savedToken ? { card_token: savedToken, card_expiry: card.expiry } : {}),
   };
   const answer = state === D_STATES.failed ? dError(503, "service_unavailable", "Processing is unavailable, try again later.") : { status: 200, body: { result: transaction } };
   const record = await saveRecord(db, {
@@ -100,9 +105,13 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
       merchant_category_code: body.merchant_category_code ?? null,
       merchant_url: body.merchant_url ?? null,
     },
-    request: { ...body, card: { ...body.card, pan: maskCardNumber(body.card.pan) } },
+    request: { ...body, ...(body.card ? { card: { ...body.card, pan: maskCardNumber(body.card.pan) } } : {}) },
     response: answer.status === 200 ? answer.body : { ...(answer.body as object), result: transaction },
   });
+  if (record.reference === transaction.payment_id && savedToken) {
+    const expiry = { expiryMonth: Number(card.expiry.slice(2, 4)), expiryYear: 2000 + Number(card.expiry.slice(0, 2)) };
+    await keepCard(db, { provider: SLUG, connectionId: account.connectionId, token: savedToken, card: { number: card.pan, ...expiry, holder: card.holder }, paymentReference: transaction.payment_id });
+  }
   // An unavailable sale (state -2) is no decision; D tells only what it performed or rejected.
   if (record.reference === transaction.payment_id && state !== D_STATES.failed) {
     await queueSandboxCallback(db, record);
@@ -123,4 +132,21 @@ export async function runStatus(db: Db, account: SandboxAccount, body: unknown):
   const transaction = record && transactionOf(record);
   if (!transaction) return dError(404, "transaction_not_found", "No transaction with this transaction_id.");
   return { status: 200, body: { result: transaction } };
+}
+
+/** The card a sale names: `card`, or the one kept behind `card_token` (undefined when there is none, or it was removed). */
+async function cardOfSale(db: Db, account: SandboxAccount, sale: DSaleRequest): Promise<{ pan: string; expiry: string; holder: string } | undefined> {
+  if (!sale.card_token) return sale.card;
+  const kept = await findKeptCard(db, SLUG, account.connectionId, sale.card_token);
+  if (!kept || kept.detached) return undefined;
+  return { pan: kept.cardNumber, expiry: `${String(kept.expiryYear % 100).padStart(2, "0")}${String(kept.expiryMonth).padStart(2, "0")}`, holder: kept.holder };
+}
+
+/** `POST /merchant/v1/card/remove`: the merchant's card behind `card_token` is forgotten. */
+export async function runCardRemove(db: Db, account: SandboxAccount, body: unknown): Promise<DAnswer> {
+  const token = (body as { card_token?: unknown } | null)?.card_token;
+  if (typeof token !== "string" || token === "") return dError(400, "bad_request", "card_token is required.");
+  const forgotten = await forgetCard(db, SLUG, account.connectionId, token);
+  if (forgotten === "unknown") return dError(404, "card_not_found", "This merchant keeps no card behind that card_token.");
+  return { status: 200, body: { result: { removed: true } } };
 }

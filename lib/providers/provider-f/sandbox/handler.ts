@@ -6,7 +6,7 @@ import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
 import { F_SIGN_IN_REFUSAL, verifyF } from "../wire";
-import { createCharge, fError, readCharge, SLUG, type FAnswer } from "./charges";
+import { createCharge, detachSavedCard, fError, readCharge, SLUG, type FAnswer } from "./charges";
 import { createRefund, readRefund } from "./refunds";
 
 /**
@@ -58,6 +58,7 @@ const route = sandboxRoutes<(call: Call) => Promise<FAnswer> | FAnswer>({
   "GET v1/refunds/{id}": ({ account, context, params }) => readRefund(context.db, account, { id: params.id! }),
   "GET v1/refunds": ({ account, context, key }) => readRefund(context.db, account, { reference: key ?? undefined }),
   "POST v1/charges": ({ account, raw, context }) => createCharge(context.db, account, parseJson(raw), context.publicBaseUrl),
+  "POST v1/saved_cards/detach": ({ account, raw, context }) => detachSavedCard(context.db, account, parseJson(raw)),
   "GET v1/charges/{id}": async ({ account, context, params }) => readCharge(account, await findRecordByReference(context.db, SLUG, params.id!)),
   "GET v1/charges": async ({ account, context, key }) =>
     readCharge(account, key ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, key) : undefined),
