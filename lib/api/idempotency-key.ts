@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 
 /** The longest Idempotency-Key taken. */
-export const IDEMPOTENCY_KEY_MAX = 255;
+const IDEMPOTENCY_KEY_MAX = 255;
 
 /**
  * The request's `Idempotency-Key` header (capture and void): absent is fine; present, it

@@ -6,8 +6,6 @@ import type { PaymentMethodView } from "@/lib/payment-methods/store";
  */
 export const PAYMENT_METHODS_PATH = "/api/commerce/payment-methods";
 
-export type PaymentMethodResource = ReturnType<typeof toPaymentMethodResource>;
-
 export function toPaymentMethodResource(view: Omit<PaymentMethodView, "merchantId">, baseUrl: string) {
   const self = `${baseUrl}${PAYMENT_METHODS_PATH}/${view.id}`;
   return {

@@ -121,4 +121,3 @@ export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
  */
 export const INVOICE_FLOWS = ["charge", "authorize"] as const;
 
-export type InvoiceFlow = (typeof INVOICE_FLOWS)[number];

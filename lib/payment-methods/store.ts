@@ -9,7 +9,7 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import { asksToTokenize, customerReferenceOf } from "@/lib/invoices/contract/saved-cards";
 import type { SavedCard } from "@/lib/providers/kit/adapter";
 import { providerCan } from "@/lib/providers/capabilities";
-import { decryptSecret, encryptSecret } from "@/lib/vault";
+import { encryptSecret } from "@/lib/vault";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { logger } from "@/lib/logger";
 import { isSafeText } from "@/lib/text-safety";
@@ -21,7 +21,7 @@ import { isSafeText } from "@/lib/text-safety";
  * invoice and records `payment_method.created`. Every read names the merchant and the mode, so
  * another merchant's method, or the other mode's, is never found (404, and never charged).
  */
-export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
 /** A payment method as lists and pages show it: never the token (sealed or not). */
 export type PaymentMethodView = Omit<PaymentMethodRow, "tokenSealed"> & {
@@ -61,7 +61,7 @@ function viewOf(row: Selected): PaymentMethodView {
 }
 
 /** The payment method snapshot an event keeps (no token). */
-export function snapshotPaymentMethod(view: PaymentMethodView): Record<string, unknown> {
+function snapshotPaymentMethod(view: PaymentMethodView): Record<string, unknown> {
   return Object.fromEntries(Object.entries(view).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
 }
 
@@ -148,20 +148,11 @@ export function findPaymentMethod(db: Db, merchantId: string, mode: "test" | "li
   return readView(db, merchantId, mode === "test", id);
 }
 
-/** The provider's token, unsealed for the one provider call that charges or forgets it. Server only. */
-export async function revealToken(db: Db, view: Pick<PaymentMethodView, "id" | "merchantId">): Promise<string | undefined> {
-  const [row] = await db
-    .select({ tokenSealed: paymentMethods.tokenSealed })
-    .from(paymentMethods)
-    .where(and(eq(paymentMethods.merchantId, view.merchantId), eq(paymentMethods.id, view.id)));
-  return row ? decryptSecret(row.tokenSealed, credentialsKey()) : undefined;
-}
-
 export type PaymentMethodCursor = { createdAt: string; id: string };
 
 export type PaymentMethodPage = { methods: PaymentMethodView[]; nextCursor: string | null };
 
-export function encodePaymentMethodCursor(view: Pick<PaymentMethodView, "createdAt" | "id">): string {
+function encodePaymentMethodCursor(view: Pick<PaymentMethodView, "createdAt" | "id">): string {
   return Buffer.from(JSON.stringify([view.createdAt.toISOString(), view.id])).toString("base64url");
 }
 
@@ -223,11 +214,3 @@ export async function markDetached(db: Db, view: PaymentMethodView): Promise<Pay
   return done.view;
 }
 
-/** How many usable (not detached) payment methods a connection holds: the connection's Delete warning counts them. */
-export async function countPaymentMethodsOfConnection(db: Db, merchantId: string, connectionId: string): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(paymentMethods)
-    .where(and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.connectionId, connectionId), sql`${paymentMethods.detachedAt} is null`));
-  return Number(row?.count ?? 0);
-}

@@ -21,12 +21,12 @@ import { findRecordByIdempotencyKey, findRecordByReference, saveRecord, updateRe
 export const CAPTURE_OPERATION = "capture";
 export const VOID_OPERATION = "void";
 const HOLD_OPERATION = "auth_hold";
-export const SANDBOX_DEFAULT_HOLD_SECONDS = 7 * 24 * 3600;
+const SANDBOX_DEFAULT_HOLD_SECONDS = 7 * 24 * 3600;
 
 const holdReference = (connectionId: string) => `auth_hold:${connectionId}`;
 
 /** How long this connection's sandbox holds an authorization, in seconds. */
-export async function sandboxAuthorizationHoldSeconds(db: Db, connectionId: string): Promise<number> {
+async function sandboxAuthorizationHoldSeconds(db: Db, connectionId: string): Promise<number> {
   const [row] = await db
     .select({ status: sandboxRecords.status })
     .from(sandboxRecords)
@@ -53,14 +53,6 @@ export async function sandboxAuthorizationUntil(db: Db, connectionId: string): P
 export const heldDetails = (until: Date) => ({ auth: "held", authorizedUntil: until.toISOString() });
 
 export type SandboxAuthorizationDecline = "expired" | "already_captured" | "voided" | "exceeds" | "partial_not_allowed";
-
-export const SANDBOX_AUTHORIZATION_DECLINES: Readonly<Record<SandboxAuthorizationDecline, string>> = {
-  expired: "The authorization has lapsed; nothing can be captured.",
-  already_captured: "The authorization was already captured.",
-  voided: "The authorization was voided.",
-  exceeds: "The capture is more than was authorized.",
-  partial_not_allowed: "Only the whole authorized amount can be captured.",
-};
 
 export type SandboxAuthorizationResult =
   | { kind: "refused"; status: 400 | 404 | 409; code: string; text: string }

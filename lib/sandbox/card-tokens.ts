@@ -14,7 +14,7 @@ import { findRecordByReference, saveRecord, updateRecord, type SandboxRecord } f
  * masked like every record (6 + last 4): the last four decide a test card's outcome (./cards.ts),
  * so a saved card behaves as it did when typed.
  */
-export const CARD_TOKEN_OPERATION = "card_token";
+const CARD_TOKEN_OPERATION = "card_token";
 
 export type KeptCard = {
   token: string;

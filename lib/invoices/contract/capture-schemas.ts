@@ -7,7 +7,7 @@ import { z } from "zod";
  * (a decimal number or string); left out, all that was authorized is captured. Checked against
  * the authorization by the service (lib/processing/authorization.ts).
  */
-export const captureAttributesSchema = z
+const captureAttributesSchema = z
   .object({
     amount: z
       .union([z.string(), z.number()], { error: 'amount must be a decimal number or string, such as 10.50 or "10.50"' })
@@ -31,4 +31,3 @@ export const voidRequestSchema = z
   .object({ data: z.object({ type: z.literal("void", { error: 'data.type must be "void"' }) }).strict() })
   .strict();
 
-export type CaptureRequest = z.infer<typeof captureRequestSchema>;

@@ -9,7 +9,7 @@ import { strictObjectOf } from "./strict-object";
  * saved card at creation, without the hosted page (lib/processing/saved-card-charge.ts).
  */
 export const PAYMENT_METHOD_PATH = ["data", "relationships", "payment_method"] as const;
-export const CUSTOMER_REFERENCE_PATH = ["data", "attributes", "customer", "reference_id"] as const;
+const CUSTOMER_REFERENCE_PATH = ["data", "attributes", "customer", "reference_id"] as const;
 
 export const paymentMethodRelationshipSchema = strictObjectOf(
   {
@@ -46,7 +46,7 @@ export function customerReferenceOf(customer: unknown): string | undefined {
 }
 
 /** The customer a request names, from whichever of its three placements it sits in (spec 2.1). */
-export function requestCustomerOf(envelope: Envelope): unknown {
+function requestCustomerOf(envelope: Envelope): unknown {
   const gateway = envelope.data.attributes.gateway_options as { customer?: unknown } | undefined;
   return envelope.data.attributes.customer ?? envelope.data.customer ?? gateway?.customer;
 }

@@ -252,7 +252,7 @@ export type TokenPaymentInstruction = Omit<PaymentInstruction, "card"> & { cardT
  * The saved-card half of an adapter (providers whose capabilities include card tokens: lib/providers/capabilities.ts).
  * `createPayment` saves the card when `tokenize` is set on the instruction; these charge and forget it.
  */
-export type TokenAdapter = {
+type TokenAdapter = {
   createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome>;
   /** The provider forgets the token; `false` when its API cannot be told (then only the service forgets it). */
   deleteToken(context: AdapterContext, token: string): Promise<{ kind: "deleted" | "unknown_token" } | { kind: "failed"; message: string }>;

@@ -98,7 +98,7 @@ export function cancelOutcomeOf(transaction: ATransaction): CancelPayoutOutcome 
 }
 
 /** A's `card_token` object, when the payment kept the card. */
-export function savedCardOf(transaction: ATransaction): { savedCard?: SavedCard } {
+function savedCardOf(transaction: ATransaction): { savedCard?: SavedCard } {
   const token = transaction.card_token;
   if (!token) return {};
   return {

@@ -119,15 +119,13 @@ export const callbackSigningText = (eventId: string, timestamp: number, rawBody:
  * `{ merchant_id, service_code, token_id }`, signed like every request, forgets it (`{ status:
  * "deleted" }`; 404 `unknown_token`). The token is in signed bodies only, never a path.
  */
-export const aCardTokenSchema = z.object({
+const aCardTokenSchema = z.object({
   token_id: z.string(),
   brand: z.string().nullable().optional(),
   last4: z.string(),
   exp_month: z.string(),
   exp_year: z.string(),
 });
-
-export type ACardToken = z.infer<typeof aCardTokenSchema>;
 
 export const aTokenDeleteSchema = z.object({ token_id: z.string().min(1).max(64) });
 

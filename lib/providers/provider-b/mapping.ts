@@ -87,7 +87,7 @@ export function voidOutcomeOf(voided: BVoid): VoidOutcome {
 }
 
 /** B's saved card (`card_token`, `card_last4`, `card_exp` as MM/YY, `card_brand`), when the charge kept one. */
-export function savedCardOf(charge: BCharge): { savedCard?: SavedCard } {
+function savedCardOf(charge: BCharge): { savedCard?: SavedCard } {
   const exp = /^(\d{2})\/(\d{2})$/.exec(charge.card_exp ?? "");
   if (!charge.card_token || !charge.card_last4 || !exp) return {};
   return {

@@ -195,7 +195,7 @@ export type BVoid = z.infer<typeof bVoidAnswerSchema>;
  * or 404 `unknown_card_token` when the terminal has no such token. The token travels in bodies
  * only, never in a path, so no log line carries it.
  */
-export type BSavedCardFields = { card_token?: string; card_last4?: string; card_exp?: string; card_brand?: string };
+type BSavedCardFields = { card_token?: string; card_last4?: string; card_exp?: string; card_brand?: string };
 
 export const bForgetCardSchema = z.object({ terminal_id: z.string(), card_token: z.string().min(1).max(64) });
 

@@ -57,7 +57,7 @@ export function refundOutcomeOf(refund: CRefund): RefundOutcome {
 }
 
 /** C's `stored_card`, when the order kept the card. */
-export function savedCardOf(order: CReadOrder): { savedCard?: SavedCard } {
+function savedCardOf(order: CReadOrder): { savedCard?: SavedCard } {
   const stored = order.stored_card;
   if (!stored) return {};
   const [year, month] = stored.expiry.split("-");

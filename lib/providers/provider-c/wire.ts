@@ -132,14 +132,14 @@ export function callbackSignature(password: string, id: string, time: number, ra
  * `payer.stored_card: { card_token }` instead of `payer.card` pays with it (no CVC).
  * `POST /shop/stored-cards/remove` with `{ card_token }` forgets it: 204, or 404 `unknown_card`.
  */
-export const cStoredCardSchema = z.object({
+const cStoredCardSchema = z.object({
   card_token: z.string(),
   masked_pan: z.string(),
   expiry: z.string().regex(/^\d{4}-\d{2}$/),
   scheme: z.string().nullable().optional(),
 });
 
-export type CStoredCard = z.infer<typeof cStoredCardSchema>;
+type CStoredCard = z.infer<typeof cStoredCardSchema>;
 
 export const cRemoveStoredCardSchema = z.object({ card_token: z.string().min(1).max(64) });
 

@@ -58,7 +58,7 @@ export function refundOutcomeOf(refund: DRefund): RefundOutcome {
 }
 
 /** D's saved card (`card_token`, `card_expiry` YYMM, the last four of `card_mask`), when the sale kept it. */
-export function savedCardOf(transaction: Partial<Pick<DTransaction, "card_token" | "card_expiry" | "card_mask">>): { savedCard?: SavedCard } {
+function savedCardOf(transaction: Partial<Pick<DTransaction, "card_token" | "card_expiry" | "card_mask">>): { savedCard?: SavedCard } {
   const expiry = /^(\d{2})(\d{2})$/.exec(transaction.card_expiry ?? "");
   if (!transaction.card_token || !expiry || !transaction.card_mask) return {};
   const lastFour = transaction.card_mask.replace(/\D/g, "").slice(-4);

@@ -52,7 +52,7 @@ export function refundOutcomeOf(refund: Pick<FRefund, "id" | "status" | "failure
 }
 
 /** F's `payment_method_details`, when the charge kept its card. */
-export function savedCardOf(charge: Pick<FCharge, "payment_method_details">): { savedCard?: SavedCard } {
+function savedCardOf(charge: Pick<FCharge, "payment_method_details">): { savedCard?: SavedCard } {
   const details = charge.payment_method_details;
   if (details?.object !== "saved_card" || typeof details.card_token !== "string") return {};
   return { savedCard: { token: details.card_token, brand: details.brand ?? null, lastFour: String(details.last4), expiryMonth: Number(details.exp_month), expiryYear: Number(details.exp_year) } };

@@ -160,7 +160,7 @@ export const readCallbackSignature = (header: string | null) => /^sha256=([0-9a-
  * 3-D Secure may still be asked). `POST /v1/saved_cards/detach` with `{ card_token }` forgets it:
  * `{ object: "saved_card", detached: true }`, or 404 `card_token_missing`.
  */
-export type FSavedCardSource = { type: "saved_card"; card_token: string };
+type FSavedCardSource = { type: "saved_card"; card_token: string };
 
 export type FSavedCardDetails = { object: "saved_card"; card_token: string; brand: string | null; last4: string; exp_month: number; exp_year: number };
 
