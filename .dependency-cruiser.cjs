@@ -39,10 +39,17 @@ const TESTS = "\\.test\\.tsx?$";
 
 const layerRules = LAYERS.slice(1).map(([name, path], index) => ({
   name: `layer-${name.replace(/\W+/g, "-")}`,
-  comment: `${name} sits below ${LAYERS.slice(0, index + 1).map(([above]) => above).join(", ")} (ARCHITECTURE.md "Layers"): it never imports them.`,
+  comment: `${name} sits below ${LAYERS.slice(0, index + 1)
+    .map(([above]) => above)
+    .join(", ")} (ARCHITECTURE.md "Layers"): it never imports them.`,
   severity: "error",
   from: { path, pathNot: TESTS },
-  to: { path: LAYERS.slice(0, index + 1).map(([, above]) => `(${above})`).join("|"), pathNot: path },
+  to: {
+    path: LAYERS.slice(0, index + 1)
+      .map(([, above]) => `(${above})`)
+      .join("|"),
+    pathNot: path,
+  },
 }));
 
 // Below the last named layer: the leaves import no named layer at all.

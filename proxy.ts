@@ -53,7 +53,10 @@ function newNonce(): string {
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   if (hasMalformedEscape(pathname)) {
-    return new NextResponse("Bad Request: the address has a malformed percent-escape.", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new NextResponse("Bad Request: the address has a malformed percent-escape.", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
   // A stale cookie is not trusted here: the sign-in page itself sends a live session onwards.

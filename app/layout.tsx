@@ -8,7 +8,12 @@ export const metadata: Metadata = {
   title: { default: "Payment Orchestrator", template: "%s · Payment Orchestrator" },
   description: "Connect payment providers and follow your invoices.",
   // Files in public/; /favicon.ico stays for browsers that ask for it without reading the page.
-  icons: { icon: [{ url: "/logo.svg", type: "image/svg+xml" }, { url: "/favicon.ico", sizes: "16x16 32x32 48x48" }] },
+  icons: {
+    icon: [
+      { url: "/logo.svg", type: "image/svg+xml" },
+      { url: "/favicon.ico", sizes: "16x16 32x32 48x48" },
+    ],
+  },
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -92,7 +92,10 @@ async function seed(where: { dir?: string; url?: string }): Promise<Merchant[]> 
       const keys: string[] = [];
       for (let k = 0; k < KEYS_PER_MERCHANT; k++) keys.push((await createApiKey(handle.db, { merchantId, name: `bench ${k}` })).key);
       const scope = { db: handle.db, merchantId, actor: { label: "bench" }, vaultKey: Buffer.from(process.env.CREDENTIALS_KEY!, "base64") };
-      for (const [provider, label] of [["provider-b", "B"], ["provider-a", "A"]] as const) {
+      for (const [provider, label] of [
+        ["provider-b", "B"],
+        ["provider-a", "A"],
+      ] as const) {
         const input = createConnectionSchema.parse({ provider, kind: "h2h", label, mode: "test", credentials: sampleCredentials(provider, "h2h", "test") });
         if (!(await createConnection(scope, input)).ok) throw new Error(`seed connection ${provider}`);
       }
@@ -163,7 +166,13 @@ function payoutBody(account: string) {
 
 /** Resident memory of a server process, in MiB (ps reports KiB). */
 function rssMb(child: ChildProcess): number {
-  return Number(execFileSync("ps", ["-o", "rss=", "-p", String(child.pid)]).toString().trim()) / 1024;
+  return (
+    Number(
+      execFileSync("ps", ["-o", "rss=", "-p", String(child.pid)])
+        .toString()
+        .trim(),
+    ) / 1024
+  );
 }
 
 type Endpoint = {
@@ -186,7 +195,8 @@ const ENDPOINT_TABLE: Endpoint[] = [
     name: "list",
     method: "GET",
     expect: [200],
-    path: (server) => (server === "floor" ? "/api/commerce/payment-invoices?currency=EUR" : "/api/commerce/payment-invoices?filter[status]=created&page[size]=20"),
+    path: (server) =>
+      server === "floor" ? "/api/commerce/payment-invoices?currency=EUR" : "/api/commerce/payment-invoices?filter[status]=created&page[size]=20",
   },
 ];
 
@@ -194,7 +204,15 @@ const ENDPOINT_TABLE: Endpoint[] = [
 function clientOf(merchants: Merchant[], client: number) {
   const merchant = merchants[client % merchants.length]!;
   const key = merchant.keys[Math.floor(client / merchants.length) % merchant.keys.length]!;
-  return { merchant, headers: { "content-type": "application/vnd.api+json", accept: "application/vnd.api+json", authorization: `Bearer ${key}`, "x-bench-account": merchant.account } };
+  return {
+    merchant,
+    headers: {
+      "content-type": "application/vnd.api+json",
+      accept: "application/vnd.api+json",
+      authorization: `Bearer ${key}`,
+      "x-bench-account": merchant.account,
+    },
+  };
 }
 
 async function collectIds(server: ServerName, merchants: Merchant[]) {
@@ -250,8 +268,17 @@ async function main() {
     const floorMerchants = appMerchants;
     const merchantsOf: Record<ServerName, Merchant[]> = { app: appMerchants, "same-work": sameMerchants, floor: floorMerchants };
     const common = (name: ServerName) => ({ DATA_DIR: path.join(root, name), DATABASE_URL: databases?.urls[name] ?? "", PORT: String(PORTS[name]) });
-    children.push(await start("app", "server.ts", { ...common("app"), NODE_ENV: "production", AUTH_SECRET, HOSTNAME: "127.0.0.1" }, path.join(root, "app.log")));
-    children.push(await start("same-work", "bench/bare-server.ts", { ...common("same-work"), BENCH_MERCHANTS: JSON.stringify(sameMerchants.map((m) => [m.account, m.id])) }, path.join(root, "same-work.log")));
+    children.push(
+      await start("app", "server.ts", { ...common("app"), NODE_ENV: "production", AUTH_SECRET, HOSTNAME: "127.0.0.1" }, path.join(root, "app.log")),
+    );
+    children.push(
+      await start(
+        "same-work",
+        "bench/bare-server.ts",
+        { ...common("same-work"), BENCH_MERCHANTS: JSON.stringify(sameMerchants.map((m) => [m.account, m.id])) },
+        path.join(root, "same-work.log"),
+      ),
+    );
     children.push(await start("floor", "bench/floor-server.ts", common("floor"), path.join(root, "floor.log")));
 
     const load = async (server: ServerName, endpoint: Endpoint, concurrency = CONCURRENCY, seconds = SECONDS) => {
@@ -334,7 +361,9 @@ async function main() {
   for (const [name, perServer] of results) {
     const s = Object.fromEntries(SERVERS.map((server) => [server, summary(perServer[server])])) as Record<ServerName, Summary>;
     const cells = SERVERS.map((server) => `${s[server].throughput.toFixed(0)} (${s[server].p99.toFixed(1)})`.padStart(24)).join("");
-    console.log(`${name.padEnd(16)}${cells}   ${(s.app.throughput / s.floor.throughput).toFixed(2).padStart(9)}  ${(s.app.throughput / s["same-work"].throughput).toFixed(2).padStart(13)}`);
+    console.log(
+      `${name.padEnd(16)}${cells}   ${(s.app.throughput / s.floor.throughput).toFixed(2).padStart(9)}  ${(s.app.throughput / s["same-work"].throughput).toFixed(2).padStart(13)}`,
+    );
     for (const server of SERVERS) {
       if (s[server].errors) {
         failed = true;

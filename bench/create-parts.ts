@@ -32,19 +32,37 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "po-create-parts-"));
 const handle = await openEmbedded(dir);
 const db = handle.db;
 const account = "parts";
-const created = await createMerchantWithOwner(db, { email: "p@example.com", password: "bench-password-1", name: "P", merchantName: "P", commerceAccount: account });
+const created = await createMerchantWithOwner(db, {
+  email: "p@example.com",
+  password: "bench-password-1",
+  name: "P",
+  merchantName: "P",
+  commerceAccount: account,
+});
 if (!created.ok) throw new Error("merchant");
 const merchant = created.value.merchant;
 const scope = { db, merchantId: merchant.id, actor: { label: "bench" }, vaultKey: Buffer.from(process.env.CREDENTIALS_KEY!, "base64") };
-await createConnection(scope, createConnectionSchema.parse({ provider: "provider-b", kind: "h2h", label: "B", mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") }));
-await db.execute(sql`create table bench_floor (id text primary key, merchant text not null, direction text not null, attributes jsonb not null, created_at timestamptz not null default now())`);
+await createConnection(
+  scope,
+  createConnectionSchema.parse({ provider: "provider-b", kind: "h2h", label: "B", mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") }),
+);
+await db.execute(
+  sql`create table bench_floor (id text primary key, merchant text not null, direction text not null, attributes jsonb not null, created_at timestamptz not null default now())`,
+);
 
 const body = () => ({
   data: {
     type: "payment-invoice",
     attributes: {
-      service: "payment_card_eur_hpp", commerce_account: account, currency: "EUR", amount: "100.50", reference_id: randomUUID(), flow: "charge", test_mode: true,
-      options: { allow_partially: false }, customer: { name: "Ada", email: "ada@example.com", address: { country: "GB", city: "London" } },
+      service: "payment_card_eur_hpp",
+      commerce_account: account,
+      currency: "EUR",
+      amount: "100.50",
+      reference_id: randomUUID(),
+      flow: "charge",
+      test_mode: true,
+      options: { allow_partially: false },
+      customer: { name: "Ada", email: "ada@example.com", address: { country: "GB", city: "London" } },
     },
   },
 });
@@ -59,13 +77,24 @@ async function time(name: string, one: () => Promise<unknown>) {
 
 let n = 0;
 await time("floor: one jsonb insert, one unique index", () =>
-  db.execute(sql`insert into bench_floor (id, merchant, direction, attributes) values (${`f${n++}`}, ${account}, 'payment', ${JSON.stringify(body().data.attributes)}::jsonb)`));
+  db.execute(
+    sql`insert into bench_floor (id, merchant, direction, attributes) values (${`f${n++}`}, ${account}, 'payment', ${JSON.stringify(body().data.attributes)}::jsonb)`,
+  ),
+);
 const route = (await findRoute(db, merchant.id, { service: "payment_card_eur_hpp", mode: "test" }))!;
 const prepare = () => {
   const b = body();
   const v = validateInvoice("payment", b);
   if (!v.ok) throw new Error("invalid");
-  const p = invoiceValues({ id: newId("cpi"), merchantId: merchant.id, direction: "payment", data: b.data, envelope: v.value, route, hash: requestHash(b.data) });
+  const p = invoiceValues({
+    id: newId("cpi"),
+    merchantId: merchant.id,
+    direction: "payment",
+    data: b.data,
+    envelope: v.value,
+    route,
+    hash: requestHash(b.data),
+  });
   if (!p.ok) throw new Error("values");
   return p.value;
 };

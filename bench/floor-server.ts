@@ -30,7 +30,10 @@ await db.query(
   [],
 );
 
-const REQUIRED = { payment: ["service", "commerce_account", "currency", "amount", "reference_id"], payout: ["service", "commerce_account", "currency", "amount", "reference_id", "fields"] };
+const REQUIRED = {
+  payment: ["service", "commerce_account", "currency", "amount", "reference_id"],
+  payout: ["service", "commerce_account", "currency", "amount", "reference_id", "fields"],
+};
 const COLLECTION = /^\/api\/commerce\/(payment|payout)-invoices(?:\/([^/?]+))?(?:\?(.*))?$/;
 let sequence = 0;
 /** Time-ordered ids, so the primary key also serves "newest first". */
@@ -50,12 +53,21 @@ async function handle(request: http.IncomingMessage, body: string, response: htt
     const missing = attributes ? REQUIRED[direction].filter((name) => attributes[name] === undefined) : ["attributes"];
     if (missing.length) return send(response, 422, { errors: missing.map((name) => ({ status: "422", detail: `${name} is required` })) });
     const id = newFloorId();
-    await db.query("insert into bench_floor (id, merchant, direction, attributes) values ($1, $2, $3, $4)", [id, attributes!.commerce_account, direction, attributes]);
+    await db.query("insert into bench_floor (id, merchant, direction, attributes) values ($1, $2, $3, $4)", [
+      id,
+      attributes!.commerce_account,
+      direction,
+      attributes,
+    ]);
     return send(response, 201, { data: { id, type: `${direction}-invoice`, attributes } });
   }
   const merchant = String(request.headers["x-bench-account"] ?? "");
   if (match[2]) {
-    const [row] = await db.query("select id, attributes, created_at from bench_floor where id = $1 and merchant = $2 and direction = $3", [match[2], merchant, direction]);
+    const [row] = await db.query("select id, attributes, created_at from bench_floor where id = $1 and merchant = $2 and direction = $3", [
+      match[2],
+      merchant,
+      direction,
+    ]);
     return row ? send(response, 200, { data: row }) : send(response, 404, { errors: [{ status: "404" }] });
   }
   const currency = new URLSearchParams(match[3] ?? "").get("currency") ?? "EUR";

@@ -90,7 +90,11 @@ async function main() {
       const timed = runs.slice(2);
       if (timed.some((run) => run.status !== 200)) throw new Error(`${target} answered ${timed.map((run) => run.status).join(",")}`);
       console.log(
-        `${label.padEnd(34)} ${target.padEnd(42)} whole body ${median(timed.map((r) => r.ms)).toFixed(1).padStart(7)} ms   first byte ${median(timed.map((r) => r.ttfb)).toFixed(1).padStart(7)} ms   ${Math.round(timed[0]!.bytes / 1024)} KiB`,
+        `${label.padEnd(34)} ${target.padEnd(42)} whole body ${median(timed.map((r) => r.ms))
+          .toFixed(1)
+          .padStart(7)} ms   first byte ${median(timed.map((r) => r.ttfb))
+          .toFixed(1)
+          .padStart(7)} ms   ${Math.round(timed[0]!.bytes / 1024)} KiB`,
       );
     }
     console.log(`server RSS after: ${serverRssMb(server).toFixed(0)} MiB`);

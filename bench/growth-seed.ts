@@ -108,12 +108,9 @@ export async function setUpGrowth(db: Db): Promise<GrowthContext> {
  */
 async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others", from: number, to: number, mode?: "test" | "live") {
   const prefix = `${ctx.tag}${owner === "target" ? "t" : "o"}`;
-  const merchantExpr =
-    owner === "target" ? sql`${ctx.merchantId}::text` : sql`'mer_g' || ${ctx.tag}::text || '_' || (1 + n % ${OTHER_MERCHANTS})`;
+  const merchantExpr = owner === "target" ? sql`${ctx.merchantId}::text` : sql`'mer_g' || ${ctx.tag}::text || '_' || (1 + n % ${OTHER_MERCHANTS})`;
   const connectionExpr =
-    owner === "target"
-      ? sql`case when test_mode then ${ctx.testConnectionId}::text else ${ctx.liveConnectionId}::text end`
-      : sql`'conn_' || merchant_id`;
+    owner === "target" ? sql`case when test_mode then ${ctx.testConnectionId}::text else ${ctx.liveConnectionId}::text end` : sql`'conn_' || merchant_id`;
   await db.execute(sql`
     with g as (
       select n, random() as r1, random() as r2, random() as r3, random() as r4, random() as r5
@@ -246,7 +243,10 @@ async function seedChunk(db: Db, ctx: GrowthContext, owner: "target" | "others",
 /** Tops the merchant up to `target` invoices and the other merchants up to `others` in all, in chunks. */
 export async function growTo(db: Db, ctx: GrowthContext, target: number, others: number, onProgress?: (done: number, total: number) => void) {
   const work: ["target" | "others", number, number][] = [];
-  for (const [owner, goal] of [["target", target], ["others", others]] as const) {
+  for (const [owner, goal] of [
+    ["target", target],
+    ["others", others],
+  ] as const) {
     for (let from = ctx.seeded[owner]; from < goal; from += CHUNK) work.push([owner, from, Math.min(goal, from + CHUNK)]);
   }
   const total = work.reduce((n, [, from, to]) => n + to - from, 0);
@@ -264,12 +264,18 @@ export async function growTo(db: Db, ctx: GrowthContext, target: number, others:
  * Tops the merchant's invoices of one mode up to `rows` (seeded in that mode only, numbered after
  * the ones seeded so far), so an export of that mode's invoices has that many rows.
  */
-export async function topUpMode(db: Db, ctx: GrowthContext, mode: "test" | "live", rows: number, onProgress?: (done: number, total: number) => void): Promise<number> {
+export async function topUpMode(
+  db: Db,
+  ctx: GrowthContext,
+  mode: "test" | "live",
+  rows: number,
+  onProgress?: (done: number, total: number) => void,
+): Promise<number> {
   const [held] = rowsOf<{ n: number }>(
     await db.execute(sql`select count(*)::int as n from invoices where merchant_id = ${ctx.merchantId} and test_mode = ${mode === "test"}`),
   );
   const missing = Math.max(0, rows - held!.n);
-  for (let done = 0; done < missing; ) {
+  for (let done = 0; done < missing;) {
     const chunk = Math.min(CHUNK, missing - done);
     await seedChunk(db, ctx, "target", ctx.seeded.target, ctx.seeded.target + chunk, mode);
     ctx.seeded.target += chunk;
@@ -295,7 +301,9 @@ async function main() {
     const started = performance.now();
     const ctx = await setUpGrowth(handle.db);
     await growTo(handle.db, ctx, size, others, (done, total) => process.stdout.write(`\r${done}/${total} invoices`));
-    console.log(`\nseeded ${size} invoices for ${ctx.merchantId} (${ctx.commerceAccount}) and ${others} for ${OTHER_MERCHANTS} other merchants in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `\nseeded ${size} invoices for ${ctx.merchantId} (${ctx.commerceAccount}) and ${others} for ${OTHER_MERCHANTS} other merchants in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     console.log(url ? `database: ${url.replace(/\/\/[^@]*@/, "//")}` : `DATA_DIR=${dir}`);
   } finally {
     // createConnection started the cache invalidation listener (DATABASE_URL names PostgreSQL): closed, the script ends.

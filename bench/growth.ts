@@ -112,18 +112,42 @@ const dashboardFilter = (query: Record<string, string>, viewMode: "test" | "live
 
 type Figures = Record<string, number>;
 
-type SearchSample = { id: string; referenceId: string; testMode: boolean; email: string; name: string; lastFour: string | null; providerReference: string | null };
+type SearchSample = {
+  id: string;
+  referenceId: string;
+  testMode: boolean;
+  email: string;
+  name: string;
+  lastFour: string | null;
+  providerReference: string | null;
+};
 
 /** Invoices of the merchant to search for, with each of their keys (lib/invoices/read/search.ts). */
 async function searchSamples(db: Db, merchantId: string, total: number): Promise<SearchSample[]> {
   const percent = Math.min(100, (100 * 40 * REPS) / total);
-  return rowsOf<{ id: string; reference_id: string; test_mode: boolean; email: string; name: string; last_four: string | null; provider_reference: string | null }>(
+  return rowsOf<{
+    id: string;
+    reference_id: string;
+    test_mode: boolean;
+    email: string;
+    name: string;
+    last_four: string | null;
+    provider_reference: string | null;
+  }>(
     await db.execute(sql`
       select i.id, i.reference_id, i.test_mode, i.resolved_customer ->> 'email' as email, i.resolved_customer ->> 'name' as name,
         i.card_last_four as last_four,
         (select a.provider_reference from invoice_attempts a where a.invoice_id = i.id and a.provider_reference is not null limit 1) as provider_reference
       from invoices i tablesample bernoulli(${percent}) where i.merchant_id = ${merchantId} limit ${REPS * 8}`),
-  ).map((r) => ({ id: r.id, referenceId: r.reference_id, testMode: r.test_mode, email: r.email, name: r.name, lastFour: r.last_four, providerReference: r.provider_reference }));
+  ).map((r) => ({
+    id: r.id,
+    referenceId: r.reference_id,
+    testMode: r.test_mode,
+    email: r.email,
+    name: r.name,
+    lastFour: r.last_four,
+    providerReference: r.provider_reference,
+  }));
 }
 
 /** The search box's query for `q` in the sample's Test/Live view, as /invoices?q=… reads it. */
@@ -176,7 +200,8 @@ async function measure(db: Db, ctx: GrowthContext, total: number): Promise<{ fig
   const periods = {
     week: readPeriod({ period: "7d" }).period,
     month: readPeriod({ period: "30d" }).period,
-    year: readPeriod({ period: "custom", from: new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10) }).period,
+    year: readPeriod({ period: "custom", from: new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10), to: new Date().toISOString().slice(0, 10) })
+      .period,
   };
   const monthQueries = overviewQueries(ctx.merchantId, "live", periods.month);
   const yearQueries = overviewQueries(ctx.merchantId, "live", periods.year);
@@ -220,7 +245,12 @@ async function measure(db: Db, ctx: GrowthContext, total: number): Promise<{ fig
       if (!FIXED_TEXT.has(key) && !page.invoices.some((row) => row.id === probe.id)) throw new Error(`${key}: ${probe.q} did not find ${probe.id}`);
     });
     const first = cases[0]!;
-    queries[`search ${key} "${first.q}" (${first.testMode ? "Test" : "Live"} view)`] = listInvoicesQuery(db, ctx.merchantId, searchFilter(first.q, first.testMode), options);
+    queries[`search ${key} "${first.q}" (${first.testMode ? "Test" : "Live"} view)`] = listInvoicesQuery(
+      db,
+      ctx.merchantId,
+      searchFilter(first.q, first.testMode),
+      options,
+    );
   }
   const memory = process.memoryUsage();
   figures.rssMb = memory.rss / 2 ** 20;
@@ -285,7 +315,13 @@ async function openDatabase(): Promise<Opened> {
       if (open) await handle.close();
       open = false;
     };
-    return { db: handle.db, label: "embedded PGlite", release, serverEnv: { DATA_DIR: dir, DATABASE_URL: "" }, close: async () => (await release(), fs.rmSync(dir, { recursive: true, force: true })) };
+    return {
+      db: handle.db,
+      label: "embedded PGlite",
+      release,
+      serverEnv: { DATA_DIR: dir, DATABASE_URL: "" },
+      close: async () => (await release(), fs.rmSync(dir, { recursive: true, force: true })),
+    };
   }
   const { default: postgres } = await import("postgres");
   const name = `growth_${randomBytes(4).toString("hex")}`;
@@ -338,7 +374,9 @@ async function measureExport(opened: Opened, key: string, heapMb?: number): Prom
   try {
     const origin = `http://127.0.0.1:${port}`;
     // Warm the route once (first compile of the module, the key cache), then settle.
-    await (await fetch(`${origin}/api/commerce/payout-invoices?filter[status]=refunding`, { headers: { authorization: `Bearer ${key}`, accept: "text/csv" } })).text();
+    await (
+      await fetch(`${origin}/api/commerce/payout-invoices?filter[status]=refunding`, { headers: { authorization: `Bearer ${key}`, accept: "text/csv" } })
+    ).text();
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const rssBeforeMb = groupRssMb(server.pid!);
     let rssPeakMb = rssBeforeMb;
@@ -361,7 +399,8 @@ async function measureExport(opened: Opened, key: string, heapMb?: number): Prom
             if (value[i] === 0x0a && (i > 0 ? value[i - 1] : lastByte) === 0x0d) lines++;
           }
           lastByte = value[value.length - 1]!;
-          if (Math.floor((rows + lines) / 10_000) !== Math.floor((rows + lines - value.length) / 10_000)) process.stderr.write(`\rexport: ${rows + lines} rows`);
+          if (Math.floor((rows + lines) / 10_000) !== Math.floor((rows + lines - value.length) / 10_000))
+            process.stderr.write(`\rexport: ${rows + lines} rows`);
         }
         rows += lines;
       }
@@ -406,7 +445,10 @@ async function main() {
           const file = path.join("bench/results", `growth-plans-${engine}.txt`);
           fs.mkdirSync(path.dirname(file), { recursive: true });
           const others = Math.round(size * OTHERS);
-          fs.writeFileSync(file, `EXPLAIN (ANALYZE, BUFFERS) on ${label}, merchant with ${size} invoices (+ ${others} for 50 others)\n\n${await explainAll(db, queries)}`);
+          fs.writeFileSync(
+            file,
+            `EXPLAIN (ANALYZE, BUFFERS) on ${label}, merchant with ${size} invoices (+ ${others} for 50 others)\n\n${await explainAll(db, queries)}`,
+          );
           process.stderr.write(`plans: ${file}\n`);
         }
       } finally {

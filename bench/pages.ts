@@ -54,7 +54,8 @@ const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const LIGHTHOUSE_MOBILE = process.env.BENCH_LIGHTHOUSE_MOBILE === "1";
 const LIGHTHOUSE_PAGES = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",");
 // What \`npm test\` installs (scripts/ensure-browser.mjs): the headless shell, else the full browser.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((file) => fs.existsSync(file)) ?? "/usr/bin/chromium";
 const PASSWORD = "bench-password-1";
 process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 
@@ -64,7 +65,16 @@ type Target = { name: string; path: string; hosted: boolean; openForm?: boolean;
 /** Lighthouse's runs take minutes each: on the pages the performance budget names, by name. */
 const USUAL_LIGHTHOUSE_PAGES = new Set(["/invoices/new", "/invoices", "/connections/[id]", "/routing", "/docs/api", "/pay/[id]"]);
 type Load = { jsGz: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; beforeFormGz?: number };
-type Row = Target & { beforeForm?: number; js: number; jsRaw: number; scripts: number; ttfb: number; lcp: number; performance?: number; accessibility?: number };
+type Row = Target & {
+  beforeForm?: number;
+  js: number;
+  jsRaw: number;
+  scripts: number;
+  ttfb: number;
+  lcp: number;
+  performance?: number;
+  accessibility?: number;
+};
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -99,16 +109,34 @@ async function seed(dir: string) {
   try {
     const account = `bench-${randomBytes(4).toString("hex")}`;
     const email = `${account}@example.com`;
-    const created = await createMerchantWithOwner(handle.db, { email, password: PASSWORD, name: "Bench Owner", merchantName: "Bench Shop", commerceAccount: account });
+    const created = await createMerchantWithOwner(handle.db, {
+      email,
+      password: PASSWORD,
+      name: "Bench Owner",
+      merchantName: "Bench Shop",
+      commerceAccount: account,
+    });
     if (!created.ok) throw new Error("seed merchant");
     const merchantId = created.value.merchant.id;
     const { key } = await createApiKey(handle.db, { merchantId, name: "bench pages" });
     const scope = { db: handle.db, merchantId, actor: { label: "bench" }, vaultKey: Buffer.from(process.env.CREDENTIALS_KEY!, "base64") };
-    const input = createConnectionSchema.parse({ provider: "provider-f", kind: "h2h", label: "F bench", mode: "test", credentials: sampleCredentials("provider-f", "h2h", "test") });
+    const input = createConnectionSchema.parse({
+      provider: "provider-f",
+      kind: "h2h",
+      label: "F bench",
+      mode: "test",
+      credentials: sampleCredentials("provider-f", "h2h", "test"),
+    });
     const connection = await createConnection(scope, input);
     if (!connection.ok) throw new Error(`seed connection: ${JSON.stringify(connection)}`);
     // Nothing listens there: the event and its failed delivery are what the event page shows.
-    const endpoint = await createEndpoint(handle.db, merchantId, { url: "http://127.0.0.1:9/bench-hooks", description: "bench", enabled: true, allEvents: true, eventTypes: [] });
+    const endpoint = await createEndpoint(handle.db, merchantId, {
+      url: "http://127.0.0.1:9/bench-hooks",
+      description: "bench",
+      enabled: true,
+      allEvents: true,
+      eventTypes: [],
+    });
     if (!endpoint.ok) throw new Error(`seed endpoint: ${JSON.stringify(endpoint)}`);
     // A test event (its delivery fails: nothing listens), so the Webhooks page links an event page to measure.
     await sendTestEvent(handle.db, merchantId, endpoint.value.id);
@@ -198,21 +226,42 @@ async function lighthouseScores(target: Target, cookie: string): Promise<{ perfo
     try {
       const result = await lighthouse(
         `${ORIGIN}${target.path}`,
-        { port: DEVTOOLS_PORT, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"], ...(target.hosted ? {} : { extraHeaders: { Cookie: cookie } }) },
+        {
+          port: DEVTOOLS_PORT,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance", "accessibility"],
+          ...(target.hosted ? {} : { extraHeaders: { Cookie: cookie } }),
+        },
         target.hosted || LIGHTHOUSE_MOBILE ? undefined : desktopConfig,
       );
       const lhr = result?.lhr;
       if (!lhr || lhr.runtimeError) throw new Error(`lighthouse ${target.path}: ${lhr?.runtimeError?.message ?? "no result"}`);
       if (lhr.finalDisplayedUrl !== `${ORIGIN}${target.path}`) throw new Error(`lighthouse ${target.path} ended at ${lhr.finalDisplayedUrl}`);
-      scores.push({ performance: Math.round((lhr.categories.performance?.score ?? 0) * 100), accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100) });
-      if (LIGHTHOUSE_MOBILE) console.log(`  ${target.name}: Lighthouse ${target.hosted || LIGHTHOUSE_MOBILE ? "mobile" : "desktop"} run ${run + 1}: performance ${scores.at(-1)!.performance}, TBT ${Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? -1)} ms, LCP ${Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? -1)} ms`);
+      scores.push({
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+      });
+      if (LIGHTHOUSE_MOBILE)
+        console.log(
+          `  ${target.name}: Lighthouse ${target.hosted || LIGHTHOUSE_MOBILE ? "mobile" : "desktop"} run ${run + 1}: performance ${scores.at(-1)!.performance}, TBT ${Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? -1)} ms, LCP ${Math.round(lhr.audits["largest-contentful-paint"]?.numericValue ?? -1)} ms`,
+        );
       if (process.env.BENCH_LIGHTHOUSE_VERBOSE === "1") {
-        for (const audit of Object.values(lhr.audits)) if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== "informative") console.log(`  ${target.name}: ${audit.id} ${audit.score} ${audit.displayValue ?? ""}`);
+        for (const audit of Object.values(lhr.audits))
+          if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== "informative")
+            console.log(`  ${target.name}: ${audit.id} ${audit.score} ${audit.displayValue ?? ""}`);
         // Where the main thread went: per script (bootup-time) and the long tasks, the first place to look for TBT.
-        const items = (id: string) => ((lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? []);
-        for (const item of items("bootup-time").slice(0, 8)) console.log(`  ${target.name}: script ${String(item.url).replace(ORIGIN, "")} total ${Math.round(Number(item.total))} ms, scripting ${Math.round(Number(item.scripting))} ms`);
-        for (const item of items("long-tasks").slice(0, 8)) console.log(`  ${target.name}: long task at ${Math.round(Number(item.startTime))} ms for ${Math.round(Number(item.duration))} ms (${String(item.url).replace(ORIGIN, "")})`);
-        for (const item of items("mainthread-work-breakdown")) console.log(`  ${target.name}: main thread ${String(item.groupLabel ?? item.group)} ${Math.round(Number(item.duration))} ms`);
+        const items = (id: string) => (lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
+        for (const item of items("bootup-time").slice(0, 8))
+          console.log(
+            `  ${target.name}: script ${String(item.url).replace(ORIGIN, "")} total ${Math.round(Number(item.total))} ms, scripting ${Math.round(Number(item.scripting))} ms`,
+          );
+        for (const item of items("long-tasks").slice(0, 8))
+          console.log(
+            `  ${target.name}: long task at ${Math.round(Number(item.startTime))} ms for ${Math.round(Number(item.duration))} ms (${String(item.url).replace(ORIGIN, "")})`,
+          );
+        for (const item of items("mainthread-work-breakdown"))
+          console.log(`  ${target.name}: main thread ${String(item.groupLabel ?? item.group)} ${Math.round(Number(item.duration))} ms`);
       }
     } finally {
       await chrome.close();
@@ -223,9 +272,13 @@ async function lighthouseScores(target: Target, cookie: string): Promise<{ perfo
 
 function printTable(rows: Row[], floor: ReturnType<typeof frameworkFloor>, conditions: RunConditions): void {
   const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
-  console.log(`\nPages, production build, headless Chromium on loopback: medians of ${LOADS} cold loads${LIGHTHOUSE_RUNS ? `, Lighthouse ${LIGHTHOUSE_RUNS} runs` : ""}`);
+  console.log(
+    `\nPages, production build, headless Chromium on loopback: medians of ${LOADS} cold loads${LIGHTHOUSE_RUNS ? `, Lighthouse ${LIGHTHOUSE_RUNS} runs` : ""}`,
+  );
   console.log(describeRunConditions(conditions));
-  console.log(`Framework floor (build-manifest rootMainFiles, every page): ${kb(floor.gz).toFixed(1)} kB gz (${kb(floor.raw).toFixed(0)} kB raw, ${floor.files} files)\n`);
+  console.log(
+    `Framework floor (build-manifest rootMainFiles, every page): ${kb(floor.gz).toFixed(1)} kB gz (${kb(floor.raw).toFixed(0)} kB raw, ${floor.files} files)\n`,
+  );
   const header = ["page", "JS gz kB", "budget", "", "scripts", "TTFB ms", "LCP ms", "", "LH perf", "", "LH a11y", ""];
   const lines = rows.map((row) => {
     const jsBudget = row.hosted ? BUDGET.hostedJsKb : BUDGET.dashboardJsKb;
@@ -249,7 +302,9 @@ function printTable(rows: Row[], floor: ReturnType<typeof frameworkFloor>, condi
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   console.log(format(header));
   for (const line of lines) console.log(format(line));
-  console.log(`\nBudgets: JS <= ${BUDGET.dashboardJsKb} kB gz (dashboard), <= ${BUDGET.hostedJsKb} kB gz (hosted page); LCP < ${BUDGET.lcpMs} ms; Lighthouse performance >= ${BUDGET.performance}, accessibility ${BUDGET.accessibility}.`);
+  console.log(
+    `\nBudgets: JS <= ${BUDGET.dashboardJsKb} kB gz (dashboard), <= ${BUDGET.hostedJsKb} kB gz (hosted page); LCP < ${BUDGET.lcpMs} ms; Lighthouse performance >= ${BUDGET.performance}, accessibility ${BUDGET.accessibility}.`,
+  );
 }
 
 async function main() {
@@ -300,7 +355,9 @@ async function main() {
       }
       rows.push(row);
       const before = row.beforeForm === undefined ? "" : `, ${kb(row.beforeForm).toFixed(1)} kB of it before Connect is clicked`;
-      console.log(`${target.name}: JS ${kb(row.js).toFixed(1)} kB gz (${kb(row.jsRaw).toFixed(0)} kB raw, ${row.scripts} scripts${before}), TTFB ${row.ttfb.toFixed(0)} ms, LCP ${row.lcp.toFixed(0)} ms${row.performance === undefined ? "" : `, Lighthouse ${row.performance}/${row.accessibility}`}`);
+      console.log(
+        `${target.name}: JS ${kb(row.js).toFixed(1)} kB gz (${kb(row.jsRaw).toFixed(0)} kB raw, ${row.scripts} scripts${before}), TTFB ${row.ttfb.toFixed(0)} ms, LCP ${row.lcp.toFixed(0)} ms${row.performance === undefined ? "" : `, Lighthouse ${row.performance}/${row.accessibility}`}`,
+      );
     }
     printTable(rows, floor, conditions);
     const over = rows.filter((row) => kb(row.js) > (row.hosted ? BUDGET.hostedJsKb : BUDGET.dashboardJsKb));

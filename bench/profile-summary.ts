@@ -78,9 +78,7 @@ export function summarise(dir: string): { layer: string; ms: number; share: numb
     totals.set(layer, (totals.get(layer) ?? 0) + delta);
     all += delta;
   }
-  return [...totals]
-    .map(([layer, micros]) => ({ layer, ms: micros / 1000, share: micros / all }))
-    .sort((a, b) => b.ms - a.ms);
+  return [...totals].map(([layer, micros]) => ({ layer, ms: micros / 1000, share: micros / all })).sort((a, b) => b.ms - a.ms);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {

@@ -45,14 +45,26 @@ function twentyRules(): RoutingRule[] {
       conditions,
       outcome:
         i % 3 === 0
-          ? { kind: "split", branches: [{ weight: 60, connection_ids: ids.slice(0, 3) }, { weight: 40, connection_ids: ids.slice(3, 6) }] }
+          ? {
+              kind: "split",
+              branches: [
+                { weight: 60, connection_ids: ids.slice(0, 3) },
+                { weight: 40, connection_ids: ids.slice(3, 6) },
+              ],
+            }
           : { kind: "cascade", connection_ids: [ids[i % 10]!, ids[(i + 1) % 10]!, ids[(i + 2) % 10]!] },
     });
   }
   rules.push({
     name: "Everything else, split",
     conditions: { customer_countries: ["GB"] },
-    outcome: { kind: "split", branches: [{ weight: 70, connection_ids: [ids[0]!, ids[1]!] }, { weight: 30, connection_ids: [ids[2]!] }] },
+    outcome: {
+      kind: "split",
+      branches: [
+        { weight: 70, connection_ids: [ids[0]!, ids[1]!] },
+        { weight: 30, connection_ids: [ids[2]!] },
+      ],
+    },
   });
   return rules;
 }
@@ -71,7 +83,10 @@ const table: RoutingTable = {
   defaultOrder: ids.slice(0, 8),
   defaultSkipped: [ids[8]!],
   labels: new Map(ids.map((id, i) => [id, `Connection ${i + 1}`])),
-  unusable: new Map([[ids[8]!, "disabled"], [ids[9]!, "does not offer payment_card_eur_hpp"]]),
+  unusable: new Map([
+    [ids[8]!, "disabled"],
+    [ids[9]!, "does not offer payment_card_eur_hpp"],
+  ]),
 };
 const ratedTable: RoutingTable = { ...table, rules: compileRules(ratedRules, "EUR") };
 const noRule: RouteFacts = { amountMinor: 12_345n, customerCountry: "US", card: undefined };
@@ -121,7 +136,11 @@ for (const [name, run] of cases) {
   const m = median(samples);
   if (baseline === 0) baseline = m;
   if (!name.startsWith("baseline") && !name.startsWith("compile")) slowest = Math.max(slowest, m);
-  console.log(`${name.padEnd(46)}${(m * 1000).toFixed(2).padStart(12)}${(worst(samples) * 1000).toFixed(2).padStart(12)}${(m / baseline).toFixed(0).padStart(14)}`);
+  console.log(
+    `${name.padEnd(46)}${(m * 1000).toFixed(2).padStart(12)}${(worst(samples) * 1000).toFixed(2).padStart(12)}${(m / baseline).toFixed(0).padStart(14)}`,
+  );
 }
-console.log(`\nSlowest routing case: ${(slowest * 1000).toFixed(1)} µs per invoice, ${slowest < BUDGET_MS ? "under" : "OVER"} the ${BUDGET_MS} ms budget (${((slowest / BUDGET_MS) * 100).toFixed(1)}% of it).`);
+console.log(
+  `\nSlowest routing case: ${(slowest * 1000).toFixed(1)} µs per invoice, ${slowest < BUDGET_MS ? "under" : "OVER"} the ${BUDGET_MS} ms budget (${((slowest / BUDGET_MS) * 100).toFixed(1)}% of it).`,
+);
 if (sink === -1) console.log("");

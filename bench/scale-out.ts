@@ -161,7 +161,13 @@ async function migrateAndSeed(url: string): Promise<Merchant[]> {
       const merchantId = created.value.merchant.id;
       const keys: string[] = [];
       for (let k = 0; k < KEYS_PER_MERCHANT; k++) keys.push((await createApiKey(handle.db, { merchantId, name: `bench ${k}` })).key);
-      const input = createConnectionSchema.parse({ provider: "provider-b", kind: "h2h", label: "B", mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") });
+      const input = createConnectionSchema.parse({
+        provider: "provider-b",
+        kind: "h2h",
+        label: "B",
+        mode: "test",
+        credentials: sampleCredentials("provider-b", "h2h", "test"),
+      });
       const connection = await createConnection({ db: handle.db, merchantId, actor: { label: "bench" }, vaultKey: credentialsKey() }, input);
       if (!connection.ok) throw new Error(`seed connection: ${JSON.stringify(connection.problems)}`);
       merchants.push({ account, keys });
@@ -237,11 +243,15 @@ async function startInstance(index: number, databaseUrl: string): Promise<Child>
 
 async function startBalancerProcess(targets: Child[]): Promise<Child> {
   const child = spawnNode(`balancer over ${targets.length}`, 0, ["bench/lb.ts", ...targets.map((t) => String(t.port))], {});
-  await waitFor(child, async () => {
-    const match = /listening (\d+)/.exec(child.output());
-    if (match) child.port = Number(match[1]);
-    return Boolean(match);
-  }, 60);
+  await waitFor(
+    child,
+    async () => {
+      const match = /listening (\d+)/.exec(child.output());
+      if (match) child.port = Number(match[1]);
+      return Boolean(match);
+    },
+    60,
+  );
   return child;
 }
 
@@ -398,9 +408,13 @@ async function main(): Promise<void> {
   const row = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(26) : cell.padStart(i < 5 ? 8 : 7))).join(" ");
   const cpuCells = (cells: string[]) => cells.map((cell, i) => cell.padStart(i >= 4 ? 7 : 5)).join(" ");
   console.log(`${row(["", "", "", "", ""])}   CPU cores busy (medians)`);
-  console.log(`${row(["configuration", "req/s", "x 1 inst", "p50 ms", "p99 ms"])}   ${cpuCells(["app", "LB", "pg", "load", "machine", "ms/req"])}   requests / errors`);
+  console.log(
+    `${row(["configuration", "req/s", "x 1 inst", "p50 ms", "p99 ms"])}   ${cpuCells(["app", "LB", "pg", "load", "machine", "ms/req"])}   requests / errors`,
+  );
   for (const { config, s } of summaries) {
-    const cpu = [s.cpu.instances, s.cpu.balancer, s.cpu.postgres, s.cpu.generator, s.cpu.machine].map((v, i) => (i === 1 && !config.balancer ? "-" : v.toFixed(2)));
+    const cpu = [s.cpu.instances, s.cpu.balancer, s.cpu.postgres, s.cpu.generator, s.cpu.machine].map((v, i) =>
+      i === 1 && !config.balancer ? "-" : v.toFixed(2),
+    );
     // CPU time the bench's own processes spent per request answered.
     cpu.push((((s.cpu.instances + s.cpu.balancer + s.cpu.postgres + s.cpu.generator) / s.throughput) * 1000).toFixed(2));
     console.log(

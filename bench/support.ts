@@ -166,6 +166,7 @@ export function describeRunConditions(conditions: RunConditions): string {
   const lines = [
     `commit ${conditions.commit}, ${conditions.database}, ${os.cpus().length} cores, load average ${conditions.loadAtStart.toFixed(2)} at start, ${end.toFixed(2)} at end`,
   ];
-  if (conditions.loadAtStart > 1) lines.push(`WARNING: the machine was busy before the run (load ${conditions.loadAtStart.toFixed(2)} > 1): compare ratios within this run only.`);
+  if (conditions.loadAtStart > 1)
+    lines.push(`WARNING: the machine was busy before the run (load ${conditions.loadAtStart.toFixed(2)} > 1): compare ratios within this run only.`);
   return lines.join("\n");
 }

@@ -60,7 +60,16 @@ export function CopyButton({ value, label, className = "" }: { value: string; la
         className={`inline-flex size-6 items-center justify-center rounded text-slate-500 hover:bg-slate-100 hover:text-slate-800 ${status === "copied" ? "text-green-700" : ""}`}
       >
         {status === "copied" ? (
-          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 16 16"
+            className="size-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
             <path d="M3 8.5l3 3 7-7" />
           </svg>
         ) : (

@@ -38,7 +38,12 @@ const dashboard = test.extend<{ owner: Owner }, { workerOwner: Owner }>({
       const headers = { Authorization: `Bearer ${await createApiKey(page, "axe")}`, ...JSON_API };
       const connection = await page.request.post("/api/connections", {
         headers,
-        data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "Axe B", mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+        data: {
+          data: {
+            type: "connection",
+            attributes: { provider: "provider-b", kind: "h2h", label: "Axe B", mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") },
+          },
+        },
       });
       expect(connection.status(), await connection.text()).toBe(201);
       const invoice = await page.request.post("/api/commerce/payment-invoices", {
@@ -46,7 +51,15 @@ const dashboard = test.extend<{ owner: Owner }, { workerOwner: Owner }>({
         data: {
           data: {
             type: "payment-invoice",
-            attributes: { commerce_account: account.commerceAccount, reference_id: `axe-${randomBytes(6).toString("hex")}`, test_mode: true, service: "payment_card_eur_hpp", currency: "EUR", amount: "12.30", flow: "charge" },
+            attributes: {
+              commerce_account: account.commerceAccount,
+              reference_id: `axe-${randomBytes(6).toString("hex")}`,
+              test_mode: true,
+              service: "payment_card_eur_hpp",
+              currency: "EUR",
+              amount: "12.30",
+              flow: "charge",
+            },
           },
         },
       });

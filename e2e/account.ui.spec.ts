@@ -125,7 +125,10 @@ test("forgotten password: the same answer for anyone, the e-mailed link sets a n
   await screenshot(page, "reset-password-used", { fullPage: true });
 });
 
-test("the owner invites a member by e-mail; the member sets their name and password and lands signed in as support; a revoked invitation is gone", async ({ page, browser }) => {
+test("the owner invites a member by e-mail; the member sets their name and password and lands signed in as support; a revoked invitation is gone", async ({
+  page,
+  browser,
+}) => {
   await signUp(page);
   await page.goto("/team");
   const email = `sam-${randomBytes(4).toString("hex")}@example.com`;

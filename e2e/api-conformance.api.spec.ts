@@ -90,7 +90,12 @@ test.beforeAll(async ({ browser }) => {
     body: JSON.stringify({
       data: {
         type: "connection",
-        attributes: { provider: "provider-f", kind: "h2h", label: "F conformance", credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" } },
+        attributes: {
+          provider: "provider-f",
+          kind: "h2h",
+          label: "F conformance",
+          credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" },
+        },
       },
     }),
   });
@@ -105,8 +110,13 @@ test("links, Location and servers are on APP_URL even when Host and X-Forwarded-
       data: {
         type: "payment-invoice",
         attributes: {
-          service: "payment_card_eur_hpp", commerce_account: commerceAccount, currency: "EUR", amount: "12.50",
-          reference_id: crypto.randomUUID(), flow: "charge", test_mode: true,
+          service: "payment_card_eur_hpp",
+          commerce_account: commerceAccount,
+          currency: "EUR",
+          amount: "12.50",
+          reference_id: crypto.randomUUID(),
+          flow: "charge",
+          test_mode: true,
         },
       },
     }),
@@ -130,7 +140,8 @@ test("links, Location and servers are on APP_URL even when Host and X-Forwarded-
 
   const routing = await raw("GET", "/api/routing", { headers: auth(FORGED) });
   expect(routing.status, routing.text).toBe(200);
-  for (const order of (JSON.parse(routing.text) as { data: { links: { self: string } }[] }).data) expect(order.links.self.startsWith(`${APP_URL}/api/routing/`)).toBe(true);
+  for (const order of (JSON.parse(routing.text) as { data: { links: { self: string } }[] }).data)
+    expect(order.links.self.startsWith(`${APP_URL}/api/routing/`)).toBe(true);
 
   const openapi = await raw("GET", "/api/commerce/openapi.json", { headers: FORGED });
   expect((JSON.parse(openapi.text) as { servers: { url: string }[] }).servers).toEqual([{ url: APP_URL }]);
@@ -187,7 +198,11 @@ test("a method a route does not serve answers a JSON:API 405 with Allow and the 
 
 test("JSON:API negotiation: 415 for a media type parameter, 406 when no acceptable JSON:API type, 400 for include and sort", async () => {
   const body = JSON.stringify({ data: { type: "connection", attributes: {} } });
-  expectJsonApiError(await raw("POST", "/api/connections", { headers: auth({ "content-type": "application/vnd.api+json; charset=utf-8" }), body }), 415, "unsupported_media_type");
+  expectJsonApiError(
+    await raw("POST", "/api/connections", { headers: auth({ "content-type": "application/vnd.api+json; charset=utf-8" }), body }),
+    415,
+    "unsupported_media_type",
+  );
   expectJsonApiError(await raw("GET", "/api/providers", { headers: { accept: "application/vnd.api+json; version=2" } }), 406, "not_acceptable");
   expectJsonApiError(await raw("GET", "/api/connections?include=merchant", { headers: auth() }), 400, "unsupported_parameter");
   expectJsonApiError(await raw("GET", "/api/commerce/payment-invoices?sort=-created", { headers: auth() }), 400, "unsupported_parameter");

@@ -45,7 +45,12 @@ sharedTest("an API path with a trailing or doubled slash names the same resource
 
 test("a malformed multipart body to an /api path no route serves is a JSON:API 404, not Next's 500", async ({ request }) => {
   for (const path of ["/api/routing/a/b", "/api", "/api/"]) {
-    const answer = await request.fetch(path, { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x" }, data: "garbage", maxRedirects: 0 });
+    const answer = await request.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      data: "garbage",
+      maxRedirects: 0,
+    });
     expect(answer.status(), path).toBe(404);
     expect(answer.headers()["x-request-id"], path).toMatch(/^req_/);
     expect((await answer.json()).errors[0].code, path).toBe("not_found");

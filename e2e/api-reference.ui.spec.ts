@@ -71,7 +71,8 @@ sharedTest("the API reference shows every operation of the document by group, wi
   await expect(body.getByRole("row", { name: /^commerce_account required/ })).toBeVisible();
   await expect(create.getByLabel(/^Request example: /).first()).toContainText(`"commerce_account": "${merchant.account.commerceAccount}"`);
   const list = page.locator("#listPaymentInvoices");
-  for (const parameter of doc.paths["/api/commerce/payment-invoices"]!.get!.parameters ?? []) await expect(list.locator(`tr[data-parameter="${parameter.name}"]`)).toBeVisible();
+  for (const parameter of doc.paths["/api/commerce/payment-invoices"]!.get!.parameters ?? [])
+    await expect(list.locator(`tr[data-parameter="${parameter.name}"]`)).toBeVisible();
   await expect(create.locator('tr[data-status="422"]')).toContainText("Validation failed");
   await create.locator('tr[data-status="201"]').getByRole("link", { name: "InvoiceDocument" }).click();
   await expect(page).toHaveURL(/#schema-InvoiceDocument$/);
@@ -156,7 +157,9 @@ sharedTest("without JavaScript the API reference still shows every operation, an
   }
 });
 
-test("Try it, with the keyboard only, sends the merchant's example with a freshly created test key and shows the 201; a GET shows its 200", async ({ page }) => {
+test("Try it, with the keyboard only, sends the merchant's example with a freshly created test key and shows the 201; a GET shows its 200", async ({
+  page,
+}) => {
   // A sign-up and a page of thousands of table cells.
   test.setTimeout(180_000);
   // Signed up in this page, which lands signed in: no second browser context and sign-in for the key.

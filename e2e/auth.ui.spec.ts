@@ -6,7 +6,10 @@ import { inviteMember, linkFromOutbox } from "./support/mail";
 import { screenshot } from "./support/screenshots";
 
 test.describe("sign-up", () => {
-  test("a new merchant signs up and confirms in the same browser without typing the password again; elsewhere the link asks for it and opening it uses nothing up", async ({ page, browser }) => {
+  test("a new merchant signs up and confirms in the same browser without typing the password again; elsewhere the link asks for it and opening it uses nothing up", async ({
+    page,
+    browser,
+  }) => {
     const account = newAccount();
     await page.goto("/sign-up");
     await waitForHydration(page, "form");
@@ -52,7 +55,10 @@ test.describe("sign-up", () => {
     await expect(page).toHaveURL(/\/sign-up$/);
   });
 
-  test("a duplicate commerce account is refused on its field; a registered e-mail gets the same answer as a new one and creates nothing", async ({ page, browser }) => {
+  test("a duplicate commerce account is refused on its field; a registered e-mail gets the same answer as a new one and creates nothing", async ({
+    page,
+    browser,
+  }) => {
     const first = await signUp(page);
     const other = await browser.newContext();
     const second = await other.newPage();
@@ -107,7 +113,10 @@ test.describe("sign-in and sign-out", () => {
   test("a form sent before its script runs never puts the password into the address", async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    for (const [path, button] of [["/sign-in", "Sign in"], ["/sign-up", "Create account"]] as const) {
+    for (const [path, button] of [
+      ["/sign-in", "Sign in"],
+      ["/sign-up", "Create account"],
+    ] as const) {
       await page.goto(path);
       await page.getByLabel("Password").fill("no-js-secret-pass-1");
       await page.getByRole("button", { name: button }).click();

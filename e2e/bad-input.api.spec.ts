@@ -67,7 +67,16 @@ test.describe.configure({ mode: "serial" });
 // Setup reads a few members of known documents; typing each would add nothing the assertions do not check.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function api(method: string, path: string, body?: unknown, key = apiKeys[0]): Promise<{ status: number; json: any }> {
-  const answer = await send(ORIGIN, { method, path, headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json" }, body: body === undefined ? undefined : JSON.stringify(body) }, TIMEOUT_MS);
+  const answer = await send(
+    ORIGIN,
+    {
+      method,
+      path,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    TIMEOUT_MS,
+  );
   if (!("status" in answer)) throw new Error(`setup ${method} ${path}: ${JSON.stringify(answer)}`);
   if (answer.status >= 300) console.log(`setup ${method} ${path}: ${answer.status} ${answer.text.slice(0, 500)}`);
   return { status: answer.status, json: answer.text ? JSON.parse(answer.text) : undefined };
@@ -91,7 +100,9 @@ async function counts() {
     paymentInvoices: await countAll("/api/commerce/payment-invoices"),
     payoutInvoices: await countAll("/api/commerce/payout-invoices"),
     // A key lists its own mode's connections only: the test keys' and the live key's together are all of them.
-    connections: ((await api("GET", "/api/connections")).json.data as unknown[]).length + ((await api("GET", "/api/connections", undefined, liveKey)).json.data as unknown[]).length,
+    connections:
+      ((await api("GET", "/api/connections")).json.data as unknown[]).length +
+      ((await api("GET", "/api/connections", undefined, liveKey)).json.data as unknown[]).length,
   };
 }
 
@@ -109,17 +120,61 @@ test.beforeAll(async ({ browser }) => {
   await context.close();
 
   const keys = fKeys("dev");
-  const connection = { data: { type: "connection", attributes: { provider: "provider-f", kind: "h2h", label: "Bad input F", credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" } } } };
+  const connection = {
+    data: {
+      type: "connection",
+      attributes: {
+        provider: "provider-f",
+        kind: "h2h",
+        label: "Bad input F",
+        credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" },
+      },
+    },
+  };
   const createdConnection = await api("POST", "/api/connections", connection);
   expect(createdConnection.status).toBe(201);
   const connectionId = createdConnection.json.data.id as string;
 
-  const payment = { data: { type: "payment-invoice", attributes: { service: "payment_card_eur_hpp", commerce_account: account.commerceAccount, currency: "EUR", amount: "12.50", reference_id: `bad-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true, options: { allow_partially: false } } } };
+  const payment = {
+    data: {
+      type: "payment-invoice",
+      attributes: {
+        service: "payment_card_eur_hpp",
+        commerce_account: account.commerceAccount,
+        currency: "EUR",
+        amount: "12.50",
+        reference_id: `bad-${randomBytes(6).toString("hex")}`,
+        flow: "charge",
+        test_mode: true,
+        options: { allow_partially: false },
+      },
+    },
+  };
   const createdPayment = await api("POST", "/api/commerce/payment-invoices", payment);
   expect(createdPayment.status).toBe(201);
-  const payout = { data: { type: "payout-invoice", attributes: { commerce_account: account.commerceAccount, reference_id: `bad-po-${randomBytes(6).toString("hex")}`, service: "payment_card_uah", currency: "UAH", amount: "250.75", test_mode: true, fields: { card_number: "4242424242424242" }, options: { auto_process: false }, customer: { reference_id: "cust-1", name: "Taras Shevchenko", address: { country: "UA", city: "Kyiv", street: "Khreshchatyk St 22" } } } } };
+  const payout = {
+    data: {
+      type: "payout-invoice",
+      attributes: {
+        commerce_account: account.commerceAccount,
+        reference_id: `bad-po-${randomBytes(6).toString("hex")}`,
+        service: "payment_card_uah",
+        currency: "UAH",
+        amount: "250.75",
+        test_mode: true,
+        fields: { card_number: "4242424242424242" },
+        options: { auto_process: false },
+        customer: { reference_id: "cust-1", name: "Taras Shevchenko", address: { country: "UA", city: "Kyiv", street: "Khreshchatyk St 22" } },
+      },
+    },
+  };
   // Payouts in UAH need a connection that pays out (Provider A here).
-  const payoutConnection = await api("POST", "/api/connections", { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label: "Bad input A", mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } });
+  const payoutConnection = await api("POST", "/api/connections", {
+    data: {
+      type: "connection",
+      attributes: { provider: "provider-a", kind: "h2h", label: "Bad input A", mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") },
+    },
+  });
   expect(payoutConnection.status).toBe(201);
   const createdPayout = await api("POST", "/api/commerce/payout-invoices", payout);
   expect(createdPayout.status).toBe(201);
@@ -135,10 +190,15 @@ test.beforeAll(async ({ browser }) => {
   validBodies.set("PATCH /api/connections/{id}", { data: { type: "connection", id: connectionId, attributes: { label: "Renamed" } } });
   validBodies.set("PATCH /api/routing/{id}", { data: { type: order.type, id: order.id, attributes: order.attributes } });
   validBodies.set("POST /api/routing/simulate", {
-    data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" } },
+    data: {
+      type: "routing-simulation",
+      attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" },
+    },
   });
   validBodies.set("POST /api/routing/{id}/rollback", { data: { type: "routing-rollback", attributes: { version: 1 } } });
-  validBodies.set("PATCH /api/routing/settings", { data: { type: "routing-settings", id: "routing-settings", attributes: { window_hours: 12, min_sample: 10, exploration_percent: 5 } } });
+  validBodies.set("PATCH /api/routing/settings", {
+    data: { type: "routing-settings", id: "routing-settings", attributes: { window_hours: 12, min_sample: 10, exploration_percent: 5 } },
+  });
   validBodies.set("POST /api/commerce/payout-invoices/{id}/process", { data: { type: "payout-invoice", id: createdPayout.json.data.id } });
   realIds["/api/connections/{id}"] = [connectionId];
   realIds["/api/routing/{id}"] = [order.id];
@@ -148,7 +208,9 @@ test.beforeAll(async ({ browser }) => {
 
   const openapi = await send(ORIGIN, { method: "GET", path: "/api/commerce/openapi.json", headers: {} }, TIMEOUT_MS);
   if (!("status" in openapi)) throw new Error("no OpenAPI document");
-  const document = JSON.parse(openapi.text) as { paths: Record<string, Record<string, { parameters?: { name?: string; in?: string }[]; requestBody?: unknown }>> };
+  const document = JSON.parse(openapi.text) as {
+    paths: Record<string, Record<string, { parameters?: { name?: string; in?: string }[]; requestBody?: unknown }>>;
+  };
   for (const [template, item] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!["get", "post", "patch", "put", "delete"].includes(method)) continue;
@@ -186,7 +248,8 @@ function judge(request: BadRequest, answer: BadAnswer, jsonApi: boolean, documen
   if (answer.status >= 500) problems.push(`${answer.status}: ${answer.text.slice(0, 300)}`);
   // A header section over 16 KiB (431) is refused by Node's parser, and answered by server.ts's clientError handler.
   if (!jsonApi || answer.status < 400 || request.method === "HEAD") return problems;
-  if (answer.headers.get("content-type") !== "application/vnd.api+json") problems.push(`${answer.status} with Content-Type ${answer.headers.get("content-type")}`);
+  if (answer.headers.get("content-type") !== "application/vnd.api+json")
+    problems.push(`${answer.status} with Content-Type ${answer.headers.get("content-type")}`);
   let document: { errors?: { status?: unknown; code?: string; source?: { pointer?: unknown; parameter?: unknown } }[] };
   try {
     document = JSON.parse(answer.text);
@@ -258,9 +321,16 @@ test("every API operation answers generated bodies, headers, query strings and i
             if (pathname === "/api/connections") created.connections.add(id);
           }
           if (answer.status === 204 && request.method === "DELETE" && pathname.startsWith("/api/connections/")) deletedConnections.add(pathname);
-          if (isOperationPath(request.path)) for (const problem of apiResponseProblems({ method: request.method, url: request.path, status: answer.status, headers: answer.headers, body: answer.text })) {
-            if (contract.length < 200) contract.push({ request: describeRequest(request), problem });
-          }
+          if (isOperationPath(request.path))
+            for (const problem of apiResponseProblems({
+              method: request.method,
+              url: request.path,
+              status: answer.status,
+              headers: answer.headers,
+              body: answer.text,
+            })) {
+              if (contract.length < 200) contract.push({ request: describeRequest(request), problem });
+            }
         }
         for (const problem of judge(request, answer, isOperationPath(request.path))) findings.push({ request: describeRequest(request), problem });
       });
@@ -276,7 +346,25 @@ test("every API operation answers generated bodies, headers, query strings and i
     payoutInvoices: after.payoutInvoices - before.payoutInvoices,
     connections: after.connections - before.connections,
   };
-  report("http-api", { seed: SEED, tried, fiveHundreds, hangsOrResets: findings.filter((f) => /no answer|ended/.test(f.problem)).length, seconds, statuses, created: { paymentInvoices: created.paymentInvoices.size, payoutInvoices: created.payoutInvoices.size, connections: created.connections.size, connectionsDeleted: deletedConnections.size }, stored, findings: findings.length, contractFindings: contract.length, firstFindings: findings.slice(0, 300), firstContractFindings: contract.slice(0, 50) });
+  report("http-api", {
+    seed: SEED,
+    tried,
+    fiveHundreds,
+    hangsOrResets: findings.filter((f) => /no answer|ended/.test(f.problem)).length,
+    seconds,
+    statuses,
+    created: {
+      paymentInvoices: created.paymentInvoices.size,
+      payoutInvoices: created.payoutInvoices.size,
+      connections: created.connections.size,
+      connectionsDeleted: deletedConnections.size,
+    },
+    stored,
+    findings: findings.length,
+    contractFindings: contract.length,
+    firstFindings: findings.slice(0, 300),
+    firstContractFindings: contract.slice(0, 50),
+  });
   expect(tried).toBeGreaterThanOrEqual(API_RUNS * CONCURRENCY);
   expect(findings.slice(0, 20), `seed ${SEED}: ${findings.length} findings`).toEqual([]);
   // Every answer to an operation's path keeps the OpenAPI document (tests/helpers/api-validator.ts), whatever was sent.
@@ -290,8 +378,22 @@ test("every API operation answers generated bodies, headers, query strings and i
 
 test("ids the generators found a 500 with answer a JSON:API 404", async () => {
   // DELETE /api/connections/%00 reached the database with a NUL byte and answered 500 (found by the test above).
-  for (const [method, id] of [["DELETE", "%00"], ["DELETE", `${realIds["/api/connections/{id}"]![0]}%00`], ["GET", "%00"], ["PATCH", "%00"]] as const) {
-    const answer = await send(ORIGIN, { method, path: `/api/connections/${id}`, headers: { authorization: `Bearer ${apiKeys[0]}`, "content-type": "application/vnd.api+json" }, body: method === "PATCH" ? "{}" : undefined }, TIMEOUT_MS);
+  for (const [method, id] of [
+    ["DELETE", "%00"],
+    ["DELETE", `${realIds["/api/connections/{id}"]![0]}%00`],
+    ["GET", "%00"],
+    ["PATCH", "%00"],
+  ] as const) {
+    const answer = await send(
+      ORIGIN,
+      {
+        method,
+        path: `/api/connections/${id}`,
+        headers: { authorization: `Bearer ${apiKeys[0]}`, "content-type": "application/vnd.api+json" },
+        body: method === "PATCH" ? "{}" : undefined,
+      },
+      TIMEOUT_MS,
+    );
     expect("status" in answer && answer.status, `${method} ${id}`).toBe(404);
     expect(judge({ method, path: `/api/connections/${id}`, headers: {} }, answer, true)).toEqual([]);
   }
@@ -300,8 +402,21 @@ test("ids the generators found a 500 with answer a JSON:API 404", async () => {
 test("the hosted page answers random and malformed invoice ids with 200 or 4xx, never a 5xx or a hang", async () => {
   test.setTimeout(120_000);
   const pageArb = fc
-    .record({ id: pathIdArb(hostedIds), query: fc.oneof(fc.constant(""), queryArb(["id", "lang", "next"])), headers: headersArb(["x"]), method: fc.constantFrom("GET", "GET", "GET", "HEAD") })
-    .map(({ id, query, headers, method }): BadRequest => ({ method, path: `/pay/${id}${query}`, headers: { accept: "text/html", ...(headers["x-forwarded-for"] ? { "x-forwarded-for": headers["x-forwarded-for"] } : {}), ...(headers["accept"] ? { accept: headers["accept"] } : {}) } }));
+    .record({
+      id: pathIdArb(hostedIds),
+      query: fc.oneof(fc.constant(""), queryArb(["id", "lang", "next"])),
+      headers: headersArb(["x"]),
+      method: fc.constantFrom("GET", "GET", "GET", "HEAD"),
+    })
+    .map(({ id, query, headers, method }): BadRequest => ({
+      method,
+      path: `/pay/${id}${query}`,
+      headers: {
+        accept: "text/html",
+        ...(headers["x-forwarded-for"] ? { "x-forwarded-for": headers["x-forwarded-for"] } : {}),
+        ...(headers["accept"] ? { accept: headers["accept"] } : {}),
+      },
+    }));
   let tried = 0;
   let fiveHundreds = 0;
   const statuses: Record<string, number> = {};
@@ -347,7 +462,14 @@ const MAX_PAY_BODY = 8 * 1024;
 const MAX_CALLBACK_BODY = 65_536;
 const CARD_FIELDS = ["number", "expiry", "cvc", "holder"] as const;
 /** Callback refusals are about the notification as a whole: there is no member of ours to point at. */
-const CALLBACK_CODES: ReadonlySet<string> = new Set([...DOCUMENT_LEVEL_CODES, "malformed_callback", "callback_not_verified", "not_found", "payload_too_large", "rate_limited"]);
+const CALLBACK_CODES: ReadonlySet<string> = new Set([
+  ...DOCUMENT_LEVEL_CODES,
+  "malformed_callback",
+  "callback_not_verified",
+  "not_found",
+  "payload_too_large",
+  "rate_limited",
+]);
 
 /** The decoded path segment, or undefined when it is not one (a malformed escape). */
 function segment(raw: string): string | undefined {
@@ -398,7 +520,9 @@ async function invoiceState(id: string): Promise<{ status: string; attempts: num
 }
 
 async function createConnection(slug: string, kind: ConnectionKind, credentials: Record<string, unknown>): Promise<string> {
-  const created = await api("POST", "/api/connections", { data: { type: "connection", attributes: { provider: slug, kind, label: `Bad input ${slug} ${randomBytes(3).toString("hex")}`, mode: "test", credentials } } });
+  const created = await api("POST", "/api/connections", {
+    data: { type: "connection", attributes: { provider: slug, kind, label: `Bad input ${slug} ${randomBytes(3).toString("hex")}`, mode: "test", credentials } },
+  });
   expect(created.status, `${slug} ${kind}`).toBe(201);
   return created.json.data.id as string;
 }
@@ -449,12 +573,26 @@ function judgePay(request: PayCase, answer: BadAnswer, pool: Map<string, { takes
   const type = (request.contentType ?? "").split(";")[0]!.trim().toLowerCase();
   const form = type === "application/x-www-form-urlencoded";
   const json = type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
-  const body = answer.headers.get("content-type")?.startsWith("application/json") ? (parseJson(answer.text) as { ok?: unknown; fieldErrors?: Record<string, string>; message?: unknown; invoice?: { canPay?: unknown } } | undefined) : undefined;
-  const want = (status: number, outcome: string, extra: string[] = []): PayVerdict => ({ problems: [...problems, ...(answer.status === status ? [] : [`expected ${status} (${outcome}), got ${answer.status}: ${answer.text.slice(0, 200)}`]), ...extra], outcome });
-  const jsonRefusal = () => (body?.ok === false && typeof body.message === "string" ? [] : [`not a JSON refusal: ${answer.headers.get("content-type")} ${answer.text.slice(0, 200)}`]);
+  const body = answer.headers.get("content-type")?.startsWith("application/json")
+    ? (parseJson(answer.text) as { ok?: unknown; fieldErrors?: Record<string, string>; message?: unknown; invoice?: { canPay?: unknown } } | undefined)
+    : undefined;
+  const want = (status: number, outcome: string, extra: string[] = []): PayVerdict => ({
+    problems: [
+      ...problems,
+      ...(answer.status === status ? [] : [`expected ${status} (${outcome}), got ${answer.status}: ${answer.text.slice(0, 200)}`]),
+      ...extra,
+    ],
+    outcome,
+  });
+  const jsonRefusal = () =>
+    body?.ok === false && typeof body.message === "string" ? [] : [`not a JSON refusal: ${answer.headers.get("content-type")} ${answer.text.slice(0, 200)}`];
 
   // A multipart POST outside /api/ is read by server.ts first (server/form-post-guard.ts: Next would answer a malformed one 500): 400 for a malformed body, else the route's 415.
-  if (/^\s*multipart\/form-data/i.test(request.contentType ?? "") && answer.status === 400) return { problems: [...problems, ...(/not valid multipart/.test(answer.text) ? [] : [`multipart 400: ${answer.text.slice(0, 200)}`])], outcome: "400 malformed multipart" };
+  if (/^\s*multipart\/form-data/i.test(request.contentType ?? "") && answer.status === 400)
+    return {
+      problems: [...problems, ...(/not valid multipart/.test(answer.text) ? [] : [`multipart 400: ${answer.text.slice(0, 200)}`])],
+      outcome: "400 malformed multipart",
+    };
   if (!form && !json) return want(415, "415 media type", jsonRefusal());
   let crossSite = false;
   if (request.origin !== undefined) {
@@ -472,22 +610,55 @@ function judgePay(request: PayCase, answer: BadAnswer, pool: Map<string, { takes
   const known = pool.get(id);
 
   if (json) {
-    if (!body) return { problems: [...problems, `JSON request, ${answer.status} ${answer.headers.get("content-type")} answer: ${answer.text.slice(0, 200)}`], outcome: "not JSON" };
-    if (unsafe) return want(200, "field error (unsafe text)", body.ok === false && JSON.stringify(Object.keys(body.fieldErrors ?? {})) === JSON.stringify([unsafe.join(".")]) ? [] : [`expected a field error at ${unsafe.join(".")}: ${answer.text.slice(0, 200)}`]);
+    if (!body)
+      return {
+        problems: [...problems, `JSON request, ${answer.status} ${answer.headers.get("content-type")} answer: ${answer.text.slice(0, 200)}`],
+        outcome: "not JSON",
+      };
+    if (unsafe)
+      return want(
+        200,
+        "field error (unsafe text)",
+        body.ok === false && JSON.stringify(Object.keys(body.fieldErrors ?? {})) === JSON.stringify([unsafe.join(".")])
+          ? []
+          : [`expected a field error at ${unsafe.join(".")}: ${answer.text.slice(0, 200)}`],
+      );
     if (!known) return want(404, "404 unknown invoice", jsonRefusal());
-    if (answer.status !== 200) return { problems: [...problems, `expected 200 for a card form, got ${answer.status}: ${answer.text.slice(0, 200)}`], outcome: `card ${answer.status}` };
+    if (answer.status !== 200)
+      return { problems: [...problems, `expected 200 for a card form, got ${answer.status}: ${answer.text.slice(0, 200)}`], outcome: `card ${answer.status}` };
     const expected = expectedFieldErrors(card, known.takesCvc);
     if (body.ok === true) {
       // A card the checks refuse is never charged: the only success it can get is an invoice that can no longer be paid, shown as it stands.
       const charged = expected.length > 0 && body.invoice?.canPay !== false;
-      return { problems: [...problems, ...(charged ? [`card with wrong ${expected.join(", ")} accepted: ${answer.text.slice(0, 200)}`] : [])], outcome: "accepted", acceptedFor: id };
+      return {
+        problems: [...problems, ...(charged ? [`card with wrong ${expected.join(", ")} accepted: ${answer.text.slice(0, 200)}`] : [])],
+        outcome: "accepted",
+        acceptedFor: id,
+      };
     }
     if (body.ok !== false) return { problems: [...problems, `neither ok nor refused: ${answer.text.slice(0, 200)}`], outcome: "odd" };
     if (typeof body.message === "string" && LIMITED.test(body.message)) return { problems, outcome: "limited" };
     const named = Object.keys(body.fieldErrors ?? {}).sort();
-    if (expected.length > 0) return { problems: [...problems, ...(JSON.stringify(named) === JSON.stringify(expected) ? [] : [`fields ${expected.join(", ")} are wrong, the answer names ${named.join(", ") || "none"}: ${answer.text.slice(0, 200)}`])], outcome: "field errors" };
+    if (expected.length > 0)
+      return {
+        problems: [
+          ...problems,
+          ...(JSON.stringify(named) === JSON.stringify(expected)
+            ? []
+            : [`fields ${expected.join(", ")} are wrong, the answer names ${named.join(", ") || "none"}: ${answer.text.slice(0, 200)}`]),
+        ],
+        outcome: "field errors",
+      };
     // Every field passed the checks: a provider refusal, or another Pay on this invoice in progress, said in the message.
-    return { problems: [...problems, ...(named.length === 0 && typeof body.message === "string" && body.message ? [] : [`valid card refused without a message: ${answer.text.slice(0, 200)}`])], outcome: "refused" };
+    return {
+      problems: [
+        ...problems,
+        ...(named.length === 0 && typeof body.message === "string" && body.message
+          ? []
+          : [`valid card refused without a message: ${answer.text.slice(0, 200)}`]),
+      ],
+      outcome: "refused",
+    };
   }
 
   // A form post without the page's script.
@@ -506,11 +677,23 @@ function judgePay(request: PayCase, answer: BadAnswer, pool: Map<string, { takes
     return { problems: [...problems, ...(fine ? [] : [`303 to ${location}`])], outcome: "accepted", acceptedFor: id };
   }
   if (answer.status === 200) return { problems, outcome: "accepted", acceptedFor: id };
-  if (answer.status !== 422) return { problems: [...problems, `expected 200, 303 or 422 for a card form, got ${answer.status}: ${answer.text.slice(0, 200)}`], outcome: `card ${answer.status}` };
+  if (answer.status !== 422)
+    return {
+      problems: [...problems, `expected 200, 303 or 422 for a card form, got ${answer.status}: ${answer.text.slice(0, 200)}`],
+      outcome: `card ${answer.status}`,
+    };
   if (LIMITED.test(answer.text)) return { problems, outcome: "limited" };
   const expected = expectedFieldErrors(card, known.takesCvc).filter((name) => name !== "cvc" || known.takesCvc);
   const marked = invalidInputs(answer.text);
-  return { problems: [...problems, ...(JSON.stringify(marked) === JSON.stringify(expected) ? [] : [`fields ${expected.join(", ") || "none"} are wrong, the page marks ${marked.join(", ") || "none"}`])], outcome: expected.length ? "field errors" : "refused" };
+  return {
+    problems: [
+      ...problems,
+      ...(JSON.stringify(marked) === JSON.stringify(expected)
+        ? []
+        : [`fields ${expected.join(", ") || "none"} are wrong, the page marks ${marked.join(", ") || "none"}`]),
+    ],
+    outcome: expected.length ? "field errors" : "refused",
+  };
 }
 
 /** The page's status poll (JSON, 200 or 404) and its 3-D Secure return (303 to the page, or 404). */
@@ -524,10 +707,16 @@ function judgePageRoute(request: PayCase, answer: BadAnswer, pool: Map<string, u
   if (request.route === "status") {
     const body = parseJson(answer.text) as { invoice?: { id?: unknown } } | undefined;
     const fine = known ? answer.status === 200 && body?.invoice?.id === id : answer.status === 404 && isJsonType(answer.headers.get("content-type"));
-    return { problems: [...problems, ...(fine ? [] : [`status of ${known ? "a pool" : "an unknown"} invoice: ${answer.status} ${answer.text.slice(0, 200)}`])], outcome: `status ${answer.status}` };
+    return {
+      problems: [...problems, ...(fine ? [] : [`status of ${known ? "a pool" : "an unknown"} invoice: ${answer.status} ${answer.text.slice(0, 200)}`])],
+      outcome: `status ${answer.status}`,
+    };
   }
   const fine = known ? answer.status === 303 && answer.headers.get("location") === `/pay/${id}` : answer.status === 404;
-  return { problems: [...problems, ...(fine ? [] : [`return of ${known ? "a pool" : "an unknown"} invoice: ${answer.status} ${answer.headers.get("location")}`])], outcome: `return ${answer.status}` };
+  return {
+    problems: [...problems, ...(fine ? [] : [`return of ${known ? "a pool" : "an unknown"} invoice: ${answer.status} ${answer.headers.get("location")}`])],
+    outcome: `return ${answer.status}`,
+  };
 }
 
 test("the hosted page's Pay answers generated card forms, bodies, media types, origins and ids without a 5xx or a hang, and only an accepted Pay changes an invoice", async () => {
@@ -535,11 +724,28 @@ test("the hosted page's Pay answers generated card forms, bodies, media types, o
   // A connection of this test's own (the API fuzz above may have renamed or deleted the setup's), and a pool of open hosted invoices.
   await createConnection("provider-f", "h2h", sampleCredentials("provider-f", "h2h", "test"));
   const poolIds: string[] = [];
-  await inPool(Array.from({ length: PAY_POOL + LIMIT_POOL }, (_, index) => index), 8, async (index) => {
-    const created = await api("POST", "/api/commerce/payment-invoices", { data: { type: "payment-invoice", attributes: { service: "payment_card_eur_hpp", commerce_account: commerceAccount, currency: "EUR", amount: "12.50", reference_id: `bad-pay-${index}-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true } } });
-    expect(created.status).toBe(201);
-    poolIds.push(created.json.data.id as string);
-  });
+  await inPool(
+    Array.from({ length: PAY_POOL + LIMIT_POOL }, (_, index) => index),
+    8,
+    async (index) => {
+      const created = await api("POST", "/api/commerce/payment-invoices", {
+        data: {
+          type: "payment-invoice",
+          attributes: {
+            service: "payment_card_eur_hpp",
+            commerce_account: commerceAccount,
+            currency: "EUR",
+            amount: "12.50",
+            reference_id: `bad-pay-${index}-${randomBytes(6).toString("hex")}`,
+            flow: "charge",
+            test_mode: true,
+          },
+        },
+      });
+      expect(created.status).toBe(201);
+      poolIds.push(created.json.data.id as string);
+    },
+  );
   const pace = pacer(PUBLIC_PER_SECOND);
   const pool = new Map<string, { takesCvc: boolean }>();
   const before = new Map<string, { status: string; attempts: number }>();
@@ -559,7 +765,12 @@ test("the hosted page's Pay answers generated card forms, bodies, media types, o
   const refusedCard = (payload: { contentType: string | undefined; body: string | undefined }) => {
     const type = (payload.contentType ?? "").split(";")[0]!.trim().toLowerCase();
     const card = cardAsSent(payload.body, type === "application/x-www-form-urlencoded");
-    return (type === "application/json" || type === "application/x-www-form-urlencoded") && card !== undefined && !findUnsafeText(card) && expectedFieldErrors(card, true).length > 0;
+    return (
+      (type === "application/json" || type === "application/x-www-form-urlencoded") &&
+      card !== undefined &&
+      !findUnsafeText(card) &&
+      expectedFieldErrors(card, true).length > 0
+    );
   };
   const target = fc.oneof(
     { weight: 7, arbitrary: fc.record({ rawId: idArb, payload: payBodyArb() }) },
@@ -571,7 +782,10 @@ test("the hosted page's Pay answers generated card forms, bodies, media types, o
       origin: originArb(ORIGIN),
       method: fc.constantFrom("POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "GET", "PUT", "DELETE"),
       accept: fc.option(fc.constantFrom("application/json", "text/html", "*/*", "application/vnd.api+json", ""), { nil: undefined }),
-      forwarded: fc.option(fc.record({ "x-forwarded-host": fc.constantFrom("evil.example", "127.0.0.1:1"), "x-forwarded-for": fc.constantFrom("1.2.3.4", "evil, 127.0.0.1") }), { nil: undefined }),
+      forwarded: fc.option(
+        fc.record({ "x-forwarded-host": fc.constantFrom("evil.example", "127.0.0.1:1"), "x-forwarded-for": fc.constantFrom("1.2.3.4", "evil, 127.0.0.1") }),
+        { nil: undefined },
+      ),
     })
     .map(({ target: { rawId, payload }, origin, method, accept, forwarded }): PayCase => {
       const headers: Record<string, string> = { ...(forwarded ?? {}) };
@@ -581,8 +795,19 @@ test("the hosted page's Pay answers generated card forms, bodies, media types, o
       return { route: "pay", rawId, method, path: `/pay/${rawId}/pay`, headers, body: payload.body, contentType: payload.contentType, origin };
     });
   const pageArb = fc
-    .record({ rawId: idArb, route: fc.constantFrom("status" as const, "return" as const), query: fc.oneof(fc.constant(""), queryArb(["id", "lang"])), junk: fc.option(fc.string({ maxLength: 20 }).map(headerValue), { nil: undefined }) })
-    .map(({ rawId, route, query, junk }): PayCase => ({ route, rawId, method: "GET", path: `/pay/${rawId}/${route}${query}`, headers: junk === undefined ? {} : { accept: junk, "if-none-match": junk } }));
+    .record({
+      rawId: idArb,
+      route: fc.constantFrom("status" as const, "return" as const),
+      query: fc.oneof(fc.constant(""), queryArb(["id", "lang"])),
+      junk: fc.option(fc.string({ maxLength: 20 }).map(headerValue), { nil: undefined }),
+    })
+    .map(({ rawId, route, query, junk }): PayCase => ({
+      route,
+      rawId,
+      method: "GET",
+      path: `/pay/${rawId}/${route}${query}`,
+      headers: junk === undefined ? {} : { accept: junk, "if-none-match": junk },
+    }));
 
   let tried = 0;
   let pays = 0;
@@ -593,22 +818,28 @@ test("the hosted page's Pay answers generated card forms, bodies, media types, o
   const findings: Finding[] = [];
   const started = Date.now();
   await fc.assert(
-    fc.asyncProperty(fc.tuple(fc.array(payArb, { minLength: PAYS_PER_RUN, maxLength: PAYS_PER_RUN }), fc.array(pageArb, { minLength: CONCURRENCY - PAYS_PER_RUN, maxLength: CONCURRENCY - PAYS_PER_RUN })), async ([payBatch, pageBatch]) => {
-      await inPool([...payBatch, ...pageBatch], CONCURRENCY, async (request) => {
-        await pace();
-        const answer = await send(ORIGIN, request, TIMEOUT_MS);
-        tried++;
-        if (request.route === "pay") pays++;
-        if ("status" in answer) {
-          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-          if (answer.status >= 500) fiveHundreds++;
-        }
-        const verdict = request.route === "pay" ? judgePay(request, answer, pool) : judgePageRoute(request, answer, pool);
-        outcomes[`${request.route}: ${verdict.outcome}`] = (outcomes[`${request.route}: ${verdict.outcome}`] ?? 0) + 1;
-        if (verdict.acceptedFor) accepted.set(verdict.acceptedFor, (accepted.get(verdict.acceptedFor) ?? 0) + 1);
-        for (const problem of verdict.problems) findings.push({ request: describeRequest(request), problem });
-      });
-    }),
+    fc.asyncProperty(
+      fc.tuple(
+        fc.array(payArb, { minLength: PAYS_PER_RUN, maxLength: PAYS_PER_RUN }),
+        fc.array(pageArb, { minLength: CONCURRENCY - PAYS_PER_RUN, maxLength: CONCURRENCY - PAYS_PER_RUN }),
+      ),
+      async ([payBatch, pageBatch]) => {
+        await inPool([...payBatch, ...pageBatch], CONCURRENCY, async (request) => {
+          await pace();
+          const answer = await send(ORIGIN, request, TIMEOUT_MS);
+          tried++;
+          if (request.route === "pay") pays++;
+          if ("status" in answer) {
+            statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+            if (answer.status >= 500) fiveHundreds++;
+          }
+          const verdict = request.route === "pay" ? judgePay(request, answer, pool) : judgePageRoute(request, answer, pool);
+          outcomes[`${request.route}: ${verdict.outcome}`] = (outcomes[`${request.route}: ${verdict.outcome}`] ?? 0) + 1;
+          if (verdict.acceptedFor) accepted.set(verdict.acceptedFor, (accepted.get(verdict.acceptedFor) ?? 0) + 1);
+          for (const problem of verdict.problems) findings.push({ request: describeRequest(request), problem });
+        });
+      },
+    ),
     { numRuns: PAY_RUNS, seed: SEED, endOnFailure: true },
   );
   const seconds = (Date.now() - started) / 1000;
@@ -620,9 +851,25 @@ test("the hosted page's Pay answers generated card forms, bodies, media types, o
     const now = await invoiceState(id);
     const was = before.get(id)!;
     if (now.status !== was.status || now.attempts !== was.attempts) changed[`${was.status}→${now.status}`] = (changed[`${was.status}→${now.status}`] ?? 0) + 1;
-    if (!accepted.has(id) && (now.status !== was.status || now.attempts !== was.attempts)) unchanged.push(`${id}: ${was.status}→${now.status}, ${was.attempts}→${now.attempts} attempts, no Pay accepted`);
+    if (!accepted.has(id) && (now.status !== was.status || now.attempts !== was.attempts))
+      unchanged.push(`${id}: ${was.status}→${now.status}, ${was.attempts}→${now.attempts} attempts, no Pay accepted`);
   });
-  report("http-hosted-pay", { seed: SEED, tried, pays, fiveHundreds, hangsOrResets: findings.filter((f) => /no answer|ended/.test(f.problem)).length, seconds, statuses, outcomes, invoices: PAY_POOL + LIMIT_POOL, invoicesWithAcceptedPays: accepted.size, invoicesChanged: changed, changedWithoutAcceptedPay: unchanged, findings: findings.length, firstFindings: findings.slice(0, 300) });
+  report("http-hosted-pay", {
+    seed: SEED,
+    tried,
+    pays,
+    fiveHundreds,
+    hangsOrResets: findings.filter((f) => /no answer|ended/.test(f.problem)).length,
+    seconds,
+    statuses,
+    outcomes,
+    invoices: PAY_POOL + LIMIT_POOL,
+    invoicesWithAcceptedPays: accepted.size,
+    invoicesChanged: changed,
+    changedWithoutAcceptedPay: unchanged,
+    findings: findings.length,
+    firstFindings: findings.slice(0, 300),
+  });
   expect(tried).toBe(PAY_RUNS * CONCURRENCY);
   expect(pays).toBe(PAY_RUNS * PAYS_PER_RUN);
   expect(findings.slice(0, 20), `seed ${SEED}: ${findings.length} findings`).toEqual([]);
@@ -637,7 +884,14 @@ test("the hosted page's Pay answers generated card forms, bodies, media types, o
 
 test("provider callbacks answer forged, tampered, stale, garbage and correctly signed but unmatched notifications with a 4xx JSON:API error, never a 5xx or a hang, and change no invoice", async () => {
   test.setTimeout(120_000);
-  const kinds: Record<string, ConnectionKind> = { "provider-a": "h2h", "provider-b": "h2h", "provider-c": "provider_account", "provider-d": "h2h", "provider-e": "h2h", "provider-f": "h2h" };
+  const kinds: Record<string, ConnectionKind> = {
+    "provider-a": "h2h",
+    "provider-b": "h2h",
+    "provider-c": "provider_account",
+    "provider-d": "h2h",
+    "provider-e": "h2h",
+    "provider-f": "h2h",
+  };
   const targets: { slug: string; id: string; secret: string | undefined }[] = [];
   for (const slug of CALLBACK_SLUGS) {
     const credentials = sampleCredentials(slug, kinds[slug]!, "test");
@@ -651,20 +905,70 @@ test("provider callbacks answer forged, tampered, stale, garbage and correctly s
   const caseArb = fc.oneof(
     { weight: 10, arbitrary: rightTarget },
     // Another provider's connection id under this slug.
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...targets), fc.constantFrom(...targets)).filter(([a, b]) => a.slug !== b.slug).chain(([a, b]) => callbackCaseArb(a.slug, b.id, a.secret)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...targets), fc.constantFrom(...targets))
+        .filter(([a, b]) => a.slug !== b.slug)
+        .chain(([a, b]) => callbackCaseArb(a.slug, b.id, a.secret)),
+    },
     // Slugs of no provider, and near misses.
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...targets), fc.oneof(pathIdArb([...CALLBACK_SLUGS]), fc.constantFrom("provider-g", "Provider-F", "provider-f ", "provider-%66", "provider_f", "PROVIDER-B"))).chain(([target, slug]) => callbackCaseArb(slug, target.id, target.secret)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(...targets),
+          fc.oneof(pathIdArb([...CALLBACK_SLUGS]), fc.constantFrom("provider-g", "Provider-F", "provider-f ", "provider-%66", "provider_f", "PROVIDER-B")),
+        )
+        .chain(([target, slug]) => callbackCaseArb(slug, target.id, target.secret)),
+    },
     // Random and malformed connection ids.
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...targets), pathIdArb(ids)).chain(([target, id]) => callbackCaseArb(target.slug, id, target.secret)) },
   );
   const requestArb = fc
-    .record({ callback: caseArb, method: fc.constantFrom("POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "POST", "GET", "PUT"), query: fc.oneof({ weight: 6, arbitrary: fc.constant("") }, { weight: 1, arbitrary: queryArb([]) }) })
-    .map(({ callback, method, query }): BadRequest & { callback: CallbackCase } => ({ method, path: `/api/callbacks/${callback.slug}/${callback.connectionId}${query}`, headers: callback.headers, body: callback.body, callback }));
+    .record({
+      callback: caseArb,
+      method: fc.constantFrom(
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "POST",
+        "GET",
+        "PUT",
+      ),
+      query: fc.oneof({ weight: 6, arbitrary: fc.constant("") }, { weight: 1, arbitrary: queryArb([]) }),
+    })
+    .map(({ callback, method, query }): BadRequest & { callback: CallbackCase } => ({
+      method,
+      path: `/api/callbacks/${callback.slug}/${callback.connectionId}${query}`,
+      headers: callback.headers,
+      body: callback.body,
+      callback,
+    }));
 
   const expectedStatus = (request: BadRequest & { callback: CallbackCase }): number[] | undefined => {
     const { callback } = request;
     // A head over Node's 16 KiB never reaches a route (431); near it, the client's own headers (Host, length) decide.
-    const head = Buffer.byteLength(`${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(request.headers ?? {}).map(([name, value]) => `${name}: ${String(value)}\r\n`).join("")}`, "latin1");
+    const head = Buffer.byteLength(
+      `${request.method} ${request.path} HTTP/1.1\r\n${Object.entries(request.headers ?? {})
+        .map(([name, value]) => `${name}: ${String(value)}\r\n`)
+        .join("")}`,
+      "latin1",
+    );
     if (head > 16 * 1024) return [431];
     const nearLimit = head > 16 * 1024 - 512 ? [431] : [];
     if (request.method !== "POST" || !routedAsWritten([callback.slug, callback.connectionId])) return undefined;
@@ -700,8 +1004,12 @@ test("provider callbacks answer forged, tampered, stale, garbage and correctly s
           const kind = (byKind[request.callback.how] ??= {});
           kind[answer.status] = (kind[answer.status] ?? 0) + 1;
           if (answer.status >= 500) fiveHundreds++;
-          if (expected && answer.status < 400) problems.push(`a callback no provider signed, or about no attempt, was answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-          if (expected && answer.status !== 429 && !expected.includes(answer.status)) problems.push(`expected ${expected.join(" or ")} (${request.callback.how}${request.callback.signed ? ", signed" : ""}), got ${answer.status}: ${answer.text.slice(0, 300)}`);
+          if (expected && answer.status < 400)
+            problems.push(`a callback no provider signed, or about no attempt, was answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+          if (expected && answer.status !== 429 && !expected.includes(answer.status))
+            problems.push(
+              `expected ${expected.join(" or ")} (${request.callback.how}${request.callback.signed ? ", signed" : ""}), got ${answer.status}: ${answer.text.slice(0, 300)}`,
+            );
         }
         for (const problem of problems) {
           findings.push({ request: `${request.callback.how}${request.callback.signed ? " (signed)" : ""}: ${describeRequest(request)}`, problem });
@@ -714,8 +1022,23 @@ test("provider callbacks answer forged, tampered, stale, garbage and correctly s
 
   // No invoice of the merchant changed status: a refused callback changes nothing, and none matched an attempt.
   const after = await invoiceStatuses();
-  const changedInvoices = Object.entries(before).filter(([id, status]) => after[id] !== status).map(([id, status]) => `${id}: ${status}→${after[id]}`);
-  report("http-callbacks", { seed: SEED, tried, signed, fiveHundreds, hangsOrResets: findings.filter((f) => /no answer|ended/.test(f.problem)).length, seconds, statuses, byKind, invoices: Object.keys(before).length, changedInvoices, findings: findings.length, firstFindings: findings.slice(0, 300) });
+  const changedInvoices = Object.entries(before)
+    .filter(([id, status]) => after[id] !== status)
+    .map(([id, status]) => `${id}: ${status}→${after[id]}`);
+  report("http-callbacks", {
+    seed: SEED,
+    tried,
+    signed,
+    fiveHundreds,
+    hangsOrResets: findings.filter((f) => /no answer|ended/.test(f.problem)).length,
+    seconds,
+    statuses,
+    byKind,
+    invoices: Object.keys(before).length,
+    changedInvoices,
+    findings: findings.length,
+    firstFindings: findings.slice(0, 300),
+  });
   expect(tried).toBe(CALLBACK_RUNS * CONCURRENCY);
   expect(findings.slice(0, 20), `seed ${SEED}: ${findings.length} findings`).toEqual([]);
   expect(changedInvoices).toEqual([]);
@@ -729,7 +1052,17 @@ test("a callback to a connection id holding a NUL byte answers a JSON:API 404, n
   // Found by the test above: the id reached the connection lookup, PostgreSQL refused the NUL (22021),
   // and the route's catch-all answered 503 "send it again", so a provider would retry it forever.
   for (const id of ["%00", "conn_x%00", `${realIds["/api/connections/{id}"]![0]}%00`]) {
-    const request: BadRequest = { method: "POST", path: `/api/callbacks/provider-f/${id}`, headers: { "content-type": "application/json", "x-event-id": "ntf_nul", "x-event-timestamp": String(Math.floor(Date.now() / 1000)), "x-event-signature": `sha256=${"0".repeat(64)}` }, body: "{}" };
+    const request: BadRequest = {
+      method: "POST",
+      path: `/api/callbacks/provider-f/${id}`,
+      headers: {
+        "content-type": "application/json",
+        "x-event-id": "ntf_nul",
+        "x-event-timestamp": String(Math.floor(Date.now() / 1000)),
+        "x-event-signature": `sha256=${"0".repeat(64)}`,
+      },
+      body: "{}",
+    };
     const answer = await send(ORIGIN, request, TIMEOUT_MS);
     expect("status" in answer && answer.status, id).toBe(404);
     expect(judge(request, answer, true, CALLBACK_CODES)).toEqual([]);

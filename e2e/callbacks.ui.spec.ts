@@ -26,16 +26,28 @@ function bCallback(secret: string, notificationId: string, body: Record<string, 
   const rawBody = JSON.stringify(body);
   const timestamp = Math.floor(Date.now() / 1000);
   const digest = createHmac("sha256", secret).update(`${timestamp}.${notificationId}.${rawBody}`).digest("hex");
-  return { headers: { "content-type": "application/json", "x-notification-id": notificationId, "x-notification-signature": `t=${timestamp},v1=${digest}` }, data: rawBody };
+  return {
+    headers: { "content-type": "application/json", "x-notification-id": notificationId, "x-notification-signature": `t=${timestamp},v1=${digest}` },
+    data: rawBody,
+  };
 }
 
-test("a Provider B callback to the connection's Callback URL settles a payment waiting at 3-D Secure; forged and replayed ones change nothing", async ({ browser, page, baseURL }) => {
+test("a Provider B callback to the connection's Callback URL settles a payment waiting at 3-D Secure; forged and replayed ones change nothing", async ({
+  browser,
+  page,
+  baseURL,
+}) => {
   test.slow();
   const merchant = await merchantWithKey(browser);
   const credentials = sampleCredentials("provider-b", "h2h", "test");
   const created = await page.request.post("/api/connections", {
     headers: auth(merchant),
-    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `callbacks e2e ${randomBytes(3).toString("hex")}`, mode: "test", credentials } } },
+    data: {
+      data: {
+        type: "connection",
+        attributes: { provider: "provider-b", kind: "h2h", label: `callbacks e2e ${randomBytes(3).toString("hex")}`, mode: "test", credentials },
+      },
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const connectionId = ((await created.json()) as { data: { id: string } }).data.id;
@@ -51,7 +63,20 @@ test("a Provider B callback to the connection's Callback URL settles a payment w
 
   const invoiceResponse = await page.request.post("/api/commerce/payment-invoices", {
     headers: auth(merchant),
-    data: { data: { type: "payment-invoice", attributes: { commerce_account: merchant.commerceAccount, reference_id: `cb-${randomBytes(6).toString("hex")}`, test_mode: true, service: "payment_card_eur_hpp", currency: "EUR", amount: "100.50", flow: "charge" } } },
+    data: {
+      data: {
+        type: "payment-invoice",
+        attributes: {
+          commerce_account: merchant.commerceAccount,
+          reference_id: `cb-${randomBytes(6).toString("hex")}`,
+          test_mode: true,
+          service: "payment_card_eur_hpp",
+          currency: "EUR",
+          amount: "100.50",
+          flow: "charge",
+        },
+      },
+    },
   });
   expect(invoiceResponse.status(), await invoiceResponse.text()).toBe(201);
   const invoice = (await invoiceResponse.json()).data as { id: string; attributes: Record<string, unknown> };
@@ -69,7 +94,15 @@ test("a Provider B callback to the connection's Callback URL settles a payment w
   const attempts = await page.request.get(`/api/commerce/payment-invoices/${invoice.id}/attempts`, { headers: auth(merchant) });
   expect(attempts.status()).toBe(200);
   const [attempt] = (await attempts.json()).data as { id: string; attributes: { provider_reference: string } }[];
-  const success = { event: "charge.updated", txn: attempt!.attributes.provider_reference, order_ref: attempt!.id, result: "ok", sum: "100.50", cur: "EUR", captured_sum: "100.50" };
+  const success = {
+    event: "charge.updated",
+    txn: attempt!.attributes.provider_reference,
+    order_ref: attempt!.id,
+    result: "ok",
+    sum: "100.50",
+    cur: "EUR",
+    captured_sum: "100.50",
+  };
 
   const forged = await page.request.post(url, bCallback("not-the-secret", `ntf_e2e_${randomBytes(6).toString("hex")}`, success));
   expect(forged.status()).toBe(401);

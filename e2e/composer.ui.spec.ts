@@ -58,7 +58,12 @@ async function prepare(browser: Browser, request: APIRequestContext): Promise<Se
     await createConnection(request, apiKey, { provider: provider.slug, kind, label: `${provider.name} sandbox`, constants: SANDBOX_CONSTANTS[provider.slug] });
   }
   // A live connection needs a live key: a key manages its own mode's connections only.
-  await createConnection(request, await createApiKey(owner, "e2e live", { mode: "live" }), { provider: "provider-a", kind: "provider_account", label: "Provider A live", mode: "live" });
+  await createConnection(request, await createApiKey(owner, "e2e live", { mode: "live" }), {
+    provider: "provider-a",
+    kind: "provider_account",
+    label: "Provider A live",
+    mode: "live",
+  });
   const email = await addSupportMember(owner, browser);
   const support = await (await browser.newContext()).newPage();
   await signIn(support, email, SUPPORT_PASSWORD);
@@ -200,7 +205,10 @@ test("an owner sees live connections; the form has no serious axe violations, em
 });
 
 test("the composer routes automatically by default, like an invoice from the API, and speaks plain words", async ({ browser }) => {
-  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
     const context = await browser.newContext({ viewport, storageState: await setup.owner.context().storageState() });
     const page = await context.newPage();
     await page.goto("/invoices/new");
@@ -214,7 +222,9 @@ test("the composer routes automatically by default, like an invoice from the API
 
     await templateButton(page, "Provider B payment").click();
     await expect(automatic).toBeChecked();
-    await expect(page.getByTestId("template-status")).toContainText("Filled in from Provider B payment, routed automatically: it goes to Provider B sandbox first.");
+    await expect(page.getByTestId("template-status")).toContainText(
+      "Filled in from Provider B payment, routed automatically: it goes to Provider B sandbox first.",
+    );
     await expect(page.getByTestId("composer-route")).toContainText("Routing sends it to Provider B sandbox (Provider B) first — First in routing order; then");
     await expect(page.getByTestId("composer-envelope")).not.toContainText("relationships");
     const label = page.getByText("Route automatically", { exact: true });
@@ -274,7 +284,9 @@ test("an invoice can be composed and sent with the keyboard alone", async () => 
   await expect(page).toHaveURL(/\/invoices\/cpi_/);
 });
 
-test("after a send the result sits beside the form at 1280 px, a fresh reference_id is filled in and a toast offers the invoice and its hosted page", async ({ browser }) => {
+test("after a send the result sits beside the form at 1280 px, a fresh reference_id is filled in and a toast offers the invoice and its hosted page", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: await setup.owner.context().storageState() });
   const page = await context.newPage();
   await page.goto("/invoices/new");
@@ -301,7 +313,10 @@ test("after a send the result sits beside the form at 1280 px, a fresh reference
   await expect(page.getByTestId("composer-reference-renewed")).toBeVisible();
   await expect(page.getByTestId("composer-envelope")).toContainText(`"reference_id": "${second}"`);
 
-  const toast = page.getByTestId("toast-region").getByTestId("toast").filter({ hasText: `Invoice ${id} created.` });
+  const toast = page
+    .getByTestId("toast-region")
+    .getByTestId("toast")
+    .filter({ hasText: `Invoice ${id} created.` });
   await expect(toast).toBeVisible();
   await screenshot(page, "composer-result-1280");
   await expectNoSeriousViolations(page);
@@ -317,7 +332,10 @@ test("after a send the result sits beside the form at 1280 px, a fresh reference
   await expect(page.getByRole("heading", { name: "Response" })).toBeInViewport();
   const secondId: string = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}").data.id;
   // On a phone only the newest toast is drawn: the second invoice's.
-  const secondToast = page.getByTestId("toast-region").getByTestId("toast").filter({ hasText: `Invoice ${secondId} created.` });
+  const secondToast = page
+    .getByTestId("toast-region")
+    .getByTestId("toast")
+    .filter({ hasText: `Invoice ${secondId} created.` });
   await expect(secondToast).toBeVisible();
   await expect(toast).toBeHidden();
   await screenshot(page, "composer-result-390");

@@ -182,7 +182,11 @@ sharedTest("constants: saved values are in the server HTML; B's defaults mixed w
   await screenshot(page.locator("section[aria-labelledby=constants]"), "b-constants");
 
   // Without JavaScript the page shows what the server rendered: the saved value is already there.
-  const noJs = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), viewport: { width: 1280, height: 900 } });
+  const noJs = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+    viewport: { width: 1280, height: 900 },
+  });
   const bare = await noJs.newPage();
   await bare.goto(page.url());
   await expect(bare.locator("#constant-CITY")).toHaveValue("Berlin");

@@ -5,56 +5,59 @@ import { expectSaved, fKeys, openConnectForm, save, textbox, uniqueLabel } from 
 import { screenshot } from "./support/screenshots";
 
 // Only its own connection (unique label) matters: the worker's shared merchant (e2e/support/fixtures.ts).
-sharedTest("edit keeps a blank secret, disable survives an edit, Test connection reaches the sandbox, delete asks first; the audit trail names fields only", async ({ page }) => {
-  await openConnectForm(page, "provider-b", "H2H merchant account");
-  const label = uniqueLabel("B life");
-  await page.getByLabel("Label").fill(label);
-  await textbox(page, "Terminal ID").fill("TERM-1");
-  await page.getByLabel("Secret key").fill("first-secret-AAAA");
-  await save(page);
-  await expectSaved(page, label);
-  await screenshot(page, "connection-page", { fullPage: true });
+sharedTest(
+  "edit keeps a blank secret, disable survives an edit, Test connection reaches the sandbox, delete asks first; the audit trail names fields only",
+  async ({ page }) => {
+    await openConnectForm(page, "provider-b", "H2H merchant account");
+    const label = uniqueLabel("B life");
+    await page.getByLabel("Label").fill(label);
+    await textbox(page, "Terminal ID").fill("TERM-1");
+    await page.getByLabel("Secret key").fill("first-secret-AAAA");
+    await save(page);
+    await expectSaved(page, label);
+    await screenshot(page, "connection-page", { fullPage: true });
 
-  const edit = page.getByRole("form", { name: "Edit connection" });
-  await expect(edit.getByLabel("Secret key")).toHaveValue("");
-  await expect(edit.getByText("Stored (••••AAAA). Leave blank to keep it.")).toBeVisible();
-  await edit.getByRole("textbox", { name: /^Terminal ID/ }).fill("TERM-2");
-  await edit.getByRole("button", { name: "Save changes" }).click();
-  await expect(edit.getByText("Changes saved.")).toBeVisible();
-  await expect(page.getByTestId("credential-terminal_id")).toHaveText("TERM-2");
-  await expect(page.getByTestId("credential-secret_key")).toHaveText("Set · ••••AAAA");
+    const edit = page.getByRole("form", { name: "Edit connection" });
+    await expect(edit.getByLabel("Secret key")).toHaveValue("");
+    await expect(edit.getByText("Stored (••••AAAA). Leave blank to keep it.")).toBeVisible();
+    await edit.getByRole("textbox", { name: /^Terminal ID/ }).fill("TERM-2");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(edit.getByText("Changes saved.")).toBeVisible();
+    await expect(page.getByTestId("credential-terminal_id")).toHaveText("TERM-2");
+    await expect(page.getByTestId("credential-secret_key")).toHaveText("Set · ••••AAAA");
 
-  await edit.getByLabel("Secret key").fill("second-secret-BBBB");
-  await edit.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByTestId("credential-secret_key")).toHaveText("Set · ••••BBBB");
+    await edit.getByLabel("Secret key").fill("second-secret-BBBB");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByTestId("credential-secret_key")).toHaveText("Set · ••••BBBB");
 
-  await page.getByRole("button", { name: "Disable" }).click();
-  await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
-  await edit.getByRole("textbox", { name: /^Label/ }).fill(`${label} renamed`);
-  await edit.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: `${label} renamed` })).toBeVisible();
-  await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Disable" }).click();
+    await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
+    await edit.getByRole("textbox", { name: /^Label/ }).fill(`${label} renamed`);
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: `${label} renamed` })).toBeVisible();
+    await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
 
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
 
-  const audit = page.getByTestId("audit-trail");
-  await expect(audit).toContainText("created");
-  await expect(audit).toContainText("credentials.secret_key (replaced)");
-  await expect(audit).toContainText("disabled");
-  await expect(audit).not.toContainText("second-secret");
-  await expect(audit).not.toContainText("first-secret");
+    const audit = page.getByTestId("audit-trail");
+    await expect(audit).toContainText("created");
+    await expect(audit).toContainText("credentials.secret_key (replaced)");
+    await expect(audit).toContainText("disabled");
+    await expect(audit).not.toContainText("second-secret");
+    await expect(audit).not.toContainText("first-secret");
 
-  await page.getByRole("button", { name: "Delete" }).click();
-  const dialog = page.getByRole("alertdialog");
-  await expect(dialog).toContainText("Invoices can no longer be routed to it for payment_card_eur_hpp");
-  await dialog.getByRole("button", { name: "Keep it" }).click();
-  await expect(dialog).toHaveCount(0);
-  await page.getByRole("button", { name: "Delete" }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Delete connection" }).click();
-  await expect(page).toHaveURL(/\/connections$/);
-  await expect(page.getByRole("link", { name: `${label} renamed` })).toHaveCount(0);
-});
+    await page.getByRole("button", { name: "Delete" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog).toContainText("Invoices can no longer be routed to it for payment_card_eur_hpp");
+    await dialog.getByRole("button", { name: "Keep it" }).click();
+    await expect(dialog).toHaveCount(0);
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete connection" }).click();
+    await expect(page).toHaveURL(/\/connections$/);
+    await expect(page.getByRole("link", { name: `${label} renamed` })).toHaveCount(0);
+  },
+);
 
 // Counts connections and switches the Test/Live view (kept per merchant): a merchant of its own.
 test("the connections list filters by provider, mode and state", async ({ page }) => {

@@ -17,7 +17,13 @@ test("management API over HTTP: create, read, update keeping the secret, delete;
 
   const created = await request.post("/api/connections", {
     headers: auth,
-    data: connectionBody({ provider: "provider-f", kind: "h2h", label: "F over HTTP", credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" }, constants: { COUNTRY: "de" } }),
+    data: connectionBody({
+      provider: "provider-f",
+      kind: "h2h",
+      label: "F over HTTP",
+      credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" },
+      constants: { COUNTRY: "de" },
+    }),
   });
   expect(created.status()).toBe(201);
   const body = await created.json();
@@ -25,7 +31,12 @@ test("management API over HTTP: create, read, update keeping the secret, delete;
   expect(id).toMatch(/^conn_/);
   expect(created.headers()["location"]).toBe(`${process.env.APP_URL ?? "http://127.0.0.1:" + (process.env.E2E_PORT ?? 3107)}/api/connections/${id}`);
   expect(body.data.attributes).toMatchObject({ mode: "test", enabled: true, services: ["payment_card_eur_hpp"], constants: { COUNTRY: "DE" } });
-  expect(body.data.attributes.credentials).toEqual({ public_key: keys.publicKey, secret_key: `••••${keys.secretKey.slice(-4)}`, test_mode: true, currency: "EUR" });
+  expect(body.data.attributes.credentials).toEqual({
+    public_key: keys.publicKey,
+    secret_key: `••••${keys.secretKey.slice(-4)}`,
+    test_mode: true,
+    currency: "EUR",
+  });
 
   const patched = await request.patch(`/api/connections/${id}`, { headers: auth, data: connectionBody({ label: "F renamed" }) });
   expect(patched.status()).toBe(200);
@@ -55,12 +66,28 @@ test.describe("management API refuses bad input with the right status and pointe
     { name: "wrong type", body: JSON.stringify({ data: { type: "invoice", attributes: {} } }), status: 422, pointers: ["/data/type"] },
     {
       name: "missing label, bad F public key and an unknown field at once",
-      body: JSON.stringify(connectionBody({ provider: "provider-f", kind: "h2h", credentials: { public_key: "nope", secret_key: fKeys("dev").secretKey, test_mode: true, currency: "EUR", extra: 1 } })),
+      body: JSON.stringify(
+        connectionBody({
+          provider: "provider-f",
+          kind: "h2h",
+          credentials: { public_key: "nope", secret_key: fKeys("dev").secretKey, test_mode: true, currency: "EUR", extra: 1 },
+        }),
+      ),
       status: 422,
       pointers: ["/data/attributes/label", "/data/attributes/credentials/public_key", "/data/attributes/credentials/extra"],
     },
-    { name: "unknown provider", body: JSON.stringify(connectionBody({ provider: "provider-z", kind: "h2h", label: "z", mode: "test" })), status: 422, pointers: ["/data/attributes/provider"] },
-    { name: "kind the provider does not offer", body: JSON.stringify(connectionBody({ provider: "provider-b", kind: "provider_account", label: "b", mode: "test" })), status: 422, pointers: ["/data/attributes/kind"] },
+    {
+      name: "unknown provider",
+      body: JSON.stringify(connectionBody({ provider: "provider-z", kind: "h2h", label: "z", mode: "test" })),
+      status: 422,
+      pointers: ["/data/attributes/provider"],
+    },
+    {
+      name: "kind the provider does not offer",
+      body: JSON.stringify(connectionBody({ provider: "provider-b", kind: "provider_account", label: "b", mode: "test" })),
+      status: 422,
+      pointers: ["/data/attributes/kind"],
+    },
   ];
 
   for (const c of cases) {

@@ -18,13 +18,37 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
   const headers = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
   const created = await request.post("/api/connections", {
     headers,
-    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `every page ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+    data: {
+      data: {
+        type: "connection",
+        attributes: {
+          provider: "provider-b",
+          kind: "h2h",
+          label: `every page ${randomBytes(3).toString("hex")}`,
+          mode: "test",
+          credentials: sampleCredentials("provider-b", "h2h", "test"),
+        },
+      },
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const connectionId = ((await created.json()) as { data: { id: string } }).data.id;
   const invoiceResponse = await request.post("/api/commerce/payment-invoices", {
     headers,
-    data: { data: { type: "payment-invoice", attributes: { commerce_account: merchant.commerceAccount, reference_id: `every-page-${randomBytes(12).toString("hex")}`, test_mode: true, service: "payment_card_eur_hpp", currency: "EUR", amount: "100.50", flow: "charge" } } },
+    data: {
+      data: {
+        type: "payment-invoice",
+        attributes: {
+          commerce_account: merchant.commerceAccount,
+          reference_id: `every-page-${randomBytes(12).toString("hex")}`,
+          test_mode: true,
+          service: "payment_card_eur_hpp",
+          currency: "EUR",
+          amount: "100.50",
+          flow: "charge",
+        },
+      },
+    },
   });
   expect(invoiceResponse.status(), await invoiceResponse.text()).toBe(201);
   const invoice = (await invoiceResponse.json()).data as { id: string; attributes: { hpp_url: string } };

@@ -28,7 +28,13 @@ async function newInvoice(request: APIRequestContext, merchant: Merchant, attrib
     data: {
       data: {
         type: "payment-invoice",
-        attributes: { commerce_account: merchant.commerceAccount, reference_id: `exp-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true, ...attributes },
+        attributes: {
+          commerce_account: merchant.commerceAccount,
+          reference_id: `exp-${randomBytes(6).toString("hex")}`,
+          flow: "charge",
+          test_mode: true,
+          ...attributes,
+        },
       },
     },
   });
@@ -78,7 +84,11 @@ test("an invoice with a 10-second lifetime expires: its hosted page says so, ref
 test("Check status now settles a 3-D Secure payment whose customer never came back (Provider E ignores callbacks)", async ({ browser, page }) => {
   test.slow();
   const merchant = await merchantWithKey(browser);
-  const pair = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
+  const pair = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
   await connect(page.request, merchant, "provider-e", {
     merchant_id: `E-${randomBytes(3).toString("hex")}`,
     public_key: pair.publicKey,

@@ -19,7 +19,9 @@ const shot = (page: Page, name: string) => screenshot(page, `first-payment-${nam
 
 const step = (page: Page, name: string) => page.getByTestId(`setup-step-${name}`);
 
-test("a newcomer's first payment through the dashboard alone: sign up, connect with Test before saving, key, webhook, compose, pay; every setup step ticks", async ({ page }) => {
+test("a newcomer's first payment through the dashboard alone: sign up, connect with Test before saving, key, webhook, compose, pay; every setup step ticks", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const receiver = await startWebhookReceiver();
   try {
@@ -88,7 +90,12 @@ test("a newcomer's first payment through the dashboard alone: sign up, connect w
     await expect(page.getByTestId("composer-routed")).toHaveText("Routed to My Provider B (Provider B) — First in routing order");
     const invoiceId: string = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}").data.id;
     await shot(page, "7-composed");
-    await page.getByTestId("toast-region").getByTestId("toast").filter({ hasText: `Invoice ${invoiceId} created.` }).getByRole("link", { name: "Open its hosted page" }).click();
+    await page
+      .getByTestId("toast-region")
+      .getByTestId("toast")
+      .filter({ hasText: `Invoice ${invoiceId} created.` })
+      .getByRole("link", { name: "Open its hosted page" })
+      .click();
 
     // The customer pays on the hosted page.
     await expect(page).toHaveURL(new RegExp(`/pay/${invoiceId}`));
@@ -100,7 +107,10 @@ test("a newcomer's first payment through the dashboard alone: sign up, connect w
     await shot(page, "9-paid");
 
     // The receiver got the signed status change; the event log says delivered.
-    const statuses = () => [...receiver.state.verified.values()].filter((event) => event.body.meta.event_type === "invoice.status_changed").map((event) => event.body.data.attributes.status);
+    const statuses = () =>
+      [...receiver.state.verified.values()]
+        .filter((event) => event.body.meta.event_type === "invoice.status_changed")
+        .map((event) => event.body.data.attributes.status);
     await expect.poll(statuses, { timeout: 30_000 }).toContain("processed");
     expect(receiver.state.rejected).toBe(0);
     await page.goto("/home");
@@ -109,7 +119,9 @@ test("a newcomer's first payment through the dashboard alone: sign up, connect w
     const log = page.getByRole("region", { name: "Event log" });
     await expect(async () => {
       await page.reload();
-      await expect(log.getByTestId("event-log-row").filter({ hasText: "processed" }).getByTestId("event-log-state")).toHaveText("Delivered", { timeout: 1_000 });
+      await expect(log.getByTestId("event-log-row").filter({ hasText: "processed" }).getByTestId("event-log-state")).toHaveText("Delivered", {
+        timeout: 1_000,
+      });
     }).toPass({ timeout: 15_000 });
     await shot(page, "10-event-log");
 

@@ -10,15 +10,12 @@ const BASE = new URL(`http://127.0.0.1:${process.env.E2E_PORT ?? 3107}`);
 
 function post(path: string, contentType: string, body: Buffer | string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      { host: BASE.hostname, port: BASE.port, method: "POST", path, headers: { "content-type": contentType } },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (text += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-      },
-    );
+    const request = http.request({ host: BASE.hostname, port: BASE.port, method: "POST", path, headers: { "content-type": contentType } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
     request.on("error", reject);
     request.end(body);
   });

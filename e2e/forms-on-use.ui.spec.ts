@@ -84,7 +84,10 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(typed);
   });
 
-  test(`the composer: a press on a template and a click on a radio before the form loads both take effect (${viewport.width} px)`, async ({ page, merchant }) => {
+  test(`the composer: a press on a template and a click on a radio before the form loads both take effect (${viewport.width} px)`, async ({
+    page,
+    merchant,
+  }) => {
     await page.setViewportSize(viewport);
     await connectByApi(page.request, merchant.apiKey, "provider-c", "provider_account", uniqueLabel("C on use"));
     await page.goto("/invoices/new");

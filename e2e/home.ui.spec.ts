@@ -119,4 +119,3 @@ test("a new merchant's checklist starts unticked; connecting, testing, a key, a 
   await noSidewaysScroll(page);
   await screenshot(page, "home-390", { fullPage: true });
 });
-

@@ -28,10 +28,7 @@ test("Provider D edit form: a changed API URL needs the secrets again; a private
   await apiUrl.fill("https://93.184.216.35/v2");
   await edit.getByRole("button", { name: "Save changes" }).click();
   const summary = edit.getByTestId("error-summary");
-  await expect(summary.getByRole("link")).toHaveText([
-    /^Enter the API key again: the API URL changed/,
-    /^Enter the Secret key again: the API URL changed/,
-  ]);
+  await expect(summary.getByRole("link")).toHaveText([/^Enter the API key again: the API URL changed/, /^Enter the Secret key again: the API URL changed/]);
   await expect(edit.getByLabel("API key")).toHaveAccessibleDescription(/Enter the API key again/);
   await screenshot(edit, "d-api-url-secrets");
 

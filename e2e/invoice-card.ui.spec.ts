@@ -73,7 +73,10 @@ async function payWithThreeDs(page: Page, path: string, answer: "Pass" | "Fail")
   await expect(page.getByTestId("pay-result")).toBeVisible();
 }
 
-test("the invoice page shows the card's brand, last four, country, 3-D Secure and liability shift, and marks the provider's default customer values", async ({ browser, page }) => {
+test("the invoice page shows the card's brand, last four, country, 3-D Secure and liability shift, and marks the provider's default customer values", async ({
+  browser,
+  page,
+}) => {
   const passed = await newInvoice(page.request);
   const failed = await newInvoice(page.request);
   const customer = await browser.newContext();
@@ -108,12 +111,21 @@ test("the invoice page shows the card's brand, last four, country, 3-D Secure an
 
   // The export marks the default too, and carries the card's facts without its number.
   const csv = await (await page.request.get("/api/dashboard/invoices/export")).text();
-  const [header, ...rows] = csv.trim().split("\r\n").map((line) => line.split(","));
+  const [header, ...rows] = csv
+    .trim()
+    .split("\r\n")
+    .map((line) => line.split(","));
   const row = rows.find((cells) => cells[0] === passed.id)!;
   const cell = (name: string) => row[header!.indexOf(name)];
   expect(cell("customer_email")).toBe("customer@example.com");
   expect(cell("customer_email_source")).toBe("default");
   expect(cell("customer_name_source")).toBe("request");
-  expect([cell("card_brand"), cell("card_last_four"), cell("card_country"), cell("three_ds"), cell("liability_shift")]).toEqual(["visa", "3220", "US", "passed", "yes"]);
+  expect([cell("card_brand"), cell("card_last_four"), cell("card_country"), cell("three_ds"), cell("liability_shift")]).toEqual([
+    "visa",
+    "3220",
+    "US",
+    "passed",
+    "yes",
+  ]);
   expect(csv).not.toContain("4000000000003220");
 });

@@ -37,7 +37,10 @@ for (const width of [1280, 390]) {
     await expect(yours.getByRole("status")).toHaveText(`Saved: you see times in ${zone}.`);
 
     const rows = page.locator(`[data-testid="invoice-row"][data-invoice-id="${invoice.id}"]`);
-    for (const [day, listed] of [[zoneDay, 1], [utcDay, 0]] as const) {
+    for (const [day, listed] of [
+      [zoneDay, 1],
+      [utcDay, 0],
+    ] as const) {
       await page.goto("/invoices");
       const toggle = page.getByRole("button", { name: /^Filters/ });
       if (await toggle.isVisible()) await toggle.click();

@@ -18,12 +18,30 @@ function headers(apiKey: string) {
 async function connect(api: APIRequestContext, apiKey: string, provider: string, kind: ConnectionKind) {
   const response = await api.post("/api/connections", {
     headers: headers(apiKey),
-    data: { data: { type: "connection", attributes: { provider, kind, label: `${provider} ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials(provider, kind, "test") } } },
+    data: {
+      data: {
+        type: "connection",
+        attributes: {
+          provider,
+          kind,
+          label: `${provider} ${randomBytes(3).toString("hex")}`,
+          mode: "test",
+          credentials: sampleCredentials(provider, kind, "test"),
+        },
+      },
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
 }
 
-async function invoice(api: APIRequestContext, apiKey: string, account: string, direction: "payment" | "payout", example: unknown, attributes: Record<string, unknown>) {
+async function invoice(
+  api: APIRequestContext,
+  apiKey: string,
+  account: string,
+  direction: "payment" | "payout",
+  example: unknown,
+  attributes: Record<string, unknown>,
+) {
   const body = structuredClone(example) as { data: { attributes: Record<string, unknown> } };
   body.data.attributes = { ...body.data.attributes, commerce_account: account, ...attributes };
   const response = await api.post(`/api/commerce/${direction}-invoices`, { headers: headers(apiKey), data: body });
@@ -56,7 +74,10 @@ test("search finds an invoice by reference and by last four, and Export CSV down
   await connect(api, apiKey, "provider-a", "provider_account");
   const run = `srch-${randomBytes(4).toString("hex")}`;
   const B = PAYMENT_EXAMPLES["B: EUR without customer"];
-  const first = await invoice(api, apiKey, account.commerceAccount, "payment", B, { reference_id: `${run}-first`, customer: { name: "Ada Lovelace", email: "ada@example.com" } });
+  const first = await invoice(api, apiKey, account.commerceAccount, "payment", B, {
+    reference_id: `${run}-first`,
+    customer: { name: "Ada Lovelace", email: "ada@example.com" },
+  });
   const second = await invoice(api, apiKey, account.commerceAccount, "payment", B, { reference_id: `=${run}-second`, amount: "12.30" });
   const payout = await invoice(api, apiKey, account.commerceAccount, "payout", payoutExample(), {
     reference_id: `${run}-payout`,

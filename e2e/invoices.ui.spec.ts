@@ -80,7 +80,11 @@ test.beforeAll(async ({ browser, playwright }, testInfo) => {
   const ids = {
     payB: await invoice(api, owner, "payment", B_EUR, { reference_id: `${run}-pay-b` }),
     payA: await invoice(api, owner, "payment", A_UAH, { reference_id: `${run}-pay-a` }),
-    payout: await invoice(api, owner, "payout", payoutExample(), { reference_id: `${run}-payout-a`, fields: { card_number: FULL_CARD }, options: WAITING_PAYOUT }),
+    payout: await invoice(api, owner, "payout", payoutExample(), {
+      reference_id: `${run}-payout-a`,
+      fields: { card_number: FULL_CARD },
+      options: WAITING_PAYOUT,
+    }),
     live: await invoice(api, owner, "payment", C_AMD, { reference_id: `${run}-live-c`, test_mode: false }),
   };
   await api.dispose();
@@ -193,7 +197,9 @@ test("an invoice created through the API while the list is open appears without 
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
 
-test("the detail page shows status, request, resolved customer with sources, connection, hosted page and timeline, polling while not final", async ({ page }) => {
+test("the detail page shows status, request, resolved customer with sources, connection, hosted page and timeline, polling while not final", async ({
+  page,
+}) => {
   const { ids, labels } = seeded;
   const hydration = watchHydration(page);
   await signInOwner(page);

@@ -38,7 +38,8 @@ function startReceiver(secret: () => string) {
   return {
     deliveries,
     answerWith: (status: number) => (answer = status),
-    listen: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
+    listen: () =>
+      new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`))),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -61,7 +62,18 @@ test("a webhook retry queued before the app is killed is delivered after the res
     const headers = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" };
     const connection = await page.request.post("/api/connections", {
       headers,
-      data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label: `A ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+      data: {
+        data: {
+          type: "connection",
+          attributes: {
+            provider: "provider-a",
+            kind: "h2h",
+            label: `A ${randomBytes(3).toString("hex")}`,
+            mode: "test",
+            credentials: sampleCredentials("provider-a", "h2h", "test"),
+          },
+        },
+      },
     });
     expect(connection.status(), await connection.text()).toBe(201);
     const created = await page.request.post("/api/commerce/payout-invoices", {
@@ -100,7 +112,14 @@ test("a webhook retry queued before the app is killed is delivered after the res
     app = await startAppServer(dataDir, undefined, { WEBHOOKS_ALLOW_PRIVATE_URLS: "1" });
 
     // After the restart the refused event's retry is delivered, then the one that waited behind it.
-    const delivered = () => [...new Set(receiver.deliveries.slice(afterKill).filter((d) => d.answered === 200).map((d) => d.eventId))];
+    const delivered = () => [
+      ...new Set(
+        receiver.deliveries
+          .slice(afterKill)
+          .filter((d) => d.answered === 200)
+          .map((d) => d.eventId),
+      ),
+    ];
     await expect.poll(() => delivered().length, { timeout: 90_000 }).toBe(2);
     expect(delivered()[0]).toBe(refused[0]);
     const retried = receiver.deliveries.slice(afterKill);

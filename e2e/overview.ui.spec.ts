@@ -76,7 +76,9 @@ async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-test("the overview shows volume, success trend, declines, recovered by cascading and each connection's figures and health, each chart with its table", async ({ page }) => {
+test("the overview shows volume, success trend, declines, recovered by cascading and each connection's figures and health, each chart with its table", async ({
+  page,
+}) => {
   test.slow();
   const { commerceAccount } = await signUp(page);
   const apiKey = await createApiKey(page);
@@ -119,10 +121,18 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   const trendTable = page.getByTestId("trend-table").getByRole("table");
   await expect(trendTable.getByRole("row")).toHaveCount(25);
   // Every payment was made in this test's hour (or two, across an hour's turn): only those rows have a rate.
-  expect(await trendTable.getByRole("row").filter({ hasText: /\d\.\d%/ }).count()).toBeGreaterThanOrEqual(1);
+  expect(
+    await trendTable
+      .getByRole("row")
+      .filter({ hasText: /\d\.\d%/ })
+      .count(),
+  ).toBeGreaterThanOrEqual(1);
 
   // Declines by reason: chart and table agree.
-  await expect(page.getByTestId("declines-chart")).toHaveAttribute("aria-label", /Issuer decline 1.*Insufficient funds 1.*Provider unavailable 1|Insufficient funds 1.*Issuer decline 1.*Provider unavailable 1/);
+  await expect(page.getByTestId("declines-chart")).toHaveAttribute(
+    "aria-label",
+    /Issuer decline 1.*Insufficient funds 1.*Provider unavailable 1|Insufficient funds 1.*Issuer decline 1.*Provider unavailable 1/,
+  );
   await page.getByTestId("declines-table").getByText("Show the declines as a table").click();
   const declinesTable = page.getByTestId("declines-table").getByRole("table");
   for (const reason of ["Issuer decline", "Insufficient funds", "Provider unavailable"]) {

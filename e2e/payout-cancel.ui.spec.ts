@@ -11,7 +11,13 @@ import { expectNoSeriousViolations } from "./support/axe";
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 
-async function newPayout(request: APIRequestContext, headers: Record<string, string>, commerceAccount: string, amount: string, options: Record<string, unknown>) {
+async function newPayout(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  commerceAccount: string,
+  amount: string,
+  options: Record<string, unknown>,
+) {
   const created = await request.post("/api/commerce/payout-invoices", {
     headers,
     data: {
@@ -48,7 +54,12 @@ for (const viewport of [
       const headers = { Authorization: `Bearer ${apiKey}`, ...JSON_API };
       const connection = await page.request.post("/api/connections", {
         headers,
-        data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label: "A payouts", mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+        data: {
+          data: {
+            type: "connection",
+            attributes: { provider: "provider-a", kind: "h2h", label: "A payouts", mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") },
+          },
+        },
       });
       expect(connection.status(), await connection.text()).toBe(201);
 
@@ -57,7 +68,9 @@ for (const viewport of [
       await page.goto(`/invoices/${inProgress.id}`);
       const section = page.getByTestId("invoice-cancel");
       await section.getByRole("button", { name: "Cancel payout" }).click();
-      await expect(section.getByTestId("cancel-payout-confirmation")).toContainText("Cancel the payout of 30000.41 UAH? The provider stops the parts not yet paid");
+      await expect(section.getByTestId("cancel-payout-confirmation")).toContainText(
+        "Cancel the payout of 30000.41 UAH? The provider stops the parts not yet paid",
+      );
       await expect(section.getByRole("button", { name: "Cancel payout" })).toBeFocused();
       await expectNoSeriousViolations(page);
       await page.keyboard.press("Enter");

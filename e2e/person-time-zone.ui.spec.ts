@@ -23,21 +23,37 @@ async function tabTo(page: Page, target: Locator) {
 /** "6 Dec 2026, 10:53:00 GMT+9": the instant as the zone's clock, to the second, with the zone's short name. */
 function inZone(iso: string, zone: string): string {
   const at = new Date(iso);
-  const name = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" }).formatToParts(at).find((part) => part.type === "timeZoneName")!.value;
+  const name = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" })
+    .formatToParts(at)
+    .find((part) => part.type === "timeZoneName")!.value;
   return `${new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: zone }).format(at)} ${name}`;
 }
 
 for (const width of [1280, 390]) {
-  test(`a person sets their own time zone to the browser's by keyboard at ${width} px and the invoice page shows times in it`, async ({ page, browser, request }) => {
+  test(`a person sets their own time zone to the browser's by keyboard at ${width} px and the invoice page shows times in it`, async ({
+    page,
+    browser,
+    request,
+  }) => {
     const merchant = await merchantWithKey(browser);
     const auth = { Authorization: `Bearer ${merchant.apiKey}`, ...JSON_API };
     const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
     const connection = await request.post("/api/connections", {
       headers: auth,
-      data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B person zone", mode: "test", credentials, constants: {} } } },
+      data: {
+        data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "B person zone", mode: "test", credentials, constants: {} } },
+      },
     });
     expect(connection.status()).toBe(201);
-    const attributes = { service: "payment_card_eur_hpp", commerce_account: merchant.commerceAccount, currency: "EUR", amount: "10.00", reference_id: `ptz-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true };
+    const attributes = {
+      service: "payment_card_eur_hpp",
+      commerce_account: merchant.commerceAccount,
+      currency: "EUR",
+      amount: "10.00",
+      reference_id: `ptz-${randomBytes(6).toString("hex")}`,
+      flow: "charge",
+      test_mode: true,
+    };
     const created = await request.post("/api/commerce/payment-invoices", { headers: auth, data: { data: { type: "payment-invoice", attributes } } });
     expect(created.status()).toBe(201);
     const invoice = (await created.json()).data as { id: string; attributes: { created: string } };
@@ -65,7 +81,12 @@ for (const width of [1280, 390]) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 
     await page.goto(`/invoices/${invoice.id}`);
-    await expect(page.getByRole("definition").filter({ hasText: inZone(invoice.attributes.created, "Asia/Tokyo") }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole("definition")
+        .filter({ hasText: inZone(invoice.attributes.created, "Asia/Tokyo") })
+        .first(),
+    ).toBeVisible();
     await expect(page.getByText(/\d{2}:\d{2}:\d{2} UTC/)).toHaveCount(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   });

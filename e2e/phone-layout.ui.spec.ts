@@ -111,7 +111,9 @@ async function tabTo(page: Page, target: Locator, limit = 80) {
 }
 
 const focusRingShows = (locator: Locator) =>
-  locator.evaluate((element) => element.matches(":focus-visible") && getComputedStyle(element).outlineStyle !== "none" && getComputedStyle(element).outlineWidth !== "0px");
+  locator.evaluate(
+    (element) => element.matches(":focus-visible") && getComputedStyle(element).outlineStyle !== "none" && getComputedStyle(element).outlineWidth !== "0px",
+  );
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
@@ -123,7 +125,12 @@ test.beforeAll(async ({ browser }) => {
   for (const label of [labels.one, labels.two]) {
     const created = await page.request.post("/api/connections", {
       headers,
-      data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+      data: {
+        data: {
+          type: "connection",
+          attributes: { provider: "provider-a", kind: "h2h", label, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") },
+        },
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
   }
@@ -207,7 +214,8 @@ test("invoice filters fold behind a Filters button on a phone, open with the key
   await expect(page).toHaveURL(/reference=phone-/);
   await expect(page.getByTestId("invoice-row")).toHaveCount(1);
   await expect(page.getByRole("button", { name: /^Filters/ })).toHaveAccessibleName("Filters 3 active");
-  if ((await page.getByRole("button", { name: /^Filters/ }).getAttribute("aria-expanded")) === "false") await page.getByRole("button", { name: /^Filters/ }).click();
+  if ((await page.getByRole("button", { name: /^Filters/ }).getAttribute("aria-expanded")) === "false")
+    await page.getByRole("button", { name: /^Filters/ }).click();
   await expect(page.getByRole("form", { name: "Filter invoices" }).getByLabel("Reference")).toHaveValue("phone-");
 
   // From md up the filters show as before and the button is gone.
@@ -226,9 +234,11 @@ test("invoice filters fold behind a Filters button on a phone, open with the key
   for (const row of await page.getByTestId("invoice-row").all()) {
     const lastCell = (await row.getByRole("cell").last().boundingBox())!;
     expect(lastCell.x + lastCell.width).toBeLessThanOrEqual(card.x + card.width);
-    const lines = await row.getByRole("cell").evaluateAll((cells) =>
-      cells.map((cell) => Math.round((cell as HTMLElement).getBoundingClientRect().height / parseFloat(getComputedStyle(cell).lineHeight))),
-    );
+    const lines = await row
+      .getByRole("cell")
+      .evaluateAll((cells) =>
+        cells.map((cell) => Math.round((cell as HTMLElement).getBoundingClientRect().height / parseFloat(getComputedStyle(cell).lineHeight))),
+      );
     expect(Math.max(...lines), `cells of a row span ${lines.join(", ")} lines`).toBeLessThanOrEqual(4);
     expect((await row.boundingBox())!.height, "a row is at most three lines of text tall").toBeLessThanOrEqual(80);
   }
@@ -306,7 +316,10 @@ test("on a phone the invoice page's payout button, webhook tries and Resend stay
     await page.reload();
     await expect(section.getByTestId("webhook-event-state").filter({ hasText: "Delivered" }).first()).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
-  const event = section.getByTestId("webhook-event").filter({ has: page.getByTestId("webhook-event-state").filter({ hasText: "Delivered" }) }).first();
+  const event = section
+    .getByTestId("webhook-event")
+    .filter({ has: page.getByTestId("webhook-event-state").filter({ hasText: "Delivered" }) })
+    .first();
   await expectOnScreen(event.getByRole("button", { name: /^Resend event / }));
   const tries = event.getByRole("table", { name: /^Tries of event / });
   await expect(tries.getByRole("row")).toHaveCount(2);
@@ -410,7 +423,12 @@ test("on a phone every dashboard table keeps its row actions on screen: API keys
   await expectNoSidewaysScroll(page);
   await screenshot(page, "phone-layout-connections-390", { fullPage: true });
 
-  for (const [name, path] of [["api-keys", "/api-keys"], ["team", "/team"], ["connections", "/connections"], ["routing", "/routing"]] as const) {
+  for (const [name, path] of [
+    ["api-keys", "/api-keys"],
+    ["team", "/team"],
+    ["connections", "/connections"],
+    ["routing", "/routing"],
+  ] as const) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

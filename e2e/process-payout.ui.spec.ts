@@ -21,7 +21,12 @@ test("an owner processes a waiting payout from its page and sees the attempt", a
   const label = `A payouts ${randomBytes(3).toString("hex")}`;
   const connection = await page.request.post("/api/connections", {
     headers,
-    data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+    data: {
+      data: {
+        type: "connection",
+        attributes: { provider: "provider-a", kind: "h2h", label, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") },
+      },
+    },
   });
   expect(connection.status(), await connection.text()).toBe(201);
   const full = "4242424242424242";

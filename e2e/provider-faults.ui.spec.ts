@@ -11,7 +11,11 @@ import { screenshot } from "./support/screenshots";
  * and shows the result by itself once a status request settles it.
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
-const toast = (page: Page, text: string) => page.getByRole("region", { name: /^Notifications/ }).getByTestId("toast").filter({ hasText: text });
+const toast = (page: Page, text: string) =>
+  page
+    .getByRole("region", { name: /^Notifications/ })
+    .getByTestId("toast")
+    .filter({ hasText: text });
 const token = () => randomBytes(18).toString("base64url");
 
 async function setBehaviour(page: Page, connectionId: string, option: string, confirmation: string) {
@@ -45,7 +49,17 @@ async function connectD(page: Page, headers: Record<string, string>) {
           label,
           mode: "test",
           constants: {},
-          credentials: { api_key: token(), secret_key: token(), api_url: "https://api.provider-d.example/v1", merchant_id: `D-${randomBytes(4).toString("hex")}`, service_id: "D-SVC-9", currency: "UZS", send_merchant_data: false, p2p: false, features: ["payments"] },
+          credentials: {
+            api_key: token(),
+            secret_key: token(),
+            api_url: "https://api.provider-d.example/v1",
+            merchant_id: `D-${randomBytes(4).toString("hex")}`,
+            service_id: "D-SVC-9",
+            currency: "UZS",
+            send_merchant_data: false,
+            p2p: false,
+            features: ["payments"],
+          },
         },
       },
     },
@@ -62,7 +76,15 @@ async function newInvoice(page: Page, headers: Record<string, string>, commerceA
     data: {
       data: {
         type: "payment-invoice",
-        attributes: { commerce_account: commerceAccount, reference_id: `fault-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true, service: "payment_card_uzs_hpp", currency: "UZS", amount: 150000 },
+        attributes: {
+          commerce_account: commerceAccount,
+          reference_id: `fault-${randomBytes(6).toString("hex")}`,
+          flow: "charge",
+          test_mode: true,
+          service: "payment_card_uzs_hpp",
+          currency: "UZS",
+          amount: 150000,
+        },
       },
     },
   });
@@ -98,7 +120,10 @@ test("a 5xx fault set on the connection page: the payment fails with nothing tak
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
 });
 
-test("a garbled answer leaves the payment being confirmed; the customer's open page shows the result by itself once a status request settles it", async ({ page, context }) => {
+test("a garbled answer leaves the payment being confirmed; the customer's open page shows the result by itself once a status request settles it", async ({
+  page,
+  context,
+}) => {
   test.slow();
   const account = await signUp(page);
   const apiKey = await createApiKey(page);

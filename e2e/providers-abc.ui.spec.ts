@@ -20,7 +20,12 @@ const auth = (merchant: Merchant) => ({ Authorization: `Bearer ${merchant.apiKey
 async function connect(request: APIRequestContext, merchant: Merchant, provider: string, kind: ConnectionKind) {
   const response = await request.post("/api/connections", {
     headers: auth(merchant),
-    data: { data: { type: "connection", attributes: { provider, kind, label: `${provider} e2e`, mode: "test", credentials: sampleCredentials(provider, kind, "test") } } },
+    data: {
+      data: {
+        type: "connection",
+        attributes: { provider, kind, label: `${provider} e2e`, mode: "test", credentials: sampleCredentials(provider, kind, "test") },
+      },
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
 }
@@ -55,12 +60,23 @@ test("Provider A: the spec 4.1 payment is paid on the hosted page through A's si
   test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(page.request, merchant, "provider-a", "provider_account");
-  const invoice = await newInvoice(page.request, merchant, "payment", { service: "payment_card_uah_hpp", currency: "UAH", amount: 100, flow: "charge", options: { allow_partially: false } });
+  const invoice = await newInvoice(page.request, merchant, "payment", {
+    service: "payment_card_uah_hpp",
+    currency: "UAH",
+    amount: 100,
+    flow: "charge",
+    options: { allow_partially: false },
+  });
   await page.goto(new URL(String(invoice.attributes.hpp_url)).pathname);
   await payWith(page, "4242424242424242");
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
   expect(await readInvoice(page.request, merchant, "payment", invoice.id)).toMatchObject({ status: "processed", attempts: 1 });
-  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-a e2e", providerName: "Provider A", status: "Succeeded", resolution: "ok" });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, {
+    label: "provider-a e2e",
+    providerName: "Provider A",
+    status: "Succeeded",
+    resolution: "ok",
+  });
   await shown.close();
 });
 
@@ -74,7 +90,12 @@ test("Provider B: a declined card ends the invoice process_failed with issuer_de
   await expect(page.getByTestId("pay-result")).toBeVisible();
   await expect.poll(async () => (await readInvoice(page.request, merchant, "payment", invoice.id)).status).toBe("process_failed");
   expect(await readInvoice(page.request, merchant, "payment", invoice.id)).toMatchObject({ resolution: "issuer_decline", attempts: 1 });
-  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-b e2e", providerName: "Provider B", status: "Declined", resolution: "issuer_decline" });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, {
+    label: "provider-b e2e",
+    providerName: "Provider B",
+    status: "Declined",
+    resolution: "issuer_decline",
+  });
   await shown.close();
 });
 
@@ -82,7 +103,13 @@ test("Provider C: 3-D Secure passed on the sandbox page pays the AMD example", a
   test.slow();
   const merchant = await merchantWithKey(browser);
   await connect(page.request, merchant, "provider-c", "provider_account");
-  const invoice = await newInvoice(page.request, merchant, "payment", { service: "payment_card_amd_hpp", currency: "AMD", amount: 5000, flow: "charge", options: { allow_partially: false } });
+  const invoice = await newInvoice(page.request, merchant, "payment", {
+    service: "payment_card_amd_hpp",
+    currency: "AMD",
+    amount: 5000,
+    flow: "charge",
+    options: { allow_partially: false },
+  });
   const path = new URL(String(invoice.attributes.hpp_url)).pathname;
   await page.goto(path);
   await payWith(page, "4000000000003220");
@@ -90,7 +117,12 @@ test("Provider C: 3-D Secure passed on the sandbox page pays the AMD example", a
   await page.getByRole("button", { name: "Pass" }).click();
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
   expect(await readInvoice(page.request, merchant, "payment", invoice.id)).toMatchObject({ status: "processed", processed_amount: expect.anything() });
-  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-c e2e", providerName: "Provider C", status: "Succeeded", resolution: "ok" });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, {
+    label: "provider-c e2e",
+    providerName: "Provider C",
+    status: "Succeeded",
+    resolution: "ok",
+  });
   await shown.close();
 });
 
@@ -117,7 +149,12 @@ test("Provider A payout: created without auto_process, the process call pays 30,
     expect.objectContaining({ amount: "10000.00", status: "succeeded" }),
     expect.objectContaining({ amount: "10000.00", status: "succeeded" }),
   ]);
-  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-a e2e", providerName: "Provider A", status: "Succeeded", resolution: "ok" });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, {
+    label: "provider-a e2e",
+    providerName: "Provider A",
+    status: "Succeeded",
+    resolution: "ok",
+  });
   const parts = shown.attempt.getByRole("table", { name: "Payout parts of attempt 1" }).getByRole("row");
   await expect(parts).toHaveCount(4);
   for (const row of await parts.all().then((rows) => rows.slice(1))) {

@@ -28,7 +28,13 @@ async function newInvoice(request: APIRequestContext, merchant: Merchant, attrib
     data: {
       data: {
         type: "payment-invoice",
-        attributes: { commerce_account: merchant.commerceAccount, reference_id: `def-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true, ...attributes },
+        attributes: {
+          commerce_account: merchant.commerceAccount,
+          reference_id: `def-${randomBytes(6).toString("hex")}`,
+          flow: "charge",
+          test_mode: true,
+          ...attributes,
+        },
       },
     },
   });
@@ -66,14 +72,23 @@ test("Provider D: the hosted page asks for no CVC and the sale is paid through D
   await expect(page.getByLabel("CVC")).toHaveCount(0);
   await payWith(page, "4242424242424242");
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
-  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-d e2e", providerName: "Provider D", status: "Succeeded", resolution: "ok" });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, {
+    label: "provider-d e2e",
+    providerName: "Provider D",
+    status: "Succeeded",
+    resolution: "ok",
+  });
   await shown.close();
 });
 
 test("Provider E: 3-D Secure passed on the sandbox page brings the customer back to a paid invoice", async ({ browser, page }) => {
   test.slow();
   const merchant = await merchantWithKey(browser);
-  const pair = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
+  const pair = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
   await connect(page.request, merchant, "provider-e", {
     merchant_id: `E-${randomBytes(3).toString("hex")}`,
     public_key: pair.publicKey,
@@ -96,14 +111,27 @@ test("Provider E: 3-D Secure passed on the sandbox page brings the customer back
   await expect(page.getByTestId("pay-result")).toContainText("Payment received");
   // The return URL is on APP_URL, which may name this server differently from the test's base URL.
   expect(new URL(page.url()).pathname).toBe(path);
-  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-e e2e", providerName: "Provider E", status: "Succeeded", resolution: "ok" });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, {
+    label: "provider-e e2e",
+    providerName: "Provider E",
+    status: "Succeeded",
+    resolution: "ok",
+  });
   await shown.close();
 });
 
-test("Provider F: bypass_hpp is processed at creation without the hosted page; a card payment on the page is declined with the reason", async ({ browser, page }) => {
+test("Provider F: bypass_hpp is processed at creation without the hosted page; a card payment on the page is declined with the reason", async ({
+  browser,
+  page,
+}) => {
   test.slow();
   const merchant = await merchantWithKey(browser);
-  await connect(page.request, merchant, "provider-f", { public_key: `dev_pub_${randomUUID()}`, secret_key: `dev_sec_${randomBytes(24).toString("hex")}`, test_mode: true, currency: "EUR" });
+  await connect(page.request, merchant, "provider-f", {
+    public_key: `dev_pub_${randomUUID()}`,
+    secret_key: `dev_sec_${randomBytes(24).toString("hex")}`,
+    test_mode: true,
+    currency: "EUR",
+  });
   const eur = { service: "payment_card_eur_hpp", currency: "EUR", amount: 120 };
   const bypassed = await newInvoice(page.request, merchant, { ...eur, options: { bypass_hpp: true, send_operation_context_on_return: true } });
   expect(bypassed.attributes.status).toBe("processed");
@@ -111,6 +139,11 @@ test("Provider F: bypass_hpp is processed at creation without the hosted page; a
   await page.goto(new URL(String(invoice.attributes.hpp_url)).pathname);
   await payWith(page, "4000000000000002");
   await expect(page.getByTestId("pay-result")).toContainText("Payment declined");
-  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, { label: "provider-f e2e", providerName: "Provider F", status: "Declined", resolution: "issuer_decline" });
+  const shown = await openInvoiceAttempt(browser, merchant, invoice.id, {
+    label: "provider-f e2e",
+    providerName: "Provider F",
+    status: "Declined",
+    resolution: "issuer_decline",
+  });
   await shown.close();
 });

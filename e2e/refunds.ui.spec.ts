@@ -79,7 +79,10 @@ for (const viewport of [
       await screenshot(page, `refund-done-${viewport.width}`, { fullPage: true });
     });
 
-    test("Review refuses an amount that is not a refund, on its field, keyboard only; the confirmation names no provider default as the payer", async ({ browser, page }) => {
+    test("Review refuses an amount that is not a refund, on its field, keyboard only; the confirmation names no provider default as the payer", async ({
+      browser,
+      page,
+    }) => {
       // No customer sent: Provider B's default name ("Customer") is no payer's name.
       await paidInvoicePage(browser, page, "110.00");
       await expect(page.getByTestId("customer-customer.name")).toContainText("default");
@@ -141,10 +144,16 @@ test("a refund the provider takes as pending settles on its own: the provider's 
   await expect(callback).toHaveCount(1);
   await expect(callback).toContainText("Applied");
   await expect(callback).toContainText("succeeded");
-  await expect(page.getByRole("region", { name: "Timeline" }).getByTestId("timeline-refund-step")).toHaveText([/Refund of 10\.31 EUR asked for/, /Refund of 10\.31 EUR refunded/]);
+  await expect(page.getByRole("region", { name: "Timeline" }).getByTestId("timeline-refund-step")).toHaveText([
+    /Refund of 10\.31 EUR asked for/,
+    /Refund of 10\.31 EUR refunded/,
+  ]);
 });
 
-test("a paid invoice of 120 EUR: one amount format everywhere, settled words, nothing polled or scheduled; the list's status filter offers what can happen", async ({ browser, page }) => {
+test("a paid invoice of 120 EUR: one amount format everywhere, settled words, nothing polled or scheduled; the list's status filter offers what can happen", async ({
+  browser,
+  page,
+}) => {
   const requests: string[] = [];
   await paidInvoicePage(browser, page, "120");
   const id = page.url().split("/").at(-1)!;

@@ -11,8 +11,16 @@ import { screenshot } from "./support/screenshots";
  */
 const EVERYONE = ["Home", "Invoices", "Routing", "Webhooks", "Settings", "API reference", "Webhook docs"];
 const ROLES = {
-  developer: { label: "Developer", nav: ["Home", "Invoices", "Routing", "API keys", "Webhooks", "Settings", "API reference", "Webhook docs"], refused: ["/team", "/connections", "/audit-log"] },
-  finance: { label: "Finance", nav: ["Home", "Invoices", "Routing", "Webhooks", "Settings", "Audit log", "API reference", "Webhook docs"], refused: ["/api-keys", "/team", "/providers", "/invoices/new"] },
+  developer: {
+    label: "Developer",
+    nav: ["Home", "Invoices", "Routing", "API keys", "Webhooks", "Settings", "API reference", "Webhook docs"],
+    refused: ["/team", "/connections", "/audit-log"],
+  },
+  finance: {
+    label: "Finance",
+    nav: ["Home", "Invoices", "Routing", "Webhooks", "Settings", "Audit log", "API reference", "Webhook docs"],
+    refused: ["/api-keys", "/team", "/providers", "/invoices/new"],
+  },
   read_only: { label: "Read-only", nav: EVERYONE, refused: ["/api-keys", "/audit-log", "/invoices/new", "/connections"] },
 } as const;
 
@@ -60,7 +68,10 @@ for (const width of [1280, 390]) {
 
       // Every link on Home goes somewhere the role may open.
       await memberPage.goto("/home");
-      const hrefs = await memberPage.getByRole("main").getByRole("link").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+      const hrefs = await memberPage
+        .getByRole("main")
+        .getByRole("link")
+        .evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
       for (const href of new Set(hrefs.filter((h) => h.startsWith("/")))) {
         await memberPage.goto(href);
         await expect(memberPage, href).not.toHaveURL(/\/forbidden$/);

@@ -23,7 +23,10 @@ async function press(page: Page, name: RegExp | string) {
   await page.keyboard.press("Enter");
 }
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
   test(`a rule's invoice is named by its rule in the composer, the invoice, its attempt, the list and Home (${name})`, async ({ browser, request }) => {
     test.setTimeout(120_000);
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
@@ -56,7 +59,9 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await press(page, "Send invoice");
     await expect(page.getByTestId("composer-status")).toHaveText("201");
     await expect(page.getByTestId("composer-routed")).toHaveText(`Routed to ${labels.f} (Provider F) — ${because}`);
-    const response = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}") as { data: { id: string; attributes: { hpp_url: string } } };
+    const response = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}") as {
+      data: { id: string; attributes: { hpp_url: string } };
+    };
     const invoiceId = response.data.id;
 
     // Paid on its hosted page, so that it has an attempt.

@@ -22,7 +22,10 @@ async function typeInto(page: Page, name: string | RegExp, text: string, scope =
   await page.keyboard.type(text);
 }
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
   test(`an owner builds a rule, simulates an invoice and sees the invoice say why, keyboard only (${name})`, async ({ browser, request }) => {
     test.setTimeout(180_000);
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
@@ -90,9 +93,16 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await screenshot(page, `routing-rules-${name}`, { fullPage: true });
 
     // A real invoice goes the same way and its page says why.
-    const body = structuredClone(PAYMENT_EXAMPLES["B: EUR with customer"]) as { data: { attributes: Record<string, unknown> & { customer: { address: Record<string, string> } } } };
+    const body = structuredClone(PAYMENT_EXAMPLES["B: EUR with customer"]) as {
+      data: { attributes: Record<string, unknown> & { customer: { address: Record<string, string> } } };
+    };
     const customer = { ...body.data.attributes.customer, address: { ...body.data.attributes.customer.address, country: "FR" } };
-    body.data.attributes = { ...body.data.attributes, customer, commerce_account: account.commerceAccount, reference_id: `rules-${randomBytes(6).toString("hex")}` };
+    body.data.attributes = {
+      ...body.data.attributes,
+      customer,
+      commerce_account: account.commerceAccount,
+      reference_id: `rules-${randomBytes(6).toString("hex")}`,
+    };
     const created = await request.post("/api/commerce/payment-invoices", { headers: headers(apiKey), data: body });
     expect(created.status(), await created.text()).toBe(201);
     const invoice = (await created.json()).data;

@@ -29,8 +29,14 @@ async function choose(page: Page, select: ReturnType<Page["getByLabel"]>, value:
   await expect(select).toHaveValue(value);
 }
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
-  test(`an owner sets success-rate ordering, builds a rule ordered by it and the simulator shows the rates, keyboard only (${name})`, async ({ browser, request }) => {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
+  test(`an owner sets success-rate ordering, builds a rule ordered by it and the simulator shows the rates, keyboard only (${name})`, async ({
+    browser,
+    request,
+  }) => {
     test.setTimeout(180_000);
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     const account = await signUp(page);
@@ -90,7 +96,9 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     const answer = page.getByTestId("routing-simulation");
     await expect(answer).toContainText("Rule 1: Best first");
     await expect(answer.getByRole("listitem")).toHaveText([`${labels.b} (0 attempts, 2 needed: keeps its listed place)`, `${labels.f} (100% of 2)`]);
-    await expect(answer).toContainText(`Ordered by success rate over the last 6 h: ${labels.f} 100% of 2. Fewer than 2 attempts, keeping its listed place: ${labels.b} (0).`);
+    await expect(answer).toContainText(
+      `Ordered by success rate over the last 6 h: ${labels.f} 100% of 2. Fewer than 2 attempts, keeping its listed place: ${labels.b} (0).`,
+    );
     await expectNoSeriousViolations(page);
     await screenshot(page, `routing-success-${name}`, { fullPage: true });
 
@@ -101,7 +109,8 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     if (name === "phone") {
       const box = await list.getByLabel("Order of these connections").boundingBox();
       expect(box!.height).toBeGreaterThanOrEqual(44);
-      for (const label of ["Window (hours)", "Minimum sample (attempts)", "Exploration share (%)"]) expect((await settings.getByLabel(label).boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      for (const label of ["Window (hours)", "Minimum sample (attempts)", "Exploration share (%)"])
+        expect((await settings.getByLabel(label).boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
     await screenshot(page, `routing-success-rule-${name}`, { fullPage: true });
     await page.context().close();

@@ -40,7 +40,10 @@ async function choose(page: Page, select: ReturnType<Page["locator"]>, value: st
   await expect(select).toHaveValue(value);
 }
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
   test(`an owner compares routing versions and rolls back to one, keyboard only (${name})`, async ({ browser, request }) => {
     test.setTimeout(180_000);
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
@@ -150,13 +153,21 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     await expect(list.getByTestId("routing-rule")).toHaveCount(1);
     await expect(list.getByTestId("routing-rule")).toContainText(`When customer in FR → ${labels.f}`);
     await expect(list.locator("ol li[data-connection-id]")).toHaveCount(2);
-    expect(await list.locator("ol li[data-connection-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")))).toEqual([ids.b, ids.f]);
+    expect(await list.locator("ol li[data-connection-id]").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")))).toEqual([
+      ids.b,
+      ids.f,
+    ]);
     await expectNoSeriousViolations(page);
     await screenshot(page, `rolled-back-${name}`, { fullPage: true });
 
     // The API sees the same history.
     const listed = await request.get("/api/routing/payment_card_eur_hpp:test/versions", { headers: headers(apiKey) });
-    expect((await listed.json()).data.map((v: { attributes: { version: number; restored_from: number | null } }) => [v.attributes.version, v.attributes.restored_from])).toEqual([
+    expect(
+      (await listed.json()).data.map((v: { attributes: { version: number; restored_from: number | null } }) => [
+        v.attributes.version,
+        v.attributes.restored_from,
+      ]),
+    ).toEqual([
       [4, 1],
       [3, null],
       [2, null],
@@ -173,8 +184,14 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
   });
 }
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
-  test(`more versions than the history shows: Show older versions, compare the first with the latest, roll back to the first, keyboard only (${name})`, async ({ browser, request }) => {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
+  test(`more versions than the history shows: Show older versions, compare the first with the latest, roll back to the first, keyboard only (${name})`, async ({
+    browser,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     await signUp(page);
@@ -185,7 +202,10 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     // 22 versions: odd ones F, B; even ones B, F (the order before any save).
     for (let version = 1; version <= 22; version += 1) {
       const connection_ids = version % 2 ? [f, b] : [b, f];
-      const saved = await request.patch("/api/routing/payment_card_eur_hpp:test", { headers: headers(apiKey), data: { data: { type: "routing-order", attributes: { connection_ids } } } });
+      const saved = await request.patch("/api/routing/payment_card_eur_hpp:test", {
+        headers: headers(apiKey),
+        data: { data: { type: "routing-order", attributes: { connection_ids } } },
+      });
       expect(saved.status(), await saved.text()).toBe(200);
     }
 
@@ -244,8 +264,14 @@ test("a support member reads the history and compares versions, with no rollback
   const run = randomBytes(3).toString("hex");
   const b = await connect(request, apiKey, "provider-b", "h2h", `B main ${run}`);
   const f = await connect(request, apiKey, "provider-f", "h2h", `F France ${run}`);
-  for (const connection_ids of [[f, b], [b, f]]) {
-    const saved = await request.patch("/api/routing/payment_card_eur_hpp:test", { headers: headers(apiKey), data: { data: { type: "routing-order", attributes: { connection_ids } } } });
+  for (const connection_ids of [
+    [f, b],
+    [b, f],
+  ]) {
+    const saved = await request.patch("/api/routing/payment_card_eur_hpp:test", {
+      headers: headers(apiKey),
+      data: { data: { type: "routing-order", attributes: { connection_ids } } },
+    });
     expect(saved.status(), await saved.text()).toBe(200);
   }
   const email = `support-${run}@example.com`;
@@ -263,7 +289,9 @@ test("a support member reads the history and compares versions, with no rollback
   await choose(support, history.getByLabel("Newer version"), "1");
   await history.getByRole("button", { name: "Compare" }).focus();
   await support.keyboard.press("Enter");
-  await expect(history.getByLabel("Older version")).toHaveAccessibleDescription("Version 2 comes after version 1: compare the older version (from) with the newer (to)");
+  await expect(history.getByLabel("Older version")).toHaveAccessibleDescription(
+    "Version 2 comes after version 1: compare the older version (from) with the newer (to)",
+  );
   await expectNoSeriousViolations(support);
   await page.context().close();
   await support.context().close();

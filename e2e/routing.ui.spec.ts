@@ -18,7 +18,10 @@ type Setup = { page: Page; apiKey: string; commerceAccount: string; labels: { b:
 let setup: Setup;
 
 const eurList = (page: Page) => page.locator('[data-testid="routing-order"][data-order-id="payment_card_eur_hpp:test"]');
-const rowOrder = (page: Page) => eurList(page).getByTestId("routing-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")));
+const rowOrder = (page: Page) =>
+  eurList(page)
+    .getByTestId("routing-row")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")));
 
 test.beforeAll(async ({ browser, request }) => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -189,7 +192,10 @@ test("the Routing page has no serious axe violations; screenshots at desktop and
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/routing");
   await expectNoSeriousViolations(page);
-  for (const [width, name] of [[1280, "desktop"], [390, "phone"]] as const) {
+  for (const [width, name] of [
+    [1280, "desktop"],
+    [390, "phone"],
+  ] as const) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/routing");
     await expect(eurList(page)).toBeVisible();

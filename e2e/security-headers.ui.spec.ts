@@ -70,7 +70,20 @@ test("every page has a fresh nonce CSP that Next's scripts carry; no violation i
 
   // Forms still work under the policy: sign up (a server action and a redirect), create an API key.
   await signUp(page);
-  for (const path of ["/home", "/providers", "/providers/provider-b", "/connections", "/invoices", "/invoices/new", "/routing", "/api-keys", "/team", "/settings", "/webhooks", "/docs/webhooks"]) {
+  for (const path of [
+    "/home",
+    "/providers",
+    "/providers/provider-b",
+    "/connections",
+    "/invoices",
+    "/invoices/new",
+    "/routing",
+    "/api-keys",
+    "/team",
+    "/settings",
+    "/webhooks",
+    "/docs/webhooks",
+  ]) {
     nonces.add(await visit(page, path));
   }
   const key = await createApiKey(page, "csp");

@@ -81,7 +81,10 @@ test("a malformed percent-escape in any dynamic route answers 400 or 404, never 
     for (const value of MALFORMED) {
       for (const rawPath of paths(value)) {
         for (const method of kind === "route" ? ["GET", "POST"] : ["GET"]) {
-          const answer = await send(BASE, method, rawPath, { headers: method === "POST" ? { "Content-Type": "application/json" } : {}, body: method === "POST" ? "{}" : undefined });
+          const answer = await send(BASE, method, rawPath, {
+            headers: method === "POST" ? { "Content-Type": "application/json" } : {},
+            body: method === "POST" ? "{}" : undefined,
+          });
           if (answer.status !== 400 && answer.status !== 404) failures.push(`${method} ${rawPath} (${route}) → ${answer.status}`);
           if (rawPath.startsWith("/api/") && answer.status === 400) expect(answer.headers["content-type"]).toContain("json");
         }
@@ -146,7 +149,19 @@ test.describe("behind one trusted proxy, served over https", () => {
     // The account is made by the operator command before the server holds the data directory.
     await promisify(execFile)(
       "npx",
-      ["tsx", "--import", "./scripts/register-server-only.mjs", "scripts/admin.ts", "create-merchant", "--email", account.email, "--password", account.password, "--commerce-account", account.commerceAccount],
+      [
+        "tsx",
+        "--import",
+        "./scripts/register-server-only.mjs",
+        "scripts/admin.ts",
+        "create-merchant",
+        "--email",
+        account.email,
+        "--password",
+        account.password,
+        "--commerce-account",
+        account.commerceAccount,
+      ],
       { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" } },
     );
     const port = await findFreePort();

@@ -135,7 +135,10 @@ test("a removed member's session ends at once", async ({ page, browser }) => {
 
   await page.goto("/team");
   page.once("dialog", (dialog) => void dialog.accept());
-  await page.getByRole("row", { name: new RegExp(member.email) }).getByRole("button", { name: "Remove", exact: true }).click();
+  await page
+    .getByRole("row", { name: new RegExp(member.email) })
+    .getByRole("button", { name: "Remove", exact: true })
+    .click();
   await expect(page.getByRole("row", { name: new RegExp(member.email) })).toHaveCount(0);
   await expectRefused(memberContext);
   await memberContext.close();
@@ -184,11 +187,17 @@ test("a server action with a forged Origin and X-Forwarded-Host is refused; the 
   await expect(page).toHaveURL(/\/home$/);
 
   const headers = Object.fromEntries(
-    Object.entries(await request.allHeaders()).filter(([name]) => !["cookie", "content-length", "host", "origin", "referer"].includes(name) && !name.startsWith(":")),
+    Object.entries(await request.allHeaders()).filter(
+      ([name]) => !["cookie", "content-length", "host", "origin", "referer"].includes(name) && !name.startsWith(":"),
+    ),
   );
   const send = async (extra: Record<string, string>) => {
     const context = await browser.newContext();
-    const response = await context.request.post(request.url(), { headers: { ...headers, ...extra }, data: request.postDataBuffer() ?? undefined, maxRedirects: 0 });
+    const response = await context.request.post(request.url(), {
+      headers: { ...headers, ...extra },
+      data: request.postDataBuffer() ?? undefined,
+      maxRedirects: 0,
+    });
     const cookies = await context.cookies();
     await context.close();
     return { status: response.status(), signedIn: cookies.some((c) => c.name.endsWith("authjs.session-token")) };

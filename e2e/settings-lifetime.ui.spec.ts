@@ -31,7 +31,13 @@ test("the owner changes the invoice lifetime in Settings and new invoices expire
     data: {
       data: {
         type: "connection",
-        attributes: { provider: "provider-b", kind: "h2h", label: "B lifetime", mode: "test", credentials: { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" } },
+        attributes: {
+          provider: "provider-b",
+          kind: "h2h",
+          label: "B lifetime",
+          mode: "test",
+          credentials: { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" },
+        },
       },
     },
   });
@@ -41,7 +47,15 @@ test("the owner changes the invoice lifetime in Settings and new invoices expire
     data: {
       data: {
         type: "payment-invoice",
-        attributes: { commerce_account: account.commerceAccount, reference_id: `life-${randomBytes(5).toString("hex")}`, service: "payment_card_eur_hpp", currency: "EUR", amount: "5.00", flow: "charge", test_mode: true },
+        attributes: {
+          commerce_account: account.commerceAccount,
+          reference_id: `life-${randomBytes(5).toString("hex")}`,
+          service: "payment_card_eur_hpp",
+          currency: "EUR",
+          amount: "5.00",
+          flow: "charge",
+          test_mode: true,
+        },
       },
     },
   });

@@ -10,7 +10,10 @@ import { apiHeaders as headers } from "./support/connections";
  * error against the field's help, where invitations go without a mail server, and a processed
  * payout's page (no cancel to ask for; its timeline says payout). Forms with the keyboard alone.
  */
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
   test(`the webhook URL error names what the field's help allows, keyboard only (${name})`, async ({ browser }) => {
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     await signUp(page);
@@ -47,7 +50,18 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
     // A payout the provider paid: nothing can cancel it any more, and its timeline says payout.
     const connection = await page.request.post("/api/connections", {
       headers: headers(apiKey),
-      data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label: `A ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+      data: {
+        data: {
+          type: "connection",
+          attributes: {
+            provider: "provider-a",
+            kind: "h2h",
+            label: `A ${randomBytes(3).toString("hex")}`,
+            mode: "test",
+            credentials: sampleCredentials("provider-a", "h2h", "test"),
+          },
+        },
+      },
     });
     expect(connection.status(), await connection.text()).toBe(201);
     const created = await page.request.post("/api/commerce/payout-invoices", {
@@ -67,14 +81,28 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
   });
 }
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
   test(`the Live view's setup checklist counts live connections and keys only (${name})`, async ({ browser }) => {
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     await signUp(page);
     const apiKey = await createApiKey(page);
     const connection = await page.request.post("/api/connections", {
       headers: headers(apiKey),
-      data: { data: { type: "connection", attributes: { provider: "provider-a", kind: "h2h", label: `A ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-a", "h2h", "test") } } },
+      data: {
+        data: {
+          type: "connection",
+          attributes: {
+            provider: "provider-a",
+            kind: "h2h",
+            label: `A ${randomBytes(3).toString("hex")}`,
+            mode: "test",
+            credentials: sampleCredentials("provider-a", "h2h", "test"),
+          },
+        },
+      },
     });
     expect(connection.status(), await connection.text()).toBe(201);
     await page.goto("/home");
@@ -92,14 +120,28 @@ for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]
   });
 }
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
   test(`the rule editor refuses a lowest amount above the highest and an unknown country as they are typed, keyboard only (${name})`, async ({ browser }) => {
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     await signUp(page);
     const apiKey = await createApiKey(page);
     const connection = await page.request.post("/api/connections", {
       headers: headers(apiKey),
-      data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `B ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+      data: {
+        data: {
+          type: "connection",
+          attributes: {
+            provider: "provider-b",
+            kind: "h2h",
+            label: `B ${randomBytes(3).toString("hex")}`,
+            mode: "test",
+            credentials: sampleCredentials("provider-b", "h2h", "test"),
+          },
+        },
+      },
     });
     expect(connection.status(), await connection.text()).toBe(201);
     await page.goto("/routing");
@@ -141,7 +183,18 @@ test("on a phone the overview's wide table scrolls inside its region, with a vis
   const apiKey = await createApiKey(page);
   const connection = await page.request.post("/api/connections", {
     headers: headers(apiKey),
-    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `B ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+    data: {
+      data: {
+        type: "connection",
+        attributes: {
+          provider: "provider-b",
+          kind: "h2h",
+          label: `B ${randomBytes(3).toString("hex")}`,
+          mode: "test",
+          credentials: sampleCredentials("provider-b", "h2h", "test"),
+        },
+      },
+    },
   });
   expect(connection.status(), await connection.text()).toBe(201);
   await page.goto("/home");
@@ -157,14 +210,28 @@ test("on a phone the overview's wide table scrolls inside its region, with a vis
   await expect(hint.first()).toBeHidden();
 });
 
-for (const [width, height, name] of [[1280, 900, "desktop"], [390, 844, "phone"]] as const) {
+for (const [width, height, name] of [
+  [1280, 900, "desktop"],
+  [390, 844, "phone"],
+] as const) {
   test(`the focus lands on the new content after Connect and after Save on a connection's forms, keyboard only (${name})`, async ({ browser }) => {
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
     await signUp(page);
     const apiKey = await createApiKey(page);
     const created = await page.request.post("/api/connections", {
       headers: headers(apiKey),
-      data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: `B ${randomBytes(3).toString("hex")}`, mode: "test", credentials: sampleCredentials("provider-b", "h2h", "test") } } },
+      data: {
+        data: {
+          type: "connection",
+          attributes: {
+            provider: "provider-b",
+            kind: "h2h",
+            label: `B ${randomBytes(3).toString("hex")}`,
+            mode: "test",
+            credentials: sampleCredentials("provider-b", "h2h", "test"),
+          },
+        },
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
     const connectionId = (await created.json()).data.id as string;

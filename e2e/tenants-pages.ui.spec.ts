@@ -15,7 +15,16 @@ import { addWebhookEndpoint } from "./support/webhooks";
  * checked against app/(dashboard), so a new page with a [param] fails here until it is named.
  * (Route handlers and server actions: tests/integration/tenants-roles.test.ts.)
  */
-type World = { account: Account; apiKey: string; connectionId: string; connectionLabel: string; invoiceId: string; reference: string; eventId: string; endpointUrl: string };
+type World = {
+  account: Account;
+  apiKey: string;
+  connectionId: string;
+  connectionLabel: string;
+  invoiceId: string;
+  reference: string;
+  eventId: string;
+  endpointUrl: string;
+};
 type PageCase = {
   path: (w: World) => string;
   /** The page is for owners only (lib/auth/permissions.ts): a support member is sent to /forbidden. */
@@ -72,7 +81,12 @@ async function merchant(context: BrowserContext): Promise<World> {
     data: {
       data: {
         type: "connection",
-        attributes: { provider: "provider-f", kind: "h2h", label: connectionLabel, credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" } },
+        attributes: {
+          provider: "provider-f",
+          kind: "h2h",
+          label: connectionLabel,
+          credentials: { public_key: keys.publicKey, secret_key: keys.secretKey, test_mode: true, currency: "EUR" },
+        },
       },
     },
   });
@@ -85,7 +99,16 @@ async function merchant(context: BrowserContext): Promise<World> {
   body.data.attributes.options = {};
   const invoice = await context.request.post("/api/commerce/payment-invoices", { headers: auth, data: body });
   expect(invoice.status(), await invoice.text()).toBe(201);
-  return { account, apiKey, connectionId: (await connection.json()).data.id, connectionLabel, invoiceId: (await invoice.json()).data.id, reference, eventId, endpointUrl };
+  return {
+    account,
+    apiKey,
+    connectionId: (await connection.json()).data.id,
+    connectionLabel,
+    invoiceId: (await invoice.json()).data.id,
+    reference,
+    eventId,
+    endpointUrl,
+  };
 }
 
 const markersOf = (w: World) => [w.connectionLabel, w.reference, w.account.commerceAccount, w.account.email];

@@ -42,7 +42,8 @@ async function signInOver(localAddress: string, email: string, password: string)
   });
 }
 
-const signedIn = (answer: Answer) => (answer.headers["set-cookie"] ?? []).some((c) => /authjs\.session-token=[^;]+/.test(c) && !/authjs\.session-token=;/.test(c));
+const signedIn = (answer: Answer) =>
+  (answer.headers["set-cookie"] ?? []).some((c) => /authjs\.session-token=[^;]+/.test(c) && !/authjs\.session-token=;/.test(c));
 const guess = () => `guess-${crypto.randomUUID()}@example.com`;
 
 const MAX_FAILURES = 10;
@@ -71,7 +72,9 @@ async function newMember(browser: Browser) {
   return account;
 }
 
-test("ten failed sign-ins for one account from one address, then 429 for that account from it, even with the right password; the owner signs in elsewhere", async ({ browser }) => {
+test("ten failed sign-ins for one account from one address, then 429 for that account from it, even with the right password; the owner signs in elsewhere", async ({
+  browser,
+}) => {
   const account = await newMember(browser);
   for (let i = 0; i < MAX_FAILURES; i++) expectChecked(await signInOver("127.0.0.21", account.email, "wrong-password-1"), `attempt ${i + 1}`);
   expectLimited(await signInOver("127.0.0.21", account.email, account.password), WINDOW_SECONDS);

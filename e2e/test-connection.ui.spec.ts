@@ -45,27 +45,30 @@ for (const provider of PROVIDERS) {
   }
 }
 
-sharedTest("New connection form: Test connection before saving checks the typed credentials in the sandbox and says they are not saved yet; saved, the connection's own Test accepts them", async ({ page }) => {
-  const credentials = sampleCredentials("provider-b", "h2h", "test");
-  const terminal = `TERM-${randomBytes(4).toString("hex")}`;
-  const form = await openConnectForm(page, "provider-b", "H2H merchant account");
-  await textbox(page, "Terminal ID").fill(terminal);
-  await form.getByLabel("Secret key").fill(String(credentials.secret_key));
-  await form.getByRole("button", { name: "Test connection" }).click();
-  // No sandbox account has this terminal yet: the sandbox checked the request made with what was typed.
-  await expect(form.getByTestId("test-connection-result")).toHaveText("Reachable — the sandbox accepted these credentials (not saved yet)");
-  await expect(form.getByTestId("test-connection-detail")).toHaveText(UNSAVED_CHECKED.test);
-  await expectNoSeriousViolations(page);
-  await screenshot(form, "test-before-save-accepted");
-  const label = uniqueLabel("B before save");
-  await textbox(page, "Label").fill(label);
-  await form.getByRole("button", { name: "Save connection" }).click();
-  await expect(page).toHaveURL(/\/connections\/conn_/);
-  // Saved as tested, the audit trail says so: what was saved passed the test.
-  await expect(page.getByTestId("audit-trail")).toContainText("ok, before saving");
-  await page.getByRole("button", { name: "Test connection" }).click();
-  await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
-});
+sharedTest(
+  "New connection form: Test connection before saving checks the typed credentials in the sandbox and says they are not saved yet; saved, the connection's own Test accepts them",
+  async ({ page }) => {
+    const credentials = sampleCredentials("provider-b", "h2h", "test");
+    const terminal = `TERM-${randomBytes(4).toString("hex")}`;
+    const form = await openConnectForm(page, "provider-b", "H2H merchant account");
+    await textbox(page, "Terminal ID").fill(terminal);
+    await form.getByLabel("Secret key").fill(String(credentials.secret_key));
+    await form.getByRole("button", { name: "Test connection" }).click();
+    // No sandbox account has this terminal yet: the sandbox checked the request made with what was typed.
+    await expect(form.getByTestId("test-connection-result")).toHaveText("Reachable — the sandbox accepted these credentials (not saved yet)");
+    await expect(form.getByTestId("test-connection-detail")).toHaveText(UNSAVED_CHECKED.test);
+    await expectNoSeriousViolations(page);
+    await screenshot(form, "test-before-save-accepted");
+    const label = uniqueLabel("B before save");
+    await textbox(page, "Label").fill(label);
+    await form.getByRole("button", { name: "Save connection" }).click();
+    await expect(page).toHaveURL(/\/connections\/conn_/);
+    // Saved as tested, the audit trail says so: what was saved passed the test.
+    await expect(page.getByTestId("audit-trail")).toContainText("ok, before saving");
+    await page.getByRole("button", { name: "Test connection" }).click();
+    await expect(page.getByTestId("test-connection-result")).toHaveText("Reachable — credentials accepted");
+  },
+);
 
 sharedTest("New connection form: after an empty Test marks the fields, filling them and pressing Test once sends it", async ({ page }) => {
   const form = await openConnectForm(page, "provider-b", "H2H merchant account");

@@ -21,7 +21,9 @@ test.beforeAll(async ({ browser, request }) => {
 /** "6 Dec 2026, 07:23:00 GMT+5:30": the instant as the zone's clock, to the second, with the zone's short name. */
 function inZone(iso: string, zone: string): string {
   const at = new Date(iso);
-  const name = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" }).formatToParts(at).find((part) => part.type === "timeZoneName")!.value;
+  const name = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" })
+    .formatToParts(at)
+    .find((part) => part.type === "timeZoneName")!.value;
   return `${new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: zone }).format(at)} ${name}`;
 }
 
@@ -38,7 +40,9 @@ for (const [width, zone] of [
   [1280, "Asia/Kolkata"],
   [390, "America/New_York"],
 ] as const) {
-  test(`an owner sets the merchant's time zone by keyboard at ${width} px and the export, the invoice page and the overview show times in it`, async ({ page }) => {
+  test(`an owner sets the merchant's time zone by keyboard at ${width} px and the export, the invoice page and the overview show times in it`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await signIn(page, owner.email, owner.password);
     await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
@@ -66,7 +70,10 @@ for (const [width, zone] of [
     await expect(page.getByRole("form", { name: "Time zone", exact: true }).getByLabel("Time zone", { exact: true })).toHaveValue(zone);
     // The same instant the API names in UTC, written as the merchant's clock with the zone's offset then.
     const csv = await (await page.request.get("/api/dashboard/invoices/export")).text();
-    const [header, ...rows] = csv.trim().split("\r\n").map((line) => line.split(","));
+    const [header, ...rows] = csv
+      .trim()
+      .split("\r\n")
+      .map((line) => line.split(","));
     const row = rows.find((cells) => cells[0] === invoice.id)!;
     const exported = row[header!.indexOf("created_at")]!;
     expect(exported).toBe(isoInTimeZone(new Date(invoice.created), zone));

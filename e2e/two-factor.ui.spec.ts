@@ -41,7 +41,10 @@ async function expectSignedOut(context: BrowserContext) {
   await context.close();
 }
 
-test("enrol with an authenticator app, sign in with a code and with a recovery code, require two-factor for owners, then turn it off", async ({ page, browser }) => {
+test("enrol with an authenticator app, sign in with a code and with a recovery code, require two-factor for owners, then turn it off", async ({
+  page,
+  browser,
+}) => {
   const account = await signUp(page);
   const elsewhere = await otherBrowser(browser, account.email, account.password);
 

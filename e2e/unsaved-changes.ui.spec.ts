@@ -15,7 +15,10 @@ import { liveControl } from "./support/forms-on-use";
 test.use({ viewport: { width: 1280, height: 900 } });
 
 const eurList = (page: Page) => page.locator('[data-testid="routing-order"][data-order-id="payment_card_eur_hpp:test"]');
-const rowOrder = (page: Page) => eurList(page).getByTestId("routing-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")));
+const rowOrder = (page: Page) =>
+  eurList(page)
+    .getByTestId("routing-row")
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id")));
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 const question = (page: Page) => page.getByRole("alertdialog", { name: "Unsaved changes" });
 
@@ -38,7 +41,10 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   const apiKey = await createApiKey(page);
   const run = randomBytes(3).toString("hex");
   const ids: string[] = [];
-  for (const [provider, label] of [["provider-b", `B ${run}`], ["provider-f", `F ${run}`]] as const) {
+  for (const [provider, label] of [
+    ["provider-b", `B ${run}`],
+    ["provider-f", `F ${run}`],
+  ] as const) {
     const attributes = { provider, kind: "h2h", label, mode: "test", credentials: sampleCredentials(provider, "h2h", "test") };
     const response = await request.post("/api/connections", {
       headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/vnd.api+json" },
@@ -51,7 +57,9 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   // A changed routing order, not saved.
   await page.goto("/routing");
   await liveControl(eurList(page).getByRole("button", { name: `Move F ${run} up` }));
-  await eurList(page).getByRole("button", { name: `Move F ${run} up` }).click();
+  await eurList(page)
+    .getByRole("button", { name: `Move F ${run} up` })
+    .click();
   await expect.poll(() => rowOrder(page)).toEqual([ids[1], ids[0]]);
   await expect(eurList(page)).toContainText("Unsaved changes");
 
@@ -107,7 +115,9 @@ test("unsaved routing and connection edits ask before they are lost, and nothing
   await nav(page, "Routing").click();
   await expect(page).toHaveURL(/\/routing$/);
   await expect.poll(() => rowOrder(page)).toEqual([ids[0], ids[1]]);
-  await eurList(page).getByRole("button", { name: `Move F ${run} up` }).click();
+  await eurList(page)
+    .getByRole("button", { name: `Move F ${run} up` })
+    .click();
   await eurList(page).getByRole("button", { name: "Save order" }).click();
   await expect(eurList(page).getByTestId("routing-status")).toContainText("Saved.");
   expect(await reloadAnswering(page, true)).toBeUndefined();

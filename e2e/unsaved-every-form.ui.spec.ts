@@ -16,7 +16,11 @@ import { screenshot } from "./support/screenshots";
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const run = randomBytes(3).toString("hex");
 const labels = { b: `B ${run}`, f: `F ${run}` };
-const setup = {} as { storageState: Awaited<ReturnType<import("@playwright/test").BrowserContext["storageState"]>>; ids: { b: string; f: string }; invoiceId: string };
+const setup = {} as {
+  storageState: Awaited<ReturnType<import("@playwright/test").BrowserContext["storageState"]>>;
+  ids: { b: string; f: string };
+  invoiceId: string;
+};
 
 test.use({ storageState: async ({}, provide) => provide(setup.storageState) });
 
@@ -28,7 +32,10 @@ test.beforeAll(async ({ browser }) => {
   const apiKey = await createApiKey(page);
   const headers = { Authorization: `Bearer ${apiKey}`, ...JSON_API };
   const ids: string[] = [];
-  for (const [provider, label] of [["provider-b", labels.b], ["provider-f", labels.f]] as const) {
+  for (const [provider, label] of [
+    ["provider-b", labels.b],
+    ["provider-f", labels.f],
+  ] as const) {
     const attributes = { provider, kind: "h2h", label, mode: "test", credentials: sampleCredentials(provider, "h2h", "test") };
     const response = await page.request.post("/api/connections", { headers, data: { data: { type: "connection", attributes } } });
     expect(response.status(), await response.text()).toBe(201);
@@ -40,7 +47,15 @@ test.beforeAll(async ({ browser }) => {
     data: {
       data: {
         type: "payment-invoice",
-        attributes: { service: "payment_card_eur_hpp", commerce_account: account.commerceAccount, currency: "EUR", amount: "100.50", reference_id: `unsaved-${run}`, flow: "charge", test_mode: true },
+        attributes: {
+          service: "payment_card_eur_hpp",
+          commerce_account: account.commerceAccount,
+          currency: "EUR",
+          amount: "100.50",
+          reference_id: `unsaved-${run}`,
+          flow: "charge",
+          test_mode: true,
+        },
       },
     },
   });
@@ -107,9 +122,18 @@ const FORMS: FormCase[] = [
     name: "routing order",
     path: () => "/routing",
     control: (page) => eurList(page).getByRole("button", { name: `Move ${labels.f} up` }),
-    read: (page) => eurList(page).getByTestId("routing-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id"))),
-    edit: (page) => eurList(page).getByRole("button", { name: `Move ${labels.f} up` }).click(),
-    revert: (page) => eurList(page).getByRole("button", { name: `Move ${labels.f} down` }).click(),
+    read: (page) =>
+      eurList(page)
+        .getByTestId("routing-row")
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-connection-id"))),
+    edit: (page) =>
+      eurList(page)
+        .getByRole("button", { name: `Move ${labels.f} up` })
+        .click(),
+    revert: (page) =>
+      eurList(page)
+        .getByRole("button", { name: `Move ${labels.f} down` })
+        .click(),
   },
   {
     name: "routing rules",
@@ -147,21 +171,43 @@ const FORMS: FormCase[] = [
   textCase("invoice lifetime", () => "/settings", byId("invoice-lifetime"), "45"),
   textCase("merchant time zone", () => "/settings", byId("merchant-time-zone"), "Europe/Berlin"),
   textCase("edit connection", () => `/connections/${setup.ids.b}`, byId("edit-label"), `B renamed ${run}`),
-  textCase("connection constants", () => `/connections/${setup.ids.b}`, (page) => page.getByRole("form", { name: "Connection constants" }).getByLabel("Customer city", { exact: true }), "Lyon"),
-  textCase("new connection", () => "/providers/provider-b", byId("new-h2h-label"), `B new ${run}`, async (page) => {
-    await hydrated(page.getByRole("button", { name: "Connect" }));
-    await page.getByRole("button", { name: "Connect" }).click();
-    const kind = page.getByRole("radio", { name: /^H2H merchant account/ });
-    if (await kind.count()) await kind.check();
-  }),
+  textCase(
+    "connection constants",
+    () => `/connections/${setup.ids.b}`,
+    (page) => page.getByRole("form", { name: "Connection constants" }).getByLabel("Customer city", { exact: true }),
+    "Lyon",
+  ),
+  textCase(
+    "new connection",
+    () => "/providers/provider-b",
+    byId("new-h2h-label"),
+    `B new ${run}`,
+    async (page) => {
+      await hydrated(page.getByRole("button", { name: "Connect" }));
+      await page.getByRole("button", { name: "Connect" }).click();
+      const kind = page.getByRole("radio", { name: /^H2H merchant account/ });
+      if (await kind.count()) await kind.check();
+    },
+  ),
   textCase("composer", () => "/invoices/new", byId("composer-amount"), "12.34"),
   textCase("payment link", () => "/invoices/new/link", byId("link-amount"), "25.00"),
-  textCase("refund", () => `/invoices/${setup.invoiceId}`, (page) => page.getByTestId("invoice-refunds").getByLabel("Amount (EUR)"), "10.00", async (page) => {
-    const refund = page.getByTestId("invoice-refunds").getByRole("button", { name: "Refund", exact: true });
-    await hydrated(refund);
-    await refund.click();
-  }),
-  textCase("webhook endpoint", () => "/webhooks", (page) => page.getByRole("form", { name: "Add endpoint" }).getByLabel("Endpoint URL"), "https://shop.example.com/hooks"),
+  textCase(
+    "refund",
+    () => `/invoices/${setup.invoiceId}`,
+    (page) => page.getByTestId("invoice-refunds").getByLabel("Amount (EUR)"),
+    "10.00",
+    async (page) => {
+      const refund = page.getByTestId("invoice-refunds").getByRole("button", { name: "Refund", exact: true });
+      await hydrated(refund);
+      await refund.click();
+    },
+  ),
+  textCase(
+    "webhook endpoint",
+    () => "/webhooks",
+    (page) => page.getByRole("form", { name: "Add endpoint" }).getByLabel("Endpoint URL"),
+    "https://shop.example.com/hooks",
+  ),
   textCase("invite a member", () => "/team", byId("member-name"), "Grace Hopper"),
   textCase("API key", () => "/api-keys", byId("api-key-name"), "Warehouse"),
 ];
@@ -223,7 +269,10 @@ test("at 1280 px every dashboard form asks before a sidebar link loses its edit,
       await expect(page).toHaveURL(/\/home$/);
       await expect(question(page)).toHaveCount(0);
     };
-    await openForm(page, FORMS.find((form) => form.name === "routing rules")!);
+    await openForm(
+      page,
+      FORMS.find((form) => form.name === "routing rules")!,
+    );
     await eurList(page).getByRole("button", { name: "Add a rule" }).click();
     await ruleForm(page).getByLabel("Rule name").fill("Saved rule");
     await ruleForm(page).getByLabel("Amount at least (EUR)").fill("500.00");
@@ -234,14 +283,20 @@ test("at 1280 px every dashboard form asks before a sidebar link loses its edit,
     await home();
 
     // A number saved: the field's text "50" is the saved 50.
-    await openForm(page, FORMS.find((form) => form.name === "invoice lifetime")!);
+    await openForm(
+      page,
+      FORMS.find((form) => form.name === "invoice lifetime")!,
+    );
     const lifetime = page.getByRole("form", { name: "Invoice lifetime" });
     await page.locator("#invoice-lifetime").fill("50");
     await lifetime.getByRole("button", { name: "Save invoice lifetime" }).click();
     await expect(lifetime.getByRole("status")).toHaveText("Saved: new invoices expire 50 minutes after creation.");
     await home();
 
-    await openForm(page, FORMS.find((form) => form.name === "refund")!);
+    await openForm(
+      page,
+      FORMS.find((form) => form.name === "refund")!,
+    );
     const refunds = page.getByTestId("invoice-refunds");
     await refunds.getByLabel("Amount (EUR)").fill("10.00");
     await refunds.getByRole("button", { name: "Review refund" }).click();
@@ -255,7 +310,11 @@ test("at 390 px the sidebar behind the menu asks too", async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 390, height: 844 });
   for (const name of ["routing rules", "invoice lifetime", "refund", "new connection"]) {
-    await walk(page, FORMS.find((form) => form.name === name)!, name === "routing rules" ? "unsaved-every-form-rules-390" : undefined);
+    await walk(
+      page,
+      FORMS.find((form) => form.name === name)!,
+      name === "routing rules" ? "unsaved-every-form-rules-390" : undefined,
+    );
   }
 });
 

@@ -30,7 +30,12 @@ async function connect(api: APIRequestContext, apiKey: string, mode: Mode): Prom
 
 async function invoice(api: APIRequestContext, apiKey: string, commerceAccount: string, mode: Mode): Promise<string> {
   const body = structuredClone(C_AMD) as { data: { attributes: Record<string, unknown> } };
-  body.data.attributes = { ...body.data.attributes, commerce_account: commerceAccount, reference_id: `view-${mode}-${randomBytes(4).toString("hex")}`, test_mode: mode === "test" };
+  body.data.attributes = {
+    ...body.data.attributes,
+    commerce_account: commerceAccount,
+    reference_id: `view-${mode}-${randomBytes(4).toString("hex")}`,
+    test_mode: mode === "test",
+  };
   const response = await api.post("/api/commerce/payment-invoices", { headers: headers(apiKey), data: body });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { data: { id: string } }).data.id;

@@ -63,7 +63,9 @@ async function hostedInvoice(page: Page, apiKey: string, commerceAccount: string
   return (await response.json()).data.id as string;
 }
 
-test("owner adds two endpoints (one for refunds only), sees each secret once, and every event arrives signed where it belongs; the log filters, opens and resends", async ({ page }) => {
+test("owner adds two endpoints (one for refunds only), sees each secret once, and every event arrives signed where it belongs; the log filters, opens and resends", async ({
+  page,
+}) => {
   // One walk through the whole flow, payments and retries by the app's own workers included.
   test.setTimeout(120_000);
   const orders = await startReceiver();
@@ -85,7 +87,10 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     await expect(add.getByLabel("Endpoint URL")).toHaveAttribute("aria-invalid", "true");
 
     orders.state.secret = await addWebhookEndpoint(page, orders.url, { description: "Orders" });
-    refunds.state.secret = await addWebhookEndpoint(page, refunds.url, { description: "Refunds", eventTypes: ["refund.created", "refund.succeeded", "refund.failed"] });
+    refunds.state.secret = await addWebhookEndpoint(page, refunds.url, {
+      description: "Refunds",
+      eventTypes: ["refund.created", "refund.succeeded", "refund.failed"],
+    });
     expect(refunds.state.secret).not.toBe(orders.state.secret);
     const ordersCard = endpoints.getByRole("listitem", { name: `Endpoint ${orders.url}` });
     const refundsCard = endpoints.getByRole("listitem", { name: `Endpoint ${refunds.url}` });
@@ -134,12 +139,24 @@ test("owner adds two endpoints (one for refunds only), sees each secret once, an
     await expect
       .poll(() => about(orders).map((entry) => entry.body.meta.event_type), { timeout: 30_000 })
       .toEqual(expect.arrayContaining(["invoice.status_changed", "refund.created", "refund.succeeded"]));
-    await expect.poll(() => about(refunds).map((entry) => entry.body.meta.event_type).sort(), { timeout: 30_000 }).toEqual(["refund.created", "refund.succeeded"]);
+    await expect
+      .poll(
+        () =>
+          about(refunds)
+            .map((entry) => entry.body.meta.event_type)
+            .sort(),
+        { timeout: 30_000 },
+      )
+      .toEqual(["refund.created", "refund.succeeded"]);
     expect(orders.state.rejected + refunds.state.rejected).toBe(0);
     // One invoice's events are numbered 1, 2, 3 … in the order they happened, at every endpoint.
-    const sequences = about(orders).map((entry) => entry.body.meta.sequence!).sort((a, b) => a - b);
+    const sequences = about(orders)
+      .map((entry) => entry.body.meta.sequence!)
+      .sort((a, b) => a - b);
     expect(sequences).toEqual(sequences.map((_, i) => i + 1));
-    const processed = about(orders).find((entry) => entry.body.meta.event_type === "invoice.status_changed" && entry.body.data.attributes.status === "processed")!;
+    const processed = about(orders).find(
+      (entry) => entry.body.meta.event_type === "invoice.status_changed" && entry.body.data.attributes.status === "processed",
+    )!;
 
     // The log: every event, filtered by type, endpoint, invoice and state.
     await page.goto("/webhooks");

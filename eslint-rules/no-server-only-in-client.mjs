@@ -61,7 +61,8 @@ export const noServerOnlyInClient = {
     docs: { description: 'Forbid a "use client" module from importing a module marked import "server-only"' },
     schema: [],
     messages: {
-      marked: 'This client component imports "{{specifier}}", which is marked server-only (it holds or touches secrets). Move the work to a server component or a server action.',
+      marked:
+        'This client component imports "{{specifier}}", which is marked server-only (it holds or touches secrets). Move the work to a server component or a server action.',
       direct: 'A client component cannot import "server-only"; drop "use client" or the marker.',
     },
   },

@@ -60,18 +60,26 @@ export function checkPublicBaseUrl(listen: string, env: Record<string, string | 
   const behindProxy = Number(env.TRUST_PROXY_HOPS?.trim() || 0) > 0;
   if (!url) {
     if (!isLoopbackHost(listen)) {
-      throw new Error(`APP_URL is not set, and the server listens on ${listen || "every interface"}, where others reach it: set APP_URL to its public https:// address (hosted page links, 3-D Secure returns and Secure cookies depend on it)`);
+      throw new Error(
+        `APP_URL is not set, and the server listens on ${listen || "every interface"}, where others reach it: set APP_URL to its public https:// address (hosted page links, 3-D Secure returns and Secure cookies depend on it)`,
+      );
     }
     if (behindProxy) {
-      throw new Error("APP_URL is not set, and TRUST_PROXY_HOPS says a proxy brings others to this server: set APP_URL to the public https:// address the proxy serves");
+      throw new Error(
+        "APP_URL is not set, and TRUST_PROXY_HOPS says a proxy brings others to this server: set APP_URL to the public https:// address the proxy serves",
+      );
     }
     return;
   }
   if (isLoopbackHost(listen)) return;
   if (url.protocol !== "https:") {
-    throw new Error(`APP_URL must be https:// on a server others reach (it listens on ${listen || "every interface"}): customers type card numbers on the hosted page, and session cookies are Secure only over https; got "${configured}"`);
+    throw new Error(
+      `APP_URL must be https:// on a server others reach (it listens on ${listen || "every interface"}): customers type card numbers on the hosted page, and session cookies are Secure only over https; got "${configured}"`,
+    );
   }
   if (isLoopbackHost(url.hostname)) {
-    throw new Error(`APP_URL names a loopback address (${url.hostname}) on a server others reach (it listens on ${listen || "every interface"}): customers would get links to their own machine; set it to the public address`);
+    throw new Error(
+      `APP_URL names a loopback address (${url.hostname}) on a server others reach (it listens on ${listen || "every interface"}): customers would get links to their own machine; set it to the public address`,
+    );
   }
 }

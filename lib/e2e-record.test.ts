@@ -70,7 +70,11 @@ afterEach(async () => {
 });
 
 async function run(steps: { password: string; createKey?: boolean }) {
-  const signIn = await fetch(`${base}/sign-in`, { method: "POST", headers: { "Content-Type": "application/json", "Next-Action": "abc" }, body: JSON.stringify([{ email: "a@example.com", password: steps.password }]) });
+  const signIn = await fetch(`${base}/sign-in`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Next-Action": "abc" },
+    body: JSON.stringify([{ email: "a@example.com", password: steps.password }]),
+  });
   await signIn.text();
   if (steps.createKey) await (await fetch(`${base}/api-keys`, { method: "POST", headers: { "Next-Action": "def" }, body: "[]" })).text();
   await (await fetch(`${base}/home`, { headers: { "Accept-Encoding": "gzip" } })).text();
@@ -136,7 +140,7 @@ describe("e2e secrets scan", () => {
   });
 
   it("reports a typed password echoed in a page, with the file and a context that does not show it", async () => {
-    page = "<html><body><input value=\"typed-password-0001\"></body></html>";
+    page = '<html><body><input value="typed-password-0001"></body></html>';
     await run({ password: "typed-password-0001" });
     const report = scan({ recordDir: dir, given: [] });
     expect(report.hits).toHaveLength(1);
@@ -166,7 +170,14 @@ describe("e2e secrets scan", () => {
   });
 
   it("learns typed secrets and card numbers from what the client sent, not masks or invoice numbers", () => {
-    const body = JSON.stringify({ card_number: "411111******1111", number: "INV-1", secret_key: "••••abcd", shop_password: "$undefined", password: "typed-password-0001", pan: "4111 1111 1111 1111" });
+    const body = JSON.stringify({
+      card_number: "411111******1111",
+      number: "INV-1",
+      secret_key: "••••abcd",
+      shop_password: "$undefined",
+      password: "typed-password-0001",
+      pan: "4111 1111 1111 1111",
+    });
     expect(secretsInRequest(body, "application/json", "POST /x")).toEqual([
       { value: "typed-password-0001", kind: "secret", source: "POST /x password" },
       { value: "4111111111111111", kind: "card", source: "POST /x" },
@@ -180,7 +191,9 @@ describe("e2e secrets scan", () => {
     expect(secretsInRequest(form, "application/x-www-form-urlencoded", "POST /sign-in").map((s) => s.value)).toEqual(["form-password-0002"]);
     // The bad-input suite's public words ("Infinity" is in every bundle) typed into a secret field are no secret; a secret that starts with one is.
     expect(secretsInRequest(JSON.stringify({ secret_key: "Infinity", api_key: "constructor" }), "application/json", "POST /api/connections")).toEqual([]);
-    expect(secretsInRequest(JSON.stringify({ secret_key: "Infinity-0003" }), "application/json", "POST /api/connections").map((s) => s.value)).toEqual(["Infinity-0003"]);
+    expect(secretsInRequest(JSON.stringify({ secret_key: "Infinity-0003" }), "application/json", "POST /api/connections").map((s) => s.value)).toEqual([
+      "Infinity-0003",
+    ]);
   });
 
   it("allows the sandbox test card table in a client bundle, and nothing else there", async () => {
@@ -191,7 +204,11 @@ describe("e2e secrets scan", () => {
     // Shaped like the table, but not one of its cards; a test card written in groups.
     fs.writeFileSync(path.join(bundles, "c.js"), 'let T=[{number:"4111111111111111",label:"Succeeds"}];');
     fs.writeFileSync(path.join(bundles, "d.js"), 'const hint="4242 4242 4242 4242";');
-    const report = scan({ recordDir: path.join(dir, "none"), bundleDir: bundles, given: cardSecrets(["4242424242424242", "4000000000000002", "4111111111111111"], "test") });
+    const report = scan({
+      recordDir: path.join(dir, "none"),
+      bundleDir: bundles,
+      given: cardSecrets(["4242424242424242", "4000000000000002", "4111111111111111"], "test"),
+    });
     expect(report.allowed).toBe(1);
     expect(report.hits.map((hit) => path.basename(hit.where)).sort()).toEqual(["b.js", "c.js", "d.js"]);
   });
@@ -234,7 +251,10 @@ describe("e2e secrets scan", () => {
       // The same markup answered by an API route.
       [`GET /api/v1/invoices/${testInvoice.id}`]: answer("application/json", JSON.stringify({ html: fragment })),
       // A test card on the hosted page outside its list: in the alert.
-      [`GET /pay/${testInvoice.id}?alert=1`]: answer("text/html; charset=utf-8", hostedPage.replace('data-testid="pay-alert" hidden>', `data-testid="pay-alert">Card ${card} was declined`)),
+      [`GET /pay/${testInvoice.id}?alert=1`]: answer(
+        "text/html; charset=utf-8",
+        hostedPage.replace('data-testid="pay-alert" hidden>', `data-testid="pay-alert">Card ${card} was declined`),
+      ),
       // The list's exact markup holding a card that is not a test card.
       [`GET /pay/${testInvoice.id}?forged=1`]: answer("text/html; charset=utf-8", hostedPage.replaceAll(card, "4111 1111 1111 1111")),
     };

@@ -167,17 +167,30 @@ export function recordExchange(dir: string, req: http.IncomingMessage, res: http
       const method = req.method ?? "GET";
       const action = req.headers["next-action"] !== undefined;
       const request = received.take();
-      if (request.body.length > 0) writeFrame(fileFor(dir, "request"), { kind: "request", method, url, action, type: String(req.headers["content-type"] ?? ""), truncated: request.truncated }, request.body);
+      if (request.body.length > 0)
+        writeFrame(
+          fileFor(dir, "request"),
+          { kind: "request", method, url, action, type: String(req.headers["content-type"] ?? ""), truncated: request.truncated },
+          request.body,
+        );
       const type = header("content-type");
       const headers = sentHeaders();
       // A skipped body (a built bundle, read from disk by the scan; a font, an image) still has its headers searched.
       if (skipped(url.split("?")[0]!, type)) {
-        writeFrame(fileFor(dir, "response"), { kind: "response", method, url, status: res.statusCode, type, action, headers, bodySkipped: true }, Buffer.alloc(0));
+        writeFrame(
+          fileFor(dir, "response"),
+          { kind: "response", method, url, status: res.statusCode, type, action, headers, bodySkipped: true },
+          Buffer.alloc(0),
+        );
         return;
       }
       const response = sent.take();
       const { body, undecoded } = decoded(response.body, header("content-encoding").trim().toLowerCase());
-      writeFrame(fileFor(dir, "response"), { kind: "response", method, url, status: res.statusCode, type, action, headers, truncated: response.truncated, ...(undecoded ? { undecoded } : {}) }, body);
+      writeFrame(
+        fileFor(dir, "response"),
+        { kind: "response", method, url, status: res.statusCode, type, action, headers, truncated: response.truncated, ...(undecoded ? { undecoded } : {}) },
+        body,
+      );
     } catch (error) {
       process.stderr.write(`e2e record: ${String(error)}\n`);
     }

@@ -30,7 +30,11 @@ function format(style: Style | "zone", zone: string): Intl.DateTimeFormat {
 
 /** The zone's short name at that instant: "UTC", "CET" / "CEST", "GMT+5:30", "GMT-5". */
 function zoneName(at: Date, zone: string = DEFAULT_TIME_ZONE): string {
-  return format("zone", zone).formatToParts(at).find((part) => part.type === "timeZoneName")?.value ?? zone;
+  return (
+    format("zone", zone)
+      .formatToParts(at)
+      .find((part) => part.type === "timeZoneName")?.value ?? zone
+  );
 }
 
 /** A moment in `style` in `zone`, followed by the zone's short name then. */

@@ -11,8 +11,7 @@ const schema = z.strictObject({
   step: z.number().multipleOf(5),
 });
 
-const codesByPath = (problems: ReturnType<typeof problemsFromZod>) =>
-  Object.fromEntries(problems.map((entry) => [entry.path.join("."), entry.code]));
+const codesByPath = (problems: ReturnType<typeof problemsFromZod>) => Object.fromEntries(problems.map((entry) => [entry.path.join("."), entry.code]));
 
 describe("problemsFromZod", () => {
   const input = { name: "abcdef", tags: ["x", "y"], count: 9, code: "no", step: 7, extra: 1, "a/b": 2 };
@@ -53,7 +52,10 @@ describe("problemsFromZod", () => {
   });
 
   it("uses a schema's own per-key messages and replaces zod's default one", () => {
-    const own = z.strictObject({}, { error: (issue) => (issue.code === "unrecognized_keys" ? issue.keys.map((k) => `No ${k}`).join(UNKNOWN_KEY_SEPARATOR) : undefined) });
+    const own = z.strictObject(
+      {},
+      { error: (issue) => (issue.code === "unrecognized_keys" ? issue.keys.map((k) => `No ${k}`).join(UNKNOWN_KEY_SEPARATOR) : undefined) },
+    );
     expect(problemsFromZod(own.safeParse({ x: 1, y: 2 }).error!.issues).map((entry) => entry.message)).toEqual(["No x", "No y"]);
     expect(problemsFromZod(z.strictObject({}).safeParse({ x: 1 }).error!.issues).map((entry) => entry.message)).toEqual(['Unknown field "x"']);
   });

@@ -10,7 +10,13 @@ describe("text PostgreSQL cannot store", () => {
   });
 
   it("names the path of the first bad string or key", () => {
-    expect(findUnsafeText({ data: { attributes: { customer: { name: "ok", city: ["a", "b\u0000"] } } } })).toEqual(["data", "attributes", "customer", "city", 1]);
+    expect(findUnsafeText({ data: { attributes: { customer: { name: "ok", city: ["a", "b\u0000"] } } } })).toEqual([
+      "data",
+      "attributes",
+      "customer",
+      "city",
+      1,
+    ]);
     expect(findUnsafeText({ ["k\ud800"]: 1 })).toEqual(["k\ud800"]);
     expect(findUnsafeText({ fine: [1, true, null, "x"] })).toBeUndefined();
   });

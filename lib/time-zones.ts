@@ -60,7 +60,11 @@ function partsFormat(zone: string): Intl.DateTimeFormat {
 const pad = (value: number, width = 2) => String(Math.abs(value)).padStart(width, "0");
 
 function wallParts(at: Date, zone: string): Record<string, string> {
-  return Object.fromEntries(partsFormat(zone).formatToParts(at).map((part) => [part.type, part.value]));
+  return Object.fromEntries(
+    partsFormat(zone)
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
 }
 
 /** The zone's offset from UTC at that instant, in whole minutes (Asia/Kolkata: 330). */

@@ -9,16 +9,21 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-/** A step is one command, or a list of commands run side by side (lint, the import rules, tsc and knip are single-threaded: two cores take them and the unit tests). */
+/** A step is one command, or a list of commands run side by side (lint, the import rules, tsc, knip and Prettier are single-threaded: two cores take them and the unit tests). */
 const steps = [
   [
     ["lint", "npx", ["eslint", ".", "--max-warnings=0"]],
     ["import rules", "npm", ["run", "--silent", "lint:imports"]],
     ["type check", "npx", ["tsc", "--noEmit"]],
     ["dead code", "npx", ["knip", "--no-progress"]],
+    ["format", "npx", ["prettier", "--check", ".", "--log-level", "warn"]],
     ["unit tests", "npx", ["vitest", "run", "--project", "unit", "--reporter=default", "--reporter=json", "--outputFile=test-reports/unit.json"]],
   ],
-  ["integration tests", "npx", ["vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile=test-reports/integration.json"]],
+  [
+    "integration tests",
+    "npx",
+    ["vitest", "run", "--project", "integration", "--reporter=default", "--reporter=json", "--outputFile=test-reports/integration.json"],
+  ],
   ["browser", "node", ["scripts/ensure-browser.mjs"]],
   // The type check step above has passed by now: the build skips its own copy of it (next.config.mjs).
   // In CI (a clean clone, thrown away after) it also skips writing Turbopack's cache for a next build.

@@ -19,9 +19,7 @@ function cannotStart(message: string): never {
 }
 
 if (!databaseUrl()) {
-  cannotStart(
-    "npm run worker needs DATABASE_URL (PostgreSQL). On the embedded database the app runs its own workers, and only one process may open DATA_DIR.",
-  );
+  cannotStart("npm run worker needs DATABASE_URL (PostgreSQL). On the embedded database the app runs its own workers, and only one process may open DATA_DIR.");
 }
 if (process.env.JOBS_WORKERS === "off") {
   // JOBS_WORKERS=off is the app instances' setting; a worker process exists to run them.

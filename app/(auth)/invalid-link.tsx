@@ -5,9 +5,7 @@ export function InvalidLink({ title, next }: { title: string; next: { href: stri
   return (
     <>
       <h1 className="mb-2 text-xl font-semibold">{title}</h1>
-      <p className="mb-4 text-sm text-slate-700">
-        This link is no longer valid: it was already used, has expired or was replaced by a newer one.
-      </p>
+      <p className="mb-4 text-sm text-slate-700">This link is no longer valid: it was already used, has expired or was replaced by a newer one.</p>
       <Link className="btn-primary" href={next.href}>
         {next.label}
       </Link>

@@ -24,7 +24,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <p className="text-slate-600">{viewer.user.email}</p>
         <p className="text-slate-600">
           <span data-testid="viewer-merchant">{viewer.merchant.name}</span> ·{" "}
-          <span className="badge bg-slate-100 text-slate-700" data-testid="viewer-role">{ROLE_NAMES[viewer.user.role]}</span>
+          <span className="badge bg-slate-100 text-slate-700" data-testid="viewer-role">
+            {ROLE_NAMES[viewer.user.role]}
+          </span>
         </p>
       </div>
       <form action={signOutAction}>

@@ -34,9 +34,7 @@ export default async function OutboxPage() {
         <BrandMark />
       </div>
       <h1 className="mb-1 text-xl font-semibold">Mail outbox</h1>
-      <p className="mb-6 text-sm text-slate-600">
-        No SMTP_URL is set, so e-mail is kept here instead of being sent. For development and tests only.
-      </p>
+      <p className="mb-6 text-sm text-slate-600">No SMTP_URL is set, so e-mail is kept here instead of being sent. For development and tests only.</p>
       {messages.length === 0 ? (
         <p className="card text-sm text-slate-700">No messages yet.</p>
       ) : (
@@ -44,7 +42,9 @@ export default async function OutboxPage() {
           {messages.map((message) => (
             <li key={message.id}>
               <article className="card" aria-labelledby={`${message.id}-subject`} data-testid="outbox-message">
-                <h2 id={`${message.id}-subject`} className="text-base font-semibold">{message.subject}</h2>
+                <h2 id={`${message.id}-subject`} className="text-base font-semibold">
+                  {message.subject}
+                </h2>
                 <p className="mb-3 text-sm text-slate-600">
                   To <span data-testid="outbox-to">{message.to}</span> · {formatDateTime(message.createdAt)}
                 </p>

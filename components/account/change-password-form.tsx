@@ -9,7 +9,9 @@ import { changePasswordAction } from "@/lib/actions/account";
 
 /** Settings → You: the same schema checks the fields here and in the action (lib/identity/schemas.ts). */
 export function ChangePasswordForm() {
-  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.changePasswordSchema), { defaultValues: { currentPassword: "", password: "", confirmPassword: "" } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.changePasswordSchema), {
+    defaultValues: { currentPassword: "", password: "", confirmPassword: "" },
+  });
   const { errors } = form.formState;
   useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, changePasswordAction, {
@@ -23,7 +25,13 @@ export function ChangePasswordForm() {
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Change password">
       <FormAlert message={message} />
       <Field id="current-password" label="Current password" error={errors.currentPassword?.message} required>
-        <input className="input" type="password" autoComplete="current-password" {...fieldAria("current-password", errors.currentPassword?.message, false)} {...form.register("currentPassword")} />
+        <input
+          className="input"
+          type="password"
+          autoComplete="current-password"
+          {...fieldAria("current-password", errors.currentPassword?.message, false)}
+          {...form.register("currentPassword")}
+        />
       </Field>
       <NewPasswordFields
         idPrefix="new"

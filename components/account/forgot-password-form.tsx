@@ -10,7 +10,12 @@ import { forgotPasswordAction } from "@/lib/actions/password";
 export function ForgotPasswordForm() {
   const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.forgotPasswordSchema), { defaultValues: { email: "" } });
   const error = form.formState.errors.email?.message;
-  const { onSubmit, pending, message, status: sent } = useActionForm(form, forgotPasswordAction, {
+  const {
+    onSubmit,
+    pending,
+    message,
+    status: sent,
+  } = useActionForm(form, forgotPasswordAction, {
     onSuccess: (_done, values) => `If ${values.email} has an account, a link to reset its password is on its way. It works once, for 30 minutes.`,
   });
 

@@ -12,7 +12,9 @@ import { resetPasswordAction } from "@/lib/actions/password";
  * signs in with the password just chosen (an invitation has its own form: accept-invite-form.tsx).
  */
 export function SetPasswordForm({ token, email }: { token: string; email: string }) {
-  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.setPasswordSchema), { defaultValues: { token, password: "", confirmPassword: "" } });
+  const form = useZodForm(() => import("@/lib/identity/schemas").then((m) => m.setPasswordSchema), {
+    defaultValues: { token, password: "", confirmPassword: "" },
+  });
   const router = useRouter();
   const { errors } = form.formState;
   const { onSubmit, pending, message } = useActionForm(form, resetPasswordAction, {

@@ -91,9 +91,7 @@ export function CreateApiKeyForm({ liveAllowed = true }: { liveAllowed?: boolean
         </SubmitButton>
       </form>
       <FormAlert message={message} />
-      {created ? (
-        <NewKeyPanel secret={created} heading="Copy your new API key now. It is shown only this once." onDone={() => setCreated(undefined)} />
-      ) : null}
+      {created ? <NewKeyPanel secret={created} heading="Copy your new API key now. It is shown only this once." onDone={() => setCreated(undefined)} /> : null}
     </div>
   );
 }

@@ -28,7 +28,11 @@ export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
       >
         {pending ? "Revoking…" : "Revoke"}
       </button>
-      {message ? <span role="alert" className="text-sm text-red-700">{message}</span> : null}
+      {message ? (
+        <span role="alert" className="text-sm text-red-700">
+          {message}
+        </span>
+      ) : null}
     </>
   );
 }

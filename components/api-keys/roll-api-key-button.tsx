@@ -65,8 +65,8 @@ export function RollApiKeyButton({ id, name, mode, canRoll }: { id: string; name
               }}
             >
               <p>
-                A new {mode} key with the same name and access is made and shown once. The old key keeps working for the time you choose, then
-                the API refuses it with 401. Put the new key in place within that time.
+                A new {mode} key with the same name and access is made and shown once. The old key keeps working for the time you choose, then the API refuses
+                it with 401. Put the new key in place within that time.
               </p>
               <div>
                 <label htmlFor={`roll-${id}-grace`} className="label">

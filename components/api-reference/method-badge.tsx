@@ -8,5 +8,9 @@ const COLOURS: Record<string, string> = {
 };
 
 export function MethodBadge({ method }: { method: string }) {
-  return <span className={`inline-block min-w-16 rounded px-2 py-0.5 text-center font-mono text-xs font-semibold text-white ${COLOURS[method] ?? "bg-slate-700"}`}>{method}</span>;
+  return (
+    <span className={`inline-block min-w-16 rounded px-2 py-0.5 text-center font-mono text-xs font-semibold text-white ${COLOURS[method] ?? "bg-slate-700"}`}>
+      {method}
+    </span>
+  );
 }

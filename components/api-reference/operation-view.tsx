@@ -28,7 +28,13 @@ function Examples({ examples, what }: { examples: OperationView["responses"][num
 export function OperationSection({ operation, hidden }: { operation: OperationView; hidden: boolean }) {
   const { id } = operation;
   return (
-    <section id={id} data-operation={operation.searchText} hidden={hidden} aria-labelledby={`${id}-title`} className="card min-w-0 scroll-mt-4 space-y-4 target:ring-2 target:ring-brand-600">
+    <section
+      id={id}
+      data-operation={operation.searchText}
+      hidden={hidden}
+      aria-labelledby={`${id}-title`}
+      className="card min-w-0 scroll-mt-4 space-y-4 target:ring-2 target:ring-brand-600"
+    >
       <div className="space-y-1">
         <h3 id={`${id}-title`} className="flex flex-wrap items-center gap-2 text-base font-semibold">
           <MethodBadge method={operation.method} />
@@ -49,13 +55,23 @@ export function OperationSection({ operation, hidden }: { operation: OperationVi
           <h4 className="text-sm font-semibold">Parameters</h4>
           <div className="overflow-x-auto">
             <table className="w-full min-w-[36rem] border-collapse text-left text-sm">
-              <caption className="sr-only">Parameters of {operation.method} {operation.path}</caption>
+              <caption className="sr-only">
+                Parameters of {operation.method} {operation.path}
+              </caption>
               <thead>
                 <tr className="border-b border-slate-200 text-xs text-slate-600">
-                  <th scope="col" className="py-2 pr-3 font-medium">Name</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">In</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">Type</th>
-                  <th scope="col" className="py-2 font-medium">Description</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    In
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Type
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    Description
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -70,7 +86,9 @@ export function OperationSection({ operation, hidden }: { operation: OperationVi
                     <td className="py-2 text-slate-700">
                       {parameter.description ? <p>{parameter.description}</p> : null}
                       {parameter.enumValues ? <p className="mt-1 text-xs">One of: {parameter.enumValues.join(", ")}</p> : null}
-                      {parameter.constraints.length > 0 ? <p className="mt-1 text-xs text-slate-600 wrap-anywhere">{parameter.constraints.join(" · ")}</p> : null}
+                      {parameter.constraints.length > 0 ? (
+                        <p className="mt-1 text-xs text-slate-600 wrap-anywhere">{parameter.constraints.join(" · ")}</p>
+                      ) : null}
                     </td>
                   </tr>
                 ))}
@@ -101,12 +119,20 @@ export function OperationSection({ operation, hidden }: { operation: OperationVi
         <h4 className="text-sm font-semibold">Responses</h4>
         <div className="overflow-x-auto">
           <table className="w-full min-w-[30rem] border-collapse text-left text-sm">
-            <caption className="sr-only">Responses of {operation.method} {operation.path}</caption>
+            <caption className="sr-only">
+              Responses of {operation.method} {operation.path}
+            </caption>
             <thead>
               <tr className="border-b border-slate-200 text-xs text-slate-600">
-                <th scope="col" className="py-2 pr-3 font-medium">Status</th>
-                <th scope="col" className="py-2 pr-3 font-medium">Meaning</th>
-                <th scope="col" className="py-2 font-medium">Body</th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Meaning
+                </th>
+                <th scope="col" className="py-2 font-medium">
+                  Body
+                </th>
               </tr>
             </thead>
             <tbody>

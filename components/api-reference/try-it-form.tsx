@@ -18,7 +18,17 @@ function pretty(text: string): string {
  * Authorization header, and shows the answer's status and body. The key stays in this form: it is
  * neither stored nor sent anywhere else.
  */
-export default function TryItForm({ operationId, method, path, pathParameters, hasQuery, examples, hasBody, needsKey, onClose }: TryItProps & { onClose: () => void }) {
+export default function TryItForm({
+  operationId,
+  method,
+  path,
+  pathParameters,
+  hasQuery,
+  examples,
+  hasBody,
+  needsKey,
+  onClose,
+}: TryItProps & { onClose: () => void }) {
   const id = useId();
   const keyInput = useRef<HTMLInputElement>(null);
   const [key, setKey] = useState("");
@@ -50,7 +60,9 @@ export default function TryItForm({ operationId, method, path, pathParameters, h
       document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
       return;
     }
-    const url = path.replace(/\{(\w+)\}/g, (_all, name: string) => encodeURIComponent(params[name]!.trim())) + (query.trim() ? `?${query.trim().replace(/^\?/, "")}` : "");
+    const url =
+      path.replace(/\{(\w+)\}/g, (_all, name: string) => encodeURIComponent(params[name]!.trim())) +
+      (query.trim() ? `?${query.trim().replace(/^\?/, "")}` : "");
     const headers: Record<string, string> = { Accept: "application/vnd.api+json" };
     if (key.trim()) headers.Authorization = `Bearer ${key.trim()}`;
     if (hasBody) headers["Content-Type"] = "application/vnd.api+json";
@@ -77,7 +89,13 @@ export default function TryItForm({ operationId, method, path, pathParameters, h
     ) : null;
 
   return (
-    <form onSubmit={send} noValidate aria-label={`Try ${method} ${path}`} data-try-it={operationId} className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-4">
+    <form
+      onSubmit={send}
+      noValidate
+      aria-label={`Try ${method} ${path}`}
+      data-try-it={operationId}
+      className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-4"
+    >
       <div>
         <label htmlFor={`${id}-key`} className="label">
           API key{needsKey ? <span className="text-red-700"> *</span> : null}
@@ -96,7 +114,8 @@ export default function TryItForm({ operationId, method, path, pathParameters, h
           placeholder="pok_test_…"
         />
         <p id={`${id}-key-help`} className="help">
-          Where the key goes: the Authorization header, sent as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> to this server only. A test key (pok_test_…) works on test data. The key is not stored.
+          Where the key goes: the Authorization header, sent as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> to this server only. A test
+          key (pok_test_…) works on test data. The key is not stored.
         </p>
         {error("key")}
       </div>
@@ -122,7 +141,14 @@ export default function TryItForm({ operationId, method, path, pathParameters, h
           <label htmlFor={`${id}-query`} className="label">
             Query string
           </label>
-          <input id={`${id}-query`} className="input mt-1 font-mono" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="page[size]=10" aria-describedby={`${id}-query-help`} />
+          <input
+            id={`${id}-query`}
+            className="input mt-1 font-mono"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            placeholder="page[size]=10"
+            aria-describedby={`${id}-query-help`}
+          />
           <p id={`${id}-query-help`} className="help">
             Optional, without the leading ?: the parameters listed above, e.g. page[size]=10.
           </p>

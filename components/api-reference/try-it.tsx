@@ -5,7 +5,6 @@ import type { TryItProps } from "./try-it-props";
 
 export type { TryItProps } from "./try-it-props";
 
-
 const loadForm = () => import("./try-it-form");
 const TryItForm = lazy(loadForm);
 const subscribe = () => () => {};
@@ -16,7 +15,11 @@ const subscribe = () => () => {};
  */
 export function TryIt(props: TryItProps) {
   const [open, setOpen] = useState(false);
-  const hydrated = useSyncExternalStore(subscribe, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
   if (!hydrated) return <p className="text-xs text-slate-600">Try it sends this request from the page once JavaScript has loaded.</p>;
   if (!open) {
     return (
@@ -34,7 +37,13 @@ export function TryIt(props: TryItProps) {
     );
   }
   return (
-    <Suspense fallback={<p role="status" className="text-sm text-slate-600">Loading the Try it form…</p>}>
+    <Suspense
+      fallback={
+        <p role="status" className="text-sm text-slate-600">
+          Loading the Try it form…
+        </p>
+      }
+    >
       <TryItForm {...props} onClose={() => setOpen(false)} />
     </Suspense>
   );

@@ -26,7 +26,13 @@ export function ConfirmSignUpForm({ token, email, sameBrowser }: { token: string
           {/* Lets password managers file the password under the right account. */}
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
           <Field id="confirm-password" label="Password" help="The password you chose when signing up." error={errors.password?.message} required>
-            <input className="input" type="password" autoComplete="current-password" {...fieldAria("confirm-password", errors.password?.message, true)} {...form.register("password")} />
+            <input
+              className="input"
+              type="password"
+              autoComplete="current-password"
+              {...fieldAria("confirm-password", errors.password?.message, true)}
+              {...form.register("password")}
+            />
           </Field>
         </>
       ) : null}

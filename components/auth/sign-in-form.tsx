@@ -43,13 +43,7 @@ function PasswordStep({ next, notice, onSecondFactor }: { next?: string; notice?
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4">
       <FormAlert message={message ?? notice} />
       <Field id="signin-email" label="E-mail" error={errors.email?.message} required>
-        <input
-          className="input"
-          type="email"
-          autoComplete="email"
-          {...fieldAria("signin-email", errors.email?.message, false)}
-          {...form.register("email")}
-        />
+        <input className="input" type="email" autoComplete="email" {...fieldAria("signin-email", errors.email?.message, false)} {...form.register("email")} />
       </Field>
       <Field id="signin-password" label="Password" error={errors.password?.message} required>
         <input
@@ -90,7 +84,9 @@ function SecondFactorStep({ challenge, next, onExpired }: { challenge: string; n
       <h2 id="second-factor-heading" ref={heading} tabIndex={-1} className="text-base font-semibold">
         Two-factor authentication
       </h2>
-      <p className="text-sm text-slate-700">Enter the 6-digit code your authenticator app shows for this account. Lost your phone? Enter one of your recovery codes instead.</p>
+      <p className="text-sm text-slate-700">
+        Enter the 6-digit code your authenticator app shows for this account. Lost your phone? Enter one of your recovery codes instead.
+      </p>
       <FormAlert message={message} />
       <input type="hidden" {...form.register("challenge")} />
       <Field id="signin-code" label="Authentication code" error={errors.code?.message} help="6 digits, or a recovery code like abcde-23456" required>

@@ -74,13 +74,7 @@ export function SignUpForm({ outbox = false }: { outbox?: boolean }) {
         const help = "help" in f ? f.help : undefined;
         return (
           <Field key={f.name} id={id} label={f.label} help={help} error={error} required>
-            <input
-              className="input"
-              type={f.type}
-              autoComplete={f.autoComplete}
-              {...fieldAria(id, error, Boolean(help))}
-              {...form.register(f.name)}
-            />
+            <input className="input" type={f.type} autoComplete={f.autoComplete} {...fieldAria(id, error, Boolean(help))} {...form.register(f.name)} />
           </Field>
         );
       })}

@@ -7,11 +7,7 @@ export function ModeBadge({ mode }: { mode: "test" | "live" }) {
 }
 
 export function StateBadge({ enabled }: { enabled: boolean }) {
-  return enabled ? (
-    <span className="badge bg-green-100 text-green-800">Enabled</span>
-  ) : (
-    <span className="badge bg-slate-200 text-slate-700">Disabled</span>
-  );
+  return enabled ? <span className="badge bg-green-100 text-green-800">Enabled</span> : <span className="badge bg-slate-200 text-slate-700">Disabled</span>;
 }
 
 const HEALTH_STYLE = {

@@ -39,18 +39,35 @@ export function ConnectionControls({
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn-secondary" disabled={pending} onClick={() =>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={pending}
+          onClick={() =>
             run(
               () => setConnectionEnabledAction({ id, enabled: !enabled }),
               () => {
                 setMessage(undefined);
-                notify({ message: enabled ? `"${label}" disabled: invoices are no longer routed to it.` : `"${label}" enabled: invoices may be routed to it.` });
+                notify({
+                  message: enabled ? `"${label}" disabled: invoices are no longer routed to it.` : `"${label}" enabled: invoices may be routed to it.`,
+                });
               },
             )
-          }>
+          }
+        >
           {enabled ? "Disable" : "Enable"}
         </button>
-        <button type="button" className="btn-secondary" disabled={pending || test.pending} onClick={() => test.run(() => testConnectionAction({ id }), () => router.refresh())}>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={pending || test.pending}
+          onClick={() =>
+            test.run(
+              () => testConnectionAction({ id }),
+              () => router.refresh(),
+            )
+          }
+        >
           {test.pending ? "Testing…" : "Test connection"}
         </button>
         <button type="button" className="btn-secondary text-red-700" disabled={pending} onClick={() => setConfirming(true)}>
@@ -58,18 +75,29 @@ export function ConnectionControls({
         </button>
       </div>
       <TestConnectionResult state={test} />
-      {pending ? <p role="status" className="text-sm text-slate-600">Working…</p> : null}
+      {pending ? (
+        <p role="status" className="text-sm text-slate-600">
+          Working…
+        </p>
+      ) : null}
       {message ? (
         <p role={message.kind === "error" ? "alert" : "status"} className={`text-sm ${message.kind === "error" ? "text-red-700" : "text-slate-700"}`}>
           {message.text}
         </p>
       ) : null}
       {confirming ? (
-        <div role="alertdialog" aria-labelledby="delete-title" aria-describedby="delete-body" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm">
-          <p id="delete-title" className="font-semibold text-red-900">Delete &quot;{label}&quot;?</p>
+        <div
+          role="alertdialog"
+          aria-labelledby="delete-title"
+          aria-describedby="delete-body"
+          className="rounded-md border border-red-200 bg-red-50 p-4 text-sm"
+        >
+          <p id="delete-title" className="font-semibold text-red-900">
+            Delete &quot;{label}&quot;?
+          </p>
           <p id="delete-body" className="mt-1 text-red-900">
-            Invoices can no longer be routed to it{services.length ? ` for ${services.join(", ")}` : ""}; new invoices in its mode fail
-            unless another enabled connection offers the service. Its stored credentials are erased from use. This cannot be undone.
+            Invoices can no longer be routed to it{services.length ? ` for ${services.join(", ")}` : ""}; new invoices in its mode fail unless another enabled
+            connection offers the service. Its stored credentials are erased from use. This cannot be undone.
           </p>
           {refundablePayments > 0 ? (
             <p className="mt-2 font-medium text-red-900" data-testid="delete-refund-warning">
@@ -79,7 +107,12 @@ export function ConnectionControls({
             </p>
           ) : null}
           <div className="mt-3 flex gap-2">
-            <button type="button" className="btn-danger" disabled={pending} autoFocus onClick={() =>
+            <button
+              type="button"
+              className="btn-danger"
+              disabled={pending}
+              autoFocus
+              onClick={() =>
                 run(
                   () => deleteConnectionAction({ id }),
                   () => {
@@ -87,7 +120,8 @@ export function ConnectionControls({
                     router.push("/connections");
                   },
                 )
-              }>
+              }
+            >
               Delete connection
             </button>
             <button type="button" className="btn-secondary" onClick={() => setConfirming(false)}>

@@ -32,9 +32,15 @@ export function ConnectionTable({ connections, showProvider = true, timeZone }: 
               </td>
               {showProvider ? <td className="py-2 pr-2 md:pr-4">{getProvider(c.provider)?.name ?? c.provider}</td> : null}
               <td className={`${showProvider ? "hidden md:table-cell" : ""} py-2 pr-2 md:pr-4`}>{getKind(c.provider, c.kind)?.label ?? c.kind}</td>
-              <td className="hidden py-2 pr-4 md:table-cell"><ModeBadge mode={c.mode} /></td>
-              <td className="py-2 pr-2 md:pr-4"><StateBadge enabled={c.enabled} /></td>
-              <td className="py-2 pr-2 md:pr-4"><HealthBadge health={c.health} testId="connection-health" /></td>
+              <td className="hidden py-2 pr-4 md:table-cell">
+                <ModeBadge mode={c.mode} />
+              </td>
+              <td className="py-2 pr-2 md:pr-4">
+                <StateBadge enabled={c.enabled} />
+              </td>
+              <td className="py-2 pr-2 md:pr-4">
+                <HealthBadge health={c.health} testId="connection-health" />
+              </td>
               <td className="hidden py-2 pr-4 md:table-cell">
                 {c.services.length === 0 ? (
                   "None"

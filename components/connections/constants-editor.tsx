@@ -19,22 +19,16 @@ type ConstantsFormSchema = ReturnType<typeof constantsFormSchema>;
 export type ConstantsForm = UseFormReturn<z.input<ConstantsFormSchema>, unknown, z.output<ConstantsFormSchema>>;
 
 export function useConstantsForm(kind: KindSpec, stored: Readonly<Record<string, string>>): ConstantsForm {
-  return useZodForm(() => import("./constants-form-schema").then((m) => m.constantsFormSchema(kind)), { defaultValues: { constants: editorValues(kind.constants, stored) } });
+  return useZodForm(() => import("./constants-form-schema").then((m) => m.constantsFormSchema(kind)), {
+    defaultValues: { constants: editorValues(kind.constants, stored) },
+  });
 }
 
 /**
  * One row per constant of the kind (spec 2.5): the parameter it fills, a typed input, and a
  * Clear button. Saving sends every constant; a blank one is removed from the connection.
  */
-export function ConstantsEditor({
-  connectionId,
-  kind,
-  form,
-}: {
-  connectionId: string;
-  kind: KindSpec;
-  form: ConstantsForm;
-}) {
+export function ConstantsEditor({ connectionId, kind, form }: { connectionId: string; kind: KindSpec; form: ConstantsForm }) {
   const router = useRouter();
   useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, (values) => updateConnectionAction({ id: connectionId, constants: values.constants }), {
@@ -66,7 +60,13 @@ export function ConstantsEditor({
         <SubmitButton pending={pending} pendingLabel="Saving…">
           Save constants
         </SubmitButton>
-        <p ref={statusRef} tabIndex={-1} role="status" className="text-sm focus-visible:outline-2 focus-visible:outline-brand-600" data-testid="constants-status">
+        <p
+          ref={statusRef}
+          tabIndex={-1}
+          role="status"
+          className="text-sm focus-visible:outline-2 focus-visible:outline-brand-600"
+          data-testid="constants-status"
+        >
           {saved && !form.formState.isDirty ? (
             <span className="text-green-800">Constants saved.</span>
           ) : form.formState.isDirty ? (

@@ -57,7 +57,9 @@ function ConstantsWorkspace({
         <ConstantsEditor connectionId={connectionId} kind={kind} form={form} />
       </div>
       <section aria-labelledby="preview-heading" className="lg:sticky lg:top-6 lg:self-start lg:border-l lg:border-slate-100 lg:pl-8">
-        <h3 id="preview-heading" className="mb-1 text-sm font-semibold">What the provider receives</h3>
+        <h3 id="preview-heading" className="mb-1 text-sm font-semibold">
+          What the provider receives
+        </h3>
         <p className="mb-3 text-xs text-slate-600">Customer details for a sample invoice, field by field, and where each value comes from.</p>
         <CustomerPreview provider={provider} kind={kind} values={values} unsaved={form.formState.isDirty} />
       </section>

@@ -45,31 +45,13 @@ export function summaryItems(kind: KindSpec, idPrefix: string, errors: Map<strin
  * Renders a kind's credential fields from the registry: the same FieldSpecs whose schemas
  * validate them. In edit mode secrets and key files start blank and keep the stored value.
  */
-export function CredentialFields({
-  form,
-  kind,
-  idPrefix,
-  stored,
-}: {
-  form: Form;
-  kind: KindSpec;
-  idPrefix: string;
-  stored?: CredentialView[];
-}) {
+export function CredentialFields({ form, kind, idPrefix, stored }: { form: Form; kind: KindSpec; idPrefix: string; stored?: CredentialView[] }) {
   const values = useWatch({ control: form.control, name: "credentials" }) as Record<string, unknown> | undefined;
-  const shown = kind.fields.filter(
-    (f) => !f.hidden && (!f.showWhen || values?.[f.showWhen.field] === f.showWhen.equals),
-  );
+  const shown = kind.fields.filter((f) => !f.hidden && (!f.showWhen || values?.[f.showWhen.field] === f.showWhen.equals));
   return (
     <div className="grid gap-4">
       {shown.map((field) => (
-        <CredentialField
-          key={field.id}
-          form={form}
-          field={field}
-          id={`${idPrefix}-${field.id}`}
-          stored={stored?.find((s) => s.id === field.id)}
-        />
+        <CredentialField key={field.id} form={form} field={field} id={`${idPrefix}-${field.id}`} stored={stored?.find((s) => s.id === field.id)} />
       ))}
     </div>
   );
@@ -78,7 +60,7 @@ export function CredentialFields({
 function CredentialField({ form, field, id, stored }: { form: Form; field: FieldSpec; id: string; stored?: CredentialView }) {
   const name = `credentials.${field.id}`;
   const error = errorAt(form, name);
-  const hint = (field.secret || field.input === "key_file") ? storedHint(stored) : undefined;
+  const hint = field.secret || field.input === "key_file" ? storedHint(stored) : undefined;
   const help = [field.help, hint].filter(Boolean).join(" ");
   const describedBy = `${id}-help ${id}-error`;
   const aria = { id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy };
@@ -93,8 +75,12 @@ function CredentialField({ form, field, id, stored }: { form: Form; field: Field
             {field.label}
           </label>
         </div>
-        <p id={`${id}-help`} className="help">{help}</p>
-        <p id={`${id}-error`} className="field-error" aria-live="polite">{error}</p>
+        <p id={`${id}-help`} className="help">
+          {help}
+        </p>
+        <p id={`${id}-error`} className="field-error" aria-live="polite">
+          {error}
+        </p>
       </div>
     );
   }
@@ -118,9 +104,7 @@ function CredentialField({ form, field, id, stored }: { form: Form; field: Field
                       id={index === 0 ? id : undefined}
                       className="size-4"
                       checked={selected.includes(option.value)}
-                      onChange={(e) =>
-                        control.onChange(e.target.checked ? [...selected, option.value] : selected.filter((v) => v !== option.value))
-                      }
+                      onChange={(e) => control.onChange(e.target.checked ? [...selected, option.value] : selected.filter((v) => v !== option.value))}
                     />
                     {option.label}
                   </label>
@@ -129,8 +113,12 @@ function CredentialField({ form, field, id, stored }: { form: Form; field: Field
             );
           }}
         />
-        <p id={`${id}-help`} className="help">{help}</p>
-        <p id={`${id}-error`} className="field-error" aria-live="polite">{error}</p>
+        <p id={`${id}-help`} className="help">
+          {help}
+        </p>
+        <p id={`${id}-error`} className="field-error" aria-live="polite">
+          {error}
+        </p>
       </fieldset>
     );
   }

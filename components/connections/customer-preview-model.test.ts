@@ -20,7 +20,9 @@ describe("previewConstants (the constants preview, spec 2.5)", () => {
 
   it("checks a date of birth against the injected today", () => {
     expect(previewConstants(PROVIDER_F_CONSTANTS, { DATE_OF_BIRTH: "2025-06-01" }, constantValueSchema, now).invalid).toEqual(["DATE_OF_BIRTH"]);
-    expect(previewConstants(PROVIDER_F_CONSTANTS, { DATE_OF_BIRTH: "1990-04-21" }, constantValueSchema, now).constants).toEqual({ DATE_OF_BIRTH: "1990-04-21" });
+    expect(previewConstants(PROVIDER_F_CONSTANTS, { DATE_OF_BIRTH: "1990-04-21" }, constantValueSchema, now).constants).toEqual({
+      DATE_OF_BIRTH: "1990-04-21",
+    });
   });
 
   it("ignores names the kind does not have and tolerates no values at all", () => {
@@ -42,7 +44,11 @@ describe("sampleInvoiceData", () => {
   it("with a customer: request values win over constants and defaults (spec 2.3, 2.6)", () => {
     const data = sampleInvoiceData("with_customer", providerB);
     const result = resolveCustomer({ data, constants: { CITY: "Berlin" }, constantSpecs: PROVIDER_B_CONSTANTS, defaults: PROVIDER_B_DEFAULTS });
-    expect(result.ok && result.fields.find((f) => f.path === "customer.address.city")).toEqual({ path: "customer.address.city", value: "Paris", source: "request" });
+    expect(result.ok && result.fields.find((f) => f.path === "customer.address.city")).toEqual({
+      path: "customer.address.city",
+      value: "Paris",
+      source: "request",
+    });
     expect(result.ok && result.fields.find((f) => f.path === "customer.address.country")?.source).toBe("default");
   });
 });
@@ -84,7 +90,9 @@ describe("addressMix (Provider B's defaults beside the merchant's own address)",
 
   it("says nothing when the whole address is the default or the merchant's own", () => {
     expect(addressMix(resolve({}))).toBeNull();
-    expect(addressMix(resolve({ CITY: "Berlin", FULL_ADDRESS: "Unter den Linden 1, 10117 Berlin", POST_CODE: "10117", REGION: "Berlin", COUNTRY: "DE" }))).toBeNull();
+    expect(
+      addressMix(resolve({ CITY: "Berlin", FULL_ADDRESS: "Unter den Linden 1, 10117 Berlin", POST_CODE: "10117", REGION: "Berlin", COUNTRY: "DE" })),
+    ).toBeNull();
   });
 
   it("ignores non-address fields such as the e-mail", () => {

@@ -41,13 +41,7 @@ export function CustomerPreview({
         <div className="mt-2 grid gap-2 text-sm">
           {SAMPLE_INVOICES.map((option) => (
             <label key={option.id} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="preview-sample"
-                value={option.id}
-                checked={sample === option.id}
-                onChange={() => setSample(option.id)}
-              />
+              <input type="radio" name="preview-sample" value={option.id} checked={sample === option.id} onChange={() => setSample(option.id)} />
               {option.label}
             </label>
           ))}
@@ -55,9 +49,7 @@ export function CustomerPreview({
       </fieldset>
       <details className="text-sm">
         <summary className="cursor-pointer text-slate-700">Show the sample request</summary>
-        <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">
-          {JSON.stringify({ data }, null, 2)}
-        </pre>
+        <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100">{JSON.stringify({ data }, null, 2)}</pre>
       </details>
       {unsaved ? <p className="text-xs text-slate-600">{schemaOf ? "Includes your unsaved changes." : "Checking your unsaved changes…"}</p> : null}
       {invalid.length ? (
@@ -117,9 +109,15 @@ export function PreviewTable({ fields }: { fields: readonly ResolvedField[] }) {
         <caption className="sr-only">Customer fields the provider receives, with where each value comes from</caption>
         <thead className="text-xs text-slate-600">
           <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Parameter</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Value</th>
-            <th scope="col" className="py-1 font-medium">Source</th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Parameter
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Value
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              Source
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -171,8 +169,8 @@ function AddressMixWarning({ kind, providerName, fields }: { kind: KindSpec; pro
     <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="address-mix-warning">
       <p className="font-medium">This address mixes your values with {providerName}&apos;s built-in defaults.</p>
       <p className="mt-1">
-        Yours: {list(mix.own)}. {providerName}&apos;s defaults: {list(mix.defaults)}. Set the rest of the address too, or clear
-        your part of it, so the provider receives one real address.
+        Yours: {list(mix.own)}. {providerName}&apos;s defaults: {list(mix.defaults)}. Set the rest of the address too, or clear your part of it, so the provider
+        receives one real address.
       </p>
     </div>
   );

@@ -30,7 +30,8 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
   const router = useRouter();
   const { errors } = form.formState;
   const otherMode = connection.mode === "test" ? "live" : "test";
-  const save = (values: z.output<ReturnType<typeof updateConnectionSchema>>) => updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
+  const save = (values: z.output<ReturnType<typeof updateConnectionSchema>>) =>
+    updateConnectionAction({ id: connection.id, label: values.label, credentials: values.credentials });
   useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, save, {
     focusSummary,
@@ -57,7 +58,17 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
     <form method="post" onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Edit connection">
       <FormAlert message={items.length ? undefined : message} />
       <ErrorSummary id={summaryId} items={items} />
-      {saved ? <p ref={savedRef} tabIndex={-1} role="status" className="text-sm text-green-800 focus-visible:outline-2 focus-visible:outline-brand-600" data-testid="edit-saved">Changes saved.</p> : null}
+      {saved ? (
+        <p
+          ref={savedRef}
+          tabIndex={-1}
+          role="status"
+          className="text-sm text-green-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+          data-testid="edit-saved"
+        >
+          Changes saved.
+        </p>
+      ) : null}
       <Field id="edit-label" label="Label" error={errors.label?.message} required>
         <input className="input" {...fieldAria("edit-label", errors.label?.message, false)} {...form.register("label")} />
       </Field>
@@ -89,6 +100,10 @@ export function EditConnectionForm({ connection }: { connection: ConnectionView 
 function editableValues(connection: ConnectionView, modeField: string | undefined): Record<string, unknown> {
   const { [modeField ?? ""]: _legacy, ...rest } = connection.publicValues;
   // Secrets and key files start blank, as their inputs do: otherwise the form counts as changed at the first keystroke anywhere.
-  const blanks = Object.fromEntries(getKind(connection.provider, connection.kind)!.fields.filter((f) => f.secret || f.input === "key_file").map((f) => [f.id, ""]));
+  const blanks = Object.fromEntries(
+    getKind(connection.provider, connection.kind)!
+      .fields.filter((f) => f.secret || f.input === "key_file")
+      .map((f) => [f.id, ""]),
+  );
   return { ...blanks, ...(modeField ? rest : connection.publicValues) };
 }

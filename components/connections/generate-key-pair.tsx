@@ -18,8 +18,7 @@ export function GenerateKeyPair({ form, providerSlug }: { form: UseFormReturn<Fi
     <div className="rounded-md border border-slate-200 bg-slate-50 p-4 text-sm">
       <p className="font-medium">Don&apos;t have a key pair yet?</p>
       <p className="mt-1 text-slate-600">
-        Generate one here: the private key is kept encrypted in our vault and never shown; download the public key and
-        send it to your {providerName} manager.
+        Generate one here: the private key is kept encrypted in our vault and never shown; download the public key and send it to your {providerName} manager.
       </p>
       <button
         type="button"
@@ -41,12 +40,14 @@ export function GenerateKeyPair({ form, providerSlug }: { form: UseFormReturn<Fi
       >
         {pending ? "Generating…" : "Generate key pair"}
       </button>
-      {message ? <p role="alert" className="mt-2 text-red-700">{message}</p> : null}
+      {message ? (
+        <p role="alert" className="mt-2 text-red-700">
+          {message}
+        </p>
+      ) : null}
       {publicKey ? (
         <div role="status" className="mt-3 space-y-2">
-          <p className="text-green-800">
-            Key pair generated. The private key is in the vault and will be used when you save this connection.
-          </p>
+          <p className="text-green-800">Key pair generated. The private key is in the vault and will be used when you save this connection.</p>
           <a
             className="btn-secondary"
             download={`${providerSlug}-public-key.pem`}

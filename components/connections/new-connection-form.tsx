@@ -103,11 +103,11 @@ export function NewConnectionForm({ providerSlug, kindSlug }: { providerSlug: st
             The keys must belong to the mode: dev_ keys for Test, prod_ keys for Live.
           </p>
         ) : null}
-        <p id={`${idPrefix}-mode-error`} className="field-error" aria-live="polite">{errors.mode?.message}</p>
+        <p id={`${idPrefix}-mode-error`} className="field-error" aria-live="polite">
+          {errors.mode?.message}
+        </p>
       </fieldset>
-      {kind.onePerCurrencyAndMode ? (
-        <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{kind.onePerCurrencyAndMode.reason}</p>
-      ) : null}
+      {kind.onePerCurrencyAndMode ? <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-900">{kind.onePerCurrencyAndMode.reason}</p> : null}
       {kind.fields.some((f) => f.id === "generated_key_id") ? <GenerateKeyPair form={anyForm} providerSlug={providerSlug} /> : null}
       <CredentialFields form={anyForm} kind={kind} idPrefix={idPrefix} />
       <div className="flex gap-3">

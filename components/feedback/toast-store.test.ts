@@ -21,7 +21,13 @@ describe("toast store", () => {
   });
 
   it("drops next steps that are not links of this site or http(s)", () => {
-    notify({ message: "x", actions: [{ label: "bad", href: "javascript:alert(1)" }, { label: "ok", href: "/invoices" }] });
+    notify({
+      message: "x",
+      actions: [
+        { label: "bad", href: "javascript:alert(1)" },
+        { label: "ok", href: "/invoices" },
+      ],
+    });
     expect(getToasts()[0]!.actions).toEqual([{ label: "ok", href: "/invoices" }]);
   });
 

@@ -3,7 +3,17 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
-import { AUTO_DISMISS_MS, AUTO_DISMISS_WITH_ACTIONS_MS, clearToasts, consumeFlash, dismiss, getServerToasts, getToasts, subscribe, type Toast } from "./toast-store";
+import {
+  AUTO_DISMISS_MS,
+  AUTO_DISMISS_WITH_ACTIONS_MS,
+  clearToasts,
+  consumeFlash,
+  dismiss,
+  getServerToasts,
+  getToasts,
+  subscribe,
+  type Toast,
+} from "./toast-store";
 
 const TONE: Record<Toast["tone"], string> = {
   success: "border-green-300 bg-green-50 text-green-900",

@@ -43,7 +43,12 @@ export function fieldAria(id: string, error: string | undefined, hasHelp: boolea
 
 export function FormAlert({ message }: { message?: string }) {
   return (
-    <div role="alert" aria-live="assertive" data-testid="form-alert" className={message ? "rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" : "sr-only"}>
+    <div
+      role="alert"
+      aria-live="assertive"
+      data-testid="form-alert"
+      className={message ? "rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800" : "sr-only"}
+    >
       {message}
     </div>
   );

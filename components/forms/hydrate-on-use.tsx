@@ -40,7 +40,11 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
   const Lazy = lazy(() => start().then((component) => ({ default: component })));
 
   function FormOnUse(props: P) {
-    const hydrating = useSyncExternalStore(noSubscribe, () => false, () => true);
+    const hydrating = useSyncExternalStore(
+      noSubscribe,
+      () => false,
+      () => true,
+    );
     const [fresh] = useState(!hydrating);
     const [Live, setLive] = useState<ComponentType<P>>();
     const [swapped, setSwapped] = useState(false);
@@ -138,7 +142,10 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
         const target = findControl(to, controlKeyOf(active, from));
         if (target) {
           target.focus({ preventScroll: true });
-          if ((target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) && (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) {
+          if (
+            (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) &&
+            (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)
+          ) {
             try {
               target.setSelectionRange(active.selectionStart, active.selectionEnd, active.selectionDirection ?? undefined);
             } catch {

@@ -37,7 +37,8 @@ function ask(): Promise<boolean> {
     dialog.setAttribute("aria-labelledby", "unsaved-changes-title");
     dialog.setAttribute("aria-describedby", "unsaved-changes-text");
     dialog.dataset.testid = "unsaved-changes-dialog";
-    dialog.className = "m-auto w-[min(26rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40";
+    dialog.className =
+      "m-auto w-[min(26rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/40";
     dialog.innerHTML =
       '<h2 id="unsaved-changes-title" class="text-base font-semibold">Unsaved changes</h2>' +
       `<p id="unsaved-changes-text" class="mt-2 text-sm text-slate-700">${LEAVE_QUESTION}</p>` +
@@ -167,7 +168,11 @@ export function sameFormValues(values: unknown, saved: unknown): boolean {
     const b = Array.isArray(saved) ? saved : [];
     if (a.length !== b.length) return false;
     if ([...a, ...b].every((item) => !isRecord(item) && !Array.isArray(item))) {
-      const sorted = (list: unknown[]) => list.map((item) => leafText(item as Leaf)).sort().join("\u0000");
+      const sorted = (list: unknown[]) =>
+        list
+          .map((item) => leafText(item as Leaf))
+          .sort()
+          .join("\u0000");
       return sorted(a) === sorted(b);
     }
     return a.every((item, index) => sameFormValues(item, b[index]));

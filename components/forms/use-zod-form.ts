@@ -14,9 +14,13 @@ import { useServerMarkup } from "./server-markup";
 export function lazyZodResolver<S extends z.ZodType<FieldValues, FieldValues>>(load: () => Promise<S>): Resolver<z.input<S>, unknown, z.output<S>> {
   let ready: Promise<Resolver<z.input<S>, unknown, z.output<S>>> | undefined;
   return async (values, context, options) => {
-    ready ??= Promise.all([import("@hookform/resolvers/zod"), load()]).then(([{ zodResolver }, schema]) => zodResolver(schema) as Resolver<z.input<S>, unknown, z.output<S>>);
+    ready ??= Promise.all([import("@hookform/resolvers/zod"), load()]).then(
+      ([{ zodResolver }, schema]) => zodResolver(schema) as Resolver<z.input<S>, unknown, z.output<S>>,
+    );
     try {
-      return await (await ready)(values, context, options);
+      return await (
+        await ready
+      )(values, context, options);
     } catch (error) {
       ready = undefined;
       throw error;

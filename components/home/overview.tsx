@@ -34,7 +34,8 @@ const REASON_LABELS: Record<string, string> = {
 };
 const reasonLabel = (resolution: string) => REASON_LABELS[resolution] ?? resolution.replaceAll("_", " ");
 
-const pointLabel = (at: Date, period: Pick<Period, "granularity" | "zone">) => (period.granularity === "hour" ? formatInZone(at, period.zone, "time") : formatDay(at, period.zone));
+const pointLabel = (at: Date, period: Pick<Period, "granularity" | "zone">) =>
+  period.granularity === "hour" ? formatInZone(at, period.zone, "time") : formatDay(at, period.zone);
 
 export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
   const { period, problem } = read;
@@ -42,9 +43,17 @@ export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
   return (
     <form method="get" action="/home" className="flex flex-wrap items-end gap-3" aria-label="Overview period">
       <div>
-        <label htmlFor="period" className="block text-sm font-medium">Period</label>
+        <label htmlFor="period" className="block text-sm font-medium">
+          Period
+        </label>
         {/* A problem with the dates keeps Custom chosen; an unknown period asks for a choice. */}
-        <select id="period" name="period" defaultValue={problem ? (problem.field === "period" ? "" : "custom") : period.preset} className="input mt-1" {...invalid("period")}>
+        <select
+          id="period"
+          name="period"
+          defaultValue={problem ? (problem.field === "period" ? "" : "custom") : period.preset}
+          className="input mt-1"
+          {...invalid("period")}
+        >
           {problem?.field === "period" ? <option value="">Choose…</option> : null}
           <option value="today">Today</option>
           <option value="7d">Last 7 days</option>
@@ -53,14 +62,20 @@ export function PeriodForm({ read, mode }: { read: PeriodRead; mode: Mode }) {
         </select>
       </div>
       <div>
-        <label htmlFor="from" className="block text-sm font-medium">From (custom)</label>
+        <label htmlFor="from" className="block text-sm font-medium">
+          From (custom)
+        </label>
         <input id="from" name="from" type="date" defaultValue={period.preset === "custom" ? period.fromText : ""} className="input mt-1" {...invalid("from")} />
       </div>
       <div>
-        <label htmlFor="to" className="block text-sm font-medium">To (custom)</label>
+        <label htmlFor="to" className="block text-sm font-medium">
+          To (custom)
+        </label>
         <input id="to" name="to" type="date" defaultValue={period.preset === "custom" ? period.toText : ""} className="input mt-1" {...invalid("to")} />
       </div>
-      <button type="submit" className="btn-secondary">Show</button>
+      <button type="submit" className="btn-secondary">
+        Show
+      </button>
       <p className="w-full text-sm text-slate-600" data-testid="overview-period">
         {mode === "test" ? "Test" : "Live"} data · {period.label} · hours and days in {period.zone}
       </p>
@@ -98,17 +113,29 @@ function Totals({ overview }: { overview: Overview }) {
         <caption className="sr-only">Processed volume per currency</caption>
         <thead className="text-slate-600">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">Currency</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Payments</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Payouts</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Refunds</th>
-            <th scope="col" className="py-2 text-right font-medium">Net</th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Currency
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Payments
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Payouts
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Refunds
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Net
+            </th>
           </tr>
         </thead>
         <tbody>
           {overview.totals.map((row) => (
             <tr key={row.currency} className="border-t border-slate-100 align-top">
-              <th scope="row" className="py-2 pr-3 font-mono font-medium">{row.currency}</th>
+              <th scope="row" className="py-2 pr-3 font-mono font-medium">
+                {row.currency}
+              </th>
               <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
                 {formatMoney(row.payments.minor, row.currency)}
                 <span className="block text-xs text-slate-600">{count.format(row.payments.count)} processed</span>
@@ -168,7 +195,14 @@ function TrendChart({ trend, period }: { trend: TrendPoint[]; period: Pick<Perio
           <span>50%</span>
           <span>0%</span>
         </div>
-        <svg role="img" aria-label={label} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" className="h-40 w-full rounded border border-slate-200 bg-white" data-testid="trend-chart">
+        <svg
+          role="img"
+          aria-label={label}
+          viewBox={`0 0 ${width} ${height}`}
+          preserveAspectRatio="none"
+          className="h-40 w-full rounded border border-slate-200 bg-white"
+          data-testid="trend-chart"
+        >
           {[0, 0.5, 1].map((rate) => (
             <line key={rate} x1="0" x2={width} y1={yOf(rate)} y2={yOf(rate)} stroke="#e2e8f0" strokeWidth="1" vectorEffect="non-scaling-stroke" />
           ))}
@@ -198,16 +232,26 @@ function TrendChart({ trend, period }: { trend: TrendPoint[]; period: Pick<Perio
             <caption className="sr-only">Success rate per {granularity}</caption>
             <thead className="text-slate-600">
               <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">{period.granularity === "hour" ? `Hour (${period.zone})` : `Day (${period.zone})`}</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">Processed</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">Failed</th>
-                <th scope="col" className="py-1 text-right font-medium">Success rate</th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  {period.granularity === "hour" ? `Hour (${period.zone})` : `Day (${period.zone})`}
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  Processed
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  Failed
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Success rate
+                </th>
               </tr>
             </thead>
             <tbody>
               {trend.map((p) => (
                 <tr key={p.at.toISOString()} className="border-t border-slate-100">
-                  <th scope="row" className="py-1 pr-3 font-normal">{pointLabel(p.at, period)}</th>
+                  <th scope="row" className="py-1 pr-3 font-normal">
+                    {pointLabel(p.at, period)}
+                  </th>
                   <td className="py-1 pr-3 text-right tabular-nums">{count.format(p.processed)}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{count.format(p.failed)}</td>
                   <td className="py-1 text-right tabular-nums">{percent(p.rate)}</td>
@@ -231,7 +275,9 @@ function DeclinesChart({ declines }: { declines: DeclineReason[] }) {
       <div role="img" aria-label={label} className="space-y-2" data-testid="declines-chart">
         {declines.map((d) => (
           <div key={d.resolution} className="grid grid-cols-[minmax(7rem,11rem)_1fr_auto] items-center gap-2 text-sm">
-            <span className="truncate" title={reasonLabel(d.resolution)}>{reasonLabel(d.resolution)}</span>
+            <span className="truncate" title={reasonLabel(d.resolution)}>
+              {reasonLabel(d.resolution)}
+            </span>
             <svg viewBox="0 0 100 10" preserveAspectRatio="none" className="h-3 w-full" aria-hidden="true">
               <rect x="0" y="0" width="100" height="10" fill="#f1f5f9" />
               <rect x="0" y="0" width={Math.max(1, (d.count / max) * 100)} height="10" fill="#b91c1c" />
@@ -246,9 +292,15 @@ function DeclinesChart({ declines }: { declines: DeclineReason[] }) {
           <caption className="sr-only">Declined and failed attempts by reason</caption>
           <thead className="text-slate-600">
             <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">Reason</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Attempts</th>
-              <th scope="col" className="py-1 text-right font-medium">Share</th>
+              <th scope="col" className="py-1 pr-3 font-medium">
+                Reason
+              </th>
+              <th scope="col" className="py-1 pr-3 text-right font-medium">
+                Attempts
+              </th>
+              <th scope="col" className="py-1 text-right font-medium">
+                Share
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -276,13 +328,27 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
         <caption className="sr-only">Attempts, success rate and provider latency per connection</caption>
         <thead className="text-slate-600">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">Connection</th>
-            <th scope="col" className="py-2 pr-3 font-medium">Health</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Attempts</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">Success</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">p50</th>
-            <th scope="col" className="py-2 pr-3 text-right font-medium">p95</th>
-            <th scope="col" className="py-2 font-medium">Last error</th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Connection
+            </th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Health
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Attempts
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Success
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              p50
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              p95
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              Last error
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -294,11 +360,15 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
                 ) : !linkConnections ? (
                   <span>{c.label}</span>
                 ) : (
-                  <Link href={`/connections/${c.id}`} className="font-medium text-brand-700 underline">{c.label}</Link>
+                  <Link href={`/connections/${c.id}`} className="font-medium text-brand-700 underline">
+                    {c.label}
+                  </Link>
                 )}
                 <span className="block text-xs text-slate-600">{c.provider}</span>
               </th>
-              <td className="py-2 pr-3"><HealthBadge health={c.health} /></td>
+              <td className="py-2 pr-3">
+                <HealthBadge health={c.health} />
+              </td>
               <td className="py-2 pr-3 text-right tabular-nums">{count.format(c.attempts)}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{percent(c.rate)}</td>
               <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">{ms(c.p50)}</td>
@@ -307,7 +377,10 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
                 {c.lastError ? (
                   <>
                     {formatDateTime(c.lastError.at, zone)}
-                    <span className="block">{c.lastError.resolution ? reasonLabel(c.lastError.resolution) : "Unknown outcome"}{c.lastError.message ? `: ${c.lastError.message}` : ""}</span>
+                    <span className="block">
+                      {c.lastError.resolution ? reasonLabel(c.lastError.resolution) : "Unknown outcome"}
+                      {c.lastError.message ? `: ${c.lastError.message}` : ""}
+                    </span>
                   </>
                 ) : (
                   "None"
@@ -318,7 +391,8 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
         </tbody>
       </table>
       <p className="mt-2 text-xs text-slate-600">
-        Success: succeeded attempts of settled ones. Latency: the provider&apos;s answer time, as the upper bound of its histogram bucket (25 ms doubling to 25.6 s).
+        Success: succeeded attempts of settled ones. Latency: the provider&apos;s answer time, as the upper bound of its histogram bucket (25 ms doubling to
+        25.6 s).
       </p>
     </WideTable>
   );
@@ -329,13 +403,19 @@ export function OverviewSections({ overview, period, linkConnections = true }: {
   return (
     <div className="grid grid-cols-1 gap-6 xl:grid-cols-2" data-testid="overview">
       <section className="card min-w-0" aria-labelledby="overview-volume">
-        <h3 id="overview-volume" className="mb-3 text-base font-semibold">Processed volume</h3>
+        <h3 id="overview-volume" className="mb-3 text-base font-semibold">
+          Processed volume
+        </h3>
         <Totals overview={overview} />
       </section>
       <section className="card min-w-0" aria-labelledby="overview-recovered">
-        <h3 id="overview-recovered" className="text-base font-semibold">Recovered by cascading</h3>
+        <h3 id="overview-recovered" className="text-base font-semibold">
+          Recovered by cascading
+        </h3>
         <p className="mt-1 text-sm text-slate-600">Payments and payouts that succeeded on a later connection after a soft failure on an earlier one.</p>
-        <p className="mt-3 text-3xl font-semibold tabular-nums" data-testid="recovered-count">{count.format(overview.recovered.count)}</p>
+        <p className="mt-3 text-3xl font-semibold tabular-nums" data-testid="recovered-count">
+          {count.format(overview.recovered.count)}
+        </p>
         <ul className="mt-1 text-sm tabular-nums" data-testid="recovered-amounts">
           {overview.recovered.amounts.length === 0 ? <li className="text-slate-600">No amount recovered in this period.</li> : null}
           {overview.recovered.amounts.map((m) => (
@@ -344,22 +424,30 @@ export function OverviewSections({ overview, period, linkConnections = true }: {
         </ul>
       </section>
       <section className="card min-w-0" aria-labelledby="overview-success">
-        <h3 id="overview-success" className="text-base font-semibold">Success rate</h3>
+        <h3 id="overview-success" className="text-base font-semibold">
+          Success rate
+        </h3>
         <p className="mt-1 text-sm text-slate-600">
-          <span className="text-2xl font-semibold text-slate-900 tabular-nums" data-testid="success-rate">{percent(overview.successRate)}</span>{" "}
-          processed of {count.format(overview.processed + overview.failed)} {overview.processed + overview.failed === 1 ? "invoice" : "invoices"} that reached a provider and settled ({count.format(overview.processed)} processed,{" "}
-          {count.format(overview.failed)} failed).
+          <span className="text-2xl font-semibold text-slate-900 tabular-nums" data-testid="success-rate">
+            {percent(overview.successRate)}
+          </span>{" "}
+          processed of {count.format(overview.processed + overview.failed)} {overview.processed + overview.failed === 1 ? "invoice" : "invoices"} that reached a
+          provider and settled ({count.format(overview.processed)} processed, {count.format(overview.failed)} failed).
         </p>
         <div className="mt-3">
           <TrendChart trend={overview.trend} period={period} />
         </div>
       </section>
       <section className="card min-w-0" aria-labelledby="overview-declines">
-        <h3 id="overview-declines" className="mb-3 text-base font-semibold">Declines by reason</h3>
+        <h3 id="overview-declines" className="mb-3 text-base font-semibold">
+          Declines by reason
+        </h3>
         <DeclinesChart declines={overview.declines} />
       </section>
       <section className="card min-w-0 xl:col-span-2" aria-labelledby="overview-connections-heading">
-        <h3 id="overview-connections-heading" className="mb-3 text-base font-semibold">Providers and connections</h3>
+        <h3 id="overview-connections-heading" className="mb-3 text-base font-semibold">
+          Providers and connections
+        </h3>
         <ConnectionsTable overview={overview} zone={period.zone} linkConnections={linkConnections} />
       </section>
     </div>

@@ -57,7 +57,9 @@ export function SetupChecklist({ checklist, role, mode }: { checklist: Checklist
   return (
     <section className="card" aria-labelledby="setup-heading">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="setup-heading" className="text-base font-semibold">Set up your account</h2>
+        <h2 id="setup-heading" className="text-base font-semibold">
+          Set up your account
+        </h2>
         <p className="text-sm text-slate-600" data-testid="setup-progress">
           {done} of {SETUP_STEPS.length} steps done
         </p>
@@ -84,9 +86,7 @@ export function SetupChecklist({ checklist, role, mode }: { checklist: Checklist
               <div className="min-w-0 flex-1">
                 <p className="flex flex-wrap items-center gap-2 text-sm font-medium">
                   <span>{text.title}</span>
-                  <span className={`badge ${ticked ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-700"}`}>
-                    {ticked ? "Done" : "To do"}
-                  </span>
+                  <span className={`badge ${ticked ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-700"}`}>{ticked ? "Done" : "To do"}</span>
                 </p>
                 <p className="mt-0.5 text-sm text-slate-600">{mode === "live" ? (text.liveHow ?? text.how) : text.how}</p>
                 {canDo ? (

@@ -17,7 +17,11 @@ export function CancelPayoutButton({ invoiceId, amount, currency, inProgress }: 
     startTransition(async () => {
       const result = await cancelPayoutAction({ id: invoiceId });
       setConfirming(false);
-      if (result.ok) setMessage({ text: result.data.status === "partially_canceled" ? "Payout partly canceled: the parts already paid stay paid." : "Payout canceled.", failed: false });
+      if (result.ok)
+        setMessage({
+          text: result.data.status === "partially_canceled" ? "Payout partly canceled: the parts already paid stay paid." : "Payout canceled.",
+          failed: false,
+        });
       else setMessage({ text: result.message ?? "The payout could not be canceled.", failed: true });
       router.refresh();
       requestAnimationFrame(() => messageRef.current?.focus());
@@ -52,11 +56,25 @@ export function CancelPayoutButton({ invoiceId, amount, currency, inProgress }: 
           </div>
         </div>
       ) : (
-        <button type="button" className="btn-secondary text-red-700" onClick={() => { setMessage(null); setConfirming(true); }}>
+        <button
+          type="button"
+          className="btn-secondary text-red-700"
+          onClick={() => {
+            setMessage(null);
+            setConfirming(true);
+          }}
+        >
           Cancel payout
         </button>
       )}
-      <p ref={messageRef} tabIndex={-1} aria-live="polite" role={message?.failed ? "alert" : "status"} className={`text-sm outline-none ${message?.failed ? "text-red-700" : "text-slate-700"}`} data-testid="cancel-payout-result">
+      <p
+        ref={messageRef}
+        tabIndex={-1}
+        aria-live="polite"
+        role={message?.failed ? "alert" : "status"}
+        className={`text-sm outline-none ${message?.failed ? "text-red-700" : "text-slate-700"}`}
+        data-testid="cancel-payout-result"
+      >
         {message?.text}
       </p>
     </div>

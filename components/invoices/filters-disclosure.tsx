@@ -29,7 +29,16 @@ export function FiltersDisclosure({ activeCount, panelId, children }: { activeCo
             <span className="sr-only"> active</span>
           </span>
         ) : null}
-        <svg aria-hidden="true" viewBox="0 0 16 16" className={`size-4 transition-transform ${open ? "rotate-180" : ""}`} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 16 16"
+          className={`size-4 transition-transform ${open ? "rotate-180" : ""}`}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
           <path d="M4 6l4 4 4-4" />
         </svg>
       </button>

@@ -28,7 +28,9 @@ function ExchangeLog({ exchanges }: { exchanges: DashboardExchange[] }) {
             {exchange.method} {exchange.url} → {exchange.status ?? exchange.error ?? "no answer"} ({exchange.durationMs} ms)
           </p>
           <p className="mt-1 font-semibold">Request</p>
-          <pre className="overflow-x-auto whitespace-pre-wrap break-all bg-slate-50 p-2">{pretty({ headers: exchange.requestHeaders, body: exchange.requestBody })}</pre>
+          <pre className="overflow-x-auto whitespace-pre-wrap break-all bg-slate-50 p-2">
+            {pretty({ headers: exchange.requestHeaders, body: exchange.requestBody })}
+          </pre>
           <p className="mt-1 font-semibold">Answer</p>
           <pre className="overflow-x-auto whitespace-pre-wrap break-all bg-slate-50 p-2">{pretty(exchange.responseBody)}</pre>
         </li>
@@ -116,9 +118,7 @@ function Attempt({ attempt, zone }: { attempt: DashboardAttempt; zone: string })
           <ExchangeLog exchanges={attempt.exchanges} />
         </div>
       </details>
-      {attempt.sandboxRecord ? (
-        <SandboxReceived record={attempt.sandboxRecord} providerName={attempt.connection?.providerName ?? "provider"} />
-      ) : null}
+      {attempt.sandboxRecord ? <SandboxReceived record={attempt.sandboxRecord} providerName={attempt.connection?.providerName ?? "provider"} /> : null}
     </li>
   );
 }

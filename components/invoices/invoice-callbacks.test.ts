@@ -8,14 +8,62 @@ describe("InvoiceCallbacks", () => {
     const html = renderToStaticMarkup(
       createElement(InvoiceCallbacks, {
         callbacks: [
-          { id: "cb_1", receivedAt: "2026-11-24T05:00:01.000Z", provider: "provider-e", providerName: "Provider E", outcome: "ignored", reason: "ignore_callback is on: the status request decides", reportedStatus: "succeeded", reportedResolution: null, notificationId: "ntf_1", attemptId: "att_1", refundId: null },
-          { id: "cb_2", receivedAt: "2026-11-24T05:00:09.000Z", provider: "provider-b", providerName: "Provider B", outcome: "superseded", reason: "the invoice has moved on to attempt 2", reportedStatus: "declined", reportedResolution: "auth_3ds_failed", notificationId: "ntf_2", attemptId: "att_2", refundId: null },
-          { id: "cb_3", receivedAt: "2026-11-24T05:01:00.000Z", provider: "provider-b", providerName: "Provider B", outcome: "applied", reason: null, reportedStatus: "succeeded", reportedResolution: null, notificationId: "ntf_3", attemptId: null, refundId: "rf_0123456789abcdef" },
+          {
+            id: "cb_1",
+            receivedAt: "2026-11-24T05:00:01.000Z",
+            provider: "provider-e",
+            providerName: "Provider E",
+            outcome: "ignored",
+            reason: "ignore_callback is on: the status request decides",
+            reportedStatus: "succeeded",
+            reportedResolution: null,
+            notificationId: "ntf_1",
+            attemptId: "att_1",
+            refundId: null,
+          },
+          {
+            id: "cb_2",
+            receivedAt: "2026-11-24T05:00:09.000Z",
+            provider: "provider-b",
+            providerName: "Provider B",
+            outcome: "superseded",
+            reason: "the invoice has moved on to attempt 2",
+            reportedStatus: "declined",
+            reportedResolution: "auth_3ds_failed",
+            notificationId: "ntf_2",
+            attemptId: "att_2",
+            refundId: null,
+          },
+          {
+            id: "cb_3",
+            receivedAt: "2026-11-24T05:01:00.000Z",
+            provider: "provider-b",
+            providerName: "Provider B",
+            outcome: "applied",
+            reason: null,
+            reportedStatus: "succeeded",
+            reportedResolution: null,
+            notificationId: "ntf_3",
+            attemptId: null,
+            refundId: "rf_0123456789abcdef",
+          },
         ],
         timeZone: "UTC",
       }),
     );
-    for (const text of ["Received at", "Reported status", "24 Nov 2026, 05:00:01 UTC", "Provider E", "Stored, ignored (ignore_callback)", "ignore_callback is on: the status request decides", "succeeded", "Stored, changed nothing", "the invoice has moved on to attempt 2", "declined", "(auth 3ds failed)"]) {
+    for (const text of [
+      "Received at",
+      "Reported status",
+      "24 Nov 2026, 05:00:01 UTC",
+      "Provider E",
+      "Stored, ignored (ignore_callback)",
+      "ignore_callback is on: the status request decides",
+      "succeeded",
+      "Stored, changed nothing",
+      "the invoice has moved on to attempt 2",
+      "declined",
+      "(auth 3ds failed)",
+    ]) {
       expect(html).toContain(text);
     }
     expect(html.indexOf("Provider E")).toBeLessThan(html.indexOf("Provider B"));

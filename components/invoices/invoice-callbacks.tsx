@@ -2,7 +2,6 @@
 import { formatMoment } from "./invoice-client";
 import { CALLBACK_OUTCOME_LABELS, type InvoiceCallbackView } from "@/lib/callbacks/views";
 
-
 const OUTCOME_CLASSES: Readonly<Record<InvoiceCallbackView["outcome"], string>> = {
   applied: "text-emerald-800",
   ignored: "text-slate-700",

@@ -30,12 +30,7 @@ function statusOptions(filters: DashboardInvoiceFilters): string[] {
  */
 export function InvoiceFilters({ filters, timeZone }: { filters: DashboardInvoiceFilters; timeZone: string }) {
   return (
-    <Form
-      key={JSON.stringify(filters)}
-      action="/invoices"
-      aria-label="Filter invoices"
-      className="card grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-4"
-    >
+    <Form key={JSON.stringify(filters)} action="/invoices" aria-label="Filter invoices" className="card grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-4">
       {/* Without JavaScript the phone's Filters button cannot open anything: show the filters, hide the button. */}
       <noscript
         dangerouslySetInnerHTML={{
@@ -45,7 +40,9 @@ export function InvoiceFilters({ filters, timeZone }: { filters: DashboardInvoic
       {/* Filters narrow a search rather than replace it (the header's search box sets q). */}
       {filters.q ? <input type="hidden" name="q" value={filters.q} /> : null}
       <div>
-        <label htmlFor="filter-type" className="label">Type</label>
+        <label htmlFor="filter-type" className="label">
+          Type
+        </label>
         <select id="filter-type" name="type" defaultValue={filters.type ?? ""} className={control}>
           <option value="">Payments and payouts</option>
           <option value="payment">Payments</option>
@@ -53,25 +50,35 @@ export function InvoiceFilters({ filters, timeZone }: { filters: DashboardInvoic
         </select>
       </div>
       <div>
-        <label htmlFor="filter-status" className="label">Status</label>
+        <label htmlFor="filter-status" className="label">
+          Status
+        </label>
         <select id="filter-status" name="status" defaultValue={filters.status ?? ""} className={control}>
           <option value="">Any status</option>
           {statusOptions(filters).map((status) => (
-            <option key={status} value={status}>{status}</option>
+            <option key={status} value={status}>
+              {status}
+            </option>
           ))}
         </select>
       </div>
       <div>
-        <label htmlFor="filter-provider" className="label">Provider</label>
+        <label htmlFor="filter-provider" className="label">
+          Provider
+        </label>
         <select id="filter-provider" name="provider" defaultValue={filters.provider ?? ""} className={control}>
           <option value="">Any provider</option>
           {PROVIDERS.map((p) => (
-            <option key={p.slug} value={p.slug}>{p.name}</option>
+            <option key={p.slug} value={p.slug}>
+              {p.name}
+            </option>
           ))}
         </select>
       </div>
       <div>
-        <label htmlFor="filter-reference" className="label">Reference</label>
+        <label htmlFor="filter-reference" className="label">
+          Reference
+        </label>
         <input
           id="filter-reference"
           name="reference"
@@ -81,20 +88,32 @@ export function InvoiceFilters({ filters, timeZone }: { filters: DashboardInvoic
           autoComplete="off"
           spellCheck={false}
         />
-        <p id="filter-reference-help" className="help">The whole reference_id or its beginning</p>
+        <p id="filter-reference-help" className="help">
+          The whole reference_id or its beginning
+        </p>
       </div>
       <div>
-        <label htmlFor="filter-from" className="label">Created from</label>
+        <label htmlFor="filter-from" className="label">
+          Created from
+        </label>
         <input id="filter-from" name="from" type="date" defaultValue={filters.from ?? ""} className={control} aria-describedby="filter-dates-help" />
-        <p id="filter-dates-help" className="help">Days in {timeZone}, both included</p>
+        <p id="filter-dates-help" className="help">
+          Days in {timeZone}, both included
+        </p>
       </div>
       <div>
-        <label htmlFor="filter-to" className="label">Created to</label>
+        <label htmlFor="filter-to" className="label">
+          Created to
+        </label>
         <input id="filter-to" name="to" type="date" defaultValue={filters.to ?? ""} className={control} aria-describedby="filter-dates-help" />
       </div>
       <div className="flex items-center gap-4 sm:pt-6">
-        <button type="submit" className="btn-primary">Apply filters</button>
-        <Link href="/invoices" className="text-sm text-brand-700 underline">Clear</Link>
+        <button type="submit" className="btn-primary">
+          Apply filters
+        </button>
+        <Link href="/invoices" className="text-sm text-brand-700 underline">
+          Clear
+        </Link>
       </div>
     </Form>
   );

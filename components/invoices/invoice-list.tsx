@@ -79,7 +79,9 @@ export function InvoiceList({ filters, start, initialPage, timeZone, canCompose 
           </Link>
         ) : null}
         {query.isFetchNextPageError ? (
-          <span role="alert" className="text-red-700">Could not load more: {query.error?.message}</span>
+          <span role="alert" className="text-red-700">
+            Could not load more: {query.error?.message}
+          </span>
         ) : null}
         {start !== null ? (
           <Link href={`/invoices?${invoiceSearch(filters)}`} className="text-brand-700 underline">
@@ -95,19 +97,27 @@ function EmptyList({ narrowed, canCompose }: { narrowed: boolean; canCompose: bo
   if (narrowed) {
     return (
       <section className="card" aria-labelledby="invoice-list-heading">
-        <h2 id="invoice-list-heading" className="text-base font-semibold">No invoices match these filters</h2>
+        <h2 id="invoice-list-heading" className="text-base font-semibold">
+          No invoices match these filters
+        </h2>
         <p className="mt-1 text-sm text-slate-600">Widen the filters, or clear them to see every invoice.</p>
-        <Link href="/invoices" className="btn-secondary mt-4">Clear filters</Link>
+        <Link href="/invoices" className="btn-secondary mt-4">
+          Clear filters
+        </Link>
       </section>
     );
   }
   return (
     <section className="card" aria-labelledby="invoice-list-heading">
-      <h2 id="invoice-list-heading" className="text-base font-semibold">No invoices yet</h2>
-      <p className="mt-1 text-sm text-slate-600">
-        Invoices created through the invoice API appear here within seconds, payments and payouts alike.
-      </p>
-      {canCompose ? <Link href="/invoices/new" className="btn-primary mt-4">Compose a test invoice</Link> : null}
+      <h2 id="invoice-list-heading" className="text-base font-semibold">
+        No invoices yet
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">Invoices created through the invoice API appear here within seconds, payments and payouts alike.</p>
+      {canCompose ? (
+        <Link href="/invoices/new" className="btn-primary mt-4">
+          Compose a test invoice
+        </Link>
+      ) : null}
     </section>
   );
 }

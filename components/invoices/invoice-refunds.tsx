@@ -9,7 +9,11 @@ import { formatMoney } from "@/lib/money";
 
 // The form (react-hook-form, the action) loads when Refund is pressed: most visits only read the page.
 const RefundForm = dynamic(() => import("./refund-form").then((m) => m.RefundForm), {
-  loading: () => <p role="status" className="text-sm text-slate-600">Opening the refund form…</p>,
+  loading: () => (
+    <p role="status" className="text-sm text-slate-600">
+      Opening the refund form…
+    </p>
+  ),
 });
 
 const REFRESH_MS = 3000;
@@ -34,9 +38,7 @@ function RefundList({ refunds, zone }: { refunds: RefundView[]; zone: string }) 
     <ol className="divide-y divide-slate-200 rounded-md border border-slate-200" data-testid="refund-list">
       {refunds.map((refund) => (
         <li key={refund.id} className="flex flex-wrap items-baseline gap-x-4 gap-y-1 p-3 text-sm" data-testid="refund-item">
-          <span className="font-medium tabular-nums">
-            {formatMoney(refund.amount, refund.currency)}
-          </span>
+          <span className="font-medium tabular-nums">{formatMoney(refund.amount, refund.currency)}</span>
           <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATUS_STYLE[refund.status] ?? ""}`} data-testid="refund-status">
             {STATUS_LABELS[refund.status] ?? refund.status}
           </span>
@@ -75,15 +77,25 @@ export function InvoiceRefunds({ invoiceId, currency, panel, timeZone }: { invoi
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-700">
-        Refunded so far: <span className="font-medium tabular-nums" data-testid="refunded-amount">{formatMoney(panel.refundedAmount, currency)}</span>
-        {panel.blocked === null ? <> · still refundable: <span className="tabular-nums">{formatMoney(panel.rest, currency)}</span></> : null}
+        Refunded so far:{" "}
+        <span className="font-medium tabular-nums" data-testid="refunded-amount">
+          {formatMoney(panel.refundedAmount, currency)}
+        </span>
+        {panel.blocked === null ? (
+          <>
+            {" "}
+            · still refundable: <span className="tabular-nums">{formatMoney(panel.rest, currency)}</span>
+          </>
+        ) : null}
       </p>
       <RefundList refunds={panel.refunds} zone={timeZone} />
       <p ref={statusRef} tabIndex={-1} role="status" aria-live="polite" className="text-sm text-slate-700 outline-none" data-testid="refund-result">
         {status}
       </p>
       {panel.blocked !== null ? (
-        <p className="text-sm text-slate-600" data-testid="refund-blocked">{panel.blocked}</p>
+        <p className="text-sm text-slate-600" data-testid="refund-blocked">
+          {panel.blocked}
+        </p>
       ) : open ? (
         <RefundForm
           key={formKey}
@@ -98,7 +110,14 @@ export function InvoiceRefunds({ invoiceId, currency, panel, timeZone }: { invoi
           }}
         />
       ) : (
-        <button type="button" className="btn-primary" onClick={() => { setStatus(""); setOpen(true); }}>
+        <button
+          type="button"
+          className="btn-primary"
+          onClick={() => {
+            setStatus("");
+            setOpen(true);
+          }}
+        >
           Refund
         </button>
       )}

@@ -3,7 +3,6 @@ import { CheckStatusButton } from "./check-status-button";
 // To the second: status requests are 10 and 30 seconds apart at first.
 import { formatMoment } from "./invoice-client";
 
-
 const STATES: Record<string, string> = { created: "queued", retry: "retrying", active: "running" };
 
 /**

@@ -13,7 +13,9 @@ import { formatMoney } from "@/lib/money";
 export function InvoiceSection({ id, title, children, testId }: { id: string; title: string; children: ReactNode; testId?: string }) {
   return (
     <section className="card" aria-labelledby={id} data-testid={testId}>
-      <h2 id={id} className="mb-3 text-base font-semibold">{title}</h2>
+      <h2 id={id} className="mb-3 text-base font-semibold">
+        {title}
+      </h2>
       {children}
     </section>
   );
@@ -33,21 +35,53 @@ const dl = "grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm";
 export function InvoiceFacts({ invoice, hostedPageUrl, timeZone }: { invoice: DashboardInvoice; hostedPageUrl: string | null; timeZone: string }) {
   return (
     <dl className={dl} data-testid="invoice-facts">
-      <Row term="Invoice id"><LongValue value={invoice.id} copyLabel="Copy invoice id" testId="invoice-id" /></Row>
+      <Row term="Invoice id">
+        <LongValue value={invoice.id} copyLabel="Copy invoice id" testId="invoice-id" />
+      </Row>
       <Row term="Type">{invoice.direction === "payment" ? "Payment" : "Payout"}</Row>
-      <Row term="Reference"><LongValue value={invoice.referenceId} copyLabel="Copy reference" testId="invoice-reference" /></Row>
-      {invoice.description ? <Row term="Description"><span data-testid="invoice-description">{invoice.description}</span></Row> : null}
-      <Row term="Amount"><span className="tabular-nums" data-testid="invoice-amount">{formatMoney(invoice.amount, invoice.currency)}</span></Row>
+      <Row term="Reference">
+        <LongValue value={invoice.referenceId} copyLabel="Copy reference" testId="invoice-reference" />
+      </Row>
+      {invoice.description ? (
+        <Row term="Description">
+          <span data-testid="invoice-description">{invoice.description}</span>
+        </Row>
+      ) : null}
+      <Row term="Amount">
+        <span className="tabular-nums" data-testid="invoice-amount">
+          {formatMoney(invoice.amount, invoice.currency)}
+        </span>
+      </Row>
       {invoice.processedAmount !== null ? (
-        <Row term="Processed"><span className="tabular-nums" data-testid="processed-amount">{formatMoney(invoice.processedAmount, invoice.currency)}</span></Row>
+        <Row term="Processed">
+          <span className="tabular-nums" data-testid="processed-amount">
+            {formatMoney(invoice.processedAmount, invoice.currency)}
+          </span>
+        </Row>
       ) : null}
       <Row term="Attempts">{invoice.attemptsCount}</Row>
-      <Row term="Service"><span className="font-mono text-xs">{invoice.service}</span></Row>
-      <Row term="Mode"><ModeBadge mode={invoice.testMode ? "test" : "live"} /></Row>
-      {invoice.cardNumberMasked ? <Row term="Card"><span className="font-mono text-xs">{invoice.cardNumberMasked}</span></Row> : null}
+      <Row term="Service">
+        <span className="font-mono text-xs">{invoice.service}</span>
+      </Row>
+      <Row term="Mode">
+        <ModeBadge mode={invoice.testMode ? "test" : "live"} />
+      </Row>
+      {invoice.cardNumberMasked ? (
+        <Row term="Card">
+          <span className="font-mono text-xs">{invoice.cardNumberMasked}</span>
+        </Row>
+      ) : null}
       <Row term="Created">{formatMoment(invoice.createdAt, timeZone)}</Row>
-      {invoice.requestId ? <Row term="Request id"><LongValue value={invoice.requestId} copyLabel="Copy request id" /></Row> : null}
-      {invoice.returnUrl ? <Row term="Return URL"><span className="font-mono text-xs break-all">{invoice.returnUrl}</span></Row> : null}
+      {invoice.requestId ? (
+        <Row term="Request id">
+          <LongValue value={invoice.requestId} copyLabel="Copy request id" />
+        </Row>
+      ) : null}
+      {invoice.returnUrl ? (
+        <Row term="Return URL">
+          <span className="font-mono text-xs break-all">{invoice.returnUrl}</span>
+        </Row>
+      ) : null}
       <Row term="Hosted page">
         {hostedPageUrl ? (
           <>
@@ -72,7 +106,9 @@ export function RoutedConnection({ invoice, linkToConnection }: { invoice: Dashb
   if (!connection) return <p className="text-sm text-slate-600">Not routed to a connection.</p>;
   const label =
     linkToConnection && !connection.deleted ? (
-      <Link href={`/connections/${connection.id}`} className="font-medium text-brand-700 underline">{connection.label}</Link>
+      <Link href={`/connections/${connection.id}`} className="font-medium text-brand-700 underline">
+        {connection.label}
+      </Link>
     ) : (
       <span className="font-medium">{connection.label}</span>
     );
@@ -84,7 +120,9 @@ export function RoutedConnection({ invoice, linkToConnection }: { invoice: Dashb
       </Row>
       <Row term="Provider">{connection.providerName}</Row>
       <Row term="Kind">{connection.kindLabel}</Row>
-      <Row term="Mode"><ModeBadge mode={connection.mode} /></Row>
+      <Row term="Mode">
+        <ModeBadge mode={connection.mode} />
+      </Row>
       <Row term="Routed because">
         {invoice.routingReason ? (
           <span data-testid="invoice-routing-reason">
@@ -108,8 +146,8 @@ export function RequestAsSent({ invoice }: { invoice: DashboardInvoice }) {
   return (
     <>
       <p className="mb-2 text-xs text-slate-600">
-        As stored from the request: a card number only masked, <code>commerce_account</code> left out (it is always
-        yours), and the customer under <code>attributes</code> whichever of its three places it was sent in.
+        As stored from the request: a card number only masked, <code>commerce_account</code> left out (it is always yours), and the customer under{" "}
+        <code>attributes</code> whichever of its three places it was sent in.
       </p>
       <pre
         tabIndex={0}
@@ -154,16 +192,24 @@ export function PayerAndCard({ invoice }: { invoice: DashboardInvoice }) {
       {card ? (
         <>
           <Row term="Card">
-            <span data-testid="payer-card">{card.brand ?? "Unknown brand"} <span className="font-mono">•••• {card.lastFour}</span></span>
+            <span data-testid="payer-card">
+              {card.brand ?? "Unknown brand"} <span className="font-mono">•••• {card.lastFour}</span>
+            </span>
           </Row>
           <Row term="Issuing country">
             <span data-testid="payer-card-country">{card.country ? `${card.country.name} (${card.country.code})` : "Not known"}</span>
           </Row>
-          <Row term="3-D Secure"><span data-testid="payer-three-ds">{card.threeDs.label}</span></Row>
-          <Row term="Liability shift"><span data-testid="payer-liability-shift">{card.threeDs.liabilityLabel}</span></Row>
+          <Row term="3-D Secure">
+            <span data-testid="payer-three-ds">{card.threeDs.label}</span>
+          </Row>
+          <Row term="Liability shift">
+            <span data-testid="payer-liability-shift">{card.threeDs.liabilityLabel}</span>
+          </Row>
         </>
       ) : (
-        <Row term="Card"><span className="text-slate-600">Not paid by card yet</span></Row>
+        <Row term="Card">
+          <span className="text-slate-600">Not paid by card yet</span>
+        </Row>
       )}
       {PAYER_FIELDS.map(({ path, term }) => {
         const field = given(path);
@@ -197,9 +243,8 @@ export function CustomerAsResolved({ fields }: { fields: readonly DashboardCusto
   return (
     <>
       <p className="mb-2 text-xs text-slate-600">
-        What the provider receives. Source: <strong>request</strong> sent in the invoice, <strong>constant</strong> from
-        the connection&apos;s constants, <strong>provider default</strong> the provider&apos;s built-in value (not the customer&apos;s), as recorded when the
-        invoice was created.
+        What the provider receives. Source: <strong>request</strong> sent in the invoice, <strong>constant</strong> from the connection&apos;s constants,{" "}
+        <strong>provider default</strong> the provider&apos;s built-in value (not the customer&apos;s), as recorded when the invoice was created.
         {recorded ? null : " This invoice was created before sources were recorded, so none is shown."}
       </p>
       <div className="overflow-x-auto">
@@ -207,15 +252,23 @@ export function CustomerAsResolved({ fields }: { fields: readonly DashboardCusto
           <caption className="sr-only">Customer fields as resolved, with where each value comes from</caption>
           <thead className="text-xs text-slate-600">
             <tr>
-              <th scope="col" className="py-1 pr-4 font-medium">Path</th>
-              <th scope="col" className="py-1 pr-4 font-medium">Value</th>
-              <th scope="col" className="py-1 font-medium">Source</th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Path
+              </th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Value
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Source
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {fields.map((field) => (
               <tr key={field.path} data-testid={`customer-${field.path}`}>
-                <th scope="row" className="py-1.5 pr-4 align-top font-mono text-xs font-normal wrap-anywhere text-slate-800">{field.path}</th>
+                <th scope="row" className="py-1.5 pr-4 align-top font-mono text-xs font-normal wrap-anywhere text-slate-800">
+                  {field.path}
+                </th>
                 <td className="py-1.5 pr-4 align-top wrap-anywhere">{valueText(field.value)}</td>
                 <td className="py-1.5 align-top">
                   {field.source ? <span className={`badge ${SOURCE_STYLE[field.source]}`}>{SOURCE_LABEL[field.source]}</span> : null}

@@ -12,9 +12,13 @@ export function InvoiceStatusPanel({ initial, timeZone }: { initial: DashboardIn
     <div>
       <dl className="grid grid-cols-[8rem_1fr] items-center gap-x-4 gap-y-2 text-sm" aria-live="polite">
         <dt className="text-slate-600">Status</dt>
-        <dd><InvoiceStatusBadge status={invoice.status} testId="invoice-status" /></dd>
+        <dd>
+          <InvoiceStatusBadge status={invoice.status} testId="invoice-status" />
+        </dd>
         <dt className="text-slate-600">Resolution</dt>
-        <dd className="font-mono text-xs" data-testid="invoice-resolution">{invoice.resolution ?? "— (none yet)"}</dd>
+        <dd className="font-mono text-xs" data-testid="invoice-resolution">
+          {invoice.resolution ?? "— (none yet)"}
+        </dd>
         <dt className="text-slate-600">Last change</dt>
         <dd>{formatMoment(invoice.updatedAt, timeZone)}</dd>
       </dl>
@@ -26,7 +30,9 @@ export function InvoiceStatusPanel({ initial, timeZone }: { initial: DashboardIn
             : `Checked ${formatClock(dataUpdatedAt, timeZone)}; checking again every ${STATUS_POLL_MS / 1000} s while the invoice can still change.`}
       </p>
       {isRefetchError ? (
-        <p role="alert" className="mt-2 text-sm text-red-700">Could not check for changes: {error?.message}</p>
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          Could not check for changes: {error?.message}
+        </p>
       ) : null}
     </div>
   );

@@ -21,14 +21,30 @@ export function InvoiceTable({ invoices, timeZone }: { invoices: readonly Dashbo
         <caption className="sr-only">Invoices, newest first</caption>
         <thead className="text-slate-600 max-md:sr-only">
           <tr role="row">
-            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">Invoice</th>
-            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">Reference</th>
-            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>Type</th>
-            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">Status</th>
-            <th role="columnheader" scope="col" className="py-2 pr-3 text-right font-medium 2xl:pr-4">Amount</th>
-            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>Connection</th>
-            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>Mode</th>
-            <th role="columnheader" scope="col" className={`${wide} py-2 font-medium`}>Created</th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">
+              Invoice
+            </th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">
+              Reference
+            </th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>
+              Type
+            </th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 font-medium 2xl:pr-4">
+              Status
+            </th>
+            <th role="columnheader" scope="col" className="py-2 pr-3 text-right font-medium 2xl:pr-4">
+              Amount
+            </th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>
+              Connection
+            </th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 pr-3 font-medium 2xl:pr-4`}>
+              Mode
+            </th>
+            <th role="columnheader" scope="col" className={`${wide} py-2 font-medium`}>
+              Created
+            </th>
           </tr>
         </thead>
         <tbody className="max-md:block">
@@ -46,10 +62,14 @@ export function InvoiceTable({ invoices, timeZone }: { invoices: readonly Dashbo
               <td role="cell" className={`${cell} max-md:col-start-1 max-md:row-start-2`}>
                 <LongValue value={invoice.referenceId} copyLabel="Copy reference" textClassName="md:max-w-28 2xl:max-w-48" testId="invoice-reference" />
               </td>
-              <td role="cell" className={`${cell} ${wide}`}>{invoice.direction === "payment" ? "Payment" : "Payout"}</td>
+              <td role="cell" className={`${cell} ${wide}`}>
+                {invoice.direction === "payment" ? "Payment" : "Payout"}
+              </td>
               <td role="cell" className={`${cell} max-md:col-start-2 max-md:row-start-1 max-md:text-right`}>
                 <InvoiceStatusBadge status={invoice.status} />
-                {invoice.resolution ? <span className="mt-0.5 block font-mono text-xs break-all text-slate-600 md:max-w-28 2xl:max-w-none">{invoice.resolution}</span> : null}
+                {invoice.resolution ? (
+                  <span className="mt-0.5 block font-mono text-xs break-all text-slate-600 md:max-w-28 2xl:max-w-none">{invoice.resolution}</span>
+                ) : null}
               </td>
               <td role="cell" className={`${cell} max-md:col-start-2 max-md:row-start-2 text-right whitespace-nowrap tabular-nums`}>
                 {formatMoney(invoice.amount, invoice.currency)}
@@ -76,7 +96,9 @@ export function InvoiceTable({ invoices, timeZone }: { invoices: readonly Dashbo
                   "—"
                 )}
               </td>
-              <td role="cell" className={`${cell} ${wide}`}><ModeBadge mode={invoice.testMode ? "test" : "live"} /></td>
+              <td role="cell" className={`${cell} ${wide}`}>
+                <ModeBadge mode={invoice.testMode ? "test" : "live"} />
+              </td>
               <td role="cell" className={`${wide} py-2 align-top whitespace-nowrap`} title={formatDateTime(invoice.createdAt, timeZone)}>
                 <span className="block">{formatDateTimeParts(invoice.createdAt, timeZone).date}</span>
                 <span className="block text-xs text-slate-600">{formatDateTimeParts(invoice.createdAt, timeZone).time}</span>

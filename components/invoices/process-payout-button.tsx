@@ -62,7 +62,11 @@ export function ProcessPayoutButton({ payout }: { payout: PayoutToSend }) {
     startTransition(async () => {
       const result = await processPayoutAction({ id: payout.id });
       setConfirming(false);
-      if (result.ok) setMessage({ text: `Payout sent: ${result.data.status.replaceAll("_", " ")}${result.data.resolution ? ` (${result.data.resolution})` : ""}.`, failed: false });
+      if (result.ok)
+        setMessage({
+          text: `Payout sent: ${result.data.status.replaceAll("_", " ")}${result.data.resolution ? ` (${result.data.resolution})` : ""}.`,
+          failed: false,
+        });
       else setMessage({ text: result.message ?? "The payout could not be sent.", failed: true });
       router.refresh();
       requestAnimationFrame(() => messageRef.current?.focus());

@@ -13,7 +13,17 @@ import { formatMoney } from "@/lib/money";
 const newReference = () => (typeof crypto.randomUUID === "function" ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
 /** The form: amount (the rest, editable) and reason, then a confirmation that states amount, currency and customer. */
-export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: string; panel: RefundPanel; currency: string; onDone: (text: string) => void }) {
+export function RefundForm({
+  invoiceId,
+  panel,
+  currency,
+  onDone,
+}: {
+  invoiceId: string;
+  panel: RefundPanel;
+  currency: string;
+  onDone: (text: string) => void;
+}) {
   const router = useRouter();
   const ids = useId();
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -60,10 +70,23 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
     <form onSubmit={reviewing ? onSubmit : review} noValidate className="space-y-3" aria-label="Refund this payment">
       <div className="grid gap-3 sm:grid-cols-2">
         <Field id={`${ids}-amount`} label={`Amount (${currency})`} error={amountError} help={`Up to ${formatMoney(panel.rest, currency)}.`}>
-          <input className="input w-40 tabular-nums" inputMode="decimal" autoComplete="off" readOnly={reviewing} {...fieldAria(`${ids}-amount`, amountError, true)} {...form.register("amount")} />
+          <input
+            className="input w-40 tabular-nums"
+            inputMode="decimal"
+            autoComplete="off"
+            readOnly={reviewing}
+            {...fieldAria(`${ids}-amount`, amountError, true)}
+            {...form.register("amount")}
+          />
         </Field>
         <Field id={`${ids}-reason`} label="Reason (optional)" error={reasonError}>
-          <input className="input w-full" maxLength={500} readOnly={reviewing} {...fieldAria(`${ids}-reason`, reasonError, false)} {...form.register("reason")} />
+          <input
+            className="input w-full"
+            maxLength={500}
+            readOnly={reviewing}
+            {...fieldAria(`${ids}-reason`, reasonError, false)}
+            {...form.register("reason")}
+          />
         </Field>
       </div>
       <FormAlert message={reviewing ? undefined : message} />
@@ -90,4 +113,3 @@ export function RefundForm({ invoiceId, panel, currency, onDone }: { invoiceId: 
     </form>
   );
 }
-

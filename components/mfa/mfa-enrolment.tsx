@@ -34,7 +34,13 @@ function PasswordStep({ onStarted }: { onStarted: (started: Started) => void }) 
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Set up two-factor authentication">
       <FormAlert message={message} />
       <Field id="enrol-password" label="Current password" error={error} required>
-        <input className="input" type="password" autoComplete="current-password" {...fieldAria("enrol-password", error, false)} {...form.register("password")} />
+        <input
+          className="input"
+          type="password"
+          autoComplete="current-password"
+          {...fieldAria("enrol-password", error, false)}
+          {...form.register("password")}
+        />
       </Field>
       <SubmitButton pending={pending} pendingLabel="Starting…">
         Set up two-factor authentication
@@ -45,7 +51,9 @@ function PasswordStep({ onStarted }: { onStarted: (started: Started) => void }) 
 
 function ConfirmStep({ started, onConfirmed }: { started: Started; onConfirmed: (codes: string[]) => void }) {
   // The password typed in step one is sent again, in its own field so a refusal can say so there.
-  const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.confirmEnrolmentSchema), { defaultValues: { code: "", password: started.password } });
+  const form = useZodForm(() => import("@/lib/identity/mfa/schemas").then((m) => m.confirmEnrolmentSchema), {
+    defaultValues: { code: "", password: started.password },
+  });
   const error = form.formState.errors.code?.message;
   const passwordError = form.formState.errors.password?.message;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -64,10 +72,23 @@ function ConfirmStep({ started, onConfirmed }: { started: Started; onConfirmed: 
       </h3>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         {/* eslint-disable-next-line @next/next/no-img-element -- an SVG drawn on the server for this one secret */}
-        <img src={qrSource} alt="QR code of your two-factor secret: scan it with your authenticator app" width={192} height={192} className="size-48 rounded-md border border-slate-200 bg-white" />
+        <img
+          src={qrSource}
+          alt="QR code of your two-factor secret: scan it with your authenticator app"
+          width={192}
+          height={192}
+          className="size-48 rounded-md border border-slate-200 bg-white"
+        />
         <div className="min-w-0 space-y-2 text-sm text-slate-700">
-          <p>Scan the QR code with an app such as 1Password, Google Authenticator or Microsoft Authenticator. Cannot scan? Type this key instead (time-based, 6 digits):</p>
-          <p className="font-mono text-base tracking-wide text-slate-900" data-testid="totp-secret" aria-label={`Secret key: ${started.secretGroups.join(" ")}`}>
+          <p>
+            Scan the QR code with an app such as 1Password, Google Authenticator or Microsoft Authenticator. Cannot scan? Type this key instead (time-based, 6
+            digits):
+          </p>
+          <p
+            className="font-mono text-base tracking-wide text-slate-900"
+            data-testid="totp-secret"
+            aria-label={`Secret key: ${started.secretGroups.join(" ")}`}
+          >
             {started.secretGroups.join(" ")}
           </p>
         </div>
@@ -76,10 +97,23 @@ function ConfirmStep({ started, onConfirmed }: { started: Started; onConfirmed: 
         <h3 className="text-sm font-semibold">2. Enter the code your app shows</h3>
         <FormAlert message={message} />
         <Field id="enrol-code" label="6-digit code" error={error} required>
-          <input className="input max-w-40 font-mono" type="text" inputMode="numeric" autoComplete="one-time-code" {...fieldAria("enrol-code", error, false)} {...form.register("code")} />
+          <input
+            className="input max-w-40 font-mono"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            {...fieldAria("enrol-code", error, false)}
+            {...form.register("code")}
+          />
         </Field>
         <Field id="enrol-confirm-password" label="Current password" error={passwordError} help="The one you entered to start." required>
-          <input className="input" type="password" autoComplete="current-password" {...fieldAria("enrol-confirm-password", passwordError, true)} {...form.register("password")} />
+          <input
+            className="input"
+            type="password"
+            autoComplete="current-password"
+            {...fieldAria("enrol-confirm-password", passwordError, true)}
+            {...form.register("password")}
+          />
         </Field>
         <SubmitButton pending={pending} pendingLabel="Checking…">
           Turn on two-factor authentication

@@ -37,7 +37,14 @@ export function RegenerateRecoveryCodesForm() {
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="New recovery codes">
       <FormAlert message={message} />
       <Field id="regenerate-code" label="Code from your app" error={error} help="Your current recovery codes stop working." required>
-        <input className="input max-w-40 font-mono" type="text" inputMode="numeric" autoComplete="one-time-code" {...fieldAria("regenerate-code", error, true)} {...form.register("code")} />
+        <input
+          className="input max-w-40 font-mono"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          {...fieldAria("regenerate-code", error, true)}
+          {...form.register("code")}
+        />
       </Field>
       <SubmitButton pending={pending} pendingLabel="Making codes…">
         Make new recovery codes
@@ -61,12 +68,26 @@ export function DisableMfaForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Turn off two-factor authentication">
       <FormAlert message={message} />
-      <p className="text-sm text-slate-700">Prove it is you with your password and a code from your app (or a recovery code). You will be signed out everywhere else.</p>
+      <p className="text-sm text-slate-700">
+        Prove it is you with your password and a code from your app (or a recovery code). You will be signed out everywhere else.
+      </p>
       <Field id="disable-password" label="Current password" error={errors.password?.message} required>
-        <input className="input" type="password" autoComplete="current-password" {...fieldAria("disable-password", errors.password?.message, false)} {...form.register("password")} />
+        <input
+          className="input"
+          type="password"
+          autoComplete="current-password"
+          {...fieldAria("disable-password", errors.password?.message, false)}
+          {...form.register("password")}
+        />
       </Field>
       <Field id="disable-code" label="Code from your app or a recovery code" error={errors.code?.message} required>
-        <input className="input max-w-52 font-mono" type="text" autoComplete="one-time-code" {...fieldAria("disable-code", errors.code?.message, false)} {...form.register("code")} />
+        <input
+          className="input max-w-52 font-mono"
+          type="text"
+          autoComplete="one-time-code"
+          {...fieldAria("disable-code", errors.code?.message, false)}
+          {...form.register("code")}
+        />
       </Field>
       <SubmitButton pending={pending} pendingLabel="Turning off…">
         Turn off two-factor authentication

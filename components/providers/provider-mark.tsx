@@ -27,7 +27,10 @@ function providerInitials(name: string): string {
  * name is always written beside it, so assistive technology skips the mark.
  */
 export function ProviderMark({ slug, name, size = "md" }: { slug: string; name: string; size?: "sm" | "md" | "lg" }) {
-  const index = Math.max(0, PROVIDERS.findIndex((p) => p.slug === slug));
+  const index = Math.max(
+    0,
+    PROVIDERS.findIndex((p) => p.slug === slug),
+  );
   const box = size === "lg" ? "size-12 text-base" : size === "sm" ? "size-6 text-[10px]" : "size-9 text-sm";
   return (
     <span

@@ -18,7 +18,9 @@ export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean })
   const { onSubmit, pending, message, status } = useActionForm(form, updateMerchantSettingsAction, {
     onSuccess: (saved) => {
       form.reset(saved);
-      notify({ message: `Routing settings saved. ${saved.allowLivePins ? "Live invoices may now name their connection." : "Live invoices follow your routing order."}` });
+      notify({
+        message: `Routing settings saved. ${saved.allowLivePins ? "Live invoices may now name their connection." : "Live invoices follow your routing order."}`,
+      });
       router.refresh();
       return saved.allowLivePins ? "Saved: live invoices may now name their connection." : "Saved: live invoices follow your routing order.";
     },
@@ -33,8 +35,8 @@ export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean })
         register={form.register("allowLivePins")}
         help={
           <>
-            Test invoices may always name their connection (data.relationships.connection), so support staff can try one provider on purpose.
-            With this on, live invoices may too, bypassing your routing order; pinned invoices never cascade to another connection.
+            Test invoices may always name their connection (data.relationships.connection), so support staff can try one provider on purpose. With this on, live
+            invoices may too, bypassing your routing order; pinned invoices never cascade to another connection.
           </>
         }
       />

@@ -43,7 +43,11 @@ export function ConnectionListField({
             </select>
             {places.length > 1 ? (
               <button type="button" className="btn-secondary px-2 py-1" onClick={() => onChange(places.filter((_, i) => i !== index))}>
-                Remove<span className="sr-only"> place {index + 1} of {legend}</span>
+                Remove
+                <span className="sr-only">
+                  {" "}
+                  place {index + 1} of {legend}
+                </span>
               </button>
             ) : null}
           </li>

@@ -26,7 +26,9 @@ function ChangeList({ comparison, testId }: { comparison: Comparison; testId: st
   return (
     <div data-testid={testId}>
       {comparison.changes.length === 0 ? (
-        <p className="text-sm text-slate-700">Versions {comparison.from} and {comparison.to} route the same way.</p>
+        <p className="text-sm text-slate-700">
+          Versions {comparison.from} and {comparison.to} route the same way.
+        </p>
       ) : (
         <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800">
           {comparison.changes.map((sentence, index) => (
@@ -172,15 +174,17 @@ export function RoutingHistory({
   return (
     <section aria-labelledby={title} className="card min-w-0" data-testid="routing-history" data-order-id={`${service}:${mode}`}>
       <h2 id={title} className="text-base font-semibold break-all">
-        History <span className="sr-only">of</span> <span className="font-mono text-sm font-normal text-slate-600">{service} ({mode})</span>
+        History <span className="sr-only">of</span>{" "}
+        <span className="font-mono text-sm font-normal text-slate-600">
+          {service} ({mode})
+        </span>
       </h2>
       {history.versions.length === 0 ? (
         <p className="mt-1 text-sm text-slate-600">No versions yet: each save of the rules or the order becomes one.</p>
       ) : (
         <>
           <p className="text-xs text-slate-600">
-            Every save is a version.{" "}
-            {olderBefore !== null ? `The ${versions.length} newest of ${history.current} are shown.` : null}
+            Every save is a version. {olderBefore !== null ? `The ${versions.length} newest of ${history.current} are shown.` : null}
           </p>
           <ol className="mt-2 space-y-2" aria-label={`Versions of ${service}, ${mode} mode, newest first`}>
             {versions.map((version) => (
@@ -230,7 +234,9 @@ export function RoutingHistory({
                           <p>Version {version.version} has the rules and order routing uses now: nothing would change.</p>
                         ) : (
                           <>
-                            <p>This saves a new version, {history.current + 1}, with version {version.version}&apos;s rules and order. Compared with now:</p>
+                            <p>
+                              This saves a new version, {history.current + 1}, with version {version.version}&apos;s rules and order. Compared with now:
+                            </p>
                             <ul className="list-disc space-y-1 pl-5">
                               {version.rollback.changes.map((sentence) => (
                                 <li key={sentence}>{sentence}</li>
@@ -351,7 +357,14 @@ export function RoutingHistory({
           ) : null}
         </>
       )}
-      <p ref={statusRef} tabIndex={-1} role="status" aria-live="polite" className="mt-2 text-sm text-slate-700 outline-none" data-testid="routing-history-status">
+      <p
+        ref={statusRef}
+        tabIndex={-1}
+        role="status"
+        aria-live="polite"
+        className="mt-2 text-sm text-slate-700 outline-none"
+        data-testid="routing-history-status"
+      >
         {status}
       </p>
     </section>

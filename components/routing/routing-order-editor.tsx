@@ -97,7 +97,11 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
     onDrop: (event: DragEvent<HTMLLIElement>) => {
       event.preventDefault();
       const from = list.findIndex((c) => c.connectionId === dragging);
-      moveTo(from, list.findIndex((c) => c.connectionId === connection.connectionId), "dropped");
+      moveTo(
+        from,
+        list.findIndex((c) => c.connectionId === connection.connectionId),
+        "dropped",
+      );
       setDragging(undefined);
       setOver(undefined);
     },

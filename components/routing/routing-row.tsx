@@ -84,8 +84,17 @@ export function RoutingRow({
         <StateBadge enabled={connection.enabled} />
         <RoleBadge role={role} />
       </div>
-      {editable ? <div className="flex gap-1">{moveButton(-1)}{moveButton(1)}</div> : null}
-      {error ? <p className="field-error w-full" role="alert">{error}</p> : null}
+      {editable ? (
+        <div className="flex gap-1">
+          {moveButton(-1)}
+          {moveButton(1)}
+        </div>
+      ) : null}
+      {error ? (
+        <p className="field-error w-full" role="alert">
+          {error}
+        </p>
+      ) : null}
     </li>
   );
 }

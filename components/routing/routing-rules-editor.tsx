@@ -128,7 +128,17 @@ export function RoutingRulesEditor({
         {rules.map((rule, index) =>
           editing?.index === index ? (
             <li key={`edit-${index}`}>
-              <RuleForm idPrefix={`${domId}-rule-${index}`} rule={rule} currency={currency} options={options} onApply={apply} onCancel={() => { setEditing(undefined); focusRule(index, "edit"); }} />
+              <RuleForm
+                idPrefix={`${domId}-rule-${index}`}
+                rule={rule}
+                currency={currency}
+                options={options}
+                onApply={apply}
+                onCancel={() => {
+                  setEditing(undefined);
+                  focusRule(index, "edit");
+                }}
+              />
             </li>
           ) : (
             <li key={`${index}-${rule.name}`} data-rule-index={index} data-testid="routing-rule" className="rounded-md border border-slate-200 p-2">
@@ -148,10 +158,22 @@ export function RoutingRulesEditor({
                   <button type="button" className="btn-secondary px-2 py-1" data-action="edit" onClick={() => setEditing({ index })}>
                     Edit<span className="sr-only"> rule {rule.name}</span>
                   </button>
-                  <button type="button" className="btn-secondary px-2 py-1 aria-disabled:opacity-50" data-action="up" aria-disabled={index === 0 || undefined} onClick={() => move(index, -1)}>
+                  <button
+                    type="button"
+                    className="btn-secondary px-2 py-1 aria-disabled:opacity-50"
+                    data-action="up"
+                    aria-disabled={index === 0 || undefined}
+                    onClick={() => move(index, -1)}
+                  >
                     Up<span className="sr-only">: move rule {rule.name} up</span>
                   </button>
-                  <button type="button" className="btn-secondary px-2 py-1 aria-disabled:opacity-50" data-action="down" aria-disabled={index === rules.length - 1 || undefined} onClick={() => move(index, 1)}>
+                  <button
+                    type="button"
+                    className="btn-secondary px-2 py-1 aria-disabled:opacity-50"
+                    data-action="down"
+                    aria-disabled={index === rules.length - 1 || undefined}
+                    onClick={() => move(index, 1)}
+                  >
                     Down<span className="sr-only">: move rule {rule.name} down</span>
                   </button>
                   <button

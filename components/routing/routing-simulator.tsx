@@ -31,7 +31,8 @@ function rateNote(result: SimulationAttributes, id: string): string {
   const counted = result.success_rate?.connections.find((entry) => entry.id === id);
   if (!result.success_rate || !counted) return "";
   const explored = result.success_rate.explored === id ? ", explored" : "";
-  if (!counted.trusted) return ` (${counted.attempts} attempt${counted.attempts === 1 ? "" : "s"}, ${result.success_rate.min_sample} needed: keeps its listed place${explored})`;
+  if (!counted.trusted)
+    return ` (${counted.attempts} attempt${counted.attempts === 1 ? "" : "s"}, ${result.success_rate.min_sample} needed: keeps its listed place${explored})`;
   return ` (${rateText(counted.successes, counted.attempts)} of ${counted.attempts}${explored})`;
 }
 
@@ -108,7 +109,9 @@ export function RoutingSimulator({ scopes }: { scopes: SimulatorScope[] }) {
         }}
       >
         <div>
-          <label htmlFor="sim-scope" className="label">Service and mode</label>
+          <label htmlFor="sim-scope" className="label">
+            Service and mode
+          </label>
           <select id="sim-scope" className="input mt-1" value={fields.scope} onChange={(event) => set("scope", event.target.value)}>
             {scopes.map((entry) => (
               <option key={entry.id} value={entry.id}>
@@ -118,19 +121,54 @@ export function RoutingSimulator({ scopes }: { scopes: SimulatorScope[] }) {
           </select>
         </div>
         <div>
-          <label htmlFor="sim-amount" className="label">Amount{scope ? ` (${scope.currency})` : ""}</label>
-          <input id="sim-amount" className="input mt-1" inputMode="decimal" value={fields.amount} aria-invalid={errors.amount ? true : undefined} aria-describedby={errors.amount ? "sim-amount-error" : undefined} onChange={(event) => set("amount", event.target.value)} />
+          <label htmlFor="sim-amount" className="label">
+            Amount{scope ? ` (${scope.currency})` : ""}
+          </label>
+          <input
+            id="sim-amount"
+            className="input mt-1"
+            inputMode="decimal"
+            value={fields.amount}
+            aria-invalid={errors.amount ? true : undefined}
+            aria-describedby={errors.amount ? "sim-amount-error" : undefined}
+            onChange={(event) => set("amount", event.target.value)}
+          />
           {error("amount")}
         </div>
         <div>
-          <label htmlFor="sim-country" className="label">Customer country</label>
-          <input id="sim-country" className="input mt-1" placeholder="FR" maxLength={2} value={fields.customerCountry} aria-invalid={errors.customer_country ? true : undefined} aria-describedby={errors.customer_country ? "sim-customer_country-error" : undefined} onChange={(event) => set("customerCountry", event.target.value)} />
+          <label htmlFor="sim-country" className="label">
+            Customer country
+          </label>
+          <input
+            id="sim-country"
+            className="input mt-1"
+            placeholder="FR"
+            maxLength={2}
+            value={fields.customerCountry}
+            aria-invalid={errors.customer_country ? true : undefined}
+            aria-describedby={errors.customer_country ? "sim-customer_country-error" : undefined}
+            onChange={(event) => set("customerCountry", event.target.value)}
+          />
           {error("customer_country")}
         </div>
         <div>
-          <label htmlFor="sim-bin" className="label">Card&apos;s first 6 digits</label>
-          <input id="sim-bin" className="input mt-1" inputMode="numeric" placeholder="Unknown (before Pay)" maxLength={9} value={fields.cardBin} aria-invalid={errors.card_bin ? true : undefined} aria-describedby={errors.card_bin ? "sim-card_bin-error" : "sim-bin-help"} onChange={(event) => set("cardBin", event.target.value)} />
-          <p id="sim-bin-help" className="help">Empty: the card is not known yet, as before Pay.</p>
+          <label htmlFor="sim-bin" className="label">
+            Card&apos;s first 6 digits
+          </label>
+          <input
+            id="sim-bin"
+            className="input mt-1"
+            inputMode="numeric"
+            placeholder="Unknown (before Pay)"
+            maxLength={9}
+            value={fields.cardBin}
+            aria-invalid={errors.card_bin ? true : undefined}
+            aria-describedby={errors.card_bin ? "sim-card_bin-error" : "sim-bin-help"}
+            onChange={(event) => set("cardBin", event.target.value)}
+          />
+          <p id="sim-bin-help" className="help">
+            Empty: the card is not known yet, as before Pay.
+          </p>
           {error("card_bin")}
         </div>
         <div className="flex items-end sm:col-span-2 lg:col-span-4">
@@ -141,7 +179,9 @@ export function RoutingSimulator({ scopes }: { scopes: SimulatorScope[] }) {
       </form>
       <details className="mt-3">
         <summary className="cursor-pointer text-sm text-brand-700">Paste an invoice instead</summary>
-        <label htmlFor="sim-paste" className="label mt-2">Invoice JSON (body or resource)</label>
+        <label htmlFor="sim-paste" className="label mt-2">
+          Invoice JSON (body or resource)
+        </label>
         <textarea id="sim-paste" className="input mt-1 h-28 font-mono text-xs" value={pasted} onChange={(event) => setPasted(event.target.value)} />
         <button type="button" className="btn-secondary mt-2" onClick={readPasted}>
           Fill the fields from it

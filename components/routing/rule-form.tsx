@@ -42,7 +42,10 @@ function draftOf(rule: RoutingRule | undefined): Draft {
     branches:
       outcome?.kind === "split"
         ? outcome.branches.map((branch) => ({ weight: String(branch.weight), ids: branch.connection_ids, order: branch.order_by ?? "as_listed" }))
-        : [{ weight: "70", ids: [], order: "as_listed" }, { weight: "30", ids: [], order: "as_listed" }],
+        : [
+            { weight: "70", ids: [], order: "as_listed" },
+            { weight: "30", ids: [], order: "as_listed" },
+          ],
   };
 }
 
@@ -103,14 +106,16 @@ function localProblems(draft: Draft): string[] {
 function OrderField({ id, value, onChange, what }: { id: string; value: OrderBy; onChange: (next: OrderBy) => void; what: string }) {
   return (
     <div className="mt-2">
-      <label htmlFor={id} className="text-sm text-slate-700">Order of {what}</label>
+      <label htmlFor={id} className="text-sm text-slate-700">
+        Order of {what}
+      </label>
       <select id={id} className="input mt-1 w-auto" value={value} aria-describedby={`${id}-help`} onChange={(event) => onChange(event.target.value as OrderBy)}>
         <option value="as_listed">As listed</option>
         <option value="success_rate">By success rate</option>
       </select>
       <p id={`${id}-help`} className="help">
-        By success rate: the connection that processed this service best over your window goes first (set under Success-rate ordering); a few
-        invoices explore the others.
+        By success rate: the connection that processed this service best over your window goes first (set under Success-rate ordering); a few invoices explore
+        the others.
       </p>
     </div>
   );
@@ -173,36 +178,74 @@ export function RuleForm({
       }}
     >
       <div>
-        <label htmlFor={id("name")} className="label">Rule name</label>
+        <label htmlFor={id("name")} className="label">
+          Rule name
+        </label>
         <input ref={first} id={id("name")} className="input mt-1" value={draft.name} maxLength={80} onChange={(event) => set("name", event.target.value)} />
       </div>
       <fieldset>
         <legend className="label">Applies when (leave a field empty to ignore it)</legend>
         <div className="mt-1 grid gap-3 sm:grid-cols-2">
           <div>
-            <label htmlFor={id("min")} className="text-sm text-slate-700">Amount at least ({currency})</label>
-            <input id={id("min")} className="input mt-1" inputMode="decimal" value={draft.amountMin} {...checked("amountMin")} onChange={(event) => set("amountMin", event.target.value)} />
+            <label htmlFor={id("min")} className="text-sm text-slate-700">
+              Amount at least ({currency})
+            </label>
+            <input
+              id={id("min")}
+              className="input mt-1"
+              inputMode="decimal"
+              value={draft.amountMin}
+              {...checked("amountMin")}
+              onChange={(event) => set("amountMin", event.target.value)}
+            />
             {problemOf("amountMin")}
           </div>
           <div>
-            <label htmlFor={id("max")} className="text-sm text-slate-700">Amount at most ({currency})</label>
-            <input id={id("max")} className="input mt-1" inputMode="decimal" value={draft.amountMax} {...checked("amountMax")} onChange={(event) => set("amountMax", event.target.value)} />
+            <label htmlFor={id("max")} className="text-sm text-slate-700">
+              Amount at most ({currency})
+            </label>
+            <input
+              id={id("max")}
+              className="input mt-1"
+              inputMode="decimal"
+              value={draft.amountMax}
+              {...checked("amountMax")}
+              onChange={(event) => set("amountMax", event.target.value)}
+            />
             {problemOf("amountMax")}
           </div>
           <div>
-            <label htmlFor={id("customer")} className="text-sm text-slate-700">Customer country is one of</label>
-            <input id={id("customer")} className="input mt-1" placeholder="FR, DE" {...checked("customerCountries", id("countries-help"))} value={draft.customerCountries} onChange={(event) => set("customerCountries", event.target.value)} />
+            <label htmlFor={id("customer")} className="text-sm text-slate-700">
+              Customer country is one of
+            </label>
+            <input
+              id={id("customer")}
+              className="input mt-1"
+              placeholder="FR, DE"
+              {...checked("customerCountries", id("countries-help"))}
+              value={draft.customerCountries}
+              onChange={(event) => set("customerCountries", event.target.value)}
+            />
             {problemOf("customerCountries")}
           </div>
           <div>
-            <label htmlFor={id("card-country")} className="text-sm text-slate-700">Card issued in one of</label>
-            <input id={id("card-country")} className="input mt-1" placeholder="GB" {...checked("cardCountries", id("countries-help"))} value={draft.cardCountries} onChange={(event) => set("cardCountries", event.target.value)} />
+            <label htmlFor={id("card-country")} className="text-sm text-slate-700">
+              Card issued in one of
+            </label>
+            <input
+              id={id("card-country")}
+              className="input mt-1"
+              placeholder="GB"
+              {...checked("cardCountries", id("countries-help"))}
+              value={draft.cardCountries}
+              onChange={(event) => set("cardCountries", event.target.value)}
+            />
             {problemOf("cardCountries")}
           </div>
         </div>
         <p id={id("countries-help")} className="help mt-1">
-          Two-letter country codes, separated by commas. Card conditions are decided once the card is known (at Pay on the hosted page; a
-          payout&apos;s card at creation).
+          Two-letter country codes, separated by commas. Card conditions are decided once the card is known (at Pay on the hosted page; a payout&apos;s card at
+          creation).
         </p>
         <fieldset className="mt-2">
           <legend className="text-sm text-slate-700">Card brand is one of</legend>
@@ -234,20 +277,33 @@ export function RuleForm({
         </div>
         {draft.kind === "cascade" ? (
           <div className="mt-2">
-            <ConnectionListField idPrefix={id("cascade")} legend="Connections" value={draft.cascade} options={options} onChange={(next) => set("cascade", next)} />
+            <ConnectionListField
+              idPrefix={id("cascade")}
+              legend="Connections"
+              value={draft.cascade}
+              options={options}
+              onChange={(next) => set("cascade", next)}
+            />
             <OrderField id={id("cascade-order")} what="these connections" value={draft.cascadeOrder} onChange={(next) => set("cascadeOrder", next)} />
           </div>
         ) : (
           <div className="mt-2 space-y-3">
             {draft.branches.map((branch, index) => (
               <div key={index} className="rounded border border-slate-200 bg-white p-2">
-                <label htmlFor={id(`weight-${index}`)} className="text-sm text-slate-700">Branch {index + 1}: share (%)</label>
+                <label htmlFor={id(`weight-${index}`)} className="text-sm text-slate-700">
+                  Branch {index + 1}: share (%)
+                </label>
                 <input
                   id={id(`weight-${index}`)}
                   className="input mt-1 w-24"
                   inputMode="numeric"
                   value={branch.weight}
-                  onChange={(event) => set("branches", draft.branches.map((b, i) => (i === index ? { ...b, weight: event.target.value } : b)))}
+                  onChange={(event) =>
+                    set(
+                      "branches",
+                      draft.branches.map((b, i) => (i === index ? { ...b, weight: event.target.value } : b)),
+                    )
+                  }
                 />
                 <div className="mt-2">
                   <ConnectionListField
@@ -255,24 +311,47 @@ export function RuleForm({
                     legend={`Branch ${index + 1} connections`}
                     value={branch.ids}
                     options={options}
-                    onChange={(next) => set("branches", draft.branches.map((b, i) => (i === index ? { ...b, ids: next } : b)))}
+                    onChange={(next) =>
+                      set(
+                        "branches",
+                        draft.branches.map((b, i) => (i === index ? { ...b, ids: next } : b)),
+                      )
+                    }
                   />
                   <OrderField
                     id={id(`branch-${index}-order`)}
                     what={`branch ${index + 1}`}
                     value={branch.order}
-                    onChange={(next) => set("branches", draft.branches.map((b, i) => (i === index ? { ...b, order: next } : b)))}
+                    onChange={(next) =>
+                      set(
+                        "branches",
+                        draft.branches.map((b, i) => (i === index ? { ...b, order: next } : b)),
+                      )
+                    }
                   />
                 </div>
                 {draft.branches.length > 2 ? (
-                  <button type="button" className="btn-secondary mt-2 px-2 py-1" onClick={() => set("branches", draft.branches.filter((_, i) => i !== index))}>
+                  <button
+                    type="button"
+                    className="btn-secondary mt-2 px-2 py-1"
+                    onClick={() =>
+                      set(
+                        "branches",
+                        draft.branches.filter((_, i) => i !== index),
+                      )
+                    }
+                  >
                     Remove branch {index + 1}
                   </button>
                 ) : null}
               </div>
             ))}
             {draft.branches.length < 4 ? (
-              <button type="button" className="btn-secondary px-2 py-1" onClick={() => set("branches", [...draft.branches, { weight: "0", ids: [], order: "as_listed" }])}>
+              <button
+                type="button"
+                className="btn-secondary px-2 py-1"
+                onClick={() => set("branches", [...draft.branches, { weight: "0", ids: [], order: "as_listed" }])}
+              >
                 Add a branch
               </button>
             ) : null}

@@ -49,18 +49,33 @@ export function SuccessSettingsForm({ settings, readOnly = false }: { settings: 
         Success-rate ordering
       </h2>
       <p className="text-sm text-slate-600">
-        A rule whose connections are ordered &ldquo;By success rate&rdquo; tries them best first, by how often each processed this
-        service&apos;s invoices lately. Card and customer declines do not count against a provider.
+        A rule whose connections are ordered &ldquo;By success rate&rdquo; tries them best first, by how often each processed this service&apos;s invoices
+        lately. Card and customer declines do not count against a provider.
       </p>
       <form onSubmit={onSubmit} noValidate className="mt-3 space-y-3" aria-label="Success-rate ordering settings">
         <div className="grid gap-3 sm:grid-cols-3">
-          <Field id="success-window" label="Window (hours)" error={error("window_hours")} help="Rates count the attempts of this many past hours: 1 to 168 (7 days).">
+          <Field
+            id="success-window"
+            label="Window (hours)"
+            error={error("window_hours")}
+            help="Rates count the attempts of this many past hours: 1 to 168 (7 days)."
+          >
             {input("window_hours", "success-window", error("window_hours"))}
           </Field>
-          <Field id="success-min-sample" label="Minimum sample (attempts)" error={error("min_sample")} help="Until a connection has this many attempts in the window, it keeps its listed place.">
+          <Field
+            id="success-min-sample"
+            label="Minimum sample (attempts)"
+            error={error("min_sample")}
+            help="Until a connection has this many attempts in the window, it keeps its listed place."
+          >
             {input("min_sample", "success-min-sample", error("min_sample"))}
           </Field>
-          <Field id="success-exploration" label="Exploration share (%)" error={error("exploration_percent")} help="This share of invoices (0 to 20%) tries another connection first, so a recovered provider gets traffic back.">
+          <Field
+            id="success-exploration"
+            label="Exploration share (%)"
+            error={error("exploration_percent")}
+            help="This share of invoices (0 to 20%) tries another connection first, so a recovered provider gets traffic back."
+          >
             {input("exploration_percent", "success-exploration", error("exploration_percent"))}
           </Field>
         </div>

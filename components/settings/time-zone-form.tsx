@@ -25,7 +25,12 @@ export function TimeZoneForm({ timeZone, zones, readOnly = false }: { timeZone: 
   });
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Time zone">
-      <Field id="merchant-time-zone" label="Time zone" error={error} help="An IANA name such as Europe/Berlin; start typing a city for suggestions. The invoice export writes its times in this zone, with the offset (ISO 8601), e.g. 2026-12-06T02:13:05+01:00.">
+      <Field
+        id="merchant-time-zone"
+        label="Time zone"
+        error={error}
+        help="An IANA name such as Europe/Berlin; start typing a city for suggestions. The invoice export writes its times in this zone, with the offset (ISO 8601), e.g. 2026-12-06T02:13:05+01:00."
+      >
         {/* A text field with the zones as suggestions: typing "Kolkata" finds Asia/Kolkata at any typing speed, which a 400-option list does not. */}
         <input
           className="input max-w-80"

@@ -11,8 +11,7 @@ export function RouteError({ error, reset }: { error: Error & { digest?: string 
     <div role="alert" className="card max-w-xl">
       <h2 className="text-lg font-semibold">This page could not be shown</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Nothing you saved was lost. Try again; if it keeps failing, quote reference{" "}
-        <code>{error.digest ?? "n/a"}</code> to support.
+        Nothing you saved was lost. Try again; if it keeps failing, quote reference <code>{error.digest ?? "n/a"}</code> to support.
       </p>
       <button type="button" className="btn-primary mt-4" onClick={reset}>
         Try again

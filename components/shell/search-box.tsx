@@ -57,8 +57,8 @@ export function SearchBox() {
         className="input min-w-0 flex-1"
       />
       <p id="invoice-search-help" className="sr-only">
-        Finds an invoice by its id, reference_id, the provider&apos;s reference, the customer&apos;s e-mail or the beginning of their name, or
-        a card&apos;s last four digits. Press slash or Control K to come here.
+        Finds an invoice by its id, reference_id, the provider&apos;s reference, the customer&apos;s e-mail or the beginning of their name, or a card&apos;s
+        last four digits. Press slash or Control K to come here.
       </p>
       <button type="submit" className="btn-secondary shrink-0">
         Search

@@ -11,20 +11,11 @@ export function Sidebar({ items, footer }: { items: NavItem[]; footer: React.Rea
     <>
       <div className="flex items-center justify-between border-b border-slate-200 bg-white px-4 py-3 md:hidden">
         <BrandMark />
-        <button
-          type="button"
-          className="btn-secondary"
-          aria-expanded={open}
-          aria-controls="sidebar"
-          onClick={() => setOpen((o) => !o)}
-        >
+        <button type="button" className="btn-secondary" aria-expanded={open} aria-controls="sidebar" onClick={() => setOpen((o) => !o)}>
           Menu
         </button>
       </div>
-      <aside
-        id="sidebar"
-        className={`${open ? "block" : "hidden"} border-r border-slate-200 bg-white md:flex md:min-h-screen md:w-60 md:flex-col`}
-      >
+      <aside id="sidebar" className={`${open ? "block" : "hidden"} border-r border-slate-200 bg-white md:flex md:min-h-screen md:w-60 md:flex-col`}>
         <div className="hidden px-5 py-5 text-base md:block">
           <BrandMark />
         </div>

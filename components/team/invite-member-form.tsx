@@ -25,7 +25,9 @@ const ROLE_HELP = Object.fromEntries(
 
 /** Owners invite by e-mail: the member follows the link and chooses their own password. */
 export function InviteMemberForm() {
-  const form = useZodForm(() => import("@/lib/merchants/invites").then((m) => m.inviteMemberSchema), { defaultValues: { name: "", email: "", role: "support" } });
+  const form = useZodForm(() => import("@/lib/merchants/invites").then((m) => m.inviteMemberSchema), {
+    defaultValues: { name: "", email: "", role: "support" },
+  });
   const router = useRouter();
   const { errors } = form.formState;
   const role = form.watch("role");
@@ -36,7 +38,12 @@ export function InviteMemberForm() {
     return result;
   };
   useUnsavedForm(form);
-  const { onSubmit, pending, message, status: sent } = useActionForm(form, invite, {
+  const {
+    onSubmit,
+    pending,
+    message,
+    status: sent,
+  } = useActionForm(form, invite, {
     onSuccess: (_done, values) => {
       form.reset();
       return `Invitation sent to ${values.email}. The link works once, for 7 days.`;

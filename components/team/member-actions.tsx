@@ -47,7 +47,11 @@ export function MemberActions({ userId, name, role }: { userId: string; name: st
       >
         Remove
       </button>
-      {message ? <span role="alert" className="text-sm text-red-700">{message}</span> : null}
+      {message ? (
+        <span role="alert" className="text-sm text-red-700">
+          {message}
+        </span>
+      ) : null}
     </div>
   );
 }

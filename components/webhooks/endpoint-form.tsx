@@ -31,15 +31,20 @@ export function EndpointForm({
 }) {
   const idBase = endpoint ? `endpoint-${endpoint.id}` : "new-endpoint";
   const defaults: Values = endpoint
-    ? { url: endpoint.url, description: endpoint.description, enabled: endpoint.enabled, allEvents: endpoint.eventTypes === null, eventTypes: (endpoint.eventTypes ?? []).filter((type): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) }
+    ? {
+        url: endpoint.url,
+        description: endpoint.description,
+        enabled: endpoint.enabled,
+        allEvents: endpoint.eventTypes === null,
+        eventTypes: (endpoint.eventTypes ?? []).filter((type): type is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)),
+      }
     : { url: "", description: "", enabled: true, allEvents: true, eventTypes: [] };
   const form = useZodForm(() => import("@/lib/webhooks/schemas").then((m) => m.webhookEndpointSchema), { defaultValues: defaults });
   const router = useRouter();
   useUnsavedForm(form);
   const errors = form.formState.errors;
   const allEvents = form.watch("allEvents");
-  const submit = (values: Values) =>
-    endpoint ? updateWebhookEndpointAction({ ...values, endpointId: endpoint.id }) : createWebhookEndpointAction(values);
+  const submit = (values: Values) => (endpoint ? updateWebhookEndpointAction({ ...values, endpointId: endpoint.id }) : createWebhookEndpointAction(values));
   const { onSubmit, pending, message, status } = useActionForm(form, submit as (values: Values) => ReturnType<typeof createWebhookEndpointAction>, {
     onSuccess: (saved) => {
       router.refresh();
@@ -68,8 +73,19 @@ export function EndpointForm({
           {...form.register("url")}
         />
       </Field>
-      <Field id={`${idBase}-description`} label="Description" error={errors.description?.message} help="Optional: what this endpoint is for (shown in the log).">
-        <input className="input" type="text" autoComplete="off" {...fieldAria(`${idBase}-description`, errors.description?.message, true)} {...form.register("description")} />
+      <Field
+        id={`${idBase}-description`}
+        label="Description"
+        error={errors.description?.message}
+        help="Optional: what this endpoint is for (shown in the log)."
+      >
+        <input
+          className="input"
+          type="text"
+          autoComplete="off"
+          {...fieldAria(`${idBase}-description`, errors.description?.message, true)}
+          {...form.register("description")}
+        />
       </Field>
       <fieldset className="space-y-2" aria-describedby={`${idBase}-types-error`}>
         <legend className="label">Event types</legend>

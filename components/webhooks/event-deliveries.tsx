@@ -13,11 +13,21 @@ function TriesTable({ tries, label, timeZone }: { tries: WebhookTryView[]; label
       <table className="w-full text-left text-sm" aria-label={label}>
         <thead className="text-xs text-slate-600">
           <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">Time</th>
-            <th scope="col" className="hidden py-1 pr-3 font-medium md:table-cell">Trigger</th>
-            <th scope="col" className="py-1 pr-3 font-medium">Status</th>
-            <th scope="col" className="hidden py-1 pr-3 font-medium md:table-cell">Duration</th>
-            <th scope="col" className="py-1 font-medium">Answer (first 1 KiB)</th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Time
+            </th>
+            <th scope="col" className="hidden py-1 pr-3 font-medium md:table-cell">
+              Trigger
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              Status
+            </th>
+            <th scope="col" className="hidden py-1 pr-3 font-medium md:table-cell">
+              Duration
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              Answer (first 1 KiB)
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -69,7 +79,11 @@ export function EventDeliveries({ event, canResend, timeZone }: { event: Webhook
               </div>
               {canResend ? <ResendButton eventId={event.id} endpointId={target.endpointId} endpointName={name} /> : null}
             </div>
-            <TriesTable tries={event.deliveries.filter((entry) => entry.endpointId === target.endpointId)} label={`Tries of event ${event.id} to ${name}`} timeZone={timeZone} />
+            <TriesTable
+              tries={event.deliveries.filter((entry) => entry.endpointId === target.endpointId)}
+              label={`Tries of event ${event.id} to ${name}`}
+              timeZone={timeZone}
+            />
           </section>
         );
       })}

@@ -23,7 +23,14 @@ export function ResendButton({ eventId, endpointId, endpointName }: { eventId: s
     });
   return (
     <div className="space-y-2">
-      <button type="button" className="btn-secondary" onClick={run} disabled={pending} aria-busy={pending} aria-label={`Resend event ${eventId} to ${endpointName}`}>
+      <button
+        type="button"
+        className="btn-secondary"
+        onClick={run}
+        disabled={pending}
+        aria-busy={pending}
+        aria-label={`Resend event ${eventId} to ${endpointName}`}
+      >
         {pending ? "Resending…" : "Resend"}
       </button>
       {message ? (

@@ -16,7 +16,10 @@ export function WebhookAnswerView({ answer, label }: { answer: WebhookAnswer; la
       </p>
       {answer.error ? <p className="mt-1 text-red-800">{answer.error}</p> : null}
       {answer.excerpt ? (
-        <pre className="mt-2 max-h-40 overflow-auto rounded bg-white p-2 font-mono text-xs break-all whitespace-pre-wrap" aria-label="Answer body (first 1 KiB)">
+        <pre
+          className="mt-2 max-h-40 overflow-auto rounded bg-white p-2 font-mono text-xs break-all whitespace-pre-wrap"
+          aria-label="Answer body (first 1 KiB)"
+        >
           {answer.excerpt}
         </pre>
       ) : null}

@@ -102,7 +102,12 @@ function EndpointCard({
       router.refresh();
     });
   const remove = () => {
-    if (!window.confirm(`Delete the endpoint ${name}? Nothing more is sent to it, its pending deliveries stop and its secret is gone. The log keeps its past tries.`)) return;
+    if (
+      !window.confirm(
+        `Delete the endpoint ${name}? Nothing more is sent to it, its pending deliveries stop and its secret is gone. The log keeps its past tries.`,
+      )
+    )
+      return;
     run("delete", async () => {
       const result = await deleteWebhookEndpointAction({ endpointId: endpoint.id });
       if (!result.ok) return setMessage(result.message);
@@ -141,7 +146,9 @@ function EndpointCard({
         )}
       </p>
       <p className="mt-1 text-sm text-slate-700" data-testid="webhook-secret-status">
-        {endpoint.secretCreatedAt ? `Signing secret made ${formatDateTime(endpoint.secretCreatedAt)}; shown only when it was made.` : "No signing secret: roll one."}
+        {endpoint.secretCreatedAt
+          ? `Signing secret made ${formatDateTime(endpoint.secretCreatedAt)}; shown only when it was made.`
+          : "No signing secret: roll one."}
       </p>
       {endpoint.retiringSecrets.map((at) => (
         <p key={at} className="text-sm text-slate-700">

@@ -30,13 +30,56 @@ export function headerValue(text: string): string {
     .trim();
 }
 
-const malformedEscapes = fc.constantFrom("%", "%%", "%zz", "%E0%A4%A", "%C0%AF", "%ED%A0%80", "%FF", "%00", "%2", "%25%", "%u0041", "%2e%2e", "..", "%2F", "%5B", "%5D");
+const malformedEscapes = fc.constantFrom(
+  "%",
+  "%%",
+  "%zz",
+  "%E0%A4%A",
+  "%C0%AF",
+  "%ED%A0%80",
+  "%FF",
+  "%00",
+  "%2",
+  "%25%",
+  "%u0041",
+  "%2e%2e",
+  "..",
+  "%2F",
+  "%5B",
+  "%5D",
+);
 
 /**
  * Words every parser meets sooner or later. They are public (the client bundles hold "Infinity" and
  * "constructor"), so the leak scan does not take one typed into a secret field for a secret.
  */
-export const HOSTILE_WORDS: readonly string[] = ["", " ", "\u0000", "null", "undefined", "true", "NaN", "Infinity", "-0", "1e3", "1e309", "0x10", "9".repeat(40), "-1", "0", "1.5", "2026-02-30", "2026-13-01T00:00:00Z", "__proto__", "constructor", "' OR 1=1 --", "<script>", "\u202e\ufeff", "💳", "a".repeat(5000)];
+export const HOSTILE_WORDS: readonly string[] = [
+  "",
+  " ",
+  "\u0000",
+  "null",
+  "undefined",
+  "true",
+  "NaN",
+  "Infinity",
+  "-0",
+  "1e3",
+  "1e309",
+  "0x10",
+  "9".repeat(40),
+  "-1",
+  "0",
+  "1.5",
+  "2026-02-30",
+  "2026-13-01T00:00:00Z",
+  "__proto__",
+  "constructor",
+  "' OR 1=1 --",
+  "<script>",
+  "\u202e\ufeff",
+  "💳",
+  "a".repeat(5000),
+];
 
 const unicodeText = fc.string({ unit: "grapheme", maxLength: 40 });
 const anyText = fc.oneof(
@@ -65,12 +108,50 @@ export function pathIdArb(realIds: string[]): fc.Arbitrary<string> {
 export function queryArb(documented: string[]): fc.Arbitrary<string> {
   const name = fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...(documented.length ? documented : ["filter[status]"])) },
-    { weight: 1, arbitrary: fc.constantFrom("filter[", "filter]", "filter[status][]", "filter[status][x]", "page[size", "page[]", "page", "filter", "include", "sort", "fields[payment-invoice]", "__proto__", "constructor[prototype]", "", "[]", "%", "%zz") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "filter[",
+        "filter]",
+        "filter[status][]",
+        "filter[status][x]",
+        "page[size",
+        "page[]",
+        "page",
+        "filter",
+        "include",
+        "sort",
+        "fields[payment-invoice]",
+        "__proto__",
+        "constructor[prototype]",
+        "",
+        "[]",
+        "%",
+        "%zz",
+      ),
+    },
     { weight: 1, arbitrary: anyText.map((s) => rawComponent(s)) },
   );
   const value = fc.oneof(
     anyText.map((s) => rawComponent(s)),
-    fc.constantFrom("1", "0", "-1", "101", "1000000000000", "1e3", "-0", "1.5", "created", "paid,created", "2026-01-01", "2026-01-01T00:00:00Z", "%", "%zz", "%E0%A4%A", ""),
+    fc.constantFrom(
+      "1",
+      "0",
+      "-1",
+      "101",
+      "1000000000000",
+      "1e3",
+      "-0",
+      "1.5",
+      "created",
+      "paid,created",
+      "2026-01-01",
+      "2026-01-01T00:00:00Z",
+      "%",
+      "%zz",
+      "%E0%A4%A",
+      "",
+    ),
   );
   const pair = fc.oneof(
     { weight: 6, arbitrary: fc.tuple(name, value).map(([n, v]) => `${n}=${v}`) },
@@ -87,8 +168,8 @@ export function queryArb(documented: string[]): fc.Arbitrary<string> {
 const mediaTypes = [
   "application/vnd.api+json",
   "application/vnd.api+json; charset=utf-8",
-  "application/vnd.api+json; ext=\"https://example.com/ext\"",
-  "application/vnd.api+json; profile=\"https://example.com/p\"",
+  'application/vnd.api+json; ext="https://example.com/ext"',
+  'application/vnd.api+json; profile="https://example.com/p"',
   "application/vnd.api+json; foo=bar",
   "application/vnd.api+json;",
   "APPLICATION/VND.API+JSON",
@@ -151,7 +232,35 @@ function deep(depth: number): Json {
 
 const REMOVE = Symbol("remove");
 const junkValue: fc.Arbitrary<Json | typeof REMOVE> = fc.oneof(
-  fc.constantFrom<Json | typeof REMOVE>(null, true, false, 0, -0, 1e3, -1, 1.005, 1e308, -1e308, 2 ** 53 + 1, "", " ", "\u0000", "1e3", "-0", "NaN", "12.345", "0.001", "x".repeat(70_000), "é".repeat(300), "💳".repeat(100), [], {}, [null], { __proto__: null } as unknown as Json, REMOVE),
+  fc.constantFrom<Json | typeof REMOVE>(
+    null,
+    true,
+    false,
+    0,
+    -0,
+    1e3,
+    -1,
+    1.005,
+    1e308,
+    -1e308,
+    2 ** 53 + 1,
+    "",
+    " ",
+    "\u0000",
+    "1e3",
+    "-0",
+    "NaN",
+    "12.345",
+    "0.001",
+    "x".repeat(70_000),
+    "é".repeat(300),
+    "💳".repeat(100),
+    [],
+    {},
+    [null],
+    { __proto__: null } as unknown as Json,
+    REMOVE,
+  ),
   anyText,
   fc.integer(),
   fc.double(),
@@ -191,9 +300,37 @@ function nearValidBodyArb(valid: Json): fc.Arbitrary<string> {
 export function bodyArb(valid: Json | undefined): fc.Arbitrary<string | undefined> {
   const options: fc.WeightedArbitrary<string | undefined>[] = [
     { weight: 2, arbitrary: fc.json({ maxDepth: 4 }) },
-    { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }).map((v) => { try { return JSON.stringify(v) ?? ""; } catch { return ""; } }) },
+    {
+      weight: 1,
+      arbitrary: fc.anything({ maxDepth: 3 }).map((v) => {
+        try {
+          return JSON.stringify(v) ?? "";
+        } catch {
+          return "";
+        }
+      }),
+    },
     { weight: 1, arbitrary: anyText },
-    { weight: 1, arbitrary: fc.constantFrom(undefined, "", "{", "[", "null", "{\"data\":", "{\"data\":null}", "{\"data\":[]}", "\u0000", "\ufeff{}", "{\"__proto__\":{\"admin\":true}}", `${"[".repeat(100_000)}`, `{"data":${"[".repeat(20_000)}${"]".repeat(20_000)}}`, "1e3", "-0") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        undefined,
+        "",
+        "{",
+        "[",
+        "null",
+        '{"data":',
+        '{"data":null}',
+        '{"data":[]}',
+        "\u0000",
+        "\ufeff{}",
+        '{"__proto__":{"admin":true}}',
+        `${"[".repeat(100_000)}`,
+        `{"data":${"[".repeat(20_000)}${"]".repeat(20_000)}}`,
+        "1e3",
+        "-0",
+      ),
+    },
   ];
   if (valid) options.push({ weight: 6, arbitrary: nearValidBodyArb(valid) });
   return fc.oneof(...options);
@@ -216,7 +353,12 @@ export function send(origin: string, request: BadRequest, timeoutMs: number): Pr
       const length = request.body === undefined ? {} : { "content-length": String(Buffer.byteLength(request.body)) };
       // A redirect (Next's 308 for a page's trailing slash) repeats a long generated query in Location and
       // Refresh: read answers the way browsers do, not with Node's 16 KiB header limit.
-      outgoing = http.request(`${origin}${request.path}`, { method: request.method, headers: { ...request.headers, ...length }, agent: false, maxHeaderSize: 1024 * 1024 });
+      outgoing = http.request(`${origin}${request.path}`, {
+        method: request.method,
+        headers: { ...request.headers, ...length },
+        agent: false,
+        maxHeaderSize: 1024 * 1024,
+      });
     } catch (error) {
       resolve({ reset: `client refused to send: ${(error as Error).message}` });
       return;
@@ -295,7 +437,10 @@ function formEncode(values: Record<string, string>): string {
 /** A form-encoded card with one field wrong, removed, repeated, or written with malformed escapes; or an unknown field added. */
 function nearValidFormArb(valid: CardForm): fc.Arbitrary<string> {
   const names = Object.keys(valid) as (keyof CardForm)[];
-  const junk = fc.oneof(anyText, fc.constantFrom("", " ", "0", "4242", "13/99", "00/00", "12/", "4000 0000 0000 0003", "12345678901234567890", "a".repeat(9000)));
+  const junk = fc.oneof(
+    anyText,
+    fc.constantFrom("", " ", "0", "4242", "13/99", "00/00", "12/", "4000 0000 0000 0003", "12345678901234567890", "a".repeat(9000)),
+  );
   return fc.tuple(fc.constantFrom(...names), junk, fc.constantFrom("replace", "replace", "remove", "repeat", "raw", "add", "nul")).map(([name, value, how]) => {
     const entries = Object.entries(valid);
     switch (how) {
@@ -317,9 +462,33 @@ function nearValidFormArb(valid: CardForm): fc.Arbitrary<string> {
 }
 
 const payMediaTypes = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8", "application/vnd.api+json", "application/problem+json", "APPLICATION/JSON", " application/json ; x=y") },
-  { weight: 4, arbitrary: fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=UTF-8", "Application/X-WWW-Form-Urlencoded") },
-  { weight: 2, arbitrary: fc.constantFrom(...mediaTypes, "text/json", "application/jsonx", "json", "application/+json", "multipart/form-data; boundary=----x", "text/html") },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      "application/vnd.api+json",
+      "application/problem+json",
+      "APPLICATION/JSON",
+      " application/json ; x=y",
+    ),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=UTF-8", "Application/X-WWW-Form-Urlencoded"),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      ...mediaTypes,
+      "text/json",
+      "application/jsonx",
+      "json",
+      "application/+json",
+      "multipart/form-data; boundary=----x",
+      "text/html",
+    ),
+  },
   { weight: 1, arbitrary: anyText.map(headerValue) },
 );
 
@@ -330,7 +499,21 @@ export function originArb(own: string): fc.Arbitrary<string | undefined> {
     { weight: 4, arbitrary: fc.constant(own) },
     {
       weight: 3,
-      arbitrary: fc.constantFrom("null", "", "http://evil.example", "https://evil.example", own.replace("127.0.0.1", "localhost"), own.replace(/:\d+$/, ":1"), `${own}.evil.example`, `${own}/`, `${own}@evil.example`, "http://[::1]", "file://", own.toUpperCase(), `${own}:80`),
+      arbitrary: fc.constantFrom(
+        "null",
+        "",
+        "http://evil.example",
+        "https://evil.example",
+        own.replace("127.0.0.1", "localhost"),
+        own.replace(/:\d+$/, ":1"),
+        `${own}.evil.example`,
+        `${own}/`,
+        `${own}@evil.example`,
+        "http://[::1]",
+        "file://",
+        own.toUpperCase(),
+        `${own}:80`,
+      ),
     },
     { weight: 1, arbitrary: anyText.map(headerValue) },
   );
@@ -349,7 +532,12 @@ export function payBodyArb(): fc.Arbitrary<{ contentType: string | undefined; bo
     { weight: 1, arbitrary: validCardArb().map((card) => ({ contentType: "application/json", body: JSON.stringify(card) })) },
     { weight: 1, arbitrary: validCardArb().map((card) => ({ contentType: "application/x-www-form-urlencoded", body: formEncode(card) })) },
     { weight: 2, arbitrary: fc.record({ contentType: fc.option(payMediaTypes, { nil: undefined }), body: bodyArb(undefined) }) },
-    { weight: 2, arbitrary: validCardArb().chain((card) => fc.record({ contentType: fc.option(payMediaTypes, { nil: undefined }), body: fc.constantFrom(JSON.stringify(card), formEncode(card)) })) },
+    {
+      weight: 2,
+      arbitrary: validCardArb().chain((card) =>
+        fc.record({ contentType: fc.option(payMediaTypes, { nil: undefined }), body: fc.constantFrom(JSON.stringify(card), formEncode(card)) }),
+      ),
+    },
   );
 }
 
@@ -365,17 +553,42 @@ function callbackEnvelope(slug: CallbackSlug, notificationId: string, timestamp:
   const at = new Date(timestamp * 1000).toISOString();
   switch (slug) {
     case "provider-a":
-      return { event_id: notificationId, type: "transaction.updated", created_at: at, transaction: { status: "approved", transaction_id: txn, request_id: ref, currency: "UAH", amount_processed: "12.50" } };
+      return {
+        event_id: notificationId,
+        type: "transaction.updated",
+        created_at: at,
+        transaction: { status: "approved", transaction_id: txn, request_id: ref, currency: "UAH", amount_processed: "12.50" },
+      };
     case "provider-b":
       return { event: "charge.updated", txn, order_ref: ref, result: "ok", cur: "EUR", captured_sum: "12.50" };
     case "provider-c":
       return { callback_id: notificationId, order: { id: txn, shop_order_id: ref, state: "PAID", paid_minor: 1250 } };
     case "provider-d":
-      return { method: "transaction.notify", params: { notify_id: notificationId, transaction: { transaction_id: ref, payment_id: txn, state: 2, captured_amount: 1250, reject_code: null } } };
+      return {
+        method: "transaction.notify",
+        params: { notify_id: notificationId, transaction: { transaction_id: ref, payment_id: txn, state: 2, captured_amount: 1250, reject_code: null } },
+      };
     case "provider-e":
-      return { notificationId, eventCode: "PAYMENT_UPDATE", eventDate: at, payment: { paymentId: txn, merchantReference: ref, resultCode: "Authorised", amount: { value: "12.50", currency: "EUR" }, capturedAmount: { value: "12.50", currency: "EUR" } } };
+      return {
+        notificationId,
+        eventCode: "PAYMENT_UPDATE",
+        eventDate: at,
+        payment: {
+          paymentId: txn,
+          merchantReference: ref,
+          resultCode: "Authorised",
+          amount: { value: "12.50", currency: "EUR" },
+          capturedAmount: { value: "12.50", currency: "EUR" },
+        },
+      };
     case "provider-f":
-      return { id: notificationId, object: "event", type: "charge.updated", created: timestamp, data: { object: { id: txn, object: "charge", status: "succeeded", amount_captured: 1250, reference: ref } } };
+      return {
+        id: notificationId,
+        object: "event",
+        type: "charge.updated",
+        created: timestamp,
+        data: { object: { id: txn, object: "charge", status: "succeeded", amount_captured: 1250, reference: ref } },
+      };
   }
 }
 
@@ -391,15 +604,26 @@ function callbackHeaders(slug: CallbackSlug, secret: string, notificationId: str
     case "provider-a":
       return { "x-a-event-id": notificationId, "x-a-timestamp": String(timestamp), "x-a-signature": forged };
     case "provider-b":
-      return { "x-notification-id": notificationId, "x-notification-signature": `t=${timestamp},v1=${mac("sha256", `${timestamp}.${notificationId}.${rawBody}`)}` };
+      return {
+        "x-notification-id": notificationId,
+        "x-notification-signature": `t=${timestamp},v1=${mac("sha256", `${timestamp}.${notificationId}.${rawBody}`)}`,
+      };
     case "provider-c":
-      return { "x-callback-id": notificationId, "x-callback-time": String(timestamp), "x-callback-signature": mac("sha256", `${notificationId}|${timestamp}|${rawBody}`, "base64") };
+      return {
+        "x-callback-id": notificationId,
+        "x-callback-time": String(timestamp),
+        "x-callback-signature": mac("sha256", `${notificationId}|${timestamp}|${rawBody}`, "base64"),
+      };
     case "provider-d":
       return { "notify-id": notificationId, "notify-time": String(timestamp), sign: mac("sha512", `${notificationId}:${timestamp}:${rawBody}`) };
     case "provider-e":
       return { "x-e-notification-id": notificationId, "x-e-timestamp": String(timestamp), "x-e-signature": `ed25519=${forged}` };
     case "provider-f":
-      return { "x-event-id": notificationId, "x-event-timestamp": String(timestamp), "x-event-signature": `sha256=${mac("sha256", `${notificationId}\n${timestamp}\n${rawBody}`)}` };
+      return {
+        "x-event-id": notificationId,
+        "x-event-timestamp": String(timestamp),
+        "x-event-signature": `sha256=${mac("sha256", `${notificationId}\n${timestamp}\n${rawBody}`)}`,
+      };
   }
 }
 
@@ -413,10 +637,23 @@ export type CallbackCase = { slug: string; connectionId: string; headers: Record
 const notificationIdArb = fc.oneof(
   { weight: 8, arbitrary: fc.uint8Array({ minLength: 6, maxLength: 6 }).map((bytes) => `ntf_${Buffer.from(bytes).toString("hex")}`) },
   // Long ones: repeated text that compresses, and random text that does not (an index entry holds about 2.7 kB).
-  { weight: 1, arbitrary: fc.tuple(fc.nat({ max: 12_000 }), fc.uint8Array({ minLength: 4, maxLength: 4 })).map(([n, bytes]) => `${Buffer.from(bytes).toString("hex")}${"n".repeat(n)}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.nat({ max: 12_000 }), fc.uint8Array({ minLength: 4, maxLength: 4 }))
+      .map(([n, bytes]) => `${Buffer.from(bytes).toString("hex")}${"n".repeat(n)}`),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ minLength: 4, maxLength: 6000 }).map((bytes) => Buffer.from(bytes).toString("hex")) },
   // Header values beyond ASCII have no agreed encoding (the server reads them byte by byte), and no provider sends one.
-  { weight: 1, arbitrary: fc.tuple(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 30 }), fc.uint8Array({ minLength: 4, maxLength: 4 })).map(([text, bytes]) => `${text.trim()}${Buffer.from(bytes).toString("hex")}`) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 30 }),
+        fc.uint8Array({ minLength: 4, maxLength: 4 }),
+      )
+      .map(([text, bytes]) => `${text.trim()}${Buffer.from(bytes).toString("hex")}`),
+  },
 );
 
 /**
@@ -435,23 +672,72 @@ export function callbackCaseArb(slug: string, connectionId: string, secret: stri
   const known = (CALLBACK_SLUGS as readonly string[]).includes(decoded ?? "") ? (decoded as CallbackSlug) : "provider-f";
   const canSign = secret !== undefined && SIGNABLE_SLUGS.includes(known) && known === decoded;
   const key = secret ?? "not-the-secret";
-  const refs = fc.tuple(fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.uint8Array({ minLength: 8, maxLength: 8 })).map(([a, b]) => [`fz_${Buffer.from(a).toString("hex")}`, `fz_${Buffer.from(b).toString("hex")}`] as const);
+  const refs = fc
+    .tuple(fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.uint8Array({ minLength: 8, maxLength: 8 }))
+    .map(([a, b]) => [`fz_${Buffer.from(a).toString("hex")}`, `fz_${Buffer.from(b).toString("hex")}`] as const);
   const now = () => Math.floor(Date.now() / 1000);
   const json = { "content-type": "application/json" };
   const base = fc.record({ id: notificationIdArb, refs });
   const mutated = base.chain(({ id, refs: [txn, ref] }) => {
     const timestamp = now();
-    return nearValidBodyArb(callbackEnvelope(known, id, timestamp, txn, ref)).map((rawBody) => ({ id, timestamp, rawBody, valid: JSON.stringify(callbackEnvelope(known, id, timestamp, txn, ref)) }));
+    return nearValidBodyArb(callbackEnvelope(known, id, timestamp, txn, ref)).map((rawBody) => ({
+      id,
+      timestamp,
+      rawBody,
+      valid: JSON.stringify(callbackEnvelope(known, id, timestamp, txn, ref)),
+    }));
   });
   const options: fc.WeightedArbitrary<CallbackCase>[] = [
     // Signed the way the provider signs (A and E: forged, as no one else can sign for them).
-    { weight: 6, arbitrary: mutated.map(({ id, timestamp, rawBody }) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, key, id, timestamp, rawBody) }, body: rawBody, signed: canSign, how: "signed" })) },
+    {
+      weight: 6,
+      arbitrary: mutated.map(({ id, timestamp, rawBody }) => ({
+        slug,
+        connectionId,
+        headers: { ...json, ...callbackHeaders(known, key, id, timestamp, rawBody) },
+        body: rawBody,
+        signed: canSign,
+        how: "signed",
+      })),
+    },
     // Signed with another secret.
-    { weight: 2, arbitrary: mutated.map(({ id, timestamp, rawBody }) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, `${key}x`, id, timestamp, rawBody) }, body: rawBody, signed: false, how: "wrong secret" })) },
+    {
+      weight: 2,
+      arbitrary: mutated.map(({ id, timestamp, rawBody }) => ({
+        slug,
+        connectionId,
+        headers: { ...json, ...callbackHeaders(known, `${key}x`, id, timestamp, rawBody) },
+        body: rawBody,
+        signed: false,
+        how: "wrong secret",
+      })),
+    },
     // The valid notification signed, then one spot of it changed in transit.
-    { weight: 2, arbitrary: mutated.filter(({ rawBody, valid }) => rawBody !== valid).map(({ id, timestamp, rawBody, valid }) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, key, id, timestamp, valid) }, body: rawBody, signed: false, how: "tampered" })) },
+    {
+      weight: 2,
+      arbitrary: mutated
+        .filter(({ rawBody, valid }) => rawBody !== valid)
+        .map(({ id, timestamp, rawBody, valid }) => ({
+          slug,
+          connectionId,
+          headers: { ...json, ...callbackHeaders(known, key, id, timestamp, valid) },
+          body: rawBody,
+          signed: false,
+          how: "tampered",
+        })),
+    },
     // Signed an hour ago, or an hour ahead: outside the five-minute window.
-    { weight: 1, arbitrary: fc.tuple(mutated, fc.constantFrom(-3600, 3600, -301, 10 ** 9)).map(([{ id, timestamp, rawBody }, shift]) => ({ slug, connectionId, headers: { ...json, ...callbackHeaders(known, key, id, timestamp + shift, rawBody) }, body: rawBody, signed: false, how: "stale" })) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(mutated, fc.constantFrom(-3600, 3600, -301, 10 ** 9)).map(([{ id, timestamp, rawBody }, shift]) => ({
+        slug,
+        connectionId,
+        headers: { ...json, ...callbackHeaders(known, key, id, timestamp + shift, rawBody) },
+        body: rawBody,
+        signed: false,
+        how: "stale",
+      })),
+    },
     // Signature headers with junk values, some left out, or another provider's.
     {
       weight: 2,
@@ -469,23 +755,37 @@ export function callbackCaseArb(slug: string, connectionId: string, secret: stri
     // Garbage bodies, signed when the provider's scheme allows it: the parser behind the signature gets them too.
     {
       weight: 3,
-      arbitrary: fc.tuple(bodyArb(undefined), notificationIdArb, fc.option(fc.constantFrom(...mediaTypes, "application/x-www-form-urlencoded"), { nil: undefined })).map(([rawBody, id, type]) => ({
-        slug,
-        connectionId,
-        headers: { ...(type === undefined ? {} : { "content-type": type }), ...callbackHeaders(known, key, id, now(), rawBody ?? "") },
-        body: rawBody,
-        signed: canSign,
-        how: "garbage",
-      })),
+      arbitrary: fc
+        .tuple(bodyArb(undefined), notificationIdArb, fc.option(fc.constantFrom(...mediaTypes, "application/x-www-form-urlencoded"), { nil: undefined }))
+        .map(([rawBody, id, type]) => ({
+          slug,
+          connectionId,
+          headers: { ...(type === undefined ? {} : { "content-type": type }), ...callbackHeaders(known, key, id, now(), rawBody ?? "") },
+          body: rawBody,
+          signed: canSign,
+          how: "garbage",
+        })),
     },
     // The notification as a form instead of JSON.
     {
       weight: 1,
       arbitrary: base.map(({ id, refs: [txn, ref] }) => {
         const timestamp = now();
-        const flat = Object.fromEntries(Object.entries(callbackEnvelope(known, id, timestamp, txn, ref) as Record<string, Json>).map(([name, value]) => [name, typeof value === "string" ? value : JSON.stringify(value)]));
+        const flat = Object.fromEntries(
+          Object.entries(callbackEnvelope(known, id, timestamp, txn, ref) as Record<string, Json>).map(([name, value]) => [
+            name,
+            typeof value === "string" ? value : JSON.stringify(value),
+          ]),
+        );
         const rawBody = formEncode(flat);
-        return { slug, connectionId, headers: { "content-type": "application/x-www-form-urlencoded", ...callbackHeaders(known, key, id, timestamp, rawBody) }, body: rawBody, signed: canSign, how: "form" };
+        return {
+          slug,
+          connectionId,
+          headers: { "content-type": "application/x-www-form-urlencoded", ...callbackHeaders(known, key, id, timestamp, rawBody) },
+          body: rawBody,
+          signed: canSign,
+          how: "form",
+        };
       }),
     },
   ];

@@ -23,15 +23,30 @@ export async function connectByApi(api: APIRequestContext, apiKey: string, provi
  * A Provider B test connection (H2H, EUR) made through the management API, and one EUR hosted-page
  * payment invoice routed to it: what the time-zone specs look at. Its id and creation time.
  */
-export async function oneEurInvoice(api: APIRequestContext, merchant: { apiKey: string; commerceAccount: string }, label: string): Promise<{ id: string; created: string }> {
+export async function oneEurInvoice(
+  api: APIRequestContext,
+  merchant: { apiKey: string; commerceAccount: string },
+  label: string,
+): Promise<{ id: string; created: string }> {
   const credentials = { terminal_id: `TERM-${randomBytes(3).toString("hex")}`, secret_key: randomBytes(18).toString("base64url"), currency: "EUR" };
   const connection = await api.post("/api/connections", {
     headers: apiHeaders(merchant.apiKey),
     data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label, mode: "test", credentials, constants: {} } } },
   });
   expect(connection.status()).toBe(201);
-  const attributes = { service: "payment_card_eur_hpp", commerce_account: merchant.commerceAccount, currency: "EUR", amount: "10.00", reference_id: `eur-${randomBytes(6).toString("hex")}`, flow: "charge", test_mode: true };
-  const created = await api.post("/api/commerce/payment-invoices", { headers: apiHeaders(merchant.apiKey), data: { data: { type: "payment-invoice", attributes } } });
+  const attributes = {
+    service: "payment_card_eur_hpp",
+    commerce_account: merchant.commerceAccount,
+    currency: "EUR",
+    amount: "10.00",
+    reference_id: `eur-${randomBytes(6).toString("hex")}`,
+    flow: "charge",
+    test_mode: true,
+  };
+  const created = await api.post("/api/commerce/payment-invoices", {
+    headers: apiHeaders(merchant.apiKey),
+    data: { data: { type: "payment-invoice", attributes } },
+  });
   expect(created.status()).toBe(201);
   const data = (await created.json()).data;
   return { id: data.id as string, created: data.attributes.created as string };

@@ -250,7 +250,10 @@ class Searcher {
 function context(text: string, at: number, needle: Needle): string {
   const before = text.slice(Math.max(0, at - 40), at);
   const after = text.slice(at + needle.text.length, at + needle.text.length + 40);
-  const mask = (s: string) => Buffer.from(s, "latin1").toString("utf8").replace(/\d{9,}/g, (d) => `${d.slice(0, 2)}…${d.slice(-2)}`);
+  const mask = (s: string) =>
+    Buffer.from(s, "latin1")
+      .toString("utf8")
+      .replace(/\d{9,}/g, (d) => `${d.slice(0, 2)}…${d.slice(-2)}`);
   return `${mask(before)}[${needle.secret.kind}]${mask(after)}`.replace(/\s+/g, " ");
 }
 
@@ -335,7 +338,8 @@ export function scan(input: ScanInput): ScanReport {
   }
 
   const secrets: Secret[] = [...input.given];
-  for (const frame of requests) secrets.push(...secretsInRequest(frame.body.toString("utf8"), frame.header.type ?? "", `${frame.header.method} ${frame.header.url}`));
+  for (const frame of requests)
+    secrets.push(...secretsInRequest(frame.body.toString("utf8"), frame.header.type ?? "", `${frame.header.method} ${frame.header.url}`));
   if (input.vaultKey) secrets.push(...secretsInVault(tables, input.vaultKey).secrets);
   // Shown once: the first server action answer that shows a key or webhook secret is where it
   // belongs. One seen anywhere else (a log line, a row) is searched for everywhere too.
@@ -343,7 +347,11 @@ export function scan(input: ScanInput): ScanReport {
   for (const frame of frames.filter((f) => f.header.kind !== "request")) {
     for (const match of frame.body.toString("latin1").matchAll(SHOWN_ONCE)) {
       if (!shownIn.has(match[0]) && frame.header.kind === "response" && frame.header.action) shownIn.set(match[0], frame);
-      secrets.push({ value: match[0], kind: "shown-once", source: frame.header.kind === "table" ? `table ${frame.header.table}` : `answer to ${frame.header.method} ${frame.header.url}` });
+      secrets.push({
+        value: match[0],
+        kind: "shown-once",
+        source: frame.header.kind === "table" ? `table ${frame.header.table}` : `answer to ${frame.header.method} ${frame.header.url}`,
+      });
     }
     // A key in a response header is never where it belongs (only the action's body is): searched everywhere.
     for (const match of (frame.header.headers ?? "").matchAll(SHOWN_ONCE)) {
@@ -351,7 +359,8 @@ export function scan(input: ScanInput): ScanReport {
     }
   }
   for (const file of recordFiles.filter((f) => f.endsWith(".log"))) {
-    for (const match of fs.readFileSync(file, "latin1").matchAll(SHOWN_ONCE)) secrets.push({ value: match[0], kind: "shown-once", source: path.basename(file) });
+    for (const match of fs.readFileSync(file, "latin1").matchAll(SHOWN_ONCE))
+      secrets.push({ value: match[0], kind: "shown-once", source: path.basename(file) });
   }
   const unique = new Map<string, Secret>();
   for (const secret of secrets) if (!unique.has(`${secret.kind}:${secret.value}`)) unique.set(`${secret.kind}:${secret.value}`, secret);

@@ -36,7 +36,11 @@ export function givenSecrets(dataDir: string): Secret[] {
   return [
     { value: authSecret, kind: "secret", source: "AUTH_SECRET" },
     { value: APP_SERVER_AUTH_SECRET, kind: "secret", source: "app-server AUTH_SECRET" },
-    ...secretFiles(dataDir).map((file): Secret => ({ value: SECRET_FILES[path.basename(file)]!(fs.readFileSync(file)), kind: "secret", source: path.relative(dataDir, file) })),
+    ...secretFiles(dataDir).map((file): Secret => ({
+      value: SECRET_FILES[path.basename(file)]!(fs.readFileSync(file)),
+      kind: "secret",
+      source: path.relative(dataDir, file),
+    })),
     { value: PASSWORD, kind: "secret", source: "the specs' PASSWORD" },
     ...cardSecrets(
       TEST_CARDS.map((card) => card.number),

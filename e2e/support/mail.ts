@@ -12,7 +12,10 @@ export async function linkFromOutbox(page: Page, email: string, kind: "invite" |
   // A reset e-mail is stored just after the form answers (it never waits for mail): look again until it is there.
   await expect(async () => {
     await page.goto("/outbox", { timeout });
-    const message = page.getByTestId("outbox-message").filter({ has: page.getByTestId("outbox-to").getByText(email, { exact: true }) }).first();
+    const message = page
+      .getByTestId("outbox-message")
+      .filter({ has: page.getByTestId("outbox-to").getByText(email, { exact: true }) })
+      .first();
     href = await message.locator(`a[href*="/${kind}/"]`).getAttribute("href", { timeout: 1_000 });
   }).toPass({ timeout });
   return new URL(href!).pathname;

@@ -30,7 +30,12 @@ export async function addWebhookEndpoint(page: Page, url: string, options: { des
   return secret;
 }
 
-export type Received = { raw: string; signature: string; eventId: string; body: { data: { id: string; attributes: { status: string } }; meta: { event_id: string; event_type: string; sequence?: number } } };
+export type Received = {
+  raw: string;
+  signature: string;
+  eventId: string;
+  body: { data: { id: string; attributes: { status: string } }; meta: { event_id: string; event_type: string; sequence?: number } };
+};
 
 /**
  * A webhook receiver on 127.0.0.1 (the e2e server allows loopback endpoints): it keeps each event

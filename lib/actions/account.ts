@@ -32,7 +32,14 @@ export const changePasswordAction = validatedAction("account.password", { schema
 
 export const renameBusinessAction = validatedAction("account.business-name", { schema: businessNameSchema, can: "settings.write" }, async (input, viewer) => {
   await renameMerchant(await getDb(), viewer, input.merchantName);
-  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Business name: ${input.merchantName}`, changes: ["business_name"] });
+  await recordAudit(await getDb(), {
+    merchantId: viewer.merchant.id,
+    actor: personActor(viewer),
+    action: "settings.updated",
+    target: { type: "settings", id: viewer.merchant.id },
+    summary: `Business name: ${input.merchantName}`,
+    changes: ["business_name"],
+  });
   revalidatePath("/", "layout");
   return ok(undefined);
 });

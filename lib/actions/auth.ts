@@ -50,7 +50,9 @@ async function signInOrExplain(credentials: Record<string, string>, next: unknow
       const challenge = challengeOfCode(code);
       if (challenge) return ok({ challenge });
       if (code === WRONG_SECOND_FACTOR) {
-        return fail([problem("wrong_code", "This code is not right or was already used. Enter the code your app shows now, or an unused recovery code.", ["code"])]);
+        return fail([
+          problem("wrong_code", "This code is not right or was already used. Enter the code your app shows now, or an unused recovery code.", ["code"]),
+        ]);
       }
       if (code === EXPIRED_CHALLENGE) return refuse("expired", "This sign-in has expired (it lasts 5 minutes). Enter your e-mail and password again.");
       const wait = retryAfterOfCode(code);

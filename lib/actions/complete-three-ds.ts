@@ -19,10 +19,6 @@ export async function completeThreeDsAction(form: FormData): Promise<void> {
   const provider = field(form, "provider");
   const reference = field(form, "reference");
   if (!provider || !reference) redirect("/");
-  const result = await answerThreeDs(
-    await getDb(),
-    { provider, reference, answer: field(form, "answer"), returnUrl: field(form, "return") },
-    publicBaseUrl(),
-  );
+  const result = await answerThreeDs(await getDb(), { provider, reference, answer: field(form, "answer"), returnUrl: field(form, "return") }, publicBaseUrl());
   redirect(result.ok ? result.redirectTo : `/sandbox/3ds/${encodeURIComponent(provider)}/${encodeURIComponent(reference)}`);
 }

@@ -34,7 +34,14 @@ export const createConnectionAction = validatedAction(
     // Exactly these values passed Test connection before saving: the connection starts out tested.
     if (isTestReceiptFor(test_receipt, scope.merchantId, input)) {
       const target = { type: "connection", id: created.value.id } as const;
-      await recordAudit(scope.db, { merchantId: scope.merchantId, actor: scope.actor, action: "connection.tested", target, summary: input.label, changes: ["ok", "before saving"] });
+      await recordAudit(scope.db, {
+        merchantId: scope.merchantId,
+        actor: scope.actor,
+        action: "connection.tested",
+        target,
+        summary: input.label,
+        changes: ["ok", "before saving"],
+      });
     }
     refresh(input.provider);
     return ok({ id: created.value.id });
@@ -70,16 +77,12 @@ export const setConnectionEnabledAction = validatedAction(
   },
 );
 
-export const deleteConnectionAction = validatedAction(
-  "connections.delete",
-  { schema: idSchema, can: "connections.write" },
-  async (input, viewer) => {
-    const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
-    if (!(await deleteConnection(scope, input.id))) throw new NotFoundError(NOT_FOUND);
-    refresh(undefined, input.id);
-    return ok(undefined);
-  },
-);
+export const deleteConnectionAction = validatedAction("connections.delete", { schema: idSchema, can: "connections.write" }, async (input, viewer) => {
+  const scope = await connectionScope(viewer.merchant.id, personActor(viewer));
+  if (!(await deleteConnection(scope, input.id))) throw new NotFoundError(NOT_FOUND);
+  refresh(undefined, input.id);
+  return ok(undefined);
+});
 
 /** Provider E: generates the pair here; only the public key leaves the server. */
 export const generateKeyPairAction = validatedAction(

@@ -75,8 +75,12 @@ export const disableMfaAction = validatedAction("mfa.disable", { schema: disable
 });
 
 /** Settings (owners): "Require two-factor authentication for owners". */
-export const setRequireOwnerMfaAction = validatedAction("settings.require-owner-mfa", { schema: requireOwnerMfaSchema, can: "settings.write" }, async (input, viewer) => {
-  const saved = await setRequireOwnerMfa(await getDb(), viewer, input.requireOwnerMfa);
-  if (saved.ok) refreshAccountPages();
-  return saved;
-});
+export const setRequireOwnerMfaAction = validatedAction(
+  "settings.require-owner-mfa",
+  { schema: requireOwnerMfaSchema, can: "settings.write" },
+  async (input, viewer) => {
+    const saved = await setRequireOwnerMfa(await getDb(), viewer, input.requireOwnerMfa);
+    if (saved.ok) refreshAccountPages();
+    return saved;
+  },
+);

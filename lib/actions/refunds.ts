@@ -27,7 +27,9 @@ export const refundInvoiceAction = validatedAction("invoices.refund", { schema: 
   const result = await createRefund(db, {
     merchantId: viewer.merchant.id,
     invoiceId: input.invoiceId,
-    body: { data: { type: "refund", attributes: { amount: input.amount, reference_id: input.referenceId, ...(input.reason ? { reason: input.reason } : {}) } } },
+    body: {
+      data: { type: "refund", attributes: { amount: input.amount, reference_id: input.referenceId, ...(input.reason ? { reason: input.reason } : {}) } },
+    },
     testOnly: !canInMode(viewer.user.role, "money.refund", "live"),
     createdBy: viewer.user.id,
     actor: personActor(viewer),
@@ -36,7 +38,13 @@ export const refundInvoiceAction = validatedAction("invoices.refund", { schema: 
     case "created":
     case "replayed":
       revalidatePath(`/invoices/${input.invoiceId}`);
-      return ok({ id: result.refund.id, status: result.refund.status, amount: result.refund.amount, currency: result.refund.currency, message: result.refund.message });
+      return ok({
+        id: result.refund.id,
+        status: result.refund.status,
+        amount: result.refund.amount,
+        currency: result.refund.currency,
+        message: result.refund.message,
+      });
     case "invalid":
       return fail(formProblems(result.problems));
     case "not_found":

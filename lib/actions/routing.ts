@@ -18,17 +18,13 @@ import { saveSuccessSettings, toSettingsAttributes } from "@/lib/routing/success
 import { assertMayInMode, validatedAction } from "./validated-action";
 
 /** The Routing page saves one list at a time; the audit trail names the person. */
-export const saveRoutingOrderAction = validatedAction(
-  "routing.save",
-  { schema: routingOrderInputSchema, can: "routing.write" },
-  async (input, viewer) => {
-    assertMayInMode(viewer, "routing.write", input.mode);
-    const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
-    if (!saved.ok) return saved;
-    revalidatePath("/routing");
-    return ok({ id: saved.value.id, connectionIds: saved.value.connections.map((c) => c.connectionId) });
-  },
-);
+export const saveRoutingOrderAction = validatedAction("routing.save", { schema: routingOrderInputSchema, can: "routing.write" }, async (input, viewer) => {
+  assertMayInMode(viewer, "routing.write", input.mode);
+  const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
+  if (!saved.ok) return saved;
+  revalidatePath("/routing");
+  return ok({ id: saved.value.id, connectionIds: saved.value.connections.map((c) => c.connectionId) });
+});
 
 const rulesInputSchema = z.strictObject({
   service: routingOrderInputSchema.shape.service,
@@ -37,24 +33,19 @@ const rulesInputSchema = z.strictObject({
 });
 
 /** The rules before the default of one service and mode, saved whole through the same save (a new version). */
-export const saveRoutingRulesAction = validatedAction(
-  "routing.saveRules",
-  { schema: rulesInputSchema, can: "routing.write" },
-  async (input, viewer) => {
-    assertMayInMode(viewer, "routing.write", input.mode);
-    const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
-    if (!saved.ok) return saved;
-    revalidatePath("/routing");
-    return ok({ id: saved.value.id, version: saved.value.version, rules: saved.value.rules.length });
-  },
-);
+export const saveRoutingRulesAction = validatedAction("routing.saveRules", { schema: rulesInputSchema, can: "routing.write" }, async (input, viewer) => {
+  assertMayInMode(viewer, "routing.write", input.mode);
+  const saved = await saveRoutingOrder(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer) }, input);
+  if (!saved.ok) return saved;
+  revalidatePath("/routing");
+  return ok({ id: saved.value.id, version: saved.value.version, rules: saved.value.rules.length });
+});
 
 /** The Routing page's simulator: any member may ask what routing would do; nothing is created. */
 export const simulateRoutingAction = validatedAction("routing.simulate", { schema: simulationInputSchema }, async (input, viewer) => {
   const simulated = await simulateRouting(await getDb(), viewer.merchant.id, input);
   return simulated.ok ? ok(toSimulationAttributes(simulated.value)) : simulated;
 });
-
 
 const compareInputSchema = z.strictObject({
   service: routingOrderInputSchema.shape.service,

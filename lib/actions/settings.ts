@@ -16,7 +16,14 @@ export const updateMerchantSettingsAction = validatedAction(
   async (input, viewer) => {
     const saved = await updateMerchantSettings(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
-    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Allow pinning live invoices: ${saved.allowLivePins ? "on" : "off"}`, changes: ["allow_live_pins"] });
+    await recordAudit(await getDb(), {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "settings.updated",
+      target: { type: "settings", id: viewer.merchant.id },
+      summary: `Allow pinning live invoices: ${saved.allowLivePins ? "on" : "off"}`,
+      changes: ["allow_live_pins"],
+    });
     revalidatePath("/settings");
     revalidatePath("/invoices/new");
     return ok(saved);
@@ -30,7 +37,14 @@ export const updateInvoiceLifetimeAction = validatedAction(
   async (input, viewer) => {
     const saved = await updateInvoiceLifetime(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
-    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Invoice lifetime: ${saved.lifetimeMinutes} minutes`, changes: ["invoice_lifetime"] });
+    await recordAudit(await getDb(), {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "settings.updated",
+      target: { type: "settings", id: viewer.merchant.id },
+      summary: `Invoice lifetime: ${saved.lifetimeMinutes} minutes`,
+      changes: ["invoice_lifetime"],
+    });
     revalidatePath("/settings");
     return ok(saved);
   },
@@ -43,7 +57,14 @@ export const updateMerchantTimeZoneAction = validatedAction(
   async (input, viewer) => {
     const saved = await updateMerchantTimeZone(await getDb(), viewer.merchant.id, input);
     if (!saved) throw new NotFoundError("Your merchant account no longer exists.");
-    await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "settings.updated", target: { type: "settings", id: viewer.merchant.id }, summary: `Time zone: ${saved.timeZone}`, changes: ["time_zone"] });
+    await recordAudit(await getDb(), {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "settings.updated",
+      target: { type: "settings", id: viewer.merchant.id },
+      summary: `Time zone: ${saved.timeZone}`,
+      changes: ["time_zone"],
+    });
     revalidatePath("/settings");
     return ok(saved);
   },

@@ -21,7 +21,14 @@ export const testConnectionAction = validatedAction(
     const row = await findConnectionRow(scope.db, scope.merchantId, input.id);
     if (!row) throw new NotFoundError("This connection does not exist or was deleted.");
     const report = describeHealth(await checkConnectionHealth(scope.db, scope.merchantId, row.id), row.provider, row.kind);
-    await recordAudit(scope.db, { merchantId: scope.merchantId, actor: scope.actor, action: "connection.tested", target: { type: "connection", id: row.id }, summary: row.label, changes: [report.kind] });
+    await recordAudit(scope.db, {
+      merchantId: scope.merchantId,
+      actor: scope.actor,
+      action: "connection.tested",
+      target: { type: "connection", id: row.id },
+      summary: row.label,
+      changes: [report.kind],
+    });
     return ok(report);
   },
 );

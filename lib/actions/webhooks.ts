@@ -34,41 +34,81 @@ const refreshPages = () => {
  * Webhooks page (owners): adds an endpoint after the full URL check (scheme, every resolved
  * address). `secret` is its signing secret: shown this once.
  */
-export const createWebhookEndpointAction = validatedAction("webhooks.create-endpoint", { schema: webhookEndpointSchema, can: "webhooks.manage" }, async (input, viewer) => {
-  const created = await createEndpoint(await getDb(), viewer.merchant.id, input);
-  if (!created.ok) return created;
-  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.endpoint_created", target: { type: "webhook", id: created.value.id }, summary: `Endpoint added (${new URL(created.value.url).host})` });
-  refreshPages();
-  return ok(created.value);
-});
+export const createWebhookEndpointAction = validatedAction(
+  "webhooks.create-endpoint",
+  { schema: webhookEndpointSchema, can: "webhooks.manage" },
+  async (input, viewer) => {
+    const created = await createEndpoint(await getDb(), viewer.merchant.id, input);
+    if (!created.ok) return created;
+    await recordAudit(await getDb(), {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "webhook.endpoint_created",
+      target: { type: "webhook", id: created.value.id },
+      summary: `Endpoint added (${new URL(created.value.url).host})`,
+    });
+    refreshPages();
+    return ok(created.value);
+  },
+);
 
 /** Webhooks page (owners): changes an endpoint's URL, description, event types or enabled switch; its secret stays. */
-export const updateWebhookEndpointAction = validatedAction("webhooks.update-endpoint", { schema: updateWebhookEndpointSchema, can: "webhooks.manage" }, async (input, viewer) => {
-  const { endpointId, ...fields } = input;
-  const updated = await updateEndpoint(await getDb(), viewer.merchant.id, endpointId, fields);
-  if (updated === null) throw new NotFoundError(ENDPOINT_GONE);
-  if (!updated.ok) return updated;
-  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.endpoint_updated", target: { type: "webhook", id: endpointId }, summary: `Endpoint changed (${new URL(updated.value.url).host})` });
-  refreshPages();
-  return ok(updated.value);
-});
+export const updateWebhookEndpointAction = validatedAction(
+  "webhooks.update-endpoint",
+  { schema: updateWebhookEndpointSchema, can: "webhooks.manage" },
+  async (input, viewer) => {
+    const { endpointId, ...fields } = input;
+    const updated = await updateEndpoint(await getDb(), viewer.merchant.id, endpointId, fields);
+    if (updated === null) throw new NotFoundError(ENDPOINT_GONE);
+    if (!updated.ok) return updated;
+    await recordAudit(await getDb(), {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "webhook.endpoint_updated",
+      target: { type: "webhook", id: endpointId },
+      summary: `Endpoint changed (${new URL(updated.value.url).host})`,
+    });
+    refreshPages();
+    return ok(updated.value);
+  },
+);
 
 /** Webhooks page (owners): deletes an endpoint, its secrets and its pending deliveries; the log keeps its past tries. */
-export const deleteWebhookEndpointAction = validatedAction("webhooks.delete-endpoint", { schema: endpointIdSchema, can: "webhooks.manage" }, async (input, viewer) => {
-  if (!(await deleteEndpoint(await getDb(), viewer.merchant.id, input.endpointId))) throw new NotFoundError(ENDPOINT_GONE);
-  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.endpoint_deleted", target: { type: "webhook", id: input.endpointId }, summary: "Endpoint deleted" });
-  refreshPages();
-  return ok({ endpointId: input.endpointId });
-});
+export const deleteWebhookEndpointAction = validatedAction(
+  "webhooks.delete-endpoint",
+  { schema: endpointIdSchema, can: "webhooks.manage" },
+  async (input, viewer) => {
+    if (!(await deleteEndpoint(await getDb(), viewer.merchant.id, input.endpointId))) throw new NotFoundError(ENDPOINT_GONE);
+    await recordAudit(await getDb(), {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "webhook.endpoint_deleted",
+      target: { type: "webhook", id: input.endpointId },
+      summary: "Endpoint deleted",
+    });
+    refreshPages();
+    return ok({ endpointId: input.endpointId });
+  },
+);
 
 /** Webhooks page (owners): a new signing secret for one endpoint, shown once; the old one keeps signing for 24 hours. */
-export const rotateWebhookSecretAction = validatedAction("webhooks.rotate-secret", { schema: endpointIdSchema, can: "webhooks.manage" }, async (input, viewer) => {
-  const rotated = await rotateSigningSecret(await getDb(), viewer.merchant.id, input.endpointId);
-  if (!rotated) throw new NotFoundError(ENDPOINT_GONE);
-  await recordAudit(await getDb(), { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "webhook.secret_rotated", target: { type: "webhook", id: input.endpointId }, summary: "Signing secret rolled" });
-  revalidatePath("/webhooks");
-  return ok({ secret: rotated.secret, previousRetiresAt: rotated.previousRetiresAt?.toISOString() ?? null });
-});
+export const rotateWebhookSecretAction = validatedAction(
+  "webhooks.rotate-secret",
+  { schema: endpointIdSchema, can: "webhooks.manage" },
+  async (input, viewer) => {
+    const rotated = await rotateSigningSecret(await getDb(), viewer.merchant.id, input.endpointId);
+    if (!rotated) throw new NotFoundError(ENDPOINT_GONE);
+    await recordAudit(await getDb(), {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "webhook.secret_rotated",
+      target: { type: "webhook", id: input.endpointId },
+      summary: "Signing secret rolled",
+    });
+    revalidatePath("/webhooks");
+    return ok({ secret: rotated.secret, previousRetiresAt: rotated.previousRetiresAt?.toISOString() ?? null });
+  },
+);
 
 /** Webhooks page (owners): a `webhook.test` event with a sample invoice, delivered now to one endpoint; answers with the receiver's answer. */
 export const sendTestWebhookAction = validatedAction("webhooks.send-test", { schema: endpointIdSchema, can: "webhooks.manage" }, async (input, viewer) => {
@@ -83,7 +123,8 @@ export const resendWebhookEventAction = validatedAction("webhooks.resend", { sch
   const result = await resendEvent(await getDb(), viewer.merchant.id, input.eventId, input.endpointId);
   if (result === "event_not_found") throw new NotFoundError("This event does not exist.");
   if (result === "endpoint_not_found") throw new NotFoundError(ENDPOINT_GONE);
-  if (result === "not_a_target") return refuse("not_a_target", "This event was never sent to that endpoint (it was made before the endpoint, or not of a type it takes).");
+  if (result === "not_a_target")
+    return refuse("not_a_target", "This event was never sent to that endpoint (it was made before the endpoint, or not of a type it takes).");
   revalidatePath("/webhooks", "layout");
   revalidatePath("/invoices/[id]", "page");
   return ok(answerOf(result));

@@ -53,7 +53,15 @@ type Sample = {
 
 const SAMPLES: readonly Sample[] = [
   { referenceId: "demo-processed-1", template: "a-payment", provider: "provider-a", kind: "provider_account", intended: "processed", card: "4242424242424242" },
-  { referenceId: "demo-refunded-1", template: "b-payment", provider: "provider-b", kind: "h2h", intended: "refunded", card: "4242424242424242", refunds: ["all"] },
+  {
+    referenceId: "demo-refunded-1",
+    template: "b-payment",
+    provider: "provider-b",
+    kind: "h2h",
+    intended: "refunded",
+    card: "4242424242424242",
+    refunds: ["all"],
+  },
   {
     referenceId: "demo-partially-refunded-1",
     template: "f-payment",
@@ -67,7 +75,14 @@ const SAMPLES: readonly Sample[] = [
   { referenceId: "demo-created-1", template: "a-payment", provider: "provider-a", kind: "provider_account", intended: "created" },
   // The 3-D Secure step is never completed: the invoice waits in process_pending and, once the
   // seed's sandbox server is gone, the running app's reconciliation decides it.
-  { referenceId: "demo-3ds-1", template: "c-payment-amd", provider: "provider-c", kind: "provider_account", intended: "process_pending", card: "4000000000003220" },
+  {
+    referenceId: "demo-3ds-1",
+    template: "c-payment-amd",
+    provider: "provider-c",
+    kind: "provider_account",
+    intended: "process_pending",
+    card: "4000000000003220",
+  },
   {
     referenceId: "demo-payout-1",
     template: "a-payout",
@@ -131,12 +146,24 @@ async function seedInvoices(db: Db, merchant: { id: string; commerceAccount: str
         const paid = await payWithCard(db, invoice.id, card(sample.card));
         if (paid.kind !== "refused" && "invoice" in paid && paid.invoice) invoice = paid.invoice;
         for (const [index, amount] of (sample.refunds ?? []).entries()) {
-          const body = { data: { type: "refund", attributes: { reference_id: `${sample.referenceId}-refund-${index + 1}`, reason: "Demo refund", ...(amount === "all" ? {} : { amount }) } } };
+          const body = {
+            data: {
+              type: "refund",
+              attributes: { reference_id: `${sample.referenceId}-refund-${index + 1}`, reason: "Demo refund", ...(amount === "all" ? {} : { amount }) },
+            },
+          };
           const refunded = await createRefund(db, { merchantId: merchant.id, invoiceId: invoice.id, body, testOnly: false, createdBy: "seed-demo" });
           if (refunded.kind !== "created" && refunded.kind !== "replayed") throw new Error(`${sample.referenceId}: the refund was not made (${refunded.kind})`);
         }
       }
-      seeded.push({ referenceId: sample.referenceId, id: invoice.id, direction: invoice.direction, provider: sample.provider, status: invoice.status, created: result.kind === "created" });
+      seeded.push({
+        referenceId: sample.referenceId,
+        id: invoice.id,
+        direction: invoice.direction,
+        provider: sample.provider,
+        status: invoice.status,
+        created: result.kind === "created",
+      });
     }
   } finally {
     await sandboxes.close();
@@ -161,7 +188,9 @@ export async function seedDemo(db: Db, options: SeedDemoOptions = {}): Promise<R
   const commerceAccount = options.commerceAccount ?? DEMO_ACCOUNT;
   const existing = await findUserByEmail(db, email);
   if (existing && !options.reset) {
-    throw new Error(`${email} exists already; nothing was changed. Run \`npm run admin -- seed-demo --reset\` to set a new password and add any missing sample invoices.`);
+    throw new Error(
+      `${email} exists already; nothing was changed. Run \`npm run admin -- seed-demo --reset\` to set a new password and add any missing sample invoices.`,
+    );
   }
   const password = newPassword();
   let merchant: { id: string; commerceAccount: string };
@@ -169,8 +198,12 @@ export async function seedDemo(db: Db, options: SeedDemoOptions = {}): Promise<R
   if (existing) {
     // Whoever had the old demo password may be signed in: the new one ends those sessions.
     await setPassword(db, existing.id, await hashPassword(password));
-    const [row] = await db.select({ id: merchants.id, commerceAccount: merchants.commerceAccount }).from(merchants).where(eq(merchants.commerceAccount, commerceAccount));
-    if (!row) throw new Error(`--reset: the password of ${email} was reset, but its merchant ${commerceAccount} was not found, so no sample invoices were added`);
+    const [row] = await db
+      .select({ id: merchants.id, commerceAccount: merchants.commerceAccount })
+      .from(merchants)
+      .where(eq(merchants.commerceAccount, commerceAccount));
+    if (!row)
+      throw new Error(`--reset: the password of ${email} was reset, but its merchant ${commerceAccount} was not found, so no sample invoices were added`);
     merchant = row;
   } else {
     const created = await createMerchantWithOwner(db, { email, password, name: "Demo Owner", merchantName: "Demo Merchant", commerceAccount });

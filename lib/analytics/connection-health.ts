@@ -26,7 +26,13 @@ const MIN_COUNTED = 3;
 const FAILING_BELOW = 0.5;
 const DEGRADED_BELOW = 0.8;
 
-const TECHNICAL_RESOLUTIONS = ["provider_unavailable", "provider_auth_error", "mode_mismatch", "unable_to_reconcile", "general_error"] as const satisfies readonly Resolution[];
+const TECHNICAL_RESOLUTIONS = [
+  "provider_unavailable",
+  "provider_auth_error",
+  "mode_mismatch",
+  "unable_to_reconcile",
+  "general_error",
+] as const satisfies readonly Resolution[];
 
 export const CONNECTION_HEALTH_CHANGED = "connection.health_changed";
 
@@ -106,7 +112,11 @@ export async function noteAttemptOutcome(
   if (!row || !mark) return undefined;
   const health = healthOf(row.healthWindow);
   if (health === row.health) return undefined;
-  const [moved] = await tx.update(connections).set({ health, healthChangedAt: sql`now()` }).where(eq(connections.id, connectionId)).returning();
+  const [moved] = await tx
+    .update(connections)
+    .set({ health, healthChangedAt: sql`now()` })
+    .where(eq(connections.id, connectionId))
+    .returning();
   return recordHealthEvent(tx, moved!, row.health);
 }
 

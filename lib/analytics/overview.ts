@@ -207,7 +207,11 @@ export function overviewQueries(merchantId: string, mode: Mode, period: Overview
 
 export async function getOverview(db: Db, merchantId: string, mode: Mode, period: OverviewPeriod): Promise<Overview> {
   const queries = overviewQueries(merchantId, mode, period);
-  const [groupsResult, trendResult, connectionsResult] = await Promise.all([db.execute(queries.groups), db.execute(queries.trend), db.execute(queries.connections)]);
+  const [groupsResult, trendResult, connectionsResult] = await Promise.all([
+    db.execute(queries.groups),
+    db.execute(queries.trend),
+    db.execute(queries.connections),
+  ]);
   const groups = rowsOf<GroupRow>(groupsResult);
 
   const totalsBy = new Map<string, CurrencyTotals>();
@@ -264,7 +268,11 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
     for (let t = Math.ceil(period.from.getTime() / HOUR) * HOUR; t < period.to.getTime(); t += HOUR) starts.push(t);
   } else {
     // The range's last day (9999-12-31) has no next day to start.
-    for (let day = period.fromText, t = period.from.getTime(); t < period.to.getTime(); day = addDays(day, 1), t = midnightInTimeZone(day, period.zone).getTime()) {
+    for (
+      let day = period.fromText, t = period.from.getTime();
+      t < period.to.getTime();
+      day = addDays(day, 1), t = midnightInTimeZone(day, period.zone).getTime()
+    ) {
       starts.push(t);
       if (day === dateText(LATEST)) break;
     }
@@ -285,7 +293,16 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
     point.rate = settled > 0 ? point.processed / settled : null;
   }
 
-  type ConnectionRow = { id: string; label: string; provider: string; deleted: boolean; health: ConnectionHealth; last_error_at: string | Date | null; last_error_resolution: string | null; last_error_message: string | null };
+  type ConnectionRow = {
+    id: string;
+    label: string;
+    provider: string;
+    deleted: boolean;
+    health: ConnectionHealth;
+    last_error_at: string | Date | null;
+    last_error_resolution: string | null;
+    last_error_message: string | null;
+  };
   const known = new Map(rowsOf<ConnectionRow>(connectionsResult).map((row) => [row.id, row]));
   const connections: ConnectionFigures[] = [];
   for (const [id, row] of known) {
@@ -316,8 +333,13 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
     failed,
     successRate: processed + failed > 0 ? processed / (processed + failed) : null,
     trend,
-    declines: [...declines.entries()].map(([resolution, count]) => ({ resolution, count })).sort((a, b) => b.count - a.count || a.resolution.localeCompare(b.resolution)),
+    declines: [...declines.entries()]
+      .map(([resolution, count]) => ({ resolution, count }))
+      .sort((a, b) => b.count - a.count || a.resolution.localeCompare(b.resolution)),
     connections,
-    recovered: { count: recoveredCount, amounts: [...recoveredBy.entries()].map(([currency, minor]) => ({ currency, minor })).sort((a, b) => a.currency.localeCompare(b.currency)) },
+    recovered: {
+      count: recoveredCount,
+      amounts: [...recoveredBy.entries()].map(([currency, minor]) => ({ currency, minor })).sort((a, b) => a.currency.localeCompare(b.currency)),
+    },
   };
 }

@@ -112,7 +112,19 @@ const GRAINED = sql.raw(
   "merchant_id, test_mode, g.grain, case when g.grain = 'day' then date_trunc('day', c.hour, 'UTC') else c.hour end as hour, source, direction, connection_id, status, resolution, currency",
 );
 
-type KeyRow = { merchant_id: string; test_mode: boolean; grain: string; hour: string | Date; source: string; direction: string; connection_id: string; status: string; resolution: string; currency: string; count: string | number };
+type KeyRow = {
+  merchant_id: string;
+  test_mode: boolean;
+  grain: string;
+  hour: string | Date;
+  source: string;
+  direction: string;
+  connection_id: string;
+  status: string;
+  resolution: string;
+  currency: string;
+  count: string | number;
+};
 
 function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];

@@ -146,7 +146,11 @@ export async function rollApiKey(
 
 /** A key's mode, for the check of who may manage it; undefined for another merchant's or an unknown key. */
 export async function apiKeyMode(db: Db, merchantId: string, id: string): Promise<Mode | undefined> {
-  const [row] = await db.select({ mode: apiKeys.mode }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId))).limit(1);
+  const [row] = await db
+    .select({ mode: apiKeys.mode })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.merchantId, merchantId)))
+    .limit(1);
   return row?.mode;
 }
 
@@ -209,7 +213,14 @@ async function lookupKey(db: Db, hash: string): Promise<CachedKey | undefined> {
     .where(eq(apiKeys.hash, hash))
     .limit(1);
   if (!row || row.revokedAt) return undefined;
-  return { merchant: row.merchant, keyId: row.keyId, lastUsedAt: row.lastUsedAt, mode: row.mode, readOnly: row.scope === "read_only", expiresAt: row.expiresAt };
+  return {
+    merchant: row.merchant,
+    keyId: row.keyId,
+    lastUsedAt: row.lastUsedAt,
+    mode: row.mode,
+    readOnly: row.scope === "read_only",
+    expiresAt: row.expiresAt,
+  };
 }
 
 export type ApiCaller = {

@@ -16,7 +16,14 @@ const notFound = (direction: InvoiceDirection, id: string) =>
   new ApiError(404, "not_found", "Not found", `No ${direction} invoice ${id} exists for this merchant`);
 
 /** GET …/{id}/attempts: the invoice's attempts, oldest first (not yours is 404 like unknown). */
-export async function attemptListResponse(db: Db, merchantId: string, direction: InvoiceDirection, id: string, baseUrl: string, keyMode?: Mode): Promise<Response> {
+export async function attemptListResponse(
+  db: Db,
+  merchantId: string,
+  direction: InvoiceDirection,
+  id: string,
+  baseUrl: string,
+  keyMode?: Mode,
+): Promise<Response> {
   const invoice = await getInvoice(db, merchantId, direction, id, keyMode);
   if (!invoice) throw notFound(direction, id);
   const [attempts, parts] = await Promise.all([listAttempts(db, id), direction === "payout" ? listPayoutParts(db, id) : Promise.resolve([])]);
@@ -38,7 +45,13 @@ export async function processPayoutResponse(db: Db, merchantId: string, id: stri
 }
 
 /** POST /api/commerce/payout-invoices/{id}/cancel: the payout after the cancel; 409 with the reason when it cannot be canceled. */
-export async function cancelPayoutResponse(db: Db, merchantId: string, id: string, baseUrl: string, caller: { testOnly: boolean; keyMode?: Mode }): Promise<Response> {
+export async function cancelPayoutResponse(
+  db: Db,
+  merchantId: string,
+  id: string,
+  baseUrl: string,
+  caller: { testOnly: boolean; keyMode?: Mode },
+): Promise<Response> {
   const result = await cancelPayoutInvoice(db, merchantId, id, { testOnly: caller.testOnly, mode: caller.keyMode });
   switch (result.kind) {
     case "canceled":

@@ -28,15 +28,33 @@ function answer(result: AuthorizationResult, id: string, baseUrl: string, verb: 
   }
 }
 
-export async function captureResponse(db: Db, merchantId: string, id: string, body: unknown, baseUrl: string, caller: AuthorizationCallerInput): Promise<Response> {
+export async function captureResponse(
+  db: Db,
+  merchantId: string,
+  id: string,
+  body: unknown,
+  baseUrl: string,
+  caller: AuthorizationCallerInput,
+): Promise<Response> {
   const parsed = captureRequestSchema.safeParse(body);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: body, codes: "closed" }), { base: "" });
   const amount = parsed.data.data.attributes?.amount;
-  const result = await captureInvoice(db, merchantId, id, amount === undefined ? {} : { amount }, { testOnly: caller.testOnly, mode: caller.keyMode, idempotencyKey: caller.idempotencyKey });
+  const result = await captureInvoice(db, merchantId, id, amount === undefined ? {} : { amount }, {
+    testOnly: caller.testOnly,
+    mode: caller.keyMode,
+    idempotencyKey: caller.idempotencyKey,
+  });
   return answer(result, id, baseUrl, "capture");
 }
 
-export async function voidResponse(db: Db, merchantId: string, id: string, body: unknown, baseUrl: string, caller: AuthorizationCallerInput): Promise<Response> {
+export async function voidResponse(
+  db: Db,
+  merchantId: string,
+  id: string,
+  body: unknown,
+  baseUrl: string,
+  caller: AuthorizationCallerInput,
+): Promise<Response> {
   if (body !== undefined) {
     const parsed = voidRequestSchema.safeParse(body);
     if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: body, codes: "closed" }), { base: "" });

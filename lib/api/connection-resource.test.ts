@@ -19,7 +19,12 @@ describe("toHealthAttribute", () => {
     });
     expect(connectionHealthSchema.parse(failing)).toEqual(failing);
     const fresh = toHealthAttribute({ health: "healthy", healthWindow: "", healthChangedAt: null, lastError: null });
-    expect(fresh).toEqual({ state: "healthy", since: null, recent_outcomes: { counted: 0, succeeded: 0, failed: 0, success_rate: null, failures_in_a_row: 0 }, last_error: null });
+    expect(fresh).toEqual({
+      state: "healthy",
+      since: null,
+      recent_outcomes: { counted: 0, succeeded: 0, failed: 0, success_rate: null, failures_in_a_row: 0 },
+      last_error: null,
+    });
     expect(connectionHealthSchema.parse(fresh)).toEqual(fresh);
   });
 

@@ -34,26 +34,44 @@ describe("problemsToJsonApi", () => {
       problem("invalid", "must be positive", ["amount"]),
     ]);
     expect(errors).toEqual([
-      { status: "422", code: "currency_mismatch", title: "Currency does not match service", detail: "takes UAH, got EUR", source: { pointer: "/data/attributes/currency" } },
+      {
+        status: "422",
+        code: "currency_mismatch",
+        title: "Currency does not match service",
+        detail: "takes UAH, got EUR",
+        source: { pointer: "/data/attributes/currency" },
+      },
       { status: "422", code: "label_taken", title: "Invalid value", detail: "already used", source: { pointer: "/data/attributes/label" } },
       { status: "422", code: "invalid", title: "Invalid value", detail: "must be positive", source: { pointer: "/data/attributes/amount" } },
     ]);
   });
 
   it("lists the same fault found twice once: JSON:API error arrays hold unique items", () => {
-    const errors = problemsToJsonApi([problem("invalid", "must be a URL", ["url"]), problem("invalid", "must be a URL", ["url"]), problem("invalid", "must be a URL", ["other"])]);
+    const errors = problemsToJsonApi([
+      problem("invalid", "must be a URL", ["url"]),
+      problem("invalid", "must be a URL", ["url"]),
+      problem("invalid", "must be a URL", ["other"]),
+    ]);
     expect(errors.map((e) => e.source)).toEqual([{ pointer: "/data/attributes/url" }, { pointer: "/data/attributes/other" }]);
   });
 
-  it("reads paths from the document root with base \"\"", () => {
-    const errors = problemsToJsonApi([problem("too_deep", "x", ["meta", "a"]), problem("invalid_type", "y", []), problem("required", "z", ["data"])], { base: "" });
+  it('reads paths from the document root with base ""', () => {
+    const errors = problemsToJsonApi([problem("too_deep", "x", ["meta", "a"]), problem("invalid_type", "y", []), problem("required", "z", ["data"])], {
+      base: "",
+    });
     expect(errors.map((e) => e.source)).toEqual([{ pointer: "/meta/a" }, { pointer: "" }, { pointer: "/data" }]);
   });
 
   it("names query parameters in source.parameter with the status given", () => {
     const errors = problemsToJsonApi([problem("unknown_parameter", "Unknown parameter filter[nope]", ["filter[nope]"])], { status: 400, source: "parameter" });
     expect(errors).toEqual([
-      { status: "400", code: "unknown_parameter", title: "Invalid query parameter", detail: "Unknown parameter filter[nope]", source: { parameter: "filter[nope]" } },
+      {
+        status: "400",
+        code: "unknown_parameter",
+        title: "Invalid query parameter",
+        detail: "Unknown parameter filter[nope]",
+        source: { parameter: "filter[nope]" },
+      },
     ]);
   });
 });
@@ -68,13 +86,7 @@ describe("problemsToJsonApi of zod issues", () => {
     const pointerOf = (e: (typeof errors)[number]) => (e.source && "pointer" in e.source ? e.source.pointer : "");
     const pointers = errors.map(pointerOf).sort();
     expect(pointers).toEqual(
-      [
-        "/data/attributes/amount",
-        "/data/attributes/currency",
-        "/data/attributes/items/1",
-        "/data/attributes/extra",
-        "/data/attributes/a~1b",
-      ].sort(),
+      ["/data/attributes/amount", "/data/attributes/currency", "/data/attributes/items/1", "/data/attributes/extra", "/data/attributes/a~1b"].sort(),
     );
     expect(errors.find((e) => pointerOf(e).endsWith("/amount"))).toMatchObject({ code: "required", title: "Required field missing" });
     expect(errors.find((e) => pointerOf(e).endsWith("/currency"))).toMatchObject({ code: "too_big", status: "422" });
@@ -92,7 +104,15 @@ describe("handleApiError", () => {
     expect(await read(response)).toEqual({
       status: 409,
       body: {
-        errors: [{ status: "409", code: "reference_reused", title: "Reference reused", detail: "different body", source: { pointer: "/data/attributes/reference_id" } }],
+        errors: [
+          {
+            status: "409",
+            code: "reference_reused",
+            title: "Reference reused",
+            detail: "different body",
+            source: { pointer: "/data/attributes/reference_id" },
+          },
+        ],
         meta: { request_id: "r1" },
       },
     });

@@ -91,7 +91,12 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       attempts: { links: { related: `${self}/attempts` } },
       ...(row.direction === "payment" ? { refunds: { links: { related: `${self}/refunds` } } } : {}),
       ...(row.paymentMethodId
-        ? { payment_method: { data: { type: "payment-methods" as const, id: row.paymentMethodId }, links: { related: `${context.baseUrl}/api/commerce/payment-methods/${row.paymentMethodId}` } } }
+        ? {
+            payment_method: {
+              data: { type: "payment-methods" as const, id: row.paymentMethodId },
+              links: { related: `${context.baseUrl}/api/commerce/payment-methods/${row.paymentMethodId}` },
+            },
+          }
         : {}),
     },
     links: { self },

@@ -130,9 +130,12 @@ export async function invoiceListResponse(db: Db, merchantId: string, direction:
     nextParams.set("page[after]", page.nextCursor);
     next = listUrl(direction, nextParams);
   }
-  return jsonApi({
-    data: page.invoices.map((row) => toInvoiceResource(row, { baseUrl })),
-    links: { self, next },
-    meta: { page_size: filter.value.pageSize },
-  }, { deferBody: true });
+  return jsonApi(
+    {
+      data: page.invoices.map((row) => toInvoiceResource(row, { baseUrl })),
+      links: { self, next },
+      meta: { page_size: filter.value.pageSize },
+    },
+    { deferBody: true },
+  );
 }

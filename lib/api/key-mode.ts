@@ -18,7 +18,10 @@ const TITLE = "Wrong mode for this API key";
 
 /** The refusal of a query parameter: the same error, with source.parameter instead of a pointer. */
 class ParameterError extends ApiError {
-  constructor(detail: string, readonly parameter: string) {
+  constructor(
+    detail: string,
+    readonly parameter: string,
+  ) {
     super(403, "key_mode_mismatch", TITLE, detail);
   }
 
@@ -38,7 +41,12 @@ export function managedMode(keyMode: Mode | undefined): Mode {
 
 /** 404 for a resource that is not the key's: the same answer whether it is the other mode's or does not exist. */
 export function notFoundForKey(keyMode: Mode | undefined, what: string): ApiError {
-  return new ApiError(404, "not_found", "Not found", `No ${what} exists among this key's ${managedMode(keyMode)}-mode resources. ${keyModeRule(managedMode(keyMode))}`);
+  return new ApiError(
+    404,
+    "not_found",
+    "Not found",
+    `No ${what} exists among this key's ${managedMode(keyMode)}-mode resources. ${keyModeRule(managedMode(keyMode))}`,
+  );
 }
 
 /** Whether a resource of `mode` is the key's to see and manage. */

@@ -25,9 +25,9 @@ describe("locateJsonError", () => {
 describe("locateJsonError against JSON.parse", () => {
   it("finds an error exactly when JSON.parse fails", () => {
     const jsonish = fc.stringMatching(/^[\[\]{}",:0-9.eE+\-a-z\\ \n]{0,24}$/);
-    const mutatedJson = fc.tuple(fc.json(), fc.nat(), fc.constantFrom("", ",", "}", "]", '"', "x", "0")).map(
-      ([json, at, insert]) => json.slice(0, at % (json.length + 1)) + insert + json.slice(at % (json.length + 1)),
-    );
+    const mutatedJson = fc
+      .tuple(fc.json(), fc.nat(), fc.constantFrom("", ",", "}", "]", '"', "x", "0"))
+      .map(([json, at, insert]) => json.slice(0, at % (json.length + 1)) + insert + json.slice(at % (json.length + 1)));
     fc.assert(
       fc.property(fc.oneof(jsonish, fc.json(), mutatedJson), (text) => {
         expect(locateJsonError(text) === undefined).toBe(parses(text));

@@ -41,7 +41,10 @@ export const connectionHealthSchema = z
       .object({
         counted: z.int().min(0).max(HEALTH_WINDOW),
         succeeded: z.int().min(0),
-        failed: z.int().min(0).meta({ description: "Technical failures: no answer, an unknown outcome, or the provider unavailable or refusing the credentials" }),
+        failed: z
+          .int()
+          .min(0)
+          .meta({ description: "Technical failures: no answer, an unknown outcome, or the provider unavailable or refusing the credentials" }),
         success_rate: z.number().min(0).max(1).nullable().meta({ description: "succeeded ÷ counted, null while nothing is counted" }),
         failures_in_a_row: z.int().min(0).meta({ description: "Technical failures since the last success" }),
       })
@@ -134,7 +137,10 @@ export const routingOrderRequestSchema = requestDocument("routing-order", {
 
 export const routingOrderResourceSchema = z.object({
   type: z.literal("routing-order"),
-  id: z.string().regex(/^[a-z0-9_]+:(test|live)$/).meta({ description: "service:mode" }),
+  id: z
+    .string()
+    .regex(/^[a-z0-9_]+:(test|live)$/)
+    .meta({ description: "service:mode" }),
   attributes: z.object({
     service: z.string(),
     currency: z.string(),
@@ -143,9 +149,7 @@ export const routingOrderResourceSchema = z.object({
     connection_ids: z.array(z.string()),
     rules: routingRulesSchema.meta({ description: "The rules before the default rule (connection_ids), first to last" }),
     version: z.int().min(0).meta({ description: "Saves so far, each one a version; 0 while never saved" }),
-    connections: z.array(
-      z.object({ id: z.string(), label: z.string(), provider: z.string(), kind: z.string(), enabled: z.boolean(), position: z.int() }),
-    ),
+    connections: z.array(z.object({ id: z.string(), label: z.string(), provider: z.string(), kind: z.string(), enabled: z.boolean(), position: z.int() })),
     updated: timestamp.nullable(),
   }),
   relationships: z.object({
@@ -216,7 +220,10 @@ export const routingRollbackAttributesSchema = z.strictObject({
 
 export const routingRollbackRequestSchema = requestDocument("routing-rollback", { attributes: routingRollbackAttributesSchema, strict: true });
 
-const versionId = z.string().regex(/^[a-z0-9_]+:(test|live):[1-9]\d*$/).meta({ description: "service:mode:version" });
+const versionId = z
+  .string()
+  .regex(/^[a-z0-9_]+:(test|live):[1-9]\d*$/)
+  .meta({ description: "service:mode:version" });
 
 const routingVersionResourceSchema = z.object({
   type: z.literal("routing-version"),
@@ -240,7 +247,10 @@ export const routingVersionDocumentSchema = z.object({ data: routingVersionResou
 export const routingVersionListSchema = z.object({
   data: z.array(routingVersionResourceSchema).meta({ description: "Newest first" }),
   links: z.object({ self: z.url(), next: z.url().nullable().meta({ description: "The older versions; null on the last page" }) }),
-  meta: z.object({ count: z.int().min(0).meta({ description: "Versions on this page" }), current: z.int().min(0).meta({ description: "The current version (0: never saved)" }) }),
+  meta: z.object({
+    count: z.int().min(0).meta({ description: "Versions on this page" }),
+    current: z.int().min(0).meta({ description: "The current version (0: never saved)" }),
+  }),
 });
 
 const ruleChangeRef = z.object({ position: z.int().min(1), name: z.string() });
@@ -260,7 +270,9 @@ export const routingComparisonDocumentSchema = z.object({
           z.object({
             kind: z.enum(VERSION_CHANGE_KINDS),
             sentence: z.string().meta({ description: "The change as the Routing page's history says it" }),
-            rule: ruleChangeRef.nullable().meta({ description: "For rule changes: its position (in the newer version; in the older one when removed) and name" }),
+            rule: ruleChangeRef
+              .nullable()
+              .meta({ description: "For rule changes: its position (in the newer version; in the older one when removed) and name" }),
             connection_id: z.string().nullable().meta({ description: "For routing order changes: the connection" }),
           }),
         )
@@ -297,14 +309,23 @@ export const providerResourceSchema = z.object({
     services: z.array(z.looseObject({ code: z.string(), direction: z.enum(["payment", "payout"]), currency: z.string() })),
     capabilities: z
       .object({
-        cardTokens: z.boolean().meta({ description: "Saves the card behind its own token, charged later without the card (gateway_options.cardgate.tokenize)" }),
+        cardTokens: z
+          .boolean()
+          .meta({ description: "Saves the card behind its own token, charged later without the card (gateway_options.cardgate.tokenize)" }),
         authorizeCapture: z.boolean().meta({ description: 'Authorizes now and captures later (flow "authorize")' }),
         partialCapture: z.boolean().meta({ description: "Captures less than it authorized, releasing the rest; false: full capture only" }),
         void: z.boolean().meta({ description: "Voids an authorization, taking nothing" }),
-        authorizationHoldHours: z.int().min(1).nullable().meta({ description: "How long an authorization holds before it lapses; null without authorize/capture" }),
+        authorizationHoldHours: z
+          .int()
+          .min(1)
+          .nullable()
+          .meta({ description: "How long an authorization holds before it lapses; null without authorize/capture" }),
         note: z.string().meta({ description: "Why, from the provider's character in the specification" }),
       })
-      .meta({ description: "What the provider supports beyond a sale; routing considers only connections whose provider can do what the invoice asks. Payouts use none of it" }),
+      .meta({
+        description:
+          "What the provider supports beyond a sale; routing considers only connections whose provider can do what the invoice asks. Payouts use none of it",
+      }),
   }),
 });
 

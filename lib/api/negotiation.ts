@@ -35,7 +35,13 @@ export function parseMediaType(text: string): MediaType {
     .map((part) => {
       const equals = part.indexOf("=");
       const name = (equals === -1 ? part : part.slice(0, equals)).trim().toLowerCase();
-      const value = equals === -1 ? "" : part.slice(equals + 1).trim().replace(/^"(.*)"$/, "$1");
+      const value =
+        equals === -1
+          ? ""
+          : part
+              .slice(equals + 1)
+              .trim()
+              .replace(/^"(.*)"$/, "$1");
       return { name, value };
     });
   return { type: type.trim().toLowerCase(), parameters };

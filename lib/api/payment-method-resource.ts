@@ -28,7 +28,10 @@ export function toPaymentMethodResource(view: Omit<PaymentMethodView, "merchantI
     },
     relationships: {
       connection: { data: { type: "connection" as const, id: view.connectionId } },
-      source_invoice: { data: { type: "payment-invoices" as const, id: view.sourceInvoiceId }, links: { related: `${baseUrl}/api/commerce/payment-invoices/${view.sourceInvoiceId}` } },
+      source_invoice: {
+        data: { type: "payment-invoices" as const, id: view.sourceInvoiceId },
+        links: { related: `${baseUrl}/api/commerce/payment-invoices/${view.sourceInvoiceId}` },
+      },
     },
     links: { self },
   };

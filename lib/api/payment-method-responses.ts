@@ -40,7 +40,12 @@ export async function paymentMethodListResponse(db: Db, merchantId: string, requ
   }
   const mode = modeOf(keyMode, query["filter[mode]"]);
   if (typeof mode !== "string") throw new ApiValidationError([mode], { status: 400, source: "parameter" });
-  const page = await listPaymentMethods(db, merchantId, { mode, customerReference: query["filter[customer_reference]"], cursor, pageSize: query["page[size]"] });
+  const page = await listPaymentMethods(db, merchantId, {
+    mode,
+    customerReference: query["filter[customer_reference]"],
+    cursor,
+    pageSize: query["page[size]"],
+  });
   const baseUrl = publicBaseUrl();
   const link = (params: URLSearchParams) => {
     const target = new URL(`${baseUrl}${PAYMENT_METHODS_PATH}`);

@@ -8,10 +8,8 @@ import { ApiValidationError } from "./errors";
  */
 export type QueryParameters = readonly (string | RegExp)[];
 
-const accepts = (allowed: QueryParameters, name: string) =>
-  allowed.some((entry) => (typeof entry === "string" ? entry === name : entry.test(name)));
-const describe = (allowed: QueryParameters) =>
-  allowed.map((entry) => (typeof entry === "string" ? entry : entry.source)).join(", ");
+const accepts = (allowed: QueryParameters, name: string) => allowed.some((entry) => (typeof entry === "string" ? entry === name : entry.test(name)));
+const describe = (allowed: QueryParameters) => allowed.map((entry) => (typeof entry === "string" ? entry : entry.source)).join(", ");
 
 const JSON_API_FAMILIES: Readonly<Record<string, string>> = {
   include: "this API does not include related resources",

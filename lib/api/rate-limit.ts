@@ -192,7 +192,11 @@ async function takeLeasedToken(keyId: string, merchantId: string, limits: RateLi
     }
     const current = lease;
     const fetching = (async (): Promise<KeyedDecision | undefined> => {
-      const shared = await leaseSharedTokenPair({ key: `api:key:${keyId}`, ...limits.key }, { key: `api:merchant:${merchantId}`, ...limits.merchant }, LEASE_SIZE);
+      const shared = await leaseSharedTokenPair(
+        { key: `api:key:${keyId}`, ...limits.key },
+        { key: `api:merchant:${merchantId}`, ...limits.merchant },
+        LEASE_SIZE,
+      );
       if (shared.first.taken < 1) return { ok: false, limit: "key", retryAfterSeconds: shared.first.retryAfterSeconds };
       if (!shared.second || shared.second.taken < 1) return { ok: false, limit: "merchant", retryAfterSeconds: shared.second?.retryAfterSeconds ?? 1 };
       current.tokens = Math.min(shared.first.taken, shared.second.taken);

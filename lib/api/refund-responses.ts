@@ -44,7 +44,10 @@ export async function refundListResponse(db: Db, merchantId: string, invoiceId: 
   const invoice = await getInvoice(db, merchantId, "payment", invoiceId, keyMode);
   if (!invoice) throw invoiceNotFound(invoiceId);
   const rows = await listRefunds(db, invoiceId);
-  return jsonApi({ data: rows.map((row) => toRefundResource(row, baseUrl)), links: { self: `${baseUrl}${invoiceRefundsPath(invoiceId)}` } }, { deferBody: true });
+  return jsonApi(
+    { data: rows.map((row) => toRefundResource(row, baseUrl)), links: { self: `${baseUrl}${invoiceRefundsPath(invoiceId)}` } },
+    { deferBody: true },
+  );
 }
 
 /** GET /api/commerce/refunds/{id}; a refund of the other mode than the key's is not found either. */

@@ -44,7 +44,9 @@ describe("readJsonBody", () => {
       data: { attributes: Record<string, unknown> };
     };
     expect(body.data.attributes).toEqual({ amount: "1E3", lifetime: 1000, x: [100, { amount: 20 }] });
-    const plain = (await readJsonBody(post('{"data":{"attributes":{"amount":100.5}}}', { "content-type": "application/json" }), { exactNumbersAt: [["data", "attributes", "amount"]] })) as {
+    const plain = (await readJsonBody(post('{"data":{"attributes":{"amount":100.5}}}', { "content-type": "application/json" }), {
+      exactNumbersAt: [["data", "attributes", "amount"]],
+    })) as {
       data: { attributes: Record<string, unknown> };
     };
     expect(plain.data.attributes.amount).toBe(100.5);

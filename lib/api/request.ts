@@ -18,12 +18,7 @@ function assertJsonContentType(request: Request): void {
   const contentType = request.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   if (!JSON_MEDIA_TYPES.has(mediaType)) {
-    throw new ApiError(
-      415,
-      "unsupported_media_type",
-      "Unsupported media type",
-      "Send the body as application/json or application/vnd.api+json.",
-    );
+    throw new ApiError(415, "unsupported_media_type", "Unsupported media type", "Send the body as application/json or application/vnd.api+json.");
   }
 }
 

@@ -10,14 +10,9 @@ export type RouteHandler<P> = (request: Request, context: { params: Promise<P> }
 
 /** 429 with Retry-After, for a request over a limit that names no key. */
 export function rateLimited(retryAfterSeconds: number, requestId: string): Response {
-  return singleErrorResponse(
-    429,
-    "rate_limited",
-    "Too many requests",
-    `Slow down; retry after ${retryAfterSeconds} second(s).`,
-    requestId,
-    { "Retry-After": String(retryAfterSeconds) },
-  );
+  return singleErrorResponse(429, "rate_limited", "Too many requests", `Slow down; retry after ${retryAfterSeconds} second(s).`, requestId, {
+    "Retry-After": String(retryAfterSeconds),
+  });
 }
 
 /** Handlers may return a Response with immutable headers (e.g. a proxied fetch); copy it then. */

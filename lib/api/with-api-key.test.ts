@@ -36,7 +36,9 @@ beforeEach(() => {
   vi.spyOn(logger, "info").mockImplementation(() => {});
   vi.spyOn(logger, "error").mockImplementation(() => {});
   authenticate.mockReset();
-  authenticate.mockImplementation(async (_db, key) => (key === GOOD_KEY ? { merchant, keyId: "key_1", keyMode: "test", readOnly: false, testOnly: false, session: false } : undefined));
+  authenticate.mockImplementation(async (_db, key) =>
+    key === GOOD_KEY ? { merchant, keyId: "key_1", keyMode: "test", readOnly: false, testOnly: false, session: false } : undefined,
+  );
 });
 
 afterEach(() => vi.useRealTimers());
@@ -81,7 +83,8 @@ describe("withApiKey", () => {
     authenticate.mockImplementation(async () => ({ merchant, keyId: "key_ro", keyMode: "live", readOnly: true, testOnly: false, session: false }));
     const handler = vi.fn(async ({ keyMode }: { keyMode: string | undefined }) => jsonApi({ data: { keyMode } }));
     const route = withApiKey<{ id: string }>(handler);
-    const at = (method: string) => route(new Request("http://localhost/api/commerce/payment-invoices/cpi_1", { method, headers: bearer() }), { params: Promise.resolve({ id: "cpi_1" }) });
+    const at = (method: string) =>
+      route(new Request("http://localhost/api/commerce/payment-invoices/cpi_1", { method, headers: bearer() }), { params: Promise.resolve({ id: "cpi_1" }) });
     expect(await (await at("GET")).json()).toEqual({ data: { keyMode: "live" } });
     expect((await at("HEAD")).status).toBe(200);
     handler.mockClear();
@@ -155,7 +158,11 @@ describe("withApiKey: JSON:API query parameters and media types", () => {
   });
 
   it("answers 415 for a JSON:API Content-Type with a parameter other than ext or profile, and for ext", async () => {
-    for (const contentType of ["application/vnd.api+json; charset=utf-8", "application/vnd.api+json;version=1", 'application/vnd.api+json; ext="https://example.com/ext"']) {
+    for (const contentType of [
+      "application/vnd.api+json; charset=utf-8",
+      "application/vnd.api+json;version=1",
+      'application/vnd.api+json; ext="https://example.com/ext"',
+    ]) {
       const response = await call(echo, { ...bearer(), "content-type": contentType });
       expect(await errorOf(response)).toMatchObject({ status: 415, code: "unsupported_media_type" });
     }

@@ -25,7 +25,6 @@ export type ApiKeyContext<P> = {
   requestId: string;
 };
 
-
 export type WithApiKeyOptions = {
   /**
    * Also accept the composer's short-lived session credential (lib/api-keys/session-credential.ts).
@@ -51,7 +50,6 @@ export function composerMayCall(permission: Permission): WithApiKeyOptions {
 const BEARER = /^Bearer +(\S+) *$/i;
 const READ_METHODS = new Set(["GET", "HEAD"]);
 
-
 /**
  * A keyed request over one of its limits: the code and detail say which, so a client with several
  * keys knows whether spreading over more keys could help (per key) or not (per merchant).
@@ -65,8 +63,6 @@ function keyedRateLimited(which: "key" | "merchant", limit: Limit, retryAfterSec
   return singleErrorResponse(429, code, "Too many requests", detail, requestId, { "Retry-After": String(retryAfterSeconds) });
 }
 
-
-
 export function withApiKey<P = Record<string, string>>(
   handler: (ctx: ApiKeyContext<P>) => Promise<Response>,
   options: WithApiKeyOptions = {},
@@ -76,21 +72,23 @@ export function withApiKey<P = Record<string, string>>(
       negotiateJsonApi(request);
       const match = BEARER.exec(request.headers.get("authorization") ?? "");
       if (!match) {
-        return singleErrorResponse(
-          401,
-          "unauthorized",
-          "Unauthorized",
-          "Send the API key as 'Authorization: Bearer <key>'.",
-          requestId,
-          { "WWW-Authenticate": "Bearer" },
-        );
+        return singleErrorResponse(401, "unauthorized", "Unauthorized", "Send the API key as 'Authorization: Bearer <key>'.", requestId, {
+          "WWW-Authenticate": "Bearer",
+        });
       }
       const db = await getDb();
       const auth = await authenticateApiKey(db, match[1]!);
       if (!auth || (auth.session && !options.allowSessionCredential)) {
-        return singleErrorResponse(401, "invalid_api_key", "Invalid API key", "The API key is unknown, revoked, or rolled and past its grace period.", requestId, {
-          "WWW-Authenticate": 'Bearer error="invalid_token"',
-        });
+        return singleErrorResponse(
+          401,
+          "invalid_api_key",
+          "Invalid API key",
+          "The API key is unknown, revoked, or rolled and past its grace period.",
+          requestId,
+          {
+            "WWW-Authenticate": 'Bearer error="invalid_token"',
+          },
+        );
       }
       const needs = options.allowSessionCredential;
       let testOnly = auth.testOnly;

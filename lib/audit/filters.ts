@@ -14,7 +14,11 @@ const auditFilterSchema = z
   .object({
     group: z.enum(AUDIT_GROUP_KEYS as [string, ...string[]], "Choose a type from the list").optional(),
     action: z.enum(Object.keys(AUDIT_ACTIONS) as [string, ...string[]], "Choose an action from the list").optional(),
-    actor: z.string().max(100, "Choose a person or key from the list").regex(/^[A-Za-z0-9_:-]+$/, "Choose a person or key from the list").optional(),
+    actor: z
+      .string()
+      .max(100, "Choose a person or key from the list")
+      .regex(/^[A-Za-z0-9_:-]+$/, "Choose a person or key from the list")
+      .optional(),
     from: day.optional(),
     to: day.optional(),
     page: z.coerce.number("Page must be a number").int("Page must be a whole number").min(1, "Page starts at 1").max(10_000, "Page is too far").optional(),
@@ -28,7 +32,10 @@ const KEYS = ["group", "action", "actor", "from", "to", "page"] as const;
  * The filter from the page's search parameters: every valid value, and a message per field whose
  * value is not (that field is then ignored, so a hand-edited URL still shows the log).
  */
-export function readAuditFilter(params: Record<string, string | string[] | undefined>): { filter: AuditFilter; errors: Partial<Record<(typeof KEYS)[number], string>> } {
+export function readAuditFilter(params: Record<string, string | string[] | undefined>): {
+  filter: AuditFilter;
+  errors: Partial<Record<(typeof KEYS)[number], string>>;
+} {
   const raw: Record<string, string> = {};
   for (const key of KEYS) {
     const value = params[key];

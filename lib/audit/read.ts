@@ -50,7 +50,12 @@ function auditWhere(merchantId: string, filter: AuditFilter, zone: string): SQL[
 }
 
 /** One page of the merchant's audit log, newest first, and whether an older page exists. */
-export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilter, zone = "UTC"): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
+export async function listAuditLog(
+  db: Db,
+  merchantId: string,
+  filter: AuditFilter,
+  zone = "UTC",
+): Promise<{ entries: AuditEntry[]; hasMore: boolean; page: number }> {
   const page = filter.page ?? 1;
   const where = auditWhere(merchantId, filter, zone);
   const rows = await db
@@ -67,7 +72,14 @@ export async function listAuditLog(db: Db, merchantId: string, filter: AuditFilt
  * The next batch of entries the filter selects (every page), newest first, after the keyset
  * position `after` (the last entry of the batch before): what the CSV export streams.
  */
-export async function auditBatch(db: Db, merchantId: string, filter: AuditFilter, after: { createdAt: Date; id: string } | undefined, size: number, zone = "UTC"): Promise<AuditEntry[]> {
+export async function auditBatch(
+  db: Db,
+  merchantId: string,
+  filter: AuditFilter,
+  after: { createdAt: Date; id: string } | undefined,
+  size: number,
+  zone = "UTC",
+): Promise<AuditEntry[]> {
   const where = auditWhere(merchantId, filter, zone);
   if (after) where.push(sql`(${auditLog.createdAt}, ${auditLog.id}) < (${after.createdAt.toISOString()}::timestamptz, ${after.id})`);
   return db
@@ -80,7 +92,10 @@ export async function auditBatch(db: Db, merchantId: string, filter: AuditFilter
 
 /** How many entries the filter selects. */
 export async function countAudit(db: Db, merchantId: string, filter: AuditFilter, zone = "UTC"): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(and(...auditWhere(merchantId, filter, zone)));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(auditLog)
+    .where(and(...auditWhere(merchantId, filter, zone)));
   return row?.n ?? 0;
 }
 
@@ -107,5 +122,11 @@ export async function listConnectionAudit(db: Db, merchantId: string, connection
     .where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.targetType, "connection"), eq(auditLog.targetId, connectionId)))
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(200);
-  return rows.map((row) => ({ id: row.id, actor: row.actorLabel, action: row.action.replace(/^connection\./, ""), changes: row.changes, createdAt: row.createdAt }));
+  return rows.map((row) => ({
+    id: row.id,
+    actor: row.actorLabel,
+    action: row.action.replace(/^connection\./, ""),
+    changes: row.changes,
+    createdAt: row.createdAt,
+  }));
 }

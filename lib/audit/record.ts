@@ -52,6 +52,10 @@ export async function recordAudit(db: Db, entry: AuditRecord): Promise<void> {
 
 /** An API key's name for its audit rows (read here so lib/api-keys stays as it is). */
 export async function apiKeyName(db: Db, merchantId: string, keyId: string): Promise<string> {
-  const [row] = await db.select({ name: apiKeys.name }).from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.merchantId, merchantId))).limit(1);
+  const [row] = await db
+    .select({ name: apiKeys.name })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.merchantId, merchantId)))
+    .limit(1);
   return row?.name ?? "";
 }

@@ -54,7 +54,13 @@ const sessionUser = (user: User): SessionUser => ({ id: user.id, email: user.ema
 
 /** A sign-in's outcome in the person's merchant's audit log (never the password or code typed). */
 function recordSignIn(db: Db, user: User, action: "auth.signed_in" | "auth.sign_in_failed" | "mfa.sign_in_failed", summary: string): Promise<void> {
-  return recordAudit(db, { merchantId: user.merchantId, actor: { type: "user", id: user.id, label: `${user.name} <${user.email}>` }, action, target: { type: "user", id: user.id }, summary });
+  return recordAudit(db, {
+    merchantId: user.merchantId,
+    actor: { type: "user", id: user.id, label: `${user.name} <${user.email}>` },
+    action,
+    target: { type: "user", id: user.id },
+    summary,
+  });
 }
 
 /**

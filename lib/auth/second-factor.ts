@@ -37,7 +37,12 @@ export function openChallenge(token: unknown, now = Date.now()): Challenge | und
     const raw = Buffer.from(token, "base64url");
     const decipher = createDecipheriv("aes-256-gcm", key(), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
-    const data = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as { u: unknown; v: unknown; p: unknown; e: unknown };
+    const data = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as {
+      u: unknown;
+      v: unknown;
+      p: unknown;
+      e: unknown;
+    };
     if (typeof data.e !== "number" || data.e <= now || typeof data.u !== "string" || typeof data.v !== "number") return undefined;
     if (data.p !== "second_factor" && data.p !== "reissue") return undefined;
     return { userId: data.u, sessionVersion: data.v, purpose: data.p };

@@ -17,8 +17,8 @@ export const SESSION_GRANT_TTL_MS = 30_000;
 type Grant = { userId: string; expiresAt: number };
 const KEY = Symbol.for("payment-orchestrator.session-grants");
 // One map per process, however many module copies Next's bundles make of this file.
-const grants: Map<string, Grant> = ((globalThis as Record<symbol, unknown>)[KEY] as Map<string, Grant> | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[KEY] = new Map<string, Grant>());
+const grants: Map<string, Grant> =
+  ((globalThis as Record<symbol, unknown>)[KEY] as Map<string, Grant> | undefined) ?? ((globalThis as Record<symbol, unknown>)[KEY] = new Map<string, Grant>());
 
 const digest = (grant: string) => createHash("sha256").update(grant, "utf8").digest("base64url");
 

@@ -5,8 +5,7 @@ import { authSecret } from "./secret";
 /** A sign-up link works for 24 hours; using it creates the account, so it cannot create a second. */
 export const SIGN_UP_LINK_TTL_MS = 24 * 60 * 60_000;
 
-export const SIGN_UP_LINK_INVALID =
-  "This sign-up link is not valid: it was changed, or it expired (links work for 24 hours). Sign up again.";
+export const SIGN_UP_LINK_INVALID = "This sign-up link is not valid: it was changed, or it expired (links work for 24 hours). Sign up again.";
 
 /** `browser`: the SHA-256 of the signing-up browser's mark (lib/auth/signup-browser.ts); older links have none. */
 export type PendingSignUp = { name: string; email: string; merchantName: string; commerceAccount: string; passwordHash: string; browser?: string };

@@ -18,7 +18,13 @@ async function currentSession() {
   try {
     requestHeaders = new Headers(await headers());
     const jar = await cookies();
-    requestHeaders.set("cookie", jar.getAll().map((c) => `${c.name}=${c.value}`).join("; "));
+    requestHeaders.set(
+      "cookie",
+      jar
+        .getAll()
+        .map((c) => `${c.name}=${c.value}`)
+        .join("; "),
+    );
   } catch {
     // Outside a request (tests that stand in for auth()): what auth() itself reads.
     return auth();

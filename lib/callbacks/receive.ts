@@ -88,7 +88,9 @@ function reportedOf(notification: CallbackNotification, subject: Subject | undef
     ...(notification.providerReference ? { providerReference: notification.providerReference } : {}),
     ...(subject?.refundId ? { refund: subject.refundId } : {}),
     ...("resolution" in outcome ? { resolution: outcome.resolution } : {}),
-    ...(notification.about === "attempt" && notification.outcome.kind === "succeeded" ? { processedAmountMinor: notification.outcome.processedAmountMinor.toString() } : {}),
+    ...(notification.about === "attempt" && notification.outcome.kind === "succeeded"
+      ? { processedAmountMinor: notification.outcome.processedAmountMinor.toString() }
+      : {}),
     ...("message" in outcome ? { message: outcome.message } : {}),
   };
 }
@@ -133,7 +135,13 @@ async function findRefundOf(db: Db, connectionId: string, notification: Callback
   return found;
 }
 
-function verifySafely(callbacks: ProviderCallbacks, headers: Headers, rawBody: string, credentials: CredentialValues, mode: "test" | "live"): CallbackVerification {
+function verifySafely(
+  callbacks: ProviderCallbacks,
+  headers: Headers,
+  rawBody: string,
+  credentials: CredentialValues,
+  mode: "test" | "live",
+): CallbackVerification {
   try {
     return callbacks.verify({ headers, rawBody }, credentials, { mode });
   } catch {
@@ -180,7 +188,13 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   if (findUnsafeText(parseJson(rawBody)) !== undefined) return reject(400, "malformed: a value holds a NUL or an unpaired surrogate", { merchantId });
   const { notification } = verified;
   const subject = notification.about === "refund" ? await findRefundOf(db, connection.id, notification) : await findAttempt(db, connection.id, notification);
-  const known = { merchantId, notificationId: notification.notificationId, reported: reportedOf(notification, subject), invoiceId: subject?.invoiceId ?? null, attemptId: subject?.attemptId ?? null };
+  const known = {
+    merchantId,
+    notificationId: notification.notificationId,
+    reported: reportedOf(notification, subject),
+    invoiceId: subject?.invoiceId ?? null,
+    attemptId: subject?.attemptId ?? null,
+  };
   // The provider's own rule, read from the connection's credentials: an ignored callback is stored, never applied.
   const policy = server.callbackPolicy?.(credentials) ?? APPLY;
   const ignored = !policy.apply;
@@ -215,7 +229,12 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   }
   let applied: Awaited<ReturnType<typeof applyAttemptOutcome>>;
   try {
-    applied = await applyAttemptOutcome(db, { invoiceId: subject.invoiceId, attemptId: subject.attemptId!, outcome: notification.outcome, reason: "provider callback" });
+    applied = await applyAttemptOutcome(db, {
+      invoiceId: subject.invoiceId,
+      attemptId: subject.attemptId!,
+      outcome: notification.outcome,
+      reason: "provider callback",
+    });
   } catch (error) {
     logger.error("provider callback not applied", { callbackId, provider: input.slug, error });
     // Rejected rows do not count as seen, so the provider's next delivery of it can still apply.
@@ -236,7 +255,8 @@ async function applyRefundNotification(db: Db, refundId: string, outcome: Refund
   const refund = await readRefund(db, refundId);
   if (!refund) return { kind: "unchanged", reason: "the refund is gone" };
   if (!(OPEN_REFUND_STATUSES as readonly string[]).includes(refund.status)) return { kind: "unchanged", reason: `the refund is already ${refund.status}` };
-  if (outcome.kind !== "succeeded" && outcome.kind !== "declined") return { kind: "unchanged", reason: `the refund is reported ${outcome.kind}: nothing to settle` };
+  if (outcome.kind !== "succeeded" && outcome.kind !== "declined")
+    return { kind: "unchanged", reason: `the refund is reported ${outcome.kind}: nothing to settle` };
   const { row, applied } = await recordRefundOutcome(db, refund, outcome, [], "provider callback", { sent: true });
   return applied ? { kind: "applied" } : { kind: "unchanged", reason: `the refund is already ${row.status}` };
 }

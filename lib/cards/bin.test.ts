@@ -6,18 +6,26 @@ const digits = (length: number) => fc.string({ unit: fc.constantFrom(..."0123456
 
 describe("BIN facts", () => {
   it("names the networks by their published ranges", () => {
-    fc.assert(fc.property(digits(12), (rest) => {
-      expect(cardBrandOf(`4${rest}`)).toBe("visa");
-    }));
-    fc.assert(fc.property(fc.integer({ min: 51, max: 55 }), digits(12), (p, rest) => {
-      expect(cardBrandOf(`${p}${rest}`)).toBe("mastercard");
-    }));
-    fc.assert(fc.property(fc.integer({ min: 2221, max: 2720 }), digits(12), (p, rest) => {
-      expect(cardBrandOf(`${p}${rest}`)).toBe("mastercard");
-    }));
-    fc.assert(fc.property(fc.constantFrom(34, 37), digits(12), (p, rest) => {
-      expect(cardBrandOf(`${p}${rest}`)).toBe("amex");
-    }));
+    fc.assert(
+      fc.property(digits(12), (rest) => {
+        expect(cardBrandOf(`4${rest}`)).toBe("visa");
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 51, max: 55 }), digits(12), (p, rest) => {
+        expect(cardBrandOf(`${p}${rest}`)).toBe("mastercard");
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 2221, max: 2720 }), digits(12), (p, rest) => {
+        expect(cardBrandOf(`${p}${rest}`)).toBe("mastercard");
+      }),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(34, 37), digits(12), (p, rest) => {
+        expect(cardBrandOf(`${p}${rest}`)).toBe("amex");
+      }),
+    );
     expect(cardBrandOf("2220000000000000")).toBeNull();
     expect(cardBrandOf("6011000000000004")).toBe("discover");
     expect(cardBrandOf("3530111333300000")).toBe("jcb");

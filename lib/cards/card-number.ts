@@ -37,12 +37,7 @@ export function isLuhnValid(digits: string): boolean {
  */
 export function isMaskedCardNumber(value: string): boolean {
   const clean = stripCardSeparators(value);
-  return (
-    clean.length >= CARD_NUMBER_MIN_DIGITS &&
-    clean.length <= CARD_NUMBER_MAX_DIGITS &&
-    clean.includes("*") &&
-    /^\d{6}[\d*]*\d{4}$/.test(clean)
-  );
+  return clean.length >= CARD_NUMBER_MIN_DIGITS && clean.length <= CARD_NUMBER_MAX_DIGITS && clean.includes("*") && /^\d{6}[\d*]*\d{4}$/.test(clean);
 }
 
 /**

@@ -73,12 +73,19 @@ describe("automatic routing in the composer", () => {
   it("keeps each order's enabled connections the viewer may compose with, in order", () => {
     const extra = view({ id: "conn_a_test2", label: "A test 2" });
     const orders = [
-      order("payment_card_uah_hpp:test", [["conn_a_test2", true], ["conn_off", false], ["conn_a_test", true]]),
+      order("payment_card_uah_hpp:test", [
+        ["conn_a_test2", true],
+        ["conn_off", false],
+        ["conn_a_test", true],
+      ]),
       order("payment_card_uah_hpp:live", [["conn_a_live", true]]),
       order("payment_card_eur_hpp:test", [["conn_off", false]]),
     ];
     const owner = composerConnections([...views, extra], "owner");
-    expect(composerRoutes(orders, owner)).toEqual({ "payment_card_uah_hpp:test": ["conn_a_test2", "conn_a_test"], "payment_card_uah_hpp:live": ["conn_a_live"] });
+    expect(composerRoutes(orders, owner)).toEqual({
+      "payment_card_uah_hpp:test": ["conn_a_test2", "conn_a_test"],
+      "payment_card_uah_hpp:live": ["conn_a_live"],
+    });
     expect(composerRoutes(orders, composerConnections([...views, extra], "support"))).toEqual({ "payment_card_uah_hpp:test": ["conn_a_test2", "conn_a_test"] });
     const routes = composerRoutes(orders, owner);
     expect(routeFor(routes, owner, "payment_card_uah_hpp", true).map((c) => c.label)).toEqual(["A test 2", "A test"]);

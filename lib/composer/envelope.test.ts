@@ -11,12 +11,15 @@ function values(overrides: Partial<ComposerValues> = {}): ComposerValues {
 }
 
 describe("buildEnvelope", () => {
-  it.each(listTemplates().map((t) => [t.id, t] as const))("turns the form values of %s back into the template's body, routed automatically", (_id, template) => {
-    const built = buildEnvelope(valuesFromTemplate(template, context));
-    expect(built.problems).toEqual([]);
-    expect(built.envelope).toEqual(templateEnvelope(template, { commerceAccount: context.commerceAccount, referenceId: REFERENCE }));
-    expect(built.envelope.data).not.toHaveProperty("relationships");
-  });
+  it.each(listTemplates().map((t) => [t.id, t] as const))(
+    "turns the form values of %s back into the template's body, routed automatically",
+    (_id, template) => {
+      const built = buildEnvelope(valuesFromTemplate(template, context));
+      expect(built.problems).toEqual([]);
+      expect(built.envelope).toEqual(templateEnvelope(template, { commerceAccount: context.commerceAccount, referenceId: REFERENCE }));
+      expect(built.envelope.data).not.toHaveProperty("relationships");
+    },
+  );
 
   it("pins the connection only when pinning is chosen; a live invoice only where the merchant allows live pins", () => {
     const template = listTemplates()[0]!;
@@ -46,15 +49,18 @@ describe("buildEnvelope", () => {
   });
 
   it("reports service_fields that are not a JSON array on their field", () => {
-    expect(buildEnvelope(values({ service_fields: "{" })).problems).toEqual([
-      { field: "service_fields", message: expect.stringContaining("not valid JSON") },
-    ]);
+    expect(buildEnvelope(values({ service_fields: "{" })).problems).toEqual([{ field: "service_fields", message: expect.stringContaining("not valid JSON") }]);
     expect(buildEnvelope(values({ service_fields: '{"a":1}' })).problems[0]?.field).toBe("service_fields");
     expect(buildEnvelope(values({ service_fields: '[{"name":"x"}]' })).envelope.data.attributes).toMatchObject({ service_fields: [{ name: "x" }] });
   });
 
   it("gives payouts fields.card_number and no flow, gateway_options or service_fields", () => {
-    const form = { ...initialValues({ commerceAccount: "main", referenceId: REFERENCE, direction: "payout" }), card_number: "4111 1111 1111 1111", send_tokenize: true, service_fields: "[]" };
+    const form = {
+      ...initialValues({ commerceAccount: "main", referenceId: REFERENCE, direction: "payout" }),
+      card_number: "4111 1111 1111 1111",
+      send_tokenize: true,
+      service_fields: "[]",
+    };
     const attributes = buildEnvelope(form).envelope.data.attributes as Record<string, unknown>;
     expect(attributes.fields).toEqual({ card_number: "4111 1111 1111 1111" });
     expect(attributes).not.toHaveProperty("flow");
@@ -65,7 +71,8 @@ describe("buildEnvelope", () => {
 
   it("sends attempts_limit as a whole number, blank as absent, anything else as typed for the API to judge", () => {
     const payout = valuesFromTemplate(listTemplates()[1]!, context);
-    const optionsOf = (attempts: string) => (buildEnvelope({ ...payout, options: { ...payout.options, attempts_limit: attempts } }).envelope.data.attributes as { options: object }).options;
+    const optionsOf = (attempts: string) =>
+      (buildEnvelope({ ...payout, options: { ...payout.options, attempts_limit: attempts } }).envelope.data.attributes as { options: object }).options;
     expect(optionsOf("3")).toMatchObject({ attempts_limit: 3 });
     expect(optionsOf("")).not.toHaveProperty("attempts_limit");
     expect(optionsOf("2.5")).toMatchObject({ attempts_limit: "2.5" });

@@ -65,10 +65,7 @@ function customerValues(customer: Readonly<Record<string, unknown>> | undefined)
  * A template as form values, for one merchant, one reference and the connection it picked. Routing
  * stays automatic: the connection is only preselected for when the person chooses to pin.
  */
-export function valuesFromTemplate(
-  template: InvoiceTemplate,
-  input: { commerceAccount: string; referenceId: string; connectionId: string },
-): ComposerValues {
+export function valuesFromTemplate(template: InvoiceTemplate, input: { commerceAccount: string; referenceId: string; connectionId: string }): ComposerValues {
   const attributes = template.attributes;
   const options = (attributes.options ?? {}) as Record<string, unknown>;
   const gateway = attributes.gateway_options as { cardgate?: { tokenize?: unknown } } | undefined;

@@ -24,8 +24,7 @@ export function providersOfferingPayouts(): string[] {
 
 /** Labels of the examples whose attributes carry a value at `path`, e.g. `gateway_options.cardgate.tokenize`. */
 export function examplesSending(path: string): string[] {
-  const valueAt = (attributes: unknown) =>
-    path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], attributes);
+  const valueAt = (attributes: unknown) => path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], attributes);
   return listTemplates()
     .filter((template) => valueAt(template.attributes) !== undefined)
     .map((template) => template.label);

@@ -3,7 +3,13 @@ import { routingReasonText } from "@/lib/routing/reason";
 import type { ComposerConnection } from "./connections";
 
 /** Where the API routed a composed invoice and why, read from its JSON:API answer (the stored reason and rule). */
-export type RoutedTo = { connectionId: string; label: string; providerName: string | null; reason: RoutingReason | null; rule: { position: number; name: string } | null };
+export type RoutedTo = {
+  connectionId: string;
+  label: string;
+  providerName: string | null;
+  reason: RoutingReason | null;
+  rule: { position: number; name: string } | null;
+};
 
 function member(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;

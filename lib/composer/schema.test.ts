@@ -32,7 +32,11 @@ describe("composerFormSchema: the API's validation, on the form's inputs", () =>
 
   it("asks for a connection when pinning, and a reference", () => {
     const values = { ...valuesFromTemplate(template("c-payment-amd"), context), routing: "pin" as const, connection_id: "", reference_id: "" };
-    expect(issuesOf(values).map((i) => i.path).sort()).toEqual(["connection_id", "reference_id"]);
+    expect(
+      issuesOf(values)
+        .map((i) => i.path)
+        .sort(),
+    ).toEqual(["connection_id", "reference_id"]);
   });
 
   it("routes automatically by default: no connection needed, a service is", () => {

@@ -4,7 +4,6 @@ import { buildEnvelope } from "./envelope";
 import { composerValuesShape } from "./values-schema";
 import { ENVELOPE_FIELD, pathToField } from "./pointers";
 
-
 /**
  * The composer form's schema: the inputs' own shape, then the request body they make, checked by
  * `validateInvoice`, the very function the invoice API runs. Each problem lands on the input its

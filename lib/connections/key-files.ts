@@ -69,12 +69,7 @@ export async function createGeneratedKeyPair(db: Db, merchantId: string, vaultKe
  * Swaps `generated_key_id` for the generated private key, once. Runs inside the caller's
  * transaction so the key is consumed only if the connection is saved.
  */
-export async function takeGeneratedKey(
-  db: Db,
-  merchantId: string,
-  credentials: CredentialValues,
-  vaultKey: Buffer,
-): Promise<Result<CredentialValues>> {
+export async function takeGeneratedKey(db: Db, merchantId: string, credentials: CredentialValues, vaultKey: Buffer): Promise<Result<CredentialValues>> {
   const { generated_key_id: id, ...rest } = credentials;
   if (typeof id !== "string" || !id) return ok(rest);
   if (typeof rest.private_key === "string" && rest.private_key) return ok(rest);
@@ -92,11 +87,10 @@ export async function takeGeneratedKey(
     .returning();
   if (!row) {
     return fail([
-      problem(
-        "generated_key_unavailable",
-        "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.",
-        ["credentials", "private_key"],
-      ),
+      problem("generated_key_unavailable", "The generated key pair has expired or was already used. Generate a new pair, or upload your private key.", [
+        "credentials",
+        "private_key",
+      ]),
     ]);
   }
   return ok({ ...rest, private_key: decryptSecret(row.privateKey, vaultKey) });

@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { describeKeyPem, keySummary } from "./key-fingerprint";
 
 describe("key files by fingerprint and type", () => {
-  const rsa = generateKeyPairSync("rsa", { modulusLength: 2048, publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
+  const rsa = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: "spki", format: "pem" },
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  });
   const ed = generateKeyPairSync("ed25519", { publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } });
 
   it("names an RSA public key and fingerprints the SHA-256 of its DER, shortened", () => {

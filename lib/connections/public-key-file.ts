@@ -13,12 +13,7 @@ export function downloadableKeyFields(provider: string, kind: string): FieldSpec
  * which the merchant shares with Provider E's manager). Undefined when the connection is not the
  * merchant's, the field is not a downloadable public key, or nothing is stored.
  */
-export async function publicKeyFile(
-  db: Db,
-  merchantId: string,
-  connectionId: string,
-  fieldId: string,
-): Promise<{ fileName: string; pem: string } | undefined> {
+export async function publicKeyFile(db: Db, merchantId: string, connectionId: string, fieldId: string): Promise<{ fileName: string; pem: string } | undefined> {
   const connection = await getConnection(db, merchantId, connectionId);
   if (!connection) return undefined;
   const field = downloadableKeyFields(connection.provider, connection.kind).find((f) => f.id === fieldId);

@@ -46,7 +46,11 @@ export async function listConnections(db: Db, merchantId: string, filters: Conne
   }
   if (filters.mode) where.push(eq(connections.mode, filters.mode));
   if (filters.state) where.push(eq(connections.enabled, filters.state === "enabled"));
-  const rows = await db.select().from(connections).where(and(...where)).orderBy(asc(connections.createdAt));
+  const rows = await db
+    .select()
+    .from(connections)
+    .where(and(...where))
+    .orderBy(asc(connections.createdAt));
   return rows.map(toConnectionView);
 }
 
@@ -75,9 +79,7 @@ export async function findLabelOwner(db: Db, merchantId: string, label: string):
   const [row] = await db
     .select({ id: connections.id })
     .from(connections)
-    .where(
-      and(eq(connections.merchantId, merchantId), isNull(connections.deletedAt), sql`lower(${connections.label}) = ${label.toLowerCase()}`),
-    )
+    .where(and(eq(connections.merchantId, merchantId), isNull(connections.deletedAt), sql`lower(${connections.label}) = ${label.toLowerCase()}`))
     .limit(1);
   return row?.id;
 }

@@ -45,9 +45,7 @@ describe("createConnectionSchema reports every problem at once", () => {
     expect(issues.filter(([path]) => path === "credentials.merchant_category_code")).toEqual([
       ["credentials.merchant_category_code", "Merchant category code must be 4 digits"],
     ]);
-    expect(issues.filter(([path]) => path === "credentials.merchant_url")).toEqual([
-      ["credentials.merchant_url", "Merchant URL must be an https:// URL"],
-    ]);
+    expect(issues.filter(([path]) => path === "credentials.merchant_url")).toEqual([["credentials.merchant_url", "Merchant URL must be an https:// URL"]]);
   });
 
   it("Provider F: a bad key format and the other key's wrong family are reported together", () => {
@@ -87,7 +85,12 @@ describe("Provider F follows the Test/Live choice", () => {
   });
 
   it("still reads a legacy test_mode sent without a mode", () => {
-    const parsed = createConnectionSchema.safeParse({ provider: "provider-f", kind: "h2h", label: "F", credentials: { ...credentials("prod"), test_mode: false } });
+    const parsed = createConnectionSchema.safeParse({
+      provider: "provider-f",
+      kind: "h2h",
+      label: "F",
+      credentials: { ...credentials("prod"), test_mode: false },
+    });
     expect(parsed.success && parsed.data.mode).toBe("live");
   });
 });

@@ -18,11 +18,7 @@ import {
  * The connection's shape as a form, a server action and the management API send it.
  * Isomorphic: the browser validates with the same schema before the server does again.
  */
-export const labelSchema = z
-  .string({ error: "Label is required" })
-  .trim()
-  .min(1, "Label is required")
-  .max(80, "Label must be at most 80 characters");
+export const labelSchema = z.string({ error: "Label is required" }).trim().min(1, "Label is required").max(80, "Label must be at most 80 characters");
 
 const credentialsInput = z.record(z.string(), z.unknown(), { error: "Credentials must be an object of field values" });
 const constantsInput = z.record(z.string(), z.unknown(), { error: "Constants must be an object keyed by constant name" });
@@ -47,7 +43,11 @@ function checkConstants(ctx: Ctx, kind: KindSpec, providerName: string, input: R
   }
   const parsed = constantsSchema(kind.constants).safeParse(input);
   if (!parsed.success) {
-    addIssues(ctx, "constants", parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })));
+    addIssues(
+      ctx,
+      "constants",
+      parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+    );
     return {};
   }
   return parsed.data;
@@ -76,7 +76,11 @@ const modeInput = z.enum(MODES, { error: "Mode must be test or live" });
 function take<T>(ctx: Ctx, name: string, schema: z.ZodType<T>, value: unknown): T | undefined {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  addIssues(ctx, name, parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })));
+  addIssues(
+    ctx,
+    name,
+    parsed.error.issues.map((i) => ({ path: i.path.map(String), message: i.message })),
+  );
   return undefined;
 }
 
@@ -142,7 +146,12 @@ export function updateConnectionSchema(kind: KindSpec) {
         // the stored values merged with these, in updateConnection.
         const checked = credentialsSchema(kind, { forUpdate: true }).partial().safeParse(credentialsIn);
         if (checked.success) credentials = Object.fromEntries(Object.keys(credentialsIn).map((k) => [k, (checked.data as CredentialValues)[k]]));
-        else addIssues(ctx, "credentials", checked.error.issues.flatMap((i) => unknownKeyIssues(i)));
+        else
+          addIssues(
+            ctx,
+            "credentials",
+            checked.error.issues.flatMap((i) => unknownKeyIssues(i)),
+          );
       }
       const constants = constantsIn === undefined ? undefined : checkConstants(ctx, kind, "This provider", constantsIn);
       return { label, mode, enabled, credentials, constants };

@@ -253,12 +253,7 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
       if (exclusive) problems.push(enabled && !row.enabled && input.enabled ? { ...exclusive, path: ["enabled"] } : exclusive);
       if (problems.length || !checked.ok) throw new ProblemsError(problems);
       const constants = mergeConstants(row.constants, input.constants);
-      const changes = [
-        ...(label !== row.label ? ["label"] : []),
-        ...(enabled !== row.enabled ? ["enabled"] : []),
-        ...changed,
-        ...constants.changed,
-      ];
+      const changes = [...(label !== row.label ? ["label"] : []), ...(enabled !== row.enabled ? ["enabled"] : []), ...changed, ...constants.changed];
       if (!changes.length) return ok(toConnectionView(row));
       const { publicCredentials, secrets } = splitCredentials(kind, checked.value);
       const [updated] = await tx
@@ -277,7 +272,14 @@ async function updateConnectionNow(scope: Scope, id: string, input: UpdateConnec
         .where(and(eq(connections.id, row.id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
         .returning();
       if (!updated) throw new ProblemsError([deletedMeanwhile()]);
-      await recordAudit(tx, { merchantId: scope.merchantId, actor: scope.actor, action: auditAction(changes, enabled), target: { type: "connection", id: row.id }, summary: updated.label, changes });
+      await recordAudit(tx, {
+        merchantId: scope.merchantId,
+        actor: scope.actor,
+        action: auditAction(changes, enabled),
+        target: { type: "connection", id: row.id },
+        summary: updated.label,
+        changes,
+      });
       return ok(toConnectionView(updated));
     });
   } catch (error) {
@@ -332,7 +334,13 @@ async function deleteConnectionNow(scope: Scope, id: string): Promise<boolean> {
       .where(and(eq(connections.id, id), eq(connections.merchantId, scope.merchantId), isNull(connections.deletedAt)))
       .returning({ id: connections.id, label: connections.label });
     if (!rows.length) return false;
-    await recordAudit(tx, { merchantId: scope.merchantId, actor: scope.actor, action: "connection.deleted", target: { type: "connection", id }, summary: rows[0]!.label });
+    await recordAudit(tx, {
+      merchantId: scope.merchantId,
+      actor: scope.actor,
+      action: "connection.deleted",
+      target: { type: "connection", id },
+      summary: rows[0]!.label,
+    });
     return true;
   });
 }

@@ -46,10 +46,7 @@ export function kindOf(row: Pick<ConnectionRow, "provider" | "kind">): KindSpec 
 }
 
 /** Provider D: one enabled connection per merchant, currency and mode, enforced by a unique index. */
-export function exclusiveKeyOf(
-  kind: KindSpec,
-  row: { provider: string; enabled: boolean; mode: string; currency: string | null },
-): string | null {
+export function exclusiveKeyOf(kind: KindSpec, row: { provider: string; enabled: boolean; mode: string; currency: string | null }): string | null {
   if (!kind.onePerCurrencyAndMode || !row.enabled) return null;
   return `${row.provider}:${row.currency ?? "-"}:${row.mode}`;
 }

@@ -12,21 +12,21 @@ const TEXT_MAX = 200;
 const EMAIL_MAX = 254;
 const EARLIEST_BIRTH_DATE = "1900-01-01";
 
-
 const requiredText = z.string({ error: "Enter a text value" });
-
 
 function todayUtc(now: () => Date): string {
   return now().toISOString().slice(0, 10);
 }
 
 function dateOfBirthSchema(now: () => Date): z.ZodType<string> {
-  return requiredText
-    .trim()
-    .refine((value) => isRealIsoDate(value), { error: "Enter a real date as YYYY-MM-DD" })
-    // Fixed-width ISO dates compare correctly as strings.
-    .refine((value) => value >= EARLIEST_BIRTH_DATE, { error: "Date of birth cannot be before 1900-01-01" })
-    .refine((value) => value < todayUtc(now), { error: "Date of birth must be in the past" });
+  return (
+    requiredText
+      .trim()
+      .refine((value) => isRealIsoDate(value), { error: "Enter a real date as YYYY-MM-DD" })
+      // Fixed-width ISO dates compare correctly as strings.
+      .refine((value) => value >= EARLIEST_BIRTH_DATE, { error: "Date of birth cannot be before 1900-01-01" })
+      .refine((value) => value < todayUtc(now), { error: "Date of birth must be in the past" })
+  );
 }
 
 const SCHEMAS: Readonly<Record<Exclude<ConstantFormat, "date_of_birth">, z.ZodType<string>>> = {
@@ -44,30 +44,23 @@ const SCHEMAS: Readonly<Record<Exclude<ConstantFormat, "date_of_birth">, z.ZodTy
     .trim()
     .max(EMAIL_MAX, { error: `Use at most ${EMAIL_MAX} characters` })
     .pipe(z.email({ error: "Enter a valid e-mail address, e.g. customer@example.com" })),
-  phone: requiredText
-    .transform((value) => value.replace(/\s+/g, ""))
-    .refine((value) => INTERNATIONAL_PHONE.test(value), { error: PHONE_FORMAT_MESSAGE }),
+  phone: requiredText.transform((value) => value.replace(/\s+/g, "")).refine((value) => INTERNATIONAL_PHONE.test(value), { error: PHONE_FORMAT_MESSAGE }),
   language: requiredText
     .trim()
     .toLowerCase()
     .refine((value) => LANGUAGE_CODES.has(value), {
       error: "Enter an ISO 639-1 two-letter language code, e.g. en",
     }),
-  phone_country_code: requiredText
-    .trim()
-    .refine((value) => /^\+[1-9]\d{0,2}$/.test(value), {
-      error: "Enter + then 1 to 3 digits, e.g. +44",
-    }),
+  phone_country_code: requiredText.trim().refine((value) => /^\+[1-9]\d{0,2}$/.test(value), {
+    error: "Enter + then 1 to 3 digits, e.g. +44",
+  }),
 };
 
 /**
  * Validates and normalises one constant value (upper-cased country, phone without spaces).
  * The form, the server action and the API route all build their schemas here so they agree.
  */
-export function constantValueSchema(
-  format: ConstantFormat,
-  options: ConstantSchemaOptions = {},
-): z.ZodType<string> {
+export function constantValueSchema(format: ConstantFormat, options: ConstantSchemaOptions = {}): z.ZodType<string> {
   if (format === "date_of_birth") return dateOfBirthSchema(options.now ?? (() => new Date()));
   return SCHEMAS[format];
 }
@@ -87,10 +80,7 @@ function blankToNull(value: unknown): unknown {
   return value;
 }
 
-export function constantsSchema(
-  constants: readonly ConstantSpec[],
-  options: ConstantSchemaOptions = {},
-): z.ZodType<ConstantValues, ConstantValuesInput> {
+export function constantsSchema(constants: readonly ConstantSpec[], options: ConstantSchemaOptions = {}): z.ZodType<ConstantValues, ConstantValuesInput> {
   const shape: Record<string, z.ZodType<string | null | undefined, unknown>> = {};
   for (const spec of constants) {
     shape[spec.name] = z.preprocess(blankToNull, constantValueSchema(spec.format, options).nullable()).optional();

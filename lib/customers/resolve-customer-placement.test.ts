@@ -18,9 +18,7 @@ describe("customer placement", () => {
 
   it("gives identical output for all three placements", () => {
     const results = Object.entries(datas).map(([placement, data]) => {
-      const result = resolved(
-        resolveCustomer({ data, constants: { COUNTRY: "UA", CITY: "Lviv" }, constantSpecs: PROVIDER_A_CONSTANTS }),
-      );
+      const result = resolved(resolveCustomer({ data, constants: { COUNTRY: "UA", CITY: "Lviv" }, constantSpecs: PROVIDER_A_CONSTANTS }));
       expect(result.placement).toBe(placement);
       return { customer: result.customer, fields: result.fields };
     });

@@ -39,11 +39,7 @@ const casesArb = fc
     }),
     { selector: (entry) => entry.target, maxLength: 8 },
   )
-  .map((cases) =>
-    cases.filter((entry, index) =>
-      cases.every((other, j) => j >= index || !clashes(locationOf(entry.target), locationOf(other.target))),
-    ),
-  );
+  .map((cases) => cases.filter((entry, index) => cases.every((other, j) => j >= index || !clashes(locationOf(entry.target), locationOf(other.target)))));
 
 function run(cases: readonly Case[]): Extract<ResolveResult, { ok: true }> {
   const customer: Record<string, unknown> = {};
@@ -134,11 +130,7 @@ describe("resolveCustomer properties", () => {
     fc.assert(
       fc.property(customerArb, (customer) => {
         const specs: ConstantSpec[] = [{ name: "CITY", target: "customer.address.city", label: "", format: "text" }];
-        const datas = [
-          { attributes: { customer } },
-          { customer, attributes: {} },
-          { attributes: { gateway_options: { customer } } },
-        ];
+        const datas = [{ attributes: { customer } }, { customer, attributes: {} }, { attributes: { gateway_options: { customer } } }];
         const outputs = datas.map((data) => {
           const result = resolveCustomer({ data, constants: { CITY: "Lviv" }, constantSpecs: specs });
           return result.ok ? { customer: result.customer, fields: result.fields } : result;

@@ -2,14 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConstantSpec } from "@/lib/providers/types";
 import { getPath } from "./object-paths";
 import { resolveCustomer, type ResolveResult } from "./resolve-customer";
-import {
-  envelope,
-  PROVIDER_A_CONSTANTS,
-  PROVIDER_B_CONSTANTS,
-  PROVIDER_B_DEFAULTS,
-  PROVIDER_F_CONSTANTS,
-  SAMPLE_VALUES,
-} from "@/tests/fixtures/customers";
+import { envelope, PROVIDER_A_CONSTANTS, PROVIDER_B_CONSTANTS, PROVIDER_B_DEFAULTS, PROVIDER_F_CONSTANTS, SAMPLE_VALUES } from "@/tests/fixtures/customers";
 
 function resolved(result: ResolveResult) {
   if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.problems)}`);
@@ -52,9 +45,7 @@ describe.each(providers)("Provider %s constants", (_provider, specs) => {
   });
 
   it.each(cases)("%s yields to the request's %s", (name, target) => {
-    const result = resolved(
-      resolveCustomer({ data: requestFor(target, "sent"), constants: { [name]: SAMPLE_VALUES[name] }, constantSpecs: specs }),
-    );
+    const result = resolved(resolveCustomer({ data: requestFor(target, "sent"), constants: { [name]: SAMPLE_VALUES[name] }, constantSpecs: specs }));
     expect(getPath(result.customer, segmentsOf(target))).toBe("sent");
     expect(result.fields).toEqual([{ path: target, value: "sent", source: "request" }]);
   });
@@ -62,9 +53,7 @@ describe.each(providers)("Provider %s constants", (_provider, specs) => {
   it.each(cases)("%s fills %s when the request sends it empty", (name, target) => {
     const value = SAMPLE_VALUES[name] ?? "";
     for (const blank of ["", "   "]) {
-      const result = resolved(
-        resolveCustomer({ data: requestFor(target, blank), constants: { [name]: value }, constantSpecs: specs }),
-      );
+      const result = resolved(resolveCustomer({ data: requestFor(target, blank), constants: { [name]: value }, constantSpecs: specs }));
       expect(getPath(result.customer, segmentsOf(target))).toBe(value);
     }
   });

@@ -1,14 +1,6 @@
 import type { Problem } from "@/lib/problems";
 import type { ConstantSpec, CustomerPlacement } from "@/lib/providers/types";
-import {
-  copyWithoutBlanks,
-  getPath,
-  isPlainObject,
-  isPresent,
-  listLeaves,
-  setPath,
-  type PlainObject,
-} from "./object-paths";
+import { copyWithoutBlanks, getPath, isPlainObject, isPresent, listLeaves, setPath, type PlainObject } from "./object-paths";
 
 export type { CustomerPlacement };
 
@@ -25,8 +17,7 @@ export type ResolvedField = {
 
 /** Problems are `customer_conflict` (sent in two spots) or `customer_invalid`, with paths from the document root. */
 export type ResolveResult =
-  | { ok: true; placement: CustomerPlacement | null; customer: PlainObject; fields: ResolvedField[] }
-  | { ok: false; problems: Problem[] };
+  { ok: true; placement: CustomerPlacement | null; customer: PlainObject; fields: ResolvedField[] } | { ok: false; problems: Problem[] };
 
 export type ResolveCustomerInput = {
   /** The request envelope's `data` member, unvalidated. */

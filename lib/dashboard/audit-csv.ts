@@ -35,7 +35,12 @@ const AUDIT_CSV_COLUMNS: readonly CsvColumn<Row>[] = [
  * `options.timeZone`: the zone whose days the filter names and whose offset the times carry (the
  * viewer's zone in force); the merchant's zone when not given.
  */
-export function auditCsvStream(db: Db, merchantId: string, filter: AuditFilter, options: { timeZone?: string; batchSize?: number } = {}): ReadableStream<Uint8Array> {
+export function auditCsvStream(
+  db: Db,
+  merchantId: string,
+  filter: AuditFilter,
+  options: { timeZone?: string; batchSize?: number } = {},
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const batchSize = options.batchSize ?? AUDIT_EXPORT_BATCH;
   let after: { createdAt: Date; id: string } | undefined;

@@ -36,7 +36,10 @@ export async function getSetupChecklist(db: Db, merchantId: string, mode: Mode =
         where a.merchant_id = ${merchantId} and a.target_type = 'connection' and a.action = 'connection.tested' and a.changes @> '["ok"]'::jsonb and c.mode = ${mode} and c.deleted_at is null)`,
       apiKey: sql<boolean>`exists (select 1 from api_keys k where k.merchant_id = ${merchantId} and k.mode = ${mode} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now()))`,
       paidTestInvoice: sql<boolean>`exists (select 1 from invoices i where i.merchant_id = ${merchantId}
-        and i.test_mode and i.direction = 'payment' and i.status in (${sql.join(PAID.map((s) => sql`${s}`), sql`, `)}))`,
+        and i.test_mode and i.direction = 'payment' and i.status in (${sql.join(
+          PAID.map((s) => sql`${s}`),
+          sql`, `,
+        )}))`,
       webhook: sql<boolean>`exists (select 1 from webhook_endpoints w where w.merchant_id = ${merchantId} and w.enabled)`,
     })
     .from(merchants)

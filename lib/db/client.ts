@@ -65,9 +65,7 @@ async function pendingMigrations(db: Db): Promise<number> {
 async function assertMigrated(db: Db): Promise<void> {
   const pending = await pendingMigrations(db);
   if (pending > 0) {
-    throw new Error(
-      `the database lacks ${pending} migration(s) of this release and MIGRATE_ON_START=off: run \`npm run migrate\` first (the release step)`,
-    );
+    throw new Error(`the database lacks ${pending} migration(s) of this release and MIGRATE_ON_START=off: run \`npm run migrate\` first (the release step)`);
   }
 }
 

@@ -120,4 +120,3 @@ export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
  * (status `authorized`) and takes it on capture, or releases it on void or when the hold lapses.
  */
 export const INVOICE_FLOWS = ["charge", "authorize"] as const;
-

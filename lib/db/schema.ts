@@ -1,18 +1,19 @@
 import { sql } from "drizzle-orm";
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import {
-  bigint,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
-import { EXPIRABLE_STATUSES, OPEN_REFUND_STATUSES, type AttemptStatus, type CallbackOutcome, type InvoiceStatus, type PayoutPartStatus, type RefundStatus, type Resolution, type RoutingReason, type ThreeDsResult, type WebhookTargetState, type ConnectionHealth } from "./enums";
+  EXPIRABLE_STATUSES,
+  OPEN_REFUND_STATUSES,
+  type AttemptStatus,
+  type CallbackOutcome,
+  type InvoiceStatus,
+  type PayoutPartStatus,
+  type RefundStatus,
+  type Resolution,
+  type RoutingReason,
+  type ThreeDsResult,
+  type WebhookTargetState,
+  type ConnectionHealth,
+} from "./enums";
 
 import type { StoredRoutingDetail as RoutingDetail, StoredRoutingRule as RoutingRule } from "./routing-types";
 
@@ -96,9 +97,13 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
     /** The only invoice mode the key creates and reads (prefix pok_test_ / pok_live_). Keys made before modes existed are test keys. */
-    mode: text("mode", { enum: ["test", "live"] }).notNull().default("test"),
+    mode: text("mode", { enum: ["test", "live"] })
+      .notNull()
+      .default("test"),
     /** `read_only` keys may only GET (and HEAD); `full` keys may also write. */
-    scope: text("scope", { enum: ["full", "read_only"] }).notNull().default("full"),
+    scope: text("scope", { enum: ["full", "read_only"] })
+      .notNull()
+      .default("full"),
     /** Set when the key is rolled: refused from this moment (the grace the merchant chose). */
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     /** The key that replaced this one when it was rolled. */
@@ -323,7 +328,9 @@ export const invoices = pgTable(
     /** What the provider actually collected or paid out (REFERENCE "Resources"); null until it says. */
     processedAmountMinor: bigint("processed_amount_minor", { mode: "bigint" }),
     /** What its refunds have given back (succeeded ones), kept with each refund's outcome (lib/refunds). */
-    refundedAmountMinor: bigint("refunded_amount_minor", { mode: "bigint" }).notNull().default(sql`0`),
+    refundedAmountMinor: bigint("refunded_amount_minor", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     /** Provider attempts made so far (bounded by the attempts limit). */
     attemptsCount: integer("attempts_count").notNull().default(0),
     /**
@@ -402,14 +409,7 @@ export const invoices = pgTable(
      * branches, each reading only that status. Without it a status that is rare or absent walks
      * every invoice of the branch (3.4 s at a million invoices on PostgreSQL for one matching none).
      */
-    index("invoices_list_status_idx").on(
-      t.merchantId,
-      t.direction,
-      t.testMode,
-      t.status,
-      t.createdAt.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
+    index("invoices_list_status_idx").on(t.merchantId, t.direction, t.testMode, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     /**
      * The expiry sweep (lib/processing/tasks/invoice-expire.ts): only invoices that may still expire,
      * by expires_at, so finding the overdue ones reads those rows alone at any table size, and a
@@ -436,7 +436,9 @@ export const invoices = pgTable(
       .on(t.expiresAt)
       .where(sql.raw(`status in (${EXPIRABLE_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
     /** The authorization sweep's walk: authorizations by when they lapse. */
-    index("invoices_capture_before_idx").on(t.captureBefore).where(sql`status = 'authorized'`),
+    index("invoices_capture_before_idx")
+      .on(t.captureBefore)
+      .where(sql`status = 'authorized'`),
   ],
 );
 
@@ -496,7 +498,9 @@ export const invoiceAttempts = pgTable(
     uniqueIndex("invoice_attempts_seq_unique").on(t.invoiceId, t.seq),
     uniqueIndex("invoice_attempts_idempotency_unique").on(t.idempotencyKey),
     /** Search by the provider's payment id (lib/invoices/read/search.ts). */
-    index("invoice_attempts_provider_reference_idx").on(t.providerReference).where(sql`${t.providerReference} is not null`),
+    index("invoice_attempts_provider_reference_idx")
+      .on(t.providerReference)
+      .where(sql`${t.providerReference} is not null`),
   ],
 );
 
@@ -708,7 +712,9 @@ export const webhookEvents = pgTable(
   (t) => [
     index("webhook_events_invoice_idx").on(t.invoiceId, t.createdAt),
     index("webhook_events_merchant_idx").on(t.merchantId, t.createdAt, t.id),
-    uniqueIndex("webhook_events_invoice_sequence_unique").on(t.invoiceId, t.sequence).where(sql`${t.sequence} is not null`),
+    uniqueIndex("webhook_events_invoice_sequence_unique")
+      .on(t.invoiceId, t.sequence)
+      .where(sql`${t.sequence} is not null`),
   ],
 );
 

@@ -18,9 +18,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 type LookupOptions = { family?: number | string; all?: boolean; hints?: number };
 
 function refusal(hostname: string, address?: string): NodeJS.ErrnoException {
-  const message = address
-    ? `${hostname} resolved to ${address}, a private, loopback, link-local or reserved address`
-    : `${hostname} could not be resolved`;
+  const message = address ? `${hostname} resolved to ${address}, a private, loopback, link-local or reserved address` : `${hostname} could not be resolved`;
   return Object.assign(new Error(message), { code: address ? BLOCKED_ADDRESS_CODE : "ENOTFOUND" });
 }
 

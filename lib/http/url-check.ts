@@ -33,7 +33,8 @@ function requireHttps(): boolean {
 export function webhookUrlRules(): string {
   const https = requireHttps();
   const privateOk = allowPrivateWebhookUrls();
-  if (https && !privateOk) return "This server accepts https:// URLs on the public internet only: plain http:// and private, loopback or link-local addresses are refused.";
+  if (https && !privateOk)
+    return "This server accepts https:// URLs on the public internet only: plain http:// and private, loopback or link-local addresses are refused.";
   if (https) {
     return "This server accepts https:// URLs, private and loopback addresses included (WEBHOOKS_ALLOW_PRIVATE_URLS=1); plain http:// only to a loopback address written as such, such as http://127.0.0.1:4000/webhooks.";
   }
@@ -108,7 +109,8 @@ function checkWebhookUrlSyntax(text: string): Result<URL> {
   } catch {
     return refuse("Endpoint URL must be an absolute URL such as https://shop.example.com/webhooks.");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return refuse("Endpoint URL must start with https:// or http:// (the field's help says which this server accepts).");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return refuse("Endpoint URL must start with https:// or http:// (the field's help says which this server accepts).");
   if (requireHttps() && url.protocol !== "https:" && !(allowPrivateWebhookUrls() && isLoopbackLiteral(hostOf(url)))) {
     return refuse("Endpoint URL must use https:// (plain http is refused in production).");
   }

@@ -10,8 +10,7 @@ import { hashLinkToken, isLinkTokenShape, newLinkToken } from "./tokens";
 /** A forgotten-password link works once, for 30 minutes. */
 const RESET_TTL_MS = 30 * 60_000;
 
-export const INVALID_LINK_MESSAGE =
-  "This link is no longer valid: it was already used, has expired or was replaced by a newer one. Ask for a new link.";
+export const INVALID_LINK_MESSAGE = "This link is no longer valid: it was already used, has expired or was replaced by a newer one. Ask for a new link.";
 
 /**
  * Changes the signed-in person's password after checking the current one, and ends every session
@@ -69,9 +68,11 @@ export async function completePasswordReset(db: Db, token: string, password: str
       .where(and(eq(passwordResets.tokenHash, hashLinkToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
       .returning({ userId: passwordResets.userId });
     if (!used) return undefined;
-    await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, used.userId), isNull(passwordResets.usedAt)));
     return (await setPassword(tx, used.userId, passwordHash))?.email;
   });
   return email ? ok({ email }) : invalid;
 }
-

@@ -44,7 +44,17 @@ const EVERYONE: Capability[] = ["invoices.read", "routing.read", "webhooks.read"
 const PERMISSIONS: Record<Role, readonly Capability[]> = {
   owner: Object.keys(CAPABILITIES) as Capability[],
   developer: [...EVERYONE, "invoices.compose.test", "keys.manage.test", "webhooks.manage", "routing.write.test", "cards.remove.test"],
-  finance: [...EVERYONE, "money.refund.test", "money.refund.live", "money.capture.test", "money.capture.live", "export", "audit.read", "cards.remove.test", "cards.remove.live"],
+  finance: [
+    ...EVERYONE,
+    "money.refund.test",
+    "money.refund.live",
+    "money.capture.test",
+    "money.capture.live",
+    "export",
+    "audit.read",
+    "cards.remove.test",
+    "cards.remove.live",
+  ],
   support: [...EVERYONE, "invoices.compose.test", "money.refund.test", "money.capture.test", "payout.process.test", "payout.cancel.test", "cards.remove.test"],
   read_only: EVERYONE,
 };
@@ -65,7 +75,8 @@ export function can(role: Role, capability: Capability): boolean {
 }
 
 /** The mode-scoped capabilities: `${family}.test` and `${family}.live`. */
-export type ModeFamily = "invoices.compose" | "money.refund" | "money.capture" | "payout.process" | "payout.cancel" | "keys.manage" | "routing.write" | "cards.remove";
+export type ModeFamily =
+  "invoices.compose" | "money.refund" | "money.capture" | "payout.process" | "payout.cancel" | "keys.manage" | "routing.write" | "cards.remove";
 
 /** What a role may do of a family in a mode. */
 export function canInMode(role: Role, family: ModeFamily, mode: "test" | "live"): boolean {

@@ -8,16 +8,7 @@ export const emailSchema = z
   .max(254, "E-mail is too long")
   .pipe(z.email("Enter a valid e-mail address, like name@example.com"));
 
-const COMMON_PASSWORDS = new Set([
-  "password123",
-  "password1234",
-  "1234567890",
-  "qwertyuiop",
-  "iloveyou123",
-  "letmein1234",
-  "welcome1234",
-  "admin12345",
-]);
+const COMMON_PASSWORDS = new Set(["password123", "password1234", "1234567890", "qwertyuiop", "iloveyou123", "letmein1234", "welcome1234", "admin12345"]);
 
 /**
  * bcrypt reads the first 72 bytes of a password and ignores the rest, so a longer password would
@@ -31,7 +22,10 @@ const newPasswordSchema = z
   .string()
   .min(10, "Password must be at least 10 characters")
   // Every UTF-16 unit is at least one byte, so the length check spares encoding a long string.
-  .refine((p) => p.length <= PASSWORD_MAX_BYTES && utf8.encode(p).length <= PASSWORD_MAX_BYTES, "Password must be at most 72 bytes (72 letters or digits; accented letters and emoji count as 2 to 4)")
+  .refine(
+    (p) => p.length <= PASSWORD_MAX_BYTES && utf8.encode(p).length <= PASSWORD_MAX_BYTES,
+    "Password must be at most 72 bytes (72 letters or digits; accented letters and emoji count as 2 to 4)",
+  )
   .refine((p) => /[A-Za-z]/.test(p) && /[0-9]/.test(p), "Password must contain letters and digits")
   .refine((p) => !COMMON_PASSWORDS.has(p.toLowerCase()), "This password is too common");
 
@@ -40,10 +34,7 @@ const commerceAccountSchema = z
   .trim()
   .min(3, "Commerce account must be at least 3 characters")
   .max(64, "Commerce account must be at most 64 characters")
-  .regex(
-    /^[a-z0-9][a-z0-9_-]*$/,
-    "Commerce account takes lowercase letters, digits, '-' and '_', starting with a letter or digit",
-  );
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, "Commerce account takes lowercase letters, digits, '-' and '_', starting with a letter or digit");
 
 const merchantNameSchema = z.string().trim().min(1, "Business name is required").max(100, "Business name is too long");
 

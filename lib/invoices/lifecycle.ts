@@ -111,7 +111,10 @@ export function isExpirableStatus(status: InvoiceStatus): boolean {
  * Whether the invoice is unpaid and may still expire: nothing moved and nothing is still being
  * asked. `hasOpenAttempt` is asked only for a process_pending invoice.
  */
-export async function mayStillExpire(invoice: Pick<InvoiceRow, "status" | "direction" | "options" | "attemptsCount">, hasOpenAttempt: () => Promise<boolean>): Promise<boolean> {
+export async function mayStillExpire(
+  invoice: Pick<InvoiceRow, "status" | "direction" | "options" | "attemptsCount">,
+  hasOpenAttempt: () => Promise<boolean>,
+): Promise<boolean> {
   switch (invoice.status) {
     case "created":
       return true;

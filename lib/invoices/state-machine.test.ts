@@ -74,9 +74,7 @@ describe("direction-specific states", () => {
 describe("attempts limit", () => {
   it("retries a failed invoice until the limit is reached", () => {
     expect(transition({ status: "process_failed", direction: "payout" }, "processing")).toBe("processing");
-    expect(() => transition({ status: "process_failed", direction: "payout", attemptsExhausted: true }, "processing")).toThrow(
-      /attempts limit/,
-    );
+    expect(() => transition({ status: "process_failed", direction: "payout", attemptsExhausted: true }, "processing")).toThrow(/attempts limit/);
   });
 
   it("is final only once exhausted", () => {

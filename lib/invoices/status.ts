@@ -66,7 +66,8 @@ export async function changeInvoiceStatusWithin(
   // The overview's rollups (lib/analytics/rollups.ts): the invoice's contribution out before the move, in after it.
   const before = invoiceClassOf(invoice.status);
   const after = invoiceClassOf(to);
-  const rollupMoves = (before !== "none" || after !== "none") && !(before === "processed" && after === "processed" && options.processedAmountMinor === undefined);
+  const rollupMoves =
+    (before !== "none" || after !== "none") && !(before === "processed" && after === "processed" && options.processedAmountMinor === undefined);
   if (rollupMoves && before !== "none") {
     const [locked] = await tx.select({ status: invoices.status }).from(invoices).where(eq(invoices.id, invoice.id)).for("update");
     if (locked?.status !== invoice.status) throw new StaleInvoiceStatusError(invoice.id, invoice.status);
@@ -112,8 +113,9 @@ export function queueStatusEvent(db: Db, { row, event }: StatusChange): Promise<
 /** Any event written in a transaction (recordInvoiceEvent, recordMerchantEvent; `invoiceId` null for connection events), once committed: the first try to each of its endpoints is queued. */
 export async function queueEventDelivery(db: Db, invoiceId: string | null, event: RecordedEvent): Promise<void> {
   for (const endpointId of event.endpointIds) {
-    await enqueue(db, "webhook-deliver", { eventId: event.eventId, endpointId, invoiceId, tryNo: 1 }, { key: `${event.eventId}:${endpointId}:1` }).catch((error: unknown) =>
-      logger.error("webhook delivery not queued", { eventId: event.eventId, endpointId, error: error instanceof Error ? error.message : String(error) }),
+    await enqueue(db, "webhook-deliver", { eventId: event.eventId, endpointId, invoiceId, tryNo: 1 }, { key: `${event.eventId}:${endpointId}:1` }).catch(
+      (error: unknown) =>
+        logger.error("webhook delivery not queued", { eventId: event.eventId, endpointId, error: error instanceof Error ? error.message : String(error) }),
     );
   }
 }

@@ -11,7 +11,10 @@ import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
  *   authorise (and then succeed or decline for funds, say) once the customer passed.
  * Pure; kept with the attempt in the same write as the outcome (recordOutcome).
  */
-export function threeDsAfter(previous: ThreeDsResult | null, outcome: Pick<ProviderOutcome, "kind"> & { redirectUrl?: string; resolution?: string }): ThreeDsResult | null {
+export function threeDsAfter(
+  previous: ThreeDsResult | null,
+  outcome: Pick<ProviderOutcome, "kind"> & { redirectUrl?: string; resolution?: string },
+): ThreeDsResult | null {
   if (outcome.kind === "pending") return outcome.redirectUrl ? (previous === "passed" || previous === "failed" ? previous : "required") : previous;
   if (outcome.kind === "declined" && outcome.resolution === "auth_3ds_failed") return "failed";
   if (previous === "required" && (outcome.kind === "succeeded" || outcome.kind === "declined")) return "passed";
@@ -36,7 +39,12 @@ export type ThreeDsSummary = {
 export function summarizeThreeDs(result: ThreeDsResult | null): ThreeDsSummary {
   switch (result) {
     case "passed":
-      return { result, label: "Passed: the customer completed the challenge", liabilityShift: true, liabilityLabel: "Yes: fraud chargebacks go to the card issuer" };
+      return {
+        result,
+        label: "Passed: the customer completed the challenge",
+        liabilityShift: true,
+        liabilityLabel: "Yes: fraud chargebacks go to the card issuer",
+      };
     case "failed":
       return { result, label: "Failed: the customer did not pass the challenge", liabilityShift: false, liabilityLabel: "No: stays with you" };
     case "required":

@@ -251,12 +251,14 @@ export async function listScheduledJobs(db: Db, invoiceId: string): Promise<Sche
       where data->>'invoiceId' = $1 and state in (${queuedStatesList}) order by start_after, name`,
     [invoiceId],
   );
-  return (rows as { id: string; name: JobName; state: string; start_after: Date | string; retry_count: number; data: Record<string, unknown> }[]).map((row) => ({
-    id: row.id,
-    name: row.name,
-    state: row.state,
-    startAfter: new Date(row.start_after),
-    retryCount: row.retry_count,
-    data: row.data,
-  }));
+  return (rows as { id: string; name: JobName; state: string; start_after: Date | string; retry_count: number; data: Record<string, unknown> }[]).map(
+    (row) => ({
+      id: row.id,
+      name: row.name,
+      state: row.state,
+      startAfter: new Date(row.start_after),
+      retryCount: row.retry_count,
+      data: row.data,
+    }),
+  );
 }

@@ -10,10 +10,8 @@ import { redactLinks } from "./redact";
 
 export { outboxPageEnabled } from "./config";
 
-
 export type Mail = { to: string; subject: string; text: string; html?: string };
 export type OutboxMessage = typeof mailOutbox.$inferSelect;
-
 
 let transport: { url: string; transporter: Transporter } | undefined;
 

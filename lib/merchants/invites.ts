@@ -48,7 +48,14 @@ export async function createInvite(db: Db, viewer: Viewer, input: InviteMemberIn
   const [open] = await db
     .select({ id: invites.id })
     .from(invites)
-    .where(and(eq(invites.merchantId, viewer.merchant.id), sql`lower(${invites.email}) = ${input.email.toLowerCase()}`, isNull(invites.acceptedAt), isNull(invites.revokedAt)))
+    .where(
+      and(
+        eq(invites.merchantId, viewer.merchant.id),
+        sql`lower(${invites.email}) = ${input.email.toLowerCase()}`,
+        isNull(invites.acceptedAt),
+        isNull(invites.revokedAt),
+      ),
+    )
     .limit(1);
   if (open) return fail([problem("already_invited", "This person is already invited: use Resend below", ["email"])]);
   const { token, hash } = newLinkToken();
@@ -64,7 +71,13 @@ export async function createInvite(db: Db, viewer: Viewer, input: InviteMemberIn
       invitedBy: viewer.user.id,
       expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
     });
-    await recordAudit(tx as unknown as Db, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.invited", target: { type: "invite", id }, summary: `${input.name} <${input.email}> as ${input.role}` });
+    await recordAudit(tx as unknown as Db, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "team.invited",
+      target: { type: "invite", id },
+      summary: `${input.name} <${input.email}> as ${input.role}`,
+    });
   });
   return ok({ token, email: input.email, name: input.name, merchantName: viewer.merchant.name });
 }
@@ -79,7 +92,14 @@ export async function reissueInvite(db: Db, viewer: Viewer, inviteId: string, no
     .set({ tokenHash: hash, expiresAt: new Date(now.getTime() + INVITE_TTL_MS) })
     .where(and(eq(invites.id, inviteId), eq(invites.merchantId, viewer.merchant.id), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
     .returning({ email: invites.email, name: invites.name });
-  if (row) await recordAudit(db, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.invite_resent", target: { type: "invite", id: inviteId }, summary: row.email });
+  if (row)
+    await recordAudit(db, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "team.invite_resent",
+      target: { type: "invite", id: inviteId },
+      summary: row.email,
+    });
   return row ? ok({ token, ...row, merchantName: viewer.merchant.name }) : inviteNotFound();
 }
 
@@ -89,7 +109,14 @@ export async function revokeInvite(db: Db, viewer: Viewer, inviteId: string, now
     .set({ revokedAt: now })
     .where(and(eq(invites.id, inviteId), eq(invites.merchantId, viewer.merchant.id), isNull(invites.acceptedAt), isNull(invites.revokedAt)))
     .returning({ id: invites.id, email: invites.email });
-  if (rows[0]) await recordAudit(db, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.invite_revoked", target: { type: "invite", id: inviteId }, summary: rows[0].email });
+  if (rows[0])
+    await recordAudit(db, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "team.invite_revoked",
+      target: { type: "invite", id: inviteId },
+      summary: rows[0].email,
+    });
   return rows.length ? ok(null) : inviteNotFound();
 }
 
@@ -136,7 +163,13 @@ export async function acceptInvite(
         role: invite.role,
       });
       const label = `${name ?? invite.name} <${invite.email}>`;
-      await recordAudit(tx as unknown as Db, { merchantId: invite.merchantId, actor: { type: "user", id: userId, label }, action: "team.joined", target: { type: "user", id: userId }, summary: `${label} as ${invite.role}` });
+      await recordAudit(tx as unknown as Db, {
+        merchantId: invite.merchantId,
+        actor: { type: "user", id: userId, label },
+        action: "team.joined",
+        target: { type: "user", id: userId },
+        summary: `${label} as ${invite.role}`,
+      });
       return { email: invite.email, userId };
     });
     return joined ? ok(joined) : invalid;

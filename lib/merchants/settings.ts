@@ -26,7 +26,11 @@ export async function getInvoiceLifetime(db: Db, merchantId: string): Promise<{ 
 }
 
 /** Applies to invoices created from now on; existing invoices keep their expires_at. */
-export async function updateInvoiceLifetime(db: Db, merchantId: string, input: InvoiceLifetime): Promise<{ lifetimeMinutes: number; lifetimeSeconds: number } | undefined> {
+export async function updateInvoiceLifetime(
+  db: Db,
+  merchantId: string,
+  input: InvoiceLifetime,
+): Promise<{ lifetimeMinutes: number; lifetimeSeconds: number } | undefined> {
   const [row] = await db
     .update(merchants)
     .set({ invoiceLifetimeSeconds: input.lifetimeMinutes * 60 })
@@ -48,6 +52,10 @@ export async function updateMerchantTimeZone(db: Db, merchantId: string, input: 
 
 /** A person's own zone for the dashboard's dates; empty stores null (the merchant's zone then). */
 export async function updatePersonTimeZone(db: Db, userId: string, input: PersonTimeZone): Promise<PersonTimeZone | undefined> {
-  const [row] = await db.update(users).set({ timeZone: input.timeZone || null }).where(eq(users.id, userId)).returning({ timeZone: users.timeZone });
+  const [row] = await db
+    .update(users)
+    .set({ timeZone: input.timeZone || null })
+    .where(eq(users.id, userId))
+    .returning({ timeZone: users.timeZone });
   return row && { timeZone: row.timeZone ?? "" };
 }

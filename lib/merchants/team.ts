@@ -44,7 +44,6 @@ async function lockedOtherOwners(tx: Db, merchantId: string, userId: string): Pr
 
 const memberNotFound = () => problem("not_found", "This member does not exist.");
 
-
 async function inOwnerLock(db: Db, fn: (tx: Db) => Promise<Result<null>>): Promise<Result<null>> {
   try {
     return await db.transaction(async (tx) => {
@@ -64,14 +63,24 @@ export function changeMemberRole(db: Db, viewer: Viewer, userId: string, role: R
     if (role !== "owner" && (await lockedOtherOwners(tx, viewer.merchant.id, userId)) === 0) {
       return fail([problem("last_owner", `The last owner cannot become ${ROLE_NAMES[role].toLowerCase()}. Make someone else an owner first.`, ["role"])]);
     }
-    const [before] = await tx.select({ role: users.role }).from(users).where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)));
+    const [before] = await tx
+      .select({ role: users.role })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)));
     const rows = await tx
       .update(users)
       .set({ role })
       .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
       .returning({ id: users.id, email: users.email });
     if (!rows[0]) return fail([memberNotFound()]);
-    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.role_changed", target: { type: "user", id: userId }, summary: `${rows[0].email} is now ${role} (was ${before?.role ?? "unknown"})`, changes: ["role"] });
+    await recordAudit(tx, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "team.role_changed",
+      target: { type: "user", id: userId },
+      summary: `${rows[0].email} is now ${role} (was ${before?.role ?? "unknown"})`,
+      changes: ["role"],
+    });
     return ok(null);
   });
 }
@@ -87,7 +96,13 @@ export function removeMember(db: Db, viewer: Viewer, userId: string): Promise<Re
       .where(and(eq(users.id, userId), eq(users.merchantId, viewer.merchant.id)))
       .returning({ id: users.id, email: users.email, role: users.role });
     if (!rows[0]) return fail([memberNotFound()]);
-    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "team.removed", target: { type: "user", id: userId }, summary: `${rows[0].email} (${rows[0].role})` });
+    await recordAudit(tx, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "team.removed",
+      target: { type: "user", id: userId },
+      summary: `${rows[0].email} (${rows[0].role})`,
+    });
     return ok(null);
   });
 }

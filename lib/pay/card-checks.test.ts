@@ -18,7 +18,12 @@ function schemaErrors(takesCvc: boolean, values: unknown) {
 
 const digitsLike = fc.oneof(fc.string(), fc.stringMatching(/^[0-9 -]{0,24}$/), fc.constantFrom("4242 4242 4242 4242", "4000000000000002", "4242424242424241"));
 const expiryLike = fc.oneof(fc.string(), fc.stringMatching(/^\s?\d{1,2}\s?\/\s?\d{2}\s?$/), fc.constantFrom("11/26", "10/26", "12/46", "12/47"));
-const values = fc.record({ number: digitsLike, expiry: expiryLike, cvc: fc.oneof(fc.string(), fc.stringMatching(/^\s?\d{2,5}\s?$/)), holder: fc.string({ maxLength: 120 }) });
+const values = fc.record({
+  number: digitsLike,
+  expiry: expiryLike,
+  cvc: fc.oneof(fc.string(), fc.stringMatching(/^\s?\d{2,5}\s?$/)),
+  holder: fc.string({ maxLength: 120 }),
+});
 
 describe("cardFieldErrors (the hosted page's checks in the browser)", () => {
   it("accepts a valid card and names each wrong field with the server's message", () => {

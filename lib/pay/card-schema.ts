@@ -35,9 +35,7 @@ function checked(message: (value: string) => string | undefined, required: strin
 
 export function cardSchema(options: CardSchemaOptions) {
   const now = () => options.now ?? new Date();
-  const cvc = options.takesCvc
-    ? checked(cvcMessage, CARD_MESSAGES.cvc)
-    : z.optional(z.string());
+  const cvc = options.takesCvc ? checked(cvcMessage, CARD_MESSAGES.cvc) : z.optional(z.string());
   return z.pipe(
     z.object({
       number: checked(cardNumberMessage, CARD_MESSAGES.number),

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { describeOutcome } from "./outcome";
 
-const of = (status: Parameters<typeof describeOutcome>[0]["status"], resolution: Parameters<typeof describeOutcome>[0]["resolution"] = null, processedAmount: string | null = null) =>
-  describeOutcome({ status, resolution, processedAmount });
+const of = (
+  status: Parameters<typeof describeOutcome>[0]["status"],
+  resolution: Parameters<typeof describeOutcome>[0]["resolution"] = null,
+  processedAmount: string | null = null,
+) => describeOutcome({ status, resolution, processedAmount });
 
 describe("describeOutcome (what the hosted page tells the customer)", () => {
   it("is open while created, in progress while the provider works", () => {

@@ -16,7 +16,6 @@ import type { PaymentLink, PaymentLinkValues } from "./schema";
 
 export type { PaymentLink } from "./schema";
 
-
 /** The payment services with a hosted page in a currency: the ones a link can lead to. */
 function paymentLinkServices(currency: string): string[] {
   return listServices()
@@ -26,7 +25,9 @@ function paymentLinkServices(currency: string): string[] {
 
 /** Every currency some provider takes on a hosted page, for the form's choice. */
 export function paymentLinkCurrencies(): string[] {
-  const currencies = listServices().filter((service) => service.direction === "payment" && service.hostedPage).map((service) => service.currency);
+  const currencies = listServices()
+    .filter((service) => service.direction === "payment" && service.hostedPage)
+    .map((service) => service.currency);
   return [...new Set(currencies)].sort();
 }
 
@@ -89,7 +90,10 @@ export async function createPaymentLink(
     const amount = formatMinor(invoice.amountMinor, invoice.currency);
     let emailed = true;
     try {
-      await sendMail(db, paymentLinkMail(input.email, { merchantName: merchant.name, amount, currency: invoice.currency, description: input.description, link: url }));
+      await sendMail(
+        db,
+        paymentLinkMail(input.email, { merchantName: merchant.name, amount, currency: invoice.currency, description: input.description, link: url }),
+      );
     } catch (error) {
       emailed = false;
       logger.error("payment link e-mail not sent", { invoiceId: invoice.id, error: error instanceof Error ? error.message : "unknown" });

@@ -12,7 +12,10 @@ export const paymentLinkSchema = z.object({
     .trim()
     .min(1, "Enter the amount, e.g. 25.00")
     .regex(/^(?:0|[1-9]\d{0,11})(?:\.\d{1,2})?$/, "Enter the amount as digits with up to two decimals, e.g. 25.00"),
-  currency: z.string().trim().regex(/^[A-Z]{3}$/, "Choose the currency"),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, "Choose the currency"),
   description: z.string().trim().min(1, "Say what the payment is for").max(DESCRIPTION_MAX, `At most ${DESCRIPTION_MAX} characters`),
   email: z.string().trim().min(1, "Enter the customer's e-mail").pipe(z.email("Enter an e-mail address such as ada@example.com")),
   test_mode: z.boolean(),

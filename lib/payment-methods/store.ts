@@ -56,7 +56,10 @@ const VIEW_COLUMNS = {
 type Selected = { [K in keyof typeof VIEW_COLUMNS]: unknown };
 
 function viewOf(row: Selected): PaymentMethodView {
-  const { connectionDeletedAt, connectionLabel, ...rest } = row as Omit<PaymentMethodView, "connectionLabel" | "connectionDeleted"> & { connectionLabel: string | null; connectionDeletedAt: Date | null };
+  const { connectionDeletedAt, connectionLabel, ...rest } = row as Omit<PaymentMethodView, "connectionLabel" | "connectionDeleted"> & {
+    connectionLabel: string | null;
+    connectionDeletedAt: Date | null;
+  };
   return { ...rest, connectionLabel, connectionDeleted: connectionDeletedAt !== null };
 }
 
@@ -67,7 +70,12 @@ function snapshotPaymentMethod(view: PaymentMethodView): Record<string, unknown>
 
 /** Whether an invoice's payment asked to save its card and can: tokenize, a customer reference, a provider that keeps cards. */
 export function paymentSavesCard(invoice: Pick<InvoiceRow, "direction" | "gatewayOptions" | "customer" | "paymentMethodId">): boolean {
-  return invoice.direction === "payment" && invoice.paymentMethodId === null && asksToTokenize(invoice.gatewayOptions) && customerReferenceOf(invoice.customer) !== undefined;
+  return (
+    invoice.direction === "payment" &&
+    invoice.paymentMethodId === null &&
+    asksToTokenize(invoice.gatewayOptions) &&
+    customerReferenceOf(invoice.customer) !== undefined
+  );
 }
 
 /**
@@ -161,7 +169,8 @@ export function decodePaymentMethodCursor(value: string): PaymentMethodCursor | 
     const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
     if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
     const [createdAt, id] = parsed as unknown[];
-    if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt)) || typeof id !== "string" || !/^pm_[A-Za-z0-9_-]{1,64}$/.test(id)) return undefined;
+    if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt)) || typeof id !== "string" || !/^pm_[A-Za-z0-9_-]{1,64}$/.test(id))
+      return undefined;
     return { createdAt, id };
   } catch {
     return undefined;
@@ -213,4 +222,3 @@ export async function markDetached(db: Db, view: PaymentMethodView): Promise<Pay
   await queueEventDelivery(db, null, done.event);
   return done.view;
 }
-

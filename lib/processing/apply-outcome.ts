@@ -48,8 +48,10 @@ export async function applyAttemptOutcome(
   }
   if (!attemptIsOpen(attempt.status)) return { kind: "superseded", reason: `the attempt is already ${attempt.status.replaceAll("_", " ")}`, invoice };
   const target = targetOf(invoice, input.outcome);
-  const lateSuccess = invoice.status === "expired" && (target.status === "processed" || target.status === "partially_processed" || target.status === "authorized");
-  if (!waitsForStatus(invoice.status) && !lateSuccess) return { kind: "superseded", reason: `the invoice is already ${invoice.status.replaceAll("_", " ")}`, invoice };
+  const lateSuccess =
+    invoice.status === "expired" && (target.status === "processed" || target.status === "partially_processed" || target.status === "authorized");
+  if (!waitsForStatus(invoice.status) && !lateSuccess)
+    return { kind: "superseded", reason: `the invoice is already ${invoice.status.replaceAll("_", " ")}`, invoice };
   if (input.outcome.kind === "unknown") {
     // Still not known: the attempt keeps its state; only the exchange is logged.
     const kept = { ...input.outcome, kind: attempt.status === "pending" ? "pending" : "unknown" } as ProviderOutcome;
@@ -57,7 +59,8 @@ export async function applyAttemptOutcome(
     return { kind: "applied", invoice, attempt: recorded ?? attempt };
   }
   const recorded = await recordOutcome(db, attempt, input.outcome, input.exchanges ?? []);
-  if (!recorded) return { kind: "superseded", reason: "another answer settled the attempt first", invoice: (await readInvoice(db, input.invoiceId)) ?? invoice };
+  if (!recorded)
+    return { kind: "superseded", reason: "another answer settled the attempt first", invoice: (await readInvoice(db, input.invoiceId)) ?? invoice };
   if (lateSuccess) logger.warn("late success after expiry", { invoiceId: invoice.id, attemptId: attempt.id });
   let settled: InvoiceRow;
   try {

@@ -21,18 +21,26 @@ export type PayoutPartRow = typeof payoutParts.$inferSelect;
  * in one transaction. The attempt id is the provider's idempotency key, so one attempt can never
  * charge or pay out twice.
  */
-export async function startAttempt(
-  db: Db,
-  input: { invoiceId: string; seq: number; connectionId: string; reason: RoutingReason },
-): Promise<AttemptRow> {
+export async function startAttempt(db: Db, input: { invoiceId: string; seq: number; connectionId: string; reason: RoutingReason }): Promise<AttemptRow> {
   const id = newId("att");
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(invoiceAttempts)
-      .values({ id, invoiceId: input.invoiceId, seq: input.seq, connectionId: input.connectionId, reason: input.reason, status: "in_flight", idempotencyKey: id })
+      .values({
+        id,
+        invoiceId: input.invoiceId,
+        seq: input.seq,
+        connectionId: input.connectionId,
+        reason: input.reason,
+        status: "in_flight",
+        idempotencyKey: id,
+      })
       .returning();
     const moved = input.reason === "cascaded" ? { connectionId: input.connectionId, routingReason: input.reason } : {};
-    await tx.update(invoices).set({ attemptsCount: input.seq, ...moved }).where(eq(invoices.id, input.invoiceId));
+    await tx
+      .update(invoices)
+      .set({ attemptsCount: input.seq, ...moved })
+      .where(eq(invoices.id, input.invoiceId));
     return row!;
   });
 }
@@ -120,8 +128,19 @@ async function savePayoutParts(db: Db, attempt: AttemptRow, parts: readonly Payo
   for (const [index, part] of parts.entries()) {
     await db
       .insert(payoutParts)
-      .values({ id: newId("po"), invoiceId: attempt.invoiceId, attemptId: attempt.id, seq: index + 1, amountMinor: part.amountMinor, status: part.status, providerReference: part.providerReference })
-      .onConflictDoUpdate({ target: [payoutParts.attemptId, payoutParts.seq], set: { status: part.status, providerReference: part.providerReference, updatedAt: sql`now()` } });
+      .values({
+        id: newId("po"),
+        invoiceId: attempt.invoiceId,
+        attemptId: attempt.id,
+        seq: index + 1,
+        amountMinor: part.amountMinor,
+        status: part.status,
+        providerReference: part.providerReference,
+      })
+      .onConflictDoUpdate({
+        target: [payoutParts.attemptId, payoutParts.seq],
+        set: { status: part.status, providerReference: part.providerReference, updatedAt: sql`now()` },
+      });
   }
 }
 

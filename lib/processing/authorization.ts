@@ -53,7 +53,10 @@ async function providerOfConnection(db: Db, connectionId: string | null): Promis
   return row?.provider;
 }
 
-async function commitWithEvent(db: Db, work: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<{ change: StatusChange; event: RecordedEvent }>): Promise<InvoiceRow> {
+async function commitWithEvent(
+  db: Db,
+  work: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<{ change: StatusChange; event: RecordedEvent }>,
+): Promise<InvoiceRow> {
   const done = await db.transaction(work);
   await queueStatusEvent(db, done.change);
   await queueEventDelivery(db, done.change.row.id, done.event);
@@ -95,7 +98,11 @@ export type AuthorizationCaller = {
 /** The authorization as the provider knows it: the successful attempt's reference and key. */
 async function authorizationOf(db: Db, invoiceId: string) {
   const [attempt] = await db
-    .select({ providerReference: invoiceAttempts.providerReference, idempotencyKey: invoiceAttempts.idempotencyKey, connectionId: invoiceAttempts.connectionId })
+    .select({
+      providerReference: invoiceAttempts.providerReference,
+      idempotencyKey: invoiceAttempts.idempotencyKey,
+      connectionId: invoiceAttempts.connectionId,
+    })
     .from(invoiceAttempts)
     .where(and(eq(invoiceAttempts.invoiceId, invoiceId), eq(invoiceAttempts.status, "succeeded")))
     .orderBy(desc(invoiceAttempts.seq))
@@ -105,7 +112,8 @@ async function authorizationOf(db: Db, invoiceId: string) {
 
 /** Why an invoice that is not `authorized` cannot be captured or voided now, in the caller's words. */
 function notAuthorized(invoice: InvoiceRow, verb: "capture" | "void"): { code: string; detail: string } {
-  if (invoice.flow !== "authorize") return { code: "not_authorized", detail: `This payment was a charge (flow "charge"): there is no authorization to ${verb}.` };
+  if (invoice.flow !== "authorize")
+    return { code: "not_authorized", detail: `This payment was a charge (flow "charge"): there is no authorization to ${verb}.` };
   switch (invoice.status) {
     case "capturing":
       return { code: "authorization_busy", detail: "A capture of this payment is already in progress." };
@@ -118,13 +126,24 @@ function notAuthorized(invoice: InvoiceRow, verb: "capture" | "void"): { code: s
     case "refunding":
     case "refunded":
     case "partially_refunded":
-      return { code: "already_captured", detail: `This payment was already captured (${money(invoice.processedAmountMinor ?? 0n, invoice.currency)}); a payment is captured once.` };
+      return {
+        code: "already_captured",
+        detail: `This payment was already captured (${money(invoice.processedAmountMinor ?? 0n, invoice.currency)}); a payment is captured once.`,
+      };
     default:
-      return { code: "not_authorized", detail: `A payment that is ${invoice.status.replaceAll("_", " ")} has no authorization to ${verb}; it must be authorized first (Pay).` };
+      return {
+        code: "not_authorized",
+        detail: `A payment that is ${invoice.status.replaceAll("_", " ")} has no authorization to ${verb}; it must be authorized first (Pay).`,
+      };
   }
 }
 
-async function loadForCaller(db: Db, merchantId: string, id: string, caller: AuthorizationCaller): Promise<InvoiceRow | Extract<AuthorizationResult, { kind: "not_found" | "test_only" }>> {
+async function loadForCaller(
+  db: Db,
+  merchantId: string,
+  id: string,
+  caller: AuthorizationCaller,
+): Promise<InvoiceRow | Extract<AuthorizationResult, { kind: "not_found" | "test_only" }>> {
   const found = await getInvoice(db, merchantId, "payment", id, caller.mode);
   if (!found) return { kind: "not_found" };
   const invoice = await readInvoice(db, found.id);
@@ -145,12 +164,21 @@ function replayed(invoice: InvoiceRow, caller: AuthorizationCaller, verb: "captu
  * transaction whose first statement is a conditional update (`… where status = 'authorized'`): it
  * holds the row, so a second taker waits and then finds it moved. Undefined: someone else took it.
  */
-async function take(db: Db, invoice: InvoiceRow, to: "capturing" | "voiding", values: { captureAmountMinor?: bigint; key?: string }, reason: string): Promise<InvoiceRow | undefined> {
+async function take(
+  db: Db,
+  invoice: InvoiceRow,
+  to: "capturing" | "voiding",
+  values: { captureAmountMinor?: bigint; key?: string },
+  reason: string,
+): Promise<InvoiceRow | undefined> {
   try {
     const change = await db.transaction(async (tx) => {
       const [held] = await tx
         .update(invoices)
-        .set({ authorizationRequestKey: values.key ?? null, ...(values.captureAmountMinor !== undefined ? { captureAmountMinor: values.captureAmountMinor } : {}) })
+        .set({
+          authorizationRequestKey: values.key ?? null,
+          ...(values.captureAmountMinor !== undefined ? { captureAmountMinor: values.captureAmountMinor } : {}),
+        })
         .where(and(eq(invoices.id, invoice.id), eq(invoices.status, "authorized")))
         .returning({ id: invoices.id });
       if (!held) throw new StaleInvoiceStatusError(invoice.id, "authorized");
@@ -180,12 +208,23 @@ async function callAbout<T extends CaptureOutcome | VoidOutcome>(
       ? await findConnectionRow(db, invoice.merchantId, authorization.connectionId)
       : await findConnectionIncludingDeleted(db, invoice.merchantId, authorization.connectionId)
     : undefined;
-  const nothing = (message: string) => ({ outcome: (sending ? { kind: "refused", message } : { kind: "unknown", message }) as T, provider: connection?.provider });
-  if (!authorization?.providerReference || !connection) return nothing(!connection ? "The connection that authorized this payment was deleted; nothing was sent." : "The authorization's provider record is not known; nothing was sent.");
+  const nothing = (message: string) => ({
+    outcome: (sending ? { kind: "refused", message } : { kind: "unknown", message }) as T,
+    provider: connection?.provider,
+  });
+  if (!authorization?.providerReference || !connection)
+    return nothing(
+      !connection
+        ? "The connection that authorized this payment was deleted; nothing was sent."
+        : "The authorization's provider record is not known; nothing was sent.",
+    );
   const prepared = await prepare(db, invoice, connection, createExchangeRecorder());
   if ("failure" in prepared) return nothing("message" in prepared.failure ? prepared.failure.message : "The provider cannot be called.");
   try {
-    const pending = run(prepared.adapter, prepared.context, { providerReference: authorization.providerReference, idempotencyKey: authorization.idempotencyKey });
+    const pending = run(prepared.adapter, prepared.context, {
+      providerReference: authorization.providerReference,
+      idempotencyKey: authorization.idempotencyKey,
+    });
     if (!pending) return nothing(`${connection.provider} cannot be asked to do this.`);
     return { outcome: await pending, provider: connection.provider };
   } catch (error) {
@@ -216,7 +255,12 @@ function askCapture(db: Db, invoice: InvoiceRow) {
 
 function sendVoid(db: Db, invoice: InvoiceRow) {
   return callAbout<VoidOutcome>(db, invoice, true, (adapter, context, authorization) =>
-    adapter.voidAuthorization?.(context, { voidId: voidKey(invoice.id), invoiceId: invoice.id, paymentReference: authorization.providerReference, paymentKey: authorization.idempotencyKey }),
+    adapter.voidAuthorization?.(context, {
+      voidId: voidKey(invoice.id),
+      invoiceId: invoice.id,
+      paymentReference: authorization.providerReference,
+      paymentKey: authorization.idempotencyKey,
+    }),
   );
 }
 
@@ -228,7 +272,12 @@ function askVoid(db: Db, invoice: InvoiceRow) {
 
 async function scheduleReconcile(db: Db, invoice: InvoiceRow, step: number): Promise<void> {
   const at = Math.min(step, RECONCILE_STEPS_SECONDS.length - 1);
-  await enqueue(db, "authorization-reconcile", { invoiceId: invoice.id, step }, { startAfter: RECONCILE_STEPS_SECONDS[at], key: `${invoice.id}:authorization:${step}` }).catch((error: unknown) =>
+  await enqueue(
+    db,
+    "authorization-reconcile",
+    { invoiceId: invoice.id, step },
+    { startAfter: RECONCILE_STEPS_SECONDS[at], key: `${invoice.id}:authorization:${step}` },
+  ).catch((error: unknown) =>
     logger.error("authorization status request not queued", { invoiceId: invoice.id, error: error instanceof Error ? error.message : String(error) }),
   );
 }
@@ -251,7 +300,13 @@ async function applyCapture(db: Db, invoice: InvoiceRow, outcome: CaptureOutcome
 }
 
 /** A void's answer applied to the invoice (now `voiding`); undefined when it is still not known. */
-async function applyVoid(db: Db, invoice: InvoiceRow, outcome: VoidOutcome, resolution: Extract<Resolution, "voided" | "authorization_expired">, reason: string): Promise<InvoiceRow | undefined> {
+async function applyVoid(
+  db: Db,
+  invoice: InvoiceRow,
+  outcome: VoidOutcome,
+  resolution: Extract<Resolution, "voided" | "authorization_expired">,
+  reason: string,
+): Promise<InvoiceRow | undefined> {
   if (outcome.kind === "unknown") return undefined;
   if (outcome.kind === "voided") {
     return commitWithEvent(db, async (tx) => {
@@ -269,7 +324,13 @@ async function applyVoid(db: Db, invoice: InvoiceRow, outcome: VoidOutcome, reso
 const AMOUNT = ["data", "attributes", "amount"];
 
 /** `POST /api/commerce/payment-invoices/{id}/capture` and Capture on the invoice page. `amount` absent: all that was authorized. */
-export async function captureInvoice(db: Db, merchantId: string, id: string, input: { amount?: string | number }, caller: AuthorizationCaller): Promise<AuthorizationResult> {
+export async function captureInvoice(
+  db: Db,
+  merchantId: string,
+  id: string,
+  input: { amount?: string | number },
+  caller: AuthorizationCaller,
+): Promise<AuthorizationResult> {
   const loaded = await loadForCaller(db, merchantId, id, caller);
   if ("kind" in loaded) return loaded;
   const invoice = loaded;
@@ -284,17 +345,32 @@ export async function captureInvoice(db: Db, merchantId: string, id: string, inp
     amountMinor = parsed.minor;
     if (amountMinor <= 0n) return { kind: "invalid", problems: [problem("invalid_amount", "amount must be more than zero", AMOUNT)] };
     if (amountMinor > authorized) {
-      return { kind: "invalid", problems: [problem("exceeds_authorized", `amount may be at most the authorized ${money(authorized, invoice.currency)}`, AMOUNT)] };
+      return {
+        kind: "invalid",
+        problems: [problem("exceeds_authorized", `amount may be at most the authorized ${money(authorized, invoice.currency)}`, AMOUNT)],
+      };
     }
   }
   const provider = await providerOfConnection(db, invoice.connectionId);
   if (amountMinor < authorized && provider && !capabilitiesOf(provider).partialCapture) {
     return {
       kind: "invalid",
-      problems: [problem("partial_capture_not_offered", `This payment's provider captures only the whole authorization (${money(authorized, invoice.currency)}); leave amount out or send all of it`, AMOUNT)],
+      problems: [
+        problem(
+          "partial_capture_not_offered",
+          `This payment's provider captures only the whole authorization (${money(authorized, invoice.currency)}); leave amount out or send all of it`,
+          AMOUNT,
+        ),
+      ],
     };
   }
-  const taken = await take(db, invoice, "capturing", { captureAmountMinor: amountMinor, key: caller.idempotencyKey }, `capture of ${money(amountMinor, invoice.currency)} asked for`);
+  const taken = await take(
+    db,
+    invoice,
+    "capturing",
+    { captureAmountMinor: amountMinor, key: caller.idempotencyKey },
+    `capture of ${money(amountMinor, invoice.currency)} asked for`,
+  );
   if (!taken) {
     const now = (await readInvoice(db, invoice.id)) ?? invoice;
     return replayed(now, caller, "capture") ?? { kind: "refused", status: 409, ...notAuthorized(now, "capture") };
@@ -315,7 +391,8 @@ export async function captureInvoice(db: Db, merchantId: string, id: string, inp
     kind: "refused",
     status: outcome.kind === "refused" ? 502 : 409,
     code: outcome.kind === "refused" ? "capture_refused" : "capture_declined",
-    detail: `The provider did not capture it (${outcome.message}); the authorization of ${money(authorized, invoice.currency)} is still held. ${outcome.kind === "refused" ? "Try again." : ""}`.trim(),
+    detail:
+      `The provider did not capture it (${outcome.message}); the authorization of ${money(authorized, invoice.currency)} is still held. ${outcome.kind === "refused" ? "Try again." : ""}`.trim(),
   };
 }
 
@@ -333,14 +410,28 @@ export async function voidInvoice(db: Db, merchantId: string, id: string, caller
     return replayed(now, caller, "void") ?? { kind: "refused", status: 409, ...notAuthorized(now, "void") };
   }
   if (result.kind === "not_voided") {
-    return { kind: "refused", status: result.outcome.kind === "refused" ? 502 : 409, code: "void_refused", detail: `The provider did not void it (${result.outcome.message}); the authorization is still held.` };
+    return {
+      kind: "refused",
+      status: result.outcome.kind === "refused" ? 502 : 409,
+      code: "void_refused",
+      detail: `The provider did not void it (${result.outcome.message}); the authorization is still held.`,
+    };
   }
   return { kind: "done", invoice: result.invoice, pending: result.pending };
 }
 
-type VoidRun = { kind: "taken_by_another" } | { kind: "not_voided"; outcome: Exclude<VoidOutcome, { kind: "voided" | "unknown" }> } | { kind: "voided"; invoice: InvoiceRow; pending: boolean };
+type VoidRun =
+  | { kind: "taken_by_another" }
+  | { kind: "not_voided"; outcome: Exclude<VoidOutcome, { kind: "voided" | "unknown" }> }
+  | { kind: "voided"; invoice: InvoiceRow; pending: boolean };
 
-async function voidAuthorization(db: Db, invoice: InvoiceRow, resolution: Extract<Resolution, "voided" | "authorization_expired">, reason: string, key?: string): Promise<VoidRun> {
+async function voidAuthorization(
+  db: Db,
+  invoice: InvoiceRow,
+  resolution: Extract<Resolution, "voided" | "authorization_expired">,
+  reason: string,
+  key?: string,
+): Promise<VoidRun> {
   const taken = await take(db, invoice, "voiding", { key }, reason);
   if (!taken) return { kind: "taken_by_another" };
   let { outcome } = await sendVoid(db, taken);
@@ -368,11 +459,13 @@ export async function reconcileAuthorization(db: Db, invoiceId: string, step: nu
   let settled: InvoiceRow | undefined;
   // "Never arrived" while the request may still be on its way (within twice the timeout of it) only means "not yet".
   const young = invoice.updatedAt.getTime() > Date.now() - 2 * providerTimeoutMs();
-  const settledLater = <T extends { kind: string; message?: string }>(outcome: T): T => (young && outcome.kind === "refused" ? ({ kind: "unknown", message: "not arrived yet" } as unknown as T) : outcome);
+  const settledLater = <T extends { kind: string; message?: string }>(outcome: T): T =>
+    young && outcome.kind === "refused" ? ({ kind: "unknown", message: "not arrived yet" } as unknown as T) : outcome;
   try {
     if (invoice.status === "capturing") settled = await applyCapture(db, invoice, settledLater((await askCapture(db, invoice)).outcome), reason);
     else {
-      const resolution = invoice.captureBefore && invoice.captureBefore <= new Date() && invoice.authorizationRequestKey === null ? "authorization_expired" : "voided";
+      const resolution =
+        invoice.captureBefore && invoice.captureBefore <= new Date() && invoice.authorizationRequestKey === null ? "authorization_expired" : "voided";
       settled = await applyVoid(db, invoice, settledLater((await askVoid(db, invoice)).outcome), resolution, reason);
     }
   } catch (error) {
@@ -393,11 +486,7 @@ export async function voidExpiredAuthorizations(db: Db, scope: { merchantId?: st
     .select()
     .from(invoices)
     .where(
-      and(
-        eq(invoices.status, "authorized"),
-        lte(invoices.captureBefore, sql`now()`),
-        scope.merchantId ? eq(invoices.merchantId, scope.merchantId) : undefined,
-      ),
+      and(eq(invoices.status, "authorized"), lte(invoices.captureBefore, sql`now()`), scope.merchantId ? eq(invoices.merchantId, scope.merchantId) : undefined),
     )
     .orderBy(asc(invoices.captureBefore))
     .limit(scope.limit ?? 100);

@@ -3,7 +3,14 @@ import { findConnectionRow } from "@/lib/connections/queries";
 import type { Db } from "@/lib/db/client";
 import { recordInvoiceEvent, type RecordedEvent } from "@/lib/invoices/events";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
-import { changeInvoiceStatus, changeInvoiceStatusWithin, queueEventDelivery, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
+import {
+  changeInvoiceStatus,
+  changeInvoiceStatusWithin,
+  queueEventDelivery,
+  queueStatusEvent,
+  StaleInvoiceStatusError,
+  type StatusChange,
+} from "@/lib/invoices/status";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
 import type { Mode } from "@/lib/providers";
@@ -36,7 +43,10 @@ const money = (invoice: InvoiceRow) => `${invoice.amount} ${invoice.currency}`;
 /** Moves the payout to canceled or partially_canceled and writes payout.canceled, in one transaction. */
 async function settleCanceled(db: Db, invoice: InvoiceRow, to: "canceled" | "partially_canceled", paidMinor: bigint, reason: string): Promise<InvoiceRow> {
   const change = await db.transaction(async (tx): Promise<{ change: StatusChange; event: RecordedEvent }> => {
-    const moved = await changeInvoiceStatusWithin(tx, invoice, to, "ok", { reason, ...(to === "partially_canceled" ? { processedAmountMinor: paidMinor } : {}) });
+    const moved = await changeInvoiceStatusWithin(tx, invoice, to, "ok", {
+      reason,
+      ...(to === "partially_canceled" ? { processedAmountMinor: paidMinor } : {}),
+    });
     return { change: moved, event: await recordInvoiceEvent(tx, moved.row, PAYOUT_CANCELED) };
   });
   await queueStatusEvent(db, change.change);
@@ -89,7 +99,10 @@ export async function cancelPayoutInvoice(
 
   let outcome: CancelPayoutOutcome;
   try {
-    outcome = await prepared.adapter.cancelPayout(prepared.context, { idempotencyKey: attempt.idempotencyKey, providerReference: attempt.providerReference ?? undefined });
+    outcome = await prepared.adapter.cancelPayout(prepared.context, {
+      idempotencyKey: attempt.idempotencyKey,
+      providerReference: attempt.providerReference ?? undefined,
+    });
   } catch (error) {
     logger.error("provider adapter threw on a payout cancel", { invoiceId: invoice.id, error: error instanceof Error ? error.message : String(error) });
     outcome = { kind: "unknown", message: "The cancel failed unexpectedly; whether the payout stopped is not known." };
@@ -102,7 +115,12 @@ export async function cancelPayoutInvoice(
       db,
       attempt,
       paid
-        ? { kind: "succeeded", providerReference: outcome.providerReference, processedAmountMinor: outcome.paidMinor, ...(outcome.parts ? { parts: outcome.parts } : {}) }
+        ? {
+            kind: "succeeded",
+            providerReference: outcome.providerReference,
+            processedAmountMinor: outcome.paidMinor,
+            ...(outcome.parts ? { parts: outcome.parts } : {}),
+          }
         : { kind: "declined", resolution: "canceled", providerReference: outcome.providerReference, message: "Canceled before any of it was paid." },
       exchanges,
     );
@@ -114,10 +132,25 @@ export async function cancelPayoutInvoice(
   const notDone = outcome as Exclude<CancelPayoutOutcome, { kind: "canceled" | "partially_canceled" }>;
   const back = await changeInvoiceStatus(db, canceling, "process_pending", undefined, { reason: `cancel not done: ${notDone.message}` });
   if (notDone.kind === "too_late") {
-    const status = await prepared.adapter.getStatus(prepared.context, { idempotencyKey: attempt.idempotencyKey, providerReference: attempt.providerReference ?? undefined, direction: "payout" });
-    const applied = await applyAttemptOutcome(db, { invoiceId: invoice.id, attemptId: attempt.id, outcome: status, reason: "status request after a cancel came too late", exchanges: recorder.list().slice(exchanges.length) });
+    const status = await prepared.adapter.getStatus(prepared.context, {
+      idempotencyKey: attempt.idempotencyKey,
+      providerReference: attempt.providerReference ?? undefined,
+      direction: "payout",
+    });
+    const applied = await applyAttemptOutcome(db, {
+      invoiceId: invoice.id,
+      attemptId: attempt.id,
+      outcome: status,
+      reason: "status request after a cancel came too late",
+      exchanges: recorder.list().slice(exchanges.length),
+    });
     const settled = applied.invoice ?? back;
-    return { kind: "refused", code: "payout_final", detail: `Too late to cancel: the provider had already finished this payout (now ${settled.status}).`, invoice: settled };
+    return {
+      kind: "refused",
+      code: "payout_final",
+      detail: `Too late to cancel: the provider had already finished this payout (now ${settled.status}).`,
+      invoice: settled,
+    };
   }
   return {
     kind: "refused",

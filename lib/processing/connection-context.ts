@@ -13,8 +13,6 @@ import { providerTimeoutMs } from "../providers/kit/timeout";
 /** A recorder that also learns the connection's secrets, so no log line can carry them. */
 export type SecretAwareRecorder = ReturnType<typeof createExchangeRecorder>;
 
-
-
 /** The connection has nowhere to send requests (a live provider without its URL configured). */
 export class MissingBaseUrlError extends Error {
   override name = "MissingBaseUrlError";
@@ -27,7 +25,10 @@ export class ModeMismatchError extends Error {
 
 /** "provider-d" → "D": the letter of its PROVIDER_<LETTER>_LIVE_URL variable. */
 function liveUrlVariable(provider: string): string {
-  const letter = provider.replace(/^provider-/, "").toUpperCase().replace(/[^A-Z0-9]/g, "_");
+  const letter = provider
+    .replace(/^provider-/, "")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "_");
   return `PROVIDER_${letter}_LIVE_URL`;
 }
 
@@ -79,7 +80,9 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
     // passes as it connects. A provider that declares no check has its own address refused.
     const guard = getProviderServer(subject.provider)?.guardLiveUrl;
     context.guardUrl = async () =>
-      guard ? (await guard(ownUrl, "send")).map((entry) => entry.message).join(" ") || undefined : `${subject.provider} declares no check of a connection's own address; not sent.`;
+      guard
+        ? (await guard(ownUrl, "send")).map((entry) => entry.message).join(" ") || undefined
+        : `${subject.provider} declares no check of a connection's own address; not sent.`;
     context.publicAddressOnly = true;
   }
   return context;

@@ -15,14 +15,18 @@ import { mintUnsavedAccountToken, UNSAVED_CONNECTION_ID } from "@/lib/sandbox/un
 const unreachable = (message: string): HealthResult => ({ kind: "unreachable", message });
 
 /** A value the vault cannot open (e.g. sealed under a credentials key this installation no longer holds); nothing was sent. */
-export const UNREADABLE_CREDENTIALS = "The stored credentials cannot be read with this installation's credentials keys, so nothing was sent. Ask the operator to restore the key, or delete the connection and create it again.";
+export const UNREADABLE_CREDENTIALS =
+  "The stored credentials cannot be read with this installation's credentials keys, so nothing was sent. Ask the operator to restore the key, or delete the connection and create it again.";
 
 /**
  * Whatever goes wrong (no adapter, no live URL, an adapter that throws) is reported, never thrown.
  * Key files that are not one pair are named before anything is sent: the provider would only say
  * that the signature does not verify.
  */
-async function runHealthCheck(provider: string, makeContext: (recorder: ReturnType<typeof createExchangeRecorder>) => Promise<AdapterContext>): Promise<HealthResult> {
+async function runHealthCheck(
+  provider: string,
+  makeContext: (recorder: ReturnType<typeof createExchangeRecorder>) => Promise<AdapterContext>,
+): Promise<HealthResult> {
   const server = getProviderServer(provider);
   if (!server) return unreachable(`Test connection is not available for ${provider} yet.`);
   try {

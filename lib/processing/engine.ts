@@ -23,7 +23,6 @@ export type { PayResult } from "./request";
  * (lock, attempts, cascade, settle); the adapters only translate.
  */
 
-
 /** Where the provider sends the customer back after 3-D Secure: the hosted page, which resumes. */
 function paymentReturnUrl(invoiceId: string): string {
   return `${publicBaseUrl()}/pay/${invoiceId}`;
@@ -57,8 +56,7 @@ function paymentInstruction(invoice: InvoiceRow, attemptId: string, card: CardIn
   };
 }
 
-const cardSecrets = (card: CardInput) =>
-  [card.number, card.number.replace(/\D/g, ""), card.cvc ?? ""].filter((value) => value.length >= 4);
+const cardSecrets = (card: CardInput) => [card.number, card.number.replace(/\D/g, ""), card.cvc ?? ""].filter((value) => value.length >= 4);
 
 /** The hosted page's "Pay": the card lives only in this call and is redacted from every log. */
 export async function payWithCard(db: Db, invoiceId: string, card: CardInput): Promise<PayResult> {
@@ -71,7 +69,11 @@ export async function payWithCard(db: Db, invoiceId: string, card: CardInput): P
       const instruction = paymentInstruction((await readInvoice(db, invoiceId))!, attempt.id, card);
       // An authorization goes only to an adapter that can capture it later: never charged instead.
       if (instruction.authorizeOnly && !adapter.capture) {
-        return { kind: "soft_failed", resolution: "provider_unavailable", message: "This connection's adapter cannot authorize without capturing yet; nothing was sent." };
+        return {
+          kind: "soft_failed",
+          resolution: "provider_unavailable",
+          message: "This connection's adapter cannot authorize without capturing yet; nothing was sent.",
+        };
       }
       return adapter.createPayment(context, instruction);
     },
@@ -87,8 +89,7 @@ export async function payWithoutHostedPage(db: Db, invoiceId: string): Promise<P
   return runPaymentRequest(db, invoiceId, {
     direction: "payment",
     secrets: [],
-    check: (invoice) =>
-      invoice.options.bypass_hpp === true ? [] : [problem("bypass_not_requested", "This invoice did not ask to bypass the hosted page.")],
+    check: (invoice) => (invoice.options.bypass_hpp === true ? [] : [problem("bypass_not_requested", "This invoice did not ask to bypass the hosted page.")]),
     call: async (adapter, context, attempt) => {
       const invoice = (await readInvoice(db, invoiceId))!;
       const { card: _card, ...instruction } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
@@ -101,9 +102,7 @@ export async function payWithoutHostedPage(db: Db, invoiceId: string): Promise<P
 }
 
 function payoutProblems(invoice: InvoiceRow): Problem[] {
-  return findService(invoice.service)?.direction === "payout"
-    ? []
-    : [problem("payout_not_supported", `${invoice.service} is not a payout service.`)];
+  return findService(invoice.service)?.direction === "payout" ? [] : [problem("payout_not_supported", `${invoice.service} is not a payout service.`)];
 }
 
 /**
@@ -165,7 +164,11 @@ export async function payWithSavedCard(db: Db, invoiceId: string, method: { id: 
       if (!adapter.tokens) return { kind: "declined", resolution: "general_error", message: "This provider cannot charge a saved card." };
       const token = await usableToken(db, method);
       if (!token) return { kind: "declined", resolution: "general_error", message: "The saved card was detached; it cannot be charged." };
-      const { card: _card, tokenize: _tokenize, ...instruction } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
+      const {
+        card: _card,
+        tokenize: _tokenize,
+        ...instruction
+      } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
       return adapter.tokens.createPaymentWithToken(context, { ...instruction, cardToken: token });
     },
   });

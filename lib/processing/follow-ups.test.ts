@@ -9,9 +9,9 @@ describe("reconcileAt (the status-request schedule)", () => {
   const farAway = { expiresAt: at(30 * 24 * 3600) };
 
   it("asks 10 s, 30 s, 2 min, 10 min after the attempt, then hourly", () => {
-    expect([0, 1, 2, 3, 4, 5].map((step) => (reconcileAt(farAway, { startedAt: started, status: "unknown" }, step, started).getTime() - started.getTime()) / 1000)).toEqual([
-      10, 30, 120, 600, 4200, 7800,
-    ]);
+    expect(
+      [0, 1, 2, 3, 4, 5].map((step) => (reconcileAt(farAway, { startedAt: started, status: "unknown" }, step, started).getTime() - started.getTime()) / 1000),
+    ).toEqual([10, 30, 120, 600, 4200, 7800]);
   });
 
   it("never schedules a later request after the lifetime ends, so giving up happens on time", () => {

@@ -44,7 +44,12 @@ export function reconcileAt(invoice: Pick<InvoiceRow, "expiresAt">, attempt: Sch
 }
 
 /** Queues status request number `step` for the attempt; the key makes queuing it twice a no-op. */
-export async function scheduleReconcile(db: Db, invoice: Pick<InvoiceRow, "id" | "expiresAt">, attempt: Pick<AttemptRow, "id" | "startedAt" | "status">, step: number): Promise<void> {
+export async function scheduleReconcile(
+  db: Db,
+  invoice: Pick<InvoiceRow, "id" | "expiresAt">,
+  attempt: Pick<AttemptRow, "id" | "startedAt" | "status">,
+  step: number,
+): Promise<void> {
   await enqueue(
     db,
     "invoice-reconcile",

@@ -82,7 +82,8 @@ export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId:
   }
   return {
     expiresAt: invoice.expiresAt.toISOString(),
-    final: isFinal(invoice.status, { attemptsExhausted: attemptsExhausted(invoice) }) || invoice.status === "processed" || invoice.status === "partially_processed",
+    final:
+      isFinal(invoice.status, { attemptsExhausted: attemptsExhausted(invoice) }) || invoice.status === "processed" || invoice.status === "partially_processed",
     pastLifetime: isPastLifetime(invoice),
     mayExpire: isExpirableStatus(invoice.status),
     status: invoice.status,
@@ -95,7 +96,9 @@ export async function readInvoiceSchedule(db: Db, merchantId: string, invoiceId:
     items: [
       ...expiryItem(invoice),
       ...jobs
-        .filter((job) => !((job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !isExpirableStatus(invoice.status))))
+        .filter(
+          (job) => !((job.name === "invoice-reconcile" && refused !== undefined) || (job.name === "invoice-expire" && !isExpirableStatus(invoice.status))),
+        )
         .map((job) => ({ id: job.id, label: labelOf(job), runAt: job.startAfter.toISOString(), state: job.state, retries: job.retryCount })),
     ],
     queueUnavailable,
@@ -123,7 +126,11 @@ function said(outcome: ProviderOutcome): string {
  * scheduled one. Also after reconciliation gave up (unable_to_reconcile), so a person can still
  * learn the outcome. Another merchant's invoice is not found.
  */
-export async function checkStatusNow(db: Db, merchantId: string, invoiceId: string): Promise<{ ok: true; data: CheckStatusAnswer } | { ok: false; message: string }> {
+export async function checkStatusNow(
+  db: Db,
+  merchantId: string,
+  invoiceId: string,
+): Promise<{ ok: true; data: CheckStatusAnswer } | { ok: false; message: string }> {
   const invoice = await readInvoice(db, invoiceId);
   if (!invoice || invoice.merchantId !== merchantId) return { ok: false, message: "This invoice does not exist." };
   const attempt = await findOpenAttempt(db, invoice.id);

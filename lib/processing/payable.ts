@@ -4,8 +4,7 @@ import type { InvoiceRow } from "@/lib/invoices/store";
 import type { InvoiceDirection } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
 
-export const ALREADY_PROCESSING = (): Problem =>
-  problem("invoice_processing", "This invoice is already being paid; wait for its result.");
+export const ALREADY_PROCESSING = (): Problem => problem("invoice_processing", "This invoice is already being paid; wait for its result.");
 
 const EXPIRED = (): Problem => problem("invoice_expired", "This invoice has expired and can no longer be paid.");
 

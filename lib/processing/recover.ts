@@ -33,9 +33,19 @@ function outcomeOfAttempt(attempt: AttemptRow): ProviderOutcome {
     case "pending":
       return { kind: "pending", providerReference: providerReference ?? "" };
     case "declined":
-      return { kind: "declined", resolution: (attempt.resolution ?? "general_error") as Extract<ProviderOutcome, { kind: "declined" }>["resolution"], providerReference, message };
+      return {
+        kind: "declined",
+        resolution: (attempt.resolution ?? "general_error") as Extract<ProviderOutcome, { kind: "declined" }>["resolution"],
+        providerReference,
+        message,
+      };
     case "soft_failed":
-      return { kind: "soft_failed", resolution: (attempt.resolution ?? "provider_unavailable") as Extract<ProviderOutcome, { kind: "soft_failed" }>["resolution"], providerReference, message };
+      return {
+        kind: "soft_failed",
+        resolution: (attempt.resolution ?? "provider_unavailable") as Extract<ProviderOutcome, { kind: "soft_failed" }>["resolution"],
+        providerReference,
+        message,
+      };
     default:
       return { kind: "unknown", providerReference, message };
   }
@@ -50,7 +60,8 @@ async function recoverOne(db: Db, invoice: InvoiceRow): Promise<boolean> {
   }
   const attempt =
     latest.status === "in_flight"
-      ? ((await recordOutcome(db, latest, { kind: "unknown", message: "The request was interrupted before the provider's answer was recorded." }, [])) ?? latest)
+      ? ((await recordOutcome(db, latest, { kind: "unknown", message: "The request was interrupted before the provider's answer was recorded." }, [])) ??
+        latest)
       : latest;
   const settled = await settleInvoice(db, invoice, outcomeOfAttempt(attempt), reason);
   await scheduleFollowUps(db, settled);

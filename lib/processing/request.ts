@@ -19,9 +19,7 @@ import { routeAgainAtPay } from "./route-at-pay";
 import type { CardFacts } from "@/lib/cards/bin";
 
 export type PayResult =
-  | { kind: "finished"; invoice: InvoiceRow }
-  | { kind: "redirect"; url: string; invoice: InvoiceRow }
-  | { kind: "refused"; problems: Problem[] };
+  { kind: "finished"; invoice: InvoiceRow } | { kind: "redirect"; url: string; invoice: InvoiceRow } | { kind: "refused"; problems: Problem[] };
 
 export const NOT_FOUND = (): Problem => problem("invoice_not_found", "No such invoice.");
 
@@ -83,7 +81,10 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
   if (request.cardFacts !== undefined) taken = await routeAgainAtPay(db, taken, request.cardFacts);
   if (request.cardLastFour) {
     const facts = { cardBrand: request.cardFacts?.brand ?? null, cardCountry: request.cardFacts?.country ?? null };
-    await db.update(invoices).set({ cardLastFour: request.cardLastFour, ...facts }).where(eq(invoices.id, invoiceId));
+    await db
+      .update(invoices)
+      .set({ cardLastFour: request.cardLastFour, ...facts })
+      .where(eq(invoices.id, invoiceId));
   }
   let last: ProviderOutcome;
   try {

@@ -36,14 +36,23 @@ type StatusQuery = Parameters<ProviderAdapter["getStatus"]>[1];
  * a status request the provider could not take (not reachable, 429, 5xx) says nothing about the
  * payment it asks about, which may still have gone through: that stays unknown, for the next one.
  */
-async function askStatus(adapter: ProviderAdapter, context: AdapterContext, query: StatusQuery, recorder: { list(): readonly Exchange[] }): Promise<ProviderOutcome> {
+async function askStatus(
+  adapter: ProviderAdapter,
+  context: AdapterContext,
+  query: StatusQuery,
+  recorder: { list(): readonly Exchange[] },
+): Promise<ProviderOutcome> {
   const before = recorder.list().length;
   const outcome = await callSafely(() => adapter.getStatus(context, query));
   if (outcome.kind !== "soft_failed" || outcome.resolution !== "provider_unavailable") return outcome;
   const last = recorder.list().slice(before).at(-1);
   const unavailable = last !== undefined && (last.status === null || last.status === 429 || last.status >= 500);
   if (!unavailable) return outcome;
-  return { kind: "unknown", providerReference: outcome.providerReference, message: `The status request could not be answered (${outcome.message}); asking again later.` };
+  return {
+    kind: "unknown",
+    providerReference: outcome.providerReference,
+    message: `The status request could not be answered (${outcome.message}); asking again later.`,
+  };
 }
 
 export type Prepared = { adapter: ProviderAdapter; context: AdapterContext } | { failure: ProviderOutcome };
@@ -54,7 +63,12 @@ const modeMismatch = (message: string): ProviderOutcome => ({ kind: "soft_failed
  * The adapter and its context for one call about `invoice`, or why nothing may be sent: the
  * connection is gone, its mode is not the invoice's, or its address is not its mode's.
  */
-export async function prepare(db: Db, invoice: Pick<InvoiceRow, "testMode">, connection: ConnectionRow | undefined, recorder: ReturnType<typeof createExchangeRecorder>): Promise<Prepared> {
+export async function prepare(
+  db: Db,
+  invoice: Pick<InvoiceRow, "testMode">,
+  connection: ConnectionRow | undefined,
+  recorder: ReturnType<typeof createExchangeRecorder>,
+): Promise<Prepared> {
   if (!connection) return { failure: unavailable("The connection no longer exists.") };
   const wrongMode = invoiceModeRefusal(invoice.testMode, connection.mode as Mode);
   if (wrongMode) return { failure: modeMismatch(wrongMode) };

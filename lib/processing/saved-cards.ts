@@ -46,9 +46,13 @@ export async function findRequestedSavedCard(db: Db, merchantId: string, body: u
   if (id === undefined || (keyMode !== undefined && requestedMode(body) !== keyMode)) return { kind: "none" };
   const method = await findPaymentMethod(db, merchantId, requestedMode(body), id);
   if (!method) return { kind: "invalid", problems: [problem("payment_method_not_found", "No saved card of yours in this mode has this id.", ID_PATH)] };
-  if (method.detachedAt) return { kind: "invalid", problems: [problem("payment_method_detached", "This saved card was detached; it can no longer be charged.", ID_PATH)] };
+  if (method.detachedAt)
+    return { kind: "invalid", problems: [problem("payment_method_detached", "This saved card was detached; it can no longer be charged.", ID_PATH)] };
   if (method.connectionDeleted) {
-    return { kind: "invalid", problems: [problem("payment_method_unusable", "The connection that holds this saved card was deleted; the card can no longer be charged.", ID_PATH)] };
+    return {
+      kind: "invalid",
+      problems: [problem("payment_method_unusable", "The connection that holds this saved card was deleted; the card can no longer be charged.", ID_PATH)],
+    };
   }
   return { kind: "found", method };
 }
@@ -66,7 +70,10 @@ export async function createSavedCardCharge(
   method: PaymentMethodView,
   options: CreateInvoiceOptions,
 ): Promise<CreateInvoiceResult> {
-  const result = await createInvoice(db, merchant, "payment", body, { ...options, savedCard: { provider: method.provider, connectionId: method.connectionId } });
+  const result = await createInvoice(db, merchant, "payment", body, {
+    ...options,
+    savedCard: { provider: method.provider, connectionId: method.connectionId },
+  });
   if (result.kind !== "created" && result.kind !== "replayed") return result;
   if (result.invoice.status !== "created") return result;
   await db.update(invoices).set({ paymentMethodId: method.id }).where(eq(invoices.id, result.invoice.id));
@@ -80,7 +87,8 @@ export async function createSavedCardCharge(
   }
 }
 
-export type DetachResult = { kind: "detached"; method: PaymentMethodView; provider: "deleted" | "unknown_token" | "not_told" | "failed" } | { kind: "not_found" };
+export type DetachResult =
+  { kind: "detached"; method: PaymentMethodView; provider: "deleted" | "unknown_token" | "not_told" | "failed" } | { kind: "not_found" };
 
 /**
  * DELETE …/payment-methods/{id}: the provider forgets the token where its API allows (a connection

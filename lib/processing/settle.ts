@@ -53,7 +53,10 @@ export async function settleInvoice(db: Db, invoice: InvoiceRow, outcome: Provid
     await saveCardOfPayment(db, invoice, outcome.savedCard);
   }
   if (target.processedMinor !== undefined) {
-    await db.update(invoices).set({ processedAmountMinor: target.processedMinor, updatedAt: sql`now()` }).where(eq(invoices.id, invoice.id));
+    await db
+      .update(invoices)
+      .set({ processedAmountMinor: target.processedMinor, updatedAt: sql`now()` })
+      .where(eq(invoices.id, invoice.id));
   }
   return changeInvoiceStatus(db, invoice, target.status, target.resolution, {
     reason,

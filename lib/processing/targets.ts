@@ -35,7 +35,9 @@ export async function nextTargets(db: Db, invoice: InvoiceRow, failedConnectionI
   // A cascade, too, goes only to connections whose provider can do what the invoice asks, and a
   // saved-card charge only among the connections of the provider holding the token.
   const asks = capabilityAsksOf(invoice);
-  const holder = chargesSavedCard(invoice) ? candidates.find((candidate) => candidate.connectionId === invoice.connectionId)?.provider ?? (await providerOfConnection(db, invoice)) : undefined;
+  const holder = chargesSavedCard(invoice)
+    ? (candidates.find((candidate) => candidate.connectionId === invoice.connectionId)?.provider ?? (await providerOfConnection(db, invoice)))
+    : undefined;
   const current = candidates
     .filter((candidate) => missingCapability(candidate.provider, asks) === undefined && (holder === undefined || candidate.provider === holder))
     .map((candidate) => candidate.connectionId);

@@ -14,9 +14,7 @@ describe("spec 5.1: credential objects", () => {
 
   it("still requires a new secret on create but not on update", () => {
     const values = { terminal_id: "T-1", secret_key: "", currency: "EUR" };
-    expect(credentialsSchema(providerB).safeParse(values).error?.issues).toMatchObject([
-      { path: ["secret_key"], message: "Secret key is required" },
-    ]);
+    expect(credentialsSchema(providerB).safeParse(values).error?.issues).toMatchObject([{ path: ["secret_key"], message: "Secret key is required" }]);
     expect(credentialsSchema(providerB, { forUpdate: true }).parse(values)).toEqual({ terminal_id: "T-1", currency: "EUR" });
     expect(credentialsSchema(providerB, { forUpdate: true }).parse({ terminal_id: "T-1", currency: "EUR" })).toEqual({
       terminal_id: "T-1",

@@ -27,10 +27,7 @@ function requiredString(label: string) {
 
 function textSchema(field: FieldSpec) {
   const max = field.maxLength ?? DEFAULT_MAX_LENGTH;
-  const base = requiredString(field.label)
-    .trim()
-    .min(1, `${field.label} is required`)
-    .max(max, `${field.label} must be at most ${max} characters`);
+  const base = requiredString(field.label).trim().min(1, `${field.label} is required`).max(max, `${field.label} must be at most ${max} characters`);
   return field.pattern ? base.regex(field.pattern.regex, field.pattern.message) : base;
 }
 
@@ -96,9 +93,7 @@ export function credentialsSchema(kind: KindSpec, options: CredentialCheckOption
   for (const field of kind.fields) shape[field.id] = buildFieldSchema(field, forUpdate);
   return z.strictObject(shape, {
     error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? `Unknown credential ${issue.keys.length === 1 ? "field" : "fields"}: ${issue.keys.join(", ")}`
-        : undefined,
+      issue.code === "unrecognized_keys" ? `Unknown credential ${issue.keys.length === 1 ? "field" : "fields"}: ${issue.keys.join(", ")}` : undefined,
   });
 }
 
@@ -123,20 +118,11 @@ function checkShownFields(kind: KindSpec, credentials: CredentialValues, forUpda
  * Rules spanning fields. On update, issues about a secret the caller left blank are dropped: the
  * server re-runs this with forUpdate false on the stored values merged with the new ones.
  */
-export function checkCredentials(
-  kind: KindSpec,
-  credentials: CredentialValues,
-  mode: Mode,
-  options: CredentialCheckOptions = {},
-): Problem[] {
+export function checkCredentials(kind: KindSpec, credentials: CredentialValues, mode: Mode, options: CredentialCheckOptions = {}): Problem[] {
   const forUpdate = options.forUpdate ?? false;
   const issues = [...checkShownFields(kind, credentials, forUpdate), ...(kind.refine?.(credentials, mode) ?? [])];
   if (!forUpdate) return issues;
-  const blankSecrets = new Set(
-    kind.fields
-      .filter((field) => keepsStoredValue(field, true) && isBlank(credentials[field.id]))
-      .map((field) => field.id),
-  );
+  const blankSecrets = new Set(kind.fields.filter((field) => keepsStoredValue(field, true) && isBlank(credentials[field.id])).map((field) => field.id));
   return issues.filter((issue) => !issue.path.some((segment) => blankSecrets.has(String(segment))));
 }
 
@@ -161,12 +147,7 @@ export function dropInactiveFields(kind: KindSpec, credentials: CredentialValues
  * Schema plus cross-field rules in one call, with issues in one shape. `mode` is the connection's
  * mode as stored (use modeOf to derive it), so a disagreeing Provider F `test_mode` is reported.
  */
-export function validateCredentials(
-  kind: KindSpec,
-  credentials: CredentialValues,
-  mode: Mode,
-  options: CredentialCheckOptions = {},
-): Result<CredentialValues> {
+export function validateCredentials(kind: KindSpec, credentials: CredentialValues, mode: Mode, options: CredentialCheckOptions = {}): Result<CredentialValues> {
   const active = dropInactiveFields(kind, credentials);
   const parsed = credentialsSchema(kind, options).safeParse(active);
   if (!parsed.success) {

@@ -60,8 +60,6 @@ describe("spec 5.1: public description of the registry", () => {
       label: "Customer phone",
       format: "phone",
     });
-    expect(providerD?.services).toEqual([
-      { code: "payment_card_uzs_hpp", currency: "UZS", direction: "payment", hostedPage: true },
-    ]);
+    expect(providerD?.services).toEqual([{ code: "payment_card_uzs_hpp", currency: "UZS", direction: "payment", hostedPage: true }]);
   });
 });

@@ -1,15 +1,5 @@
 import { PROVIDERS } from "./registry";
-import type {
-  ConnectionKind,
-  ConstantSpec,
-  FieldInput,
-  FieldOption,
-  FieldSpec,
-  KindSpec,
-  ProviderCapabilities,
-  ProviderSpec,
-  ServiceSpec,
-} from "./types";
+import type { ConnectionKind, ConstantSpec, FieldInput, FieldOption, FieldSpec, KindSpec, ProviderCapabilities, ProviderSpec, ServiceSpec } from "./types";
 
 /** JSON shapes of `GET /api/providers`: the registry without schemas or functions. */
 export type FieldDescription = {

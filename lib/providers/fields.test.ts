@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fieldSchema } from "./credentials";
 import { currencyField, featuresField, selectField, textField, toggleField, urlField } from "./fields";
 
-const messages = (result: { error?: { issues: { message: string }[] } }) =>
-  result.error?.issues.map((issue) => issue.message) ?? [];
+const messages = (result: { error?: { issues: { message: string }[] } }) => result.error?.issues.map((issue) => issue.message) ?? [];
 
 describe("spec 5.1: field builders describe single values, and fieldSchema checks them", () => {
   const merchantId = textField({ id: "merchant_id", label: "Merchant ID", help: "From the portal.", maxLength: 8 });
@@ -19,9 +18,12 @@ describe("spec 5.1: field builders describe single values, and fieldSchema check
 
   it("accepts any non-blank text within the limit", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== ""), (value) => {
-        expect(fieldSchema(merchantId).safeParse(value).success).toBe(true);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== ""),
+        (value) => {
+          expect(fieldSchema(merchantId).safeParse(value).success).toBe(true);
+        },
+      ),
     );
   });
 
@@ -43,9 +45,7 @@ describe("spec 5.1: field builders describe single values, and fieldSchema check
     expect(fieldSchema(select).safeParse("direct").success).toBe(true);
     expect(messages(fieldSchema(select).safeParse("other"))).toEqual(["API type must be one of: direct"]);
     expect(messages(fieldSchema(select).safeParse(undefined))).toEqual(["API type is required"]);
-    expect(messages(fieldSchema(currencyField(["AMD", "EUR"])).safeParse("USD"))).toEqual([
-      "Currency must be one of: AMD, EUR",
-    ]);
+    expect(messages(fieldSchema(currencyField(["AMD", "EUR"])).safeParse("USD"))).toEqual(["Currency must be one of: AMD, EUR"]);
   });
 
   it("accepts booleans only for toggles and leaves them optional", () => {
@@ -58,12 +58,8 @@ describe("spec 5.1: field builders describe single values, and fieldSchema check
   it("accepts known features once each", () => {
     const features = featuresField();
     expect(fieldSchema(features).safeParse(["payments", "payouts"]).success).toBe(true);
-    expect(messages(fieldSchema(features).safeParse(["payments", "payments"]))).toEqual([
-      "Features lists the same feature twice",
-    ]);
-    expect(messages(fieldSchema(features).safeParse(["teleport"]))).toEqual([
-      "Features must be one of: payments, payouts, tokenization, recurring",
-    ]);
+    expect(messages(fieldSchema(features).safeParse(["payments", "payments"]))).toEqual(["Features lists the same feature twice"]);
+    expect(messages(fieldSchema(features).safeParse(["teleport"]))).toEqual(["Features must be one of: payments, payouts, tokenization, recurring"]);
     expect(messages(fieldSchema(features).safeParse("payments"))).toEqual(["Features must be a list"]);
   });
 });

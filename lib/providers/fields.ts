@@ -86,9 +86,7 @@ export function currencyField(currencies: readonly string[], help?: string): Fie
   return selectField({
     id: "currency",
     label: "Currency",
-    help:
-      help ??
-      "The currency agreed with the provider for this account; each connection processes one currency.",
+    help: help ?? "The currency agreed with the provider for this account; each connection processes one currency.",
     options: currencies.map((code) => ({ value: code, label: code })),
   });
 }

@@ -7,21 +7,8 @@ export { CONNECTION_KINDS, MODES } from "./types";
 export { PROVIDERS } from "./registry";
 export { getKind, getProvider } from "./lookup";
 export { findService, listServices, serviceLabel, serviceLabelOf, servicesForConnection } from "./services";
-export {
-  checkCredentials,
-  credentialsSchema,
-  dropInactiveFields,
-  modeOf,
-  validateCredentials,
-  type CredentialCheckOptions,
-} from "./credentials";
-export {
-  describeRegistry,
-  type FieldDescription,
-  type KindDescription,
-  type ProviderDescription,
-  type RegistryDescription,
-} from "./describe";
+export { checkCredentials, credentialsSchema, dropInactiveFields, modeOf, validateCredentials, type CredentialCheckOptions } from "./credentials";
+export { describeRegistry, type FieldDescription, type KindDescription, type ProviderDescription, type RegistryDescription } from "./describe";
 export { checkPem, MAX_KEY_FILE_BYTES, PEM_LABELS, type PemKind } from "./pem";
 export {
   CAPABILITY_ASKS,

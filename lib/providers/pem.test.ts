@@ -22,15 +22,11 @@ describe("spec 5.1: key files are single PEM blocks of the right kind", () => {
   });
 
   it("names the mix-up when a private key is uploaded as the public key", () => {
-    expect(checkPem(privateKeyPem, "public", "Public key")).toBe(
-      "This is a private key; Public key takes a public key (-----BEGIN PUBLIC KEY-----)",
-    );
+    expect(checkPem(privateKeyPem, "public", "Public key")).toBe("This is a private key; Public key takes a public key (-----BEGIN PUBLIC KEY-----)");
   });
 
   it("names the mix-up when a public key is uploaded as the private key", () => {
-    expect(checkPem(publicKeyPem, "private", "Private key")).toBe(
-      "This is a public key; Private key takes a private key (-----BEGIN PRIVATE KEY-----)",
-    );
+    expect(checkPem(publicKeyPem, "private", "Private key")).toBe("This is a public key; Private key takes a private key (-----BEGIN PRIVATE KEY-----)");
   });
 
   it("rejects files over 64 KiB before looking inside", () => {
@@ -39,12 +35,8 @@ describe("spec 5.1: key files are single PEM blocks of the right kind", () => {
   });
 
   it("rejects garbage, several blocks, foreign labels and damaged bodies", () => {
-    expect(checkPem("hello world", "public", "Payment key")).toBe(
-      "Payment key is not a PEM key file; expected a public key (-----BEGIN PUBLIC KEY-----)",
-    );
-    expect(checkPem(`${publicKeyPem}${publicKeyPem}`, "public", "Public key")).toBe(
-      "Public key must contain exactly one PEM block; this file has 2",
-    );
+    expect(checkPem("hello world", "public", "Payment key")).toBe("Payment key is not a PEM key file; expected a public key (-----BEGIN PUBLIC KEY-----)");
+    expect(checkPem(`${publicKeyPem}${publicKeyPem}`, "public", "Public key")).toBe("Public key must contain exactly one PEM block; this file has 2");
     expect(checkPem(relabel(publicKeyPem, "PUBLIC KEY", "CERTIFICATE"), "public", "Public key")).toBe(
       "Public key takes a public key (-----BEGIN PUBLIC KEY-----); this file holds a CERTIFICATE",
     );
@@ -58,9 +50,7 @@ describe("spec 5.1: key files are single PEM blocks of the right kind", () => {
   });
 
   it("counts an unterminated extra block", () => {
-    expect(checkPem(`${publicKeyPem}\n-----BEGIN PUBLIC KEY-----\nAAAA`, "public", "Public key")).toMatch(
-      /exactly one PEM block; this file has 2/,
-    );
+    expect(checkPem(`${publicKeyPem}\n-----BEGIN PUBLIC KEY-----\nAAAA`, "public", "Public key")).toMatch(/exactly one PEM block; this file has 2/);
     expect(findPemBlocks(publicKeyPem)).toHaveLength(1);
   });
 });

@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkCredentials,
-  credentialsSchema,
-  getKind,
-  getProvider,
-  MODES,
-  PROVIDERS,
-  type KindSpec,
-  type Mode,
-  type ProviderSpec,
-} from "./index";
+import { checkCredentials, credentialsSchema, getKind, getProvider, MODES, PROVIDERS, type KindSpec, type Mode, type ProviderSpec } from "./index";
 import { sampleCredentials } from "./server/sample-credentials";
 
 type Case = { provider: ProviderSpec; kind: KindSpec; mode: Mode };
 
-const CASES: Case[] = PROVIDERS.flatMap((provider) =>
-  provider.kinds.flatMap((kind) => MODES.map((mode) => ({ provider, kind, mode }))),
-);
+const CASES: Case[] = PROVIDERS.flatMap((provider) => provider.kinds.flatMap((kind) => MODES.map((mode) => ({ provider, kind, mode }))));
 
 function name({ provider, kind, mode }: Case): string {
   return `${provider.slug} ${kind.kind} ${mode}`;
@@ -40,22 +28,26 @@ describe("spec 1 and 5.1: registry shape", () => {
   });
 
   it("keeps the field ids the API relies on", () => {
-    const ids = (slug: string, kind: "h2h" | "provider_account") =>
-      getKind(slug, kind)?.fields.map((field) => field.id);
+    const ids = (slug: string, kind: "h2h" | "provider_account") => getKind(slug, kind)?.fields.map((field) => field.id);
     expect(ids("provider-a", "provider_account")).toEqual(["merchant_id", "payment_key", "private_key", "service_code"]);
-    expect(ids("provider-a", "h2h")).toEqual([
-      "merchant_id", "payment_key", "private_key", "service_code", "api_type", "currency", "features",
-    ]);
+    expect(ids("provider-a", "h2h")).toEqual(["merchant_id", "payment_key", "private_key", "service_code", "api_type", "currency", "features"]);
     expect(ids("provider-b", "h2h")).toEqual(["terminal_id", "secret_key", "currency"]);
     expect(ids("provider-c", "provider_account")).toEqual(["shop_login", "shop_password"]);
     expect(ids("provider-c", "h2h")).toEqual(["shop_login", "shop_password", "currency"]);
     expect(ids("provider-d", "h2h")).toEqual([
-      "api_key", "secret_key", "api_url", "merchant_id", "service_id", "currency", "send_merchant_data",
-      "merchant_category_code", "merchant_url", "p2p", "features",
+      "api_key",
+      "secret_key",
+      "api_url",
+      "merchant_id",
+      "service_id",
+      "currency",
+      "send_merchant_data",
+      "merchant_category_code",
+      "merchant_url",
+      "p2p",
+      "features",
     ]);
-    expect(ids("provider-e", "h2h")).toEqual([
-      "merchant_id", "public_key", "private_key", "generated_key_id", "currency", "ignore_callback",
-    ]);
+    expect(ids("provider-e", "h2h")).toEqual(["merchant_id", "public_key", "private_key", "generated_key_id", "currency", "ignore_callback"]);
     expect(ids("provider-f", "h2h")).toEqual(["public_key", "secret_key", "test_mode", "currency"]);
   });
 
@@ -79,8 +71,10 @@ describe("spec 1 and 5.1: registry shape", () => {
 describe("spec 2.5 and 2.6: constants and defaults", () => {
   it("gives Provider A's provider account its four constants and A's H2H none", () => {
     expect(getKind("provider-a", "provider_account")?.constants.map((c) => `${c.name}>${c.target}`)).toEqual([
-      "STREET>customer.address.street", "COUNTRY>customer.address.country",
-      "CITY>customer.address.city", "NAME>customer.name",
+      "STREET>customer.address.street",
+      "COUNTRY>customer.address.country",
+      "CITY>customer.address.city",
+      "NAME>customer.name",
     ]);
     expect(getKind("provider-a", "h2h")?.constants).toEqual([]);
   });
@@ -129,19 +123,14 @@ describe.each(CASES)("spec 5.1: credentials of $provider.slug $kind.kind ($mode)
     expect(checkCredentials(kind, parsed.data ?? {}, mode)).toEqual([]);
   });
 
-  it.each(kind.fields.filter((field) => field.required).map((field) => [field.id, field] as const))(
-    "reports %s when it is missing",
-    (id, field) => {
-      const { [id]: _removed, ...rest } = sample;
-      expect(schemaIssues(kind, rest)).toContainEqual({ path: [id], message: `${field.label} is required` });
-      expect(schemaIssues(kind, { ...rest, [id]: "" }).map((issue) => issue.path)).toContainEqual([id]);
-    },
-  );
+  it.each(kind.fields.filter((field) => field.required).map((field) => [field.id, field] as const))("reports %s when it is missing", (id, field) => {
+    const { [id]: _removed, ...rest } = sample;
+    expect(schemaIssues(kind, rest)).toContainEqual({ path: [id], message: `${field.label} is required` });
+    expect(schemaIssues(kind, { ...rest, [id]: "" }).map((issue) => issue.path)).toContainEqual([id]);
+  });
 
   it("rejects an unknown credential key", () => {
-    expect(schemaIssues(kind, { ...sample, webhook_secret: "x" })).toEqual([
-      { path: [], message: "Unknown credential field: webhook_secret" },
-    ]);
+    expect(schemaIssues(kind, { ...sample, webhook_secret: "x" })).toEqual([{ path: [], message: "Unknown credential field: webhook_secret" }]);
   });
 
   it("accepts blank secrets on update and keeps validating the rest", () => {

@@ -13,16 +13,7 @@ import { providerZ } from "@/tests/fixtures/provider-z";
 import { registerProviderZ } from "@/tests/fixtures/provider-z/register";
 import { registerProviderZFolder } from "@/tests/fixtures/provider-z/register-server";
 import { providerZServer } from "@/tests/fixtures/provider-z/server";
-import {
-  describeRegistry,
-  findService,
-  getKind,
-  getProvider,
-  listServices,
-  PROVIDERS,
-  servicesForConnection,
-  validateCredentials,
-} from "./index";
+import { describeRegistry, findService, getKind, getProvider, listServices, PROVIDERS, servicesForConnection, validateCredentials } from "./index";
 import { PROVIDER_FOLDERS } from "./registry";
 import { sampleCredentials } from "./server/sample-credentials";
 import { getProviderServer } from "./server/servers";
@@ -89,7 +80,13 @@ describe("a seventh provider registered at run time", () => {
   });
 
   it("gets the form's rules: an unknown field, a missing secret and a kind it does not offer are refused", () => {
-    const parsed = createConnectionSchema.safeParse({ provider: "provider-z", kind: "h2h", label: "Z", mode: "test", credentials: { account_id: "Z-1", currency: "CHF", extra: 1 } });
+    const parsed = createConnectionSchema.safeParse({
+      provider: "provider-z",
+      kind: "h2h",
+      label: "Z",
+      mode: "test",
+      credentials: { account_id: "Z-1", currency: "CHF", extra: 1 },
+    });
     expect(parsed.success ? [] : parsed.error.issues.map((issue) => issue.path.join("."))).toEqual(["credentials.api_secret", "credentials.extra"]);
     const wrongKind = createConnectionSchema.safeParse({ provider: "provider-z", kind: "provider_account", label: "Z", mode: "test" });
     expect(wrongKind.success ? [] : wrongKind.error.issues.map((issue) => issue.message)).toEqual(["Provider Z offers only: h2h"]);
@@ -136,7 +133,16 @@ describe("a seventh provider registered at run time", () => {
 
 const fixtureDir = fileURLToPath(new URL("../../tests/fixtures/provider-z/", import.meta.url));
 /** What a provider folder may import: the kits, the shared spec builders, zod, node built-ins and its own files. */
-const KIT_IMPORTS = [/^@\/lib\/providers\/kit\//, /^@\/lib\/sandbox\//, /^@\/lib\/money$/, /^@\/lib\/providers\/(types|fields|constants|service-builders)$/, /^zod$/, /^node:/, /^\.\/[\w-]+$/, /^server-only$/];
+const KIT_IMPORTS = [
+  /^@\/lib\/providers\/kit\//,
+  /^@\/lib\/sandbox\//,
+  /^@\/lib\/money$/,
+  /^@\/lib\/providers\/(types|fields|constants|service-builders)$/,
+  /^zod$/,
+  /^node:/,
+  /^\.\/[\w-]+$/,
+  /^server-only$/,
+];
 
 describe("its server half, found by its slug like a listed folder's server.ts", () => {
   it("has an adapter, a sandbox and callbacks", () => {
@@ -158,7 +164,14 @@ describe("its server half, found by its slug like a listed folder's server.ts", 
     const request = { headers: new Headers(signed.headers), rawBody: signed.rawBody };
     expect(callbacks.verify(request, credentials, { mode: "test" })).toEqual({
       ok: true,
-      notification: { notificationId: "ntf_z1", occurredAt: new Date(timestamp * 1000), about: "attempt", providerReference: "Z-1", merchantReference: "att_1", outcome: { kind: "succeeded", providerReference: "Z-1", processedAmountMinor: 4250n } },
+      notification: {
+        notificationId: "ntf_z1",
+        occurredAt: new Date(timestamp * 1000),
+        about: "attempt",
+        providerReference: "Z-1",
+        merchantReference: "att_1",
+        outcome: { kind: "succeeded", providerReference: "Z-1", processedAmountMinor: 4250n },
+      },
     });
     const other = sampleCredentials("provider-z", "h2h", "test");
     expect(callbacks.verify(request, other, { mode: "test" })).toEqual({ ok: false, status: 401, reason: "invalid signature" });
@@ -174,12 +187,18 @@ describe("its server half, found by its slug like a listed folder's server.ts", 
 });
 
 describe("every provider folder declares what the composer offers", () => {
-  it.each(PROVIDERS.map((provider) => [provider.slug, provider] as const))("%s: its payment options are offered, its examples use its own services", (slug, provider) => {
-    expect(optionsFor("payment", slug)).toEqual(provider.examples.paymentOptions);
-    for (const example of provider.examples.invoices) {
-      expect(provider.services.find((service) => service.code === example.service)).toMatchObject({ currency: example.currency, direction: example.direction });
-    }
-  });
+  it.each(PROVIDERS.map((provider) => [provider.slug, provider] as const))(
+    "%s: its payment options are offered, its examples use its own services",
+    (slug, provider) => {
+      expect(optionsFor("payment", slug)).toEqual(provider.examples.paymentOptions);
+      for (const example of provider.examples.invoices) {
+        expect(provider.services.find((service) => service.code === example.service)).toMatchObject({
+          currency: example.currency,
+          direction: example.direction,
+        });
+      }
+    },
+  );
 
   it.each(PROVIDERS.map((provider) => [provider.slug, provider] as const))("%s: every customer field it names is one the composer has", (slug, provider) => {
     const offered = customerFieldsFor(slug).map((field) => field.path);

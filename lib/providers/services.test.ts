@@ -34,14 +34,8 @@ describe("spec 1 and 2.2: services", () => {
 
 describe("spec 1 and 5.1: services of a connection", () => {
   it("offers a provider account every service of its provider", () => {
-    expect(codes(servicesForConnection("provider-a", "provider_account", {}))).toEqual([
-      "payment_card_uah_hpp",
-      "payment_card_uah",
-    ]);
-    expect(codes(servicesForConnection("provider-c", "provider_account", {}))).toEqual([
-      "payment_card_amd_hpp",
-      "payment_card_eur_hpp",
-    ]);
+    expect(codes(servicesForConnection("provider-a", "provider_account", {}))).toEqual(["payment_card_uah_hpp", "payment_card_uah"]);
+    expect(codes(servicesForConnection("provider-c", "provider_account", {}))).toEqual(["payment_card_amd_hpp", "payment_card_eur_hpp"]);
   });
 
   it("offers an H2H account the services in its currency", () => {
@@ -55,14 +49,9 @@ describe("spec 1 and 5.1: services of a connection", () => {
     const provider = getProvider("provider-a");
     const kind = getKind("provider-a", "h2h");
     if (provider === undefined || kind === undefined) throw new Error("Provider A missing");
-    expect(codes(servicesForConnection(provider, kind, { currency: "UAH", features: ["payments"] }))).toEqual([
-      "payment_card_uah_hpp",
-    ]);
+    expect(codes(servicesForConnection(provider, kind, { currency: "UAH", features: ["payments"] }))).toEqual(["payment_card_uah_hpp"]);
     expect(codes(servicesForConnection(provider, kind, { currency: "UAH" }))).toEqual(["payment_card_uah_hpp"]);
-    expect(codes(servicesForConnection(provider, kind, { currency: "UAH", features: ["payouts"] }))).toEqual([
-      "payment_card_uah_hpp",
-      "payment_card_uah",
-    ]);
+    expect(codes(servicesForConnection(provider, kind, { currency: "UAH", features: ["payouts"] }))).toEqual(["payment_card_uah_hpp", "payment_card_uah"]);
   });
 
   it("offers nothing for unknown providers or kinds", () => {

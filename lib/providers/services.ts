@@ -36,11 +36,7 @@ function resolveKind(provider: ProviderSpec, kind: KindSpec | ConnectionKind): K
  * Services a connection may process. A provider account exposes everything the provider offers;
  * an H2H account is set up for one currency, and where it lists features, payouts need `payouts`.
  */
-export function servicesForConnection(
-  provider: ProviderSpec | string,
-  kind: KindSpec | ConnectionKind,
-  credentials: CredentialValues,
-): ServiceSpec[] {
+export function servicesForConnection(provider: ProviderSpec | string, kind: KindSpec | ConnectionKind, credentials: CredentialValues): ServiceSpec[] {
   const providerSpec = typeof provider === "string" ? getProvider(provider) : provider;
   if (providerSpec === undefined) return [];
   const kindSpec = resolveKind(providerSpec, kind);

@@ -21,14 +21,7 @@ export type ServiceSpec = {
   hostedPage: boolean;
 };
 
-export type FieldInput =
-  | "text"
-  | "secret"
-  | "url"
-  | "key_file"
-  | "select"
-  | "multi_select"
-  | "toggle";
+export type FieldInput = "text" | "secret" | "url" | "key_file" | "select" | "multi_select" | "toggle";
 
 export type FieldOption = { value: string; label: string };
 
@@ -60,14 +53,7 @@ export type FieldSpec = {
 };
 
 /** Spec section 2.5: a constant fills one invoice parameter when the request lacks it. */
-export type ConstantFormat =
-  | "text"
-  | "country"
-  | "email"
-  | "phone"
-  | "date_of_birth"
-  | "language"
-  | "phone_country_code";
+export type ConstantFormat = "text" | "country" | "email" | "phone" | "date_of_birth" | "language" | "phone_country_code";
 
 export type ConstantSpec = {
   name: string;
@@ -78,7 +64,6 @@ export type ConstantSpec = {
 };
 
 export type CredentialValues = Record<string, unknown>;
-
 
 export type KindSpec = {
   kind: ConnectionKind;

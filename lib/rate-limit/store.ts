@@ -49,9 +49,7 @@ function sweepNowAndThen(db: Db): void {
   const now = Date.now();
   if (now - (sweeps.__rateLimitSweepAt ?? 0) < SWEEP_EVERY_MS) return;
   sweeps.__rateLimitSweepAt = now;
-  db.execute(sql`delete from rate_limits where expires_at < clock_timestamp()`).catch((error: unknown) =>
-    logger.warn("rate limits: sweep failed", { error }),
-  );
+  db.execute(sql`delete from rate_limits where expires_at < clock_timestamp()`).catch((error: unknown) => logger.warn("rate limits: sweep failed", { error }));
 }
 
 /**
@@ -198,11 +196,7 @@ export async function leaseSharedTokenPair(
 }
 
 /** One token from each of two buckets in one statement: `leaseSharedTokenPair` taking one. */
-export async function takeSharedTokenPair(
-  first: SharedBucket,
-  second: SharedBucket,
-  db?: Db,
-): Promise<{ first: BucketDecision; second?: BucketDecision }> {
+export async function takeSharedTokenPair(first: SharedBucket, second: SharedBucket, db?: Db): Promise<{ first: BucketDecision; second?: BucketDecision }> {
   const lease = await leaseSharedTokenPair(first, second, 1, db);
   const decision = (l: LeaseDecision): BucketDecision => (l.taken >= 1 ? { ok: true } : { ok: false, retryAfterSeconds: l.retryAfterSeconds });
   return lease.second ? { first: decision(lease.first), second: decision(lease.second) } : { first: decision(lease.first) };

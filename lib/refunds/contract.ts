@@ -20,7 +20,9 @@ const refundAttributesSchema = z
       .trim()
       .min(1, "reference_id must not be empty")
       .max(REFUND_REFERENCE_MAX, `reference_id must be at most ${REFUND_REFERENCE_MAX} characters`)
-      .describe("Your key for this refund, unique per merchant within its mode (test and live refunds may use the same one): a retry with the same reference and body answers the first refund."),
+      .describe(
+        "Your key for this refund, unique per merchant within its mode (test and live refunds may use the same one): a retry with the same reference and body answers the first refund.",
+      ),
     reason: z
       .string({ error: "reason must be text" })
       .trim()
@@ -44,4 +46,3 @@ export const refundRequestSchema = z
       .strict(),
   })
   .strict();
-

@@ -38,7 +38,8 @@ export type CreateRefundInput = {
 /** The audit log's actor for a refund asked for by `createdBy` (an API key id, `session:<user id>` for the composer, or a tool's name). */
 function actorOf(createdBy: string): Actor {
   if (createdBy.startsWith("key_")) return apiKeyActor(createdBy);
-  if (createdBy.startsWith("session:")) return { type: "user", id: createdBy.slice("session:".length), label: `Invoice composer (${createdBy.slice("session:".length)})` };
+  if (createdBy.startsWith("session:"))
+    return { type: "user", id: createdBy.slice("session:".length), label: `Invoice composer (${createdBy.slice("session:".length)})` };
   return { type: "system", id: null, label: createdBy };
 }
 
@@ -115,7 +116,11 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
       const totals = await refundTotals(tx as unknown as Db, invoice.id);
       const rest = refundableRest(invoice, totals.reservedMinor);
       if (rest <= 0n) {
-        return { kind: "not_refundable", code: "fully_refunded", detail: `Nothing is left to refund: ${formatMinor(totals.reservedMinor, invoice.currency)} ${invoice.currency} is refunded or on its way back.` };
+        return {
+          kind: "not_refundable",
+          code: "fully_refunded",
+          detail: `Nothing is left to refund: ${formatMinor(totals.reservedMinor, invoice.currency)} ${invoice.currency} is refunded or on its way back.`,
+        };
       }
       const amount = amountOf(attributes.amount, invoice, rest);
       if ("problems" in amount) return { kind: "invalid", problems: amount.problems };
@@ -127,7 +132,11 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
         .orderBy(desc(invoiceAttempts.seq))
         .limit(1);
       if (!attempt?.providerReference) {
-        return { kind: "not_refundable", code: "no_provider_payment", detail: "The provider's record of this payment is not known, so it cannot be refunded through it." };
+        return {
+          kind: "not_refundable",
+          code: "no_provider_payment",
+          detail: "The provider's record of this payment is not known, so it cannot be refunded through it.",
+        };
       }
 
       const [refund] = await tx
@@ -190,7 +199,10 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
 function refusal(invoice: InvoiceRow, testMode: boolean | undefined, testOnly: boolean): CreateRefundResult | undefined {
   if (testMode !== undefined && testMode !== invoice.testMode) {
     const mode = invoice.testMode ? "a test-mode" : "a live";
-    return { kind: "invalid", problems: [problem("mode_mismatch", `test_mode is ${testMode}, but this is ${mode} invoice: refunds keep the invoice's mode.`, at("test_mode"))] };
+    return {
+      kind: "invalid",
+      problems: [problem("mode_mismatch", `test_mode is ${testMode}, but this is ${mode} invoice: refunds keep the invoice's mode.`, at("test_mode"))],
+    };
   }
   if (testOnly && !invoice.testMode) return { kind: "test_only" };
   if (!isRefundableStatus(invoice.status)) {

@@ -37,7 +37,13 @@ export type QueuedEvent = { queue(db: Db): Promise<void> };
 /** The event for the refund's current status (created, succeeded, failed), in the caller's transaction; `queue` after commit. */
 export async function recordRefundEvent(tx: Tx, refund: RefundRow, invoice: InvoiceRow): Promise<QueuedEvent | undefined> {
   const type: RefundEventType | undefined =
-    refund.status === "succeeded" ? "refund.succeeded" : refund.status === "failed" ? "refund.failed" : refund.status === "created" ? "refund.created" : undefined;
+    refund.status === "succeeded"
+      ? "refund.succeeded"
+      : refund.status === "failed"
+        ? "refund.failed"
+        : refund.status === "created"
+          ? "refund.created"
+          : undefined;
   if (!type) return undefined;
   const event = await recordInvoiceEvent(tx, invoice, type, { refund: snapshotRefund(refund) });
   return { queue: (db) => queueEventDelivery(db, refund.invoiceId, event) };

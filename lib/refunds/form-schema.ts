@@ -16,7 +16,6 @@ export const refundFormSchema = z.object({
   reason: z.string().trim().max(REFUND_REASON_MAX, `At most ${REFUND_REASON_MAX} characters.`).optional(),
 });
 
-
 /**
  * The form's schema in the browser: the same schema, plus the service's own amount rule
  * (checkRefundAmount) against the currency and the rest the page shows, so "abc", "-5", "0.00" or

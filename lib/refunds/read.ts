@@ -49,7 +49,8 @@ export async function readRefundPanel(db: Db, invoice: InvoiceRow, role: Role): 
         : null;
   // The payer's name as the invoice shows it: one sent with the invoice, never a provider's
   // default ("Customer") or a connection's constant, which name nobody.
-  const name = invoice.resolvedCustomerSources?.["customer.name"]?.source === "request" || !invoice.resolvedCustomerSources ? invoice.resolvedCustomer?.name : undefined;
+  const name =
+    invoice.resolvedCustomerSources?.["customer.name"]?.source === "request" || !invoice.resolvedCustomerSources ? invoice.resolvedCustomer?.name : undefined;
   return {
     refunds: rows.map((row) => ({
       id: row.id,

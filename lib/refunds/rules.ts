@@ -29,7 +29,8 @@ export function statusAfterRefunds(invoice: { amountMinor: bigint; processedAmou
   return processed < invoice.amountMinor ? "partially_processed" : "processed";
 }
 
-export type RefundAmountCheck = { ok: true; text: string; minor: bigint } | { ok: false; code: "invalid_amount" | "out_of_range" | "exceeds_refundable"; message: string };
+export type RefundAmountCheck =
+  { ok: true; text: string; minor: bigint } | { ok: false; code: "invalid_amount" | "out_of_range" | "exceeds_refundable"; message: string };
 
 /**
  * An amount asked for against what is left (`restMinor`): a positive decimal in the currency's
@@ -41,7 +42,11 @@ export function checkRefundAmount(value: unknown, currency: string, restMinor: b
   const parsed = parseAmount(value, currency);
   if (!parsed.ok) return { ok: false, code: "invalid_amount", message: parsed.message };
   if (parsed.minor > restMinor) {
-    return { ok: false, code: "exceeds_refundable", message: `amount is more than is left to refund: at most ${formatMinor(restMinor, currency)} ${currency}.` };
+    return {
+      ok: false,
+      code: "exceeds_refundable",
+      message: `amount is more than is left to refund: at most ${formatMinor(restMinor, currency)} ${currency}.`,
+    };
   }
   return { ok: true, text: formatMinor(parsed.minor, currency), minor: parsed.minor };
 }

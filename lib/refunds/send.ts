@@ -50,10 +50,15 @@ async function callProviderFor(db: Db, refund: RefundRow, call: Call): Promise<{
   // A new refund goes only through a connection that still exists; a refund already sent is still
   // asked about through the connection it went to, deleted or not (the money may be on its way).
   const connection =
-    invoice && (call.kind === "send" ? await findConnectionRow(db, refund.merchantId, refund.connectionId) : await findConnectionIncludingDeleted(db, refund.merchantId, refund.connectionId));
+    invoice &&
+    (call.kind === "send"
+      ? await findConnectionRow(db, refund.merchantId, refund.connectionId)
+      : await findConnectionIncludingDeleted(db, refund.merchantId, refund.connectionId));
   const payment = invoice && (await paymentOf(db, invoice.id));
   if (!invoice || !connection || !payment?.providerReference) {
-    const message = !connection ? "The connection that took this payment was deleted; nothing was sent." : "The payment's provider record is not known; nothing was sent.";
+    const message = !connection
+      ? "The connection that took this payment was deleted; nothing was sent."
+      : "The payment's provider record is not known; nothing was sent.";
     return { outcome: call.kind === "send" ? { kind: "refused", resolution: "provider_unavailable", message } : { kind: "unknown", message }, exchanges: [] };
   }
   const prepared = await prepare(db, invoice, connection, recorder);

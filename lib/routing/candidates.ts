@@ -38,10 +38,7 @@ export type RouteSetup = {
 };
 
 /** Whether a connection offers a service depends on its public credentials (currency, features). */
-export function offersService(
-  row: { provider: string; kind: string; publicCredentials: Record<string, unknown> },
-  service: string,
-): boolean {
+export function offersService(row: { provider: string; kind: string; publicCredentials: Record<string, unknown> }, service: string): boolean {
   const kind = getKind(row.provider, row.kind);
   if (!kind) return false;
   return servicesForConnection(row.provider, kind, row.publicCredentials).some((spec) => spec.code === service);
@@ -93,10 +90,7 @@ async function querySetup(db: Db, merchantId: string, { service, mode }: RouteRe
     })
     .from(connections)
     .innerJoin(merchants, eq(merchants.id, connections.merchantId))
-    .leftJoin(
-      routingOrders,
-      and(eq(routingOrders.merchantId, merchantId), eq(routingOrders.service, service), eq(routingOrders.mode, mode)),
-    )
+    .leftJoin(routingOrders, and(eq(routingOrders.merchantId, merchantId), eq(routingOrders.service, service), eq(routingOrders.mode, mode)))
     .where(and(eq(connections.merchantId, merchantId), eq(connections.mode, mode), isNull(connections.deletedAt)));
   const labels = new Map<string, string>();
   const unusable = new Map<string, string>();

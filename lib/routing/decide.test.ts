@@ -59,32 +59,38 @@ const factsArb: fc.Arbitrary<RouteFacts> = fc.record({
 describe("decideRoute (property)", () => {
   it("sends an invoice only where the matched rule says, to an enabled connection; the earlier rules did not apply; no rule → the routing order", () => {
     fc.assert(
-      fc.property(fc.array(ruleArb, { maxLength: 20 }), fc.subarray(IDS), factsArb, fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (rules, disabled, facts, r) => {
-        const table = tableOf(rules, disabled);
-        const decision = decideRoute(table, facts, () => r);
-        for (const id of decision.connectionIds) expect(disabled).not.toContain(id);
-        if (decision.rule === null) {
-          expect(decision.connectionIds).toEqual(table.defaultOrder);
-          for (const rule of table.rules) {
-            const match = ruleMatches(rule, facts);
-            expect(match === "no" || match === "needs_card" || decision.fellThrough.some((f) => f.position === rule.position)).toBe(true);
+      fc.property(
+        fc.array(ruleArb, { maxLength: 20 }),
+        fc.subarray(IDS),
+        factsArb,
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (rules, disabled, facts, r) => {
+          const table = tableOf(rules, disabled);
+          const decision = decideRoute(table, facts, () => r);
+          for (const id of decision.connectionIds) expect(disabled).not.toContain(id);
+          if (decision.rule === null) {
+            expect(decision.connectionIds).toEqual(table.defaultOrder);
+            for (const rule of table.rules) {
+              const match = ruleMatches(rule, facts);
+              expect(match === "no" || match === "needs_card" || decision.fellThrough.some((f) => f.position === rule.position)).toBe(true);
+            }
+            return;
           }
-          return;
-        }
-        const rule = table.rules[decision.rule.position - 1]!;
-        expect(ruleMatches(rule, facts)).toBe("yes");
-        for (const earlier of table.rules.slice(0, rule.position - 1)) {
-          const match = ruleMatches(earlier, facts);
-          expect(match === "no" || match === "needs_card" || decision.fellThrough.some((f) => f.position === earlier.position)).toBe(true);
-        }
-        const allowed = rule.outcome.kind === "cascade" ? rule.outcome.ids : rule.outcome.branches[decision.branch!.position - 1]!.ids;
-        expect(decision.connectionIds.length).toBeGreaterThan(0);
-        expect(decision.connectionIds).toEqual(allowed.filter((id) => !disabled.includes(id)));
-        // The amount condition is what a merchant reads first: it always holds for the chosen rule.
-        if (rule.amountMin !== null) expect(facts.amountMinor >= rule.amountMin).toBe(true);
-        if (rule.amountMax !== null) expect(facts.amountMinor <= rule.amountMax).toBe(true);
-        expect(decision.explanation.toLowerCase()).toContain(`rule ${rule.position} “${rule.name.toLowerCase()}”`);
-      }),
+          const rule = table.rules[decision.rule.position - 1]!;
+          expect(ruleMatches(rule, facts)).toBe("yes");
+          for (const earlier of table.rules.slice(0, rule.position - 1)) {
+            const match = ruleMatches(earlier, facts);
+            expect(match === "no" || match === "needs_card" || decision.fellThrough.some((f) => f.position === earlier.position)).toBe(true);
+          }
+          const allowed = rule.outcome.kind === "cascade" ? rule.outcome.ids : rule.outcome.branches[decision.branch!.position - 1]!.ids;
+          expect(decision.connectionIds.length).toBeGreaterThan(0);
+          expect(decision.connectionIds).toEqual(allowed.filter((id) => !disabled.includes(id)));
+          // The amount condition is what a merchant reads first: it always holds for the chosen rule.
+          if (rule.amountMin !== null) expect(facts.amountMinor >= rule.amountMin).toBe(true);
+          if (rule.amountMax !== null) expect(facts.amountMinor <= rule.amountMax).toBe(true);
+          expect(decision.explanation.toLowerCase()).toContain(`rule ${rule.position} “${rule.name.toLowerCase()}”`);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -93,7 +99,13 @@ describe("decideRoute (property)", () => {
 const split7030: RoutingRule = {
   name: "Split",
   conditions: {},
-  outcome: { kind: "split", branches: [{ weight: 70, connection_ids: ["conn_a", "conn_c"] }, { weight: 30, connection_ids: ["conn_b"] }] },
+  outcome: {
+    kind: "split",
+    branches: [
+      { weight: 70, connection_ids: ["conn_a", "conn_c"] },
+      { weight: 30, connection_ids: ["conn_b"] },
+    ],
+  },
 };
 const facts: RouteFacts = { amountMinor: 1000n, customerCountry: null, card: undefined };
 
@@ -160,7 +172,11 @@ describe("what the invoice asks of the provider", () => {
     expect(authorize.skipped).toEqual([{ id: "conn_a", why: "Provider D cannot authorize now and capture later" }]);
     expect(authorize.explanation).toContain("Skipped: CONN A (Provider D cannot authorize now and capture later).");
 
-    const ruled = decideRoute(table([{ name: "E first", conditions: {}, outcome: { kind: "cascade", connection_ids: ["conn_b", "conn_a", "conn_c"] } }]), facts(["card_tokens"]), () => 0);
+    const ruled = decideRoute(
+      table([{ name: "E first", conditions: {}, outcome: { kind: "cascade", connection_ids: ["conn_b", "conn_a", "conn_c"] } }]),
+      facts(["card_tokens"]),
+      () => 0,
+    );
     expect(ruled.rule).toEqual({ position: 1, name: "E first" });
     expect(ruled.connectionIds).toEqual(["conn_a", "conn_c"]);
     expect(ruled.skipped).toEqual([{ id: "conn_b", why: "Provider E cannot save cards for later charges" }]);
@@ -170,10 +186,20 @@ describe("what the invoice asks of the provider", () => {
   });
 
   it("a split leaves out a branch whose providers cannot, and the rule falls through when none can", () => {
-    const split = { kind: "split" as const, branches: [{ weight: 50, connection_ids: ["conn_a"] }, { weight: 50, connection_ids: ["conn_b"] }] };
+    const split = {
+      kind: "split" as const,
+      branches: [
+        { weight: 50, connection_ids: ["conn_a"] },
+        { weight: 50, connection_ids: ["conn_b"] },
+      ],
+    };
     const decision = decideRoute(table([{ name: "Half", conditions: {}, outcome: split }]), facts(["authorize_capture"]), () => 0);
     expect(decision.connectionIds).toEqual(["conn_b"]);
-    const none = decideRoute(table([{ name: "D only", conditions: {}, outcome: { kind: "cascade", connection_ids: ["conn_a"] } }]), facts(["authorize_capture"]), () => 0);
+    const none = decideRoute(
+      table([{ name: "D only", conditions: {}, outcome: { kind: "cascade", connection_ids: ["conn_a"] } }]),
+      facts(["authorize_capture"]),
+      () => 0,
+    );
     expect(none.fellThrough).toEqual([{ position: 1, name: "D only" }]);
     expect(none.connectionIds).toEqual(["conn_b", "conn_c"]);
   });

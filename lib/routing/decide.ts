@@ -109,7 +109,11 @@ export function compileRules(rules: readonly RoutingRule[], currency: string): C
           ? { kind: "cascade", ids: outcome.connection_ids, bySuccess: outcome.order_by === "success_rate" }
           : {
               kind: "split",
-              branches: outcome.branches.map((branch) => ({ weight: branch.weight, ids: branch.connection_ids, bySuccess: branch.order_by === "success_rate" })),
+              branches: outcome.branches.map((branch) => ({
+                weight: branch.weight,
+                ids: branch.connection_ids,
+                bySuccess: branch.order_by === "success_rate",
+              })),
             },
     };
   });
@@ -161,7 +165,13 @@ export function tableUsesSuccessRate(table: Pick<RoutingTable, "rules">): boolea
  * A split: one draw in [0, 100) picks a branch by its share. Branches without a usable connection
  * are left out and the others' shares scaled up, so a disabled provider's share goes to the rest.
  */
-function drawBranch(table: RoutingTable, outcome: Extract<CompiledOutcome, { kind: "split" }>, random: () => number, skipped: RoutingDecision["skipped"], asks?: readonly CapabilityAsk[]): Drawn | undefined {
+function drawBranch(
+  table: RoutingTable,
+  outcome: Extract<CompiledOutcome, { kind: "split" }>,
+  random: () => number,
+  skipped: RoutingDecision["skipped"],
+  asks?: readonly CapabilityAsk[],
+): Drawn | undefined {
   const live = outcome.branches
     .map((branch, index) => ({ index, weight: branch.weight, bySuccess: branch.bySuccess, ids: usableOf(table, branch.ids, skipped, asks) }))
     .filter((branch) => branch.ids.length > 0);
@@ -239,16 +249,22 @@ function explainDecision(table: Pick<RoutingTable, "labels">, decision: Omit<Rou
   const label = (id: string) => table.labels.get(id) ?? id;
   const parts: string[] = [];
   if (decision.fellThrough.length > 0) {
-    parts.push(`${capital(listText(decision.fellThrough.map(quote)))} matched but no connection of ${decision.fellThrough.length > 1 ? "theirs" : "its"} could take the invoice.`);
+    parts.push(
+      `${capital(listText(decision.fellThrough.map(quote)))} matched but no connection of ${decision.fellThrough.length > 1 ? "theirs" : "its"} could take the invoice.`,
+    );
   }
   const [first, ...rest] = decision.connectionIds;
   const then = rest.length > 0 ? `; if it fails softly, ${listText(rest.map(label))} ${rest.length > 1 ? "are" : "is"} tried next` : "";
   if (first === undefined) parts.push("No connection can take this invoice.");
   else if (decision.rule === null) {
-    parts.push(`${decision.waitingForCard.length + decision.fellThrough.length > 0 || parts.length > 0 ? "No other" : "No"} rule applied, so the default rule (the routing order) sent it to ${label(first)}${then}.`);
+    parts.push(
+      `${decision.waitingForCard.length + decision.fellThrough.length > 0 || parts.length > 0 ? "No other" : "No"} rule applied, so the default rule (the routing order) sent it to ${label(first)}${then}.`,
+    );
   } else if (decision.branch) {
     const draw = decision.branch.draw.toFixed(1);
-    parts.push(`${capital(quote(decision.rule))} matched; its split drew branch ${decision.branch.position} (${decision.branch.weight}%, draw ${draw} of 100), which sent it to ${label(first)}${then}.`);
+    parts.push(
+      `${capital(quote(decision.rule))} matched; its split drew branch ${decision.branch.position} (${decision.branch.weight}%, draw ${draw} of 100), which sent it to ${label(first)}${then}.`,
+    );
   } else {
     parts.push(`${capital(quote(decision.rule))} matched and sent it to ${label(first)}${then}.`);
   }
@@ -258,7 +274,9 @@ function explainDecision(table: Pick<RoutingTable, "labels">, decision: Omit<Rou
     parts.push(`Card: ${brand}, issued in ${decision.card.country ?? "an unknown country"}.`);
   }
   if (decision.waitingForCard.length > 0) {
-    parts.push(`${capital(listText(decision.waitingForCard.map(quote)))} ${decision.waitingForCard.length > 1 ? "depend" : "depends"} on the card and ${decision.waitingForCard.length > 1 ? "are" : "is"} checked again when it is known.`);
+    parts.push(
+      `${capital(listText(decision.waitingForCard.map(quote)))} ${decision.waitingForCard.length > 1 ? "depend" : "depends"} on the card and ${decision.waitingForCard.length > 1 ? "are" : "is"} checked again when it is known.`,
+    );
   }
   if (decision.skipped.length > 0) {
     parts.push(`Skipped: ${listText(decision.skipped.map((entry) => `${label(entry.id)} (${entry.why})`))}.`);

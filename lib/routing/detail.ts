@@ -34,7 +34,7 @@ type Placed = { customer?: { address?: { country?: unknown } } | null };
 
 /** customer.address.country as the request sent it, from any of the three placements (spec 2.1, 2.3). */
 function customerCountryOf(data: unknown): string | null {
-  const root = (data ?? {}) as Placed & { attributes?: Placed & { gateway_options?: Placed | null } | null };
+  const root = (data ?? {}) as Placed & { attributes?: (Placed & { gateway_options?: Placed | null }) | null };
   for (const placed of [root.attributes, root, root.attributes?.gateway_options]) {
     const country = placed?.customer?.address?.country;
     if (typeof country === "string" && /^[A-Z]{2}$/.test(country)) return country;
@@ -47,7 +47,13 @@ function customerCountryOf(data: unknown): string | null {
  * card (full or masked: the first six digits are kept in either). A payment's card is not known
  * before Pay, except that a payment bypassing the hosted page never has one.
  */
-export function creationFacts(input: { amountMinor: bigint; data: unknown; cardNumber: string | undefined; direction: "payment" | "payout"; bypassesHostedPage: boolean }): RouteFacts {
+export function creationFacts(input: {
+  amountMinor: bigint;
+  data: unknown;
+  cardNumber: string | undefined;
+  direction: "payment" | "payout";
+  bypassesHostedPage: boolean;
+}): RouteFacts {
   const card = input.cardNumber !== undefined ? cardFactsOf(input.cardNumber) : input.direction === "payout" || input.bypassesHostedPage ? null : undefined;
   return { amountMinor: input.amountMinor, customerCountry: customerCountryOf(input.data), card };
 }

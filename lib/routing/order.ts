@@ -36,7 +36,5 @@ export function positionChanges(before: readonly string[], after: readonly strin
     return index === -1 ? null : index + 1;
   };
   const ids = [...new Set([...after, ...before])];
-  return ids
-    .map((id) => ({ id, from: position(before, id), to: position(after, id) }))
-    .filter((change) => change.from !== change.to);
+  return ids.map((id) => ({ id, from: position(before, id), to: position(after, id) })).filter((change) => change.from !== change.to);
 }

@@ -129,10 +129,7 @@ export async function getRoutingOrders(db: Db, merchantId: string): Promise<Rout
     });
   }
   return orders.sort(
-    (a, b) =>
-      DIRECTION_ORDER[a.direction] - DIRECTION_ORDER[b.direction] ||
-      a.service.localeCompare(b.service) ||
-      MODE_ORDER[a.mode] - MODE_ORDER[b.mode],
+    (a, b) => DIRECTION_ORDER[a.direction] - DIRECTION_ORDER[b.direction] || a.service.localeCompare(b.service) || MODE_ORDER[a.mode] - MODE_ORDER[b.mode],
   );
 }
 
@@ -141,7 +138,12 @@ export async function getRoutingOrder(db: Db, merchantId: string, service: strin
 }
 
 /** Every id must name one of the merchant's connections of that mode offering the service, once. */
-function idsProblems(ids: readonly string[], input: Pick<RoutingOrderInput, "service" | "mode">, rows: readonly Row[], at: readonly (string | number)[]): Problem[] {
+function idsProblems(
+  ids: readonly string[],
+  input: Pick<RoutingOrderInput, "service" | "mode">,
+  rows: readonly Row[],
+  at: readonly (string | number)[],
+): Problem[] {
   const problems: Problem[] = [];
   const seen = new Set<string>();
   ids.forEach((id, index) => {
@@ -172,19 +174,28 @@ function ruleProblems(rules: readonly RoutingRule[], input: Pick<RoutingOrderInp
     const at = ["rules", index];
     const named = `Rule ${index + 1} “${rule.name}”`;
     const { amount_min: min, amount_max: max } = rule.conditions;
-    for (const [key, value] of [["amount_min", min], ["amount_max", max]] as const) {
+    for (const [key, value] of [
+      ["amount_min", min],
+      ["amount_max", max],
+    ] as const) {
       if (value !== undefined && decimalToMinor(value, currency) === undefined) {
         problems.push(problem("invalid_amount", `${named}: ${value} has more decimals than ${currency} allows`, [...at, "conditions", key]));
       }
     }
     if (amountRangeEmpty(min, max)) {
-      problems.push(problem("empty_range", `${named}: the lowest amount ${min} is above the highest ${max}, so it matches nothing`, [...at, "conditions", "amount_max"]));
+      problems.push(
+        problem("empty_range", `${named}: the lowest amount ${min} is above the highest ${max}, so it matches nothing`, [...at, "conditions", "amount_max"]),
+      );
     }
     const outcome = rule.outcome;
     const lists =
       outcome.kind === "cascade"
         ? [{ ids: outcome.connection_ids, path: [...at, "outcome", "connection_ids"], what: "" }]
-        : outcome.branches.map((branch, b) => ({ ids: branch.connection_ids, path: [...at, "outcome", "branches", b, "connection_ids"], what: ` branch ${b + 1}` }));
+        : outcome.branches.map((branch, b) => ({
+            ids: branch.connection_ids,
+            path: [...at, "outcome", "branches", b, "connection_ids"],
+            what: ` branch ${b + 1}`,
+          }));
     for (const list of lists) {
       const listed = idsProblems(list.ids, input, rows, list.path);
       problems.push(...listed);
@@ -248,8 +259,16 @@ export type RoutingConnectionRow = Row;
  * What a rollback to a version would store and whether the save's checks refuse it, by the code
  * writeRouting runs (planWrite, mergeOrder): the Routing page's confirmation says what the write does.
  */
-export function planRollback(rows: readonly Row[], order: Pick<RoutingOrder, "service" | "mode">, version: { version: number; connectionIds: string[]; rules: RoutingRule[] }) {
-  const plan = planWrite(rows, { service: order.service, mode: order.mode, connectionIds: version.connectionIds, rules: version.rules }, { restoredFrom: version.version });
+export function planRollback(
+  rows: readonly Row[],
+  order: Pick<RoutingOrder, "service" | "mode">,
+  version: { version: number; connectionIds: string[]; rules: RoutingRule[] },
+) {
+  const plan = planWrite(
+    rows,
+    { service: order.service, mode: order.mode, connectionIds: version.connectionIds, rules: version.rules },
+    { restoredFrom: version.version },
+  );
   return { connectionIds: mergeOrder(plan.input.connectionIds ?? [], plan.offering).map((row) => row.id), problems: plan.problems };
 }
 
@@ -263,63 +282,77 @@ export type RoutingWrite = { order: RoutingOrder; written: number | undefined };
  * the service are left out of the order (as mergeOrder leaves out deleted ones), the version row
  * says which version it restored, and the audit entry is `routing.rolled_back`.
  */
-export async function writeRouting(db: Db, scope: RoutingScope, request: RoutingOrderInput, options: { restoredFrom?: number } = {}): Promise<Result<RoutingWrite>> {
+export async function writeRouting(
+  db: Db,
+  scope: RoutingScope,
+  request: RoutingOrderInput,
+  options: { restoredFrom?: number } = {},
+): Promise<Result<RoutingWrite>> {
   const { input, offering, problems } = planWrite(await connectionRows(db, scope.merchantId), request, options);
   if (problems.length) return fail(problems);
   let written: number | undefined;
   try {
-    const save = () => db.transaction(async (txRaw) => {
-      written = undefined;
-      const tx = txRaw as unknown as Db;
-      const where = and(eq(routingOrders.merchantId, scope.merchantId), eq(routingOrders.service, input.service), eq(routingOrders.mode, input.mode));
-      const [stored] = await tx
-        .select({ ids: routingOrders.connectionIds, rules: routingOrders.rules, version: routingOrders.version })
-        .from(routingOrders)
-        .where(where)
-        .for("update");
-      const before = mergeOrder(stored?.ids ?? [], offering).map((row) => row.id);
-      const after = mergeOrder(input.connectionIds ?? before, offering).map((row) => row.id);
-      const rulesBefore = stored?.rules ?? [];
-      const rules = input.rules ?? rulesBefore;
-      const changes = positionChanges(before, after);
-      if (changes.length === 0 && sameRules(rulesBefore, rules)) return;
-      const version = (stored?.version ?? 0) + 1;
-      await tx
-        .insert(routingOrders)
-        .values({ merchantId: scope.merchantId, service: input.service, mode: input.mode, connectionIds: after, rules, version, updatedBy: scope.actor.label })
-        .onConflictDoUpdate({
-          target: [routingOrders.merchantId, routingOrders.service, routingOrders.mode],
-          set: { connectionIds: after, rules, version, updatedBy: scope.actor.label, updatedAt: new Date() },
+    const save = () =>
+      db.transaction(async (txRaw) => {
+        written = undefined;
+        const tx = txRaw as unknown as Db;
+        const where = and(eq(routingOrders.merchantId, scope.merchantId), eq(routingOrders.service, input.service), eq(routingOrders.mode, input.mode));
+        const [stored] = await tx
+          .select({ ids: routingOrders.connectionIds, rules: routingOrders.rules, version: routingOrders.version })
+          .from(routingOrders)
+          .where(where)
+          .for("update");
+        const before = mergeOrder(stored?.ids ?? [], offering).map((row) => row.id);
+        const after = mergeOrder(input.connectionIds ?? before, offering).map((row) => row.id);
+        const rulesBefore = stored?.rules ?? [];
+        const rules = input.rules ?? rulesBefore;
+        const changes = positionChanges(before, after);
+        if (changes.length === 0 && sameRules(rulesBefore, rules)) return;
+        const version = (stored?.version ?? 0) + 1;
+        await tx
+          .insert(routingOrders)
+          .values({
+            merchantId: scope.merchantId,
+            service: input.service,
+            mode: input.mode,
+            connectionIds: after,
+            rules,
+            version,
+            updatedBy: scope.actor.label,
+          })
+          .onConflictDoUpdate({
+            target: [routingOrders.merchantId, routingOrders.service, routingOrders.mode],
+            set: { connectionIds: after, rules, version, updatedBy: scope.actor.label, updatedAt: new Date() },
+          });
+        await tx.insert(routingVersions).values({
+          merchantId: scope.merchantId,
+          service: input.service,
+          mode: input.mode,
+          version,
+          connectionIds: after,
+          rules,
+          savedBy: scope.actor.label,
+          restoredFrom: options.restoredFrom ?? null,
         });
-      await tx.insert(routingVersions).values({
-        merchantId: scope.merchantId,
-        service: input.service,
-        mode: input.mode,
-        version,
-        connectionIds: after,
-        rules,
-        savedBy: scope.actor.label,
-        restoredFrom: options.restoredFrom ?? null,
+        written = version;
+        const labels = new Map(offering.map((row) => [row.id, row.label]));
+        const order = after.map((id) => labels.get(id) ?? id).join(", ");
+        const ruleCount = rules.length ? `; ${rules.length} rule${rules.length === 1 ? "" : "s"} before it` : "";
+        await recordAudit(tx, {
+          merchantId: scope.merchantId,
+          actor: scope.actor,
+          action: options.restoredFrom === undefined ? "routing.saved" : "routing.rolled_back",
+          target: { type: "routing", id: `${input.service}:${input.mode}` },
+          summary:
+            options.restoredFrom === undefined
+              ? `${input.service} (${input.mode}), version ${version}: ${order}${ruleCount}`
+              : `${input.service} (${input.mode}): rolled back to version ${options.restoredFrom} as version ${version}: ${order}${ruleCount}`,
+          changes: [
+            ...changes.map((change) => `${labels.get(change.id) ?? change.id}: position ${change.from ?? "none"} → ${change.to ?? "none"}`),
+            ...(sameRules(rulesBefore, rules) ? [] : [`rules changed (${rulesBefore.length} → ${rules.length})`]),
+          ],
+        });
       });
-      written = version;
-      const labels = new Map(offering.map((row) => [row.id, row.label]));
-      const order = after.map((id) => labels.get(id) ?? id).join(", ");
-      const ruleCount = rules.length ? `; ${rules.length} rule${rules.length === 1 ? "" : "s"} before it` : "";
-      await recordAudit(tx, {
-        merchantId: scope.merchantId,
-        actor: scope.actor,
-        action: options.restoredFrom === undefined ? "routing.saved" : "routing.rolled_back",
-        target: { type: "routing", id: `${input.service}:${input.mode}` },
-        summary:
-          options.restoredFrom === undefined
-            ? `${input.service} (${input.mode}), version ${version}: ${order}${ruleCount}`
-            : `${input.service} (${input.mode}): rolled back to version ${options.restoredFrom} as version ${version}: ${order}${ruleCount}`,
-        changes: [
-          ...changes.map((change) => `${labels.get(change.id) ?? change.id}: position ${change.from ?? "none"} → ${change.to ?? "none"}`),
-          ...(sameRules(rulesBefore, rules) ? [] : [`rules changed (${rulesBefore.length} → ${rules.length})`]),
-        ],
-      });
-    });
     // Two first saves of one list at once both find no row to lock and both take version 1: the
     // second's version collides (primary key) and rolls back; it saves again over the first's row.
     try {

@@ -33,9 +33,7 @@ const country = z
 
 const countries = z.array(country, { error: "Countries must be a list of two-letter codes" }).max(250, "At most 250 countries");
 
-const ruleConnectionIds = connectionIdsSchema
-  .min(1, "Choose at least one connection")
-  .max(RULE_CONNECTIONS_MAX, `At most ${RULE_CONNECTIONS_MAX} connections`);
+const ruleConnectionIds = connectionIdsSchema.min(1, "Choose at least one connection").max(RULE_CONNECTIONS_MAX, `At most ${RULE_CONNECTIONS_MAX} connections`);
 
 const ruleConditionsSchema = z.strictObject({
   amount_min: decimal("The lowest amount").optional().meta({ description: "Matches amounts at or above this, in the service's currency" }),
@@ -105,7 +103,6 @@ type RuleConditions = z.output<typeof ruleConditionsSchema>;
 /** A rule as stored and as routing reads it (the schema's output, with brands as plain text). */
 export type RoutingRule = StoredRoutingRule;
 
-
 /** Every connection id a rule names, in the order it names them. */
 export function ruleConnectionIdsOf(rule: Pick<RoutingRule, "outcome">): string[] {
   return rule.outcome.kind === "cascade" ? rule.outcome.connection_ids : rule.outcome.branches.flatMap((branch) => branch.connection_ids);
@@ -119,5 +116,6 @@ export function ruleNeedsCard(conditions: RoutingRule["conditions"]): boolean {
 /** The stored column's type (lib/db/routing-types.ts) is exactly what this schema produces. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type ParsedRule = z.output<typeof routingRuleSchema>;
-const _storedShape: Same<Omit<ParsedRule, "conditions"> & { conditions: Omit<RuleConditions, "card_brands"> & { card_brands?: string[] } }, StoredRoutingRule> = true;
+const _storedShape: Same<Omit<ParsedRule, "conditions"> & { conditions: Omit<RuleConditions, "card_brands"> & { card_brands?: string[] } }, StoredRoutingRule> =
+  true;
 void _storedShape;

@@ -82,7 +82,13 @@ export async function simulateRouting(db: Db, merchantId: string, input: Simulat
   const card = input.card_bin === undefined ? undefined : cardFactsOf(input.card_bin);
   const draw = input.draw;
   const explore = input.exploration_draw;
-  const success = await successSnapshotFor(db, merchantId, input.service, { usesSuccessRate: tableUsesSuccessRate(table), success: setup.success }, explore === undefined ? Math.random : () => explore / 100);
+  const success = await successSnapshotFor(
+    db,
+    merchantId,
+    input.service,
+    { usesSuccessRate: tableUsesSuccessRate(table), success: setup.success },
+    explore === undefined ? Math.random : () => explore / 100,
+  );
   const decision = decideRoute(
     table,
     {

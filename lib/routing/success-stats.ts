@@ -88,7 +88,11 @@ export async function getSuccessSettings(db: Db, merchantId: string): Promise<Su
  * transaction, then forgets the merchant's cached routes so the next invoice reads them. A save
  * that changes nothing writes nothing.
  */
-export async function saveSuccessSettings(db: Db, scope: { merchantId: string; actor: Actor }, input: SuccessSettingsAttributes): Promise<SuccessSettings | undefined> {
+export async function saveSuccessSettings(
+  db: Db,
+  scope: { merchantId: string; actor: Actor },
+  input: SuccessSettingsAttributes,
+): Promise<SuccessSettings | undefined> {
   const saved = await db.transaction(async (tx) => {
     const [before] = await tx.select(SETTINGS_COLUMNS).from(merchants).where(eq(merchants.id, scope.merchantId)).for("update");
     if (!before) return undefined;

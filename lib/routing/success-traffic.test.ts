@@ -79,7 +79,8 @@ describe("success-rate ordering over a stream of invoices (sliding window, sandb
           const stats = statsOf(counted, now, s.window);
           const { ids: order, success } = orderBySuccess(ids, { stats, settings, draw: random() });
           const primaryCounted = stats.get(primary);
-          const primaryTrustedFailing = primaryCounted !== undefined && primaryCounted.attempts >= s.minSample && primaryCounted.successes < primaryCounted.attempts;
+          const primaryTrustedFailing =
+            primaryCounted !== undefined && primaryCounted.attempts >= s.minSample && primaryCounted.successes < primaryCounted.attempts;
           if (now >= outageStart && now < outageEnd && primaryTrustedFailing) {
             // Away: a primary the window shows failing goes first only when exploration drew it.
             if (order[0] === primary) expect(success.explored).toBe(primary);

@@ -8,7 +8,13 @@ const IDS = ["conn_a", "conn_b", "conn_c", "conn_d", "conn_e", "conn_f"];
 const LABELS = new Map(IDS.map((id) => [id, id.replace("conn_", "").toUpperCase()]));
 
 function tableOf(rules: readonly RoutingRule[], disabled: readonly string[] = []): RoutingTable {
-  return { rules: compileRules(rules, "EUR"), defaultOrder: IDS, defaultSkipped: [], labels: LABELS, unusable: new Map(disabled.map((id) => [id, "disabled"])) };
+  return {
+    rules: compileRules(rules, "EUR"),
+    defaultOrder: IDS,
+    defaultSkipped: [],
+    labels: LABELS,
+    unusable: new Map(disabled.map((id) => [id, "disabled"])),
+  };
 }
 
 const listed = fc.uniqueArray(fc.constantFrom(...IDS), { minLength: 1, maxLength: IDS.length });
@@ -30,7 +36,11 @@ describe("success-rate ordering (lib/routing/success.ts)", () => {
     fc.assert(
       fc.property(listed, fc.subarray(IDS), statsArb, settingsArb, drawArb, (ids, disabled, stats, settings, draw) => {
         const rule: RoutingRule = { name: "By rate", conditions: {}, outcome: { kind: "cascade", connection_ids: ids, order_by: "success_rate" } };
-        const decision = decideRoute(tableOf([rule], disabled), { amountMinor: 100n, customerCountry: null, card: undefined }, () => 0.5, { stats, settings, draw });
+        const decision = decideRoute(tableOf([rule], disabled), { amountMinor: 100n, customerCountry: null, card: undefined }, () => 0.5, {
+          stats,
+          settings,
+          draw,
+        });
         const enabled = ids.filter((id) => !disabled.includes(id));
         if (enabled.length === 0) return; // the rule falls through to the default rule
         expect([...decision.connectionIds].sort()).toEqual([...enabled].sort());
@@ -111,7 +121,11 @@ describe("success-rate ordering (lib/routing/success.ts)", () => {
       ["conn_c", { attempts: 100, successes: 70 }],
     ]);
     for (const share of [0, 1, 5, 20]) {
-      const explored = random.map((draw) => orderBySuccess(["conn_a", "conn_b", "conn_c"], { stats, settings: { windowHours: 24, minSample: 20, explorationPercent: share }, draw }).success.explored);
+      const explored = random.map(
+        (draw) =>
+          orderBySuccess(["conn_a", "conn_b", "conn_c"], { stats, settings: { windowHours: 24, minSample: 20, explorationPercent: share }, draw }).success
+            .explored,
+      );
       const count = explored.filter((id) => id !== null).length;
       const p = share / 100;
       const sd = Math.sqrt(10_000 * p * (1 - p));
@@ -128,7 +142,13 @@ describe("success-rate ordering (lib/routing/success.ts)", () => {
     const rule: RoutingRule = {
       name: "Split",
       conditions: {},
-      outcome: { kind: "split", branches: [{ weight: 50, connection_ids: ["conn_a", "conn_b"], order_by: "success_rate" }, { weight: 50, connection_ids: ["conn_c", "conn_d"] }] },
+      outcome: {
+        kind: "split",
+        branches: [
+          { weight: 50, connection_ids: ["conn_a", "conn_b"], order_by: "success_rate" },
+          { weight: 50, connection_ids: ["conn_c", "conn_d"] },
+        ],
+      },
     };
     const stats = new Map([
       ["conn_a", { attempts: 50, successes: 10 }],
@@ -147,7 +167,11 @@ describe("success-rate ordering (lib/routing/success.ts)", () => {
   });
 
   it("says the rates, the samples and an exploration in the invoice's sentence", () => {
-    const rule: RoutingRule = { name: "EU", conditions: {}, outcome: { kind: "cascade", connection_ids: ["conn_b", "conn_f", "conn_c"], order_by: "success_rate" } };
+    const rule: RoutingRule = {
+      name: "EU",
+      conditions: {},
+      outcome: { kind: "cascade", connection_ids: ["conn_b", "conn_f", "conn_c"], order_by: "success_rate" },
+    };
     const stats = new Map([
       ["conn_f", { attempts: 120, successes: 110 }],
       ["conn_b", { attempts: 85, successes: 34 }],
@@ -170,12 +194,19 @@ describe("success-rate ordering (lib/routing/success.ts)", () => {
   it("rules saved before order_by existed parse as they were and route as listed", () => {
     const saved = routingRuleSchema.parse({ name: "Old", outcome: { kind: "cascade", connection_ids: ["conn_b", "conn_a"] } });
     expect(saved.outcome).toEqual({ kind: "cascade", connection_ids: ["conn_b", "conn_a"] });
-    const stats = new Map([["conn_b", { attempts: 100, successes: 0 }], ["conn_a", { attempts: 100, successes: 100 }]]);
-    const decision = decideRoute(tableOf([saved]), { amountMinor: 1n, customerCountry: null, card: undefined }, Math.random, { stats, settings: { windowHours: 24, minSample: 20, explorationPercent: 20 }, draw: 0 });
+    const stats = new Map([
+      ["conn_b", { attempts: 100, successes: 0 }],
+      ["conn_a", { attempts: 100, successes: 100 }],
+    ]);
+    const decision = decideRoute(tableOf([saved]), { amountMinor: 1n, customerCountry: null, card: undefined }, Math.random, {
+      stats,
+      settings: { windowHours: 24, minSample: 20, explorationPercent: 20 },
+      draw: 0,
+    });
     expect(decision.connectionIds).toEqual(["conn_b", "conn_a"]);
     expect(decision.success).toBeNull();
-    expect(routingRuleSchema.safeParse({ name: "Bad", outcome: { kind: "cascade", connection_ids: ["conn_a"], order_by: "fastest" } }).error?.issues[0]?.message).toBe(
-      'order_by must be "as_listed" or "success_rate"',
-    );
+    expect(
+      routingRuleSchema.safeParse({ name: "Bad", outcome: { kind: "cascade", connection_ids: ["conn_a"], order_by: "fastest" } }).error?.issues[0]?.message,
+    ).toBe('order_by must be "as_listed" or "success_rate"');
   });
 });

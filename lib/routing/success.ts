@@ -102,7 +102,9 @@ export function explainSuccess(success: StoredSuccessOrdering, label: (id: strin
   const window = windowText(success.window_hours);
   if (trusted.length > 0) {
     const sorted = [...trusted].sort((a, b) => b.successes / b.attempts - a.successes / a.attempts);
-    parts.push(`Ordered by success rate over the last ${window}: ${sorted.map((entry) => `${label(entry.id)} ${rateText(entry.successes, entry.attempts)} of ${entry.attempts}`).join(", ")}.`);
+    parts.push(
+      `Ordered by success rate over the last ${window}: ${sorted.map((entry) => `${label(entry.id)} ${rateText(entry.successes, entry.attempts)} of ${entry.attempts}`).join(", ")}.`,
+    );
   } else {
     parts.push(`Ordered by success rate over the last ${window}, but no connection has ${success.min_sample} attempts yet, so they keep their listed order.`);
   }

@@ -8,7 +8,11 @@ const facts: ConnectionFact[] = [
   { id: "c", label: "C", state: "disabled" },
   { id: "x", label: "Old X", state: "deleted" },
 ];
-const rule = (name: string, ids: string[], conditions: RoutingRule["conditions"] = {}): RoutingRule => ({ name, conditions, outcome: { kind: "cascade", connection_ids: ids } });
+const rule = (name: string, ids: string[], conditions: RoutingRule["conditions"] = {}): RoutingRule => ({
+  name,
+  conditions,
+  outcome: { kind: "cascade", connection_ids: ids },
+});
 const v = (version: number, rules: RoutingRule[], connectionIds: string[]) => ({ version, rules, connectionIds });
 const sentences = (from: ReturnType<typeof v>, to: ReturnType<typeof v>) => diffVersions(from, to, "EUR", facts).changes.map((change) => change.sentence);
 

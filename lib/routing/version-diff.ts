@@ -16,15 +16,7 @@ export type VersionContent = { version: number; rules: readonly RoutingRule[]; c
 /** A connection as it is now: its label, and whether it is enabled, disabled or gone (deleted). */
 export type ConnectionFact = { id: string; label: string; state: "enabled" | "disabled" | "deleted" };
 
-export const VERSION_CHANGE_KINDS = [
-  "rule_added",
-  "rule_removed",
-  "rule_changed",
-  "rule_moved",
-  "order_joined",
-  "order_left",
-  "order_moved",
-] as const;
+export const VERSION_CHANGE_KINDS = ["rule_added", "rule_removed", "rule_changed", "rule_moved", "order_joined", "order_left", "order_moved"] as const;
 type VersionChangeKind = (typeof VERSION_CHANGE_KINDS)[number];
 
 export type VersionChange = {

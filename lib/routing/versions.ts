@@ -54,7 +54,11 @@ async function connectionFacts(db: Db, merchantId: string): Promise<ConnectionFa
 const scopeOf = (merchantId: string, order: Pick<RoutingOrder, "service" | "mode">) =>
   and(eq(routingVersions.merchantId, merchantId), eq(routingVersions.service, order.service), eq(routingVersions.mode, order.mode as Mode));
 
-const contentOf = (row: Pick<VersionRow, "version" | "rules" | "connectionIds">) => ({ version: row.version, rules: row.rules, connectionIds: row.connectionIds });
+const contentOf = (row: Pick<VersionRow, "version" | "rules" | "connectionIds">) => ({
+  version: row.version,
+  rules: row.rules,
+  connectionIds: row.connectionIds,
+});
 
 function describe(row: VersionRow, previous: VersionRow | undefined, order: RoutingOrder, facts: readonly ConnectionFact[]): RoutingVersion {
   let summary: string;
@@ -84,7 +88,12 @@ function describe(row: VersionRow, previous: VersionRow | undefined, order: Rout
 async function versionRows(db: Db, merchantId: string, order: RoutingOrder, page: { size?: number; before?: number }) {
   const size = Math.min(Math.max(page.size ?? VERSIONS_PAGE_DEFAULT, 1), VERSIONS_PAGE_MAX);
   const where = page.before === undefined ? scopeOf(merchantId, order) : and(scopeOf(merchantId, order), lt(routingVersions.version, page.before));
-  const rows = await db.select().from(routingVersions).where(where).orderBy(desc(routingVersions.version)).limit(size + 1);
+  const rows = await db
+    .select()
+    .from(routingVersions)
+    .where(where)
+    .orderBy(desc(routingVersions.version))
+    .limit(size + 1);
   const shown = rows.slice(0, size);
   return { rows, shown, olderBefore: rows.length > size ? shown.at(-1)?.version : undefined };
 }
@@ -103,7 +112,11 @@ export async function listRoutingVersions(
 }
 
 async function versionRow(db: Db, merchantId: string, order: RoutingOrder, version: number): Promise<VersionRow | undefined> {
-  const [row] = await db.select().from(routingVersions).where(and(scopeOf(merchantId, order), eq(routingVersions.version, version))).limit(1);
+  const [row] = await db
+    .select()
+    .from(routingVersions)
+    .where(and(scopeOf(merchantId, order), eq(routingVersions.version, version)))
+    .limit(1);
   return row;
 }
 
@@ -131,7 +144,8 @@ export async function compareRoutingVersions(db: Db, merchantId: string, order: 
   const [a, b] = await Promise.all([versionRow(db, merchantId, order, from), versionRow(db, merchantId, order, to)]);
   const problems = [...(a ? [] : [unknownVersion(order, from, "from")]), ...(b ? [] : [unknownVersion(order, to, "to")])];
   if (!a || !b) return fail(problems);
-  if (from > to) return fail([problem("invalid_range", `Version ${from} comes after version ${to}: compare the older version (from) with the newer (to)`, ["from"])]);
+  if (from > to)
+    return fail([problem("invalid_range", `Version ${from} comes after version ${to}: compare the older version (from) with the newer (to)`, ["from"])]);
   const facts = await connectionFacts(db, merchantId);
   return ok({ service: order.service, mode: order.mode, ...diffVersions(contentOf(a), contentOf(b), order.currency, facts) });
 }
@@ -163,14 +177,18 @@ function restoreRefusals(version: number, rules: readonly RoutingRule[], facts: 
     const gone = ids.filter((id) => (byId.get(id)?.state ?? "deleted") === "deleted");
     if (gone.length) {
       const labels = gone.map((id) => `“${byId.get(id)?.label ?? id}”`).join(", ");
-      refusals.push(`Version ${version} cannot be restored: ${named} sends invoices to ${labels}, which ${gone.length === 1 ? "was" : "were"} deleted. Edit the rules instead.`);
+      refusals.push(
+        `Version ${version} cannot be restored: ${named} sends invoices to ${labels}, which ${gone.length === 1 ? "was" : "were"} deleted. Edit the rules instead.`,
+      );
       return;
     }
     const lists = rule.outcome.kind === "cascade" ? [rule.outcome.connection_ids] : rule.outcome.branches.map((branch) => branch.connection_ids);
     for (const list of lists) {
       if (list.some((id) => byId.get(id)?.state === "enabled")) continue;
       const labels = list.map((id) => `“${byId.get(id)?.label ?? id}”`).join(", ");
-      refusals.push(`Version ${version} cannot be restored: ${named} sends invoices only to ${labels}, and none of ${list.length > 1 ? "them is" : "it is"} enabled now. Enable one first.`);
+      refusals.push(
+        `Version ${version} cannot be restored: ${named} sends invoices only to ${labels}, and none of ${list.length > 1 ? "them is" : "it is"} enabled now. Enable one first.`,
+      );
       break;
     }
   });
@@ -191,7 +209,11 @@ function previewOf(row: VersionRow, order: RoutingOrder, facts: readonly Connect
       const fact = facts.find((candidate) => candidate.id === id);
       return !fact || fact.state === "deleted"
         ? { connectionId: id, state: "deleted", sentence: `“${fact?.label ?? id}” no longer exists and is left out of the routing order.` }
-        : { connectionId: id, state: "left_out", sentence: `“${fact.label}” no longer offers ${order.service} in ${order.mode} mode and is left out of the routing order.` };
+        : {
+            connectionId: id,
+            state: "left_out",
+            sentence: `“${fact.label}” no longer offers ${order.service} in ${order.mode} mode and is left out of the routing order.`,
+          };
     });
   return {
     version: row.version,
@@ -246,7 +268,12 @@ async function historyRows(db: Db, merchantId: string, order: RoutingOrder, page
       restoredFrom: row.restoredFrom,
       current: described.current,
       rollback: preview
-        ? { unchanged: preview.unchanged, changes: preview.changes.map((c) => c.sentence), notes: preview.notes.map((n) => n.sentence), refusals: preview.refusals }
+        ? {
+            unchanged: preview.unchanged,
+            changes: preview.changes.map((c) => c.sentence),
+            notes: preview.notes.map((n) => n.sentence),
+            refusals: preview.refusals,
+          }
         : null,
     };
   });
@@ -268,7 +295,13 @@ export async function getRoutingHistory(db: Db, merchantId: string, order: Routi
 }
 
 /** The history's older versions, for "Show older versions": `size` of them before version `before`. */
-export async function getOlderRoutingHistory(db: Db, merchantId: string, order: RoutingOrder, before: number, size = VERSIONS_PAGE_DEFAULT): Promise<HistoryPage> {
+export async function getOlderRoutingHistory(
+  db: Db,
+  merchantId: string,
+  order: RoutingOrder,
+  before: number,
+  size = VERSIONS_PAGE_DEFAULT,
+): Promise<HistoryPage> {
   return (await historyRows(db, merchantId, order, { size, before })).page;
 }
 

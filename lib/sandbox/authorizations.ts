@@ -55,8 +55,7 @@ export const heldDetails = (until: Date) => ({ auth: "held", authorizedUntil: un
 export type SandboxAuthorizationDecline = "expired" | "already_captured" | "voided" | "exceeds" | "partial_not_allowed";
 
 export type SandboxAuthorizationResult =
-  | { kind: "refused"; status: 400 | 404 | 409; code: string; text: string }
-  | { kind: "recorded"; record: SandboxRecord; decline?: SandboxAuthorizationDecline };
+  { kind: "refused"; status: 400 | 404 | 409; code: string; text: string } | { kind: "recorded"; record: SandboxRecord; decline?: SandboxAuthorizationDecline };
 
 type Ask = {
   provider: string;
@@ -79,7 +78,13 @@ async function earlierOrPayment(db: Db, ask: Ask, operation: string): Promise<Sa
     return { kind: "recorded", record: earlier, decline: earlier.details.decline as SandboxAuthorizationDecline | undefined };
   }
   const payment = await findRecordByReference(db, ask.provider, ask.paymentReference);
-  if (!payment || payment.connectionId !== ask.account.connectionId || payment.operation !== "payment" || payment.details.auth === undefined || !ask.granted(payment)) {
+  if (
+    !payment ||
+    payment.connectionId !== ask.account.connectionId ||
+    payment.operation !== "payment" ||
+    payment.details.auth === undefined ||
+    !ask.granted(payment)
+  ) {
     return { kind: "refused", status: 404, code: "authorization_not_found", text: "No authorization with that reference on this account." };
   }
   return payment;
@@ -94,11 +99,15 @@ function stateDecline(payment: SandboxRecord, now: Date): SandboxAuthorizationDe
 }
 
 /** Takes a capture, or answers the one already taken under the same key by this account. */
-export async function takeSandboxCapture(db: Db, ask: Ask & { amountMinor: bigint; currency: string; partialAllowed: boolean }): Promise<SandboxAuthorizationResult> {
+export async function takeSandboxCapture(
+  db: Db,
+  ask: Ask & { amountMinor: bigint; currency: string; partialAllowed: boolean },
+): Promise<SandboxAuthorizationResult> {
   const found = await earlierOrPayment(db, ask, CAPTURE_OPERATION);
   if ("kind" in found) return found;
   const payment = found;
-  if (payment.currency && payment.currency !== ask.currency) return { kind: "refused", status: 400, code: "currency_mismatch", text: `The authorization is in ${payment.currency}, not ${ask.currency}.` };
+  if (payment.currency && payment.currency !== ask.currency)
+    return { kind: "refused", status: 400, code: "currency_mismatch", text: `The authorization is in ${payment.currency}, not ${ask.currency}.` };
   if (ask.amountMinor <= 0n) return { kind: "refused", status: 400, code: "invalid_amount", text: "The amount must be above zero." };
   return db.transaction(async (tx) => {
     const locked = tx as unknown as Db;
@@ -106,7 +115,8 @@ export async function takeSandboxCapture(db: Db, ask: Ask & { amountMinor: bigin
     const current = held ?? payment;
     const authorized = current.amountMinor ?? 0n;
     const decline: SandboxAuthorizationDecline | undefined =
-      stateDecline(current, new Date()) ?? (ask.amountMinor > authorized ? "exceeds" : ask.amountMinor < authorized && !ask.partialAllowed ? "partial_not_allowed" : undefined);
+      stateDecline(current, new Date()) ??
+      (ask.amountMinor > authorized ? "exceeds" : ask.amountMinor < authorized && !ask.partialAllowed ? "partial_not_allowed" : undefined);
     const record = await saveRecord(locked, {
       provider: ask.provider,
       connectionId: ask.account.connectionId,
@@ -153,7 +163,13 @@ export async function takeSandboxVoid(db: Db, ask: Ask): Promise<SandboxAuthoriz
 }
 
 /** A capture or void of this account, by its key. */
-export async function readSandboxAuthorizationRecord(db: Db, provider: string, account: SandboxAccount, operation: typeof CAPTURE_OPERATION | typeof VOID_OPERATION, key: string): Promise<SandboxRecord | undefined> {
+export async function readSandboxAuthorizationRecord(
+  db: Db,
+  provider: string,
+  account: SandboxAccount,
+  operation: typeof CAPTURE_OPERATION | typeof VOID_OPERATION,
+  key: string,
+): Promise<SandboxRecord | undefined> {
   const found = await findRecordByIdempotencyKey(db, provider, account.connectionId, key);
   return found && found.operation === operation ? found : undefined;
 }

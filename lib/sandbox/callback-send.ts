@@ -28,7 +28,12 @@ export async function queueSandboxCallback(db: Db, record: SandboxRecord): Promi
   if (!record.connectionId || UNDECIDED.has(record.status)) return;
   const notificationId = sandboxNotificationId(record);
   try {
-    await enqueue(db, "sandbox-callback", { provider: record.provider, connectionId: record.connectionId, reference: record.reference, notificationId }, { startAfter: 1, key: notificationId });
+    await enqueue(
+      db,
+      "sandbox-callback",
+      { provider: record.provider, connectionId: record.connectionId, reference: record.reference, notificationId },
+      { startAfter: 1, key: notificationId },
+    );
   } catch (error) {
     logger.error("sandbox callback not queued", { provider: record.provider, reference: record.reference, error });
   }

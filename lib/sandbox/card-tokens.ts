@@ -36,7 +36,13 @@ export function newCardToken(prefix: string): string {
 /** Keeps the card behind `token` for the account; the card number is masked as it is stored. */
 export async function keepCard(
   db: Db,
-  input: { provider: string; connectionId: string; token: string; card: { number: string; expiryMonth: number; expiryYear: number; holder: string }; paymentReference: string },
+  input: {
+    provider: string;
+    connectionId: string;
+    token: string;
+    card: { number: string; expiryMonth: number; expiryYear: number; holder: string };
+    paymentReference: string;
+  },
 ): Promise<void> {
   const digits = input.card.number.replace(/\D/g, "");
   await saveRecord(db, {
@@ -84,7 +90,10 @@ export async function findKeptCard(db: Db, provider: string, connectionId: strin
 }
 
 async function sameMerchant(db: Db, first: string, second: string): Promise<boolean> {
-  const rows = await db.select({ merchantId: connections.merchantId }).from(connections).where(inArray(connections.id, [first, second]));
+  const rows = await db
+    .select({ merchantId: connections.merchantId })
+    .from(connections)
+    .where(inArray(connections.id, [first, second]));
   return rows.length === 2 && rows[0]!.merchantId === rows[1]!.merchantId;
 }
 
@@ -97,7 +106,9 @@ export async function forgetCard(db: Db, provider: string, connectionId: string,
 }
 
 /** What a payment record says of the card it saved (`savedToken` and the card in its details), for the provider to word. */
-export function savedCardOfRecord(record: SandboxRecord): { token: string; brand: string | null; lastFour: string; expiryMonth: number; expiryYear: number } | undefined {
+export function savedCardOfRecord(
+  record: SandboxRecord,
+): { token: string; brand: string | null; lastFour: string; expiryMonth: number; expiryYear: number } | undefined {
   const details = record.details as Record<string, unknown>;
   if (typeof details.savedToken !== "string") return undefined;
   const card = String(details.card ?? "").replace(/\D/g, "");

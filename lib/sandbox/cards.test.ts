@@ -15,13 +15,7 @@ function luhnValid(digits: string): boolean {
 
 describe("TEST_CARDS (the hosted page's test card list)", () => {
   it("lists the five cards of the issue, each a Luhn-valid 16-digit number with a label and an outcome", () => {
-    expect(TEST_CARDS.map((c) => c.number)).toEqual([
-      "4242424242424242",
-      "4000000000000002",
-      "4000000000009995",
-      "4000000000000119",
-      "4000000000003220",
-    ]);
+    expect(TEST_CARDS.map((c) => c.number)).toEqual(["4242424242424242", "4000000000000002", "4000000000009995", "4000000000000119", "4000000000003220"]);
     for (const card of TEST_CARDS) {
       expect(luhnValid(card.number), card.number).toBe(true);
       expect(card.label.length).toBeGreaterThan(0);

@@ -117,12 +117,7 @@ export async function findRecordByIdempotencyKey(db: Db, provider: string, conne
 }
 
 /** Changes a record's status, amount, details (merged) or stored answer; undefined when there is none. */
-export async function updateRecord(
-  db: Db,
-  provider: string,
-  reference: string,
-  patch: SandboxRecordPatch,
-): Promise<SandboxRecord | undefined> {
+export async function updateRecord(db: Db, provider: string, reference: string, patch: SandboxRecordPatch): Promise<SandboxRecord | undefined> {
   const details = patch.details ? JSON.stringify(maskCards(patch.details)) : undefined;
   const [row] = await db
     .update(sandboxRecords)

@@ -47,8 +47,7 @@ export type SandboxRefundRequest = {
 };
 
 export type SandboxRefundResult =
-  | { kind: "refused"; status: 400 | 404 | 409 | 422 | 503; code: string; text: string }
-  | { kind: "recorded"; record: SandboxRecord; declineCode?: string };
+  { kind: "refused"; status: 400 | 404 | 409 | 422 | 503; code: string; text: string } | { kind: "recorded"; record: SandboxRecord; declineCode?: string };
 
 /**
  * Why the sandbox declines a refund, the same for every provider (each maps it to its own codes):
@@ -79,7 +78,8 @@ export async function takeSandboxRefund(db: Db, request: SandboxRefundRequest): 
   const { account, provider } = request;
   const earlier = await findRecordByIdempotencyKey(db, provider, account.connectionId, request.refundKey);
   if (earlier) {
-    if (earlier.operation !== REFUND_OPERATION) return { kind: "refused", status: 409, code: "key_in_use", text: "That key names another request of this account." };
+    if (earlier.operation !== REFUND_OPERATION)
+      return { kind: "refused", status: 409, code: "key_in_use", text: "That key names another request of this account." };
     return { kind: "recorded", record: earlier, declineCode: earlier.details.declineCode as string | undefined };
   }
   const payment = await findRecordByReference(db, provider, request.paymentReference);
@@ -88,7 +88,8 @@ export async function takeSandboxRefund(db: Db, request: SandboxRefundRequest): 
   }
   const captured = request.captured(payment);
   // 422, not 409: providers answer 409 only for a key already in use (which the service reads as "maybe on its way").
-  if (captured === undefined) return { kind: "refused", status: 422, code: "not_captured", text: "The payment was not captured, so there is nothing to refund." };
+  if (captured === undefined)
+    return { kind: "refused", status: 422, code: "not_captured", text: "The payment was not captured, so there is nothing to refund." };
   if (payment.currency && payment.currency !== request.currency) {
     return { kind: "refused", status: 400, code: "currency_mismatch", text: `The payment is in ${payment.currency}, not ${request.currency}.` };
   }
@@ -113,7 +114,11 @@ export async function takeSandboxRefund(db: Db, request: SandboxRefundRequest): 
       amountMinor: request.amountMinor,
       currency: request.currency,
       status,
-      details: { paymentReference: request.paymentReference, ...(decline ? { declineCode: decline } : {}), ...(request.reason ? { reason: request.reason } : {}) },
+      details: {
+        paymentReference: request.paymentReference,
+        ...(decline ? { declineCode: decline } : {}),
+        ...(request.reason ? { reason: request.reason } : {}),
+      },
       request: request.request,
     });
   });
@@ -125,7 +130,12 @@ export async function takeSandboxRefund(db: Db, request: SandboxRefundRequest): 
 async function notifyOrSettleLater(db: Db, record: SandboxRecord): Promise<void> {
   if (record.status !== "pending") return queueSandboxCallback(db, record);
   try {
-    await enqueue(db, "sandbox-refund-settle", { provider: record.provider, reference: record.reference }, { startAfter: SANDBOX_REFUND_SETTLES_AFTER_SECONDS, key: `settle:${record.provider}:${record.reference}` });
+    await enqueue(
+      db,
+      "sandbox-refund-settle",
+      { provider: record.provider, reference: record.reference },
+      { startAfter: SANDBOX_REFUND_SETTLES_AFTER_SECONDS, key: `settle:${record.provider}:${record.reference}` },
+    );
   } catch (error) {
     // The refund still settles at the service's next status request.
     logger.error("sandbox refund settlement not queued", { provider: record.provider, reference: record.reference, error });
@@ -145,7 +155,12 @@ export async function settleSandboxRefund(db: Db, provider: string, reference: s
  * A refund of this account, found by its key or its reference, as it is now: a pending refund
  * settles (succeeds) when it is asked about, if its settlement has not come first.
  */
-export async function readSandboxRefund(db: Db, provider: string, account: SandboxAccount, by: { refundKey?: string; reference?: string }): Promise<SandboxRecord | undefined> {
+export async function readSandboxRefund(
+  db: Db,
+  provider: string,
+  account: SandboxAccount,
+  by: { refundKey?: string; reference?: string },
+): Promise<SandboxRecord | undefined> {
   const found = by.refundKey
     ? await findRecordByIdempotencyKey(db, provider, account.connectionId, by.refundKey)
     : by.reference

@@ -57,9 +57,7 @@ describe("loadCredentialsKey from CREDENTIALS_KEY", () => {
 describe("loadCredentialsKey without CREDENTIALS_KEY", () => {
   it("requires the variable for a PostgreSQL deployment", () => {
     for (const env of [{}, { CREDENTIALS_KEY: "" }, { CREDENTIALS_KEY: "  " }]) {
-      expect(() => loadCredentialsKey({ env, dataDir: makeDataDir(), embedded: false })).toThrow(
-        "CREDENTIALS_KEY is required when DATABASE_URL is set",
-      );
+      expect(() => loadCredentialsKey({ env, dataDir: makeDataDir(), embedded: false })).toThrow("CREDENTIALS_KEY is required when DATABASE_URL is set");
     }
   });
 
@@ -113,7 +111,11 @@ describe("loadCredentialsKeyring with CREDENTIALS_KEY_PREVIOUS (key rotation)", 
   const oldA = randomBytes(32);
   const oldB = randomBytes(32);
   const load = (previous: string | undefined, extra: Record<string, string> = {}) =>
-    loadCredentialsKeyring({ env: { CREDENTIALS_KEY: current.toString("base64"), CREDENTIALS_KEY_PREVIOUS: previous, ...extra }, dataDir: makeDataDir(), embedded: false });
+    loadCredentialsKeyring({
+      env: { CREDENTIALS_KEY: current.toString("base64"), CREDENTIALS_KEY_PREVIOUS: previous, ...extra },
+      dataDir: makeDataDir(),
+      embedded: false,
+    });
 
   it("has no previous keys when the variable is unset or blank", () => {
     for (const value of [undefined, "", "  ", " , "]) expect(load(value).previous).toEqual([]);
@@ -127,17 +129,29 @@ describe("loadCredentialsKeyring with CREDENTIALS_KEY_PREVIOUS (key rotation)", 
   });
 
   it("attaches the previous keys to the current key Buffer loadCredentialsKey returns", () => {
-    const key = loadCredentialsKey({ env: { CREDENTIALS_KEY: current.toString("base64"), CREDENTIALS_KEY_PREVIOUS: oldA.toString("base64") }, dataDir: makeDataDir(), embedded: false });
+    const key = loadCredentialsKey({
+      env: { CREDENTIALS_KEY: current.toString("base64"), CREDENTIALS_KEY_PREVIOUS: oldA.toString("base64") },
+      dataDir: makeDataDir(),
+      embedded: false,
+    });
     expect(key.equals(current)).toBe(true);
     expect(keyringOf(key).previous).toEqual([oldA]);
     expect(decryptSecret(encryptSecret("sealed under A", oldA), key)).toBe("sealed under A");
   });
 
   it.each([
-    ["a malformed entry", () => `${oldA.toString("base64")},${randomBytes(16).toString("base64")}`, /CREDENTIALS_KEY_PREVIOUS entry 2 of 2 must be the base64 encoding of exactly 32 bytes/],
+    [
+      "a malformed entry",
+      () => `${oldA.toString("base64")},${randomBytes(16).toString("base64")}`,
+      /CREDENTIALS_KEY_PREVIOUS entry 2 of 2 must be the base64 encoding of exactly 32 bytes/,
+    ],
     ["hex", () => oldA.toString("hex"), /CREDENTIALS_KEY_PREVIOUS entry 1 of 1 must be the base64 encoding/],
     ["the current key again", () => current.toString("base64"), /CREDENTIALS_KEY_PREVIOUS entry 1 of 1 is the same key as CREDENTIALS_KEY/],
-    ["a repeated key", () => `${oldA.toString("base64")},${oldB.toString("base64")},${oldA.toString("base64")}`, /CREDENTIALS_KEY_PREVIOUS entry 3 of 3 repeats an earlier entry/],
+    [
+      "a repeated key",
+      () => `${oldA.toString("base64")},${oldB.toString("base64")},${oldA.toString("base64")}`,
+      /CREDENTIALS_KEY_PREVIOUS entry 3 of 3 repeats an earlier entry/,
+    ],
     ["an empty entry between two keys", () => `${oldA.toString("base64")},,${oldB.toString("base64")}`, /CREDENTIALS_KEY_PREVIOUS entry 2 of 3 is empty/],
   ])("refuses %s, naming the entry and never echoing a key", (_label, value, message) => {
     const text = value();

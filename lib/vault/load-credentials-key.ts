@@ -97,7 +97,8 @@ function parsePreviousKeys(text: string | undefined, current: Buffer, currentFro
     if (entry === "") throw new Error(`${name} is empty; separate keys with single commas`);
     const key = parseBase64Key(entry);
     if (!key) throw new Error(`${name} must be the base64 encoding of exactly 32 bytes, as CREDENTIALS_KEY was before the rotation`);
-    if (key.equals(current)) throw new Error(`${name} is the same key as CREDENTIALS_KEY; a previous key must be the one CREDENTIALS_KEY held before the rotation`);
+    if (key.equals(current))
+      throw new Error(`${name} is the same key as CREDENTIALS_KEY; a previous key must be the one CREDENTIALS_KEY held before the rotation`);
     if (keys.some((other) => other.equals(key))) throw new Error(`${name} repeats an earlier entry`);
     keys.push(key);
   });

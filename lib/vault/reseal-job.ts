@@ -24,7 +24,12 @@ export const credentialsResealTask = defineTask("credentials-reseal", async (db,
     return;
   }
   const result = await resealAll(db, keys);
-  logger.info("credentials re-sealed", { keyId: own, resealed: result.resealed, changedMeanwhile: result.changedMeanwhile, unreadable: unreadableForLog(result) });
+  logger.info("credentials re-sealed", {
+    keyId: own,
+    resealed: result.resealed,
+    changedMeanwhile: result.changedMeanwhile,
+    unreadable: unreadableForLog(result),
+  });
 });
 
 /** Queues the re-seal job when a previous key is configured and something is still under it. */

@@ -107,7 +107,11 @@ export async function hasValuesToReseal(db: Db, keys: VaultKeys): Promise<boolea
   const ring = keyringOf(keys);
   const previousIds = ring.previous.map(keyId);
   for (const site of SEALED_COLUMNS) {
-    const [row] = await db.select({ one: sql<number>`1` }).from(site.table).where(underOldKeys(site, previousIds)).limit(1);
+    const [row] = await db
+      .select({ one: sql<number>`1` })
+      .from(site.table)
+      .where(underOldKeys(site, previousIds))
+      .limit(1);
     if (row) return true;
   }
   return false;

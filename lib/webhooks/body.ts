@@ -15,7 +15,6 @@ import { TEST_EVENT_TYPE } from "../invoices/event-types";
  * event's snapshot, so a late or repeated delivery still shows the status the event is about.
  */
 
-
 export type EventForBody = {
   id: string;
   type: string;
@@ -43,7 +42,8 @@ export function renderEventBody(event: EventForBody): string {
   if (event.type === TEST_EVENT_TYPE) meta.sample = true;
   if (event.refund) return JSON.stringify({ data: toRefundResource(refundFromSnapshot(event.refund), baseUrl), included: [invoice], meta });
   // The payment method the invoice saved (or charged) rides along as JSON:API `included`.
-  if (event.paymentMethod) return JSON.stringify({ data: invoice, included: [toPaymentMethodResource(paymentMethodFromSnapshot(event.paymentMethod), baseUrl)], meta });
+  if (event.paymentMethod)
+    return JSON.stringify({ data: invoice, included: [toPaymentMethodResource(paymentMethodFromSnapshot(event.paymentMethod), baseUrl)], meta });
   return JSON.stringify({ data: invoice, meta });
 }
 

@@ -41,7 +41,13 @@ async function sendOnce(db: Db, event: EventRow, endpoint: Endpoint, trigger: De
   const secrets = await signingSecrets(db, endpoint.id);
   const outcome: SendOutcome =
     secrets.length === 0
-      ? { succeeded: false, statusCode: null, durationMs: 0, excerpt: null, error: "Not sent: the endpoint has no signing secret; roll its secret to make one." }
+      ? {
+          succeeded: false,
+          statusCode: null,
+          durationMs: 0,
+          excerpt: null,
+          error: "Not sent: the endpoint has no signing secret; roll its secret to make one.",
+        }
       : await postWebhook(endpoint.url, body, { "X-Signature": signatureHeader(secrets, body, Date.now() / 1000), "X-Event-Id": event.id });
   const deliveryId = newId("whd");
   await db.insert(webhookDeliveries).values({
@@ -56,7 +62,14 @@ async function sendOnce(db: Db, event: EventRow, endpoint: Endpoint, trigger: De
     error: outcome.error,
     succeeded: outcome.succeeded,
   });
-  logger.info("webhook try", { eventId: event.id, endpointId: endpoint.id, trigger, statusCode: outcome.statusCode, durationMs: outcome.durationMs, succeeded: outcome.succeeded });
+  logger.info("webhook try", {
+    eventId: event.id,
+    endpointId: endpoint.id,
+    trigger,
+    statusCode: outcome.statusCode,
+    durationMs: outcome.durationMs,
+    succeeded: outcome.succeeded,
+  });
   return { ...outcome, deliveryId, eventId: event.id, endpointId: endpoint.id, url: endpoint.url };
 }
 
@@ -128,7 +141,10 @@ async function releaseNext(db: Db, event: Sequenced, endpointId: string): Promis
 }
 
 async function settle(db: Db, event: Sequenced, endpointId: string, state: "delivered" | "failed") {
-  await db.update(webhookEventTargets).set({ state, nextTryAt: null, updatedAt: sql`now()` }).where(pendingTarget(event.id, endpointId));
+  await db
+    .update(webhookEventTargets)
+    .set({ state, nextTryAt: null, updatedAt: sql`now()` })
+    .where(pendingTarget(event.id, endpointId));
   await releaseNext(db, event, endpointId);
 }
 
@@ -142,7 +158,11 @@ async function settle(db: Db, event: Sequenced, endpointId: string, state: "deli
  */
 export async function deliverAutomaticTry(db: Db, eventId: string, endpointId: string, tryNo: number, now = new Date()): Promise<DeliveryTry | null> {
   const [found] = await db
-    .select({ event: webhookEvents, target: webhookEventTargets, endpoint: { id: webhookEndpoints.id, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled } })
+    .select({
+      event: webhookEvents,
+      target: webhookEventTargets,
+      endpoint: { id: webhookEndpoints.id, url: webhookEndpoints.url, enabled: webhookEndpoints.enabled },
+    })
     .from(webhookEventTargets)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookEventTargets.eventId))
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookEventTargets.endpointId))
@@ -167,7 +187,10 @@ export async function deliverAutomaticTry(db: Db, eventId: string, endpointId: s
 
   const result = await sendOnce(db, event, endpoint, "automatic");
   if (result.succeeded) {
-    await db.update(webhookEventTargets).set({ state: "delivered", nextTryAt: null, updatedAt: sql`now()` }).where(targetOf(eventId, endpointId));
+    await db
+      .update(webhookEventTargets)
+      .set({ state: "delivered", nextTryAt: null, updatedAt: sql`now()` })
+      .where(targetOf(eventId, endpointId));
     await releaseNext(db, event, endpointId);
   } else if (next.getTime() <= deadline) {
     // A resend may have delivered it meanwhile: only a still pending target waits for its next try.
@@ -214,7 +237,10 @@ export async function resendEvent(db: Db, merchantId: string, eventId: string, e
   if (!target) return "not_a_target";
   const result = await sendOnce(db, event, endpoint, "resend");
   if (result.succeeded) {
-    await db.update(webhookEventTargets).set({ state: "delivered", nextTryAt: null, updatedAt: sql`now()` }).where(targetOf(eventId, endpointId));
+    await db
+      .update(webhookEventTargets)
+      .set({ state: "delivered", nextTryAt: null, updatedAt: sql`now()` })
+      .where(targetOf(eventId, endpointId));
     await releaseNext(db, event, endpointId);
   }
   return result;
@@ -252,10 +278,21 @@ export async function sendTestEvent(db: Db, merchantId: string, endpointId: stri
  */
 export async function queueDueTries(db: Db, now = new Date(), limit = 200): Promise<number> {
   const due = await db
-    .select({ eventId: webhookEventTargets.eventId, endpointId: webhookEventTargets.endpointId, invoiceId: webhookEvents.invoiceId, tries: webhookEventTargets.tries })
+    .select({
+      eventId: webhookEventTargets.eventId,
+      endpointId: webhookEventTargets.endpointId,
+      invoiceId: webhookEvents.invoiceId,
+      tries: webhookEventTargets.tries,
+    })
     .from(webhookEventTargets)
     .innerJoin(webhookEvents, eq(webhookEvents.id, webhookEventTargets.eventId))
-    .where(and(eq(webhookEventTargets.state, "pending"), sql`${webhookEventTargets.nextTryAt} <= ${now.toISOString()}::timestamptz`, sql`${webhookEvents.type} <> ${TEST_EVENT_TYPE}`))
+    .where(
+      and(
+        eq(webhookEventTargets.state, "pending"),
+        sql`${webhookEventTargets.nextTryAt} <= ${now.toISOString()}::timestamptz`,
+        sql`${webhookEvents.type} <> ${TEST_EVENT_TYPE}`,
+      ),
+    )
     .orderBy(webhookEventTargets.nextTryAt)
     .limit(limit);
   let queued = 0;

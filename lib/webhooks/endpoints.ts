@@ -71,7 +71,12 @@ export async function createEndpoint(db: Db, merchantId: string, input: Endpoint
 }
 
 /** Changes an endpoint (URL checked again); its secret stays. Null when it is not the merchant's. */
-export async function updateEndpoint(db: Db, merchantId: string, endpointId: string, input: EndpointFields): Promise<Result<{ id: string; url: string }> | null> {
+export async function updateEndpoint(
+  db: Db,
+  merchantId: string,
+  endpointId: string,
+  input: EndpointFields,
+): Promise<Result<{ id: string; url: string }> | null> {
   if (!(await findEndpoint(db, merchantId, endpointId))) return null;
   const checked = await checkWebhookUrl(input.url);
   if (!checked.ok) return checked;

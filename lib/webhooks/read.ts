@@ -122,7 +122,12 @@ function stateWhere(state: NonNullable<EventLogFilters["state"]>): SQL {
  * before, so a page never repeats or skips a row while new events arrive). `next` is the cursor
  * of the next page, null on the last.
  */
-export async function listEventLog(db: Db, merchantId: string, filters: EventLogFilters, pageSize = EVENT_LOG_PAGE_SIZE): Promise<{ events: WebhookLogEntryView[]; next: string | null }> {
+export async function listEventLog(
+  db: Db,
+  merchantId: string,
+  filters: EventLogFilters,
+  pageSize = EVENT_LOG_PAGE_SIZE,
+): Promise<{ events: WebhookLogEntryView[]; next: string | null }> {
   const conditions: SQL[] = [eq(webhookEvents.merchantId, merchantId)];
   if (filters.type) conditions.push(eq(webhookEvents.type, filters.type));
   if (filters.invoice) conditions.push(eq(webhookEvents.invoiceId, filters.invoice));
@@ -132,7 +137,9 @@ export async function listEventLog(db: Db, merchantId: string, filters: EventLog
   const at = filters.after ? eventCursorTime(filters.after)?.toISOString() : undefined;
   if (filters.after && at) {
     const id = filters.after.slice(filters.after.indexOf(".") + 1);
-    conditions.push(or(sql`${webhookEvents.createdAt} < ${at}::timestamptz`, and(sql`${webhookEvents.createdAt} = ${at}::timestamptz`, sql`${webhookEvents.id} < ${id}`))!);
+    conditions.push(
+      or(sql`${webhookEvents.createdAt} < ${at}::timestamptz`, and(sql`${webhookEvents.createdAt} = ${at}::timestamptz`, sql`${webhookEvents.id} < ${id}`))!,
+    );
   }
   const rows = await db
     .select()
@@ -141,7 +148,10 @@ export async function listEventLog(db: Db, merchantId: string, filters: EventLog
     .orderBy(desc(webhookEvents.createdAt), desc(webhookEvents.id))
     .limit(pageSize + 1);
   const page = rows.slice(0, pageSize);
-  const targets = await targetsOf(db, page.map((event) => event.id));
+  const targets = await targetsOf(
+    db,
+    page.map((event) => event.id),
+  );
   const last = page.at(-1);
   return {
     events: page.map((event) => {

@@ -15,7 +15,9 @@ const endpointFields = {
     .trim()
     .min(1, { error: "Enter the endpoint URL" })
     .max(2048, { error: "Endpoint URL must be at most 2048 characters" })
-    .refine((text) => /^https?:\/\/[^\s]+$/i.test(text), { error: "Endpoint URL must start with https:// or http:// (the field's help says which this server accepts)" }),
+    .refine((text) => /^https?:\/\/[^\s]+$/i.test(text), {
+      error: "Endpoint URL must start with https:// or http:// (the field's help says which this server accepts)",
+    }),
   description: z.string({ error: "Description must be text" }).trim().max(200, { error: "Description must be at most 200 characters" }),
   enabled: z.boolean({ error: "Enabled must be on or off" }),
   /** All event types, including types added later; otherwise the chosen `eventTypes`. */

@@ -83,7 +83,8 @@ export async function postWebhook(url: string, rawBody: string, headers: Record<
       request.destroy();
     }, DELIVERY_TIMEOUT_MS);
     request.on("error", (error: NodeJS.ErrnoException) => {
-      const reason = error.code === "EWEBHOOKBLOCKED" ? `Not sent: ${error.message}` : `Connection failed: ${error.code ? `${error.code} ` : ""}${error.message}`;
+      const reason =
+        error.code === "EWEBHOOKBLOCKED" ? `Not sent: ${error.message}` : `Connection failed: ${error.code ? `${error.code} ` : ""}${error.message}`;
       finish({ succeeded: false, statusCode: null, excerpt: null, error: storableText(reason).slice(0, 500) });
     });
     request.end(rawBody);

@@ -41,7 +41,10 @@ let smtp: SMTPServer;
 
 /** Quoted-printable soft breaks and escapes undone, so a long link reads as one line. */
 function decodeBody(raw: string): string {
-  const body = raw.split(/\r?\n\r?\n/).slice(1).join("\n\n");
+  const body = raw
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join("\n\n");
   return body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
@@ -172,7 +175,10 @@ describe("forgotten password", () => {
     const { email, user } = await owner();
     await forgotPasswordAction({ email });
     const { token } = linkIn(await nextMailTo(email), "reset-password");
-    await t.db.update(passwordResets).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResets.userId, user.id));
+    await t.db
+      .update(passwordResets)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordResets.userId, user.id));
     expect(await findPasswordReset(t.db, token)).toBeUndefined();
     const expired = await resetPasswordAction({ token, password: "brand-new-pass-77", confirmPassword: "brand-new-pass-77" });
     expect(expired).toMatchObject({ ok: false, message: expect.stringContaining("no longer valid") });
@@ -262,11 +268,17 @@ describe("invitations", () => {
   it("refuses an e-mail that already has an account or an open invitation, naming the field", async () => {
     const { user: me, email: mine } = await owner();
     session.userId = me.id;
-    expect(await inviteMemberAction({ name: "Me", email: mine, role: "owner" })).toMatchObject({ ok: false, fieldErrors: { email: "This person is already a member of your team" } });
+    expect(await inviteMemberAction({ name: "Me", email: mine, role: "owner" })).toMatchObject({
+      ok: false,
+      fieldErrors: { email: "This person is already a member of your team" },
+    });
     const email = `${unique("dup")}@example.com`;
     await inviteMemberAction({ name: "Dup", email, role: "support" });
     await nextMailTo(email);
-    expect(await inviteMemberAction({ name: "Dup", email, role: "support" })).toMatchObject({ ok: false, fieldErrors: { email: expect.stringContaining("already invited") } });
+    expect(await inviteMemberAction({ name: "Dup", email, role: "support" })).toMatchObject({
+      ok: false,
+      fieldErrors: { email: expect.stringContaining("already invited") },
+    });
     expect(await inviteMemberAction({ name: "", email: "x", role: "boss" })).toMatchObject({
       ok: false,
       fieldErrors: { name: "Name is required", email: expect.any(String), role: "Choose a role from the list" },
@@ -288,7 +300,10 @@ describe("invitations", () => {
     expect(await findOpenInvite(t.db, first)).toBeUndefined();
     expect(await findOpenInvite(t.db, second)).toBeDefined();
 
-    await t.db.update(invites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invites.id, pending!.id));
+    await t.db
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invites.id, pending!.id));
     expect(await acceptInviteAction({ token: second, password: "pats-pass-1234", confirmPassword: "pats-pass-1234" })).toMatchObject({ ok: false });
     expect(await listPendingInvites(t.db, merchant.id)).toHaveLength(1);
 
@@ -298,7 +313,10 @@ describe("invitations", () => {
     expect(await resendInviteAction({ inviteId: pending!.id })).toMatchObject({ ok: false });
     const support = await addTeamMember(t.db, merchant.id, { name: "S", email: `${unique("s")}@example.com`, role: "support", password: PASSWORD });
     session.userId = support.ok ? support.value.id : undefined;
-    expect(await inviteMemberAction({ name: "X", email: `${unique("x")}@example.com`, role: "owner" })).toMatchObject({ ok: false, message: "Your role (Support) may not invite members, change their roles and remove them." });
+    expect(await inviteMemberAction({ name: "X", email: `${unique("x")}@example.com`, role: "owner" })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not invite members, change their roles and remove them.",
+    });
 
     session.userId = me.id;
     await resendInviteAction({ inviteId: pending!.id });
@@ -345,7 +363,10 @@ describe("change password and business name", () => {
       ok: false,
       fieldErrors: { confirmPassword: "The passwords do not match" },
     });
-    expect(await changePasswordAction({ currentPassword: PASSWORD, password: "next-pass-1234", confirmPassword: "next-pass-1234" })).toEqual({ ok: true, data: undefined });
+    expect(await changePasswordAction({ currentPassword: PASSWORD, password: "next-pass-1234", confirmPassword: "next-pass-1234" })).toEqual({
+      ok: true,
+      data: undefined,
+    });
     expect(await passwordWorks(email, "next-pass-1234")).toBe(true);
     session.userId = undefined;
     expect(await changePasswordAction({ currentPassword: "next-pass-1234", password: "third-pass-1234", confirmPassword: "third-pass-1234" })).toMatchObject({
@@ -372,7 +393,10 @@ describe("change password and business name", () => {
     expect(await renameBusinessAction({ merchantName: "   " })).toMatchObject({ ok: false, fieldErrors: { merchantName: "Business name is required" } });
     const support = await addTeamMember(t.db, merchant.id, { name: "S", email: `${unique("s")}@example.com`, role: "support", password: PASSWORD });
     session.userId = support.ok ? support.value.id : undefined;
-    expect(await renameBusinessAction({ merchantName: "Hijacked" })).toMatchObject({ ok: false, message: "Your role (Support) may not change the business's settings." });
+    expect(await renameBusinessAction({ merchantName: "Hijacked" })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not change the business's settings.",
+    });
     expect(await read()).toBe("Renamed Shop");
   });
 });

@@ -18,7 +18,10 @@ function tempDir() {
 
 async function admin(args: string[], env: Record<string, string>) {
   try {
-    const { stdout } = await run("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "scripts/admin.ts", ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+    const { stdout } = await run("npx", ["tsx", "--import", "./scripts/register-server-only.mjs", "scripts/admin.ts", ...args], {
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
     return { code: 0, json: JSON.parse(stdout.trim().split("\n").at(-1)!) };
   } catch (error) {
     const e = error as { code: number; stdout: string };
@@ -55,7 +58,10 @@ describe("npm run admin", () => {
     const dir = tempDir();
     const release = lockDataDir(dir);
     try {
-      const result = await admin(["create-merchant", "--email", "x@example.com", "--password", "cli-password-1", "--commerce-account", unique("x")], { DATA_DIR: dir, DATABASE_URL: "" });
+      const result = await admin(["create-merchant", "--email", "x@example.com", "--password", "cli-password-1", "--commerce-account", unique("x")], {
+        DATA_DIR: dir,
+        DATABASE_URL: "",
+      });
       expect(result.code).toBe(1);
       expect(result.json.error).toContain(`is in use by process ${process.pid}`);
     } finally {

@@ -59,18 +59,21 @@ const payment = (reference: string) => bodyFor(PAYMENT_EXAMPLES["B: EUR without 
 const postPayment = (rawBody: string) => send(POST_PAYMENT, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, rawBody });
 
 describe("invoice create", () => {
-  it.each(["10.009999999999999999", "2.000"])("refuses a payment of %s written as a number, as the string, and stores nothing; 10.50 is still taken as a number", async (literal) => {
-    const reference = newReference();
-    const asNumber = await postPayment(withAmount(payment(reference), literal));
-    const asString = await postPayment(withAmount(payment(reference), JSON.stringify(literal)));
-    expectAmountRefused(asNumber, asString);
-    expect(asNumber.json.errors[0]?.detail).toContain("at most 2 decimal places");
-    expect(await countInvoices(t.db, m.merchantId, reference)).toBe(0);
+  it.each(["10.009999999999999999", "2.000"])(
+    "refuses a payment of %s written as a number, as the string, and stores nothing; 10.50 is still taken as a number",
+    async (literal) => {
+      const reference = newReference();
+      const asNumber = await postPayment(withAmount(payment(reference), literal));
+      const asString = await postPayment(withAmount(payment(reference), JSON.stringify(literal)));
+      expectAmountRefused(asNumber, asString);
+      expect(asNumber.json.errors[0]?.detail).toContain("at most 2 decimal places");
+      expect(await countInvoices(t.db, m.merchantId, reference)).toBe(0);
 
-    const taken = await postPayment(withAmount(payment(reference), "10.50"));
-    expect(taken.status, taken.text).toBe(201);
-    expect((taken.json.data as { attributes: { amount: unknown } }).attributes.amount).toBe(10.5);
-  });
+      const taken = await postPayment(withAmount(payment(reference), "10.50"));
+      expect(taken.status, taken.text).toBe(201);
+      expect((taken.json.data as { attributes: { amount: unknown } }).attributes.amount).toBe(10.5);
+    },
+  );
 
   it("refuses a payout of 250.7500000000000001 written as a number, and stores nothing", async () => {
     const reference = newReference();
@@ -83,13 +86,24 @@ describe("invoice create", () => {
 
 describe("refunds", () => {
   it("refuses a refund of 2.0000000000000000001 written as a number, as the string, and stores nothing", async () => {
-    const created = await createInvoice(t.db, m.merchant, "payment", { ...(templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as object) });
+    const created = await createInvoice(t.db, m.merchant, "payment", {
+      ...(templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as object),
+    });
     if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
     const paid = await payWithCard(t.db, created.invoice.id, CARD);
     if (paid.kind === "refused" || paid.invoice.status !== "processed") throw new Error("setup: not paid");
     const id = created.invoice.id;
     const refund = (literal: string) =>
-      send(REFUND, { id }, { method: "POST", path: `/api/commerce/payment-invoices/${id}/refunds`, key: m.key, rawBody: withAmount({ data: { type: "refund", attributes: { amount: 0, reference_id: newReference() } } }, literal) });
+      send(
+        REFUND,
+        { id },
+        {
+          method: "POST",
+          path: `/api/commerce/payment-invoices/${id}/refunds`,
+          key: m.key,
+          rawBody: withAmount({ data: { type: "refund", attributes: { amount: 0, reference_id: newReference() } } }, literal),
+        },
+      );
     expectAmountRefused(await refund("2.0000000000000000001"), await refund('"2.0000000000000000001"'));
     expect(await t.db.select().from(refunds).where(eq(refunds.invoiceId, id))).toEqual([]);
   });
@@ -98,7 +112,16 @@ describe("refunds", () => {
 describe("the routing simulator", () => {
   it("refuses an amount of 10.009999999999999999 written as a number, as the string", async () => {
     const simulate = (literal: string) =>
-      send(SIMULATE, {}, { method: "POST", path: "/api/routing/simulate", key: m.key, rawBody: withAmount({ data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: 0 } } }, literal) });
+      send(
+        SIMULATE,
+        {},
+        {
+          method: "POST",
+          path: "/api/routing/simulate",
+          key: m.key,
+          rawBody: withAmount({ data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: 0 } } }, literal),
+        },
+      );
     const asNumber = await simulate("10.009999999999999999");
     expect(asNumber.status, asNumber.text).toBe(422);
     expect(asNumber.json.errors).toEqual([expect.objectContaining({ code: "invalid_amount", source: { pointer: AMOUNT } })]);

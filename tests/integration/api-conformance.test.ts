@@ -52,7 +52,12 @@ afterEach(() => {
 });
 
 type ErrorObject = { status: string; code: string; detail: string; source?: { pointer?: string; parameter?: string } };
-type Doc = { data: Record<string, unknown> & { id: string; links: { self: string } }; errors: ErrorObject[]; meta: Record<string, unknown>; links: { self: string; next: string | null } };
+type Doc = {
+  data: Record<string, unknown> & { id: string; links: { self: string } };
+  errors: ErrorObject[];
+  meta: Record<string, unknown>;
+  links: { self: string; next: string | null };
+};
 type Answer = { status: number; headers: Headers; text: string; json: Doc };
 type Call = { method?: string; path: string; key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> };
 
@@ -122,11 +127,22 @@ describe("absolute URLs come from APP_URL, never from the request's Host", () =>
   });
 
   it("connections, routing orders and the OpenAPI document's servers", async () => {
-    const created = await send(connectionsRoute.POST, {}, { method: "POST", path: "/api/connections", key: m.key, body: { data: { type: "connection", attributes: createAttributes("provider-b", "h2h", "test") } } });
+    const created = await send(
+      connectionsRoute.POST,
+      {},
+      {
+        method: "POST",
+        path: "/api/connections",
+        key: m.key,
+        body: { data: { type: "connection", attributes: createAttributes("provider-b", "h2h", "test") } },
+      },
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get("location")).toBe(`${APP_URL}/api/connections/${created.json.data.id}`);
     const orders = await send(routingRoute.GET, {}, { path: "/api/routing", key: m.key });
-    expect((orders.json.data as unknown as { links: { self: string } }[]).map((order) => order.links.self)).toContain(`${APP_URL}/api/routing/payment_card_eur_hpp:test`);
+    expect((orders.json.data as unknown as { links: { self: string } }[]).map((order) => order.links.self)).toContain(
+      `${APP_URL}/api/routing/payment_card_eur_hpp:test`,
+    );
     const openapi = await GET_OPENAPI(new Request(`${FORGED_ORIGIN}/api/commerce/openapi.json`, { headers: FORGED_HEADERS }), { params: Promise.resolve({}) });
     expect(((await openapi.json()) as { servers: unknown }).servers).toEqual([{ url: APP_URL }]);
   });
@@ -134,7 +150,7 @@ describe("absolute URLs come from APP_URL, never from the request's Host", () =>
 
 describe("JSON:API media type parameters (1.1)", () => {
   it("415 when Content-Type is the JSON:API media type with a parameter other than ext or profile", async () => {
-    for (const contentType of ["application/vnd.api+json; charset=utf-8", "application/vnd.api+json; ext=\"https://example.com/ext\""]) {
+    for (const contentType of ["application/vnd.api+json; charset=utf-8", 'application/vnd.api+json; ext="https://example.com/ext"']) {
       expectError(await postPayment(eurBody(), { headers: { "content-type": contentType } }), 415, "unsupported_media_type");
       expectError(
         await send(connectionsRoute.POST, {}, { method: "POST", path: "/api/connections", key: m.key, body: {}, headers: { "content-type": contentType } }),
@@ -151,7 +167,11 @@ describe("JSON:API media type parameters (1.1)", () => {
     expectError(await send(providersRoute.GET, {}, { path: "/api/providers", headers: refused }), 406, "not_acceptable");
     expectError(await send(routingRoute.GET, {}, { path: "/api/routing", key: m.key, headers: refused }), 406, "not_acceptable");
     expectError(await send(GET_PAYMENT, { id: "cpi_x" }, { path: `${PAYMENTS}/cpi_x`, key: m.key, headers: refused }), 406, "not_acceptable");
-    const accepted = await send(providersRoute.GET, {}, { path: "/api/providers", headers: { accept: "application/vnd.api+json; charset=utf-8, application/vnd.api+json" } });
+    const accepted = await send(
+      providersRoute.GET,
+      {},
+      { path: "/api/providers", headers: { accept: "application/vnd.api+json; charset=utf-8, application/vnd.api+json" } },
+    );
     expect(accepted.status).toBe(200);
   });
 });
@@ -182,10 +202,16 @@ describe("query parameters: 400 for anything a route does not document, named in
 
   it("keeps the documented filters: filter[…]/page[…] on invoices, filter[mode|state|provider] on connections", async () => {
     expect((await send(LIST_PAYMENTS, {}, { path: `${PAYMENTS}?filter[status]=created&page[size]=5`, key: m.key })).status).toBe(200);
-    const connections = await send(connectionsRoute.GET, {}, { path: "/api/connections?filter[mode]=test&filter[state]=enabled&filter[provider]=provider-b", key: m.key });
+    const connections = await send(
+      connectionsRoute.GET,
+      {},
+      { path: "/api/connections?filter[mode]=test&filter[state]=enabled&filter[provider]=provider-b", key: m.key },
+    );
     expect(connections.status).toBe(200);
     expect((connections.json.data as unknown as { id: string }[]).map((c) => c.id)).toContain(connectionId);
-    expectError(await send(connectionsRoute.GET, {}, { path: "/api/connections?filter[mode]=sandbox", key: m.key }), 400, "invalid_parameter", { parameter: "filter[mode]" });
+    expectError(await send(connectionsRoute.GET, {}, { path: "/api/connections?filter[mode]=sandbox", key: m.key }), 400, "invalid_parameter", {
+      parameter: "filter[mode]",
+    });
   });
 });
 
@@ -194,7 +220,9 @@ describe("request documents", () => {
     const body = eurBody();
     expectError(await postPayment({ data: { ...body.data, id: "cpi_mine" } }), 403, "client_generated_id", { pointer: "/data/id" });
     const connection = { data: { type: "connection", id: "conn_mine", attributes: createAttributes("provider-b", "h2h", "test") } };
-    expectError(await send(connectionsRoute.POST, {}, { method: "POST", path: "/api/connections", key: m.key, body: connection }), 403, "client_generated_id", { pointer: "/data/id" });
+    expectError(await send(connectionsRoute.POST, {}, { method: "POST", path: "/api/connections", key: m.key, body: connection }), 403, "client_generated_id", {
+      pointer: "/data/id",
+    });
   });
 
   it("meta members are allowed at the top level and in data", async () => {
@@ -205,7 +233,7 @@ describe("request documents", () => {
     expect((await send(connectionsRoute.POST, {}, { method: "POST", path: "/api/connections", key: m.key, body: connection })).status).toBe(201);
   });
 
-  it("an amount written as a number with an exponent (1e3) is refused exactly like the string \"1e3\"", async () => {
+  it('an amount written as a number with an exponent (1e3) is refused exactly like the string "1e3"', async () => {
     const reference = newReference();
     const text = JSON.stringify(eurBody({ reference_id: reference, amount: 1000 })).replace('"amount":1000', '"amount":1e3');
     expect(text).toContain('"amount":1e3');
@@ -218,7 +246,10 @@ describe("request documents", () => {
   });
 
   it("413 for a body over 64 KiB, with the request id", async () => {
-    const answer = await postPayment(undefined, { rawBody: JSON.stringify(eurBody({ description: "x".repeat(70_000) })), headers: { "x-request-id": "big-1" } });
+    const answer = await postPayment(undefined, {
+      rawBody: JSON.stringify(eurBody({ description: "x".repeat(70_000) })),
+      headers: { "x-request-id": "big-1" },
+    });
     expectError(answer, 413, "payload_too_large");
     expect(answer.headers.get("x-request-id")).toBe("big-1");
   });
@@ -256,10 +287,12 @@ describe("the OpenAPI document states what the server enforces", () => {
     expect(requestBodyProblems("/api/commerce/payout-invoices", "post", payoutExample())).toEqual([]);
   });
 
-  const customer = (changes: Record<string, unknown>) => ({ customer: { email: "a@example.com", phone: "+442079460958", date_of_birth: "1990-04-21", address: { country: "GB" }, ...changes } });
+  const customer = (changes: Record<string, unknown>) => ({
+    customer: { email: "a@example.com", phone: "+442079460958", date_of_birth: "1990-04-21", address: { country: "GB" }, ...changes },
+  });
   const refusedByBoth: [string, Record<string, unknown>, string][] = [
-    ["amount \"1e3\"", { amount: "1e3" }, "/data/attributes/amount"],
-    ["amount \"0.00\"", { amount: "0.00" }, "/data/attributes/amount"],
+    ['amount "1e3"', { amount: "1e3" }, "/data/attributes/amount"],
+    ['amount "0.00"', { amount: "0.00" }, "/data/attributes/amount"],
     ["amount with three decimals", { amount: "1.005" }, "/data/attributes/amount"],
     ["amount with 13 integer digits", { amount: 1234567890123 }, "/data/attributes/amount"],
     ["negative amount", { amount: -5 }, "/data/attributes/amount"],
@@ -304,16 +337,58 @@ describe("the response validator", () => {
   const error = JSON.stringify({ errors: [{ status: "404", code: "not_found", title: "Not found", detail: "x" }], meta: { request_id: "r1" } });
 
   it("fails an undocumented status, an undocumented content type and a missing request id", () => {
-    expect(apiResponseProblems({ method: "GET", url: `${PAYMENTS}/cpi_x`, status: 418, headers: new Headers(ok), body: error }).join()).toMatch(/418 is not documented/);
-    expect(apiResponseProblems({ method: "GET", url: `${PAYMENTS}/cpi_x`, status: 404, headers: new Headers({ ...ok, "content-type": "text/html" }), body: error }).join()).toMatch(/text\/html is not documented/);
-    expect(apiResponseProblems({ method: "GET", url: `${PAYMENTS}/cpi_x`, status: 404, headers: new Headers({ "content-type": "application/vnd.api+json" }), body: error }).join()).toMatch(/X-Request-Id/);
+    expect(apiResponseProblems({ method: "GET", url: `${PAYMENTS}/cpi_x`, status: 418, headers: new Headers(ok), body: error }).join()).toMatch(
+      /418 is not documented/,
+    );
+    expect(
+      apiResponseProblems({
+        method: "GET",
+        url: `${PAYMENTS}/cpi_x`,
+        status: 404,
+        headers: new Headers({ ...ok, "content-type": "text/html" }),
+        body: error,
+      }).join(),
+    ).toMatch(/text\/html is not documented/);
+    expect(
+      apiResponseProblems({
+        method: "GET",
+        url: `${PAYMENTS}/cpi_x`,
+        status: 404,
+        headers: new Headers({ "content-type": "application/vnd.api+json" }),
+        body: error,
+      }).join(),
+    ).toMatch(/X-Request-Id/);
   });
 
   it("fails a link that is not a valid URI, a body off the JSON:API schema, and a 405 without Allow", () => {
     const list = (self: string) => JSON.stringify({ data: [], links: { self, next: null }, meta: { page_size: 20 } });
-    expect(apiResponseProblems({ method: "GET", url: PAYMENTS, status: 200, headers: new Headers(ok), body: list(`${APP_URL}${PAYMENTS}?filter%5Bstatus%5D=created`) })).toEqual([]);
-    expect(apiResponseProblems({ method: "GET", url: PAYMENTS, status: 200, headers: new Headers(ok), body: list(`${APP_URL}${PAYMENTS}?filter[status]=created`) }).join()).toMatch(/documented schema/);
-    expect(apiResponseProblems({ method: "GET", url: "/api/connections", status: 200, headers: new Headers(ok), body: JSON.stringify({ data: { providers: [] } }) }).join()).toMatch(/not a JSON:API document/);
+    expect(
+      apiResponseProblems({
+        method: "GET",
+        url: PAYMENTS,
+        status: 200,
+        headers: new Headers(ok),
+        body: list(`${APP_URL}${PAYMENTS}?filter%5Bstatus%5D=created`),
+      }),
+    ).toEqual([]);
+    expect(
+      apiResponseProblems({
+        method: "GET",
+        url: PAYMENTS,
+        status: 200,
+        headers: new Headers(ok),
+        body: list(`${APP_URL}${PAYMENTS}?filter[status]=created`),
+      }).join(),
+    ).toMatch(/documented schema/);
+    expect(
+      apiResponseProblems({
+        method: "GET",
+        url: "/api/connections",
+        status: 200,
+        headers: new Headers(ok),
+        body: JSON.stringify({ data: { providers: [] } }),
+      }).join(),
+    ).toMatch(/not a JSON:API document/);
     expect(apiResponseProblems({ method: "PUT", url: PAYMENTS, status: 405, headers: new Headers(ok), body: error }).join()).toMatch(/no Allow header/);
   });
 
@@ -331,7 +406,8 @@ describe("the response validator", () => {
   it("holds a resource's links to self alone and a relationship's to its own members, as the official JSON:API 1.0 schema does", async () => {
     const created = await postPayment(eurBody());
     const invoice = created.json.data as Record<string, unknown> & { links: { self: string } };
-    const answer = (data: unknown) => apiResponseProblems({ method: "GET", url: `${PAYMENTS}/${invoice.id}`, status: 200, headers: new Headers(ok), body: JSON.stringify({ data }) });
+    const answer = (data: unknown) =>
+      apiResponseProblems({ method: "GET", url: `${PAYMENTS}/${invoice.id}`, status: 200, headers: new Headers(ok), body: JSON.stringify({ data }) });
     expect(answer(invoice)).toEqual([]);
     expect(answer({ ...invoice, links: { ...invoice.links, attempts: `${invoice.links.self}/attempts` } }).join()).toMatch(/not a JSON:API document/);
     const relationships = invoice.relationships as Record<string, unknown>;

@@ -123,7 +123,11 @@ describe("key modes", () => {
       ] as const) {
         const refusedBody = body(m, template, other === "test");
         const refused = await send(handler, {}, { method: "POST", path, key, body: refusedBody });
-        expect([refused.status, refused.json.errors[0]?.code, refused.json.errors[0]?.source?.pointer]).toEqual([403, "key_mode_mismatch", "/data/attributes/test_mode"]);
+        expect([refused.status, refused.json.errors[0]?.code, refused.json.errors[0]?.source?.pointer]).toEqual([
+          403,
+          "key_mode_mismatch",
+          "/data/attributes/test_mode",
+        ]);
         expect(refused.json.errors[0]?.detail).toContain(`This is a ${mode} API key`);
         const reference = refusedBody.data.attributes.reference_id as string;
         expect(await t.db.select().from(invoices).where(eq(invoices.referenceId, reference))).toEqual([]);
@@ -212,11 +216,35 @@ describe("read-only keys", () => {
       ["POST refunds", CREATE_REFUND, "POST", ids.testPayment, refundBody()],
       ["POST process", PROCESS_PAYOUT, "POST", ids.testPayout],
       ["POST cancel", CANCEL_PAYOUT, "POST", ids.testPayout],
-      ["POST connections", CREATE_CONNECTION as RouteHandler<{ id: string }>, "POST", "", { data: { type: "connection", attributes: createAttributes("provider-b", "h2h") } }],
-      ["PATCH connection", EDIT_CONNECTION, "PATCH", ids.testConnection, { data: { type: "connection", id: ids.testConnection, attributes: { label: "renamed" } } }],
+      [
+        "POST connections",
+        CREATE_CONNECTION as RouteHandler<{ id: string }>,
+        "POST",
+        "",
+        { data: { type: "connection", attributes: createAttributes("provider-b", "h2h") } },
+      ],
+      [
+        "PATCH connection",
+        EDIT_CONNECTION,
+        "PATCH",
+        ids.testConnection,
+        { data: { type: "connection", id: ids.testConnection, attributes: { label: "renamed" } } },
+      ],
       ["DELETE connection", DELETE_CONNECTION, "DELETE", ids.testConnection],
-      ["PATCH routing order", EDIT_ROUTING, "PATCH", ids.routingOrder, { data: { type: "routing-order", id: ids.routingOrder, attributes: { connection_ids: [ids.testConnection] } } }],
-      ["PATCH routing settings", EDIT_ROUTING_SETTINGS as RouteHandler<{ id: string }>, "PATCH", "", { data: { type: "routing-settings", attributes: { window_hours: 2, min_sample: 3, exploration_percent: 1 } } }],
+      [
+        "PATCH routing order",
+        EDIT_ROUTING,
+        "PATCH",
+        ids.routingOrder,
+        { data: { type: "routing-order", id: ids.routingOrder, attributes: { connection_ids: [ids.testConnection] } } },
+      ],
+      [
+        "PATCH routing settings",
+        EDIT_ROUTING_SETTINGS as RouteHandler<{ id: string }>,
+        "PATCH",
+        "",
+        { data: { type: "routing-settings", attributes: { window_hours: 2, min_sample: 3, exploration_percent: 1 } } },
+      ],
     ];
     const { api_keys: _keysBefore, ...before } = await snapshotTenant(t.db, m.merchantId);
     for (const [name, handler, method, id, sent] of writes) {

@@ -101,7 +101,11 @@ describe("the invoice API's route modules (next dev)", () => {
     expectApiHeaders(await call(paymentsRoute.POST, PAYMENTS, {}, { method: "POST", key: "pok_unknown", body: paymentBody() }), "unknown key", 401);
     expectApiHeaders(await call(paymentRoute.GET, `${PAYMENTS}/${id}`, { id }, { key: m.key }), "unknown invoice", 404);
     expectApiHeaders(await call(paymentsRoute.POST, PAYMENTS, {}, { method: "POST", key: m.key, body: "x".repeat(70 * 1024) }), "large body", 413);
-    expectApiHeaders(await call(paymentsRoute.POST, PAYMENTS, {}, { method: "POST", key: m.key, body: paymentBody(), contentType: "text/plain" }), "text/plain", 415);
+    expectApiHeaders(
+      await call(paymentsRoute.POST, PAYMENTS, {}, { method: "POST", key: m.key, body: paymentBody(), contentType: "text/plain" }),
+      "text/plain",
+      415,
+    );
     const invalid = JSON.stringify({ data: { type: "payment-invoice", attributes: { amount: "-1" } } });
     expectApiHeaders(await call(paymentsRoute.POST, PAYMENTS, {}, { method: "POST", key: m.key, body: invalid }), "invalid body", 422);
     overrideRateLimits({ key: { perSecond: 0.001, burst: 1 }, merchant: { perSecond: 1000, burst: 2000 } });
@@ -143,7 +147,8 @@ describe("the management and other APIs", () => {
     const { default: nextConfig } = (await import(/* @vite-ignore */ configFile)) as { default: NextConfig };
     const rules = await nextConfig.headers!();
     const applied = new Headers();
-    for (const rule of rules.filter((r) => r.source === "/:path*" || r.source === "/api/:path*")) for (const { key, value } of rule.headers) applied.set(key, value);
+    for (const rule of rules.filter((r) => r.source === "/:path*" || r.source === "/api/:path*"))
+      for (const { key, value } of rule.headers) applied.set(key, value);
     expectApiHeaders(applied, "next.config.mjs");
     const pageRules = rules.filter((r) => r.source !== "/api/:path*").flatMap((r) => r.headers.map((h) => h.key.toLowerCase()));
     expect(pageRules).not.toContain("content-security-policy");
@@ -176,15 +181,26 @@ describe("the lean path and the server's own answers (npm start)", () => {
 
   it("writes them, each once, on the answer to a request Node's parser refuses", () => {
     let written = "";
-    const socket = new Duplex({ read() {}, write(_chunk, _encoding, done) { done(); } });
+    const socket = new Duplex({
+      read() {},
+      write(_chunk, _encoding, done) {
+        done();
+      },
+    });
     socket.end = ((chunk: string) => {
       written += chunk;
       return socket;
     }) as Duplex["end"];
     const error = Object.assign(new Error("too large"), { code: "HPE_HEADER_OVERFLOW" });
-    answerClientError(error, socket, [["X-Content-Type-Options", "nosniff"], ["Referrer-Policy", "strict-origin-when-cross-origin"]]);
+    answerClientError(error, socket, [
+      ["X-Content-Type-Options", "nosniff"],
+      ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ]);
     const [head = ""] = written.split("\r\n\r\n");
-    const lines = head.split("\r\n").slice(1).map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]);
+    const lines = head
+      .split("\r\n")
+      .slice(1)
+      .map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]);
     expect(head).toMatch(/^HTTP\/1\.1 431 /);
     expectApiHeaders(new Headers(lines as [string, string][]), "431");
     expect(lines.filter(([name]) => name === "x-content-type-options")).toHaveLength(1);
@@ -209,8 +225,13 @@ describe("the pages' Content-Security-Policy (proxy.ts)", () => {
   });
 
   it("keeps them in development and over https", () => {
-    for (const options of [{ dev: true, https: false }, { dev: false, https: true }]) {
-      expect(contentSecurityPolicy("n0nce", options).split("; ")).toEqual(expect.arrayContaining(["form-action 'self'", "base-uri 'none'", "object-src 'none'"]));
+    for (const options of [
+      { dev: true, https: false },
+      { dev: false, https: true },
+    ]) {
+      expect(contentSecurityPolicy("n0nce", options).split("; ")).toEqual(
+        expect.arrayContaining(["form-action 'self'", "base-uri 'none'", "object-src 'none'"]),
+      );
     }
   });
 });

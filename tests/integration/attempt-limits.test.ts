@@ -66,7 +66,9 @@ async function enrolledOwner() {
 /** `count` six-digit codes the app does not show around now. */
 async function wrongCodes(secret: string, count: number): Promise<string[]> {
   const valid = new Set(await Promise.all([-60, -30, 0, 30, 60].map((offset) => generate({ secret, epoch: now() + offset }))));
-  return Array.from({ length: count + valid.size }, (_, i) => String(100_000 + i)).filter((c) => !valid.has(c)).slice(0, count);
+  return Array.from({ length: count + valid.size }, (_, i) => String(100_000 + i))
+    .filter((c) => !valid.has(c))
+    .slice(0, count);
 }
 
 async function twoFactorOn(userId: string): Promise<boolean> {
@@ -81,7 +83,10 @@ describe("a burst of wrong attempts is judged no more than the limit allows", ()
     expect(tally(answers, "code", TOO_MANY_CODES)).toEqual({ judged: LIMIT, refused: 100 - LIMIT, other: 0 });
     expect(await twoFactorOn(userId)).toBe(true);
     // The right code is refused too until the window ends.
-    expect(await disableMfaAction({ password: PASSWORD, code: await generate({ secret, epoch: now() }) })).toMatchObject({ ok: false, message: TOO_MANY_CODES });
+    expect(await disableMfaAction({ password: PASSWORD, code: await generate({ secret, epoch: now() }) })).toMatchObject({
+      ok: false,
+      message: TOO_MANY_CODES,
+    });
     expect(await twoFactorOn(userId)).toBe(true);
   });
 
@@ -117,7 +122,9 @@ describe("a burst of wrong attempts is judged no more than the limit allows", ()
   it("changing the password with 30 wrong current passwords at once: 10 are checked, 20 refused as too many, and the password is unchanged", async () => {
     const { email } = await owner();
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => changePasswordAction({ currentPassword: `wrong-pass-${i}`, password: "next-pass-1234", confirmPassword: "next-pass-1234" })),
+      Array.from({ length: 30 }, (_, i) =>
+        changePasswordAction({ currentPassword: `wrong-pass-${i}`, password: "next-pass-1234", confirmPassword: "next-pass-1234" }),
+      ),
     );
     expect(tally(answers, "currentPassword", TOO_MANY)).toEqual({ judged: LIMIT, refused: 30 - LIMIT, other: 0 });
     const user = await findUserByEmail(t.db, email);

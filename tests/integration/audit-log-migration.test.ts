@@ -39,10 +39,32 @@ describe("migration 0015_mfa_audit_log", () => {
           ('aud_2', 'conn_1', 'mer_1', 'API key key_abc', 'tested', '["ok"]', '2026-01-03T03:04:05Z');
       `);
       await migrate(db, { migrationsFolder });
-      const rows = await client.query("select id, merchant_id, actor_type, actor_id, actor_label, action, target_type, target_id, changes from audit_log order by id");
+      const rows = await client.query(
+        "select id, merchant_id, actor_type, actor_id, actor_label, action, target_type, target_id, changes from audit_log order by id",
+      );
       expect(rows.rows).toEqual([
-        { id: "aud_1", merchant_id: "mer_1", actor_type: "user", actor_id: null, actor_label: "Ada <ada@example.com>", action: "connection.created", target_type: "connection", target_id: "conn_1", changes: ["label", "credentials.secret_key"] },
-        { id: "aud_2", merchant_id: "mer_1", actor_type: "api_key", actor_id: "key_abc", actor_label: "API key key_abc", action: "connection.tested", target_type: "connection", target_id: "conn_1", changes: ["ok"] },
+        {
+          id: "aud_1",
+          merchant_id: "mer_1",
+          actor_type: "user",
+          actor_id: null,
+          actor_label: "Ada <ada@example.com>",
+          action: "connection.created",
+          target_type: "connection",
+          target_id: "conn_1",
+          changes: ["label", "credentials.secret_key"],
+        },
+        {
+          id: "aud_2",
+          merchant_id: "mer_1",
+          actor_type: "api_key",
+          actor_id: "key_abc",
+          actor_label: "API key key_abc",
+          action: "connection.tested",
+          target_type: "connection",
+          target_id: "conn_1",
+          changes: ["ok"],
+        },
       ]);
       const old = await client.query("select to_regclass('connection_audit') as t");
       expect(old.rows).toEqual([{ t: null }]);

@@ -46,10 +46,16 @@ async function merchantWithOwner() {
   return { ...m, owner: owner!, viewer: (await findViewer(t.db, owner!.id))! };
 }
 
-const entries = (merchantId: string, action: string) => t.db.select().from(auditLog).where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action)));
+const entries = (merchantId: string, action: string) =>
+  t.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.merchantId, merchantId), eq(auditLog.action, action)));
 
 async function waitingPayout(m: Awaited<ReturnType<typeof merchantWithOwner>>) {
-  const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   body.data.attributes.options = { auto_process: false };
   body.data.attributes.fields = { card_number: "4242424242424242" };
   const created = await createInvoice(t.db, m.merchant, "payout", body);
@@ -69,7 +75,14 @@ describe("the audit log records", () => {
     expect(await cancelPayoutAction({ id: canceled.id })).toMatchObject({ ok: true });
     const label = `${m.owner.name} <${m.owner.email}>`;
     expect(await entries(m.merchantId, "payout.processed")).toMatchObject([
-      { actorType: "user", actorId: m.owner.id, actorLabel: label, targetType: "invoice", targetId: processed.id, summary: `${processed.amount} ${processed.currency} (test): processed` },
+      {
+        actorType: "user",
+        actorId: m.owner.id,
+        actorLabel: label,
+        targetType: "invoice",
+        targetId: processed.id,
+        summary: `${processed.amount} ${processed.currency} (test): processed`,
+      },
     ]);
     expect(await entries(m.merchantId, "payout.canceled")).toMatchObject([
       { actorId: m.owner.id, targetType: "invoice", targetId: canceled.id, summary: `${canceled.amount} ${canceled.currency} (test): canceled` },
@@ -88,7 +101,14 @@ describe("the audit log records", () => {
     const joined = await acceptInvite(t.db, { token: invited.value.token, password: "joiner-pass-99" });
     if (!joined.ok) throw new Error("setup: accept");
     expect(await entries(m.merchantId, "team.joined")).toMatchObject([
-      { actorType: "user", actorId: joined.value.userId, actorLabel: `Dev Joiner <${email}>`, targetType: "user", targetId: joined.value.userId, summary: `Dev Joiner <${email}> as developer` },
+      {
+        actorType: "user",
+        actorId: joined.value.userId,
+        actorLabel: `Dev Joiner <${email}>`,
+        targetType: "user",
+        targetId: joined.value.userId,
+        summary: `Dev Joiner <${email}> as developer`,
+      },
     ]);
     session.userId = m.owner.id;
     expect(await changeRoleAction({ userId: joined.value.userId, role: "finance" })).toMatchObject({ ok: true });
@@ -99,7 +119,12 @@ describe("the audit log records", () => {
 
   it("an invoice export from the dashboard, with what it held; a refused one is no entry", async () => {
     const m = await merchantWithOwner();
-    const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
+    const support = await addTeamMember(t.db, m.merchantId, {
+      name: "Sam",
+      email: `${unique("sam")}@example.com`,
+      role: "support",
+      password: "support-pass-99",
+    });
     if (!support.ok) throw new Error("setup: support");
     session.userId = support.value.id;
     expect((await invoiceExportRoute.GET(new Request("http://test/api/dashboard/invoices/export"), { params: Promise.resolve({}) })).status).toBe(403);
@@ -134,7 +159,10 @@ describe("the audit log's CSV export", () => {
     expect(filtered.headers.get("content-disposition")).toMatch(/^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(filtered.headers.get("x-total-count")).toBe("2");
     expect([...filtered.body.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = new TextDecoder().decode(filtered.body).replace(/^\uFEFF/, "").split("\r\n");
+    const lines = new TextDecoder()
+      .decode(filtered.body)
+      .replace(/^\uFEFF/, "")
+      .split("\r\n");
     expect(lines[0]).toBe("time,who_type,who_id,who,action,what,summary,changed,target_type,target_id");
     expect(lines).toHaveLength(4); // header, two entries, and the empty string after the last CRLF
     expect(lines[1]).toContain(",team.invite_revoked,Invitation revoked,second,");
@@ -159,12 +187,16 @@ describe("the audit log's CSV export", () => {
     await updateMerchantTimeZone(t.db, m.merchantId, { timeZone: "Europe/Berlin" });
     await recordAudit(t.db, { merchantId: m.merchantId, actor: { label: "System" }, action: "settings.updated", summary: "late in the UTC day" });
     // 2026-03-09 23:30 UTC is 2026-03-10 00:30 in Berlin (UTC+1 in March before the change).
-    await t.db.update(auditLog).set({ createdAt: new Date("2026-03-09T23:30:00Z") }).where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "settings.updated")));
+    await t.db
+      .update(auditLog)
+      .set({ createdAt: new Date("2026-03-09T23:30:00Z") })
+      .where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "settings.updated")));
     session.userId = m.owner.id;
     const viewer = (await findViewer(t.db, m.owner.id))!;
     const zone = timeZoneInForce(viewer);
     expect(zone).toBe("Europe/Berlin");
-    const onDay = async (day: string) => (await listAuditLog(t.db, m.merchantId, { action: "settings.updated", from: day, to: day }, zone)).entries.map((e) => e.summary);
+    const onDay = async (day: string) =>
+      (await listAuditLog(t.db, m.merchantId, { action: "settings.updated", from: day, to: day }, zone)).entries.map((e) => e.summary);
     expect(await onDay("2026-03-10")).toEqual(["late in the UTC day"]);
     expect(await onDay("2026-03-09")).toEqual([]);
     const csv = new TextDecoder().decode((await exportCsv("?action=settings.updated&from=2026-03-10&to=2026-03-10")).body).split("\r\n");
@@ -179,11 +211,21 @@ describe("the audit log's CSV export", () => {
     const bad = await exportCsv("?action=nothing.such");
     expect(bad.status).toBe(400);
     expect(JSON.parse(new TextDecoder().decode(bad.body)).errors[0]).toMatchObject({ source: { parameter: "action" } });
-    const developer = await addTeamMember(t.db, m.merchantId, { name: "Dev", email: `${unique("dev")}@example.com`, role: "developer", password: "dev-pass-9999" });
+    const developer = await addTeamMember(t.db, m.merchantId, {
+      name: "Dev",
+      email: `${unique("dev")}@example.com`,
+      role: "developer",
+      password: "dev-pass-9999",
+    });
     if (!developer.ok) throw new Error("setup: developer");
     session.userId = developer.value.id;
     expect((await exportCsv("")).status).toBe(403);
-    const finance = await addTeamMember(t.db, m.merchantId, { name: "Fin", email: `${unique("fin")}@example.com`, role: "finance", password: "fin-pass-99999" });
+    const finance = await addTeamMember(t.db, m.merchantId, {
+      name: "Fin",
+      email: `${unique("fin")}@example.com`,
+      role: "finance",
+      password: "fin-pass-99999",
+    });
     if (!finance.ok) throw new Error("setup: finance");
     session.userId = finance.value.id;
     expect((await exportCsv("")).status).toBe(200);

@@ -55,7 +55,12 @@ describe("sign-ins in the audit log", () => {
   it("an unknown e-mail belongs to no merchant: nothing is recorded anywhere", async () => {
     const email = `${unique("nobody")}@example.com`;
     expect((await signInOverHttp(email, "whatever-pass-1", "203.0.113.41")).outcome).toBe("credentials");
-    expect(await t.db.select().from(auditLog).where(like(auditLog.actorLabel, `%${email}%`))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(auditLog)
+        .where(like(auditLog.actorLabel, `%${email}%`)),
+    ).toEqual([]);
   });
 
   it("with two-factor on: the password step alone records nothing, a wrong code and then the right one are recorded", async () => {

@@ -139,7 +139,10 @@ describe("sign-up tells only the e-mail's owner whether it has an account", () =
     expect(signIns.at(-1)).toMatchObject({ grant: expect.any(String), redirectTo: "/home" });
     expect(await findUserByEmail(t.db, input.email)).toMatchObject({ name: "Nina New", role: "owner" });
     // A second use creates nothing more.
-    expect(await confirmSignUpAction({ token, password: input.password })).toMatchObject({ ok: false, message: expect.stringContaining("already has an account") });
+    expect(await confirmSignUpAction({ token, password: input.password })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("already has an account"),
+    });
   });
 
   it("a registered address gets the very same answer; its owner is told by e-mail and nothing is created", async () => {
@@ -181,7 +184,13 @@ describe("sign-up tells only the e-mail's owner whether it has an account", () =
   });
 
   it("a changed, foreign or expired link is refused with one clear message", async () => {
-    const pending = { name: "N", email: `${unique("x")}@example.com`, merchantName: "N", commerceAccount: unique("x"), passwordHash: await hashPassword("nina-pass-1234") };
+    const pending = {
+      name: "N",
+      email: `${unique("x")}@example.com`,
+      merchantName: "N",
+      commerceAccount: unique("x"),
+      passwordHash: await hashPassword("nina-pass-1234"),
+    };
     const token = sealSignUp(pending);
     expect(openSignUp(token)).toEqual(pending);
     const flipped = `${token.slice(0, 30)}${token[30] === "A" ? "B" : "A"}${token.slice(31)}`;
@@ -209,7 +218,10 @@ describe("invitations do not tell an owner about other merchants' people", () =>
     });
     // Someone already on the owner's own team is named: the owner sees the team anyway.
     session.userId = me.user.id;
-    expect(await inviteMemberAction({ name: "Me", email: me.email, role: "owner" })).toMatchObject({ ok: false, fieldErrors: { email: "This person is already a member of your team" } });
+    expect(await inviteMemberAction({ name: "Me", email: me.email, role: "owner" })).toMatchObject({
+      ok: false,
+      fieldErrors: { email: "This person is already a member of your team" },
+    });
   });
 });
 
@@ -225,10 +237,16 @@ describe("passwords stop at the 72 bytes bcrypt reads", () => {
     expect(await signUpAction(signUpInput({ password: wideLetters }))).toMatchObject({ ok: false, fieldErrors: { password: error } });
     expect(await signUpAction(signUpInput({ password: seventyTwo }))).toMatchObject({ ok: true });
 
-    expect(await resetPasswordAction({ token: "x".repeat(43), password: seventyThree, confirmPassword: seventyThree })).toMatchObject({ ok: false, fieldErrors: { password: error } });
+    expect(await resetPasswordAction({ token: "x".repeat(43), password: seventyThree, confirmPassword: seventyThree })).toMatchObject({
+      ok: false,
+      fieldErrors: { password: error },
+    });
     const { user } = await owner();
     session.userId = user.id;
-    expect(await changePasswordAction({ currentPassword: PASSWORD, password: wideLetters, confirmPassword: wideLetters })).toMatchObject({ ok: false, fieldErrors: { password: error } });
+    expect(await changePasswordAction({ currentPassword: PASSWORD, password: wideLetters, confirmPassword: wideLetters })).toMatchObject({
+      ok: false,
+      fieldErrors: { password: error },
+    });
     expect(await changePasswordAction({ currentPassword: PASSWORD, password: seventyTwo, confirmPassword: seventyTwo })).toEqual({ ok: true, data: undefined });
   });
 });
@@ -238,11 +256,16 @@ describe("the session version ends sessions on the server", () => {
     const { user } = await owner();
     const before = await currentSessionVersion(t.db, user.id);
     session.userId = user.id;
-    expect(await changePasswordAction({ currentPassword: PASSWORD, password: "second-pass-5678", confirmPassword: "second-pass-5678" })).toEqual({ ok: true, data: undefined });
+    expect(await changePasswordAction({ currentPassword: PASSWORD, password: "second-pass-5678", confirmPassword: "second-pass-5678" })).toEqual({
+      ok: true,
+      data: undefined,
+    });
     expect(await currentSessionVersion(t.db, user.id)).toBe(before! + 1);
     expect(reissued).toEqual([user.id]);
     // A refused change (wrong current password) ends nothing.
-    expect(await changePasswordAction({ currentPassword: "wrong-pass-000", password: "third-pass-9012", confirmPassword: "third-pass-9012" })).toMatchObject({ ok: false });
+    expect(await changePasswordAction({ currentPassword: "wrong-pass-000", password: "third-pass-9012", confirmPassword: "third-pass-9012" })).toMatchObject({
+      ok: false,
+    });
     expect(await currentSessionVersion(t.db, user.id)).toBe(before! + 1);
   });
 

@@ -45,7 +45,12 @@ function ask(headers: Record<string, string>): Promise<Record<string, string | n
   });
 }
 
-const forged = { "X-Forwarded-For": "203.0.113.9, 198.51.100.7", "X-Real-IP": "203.0.113.10", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" };
+const forged = {
+  "X-Forwarded-For": "203.0.113.9, 198.51.100.7",
+  "X-Real-IP": "203.0.113.10",
+  "X-Forwarded-Host": "evil.example",
+  "X-Forwarded-Proto": "https",
+};
 
 describe("without trusted proxies (TRUST_PROXY_HOPS unset or 0)", () => {
   it("the client is the socket's address; forwarded headers written by the client are dropped", async () => {
@@ -58,7 +63,13 @@ describe("without trusted proxies (TRUST_PROXY_HOPS unset or 0)", () => {
 describe("with N trusted proxies", () => {
   it("one proxy: the client is the address that proxy appended, the rightmost entry", async () => {
     hops = 1;
-    expect(await ask(forged)).toEqual({ client: "198.51.100.7", forwardedFor: "198.51.100.7", forwardedHost: "evil.example", forwardedProto: "https", realIp: null });
+    expect(await ask(forged)).toEqual({
+      client: "198.51.100.7",
+      forwardedFor: "198.51.100.7",
+      forwardedHost: "evil.example",
+      forwardedProto: "https",
+      realIp: null,
+    });
   });
 
   it("two proxies: the second entry from the right; entries the client wrote further left are ignored", async () => {

@@ -43,29 +43,43 @@ afterEach(() => vi.restoreAllMocks());
 
 const errorsOf = (answer: Answer) => answer.json.errors;
 const capture = (m: InvoiceMerchant, id: string, attributes?: Record<string, unknown>, headers: { key?: string; idempotencyKey?: string } = {}) =>
-  send<InvoiceResource, { id: string }>(CAPTURE, { id }, {
-    method: "POST",
-    key: headers.key ?? m.key,
-    path: `/api/commerce/payment-invoices/${id}/capture`,
-    body: { data: { type: "capture", ...(attributes ? { attributes } : {}) } },
-    ...(headers.idempotencyKey ? { headers: { "Idempotency-Key": headers.idempotencyKey } } : {}),
-  });
+  send<InvoiceResource, { id: string }>(
+    CAPTURE,
+    { id },
+    {
+      method: "POST",
+      key: headers.key ?? m.key,
+      path: `/api/commerce/payment-invoices/${id}/capture`,
+      body: { data: { type: "capture", ...(attributes ? { attributes } : {}) } },
+      ...(headers.idempotencyKey ? { headers: { "Idempotency-Key": headers.idempotencyKey } } : {}),
+    },
+  );
 const voidIt = (m: InvoiceMerchant, id: string) =>
-  send<InvoiceResource, { id: string }>(VOID, { id }, { method: "POST", key: m.key, path: `/api/commerce/payment-invoices/${id}/void`, body: { data: { type: "void" } } });
+  send<InvoiceResource, { id: string }>(
+    VOID,
+    { id },
+    { method: "POST", key: m.key, path: `/api/commerce/payment-invoices/${id}/void`, body: { data: { type: "void" } } },
+  );
 const read = async (m: InvoiceMerchant, id: string) =>
   (await send<InvoiceResource, { id: string }>(GET_PAYMENT, { id }, { key: m.key, path: `/api/commerce/payment-invoices/${id}` })).json.data;
 const eventTypes = async (id: string) =>
-  (await t.db.select({ type: webhookEvents.type }).from(webhookEvents).where(eq(webhookEvents.invoiceId, id)).orderBy(webhookEvents.sequence)).map((row) => row.type);
+  (await t.db.select({ type: webhookEvents.type }).from(webhookEvents).where(eq(webhookEvents.invoiceId, id)).orderBy(webhookEvents.sequence)).map(
+    (row) => row.type,
+  );
 
 async function authorized(provider = "provider-b", amount = "100.00") {
   const m = await invoiceMerchant(t.db);
   const connection = await connect(t.db, m.merchantId, provider as "provider-b", "h2h", { vaultKey: credentialsKey() });
-  const created = await send<InvoiceResource>(POST_PAYMENT, {}, {
-    method: "POST",
-    key: m.key,
-    path: "/api/commerce/payment-invoices",
-    body: bodyFor(EUR, m.account, { reference_id: newReference(), flow: "authorize", amount, options: { allow_partially: false } }),
-  });
+  const created = await send<InvoiceResource>(
+    POST_PAYMENT,
+    {},
+    {
+      method: "POST",
+      key: m.key,
+      path: "/api/commerce/payment-invoices",
+      body: bodyFor(EUR, m.account, { reference_id: newReference(), flow: "authorize", amount, options: { allow_partially: false } }),
+    },
+  );
   expect(created.status).toBe(201);
   const id = created.json.data.id;
   const paid = await payWithCard(t.db, id, CARD);
@@ -78,7 +92,13 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     const { m, id } = await authorized();
     const invoice = await read(m, id);
     expect(invoiceResourceSchema.safeParse(invoice).error).toBeUndefined();
-    expect(invoice.attributes).toMatchObject({ status: "authorized", resolution: "ok", flow: "authorize", authorized_amount: "100.00", processed_amount: null });
+    expect(invoice.attributes).toMatchObject({
+      status: "authorized",
+      resolution: "ok",
+      flow: "authorize",
+      authorized_amount: "100.00",
+      processed_amount: null,
+    });
     const before = new Date(String(invoice.attributes.capture_before)).getTime();
     expect(before).toBeGreaterThan(Date.now() + 6.9 * 24 * 3600_000);
     expect(before).toBeLessThanOrEqual(Date.now() + 7 * 24 * 3600_000 + 5_000);
@@ -88,7 +108,16 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
   it("a partial capture takes part and releases the rest; a second capture is 409; a refund follows only the capture", async () => {
     const { m, id } = await authorized();
     // A refund before the capture is refused: nothing was taken.
-    const early = await send(REFUND, { id }, { method: "POST", key: m.key, path: `/api/commerce/payment-invoices/${id}/refunds`, body: { data: { type: "refund", attributes: { reference_id: newReference() } } } });
+    const early = await send(
+      REFUND,
+      { id },
+      {
+        method: "POST",
+        key: m.key,
+        path: `/api/commerce/payment-invoices/${id}/refunds`,
+        body: { data: { type: "refund", attributes: { reference_id: newReference() } } },
+      },
+    );
     expect(early.status).toBe(409);
 
     const tooMuch = await capture(m, id, { amount: "100.01" });
@@ -104,7 +133,16 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     expect(again.status).toBe(409);
     expect(errorsOf(again)).toEqual([expect.objectContaining({ code: "already_captured" })]);
 
-    const refund = await send<{ attributes: Record<string, unknown> }, { id: string }>(REFUND, { id }, { method: "POST", key: m.key, path: `/api/commerce/payment-invoices/${id}/refunds`, body: { data: { type: "refund", attributes: { reference_id: newReference() } } } });
+    const refund = await send<{ attributes: Record<string, unknown> }, { id: string }>(
+      REFUND,
+      { id },
+      {
+        method: "POST",
+        key: m.key,
+        path: `/api/commerce/payment-invoices/${id}/refunds`,
+        body: { data: { type: "refund", attributes: { reference_id: newReference() } } },
+      },
+    );
     expect(refund.status).toBe(201);
     expect(refund.json.data.attributes).toMatchObject({ amount: "60.00", status: "succeeded" });
   });
@@ -136,12 +174,16 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     const m = await invoiceMerchant(t.db);
     // Provider C's account offers EUR payments.
     await connect(t.db, m.merchantId, "provider-c", "provider_account", { vaultKey: credentialsKey() });
-    const created = await send<InvoiceResource>(POST_PAYMENT, {}, {
-      method: "POST",
-      key: m.key,
-      path: "/api/commerce/payment-invoices",
-      body: bodyFor(EUR, m.account, { reference_id: newReference(), flow: "authorize" }),
-    });
+    const created = await send<InvoiceResource>(
+      POST_PAYMENT,
+      {},
+      {
+        method: "POST",
+        key: m.key,
+        path: "/api/commerce/payment-invoices",
+        body: bodyFor(EUR, m.account, { reference_id: newReference(), flow: "authorize" }),
+      },
+    );
     expect(created.status).toBe(201);
     // Authorized as Pay would leave it (C's sandbox authorizations are not built yet: see the report).
     const id = created.json.data.id;
@@ -156,19 +198,29 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     const connection = await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
     // The sandbox's fault switch: its authorizations hold no time at all here.
     await setSandboxAuthorizationHold(t.db, connection, 0);
-    const created = await send<InvoiceResource>(POST_PAYMENT, {}, {
-      method: "POST",
-      key: m.key,
-      path: "/api/commerce/payment-invoices",
-      body: bodyFor(EUR, m.account, { reference_id: newReference(), flow: "authorize" }),
-    });
+    const created = await send<InvoiceResource>(
+      POST_PAYMENT,
+      {},
+      {
+        method: "POST",
+        key: m.key,
+        path: "/api/commerce/payment-invoices",
+        body: bodyFor(EUR, m.account, { reference_id: newReference(), flow: "authorize" }),
+      },
+    );
     const id = created.json.data.id;
     await payWithCard(t.db, id, CARD);
     expect((await read(m, id)).attributes.status).toBe("authorized");
-    const swept = await Promise.all([voidExpiredAuthorizations(t.db, { merchantId: m.merchantId }), voidExpiredAuthorizations(t.db, { merchantId: m.merchantId })]);
+    const swept = await Promise.all([
+      voidExpiredAuthorizations(t.db, { merchantId: m.merchantId }),
+      voidExpiredAuthorizations(t.db, { merchantId: m.merchantId }),
+    ]);
     expect(swept[0] + swept[1]).toBe(1);
     expect((await read(m, id)).attributes).toMatchObject({ status: "voided", resolution: "authorization_expired" });
-    const voids = await t.db.select().from(sandboxRecords).where(and(eq(sandboxRecords.connectionId, connection.id), eq(sandboxRecords.operation, "void")));
+    const voids = await t.db
+      .select()
+      .from(sandboxRecords)
+      .where(and(eq(sandboxRecords.connectionId, connection.id), eq(sandboxRecords.operation, "void")));
     expect(voids).toHaveLength(1);
   });
 
@@ -177,17 +229,29 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     const answers = await Promise.all(Array.from({ length: 100 }, () => capture(m, id)));
     // The one that took it answers 200, or 202 when the provider's answer was slower than the timeout under this load.
     const winners = answers.filter((answer) => answer.status === 200 || answer.status === 202);
-    expect(winners, answers.filter((answer) => answer.status !== 409).map((answer) => answer.text.slice(0, 300)).join("\n")).toHaveLength(1);
+    expect(
+      winners,
+      answers
+        .filter((answer) => answer.status !== 409)
+        .map((answer) => answer.text.slice(0, 300))
+        .join("\n"),
+    ).toHaveLength(1);
     expect(answers.filter((answer) => answer.status === 409)).toHaveLength(99);
     await runAllJobs(t.db, { invoiceId: id });
     expect((await read(m, id)).attributes).toMatchObject({ status: "processed", processed_amount: "100.00" });
-    const captures = await t.db.select().from(sandboxRecords).where(and(eq(sandboxRecords.connectionId, connection.id), eq(sandboxRecords.operation, "capture")));
+    const captures = await t.db
+      .select()
+      .from(sandboxRecords)
+      .where(and(eq(sandboxRecords.connectionId, connection.id), eq(sandboxRecords.operation, "capture")));
     expect(captures).toHaveLength(1);
 
     const raced = await authorized();
     const mixed = await Promise.all(Array.from({ length: 100 }, (_, index) => (index % 2 === 0 ? capture(raced.m, raced.id) : voidIt(raced.m, raced.id))));
     const codes = [...new Set(mixed.map((answer) => `${answer.status} ${answer.json.errors?.[0]?.code ?? ""} ${answer.json.errors?.[0]?.detail ?? ""}`))];
-    expect(mixed.filter((answer) => answer.status === 200 || answer.status === 202), codes.join("\n")).toHaveLength(1);
+    expect(
+      mixed.filter((answer) => answer.status === 200 || answer.status === 202),
+      codes.join("\n"),
+    ).toHaveLength(1);
     expect(mixed.filter((answer) => answer.status === 409)).toHaveLength(99);
     // Whatever the provider's answer time under this load, status requests settle it, and invoice and provider agree.
     await runAllJobs(t.db, { invoiceId: raced.id });
@@ -215,7 +279,11 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     const live = await invoiceMerchant(t.db, { mode: "live" });
     expect((await capture(live, id)).status).toBe(404);
 
-    const charge = await send<InvoiceResource>(POST_PAYMENT, {}, { method: "POST", key: m.key, path: "/api/commerce/payment-invoices", body: bodyFor(EUR, m.account, { reference_id: newReference() }) });
+    const charge = await send<InvoiceResource>(
+      POST_PAYMENT,
+      {},
+      { method: "POST", key: m.key, path: "/api/commerce/payment-invoices", body: bodyFor(EUR, m.account, { reference_id: newReference() }) },
+    );
     const notAuth = await capture(m, charge.json.data.id);
     expect(notAuth.status).toBe(409);
     expect(errorsOf(notAuth)).toEqual([expect.objectContaining({ code: "not_authorized" })]);

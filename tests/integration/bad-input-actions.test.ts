@@ -143,7 +143,8 @@ const MODULES: Record<string, Record<string, unknown>> = {
 const NOT_FUZZED: Record<string, string> = {};
 
 type Fn = (...args: unknown[]) => Promise<unknown>;
-type Outcome = { kind: "returned"; value: unknown } | { kind: "redirect"; url: string } | { kind: "control"; digest: string } | { kind: "threw"; error: unknown };
+type Outcome =
+  { kind: "returned"; value: unknown } | { kind: "redirect"; url: string } | { kind: "control"; digest: string } | { kind: "threw"; error: unknown };
 /** What the call caused outside the database, counted from just before it. */
 type Effects = { requests: string[]; deliveries: string[]; cookies: { name: string; value: string }[]; signIns: unknown[]; signOuts: unknown[] };
 
@@ -188,7 +189,8 @@ const world = {
 
 const PASSWORD = "correct-horse-42";
 const ok = (outcome: Outcome) => outcome.kind === "returned" && (outcome.value as { ok?: unknown } | null)?.ok === true;
-const dataOf = (outcome: Outcome) => (outcome.kind === "returned" ? (outcome.value as { data?: unknown }).data : undefined) as Record<string, unknown> | undefined;
+const dataOf = (outcome: Outcome) =>
+  (outcome.kind === "returned" ? (outcome.value as { data?: unknown }).data : undefined) as Record<string, unknown> | undefined;
 
 /** A sign-in sends the browser to a page of this server only. */
 function signInChecks(effects: Effects, refused: boolean): string[] {
@@ -208,7 +210,10 @@ function deliveryChecks(outcome: Outcome, effects: Effects, refused: boolean): s
 }
 
 const composerBody = (direction: "payment" | "payout") => {
-  const envelope = templateEnvelope(findTemplate(direction === "payment" ? "a-payment" : "a-payout")!, { commerceAccount: w.account, referenceId: newReference() }) as {
+  const envelope = templateEnvelope(findTemplate(direction === "payment" ? "a-payment" : "a-payout")!, {
+    commerceAccount: w.account,
+    referenceId: newReference(),
+  }) as {
     data: { attributes: Record<string, unknown> };
   };
   envelope.data.attributes.test_mode = true;
@@ -250,7 +255,8 @@ const CASES: Record<string, Case> = {
     check: (outcome, effects) => {
       const problems: string[] = [];
       if (outcome.kind === "returned" && outcome.value !== undefined) problems.push(`returned ${JSON.stringify(outcome.value)}`);
-      if (JSON.stringify(effects.signOuts) !== JSON.stringify([{ redirectTo: "/sign-in" }])) problems.push(`asked next-auth for ${JSON.stringify(effects.signOuts)}`);
+      if (JSON.stringify(effects.signOuts) !== JSON.stringify([{ redirectTo: "/sign-in" }]))
+        problems.push(`asked next-auth for ${JSON.stringify(effects.signOuts)}`);
       return problems;
     },
   },
@@ -285,14 +291,16 @@ const CASES: Record<string, Case> = {
     valid: () => ({ direction: "payment", body: JSON.stringify(composerBody("payment")) }),
     // Besides the form's two fields, envelopes with one attribute changed or removed (a fresh reference each).
     more: () =>
-      fc.tuple(fc.constantFrom("payment" as const, "payout" as const), fc.string({ maxLength: 20 }), odd, fc.boolean()).map(([direction, pick, value, remove]) => {
-        const envelope = composerBody(direction);
-        const keys = Object.keys(envelope.data.attributes);
-        const key = keys[pick.length % keys.length]!;
-        if (remove) delete envelope.data.attributes[key];
-        else envelope.data.attributes[key] = value;
-        return { direction, body: JSON.stringify(envelope) ?? "" };
-      }),
+      fc
+        .tuple(fc.constantFrom("payment" as const, "payout" as const), fc.string({ maxLength: 20 }), odd, fc.boolean())
+        .map(([direction, pick, value, remove]) => {
+          const envelope = composerBody(direction);
+          const keys = Object.keys(envelope.data.attributes);
+          const key = keys[pick.length % keys.length]!;
+          if (remove) delete envelope.data.attributes[key];
+          else envelope.data.attributes[key] = value;
+          return { direction, body: JSON.stringify(envelope) ?? "" };
+        }),
     // The API refusing the envelope (4xx) is a refusal too: nothing stored, only that one request made.
     refused: (outcome) => !ok(outcome) || Number(dataOf(outcome)?.status) >= 400,
     refusalMaySend: /^POST \/api\/commerce\/(payment|payout)-invoices$/,
@@ -323,10 +331,16 @@ const CASES: Record<string, Case> = {
   "lib/actions/refunds.ts#refundInvoiceAction": { valid: () => ({ invoiceId: w.paymentId, referenceId: unique("refund"), amount: "0.01", reason: "fuzz" }) },
   "lib/actions/routing.ts#saveRoutingOrderAction": { valid: () => ({ service: w.a.services[0], mode: "test", connectionIds: [w.a.id] }) },
   "lib/actions/routing.ts#saveRoutingRulesAction": {
-    valid: () => ({ service: w.a.services[0], mode: "test", rules: [{ name: "Big", conditions: { amount_min: "100" }, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] }),
+    valid: () => ({
+      service: w.a.services[0],
+      mode: "test",
+      rules: [{ name: "Big", conditions: { amount_min: "100" }, outcome: { kind: "cascade", connection_ids: [w.a.id] } }],
+    }),
   },
   "lib/actions/routing.ts#saveSuccessSettingsAction": { valid: () => ({ window_hours: "12", min_sample: "10", exploration_percent: "5" }) },
-  "lib/actions/routing.ts#simulateRoutingAction": { valid: () => ({ service: w.a.services[0], test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" }) },
+  "lib/actions/routing.ts#simulateRoutingAction": {
+    valid: () => ({ service: w.a.services[0], test_mode: true, amount: "12.50", customer_country: "FR", card_bin: "424242" }),
+  },
   // Versions 1 and 2 are saved in beforeAll; comparing changes nothing, an accepted rollback saves a new version (or, once equal, nothing).
   "lib/actions/routing.ts#compareRoutingVersionsAction": {
     valid: () => ({ service: w.a.services[0], mode: "test", from: 1, to: 2 }),
@@ -387,7 +401,9 @@ const CASES: Record<string, Case> = {
       const answer = dataOf(outcome);
       const live = (input as { mode?: unknown } | null)?.mode === "live";
       const asked = effects.requests.some((r) => r.includes("/sandbox/"));
-      const fine = live ? answer?.kind === "unreachable" && /PROVIDER_C_LIVE_URL/.test(String(answer.message)) && !asked : typeof answer?.kind === "string" && asked;
+      const fine = live
+        ? answer?.kind === "unreachable" && /PROVIDER_C_LIVE_URL/.test(String(answer.message)) && !asked
+        : typeof answer?.kind === "string" && asked;
       return fine ? [] : [`answered ${JSON.stringify(answer)} after ${JSON.stringify(effects.requests)}`];
     },
   },
@@ -426,7 +442,14 @@ const CASES: Record<string, Case> = {
 /** The world's endpoint (the one its payment's events went to) now points at this suite's receiver. */
 async function saveReceiverUrl() {
   seen.userId = w.ownerId;
-  const saved = await webhookActions.updateWebhookEndpointAction({ endpointId: w.endpointId, url: `${receiver.origin}/hooks`, description: "fuzz", enabled: true, allEvents: true, eventTypes: [] });
+  const saved = await webhookActions.updateWebhookEndpointAction({
+    endpointId: w.endpointId,
+    url: `${receiver.origin}/hooks`,
+    description: "fuzz",
+    enabled: true,
+    allEvents: true,
+    eventTypes: [],
+  });
   if (!saved.ok) throw new Error(`setup: ${JSON.stringify(saved)}`);
 }
 
@@ -457,13 +480,29 @@ beforeAll(async () => {
   world.deletable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
   world.rollableKeyId = (await createApiKey(t.db, { merchantId: w.merchantId, name: "rollable" })).summary.id;
   world.switchable = (await connect(t.db, w.merchantId, "provider-c", "h2h")).id;
-  const endpoint = await createEndpoint(t.db, w.merchantId, { url: "http://127.0.0.1:9/deletable", description: "", enabled: true, allEvents: true, eventTypes: [] });
+  const endpoint = await createEndpoint(t.db, w.merchantId, {
+    url: "http://127.0.0.1:9/deletable",
+    description: "",
+    enabled: true,
+    allEvents: true,
+    eventTypes: [],
+  });
   if (!endpoint.ok) throw new Error("setup: endpoint");
   world.deletableEndpointId = endpoint.value.id;
-  const removable = await addTeamMember(t.db, w.merchantId, { name: "Rem", email: `${unique("rem")}@example.com`, role: "support", password: "support-pass-99" });
+  const removable = await addTeamMember(t.db, w.merchantId, {
+    name: "Rem",
+    email: `${unique("rem")}@example.com`,
+    role: "support",
+    password: "support-pass-99",
+  });
   if (!removable.ok) throw new Error("setup: member");
   world.removableUserId = removable.value.id;
-  const resettable = await addTeamMember(t.db, w.merchantId, { name: "Res", email: `${unique("res")}@example.com`, role: "support", password: "support-pass-99" });
+  const resettable = await addTeamMember(t.db, w.merchantId, {
+    name: "Res",
+    email: `${unique("res")}@example.com`,
+    role: "support",
+    password: "support-pass-99",
+  });
   if (!resettable.ok) throw new Error("setup: member");
   world.resetToken = (await startPasswordReset(t.db, resettable.value.email))!.token;
   const revocable = await createInvite(t.db, owner, { name: "Rev", email: `${unique("rev")}@example.com`, role: "support" });
@@ -495,7 +534,11 @@ beforeAll(async () => {
   ).reference;
   // Two versions of the routing, for the history's actions (compare, roll back).
   for (const name of ["First", "Second"]) {
-    const saved = await routingActions.saveRoutingRulesAction({ service: w.a.services[0], mode: "test", rules: [{ name, conditions: {}, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] });
+    const saved = await routingActions.saveRoutingRulesAction({
+      service: w.a.services[0],
+      mode: "test",
+      rules: [{ name, conditions: {}, outcome: { kind: "cascade", connection_ids: [w.a.id] } }],
+    });
     if (!saved.ok) throw new Error(`setup: routing ${JSON.stringify(saved)}`);
   }
   await saveReceiverUrl();
@@ -517,13 +560,20 @@ function inputArb(entry: Case): fc.Arbitrary<unknown> {
   const valid = entry.valid();
   const base = entry.more ? fc.oneof({ weight: 2, arbitrary: formInputArb(valid) }, { weight: 1, arbitrary: entry.more(valid) }) : formInputArb(valid);
   if (!entry.form) return base;
-  return fc.tuple(base, fc.constantFrom("form", "form", "form", "file", "raw"), fc.constantFrom(...Object.keys(valid))).map(([input, how, fileAt]) =>
-    how !== "raw" && input && typeof input === "object" && !Array.isArray(input) ? formDataOf(input as Record<string, unknown>, how === "file" ? fileAt : undefined) : input,
-  );
+  return fc
+    .tuple(base, fc.constantFrom("form", "form", "form", "file", "raw"), fc.constantFrom(...Object.keys(valid)))
+    .map(([input, how, fileAt]) =>
+      how !== "raw" && input && typeof input === "object" && !Array.isArray(input)
+        ? formDataOf(input as Record<string, unknown>, how === "file" ? fileAt : undefined)
+        : input,
+    );
 }
 
 function describeInput(input: unknown): string {
-  const text = input instanceof FormData ? `FormData ${JSON.stringify([...input.entries()].map(([k, v]) => [k, typeof v === "string" ? v : "(file)"]))}` : JSON.stringify(input);
+  const text =
+    input instanceof FormData
+      ? `FormData ${JSON.stringify([...input.entries()].map(([k, v]) => [k, typeof v === "string" ? v : "(file)"]))}`
+      : JSON.stringify(input);
   return String(text).slice(0, 300);
 }
 
@@ -588,7 +638,14 @@ describe("server actions behind the forms take generated input as a signed-in ow
           seen.userId = w.ownerId;
           const before = unchanged ?? (await snapshotStore(t.db, w.merchantId));
           unchanged = undefined;
-          const marks = { requests: app.requests.length, deliveries: receiver.requests.length, failures: app.failures.length, cookies: seen.cookiesSet.length, signIns: seen.signIns.length, signOuts: seen.signOuts.length };
+          const marks = {
+            requests: app.requests.length,
+            deliveries: receiver.requests.length,
+            failures: app.failures.length,
+            cookies: seen.cookiesSet.length,
+            signIns: seen.signIns.length,
+            signOuts: seen.signOuts.length,
+          };
           totals.tried++;
           calls[name] = (calls[name] ?? 0) + 1;
           const tally = (perAction[name] ??= { tried: 0, refused: 0 });
@@ -611,7 +668,8 @@ describe("server actions behind the forms take generated input as a signed-in ow
           if (outcome.kind === "redirect" && !ownTarget(outcome.url)) fail("otherFailures", `redirected off this server to ${outcome.url} for ${shown}`);
 
           // Actions with a result of their own say how a refusal shows; the rest answer an ActionResult.
-          const value = outcome.kind === "returned" ? (outcome.value as { ok?: unknown; fieldErrors?: unknown; message?: unknown } | null | undefined) : undefined;
+          const value =
+            outcome.kind === "returned" ? (outcome.value as { ok?: unknown; fieldErrors?: unknown; message?: unknown } | null | undefined) : undefined;
           if (!entry.refused && outcome.kind === "returned") {
             const shaped = value && (value.ok === true || (value.ok === false && typeof value.fieldErrors === "object" && value.fieldErrors !== null));
             if (!shaped) fail("otherFailures", `answered ${JSON.stringify(value)?.slice(0, 200)} (no ActionResult) for ${shown}`);
@@ -620,7 +678,8 @@ describe("server actions behind the forms take generated input as a signed-in ow
             const message = typeof value.message === "string" ? value.message.trim() : "";
             const fieldErrors = Object.values((value.fieldErrors ?? {}) as Record<string, unknown>);
             if (message.startsWith(INTERNAL)) fail("internal", `internal error for ${shown}`);
-            else if (!message && !fieldErrors.some((e) => typeof e === "string" && e.trim())) fail("unclear", `refused without saying why (${JSON.stringify(value)}) for ${shown}`);
+            else if (!message && !fieldErrors.some((e) => typeof e === "string" && e.trim()))
+              fail("unclear", `refused without saying why (${JSON.stringify(value)}) for ${shown}`);
           }
 
           const refused = outcome.kind !== "threw" && (entry.refused ? entry.refused(outcome) : value?.ok === false);
@@ -648,7 +707,7 @@ describe("server actions behind the forms take generated input as a signed-in ow
 describe("every server action in the repository is fuzzed", () => {
   const FOLDERS = ["app", "components", "lib"];
 
-  it("every export of every \"use server\" module under app, components and lib is a case above (or excluded with a reason)", async () => {
+  it('every export of every "use server" module under app, components and lib is a case above (or excluded with a reason)', async () => {
     const files = serverActionFiles(FOLDERS);
     expect(files.length).toBeGreaterThan(10);
     const found: string[] = [];
@@ -666,13 +725,18 @@ describe("every server action in the repository is fuzzed", () => {
     const missing = found.filter((name) => !(name in CASES) && !(name in NOT_FUZZED));
     expect(missing, "server actions the fuzz does not call: add a case to CASES").toEqual([]);
     const gone = [...Object.keys(CASES), ...Object.keys(NOT_FUZZED)].filter((name) => !found.includes(name));
-    expect(gone, "cases naming no export of a \"use server\" module").toEqual([]);
+    expect(gone, 'cases naming no export of a "use server" module').toEqual([]);
     for (const [name, reason] of Object.entries(NOT_FUZZED)) expect(reason.trim(), name).not.toBe("");
-    expect(Object.keys(CASES).filter((name) => name in NOT_FUZZED), "both fuzzed and excluded").toEqual([]);
+    expect(
+      Object.keys(CASES).filter((name) => name in NOT_FUZZED),
+      "both fuzzed and excluded",
+    ).toEqual([]);
   });
 
-  it("no server action is defined inline (a \"use server\" function inside a component or another module): none could be called here", () => {
-    const inline = serverActionFiles(FOLDERS).filter((f) => f.inlineDirectives > 0).map((f) => `${f.file}: ${f.inlineDirectives} inline "use server"`);
+  it('no server action is defined inline (a "use server" function inside a component or another module): none could be called here', () => {
+    const inline = serverActionFiles(FOLDERS)
+      .filter((f) => f.inlineDirectives > 0)
+      .map((f) => `${f.file}: ${f.inlineDirectives} inline "use server"`);
     expect(inline, "move them to a module under lib/actions, which the fuzz covers").toEqual([]);
   });
 
@@ -682,12 +746,22 @@ describe("every server action in the repository is fuzzed", () => {
     const renamed = await accountActions.renameBusinessAction({ merchantName: unique("Snapshot check") });
     expect(renamed).toEqual({ ok: true, data: undefined });
     // The rename and its audit log row (lib/audit).
-    expect(changedTables(before, await snapshotStore(t.db, w.merchantId))).toEqual(["merchants: a row changed in place", expect.stringMatching(/^audit_log: (\d+) → \d+ rows$/)]);
+    expect(changedTables(before, await snapshotStore(t.db, w.merchantId))).toEqual([
+      "merchants: a row changed in place",
+      expect.stringMatching(/^audit_log: (\d+) → \d+ rows$/),
+    ]);
   });
 
   it("counts what was tried: every action, as many times as asked", () => {
     fs.mkdirSync("test-reports", { recursive: true });
-    const report = { seed: SEED, actions: Object.keys(calls).length, runsPerAction: RUNS, ...totals, fiveHundreds: totals.internal, notCompared: Object.keys(NOT_COMPARED) };
+    const report = {
+      seed: SEED,
+      actions: Object.keys(calls).length,
+      runsPerAction: RUNS,
+      ...totals,
+      fiveHundreds: totals.internal,
+      notCompared: Object.keys(NOT_COMPARED),
+    };
     fs.writeFileSync("test-reports/bad-input-actions.json", `${JSON.stringify({ ...report, perAction }, null, 2)}\n`);
     console.log(`bad input (actions): ${JSON.stringify(report)}`);
     for (const [name, entry] of Object.entries(CASES)) expect(calls[name] ?? 0, name).toBe(entry.runs ?? RUNS);

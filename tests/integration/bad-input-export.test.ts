@@ -130,28 +130,37 @@ describe("the export's query parameters (bad-input suite)", () => {
   it.each([
     ["payment", "/api/commerce/payment-invoices", PAYMENTS],
     ["payout", "/api/commerce/payout-invoices", PAYOUTS],
-  ] as const)("the API's %s list with Accept: text/csv: generated query strings answer 200 CSV or 400 naming the parameter, as the document says; nothing changes", async (_direction, path, route) => {
-    const operation = (buildOpenApiDocument({ baseUrl: "http://test" }).paths as Record<string, { get: { parameters: { name: string; in: string }[] } }>)[path]!.get;
-    const names = operation.parameters.filter((p) => p.in === "query").map((p) => p.name);
-    expect(names).toEqual(expect.arrayContaining(["filter[status]", "page[size]", "page[after]"]));
-    const tally: Judged = { refused: 0, served: 0 };
-    const before = await rowsOfMerchant();
-    await fc.assert(
-      fc.asyncProperty(queryArb(names), fc.constantFrom("text/csv", "text/csv; charset=utf-8", "text/csv, application/vnd.api+json;q=0.5"), async (query, accept) => {
-        resetRateLimits();
-        const request = requestOrNull(`http://test${path}${query}`, { headers: { authorization: `Bearer ${m.key}`, accept } });
-        if (!request) return;
-        const response = await route(request, { params: Promise.resolve({}) });
-        const copy = response.clone();
-        await judge(response, query, names, tally);
-        // Refusals are JSON:API error documents the OpenAPI document describes; CSV answers are what it lists too.
-        assertValidApiResponse({ method: "GET", url: `${path}${query}`, status: copy.status, headers: copy.headers, body: await copy.text() });
-      }),
-      { numRuns: 80, seed: 27 },
-    );
-    expect(await rowsOfMerchant()).toEqual(before);
-    expect(logged).toEqual([]);
-    expect(tally.refused).toBeGreaterThan(0);
-    expect(tally.served).toBeGreaterThan(0);
-  });
+  ] as const)(
+    "the API's %s list with Accept: text/csv: generated query strings answer 200 CSV or 400 naming the parameter, as the document says; nothing changes",
+    async (_direction, path, route) => {
+      const operation = (buildOpenApiDocument({ baseUrl: "http://test" }).paths as Record<string, { get: { parameters: { name: string; in: string }[] } }>)[
+        path
+      ]!.get;
+      const names = operation.parameters.filter((p) => p.in === "query").map((p) => p.name);
+      expect(names).toEqual(expect.arrayContaining(["filter[status]", "page[size]", "page[after]"]));
+      const tally: Judged = { refused: 0, served: 0 };
+      const before = await rowsOfMerchant();
+      await fc.assert(
+        fc.asyncProperty(
+          queryArb(names),
+          fc.constantFrom("text/csv", "text/csv; charset=utf-8", "text/csv, application/vnd.api+json;q=0.5"),
+          async (query, accept) => {
+            resetRateLimits();
+            const request = requestOrNull(`http://test${path}${query}`, { headers: { authorization: `Bearer ${m.key}`, accept } });
+            if (!request) return;
+            const response = await route(request, { params: Promise.resolve({}) });
+            const copy = response.clone();
+            await judge(response, query, names, tally);
+            // Refusals are JSON:API error documents the OpenAPI document describes; CSV answers are what it lists too.
+            assertValidApiResponse({ method: "GET", url: `${path}${query}`, status: copy.status, headers: copy.headers, body: await copy.text() });
+          },
+        ),
+        { numRuns: 80, seed: 27 },
+      );
+      expect(await rowsOfMerchant()).toEqual(before);
+      expect(logged).toEqual([]);
+      expect(tally.refused).toBeGreaterThan(0);
+      expect(tally.served).toBeGreaterThan(0);
+    },
+  );
 });

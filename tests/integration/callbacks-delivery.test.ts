@@ -88,8 +88,15 @@ async function deliverCallbacks(): Promise<void> {
  * (sample credentials share one, and E's sandbox would take the oldest account that verifies).
  */
 async function connectE(m: InvoiceMerchant, ignoreCallback: boolean) {
-  const credentials = { ...sampleCredentials("provider-e", "h2h", "test"), merchant_id: `E-${randomBytes(6).toString("hex")}`, ignore_callback: ignoreCallback };
-  const created = await createConnection(scopeFor(t.db, m.merchantId, credentialsKey()), parseCreate(createAttributes("provider-e", "h2h", "test", { credentials })));
+  const credentials = {
+    ...sampleCredentials("provider-e", "h2h", "test"),
+    merchant_id: `E-${randomBytes(6).toString("hex")}`,
+    ignore_callback: ignoreCallback,
+  };
+  const created = await createConnection(
+    scopeFor(t.db, m.merchantId, credentialsKey()),
+    parseCreate(createAttributes("provider-e", "h2h", "test", { credentials })),
+  );
   if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.problems)}`);
   return created.value;
 }
@@ -154,7 +161,15 @@ describe("Provider callbacks from the sandboxes", () => {
       expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "partially_refunded", refundedAmountMinor: 131n });
       const refundCallbacks = (await callbacksOf(t.db, invoice.id)).filter((row) => row.reported?.refund === pending.id);
       expect(refundCallbacks).toEqual([
-        expect.objectContaining({ provider: server.slug, connectionId: connection.id, merchantId: m.merchantId, attemptId: null, outcome: "applied", reason: null, reported: expect.objectContaining({ status: "succeeded", providerReference: pending.providerReference }) }),
+        expect.objectContaining({
+          provider: server.slug,
+          connectionId: connection.id,
+          merchantId: m.merchantId,
+          attemptId: null,
+          outcome: "applied",
+          reason: null,
+          reported: expect.objectContaining({ status: "succeeded", providerReference: pending.providerReference }),
+        }),
       ]);
       const events = await t.db.select().from(webhookEvents).where(eq(webhookEvents.invoiceId, invoice.id));
       expect(events.filter((event) => event.type === "refund.succeeded")).toHaveLength(1);
@@ -168,10 +183,12 @@ describe("Provider callbacks from the sandboxes", () => {
       ]);
       expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "partially_refunded", refundedAmountMinor: 131n });
       // The invoice page lists both, each naming its refund.
-      expect((await listInvoiceCallbacks(t.db, m.merchantId, invoice.id)).filter((view) => view.refundId).map((view) => [view.refundId, view.outcome])).toEqual([
-        [pending.id, "applied"],
-        [declined.id, "superseded"],
-      ]);
+      expect((await listInvoiceCallbacks(t.db, m.merchantId, invoice.id)).filter((view) => view.refundId).map((view) => [view.refundId, view.outcome])).toEqual(
+        [
+          [pending.id, "applied"],
+          [declined.id, "superseded"],
+        ],
+      );
     });
   }
 
@@ -214,8 +231,13 @@ describe("Provider callbacks from the sandboxes", () => {
 
     await deliverCallbacks();
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 10_050n });
-    expect(await callbacksOf(t.db, invoice.id)).toEqual([expect.objectContaining({ outcome: "applied", reason: null, attemptId: attempt!.id, reported: expect.objectContaining({ status: "succeeded" }) })]);
-    const history = await t.db.select().from(invoiceStatusHistory).where(and(eq(invoiceStatusHistory.invoiceId, invoice.id), eq(invoiceStatusHistory.toStatus, "processed")));
+    expect(await callbacksOf(t.db, invoice.id)).toEqual([
+      expect.objectContaining({ outcome: "applied", reason: null, attemptId: attempt!.id, reported: expect.objectContaining({ status: "succeeded" }) }),
+    ]);
+    const history = await t.db
+      .select()
+      .from(invoiceStatusHistory)
+      .where(and(eq(invoiceStatusHistory.invoiceId, invoice.id), eq(invoiceStatusHistory.toStatus, "processed")));
     expect(history).toHaveLength(1);
     const [after] = await listAttempts(t.db, invoice.id);
     expect(after).toMatchObject({ status: "succeeded" });
@@ -230,7 +252,9 @@ describe("Provider callbacks from the sandboxes", () => {
     await completeThreeDs(t.db, "provider-b", attempt!.providerReference!, "fail");
     await deliverCallbacks();
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_failed", resolution: "auth_3ds_failed" });
-    expect(await callbacksOf(t.db, invoice.id)).toEqual([expect.objectContaining({ outcome: "applied", reported: expect.objectContaining({ status: "declined", resolution: "auth_3ds_failed" }) })]);
+    expect(await callbacksOf(t.db, invoice.id)).toEqual([
+      expect.objectContaining({ outcome: "applied", reported: expect.objectContaining({ status: "declined", resolution: "auth_3ds_failed" }) }),
+    ]);
   });
 
   it("Provider E with ignore_callback off: the 3-D Secure pass callback settles the invoice", async () => {
@@ -254,7 +278,12 @@ describe("Provider callbacks from the sandboxes", () => {
     await completeThreeDs(t.db, "provider-e", attempt!.providerReference!, "pass");
     await deliverCallbacks();
     expect(await callbacksOf(t.db, invoice.id)).toEqual([
-      expect.objectContaining({ outcome: "ignored", reason: "ignore_callback is on: the status request decides", attemptId: attempt!.id, reported: expect.objectContaining({ status: "succeeded" }) }),
+      expect.objectContaining({
+        outcome: "ignored",
+        reason: "ignore_callback is on: the status request decides",
+        attemptId: attempt!.id,
+        reported: expect.objectContaining({ status: "succeeded" }),
+      }),
     ]);
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_pending" });
     expect((await listAttempts(t.db, invoice.id))[0]).toMatchObject({ status: "pending" });

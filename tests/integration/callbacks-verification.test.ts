@@ -101,9 +101,17 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     await expectRefused(await post("provider-b", connection.id, tampered), 401, "invalid signature");
 
     const other = { ...credentials, secret_key: `sk_${randomBytes(16).toString("hex")}` };
-    await expectRefused(await post("provider-b", connection.id, B.sign({ event, credentials: other, notificationId: notificationId(), timestamp: now() })), 401, "invalid signature");
+    await expectRefused(
+      await post("provider-b", connection.id, B.sign({ event, credentials: other, notificationId: notificationId(), timestamp: now() })),
+      401,
+      "invalid signature",
+    );
 
-    await expectRefused(await post("provider-b", connection.id, { headers: { "content-type": "application/json" }, rawBody: JSON.stringify(event) }), 401, "missing signature");
+    await expectRefused(
+      await post("provider-b", connection.id, { headers: { "content-type": "application/json" }, rawBody: JSON.stringify(event) }),
+      401,
+      "missing signature",
+    );
 
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_pending", processedAmountMinor: null });
     expect((await listAttempts(t.db, invoice.id))[0]).toMatchObject({ status: "pending" });
@@ -127,11 +135,27 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
 
   it("a validly signed body that is not JSON, or not B's notification, is 400 malformed and changes nothing", async () => {
     const { connection, invoice, credentials } = await waitingBInvoice();
-    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, "{not json")), 400, "malformed: not a Provider B charge or refund notification");
-    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, JSON.stringify({ event: "charge.updated", txn: 42 }))), 400, "malformed: not a Provider B charge or refund notification");
+    await expectRefused(
+      await post("provider-b", connection.id, signedByHand(credentials, "{not json")),
+      400,
+      "malformed: not a Provider B charge or refund notification",
+    );
+    await expectRefused(
+      await post("provider-b", connection.id, signedByHand(credentials, JSON.stringify({ event: "charge.updated", txn: 42 }))),
+      400,
+      "malformed: not a Provider B charge or refund notification",
+    );
     const withNul = JSON.stringify({ event: "charge.updated", txn: "B\u0000x", order_ref: "att_x", result: "fail", cur: "UAH", error_text: "no\u0000" });
-    await expectRefused(await post("provider-b", connection.id, signedByHand(credentials, withNul)), 400, "malformed: a value holds a NUL or an unpaired surrogate");
-    await expectRefused(await post("provider-b", connection.id, { headers: { "content-type": "text/plain" }, rawBody: "raw\u0000body" }), 401, "missing signature");
+    await expectRefused(
+      await post("provider-b", connection.id, signedByHand(credentials, withNul)),
+      400,
+      "malformed: a value holds a NUL or an unpaired surrogate",
+    );
+    await expectRefused(
+      await post("provider-b", connection.id, { headers: { "content-type": "text/plain" }, rawBody: "raw\u0000body" }),
+      401,
+      "missing signature",
+    );
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_pending" });
     const rows = await storedRows(connection.id);
     expect(rows.map((row) => row.outcome)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
@@ -162,7 +186,9 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     const signed = B.sign({ event: bSuccess(attempt.id, attempt.providerReference!), credentials, notificationId: notificationId(), timestamp: now() });
     const missing = `conn_missing_${randomBytes(6).toString("hex")}`;
     await expectRefused(await post("provider-b", missing, signed), 404, "unknown connection");
-    expect(await storedRows(missing)).toEqual([expect.objectContaining({ provider: "provider-b", outcome: "rejected", reason: "unknown connection", merchantId: null })]);
+    expect(await storedRows(missing)).toEqual([
+      expect.objectContaining({ provider: "provider-b", outcome: "rejected", reason: "unknown connection", merchantId: null }),
+    ]);
     await expectRefused(await post("provider-f", connection.id, signed), 404, "unknown connection");
     await expectRefused(await post("provider-nope", connection.id, signed), 404, "unknown provider");
     expect((await storedRows(connection.id)).map((row) => `${row.provider}:${row.reason}`)).toEqual(["provider-f:unknown connection"]);
@@ -172,7 +198,8 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     const { connection, attempt, credentials } = await waitingBInvoice();
     const signed = B.sign({ event: bSuccess(attempt.id, attempt.providerReference!), credentials, notificationId: notificationId(), timestamp: now() });
     const [before] = (await t.db.select({ n: count() }).from(providerCallbacks)) as [{ n: number }];
-    for (const id of ["\u0000", `${connection.id}\u0000`, "conn_%E0%A4", "a b"]) await expectRefused(await post("provider-b", id, signed), 404, "unknown connection");
+    for (const id of ["\u0000", `${connection.id}\u0000`, "conn_%E0%A4", "a b"])
+      await expectRefused(await post("provider-b", id, signed), 404, "unknown connection");
     const [after] = (await t.db.select({ n: count() }).from(providerCallbacks)) as [{ n: number }];
     expect(after.n).toBe(before.n);
   });
@@ -183,23 +210,42 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     const signed = B.sign({ event, credentials, notificationId: notificationId(), timestamp: now() });
     await expectRefused(await post("provider-b", connection.id, signed), 413, "body over 65536 bytes");
     expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_pending" });
-    expect(await storedRows(connection.id)).toEqual([expect.objectContaining({ outcome: "rejected", reason: "body over 65536 bytes", body: "(not kept: over 65536 bytes)" })]);
+    expect(await storedRows(connection.id)).toEqual([
+      expect.objectContaining({ outcome: "rejected", reason: "body over 65536 bytes", body: "(not kept: over 65536 bytes)" }),
+    ]);
   });
 
   it("Provider E live mode: without PROVIDER_E_CALLBACK_PUBLIC_KEY a callback is refused with that reason; with it, E's signature verifies", async () => {
     const m = await invoiceMerchant(t.db);
     const credentials = sampleCredentials("provider-e", "h2h", "live");
-    const created = await createConnection(scopeFor(t.db, m.merchantId, credentialsKey()), parseCreate(createAttributes("provider-e", "h2h", "live", { credentials })));
+    const created = await createConnection(
+      scopeFor(t.db, m.merchantId, credentialsKey()),
+      parseCreate(createAttributes("provider-e", "h2h", "live", { credentials })),
+    );
     if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.problems)}`);
     const E = getProviderServer("provider-e")!.callbacks!;
-    const payment = { paymentId: "epay_live", merchantReference: "att_unknown", resultCode: "Authorised", amount: { value: "75.00", currency: "EUR" }, capturedAmount: { value: "75.00", currency: "EUR" } };
+    const payment = {
+      paymentId: "epay_live",
+      merchantReference: "att_unknown",
+      resultCode: "Authorised",
+      amount: { value: "75.00", currency: "EUR" },
+      capturedAmount: { value: "75.00", currency: "EUR" },
+    };
     const previous = process.env.PROVIDER_E_CALLBACK_PUBLIC_KEY;
     try {
       delete process.env.PROVIDER_E_CALLBACK_PUBLIC_KEY;
-      await expectRefused(await post("provider-e", created.value.id, E.sign({ event: payment, credentials, notificationId: notificationId(), timestamp: now() })), 401, "no callback public key configured (PROVIDER_E_CALLBACK_PUBLIC_KEY)");
+      await expectRefused(
+        await post("provider-e", created.value.id, E.sign({ event: payment, credentials, notificationId: notificationId(), timestamp: now() })),
+        401,
+        "no callback public key configured (PROVIDER_E_CALLBACK_PUBLIC_KEY)",
+      );
       process.env.PROVIDER_E_CALLBACK_PUBLIC_KEY = sandboxCallbackKeyPair("provider-e").publicKey.export({ type: "spki", format: "pem" }).toString();
       // Verified, but about no attempt of this connection.
-      await expectRefused(await post("provider-e", created.value.id, E.sign({ event: payment, credentials, notificationId: notificationId(), timestamp: now() })), 404, "no attempt of this connection matches the notification");
+      await expectRefused(
+        await post("provider-e", created.value.id, E.sign({ event: payment, credentials, notificationId: notificationId(), timestamp: now() })),
+        404,
+        "no attempt of this connection matches the notification",
+      );
     } finally {
       if (previous === undefined) delete process.env.PROVIDER_E_CALLBACK_PUBLIC_KEY;
       else process.env.PROVIDER_E_CALLBACK_PUBLIC_KEY = previous;
@@ -239,17 +285,34 @@ describe("A late callback after cascading", () => {
     expect(attempt1).toMatchObject({ seq: 1, connectionId: first.id, status: "soft_failed" });
     expect(attempt2).toMatchObject({ seq: 2, connectionId: second.id, status: "declined" });
 
-    const late = B.sign({ event: bSuccess(attempt1!.id, "B-late-1"), credentials: await credentialsOf(first.id), notificationId: notificationId(), timestamp: now() });
+    const late = B.sign({
+      event: bSuccess(attempt1!.id, "B-late-1"),
+      credentials: await credentialsOf(first.id),
+      notificationId: notificationId(),
+      timestamp: now(),
+    });
     const response = await post("provider-b", first.id, late);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true, outcome: "superseded" });
 
-    expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_failed", resolution: "issuer_decline", processedAmountMinor: null, connectionId: second.id });
+    expect(await readInvoice(t.db, invoice.id)).toMatchObject({
+      status: "process_failed",
+      resolution: "issuer_decline",
+      processedAmountMinor: null,
+      connectionId: second.id,
+    });
     const [after1, after2] = await listAttempts(t.db, invoice.id);
     expect(after1).toMatchObject({ status: "soft_failed", resolution: "provider_unavailable" });
     expect(after2).toEqual(attempt2);
     expect(await storedRows(first.id)).toEqual([
-      expect.objectContaining({ outcome: "superseded", reason: "the invoice has moved on to attempt 2", invoiceId: invoice.id, attemptId: attempt1!.id, merchantId: m.merchantId, reported: expect.objectContaining({ status: "succeeded" }) }),
+      expect.objectContaining({
+        outcome: "superseded",
+        reason: "the invoice has moved on to attempt 2",
+        invoiceId: invoice.id,
+        attemptId: attempt1!.id,
+        merchantId: m.merchantId,
+        reported: expect.objectContaining({ status: "succeeded" }),
+      }),
     ]);
   });
 });

@@ -42,9 +42,17 @@ const post = (m: InvoiceMerchant, overrides: Record<string, unknown> = {}, relat
 const read = async (m: InvoiceMerchant, id: string) =>
   (await send<InvoiceResource, { id: string }>(GET_PAYMENT, { id }, { key: m.key, path: `/api/commerce/payment-invoices/${id}` })).json.data;
 const order = (m: InvoiceMerchant, ids: string[]) =>
-  send(PATCH, { id: ORDER }, { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes: { connection_ids: ids } } } });
+  send(
+    PATCH,
+    { id: ORDER },
+    { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes: { connection_ids: ids } } } },
+  );
 const simulate = (m: InvoiceMerchant, attributes: Record<string, unknown>) =>
-  send<{ attributes: Record<string, unknown> }>(SIMULATE, {}, { method: "POST", key: m.key, path: "/api/routing/simulate", body: { data: { type: "routing-simulation", attributes } } });
+  send<{ attributes: Record<string, unknown> }>(
+    SIMULATE,
+    {},
+    { method: "POST", key: m.key, path: "/api/routing/simulate", body: { data: { type: "routing-simulation", attributes } } },
+  );
 const stored = async (m: InvoiceMerchant) => (await t.db.select({ n: count() }).from(invoices).where(eq(invoices.merchantId, m.merchantId)))[0]!.n;
 const TOKENS = { cardgate: { tokenize: "" } };
 const errorsOf = (answer: Answer) => answer.json.errors;
@@ -111,7 +119,11 @@ describe("provider capabilities", () => {
     const authorize = await post(sales.m, { flow: "authorize" });
     expect(authorize.status).toBe(422);
     expect(errorsOf(authorize)).toEqual([
-      expect.objectContaining({ code: "capability_not_offered", source: { pointer: FLOW }, detail: expect.stringContaining("authorize now and capture later") }),
+      expect.objectContaining({
+        code: "capability_not_offered",
+        source: { pointer: FLOW },
+        detail: expect.stringContaining("authorize now and capture later"),
+      }),
     ]);
     expect(await stored(sales.m)).toBe(0);
 
@@ -119,7 +131,11 @@ describe("provider capabilities", () => {
     const tokens = await post(noTokens.m, { gateway_options: TOKENS });
     expect(tokens.status).toBe(422);
     expect(errorsOf(tokens)).toEqual([
-      expect.objectContaining({ code: "capability_not_offered", source: { pointer: TOKENIZE }, detail: expect.stringContaining("save cards for later charges") }),
+      expect.objectContaining({
+        code: "capability_not_offered",
+        source: { pointer: TOKENIZE },
+        detail: expect.stringContaining("save cards for later charges"),
+      }),
     ]);
     expect(await stored(noTokens.m)).toBe(0);
 
@@ -127,7 +143,12 @@ describe("provider capabilities", () => {
     const split = await connected("provider-e", "provider-f");
     const both = await post(split.m, { flow: "authorize", gateway_options: TOKENS });
     expect(both.status).toBe(422);
-    expect(errorsOf(both)).toEqual([expect.objectContaining({ code: "capability_not_offered", detail: expect.stringContaining("authorize now and capture later and save cards for later charges") })]);
+    expect(errorsOf(both)).toEqual([
+      expect.objectContaining({
+        code: "capability_not_offered",
+        detail: expect.stringContaining("authorize now and capture later and save cards for later charges"),
+      }),
+    ]);
     expect(await stored(split.m)).toBe(0);
 
     // Provider B can do both.
@@ -141,7 +162,13 @@ describe("provider capabilities", () => {
     const { m, ids } = await connected("provider-f");
     const answer = await post(m, { flow: "authorize" }, { connection: { data: { type: "connection", id: ids[0] } } });
     expect(answer.status).toBe(422);
-    expect(errorsOf(answer)).toEqual([expect.objectContaining({ code: "capability_not_offered", source: { pointer: FLOW }, detail: expect.stringContaining("Provider F cannot authorize now and capture later") })]);
+    expect(errorsOf(answer)).toEqual([
+      expect.objectContaining({
+        code: "capability_not_offered",
+        source: { pointer: FLOW },
+        detail: expect.stringContaining("Provider F cannot authorize now and capture later"),
+      }),
+    ]);
     expect(await stored(m)).toBe(0);
   });
 
@@ -149,7 +176,10 @@ describe("provider capabilities", () => {
     const { m, ids } = await connected("provider-f", "provider-b");
     const simulated = await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "10.00", flow: "authorize" });
     expect(simulated.status).toBe(200);
-    expect(simulated.json.data.attributes).toMatchObject({ connection_ids: [ids[1]], explanation: expect.stringContaining("Provider F cannot authorize now and capture later") });
+    expect(simulated.json.data.attributes).toMatchObject({
+      connection_ids: [ids[1]],
+      explanation: expect.stringContaining("Provider F cannot authorize now and capture later"),
+    });
     const sale = await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "10.00", tokenize: true });
     expect(sale.json.data.attributes).toMatchObject({ connection_ids: ids });
 

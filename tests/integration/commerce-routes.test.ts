@@ -20,7 +20,15 @@ const commerceDir = path.join(root, "app/api/commerce");
 /** `app/api/commerce/payment-invoices/[id]/route.ts` → `/api/commerce/payment-invoices/[id]`. */
 const routeFiles = (fs.readdirSync(commerceDir, { recursive: true }) as string[])
   .filter((file) => path.basename(file) === "route.ts")
-  .map((file) => ({ file: path.join(commerceDir, file), route: "/" + path.relative(path.join(root, "app"), path.join(commerceDir, path.dirname(file))).split(path.sep).join("/") }))
+  .map((file) => ({
+    file: path.join(commerceDir, file),
+    route:
+      "/" +
+      path
+        .relative(path.join(root, "app"), path.join(commerceDir, path.dirname(file)))
+        .split(path.sep)
+        .join("/"),
+  }))
   .sort((a, b) => a.route.localeCompare(b.route));
 
 /** A concrete path for a route: dynamic segments get values no static route uses. */
@@ -65,7 +73,12 @@ describe("the lean path's route table", () => {
   });
 });
 
-type Answer = { status: number; headers: Headers; text: string; json: { errors?: { status: string; code: string; detail: string }[]; meta?: { request_id: string } } };
+type Answer = {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: { errors?: { status: string; code: string; detail: string }[]; meta?: { request_id: string } };
+};
 
 let server: http.Server;
 let base: string;
@@ -203,7 +216,9 @@ describe("the catch-all route module (next dev)", () => {
     const catchAll = (await import("@/app/api/commerce/[[...rest]]/route")) as unknown as RouteModule;
     expect(methodsOf(catchAll).sort()).toEqual(["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"]);
     for (const method of methodsOf(catchAll)) {
-      const response = await catchAll[method]!(new Request("http://test/api/commerce/nope/x", { method }), { params: Promise.resolve({ rest: ["nope", "x"] }) });
+      const response = await catchAll[method]!(new Request("http://test/api/commerce/nope/x", { method }), {
+        params: Promise.resolve({ rest: ["nope", "x"] }),
+      });
       const text = await response.text();
       expectJsonApiError({ status: response.status, headers: response.headers, text, json: JSON.parse(text) }, 404, "not_found");
     }

@@ -54,10 +54,16 @@ describe("updateConnectionAction", () => {
 
   it("answers an unknown id, a missing id, another role and no session with a message or a field error", async () => {
     const id = await createAsOwner();
-    expect(await updateConnectionAction({ id: "conn_unknown", label: "x" })).toMatchObject({ ok: false, message: "This connection does not exist or was deleted." });
+    expect(await updateConnectionAction({ id: "conn_unknown", label: "x" })).toMatchObject({
+      ok: false,
+      message: "This connection does not exist or was deleted.",
+    });
     expect(await updateConnectionAction({ label: "x" })).toMatchObject({ ok: false, fieldErrors: { id: expect.any(String) } });
     session.userId = supportId;
-    expect(await updateConnectionAction({ id, label: "x" })).toMatchObject({ ok: false, message: "Your role (Support) may not connect providers and change their credentials." });
+    expect(await updateConnectionAction({ id, label: "x" })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not connect providers and change their credentials.",
+    });
     session.userId = undefined;
     expect(await updateConnectionAction({ id, label: "x" })).toMatchObject({ ok: false, message: "Your session has ended. Sign in again." });
   });

@@ -33,7 +33,10 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 async function connect(merchantId: string, provider: string, kind: "h2h" | "provider_account", credentials?: Record<string, unknown>) {
-  const result = await createConnection(scopeFor(t.db, merchantId, randomBytes(32)), parseCreate(createAttributes(provider, kind, "test", credentials ? { credentials } : {})));
+  const result = await createConnection(
+    scopeFor(t.db, merchantId, randomBytes(32)),
+    parseCreate(createAttributes(provider, kind, "test", credentials ? { credentials } : {})),
+  );
   if (!result.ok) throw new Error(`setup: ${JSON.stringify(result.problems)}`);
   return result.value.id;
 }

@@ -17,21 +17,13 @@ import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { assertValidApiResponse } from "../helpers/api-validator";
 import { unique, setUpTestDb } from "./helpers/db";
 import { invoiceMerchant } from "./helpers/invoice-fixtures";
-import {
-  PROVIDER_KINDS,
-  createAttributes,
-  kindSpec,
-  leaksIn,
-  newMerchantWithKey,
-  secretFieldIds,
-} from "./helpers/connection-fixtures";
+import { PROVIDER_KINDS, createAttributes, kindSpec, leaksIn, newMerchantWithKey, secretFieldIds } from "./helpers/connection-fixtures";
 
 /** A secret's masked hint: key files by type and public fingerprint, other secrets by their last four characters. */
 function hintFor(value: unknown): string {
   const text = String(value);
   return text.includes("-----BEGIN") ? keySummary(text)! : `••••${text.slice(-4)}`;
 }
-
 
 const t = setUpTestDb();
 /** The app's vault key, from CREDENTIALS_KEY (set in tests/integration/setup.ts). */
@@ -168,16 +160,25 @@ describe("POST /api/connections", () => {
         expect(data.attributes.credentials[field.id]).toEqual(sent);
       }
     }
-    expect(leaksIn(answer.text, secrets.map((id) => String(stored[id])))).toEqual([]);
+    expect(
+      leaksIn(
+        answer.text,
+        secrets.map((id) => String(stored[id])),
+      ),
+    ).toEqual([]);
   });
 
   it("accepts application/vnd.api+json", async () => {
-    const answer = await send(POST, {}, {
-      method: "POST",
-      key: owner.key,
-      body: envelope(createAttributes("provider-c", "provider_account")),
-      contentType: "application/vnd.api+json",
-    });
+    const answer = await send(
+      POST,
+      {},
+      {
+        method: "POST",
+        key: owner.key,
+        body: envelope(createAttributes("provider-c", "provider_account")),
+        contentType: "application/vnd.api+json",
+      },
+    );
     expect(answer.status).toBe(201);
   });
 });
@@ -202,7 +203,10 @@ describe("reading and listing", () => {
     const fLive = await createOk(liveKey, createAttributes("provider-f", "h2h", "live"));
     const fTest = await createOk(key, createAttributes("provider-f", "h2h", "test"));
 
-    const ids = (answer: Answer) => asList(answer).map((r) => r.id).sort();
+    const ids = (answer: Answer) =>
+      asList(answer)
+        .map((r) => r.id)
+        .sort();
     const all = await listCall(key);
     expect(all.status).toBe(200);
     expect(ids(all)).toEqual([bTest.id, fTest.id].sort());
@@ -235,7 +239,11 @@ describe("PATCH /api/connections/:id", () => {
     const label = unique("Renamed");
     const renamed = await patchCall(key, created.id, fullEdit(true, { label }));
     expect(renamed.status).toBe(200);
-    expect(renamed.json.data.attributes).toMatchObject({ label, enabled: true, credentials: { terminal_id: "TERM-NEW", secret_key: `••••${secret.slice(-4)}` } });
+    expect(renamed.json.data.attributes).toMatchObject({
+      label,
+      enabled: true,
+      credentials: { terminal_id: "TERM-NEW", secret_key: `••••${secret.slice(-4)}` },
+    });
     expect(await storedCredentials(merchantId, created.id)).toEqual({ terminal_id: "TERM-NEW", currency: "EUR", secret_key: secret });
     expect(leaksIn(edited.text + renamed.text, [secret])).toEqual([]);
   });
@@ -268,9 +276,7 @@ describe("PATCH /api/connections/:id", () => {
     const second = await createOk(key, createAttributes("provider-c", "provider_account"));
     const answer = await patchCall(key, second.id, fullEdit(true, { label: first.attributes.label.toUpperCase() }));
     expect(answer.status).toBe(422);
-    expect(answer.json.errors).toEqual([
-      expect.objectContaining({ status: "422", code: "label_taken", source: { pointer: "/data/attributes/label" } }),
-    ]);
+    expect(answer.json.errors).toEqual([expect.objectContaining({ status: "422", code: "label_taken", source: { pointer: "/data/attributes/label" } })]);
     expect((await readCall(key, second.id)).json.data.attributes.label).toBe(second.attributes.label);
   });
 
@@ -293,7 +299,10 @@ describe("PATCH /api/connections/:id", () => {
   it("refuses changing the mode: a test connection stays test, a live one live, and the same mode is accepted", async () => {
     const { key: testKey, merchantId } = await newMerchantWithKey(t.db);
     const liveKey = (await createApiKey(t.db, { merchantId, name: "live", mode: "live" })).key;
-    for (const [from, to] of [["test", "live"], ["live", "test"]] as const) {
+    for (const [from, to] of [
+      ["test", "live"],
+      ["live", "test"],
+    ] as const) {
       const key = from === "test" ? testKey : liveKey;
       const created = await createOk(key, createAttributes("provider-b", "h2h", from));
       const answer = await patchCall(key, created.id, { mode: to, label: unique("Moved") });
@@ -438,8 +447,7 @@ describe("bad input", () => {
     },
     {
       name: "Provider F prod keys with test mode on",
-      attributes: () =>
-        createAttributes("provider-f", "h2h", "test", { credentials: { ...sampleCredentials("provider-f", "h2h", "live"), test_mode: true } }),
+      attributes: () => createAttributes("provider-f", "h2h", "test", { credentials: { ...sampleCredentials("provider-f", "h2h", "live"), test_mode: true } }),
       pointers: ["/data/attributes/credentials/public_key", "/data/attributes/credentials/secret_key"],
     },
     {
@@ -514,9 +522,7 @@ describe("bad input", () => {
     });
     const answer = await createCall(key, attributes);
     expect(answer.status).toBe(422);
-    expect(pointers(answer)).toEqual(
-      ["/data/attributes/label", "/data/attributes/credentials/public_key", "/data/attributes/credentials/currency"].sort(),
-    );
+    expect(pointers(answer)).toEqual(["/data/attributes/label", "/data/attributes/credentials/public_key", "/data/attributes/credentials/currency"].sort());
     const byPointer = Object.fromEntries(answer.json.errors.map((e) => [e.source?.pointer, e.detail]));
     expect(byPointer["/data/attributes/credentials/currency"]).toBe("Currency must be one of: EUR");
   });
@@ -553,12 +559,16 @@ describe("bad input", () => {
   });
 
   it("answers 415 to a body that is not JSON", async () => {
-    const answer = await send(POST, {}, {
-      method: "POST",
-      key,
-      rawBody: JSON.stringify(envelope(createAttributes("provider-b", "h2h"))),
-      contentType: "text/plain",
-    });
+    const answer = await send(
+      POST,
+      {},
+      {
+        method: "POST",
+        key,
+        rawBody: JSON.stringify(envelope(createAttributes("provider-b", "h2h"))),
+        contentType: "text/plain",
+      },
+    );
     expect(answer.status).toBe(415);
     expect(answer.json.errors[0]!.code).toBe("unsupported_media_type");
     expect((await listCall(key)).json.data).toEqual([]);
@@ -621,7 +631,10 @@ describe("GET /api/providers", () => {
     // JSON:API resources: type "provider", the slug as id, the description as attributes.
     const resources = answer.json.data as unknown as { type: string; id: string; attributes: Record<string, unknown> }[];
     expect(resources.every((resource) => resource.type === "provider")).toBe(true);
-    const providers = resources.map(({ id, attributes }) => ({ slug: id, ...attributes })) as unknown as { slug: string; kinds: { kind: string; fields: Record<string, unknown>[] }[] }[];
+    const providers = resources.map(({ id, attributes }) => ({ slug: id, ...attributes })) as unknown as {
+      slug: string;
+      kinds: { kind: string; fields: Record<string, unknown>[] }[];
+    }[];
     expect(providers.map((p) => p.slug)).toEqual(PROVIDERS.map((p) => p.slug));
     for (const provider of providers) {
       expect(provider.kinds.length).toBeGreaterThan(0);
@@ -629,13 +642,23 @@ describe("GET /api/providers", () => {
         expect(kind.fields.length).toBeGreaterThan(0);
         for (const field of kind.fields) {
           expect(field).toEqual(
-            expect.objectContaining({ id: expect.any(String), label: expect.any(String), input: expect.any(String), required: expect.any(Boolean), secret: expect.any(Boolean) }),
+            expect.objectContaining({
+              id: expect.any(String),
+              label: expect.any(String),
+              input: expect.any(String),
+              required: expect.any(Boolean),
+              secret: expect.any(Boolean),
+            }),
           );
         }
       }
     }
     const secretIds = (slug: string, kind: string) =>
-      providers.find((p) => p.slug === slug)!.kinds.find((k) => k.kind === kind)!.fields.filter((f) => f.secret).map((f) => f.id);
+      providers
+        .find((p) => p.slug === slug)!
+        .kinds.find((k) => k.kind === kind)!
+        .fields.filter((f) => f.secret)
+        .map((f) => f.id);
     expect(secretIds("provider-f", "h2h")).toEqual(["secret_key"]);
     expect(secretIds("provider-d", "h2h")).toEqual(["api_key", "secret_key"]);
 
@@ -676,7 +699,18 @@ describe("input PostgreSQL cannot store is a field error, never a 500", () => {
   it("refuses a NUL in a label and an unpaired surrogate in a credential with pointers; odd ids and filters find nothing", async () => {
     const m = await invoiceMerchant(t.db);
     const headers = { authorization: `Bearer ${m.key}`, "content-type": "application/json" };
-    const body = JSON.stringify({ data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: "a\u0000b", mode: "test", credentials: { terminal_id: "\ud800", secret_key: "s", currency: "EUR" } } } });
+    const body = JSON.stringify({
+      data: {
+        type: "connection",
+        attributes: {
+          provider: "provider-b",
+          kind: "h2h",
+          label: "a\u0000b",
+          mode: "test",
+          credentials: { terminal_id: "\ud800", secret_key: "s", currency: "EUR" },
+        },
+      },
+    });
     const created = await POST(new Request("http://test/api/connections", { method: "POST", headers, body }), { params: Promise.resolve({}) });
     expect(created.status).toBe(422);
     const errors = (await created.json()).errors;
@@ -686,7 +720,9 @@ describe("input PostgreSQL cannot store is a field error, never a 500", () => {
     const filtered = await GET(new Request("http://test/api/connections?filter[provider]=%00", { headers }), { params: Promise.resolve({}) });
     expect(filtered.status).toBe(200);
     expect((await filtered.json()).data).toEqual([]);
-    const patch = await PATCH(new Request("http://test/api/connections/conn_x", { method: "PATCH", headers, body: "{}" }), { params: Promise.resolve({ id: "conn_\u0000" }) });
+    const patch = await PATCH(new Request("http://test/api/connections/conn_x", { method: "PATCH", headers, body: "{}" }), {
+      params: Promise.resolve({ id: "conn_\u0000" }),
+    });
     expect(patch.status).toBe(404);
   });
 });

@@ -34,7 +34,6 @@ function hintFor(value: unknown): string {
   return text.includes("-----BEGIN") ? keySummary(text)! : `••••${text.slice(-4)}`;
 }
 
-
 const t = setUpTestDb();
 const vaultKey = randomBytes(32);
 
@@ -179,9 +178,7 @@ describe("labels", () => {
   it("gives one winner and field errors, not a crash, when the same label is saved concurrently", async () => {
     const scope = await newScope();
     const label = unique("Race");
-    const results = await Promise.all(
-      Array.from({ length: 4 }, () => create(scope, createAttributes("provider-c", "provider_account", "test", { label }))),
-    );
+    const results = await Promise.all(Array.from({ length: 4 }, () => create(scope, createAttributes("provider-c", "provider_account", "test", { label }))));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     for (const r of results.filter((r) => !r.ok)) expect(!r.ok && r.problems.map((e) => e.path)).toEqual([["label"]]);
   });
@@ -196,9 +193,7 @@ describe("Provider D: one enabled connection per currency and mode", () => {
 
     const clash = await create(scope, createAttributes("provider-d", "h2h", "test"));
     expect(clash.ok).toBe(false);
-    expect(!clash.ok && clash.problems).toEqual([
-      expect.objectContaining({ path: ["credentials", "currency"], message: expect.stringContaining(reason) }),
-    ]);
+    expect(!clash.ok && clash.problems).toEqual([expect.objectContaining({ path: ["credentials", "currency"], message: expect.stringContaining(reason) })]);
     expect(!clash.ok && clash.problems[0]!.message).toContain(first.label);
 
     const live = await create(scope, createAttributes("provider-d", "h2h", "live"));
@@ -211,9 +206,7 @@ describe("Provider D: one enabled connection per currency and mode", () => {
 
     const reenable = await setConnectionEnabled(scope, first.id, true);
     expect(reenable?.ok).toBe(false);
-    expect(reenable && !reenable.ok && reenable.problems).toEqual([
-      expect.objectContaining({ path: ["enabled"], message: expect.stringContaining(reason) }),
-    ]);
+    expect(reenable && !reenable.ok && reenable.problems).toEqual([expect.objectContaining({ path: ["enabled"], message: expect.stringContaining(reason) })]);
     expect((await getConnection(t.db, scope.merchantId, first.id))?.enabled).toBe(false);
 
     // Another merchant has its own slots.
@@ -314,9 +307,7 @@ describe("audit trail", () => {
     expect(trail.map((e) => e.action).sort()).toEqual(["created", "deleted", "disabled", "updated"]);
     expect(trail.every((e) => e.actor === actor)).toBe(true);
     const byAction = Object.fromEntries(trail.map((e) => [e.action, e.changes]));
-    expect(byAction.created).toEqual(
-      expect.arrayContaining(["label", "mode", "credentials.api_key", "credentials.secret_key", "credentials.merchant_id"]),
-    );
+    expect(byAction.created).toEqual(expect.arrayContaining(["label", "mode", "credentials.api_key", "credentials.secret_key", "credentials.merchant_id"]));
     expect(byAction.updated).toEqual(["label", "credentials.secret_key (replaced)"]);
     expect(byAction.disabled).toEqual(["enabled"]);
     expect(byAction.deleted).toEqual([]);
@@ -354,9 +345,7 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
     expect(typeof credentials.private_key).toBe("string");
     const privatePem = String(credentials.private_key);
     expect(privatePem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
-    expect(spki(createPublicKey(createPrivateKey(privatePem)).export({ type: "spki", format: "pem" }).toString())).toEqual(
-      spki(generated.publicKeyPem),
-    );
+    expect(spki(createPublicKey(createPrivateKey(privatePem)).export({ type: "spki", format: "pem" }).toString())).toEqual(spki(generated.publicKeyPem));
     expect(credentials).not.toHaveProperty("generated_key_id");
     const row = await rawConnectionRow(t.db, view.id);
     expect(leaksIn(JSON.stringify(row), [privatePem])).toEqual([]);
@@ -365,9 +354,7 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
 
     const twice = await create(scope, eAttributes(generated.publicKeyPem, { generated_key_id: generated.id }));
     expect(twice.ok).toBe(false);
-    expect(!twice.ok && twice.problems).toEqual([
-      expect.objectContaining({ path: ["credentials", "private_key"], code: "generated_key_unavailable" }),
-    ]);
+    expect(!twice.ok && twice.problems).toEqual([expect.objectContaining({ path: ["credentials", "private_key"], code: "generated_key_unavailable" })]);
   });
 
   it("does not let another merchant use a generated key pair", async () => {
@@ -385,9 +372,7 @@ describe("Provider E key pairs (spec 5.1 note 5)", () => {
     const generated = await createGeneratedKeyPair(t.db, scope.merchantId, vaultKey);
     const wrongPublic = generateKeyPair().publicKeyPem;
     const refused = await create(scope, eAttributes(wrongPublic, { generated_key_id: generated.id }));
-    expect(!refused.ok && refused.problems).toEqual([
-      expect.objectContaining({ path: ["credentials", "public_key"], code: "key_pair_mismatch" }),
-    ]);
+    expect(!refused.ok && refused.problems).toEqual([expect.objectContaining({ path: ["credentials", "public_key"], code: "key_pair_mismatch" })]);
     expect(await listConnections(t.db, scope.merchantId)).toEqual([]);
     // Nothing was saved, so the generated pair must still be there for the corrected form.
     const retried = await create(scope, eAttributes(generated.publicKeyPem, { generated_key_id: generated.id }));
@@ -466,7 +451,9 @@ describe("credential checks at save (spec 5.1, 5.2)", () => {
     const scope = await newScope();
     const view = await createOk(scope, createAttributes("provider-f", "h2h", "test"));
     expect(view.mode).toBe("test");
-    const refused = createConnectionSchema.safeParse(createAttributes("provider-f", "h2h", "live", { credentials: sampleCredentials("provider-f", "h2h", "test") }));
+    const refused = createConnectionSchema.safeParse(
+      createAttributes("provider-f", "h2h", "live", { credentials: sampleCredentials("provider-f", "h2h", "test") }),
+    );
     expect(refused.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
       ["credentials.public_key", "Live mode takes a prod_pub_ key; this one starts with dev_pub_"],
       ["credentials.secret_key", "Live mode takes a prod_sec_ key; this one starts with dev_sec_"],
@@ -499,9 +486,7 @@ describe("credential checks at save (spec 5.1, 5.2)", () => {
     const credentials = sampleCredentials("provider-a", "provider_account", "test");
     const fake = "-----BEGIN PUBLIC KEY-----\nQUFBQUFBQUFBQUFBQUFBQQ==\n-----END PUBLIC KEY-----";
     const result = await create(scope, createAttributes("provider-a", "provider_account", "test", { credentials: { ...credentials, payment_key: fake } }));
-    expect(!result.ok && result.problems).toEqual([
-      expect.objectContaining({ path: ["credentials", "payment_key"], code: "invalid_key_file" }),
-    ]);
+    expect(!result.ok && result.problems).toEqual([expect.objectContaining({ path: ["credentials", "payment_key"], code: "invalid_key_file" })]);
     expect(await listConnections(t.db, scope.merchantId)).toEqual([]);
   });
 });
@@ -551,7 +536,10 @@ describe("concurrent writes to one connection", () => {
     const rotate = schema.parse({ credentials: { secret_key: "rotated-secret-9999" } });
     const disable = schema.parse({ enabled: false });
     // The fixture's vault key differs from this test's; re-seal first so both writes can read the row.
-    await t.db.update(connections).set({ secretCredentials: encryptJson({ secret_key: "first-secret-1111" }, vaultKey) }).where(eq(connections.id, view.id));
+    await t.db
+      .update(connections)
+      .set({ secretCredentials: encryptJson({ secret_key: "first-secret-1111" }, vaultKey) })
+      .where(eq(connections.id, view.id));
     const [a, b] = await Promise.all([updateConnection(scope, view.id, rotate), updateConnection(scope, view.id, disable)]);
     expect(a?.ok && b?.ok).toBe(true);
     const after = (await findConnectionRow(t.db, m.merchantId, view.id))!;

@@ -25,7 +25,8 @@ beforeAll(async () => {
   await connect(t.db, m.merchantId, "provider-a", "h2h");
 });
 
-const payout = (reference: string, card = "4111111111111111") => bodyFor(payoutExample(), m.account, { reference_id: reference, fields: { card_number: card } });
+const payout = (reference: string, card = "4111111111111111") =>
+  bodyFor(payoutExample(), m.account, { reference_id: reference, fields: { card_number: card } });
 
 describe("idempotent replays across a credentials key rotation", () => {
   it("a card request created under A replays under B while A is a previous key, and another card still conflicts", async () => {

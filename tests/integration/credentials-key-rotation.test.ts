@@ -40,7 +40,10 @@ const keyC = randomBytes(32);
 
 function restartWith(env: { CREDENTIALS_KEY: Buffer; CREDENTIALS_KEY_PREVIOUS?: Buffer[] }): Buffer {
   processKey.current = loadCredentialsKey({
-    env: { CREDENTIALS_KEY: env.CREDENTIALS_KEY.toString("base64"), CREDENTIALS_KEY_PREVIOUS: env.CREDENTIALS_KEY_PREVIOUS?.map((k) => k.toString("base64")).join(",") },
+    env: {
+      CREDENTIALS_KEY: env.CREDENTIALS_KEY.toString("base64"),
+      CREDENTIALS_KEY_PREVIOUS: env.CREDENTIALS_KEY_PREVIOUS?.map((k) => k.toString("base64")).join(","),
+    },
     dataDir: "/nonexistent",
     embedded: false,
   });
@@ -56,7 +59,15 @@ function legacyToken(plaintext: string, key: Buffer): string {
   return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ciphertext.toString("base64url")].join(".");
 }
 
-type World = { merchantId: string; connectionIds: string[]; legacyId: string; generatedKeyId: string; secrets: Map<string, Record<string, unknown>>; webhookSecret: string; endpointId: string };
+type World = {
+  merchantId: string;
+  connectionIds: string[];
+  legacyId: string;
+  generatedKeyId: string;
+  secrets: Map<string, Record<string, unknown>>;
+  webhookSecret: string;
+  endpointId: string;
+};
 let world: World;
 
 async function sealedIds(): Promise<(string | null)[]> {
@@ -88,7 +99,12 @@ describe("rotating the credentials key (CREDENTIALS_KEY_PREVIOUS)", () => {
     const scope = scopeFor(test.db, merchantId, key);
     const connectionIds: string[] = [];
     const secrets = new Map<string, Record<string, unknown>>();
-    for (const [provider, kind] of [["provider-b", "h2h"], ["provider-c", "h2h"], ["provider-c", "h2h"], ["provider-b", "h2h"]] as const) {
+    for (const [provider, kind] of [
+      ["provider-b", "h2h"],
+      ["provider-c", "h2h"],
+      ["provider-c", "h2h"],
+      ["provider-b", "h2h"],
+    ] as const) {
       const credentials = sampleCredentials(provider, kind, "test");
       const created = await createConnection(scope, parseCreate(createAttributes(provider, kind, "test", { credentials })));
       if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.problems)}`);
@@ -99,9 +115,18 @@ describe("rotating the credentials key (CREDENTIALS_KEY_PREVIOUS)", () => {
     const legacyId = connectionIds[0]!;
     const [legacyRow] = await test.db.select().from(connections).where(eq(connections.id, legacyId));
     const plain = JSON.stringify(Object.fromEntries(Object.entries(revealCredentials(legacyRow!, key)).filter(([field]) => field in legacyRow!.secretHints)));
-    await test.db.update(connections).set({ secretCredentials: legacyToken(plain, keyA) }).where(eq(connections.id, legacyId));
+    await test.db
+      .update(connections)
+      .set({ secretCredentials: legacyToken(plain, keyA) })
+      .where(eq(connections.id, legacyId));
     const generated = await createGeneratedKeyPair(test.db, merchantId, key);
-    const endpoint = await createEndpoint(test.db, merchantId, { url: "http://127.0.0.1:9/hooks", description: "", enabled: true, allEvents: true, eventTypes: [] });
+    const endpoint = await createEndpoint(test.db, merchantId, {
+      url: "http://127.0.0.1:9/hooks",
+      description: "",
+      enabled: true,
+      allEvents: true,
+      eventTypes: [],
+    });
     if (!endpoint.ok) throw new Error(`setup: ${JSON.stringify(endpoint.problems)}`);
     world = { merchantId, connectionIds, legacyId, generatedKeyId: generated.id, secrets, webhookSecret: endpoint.value.secret, endpointId: endpoint.value.id };
   });
@@ -193,7 +218,9 @@ describe("rotating the credentials key (CREDENTIALS_KEY_PREVIOUS)", () => {
     for (const column of columns) expect(column.previous).toEqual({});
     const [row] = await test.db.select().from(connections).where(eq(connections.id, created.value.id));
     expect(sealedKeyId(row!.secretCredentials)).toBe(keyId(keyB));
-    await expect(runAdmin(["rotate-credentials-key", "--email", "x@example.com"], parseArgs)).rejects.toThrow("--email is not an option of rotate-credentials-key");
+    await expect(runAdmin(["rotate-credentials-key", "--email", "x@example.com"], parseArgs)).rejects.toThrow(
+      "--email is not an option of rotate-credentials-key",
+    );
     await expect(runAdmin(["rotate-credentials-key", "--reset"], parseArgs)).rejects.toThrow("--reset belongs to seed-demo only");
   });
 

@@ -102,7 +102,9 @@ describe("the setup checklist", () => {
     expect(await payOnHostedPage(id, CARD)).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
     expect((await getSetupChecklist(t.db, merchantId)).paidTestInvoice).toBe(true);
 
-    expect((await createEndpoint(t.db, merchantId, { url: "http://127.0.0.1:9/hooks", description: "", enabled: true, allEvents: true, eventTypes: [] })).ok).toBe(true);
+    expect(
+      (await createEndpoint(t.db, merchantId, { url: "http://127.0.0.1:9/hooks", description: "", enabled: true, allEvents: true, eventTypes: [] })).ok,
+    ).toBe(true);
     expect(await getSetupChecklist(t.db, merchantId)).toEqual({ connected: true, tested: true, apiKey: true, paidTestInvoice: true, webhook: true });
 
     // Deleting the only connection takes its steps back: nothing is connected or tested any more.

@@ -31,7 +31,12 @@ beforeAll(async () => {
   // One audit entry (a new key) and one invoice, so a filter that works has something to show.
   expect((await createApiKeyAction({ name: "dates key", mode: "test", scope: "full" })).ok).toBe(true);
   await connect(t.db, m.merchantId, "provider-b", "h2h");
-  const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
+  const created = await createInvoice(
+    t.db,
+    m.merchant,
+    "payment",
+    bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }),
+  );
   if (created.kind !== "created") throw new Error("setup: invoice");
   invoiceId = created.invoice.id;
 });

@@ -28,7 +28,12 @@ function exists(candidate: string): boolean {
       return named !== undefined && walk(path.join(dir, named), index + 1);
     }
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return false;
-    const pattern = new RegExp(`^${part.replace(/[.+?^$()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/<[^>]+>/g, "[^/]+")}$`);
+    const pattern = new RegExp(
+      `^${part
+        .replace(/[.+?^$()|[\]\\]/g, "\\$&")
+        .replace(/\*/g, ".*")
+        .replace(/<[^>]+>/g, "[^/]+")}$`,
+    );
     return fs.readdirSync(dir).some((entry) => pattern.test(entry) && walk(path.join(dir, entry), index + 1));
   };
   return walk(root, 0);
@@ -49,7 +54,13 @@ function namedPaths(markdown: string): string[] {
   return [...found];
 }
 
-const documents = ["ARCHITECTURE.md", ...fs.readdirSync(path.join(root, "docs")).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`)];
+const documents = [
+  "ARCHITECTURE.md",
+  ...fs
+    .readdirSync(path.join(root, "docs"))
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => `docs/${file}`),
+];
 
 describe("the architecture map", () => {
   it("stays short enough to read in five minutes", () => {

@@ -56,7 +56,9 @@ async function merchant(): Promise<{ m: TeamMerchant; connectionId: string }> {
 }
 
 function paymentBody(m: TeamMerchant, attributes: Record<string, unknown> = {}) {
-  const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   body.data.attributes.options = {};
   Object.assign(body.data.attributes, attributes);
   return body;
@@ -70,7 +72,10 @@ const invoiceRow = async (id: string) => (await t.db.select().from(invoices).whe
 
 /** Time passes: the invoice's expires_at is reached. */
 async function passLifetime(invoiceId: string) {
-  await t.db.update(invoices).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(invoices.id, invoiceId));
+  await t.db
+    .update(invoices)
+    .set({ expiresAt: sql`now() - interval '1 second'` })
+    .where(eq(invoices.id, invoiceId));
 }
 
 const seconds = (from: unknown, to: unknown) => (new Date(String(to)).getTime() - new Date(String(from)).getTime()) / 1000;
@@ -89,10 +94,19 @@ describe("lifetime at creation", () => {
     expect((await invoiceRow(own.json.data.id)).expiresAt.toISOString()).toBe(own.json.data.attributes.expires_at);
 
     session.userId = m.supportId;
-    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 5 })).toMatchObject({ ok: false, message: "Your role (Support) may not change the business's settings." });
+    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 5 })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not change the business's settings.",
+    });
     session.userId = m.ownerId;
-    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 0 })).toMatchObject({ ok: false, fieldErrors: { lifetimeMinutes: "The lifetime must be at least 1 minute" } });
-    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 43_201 })).toMatchObject({ ok: false, fieldErrors: { lifetimeMinutes: expect.stringContaining("at most 43200 minutes") } });
+    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 0 })).toMatchObject({
+      ok: false,
+      fieldErrors: { lifetimeMinutes: "The lifetime must be at least 1 minute" },
+    });
+    expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: 43_201 })).toMatchObject({
+      ok: false,
+      fieldErrors: { lifetimeMinutes: expect.stringContaining("at most 43200 minutes") },
+    });
     expect(await updateInvoiceLifetimeAction({ lifetimeMinutes: "15" })).toEqual({ ok: true, data: { lifetimeMinutes: 15, lifetimeSeconds: 900 } });
     const later = await createPayment(m);
     expect(later.json.data.attributes).toMatchObject({ lifetime: 900 });
@@ -104,12 +118,19 @@ describe("lifetime at creation", () => {
 
   it("refuses a lifetime out of bounds or not whole seconds, naming /data/attributes/lifetime", async () => {
     const { m } = await merchant();
-    for (const [lifetime, code] of [[5, "out_of_range"], [2_592_001, "out_of_range"], [90.5, "invalid_type"], ["600", "invalid_type"]] as const) {
+    for (const [lifetime, code] of [
+      [5, "out_of_range"],
+      [2_592_001, "out_of_range"],
+      [90.5, "invalid_type"],
+      ["600", "invalid_type"],
+    ] as const) {
       const answer = await createPayment(m, { lifetime });
       expect(answer.status).toBe(422);
       expect(errorsOf(answer)).toEqual([["/data/attributes/lifetime", code]]);
     }
-    const payout = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const payout = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     payout.data.attributes.lifetime = 0;
     const answer = await send(payoutRoute.POST, {}, { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body: payout });
     expect(errorsOf(answer)).toEqual([["/data/attributes/lifetime", "out_of_range"]]);
@@ -146,7 +167,10 @@ describe("lifetime at creation", () => {
     const { m } = await merchant();
     const id = (await createPayment(m, { lifetime: 600 })).json.data.id;
     // Ten minutes pass (both times move, so the invoice's lifetime stays what it was).
-    await t.db.update(invoices).set({ createdAt: sql`now() - interval '601 seconds'`, expiresAt: sql`now() - interval '1 second'` }).where(eq(invoices.id, id));
+    await t.db
+      .update(invoices)
+      .set({ createdAt: sql`now() - interval '601 seconds'`, expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(invoices.id, id));
     const read = await send<Resource, { id: string }>(getPaymentRoute.GET, { id }, { path: `/api/commerce/payment-invoices/${id}`, key: m.key });
     expect(read.status).toBe(200);
     expect(read.json.data.attributes).toMatchObject({ status: "expired", resolution: "expired" });
@@ -177,7 +201,6 @@ describe("an expire job queued by an earlier version", () => {
     // The API shows it; the payout's process endpoint and the hosted page refuse to charge.
     expect((await findHostedInvoice(t.db, id))?.canPay).toBe(false);
   });
-
 });
 
 describe("the expiry sweep", () => {
@@ -204,7 +227,9 @@ describe("the expiry sweep", () => {
   it("refuses to send an overdue payout through the process endpoint, and expires it", async () => {
     const { m } = await merchant();
     await connect(t.db, m.merchantId, "provider-a", "h2h");
-    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.options = { auto_process: false };
     body.data.attributes.lifetime = 60;
     const created = await send<Resource>(payoutRoute.POST, {}, { method: "POST", path: `/api/commerce/payout-invoices`, key: m.key, body });

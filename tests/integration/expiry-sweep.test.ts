@@ -46,14 +46,24 @@ async function merchant(): Promise<TeamMerchant> {
 }
 
 function createPayment(m: TeamMerchant, lifetime: number) {
-  const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   body.data.attributes.options = {};
   body.data.attributes.lifetime = lifetime;
   return send<Resource>(paymentRoute.POST, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });
 }
 
 async function statusesOf(ids: string[]): Promise<string[]> {
-  const rows = await t.db.select({ status: invoices.status }).from(invoices).where(sql`${invoices.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  const rows = await t.db
+    .select({ status: invoices.status })
+    .from(invoices)
+    .where(
+      sql`${invoices.id} in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
   return rows.map((row) => row.status);
 }
 
@@ -77,7 +87,15 @@ describe("expiry sweep", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(new Set(await statusesOf(ids))).toEqual(new Set(["created"]));
 
-    await t.db.update(invoices).set({ expiresAt: sql`now() - interval '1 second'` }).where(sql`${invoices.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+    await t.db
+      .update(invoices)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(
+        sql`${invoices.id} in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
     await expect.poll(() => statusesOf(ids), { timeout: 5_000, interval: 200 }).toEqual(Array(12).fill("expired"));
     const history = await getStatusHistory(t.db, ids[0]!);
     expect(history.at(-1)).toMatchObject({ fromStatus: "created", toStatus: "expired", resolution: "expired", reason: "lifetime ended (sweep)" });

@@ -30,7 +30,12 @@ afterEach(() => vi.restoreAllMocks());
 async function invoice(): Promise<string> {
   const m: InvoiceMerchant = await invoiceMerchant(t.db);
   await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
-  const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
+  const created = await createInvoice(
+    t.db,
+    m.merchant,
+    "payment",
+    bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }),
+  );
   if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
   return created.invoice.id;
 }
@@ -125,7 +130,10 @@ describe("POST /pay/{id}/pay", () => {
 
   it("without the script: a good card is paid and the browser goes back to the page; a wrong one gets the page with the errors (422)", async () => {
     const id = await invoice();
-    const wrong = await post(id, new URLSearchParams({ ...CARD, cvc: "1" }).toString(), { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" });
+    const wrong = await post(id, new URLSearchParams({ ...CARD, cvc: "1" }).toString(), {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: "http://localhost",
+    });
     expect(wrong.status).toBe(422);
     const text = await wrong.text();
     expect(text).toContain('<p id="pay-cvc-error" class="field-error">Enter the 3 or 4 digit CVC.</p>');
@@ -183,7 +191,12 @@ describe("POST /pay/{id}/pay", () => {
 
   it("takes the script's Pay behind a load balancer, whose Host is its own but X-Forwarded-Host the customer's", async () => {
     const id = await invoice();
-    const response = await post(id, JSON.stringify(CARD), { "content-type": "application/json", host: "10.0.0.7:3000", origin: "https://pay.example.com", "x-forwarded-host": "pay.example.com" });
+    const response = await post(id, JSON.stringify(CARD), {
+      "content-type": "application/json",
+      host: "10.0.0.7:3000",
+      origin: "https://pay.example.com",
+      "x-forwarded-host": "pay.example.com",
+    });
     expect(await response.json()).toMatchObject({ ok: true, kind: "result", invoice: { outcome: { kind: "paid" } } });
   });
 

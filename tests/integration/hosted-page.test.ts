@@ -138,7 +138,11 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
     const [, , , provider, reference] = url.pathname.split("/");
     const returnUrl = url.searchParams.get("return")!;
     expect(await findHostedInvoice(t.db, id)).toMatchObject({ canPay: false, final: false, outcome: { kind: "in_progress" } });
-    const answered = await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl }, sandbox.baseUrl());
+    const answered = await answerThreeDs(
+      t.db,
+      { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl },
+      sandbox.baseUrl(),
+    );
     expect(answered).toMatchObject({ ok: true, redirectTo: returnUrl });
     const back = await returnRoute.GET(new Request(`${sandbox.baseUrl()}/pay/${id}/return`), { params: Promise.resolve({ id }) });
     expect(back.status).toBe(303);
@@ -158,7 +162,11 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
     if (answer.kind !== "redirect") throw new Error("expected a redirect");
     const url = new URL(answer.url);
     const [, , , provider, reference] = url.pathname.split("/");
-    await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "fail", returnUrl: url.searchParams.get("return")! }, sandbox.baseUrl());
+    await answerThreeDs(
+      t.db,
+      { provider: provider!, reference: decodeURIComponent(reference!), answer: "fail", returnUrl: url.searchParams.get("return")! },
+      sandbox.baseUrl(),
+    );
     expect(await resumeHostedInvoice(t.db, id)).toMatchObject({ outcome: { kind: "declined", reason: "The 3-D Secure check was not passed." } });
   });
 
@@ -168,7 +176,11 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
     const answer = await pay(id, card("4000000000003220"));
     if (answer.kind !== "redirect") throw new Error("expected a redirect");
     const [, , , provider, reference] = new URL(answer.url).pathname.split("/");
-    const refused = await answerThreeDs(t.db, { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl: "https://evil.example.com/" }, sandbox.baseUrl());
+    const refused = await answerThreeDs(
+      t.db,
+      { provider: provider!, reference: decodeURIComponent(reference!), answer: "pass", returnUrl: "https://evil.example.com/" },
+      sandbox.baseUrl(),
+    );
     expect(refused).toEqual({ ok: false, reason: "bad_return_url" });
     expect(await resumeHostedInvoice(t.db, id)).toMatchObject({ outcome: { kind: "in_progress" } });
   });
@@ -185,7 +197,10 @@ describe("payHostedInvoice through Provider B's sandbox", () => {
   });
 
   it("answers an unknown invoice with a plain refusal", async () => {
-    expect(await payHostedInvoice(t.db, "cpi_AAAAAAAAAAAAAAAAAAAAAA", card(FULL))).toEqual({ ok: false, problems: [{ code: "not_found", message: "This payment page does not exist.", path: [] }] });
+    expect(await payHostedInvoice(t.db, "cpi_AAAAAAAAAAAAAAAAAAAAAA", card(FULL))).toEqual({
+      ok: false,
+      problems: [{ code: "not_found", message: "This payment page does not exist.", path: [] }],
+    });
   });
 
   it("keeps no full card number in the invoice, its attempts or the sandbox's records", async () => {

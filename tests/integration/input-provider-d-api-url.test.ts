@@ -152,7 +152,10 @@ describe("changing the api_url of a saved connection takes the secrets again", (
     const half = await updateConnectionAction({ id, credentials: { api_url: "https://93.184.216.35/v2", api_key: "new-api-key-123456" } });
     expect(half.ok ? {} : half.fieldErrors).toEqual({ "credentials.secret_key": expect.any(String) });
 
-    const saved = await updateConnectionAction({ id, credentials: { api_url: "https://93.184.216.35/v2", api_key: "new-api-key-123456", secret_key: "new-secret-key-123456" } });
+    const saved = await updateConnectionAction({
+      id,
+      credentials: { api_url: "https://93.184.216.35/v2", api_key: "new-api-key-123456", secret_key: "new-secret-key-123456" },
+    });
     expect(saved).toMatchObject({ ok: true });
     const stored = revealCredentials((await findConnectionRow(t.db, m.merchantId, id))!, credentialsKey());
     expect([stored.api_url, stored.api_key, stored.secret_key]).toEqual(["https://93.184.216.35/v2", "new-api-key-123456", "new-secret-key-123456"]);
@@ -168,7 +171,10 @@ describe("changing the api_url of a saved connection takes the secrets again", (
         method: "PATCH",
         headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/vnd.api+json" },
         body: JSON.stringify({
-          data: { type: "connection", attributes: { label: null, mode: null, enabled: true, constants: null, credentials: { api_url: "https://93.184.216.36/v1" } } },
+          data: {
+            type: "connection",
+            attributes: { label: null, mode: null, enabled: true, constants: null, credentials: { api_url: "https://93.184.216.36/v1" } },
+          },
         }),
       }),
       { params: Promise.resolve({ id }) },
@@ -203,9 +209,14 @@ describe("before each live request", () => {
     const id = created.ok ? created.data.id : "";
     // As a row saved before this rule, or a name whose DNS answer changed since it was saved.
     const row = (await findConnectionRow(t.db, m.merchantId, id))!;
-    await t.db.update(connections).set({ publicCredentials: { ...row.publicCredentials, api_url: url() } }).where(eq(connections.id, id));
+    await t.db
+      .update(connections)
+      .set({ publicCredentials: { ...row.publicCredentials, api_url: url() } })
+      .where(eq(connections.id, id));
 
-    const body = templateEnvelope(findTemplate("d-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("d-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.test_mode = false;
     const invoice = await createInvoice(t.db, m.merchant, "payment", body);
     if (invoice.kind !== "created") throw new Error(`setup: ${JSON.stringify(invoice)}`);
@@ -224,8 +235,13 @@ describe("before each live request", () => {
     const created = await createConnectionAction(dAttributes("live", PUBLIC_URL));
     const id = created.ok ? created.data.id : "";
     const row = (await findConnectionRow(t.db, m.merchantId, id))!;
-    await t.db.update(connections).set({ publicCredentials: { ...row.publicCredentials, api_url: `https://localhost:${port}/v1` } }).where(eq(connections.id, id));
-    const body = templateEnvelope(findTemplate("d-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    await t.db
+      .update(connections)
+      .set({ publicCredentials: { ...row.publicCredentials, api_url: `https://localhost:${port}/v1` } })
+      .where(eq(connections.id, id));
+    const body = templateEnvelope(findTemplate("d-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.test_mode = false;
     const invoice = await createInvoice(t.db, m.merchant, "payment", body);
     if (invoice.kind !== "created") throw new Error(`setup: ${JSON.stringify(invoice)}`);

@@ -30,7 +30,11 @@ type ErrorObject = { code: string; title: string; detail: string; source?: { poi
 
 async function post(handler: typeof POST_PAYMENT, path: string, rawBody: string, key = m.key) {
   const response = await handler(
-    new Request(`http://test${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json" }, body: rawBody }),
+    new Request(`http://test${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json" },
+      body: rawBody,
+    }),
     { params: Promise.resolve({}) },
   );
   const json = (await response.json()) as { data?: { id: string }; errors?: ErrorObject[] };
@@ -93,7 +97,10 @@ describe("invoice API: reserved member names in the customer", () => {
     expect(pointers(answer.json.errors).map(([pointer]) => pointer)).toEqual(
       expect.arrayContaining(["/data/attributes/customer/__proto__", "/data/attributes/customer/email", "/data/attributes/amount"]),
     );
-    const payout = JSON.stringify(bodyFor(payoutExample(), m.account, { reference_id: newReference(), customer: "C" })).replace('"C"', '{"address": {"__proto__": {}}}');
+    const payout = JSON.stringify(bodyFor(payoutExample(), m.account, { reference_id: newReference(), customer: "C" })).replace(
+      '"C"',
+      '{"address": {"__proto__": {}}}',
+    );
     const refused = await post(POST_PAYOUT, "/api/commerce/payout-invoices", payout);
     expect(refused.status).toBe(422);
     expect(pointers(refused.json.errors)).toEqual([["/data/attributes/customer/address/__proto__", "unknown_attribute", "Unknown field"]]);
@@ -145,7 +152,9 @@ describe("composer action: the API's refusal reaches the form", () => {
     const sent = (result as { data: ComposerSendResult }).data;
     expect(sent.status).toBe(422);
     expect(sent.invoiceId).toBeUndefined();
-    expect(pointers((sent.body as { errors: ErrorObject[] }).errors)).toEqual([["/data/attributes/customer/address/constructor", "unknown_attribute", "Unknown field"]]);
+    expect(pointers((sent.body as { errors: ErrorObject[] }).errors)).toEqual([
+      ["/data/attributes/customer/address/constructor", "unknown_attribute", "Unknown field"],
+    ]);
     expect(await countInvoices(t.db, m.merchantId, reference)).toBe(0);
   });
 
@@ -154,6 +163,9 @@ describe("composer action: the API's refusal reaches the form", () => {
     const { raw } = paymentWithCustomer('{"__proto__": {"name": "x"}}');
     const result = await sendComposedInvoiceAction({ direction: "payment", body: raw });
     const sent = (result as { data: ComposerSendResult }).data;
-    expect([sent.status, pointers((sent.body as { errors: ErrorObject[] }).errors)]).toEqual([422, [["/data/attributes/customer/__proto__", "unknown_attribute", "Unknown field"]]]);
+    expect([sent.status, pointers((sent.body as { errors: ErrorObject[] }).errors)]).toEqual([
+      422,
+      [["/data/attributes/customer/__proto__", "unknown_attribute", "Unknown field"]],
+    ]);
   });
 });

@@ -29,7 +29,12 @@ describe("listDashboardAttempts with the sandbox's own record", () => {
   it("shows what Provider B's sandbox received for a hosted-page payment, card masked, no CVC", async () => {
     const m = await invoiceMerchant(t.db);
     await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
-    const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
+    const created = await createInvoice(
+      t.db,
+      m.merchant,
+      "payment",
+      bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }),
+    );
     if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
     const id = created.invoice.id;
     const paid = await payHostedInvoice(t.db, id, { number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123", holder: "Ada Lovelace" });
@@ -50,7 +55,9 @@ describe("listDashboardAttempts with the sandbox's own record", () => {
   it("shows what Provider A's sandbox received for a payout, card masked", async () => {
     const m = await invoiceMerchant(t.db);
     await connect(t.db, m.merchantId, "provider-a", "h2h", { vaultKey: credentialsKey() });
-    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.options = { auto_process: false };
     body.data.attributes.fields = { card_number: FULL };
     const created = await createInvoice(t.db, m.merchant, "payout", body);

@@ -38,9 +38,17 @@ beforeAll(async () => {
   m = await teamMerchant(t.db);
   await connect(t.db, m.merchantId, "provider-b", "h2h");
   for (const [name, at] of Object.entries(AT)) {
-    const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
+    const created = await createInvoice(
+      t.db,
+      m.merchant,
+      "payment",
+      bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }),
+    );
     if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
-    await t.db.update(invoices).set({ createdAt: new Date(at), updatedAt: new Date(at) }).where(eq(invoices.id, created.invoice.id));
+    await t.db
+      .update(invoices)
+      .set({ createdAt: new Date(at), updatedAt: new Date(at) })
+      .where(eq(invoices.id, created.invoice.id));
     ids[name] = created.invoice.id;
   }
   session.userId = m.ownerId;
@@ -98,7 +106,11 @@ describe("the export", () => {
     const response = await EXPORT(request("/api/dashboard/invoices/export", { from: "2026-03-11", to: "2026-03-11" }), { params: Promise.resolve({}) });
     expect(response.status).toBe(200);
     expect(response.headers.get("X-Total-Count")).toBe("1");
-    const [header, ...rows] = (await response.text()).replace(/^\uFEFF/, "").trim().split("\r\n").map((line) => line.split(","));
+    const [header, ...rows] = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n")
+      .map((line) => line.split(","));
     expect(rows).toHaveLength(1);
     expect(rows[0]![header!.indexOf("id")]).toBe(ids.lateUtc);
     expect(rows[0]![header!.indexOf("created_at")]).toBe("2026-03-11T00:30:00.000+01:00");
@@ -106,13 +118,22 @@ describe("the export", () => {
 
   it("writes a person's own zone when they chose one", async () => {
     // Exports are for owners and finance (the permission table): a finance member with a zone of their own.
-    const finance = await addTeamMember(t.db, m.merchantId, { name: "Fiona Finance", email: `${unique("finance")}@example.com`, role: "finance", password: "finance-pass-1234" });
+    const finance = await addTeamMember(t.db, m.merchantId, {
+      name: "Fiona Finance",
+      email: `${unique("finance")}@example.com`,
+      role: "finance",
+      password: "finance-pass-1234",
+    });
     if (!finance.ok) throw new Error("setup: finance member");
     session.userId = finance.value.id;
     expect(await updatePersonTimeZoneAction({ timeZone: "America/New_York" })).toMatchObject({ ok: true });
     const response = await EXPORT(request("/api/dashboard/invoices/export", { from: "2026-03-10", to: "2026-03-10" }), { params: Promise.resolve({}) });
     expect(response.status).toBe(200);
-    const [header, ...rows] = (await response.text()).replace(/^\uFEFF/, "").trim().split("\r\n").map((line) => line.split(","));
+    const [header, ...rows] = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n")
+      .map((line) => line.split(","));
     const created = Object.fromEntries(rows.map((row) => [row[header!.indexOf("id")], row[header!.indexOf("created_at")]]));
     expect(created).toEqual({ [ids.lateUtc!]: "2026-03-10T19:30:00.000-04:00", [ids.lateBerlin!]: "2026-03-10T18:30:00.000-04:00" });
     expect(await updatePersonTimeZoneAction({ timeZone: "" })).toMatchObject({ ok: true });

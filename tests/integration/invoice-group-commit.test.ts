@@ -48,12 +48,16 @@ describe("concurrent creates through the invoice API", () => {
     const answers = await Promise.all(
       sends.map(async (sent) => ({
         sent,
-        answer: await send<Created>(POST_PAYMENT, {}, {
-          method: "POST",
-          path: PAYMENTS,
-          key: m.key,
-          body: bodyFor(EUR, m.account, { reference_id: sent.reference, amount: sent.amount }),
-        }),
+        answer: await send<Created>(
+          POST_PAYMENT,
+          {},
+          {
+            method: "POST",
+            path: PAYMENTS,
+            key: m.key,
+            body: bodyFor(EUR, m.account, { reference_id: sent.reference, amount: sent.amount }),
+          },
+        ),
       })),
     );
 
@@ -66,7 +70,12 @@ describe("concurrent creates through the invoice API", () => {
     const history = await t.db
       .select({ invoiceId: invoiceStatusHistory.invoiceId, reason: invoiceStatusHistory.reason })
       .from(invoiceStatusHistory)
-      .where(inArray(invoiceStatusHistory.invoiceId, stored.map((row) => row.id)));
+      .where(
+        inArray(
+          invoiceStatusHistory.invoiceId,
+          stored.map((row) => row.id),
+        ),
+      );
     expect(history.map((entry) => entry.invoiceId).sort()).toEqual(stored.map((row) => row.id).sort());
     expect(history.every((entry) => entry.reason === "created")).toBe(true);
 
@@ -84,7 +93,11 @@ describe("concurrent creates through the invoice API", () => {
     }
     expect([...createdPer.values()].every((count) => count === 1) && createdPer.size === references.length).toBe(true);
     // Same body twice: the other answer is the replay, never a 409.
-    const statuses = (reference: string) => answers.filter((entry) => entry.sent.reference === reference).map((entry) => entry.answer.status).sort();
+    const statuses = (reference: string) =>
+      answers
+        .filter((entry) => entry.sent.reference === reference)
+        .map((entry) => entry.answer.status)
+        .sort();
     for (const reference of references.slice(0, 15)) expect(statuses(reference)).toEqual([200, 201]);
     for (const reference of references.slice(15, 25)) expect(statuses(reference)).toEqual([201, 409]);
   });
@@ -95,12 +108,16 @@ describe("concurrent creates through the invoice API", () => {
     const sent = Array.from({ length: 12 }, (_, i) => ({ reference: newReference(), lifetime: i % 2 ? 600 + i : undefined }));
     const answers = await Promise.all(
       sent.map((entry) =>
-        send<Created>(POST_PAYMENT, {}, {
-          method: "POST",
-          path: PAYMENTS,
-          key: m.key,
-          body: bodyFor(bare, m.account, { reference_id: entry.reference, lifetime: entry.lifetime }),
-        }),
+        send<Created>(
+          POST_PAYMENT,
+          {},
+          {
+            method: "POST",
+            path: PAYMENTS,
+            key: m.key,
+            body: bodyFor(bare, m.account, { reference_id: entry.reference, lifetime: entry.lifetime }),
+          },
+        ),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(sent.map(() => 201));

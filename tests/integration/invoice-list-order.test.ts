@@ -33,7 +33,8 @@ beforeAll(async () => {
   await connect(t.db, m.merchantId, "provider-b", "h2h");
   await connect(t.db, m.merchantId, "provider-a", "h2h");
   const created: InvoiceRow[] = [];
-  for (let i = 0; i < 14; i++) created.push(invoiceOf(await createInvoice(t.db, m.merchant, "payment", bodyFor(EUR, m.account, { reference_id: newReference() }))));
+  for (let i = 0; i < 14; i++)
+    created.push(invoiceOf(await createInvoice(t.db, m.merchant, "payment", bodyFor(EUR, m.account, { reference_id: newReference() }))));
   for (let i = 0; i < 10; i++) {
     const body = bodyFor(payoutSpecExample(), m.account, { reference_id: newReference() });
     created.push(invoiceOf(await createInvoice(t.db, m.merchant, "payout", body)));

@@ -118,15 +118,32 @@ describe("search and export", () => {
       reference_id: "=cmd|'/c calc'!A1",
       customer: { name: 'O"Brien, Zoë\nÜnicode', email: "+tricky@example.com" },
     });
-    payout = await create(m, "payout", payoutExample(), { reference_id: "payout-ada", fields: { card_number: "4000 0000 0000 0077" }, options: { auto_process: false }, customer: { name: "Grace Hopper", email: "grace@example.com" } });
-    live = await create(m, "payment", C_AMD, { reference_id: "order-ada-live", test_mode: false, customer: { name: "Ada Live", email: "ada.lovelace@example.com" } });
+    payout = await create(m, "payout", payoutExample(), {
+      reference_id: "payout-ada",
+      fields: { card_number: "4000 0000 0000 0077" },
+      options: { auto_process: false },
+      customer: { name: "Grace Hopper", email: "grace@example.com" },
+    });
+    live = await create(m, "payment", C_AMD, {
+      reference_id: "order-ada-live",
+      test_mode: false,
+      customer: { name: "Ada Live", email: "ada.lovelace@example.com" },
+    });
     await attempt(ada, "prov-ada-42");
     stranger = await teamMerchant(t.db);
     await connect(t.db, stranger.merchantId, "provider-b", "h2h");
     await connect(t.db, stranger.merchantId, "provider-a", "provider_account");
     // The stranger's invoices share every key with merchant m's: none of them may ever show.
-    const theirs = await create(stranger, "payment", B_PAYMENT, { reference_id: "order-ada-1", customer: { name: "Ada Lovelace", email: "ada.lovelace@example.com" } });
-    await create(stranger, "payout", payoutExample(), { reference_id: "payout-ada", fields: { card_number: "4000 0000 0000 0077" }, options: { auto_process: false }, customer: { name: "Grace Hopper", email: "grace@example.com" } });
+    const theirs = await create(stranger, "payment", B_PAYMENT, {
+      reference_id: "order-ada-1",
+      customer: { name: "Ada Lovelace", email: "ada.lovelace@example.com" },
+    });
+    await create(stranger, "payout", payoutExample(), {
+      reference_id: "payout-ada",
+      fields: { card_number: "4000 0000 0000 0077" },
+      options: { auto_process: false },
+      customer: { name: "Grace Hopper", email: "grace@example.com" },
+    });
     await attempt(theirs, "prov-ada-42");
     await attempt(theirs, `${ada.id}`, 2);
   });
@@ -143,7 +160,7 @@ describe("search and export", () => {
     expect(await search("prov-ada-42")).toEqual([ada.id]);
     expect(await search("ADA.LOVELACE@example.COM")).toEqual([ada.id]);
     expect(await search("ada lov")).toEqual([ada.id]);
-    expect(await search("o\"brien")).toEqual([tricky.id]);
+    expect(await search('o"brien')).toEqual([tricky.id]);
     expect(await search("0077")).toEqual([payout.id]);
     expect(payout.cardLastFour).toBe("0077");
     // The Live view finds the live invoice by the same e-mail, and none of the test ones.
@@ -205,11 +222,21 @@ describe("search and export", () => {
     const csv = await apiList(PAYMENTS, m.key, "filter[reference_id]=order-ada-1");
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
-    expect(parseCsv(await csv.text()).slice(1).map((row) => row[0])).toEqual([ada.id]);
+    expect(
+      parseCsv(await csv.text())
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual([ada.id]);
     // Every page: page[size]=1 does not cut the CSV; a test key exports the test payments only, never the live one.
-    const everyPage = parseCsv(await (await apiList(PAYMENTS, m.key, "page[size]=1")).text()).slice(1).map((row) => row[0]);
+    const everyPage = parseCsv(await (await apiList(PAYMENTS, m.key, "page[size]=1")).text())
+      .slice(1)
+      .map((row) => row[0]);
     expect(everyPage.sort()).toEqual([ada.id, tricky.id].sort());
-    expect(parseCsv(await (await apiList(PAYOUTS, m.key, "")).text()).slice(1).map((row) => row[0])).toEqual([payout.id]);
+    expect(
+      parseCsv(await (await apiList(PAYOUTS, m.key, "")).text())
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual([payout.id]);
     const json = await apiList(PAYMENTS, m.key, "filter[status]=nope&filter[bogus]=1", "application/vnd.api+json");
     const refused = await apiList(PAYMENTS, m.key, "filter[status]=nope&filter[bogus]=1");
     expect(refused.status).toBe(json.status);
@@ -229,7 +256,11 @@ describe("a reference found by its beginning, case ignored", () => {
     await connect(t.db, m.merchantId, "provider-a", "provider_account");
     await connect(t.db, m.merchantId, "provider-c", "provider_account", { mode: "live" });
     const order = await create(m, "payment", B_PAYMENT, { reference_id: "ORDER-1234" });
-    const payout = await create(m, "payout", payoutExample(), { reference_id: "Order-12-payout", fields: { card_number: "4000 0000 0000 0077" }, options: { auto_process: false } });
+    const payout = await create(m, "payout", payoutExample(), {
+      reference_id: "Order-12-payout",
+      fields: { card_number: "4000 0000 0000 0077" },
+      options: { auto_process: false },
+    });
     const sale = await create(m, "payment", B_PAYMENT, { reference_id: "50%_OFF-1" });
     const live = await create(m, "payment", C_AMD, { reference_id: "ORDER-1200", test_mode: false });
     const stranger = await teamMerchant(t.db);
@@ -286,7 +317,11 @@ describe("a name prefix at the edges of the newest invoices the search reads fir
       const ids: string[] = [];
       let after: string | null = null;
       do {
-        const page: Awaited<ReturnType<typeof listInvoices>> = await listInvoices(t.db, m.merchantId, readDashboardListQuery({ q, ...extra, ...(after ? { after } : {}) }, { viewMode: "test" }).filter);
+        const page: Awaited<ReturnType<typeof listInvoices>> = await listInvoices(
+          t.db,
+          m.merchantId,
+          readDashboardListQuery({ q, ...extra, ...(after ? { after } : {}) }, { viewMode: "test" }).filter,
+        );
         ids.push(...page.invoices.map((row) => row.id));
         after = page.nextCursor;
       } while (after);
@@ -321,7 +356,9 @@ describe("the export's batches", () => {
     const batches: number[] = [];
     const text = await new Response(invoiceCsvStream(t.db, m.merchantId, filter, { batchSize: 1000, onBatch: (rows) => batches.push(rows) })).text();
     expect(batches).toEqual([1000, 1000, 500]);
-    const exported = parseCsv(text).slice(1).map((row) => row[0]);
+    const exported = parseCsv(text)
+      .slice(1)
+      .map((row) => row[0]);
     expect(exported).toHaveLength(2500);
     // The same rows in the same order as the list's pages.
     const listed: string[] = [];

@@ -16,16 +16,7 @@ import { logger } from "@/lib/logger";
 import type { ConnectionKind, Mode } from "@/lib/providers";
 import { assertValidApiResponse } from "../helpers/api-validator";
 import { setUpTestDb } from "./helpers/db";
-import {
-  bodyFor,
-  connect,
-  countInvoices,
-  disable,
-  invoiceMerchant,
-  newReference,
-  storedInvoiceJson,
-  type InvoiceMerchant,
-} from "./helpers/invoice-fixtures";
+import { bodyFor, connect, countInvoices, disable, invoiceMerchant, newReference, storedInvoiceJson, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 
 const t = setUpTestDb();
 
@@ -233,7 +224,12 @@ describe("customer placements (spec 2.1)", () => {
     const bodies = [
       { data: { type: "payment-invoice", attributes: { ...attributes, reference_id: newReference(), customer } } },
       { data: { type: "payment-invoice", attributes: { ...attributes, reference_id: newReference() }, customer } },
-      { data: { type: "payment-invoice", attributes: { ...attributes, reference_id: newReference(), gateway_options: { cardgate: { tokenize: "" }, customer } } } },
+      {
+        data: {
+          type: "payment-invoice",
+          attributes: { ...attributes, reference_id: newReference(), gateway_options: { cardgate: { tokenize: "" }, customer } },
+        },
+      },
     ];
     const resolved = [];
     for (const body of bodies) {
@@ -332,12 +328,7 @@ const BAD_PAYMENTS: BadCase[] = [
   ["tokenize not a string", payment({ gateway_options: { cardgate: { tokenize: 1 } } }), `${A}/gateway_options/cardgate/tokenize`, "invalid_type"],
   ["bad customer e-mail", payment({ customer: { email: "nope" } }), `${A}/customer/email`, "invalid_format"],
   ["bad customer country", payment({ customer: { address: { country: "XX" } } }), `${A}/customer/address/country`, "invalid_format"],
-  [
-    "customer twice",
-    (account) => ({ data: { ...bodyFor(EUR, account).data, customer: { name: "Again" } } }),
-    "/data/customer",
-    "customer_conflict",
-  ],
+  ["customer twice", (account) => ({ data: { ...bodyFor(EUR, account).data, customer: { name: "Again" } } }), "/data/customer", "customer_conflict"],
   ["payout type", (account) => ({ data: { ...bodyFor(EUR, account).data, type: "payout-invoice" } }), "/data/type", "invalid_value"],
   ["no data", () => ({ meta: {} }), "/data", "required"],
   ["attributes not an object", () => ({ data: { type: "payment-invoice", attributes: [] } }), `${A}`, "invalid_type"],
@@ -457,13 +448,17 @@ describe("status codes", () => {
     expect(answer.json.errors).toEqual([
       expect.objectContaining({ status: "403", code: "forbidden_commerce_account", source: { pointer: "/data/attributes/commerce_account" } }),
     ]);
-    expect(await countInvoices(t.db, other.merchantId, (bodyFor(EUR, account).data.attributes.reference_id as string))).toBe(0);
+    expect(await countInvoices(t.db, other.merchantId, bodyFor(EUR, account).data.attributes.reference_id as string)).toBe(0);
   });
 
   it("404 for an unknown id, another merchant's invoice and an id of the other type", async () => {
     const theirs = await postPayment(other.key, bodyFor(EUR, other.account));
     expect(theirs.status).toBe(201);
-    for (const answer of [await getPayment(m.key, "cpi_doesnotexist"), await getPayment(m.key, theirs.json.data.id), await getPayout(other.key, theirs.json.data.id)]) {
+    for (const answer of [
+      await getPayment(m.key, "cpi_doesnotexist"),
+      await getPayment(m.key, theirs.json.data.id),
+      await getPayout(other.key, theirs.json.data.id),
+    ]) {
       expect(answer.status).toBe(404);
       expect(answer.json.errors[0]).toMatchObject({ status: "404", code: "not_found" });
       expect(answer.text).not.toContain(other.account);
@@ -629,8 +624,6 @@ describe("GET /api/commerce/openapi.json", () => {
     expect(doc.servers).toEqual([{ url: process.env.APP_URL }]);
     const cardNumber = JSON.stringify(doc.components.schemas.PayoutInvoiceRequest);
     expect(cardNumber).toContain("or a masked number (digits and *, first six and last four digits visible");
-    expect(Object.keys(doc.paths as object)).toEqual(
-      expect.arrayContaining([PAYMENTS, `${PAYMENTS}/{id}`, PAYOUTS, `${PAYOUTS}/{id}`]),
-    );
+    expect(Object.keys(doc.paths as object)).toEqual(expect.arrayContaining([PAYMENTS, `${PAYMENTS}/{id}`, PAYOUTS, `${PAYOUTS}/{id}`]));
   });
 });

@@ -164,11 +164,23 @@ describe("readDashboardListQuery", () => {
       createdBefore: new Date("2024-03-01T00:00:00.000Z"),
       pageSize: DASHBOARD_PAGE_SIZE,
     });
-    const bad = readDashboardListQuery({ type: "refund", status: "done", provider: "provider-z", mode: "both", from: "2024-02-30", to: "yesterday", after: "nope" });
+    const bad = readDashboardListQuery({
+      type: "refund",
+      status: "done",
+      provider: "provider-z",
+      mode: "both",
+      from: "2024-02-30",
+      to: "yesterday",
+      after: "nope",
+    });
     expect(bad.filters).toEqual({});
     expect(bad.filter).toEqual({ pageSize: DASHBOARD_PAGE_SIZE });
     expect(bad.invalid.sort()).toEqual(["after", "from", "mode", "provider", "status", "to", "type"]);
-    expect(urlPart(readDashboardListQuery({ type: ["payout", "payment"], reference: "x".repeat(256) }))).toEqual({ filters: { type: "payout" }, after: undefined, invalid: ["reference"] });
+    expect(urlPart(readDashboardListQuery({ type: ["payout", "payment"], reference: "x".repeat(256) }))).toEqual({
+      filters: { type: "payout" },
+      after: undefined,
+      invalid: ["reference"],
+    });
   });
 
   it("ignores days outside 1970-01-01 to 9999-12-31 instead of failing the page, and takes the range's last day", async () => {
@@ -201,7 +213,9 @@ describe("getDashboardInvoice", () => {
         attributes: { service: "payment_card_eur_hpp", currency: "EUR", amount: "100.50", reference_id: invoice.referenceId, test_mode: true, flow: "charge" },
       },
     });
-    expect(detail?.history).toEqual([{ id: expect.any(Number), from: null, to: "created", resolution: null, reason: "created", at: invoice.createdAt.toISOString() }]);
+    expect(detail?.history).toEqual([
+      { id: expect.any(Number), from: null, to: "created", resolution: null, reason: "created", at: invoice.createdAt.toISOString() },
+    ]);
   });
 
   it("credits values the request sent to the request", async () => {
@@ -209,7 +223,10 @@ describe("getDashboardInvoice", () => {
     const detail = await getDashboardInvoice(t.db, m.merchantId, invoice.id);
     const sources = Object.fromEntries(detail!.customer.map((f) => [f.path, f.source]));
     expect(sources).toMatchObject({ "customer.address.city": "request", "customer.name": "request", "customer.reference_id": "request", language: "default" });
-    expect((detail!.request.data as { attributes: { amount: unknown; customer: unknown } }).attributes).toMatchObject({ amount: 100.5, customer: { name: "Ada Lovelace" } });
+    expect((detail!.request.data as { attributes: { amount: unknown; customer: unknown } }).attributes).toMatchObject({
+      amount: 100.5,
+      customer: { name: "Ada Lovelace" },
+    });
   });
 
   it("shows a payout's card only masked and has no hosted page", async () => {

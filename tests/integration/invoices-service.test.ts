@@ -52,8 +52,7 @@ function invoiceOf(result: CreateInvoiceResult): InvoiceRow {
 
 const scopeOf = (m: InvoiceMerchant) => ({ merchantId: m.merchantId, actor: { label: "Olga Owner <olga@example.com>" } });
 
-const payment = (m: InvoiceMerchant, overrides: Record<string, unknown> = {}) =>
-  bodyFor(EUR, m.account, { reference_id: newReference(), ...overrides });
+const payment = (m: InvoiceMerchant, overrides: Record<string, unknown> = {}) => bodyFor(EUR, m.account, { reference_id: newReference(), ...overrides });
 
 describe("routing (issue: Routing)", () => {
   it("finds nothing without a connection and names the service and mode", async () => {
@@ -152,8 +151,8 @@ describe("saveRoutingOrder", () => {
     await saveRoutingOrder(t.db, scopeOf(m), { ...TEST_EUR, connectionIds: [first.id, second.id] });
     await saveRoutingOrder(t.db, scopeOf(m), { service: TEST_EUR.service, mode: "live", connectionIds: [liveB.id, live.id] });
     const ids = (mode: string) =>
-      getRoutingOrders(t.db, m.merchantId).then(
-        (orders) => orders.find((o) => o.service === TEST_EUR.service && o.mode === mode)?.connections.map((c) => c.connectionId),
+      getRoutingOrders(t.db, m.merchantId).then((orders) =>
+        orders.find((o) => o.service === TEST_EUR.service && o.mode === mode)?.connections.map((c) => c.connectionId),
       );
     expect(await ids("test")).toEqual([first.id, second.id]);
     expect(await ids("live")).toEqual([liveB.id, live.id]);
@@ -367,10 +366,7 @@ describe("changeInvoiceStatus (REFERENCE Statuses)", () => {
 
   it("lets only one of two writers move the same status", async () => {
     const invoice = await fresh();
-    const outcomes = await Promise.allSettled([
-      changeInvoiceStatus(t.db, invoice, "processing"),
-      changeInvoiceStatus(t.db, invoice, "terminated"),
-    ]);
+    const outcomes = await Promise.allSettled([changeInvoiceStatus(t.db, invoice, "processing"), changeInvoiceStatus(t.db, invoice, "terminated")]);
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     const failure = outcomes.find((o) => o.status === "rejected");
     expect(failure?.status === "rejected" && failure.reason).toBeInstanceOf(StaleInvoiceStatusError);

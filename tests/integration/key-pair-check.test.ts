@@ -58,13 +58,16 @@ function mismatched(kind: "provider_account" | "h2h") {
 }
 
 describe("Provider A's payment key and private key are one pair", () => {
-  it.each(["provider_account", "h2h"] as const)("%s: the create action refuses a mismatched pair on the payment key field, and stores nothing", async (kind) => {
-    const label = unique("A mismatched");
-    const refused = await createConnectionAction(createAttributes("provider-a", kind, "test", { label, credentials: mismatched(kind) }));
-    expect(refused).toMatchObject({ ok: false, fieldErrors: { "credentials.payment_key": MESSAGE } });
-    const rows = await t.db.select().from(connections).where(eq(connections.merchantId, m.merchantId));
-    expect(rows.map((row) => row.label)).not.toContain(label);
-  });
+  it.each(["provider_account", "h2h"] as const)(
+    "%s: the create action refuses a mismatched pair on the payment key field, and stores nothing",
+    async (kind) => {
+      const label = unique("A mismatched");
+      const refused = await createConnectionAction(createAttributes("provider-a", kind, "test", { label, credentials: mismatched(kind) }));
+      expect(refused).toMatchObject({ ok: false, fieldErrors: { "credentials.payment_key": MESSAGE } });
+      const rows = await t.db.select().from(connections).where(eq(connections.merchantId, m.merchantId));
+      expect(rows.map((row) => row.label)).not.toContain(label);
+    },
+  );
 
   it("the connections API refuses it with 422 at /data/attributes/credentials/payment_key; an edit replacing only the payment key too", async () => {
     const post = (attributes: unknown) =>
@@ -109,7 +112,10 @@ describe("Provider A's payment key and private key are one pair", () => {
       data: { kind: "credentials_refused", message: `Credentials refused — ${MESSAGE}`, field: "payment_key" },
     });
     expect(fetched).toEqual([]);
-    expect(await testCredentialsAction(createAttributes("provider-a", "provider_account", "test"))).toMatchObject({ ok: true, data: { kind: expect.any(String) } });
+    expect(await testCredentialsAction(createAttributes("provider-a", "provider_account", "test"))).toMatchObject({
+      ok: true,
+      data: { kind: expect.any(String) },
+    });
     expect(fetched.length).toBeGreaterThan(0);
   });
 
@@ -118,7 +124,10 @@ describe("Provider A's payment key and private key are one pair", () => {
     const id = created.ok ? created.data.id : "";
     const kind = getKind("provider-a", "provider_account")!;
     const { publicCredentials, secrets } = splitCredentials(kind, mismatched("provider_account"));
-    await t.db.update(connections).set({ publicCredentials, ...sealSecrets(secrets, credentialsKey()) }).where(eq(connections.id, id));
+    await t.db
+      .update(connections)
+      .set({ publicCredentials, ...sealSecrets(secrets, credentialsKey()) })
+      .where(eq(connections.id, id));
     fetched.length = 0;
     expect(await testConnectionAction({ id })).toEqual({
       ok: true,

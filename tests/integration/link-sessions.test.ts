@@ -67,9 +67,9 @@ async function mailTo(to: string) {
 /** What the link's page hands its form: whether it will ask for the password (opening it is a GET). */
 async function openLinkPage(token: string): Promise<{ sameBrowser: boolean } | "invalid"> {
   const page = await ConfirmSignUpPage({ params: Promise.resolve({ token }) });
-  const form = (page.props as { children?: unknown[] }).children?.find((c) => (c as { props?: { sameBrowser?: boolean } })?.props?.sameBrowser !== undefined) as
-    | { props: { sameBrowser: boolean } }
-    | undefined;
+  const form = (page.props as { children?: unknown[] }).children?.find(
+    (c) => (c as { props?: { sameBrowser?: boolean } })?.props?.sameBrowser !== undefined,
+  ) as { props: { sameBrowser: boolean } } | undefined;
   return form ? { sameBrowser: form.props.sameBrowser } : "invalid";
 }
 
@@ -103,7 +103,10 @@ describe("confirming a sign-up", () => {
 
     // Used once: the browser's mark went with it, and even with the password nothing more is created.
     expect(await confirmSignUpAction({ token })).toMatchObject({ ok: false, fieldErrors: { password: "Password is required" } });
-    expect(await confirmSignUpAction({ token, password: input.password })).toMatchObject({ ok: false, message: expect.stringContaining("already has an account") });
+    expect(await confirmSignUpAction({ token, password: input.password })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("already has an account"),
+    });
     expect(signIns).toHaveLength(1);
   });
 
@@ -149,7 +152,13 @@ describe("confirming a sign-up", () => {
 describe("accepting an invitation", () => {
   async function invited() {
     const id = unique("inv");
-    const created = await createMerchantWithOwner(t.db, { name: "Olive", email: `${id}@example.com`, password: "olive-pass-1234", merchantName: `Shop ${id}`, commerceAccount: id });
+    const created = await createMerchantWithOwner(t.db, {
+      name: "Olive",
+      email: `${id}@example.com`,
+      password: "olive-pass-1234",
+      merchantName: `Shop ${id}`,
+      commerceAccount: id,
+    });
     if (!created.ok) throw new Error("fixture");
     session.userId = created.value.user.id;
     const email = `${unique("sam")}@example.com`;
@@ -166,7 +175,10 @@ describe("accepting an invitation", () => {
     expect(await findOpenInvite(t.db, token)).toMatchObject({ email });
     expect(signIns).toEqual([]);
 
-    expect(await acceptInviteAction({ token, name: "Samantha S.", password: "sams-own-pass-5", confirmPassword: "sams-own-pass-5" })).toEqual({ ok: true, data: { email } });
+    expect(await acceptInviteAction({ token, name: "Samantha S.", password: "sams-own-pass-5", confirmPassword: "sams-own-pass-5" })).toEqual({
+      ok: true,
+      data: { email },
+    });
     const member = await findUserByEmail(t.db, email);
     expect(member).toMatchObject({ merchantId, role: "support", name: "Samantha S." });
     expect(signIns).toEqual([{ provider: "session-grant", redirectTo: "/home", user: expect.objectContaining({ id: member!.id }) }]);
@@ -187,7 +199,10 @@ describe("accepting an invitation", () => {
       ok: false,
       fieldErrors: { name: "Name is required" },
     });
-    await t.db.update(invites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invites.email, email));
+    await t.db
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invites.email, email));
     expect(await acceptInviteAction({ token, password: "sams-own-pass-5", confirmPassword: "sams-own-pass-5" })).toMatchObject({
       ok: false,
       message: expect.stringContaining("no longer valid"),
@@ -200,7 +215,13 @@ describe("accepting an invitation", () => {
 describe("session grants", () => {
   it("work once, for their user, within 30 seconds; anything else is refused", async () => {
     const id = unique("grant");
-    const created = await createMerchantWithOwner(t.db, { name: "G", email: `${id}@example.com`, password: "grant-pass-1234", merchantName: id, commerceAccount: id });
+    const created = await createMerchantWithOwner(t.db, {
+      name: "G",
+      email: `${id}@example.com`,
+      password: "grant-pass-1234",
+      merchantName: id,
+      commerceAccount: id,
+    });
     if (!created.ok) throw new Error("fixture");
     const grant = issueSessionGrant(created.value.user.id);
     expect(await authorizeSessionGrant({ grant })).toMatchObject({ id: created.value.user.id, sessionVersion: 0 });

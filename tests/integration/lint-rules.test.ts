@@ -72,8 +72,15 @@ describe("layers point one way (no-restricted-imports)", () => {
 
   it("allows lib/auth and lib/merchants to import lib/identity, and lib/db to import lib/config", async () => {
     expect(await lintAs("lib/auth/lint-fixture.ts", 'import { findViewer } from "@/lib/identity/membership";\nexport const f = findViewer;\n')).toEqual([]);
-    expect(await lintAs("lib/merchants/lint-fixture.ts", 'import { hashPassword } from "@/lib/identity/password";\nexport const f = hashPassword;\n')).toEqual([]);
-    expect(await lintAs("lib/db/lint-fixture.ts", 'import { dataDir } from "@/lib/config";\nimport { users } from "./schema";\nexport const f = [dataDir, users];\n')).toEqual([]);
+    expect(await lintAs("lib/merchants/lint-fixture.ts", 'import { hashPassword } from "@/lib/identity/password";\nexport const f = hashPassword;\n')).toEqual(
+      [],
+    );
+    expect(
+      await lintAs(
+        "lib/db/lint-fixture.ts",
+        'import { dataDir } from "@/lib/config";\nimport { users } from "./schema";\nexport const f = [dataDir, users];\n',
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -98,7 +105,11 @@ describe("the engine never imports a provider folder (no-restricted-imports)", (
 
 /** dependency-cruiser with the project's .dependency-cruiser.cjs, as `npm run lint:imports` runs it; its violations as "rule: from → to". */
 function cruise(paths: string[], ...flags: string[]): string[] {
-  const run = spawnSync("npx", ["depcruise", ...paths, "--config", ".dependency-cruiser.cjs", "--output-type", "json", ...flags], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync("npx", ["depcruise", ...paths, "--config", ".dependency-cruiser.cjs", "--output-type", "json", ...flags], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const result = JSON.parse(run.stdout) as { summary: { violations: { from: string; to: string; rule: { name: string } }[] } };
   return result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort();
 }
@@ -114,7 +125,11 @@ describe("dependency-cruiser: the layer order and no cycle, type-only imports in
   });
 
   it("finds in lib/ exactly the imports against the order that the config lists as known, a type-only one among them", () => {
-    const known = JSON.parse(fs.readFileSync(path.join(root, ".dependency-cruiser-known-violations.json"), "utf8")) as { from: string; to: string; rule: { name: string } }[];
+    const known = JSON.parse(fs.readFileSync(path.join(root, ".dependency-cruiser-known-violations.json"), "utf8")) as {
+      from: string;
+      to: string;
+      rule: { name: string };
+    }[];
     const found = cruise(["lib"], "--no-ignore-known");
     expect(found).toEqual(known.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`).sort());
     // `import type { FormErrors }`: erased before anything runs, still an arrow against the order.

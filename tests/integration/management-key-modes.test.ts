@@ -77,7 +77,16 @@ describe.each(["test", "live"] as const)("a %s key", (mode) => {
     const path = `/api/connections/${id}`;
     const answers = [
       await send(GET_CONNECTION, { id }, { path, key }),
-      await send(EDIT_CONNECTION, { id }, { method: "PATCH", path, key, body: { data: { type: "connection", id, attributes: { label: "taken over", mode: null, enabled: false, credentials: null, constants: null } } } }),
+      await send(
+        EDIT_CONNECTION,
+        { id },
+        {
+          method: "PATCH",
+          path,
+          key,
+          body: { data: { type: "connection", id, attributes: { label: "taken over", mode: null, enabled: false, credentials: null, constants: null } } },
+        },
+      ),
       await send(DELETE_CONNECTION, { id }, { method: "DELETE", path, key }),
     ];
     for (const answer of answers) {
@@ -98,7 +107,11 @@ describe.each(["test", "live"] as const)("a %s key", (mode) => {
     const key = keys[mode];
     const label = unique("wrong mode");
     const before = await configuration();
-    const refused = await send(CREATE_CONNECTION, {}, { method: "POST", path: "/api/connections", key, body: connectionBody(createAttributes("provider-b", "h2h", other, { label })) });
+    const refused = await send(
+      CREATE_CONNECTION,
+      {},
+      { method: "POST", path: "/api/connections", key, body: connectionBody(createAttributes("provider-b", "h2h", other, { label })) },
+    );
     expect([refused.status, refused.json.errors[0]?.code, refused.json.errors[0]?.source?.pointer, refused.json.errors[0]?.detail]).toEqual([
       403,
       "key_mode_mismatch",
@@ -124,18 +137,31 @@ describe.each(["test", "live"] as const)("a %s key", (mode) => {
     expect(orders.json.data.map((r) => r.attributes.mode)).toEqual(orders.json.data.map(() => mode));
 
     // Its own mode is created as before.
-    const created = await send<Resource>(CREATE_CONNECTION, {}, { method: "POST", path: "/api/connections", key, body: connectionBody(createAttributes("provider-b", "h2h", mode)) });
+    const created = await send<Resource>(
+      CREATE_CONNECTION,
+      {},
+      { method: "POST", path: "/api/connections", key, body: connectionBody(createAttributes("provider-b", "h2h", mode)) },
+    );
     expect([created.status, created.json.data.attributes.mode]).toEqual([201, mode]);
   });
 
   it(`neither reads nor saves the ${other} routing: the order, its versions, a version, the comparison and a rollback answer 404, and a ${other} simulation 403`, async () => {
     const key = keys[mode];
-    const saved = await send(SAVE_ROUTING, { id: order[other] }, {
-      method: "PATCH",
-      path: `/api/routing/${order[other]}`,
-      key: keys[other],
-      body: { data: { type: "routing-order", attributes: { rules: [{ name: "Everything", outcome: { kind: "cascade", connection_ids: [connection[other].id] } }] } } },
-    });
+    const saved = await send(
+      SAVE_ROUTING,
+      { id: order[other] },
+      {
+        method: "PATCH",
+        path: `/api/routing/${order[other]}`,
+        key: keys[other],
+        body: {
+          data: {
+            type: "routing-order",
+            attributes: { rules: [{ name: "Everything", outcome: { kind: "cascade", connection_ids: [connection[other].id] } }] },
+          },
+        },
+      },
+    );
     // A version to ask about: the version routes refuse the other mode, not a missing version.
     expect([saved.status, (saved.json.data as Resource).attributes.version]).toEqual([200, 1]);
     const before = await configuration();
@@ -143,11 +169,23 @@ describe.each(["test", "live"] as const)("a %s key", (mode) => {
     type Probe = [string, RouteHandler<{ id: string; version: string }>, string, string, unknown?];
     const probes: Probe[] = [
       ["GET order", GET_ROUTING as RouteHandler<{ id: string; version: string }>, "GET", `/api/routing/${id}`],
-      ["PATCH order", SAVE_ROUTING as RouteHandler<{ id: string; version: string }>, "PATCH", `/api/routing/${id}`, { data: { type: "routing-order", attributes: { connection_ids: [connection[other].id] } } }],
+      [
+        "PATCH order",
+        SAVE_ROUTING as RouteHandler<{ id: string; version: string }>,
+        "PATCH",
+        `/api/routing/${id}`,
+        { data: { type: "routing-order", attributes: { connection_ids: [connection[other].id] } } },
+      ],
       ["GET versions", ROUTING_VERSIONS as RouteHandler<{ id: string; version: string }>, "GET", `/api/routing/${id}/versions`],
       ["GET version", ROUTING_VERSION, "GET", `/api/routing/${id}/versions/1`],
       ["GET compare", COMPARE_ROUTING as RouteHandler<{ id: string; version: string }>, "GET", `/api/routing/${id}/compare`],
-      ["POST rollback", ROLL_BACK_ROUTING as RouteHandler<{ id: string; version: string }>, "POST", `/api/routing/${id}/rollback`, { data: { type: "routing-rollback", attributes: { version: 1 } } }],
+      [
+        "POST rollback",
+        ROLL_BACK_ROUTING as RouteHandler<{ id: string; version: string }>,
+        "POST",
+        `/api/routing/${id}/rollback`,
+        { data: { type: "routing-rollback", attributes: { version: 1 } } },
+      ],
     ];
     const answers = [];
     for (const [name, handler, method, path, body] of probes) {
@@ -155,12 +193,16 @@ describe.each(["test", "live"] as const)("a %s key", (mode) => {
       answers.push([name, answer.status, answer.json.errors?.[0]?.code, answer.json.errors?.[0]?.detail, answer.text.includes(connection[other].id)]);
     }
     expect(answers).toEqual(probes.map(([name]) => [name, 404, "not_found", expect.stringContaining(RULE[mode]), false]));
-    const simulated = await send(SIMULATE_ROUTING, {}, {
-      method: "POST",
-      path: "/api/routing/simulate",
-      key,
-      body: { data: { type: "routing-simulation", attributes: { service: connection[other].services[0], test_mode: other === "test", amount: "10.00" } } },
-    });
+    const simulated = await send(
+      SIMULATE_ROUTING,
+      {},
+      {
+        method: "POST",
+        path: "/api/routing/simulate",
+        key,
+        body: { data: { type: "routing-simulation", attributes: { service: connection[other].services[0], test_mode: other === "test", amount: "10.00" } } },
+      },
+    );
     expect([simulated.status, simulated.json.errors[0]?.code, simulated.json.errors[0]?.source?.pointer, simulated.json.errors[0]?.detail]).toEqual([
       403,
       "key_mode_mismatch",

@@ -29,13 +29,16 @@ describe("the webhook endpoint cap", () => {
     const m = await teamMerchant(t.db);
     session.userId = m.ownerId;
     const answers = await Promise.all(
-      Array.from({ length: SIMULTANEOUS }, (_, i) => createWebhookEndpointAction({ url: `http://127.0.0.1:9/hooks/${i}`, description: "", enabled: true, allEvents: true, eventTypes: [] })),
+      Array.from({ length: SIMULTANEOUS }, (_, i) =>
+        createWebhookEndpointAction({ url: `http://127.0.0.1:9/hooks/${i}`, description: "", enabled: true, allEvents: true, eventTypes: [] }),
+      ),
     );
 
     expect(answers.filter((answer) => answer.ok)).toHaveLength(MAX_ENDPOINTS);
     const refused = answers.filter((answer) => !answer.ok);
     expect(refused).toHaveLength(SIMULTANEOUS - MAX_ENDPOINTS);
-    for (const answer of refused) expect(answer).toMatchObject({ ok: false, message: `You have ${MAX_ENDPOINTS} endpoints, the most one merchant may have: delete one first.` });
+    for (const answer of refused)
+      expect(answer).toMatchObject({ ok: false, message: `You have ${MAX_ENDPOINTS} endpoints, the most one merchant may have: delete one first.` });
     const [stored] = await t.db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, m.merchantId));
     expect(stored?.n).toBe(MAX_ENDPOINTS);
     const [secrets] = await t.db.select({ n: count() }).from(webhookSecrets).where(eq(webhookSecrets.merchantId, m.merchantId));

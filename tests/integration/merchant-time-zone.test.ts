@@ -30,16 +30,26 @@ let createdAt: Date;
 beforeAll(async () => {
   m = await teamMerchant(t.db);
   await connect(t.db, m.merchantId, "provider-b", "h2h");
-  const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
+  const created = await createInvoice(
+    t.db,
+    m.merchant,
+    "payment",
+    bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }),
+  );
   if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
   createdAt = created.invoice.createdAt;
 });
 
 async function exportedTimes(): Promise<{ created: string; updated: string }> {
   session.userId = m.ownerId;
-  const response = await EXPORT(new Request("http://test/api/dashboard/invoices/export", { headers: { cookie: "view_mode=test" } }), { params: Promise.resolve({}) });
+  const response = await EXPORT(new Request("http://test/api/dashboard/invoices/export", { headers: { cookie: "view_mode=test" } }), {
+    params: Promise.resolve({}),
+  });
   expect(response.status).toBe(200);
-  const [header, row] = (await response.text()).trim().split("\r\n").map((line) => line.split(","));
+  const [header, row] = (await response.text())
+    .trim()
+    .split("\r\n")
+    .map((line) => line.split(","));
   return { created: row![header!.indexOf("created_at")]!, updated: row![header!.indexOf("updated_at")]! };
 }
 

@@ -130,10 +130,7 @@ describe("two owners changing roles at once", () => {
     if (!second.ok) throw new Error("setup");
     const viewerA = (await findViewer(t.db, first!.id))!;
     const viewerB = (await findViewer(t.db, second.value.id))!;
-    const results = await Promise.all([
-      changeMemberRole(t.db, viewerA, first!.id, "support"),
-      changeMemberRole(t.db, viewerB, second.value.id, "support"),
-    ]);
+    const results = await Promise.all([changeMemberRole(t.db, viewerA, first!.id, "support"), changeMemberRole(t.db, viewerB, second.value.id, "support")]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     const roles = (await t.db.select({ role: users.role }).from(users).where(eq(users.merchantId, m.merchantId))).map((r) => r.role);
     expect(roles).toContain("owner");

@@ -12,7 +12,13 @@ import AuditLogPage from "@/app/(dashboard)/audit-log/page";
 import { renameBusinessAction } from "@/lib/actions/account";
 import { createApiKeyAction, revokeApiKeyAction } from "@/lib/actions/api-keys";
 import { createConnectionAction, deleteConnectionAction, updateConnectionAction } from "@/lib/actions/connections";
-import { confirmMfaEnrolmentAction, disableMfaAction, regenerateRecoveryCodesAction, setRequireOwnerMfaAction, startMfaEnrolmentAction } from "@/lib/actions/mfa";
+import {
+  confirmMfaEnrolmentAction,
+  disableMfaAction,
+  regenerateRecoveryCodesAction,
+  setRequireOwnerMfaAction,
+  startMfaEnrolmentAction,
+} from "@/lib/actions/mfa";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { saveRoutingOrderAction } from "@/lib/actions/routing";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction } from "@/lib/actions/settings";
@@ -70,7 +76,10 @@ describe("two-factor enrolment (Settings → Two-factor authentication)", () => 
     expect(started.secretGroups.join("")).toBe(started.secret);
     const right = await code(started.secret);
     const wrong = right === "123456" ? "654321" : "123456";
-    expect(await confirmMfaEnrolmentAction({ password, code: wrong })).toMatchObject({ ok: false, fieldErrors: { code: expect.stringContaining("not right") } });
+    expect(await confirmMfaEnrolmentAction({ password, code: wrong })).toMatchObject({
+      ok: false,
+      fieldErrors: { code: expect.stringContaining("not right") },
+    });
     expect(await confirmMfaEnrolmentAction({ password, code: "12345" })).toMatchObject({ ok: false, fieldErrors: { code: "The code is 6 digits" } });
     const [before] = await t.db.select().from(users).where(eq(users.id, m.supportId));
     expect(before!.totpEnabledAt).toBeNull();
@@ -91,8 +100,14 @@ describe("two-factor enrolment (Settings → Two-factor authentication)", () => 
     expect(regenerated.recoveryCodes).not.toContain(confirmed.recoveryCodes[0]);
     // Off: the password and a code; an old recovery code no longer proves anything, a new one does.
     expect(await disableMfaAction({ password, code: confirmed.recoveryCodes[0] })).toMatchObject({ ok: false, fieldErrors: { code: expect.any(String) } });
-    expect(await disableMfaAction({ password: "wrong-pass-000", code: regenerated.recoveryCodes[0] })).toMatchObject({ ok: false, fieldErrors: { password: "The current password is not correct" } });
-    expect(await disableMfaAction({})).toMatchObject({ ok: false, fieldErrors: { password: "Current password is required", code: "Enter the 6-digit code from your app or a recovery code" } });
+    expect(await disableMfaAction({ password: "wrong-pass-000", code: regenerated.recoveryCodes[0] })).toMatchObject({
+      ok: false,
+      fieldErrors: { password: "The current password is not correct" },
+    });
+    expect(await disableMfaAction({})).toMatchObject({
+      ok: false,
+      fieldErrors: { password: "Current password is required", code: "Enter the 6-digit code from your app or a recovery code" },
+    });
     expect(await disableMfaAction({ password, code: regenerated.recoveryCodes[0] })).toEqual({ ok: true, data: undefined });
     const [off] = await t.db.select().from(users).where(eq(users.id, m.supportId));
     expect(off).toMatchObject({ totpSecret: null, totpEnabledAt: null });
@@ -109,7 +124,10 @@ describe("npm run admin -- reset-two-factor", () => {
     expect(await resetTwoFactorCommand(t.db, { email: owner!.email.toUpperCase() })).toEqual({ userId: m.ownerId, twoFactor: "off", wasEnabled: true });
     const [after] = await t.db.select().from(users).where(eq(users.id, m.ownerId));
     expect(after).toMatchObject({ totpSecret: null, totpEnabledAt: null, sessionVersion: before! + 1 });
-    const [row] = await t.db.select().from(auditLog).where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "mfa.disabled")));
+    const [row] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "mfa.disabled")));
     expect(row).toMatchObject({ actorType: "system", actorLabel: "Operator (npm run admin)", targetId: m.ownerId });
     await expect(resetTwoFactorCommand(t.db, { email: "nobody-here@example.com" })).rejects.toThrow("No one signs in with nobody-here@example.com");
     await expect(resetTwoFactorCommand(t.db, {})).rejects.toThrow("needs --email");
@@ -119,14 +137,25 @@ describe("npm run admin -- reset-two-factor", () => {
 describe("Require two-factor authentication for owners", () => {
   it("an owner must enrol before turning it on; then an un-enrolled owner can use no page or action but enrolment, support members are not affected", async () => {
     const m = await teamMerchant(t.db);
-    const other = await addTeamMember(t.db, m.merchantId, { name: "Otto Owner", email: `${unique("otto")}@example.com`, role: "owner", password: "otto-pass-1234" });
+    const other = await addTeamMember(t.db, m.merchantId, {
+      name: "Otto Owner",
+      email: `${unique("otto")}@example.com`,
+      role: "owner",
+      password: "otto-pass-1234",
+    });
     if (!other.ok) throw new Error("setup");
     session.userId = m.ownerId;
-    expect(await setRequireOwnerMfaAction({ requireOwnerMfa: true })).toMatchObject({ ok: false, fieldErrors: { requireOwnerMfa: expect.stringContaining("for yourself first") } });
+    expect(await setRequireOwnerMfaAction({ requireOwnerMfa: true })).toMatchObject({
+      ok: false,
+      fieldErrors: { requireOwnerMfa: expect.stringContaining("for yourself first") },
+    });
     const mine = await enrol();
     expect(data(await setRequireOwnerMfaAction({ requireOwnerMfa: true }))).toEqual({ requireOwnerMfa: true });
     // The enrolled owner cannot turn their own off while it is required.
-    expect(await disableMfaAction({ password: OWNER_PASSWORD, code: await code(mine.secret) })).toMatchObject({ ok: false, message: expect.stringContaining("requires two-factor") });
+    expect(await disableMfaAction({ password: OWNER_PASSWORD, code: await code(mine.secret) })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("requires two-factor"),
+    });
 
     session.userId = other.value.id;
     expect(await createApiKeyAction({ name: "sneaky", mode: "test", scope: "full" })).toEqual({ ok: false, fieldErrors: {}, message: MFA_ENROLMENT_REQUIRED });
@@ -173,7 +202,10 @@ describe("audit log", () => {
         },
       },
       { action: "connection.updated", run: async () => data(await updateConnectionAction({ id: connectionId, label: unique("Renamed B") })) },
-      { action: "routing.saved", run: async () => data(await saveRoutingOrderAction({ service: w.a.services[0]!, mode: "test", connectionIds: [secondA, w.a.id] })).id },
+      {
+        action: "routing.saved",
+        run: async () => data(await saveRoutingOrderAction({ service: w.a.services[0]!, mode: "test", connectionIds: [secondA, w.a.id] })).id,
+      },
       { action: "connection.deleted", run: async () => data(await deleteConnectionAction({ id: connectionId })) },
       {
         action: "api_key.created",
@@ -188,7 +220,12 @@ describe("audit log", () => {
       {
         action: "team.role_changed",
         run: async () => {
-          const added = await addTeamMember(t.db, w.merchantId, { name: "Rita", email: `${unique("rita")}@example.com`, role: "support", password: "rita-pass-1234" });
+          const added = await addTeamMember(t.db, w.merchantId, {
+            name: "Rita",
+            email: `${unique("rita")}@example.com`,
+            role: "support",
+            password: "rita-pass-1234",
+          });
           if (!added.ok) throw new Error("setup");
           inviteeId = added.value.id;
           data(await changeRoleAction({ userId: inviteeId, role: "owner" }));
@@ -206,7 +243,10 @@ describe("audit log", () => {
           return created;
         },
       },
-      { action: "webhook.endpoint_updated", run: async () => data(await updateWebhookEndpointAction({ endpointId, ...endpoint, description: "audited, renamed" })) },
+      {
+        action: "webhook.endpoint_updated",
+        run: async () => data(await updateWebhookEndpointAction({ endpointId, ...endpoint, description: "audited, renamed" })),
+      },
       { action: "webhook.secret_rotated", run: async () => data(await rotateWebhookSecretAction({ endpointId })) },
       { action: "webhook.endpoint_deleted", run: async () => data(await deleteWebhookEndpointAction({ endpointId })) },
       { action: "refund.created", run: async () => data(await refundInvoiceAction({ invoiceId: w.paymentId, referenceId: unique("refund"), amount: "0.01" })) },
@@ -219,13 +259,20 @@ describe("audit log", () => {
     for (const step of steps()) {
       const before = await t.db.select({ id: auditLog.id }).from(auditLog).where(eq(auditLog.merchantId, w.merchantId));
       const answer = await step.run();
-      const rows = await t.db.select().from(auditLog).where(and(eq(auditLog.merchantId, w.merchantId)));
+      const rows = await t.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.merchantId, w.merchantId)));
       const added = rows.filter((row) => !before.some((b) => b.id === row.id));
-      expect(added.map((row) => row.action), step.action).toEqual([step.action]);
+      expect(
+        added.map((row) => row.action),
+        step.action,
+      ).toEqual([step.action]);
       expect(added[0], step.action).toMatchObject({ actorType: "user", actorId: w.ownerId, actorLabel: expect.stringContaining("@example.com") });
       expect(added[0]!.targetType, step.action).toBeTruthy();
       // What an answer shows once (the API key, the webhook signing secret) must never reach the log.
-      for (const [name, value] of Object.entries((answer ?? {}) as Record<string, unknown>)) if ((name === "key" || name === "secret") && typeof value === "string") secrets.push(value);
+      for (const [name, value] of Object.entries((answer ?? {}) as Record<string, unknown>))
+        if ((name === "key" || name === "secret") && typeof value === "string") secrets.push(value);
     }
     // Two-factor changes too, with the codes and the secret nowhere in the log.
     const { secret, recoveryCodes } = await enrol();

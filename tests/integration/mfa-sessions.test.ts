@@ -62,7 +62,10 @@ describe("two-factor changes ask for the current password", () => {
   it("setting it up without the password or with a wrong one is refused on the password field, and nothing changes", async () => {
     const { userId } = await signedInOwner();
     expect(await startMfaEnrolmentAction({})).toMatchObject({ ok: false, fieldErrors: { password: "Current password is required" } });
-    expect(await startMfaEnrolmentAction({ password: "wrong-pass-000" })).toMatchObject({ ok: false, fieldErrors: { password: "The current password is not correct" } });
+    expect(await startMfaEnrolmentAction({ password: "wrong-pass-000" })).toMatchObject({
+      ok: false,
+      fieldErrors: { password: "The current password is not correct" },
+    });
     expect(await twoFactorRow(userId)).toEqual({ enabledAt: null, pending: null });
 
     const started = await startMfaEnrolmentAction({ password: PASSWORD });
@@ -71,7 +74,10 @@ describe("two-factor changes ask for the current password", () => {
     expect(pending).toMatch(/^v2\./);
     const code = await generate({ secret: started.data.secret, epoch: now() });
     expect(await confirmMfaEnrolmentAction({ code })).toMatchObject({ ok: false, fieldErrors: { password: "Current password is required" } });
-    expect(await confirmMfaEnrolmentAction({ code, password: "wrong-pass-000" })).toMatchObject({ ok: false, fieldErrors: { password: "The current password is not correct" } });
+    expect(await confirmMfaEnrolmentAction({ code, password: "wrong-pass-000" })).toMatchObject({
+      ok: false,
+      fieldErrors: { password: "The current password is not correct" },
+    });
     expect(await twoFactorRow(userId)).toEqual({ enabledAt: null, pending });
   });
 
@@ -83,7 +89,10 @@ describe("two-factor changes ask for the current password", () => {
     if (!confirmed.ok) throw new Error(JSON.stringify(confirmed));
     const [recovery] = confirmed.data.recoveryCodes;
     expect(await disableMfaAction({ code: recovery })).toMatchObject({ ok: false, fieldErrors: { password: "Current password is required" } });
-    expect(await disableMfaAction({ password: "wrong-pass-000", code: recovery })).toMatchObject({ ok: false, fieldErrors: { password: "The current password is not correct" } });
+    expect(await disableMfaAction({ password: "wrong-pass-000", code: recovery })).toMatchObject({
+      ok: false,
+      fieldErrors: { password: "The current password is not correct" },
+    });
     expect((await twoFactorRow(userId)).enabledAt).toBeInstanceOf(Date);
     // The refused tries spent no recovery code.
     expect(await disableMfaAction({ password: PASSWORD, code: recovery })).toEqual({ ok: true, data: undefined });
@@ -99,7 +108,9 @@ describe("two-factor changes end the person's other sessions", () => {
 
     const started = await startMfaEnrolmentAction({ password: PASSWORD });
     if (!started.ok) throw new Error(JSON.stringify(started));
-    expect(await confirmMfaEnrolmentAction({ password: PASSWORD, code: await generate({ secret: started.data.secret, epoch: now() }) })).toMatchObject({ ok: true });
+    expect(await confirmMfaEnrolmentAction({ password: PASSWORD, code: await generate({ secret: started.data.secret, epoch: now() }) })).toMatchObject({
+      ok: true,
+    });
 
     expect(await sessionEmail(elsewhere.cookie!)).toBeNull();
     expect(await sessionEmail(before)).toBeNull();

@@ -76,8 +76,14 @@ describe("sign-in with a second factor", () => {
     await expectSignedIn(await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code }, address), email);
     expectRefused(await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code }, address), "wrong_second_factor");
     // The enrolment's own code (the step before) is refused too.
-    expectRefused(await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: await codeAt(secret, now() - 30) }, address), "wrong_second_factor");
-    await expectSignedIn(await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: await codeAt(secret, now() + 30) }, address), email);
+    expectRefused(
+      await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: await codeAt(secret, now() - 30) }, address),
+      "wrong_second_factor",
+    );
+    await expectSignedIn(
+      await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: await codeAt(secret, now() + 30) }, address),
+      email,
+    );
   });
 
   it("a recovery code signs in once, typed in any case with or without its dash; used, it never works again", async () => {
@@ -87,8 +93,14 @@ describe("sign-in with a second factor", () => {
     expect(new Set(recoveryCodes).size).toBe(10);
     const [first, second] = recoveryCodes as [string, string];
     await expectSignedIn(await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: first }, address), email);
-    expectRefused(await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: first }, address), "wrong_second_factor");
-    await expectSignedIn(await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: second.replace("-", "").toUpperCase() }, address), email);
+    expectRefused(
+      await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: first }, address),
+      "wrong_second_factor",
+    );
+    await expectSignedIn(
+      await postCredentials({ challenge: challengeOf(await signInOverHttp(email, PASSWORD, address)), code: second.replace("-", "").toUpperCase() }, address),
+      email,
+    );
   });
 
   it("a made-up, altered or expired challenge is refused, and one dies when the person's sessions end", async () => {

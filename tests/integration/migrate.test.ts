@@ -77,7 +77,6 @@ if (!onPostgres) {
       await expect(refused).rejects.toThrow(`in use by process ${process.ppid} (server.ts`);
       expect(fs.existsSync(path.join(dir, "pglite"))).toBe(false);
     });
-
   });
 }
 

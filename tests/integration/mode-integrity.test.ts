@@ -97,7 +97,12 @@ const flipMode = (id: string, mode: Mode) => t.db.update(connections).set({ mode
 async function postBSucceeded(merchantId: string, connectionId: string, record: SandboxRecord, notificationId: string): Promise<Response> {
   const callbacks = getProviderServer("provider-b")!.callbacks!;
   const credentials = revealCredentials((await findConnectionRow(t.db, merchantId, connectionId))!, credentialsKey());
-  const signed = callbacks.sign({ event: callbacks.eventFromRecord({ ...record, status: "succeeded" }), credentials, notificationId, timestamp: Math.floor(Date.now() / 1000) });
+  const signed = callbacks.sign({
+    event: callbacks.eventFromRecord({ ...record, status: "succeeded" }),
+    credentials,
+    notificationId,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   const request = new Request(`${sandbox.origin}/api/callbacks/provider-b/${connectionId}`, { method: "POST", headers: signed.headers, body: signed.rawBody });
   return callbackRoute(request, { params: Promise.resolve({ slug: "provider-b", connectionId }) });
 }
@@ -131,7 +136,11 @@ describe("a live invoice is never settled by a sandbox", () => {
 
     await payOnHostedPage(created.invoice.id, CARD);
     const [attempt] = await listAttempts(t.db, created.invoice.id);
-    expect(attempt).toMatchObject({ status: "soft_failed", resolution: "mode_mismatch", message: expect.stringContaining("live-mode connection may not call this server") });
+    expect(attempt).toMatchObject({
+      status: "soft_failed",
+      resolution: "mode_mismatch",
+      message: expect.stringContaining("live-mode connection may not call this server"),
+    });
     expect(await checkConnectionHealth(t.db, m.merchantId, connection.id)).toEqual({
       kind: "unreachable",
       message: "A live-mode connection may not call this server or its sandboxes; nothing was sent.",
@@ -158,8 +167,14 @@ describe("a live invoice is never settled by a sandbox", () => {
 
     // The sandbox's own notification about the payment, signed as B signs it: verified, and refused.
     expect((await postBSucceeded(m.merchantId, connection.id, record!, "n-mode-1")).status).toBe(404);
-    const [stored] = await t.db.select().from(providerCallbacks).where(and(eq(providerCallbacks.connectionId, connection.id)));
-    expect(stored).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/) });
+    const [stored] = await t.db
+      .select()
+      .from(providerCallbacks)
+      .where(and(eq(providerCallbacks.connectionId, connection.id)));
+    expect(stored).toMatchObject({
+      outcome: "rejected",
+      reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/),
+    });
     const [row] = await t.db.select().from(invoices).where(eq(invoices.id, created.invoice.id));
     expect(row!.status).toBe("process_pending");
   });
@@ -186,7 +201,11 @@ describe("money coming back never crosses modes either", () => {
     await flipMode(connection.id, "live");
     fetched.length = 0;
     const refused = await refund(m, created.invoice.id, "2.00");
-    expect(refused).toMatchObject({ status: "failed", resolution: "mode_mismatch", message: expect.stringMatching(/^A test invoice cannot go through a live-mode connection/) });
+    expect(refused).toMatchObject({
+      status: "failed",
+      resolution: "mode_mismatch",
+      message: expect.stringMatching(/^A test invoice cannot go through a live-mode connection/),
+    });
     expect(await followUpRefund(t.db, pending.id, "test")).toMatchObject({ status: "pending" });
     expect(fetched).toEqual([]);
     expect(liveRequests).toBe(0);
@@ -194,7 +213,11 @@ describe("money coming back never crosses modes either", () => {
     // The sandbox's word about the pending refund, signed as B signs it: verified, and refused.
     expect((await postBSucceeded(m.merchantId, connection.id, pendingRecord!, "n-mode-refund")).status).toBe(404);
     const [stored] = await t.db.select().from(providerCallbacks).where(eq(providerCallbacks.notificationId, "n-mode-refund"));
-    expect(stored).toMatchObject({ outcome: "rejected", reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/), reported: expect.objectContaining({ refund: pending.id }) });
+    expect(stored).toMatchObject({
+      outcome: "rejected",
+      reason: expect.stringMatching(/^mode_mismatch: A test invoice cannot go through a live-mode connection/),
+      reported: expect.objectContaining({ refund: pending.id }),
+    });
     expect(await readRefund(t.db, pending.id)).toMatchObject({ status: "pending" });
     const [row] = await t.db.select().from(invoices).where(eq(invoices.id, created.invoice.id));
     expect(row).toMatchObject({ status: "refunding", refundedAmountMinor: 0n });
@@ -204,7 +227,9 @@ describe("money coming back never crosses modes either", () => {
     const m = await invoiceMerchant(t.db);
     const connection = await connect(t.db, m.merchantId, "provider-a", "h2h", { mode: "test", vaultKey: credentialsKey() });
     const payout = async (amount: string) => {
-      const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+      const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+        data: { attributes: Record<string, unknown> };
+      };
       Object.assign(body.data.attributes, { amount, test_mode: true, options: { auto_process: false }, fields: { card_number: "4242424242424242" } });
       const made = await createInvoice(t.db, m.merchant, "payout", body);
       if (made.kind !== "created") throw new Error(`setup: ${JSON.stringify(made)}`);

@@ -51,7 +51,10 @@ beforeAll(async () => {
   process.env.APP_URL = sandbox.baseUrl;
 });
 afterAll(async () => {
-  for (const [name, value] of [["APP_URL", previous.appUrl], ["LOG_LEVEL", previous.logLevel]] as const) {
+  for (const [name, value] of [
+    ["APP_URL", previous.appUrl],
+    ["LOG_LEVEL", previous.logLevel],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -102,12 +105,16 @@ describe("no full card number or CVC after a run of every provider and test card
       merchantIds.push(m.merchantId);
       await connect(t.db, m.merchantId, provider, kind, { vaultKey: credentialsKey() });
       for (const card of TEST_CARDS) {
-        const body = templateEnvelope(findTemplate(template)!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+        const body = templateEnvelope(findTemplate(template)!, { commerceAccount: m.account, referenceId: newReference() }) as {
+          data: { attributes: Record<string, unknown> };
+        };
         const options = (body.data.attributes.options ?? {}) as Record<string, unknown>;
         delete options.bypass_hpp;
         // Every payment asks to save its card: the tokens the providers answer are searched for below too.
         const customer = (body.data.attributes.customer ?? {}) as Record<string, unknown>;
-        const placed = (body.data as { customer?: Record<string, unknown> }).customer ?? (body.data.attributes.gateway_options as { customer?: Record<string, unknown> } | undefined)?.customer;
+        const placed =
+          (body.data as { customer?: Record<string, unknown> }).customer ??
+          (body.data.attributes.gateway_options as { customer?: Record<string, unknown> } | undefined)?.customer;
         if (placed) placed.reference_id = "leak-customer";
         else body.data.attributes.customer = { ...customer, reference_id: "leak-customer" };
         body.data.attributes.gateway_options = { ...(body.data.attributes.gateway_options as object), cardgate: { tokenize: "" } };
@@ -128,10 +135,16 @@ describe("no full card number or CVC after a run of every provider and test card
     const m = await invoiceMerchant(t.db);
     merchantIds.push(m.merchantId);
     await connect(t.db, m.merchantId, "provider-a", "h2h", { vaultKey: credentialsKey() });
-    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.options = { auto_process: true };
     body.data.attributes.fields = { card_number: PAYOUT_CARD };
-    const payout = await send<{ id: string; attributes: Record<string, unknown> }>(POST_PAYOUT, {}, { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body });
+    const payout = await send<{ id: string; attributes: Record<string, unknown> }>(
+      POST_PAYOUT,
+      {},
+      { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body },
+    );
     expect(payout.status, payout.text).toBe(201);
     expect(payout.json.data.attributes.status).toBe("processed");
     const id = payout.json.data.id;
@@ -142,9 +155,7 @@ describe("no full card number or CVC after a run of every provider and test card
     // Every payment of this test reached its provider's sandbox: the searched places are not empty
     // (counted for this test's merchants only: on PostgreSQL other files share the database).
     const tried = rowsOf<{ n: number }>(
-      await t.db.execute(
-        sql`select count(*)::int as n from invoice_attempts a join invoices i on i.id = a.invoice_id where i.merchant_id in ${merchantIds}`,
-      ),
+      await t.db.execute(sql`select count(*)::int as n from invoice_attempts a join invoices i on i.id = a.invoice_id where i.merchant_id in ${merchantIds}`),
     );
     expect(tried[0]!.n).toBeGreaterThanOrEqual(PAYMENTS.length * TEST_CARDS.length + 1);
     const reached = rowsOf<{ n: number }>(
@@ -165,9 +176,7 @@ describe("no full card number or CVC after a run of every provider and test card
 
     // The saved cards' tokens (A, B, C, D and F keep cards): never in a log, an answer, or any table but the
     // sandboxes' own memory (the provider's side) and payment_methods, where the vault seals them.
-    const sealed = rowsOf<{ token_sealed: string }>(
-      await t.db.execute(sql`select token_sealed from payment_methods where merchant_id in ${merchantIds}`),
-    );
+    const sealed = rowsOf<{ token_sealed: string }>(await t.db.execute(sql`select token_sealed from payment_methods where merchant_id in ${merchantIds}`));
     const tokens = sealed.map((row) => decryptSecret(row.token_sealed, credentialsKey()));
     expect(tokens.length).toBeGreaterThanOrEqual(5);
     const outsideTheSandboxes = await dumpDatabase(["sandbox_records"]);

@@ -29,7 +29,9 @@ const post = (url: string, body: string) => fetch(url, { method: "POST", headers
 
 describe("the lean path's bodies", () => {
   it("reads the JSON body the client sent, with multi-byte text and exact-number paths intact", async () => {
-    const url = await serve(async (request) => jsonApi({ got: await readJsonBody(request, { exactNumbersAt: [["amount"]] }) }, { status: 201, headers: { Location: "/x" } }));
+    const url = await serve(async (request) =>
+      jsonApi({ got: await readJsonBody(request, { exactNumbersAt: [["amount"]] }) }, { status: 201, headers: { Location: "/x" } }),
+    );
     const answer = await post(url, JSON.stringify({ name: "Zoë 😀", amount: 1 }).replace('"amount":1', '"amount":1e3'));
     expect(answer.status).toBe(201);
     expect(answer.headers.get("content-type")).toBe("application/vnd.api+json");
@@ -53,7 +55,13 @@ describe("the lean path's bodies", () => {
   });
 
   it("hands handlers a Request without a body stream, and answers a Response not made by jsonApi from its body", async () => {
-    const url = await serve(async (request) => new Response(`echo:${request.body === null}:${JSON.stringify(await readJsonBody(request))}`, { status: 200, headers: { "content-type": "text/plain" } }));
+    const url = await serve(
+      async (request) =>
+        new Response(`echo:${request.body === null}:${JSON.stringify(await readJsonBody(request))}`, {
+          status: 200,
+          headers: { "content-type": "text/plain" },
+        }),
+    );
     const answer = await post(url, '{"a":1}');
     expect(await answer.text()).toBe('echo:true:{"a":1}');
   });

@@ -26,7 +26,11 @@ const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cv
 const METHODS = new Set(["get", "put", "post", "delete", "patch"]);
 const ROUTING_ORDER = "payment_card_eur_hpp:test";
 
-type Operation = { operationId: string; requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> }; responses: Record<string, unknown> };
+type Operation = {
+  operationId: string;
+  requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> };
+  responses: Record<string, unknown>;
+};
 
 beforeEach(() => {
   resetRateLimits();
@@ -36,7 +40,15 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The route module Next serves the path from: `/api/connections/{id}` is app/api/connections/[id]/route.ts. */
 async function routeModule(template: string): Promise<Record<string, RouteHandler<Record<string, string>>>> {
-  const file = path.join(process.cwd(), "app", ...template.split("/").filter(Boolean).map((segment) => segment.replace(/^\{(\w+)\}$/, "[$1]")), "route.ts");
+  const file = path.join(
+    process.cwd(),
+    "app",
+    ...template
+      .split("/")
+      .filter(Boolean)
+      .map((segment) => segment.replace(/^\{(\w+)\}$/, "[$1]")),
+    "route.ts",
+  );
   return (await import(file)) as Record<string, RouteHandler<Record<string, string>>>;
 }
 
@@ -46,7 +58,9 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
   const connections = [];
   for (const [provider, kind] of PROVIDER_KINDS) connections.push(await connect(t.db, m.merchantId, provider, kind));
   const providerB = connections.find((connection) => connection.provider === "provider-b")!;
-  const body = templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   body.data.attributes.amount = "100.00";
   const created = await createInvoice(t.db, m.merchant, "payment", body);
   if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
@@ -55,7 +69,11 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
   // Two saves that change the order (the listed order reversed, then back), so the rollback example's version 2 exists.
   const reorder = (await routeModule("/api/routing/{id}")).PATCH!;
   const save = async (ids: string[]) => {
-    const saved = await send<{ attributes: { connection_ids: string[] } }, { id: string }>(reorder, { id: ROUTING_ORDER }, { method: "PATCH", path: `/api/routing/${ROUTING_ORDER}`, key: m.key, body: { data: { type: "routing-order", attributes: { connection_ids: ids } } } });
+    const saved = await send<{ attributes: { connection_ids: string[] } }, { id: string }>(
+      reorder,
+      { id: ROUTING_ORDER },
+      { method: "PATCH", path: `/api/routing/${ROUTING_ORDER}`, key: m.key, body: { data: { type: "routing-order", attributes: { connection_ids: ids } } } },
+    );
     if (saved.status !== 200) throw new Error(`setup: routing ${saved.text}`);
     return saved.json.data.attributes.connection_ids;
   };
@@ -65,12 +83,15 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
   const { key: liveKey } = await createApiKey(t.db, { merchantId: m.merchantId, name: "live examples", mode: "live" });
   // Two authorized payments (flow authorize): one for the capture example, one for the void example.
   const authorizedPayment = async () => {
-    const authorize = templateEnvelope(findTemplate("b-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const authorize = templateEnvelope(findTemplate("b-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     Object.assign(authorize.data.attributes, { flow: "authorize", amount: "100.00", options: { allow_partially: false } });
     const made = await createInvoice(t.db, m.merchant, "payment", authorize);
     if (made.kind !== "created") throw new Error(`setup: ${JSON.stringify(made)}`);
     const held = await payWithCard(t.db, made.invoice.id, CARD);
-    if (held.kind === "refused" || held.invoice.status !== "authorized") throw new Error(`setup: not authorized (${held.kind === "refused" ? "refused" : held.invoice.status})`);
+    if (held.kind === "refused" || held.invoice.status !== "authorized")
+      throw new Error(`setup: not authorized (${held.kind === "refused" ? "refused" : held.invoice.status})`);
     return made.invoice.id;
   };
   const toCapture = await authorizedPayment();
@@ -112,8 +133,23 @@ describe("the OpenAPI document's request examples", () => {
       }
     }
     // The operations the reference had without examples are among those sent.
-    for (const id of ["createConnection", "editConnection", "simulateRouting", "updateRoutingSettings", "reorderRouting", "createPaymentInvoice", "createPayoutInvoice", "createRefund", "rollBackRouting", "capturePaymentInvoice", "voidPaymentInvoice"]) {
-      expect(sent.some((entry) => entry.startsWith(`${id}:`)), id).toBe(true);
+    for (const id of [
+      "createConnection",
+      "editConnection",
+      "simulateRouting",
+      "updateRoutingSettings",
+      "reorderRouting",
+      "createPaymentInvoice",
+      "createPayoutInvoice",
+      "createRefund",
+      "rollBackRouting",
+      "capturePaymentInvoice",
+      "voidPaymentInvoice",
+    ]) {
+      expect(
+        sent.some((entry) => entry.startsWith(`${id}:`)),
+        id,
+      ).toBe(true);
     }
   });
 });

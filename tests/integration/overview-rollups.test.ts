@@ -67,8 +67,22 @@ async function rollupRows(merchantId: string) {
     .select()
     .from(overviewRollups)
     .where(eq(overviewRollups.merchantId, merchantId))
-    .orderBy(asc(overviewRollups.grain), asc(overviewRollups.hour), asc(overviewRollups.source), asc(overviewRollups.connectionId), asc(overviewRollups.status), asc(overviewRollups.resolution), asc(overviewRollups.currency), asc(overviewRollups.direction));
-  return rows.map((row) => ({ ...row, hour: row.hour.toISOString(), amountMinor: row.amountMinor.toString(), recoveredAmountMinor: row.recoveredAmountMinor.toString() }));
+    .orderBy(
+      asc(overviewRollups.grain),
+      asc(overviewRollups.hour),
+      asc(overviewRollups.source),
+      asc(overviewRollups.connectionId),
+      asc(overviewRollups.status),
+      asc(overviewRollups.resolution),
+      asc(overviewRollups.currency),
+      asc(overviewRollups.direction),
+    );
+  return rows.map((row) => ({
+    ...row,
+    hour: row.hour.toISOString(),
+    amountMinor: row.amountMinor.toString(),
+    recoveredAmountMinor: row.recoveredAmountMinor.toString(),
+  }));
 }
 
 const period = readPeriod({ period: "today" }).period;
@@ -89,7 +103,13 @@ describe("overview rollups", () => {
 
     const overview = await getOverview(t.db, m.merchantId, "test", period);
     expect(overview.totals).toEqual([
-      { currency: "CHF", payments: { count: 2, minor: 2n * AMOUNT }, payouts: { count: 0, minor: 0n }, refunds: { count: 1, minor: 1000n }, netMinor: 2n * AMOUNT - 1000n },
+      {
+        currency: "CHF",
+        payments: { count: 2, minor: 2n * AMOUNT },
+        payouts: { count: 0, minor: 0n },
+        refunds: { count: 1, minor: 1000n },
+        netMinor: 2n * AMOUNT - 1000n,
+      },
     ]);
     expect(overview).toMatchObject({ processed: 2, failed: 1, recovered: { count: 1, amounts: [{ currency: "CHF", minor: AMOUNT }] } });
     expect(overview.successRate).toBeCloseTo(2 / 3);
@@ -125,9 +145,14 @@ describe("overview rollups", () => {
 
   it("match a rebuild after random histories through the real entry points", async () => {
     const { m, order } = await twoConnections();
-    const outcomes: ProviderOutcome[] = [SOFT, DECLINE, { kind: "declined", resolution: "issuer_decline", message: "no" }, { kind: "succeeded", providerReference: "r", processedAmountMinor: AMOUNT }];
+    const outcomes: ProviderOutcome[] = [
+      SOFT,
+      DECLINE,
+      { kind: "declined", resolution: "issuer_decline", message: "no" },
+      { kind: "succeeded", providerReference: "r", processedAmountMinor: AMOUNT },
+    ];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 14; i++) {
       for (const id of order) fake.script.set(id, [outcomes[Math.floor(random() * outcomes.length)]!]);
       const invoice = await pay(m);
@@ -174,7 +199,11 @@ describe("connection health", () => {
     ]);
     const body = JSON.parse(renderEventBody(events[1]!));
     expect(body).toMatchObject({
-      data: { type: "connection", id: order[0], attributes: { health: "failing", previous_health: "degraded", last_error: { resolution: "provider_unavailable" } } },
+      data: {
+        type: "connection",
+        id: order[0],
+        attributes: { health: "failing", previous_health: "degraded", last_error: { resolution: "provider_unavailable" } },
+      },
       meta: { event_type: CONNECTION_HEALTH_CHANGED },
     });
     expect(JSON.stringify(body)).not.toMatch(/secret|password|private/i);
@@ -185,41 +214,81 @@ describe("readPeriod", () => {
   const now = new Date("2026-11-29T10:00:00Z");
   it("reads presets and custom dates, and names the field of bad input without throwing", () => {
     expect(readPeriod({}, now).period).toMatchObject({ preset: "7d", fromText: "2026-11-23", toText: "2026-11-29", granularity: "day" });
-    expect(readPeriod({ period: "today" }, now).period).toMatchObject({ granularity: "hour", from: new Date("2026-11-29T00:00:00Z"), to: new Date("2026-11-30T00:00:00Z") });
-    expect(readPeriod({ period: "custom", from: "2026-01-01", to: "2026-01-31" }, now)).toEqual({ period: expect.objectContaining({ fromText: "2026-01-01", toText: "2026-01-31" }) });
+    expect(readPeriod({ period: "today" }, now).period).toMatchObject({
+      granularity: "hour",
+      from: new Date("2026-11-29T00:00:00Z"),
+      to: new Date("2026-11-30T00:00:00Z"),
+    });
+    expect(readPeriod({ period: "custom", from: "2026-01-01", to: "2026-01-31" }, now)).toEqual({
+      period: expect.objectContaining({ fromText: "2026-01-01", toText: "2026-01-31" }),
+    });
     expect(readPeriod({ period: "year" }, now).problem).toMatchObject({ field: "period" });
-    expect(readPeriod({ period: "custom", from: "2026-02-30", to: "2026-03-01" }, now).problem).toMatchObject({ field: "from", message: expect.stringContaining("not a date") });
-    expect(readPeriod({ period: "custom", from: "2026-03-02", to: "2026-03-01" }, now).problem).toMatchObject({ field: "from", message: expect.stringContaining("after") });
-    expect(readPeriod({ period: "custom", from: "2024-01-01", to: "2026-01-01" }, now).problem).toMatchObject({ field: "to", message: expect.stringContaining("at most 366") });
+    expect(readPeriod({ period: "custom", from: "2026-02-30", to: "2026-03-01" }, now).problem).toMatchObject({
+      field: "from",
+      message: expect.stringContaining("not a date"),
+    });
+    expect(readPeriod({ period: "custom", from: "2026-03-02", to: "2026-03-01" }, now).problem).toMatchObject({
+      field: "from",
+      message: expect.stringContaining("after"),
+    });
+    expect(readPeriod({ period: "custom", from: "2024-01-01", to: "2026-01-01" }, now).problem).toMatchObject({
+      field: "to",
+      message: expect.stringContaining("at most 366"),
+    });
     expect(readPeriod({ period: "custom", from: "2026-01-01" }, now).problem).toMatchObject({ field: "to" });
   });
 });
 
 describe("overview days in the viewer's zone", () => {
   const hourRow = (merchantId: string, hour: string, status: string, count: number, grain: "hour" | "day" = "hour") => ({
-    merchantId, testMode: true, grain, hour: new Date(hour), source: "invoice" as const, direction: "payment" as const, connectionId: "conn_tz", status, resolution: "",
-    currency: "EUR", count, amountMinor: 100n * BigInt(count), recoveredCount: 0, recoveredAmountMinor: 0n, latency: LATENCY_BUCKETS_MS.map(() => 0),
+    merchantId,
+    testMode: true,
+    grain,
+    hour: new Date(hour),
+    source: "invoice" as const,
+    direction: "payment" as const,
+    connectionId: "conn_tz",
+    status,
+    resolution: "",
+    currency: "EUR",
+    count,
+    amountMinor: 100n * BigInt(count),
+    recoveredCount: 0,
+    recoveredAmountMinor: 0n,
+    latency: LATENCY_BUCKETS_MS.map(() => 0),
   });
 
   it("cuts days at the zone's midnight, summing the hour rows, and names the zone", async () => {
     const m = await invoiceMerchant(t.db);
     // 17:00 UTC on 28 Nov is 22:30 on 28 Nov in Kolkata; 20:00 UTC is 01:30 on 29 Nov there. In UTC both are 28 Nov.
-    await t.db.insert(overviewRollups).values([
-      hourRow(m.merchantId, "2026-11-28T17:00:00Z", "failed", 1),
-      hourRow(m.merchantId, "2026-11-28T20:00:00Z", "processed", 2),
-      hourRow(m.merchantId, "2026-11-28T00:00:00Z", "failed", 1, "day"),
-      hourRow(m.merchantId, "2026-11-28T00:00:00Z", "processed", 2, "day"),
-    ]);
+    await t.db
+      .insert(overviewRollups)
+      .values([
+        hourRow(m.merchantId, "2026-11-28T17:00:00Z", "failed", 1),
+        hourRow(m.merchantId, "2026-11-28T20:00:00Z", "processed", 2),
+        hourRow(m.merchantId, "2026-11-28T00:00:00Z", "failed", 1, "day"),
+        hourRow(m.merchantId, "2026-11-28T00:00:00Z", "processed", 2, "day"),
+      ]);
     const now = new Date("2026-11-29T12:00:00Z");
     const read = readPeriod({ period: "7d" }, now, "Asia/Kolkata");
-    expect(read.period).toMatchObject({ fromText: "2026-11-23", toText: "2026-11-29", from: new Date("2026-11-22T18:30:00Z"), to: new Date("2026-11-29T18:30:00Z"), label: "Last 7 days (Asia/Kolkata)" });
+    expect(read.period).toMatchObject({
+      fromText: "2026-11-23",
+      toText: "2026-11-29",
+      from: new Date("2026-11-22T18:30:00Z"),
+      to: new Date("2026-11-29T18:30:00Z"),
+      label: "Last 7 days (Asia/Kolkata)",
+    });
     const days = (await getOverview(t.db, m.merchantId, "test", read.period)).trend.map((p) => [p.at.toISOString(), p.processed, p.failed]);
     expect(days).toHaveLength(7);
     expect(days.slice(-2)).toEqual([
       ["2026-11-27T18:30:00.000Z", 0, 1],
       ["2026-11-28T18:30:00.000Z", 2, 0],
     ]);
-    const utc = (await getOverview(t.db, m.merchantId, "test", readPeriod({ period: "7d" }, now).period)).trend.map((p) => [p.at.toISOString(), p.processed, p.failed]);
+    const utc = (await getOverview(t.db, m.merchantId, "test", readPeriod({ period: "7d" }, now).period)).trend.map((p) => [
+      p.at.toISOString(),
+      p.processed,
+      p.failed,
+    ]);
     expect(utc.slice(-2)).toEqual([
       ["2026-11-28T00:00:00.000Z", 2, 1],
       ["2026-11-29T00:00:00.000Z", 0, 0],

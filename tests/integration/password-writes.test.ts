@@ -48,7 +48,8 @@ afterAll(() => vi.restoreAllMocks());
 /** Every statement that writes users.password_hash, by module and function. */
 const PASSWORD_WRITES: Record<string, string> = {
   "lib/identity/sessions.ts#setPassword": "the one update: raises the session version in the same statement",
-  "lib/merchants/queries.ts#createMerchantWithOwner": "insert of a new person (sign-up confirmation, create-merchant, seed-demo's first run): no session of theirs exists",
+  "lib/merchants/queries.ts#createMerchantWithOwner":
+    "insert of a new person (sign-up confirmation, create-merchant, seed-demo's first run): no session of theirs exists",
   "lib/merchants/queries.ts#addMember": "insert of a new member: no session of theirs exists",
   "lib/merchants/invites.ts#acceptInvite": "insert of the invited member: no session of theirs exists",
 };
@@ -89,15 +90,25 @@ function scanSource() {
         // A spread into the users table could carry a hash unseen: it counts as a write too.
         const intoUsers = /\b(update|insert)\(users\)$/.test(node.expression.expression.getText());
         const writesHash = node.arguments.some(
-          (arg) => ts.isObjectLiteralExpression(arg) && arg.properties.some((p) => p.name?.getText() === "passwordHash" || (intoUsers && ts.isSpreadAssignment(p))),
+          (arg) =>
+            ts.isObjectLiteralExpression(arg) && arg.properties.some((p) => p.name?.getText() === "passwordHash" || (intoUsers && ts.isSpreadAssignment(p))),
         );
         if (writesHash) writes.add(`${file}#${enclosingFunction(node)}`);
       }
       // Raw SQL naming the column.
-      if ((ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node) || ts.isStringLiteral(node)) && /password_hash/i.test(node.text) && file !== "lib/db/schema.ts") {
+      if (
+        (ts.isNoSubstitutionTemplateLiteral(node) ||
+          ts.isTemplateHead(node) ||
+          ts.isTemplateMiddle(node) ||
+          ts.isTemplateTail(node) ||
+          ts.isStringLiteral(node)) &&
+        /password_hash/i.test(node.text) &&
+        file !== "lib/db/schema.ts"
+      ) {
         writes.add(`${file}#${enclosingFunction(node)} (raw SQL)`);
       }
-      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "setPassword") callers.add(`${file}#${enclosingFunction(node)}`);
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "setPassword")
+        callers.add(`${file}#${enclosingFunction(node)}`);
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -131,7 +142,10 @@ describe("a new password ends the sessions signed in with the old one", () => {
     const [name, value] = here.cookie!.split("=") as [string, string];
     browser.cookies.set(name, value);
 
-    expect(await changePasswordAction({ currentPassword: PASSWORD, password: "next-pass-1234", confirmPassword: "next-pass-1234" })).toEqual({ ok: true, data: undefined });
+    expect(await changePasswordAction({ currentPassword: PASSWORD, password: "next-pass-1234", confirmPassword: "next-pass-1234" })).toEqual({
+      ok: true,
+      data: undefined,
+    });
     expect(await sessionEmail(elsewhere.cookie!)).toBeNull();
     expect(await sessionEmail(here.cookie!)).toBeNull();
     // This browser was given a new session with the new password, and it is valid.
@@ -145,18 +159,25 @@ describe("a new password ends the sessions signed in with the old one", () => {
     const before = await signInOverHttp(email, PASSWORD, "198.51.100.62");
     expect(await sessionEmail(before.cookie!)).toBe(email);
     const started = await startPasswordReset(t.db, email);
-    expect(await resetPasswordAction({ token: started!.token, password: "reset-pass-1234", confirmPassword: "reset-pass-1234" })).toEqual({ ok: true, data: { email } });
+    expect(await resetPasswordAction({ token: started!.token, password: "reset-pass-1234", confirmPassword: "reset-pass-1234" })).toEqual({
+      ok: true,
+      data: { email },
+    });
     expect(await sessionEmail(before.cookie!)).toBeNull();
     expect((await signInOverHttp(email, "reset-pass-1234", "198.51.100.62")).outcome).toBe("signed-in");
   });
 
-  it(SET_PASSWORD_CALLERS["lib/admin/seed-demo.ts#seedDemo"]!, async () => {
-    const account = unique("demo");
-    const email = `${account}@example.com`;
-    const first = await seedDemo(t.db, { email, commerceAccount: account });
-    const before = await signInOverHttp(email, first.password as string, "198.51.100.63");
-    expect(await sessionEmail(before.cookie!)).toBe(email);
-    await seedDemo(t.db, { email, commerceAccount: account, reset: true });
-    expect(await sessionEmail(before.cookie!)).toBeNull();
-  }, 120_000);
+  it(
+    SET_PASSWORD_CALLERS["lib/admin/seed-demo.ts#seedDemo"]!,
+    async () => {
+      const account = unique("demo");
+      const email = `${account}@example.com`;
+      const first = await seedDemo(t.db, { email, commerceAccount: account });
+      const before = await signInOverHttp(email, first.password as string, "198.51.100.63");
+      expect(await sessionEmail(before.cookie!)).toBe(email);
+      await seedDemo(t.db, { email, commerceAccount: account, reset: true });
+      expect(await sessionEmail(before.cookie!)).toBeNull();
+    },
+    120_000,
+  );
 });

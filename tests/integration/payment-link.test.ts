@@ -22,7 +22,13 @@ import { connect, teamMerchant, type TeamMerchant } from "./helpers/invoice-fixt
 const t = setUpTestDb();
 let m: TeamMerchant;
 // A recipient of this run alone: on PostgreSQL the outbox is shared with the other files the worker ran.
-const valid = { amount: "25.00", currency: "EUR", description: "Order 1042: two blue mugs", email: `ada-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.com`, test_mode: true };
+const valid = {
+  amount: "25.00",
+  currency: "EUR",
+  description: "Order 1042: two blue mugs",
+  email: `ada-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.com`,
+  test_mode: true,
+};
 
 beforeAll(async () => {
   m = await teamMerchant(t.db);
@@ -47,7 +53,13 @@ describe("Payment link", () => {
     expect(link.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
 
     const [invoice] = await t.db.select().from(invoices).where(eq(invoices.id, link.invoiceId));
-    expect(invoice).toMatchObject({ merchantId: m.merchantId, service: "payment_card_eur_hpp", amount: "25.00", testMode: true, description: valid.description });
+    expect(invoice).toMatchObject({
+      merchantId: m.merchantId,
+      service: "payment_card_eur_hpp",
+      amount: "25.00",
+      testMode: true,
+      description: valid.description,
+    });
     expect(invoice!.customer).toEqual({ email: valid.email });
     const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, valid.email));
     expect(mail!.text).toContain(link.url);

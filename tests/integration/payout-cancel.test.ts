@@ -43,7 +43,9 @@ async function payoutMerchant(mode: "test" | "live" = "test") {
 }
 
 async function payout(m: InvoiceMerchant, amount: string, options: { split?: boolean; testMode?: boolean } = {}) {
-  const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   body.data.attributes.amount = amount;
   body.data.attributes.test_mode = options.testMode ?? true;
   body.data.attributes.options = { auto_process: false, split_mode: options.split === true };
@@ -66,7 +68,10 @@ describe("payout cancels", () => {
     const process = await send(PROCESS, { id }, { method: "POST", path: `/api/commerce/payout-invoices/${id}/process`, key: m.key });
     expect(process.status).toBe(409);
     expect(await listAttempts(t.db, id)).toEqual([]);
-    const events = await t.db.select().from(webhookEvents).where(and(eq(webhookEvents.invoiceId, id), eq(webhookEvents.type, "payout.canceled")));
+    const events = await t.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.invoiceId, id), eq(webhookEvents.type, "payout.canceled")));
     expect(events).toHaveLength(1);
     // Canceled twice: refused, plainly.
     const again = await cancel(m, id);
@@ -99,7 +104,12 @@ describe("payout cancels", () => {
     expect(connection).toMatchObject({ health: "healthy", lastErrorAt: null, lastErrorMessage: null });
     const overview = await getOverview(t.db, m.merchantId, "test", readPeriod({ period: "7d" }).period);
     expect(overview.declines).toEqual([]);
-    expect(await t.db.select().from(webhookEvents).where(and(eq(webhookEvents.merchantId, m.merchantId), eq(webhookEvents.type, "connection.health_changed")))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(webhookEvents)
+        .where(and(eq(webhookEvents.merchantId, m.merchantId), eq(webhookEvents.type, "connection.health_changed"))),
+    ).toEqual([]);
   });
 
   it("a split payout with a part already paid is partially canceled: the paid part stays, processed_amount says how much", async () => {
@@ -111,7 +121,12 @@ describe("payout cancels", () => {
     const parts = await listPayoutParts(t.db, id);
     expect(parts.map((part) => part.status)).toEqual(["succeeded", "failed", "failed"]);
     // The overview's rollups count what was paid, exactly as a rebuild from the rows does.
-    const rollups = () => t.db.select().from(overviewRollups).where(eq(overviewRollups.merchantId, m.merchantId)).orderBy(overviewRollups.grain, overviewRollups.source, overviewRollups.status, overviewRollups.resolution);
+    const rollups = () =>
+      t.db
+        .select()
+        .from(overviewRollups)
+        .where(eq(overviewRollups.merchantId, m.merchantId))
+        .orderBy(overviewRollups.grain, overviewRollups.source, overviewRollups.status, overviewRollups.resolution);
     const incremental = await rollups();
     expect(incremental.find((row) => row.source === "invoice")).toMatchObject({ status: "processed", direction: "payout", count: 1, amountMinor: 1000013n });
     await rebuildRollups(t.db, { merchantId: m.merchantId });

@@ -33,10 +33,22 @@ describe("processPayoutAction", () => {
     const m = await invoiceMerchant(t.db);
     const connection = await connect(t.db, m.merchantId, "provider-a", "h2h");
     const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
-    const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
-    const reader = await addTeamMember(t.db, m.merchantId, { name: "Rea", email: `${unique("rea")}@example.com`, role: "read_only", password: "reader-pass-99" });
+    const support = await addTeamMember(t.db, m.merchantId, {
+      name: "Sam",
+      email: `${unique("sam")}@example.com`,
+      role: "support",
+      password: "support-pass-99",
+    });
+    const reader = await addTeamMember(t.db, m.merchantId, {
+      name: "Rea",
+      email: `${unique("rea")}@example.com`,
+      role: "read_only",
+      password: "reader-pass-99",
+    });
     if (!support.ok || !reader.ok) throw new Error("setup: members");
-    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.options = { auto_process: false };
     body.data.attributes.fields = { card_number: "4242424242424242" };
     const created = await createInvoice(t.db, m.merchant, "payout", body);
@@ -57,7 +69,14 @@ describe("processPayoutAction", () => {
 
     const attempts = await listDashboardAttempts(t.db, m.merchantId, { id, currency: created.invoice.currency });
     expect(attempts).toMatchObject([
-      { seq: 1, reason: "routing_order", status: "succeeded", resolution: "ok", processedAmount: "250.75", connection: { id: connection.id, label: connection.label } },
+      {
+        seq: 1,
+        reason: "routing_order",
+        status: "succeeded",
+        resolution: "ok",
+        processedAmount: "250.75",
+        connection: { id: connection.id, label: connection.label },
+      },
     ]);
     expect(attempts[0]!.exchanges).toHaveLength(1);
     // The stored card is masked: the payout goes out with the mask when no full number is in memory.

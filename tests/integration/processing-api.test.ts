@@ -50,7 +50,11 @@ async function payoutMerchant() {
 describe("payouts over the API", () => {
   it("auto_process sends the payout before the 201, with the full card number to the provider only", async () => {
     const m = await payoutMerchant();
-    const answer = await send<Invoice>(POST_PAYOUT, {}, { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body: payoutBody(m, { auto_process: true }) });
+    const answer = await send<Invoice>(
+      POST_PAYOUT,
+      {},
+      { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body: payoutBody(m, { auto_process: true }) },
+    );
     expect(answer.status).toBe(201);
     expect(invoiceResourceSchema.safeParse(answer.json.data).error).toBeUndefined();
     expect(answer.json.data.attributes).toMatchObject({ status: "processed", resolution: "ok", processed_amount: 250.75, attempts: 1 });
@@ -79,7 +83,11 @@ describe("payouts over the API", () => {
 
   it("without auto_process waits in created until POST …/process; a second process is refused with 409", async () => {
     const m = await payoutMerchant();
-    const created = await send<Invoice>(POST_PAYOUT, {}, { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body: payoutBody(m, { auto_process: false }) });
+    const created = await send<Invoice>(
+      POST_PAYOUT,
+      {},
+      { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body: payoutBody(m, { auto_process: false }) },
+    );
     expect(created.json.data.attributes).toMatchObject({ status: "created", attempts: 0, processed_amount: null });
     expect(fake.calls).toEqual([]);
     const id = created.json.data.id;
@@ -98,7 +106,11 @@ describe("payouts over the API", () => {
 
   it("lists the attempts as invoice-attempt resources with their payout parts", async () => {
     const m = await payoutMerchant();
-    const created = await send<Invoice>(POST_PAYOUT, {}, { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body: payoutBody(m, { auto_process: false }) });
+    const created = await send<Invoice>(
+      POST_PAYOUT,
+      {},
+      { method: "POST", path: "/api/commerce/payout-invoices", key: m.key, body: payoutBody(m, { auto_process: false }) },
+    );
     const id = created.json.data.id;
     fake.script.set(m.connectionId, [
       {
@@ -120,8 +132,15 @@ describe("payouts over the API", () => {
       {
         type: "invoice-attempt",
         attributes: {
-          seq: 1, reason: "routing_order", status: "succeeded", processed_amount: "250.75", provider_reference: "po-ref",
-          payout_parts: [{ amount: "200.00", status: "succeeded", provider_reference: "p1" }, { amount: "50.75", provider_reference: "p2" }],
+          seq: 1,
+          reason: "routing_order",
+          status: "succeeded",
+          processed_amount: "250.75",
+          provider_reference: "po-ref",
+          payout_parts: [
+            { amount: "200.00", status: "succeeded", provider_reference: "p1" },
+            { amount: "50.75", provider_reference: "p2" },
+          ],
         },
         relationships: { connection: { data: { type: "connection", id: m.connectionId } } },
       },
@@ -135,7 +154,9 @@ describe("payments over the API", () => {
   it("stores return_url, refuses a relative one, and lists a payment's attempts", async () => {
     const m = await invoiceMerchant(t.db);
     await connect(t.db, m.merchantId, "provider-z", "h2h");
-    const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.options = { allow_partially: false };
     body.data.attributes.return_url = "https://shop.example.com/thanks?order=7";
     const created = await send<Invoice>(POST_PAYMENT, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });

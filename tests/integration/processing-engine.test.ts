@@ -38,7 +38,11 @@ afterEach(() => vi.restoreAllMocks());
 const connectZ = (m: InvoiceMerchant) => connect(t.db, m.merchantId, "provider-z", "h2h", { vaultKey: credentialsKey() });
 const connectA = (m: InvoiceMerchant) => connect(t.db, m.merchantId, "provider-a", "h2h", { vaultKey: credentialsKey() });
 
-async function newInvoice(m: InvoiceMerchant, template: string, change: (body: { data: Record<string, unknown> & { attributes: Record<string, unknown> } }) => void = () => {}) {
+async function newInvoice(
+  m: InvoiceMerchant,
+  template: string,
+  change: (body: { data: Record<string, unknown> & { attributes: Record<string, unknown> } }) => void = () => {},
+) {
   const body = templateEnvelope(findTemplate(template)!, { commerceAccount: m.account, referenceId: newReference() }) as never as {
     data: Record<string, unknown> & { attributes: Record<string, unknown> };
   };
@@ -69,7 +73,9 @@ describe("payWithCard", () => {
     const paid = finished(await payWithCard(t.db, invoice.id, CARD));
     expect(paid).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 4250n, attemptsCount: 1 });
     const attempts = await listAttempts(t.db, invoice.id);
-    expect(attempts).toMatchObject([{ seq: 1, connectionId: order[0], reason: "routing_order", status: "succeeded", resolution: "ok", providerReference: "fake-ref" }]);
+    expect(attempts).toMatchObject([
+      { seq: 1, connectionId: order[0], reason: "routing_order", status: "succeeded", resolution: "ok", providerReference: "fake-ref" },
+    ]);
     expect(attempts[0]!.idempotencyKey).toBe(attempts[0]!.id);
     expect(attempts[0]!.exchanges).toHaveLength(1);
     expect(fake.calls).toEqual([{ op: "payment", connectionId: order[0], idempotencyKey: attempts[0]!.id }]);
@@ -101,7 +107,11 @@ describe("payWithCard", () => {
     const { m, order } = await threeConnections();
     const { invoice } = await newInvoice(m, "z-payment");
     for (const id of order) fake.script.set(id, [SOFT]);
-    expect(finished(await payWithCard(t.db, invoice.id, CARD))).toMatchObject({ status: "process_failed", resolution: "provider_unavailable", attemptsCount: 3 });
+    expect(finished(await payWithCard(t.db, invoice.id, CARD))).toMatchObject({
+      status: "process_failed",
+      resolution: "provider_unavailable",
+      attemptsCount: 3,
+    });
   });
 
   it("never cascades a pinned invoice", async () => {
@@ -110,7 +120,11 @@ describe("payWithCard", () => {
       body.data.relationships = { connection: { data: { type: "connection", id: order[1] } } };
     });
     fake.script.set(order[1]!, [SOFT]);
-    expect(finished(await payWithCard(t.db, invoice.id, CARD))).toMatchObject({ status: "process_failed", resolution: "provider_unavailable", attemptsCount: 1 });
+    expect(finished(await payWithCard(t.db, invoice.id, CARD))).toMatchObject({
+      status: "process_failed",
+      resolution: "provider_unavailable",
+      attemptsCount: 1,
+    });
     expect(await listAttempts(t.db, invoice.id)).toMatchObject([{ connectionId: order[1], reason: "pinned" }]);
   });
 
@@ -143,7 +157,11 @@ describe("payWithCard", () => {
     const { m, order } = await threeConnections();
     const partly = await newInvoice(m, "z-payment", (body) => (body.data.attributes.options = { allow_partially: true }));
     fake.script.set(order[0]!, [success(3187n)]);
-    expect(finished(await payWithCard(t.db, partly.invoice.id, CARD))).toMatchObject({ status: "partially_processed", resolution: "ok", processedAmountMinor: 3187n });
+    expect(finished(await payWithCard(t.db, partly.invoice.id, CARD))).toMatchObject({
+      status: "partially_processed",
+      resolution: "ok",
+      processedAmountMinor: 3187n,
+    });
     const whole = await newInvoice(m, "z-payment");
     fake.script.set(order[0]!, [success(3187n)]);
     expect(finished(await payWithCard(t.db, whole.invoice.id, CARD))).toMatchObject({ status: "process_failed", processedAmountMinor: 3187n });
@@ -289,7 +307,10 @@ describe("health checks", () => {
     const connection = await connectZ(m);
     expect(await checkConnectionHealth(t.db, m.merchantId, connection.id)).toEqual({ kind: "ok", message: "reachable and credentials accepted" });
     fake.health.result = { kind: "credentials_refused", field: "api_secret", message: "wrong secret" };
-    expect(await checkCredentialsHealth("provider-z", "h2h", "test", sampleCredentials("provider-z", "h2h", "test"))).toMatchObject({ kind: "credentials_refused", field: "api_secret" });
+    expect(await checkCredentialsHealth("provider-z", "h2h", "test", sampleCredentials("provider-z", "h2h", "test"))).toMatchObject({
+      kind: "credentials_refused",
+      field: "api_secret",
+    });
     fake.health.result = "throw";
     expect(await checkConnectionHealth(t.db, m.merchantId, connection.id)).toMatchObject({ kind: "unreachable" });
     expect(await checkCredentialsHealth("provider-z", "h2h", "live", sampleCredentials("provider-z", "h2h", "live"))).toMatchObject({

@@ -65,7 +65,10 @@ describe("Provider A adapter against its sandbox (signed JSON API v2)", () => {
 
   it("a payment with a wrong signature or merchant is a soft failure provider_auth_error", async () => {
     for (const wrong of [{ private_key: generateKeyPair().privateKeyPem }, { merchant_id: "A-UNKNOWN" }]) {
-      expect(await adapter.createPayment(context(wrong), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
+      expect(await adapter.createPayment(context(wrong), payment("4242424242424242"))).toMatchObject({
+        kind: "soft_failed",
+        resolution: "provider_auth_error",
+      });
     }
   });
 
@@ -100,8 +103,14 @@ describe("Provider A adapter against its sandbox (signed JSON API v2)", () => {
   });
 
   it("amounts ending .77 are captured at 75 % with allow_partially and declined without it", async () => {
-    expect(await adapter.createPayment(context(), payment("4242424242424242", "100.77", true))).toMatchObject({ kind: "succeeded", processedAmountMinor: 7557n });
-    expect(await adapter.createPayment(context(), payment("4242424242424242", "100.77", false))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "100.77", true))).toMatchObject({
+      kind: "succeeded",
+      processedAmountMinor: 7557n,
+    });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "100.77", false))).toMatchObject({
+      kind: "declined",
+      resolution: "insufficient_funds",
+    });
   });
 
   it("the same request_id twice is one payment; the status request finds it; an unknown id is a soft failure", async () => {
@@ -139,12 +148,21 @@ describe("Provider A adapter against its sandbox (signed JSON API v2)", () => {
   });
 
   it("payouts: test cards on the destination number, a partly paid split payout, no split under the threshold", async () => {
-    expect(await adapter.createPayout!(context(), payout("400000******0002", "250.75", false))).toMatchObject({ kind: "declined", resolution: "issuer_decline" });
-    expect(await adapter.createPayout!(context(), payout("4000000000000119", "250.75", false))).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
+    expect(await adapter.createPayout!(context(), payout("400000******0002", "250.75", false))).toMatchObject({
+      kind: "declined",
+      resolution: "issuer_decline",
+    });
+    expect(await adapter.createPayout!(context(), payout("4000000000000119", "250.75", false))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_unavailable",
+    });
     const partly = await adapter.createPayout!(context(), payout("4242424242424242", "30000.77", true, true));
     expect(partly).toMatchObject({ kind: "succeeded", processedAmountMinor: 2000050n });
     if (partly.kind === "succeeded") expect(partly.parts?.map((part) => part.status)).toEqual(["succeeded", "succeeded", "failed"]);
-    expect(await adapter.createPayout!(context(), payout("4242424242424242", "30000.77", true, false))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+    expect(await adapter.createPayout!(context(), payout("4242424242424242", "30000.77", true, false))).toMatchObject({
+      kind: "declined",
+      resolution: "insufficient_funds",
+    });
     const small = await adapter.createPayout!(context(), payout("4242424242424242", "250.75", true));
     expect(small).toMatchObject({ kind: "succeeded", processedAmountMinor: 25075n });
     if (small.kind === "succeeded") expect(small.parts).toHaveLength(1);

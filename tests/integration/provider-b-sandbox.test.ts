@@ -81,7 +81,10 @@ describe("Provider B adapter against its sandbox (HMAC-signed terminal API)", ()
 
   it("partial capture: .77 takes 75 % with allow_partially, declined without", async () => {
     expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77", true))).toMatchObject({ kind: "succeeded", processedAmountMinor: 807n });
-    expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77", false))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77", false))).toMatchObject({
+      kind: "declined",
+      resolution: "insufficient_funds",
+    });
   });
 
   it("echoes the customer it received with B's defaults (spec 2.6) into the exchange log; the status request finds the charge", async () => {

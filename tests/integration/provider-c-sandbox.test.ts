@@ -42,7 +42,9 @@ describe("Provider C adapter against its sandbox (HTTP Basic shop API)", () => {
     const none = await fetch(`${base()}/shop/whoami`);
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toContain("Basic");
-    const wrong = await fetch(`${base()}/shop/whoami`, { headers: { authorization: `Basic ${Buffer.from(`${String(account.shop_login)}:nope`).toString("base64")}` } });
+    const wrong = await fetch(`${base()}/shop/whoami`, {
+      headers: { authorization: `Basic ${Buffer.from(`${String(account.shop_login)}:nope`).toString("base64")}` },
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ error: { code: "invalid_credentials" } });
   });
@@ -85,7 +87,10 @@ describe("Provider C adapter against its sandbox (HTTP Basic shop API)", () => {
 
   it("partial capture: .77 takes 75 % with allow_partially, declined without", async () => {
     expect(await adapter.createPayment(context(), amd("4242424242424242", "100.77", true))).toMatchObject({ kind: "succeeded", processedAmountMinor: 7557n });
-    expect(await adapter.createPayment(context(), amd("4242424242424242", "100.77", false))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+    expect(await adapter.createPayment(context(), amd("4242424242424242", "100.77", false))).toMatchObject({
+      kind: "declined",
+      resolution: "insufficient_funds",
+    });
   });
 
   it("one order per shop_order_id; the status request reads it; no password or card number in the log", async () => {

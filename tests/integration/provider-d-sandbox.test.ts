@@ -49,7 +49,11 @@ describe("Provider D adapter against its sandbox", () => {
   it("maps every test card: approve, issuer_decline, insufficient_funds, unavailable, and 3220 approved (D has no 3-D Secure)", async () => {
     const { context } = await account();
     const instruction = sale("4242 4242 4242 4242");
-    expect(await adapter.createPayment(context(), instruction)).toMatchObject({ kind: "succeeded", processedAmountMinor: 15_000_000n, providerReference: expect.stringMatching(/^dpay_/) });
+    expect(await adapter.createPayment(context(), instruction)).toMatchObject({
+      kind: "succeeded",
+      processedAmountMinor: 15_000_000n,
+      providerReference: expect.stringMatching(/^dpay_/),
+    });
     expect(await adapter.createPayment(context(), sale("4000000000000002"))).toMatchObject({ kind: "declined", resolution: "issuer_decline" });
     expect(await adapter.createPayment(context(), sale("4000000000009995"))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
     expect(await adapter.createPayment(context(), sale("4000000000000119"))).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
@@ -58,8 +62,14 @@ describe("Provider D adapter against its sandbox", () => {
 
   it("an amount ending in .77 is captured at 75 % with allow_partially and declined without it", async () => {
     const { context } = await account();
-    expect(await adapter.createPayment(context(), sale("4242424242424242", "1000.77", true))).toMatchObject({ kind: "succeeded", processedAmountMinor: 75_057n });
-    expect(await adapter.createPayment(context(), sale("4242424242424242", "1000.77", false))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+    expect(await adapter.createPayment(context(), sale("4242424242424242", "1000.77", true))).toMatchObject({
+      kind: "succeeded",
+      processedAmountMinor: 75_057n,
+    });
+    expect(await adapter.createPayment(context(), sale("4242424242424242", "1000.77", false))).toMatchObject({
+      kind: "declined",
+      resolution: "insufficient_funds",
+    });
   });
 
   it("sends no CVC, signs the body (Api-Key + Sign) and a repeated transaction_id returns the first sale", async () => {
@@ -104,8 +114,14 @@ describe("Provider D adapter against its sandbox", () => {
     const first = await account();
     const twin = await account({ merchant_id: String(first.credentials.merchant_id) });
     expect(await adapter.createPayment(twin.context(), sale("4242424242424242"))).toMatchObject({ kind: "succeeded" });
-    expect(await adapter.createPayment(first.context({ api_key: "wrong-api-key-000000000000" }), sale("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
-    expect(await adapter.createPayment(first.context({ secret_key: "wrong-secret-000000000000" }), sale("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
+    expect(await adapter.createPayment(first.context({ api_key: "wrong-api-key-000000000000" }), sale("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
+    expect(await adapter.createPayment(first.context({ secret_key: "wrong-secret-000000000000" }), sale("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
     const raw = JSON.stringify({ merchant_id: "D-NOBODY", service_id: "x" });
     const response = await fetch(`${base()}/ping`, { method: "POST", headers: { "Api-Key": "k", Sign: signD("s", raw) }, body: raw });
     expect(response.status).toBe(401);
@@ -160,8 +176,14 @@ describe("Provider D adapter against its sandbox", () => {
     expect(status).toEqual(paid);
     const declined = sale("4000000000000002");
     await adapter.createPayment(context(), declined);
-    expect(await adapter.getStatus(context(), { idempotencyKey: declined.idempotencyKey, direction: "payment" })).toMatchObject({ kind: "declined", resolution: "issuer_decline" });
-    expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
+    expect(await adapter.getStatus(context(), { idempotencyKey: declined.idempotencyKey, direction: "payment" })).toMatchObject({
+      kind: "declined",
+      resolution: "issuer_decline",
+    });
+    expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_unavailable",
+    });
   });
 
   it("no full card number in the sandbox's records or the adapter's exchange log", async () => {
@@ -199,12 +221,17 @@ describe("Provider D refunds: its own wire format", () => {
       currency: "860",
       reason: "Customer asked",
     });
-    expect(exchange?.responseBody).toMatchObject({ result: { transaction_id: refund.refundId, payment_id: refund.paymentReference, state: 2, amount: 25_050, currency: "860", reject_code: null } });
+    expect(exchange?.responseBody).toMatchObject({
+      result: { transaction_id: refund.refundId, payment_id: refund.paymentReference, state: 2, amount: 25_050, currency: "860", reject_code: null },
+    });
     const stored = (await recordsOf(connectionId)).find((record) => record.operation === "refund");
     expect(JSON.stringify(stored?.request)).not.toMatch(/merchant_category_code|merchant_url/);
     expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, paymentReference: refund.paymentReference })).toEqual(taken);
     // The refund's transaction_id is no sale's: D's sale status does not answer it.
-    expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
+    expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_unavailable",
+    });
   });
 
   it("a P2P transfer is refunded through the same /refund; a partly captured sale only up to its captured amount (reject code -31641)", async () => {
@@ -225,7 +252,10 @@ describe("Provider D refunds: its own wire format", () => {
     const { context, connectionId } = await account();
     const instruction = sale("4242424242424242");
     const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
-    expect(await adapter.refund(context({ api_key: "wrong-api-key-000000000000" }), refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
+    expect(await adapter.refund(context({ api_key: "wrong-api-key-000000000000" }), refundOf(paid, "1.00"))).toMatchObject({
+      kind: "refused",
+      resolution: "provider_auth_error",
+    });
     expect((await recordsOf(connectionId)).filter((record) => record.operation === "refund")).toEqual([]);
     const response = await fetch(`${base()}/refunds`, { method: "POST", body: "{}" });
     expect(response.status).toBe(404);

@@ -20,7 +20,11 @@ const base = () => `${sandbox.origin}/sandbox/provider-e`;
 
 /** Samples share one merchant ID and key pair; a merchant ID of its own keeps each test's records apart. */
 async function account(overrides: CredentialValues = {}) {
-  const created = await createTestConnection(t.db, "provider-e", "h2h", { ...sampleCredentials("provider-e", "h2h", "test"), merchant_id: unique("E"), ...overrides });
+  const created = await createTestConnection(t.db, "provider-e", "h2h", {
+    ...sampleCredentials("provider-e", "h2h", "test"),
+    merchant_id: unique("E"),
+    ...overrides,
+  });
   return { ...created, context: (changes: CredentialValues = {}) => adapterContext(base(), "provider-e", "h2h", { ...created.credentials, ...changes }) };
 }
 
@@ -63,10 +67,17 @@ function signedFetch(path: string, merchantId: string, privateKey: string, times
 describe("Provider E adapter against its sandbox", () => {
   it("maps every test card: approve, issuer_decline, insufficient_funds, invalid_cvv, unavailable, 3-D Secure pending", async () => {
     const { context } = await account();
-    expect(await adapter.createPayment(context(), payment("4242424242424242"))).toMatchObject({ kind: "succeeded", processedAmountMinor: 7_500n, providerReference: expect.stringMatching(/^epay_/) });
+    expect(await adapter.createPayment(context(), payment("4242424242424242"))).toMatchObject({
+      kind: "succeeded",
+      processedAmountMinor: 7_500n,
+      providerReference: expect.stringMatching(/^epay_/),
+    });
     expect(await adapter.createPayment(context(), payment("4000000000000002"))).toMatchObject({ kind: "declined", resolution: "issuer_decline" });
     expect(await adapter.createPayment(context(), payment("4000000000009995"))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
-    expect(await adapter.createPayment(context(), payment("4242424242424242", "75.00", { cvc: "000" }))).toMatchObject({ kind: "declined", resolution: "invalid_cvv" });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "75.00", { cvc: "000" }))).toMatchObject({
+      kind: "declined",
+      resolution: "invalid_cvv",
+    });
     expect(await adapter.createPayment(context(), payment("4000000000000119"))).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
     const threeDs = await adapter.createPayment(context(), payment("4000000000003220"));
     expect(threeDs).toMatchObject({ kind: "pending", redirectUrl: expect.stringContaining(`${sandbox.origin}/sandbox/3ds/provider-e/epay_`) });
@@ -74,7 +85,10 @@ describe("Provider E adapter against its sandbox", () => {
 
   it("an amount ending in .77: 75 % with allow_partially, insufficient_funds without", async () => {
     const { context } = await account();
-    expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77", { allowPartially: true }))).toMatchObject({ kind: "succeeded", processedAmountMinor: 807n });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77", { allowPartially: true }))).toMatchObject({
+      kind: "succeeded",
+      processedAmountMinor: 807n,
+    });
     expect(await adapter.createPayment(context(), payment("4242424242424242", "10.77"))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
   });
 
@@ -89,7 +103,9 @@ describe("Provider E adapter against its sandbox", () => {
       if (pending.kind !== "pending") throw new Error("expected pending");
       expect(await adapter.getStatus(context(), { idempotencyKey: instruction.idempotencyKey, direction: "payment" })).toMatchObject({ kind: "pending" });
       await completeThreeDs(t.db, "provider-e", pending.providerReference, answer);
-      expect(await adapter.getStatus(context(), { providerReference: pending.providerReference, idempotencyKey: instruction.idempotencyKey, direction: "payment" })).toMatchObject(expected);
+      expect(
+        await adapter.getStatus(context(), { providerReference: pending.providerReference, idempotencyKey: instruction.idempotencyKey, direction: "payment" }),
+      ).toMatchObject(expected);
     }
   });
 
@@ -100,13 +116,19 @@ describe("Provider E adapter against its sandbox", () => {
     expect(await adapter.getStatus(context(), { idempotencyKey: instruction.idempotencyKey, direction: "payment" })).toEqual(paid);
     if (paid.kind !== "succeeded") throw new Error("expected success");
     expect(await adapter.getStatus(context(), { providerReference: paid.providerReference, idempotencyKey: "x", direction: "payment" })).toEqual(paid);
-    expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
+    expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_unavailable",
+    });
   });
 
   it("spec 5.1 note 5: a signature from another private key is refused with 401 (provider_auth_error); an unknown merchant and a stale timestamp too", async () => {
     const { context, credentials } = await account();
     const otherKey = generateKeyPair().privateKeyPem;
-    expect(await adapter.createPayment(context({ private_key: otherKey }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
+    expect(await adapter.createPayment(context({ private_key: otherKey }), payment("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
     const merchantId = String(credentials.merchant_id);
     const privateKey = String(credentials.private_key);
     // One refusal for both: it does not tell which merchant IDs exist.
@@ -129,8 +151,15 @@ describe("Provider E adapter against its sandbox", () => {
       expect(refused).not.toHaveProperty("field");
     }
     expect(await adapter.healthCheck(context({ private_key: "not a key" }))).toMatchObject({ kind: "credentials_refused", field: "private_key" });
-    expect(await adapter.healthCheck(context({ private_key: "" }))).toMatchObject({ kind: "credentials_refused", field: "private_key", message: expect.stringContaining("no private key") });
-    expect(await adapter.createPayment(context({ private_key: "" }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
+    expect(await adapter.healthCheck(context({ private_key: "" }))).toMatchObject({
+      kind: "credentials_refused",
+      field: "private_key",
+      message: expect.stringContaining("no private key"),
+    });
+    expect(await adapter.createPayment(context({ private_key: "" }), payment("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
     const closed = adapterContext(await closedPortUrl(), "provider-e", "h2h", credentials);
     expect(await adapter.healthCheck(closed)).toMatchObject({ kind: "unreachable" });
   });
@@ -163,13 +192,31 @@ describe("Provider E refunds: its own wire format", () => {
     expect(exchange?.url).toBe(`${base()}/v2/refunds`);
     // The signature is hidden from the log; the adapter's unit test checks it against the public key.
     expect(exchange?.requestHeaders).toMatchObject({ Authorization: "[redacted]", "X-Timestamp": expect.stringMatching(/^\d+$/) });
-    expect(exchange?.requestBody).toEqual({ paymentId: refund.paymentReference, merchantReference: refund.refundId, amount: { value: "20.50", currency: "EUR" }, reason: "Customer asked" });
-    expect(exchange?.responseBody).toMatchObject({ paymentId: refund.paymentReference, merchantReference: refund.refundId, resultCode: "Refunded", amount: { value: "20.50", currency: "EUR" } });
+    expect(exchange?.requestBody).toEqual({
+      paymentId: refund.paymentReference,
+      merchantReference: refund.refundId,
+      amount: { value: "20.50", currency: "EUR" },
+      reason: "Customer asked",
+    });
+    expect(exchange?.responseBody).toMatchObject({
+      paymentId: refund.paymentReference,
+      merchantReference: refund.refundId,
+      resultCode: "Refunded",
+      amount: { value: "20.50", currency: "EUR" },
+    });
     if (taken.kind !== "succeeded") throw new Error("expected success");
     expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, paymentReference: refund.paymentReference })).toEqual(taken);
-    expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, providerReference: taken.providerReference, paymentReference: refund.paymentReference })).toEqual(taken);
+    expect(
+      await adapter.getRefundStatus(context(), {
+        refundId: refund.refundId,
+        providerReference: taken.providerReference,
+        paymentReference: refund.paymentReference,
+      }),
+    ).toEqual(taken);
     // A refund is no payment: E's payment status does not answer it, by its id or its reference.
-    expect(await adapter.getStatus(context(), { providerReference: taken.providerReference, idempotencyKey: "x", direction: "payment" })).toMatchObject({ kind: "soft_failed" });
+    expect(await adapter.getStatus(context(), { providerReference: taken.providerReference, idempotencyKey: "x", direction: "payment" })).toMatchObject({
+      kind: "soft_failed",
+    });
     expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({ kind: "soft_failed" });
   });
 
@@ -178,7 +225,11 @@ describe("Provider E refunds: its own wire format", () => {
     const instruction = payment("4242424242424242");
     const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
     const ctx = context({ private_key: generateKeyPair().privateKeyPem });
-    expect(await adapter.refund(ctx, refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("unauthorized") });
+    expect(await adapter.refund(ctx, refundOf(paid, "1.00"))).toMatchObject({
+      kind: "refused",
+      resolution: "provider_auth_error",
+      message: expect.stringContaining("unauthorized"),
+    });
     expect(ctx.exchanges.list()[0]).toMatchObject({ status: 401, responseBody: { errorCode: "unauthorized" } });
     const unsigned = context({ private_key: "not a key" });
     expect(await adapter.refund(unsigned, refundOf(paid, "1.00"))).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });

@@ -89,7 +89,9 @@ describe("Provider Z, a folder registered at run time", () => {
   it("gets a demo connection from seed-demo like every other provider and kind", async () => {
     // Its own merchant: the PostgreSQL pass shares one database between files and runs.
     const account = unique("demo-z");
-    const seeded = (await seedDemo(t.db, { email: `${account}@example.com`, commerceAccount: account })) as { connections: { provider: string; kind: string }[] };
+    const seeded = (await seedDemo(t.db, { email: `${account}@example.com`, commerceAccount: account })) as {
+      connections: { provider: string; kind: string }[];
+    };
     expect(seeded.connections.filter((connection) => connection.provider === "provider-z")).toEqual([
       expect.objectContaining({ provider: "provider-z", kind: "h2h" }),
     ]);
@@ -131,7 +133,13 @@ describe("Provider Z's server half, through the entry points of the real provide
     expect(await readInvoice(t.db, invoiceId)).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 4250n });
     const stored = await callbacksOf(invoiceId);
     expect(stored).toEqual([
-      expect.objectContaining({ provider: "provider-z", connectionId, attemptId: attempt!.id, outcome: "applied", reported: expect.objectContaining({ status: "succeeded", providerReference: attempt!.providerReference }) }),
+      expect.objectContaining({
+        provider: "provider-z",
+        connectionId,
+        attemptId: attempt!.id,
+        outcome: "applied",
+        reported: expect.objectContaining({ status: "succeeded", providerReference: attempt!.providerReference }),
+      }),
     ]);
     expect(Object.keys(stored[0]!.headers)).toEqual(expect.arrayContaining(["x-z-notification", "x-z-signature"]));
     expect((await listAttempts(t.db, invoiceId))[0]).toMatchObject({ status: "succeeded" });
@@ -142,6 +150,8 @@ describe("Provider Z's server half, through the entry points of the real provide
     expect(await payWithCard(t.db, invoiceId, card("4000000000000002"))).toMatchObject({ invoice: { status: "process_pending" } });
     await runAllJobs(t.db, { name: "sandbox-callback" });
     expect(await readInvoice(t.db, invoiceId)).toMatchObject({ status: "process_failed", resolution: "issuer_decline" });
-    expect(await callbacksOf(invoiceId)).toEqual([expect.objectContaining({ outcome: "applied", reported: expect.objectContaining({ status: "declined", resolution: "issuer_decline" }) })]);
+    expect(await callbacksOf(invoiceId)).toEqual([
+      expect.objectContaining({ outcome: "applied", reported: expect.objectContaining({ status: "declined", resolution: "issuer_decline" }) }),
+    ]);
   });
 });

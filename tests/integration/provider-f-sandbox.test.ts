@@ -45,15 +45,18 @@ function payment(card: string, amount = "120.00", options: Record<string, unknow
 const recordsOf = (connectionId: string) => t.db.select().from(sandboxRecords).where(eq(sandboxRecords.connectionId, connectionId));
 
 describe("Provider F sandbox authentication (spec 5.2)", () => {
-  it.each([["/v1/charges", "POST"], ["/v1/account", "GET"], ["/v1/charges/ch_x", "GET"], ["/no/such/path", "GET"], ["", "GET"]])(
-    "spec 5.2: %s (%s) without x-merchant-id is answered 401 with a JSON error",
-    async (path, method) => {
-      const response = await fetch(`${base()}${path}`, { method, ...(method === "POST" ? { body: "{}" } : {}) });
-      expect(response.status).toBe(401);
-      expect(response.headers.get("content-type")).toContain("application/json");
-      expect(await response.json()).toMatchObject({ error: { type: "authentication_error", code: "missing_merchant_id" } });
-    },
-  );
+  it.each([
+    ["/v1/charges", "POST"],
+    ["/v1/account", "GET"],
+    ["/v1/charges/ch_x", "GET"],
+    ["/no/such/path", "GET"],
+    ["", "GET"],
+  ])("spec 5.2: %s (%s) without x-merchant-id is answered 401 with a JSON error", async (path, method) => {
+    const response = await fetch(`${base()}${path}`, { method, ...(method === "POST" ? { body: "{}" } : {}) });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    expect(await response.json()).toMatchObject({ error: { type: "authentication_error", code: "missing_merchant_id" } });
+  });
 
   it("spec 5.2: an unknown public key, a prod_ key or a bad signature is answered 401 on any path, known or not", async () => {
     const { credentials } = await account();
@@ -70,32 +73,56 @@ describe("Provider F sandbox authentication (spec 5.2)", () => {
         expect(await response.json()).toMatchObject({ error: { code } });
       }
     }
-    const known = await fetch(`${base()}/unknown/path`, { headers: { "x-merchant-id": String(credentials.public_key), "x-signature": signF(String(credentials.secret_key), "") } });
+    const known = await fetch(`${base()}/unknown/path`, {
+      headers: { "x-merchant-id": String(credentials.public_key), "x-signature": signF(String(credentials.secret_key), "") },
+    });
     expect(known.status).toBe(404);
   });
 
   it("spec 5.2: the adapter turns 401 for no key and for an unknown key into provider_auth_error", async () => {
     const { context } = await account();
-    expect(await adapter.createPayment(context({ public_key: "" }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
-    expect(await adapter.createPayment(context({ public_key: `dev_pub_${randomUUID()}` }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
-    expect(await adapter.createPayment(context({ secret_key: "dev_sec_wrongwrongwrongwrongwrongwrong" }), payment("4242424242424242"))).toMatchObject({ kind: "soft_failed", resolution: "provider_auth_error" });
+    expect(await adapter.createPayment(context({ public_key: "" }), payment("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
+    expect(await adapter.createPayment(context({ public_key: `dev_pub_${randomUUID()}` }), payment("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
+    expect(await adapter.createPayment(context({ secret_key: "dev_sec_wrongwrongwrongwrongwrongwrong" }), payment("4242424242424242"))).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_auth_error",
+    });
   });
 });
 
 describe("Provider F adapter against its sandbox", () => {
   it("maps every test card: approve, issuer_decline, insufficient_funds, invalid_cvv, unavailable, 3-D Secure pending", async () => {
     const { context } = await account();
-    expect(await adapter.createPayment(context(), payment("4242424242424242"))).toMatchObject({ kind: "succeeded", processedAmountMinor: 12_000n, providerReference: expect.stringMatching(/^ch_/) });
+    expect(await adapter.createPayment(context(), payment("4242424242424242"))).toMatchObject({
+      kind: "succeeded",
+      processedAmountMinor: 12_000n,
+      providerReference: expect.stringMatching(/^ch_/),
+    });
     expect(await adapter.createPayment(context(), payment("4000000000000002"))).toMatchObject({ kind: "declined", resolution: "issuer_decline" });
     expect(await adapter.createPayment(context(), payment("4000000000009995"))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
-    expect(await adapter.createPayment(context(), payment("4242424242424242", "120.00", {}, "000"))).toMatchObject({ kind: "declined", resolution: "invalid_cvv" });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "120.00", {}, "000"))).toMatchObject({
+      kind: "declined",
+      resolution: "invalid_cvv",
+    });
     expect(await adapter.createPayment(context(), payment("4000000000000119"))).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
-    expect(await adapter.createPayment(context(), payment("4000000000003220"))).toMatchObject({ kind: "pending", redirectUrl: expect.stringContaining("/sandbox/3ds/provider-f/ch_") });
+    expect(await adapter.createPayment(context(), payment("4000000000003220"))).toMatchObject({
+      kind: "pending",
+      redirectUrl: expect.stringContaining("/sandbox/3ds/provider-f/ch_"),
+    });
   });
 
   it("an amount ending in .77: 75 % with allow_partially, insufficient_funds without", async () => {
     const { context } = await account();
-    expect(await adapter.createPayment(context(), payment("4242424242424242", "20.77", { allow_partially: true }))).toMatchObject({ kind: "succeeded", processedAmountMinor: 1_557n });
+    expect(await adapter.createPayment(context(), payment("4242424242424242", "20.77", { allow_partially: true }))).toMatchObject({
+      kind: "succeeded",
+      processedAmountMinor: 1_557n,
+    });
     expect(await adapter.createPayment(context(), payment("4242424242424242", "20.77"))).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
   });
 
@@ -137,7 +164,10 @@ describe("Provider F adapter against its sandbox", () => {
     if (paid.kind !== "succeeded") throw new Error("expected success");
     expect(await adapter.getStatus(context(), { idempotencyKey: instruction.idempotencyKey, direction: "payment" })).toEqual(paid);
     expect(await adapter.getStatus(context(), { providerReference: paid.providerReference, idempotencyKey: "x", direction: "payment" })).toEqual(paid);
-    expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({ kind: "soft_failed", resolution: "provider_unavailable" });
+    expect(await adapter.getStatus(context(), { idempotencyKey: randomUUID(), direction: "payment" })).toMatchObject({
+      kind: "soft_failed",
+      resolution: "provider_unavailable",
+    });
   });
 
   it("health check: ok, refused (public key and secret key blamed together), unreachable on a closed port", async () => {
@@ -186,8 +216,20 @@ describe("Provider F refunds: wire format and sandbox specifics", () => {
       livemode: false,
     });
     // By F's refund id too; a refund id is no charge id, nor a refund's reference a charge's.
-    expect(await adapter.getRefundStatus(context(), { refundId: refund.refundId, providerReference: outcome.kind === "succeeded" ? outcome.providerReference : "", paymentReference: refund.paymentReference })).toEqual(outcome);
-    expect(await adapter.getStatus(context(), { providerReference: outcome.kind === "succeeded" ? outcome.providerReference : "", idempotencyKey: "x", direction: "payment" })).toMatchObject({ kind: "soft_failed" });
+    expect(
+      await adapter.getRefundStatus(context(), {
+        refundId: refund.refundId,
+        providerReference: outcome.kind === "succeeded" ? outcome.providerReference : "",
+        paymentReference: refund.paymentReference,
+      }),
+    ).toEqual(outcome);
+    expect(
+      await adapter.getStatus(context(), {
+        providerReference: outcome.kind === "succeeded" ? outcome.providerReference : "",
+        idempotencyKey: "x",
+        direction: "payment",
+      }),
+    ).toMatchObject({ kind: "soft_failed" });
     expect(await adapter.getStatus(context(), { idempotencyKey: refund.refundId, direction: "payment" })).toMatchObject({ kind: "soft_failed" });
   });
 
@@ -196,7 +238,10 @@ describe("Provider F refunds: wire format and sandbox specifics", () => {
     const instruction = payment("4242424242424242", "50.00");
     const paid = { instruction, outcome: await adapter.createPayment(context(), instruction) };
     expect(await adapter.refund(context(), refundOf(paid, "10.32"))).toMatchObject({ kind: "declined", message: expect.stringContaining("refund_declined") });
-    expect(await adapter.refund(context(), refundOf(paid, "50.01"))).toMatchObject({ kind: "declined", message: expect.stringContaining("amount_exceeds_captured") });
+    expect(await adapter.refund(context(), refundOf(paid, "50.01"))).toMatchObject({
+      kind: "declined",
+      message: expect.stringContaining("amount_exceeds_captured"),
+    });
   });
 
   it("a 3-D Secure charge is refundable once passed; a bypass_hpp charge made without a card is refundable", async () => {
@@ -204,13 +249,18 @@ describe("Provider F refunds: wire format and sandbox specifics", () => {
     const threeDs = payment("4000000000003220");
     const pending = await adapter.createPayment(context(), threeDs);
     if (pending.kind !== "pending") throw new Error("expected pending");
-    expect(await adapter.refund(context(), refundOf({ instruction: threeDs, outcome: pending }, "1.00"))).toMatchObject({ kind: "declined", message: expect.stringContaining("charge_not_captured") });
+    expect(await adapter.refund(context(), refundOf({ instruction: threeDs, outcome: pending }, "1.00"))).toMatchObject({
+      kind: "declined",
+      message: expect.stringContaining("charge_not_captured"),
+    });
     await completeThreeDs(t.db, "provider-f", pending.providerReference, "pass");
     expect(await adapter.refund(context(), refundOf({ instruction: threeDs, outcome: pending }, "120.00"))).toMatchObject({ kind: "succeeded" });
 
     const { card: _card, ...bypass } = payment("4242424242424242", "120.00", { bypass_hpp: true });
     const outcome = await adapter.createPaymentWithoutCard!(context(), bypass);
-    expect(await adapter.refund(context(), refundOf({ instruction: { ...bypass, card: threeDs.card }, outcome }, "120.00"))).toMatchObject({ kind: "succeeded" });
+    expect(await adapter.refund(context(), refundOf({ instruction: { ...bypass, card: threeDs.card }, outcome }, "120.00"))).toMatchObject({
+      kind: "succeeded",
+    });
   });
 
   it("spec 5.2 auth for refunds: no key, an unknown key, a prod_ key or a bad signature is answered 401", async () => {

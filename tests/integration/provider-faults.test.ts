@@ -179,7 +179,9 @@ describe("server error (5xx): nothing happened at the provider, so the next conn
 async function getConnections(key: string, id?: string): Promise<{ data: unknown }> {
   const path = id ? `/api/connections/${id}` : "/api/connections";
   const request = new Request(`http://test${path}`, { headers: { authorization: `Bearer ${key}` } });
-  const response = id ? await getConnectionRoute(request, { params: Promise.resolve({ id }) }) : await listConnectionsRoute(request, { params: Promise.resolve({}) });
+  const response = id
+    ? await getConnectionRoute(request, { params: Promise.resolve({ id }) })
+    : await listConnectionsRoute(request, { params: Promise.resolve({}) });
   const body = await response.text();
   expect(response.status, body).toBe(200);
   assertValidApiResponse({ method: "GET", url: path, status: response.status, headers: response.headers, body });
@@ -195,7 +197,12 @@ describe("a connection's health through the API", () => {
     const fresh = (await getConnections(m.key, connection.id)).data;
     expect(fresh).toMatchObject({
       attributes: {
-        health: { state: "healthy", since: null, recent_outcomes: { counted: 0, succeeded: 0, failed: 0, success_rate: null, failures_in_a_row: 0 }, last_error: null },
+        health: {
+          state: "healthy",
+          since: null,
+          recent_outcomes: { counted: 0, succeeded: 0, failed: 0, success_rate: null, failures_in_a_row: 0 },
+          last_error: null,
+        },
       },
     });
 
@@ -230,20 +237,23 @@ describe("a connection's health through the API", () => {
 });
 
 describe("garbled answer: the provider took the request, so the outcome is unknown until a status request answers", () => {
-  it.each(PROVIDERS)("%s: 200 with a body that is not JSON → the attempt is unknown, never failed; cleared, reconciliation processes the invoice", async (provider) => {
-    const { m, connection } = await merchantWith(provider);
-    await setSandboxFault(t.db, connection, "garbage");
-    const invoice = await newInvoice(m, PAYMENT_TEMPLATES[provider]!);
-    const waiting = await pay(provider, invoice);
-    expect(waiting).toMatchObject({ status: "process_error", resolution: null });
-    const [attempt] = await listAttempts(t.db, invoice.id);
-    expect(attempt).toMatchObject({ status: "unknown" });
-    expect(JSON.stringify(attempt!.exchanges)).toContain("not JSON");
-    // The sandbox acted: the payment exists on its side, and only a status request can say so.
-    expect((await requestRecordsOf(connection.id)).length).toBeGreaterThan(0);
-    expect(await clearAndReconcile(connection.id, provider, invoice.id)).toMatchObject({ status: "processed", resolution: "ok" });
-    expect((await listAttempts(t.db, invoice.id)).map((a) => a.status)).toEqual(["succeeded"]);
-  });
+  it.each(PROVIDERS)(
+    "%s: 200 with a body that is not JSON → the attempt is unknown, never failed; cleared, reconciliation processes the invoice",
+    async (provider) => {
+      const { m, connection } = await merchantWith(provider);
+      await setSandboxFault(t.db, connection, "garbage");
+      const invoice = await newInvoice(m, PAYMENT_TEMPLATES[provider]!);
+      const waiting = await pay(provider, invoice);
+      expect(waiting).toMatchObject({ status: "process_error", resolution: null });
+      const [attempt] = await listAttempts(t.db, invoice.id);
+      expect(attempt).toMatchObject({ status: "unknown" });
+      expect(JSON.stringify(attempt!.exchanges)).toContain("not JSON");
+      // The sandbox acted: the payment exists on its side, and only a status request can say so.
+      expect((await requestRecordsOf(connection.id)).length).toBeGreaterThan(0);
+      expect(await clearAndReconcile(connection.id, provider, invoice.id)).toMatchObject({ status: "processed", resolution: "ok" });
+      expect((await listAttempts(t.db, invoice.id)).map((a) => a.status)).toEqual(["succeeded"]);
+    },
+  );
 
   it("Provider A payout: a garbled answer leaves the payout waiting; cleared, reconciliation settles it processed", async () => {
     const { m, connection } = await merchantWith("provider-a");
@@ -255,19 +265,22 @@ describe("garbled answer: the provider took the request, so the outcome is unkno
 });
 
 describe("timeout: no answer within the adapter's timeout", () => {
-  it.each(["provider-b", "provider-d"])("%s: the attempt is unknown and the invoice waits; a status request during the fault changes nothing; cleared, it is processed", async (provider) => {
-    const { m, connection } = await merchantWith(provider);
-    await setSandboxFault(t.db, connection, "timeout");
-    const invoice = await newInvoice(m, PAYMENT_TEMPLATES[provider]!);
-    expect(await withTimeout(TIMEOUT_MS, () => pay(provider, invoice))).toMatchObject({ status: "process_error" });
-    const [attempt] = await listAttempts(t.db, invoice.id);
-    expect(attempt).toMatchObject({ status: "unknown" });
-    expect(JSON.stringify(attempt!.exchanges)).toContain(`no answer within ${TIMEOUT_MS} ms`);
-    // Still failing: the scheduled status request times out too, and the invoice keeps waiting.
-    await withTimeout(TIMEOUT_MS, () => runAllJobs(t.db, { invoiceId: invoice.id, name: "invoice-reconcile" }, 1));
-    expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_error" });
-    expect(await clearAndReconcile(connection.id, provider, invoice.id)).toMatchObject({ status: "processed", resolution: "ok" });
-  });
+  it.each(["provider-b", "provider-d"])(
+    "%s: the attempt is unknown and the invoice waits; a status request during the fault changes nothing; cleared, it is processed",
+    async (provider) => {
+      const { m, connection } = await merchantWith(provider);
+      await setSandboxFault(t.db, connection, "timeout");
+      const invoice = await newInvoice(m, PAYMENT_TEMPLATES[provider]!);
+      expect(await withTimeout(TIMEOUT_MS, () => pay(provider, invoice))).toMatchObject({ status: "process_error" });
+      const [attempt] = await listAttempts(t.db, invoice.id);
+      expect(attempt).toMatchObject({ status: "unknown" });
+      expect(JSON.stringify(attempt!.exchanges)).toContain(`no answer within ${TIMEOUT_MS} ms`);
+      // Still failing: the scheduled status request times out too, and the invoice keeps waiting.
+      await withTimeout(TIMEOUT_MS, () => runAllJobs(t.db, { invoiceId: invoice.id, name: "invoice-reconcile" }, 1));
+      expect(await readInvoice(t.db, invoice.id)).toMatchObject({ status: "process_error" });
+      expect(await clearAndReconcile(connection.id, provider, invoice.id)).toMatchObject({ status: "processed", resolution: "ok" });
+    },
+  );
 
   it("Provider A payout: a timeout leaves the payout waiting, never failed (the money may have moved); cleared, it is processed", async () => {
     const { m, connection } = await merchantWith("provider-a");
@@ -312,9 +325,15 @@ describe("setSandboxFaultAction", () => {
     const team = await teamMerchant(t.db);
     const connection = await connect(t.db, team.merchantId, "provider-b", "h2h");
     session.userId = team.ownerId;
-    expect(await call({ id: connection.id, mode: "garbage" })).toMatchObject({ ok: true, data: { mode: "garbage", message: expect.stringContaining("Garbled answer") } });
+    expect(await call({ id: connection.id, mode: "garbage" })).toMatchObject({
+      ok: true,
+      data: { mode: "garbage", message: expect.stringContaining("Garbled answer") },
+    });
     expect(await getSandboxFault(t.db, connection.id)).toBe("garbage");
-    expect(await call({ id: connection.id, mode: "none" })).toMatchObject({ ok: true, data: { mode: "none", message: expect.stringContaining("answers normally") } });
+    expect(await call({ id: connection.id, mode: "none" })).toMatchObject({
+      ok: true,
+      data: { mode: "none", message: expect.stringContaining("answers normally") },
+    });
     expect(await getSandboxFault(t.db, connection.id)).toBe("none");
   });
 
@@ -326,10 +345,16 @@ describe("setSandboxFaultAction", () => {
     expect(await call({ id: live.id, mode: "timeout" })).toMatchObject({ ok: false, message: expect.stringContaining("test-mode connections only") });
     expect(await call({ id: theirs.id, mode: "timeout" })).toMatchObject({ ok: false, message: "This connection does not exist or was deleted." });
     expect(await getSandboxFault(t.db, theirs.id)).toBe("none");
-    expect(await call({ id: theirs.id, mode: "explode" as SandboxFaultMode })).toMatchObject({ ok: false, fieldErrors: { mode: expect.stringContaining("Choose one of") } });
+    expect(await call({ id: theirs.id, mode: "explode" as SandboxFaultMode })).toMatchObject({
+      ok: false,
+      fieldErrors: { mode: expect.stringContaining("Choose one of") },
+    });
     session.userId = team.supportId;
     const own = await connect(t.db, team.merchantId, "provider-c", "h2h");
-    expect(await call({ id: own.id, mode: "timeout" })).toMatchObject({ ok: false, message: "Your role (Support) may not connect providers and change their credentials." });
+    expect(await call({ id: own.id, mode: "timeout" })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not connect providers and change their credentials.",
+    });
     session.userId = undefined;
     expect(await call({ id: own.id, mode: "timeout" })).toMatchObject({ ok: false, message: "Your session has ended. Sign in again." });
     expect(await getSandboxFault(t.db, own.id)).toBe("none");

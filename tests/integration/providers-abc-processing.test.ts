@@ -51,7 +51,11 @@ describe("Providers A, B and C through the engine and their sandboxes", () => {
   it("Provider A: the spec 4.1 payment is processed; the attempt log shows A's signed endpoint and no card number", async () => {
     const { m, connection } = await merchantWith("provider-a", "provider_account");
     const invoice = await exampleInvoice(m, "a-payment");
-    expect(finished(await payWithCard(t.db, invoice.id, card("4242424242424242")))).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 10_000n });
+    expect(finished(await payWithCard(t.db, invoice.id, card("4242424242424242")))).toMatchObject({
+      status: "processed",
+      resolution: "ok",
+      processedAmountMinor: 10_000n,
+    });
     const [attempt] = await listAttempts(t.db, invoice.id);
     expect(attempt).toMatchObject({ connectionId: connection.id, status: "succeeded", providerReference: expect.stringMatching(/^A-TX-/) });
     const log = JSON.stringify(attempt!.exchanges);
@@ -65,7 +69,11 @@ describe("Providers A, B and C through the engine and their sandboxes", () => {
     expect(finished(await payWithCard(t.db, invoice.id, card("4242424242424242")))).toMatchObject({ status: "processed", processedAmountMinor: 10_050n });
     const [attempt] = await listAttempts(t.db, invoice.id);
     const answer = (attempt!.exchanges as { responseBody: Record<string, unknown> }[])[0]!.responseBody;
-    expect(answer.received_customer).toMatchObject({ name: "Customer", email: "customer@example.com", address: { country: "GB", city: "London", region: "Northeast", post_code: "E14 5AB" } });
+    expect(answer.received_customer).toMatchObject({
+      name: "Customer",
+      email: "customer@example.com",
+      address: { country: "GB", city: "London", region: "Northeast", post_code: "E14 5AB" },
+    });
     expect(answer.received_lang).toBe("en");
   });
 

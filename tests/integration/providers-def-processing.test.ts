@@ -50,7 +50,11 @@ describe("Providers D, E and F through the engine and their sandboxes", () => {
   it("Provider D: the spec 4.1 sale without CVC is processed; the attempt log shows D's endpoint and no card number", async () => {
     const { m, connection } = await merchantWith("provider-d");
     const invoice = await exampleInvoice(m, "d-payment");
-    expect(finished(await payWithCard(t.db, invoice.id, card("4242424242424242")))).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 15_000_000n });
+    expect(finished(await payWithCard(t.db, invoice.id, card("4242424242424242")))).toMatchObject({
+      status: "processed",
+      resolution: "ok",
+      processedAmountMinor: 15_000_000n,
+    });
     const [attempt] = await listAttempts(t.db, invoice.id);
     expect(attempt).toMatchObject({ connectionId: connection.id, status: "succeeded", providerReference: expect.stringMatching(/^dpay_/) });
     const log = JSON.stringify(attempt!.exchanges);
@@ -62,7 +66,11 @@ describe("Providers D, E and F through the engine and their sandboxes", () => {
     const { m } = await merchantWith("provider-e");
     const invoice = await exampleInvoice(m, "e-payment");
     const result = await payWithCard(t.db, invoice.id, card("4000000000003220", "123"));
-    expect(result).toMatchObject({ kind: "redirect", url: expect.stringContaining(`${sandbox.origin}/sandbox/3ds/provider-e/`), invoice: { status: "process_pending" } });
+    expect(result).toMatchObject({
+      kind: "redirect",
+      url: expect.stringContaining(`${sandbox.origin}/sandbox/3ds/provider-e/`),
+      invoice: { status: "process_pending" },
+    });
     const [attempt] = await listAttempts(t.db, invoice.id);
     await completeThreeDs(t.db, "provider-e", attempt!.providerReference!, "pass");
     expect(await resumeAfterRedirect(t.db, invoice.id)).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 7_500n });
@@ -71,7 +79,10 @@ describe("Providers D, E and F through the engine and their sandboxes", () => {
   it("Provider E: a hard decline ends the invoice with its resolution", async () => {
     const { m } = await merchantWith("provider-e");
     const invoice = await exampleInvoice(m, "e-payment");
-    expect(finished(await payWithCard(t.db, invoice.id, card("4000000000000002", "123")))).toMatchObject({ status: "process_failed", resolution: "issuer_decline" });
+    expect(finished(await payWithCard(t.db, invoice.id, card("4000000000000002", "123")))).toMatchObject({
+      status: "process_failed",
+      resolution: "issuer_decline",
+    });
   });
 
   it("Provider F: the spec 4.1 example (bypass_hpp, send_operation_context_on_return) is processed without the hosted page; F got the invoice id and reference on the return URL", async () => {

@@ -10,14 +10,7 @@ vi.mock("@/lib/auth", () => ({ auth: async () => null }));
 import * as connectionRoute from "@/app/api/connections/[id]/route";
 import * as paymentRoute from "@/app/api/commerce/payment-invoices/[id]/route";
 import { payOnHostedPage } from "./helpers/hosted-page";
-import {
-  DEFAULT_RATE_LIMITS,
-  forgetLocalBuckets,
-  overrideRateLimits,
-  RATE_LIMIT_BURST,
-  readRateLimitSettings,
-  resetRateLimits,
-} from "@/lib/api/rate-limit";
+import { DEFAULT_RATE_LIMITS, forgetLocalBuckets, overrideRateLimits, RATE_LIMIT_BURST, readRateLimitSettings, resetRateLimits } from "@/lib/api/rate-limit";
 import { apiNotFound } from "@/lib/api/not-found-route";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { createSharedRateLimiter, forgetLocalWindows } from "@/lib/rate-limit/limiter";
@@ -78,7 +71,13 @@ describe("the API's limit per key", () => {
     expect(limited.headers.get("retry-after")).toBe("1");
     expect(limited.headers.get("x-request-id")).toBeTruthy();
     const body = (await limited.json()) as { errors: { status: string; code: string; detail: string }[] };
-    expect(body.errors).toEqual([expect.objectContaining({ status: "429", code: "rate_limited", detail: `This API key's limit (100 requests per second, bursts of ${RATE_LIMIT_BURST}) is reached; retry after 1 second(s).` })]);
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        status: "429",
+        code: "rate_limited",
+        detail: `This API key's limit (100 requests per second, bursts of ${RATE_LIMIT_BURST}) is reached; retry after 1 second(s).`,
+      }),
+    ]);
 
     // Another merchant's key has its own bucket.
     expect((await get(connectionRoute.GET as Handler, "conn_unknown", other.key)).status).toBe(404);
@@ -134,7 +133,10 @@ describe("the API's limit per merchant, all its keys together", () => {
     for (let i = 0; i < 6; i += 1) first.push((await probe(m.key)).status);
     expect(first).toEqual([404, 404, 404, 429, 429, 429]);
     const keyLimited = (await (await probe(m.key)).json()) as ErrorBody;
-    expect(keyLimited.errors[0]).toMatchObject({ code: "rate_limited", detail: expect.stringContaining("This API key's limit (0.5 requests per second, bursts of 3)") });
+    expect(keyLimited.errors[0]).toMatchObject({
+      code: "rate_limited",
+      detail: expect.stringContaining("This API key's limit (0.5 requests per second, bursts of 3)"),
+    });
 
     // The merchant's 5 lost only the 3 served: the second key gets 2, then the merchant's limit.
     const then = [];
@@ -173,7 +175,9 @@ describe("every other limit, held by every instance on PostgreSQL", () => {
     overrideRateLimits({ key: { perSecond: 0.1, burst: 3 }, merchant: { perSecond: 0.1, burst: 3 } });
     const address = "203.0.113.7";
     const probe = (from: string) =>
-      apiNotFound(new Request("http://test/api/nothing-here", { headers: { "x-forwarded-for": from } }), { params: Promise.resolve({ rest: ["nothing-here"] }) });
+      apiNotFound(new Request("http://test/api/nothing-here", { headers: { "x-forwarded-for": from } }), {
+        params: Promise.resolve({ rest: ["nothing-here"] }),
+      });
     const statuses = [];
     for (let i = 0; i < 4; i += 1) statuses.push((await probe(address)).status);
     expect(statuses).toEqual([404, 404, 404, 429]);
@@ -308,8 +312,21 @@ describe("the limits as operator settings", () => {
     try {
       const run = spawnSync(
         process.execPath,
-        ["--import", "tsx", "--import", "./scripts/register-server-only.mjs", "--input-type=module", "-e", "await (await import('./lib/server-start.ts')).startServer(); console.log('started');"],
-        { cwd: process.cwd(), env: { ...process.env, DATABASE_URL: "", DATA_DIR: dir, API_MERCHANT_RATE_LIMIT_BURST: "lots", LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 60_000 },
+        [
+          "--import",
+          "tsx",
+          "--import",
+          "./scripts/register-server-only.mjs",
+          "--input-type=module",
+          "-e",
+          "await (await import('./lib/server-start.ts')).startServer(); console.log('started');",
+        ],
+        {
+          cwd: process.cwd(),
+          env: { ...process.env, DATABASE_URL: "", DATA_DIR: dir, API_MERCHANT_RATE_LIMIT_BURST: "lots", LOG_LEVEL: "silent" },
+          encoding: "utf8",
+          timeout: 60_000,
+        },
       );
       expect(run.status).toBe(1);
       expect(run.stderr).toContain('Cannot start: API_MERCHANT_RATE_LIMIT_BURST must be a whole number of requests from 1 to 1000000, got "lots"');
@@ -380,7 +397,10 @@ describe("the hosted page's limit on Pay, per invoice", () => {
     const connection = await connect(t.db, m.merchantId, "provider-a", "h2h");
     const id = await hostedInvoice(m);
     // Hard declines leave the invoice payable until its attempts limit (5); the tries before it are form errors.
-    fake.script.set(connection.id, Array.from({ length: 5 }, () => ({ kind: "declined" as const, resolution: "issuer_decline" as const, message: "Do not honour" })));
+    fake.script.set(
+      connection.id,
+      Array.from({ length: 5 }, () => ({ kind: "declined" as const, resolution: "issuer_decline" as const, message: "Do not honour" })),
+    );
     for (let i = 0; i < PAY_TRIES_PER_INVOICE - 4; i += 1) {
       expect(await payOnHostedPage(id, { ...CARD, expiry: "13/30" })).toMatchObject({ ok: false, fieldErrors: { expiry: expect.any(String) } });
     }

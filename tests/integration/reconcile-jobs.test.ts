@@ -62,7 +62,9 @@ async function merchantWithZ(): Promise<{ m: TeamMerchant; connectionId: string 
 
 /** A hosted-page payment invoice created through POST /api/commerce/payment-invoices. */
 async function createPayment(m: TeamMerchant, attributes: Record<string, unknown> = {}): Promise<string> {
-  const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate("z-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   body.data.attributes.options = {};
   Object.assign(body.data.attributes, attributes);
   const answer = await send<Created["data"]>(paymentRoute.POST, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });
@@ -77,12 +79,18 @@ const reconcileJobs = async (invoiceId: string) => (await listScheduledJobs(t.db
 
 /** Time passes: the invoice's lifetime is over (as if its expires_at had been reached). */
 async function passLifetime(invoiceId: string) {
-  await t.db.update(invoices).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(invoices.id, invoiceId));
+  await t.db
+    .update(invoices)
+    .set({ expiresAt: sql`now() - interval '1 second'` })
+    .where(eq(invoices.id, invoiceId));
 }
 
 /** The attempt started longer ago than a 3-D Secure session lasts (THREE_DS_SESSION_SECONDS). */
 async function passThreeDsSession(invoiceId: string) {
-  await t.db.update(invoiceAttempts).set({ startedAt: sql`now() - interval '16 minutes'` }).where(eq(invoiceAttempts.invoiceId, invoiceId));
+  await t.db
+    .update(invoiceAttempts)
+    .set({ startedAt: sql`now() - interval '16 minutes'` })
+    .where(eq(invoiceAttempts.invoiceId, invoiceId));
 }
 
 /** "Pay" on the hosted page; the answer without its HTTP status and ok flag. */
@@ -119,7 +127,11 @@ describe("a status request finalises a waiting attempt", () => {
     expect(await listAttempts(t.db, id)).toMatchObject([{ status: "succeeded", providerReference: "z-1" }]);
     expect(paymentCalls()).toHaveLength(1);
     expect(await reconcileJobs(id)).toEqual([]);
-    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({ fromStatus: "process_error", toStatus: "processed", reason: "status request 1 (scheduled)" });
+    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({
+      fromStatus: "process_error",
+      toStatus: "processed",
+      reason: "status request 1 (scheduled)",
+    });
     // The hosted page shows the result.
     expect((await findHostedInvoice(t.db, id))?.outcome).toEqual({ kind: "paid" });
   });
@@ -172,8 +184,15 @@ describe("a provider that never answers", () => {
     await passLifetime(id);
     await runAllJobs(t.db, { invoiceId: id, name: "invoice-reconcile" });
     expect(await invoiceRow(id)).toMatchObject({ status: "process_error", resolution: "unable_to_reconcile" });
-    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({ fromStatus: "process_error", toStatus: "process_error", resolution: "unable_to_reconcile" });
-    const events = await t.db.select().from(webhookEvents).where(and(eq(webhookEvents.invoiceId, id), eq(webhookEvents.type, "invoice.status_changed")));
+    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({
+      fromStatus: "process_error",
+      toStatus: "process_error",
+      resolution: "unable_to_reconcile",
+    });
+    const events = await t.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.invoiceId, id), eq(webhookEvents.type, "invoice.status_changed")));
     expect(events.map((event) => [event.invoice?.status, event.invoice?.resolution])).toContainEqual(["process_error", "unable_to_reconcile"]);
     // Reconciliation stops: nothing more is queued, and a stray job changes nothing.
     expect(await reconcileJobs(id)).toEqual([]);
@@ -223,10 +242,19 @@ describe("a customer still at 3-D Secure when the lifetime ends", () => {
     // The customer finished 3-D Secure after all: the provider's success is applied, not hidden.
     const [attempt] = await listAttempts(t.db, id);
     expect(attempt!.status).toBe("pending");
-    const late = await applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "succeeded", providerReference: "z-late", processedAmountMinor: 4250n }, reason: "provider callback" });
+    const late = await applyAttemptOutcome(t.db, {
+      invoiceId: id,
+      attemptId: attempt!.id,
+      outcome: { kind: "succeeded", providerReference: "z-late", processedAmountMinor: 4250n },
+      reason: "provider callback",
+    });
     expect(late.kind).toBe("applied");
     expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok", processedAmountMinor: 4250n });
-    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({ fromStatus: "expired", toStatus: "processed", reason: "provider callback: success after the invoice expired" });
+    expect((await getStatusHistory(t.db, id)).at(-1)).toMatchObject({
+      fromStatus: "expired",
+      toStatus: "processed",
+      reason: "provider callback: success after the invoice expired",
+    });
     // A decline after expiry changes nothing: the invoice stays as it is.
     const other = await createPayment(m);
     fake.script.set(connectionId, [PENDING]);
@@ -236,7 +264,12 @@ describe("a customer still at 3-D Secure when the lifetime ends", () => {
     fake.statusScript.push(PENDING);
     await runAllJobs(t.db, { invoiceId: other, name: "invoice-reconcile" });
     const [otherAttempt] = await listAttempts(t.db, other);
-    const declined = await applyAttemptOutcome(t.db, { invoiceId: other, attemptId: otherAttempt!.id, outcome: { kind: "declined", resolution: "auth_3ds_failed", message: "late" }, reason: "provider callback" });
+    const declined = await applyAttemptOutcome(t.db, {
+      invoiceId: other,
+      attemptId: otherAttempt!.id,
+      outcome: { kind: "declined", resolution: "auth_3ds_failed", message: "late" },
+      reason: "provider callback",
+    });
     expect(declined).toMatchObject({ kind: "superseded" });
     expect(await invoiceRow(other)).toMatchObject({ status: "expired" });
   });
@@ -267,8 +300,18 @@ describe("later answers that race", () => {
     await pay(id);
     const [attempt] = await listAttempts(t.db, id);
     const results = await Promise.all([
-      applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "succeeded", providerReference: "z-6", processedAmountMinor: 4250n }, reason: "provider callback" }),
-      applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "declined", resolution: "issuer_decline", message: "declined" }, reason: "status request" }),
+      applyAttemptOutcome(t.db, {
+        invoiceId: id,
+        attemptId: attempt!.id,
+        outcome: { kind: "succeeded", providerReference: "z-6", processedAmountMinor: 4250n },
+        reason: "provider callback",
+      }),
+      applyAttemptOutcome(t.db, {
+        invoiceId: id,
+        attemptId: attempt!.id,
+        outcome: { kind: "declined", resolution: "issuer_decline", message: "declined" },
+        reason: "status request",
+      }),
     ]);
     expect(results.filter((result) => result.kind === "applied")).toHaveLength(1);
     const [settled] = await listAttempts(t.db, id);
@@ -283,7 +326,12 @@ describe("later answers that race", () => {
     const invoice = await invoiceRow(id);
     const taken = await changeInvoiceStatus(t.db, invoice, "processing", undefined, { reason: "payment request" });
     const attempt = await startAttempt(t.db, { invoiceId: id, seq: 1, connectionId: taken.connectionId!, reason: "routing_order" });
-    const early = await applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt.id, outcome: { kind: "succeeded", providerReference: "z-7", processedAmountMinor: 4250n }, reason: "provider callback" });
+    const early = await applyAttemptOutcome(t.db, {
+      invoiceId: id,
+      attemptId: attempt.id,
+      outcome: { kind: "succeeded", providerReference: "z-7", processedAmountMinor: 4250n },
+      reason: "provider callback",
+    });
     expect(early).toMatchObject({ kind: "in_flight" });
     expect(await invoiceRow(id)).toMatchObject({ status: "processing" });
     expect(await listAttempts(t.db, id)).toMatchObject([{ status: "in_flight" }]);
@@ -297,7 +345,10 @@ describe("a request the server died in the middle of", () => {
     const taken = await changeInvoiceStatus(t.db, await invoiceRow(id), "processing", undefined, { reason: "payment request" });
     if (withAttempt) await startAttempt(t.db, { invoiceId: id, seq: 1, connectionId: taken.connectionId!, reason: "routing_order" });
     // …and then nothing: the process was killed. Time passes.
-    await t.db.update(invoices).set({ updatedAt: sql`now() - interval '11 minutes'` }).where(eq(invoices.id, id));
+    await t.db
+      .update(invoices)
+      .set({ updatedAt: sql`now() - interval '11 minutes'` })
+      .where(eq(invoices.id, id));
     return { m, id };
   }
 
@@ -348,9 +399,19 @@ describe("idempotent jobs", () => {
     fake.script.set(connectionId, [PENDING]);
     await pay(id);
     const [attempt] = await listAttempts(t.db, id);
-    const applied = await applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "succeeded", providerReference: "z-3", processedAmountMinor: 4250n }, reason: "provider callback" });
+    const applied = await applyAttemptOutcome(t.db, {
+      invoiceId: id,
+      attemptId: attempt!.id,
+      outcome: { kind: "succeeded", providerReference: "z-3", processedAmountMinor: 4250n },
+      reason: "provider callback",
+    });
     expect(applied.kind).toBe("applied");
-    const late = await applyAttemptOutcome(t.db, { invoiceId: id, attemptId: attempt!.id, outcome: { kind: "declined", resolution: "issuer_decline", message: "late" }, reason: "provider callback" });
+    const late = await applyAttemptOutcome(t.db, {
+      invoiceId: id,
+      attemptId: attempt!.id,
+      outcome: { kind: "declined", resolution: "issuer_decline", message: "late" },
+      reason: "provider callback",
+    });
     expect(late).toMatchObject({ kind: "superseded" });
     await runAllJobs(t.db, { invoiceId: id, name: "invoice-reconcile" });
     expect(await invoiceRow(id)).toMatchObject({ status: "processed", resolution: "ok" });
@@ -369,7 +430,9 @@ describe("payout cascade as a job", () => {
 
   it("a status request that settles the payout's attempt as a soft failure queues the next connection's attempt, with the masked card", async () => {
     const { m, ids } = await payoutMerchant();
-    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.options = { auto_process: true, attempts_limit: 3 };
     fake.script.set(ids[0]!, [UNKNOWN]);
     fake.statusScript.push(UNKNOWN, SOFT);
@@ -403,7 +466,9 @@ describe("payout cascade as a job", () => {
 
   it("does not cascade a soft failure of the last connection", async () => {
     const { m, ids } = await payoutMerchant();
-    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+    const body = templateEnvelope(findTemplate("a-payout")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+      data: { attributes: Record<string, unknown> };
+    };
     body.data.attributes.options = { auto_process: true };
     fake.script.set(ids[0]!, [SOFT]);
     fake.script.set(ids[1]!, [UNKNOWN]);
@@ -459,11 +524,17 @@ describe("Check status now", () => {
     expect(statusCalls()).toHaveLength(0);
 
     const schedule = await readInvoiceSchedule(t.db, m.merchantId, id);
-    expect(schedule).toMatchObject({ check: { possible: true, attemptSeq: 1, attemptStatus: "pending" }, items: expect.arrayContaining([expect.objectContaining({ label: "Status request 1" }), expect.objectContaining({ label: "Expiry check" })]) });
+    expect(schedule).toMatchObject({
+      check: { possible: true, attemptSeq: 1, attemptStatus: "pending" },
+      items: expect.arrayContaining([expect.objectContaining({ label: "Status request 1" }), expect.objectContaining({ label: "Expiry check" })]),
+    });
 
     session.userId = m.supportId;
     fake.statusScript.push(PENDING);
-    expect(await checkStatusNowAction({ id })).toMatchObject({ ok: true, data: { status: "process_pending", settled: false, message: expect.stringContaining("still waiting") } });
+    expect(await checkStatusNowAction({ id })).toMatchObject({
+      ok: true,
+      data: { status: "process_pending", settled: false, message: expect.stringContaining("still waiting") },
+    });
 
     session.userId = m.ownerId;
     fake.statusScript.push({ kind: "succeeded", providerReference: "z-5", processedAmountMinor: 4250n });

@@ -48,22 +48,30 @@ type Invoice = { id: string; attributes: Record<string, unknown>; relationships:
 async function paidInvoice(options: { m?: InvoiceMerchant; amount?: string; testMode?: boolean; pay?: boolean } = {}) {
   const m = options.m ?? (await invoiceMerchant(t.db, { mode: options.testMode === false ? "live" : "test" }));
   if (!options.m) await connect(t.db, m.merchantId, "provider-a", "h2h", { mode: options.testMode === false ? "live" : "test" });
-  const body = templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   body.data.attributes.amount = options.amount ?? "100.00";
   body.data.attributes.test_mode = options.testMode ?? true;
   const created = await createInvoice(t.db, m.merchant, "payment", body);
   if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
   if (options.pay !== false) {
     const paid = await payWithCard(t.db, created.invoice.id, CARD);
-    if (paid.kind === "refused" || paid.invoice.status !== "processed") throw new Error(`setup: not paid ${JSON.stringify(paid, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
+    if (paid.kind === "refused" || paid.invoice.status !== "processed")
+      throw new Error(`setup: not paid ${JSON.stringify(paid, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
   }
   return { m, invoiceId: created.invoice.id };
 }
 
 const refundBody = (attributes: Record<string, unknown>) => ({ data: { type: "refund", attributes: { reference_id: newReference(), ...attributes } } });
 const refund = (m: InvoiceMerchant, invoiceId: string, attributes: Record<string, unknown> = {}, key = m.key) =>
-  send<Refund, { id: string }>(REFUND, { id: invoiceId }, { method: "POST", path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key, body: refundBody(attributes) });
-const invoiceOf = (m: InvoiceMerchant, id: string) => send<Invoice, { id: string }>(GET_PAYMENT, { id }, { path: `/api/commerce/payment-invoices/${id}`, key: m.key });
+  send<Refund, { id: string }>(
+    REFUND,
+    { id: invoiceId },
+    { method: "POST", path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key, body: refundBody(attributes) },
+  );
+const invoiceOf = (m: InvoiceMerchant, id: string) =>
+  send<Invoice, { id: string }>(GET_PAYMENT, { id }, { path: `/api/commerce/payment-invoices/${id}`, key: m.key });
 
 describe("refunds over the API", () => {
   it("a partial then the rest: refunded_amount and the status follow, every step is in the history, and the list and the read agree", async () => {
@@ -72,17 +80,34 @@ describe("refunds over the API", () => {
     expect(first.status).toBe(201);
     expect(refundDocumentSchema.safeParse(first.json).error).toBeUndefined();
     expect(first.headers.get("location")).toBe(first.json.data.links.self);
-    expect(first.json.data.attributes).toMatchObject({ status: "succeeded", resolution: "ok", amount: "30.00", currency: "UAH", reason: "One item returned", test_mode: true });
-    expect((await invoiceOf(m, invoiceId)).json.data.attributes).toMatchObject({ status: "partially_refunded", refunded_amount: "30.00", processed_amount: "100.00" });
+    expect(first.json.data.attributes).toMatchObject({
+      status: "succeeded",
+      resolution: "ok",
+      amount: "30.00",
+      currency: "UAH",
+      reason: "One item returned",
+      test_mode: true,
+    });
+    expect((await invoiceOf(m, invoiceId)).json.data.attributes).toMatchObject({
+      status: "partially_refunded",
+      refunded_amount: "30.00",
+      processed_amount: "100.00",
+    });
 
     // amount left out: the whole rest.
     const rest = await refund(m, invoiceId);
     expect(rest.json.data.attributes).toMatchObject({ status: "succeeded", amount: "70.00" });
     const invoice = (await invoiceOf(m, invoiceId)).json.data;
     expect(invoice.attributes).toMatchObject({ status: "refunded", resolution: "ok", refunded_amount: "100.00" });
-    expect(invoice.relationships.refunds).toEqual({ links: { related: expect.stringMatching(new RegExp(`/api/commerce/payment-invoices/${invoiceId}/refunds$`)) } });
+    expect(invoice.relationships.refunds).toEqual({
+      links: { related: expect.stringMatching(new RegExp(`/api/commerce/payment-invoices/${invoiceId}/refunds$`)) },
+    });
 
-    const list = await send<Refund[], { id: string }>(LIST_REFUNDS, { id: invoiceId }, { path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key: m.key });
+    const list = await send<Refund[], { id: string }>(
+      LIST_REFUNDS,
+      { id: invoiceId },
+      { path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key: m.key },
+    );
     expect(refundListDocumentSchema.safeParse(list.json).error).toBeUndefined();
     expect(list.json.data.map((r) => r.id)).toEqual([first.json.data.id, rest.json.data.id]);
     const read = await send<Refund, { id: string }>(GET_REFUND, { id: rest.json.data.id }, { path: `/api/commerce/refunds/${rest.json.data.id}`, key: m.key });
@@ -119,7 +144,16 @@ describe("refunds over the API", () => {
       expect(errorsOf(answer)).toEqual([[pointer, code]]);
       expect(answer.json.errors[0]!.detail.length).toBeGreaterThan(10);
     }
-    const wrongType = await send(REFUND, { id: invoiceId }, { method: "POST", path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key: m.key, body: { data: { type: "payment-invoice", attributes: { reference_id: "x" } } } });
+    const wrongType = await send(
+      REFUND,
+      { id: invoiceId },
+      {
+        method: "POST",
+        path: `/api/commerce/payment-invoices/${invoiceId}/refunds`,
+        key: m.key,
+        body: { data: { type: "payment-invoice", attributes: { reference_id: "x" } } },
+      },
+    );
     expect(errorsOf(wrongType)).toEqual([["/data/type", "invalid_value"]]);
     expect(await listRefunds(t.db, invoiceId)).toEqual([]);
     expect(fake.calls.filter((call) => call.op === "refund")).toEqual([]);
@@ -148,7 +182,12 @@ describe("refunds over the API", () => {
   it("reference_id makes a retry safe: the same body answers the first refund with 200, another body is 409", async () => {
     const { m, invoiceId } = await paidInvoice();
     const body = refundBody({ amount: "10.00" });
-    const call = (b: unknown) => send<Refund, { id: string }>(REFUND, { id: invoiceId }, { method: "POST", path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key: m.key, body: b });
+    const call = (b: unknown) =>
+      send<Refund, { id: string }>(
+        REFUND,
+        { id: invoiceId },
+        { method: "POST", path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key: m.key, body: b },
+      );
     const first = await call(body);
     const again = await call(body);
     expect([first.status, again.status]).toEqual([201, 200]);
@@ -203,7 +242,10 @@ describe("refunds over the API", () => {
   it("a refund the provider took as pending stays open when a status request finds nothing, and is not sent again", async () => {
     const { m, invoiceId } = await paidInvoice();
     fake.refundScript.push({ kind: "pending", providerReference: "r-pending" });
-    fake.refundStatusScript.push({ kind: "refused", resolution: "provider_unavailable", message: "never arrived" }, { kind: "succeeded", providerReference: "r-pending" });
+    fake.refundStatusScript.push(
+      { kind: "refused", resolution: "provider_unavailable", message: "never arrived" },
+      { kind: "succeeded", providerReference: "r-pending" },
+    );
     const answer = await refund(m, invoiceId, { amount: "15.00" });
     expect(answer.json.data.attributes).toMatchObject({ status: "pending", provider_reference: "r-pending" });
     await runAllJobs(t.db, { name: "refund-reconcile", invoiceId });
@@ -254,20 +296,35 @@ describe("refunds over the API", () => {
     const body = refundBody({ amount: "10.00" });
     const call = (invoiceId: string, key: string, sent: unknown = body) =>
       send<Refund, { id: string }>(REFUND, { id: invoiceId }, { method: "POST", path: `/api/commerce/payment-invoices/${invoiceId}/refunds`, key, body: sent });
-    const seen = (row: { id: string; referenceId: string; amount: string; testMode: boolean; invoiceId: string }) => [row.id, row.referenceId, row.amount, row.testMode, row.invoiceId];
+    const seen = (row: { id: string; referenceId: string; amount: string; testMode: boolean; invoiceId: string }) => [
+      row.id,
+      row.referenceId,
+      row.amount,
+      row.testMode,
+      row.invoiceId,
+    ];
 
     const liveRefund = await call(live.invoiceId, keys.live);
     expect([liveRefund.status, liveRefund.json.data.attributes.test_mode]).toEqual([201, false]);
     const liveRows = (await listRefunds(t.db, live.invoiceId)).map(seen);
 
     const testRefund = await call(test.invoiceId, keys.test);
-    expect([testRefund.status, testRefund.json.data?.attributes.test_mode, testRefund.json.data?.attributes.reference_id]).toEqual([201, true, body.data.attributes.reference_id]);
+    expect([testRefund.status, testRefund.json.data?.attributes.test_mode, testRefund.json.data?.attributes.reference_id]).toEqual([
+      201,
+      true,
+      body.data.attributes.reference_id,
+    ]);
     expect(testRefund.json.data.id).not.toBe(liveRefund.json.data.id);
     expect((await listRefunds(t.db, live.invoiceId)).map(seen)).toEqual(liveRows);
 
     // The same body again answers each mode's first refund; another body in a mode is still a conflict.
     const [liveAgain, testAgain] = [await call(live.invoiceId, keys.live), await call(test.invoiceId, keys.test)];
-    expect([liveAgain.status, liveAgain.json.data.id, testAgain.status, testAgain.json.data.id]).toEqual([200, liveRefund.json.data.id, 200, testRefund.json.data.id]);
+    expect([liveAgain.status, liveAgain.json.data.id, testAgain.status, testAgain.json.data.id]).toEqual([
+      200,
+      liveRefund.json.data.id,
+      200,
+      testRefund.json.data.id,
+    ]);
     const changed = await call(test.invoiceId, keys.test, { data: { ...body.data, attributes: { ...body.data.attributes, amount: "11.00" } } });
     expect([changed.status, errorsOf(changed)]).toEqual([409, [["/data/attributes/reference_id", "reference_reused"]]]);
     expect((await listRefunds(t.db, test.invoiceId)).map((row) => row.id)).toEqual([testRefund.json.data.id]);
@@ -280,11 +337,19 @@ describe("refunds over the API", () => {
     onTestFinished(() => new Promise<void>((resolve) => liveProvider.close(() => resolve())));
     vi.stubEnv("PROVIDER_A_LIVE_URL", `http://127.0.0.1:${(liveProvider.address() as AddressInfo).port}`);
     const live = await paidInvoice({ testMode: false });
-    const refused = await createRefund(t.db, { merchantId: live.m.merchantId, invoiceId: live.invoiceId, body: refundBody({}), testOnly: true, createdBy: "support" });
+    const refused = await createRefund(t.db, {
+      merchantId: live.m.merchantId,
+      invoiceId: live.invoiceId,
+      body: refundBody({}),
+      testOnly: true,
+      createdBy: "support",
+    });
     expect(refused).toEqual({ kind: "test_only" });
     await connect(t.db, live.m.merchantId, "provider-a", "h2h", { mode: "test" });
     const test = await paidInvoice({ m: live.m, testMode: true });
-    expect(await createRefund(t.db, { merchantId: live.m.merchantId, invoiceId: test.invoiceId, body: refundBody({}), testOnly: true, createdBy: "support" })).toMatchObject({
+    expect(
+      await createRefund(t.db, { merchantId: live.m.merchantId, invoiceId: test.invoiceId, body: refundBody({}), testOnly: true, createdBy: "support" }),
+    ).toMatchObject({
       kind: "created",
       refund: { status: "succeeded" },
     });

@@ -47,7 +47,8 @@ function pinned(body: Body, id: string | null): Body {
 }
 
 const eurBody = (m: InvoiceMerchant, overrides: Record<string, unknown> = {}) => bodyFor(EUR, m.account, { reference_id: newReference(), ...overrides });
-const post = (m: InvoiceMerchant, body: unknown) => send<InvoiceResource>(POST_PAYMENT, {}, { method: "POST", key: m.key, path: "/api/commerce/payment-invoices", body });
+const post = (m: InvoiceMerchant, body: unknown) =>
+  send<InvoiceResource>(POST_PAYMENT, {}, { method: "POST", key: m.key, path: "/api/commerce/payment-invoices", body });
 
 async function created(m: InvoiceMerchant, body: unknown): Promise<InvoiceResource> {
   const answer = await post(m, body);
@@ -57,7 +58,15 @@ async function created(m: InvoiceMerchant, body: unknown): Promise<InvoiceResour
 }
 
 /** A pin bypasses the rules: no rule, no branch, no order of its own; the sentence says it was pinned. */
-const PINNED = { reason: "pinned", rule: null, branch: null, order: [], decided_at: null, success_rate: null, explanation: expect.stringContaining("pinned invoices do not cascade") };
+const PINNED = {
+  reason: "pinned",
+  rule: null,
+  branch: null,
+  order: [],
+  decided_at: null,
+  success_rate: null,
+  explanation: expect.stringContaining("pinned invoices do not cascade"),
+};
 
 describe("pinning an invoice to a connection (data.relationships.connection)", () => {
   let m: InvoiceMerchant;
@@ -67,7 +76,11 @@ describe("pinning an invoice to a connection (data.relationships.connection)", (
     m = await invoiceMerchant(t.db);
     b = (await connect(t.db, m.merchantId, "provider-b", "h2h")).id;
     f = (await connect(t.db, m.merchantId, "provider-f", "h2h")).id;
-    const saved = await saveRoutingOrder(t.db, { merchantId: m.merchantId, actor: { label: "test" } }, { service: "payment_card_eur_hpp", mode: "test", connectionIds: [b, f] });
+    const saved = await saveRoutingOrder(
+      t.db,
+      { merchantId: m.merchantId, actor: { label: "test" } },
+      { service: "payment_card_eur_hpp", mode: "test", connectionIds: [b, f] },
+    );
     if (!saved.ok) throw new Error("setup: routing order");
   });
 
@@ -95,10 +108,16 @@ describe("pinning an invoice to a connection (data.relationships.connection)", (
 
   it("works for payouts too", async () => {
     const a = await connect(t.db, m.merchantId, "provider-a", "provider_account");
-    const answer = await send<InvoiceResource>(POST_PAYOUT, {}, {
-      method: "POST", key: m.key, path: "/api/commerce/payout-invoices",
-      body: pinned(bodyFor(payoutExample(), m.account, { reference_id: newReference() }), a.id),
-    });
+    const answer = await send<InvoiceResource>(
+      POST_PAYOUT,
+      {},
+      {
+        method: "POST",
+        key: m.key,
+        path: "/api/commerce/payout-invoices",
+        body: pinned(bodyFor(payoutExample(), m.account, { reference_id: newReference() }), a.id),
+      },
+    );
     expect([answer.status, answer.json.data.attributes.routing]).toEqual([201, PINNED]);
   });
 
@@ -167,10 +186,18 @@ describe("pinning a live invoice", () => {
   it("is allowed by an owner on the Settings page, not by a support member", async () => {
     const m = await invoiceMerchant(t.db);
     const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
-    const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
+    const support = await addTeamMember(t.db, m.merchantId, {
+      name: "Sam",
+      email: `${unique("sam")}@example.com`,
+      role: "support",
+      password: "support-pass-99",
+    });
     if (!support.ok) throw new Error("setup: support member");
     session.userId = support.value.id;
-    expect(await updateMerchantSettingsAction({ allowLivePins: true })).toMatchObject({ ok: false, message: "Your role (Support) may not change the business's settings." });
+    expect(await updateMerchantSettingsAction({ allowLivePins: true })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not change the business's settings.",
+    });
     session.userId = owner!.id;
     expect(await updateMerchantSettingsAction({ allowLivePins: "yes" })).toMatchObject({ ok: false, fieldErrors: { allowLivePins: "Choose on or off" } });
     expect(await updateMerchantSettingsAction({ allowLivePins: true })).toEqual({ ok: true, data: { allowLivePins: true } });

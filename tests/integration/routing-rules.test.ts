@@ -45,20 +45,33 @@ async function merchant() {
 }
 
 const patch = (m: InvoiceMerchant, attributes: Record<string, unknown>) =>
-  send<{ attributes: RoutingOrderAttributes }, { id: string }>(PATCH, { id: ORDER }, { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes } } });
+  send<{ attributes: RoutingOrderAttributes }, { id: string }>(
+    PATCH,
+    { id: ORDER },
+    { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes } } },
+  );
 const order = async (m: InvoiceMerchant) =>
-  (await send<{ attributes: RoutingOrderAttributes }, { id: string }>(GET_ORDER, { id: ORDER }, { key: m.key, path: `/api/routing/${ORDER}` })).json.data.attributes;
+  (await send<{ attributes: RoutingOrderAttributes }, { id: string }>(GET_ORDER, { id: ORDER }, { key: m.key, path: `/api/routing/${ORDER}` })).json.data
+    .attributes;
 const simulate = (m: InvoiceMerchant, attributes: Record<string, unknown>) =>
-  send<{ attributes: Record<string, unknown> }>(SIMULATE, {}, { method: "POST", key: m.key, path: "/api/routing/simulate", body: { data: { type: "routing-simulation", attributes } } });
+  send<{ attributes: Record<string, unknown> }>(
+    SIMULATE,
+    {},
+    { method: "POST", key: m.key, path: "/api/routing/simulate", body: { data: { type: "routing-simulation", attributes } } },
+  );
 
 async function create(m: InvoiceMerchant, amount: string, country: string): Promise<InvoiceResource> {
   const customer = { ...EUR.data.attributes.customer, address: { ...EUR.data.attributes.customer.address, country } };
-  const answer = await send<InvoiceResource>(POST_PAYMENT, {}, {
-    method: "POST",
-    key: m.key,
-    path: "/api/commerce/payment-invoices",
-    body: bodyFor(EUR, m.account, { reference_id: newReference(), amount, customer }),
-  });
+  const answer = await send<InvoiceResource>(
+    POST_PAYMENT,
+    {},
+    {
+      method: "POST",
+      key: m.key,
+      path: "/api/commerce/payment-invoices",
+      body: bodyFor(EUR, m.account, { reference_id: newReference(), amount, customer }),
+    },
+  );
   if (answer.status !== 201) throw new Error(`expected 201, got ${answer.status} ${answer.text}`);
   return answer.json.data;
 }
@@ -74,7 +87,16 @@ describe("routing rules", () => {
     const refused = await patch(m, {
       rules: [
         { name: "France", conditions: { customer_countries: ["FR"] }, outcome: cascade([f]) },
-        { name: "Split", outcome: { kind: "split", branches: [{ weight: 60, connection_ids: [b] }, { weight: 30, connection_ids: [b] }] } },
+        {
+          name: "Split",
+          outcome: {
+            kind: "split",
+            branches: [
+              { weight: 60, connection_ids: [b] },
+              { weight: 30, connection_ids: [b] },
+            ],
+          },
+        },
         { name: "Range", conditions: { amount_min: "50.00", amount_max: "10.00" }, outcome: cascade([b]) },
         { name: "Cents", conditions: { amount_min: "1.001" }, outcome: cascade([b]) },
       ],
@@ -87,7 +109,9 @@ describe("routing rules", () => {
       ["/data/attributes/rules/3/conditions/amount_min", "invalid_amount"],
     ]);
     const details = (refused.json as unknown as { errors: { detail: string }[] }).errors.map((error) => error.detail);
-    expect(details[0]).toMatch(/^Rule 1 “France” sends invoices only to .+, and none of it is enabled: enable one or add an enabled connection that offers payment_card_eur_hpp$/);
+    expect(details[0]).toMatch(
+      /^Rule 1 “France” sends invoices only to .+, and none of it is enabled: enable one or add an enabled connection that offers payment_card_eur_hpp$/,
+    );
     expect(details[1]).toBe("Rule 2 “Split”: the shares add up to 90%, not 100%");
     const bad = await patch(m, { rules: [{ name: "", outcome: { kind: "random" } }] });
     expect(errorsOf(bad).map(([pointer]) => pointer)).toEqual(["/data/attributes/rules/0/name", "/data/attributes/rules/0/outcome/kind"]);
@@ -114,16 +138,25 @@ describe("routing rules", () => {
       success_rate: null,
       explanation: expect.stringMatching(/^Rule 1 “Big French” matched and sent it to .+; if it fails softly, .+ is tried next\.$/),
     });
-    for (const [amount, country] of [["99.99", "FR"], ["150.00", "GB"]] as const) {
+    for (const [amount, country] of [
+      ["99.99", "FR"],
+      ["150.00", "GB"],
+    ] as const) {
       const other = await create(m, amount, country);
       expect(other.relationships.connection.data?.id, `${amount} ${country}`).toBe(b);
-      expect(other.attributes.routing).toMatchObject({ rule: null, order: [b, f], explanation: expect.stringContaining("No rule applied, so the default rule") });
+      expect(other.attributes.routing).toMatchObject({
+        rule: null,
+        order: [b, f],
+        explanation: expect.stringContaining("No rule applied, so the default rule"),
+      });
     }
   });
 
   it("routes again at Pay when a rule on the card applies once the card is known, and the invoice says so", async () => {
     const { m, b, f } = await merchant();
-    expect((await patch(m, { connection_ids: [b, f], rules: [{ name: "Visa cards", conditions: { card_brands: ["visa"] }, outcome: cascade([f]) }] })).status).toBe(200);
+    expect(
+      (await patch(m, { connection_ids: [b, f], rules: [{ name: "Visa cards", conditions: { card_brands: ["visa"] }, outcome: cascade([f]) }] })).status,
+    ).toBe(200);
     const invoice = await create(m, "20.00", "GB");
     expect(invoice.relationships.connection.data?.id).toBe(b);
     expect(invoice.attributes.routing?.explanation).toContain("Rule 1 “Visa cards” depends on the card and is checked again when it is known.");
@@ -141,7 +174,10 @@ describe("routing rules", () => {
 
   it("simulates the same decision without creating anything, on the saved rules or a draft", async () => {
     const { m, b, f } = await merchant();
-    await patch(m, { connection_ids: [b, f], rules: [{ name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: cascade([f, b]) }] });
+    await patch(m, {
+      connection_ids: [b, f],
+      rules: [{ name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: cascade([f, b]) }],
+    });
     const before = await t.db.select({ n: count() }).from(invoices).where(eq(invoices.merchantId, m.merchantId));
     const real = await create(m, "150.00", "FR");
     const simulated = await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "150.00", customer_country: "FR" });
@@ -162,7 +198,16 @@ describe("routing rules", () => {
       draw: 80,
       rules: [
         { name: "Visa", conditions: { card_brands: ["visa"] }, outcome: cascade([b]) },
-        { name: "70/30", outcome: { kind: "split", branches: [{ weight: 70, connection_ids: [b] }, { weight: 30, connection_ids: [f] }] } },
+        {
+          name: "70/30",
+          outcome: {
+            kind: "split",
+            branches: [
+              { weight: 70, connection_ids: [b] },
+              { weight: 30, connection_ids: [f] },
+            ],
+          },
+        },
       ],
     });
     expect(draft.json.data.attributes).toMatchObject({
@@ -178,8 +223,18 @@ describe("routing rules", () => {
 
     // Another merchant's connection in a draft is no connection of this merchant: passed over, its label never shown.
     const other = await merchant();
-    const foreign = await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "1.00", rules: [{ name: "Theirs", outcome: cascade([other.f]) }] });
-    expect(foreign.json.data.attributes).toMatchObject({ rule: null, connection_ids: [b, f], skipped: [{ id: other.f, why: "deleted" }], fell_through: [{ position: 1, name: "Theirs" }] });
+    const foreign = await simulate(m, {
+      service: "payment_card_eur_hpp",
+      test_mode: true,
+      amount: "1.00",
+      rules: [{ name: "Theirs", outcome: cascade([other.f]) }],
+    });
+    expect(foreign.json.data.attributes).toMatchObject({
+      rule: null,
+      connection_ids: [b, f],
+      skipped: [{ id: other.f, why: "deleted" }],
+      fell_through: [{ position: 1, name: "Theirs" }],
+    });
     const [theirs] = await t.db.select({ label: connections.label }).from(connections).where(eq(connections.id, other.f));
     expect(JSON.stringify(foreign.json)).not.toContain(theirs!.label);
 
@@ -188,20 +243,38 @@ describe("routing rules", () => {
       ["/data/attributes/card_bin", "invalid_format"],
       ["/data/attributes/draw", "too_big"],
     ]);
-    expect(errorsOf(await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "ten" }))).toEqual([["/data/attributes/amount", "invalid_amount"]]);
+    expect(errorsOf(await simulate(m, { service: "payment_card_eur_hpp", test_mode: true, amount: "ten" }))).toEqual([
+      ["/data/attributes/amount", "invalid_amount"],
+    ]);
     expect(errorsOf(await simulate(m, { service: "nothing", test_mode: true, amount: "1" }))).toEqual([["/data/attributes/service", "unknown_service"]]);
 
     // The simulator changes nothing: a read-only key may ask it, and still may not save rules.
     const reader = (await createApiKey(t.db, { merchantId: m.merchantId, name: "reader", mode: "test", scope: "read_only" })).key;
-    const asReader = await send<{ attributes: Record<string, unknown> }>(SIMULATE, {}, { method: "POST", key: reader, path: "/api/routing/simulate", body: { data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "150.00" } } } });
+    const asReader = await send<{ attributes: Record<string, unknown> }>(
+      SIMULATE,
+      {},
+      {
+        method: "POST",
+        key: reader,
+        path: "/api/routing/simulate",
+        body: { data: { type: "routing-simulation", attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "150.00" } } },
+      },
+    );
     expect(asReader.status, asReader.text).toBe(200);
-    const saveAsReader = await send(PATCH, { id: ORDER }, { method: "PATCH", key: reader, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes: { connection_ids: [f, b] } } } });
+    const saveAsReader = await send(
+      PATCH,
+      { id: ORDER },
+      { method: "PATCH", key: reader, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes: { connection_ids: [f, b] } } } },
+    );
     expect(errorsOf(saveAsReader)).toEqual([["(none)", "insufficient_scope"]]);
   });
 
   it("two first saves of one routing at once both answer, and the history holds versions 1 and 2", async () => {
     const { m, b, f } = await merchant();
-    const [one, two] = await Promise.all([patch(m, { connection_ids: [f, b] }), patch(m, { connection_ids: [b, f], rules: [{ name: "Big", conditions: { amount_min: "100.00" }, outcome: cascade([f]) }] })]);
+    const [one, two] = await Promise.all([
+      patch(m, { connection_ids: [f, b] }),
+      patch(m, { connection_ids: [b, f], rules: [{ name: "Big", conditions: { amount_min: "100.00" }, outcome: cascade([f]) }] }),
+    ]);
     expect([one.status, two.status], `${one.text} ${two.text}`).toEqual([200, 200]);
     const versions = await t.db.select({ version: routingVersions.version }).from(routingVersions).where(eq(routingVersions.merchantId, m.merchantId));
     expect(versions.map((row) => row.version).sort()).toEqual([1, 2]);

@@ -68,29 +68,49 @@ async function liveKeyOf(m: InvoiceMerchant): Promise<string> {
 }
 
 const settingsPatch = async (m: InvoiceMerchant, attributes: unknown, id?: string) =>
-  send<{ attributes: Record<string, number> }>(PATCH_SETTINGS, {}, {
-    method: "PATCH",
-    key: await liveKeyOf(m),
-    path: "/api/routing/settings",
-    body: { data: { type: "routing-settings", ...(id ? { id } : {}), attributes } },
-  });
+  send<{ attributes: Record<string, number> }>(
+    PATCH_SETTINGS,
+    {},
+    {
+      method: "PATCH",
+      key: await liveKeyOf(m),
+      path: "/api/routing/settings",
+      body: { data: { type: "routing-settings", ...(id ? { id } : {}), attributes } },
+    },
+  );
 
 async function create(m: InvoiceMerchant): Promise<InvoiceResource> {
-  const answer = await send<InvoiceResource>(POST_PAYMENT, {}, { method: "POST", key: m.key, path: "/api/commerce/payment-invoices", body: bodyFor(EUR, m.account, { reference_id: newReference() }) });
+  const answer = await send<InvoiceResource>(
+    POST_PAYMENT,
+    {},
+    { method: "POST", key: m.key, path: "/api/commerce/payment-invoices", body: bodyFor(EUR, m.account, { reference_id: newReference() }) },
+  );
   if (answer.status !== 201) throw new Error(`expected 201, got ${answer.status} ${answer.text}`);
   return answer.json.data;
 }
 
-type Routed = { first: string; explored: string | null; tookIt: string; tried: string[]; explanation: string; rates: Map<string, { attempts: number; successes: number; trusted: boolean }> };
+type Routed = {
+  first: string;
+  explored: string | null;
+  tookIt: string;
+  tried: string[];
+  explanation: string;
+  rates: Map<string, { attempts: number; successes: number; trusted: boolean }>;
+};
 
 /** One invoice, as a customer makes it: created through the API, paid on the hosted page; what routing said and who took it. */
 async function invoice(m: InvoiceMerchant): Promise<Routed> {
   const created = await create(m);
   const paid = await payWithCard(t.db, created.id, CARD);
   if (paid.kind !== "finished" || paid.invoice.status !== "processed") throw new Error(`not processed: ${JSON.stringify(paid)}`);
-  const read = (await send<InvoiceResource, { id: string }>(GET_PAYMENT, { id: created.id }, { key: m.key, path: `/api/commerce/payment-invoices/${created.id}` })).json.data;
+  const read = (
+    await send<InvoiceResource, { id: string }>(GET_PAYMENT, { id: created.id }, { key: m.key, path: `/api/commerce/payment-invoices/${created.id}` })
+  ).json.data;
   const routing = read.attributes.routing!;
-  const attempts = await t.db.select({ connectionId: invoiceAttempts.connectionId, seq: invoiceAttempts.seq }).from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, created.id));
+  const attempts = await t.db
+    .select({ connectionId: invoiceAttempts.connectionId, seq: invoiceAttempts.seq })
+    .from(invoiceAttempts)
+    .where(eq(invoiceAttempts.invoiceId, created.id));
   return {
     first: routing.order[0]!,
     explored: routing.success_rate?.explored ?? null,
@@ -108,12 +128,16 @@ describe("success-rate ordering", () => {
     const f = (await connect(t.db, m.merchantId, "provider-f", "h2h", { vaultKey: credentialsKey() })).id;
     expect((await settingsPatch(m, { window_hours: 1, min_sample: 3, exploration_percent: 20 })).status).toBe(200);
     const rule = { name: "Best first", outcome: { kind: "cascade", connection_ids: [b, f], order_by: "success_rate" } };
-    const saved = await send<{ attributes: { rules: unknown[] } }, { id: string }>(PATCH_ORDER, { id: ORDER }, {
-      method: "PATCH",
-      key: m.key,
-      path: `/api/routing/${ORDER}`,
-      body: { data: { type: "routing-order", attributes: { rules: [rule] } } },
-    });
+    const saved = await send<{ attributes: { rules: unknown[] } }, { id: string }>(
+      PATCH_ORDER,
+      { id: ORDER },
+      {
+        method: "PATCH",
+        key: m.key,
+        path: `/api/routing/${ORDER}`,
+        body: { data: { type: "routing-order", attributes: { rules: [rule] } } },
+      },
+    );
     expect(saved.status).toBe(200);
     expect(saved.json.data.attributes.rules).toEqual([{ ...rule, conditions: {} }]);
 
@@ -177,12 +201,22 @@ describe("success-rate ordering", () => {
     const b = (await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() })).id;
     const read = await send<{ attributes: Record<string, number> }>(GET_SETTINGS, {}, { key: m.key, path: "/api/routing/settings" });
     expect(read.status).toBe(200);
-    expect(read.json.data).toEqual({ type: "routing-settings", id: "routing-settings", attributes: { window_hours: 24, min_sample: 20, exploration_percent: 5 } });
+    expect(read.json.data).toEqual({
+      type: "routing-settings",
+      id: "routing-settings",
+      attributes: { window_hours: 24, min_sample: 20, exploration_percent: 5 },
+    });
 
     const bad = await settingsPatch(m, { window_hours: 0, min_sample: 2.5, exploration_percent: 21 });
     expect(bad.status).toBe(422);
-    expect(errorsOf(bad).map(([pointer]) => pointer).sort()).toEqual(["/data/attributes/exploration_percent", "/data/attributes/min_sample", "/data/attributes/window_hours"]);
-    expect(errorsOf(await settingsPatch(m, { window_hours: 24, min_sample: 20 })).map(([pointer]) => pointer)).toEqual(["/data/attributes/exploration_percent"]);
+    expect(
+      errorsOf(bad)
+        .map(([pointer]) => pointer)
+        .sort(),
+    ).toEqual(["/data/attributes/exploration_percent", "/data/attributes/min_sample", "/data/attributes/window_hours"]);
+    expect(errorsOf(await settingsPatch(m, { window_hours: 24, min_sample: 20 })).map(([pointer]) => pointer)).toEqual([
+      "/data/attributes/exploration_percent",
+    ]);
     expect((await settingsPatch(m, { window_hours: 24, min_sample: 20, exploration_percent: 5 }, "other")).status).toBe(409);
     expect((await send(GET_SETTINGS, {}, { key: m.key, path: "/api/routing/settings" })).json).toEqual(read.json);
 
@@ -190,27 +224,45 @@ describe("success-rate ordering", () => {
     expect(saved.json.data.attributes).toEqual({ window_hours: 6, min_sample: 2, exploration_percent: 0 });
     const audit = await t.db.select().from(auditLog).where(eq(auditLog.merchantId, m.merchantId));
     expect(audit.filter((row) => row.action === "routing.settings_updated")).toEqual([
-      expect.objectContaining({ summary: "Success-rate ordering: window 6 h, minimum sample 2 attempts, exploration 0%", changes: ["window_hours", "min_sample", "exploration_percent"] }),
+      expect.objectContaining({
+        summary: "Success-rate ordering: window 6 h, minimum sample 2 attempts, exploration 0%",
+        changes: ["window_hours", "min_sample", "exploration_percent"],
+      }),
     ]);
 
     for (let i = 0; i < 2; i += 1) {
       now += MINUTE;
       await invoice(m);
     }
-    const simulated = await send<{ attributes: Record<string, unknown> }>(SIMULATE, {}, {
-      method: "POST",
-      key: m.key,
-      path: "/api/routing/simulate",
-      body: {
-        data: {
-          type: "routing-simulation",
-          attributes: { service: "payment_card_eur_hpp", test_mode: true, amount: "10.00", rules: [{ name: "Rated", outcome: { kind: "cascade", connection_ids: [b], order_by: "success_rate" } }] },
+    const simulated = await send<{ attributes: Record<string, unknown> }>(
+      SIMULATE,
+      {},
+      {
+        method: "POST",
+        key: m.key,
+        path: "/api/routing/simulate",
+        body: {
+          data: {
+            type: "routing-simulation",
+            attributes: {
+              service: "payment_card_eur_hpp",
+              test_mode: true,
+              amount: "10.00",
+              rules: [{ name: "Rated", outcome: { kind: "cascade", connection_ids: [b], order_by: "success_rate" } }],
+            },
+          },
         },
       },
-    });
+    );
     expect(simulated.status).toBe(200);
     expect(simulated.json.data.attributes).toMatchObject({
-      success_rate: { window_hours: 6, min_sample: 2, exploration_percent: 0, connections: [{ id: b, attempts: 2, successes: 2, trusted: true }], explored: null },
+      success_rate: {
+        window_hours: 6,
+        min_sample: 2,
+        exploration_percent: 0,
+        connections: [{ id: b, attempts: 2, successes: 2, trusted: true }],
+        explored: null,
+      },
       explanation: expect.stringContaining("Ordered by success rate over the last 6 h:"),
     });
 
@@ -229,7 +281,15 @@ describe("success-rate ordering", () => {
     const m = await invoiceMerchant(t.db);
     const stored = async () => (await t.db.select().from(merchants).where(eq(merchants.id, m.merchantId)))[0];
     const before = await stored();
-    const value = fc.oneof(fc.integer({ min: -1000, max: 20_000 }), fc.double(), fc.string(), fc.boolean(), fc.constant(null), fc.array(fc.integer()), fc.object());
+    const value = fc.oneof(
+      fc.integer({ min: -1000, max: 20_000 }),
+      fc.double(),
+      fc.string(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.integer()),
+      fc.object(),
+    );
     const attributes = fc.oneof(
       fc.record({ window_hours: value, min_sample: value, exploration_percent: value }, { requiredKeys: [] }),
       fc.dictionary(fc.string(), value),
@@ -241,7 +301,11 @@ describe("success-rate ordering", () => {
         expect(answer.status, answer.text).not.toBe(500);
         if (answer.status === 200) {
           const a = sent as Record<string, number>;
-          expect(answer.json.data.attributes).toEqual({ window_hours: Number(a.window_hours), min_sample: Number(a.min_sample), exploration_percent: Number(a.exploration_percent) });
+          expect(answer.json.data.attributes).toEqual({
+            window_hours: Number(a.window_hours),
+            min_sample: Number(a.min_sample),
+            exploration_percent: Number(a.exploration_percent),
+          });
           await settingsPatch(m, { window_hours: 24, min_sample: 20, exploration_percent: 5 });
           return;
         }

@@ -12,7 +12,13 @@ import { GET as COMPARE } from "@/app/api/routing/[id]/compare/route";
 import { POST as ROLLBACK } from "@/app/api/routing/[id]/rollback/route";
 import { GET as LIST } from "@/app/api/routing/[id]/versions/route";
 import { GET as ONE } from "@/app/api/routing/[id]/versions/[version]/route";
-import { compareRoutingVersionsAction, olderRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction } from "@/lib/actions/routing";
+import {
+  compareRoutingVersionsAction,
+  olderRoutingVersionsAction,
+  rollbackRoutingAction,
+  saveRoutingOrderAction,
+  saveRoutingRulesAction,
+} from "@/lib/actions/routing";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { describeAuditAction } from "@/lib/audit/actions";
@@ -44,8 +50,22 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-type Version = { id: string; attributes: { version: number; current: boolean; restored_from: number | null; summary: string; saved_by: string | null; saved: string; rules: { name: string }[]; connection_ids: string[] } };
-type Comparison = { attributes: { from: number; to: number; identical: boolean; changes: { kind: string; sentence: string }[]; notes: { state: string; sentence: string }[] } };
+type Version = {
+  id: string;
+  attributes: {
+    version: number;
+    current: boolean;
+    restored_from: number | null;
+    summary: string;
+    saved_by: string | null;
+    saved: string;
+    rules: { name: string }[];
+    connection_ids: string[];
+  };
+};
+type Comparison = {
+  attributes: { from: number; to: number; identical: boolean; changes: { kind: string; sentence: string }[]; notes: { state: string; sentence: string }[] };
+};
 
 const cascade = (ids: string[]) => ({ kind: "cascade", connection_ids: ids });
 
@@ -57,24 +77,45 @@ async function world() {
 }
 
 const patch = (m: TeamMerchant, attributes: Record<string, unknown>) =>
-  send<{ attributes: RoutingOrderAttributes }, { id: string }>(PATCH, { id: ORDER }, { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes } } });
+  send<{ attributes: RoutingOrderAttributes }, { id: string }>(
+    PATCH,
+    { id: ORDER },
+    { method: "PATCH", key: m.key, path: `/api/routing/${ORDER}`, body: { data: { type: "routing-order", attributes } } },
+  );
 const list = (key: string, query = "") => send<Version[], { id: string }>(LIST, { id: ORDER }, { key, path: `/api/routing/${ORDER}/versions${query}` });
-const one = (key: string, version: string) => send<Version, { id: string; version: string }>(ONE, { id: ORDER, version }, { key, path: `/api/routing/${ORDER}/versions/${version}` });
-const compare = (key: string, query: string) => send<Comparison, { id: string }>(COMPARE, { id: ORDER }, { key, path: `/api/routing/${ORDER}/compare${query}` });
+const one = (key: string, version: string) =>
+  send<Version, { id: string; version: string }>(ONE, { id: ORDER, version }, { key, path: `/api/routing/${ORDER}/versions/${version}` });
+const compare = (key: string, query: string) =>
+  send<Comparison, { id: string }>(COMPARE, { id: ORDER }, { key, path: `/api/routing/${ORDER}/compare${query}` });
 const rollback = (key: string, attributes: unknown, type = "routing-rollback") =>
-  send<{ attributes: RoutingOrderAttributes }, { id: string }>(ROLLBACK, { id: ORDER }, { method: "POST", key, path: `/api/routing/${ORDER}/rollback`, body: { data: { type, attributes } } });
+  send<{ attributes: RoutingOrderAttributes }, { id: string }>(
+    ROLLBACK,
+    { id: ORDER },
+    { method: "POST", key, path: `/api/routing/${ORDER}/rollback`, body: { data: { type, attributes } } },
+  );
 
 /** Three versions: 1 a rule to F and the order B, F; 2 the rule removed; 3 the order F, B. */
 async function threeVersions() {
   const w = await world();
-  expect((await patch(w.m, { connection_ids: [w.b, w.f], rules: [{ name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: cascade([w.f]) }] })).status).toBe(200);
+  expect(
+    (
+      await patch(w.m, {
+        connection_ids: [w.b, w.f],
+        rules: [{ name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: cascade([w.f]) }],
+      })
+    ).status,
+  ).toBe(200);
   expect((await patch(w.m, { rules: [] })).status).toBe(200);
   expect((await patch(w.m, { connection_ids: [w.f, w.b] })).status).toBe(200);
   return w;
 }
 
 const versionRows = (merchantId: string) =>
-  t.db.select({ version: routingVersions.version, restoredFrom: routingVersions.restoredFrom }).from(routingVersions).where(eq(routingVersions.merchantId, merchantId)).orderBy(routingVersions.version);
+  t.db
+    .select({ version: routingVersions.version, restoredFrom: routingVersions.restoredFrom })
+    .from(routingVersions)
+    .where(eq(routingVersions.merchantId, merchantId))
+    .orderBy(routingVersions.version);
 
 describe("routing versions through the API", () => {
   it("lists the versions newest first with author, time and a one-line summary, page by page, and reads one", async () => {
@@ -107,7 +148,12 @@ describe("routing versions through the API", () => {
     const { m, b, f, bLabel, fLabel } = await threeVersions();
     const latest = await compare(m.key, "");
     expect(latest.status).toBe(200);
-    expect(latest.json.data.attributes).toMatchObject({ from: 2, to: 3, identical: false, changes: [{ kind: "order_moved", sentence: `“${fLabel}” moved from position 2 to 1 in the routing order.` }] });
+    expect(latest.json.data.attributes).toMatchObject({
+      from: 2,
+      to: 3,
+      identical: false,
+      changes: [{ kind: "order_moved", sentence: `“${fLabel}” moved from position 2 to 1 in the routing order.` }],
+    });
 
     const whole = await compare(m.key, "?from=1&to=3");
     expect(whole.json.data.attributes.changes.map((c) => c.sentence)).toEqual([
@@ -143,7 +189,10 @@ describe("routing versions through the API", () => {
       { version: 4, restoredFrom: 1 },
     ]);
     expect((await list(m.key)).json.data[0]!.attributes).toMatchObject({ version: 4, current: true, restored_from: 1, summary: "Rolled back to version 1" });
-    const audit = await t.db.select().from(auditLog).where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "routing.rolled_back")));
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.merchantId, m.merchantId), eq(auditLog.action, "routing.rolled_back")));
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorType: "api_key", actorId: m.keyId, targetId: ORDER });
     expect(audit[0]!.summary).toMatch(/^payment_card_eur_hpp \(test\): rolled back to version 1 as version 4: /);
@@ -154,7 +203,12 @@ describe("routing versions through the API", () => {
 
     // Version 1 again (now equal to 4), and version 4 itself: nothing changes, and the answer says so.
     const again = await rollback(m.key, { version: 1 });
-    expect(again.json.meta).toEqual({ restored: 1, version: null, changed: false, message: "Version 1 has the rules and order routing uses now: nothing changed." });
+    expect(again.json.meta).toEqual({
+      restored: 1,
+      version: null,
+      changed: false,
+      message: "Version 1 has the rules and order routing uses now: nothing changed.",
+    });
     expect((await rollback(m.key, { version: 4 })).json.meta).toMatchObject({ changed: false, message: "Version 4 is the current version: nothing changed." });
     expect(await versionRows(m.merchantId)).toHaveLength(4);
   });
@@ -162,7 +216,16 @@ describe("routing versions through the API", () => {
   it("refuses a version whose rule names a connection deleted or disabled since, naming the rule and the connection; nothing is saved", async () => {
     const { m, b, f, fLabel } = await world();
     const c = await connect(t.db, m.merchantId, "provider-b", "h2h");
-    expect((await patch(m, { rules: [{ name: "To C", outcome: cascade([c.id]) }, { name: "To F", outcome: cascade([f]) }] })).status).toBe(200);
+    expect(
+      (
+        await patch(m, {
+          rules: [
+            { name: "To C", outcome: cascade([c.id]) },
+            { name: "To F", outcome: cascade([f]) },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     expect((await patch(m, { rules: [] })).status).toBe(200);
     await remove(t.db, m.merchantId, c.id);
     await disable(t.db, m.merchantId, f);
@@ -216,10 +279,16 @@ describe("routing versions through the API", () => {
 
   it("writes no version when the same rules and order are sent again, whatever the order of their keys", async () => {
     const { m, b, f } = await world();
-    const rule = { name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: { kind: "cascade", connection_ids: [f], order_by: "as_listed" } };
+    const rule = {
+      name: "Big French",
+      conditions: { amount_min: "100.00", customer_countries: ["FR"] },
+      outcome: { kind: "cascade", connection_ids: [f], order_by: "as_listed" },
+    };
     expect((await patch(m, { connection_ids: [b, f], rules: [rule] })).status).toBe(200);
     // The stored rules come back from the database with their keys in another order; sent back as read, they are the same rules.
-    const read = await patch(m, { rules: [{ outcome: { connection_ids: [f], kind: "cascade" }, name: "Big French", conditions: { customer_countries: ["FR"], amount_min: "100.00" } }] });
+    const read = await patch(m, {
+      rules: [{ outcome: { connection_ids: [f], kind: "cascade" }, name: "Big French", conditions: { customer_countries: ["FR"], amount_min: "100.00" } }],
+    });
     expect(read.status).toBe(200);
     expect(read.json.data.attributes.version).toBe(1);
     expect((await versionRows(m.merchantId)).map((row) => row.version)).toEqual([1]);
@@ -251,10 +320,14 @@ describe("routing versions through the API", () => {
     for (const version of ["9", "0", "abc"]) {
       const missing = await one(m.key, version);
       expect(missing.status, version).toBe(404);
-      expect(missing.json.errors[0]!.detail, version).toMatch(version === "9" ? /^Version 9 of payment_card_eur_hpp \(test\) does not exist: the versions are 1 to 3$/ : /versions are numbered 1 to 3/);
+      expect(missing.json.errors[0]!.detail, version).toMatch(
+        version === "9" ? /^Version 9 of payment_card_eur_hpp \(test\) does not exist: the versions are 1 to 3$/ : /versions are numbered 1 to 3/,
+      );
     }
     expect((await compare(m.key, "?from=1&to=7")).status).toBe(404);
-    expect((await compare(m.key, "?from=1&to=7")).json.errors[0]!.detail).toBe("Version 7 of payment_card_eur_hpp (test) does not exist: the versions are 1 to 3");
+    expect((await compare(m.key, "?from=1&to=7")).json.errors[0]!.detail).toBe(
+      "Version 7 of payment_card_eur_hpp (test) does not exist: the versions are 1 to 3",
+    );
     const reversed = await compare(m.key, "?from=3&to=1");
     expect(reversed.status).toBe(400);
     expect(reversed.json.errors.map((e) => [e.source?.parameter, e.code])).toEqual([["from", "invalid_range"]]);
@@ -270,7 +343,10 @@ describe("routing versions through the API", () => {
     for (const attributes of [{ version: "1" }, { version: 1.5 }, { version: 0 }, {}]) {
       const bad = await rollback(m.key, attributes);
       expect(bad.status, JSON.stringify(attributes)).toBe(422);
-      expect(errorsOf(bad).map(([pointer]) => pointer), JSON.stringify(attributes)).toEqual(["/data/attributes/version"]);
+      expect(
+        errorsOf(bad).map(([pointer]) => pointer),
+        JSON.stringify(attributes),
+      ).toEqual(["/data/attributes/version"]);
     }
     expect(errorsOf(await rollback(m.key, { version: 1, extra: true }))).toEqual([["/data/attributes/extra", "unrecognized_keys"]]);
     expect(errorsOf(await rollback(m.key, { version: 1 }, "routing-order"))).toEqual([["/data/type", "invalid_value"]]);
@@ -295,16 +371,25 @@ describe("routing versions through the Routing page's actions", () => {
   it("compares, then rolls back as the owner; the support member may compare but not roll back", async () => {
     const w = await world();
     session.userId = w.m.ownerId;
-    expect((await saveRoutingRulesAction({ service: SERVICE, mode: "test", rules: [{ name: "All to F", conditions: {}, outcome: cascade([w.f]) }] })).ok).toBe(true);
+    expect((await saveRoutingRulesAction({ service: SERVICE, mode: "test", rules: [{ name: "All to F", conditions: {}, outcome: cascade([w.f]) }] })).ok).toBe(
+      true,
+    );
     expect((await saveRoutingOrderAction({ service: SERVICE, mode: "test", connectionIds: [w.f, w.b] })).ok).toBe(true);
     expect((await saveRoutingRulesAction({ service: SERVICE, mode: "test", rules: [] })).ok).toBe(true);
 
     const compared = await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 2, to: 3 });
-    expect(compared).toEqual({ ok: true, data: { from: 2, to: 3, changes: [{ kind: "rule_removed", sentence: `Rule 1 “All to F” removed (Every invoice → ${w.fLabel}).` }], notes: [] } });
+    expect(compared).toEqual({
+      ok: true,
+      data: { from: 2, to: 3, changes: [{ kind: "rule_removed", sentence: `Rule 1 “All to F” removed (Every invoice → ${w.fLabel}).` }], notes: [] },
+    });
 
     session.userId = w.m.supportId;
     expect((await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 1, to: 3 })).ok).toBe(true);
-    expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: 1 })).toEqual({ ok: false, fieldErrors: {}, message: "Your role (Support) may not change routing." });
+    expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: 1 })).toEqual({
+      ok: false,
+      fieldErrors: {},
+      message: "Your role (Support) may not change routing.",
+    });
     expect(await versionRows(w.m.merchantId)).toHaveLength(3);
 
     session.userId = w.m.ownerId;
@@ -314,7 +399,10 @@ describe("routing versions through the Routing page's actions", () => {
     });
     const order = (await getRoutingOrder(t.db, w.m.merchantId, SERVICE, "test"))!;
     expect(order.rules.map((rule) => rule.name)).toEqual(["All to F"]);
-    const [audit] = await t.db.select().from(auditLog).where(and(eq(auditLog.merchantId, w.m.merchantId), eq(auditLog.action, "routing.rolled_back")));
+    const [audit] = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.merchantId, w.m.merchantId), eq(auditLog.action, "routing.rolled_back")));
     expect(audit).toMatchObject({ actorType: "user", actorId: w.m.ownerId });
   });
 
@@ -340,7 +428,11 @@ describe("routing versions through the Routing page's actions", () => {
     // The page's oldest is compared with the version before it, beyond the page.
     expect(second.data.versions.at(-1)).toMatchObject({ version: 6, summary: expect.stringContaining(`“${w.bLabel}” moved to 1`), current: false });
     // Each with what a rollback to it would do against version 45 (F, B): version 6 has B first, version 7 is the same as now.
-    expect(second.data.versions.at(-1)!.rollback).toMatchObject({ unchanged: false, changes: expect.arrayContaining([`“${w.bLabel}” moved from position 2 to 1 in the routing order.`]), refusals: [] });
+    expect(second.data.versions.at(-1)!.rollback).toMatchObject({
+      unchanged: false,
+      changes: expect.arrayContaining([`“${w.bLabel}” moved from position 2 to 1 in the routing order.`]),
+      refusals: [],
+    });
     expect(second.data.versions.at(-2)!.rollback).toEqual({ unchanged: true, changes: [], notes: [], refusals: [] });
 
     const last = await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 6 });
@@ -348,16 +440,28 @@ describe("routing versions through the Routing page's actions", () => {
     expect(last.data.versions.map((v) => v.version)).toEqual([5, 4, 3, 2, 1]);
     expect(last.data.versions.at(-1)!.summary).toBe(`First save: ${w.fLabel}, ${w.bLabel}`);
     expect(last.data.olderBefore).toBeNull();
-    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 1 })).toEqual({ ok: true, data: { current: 45, versions: [], olderBefore: null } });
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 1 })).toEqual({
+      ok: true,
+      data: { current: 45, versions: [], olderBefore: null },
+    });
 
     // A save between two pages: the answer says which version is the latest now.
     session.userId = w.m.ownerId;
     expect((await saveRoutingOrderAction({ service: SERVICE, mode: "test", connectionIds: [w.b, w.f] })).ok).toBe(true);
     expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 26 })).toMatchObject({ ok: true, data: { current: 46 } });
     // Bad input is named by its field; another service is none of its business.
-    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 0 })).toMatchObject({ ok: false, fieldErrors: { before: expect.stringContaining("version number") } });
-    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: "26" })).toMatchObject({ ok: false, fieldErrors: { before: expect.stringContaining("version number") } });
-    expect(await olderRoutingVersionsAction({ service: "payment_nope", mode: "test", before: 2 })).toMatchObject({ ok: false, fieldErrors: { service: expect.stringContaining("No connection of yours offers") } });
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 0 })).toMatchObject({
+      ok: false,
+      fieldErrors: { before: expect.stringContaining("version number") },
+    });
+    expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: "26" })).toMatchObject({
+      ok: false,
+      fieldErrors: { before: expect.stringContaining("version number") },
+    });
+    expect(await olderRoutingVersionsAction({ service: "payment_nope", mode: "test", before: 2 })).toMatchObject({
+      ok: false,
+      fieldErrors: { service: expect.stringContaining("No connection of yours offers") },
+    });
     session.userId = undefined;
     expect(await olderRoutingVersionsAction({ service: SERVICE, mode: "test", before: 26 })).toMatchObject({ ok: false });
   });
@@ -372,11 +476,26 @@ describe("routing versions through the Routing page's actions", () => {
       fieldErrors: { version: "Version 7 of payment_card_eur_hpp (test) does not exist: the versions are 1 to 2" },
     });
     // A version that does not exist is named before the order of the two is judged.
-    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 3, to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: expect.stringContaining("Version 3 of payment_card_eur_hpp (test) does not exist") } });
-    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 2, to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: "Version 2 comes after version 1: compare the older version (from) with the newer (to)" } });
-    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: "x", to: 1 })).toMatchObject({ ok: false, fieldErrors: { from: expect.stringContaining("version number") } });
-    expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: -1 })).toMatchObject({ ok: false, fieldErrors: { version: expect.stringContaining("version number") } });
-    expect(await rollbackRoutingAction({ service: "payment_nope", mode: "test", version: 1 })).toMatchObject({ ok: false, fieldErrors: { service: expect.stringContaining("No connection of yours offers") } });
+    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 3, to: 1 })).toMatchObject({
+      ok: false,
+      fieldErrors: { from: expect.stringContaining("Version 3 of payment_card_eur_hpp (test) does not exist") },
+    });
+    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: 2, to: 1 })).toMatchObject({
+      ok: false,
+      fieldErrors: { from: "Version 2 comes after version 1: compare the older version (from) with the newer (to)" },
+    });
+    expect(await compareRoutingVersionsAction({ service: SERVICE, mode: "test", from: "x", to: 1 })).toMatchObject({
+      ok: false,
+      fieldErrors: { from: expect.stringContaining("version number") },
+    });
+    expect(await rollbackRoutingAction({ service: SERVICE, mode: "test", version: -1 })).toMatchObject({
+      ok: false,
+      fieldErrors: { version: expect.stringContaining("version number") },
+    });
+    expect(await rollbackRoutingAction({ service: "payment_nope", mode: "test", version: 1 })).toMatchObject({
+      ok: false,
+      fieldErrors: { service: expect.stringContaining("No connection of yours offers") },
+    });
     expect(await versionRows(w.m.merchantId)).toHaveLength(2);
   });
 });

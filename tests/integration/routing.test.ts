@@ -167,7 +167,12 @@ describe("saveRoutingOrderAction (the Routing page)", () => {
     expect(await saveRoutingOrderAction(input)).toMatchObject({ ok: false, message: "Your role (Support) may not change routing." });
     session.userId = ownerId;
     expect(await saveRoutingOrderAction(input)).toEqual({ ok: true, data: { id: "payment_card_eur_hpp:test", connectionIds: [second.id, first.id] } });
-    expect((await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries[0]).toMatchObject({ action: "routing.saved", actorType: "user", actorId: ownerId, actorLabel: expect.stringContaining("Olga Owner") });
+    expect((await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries[0]).toMatchObject({
+      action: "routing.saved",
+      actorType: "user",
+      actorId: ownerId,
+      actorLabel: expect.stringContaining("Olga Owner"),
+    });
     const refused = await saveRoutingOrderAction({ ...TEST_EUR, connectionIds: [first.id, first.id] });
     expect(refused).toMatchObject({ ok: false, fieldErrors: { "connectionIds.1": expect.stringContaining("more than once") } });
   });
@@ -179,7 +184,11 @@ describe("GET /api/routing and PATCH /api/routing/{service}:{mode}", () => {
   const list = (key: string | null) => send<OrderResource[]>(GET_ORDERS, {}, { key, path: "/api/routing" });
   const read = (key: string, id: string) => send<OrderResource, { id: string }>(GET_ORDER, { id }, { key, path: `/api/routing/${id}` });
   const patch = (key: string, id: string, attributes: unknown, extra: Record<string, unknown> = {}) =>
-    send<OrderResource, { id: string }>(PATCH, { id }, { method: "PATCH", key, path: `/api/routing/${id}`, body: { data: { type: "routing-order", ...extra, attributes } } });
+    send<OrderResource, { id: string }>(
+      PATCH,
+      { id },
+      { method: "PATCH", key, path: `/api/routing/${id}`, body: { data: { type: "routing-order", ...extra, attributes } } },
+    );
 
   it("lists the orders as JSON:API resources and reorders one with connection_ids", async () => {
     const { m, b, c, e, f } = await eurMerchant();
@@ -196,7 +205,12 @@ describe("GET /api/routing and PATCH /api/routing/{service}:{mode}", () => {
     expect(patched.json.data.attributes.connection_ids).toEqual([e, f, b, c]);
     expect(patched.json.data.attributes.connections[0]).toMatchObject({ id: e, provider: "provider-e", enabled: true, position: 1 });
     expect(await candidates(m)).toEqual([e, f, b, c]);
-    expect((await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries[0]).toMatchObject({ action: "routing.saved", actorType: "api_key", actorId: m.keyId, actorLabel: `API key ${m.keyId}` });
+    expect((await listAuditLog(t.db, m.merchantId, { group: "routing" })).entries[0]).toMatchObject({
+      action: "routing.saved",
+      actorType: "api_key",
+      actorId: m.keyId,
+      actorLabel: `API key ${m.keyId}`,
+    });
     expect((await read(m.key, "payment_card_eur_hpp%3Atest")).json.data.attributes.connection_ids).toEqual([e, f, b, c]);
   });
 
@@ -210,7 +224,9 @@ describe("GET /api/routing and PATCH /api/routing/{service}:{mode}", () => {
       ["/data/attributes/connection_ids/2", "mode_mismatch"],
     ]);
     expect(errorsOf(await patch(m.key, "payment_card_eur_hpp:test", { connection_ids: "b" }))).toEqual([["/data/attributes/connection_ids", "invalid_type"]]);
-    expect(errorsOf(await patch(m.key, "payment_card_eur_hpp:test", { connection_ids: [b], order: 1 }))).toEqual([["/data/attributes/order", "unrecognized_keys"]]);
+    expect(errorsOf(await patch(m.key, "payment_card_eur_hpp:test", { connection_ids: [b], order: 1 }))).toEqual([
+      ["/data/attributes/order", "unrecognized_keys"],
+    ]);
     expect(errorsOf(await patch(m.key, "payment_card_eur_hpp:test", {}))).toEqual([["/data/attributes/connection_ids", "required"]]);
   });
 

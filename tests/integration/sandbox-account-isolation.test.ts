@@ -92,7 +92,9 @@ async function connectWith(merchantId: string, provider: string, kind: Connectio
 }
 
 async function exampleInvoice(m: InvoiceMerchant, template: string) {
-  const body = templateEnvelope(findTemplate(template)!, { commerceAccount: m.account, referenceId: newReference() }) as { data: { attributes: Record<string, unknown> } };
+  const body = templateEnvelope(findTemplate(template)!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
   // Paid on the hosted page with a card (Provider F's example would bypass it).
   body.data.attributes.options = { allow_partially: false };
   const created = await createInvoice(t.db, m.merchant, "payment", body);
@@ -133,57 +135,66 @@ function ownSecrets(provider: string, kind: ConnectionKind, keys: readonly [stri
 }
 
 describe("a replayed idempotency key from another sandbox account", () => {
-  it.each(CASES)("$provider: the other merchant gets a record of its own, never the victim's; the victim's payment is untouched", async ({ provider, kind, template, shared, keys, threeDs }) => {
-    // The victim pays through the engine; with 3-D Secure its payment waits for the customer.
-    const victim = await invoiceMerchant(t.db);
-    const victimCredentials = sampleCredentials(provider, kind, "test");
-    const victimConnection = await connectWith(victim.merchantId, provider, kind, victimCredentials);
-    const invoice = await exampleInvoice(victim, template);
-    const paid = await payWithCard(t.db, invoice.id, { number: threeDs ? THREE_DS_CARD : APPROVED_CARD, expiryMonth: 12, expiryYear: 2030, holder: "Vera Victim", cvc: "123" });
-    expect(paid).toMatchObject(threeDs ? { kind: "redirect" } : { kind: "finished", invoice: { status: "processed" } });
-    const [victimAttempt] = await listAttempts(t.db, invoice.id);
-    const victimReference = victimAttempt!.providerReference!;
-    expect(victimAttempt).toMatchObject({ connectionId: victimConnection, providerReference: expect.any(String) });
-    const statusBefore = (await listAttempts(t.db, invoice.id)).map((attempt) => attempt.status);
+  it.each(CASES)(
+    "$provider: the other merchant gets a record of its own, never the victim's; the victim's payment is untouched",
+    async ({ provider, kind, template, shared, keys, threeDs }) => {
+      // The victim pays through the engine; with 3-D Secure its payment waits for the customer.
+      const victim = await invoiceMerchant(t.db);
+      const victimCredentials = sampleCredentials(provider, kind, "test");
+      const victimConnection = await connectWith(victim.merchantId, provider, kind, victimCredentials);
+      const invoice = await exampleInvoice(victim, template);
+      const paid = await payWithCard(t.db, invoice.id, {
+        number: threeDs ? THREE_DS_CARD : APPROVED_CARD,
+        expiryMonth: 12,
+        expiryYear: 2030,
+        holder: "Vera Victim",
+        cvc: "123",
+      });
+      expect(paid).toMatchObject(threeDs ? { kind: "redirect" } : { kind: "finished", invoice: { status: "processed" } });
+      const [victimAttempt] = await listAttempts(t.db, invoice.id);
+      const victimReference = victimAttempt!.providerReference!;
+      expect(victimAttempt).toMatchObject({ connectionId: victimConnection, providerReference: expect.any(String) });
+      const statusBefore = (await listAttempts(t.db, invoice.id)).map((attempt) => attempt.status);
 
-    // The other merchant: the victim's public identifier, its own secret, its own test connection.
-    const attacker = await invoiceMerchant(t.db);
-    const attackerCredentials = { ...ownSecrets(provider, kind, keys), [shared]: victimCredentials[shared] };
-    await connectWith(attacker.merchantId, provider, kind, attackerCredentials);
-    const adapter = getProviderServer(provider)!.adapter;
-    const attackerContext = adapterContext(`${origin}/sandbox/${provider}`, provider, kind, attackerCredentials);
-    const instruction = {
-      ...paymentInstruction(THREE_DS_CARD, { amount: "10.00", currency: invoice.currency, service: invoice.service }),
-      idempotencyKey: victimAttempt!.idempotencyKey,
-    };
-    const replay = await adapter.createPayment(attackerContext, instruction);
-    const seen = text([replay, attackerContext.exchanges.list()]);
-    expect(seen).not.toContain(victimReference);
-    // Not a conflict either: the key is the attacker's own, so its sandbox made it a fresh record.
-    expect("providerReference" in replay && replay.providerReference).toEqual(expect.any(String));
+      // The other merchant: the victim's public identifier, its own secret, its own test connection.
+      const attacker = await invoiceMerchant(t.db);
+      const attackerCredentials = { ...ownSecrets(provider, kind, keys), [shared]: victimCredentials[shared] };
+      await connectWith(attacker.merchantId, provider, kind, attackerCredentials);
+      const adapter = getProviderServer(provider)!.adapter;
+      const attackerContext = adapterContext(`${origin}/sandbox/${provider}`, provider, kind, attackerCredentials);
+      const instruction = {
+        ...paymentInstruction(THREE_DS_CARD, { amount: "10.00", currency: invoice.currency, service: invoice.service }),
+        idempotencyKey: victimAttempt!.idempotencyKey,
+      };
+      const replay = await adapter.createPayment(attackerContext, instruction);
+      const seen = text([replay, attackerContext.exchanges.list()]);
+      expect(seen).not.toContain(victimReference);
+      // Not a conflict either: the key is the attacker's own, so its sandbox made it a fresh record.
+      expect("providerReference" in replay && replay.providerReference).toEqual(expect.any(String));
 
-    // Its status request by the same key reads its own record, not the victim's.
-    const status = await adapter.getStatus(attackerContext, { idempotencyKey: victimAttempt!.idempotencyKey, direction: "payment" });
-    expect(text(status)).not.toContain(victimReference);
+      // Its status request by the same key reads its own record, not the victim's.
+      const status = await adapter.getStatus(attackerContext, { idempotencyKey: victimAttempt!.idempotencyKey, direction: "payment" });
+      expect(text(status)).not.toContain(victimReference);
 
-    // Failing the only challenge it was given fails its own record; its callbacks reach no invoice of the victim's.
-    if ("redirectUrl" in replay && replay.redirectUrl) {
-      const [reference] = new URL(replay.redirectUrl).pathname.split("/").slice(-1).map(decodeURIComponent);
-      expect(reference).not.toBe(victimReference);
-      await answerChallenge(provider, reference!, "fail");
-    }
-    await runAllJobs(t.db, { name: "sandbox-callback" });
-    expect((await listAttempts(t.db, invoice.id)).map((attempt) => attempt.status)).toEqual(statusBefore);
+      // Failing the only challenge it was given fails its own record; its callbacks reach no invoice of the victim's.
+      if ("redirectUrl" in replay && replay.redirectUrl) {
+        const [reference] = new URL(replay.redirectUrl).pathname.split("/").slice(-1).map(decodeURIComponent);
+        expect(reference).not.toBe(victimReference);
+        await answerChallenge(provider, reference!, "fail");
+      }
+      await runAllJobs(t.db, { name: "sandbox-callback" });
+      expect((await listAttempts(t.db, invoice.id)).map((attempt) => attempt.status)).toEqual(statusBefore);
 
-    // The victim's own status request still finds its own payment, and its customer still decides it.
-    const victimContext = adapterContext(`${origin}/sandbox/${provider}`, provider, kind, victimCredentials);
-    const victimStatus = await adapter.getStatus(victimContext, { idempotencyKey: victimAttempt!.idempotencyKey, direction: "payment" });
-    expect(victimStatus).toMatchObject({ providerReference: victimReference });
-    if (threeDs) {
-      await answerChallenge(provider, victimReference, "pass");
-      expect(await resumeAfterRedirect(t.db, invoice.id)).toMatchObject({ status: "processed", resolution: "ok" });
-    }
-  });
+      // The victim's own status request still finds its own payment, and its customer still decides it.
+      const victimContext = adapterContext(`${origin}/sandbox/${provider}`, provider, kind, victimCredentials);
+      const victimStatus = await adapter.getStatus(victimContext, { idempotencyKey: victimAttempt!.idempotencyKey, direction: "payment" });
+      expect(victimStatus).toMatchObject({ providerReference: victimReference });
+      if (threeDs) {
+        await answerChallenge(provider, victimReference, "pass");
+        expect(await resumeAfterRedirect(t.db, invoice.id)).toMatchObject({ status: "processed", resolution: "ok" });
+      }
+    },
+  );
 });
 
 describe("the invoice page's sandbox record", () => {

@@ -89,7 +89,10 @@ describe("the dispatcher and Test connection of unsaved values (lib/sandbox/unsa
   });
 
   it("with this server's token the sandbox sees the typed values, and only those", async () => {
-    expect(await seenWith(mintUnsavedAccountToken(slug, { merchant_id: "M-1", secret_key: "typed-secret" }))).toEqual({ merchant_id: "M-1", secret_key: "typed-secret" });
+    expect(await seenWith(mintUnsavedAccountToken(slug, { merchant_id: "M-1", secret_key: "typed-secret" }))).toEqual({
+      merchant_id: "M-1",
+      secret_key: "typed-secret",
+    });
   });
 
   it("a forged, expired or other provider's token opens nothing, and the saved accounts are not looked at either (null)", async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { findRecordByIdempotencyKey, findRecordByReference, listRecordsByReferences, listRecordsForConnection, saveRecord, updateRecord } from "@/lib/sandbox/records";
+import {
+  findRecordByIdempotencyKey,
+  findRecordByReference,
+  listRecordsByReferences,
+  listRecordsForConnection,
+  saveRecord,
+  updateRecord,
+} from "@/lib/sandbox/records";
 import { completeThreeDs, THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED } from "@/lib/sandbox/three-ds";
 import { setUpTestDb, unique } from "./helpers/db";
 

@@ -72,8 +72,10 @@ function paymentBody(m: InvoiceMerchant, template: string, options: { customer?:
   return JSON.parse(JSON.stringify(body)) as Body;
 }
 
-const create = (m: InvoiceMerchant, body: Body) => send<Resource>(CREATE_PAYMENT, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });
-const readMethod = (m: InvoiceMerchant, id: string) => send<Resource, { id: string }>(GET_METHOD, { id }, { path: `/api/commerce/payment-methods/${id}`, key: m.key });
+const create = (m: InvoiceMerchant, body: Body) =>
+  send<Resource>(CREATE_PAYMENT, {}, { method: "POST", path: "/api/commerce/payment-invoices", key: m.key, body });
+const readMethod = (m: InvoiceMerchant, id: string) =>
+  send<Resource, { id: string }>(GET_METHOD, { id }, { path: `/api/commerce/payment-methods/${id}`, key: m.key });
 const listMethods = (m: InvoiceMerchant, customer: string) =>
   send<Resource[]>(LIST_METHODS, {}, { path: `/api/commerce/payment-methods?filter[customer_reference]=${encodeURIComponent(customer)}`, key: m.key });
 
@@ -122,7 +124,11 @@ describe.each(PROVIDERS)("saved cards through $provider's sandbox", ({ provider,
     expect(list.text).not.toContain(token);
     expect(list.text).not.toContain(CARD);
     // The invoice that saved it links it; its status_changed event carries it in `included` material.
-    const source = await send<Resource, { id: string }>(GET_PAYMENT, { id: created.json.data.id }, { path: `/api/commerce/payment-invoices/${created.json.data.id}`, key: m.key });
+    const source = await send<Resource, { id: string }>(
+      GET_PAYMENT,
+      { id: created.json.data.id },
+      { path: `/api/commerce/payment-invoices/${created.json.data.id}`, key: m.key },
+    );
     expect(source.json.data.relationships.payment_method!.data!.id).toBe(method.id);
     const events = await t.db.select().from(webhookEvents).where(eq(webhookEvents.merchantId, m.merchantId));
     expect(events.map((event) => event.type)).toContain("payment_method.created");
@@ -134,7 +140,9 @@ describe.each(PROVIDERS)("saved cards through $provider's sandbox", ({ provider,
     expect(delivered.included).toEqual([expect.objectContaining({ type: "payment-methods", id: method.id })]);
     const createdEvent = events.find((event) => event.type === "payment_method.created")!;
     expect(renderEventBody(createdEvent)).not.toContain(token);
-    expect(JSON.parse(renderEventBody(createdEvent))).toMatchObject({ data: { type: "payment-methods", id: method.id, attributes: { card: { last_four: "4242" } } } });
+    expect(JSON.parse(renderEventBody(createdEvent))).toMatchObject({
+      data: { type: "payment-methods", id: method.id, attributes: { card: { last_four: "4242" } } },
+    });
 
     // Charged again at creation, server to server: the answer is the outcome.
     const again = await create(m, paymentBody(m, template, { customer, paymentMethod: method.id }));
@@ -149,14 +157,16 @@ describe.each(PROVIDERS)("saved cards through $provider's sandbox", ({ provider,
     // Detached: 204, the sandbox forgets the token, and a later charge is refused before anything is sent.
     const removed = await send(DELETE_METHOD, { id: method.id }, { method: "DELETE", path: `/api/commerce/payment-methods/${method.id}`, key: m.key });
     expect(removed.status).toBe(204);
-    const [kept] = await t.db.select().from(sandboxRecords).where(and(eq(sandboxRecords.provider, provider), eq(sandboxRecords.reference, token)));
+    const [kept] = await t.db
+      .select()
+      .from(sandboxRecords)
+      .where(and(eq(sandboxRecords.provider, provider), eq(sandboxRecords.reference, token)));
     expect(kept?.status).toBe("detached");
     expect((await readMethod(m, method.id)).json.data.attributes).toMatchObject({ usable: false, detached_at: expect.any(String) });
     const refused = await create(m, paymentBody(m, template, { customer, paymentMethod: method.id }));
     expect(refused.status).toBe(422);
     expect(errorsOf(refused)).toEqual([["/data/relationships/payment_method/data/id", "payment_method_detached"]]);
   });
-
 });
 
 describe.each(PROVIDERS.filter((entry) => entry.threeDs))("3-D Secure on a saved card through $provider's sandbox", ({ provider, kind, template }) => {
@@ -219,7 +229,9 @@ describe("saved cards: refusals", () => {
     const stolen = await create(other, paymentBody(other, "b-payment", { paymentMethod: methodId }));
     expect(stolen.status).toBe(422);
     expect(errorsOf(stolen)).toEqual([["/data/relationships/payment_method/data/id", "payment_method_not_found"]]);
-    expect((await send(DELETE_METHOD, { id: methodId }, { method: "DELETE", path: `/api/commerce/payment-methods/${methodId}`, key: other.key })).status).toBe(404);
+    expect((await send(DELETE_METHOD, { id: methodId }, { method: "DELETE", path: `/api/commerce/payment-methods/${methodId}`, key: other.key })).status).toBe(
+      404,
+    );
     expect((await readMethod(owner, methodId)).json.data.attributes.usable).toBe(true);
   });
 

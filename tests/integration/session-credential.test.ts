@@ -28,7 +28,12 @@ describe("the composer's short-lived credential", () => {
     await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "test" });
     await connect(t.db, m.merchantId, "provider-b", "h2h", { mode: "live" });
     const [owner] = await t.db.select().from(users).where(eq(users.merchantId, m.merchantId));
-    const support = await addTeamMember(t.db, m.merchantId, { name: "Sam", email: `${unique("sam")}@example.com`, role: "support", password: "support-pass-99" });
+    const support = await addTeamMember(t.db, m.merchantId, {
+      name: "Sam",
+      email: `${unique("sam")}@example.com`,
+      role: "support",
+      password: "support-pass-99",
+    });
     if (!support.ok) throw new Error("setup");
     const example = PAYMENT_EXAMPLES["B: EUR without customer"];
 
@@ -52,7 +57,12 @@ describe("the composer's credential outside the invoice API", () => {
   it("is refused by the management API, so a support member cannot touch connections with it", async () => {
     const { POST: CREATE_CONNECTION, GET: LIST_CONNECTIONS } = await import("@/app/api/connections/route");
     const m = await invoiceMerchant(t.db);
-    const support = await addTeamMember(t.db, m.merchantId, { name: "Sue", email: `${unique("sue")}@example.com`, role: "support", password: "support-pass-99" });
+    const support = await addTeamMember(t.db, m.merchantId, {
+      name: "Sue",
+      email: `${unique("sue")}@example.com`,
+      role: "support",
+      password: "support-pass-99",
+    });
     if (!support.ok) throw new Error("setup");
     const token = mintSessionCredential({ merchantId: m.merchantId, userId: support.value.id, role: "support" });
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };

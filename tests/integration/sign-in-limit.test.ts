@@ -99,7 +99,9 @@ describe("sign-in limit", () => {
 
   it("simultaneous guesses from one address get no more than SIGN_IN_MAX_FAILURES password checks", async () => {
     const email = await owner();
-    const answers = await Promise.all(Array.from({ length: 2 * SIGN_IN_MAX_FAILURES }, (_, i) => signInOverHttp(email, `wrong-pass-${i}-1234`, "198.51.100.90")));
+    const answers = await Promise.all(
+      Array.from({ length: 2 * SIGN_IN_MAX_FAILURES }, (_, i) => signInOverHttp(email, `wrong-pass-${i}-1234`, "198.51.100.90")),
+    );
     expect(answers.filter((a) => a.outcome === "credentials")).toHaveLength(SIGN_IN_MAX_FAILURES);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(SIGN_IN_MAX_FAILURES);
   }, 120_000);

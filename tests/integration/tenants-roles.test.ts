@@ -54,7 +54,14 @@ import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import { sendComposedInvoiceAction } from "@/lib/actions/invoice-composer";
 import { createPaymentLinkAction } from "@/lib/actions/payment-link";
 import type { ActionResult } from "@/lib/actions/result";
-import { compareRoutingVersionsAction, olderRoutingVersionsAction, rollbackRoutingAction, saveRoutingOrderAction, saveRoutingRulesAction, saveSuccessSettingsAction } from "@/lib/actions/routing";
+import {
+  compareRoutingVersionsAction,
+  olderRoutingVersionsAction,
+  rollbackRoutingAction,
+  saveRoutingOrderAction,
+  saveRoutingRulesAction,
+  saveSuccessSettingsAction,
+} from "@/lib/actions/routing";
 import { setSandboxFaultAction } from "@/lib/actions/sandbox-faults";
 import { updateInvoiceLifetimeAction, updateMerchantSettingsAction, updateMerchantTimeZoneAction } from "@/lib/actions/settings";
 import { changeRoleAction, inviteMemberAction, removeMemberAction, resendInviteAction, revokeInviteAction } from "@/lib/actions/team";
@@ -98,16 +105,7 @@ import * as test_connectionModule from "@/lib/actions/test-connection";
 import * as view_modeModule from "@/lib/actions/view-mode";
 import * as webhooksModule from "@/lib/actions/webhooks";
 import { allows, refusalFor, ROLE_ORDER, type Permission } from "@/lib/identity/permissions";
-import {
-  exportedActions,
-  hasParam,
-  readRepoFile,
-  repoFiles,
-  routeExports,
-  seedTenant,
-  snapshotTenant,
-  type TenantWorld,
-} from "./helpers/tenant-world";
+import { exportedActions, hasParam, readRepoFile, repoFiles, routeExports, seedTenant, snapshotTenant, type TenantWorld } from "./helpers/tenant-world";
 
 /**
  * Every route handler under a [param] folder, every server action
@@ -184,13 +182,18 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     params: invoiceParams("payout"),
     body: () => ({ number: "4242 4242 4242 4242", expiry: "12/30", cvc: "737", holder: "Mallory" }),
   },
-  "app/(public)/pay/assets/[file]/route.ts GET": { exempt: "the hosted page's stylesheet and script, named by a hash of their content: nothing of any merchant" },
+  "app/(public)/pay/assets/[file]/route.ts GET": {
+    exempt: "the hosted page's stylesheet and script, named by a hash of their content: nothing of any merchant",
+  },
   "app/(public)/pay/[id]/return/route.ts GET": { handler: handler(payReturnRoute.GET), auth: "public", params: invoiceParams("payout") },
   "app/(public)/pay/[id]/status/route.ts GET": { handler: handler(payStatusRoute.GET), auth: "public", params: invoiceParams("payout") },
   "app/api/auth/[...nextauth]/route.ts GET": { exempt: "next-auth's own endpoints (session, CSRF, providers): no merchant's id in the path" },
-  "app/api/auth/[...nextauth]/route.ts POST": { exempt: "next-auth's sign-in and sign-out: no merchant's id in the path (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
+  "app/api/auth/[...nextauth]/route.ts POST": {
+    exempt: "next-auth's sign-in and sign-out: no merchant's id in the path (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)",
+  },
   "app/api/callbacks/[slug]/[connectionId]/route.ts POST": {
-    exempt: "providers' callbacks: authenticated by the provider's signature over the body with that connection's credentials (callbacks-verification.test.ts), not by a merchant",
+    exempt:
+      "providers' callbacks: authenticated by the provider's signature over the body with that connection's credentials (callbacks-verification.test.ts), not by a merchant",
   },
   "app/api/commerce/[[...rest]]/route.ts GET": { exempt: "the catch-all answers 404 for every path" },
   "app/api/commerce/[[...rest]]/route.ts HEAD": { exempt: "the catch-all answers 404 for every path" },
@@ -206,9 +209,19 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
   "app/api/[...rest]/route.ts PATCH": { exempt: "the catch-all answers 404 for every path" },
   "app/api/[...rest]/route.ts DELETE": { exempt: "the catch-all answers 404 for every path" },
   "app/api/[...rest]/route.ts OPTIONS": { exempt: "the catch-all answers 404 for every path" },
-  "app/api/commerce/payment-invoices/[id]/attempts/route.ts GET": { handler: handler(paymentAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
+  "app/api/commerce/payment-invoices/[id]/attempts/route.ts GET": {
+    handler: handler(paymentAttemptsRoute.GET),
+    auth: "key",
+    composer: true,
+    params: invoiceParams("payment"),
+  },
   "app/api/commerce/payment-invoices/[id]/route.ts GET": { handler: handler(paymentRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
-  "app/api/commerce/payment-invoices/[id]/refunds/route.ts GET": { handler: handler(paymentRefundsRoute.GET), auth: "key", composer: true, params: invoiceParams("payment") },
+  "app/api/commerce/payment-invoices/[id]/refunds/route.ts GET": {
+    handler: handler(paymentRefundsRoute.GET),
+    auth: "key",
+    composer: true,
+    params: invoiceParams("payment"),
+  },
   "app/api/commerce/payment-invoices/[id]/refunds/route.ts POST": {
     handler: handler(paymentRefundsRoute.POST),
     auth: "key",
@@ -225,15 +238,45 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     params: invoiceParams("payment"),
     body: () => ({ data: { type: "capture", attributes: { amount: "0.01" } } }),
   },
-  "app/api/commerce/payment-invoices/[id]/void/route.ts POST": { handler: handler(paymentVoidRoute.POST), auth: "key", composer: true, params: invoiceParams("payment") },
-  "app/api/commerce/payment-methods/[id]/route.ts GET": { handler: handler(paymentMethodRoute.GET), auth: "key", composer: true, params: (w) => ({ id: w.paymentMethodId }) },
-  "app/api/commerce/payment-methods/[id]/route.ts DELETE": { handler: handler(paymentMethodRoute.DELETE), auth: "key", composer: true, params: (w) => ({ id: w.paymentMethodId }) },
-  "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": { handler: handler(payoutAttemptsRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
+  "app/api/commerce/payment-invoices/[id]/void/route.ts POST": {
+    handler: handler(paymentVoidRoute.POST),
+    auth: "key",
+    composer: true,
+    params: invoiceParams("payment"),
+  },
+  "app/api/commerce/payment-methods/[id]/route.ts GET": {
+    handler: handler(paymentMethodRoute.GET),
+    auth: "key",
+    composer: true,
+    params: (w) => ({ id: w.paymentMethodId }),
+  },
+  "app/api/commerce/payment-methods/[id]/route.ts DELETE": {
+    handler: handler(paymentMethodRoute.DELETE),
+    auth: "key",
+    composer: true,
+    params: (w) => ({ id: w.paymentMethodId }),
+  },
+  "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": {
+    handler: handler(payoutAttemptsRoute.GET),
+    auth: "key",
+    composer: true,
+    params: invoiceParams("payout"),
+  },
   "app/api/commerce/payout-invoices/[id]/process/route.ts POST": { handler: handler(payoutProcessRoute.POST), auth: "key", params: invoiceParams("payout") },
-  "app/api/commerce/payout-invoices/[id]/cancel/route.ts POST": { handler: handler(payoutCancelRoute.POST), auth: "key", composer: true, params: invoiceParams("payout") },
+  "app/api/commerce/payout-invoices/[id]/cancel/route.ts POST": {
+    handler: handler(payoutCancelRoute.POST),
+    auth: "key",
+    composer: true,
+    params: invoiceParams("payout"),
+  },
   "app/api/commerce/payout-invoices/[id]/route.ts GET": { handler: handler(payoutRoute.GET), auth: "key", composer: true, params: invoiceParams("payout") },
   "app/api/connections/[id]/route.ts GET": { handler: handler(connectionRoute.GET), auth: "key", params: (w) => ({ id: w.a.id }) },
-  "app/api/connections/[id]/route.ts PATCH": { handler: handler(connectionRoute.PATCH), auth: "key", params: (w) => ({ id: w.a.id }), body: () => connectionBody },
+  "app/api/connections/[id]/route.ts PATCH": {
+    handler: handler(connectionRoute.PATCH),
+    auth: "key",
+    params: (w) => ({ id: w.a.id }),
+    body: () => connectionBody,
+  },
   "app/api/connections/[id]/route.ts DELETE": { handler: handler(connectionRoute.DELETE), auth: "key", params: (w) => ({ id: w.a.id }) },
   "app/api/dashboard/invoices/[id]/route.ts GET": { handler: handler(dashboardInvoiceRoute.GET), auth: "session", params: invoiceParams("payment") },
   "app/api/routing/[id]/route.ts GET": { handler: handler(routingOrderRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId }) },
@@ -244,15 +287,26 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     body: (w) => ({ data: { type: "routing-order", attributes: { connection_ids: [w.z?.id ?? w.a.id] } } }),
   },
   "app/api/routing/[id]/versions/route.ts GET": { handler: handler(routingVersionsRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId }) },
-  "app/api/routing/[id]/versions/[version]/route.ts GET": { handler: handler(routingVersionRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId, version: "1" }) },
-  "app/api/routing/[id]/compare/route.ts GET": { handler: handler(routingCompareRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId }), query: "?from=1&to=1" },
+  "app/api/routing/[id]/versions/[version]/route.ts GET": {
+    handler: handler(routingVersionRoute.GET),
+    auth: "key",
+    params: (w) => ({ id: w.routingOrderId, version: "1" }),
+  },
+  "app/api/routing/[id]/compare/route.ts GET": {
+    handler: handler(routingCompareRoute.GET),
+    auth: "key",
+    params: (w) => ({ id: w.routingOrderId }),
+    query: "?from=1&to=1",
+  },
   "app/api/routing/[id]/rollback/route.ts POST": {
     handler: handler(routingRollbackRoute.POST),
     auth: "key",
     params: (w) => ({ id: w.routingOrderId }),
     body: () => ({ data: { type: "routing-rollback", attributes: { version: 1 } } }),
   },
-  "app/sandbox/[slug]/[[...path]]/route.ts GET": { exempt: "the providers' simulated APIs: authenticated by each provider's own credentials and signatures (sandbox-accounts.test.ts)" },
+  "app/sandbox/[slug]/[[...path]]/route.ts GET": {
+    exempt: "the providers' simulated APIs: authenticated by each provider's own credentials and signatures (sandbox-accounts.test.ts)",
+  },
   "app/sandbox/[slug]/[[...path]]/route.ts HEAD": { exempt: "the providers' simulated APIs (see GET)" },
   "app/sandbox/[slug]/[[...path]]/route.ts POST": { exempt: "the providers' simulated APIs (see GET)" },
   "app/sandbox/[slug]/[[...path]]/route.ts PUT": { exempt: "the providers' simulated APIs (see GET)" },
@@ -342,7 +396,11 @@ const routeProbes: Probe[] = Object.entries(ROUTES).flatMap(([name, entry]): Pro
     probes.push({
       name: `${name}: merchant A with merchant B's ids → ${status}`,
       run: async () => {
-        const answer = await probe(() => B, () => callRoute(entry, B, caller(), method), (a) => a.text);
+        const answer = await probe(
+          () => B,
+          () => callRoute(entry, B, caller(), method),
+          (a) => a.text,
+        );
         expect(answer.status).toBe(status);
       },
     });
@@ -356,7 +414,11 @@ const routeProbes: Probe[] = Object.entries(ROUTES).flatMap(([name, entry]): Pro
     probes.push({
       name: `${name}: merchant A's support member's composer credential with A's own ids → 401`,
       run: async () => {
-        const answer = await probe(() => A, () => callRoute(entry, A, { bearer: supportCredential(A) }, method), (a) => a.text);
+        const answer = await probe(
+          () => A,
+          () => callRoute(entry, A, { bearer: supportCredential(A) }, method),
+          (a) => a.text,
+        );
         expect(answer.status).toBe(401);
       },
     });
@@ -385,13 +447,23 @@ const SESSION_ROUTES: { name: string; route: RouteCase }[] = [
 const COMPOSER_ROUTES: { name: string; route: RouteCase; needs: Permission; allowedStatus: number[] }[] = [
   {
     name: "POST /api/commerce/payment-invoices",
-    route: { handler: handler(paymentCollectionRoute.POST), auth: "key", params: () => ({}), body: () => ({ data: { type: "payment-invoice", attributes: {} } }) },
+    route: {
+      handler: handler(paymentCollectionRoute.POST),
+      auth: "key",
+      params: () => ({}),
+      body: () => ({ data: { type: "payment-invoice", attributes: {} } }),
+    },
     needs: "invoices.compose",
     allowedStatus: [422],
   },
   {
     name: "POST /api/commerce/payment-invoices/{id}/refunds",
-    route: { handler: handler(paymentRefundsRoute.POST), auth: "key", params: (w) => ({ id: w.paymentId }), body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }) },
+    route: {
+      handler: handler(paymentRefundsRoute.POST),
+      auth: "key",
+      params: (w) => ({ id: w.paymentId }),
+      body: () => ({ data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "0.01" } } }),
+    },
     needs: "money.refund",
     allowedStatus: [404],
   },
@@ -426,7 +498,11 @@ const roleProbes: Probe[] = [
           const before = await snapshotTenant(t.db, A.merchantId);
           const answer = allowed
             ? await callRoute(route, A, { userId: A.members[role] }, "GET")
-            : await probe(() => A, () => callRoute(route, A, { userId: A.members[role] }, "GET"), (a) => a.text);
+            : await probe(
+                () => A,
+                () => callRoute(route, A, { userId: A.members[role] }, "GET"),
+                (a) => a.text,
+              );
           if (allowed) {
             const { audit_log: _after, ...after } = await snapshotTenant(t.db, A.merchantId);
             const { audit_log: _before, ...rest } = before;
@@ -447,7 +523,11 @@ const roleProbes: Probe[] = [
           const bearer = mintSessionCredential({ merchantId: A.merchantId, userId: A.members[role], role });
           // An allowed role is asked about an invoice that does not exist, so nothing is refunded or cancelled.
           const asked: RouteCase = allowed && route.params(A).id ? { ...route, params: () => ({ id: "inv_does_not_exist" }) } : route;
-          const answer = await probe(() => A, () => callRoute(asked, A, { bearer }, "POST"), (a) => a.text);
+          const answer = await probe(
+            () => A,
+            () => callRoute(asked, A, { bearer }, "POST"),
+            (a) => a.text,
+          );
           expect(answer.status).toBe(allowed ? allowedStatus[0] : 403);
           if (!allowed) expect(JSON.parse(answer.text).errors[0].detail).toBe(refusalFor(role, needs));
         },
@@ -496,8 +576,16 @@ const notServedProbes: Probe[] = DISCOVERED_ROUTES.flatMap(({ file, exports }) =
         const served = ROUTES[`${file} ${exports.find((e) => e.served)?.method}`];
         const refuser = ROUTE_MODULES[file]?.[method];
         if (!refuser || !served || "exempt" in served) throw new Error(`${file}: add its module to ROUTE_MODULES and its served methods to ROUTES`);
-        const route: RouteCase = { ...served, handler: handler(refuser), body: method === "POST" || method === "PUT" || method === "PATCH" ? () => connectionBody : undefined };
-        const answer = await probe(() => B, () => callRoute(route, B, { bearer: A.key, userId: A.ownerId }, method), (a) => a.text);
+        const route: RouteCase = {
+          ...served,
+          handler: handler(refuser),
+          body: method === "POST" || method === "PUT" || method === "PATCH" ? () => connectionBody : undefined,
+        };
+        const answer = await probe(
+          () => B,
+          () => callRoute(route, B, { bearer: A.key, userId: A.ownerId }, method),
+          (a) => a.text,
+        );
         expect(answer.status).toBe(method === "OPTIONS" ? 204 : 405);
       },
     })),
@@ -516,7 +604,11 @@ const bodyProbes: Probe[] = [
       body.data.relationships = { connection: { data: { type: "connection", id: B.a.id } } };
       const route: RouteCase = { handler: handler(payoutCollectionRoute.POST), auth: "key", params: () => ({}), body: () => body };
       const beforeA = await snapshotTenant(t.db, A.merchantId);
-      const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, "POST"), (a) => a.text);
+      const answer = await probe(
+        () => B,
+        () => callRoute(route, A, { bearer: A.key }, "POST"),
+        (a) => a.text,
+      );
       expect(answer.status).toBe(422);
       expect(JSON.parse(answer.text).errors).toMatchObject([{ source: { pointer: "/data/relationships/connection/data/id" } }]);
       expect((await snapshotTenant(t.db, A.merchantId)).invoices).toEqual(beforeA.invoices);
@@ -526,8 +618,17 @@ const bodyProbes: Probe[] = [
     name: "POST /api/connections naming merchant B's generated key pair → 422, B's pair stays unused",
     run: async () => {
       const attributes = withGeneratedKey(B.generatedKeyId);
-      const route: RouteCase = { handler: handler(connectionCollectionRoute.POST), auth: "key", params: () => ({}), body: () => ({ data: { type: "connection", attributes } }) };
-      const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, "POST"), (a) => a.text);
+      const route: RouteCase = {
+        handler: handler(connectionCollectionRoute.POST),
+        auth: "key",
+        params: () => ({}),
+        body: () => ({ data: { type: "connection", attributes } }),
+      };
+      const answer = await probe(
+        () => B,
+        () => callRoute(route, A, { bearer: A.key }, "POST"),
+        (a) => a.text,
+      );
       expect(answer.status).toBe(422);
       expect(JSON.parse(answer.text).errors).toMatchObject([{ code: "generated_key_unavailable" }]);
     },
@@ -560,7 +661,11 @@ const bodyProbes: Probe[] = [
         body: () => ({ data: { type: "routing-order", attributes: { connection_ids: [B.a.id, A.a.id] } } }),
       };
       const beforeA = await snapshotTenant(t.db, A.merchantId);
-      const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, "PATCH"), (a) => a.text);
+      const answer = await probe(
+        () => B,
+        () => callRoute(route, A, { bearer: A.key }, "PATCH"),
+        (a) => a.text,
+      );
       expect(answer.status).toBe(422);
       expect((await snapshotTenant(t.db, A.merchantId)).routing_orders).toEqual(beforeA.routing_orders);
     },
@@ -570,18 +675,40 @@ const bodyProbes: Probe[] = [
     run: async () => {
       // B's order of the same service gets versions 1 to 3, A's version 1 only (each rule sends every invoice where the order does anyway).
       const service = B.a.services[0]!;
-      const saves: [TenantWorld, string][] = [[B, "B's first"], [B, "B's second"], [B, "B's third"], [A, "A's first"]];
+      const saves: [TenantWorld, string][] = [
+        [B, "B's first"],
+        [B, "B's second"],
+        [B, "B's third"],
+        [A, "A's first"],
+      ];
       for (const [w, name] of saves) {
-        const saved = await saveRoutingOrder(t.db, { merchantId: w.merchantId, actor: { label: "setup" } }, { service, mode: "test", rules: [{ name, conditions: {}, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] });
+        const saved = await saveRoutingOrder(
+          t.db,
+          { merchantId: w.merchantId, actor: { label: "setup" } },
+          { service, mode: "test", rules: [{ name, conditions: {}, outcome: { kind: "cascade", connection_ids: [w.a.id] } }] },
+        );
         if (!saved.ok || saved.value.version === 0) throw new Error(`setup: ${JSON.stringify(saved)}`);
       }
       const id = `${A.a.services[0]}:test`;
       const beforeA = await snapshotTenant(t.db, A.merchantId);
       const read: RouteCase = { handler: handler(routingVersionRoute.GET), auth: "key", params: () => ({ id, version: "3" }) };
-      const roll: RouteCase = { handler: handler(routingRollbackRoute.POST), auth: "key", params: () => ({ id }), body: () => ({ data: { type: "routing-rollback", attributes: { version: 3 } } }) };
+      const roll: RouteCase = {
+        handler: handler(routingRollbackRoute.POST),
+        auth: "key",
+        params: () => ({ id }),
+        body: () => ({ data: { type: "routing-rollback", attributes: { version: 3 } } }),
+      };
       const compared: RouteCase = { handler: handler(routingCompareRoute.GET), auth: "key", params: () => ({ id }), query: "?from=1&to=3" };
-      for (const [route, method] of [[read, "GET"], [roll, "POST"], [compared, "GET"]] as const) {
-        const answer = await probe(() => B, () => callRoute(route, A, { bearer: A.key }, method), (a) => a.text);
+      for (const [route, method] of [
+        [read, "GET"],
+        [roll, "POST"],
+        [compared, "GET"],
+      ] as const) {
+        const answer = await probe(
+          () => B,
+          () => callRoute(route, A, { bearer: A.key }, method),
+          (a) => a.text,
+        );
         expect(answer.status, method).toBe(404);
         expect(JSON.parse(answer.text).errors[0].detail, method).toMatch(/^Version 3 of payment_\w+ \(test\) does not exist: the versions are 1 to 1$/);
         expect(answer.text).not.toContain("B's third");
@@ -593,9 +720,18 @@ const bodyProbes: Probe[] = [
     name: "GET and PATCH /api/routing/settings name no merchant: merchant A's key reads and changes A's settings only, B's stay as they are",
     run: async () => {
       const settings = { window_hours: 3, min_sample: 7, exploration_percent: 2 };
-      const patch: RouteCase = { handler: handler(routingSettingsRoute.PATCH), auth: "key", params: () => ({}), body: () => ({ data: { type: "routing-settings", attributes: settings } }) };
+      const patch: RouteCase = {
+        handler: handler(routingSettingsRoute.PATCH),
+        auth: "key",
+        params: () => ({}),
+        body: () => ({ data: { type: "routing-settings", attributes: settings } }),
+      };
       // The settings hold for both modes: a live key changes them (a test key is refused, management-key-modes.test.ts).
-      const answer = await probe(() => B, () => callRoute(patch, A, { bearer: A.liveKey }, "PATCH"), (a) => a.text);
+      const answer = await probe(
+        () => B,
+        () => callRoute(patch, A, { bearer: A.liveKey }, "PATCH"),
+        (a) => a.text,
+      );
       expect(answer.status).toBe(200);
       const read: RouteCase = { handler: handler(routingSettingsRoute.GET), auth: "key", params: () => ({}) };
       expect(JSON.parse((await callRoute(read, A, { bearer: A.key }, "GET")).text).data.attributes).toEqual(settings);
@@ -611,12 +747,23 @@ const bodyProbes: Probe[] = [
  * own invoices or none, in the dashboard's list (the search box's query, JSON as the page refreshes
  * it), in its export (as CSV) and in the API's CSV list.
  */
-const SEARCH_KEYS = ["payment id", "payment reference", "payout reference", "provider reference", "customer e-mail", "customer name prefix", "last four"] as const;
+const SEARCH_KEYS = [
+  "payment id",
+  "payment reference",
+  "payout reference",
+  "provider reference",
+  "customer e-mail",
+  "customer name prefix",
+  "last four",
+] as const;
 
 /** The search text of each kind of key for one merchant's invoices, and the invoice of that merchant it finds. */
 async function searchText(w: TenantWorld, key: (typeof SEARCH_KEYS)[number]): Promise<{ q: string; finds: string }> {
   const customer = async (id: string, field: "email" | "name") => {
-    const [row] = await t.db.select({ value: sql<string | null>`${schema.invoices.resolvedCustomer} ->> ${field}` }).from(schema.invoices).where(eq(schema.invoices.id, id));
+    const [row] = await t.db
+      .select({ value: sql<string | null>`${schema.invoices.resolvedCustomer} ->> ${field}` })
+      .from(schema.invoices)
+      .where(eq(schema.invoices.id, id));
     if (!row?.value) throw new Error(`setup: ${id} has no customer ${field}`);
     return row.value;
   };
@@ -651,28 +798,35 @@ const SEARCH_ROUTES = [
 
 const searchProbes: Probe[] = [
   ...SEARCH_KEYS.flatMap((key) =>
-    SEARCH_ROUTES.map(
-      ([label, get]): Probe => ({
-        name: `${label} with merchant B's ${key}, as merchant A's owner → 200 with none of B's invoices`,
-        run: async () => {
-          const theirs = await searchText(B, key);
-          const route: RouteCase = { handler: handler(get), auth: "session", params: () => ({}), query: `?q=${encodeURIComponent(theirs.q)}` };
-          const answer = await probe(() => B, () => callRoute(route, B, { userId: A.ownerId }, "GET"), (a) => a.text);
-          expect(answer.status).toBe(200);
-          if (get === dashboardExportRoute.GET) expect(answer.text).toMatch(/^id,type,status,/);
-          for (const id of [B.paymentId, B.payoutId, B.cancelablePayoutId]) expect(answer.text).not.toContain(id);
-          // The same search for A's own key finds A's invoice: a real search, not a broken one.
-          const mine = await searchText(A, key);
-          const own = await callRoute({ ...route, query: `?q=${encodeURIComponent(mine.q)}` }, A, { userId: A.ownerId }, "GET");
-          expect(own.text).toContain(mine.finds);
-        },
-      }),
-    ),
+    SEARCH_ROUTES.map(([label, get]): Probe => ({
+      name: `${label} with merchant B's ${key}, as merchant A's owner → 200 with none of B's invoices`,
+      run: async () => {
+        const theirs = await searchText(B, key);
+        const route: RouteCase = { handler: handler(get), auth: "session", params: () => ({}), query: `?q=${encodeURIComponent(theirs.q)}` };
+        const answer = await probe(
+          () => B,
+          () => callRoute(route, B, { userId: A.ownerId }, "GET"),
+          (a) => a.text,
+        );
+        expect(answer.status).toBe(200);
+        if (get === dashboardExportRoute.GET) expect(answer.text).toMatch(/^id,type,status,/);
+        for (const id of [B.paymentId, B.payoutId, B.cancelablePayoutId]) expect(answer.text).not.toContain(id);
+        // The same search for A's own key finds A's invoice: a real search, not a broken one.
+        const mine = await searchText(A, key);
+        const own = await callRoute({ ...route, query: `?q=${encodeURIComponent(mine.q)}` }, A, { userId: A.ownerId }, "GET");
+        expect(own.text).toContain(mine.finds);
+      },
+    })),
   ),
   {
     name: "GET /api/commerce/payment-invoices with Accept: text/csv and filter[reference_id]=<merchant B's reference>, with merchant A's key → 200, no row",
     run: async () => {
-      const route: RouteCase = { handler: handler(paymentCollectionRoute.GET), auth: "key", params: () => ({}), query: `?filter[reference_id]=${encodeURIComponent(B.paymentReference)}` };
+      const route: RouteCase = {
+        handler: handler(paymentCollectionRoute.GET),
+        auth: "key",
+        params: () => ({}),
+        query: `?filter[reference_id]=${encodeURIComponent(B.paymentReference)}`,
+      };
       const answer = await probe(
         () => B,
         async () => {
@@ -719,8 +873,16 @@ function withGeneratedKey(id: string) {
 /** Every export of every "use server" module in lib/actions: a case, or why not. */
 const ACTIONS: Record<string, ActionCase> = {
   "lib/actions/account.ts#changePasswordAction": { role: "member", noId: "changes the signed-in person's own password" },
-  "lib/actions/account.ts#renameBusinessAction": { role: "settings.write", noId: "renames the viewer's own merchant", own: () => renameBusinessAction({ merchantName: "Support's Renamed Ltd" }) },
-  "lib/actions/api-keys.ts#createApiKeyAction": { role: "keys.manage", noId: "creates a key for the viewer's merchant", own: () => createApiKeyAction({ name: "support's key", mode: "live", scope: "full" }) },
+  "lib/actions/account.ts#renameBusinessAction": {
+    role: "settings.write",
+    noId: "renames the viewer's own merchant",
+    own: () => renameBusinessAction({ merchantName: "Support's Renamed Ltd" }),
+  },
+  "lib/actions/api-keys.ts#createApiKeyAction": {
+    role: "keys.manage",
+    noId: "creates a key for the viewer's merchant",
+    own: () => createApiKeyAction({ name: "support's key", mode: "live", scope: "full" }),
+  },
   "lib/actions/api-keys.ts#revokeApiKeyAction": {
     role: "keys.manage",
     tenant: { run: () => revokeApiKeyAction({ id: B.keyId }), refusal: "This key is already revoked or does not exist." },
@@ -737,7 +899,10 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },
   "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
   "lib/actions/auth.ts#signOutAction": { role: "public", noId: "ends the caller's own session" },
-  "lib/actions/auth.ts#signInSecondFactorAction": { role: "public", noId: "takes the sealed challenge of the password step and a code (tests/integration/mfa-sign-in.test.ts)" },
+  "lib/actions/auth.ts#signInSecondFactorAction": {
+    role: "public",
+    noId: "takes the sealed challenge of the password step and a code (tests/integration/mfa-sign-in.test.ts)",
+  },
   "lib/actions/auth.ts#signUpAction": { role: "public", noId: "creates a new merchant" },
   "lib/actions/check-status.ts#checkStatusNowAction": {
     role: "member",
@@ -760,7 +925,11 @@ const ACTIONS: Record<string, ActionCase> = {
     tenant: { run: () => deleteConnectionAction({ id: B.a.id }), refusal: CONNECTION_GONE },
     own: () => deleteConnectionAction({ id: A.a.id }),
   },
-  "lib/actions/connections.ts#generateKeyPairAction": { role: "connections.write", noId: "generates a new pair for the viewer's merchant", own: () => generateKeyPairAction({}) },
+  "lib/actions/connections.ts#generateKeyPairAction": {
+    role: "connections.write",
+    noId: "generates a new pair for the viewer's merchant",
+    own: () => generateKeyPairAction({}),
+  },
   "lib/actions/connections.ts#setConnectionEnabledAction": {
     role: "connections.write",
     tenant: { run: () => setConnectionEnabledAction({ id: B.a.id, enabled: false }), refusal: CONNECTION_GONE },
@@ -773,14 +942,22 @@ const ACTIONS: Record<string, ActionCase> = {
   },
   "lib/actions/invoice-composer.ts#sendComposedInvoiceAction": {
     role: "invoices.compose",
-    own: () => sendComposedInvoiceAction({ direction: "payment", body: JSON.stringify(templateEnvelope(findTemplate("a-payment")!, { commerceAccount: A.account, referenceId: newReference() })) }),
+    own: () =>
+      sendComposedInvoiceAction({
+        direction: "payment",
+        body: JSON.stringify(templateEnvelope(findTemplate("a-payment")!, { commerceAccount: A.account, referenceId: newReference() })),
+      }),
     noId: "relays an envelope to POST /api/commerce/{direction}-invoices over HTTP with the viewer's credential; a pinned connection of another merchant is the body case below",
   },
   "lib/actions/mfa.ts#startMfaEnrolmentAction": { role: "member", noId: "sets up the signed-in person's own two-factor sign-in" },
   "lib/actions/mfa.ts#confirmMfaEnrolmentAction": { role: "member", noId: "confirms the signed-in person's own two-factor sign-in" },
   "lib/actions/mfa.ts#regenerateRecoveryCodesAction": { role: "member", noId: "replaces the signed-in person's own recovery codes" },
   "lib/actions/mfa.ts#disableMfaAction": { role: "member", noId: "turns off the signed-in person's own two-factor sign-in" },
-  "lib/actions/mfa.ts#setRequireOwnerMfaAction": { role: "settings.write", noId: "switches the viewer's own merchant's setting", own: () => setRequireOwnerMfaAction({ requireOwnerMfa: false }) },
+  "lib/actions/mfa.ts#setRequireOwnerMfaAction": {
+    role: "settings.write",
+    noId: "switches the viewer's own merchant's setting",
+    own: () => setRequireOwnerMfaAction({ requireOwnerMfa: false }),
+  },
   "lib/actions/password.ts#acceptInviteAction": { role: "public", noId: "names an invitation by its 256-bit link token, not an id" },
   "lib/actions/password.ts#forgotPasswordAction": { role: "public", noId: "takes an e-mail; answers the same for every address" },
   "lib/actions/password.ts#resetPasswordAction": { role: "public", noId: "names a reset by its 256-bit link token, not an id" },
@@ -814,10 +991,19 @@ const ACTIONS: Record<string, ActionCase> = {
     role: "routing.write",
     tenant: {
       run: () =>
-        saveRoutingRulesAction({ service: A.a.services[0], mode: "test", rules: [{ name: "Theirs", conditions: {}, outcome: { kind: "cascade", connection_ids: [B.a.id] } }] }),
+        saveRoutingRulesAction({
+          service: A.a.services[0],
+          mode: "test",
+          rules: [{ name: "Theirs", conditions: {}, outcome: { kind: "cascade", connection_ids: [B.a.id] } }],
+        }),
       refusal: () => `No connection ${B.a.id} exists for this merchant`,
     },
-    own: () => saveRoutingRulesAction({ service: A.a.services[0], mode: "test", rules: [{ name: "Ours", conditions: {}, outcome: { kind: "cascade", connection_ids: [A.a.id] } }] }),
+    own: () =>
+      saveRoutingRulesAction({
+        service: A.a.services[0],
+        mode: "test",
+        rules: [{ name: "Ours", conditions: {}, outcome: { kind: "cascade", connection_ids: [A.a.id] } }],
+      }),
   },
   "lib/actions/routing.ts#compareRoutingVersionsAction": {
     role: "member",
@@ -941,10 +1127,26 @@ const ACTIONS: Record<string, ActionCase> = {
   "lib/actions/webhooks.ts#updateWebhookEndpointAction": {
     role: "webhooks.manage",
     tenant: {
-      run: () => updateWebhookEndpointAction({ endpointId: B.endpointId, url: "https://attacker.example/hook", description: "", enabled: false, allEvents: true, eventTypes: [] }),
+      run: () =>
+        updateWebhookEndpointAction({
+          endpointId: B.endpointId,
+          url: "https://attacker.example/hook",
+          description: "",
+          enabled: false,
+          allEvents: true,
+          eventTypes: [],
+        }),
       refusal: ENDPOINT_GONE,
     },
-    own: () => updateWebhookEndpointAction({ endpointId: A.endpointId, url: "https://attacker.example/hook", description: "", enabled: false, allEvents: true, eventTypes: [] }),
+    own: () =>
+      updateWebhookEndpointAction({
+        endpointId: A.endpointId,
+        url: "https://attacker.example/hook",
+        description: "",
+        enabled: false,
+        allEvents: true,
+        eventTypes: [],
+      }),
   },
 };
 
@@ -1064,7 +1266,8 @@ describe("the tables cover every route, page folder and action in the repository
   });
 
   it("every permission an action needs leaves some role without it, so the refusals are probed", () => {
-    for (const entry of Object.values(ACTIONS)) if (isPermission(entry.role)) expect(ROLE_ORDER.some((role) => !allows(role, entry.role as Permission))).toBe(true);
+    for (const entry of Object.values(ACTIONS))
+      if (isPermission(entry.role)) expect(ROLE_ORDER.some((role) => !allows(role, entry.role as Permission))).toBe(true);
   });
 });
 
@@ -1109,21 +1312,53 @@ describe("server actions refuse other merchants' ids, and every role the permiss
 
 describe("mode-scoped permissions: a role allowed in test mode only is refused in live mode and changes nothing", () => {
   const liveKeyId = async () => {
-    const [row] = await t.db.select({ id: schema.apiKeys.id }).from(schema.apiKeys).where(and(eq(schema.apiKeys.merchantId, A.merchantId), eq(schema.apiKeys.mode, "live")));
+    const [row] = await t.db
+      .select({ id: schema.apiKeys.id })
+      .from(schema.apiKeys)
+      .where(and(eq(schema.apiKeys.merchantId, A.merchantId), eq(schema.apiKeys.mode, "live")));
     return row!.id;
   };
   const cases: { name: string; role: "developer" | "support"; run: () => Promise<Outcome>; refusal: string }[] = [
-    { name: "a developer creates a live API key", role: "developer", run: () => createApiKeyAction({ name: "dev live", mode: "live", scope: "full" }), refusal: "Your role (Developer) may not create, roll and revoke live API keys." },
-    { name: "a developer revokes a live API key", role: "developer", run: async () => revokeApiKeyAction({ id: await liveKeyId() }), refusal: "Your role (Developer) may not create, roll and revoke live API keys." },
-    { name: "a developer rolls a live API key", role: "developer", run: async () => rollApiKeyAction({ id: await liveKeyId(), grace: "now" }), refusal: "Your role (Developer) may not create, roll and revoke live API keys." },
-    { name: "a developer saves live routing", role: "developer", run: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "live", connectionIds: [] }), refusal: "Your role (Developer) may not change live routing and the success-rate settings." },
-    { name: "a developer changes the success-rate settings (both modes)", role: "developer", run: () => saveSuccessSettingsAction({ window_hours: 2, min_sample: 5, exploration_percent: 1 }), refusal: "Your role (Developer) may not change live routing and the success-rate settings." },
+    {
+      name: "a developer creates a live API key",
+      role: "developer",
+      run: () => createApiKeyAction({ name: "dev live", mode: "live", scope: "full" }),
+      refusal: "Your role (Developer) may not create, roll and revoke live API keys.",
+    },
+    {
+      name: "a developer revokes a live API key",
+      role: "developer",
+      run: async () => revokeApiKeyAction({ id: await liveKeyId() }),
+      refusal: "Your role (Developer) may not create, roll and revoke live API keys.",
+    },
+    {
+      name: "a developer rolls a live API key",
+      role: "developer",
+      run: async () => rollApiKeyAction({ id: await liveKeyId(), grace: "now" }),
+      refusal: "Your role (Developer) may not create, roll and revoke live API keys.",
+    },
+    {
+      name: "a developer saves live routing",
+      role: "developer",
+      run: () => saveRoutingOrderAction({ service: A.a.services[0], mode: "live", connectionIds: [] }),
+      refusal: "Your role (Developer) may not change live routing and the success-rate settings.",
+    },
+    {
+      name: "a developer changes the success-rate settings (both modes)",
+      role: "developer",
+      run: () => saveSuccessSettingsAction({ window_hours: 2, min_sample: 5, exploration_percent: 1 }),
+      refusal: "Your role (Developer) may not change live routing and the success-rate settings.",
+    },
   ];
   it.each(cases.map((c) => [c.name, c] as const))("%s → refused", async (_name, c) => {
-    const result = await probe(() => A, () => {
-      session.userId = A.members[c.role];
-      return c.run();
-    }, (r) => JSON.stringify(r));
+    const result = await probe(
+      () => A,
+      () => {
+        session.userId = A.members[c.role];
+        return c.run();
+      },
+      (r) => JSON.stringify(r),
+    );
     expect(result).toEqual({ ok: false, fieldErrors: {}, message: c.refusal });
   });
 

@@ -79,7 +79,12 @@ describe("testConnectionAction", () => {
 });
 
 describe("testCredentialsAction (the New connection form, before saving)", () => {
-  const ACCEPTED = { kind: "ok", message: "Reachable — the sandbox accepted these credentials (not saved yet)", detail: UNSAVED_CHECKED.test, receipt: expect.stringMatching(/^\d{13}\.[\w-]{43}$/) };
+  const ACCEPTED = {
+    kind: "ok",
+    message: "Reachable — the sandbox accepted these credentials (not saved yet)",
+    detail: UNSAVED_CHECKED.test,
+    receipt: expect.stringMatching(/^\d{13}\.[\w-]{43}$/),
+  };
 
   it.each(PROVIDER_KINDS.map(([provider, kind]) => [provider, kind]))(
     "%s %s: typed values no sandbox account has yet are accepted, saying they are not saved and what was checked; once saved, the saved connection is",
@@ -93,11 +98,19 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
   );
 
   it("tells nothing about saved accounts: a saved terminal's ID with a wrong secret gets the very answer its right secret gets", async () => {
-    for (const [provider, kind, secret] of [["provider-b", "h2h", "secret_key"], ["provider-c", "h2h", "shop_password"]] as const) {
+    for (const [provider, kind, secret] of [
+      ["provider-b", "h2h", "secret_key"],
+      ["provider-c", "h2h", "shop_password"],
+    ] as const) {
       const credentials = sampleCredentials(provider, kind, "test");
       await createConnection(provider, kind, credentials);
       const right = await testCredentialsAction({ provider, kind, mode: "test", credentials });
-      const wrong = await testCredentialsAction({ provider, kind, mode: "test", credentials: { ...credentials, [secret]: `a-wrong-secret-${randomBytes(6).toString("hex")}` } });
+      const wrong = await testCredentialsAction({
+        provider,
+        kind,
+        mode: "test",
+        credentials: { ...credentials, [secret]: `a-wrong-secret-${randomBytes(6).toString("hex")}` },
+      });
       expect(right).toEqual({ ok: true, data: ACCEPTED });
       // Each passed test has its own receipt (of the values it passed); the answers are otherwise the same.
       expect(wrong).toEqual({ ok: true, data: ACCEPTED });
@@ -121,7 +134,10 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
       const credentials = sampleCredentials(provider, kind, "test");
       const adapter = getProviderServer(provider)!.adapter;
       const check = (used: Record<string, unknown>, token: string | undefined) =>
-        adapter.healthCheck({ ...adapterContext(`${sandbox.origin}/sandbox/${provider}`, provider, kind, used as never), ...(token ? { unsavedAccountToken: token } : {}) });
+        adapter.healthCheck({
+          ...adapterContext(`${sandbox.origin}/sandbox/${provider}`, provider, kind, used as never),
+          ...(token ? { unsavedAccountToken: token } : {}),
+        });
       const token = mintUnsavedAccountToken(provider, credentials);
       expect(await check(credentials, token)).toMatchObject({ kind: "ok" });
       expect(await check(anotherSecret(provider, kind, credentials), token)).toMatchObject({ kind: "credentials_refused" });
@@ -137,16 +153,26 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
     await createConnection("provider-b", "h2h", credentials);
     const adapter = getProviderServer("provider-b")!.adapter;
     const check = (token?: string) =>
-      adapter.healthCheck({ ...adapterContext(`${sandbox.origin}/sandbox/provider-b`, "provider-b", "h2h", credentials), ...(token === undefined ? {} : { unsavedAccountToken: token }) });
+      adapter.healthCheck({
+        ...adapterContext(`${sandbox.origin}/sandbox/provider-b`, "provider-b", "h2h", credentials),
+        ...(token === undefined ? {} : { unsavedAccountToken: token }),
+      });
     expect(await check()).toMatchObject({ kind: "ok" });
-    for (const token of ["v2.forged.token", mintUnsavedAccountToken("provider-b", credentials, Date.now() - 61_000), mintUnsavedAccountToken("provider-c", credentials)]) {
+    for (const token of [
+      "v2.forged.token",
+      mintUnsavedAccountToken("provider-b", credentials, Date.now() - 61_000),
+      mintUnsavedAccountToken("provider-c", credentials),
+    ]) {
       expect(await check(token)).toMatchObject({ kind: "credentials_refused" });
     }
   });
 
   it("the token carrying the typed values is never written into the exchange log", async () => {
     const credentials = sampleCredentials("provider-f", "h2h", "test");
-    const context = { ...adapterContext(`${sandbox.origin}/sandbox/provider-f`, "provider-f", "h2h", credentials), unsavedAccountToken: mintUnsavedAccountToken("provider-f", credentials) };
+    const context = {
+      ...adapterContext(`${sandbox.origin}/sandbox/provider-f`, "provider-f", "h2h", credentials),
+      unsavedAccountToken: mintUnsavedAccountToken("provider-f", credentials),
+    };
     expect(await getProviderServer("provider-f")!.adapter.healthCheck(context)).toMatchObject({ kind: "ok" });
     const logged = JSON.stringify(context.exchanges.list());
     expect(context.exchanges.list().length).toBeGreaterThan(0);
@@ -157,10 +183,18 @@ describe("testCredentialsAction (the New connection form, before saving)", () =>
   it("Provider A: a private key of another pair is named as no pair before anything is sent", async () => {
     const credentials = sampleCredentials("provider-a", "provider_account", "test");
     expect(
-      await testCredentialsAction({ provider: "provider-a", kind: "provider_account", mode: "test", credentials: { ...credentials, private_key: generateKeyPair().privateKeyPem } }),
+      await testCredentialsAction({
+        provider: "provider-a",
+        kind: "provider_account",
+        mode: "test",
+        credentials: { ...credentials, private_key: generateKeyPair().privateKeyPem },
+      }),
     ).toMatchObject({
       ok: true,
-      data: { message: "Credentials refused — Payment key and Private key are not a pair: the payment key was not made from this private key", field: "payment_key" },
+      data: {
+        message: "Credentials refused — Payment key and Private key are not a pair: the payment key was not made from this private key",
+        field: "payment_key",
+      },
     });
   });
 
@@ -178,7 +212,9 @@ describe("Test connection before saving, then Save", () => {
   }
 
   async function testedEntries(id: string) {
-    return (await t.db.select().from(auditLog).where(eq(auditLog.targetId, id))).filter((entry) => entry.action === "connection.tested").map((entry) => entry.changes);
+    return (await t.db.select().from(auditLog).where(eq(auditLog.targetId, id)))
+      .filter((entry) => entry.action === "connection.tested")
+      .map((entry) => entry.changes);
   }
 
   /** A merchant of its own, so the checklist's step starts to do. */
@@ -210,12 +246,19 @@ describe("Test connection before saving, then Save", () => {
     const othersReceipt = receiptOf(await testCredentialsAction(attributes))!;
     session.userId = owner;
     // A refused test (Provider A's keys of two pairs) answers no receipt at all.
-    const refused = await testCredentialsAction({ ...createAttributes("provider-a", "provider_account"), credentials: { ...sampleCredentials("provider-a", "provider_account", "test"), private_key: generateKeyPair().privateKeyPem } });
+    const refused = await testCredentialsAction({
+      ...createAttributes("provider-a", "provider_account"),
+      credentials: { ...sampleCredentials("provider-a", "provider_account", "test"), private_key: generateKeyPair().privateKeyPem },
+    });
     expect(refused).toMatchObject({ ok: true, data: { kind: "credentials_refused" } });
     expect(receiptOf(refused)).toBeUndefined();
 
     const cases: { how: string; attributes: ReturnType<typeof createAttributes>; receipt: string }[] = [
-      { how: "another secret typed after the Test", attributes: { ...attributes, credentials: { ...attributes.credentials, secret_key: randomBytes(18).toString("base64url") } }, receipt: passed },
+      {
+        how: "another secret typed after the Test",
+        attributes: { ...attributes, credentials: { ...attributes.credentials, secret_key: randomBytes(18).toString("base64url") } },
+        receipt: passed,
+      },
       { how: "the other mode", attributes: { ...attributes, mode: "live", credentials: sampleCredentials("provider-b", "h2h", "live") }, receipt: passed },
       { how: "a forged MAC", attributes, receipt: `${expiresAt}.${randomBytes(32).toString("base64url")}` },
       { how: "a later expiry on the same MAC", attributes, receipt: `${Number(expiresAt) + 1}.${mac}` },

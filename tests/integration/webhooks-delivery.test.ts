@@ -43,7 +43,11 @@ import { startSandboxServer } from "./helpers/sandbox-server";
  */
 const t = setUpTestDb();
 
-type Delivery = { headers: IncomingHttpHeaders; raw: string; body: { data: Record<string, unknown> & { attributes: Record<string, unknown> }; meta: Record<string, unknown> } };
+type Delivery = {
+  headers: IncomingHttpHeaders;
+  raw: string;
+  body: { data: Record<string, unknown> & { attributes: Record<string, unknown> }; meta: Record<string, unknown> };
+};
 
 /** A merchant's receiver: knows some secrets, answers each request with the next queued status (default 200). */
 async function startReceiver() {
@@ -118,7 +122,18 @@ beforeEach(async () => {
   // Each test starts with no queued delivery: a retry an earlier test left scheduled (10 s after a
   // 500) would otherwise become due during a slow run and reach this test's receiver.
   await clearQueuedJobs(t.db, "webhook-deliver");
-  for (const r of [receiver, second]) Object.assign(r.state, { secrets: [], answers: [], requests: [], processed: new Map(), duplicates: 0, rejected: 0, delayMs: 0, inFlight: 0, maxInFlight: 0 });
+  for (const r of [receiver, second])
+    Object.assign(r.state, {
+      secrets: [],
+      answers: [],
+      requests: [],
+      processed: new Map(),
+      duplicates: 0,
+      rejected: 0,
+      delayMs: 0,
+      inFlight: 0,
+      maxInFlight: 0,
+    });
   for (const level of ["info", "warn", "error"] as const) vi.spyOn(logger, level).mockImplementation((...args: unknown[]) => void logged.push(args));
 });
 afterEach(() => vi.restoreAllMocks());
@@ -143,7 +158,12 @@ async function subscribedMerchant(): Promise<TeamMerchant & { secret: string; en
 }
 
 async function bInvoice(m: TeamMerchant): Promise<string> {
-  const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
+  const created = await createInvoice(
+    t.db,
+    m.merchant,
+    "payment",
+    bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }),
+  );
   if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
   return created.invoice.id;
 }
@@ -156,14 +176,22 @@ async function payWith4242(id: string) {
 const deliver = () => runJobs(t.db, ["webhook-deliver"]);
 
 async function targetRow(eventId: string, endpointId: string) {
-  const [row] = await t.db.select().from(webhookEventTargets).where(and(eq(webhookEventTargets.eventId, eventId), eq(webhookEventTargets.endpointId, endpointId)));
+  const [row] = await t.db
+    .select()
+    .from(webhookEventTargets)
+    .where(and(eq(webhookEventTargets.eventId, eventId), eq(webhookEventTargets.endpointId, endpointId)));
   return row!;
 }
 
-
 /** A refund of the paid invoice through the same function the API and the invoice page call. */
 async function refund(m: TeamMerchant, invoiceId: string, amount = "10.00") {
-  const created = await createRefund(t.db, { merchantId: m.merchantId, invoiceId, body: { data: { type: "refund", attributes: { reference_id: newReference(), amount } } }, testOnly: false, createdBy: "test" });
+  const created = await createRefund(t.db, {
+    merchantId: m.merchantId,
+    invoiceId,
+    body: { data: { type: "refund", attributes: { reference_id: newReference(), amount } } },
+    testOnly: false,
+    createdBy: "test",
+  });
   if (created.kind !== "created") throw new Error(`setup: refund ${JSON.stringify(created)}`);
 }
 
@@ -173,27 +201,62 @@ describe("Webhooks page: endpoints and their signing secrets", () => {
   it("adding an endpoint shows its whsec_ secret once; editing, the list and support members never see it; delete removes it", async () => {
     const m = await teamMerchant(t.db);
     session.userId = m.supportId;
-    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
+    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not add and change webhook endpoints and resend events.",
+    });
 
     session.userId = m.ownerId;
     const first = await createWebhookEndpointAction({ url: receiver.url, ...ALL, description: "Orders" });
-    expect(first).toMatchObject({ ok: true, data: { id: expect.stringMatching(/^whe_/), url: receiver.url, secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/) } });
+    expect(first).toMatchObject({
+      ok: true,
+      data: { id: expect.stringMatching(/^whe_/), url: receiver.url, secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/) },
+    });
     const { id, secret } = (first as { data: { id: string; secret: string } }).data;
-    const edited = await updateWebhookEndpointAction({ endpointId: id, url: `${receiver.url}?v=2`, description: "Orders v2", enabled: false, allEvents: false, eventTypes: ["refund.created"] });
+    const edited = await updateWebhookEndpointAction({
+      endpointId: id,
+      url: `${receiver.url}?v=2`,
+      description: "Orders v2",
+      enabled: false,
+      allEvents: false,
+      eventTypes: ["refund.created"],
+    });
     expect(edited).toEqual({ ok: true, data: { id, url: `${receiver.url}?v=2` } });
 
     const listed = await listEndpoints(t.db, m.merchantId);
-    expect(listed).toMatchObject([{ id, url: `${receiver.url}?v=2`, description: "Orders v2", enabled: false, eventTypes: ["refund.created"], secretCreatedAt: expect.any(String), retiringSecrets: [] }]);
+    expect(listed).toMatchObject([
+      {
+        id,
+        url: `${receiver.url}?v=2`,
+        description: "Orders v2",
+        enabled: false,
+        eventTypes: ["refund.created"],
+        secretCreatedAt: expect.any(String),
+        retiringSecrets: [],
+      },
+    ]);
     expect(JSON.stringify(listed)).not.toContain(secret);
     const [stored] = await t.db.select().from(webhookSecrets).where(eq(webhookSecrets.endpointId, id));
     expect(stored!.sealed).not.toContain(secret.slice(6));
 
-    expect(await createWebhookEndpointAction({ url: "ftp://example.com/x", ...ALL })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("Endpoint URL") } });
-    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL, allEvents: false })).toMatchObject({ ok: false, fieldErrors: { eventTypes: "Choose at least one event type, or All events" } });
-    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL, allEvents: false, eventTypes: ["invoice.paid" as never] })).toMatchObject({ ok: false, fieldErrors: { "eventTypes.0": "Unknown event type" } });
+    expect(await createWebhookEndpointAction({ url: "ftp://example.com/x", ...ALL })).toMatchObject({
+      ok: false,
+      fieldErrors: { url: expect.stringContaining("Endpoint URL") },
+    });
+    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL, allEvents: false })).toMatchObject({
+      ok: false,
+      fieldErrors: { eventTypes: "Choose at least one event type, or All events" },
+    });
+    expect(await createWebhookEndpointAction({ url: receiver.url, ...ALL, allEvents: false, eventTypes: ["invoice.paid" as never] })).toMatchObject({
+      ok: false,
+      fieldErrors: { "eventTypes.0": "Unknown event type" },
+    });
 
     session.userId = m.supportId;
-    expect(await deleteWebhookEndpointAction({ endpointId: id })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
+    expect(await deleteWebhookEndpointAction({ endpointId: id })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not add and change webhook endpoints and resend events.",
+    });
     session.userId = m.ownerId;
     expect(await deleteWebhookEndpointAction({ endpointId: id })).toEqual({ ok: true, data: { endpointId: id } });
     expect(await listEndpoints(t.db, m.merchantId)).toEqual([]);
@@ -205,12 +268,19 @@ describe("Webhooks page: endpoints and their signing secrets", () => {
     const m = await subscribedMerchant();
     const other = await addEndpoint(second, { enabled: false, allEvents: false, eventTypes: ["refund.failed"] });
     const answer = await sendTestWebhookAction({ endpointId: m.endpointId });
-    expect(answer).toMatchObject({ ok: true, data: { endpointId: m.endpointId, succeeded: true, statusCode: 200, durationMs: expect.any(Number), error: null } });
+    expect(answer).toMatchObject({
+      ok: true,
+      data: { endpointId: m.endpointId, succeeded: true, statusCode: 200, durationMs: expect.any(Number), error: null },
+    });
     const { eventId, excerpt } = (answer as { data: { eventId: string; excerpt: string } }).data;
     expect(JSON.parse(excerpt)).toEqual({ received: eventId });
     const got = receiver.state.processed.get(eventId)!;
     expect(got.body.meta).toEqual({ event_id: eventId, event_type: "webhook.test", sample: true });
-    expect(got.body.data).toMatchObject({ id: "cpi_sample_webhook_test_event", type: "payment-invoice", attributes: { reference_id: "sample-webhook-test", status: "processed" } });
+    expect(got.body.data).toMatchObject({
+      id: "cpi_sample_webhook_test_event",
+      type: "payment-invoice",
+      attributes: { reference_id: "sample-webhook-test", status: "processed" },
+    });
     expect(second.state.requests).toHaveLength(0);
 
     // A test goes to the endpoint asked for, whatever it takes and even disabled, signed with its own secret.
@@ -219,9 +289,15 @@ describe("Webhooks page: endpoints and their signing secrets", () => {
     expect(receiver.state.requests).toHaveLength(1);
 
     receiver.state.answers.push(503);
-    expect(await sendTestWebhookAction({ endpointId: m.endpointId })).toMatchObject({ ok: true, data: { succeeded: false, statusCode: 503, excerpt: "receiver failed with 503" } });
+    expect(await sendTestWebhookAction({ endpointId: m.endpointId })).toMatchObject({
+      ok: true,
+      data: { succeeded: false, statusCode: 503, excerpt: "receiver failed with 503" },
+    });
     session.userId = m.supportId;
-    expect(await sendTestWebhookAction({ endpointId: m.endpointId })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
+    expect(await sendTestWebhookAction({ endpointId: m.endpointId })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not add and change webhook endpoints and resend events.",
+    });
   });
 });
 
@@ -247,9 +323,12 @@ describe("delivery of invoice.status_changed", () => {
     expect(String(last.headers["x-signature"])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(last.body.meta).toEqual({ event_id: events[0]!.id, event_type: "invoice.status_changed", sequence: 2 });
     // The same document the API answers for the invoice (links on APP_URL), with the connection relationship.
-    const api = await getPaymentInvoice(new Request(`${process.env.APP_URL}/api/commerce/payment-invoices/${id}`, { headers: { authorization: `Bearer ${m.key}` } }), {
-      params: Promise.resolve({ id }),
-    });
+    const api = await getPaymentInvoice(
+      new Request(`${process.env.APP_URL}/api/commerce/payment-invoices/${id}`, { headers: { authorization: `Bearer ${m.key}` } }),
+      {
+        params: Promise.resolve({ id }),
+      },
+    );
     expect(last.body.data).toEqual((await api.json()).data);
     expect(last.body.data).toMatchObject({ relationships: { connection: { data: { type: "connection" } } } });
     // The event page shows that body: the delivered document, byte for byte once parsed.
@@ -263,13 +342,25 @@ describe("delivery of invoice.status_changed", () => {
 
     const tries = events[0]!.deliveries;
     expect(tries).toEqual([
-      expect.objectContaining({ endpointId: m.endpointId, url: receiver.url, trigger: "automatic", statusCode: 200, succeeded: true, error: null, responseExcerpt: JSON.stringify({ received: events[0]!.id }) }),
+      expect.objectContaining({
+        endpointId: m.endpointId,
+        url: receiver.url,
+        trigger: "automatic",
+        statusCode: 200,
+        succeeded: true,
+        error: null,
+        responseExcerpt: JSON.stringify({ received: events[0]!.id }),
+      }),
     ]);
   });
 
   it("fans out to every enabled endpoint that takes the type, each signed with its own secret; a refund-only endpoint gets refund events only", async () => {
     const m = await subscribedMerchant();
-    const refundsOnly = await addEndpoint(second, { allEvents: false, eventTypes: ["refund.created", "refund.succeeded", "refund.failed"], description: "Refunds" });
+    const refundsOnly = await addEndpoint(second, {
+      allEvents: false,
+      eventTypes: ["refund.created", "refund.succeeded", "refund.failed"],
+      description: "Refunds",
+    });
     const disabled = await createWebhookEndpointAction({ url: `${second.url}?disabled`, ...ALL, enabled: false });
     expect(disabled.ok).toBe(true);
     const id = await bInvoice(m);
@@ -296,7 +387,11 @@ describe("delivery of invoice.status_changed", () => {
     const events = await listInvoiceEvents(t.db, m.merchantId, id);
     const created = events.find((event) => event.type === "refund.created")!;
     expect(created.targets.map((target) => target.endpointId).sort()).toEqual([m.endpointId, refundsOnly.id].sort());
-    expect(events.filter((event) => event.type === "invoice.status_changed").every((event) => event.targets.length === 1 && event.targets[0]!.endpointId === m.endpointId)).toBe(true);
+    expect(
+      events
+        .filter((event) => event.type === "invoice.status_changed")
+        .every((event) => event.targets.length === 1 && event.targets[0]!.endpointId === m.endpointId),
+    ).toBe(true);
     const byEndpoint = await listEventLog(t.db, m.merchantId, { endpoint: refundsOnly.id });
     expect(byEndpoint.events.length).toBeGreaterThanOrEqual(1);
     expect(byEndpoint.events.every((event) => event.type.startsWith("refund."))).toBe(true);
@@ -311,7 +406,10 @@ describe("delivery of invoice.status_changed", () => {
     expect(receiver.state.processed.size).toBe(1);
     expect(second.state.requests).toHaveLength(0);
     const [event] = await listInvoiceEvents(t.db, m.merchantId, id);
-    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: later.id })).toMatchObject({ ok: false, message: expect.stringContaining("never sent to that endpoint") });
+    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: later.id })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("never sent to that endpoint"),
+    });
     expect(second.state.requests).toHaveLength(0);
   });
 
@@ -336,7 +434,11 @@ describe("delivery of invoice.status_changed", () => {
     expect(event!.state).toBe("delivered");
     expect(second.state.requests).toHaveLength(1);
     expect(event!.deliveries.map((entry) => [entry.endpointId === m.endpointId ? "first" : "second", entry.statusCode])).toEqual(
-      expect.arrayContaining([["first", 500], ["second", 200], ["first", 200]]),
+      expect.arrayContaining([
+        ["first", 500],
+        ["second", 200],
+        ["first", 200],
+      ]),
     );
   });
 
@@ -349,11 +451,17 @@ describe("delivery of invoice.status_changed", () => {
     expect(await deliver()).toBe(1);
 
     let [event] = await listInvoiceEvents(t.db, m.merchantId, id);
-    expect(event).toMatchObject({ state: "failing", targets: [{ state: "pending", tries: 1 }], deliveries: [{ trigger: "automatic", statusCode: 500, succeeded: false, responseExcerpt: "receiver failed with 500" }] });
+    expect(event).toMatchObject({
+      state: "failing",
+      targets: [{ state: "pending", tries: 1 }],
+      deliveries: [{ trigger: "automatic", statusCode: 500, succeeded: false, responseExcerpt: "receiver failed with 500" }],
+    });
     const waitSeconds = (Date.parse(event!.targets[0]!.nextTryAt!) - Date.now()) / 1000;
     expect(waitSeconds).toBeGreaterThan(5);
     expect(waitSeconds).toBeLessThanOrEqual(10);
-    expect((await listScheduledJobs(t.db, id)).filter((job) => job.name === "webhook-deliver")).toMatchObject([{ data: { eventId: event!.id, endpointId: m.endpointId, tryNo: 2 } }]);
+    expect((await listScheduledJobs(t.db, id)).filter((job) => job.name === "webhook-deliver")).toMatchObject([
+      { data: { eventId: event!.id, endpointId: m.endpointId, tryNo: 2 } },
+    ]);
     expect(await deliver()).toBe(0);
     expect(receiver.state.processed.size).toBe(0);
 
@@ -366,7 +474,11 @@ describe("delivery of invoice.status_changed", () => {
 
     // The same job once more (a worker that died before recording completion): nothing is sent.
     const { webhookDeliverTask } = await import("@/lib/webhooks/tasks/webhook-deliver");
-    await webhookDeliverTask.handler(t.db, { eventId: event!.id, endpointId: m.endpointId, invoiceId: id, tryNo: 2 }, { id: "x", name: "webhook-deliver", retryCount: 0 });
+    await webhookDeliverTask.handler(
+      t.db,
+      { eventId: event!.id, endpointId: m.endpointId, invoiceId: id, tryNo: 2 },
+      { id: "x", name: "webhook-deliver", retryCount: 0 },
+    );
     // A job queued before endpoints existed (no endpointId) finds the try already made too.
     await webhookDeliverTask.handler(t.db, { eventId: event!.id, invoiceId: id, tryNo: 2 }, { id: "y", name: "webhook-deliver", retryCount: 0 });
     expect(receiver.state.requests).toHaveLength(2);
@@ -389,12 +501,21 @@ describe("delivery of invoice.status_changed", () => {
     expect(after!.deliveries.map((entry) => entry.trigger)).toEqual(["automatic", "resend"]);
 
     session.userId = m.supportId;
-    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: m.endpointId })).toMatchObject({ ok: false, message: "Your role (Support) may not add and change webhook endpoints and resend events." });
+    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: m.endpointId })).toMatchObject({
+      ok: false,
+      message: "Your role (Support) may not add and change webhook endpoints and resend events.",
+    });
     const other = await subscribedMerchant();
     session.userId = other.ownerId;
-    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: other.endpointId })).toMatchObject({ ok: false, message: "This event does not exist." });
+    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: other.endpointId })).toMatchObject({
+      ok: false,
+      message: "This event does not exist.",
+    });
     session.userId = m.ownerId;
-    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: other.endpointId })).toMatchObject({ ok: false, message: "This endpoint does not exist." });
+    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: other.endpointId })).toMatchObject({
+      ok: false,
+      message: "This endpoint does not exist.",
+    });
     expect(await listInvoiceEvents(t.db, other.merchantId, id)).toEqual([]);
     expect(receiver.state.requests).toHaveLength(2);
   });
@@ -429,7 +550,10 @@ describe("delivery of invoice.status_changed", () => {
       .set({ retiresAt: new Date(Date.now() - 1000) })
       .where(and(eq(webhookSecrets.endpointId, m.endpointId), isNotNull(webhookSecrets.retiresAt)));
     const [event] = await listInvoiceEvents(t.db, m.merchantId, id);
-    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: m.endpointId })).toMatchObject({ ok: true, data: { succeeded: false, statusCode: 401 } });
+    expect(await resendWebhookEventAction({ eventId: event!.id, endpointId: m.endpointId })).toMatchObject({
+      ok: true,
+      data: { succeeded: false, statusCode: 401 },
+    });
     const second401 = receiver.state.requests.at(-1)!;
     expect(String(second401.headers["x-signature"])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(verifyWebhook(second401.raw, String(second401.headers["x-signature"]), m.secret)).toBe(false);
@@ -461,7 +585,10 @@ describe("delivery of invoice.status_changed", () => {
     receiver.state.answers.push(500);
     await changeInvoiceStatus(t.db, { id, status: "created", direction: "payment" }, "expired");
     const [created] = await listInvoiceEvents(t.db, m.merchantId, id);
-    await t.db.update(webhookEvents).set({ createdAt: new Date(Date.now() - 24 * 3600_000 + 5_000) }).where(eq(webhookEvents.id, created!.id));
+    await t.db
+      .update(webhookEvents)
+      .set({ createdAt: new Date(Date.now() - 24 * 3600_000 + 5_000) })
+      .where(eq(webhookEvents.id, created!.id));
     await deliver();
     expect(await targetRow(created!.id, m.endpointId)).toMatchObject({ state: "failed", tries: 1, nextTryAt: null });
     expect((await listScheduledJobs(t.db, id)).filter((job) => job.name === "webhook-deliver")).toEqual([]);
@@ -475,7 +602,10 @@ describe("delivery of invoice.status_changed", () => {
       const [row] = await tx.select().from(invoices).where(eq(invoices.id, id));
       return recordInvoiceEvent(tx, row!, "invoice.status_changed");
     });
-    await t.db.update(webhookEventTargets).set({ nextTryAt: new Date(Date.now() - 1000) }).where(eq(webhookEventTargets.eventId, event.eventId));
+    await t.db
+      .update(webhookEventTargets)
+      .set({ nextTryAt: new Date(Date.now() - 1000) })
+      .where(eq(webhookEventTargets.eventId, event.eventId));
     const { webhookDueTriesSweep } = await import("@/lib/webhooks/tasks/webhook-deliver");
     expect(await webhookDueTriesSweep.run(t.db)).toBeGreaterThanOrEqual(1);
     expect(await webhookDueTriesSweep.run(t.db)).toBe(0);
@@ -539,12 +669,12 @@ describe("sequence numbers", () => {
     await Promise.all(ids.map((id) => changeInvoiceStatus(t.db, { id, status: "created", direction: "payment" }, "expired")));
     // Eight events written at once about one invoice, each in its own transaction, as concurrent refunds would.
     const [row] = await t.db.select().from(invoices).where(eq(invoices.id, ids[0]!));
-    const written = await Promise.all(
-      Array.from({ length: 8 }, () => t.db.transaction((tx) => recordInvoiceEvent(tx, row!, "refund.created"))),
-    );
+    const written = await Promise.all(Array.from({ length: 8 }, () => t.db.transaction((tx) => recordInvoiceEvent(tx, row!, "refund.created"))));
     await Promise.all(written.map((event) => queueEventDelivery(t.db, ids[0]!, event)));
     for (const id of ids) {
-      const numbers = (await t.db.select({ sequence: webhookEvents.sequence }).from(webhookEvents).where(eq(webhookEvents.invoiceId, id))).map((e) => e.sequence).sort((a, b) => a! - b!);
+      const numbers = (await t.db.select({ sequence: webhookEvents.sequence }).from(webhookEvents).where(eq(webhookEvents.invoiceId, id)))
+        .map((e) => e.sequence)
+        .sort((a, b) => a! - b!);
       expect(numbers).toEqual(id === ids[0] ? [1, 2, 3, 4, 5, 6, 7, 8, 9] : [1]);
     }
     // A rolled-back change takes its number with it: the next event continues without a gap.
@@ -569,14 +699,20 @@ describe("delivery order", () => {
       const eventId = String(request.body.meta.event_id);
       if (seen.has(eventId)) continue;
       seen.add(eventId);
-      const [event] = await t.db.select({ invoiceId: webhookEvents.invoiceId, sequence: webhookEvents.sequence }).from(webhookEvents).where(eq(webhookEvents.id, eventId));
+      const [event] = await t.db
+        .select({ invoiceId: webhookEvents.invoiceId, sequence: webhookEvents.sequence })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.id, eventId));
       byInvoice.set(event!.invoiceId!, [...(byInvoice.get(event!.invoiceId!) ?? []), event!.sequence!]);
     }
     return byInvoice;
   }
 
   async function pendingTargets(merchantId: string): Promise<number> {
-    const rows = await t.db.select({ eventId: webhookEventTargets.eventId }).from(webhookEventTargets).where(and(eq(webhookEventTargets.merchantId, merchantId), eq(webhookEventTargets.state, "pending")));
+    const rows = await t.db
+      .select({ eventId: webhookEventTargets.eventId })
+      .from(webhookEventTargets)
+      .where(and(eq(webhookEventTargets.merchantId, merchantId), eq(webhookEventTargets.state, "pending")));
     return rows.length;
   }
 
@@ -585,7 +721,14 @@ describe("delivery order", () => {
     const written: { id: string; event: Awaited<ReturnType<typeof recordInvoiceEvent>> }[] = [];
     for (const id of ids) {
       const [row] = await t.db.select().from(invoices).where(eq(invoices.id, id));
-      for (const type of ["invoice.status_changed", "invoice.status_changed", "invoice.status_changed", "refund.created", "invoice.status_changed", "refund.succeeded"]) {
+      for (const type of [
+        "invoice.status_changed",
+        "invoice.status_changed",
+        "invoice.status_changed",
+        "refund.created",
+        "invoice.status_changed",
+        "refund.succeeded",
+      ]) {
         written.push({ id, event: await t.db.transaction((tx) => recordInvoiceEvent(tx, row!, type)) });
       }
     }
@@ -646,7 +789,9 @@ describe("event types", () => {
     const { REFUND_EVENT_TYPES } = await import("@/lib/refunds/events");
     const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/connection-health");
     const { PAYMENT_METHOD_EVENT_TYPES } = await import("@/lib/payment-methods/store");
-    expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES, CONNECTION_HEALTH_CHANGED, ...PAYMENT_METHOD_EVENT_TYPES].sort());
+    expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual(
+      [INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES, CONNECTION_HEALTH_CHANGED, ...PAYMENT_METHOD_EVENT_TYPES].sort(),
+    );
   });
 });
 
@@ -663,7 +808,9 @@ describe("event log", () => {
     expect(all.events[0]).toMatchObject({ type: "webhook.test", invoiceId: null, sequence: null, state: "delivered", endpoints: 1, delivered: 1 });
     expect(all.next).toBeNull();
     expect((await listEventLog(t.db, m.merchantId, { type: "invoice.status_changed" })).events.map((e) => e.invoiceId).sort()).toEqual([...ids].sort());
-    expect((await listEventLog(t.db, m.merchantId, { invoice: ids[1]! })).events).toMatchObject([{ invoiceId: ids[1], sequence: 1, invoiceStatus: "expired", state: "delivered" }]);
+    expect((await listEventLog(t.db, m.merchantId, { invoice: ids[1]! })).events).toMatchObject([
+      { invoiceId: ids[1], sequence: 1, invoiceStatus: "expired", state: "delivered" },
+    ]);
     expect((await listEventLog(t.db, m.merchantId, { state: "pending" })).events).toEqual([]);
     expect((await listEventLog(t.db, m.merchantId, { endpoint: m.endpointId })).events).toHaveLength(4);
 

@@ -61,7 +61,9 @@ describe("migration webhook_endpoints", () => {
       const endpoints = await client.query<{ id: string; merchant_id: string; url: string; enabled: boolean; event_types: unknown }>(
         "select id, merchant_id, url, enabled, event_types from webhook_endpoints",
       );
-      expect(endpoints.rows).toEqual([{ id: expect.stringMatching(ENDPOINT_ID), merchant_id: "mer_url", url: "https://shop.example.com/hooks", enabled: true, event_types: null }]);
+      expect(endpoints.rows).toEqual([
+        { id: expect.stringMatching(ENDPOINT_ID), merchant_id: "mer_url", url: "https://shop.example.com/hooks", enabled: true, event_types: null },
+      ]);
       const endpointId = endpoints.rows[0]!.id;
 
       const secrets = await client.query("select id, endpoint_id, sealed from webhook_secrets order by id");

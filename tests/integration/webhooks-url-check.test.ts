@@ -80,17 +80,40 @@ describe("the operator setting", () => {
 
 describe("what the Webhooks page and /docs/webhooks say is accepted (webhookUrlRules) is what the check does, in each environment", () => {
   it.each([
-    ["production", "", /^This server accepts https:\/\/ URLs on the public internet only: plain http:\/\/ and private, loopback or link-local addresses are refused\.$/, false],
-    ["production", "1", /^This server accepts https:\/\/ URLs, private and loopback addresses included \(WEBHOOKS_ALLOW_PRIVATE_URLS=1\); plain http:\/\/ only to a loopback address/, true],
-    ["development", "", /^This server is not running in production, so it accepts http:\/\/ and https:\/\/ URLs, private and loopback addresses included/, true],
-    ["development", "0", /^This server accepts http:\/\/ and https:\/\/ URLs on the public internet; private, loopback and link-local addresses are refused/, false],
-  ] as const)("NODE_ENV=%s WEBHOOKS_ALLOW_PRIVATE_URLS=%j: the words, and a receiver at http://127.0.0.1 %s", async (env, allow, words, loopbackHttpAccepted) => {
-    vi.stubEnv("NODE_ENV", env);
-    vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_URLS", allow);
-    expect(webhookUrlRules()).toMatch(words);
-    await owner();
-    expect(await addEndpoint({ url: receiverUrl })).toMatchObject({ ok: loopbackHttpAccepted });
-  });
+    [
+      "production",
+      "",
+      /^This server accepts https:\/\/ URLs on the public internet only: plain http:\/\/ and private, loopback or link-local addresses are refused\.$/,
+      false,
+    ],
+    [
+      "production",
+      "1",
+      /^This server accepts https:\/\/ URLs, private and loopback addresses included \(WEBHOOKS_ALLOW_PRIVATE_URLS=1\); plain http:\/\/ only to a loopback address/,
+      true,
+    ],
+    [
+      "development",
+      "",
+      /^This server is not running in production, so it accepts http:\/\/ and https:\/\/ URLs, private and loopback addresses included/,
+      true,
+    ],
+    [
+      "development",
+      "0",
+      /^This server accepts http:\/\/ and https:\/\/ URLs on the public internet; private, loopback and link-local addresses are refused/,
+      false,
+    ],
+  ] as const)(
+    "NODE_ENV=%s WEBHOOKS_ALLOW_PRIVATE_URLS=%j: the words, and a receiver at http://127.0.0.1 %s",
+    async (env, allow, words, loopbackHttpAccepted) => {
+      vi.stubEnv("NODE_ENV", env);
+      vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_URLS", allow);
+      expect(webhookUrlRules()).toMatch(words);
+      await owner();
+      expect(await addEndpoint({ url: receiverUrl })).toMatchObject({ ok: loopbackHttpAccepted });
+    },
+  );
 });
 
 describe("at save, in production", () => {
@@ -171,8 +194,14 @@ describe("at save, in production", () => {
     if (!added.ok) throw new Error("setup");
     production();
     const edit = { endpointId: added.data.id, description: "", enabled: true, allEvents: true, eventTypes: [] };
-    expect(await updateWebhookEndpointAction({ ...edit, url: "https://10.1.2.3/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("10.1.2.3") } });
-    expect(await updateWebhookEndpointAction({ ...edit, url: "http://shop.example.com/hooks" })).toMatchObject({ ok: false, fieldErrors: { url: expect.stringContaining("https://") } });
+    expect(await updateWebhookEndpointAction({ ...edit, url: "https://10.1.2.3/hooks" })).toMatchObject({
+      ok: false,
+      fieldErrors: { url: expect.stringContaining("10.1.2.3") },
+    });
+    expect(await updateWebhookEndpointAction({ ...edit, url: "http://shop.example.com/hooks" })).toMatchObject({
+      ok: false,
+      fieldErrors: { url: expect.stringContaining("https://") },
+    });
     const [row] = await t.db.select({ url: webhookEndpoints.url }).from(webhookEndpoints).where(eq(webhookEndpoints.merchantId, m.merchantId));
     expect(row!.url).toBe(receiverUrl);
   });
@@ -193,18 +222,29 @@ describe("at send", () => {
     const added = await addEndpoint({ url: receiverUrl });
     if (!added.ok) throw new Error("setup");
     const endpointId = added.data.id;
-    const created = await createInvoice(t.db, m.merchant, "payment", bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }));
+    const created = await createInvoice(
+      t.db,
+      m.merchant,
+      "payment",
+      bodyFor(PAYMENT_EXAMPLES["B: EUR without customer"], m.account, { reference_id: newReference() }),
+    );
     if (created.kind !== "created") throw new Error("setup");
 
     production();
     await changeInvoiceStatus(t.db, { id: created.invoice.id, status: "created", direction: "payment" }, "expired");
     await runJobs(t.db, ["webhook-deliver"]);
     const [event] = await listInvoiceEvents(t.db, m.merchantId, created.invoice.id);
-    expect(event).toMatchObject({ state: "failing", deliveries: [{ succeeded: false, statusCode: null, error: expect.stringMatching(/^Not sent: Endpoint URL must use https/) }] });
+    expect(event).toMatchObject({
+      state: "failing",
+      deliveries: [{ succeeded: false, statusCode: null, error: expect.stringMatching(/^Not sent: Endpoint URL must use https/) }],
+    });
 
     production("0");
     vi.stubEnv("NODE_ENV", "development");
-    expect(await sendTestWebhookAction({ endpointId })).toMatchObject({ ok: true, data: { succeeded: false, statusCode: null, error: expect.stringContaining("127.0.0.1, a private, loopback") } });
+    expect(await sendTestWebhookAction({ endpointId })).toMatchObject({
+      ok: true,
+      data: { succeeded: false, statusCode: null, error: expect.stringContaining("127.0.0.1, a private, loopback") },
+    });
     expect(hits).toBe(0);
 
     vi.unstubAllEnvs();

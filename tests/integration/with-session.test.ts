@@ -38,7 +38,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Answer = { status: number; headers: Headers; json: { data?: unknown; errors?: { status: string; code: string; detail: string }[]; meta?: { request_id?: string } } };
+type Answer = {
+  status: number;
+  headers: Headers;
+  json: { data?: unknown; errors?: { status: string; code: string; detail: string }[]; meta?: { request_id?: string } };
+};
 
 async function call<P>(handler: ReturnType<typeof withSession<P>>, params: P, path = "/api/dashboard/x"): Promise<Answer> {
   const response = await handler(new Request(`http://test${path}`), { params: Promise.resolve(params) });
@@ -60,10 +64,13 @@ function expectError(answer: Answer, status: number, code: string) {
 
 describe("withSession", () => {
   const seen: SessionContext<{ id: string }>[] = [];
-  const ownerOnly = withSession<{ id: string }>(async (ctx) => {
-    seen.push(ctx);
-    return Response.json({ data: { merchant: ctx.viewer.merchant.id, id: ctx.params.id } });
-  }, { can: "team.manage" });
+  const ownerOnly = withSession<{ id: string }>(
+    async (ctx) => {
+      seen.push(ctx);
+      return Response.json({ data: { merchant: ctx.viewer.merchant.id, id: ctx.params.id } });
+    },
+    { can: "team.manage" },
+  );
   beforeEach(() => {
     seen.length = 0;
   });
@@ -74,7 +81,12 @@ describe("withSession", () => {
   });
 
   it("answers 401 when the signed-in person is no longer a member", async () => {
-    const gone = await addTeamMember(t.db, m.merchantId, { name: "Gone", email: `${unique("gone")}@example.com`, role: "support", password: "support-pass-99" });
+    const gone = await addTeamMember(t.db, m.merchantId, {
+      name: "Gone",
+      email: `${unique("gone")}@example.com`,
+      role: "support",
+      password: "support-pass-99",
+    });
     if (!gone.ok) throw new Error("setup");
     const viewer = (await findViewer(t.db, ownerId))!;
     expect((await removeMember(t.db, viewer, gone.value.id)).ok).toBe(true);

@@ -67,7 +67,10 @@ if (onPostgres) {
       if (created.kind !== "created") throw new Error(`setup: ${JSON.stringify(created)}`);
       const invoiceId = created.invoice.id;
       // Its lifetime has passed: the expiry job, once a worker takes it, expires it.
-      await t.db.update(invoices).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(invoices.id, invoiceId));
+      await t.db
+        .update(invoices)
+        .set({ expiresAt: new Date(Date.now() - 60_000) })
+        .where(eq(invoices.id, invoiceId));
       const jobId = await enqueue(t.db, "invoice-expire", { invoiceId });
       expect(jobId).toBeTruthy();
 

@@ -60,7 +60,9 @@ async function startReceiver() {
       }, holdMs);
     });
   });
-  const url = await new Promise<string>((resolve) => http.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks`)));
+  const url = await new Promise<string>((resolve) =>
+    http.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks`)),
+  );
   return {
     deliveries,
     url,
@@ -143,9 +145,19 @@ async function post(create: Create): Promise<Answer | null> {
       : create.direction === "payment"
         ? "/api/commerce/payment-invoices"
         : "/api/commerce/payout-invoices";
-  const body = create.direction === "refund" ? refundBody(create.reference) : create.direction === "payment" ? paymentBody(create.reference) : payoutBody(create.reference);
+  const body =
+    create.direction === "refund"
+      ? refundBody(create.reference)
+      : create.direction === "payment"
+        ? paymentBody(create.reference)
+        : payoutBody(create.reference);
   try {
-    const response = await fetch(`${url()}${path}`, { method: "POST", headers: apiHeaders(merchant.key), body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(`${url()}${path}`, {
+      method: "POST",
+      headers: apiHeaders(merchant.key),
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await response.text();
     const json = JSON.parse(text) as { data?: { id: string; attributes: { status: string } } };
     return { status: response.status, id: json.data?.id ?? "", invoiceStatus: json.data?.attributes.status ?? text.slice(0, 200) };
@@ -186,7 +198,12 @@ describe("SIGKILL under load", () => {
     let stop = false;
     const clients = Array.from({ length: CLIENTS }, async (_, client) => {
       for (let n = 0; !stop; n++) {
-        const create: Create = { reference: `crash-${client}-${n}-${randomBytes(4).toString("hex")}`, direction: n % 2 ? "payment" : "payout", sends: 0, answers: [] };
+        const create: Create = {
+          reference: `crash-${client}-${n}-${randomBytes(4).toString("hex")}`,
+          direction: n % 2 ? "payment" : "payout",
+          sends: 0,
+          answers: [],
+        };
         creates.push(create);
         await createUntilAnswered(create, Date.now() + 120_000);
         // Every other processed payment is refunded in part at once, under the same kills.
@@ -245,7 +262,9 @@ describe("SIGKILL under load", () => {
     let left = await jobsLeft();
     const leftAfterLoad = left.map((j) => `${j.name} ${j.state} ${j.n}`).join(", ") || "none";
     const waited = await timeUntil(async () => (left = await jobsLeft()).length === 0, 90_000, 500).catch(() => Number.NaN);
-    const failed = await rows<{ name: string; n: number }>(sql`select name, count(*)::int as n from ${sql.identifier(jobsSchema)}.job where state = 'failed' group by name`);
+    const failed = await rows<{ name: string; n: number }>(
+      sql`select name, count(*)::int as n from ${sql.identifier(jobsSchema)}.job where state = 'failed' group by name`,
+    );
 
     const stored = await suite.db.select().from(invoices).where(eq(invoices.merchantId, merchant.merchantId));
     const byReference = new Map<string, (typeof stored)[number][]>();
@@ -259,7 +278,12 @@ describe("SIGKILL under load", () => {
     const history = await suite.db
       .select()
       .from(invoiceStatusHistory)
-      .where(inArray(invoiceStatusHistory.invoiceId, stored.map((row) => row.id)))
+      .where(
+        inArray(
+          invoiceStatusHistory.invoiceId,
+          stored.map((row) => row.id),
+        ),
+      )
       .orderBy(asc(invoiceStatusHistory.id));
     const unexplained: string[] = [];
     for (const invoice of stored) {
@@ -270,7 +294,8 @@ describe("SIGKILL under load", () => {
           entry.fromStatus === at &&
           (at === null
             ? entry.toStatus === "created"
-            : TRANSITIONS[at].includes(entry.toStatus) || (at === "process_error" && entry.toStatus === "process_error" && entry.resolution === "unable_to_reconcile"));
+            : TRANSITIONS[at].includes(entry.toStatus) ||
+              (at === "process_error" && entry.toStatus === "process_error" && entry.resolution === "unable_to_reconcile"));
         if (!legal) unexplained.push(`${invoice.id}: ${entry.fromStatus ?? "∅"} → ${entry.toStatus} after ${at ?? "∅"}`);
         at = entry.toStatus;
       }
@@ -298,14 +323,20 @@ describe("SIGKILL under load", () => {
     }
     const keys = records.map((r) => r.idempotencyKey);
     const doublePayouts = [...payoutsPerInvoice].filter(([, n]) => n > 1).map(([id, n]) => `${id}: ${n}`);
-    const processedWithoutRecord = stored.filter((row) => row.direction === "payout" && row.status === "processed" && !payoutsPerInvoice.has(row.id)).map((row) => row.id);
+    const processedWithoutRecord = stored
+      .filter((row) => row.direction === "payout" && row.status === "processed" && !payoutsPerInvoice.has(row.id))
+      .map((row) => row.id);
 
     // Refunds: every answered one exists once; Provider F's sandbox holds at most one record per refund
     // id and none it was not asked for; each invoice's refunded amount is what the sandbox refunded.
     const refundsAnswered = refundCreates.filter((c) => c.answers.some((a) => a.status < 500));
-    const refundServerErrors = refundCreates.flatMap((c) => c.answers.filter((a) => a.status >= 500).map((a) => `${c.reference}: ${a.status} ${a.invoiceStatus}`));
+    const refundServerErrors = refundCreates.flatMap((c) =>
+      c.answers.filter((a) => a.status >= 500).map((a) => `${c.reference}: ${a.status} ${a.invoiceStatus}`),
+    );
     const storedRefunds = await suite.db.select().from(refunds).where(eq(refunds.merchantId, merchant.merchantId));
-    const refundsLost = refundsAnswered.filter((c) => !storedRefunds.some((row) => row.id === firstAnswer(c).id && row.referenceId === c.reference)).map((c) => c.reference);
+    const refundsLost = refundsAnswered
+      .filter((c) => !storedRefunds.some((row) => row.id === firstAnswer(c).id && row.referenceId === c.reference))
+      .map((c) => c.reference);
     const refundRecords = await suite.db.select().from(sandboxRecords).where(eq(sandboxRecords.operation, "refund"));
     const recordsPerRefund = new Map<string, number>();
     for (const record of refundRecords) recordsPerRefund.set(record.idempotencyKey ?? "", (recordsPerRefund.get(record.idempotencyKey ?? "") ?? 0) + 1);

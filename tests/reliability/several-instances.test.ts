@@ -51,7 +51,10 @@ afterAll(async () => {
   await suite?.close();
 });
 
-type Json = { data?: { id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string } | null }> }; errors?: { code: string }[] };
+type Json = {
+  data?: { id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data: { id: string } | null }> };
+  errors?: { code: string }[];
+};
 
 async function call(instance: Instance, path: string, key: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; json: Json }> {
   const response = await fetch(`${instance.url}${path}`, {
@@ -169,7 +172,9 @@ describe("rate limits across instances", () => {
     const list = (key: string) => (instance: Instance) => call(instance, "/api/commerce/payment-invoices", key).then((answer) => answer.status);
     const one = await burst(list((await seedMerchant(suite.db)).key), [a!], 2 * BURST, 200);
     const both = await burst(list((await seedMerchant(suite.db)).key), [a!, b!], 2 * BURST, 200);
-    console.log(`burst of ${2 * BURST}: one instance ${one.ok} accepted in ${one.seconds.toFixed(2)} s, both instances ${both.ok} accepted in ${both.seconds.toFixed(2)} s`);
+    console.log(
+      `burst of ${2 * BURST}: one instance ${one.ok} accepted in ${one.seconds.toFixed(2)} s, both instances ${both.ok} accepted in ${both.seconds.toFixed(2)} s`,
+    );
     expectOneLimit([one, both]);
   });
 
@@ -182,7 +187,9 @@ describe("rate limits across instances", () => {
       });
     const one = await burst(probe(`192.0.2.${1 + (randomBytes(1)[0]! % 120)}`), [a!], 2 * BURST, 404);
     const both = await burst(probe(`192.0.2.${130 + (randomBytes(1)[0]! % 120)}`), [a!, b!], 2 * BURST, 404);
-    console.log(`public burst of ${2 * BURST}: one instance ${one.ok} served in ${one.seconds.toFixed(2)} s, both instances ${both.ok} served in ${both.seconds.toFixed(2)} s`);
+    console.log(
+      `public burst of ${2 * BURST}: one instance ${one.ok} served in ${one.seconds.toFixed(2)} s, both instances ${both.ok} served in ${both.seconds.toFixed(2)} s`,
+    );
     expectOneLimit([one, both]);
   });
 
@@ -234,7 +241,9 @@ describe("job workers on both instances share the work", () => {
         res.writeHead(200, { "content-type": "text/plain" }).end("ok");
       });
     });
-    const url = await new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`)));
+    const url = await new Promise<string>((resolve) =>
+      server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`)),
+    );
     return { deliveries, url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
   }
 
@@ -251,7 +260,9 @@ describe("job workers on both instances share the work", () => {
       sql`select count(*)::int as n from ${sql.identifier(jobsSchema)}.job where name = ${name} and (state = 'active' or (state in ('created', 'retry') and start_after <= now()))`,
     );
   const completedJobs = (name: string, invoiceId: string) =>
-    count(sql`select count(*)::int as n from ${sql.identifier(jobsSchema)}.job where name = ${name} and state = 'completed' and data->>'invoiceId' = ${invoiceId}`);
+    count(
+      sql`select count(*)::int as n from ${sql.identifier(jobsSchema)}.job where name = ${name} and state = 'completed' and data->>'invoiceId' = ${invoiceId}`,
+    );
 
   it("each webhook event is delivered once", async () => {
     const m = await seedMerchant(suite.db);
@@ -264,7 +275,9 @@ describe("job workers on both instances share the work", () => {
       secret = saved.value.secret;
       const payouts = 8;
       const created = await Promise.all(
-        Array.from({ length: payouts }, (_, i) => call(i % 2 ? b! : a!, "/api/commerce/payout-invoices", m.key, { method: "POST", body: payoutBody(m.account) })),
+        Array.from({ length: payouts }, (_, i) =>
+          call(i % 2 ? b! : a!, "/api/commerce/payout-invoices", m.key, { method: "POST", body: payoutBody(m.account) }),
+        ),
       );
       for (const answer of created) expect([answer.status, answer.json.data?.attributes.status]).toEqual([201, "processed"]);
 
@@ -294,7 +307,12 @@ describe("job workers on both instances share the work", () => {
     for (let i = 0; i < payments; i++) {
       const created = await call(i % 2 ? b! : a!, "/api/commerce/payment-invoices", m.key, { method: "POST", body: paymentBody(m.account) });
       expect(created.status, JSON.stringify(created.json)).toBe(201);
-      const paid = await payHostedInvoice(suite.db, created.json.data!.id, { number: "4000 0000 0000 3220", expiry: "12/30", cvc: "737", holder: "Ada Lovelace" });
+      const paid = await payHostedInvoice(suite.db, created.json.data!.id, {
+        number: "4000 0000 0000 3220",
+        expiry: "12/30",
+        cvc: "737",
+        holder: "Ada Lovelace",
+      });
       expect(paid.ok, JSON.stringify(paid)).toBe(true);
       ids.push(created.json.data!.id);
     }

@@ -32,7 +32,8 @@ function KeyState({ apiKey, now, zone }: { apiKey: ApiKeySummary; now: Date; zon
   if (apiKey.expiresAt) {
     return (
       <span className="badge bg-amber-100 text-amber-900" data-testid="api-key-expiry">
-        Rolled: expires&nbsp;<When at={apiKey.expiresAt} now={now} zone={zone} />
+        Rolled: expires&nbsp;
+        <When at={apiKey.expiresAt} now={now} zone={zone} />
       </span>
     );
   }
@@ -50,9 +51,9 @@ export default async function ApiKeysPage() {
         title="API keys"
         description={
           <>
-            Keys authenticate the invoice and management APIs as <code>Authorization: Bearer &lt;key&gt;</code> for
-            commerce account <code>{viewer.merchant.commerceAccount}</code>. A test key creates and reads test invoices only, a live key live
-            ones only. A key is shown once; we keep only its hash.
+            Keys authenticate the invoice and management APIs as <code>Authorization: Bearer &lt;key&gt;</code> for commerce account{" "}
+            <code>{viewer.merchant.commerceAccount}</code>. A test key creates and reads test invoices only, a live key live ones only. A key is shown once; we
+            keep only its hash.
           </>
         }
         actions={

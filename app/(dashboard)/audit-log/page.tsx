@@ -79,12 +79,24 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           </a>
         }
       />
-      <form method="get" action="/audit-log" className="card mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6 xl:items-end" aria-label="Filter the audit log">
+      <form
+        method="get"
+        action="/audit-log"
+        className="card mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6 xl:items-end"
+        aria-label="Filter the audit log"
+      >
         <div>
           <label htmlFor="audit-group" className="label">
             Type
           </label>
-          <select id="audit-group" name="group" defaultValue={filter.group ?? ""} className="input mt-1" aria-describedby="audit-group-error" aria-invalid={errors.group ? true : undefined}>
+          <select
+            id="audit-group"
+            name="group"
+            defaultValue={filter.group ?? ""}
+            className="input mt-1"
+            aria-describedby="audit-group-error"
+            aria-invalid={errors.group ? true : undefined}
+          >
             <option value="">All types</option>
             {AUDIT_GROUP_KEYS.map((key) => (
               <option key={key} value={key}>
@@ -100,7 +112,14 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           <label htmlFor="audit-action" className="label">
             Action
           </label>
-          <select id="audit-action" name="action" defaultValue={filter.action ?? ""} className="input mt-1" aria-describedby="audit-action-error" aria-invalid={errors.action ? true : undefined}>
+          <select
+            id="audit-action"
+            name="action"
+            defaultValue={filter.action ?? ""}
+            className="input mt-1"
+            aria-describedby="audit-action-error"
+            aria-invalid={errors.action ? true : undefined}
+          >
             <option value="">All actions</option>
             {ACTIONS_BY_GROUP.map(({ group, actions }) => (
               <optgroup key={group} label={AUDIT_GROUPS[group]}>
@@ -120,7 +139,14 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           <label htmlFor="audit-actor" className="label">
             Who
           </label>
-          <select id="audit-actor" name="actor" defaultValue={filter.actor ?? ""} className="input mt-1" aria-describedby="audit-actor-error" aria-invalid={errors.actor ? true : undefined}>
+          <select
+            id="audit-actor"
+            name="actor"
+            defaultValue={filter.actor ?? ""}
+            className="input mt-1"
+            aria-describedby="audit-actor-error"
+            aria-invalid={errors.actor ? true : undefined}
+          >
             <option value="">Anyone</option>
             {actors.map((actor) => (
               <option key={actor.id} value={actor.id}>
@@ -136,7 +162,15 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           <label htmlFor="audit-from" className="label">
             From (days in {zone})
           </label>
-          <input id="audit-from" name="from" type="date" defaultValue={filter.from ?? ""} className="input mt-1" aria-describedby="audit-from-error" aria-invalid={errors.from ? true : undefined} />
+          <input
+            id="audit-from"
+            name="from"
+            type="date"
+            defaultValue={filter.from ?? ""}
+            className="input mt-1"
+            aria-describedby="audit-from-error"
+            aria-invalid={errors.from ? true : undefined}
+          />
           <p id="audit-from-error" className="field-error">
             {errors.from}
           </p>
@@ -145,7 +179,15 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
           <label htmlFor="audit-to" className="label">
             To (days in {zone})
           </label>
-          <input id="audit-to" name="to" type="date" defaultValue={filter.to ?? ""} className="input mt-1" aria-describedby="audit-to-error" aria-invalid={errors.to ? true : undefined} />
+          <input
+            id="audit-to"
+            name="to"
+            type="date"
+            defaultValue={filter.to ?? ""}
+            className="input mt-1"
+            aria-describedby="audit-to-error"
+            aria-invalid={errors.to ? true : undefined}
+          />
           <p id="audit-to-error" className="field-error">
             {errors.to}
           </p>
@@ -163,11 +205,16 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
       </form>
       {entries.length === 0 ? (
         <p className="card text-sm text-slate-700" data-testid="audit-empty">
-          {filtered || page > 1 ? "No entries match this filter." : "Nothing recorded yet. Changes to connections, routing, keys, the team and settings, sign-ins and exports appear here."}
+          {filtered || page > 1
+            ? "No entries match this filter."
+            : "Nothing recorded yet. Changes to connections, routing, keys, the team and settings, sign-ins and exports appear here."}
         </p>
       ) : (
         <div className="card p-0">
-          <div className="hidden grid-cols-[11rem_14rem_1fr_8rem] gap-4 border-b border-slate-200 px-4 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase md:grid" aria-hidden="true">
+          <div
+            className="hidden grid-cols-[11rem_14rem_1fr_8rem] gap-4 border-b border-slate-200 px-4 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase md:grid"
+            aria-hidden="true"
+          >
             <span>When</span>
             <span>Who</span>
             <span>What</span>

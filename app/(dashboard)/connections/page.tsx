@@ -32,26 +32,42 @@ export default async function ConnectionsPage({ searchParams }: { searchParams: 
       <PageHeader
         title="Connections"
         description={`Every ${filters.mode} provider connection of your merchant account; switch Test mode above for the ${filters.mode === "test" ? "live" : "test"} ones.`}
-        actions={<Link href="/providers" className="btn-primary">New connection</Link>}
+        actions={
+          <Link href="/providers" className="btn-primary">
+            New connection
+          </Link>
+        }
       />
       <form method="get" className="card mb-6 flex flex-wrap items-end gap-4" aria-label="Filter connections">
         <div>
-          <label htmlFor="filter-provider" className="label">Provider</label>
+          <label htmlFor="filter-provider" className="label">
+            Provider
+          </label>
           <select id="filter-provider" name="provider" defaultValue={filters.provider ?? ""} className={select}>
             <option value="">All</option>
-            {PROVIDERS.map((p) => <option key={p.slug} value={p.slug}>{p.name}</option>)}
+            {PROVIDERS.map((p) => (
+              <option key={p.slug} value={p.slug}>
+                {p.name}
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="filter-state" className="label">State</label>
+          <label htmlFor="filter-state" className="label">
+            State
+          </label>
           <select id="filter-state" name="state" defaultValue={filters.state ?? ""} className={select}>
             <option value="">All</option>
             <option value="enabled">Enabled</option>
             <option value="disabled">Disabled</option>
           </select>
         </div>
-        <button type="submit" className="btn-secondary">Apply</button>
-        <Link href="/connections" className="text-sm text-brand-700 underline">Clear</Link>
+        <button type="submit" className="btn-secondary">
+          Apply
+        </button>
+        <Link href="/connections" className="text-sm text-brand-700 underline">
+          Clear
+        </Link>
       </form>
       <section className="card" aria-label="Connections">
         <ConnectionTable connections={connections} timeZone={timeZoneInForce(viewer)} />

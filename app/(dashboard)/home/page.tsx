@@ -35,7 +35,9 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const modeName = mode === "test" ? "test" : "live";
   const overviewBlock = (
     <section className="mt-6" aria-labelledby="overview-heading">
-      <h2 id="overview-heading" className="mb-3 text-lg font-semibold">Overview</h2>
+      <h2 id="overview-heading" className="mb-3 text-lg font-semibold">
+        Overview
+      </h2>
       <div className="card mb-6">
         <PeriodForm read={read} mode={mode} />
       </div>
@@ -44,7 +46,10 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   );
   return (
     <>
-      <PageHeader title="Home" description={`${viewer.merchant.name}: how your ${modeName} payments do across providers${setupDone ? "" : ", and how far the setup is"}.`} />
+      <PageHeader
+        title="Home"
+        description={`${viewer.merchant.name}: how your ${modeName} payments do across providers${setupDone ? "" : ", and how far the setup is"}.`}
+      />
       {setupDone ? (
         <>
           {overviewBlock}
@@ -69,16 +74,14 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       )}
       <section className="card mt-6" aria-labelledby="recent-heading">
         <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="recent-heading" className="text-base font-semibold">Recent {modeName} invoices</h2>
+          <h2 id="recent-heading" className="text-base font-semibold">
+            Recent {modeName} invoices
+          </h2>
           <Link href="/invoices" className="text-sm font-medium text-brand-700 underline underline-offset-4">
             Open the invoice list
           </Link>
         </div>
-        {recent.length === 0 ? (
-          <p className="text-sm text-slate-600">No {modeName} invoices yet.</p>
-        ) : (
-          <InvoiceTable invoices={recent} timeZone={timeZone} />
-        )}
+        {recent.length === 0 ? <p className="text-sm text-slate-600">No {modeName} invoices yet.</p> : <InvoiceTable invoices={recent} timeZone={timeZone} />}
       </section>
     </>
   );

@@ -51,8 +51,12 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
             {can(viewer.user.role, "export") ? <ExportButton filters={filters} /> : null}
             {canAnyMode(viewer.user.role, "invoices.compose") ? (
               <>
-                <Link href="/invoices/new/link" className="btn-secondary">Send a payment link</Link>
-                <Link href="/invoices/new" className="btn-secondary">Compose a test invoice</Link>
+                <Link href="/invoices/new/link" className="btn-secondary">
+                  Send a payment link
+                </Link>
+                <Link href="/invoices/new" className="btn-secondary">
+                  Compose a test invoice
+                </Link>
               </>
             ) : null}
           </div>
@@ -60,8 +64,8 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       />
       {filters.q ? (
         <p className="mb-4 text-sm text-slate-700" data-testid="search-summary">
-          Invoices matching <span className="font-mono font-semibold">{filters.q}</span> by id, reference, provider reference, customer e-mail or
-          name, or card last four.{" "}
+          Invoices matching <span className="font-mono font-semibold">{filters.q}</span> by id, reference, provider reference, customer e-mail or name, or card
+          last four.{" "}
           <Link href={`/invoices?${invoiceSearch({ ...filters, q: undefined })}`} className="text-brand-700 underline">
             Clear search
           </Link>
@@ -77,7 +81,14 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       ) : null}
       {/* Keyed by the view and the filters: switching either starts afresh from the server's new data (the
           server's markup of the list before shows other invoices, so it must not stay while the live list loads). */}
-      <InvoiceListOnUse key={`${viewMode}?${invoiceSearch(filters, after ?? undefined)}`} filters={filters} start={after ?? null} initialPage={page} timeZone={timeZone} canCompose={canAnyMode(viewer.user.role, "invoices.compose")} />
+      <InvoiceListOnUse
+        key={`${viewMode}?${invoiceSearch(filters, after ?? undefined)}`}
+        filters={filters}
+        start={after ?? null}
+        initialPage={page}
+        timeZone={timeZone}
+        canCompose={canAnyMode(viewer.user.role, "invoices.compose")}
+      />
     </>
   );
 }

@@ -16,10 +16,7 @@ export default async function ProvidersPage() {
   const [counts, health] = await Promise.all([countConnectionsByProvider(db, viewer.merchant.id), countConnectionHealthByProvider(db, viewer.merchant.id)]);
   return (
     <>
-      <PageHeader
-        title="Providers"
-        description="Connect the payment provider accounts you hold. Invoices are routed to your enabled connections."
-      />
+      <PageHeader title="Providers" description="Connect the payment provider accounts you hold. Invoices are routed to your enabled connections." />
       <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {PROVIDERS.map((p) => (
           <li key={p.slug} className="card flex flex-col">
@@ -49,7 +46,9 @@ export default async function ProvidersPage() {
               </div>
               <div>
                 <dt className="inline text-slate-600">Your connections: </dt>
-                <dd className="inline" data-testid={`count-${p.slug}`}>{counts[p.slug] ?? 0}</dd>
+                <dd className="inline" data-testid={`count-${p.slug}`}>
+                  {counts[p.slug] ?? 0}
+                </dd>
               </div>
               {counts[p.slug] ? (
                 <div data-testid={`health-${p.slug}`}>

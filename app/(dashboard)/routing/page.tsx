@@ -55,17 +55,24 @@ export default async function RoutingPage() {
         title="Routing"
         description={
           <>
-            For each service and mode, rules you set are checked first, in order: the first that applies (by amount,
-            customer country, card brand or issuing country) sends the invoice down its own list or splits invoices by
-            percentage. When none applies, the default rule does: the first enabled connection takes new invoices; if it fails softly, the next ones
-            are tried in this order. Disabled connections keep their place and are skipped. New connections join at the
-            end. Test invoices can name a connection instead (the composer does when you choose one)
+            For each service and mode, rules you set are checked first, in order: the first that applies (by amount, customer country, card brand or issuing
+            country) sends the invoice down its own list or splits invoices by percentage. When none applies, the default rule does: the first enabled
+            connection takes new invoices; if it fails softly, the next ones are tried in this order. Disabled connections keep their place and are skipped. New
+            connections join at the end. Test invoices can name a connection instead (the composer does when you choose one)
             {owner ? (
               <>
-                ; live ones only if you <Link href="/settings" className="text-brand-700 underline">allow pinning live invoices</Link>.
+                ; live ones only if you{" "}
+                <Link href="/settings" className="text-brand-700 underline">
+                  allow pinning live invoices
+                </Link>
+                .
               </>
+            ) : editable ? (
+              "."
+            ) : mode === "live" ? (
+              ". Only owners change live routing."
             ) : (
-              editable ? "." : mode === "live" ? ". Only owners change live routing." : ". Owners and developers change test routing."
+              ". Owners and developers change test routing."
             )}
           </>
         }
@@ -76,8 +83,10 @@ export default async function RoutingPage() {
           <p className="mt-1 text-sm text-slate-600">
             {can(viewer.user.role, "connections.write") ? (
               <>
-                <Link href="/providers" className="text-brand-700 underline">Connect a provider</Link> first: each service it offers gets a
-                routing order here.
+                <Link href="/providers" className="text-brand-700 underline">
+                  Connect a provider
+                </Link>{" "}
+                first: each service it offers gets a routing order here.
               </>
             ) : (
               "Your merchant has no connections yet. Ask an owner to connect a provider."
@@ -86,19 +95,26 @@ export default async function RoutingPage() {
         </section>
       ) : (
         <>
-        <RoutingSimulatorOnUse scopes={orders.map((order) => ({ id: order.id, service: order.service, mode: order.mode, currency: order.currency }))} />
-        <div className="grid gap-6 2xl:grid-cols-2">
-          {orders.map((order, index) => {
-            const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
-            return (
-              <div key={order.id} className="min-w-0 space-y-3">
-                <RoutingOrderEditorOnUse key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order, zone)} />
-                <RoutingHistoryOnUse service={order.service} mode={order.mode} history={histories[index]!} timeZone={zone} editable={editable} domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`} />
-              </div>
-            );
-          })}
-        </div>
-        <SuccessSettingsFormOnUse settings={successSettings} readOnly={!settingsEditable} />
+          <RoutingSimulatorOnUse scopes={orders.map((order) => ({ id: order.id, service: order.service, mode: order.mode, currency: order.currency }))} />
+          <div className="grid gap-6 2xl:grid-cols-2">
+            {orders.map((order, index) => {
+              const view: RoutingOrderView = { ...order, updatedAt: order.updatedAt?.toISOString() ?? null };
+              return (
+                <div key={order.id} className="min-w-0 space-y-3">
+                  <RoutingOrderEditorOnUse key={editorKey(order)} order={view} editable={editable} updatedText={updatedText(order, zone)} />
+                  <RoutingHistoryOnUse
+                    service={order.service}
+                    mode={order.mode}
+                    history={histories[index]!}
+                    timeZone={zone}
+                    editable={editable}
+                    domId={`history-${order.id.replace(/[^a-z0-9_-]/gi, "-")}`}
+                  />
+                </div>
+              );
+            })}
+          </div>
+          <SuccessSettingsFormOnUse settings={successSettings} readOnly={!settingsEditable} />
         </>
       )}
     </>

@@ -49,18 +49,37 @@ export default async function SettingsPage() {
         {(
           [
             ["Merchant", rows, isOwner ? <BusinessNameForm key="business" merchantName={merchant.name} /> : null],
-            ["You", you, <div key="you">
-              <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="two-factor">
-                <h3 id="two-factor" className="mb-2 text-sm font-semibold">Two-factor authentication</h3>
-                <p className="mb-3 text-sm text-slate-700">{mfa.enabled ? `On: signing in asks for a code from your app. ${mfa.recoveryCodesLeft} recovery codes left.` : "Off: signing in asks only for your password."}</p>
-                <Link href="/settings/two-factor" className="btn-secondary">{mfa.enabled ? "Manage two-factor authentication" : "Set up two-factor authentication"}</Link>
-              </section>
-              <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="person-time-zone-heading">
-                <h3 id="person-time-zone-heading" className="mb-3 text-sm font-semibold">Time zone</h3>
-                <PersonTimeZoneForm timeZone={user.timeZone ?? ""} merchantZone={timeZone} zones={listTimeZones()} />
-              </section>
-              <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="change-password"><h3 id="change-password" className="mb-3 text-sm font-semibold">Change password</h3><ChangePasswordForm /></section>
-            </div>],
+            [
+              "You",
+              you,
+              <div key="you">
+                <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="two-factor">
+                  <h3 id="two-factor" className="mb-2 text-sm font-semibold">
+                    Two-factor authentication
+                  </h3>
+                  <p className="mb-3 text-sm text-slate-700">
+                    {mfa.enabled
+                      ? `On: signing in asks for a code from your app. ${mfa.recoveryCodesLeft} recovery codes left.`
+                      : "Off: signing in asks only for your password."}
+                  </p>
+                  <Link href="/settings/two-factor" className="btn-secondary">
+                    {mfa.enabled ? "Manage two-factor authentication" : "Set up two-factor authentication"}
+                  </Link>
+                </section>
+                <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="person-time-zone-heading">
+                  <h3 id="person-time-zone-heading" className="mb-3 text-sm font-semibold">
+                    Time zone
+                  </h3>
+                  <PersonTimeZoneForm timeZone={user.timeZone ?? ""} merchantZone={timeZone} zones={listTimeZones()} />
+                </section>
+                <section className="mt-4 border-t border-slate-100 pt-4" aria-labelledby="change-password">
+                  <h3 id="change-password" className="mb-3 text-sm font-semibold">
+                    Change password
+                  </h3>
+                  <ChangePasswordForm />
+                </section>
+              </div>,
+            ],
           ] as [string, Fact[], ReactNode][]
         ).map(([title, items, extra]) => (
           <section key={title} className="card" aria-label={title}>
@@ -78,7 +97,9 @@ export default async function SettingsPage() {
         ))}
       </div>
       <section className="card mt-6 max-w-3xl" aria-labelledby="routing-settings">
-        <h2 id="routing-settings" className="mb-3 text-base font-semibold">Routing</h2>
+        <h2 id="routing-settings" className="mb-3 text-base font-semibold">
+          Routing
+        </h2>
         {isOwner ? (
           <AllowLivePinsForm allowLivePins={merchant.allowLivePins} />
         ) : (
@@ -87,11 +108,17 @@ export default async function SettingsPage() {
           </p>
         )}
         <p className="mt-3 text-sm text-slate-600">
-          The order connections take invoices in is on the <Link href="/routing" className="text-brand-700 underline">Routing</Link> page.
+          The order connections take invoices in is on the{" "}
+          <Link href="/routing" className="text-brand-700 underline">
+            Routing
+          </Link>{" "}
+          page.
         </p>
       </section>
       <section className="card mt-6 max-w-3xl" aria-labelledby="security-settings">
-        <h2 id="security-settings" className="mb-3 text-base font-semibold">Security</h2>
+        <h2 id="security-settings" className="mb-3 text-base font-semibold">
+          Security
+        </h2>
         {isOwner ? (
           <RequireOwnerMfaForm requireOwnerMfa={merchant.requireOwnerMfa} />
         ) : (
@@ -102,14 +129,18 @@ export default async function SettingsPage() {
       </section>
       {/* One card per setting group, each with its own heading; add new groups below. */}
       <section className="card mt-6 max-w-3xl" aria-labelledby="invoice-settings">
-        <h2 id="invoice-settings" className="mb-3 text-base font-semibold">Invoices</h2>
+        <h2 id="invoice-settings" className="mb-3 text-base font-semibold">
+          Invoices
+        </h2>
         <InvoiceLifetimeForm lifetimeMinutes={lifetime?.lifetimeMinutes ?? 30} readOnly={!isOwner} />
         <div className="mt-4 border-t border-slate-100 pt-4">
           <TimeZoneForm timeZone={timeZone} zones={listTimeZones()} readOnly={!isOwner} />
         </div>
       </section>
       <section className="card mt-6 max-w-3xl" aria-labelledby="webhook-settings">
-        <h2 id="webhook-settings" className="mb-3 text-base font-semibold">Webhooks</h2>
+        <h2 id="webhook-settings" className="mb-3 text-base font-semibold">
+          Webhooks
+        </h2>
         <p className="text-sm text-slate-700">
           Endpoints, their signing secrets and the event log are on the{" "}
           <Link href="/webhooks" className="text-brand-700 underline">

@@ -43,7 +43,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         title="Webhooks"
         description={
           <>
-            Events about your invoices are POSTed to each enabled endpoint that takes their type, signed with that endpoint&apos;s secret and retried for 24 hours.{" "}
+            Events about your invoices are POSTed to each enabled endpoint that takes their type, signed with that endpoint&apos;s secret and retried for 24
+            hours.{" "}
             <Link href="/docs/webhooks" className="text-brand-700 underline">
               Webhooks docs: payload, signature, ordering and verification
             </Link>
@@ -62,42 +63,73 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           Event log
         </h2>
         {/* Keyed by the filters: a link that changes them (Clear, a page) remounts the fields with their new defaults. */}
-        <form key={eventLogHref(filters)} method="get" action="/webhooks" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" aria-label="Filter events">
+        <form
+          key={eventLogHref(filters)}
+          method="get"
+          action="/webhooks"
+          className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+          aria-label="Filter events"
+        >
           <div>
-            <label htmlFor="log-type" className="label">Type</label>
+            <label htmlFor="log-type" className="label">
+              Type
+            </label>
             <select id="log-type" name="type" className="input mt-1" defaultValue={filters.type ?? ""}>
               <option value="">All types</option>
               {EVENT_LOG_TYPES.map((type) => (
-                <option key={type} value={type}>{type}</option>
+                <option key={type} value={type}>
+                  {type}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <label htmlFor="log-state" className="label">State</label>
+            <label htmlFor="log-state" className="label">
+              State
+            </label>
             <select id="log-state" name="state" className="input mt-1" defaultValue={filters.state ?? ""}>
               <option value="">All states</option>
               {WEBHOOK_EVENT_STATES.map((state) => (
-                <option key={state} value={state}>{EVENT_STATE_LABELS[state]}</option>
+                <option key={state} value={state}>
+                  {EVENT_STATE_LABELS[state]}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <label htmlFor="log-endpoint" className="label">Endpoint</label>
+            <label htmlFor="log-endpoint" className="label">
+              Endpoint
+            </label>
             <select id="log-endpoint" name="endpoint" className="input mt-1" defaultValue={filters.endpoint ?? ""}>
               <option value="">All endpoints</option>
               {endpoints.map((endpoint) => (
-                <option key={endpoint.id} value={endpoint.id}>{endpoint.description || endpoint.url}</option>
+                <option key={endpoint.id} value={endpoint.id}>
+                  {endpoint.description || endpoint.url}
+                </option>
               ))}
             </select>
           </div>
           <div>
-            <label htmlFor="log-invoice" className="label">Invoice id</label>
-            <input id="log-invoice" name="invoice" className="input mt-1 font-mono" placeholder="cpi_…" defaultValue={filters.invoice ?? ""} autoComplete="off" />
+            <label htmlFor="log-invoice" className="label">
+              Invoice id
+            </label>
+            <input
+              id="log-invoice"
+              name="invoice"
+              className="input mt-1 font-mono"
+              placeholder="cpi_…"
+              defaultValue={filters.invoice ?? ""}
+              autoComplete="off"
+            />
           </div>
           <div className="flex flex-wrap gap-2">
-            <button type="submit" className="btn-primary">Filter</button>
+            <button type="submit" className="btn-primary">
+              Filter
+            </button>
             {filtered ? (
-              <Link href="/webhooks" className="btn-secondary">Clear</Link>
+              <Link href="/webhooks" className="btn-secondary">
+                Clear
+              </Link>
             ) : null}
           </div>
         </form>
@@ -115,10 +147,18 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             <table className="w-full text-left text-sm" aria-label="Events">
               <thead className="text-xs text-slate-600">
                 <tr>
-                  <th scope="col" className="py-2 pr-3 font-medium">Event</th>
-                  <th scope="col" className="hidden py-2 pr-3 font-medium md:table-cell">Invoice</th>
-                  <th scope="col" className="py-2 pr-3 font-medium">State</th>
-                  <th scope="col" className="hidden py-2 font-medium sm:table-cell">Created</th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    Event
+                  </th>
+                  <th scope="col" className="hidden py-2 pr-3 font-medium md:table-cell">
+                    Invoice
+                  </th>
+                  <th scope="col" className="py-2 pr-3 font-medium">
+                    State
+                  </th>
+                  <th scope="col" className="hidden py-2 font-medium sm:table-cell">
+                    Created
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -129,7 +169,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                         {event.type}
                       </Link>
                       {event.sequence !== null ? <span className="ml-1 text-slate-600 tabular-nums">#{event.sequence}</span> : null}
-                      {event.invoiceStatus && event.type === "invoice.status_changed" ? <span className="text-slate-600"> → {event.invoiceStatus.replaceAll("_", " ")}</span> : null}
+                      {event.invoiceStatus && event.type === "invoice.status_changed" ? (
+                        <span className="text-slate-600"> → {event.invoiceStatus.replaceAll("_", " ")}</span>
+                      ) : null}
                       <span className="block font-mono text-xs break-all text-slate-600">{event.id}</span>
                       <span className="block text-xs text-slate-600 sm:hidden">{formatDateTime(event.createdAt, zone)}</span>
                     </td>
@@ -143,7 +185,10 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                       )}
                     </td>
                     <td className="py-2 pr-3">
-                      <span className={`rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${STATE_STYLES[event.state]}`} data-testid="event-log-state">
+                      <span
+                        className={`rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ${STATE_STYLES[event.state]}`}
+                        data-testid="event-log-state"
+                      >
                         {EVENT_STATE_LABELS[event.state]}
                       </span>
                       {event.endpoints > 0 ? (

@@ -27,16 +27,19 @@ function readChoice<N extends keyof typeof CHOICES>(search: URLSearchParams, nam
 }
 
 /** The API key's mode only; filter[mode] naming the other mode is refused rather than answered with an empty list. */
-export const GET = withApiKey(async ({ request, merchant, db, keyMode }) => {
-  const search = new URL(request.url).searchParams;
-  const problems: Problem[] = [];
-  const mode = readChoice(search, "filter[mode]", problems);
-  const state = readChoice(search, "filter[state]", problems);
-  if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
-  refuseOtherModeParameter(keyMode, mode, "filter[mode]");
-  const views = await listConnections(db, merchant.id, { provider: search.get("filter[provider]") ?? undefined, mode: managedMode(keyMode), state });
-  return jsonApi({ data: views.map(toConnectionResource), meta: { count: views.length } });
-}, { query: LIST_PARAMETERS });
+export const GET = withApiKey(
+  async ({ request, merchant, db, keyMode }) => {
+    const search = new URL(request.url).searchParams;
+    const problems: Problem[] = [];
+    const mode = readChoice(search, "filter[mode]", problems);
+    const state = readChoice(search, "filter[state]", problems);
+    if (problems.length > 0) throw new ApiValidationError(problems, { status: 400, source: "parameter" });
+    refuseOtherModeParameter(keyMode, mode, "filter[mode]");
+    const views = await listConnections(db, merchant.id, { provider: search.get("filter[provider]") ?? undefined, mode: managedMode(keyMode), state });
+    return jsonApi({ data: views.map(toConnectionResource), meta: { count: views.length } });
+  },
+  { query: LIST_PARAMETERS },
+);
 
 /** A connection of the API key's mode only: a test key making a live one is 403 key_mode_mismatch, nothing stored. */
 export const POST = withApiKey(async ({ request, merchant, keyId, keyMode }) => {

@@ -192,7 +192,10 @@ export function ConnectionSection({
                 ) : (
                   <>
                     Your settings do not allow pinning live invoices, so a live one goes to the first connection of your{" "}
-                    <Link href="/routing" className="text-brand-700 underline">routing order</Link> for the service.
+                    <Link href="/routing" className="text-brand-700 underline">
+                      routing order
+                    </Link>{" "}
+                    for the service.
                   </>
                 )}
               </>
@@ -221,7 +224,15 @@ export function ConnectionSection({
           </div>
         </Field>
       ) : (
-        <RouteSummary route={route} preview={preview} service={values.service} testMode={values.test_mode} role={role} direction={values.direction} empty={groups.length === 0} />
+        <RouteSummary
+          route={route}
+          preview={preview}
+          service={values.service}
+          testMode={values.test_mode}
+          role={role}
+          direction={values.direction}
+          empty={groups.length === 0}
+        />
       )}
 
       <div className="grid gap-4 sm:grid-cols-2">
@@ -259,7 +270,11 @@ function NoConnections({ role, direction }: { role: Role; direction: InvoiceDire
   if (!can(role, "connections.write")) return <>No enabled test-mode connection offers {what}. Ask an owner to connect one.</>;
   return (
     <>
-      No enabled connection offers {what}. <Link href="/providers" className="text-brand-700 underline">Connect a provider</Link> first.
+      No enabled connection offers {what}.{" "}
+      <Link href="/providers" className="text-brand-700 underline">
+        Connect a provider
+      </Link>{" "}
+      first.
     </>
   );
 }
@@ -291,7 +306,12 @@ function RouteSummary({
   let text;
   if (empty) text = <NoConnections role={role} direction={direction} />;
   else if (service === "") text = <>Choose a service to see where your {order} sends it.</>;
-  else if (route.length === 0) text = <>No enabled {mode}-mode connection offers {service}, so the API will refuse this invoice.</>;
+  else if (route.length === 0)
+    text = (
+      <>
+        No enabled {mode}-mode connection offers {service}, so the API will refuse this invoice.
+      </>
+    );
   else if (preview) {
     const [first, ...rest] = preview.labels;
     const provider = route.find((c) => c.id === preview.connectionIds[0])?.providerName;
@@ -307,8 +327,8 @@ function RouteSummary({
     text = (
       <>
         Your {order} sends it to <strong>{first!.label}</strong> ({first!.providerName}) first
-        {rest.length > 0 ? <>, then {rest.map((c) => c.label).join(", ")} if a connection fails softly</> : null}, unless one of
-        your routing rules applies to the invoice.
+        {rest.length > 0 ? <>, then {rest.map((c) => c.label).join(", ")} if a connection fails softly</> : null}, unless one of your routing rules applies to
+        the invoice.
       </>
     );
   }

@@ -25,7 +25,13 @@ export function CustomerSection({ form, values }: { form: ComposerForm; values: 
   return (
     <Section title="Customer" description={description}>
       <Field id={id} label="Where the customer goes" error={error} help="The same customer object is accepted in any one of these three places.">
-        <select className="input" value={values.customer_placement} {...fieldAria(id, error, true)} {...form.register("customer_placement")} defaultValue={undefined}>
+        <select
+          className="input"
+          value={values.customer_placement}
+          {...fieldAria(id, error, true)}
+          {...form.register("customer_placement")}
+          defaultValue={undefined}
+        >
           {PLACEMENTS.filter((p) => !p.paymentOnly || values.direction === "payment").map((placement) => (
             <option key={placement.value} value={placement.value}>
               {placement.label}
@@ -36,14 +42,7 @@ export function CustomerSection({ form, values }: { form: ComposerForm; values: 
       {values.customer_placement === "none" ? null : (
         <div className="grid gap-4 sm:grid-cols-2">
           {fields.map((field) => (
-            <TextField
-              key={field.path}
-              form={form}
-              name={`customer.${field.path}` as ComposerField}
-              label={field.label}
-              type={field.input}
-              help={field.help}
-            />
+            <TextField key={field.path} form={form} name={`customer.${field.path}` as ComposerField} label={field.label} type={field.input} help={field.help} />
           ))}
         </div>
       )}

@@ -39,7 +39,12 @@ function hostedPath(body: unknown): string | undefined {
 }
 
 /** A blank payment routed automatically, with the first service a connection offers already chosen. */
-function firstValues(input: { connections: readonly ComposerConnection[]; routes: ComposerRoutes; commerceAccount: string; referenceId: string }): ComposerValues {
+function firstValues(input: {
+  connections: readonly ComposerConnection[];
+  routes: ComposerRoutes;
+  commerceAccount: string;
+  referenceId: string;
+}): ComposerValues {
   const values = initialValues({ commerceAccount: input.commerceAccount, referenceId: input.referenceId });
   const service = routableServices(input.connections, "payment")[0];
   if (!service) return values;
@@ -50,10 +55,9 @@ function firstValues(input: { connections: readonly ComposerConnection[]; routes
 /** A payout with auto_process goes to the provider as soon as it is created: what the confirmation says first. */
 function autoPayoutConfirmationText(values: ComposerValues, first: ComposerConnection | undefined, pinned: boolean): string {
   const through = first ? `through ${first.label} (${first.providerName}, ${first.mode} mode)` : "through the first connection of your routing order";
-  const after =
-    pinned
-      ? "It is pinned to that connection, so it goes nowhere else."
-      : "If that connection fails softly, it moves on to the next one in your routing order.";
+  const after = pinned
+    ? "It is pinned to that connection, so it goes nowhere else."
+    : "If that connection fails softly, it moves on to the next one in your routing order.";
   return `Send ${values.amount.trim()} ${values.currency} to card ${maskCardNumber(values.card_number)} ${through}? auto_process is on, so the payout is sent as soon as the invoice is created. ${after}`;
 }
 
@@ -204,7 +208,11 @@ export function InvoiceComposer({
                 </p>
                 <p id="composer-confirm-text" className="mt-1 text-amber-950" data-testid="composer-payout-confirmation">
                   {pinsConnection(asking, { pinLive })
-                    ? autoPayoutConfirmationText(asking, connections.find((c) => c.id === asking.connection_id), true)
+                    ? autoPayoutConfirmationText(
+                        asking,
+                        connections.find((c) => c.id === asking.connection_id),
+                        true,
+                      )
                     : autoPayoutConfirmationText(asking, routeFor(routes, connections, asking.service, asking.test_mode)[0], false)}
                 </p>
                 <div className="mt-3 flex flex-wrap gap-3">

@@ -101,8 +101,8 @@ function ResolvedCustomer({ data, connection }: { data: unknown; connection: Com
     <div className="mt-2 space-y-3">
       <p className="text-sm text-slate-600">
         With the constants of {connection.label}
-        {kind.defaults ? ` and ${connection.providerName}'s built-in defaults` : ""}. Source: request (sent), constant (the
-        connection&apos;s), default (the provider&apos;s built-in value).
+        {kind.defaults ? ` and ${connection.providerName}'s built-in defaults` : ""}. Source: request (sent), constant (the connection&apos;s), default (the
+        provider&apos;s built-in value).
       </p>
       {result.ok ? (
         <PreviewTable fields={result.fields} />

@@ -42,7 +42,11 @@ export function SendResult({
           HTTP <span data-testid="composer-status">{result.status}</span>
         </span>
         <span>{meaning(result.status)}</span>
-        {result.requestId ? <span className="text-xs text-slate-600">Request ID <code>{result.requestId}</code></span> : null}
+        {result.requestId ? (
+          <span className="text-xs text-slate-600">
+            Request ID <code>{result.requestId}</code>
+          </span>
+        ) : null}
       </p>
       {result.invoiceId ? (
         <p className="mt-3">

@@ -9,15 +9,7 @@ import { canInMode } from "@/lib/identity/permissions";
 export type TemplateNotice = { template: InvoiceTemplate; connectionLabel?: string };
 
 /** One button per provider example (spec 4); choosing one fills the whole form, routed automatically. */
-export function TemplatePicker({
-  onApply,
-  notice,
-  role,
-}: {
-  onApply: (template: InvoiceTemplate) => void;
-  notice: TemplateNotice | undefined;
-  role: Role;
-}) {
+export function TemplatePicker({ onApply, notice, role }: { onApply: (template: InvoiceTemplate) => void; notice: TemplateNotice | undefined; role: Role }) {
   return (
     <section className="card" aria-labelledby="composer-templates-heading">
       <h2 id="composer-templates-heading" className="text-base font-semibold">
@@ -27,11 +19,7 @@ export function TemplatePicker({
       <ul className="mt-3 grid gap-2 sm:grid-cols-2">
         {listTemplates().map((template) => (
           <li key={template.id}>
-            <button
-              type="button"
-              className="btn-secondary w-full flex-col items-start text-left"
-              onClick={() => onApply(template)}
-            >
+            <button type="button" className="btn-secondary w-full flex-col items-start text-left" onClick={() => onApply(template)}>
               <span>{template.label}</span>
               <span className="font-mono text-xs font-normal text-slate-600">
                 {template.service} · {template.currency}

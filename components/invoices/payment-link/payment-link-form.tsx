@@ -39,7 +39,14 @@ export function PaymentLinkForm({ currencies, canGoLive }: { currencies: readonl
         <FormAlert message={message} />
         <div className="grid gap-4 sm:grid-cols-[minmax(0,1fr)_8rem]">
           <Field id="link-amount" label="Amount" error={errors.amount?.message} required help="For example 25.00">
-            <input className="input tabular-nums" type="text" inputMode="decimal" autoComplete="off" {...fieldAria("link-amount", errors.amount?.message, true)} {...form.register("amount")} />
+            <input
+              className="input tabular-nums"
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              {...fieldAria("link-amount", errors.amount?.message, true)}
+              {...form.register("amount")}
+            />
           </Field>
           <Field id="link-currency" label="Currency" error={errors.currency?.message} required>
             <select className="input" {...fieldAria("link-currency", errors.currency?.message, false)} {...form.register("currency")}>
@@ -51,8 +58,20 @@ export function PaymentLinkForm({ currencies, canGoLive }: { currencies: readonl
             </select>
           </Field>
         </div>
-        <Field id="link-description" label="What it is for" error={errors.description?.message} required help="Shown to your customer, e.g. Order 1042: two blue mugs">
-          <input className="input" type="text" autoComplete="off" {...fieldAria("link-description", errors.description?.message, true)} {...form.register("description")} />
+        <Field
+          id="link-description"
+          label="What it is for"
+          error={errors.description?.message}
+          required
+          help="Shown to your customer, e.g. Order 1042: two blue mugs"
+        >
+          <input
+            className="input"
+            type="text"
+            autoComplete="off"
+            {...fieldAria("link-description", errors.description?.message, true)}
+            {...form.register("description")}
+          />
         </Field>
         <Field id="link-email" label="Customer's e-mail" error={errors.email?.message} required help="The link is sent here.">
           <input className="input" type="email" autoComplete="off" {...fieldAria("link-email", errors.email?.message, true)} {...form.register("email")} />
@@ -63,7 +82,9 @@ export function PaymentLinkForm({ currencies, canGoLive }: { currencies: readonl
             Test mode: no real money moves
           </label>
           {canGoLive ? null : <p className="help">As a support member you can send test payment links only.</p>}
-          <p className="field-error" aria-live="polite">{errors.test_mode?.message}</p>
+          <p className="field-error" aria-live="polite">
+            {errors.test_mode?.message}
+          </p>
         </div>
         <SubmitButton pending={pending} pendingLabel="Sending…">
           Send payment link
@@ -94,7 +115,14 @@ function PaymentLinkResult({ link }: { link: PaymentLink }) {
         <CopyButton value={link.url} label="Copy payment link" className="-mt-1" />
       </p>
       {/* eslint-disable-next-line @next/next/no-img-element -- an SVG drawn on the server for this one link */}
-      <img src={qrSource} alt={`QR code of the payment link for ${link.amount} ${link.currency}`} width={192} height={192} className="size-48 rounded-md border border-slate-200 bg-white" data-testid="payment-link-qr" />
+      <img
+        src={qrSource}
+        alt={`QR code of the payment link for ${link.amount} ${link.currency}`}
+        width={192}
+        height={192}
+        className="size-48 rounded-md border border-slate-200 bg-white"
+        data-testid="payment-link-qr"
+      />
       <p>
         <Link href={`/invoices/${link.invoiceId}`} className="btn-secondary">
           Open the invoice

@@ -26,8 +26,7 @@ function collectRefs(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-const requestAttributes = (name: string) =>
-  pick(doc, "components", "schemas", name, "properties", "data", "properties", "attributes");
+const requestAttributes = (name: string) => pick(doc, "components", "schemas", name, "properties", "data", "properties", "attributes");
 
 describe("buildOpenApiDocument", () => {
   it("is JSON-serialisable without loss", () => {
@@ -88,9 +87,7 @@ describe("buildOpenApiDocument", () => {
   it("lists the reference's status codes", () => {
     const post = keysOf(pick(doc, "paths", "/api/commerce/payment-invoices", "post", "responses"));
     const get = keysOf(pick(doc, "paths", "/api/commerce/payment-invoices/{id}", "get", "responses"));
-    expect(new Set([...post, ...get])).toEqual(
-      new Set(["200", "201", "400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "500"]),
-    );
+    expect(new Set([...post, ...get])).toEqual(new Set(["200", "201", "400", "401", "403", "404", "406", "409", "413", "415", "422", "429", "500"]));
     expect(pick(doc, "components", "responses", "TooManyRequests", "headers", "Retry-After")).toBeDefined();
     for (const [name, response] of Object.entries(pick(doc, "components", "responses") as Record<string, unknown>)) {
       expect(pick(response, "headers", "X-Request-Id", "required"), name).toBe(true);
@@ -98,7 +95,9 @@ describe("buildOpenApiDocument", () => {
   });
 
   it("describes the management API too, the providers registry without a key", () => {
-    expect(keysOf(doc.paths)).toEqual(expect.arrayContaining(["/api/connections", "/api/connections/{id}", "/api/routing", "/api/routing/{id}", "/api/providers"]));
+    expect(keysOf(doc.paths)).toEqual(
+      expect.arrayContaining(["/api/connections", "/api/connections/{id}", "/api/routing", "/api/routing/{id}", "/api/providers"]),
+    );
     expect(pick(doc, "paths", "/api/providers", "get", "security")).toEqual([]);
     expect(pick(doc, "paths", "/api/connections", "post", "responses", "201", "headers", "Location", "required")).toBe(true);
   });
@@ -122,16 +121,36 @@ describe("buildOpenApiDocument", () => {
   it("returns invoices with the agreed attributes", () => {
     const attributes = pick(doc, "components", "schemas", "InvoiceDocument", "properties", "data", "properties", "attributes", "properties");
     expect(keysOf(attributes)).toEqual(
-      expect.arrayContaining(["status", "resolution", "amount", "currency", "service", "reference_id", "test_mode", "flow",
-        "options", "customer", "resolved_customer", "resolved_customer_sources", "hpp_url", "created", "updated"]),
+      expect.arrayContaining([
+        "status",
+        "resolution",
+        "amount",
+        "currency",
+        "service",
+        "reference_id",
+        "test_mode",
+        "flow",
+        "options",
+        "customer",
+        "resolved_customer",
+        "resolved_customer_sources",
+        "hpp_url",
+        "created",
+        "updated",
+      ]),
     );
-    expect(pick(attributes, "resolved_customer_sources", "anyOf", "0", "additionalProperties", "properties", "source", "enum")).toEqual(["request", "constant", "default"]);
+    expect(pick(attributes, "resolved_customer_sources", "anyOf", "0", "additionalProperties", "properties", "source", "enum")).toEqual([
+      "request",
+      "constant",
+      "default",
+    ]);
   });
 });
 
 describe("request examples", () => {
   const mine = buildOpenApiDocument({ baseUrl: "https://pay.example.test/", commerceAccount: "acct-shop-7" });
-  const examplesOf = (path: string) => pick(mine, "paths", path, "post", "requestBody", "content", "application/vnd.api+json", "examples") as Record<string, { value: unknown }>;
+  const examplesOf = (path: string) =>
+    pick(mine, "paths", path, "post", "requestBody", "content", "application/vnd.api+json", "examples") as Record<string, { value: unknown }>;
 
   it("gives every create operation each provider's example invoices, written for the merchant and accepted by the API's own validation", async () => {
     const { validateInvoice } = await import("@/lib/invoices/contract/validate-invoice");
@@ -141,14 +160,35 @@ describe("request examples", () => {
       ["payout", "/api/commerce/payout-invoices"],
     ] as const) {
       const examples = examplesOf(path);
-      expect(Object.keys(examples).sort()).toEqual(listTemplates().filter((t) => t.direction === direction).map((t) => t.id).sort());
+      expect(Object.keys(examples).sort()).toEqual(
+        listTemplates()
+          .filter((t) => t.direction === direction)
+          .map((t) => t.id)
+          .sort(),
+      );
       for (const [id, example] of Object.entries(examples)) {
         expect(pick(example.value, "data", "attributes", "commerce_account"), id).toBe("acct-shop-7");
         expect(validateInvoice(direction, example.value), id).toMatchObject({ ok: true });
       }
     }
     // The public document names no merchant.
-    expect(pick(doc, "paths", "/api/commerce/payment-invoices", "post", "requestBody", "content", "application/json", "examples", "b-payment", "value", "data", "attributes", "commerce_account")).toBe("your-commerce-account");
+    expect(
+      pick(
+        doc,
+        "paths",
+        "/api/commerce/payment-invoices",
+        "post",
+        "requestBody",
+        "content",
+        "application/json",
+        "examples",
+        "b-payment",
+        "value",
+        "data",
+        "attributes",
+        "commerce_account",
+      ),
+    ).toBe("your-commerce-account");
   });
 
   it("gives the refund create examples its own schema accepts", async () => {
@@ -165,13 +205,25 @@ describe("routing versions", () => {
   it("documents the history, one version, the comparison and the rollback, with examples their own schemas accept", async () => {
     const schemas = await import("@/lib/api/management-schemas");
     const example = (path: string, method: string, status: string) =>
-      Object.values(pick(operation(path, method), "responses", status, "content", "application/vnd.api+json", "examples") as Record<string, { value: unknown }>)[0]!.value;
+      Object.values(
+        pick(operation(path, method), "responses", status, "content", "application/vnd.api+json", "examples") as Record<string, { value: unknown }>,
+      )[0]!.value;
     expect(schemas.routingVersionListSchema.safeParse(example("/api/routing/{id}/versions", "get", "200")).success).toBe(true);
     expect(schemas.routingVersionDocumentSchema.safeParse(example("/api/routing/{id}/versions/{version}", "get", "200")).success).toBe(true);
     const comparison = example("/api/routing/{id}/compare", "get", "200");
     expect(schemas.routingComparisonDocumentSchema.safeParse(comparison).success).toBe(true);
-    expect(pick(comparison, "data", "attributes", "changes", "0", "sentence")).toBe("Rule 1 “Big French” removed (When amount at least 100.00 EUR, customer in FR → Provider F).");
-    const rollback = pick(operation("/api/routing/{id}/rollback", "post"), "requestBody", "content", "application/vnd.api+json", "examples", "version", "value");
+    expect(pick(comparison, "data", "attributes", "changes", "0", "sentence")).toBe(
+      "Rule 1 “Big French” removed (When amount at least 100.00 EUR, customer in FR → Provider F).",
+    );
+    const rollback = pick(
+      operation("/api/routing/{id}/rollback", "post"),
+      "requestBody",
+      "content",
+      "application/vnd.api+json",
+      "examples",
+      "version",
+      "value",
+    );
     expect(schemas.routingRollbackRequestSchema.safeParse(rollback).success).toBe(true);
     expect(keysOf(pick(operation("/api/routing/{id}/rollback", "post"), "responses"))).toEqual(expect.arrayContaining(["200", "403", "404", "422"]));
     expect(pick(operation("/api/routing/{id}/compare", "get"), "parameters")).toEqual([

@@ -31,12 +31,18 @@ function requestSchema(schema: z.ZodType, direction: InvoiceDirection): Json {
   const json = toSchema(schema);
   const attributes = (((json.properties as Json).data as Json).properties as Json).attributes as Json;
   const service = (attributes.properties as Record<string, Json>).service!;
-  service.enum = listServices().filter((entry) => entry.direction === direction).map((entry) => entry.code);
+  service.enum = listServices()
+    .filter((entry) => entry.direction === direction)
+    .map((entry) => entry.code);
   return json;
 }
 
 const REQUEST_ID_HEADER: Json = {
-  "X-Request-Id": { description: "The request's id (the client's own X-Request-Id when it sent a valid one); also meta.request_id", required: true, schema: { type: "string" } },
+  "X-Request-Id": {
+    description: "The request's id (the client's own X-Request-Id when it sent a valid one); also meta.request_id",
+    required: true,
+    schema: { type: "string" },
+  },
 };
 
 function errorResponse(description: string, headers?: Json): Json {
@@ -60,12 +66,9 @@ const ERROR_RESPONSES: Readonly<Record<string, Json>> = {
       "member's credential sent a live invoice (test_mode_only), or the body carries data.id: ids are assigned by the server " +
       "(client_generated_id, pointer /data/id)",
   ),
-  NotFound: errorResponse(
-    "No such invoice for this merchant (another merchant's invoice is not found either, nor one of the other mode than the API key's)",
-  ),
+  NotFound: errorResponse("No such invoice for this merchant (another merchant's invoice is not found either, nor one of the other mode than the API key's)"),
   NotAcceptable: errorResponse(
-    "Every application/vnd.api+json in Accept carries a media type parameter other than profile (ext included: no " +
-      "extension is implemented)",
+    "Every application/vnd.api+json in Accept carries a media type parameter other than profile (ext included: no " + "extension is implemented)",
   ),
   Conflict: errorResponse("reference_id already used with a different body (code reference_reused); the same body again returns the original with 200"),
   PayloadTooLarge: errorResponse("Body over 64 KiB, declared or streamed (chunked)"),
@@ -119,8 +122,7 @@ const COMMON_ERRORS: [string, string][] = [
   ["500", "InternalError"],
 ];
 
-const errorRefs = (...codes: [string, string][]): Json =>
-  Object.fromEntries([...COMMON_ERRORS, ...codes].map(([status, name]) => [status, responseRef(name)]));
+const errorRefs = (...codes: [string, string][]): Json => Object.fromEntries([...COMMON_ERRORS, ...codes].map(([status, name]) => [status, responseRef(name)]));
 
 const invoiceResponse = (description: string): Json => ({
   description,
@@ -132,7 +134,11 @@ const OPERATION_TAGS = [
   { name: "payments", description: "Payment invoices: create, read, list, attempts, capture, void", prefix: "/api/commerce/payment-invoices" },
   { name: "payouts", description: "Payout invoices: create, read, list, attempts, process, cancel", prefix: "/api/commerce/payout-invoices" },
   { name: "refunds", description: "Refunds of processed payments", prefix: "/api/commerce/refunds" },
-  { name: "payment-methods", description: "Saved cards: list, read, detach (charge one with data.relationships.payment_method on a payment)", prefix: "/api/commerce/payment-methods" },
+  {
+    name: "payment-methods",
+    description: "Saved cards: list, read, detach (charge one with data.relationships.payment_method on a payment)",
+    prefix: "/api/commerce/payment-methods",
+  },
   { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
   { name: "routing", description: "Routing orders: where new invoices go, and the cascade order", prefix: "/api/routing" },
   { name: "providers", description: "The providers and their connection forms", prefix: "/api/providers" },
@@ -174,7 +180,10 @@ function invoiceExamples(direction: InvoiceDirection, commerceAccount: string): 
 }
 
 const REFUND_EXAMPLES: Json = {
-  partial: { summary: "Refund part of a payment", value: { data: { type: "refund", attributes: { reference_id: "refund-0001", amount: "10.00", reason: "One item returned" } } } },
+  partial: {
+    summary: "Refund part of a payment",
+    value: { data: { type: "refund", attributes: { reference_id: "refund-0001", amount: "10.00", reason: "One item returned" } } },
+  },
   rest: { summary: "Refund all that is left (no amount)", value: { data: { type: "refund", attributes: { reference_id: "refund-0002" } } } },
 };
 
@@ -337,7 +346,10 @@ function captureOperation(): Json {
       "already_captured, authorization_voided, capture_declined. 502 capture_refused: the provider did not take it; the " +
       "authorization is still held. A refund (…/refunds) follows a capture only.",
     parameters: [idParameter("payment"), IDEMPOTENCY_KEY_PARAMETER],
-    requestBody: { required: true, content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("CaptureRequest"), examples: CAPTURE_EXAMPLES }])) },
+    requestBody: {
+      required: true,
+      content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("CaptureRequest"), examples: CAPTURE_EXAMPLES }])),
+    },
     responses: {
       "200": invoiceResponse("The payment after the capture"),
       "202": invoiceResponse("The capture was sent and its outcome is not known yet (status capturing)"),
@@ -390,7 +402,10 @@ function createRefundOperation(): Json {
       "refunded: not_processed (never processed, or already refunded in full), fully_refunded (refunds on their way " +
       `already take all of it), reference_reused. Test mode: the refund amount's cents decide the sandbox's answer. ${triggers}`,
     parameters: [idParameter("payment")],
-    requestBody: { required: true, content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("RefundRequest"), examples: REFUND_EXAMPLES }])) },
+    requestBody: {
+      required: true,
+      content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("RefundRequest"), examples: REFUND_EXAMPLES }])),
+    },
     responses: {
       "200": refundResponse("Replay: a refund with this reference_id and the same body already exists"),
       "201": refundResponse("Created and sent"),

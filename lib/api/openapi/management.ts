@@ -142,7 +142,9 @@ const filter = (name: string, description: string, schema: Json): Json => ({ nam
 const ORDER_ID = idParameter("service:mode, e.g. payment_card_eur_hpp:test (the colon may be percent-encoded)");
 
 const EXAMPLE_BASE = "https://pay.example.com/api/routing/payment_card_eur_hpp:test/versions";
-const exampleRules: RoutingRule[] = [{ name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: { kind: "cascade", connection_ids: ["conn_f"] } }];
+const exampleRules: RoutingRule[] = [
+  { name: "Big French", conditions: { amount_min: "100.00", customer_countries: ["FR"] }, outcome: { kind: "cascade", connection_ids: ["conn_f"] } },
+];
 const exampleVersion = (version: number, extra: Json): Json => ({
   type: "routing-version",
   id: `payment_card_eur_hpp:test:${version}`,
@@ -175,7 +177,12 @@ const COMPARISON_EXAMPLE = (() => {
     { id: "conn_b", label: "Provider B", state: "enabled" as const },
     { id: "conn_f", label: "Provider F", state: "disabled" as const },
   ];
-  const diff = diffVersions({ version: 1, rules: exampleRules, connectionIds: ["conn_b", "conn_f"] }, { version: 2, rules: [], connectionIds: ["conn_f", "conn_b"] }, "EUR", facts);
+  const diff = diffVersions(
+    { version: 1, rules: exampleRules, connectionIds: ["conn_b", "conn_f"] },
+    { version: 2, rules: [], connectionIds: ["conn_f", "conn_b"] },
+    "EUR",
+    facts,
+  );
   return {
     data: {
       type: "routing-comparison",
@@ -186,7 +193,12 @@ const COMPARISON_EXAMPLE = (() => {
         from: 1,
         to: 2,
         identical: false,
-        changes: diff.changes.map((change) => ({ kind: change.kind, sentence: change.sentence, rule: change.rule ?? null, connection_id: change.connectionId ?? null })),
+        changes: diff.changes.map((change) => ({
+          kind: change.kind,
+          sentence: change.sentence,
+          rule: change.rule ?? null,
+          connection_id: change.connectionId ?? null,
+        })),
         notes: diff.notes.map((note) => ({ connection_id: note.connectionId, state: note.state, sentence: note.sentence })),
       },
     },
@@ -217,7 +229,10 @@ const CONNECTION_CREATE_EXAMPLES: Json = {
   },
 };
 const CONNECTION_EDIT_EXAMPLES: Json = {
-  rename: { summary: "Rename it and keep it enabled (secrets left out keep their values)", value: { data: { type: "connection", attributes: { label: "Provider B, EUR cards", enabled: true } } } },
+  rename: {
+    summary: "Rename it and keep it enabled (secrets left out keep their values)",
+    value: { data: { type: "connection", attributes: { label: "Provider B, EUR cards", enabled: true } } },
+  },
 };
 const ROUTING_ORDER_EXAMPLES: Json = {
   clearRules: {
@@ -362,7 +377,10 @@ export function managementPaths(): Json {
       },
     },
     "/api/routing/{id}/versions/{version}": {
-      parameters: [ORDER_ID, { name: "version", in: "path", required: true, description: "The version number, from 1", schema: { type: "integer", minimum: 1 } }],
+      parameters: [
+        ORDER_ID,
+        { name: "version", in: "path", required: true, description: "The version number, from 1", schema: { type: "integer", minimum: 1 } },
+      ],
       get: {
         operationId: "getRoutingVersion",
         summary: "One version of a routing order: its rules and order as saved, who saved it and when",

@@ -66,7 +66,10 @@ export function paymentMethodPaths(errors: ErrorRefs): Json {
           { name: "page[size]", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 25 } },
           { name: "page[after]", in: "query", schema: { type: "string" }, description: "The cursor of links.next" },
         ],
-        responses: { "200": { description: "The payment methods", content: { [JSON_API]: { schema: { $ref: "#/components/schemas/PaymentMethodList" } } } }, ...errors(["400", "QueryRefused"]) },
+        responses: {
+          "200": { description: "The payment methods", content: { [JSON_API]: { schema: { $ref: "#/components/schemas/PaymentMethodList" } } } },
+          ...errors(["400", "QueryRefused"]),
+        },
       },
     },
     "/api/commerce/payment-methods/{id}": {
@@ -75,7 +78,10 @@ export function paymentMethodPaths(errors: ErrorRefs): Json {
         summary: "Read one saved card",
         description: "Another merchant's, or the other mode's than the key's, answers 404 like an unknown id.",
         parameters: [ID],
-        responses: { "200": { description: "The payment method", content: { [JSON_API]: { schema: { $ref: "#/components/schemas/PaymentMethodDocument" } } } }, ...errors(["400", "QueryRefused"], ["404", "NotFound"]) },
+        responses: {
+          "200": { description: "The payment method", content: { [JSON_API]: { schema: { $ref: "#/components/schemas/PaymentMethodDocument" } } } },
+          ...errors(["400", "QueryRefused"], ["404", "NotFound"]),
+        },
       },
       delete: {
         operationId: "detachPaymentMethod",

@@ -61,7 +61,10 @@ describe("schema helpers", () => {
   });
 
   it("lists the members of an array's items and of each object variant", () => {
-    const rows = schemaRows({}, { type: "object", required: ["list"], properties: { list: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } });
+    const rows = schemaRows(
+      {},
+      { type: "object", required: ["list"], properties: { list: { type: "array", items: { type: "object", properties: { id: { type: "string" } } } } } },
+    );
     expect(rows.map((row) => [row.key, row.depth, row.required])).toEqual([
       ["list", 0, true],
       ["list.id", 1, false],

@@ -156,13 +156,31 @@ function memberRows(schema: Json, prefix: string, depth: number, rows: SchemaRow
     for (const [name, value] of Object.entries(asJson(source.schema.properties) ?? {})) {
       const member = asJson(value) ?? {};
       const key = base ? `${base}.${name}` : name;
-      rows.push({ key, name, depth: level, type: typeLabel(member), required: required.has(name), description: text(member.description), enumValues: enumOf(member), constraints: constraintsOf(member) });
+      rows.push({
+        key,
+        name,
+        depth: level,
+        type: typeLabel(member),
+        required: required.has(name),
+        description: text(member.description),
+        enumValues: enumOf(member),
+        constraints: constraintsOf(member),
+      });
       memberRows(member, key, level + 1, rows);
     }
     const extra = asJson(source.schema.additionalProperties);
     if (extra) {
       const key = `${base}.*`;
-      rows.push({ key, name: "(any name)", depth: level, type: typeLabel(extra), required: false, description: text(extra.description), enumValues: enumOf(extra), constraints: constraintsOf(extra) });
+      rows.push({
+        key,
+        name: "(any name)",
+        depth: level,
+        type: typeLabel(extra),
+        required: false,
+        description: text(extra.description),
+        enumValues: enumOf(extra),
+        constraints: constraintsOf(extra),
+      });
       memberRows(extra, key, level + 1, rows);
     }
   }
@@ -183,7 +201,8 @@ function examplesOf(media: Json | undefined): ExampleView[] {
     const example = asJson(value) ?? {};
     return { name, summary: text(example.summary), description: text(example.description), json: JSON.stringify(example.value, null, 2) };
   });
-  if (named.length === 0 && media.example !== undefined) named.push({ name: "example", summary: undefined, description: undefined, json: JSON.stringify(media.example, null, 2) });
+  if (named.length === 0 && media.example !== undefined)
+    named.push({ name: "example", summary: undefined, description: undefined, json: JSON.stringify(media.example, null, 2) });
   return named;
 }
 
@@ -227,7 +246,9 @@ function responseView(doc: Json, status: string, node: Json): ResponseView {
 
 function operationView(doc: Json, path: string, method: string, operation: Json, shared: Json[]): OperationView {
   const own = asArray(operation.parameters).map((parameter) => parameterView(doc, parameter));
-  const inherited = shared.map((parameter) => parameterView(doc, parameter)).filter((parameter) => !own.some((mine) => mine.name === parameter.name && mine.in === parameter.in));
+  const inherited = shared
+    .map((parameter) => parameterView(doc, parameter))
+    .filter((parameter) => !own.some((mine) => mine.name === parameter.name && mine.in === parameter.in));
   const parameters = [...inherited, ...own];
   const body = resolve(doc, asJson(operation.requestBody));
   const bodyContent = asJson(body?.content);
@@ -264,7 +285,9 @@ function operationView(doc: Json, path: string, method: string, operation: Json,
 }
 
 function answerSchemas(doc: Json, operations: OperationView[]): ApiReference["schemas"] {
-  const named = new Set(operations.flatMap((operation) => operation.responses.map((response) => response.schemaName)).filter((name): name is string => name !== undefined));
+  const named = new Set(
+    operations.flatMap((operation) => operation.responses.map((response) => response.schemaName)).filter((name): name is string => name !== undefined),
+  );
   const components = asJson(asJson(doc.components)?.schemas) ?? {};
   return Object.keys(components)
     .filter((name) => named.has(name))
@@ -285,7 +308,9 @@ export function buildApiReference(doc: Json): ApiReference {
   }
   const declared = asArray(doc.tags).map((tag) => ({ name: String(tag.name), description: text(tag.description) }));
   for (const operation of operations) if (!declared.some((tag) => tag.name === operation.tag)) declared.push({ name: operation.tag, description: undefined });
-  const tags = declared.map((tag) => ({ ...tag, operations: operations.filter((operation) => operation.tag === tag.name) })).filter((tag) => tag.operations.length > 0);
+  const tags = declared
+    .map((tag) => ({ ...tag, operations: operations.filter((operation) => operation.tag === tag.name) }))
+    .filter((tag) => tag.operations.length > 0);
   return {
     title: text(info.title) ?? "API",
     version: text(info.version) ?? "",

@@ -16,7 +16,9 @@ function normalizeRecoveryCode(code: string): string {
 
 /** Stored as SHA-256: 50 random bits and the sign-in limit make a slow hash unnecessary. */
 export function hashRecoveryCode(code: string): string {
-  return createHash("sha256").update(`recovery:${normalizeRecoveryCode(code)}`).digest("hex");
+  return createHash("sha256")
+    .update(`recovery:${normalizeRecoveryCode(code)}`)
+    .digest("hex");
 }
 
 export function looksLikeRecoveryCode(code: string): boolean {

@@ -12,7 +12,12 @@ const totpCodeSchema = z
   .string("Enter the 6-digit code from your app")
   .trim()
   .transform((v) => v.replace(/\s+/g, ""))
-  .pipe(z.string().min(1, "Enter the 6-digit code from your app").regex(/^\d{6}$/, "The code is 6 digits"));
+  .pipe(
+    z
+      .string()
+      .min(1, "Enter the 6-digit code from your app")
+      .regex(/^\d{6}$/, "The code is 6 digits"),
+  );
 
 /**
  * The current password: enrolment and turning two-factor off change how the person signs in, so

@@ -18,11 +18,25 @@ import { newTotpSecret, totpUri, verifyTotp } from "./totp";
  * only ever opened here, on the server, to check a code. Recovery codes are stored as hashes.
  */
 
-type MfaRow = { totpSecret: string | null; totpPendingSecret: string | null; totpEnabledAt: Date | null; totpLastStep: number | null; passwordHash: string; email: string };
+type MfaRow = {
+  totpSecret: string | null;
+  totpPendingSecret: string | null;
+  totpEnabledAt: Date | null;
+  totpLastStep: number | null;
+  passwordHash: string;
+  email: string;
+};
 
 async function mfaRow(db: Db, userId: string): Promise<MfaRow | undefined> {
   const [row] = await db
-    .select({ totpSecret: users.totpSecret, totpPendingSecret: users.totpPendingSecret, totpEnabledAt: users.totpEnabledAt, totpLastStep: users.totpLastStep, passwordHash: users.passwordHash, email: users.email })
+    .select({
+      totpSecret: users.totpSecret,
+      totpPendingSecret: users.totpPendingSecret,
+      totpEnabledAt: users.totpEnabledAt,
+      totpLastStep: users.totpLastStep,
+      passwordHash: users.passwordHash,
+      email: users.email,
+    })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
@@ -46,7 +60,8 @@ export async function mfaStatus(db: Db, userId: string): Promise<MfaStatus> {
 
 const alreadyOn = () => refuse("mfa_enabled", "Two-factor authentication is already on. Turn it off first to set it up with another app.");
 const notOn = () => refuse("mfa_not_enabled", "Two-factor authentication is not on.");
-const wrongCode = (field = "code") => fail([problem("wrong_code", "This code is not right (or was already used). Enter the code your app shows now.", [field])]);
+const wrongCode = (field = "code") =>
+  fail([problem("wrong_code", "This code is not right (or was already used). Enter the code your app shows now.", [field])]);
 const wrongPassword = () => fail([problem("wrong_password", "The current password is not correct", ["password"])]);
 /** Enabling or disabling two-factor ends the person's sessions in the same update; the action issues this browser a new one. */
 const endingSessions = sql`${users.sessionVersion} + 1`;
@@ -61,7 +76,10 @@ export async function startEnrolment(db: Db, viewer: Viewer, password: string): 
   if (row.totpEnabledAt) return alreadyOn();
   if (!(await verifyPassword(password, row.passwordHash))) return wrongPassword();
   const secret = newTotpSecret();
-  await db.update(users).set({ totpPendingSecret: encryptSecret(secret, credentialsKey()) }).where(eq(users.id, viewer.user.id));
+  await db
+    .update(users)
+    .set({ totpPendingSecret: encryptSecret(secret, credentialsKey()) })
+    .where(eq(users.id, viewer.user.id));
   return ok({ secret, uri: totpUri(secret, row.email) });
 }
 
@@ -94,7 +112,13 @@ export async function confirmEnrolment(db: Db, viewer: Viewer, proof: { password
       .returning({ id: users.id });
     if (!moved.length) return alreadyOn();
     const recoveryCodes = await replaceRecoveryCodes(tx, viewer.user.id);
-    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "mfa.enabled", target: { type: "user", id: viewer.user.id }, summary: viewer.user.email });
+    await recordAudit(tx, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "mfa.enabled",
+      target: { type: "user", id: viewer.user.id },
+      summary: viewer.user.email,
+    });
     return ok({ recoveryCodes });
   });
 }
@@ -146,7 +170,13 @@ export async function regenerateRecoveryCodes(db: Db, viewer: Viewer, code: stri
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
     const recoveryCodes = await replaceRecoveryCodes(tx, viewer.user.id);
-    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "mfa.recovery_codes_regenerated", target: { type: "user", id: viewer.user.id }, summary: viewer.user.email });
+    await recordAudit(tx, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "mfa.recovery_codes_regenerated",
+      target: { type: "user", id: viewer.user.id },
+      summary: viewer.user.email,
+    });
     return ok({ recoveryCodes });
   });
 }
@@ -167,9 +197,18 @@ export async function disableMfa(db: Db, viewer: Viewer, proof: { password: stri
   if (!(await checkSecondFactor(db, viewer.user.id, proof.code))) return wrongCode();
   return db.transaction(async (txRaw) => {
     const tx = txRaw as unknown as Db;
-    await tx.update(users).set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: endingSessions }).where(eq(users.id, viewer.user.id));
+    await tx
+      .update(users)
+      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: endingSessions })
+      .where(eq(users.id, viewer.user.id));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, viewer.user.id));
-    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "mfa.disabled", target: { type: "user", id: viewer.user.id }, summary: viewer.user.email });
+    await recordAudit(tx, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "mfa.disabled",
+      target: { type: "user", id: viewer.user.id },
+      summary: viewer.user.email,
+    });
     return ok(null);
   });
 }
@@ -185,7 +224,14 @@ export async function setRequireOwnerMfa(db: Db, viewer: Viewer, required: boole
     if (!before) return refuse("not_found", "Your merchant account no longer exists.");
     if (before.required === required) return ok({ requireOwnerMfa: required });
     await tx.update(merchants).set({ requireOwnerMfa: required }).where(eq(merchants.id, viewer.merchant.id));
-    await recordAudit(tx, { merchantId: viewer.merchant.id, actor: personActor(viewer), action: "mfa.required_changed", target: { type: "settings", id: viewer.merchant.id }, summary: `Two-factor authentication for owners: ${required ? "required" : "not required"}`, changes: ["require_owner_mfa"] });
+    await recordAudit(tx, {
+      merchantId: viewer.merchant.id,
+      actor: personActor(viewer),
+      action: "mfa.required_changed",
+      target: { type: "settings", id: viewer.merchant.id },
+      summary: `Two-factor authentication for owners: ${required ? "required" : "not required"}`,
+      changes: ["require_owner_mfa"],
+    });
     return ok({ requireOwnerMfa: required });
   });
 }
@@ -209,7 +255,13 @@ export async function resetMfaByOperator(db: Db, email: string): Promise<{ userI
       .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null, sessionVersion: endingSessions })
       .where(eq(users.id, user.id));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id));
-    await recordAudit(tx, { merchantId: user.merchantId, actor: { type: "system", label: "Operator (npm run admin)" }, action: "mfa.disabled", target: { type: "user", id: user.id }, summary: `${user.email}, reset by the operator` });
+    await recordAudit(tx, {
+      merchantId: user.merchantId,
+      actor: { type: "system", label: "Operator (npm run admin)" },
+      action: "mfa.disabled",
+      target: { type: "user", id: user.id },
+      summary: `${user.email}, reset by the operator`,
+    });
   });
   return { userId: user.id, wasEnabled: Boolean(user.enabledAt) };
 }

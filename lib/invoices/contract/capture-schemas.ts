@@ -12,7 +12,9 @@ const captureAttributesSchema = z
     amount: z
       .union([z.string(), z.number()], { error: 'amount must be a decimal number or string, such as 10.50 or "10.50"' })
       .optional()
-      .describe("What to capture, in the invoice's currency, at most authorized_amount; less releases the rest (where the provider captures part). Left out: all that was authorized."),
+      .describe(
+        "What to capture, in the invoice's currency, at most authorized_amount; less releases the rest (where the provider captures part). Left out: all that was authorized.",
+      ),
   })
   .strict();
 
@@ -27,7 +29,4 @@ export const captureRequestSchema = z
   })
   .strict();
 
-export const voidRequestSchema = z
-  .object({ data: z.object({ type: z.literal("void", { error: 'data.type must be "void"' }) }).strict() })
-  .strict();
-
+export const voidRequestSchema = z.object({ data: z.object({ type: z.literal("void", { error: 'data.type must be "void"' }) }).strict() }).strict();

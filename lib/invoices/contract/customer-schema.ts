@@ -15,7 +15,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const isBlank = (value: string): boolean => value.trim() === "";
 
-
 function optionalText(description: string, max = TEXT_MAX) {
   return z
     .string()
@@ -30,24 +29,20 @@ function formatted(description: string, accepts: (value: string) => boolean, err
     .string()
     .refine((value) => isBlank(value) || accepts(value), { error, params: { code: "invalid_format" } })
     .nullish()
-    .meta({ description, ...(Object.keys(format).length === 0 ? {} : { anyOf: [{ type: "null" }, { type: "string", pattern: "^\\s*$" }, { type: "string", ...format }] }) });
+    .meta({
+      description,
+      ...(Object.keys(format).length === 0 ? {} : { anyOf: [{ type: "null" }, { type: "string", pattern: "^\\s*$" }, { type: "string", ...format }] }),
+    });
 }
 
 const emailSchema = (description: string) =>
-  formatted(
-    description,
-    (value) => value.length <= EMAIL_MAX && EMAIL.test(value.trim()),
-    "Enter a valid e-mail address, e.g. customer@example.com",
-    { maxLength: EMAIL_MAX, pattern: `^\\s*${EMAIL.source.slice(1, -1)}\\s*$` },
-  );
+  formatted(description, (value) => value.length <= EMAIL_MAX && EMAIL.test(value.trim()), "Enter a valid e-mail address, e.g. customer@example.com", {
+    maxLength: EMAIL_MAX,
+    pattern: `^\\s*${EMAIL.source.slice(1, -1)}\\s*$`,
+  });
 
 const phoneSchema = (description: string) =>
-  formatted(
-    description,
-    isInternationalPhone,
-    PHONE_FORMAT_MESSAGE,
-    { pattern: "^\\s*\\+\\s*[1-9](?:\\s*[0-9]){7,14}\\s*$" },
-  );
+  formatted(description, isInternationalPhone, PHONE_FORMAT_MESSAGE, { pattern: "^\\s*\\+\\s*[1-9](?:\\s*[0-9]){7,14}\\s*$" });
 
 /**
  * Loose: spec 2.3 lists the fields seen, not all a provider may take, and Provider F's constants
@@ -93,10 +88,7 @@ export const customerSchema = z
       { format: "date", pattern: "^(?!00)[0-9]{4}-[0-9]{2}-[0-9]{2}$" },
     ),
     address: customerAddressSchema.nullish(),
-    constants: z
-      .record(z.string(), z.string().nullable())
-      .nullish()
-      .meta({ description: "Provider F constants such as customer_country_phone_code" }),
+    constants: z.record(z.string(), z.string().nullable()).nullish().meta({ description: "Provider F constants such as customer_country_phone_code" }),
   })
   .meta({
     description:

@@ -46,10 +46,7 @@ const AMOUNT_STRING_PATTERN = `^(?!0+(?:\\.0+)?$)(?:0|[1-9][0-9]{0,${MAX_INTEGER
 const AMOUNT_NUMBER_MAX = 10 ** MAX_INTEGER_DIGITS - 0.01;
 
 export const amountSchema = z
-  .union([
-    z.number().meta({ exclusiveMinimum: 0, maximum: AMOUNT_NUMBER_MAX, multipleOf: 0.01 }),
-    z.string().meta({ pattern: AMOUNT_STRING_PATTERN }),
-  ], {
+  .union([z.number().meta({ exclusiveMinimum: 0, maximum: AMOUNT_NUMBER_MAX, multipleOf: 0.01 }), z.string().meta({ pattern: AMOUNT_STRING_PATTERN })], {
     error: 'amount must be a decimal number or string, such as 100.50 or "100.50"',
   })
   .meta({
@@ -86,10 +83,7 @@ export const paymentOptionsSchema = strictObjectOf(
   {
     allow_partially: z.boolean().optional().meta({ description: "Accept a lower processed amount" }),
     bypass_hpp: z.boolean().optional().meta({ description: "Skip the hosted page where the provider allows (Provider F)" }),
-    send_operation_context_on_return: z
-      .boolean()
-      .optional()
-      .meta({ description: "Add the operation context to the customer's return URL (Provider F)" }),
+    send_operation_context_on_return: z.boolean().optional().meta({ description: "Add the operation context to the customer's return URL (Provider F)" }),
   },
   "payment option",
 ).meta({ description: "Payment options. Unknown options are rejected." });
@@ -149,7 +143,6 @@ const cardNumberSchema = z
 export const payoutFieldsSchema = strictObjectOf({ card_number: cardNumberSchema }, "payout field").meta({
   description: "Destination of the payout",
 });
-
 
 /** A payment's `description`: what it is for, in the merchant's words (the hosted page shows it). */
 export const DESCRIPTION_MAX = 255;

@@ -8,9 +8,8 @@ describe("invoiceListQuerySchema", () => {
     expect(invoiceListQuerySchema.parse({ "page[size]": "50" })["page[size]"]).toBe(50);
   });
 
-  it.each([{ "page[size]": "0" }, { "page[size]": "101" }, { "filter[status]": "paid" }, { "filter[created_from]": "yesterday" }])(
-    "rejects %j",
-    (query) => expect(invoiceListQuerySchema.safeParse(query).success).toBe(false),
+  it.each([{ "page[size]": "0" }, { "page[size]": "101" }, { "filter[status]": "paid" }, { "filter[created_from]": "yesterday" }])("rejects %j", (query) =>
+    expect(invoiceListQuerySchema.safeParse(query).success).toBe(false),
   );
 });
 
@@ -20,10 +19,35 @@ describe("response schemas", () => {
       id: "cpi_abc123",
       type: "payment-invoice",
       attributes: {
-        status: "created", resolution: null, amount: "100.50", currency: "EUR", service: "payment_card_eur_hpp",
-        reference_id: "r1", test_mode: true, flow: "charge", options: {}, customer: null, resolved_customer: { language: "en" },
-        resolved_customer_sources: { language: { source: "default" } }, hpp_url: null, routing: { reason: "routing_order", explanation: "No rule applied.", rule: null, branch: null, order: ["conn_1"], decided_at: "creation", success_rate: null }, created: "2025-01-01T00:00:00Z", updated: "2025-01-01T00:00:00Z",
-        processed_amount: null, attempts: 0, return_url: null, lifetime: 1800, expires_at: "2025-01-01T00:30:00Z",
+        status: "created",
+        resolution: null,
+        amount: "100.50",
+        currency: "EUR",
+        service: "payment_card_eur_hpp",
+        reference_id: "r1",
+        test_mode: true,
+        flow: "charge",
+        options: {},
+        customer: null,
+        resolved_customer: { language: "en" },
+        resolved_customer_sources: { language: { source: "default" } },
+        hpp_url: null,
+        routing: {
+          reason: "routing_order",
+          explanation: "No rule applied.",
+          rule: null,
+          branch: null,
+          order: ["conn_1"],
+          decided_at: "creation",
+          success_rate: null,
+        },
+        created: "2025-01-01T00:00:00Z",
+        updated: "2025-01-01T00:00:00Z",
+        processed_amount: null,
+        attempts: 0,
+        return_url: null,
+        lifetime: 1800,
+        expires_at: "2025-01-01T00:30:00Z",
       },
       relationships: {
         connection: { data: null },
@@ -33,8 +57,15 @@ describe("response schemas", () => {
     };
     expect(invoiceResourceSchema.safeParse(invoice).success).toBe(true);
     const error = {
-      errors: [{ status: "422", code: "currency_mismatch", title: "Currency does not match service",
-        detail: "payment_card_uah_hpp takes UAH, got EUR", source: { pointer: "/data/attributes/currency" } }],
+      errors: [
+        {
+          status: "422",
+          code: "currency_mismatch",
+          title: "Currency does not match service",
+          detail: "payment_card_uah_hpp takes UAH, got EUR",
+          source: { pointer: "/data/attributes/currency" },
+        },
+      ],
       meta: { request_id: "req_1" },
     };
     expect(errorDocumentSchema.safeParse(error).success).toBe(true);
@@ -51,10 +82,23 @@ describe("response schemas", () => {
 describe("routing", () => {
   it("says why the invoice went to its connection: pinned, first in the routing order, or cascaded; null without one", () => {
     const routing = invoiceResourceSchema.shape.attributes.shape.routing;
-    const explained = { explanation: "Rule 1 “EU” matched and sent it to B.", rule: { position: 1, name: "EU" }, branch: null, order: ["conn_b"], decided_at: "creation", success_rate: null };
+    const explained = {
+      explanation: "Rule 1 “EU” matched and sent it to B.",
+      rule: { position: 1, name: "EU" },
+      branch: null,
+      order: ["conn_b"],
+      decided_at: "creation",
+      success_rate: null,
+    };
     for (const reason of ["pinned", "routing_order", "cascaded"]) expect(routing.safeParse({ reason, ...explained }).success).toBe(true);
     expect(routing.safeParse(null).success).toBe(true);
-    const rated = { window_hours: 24, min_sample: 20, exploration_percent: 5, connections: [{ id: "conn_b", attempts: 85, successes: 34, trusted: true }], explored: null };
+    const rated = {
+      window_hours: 24,
+      min_sample: 20,
+      exploration_percent: 5,
+      connections: [{ id: "conn_b", attempts: 85, successes: 34, trusted: true }],
+      explored: null,
+    };
     expect(routing.safeParse({ reason: "routing_order", ...explained, success_rate: rated }).success).toBe(true);
     expect(routing.safeParse({ reason: "routing_order", ...explained, success_rate: { ...rated, explored: 5 } }).success).toBe(false);
     expect(routing.safeParse({ ...explained, reason: "default" }).success).toBe(false);
@@ -92,8 +136,16 @@ describe("processing", () => {
       id: "att_1",
       type: "invoice-attempt",
       attributes: {
-        seq: 2, reason: "cascaded", status: "succeeded", resolution: "ok", provider_reference: "ref-1", processed_amount: "100.00",
-        message: null, started: "2025-01-01T00:00:00Z", finished: "2025-01-01T00:00:01Z", duration_ms: 1000,
+        seq: 2,
+        reason: "cascaded",
+        status: "succeeded",
+        resolution: "ok",
+        provider_reference: "ref-1",
+        processed_amount: "100.00",
+        message: null,
+        started: "2025-01-01T00:00:00Z",
+        finished: "2025-01-01T00:00:01Z",
+        duration_ms: 1000,
         payout_parts: [{ id: "po_1", amount: "50.00", status: "succeeded", provider_reference: null }],
       },
       relationships: {

@@ -23,10 +23,7 @@ const resolutionSchema = z.enum(RESOLUTIONS).meta({ description: "Why the invoic
 
 export const invoiceResourceSchema = z
   .object({
-    id: z
-      .string()
-      .regex(INVOICE_ID)
-      .meta({ description: "cpi_… for payment invoices, cpoi_… for payout invoices" }),
+    id: z.string().regex(INVOICE_ID).meta({ description: "cpi_… for payment invoices, cpoi_… for payout invoices" }),
     type: z.enum([INVOICE_TYPES.payment, INVOICE_TYPES.payout]),
     attributes: z.object({
       status: invoiceStatusSchema,
@@ -62,12 +59,15 @@ export const invoiceResourceSchema = z
             "the request, a connection constant, or the provider's default. Recorded at creation; null for invoices " +
             "created before sources were recorded",
         }),
-      hpp_url: z.url().nullable().meta({
-        description:
-          "For _hpp services: where to send the customer, a page of this service at /pay/{id} that hands over to " +
-          "the provider's hosted page (the page opens with invoice processing; the URL is stable from creation). " +
-          "null for other services",
-      }),
+      hpp_url: z
+        .url()
+        .nullable()
+        .meta({
+          description:
+            "For _hpp services: where to send the customer, a page of this service at /pay/{id} that hands over to " +
+            "the provider's hosted page (the page opens with invoice processing; the URL is stable from creation). " +
+            "null for other services",
+        }),
       routing: z
         .object({
           reason: z.enum(ROUTING_REASONS).meta({
@@ -91,7 +91,8 @@ export const invoiceResourceSchema = z
             .nullable()
             .meta({ description: "For a rule that splits by percentage: the branch drawn and its share; else null" }),
           order: z.array(z.string()).meta({
-            description: "The connection ids in the order routing chose: the first took the invoice, the rest are its cascade; empty for a pin or an invoice routed before rules existed",
+            description:
+              "The connection ids in the order routing chose: the first took the invoice, the rest are its cascade; empty for a pin or an invoice routed before rules existed",
           }),
           decided_at: z
             .enum(["creation", "pay"])
@@ -102,9 +103,10 @@ export const invoiceResourceSchema = z
               window_hours: z.int().min(1).meta({ description: "The sliding window the rates were counted over" }),
               min_sample: z.int().min(1).meta({ description: "Attempts within the window before a connection's rate was trusted" }),
               exploration_percent: z.int().min(0).max(100).meta({ description: "The share of invoices that try another connection first" }),
-              connections: z
-                .array(z.object({ id: z.string(), attempts: z.int().min(0), successes: z.int().min(0), trusted: z.boolean() }))
-                .meta({ description: "The outcome's connections as listed, each with its counted attempts and successes at the time; untrusted ones kept their listed place" }),
+              connections: z.array(z.object({ id: z.string(), attempts: z.int().min(0), successes: z.int().min(0), trusted: z.boolean() })).meta({
+                description:
+                  "The outcome's connections as listed, each with its counted attempts and successes at the time; untrusted ones kept their listed place",
+              }),
               explored: z.string().nullable().meta({ description: "The connection exploration put first; null when the invoice did not explore" }),
             })
             .nullable()
@@ -117,16 +119,24 @@ export const invoiceResourceSchema = z
           "What the provider actually collected or paid out, in the same form as amount (a string when amount was sent " +
           "as one, else a number); lower than amount on partially_processed; null until a provider says",
       }),
-      refunded_amount: z.union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)]).optional().meta({
-        description:
-          "Payments only: what succeeded refunds have given back, in the same form as amount; refunds still on their way " +
-          "are not counted (relationships.refunds.links.related lists every refund)",
-      }),
-      authorized_amount: z.union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)]).nullable().optional().meta({
-        description: 'Payments of flow "authorize" only: what the provider reserved at Pay, in the same form as amount; null until authorized',
-      }),
+      refunded_amount: z
+        .union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)])
+        .optional()
+        .meta({
+          description:
+            "Payments only: what succeeded refunds have given back, in the same form as amount; refunds still on their way " +
+            "are not counted (relationships.refunds.links.related lists every refund)",
+        }),
+      authorized_amount: z
+        .union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)])
+        .nullable()
+        .optional()
+        .meta({
+          description: 'Payments of flow "authorize" only: what the provider reserved at Pay, in the same form as amount; null until authorized',
+        }),
       capture_before: z.string().nullable().optional().meta({
-        description: 'Payments of flow "authorize" only: when the authorization lapses (ISO 8601); not captured by then, it is voided (resolution authorization_expired)',
+        description:
+          'Payments of flow "authorize" only: when the authorization lapses (ISO 8601); not captured by then, it is voided (resolution authorization_expired)',
       }),
       attempts: z.int().min(0).meta({ description: "Provider attempts made so far (relationships.attempts.links.related lists them)" }),
       description: z.string().nullable().optional().meta({ description: "Payments only: what the payment is for, as sent; null when not sent" }),
@@ -252,7 +262,7 @@ export const invoiceListDocumentSchema = z.object({
 });
 
 const errorObjectSchema = z.object({
-  status: z.string().meta({ description: "HTTP status as a string, e.g. \"422\"" }),
+  status: z.string().meta({ description: 'HTTP status as a string, e.g. "422"' }),
   code: z.string().meta({ description: "Stable machine-readable code, e.g. currency_mismatch" }),
   title: z.string(),
   detail: z.string().optional(),

@@ -6,13 +6,7 @@ import { parseAmount } from "@/lib/money";
 
 /** The codes of the rules below; they report Problems with paths from the request envelope's root. */
 export type InvoiceRuleCode =
-  | "unknown_service"
-  | "service_type_mismatch"
-  | "currency_mismatch"
-  | "invalid_amount"
-  | "customer_conflict"
-  | "too_deep"
-  | "invalid_character";
+  "unknown_service" | "service_type_mismatch" | "currency_mismatch" | "invalid_amount" | "customer_conflict" | "too_deep" | "invalid_character";
 
 export const ATTRIBUTES_PATH = ["data", "attributes"] as const;
 
@@ -20,11 +14,11 @@ const SERVICE_CODE_MAX = 255;
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function serviceCodes(direction: InvoiceDirection): string {
-  return listServices().filter((service) => service.direction === direction)
+  return listServices()
+    .filter((service) => service.direction === direction)
     .map((service) => service.code)
     .join(", ");
 }

@@ -30,7 +30,9 @@ export const paymentMethodRelationshipSchema = strictObjectOf(
     "payment_method_detached, payment_method_unusable at /data/relationships/payment_method/data/id)",
 });
 
-type Envelope = { data: { attributes: Record<string, unknown>; customer?: unknown; relationships?: { connection?: unknown; payment_method?: { data: { id: string } } } } };
+type Envelope = {
+  data: { attributes: Record<string, unknown>; customer?: unknown; relationships?: { connection?: unknown; payment_method?: { data: { id: string } } } };
+};
 
 /** Whether the payment asks to save its card: `gateway_options.cardgate.tokenize` present, whatever string it holds. */
 export function asksToTokenize(gatewayOptions: Record<string, unknown> | null | undefined): boolean {
@@ -61,9 +63,18 @@ export function checkSavedCardRules(direction: "payment" | "payout", envelope: E
   const problems: Problem[] = [];
   const relationships = envelope.data.relationships;
   if (relationships?.payment_method !== undefined) {
-    if (direction !== "payment") problems.push(problem("invalid", "Only a payment invoice may charge a saved card; leave data.relationships.payment_method out.", [...PAYMENT_METHOD_PATH]));
+    if (direction !== "payment")
+      problems.push(
+        problem("invalid", "Only a payment invoice may charge a saved card; leave data.relationships.payment_method out.", [...PAYMENT_METHOD_PATH]),
+      );
     else if (relationships.connection !== undefined) {
-      problems.push(problem("invalid", "A saved card is charged through the connections of the provider that holds it; leave data.relationships.connection out.", ["data", "relationships", "connection"]));
+      problems.push(
+        problem("invalid", "A saved card is charged through the connections of the provider that holds it; leave data.relationships.connection out.", [
+          "data",
+          "relationships",
+          "connection",
+        ]),
+      );
     }
   }
   // The spec's own examples (C in EUR, D) send tokenize as an empty string with no customer reference: they stay
@@ -72,7 +83,9 @@ export function checkSavedCardRules(direction: "payment" | "payout", envelope: E
   const explicitAsk = typeof gateway?.cardgate?.tokenize === "string" && gateway.cardgate.tokenize !== "";
   if (explicitAsk && relationships?.payment_method === undefined && customerReferenceOf(requestCustomerOf(envelope)) === undefined) {
     problems.push(
-      problem("required", "gateway_options.cardgate.tokenize saves the card for a customer: send customer.reference_id, your own id of the customer.", [...CUSTOMER_REFERENCE_PATH]),
+      problem("required", "gateway_options.cardgate.tokenize saves the card for a customer: send customer.reference_id, your own id of the customer.", [
+        ...CUSTOMER_REFERENCE_PATH,
+      ]),
     );
   }
   return problems;

@@ -16,9 +16,7 @@ describe("spec 4.1 payment examples", () => {
   });
 
   it("keeps unknown customer keys for the provider", () => {
-    const parsed = paymentInvoiceEnvelopeSchema.parse(
-      paymentWith({ customer: { name: "A", loyalty_tier: "gold", address: { house: "7" } } }),
-    );
+    const parsed = paymentInvoiceEnvelopeSchema.parse(paymentWith({ customer: { name: "A", loyalty_tier: "gold", address: { house: "7" } } }));
     expect(parsed.data.attributes.customer).toMatchObject({ loyalty_tier: "gold", address: { house: "7" } });
   });
 
@@ -78,12 +76,7 @@ const paymentCases: Case[] = [
   ["too many service_fields", paymentWith({ service_fields: Array.from({ length: 51 }, () => ({})) }), "/data/attributes/service_fields", "too_long"],
   ["wrong data.type", { data: { ...paymentWith({}).data, type: "payout-invoice" } }, "/data/type", "invalid_value"],
   ["missing data", {}, "/data", "required"],
-  [
-    "customer in two spots",
-    { data: { ...paymentWith({ customer: { name: "A" } }).data, customer: { name: "B" } } },
-    "/data/customer",
-    "customer_conflict",
-  ],
+  ["customer in two spots", { data: { ...paymentWith({ customer: { name: "A" } }).data, customer: { name: "B" } } }, "/data/customer", "customer_conflict"],
 ];
 
 const payoutCases: Case[] = [
@@ -132,9 +125,7 @@ describe("error reporting", () => {
     const body = paymentWith({ currency: "UAH", amount: 1.234, test_mod: true, flow: undefined });
     const result = validateInvoice("payment", body);
     if (result.ok) throw new Error("expected failure");
-    expect(result.problems.map((problem) => problem.code).sort()).toEqual(
-      ["currency_mismatch", "invalid_amount", "required", "unknown_attribute"].sort(),
-    );
+    expect(result.problems.map((problem) => problem.code).sort()).toEqual(["currency_mismatch", "invalid_amount", "required", "unknown_attribute"].sort());
   });
 
   it("gives the reference's currency detail and a typo suggestion", () => {

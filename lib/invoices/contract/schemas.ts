@@ -37,8 +37,7 @@ function report(ctx: Ctx, problems: readonly Problem[], drop: readonly string[] 
  */
 const ALWAYS = { when: () => true };
 
-const attributeRules = (direction: InvoiceDirection) => (value: unknown, ctx: Ctx) =>
-  report(ctx, checkInvoiceRules(direction, value), ATTRIBUTES_PATH);
+const attributeRules = (direction: InvoiceDirection) => (value: unknown, ctx: Ctx) => report(ctx, checkInvoiceRules(direction, value), ATTRIBUTES_PATH);
 
 const sharedAttributes = {
   service: nonBlankText("service", "Payment method and currency, e.g. payment_card_eur_hpp"),
@@ -46,19 +45,14 @@ const sharedAttributes = {
   currency: currencySchema,
   amount: amountSchema,
   reference_id: referenceIdSchema,
-  test_mode: z
-    .boolean()
-    .optional()
-    .meta({ description: "true for a test invoice; omitted or false means live, as in the minimum examples" }),
+  test_mode: z.boolean().optional().meta({ description: "true for a test invoice; omitted or false means live, as in the minimum examples" }),
   customer: customerSchema.nullish(),
   lifetime: lifetimeSchema.optional(),
 };
 
 const gatewayOptionsSchema = z
   .looseObject({
-    cardgate: z
-      .looseObject({ tokenize: z.string().optional().meta({ description: "Sent as an empty string in the examples" }) })
-      .optional(),
+    cardgate: z.looseObject({ tokenize: z.string().optional().meta({ description: "Sent as an empty string in the examples" }) }).optional(),
     customer: customerSchema.nullish(),
   })
   .meta({ description: "Gateway options; provider-specific keys are passed on" });
@@ -168,7 +162,9 @@ function envelopeOf<A extends z.ZodType>(type: string, attributes: A, descriptio
       customer: customerSchema.nullish(),
       relationships: connectionPinSchema.optional(),
       // JSON:API: a resource object may carry non-standard meta information; it is accepted and ignored.
-      meta: z.record(z.string(), z.unknown(), { error: "data.meta must be an object" }).optional()
+      meta: z
+        .record(z.string(), z.unknown(), { error: "data.meta must be an object" })
+        .optional()
         .meta({ description: "Optional. Free-form meta information (JSON:API); accepted and ignored" }),
     },
     "member of data",

@@ -39,8 +39,6 @@ export function strictObjectOf<T extends z.core.$ZodLooseShape>(shape: T, noun: 
   const allowed = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) =>
-      issue.code === "unrecognized_keys"
-        ? issue.keys.map((key) => describeUnknownKey(key, allowed, noun)).join(UNKNOWN_KEY_SEPARATOR)
-        : undefined,
+      issue.code === "unrecognized_keys" ? issue.keys.map((key) => describeUnknownKey(key, allowed, noun)).join(UNKNOWN_KEY_SEPARATOR) : undefined,
   });
 }

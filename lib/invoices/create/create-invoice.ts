@@ -116,7 +116,8 @@ function capabilityProblem(ask: CapabilityAsk, detail: string): Problem {
 async function missingAsk(db: Db, merchantId: string, request: { service: string; mode: Mode; facts: RouteFacts }): Promise<Problem | undefined> {
   const asks = request.facts.asks ?? [];
   if (asks.length === 0) return undefined;
-  const routeWith = (only: readonly CapabilityAsk[]) => findRoute(db, merchantId, { service: request.service, mode: request.mode }, { ...request.facts, asks: only });
+  const routeWith = (only: readonly CapabilityAsk[]) =>
+    findRoute(db, merchantId, { service: request.service, mode: request.mode }, { ...request.facts, asks: only });
   if (!(await routeWith([]))) return undefined;
   const where = `No enabled ${request.mode}-mode connection offering ${request.service} is of a provider that can`;
   const fix = "connect one whose provider can (GET /api/providers and the Providers page list what each supports)";
@@ -129,7 +130,11 @@ async function missingAsk(db: Db, merchantId: string, request: { service: string
 }
 
 /** The pinned connection when the request names one, else the routing order's first. */
-async function routeOf(db: Db, merchantId: string, request: { service: string; mode: Mode; pin: string | undefined; facts: RouteFacts; savedCard?: SavedCardHolder }): Promise<Routed> {
+async function routeOf(
+  db: Db,
+  merchantId: string,
+  request: { service: string; mode: Mode; pin: string | undefined; facts: RouteFacts; savedCard?: SavedCardHolder },
+): Promise<Routed> {
   const { service, mode, pin, facts } = request;
   if (request.savedCard) {
     const route = await findSavedCardRoute(db, merchantId, { service, mode }, facts, request.savedCard);
@@ -140,7 +145,15 @@ async function routeOf(db: Db, merchantId: string, request: { service: string; m
     if (!pinned.ok) return { kind: "invalid", problems: pinned.problems };
     const missing = missingCapability(pinned.value.provider, facts.asks ?? []);
     if (missing !== undefined) {
-      return { kind: "invalid", problems: [capabilityProblem(missing, `The pinned connection's provider cannot ${CAPABILITY_ASK_TEXT[missing]} (${capabilitySkipReason(pinned.value.provider, missing)})`)] };
+      return {
+        kind: "invalid",
+        problems: [
+          capabilityProblem(
+            missing,
+            `The pinned connection's provider cannot ${CAPABILITY_ASK_TEXT[missing]} (${capabilitySkipReason(pinned.value.provider, missing)})`,
+          ),
+        ],
+      };
     }
     return { kind: "routed", route: pinned.value };
   }
@@ -177,7 +190,10 @@ export async function createInvoice(
   if (options.testOnly && mode !== "test") return { kind: "test_only" };
   // A saved card is charged only through the caller that found it (lib/processing/saved-cards.ts); never routed as a plain payment.
   if (paymentMethodIdOf(envelope) !== undefined && !options.savedCard) {
-    return { kind: "invalid", problems: [problem("payment_method_not_found", "No saved card of yours in this mode has this id.", [...PAYMENT_METHOD_PATH, "data", "id"])] };
+    return {
+      kind: "invalid",
+      problems: [problem("payment_method_not_found", "No saved card of yours in this mode has this id.", [...PAYMENT_METHOD_PATH, "data", "id"])],
+    };
   }
   const card = cardOf(envelope);
   const data = (body as { data: unknown }).data;

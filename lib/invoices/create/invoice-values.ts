@@ -29,8 +29,7 @@ function customerProblems(problems: readonly Problem[]): Problem[] {
 function customerAsSent(envelope: InvoiceEnvelope<InvoiceDirection>, placement: CustomerPlacement | null) {
   const { data } = envelope;
   const attributes: { customer?: unknown; gateway_options?: { customer?: unknown } } = data.attributes;
-  const sent =
-    placement === "data" ? data.customer : placement === "gateway_options" ? attributes.gateway_options?.customer : attributes.customer;
+  const sent = placement === "data" ? data.customer : placement === "gateway_options" ? attributes.gateway_options?.customer : attributes.customer;
   return (sent ?? null) as Record<string, unknown> | null;
 }
 

@@ -33,7 +33,11 @@ export async function findRoute(
   const first = decision.connectionIds[0];
   const candidate = first === undefined ? undefined : setup.candidates.find((entry) => entry.connectionId === first);
   if (!candidate) return undefined;
-  return { ...candidate, reason: "routing_order", detail: toStoredDetail(decision, { decidedAt: "creation", version: setup.version, customerCountry: facts.customerCountry }) };
+  return {
+    ...candidate,
+    reason: "routing_order",
+    detail: toStoredDetail(decision, { decidedAt: "creation", version: setup.version, customerCountry: facts.customerCountry }),
+  };
 }
 
 /** A pinned invoice goes to the connection it names, or is refused with problems at the pin. */
@@ -74,6 +78,9 @@ export async function findSavedCardRoute(
   const candidate = setup.candidates.find((entry) => entry.connectionId === ordered[0]);
   if (!candidate) return undefined;
   const explanation = `Charging a saved card: only connections of ${holder.provider}, which holds its token, can take it (the holding connection first).`;
-  const detail = toStoredDetail({ ...decision, connectionIds: ordered, explanation }, { decidedAt: "creation", version: setup.version, customerCountry: facts.customerCountry });
+  const detail = toStoredDetail(
+    { ...decision, connectionIds: ordered, explanation },
+    { decidedAt: "creation", version: setup.version, customerCountry: facts.customerCountry },
+  );
   return { ...candidate, reason: "routing_order", detail };
 }

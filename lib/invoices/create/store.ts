@@ -11,7 +11,27 @@ import { groupCommit, type Batcher } from "./group-commit";
 
 /** Every column but those the database sets; nullable ones are named explicitly. */
 /** The card's brand and country are kept when a payment is paid (lib/processing/request.ts), never at creation; its payment method once linked (lib/payment-methods). */
-export type NewInvoice = Omit<InvoiceRow, "status" | "resolution" | "createdAt" | "updatedAt" | "processedAmountMinor" | "refundedAmountMinor" | "attemptsCount" | "eventSequence" | "returnUrl" | "expiresAt" | "description" | "cardBrand" | "cardCountry" | "authorizedAmountMinor" | "captureBefore" | "captureAmountMinor" | "authorizationRequestKey" | "paymentMethodId"> &
+export type NewInvoice = Omit<
+  InvoiceRow,
+  | "status"
+  | "resolution"
+  | "createdAt"
+  | "updatedAt"
+  | "processedAmountMinor"
+  | "refundedAmountMinor"
+  | "attemptsCount"
+  | "eventSequence"
+  | "returnUrl"
+  | "expiresAt"
+  | "description"
+  | "cardBrand"
+  | "cardCountry"
+  | "authorizedAmountMinor"
+  | "captureBefore"
+  | "captureAmountMinor"
+  | "authorizationRequestKey"
+  | "paymentMethodId"
+> &
   Partial<Pick<InvoiceRow, "returnUrl" | "expiresAt" | "description">>;
 
 type Insert = { values: NewInvoice; lifetimeSeconds?: number };
@@ -26,10 +46,32 @@ function keyOf(values: NewInvoice): string {
 
 /** Every column the create path writes, in a fixed order: the statement's text depends on nothing else. */
 const COLUMNS = [
-  "id", "merchantId", "direction", "referenceId", "requestHash", "connectionId", "routingReason", "routingDetail",
-  "service", "currency", "amount", "amountIsNumber", "amountMinor", "testMode", "flow", "options", "customer",
-  "resolvedCustomer", "resolvedCustomerSources", "gatewayOptions", "serviceFields", "cardNumberMasked",
-  "cardLastFour", "returnUrl", "description", "requestId",
+  "id",
+  "merchantId",
+  "direction",
+  "referenceId",
+  "requestHash",
+  "connectionId",
+  "routingReason",
+  "routingDetail",
+  "service",
+  "currency",
+  "amount",
+  "amountIsNumber",
+  "amountMinor",
+  "testMode",
+  "flow",
+  "options",
+  "customer",
+  "resolvedCustomer",
+  "resolvedCustomerSources",
+  "gatewayOptions",
+  "serviceFields",
+  "cardNumberMasked",
+  "cardLastFour",
+  "returnUrl",
+  "description",
+  "requestId",
 ] as const satisfies readonly (keyof NewInvoice)[];
 // Every column of NewInvoice but expiresAt (an expression of its own) is in COLUMNS, or this fails to compile.
 const allColumns: Exclude<keyof NewInvoice, (typeof COLUMNS)[number] | "expiresAt"> extends never ? true : never = true;
@@ -45,7 +87,12 @@ function insertStatement(db: Db, size: number) {
     // expires_at = created_at + the invoice's lifetime, else the merchant's setting (now() is the
     // transaction's time, the same value created_at gets).
     const lifetime = sql`coalesce(${at("lifetime")}::integer, (select ${merchants.invoiceLifetimeSeconds} from ${merchants} where ${merchants.id} = ${at("merchantId")}), ${sql.raw(String(INVOICE_LIFETIME_DEFAULT_SECONDS))})`;
-    return { ...row, status: INITIAL_STATUS, resolution: null, expiresAt: sql`coalesce(${at("expiresAt")}::timestamptz, now() + make_interval(secs => ${lifetime}))` };
+    return {
+      ...row,
+      status: INITIAL_STATUS,
+      resolution: null,
+      expiresAt: sql`coalesce(${at("expiresAt")}::timestamptz, now() + make_interval(secs => ${lifetime}))`,
+    };
   });
   const inserted = db.$with("inserted").as(
     db
@@ -127,12 +174,7 @@ export function insertInvoiceOnce(db: Db, values: NewInvoice, lifetimeSeconds?: 
   return batcher.add({ values, lifetimeSeconds });
 }
 
-export async function findInvoiceByReference(
-  db: Db,
-  merchantId: string,
-  direction: InvoiceDirection,
-  referenceId: string,
-): Promise<InvoiceRow | undefined> {
+export async function findInvoiceByReference(db: Db, merchantId: string, direction: InvoiceDirection, referenceId: string): Promise<InvoiceRow | undefined> {
   const [row] = await db
     .select()
     .from(invoices)

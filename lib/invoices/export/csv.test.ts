@@ -9,8 +9,8 @@ describe("csvCell", () => {
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("@cmd")).toBe("'@cmd");
     expect(csvCell("\tindent")).toBe("'\tindent");
-    expect(csvCell("\rx")).toBe("\"'\rx\"");
-    expect(csvCell("=HYPERLINK(\"http://evil\",\"x\")")).toBe("\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\"");
+    expect(csvCell("\rx")).toBe('"\'\rx"');
+    expect(csvCell('=HYPERLINK("http://evil","x")')).toBe('"\'=HYPERLINK(""http://evil"",""x"")"');
     expect(csvCell("a=b")).toBe("a=b");
   });
 

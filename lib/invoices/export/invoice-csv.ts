@@ -12,7 +12,6 @@ import type { InvoiceListFilter } from "../read/filters";
 import { pageIds, sortsByCodePoint, type ListOptions } from "../read/list-invoices";
 import { csvHeader, csvLine, type CsvColumn } from "./csv";
 
-
 /** Leads the file (see the stream below for why). */
 export const UTF8_BOM = "\uFEFF";
 
@@ -72,7 +71,11 @@ export const INVOICE_CSV_COLUMNS: readonly CsvColumn<ExportRow>[] = [
   // Exact decimals in the currency's minor units (lib/money.ts), never floating point.
   { header: "amount", value: (row) => formatMinor(row.amountMinor, row.currency), numeric: true },
   { header: "currency", value: (row) => row.currency },
-  { header: "processed_amount", value: (row) => (row.processedAmountMinor === null ? null : formatMinor(row.processedAmountMinor, row.currency)), numeric: true },
+  {
+    header: "processed_amount",
+    value: (row) => (row.processedAmountMinor === null ? null : formatMinor(row.processedAmountMinor, row.currency)),
+    numeric: true,
+  },
   { header: "refunded_amount", value: (row) => formatMinor(row.refundedAmountMinor, row.currency), numeric: true },
   { header: "reference_id", value: (row) => row.referenceId },
   { header: "service", value: (row) => row.service },

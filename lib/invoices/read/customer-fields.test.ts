@@ -28,7 +28,9 @@ describe("listCustomerFields", () => {
   });
 
   it("keeps a nested key named customer inside the customer and reads only recorded own members", () => {
-    const sources = JSON.parse('{"customer.customer.id":{"source":"request"},"customer.__proto__":{"source":"request"}}') as Parameters<typeof listCustomerFields>[1];
+    const sources = JSON.parse('{"customer.customer.id":{"source":"request"},"customer.__proto__":{"source":"request"}}') as Parameters<
+      typeof listCustomerFields
+    >[1];
     const customer = JSON.parse('{"customer":{"id":7},"__proto__":"x","constructor":"y"}') as Record<string, unknown>;
     expect(listCustomerFields(customer, sources)).toEqual([
       { path: "customer.__proto__", value: "x", source: "request" },

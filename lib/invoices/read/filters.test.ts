@@ -8,7 +8,13 @@ describe("cursor", () => {
   it("round-trips the position after an invoice and refuses anything else", () => {
     const row = { createdAt: new Date("2025-01-02T03:04:05.678Z"), id: "cpi_abc" };
     expect(decodeCursor(encodeCursor(row))).toEqual({ createdAt: "2025-01-02T03:04:05.678Z", id: "cpi_abc" });
-    for (const bad of ["zzz", cursorOf(["0000-01-01T00:00:00.000Z", "cpi_x"]), cursorOf(["2025-01-01T00:00:00Z", "cpi_x"]), cursorOf(["2025-01-01T00:00:00.000Z", "conn_x"]), cursorOf({})]) {
+    for (const bad of [
+      "zzz",
+      cursorOf(["0000-01-01T00:00:00.000Z", "cpi_x"]),
+      cursorOf(["2025-01-01T00:00:00Z", "cpi_x"]),
+      cursorOf(["2025-01-01T00:00:00.000Z", "conn_x"]),
+      cursorOf({}),
+    ]) {
       expect(decodeCursor(bad)).toBeUndefined();
     }
   });

@@ -15,21 +15,25 @@ import { cursorSchema, decodeCursor } from "./cursor";
  * below into this one type, which listInvoices takes.
  */
 
-const instant = z
-  .date()
-  .min(EARLIEST, { error: "must lie between 1970 and 9999" })
-  .max(LATEST, { error: "must lie between 1970 and 9999" });
+const instant = z.date().min(EARLIEST, { error: "must lie between 1970 and 9999" }).max(LATEST, { error: "must lie between 1970 and 9999" });
 
 const invoiceListFilterSchema = z.object({
   direction: z.enum(["payment", "payout"]).optional(),
   status: z.enum(INVOICE_STATUSES).optional(),
   /** The routed connection's provider; checked against the registry when parsed, not when loaded. */
-  provider: z.string().refine((slug) => getProvider(slug) !== undefined, { error: "is not a provider of the registry" }).optional(),
+  provider: z
+    .string()
+    .refine((slug) => getProvider(slug) !== undefined, { error: "is not a provider of the registry" })
+    .optional(),
   mode: z.enum(MODES).optional(),
   /** The API matches a reference exactly; the dashboard's search box also finds its beginning. */
   reference: z.object({ value: z.string().min(1).max(REFERENCE_ID_MAX), match: z.enum(["exact", "prefix"]) }).optional(),
   /** The search box: any of an invoice's keys (lib/invoices/read/search.ts). */
-  search: z.string().min(1).max(SEARCH_MAX, { error: `must be at most ${SEARCH_MAX} characters` }).optional(),
+  search: z
+    .string()
+    .min(1)
+    .max(SEARCH_MAX, { error: `must be at most ${SEARCH_MAX} characters` })
+    .optional(),
   /** Inclusive. */
   createdFrom: instant.optional(),
   /** Exclusive. */

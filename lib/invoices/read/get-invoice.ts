@@ -17,13 +17,7 @@ export function directionOfId(id: string): InvoiceDirection | undefined {
  * undefined for an unknown id and for another merchant's (not yours is not found), and, when a
  * mode is given (an API key's), for an invoice of the other mode.
  */
-export async function getInvoice(
-  db: Db,
-  merchantId: string,
-  direction: InvoiceDirection,
-  id: string,
-  mode?: Mode,
-): Promise<InvoiceWithConnection | undefined> {
+export async function getInvoice(db: Db, merchantId: string, direction: InvoiceDirection, id: string, mode?: Mode): Promise<InvoiceWithConnection | undefined> {
   if (directionOfId(id) !== direction || !INVOICE_ID.test(id)) return undefined;
   const [row] = await preparedGetInvoice(db).execute({ merchantId, direction, id });
   if (!row || (mode && row.invoice.testMode !== (mode === "test"))) return undefined;

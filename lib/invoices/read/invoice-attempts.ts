@@ -70,7 +70,14 @@ export async function listDashboardAttempts(
   const rows = await db
     .select({
       attempt: invoiceAttempts,
-      connection: { id: connections.id, label: connections.label, provider: connections.provider, kind: connections.kind, mode: connections.mode, deletedAt: connections.deletedAt },
+      connection: {
+        id: connections.id,
+        label: connections.label,
+        provider: connections.provider,
+        kind: connections.kind,
+        mode: connections.mode,
+        deletedAt: connections.deletedAt,
+      },
     })
     .from(invoiceAttempts)
     .leftJoin(connections, and(eq(connections.id, invoiceAttempts.connectionId), eq(connections.merchantId, merchantId)))
@@ -96,7 +103,13 @@ export async function listDashboardAttempts(
     exchanges: attempt.exchanges as DashboardExchange[],
     parts: parts
       .filter((part) => part.attemptId === attempt.id)
-      .map((part) => ({ id: part.id, seq: part.seq, amount: formatMinor(part.amountMinor, invoice.currency), status: part.status, providerReference: part.providerReference })),
+      .map((part) => ({
+        id: part.id,
+        seq: part.seq,
+        amount: formatMinor(part.amountMinor, invoice.currency),
+        status: part.status,
+        providerReference: part.providerReference,
+      })),
     sandboxRecord: toDashboardRecord(records.get(attempt.id)),
   }));
 }
@@ -113,9 +126,14 @@ type AttemptRow = {
  */
 async function findSandboxRecords(db: Db, rows: readonly AttemptRow[]): Promise<Map<string, SandboxRecord>> {
   const found = new Map<string, SandboxRecord>();
-  const tested = rows.flatMap(({ attempt, connection }) => (connection?.mode === "test" ? [{ attempt, provider: connection.provider, connectionId: connection.id }] : []));
+  const tested = rows.flatMap(({ attempt, connection }) =>
+    connection?.mode === "test" ? [{ attempt, provider: connection.provider, connectionId: connection.id }] : [],
+  );
   if (tested.length === 0) return found;
-  const byKey = await listRecordsByIdempotencyKeys(db, tested.map(({ attempt }) => attempt.idempotencyKey));
+  const byKey = await listRecordsByIdempotencyKeys(
+    db,
+    tested.map(({ attempt }) => attempt.idempotencyKey),
+  );
   const own = (record: SandboxRecord, provider: string, connectionId: string) => record.provider === provider && record.connectionId === connectionId;
   for (const { attempt, provider, connectionId } of tested) {
     const record = byKey.find((r) => own(r, provider, connectionId) && r.idempotencyKey === attempt.idempotencyKey);

@@ -47,7 +47,10 @@ function conditions(filter: InvoiceListFilter, options: ListOptions, bind: Bind 
   }
   if (filter.createdFrom) where.push(sql`${invoices.createdAt} >= ${bind("createdFrom", filter.createdFrom.toISOString())}::timestamptz`);
   if (filter.createdBefore) where.push(sql`${invoices.createdAt} < ${bind("createdBefore", filter.createdBefore.toISOString())}::timestamptz`);
-  if (filter.after) where.push(sql`(${invoices.createdAt}, ${invoices.id}) < (${bind("afterCreatedAt", filter.after.createdAt)}::timestamptz, ${bind("afterId", filter.after.id)})`);
+  if (filter.after)
+    where.push(
+      sql`(${invoices.createdAt}, ${invoices.id}) < (${bind("afterCreatedAt", filter.after.createdAt)}::timestamptz, ${bind("afterId", filter.after.id)})`,
+    );
   return where;
 }
 
@@ -77,7 +80,10 @@ function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, optio
   const modes = filter.mode ? [filter.mode === "test"] : [false, true];
   const directions = filter.direction ? [filter.direction] : DIRECTIONS;
   const select = <F extends Record<string, unknown>>(fields: F, where: (SQL | undefined)[]) => {
-    const query = db.select(fields as never).from(invoices).$dynamic();
+    const query = db
+      .select(fields as never)
+      .from(invoices)
+      .$dynamic();
     if (filter.provider) query.innerJoin(connections, and(eq(connections.id, invoices.connectionId), eq(connections.merchantId, merchant)));
     return query.where(and(eq(invoices.merchantId, merchant), ...where, ...conditions(filter, options, bind)));
   };
@@ -104,12 +110,18 @@ function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, optio
       const walk = sql`select "id", "created_at" from (${newest}) as "newest" where ${nameInPrefixRange(sql`"search_name"`, text)} order by "created_at" desc, "id" desc limit ${pageLimit}`;
       return { name, walk };
     });
-    const short = sql.join(walks.map(({ name }) => sql`(select count(*) from ${name}) < ${pageLimit}`), sql` or `);
+    const short = sql.join(
+      walks.map(({ name }) => sql`(select count(*) from ${name}) < ${pageLimit}`),
+      sql` or `,
+    );
     // OFFSET 0 keeps the planner from walking the list's index for this too (its estimate of a
     // prefix's share is a constant, so it would, and a rare prefix would read the whole branch).
     const matches = select({ id: invoices.id, createdAt: invoices.createdAt }, [eq(invoices.testMode, testMode), directionOf, where, sql`(${short})`]);
     const everyMatch = sql`select "id", "created_at" from (${matches} offset 0) as "matches" order by "created_at" desc, "id" desc limit ${pageLimit}`;
-    return sql`with ${sql.join(walks.map(({ name, walk }) => sql`${name} as (${walk})`), sql`, `)} ${sql.join(
+    return sql`with ${sql.join(
+      walks.map(({ name, walk }) => sql`${name} as (${walk})`),
+      sql`, `,
+    )} ${sql.join(
       walks.map(({ name }) => sql`select "id", "created_at" from ${name}`),
       sql` union all `,
     )} union all (${everyMatch})`;
@@ -125,7 +137,10 @@ function branchesOf(db: Db, merchantId: string, filter: InvoiceListFilter, optio
         ),
       )
     : directions.flatMap((direction) => modes.map((testMode) => branch(eq(invoices.direction, direction), eq(invoices.testMode, testMode))));
-  return sql.join(branches.map((branch) => sql`(${branch})`), filter.search ? sql` union ` : sql` union all `);
+  return sql.join(
+    branches.map((branch) => sql`(${branch})`),
+    filter.search ? sql` union ` : sql` union all `,
+  );
 }
 
 /** The ids of one page (pageSize + 1 rows, to tell whether another follows), for reads that pick their own columns (the CSV export). */
@@ -137,7 +152,9 @@ export function pageIds(db: Db, merchantId: string, filter: InvoiceListFilter, o
 /** How many invoices the filter selects in all (the export's progress); the cursor is ignored. */
 export async function countInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<number> {
   const options = { codePointOrder: filter.reference?.match === "prefix" && (await sortsByCodePoint(db)) };
-  const result = await db.execute(sql`select count(*)::int as "count" from (${branchesOf(db, merchantId, { ...filter, after: undefined }, options)}) as "selected"`);
+  const result = await db.execute(
+    sql`select count(*)::int as "count" from (${branchesOf(db, merchantId, { ...filter, after: undefined }, options)}) as "selected"`,
+  );
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { count: number }[];
   return Number(rows[0]?.count ?? 0);
 }
@@ -197,7 +214,15 @@ function listParameters(merchantId: string, filter: InvoiceListFilter): Record<s
 /** What decides a list statement's text when it has no search and no reference: which filters are set. */
 function shapeOf(filter: InvoiceListFilter): string | undefined {
   if (filter.search !== undefined || filter.reference !== undefined) return undefined;
-  return [filter.direction ?? "", filter.mode ?? "", filter.status ? "s" : "", filter.provider ? "p" : "", filter.createdFrom ? "f" : "", filter.createdBefore ? "b" : "", filter.after ? "a" : ""].join(",");
+  return [
+    filter.direction ?? "",
+    filter.mode ?? "",
+    filter.status ? "s" : "",
+    filter.provider ? "p" : "",
+    filter.createdFrom ? "f" : "",
+    filter.createdBefore ? "b" : "",
+    filter.after ? "a" : "",
+  ].join(",");
 }
 
 type ListStatement = ReturnType<ReturnType<typeof listInvoicesQuery>["prepare"]>;

@@ -34,7 +34,10 @@ function countryOf(code: string | null): PayingCard["country"] {
 const isBrand = (value: string | null): value is CardBrand => value !== null && (CARD_BRANDS as readonly string[]).includes(value);
 
 /** Null for payouts and for payments no card has paid here yet. */
-export async function readPayingCard(db: Db, invoice: Pick<InvoiceRow, "id" | "direction" | "cardLastFour" | "cardBrand" | "cardCountry">): Promise<PayingCard | null> {
+export async function readPayingCard(
+  db: Db,
+  invoice: Pick<InvoiceRow, "id" | "direction" | "cardLastFour" | "cardBrand" | "cardCountry">,
+): Promise<PayingCard | null> {
   if (invoice.direction !== "payment" || !invoice.cardLastFour) return null;
   const [latest] = await db
     .select({ threeDs: invoiceAttempts.threeDs })

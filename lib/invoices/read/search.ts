@@ -80,10 +80,7 @@ export function searchConditions(text: string): { kind: SearchKind; where: SQL; 
       case "provider_reference":
         return {
           kind,
-          where: inArray(
-            invoices.id,
-            sql`(select ${invoiceAttempts.invoiceId} from ${invoiceAttempts} where ${invoiceAttempts.providerReference} = ${text})`,
-          ),
+          where: inArray(invoices.id, sql`(select ${invoiceAttempts.invoiceId} from ${invoiceAttempts} where ${invoiceAttempts.providerReference} = ${text})`),
         };
       case "email":
         return { kind, where: sql`${emailExpression} = lower(btrim(${text}::text)) and (${invoices.resolvedCustomer} ->> 'email') is not null` };

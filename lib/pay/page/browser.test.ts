@@ -27,7 +27,12 @@ describe("the hosted page's script", () => {
     // Compiled on its own in a scope that has only the browser's globals it uses: a reference to an
     // import would throw a ReferenceError when it runs; here it must at least compile and start.
     const listeners: string[] = [];
-    const fakeDocument = { getElementById: () => null, querySelector: () => null, querySelectorAll: () => [], addEventListener: (type: string) => listeners.push(type) };
+    const fakeDocument = {
+      getElementById: () => null,
+      querySelector: () => null,
+      querySelectorAll: () => [],
+      addEventListener: (type: string) => listeners.push(type),
+    };
     const run = new Function("document", "window", `"use strict"; (${hostedPaymentScript.toString()})((${cardInput.toString()})());`);
     run(fakeDocument, {});
     expect(listeners.sort()).toEqual(["click", "input", "submit"]);

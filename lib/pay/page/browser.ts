@@ -58,9 +58,7 @@ export function hostedPaymentScript(checks: CardChecks): void {
   }
 
   type Answer =
-    | { ok: false; fieldErrors: CardFieldErrors; message?: string }
-    | { ok: true; kind: "redirect"; url: string }
-    | { ok: true; kind: "result"; html: string };
+    { ok: false; fieldErrors: CardFieldErrors; message?: string } | { ok: true; kind: "redirect"; url: string } | { ok: true; kind: "result"; html: string };
 
   async function pay() {
     const values = { number: "", expiry: "", cvc: "", holder: "" };

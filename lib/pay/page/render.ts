@@ -125,11 +125,28 @@ function input(name: FieldName, errors: CardFieldErrors, attributes: Html, hint?
 function cardForm(invoice: HostedInvoice, state: FormState): Html {
   const { errors } = state;
   return html`<form method="post" action="/pay/${encodeURIComponent(invoice.id)}/pay" novalidate class="${C.form}" data-testid="card-form" aria-label="Card payment">${[
-    field("number", "Card number", errors, input("number", errors, html` class="${C.input} ${C.mono}" inputmode="numeric" autocomplete="cc-number" placeholder="1234 5678 9012 3456"`)),
+    field(
+      "number",
+      "Card number",
+      errors,
+      input("number", errors, html` class="${C.input} ${C.mono}" inputmode="numeric" autocomplete="cc-number" placeholder="1234 5678 9012 3456"`),
+    ),
     html`<div class="${C.pair}">${[
-      field("expiry", "Expiry date", errors, input("expiry", errors, html` class="${C.input}" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY"`, true), "MM/YY"),
+      field(
+        "expiry",
+        "Expiry date",
+        errors,
+        input("expiry", errors, html` class="${C.input}" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY"`, true),
+        "MM/YY",
+      ),
       invoice.takesCvc
-        ? field("cvc", "CVC", errors, input("cvc", errors, html` class="${C.input}" inputmode="numeric" autocomplete="cc-csc" maxlength="4"`, true), "3 or 4 digits")
+        ? field(
+            "cvc",
+            "CVC",
+            errors,
+            input("cvc", errors, html` class="${C.input}" inputmode="numeric" autocomplete="cc-csc" maxlength="4"`, true),
+            "3 or 4 digits",
+          )
         : null,
     ]}</div>`,
     field("holder", "Cardholder name", errors, input("holder", errors, html` class="${C.input}" autocomplete="cc-name" value="${state.holder ?? ""}"`)),

@@ -25,7 +25,14 @@ export async function expireOverdueInvoices(db: Db, scope: SweepScope = {}): Pro
   const rows = await db
     .select({ id: invoices.id })
     .from(invoices)
-    .where(and(inArray(invoices.status, EXPIRABLE_STATUSES), pastLifetimeSql, scope.merchantId ? eq(invoices.merchantId, scope.merchantId) : undefined, mayStillExpireSql))
+    .where(
+      and(
+        inArray(invoices.status, EXPIRABLE_STATUSES),
+        pastLifetimeSql,
+        scope.merchantId ? eq(invoices.merchantId, scope.merchantId) : undefined,
+        mayStillExpireSql,
+      ),
+    )
     .orderBy(asc(invoices.expiresAt))
     .limit(scope.limit ?? SWEEP_BATCH);
   let expired = 0;

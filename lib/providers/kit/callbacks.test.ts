@@ -10,7 +10,9 @@ const eventSchema = z.object({ id: z.string(), ref: z.string() });
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read: (headers) => ({ id: headers.get("x-id") ?? "", timestamp: unixSeconds(headers.get("x-t")), signature: headers.get("x-sig") ?? "" }),
   verify: ({ id, timestamp, signature, rawBody }, credentials) =>
-    credentials.secret === "no key" ? refuseCallback("no_verification_key", "no key configured") : signature === hmac("sha256", String(credentials.secret), `${id}.${timestamp}.${rawBody}`),
+    credentials.secret === "no key"
+      ? refuseCallback("no_verification_key", "no key configured")
+      : signature === hmac("sha256", String(credentials.secret), `${id}.${timestamp}.${rawBody}`),
   body: eventSchema,
   notItsShape: "not a test event",
   idInBody: { of: (event) => event.id, differs: "id differs from x-id" },
@@ -28,7 +30,13 @@ describe("verifySignedCallback: one order of checks for every provider", () => {
   it("accepts a signed, fresh notification of the right shape and reads id and time from the headers", () => {
     expect(verify(request(JSON.stringify({ id: "n1", ref: "att_1" })))).toEqual({
       ok: true,
-      notification: { notificationId: "n1", occurredAt: new Date(now * 1000), about: "attempt", merchantReference: "att_1", outcome: { kind: "unknown", message: "test" } },
+      notification: {
+        notificationId: "n1",
+        occurredAt: new Date(now * 1000),
+        about: "attempt",
+        merchantReference: "att_1",
+        outcome: { kind: "unknown", message: "test" },
+      },
     });
   });
 
@@ -36,7 +44,11 @@ describe("verifySignedCallback: one order of checks for every provider", () => {
     const req = request("{}");
     req.headers.delete("x-sig");
     expect(verify(req, "no key")).toEqual({ ok: false, status: 401, reason: "missing signature" });
-    expect(verify({ headers: new Headers({ "x-id": "n1", "x-t": "soon", "x-sig": "x" }), rawBody: "{}" })).toEqual({ ok: false, status: 401, reason: "missing signature" });
+    expect(verify({ headers: new Headers({ "x-id": "n1", "x-t": "soon", "x-sig": "x" }), rawBody: "{}" })).toEqual({
+      ok: false,
+      status: 401,
+      reason: "missing signature",
+    });
   });
 
   it("passes the scheme's own refusal through (no key to verify with)", () => {

@@ -24,7 +24,10 @@ describe("callProvider", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as AddressInfo;
     const exchanges = createExchangeRecorder();
-    const answer = await callProvider({ mode: "live", baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 200, exchanges }, { method: "POST", path: "/pay", body: { pan: "4242424242424242" } });
+    const answer = await callProvider(
+      { mode: "live", baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 200, exchanges },
+      { method: "POST", path: "/pay", body: { pan: "4242424242424242" } },
+    );
     silent.closeAllConnections();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
     expect(answer).toMatchObject({ kind: "timed_out" });
@@ -60,7 +63,10 @@ describe("callProvider", () => {
       expect(received).toBe(0);
       process.env.APP_URL = `http://127.0.0.1:${port}`;
       const exchanges = createExchangeRecorder();
-      const answer = await callProvider({ mode: "test", baseUrl: `http://127.0.0.1:${port}/sandbox/provider-b`, timeoutMs: 2000, exchanges }, { method: "POST", path: "/pay", body: {} });
+      const answer = await callProvider(
+        { mode: "test", baseUrl: `http://127.0.0.1:${port}/sandbox/provider-b`, timeoutMs: 2000, exchanges },
+        { method: "POST", path: "/pay", body: {} },
+      );
       expect(answer).toMatchObject({ kind: "answered", status: 200 });
       expect(received).toBe(1);
       // The sandbox learns it is this server calling; the attempt log, which merchants read, never holds the token.

@@ -83,7 +83,16 @@ export type ProviderResponse =
    */
   | { kind: "timed_out"; message: string };
 
-const NOT_SENT_CODES = new Set([BLOCKED_ADDRESS_CODE, "ERR_ADDRESS_REFUSED", "ERR_INVALID_URL", "ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET_BEFORE_SEND", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT_CODES = new Set([
+  BLOCKED_ADDRESS_CODE,
+  "ERR_ADDRESS_REFUSED",
+  "ERR_INVALID_URL",
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNRESET_BEFORE_SEND",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 function causeCode(error: unknown): string | undefined {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
@@ -152,7 +161,13 @@ export async function callProvider(context: CallContext, request: ProviderReques
     // The sandbox knows this server's own calls by a token that is sent but never recorded.
     const unsaved: Record<string, string> = context.unsavedAccountToken ? { [UNSAVED_ACCOUNT_HEADER]: context.unsavedAccountToken } : {};
     const sent: Record<string, string> = context.mode === "test" ? { ...headers, [SANDBOX_CALLER_HEADER]: sandboxCallerToken(), ...unsaved } : headers;
-    const init: RequestInit & { dispatcher?: unknown } = { method: request.method, headers: sent, body, signal: AbortSignal.timeout(context.timeoutMs), redirect: "manual" };
+    const init: RequestInit & { dispatcher?: unknown } = {
+      method: request.method,
+      headers: sent,
+      body,
+      signal: AbortSignal.timeout(context.timeoutMs),
+      redirect: "manual",
+    };
     if (context.publicAddressOnly) init.dispatcher = publicOnlyAgent();
     const response = await fetch(url, init as RequestInit);
     const text = await response.text();

@@ -81,9 +81,7 @@ export type CallbackReport = {
 
 export type CallbackNotification = { notificationId: string; occurredAt: Date } & CallbackReport;
 
-export type CallbackVerification =
-  | { ok: true; notification: CallbackNotification }
-  | { ok: false; status: 400 | 401; reason: string };
+export type CallbackVerification = { ok: true; notification: CallbackNotification } | { ok: false; status: 400 | 401; reason: string };
 
 /**
  * One provider's simulated API, served under `/sandbox/<slug>/…` by

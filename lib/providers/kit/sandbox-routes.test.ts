@@ -24,7 +24,7 @@ describe("sandboxRoutes: a sandbox's endpoints as one table", () => {
     expect(route("GET", [])).toEqual({ kind: "none" });
   });
 
-  it("refuses a table key that is not \"METHOD path\"", () => {
+  it('refuses a table key that is not "METHOD path"', () => {
     expect(() => sandboxRoutes({ "v1/charges": 1 })).toThrow(/METHOD path/);
   });
 });

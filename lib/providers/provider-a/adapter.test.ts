@@ -55,7 +55,16 @@ describe("Provider A adapter: wire format and answers", () => {
       amount_refunded: "10.50",
       currency: "UAH",
     });
-    const refund = { refundId: "rf_1", invoiceId: "cpi_1", paymentReference: "A-TX-1", paymentKey: "att_1", currency: "UAH", amount: "10.50", amountMinor: 1050n, reason: "Customer asked" };
+    const refund = {
+      refundId: "rf_1",
+      invoiceId: "cpi_1",
+      paymentReference: "A-TX-1",
+      paymentKey: "att_1",
+      currency: "UAH",
+      amount: "10.50",
+      amountMinor: 1050n,
+      reason: "Customer asked",
+    };
     expect(await providerAAdapter.refund(context(), refund)).toEqual({ kind: "succeeded", providerReference: "A-RF-1" });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
     expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-a/api/v2/refunds`);
@@ -90,11 +99,21 @@ describe("Provider A adapter: wire format and answers", () => {
     const [statusUrl, statusInit] = status.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
     expect(statusUrl).toBe(`${publicBaseUrl()}/sandbox/provider-a/api/v2/status`);
     expect(JSON.parse(String(statusInit.body))).toMatchObject({ merchant_id: credentials.merchant_id, request_id: "rf_2", operation: "refund" });
-    expect(createVerify("sha256").update(String(statusInit.body)).verify(String(credentials.payment_key), statusInit.headers["x-signature"]!, "base64")).toBe(true);
+    expect(createVerify("sha256").update(String(statusInit.body)).verify(String(credentials.payment_key), statusInit.headers["x-signature"]!, "base64")).toBe(
+      true,
+    );
   });
 
   it("refunds: 503 refunded nothing, 502 may have, 404 to a status request never arrived, an unusable key is refused without a request", async () => {
-    const refund = { refundId: "rf_3", invoiceId: "cpi_1", paymentReference: "A-TX-1", paymentKey: "att_1", currency: "UAH", amount: "1.00", amountMinor: 100n };
+    const refund = {
+      refundId: "rf_3",
+      invoiceId: "cpi_1",
+      paymentReference: "A-TX-1",
+      paymentKey: "att_1",
+      currency: "UAH",
+      amount: "1.00",
+      amountMinor: 100n,
+    };
     answerWith(503, { error: { code: "temporarily_unavailable" } });
     expect(await providerAAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
     answerWith(502, "bad gateway");

@@ -123,9 +123,15 @@ async function cancelPayout(context: AdapterContext, query: { idempotencyKey: st
   if (status === 401 || status === 403) return { kind: "refused", message: `Provider A refused the credentials (HTTP ${status}).` };
   if (status === 429 || status === 503) return { kind: "refused", message: `Provider A could not take the cancel (HTTP ${status}).` };
   if (status >= 500) return { kind: "unknown", message: `Provider A answered HTTP ${status}; whether the payout stopped is not known yet.` };
-  if (status < 200 || status >= 300) return { kind: "refused", message: `Provider A refused the cancel (HTTP ${status}${findErrorCode(response.body) ? `: ${findErrorCode(response.body)}` : ""}).` };
+  if (status < 200 || status >= 300)
+    return {
+      kind: "refused",
+      message: `Provider A refused the cancel (HTTP ${status}${findErrorCode(response.body) ? `: ${findErrorCode(response.body)}` : ""}).`,
+    };
   const parsed = aAnswerSchema.safeParse(response.body);
-  return parsed.success ? cancelOutcomeOf(parsed.data) : { kind: "unknown", message: `Provider A answered HTTP ${status} in a form this service does not understand.` };
+  return parsed.success
+    ? cancelOutcomeOf(parsed.data)
+    : { kind: "unknown", message: `Provider A answered HTTP ${status} in a form this service does not understand.` };
 }
 
 /**

@@ -36,6 +36,20 @@ callbackSchemeContract({
   slug: "provider-a",
   callbacks: providerACallbacks,
   credentials: { merchant_id: "A-1001" },
-  event: { status: "declined", refund_id: "A-RF-1", request_id: "rf_1", transaction_id: "A-T-1", amount_refunded: "10.00", currency: "EUR", decline_code: "57", decline_reason: "Refund not permitted by the issuer" },
-  expected: { about: "refund", merchantReference: "rf_1", providerReference: "A-RF-1", outcome: { kind: "declined", providerReference: "A-RF-1", message: "Refund not permitted by the issuer" } },
+  event: {
+    status: "declined",
+    refund_id: "A-RF-1",
+    request_id: "rf_1",
+    transaction_id: "A-T-1",
+    amount_refunded: "10.00",
+    currency: "EUR",
+    decline_code: "57",
+    decline_reason: "Refund not permitted by the issuer",
+  },
+  expected: {
+    about: "refund",
+    merchantReference: "rf_1",
+    providerReference: "A-RF-1",
+    outcome: { kind: "declined", providerReference: "A-RF-1", message: "Refund not permitted by the issuer" },
+  },
 });

@@ -43,7 +43,12 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   report: (event) =>
     event.type === "refund.updated"
       ? { about: "refund", providerReference: event.refund.refund_id, merchantReference: event.refund.request_id, outcome: refundOutcomeOf(event.refund) }
-      : { about: "attempt", providerReference: event.transaction.transaction_id, merchantReference: event.transaction.request_id, outcome: outcomeOf(event.transaction) },
+      : {
+          about: "attempt",
+          providerReference: event.transaction.transaction_id,
+          merchantReference: event.transaction.request_id,
+          outcome: outcomeOf(event.transaction),
+        },
 };
 
 export const providerACallbacks: ProviderCallbacks = {
@@ -63,7 +68,12 @@ export const providerACallbacks: ProviderCallbacks = {
     );
     const signature = signEd25519(sandboxCallbackKeyPair(SLUG).privateKey, callbackSigningText(notificationId, timestamp, rawBody));
     return {
-      headers: { "content-type": "application/json", [A_CALLBACK_HEADERS.eventId]: notificationId, [A_CALLBACK_HEADERS.timestamp]: String(timestamp), [A_CALLBACK_HEADERS.signature]: signature },
+      headers: {
+        "content-type": "application/json",
+        [A_CALLBACK_HEADERS.eventId]: notificationId,
+        [A_CALLBACK_HEADERS.timestamp]: String(timestamp),
+        [A_CALLBACK_HEADERS.signature]: signature,
+      },
       rawBody,
     };
   },

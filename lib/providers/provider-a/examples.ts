@@ -18,8 +18,7 @@ export const providerAExamples: ProviderExamples = {
     {
       id: "a-payout",
       label: "Provider A payout",
-      description:
-        "payment_card_uah in UAH to a masked card, with attempts_limit, split_mode, allow_partially, auto_process and a full customer.",
+      description: "payment_card_uah in UAH to a masked card, with attempts_limit, split_mode, allow_partially, auto_process and a full customer.",
       direction: "payout",
       service: "payment_card_uah",
       currency: "UAH",

@@ -51,8 +51,7 @@ export const providerA: ProviderSpec = {
     {
       kind: "h2h",
       label: "H2H merchant account",
-      description:
-        "Host-to-host merchant account in hryvnia; payouts are offered once the Payouts feature is enabled.",
+      description: "Host-to-host merchant account in hryvnia; payouts are offered once the Payouts feature is enabled.",
       fields: [
         merchantIdField,
         paymentKeyField,

@@ -46,7 +46,12 @@ export function outcomeOf(transaction: ATransaction): ProviderOutcome {
     }
     case "3ds_required":
     case "processing":
-      return { kind: "pending", providerReference, ...(transaction.redirect_url ? { redirectUrl: transaction.redirect_url } : {}), ...(parts ? { parts } : {}) };
+      return {
+        kind: "pending",
+        providerReference,
+        ...(transaction.redirect_url ? { redirectUrl: transaction.redirect_url } : {}),
+        ...(parts ? { parts } : {}),
+      };
     case "declined":
     case "failed":
       return {
@@ -102,6 +107,12 @@ function savedCardOf(transaction: ATransaction): { savedCard?: SavedCard } {
   const token = transaction.card_token;
   if (!token) return {};
   return {
-    savedCard: { token: token.token_id, brand: token.brand ?? null, lastFour: token.last4, expiryMonth: Number(token.exp_month), expiryYear: Number(token.exp_year) },
+    savedCard: {
+      token: token.token_id,
+      brand: token.brand ?? null,
+      lastFour: token.last4,
+      expiryMonth: Number(token.exp_month),
+      expiryYear: Number(token.exp_year),
+    },
   };
 }

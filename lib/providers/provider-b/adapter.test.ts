@@ -42,7 +42,15 @@ describe("Provider B adapter: wire format and answers", () => {
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
     expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-b/v1/charges`);
     const body = String(init.body);
-    expect(JSON.parse(body)).toMatchObject({ terminal_id: "TERM-1", sum: "100.50", cur: "EUR", partial: "1", exp: "03/31", lang: "en", customer: { name: "Customer", address: { country: "GB" } } });
+    expect(JSON.parse(body)).toMatchObject({
+      terminal_id: "TERM-1",
+      sum: "100.50",
+      cur: "EUR",
+      partial: "1",
+      exp: "03/31",
+      lang: "en",
+      customer: { name: "Customer", address: { country: "GB" } },
+    });
     expect(JSON.parse(body).customer).not.toHaveProperty("language");
     expect(init.headers["x-terminal"]).toBe("TERM-1");
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(init.headers["x-signature"]!)!;
@@ -50,14 +58,23 @@ describe("Provider B adapter: wire format and answers", () => {
   });
 
   it("maps B's decline codes and refusals", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "fail", txn: "B2", cur: "EUR", error_code: "cvc_mismatch" })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ result: "fail", txn: "B2", cur: "EUR", error_code: "cvc_mismatch" })),
+    );
     expect(await providerBAdapter.createPayment(context, instruction)).toMatchObject({ kind: "declined", resolution: "invalid_cvv" });
     // B's one refusal for an unknown terminal and a wrong signature blames neither alone.
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "auth_failed" }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ result: "error", error_code: "auth_failed" }, { status: 401 })),
+    );
     const refused = await providerBAdapter.healthCheck(context);
     expect(refused).toMatchObject({ kind: "credentials_refused" });
     expect(refused).not.toHaveProperty("field");
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: "error", error_code: "stale_timestamp" }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ result: "error", error_code: "stale_timestamp" }, { status: 401 })),
+    );
     expect(await providerBAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "secret_key" });
   });
 });

@@ -49,7 +49,10 @@ import {
 function call(context: AdapterContext, method: "GET" | "POST", path: string, body?: Record<string, unknown>) {
   const rawBody = body === undefined ? "" : JSON.stringify({ terminal_id: credentialOf(context, "terminal_id"), ...body });
   const timestamp = Math.floor(Date.now() / 1000);
-  const headers = { [B_HEADERS.terminal]: credentialOf(context, "terminal_id"), [B_HEADERS.signature]: signB(credentialOf(context, "secret_key"), timestamp, rawBody) };
+  const headers = {
+    [B_HEADERS.terminal]: credentialOf(context, "terminal_id"),
+    [B_HEADERS.signature]: signB(credentialOf(context, "secret_key"), timestamp, rawBody),
+  };
   return callProvider(context, { method, path: `/v1/${path}`, headers, ...(body === undefined ? {} : { rawBody }) });
 }
 
@@ -144,16 +147,17 @@ async function voidAuthorization(context: AdapterContext, instruction: VoidInstr
 
 export const providerBAdapter: ProviderAdapter = {
   createPayment,
-  getStatus: async (context, query) =>
-    readAnswer(readStatusTransport(await call(context, "GET", `charges/${encodeURIComponent(query.idempotencyKey)}`))),
+  getStatus: async (context, query) => readAnswer(readStatusTransport(await call(context, "GET", `charges/${encodeURIComponent(query.idempotencyKey)}`))),
   healthCheck: async (context) => readHealth(await call(context, "GET", "auth-check"), refusedField),
   refund,
   getRefundStatus: async (context, query) =>
     readRefundAnswer(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
   capture,
-  getCaptureStatus: async (context, query) => readCaptureAnswer(readAuthorizationTransport(await call(context, "GET", `captures/${encodeURIComponent(query.captureId)}`), true)),
+  getCaptureStatus: async (context, query) =>
+    readCaptureAnswer(readAuthorizationTransport(await call(context, "GET", `captures/${encodeURIComponent(query.captureId)}`), true)),
   voidAuthorization,
-  getVoidStatus: async (context, query) => readVoidAnswer(readAuthorizationTransport(await call(context, "GET", `voids/${encodeURIComponent(query.voidId)}`), true)),
+  getVoidStatus: async (context, query) =>
+    readVoidAnswer(readAuthorizationTransport(await call(context, "GET", `voids/${encodeURIComponent(query.voidId)}`), true)),
   tokens: { createPaymentWithToken, deleteToken },
 };
 

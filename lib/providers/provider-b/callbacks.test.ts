@@ -7,7 +7,12 @@ callbackSchemeContract({
   credentials: { terminal_id: "T-1", secret_key: "sk_b_one" },
   otherCredentials: { terminal_id: "T-1", secret_key: "sk_b_two" },
   event: { event: "charge.updated", txn: "B01", order_ref: "att_1", result: "partial", sum: "100.50", cur: "UAH", captured_sum: "75.37" },
-  expected: { about: "attempt", merchantReference: "att_1", providerReference: "B01", outcome: { kind: "succeeded", providerReference: "B01", processedAmountMinor: 7_537n } },
+  expected: {
+    about: "attempt",
+    merchantReference: "att_1",
+    providerReference: "B01",
+    outcome: { kind: "succeeded", providerReference: "B01", processedAmountMinor: 7_537n },
+  },
 });
 
 callbackSchemeContract({

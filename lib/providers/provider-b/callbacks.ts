@@ -51,12 +51,29 @@ export const providerBCallbacks: ProviderCallbacks = {
   eventFromRecord(record) {
     if (record.operation === REFUND_OPERATION) return { event: "refund.updated", ...refundFromRecord(record) };
     const answer = answerFromRecord(record);
-    return { event: "charge.updated", txn: answer.txn, order_ref: answer.order_ref, result: answer.result, sum: answer.sum, cur: answer.cur, captured_sum: answer.captured_sum, error_code: answer.error_code, error_text: answer.error_text };
+    return {
+      event: "charge.updated",
+      txn: answer.txn,
+      order_ref: answer.order_ref,
+      result: answer.result,
+      sum: answer.sum,
+      cur: answer.cur,
+      captured_sum: answer.captured_sum,
+      error_code: answer.error_code,
+      error_text: answer.error_text,
+    };
   },
   sign({ event, credentials, notificationId, timestamp }) {
     const rawBody = JSON.stringify(event);
     const digest = bDigest(credentialText(credentials, "secret_key"), timestamp, notificationId, rawBody);
-    return { headers: { "content-type": "application/json", [B_CALLBACK_HEADERS.id]: notificationId, [B_CALLBACK_HEADERS.signature]: signatureHeader(timestamp, digest) }, rawBody };
+    return {
+      headers: {
+        "content-type": "application/json",
+        [B_CALLBACK_HEADERS.id]: notificationId,
+        [B_CALLBACK_HEADERS.signature]: signatureHeader(timestamp, digest),
+      },
+      rawBody,
+    };
   },
   verify: (request, credentials, options) => verifySignedCallback(scheme, request, credentials, options),
 };

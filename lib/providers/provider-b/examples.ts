@@ -22,15 +22,5 @@ export const providerBExamples: ProviderExamples = {
     },
   ],
   paymentOptions: ["allow_partially"],
-  customerFields: [
-    "reference_id",
-    "name",
-    "email",
-    "phone",
-    "address.country",
-    "address.city",
-    "address.full_address",
-    "address.region",
-    "address.post_code",
-  ],
+  customerFields: ["reference_id", "name", "email", "phone", "address.country", "address.city", "address.full_address", "address.region", "address.post_code"],
 };

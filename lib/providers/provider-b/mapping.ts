@@ -77,7 +77,11 @@ export const B_AUTHORIZATION_DECLINES: Readonly<Record<SandboxAuthorizationDecli
 /** A capture answer as the service's outcome. */
 export function captureOutcomeOf(capture: BCapture): CaptureOutcome {
   if (capture.result === "ok") return { kind: "captured", providerReference: capture.capture_txn, capturedMinor: toMinorUnits(capture.sum, capture.cur) };
-  return { kind: "declined", providerReference: capture.capture_txn, message: capture.error_text ?? `Declined by Provider B (${capture.error_code ?? "no code"}).` };
+  return {
+    kind: "declined",
+    providerReference: capture.capture_txn,
+    message: capture.error_text ?? `Declined by Provider B (${capture.error_code ?? "no code"}).`,
+  };
 }
 
 /** A void answer as the service's outcome. */
@@ -91,6 +95,12 @@ function savedCardOf(charge: BCharge): { savedCard?: SavedCard } {
   const exp = /^(\d{2})\/(\d{2})$/.exec(charge.card_exp ?? "");
   if (!charge.card_token || !charge.card_last4 || !exp) return {};
   return {
-    savedCard: { token: charge.card_token, brand: charge.card_brand ?? null, lastFour: charge.card_last4, expiryMonth: Number(exp[1]), expiryYear: 2000 + Number(exp[2]) },
+    savedCard: {
+      token: charge.card_token,
+      brand: charge.card_brand ?? null,
+      lastFour: charge.card_last4,
+      expiryMonth: Number(exp[1]),
+      expiryYear: 2000 + Number(exp[2]),
+    },
   };
 }

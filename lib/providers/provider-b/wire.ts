@@ -34,8 +34,14 @@ export const bChargeSchema = z.object({
   sum: z.string(),
   cur: z.string().length(3),
   partial: z.enum(["0", "1"]).default("0"),
-  pan: z.string().regex(/^\d{12,19}$/).optional(),
-  exp: z.string().regex(/^\d{2}\/\d{2}$/).optional(),
+  pan: z
+    .string()
+    .regex(/^\d{12,19}$/)
+    .optional(),
+  exp: z
+    .string()
+    .regex(/^\d{2}\/\d{2}$/)
+    .optional(),
   cvc: z.string().optional(),
   holder_name: z.string().optional(),
   lang: z.string().optional(),

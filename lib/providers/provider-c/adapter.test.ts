@@ -40,17 +40,40 @@ describe("Provider C adapter: wire format and answers", () => {
       ),
     );
     vi.stubGlobal("fetch", fetch);
-    const refund = { refundId: "rf 1", invoiceId: "cpi_1", paymentReference: "C-ORD-1", paymentKey: "att_1", currency: "AMD", amount: "10.31", amountMinor: 1031n, reason: "Customer asked" };
+    const refund = {
+      refundId: "rf 1",
+      invoiceId: "cpi_1",
+      paymentReference: "C-ORD-1",
+      paymentKey: "att_1",
+      currency: "AMD",
+      amount: "10.31",
+      amountMinor: 1031n,
+      reason: "Customer asked",
+    };
     expect(await providerCAdapter.refund(context, refund)).toEqual({ kind: "pending", providerReference: "C-REF-1" });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
     expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-c/shop/refunds`);
     expect(init.method).toBe("POST");
     expect(init.headers.authorization).toBe(basic);
-    expect(JSON.parse(String(init.body))).toEqual({ shop_refund_id: "rf 1", order_id: "C-ORD-1", amount_minor: 1031, currency_code: "AMD", reason: "Customer asked" });
+    expect(JSON.parse(String(init.body))).toEqual({
+      shop_refund_id: "rf 1",
+      order_id: "C-ORD-1",
+      amount_minor: 1031,
+      currency_code: "AMD",
+      reason: "Customer asked",
+    });
 
     const status = vi.fn(async () =>
       Response.json({
-        refund: { id: "C-REF-2", shop_refund_id: "rf 2", order_id: "C-ORD-1", state: "REJECTED", amount_minor: 100, currency_code: "AMD", rejection_reason: "EXCEEDS_PAID_AMOUNT" },
+        refund: {
+          id: "C-REF-2",
+          shop_refund_id: "rf 2",
+          order_id: "C-ORD-1",
+          state: "REJECTED",
+          amount_minor: 100,
+          currency_code: "AMD",
+          rejection_reason: "EXCEEDS_PAID_AMOUNT",
+        },
       }),
     );
     vi.stubGlobal("fetch", status);
@@ -64,15 +87,27 @@ describe("Provider C adapter: wire format and answers", () => {
     expect(statusInit.headers.authorization).toBe(basic);
     expect(JSON.stringify(context.exchanges.list())).not.toContain(Buffer.from("demo-shop:pa:ss-word").toString("base64"));
 
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "invalid_credentials" } }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: { code: "invalid_credentials" } }, { status: 401 })),
+    );
     expect(await providerCAdapter.refund(context, refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
   });
 
   it("maps C's rejections and refusals", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ order: { id: "C-ORD-2", state: "REJECTED", rejection_reason: "INSUFFICIENT_FUNDS" } })));
-    expect(await providerCAdapter.getStatus(context, { idempotencyKey: "x", direction: "payment" })).toMatchObject({ kind: "declined", resolution: "insufficient_funds" });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ order: { id: "C-ORD-2", state: "REJECTED", rejection_reason: "INSUFFICIENT_FUNDS" } })),
+    );
+    expect(await providerCAdapter.getStatus(context, { idempotencyKey: "x", direction: "payment" })).toMatchObject({
+      kind: "declined",
+      resolution: "insufficient_funds",
+    });
     // C's one refusal for a login it does not know and a wrong password blames neither alone.
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "invalid_credentials" } }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: { code: "invalid_credentials" } }, { status: 401 })),
+    );
     const refused = await providerCAdapter.healthCheck(context);
     expect(refused).toMatchObject({ kind: "credentials_refused" });
     expect(refused).not.toHaveProperty("field");

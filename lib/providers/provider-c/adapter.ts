@@ -1,6 +1,14 @@
 import "server-only";
 import type { z } from "zod";
-import type { AdapterContext, PaymentInstruction, TokenPaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type {
+  AdapterContext,
+  PaymentInstruction,
+  TokenPaymentInstruction,
+  ProviderAdapter,
+  ProviderOutcome,
+  RefundInstruction,
+  RefundOutcome,
+} from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -82,8 +90,7 @@ export const providerCAdapter: ProviderAdapter = {
   getStatus: async (context, query) => readOrder(readStatusTransport(await call(context, "GET", `orders/${encodeURIComponent(query.idempotencyKey)}`))),
   healthCheck: async (context) => readHealth(await call(context, "GET", "whoami"), refusedField),
   refund,
-  getRefundStatus: async (context, query) =>
-    readRefund(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
+  getRefundStatus: async (context, query) => readRefund(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
   tokens: { createPaymentWithToken, deleteToken },
 };
 

@@ -6,7 +6,15 @@ callbackSchemeContract({
   callbacks: providerCCallbacks,
   credentials: { shop_login: "shop-1", shop_password: "pw-one" },
   otherCredentials: { shop_login: "shop-1", shop_password: "pw-two" },
-  event: { id: "C-ORD-1", shop_order_id: "att_1", state: "REJECTED", amount_minor: 5000, currency_code: "AMD", paid_minor: 0, rejection_reason: "THREE_DS_FAILED" },
+  event: {
+    id: "C-ORD-1",
+    shop_order_id: "att_1",
+    state: "REJECTED",
+    amount_minor: 5000,
+    currency_code: "AMD",
+    paid_minor: 0,
+    rejection_reason: "THREE_DS_FAILED",
+  },
   expected: {
     about: "attempt",
     merchantReference: "att_1",

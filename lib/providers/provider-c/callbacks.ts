@@ -53,10 +53,17 @@ export const providerCCallbacks: ProviderCallbacks = {
   },
   sign({ event, credentials, notificationId, timestamp }) {
     // A refund's event is `{ refund }` already; an order's is the order alone.
-    const rawBody = JSON.stringify(cRefundSchema.safeParse(event).success ? { callback_id: notificationId, ...(event as object) } : { callback_id: notificationId, order: event });
+    const rawBody = JSON.stringify(
+      cRefundSchema.safeParse(event).success ? { callback_id: notificationId, ...(event as object) } : { callback_id: notificationId, order: event },
+    );
     const signature = callbackSignature(credentialText(credentials, "shop_password"), notificationId, timestamp, rawBody);
     return {
-      headers: { "content-type": "application/json", [C_CALLBACK_HEADERS.id]: notificationId, [C_CALLBACK_HEADERS.time]: String(timestamp), [C_CALLBACK_HEADERS.signature]: signature },
+      headers: {
+        "content-type": "application/json",
+        [C_CALLBACK_HEADERS.id]: notificationId,
+        [C_CALLBACK_HEADERS.time]: String(timestamp),
+        [C_CALLBACK_HEADERS.signature]: signature,
+      },
       rawBody,
     };
   },

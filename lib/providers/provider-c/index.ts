@@ -24,8 +24,7 @@ export const providerC: ProviderSpec = {
   slug: "provider-c",
   name: "Provider C",
   summary:
-    "Card payments in Armenian dram or euro on a hosted payment page. " +
-    "Connect either your Provider C account or an H2H merchant account in one currency.",
+    "Card payments in Armenian dram or euro on a hosted payment page. " + "Connect either your Provider C account or an H2H merchant account in one currency.",
   credentialHelp:
     "Provider C issues a shop login and a shop password when it opens your shop. Both arrive together " +
     "from Provider C; the same pair works for the provider account and the H2H merchant account.",

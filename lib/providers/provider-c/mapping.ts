@@ -61,5 +61,13 @@ function savedCardOf(order: CReadOrder): { savedCard?: SavedCard } {
   const stored = order.stored_card;
   if (!stored) return {};
   const [year, month] = stored.expiry.split("-");
-  return { savedCard: { token: stored.card_token, brand: stored.scheme ?? null, lastFour: stored.masked_pan.slice(-4), expiryMonth: Number(month), expiryYear: Number(year) } };
+  return {
+    savedCard: {
+      token: stored.card_token,
+      brand: stored.scheme ?? null,
+      lastFour: stored.masked_pan.slice(-4),
+      expiryMonth: Number(month),
+      expiryYear: Number(year),
+    },
+  };
 }

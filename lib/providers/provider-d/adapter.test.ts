@@ -7,7 +7,17 @@ import { signD, verifyD } from "./wire";
 
 const answered = (status: number, body: unknown): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
 const transaction = (state: number, captured: number, code: number | null = null) => ({
-  result: { transaction_id: "t", payment_id: "dpay_1", state, amount: 1000, captured_amount: captured, currency: "860", channel: "merchant", reject_code: code, card_mask: "424242******4242" },
+  result: {
+    transaction_id: "t",
+    payment_id: "dpay_1",
+    state,
+    amount: 1000,
+    captured_amount: captured,
+    currency: "860",
+    channel: "merchant",
+    reject_code: code,
+    card_mask: "424242******4242",
+  },
 });
 
 describe("Provider D answers → outcomes", () => {
@@ -86,7 +96,9 @@ describe("Provider D refunds: wire format and answers", () => {
     reason: "Customer asked",
   };
   const performed = (state: number, reject: number | null = null) =>
-    Response.json({ result: { transaction_id: "rf_1", refund_id: "drf_1", payment_id: "dpay_1", state, amount: 250_050, currency: "860", reject_code: reject } });
+    Response.json({
+      result: { transaction_id: "rf_1", refund_id: "drf_1", payment_id: "dpay_1", state, amount: 250_050, currency: "860", reject_code: reject },
+    });
 
   it("POSTs /refund at the api_url: transaction_id = refund id, payment_id, tiyin, numeric currency, no merchant data; Api-Key and Sign = HMAC-SHA512(body)", async () => {
     const fetch = vi.fn(async () => performed(2));
@@ -112,7 +124,10 @@ describe("Provider D refunds: wire format and answers", () => {
   it("the status request POSTs /refund/status by transaction_id, signed the same way", async () => {
     const fetch = vi.fn(async () => performed(1));
     vi.stubGlobal("fetch", fetch);
-    expect(await providerDAdapter.getRefundStatus(live(), { refundId: "rf_1", paymentReference: "dpay_1" })).toEqual({ kind: "pending", providerReference: "drf_1" });
+    expect(await providerDAdapter.getRefundStatus(live(), { refundId: "rf_1", paymentReference: "dpay_1" })).toEqual({
+      kind: "pending",
+      providerReference: "drf_1",
+    });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
     expect(url).toBe("https://api.provider-d.example/v1/refund/status");
     expect(JSON.parse(String(init.body))).toEqual({ merchant_id: "D-5501", transaction_id: "rf_1" });
@@ -120,24 +135,51 @@ describe("Provider D refunds: wire format and answers", () => {
   });
 
   it("maps D's refund states, reject codes and refusals", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => performed(-1, -31641)));
-    expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "declined", providerReference: "drf_1", message: expect.stringContaining("-31641: the refunds would exceed") });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "unauthorized", message: "bad" } }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => performed(-1, -31641)),
+    );
+    expect(await providerDAdapter.refund(live(), refund)).toMatchObject({
+      kind: "declined",
+      providerReference: "drf_1",
+      message: expect.stringContaining("-31641: the refunds would exceed"),
+    });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: { code: "unauthorized", message: "bad" } }, { status: 401 })),
+    );
     expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "service_unavailable", message: "down" } }, { status: 503 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: { code: "service_unavailable", message: "down" } }, { status: 503 })),
+    );
     expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "transaction_not_found", message: "none" } }, { status: 404 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: { code: "transaction_not_found", message: "none" } }, { status: 404 })),
+    );
     expect(await providerDAdapter.getRefundStatus(live(), { refundId: "rf_1", paymentReference: "dpay_1" })).toMatchObject({ kind: "refused" });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ result: { state: 2 } })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ result: { state: 2 } })),
+    );
     expect(await providerDAdapter.refund(live(), refund)).toMatchObject({ kind: "unknown" });
   });
 
   it("health: D's one sign-in refusal blames no credential alone; a service_id not the merchant's is named", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "unauthorized", message: "merchant_id, Api-Key or Sign is wrong." } }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: { code: "unauthorized", message: "merchant_id, Api-Key or Sign is wrong." } }, { status: 401 })),
+    );
     const refused = await providerDAdapter.healthCheck(live());
     expect(refused).toMatchObject({ kind: "credentials_refused" });
     expect(refused).not.toHaveProperty("field");
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { code: "unknown_merchant", message: "This service_id does not belong to the merchant_id." } }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () =>
+        Response.json({ error: { code: "unknown_merchant", message: "This service_id does not belong to the merchant_id." } }, { status: 401 }),
+      ),
+    );
     expect(await providerDAdapter.healthCheck(live())).toMatchObject({ kind: "credentials_refused", field: "service_id" });
   });
 

@@ -1,10 +1,31 @@
 import "server-only";
 import { z } from "zod";
-import type { AdapterContext, HealthResult, PaymentInstruction, TokenPaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type {
+  AdapterContext,
+  HealthResult,
+  PaymentInstruction,
+  TokenPaymentInstruction,
+  ProviderAdapter,
+  ProviderOutcome,
+  RefundInstruction,
+  RefundOutcome,
+} from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, readTokenDelete, unreadableRefundAnswer } from "../server/provider-answers";
 import { outcomeOfTransaction, refundOutcomeOf } from "./mapping";
-import { D_CARD_PATHS, D_CURRENCY_CODES, D_PATHS, D_SIGN_IN_REFUSAL, dRefundAnswerSchema, expiryYymm, signD, type DError, type DRefundRequest, type DSaleRequest, type DTransaction } from "./wire";
+import {
+  D_CARD_PATHS,
+  D_CURRENCY_CODES,
+  D_PATHS,
+  D_SIGN_IN_REFUSAL,
+  dRefundAnswerSchema,
+  expiryYymm,
+  signD,
+  type DError,
+  type DRefundRequest,
+  type DSaleRequest,
+  type DTransaction,
+} from "./wire";
 
 /**
  * Provider D's client (spec 4.1, 5.1). A sale takes no CVC and no 3-D Secure; P2P connections
@@ -54,8 +75,10 @@ export function outcomeOf(response: ProviderResponse): ProviderOutcome {
   if (response.kind === "timed_out") return { kind: "unknown", message: response.message };
   const error = errorOf(response.body);
   const detail = error ? `${error.code}: ${error.message}` : `HTTP ${response.status}`;
-  if (response.status === 401 || response.status === 403) return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider D refused the credentials (${detail})` };
-  if (response.status === 429 || response.status >= 500) return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider D is unavailable (${detail})` };
+  if (response.status === 401 || response.status === 403)
+    return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider D refused the credentials (${detail})` };
+  if (response.status === 429 || response.status >= 500)
+    return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider D is unavailable (${detail})` };
   // A P2P sale on a merchant account (or the reverse) is a configuration error: no other attempt fixes it.
   if (error?.code === "wrong_channel") return { kind: "declined", resolution: "general_error", message: `Provider D refused the channel: ${error.message}` };
   const transaction = (response.body as { result?: DTransaction } | null)?.result;
@@ -96,7 +119,11 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   if (response.status === 200) return { kind: "ok", message: "Provider D is reachable and accepted the API key, the signature and the merchant ID." };
   if (response.status === 401 || response.status === 403) {
     const field = refusedField(error?.code);
-    return { kind: "credentials_refused", ...(field ? { field } : {}), message: `Provider D refused the credentials: ${error?.message ?? `HTTP ${response.status}`}` };
+    return {
+      kind: "credentials_refused",
+      ...(field ? { field } : {}),
+      message: `Provider D refused the credentials: ${error?.message ?? `HTTP ${response.status}`}`,
+    };
   }
   return { kind: "unreachable", message: `Provider D answered HTTP ${response.status}${error ? ` (${error.message})` : ""}` };
 }
@@ -132,7 +159,14 @@ async function getRefundStatus(context: AdapterContext, query: { refundId: strin
   return readRefundAnswer(readRefundStatusTransport(response));
 }
 
-export const providerDAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck, refund, getRefundStatus, tokens: { createPaymentWithToken, deleteToken } };
+export const providerDAdapter: ProviderAdapter = {
+  createPayment,
+  getStatus,
+  healthCheck,
+  refund,
+  getRefundStatus,
+  tokens: { createPaymentWithToken, deleteToken },
+};
 
 /** Saved cards (./wire.ts): a sale to the card kept behind `card_token`, no card details sent. */
 async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {

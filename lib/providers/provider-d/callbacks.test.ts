@@ -6,8 +6,23 @@ callbackSchemeContract({
   callbacks: providerDCallbacks,
   credentials: { merchant_id: "D-1", api_key: "ak", secret_key: "sk_d_one" },
   otherCredentials: { merchant_id: "D-1", api_key: "ak", secret_key: "sk_d_two" },
-  event: { transaction_id: "att_1", payment_id: "dpay_1", state: 2, amount: 15_000_000, captured_amount: 15_000_000, currency: "860", channel: "merchant", reject_code: null, card_mask: "424242******4242" },
-  expected: { about: "attempt", merchantReference: "att_1", providerReference: "dpay_1", outcome: { kind: "succeeded", providerReference: "dpay_1", processedAmountMinor: 15_000_000n } },
+  event: {
+    transaction_id: "att_1",
+    payment_id: "dpay_1",
+    state: 2,
+    amount: 15_000_000,
+    captured_amount: 15_000_000,
+    currency: "860",
+    channel: "merchant",
+    reject_code: null,
+    card_mask: "424242******4242",
+  },
+  expected: {
+    about: "attempt",
+    merchantReference: "att_1",
+    providerReference: "dpay_1",
+    outcome: { kind: "succeeded", providerReference: "dpay_1", processedAmountMinor: 15_000_000n },
+  },
 });
 
 callbackSchemeContract({

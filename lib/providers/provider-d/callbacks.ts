@@ -44,8 +44,18 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   idInBody: { of: (event) => event.params.notify_id, differs: "params.notify_id differs from Notify-Id" },
   report: (event) =>
     event.method === "refund.notify"
-      ? { about: "refund", providerReference: event.params.refund.refund_id, merchantReference: event.params.refund.transaction_id, outcome: refundOutcomeOf(event.params.refund) }
-      : { about: "attempt", providerReference: event.params.transaction.payment_id, merchantReference: event.params.transaction.transaction_id, outcome: outcomeOfTransaction(event.params.transaction) },
+      ? {
+          about: "refund",
+          providerReference: event.params.refund.refund_id,
+          merchantReference: event.params.refund.transaction_id,
+          outcome: refundOutcomeOf(event.params.refund),
+        }
+      : {
+          about: "attempt",
+          providerReference: event.params.transaction.payment_id,
+          merchantReference: event.params.transaction.transaction_id,
+          outcome: outcomeOfTransaction(event.params.transaction),
+        },
 };
 
 export const providerDCallbacks: ProviderCallbacks = {

@@ -6,8 +6,7 @@ export const providerDExamples: ProviderExamples = {
     {
       id: "d-payment",
       label: "Provider D payment",
-      description:
-        "payment_card_uzs_hpp in UZS with tokenize and service_fields; a sale without card verification code or 3-D Secure.",
+      description: "payment_card_uzs_hpp in UZS with tokenize and service_fields; a sale without card verification code or 3-D Secure.",
       direction: "payment",
       service: "payment_card_uzs_hpp",
       currency: "UZS",

@@ -19,10 +19,7 @@ describe("spec 5.1: Provider D 'Send merchant data'", () => {
 
   it("treats blank values as missing", () => {
     const values = { ...withoutMerchantData, send_merchant_data: true, merchant_category_code: " ", merchant_url: "" };
-    expect(checkCredentials(kind, values, "live").map((issue) => issue.path)).toEqual([
-      ["merchant_category_code"],
-      ["merchant_url"],
-    ]);
+    expect(checkCredentials(kind, values, "live").map((issue) => issue.path)).toEqual([["merchant_category_code"], ["merchant_url"]]);
   });
 
   it("needs neither when the option is off or absent", () => {

@@ -1,12 +1,4 @@
-import {
-  currencyField,
-  FEATURE_OPTIONS,
-  featuresField,
-  secretField,
-  textField,
-  toggleField,
-  urlField,
-} from "../fields";
+import { currencyField, FEATURE_OPTIONS, featuresField, secretField, textField, toggleField, urlField } from "../fields";
 import { cardPaymentService } from "../service-builders";
 import type { ProviderSpec } from "../types";
 import { providerDExamples } from "./examples";
@@ -17,9 +9,7 @@ const WHEN_SENDING_MERCHANT_DATA = { field: "send_merchant_data", equals: true }
 export const providerD: ProviderSpec = {
   slug: "provider-d",
   name: "Provider D",
-  summary:
-    "Card payments in Uzbek som on a hosted payment page through an H2H merchant account, " +
-    "optionally over the peer-to-peer payment network.",
+  summary: "Card payments in Uzbek som on a hosted payment page through an H2H merchant account, " + "optionally over the peer-to-peer payment network.",
   credentialHelp:
     "Provider D issues an API key, a secret key, an API URL, a merchant ID and a service ID. It sets up a " +
     "separate merchant ID and credential set for every currency, so ask Provider D for the set of the " +
@@ -45,8 +35,7 @@ export const providerD: ProviderSpec = {
       liveUrlField: "api_url",
       onePerCurrencyAndMode: {
         reason:
-          "Provider D issues a separate merchant ID and credential set per currency, so only one enabled " +
-          "connection per currency and mode is allowed.",
+          "Provider D issues a separate merchant ID and credential set per currency, so only one enabled " + "connection per currency and mode is allowed.",
       },
       fields: [
         secretField({

@@ -18,7 +18,8 @@ export const D_REJECT_CODES = {
 
 /** A transaction (a sale's answer, a status or a notification's) as the service's outcome. */
 export function outcomeOfTransaction(
-  transaction: Pick<DTransaction, "payment_id" | "state" | "captured_amount" | "reject_code"> & Partial<Pick<DTransaction, "card_token" | "card_expiry" | "card_mask">>,
+  transaction: Pick<DTransaction, "payment_id" | "state" | "captured_amount" | "reject_code"> &
+    Partial<Pick<DTransaction, "card_token" | "card_expiry" | "card_mask">>,
 ): ProviderOutcome {
   const providerReference = transaction.payment_id;
   if (transaction.state === D_STATES.performed || transaction.state === D_STATES.performedPartly) {
@@ -52,7 +53,11 @@ export function refundOutcomeOf(refund: DRefund): RefundOutcome {
       return { kind: "pending", providerReference };
     case D_REFUND_STATES.rejected: {
       const known = Object.values(D_REFUND_REJECT_CODES).find((reject) => reject.code === refund.reject_code);
-      return { kind: "declined", providerReference, message: `Provider D rejected the refund (reject code ${refund.reject_code ?? "none"}${known ? `: ${known.meaning}` : ""})` };
+      return {
+        kind: "declined",
+        providerReference,
+        message: `Provider D rejected the refund (reject code ${refund.reject_code ?? "none"}${known ? `: ${known.meaning}` : ""})`,
+      };
     }
   }
 }

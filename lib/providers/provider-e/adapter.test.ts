@@ -20,7 +20,10 @@ describe("Provider E answers → outcomes", () => {
   it.each([
     [answered(200, payment("Authorised", { capturedAmount: { value: "10.00", currency: "EUR" } })), { kind: "succeeded", processedAmountMinor: 1000n }],
     [answered(200, payment("PartiallyAuthorised", { capturedAmount: { value: "7.50", currency: "EUR" } })), { kind: "succeeded", processedAmountMinor: 750n }],
-    [answered(200, payment("RedirectShopper", { action: { type: "redirect", method: "GET", url: "http://x/3ds" } })), { kind: "pending", redirectUrl: "http://x/3ds" }],
+    [
+      answered(200, payment("RedirectShopper", { action: { type: "redirect", method: "GET", url: "http://x/3ds" } })),
+      { kind: "pending", redirectUrl: "http://x/3ds" },
+    ],
     [answered(200, payment("Refused", { refusalReason: "Refused" })), { kind: "declined", resolution: "issuer_decline" }],
     [answered(200, payment("Refused", { refusalReason: "Not enough balance" })), { kind: "declined", resolution: "insufficient_funds" }],
     [answered(200, payment("Refused", { refusalReason: "CVC Declined" })), { kind: "declined", resolution: "invalid_cvv" }],
@@ -69,7 +72,14 @@ describe("Provider E refunds: wire format, signing and answers", () => {
     kind: "h2h",
     mode: "test",
     baseUrl: `${publicBaseUrl()}/sandbox/provider-e`,
-    credentials: { merchant_id: "E-4410", public_key: pair.publicKeyPem, private_key: pair.privateKeyPem, currency: "EUR", ignore_callback: false, ...credentials },
+    credentials: {
+      merchant_id: "E-4410",
+      public_key: pair.publicKeyPem,
+      private_key: pair.privateKeyPem,
+      currency: "EUR",
+      ignore_callback: false,
+      ...credentials,
+    },
     exchanges: createExchangeRecorder(),
     timeoutMs: 1000,
   });
@@ -91,7 +101,11 @@ describe("Provider E refunds: wire format, signing and answers", () => {
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
     const { pathname, search } = new URL(url);
     const authorization = readAuthorization(init.headers.Authorization ?? null);
-    const verified = verifyE(pair.publicKeyPem, signingText(method, pathname + search, init.headers["X-Timestamp"] ?? "", String(init.body ?? "")), authorization?.signature ?? "");
+    const verified = verifyE(
+      pair.publicKeyPem,
+      signingText(method, pathname + search, init.headers["X-Timestamp"] ?? "", String(init.body ?? "")),
+      authorization?.signature ?? "",
+    );
     return { url, init, authorization, verified };
   }
 
@@ -102,7 +116,12 @@ describe("Provider E refunds: wire format, signing and answers", () => {
     const { url, init, authorization, verified } = sent(fetch, "POST");
     expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-e/v2/refunds`);
     expect(init.method).toBe("POST");
-    expect(JSON.parse(String(init.body))).toEqual({ paymentId: "epay_1", merchantReference: "rf_1", amount: { value: "20.50", currency: "EUR" }, reason: "Customer asked" });
+    expect(JSON.parse(String(init.body))).toEqual({
+      paymentId: "epay_1",
+      merchantReference: "rf_1",
+      amount: { value: "20.50", currency: "EUR" },
+      reason: "Customer asked",
+    });
     expect(init.headers.Authorization).toMatch(/^Signature keyId="E-4410",algorithm="rsa-sha256",signature="[^"]+"$/);
     expect(authorization?.keyId).toBe("E-4410");
     expect(verified).toBe(true);
@@ -111,7 +130,10 @@ describe("Provider E refunds: wire format, signing and answers", () => {
   it("the status request GETs /v2/refunds/{refundId} when E's id is known, else ?merchantReference=, signed over the path with its query", async () => {
     const byId = vi.fn(async () => answer("Received"));
     vi.stubGlobal("fetch", byId);
-    expect(await providerEAdapter.getRefundStatus(context(), { refundId: "rf_1", providerReference: "eref_1", paymentReference: "epay_1" })).toEqual({ kind: "pending", providerReference: "eref_1" });
+    expect(await providerEAdapter.getRefundStatus(context(), { refundId: "rf_1", providerReference: "eref_1", paymentReference: "epay_1" })).toEqual({
+      kind: "pending",
+      providerReference: "eref_1",
+    });
     expect(sent(byId, "GET")).toMatchObject({ url: `${publicBaseUrl()}/sandbox/provider-e/v2/refunds/eref_1`, verified: true });
     const byReference = vi.fn(async () => answer("Refunded"));
     vi.stubGlobal("fetch", byReference);
@@ -120,20 +142,45 @@ describe("Provider E refunds: wire format, signing and answers", () => {
   });
 
   it("maps E's refund result codes and refusals; a key that cannot sign sends nothing", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => answer("Refused", { refusalReason: "Amount Exceeds Captured" })));
-    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", providerReference: "eref_1", message: expect.stringContaining("Amount Exceeds Captured") });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 401, errorCode: "unauthorized", message: "no" }, { status: 401 })));
-    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error", message: expect.stringContaining("unauthorized") });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 422, errorCode: "not_captured", message: "no" }, { status: 422 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => answer("Refused", { refusalReason: "Amount Exceeds Captured" })),
+    );
+    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({
+      kind: "declined",
+      providerReference: "eref_1",
+      message: expect.stringContaining("Amount Exceeds Captured"),
+    });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ status: 401, errorCode: "unauthorized", message: "no" }, { status: 401 })),
+    );
+    expect(await providerEAdapter.refund(context(), refund)).toMatchObject({
+      kind: "refused",
+      resolution: "provider_auth_error",
+      message: expect.stringContaining("unauthorized"),
+    });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ status: 422, errorCode: "not_captured", message: "no" }, { status: 422 })),
+    );
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "declined", message: expect.stringContaining("not_captured") });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 503, errorCode: "unavailable", message: "down" }, { status: 503 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ status: 503, errorCode: "unavailable", message: "down" }, { status: 503 })),
+    );
     expect(await providerEAdapter.refund(context(), refund)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ status: 404, errorCode: "not_found", message: "none" }, { status: 404 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ status: 404, errorCode: "not_found", message: "none" }, { status: 404 })),
+    );
     expect(await providerEAdapter.getRefundStatus(context(), { refundId: "rf_1", paymentReference: "epay_1" })).toMatchObject({ kind: "refused" });
     const fetch = vi.fn(async () => answer("Refunded"));
     vi.stubGlobal("fetch", fetch);
     expect(await providerEAdapter.refund(context({ private_key: "not a key" }), refund)).toMatchObject({ kind: "refused", resolution: "provider_auth_error" });
-    expect(await providerEAdapter.getRefundStatus(context({ private_key: "" }), { refundId: "rf_1", paymentReference: "epay_1" })).toMatchObject({ kind: "unknown" });
+    expect(await providerEAdapter.getRefundStatus(context({ private_key: "" }), { refundId: "rf_1", paymentReference: "epay_1" })).toMatchObject({
+      kind: "unknown",
+    });
     expect(fetch).not.toHaveBeenCalled();
   });
 });

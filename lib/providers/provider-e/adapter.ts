@@ -1,6 +1,14 @@
 import "server-only";
 import { formatMinor } from "@/lib/money";
-import type { AdapterContext, HealthResult, PaymentInstruction, ProviderAdapter, ProviderOutcome, RefundInstruction, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type {
+  AdapterContext,
+  HealthResult,
+  PaymentInstruction,
+  ProviderAdapter,
+  ProviderOutcome,
+  RefundInstruction,
+  RefundOutcome,
+} from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
 import { outcomeOfPayment, refundOutcomeOf } from "./mapping";
@@ -29,7 +37,8 @@ class CannotSignError extends Error {}
 function sign(context: AdapterContext, textToSign: string): string {
   const privateKey = credentialOf(context, "private_key");
   // A pair generated in the dashboard becomes the connection's private key when the connection is saved.
-  if (privateKey === "") throw new CannotSignError("There is no private key to sign with yet: upload one, or save the connection with the generated key pair first.");
+  if (privateKey === "")
+    throw new CannotSignError("There is no private key to sign with yet: upload one, or save the connection with the generated key pair first.");
   try {
     return signE(privateKey, textToSign);
   } catch {
@@ -42,7 +51,11 @@ function send(context: AdapterContext, method: "GET" | "POST", path: string, bod
   const url = new URL(context.baseUrl.replace(/\/$/, "") + path);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = sign(context, signingText(method, url.pathname + url.search, timestamp, rawBody));
-  const headers = { Authorization: authorizationHeader(credentialOf(context, "merchant_id"), signature), "X-Timestamp": timestamp, Date: new Date().toUTCString() };
+  const headers = {
+    Authorization: authorizationHeader(credentialOf(context, "merchant_id"), signature),
+    "X-Timestamp": timestamp,
+    Date: new Date().toUTCString(),
+  };
   return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
 }
 
@@ -92,8 +105,10 @@ export function outcomeOf(response: ProviderResponse): ProviderOutcome {
   if (response.kind === "timed_out") return { kind: "unknown", message: response.message };
   const error = errorOf(response.body);
   const detail = error.errorCode ? `${error.errorCode}: ${error.message ?? ""}` : `HTTP ${response.status}`;
-  if (response.status === 401 || response.status === 403) return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider E refused the signature (${detail})` };
-  if (response.status === 429 || response.status >= 500) return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider E is unavailable (${detail})` };
+  if (response.status === 401 || response.status === 403)
+    return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider E refused the signature (${detail})` };
+  if (response.status === 429 || response.status >= 500)
+    return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider E is unavailable (${detail})` };
   const payment = response.body as Partial<EPayment> | null;
   if (response.status >= 200 && response.status < 300 && payment?.paymentId && payment.resultCode) return outcomeOfPayment(payment as EPayment);
   return { kind: "declined", resolution: "general_error", message: `Provider E refused the request (${detail})` };
@@ -152,10 +167,15 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   }
   if (response.kind !== "answered") return { kind: "unreachable", message: `Provider E is unreachable: ${response.message}` };
   const error = errorOf(response.body);
-  if (response.status === 200) return { kind: "ok", message: "Provider E is reachable and verified the signature with the public key it holds for this merchant ID." };
+  if (response.status === 200)
+    return { kind: "ok", message: "Provider E is reachable and verified the signature with the public key it holds for this merchant ID." };
   if (response.status === 401 || response.status === 403) {
     const field = HEALTH_FIELDS[error.errorCode ?? ""];
-    return { kind: "credentials_refused", ...(field ? { field } : {}), message: `Provider E refused the request: ${error.message ?? `HTTP ${response.status}`}` };
+    return {
+      kind: "credentials_refused",
+      ...(field ? { field } : {}),
+      message: `Provider E refused the request: ${error.message ?? `HTTP ${response.status}`}`,
+    };
   }
   return { kind: "unreachable", message: `Provider E answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }

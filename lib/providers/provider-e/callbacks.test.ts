@@ -5,7 +5,14 @@ callbackSchemeContract({
   slug: "provider-e",
   callbacks: providerECallbacks,
   credentials: { merchant_id: "E-4410" },
-  event: { paymentId: "epay_1", merchantReference: "att_1", resultCode: "Refused", refusalReason: "Not enough balance", amount: { value: "75.00", currency: "EUR" }, capturedAmount: { value: "0.00", currency: "EUR" } },
+  event: {
+    paymentId: "epay_1",
+    merchantReference: "att_1",
+    resultCode: "Refused",
+    refusalReason: "Not enough balance",
+    amount: { value: "75.00", currency: "EUR" },
+    capturedAmount: { value: "0.00", currency: "EUR" },
+  },
   expected: {
     about: "attempt",
     merchantReference: "att_1",

@@ -30,14 +30,5 @@ export const providerEExamples: ProviderExamples = {
     },
   ],
   paymentOptions: ["allow_partially"],
-  customerFields: [
-    "reference_id",
-    "name",
-    "email",
-    "phone",
-    "date_of_birth",
-    "address.country",
-    "address.city",
-    "address.full_address",
-  ],
+  customerFields: ["reference_id", "name", "email", "phone", "date_of_birth", "address.country", "address.city", "address.full_address"],
 };

@@ -21,9 +21,7 @@ function assertPrivateKeyAvailable(credentials: CredentialValues): Problem[] {
 export const providerE: ProviderSpec = {
   slug: "provider-e",
   name: "Provider E",
-  summary:
-    "Card payments in euro on a hosted payment page through an H2H merchant account, signed with a key " +
-    "pair you create yourself.",
+  summary: "Card payments in euro on a hosted payment page through an H2H merchant account, signed with a key " + "pair you create yourself.",
   credentialHelp:
     "Provider E's manager issues your merchant ID. You create an API key pair on your side, or generate " +
     "one here, and share only the public key with the manager; the private key stays with you and is " +

@@ -37,7 +37,11 @@ export function outcomeOfPayment(payment: Pick<EPayment, "paymentId" | "resultCo
 }
 
 /** E's refund result codes and refusal reasons: the sandbox words its decisions with them, the adapter reads them back. */
-export const E_REFUND_RESULT: Readonly<Record<SandboxRefundStatus, ERefund["resultCode"]>> = { succeeded: "Refunded", pending: "Received", declined: "Refused" };
+export const E_REFUND_RESULT: Readonly<Record<SandboxRefundStatus, ERefund["resultCode"]>> = {
+  succeeded: "Refunded",
+  pending: "Received",
+  declined: "Refused",
+};
 export const E_REFUND_REFUSALS: Readonly<Record<SandboxRefundDecline, string>> = {
   declined: "Refund Declined",
   exceeds: "Amount Exceeds Captured",

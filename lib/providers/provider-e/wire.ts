@@ -102,14 +102,7 @@ export const eRefundAnswerSchema = z.object({
 export type ERefund = z.infer<typeof eRefundAnswerSchema>;
 
 export type EErrorCode =
-  | "unauthorized"
-  | "stale_timestamp"
-  | "missing_signature"
-  | "unavailable"
-  | "not_found"
-  | "validation"
-  | "not_captured"
-  | "reference_in_use";
+  "unauthorized" | "stale_timestamp" | "missing_signature" | "unavailable" | "not_found" | "validation" | "not_captured" | "reference_in_use";
 
 export type EError = { status: number; errorCode: EErrorCode; message: string };
 

@@ -8,19 +8,37 @@ import { F_REFUND_DECLINES } from "./mapping";
 import { signF, verifyF } from "./wire";
 
 const answered = (status: number, body: unknown): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
-const charge = (status: string, extra: Record<string, unknown> = {}) => ({ id: "ch_1", object: "charge", status, amount: 1000, amount_captured: 0, currency: "eur", livemode: false, ...extra });
+const charge = (status: string, extra: Record<string, unknown> = {}) => ({
+  id: "ch_1",
+  object: "charge",
+  status,
+  amount: 1000,
+  amount_captured: 0,
+  currency: "eur",
+  livemode: false,
+  ...extra,
+});
 
 describe("Provider F answers → outcomes", () => {
   it.each([
     [answered(200, charge("succeeded", { amount_captured: 1000 })), { kind: "succeeded", providerReference: "ch_1", processedAmountMinor: 1000n }],
-    [answered(200, charge("requires_action", { next_action: { type: "redirect_to_url", url: "http://x/3ds" } })), { kind: "pending", redirectUrl: "http://x/3ds" }],
+    [
+      answered(200, charge("requires_action", { next_action: { type: "redirect_to_url", url: "http://x/3ds" } })),
+      { kind: "pending", redirectUrl: "http://x/3ds" },
+    ],
     [answered(200, charge("failed", { failure_code: "card_declined" })), { kind: "declined", resolution: "issuer_decline" }],
     [answered(200, charge("failed", { failure_code: "insufficient_funds" })), { kind: "declined", resolution: "insufficient_funds" }],
     [answered(200, charge("failed", { failure_code: "incorrect_cvc" })), { kind: "declined", resolution: "invalid_cvv" }],
     [answered(200, charge("failed", { failure_code: "authentication_failed" })), { kind: "declined", resolution: "auth_3ds_failed" }],
     [answered(200, charge("failed", { failure_code: "processing_error" })), { kind: "soft_failed", resolution: "provider_unavailable" }],
-    [answered(401, { error: { type: "authentication_error", code: "missing_merchant_id", message: "No API key" } }), { kind: "soft_failed", resolution: "provider_auth_error" }],
-    [answered(503, { error: { type: "api_error", code: "processor_unavailable", message: "down" } }), { kind: "soft_failed", resolution: "provider_unavailable" }],
+    [
+      answered(401, { error: { type: "authentication_error", code: "missing_merchant_id", message: "No API key" } }),
+      { kind: "soft_failed", resolution: "provider_auth_error" },
+    ],
+    [
+      answered(503, { error: { type: "api_error", code: "processor_unavailable", message: "down" } }),
+      { kind: "soft_failed", resolution: "provider_unavailable" },
+    ],
     [answered(429, {}), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(400, { error: { type: "invalid_request_error", code: "invalid_request", message: "bad" } }), { kind: "declined", resolution: "general_error" }],
     [{ kind: "not_sent", message: "not sent: connection refused" } as const, { kind: "soft_failed", resolution: "provider_unavailable" }],
@@ -49,7 +67,9 @@ const instruction = (options: Record<string, unknown>): Omit<PaymentInstruction,
 
 describe("Provider F request rules", () => {
   it("send_operation_context_on_return puts invoice_id and reference_id on the return URL; otherwise it is as given", () => {
-    expect(returnUrlOf(instruction({ send_operation_context_on_return: true }))).toBe("https://app.example.com/pay/cpi_1?invoice_id=cpi_1&reference_id=order-1");
+    expect(returnUrlOf(instruction({ send_operation_context_on_return: true }))).toBe(
+      "https://app.example.com/pay/cpi_1?invoice_id=cpi_1&reference_id=order-1",
+    );
     expect(returnUrlOf(instruction({}))).toBe("https://app.example.com/pay/cpi_1");
   });
 
@@ -115,7 +135,14 @@ describe("Provider F refunds: wire format and answers", () => {
     expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-f/v1/refunds`);
     expect(init.method).toBe("POST");
     const body = String(init.body);
-    expect(JSON.parse(body)).toEqual({ charge: "ch_1", amount: 4050, currency: "eur", reference: "rf_1", reason: "Customer asked", metadata: { invoice_id: "cpi_1" } });
+    expect(JSON.parse(body)).toEqual({
+      charge: "ch_1",
+      amount: 4050,
+      currency: "eur",
+      reference: "rf_1",
+      reason: "Customer asked",
+      metadata: { invoice_id: "cpi_1" },
+    });
     expect(init.headers["x-merchant-id"]).toBe(PUBLIC_KEY);
     expect(init.headers["x-signature"]).toBe(createHmac("sha256", SECRET_KEY).update(body).digest("hex"));
     expect(init.headers["idempotency-key"]).toBe("rf_1");
@@ -124,8 +151,14 @@ describe("Provider F refunds: wire format and answers", () => {
   it("the status request: GET /v1/refunds?idempotency_key=… (or /v1/refunds/{id}), signed over the empty body", async () => {
     const fetch = vi.fn(async () => Response.json(refundAnswer("pending")));
     vi.stubGlobal("fetch", fetch);
-    expect(await providerFAdapter.getRefundStatus(context, { refundId: "rf 1", paymentReference: "ch_1" })).toEqual({ kind: "pending", providerReference: "re_1" });
-    expect(await providerFAdapter.getRefundStatus(context, { refundId: "rf_1", providerReference: "re_1", paymentReference: "ch_1" })).toEqual({ kind: "pending", providerReference: "re_1" });
+    expect(await providerFAdapter.getRefundStatus(context, { refundId: "rf 1", paymentReference: "ch_1" })).toEqual({
+      kind: "pending",
+      providerReference: "re_1",
+    });
+    expect(await providerFAdapter.getRefundStatus(context, { refundId: "rf_1", providerReference: "re_1", paymentReference: "ch_1" })).toEqual({
+      kind: "pending",
+      providerReference: "re_1",
+    });
     const [[byKey, init], [byId]] = fetch.mock.calls as unknown as [Sent, Sent];
     expect(byKey).toBe(`${publicBaseUrl()}/sandbox/provider-f/v1/refunds?idempotency_key=rf%201`);
     expect(byId).toBe(`${publicBaseUrl()}/sandbox/provider-f/v1/refunds/re_1`);
@@ -135,18 +168,36 @@ describe("Provider F refunds: wire format and answers", () => {
   });
 
   it.each([
-    [Response.json(refundAnswer("failed", F_REFUND_DECLINES.exceeds)), { kind: "declined", providerReference: "re_1", message: expect.stringContaining("amount_exceeds_captured") }],
-    [Response.json({ error: { type: "authentication_error", code: "invalid_api_key", message: "bad" } }, { status: 401 }), { kind: "refused", resolution: "provider_auth_error" }],
-    [Response.json({ error: { type: "api_error", code: "processor_unavailable", message: "down" } }, { status: 503 }), { kind: "refused", resolution: "provider_unavailable" }],
-    [Response.json({ error: { type: "invalid_request_error", code: "charge_not_captured", message: "no" } }, { status: 422 }), { kind: "declined", message: expect.stringContaining("charge_not_captured") }],
+    [
+      Response.json(refundAnswer("failed", F_REFUND_DECLINES.exceeds)),
+      { kind: "declined", providerReference: "re_1", message: expect.stringContaining("amount_exceeds_captured") },
+    ],
+    [
+      Response.json({ error: { type: "authentication_error", code: "invalid_api_key", message: "bad" } }, { status: 401 }),
+      { kind: "refused", resolution: "provider_auth_error" },
+    ],
+    [
+      Response.json({ error: { type: "api_error", code: "processor_unavailable", message: "down" } }, { status: 503 }),
+      { kind: "refused", resolution: "provider_unavailable" },
+    ],
+    [
+      Response.json({ error: { type: "invalid_request_error", code: "charge_not_captured", message: "no" } }, { status: 422 }),
+      { kind: "declined", message: expect.stringContaining("charge_not_captured") },
+    ],
     [Response.json({ object: "charge", id: "ch_1" }), { kind: "unknown" }],
   ])("%#: a refund answer maps to %o", async (response, expected) => {
-    vi.stubGlobal("fetch", vi.fn(async () => response));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => response),
+    );
     expect(await providerFAdapter.refund(context, refundInstruction)).toMatchObject(expected);
   });
 
   it("a status request F answers 404 says the refund never arrived", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ error: { type: "invalid_request_error", code: "resource_missing", message: "No such refund." } }, { status: 404 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: { type: "invalid_request_error", code: "resource_missing", message: "No such refund." } }, { status: 404 })),
+    );
     expect(await providerFAdapter.getRefundStatus(context, { refundId: "rf_1", paymentReference: "ch_1" })).toMatchObject({ kind: "refused" });
   });
 });

@@ -12,7 +12,17 @@ import type {
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, readTokenDelete, unreadableRefundAnswer } from "../server/provider-answers";
 import { outcomeOfCharge, refundOutcomeOf } from "./mapping";
-import { F_PATHS, F_SAVED_CARD_PATHS, F_SIGN_IN_REFUSAL, fRefundSchema, signF, type FCharge, type FChargeRequest, type FError, type FRefundRequest } from "./wire";
+import {
+  F_PATHS,
+  F_SAVED_CARD_PATHS,
+  F_SIGN_IN_REFUSAL,
+  fRefundSchema,
+  signF,
+  type FCharge,
+  type FChargeRequest,
+  type FError,
+  type FRefundRequest,
+} from "./wire";
 
 /**
  * Provider F's client (spec 5.2): public key in x-merchant-id, HMAC-SHA256 of the body with the
@@ -25,7 +35,10 @@ import { F_PATHS, F_SAVED_CARD_PATHS, F_SIGN_IN_REFUSAL, fRefundSchema, signF, t
 
 function send(context: AdapterContext, method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<ProviderResponse> {
   const rawBody = body === undefined ? "" : JSON.stringify(body);
-  const headers: Record<string, string> = { "x-merchant-id": credentialOf(context, "public_key"), "x-signature": signF(credentialOf(context, "secret_key"), rawBody) };
+  const headers: Record<string, string> = {
+    "x-merchant-id": credentialOf(context, "public_key"),
+    "x-signature": signF(credentialOf(context, "secret_key"), rawBody),
+  };
   if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
   return callProvider(context, { method, path, headers, ...(body === undefined ? {} : { rawBody }) });
 }
@@ -51,7 +64,13 @@ export function chargeRequestOf(instruction: ChargeInstruction): FChargeRequest 
     payment_method: card
       ? {
           type: "card",
-          card: { number: card.number.replace(/\D/g, ""), exp_month: card.expiryMonth, exp_year: card.expiryYear, ...(card.cvc ? { cvc: card.cvc } : {}), holder_name: card.holder },
+          card: {
+            number: card.number.replace(/\D/g, ""),
+            exp_month: card.expiryMonth,
+            exp_year: card.expiryYear,
+            ...(card.cvc ? { cvc: card.cvc } : {}),
+            holder_name: card.holder,
+          },
         }
       : { type: "hpp_bypass" },
     customer: instruction.customer,
@@ -68,8 +87,10 @@ export function outcomeOf(response: ProviderResponse): ProviderOutcome {
   if (response.kind === "timed_out") return { kind: "unknown", message: response.message };
   const error = errorOf(response.body);
   const detail = error.code ? `${error.code}: ${error.message ?? ""}` : `HTTP ${response.status}`;
-  if (response.status === 401 || response.status === 403) return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider F refused the API keys (${detail})` };
-  if (response.status === 429 || response.status >= 500) return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider F is unavailable (${detail})` };
+  if (response.status === 401 || response.status === 403)
+    return { kind: "soft_failed", resolution: "provider_auth_error", message: `Provider F refused the API keys (${detail})` };
+  if (response.status === 429 || response.status >= 500)
+    return { kind: "soft_failed", resolution: "provider_unavailable", message: `Provider F is unavailable (${detail})` };
   const charge = response.body as Partial<FCharge> | null;
   if (response.status >= 200 && response.status < 300 && charge?.object === "charge" && charge.id) return outcomeOfCharge(charge as FCharge);
   return { kind: "declined", resolution: "general_error", message: `Provider F refused the request (${detail})` };
@@ -136,10 +157,15 @@ async function healthCheck(context: AdapterContext): Promise<HealthResult> {
   const response = await send(context, "GET", F_PATHS.account);
   if (response.kind !== "answered") return { kind: "unreachable", message: `Provider F is unreachable: ${response.message}` };
   const error = errorOf(response.body);
-  if (response.status === 200) return { kind: "ok", message: "Provider F is reachable and accepted the public key and the signature made with the secret key." };
+  if (response.status === 200)
+    return { kind: "ok", message: "Provider F is reachable and accepted the public key and the signature made with the secret key." };
   if (response.status === 401 || response.status === 403) {
     const field = refusedField(error.code);
-    return { kind: "credentials_refused", ...(field ? { field } : {}), message: `Provider F refused the API keys: ${error.message ?? `HTTP ${response.status}`}` };
+    return {
+      kind: "credentials_refused",
+      ...(field ? { field } : {}),
+      message: `Provider F refused the API keys: ${error.message ?? `HTTP ${response.status}`}`,
+    };
   }
   return { kind: "unreachable", message: `Provider F answered HTTP ${response.status}${error.message ? ` (${error.message})` : ""}` };
 }
@@ -158,7 +184,9 @@ export const providerFAdapter: ProviderAdapter = {
 async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {
   hideFromLog(context.exchanges, [instruction.cardToken]);
   const request = { ...chargeRequestOf(instruction), payment_method: { type: "saved_card" as const, card_token: instruction.cardToken } };
-  return outcomeOf(await send(context, "POST", F_PATHS.charges, { ...request, metadata: { ...request.metadata, tokenize: false } }, instruction.idempotencyKey));
+  return outcomeOf(
+    await send(context, "POST", F_PATHS.charges, { ...request, metadata: { ...request.metadata, tokenize: false } }, instruction.idempotencyKey),
+  );
 }
 
 async function deleteToken(context: AdapterContext, token: string) {

@@ -7,7 +7,12 @@ callbackSchemeContract({
   credentials: { public_key: "dev_pk_1", secret_key: "dev_sk_one" },
   otherCredentials: { public_key: "dev_pk_1", secret_key: "dev_sk_two" },
   event: { id: "ch_1", object: "charge", status: "succeeded", amount: 5000, amount_captured: 5000, currency: "eur", livemode: false, reference: "att_1" },
-  expected: { about: "attempt", merchantReference: "att_1", providerReference: "ch_1", outcome: { kind: "succeeded", providerReference: "ch_1", processedAmountMinor: 5000n } },
+  expected: {
+    about: "attempt",
+    merchantReference: "att_1",
+    providerReference: "ch_1",
+    outcome: { kind: "succeeded", providerReference: "ch_1", processedAmountMinor: 5000n },
+  },
 });
 
 callbackSchemeContract({
@@ -15,11 +20,26 @@ callbackSchemeContract({
   callbacks: providerFCallbacks,
   credentials: { public_key: "dev_pk_1", secret_key: "dev_sk_one" },
   otherCredentials: { public_key: "dev_pk_1", secret_key: "dev_sk_two" },
-  event: { id: "re_1", object: "refund", status: "failed", amount: 1000, currency: "eur", charge: "ch_1", reference: "rf_1", livemode: false, failure_code: "refund_declined", failure_message: "The issuer refused to take the money back." },
+  event: {
+    id: "re_1",
+    object: "refund",
+    status: "failed",
+    amount: 1000,
+    currency: "eur",
+    charge: "ch_1",
+    reference: "rf_1",
+    livemode: false,
+    failure_code: "refund_declined",
+    failure_message: "The issuer refused to take the money back.",
+  },
   expected: {
     about: "refund",
     merchantReference: "rf_1",
     providerReference: "re_1",
-    outcome: { kind: "declined", providerReference: "re_1", message: "Provider F declined the refund (refund_declined: The issuer refused to take the money back.)" },
+    outcome: {
+      kind: "declined",
+      providerReference: "re_1",
+      message: "Provider F declined the refund (refund_declined: The issuer refused to take the money back.)",
+    },
   },
 });

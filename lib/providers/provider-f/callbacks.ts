@@ -7,7 +7,15 @@ import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { outcomeOfCharge, refundOutcomeOf } from "./mapping";
 import { presentCharge } from "./sandbox/charges";
 import { presentRefund } from "./sandbox/refunds";
-import { callbackSignature, callbackSignatureHeader, F_CALLBACK_HEADERS, F_CHARGE_STATUSES, F_FAILURE_CODES, fRefundSchema, readCallbackSignature } from "./wire";
+import {
+  callbackSignature,
+  callbackSignatureHeader,
+  F_CALLBACK_HEADERS,
+  F_CHARGE_STATUSES,
+  F_FAILURE_CODES,
+  fRefundSchema,
+  readCallbackSignature,
+} from "./wire";
 
 /**
  * Provider F's events: `{ id, object: "event", type: "charge.updated", created, data: { object } }`,
@@ -46,7 +54,12 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   idInBody: { of: (event) => event.id, differs: "id differs from x-event-id" },
   report: (event) =>
     event.type === "refund.updated"
-      ? { about: "refund", providerReference: event.data.object.id, merchantReference: event.data.object.reference, outcome: refundOutcomeOf(event.data.object) }
+      ? {
+          about: "refund",
+          providerReference: event.data.object.id,
+          merchantReference: event.data.object.reference,
+          outcome: refundOutcomeOf(event.data.object),
+        }
       : {
           about: "attempt",
           providerReference: event.data.object.id,

@@ -6,14 +6,10 @@ import { assertKeyPrefixMatchesMode, PUBLIC_KEY_PATTERN, SECRET_KEY_PATTERN } fr
 import { providerFExamples } from "./examples";
 import { providerFSamples } from "./samples";
 
-
-
 export const providerF: ProviderSpec = {
   slug: "provider-f",
   name: "Provider F",
-  summary:
-    "Card payments in euro on a hosted payment page through an H2H merchant account, authenticated " +
-    "with a public and a secret API key.",
+  summary: "Card payments in euro on a hosted payment page through an H2H merchant account, authenticated " + "with a public and a secret API key.",
   credentialHelp:
     "Provider F authenticates every request with a pair of API keys from its dashboard. The public key " +
     "(dev_pub_… or prod_pub_…) is always visible there. The secret key (dev_sec_… or prod_sec_…) is shown " +
@@ -35,8 +31,7 @@ export const providerF: ProviderSpec = {
       kind: "h2h",
       label: "H2H merchant account",
       description:
-        "Host-to-host merchant account for euro card payments. Choose Test or Live like any connection; " +
-        "Test takes dev_ keys, Live takes prod_ keys.",
+        "Host-to-host merchant account for euro card payments. Choose Test or Live like any connection; " + "Test takes dev_ keys, Live takes prod_ keys.",
       // Connections saved before the Test/Live choice carried a `test_mode` credential; an API client
       // that still sends one without a mode gets the mode from it, and it must agree with the mode.
       modeField: "test_mode",
@@ -56,12 +51,10 @@ export const providerF: ProviderSpec = {
           id: "secret_key",
           label: "Secret key",
           help:
-            "Starts with dev_sec_ or prod_sec_. The provider shows the secret key only once; if you lost it, " +
-            "regenerate it in the Provider F dashboard.",
+            "Starts with dev_sec_ or prod_sec_. The provider shows the secret key only once; if you lost it, " + "regenerate it in the Provider F dashboard.",
           pattern: {
             regex: SECRET_KEY_PATTERN,
-            message:
-              "Secret key must be dev_sec_ or prod_sec_ followed by at least 24 letters, digits, _ or -",
+            message: "Secret key must be dev_sec_ or prod_sec_ followed by at least 24 letters, digits, _ or -",
           },
         }),
         toggleField({
@@ -85,11 +78,7 @@ export const providerF: ProviderSpec = {
         defineConstant("REGION", "customer.address.region", "Customer region"),
         defineConstant("FULL_ADDRESS", "customer.address.full_address", "Customer full address"),
         defineConstant("POST_CODE", "customer.address.post_code", "Customer post code"),
-        defineConstant(
-          "COUNTRY_PHONE_CODE",
-          "customer.constants.customer_country_phone_code",
-          "Customer country phone code",
-        ),
+        defineConstant("COUNTRY_PHONE_CODE", "customer.constants.customer_country_phone_code", "Customer country phone code"),
         defineConstant("PHONE", "customer.address.phone", "Customer phone"),
       ],
     },

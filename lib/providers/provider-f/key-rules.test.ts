@@ -68,7 +68,9 @@ describe("spec 5.2: Provider F key prefixes follow the mode", () => {
 describe("spec 5.2: Provider F key formats", () => {
   const base = { ...keys("dev", "dev"), test_mode: true, currency: "EUR" };
   const issuesOf = (values: Record<string, unknown>) =>
-    credentialsSchema(kind).safeParse(values).error?.issues.map((issue) => [issue.path, issue.message]) ?? [];
+    credentialsSchema(kind)
+      .safeParse(values)
+      .error?.issues.map((issue) => [issue.path, issue.message]) ?? [];
 
   it.each([
     ["dev_pub_3f2b8c1e-9a4d-4e6f-b1c2-7d8e9f0a1b2"],
@@ -76,9 +78,7 @@ describe("spec 5.2: Provider F key formats", () => {
     ["test_pub_3f2b8c1e-9a4d-4e6f-b1c2-7d8e9f0a1b2c"],
     ["dev_sec_3f2b8c1e-9a4d-4e6f-b1c2-7d8e9f0a1b2c"],
   ])("rejects the public key %s", (publicKey) => {
-    expect(issuesOf({ ...base, public_key: publicKey })).toEqual([
-      [["public_key"], "Public key must be dev_pub_ or prod_pub_ followed by a UUID"],
-    ]);
+    expect(issuesOf({ ...base, public_key: publicKey })).toEqual([[["public_key"], "Public key must be dev_pub_ or prod_pub_ followed by a UUID"]]);
   });
 
   it.each([["dev_sec_short"], ["dev_sec_has spaces in the middle of it!"], ["live_sec_" + TAIL], [`dev_pub_${TAIL}`]])(

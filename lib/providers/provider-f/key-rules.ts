@@ -35,9 +35,7 @@ export function assertKeyPrefixMatchesMode(credentials: CredentialValues, mode: 
   const testMode = credentials.test_mode;
   const issues: Problem[] = [];
   if (typeof testMode === "boolean" && (testMode ? "test" : "live") !== mode) {
-    const message = testMode
-      ? "Test mode is on, but the connection is being saved as live"
-      : "Test mode is off, but the connection is being saved as test";
+    const message = testMode ? "Test mode is on, but the connection is being saved as live" : "Test mode is off, but the connection is being saved as test";
     issues.push(problem("mode_mismatch", message, ["test_mode"]));
   }
   issues.push(...checkKey(credentials.public_key, "public_key", "pub", mode));

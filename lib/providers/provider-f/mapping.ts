@@ -17,11 +17,16 @@ export const F_DECLINES = {
 } as const satisfies Record<CodedDecline, FFailureCode>;
 
 /** A charge (an answer or an event's) as the service's outcome; a failed charge without a code is a card decline. */
-export function outcomeOfCharge(charge: Pick<FCharge, "id" | "status" | "amount_captured" | "failure_code" | "next_action" | "payment_method_details">): ProviderOutcome {
+export function outcomeOfCharge(
+  charge: Pick<FCharge, "id" | "status" | "amount_captured" | "failure_code" | "next_action" | "payment_method_details">,
+): ProviderOutcome {
   const providerReference = charge.id;
-  if (charge.status === "succeeded") return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(charge.amount_captured), ...savedCardOf(charge) };
-  if (charge.status === "requires_action") return { kind: "pending", providerReference, ...(charge.next_action ? { redirectUrl: charge.next_action.url } : {}) };
-  if (charge.failure_code === "processing_error") return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider F could not process the charge" };
+  if (charge.status === "succeeded")
+    return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(charge.amount_captured), ...savedCardOf(charge) };
+  if (charge.status === "requires_action")
+    return { kind: "pending", providerReference, ...(charge.next_action ? { redirectUrl: charge.next_action.url } : {}) };
+  if (charge.failure_code === "processing_error")
+    return { kind: "soft_failed", resolution: "provider_unavailable", providerReference, message: "Provider F could not process the charge" };
   const failureCode = charge.failure_code ?? F_DECLINES.issuer_decline;
   const resolution = declineResolution<FFailureCode>(F_DECLINES, (code) => code === failureCode);
   return { kind: "declined", resolution, providerReference, message: `Provider F declined the charge (${charge.failure_code ?? "no code"})` };
@@ -55,5 +60,13 @@ export function refundOutcomeOf(refund: Pick<FRefund, "id" | "status" | "failure
 function savedCardOf(charge: Pick<FCharge, "payment_method_details">): { savedCard?: SavedCard } {
   const details = charge.payment_method_details;
   if (details?.object !== "saved_card" || typeof details.card_token !== "string") return {};
-  return { savedCard: { token: details.card_token, brand: details.brand ?? null, lastFour: String(details.last4), expiryMonth: Number(details.exp_month), expiryYear: Number(details.exp_year) } };
+  return {
+    savedCard: {
+      token: details.card_token,
+      brand: details.brand ?? null,
+      lastFour: String(details.last4),
+      expiryMonth: Number(details.exp_month),
+      expiryYear: Number(details.exp_year),
+    },
+  };
 }

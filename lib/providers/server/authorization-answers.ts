@@ -9,7 +9,9 @@ import { readRefundStatusTransport, readRefundTransport, type Answered } from ".
  * a 5xx or a 409 (the key is in use) → `unknown`; another 4xx → `declined`. A status request's 404
  * means the capture or void never arrived (`refused`); a status request not answered says nothing.
  */
-type NotRead = { outcome: Extract<CaptureOutcome, { kind: "declined" | "refused" | "unknown" }> & Extract<VoidOutcome, { kind: "declined" | "refused" | "unknown" }> };
+type NotRead = {
+  outcome: Extract<CaptureOutcome, { kind: "declined" | "refused" | "unknown" }> & Extract<VoidOutcome, { kind: "declined" | "refused" | "unknown" }>;
+};
 
 export function readAuthorizationTransport(response: ProviderResponse, statusRequest: boolean): NotRead | { answer: Answered } {
   const read = statusRequest ? readRefundStatusTransport(response) : readRefundTransport(response);

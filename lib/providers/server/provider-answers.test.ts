@@ -2,11 +2,20 @@ import { describe, expect, it } from "vitest";
 import { createExchangeRecorder, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { declineResolution, findErrorCode, hideFromLog, readHealth, readStatusTransport, readTransport } from "./provider-answers";
 
-const answered = (status: number, body: unknown = {}): ProviderResponse => ({ kind: "answered", status, headers: new Headers(), body, text: JSON.stringify(body) });
+const answered = (status: number, body: unknown = {}): ProviderResponse => ({
+  kind: "answered",
+  status,
+  headers: new Headers(),
+  body,
+  text: JSON.stringify(body),
+});
 
 describe("readTransport: what the HTTP status alone says", () => {
   it.each([
-    [answered(401, { error: { code: "invalid_signature" } }), { kind: "soft_failed", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") }],
+    [
+      answered(401, { error: { code: "invalid_signature" } }),
+      { kind: "soft_failed", resolution: "provider_auth_error", message: expect.stringContaining("invalid_signature") },
+    ],
     [answered(403), { kind: "soft_failed", resolution: "provider_auth_error" }],
     [answered(429), { kind: "soft_failed", resolution: "provider_unavailable" }],
     [answered(500), { kind: "soft_failed", resolution: "provider_unavailable" }],
@@ -50,7 +59,16 @@ describe("findErrorCode and hideFromLog", () => {
   it("hides values from exchanges recorded afterwards", () => {
     const recorder = createExchangeRecorder();
     hideFromLog(recorder, ["s3cr3t-value", undefined]);
-    recorder.record({ at: "", method: "POST", url: "/x", requestHeaders: { "x-auth": "s3cr3t-value" }, requestBody: null, status: 200, responseBody: null, durationMs: 1 });
+    recorder.record({
+      at: "",
+      method: "POST",
+      url: "/x",
+      requestHeaders: { "x-auth": "s3cr3t-value" },
+      requestBody: null,
+      status: 200,
+      responseBody: null,
+      durationMs: 1,
+    });
     expect(JSON.stringify(recorder.list())).not.toContain("s3cr3t-value");
   });
 });

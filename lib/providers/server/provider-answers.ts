@@ -21,13 +21,25 @@ export function readTransport(response: ProviderResponse): { outcome: ProviderOu
   if (response.kind === "timed_out") return { outcome: { kind: "unknown", message: response.message } };
   const { status } = response;
   if (status === 401 || status === 403) {
-    return { outcome: { kind: "soft_failed", resolution: "provider_auth_error", message: `The provider refused the credentials (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+    return {
+      outcome: {
+        kind: "soft_failed",
+        resolution: "provider_auth_error",
+        message: `The provider refused the credentials (HTTP ${status}${errorCodeSuffix(response.body)}).`,
+      },
+    };
   }
   if (status === 429 || status >= 500) {
     return { outcome: { kind: "soft_failed", resolution: "provider_unavailable", message: `The provider could not take the request (HTTP ${status}).` } };
   }
   if (status < 200 || status >= 300) {
-    return { outcome: { kind: "declined", resolution: "general_error", message: `The provider refused the request (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+    return {
+      outcome: {
+        kind: "declined",
+        resolution: "general_error",
+        message: `The provider refused the request (HTTP ${status}${errorCodeSuffix(response.body)}).`,
+      },
+    };
   }
   return { answer: response };
 }
@@ -118,14 +130,29 @@ export function readRefundTransport(response: ProviderResponse): { outcome: Refu
   if (response.kind === "timed_out") return { outcome: { kind: "unknown", message: response.message } };
   const { status } = response;
   if (status === 401 || status === 403) {
-    return { outcome: { kind: "refused", resolution: "provider_auth_error", message: `The provider refused the credentials (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+    return {
+      outcome: {
+        kind: "refused",
+        resolution: "provider_auth_error",
+        message: `The provider refused the credentials (HTTP ${status}${errorCodeSuffix(response.body)}).`,
+      },
+    };
   }
   if (status === 429 || status === 503) {
-    return { outcome: { kind: "refused", resolution: "provider_unavailable", message: `The provider could not take the refund (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
+    return {
+      outcome: {
+        kind: "refused",
+        resolution: "provider_unavailable",
+        message: `The provider could not take the refund (HTTP ${status}${errorCodeSuffix(response.body)}).`,
+      },
+    };
   }
   if (status >= 500) return { outcome: { kind: "unknown", message: `The provider answered HTTP ${status}; whether it refunded is not known yet.` } };
   // 409: the provider holds this id already (a send still in flight, another request of ours): not a decline.
-  if (status === 409) return { outcome: { kind: "unknown", message: `The provider answered 409${errorCodeSuffix(response.body)}; the refund may be on its way: asking about it.` } };
+  if (status === 409)
+    return {
+      outcome: { kind: "unknown", message: `The provider answered 409${errorCodeSuffix(response.body)}; the refund may be on its way: asking about it.` },
+    };
   if (status < 200 || status >= 300) {
     return { outcome: { kind: "declined", message: `The provider declined the refund (HTTP ${status}${errorCodeSuffix(response.body)}).` } };
   }

@@ -15,9 +15,7 @@ describe("spec 5.1 note 5: generated key pairs", () => {
   it("parses them as their own kind only", () => {
     expect(parseKeyFile(publicKeyPem, "public")).toBeNull();
     expect(parseKeyFile(privateKeyPem, "private")).toBeNull();
-    expect(parseKeyFile(privateKeyPem, "public")).toBe(
-      "This is a private key; Public key takes a public key (-----BEGIN PUBLIC KEY-----)",
-    );
+    expect(parseKeyFile(privateKeyPem, "public")).toBe("This is a private key; Public key takes a public key (-----BEGIN PUBLIC KEY-----)");
   });
 
   it("reports a well-formed PEM that node:crypto cannot read", () => {

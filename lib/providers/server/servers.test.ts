@@ -15,8 +15,13 @@ function valueImports(file: string): string[] {
   const source = readFileSync(file, "utf8");
   const specifiers = [...source.matchAll(/^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?["']([^"']+)["']/gm)].map((match) => match[1]!);
   return specifiers.flatMap((specifier) => {
-    const base = specifier.startsWith("@/") ? path.join(root, specifier.slice(2)) : specifier.startsWith(".") ? path.resolve(path.dirname(file), specifier) : undefined;
-    const resolved = base && ["", ".ts", ".tsx", "/index.ts"].map((ending) => base + ending).find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+    const base = specifier.startsWith("@/")
+      ? path.join(root, specifier.slice(2))
+      : specifier.startsWith(".")
+        ? path.resolve(path.dirname(file), specifier)
+        : undefined;
+    const resolved =
+      base && ["", ".ts", ".tsx", "/index.ts"].map((ending) => base + ending).find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
     return resolved ? [resolved] : [];
   });
 }

@@ -106,7 +106,46 @@ export function changedTables(before: Record<string, string>, after: Record<stri
 // ---------------------------------------------------------------------------------------------
 
 export const odd = fc.oneof(
-  fc.constantFrom<unknown>(null, undefined, true, false, 0, -0, 1e3, -1, NaN, Infinity, 2 ** 53 + 1, "", " ", "\u0000", "a\u0000b", "1e3", "-0", "NaN", "x".repeat(20_000), "💳".repeat(50), "\u202e\ufeff", "%E0%A4%A", "__proto__", "constructor", "owner", "support", "test", "live", [], {}, [null], JSON.parse('{"__proto__":{"admin":true}}'), "conn_x", "conn_" + "a".repeat(64), "https://127.0.0.1/", "javascript:alert(1)", "a@b", "not-an-email"),
+  fc.constantFrom<unknown>(
+    null,
+    undefined,
+    true,
+    false,
+    0,
+    -0,
+    1e3,
+    -1,
+    NaN,
+    Infinity,
+    2 ** 53 + 1,
+    "",
+    " ",
+    "\u0000",
+    "a\u0000b",
+    "1e3",
+    "-0",
+    "NaN",
+    "x".repeat(20_000),
+    "💳".repeat(50),
+    "\u202e\ufeff",
+    "%E0%A4%A",
+    "__proto__",
+    "constructor",
+    "owner",
+    "support",
+    "test",
+    "live",
+    [],
+    {},
+    [null],
+    JSON.parse('{"__proto__":{"admin":true}}'),
+    "conn_x",
+    "conn_" + "a".repeat(64),
+    "https://127.0.0.1/",
+    "javascript:alert(1)",
+    "a@b",
+    "not-an-email",
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }),
@@ -131,11 +170,7 @@ export function formInputArb(valid: Record<string, unknown>): fc.Arbitrary<unkno
       return copy;
     });
   const oddRecord = fc.dictionary(fc.constantFrom(...(keys.length ? keys : ["x"]), "__proto__", "constructor", "x"), odd, { maxKeys: 6 });
-  return fc.oneof(
-    { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) },
-    { weight: 2, arbitrary: oddRecord },
-    { weight: 5, arbitrary: nearValid },
-  );
+  return fc.oneof({ weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) }, { weight: 2, arbitrary: oddRecord }, { weight: 5, arbitrary: nearValid });
 }
 
 /**
@@ -146,7 +181,7 @@ export function formDataOf(record: Record<string, unknown>, fileAt?: string): Fo
   const form = new FormData();
   for (const [key, value] of Object.entries(record)) {
     if (key === fileAt) form.append(key, new Blob([String(value)]), "upload.txt");
-    else if (value !== undefined) form.append(key, typeof value === "string" ? value : JSON.stringify(value) ?? String(value));
+    else if (value !== undefined) form.append(key, typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)));
   }
   return form;
 }
@@ -221,7 +256,11 @@ export function exportedNames(source: string): string[] {
   for (const match of source.matchAll(/^\s*export\s+(?:async\s+)?(?:function\s*\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/gm)) names.add(match[1]!);
   for (const match of source.matchAll(/^\s*export\s+\{([^}]*)\}/gm)) {
     for (const entry of match[1]!.split(",")) {
-      const name = entry.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = entry
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name && !entry.trim().startsWith("type ")) names.add(name);
     }
   }
@@ -251,7 +290,7 @@ export async function startLoopbackServer(handle: (request: Request) => Promise<
       const response = await handle(await toWebRequest(req, origin));
       await sendWebResponse(response, res);
     })().catch((error: unknown) => {
-      failures.push(`${req.method} ${req.url}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      failures.push(`${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end("handler threw");
     });

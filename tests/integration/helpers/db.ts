@@ -25,9 +25,7 @@ async function createTestDb(): Promise<TestDb> {
     return { ...handle, kind: "postgres" };
   }
   const template = inject("pgliteTemplate");
-  const client = template
-    ? await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(template)]) })
-    : await PGlite.create();
+  const client = template ? await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(template)]) }) : await PGlite.create();
   if (!template) await migrate(drizzle(client), { migrationsFolder });
   return { db: drizzle(client, { schema }) as unknown as Db, close: () => client.close(), kind: "pglite" };
 }

@@ -91,7 +91,12 @@ async function startFakeProvider(): Promise<FakeProvider> {
 
   async function create(op: "payment" | "payout", context: AdapterContext, body: Record<string, unknown>, key: string, amountMinor: bigint) {
     fake.calls.push({ op, connectionId: context.connectionId, idempotencyKey: key });
-    await callProvider(context, { method: "POST", path: `/${op}s`, headers: { authorization: `Bearer ${String(context.credentials.api_secret ?? "")}` }, body });
+    await callProvider(context, {
+      method: "POST",
+      path: `/${op}s`,
+      headers: { authorization: `Bearer ${String(context.credentials.api_secret ?? "")}` },
+      body,
+    });
     if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
     if (fake.hold) await fake.hold;
     return fake.script.get(context.connectionId)?.shift() ?? success(amountMinor);
@@ -99,19 +104,47 @@ async function startFakeProvider(): Promise<FakeProvider> {
 
   const adapter: ProviderAdapter = {
     createPayment: (context, instruction) =>
-      create("payment", context, { amount: instruction.amount, card: instruction.card.number, cvc: instruction.card.cvc, key: instruction.idempotencyKey }, instruction.idempotencyKey, instruction.amountMinor),
+      create(
+        "payment",
+        context,
+        { amount: instruction.amount, card: instruction.card.number, cvc: instruction.card.cvc, key: instruction.idempotencyKey },
+        instruction.idempotencyKey,
+        instruction.amountMinor,
+      ),
     createPaymentWithoutCard: (context, instruction) =>
-      create("payment", context, { amount: instruction.amount, key: instruction.idempotencyKey, bypass: true }, instruction.idempotencyKey, instruction.amountMinor),
+      create(
+        "payment",
+        context,
+        { amount: instruction.amount, key: instruction.idempotencyKey, bypass: true },
+        instruction.idempotencyKey,
+        instruction.amountMinor,
+      ),
     createPayout: (context, instruction) =>
-      create("payout", context, { amount: instruction.amount, card: instruction.cardNumber, split: instruction.splitMode, key: instruction.idempotencyKey }, instruction.idempotencyKey, instruction.amountMinor),
+      create(
+        "payout",
+        context,
+        { amount: instruction.amount, card: instruction.cardNumber, split: instruction.splitMode, key: instruction.idempotencyKey },
+        instruction.idempotencyKey,
+        instruction.amountMinor,
+      ),
     getStatus: async (context, query) => {
       fake.calls.push({ op: "status", connectionId: context.connectionId, idempotencyKey: query.idempotencyKey, providerReference: query.providerReference });
       await callProvider(context, { method: "POST", path: "/status", body: { key: query.idempotencyKey } });
       return fake.statusScript.shift() ?? success(0n, "status-ref");
     },
     refund: async (context, instruction) => {
-      fake.calls.push({ op: "refund", connectionId: context.connectionId, idempotencyKey: instruction.refundId, providerReference: instruction.paymentReference, amountMinor: instruction.amountMinor });
-      await callProvider(context, { method: "POST", path: "/refunds", body: { key: instruction.refundId, payment: instruction.paymentReference, amount: instruction.amount } });
+      fake.calls.push({
+        op: "refund",
+        connectionId: context.connectionId,
+        idempotencyKey: instruction.refundId,
+        providerReference: instruction.paymentReference,
+        amountMinor: instruction.amountMinor,
+      });
+      await callProvider(context, {
+        method: "POST",
+        path: "/refunds",
+        body: { key: instruction.refundId, payment: instruction.paymentReference, amount: instruction.amount },
+      });
       if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
       return fake.refundScript.shift() ?? { kind: "succeeded", providerReference: `fake-refund-${instruction.refundId}` };
     },

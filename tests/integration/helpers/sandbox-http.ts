@@ -81,7 +81,13 @@ export async function createTestConnection(db: Db, provider: string, kind: Conne
  * may call it. The default timeout is long: a sandbox answer slowed by a loaded machine is still an
  * answer; the tests of a provider that does not answer pass their own short one.
  */
-export function adapterContext(baseUrl: string, provider: string, kind: ConnectionKind, credentials: CredentialValues, timeoutMs = 20_000): AdapterContext & {
+export function adapterContext(
+  baseUrl: string,
+  provider: string,
+  kind: ConnectionKind,
+  credentials: CredentialValues,
+  timeoutMs = 20_000,
+): AdapterContext & {
   exchanges: ReturnType<typeof createExchangeRecorder>;
 } {
   const secrets = (getKind(provider, kind)?.fields ?? []).filter((field) => field.secret).map((field) => String(credentials[field.id] ?? ""));
@@ -113,7 +119,10 @@ export async function silentServer(): Promise<{ url: string; close: () => Promis
 }
 
 /** A payment as the engine hands it to an adapter: "100.77" in `currency`, one test card. */
-export function paymentInstruction(card: string, options: { amount?: string; currency?: string; service?: string; allowPartially?: boolean } = {}): PaymentInstruction {
+export function paymentInstruction(
+  card: string,
+  options: { amount?: string; currency?: string; service?: string; allowPartially?: boolean } = {},
+): PaymentInstruction {
   const amount = options.amount ?? "100.00";
   const [units, cents = "00"] = amount.split(".");
   return {

@@ -29,7 +29,11 @@ export type SandboxRefundSuite = {
 const SUCCEEDS = "4242424242424242";
 const DECLINED = "4000000000000002";
 
-export function refundOf(paid: { instruction: PaymentInstruction; outcome: ProviderOutcome }, amount: string, refundId = `rf_${randomUUID()}`): RefundInstruction {
+export function refundOf(
+  paid: { instruction: PaymentInstruction; outcome: ProviderOutcome },
+  amount: string,
+  refundId = `rf_${randomUUID()}`,
+): RefundInstruction {
   const reference = "providerReference" in paid.outcome ? paid.outcome.providerReference : undefined;
   if (!reference) throw new Error(`the payment has no provider reference: ${JSON.stringify(paid.outcome)}`);
   return {
@@ -75,7 +79,9 @@ export function describeSandboxRefunds(suite: SandboxRefundSuite): void {
       const paid = await pay(SUCCEEDS);
       const pending = refundOf(paid, "10.31");
       expect(await adapter.refund(suite.context(), pending)).toMatchObject({ kind: "pending", providerReference: expect.any(String) });
-      expect(await adapter.getRefundStatus(suite.context(), { refundId: pending.refundId, paymentReference: pending.paymentReference })).toMatchObject({ kind: "succeeded" });
+      expect(await adapter.getRefundStatus(suite.context(), { refundId: pending.refundId, paymentReference: pending.paymentReference })).toMatchObject({
+        kind: "succeeded",
+      });
       expect(await adapter.refund(suite.context(), refundOf(paid, "10.32"))).toMatchObject({ kind: "declined", message: expect.any(String) });
       const unavailable = refundOf(paid, "10.33");
       expect(await adapter.refund(suite.context(), unavailable)).toMatchObject({ kind: "refused", resolution: "provider_unavailable" });
@@ -106,7 +112,9 @@ export function describeSandboxRefunds(suite: SandboxRefundSuite): void {
 
     it("a refund id the provider never received: the status request says it never arrived", async () => {
       const paid = await pay(SUCCEEDS);
-      expect(await adapter.getRefundStatus(suite.context(), { refundId: `rf_${randomUUID()}`, paymentReference: refundOf(paid, "1.00").paymentReference })).toMatchObject({
+      expect(
+        await adapter.getRefundStatus(suite.context(), { refundId: `rf_${randomUUID()}`, paymentReference: refundOf(paid, "1.00").paymentReference }),
+      ).toMatchObject({
         kind: "refused",
       });
     });
@@ -117,7 +125,9 @@ export function describeSandboxRefunds(suite: SandboxRefundSuite): void {
         const refund = refundOf(paid, "5.00");
         expect(await adapter.refund(suite.context(), refund)).toMatchObject({ kind: "succeeded" });
         expect(await adapter.refund(suite.otherAccount!(), refundOf(paid, "5.00"))).toMatchObject({ kind: "declined" });
-        expect(await adapter.getRefundStatus(suite.otherAccount!(), { refundId: refund.refundId, paymentReference: refund.paymentReference })).toMatchObject({ kind: "refused" });
+        expect(await adapter.getRefundStatus(suite.otherAccount!(), { refundId: refund.refundId, paymentReference: refund.paymentReference })).toMatchObject({
+          kind: "refused",
+        });
       });
     }
   });

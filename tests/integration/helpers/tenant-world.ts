@@ -90,7 +90,13 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   if (!saved.ok) throw new Error(`setup: routing ${JSON.stringify(saved.problems)}`);
 
   const endpointUrl = `http://127.0.0.1:9/${unique("hooks")}`;
-  const endpoint = await createEndpoint(db, m.merchantId, { url: endpointUrl, description: `Hooks of ${name}`, enabled: true, allEvents: true, eventTypes: [] });
+  const endpoint = await createEndpoint(db, m.merchantId, {
+    url: endpointUrl,
+    description: `Hooks of ${name}`,
+    enabled: true,
+    allEvents: true,
+    eventTypes: [],
+  });
   if (!endpoint.ok) throw new Error(`setup: endpoint ${JSON.stringify(endpoint.problems)}`);
 
   const payment = await invoiceFrom(db, m, "a-payment", {});
@@ -98,7 +104,13 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const payout = await invoiceFrom(db, m, "a-payout", { auto_process: false }, { card_number: "4242424242424242" });
   // A second waiting payout, for the cases that cancel one (the first stays for Process payout).
   const cancelable = await invoiceFrom(db, m, "a-payout", { auto_process: false }, { card_number: "4242424242424242" });
-  const refund = await createRefund(db, { merchantId: m.merchantId, invoiceId: payment.id, body: { data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "1.00" } } }, testOnly: false, createdBy: "setup" });
+  const refund = await createRefund(db, {
+    merchantId: m.merchantId,
+    invoiceId: payment.id,
+    body: { data: { type: "refund", attributes: { reference_id: unique("refund"), amount: "1.00" } } },
+    testOnly: false,
+    createdBy: "setup",
+  });
   if (refund.kind !== "created") throw new Error(`setup: refund ${JSON.stringify(refund)}`);
 
   // A saved card of the paid payment, written as lib/payment-methods writes one, for the id probes.
@@ -131,7 +143,12 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const liveKey = (await createApiKey(db, { merchantId: m.merchantId, name: `${name} live`, mode: "live" })).key;
   const members: Record<Role, string> = { owner: m.ownerId, support: m.supportId, developer: "", finance: "", read_only: "" };
   for (const role of ["developer", "finance", "read_only"] as const) {
-    const added = await addTeamMember(db, m.merchantId, { name: `${role} of ${name}`, email: `${unique(role.replace("_", "-"))}@example.com`, role, password: "member-pass-99" });
+    const added = await addTeamMember(db, m.merchantId, {
+      name: `${role} of ${name}`,
+      email: `${unique(role.replace("_", "-"))}@example.com`,
+      role,
+      password: "member-pass-99",
+    });
     if (!added.ok) throw new Error(`setup: ${role} member`);
     members[role] = added.value.id;
   }
@@ -158,7 +175,17 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     generatedKeyId: generated.id,
     routingOrderId: `${routingService}:test`,
     members,
-    markers: [m.account, endpointUrl, a.label, e.label, ...(z ? [z.label] : []), payment.reference, payout.reference, inviteEmail, ...users.map((u) => u.email)],
+    markers: [
+      m.account,
+      endpointUrl,
+      a.label,
+      e.label,
+      ...(z ? [z.label] : []),
+      payment.reference,
+      payout.reference,
+      inviteEmail,
+      ...users.map((u) => u.email),
+    ],
   };
 }
 
@@ -174,7 +201,12 @@ const NOT_COMPARED = new Set(["rate_limits"]);
  */
 export async function snapshotTenant(db: Db, merchantId: string): Promise<Record<string, string[]>> {
   const ids = async (column: PgColumn, table: unknown, where: SQL) =>
-    (await db.select({ id: column }).from(table as PgTable).where(where)).map((r) => r.id as string);
+    (
+      await db
+        .select({ id: column })
+        .from(table as PgTable)
+        .where(where)
+    ).map((r) => r.id as string);
   const invoiceIds = await ids(schema.invoices.id, schema.invoices, eq(schema.invoices.merchantId, merchantId));
   const connectionIds = await ids(schema.connections.id, schema.connections, eq(schema.connections.merchantId, merchantId));
   const userIds = await ids(schema.users.id, schema.users, eq(schema.users.merchantId, merchantId));
@@ -243,7 +275,14 @@ export function routeExports(source: string): { method: string; served: boolean 
   for (const match of source.matchAll(/export\s+async\s+function\s+([A-Z]+)\b/g)) found.set(match[1]!, true);
   for (const match of source.matchAll(/export\s+const\s+([A-Z]+)\s*=\s*([^\n]*)/g)) found.set(match[1]!, !REFUSER.test(match[2]!.trim()));
   for (const match of source.matchAll(/export\s+const\s+\{([^}]*)\}\s*=\s*([^\n]*)/g)) {
-    for (const name of match[1]!.split(",")) found.set(name.trim().split(/\s*:\s*/).pop()!, !REFUSER.test(match[2]!.trim()));
+    for (const name of match[1]!.split(","))
+      found.set(
+        name
+          .trim()
+          .split(/\s*:\s*/)
+          .pop()!,
+        !REFUSER.test(match[2]!.trim()),
+      );
   }
   return HTTP_METHODS.filter((method) => found.has(method)).map((method) => ({ method, served: found.get(method)! }));
 }

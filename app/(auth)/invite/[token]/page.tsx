@@ -14,8 +14,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     <>
       <h1 className="mb-2 text-xl font-semibold">Join {invite.merchantName}</h1>
       <p className="mb-4 text-sm text-slate-600">
-        You are invited as <strong>{invite.role}</strong>. Check your name and choose the password you will sign in with as {invite.email}; you
-        are signed in when you join.
+        You are invited as <strong>{invite.role}</strong>. Check your name and choose the password you will sign in with as {invite.email}; you are signed in
+        when you join.
       </p>
       <AcceptInviteForm token={token} email={invite.email} name={invite.name} />
     </>

@@ -40,8 +40,11 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
         title={connection.label}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <Link className="text-brand-700 underline" href={`/providers/${provider.slug}`}>{provider.name}</Link> · {kind.label} ·{" "}
-            <ModeBadge mode={connection.mode} /> <StateBadge enabled={connection.enabled} /> <HealthBadge health={connection.health} testId="connection-health" />
+            <Link className="text-brand-700 underline" href={`/providers/${provider.slug}`}>
+              {provider.name}
+            </Link>{" "}
+            · {kind.label} · <ModeBadge mode={connection.mode} /> <StateBadge enabled={connection.enabled} />{" "}
+            <HealthBadge health={connection.health} testId="connection-health" />
           </span>
         }
       />
@@ -63,7 +66,9 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
       </section>
       <div className="grid gap-6 xl:grid-cols-2">
         <section className="card" aria-labelledby="credentials">
-          <h2 id="credentials" className="mb-3 text-base font-semibold">Credentials</h2>
+          <h2 id="credentials" className="mb-3 text-base font-semibold">
+            Credentials
+          </h2>
           <dl className="grid grid-cols-[minmax(6rem,8rem)_minmax(0,1fr)] gap-x-3 sm:grid-cols-[minmax(7rem,12rem)_minmax(0,1fr)] gap-y-2 text-sm">
             {connection.credentials.map((c) => (
               <div key={c.id} className="contents">
@@ -93,8 +98,8 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
                 data-testid="callback-url"
               />
               <p id="callback-url-help" className="mt-1 text-xs text-slate-600">
-                Register this address with {provider.name} for its payment notifications. They are verified with this connection&apos;s
-                credentials (or {provider.name}&apos;s own key) before anything is changed.
+                Register this address with {provider.name} for its payment notifications. They are verified with this connection&apos;s credentials (or{" "}
+                {provider.name}&apos;s own key) before anything is changed.
               </p>
             </dd>
             <dt className="text-slate-600">Services</dt>
@@ -142,22 +147,30 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
           </div>
         </section>
         <section className="card" aria-labelledby="edit">
-          <h2 id="edit" className="mb-3 text-base font-semibold">Edit</h2>
+          <h2 id="edit" className="mb-3 text-base font-semibold">
+            Edit
+          </h2>
           <EditConnectionFormOnUse connection={connection} />
         </section>
       </div>
       <section className="card mt-6" aria-labelledby="constants">
-        <h2 id="constants" className="mb-3 text-base font-semibold">Constants</h2>
+        <h2 id="constants" className="mb-3 text-base font-semibold">
+          Constants
+        </h2>
         <ConstantsPanelOnUse connectionId={connection.id} providerSlug={connection.provider} kindSlug={connection.kind} stored={connection.constants} />
       </section>
       {sandboxFault !== undefined ? (
         <section className="card mt-6" aria-labelledby="sandbox-behaviour" data-testid="sandbox-behaviour">
-          <h2 id="sandbox-behaviour" className="mb-3 text-base font-semibold">Sandbox behaviour</h2>
+          <h2 id="sandbox-behaviour" className="mb-3 text-base font-semibold">
+            Sandbox behaviour
+          </h2>
           <SandboxBehaviour id={connection.id} current={sandboxFault} />
         </section>
       ) : null}
       <section className="card mt-6" aria-labelledby="audit">
-        <h2 id="audit" className="mb-3 text-base font-semibold">Audit trail</h2>
+        <h2 id="audit" className="mb-3 text-base font-semibold">
+          Audit trail
+        </h2>
         {audit.length === 0 ? (
           <p className="text-sm text-slate-600">No changes recorded.</p>
         ) : (

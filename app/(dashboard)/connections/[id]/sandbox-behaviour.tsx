@@ -31,9 +31,9 @@ export function SandboxBehaviour({ id, current }: { id: string; current: Sandbox
   return (
     <div className="space-y-3 text-sm">
       <p className="text-slate-600">
-        Makes this connection&apos;s sandbox fail on purpose. It applies to every request made with this connection&apos;s credentials
-        (payments, payouts and status requests) until you set it back to Normal. The sandbox knows the connection by its
-        credentials, as the provider would: test connections sharing the same credentials share one sandbox account.
+        Makes this connection&apos;s sandbox fail on purpose. It applies to every request made with this connection&apos;s credentials (payments, payouts and
+        status requests) until you set it back to Normal. The sandbox knows the connection by its credentials, as the provider would: test connections sharing
+        the same credentials share one sandbox account.
       </p>
       <p data-testid="sandbox-fault-current">
         Now: <span className="font-medium">{SANDBOX_FAULT_LABELS[current].label}</span>

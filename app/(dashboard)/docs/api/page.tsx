@@ -71,8 +71,11 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
             Base URL and authentication
           </h2>
           <p>
-            Base URL <code className="font-mono wrap-anywhere" data-testid="api-base-url">{reference.baseUrl}</code>. Every request sends{" "}
-            <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> with a key from{" "}
+            Base URL{" "}
+            <code className="font-mono wrap-anywhere" data-testid="api-base-url">
+              {reference.baseUrl}
+            </code>
+            . Every request sends <code className="font-mono">Authorization: Bearer &lt;key&gt;</code> with a key from{" "}
             {seesKeys ? (
               <Link href="/api-keys" className="text-brand-700 underline">
                 API keys
@@ -80,8 +83,8 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
             ) : (
               "API keys (an owner or a developer makes them)"
             )}
-            ; bodies are <code className="font-mono">application/vnd.api+json</code> (or <code className="font-mono">application/json</code>). Events come to you
-            as{" "}
+            ; bodies are <code className="font-mono">application/vnd.api+json</code> (or <code className="font-mono">application/json</code>). Events come to
+            you as{" "}
             <Link href="/docs/webhooks" className="text-brand-700 underline">
               webhooks
             </Link>
@@ -90,11 +93,11 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
           <p id="authentication" className="scroll-mt-4">
             A key has a mode, which its start shows: <code className="font-mono">pok_test_…</code> creates and reads test invoices only,{" "}
             <code className="font-mono">pok_live_…</code> live ones only (keys made before modes, plain <code className="font-mono">pok_…</code>, are test
-            keys). An invoice of the other mode answers 404, as do its attempts and refunds; lists show the key&apos;s mode only; a create in the
-            other mode answers 403 <code className="font-mono">key_mode_mismatch</code> at <code className="font-mono">/data/attributes/test_mode</code>.
-            A read-only key may only send GET: anything else answers 403 <code className="font-mono">insufficient_scope</code>. Rolling a key makes a new
-            one and keeps the old one working for the grace period chosen; after it, and after a revoke, the old key answers 401{" "}
-            <code className="font-mono">invalid_api_key</code>. In each operation&apos;s Try it form, the key you paste goes in that Authorization header.
+            keys). An invoice of the other mode answers 404, as do its attempts and refunds; lists show the key&apos;s mode only; a create in the other mode
+            answers 403 <code className="font-mono">key_mode_mismatch</code> at <code className="font-mono">/data/attributes/test_mode</code>. A read-only key
+            may only send GET: anything else answers 403 <code className="font-mono">insufficient_scope</code>. Rolling a key makes a new one and keeps the old
+            one working for the grace period chosen; after it, and after a revoke, the old key answers 401 <code className="font-mono">invalid_api_key</code>.
+            In each operation&apos;s Try it form, the key you paste goes in that Authorization header.
           </p>
         </section>
 
@@ -129,7 +132,14 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
         {reference.tags.map((tag) => {
           const anyShown = tag.operations.some((operation) => shown(matchesSearch(operation, query)));
           return (
-            <section key={tag.name} id={`tag-${tag.name}`} data-tag-group={tag.name} hidden={!anyShown} aria-labelledby={`tag-${tag.name}-title`} className="min-w-0 scroll-mt-4 space-y-4">
+            <section
+              key={tag.name}
+              id={`tag-${tag.name}`}
+              data-tag-group={tag.name}
+              hidden={!anyShown}
+              aria-labelledby={`tag-${tag.name}-title`}
+              className="min-w-0 scroll-mt-4 space-y-4"
+            >
               <div>
                 <h2 id={`tag-${tag.name}-title`} className="text-lg font-semibold capitalize">
                   {tag.name}
@@ -151,7 +161,12 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
             <p className="text-slate-600">The bodies the operations answer with, named as in the document; every error answer carries an ErrorDocument.</p>
           </div>
           {reference.schemas.map((schema) => (
-            <section key={schema.name} id={`schema-${schema.name}`} aria-labelledby={`schema-${schema.name}-title`} className="card min-w-0 scroll-mt-4 space-y-2 target:ring-2 target:ring-brand-600">
+            <section
+              key={schema.name}
+              id={`schema-${schema.name}`}
+              aria-labelledby={`schema-${schema.name}-title`}
+              className="card min-w-0 scroll-mt-4 space-y-2 target:ring-2 target:ring-brand-600"
+            >
               <h3 id={`schema-${schema.name}-title`} className="font-mono text-base font-semibold">
                 {schema.name}
               </h3>

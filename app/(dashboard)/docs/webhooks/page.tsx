@@ -17,7 +17,11 @@ const duration = (seconds: number) => (seconds < 60 ? `${seconds} s` : seconds <
 
 function Code({ children, label }: { children: string; label: string }) {
   return (
-    <pre aria-label={label} tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600">
+    <pre
+      aria-label={label}
+      tabIndex={0}
+      className="overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
       {children}
     </pre>
   );
@@ -32,7 +36,9 @@ export default async function WebhooksDocsPage() {
   await requirePageViewer();
   const at = new Date("2026-01-15T10:30:00.000Z");
   const payload = JSON.stringify(
-    JSON.parse(renderEventBody({ id: "evt_3kTq9v2ZxQ7bWmYc1aR5sg", type: "invoice.status_changed", sequence: 2, invoice: sampleInvoiceSnapshot("mer_example", at) })),
+    JSON.parse(
+      renderEventBody({ id: "evt_3kTq9v2ZxQ7bWmYc1aR5sg", type: "invoice.status_changed", sequence: 2, invoice: sampleInvoiceSnapshot("mer_example", at) }),
+    ),
     null,
     2,
   );
@@ -84,29 +90,42 @@ export default async function WebhooksDocsPage() {
         description={
           <>
             Events about your invoices are sent as signed POSTs to each of your endpoints that takes their type (add them on the{" "}
-            <Link href="/webhooks" className="text-brand-700 underline">Webhooks</Link> page).
+            <Link href="/webhooks" className="text-brand-700 underline">
+              Webhooks
+            </Link>{" "}
+            page).
           </>
         }
       />
       <div className="max-w-4xl space-y-6 text-sm text-slate-800">
         <section className="card space-y-3" aria-labelledby="docs-urls">
-          <h2 id="docs-urls" className="text-base font-semibold">Which endpoint URLs are accepted</h2>
-          <p data-testid="webhook-url-rules" className="wrap-anywhere">{webhookUrlRules()}</p>
+          <h2 id="docs-urls" className="text-base font-semibold">
+            Which endpoint URLs are accepted
+          </h2>
+          <p data-testid="webhook-url-rules" className="wrap-anywhere">
+            {webhookUrlRules()}
+          </p>
           {/* Long setting names break anywhere, so the table fits a 390 px phone. */}
           <table className="w-full text-left text-sm wrap-anywhere">
             <caption className="sr-only">Endpoint URLs each environment accepts</caption>
             <thead className="text-slate-600">
               <tr>
-                <th scope="col" className="py-1 pr-4 font-medium">Where the server runs</th>
-                <th scope="col" className="py-1 font-medium">Accepted</th>
+                <th scope="col" className="py-1 pr-4 font-medium">
+                  Where the server runs
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  Accepted
+                </th>
               </tr>
             </thead>
             <tbody>
               <tr className="border-t border-slate-100">
-                <td className="py-1 pr-4 align-top">Production (<code className="font-mono">NODE_ENV=production</code>)</td>
+                <td className="py-1 pr-4 align-top">
+                  Production (<code className="font-mono">NODE_ENV=production</code>)
+                </td>
                 <td className="py-1">
-                  https:// on the public internet. With <code className="font-mono">WEBHOOKS_ALLOW_PRIVATE_URLS=1</code> also private and loopback
-                  addresses, and http:// to a loopback address written as such (127.0.0.1, [::1]).
+                  https:// on the public internet. With <code className="font-mono">WEBHOOKS_ALLOW_PRIVATE_URLS=1</code> also private and loopback addresses,
+                  and http:// to a loopback address written as such (127.0.0.1, [::1]).
                 </td>
               </tr>
               <tr className="border-t border-slate-100">
@@ -122,11 +141,13 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-endpoints">
-          <h2 id="docs-endpoints" className="text-base font-semibold">Endpoints and event types</h2>
+          <h2 id="docs-endpoints" className="text-base font-semibold">
+            Endpoints and event types
+          </h2>
           <p>
-            You may have several endpoints, each with its own URL, signing secret and event types (or all events, including types added later), and each
-            enabled or not. An event goes to every enabled endpoint that takes its type when it happens; an endpoint added later is not sent the events made
-            before it. Each endpoint&apos;s delivery has its own retries, so one that fails never holds another back. The types:{" "}
+            You may have several endpoints, each with its own URL, signing secret and event types (or all events, including types added later), and each enabled
+            or not. An event goes to every enabled endpoint that takes its type when it happens; an endpoint added later is not sent the events made before it.
+            Each endpoint&apos;s delivery has its own retries, so one that fails never holds another back. The types:{" "}
             {WEBHOOK_EVENT_TYPES.map((type, i) => (
               <span key={type}>
                 {i > 0 ? ", " : ""}
@@ -138,7 +159,9 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-payload">
-          <h2 id="docs-payload" className="text-base font-semibold">Payload</h2>
+          <h2 id="docs-payload" className="text-base font-semibold">
+            Payload
+          </h2>
           <p>
             The body is the invoice resource exactly as <code className="font-mono">GET /api/commerce/payment-invoices/&#123;id&#125;</code> (or{" "}
             <code className="font-mono">payout-invoices</code>) answers it, as it was at the change, plus <code className="font-mono">meta.event_id</code> and{" "}
@@ -151,7 +174,9 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-refunds">
-          <h2 id="docs-refunds" className="text-base font-semibold">Refund and cancel events</h2>
+          <h2 id="docs-refunds" className="text-base font-semibold">
+            Refund and cancel events
+          </h2>
           <p>
             A refund sends <code className="font-mono">refund.created</code> when it is asked for, then <code className="font-mono">refund.succeeded</code> or{" "}
             <code className="font-mono">refund.failed</code> when the provider settles it (at once, or later for a refund it answers pending). The body is the
@@ -166,7 +191,9 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-health">
-          <h2 id="docs-health" className="text-base font-semibold">Connection health events</h2>
+          <h2 id="docs-health" className="text-base font-semibold">
+            Connection health events
+          </h2>
           <p>
             When a connection&apos;s health changes (healthy, degraded, failing) you get <code className="font-mono">{CONNECTION_HEALTH_CHANGED}</code> with the
             connection as <code className="font-mono">data</code> (type <code className="font-mono">connection</code>, never its credentials),{" "}
@@ -176,7 +203,9 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-headers">
-          <h2 id="docs-headers" className="text-base font-semibold">Headers</h2>
+          <h2 id="docs-headers" className="text-base font-semibold">
+            Headers
+          </h2>
           <dl className="grid grid-cols-[10rem_1fr] gap-y-2">
             <dt className="font-mono">Content-Type</dt>
             <dd className="font-mono">application/json</dd>
@@ -195,11 +224,13 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-verify">
-          <h2 id="docs-verify" className="text-base font-semibold">Verifying a delivery</h2>
+          <h2 id="docs-verify" className="text-base font-semibold">
+            Verifying a delivery
+          </h2>
           <p>
-            Verify the raw body as received, before parsing it: reformatted JSON does not verify. Reject deliveries whose timestamp is more than 5 minutes
-            away from your clock. This function (TypeScript, Node&apos;s <code className="font-mono">node:crypto</code> only) is the one our own tests verify
-            real deliveries with:
+            Verify the raw body as received, before parsing it: reformatted JSON does not verify. Reject deliveries whose timestamp is more than 5 minutes away
+            from your clock. This function (TypeScript, Node&apos;s <code className="font-mono">node:crypto</code> only) is the one our own tests verify real
+            deliveries with:
           </p>
           <Code label="verifyWebhook in TypeScript">{verifyExampleSource()}</Code>
           <p>
@@ -209,7 +240,9 @@ export default async function WebhooksDocsPage() {
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-delivery">
-          <h2 id="docs-delivery" className="text-base font-semibold">Delivery and retries</h2>
+          <h2 id="docs-delivery" className="text-base font-semibold">
+            Delivery and retries
+          </h2>
           <ul className="list-disc space-y-1 pl-5">
             <li>Any 2xx answer within {DELIVERY_TIMEOUT_MS / 1000} s is success. Redirects are not followed.</li>
             <li>
@@ -221,36 +254,43 @@ export default async function WebhooksDocsPage() {
             </li>
             <li>
               Each try (time, status code, duration, first 1 KiB of your answer) is in the event log on the{" "}
-              <Link href="/webhooks" className="text-brand-700 underline">Webhooks</Link> page and on the invoice page, where an owner can Resend an event to an
-              endpoint.
+              <Link href="/webhooks" className="text-brand-700 underline">
+                Webhooks
+              </Link>{" "}
+              page and on the invoice page, where an owner can Resend an event to an endpoint.
             </li>
             <li>The endpoint URL must use https and a public address; it is checked when saved and again before each delivery.</li>
           </ul>
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-ordering">
-          <h2 id="docs-ordering" className="text-base font-semibold">Ordering</h2>
+          <h2 id="docs-ordering" className="text-base font-semibold">
+            Ordering
+          </h2>
           <p data-testid="docs-ordering-promise">
-            Every event about an invoice carries <code className="font-mono">meta.sequence</code>, numbered in the order the changes happened (1, 2, 3 …).
-            Each endpoint gets one invoice&apos;s events in that order: an event is not sent to an endpoint until the one before it (of the same invoice, to
-            the same endpoint) was delivered or given up after 24 hours of retries. So while one event is being retried, the later events of its invoice wait
-            for it; other invoices, and your other endpoints, do not wait.
+            Every event about an invoice carries <code className="font-mono">meta.sequence</code>, numbered in the order the changes happened (1, 2, 3 …). Each
+            endpoint gets one invoice&apos;s events in that order: an event is not sent to an endpoint until the one before it (of the same invoice, to the same
+            endpoint) was delivered or given up after 24 hours of retries. So while one event is being retried, the later events of its invoice wait for it;
+            other invoices, and your other endpoints, do not wait.
           </p>
           <p>
-            What is not ordered: events of different invoices (and <code className="font-mono">connection.health_changed</code>, which is about no
-            invoice) arrive in any order; a <strong>Resend</strong> or a <strong>Send test event</strong> goes at once, whatever is waiting; and an event may
-            arrive twice. So still remember, per invoice, the sequence of the last event you applied and{" "}
-            <strong>ignore an event whose sequence is not higher</strong>. A gap (you applied 2 and receive 4) means event 3 was given up or goes to an
-            endpoint that does not take its type; the newer event&apos;s body holds the whole invoice as it is now, so applying it is safe.
+            What is not ordered: events of different invoices (and <code className="font-mono">connection.health_changed</code>, which is about no invoice)
+            arrive in any order; a <strong>Resend</strong> or a <strong>Send test event</strong> goes at once, whatever is waiting; and an event may arrive
+            twice. So still remember, per invoice, the sequence of the last event you applied and <strong>ignore an event whose sequence is not higher</strong>.
+            A gap (you applied 2 and receive 4) means event 3 was given up or goes to an endpoint that does not take its type; the newer event&apos;s body holds
+            the whole invoice as it is now, so applying it is safe.
           </p>
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-rotation">
-          <h2 id="docs-rotation" className="text-base font-semibold">Rolling the secret</h2>
+          <h2 id="docs-rotation" className="text-base font-semibold">
+            Rolling the secret
+          </h2>
           <p>
             Each endpoint has its own secret (<code className="font-mono">whsec_…</code>), shown once, when the endpoint is added or the secret rolled.
-            &quot;Roll secret&quot; on the Webhooks page makes a new one for that endpoint; the old one keeps signing for {SECRET_OVERLAP_HOURS} hours, so each delivery carries one <code className="font-mono">v1</code> per secret and a receiver that
-            knows either verifies it. Switch your receiver to the new secret within that time.
+            &quot;Roll secret&quot; on the Webhooks page makes a new one for that endpoint; the old one keeps signing for {SECRET_OVERLAP_HOURS} hours, so each
+            delivery carries one <code className="font-mono">v1</code> per secret and a receiver that knows either verifies it. Switch your receiver to the new
+            secret within that time.
           </p>
         </section>
       </div>

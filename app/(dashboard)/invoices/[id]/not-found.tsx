@@ -7,7 +7,9 @@ export default function InvoiceNotFound() {
       <p className="mt-1 text-sm text-slate-600">
         No invoice with this id exists for your merchant. It may belong to another merchant, or the id may be mistyped.
       </p>
-      <Link href="/invoices" className="btn-secondary mt-4">Back to invoices</Link>
+      <Link href="/invoices" className="btn-secondary mt-4">
+        Back to invoices
+      </Link>
     </div>
   );
 }

@@ -32,7 +32,6 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: `Invoice ${(await params).id}` };
 }
 
-
 export default async function InvoicePage({ params }: Params) {
   const viewer = await requirePageViewer();
   const timeZone = timeZoneInForce(viewer);
@@ -51,88 +50,101 @@ export default async function InvoicePage({ params }: Params) {
   const mode = invoice.testMode ? "test" : "live";
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && canInMode(viewer.user.role, "payout.process", mode);
   const canCancelPayout =
-    invoice.direction === "payout" && (invoice.status === "created" || invoice.status === "process_pending") && canInMode(viewer.user.role, "payout.cancel", mode);
+    invoice.direction === "payout" &&
+    (invoice.status === "created" || invoice.status === "process_pending") &&
+    canInMode(viewer.user.role, "payout.cancel", mode);
   const hostedPageUrl = invoice.hostedPagePath ? `${publicBaseUrl()}${invoice.hostedPagePath}` : null;
   // The status panel and the timeline share one client cache of the invoice (components/invoices/use-dashboard-invoice).
   return (
     <QueryProvider>
-    <div className="max-w-5xl">
-      <PageHeader
-        title={`Invoice ${invoice.id}`}
-        description={
-          <span className="flex min-w-0 items-baseline gap-1">
-            <span className="shrink-0">{invoice.direction === "payment" ? "Payment" : "Payout"} invoice</span>
-            {/* A reference_id may be 255 characters: cut here, whole (and copyable) in Status and details. */}
-            <span className="min-w-0 truncate font-mono text-xs" title={invoice.referenceId}>{invoice.referenceId}</span>
-          </span>
-        }
-        actions={<Link href="/invoices" className="btn-secondary">All invoices</Link>}
-      />
-      {/* Sections stack in one column; the attempts (with their provider logs) follow the timeline. */}
-      <div className="space-y-6">
-        <InvoiceSection id="overview" title="Status and details">
-          <div className="grid gap-6 lg:grid-cols-2">
-            <InvoiceStatusPanel initial={invoice} timeZone={timeZone} />
-            <InvoiceFacts invoice={invoice} hostedPageUrl={hostedPageUrl} timeZone={timeZone} />
-          </div>
-        </InvoiceSection>
-        {invoice.direction === "payment" ? (
-          <InvoiceSection id="payer" title="Card and customer" testId="invoice-payer-section">
-            <PayerAndCard invoice={invoice} />
+      <div className="max-w-5xl">
+        <PageHeader
+          title={`Invoice ${invoice.id}`}
+          description={
+            <span className="flex min-w-0 items-baseline gap-1">
+              <span className="shrink-0">{invoice.direction === "payment" ? "Payment" : "Payout"} invoice</span>
+              {/* A reference_id may be 255 characters: cut here, whole (and copyable) in Status and details. */}
+              <span className="min-w-0 truncate font-mono text-xs" title={invoice.referenceId}>
+                {invoice.referenceId}
+              </span>
+            </span>
+          }
+          actions={
+            <Link href="/invoices" className="btn-secondary">
+              All invoices
+            </Link>
+          }
+        />
+        {/* Sections stack in one column; the attempts (with their provider logs) follow the timeline. */}
+        <div className="space-y-6">
+          <InvoiceSection id="overview" title="Status and details">
+            <div className="grid gap-6 lg:grid-cols-2">
+              <InvoiceStatusPanel initial={invoice} timeZone={timeZone} />
+              <InvoiceFacts invoice={invoice} hostedPageUrl={hostedPageUrl} timeZone={timeZone} />
+            </div>
           </InvoiceSection>
-        ) : null}
-        {canProcessPayout ? (
-          <InvoiceSection id="process" title="Send to the provider">
-            <ProcessPayoutButton
-              payout={{
-                id: invoice.id,
-                amount: invoice.amount,
-                currency: invoice.currency,
-                cardNumberMasked: invoice.cardNumberMasked,
-                connection: invoice.connection,
-                pinned: invoice.routingReason === "pinned",
-              }}
-            />
+          {invoice.direction === "payment" ? (
+            <InvoiceSection id="payer" title="Card and customer" testId="invoice-payer-section">
+              <PayerAndCard invoice={invoice} />
+            </InvoiceSection>
+          ) : null}
+          {canProcessPayout ? (
+            <InvoiceSection id="process" title="Send to the provider">
+              <ProcessPayoutButton
+                payout={{
+                  id: invoice.id,
+                  amount: invoice.amount,
+                  currency: invoice.currency,
+                  cardNumberMasked: invoice.cardNumberMasked,
+                  connection: invoice.connection,
+                  pinned: invoice.routingReason === "pinned",
+                }}
+              />
+            </InvoiceSection>
+          ) : null}
+          {canCancelPayout ? (
+            <InvoiceSection id="cancel" title="Cancel" testId="invoice-cancel">
+              <CancelPayoutButton
+                invoiceId={invoice.id}
+                amount={invoice.amount}
+                currency={invoice.currency}
+                inProgress={invoice.status === "process_pending"}
+              />
+            </InvoiceSection>
+          ) : null}
+          {refunds ? (
+            <InvoiceSection id="refunds" title="Refunds" testId="invoice-refunds">
+              <InvoiceRefunds invoiceId={invoice.id} currency={invoice.currency} panel={refunds} timeZone={timeZone} />
+            </InvoiceSection>
+          ) : null}
+          {schedule ? (
+            <InvoiceSection id="scheduled" title="Scheduled" testId="invoice-scheduled">
+              <InvoiceScheduleView invoiceId={invoice.id} schedule={schedule} timeZone={timeZone} />
+            </InvoiceSection>
+          ) : null}
+          <InvoiceSection id="connection" title="Connection">
+            <RoutedConnection invoice={invoice} linkToConnection={can(viewer.user.role, "connections.write")} />
           </InvoiceSection>
-        ) : null}
-        {canCancelPayout ? (
-          <InvoiceSection id="cancel" title="Cancel" testId="invoice-cancel">
-            <CancelPayoutButton invoiceId={invoice.id} amount={invoice.amount} currency={invoice.currency} inProgress={invoice.status === "process_pending"} />
+          <InvoiceSection id="request" title="Request as sent">
+            <RequestAsSent invoice={invoice} />
           </InvoiceSection>
-        ) : null}
-        {refunds ? (
-          <InvoiceSection id="refunds" title="Refunds" testId="invoice-refunds">
-            <InvoiceRefunds invoiceId={invoice.id} currency={invoice.currency} panel={refunds} timeZone={timeZone} />
+          <InvoiceSection id="customer" title="Customer as resolved">
+            <CustomerAsResolved fields={invoice.customer} />
           </InvoiceSection>
-        ) : null}
-        {schedule ? (
-          <InvoiceSection id="scheduled" title="Scheduled" testId="invoice-scheduled">
-            <InvoiceScheduleView invoiceId={invoice.id} schedule={schedule} timeZone={timeZone} />
+          <InvoiceSection id="timeline" title="Timeline">
+            <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} timeZone={timeZone} />
           </InvoiceSection>
-        ) : null}
-        <InvoiceSection id="connection" title="Connection">
-          <RoutedConnection invoice={invoice} linkToConnection={can(viewer.user.role, "connections.write")} />
-        </InvoiceSection>
-        <InvoiceSection id="request" title="Request as sent">
-          <RequestAsSent invoice={invoice} />
-        </InvoiceSection>
-        <InvoiceSection id="customer" title="Customer as resolved">
-          <CustomerAsResolved fields={invoice.customer} />
-        </InvoiceSection>
-        <InvoiceSection id="timeline" title="Timeline">
-          <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} timeZone={timeZone} />
-        </InvoiceSection>
-        <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
-          <InvoiceAttempts attempts={attempts} timeZone={timeZone} />
-        </InvoiceSection>
-        <InvoiceSection id="callbacks" title="Provider callbacks" testId="invoice-callbacks-section">
-          <InvoiceCallbacks callbacks={callbacks} timeZone={timeZone} />
-        </InvoiceSection>
-        <InvoiceSection id="webhooks" title="Webhooks" testId="invoice-webhooks-section">
-          <InvoiceWebhooks events={events} canResend={can(viewer.user.role, "webhooks.manage")} timeZone={timeZone} />
-        </InvoiceSection>
+          <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
+            <InvoiceAttempts attempts={attempts} timeZone={timeZone} />
+          </InvoiceSection>
+          <InvoiceSection id="callbacks" title="Provider callbacks" testId="invoice-callbacks-section">
+            <InvoiceCallbacks callbacks={callbacks} timeZone={timeZone} />
+          </InvoiceSection>
+          <InvoiceSection id="webhooks" title="Webhooks" testId="invoice-webhooks-section">
+            <InvoiceWebhooks events={events} canResend={can(viewer.user.role, "webhooks.manage")} timeZone={timeZone} />
+          </InvoiceSection>
+        </div>
       </div>
-    </div>
     </QueryProvider>
   );
 }

@@ -31,9 +31,8 @@ export default async function NewInvoicePage() {
         title="New invoice"
         description={
           <>
-            Compose a payment or payout invoice and send it to the invoice API exactly as your systems would, for
-            commerce account <code>{viewer.merchant.commerceAccount}</code>.
-            {canInMode(role, "invoices.compose", "live") ? null : " Your role creates test-mode invoices only."}
+            Compose a payment or payout invoice and send it to the invoice API exactly as your systems would, for commerce account{" "}
+            <code>{viewer.merchant.commerceAccount}</code>.{canInMode(role, "invoices.compose", "live") ? null : " Your role creates test-mode invoices only."}
           </>
         }
         actions={

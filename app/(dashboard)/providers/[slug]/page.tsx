@@ -33,7 +33,9 @@ export default async function ProviderOverviewPage({ params }: Props) {
       </div>
       <div className="grid gap-6 lg:grid-cols-2">
         <section className="card" aria-labelledby="kinds">
-          <h2 id="kinds" className="mb-2 text-base font-semibold">Connection kinds</h2>
+          <h2 id="kinds" className="mb-2 text-base font-semibold">
+            Connection kinds
+          </h2>
           <ul className="space-y-2 text-sm">
             {provider.kinds.map((k) => (
               <li key={k.kind}>
@@ -45,10 +47,19 @@ export default async function ProviderOverviewPage({ params }: Props) {
           <p className="text-sm text-slate-700">{provider.credentialHelp}</p>
         </section>
         <section className="card overflow-x-auto" aria-labelledby="services">
-          <h2 id="services" className="mb-2 text-base font-semibold">Services and currencies</h2>
+          <h2 id="services" className="mb-2 text-base font-semibold">
+            Services and currencies
+          </h2>
           <table className="w-full text-left text-sm">
             <thead className="text-slate-600">
-              <tr><th scope="col" className="py-1 pr-4 font-medium">Service</th><th scope="col" className="py-1 font-medium">Code in the API</th></tr>
+              <tr>
+                <th scope="col" className="py-1 pr-4 font-medium">
+                  Service
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  Code in the API
+                </th>
+              </tr>
             </thead>
             <tbody>
               {provider.services.map((s) => (
@@ -62,14 +73,20 @@ export default async function ProviderOverviewPage({ params }: Props) {
         </section>
       </div>
       <section className="card mt-6" aria-labelledby="existing">
-        <h2 id="existing" className="mb-3 text-base font-semibold">Your {provider.name} connections</h2>
+        <h2 id="existing" className="mb-3 text-base font-semibold">
+          Your {provider.name} connections
+        </h2>
         <ConnectionTable connections={connections} showProvider={false} timeZone={timeZoneInForce(viewer)} />
       </section>
       <section className="card mt-6" aria-labelledby="new-connection">
-        <h2 id="new-connection" className="mb-3 text-base font-semibold">New connection</h2>
+        <h2 id="new-connection" className="mb-3 text-base font-semibold">
+          New connection
+        </h2>
         <ConnectSection
           kinds={provider.kinds.map((k) => ({ kind: k.kind, label: k.label, description: k.description }))}
-          forms={Object.fromEntries(provider.kinds.map((k) => [k.kind, <NewConnectionFormOnUse key={k.kind} providerSlug={provider.slug} kindSlug={k.kind} />]))}
+          forms={Object.fromEntries(
+            provider.kinds.map((k) => [k.kind, <NewConnectionFormOnUse key={k.kind} providerSlug={provider.slug} kindSlug={k.kind} />]),
+          )}
         />
       </section>
     </>

@@ -40,7 +40,8 @@ export default async function TwoFactorPage() {
                 On
               </h2>
               <p className="text-sm text-slate-700" data-testid="mfa-status">
-                Two-factor authentication is on since {status.enabledAt ? formatDateTime(status.enabledAt, zone) : "—"}. {status.recoveryCodesLeft} of 10 recovery codes are unused.
+                Two-factor authentication is on since {status.enabledAt ? formatDateTime(status.enabledAt, zone) : "—"}. {status.recoveryCodesLeft} of 10
+                recovery codes are unused.
               </p>
             </section>
             <section className="card" aria-labelledby="mfa-recovery">
@@ -54,7 +55,9 @@ export default async function TwoFactorPage() {
                 Turn off
               </h2>
               {requiredForYou ? (
-                <p className="text-sm text-slate-700">Your business requires two-factor authentication for owners, so it stays on. An owner can change that under Settings → Security.</p>
+                <p className="text-sm text-slate-700">
+                  Your business requires two-factor authentication for owners, so it stays on. An owner can change that under Settings → Security.
+                </p>
               ) : (
                 <DisableMfaForm />
               )}

@@ -15,6 +15,11 @@ export const POST = withApiKey(async ({ request, merchant, db, requestId, testOn
 }, composerMayCall("invoices.compose"));
 
 /** The merchant's payout invoices, newest first, with filters and cursor pagination. */
-export const GET = withApiKey(async ({ request, merchant, db, keyMode }) =>
-  // Accept: text/csv: the same filters as CSV, every page (lib/invoices/export); a key sees its own mode only.
-  acceptsCsv(request) ? invoiceCsvListResponse(db, merchant.id, "payout", request, keyMode) : invoiceListResponse(db, merchant.id, "payout", request, keyMode), { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS });
+export const GET = withApiKey(
+  async ({ request, merchant, db, keyMode }) =>
+    // Accept: text/csv: the same filters as CSV, every page (lib/invoices/export); a key sees its own mode only.
+    acceptsCsv(request)
+      ? invoiceCsvListResponse(db, merchant.id, "payout", request, keyMode)
+      : invoiceListResponse(db, merchant.id, "payout", request, keyMode),
+  { ...COMPOSER_MAY_CALL, query: INVOICE_LIST_PARAMETERS },
+);

@@ -30,12 +30,16 @@ export const PATCH = withApiKey<Params>(async ({ request, params, merchant, keyI
   }
   const parsed = routingOrderAttributesSchema.safeParse(attributes);
   if (!parsed.success) throw new ApiValidationError(problemsFromZod(parsed.error.issues, { input: attributes }));
-  const saved = await saveRoutingOrder(db, { merchantId: merchant.id, actor: apiKeyActor(keyId) }, {
-    service: order.service,
-    mode: order.mode,
-    connectionIds: parsed.data.connection_ids,
-    rules: parsed.data.rules,
-  });
+  const saved = await saveRoutingOrder(
+    db,
+    { merchantId: merchant.id, actor: apiKeyActor(keyId) },
+    {
+      service: order.service,
+      mode: order.mode,
+      connectionIds: parsed.data.connection_ids,
+      rules: parsed.data.rules,
+    },
+  );
   if (!saved.ok) throw new ApiValidationError(toAttributeProblems(saved.problems));
   return jsonApi({ data: toRoutingOrderResource(saved.value) });
 });

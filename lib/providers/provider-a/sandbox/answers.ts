@@ -8,7 +8,11 @@ import { A_DECLINES } from "../mapping";
 import type { AAnswer } from "../wire";
 
 /** A test card's decline in A's words, from the table the adapter reads A's declines with. */
-export function declineAnswer(base: Pick<AAnswer, "transaction_id" | "request_id" | "currency">, reason: CodedDecline, status: "declined" | "failed" = "declined"): AAnswer {
+export function declineAnswer(
+  base: Pick<AAnswer, "transaction_id" | "request_id" | "currency">,
+  reason: CodedDecline,
+  status: "declined" | "failed" = "declined",
+): AAnswer {
   const { code, reason: text } = A_DECLINES[reason];
   return { ...base, status, decline_code: code, decline_reason: text };
 }
@@ -41,6 +45,12 @@ export function answerFromRecord(record: SandboxRecord): AAnswer {
 export function withSavedCard(answer: AAnswer, record: SandboxRecord): AAnswer {
   const saved = savedCardOfRecord(record);
   if (!saved || (answer.status !== "approved" && answer.status !== "partially_approved")) return answer;
-  const card_token = { token_id: saved.token, brand: saved.brand, last4: saved.lastFour, exp_month: String(saved.expiryMonth).padStart(2, "0"), exp_year: String(saved.expiryYear) };
+  const card_token = {
+    token_id: saved.token,
+    brand: saved.brand,
+    last4: saved.lastFour,
+    exp_month: String(saved.expiryMonth).padStart(2, "0"),
+    exp_year: String(saved.expiryYear),
+  };
   return { ...answer, card_token };
 }

@@ -50,7 +50,13 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
 
   const card = await cardOfPayment(payment, account.connectionId, context);
   if (card instanceof Response) return card;
-  const decision = decideCard({ cardNumber: card.number, amountText: amount.text, amountMinor: amount.minor, allowPartially: payment.allow_partial, cvc: card.cvv });
+  const decision = decideCard({
+    cardNumber: card.number,
+    amountText: amount.text,
+    amountMinor: amount.minor,
+    allowPartially: payment.allow_partial,
+    cvc: card.cvv,
+  });
   if (decision.kind === "unavailable") {
     return Response.json({ error: { code: "acquirer_unavailable", message: "The acquiring bank did not answer; try again later." } }, { status: 503 });
   }
@@ -65,7 +71,11 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
     answer = declineAnswer(base, decision.reason);
     status = "declined";
   } else {
-    answer = { ...base, status: decision.kind === "approve" ? "approved" : "partially_approved", amount_processed: formatMinor(decision.capturedMinor, payment.currency) };
+    answer = {
+      ...base,
+      status: decision.kind === "approve" ? "approved" : "partially_approved",
+      amount_processed: formatMinor(decision.capturedMinor, payment.currency),
+    };
     status = answer.status;
   }
   const savedToken = payment.tokenize === true && !payment.card_token_id ? newCardToken(A_CARD_TOKEN_PREFIX) : undefined;
@@ -91,7 +101,13 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
     response: answer,
   });
   if (record.reference === reference && savedToken) {
-    await keepCard(context.db, { provider: SLUG, connectionId: account.connectionId, token: savedToken, card: { number: card.number, ...keep, holder: card.holder }, paymentReference: reference });
+    await keepCard(context.db, {
+      provider: SLUG,
+      connectionId: account.connectionId,
+      token: savedToken,
+      card: { number: card.number, ...keep, holder: card.holder },
+      paymentReference: reference,
+    });
   }
   if (record.reference === reference) await queueSandboxCallback(context.db, record);
   // A concurrent twin with the same request_id won the insert: its answer is the answer.

@@ -29,9 +29,7 @@ type Part = NonNullable<AAnswer["parts"]>[number];
 function payParts(amountMinor: bigint, currency: string, split: boolean, decision: CardDecision & { kind: "approve" | "partial" }) {
   const amounts = split ? splitAmounts(amountMinor) : [amountMinor];
   const partial = decision.kind === "partial";
-  const paid = amounts.map((amount, index) =>
-    !partial ? amount : amounts.length === 1 ? decision.capturedMinor : index === amounts.length - 1 ? 0n : amount,
-  );
+  const paid = amounts.map((amount, index) => (!partial ? amount : amounts.length === 1 ? decision.capturedMinor : index === amounts.length - 1 ? 0n : amount));
   const parts: Part[] = amounts.map((amount, index) => ({
     part_reference: newReference("A-PO"),
     amount: formatMinor(paid[index] === 0n ? amount : paid[index]!, currency),
@@ -127,7 +125,12 @@ export async function settleInProgressPayout(context: SignedRequest["context"], 
     amount_processed: formatMinor(requested, stored.currency),
     ...(stored.parts ? { parts: stored.parts.map((part) => ({ ...part, status: "paid" as const })) } : {}),
   };
-  const settled = await updateRecord(context.db, SLUG, record.reference, { status: "completed", amountMinor: requested, response: answer, details: { inProgress: false } });
+  const settled = await updateRecord(context.db, SLUG, record.reference, {
+    status: "completed",
+    amountMinor: requested,
+    response: answer,
+    details: { inProgress: false },
+  });
   if (settled) await queueSandboxCallback(context.db, settled);
   return settled ?? record;
 }
@@ -142,7 +145,8 @@ export async function cancelPayout({ body, account, context }: SignedRequest): P
   const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, requestId) : undefined;
   if (!record || record.operation !== "payout") return refuse(404, "not_found", `No payout with request_id ${requestId}.`);
   if (record.status === "canceled" || record.status === "partially_canceled") return Response.json(answerFromRecord(record));
-  if (record.status !== "processing") return refuse(409, "payout_final", `The payout is already ${String(record.status).replaceAll("_", " ")}; it cannot be canceled.`);
+  if (record.status !== "processing")
+    return refuse(409, "payout_final", `The payout is already ${String(record.status).replaceAll("_", " ")}; it cannot be canceled.`);
   const stored = record.response as AAnswer;
   const parts = stored.parts?.map((part) => (part.status === "processing" ? { ...part, status: "canceled" as const } : part));
   const paidMinor = record.amountMinor ?? 0n;

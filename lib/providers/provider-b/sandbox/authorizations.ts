@@ -20,7 +20,10 @@ import { answerFromRecord, refuse, SLUG } from "./charges";
 /** B grants an authorization when its charge answers `auth` (at once, or once 3-D Secure passed). */
 const granted = (payment: SandboxRecord) => answerFromRecord(payment).result === "auth";
 
-function readBody<T>(raw: string, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }): T | Response {
+function readBody<T>(
+  raw: string,
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+): T | Response {
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -49,7 +52,13 @@ function captureAnswer(record: SandboxRecord, decline: SandboxAuthorizationDecli
 
 function voidAnswer(record: SandboxRecord, decline: SandboxAuthorizationDecline | undefined): BVoid {
   const request = record.request as { void_ref: string; txn: string };
-  return { result: decline ? "fail" : "ok", void_txn: record.reference, void_ref: request.void_ref, txn: request.txn, ...(decline ? B_AUTHORIZATION_DECLINES[decline] : {}) };
+  return {
+    result: decline ? "fail" : "ok",
+    void_txn: record.reference,
+    void_ref: request.void_ref,
+    txn: request.txn,
+    ...(decline ? B_AUTHORIZATION_DECLINES[decline] : {}),
+  };
 }
 
 export async function takeCapture(raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
@@ -78,7 +87,15 @@ export async function takeVoid(raw: string, account: SandboxAccount, context: Sa
   const body = readBody(raw, bVoidSchema);
   if (body instanceof Response) return body;
   if (body.terminal_id !== account.credentials.terminal_id) return refuse(401, "unknown_terminal", "terminal_id differs from X-Terminal.");
-  const result = await takeSandboxVoid(context.db, { provider: SLUG, account, paymentReference: body.txn, key: body.void_ref, referencePrefix: "voidB_", granted, request: body });
+  const result = await takeSandboxVoid(context.db, {
+    provider: SLUG,
+    account,
+    paymentReference: body.txn,
+    key: body.void_ref,
+    referencePrefix: "voidB_",
+    granted,
+    request: body,
+  });
   if (result.kind === "refused") return refuse(result.status, result.code, result.text);
   return Response.json(voidAnswer(result.record, result.decline));
 }

@@ -66,7 +66,14 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   const decision = decideCard({ cardNumber: card.number, amountText: amount.text, amountMinor: amount.minor, allowPartially, cvc: charge.cvc });
   if (decision.kind === "unavailable") return refuse(502, "upstream_timeout", "The card network did not answer in time.");
   const txn = `B${randomBytes(8).toString("hex")}`;
-  const base: Base = { txn, order_ref: charge.order_ref, sum: amount.text, cur: charge.cur, received_customer: charge.customer, received_lang: charge.lang ?? null };
+  const base: Base = {
+    txn,
+    order_ref: charge.order_ref,
+    sum: amount.text,
+    cur: charge.cur,
+    received_customer: charge.customer,
+    received_lang: charge.lang ?? null,
+  };
   const answer: BAnswer =
     decision.kind === "three_ds"
       ? { ...base, result: "3ds", acs_url: threeDsUrl(context.publicBaseUrl, SLUG, txn, charge.back_url ?? context.publicBaseUrl) }
@@ -78,7 +85,12 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
     operation: "payment",
     reference: txn,
     idempotencyKey: charge.order_ref,
-    amountMinor: answer.authorized_sum !== undefined ? parseAmountMinor(answer.authorized_sum, charge.cur) : answer.captured_sum === undefined ? amount.minor : parseAmountMinor(answer.captured_sum, charge.cur),
+    amountMinor:
+      answer.authorized_sum !== undefined
+        ? parseAmountMinor(answer.authorized_sum, charge.cur)
+        : answer.captured_sum === undefined
+          ? amount.minor
+          : parseAmountMinor(answer.captured_sum, charge.cur),
     currency: charge.cur,
     status: decision.kind === "three_ds" ? THREE_DS_PENDING_STATUS : answer.result,
     details: {
@@ -114,7 +126,8 @@ async function cardOfCharge(charge: ReturnType<typeof bChargeSchema.parse>, acco
     if (!kept || kept.detached) return refuse(404, "unknown_card_token", "This terminal keeps no card behind that card_token.");
     return { number: kept.cardNumber, expiryMonth: kept.expiryMonth, expiryYear: kept.expiryYear, holder: kept.holder };
   }
-  if (!charge.pan || !charge.exp || charge.holder_name === undefined) return refuse(400, "invalid_request", "pan, exp and holder_name, or card_token, are required.");
+  if (!charge.pan || !charge.exp || charge.holder_name === undefined)
+    return refuse(400, "invalid_request", "pan, exp and holder_name, or card_token, are required.");
   const [month, year] = charge.exp.split("/");
   return { number: charge.pan, expiryMonth: Number(month), expiryYear: 2000 + Number(year), holder: charge.holder_name };
 }

@@ -67,7 +67,11 @@ export const providerBSandbox: SandboxHandler = async (request, context) => {
   if (version !== "v1" || rest.length > 0) return refuse(404, "not_found", "Provider B's API is under /v1.");
   const match = route(request.method, context.path);
   if (match.kind !== "found") {
-    return refuse(404, "not_found", "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref}, POST /v1/captures, GET /v1/captures/{capture_ref}, POST /v1/voids, GET /v1/voids/{void_ref} and GET /v1/auth-check.");
+    return refuse(
+      404,
+      "not_found",
+      "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref}, POST /v1/captures, GET /v1/captures/{capture_ref}, POST /v1/voids, GET /v1/voids/{void_ref} and GET /v1/auth-check.",
+    );
   }
   const raw = request.method === "GET" ? "" : await request.text();
   const account = await authenticate(request, context, raw);

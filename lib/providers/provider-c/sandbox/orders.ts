@@ -34,7 +34,8 @@ function settle(order: COrder["order"], decision: CardDecision): COrder["order"]
 export function orderFromRecord(record: SandboxRecord): COrder {
   const { order } = record.response as COrder;
   const { details } = record;
-  if (details.threeDs === "failed") return { order: { ...settle(order, { kind: "decline", reason: "issuer_decline" }), rejection_reason: C_REJECTIONS.auth_3ds_failed } };
+  if (details.threeDs === "failed")
+    return { order: { ...settle(order, { kind: "decline", reason: "issuer_decline" }), rejection_reason: C_REJECTIONS.auth_3ds_failed } };
   if (details.threeDs !== "passed") return { order: withStoredCard(order, record) };
   const amountMinor = BigInt(order.amount_minor);
   const amountText = formatMinor(amountMinor, order.currency_code);
@@ -92,16 +93,28 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
     response: { order },
   });
   if (record.reference === id && savedToken) {
-    await keepCard(context.db, { provider: SLUG, connectionId: account.connectionId, token: savedToken, card: { number: card.card_number, ...keep, holder: card.cardholder }, paymentReference: id });
+    await keepCard(context.db, {
+      provider: SLUG,
+      connectionId: account.connectionId,
+      token: savedToken,
+      card: { number: card.card_number, ...keep, holder: card.cardholder },
+      paymentReference: id,
+    });
   }
   if (record.reference === id) await queueSandboxCallback(context.db, record);
-  return Response.json(record.reference === id ? { order: withStoredCard(order, record) } : orderFromRecord(record), { status: record.reference === id ? 201 : 200 });
+  return Response.json(record.reference === id ? { order: withStoredCard(order, record) } : orderFromRecord(record), {
+    status: record.reference === id ? 201 : 200,
+  });
 }
 
 type OrderCard = { card_number: string; expiry_month: number; expiry_year: number; cvc?: string; cardholder: string };
 
 /** The card an order names: `payer.card`, or the stored card behind `payer.stored_card.card_token`; a refusal when neither is usable. */
-async function cardOfOrder(payer: ReturnType<typeof cOrderRequestSchema.parse>["payer"], connectionId: string, context: SandboxContext): Promise<OrderCard | Response> {
+async function cardOfOrder(
+  payer: ReturnType<typeof cOrderRequestSchema.parse>["payer"],
+  connectionId: string,
+  context: SandboxContext,
+): Promise<OrderCard | Response> {
   if (payer.stored_card) {
     const kept = await findKeptCard(context.db, SLUG, connectionId, payer.stored_card.card_token);
     if (!kept || kept.detached) return refuse(404, "unknown_card", "This shop stores no card behind that card_token.");

@@ -71,11 +71,13 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.transaction_id);
   if (earlier?.operation === REFUND_OPERATION) return dError(409, "transaction_id_in_use", "This transaction_id names a refund of this merchant.");
   // The stored answer is redacted (a saved card's token): the transaction in the details is D's own.
-  if (earlier) return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: { ...(earlier.response as object), result: transactionOf(earlier) } };
+  if (earlier)
+    return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: { ...(earlier.response as object), result: transactionOf(earlier) } };
   const card = await cardOfSale(db, account, body);
   if (!card) return dError(404, "card_not_found", "This merchant keeps no card behind that card_token.");
   const { state, captured, code } = stateOf(decide(body, card.pan));
-  const savedToken = body.save_card === true && !body.card_token && state !== D_STATES.rejected && state !== D_STATES.failed ? newCardToken(D_CARD_TOKEN_PREFIX) : undefined;
+  const savedToken =
+    body.save_card === true && !body.card_token && state !== D_STATES.rejected && state !== D_STATES.failed ? newCardToken(D_CARD_TOKEN_PREFIX) : undefined;
   const transaction: DTransaction = {
     transaction_id: body.transaction_id,
     payment_id: `dpay_${randomBytes(12).toString("hex")}`,
@@ -88,7 +90,10 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     card_mask: maskCardNumber(card.pan),
     ...(savedToken ? { card_token: savedToken, card_expiry: card.expiry } : {}),
   };
-  const answer = state === D_STATES.failed ? dError(503, "service_unavailable", "Processing is unavailable, try again later.") : { status: 200, body: { result: transaction } };
+  const answer =
+    state === D_STATES.failed
+      ? dError(503, "service_unavailable", "Processing is unavailable, try again later.")
+      : { status: 200, body: { result: transaction } };
   const record = await saveRecord(db, {
     provider: SLUG,
     connectionId: account.connectionId,
@@ -110,7 +115,13 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
   });
   if (record.reference === transaction.payment_id && savedToken) {
     const expiry = { expiryMonth: Number(card.expiry.slice(2, 4)), expiryYear: 2000 + Number(card.expiry.slice(0, 2)) };
-    await keepCard(db, { provider: SLUG, connectionId: account.connectionId, token: savedToken, card: { number: card.pan, ...expiry, holder: card.holder }, paymentReference: transaction.payment_id });
+    await keepCard(db, {
+      provider: SLUG,
+      connectionId: account.connectionId,
+      token: savedToken,
+      card: { number: card.pan, ...expiry, holder: card.holder },
+      paymentReference: transaction.payment_id,
+    });
   }
   // An unavailable sale (state -2) is no decision; D tells only what it performed or rejected.
   if (record.reference === transaction.payment_id && state !== D_STATES.failed) {

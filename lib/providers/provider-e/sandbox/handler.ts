@@ -58,7 +58,10 @@ async function authenticate(request: Request, context: SandboxContext): Promise<
 type Call = { account: SandboxAccount; raw: string; context: SandboxContext; params: Readonly<Record<string, string>>; reference: string | null };
 
 const route = sandboxRoutes<(call: Call) => Promise<EAnswer> | EAnswer>({
-  "GET v2/merchant": ({ account }) => ({ status: 200, body: { merchantId: account.credentials.merchant_id, currency: account.credentials.currency, status: "active" } }),
+  "GET v2/merchant": ({ account }) => ({
+    status: 200,
+    body: { merchantId: account.credentials.merchant_id, currency: account.credentials.currency, status: "active" },
+  }),
   "POST v2/refunds": ({ account, raw, context }) => createRefund(context.db, account, parseJson(raw)),
   "GET v2/refunds/{id}": ({ account, context, params }) => readRefund(context.db, account, { reference: params.id! }),
   "GET v2/refunds": ({ account, context, reference }) => readRefund(context.db, account, { refundKey: reference ?? undefined }),

@@ -45,7 +45,10 @@ export function presentPayment(record: SandboxRecord): EAnswer {
       const after = details.threeDs === "passed" ? details.afterThreeDs : undefined;
       if (after?.kind === "decline") return refused(E_REFUSALS.insufficient_funds);
       const capturedMinor = after ? BigInt(after.capturedMinor) : (record.amountMinor ?? 0n);
-      return { status: 200, body: { ...base, resultCode: capturedMinor < requested ? "PartiallyAuthorised" : "Authorised", capturedAmount: money(capturedMinor) } };
+      return {
+        status: 200,
+        body: { ...base, resultCode: capturedMinor < requested ? "PartiallyAuthorised" : "Authorised", capturedAmount: money(capturedMinor) },
+      };
     }
     case "failed":
       return refused(details.refusalReason ?? (details.resolution === "auth_3ds_failed" ? E_REFUSALS.auth_3ds_failed : E_REFUSALS.issuer_decline));
@@ -81,7 +84,8 @@ function recordStatus(decision: CardDecision): string {
  * of birth included) as sent.
  */
 export async function createPayment(db: Db, account: SandboxAccount, body: unknown, publicBaseUrl: string): Promise<EAnswer> {
-  if (!isPaymentRequest(body)) return eError(422, "validation", "merchantReference, amount { value, currency }, paymentMethod.number and returnUrl are required.");
+  if (!isPaymentRequest(body))
+    return eError(422, "validation", "merchantReference, amount { value, currency }, paymentMethod.number and returnUrl are required.");
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.merchantReference);
   if (earlier?.operation === REFUND_OPERATION) return eError(409, "reference_in_use", "This merchantReference names a refund of this merchant.");
   if (earlier) return presentPayment(earlier);
@@ -91,7 +95,13 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
   } catch {
     return eError(422, "validation", "amount.value is not an amount in this currency.");
   }
-  const input = { cardNumber: body.paymentMethod.number, amountText: body.amount.value, amountMinor, allowPartially: body.allowPartialCapture === true, cvc: body.paymentMethod.cvc };
+  const input = {
+    cardNumber: body.paymentMethod.number,
+    amountText: body.amount.value,
+    amountMinor,
+    allowPartially: body.allowPartialCapture === true,
+    cvc: body.paymentMethod.cvc,
+  };
   const decision = decideCard(input);
   const paymentId = `epay_${randomBytes(12).toString("hex")}`;
   const after = decision.kind === "three_ds" ? decideAmount(input) : undefined;
@@ -101,7 +111,13 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     shopper: body.shopper,
     cardMask: maskCardNumber(body.paymentMethod.number),
     ...(decision.kind === "decline" ? { refusalReason: E_REFUSALS[decision.reason] } : {}),
-    ...(after ? { ...THREE_DS_REQUIRED, redirectUrl: threeDsUrl(publicBaseUrl, SLUG, paymentId, body.returnUrl), afterThreeDs: { kind: after.kind, capturedMinor: captured(after).toString() } } : {}),
+    ...(after
+      ? {
+          ...THREE_DS_REQUIRED,
+          redirectUrl: threeDsUrl(publicBaseUrl, SLUG, paymentId, body.returnUrl),
+          afterThreeDs: { kind: after.kind, capturedMinor: captured(after).toString() },
+        }
+      : {}),
   };
   const { cvc: _cvc, ...method } = body.paymentMethod;
   const record = await saveRecord(db, {
@@ -123,6 +139,7 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
 }
 
 export async function readPayment(db: Db, account: SandboxAccount, record: SandboxRecord | undefined): Promise<EAnswer> {
-  if (!record || record.connectionId !== account.connectionId || record.operation === REFUND_OPERATION) return eError(404, "not_found", "No payment of this merchant with this id or reference.");
+  if (!record || record.connectionId !== account.connectionId || record.operation === REFUND_OPERATION)
+    return eError(404, "not_found", "No payment of this merchant with this id or reference.");
   return presentPayment(record);
 }

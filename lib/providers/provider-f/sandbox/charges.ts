@@ -36,7 +36,15 @@ const captured = (decision: CardDecision): bigint => (decision.kind === "approve
 export function presentCharge(record: SandboxRecord): FAnswer {
   const details = record.details as Details;
   const requested = record.request as { amount: number; currency: string };
-  const charge: FCharge = { id: record.reference, object: "charge", status: "failed", amount: requested.amount, amount_captured: 0, currency: requested.currency, livemode: false };
+  const charge: FCharge = {
+    id: record.reference,
+    object: "charge",
+    status: "failed",
+    amount: requested.amount,
+    amount_captured: 0,
+    currency: requested.currency,
+    livemode: false,
+  };
   switch (record.status) {
     case THREE_DS_PENDING_STATUS:
       return { status: 200, body: { ...charge, status: "requires_action", next_action: { type: "redirect_to_url", url: details.redirectUrl ?? "" } } };
@@ -47,7 +55,10 @@ export function presentCharge(record: SandboxRecord): FAnswer {
       return { status: 200, body: { ...charge, status: "succeeded", amount_captured: capturedMinor, ...savedCardDetailsOf(record) } };
     }
     case "failed":
-      return { status: 200, body: { ...charge, failure_code: details.failureCode ?? F_DECLINES[details.resolution === "auth_3ds_failed" ? "auth_3ds_failed" : "issuer_decline"] } };
+      return {
+        status: 200,
+        body: { ...charge, failure_code: details.failureCode ?? F_DECLINES[details.resolution === "auth_3ds_failed" ? "auth_3ds_failed" : "issuer_decline"] },
+      };
     default:
       return { status: 200, body: { ...charge, failure_code: "processing_error" } };
   }
@@ -60,14 +71,28 @@ function isChargeRequest(body: unknown): body is FChargeRequest {
     method?.type === "hpp_bypass" ||
     (method?.type === "card" && typeof method.card?.number === "string" && /^\d{12,19}$/.test(method.card.number)) ||
     (method?.type === "saved_card" && typeof method.card_token === "string" && method.card_token !== "");
-  return typeof request?.reference === "string" && request.reference !== "" && Number.isSafeInteger(request.amount) && (request.amount ?? 0) > 0 && typeof request.currency === "string" && typeof request.return_url === "string" && validMethod;
+  return (
+    typeof request?.reference === "string" &&
+    request.reference !== "" &&
+    Number.isSafeInteger(request.amount) &&
+    (request.amount ?? 0) > 0 &&
+    typeof request.currency === "string" &&
+    typeof request.return_url === "string" &&
+    validMethod
+  );
 }
 
 /** bypass_hpp: F's own page collects the card; in test mode the sandbox succeeds the charge at once. */
 function decide(body: FChargeRequest, card: { number: string; cvc?: string } | undefined): CardDecision {
   const amountMinor = BigInt(body.amount);
   if (!card) return { kind: "approve", capturedMinor: amountMinor };
-  return decideCard({ cardNumber: card.number, amountText: formatMinor(amountMinor, body.currency.toUpperCase()), amountMinor, allowPartially: body.partial_capture === true, cvc: card.cvc });
+  return decideCard({
+    cardNumber: card.number,
+    amountText: formatMinor(amountMinor, body.currency.toUpperCase()),
+    amountMinor,
+    allowPartially: body.partial_capture === true,
+    cvc: card.cvc,
+  });
 }
 
 function recordStatus(decision: CardDecision): string {
@@ -85,11 +110,18 @@ function recordedRequest(body: FChargeRequest): FChargeRequest {
 }
 
 export async function createCharge(db: Db, account: SandboxAccount, body: unknown, publicBaseUrl: string): Promise<FAnswer> {
-  if (!isChargeRequest(body)) return fError(400, "invalid_request_error", "invalid_request", "reference, a positive integer amount, currency, return_url and payment_method (card or hpp_bypass) are required.");
+  if (!isChargeRequest(body))
+    return fError(
+      400,
+      "invalid_request_error",
+      "invalid_request",
+      "reference, a positive integer amount, currency, return_url and payment_method (card or hpp_bypass) are required.",
+    );
   // The merchant's own reference repeated is the same charge; another merchant's is not this one's.
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.reference);
   if (earlier) {
-    if (earlier.operation !== CHARGE_OPERATION) return fError(409, "invalid_request_error", "idempotency_key_in_use", "That reference names another request of this merchant.");
+    if (earlier.operation !== CHARGE_OPERATION)
+      return fError(409, "invalid_request_error", "idempotency_key_in_use", "That reference names another request of this merchant.");
     return presentCharge(earlier);
   }
   const card = await cardOfCharge(db, account, body);
@@ -106,8 +138,17 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
   };
   if (decision.kind === "decline") details = { ...details, failureCode: F_DECLINES[decision.reason] };
   if (decision.kind === "three_ds") {
-    const after = decideAmount({ amountText: formatMinor(BigInt(body.amount), body.currency.toUpperCase()), amountMinor: BigInt(body.amount), allowPartially: body.partial_capture === true });
-    details = { ...details, ...THREE_DS_REQUIRED, redirectUrl: threeDsUrl(publicBaseUrl, SLUG, id, body.return_url), afterThreeDs: { kind: after.kind, capturedMinor: captured(after).toString() } };
+    const after = decideAmount({
+      amountText: formatMinor(BigInt(body.amount), body.currency.toUpperCase()),
+      amountMinor: BigInt(body.amount),
+      allowPartially: body.partial_capture === true,
+    });
+    details = {
+      ...details,
+      ...THREE_DS_REQUIRED,
+      redirectUrl: threeDsUrl(publicBaseUrl, SLUG, id, body.return_url),
+      afterThreeDs: { kind: after.kind, capturedMinor: captured(after).toString() },
+    };
   }
   const record = await saveRecord(db, {
     provider: SLUG,
@@ -131,7 +172,8 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
 }
 
 export function readCharge(account: SandboxAccount, record: SandboxRecord | undefined): FAnswer {
-  if (!record || record.connectionId !== account.connectionId || record.operation !== CHARGE_OPERATION) return fError(404, "invalid_request_error", "resource_missing", "No such charge.");
+  if (!record || record.connectionId !== account.connectionId || record.operation !== CHARGE_OPERATION)
+    return fError(404, "invalid_request_error", "resource_missing", "No such charge.");
   return presentCharge(record);
 }
 
@@ -154,7 +196,16 @@ async function cardOfCharge(db: Db, account: SandboxAccount, body: FChargeReques
 function savedCardDetailsOf(record: SandboxRecord): { payment_method_details?: FSavedCardDetails } {
   const saved = savedCardOfRecord(record);
   if (!saved) return {};
-  return { payment_method_details: { object: "saved_card", card_token: saved.token, brand: saved.brand, last4: saved.lastFour, exp_month: saved.expiryMonth, exp_year: saved.expiryYear } };
+  return {
+    payment_method_details: {
+      object: "saved_card",
+      card_token: saved.token,
+      brand: saved.brand,
+      last4: saved.lastFour,
+      exp_month: saved.expiryMonth,
+      exp_year: saved.expiryYear,
+    },
+  };
 }
 
 /** `POST /v1/saved_cards/detach`: the merchant's saved card behind `card_token` is forgotten. */

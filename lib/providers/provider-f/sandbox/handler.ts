@@ -24,7 +24,8 @@ type Authenticated = { account: SandboxAccount; raw: string } | { refusal: FAnsw
 
 async function authenticate(request: Request, context: SandboxContext): Promise<Authenticated> {
   const publicKey = request.headers.get("x-merchant-id")?.trim() ?? "";
-  if (publicKey === "") return { refusal: fError(401, "authentication_error", "missing_merchant_id", "No API key: send your public key in the x-merchant-id header.") };
+  if (publicKey === "")
+    return { refusal: fError(401, "authentication_error", "missing_merchant_id", "No API key: send your public key in the x-merchant-id header.") };
   if (publicKey.startsWith("prod_")) {
     return { refusal: fError(401, "authentication_error", "unknown_merchant_id", "prod_ keys belong to live processing; the sandbox takes dev_ keys.") };
   }
@@ -53,7 +54,10 @@ const missing = (): FAnswer =>
 type Call = { account: SandboxAccount; raw: string; context: SandboxContext; params: Readonly<Record<string, string>>; key: string | null };
 
 const route = sandboxRoutes<(call: Call) => Promise<FAnswer> | FAnswer>({
-  "GET v1/account": ({ account }) => ({ status: 200, body: { object: "account", id: account.credentials.public_key, livemode: false, currency: account.credentials.currency } }),
+  "GET v1/account": ({ account }) => ({
+    status: 200,
+    body: { object: "account", id: account.credentials.public_key, livemode: false, currency: account.credentials.currency },
+  }),
   "POST v1/refunds": ({ account, raw, context }) => createRefund(context.db, account, parseJson(raw)),
   "GET v1/refunds/{id}": ({ account, context, params }) => readRefund(context.db, account, { id: params.id! }),
   "GET v1/refunds": ({ account, context, key }) => readRefund(context.db, account, { reference: key ?? undefined }),

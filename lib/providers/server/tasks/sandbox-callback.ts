@@ -48,6 +48,12 @@ export const sandboxCallbackTask = defineTask("sandbox-callback", async (db, dat
   const answer = (await response.text().catch(() => "")).slice(0, 500);
   if (response.status >= 500) throw new Error(`callback of ${data.provider} answered ${response.status}`);
   if (response.status >= 400) {
-    logger.warn("sandbox callback refused", { provider: data.provider, connectionId: data.connectionId, notificationId: data.notificationId, status: response.status, answer });
+    logger.warn("sandbox callback refused", {
+      provider: data.provider,
+      connectionId: data.connectionId,
+      notificationId: data.notificationId,
+      status: response.status,
+      answer,
+    });
   }
 });

@@ -27,8 +27,18 @@ export default async function WebhookEventPage({ params }: { params: Promise<{ i
   const event = await getEventDetail(await getDb(), viewer.merchant.id, id);
   if (!event) notFound();
   const facts: [string, React.ReactNode][] = [
-    ["Event id", <span key="id" className="font-mono break-all">{event.id}</span>],
-    ["Type", <span key="type" className="font-mono">{event.type}</span>],
+    [
+      "Event id",
+      <span key="id" className="font-mono break-all">
+        {event.id}
+      </span>,
+    ],
+    [
+      "Type",
+      <span key="type" className="font-mono">
+        {event.type}
+      </span>,
+    ],
     [
       "Invoice",
       event.invoiceId ? (
@@ -41,7 +51,12 @@ export default async function WebhookEventPage({ params }: { params: Promise<{ i
     ],
     ["Sequence", event.sequence !== null ? `#${event.sequence} of this invoice's events` : "none (test event)"],
     ["Created", formatDateTime(event.createdAt, zone)],
-    ["State", <span key="state" data-testid="event-state">{EVENT_STATE_LABELS[event.state]}</span>],
+    [
+      "State",
+      <span key="state" data-testid="event-state">
+        {EVENT_STATE_LABELS[event.state]}
+      </span>,
+    ],
   ];
   return (
     <>

@@ -4,7 +4,10 @@ import { COMPOSER_MAY_CALL, composerMayCall, withApiKey } from "@/lib/api/with-a
 type Params = { id: string };
 
 /** One saved card of the merchant (another merchant's, or the other mode's, is 404). */
-export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) => paymentMethodResponse(db, merchant.id, params.id, keyMode), COMPOSER_MAY_CALL);
+export const GET = withApiKey<Params>(
+  async ({ params, merchant, db, keyMode }) => paymentMethodResponse(db, merchant.id, params.id, keyMode),
+  COMPOSER_MAY_CALL,
+);
 
 /** Detaches it: 204; the provider forgets the token where its API allows; a later charge is refused (payment_method_detached). */
 export const DELETE = withApiKey<Params>(

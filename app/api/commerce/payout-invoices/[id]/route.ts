@@ -6,5 +6,8 @@ import { getInvoiceExpiringOverdue } from "@/lib/processing/expiry";
 type Params = { id: string };
 
 /** One of the merchant's payout invoices; another merchant's id is a 404, like an unknown one. */
-export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) =>
-  invoiceResponse(await getInvoiceExpiringOverdue(db, merchant.id, "payout", params.id, keyMode), "payout", params.id, publicBaseUrl()), COMPOSER_MAY_CALL);
+export const GET = withApiKey<Params>(
+  async ({ params, merchant, db, keyMode }) =>
+    invoiceResponse(await getInvoiceExpiringOverdue(db, merchant.id, "payout", params.id, keyMode), "payout", params.id, publicBaseUrl()),
+  COMPOSER_MAY_CALL,
+);

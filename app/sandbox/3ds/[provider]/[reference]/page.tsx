@@ -23,7 +23,14 @@ export default async function ThreeDsPage({ params, searchParams }: Props) {
     <div className="space-y-4">
       <h1 className="text-xl font-semibold">Confirm your payment</h1>
       <p className="text-sm text-slate-700">
-        Sandbox 3-D Secure check{amount ? <> for <strong>{amount}</strong></> : null}. Choose whether the cardholder passes it.
+        Sandbox 3-D Secure check
+        {amount ? (
+          <>
+            {" "}
+            for <strong>{amount}</strong>
+          </>
+        ) : null}
+        . Choose whether the cardholder passes it.
       </p>
       {!returnUrl ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">

@@ -5,5 +5,7 @@ import { COMPOSER_MAY_CALL, withApiKey } from "@/lib/api/with-api-key";
 type Params = { id: string };
 
 /** The payment invoice's attempts, oldest first, as JSON:API invoice-attempt resources. */
-export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) =>
-  attemptListResponse(db, merchant.id, "payment", params.id, publicBaseUrl(), keyMode), COMPOSER_MAY_CALL);
+export const GET = withApiKey<Params>(
+  async ({ params, merchant, db, keyMode }) => attemptListResponse(db, merchant.id, "payment", params.id, publicBaseUrl(), keyMode),
+  COMPOSER_MAY_CALL,
+);

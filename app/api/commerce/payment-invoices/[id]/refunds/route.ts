@@ -16,5 +16,7 @@ export const POST = withApiKey<Params>(async ({ request, params, merchant, db, r
 }, composerMayCall("money.refund"));
 
 /** The payment's refunds, oldest first. */
-export const GET = withApiKey<Params>(async ({ params, merchant, db, keyMode }) =>
-  refundListResponse(db, merchant.id, params.id, publicBaseUrl(), keyMode), COMPOSER_MAY_CALL);
+export const GET = withApiKey<Params>(
+  async ({ params, merchant, db, keyMode }) => refundListResponse(db, merchant.id, params.id, publicBaseUrl(), keyMode),
+  COMPOSER_MAY_CALL,
+);
