@@ -33,9 +33,9 @@ import { prepare, type Prepared } from "./run-attempt";
  * (`authorization-reconcile`) until it settles. Events: `invoice.authorized`, `invoice.captured`,
  * `invoice.voided`, each in the transaction of its status change.
  */
-const INVOICE_AUTHORIZED = "invoice.authorized";
-const INVOICE_CAPTURED = "invoice.captured";
-const INVOICE_VOIDED = "invoice.voided";
+export const INVOICE_AUTHORIZED = "invoice.authorized";
+export const INVOICE_CAPTURED = "invoice.captured";
+export const INVOICE_VOIDED = "invoice.voided";
 
 /** Where a provider declares no limit: a week, as the sandboxes hold an authorization. */
 const DEFAULT_HOLD_HOURS = 168;

@@ -789,8 +789,18 @@ describe("event types", () => {
     const { REFUND_EVENT_TYPES } = await import("@/lib/refunds/events");
     const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/connection-health");
     const { PAYMENT_METHOD_EVENT_TYPES } = await import("@/lib/payment-methods/store");
+    const { INVOICE_AUTHORIZED, INVOICE_CAPTURED, INVOICE_VOIDED } = await import("@/lib/processing/authorization");
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual(
-      [INVOICE_STATUS_CHANGED, PAYOUT_CANCELED, ...REFUND_EVENT_TYPES, CONNECTION_HEALTH_CHANGED, ...PAYMENT_METHOD_EVENT_TYPES].sort(),
+      [
+        INVOICE_STATUS_CHANGED,
+        PAYOUT_CANCELED,
+        ...REFUND_EVENT_TYPES,
+        CONNECTION_HEALTH_CHANGED,
+        ...PAYMENT_METHOD_EVENT_TYPES,
+        INVOICE_AUTHORIZED,
+        INVOICE_CAPTURED,
+        INVOICE_VOIDED,
+      ].sort(),
     );
   });
 });
