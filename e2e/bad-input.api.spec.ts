@@ -250,7 +250,7 @@ function judge(request: BadRequest, answer: BadAnswer, jsonApi: boolean, documen
   if (!jsonApi || answer.status < 400 || request.method === "HEAD") return problems;
   if (answer.headers.get("content-type") !== "application/vnd.api+json")
     problems.push(`${answer.status} with Content-Type ${answer.headers.get("content-type")}`);
-  let document: { errors?: { status?: unknown; code?: string; source?: { pointer?: unknown; parameter?: unknown } }[] };
+  let document: { errors?: { status?: unknown; code?: string; source?: { pointer?: unknown; parameter?: unknown; header?: unknown } }[] };
   try {
     document = JSON.parse(answer.text);
   } catch {
@@ -262,7 +262,8 @@ function judge(request: BadRequest, answer: BadAnswer, jsonApi: boolean, documen
     if ((answer.status === 400 || answer.status === 422) && !documentLevel.has(String(error.code))) {
       const pointer = typeof error.source?.pointer === "string";
       const parameter = typeof error.source?.parameter === "string";
-      if (!pointer && !parameter) problems.push(`${answer.status} ${error.code} names no field: ${JSON.stringify(error)}`);
+      const header = typeof error.source?.header === "string";
+      if (!pointer && !parameter && !header) problems.push(`${answer.status} ${error.code} names no field: ${JSON.stringify(error)}`);
     }
   }
   return problems;

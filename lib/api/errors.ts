@@ -8,7 +8,7 @@ export type JsonApiError = {
   code: string;
   title: string;
   detail: string;
-  source?: { pointer: string } | { parameter: string };
+  source?: { pointer: string } | { parameter: string } | { header: string };
 };
 
 export const JSON_API_CONTENT_TYPE = "application/vnd.api+json";
@@ -23,13 +23,16 @@ export class ApiError extends Error {
     readonly title: string,
     readonly detail: string,
     readonly pointer?: string,
+    /** A request header at fault (JSON:API's `source.header`), when the body is not. */
+    readonly header?: string,
   ) {
     super(detail);
   }
 
   toJsonApi(): JsonApiError {
     const error = jsonApiError(this.status, this.code, this.title, this.detail);
-    return this.pointer === undefined ? error : { ...error, source: { pointer: this.pointer } };
+    if (this.pointer !== undefined) return { ...error, source: { pointer: this.pointer } };
+    return this.header === undefined ? error : { ...error, source: { header: this.header } };
   }
 }
 

@@ -12,7 +12,14 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   if (value === null) return undefined;
   const key = value.trim();
   if (key === "" || key.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ApiError(400, "invalid_header", "Invalid Idempotency-Key", `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`);
+    throw new ApiError(
+      400,
+      "invalid_header",
+      "Invalid Idempotency-Key",
+      `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`,
+      undefined,
+      "Idempotency-Key",
+    );
   }
   return key;
 }

@@ -159,6 +159,16 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     expect(other.status).toBe(409);
   });
 
+  it("an Idempotency-Key that is not 1 to 255 visible ASCII characters is refused 400, naming the header, and captures nothing", async () => {
+    const { m, id } = await authorized();
+    const refused = await capture(m, id, undefined, { idempotencyKey: "x".repeat(256) });
+    expect(refused.status).toBe(400);
+    expect(errorsOf(refused)).toEqual([expect.objectContaining({ code: "invalid_header", source: { header: "Idempotency-Key" } })]);
+    const after = await capture(m, id);
+    expect(after.status).toBe(200);
+    expect(after.json.data.attributes).toMatchObject({ status: "processed" });
+  });
+
   it("void releases the authorization: voided, invoice.voided, and a capture after it is 409", async () => {
     const { m, id } = await authorized();
     const voided = await voidIt(m, id);
