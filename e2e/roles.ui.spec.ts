@@ -44,7 +44,9 @@ test("the Team page describes every role from the permission table and invitatio
   await page.goto("/team");
   const roles = page.getByTestId("role-descriptions");
   await expect(roles.locator("dt")).toHaveText(["Owner", "Developer", "Finance", "Support", "Read-only"]);
-  await expect(roles.locator('[data-role="support"] dd')).toContainText("refund test payments, capture or void test authorizations, process test payouts, cancel test payouts");
+  await expect(roles.locator('[data-role="support"] dd')).toContainText(
+    "refund test payments, capture or void test authorizations, process test payouts, cancel test payouts",
+  );
   await expect(roles.locator('[data-role="developer"] dd')).toContainText("create, roll and revoke test API keys");
   await expect(roles.locator('[data-role="developer"] dd')).not.toContainText("refund test payments");
   await expect(roles.locator('[data-role="finance"] dd')).toContainText("refund live payments");
