@@ -1,37 +1,26 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { notify } from "@/components/feedback";
 import { CheckboxSetting } from "@/components/forms/checkbox-setting";
-import { FormAlert, SubmitButton } from "@/components/forms/field";
-import { useActionForm } from "@/components/forms/use-action-form";
-import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
+import { SettingForm, useSettingForm } from "@/components/forms/setting-form";
 import { updateMerchantSettingsAction } from "@/lib/actions/settings";
 
 /** Settings, owners only: whether a live invoice may name its connection. */
 export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean }) {
-  const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.merchantSettingsSchema), { defaultValues: { allowLivePins } });
-  const router = useRouter();
-  const error = form.formState.errors.allowLivePins?.message;
-  useUnsavedForm(form);
-  const { onSubmit, pending, message, status } = useActionForm(form, updateMerchantSettingsAction, {
-    onSuccess: (saved) => {
-      form.reset(saved);
-      notify({
-        message: `Routing settings saved. ${saved.allowLivePins ? "Live invoices may now name their connection." : "Live invoices follow your routing order."}`,
-      });
-      router.refresh();
-      return saved.allowLivePins ? "Saved: live invoices may now name their connection." : "Saved: live invoices follow your routing order.";
+  const { form, ...submit } = useSettingForm(
+    () => import("@/lib/merchants/settings-schema").then((m) => m.merchantSettingsSchema),
+    { allowLivePins },
+    updateMerchantSettingsAction,
+    (saved) => {
+      const words = saved.allowLivePins ? "Live invoices may now name their connection." : "Live invoices follow your routing order.";
+      return { values: saved, status: `Saved: ${words.charAt(0).toLowerCase()}${words.slice(1)}`, notice: `Routing settings saved. ${words}` };
     },
-  });
-
+  );
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Routing settings">
+    <SettingForm label="Routing settings" submit={submit} saveLabel="Save settings">
       <CheckboxSetting
         id="allow-live-pins"
         label="Allow pinning live invoices"
-        error={error}
+        error={form.formState.errors.allowLivePins?.message}
         register={form.register("allowLivePins")}
         help={
           <>
@@ -40,15 +29,6 @@ export function AllowLivePinsForm({ allowLivePins }: { allowLivePins: boolean })
           </>
         }
       />
-      <FormAlert message={message} />
-      <div className="flex flex-wrap items-center gap-3">
-        <SubmitButton pending={pending} pendingLabel="Saving…">
-          Save settings
-        </SubmitButton>
-        <p role="status" aria-live="polite" className="text-sm text-slate-700">
-          {status}
-        </p>
-      </div>
-    </form>
+    </SettingForm>
   );
 }

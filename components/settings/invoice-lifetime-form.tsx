@@ -1,10 +1,7 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { useActionForm } from "@/components/forms/use-action-form";
-import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
+import { Field, fieldAria } from "@/components/forms/field";
+import { SettingForm, useSettingForm } from "@/components/forms/setting-form";
 import { updateInvoiceLifetimeAction } from "@/lib/actions/settings";
 import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN } from "@/lib/merchants/lifetime-bounds";
 
@@ -14,20 +11,23 @@ import { INVOICE_LIFETIME_MINUTES_MAX, INVOICE_LIFETIME_MINUTES_MIN } from "@/li
  * the field. Support members see the value read-only (`readOnly`), the action refuses them anyway.
  */
 export function InvoiceLifetimeForm({ lifetimeMinutes, readOnly = false }: { lifetimeMinutes: number; readOnly?: boolean }) {
-  const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.invoiceLifetimeSchema), { defaultValues: { lifetimeMinutes } });
-  const router = useRouter();
+  const { form, ...submit } = useSettingForm(
+    () => import("@/lib/merchants/settings-schema").then((m) => m.invoiceLifetimeSchema),
+    { lifetimeMinutes },
+    updateInvoiceLifetimeAction,
+    ({ lifetimeMinutes: saved }) => ({
+      values: { lifetimeMinutes: saved },
+      status: `Saved: new invoices expire ${saved} minute${saved === 1 ? "" : "s"} after creation.`,
+    }),
+  );
   const error = form.formState.errors.lifetimeMinutes?.message;
-  useUnsavedForm(form);
-  const { onSubmit, pending, message, status } = useActionForm(form, updateInvoiceLifetimeAction, {
-    onSuccess: ({ lifetimeMinutes: saved }) => {
-      form.reset({ lifetimeMinutes: saved });
-      router.refresh();
-      return `Saved: new invoices expire ${saved} minute${saved === 1 ? "" : "s"} after creation.`;
-    },
-  });
-
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Invoice lifetime">
+    <SettingForm
+      label="Invoice lifetime"
+      submit={submit}
+      saveLabel="Save invoice lifetime"
+      readOnlyNote={readOnly ? "Only an owner can change the invoice lifetime." : undefined}
+    >
       <Field
         id="invoice-lifetime"
         label="Invoice lifetime (minutes)"
@@ -47,19 +47,6 @@ export function InvoiceLifetimeForm({ lifetimeMinutes, readOnly = false }: { lif
           {...form.register("lifetimeMinutes")}
         />
       </Field>
-      <FormAlert message={message} />
-      {readOnly ? (
-        <p className="text-sm text-slate-700">Only an owner can change the invoice lifetime.</p>
-      ) : (
-        <div className="flex flex-wrap items-center gap-3">
-          <SubmitButton pending={pending} pendingLabel="Saving…">
-            Save invoice lifetime
-          </SubmitButton>
-          <p role="status" aria-live="polite" className="text-sm text-slate-700">
-            {status}
-          </p>
-        </div>
-      )}
-    </form>
+    </SettingForm>
   );
 }

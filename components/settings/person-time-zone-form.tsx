@@ -1,10 +1,7 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { useActionForm } from "@/components/forms/use-action-form";
-import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
+import { Field, fieldAria } from "@/components/forms/field";
+import { SettingForm, useSettingForm } from "@/components/forms/setting-form";
 import { updatePersonTimeZoneAction } from "@/lib/actions/settings";
 
 /**
@@ -13,23 +10,31 @@ import { updatePersonTimeZoneAction } from "@/lib/actions/settings";
  * browser reports, read on the click, never while rendering (the server cannot know it).
  */
 export function PersonTimeZoneForm({ timeZone, merchantZone, zones }: { timeZone: string; merchantZone: string; zones: readonly string[] }) {
-  const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.personTimeZoneSchema), { defaultValues: { timeZone } });
-  const router = useRouter();
+  const { form, ...submit } = useSettingForm(
+    () => import("@/lib/merchants/settings-schema").then((m) => m.personTimeZoneSchema),
+    { timeZone },
+    updatePersonTimeZoneAction,
+    (saved) => ({
+      values: saved,
+      status: saved.timeZone ? `Saved: you see times in ${saved.timeZone}.` : `Saved: you see times in the merchant's zone (${merchantZone}).`,
+    }),
+  );
   const error = form.formState.errors.timeZone?.message;
-  useUnsavedForm(form);
-  const { onSubmit, pending, message, status } = useActionForm(form, updatePersonTimeZoneAction, {
-    onSuccess: (saved) => {
-      form.reset(saved);
-      router.refresh();
-      return saved.timeZone ? `Saved: you see times in ${saved.timeZone}.` : `Saved: you see times in the merchant's zone (${merchantZone}).`;
-    },
-  });
   const fillBrowserZone = () => {
     form.setValue("timeZone", Intl.DateTimeFormat().resolvedOptions().timeZone, { shouldDirty: true, shouldValidate: true });
     document.getElementById("person-time-zone")?.focus();
   };
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Your time zone">
+    <SettingForm
+      label="Your time zone"
+      submit={submit}
+      saveLabel="Save your time zone"
+      actions={
+        <button type="button" className="btn-secondary" onClick={fillBrowserZone}>
+          Use this browser&apos;s zone
+        </button>
+      }
+    >
       <Field id="person-time-zone" label="Your time zone" error={error} help={`The dashboard shows dates in it. Empty: the merchant's zone (${merchantZone}).`}>
         <input
           className="input max-w-80"
@@ -46,18 +51,6 @@ export function PersonTimeZoneForm({ timeZone, merchantZone, zones }: { timeZone
           ))}
         </datalist>
       </Field>
-      <FormAlert message={message} />
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="button" className="btn-secondary" onClick={fillBrowserZone}>
-          Use this browser&apos;s zone
-        </button>
-        <SubmitButton pending={pending} pendingLabel="Saving…">
-          Save your time zone
-        </SubmitButton>
-        <p role="status" aria-live="polite" className="text-sm text-slate-700">
-          {status}
-        </p>
-      </div>
-    </form>
+    </SettingForm>
   );
 }

@@ -1,10 +1,7 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
-import { useActionForm } from "@/components/forms/use-action-form";
-import { useZodForm } from "@/components/forms/use-zod-form";
-import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
+import { Field, fieldAria } from "@/components/forms/field";
+import { SettingForm, useSettingForm } from "@/components/forms/setting-form";
 import { updateMerchantTimeZoneAction } from "@/lib/actions/settings";
 
 /**
@@ -12,19 +9,15 @@ import { updateMerchantTimeZoneAction } from "@/lib/actions/settings";
  * as suggestions; a name neither knows is refused on the field. Support members see it read-only.
  */
 export function TimeZoneForm({ timeZone, zones, readOnly = false }: { timeZone: string; zones: readonly string[]; readOnly?: boolean }) {
-  const form = useZodForm(() => import("@/lib/merchants/settings-schema").then((m) => m.merchantTimeZoneSchema), { defaultValues: { timeZone } });
-  const router = useRouter();
+  const { form, ...submit } = useSettingForm(
+    () => import("@/lib/merchants/settings-schema").then((m) => m.merchantTimeZoneSchema),
+    { timeZone },
+    updateMerchantTimeZoneAction,
+    (saved) => ({ values: saved, status: `Saved: the export writes times in ${saved.timeZone}.` }),
+  );
   const error = form.formState.errors.timeZone?.message;
-  useUnsavedForm(form);
-  const { onSubmit, pending, message, status } = useActionForm(form, updateMerchantTimeZoneAction, {
-    onSuccess: (saved) => {
-      form.reset(saved);
-      router.refresh();
-      return `Saved: the export writes times in ${saved.timeZone}.`;
-    },
-  });
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Time zone">
+    <SettingForm label="Time zone" submit={submit} saveLabel="Save time zone" readOnlyNote={readOnly ? "Only an owner can change the time zone." : undefined}>
       <Field
         id="merchant-time-zone"
         label="Time zone"
@@ -49,19 +42,6 @@ export function TimeZoneForm({ timeZone, zones, readOnly = false }: { timeZone: 
           ))}
         </datalist>
       </Field>
-      <FormAlert message={message} />
-      {readOnly ? (
-        <p className="text-sm text-slate-700">Only an owner can change the time zone.</p>
-      ) : (
-        <div className="flex flex-wrap items-center gap-3">
-          <SubmitButton pending={pending} pendingLabel="Saving…">
-            Save time zone
-          </SubmitButton>
-          <p role="status" aria-live="polite" className="text-sm text-slate-700">
-            {status}
-          </p>
-        </div>
-      )}
-    </form>
+    </SettingForm>
   );
 }
