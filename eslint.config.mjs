@@ -42,6 +42,16 @@ const config = [
     plugins: { project: projectRules },
     rules: { "project/no-server-only-in-client": "error" },
   },
+  {
+    files: ["app/**", "components/**"],
+    ignores: ["components/link.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "next/link", message: "Use Link from @/components/link: it prefetches a page when a person reaches for it, not on sight." }] },
+      ],
+    },
+  },
   layer(["lib/**"]),
   layer(["lib/db/**"], {
     group: ["@/lib/*", "!@/lib/db", "!@/lib/config", "../*", "!../config"],

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 /** A used, expired, replaced or unknown link: one clear page, never an error. */
 export function InvalidLink({ title, next }: { title: string; next: { href: string; label: string } }) {

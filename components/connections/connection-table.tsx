@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { ConnectionView } from "@/lib/connections/store";
 import { formatDateTime } from "@/lib/format";
 import { getKind, getProvider, serviceLabelOf } from "@/lib/providers";

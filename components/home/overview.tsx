@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { ReactNode } from "react";
 import { HealthBadge } from "@/components/connections/badges";
 import type { DeclineReason, Overview, Period, PeriodRead, TrendPoint } from "@/lib/analytics/overview";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { SetupChecklist as Checklist, SetupStep } from "@/lib/dashboard/home";
 import { SETUP_STEPS } from "@/lib/dashboard/home";
 import { allows, rolesAllowing, type Permission, type Role } from "@/lib/identity/permissions";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { InvoiceStatusBadge } from "@/components/invoices/status-badge";
 import type { StatusCount } from "@/lib/dashboard/home";
 import type { Mode } from "@/lib/providers";

@@ -1,5 +1,5 @@
 import Form from "next/form";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
 import { possibleStatuses } from "@/lib/invoices/state-machine";
 import { PROVIDERS } from "@/lib/providers";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { DashboardInvoiceFilters } from "@/lib/invoices/read/filters";
 import type { DashboardInvoicePage } from "@/lib/invoices/read/invoice-view";
 import { fetchInvoicePage, formatClock, invoiceListKey, invoiceSearch } from "./invoice-client";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { ReactNode } from "react";
 import { ModeBadge } from "@/components/connections/badges";
 import { CopyButton } from "@/components/copy-button";

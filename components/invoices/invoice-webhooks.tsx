@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { EventDeliveries } from "@/components/webhooks/event-deliveries";
 import { formatDateTime } from "@/lib/format";
 import { EVENT_STATE_LABELS, type WebhookEventView } from "@/lib/webhooks/views";

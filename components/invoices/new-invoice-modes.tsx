@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 /**
  * New invoice's two modes: "Payment link" in plain words, and "Advanced", the composer with every

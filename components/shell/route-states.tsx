@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { useEffect } from "react";
 
 export function RouteError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {

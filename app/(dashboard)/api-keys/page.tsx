@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { CreateApiKeyForm } from "@/components/api-keys/create-api-key-form";
 import { RevokeApiKeyButton } from "@/components/api-keys/revoke-api-key-button";
 import { RollApiKeyButton } from "@/components/api-keys/roll-api-key-button";

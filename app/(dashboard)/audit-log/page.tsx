@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { AUDIT_ACTIONS, AUDIT_GROUP_KEYS, AUDIT_GROUPS, auditGroupOf, describeAuditAction } from "@/lib/audit/actions";
 import { readAuditFilter, type AuditFilter } from "@/lib/audit/filters";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { OverviewSections, PeriodForm } from "@/components/home/overview";
 import { SetupChecklist } from "@/components/home/setup-checklist";
 import { StatusCounts } from "@/components/home/status-counts";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { redirect } from "next/navigation";
 import { invoiceSearch } from "@/components/invoices/invoice-client";
 import { FiltersDisclosure } from "@/components/invoices/filters-disclosure";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { RoutingOrderView } from "@/components/routing/routing-order-editor";
 import { RoutingHistoryOnUse, RoutingOrderEditorOnUse, RoutingSimulatorOnUse, SuccessSettingsFormOnUse } from "@/components/routing/routing-on-use";
 import { PageHeader } from "@/components/shell/page-header";

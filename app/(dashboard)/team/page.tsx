@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { InviteActions } from "@/components/team/invite-actions";
 import { InviteMemberForm } from "@/components/team/invite-member-form";

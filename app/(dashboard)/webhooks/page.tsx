@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { WebhookEndpoints } from "@/components/webhooks/webhook-endpoints";
 import { requirePageViewer } from "@/lib/auth/viewer";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { useEffect } from "react";
 import { ModeBadge } from "@/components/connections/badges";
 import { Field, fieldAria } from "@/components/forms/field";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { useEffect, useRef } from "react";
 import type { ComposerSendResult } from "@/lib/actions/invoice-composer";
 import type { ComposerConnection } from "@/lib/composer/connections";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { Role } from "@/lib/db/schema";
 import { getProvider } from "@/lib/providers";
 import { listTemplates, type InvoiceTemplate } from "@/lib/composer/templates";

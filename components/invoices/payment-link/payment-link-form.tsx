@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { useEffect, useRef, useState } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { notify } from "@/components/feedback";

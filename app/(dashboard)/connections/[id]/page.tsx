@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { notFound } from "next/navigation";
 import { HealthBadge, ModeBadge, StateBadge } from "@/components/connections/badges";
 import { HEALTH_RULE_TEXT } from "@/lib/analytics/connection-health";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { OperationSection } from "@/components/api-reference/operation-view";
 import { ReferenceSearch } from "@/components/api-reference/reference-search";
 import { MethodBadge } from "@/components/api-reference/method-badge";

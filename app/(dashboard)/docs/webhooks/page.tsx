@@ -1,6 +1,6 @@
 import { CONNECTION_HEALTH_CHANGED, HEALTH_RULE_TEXT } from "@/lib/analytics/connection-health";
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { renderEventBody, sampleInvoiceSnapshot, sampleRefundSnapshot } from "@/lib/webhooks/body";

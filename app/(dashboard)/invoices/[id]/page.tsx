@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { notFound } from "next/navigation";
 import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
 import { CustomerAsResolved, InvoiceFacts, PayerAndCard, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";

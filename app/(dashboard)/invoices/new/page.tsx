@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { randomUUID } from "node:crypto";
 import { InvoiceComposerOnUse } from "@/components/invoices/composer/invoice-composer-on-use";
 import { NewInvoiceModes } from "@/components/invoices/new-invoice-modes";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { EnrolmentCodes } from "@/components/mfa/enrolment-codes";
 import { MfaEnrolment } from "@/components/mfa/mfa-enrolment";
 import { DisableMfaForm, RegenerateRecoveryCodesForm } from "@/components/mfa/mfa-manage";
