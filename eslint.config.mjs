@@ -30,14 +30,6 @@ const config = [
     },
   },
   {
-    // Type-only imports are erased before anything runs, so a cycle through them cannot leave a
-    // module half-initialised; eslint-plugin-import skips them and offers no switch to count them.
-    // dependency-cruiser (.dependency-cruiser.cjs, `npm run lint:imports`) counts them, and holds the layer order.
-    files: ["**/*.{js,jsx,mjs,ts,tsx}"],
-    settings: { "import/ignore": ["node_modules"] },
-    rules: { "import/no-cycle": ["error", { maxDepth: Infinity, ignoreExternal: true }] },
-  },
-  {
     files: ["**/*.{js,jsx,mjs,ts,tsx}"],
     plugins: { project: projectRules },
     rules: { "project/no-server-only-in-client": "error" },
