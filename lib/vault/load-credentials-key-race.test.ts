@@ -26,6 +26,9 @@ vi.mock("node:fs", async (importOriginal) => {
   };
 });
 
+// Unit files share one module registry (vitest.config.ts): an earlier file may have loaded this
+// module with the real node:fs, so it is loaded afresh here, through the mock.
+vi.resetModules();
 const { keyFilePath, loadCredentialsKey } = await import("./load-credentials-key");
 
 const dirs: string[] = [];
