@@ -19,12 +19,7 @@ function formProblems(problems: readonly Problem[]): Problem[] {
   return problems.map((entry) => (entry.path.at(-1) === "amount" ? problem(entry.code, entry.message, ["amount"]) : { ...entry, path: [] }));
 }
 
-async function answer(
-  result: AuthorizationResult,
-  viewer: Viewer,
-  invoiceId: string,
-  verb: "capture" | "void",
-): Promise<Result<AuthorizationActionResult>> {
+async function answer(result: AuthorizationResult, viewer: Viewer, invoiceId: string, verb: "capture" | "void"): Promise<Result<AuthorizationActionResult>> {
   switch (result.kind) {
     case "done": {
       const invoice = result.invoice;
