@@ -21,6 +21,8 @@ import { ConnectionSection } from "./connection-section";
 import { CustomerSection } from "./customer-section";
 import { errorAt } from "./fields";
 import { OptionsSection } from "./options-section";
+import { PaymentSourceSection } from "./payment-source-section";
+import { providerCan } from "@/lib/providers/capabilities";
 import { RequestPreview } from "./request-preview";
 import { SendResult } from "./send-result";
 import { TemplatePicker, type TemplateNotice } from "./template-picker";
@@ -115,6 +117,9 @@ export function InvoiceComposer({
   const route = routeFor(routes, connections, values.service, values.test_mode);
   // The connection the invoice goes to first: the pinned one, or the first of the routing order.
   const connection = pinsConnection(values, { pinLive }) ? connections.find((c) => c.id === values.connection_id) : route[0];
+  // "Authorize only" is offered where a connection the invoice may go to belongs to a provider that authorizes (lib/providers/capabilities.ts).
+  const reachable = pinsConnection(values, { pinLive }) ? (connection ? [connection] : []) : route;
+  const authorizeOffered = reachable.some((c) => providerCan(c.provider, "authorize_capture"));
 
   const applyTemplate = (template: InvoiceTemplate) => {
     const match = templateConnection(connections, template);
@@ -190,7 +195,14 @@ export function InvoiceComposer({
         <TemplatePicker onApply={applyTemplate} notice={notice} role={role} />
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Compose invoice">
           <ConnectionSection form={form} values={values} connections={connections} routes={routes} role={role} pinLive={pinLive} />
-          <AttributesSection form={form} values={values} role={role} connection={values.routing === "pin" ? connection : undefined} />
+          <AttributesSection
+            form={form}
+            values={values}
+            role={role}
+            connection={values.routing === "pin" ? connection : undefined}
+            authorizeOffered={authorizeOffered}
+          />
+          {values.direction === "payment" ? <PaymentSourceSection form={form} values={values} /> : null}
           <OptionsSection form={form} values={values} />
           <CustomerSection form={form} values={values} />
           <div className="space-y-3">
