@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { formatInZone, formatTimeLeft } from "@/lib/format";
 import { formatMoney } from "@/lib/money";
@@ -44,6 +45,14 @@ function CaptureBy({ until, timeZone }: { until: string; timeZone: string }) {
  * in Status and details and in the timeline.
  */
 export function InvoiceAuthorization({ invoiceId, panel, timeZone }: { invoiceId: string; panel: AuthorizationPanel; timeZone: string }) {
+  const router = useRouter();
+  // A capture or void the provider has not answered yet settles on its own (status requests): the section reads it again until it has.
+  const waiting = panel.status === "capturing" || panel.status === "voiding";
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => router.refresh(), 3000);
+    return () => clearInterval(timer);
+  }, [waiting, router]);
   const [open, setOpen] = useState<"capture" | "void" | null>(null);
   const [result, setResult] = useState("");
   const [refusal, setRefusal] = useState("");
