@@ -103,12 +103,12 @@ function buildOptions(values: ComposerValues): Record<string, unknown> {
 }
 
 /** JSON:API's to-one relationship naming the saved card a payment charges at creation. */
-export function paymentMethodRelationship(id: string) {
+function paymentMethodRelationship(id: string) {
   return { payment_method: { data: { type: "payment-methods", id } } };
 }
 
 /** The payment charges a customer's saved card (no hosted page, no card typed, nothing pinned). */
-export function chargesSavedCard(values: Pick<ComposerValues, "direction" | "payment_source">): boolean {
+function chargesSavedCard(values: Pick<ComposerValues, "direction" | "payment_source">): boolean {
   return values.direction === "payment" && values.payment_source === "saved_card";
 }
 

@@ -17,7 +17,7 @@ import { isSafeText } from "@/lib/text-safety";
 /** Money per currency: what was captured, refunded, and is still held by authorizations. */
 export type CustomerTotal = { currency: string; paid: string; refunded: string; held: string };
 
-export type CustomerSummary = {
+type CustomerSummary = {
   reference: string;
   invoices: number;
   cards: number;
@@ -30,7 +30,7 @@ export type CustomerSummary = {
 export type CustomerPage = { customers: CustomerSummary[]; nextCursor: string | null };
 
 /** The list's page size; the keyset is the reference itself (code-point order). */
-export const CUSTOMER_PAGE_SIZE = 25;
+const CUSTOMER_PAGE_SIZE = 25;
 /** What a reference may be: as the API stores it (text, at most 255 characters). */
 const REFERENCE_MAX = 255;
 
@@ -139,7 +139,7 @@ async function totalsOf(db: Db, merchantId: string, testMode: boolean, reference
   return out;
 }
 
-export type CustomerInvoice = {
+type CustomerInvoice = {
   id: string;
   referenceId: string;
   status: InvoiceStatus;
@@ -158,7 +158,7 @@ export type CustomerDetail = {
   totals: CustomerTotal[];
 };
 
-export const CUSTOMER_INVOICE_PAGE_SIZE = 25;
+const CUSTOMER_INVOICE_PAGE_SIZE = 25;
 
 function encodeInvoiceCursor(row: { createdAt: Date; id: string }): string {
   return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");

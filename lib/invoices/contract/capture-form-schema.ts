@@ -19,7 +19,7 @@ export const voidFormSchema = z.object({
 });
 
 /** The amount rule of a capture, in the form's words: more than zero, at most what was authorized. */
-export function checkCaptureAmount(value: string, currency: string, authorizedMinor: bigint): { ok: true; minor: bigint } | { ok: false; message: string } {
+function checkCaptureAmount(value: string, currency: string, authorizedMinor: bigint): { ok: true; minor: bigint } | { ok: false; message: string } {
   const parsed = parseAmount(value, currency);
   if (!parsed.ok) return { ok: false, message: parsed.message };
   if (parsed.minor <= 0n) return { ok: false, message: "amount must be more than zero" };
