@@ -23,6 +23,12 @@ async function customerWithSavedCard(
   return { merchant, reference, invoiceId };
 }
 
+/** At a phone's width no page scrolls sideways (long references wrap). */
+async function expectNoSidewaysScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
 for (const viewport of [
   { width: 1280, height: 900 },
   { width: 390, height: 844 },
@@ -43,6 +49,7 @@ for (const viewport of [
       await expect(row.getByTestId("customer-cards")).toHaveText("1 saved card");
       await expect(row.getByTestId("customer-paid")).toHaveText("Paid 25.00 EUR");
       await expectNoSeriousViolations(page);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, `customers-${viewport.width}`, { fullPage: true });
 
       await row.getByRole("link", { name: reference }).click();
@@ -56,6 +63,7 @@ for (const viewport of [
       await expect(page.getByTestId("customer-invoices").getByRole("link", { name: invoiceId })).toBeVisible();
       await expect(page.getByTestId("customer-totals")).toContainText("25.00 EUR");
       await expectNoSeriousViolations(page);
+      await expectNoSidewaysScroll(page);
       await screenshot(page, `customer-${viewport.width}`, { fullPage: true });
 
       // From the header's search: the reference's beginning finds the customer beside the invoices.
