@@ -10,6 +10,7 @@ import { detachPaymentMethod } from "@/lib/processing/saved-cards";
 import { ok, refuse } from "@/lib/problems";
 import { providerCan } from "@/lib/providers/capabilities";
 import { getProvider } from "@/lib/providers";
+import { cardBrandLabel } from "@/lib/cards/bin";
 import { validatedAction } from "./validated-action";
 
 /** A saved card as the composer offers it: never the token. */
@@ -34,7 +35,7 @@ export const removeSavedCardAction = validatedAction("customers.remove-card", { 
       actor: personActor(viewer),
       action: "card.removed",
       target: { type: "payment_method", id: method.id },
-      summary: `${method.brand ?? "Card"} •••• ${method.lastFour} of ${method.customerReference}${method.testMode ? " (test)" : ""}`,
+      summary: `${cardBrandLabel(method.brand) ?? "Card"} •••• ${method.lastFour} of ${method.customerReference}${method.testMode ? " (test)" : ""}`,
     });
   }
   revalidatePath(`/customers/${encodeURIComponent(method.customerReference)}`);
@@ -63,7 +64,7 @@ export const listChargeableCardsAction = validatedAction(
       .filter((method) => !method.connectionDeleted && providerCan(method.provider, "card_tokens"))
       .map((method) => ({
         id: method.id,
-        brand: method.brand,
+        brand: cardBrandLabel(method.brand),
         lastFour: method.lastFour,
         expiry: `${String(method.expiryMonth).padStart(2, "0")}/${method.expiryYear}`,
         providerName: getProvider(method.provider)?.name ?? method.provider,

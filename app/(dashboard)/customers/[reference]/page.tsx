@@ -13,6 +13,7 @@ import { formatDateTime } from "@/lib/format";
 import { can, canInMode } from "@/lib/identity/permissions";
 import { formatMoney } from "@/lib/money";
 import { getProvider } from "@/lib/providers";
+import { cardBrandLabel } from "@/lib/cards/bin";
 import { timeZoneInForce } from "@/lib/time-zones";
 
 type Params = { params: Promise<{ reference: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -41,7 +42,7 @@ export default async function CustomerPage({ params, searchParams }: Params) {
   if (!customer) notFound();
   const cards: SavedCardRow[] = customer.cards.map((card) => ({
     id: card.id,
-    brand: card.brand,
+    brand: cardBrandLabel(card.brand),
     lastFour: card.lastFour,
     expiry: `${String(card.expiryMonth).padStart(2, "0")}/${card.expiryYear}`,
     providerName: getProvider(card.provider)?.name ?? card.provider,
