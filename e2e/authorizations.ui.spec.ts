@@ -34,6 +34,7 @@ for (const viewport of [
       await expect(section.getByRole("link", { name: customer })).toHaveAttribute("href", `/customers/${customer}`);
       await expectNoSeriousViolations(page);
       await screenshot(page, `authorization-${viewport.width}`, { fullPage: true });
+      await screenshot(section, `authorization-section-${viewport.width}`);
 
       // Capture, with the mouse: prefilled with all that is held; more than that is refused on the field.
       await section.getByRole("button", { name: "Capture", exact: true }).click();
@@ -53,6 +54,7 @@ for (const viewport of [
       await expect(section.getByRole("button", { name: "Confirm capture" })).toBeFocused();
       await expectNoSeriousViolations(page);
       await screenshot(page, `capture-confirm-${viewport.width}`, { fullPage: true });
+      await screenshot(section, `capture-confirm-section-${viewport.width}`);
       await section.getByRole("button", { name: "Confirm capture" }).click();
       await expect(section.getByTestId("authorization-result")).toHaveText("Capture of 60.00 EUR partially processed.");
       await expect(section.getByTestId("authorization-result")).toBeFocused();
@@ -66,6 +68,7 @@ for (const viewport of [
       // A capture is followed by refunds as any payment: the Refund form is offered now.
       await expect(page.getByTestId("invoice-refunds").getByRole("button", { name: "Refund", exact: true })).toBeVisible();
       await screenshot(page, `capture-done-${viewport.width}`, { fullPage: true });
+      await screenshot(section, `capture-done-section-${viewport.width}`);
 
       // Void, with the keyboard alone; Escape first takes the confirmation away.
       await page.goto(`/invoices/${voided}`);
@@ -84,6 +87,7 @@ for (const viewport of [
       await expect(other.getByRole("button", { name: "Confirm void" })).toBeFocused();
       await expectNoSeriousViolations(page);
       await screenshot(page, `void-confirm-${viewport.width}`, { fullPage: true });
+      await screenshot(other, `void-confirm-section-${viewport.width}`);
       await page.keyboard.press("Enter");
       await expect(other.getByTestId("authorization-result")).toHaveText("Void voided: 40.00 EUR released, nothing taken.");
       await expect(other.getByTestId("authorization-result")).toBeFocused();

@@ -87,6 +87,8 @@ test("the composer charges a saved card; Delete counts the cards it makes unusab
   // The composer: Charge a saved card for the customer, no card typed, no hosted page.
   await page.goto("/invoices/new");
   await page.getByRole("textbox", { name: /^Amount/ }).fill("12.00");
+  // Provider B authorizes now and captures later: "Authorize only" is offered.
+  await expect(page.getByRole("combobox", { name: /^Flow/ }).locator("option")).toHaveText(["charge", "Authorize only (capture later)"]);
   await page.getByRole("radio", { name: /^Charge a saved card/ }).check();
   await page.getByRole("textbox", { name: /^Customer reference_id/ }).fill(reference);
   await page.getByRole("button", { name: "Find saved cards" }).click();
@@ -95,6 +97,7 @@ test("the composer charges a saved card; Delete counts the cards it makes unusab
   await expect(page.getByText("The card is already saved: nothing to tokenize.")).toBeVisible();
   await expect(page.getByTestId("composer-envelope")).toContainText('"type": "payment-methods"');
   await screenshot(page, "composer-saved-card-1280", { fullPage: true });
+  await screenshot(page.getByRole("group", { name: "How the customer pays" }), "composer-saved-card-section-1280");
   await page.getByRole("button", { name: "Send invoice" }).click();
   await expect(page.getByTestId("composer-status")).toHaveText("201");
   const answer = JSON.parse((await page.getByTestId("composer-response").textContent()) ?? "{}") as { data: { id: string; attributes: { status: string } } };

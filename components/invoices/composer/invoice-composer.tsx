@@ -8,7 +8,7 @@ import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
 import type { Role } from "@/lib/db/schema";
 import { placeApiErrors } from "@/lib/composer/api-errors";
-import { routableServices, routeFor, templateConnection, type ComposerConnection, type ComposerRoutes } from "@/lib/composer/connections";
+import { authorizeOffered, routableServices, routeFor, templateConnection, type ComposerConnection, type ComposerRoutes } from "@/lib/composer/connections";
 import { curlCommand } from "@/lib/composer/curl";
 import { buildEnvelope, envelopeText, pinsConnection } from "@/lib/composer/envelope";
 import { initialValues, valuesFromTemplate, type ComposerValues } from "@/lib/composer/form-values";
@@ -22,7 +22,6 @@ import { CustomerSection } from "./customer-section";
 import { errorAt } from "./fields";
 import { OptionsSection } from "./options-section";
 import { PaymentSourceSection } from "./payment-source-section";
-import { providerCan } from "@/lib/providers/capabilities";
 import { RequestPreview } from "./request-preview";
 import { SendResult } from "./send-result";
 import { TemplatePicker, type TemplateNotice } from "./template-picker";
@@ -119,7 +118,7 @@ export function InvoiceComposer({
   const connection = pinsConnection(values, { pinLive }) ? connections.find((c) => c.id === values.connection_id) : route[0];
   // "Authorize only" is offered where a connection the invoice may go to belongs to a provider that authorizes (lib/providers/capabilities.ts).
   const reachable = pinsConnection(values, { pinLive }) ? (connection ? [connection] : []) : route;
-  const authorizeOffered = reachable.some((c) => providerCan(c.provider, "authorize_capture"));
+  const offersAuthorize = authorizeOffered(reachable);
 
   const applyTemplate = (template: InvoiceTemplate) => {
     const match = templateConnection(connections, template);
@@ -200,7 +199,7 @@ export function InvoiceComposer({
             values={values}
             role={role}
             connection={values.routing === "pin" ? connection : undefined}
-            authorizeOffered={authorizeOffered}
+            authorizeOffered={offersAuthorize}
           />
           {values.direction === "payment" ? <PaymentSourceSection form={form} values={values} /> : null}
           <OptionsSection form={form} values={values} />
