@@ -21,6 +21,7 @@ export function PaymentSourceSection({ form, values }: { form: ComposerForm; val
   const sourceId = fieldId("payment_source");
   const cardsId = fieldId("payment_method_id");
   const cardError = errorAt(form, "payment_method_id");
+  const sourceError = errorAt(form, "payment_source");
   // A list for another customer or mode than the form's now is not offered.
   const current = lookup && lookup.customer === values.saved_card_customer.trim() && lookup.testMode === values.test_mode ? lookup : undefined;
 
@@ -54,7 +55,7 @@ export function PaymentSourceSection({ form, values }: { form: ComposerForm; val
 
   return (
     <Section title="How the customer pays">
-      <div role="radiogroup" aria-labelledby={`${sourceId}-label`} className="space-y-2">
+      <div role="radiogroup" aria-labelledby={`${sourceId}-label`} aria-describedby={`${sourceId}-error`} className="space-y-2">
         <p id={`${sourceId}-label`} className="label">
           Payment source
         </p>
@@ -66,6 +67,9 @@ export function PaymentSourceSection({ form, values }: { form: ComposerForm; val
           <input type="radio" value="saved_card" className="mt-0.5 size-4" {...form.register("payment_source")} />
           <span>Charge a saved card: charged at once, without the hosted page (only the provider that holds the card is tried).</span>
         </label>
+        <p id={`${sourceId}-error`} className="field-error" aria-live="polite">
+          {sourceError}
+        </p>
       </div>
       {saved ? (
         <div className="space-y-3">
