@@ -87,6 +87,7 @@ const DASHBOARD_PAGES: readonly [string, (owner: Owner) => string][] = [
   ["/invoices?q=", () => "/invoices?q=no-such-invoice"],
   ["/invoices/new", () => "/invoices/new"],
   ["/invoices/[id]", (owner) => `/invoices/${owner.invoiceId}`],
+  ["/customers", () => "/customers"],
   ["/api-keys", () => "/api-keys"],
   ["/team", () => "/team"],
   ["/settings", () => "/settings"],

@@ -68,6 +68,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["invoices", "/invoices"],
     ["invoice", `/invoices/${invoice.id}`],
     ["invoices-new", "/invoices/new"],
+    ["customers", "/customers"],
     ["routing", "/routing"],
     ["api-keys", "/api-keys"],
     ["team", "/team"],

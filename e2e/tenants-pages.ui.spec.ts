@@ -22,6 +22,8 @@ type World = {
   connectionLabel: string;
   invoiceId: string;
   reference: string;
+  /** The payment's customer reference (its customer page). */
+  customerReference: string;
   eventId: string;
   endpointUrl: string;
 };
@@ -35,6 +37,11 @@ type PageCase = {
 
 const PAGES: Record<string, PageCase> = {
   "app/(dashboard)/connections/[id]/page.tsx": { path: (w) => `/connections/${w.connectionId}`, ownerOnly: true, tenant: { shows: (w) => w.connectionLabel } },
+  "app/(dashboard)/customers/[reference]/page.tsx": {
+    path: (w) => `/customers/${w.customerReference}`,
+    ownerOnly: false,
+    tenant: { shows: (w) => w.invoiceId },
+  },
   "app/(dashboard)/invoices/[id]/page.tsx": { path: (w) => `/invoices/${w.invoiceId}`, ownerOnly: false, tenant: { shows: (w) => w.reference } },
   "app/(dashboard)/providers/[slug]/page.tsx": {
     path: () => "/providers/provider-f",
@@ -97,6 +104,10 @@ async function merchant(context: BrowserContext): Promise<World> {
   };
   body.data.attributes.test_mode = true;
   body.data.attributes.options = {};
+  // Provider F's example sends the customer beside attributes (data.customer): its reference goes there.
+  const customerReference = `tenant-cus-${crypto.randomUUID()}`;
+  const withCustomer = body as { data: { customer?: Record<string, unknown> } };
+  withCustomer.data.customer = { ...withCustomer.data.customer, reference_id: customerReference };
   const invoice = await context.request.post("/api/commerce/payment-invoices", { headers: auth, data: body });
   expect(invoice.status(), await invoice.text()).toBe(201);
   return {
@@ -106,12 +117,13 @@ async function merchant(context: BrowserContext): Promise<World> {
     connectionLabel,
     invoiceId: (await invoice.json()).data.id,
     reference,
+    customerReference,
     eventId,
     endpointUrl,
   };
 }
 
-const markersOf = (w: World) => [w.connectionLabel, w.reference, w.account.commerceAccount, w.account.email];
+const markersOf = (w: World) => [w.connectionLabel, w.reference, w.invoiceId, w.account.commerceAccount, w.account.email];
 
 test("merchant A sees the not-found page for merchant B's ids, and A's support member the forbidden page on owners' pages", async ({ browser }) => {
   test.setTimeout(120_000);
@@ -144,8 +156,9 @@ test("merchant A sees the not-found page for merchant B's ids, and A's support m
       await test.step(`${file}: merchant A's owner with merchant B's id → not found`, async () => {
         await pageB.goto(entry.path(B));
         await expect(pageB.getByText(tenant.shows(B)).first()).toBeVisible();
-        const seen = await open(pageA, entry.path(B), /^(Invoice not found|Not found)$/);
-        for (const marker of markersOf(B)) expect(seen).not.toContain(marker);
+        const seen = await open(pageA, entry.path(B), /^(Invoice not found|Customer not found|Not found)$/);
+        // What the address itself names may be echoed (the title names the id asked for); nothing else of B's.
+        for (const marker of markersOf(B).filter((m) => !entry.path(B).includes(m))) expect(seen).not.toContain(marker);
         cases += 1;
       });
     }

@@ -20,6 +20,8 @@ const setup = {} as {
   storageState: Awaited<ReturnType<import("@playwright/test").BrowserContext["storageState"]>>;
   ids: { b: string; f: string };
   invoiceId: string;
+  /** An authorized payment (flow "authorize"), for the Capture form. */
+  authorizedId: string;
 };
 
 test.use({ storageState: async ({}, provide) => provide(setup.storageState) });
@@ -41,31 +43,36 @@ test.beforeAll(async ({ browser }) => {
     expect(response.status(), await response.text()).toBe(201);
     ids.push((await response.json()).data.id as string);
   }
-  // A paid invoice, for the refund form: routed to B (first in the routing order), paid on the hosted page.
-  const created = await page.request.post("/api/commerce/payment-invoices", {
-    headers,
-    data: {
+  // A paid invoice, for the refund form, and an authorized one, for the capture form: routed to B (first in the routing order), paid on the hosted page.
+  const pay = async (flow: "charge" | "authorize") => {
+    const created = await page.request.post("/api/commerce/payment-invoices", {
+      headers,
       data: {
-        type: "payment-invoice",
-        attributes: {
-          service: "payment_card_eur_hpp",
-          commerce_account: account.commerceAccount,
-          currency: "EUR",
-          amount: "100.50",
-          reference_id: `unsaved-${run}`,
-          flow: "charge",
-          test_mode: true,
+        data: {
+          type: "payment-invoice",
+          attributes: {
+            service: "payment_card_eur_hpp",
+            commerce_account: account.commerceAccount,
+            currency: "EUR",
+            amount: "100.50",
+            reference_id: `unsaved-${flow}-${run}`,
+            flow,
+            test_mode: true,
+          },
         },
       },
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const invoice = (await created.json()).data as { id: string; attributes: { hpp_url: string } };
-  await page.goto(new URL(invoice.attributes.hpp_url).pathname);
-  await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
-  await page.getByRole("button", { name: "Pay", exact: true }).click();
-  await expect(page.getByTestId("pay-result")).toContainText("Payment received");
-  Object.assign(setup, { storageState: await context.storageState(), ids: { b: ids[0]!, f: ids[1]! }, invoiceId: invoice.id });
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const invoice = (await created.json()).data as { id: string; attributes: { hpp_url: string } };
+    await page.goto(new URL(invoice.attributes.hpp_url).pathname);
+    await page.getByRole("button", { name: /4242 4242 4242 4242/ }).click();
+    await page.getByRole("button", { name: "Pay", exact: true }).click();
+    await expect(page.getByTestId("pay-result")).toBeVisible();
+    return invoice.id;
+  };
+  const invoiceId = await pay("charge");
+  const authorizedId = await pay("authorize");
+  Object.assign(setup, { storageState: await context.storageState(), ids: { b: ids[0]!, f: ids[1]! }, invoiceId, authorizedId });
   await context.close();
 });
 
@@ -200,6 +207,17 @@ const FORMS: FormCase[] = [
       const refund = page.getByTestId("invoice-refunds").getByRole("button", { name: "Refund", exact: true });
       await hydrated(refund);
       await refund.click();
+    },
+  ),
+  textCase(
+    "capture",
+    () => `/invoices/${setup.authorizedId}`,
+    (page) => page.getByTestId("invoice-authorization").getByLabel("Amount to capture (EUR)"),
+    "10.00",
+    async (page) => {
+      const capture = page.getByTestId("invoice-authorization").getByRole("button", { name: "Capture", exact: true });
+      await hydrated(capture);
+      await capture.click();
     },
   ),
   textCase(

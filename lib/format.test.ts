@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatDateTimeParts, formatInZone, formatRelative } from "./format";
+import { formatDateTime, formatDateTimeParts, formatInZone, formatRelative, formatTimeLeft } from "./format";
 
 describe("formatRelative", () => {
   const now = new Date("2026-11-29T12:00:00Z");
@@ -31,5 +31,20 @@ describe("dates in the zone in force", () => {
     expect(formatDateTime("2026-12-01T22:30:00.000Z", "Europe/Berlin")).toBe("1 Dec 2026, 23:30 CET");
     expect(formatDateTimeParts(at, "Asia/Kolkata")).toEqual({ date: "2 Jul 2026", time: "04:00 GMT+5:30" });
     expect(formatInZone(at, "America/New_York", "second")).toBe("1 Jul 2026, 18:30:00 GMT-4");
+  });
+});
+
+describe("formatTimeLeft", () => {
+  const now = new Date("2026-12-01T10:00:00Z");
+  const later = (ms: number) => new Date(now.getTime() + ms);
+  it("names the two largest units of what is left", () => {
+    expect(formatTimeLeft(later(6 * 86_400_000 + 23 * 3_600_000 + 59 * 60_000), now)).toBe("in 6 days 23 hours");
+    expect(formatTimeLeft(later(86_400_000 + 5 * 60_000), now)).toBe("in 1 day");
+    expect(formatTimeLeft(later(4 * 3_600_000 + 5 * 60_000), now)).toBe("in 4 hours 5 minutes");
+    expect(formatTimeLeft(later(12 * 60_000 + 30_000), now)).toBe("in 12 minutes");
+    expect(formatTimeLeft(later(30_000), now)).toBe("in less than a minute");
+  });
+  it("says when the moment has passed", () => {
+    expect(formatTimeLeft(later(-1), now)).toBe("passed");
   });
 });

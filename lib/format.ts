@@ -79,3 +79,24 @@ export function formatRelative(value: Date | string, now: Date = new Date()): st
   }
   return difference < 0 ? "just now" : "in less than a minute";
 }
+
+/**
+ * How long until `until`, in the two largest units: "in 6 days 23 hours", "in 4 hours 5 minutes",
+ * "in 12 minutes", "in less than a minute"; "passed" once it has. For a deadline beside its date.
+ */
+export function formatTimeLeft(until: Date | string, now: Date = new Date()): string {
+  const left = new Date(until).getTime() - now.getTime();
+  if (left <= 0) return "passed";
+  if (left < 60_000) return "in less than a minute";
+  const counts: [string, number][] = [
+    ["day", Math.floor(left / 86_400_000)],
+    ["hour", Math.floor(left / 3_600_000) % 24],
+    ["minute", Math.floor(left / 60_000) % 60],
+  ];
+  const first = counts.findIndex(([, count]) => count > 0);
+  const words = counts
+    .slice(first, first + 2)
+    .filter(([, count]) => count > 0)
+    .map(([unit, count]) => `${count} ${unit}${count === 1 ? "" : "s"}`);
+  return `in ${words.join(" ")}`;
+}

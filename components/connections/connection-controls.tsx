@@ -14,6 +14,7 @@ export function ConnectionControls({
   enabled,
   services,
   refundablePayments = 0,
+  savedCards = 0,
 }: {
   id: string;
   label: string;
@@ -21,6 +22,8 @@ export function ConnectionControls({
   services: string[];
   /** Payments it took that can still be refunded: refunds go back only through it. */
   refundablePayments?: number;
+  /** Customers' saved cards it holds: they cannot be charged once it is deleted. */
+  savedCards?: number;
 }) {
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<{ kind: "error" | "info"; text: string }>();
@@ -104,6 +107,13 @@ export function ConnectionControls({
               {refundablePayments === 1 ? "1 payment" : `${refundablePayments} payments`} taken through it can still be refunded, and refunds go back only
               through the connection that took the payment: once it is deleted, {refundablePayments === 1 ? "it" : "they"} cannot be refunded here. Disable it
               instead to stop new invoices and keep refunds working.
+            </p>
+          ) : null}
+          {savedCards > 0 ? (
+            <p className="mt-2 font-medium text-red-900" data-testid="delete-saved-cards-warning">
+              {savedCards === 1 ? "1 saved card" : `${savedCards} saved cards`} of your customers {savedCards === 1 ? "is" : "are"} held by this connection:
+              once it is deleted, {savedCards === 1 ? "it becomes" : "they become"} unusable and can no longer be charged (customers must enter their card
+              again).
             </p>
           ) : null}
           <div className="mt-3 flex gap-2">

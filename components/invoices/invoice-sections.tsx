@@ -211,6 +211,19 @@ export function PayerAndCard({ invoice }: { invoice: DashboardInvoice }) {
           <span className="text-slate-600">Not paid by card yet</span>
         </Row>
       )}
+      <Row term="Customer">
+        {invoice.customerReference ? (
+          <Link
+            href={`/customers/${encodeURIComponent(invoice.customerReference)}`}
+            className="font-mono text-xs text-brand-700 underline wrap-anywhere"
+            data-testid="payer-customer-reference"
+          >
+            {invoice.customerReference}
+          </Link>
+        ) : (
+          <span className="text-slate-600">No customer reference</span>
+        )}
+      </Row>
       {PAYER_FIELDS.map(({ path, term }) => {
         const field = given(path);
         return (

@@ -58,7 +58,7 @@ export function SearchBox() {
       />
       <p id="invoice-search-help" className="sr-only">
         Finds an invoice by its id, reference_id, the provider&apos;s reference, the customer&apos;s e-mail or the beginning of their name, or a card&apos;s
-        last four digits. Press slash or Control K to come here.
+        last four digits, and customers by the beginning of their reference. Press slash or Control K to come here.
       </p>
       <button type="submit" className="btn-secondary shrink-0">
         Search

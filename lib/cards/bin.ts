@@ -30,6 +30,11 @@ export const CARD_BRAND_LABELS: Readonly<Record<CardBrand, string>> = {
   maestro: "Maestro",
 };
 
+/** A stored brand as people read it ("visa" → "Visa"); a brand this table does not know, as stored. */
+export function cardBrandLabel(brand: string | null): string | null {
+  return brand === null ? null : ((CARD_BRAND_LABELS as Readonly<Record<string, string>>)[brand] ?? brand);
+}
+
 const between = (value: number, low: number, high: number) => value >= low && value <= high;
 
 /** The card network from the number's prefix, or null when no published range matches. */

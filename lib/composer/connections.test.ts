@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { ConnectionView } from "@/lib/connections/store";
 import { findTemplate } from "./templates";
-import { composerConnections, composerRoutes, connectionPatch, groupByProvider, routableServices, routeFor, templateConnection } from "./connections";
+import {
+  authorizeOffered,
+  composerConnections,
+  composerRoutes,
+  connectionPatch,
+  groupByProvider,
+  routableServices,
+  routeFor,
+  templateConnection,
+} from "./connections";
 
 function view(overrides: Partial<ConnectionView>): ConnectionView {
   return {
@@ -97,5 +106,14 @@ describe("automatic routing in the composer", () => {
     const connections = composerConnections(views, "owner");
     expect(routableServices(connections, "payment").map((s) => s.code)).toEqual(["payment_card_uah_hpp", "payment_card_eur_hpp"]);
     expect(routableServices(connections, "payout").map((s) => s.code)).toEqual(["payment_card_uah"]);
+  });
+});
+
+describe("authorizeOffered", () => {
+  it("offers Authorize only where a reachable connection's provider authorizes now and captures later", () => {
+    // Providers D and F sell only (their capabilities in lib/providers/provider-*/index.ts); B authorizes.
+    expect(authorizeOffered([{ provider: "provider-d" }, { provider: "provider-f" }])).toBe(false);
+    expect(authorizeOffered([{ provider: "provider-f" }, { provider: "provider-b" }])).toBe(true);
+    expect(authorizeOffered([])).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import type { Role } from "@/lib/db/schema";
 import { findService, getProvider, PROVIDERS, type InvoiceDirection, type Mode, type ServiceSpec } from "@/lib/providers";
 import type { InvoiceTemplate } from "./templates";
 import { canInMode } from "@/lib/identity/permissions";
+import { providerCan } from "@/lib/providers/capabilities";
 
 /**
  * What the composer may know of a connection: label, provider, mode, services and the constants
@@ -105,4 +106,12 @@ export function routableServices(connections: readonly ComposerConnection[], dir
     if (offered.has(service.code) && !services.has(service.code)) services.set(service.code, service);
   }
   return [...services.values()];
+}
+
+/**
+ * Whether "Authorize only" is offered: some connection the invoice may go to (the pinned one, or
+ * the routing order's) belongs to a provider that authorizes now and captures later.
+ */
+export function authorizeOffered(reachable: readonly Pick<ComposerConnection, "provider">[]): boolean {
+  return reachable.some((connection) => providerCan(connection.provider, "authorize_capture"));
 }

@@ -31,6 +31,27 @@ describe("buildEnvelope", () => {
     expect(buildEnvelope({ ...pinned, routing: "auto" }, { pinLive: true }).envelope.data).not.toHaveProperty("relationships");
   });
 
+  it("charges a saved card: the payment_method relationship, the customer's reference, no pin and no tokenize", () => {
+    const template = listTemplates().find((t) => t.direction === "payment")!;
+    const form = {
+      ...valuesFromTemplate(template, context),
+      routing: "pin" as const,
+      send_tokenize: true,
+      payment_source: "saved_card" as const,
+      saved_card_customer: " cus_42 ",
+      payment_method_id: "pm_abc",
+    };
+    const { envelope } = buildEnvelope(form, { pinLive: true });
+    expect(envelope.data.relationships).toEqual({ payment_method: { data: { type: "payment-methods", id: "pm_abc" } } });
+    const attributes = envelope.data.attributes as Record<string, unknown>;
+    expect((attributes.customer as Record<string, unknown>).reference_id).toBe("cus_42");
+    expect((attributes.gateway_options as { cardgate?: unknown } | undefined)?.cardgate).toBeUndefined();
+    // Back to the hosted page: no relationship of a saved card stays.
+    expect(buildEnvelope({ ...form, payment_source: "hosted" }, { pinLive: true }).envelope.data.relationships).toEqual({
+      connection: { data: { type: "connection", id: "conn_1" } },
+    });
+  });
+
   it("leaves blank customer fields out and places the customer where chosen (spec 2.1, 2.3)", () => {
     const form = values({ customer_placement: "gateway_options" });
     form.customer.address.city = "  ";

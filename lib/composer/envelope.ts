@@ -102,6 +102,16 @@ function buildOptions(values: ComposerValues): Record<string, unknown> {
   return options;
 }
 
+/** JSON:API's to-one relationship naming the saved card a payment charges at creation. */
+function paymentMethodRelationship(id: string) {
+  return { payment_method: { data: { type: "payment-methods", id } } };
+}
+
+/** The payment charges a customer's saved card (no hosted page, no card typed, nothing pinned). */
+function chargesSavedCard(values: Pick<ComposerValues, "direction" | "payment_source">): boolean {
+  return values.direction === "payment" && values.payment_source === "saved_card";
+}
+
 /** JSON:API's to-one relationship naming the invoice's connection (a pin). */
 export function connectionPin(connectionId: string) {
   return { connection: { data: { type: "connection", id: connectionId } } };
@@ -139,12 +149,15 @@ export function buildEnvelope(values: ComposerValues, options: EnvelopeOptions =
   attributes.options = buildOptions(values);
   if (!payment) attributes.fields = { card_number: values.card_number };
 
-  const placement = values.customer_placement;
-  const customer = placement === "none" ? undefined : buildCustomer(values);
+  const savedCard = chargesSavedCard(values);
+  // A saved card's charge is filed under its customer: the reference goes with the customer object, in attributes when none was placed.
+  const placement = savedCard && values.customer_placement === "none" ? "attributes" : values.customer_placement;
+  let customer = values.customer_placement === "none" ? undefined : buildCustomer(values);
+  if (savedCard) customer = { ...customer, reference_id: values.saved_card_customer.trim() };
   if (customer && placement === "attributes") attributes.customer = customer;
   if (payment) {
     const gateway: Record<string, unknown> = {};
-    if (values.send_tokenize) gateway.cardgate = { tokenize: values.tokenize };
+    if (values.send_tokenize && !savedCard) gateway.cardgate = { tokenize: values.tokenize };
     if (customer && placement === "gateway_options") gateway.customer = customer;
     if (Object.keys(gateway).length > 0) attributes.gateway_options = gateway;
     const serviceFields = parseServiceFields(values.service_fields);
@@ -156,7 +169,8 @@ export function buildEnvelope(values: ComposerValues, options: EnvelopeOptions =
 
   const data: Record<string, unknown> = { type: INVOICE_TYPES[values.direction], attributes };
   if (customer && placement === "data") data.customer = customer;
-  if (pinsConnection(values, options)) data.relationships = connectionPin(values.connection_id);
+  if (savedCard) data.relationships = paymentMethodRelationship(values.payment_method_id);
+  else if (pinsConnection(values, options)) data.relationships = connectionPin(values.connection_id);
   return { envelope: { data }, problems };
 }
 

@@ -61,6 +61,7 @@ export function pathToField(path: readonly (string | number)[]): string | undefi
   if (member === "type") return "direction";
   if (member === "customer") return customerField(name === undefined ? [] : [name, ...rest]);
   if (member === "attributes") return attributeField(name, rest);
+  if (member === "relationships" && name === "payment_method") return "payment_method_id";
   return undefined;
 }
 

@@ -45,4 +45,13 @@ describe("composerFormSchema: the API's validation, on the form's inputs", () =>
     expect(issuesOf(values)).toEqual([]);
     expect(issuesOf({ ...values, service: "", currency: "" }).map((i) => i.path)).toContain("service");
   });
+
+  it("a saved card's charge needs its customer, one of its cards, and no pin", () => {
+    const b = valuesFromTemplate(template("b-payment"), context);
+    const saved = { ...b, payment_source: "saved_card" as const };
+    expect(issuesOf(saved).map((i) => i.path)).toEqual(["saved_card_customer", "payment_method_id"]);
+    expect(issuesOf({ ...saved, saved_card_customer: "cus-1" }).map((i) => i.path)).toEqual(["payment_method_id", "payment_method_id"]);
+    expect(issuesOf({ ...saved, saved_card_customer: "cus-1", payment_method_id: "pm_1" })).toEqual([]);
+    expect(issuesOf({ ...saved, saved_card_customer: "cus-1", payment_method_id: "pm_1", routing: "pin" }).map((i) => i.path)).toEqual(["payment_source"]);
+  });
 });

@@ -16,6 +16,17 @@ export const composerFormSchema = composerValuesShape.superRefine((values, ctx) 
   if (values.routing === "auto" && values.service === "") {
     ctx.addIssue({ code: "custom", path: ["service"], message: "Choose a service" });
   }
+  if (values.direction === "payment" && values.payment_source === "saved_card") {
+    if (values.routing === "pin")
+      ctx.addIssue({
+        code: "custom",
+        path: ["payment_source"],
+        message: "A saved card is charged through the connections of the provider that holds it: choose Route automatically, not a pin",
+      });
+    if (values.saved_card_customer.trim() === "") ctx.addIssue({ code: "custom", path: ["saved_card_customer"], message: "Enter the customer's reference_id" });
+    else if (values.payment_method_id === "")
+      ctx.addIssue({ code: "custom", path: ["payment_method_id"], message: "Choose one of the customer's saved cards" });
+  }
   const { envelope, problems } = buildEnvelope(values);
   for (const problem of problems) ctx.addIssue({ code: "custom", path: problem.field.split("."), message: problem.message });
   const validation = validateInvoice(values.direction, envelope);

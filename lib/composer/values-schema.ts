@@ -54,6 +54,11 @@ export const composerValuesShape = z.object({
     bypass_hpp: z.boolean(),
     send_operation_context_on_return: z.boolean(),
   }),
+  /** How a payment is paid: on the hosted page (the card typed there), or by charging a customer's saved card at creation. */
+  payment_source: z.enum(["hosted", "saved_card"]),
+  /** The customer whose saved cards are offered, and the chosen one (pm_…); the invoice is filed under that reference. */
+  saved_card_customer: text,
+  payment_method_id: text,
   send_tokenize: z.boolean(),
   tokenize: text,
   /** JSON text of the `service_fields` array; blank leaves the attribute out. */

@@ -222,3 +222,15 @@ export async function markDetached(db: Db, view: PaymentMethodView): Promise<Pay
   await queueEventDelivery(db, null, done.event);
   return done.view;
 }
+
+/**
+ * The saved cards a connection holds that can still be charged (not detached): what its Delete
+ * makes unusable, for the warning before it.
+ */
+export async function countChargeableCardsOfConnection(db: Db, merchantId: string, connectionId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<string>`count(*)` })
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.connectionId, connectionId), sql`${paymentMethods.detachedAt} is null`));
+  return Number(row?.count ?? 0);
+}

@@ -34,6 +34,8 @@ import * as paymentInvoicesRoute from "@/app/api/commerce/payment-invoices/route
 import * as payoutInvoicesRoute from "@/app/api/commerce/payout-invoices/route";
 import * as accountActions from "@/lib/actions/account";
 import * as apiKeyActions from "@/lib/actions/api-keys";
+import * as authorizationActions from "@/lib/actions/authorizations";
+import * as paymentMethodActions from "@/lib/actions/payment-methods";
 import * as authActions from "@/lib/actions/auth";
 import * as checkStatusActions from "@/lib/actions/check-status";
 import * as threeDsActions from "@/lib/actions/complete-three-ds";
@@ -116,6 +118,8 @@ const INTERNAL = "Something went wrong on our side";
 const MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/account.ts": accountActions,
   "lib/actions/api-keys.ts": apiKeyActions,
+  "lib/actions/authorizations.ts": authorizationActions,
+  "lib/actions/payment-methods.ts": paymentMethodActions,
   "lib/actions/auth.ts": authActions,
   "lib/actions/check-status.ts": checkStatusActions,
   "lib/actions/complete-three-ds.ts": threeDsActions,
@@ -231,6 +235,12 @@ const CASES: Record<string, Case> = {
   "lib/actions/api-keys.ts#revokeApiKeyAction": { valid: () => ({ id: w.keyId }) },
   // A key of its own: the first accepted call rolls it; the rest are refused as already rolled.
   "lib/actions/api-keys.ts#rollApiKeyAction": { valid: () => ({ id: world.rollableKeyId, grace: "1h" }) },
+  // The paid charge: refused past the form's checks (a charge has no authorization to capture or void); nothing moves.
+  "lib/actions/authorizations.ts#captureInvoiceAction": { valid: () => ({ invoiceId: w.paymentId, requestKey: unique("capture"), amount: "0.01" }) },
+  "lib/actions/authorizations.ts#voidInvoiceAction": { valid: () => ({ invoiceId: w.paymentId, requestKey: unique("void") }) },
+  // The saved card: the first accepted call detaches it (the provider's sandbox is told), later ones find it detached.
+  "lib/actions/payment-methods.ts#removeSavedCardAction": { valid: () => ({ id: w.paymentMethodId }) },
+  "lib/actions/payment-methods.ts#listChargeableCardsAction": { valid: () => ({ customerReference: `customer-of-${w.name}`, testMode: true }) },
   "lib/actions/auth.ts#confirmSignUpAction": {
     // A real link: the first accepted call makes the merchant, later ones are told the e-mail has an account.
     valid: () => ({ token: world.signUpToken, password: PASSWORD }),

@@ -50,6 +50,8 @@ import {
 import { setRequireOwnerMfaAction } from "@/lib/actions/mfa";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
+import { captureInvoiceAction, voidInvoiceAction } from "@/lib/actions/authorizations";
+import { listChargeableCardsAction, removeSavedCardAction } from "@/lib/actions/payment-methods";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import { sendComposedInvoiceAction } from "@/lib/actions/invoice-composer";
 import { createPaymentLinkAction } from "@/lib/actions/payment-link";
@@ -89,6 +91,8 @@ import { setUpFakeProvider } from "./helpers/fake-provider";
 import { newReference } from "./helpers/invoice-fixtures";
 import * as accountModule from "@/lib/actions/account";
 import * as api_keysModule from "@/lib/actions/api-keys";
+import * as authorizationsModule from "@/lib/actions/authorizations";
+import * as payment_methodsModule from "@/lib/actions/payment-methods";
 import * as cancel_payoutModule from "@/lib/actions/cancel-payout";
 import * as check_statusModule from "@/lib/actions/check-status";
 import * as connectionsModule from "@/lib/actions/connections";
@@ -896,6 +900,29 @@ const ACTIONS: Record<string, ActionCase> = {
     },
     own: () => rollApiKeyAction({ id: A.keyId, grace: "7d" }),
   },
+  "lib/actions/authorizations.ts#captureInvoiceAction": {
+    role: "money.capture",
+    tenant: {
+      run: () => captureInvoiceAction({ invoiceId: B.paymentId, requestKey: unique("capture"), amount: "0.01" }),
+      refusal: "This payment does not exist.",
+    },
+    own: () => captureInvoiceAction({ invoiceId: A.paymentId, requestKey: unique("capture"), amount: "0.01" }),
+  },
+  "lib/actions/authorizations.ts#voidInvoiceAction": {
+    role: "money.capture",
+    tenant: { run: () => voidInvoiceAction({ invoiceId: B.paymentId, requestKey: unique("void") }), refusal: "This payment does not exist." },
+    own: () => voidInvoiceAction({ invoiceId: A.paymentId, requestKey: unique("void") }),
+  },
+  "lib/actions/payment-methods.ts#removeSavedCardAction": {
+    role: "cards.remove",
+    tenant: { run: () => removeSavedCardAction({ id: B.paymentMethodId }), refusal: "This saved card does not exist." },
+    own: () => removeSavedCardAction({ id: A.paymentMethodId }),
+  },
+  "lib/actions/payment-methods.ts#listChargeableCardsAction": {
+    role: "invoices.compose",
+    noId: "takes a customer reference, looked up within the viewer's merchant and mode only (tests/integration/dashboard-authorizations.test.ts)",
+    own: () => listChargeableCardsAction({ customerReference: "customer-of-A", testMode: true }),
+  },
   "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },
   "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
   "lib/actions/auth.ts#signOutAction": { role: "public", noId: "ends the caller's own session" },
@@ -1154,6 +1181,8 @@ const ACTIONS: Record<string, ActionCase> = {
 const ACTION_MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/account.ts": accountModule,
   "lib/actions/api-keys.ts": api_keysModule,
+  "lib/actions/authorizations.ts": authorizationsModule,
+  "lib/actions/payment-methods.ts": payment_methodsModule,
   "lib/actions/cancel-payout.ts": cancel_payoutModule,
   "lib/actions/check-status.ts": check_statusModule,
   "lib/actions/connections.ts": connectionsModule,

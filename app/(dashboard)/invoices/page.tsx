@@ -14,6 +14,7 @@ import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { listDashboardInvoices } from "@/lib/invoices/read/dashboard-invoices";
 import { readDashboardListQuery } from "@/lib/invoices/read/filters";
+import { searchCustomers } from "@/lib/dashboard/customers";
 
 export const metadata: Metadata = { title: "Invoices" };
 
@@ -35,10 +36,14 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
   // The Test/Live view decides the mode; the list's refreshes (app/api/dashboard/invoices) read the same cookie.
   const viewMode = await getViewMode();
   const { filters, after, invalid, filter } = readDashboardListQuery(await searchParams, { viewMode, timeZone });
-  const page = await listDashboardInvoices(await getDb(), viewer.merchant.id, filter);
+  const db = await getDb();
+  const [page, customers] = await Promise.all([
+    listDashboardInvoices(db, viewer.merchant.id, filter),
+    filters.q && !after ? searchCustomers(db, viewer.merchant.id, viewMode, filters.q) : Promise.resolve([]),
+  ]);
   // A search that names one invoice exactly (its id, or the reference of the only invoice that has it) opens it.
   const only = page.invoices.length === 1 && !page.nextCursor && !after ? page.invoices[0] : undefined;
-  if (filters.q && only && (only.id === filters.q || only.referenceId === filters.q) && Object.keys(filters).length === 1) {
+  if (filters.q && only && (only.id === filters.q || only.referenceId === filters.q) && Object.keys(filters).length === 1 && customers.length === 0) {
     redirect(`/invoices/${only.id}`);
   }
   return (
@@ -70,6 +75,19 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
             Clear search
           </Link>
         </p>
+      ) : null}
+      {customers.length > 0 ? (
+        <nav aria-label="Customers found" className="mb-4 rounded-md border border-slate-200 bg-white p-3 text-sm" data-testid="search-customers">
+          <span className="font-medium">Customers:</span>{" "}
+          {customers.map((reference, index) => (
+            <span key={reference}>
+              {index > 0 ? ", " : null}
+              <Link href={`/customers/${encodeURIComponent(reference)}`} className="font-mono text-brand-700 underline wrap-anywhere">
+                {reference}
+              </Link>
+            </span>
+          ))}
+        </nav>
       ) : null}
       <FiltersDisclosure activeCount={activeFilterCount(filters)} panelId={INVOICE_FILTERS_PANEL_ID}>
         <InvoiceFilters filters={filters} timeZone={timeZone} />

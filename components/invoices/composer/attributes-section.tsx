@@ -14,11 +14,14 @@ export function AttributesSection({
   values,
   role,
   connection,
+  authorizeOffered,
 }: {
   form: ComposerForm;
   values: ComposerValues;
   role: Role;
   connection: ComposerConnection | undefined;
+  /** A connection the invoice may go to can authorize now and capture later. */
+  authorizeOffered: boolean;
 }) {
   const regenerate = () => form.setValue("reference_id", newReferenceId(), { shouldDirty: true, shouldValidate: true });
   return (
@@ -49,26 +52,25 @@ export function AttributesSection({
           </button>
         }
       />
-      {values.direction === "payment" ? <FlowField form={form} /> : null}
+      {values.direction === "payment" ? <FlowField form={form} offered={authorizeOffered} chosen={values.flow === "authorize"} /> : null}
       <TestModeSwitch form={form} values={values} role={role} connection={connection} />
     </Section>
   );
 }
 
-function FlowField({ form }: { form: ComposerForm }) {
+function FlowField({ form, offered, chosen }: { form: ComposerForm; offered: boolean; chosen: boolean }) {
   const id = fieldId("flow");
   const error = errorAt(form, "flow");
+  const help = offered
+    ? "Charge takes the money at Pay. Authorize only reserves it: you capture it (all or part) or void it on the invoice's page, before the provider's hold lapses."
+    : chosen
+      ? "No connection this invoice can go to authorizes now and captures later: choose charge, or another service or connection."
+      : "Charge takes the money at Pay. Authorize only is offered when a connection this invoice can go to authorizes now and captures later.";
   return (
-    <Field
-      id={id}
-      label="Flow"
-      required
-      error={error}
-      help="Charge takes the money at Pay. Authorize only reserves it: you capture it (all or part) or void it on the invoice's page, before the provider's hold lapses."
-    >
+    <Field id={id} label="Flow" required error={error} help={help}>
       <select className="input" {...fieldAria(id, error, true)} {...form.register("flow")}>
         <option value="charge">charge</option>
-        <option value="authorize">Authorize only (capture later)</option>
+        {offered || chosen ? <option value="authorize">Authorize only (capture later)</option> : null}
       </select>
     </Field>
   );

@@ -8,7 +8,7 @@ import { useUnsavedChanges } from "@/components/forms/use-unsaved-changes";
 import { sendComposedInvoiceAction, type ComposerSendResult } from "@/lib/actions/invoice-composer";
 import type { Role } from "@/lib/db/schema";
 import { placeApiErrors } from "@/lib/composer/api-errors";
-import { routableServices, routeFor, templateConnection, type ComposerConnection, type ComposerRoutes } from "@/lib/composer/connections";
+import { authorizeOffered, routableServices, routeFor, templateConnection, type ComposerConnection, type ComposerRoutes } from "@/lib/composer/connections";
 import { curlCommand } from "@/lib/composer/curl";
 import { buildEnvelope, envelopeText, pinsConnection } from "@/lib/composer/envelope";
 import { initialValues, valuesFromTemplate, type ComposerValues } from "@/lib/composer/form-values";
@@ -21,6 +21,7 @@ import { ConnectionSection } from "./connection-section";
 import { CustomerSection } from "./customer-section";
 import { errorAt } from "./fields";
 import { OptionsSection } from "./options-section";
+import { PaymentSourceSection } from "./payment-source-section";
 import { RequestPreview } from "./request-preview";
 import { SendResult } from "./send-result";
 import { TemplatePicker, type TemplateNotice } from "./template-picker";
@@ -115,6 +116,9 @@ export function InvoiceComposer({
   const route = routeFor(routes, connections, values.service, values.test_mode);
   // The connection the invoice goes to first: the pinned one, or the first of the routing order.
   const connection = pinsConnection(values, { pinLive }) ? connections.find((c) => c.id === values.connection_id) : route[0];
+  // "Authorize only" is offered where a connection the invoice may go to belongs to a provider that authorizes (lib/providers/capabilities.ts).
+  const reachable = pinsConnection(values, { pinLive }) ? (connection ? [connection] : []) : route;
+  const offersAuthorize = authorizeOffered(reachable);
 
   const applyTemplate = (template: InvoiceTemplate) => {
     const match = templateConnection(connections, template);
@@ -190,7 +194,14 @@ export function InvoiceComposer({
         <TemplatePicker onApply={applyTemplate} notice={notice} role={role} />
         <form method="post" onSubmit={onSubmit} noValidate className="space-y-6" aria-label="Compose invoice">
           <ConnectionSection form={form} values={values} connections={connections} routes={routes} role={role} pinLive={pinLive} />
-          <AttributesSection form={form} values={values} role={role} connection={values.routing === "pin" ? connection : undefined} />
+          <AttributesSection
+            form={form}
+            values={values}
+            role={role}
+            connection={values.routing === "pin" ? connection : undefined}
+            authorizeOffered={offersAuthorize}
+          />
+          {values.direction === "payment" ? <PaymentSourceSection form={form} values={values} /> : null}
           <OptionsSection form={form} values={values} />
           <CustomerSection form={form} values={values} />
           <div className="space-y-3">

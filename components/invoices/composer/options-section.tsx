@@ -51,17 +51,23 @@ export function OptionsSection({ form, values }: { form: ComposerForm; values: C
         </Section>
       ) : (
         <Section title="Gateway and service fields">
-          <CheckboxField
-            form={form}
-            name="send_tokenize"
-            label={
-              <>
-                Send <code>gateway_options.cardgate.tokenize</code>
-              </>
-            }
-            help={`The examples ${joinNames(examplesSending("gateway_options.cardgate.tokenize"))} send it as an empty string.`}
-          />
-          {values.send_tokenize ? <TextField form={form} name="tokenize" label="tokenize value" help="Leave empty as in the examples." /> : null}
+          {values.payment_source === "saved_card" ? (
+            <p className="text-sm text-slate-600">The card is already saved: nothing to tokenize.</p>
+          ) : (
+            <CheckboxField
+              form={form}
+              name="send_tokenize"
+              label={
+                <>
+                  Send <code>gateway_options.cardgate.tokenize</code>
+                </>
+              }
+              help={`The examples ${joinNames(examplesSending("gateway_options.cardgate.tokenize"))} send it as an empty string.`}
+            />
+          )}
+          {values.send_tokenize && values.payment_source !== "saved_card" ? (
+            <TextField form={form} name="tokenize" label="tokenize value" help="Leave empty as in the examples." />
+          ) : null}
           <ServiceFields form={form} />
         </Section>
       )}

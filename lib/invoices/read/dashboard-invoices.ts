@@ -10,6 +10,7 @@ import { hostedPagePath } from "./hosted-page";
 import { requestAsSent, toListItem, type DashboardInvoice, type DashboardInvoicePage } from "./invoice-view";
 import { listInvoices } from "./list-invoices";
 import { readPayingCard } from "./paying-card";
+import { customerReferenceOf } from "../contract/saved-cards";
 
 /** The list page: the same query as the API's list, across both directions, as plain JSON. */
 export async function listDashboardInvoices(db: Db, merchantId: string, filter: InvoiceListFilter): Promise<DashboardInvoicePage> {
@@ -32,6 +33,7 @@ export async function getDashboardInvoice(db: Db, merchantId: string, id: string
     requestId: row.requestId,
     cardNumberMasked: row.cardNumberMasked,
     payingCard,
+    customerReference: customerReferenceOf(row.customer) ?? null,
     // A payout is canceled only while it is unsent or the provider is still paying it
     // (lib/processing/cancel-payout.ts), so one at rest (processed, canceled …) will not change.
     final: isFinal(row.status) || (row.direction === "payout" && isAtRest(row.status)),

@@ -67,6 +67,8 @@ export type DashboardInvoice = DashboardInvoiceListItem & {
   updatedAt: string;
   requestId: string | null;
   cardNumberMasked: string | null;
+  /** The customer's reference_id as sent (the Customers page's key); null when none. */
+  customerReference: string | null;
   /** The card a payment was paid with (brand, last four, country, 3-D Secure); null for payouts and unpaid payments. */
   payingCard: PayingCard | null;
   /** No move can follow (isFinal). */

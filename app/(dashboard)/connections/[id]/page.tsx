@@ -12,6 +12,7 @@ import { listConnectionAudit } from "@/lib/audit/read";
 import { getConnection } from "@/lib/connections/queries";
 import { getDb } from "@/lib/db/client";
 import { countRefundablePayments } from "@/lib/refunds/store";
+import { countChargeableCardsOfConnection } from "@/lib/payment-methods/store";
 import { timeZoneInForce } from "@/lib/time-zones";
 import { formatDateTime } from "@/lib/format";
 import { downloadableKeyFields } from "@/lib/connections/public-key-file";
@@ -143,6 +144,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
               enabled={connection.enabled}
               services={connection.services}
               refundablePayments={await countRefundablePayments(db, viewer.merchant.id, connection.id)}
+              savedCards={await countChargeableCardsOfConnection(db, viewer.merchant.id, connection.id)}
             />
           </div>
         </section>

@@ -11,6 +11,8 @@ import { InvoiceWebhooks } from "@/components/invoices/invoice-webhooks";
 import { ProcessPayoutButton } from "@/components/invoices/process-payout-button";
 import { InvoiceRefunds } from "@/components/invoices/invoice-refunds";
 import { CancelPayoutButton } from "@/components/invoices/cancel-payout-button";
+import { InvoiceAuthorization } from "@/components/invoices/invoice-authorization";
+import { readAuthorizationPanel } from "@/lib/processing/authorization-panel";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { readRefundPanel } from "@/lib/refunds/read";
 import { PageHeader } from "@/components/shell/page-header";
@@ -47,6 +49,7 @@ export default async function InvoicePage({ params }: Params) {
   ]);
   const paymentRow = invoice.direction === "payment" ? await getInvoice(db, viewer.merchant.id, "payment", invoice.id) : undefined;
   const refunds = paymentRow ? await readRefundPanel(db, paymentRow, viewer.user.role) : null;
+  const authorization = paymentRow ? readAuthorizationPanel(paymentRow, viewer.user.role) : null;
   const mode = invoice.testMode ? "test" : "live";
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && canInMode(viewer.user.role, "payout.process", mode);
   const canCancelPayout =
@@ -110,6 +113,11 @@ export default async function InvoicePage({ params }: Params) {
                 currency={invoice.currency}
                 inProgress={invoice.status === "process_pending"}
               />
+            </InvoiceSection>
+          ) : null}
+          {authorization ? (
+            <InvoiceSection id="authorization" title="Authorization" testId="invoice-authorization">
+              <InvoiceAuthorization invoiceId={invoice.id} panel={authorization} timeZone={timeZone} />
             </InvoiceSection>
           ) : null}
           {refunds ? (
