@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { PageHeader } from "@/components/shell/page-header";
 import { CustomerTotals } from "@/components/customers/customer-totals";
 import { requirePageViewer } from "@/lib/auth/viewer";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { notFound } from "next/navigation";
 import { CustomerTotals } from "@/components/customers/customer-totals";
 import { SavedCards, type SavedCardRow } from "@/components/customers/saved-cards";
