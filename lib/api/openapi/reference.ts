@@ -54,7 +54,7 @@ export type OperationView = {
   searchText: string;
 };
 
-type TagView = { name: string; description?: string; operations: OperationView[] };
+export type TagView = { name: string; description?: string; operations: OperationView[] };
 
 export type ApiReference = {
   title: string;
@@ -326,6 +326,45 @@ export function buildApiReference(doc: Json): ApiReference {
 export function matchesSearch(operation: Pick<OperationView, "searchText">, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return words.every((word) => operation.searchText.includes(word));
+}
+
+/** The tag's page: /docs/api/<tag>. Tags are names in the document (payments, payment-methods…). */
+export const tagHref = (tag: string) => `/docs/api/${encodeURIComponent(tag)}`;
+
+/** Where an operation is shown: its tag's page, at its operationId. */
+export const operationHref = (operation: Pick<OperationView, "id" | "tag">) => `${tagHref(operation.tag)}#${encodeURIComponent(operation.id)}`;
+
+/** A tag's name as a title: "payment-methods" → "Payment methods". */
+export const tagTitle = (tag: string) => (tag.charAt(0).toUpperCase() + tag.slice(1)).replace(/-/g, " ");
+
+export function findTag(reference: ApiReference, name: string): TagView | undefined {
+  return reference.tags.find((tag) => tag.name === name);
+}
+
+/** The operations of every tag matching the query, in the reference's order. */
+export function searchOperations(reference: ApiReference, query: string): OperationView[] {
+  return reference.tags.flatMap((tag) => tag.operations).filter((operation) => matchesSearch(operation, query));
+}
+
+/** The answer schemas a tag's operations name, in the reference's order (each tag page shows its own). */
+export function schemasOfTag(reference: ApiReference, tag: TagView): ApiReference["schemas"] {
+  const named = new Set(tag.operations.flatMap((operation) => operation.responses.map((response) => response.schemaName)));
+  return reference.schemas.filter((schema) => named.has(schema.name));
+}
+
+/**
+ * Where the anchors of the single-page reference went: an operationId, `tag-<name>` and
+ * `schema-<name>` → the tag page showing it (a schema: the first tag whose operations answer with
+ * it). Read by the index's redirect of old links (/docs/api#createRefund).
+ */
+export function anchorTargets(reference: ApiReference): Record<string, string> {
+  const targets: Record<string, string> = {};
+  for (const tag of reference.tags) {
+    targets[`tag-${tag.name}`] = tagHref(tag.name);
+    for (const operation of tag.operations) targets[operation.id] = operationHref(operation);
+    for (const schema of schemasOfTag(reference, tag)) targets[`schema-${schema.name}`] ??= `${tagHref(tag.name)}#schema-${encodeURIComponent(schema.name)}`;
+  }
+  return targets;
 }
 
 /** References built so far, by base URL and commerce account (the only inputs that differ). */
