@@ -102,7 +102,9 @@ sharedTest(
     await create.locator('tr[data-status="201"]').getByRole("link", { name: "InvoiceDocument" }).click();
     await expect(page).toHaveURL(/\/docs\/api\/payments#schema-InvoiceDocument$/);
     await expect(page.locator("#schema-InvoiceDocument")).toBeInViewport();
-    await page.locator("#createRefund").getByRole("link", { name: "Link to POST /api/commerce/payment-invoices/{id}/refunds" }).click();
+    // The list of invoices names the invoice's members instead of repeating them.
+    await expect(page.locator("#schema-InvoiceList [data-items-as]")).toContainText("has the members of InvoiceDocument's data");
+    await page.locator("#createRefund").getByRole("link", { name: "Link to this operation: POST /api/commerce/payment-invoices/{id}/refunds" }).click();
     await expect(page).toHaveURL(/\/docs\/api\/payments#createRefund$/);
     await timedAxe(page, "payments page");
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -28,7 +28,14 @@ function Examples({ examples, what }: { examples: OperationView["responses"][num
 export function OperationSection({ operation }: { operation: OperationView }) {
   const { id } = operation;
   return (
-    <section id={id} data-operation={id} aria-labelledby={`${id}-title`} className="card min-w-0 scroll-mt-4 space-y-4 target:ring-2 target:ring-brand-600">
+    // Off screen the browser skips its style and layout (a group's page holds thousands of table
+    // cells), keeping its place by an estimate.
+    <section
+      id={id}
+      data-operation={id}
+      aria-labelledby={`${id}-title`}
+      className="card min-w-0 scroll-mt-4 space-y-4 [contain-intrinsic-size:auto_40rem] [content-visibility:auto] target:ring-2 target:ring-brand-600"
+    >
       <div className="space-y-1">
         <h3 id={`${id}-title`} className="flex flex-wrap items-center gap-2 text-base font-semibold">
           <MethodBadge method={operation.method} />
@@ -37,7 +44,7 @@ export function OperationSection({ operation }: { operation: OperationView }) {
         <p className="text-sm text-slate-900">{operation.summary}</p>
         <p className="text-xs text-slate-600">
           <code className="font-mono">{id}</code> · {operation.needsKey ? "API key in the Authorization header" : "no API key needed"} ·{" "}
-          <a href={`#${id}`} className="text-brand-700 underline" aria-label={`Link to ${operation.method} ${operation.path}`}>
+          <a href={`#${id}`} className="text-brand-700 underline" aria-label={`Link to this operation: ${operation.method} ${operation.path}`}>
             Link to this operation
           </a>
         </p>

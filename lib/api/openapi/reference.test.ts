@@ -117,6 +117,19 @@ describe("the reference's pages", () => {
     }
   });
 
+  it("names the schema a list's items share instead of listing its members again, and shows it beside the list", () => {
+    const list = reference.schemas.find((schema) => schema.name === "InvoiceList")!;
+    const document = reference.schemas.find((schema) => schema.name === "InvoiceDocument")!;
+    expect(list.itemsAs).toBe("InvoiceDocument");
+    expect(list.rows.some((row) => row.key.startsWith("data."))).toBe(false);
+    expect(list.rows.find((row) => row.key === "data")!.type).toBe("array of object");
+    expect(document.itemsAs).toBeUndefined();
+    expect(document.rows.find((row) => row.key === "data.attributes.amount")).toBeDefined();
+    // The refunds page lists no refunds, yet RefundDocument is there for getRefund; the payments page shows RefundList with it.
+    const payments = schemasOfTag(reference, findTag(reference, "payments")!).map((schema) => schema.name);
+    expect(payments).toEqual(expect.arrayContaining(["InvoiceList", "InvoiceDocument", "RefundList", "RefundDocument"]));
+  });
+
   it("sends every anchor of the old single page to the page that shows it", () => {
     const targets = anchorTargets(reference);
     for (const operation of operations) expect(targets[operation.id]).toBe(operationHref(operation));

@@ -56,6 +56,14 @@ export type OperationView = {
 
 export type TagView = { name: string; description?: string; operations: OperationView[] };
 
+type SchemaView = {
+  name: string;
+  description?: string;
+  rows: SchemaRow[];
+  /** A list whose items are another schema's `data` (InvoiceList's, InvoiceDocument's): named, not listed again. */
+  itemsAs?: string;
+};
+
 export type ApiReference = {
   title: string;
   version: string;
@@ -63,7 +71,7 @@ export type ApiReference = {
   baseUrl: string;
   tags: TagView[];
   /** The answers' named schemas (ErrorDocument among them), each shown once and linked from the operations. */
-  schemas: { name: string; description?: string; rows: SchemaRow[] }[];
+  schemas: SchemaView[];
   operationCount: number;
 };
 
@@ -289,9 +297,26 @@ function answerSchemas(doc: Json, operations: OperationView[]): ApiReference["sc
     operations.flatMap((operation) => operation.responses.map((response) => response.schemaName)).filter((name): name is string => name !== undefined),
   );
   const components = asJson(asJson(doc.components)?.schemas) ?? {};
-  return Object.keys(components)
+  const schemas: SchemaView[] = Object.keys(components)
     .filter((name) => named.has(name))
     .map((name) => ({ name, description: text(asJson(components[name])?.description), rows: schemaRows(doc, asJson(components[name])) }));
+  return schemas.map((schema) => withSharedItems(schema, schemas));
+}
+
+const dataMembers = (rows: SchemaRow[]) => rows.filter((row) => row.key.startsWith("data."));
+const sameRows = (a: SchemaRow[], b: SchemaRow[]) => a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A list's items that are exactly another schema's `data` are named instead of listed again: the
+ * list of invoices would otherwise repeat the hundred rows of an invoice, on the same page.
+ */
+function withSharedItems(schema: SchemaView, schemas: SchemaView[]): SchemaView {
+  const items = dataMembers(schema.rows);
+  if (items.length === 0 || !schema.rows.find((row) => row.key === "data")?.type.startsWith("array")) return schema;
+  const same = schemas.find(
+    (other) => other !== schema && !other.rows.find((row) => row.key === "data")?.type.startsWith("array") && sameRows(dataMembers(other.rows), items),
+  );
+  return same ? { ...schema, rows: schema.rows.filter((row) => !row.key.startsWith("data.")), itemsAs: same.name } : schema;
 }
 
 /** The document as the reference page shows it. */
@@ -349,6 +374,8 @@ export function searchOperations(reference: ApiReference, query: string): Operat
 /** The answer schemas a tag's operations name, in the reference's order (each tag page shows its own). */
 export function schemasOfTag(reference: ApiReference, tag: TagView): ApiReference["schemas"] {
   const named = new Set(tag.operations.flatMap((operation) => operation.responses.map((response) => response.schemaName)));
+  // A list names the schema its items share: that one is shown too.
+  for (const schema of reference.schemas) if (named.has(schema.name) && schema.itemsAs) named.add(schema.itemsAs);
   return reference.schemas.filter((schema) => named.has(schema.name));
 }
 

@@ -48,7 +48,7 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
             <a href={DOCUMENT_URL} className="font-mono text-brand-700 underline">
               {DOCUMENT_URL}
             </a>
-            : the invoice API and the management API (connections, routing, providers). {reference.description}
+            : the invoice API and the management API (connections, routing, providers).
           </>
         }
         actions={<ReferenceActions seesKeys={seesKeys} composes={composes} />}
@@ -84,7 +84,7 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
 
         <section className="card space-y-2" aria-labelledby="api-basics">
           <h2 id="api-basics" className="text-base font-semibold">
-            Base URL and authentication
+            Base URL, authentication and conventions
           </h2>
           <p>
             Base URL{" "}
@@ -115,6 +115,11 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
             one working for the grace period chosen; after it, and after a revoke, the old key answers 401 <code className="font-mono">invalid_api_key</code>.
             In each operation&apos;s Try it form, the key you paste goes in that Authorization header.
           </p>
+          {reference.description ? (
+            <p id="conventions" className="scroll-mt-4 text-slate-700">
+              {reference.description}
+            </p>
+          ) : null}
         </section>
 
         <section className="space-y-4" aria-labelledby="api-contents">

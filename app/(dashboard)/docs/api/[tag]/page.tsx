@@ -122,12 +122,21 @@ export default async function ApiReferenceTagPage({ params }: Props) {
                 key={schema.name}
                 id={`schema-${schema.name}`}
                 aria-labelledby={`schema-${schema.name}-title`}
-                className="card min-w-0 scroll-mt-4 space-y-2 target:ring-2 target:ring-brand-600"
+                className="card min-w-0 scroll-mt-4 space-y-2 [contain-intrinsic-size:auto_40rem] [content-visibility:auto] target:ring-2 target:ring-brand-600"
               >
                 <h3 id={`schema-${schema.name}-title`} className="font-mono text-base font-semibold">
                   {schema.name}
                 </h3>
                 {schema.description ? <p className="text-slate-700">{schema.description}</p> : null}
+                {schema.itemsAs ? (
+                  <p className="text-slate-700" data-items-as={schema.itemsAs}>
+                    Each item of <code className="font-mono">data</code> has the members of{" "}
+                    <a href={`#schema-${schema.itemsAs}`} className="font-mono text-brand-700 underline">
+                      {schema.itemsAs}
+                    </a>
+                    &apos;s <code className="font-mono">data</code>.
+                  </p>
+                ) : null}
                 <SchemaTable rows={schema.rows} caption={`${schema.name} members`} />
               </section>
             ))}
