@@ -28,14 +28,7 @@ function Examples({ examples, what }: { examples: OperationView["responses"][num
 export function OperationSection({ operation }: { operation: OperationView }) {
   const { id } = operation;
   return (
-    // Off screen the browser skips its style and layout (a group's page holds thousands of table
-    // cells), keeping its place by an estimate.
-    <section
-      id={id}
-      data-operation={id}
-      aria-labelledby={`${id}-title`}
-      className="card min-w-0 scroll-mt-4 space-y-4 [contain-intrinsic-size:auto_40rem] [content-visibility:auto] target:ring-2 target:ring-brand-600"
-    >
+    <section id={id} data-operation={id} aria-labelledby={`${id}-title`} className="card min-w-0 scroll-mt-4 space-y-4 target:ring-2 target:ring-brand-600">
       <div className="space-y-1">
         <h3 id={`${id}-title`} className="flex flex-wrap items-center gap-2 text-base font-semibold">
           <MethodBadge method={operation.method} />

@@ -122,7 +122,7 @@ export default async function ApiReferenceTagPage({ params }: Props) {
                 key={schema.name}
                 id={`schema-${schema.name}`}
                 aria-labelledby={`schema-${schema.name}-title`}
-                className="card min-w-0 scroll-mt-4 space-y-2 [contain-intrinsic-size:auto_40rem] [content-visibility:auto] target:ring-2 target:ring-brand-600"
+                className="card min-w-0 scroll-mt-4 space-y-2 target:ring-2 target:ring-brand-600"
               >
                 <h3 id={`schema-${schema.name}-title`} className="font-mono text-base font-semibold">
                   {schema.name}
