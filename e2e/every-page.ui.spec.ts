@@ -77,6 +77,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["audit-log", "/audit-log"],
     ["webhooks", "/webhooks"],
     ["docs-api", "/docs/api"],
+    ["docs-api-tag", "/docs/api/payments"],
     ["docs-webhooks", "/docs/webhooks"],
   ];
 

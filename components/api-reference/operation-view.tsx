@@ -23,18 +23,12 @@ function Examples({ examples, what }: { examples: OperationView["responses"][num
 /**
  * One operation, rendered on the server: method and path, what it does, its parameters, request body
  * and answers as tables, the examples, and the Try it island (its form loads when first opened).
- * `hidden` when the search (?q=) does not match: the search box toggles the same attribute.
+ * Shown on its group's page (/docs/api/<tag>), at its operationId.
  */
-export function OperationSection({ operation, hidden }: { operation: OperationView; hidden: boolean }) {
+export function OperationSection({ operation }: { operation: OperationView }) {
   const { id } = operation;
   return (
-    <section
-      id={id}
-      data-operation={operation.searchText}
-      hidden={hidden}
-      aria-labelledby={`${id}-title`}
-      className="card min-w-0 scroll-mt-4 space-y-4 target:ring-2 target:ring-brand-600"
-    >
+    <section id={id} data-operation={id} aria-labelledby={`${id}-title`} className="card min-w-0 scroll-mt-4 space-y-4 target:ring-2 target:ring-brand-600">
       <div className="space-y-1">
         <h3 id={`${id}-title`} className="flex flex-wrap items-center gap-2 text-base font-semibold">
           <MethodBadge method={operation.method} />
@@ -43,7 +37,7 @@ export function OperationSection({ operation, hidden }: { operation: OperationVi
         <p className="text-sm text-slate-900">{operation.summary}</p>
         <p className="text-xs text-slate-600">
           <code className="font-mono">{id}</code> · {operation.needsKey ? "API key in the Authorization header" : "no API key needed"} ·{" "}
-          <a href={`#${id}`} className="text-brand-700 underline" aria-label={`Link to ${operation.method} ${operation.path}`}>
+          <a href={`#${id}`} className="text-brand-700 underline" aria-label={`Link to this operation: ${operation.method} ${operation.path}`}>
             Link to this operation
           </a>
         </p>

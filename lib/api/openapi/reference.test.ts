@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "./document";
-import { buildApiReference, matchesSearch, schemaRows, typeLabel } from "./reference";
+import {
+  anchorTargets,
+  buildApiReference,
+  findTag,
+  matchesSearch,
+  operationHref,
+  schemaRows,
+  schemasOfTag,
+  searchOperations,
+  tagTitle,
+  typeLabel,
+} from "./reference";
 
 const doc = buildOpenApiDocument({ baseUrl: "https://pay.example.com/", commerceAccount: "shop-42" });
 const reference = buildApiReference(doc);
@@ -78,5 +89,53 @@ describe("matchesSearch", () => {
     expect(matchesSearch(byId("createRefund"), "refund delete")).toBe(false);
     expect(matchesSearch(byId("simulateRouting"), "/api/routing/simulate")).toBe(true);
     expect(matchesSearch(byId("simulateRouting"), "  ")).toBe(true);
+  });
+});
+
+describe("the reference's pages", () => {
+  it("puts each operation on its tag's page, and names the tag as a title", () => {
+    expect(operationHref(byId("createRefund"))).toBe("/docs/api/payments#createRefund");
+    expect(operationHref(byId("listPaymentMethods"))).toBe("/docs/api/payment-methods#listPaymentMethods");
+    expect(tagTitle("payment-methods")).toBe("Payment methods");
+    expect(findTag(reference, "routing")!.operations.map((operation) => operation.id)).toContain("simulateRouting");
+    expect(findTag(reference, "nothing")).toBeUndefined();
+  });
+
+  it("searches every tag at once, and finds nothing for a word no operation has", () => {
+    const found = searchOperations(reference, "refund");
+    expect(found.map((operation) => operation.id)).toEqual(expect.arrayContaining(["createRefund", "getRefund", "listPaymentInvoiceRefunds"]));
+    expect(new Set(found.map((operation) => operation.tag)).size).toBeGreaterThan(1);
+    expect(searchOperations(reference, "zebra")).toEqual([]);
+  });
+
+  it("shows on a tag's page the answer schemas its operations name, ErrorDocument on every one", () => {
+    for (const tag of reference.tags) {
+      const names = schemasOfTag(reference, tag).map((schema) => schema.name);
+      expect(names, tag.name).toContain("ErrorDocument");
+      for (const operation of tag.operations)
+        for (const response of operation.responses) if (response.schemaName) expect(names, operation.id).toContain(response.schemaName);
+    }
+  });
+
+  it("names the schema a list's items share instead of listing its members again, and shows it beside the list", () => {
+    const list = reference.schemas.find((schema) => schema.name === "InvoiceList")!;
+    const document = reference.schemas.find((schema) => schema.name === "InvoiceDocument")!;
+    expect(list.itemsAs).toBe("InvoiceDocument");
+    expect(list.rows.some((row) => row.key.startsWith("data."))).toBe(false);
+    expect(list.rows.find((row) => row.key === "data")!.type).toBe("array of object");
+    expect(document.itemsAs).toBeUndefined();
+    expect(document.rows.find((row) => row.key === "data.attributes.amount")).toBeDefined();
+    // The refunds page lists no refunds, yet RefundDocument is there for getRefund; the payments page shows RefundList with it.
+    const payments = schemasOfTag(reference, findTag(reference, "payments")!).map((schema) => schema.name);
+    expect(payments).toEqual(expect.arrayContaining(["InvoiceList", "InvoiceDocument", "RefundList", "RefundDocument"]));
+  });
+
+  it("sends every anchor of the old single page to the page that shows it", () => {
+    const targets = anchorTargets(reference);
+    for (const operation of operations) expect(targets[operation.id]).toBe(operationHref(operation));
+    expect(targets["tag-routing"]).toBe("/docs/api/routing");
+    expect(targets["schema-InvoiceDocument"]).toBe("/docs/api/payments#schema-InvoiceDocument");
+    for (const schema of reference.schemas) expect(targets[`schema-${schema.name}`], schema.name).toBeDefined();
+    expect(targets.authentication).toBeUndefined();
   });
 });

@@ -54,7 +54,15 @@ export type OperationView = {
   searchText: string;
 };
 
-type TagView = { name: string; description?: string; operations: OperationView[] };
+export type TagView = { name: string; description?: string; operations: OperationView[] };
+
+type SchemaView = {
+  name: string;
+  description?: string;
+  rows: SchemaRow[];
+  /** A list whose items are another schema's `data` (InvoiceList's, InvoiceDocument's): named, not listed again. */
+  itemsAs?: string;
+};
 
 export type ApiReference = {
   title: string;
@@ -63,7 +71,7 @@ export type ApiReference = {
   baseUrl: string;
   tags: TagView[];
   /** The answers' named schemas (ErrorDocument among them), each shown once and linked from the operations. */
-  schemas: { name: string; description?: string; rows: SchemaRow[] }[];
+  schemas: SchemaView[];
   operationCount: number;
 };
 
@@ -289,9 +297,26 @@ function answerSchemas(doc: Json, operations: OperationView[]): ApiReference["sc
     operations.flatMap((operation) => operation.responses.map((response) => response.schemaName)).filter((name): name is string => name !== undefined),
   );
   const components = asJson(asJson(doc.components)?.schemas) ?? {};
-  return Object.keys(components)
+  const schemas: SchemaView[] = Object.keys(components)
     .filter((name) => named.has(name))
     .map((name) => ({ name, description: text(asJson(components[name])?.description), rows: schemaRows(doc, asJson(components[name])) }));
+  return schemas.map((schema) => withSharedItems(schema, schemas));
+}
+
+const dataMembers = (rows: SchemaRow[]) => rows.filter((row) => row.key.startsWith("data."));
+const sameRows = (a: SchemaRow[], b: SchemaRow[]) => a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A list's items that are exactly another schema's `data` are named instead of listed again: the
+ * list of invoices would otherwise repeat the hundred rows of an invoice, on the same page.
+ */
+function withSharedItems(schema: SchemaView, schemas: SchemaView[]): SchemaView {
+  const items = dataMembers(schema.rows);
+  if (items.length === 0 || !schema.rows.find((row) => row.key === "data")?.type.startsWith("array")) return schema;
+  const same = schemas.find(
+    (other) => other !== schema && !other.rows.find((row) => row.key === "data")?.type.startsWith("array") && sameRows(dataMembers(other.rows), items),
+  );
+  return same ? { ...schema, rows: schema.rows.filter((row) => !row.key.startsWith("data.")), itemsAs: same.name } : schema;
 }
 
 /** The document as the reference page shows it. */
@@ -326,6 +351,47 @@ export function buildApiReference(doc: Json): ApiReference {
 export function matchesSearch(operation: Pick<OperationView, "searchText">, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return words.every((word) => operation.searchText.includes(word));
+}
+
+/** The tag's page: /docs/api/<tag>. Tags are names in the document (payments, payment-methods…). */
+export const tagHref = (tag: string) => `/docs/api/${encodeURIComponent(tag)}`;
+
+/** Where an operation is shown: its tag's page, at its operationId. */
+export const operationHref = (operation: Pick<OperationView, "id" | "tag">) => `${tagHref(operation.tag)}#${encodeURIComponent(operation.id)}`;
+
+/** A tag's name as a title: "payment-methods" → "Payment methods". */
+export const tagTitle = (tag: string) => (tag.charAt(0).toUpperCase() + tag.slice(1)).replace(/-/g, " ");
+
+export function findTag(reference: ApiReference, name: string): TagView | undefined {
+  return reference.tags.find((tag) => tag.name === name);
+}
+
+/** The operations of every tag matching the query, in the reference's order. */
+export function searchOperations(reference: ApiReference, query: string): OperationView[] {
+  return reference.tags.flatMap((tag) => tag.operations).filter((operation) => matchesSearch(operation, query));
+}
+
+/** The answer schemas a tag's operations name, in the reference's order (each tag page shows its own). */
+export function schemasOfTag(reference: ApiReference, tag: TagView): ApiReference["schemas"] {
+  const named = new Set(tag.operations.flatMap((operation) => operation.responses.map((response) => response.schemaName)));
+  // A list names the schema its items share: that one is shown too.
+  for (const schema of reference.schemas) if (named.has(schema.name) && schema.itemsAs) named.add(schema.itemsAs);
+  return reference.schemas.filter((schema) => named.has(schema.name));
+}
+
+/**
+ * Where the anchors of the single-page reference went: an operationId, `tag-<name>` and
+ * `schema-<name>` → the tag page showing it (a schema: the first tag whose operations answer with
+ * it). Read by the index's redirect of old links (/docs/api#createRefund).
+ */
+export function anchorTargets(reference: ApiReference): Record<string, string> {
+  const targets: Record<string, string> = {};
+  for (const tag of reference.tags) {
+    targets[`tag-${tag.name}`] = tagHref(tag.name);
+    for (const operation of tag.operations) targets[operation.id] = operationHref(operation);
+    for (const schema of schemasOfTag(reference, tag)) targets[`schema-${schema.name}`] ??= `${tagHref(tag.name)}#schema-${encodeURIComponent(schema.name)}`;
+  }
+  return targets;
 }
 
 /** References built so far, by base URL and commerce account (the only inputs that differ). */

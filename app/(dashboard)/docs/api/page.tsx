@@ -1,74 +1,90 @@
 import type { Metadata } from "next";
 import { Link } from "@/components/link";
-import { OperationSection } from "@/components/api-reference/operation-view";
-import { ReferenceSearch } from "@/components/api-reference/reference-search";
+import { AnchorRedirect } from "@/components/api-reference/anchor-redirect";
 import { MethodBadge } from "@/components/api-reference/method-badge";
-import { SchemaTable } from "@/components/api-reference/schema-table";
+import { DOCUMENT_URL, ReferenceActions } from "@/components/api-reference/reference-actions";
+import { ReferenceSearch } from "@/components/api-reference/reference-search";
 import { PageHeader } from "@/components/shell/page-header";
-import { publicBaseUrl } from "@/lib/config";
-import { requirePageViewer } from "@/lib/auth/viewer";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { apiReferenceFor, matchesSearch } from "@/lib/api/openapi/reference";
-import { canAnyMode } from "@/lib/identity/permissions";
+import { anchorTargets, operationHref, searchOperations, tagHref, tagTitle, type OperationView } from "@/lib/api/openapi/reference";
+import { loadReference, searchQuery } from "./load-reference";
 
 export const metadata: Metadata = { title: "API reference" };
 
-const DOCUMENT_URL = "/api/commerce/openapi.json";
+function OperationLink({ operation, showTag }: { operation: OperationView; showTag?: boolean }) {
+  return (
+    <Link href={operationHref(operation)} className="flex items-start gap-2 rounded hover:bg-slate-50">
+      <MethodBadge method={operation.method} />
+      <span className="min-w-0">
+        <span className="block font-mono text-xs wrap-anywhere text-slate-800">{operation.path}</span>
+        <span className="block text-xs text-slate-600">
+          {operation.summary}
+          {showTag ? ` · ${tagTitle(operation.tag)}` : null}
+        </span>
+      </span>
+    </Link>
+  );
+}
 
 /**
- * The API reference, rendered on the server from the OpenAPI document GET /api/commerce/openapi.json
- * serves (invoices and the management API in one), with the examples written for the signed-in
- * merchant's commerce account. Everything reads without JavaScript; two small islands add the live
- * search and, per operation, a Try it form that loads when first opened.
+ * The API reference's index, rendered on the server from the OpenAPI document GET
+ * /api/commerce/openapi.json serves (invoices and the management API in one): base URL and
+ * authentication, the search over every group (?q=, a GET form), and each group's operations linked
+ * to the group's own page (/docs/api/<tag>), where they are shown in full. Each entry carries the
+ * operation's id, so an old link (/docs/api#createRefund) lands on it without JavaScript, and goes
+ * straight to the operation with it (AnchorRedirect).
  */
 export default async function ApiReferencePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const viewer = await requirePageViewer("docs.read");
-  const seesKeys = canAnyMode(viewer.user.role, "keys.manage");
-  const composes = canAnyMode(viewer.user.role, "invoices.compose");
-  const raw = (await searchParams).q;
-  const query = (Array.isArray(raw) ? raw[0] : raw)?.slice(0, 200) ?? "";
-  // The examples carry this merchant's commerce account, so Try it sends a body the API accepts from its keys.
-  const baseUrl = publicBaseUrl();
-  const account = viewer.merchant.commerceAccount;
-  const reference = apiReferenceFor(baseUrl, account, () => buildOpenApiDocument({ baseUrl, commerceAccount: account }));
-  const shown = (operationMatches: boolean) => !query || operationMatches;
-  const rawLink = (
-    <a href={DOCUMENT_URL} className="font-mono text-brand-700 underline">
-      {DOCUMENT_URL}
-    </a>
-  );
+  const { reference, seesKeys, composes } = await loadReference();
+  const query = await searchQuery(searchParams);
+  const results = query ? searchOperations(reference, query) : [];
   return (
     <>
+      <AnchorRedirect targets={anchorTargets(reference)} />
       <PageHeader
         title="API reference"
         description={
           <>
-            {reference.title} {reference.version}, from the OpenAPI 3.1 document at {rawLink}: the invoice API and the management API (connections, routing,
-            providers). {reference.description}
+            {reference.title} {reference.version}, from the OpenAPI 3.1 document at{" "}
+            <a href={DOCUMENT_URL} className="font-mono text-brand-700 underline">
+              {DOCUMENT_URL}
+            </a>
+            : the invoice API and the management API (connections, routing, providers).
           </>
         }
-        actions={
-          <div className="flex flex-wrap gap-2">
-            <a href={DOCUMENT_URL} className="btn-secondary">
-              OpenAPI document (JSON)
-            </a>
-            {seesKeys ? (
-              <Link href="/api-keys" className="btn-secondary">
-                API keys
-              </Link>
-            ) : null}
-            {composes ? (
-              <Link href="/invoices/new" className="btn-secondary">
-                Try it in the composer
-              </Link>
-            ) : null}
-          </div>
-        }
+        actions={<ReferenceActions seesKeys={seesKeys} composes={composes} />}
       />
       <div className="min-w-0 space-y-6 text-sm text-slate-800" data-testid="api-reference">
+        <section className="card space-y-4" aria-labelledby="api-search-title">
+          <h2 id="api-search-title" className="text-base font-semibold">
+            Search
+          </h2>
+          <ReferenceSearch initial={query} describedBy={query ? "api-search-count" : undefined} />
+          {query ? (
+            <div className="space-y-2" data-testid="api-search-results">
+              <p id="api-search-count" role="status" className="text-slate-700">
+                {results.length === 0
+                  ? `No operation matches “${query}”. Try a method, a path, an operationId or a word of a summary, or browse the groups below.`
+                  : `${results.length} of ${reference.operationCount} operations match “${query}”.`}{" "}
+                <Link href="/docs/api" className="text-brand-700 underline">
+                  Clear the search
+                </Link>
+              </p>
+              {results.length > 0 ? (
+                <ul className="space-y-2" aria-label="Search results">
+                  {results.map((operation) => (
+                    <li key={operation.id} data-result={operation.id}>
+                      <OperationLink operation={operation} showTag />
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
+        </section>
+
         <section className="card space-y-2" aria-labelledby="api-basics">
           <h2 id="api-basics" className="text-base font-semibold">
-            Base URL and authentication
+            Base URL, authentication and conventions
           </h2>
           <p>
             Base URL{" "}
@@ -99,81 +115,40 @@ export default async function ApiReferencePage({ searchParams }: { searchParams:
             one working for the grace period chosen; after it, and after a revoke, the old key answers 401 <code className="font-mono">invalid_api_key</code>.
             In each operation&apos;s Try it form, the key you paste goes in that Authorization header.
           </p>
+          {reference.description ? (
+            <p id="conventions" className="scroll-mt-4 text-slate-700">
+              {reference.description}
+            </p>
+          ) : null}
         </section>
 
-        <section className="card space-y-4" aria-labelledby="api-contents">
-          <h2 id="api-contents" className="text-base font-semibold">
-            Operations
+        <section className="space-y-4" aria-labelledby="api-contents">
+          <h2 id="api-contents" className="text-lg font-semibold">
+            Operations by group
           </h2>
-          <ReferenceSearch initial={query} total={reference.operationCount} />
-          <nav aria-label="Operations by group" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          <p className="text-slate-600">
+            {reference.operationCount} operations in {reference.tags.length} groups. Each group&apos;s page shows its operations in full: parameters, request
+            and answer schemas, examples for your account, error answers and a Try it form.
+          </p>
+          <div className="grid gap-4 lg:grid-cols-2">
             {reference.tags.map((tag) => (
-              <div key={tag.name}>
-                <p className="font-medium capitalize">
-                  <a href={`#tag-${tag.name}`} className="text-brand-700 underline">
-                    {tag.name}
-                  </a>
-                </p>
-                <ul className="mt-1 space-y-1">
+              <section key={tag.name} id={`tag-${tag.name}`} data-tag-group={tag.name} aria-labelledby={`tag-${tag.name}-title`} className="card space-y-2">
+                <h3 id={`tag-${tag.name}-title`} className="text-base font-semibold">
+                  <Link href={tagHref(tag.name)} className="text-brand-700 underline">
+                    {tagTitle(tag.name)}
+                  </Link>
+                </h3>
+                {tag.description ? <p className="text-slate-600">{tag.description}</p> : null}
+                <ul className="space-y-2">
                   {tag.operations.map((operation) => (
-                    <li key={operation.id} data-toc={operation.id} hidden={!shown(matchesSearch(operation, query))}>
-                      <a href={`#${operation.id}`} className="flex items-start gap-2 rounded hover:bg-slate-50">
-                        <MethodBadge method={operation.method} />
-                        <span className="font-mono text-xs wrap-anywhere text-slate-800">{operation.path}</span>
-                      </a>
+                    <li key={operation.id} id={operation.id} data-toc={operation.id} className="scroll-mt-4 rounded target:ring-2 target:ring-brand-600">
+                      <OperationLink operation={operation} />
                     </li>
                   ))}
                 </ul>
-              </div>
+              </section>
             ))}
-          </nav>
-        </section>
-
-        {reference.tags.map((tag) => {
-          const anyShown = tag.operations.some((operation) => shown(matchesSearch(operation, query)));
-          return (
-            <section
-              key={tag.name}
-              id={`tag-${tag.name}`}
-              data-tag-group={tag.name}
-              hidden={!anyShown}
-              aria-labelledby={`tag-${tag.name}-title`}
-              className="min-w-0 scroll-mt-4 space-y-4"
-            >
-              <div>
-                <h2 id={`tag-${tag.name}-title`} className="text-lg font-semibold capitalize">
-                  {tag.name}
-                </h2>
-                {tag.description ? <p className="text-slate-600">{tag.description}</p> : null}
-              </div>
-              {tag.operations.map((operation) => (
-                <OperationSection key={operation.id} operation={operation} hidden={!shown(matchesSearch(operation, query))} />
-              ))}
-            </section>
-          );
-        })}
-
-        <section aria-labelledby="api-schemas" className="min-w-0 space-y-4">
-          <div>
-            <h2 id="api-schemas" className="text-lg font-semibold">
-              Answer schemas
-            </h2>
-            <p className="text-slate-600">The bodies the operations answer with, named as in the document; every error answer carries an ErrorDocument.</p>
           </div>
-          {reference.schemas.map((schema) => (
-            <section
-              key={schema.name}
-              id={`schema-${schema.name}`}
-              aria-labelledby={`schema-${schema.name}-title`}
-              className="card min-w-0 scroll-mt-4 space-y-2 target:ring-2 target:ring-brand-600"
-            >
-              <h3 id={`schema-${schema.name}-title`} className="font-mono text-base font-semibold">
-                {schema.name}
-              </h3>
-              {schema.description ? <p className="text-slate-700">{schema.description}</p> : null}
-              <SchemaTable rows={schema.rows} caption={`${schema.name} members`} />
-            </section>
-          ))}
         </section>
       </div>
     </>
