@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 
 export const DOCUMENT_URL = "/api/commerce/openapi.json";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { notFound } from "next/navigation";
 import { MethodBadge } from "@/components/api-reference/method-badge";
 import { OperationSection } from "@/components/api-reference/operation-view";
