@@ -200,6 +200,7 @@ test.beforeAll(async ({ browser }) => {
     data: { type: "routing-settings", id: "routing-settings", attributes: { window_hours: 12, min_sample: 10, exploration_percent: 5 } },
   });
   validBodies.set("POST /api/commerce/payout-invoices/{id}/process", { data: { type: "payout-invoice", id: createdPayout.json.data.id } });
+  await savedCardAndAuthorization(account.commerceAccount);
   realIds["/api/connections/{id}"] = [connectionId];
   realIds["/api/routing/{id}"] = [order.id];
   realIds["/api/commerce/payment-invoices"] = [createdPayment.json.data.id];
@@ -222,8 +223,72 @@ test.beforeAll(async ({ browser }) => {
 });
 
 function idsFor(template: string): string[] {
-  const key = Object.keys(realIds).find((prefix) => template.startsWith(prefix));
+  // The longest prefix: a capture's own authorized payment before the payments' list.
+  const key = Object.keys(realIds)
+    .filter((prefix) => template.startsWith(prefix))
+    .sort((a, b) => b.length - a.length)[0];
   return key ? realIds[key]! : ["x"];
+}
+
+/** Pays a payment on its hosted page's Pay, as the page's script does, with the test card that succeeds. */
+async function payHosted(hppUrl: string): Promise<void> {
+  const answer = await send(
+    ORIGIN,
+    {
+      method: "POST",
+      path: `/pay/${hppUrl.split("/pay/")[1]}/pay`,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ number: "4242424242424242", expiry: "12/30", cvc: "123", holder: "Bad Input" }),
+    },
+    TIMEOUT_MS,
+  );
+  expect("status" in answer && answer.status, JSON.stringify(answer).slice(0, 300)).toBe(200);
+}
+
+/**
+ * Real ids for the saved-card and authorization routes: a card saved through Provider F (a payment
+ * that asked to save it, paid), and a payment authorized through Provider B (the one provider here
+ * that authorizes; its connection is disabled afterwards, which keeps the authorization capturable
+ * and the other invoices routed as before).
+ */
+async function savedCardAndAuthorization(account: string): Promise<void> {
+  const payment = (attributes: Record<string, unknown>) => ({
+    data: {
+      type: "payment-invoice",
+      attributes: {
+        service: "payment_card_eur_hpp",
+        commerce_account: account,
+        currency: "EUR",
+        amount: "12.50",
+        reference_id: `bad-setup-${randomBytes(6).toString("hex")}`,
+        flow: "charge",
+        test_mode: true,
+        ...attributes,
+      },
+    },
+  });
+  const saving = await api(
+    "POST",
+    "/api/commerce/payment-invoices",
+    payment({ gateway_options: { cardgate: { tokenize: "" } }, customer: { reference_id: "bad-input-customer" } }),
+  );
+  expect(saving.status).toBe(201);
+  await payHosted(String(saving.json.data.attributes.hpp_url));
+  const methods = await api("GET", "/api/commerce/payment-methods?filter[customer_reference]=bad-input-customer");
+  expect(methods.status).toBe(200);
+  realIds["/api/commerce/payment-methods"] = [(methods.json.data as { id: string }[])[0]!.id];
+
+  const connectionB = await createConnection("provider-b", "h2h", sampleCredentials("provider-b", "h2h", "test"));
+  const authorizing = await api("POST", "/api/commerce/payment-invoices", payment({ flow: "authorize" }));
+  expect(authorizing.status).toBe(201);
+  await payHosted(String(authorizing.json.data.attributes.hpp_url));
+  const authorized = await api("GET", `/api/commerce/payment-invoices/${authorizing.json.data.id}`);
+  expect(authorized.json.data.attributes.status).toBe("authorized");
+  const disabled = await api("PATCH", `/api/connections/${connectionB}`, { data: { type: "connection", id: connectionB, attributes: { enabled: false } } });
+  expect(disabled.status).toBe(200);
+  for (const operation of ["capture", "void"]) realIds[`/api/commerce/payment-invoices/{id}/${operation}`] = [authorizing.json.data.id];
+  validBodies.set("POST /api/commerce/payment-invoices/{id}/capture", { data: { type: "capture", attributes: { amount: "1.00" } } });
+  validBodies.set("POST /api/commerce/payment-invoices/{id}/void", { data: { type: "void" } });
 }
 
 type Finding = { request: string; problem: string };

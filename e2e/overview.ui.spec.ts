@@ -44,7 +44,14 @@ async function setBehaviour(page: Page, connectionId: string, option: string) {
 }
 
 /** A 40.00 EUR invoice paid on the hosted page with the test card whose button matches `card`; its id. */
-async function payWith(page: Page, headers: Record<string, string>, commerceAccount: string, card: RegExp, expected: string | RegExp): Promise<string> {
+async function payWith(
+  page: Page,
+  headers: Record<string, string>,
+  commerceAccount: string,
+  card: RegExp,
+  expected: string | RegExp,
+  attributes: Record<string, unknown> = {},
+): Promise<string> {
   const answer = await page.request.post("/api/commerce/payment-invoices", {
     headers,
     data: {
@@ -58,6 +65,7 @@ async function payWith(page: Page, headers: Record<string, string>, commerceAcco
           reference_id: `overview-${randomBytes(6).toString("hex")}`,
           flow: "charge",
           test_mode: true,
+          ...attributes,
         },
       },
     },
@@ -111,6 +119,7 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   await expect(totals.getByRole("row", { name: /EUR/ })).toContainText("3 processed");
   await expect(totals.getByRole("row", { name: /EUR/ })).toContainText("15.00 EUR");
   await expect(totals.getByRole("row", { name: /EUR/ })).toContainText("105.00 EUR");
+  await expect(totals.getByRole("row", { name: /EUR/ }).getByTestId("overview-authorized")).toContainText("0 held");
   await expect(page.getByTestId("recovered-count")).toHaveText("1");
   await expect(page.getByTestId("recovered-amounts")).toHaveText("40.00 EUR");
   await expect(page.getByTestId("success-rate")).toHaveText("60.0%");
@@ -176,6 +185,15 @@ test("the overview shows volume, success trend, declines, recovered by cascading
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/connections");
   await screenshot(page, "connections-1280", { fullPage: true });
+
+  // Authorized, not captured: reserved money, shown apart from payments, whose figures stay as they were.
+  await payWith(page, headers, commerceAccount, /4242 4242 4242 4242/, /./, { flow: "authorize", amount: "25.00" });
+  await page.goto("/home?period=today");
+  const eur = page.getByTestId("overview-totals").getByRole("row", { name: /EUR/ });
+  await expect(eur.getByTestId("overview-authorized")).toContainText("25.00 EUR");
+  await expect(eur.getByTestId("overview-authorized")).toContainText("1 held");
+  await expect(eur).toContainText("3 processed");
+  await expect(eur).toContainText("105.00 EUR");
 
   // Bad period input: a message naming the field on the page, the last 7 days shown, never a 500.
   for (const [query, message] of [

@@ -7,7 +7,7 @@ import { recoverInterruptedRequestsSweep } from "@/lib/processing/recover";
 import { expireOverdueInvoicesSweep, invoiceExpireTask } from "@/lib/processing/tasks/invoice-expire";
 import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processing/tasks/invoice-reconcile";
 import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
-import { authorizationReconcileTask, voidExpiredAuthorizationsSweep } from "@/lib/processing/tasks/authorization-reconcile";
+import { authorizationReconcileTask, requeueAuthorizationFollowUpsSweep, voidExpiredAuthorizationsSweep } from "@/lib/processing/tasks/authorization-reconcile";
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
 import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
@@ -47,6 +47,7 @@ const JOB_SWEEPS: readonly JobSweep[] = [
   requeueRefundFollowUpsSweep,
   pruneRoutingStatsSweep,
   voidExpiredAuthorizationsSweep,
+  requeueAuthorizationFollowUpsSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

@@ -120,6 +120,9 @@ function Totals({ overview }: { overview: Overview }) {
               Payments
             </th>
             <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Authorized, not captured
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
               Payouts
             </th>
             <th scope="col" className="py-2 pr-3 text-right font-medium">
@@ -140,6 +143,10 @@ function Totals({ overview }: { overview: Overview }) {
                 {formatMoney(row.payments.minor, row.currency)}
                 <span className="block text-xs text-slate-600">{count.format(row.payments.count)} processed</span>
               </td>
+              <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap" data-testid="overview-authorized">
+                {formatMoney(row.authorized.minor, row.currency)}
+                <span className="block text-xs text-slate-600">{count.format(row.authorized.count)} held</span>
+              </td>
               <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
                 {formatMoney(row.payouts.minor, row.currency)}
                 <span className="block text-xs text-slate-600">{count.format(row.payouts.count)} processed</span>
@@ -153,7 +160,10 @@ function Totals({ overview }: { overview: Overview }) {
           ))}
         </tbody>
       </table>
-      <p className="mt-2 text-xs text-slate-600">Net = payments − refunds − payouts. Invoices count in the hour they were created.</p>
+      <p className="mt-2 text-xs text-slate-600">
+        Net = payments − refunds − payouts. Authorized money is reserved, not taken: it counts in payments once captured. Invoices count in the hour they were
+        created.
+      </p>
     </WideTable>
   );
 }

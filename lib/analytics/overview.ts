@@ -111,6 +111,8 @@ type CurrencyTotals = {
   refunds: { count: number; minor: bigint };
   /** Payments less refunds less payouts. */
   netMinor: bigint;
+  /** Authorize now, capture later: money reserved and not captured yet (authorized, or a capture or void in progress), apart from payments. */
+  authorized: { count: number; minor: bigint };
 };
 
 export type TrendPoint = { at: Date; processed: number; failed: number; rate: number | null };
@@ -218,7 +220,14 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
   const totalsOf = (currency: string) => {
     let entry = totalsBy.get(currency);
     if (!entry) {
-      entry = { currency, payments: { count: 0, minor: 0n }, payouts: { count: 0, minor: 0n }, refunds: { count: 0, minor: 0n }, netMinor: 0n };
+      entry = {
+        currency,
+        payments: { count: 0, minor: 0n },
+        payouts: { count: 0, minor: 0n },
+        refunds: { count: 0, minor: 0n },
+        netMinor: 0n,
+        authorized: { count: 0, minor: 0n },
+      };
       totalsBy.set(currency, entry);
     }
     return entry;
@@ -239,6 +248,11 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
         const bucket = row.direction === "payment" ? totals.payments : totals.payouts;
         bucket.count += count;
         bucket.minor += amount;
+      } else if (row.status === "authorized") {
+        // Reserved, not taken: neither a payment nor a failure yet.
+        const totals = totalsOf(row.currency);
+        totals.authorized.count += count;
+        totals.authorized.minor += amount;
       } else failed += count;
     } else if (row.source === "refund") {
       const totals = totalsOf(row.currency);
@@ -286,7 +300,7 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
     const point = trend[index];
     if (!point) continue;
     if (row.status === "processed") point.processed += Number(row.count);
-    else point.failed += Number(row.count);
+    else if (row.status === "failed") point.failed += Number(row.count);
   }
   for (const point of trend) {
     const settled = point.processed + point.failed;

@@ -21,7 +21,10 @@ import { overviewRollups } from "@/lib/db/schema";
  * - `invoice`: an invoice that reached a provider (attempts_count > 0) and has an outcome: status
  *   `processed` (processed, partially processed, refunding or refunded, canceling or partially
  *   canceled: amount = what was processed) or `failed` (process_failed or expired, with its
- *   resolution: amount = what was asked). Open, terminated and fully canceled invoices count as none.
+ *   resolution: amount = what was asked), or `authorized` (authorize now, capture later: authorized, or a
+ *   capture or void of it in progress: amount = what is reserved, apart from what was captured; a
+ *   capture moves it to `processed`, a void to none). Open, terminated, voided and fully canceled
+ *   invoices count as none.
  * - `attempt`: a settled attempt (succeeded, declined, soft_failed) on its connection with its
  *   resolution, its latency in LATENCY_BUCKETS_MS, and `recovered` when it succeeded after an
  *   earlier attempt of the invoice failed softly (the cascade saved the payment).
@@ -46,12 +49,15 @@ const PROCESSED_CLASS = [
 ] as const satisfies readonly InvoiceStatus[];
 /** Invoice statuses that mean "a provider was reached and it did not go through". */
 const FAILED_CLASS = ["process_failed", "expired"] as const satisfies readonly InvoiceStatus[];
+/** Invoice statuses that mean "money is reserved, not taken yet" (authorize now, capture later). */
+const AUTHORIZED_CLASS = ["authorized", "capturing", "voiding"] as const satisfies readonly InvoiceStatus[];
 
-export type InvoiceClass = "processed" | "failed" | "none";
+export type InvoiceClass = "processed" | "failed" | "authorized" | "none";
 
 export function invoiceClassOf(status: InvoiceStatus): InvoiceClass {
   if ((PROCESSED_CLASS as readonly string[]).includes(status)) return "processed";
   if ((FAILED_CLASS as readonly string[]).includes(status)) return "failed";
+  if ((AUTHORIZED_CLASS as readonly string[]).includes(status)) return "authorized";
   return "none";
 }
 
@@ -72,13 +78,15 @@ function invoiceContributions(where: SQL): SQL {
   return sql`
     select i.merchant_id, i.test_mode, date_trunc('hour', i.created_at, 'UTC') as hour, 'invoice'::text as source, i.direction,
       coalesce(i.connection_id, '') as connection_id,
-      case when i.status in (${list(PROCESSED_CLASS)}) then 'processed' else 'failed' end as status,
-      case when i.status in (${list(PROCESSED_CLASS)}) then '' else coalesce(i.resolution, '') end as resolution,
+      case when i.status in (${list(PROCESSED_CLASS)}) then 'processed' when i.status in (${list(AUTHORIZED_CLASS)}) then 'authorized' else 'failed' end as status,
+      case when i.status in (${list([...PROCESSED_CLASS, ...AUTHORIZED_CLASS])}) then '' else coalesce(i.resolution, '') end as resolution,
       i.currency,
-      case when i.status in (${list(PROCESSED_CLASS)}) then coalesce(i.processed_amount_minor, 0) else i.amount_minor end as amount,
+      case when i.status in (${list(PROCESSED_CLASS)}) then coalesce(i.processed_amount_minor, 0)
+        when i.status in (${list(AUTHORIZED_CLASS)}) then coalesce(i.authorized_amount_minor, i.amount_minor)
+        else i.amount_minor end as amount,
       0 as recovered, 0::bigint as recovered_amount, null::int as lat
     from invoices i
-    where i.attempts_count > 0 and i.status in (${list([...PROCESSED_CLASS, ...FAILED_CLASS])}) and ${where}`;
+    where i.attempts_count > 0 and i.status in (${list([...PROCESSED_CLASS, ...FAILED_CLASS, ...AUTHORIZED_CLASS])}) and ${where}`;
 }
 
 /** The contribution of each settled attempt matching `where` (over aliases a and its invoice i). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, not, sql } from "drizzle-orm";
 import { findConnectionIncludingDeleted, findConnectionRow } from "@/lib/connections/queries";
 import type { Db } from "@/lib/db/client";
 import type { Resolution } from "@/lib/db/enums";
@@ -8,7 +8,7 @@ import { recordInvoiceEvent, type RecordedEvent } from "@/lib/invoices/events";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { changeInvoiceStatusWithin, queueEventDelivery, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
-import { enqueue } from "@/lib/jobs/queue";
+import { enqueue, queuedJobExistsSql } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
 import { formatMinor, parseAmount } from "@/lib/money";
 import { problem, type Problem } from "@/lib/problems";
@@ -17,6 +17,7 @@ import { capabilitiesOf } from "@/lib/providers/capabilities";
 import type { CaptureOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
 import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
 import { providerTimeoutMs } from "@/lib/providers/kit/timeout";
+import { refundSweepGraceSeconds } from "@/lib/retry-schedules";
 import { prepare, type Prepared } from "./run-attempt";
 
 /**
@@ -270,15 +271,11 @@ function askVoid(db: Db, invoice: InvoiceRow) {
   );
 }
 
-async function scheduleReconcile(db: Db, invoice: InvoiceRow, step: number): Promise<void> {
+async function scheduleReconcile(db: Db, invoice: InvoiceRow, step: number, key = `${invoice.id}:authorization:${step}`, startAfter?: number): Promise<void> {
   const at = Math.min(step, RECONCILE_STEPS_SECONDS.length - 1);
-  await enqueue(
-    db,
-    "authorization-reconcile",
-    { invoiceId: invoice.id, step },
-    { startAfter: RECONCILE_STEPS_SECONDS[at], key: `${invoice.id}:authorization:${step}` },
-  ).catch((error: unknown) =>
-    logger.error("authorization status request not queued", { invoiceId: invoice.id, error: error instanceof Error ? error.message : String(error) }),
+  await enqueue(db, "authorization-reconcile", { invoiceId: invoice.id, step }, { startAfter: startAfter ?? RECONCILE_STEPS_SECONDS[at], key }).catch(
+    (error: unknown) =>
+      logger.error("authorization status request not queued", { invoiceId: invoice.id, error: error instanceof Error ? error.message : String(error) }),
   );
 }
 
@@ -496,4 +493,29 @@ export async function voidExpiredAuthorizations(db: Db, scope: { merchantId?: st
     if (run.kind === "voided") voided += 1;
   }
   return voided;
+}
+
+/**
+ * Captures and voids the server died in the middle of: an invoice left `capturing` or `voiding`
+ * with no status request queued (killed between taking it and queuing one), past twice the provider
+ * timeout, gets one at once. Whatever the provider says settles it: captured, voided, or (never
+ * arrived) back to `authorized`, where a resent capture takes it again. Keyed by the invoice's last
+ * change, so sweeps in several processes queue it once.
+ */
+export async function requeueAuthorizationFollowUps(db: Db, scope: { merchantId?: string; graceSeconds?: number } = {}): Promise<number> {
+  const rows = await db
+    .select()
+    .from(invoices)
+    .where(
+      and(
+        inArray(invoices.status, ["capturing", "voiding"]),
+        scope.merchantId ? eq(invoices.merchantId, scope.merchantId) : undefined,
+        lte(invoices.updatedAt, sql`now() - make_interval(secs => ${scope.graceSeconds ?? refundSweepGraceSeconds(providerTimeoutMs())}::double precision)`),
+        not(queuedJobExistsSql("authorization-reconcile", invoices.id)),
+      ),
+    )
+    .orderBy(asc(invoices.updatedAt))
+    .limit(200);
+  for (const row of rows) await scheduleReconcile(db, row as InvoiceRow, 0, `${row.id}:authorization:sweep:${row.updatedAt.getTime()}`, 0);
+  return rows.length;
 }

@@ -169,6 +169,14 @@ export async function payWithSavedCard(db: Db, invoiceId: string, method: { id: 
         tokenize: _tokenize,
         ...instruction
       } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
+      // As at Pay: an authorization goes only to an adapter that can capture it later, never charged instead.
+      if (instruction.authorizeOnly && !adapter.capture) {
+        return {
+          kind: "soft_failed",
+          resolution: "provider_unavailable",
+          message: "This connection's adapter cannot authorize without capturing; nothing was sent.",
+        };
+      }
       return adapter.tokens.createPaymentWithToken(context, { ...instruction, cardToken: token });
     },
   });

@@ -22,10 +22,12 @@ export function targetOf(invoice: Pick<InvoiceRow, "amountMinor" | "options"> & 
   switch (outcome.kind) {
     case "succeeded": {
       const processedMinor = outcome.processedAmountMinor;
-      // Authorize now, capture later: the money is reserved, nothing is taken yet.
-      if (invoice.flow === "authorize" && outcome.authorized) {
+      // Authorize now, capture later: the money is reserved, nothing is taken yet. A payment of flow
+      // "authorize" is only ever sent as an authorization (never as a sale), so its success is one even
+      // when what says so cannot tell (a recovered attempt's recorded outcome, which keeps no hold time).
+      if (invoice.flow === "authorize") {
         if (processedMinor >= invoice.amountMinor || invoice.options.allow_partially === true) {
-          return { status: "authorized", resolution: "ok", authorizedMinor: processedMinor, authorizedUntil: outcome.authorized.until };
+          return { status: "authorized", resolution: "ok", authorizedMinor: processedMinor, authorizedUntil: outcome.authorized?.until };
         }
         return { status: "process_failed", resolution: "general_error" };
       }

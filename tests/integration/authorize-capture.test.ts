@@ -6,7 +6,7 @@ import { POST as REFUND } from "@/app/api/commerce/payment-invoices/[id]/refunds
 import { POST as VOID } from "@/app/api/commerce/payment-invoices/[id]/void/route";
 import { POST as POST_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
-import { invoices, sandboxRecords, webhookEvents } from "@/lib/db/schema";
+import { sandboxRecords, webhookEvents } from "@/lib/db/schema";
 import { invoiceResourceSchema, type InvoiceResource } from "@/lib/invoices/contract";
 import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
 import { logger } from "@/lib/logger";
@@ -195,9 +195,9 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
       },
     );
     expect(created.status).toBe(201);
-    // Authorized as Pay would leave it (C's sandbox authorizations are not built yet: see the report).
     const id = created.json.data.id;
-    await t.db.update(invoices).set({ status: "authorized", resolution: "ok", authorizedAmountMinor: 10050n }).where(eq(invoices.id, id));
+    expect((await payWithCard(t.db, id, CARD)).kind).toBe("finished");
+    expect((await read(m, id)).attributes.status).toBe("authorized");
     const part = await capture(m, id, { amount: "10.00" });
     expect(part.status).toBe(422);
     expect(errorsOf(part)).toEqual([expect.objectContaining({ code: "partial_capture_not_offered", source: { pointer: "/data/attributes/amount" } })]);

@@ -1,10 +1,12 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import type { RouteHandler } from "@/lib/api/run-logged";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
+import { paymentMethods } from "@/lib/db/schema";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
@@ -53,7 +55,7 @@ async function routeModule(template: string): Promise<Record<string, RouteHandle
 }
 
 /** A merchant with a test connection of every provider and kind, a processed payment and two saved routing versions. */
-async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: Record<string, Record<string, string>> }> {
+async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: Record<string, Record<string, string>>; paymentMethodId: string }> {
   const m = await invoiceMerchant(t.db);
   const connections = [];
   for (const [provider, kind] of PROVIDER_KINDS) connections.push(await connect(t.db, m.merchantId, provider, kind));
@@ -96,6 +98,16 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
   };
   const toCapture = await authorizedPayment();
   const toVoid = await authorizedPayment();
+  // A saved card (a paid payment that asked to save it) for the saved-card charge's example.
+  const saving = templateEnvelope(findTemplate("b-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
+    data: { attributes: Record<string, unknown> };
+  };
+  Object.assign(saving.data.attributes, { gateway_options: { cardgate: { tokenize: "" } }, customer: { reference_id: "customer-0001" } });
+  const saved = await createInvoice(t.db, m.merchant, "payment", saving);
+  if (saved.kind !== "created") throw new Error(`setup: ${JSON.stringify(saved)}`);
+  await payWithCard(t.db, saved.invoice.id, CARD);
+  const [method] = await t.db.select({ id: paymentMethods.id }).from(paymentMethods).where(eq(paymentMethods.merchantId, m.merchantId));
+  if (!method) throw new Error("setup: no card was saved");
   // The path parameters each example is sent with: this merchant's own resources.
   const params = {
     "/api/connections/{id}": { id: providerB.id },
@@ -105,13 +117,15 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
     "/api/routing/{id}": { id: ROUTING_ORDER },
     "/api/routing/{id}/rollback": { id: ROUTING_ORDER },
   };
-  return { m, liveKey, params };
+  return { m, liveKey, params, paymentMethodId: method.id };
 }
 
 describe("the OpenAPI document's request examples", () => {
   it("every operation that takes a body has an example, and each example is accepted as shown with the merchant's key", { timeout: 120_000 }, async () => {
-    const { m, liveKey, params } = await world();
-    const doc = buildOpenApiDocument({ baseUrl: "http://test", commerceAccount: m.account }) as { paths: Record<string, Record<string, Operation>> };
+    const { m, liveKey, params, paymentMethodId } = await world();
+    const doc = buildOpenApiDocument({ baseUrl: "http://test", commerceAccount: m.account, paymentMethodId }) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     const sent: string[] = [];
     for (const [template, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -145,9 +159,13 @@ describe("the OpenAPI document's request examples", () => {
       "rollBackRouting",
       "capturePaymentInvoice",
       "voidPaymentInvoice",
+      // Authorize now, capture later; saving a card, and charging the saved card.
+      "createPaymentInvoice:authorize-only",
+      "createPaymentInvoice:save-card",
+      "createPaymentInvoice:saved-card-charge",
     ]) {
       expect(
-        sent.some((entry) => entry.startsWith(`${id}:`)),
+        sent.some((entry) => entry === id || entry.startsWith(`${id}:`)),
         id,
       ).toBe(true);
     }

@@ -109,6 +109,7 @@ describe("overview rollups", () => {
         payouts: { count: 0, minor: 0n },
         refunds: { count: 1, minor: 1000n },
         netMinor: 2n * AMOUNT - 1000n,
+        authorized: { count: 0, minor: 0n },
       },
     ]);
     expect(overview).toMatchObject({ processed: 2, failed: 1, recovered: { count: 1, amounts: [{ currency: "CHF", minor: AMOUNT }] } });

@@ -226,6 +226,11 @@ describe("saved cards: refusals", () => {
     const other = await invoiceMerchant(t.db);
     await connect(t.db, other.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
     expect((await readMethod(other, methodId)).status).toBe(404);
+    // Nor is it in the other merchant's list, even filtered by the same customer reference.
+    const othersList = await listMethods(other, "cust-x");
+    expect(othersList.status).toBe(200);
+    expect(othersList.json.data).toEqual([]);
+    expect((await listMethods(owner, "cust-x")).json.data.map((method) => method.id)).toEqual([methodId]);
     const stolen = await create(other, paymentBody(other, "b-payment", { paymentMethod: methodId }));
     expect(stolen.status).toBe(422);
     expect(errorsOf(stolen)).toEqual([["/data/relationships/payment_method/data/id", "payment_method_not_found"]]);

@@ -179,6 +179,47 @@ function invoiceExamples(direction: InvoiceDirection, commerceAccount: string): 
   );
 }
 
+/** The payment method id the saved-card example names when the document is not made with one of the merchant's. */
+const EXAMPLE_PAYMENT_METHOD = "pm_your_saved_card";
+
+/**
+ * Payment examples beyond the providers' own: authorize now and capture later, save the card, and
+ * charge a saved card (`paymentMethodId`: one of the merchant's, so the example is accepted as shown).
+ * Each starts from Provider B's example, whose provider can do all three.
+ */
+function lifecycleExamples(commerceAccount: string, paymentMethodId: string): Json {
+  const template = listTemplates().find((candidate) => candidate.id === "b-payment");
+  if (!template) return {};
+  const body = (referenceId: string, attributes: Json, data: Json = {}) => {
+    const envelope = templateEnvelope(template, { commerceAccount, referenceId }) as { data: Json & { attributes: Json } };
+    return { data: { ...envelope.data, attributes: { ...envelope.data.attributes, ...attributes }, ...data } };
+  };
+  return {
+    "authorize-only": {
+      summary: "Authorize now, capture later",
+      description:
+        'flow "authorize": after Pay the payment is authorized (authorized_amount, capture_before); POST …/capture takes it, POST …/void releases it. Only providers that authorize are routed to.',
+      value: body("order-authorize-0001", { flow: "authorize", options: { allow_partially: false } }),
+    },
+    "save-card": {
+      summary: "Save the card for later charges",
+      description:
+        "gateway_options.cardgate.tokenize with customer.reference_id: once Pay succeeds the card is saved as a payment method (GET /api/commerce/payment-methods).",
+      value: body("order-save-card-0001", { gateway_options: { cardgate: { tokenize: "" } }, customer: { reference_id: "customer-0001" } }),
+    },
+    "saved-card-charge": {
+      summary: "Charge a saved card (no hosted page)",
+      description:
+        "data.relationships.payment_method names a saved card: the payment is sent at creation, server to server, and the answer carries its outcome (process_pending with hpp_url when 3-D Secure is asked).",
+      value: body(
+        "order-saved-card-0001",
+        { customer: { reference_id: "customer-0001" } },
+        { relationships: { payment_method: { data: { type: "payment-methods", id: paymentMethodId } } } },
+      ),
+    },
+  };
+}
+
 const REFUND_EXAMPLES: Json = {
   partial: {
     summary: "Refund part of a payment",
@@ -187,7 +228,11 @@ const REFUND_EXAMPLES: Json = {
   rest: { summary: "Refund all that is left (no amount)", value: { data: { type: "refund", attributes: { reference_id: "refund-0002" } } } },
 };
 
-function createOperation(kind: "payment" | "payout", requestSchema: string, commerceAccount: string): Json {
+function createOperation(kind: "payment" | "payout", requestSchema: string, commerceAccount: string, paymentMethodId: string): Json {
+  const examples =
+    kind === "payment"
+      ? { ...invoiceExamples(kind, commerceAccount), ...lifecycleExamples(commerceAccount, paymentMethodId) }
+      : invoiceExamples(kind, commerceAccount);
   return {
     operationId: `create${kind === "payment" ? "Payment" : "Payout"}Invoice`,
     summary: `Create a ${kind} invoice`,
@@ -200,7 +245,7 @@ function createOperation(kind: "payment" | "payout", requestSchema: string, comm
       "at creation, a payment's at the hosted page's Pay. A pinned invoice does not cascade to other connections.",
     requestBody: {
       required: true,
-      content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(requestSchema), examples: invoiceExamples(kind, commerceAccount) }])),
+      content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref(requestSchema), examples }])),
     },
     responses: {
       "200": invoiceResponse("Replay: an invoice with this reference_id and the same body already exists"),
@@ -447,16 +492,25 @@ function getRefundOperation(): Json {
 /**
  * The OpenAPI document. `commerceAccount`: the merchant the examples are written for (the dashboard's
  * reference page, so "Try it out" sends a body the API accepts for that merchant); the public
- * document uses EXAMPLE_COMMERCE_ACCOUNT.
+ * document uses EXAMPLE_COMMERCE_ACCOUNT. `paymentMethodId`: a saved card of that merchant, for the
+ * saved-card charge's example (else a stand-in id the reader replaces).
  */
-export function buildOpenApiDocument({ baseUrl, commerceAccount = EXAMPLE_COMMERCE_ACCOUNT }: { baseUrl: string; commerceAccount?: string }): Json {
+export function buildOpenApiDocument({
+  baseUrl,
+  commerceAccount = EXAMPLE_COMMERCE_ACCOUNT,
+  paymentMethodId = EXAMPLE_PAYMENT_METHOD,
+}: {
+  baseUrl: string;
+  commerceAccount?: string;
+  paymentMethodId?: string;
+}): Json {
   const paths: Json = {};
   for (const [kind, request] of [
     ["payment", "PaymentInvoiceRequest"],
     ["payout", "PayoutInvoiceRequest"],
   ] as const) {
     const collection = `/api/commerce/${kind}-invoices`;
-    paths[collection] = { post: createOperation(kind, request, commerceAccount), get: listOperation(kind) };
+    paths[collection] = { post: createOperation(kind, request, commerceAccount, paymentMethodId), get: listOperation(kind) };
     paths[`${collection}/{id}`] = { get: getOperation(kind) };
     paths[`${collection}/{id}/attempts`] = { get: attemptsOperation(kind) };
   }

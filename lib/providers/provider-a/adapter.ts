@@ -4,6 +4,8 @@ import type { z } from "zod";
 import type {
   AdapterContext,
   CancelPayoutOutcome,
+  CaptureInstruction,
+  CaptureOutcome,
   PaymentInstruction,
   PayoutInstruction,
   ProviderAdapter,
@@ -11,7 +13,10 @@ import type {
   RefundInstruction,
   RefundOutcome,
   TokenPaymentInstruction,
+  VoidInstruction,
+  VoidOutcome,
 } from "@/lib/providers/kit/adapter";
+import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -26,8 +31,19 @@ import {
   unreadableAnswer,
   unreadableRefundAnswer,
 } from "../server/provider-answers";
-import { cancelOutcomeOf, outcomeOf, refundOutcomeOf } from "./mapping";
-import { A_SIGN_IN_REFUSAL, A_SIGNATURE_HEADER, aAnswerSchema, aRefundAnswerSchema, signBody, type aRefundRequestSchema } from "./wire";
+import { cancelOutcomeOf, captureOutcomeOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
+import {
+  A_SIGN_IN_REFUSAL,
+  A_SIGNATURE_HEADER,
+  aAnswerSchema,
+  aCaptureAnswerSchema,
+  aRefundAnswerSchema,
+  aVoidAnswerSchema,
+  signBody,
+  type aCaptureRequestSchema,
+  type aRefundRequestSchema,
+  type aVoidRequestSchema,
+} from "./wire";
 
 /**
  * Provider A's client for API v2 (wire format and signing in ./wire.ts, what answers mean in
@@ -73,6 +89,7 @@ function createPayment(context: AdapterContext, instruction: PaymentInstruction)
     },
     customer: instruction.customer,
     return_url: instruction.returnUrl,
+    ...(instruction.authorizeOnly ? { capture: false } : {}),
     ...(instruction.tokenize ? { tokenize: true } : {}),
   });
 }
@@ -134,6 +151,34 @@ async function cancelPayout(context: AdapterContext, query: { idempotencyKey: st
     : { kind: "unknown", message: `Provider A answered HTTP ${status} in a form this service does not understand.` };
 }
 
+/** Authorize now, capture later: captures and voids in A's style (./wire.ts), each answered with its own object. */
+function readCaptureAnswer(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = aCaptureAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? captureOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+}
+
+function readVoidAnswer(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = aVoidAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? voidOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+}
+
+async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {
+  const payload: z.input<typeof aCaptureRequestSchema> = {
+    request_id: instruction.captureId,
+    transaction_id: instruction.paymentReference,
+    amount: formatMinor(instruction.amountMinor, instruction.currency),
+    currency: instruction.currency,
+  };
+  return readCaptureAnswer(readAuthorizationTransport(await post(context, "captures", payload), false));
+}
+
+async function voidAuthorization(context: AdapterContext, instruction: VoidInstruction): Promise<VoidOutcome> {
+  const payload: z.input<typeof aVoidRequestSchema> = { request_id: instruction.voidId, transaction_id: instruction.paymentReference };
+  return readVoidAnswer(readAuthorizationTransport(await post(context, "voids", payload), false));
+}
+
 /**
  * The credential Provider A's refusal points at. Its sign-in refusal does not say whether it knew the
  * merchant ID or could not verify the signature, so it blames neither alone (the kind's
@@ -153,6 +198,12 @@ export const providerAAdapter: ProviderAdapter = {
   healthCheck: async (context) => readHealth(await post(context, "ping", { nonce: Date.now().toString(36) }), refusedField),
   refund,
   getRefundStatus: (context, query) => sendRefund(context, "status", { request_id: query.refundId, operation: "refund" }),
+  capture,
+  getCaptureStatus: async (context, query) =>
+    readCaptureAnswer(readAuthorizationTransport(await post(context, "status", { request_id: query.captureId, operation: "capture" }), true)),
+  voidAuthorization,
+  getVoidStatus: async (context, query) =>
+    readVoidAnswer(readAuthorizationTransport(await post(context, "status", { request_id: query.voidId, operation: "void" }), true)),
   tokens: { createPaymentWithToken, deleteToken },
 };
 
@@ -168,6 +219,7 @@ function createPaymentWithToken(context: AdapterContext, instruction: TokenPayme
     card_token_id: instruction.cardToken,
     customer: instruction.customer,
     return_url: instruction.returnUrl,
+    ...(instruction.authorizeOnly ? { capture: false } : {}),
   });
 }
 

@@ -1,6 +1,8 @@
 import { callbackSchemeContract } from "@/tests/fixtures/callback-scheme-contract";
 import { providerACallbacks } from "./callbacks";
 
+const UNTIL = "2031-01-08T10:00:00.000Z";
+
 callbackSchemeContract({
   slug: "provider-a",
   callbacks: providerACallbacks,
@@ -51,5 +53,27 @@ callbackSchemeContract({
     merchantReference: "rf_1",
     providerReference: "A-RF-1",
     outcome: { kind: "declined", providerReference: "A-RF-1", message: "Refund not permitted by the issuer" },
+  },
+});
+
+// Authorize now, capture later: an authorization's notification carries what is reserved and until when.
+callbackSchemeContract({
+  slug: "provider-a",
+  callbacks: providerACallbacks,
+  credentials: { merchant_id: "A-1001" },
+  event: {
+    status: "authorized",
+    transaction_id: "A-TX-9",
+    request_id: "att_9",
+    currency: "UAH",
+    amount_authorized: "100.00",
+    amount_processed: "0.00",
+    authorization_expires_at: UNTIL,
+  },
+  expected: {
+    about: "attempt",
+    merchantReference: "att_9",
+    providerReference: "A-TX-9",
+    outcome: { kind: "succeeded", providerReference: "A-TX-9", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
   },
 });

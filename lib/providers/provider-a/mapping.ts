@@ -1,9 +1,10 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { CancelPayoutOutcome, ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
+import type { CancelPayoutOutcome, CaptureOutcome, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { ARefund, ATransaction } from "./wire";
+import type { ACapture, ARefund, ATransaction, AVoid } from "./wire";
 
 /**
  * What Provider A's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -29,6 +30,14 @@ export function outcomeOf(transaction: ATransaction): ProviderOutcome {
     status: PART_OUTCOMES[part.status],
   }));
   switch (transaction.status) {
+    case "authorized":
+      // Authorize now, capture later: reserved, nothing taken yet.
+      return {
+        kind: "succeeded",
+        providerReference,
+        processedAmountMinor: paidMinorOf(transaction.amount_authorized, transaction.currency),
+        authorized: transaction.authorization_expires_at ? { until: new Date(transaction.authorization_expires_at) } : {},
+      };
     case "approved":
     case "partially_approved":
     case "completed":
@@ -115,4 +124,30 @@ function savedCardOf(transaction: ATransaction): { savedCard?: SavedCard } {
       expiryYear: Number(token.exp_year),
     },
   };
+}
+
+/** A's capture and void refusals (ISO 8583 style, as its payment declines): the sandbox words its decisions with them, the adapter reads them back. */
+export const A_AUTHORIZATION_DECLINES: Readonly<Record<SandboxAuthorizationDecline, { code: string; reason: string }>> = {
+  expired: { code: "54", reason: "Authorization expired" },
+  already_captured: { code: "94", reason: "Duplicate: the authorization was already captured" },
+  voided: { code: "12", reason: "Invalid transaction: the authorization was voided" },
+  exceeds: { code: "13", reason: "Invalid amount: more than was authorized" },
+  partial_not_allowed: { code: "13", reason: "Invalid amount: only the whole authorization can be captured" },
+};
+
+/** A capture answer as the service's outcome. */
+export function captureOutcomeOf(capture: ACapture): CaptureOutcome {
+  if (capture.status === "captured")
+    return { kind: "captured", providerReference: capture.capture_id, capturedMinor: toMinorUnits(capture.amount_captured, capture.currency) };
+  return {
+    kind: "declined",
+    providerReference: capture.capture_id,
+    message: capture.decline_reason ?? `Capture declined by Provider A (${capture.decline_code ?? "no code"}).`,
+  };
+}
+
+/** A void answer as the service's outcome. */
+export function voidOutcomeOf(voided: AVoid): VoidOutcome {
+  if (voided.status === "voided") return { kind: "voided", providerReference: voided.void_id };
+  return { kind: "declined", message: voided.decline_reason ?? `Void declined by Provider A (${voided.decline_code ?? "no code"}).` };
 }

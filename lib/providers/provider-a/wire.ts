@@ -29,6 +29,7 @@ const A_STATUSES = [
   "partially_completed",
   "canceled",
   "partially_canceled",
+  "authorized",
 ] as const;
 
 /** A's one answer to an unknown merchant_id and to a signature that does not verify (HTTP 401, `{ error }`). */
@@ -47,6 +48,9 @@ export const aAnswerSchema = z.object({
   redirect_url: z.string().optional(),
   parts: z.array(z.object({ part_reference: z.string(), amount: z.string(), status: z.enum(A_PART_STATUSES) })).optional(),
   card_token: z.lazy(() => aCardTokenSchema).optional(),
+  /** An authorization (`status: "authorized"`, see "Authorize now, capture later" below): what is reserved and until when. */
+  amount_authorized: z.string().optional(),
+  authorization_expires_at: z.string().optional(),
 });
 
 export type ATransaction = z.infer<typeof aAnswerSchema>;
@@ -130,3 +134,50 @@ const aCardTokenSchema = z.object({
 export const aTokenDeleteSchema = z.object({ token_id: z.string().min(1).max(64) });
 
 export const A_CARD_TOKEN_PREFIX = "atok_";
+
+/**
+ * Authorize now, capture later, in A's style (signed JSON POSTs naming merchant_id and
+ * service_code; `request_id` the idempotency key; decimal-text amounts; ISO 8583 decline codes). A
+ * payment with `capture: false` only reserves the amount: A answers `status: "authorized"` with
+ * `amount_authorized`, `amount_processed: "0.00"` and `authorization_expires_at` (ISO 8601). Then one of:
+ * - `POST /api/v2/captures` `{ request_id, transaction_id, amount, currency }`: all of the
+ *   authorization or part of it (the rest is released: `amount_released`);
+ * - `POST /api/v2/voids` `{ request_id, transaction_id }`: the hold is released, nothing taken.
+ * Each answers its own object (`status` captured | voided | declined, `capture_id` / `void_id`,
+ * `request_id`, `transaction_id`, and `decline_code`/`decline_reason` when declined); the status
+ * endpoint answers it again later: `POST /api/v2/status` with its `request_id` and
+ * `operation: "capture"` or `"void"`.
+ */
+export const aCaptureRequestSchema = z.object({
+  request_id: z.string().min(1).max(255),
+  transaction_id: z.string().min(1),
+  amount: z.string(),
+  currency: z.string().length(3),
+});
+
+export const aCaptureAnswerSchema = z.object({
+  status: z.enum(["captured", "declined"]),
+  capture_id: z.string(),
+  request_id: z.string(),
+  transaction_id: z.string(),
+  amount_captured: z.string(),
+  amount_released: z.string().optional(),
+  currency: z.string(),
+  decline_code: z.string().optional(),
+  decline_reason: z.string().optional(),
+});
+
+export type ACapture = z.infer<typeof aCaptureAnswerSchema>;
+
+export const aVoidRequestSchema = z.object({ request_id: z.string().min(1).max(255), transaction_id: z.string().min(1) });
+
+export const aVoidAnswerSchema = z.object({
+  status: z.enum(["voided", "declined"]),
+  void_id: z.string(),
+  request_id: z.string(),
+  transaction_id: z.string(),
+  decline_code: z.string().optional(),
+  decline_reason: z.string().optional(),
+});
+
+export type AVoid = z.infer<typeof aVoidAnswerSchema>;

@@ -175,6 +175,7 @@ async function createPaymentWithToken(context: AdapterContext, instruction: Toke
     ...(lang ? { lang } : {}),
     customer,
     back_url: instruction.returnUrl,
+    ...(instruction.authorizeOnly ? { capture: "0" as const } : {}),
   };
   return readAnswer(readTransport(await call(context, "POST", "charges", body)));
 }

@@ -1,6 +1,8 @@
 import { callbackSchemeContract } from "@/tests/fixtures/callback-scheme-contract";
 import { providerBCallbacks } from "./callbacks";
 
+const UNTIL = "2031-01-08T10:00:00.000Z";
+
 callbackSchemeContract({
   slug: "provider-b",
   callbacks: providerBCallbacks,
@@ -22,4 +24,19 @@ callbackSchemeContract({
   otherCredentials: { terminal_id: "T-1", secret_key: "sk_b_two" },
   event: { event: "refund.updated", result: "ok", refund_txn: "B-RF-1", refund_ref: "rf_1", txn: "B01", sum: "25.00", cur: "UAH" },
   expected: { about: "refund", merchantReference: "rf_1", providerReference: "B-RF-1", outcome: { kind: "succeeded", providerReference: "B-RF-1" } },
+});
+
+// Authorize now, capture later: an authorization's notification carries what is reserved and until when.
+callbackSchemeContract({
+  slug: "provider-b",
+  callbacks: providerBCallbacks,
+  credentials: { terminal_id: "T-1", secret_key: "sk_b_one" },
+  otherCredentials: { terminal_id: "T-1", secret_key: "sk_b_two" },
+  event: { event: "charge.updated", txn: "B09", order_ref: "att_9", result: "auth", sum: "100.00", cur: "EUR", authorized_sum: "100.00", auth_until: UNTIL },
+  expected: {
+    about: "attempt",
+    merchantReference: "att_9",
+    providerReference: "B09",
+    outcome: { kind: "succeeded", providerReference: "B09", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
+  },
 });

@@ -25,6 +25,9 @@ const chargeEventSchema = z.object({
   captured_sum: z.string().optional(),
   error_code: z.string().optional(),
   error_text: z.string().optional(),
+  // An authorization (`result: "auth"`): what is reserved and until when.
+  authorized_sum: z.string().optional(),
+  auth_until: z.string().optional(),
 });
 
 const eventSchema = z.discriminatedUnion("event", [chargeEventSchema, bRefundAnswerSchema.extend({ event: z.literal("refund.updated") })]);
@@ -61,6 +64,8 @@ export const providerBCallbacks: ProviderCallbacks = {
       captured_sum: answer.captured_sum,
       error_code: answer.error_code,
       error_text: answer.error_text,
+      authorized_sum: answer.authorized_sum,
+      auth_until: answer.auth_until,
     };
   },
   sign({ event, credentials, notificationId, timestamp }) {

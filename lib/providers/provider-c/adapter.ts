@@ -2,13 +2,18 @@ import "server-only";
 import type { z } from "zod";
 import type {
   AdapterContext,
+  CaptureInstruction,
+  CaptureOutcome,
   PaymentInstruction,
   TokenPaymentInstruction,
   ProviderAdapter,
   ProviderOutcome,
   RefundInstruction,
   RefundOutcome,
+  VoidInstruction,
+  VoidOutcome,
 } from "@/lib/providers/kit/adapter";
+import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -22,8 +27,18 @@ import {
   unreadableAnswer,
   unreadableRefundAnswer,
 } from "../server/provider-answers";
-import { outcomeOf, refundOutcomeOf } from "./mapping";
-import { basicToken, cOrderSchema, cRefundSchema, type cOrderRequestSchema, type cRefundRequestSchema } from "./wire";
+import { captureOutcomeOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
+import {
+  basicToken,
+  cCancellationSchema,
+  cCaptureSchema,
+  cOrderSchema,
+  cRefundSchema,
+  type cCancellationRequestSchema,
+  type cCaptureRequestSchema,
+  type cOrderRequestSchema,
+  type cRefundRequestSchema,
+} from "./wire";
 
 /** Provider C's client for its shop API (wire format in ./wire.ts, what answers mean in ./mapping.ts). */
 
@@ -48,6 +63,7 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
     amount_minor: Number(instruction.amountMinor),
     currency_code: instruction.currency,
     allow_partial_capture: instruction.allowPartially,
+    ...(instruction.authorizeOnly ? { capture_mode: "MANUAL" as const } : {}),
     payer: {
       card: {
         card_number: card.number,
@@ -82,6 +98,34 @@ async function refund(context: AdapterContext, instruction: RefundInstruction): 
   return readRefund(readRefundTransport(await call(context, "POST", "refunds", body)));
 }
 
+/** Authorize now, capture later: C's captures and cancellations (./wire.ts). C captures only the whole authorization. */
+function readCapture(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = cCaptureSchema.safeParse(read.answer.body);
+  return parsed.success ? captureOutcomeOf(parsed.data.capture) : unreadableAuthorizationAnswer(read.answer);
+}
+
+function readCancellation(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = cCancellationSchema.safeParse(read.answer.body);
+  return parsed.success ? voidOutcomeOf(parsed.data.cancellation) : unreadableAuthorizationAnswer(read.answer);
+}
+
+async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {
+  const body: z.input<typeof cCaptureRequestSchema> = {
+    shop_capture_id: instruction.captureId,
+    order_id: instruction.paymentReference,
+    amount_minor: Number(instruction.amountMinor),
+    currency_code: instruction.currency,
+  };
+  return readCapture(readAuthorizationTransport(await call(context, "POST", "captures", body), false));
+}
+
+async function voidAuthorization(context: AdapterContext, instruction: VoidInstruction): Promise<VoidOutcome> {
+  const body: z.input<typeof cCancellationRequestSchema> = { shop_cancellation_id: instruction.voidId, order_id: instruction.paymentReference };
+  return readCancellation(readAuthorizationTransport(await call(context, "POST", "cancellations", body), false));
+}
+
 /** Provider C does not say whether it knew the login: its refusal blames no single field (the kind's `refusedTogether` names both). */
 const refusedField = () => undefined;
 
@@ -91,6 +135,12 @@ export const providerCAdapter: ProviderAdapter = {
   healthCheck: async (context) => readHealth(await call(context, "GET", "whoami"), refusedField),
   refund,
   getRefundStatus: async (context, query) => readRefund(readRefundStatusTransport(await call(context, "GET", `refunds/${encodeURIComponent(query.refundId)}`))),
+  capture,
+  getCaptureStatus: async (context, query) =>
+    readCapture(readAuthorizationTransport(await call(context, "GET", `captures/${encodeURIComponent(query.captureId)}`), true)),
+  voidAuthorization,
+  getVoidStatus: async (context, query) =>
+    readCancellation(readAuthorizationTransport(await call(context, "GET", `cancellations/${encodeURIComponent(query.voidId)}`), true)),
   tokens: { createPaymentWithToken, deleteToken },
 };
 
@@ -103,6 +153,7 @@ async function createPaymentWithToken(context: AdapterContext, instruction: Toke
     amount_minor: Number(instruction.amountMinor),
     currency_code: instruction.currency,
     allow_partial_capture: instruction.allowPartially,
+    ...(instruction.authorizeOnly ? { capture_mode: "MANUAL" as const } : {}),
     payer: { stored_card: { card_token: instruction.cardToken } },
     return_url: instruction.returnUrl,
     ...(instruction.gatewayOptions ? { gateway_options: instruction.gatewayOptions } : {}),

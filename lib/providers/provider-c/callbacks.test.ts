@@ -1,6 +1,8 @@
 import { callbackSchemeContract } from "@/tests/fixtures/callback-scheme-contract";
 import { providerCCallbacks } from "./callbacks";
 
+const UNTIL = "2031-01-08T10:00:00.000Z";
+
 callbackSchemeContract({
   slug: "provider-c",
   callbacks: providerCCallbacks,
@@ -30,4 +32,28 @@ callbackSchemeContract({
   otherCredentials: { shop_login: "shop-1", shop_password: "pw-two" },
   event: { refund: { id: "C-RF-1", shop_refund_id: "rf_1", order_id: "C-ORD-1", state: "REFUNDED", amount_minor: 2500, currency_code: "AMD" } },
   expected: { about: "refund", merchantReference: "rf_1", providerReference: "C-RF-1", outcome: { kind: "succeeded", providerReference: "C-RF-1" } },
+});
+
+// Authorize now, capture later: an authorization's notification carries what is reserved and until when.
+callbackSchemeContract({
+  slug: "provider-c",
+  callbacks: providerCCallbacks,
+  credentials: { shop_login: "shop-1", shop_password: "pw-one" },
+  otherCredentials: { shop_login: "shop-1", shop_password: "pw-two" },
+  event: {
+    id: "C-ORD-9",
+    shop_order_id: "att_9",
+    state: "AUTHORIZED",
+    amount_minor: 10_000,
+    currency_code: "EUR",
+    paid_minor: 0,
+    authorized_minor: 10_000,
+    authorization_expires_at: UNTIL,
+  },
+  expected: {
+    about: "attempt",
+    merchantReference: "att_9",
+    providerReference: "C-ORD-9",
+    outcome: { kind: "succeeded", providerReference: "C-ORD-9", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
+  },
 });

@@ -21,6 +21,8 @@ const orderSchema = z.object({
   state: z.enum(C_STATES),
   paid_minor: z.number().int().nonnegative().optional(),
   rejection_reason: z.string().optional(),
+  authorized_minor: z.number().int().nonnegative().optional(),
+  authorization_expires_at: z.string().optional(),
 });
 
 const eventSchema = z.union([z.object({ callback_id: z.string().min(1), order: orderSchema }), cRefundSchema.extend({ callback_id: z.string().min(1) })]);

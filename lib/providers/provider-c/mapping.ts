@@ -1,8 +1,9 @@
 import "server-only";
-import type { ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
+import type { CaptureOutcome, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { CReadOrder, CRefund } from "./wire";
+import type { CCancellation, CCapture, CReadOrder, CRefund } from "./wire";
 
 /**
  * What Provider C's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -20,6 +21,14 @@ export const C_REJECTIONS: Readonly<Record<CodedDecline, string>> = {
 export function outcomeOf(order: CReadOrder): ProviderOutcome {
   const providerReference = order.id;
   switch (order.state) {
+    case "AUTHORIZED":
+      // Authorize now, capture later: reserved, nothing taken yet.
+      return {
+        kind: "succeeded",
+        providerReference,
+        processedAmountMinor: BigInt(order.authorized_minor ?? 0),
+        authorized: order.authorization_expires_at ? { until: new Date(order.authorization_expires_at) } : {},
+      };
     case "PAID":
     case "PARTIALLY_PAID":
       return { kind: "succeeded", providerReference, processedAmountMinor: BigInt(order.paid_minor ?? 0), ...savedCardOf(order) };
@@ -70,4 +79,25 @@ function savedCardOf(order: CReadOrder): { savedCard?: SavedCard } {
       expiryYear: Number(year),
     },
   };
+}
+
+/** C's capture and cancellation rejections: the sandbox words its decisions with them, the adapter reads them back. */
+export const C_AUTHORIZATION_REJECTIONS: Readonly<Record<SandboxAuthorizationDecline, string>> = {
+  expired: "AUTHORIZATION_EXPIRED",
+  already_captured: "ALREADY_CAPTURED",
+  voided: "AUTHORIZATION_CANCELLED",
+  exceeds: "EXCEEDS_AUTHORIZED_AMOUNT",
+  partial_not_allowed: "PARTIAL_CAPTURE_NOT_SUPPORTED",
+};
+
+/** A capture answer as the service's outcome. */
+export function captureOutcomeOf(capture: CCapture): CaptureOutcome {
+  if (capture.state === "CAPTURED") return { kind: "captured", providerReference: capture.id, capturedMinor: BigInt(capture.amount_minor) };
+  return { kind: "declined", providerReference: capture.id, message: `Capture rejected by Provider C (${capture.rejection_reason ?? "no reason"}).` };
+}
+
+/** A cancellation answer as the service's outcome. */
+export function voidOutcomeOf(cancellation: CCancellation): VoidOutcome {
+  if (cancellation.state === "CANCELLED") return { kind: "voided", providerReference: cancellation.id };
+  return { kind: "declined", message: `Cancellation rejected by Provider C (${cancellation.rejection_reason ?? "no reason"}).` };
 }

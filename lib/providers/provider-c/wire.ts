@@ -14,7 +14,7 @@ import { hmac } from "@/lib/providers/kit/callback-scheme";
  * `${X-Callback-Id}|${X-Callback-Time}|${raw body}` (time in unix seconds).
  */
 
-export const C_STATES = ["PAID", "PARTIALLY_PAID", "REJECTED", "AWAITING_3DS", "PROCESSING"] as const;
+export const C_STATES = ["PAID", "PARTIALLY_PAID", "REJECTED", "AWAITING_3DS", "PROCESSING", "AUTHORIZED"] as const;
 
 /** An order request (the adapter sends it, the sandbox reads it). */
 export const cOrderRequestSchema = z.object({
@@ -23,6 +23,8 @@ export const cOrderRequestSchema = z.object({
   amount_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   currency_code: z.string().length(3),
   allow_partial_capture: z.boolean().default(false),
+  /** Authorize now, capture later (below): MANUAL only reserves the amount. */
+  capture_mode: z.enum(["AUTOMATIC", "MANUAL"]).default("AUTOMATIC"),
   payer: z.object({
     card: z
       .object({
@@ -52,6 +54,8 @@ export const cOrderSchema = z.object({
     rejection_reason: z.string().optional(),
     challenge_url: z.string().optional(),
     stored_card: z.lazy(() => cStoredCardSchema).optional(),
+    authorized_minor: z.number().int().nonnegative().optional(),
+    authorization_expires_at: z.string().optional(),
   }),
 });
 
@@ -62,10 +66,12 @@ export type COrder = {
   order: {
     id: string;
     shop_order_id: string;
-    state: "PAID" | "PARTIALLY_PAID" | "REJECTED" | "AWAITING_3DS";
+    state: "PAID" | "PARTIALLY_PAID" | "REJECTED" | "AWAITING_3DS" | "AUTHORIZED";
     amount_minor: number;
     currency_code: string;
     paid_minor?: number;
+    authorized_minor?: number;
+    authorization_expires_at?: string;
     rejection_reason?: string;
     challenge_url?: string;
     stored_card?: CStoredCard;
@@ -144,3 +150,52 @@ type CStoredCard = z.infer<typeof cStoredCardSchema>;
 export const cRemoveStoredCardSchema = z.object({ card_token: z.string().min(1).max(64) });
 
 export const C_CARD_TOKEN_PREFIX = "C-CARD-";
+
+/**
+ * Authorize now, capture later, in C's style (HTTP Basic, integers in minor units, UPPER_CASE
+ * states, the shop's own id as the idempotency key). An order with `capture_mode: "MANUAL"` only
+ * reserves the amount: its state is `AUTHORIZED` with `authorized_minor`, `paid_minor: 0` and
+ * `authorization_expires_at` (ISO 8601). C captures only the whole authorization. Then one of:
+ * - `POST /shop/captures` `{ shop_capture_id, order_id, amount_minor, currency_code }` → 201
+ *   `{ capture: { id, shop_capture_id, order_id, state: "CAPTURED" | "REJECTED", amount_minor,
+ *   currency_code, rejection_reason? } }` (200 when the shop_capture_id was taken before); a part of
+ *   the authorization is `REJECTED` with `PARTIAL_CAPTURE_NOT_SUPPORTED`;
+ * - `POST /shop/cancellations` `{ shop_cancellation_id, order_id }` → `{ cancellation: { id,
+ *   shop_cancellation_id, order_id, state: "CANCELLED" | "REJECTED", rejection_reason? } }`.
+ * `GET /shop/captures/{shop_capture_id}` and `GET /shop/cancellations/{shop_cancellation_id}` answer
+ * the same objects later.
+ */
+export const cCaptureRequestSchema = z.object({
+  shop_capture_id: z.string().min(1).max(255),
+  order_id: z.string().min(1),
+  amount_minor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  currency_code: z.string().length(3),
+});
+
+export const cCaptureSchema = z.object({
+  capture: z.object({
+    id: z.string(),
+    shop_capture_id: z.string(),
+    order_id: z.string(),
+    state: z.enum(["CAPTURED", "REJECTED"]),
+    amount_minor: z.number().int().nonnegative(),
+    currency_code: z.string(),
+    rejection_reason: z.string().optional(),
+  }),
+});
+
+export type CCapture = z.infer<typeof cCaptureSchema>["capture"];
+
+export const cCancellationRequestSchema = z.object({ shop_cancellation_id: z.string().min(1).max(255), order_id: z.string().min(1) });
+
+export const cCancellationSchema = z.object({
+  cancellation: z.object({
+    id: z.string(),
+    shop_cancellation_id: z.string(),
+    order_id: z.string(),
+    state: z.enum(["CANCELLED", "REJECTED"]),
+    rejection_reason: z.string().optional(),
+  }),
+});
+
+export type CCancellation = z.infer<typeof cCancellationSchema>["cancellation"];

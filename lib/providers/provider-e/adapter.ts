@@ -1,23 +1,33 @@
 import "server-only";
+import type { z } from "zod";
 import { formatMinor } from "@/lib/money";
 import type {
   AdapterContext,
+  CaptureInstruction,
+  CaptureOutcome,
   HealthResult,
   PaymentInstruction,
   ProviderAdapter,
   ProviderOutcome,
   RefundInstruction,
   RefundOutcome,
+  VoidInstruction,
+  VoidOutcome,
 } from "@/lib/providers/kit/adapter";
+import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
-import { outcomeOfPayment, refundOutcomeOf } from "./mapping";
+import { captureOutcomeOf, outcomeOfPayment, refundOutcomeOf, voidOutcomeOf } from "./mapping";
 import {
   authorizationHeader,
   E_PATHS,
+  eCancelAnswerSchema,
+  eCaptureAnswerSchema,
   eRefundAnswerSchema,
   signE,
   signingText,
+  type eCancelSchema,
+  type eCaptureSchema,
   type EError,
   type EPayment,
   type EPaymentRequest,
@@ -95,6 +105,7 @@ function paymentRequestOf(instruction: PaymentInstruction): EPaymentRequest {
     shopper: shopperOf(instruction.customer),
     returnUrl: instruction.returnUrl,
     metadata: { invoiceId: instruction.invoiceId },
+    ...(instruction.authorizeOnly ? { captureMode: "manual" as const } : {}),
   };
 }
 
@@ -215,4 +226,61 @@ async function getRefundStatus(context: AdapterContext, query: { refundId: strin
   return readRefundAnswer(response, readRefundStatusTransport(response));
 }
 
-export const providerEAdapter: ProviderAdapter = { createPayment, getStatus, healthCheck, refund, getRefundStatus };
+/**
+ * Authorize now, capture later (./wire.ts): a capture or cancel, or its status request, read like a
+ * refund's exchange. A key that cannot sign sends nothing: refused (a status request: not known yet).
+ */
+async function sendAuthorizationCall(
+  context: AdapterContext,
+  method: "GET" | "POST",
+  path: string,
+  body: unknown,
+  statusRequest: boolean,
+): Promise<ReturnType<typeof readAuthorizationTransport>> {
+  const response = await sendSigned(context, method, path, body);
+  if ("cannotSign" in response) return { outcome: { kind: statusRequest ? "unknown" : "refused", message: response.cannotSign } };
+  const read = readAuthorizationTransport(response, statusRequest);
+  if (!("outcome" in read) || response.kind !== "answered") return read;
+  const error = errorOf(response.body);
+  return error.errorCode
+    ? { outcome: { ...read.outcome, message: `${read.outcome.message} Provider E: ${error.errorCode}: ${error.message ?? ""}`.trim() } }
+    : read;
+}
+
+function readCapture(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = eCaptureAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? captureOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+}
+
+function readCancel(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
+  if ("outcome" in read) return read.outcome;
+  const parsed = eCancelAnswerSchema.safeParse(read.answer.body);
+  return parsed.success ? voidOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+}
+
+async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {
+  const body: z.input<typeof eCaptureSchema> = {
+    merchantReference: instruction.captureId,
+    amount: { value: formatMinor(instruction.amountMinor, instruction.currency), currency: instruction.currency },
+  };
+  return readCapture(await sendAuthorizationCall(context, "POST", E_PATHS.captures(instruction.paymentReference), body, false));
+}
+
+async function voidAuthorization(context: AdapterContext, instruction: VoidInstruction): Promise<VoidOutcome> {
+  const body: z.input<typeof eCancelSchema> = { merchantReference: instruction.voidId };
+  return readCancel(await sendAuthorizationCall(context, "POST", E_PATHS.cancels(instruction.paymentReference), body, false));
+}
+
+export const providerEAdapter: ProviderAdapter = {
+  createPayment,
+  getStatus,
+  healthCheck,
+  refund,
+  getRefundStatus,
+  capture,
+  getCaptureStatus: async (context, query) =>
+    readCapture(await sendAuthorizationCall(context, "GET", E_PATHS.captureByReference(query.captureId), undefined, true)),
+  voidAuthorization,
+  getVoidStatus: async (context, query) => readCancel(await sendAuthorizationCall(context, "GET", E_PATHS.cancelByReference(query.voidId), undefined, true)),
+};

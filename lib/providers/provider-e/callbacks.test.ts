@@ -1,6 +1,8 @@
 import { callbackSchemeContract } from "@/tests/fixtures/callback-scheme-contract";
 import { providerECallbacks } from "./callbacks";
 
+const UNTIL = "2031-01-08T10:00:00.000Z";
+
 callbackSchemeContract({
   slug: "provider-e",
   callbacks: providerECallbacks,
@@ -27,4 +29,27 @@ callbackSchemeContract({
   credentials: { merchant_id: "E-4410" },
   event: { refundId: "erf_1", paymentId: "epay_1", merchantReference: "rf_1", resultCode: "Refunded", amount: { value: "20.00", currency: "EUR" } },
   expected: { about: "refund", merchantReference: "rf_1", providerReference: "erf_1", outcome: { kind: "succeeded", providerReference: "erf_1" } },
+});
+
+// Authorize now, capture later: an authorization's notification carries what is reserved and until when.
+callbackSchemeContract({
+  slug: "provider-e",
+  callbacks: providerECallbacks,
+  credentials: { merchant_id: "E-4410" },
+  event: {
+    paymentId: "epay_9",
+    merchantReference: "att_9",
+    resultCode: "Authorised",
+    amount: { value: "100.00", currency: "EUR" },
+    capturedAmount: { value: "0.00", currency: "EUR" },
+    captureMode: "manual",
+    authorisedAmount: { value: "100.00", currency: "EUR" },
+    authorisationExpiresAt: UNTIL,
+  },
+  expected: {
+    about: "attempt",
+    merchantReference: "att_9",
+    providerReference: "epay_9",
+    outcome: { kind: "succeeded", providerReference: "epay_9", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
+  },
 });

@@ -30,6 +30,9 @@ const paymentSchema = z.object({
   refusalReason: z.string().optional(),
   amount: amountSchema,
   capturedAmount: amountSchema,
+  captureMode: z.literal("manual").optional(),
+  authorisedAmount: amountSchema.optional(),
+  authorisationExpiresAt: z.string().optional(),
 });
 
 const head = { notificationId: z.string().min(1), eventDate: z.string() };

@@ -1,9 +1,10 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { CaptureOutcome, ProviderOutcome, RefundOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { EPayment, ERefund } from "./wire";
+import type { ECancel, ECapture, EPayment, ERefund } from "./wire";
 
 /**
  * What Provider E's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -19,11 +20,25 @@ export const E_REFUSALS = {
 } as const satisfies Record<CodedDecline, string>;
 
 /** A payment (an answer or a notification's) as the service's outcome. */
-export function outcomeOfPayment(payment: Pick<EPayment, "paymentId" | "resultCode" | "refusalReason" | "capturedAmount" | "action">): ProviderOutcome {
+export function outcomeOfPayment(
+  payment: Pick<
+    EPayment,
+    "paymentId" | "resultCode" | "refusalReason" | "capturedAmount" | "action" | "captureMode" | "authorisedAmount" | "authorisationExpiresAt"
+  >,
+): ProviderOutcome {
   const providerReference = payment.paymentId;
   switch (payment.resultCode) {
     case "Authorised":
     case "PartiallyAuthorised":
+      // Authorize now, capture later: reserved, nothing taken yet.
+      if (payment.captureMode === "manual" && payment.authorisedAmount) {
+        return {
+          kind: "succeeded",
+          providerReference,
+          processedAmountMinor: toMinorUnits(payment.authorisedAmount.value, payment.authorisedAmount.currency),
+          authorized: payment.authorisationExpiresAt ? { until: new Date(payment.authorisationExpiresAt) } : {},
+        };
+      }
       return { kind: "succeeded", providerReference, processedAmountMinor: toMinorUnits(payment.capturedAmount.value, payment.capturedAmount.currency) };
     case "RedirectShopper":
       return { kind: "pending", providerReference, ...(payment.action ? { redirectUrl: payment.action.url } : {}) };
@@ -58,4 +73,26 @@ export function refundOutcomeOf(refund: Pick<ERefund, "refundId" | "resultCode" 
     case "Refused":
       return { kind: "declined", providerReference, message: `Provider E refused the refund: ${refund.refusalReason ?? "no reason given"}` };
   }
+}
+
+/** E's capture and cancel refusals in words: the sandbox words its decisions with them, the adapter reads them back. */
+export const E_AUTHORIZATION_REFUSALS: Readonly<Record<SandboxAuthorizationDecline, string>> = {
+  expired: "Authorisation expired",
+  already_captured: "Already captured",
+  voided: "Authorisation cancelled",
+  exceeds: "Amount exceeds authorised",
+  partial_not_allowed: "Partial capture not supported",
+};
+
+/** A capture answer as the service's outcome. */
+export function captureOutcomeOf(capture: ECapture): CaptureOutcome {
+  if (capture.status === "Captured")
+    return { kind: "captured", providerReference: capture.captureId, capturedMinor: toMinorUnits(capture.amount.value, capture.amount.currency) };
+  return { kind: "declined", providerReference: capture.captureId, message: `Provider E refused the capture: ${capture.refusalReason ?? "no reason given"}` };
+}
+
+/** A cancel answer as the service's outcome. */
+export function voidOutcomeOf(cancel: ECancel): VoidOutcome {
+  if (cancel.status === "Cancelled") return { kind: "voided", providerReference: cancel.cancelId };
+  return { kind: "declined", message: `Provider E refused the cancel: ${cancel.refusalReason ?? "no reason given"}` };
 }

@@ -30,6 +30,10 @@ export const E_PATHS = {
   refund: (refundId: string) => `/v2/refunds/${encodeURIComponent(refundId)}`,
   refundByReference: (merchantReference: string) => `/v2/refunds?merchantReference=${encodeURIComponent(merchantReference)}`,
   merchant: "/v2/merchant",
+  captures: (paymentId: string) => `/v2/payments/${encodeURIComponent(paymentId)}/captures`,
+  captureByReference: (merchantReference: string) => `/v2/captures?merchantReference=${encodeURIComponent(merchantReference)}`,
+  cancels: (paymentId: string) => `/v2/payments/${encodeURIComponent(paymentId)}/cancels`,
+  cancelByReference: (merchantReference: string) => `/v2/cancels?merchantReference=${encodeURIComponent(merchantReference)}`,
 } as const;
 
 type EAmount = { value: string; currency: string };
@@ -45,6 +49,8 @@ export type EPaymentRequest = {
   shopper: EShopper;
   returnUrl: string;
   metadata: { invoiceId: string };
+  /** Authorize now, capture later (below): "manual" only reserves the amount. */
+  captureMode?: "manual" | "automatic";
 };
 
 export type EShopper = {
@@ -64,6 +70,10 @@ export type EPayment = {
   amount: EAmount;
   capturedAmount: EAmount;
   action?: { type: "redirect"; method: "GET"; url: string };
+  /** An authorization (`captureMode: "manual"`): what is reserved and until when (ISO 8601). */
+  captureMode?: "manual";
+  authorisedAmount?: EAmount;
+  authorisationExpiresAt?: string;
 };
 
 /**
@@ -102,7 +112,15 @@ export const eRefundAnswerSchema = z.object({
 export type ERefund = z.infer<typeof eRefundAnswerSchema>;
 
 export type EErrorCode =
-  "unauthorized" | "stale_timestamp" | "missing_signature" | "unavailable" | "not_found" | "validation" | "not_captured" | "reference_in_use";
+  | "unauthorized"
+  | "stale_timestamp"
+  | "missing_signature"
+  | "unavailable"
+  | "not_found"
+  | "validation"
+  | "not_captured"
+  | "reference_in_use"
+  | "currency_mismatch";
 
 export type EError = { status: number; errorCode: EErrorCode; message: string };
 
@@ -148,3 +166,42 @@ export const callbackSignatureHeader = (signature: string) => `ed25519=${signatu
 
 /** The base64 signature of an `X-E-Signature` header; undefined when it is not one. */
 export const readCallbackSignature = (header: string | null) => /^ed25519=(.+)$/.exec(header ?? "")?.[1];
+
+/**
+ * Authorize now, capture later, in E's style (camelCase, amounts `{ value, currency }` in major
+ * units, `merchantReference` the idempotency key, refusals in words). A payment with
+ * `captureMode: "manual"` only reserves the amount: E answers `resultCode: "Authorised"` with
+ * `captureMode: "manual"`, `authorisedAmount`, `capturedAmount` 0 and `authorisationExpiresAt`.
+ * E captures only the whole authorization. Then one of:
+ * - `POST /v2/payments/{paymentId}/captures` `{ merchantReference, amount }` → `{ captureId,
+ *   paymentId, merchantReference, status: "Captured" | "Refused", refusalReason?, amount }`; a
+ *   part of the authorization is Refused ("Partial capture not supported");
+ * - `POST /v2/payments/{paymentId}/cancels` `{ merchantReference }` → `{ cancelId, paymentId,
+ *   merchantReference, status: "Cancelled" | "Refused", refusalReason? }`.
+ * `GET /v2/captures?merchantReference=…` and `GET /v2/cancels?merchantReference=…` answer the same
+ * objects later, or 404 not_found when E never received them.
+ */
+export const eCaptureSchema = z.object({ merchantReference: z.string().min(1).max(255), amount: amountSchema });
+
+export const eCaptureAnswerSchema = z.object({
+  captureId: z.string().min(1),
+  paymentId: z.string(),
+  merchantReference: z.string(),
+  status: z.enum(["Captured", "Refused"]),
+  refusalReason: z.string().optional(),
+  amount: amountSchema,
+});
+
+export type ECapture = z.infer<typeof eCaptureAnswerSchema>;
+
+export const eCancelSchema = z.object({ merchantReference: z.string().min(1).max(255) });
+
+export const eCancelAnswerSchema = z.object({
+  cancelId: z.string().min(1),
+  paymentId: z.string(),
+  merchantReference: z.string(),
+  status: z.enum(["Cancelled", "Refused"]),
+  refusalReason: z.string().optional(),
+});
+
+export type ECancel = z.infer<typeof eCancelAnswerSchema>;

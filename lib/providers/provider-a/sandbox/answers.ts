@@ -32,6 +32,9 @@ export function answerFromRecord(record: SandboxRecord): AAnswer {
       amountMinor: record.amountMinor ?? 0n,
       allowPartially: details.allowPartially === true,
     });
+    if ((decision.kind === "approve" || decision.kind === "partial") && typeof details.authorizedUntil === "string") {
+      return authorizedAnswer(base, decision.capturedMinor, details.authorizedUntil);
+    }
     if (decision.kind === "approve" || decision.kind === "partial") {
       const status = decision.kind === "approve" ? "approved" : "partially_approved";
       return withSavedCard({ ...base, status, amount_processed: formatMinor(decision.capturedMinor, base.currency) }, record);
@@ -39,6 +42,17 @@ export function answerFromRecord(record: SandboxRecord): AAnswer {
     return declineAnswer(base, decision.kind === "decline" ? decision.reason : "issuer_decline");
   }
   return withSavedCard(record.response as AAnswer, record);
+}
+
+/** An authorization (a payment sent with `capture: false`, ../wire.ts): the amount reserved until `until`, nothing processed. */
+export function authorizedAnswer(base: Pick<AAnswer, "transaction_id" | "request_id" | "currency">, authorizedMinor: bigint, until: string): AAnswer {
+  return {
+    ...base,
+    status: "authorized",
+    amount_authorized: formatMinor(authorizedMinor, base.currency),
+    amount_processed: formatMinor(0n, base.currency),
+    authorization_expires_at: until,
+  };
 }
 
 /** The answer with its `card_token` object once the payment is approved and kept the card (../wire.ts). */

@@ -9,15 +9,17 @@ import { refuse, SLUG, type SignedRequest } from "./common";
 import { deleteCardToken, takePayment } from "./payments";
 import { cancelPayout, settleInProgressPayout, takePayout } from "./payouts";
 import { refundStatus, takeRefund } from "./refunds";
+import { authorizationStatus, takeCapture, takeVoid } from "./authorizations";
 import { A_SIGN_IN_REFUSAL, A_SIGNATURE_HEADER, verifyBody } from "../wire";
 
 /**
- * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,refunds,status,ping}.
+ * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,refunds,captures,voids,status,ping}.
  * Every request is a signed JSON POST: the body names the merchant and its service code, and
  * `X-Signature` is the base64 RSA-SHA256 signature of the raw body, checked with the payment key
  * issued to that merchant (its test-mode connection's public key); an unknown merchant and a
  * signature that does not verify get one refusal (../wire.ts). The status endpoint finds a
- * payment or payout by its request_id, and a refund by its request_id with `operation: "refund"`;
+ * payment or payout by its request_id, and a refund, capture or void by its request_id with
+ * `operation: "refund"`, `"capture"` or `"void"`;
  * asking about a payout still in progress finishes it. `payouts/cancel` stops one in progress.
  */
 
@@ -56,8 +58,10 @@ async function readStatus(signed: SignedRequest): Promise<Response> {
   const { body, account, context } = signed;
   const requestId = typeof body.request_id === "string" ? body.request_id : "";
   if (body.operation === REFUND_OPERATION) return refundStatus(signed, requestId);
+  if (body.operation === "capture" || body.operation === "void") return authorizationStatus(signed, body.operation, requestId);
   const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, requestId) : undefined;
-  if (!record || record.operation === REFUND_OPERATION) return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
+  if (!record || (record.operation !== "payment" && record.operation !== "payout"))
+    return refuse(404, "not_found", `No payment or payout with request_id ${requestId}.`);
   return Response.json(answerFromRecord(await settleInProgressPayout(context, record)));
 }
 
@@ -69,11 +73,19 @@ const route = sandboxRoutes<(signed: SignedRequest) => Promise<Response>>({
   "POST api/v2/refunds": takeRefund,
   "POST api/v2/status": readStatus,
   "POST api/v2/tokens/delete": deleteCardToken,
+  // Authorize now, capture later (../wire.ts).
+  "POST api/v2/captures": takeCapture,
+  "POST api/v2/voids": takeVoid,
 });
 
 export const providerASandbox: SandboxHandler = async (request, context) => {
   const match = route(request.method, context.path);
-  if (match.kind === "none") return refuse(404, "no_such_endpoint", "Provider A's API v2 has payments, payouts, payouts/cancel, refunds, status and ping.");
+  if (match.kind === "none")
+    return refuse(
+      404,
+      "no_such_endpoint",
+      "Provider A's API v2 has payments, payouts, payouts/cancel, refunds, captures, voids, tokens/delete, status and ping.",
+    );
   if (match.kind === "other-method") return refuse(405, "method_not_allowed", "Provider A's API takes POST only.");
   const signed = await authenticate(request, context);
   return signed instanceof Response ? signed : match.handler(signed);

@@ -4,10 +4,10 @@ import { formatMinor, parseAmount } from "@/lib/money";
 import { decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
-import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { A_CARD_TOKEN_PREFIX, aTokenDeleteSchema, type AAnswer } from "../wire";
-import { answerFromRecord, declineAnswer, withSavedCard } from "./answers";
+import { answerFromRecord, authorizedAnswer, declineAnswer, withSavedCard } from "./answers";
 import { findKeptCard, forgetCard, keepCard, newCardToken, savedCardDetails } from "@/lib/sandbox/card-tokens";
 import { invalidRequest, newReference, refuse, SLUG, type SignedRequest } from "./common";
 
@@ -30,6 +30,8 @@ const paymentSchema = z.object({
   return_url: z.string().optional(),
   /** Saved cards (../wire.ts): keep the card once approved; or charge the card kept behind card_token_id. */
   tokenize: z.boolean().optional(),
+  /** Authorize now, capture later (../wire.ts): false only reserves the amount. */
+  capture: z.boolean().default(true),
   card_token_id: z.string().min(1).max(64).optional(),
 });
 
@@ -45,7 +47,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
   if (!amount.ok) return invalidRequest([{ path: ["amount"], message: amount.message }]);
 
   const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, payment.request_id);
-  if (earlier?.operation === REFUND_OPERATION) return refuse(409, "request_id_in_use", "That request_id names a refund of this merchant.");
+  if (earlier && earlier.operation !== "payment") return refuse(409, "request_id_in_use", `That request_id names a ${earlier.operation} of this merchant.`);
   if (earlier) return Response.json(answerFromRecord(earlier));
 
   const card = await cardOfPayment(payment, account.connectionId, context);
@@ -62,6 +64,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
   }
   const reference = newReference("A-TX");
   const base = { transaction_id: reference, request_id: payment.request_id, currency: payment.currency };
+  const hold = payment.capture ? undefined : heldDetails(await sandboxAuthorizationUntil(context.db, account.connectionId));
   let answer: AAnswer;
   let status: string;
   if (decision.kind === "three_ds") {
@@ -70,6 +73,9 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
   } else if (decision.kind === "decline") {
     answer = declineAnswer(base, decision.reason);
     status = "declined";
+  } else if (hold) {
+    answer = authorizedAnswer(base, decision.capturedMinor, hold.authorizedUntil);
+    status = answer.status;
   } else {
     answer = {
       ...base,
@@ -91,6 +97,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
     status,
     details: {
       ...(decision.kind === "three_ds" ? THREE_DS_REQUIRED : {}),
+      ...(hold ?? {}),
       amountText: amount.text,
       allowPartially: payment.allow_partial,
       card: card.number,

@@ -1,5 +1,6 @@
 import "server-only";
 import { formatMinor, parseAmount } from "@/lib/money";
+import { capturedOfAuthorization } from "@/lib/sandbox/authorizations";
 import type { SandboxRecord } from "@/lib/sandbox/records";
 import { readSandboxRefund, takeSandboxRefund, type SandboxRefundDecline, type SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { A_REFUND_DECLINES, A_REFUND_STATUS } from "../mapping";
@@ -28,6 +29,9 @@ export function refundFromRecord(record: SandboxRecord): ARefund {
  */
 function captured(payment: SandboxRecord): bigint | undefined {
   if (payment.operation !== "payment") return undefined;
+  // An authorization: only what its capture took.
+  const authorization = capturedOfAuthorization(payment);
+  if (authorization !== null) return authorization;
   const answer = answerFromRecord(payment);
   if (answer.status !== "approved" && answer.status !== "partially_approved") return undefined;
   const processed = parseAmount(answer.amount_processed, answer.currency);

@@ -4,15 +4,16 @@ import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provide
 import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
-import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { readBasicAuthorization } from "../wire";
 import { currenciesOf, orderFromRecord, refuse, removeStoredCard, SLUG, takeOrder } from "./orders";
 import { refundStatus, takeRefund } from "./refunds";
+import { cancellationStatus, captureStatus, takeCancellation, takeCapture } from "./authorizations";
 
 /**
  * Provider C's simulated shop API under /sandbox/provider-c/shop/: POST orders, GET
- * orders/{shop_order_id}, POST refunds, GET refunds/{shop_refund_id}, GET whoami. HTTP Basic
+ * orders/{shop_order_id}, POST refunds, GET refunds/{shop_refund_id}, POST captures, GET
+ * captures/{shop_capture_id}, POST cancellations, GET cancellations/{shop_cancellation_id}, GET whoami. HTTP Basic
  * authentication with the shop login and password. A login C does not know and a wrong password
  * get one and the same refusal: telling them apart would tell anyone which shop logins exist, and
  * the password (also the connection's callback secret) would be the only thing left to guess.
@@ -40,7 +41,7 @@ type Call = { request: Request; account: SandboxAccount; context: SandboxContext
 
 async function readOrder({ account, context, params }: Call): Promise<Response> {
   const record = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, decodeURIComponent(params.id!));
-  if (!record || record.operation === REFUND_OPERATION) return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
+  if (!record || record.operation !== "payment") return refuse(404, "order_not_found", "The shop has no order with that shop_order_id.");
   return Response.json(orderFromRecord(record));
 }
 
@@ -51,6 +52,11 @@ const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
   "POST shop/refunds": async ({ request, account, context }) => takeRefund(await request.text(), account, context),
   "GET shop/refunds/{id}": ({ account, context, params }) => refundStatus(decodeURIComponent(params.id!), account, context),
   "POST shop/stored-cards/remove": async ({ request, account, context }) => removeStoredCard(await request.text(), account, context),
+  // Authorize now, capture later (../wire.ts).
+  "POST shop/captures": async ({ request, account, context }) => takeCapture(await request.text(), account, context),
+  "GET shop/captures/{id}": ({ account, context, params }) => captureStatus(decodeURIComponent(params.id!), account, context),
+  "POST shop/cancellations": async ({ request, account, context }) => takeCancellation(await request.text(), account, context),
+  "GET shop/cancellations/{id}": ({ account, context, params }) => cancellationStatus(decodeURIComponent(params.id!), account, context),
 });
 
 export const providerCSandbox: SandboxHandler = async (request, context) => {
@@ -59,7 +65,7 @@ export const providerCSandbox: SandboxHandler = async (request, context) => {
     return refuse(
       404,
       "not_found",
-      "Provider C's shop API has POST /shop/orders, GET /shop/orders/{shop_order_id}, POST /shop/refunds, GET /shop/refunds/{shop_refund_id} and GET /shop/whoami.",
+      "Provider C's shop API has POST /shop/orders, GET /shop/orders/{shop_order_id}, POST /shop/refunds, GET /shop/refunds/{shop_refund_id}, POST /shop/captures, GET /shop/captures/{shop_capture_id}, POST /shop/cancellations, GET /shop/cancellations/{shop_cancellation_id}, POST /shop/stored-cards/remove and GET /shop/whoami.",
     );
   }
   const account = await authenticate(request, context);

@@ -6,7 +6,7 @@ import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
-import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { C_REJECTIONS } from "../mapping";
 import { C_CARD_TOKEN_PREFIX, cOrderRequestSchema, cRemoveStoredCardSchema, type COrder } from "../wire";
@@ -22,8 +22,12 @@ export function currenciesOf(account: SandboxAccount): string[] {
   return typeof currency === "string" && currency ? [currency] : ["AMD", "EUR"];
 }
 
-function settle(order: COrder["order"], decision: CardDecision): COrder["order"] {
+function settle(order: COrder["order"], decision: CardDecision, holdUntil?: string): COrder["order"] {
   const { challenge_url: _challenge, ...rest } = order;
+  if ((decision.kind === "approve" || decision.kind === "partial") && holdUntil) {
+    // Authorize only: the amount is reserved, nothing paid.
+    return { ...rest, state: "AUTHORIZED", paid_minor: 0, authorized_minor: Number(decision.capturedMinor), authorization_expires_at: holdUntil };
+  }
   if (decision.kind === "approve" || decision.kind === "partial") {
     return { ...rest, state: decision.kind === "approve" ? "PAID" : "PARTIALLY_PAID", paid_minor: Number(decision.capturedMinor) };
   }
@@ -39,7 +43,10 @@ export function orderFromRecord(record: SandboxRecord): COrder {
   if (details.threeDs !== "passed") return { order: withStoredCard(order, record) };
   const amountMinor = BigInt(order.amount_minor);
   const amountText = formatMinor(amountMinor, order.currency_code);
-  return { order: withStoredCard(settle(order, decideAmount({ amountText, amountMinor, allowPartially: details.allowPartially === true })), record) };
+  const holdUntil = typeof details.authorizedUntil === "string" ? details.authorizedUntil : undefined;
+  return {
+    order: withStoredCard(settle(order, decideAmount({ amountText, amountMinor, allowPartially: details.allowPartially === true }), holdUntil), record),
+  };
 }
 
 /** An order paid by card. The same shop_order_id twice from one shop is one order; the test card decides. */
@@ -57,7 +64,7 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
     return refuse(422, "currency_not_enabled", `The shop takes ${currenciesOf(account).join(" and ")}, not ${input.currency_code}.`);
   }
   const earlier = await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, input.shop_order_id);
-  if (earlier?.operation === REFUND_OPERATION) return refuse(409, "shop_order_id_in_use", "That shop_order_id names a refund of this shop.");
+  if (earlier && earlier.operation !== "payment") return refuse(409, "shop_order_id_in_use", `That shop_order_id names a ${earlier.operation} of this shop.`);
   if (earlier) return Response.json(orderFromRecord(earlier));
 
   const card = await cardOfOrder(input.payer, account.connectionId, context);
@@ -66,12 +73,13 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
   const amountText = formatMinor(amountMinor, input.currency_code);
   const decision = decideCard({ cardNumber: card.card_number, amountText, amountMinor, allowPartially: input.allow_partial_capture, cvc: card.cvc });
   if (decision.kind === "unavailable") return refuse(503, "bank_unavailable", "The acquiring bank is not answering.");
+  const hold = input.capture_mode === "MANUAL" ? heldDetails(await sandboxAuthorizationUntil(context.db, account.connectionId)) : undefined;
   const id = `C-ORD-${randomBytes(8).toString("hex")}`;
   const created = { id, shop_order_id: input.shop_order_id, amount_minor: input.amount_minor, currency_code: input.currency_code };
   const order: COrder["order"] =
     decision.kind === "three_ds"
       ? { ...created, state: "AWAITING_3DS", challenge_url: threeDsUrl(context.publicBaseUrl, SLUG, id, input.return_url ?? context.publicBaseUrl) }
-      : settle({ ...created, state: "AWAITING_3DS" }, decision);
+      : settle({ ...created, state: "AWAITING_3DS" }, decision, hold?.authorizedUntil);
   const savedToken = input.payer.save_card === true && !input.payer.stored_card ? newCardToken(C_CARD_TOKEN_PREFIX) : undefined;
   const keep = { expiryMonth: card.expiry_month, expiryYear: card.expiry_year };
   const record = await saveRecord(context.db, {
@@ -80,11 +88,13 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
     operation: "payment",
     reference: id,
     idempotencyKey: input.shop_order_id,
-    amountMinor: order.paid_minor === undefined ? amountMinor : BigInt(order.paid_minor),
+    amountMinor:
+      order.authorized_minor !== undefined ? BigInt(order.authorized_minor) : order.paid_minor === undefined ? amountMinor : BigInt(order.paid_minor),
     currency: input.currency_code,
     status: decision.kind === "three_ds" ? THREE_DS_PENDING_STATUS : order.state.toLowerCase(),
     details: {
       ...(decision.kind === "three_ds" ? THREE_DS_REQUIRED : {}),
+      ...(hold ?? {}),
       allowPartially: input.allow_partial_capture,
       card: card.card_number,
       ...savedCardDetails(savedToken, keep),

@@ -1,5 +1,6 @@
 import "server-only";
 import { formatMinor } from "@/lib/money";
+import { capturedOfAuthorization } from "@/lib/sandbox/authorizations";
 import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, type SandboxRecord } from "@/lib/sandbox/records";
@@ -30,6 +31,9 @@ export function refundFromRecord(record: SandboxRecord): { refund: CRefund } {
  */
 function captured(payment: SandboxRecord): bigint | undefined {
   if (payment.operation !== "payment") return undefined;
+  // An authorization: only what its capture took.
+  const authorization = capturedOfAuthorization(payment);
+  if (authorization !== null) return authorization;
   const { order } = orderFromRecord(payment);
   return order.state === "PAID" || order.state === "PARTIALLY_PAID" ? BigInt(order.paid_minor ?? 0) : undefined;
 }

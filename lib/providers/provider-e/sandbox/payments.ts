@@ -6,7 +6,7 @@ import { formatMinor, toMinorUnits } from "@/lib/money";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
-import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
+import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { E_REFUSALS } from "../mapping";
@@ -27,6 +27,10 @@ type Details = {
   afterThreeDs?: { kind: CardDecision["kind"]; capturedMinor: string };
   threeDs?: string;
   resolution?: string;
+  /** An authorization (lib/sandbox/authorizations.ts): held, captured or voided, and until when. */
+  auth?: string;
+  authorizedUntil?: string;
+  capturedMinor?: string;
 };
 
 const captured = (decision: CardDecision): bigint => (decision.kind === "approve" || decision.kind === "partial" ? decision.capturedMinor : 0n);
@@ -45,6 +49,20 @@ export function presentPayment(record: SandboxRecord): EAnswer {
       const after = details.threeDs === "passed" ? details.afterThreeDs : undefined;
       if (after?.kind === "decline") return refused(E_REFUSALS.insufficient_funds);
       const capturedMinor = after ? BigInt(after.capturedMinor) : (record.amountMinor ?? 0n);
+      if (typeof details.authorizedUntil === "string") {
+        // An authorization (captureMode "manual"): reserved; captured only by a capture, which takes all of it.
+        return {
+          status: 200,
+          body: {
+            ...base,
+            resultCode: capturedMinor < requested ? "PartiallyAuthorised" : "Authorised",
+            captureMode: "manual",
+            authorisedAmount: money(capturedMinor),
+            capturedAmount: money(details.auth === "captured" ? BigInt(String(details.capturedMinor ?? "0")) : 0n),
+            authorisationExpiresAt: details.authorizedUntil,
+          },
+        };
+      }
       return {
         status: 200,
         body: { ...base, resultCode: capturedMinor < requested ? "PartiallyAuthorised" : "Authorised", capturedAmount: money(capturedMinor) },
@@ -87,7 +105,8 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
   if (!isPaymentRequest(body))
     return eError(422, "validation", "merchantReference, amount { value, currency }, paymentMethod.number and returnUrl are required.");
   const earlier = await findRecordByIdempotencyKey(db, SLUG, account.connectionId, body.merchantReference);
-  if (earlier?.operation === REFUND_OPERATION) return eError(409, "reference_in_use", "This merchantReference names a refund of this merchant.");
+  if (earlier && earlier.operation !== "payment")
+    return eError(409, "reference_in_use", `This merchantReference names a ${earlier.operation} of this merchant.`);
   if (earlier) return presentPayment(earlier);
   let amountMinor: bigint;
   try {
@@ -103,6 +122,7 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     cvc: body.paymentMethod.cvc,
   };
   const decision = decideCard(input);
+  const hold = body.captureMode === "manual" ? heldDetails(await sandboxAuthorizationUntil(db, account.connectionId)) : undefined;
   const paymentId = `epay_${randomBytes(12).toString("hex")}`;
   const after = decision.kind === "three_ds" ? decideAmount(input) : undefined;
   const details: Details & Record<string, unknown> = {
@@ -110,6 +130,7 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     currency: body.amount.currency,
     shopper: body.shopper,
     cardMask: maskCardNumber(body.paymentMethod.number),
+    ...(hold ?? {}),
     ...(decision.kind === "decline" ? { refusalReason: E_REFUSALS[decision.reason] } : {}),
     ...(after
       ? {
@@ -139,7 +160,7 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
 }
 
 export async function readPayment(db: Db, account: SandboxAccount, record: SandboxRecord | undefined): Promise<EAnswer> {
-  if (!record || record.connectionId !== account.connectionId || record.operation === REFUND_OPERATION)
+  if (!record || record.connectionId !== account.connectionId || record.operation !== "payment")
     return eError(404, "not_found", "No payment of this merchant with this id or reference.");
   return presentPayment(record);
 }

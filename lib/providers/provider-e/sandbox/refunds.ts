@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { formatMinor, parseAmount, toMinorUnits } from "@/lib/money";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
+import { capturedOfAuthorization } from "@/lib/sandbox/authorizations";
 import type { SandboxRecord } from "@/lib/sandbox/records";
 import { readSandboxRefund, takeSandboxRefund, type SandboxRefundDecline, type SandboxRefundStatus } from "@/lib/sandbox/refunds";
 import { E_REFUND_REFUSALS, E_REFUND_RESULT } from "../mapping";
@@ -38,6 +39,9 @@ export function presentRefund(record: SandboxRecord): ERefund {
  */
 function captured(payment: SandboxRecord): bigint | undefined {
   if (payment.operation !== "payment") return undefined;
+  // An authorization: only what its capture took.
+  const authorization = capturedOfAuthorization(payment);
+  if (authorization !== null) return authorization;
   const answer = presentPayment(payment).body as EPayment;
   if (answer.resultCode !== "Authorised" && answer.resultCode !== "PartiallyAuthorised") return undefined;
   return toMinorUnits(answer.capturedAmount.value, answer.capturedAmount.currency);
