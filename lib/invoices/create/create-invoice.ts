@@ -98,7 +98,7 @@ async function replayOrConflict(
 
 type Routed = { kind: "routed"; route: Route } | Extract<CreateInvoiceResult, { kind: "invalid" | "unroutable" }>;
 
-/** Where each ask of issue 39 is made in the request: its 422 names that field. */
+/** Where each capability ask (authorize now, save the card) is made in the request: its 422 names that field. */
 const ASK_PATHS: Readonly<Record<CapabilityAsk, readonly string[]>> = {
   authorize_capture: ["data", "attributes", "flow"],
   card_tokens: ["data", "attributes", "gateway_options", "cardgate", "tokenize"],
