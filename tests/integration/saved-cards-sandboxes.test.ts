@@ -249,3 +249,27 @@ describe("saved cards: refusals", () => {
     expect((await readMethod({ ...m, key: liveKey }, methodId)).status).toBe(404);
   });
 });
+
+describe.each(PROVIDERS.filter((entry) => entry.provider === "provider-d" || entry.provider === "provider-f"))(
+  "a saved card whose provider only sells: $provider",
+  ({ provider, kind, template }) => {
+    it("refuses to authorize only with it, at the flow field, and creates nothing; the same card still sells", async () => {
+      const m = await invoiceMerchant(t.db);
+      await connect(t.db, m.merchantId, provider, kind, { vaultKey: credentialsKey() });
+      const customer = `cust-auth-${provider}`;
+      const { methodId } = await saveCard(m, template, CARD, customer);
+      const before = await t.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.merchantId, m.merchantId));
+      const body = paymentBody(m, template, { customer, paymentMethod: methodId });
+      body.data.attributes.flow = "authorize";
+      const refused = await create(m, body);
+      expect(refused.status, refused.text).toBe(422);
+      expect(errorsOf(refused)).toEqual([["/data/attributes/flow", "capability_not_offered"]]);
+      expect(refused.text).toContain("cannot authorize now and capture later");
+      const after = await t.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.merchantId, m.merchantId));
+      expect(after).toHaveLength(before.length);
+      const sale = await create(m, paymentBody(m, template, { customer, paymentMethod: methodId }));
+      expect(sale.status, sale.text).toBe(201);
+      expect(sale.json.data.attributes.status).toBe("processed");
+    });
+  },
+);

@@ -137,6 +137,15 @@ async function routeOf(
 ): Promise<Routed> {
   const { service, mode, pin, facts } = request;
   if (request.savedCard) {
+    // Only the token's provider can charge it: what the invoice asks beyond a sale must be in its reach.
+    const missing = missingCapability(request.savedCard.provider, facts.asks ?? []);
+    if (missing !== undefined) {
+      const reason = capabilitySkipReason(request.savedCard.provider, missing);
+      return {
+        kind: "invalid",
+        problems: [capabilityProblem(missing, `This saved card is held by a provider that cannot ${CAPABILITY_ASK_TEXT[missing]} (${reason})`)],
+      };
+    }
     const route = await findSavedCardRoute(db, merchantId, { service, mode }, facts, request.savedCard);
     return route ? { kind: "routed", route } : { kind: "unroutable", service, mode };
   }
