@@ -234,3 +234,27 @@ export async function countChargeableCardsOfConnection(db: Db, merchantId: strin
     .where(and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.connectionId, connectionId), sql`${paymentMethods.detachedAt} is null`));
   return Number(row?.count ?? 0);
 }
+
+/**
+ * The newest card of the merchant in the mode, held by `provider`, that can still be charged (not
+ * detached, its connection not deleted): the API reference's saved-card example names it, so Try it
+ * sends a charge the API accepts as shown.
+ */
+export async function newestChargeableCard(db: Db, merchantId: string, mode: "test" | "live", provider: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: paymentMethods.id })
+    .from(paymentMethods)
+    .innerJoin(connections, eq(connections.id, paymentMethods.connectionId))
+    .where(
+      and(
+        eq(paymentMethods.merchantId, merchantId),
+        eq(paymentMethods.testMode, mode === "test"),
+        eq(paymentMethods.provider, provider),
+        sql`${paymentMethods.detachedAt} is null`,
+        sql`${connections.deletedAt} is null`,
+      ),
+    )
+    .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id))
+    .limit(1);
+  return row?.id;
+}

@@ -5,6 +5,7 @@ import { GET as GET_PAYMENT } from "@/app/api/commerce/payment-invoices/[id]/rou
 import { POST as CREATE_PAYMENT } from "@/app/api/commerce/payment-invoices/route";
 import { GET as LIST_METHODS } from "@/app/api/commerce/payment-methods/route";
 import { DELETE as DELETE_METHOD, GET as GET_METHOD } from "@/app/api/commerce/payment-methods/[id]/route";
+import { buildOpenApiDocument, SAVED_CARD_EXAMPLE_PROVIDER } from "@/lib/api/openapi";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
@@ -14,6 +15,7 @@ import { renderEventBody } from "@/lib/webhooks/body";
 import { listAttempts } from "@/lib/processing/attempts";
 import { payWithCard, resumeAfterRedirect } from "@/lib/processing/engine";
 import type { ConnectionKind } from "@/lib/providers";
+import { newestChargeableCard } from "@/lib/payment-methods/store";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { decryptSecret } from "@/lib/vault";
 import { credentialsKey } from "@/lib/vault/vault-key";
@@ -273,3 +275,29 @@ describe.each(PROVIDERS.filter((entry) => entry.provider === "provider-d" || ent
     });
   },
 );
+
+describe("the API reference's saved-card example", () => {
+  it("names the merchant's newest chargeable test card of Provider B, and none once it is detached or of another merchant", async () => {
+    const m = await invoiceMerchant(t.db);
+    const other = await invoiceMerchant(t.db);
+    await connect(t.db, m.merchantId, "provider-b", "h2h", { vaultKey: credentialsKey() });
+    expect(await newestChargeableCard(t.db, m.merchantId, "test", SAVED_CARD_EXAMPLE_PROVIDER)).toBeUndefined();
+    const { methodId: first } = await saveCard(m, "b-payment", CARD, "cust-ref-1");
+    const { methodId: second } = await saveCard(m, "b-payment", CARD, "cust-ref-2");
+    expect(await newestChargeableCard(t.db, m.merchantId, "test", SAVED_CARD_EXAMPLE_PROVIDER)).toBe(second);
+    expect(await newestChargeableCard(t.db, m.merchantId, "live", SAVED_CARD_EXAMPLE_PROVIDER)).toBeUndefined();
+    expect(await newestChargeableCard(t.db, other.merchantId, "test", SAVED_CARD_EXAMPLE_PROVIDER)).toBeUndefined();
+    const removed = await send(DELETE_METHOD, { id: second }, { method: "DELETE", path: `/api/commerce/payment-methods/${second}`, key: m.key });
+    expect(removed.status).toBe(204);
+    expect(await newestChargeableCard(t.db, m.merchantId, "test", SAVED_CARD_EXAMPLE_PROVIDER)).toBe(first);
+    // The example as the reference shows it with that card is accepted as sent.
+    const examples = (
+      buildOpenApiDocument({ baseUrl: "http://127.0.0.1/", commerceAccount: m.account, paymentMethodId: first }) as {
+        paths: Record<string, { post: { requestBody: { content: Record<string, { examples: Record<string, { value: Body }> }> } } }>;
+      }
+    ).paths["/api/commerce/payment-invoices"]!.post.requestBody.content["application/vnd.api+json"]!.examples;
+    const charged = await create(m, examples["saved-card-charge"]!.value);
+    expect(charged.status, charged.text).toBe(201);
+    expect(charged.json.data.relationships.payment_method!.data!.id).toBe(first);
+  });
+});

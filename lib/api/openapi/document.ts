@@ -182,13 +182,19 @@ function invoiceExamples(direction: InvoiceDirection, commerceAccount: string): 
 /** The payment method id the saved-card example names when the document is not made with one of the merchant's. */
 const EXAMPLE_PAYMENT_METHOD = "pm_your_saved_card";
 
+/** The provider example the lifecycle examples start from (Provider B's: it authorizes and saves cards), in test mode. */
+const LIFECYCLE_TEMPLATE = "b-payment";
+
+/** Whose saved card the saved-card example can name: the provider of the template it starts from. */
+export const SAVED_CARD_EXAMPLE_PROVIDER = "provider-b";
+
 /**
  * Payment examples beyond the providers' own: authorize now and capture later, save the card, and
  * charge a saved card (`paymentMethodId`: one of the merchant's, so the example is accepted as shown).
  * Each starts from Provider B's example, whose provider can do all three.
  */
 function lifecycleExamples(commerceAccount: string, paymentMethodId: string): Json {
-  const template = listTemplates().find((candidate) => candidate.id === "b-payment");
+  const template = listTemplates().find((candidate) => candidate.id === LIFECYCLE_TEMPLATE);
   if (!template) return {};
   const body = (referenceId: string, attributes: Json, data: Json = {}) => {
     const envelope = templateEnvelope(template, { commerceAccount, referenceId }) as { data: Json & { attributes: Json } };

@@ -1,1 +1,1 @@
-export { buildOpenApiDocument } from "./document";
+export { buildOpenApiDocument, SAVED_CARD_EXAMPLE_PROVIDER } from "./document";

@@ -394,17 +394,18 @@ export function anchorTargets(reference: ApiReference): Record<string, string> {
   return targets;
 }
 
-/** References built so far, by base URL and commerce account (the only inputs that differ). */
+/** References built so far, by base URL, commerce account and the saved card the examples name (the only inputs that differ). */
 const built = new Map<string, ApiReference>();
 const BUILT_MAX = 64;
 
 /**
- * The reference for one merchant's examples, built once per base URL and commerce account (about
+ * The reference for one merchant's examples, built once per base URL, commerce account and named
+ * saved card (`paymentMethodId`, empty for the stand-in) (about
  * 40 ms of the page's server time each) and kept for the next view; the least recently used
  * goes past BUILT_MAX.
  */
-export function apiReferenceFor(baseUrl: string, commerceAccount: string, build: () => Json): ApiReference {
-  const key = `${baseUrl}\u0000${commerceAccount}`;
+export function apiReferenceFor(baseUrl: string, commerceAccount: string, build: () => Json, paymentMethodId = ""): ApiReference {
+  const key = `${baseUrl}\u0000${commerceAccount}\u0000${paymentMethodId}`;
   let reference = built.get(key);
   if (reference) built.delete(key);
   else reference = buildApiReference(build());
