@@ -35,6 +35,15 @@ describe("describeOutcome (what the hosted page tells the customer)", () => {
     }
   });
 
+  it("says an authorization is reserved until captured, and a voided one released", () => {
+    expect(of("authorized", "ok")).toEqual({ kind: "authorized" });
+    expect(of("capturing", "ok")).toEqual({ kind: "authorized" });
+    expect(of("processed", "ok")).toEqual({ kind: "paid" });
+    for (const status of ["voiding", "voided"] as const) {
+      expect(of(status)).toEqual({ kind: "closed", reason: "The amount reserved on your card was released: nothing was taken." });
+    }
+  });
+
   it("closes expired and terminated invoices", () => {
     expect(of("expired", "expired")).toEqual({ kind: "closed", reason: "This payment link has expired.", expired: true });
     expect(of("terminated")).toEqual({ kind: "closed", reason: "This invoice can no longer be paid." });

@@ -12,6 +12,8 @@ export type HostedOutcome =
   | { kind: "declined"; reason: string }
   | { kind: "try_later"; reason: string }
   | { kind: "in_progress" }
+  /** Reserved on the card, not taken yet (`flow: "authorize"`): the merchant captures it later, or releases it. */
+  | { kind: "authorized" }
   /** `expired`: the invoice's lifetime ended before it was paid. */
   | { kind: "closed"; reason: string; expired?: boolean };
 
@@ -42,6 +44,12 @@ export function describeOutcome(invoice: OutcomeSubject): HostedOutcome {
     case "process_pending":
     case "process_error":
       return { kind: "in_progress" };
+    case "authorized":
+    case "capturing":
+      return { kind: "authorized" };
+    case "voiding":
+    case "voided":
+      return { kind: "closed", reason: "The amount reserved on your card was released: nothing was taken." };
     case "expired":
       return { kind: "closed", reason: "This payment link has expired.", expired: true };
     case "process_failed": {

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { GET as PAY_PAGE } from "@/app/(public)/pay/[id]/route";
 import { GET as GET_PAYMENT } from "@/app/api/commerce/payment-invoices/[id]/route";
 import { POST as CAPTURE } from "@/app/api/commerce/payment-invoices/[id]/capture/route";
 import { POST as REFUND } from "@/app/api/commerce/payment-invoices/[id]/refunds/route";
@@ -103,6 +104,11 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     expect(before).toBeGreaterThan(Date.now() + 6.9 * 24 * 3600_000);
     expect(before).toBeLessThanOrEqual(Date.now() + 7 * 24 * 3600_000 + 5_000);
     expect(await eventTypes(id)).toContain("invoice.authorized");
+    // The customer's page says the money is reserved, not taken and not "cannot be paid".
+    const page = await (await PAY_PAGE(new Request(`http://127.0.0.1/pay/${id}`), { params: Promise.resolve({ id }) })).text();
+    expect(page).toContain("Payment authorized");
+    expect(page).toContain("is reserved on your card");
+    expect(page).not.toContain("cannot be paid");
   });
 
   it("a partial capture takes part and releases the rest; a second capture is 409; a refund follows only the capture", async () => {
@@ -175,6 +181,8 @@ describe("authorize now, capture later through Provider B's sandbox", () => {
     expect(voided.status).toBe(200);
     expect(voided.json.data.attributes).toMatchObject({ status: "voided", resolution: "voided", processed_amount: null });
     expect(await eventTypes(id)).toContain("invoice.voided");
+    const page = await (await PAY_PAGE(new Request(`http://127.0.0.1/pay/${id}`), { params: Promise.resolve({ id }) })).text();
+    expect(page).toContain("The amount reserved on your card was released: nothing was taken.");
     const late = await capture(m, id);
     expect(late.status).toBe(409);
     expect(errorsOf(late)).toEqual([expect.objectContaining({ code: "authorization_voided" })]);

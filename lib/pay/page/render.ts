@@ -84,6 +84,12 @@ function renderResult(invoice: HostedInvoice): Html | null {
       return null;
     case "paid":
       return box("good", "Payment received", `${amount} ${currency} was paid to ${merchantName}. Thank you.`);
+    case "authorized":
+      return box(
+        "good",
+        "Payment authorized",
+        `${amount} ${currency} is reserved on your card for ${merchantName}. It is taken when ${merchantName} completes your order, or released if not. Nothing more to do here.`,
+      );
     case "partly_paid":
       return box("good", "Partly paid", `${outcome.processedAmount} ${currency} of ${amount} ${currency} was paid to ${merchantName}.`);
     case "declined":
