@@ -108,3 +108,25 @@ for (const viewport of VIEWPORTS) {
     await expect(liveForm(page, "invoice-composer")).toHaveCount(1);
   });
 }
+
+test("the routing simulator: fields typed and Enter pressed before its script arrives are sent as typed", async ({ page, merchant }) => {
+  await connectByApi(page.request, merchant.apiKey, "provider-b", "h2h", uniqueLabel("Sim on use"));
+  await page.goto("/routing");
+  await page.waitForLoadState("networkidle");
+  const simulator = page.getByTestId("routing-simulator");
+  await expect(serverForm(page, "routing-simulator").getByLabel(/^Amount/)).toHaveValue("10.00");
+  // The inputs have no name: the live form finds each one's twin by its label, which the two copies
+  // share by id while both are in the document.
+  await slowScripts(page, 1_500);
+  await simulator.getByLabel(/^Amount/).focus();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("20.00");
+  await simulator.getByLabel("Customer country").focus();
+  await page.keyboard.type("F1");
+  await page.keyboard.press("Enter");
+  await expect(liveForm(page, "routing-simulator")).toHaveCount(1);
+  await expect(liveForm(page, "routing-simulator").getByLabel(/^Amount/)).toHaveValue("20.00");
+  // The press reached the live form with the typed values: the server refused the typed country on its field.
+  await expect(simulator.getByText("customer_country is a two-letter ISO 3166-1 code such as GB")).toBeVisible();
+  await expect(liveForm(page, "routing-simulator").getByLabel("Customer country")).toHaveValue("F1");
+});

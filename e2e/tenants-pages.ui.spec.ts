@@ -42,6 +42,11 @@ const PAGES: Record<string, PageCase> = {
     ownerOnly: false,
     tenant: { shows: (w) => w.invoiceId },
   },
+  "app/(dashboard)/docs/api/[tag]/page.tsx": {
+    path: () => "/docs/api/payments",
+    ownerOnly: false,
+    tenant: "the tag names a group of the API's operations, the same for every merchant (its examples are written for the viewer's own account)",
+  },
   "app/(dashboard)/invoices/[id]/page.tsx": { path: (w) => `/invoices/${w.invoiceId}`, ownerOnly: false, tenant: { shows: (w) => w.reference } },
   "app/(dashboard)/providers/[slug]/page.tsx": {
     path: () => "/providers/provider-f",

@@ -9,12 +9,24 @@ export type Replay = { presses: (string | undefined)[] };
 
 const CONTROLS = "input, select, textarea, button, a[href], summary, [tabindex]";
 
-function describe(element: Element): string {
+/**
+ * The text of the control's label inside `root`. Not `element.labels`: while the live form and the
+ * server's markup are both in the document they share element ids, and a label's `for` then names
+ * the first of the two: the live input would have no label, its key would differ from its twin's,
+ * and what was typed before the swap would be lost (an input without a name, as the routing
+ * simulator's, is keyed by its label).
+ */
+function labelIn(element: HTMLElement, root: Element): string {
+  const own = element.id ? Array.from(root.querySelectorAll("label")).find((label) => label.htmlFor === element.id) : undefined;
+  return (own ?? element.closest("label"))?.textContent?.trim() ?? "";
+}
+
+function describe(element: HTMLElement, root: Element): string {
   const tag = element.tagName.toLowerCase();
   if (element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement) {
     const type = element instanceof HTMLInputElement ? element.type : tag;
     const choice = element instanceof HTMLInputElement && (type === "checkbox" || type === "radio") ? `=${element.value}` : "";
-    const name = element.name || element.getAttribute("aria-label") || element.labels?.[0]?.textContent?.trim() || element.getAttribute("placeholder") || "";
+    const name = element.name || element.getAttribute("aria-label") || labelIn(element, root) || element.getAttribute("placeholder") || "";
     return `${tag}:${type}:${name}${choice}`;
   }
   return `${tag}:${element.getAttribute("aria-label") ?? element.textContent?.trim() ?? ""}`;
@@ -24,7 +36,7 @@ function describe(element: Element): string {
 function keyed(root: Element): { key: string; element: HTMLElement }[] {
   const seen = new Map<string, number>();
   return Array.from(root.querySelectorAll<HTMLElement>(CONTROLS)).map((element) => {
-    const base = describe(element);
+    const base = describe(element, root);
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     return { key: `${base}#${count}`, element };

@@ -137,7 +137,7 @@ export function RoutingHistory({
       // The editors' last "Saved …" lines speak of what the rollback replaced: they clear them.
       if (result.data.version !== null) window.dispatchEvent(new CustomEvent(ROUTING_REPLACED_EVENT, { detail: `${service}:${mode}` }));
       if (result.data.version !== null) notify({ message: `${service} (${mode}): ${result.data.message}` });
-      router.refresh();
+      // The action's revalidatePath brings the page's new server parts back with its answer.
       requestAnimationFrame(() => statusRef.current?.focus());
     });
 

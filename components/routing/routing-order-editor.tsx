@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition, type DragEvent } from "react";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
@@ -34,7 +33,6 @@ const sameOrder = (a: readonly string[], b: readonly string[]) => a.length === b
  * is announced in a live region; problems show on their rows and in the alert.
  */
 export function RoutingOrderEditor({ order, editable, updatedText }: { order: RoutingOrderView; editable: boolean; updatedText: string }) {
-  const router = useRouter();
   const [list, setList] = useState(order.connections);
   const [savedList, setSavedList] = useState(order.connections);
   const [pending, startTransition] = useTransition();
@@ -134,7 +132,7 @@ export function RoutingOrderEditor({ order, editable, updatedText }: { order: Ro
       const outcome = `New ${order.mode}-mode ${order.service} invoices go to ${first ? first.label : "no connection: every one is disabled"}.`;
       setStatus(`Saved. ${outcome}`);
       notify({ message: `Routing order saved. ${outcome}`, actions: [{ label: "Send a test invoice", href: "/invoices/new" }] });
-      router.refresh();
+      // The action's revalidatePath brings the page's new server parts back with its answer.
     });
   };
 

@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { notify } from "@/components/feedback";
 import { FormAlert, SubmitButton } from "@/components/forms/field";
@@ -38,7 +37,6 @@ export function RoutingRulesEditor({
   editable: boolean;
   domId: string;
 }) {
-  const router = useRouter();
   const [rules, setRules] = useState(saved);
   const [savedRules, setSavedRules] = useState(saved);
   const [editing, setEditing] = useState<Editing>();
@@ -113,7 +111,7 @@ export function RoutingRulesEditor({
       setSavedRules(rules);
       setStatus(`Rules saved as version ${result.data.version}.`);
       notify({ message: `Routing rules saved (version ${result.data.version}).` });
-      router.refresh();
+      // The action's revalidatePath brings the page's new server parts back with its answer.
     });
   };
 

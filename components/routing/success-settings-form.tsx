@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { Field, fieldAria, FormAlert, SubmitButton } from "@/components/forms/field";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useZodForm } from "@/components/forms/use-zod-form";
@@ -17,13 +16,11 @@ const BOUNDS = { window_hours: [1, 168], min_sample: [1, 10_000], exploration_pe
  */
 export function SuccessSettingsForm({ settings, readOnly = false }: { settings: SuccessSettingsAttributes; readOnly?: boolean }) {
   const form = useZodForm(() => import("@/lib/routing/success-settings").then((m) => m.successSettingsSchema), { defaultValues: settings });
-  const router = useRouter();
   const errors = form.formState.errors;
   useUnsavedForm(form);
   const { onSubmit, pending, message, status } = useActionForm(form, saveSuccessSettingsAction, {
     onSuccess: (saved) => {
       form.reset(saved);
-      router.refresh();
       return `Saved: rates over the last ${saved.window_hours} h, trusted from ${saved.min_sample} attempts, ${saved.exploration_percent}% exploration.`;
     },
   });
