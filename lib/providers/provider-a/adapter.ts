@@ -16,7 +16,7 @@ import type {
   VoidInstruction,
   VoidOutcome,
 } from "@/lib/providers/kit/adapter";
-import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
+import { readAuthorizationAnswer, readAuthorizationTransport } from "../server/authorization-answers";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -153,15 +153,11 @@ async function cancelPayout(context: AdapterContext, query: { idempotencyKey: st
 
 /** Authorize now, capture later: captures and voids in A's style (./wire.ts), each answered with its own object. */
 function readCaptureAnswer(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = aCaptureAnswerSchema.safeParse(read.answer.body);
-  return parsed.success ? captureOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, aCaptureAnswerSchema, captureOutcomeOf);
 }
 
 function readVoidAnswer(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = aVoidAnswerSchema.safeParse(read.answer.body);
-  return parsed.success ? voidOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, aVoidAnswerSchema, voidOutcomeOf);
 }
 
 async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {

@@ -14,7 +14,7 @@ import type {
   VoidInstruction,
   VoidOutcome,
 } from "@/lib/providers/kit/adapter";
-import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
+import { readAuthorizationAnswer, readAuthorizationTransport } from "../server/authorization-answers";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -119,15 +119,11 @@ function refusedField(body: unknown): string | undefined {
 
 /** Authorize now, capture later: captures and voids in B's style (./wire.ts). */
 function readCaptureAnswer(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = bCaptureAnswerSchema.safeParse(read.answer.body);
-  return parsed.success ? captureOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, bCaptureAnswerSchema, captureOutcomeOf);
 }
 
 function readVoidAnswer(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = bVoidAnswerSchema.safeParse(read.answer.body);
-  return parsed.success ? voidOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, bVoidAnswerSchema, voidOutcomeOf);
 }
 
 async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {

@@ -13,7 +13,7 @@ import type {
   VoidInstruction,
   VoidOutcome,
 } from "@/lib/providers/kit/adapter";
-import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
+import { readAuthorizationAnswer, readAuthorizationTransport } from "../server/authorization-answers";
 import { callProvider } from "@/lib/providers/kit/provider-http";
 import {
   credentialOf,
@@ -100,15 +100,11 @@ async function refund(context: AdapterContext, instruction: RefundInstruction): 
 
 /** Authorize now, capture later: C's captures and cancellations (./wire.ts). C captures only the whole authorization. */
 function readCapture(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = cCaptureSchema.safeParse(read.answer.body);
-  return parsed.success ? captureOutcomeOf(parsed.data.capture) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, cCaptureSchema, (answer) => captureOutcomeOf(answer.capture));
 }
 
 function readCancellation(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = cCancellationSchema.safeParse(read.answer.body);
-  return parsed.success ? voidOutcomeOf(parsed.data.cancellation) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, cCancellationSchema, (answer) => voidOutcomeOf(answer.cancellation));
 }
 
 async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {

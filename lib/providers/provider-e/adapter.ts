@@ -14,7 +14,7 @@ import type {
   VoidInstruction,
   VoidOutcome,
 } from "@/lib/providers/kit/adapter";
-import { readAuthorizationTransport, unreadableAuthorizationAnswer } from "../server/authorization-answers";
+import { readAuthorizationAnswer, readAuthorizationTransport } from "../server/authorization-answers";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
 import { captureOutcomeOf, outcomeOfPayment, refundOutcomeOf, voidOutcomeOf } from "./mapping";
@@ -248,15 +248,11 @@ async function sendAuthorizationCall(
 }
 
 function readCapture(read: ReturnType<typeof readAuthorizationTransport>): CaptureOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = eCaptureAnswerSchema.safeParse(read.answer.body);
-  return parsed.success ? captureOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, eCaptureAnswerSchema, captureOutcomeOf);
 }
 
 function readCancel(read: ReturnType<typeof readAuthorizationTransport>): VoidOutcome {
-  if ("outcome" in read) return read.outcome;
-  const parsed = eCancelAnswerSchema.safeParse(read.answer.body);
-  return parsed.success ? voidOutcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
+  return readAuthorizationAnswer(read, eCancelAnswerSchema, voidOutcomeOf);
 }
 
 async function capture(context: AdapterContext, instruction: CaptureInstruction): Promise<CaptureOutcome> {

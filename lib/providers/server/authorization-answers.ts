@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 import type { CaptureOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
 import type { ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { readRefundStatusTransport, readRefundTransport, type Answered } from "./provider-answers";
@@ -24,6 +25,21 @@ export function readAuthorizationTransport(response: ProviderResponse, statusReq
 }
 
 /** A 2xx answer the adapter cannot read: only a status request can tell. */
-export function unreadableAuthorizationAnswer(answer: Answered): { kind: "unknown"; message: string } {
+function unreadableAuthorizationAnswer(answer: Answered): { kind: "unknown"; message: string } {
   return { kind: "unknown", message: `The provider answered HTTP ${answer.status} in a form this service does not understand.` };
+}
+
+/**
+ * A capture's or void's answer read in the provider's own words: what the exchange already says
+ * (`readAuthorizationTransport`), else the body checked with the provider's `schema` and turned into
+ * an outcome by its `outcomeOf`; a body it cannot read is unknown until a status request tells.
+ */
+export function readAuthorizationAnswer<T, O extends CaptureOutcome | VoidOutcome>(
+  read: NotRead | { answer: Answered },
+  schema: z.ZodType<T>,
+  outcomeOf: (answer: T) => O,
+): O | NotRead["outcome"] | { kind: "unknown"; message: string } {
+  if ("outcome" in read) return read.outcome;
+  const parsed = schema.safeParse(read.answer.body);
+  return parsed.success ? outcomeOf(parsed.data) : unreadableAuthorizationAnswer(read.answer);
 }
