@@ -88,8 +88,9 @@ test("npm run dev prints no password, secret key or private key while people sig
 
   const a = await openForm(page, "provider-a", "Provider account");
   await textbox(page, "Merchant ID").fill("A-DEV-1");
-  await uploadKey(page, "Payment key", "payment.pem", pair.publicKey);
-  await uploadKey(page, "Private key", "private.pem", pair.privateKey);
+  // The form's script may still be compiling when the file is chosen: its text shows once the form is live.
+  await uploadKey(page, "Payment key", "payment.pem", pair.publicKey, COMPILING.timeout);
+  await uploadKey(page, "Private key", "private.pem", pair.privateKey, COMPILING.timeout);
   await textbox(page, "Service code").fill("SVC-DEV");
   await saveAndExpect(page, a);
 

@@ -72,9 +72,10 @@ export function textbox(page: Page, name: string) {
   return page.getByRole("textbox", { name: new RegExp(`^${name}( \\*)?$`) });
 }
 
-export async function uploadKey(page: Page, label: string, fileName: string, text: string) {
+/** `timeout`: how long the file's text may take to show, e.g. while `next dev` compiles the form's script. */
+export async function uploadKey(page: Page, label: string, fileName: string, text: string, timeout?: number) {
   await page.getByLabel(`Upload ${label} file`).setInputFiles(pemFile(fileName, text));
-  await expect(textbox(page, label)).toHaveValue(text);
+  await expect(textbox(page, label)).toHaveValue(text, { timeout });
 }
 
 export async function save(page: Page) {
