@@ -72,10 +72,8 @@ export function CaptureForm({
     return result;
   };
   const { onSubmit, pending, message } = useActionForm(form, send, {
-    onSuccess: (result) => {
-      router.refresh();
-      onDone(captureOutcome(result));
-    },
+    // The action's revalidatePath brings the page's new status and history back with its answer.
+    onSuccess: (result) => onDone(captureOutcome(result)),
   });
   const amountError = form.formState.errors.amount?.message;
   const amount = form.watch("amount");
@@ -174,8 +172,11 @@ export function VoidForm({
   const confirm = () =>
     startTransition(async () => {
       const result = await voidInvoiceAction({ invoiceId, requestKey });
-      router.refresh();
-      if (!result.ok) return onRefused(result.message ?? "The void was refused.");
+      // A void done (or refused because the payment moved on) revalidates the page with its answer.
+      if (!result.ok) {
+        router.refresh();
+        return onRefused(result.message ?? "The void was refused.");
+      }
       onDone(`Void ${STATUS_WORDS[result.data.status] ?? result.data.status}: ${authorized} released, nothing taken.`);
     });
   return (
