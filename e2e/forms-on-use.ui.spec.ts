@@ -84,7 +84,7 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(typed);
   });
 
-  test(`the composer: a press on a template and a click on a radio before the form loads both take effect (${viewport.width} px)`, async ({
+  test(`the composer: a press on a template, an amount typed after it and a click on a radio before the form loads all take effect (${viewport.width} px)`, async ({
     page,
     merchant,
   }) => {
@@ -96,8 +96,16 @@ for (const viewport of VIEWPORTS) {
     await expect(serverForm(page, "invoice-composer").getByLabel(/^Reference ID/)).not.toHaveValue("");
     await slowScripts(page);
     await page.getByRole("button", { name: /^Provider C payment in AMD payment_card/ }).click();
+    // Then an amount typed while the form still loads: it is typed after the template, so it stays.
+    await serverForm(page, "invoice-composer")
+      .getByRole("textbox", { name: /^Amount/ })
+      .focus();
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("777.00");
+    await expect(liveForm(page, "invoice-composer")).toHaveCount(0);
     await expect(page.getByTestId("template-status")).toContainText("Filled in from Provider C payment in AMD");
     await expect(liveForm(page, "invoice-composer")).toHaveCount(1);
+    await expect(liveForm(page, "invoice-composer").getByRole("textbox", { name: /^Amount/ })).toHaveValue("777.00");
 
     await page.reload();
     await page.waitForLoadState("networkidle");

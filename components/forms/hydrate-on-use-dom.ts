@@ -4,8 +4,14 @@
  * typed or ticked in the first into the second, through the events React listens to.
  */
 
-/** Presses made on the server's markup, in order, to be made again on the live form. */
-export type Replay = { presses: (string | undefined)[] };
+/**
+ * What was done on the server's markup, to be done again on the live form in the same order:
+ * presses by control key, each with its turn, and the turn of each control's last typed change
+ * (a template pressed and then an amount typed must end with the typed amount, not the template's).
+ */
+export type Replay = { turn: number; presses: { key: string | undefined; turn: number }[]; typedAt: Map<string, number> };
+
+export const emptyReplay = (): Replay => ({ turn: 0, presses: [], typedAt: new Map() });
 
 const CONTROLS = "input, select, textarea, button, a[href], summary, [tabindex]";
 
@@ -90,11 +96,21 @@ function carry(source: HTMLElement, target: HTMLElement) {
   }
 }
 
-/** What the person typed, chose or ticked in `from` (the server's markup), done again in `to`. */
-export function applyTypedState(from: Element, to: Element): void {
+/** A control of the server's markup that the person typed in, chose or ticked. */
+export type Change = { key: string; element: HTMLElement };
+
+/** The controls of `from` (the server's markup) the person changed, each with its key. */
+export function changedControls(from: Element): Change[] {
+  return keyed(from).filter((entry) => changedByPerson(entry.element));
+}
+
+/**
+ * What was typed, chose or ticked in those controls, done again on their twins in `to`. The
+ * sources may already be out of the document: a detached control keeps its value.
+ */
+export function carryInto(to: Element, changes: readonly Change[]): void {
   const targets = new Map(keyed(to).map((entry) => [entry.key, entry.element]));
-  for (const { key, element } of keyed(from)) {
-    if (!changedByPerson(element)) continue;
+  for (const { key, element } of changes) {
     const target = targets.get(key);
     if (target) carry(element, target);
   }

@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType } from "react";
 import { ServerMarkupContext } from "./server-markup";
-import { applyTypedState, controlKeyOf, findControl, type Replay } from "./hydrate-on-use-dom";
+import { carryInto, changedControls, controlKeyOf, emptyReplay, findControl, type Change, type Replay } from "./hydrate-on-use-dom";
 
 /** Stable, so React never rewrites the server's markup while the form waits (it compares by identity). */
 const KEEP_SERVER_HTML = { __html: "" };
@@ -50,7 +50,7 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
     const [swapped, setSwapped] = useState(false);
     const staticRef = useRef<HTMLDivElement>(null);
     const liveRef = useRef<HTMLDivElement>(null);
-    const replay = useRef<Replay>({ presses: [] });
+    const replay = useRef<Replay>(emptyReplay());
     const wantLive = useRef<() => void>(undefined);
     // The server's markup shows the props of the first render; new ones (a refresh after a save
     // elsewhere on the page) need the live form to show them.
@@ -92,9 +92,14 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
         if (button && root.contains(button) && !(button instanceof HTMLButtonElement && button.disabled)) {
           // The server's button does nothing: the live one is pressed instead, once it is there.
           event.preventDefault();
-          replay.current.presses.push(controlKeyOf(button, root));
+          replay.current.presses.push({ key: controlKeyOf(button, root), turn: (replay.current.turn += 1) });
           want();
         }
+      };
+      // When each control was last changed, so that the replay keeps the order of changes and presses.
+      const onInput = (event: Event) => {
+        const key = event.target instanceof Element ? controlKeyOf(event.target, root) : undefined;
+        if (key !== undefined) replay.current.typedAt.set(key, (replay.current.turn += 1));
       };
       // A server form must never submit itself (a GET of this page): its live twin does.
       const onSubmit = (event: SubmitEvent) => event.preventDefault();
@@ -109,6 +114,8 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
       root.addEventListener("keydown", want, true);
       // A value set without a key or pointer (a file chosen, an autofill) is a use too.
       root.addEventListener("change", want, true);
+      root.addEventListener("input", onInput, true);
+      root.addEventListener("change", onInput, true);
       root.addEventListener("click", onClick, true);
       root.addEventListener("submit", onSubmit, true);
       // Focus may have arrived before this effect ran (a fast Tab while the page's script loaded).
@@ -125,18 +132,29 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
         root.removeEventListener("focusin", want, true);
         root.removeEventListener("keydown", want, true);
         root.removeEventListener("change", want, true);
+        root.removeEventListener("input", onInput, true);
+        root.removeEventListener("change", onInput, true);
         root.removeEventListener("click", onClick, true);
         root.removeEventListener("submit", onSubmit, true);
       };
     }, [fresh]);
 
     // The live form is in the document, the server's markup still beside it (not painted yet):
-    // carry over what was typed, the focus and a pending press, then drop the markup.
+    // carry over what was typed, the focus and the pending presses, then drop the markup.
     useLayoutEffect(() => {
       const from = staticRef.current;
       const to = liveRef.current;
       if (!Live || !from || !to) return;
-      applyTypedState(from, to);
+      const { presses, typedAt } = replay.current;
+      replay.current = emptyReplay();
+      const firstPress = presses[0]?.turn ?? Infinity;
+      const changes = changedControls(from);
+      const turnOf = (change: Change) => typedAt.get(change.key) ?? 0;
+      // What was typed before any press goes over now, before the live form is painted.
+      carryInto(
+        to,
+        changes.filter((change) => turnOf(change) < firstPress),
+      );
       const active = document.activeElement;
       if (active instanceof HTMLElement && from.contains(active)) {
         const target = findControl(to, controlKeyOf(active, from));
@@ -155,11 +173,13 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
         }
       }
       setSwapped(true);
-      const presses = replay.current.presses;
-      replay.current = { presses: [] };
-      // After the markup is gone and React has the typed values, one at a time in their order, each
-      // after React has answered the one before (a template applied, then Send).
-      presses.forEach((press, index) => setTimeout(() => findControl(to, press)?.click(), index * 50));
+      // Then the presses, and what was typed after each, one at a time in the order they were done,
+      // each after React has answered the one before (a template applied, an amount typed, Send).
+      const steps = [
+        ...presses.map((press) => ({ turn: press.turn, run: () => findControl(to, press.key)?.click() })),
+        ...changes.filter((change) => turnOf(change) >= firstPress).map((change) => ({ turn: turnOf(change), run: () => carryInto(to, [change]) })),
+      ].sort((a, b) => a.turn - b.turn);
+      steps.forEach((step, index) => setTimeout(step.run, index * 50));
     }, [Live]);
 
     if (fresh) {
