@@ -82,6 +82,7 @@ function unverifiedBody(body: CallbackBody): string {
 
 /** What the callback reported, mapped, in plain JSON (amounts as text); a refund's notification names the refund. */
 function reportedOf(notification: CallbackNotification, subject: Subject | undefined): Record<string, unknown> {
+  if (notification.about === "dispute") return { dispute: notification.dispute.disputeReference, status: notification.dispute.status };
   const { outcome } = notification;
   return {
     status: outcome.kind,
@@ -187,6 +188,8 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   // Values PostgreSQL cannot store (a NUL in a reference or message) are refused, not a failed insert.
   if (findUnsafeText(parseJson(rawBody)) !== undefined) return reject(400, "malformed: a value holds a NUL or an unpaired surrogate", { merchantId });
   const { notification } = verified;
+  // FOUNDATION PLACEHOLDER (replaced by lib/disputes/apply-report.ts before this lands): disputes are not applied yet.
+  if (notification.about === "dispute") return reject(404, "dispute notifications are not applied yet", { merchantId });
   const subject = notification.about === "refund" ? await findRefundOf(db, connection.id, notification) : await findAttempt(db, connection.id, notification);
   const known = {
     merchantId,

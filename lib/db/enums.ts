@@ -98,6 +98,21 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 export const OPEN_REFUND_STATUSES = ["created", "pending"] as const satisfies readonly RefundStatus[];
 
 /**
+ * A dispute's life (lib/disputes): the provider opens it `needs_response`; the merchant's evidence
+ * sent, `under_review`; the provider decides `won` or `lost` (also `lost` when the deadline passes
+ * unanswered); conceding makes it `accepted`. The first two are open.
+ */
+export const DISPUTE_STATUSES = ["needs_response", "under_review", "won", "lost", "accepted"] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export const OPEN_DISPUTE_STATUSES = ["needs_response", "under_review"] as const satisfies readonly DisputeStatus[];
+/** Closed with the money gone back to the customer: counted against the payment's net. */
+export const DISPUTE_LOSS_STATUSES = ["lost", "accepted"] as const satisfies readonly DisputeStatus[];
+
+/** Why the customer disputed, in the service's words; each provider's own codes map to one (its mapping.ts). */
+export const DISPUTE_REASONS = ["fraudulent", "not_received", "not_as_described", "duplicate", "credit_not_processed", "other"] as const;
+export type DisputeReason = (typeof DISPUTE_REASONS)[number];
+
+/**
  * What the service did with a provider callback: `applied` (it moved the attempt and the
  * invoice), `ignored` (verified and stored, but the connection says ignore_callback), `superseded`
  * (verified, for an attempt the invoice has already left, or that is already final), `rejected`

@@ -1,8 +1,11 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import {
   EXPIRABLE_STATUSES,
+  OPEN_DISPUTE_STATUSES,
   OPEN_REFUND_STATUSES,
+  type DisputeReason,
+  type DisputeStatus,
   type AttemptStatus,
   type CallbackOutcome,
   type InvoiceStatus,
@@ -331,6 +334,10 @@ export const invoices = pgTable(
     refundedAmountMinor: bigint("refunded_amount_minor", { mode: "bigint" })
       .notNull()
       .default(sql`0`),
+    /** What its open and lost disputes hold back (lib/disputes): kept with each dispute's change; a won dispute gives it back. */
+    disputedAmountMinor: bigint("disputed_amount_minor", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
     /** Provider attempts made so far (bounded by the attempts limit). */
     attemptsCount: integer("attempts_count").notNull().default(0),
     /**
@@ -575,6 +582,109 @@ export const refunds = pgTable(
       .on(t.updatedAt)
       .where(sql.raw(`status in (${OPEN_REFUND_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
   ],
+);
+
+/** Raw bytes (PGlite hands back a Uint8Array, postgres.js a Buffer: both are read as a Buffer). */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * The merchant's evidence for a dispute, a draft until submitted (lib/disputes/contract.ts
+ * `disputeEvidenceSchema`): text fields and the ids of uploaded files.
+ */
+export type StoredDisputeEvidence = {
+  product_description?: string;
+  customer_communication?: string;
+  shipping_tracking?: string;
+  refund_policy?: string;
+  explanation?: string;
+  file_ids?: string[];
+};
+
+/**
+ * A customer's dispute (chargeback) of a payment, as its provider notified it (lib/disputes):
+ * one row per dispute at the provider (`provider_reference` per connection), however often it is
+ * notified or asked about. `amount_minor` is what the dispute holds back; `evidence` the merchant's
+ * draft, then what Submit sent (`submitted_at`).
+ */
+export const disputes = pgTable(
+  "disputes",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    /** The connection that took the payment, which notified the dispute. */
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id),
+    testMode: boolean("test_mode").notNull(),
+    /** The provider's own id of the dispute. */
+    providerReference: text("provider_reference").notNull(),
+    amount: text("amount").notNull(),
+    amountMinor: bigint("amount_minor", { mode: "bigint" }).notNull(),
+    currency: text("currency").notNull(),
+    reason: text("reason").$type<DisputeReason>().notNull(),
+    /** The provider's own code or words for the reason, as sent. */
+    providerReason: text("provider_reason").notNull().default(""),
+    status: text("status").$type<DisputeStatus>().notNull(),
+    /** Until when the provider takes evidence. */
+    evidenceDueBy: timestamp("evidence_due_by", { withTimezone: true, mode: "date", precision: 3 }).notNull(),
+    evidence: jsonb("evidence").$type<StoredDisputeEvidence>().notNull().default({}),
+    evidenceUpdatedAt: timestamp("evidence_updated_at", { withTimezone: true, mode: "date", precision: 3 }),
+    /** When Submit (or Accept) sent it to the provider, and who: each is sent once. */
+    submittedAt: timestamp("submitted_at", { withTimezone: true, mode: "date", precision: 3 }),
+    submittedBy: text("submitted_by"),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date", precision: 3 }),
+    acceptedBy: text("accepted_by"),
+    /** When the owners were reminded that the deadline nears (once). */
+    reminderSentAt: timestamp("reminder_sent_at", { withTimezone: true, mode: "date", precision: 3 }),
+    closedAt: timestamp("closed_at", { withTimezone: true, mode: "date", precision: 3 }),
+    createdAt: invoiceTime("created_at"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("disputes_provider_unique").on(t.connectionId, t.providerReference),
+    /** The list, newest first, within the merchant and mode (keyset pages). */
+    index("disputes_list_idx").on(t.merchantId, t.testMode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("disputes_invoice_idx").on(t.invoiceId, t.createdAt),
+    /** Open disputes by deadline: the inbox, the navigation's count, the reminders and the follow-up sweep. */
+    index("disputes_open_idx")
+      .on(t.merchantId, t.testMode, t.evidenceDueBy)
+      .where(sql.raw(`status in (${OPEN_DISPUTE_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
+    index("disputes_open_due_idx")
+      .on(t.evidenceDueBy)
+      .where(sql.raw(`status in (${OPEN_DISPUTE_STATUSES.map((status) => `'${status}'`).join(", ")})`)),
+  ],
+);
+
+/**
+ * Files a merchant uploaded (`POST /api/commerce/files`): dispute evidence. Kept in the database
+ * with their SHA-256; the type is the one their bytes were checked to be (PDF, PNG or JPEG).
+ */
+export const merchantFiles = pgTable(
+  "merchant_files",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    testMode: boolean("test_mode").notNull(),
+    purpose: text("purpose").notNull(),
+    filename: text("filename").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    data: bytea("data").notNull(),
+    createdBy: text("created_by"),
+    createdAt: invoiceTime("created_at"),
+  },
+  (t) => [index("merchant_files_merchant_idx").on(t.merchantId, t.createdAt)],
 );
 
 /**

@@ -63,6 +63,7 @@ export function sampleInvoiceSnapshot(merchantId: string, at = new Date()): Reco
     routingDetail: null,
     processedAmountMinor: 10050n,
     refundedAmountMinor: 0n,
+    disputedAmountMinor: 0n,
     authorizedAmountMinor: null,
     captureBefore: null,
     captureAmountMinor: null,

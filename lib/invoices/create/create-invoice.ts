@@ -246,6 +246,7 @@ export async function createInvoice(
       resolution: null,
       processedAmountMinor: null,
       refundedAmountMinor: 0n,
+      disputedAmountMinor: 0n,
       authorizedAmountMinor: null,
       captureBefore: null,
       captureAmountMinor: null,

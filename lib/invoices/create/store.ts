@@ -19,6 +19,7 @@ export type NewInvoice = Omit<
   | "updatedAt"
   | "processedAmountMinor"
   | "refundedAmountMinor"
+  | "disputedAmountMinor"
   | "attemptsCount"
   | "eventSequence"
   | "returnUrl"

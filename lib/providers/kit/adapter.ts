@@ -1,6 +1,6 @@
 import "server-only";
 import type { ConnectionKind, CredentialValues, Mode } from "@/lib/providers";
-import type { Resolution } from "@/lib/db/enums";
+import type { DisputeReason, DisputeStatus, Resolution } from "@/lib/db/enums";
 import type { ExchangeRecorder } from "@/lib/providers/kit/provider-http";
 
 /**
@@ -229,6 +229,70 @@ export type ProviderAdapter = {
   getVoidStatus?(context: AdapterContext, query: { voidId: string; paymentReference: string }): Promise<VoidOutcome>;
   /** Saved cards (charge with a token, forget a token): providers that keep cards only. */
   tokens?: TokenAdapter;
+  /** Disputes of its payments: what it says of one, the merchant's evidence sent, a dispute conceded (lib/disputes). */
+  disputes?: DisputeAdapter;
+};
+
+/**
+ * What a provider says about a dispute of one of its payments, mapped (its `mapping.ts`): in its
+ * notification, or in the answer to a dispute status request, a submission or an acceptance.
+ */
+export type DisputeReport = {
+  /** The provider's own id of the dispute. */
+  disputeReference: string;
+  /** The disputed payment: the provider's reference of it, and the idempotency key it was sent with (the attempt's id), as far as the provider says. */
+  paymentReference?: string;
+  paymentKey?: string;
+  amountMinor: bigint;
+  currency: string;
+  reason: DisputeReason;
+  /** The provider's own code or words for the reason, kept as sent. */
+  providerReason: string;
+  status: DisputeStatus;
+  /** Until when the provider takes evidence. */
+  evidenceDueBy: Date;
+};
+
+/** An uploaded file sent with evidence (lib/disputes): its bytes, read from the database for the one call. */
+export type DisputeEvidenceFile = { id: string; filename: string; contentType: string; sha256: string; data: Buffer };
+
+/**
+ * The merchant's evidence for one dispute. `disputeId` (the service's) is the provider's
+ * idempotency key: the same submission sent twice is one submission.
+ */
+export type DisputeEvidenceInstruction = {
+  disputeId: string;
+  disputeReference: string;
+  paymentReference: string;
+  text: {
+    product_description?: string;
+    customer_communication?: string;
+    shipping_tracking?: string;
+    refund_policy?: string;
+    explanation?: string;
+  };
+  files: DisputeEvidenceFile[];
+};
+
+/**
+ * The answer to a submission or an acceptance. `taken`: the provider has it, and says where the
+ * dispute stands now; `refused`: not taken, for good (`deadline_passed`: too late; `closed`: the
+ * dispute is no longer open); `failed`: not taken this time (unavailable, credentials refused),
+ * nothing changed; `unknown`: no answer, only a dispute status request may say.
+ */
+export type DisputeActionOutcome =
+  | { kind: "taken"; report: DisputeReport }
+  | { kind: "refused"; code: "deadline_passed" | "closed"; message: string }
+  | { kind: "failed"; message: string }
+  | { kind: "unknown"; message: string };
+
+export type DisputeStatusOutcome = { kind: "found"; report: DisputeReport } | { kind: "not_found"; message: string } | { kind: "failed"; message: string };
+
+/** The dispute half of an adapter: every provider of the registry implements it (each notifies its disputes by callback too). */
+type DisputeAdapter = {
+  getDispute(context: AdapterContext, query: { disputeReference: string }): Promise<DisputeStatusOutcome>;
+  submitEvidence(context: AdapterContext, instruction: DisputeEvidenceInstruction): Promise<DisputeActionOutcome>;
+  accept(context: AdapterContext, query: { disputeId: string; disputeReference: string }): Promise<DisputeActionOutcome>;
 };
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { Problem } from "@/lib/problems";
 import type { CredentialValues, Mode } from "@/lib/providers";
 import type { SandboxRecord } from "@/lib/sandbox/records";
-import type { ProviderAdapter, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type { DisputeReport, ProviderAdapter, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
 
 /**
  * The server half of a provider folder (`lib/providers/<slug>/server.ts`, server-only): its
@@ -71,13 +71,15 @@ export type VerifyCallbackOptions = { mode: Mode; /** Unix seconds; now by defau
 
 /**
  * What a verified notification reports: about one of our attempts (a payment or payout; the
- * merchant reference is the attempt's id, its idempotency key) or about one of our refunds (the
- * merchant reference is the refund's id, which the provider received as the refund's key).
+ * merchant reference is the attempt's id, its idempotency key), about one of our refunds (the
+ * merchant reference is the refund's id, which the provider received as the refund's key), or
+ * about a dispute of one of our payments (the provider reference is the dispute's; the report
+ * names the payment).
  */
 export type CallbackReport = {
   providerReference?: string;
   merchantReference?: string;
-} & ({ about: "attempt"; outcome: ProviderOutcome } | { about: "refund"; outcome: RefundOutcome });
+} & ({ about: "attempt"; outcome: ProviderOutcome } | { about: "refund"; outcome: RefundOutcome } | { about: "dispute"; dispute: DisputeReport });
 
 export type CallbackNotification = { notificationId: string; occurredAt: Date } & CallbackReport;
 
