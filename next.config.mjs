@@ -2,7 +2,8 @@
 const nextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   // Tailwind's compiler builds the hosted payment page's stylesheet at run time (lib/pay/page/stylesheet.ts).
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm", "pg-boss", "pg", "tailwindcss"],
+  // prom-client: one copy for Next's bundles and server.ts (the metrics themselves are on globalThis, lib/metrics/registry.ts).
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "bcryptjs", "drizzle-orm", "pg-boss", "pg", "tailwindcss", "prom-client"],
   poweredByHeader: false,
   typedRoutes: false,
   // `next dev` would print every server action's arguments: passwords, secret keys, private keys.

@@ -2,7 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { hasMalformedEscape } from "@/lib/http/paths";
 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
-const PUBLIC_PATHS = ["/sign-in", "/sign-up", "/forgot-password", "/outbox"];
+/** `/metrics` checks its own bearer token (METRICS_TOKEN, app/metrics/route.ts): a scraper has no session. */
+const PUBLIC_PATHS = ["/sign-in", "/sign-up", "/forgot-password", "/outbox", "/metrics"];
 /**
  * Customers on the hosted payment page and the providers' sandboxes (and their 3-D Secure page) have
  * no account here; nor do people following an e-mailed reset, invitation or sign-up link (the outbox

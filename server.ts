@@ -5,21 +5,25 @@
  * throughput (`npm run bench`). Same process, same database handle, same lib/ code.
  */
 import http from "node:http";
+import path from "node:path";
 import { parse } from "node:url";
 import next from "next";
 import { normalizeForwardedHeaders, trustedProxyHops } from "@/lib/auth/client-address";
 import { jsonApiError, jsonApiErrorBody } from "@/lib/api/errors";
 import { requestIdOf } from "@/lib/api/request";
 import { API_SECURITY_HEADERS } from "@/lib/api/security-headers";
-import { publicBaseUrl } from "@/lib/config";
+import { metricsSettings, publicBaseUrl } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
 import { hasMalformedEscape, isApiPath } from "@/lib/http/paths";
 import { stopJobs } from "@/lib/jobs/queue";
 import { outboxPageEnabled, smtpUrl } from "@/lib/mail/config";
+import { answerMetrics } from "@/lib/metrics/endpoint";
 import { startServer } from "@/lib/server-start";
 import { answerClientError } from "@/server/client-error";
 import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
+import { sendWebResponse } from "@/server/node-bridge";
+import { trackRequest, labelRoutesFromBuild } from "@/server/request-metrics";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
 import { servePayAsset } from "@/server/serve-pay-assets";
 
@@ -28,11 +32,14 @@ const hostname = process.env.HOSTNAME ?? "127.0.0.1";
 const origin = `http://${hostname}:${port}`;
 // Read once at start: a bad value stops the server here rather than on the first sign-in.
 const proxyHops = trustedProxyHops();
+const metricsConfig = metricsSettings();
 
 await startServer({ listen: hostname });
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
+// The routes of the build, for the request metrics' route labels (Next's default build folder).
+labelRoutesFromBuild(path.join(process.cwd(), ".next"));
 
 /**
  * On every answer, pages, APIs and files alike (pages also get their CSP from proxy.ts): no MIME
@@ -66,6 +73,7 @@ function sendMalformedPath(req: http.IncomingMessage, res: http.ServerResponse, 
 
 const server = http.createServer((req, res) => {
   if (e2eTap(req, res)) return; // E2E_RECORD_DIR only: records the exchange for the e2e secrets scan
+  trackRequest(res); // request count and latency by route (server/request-metrics.ts)
   // Before anything reads them: the client address and forwarded host are what TRUST_PROXY_HOPS allows.
   normalizeForwardedHeaders(req.headers, req.socket.remoteAddress, proxyHops);
   for (const [name, value] of securityHeaders) res.setHeader(name, value);
@@ -105,6 +113,25 @@ server.listen(port, hostname, () => {
   if (outboxPageEnabled()) console.log(`Mail is not sent (no SMTP_URL): read it at ${publicBaseUrl()}/outbox`);
   else if (!smtpUrl()) console.log("Mail is not sent (no SMTP_URL) and /outbox is off in production: list it with npm run admin -- outbox");
 });
+/**
+ * METRICS_PORT: `GET /metrics` on a listener of its own (METRICS_HOST, loopback by default) without
+ * the token, for a scraper on a private network; every other path there is 404.
+ */
+const metricsServer =
+  metricsConfig.port === undefined
+    ? undefined
+    : http.createServer((req, res) => {
+        const pathname = parse(req.url ?? "/").pathname;
+        if (pathname !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
+          res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found: only GET /metrics is served here.\n");
+          return;
+        }
+        answerMetrics(new Request(`http://${metricsConfig.host}/metrics`, { method: req.method }), "metrics-port")
+          .then((response) => sendWebResponse(response, res))
+          .catch(() => res.writeHead(500).end());
+      });
+metricsServer?.listen(metricsConfig.port, metricsConfig.host, () => console.log(`Metrics on http://${metricsConfig.host}:${metricsConfig.port}/metrics`));
+
 /** How long a stop waits for the requests in flight before closing their connections. */
 const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 25_000);
 let stopping = false;
@@ -118,6 +145,7 @@ let stopping = false;
 async function shutDown(): Promise<void> {
   if (stopping) return; // npx, tsx and the process group may each pass the same signal on
   stopping = true;
+  metricsServer?.close();
   const drained = new Promise<void>((resolve) => server.close(() => resolve()));
   const idle = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();

@@ -83,3 +83,30 @@ export function checkPublicBaseUrl(listen: string, env: Record<string, string | 
     );
   }
 }
+
+/**
+ * Who may read `GET /metrics` (docs/deploy.md "Watching it"):
+ * - `METRICS_TOKEN`: on the main port, to a scraper sending `Authorization: Bearer <token>`; at
+ *   least 32 characters (it guards the whole process's figures; `openssl rand -hex 32` makes one);
+ * - `METRICS_PORT`: on a listener of its own (on `METRICS_HOST`, 127.0.0.1 by default) without the
+ *   token, for a scraper on a private network; a port from 1 to 65535 other than the server's own.
+ * Neither: /metrics is not served (404). Both: both ways. Read when `npm start` starts, so a bad
+ * value stops the server with the variable named.
+ */
+export type MetricsSettings = { token?: string; port?: number; host: string };
+
+export function metricsSettings(env: Record<string, string | undefined> = process.env): MetricsSettings {
+  const token = env.METRICS_TOKEN?.trim() || undefined;
+  if (token !== undefined && token.length < 32) {
+    throw new Error(`METRICS_TOKEN must be at least 32 characters (got ${token.length}); openssl rand -hex 32 makes one`);
+  }
+  const rawPort = env.METRICS_PORT?.trim() || undefined;
+  let port: number | undefined;
+  if (rawPort !== undefined) {
+    port = Number(rawPort);
+    if (!/^\d+$/.test(rawPort) || port < 1 || port > 65_535) throw new Error(`METRICS_PORT must be a port number from 1 to 65535, got "${env.METRICS_PORT}"`);
+    if (rawPort === (env.PORT?.trim() || "3000")) throw new Error(`METRICS_PORT must differ from PORT (${rawPort}): /metrics gets a listener of its own`);
+  }
+  const host = env.METRICS_HOST?.trim() || "127.0.0.1";
+  return { ...(token !== undefined ? { token } : {}), ...(port !== undefined ? { port } : {}), host };
+}

@@ -15,6 +15,8 @@ import * as paymentVoid from "@/app/api/commerce/payment-invoices/[id]/void/rout
 import * as paymentMethods from "@/app/api/commerce/payment-methods/route";
 import * as paymentMethod from "@/app/api/commerce/payment-methods/[id]/route";
 import { listMethods, methodNotAllowed, methodsOf } from "@/lib/api/methods";
+import { routeSeries, type RouteSeries } from "@/lib/metrics/requests";
+import { routeTemplate } from "@/lib/metrics/routes";
 
 type Params = Record<string, string | string[]>;
 type Handler = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
@@ -70,6 +72,8 @@ const COMPILED = COMMERCE_ROUTES.map(({ route, module, readsBody }) => ({
   readsBody: readsBody === true,
   refuse: methodNotAllowed<Params>(methodsOf(module)),
   options: listMethods<Params>(methodsOf(module)),
+  // Its request metrics' series, looked up once (the catch-all's 404s are the route `other`).
+  series: routeSeries(routeTemplate(route)),
 }));
 
 function decode(value: string): string {
@@ -86,7 +90,7 @@ function decode(value: string): string {
  * process endpoint, 405, OPTIONS, the catch-all's 404) is given whatever was sent, without reading
  * it: so a large body there gets the answer the document lists, not a 413.
  */
-export type CommerceMatch = { handler: Handler; params: Params; body: boolean };
+export type CommerceMatch = { handler: Handler; params: Params; body: boolean; series: RouteSeries };
 
 /** Undefined only outside /api/commerce; a known path with another method gets a JSON:API 405. */
 export function matchCommerceRoute(method: string, pathname: string): CommerceMatch | undefined {
@@ -101,7 +105,7 @@ export function matchCommerceRoute(method: string, pathname: string): CommerceMa
       if (value === undefined) continue;
       params[name] = route.catchAll.has(name) ? value.split("/").map(decode) : decode(value);
     }
-    return { handler, params, body: route.readsBody && own !== undefined };
+    return { handler, params, body: route.readsBody && own !== undefined, series: route.series };
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import { requestIdOf } from "@/lib/api/request";
 import { secureApiResponse } from "@/lib/api/security-headers";
 import { matchCommerceRoute } from "./commerce-routes";
 import { BodyTooLarge, sendWebResponse, toWebRequest } from "./node-bridge";
+import { nameRoute } from "./request-metrics";
 
 /** Before a route handler runs there is no wrapper to answer, so these match what one would say (and carry the same headers). */
 async function sendError(req: http.IncomingMessage, res: http.ServerResponse, status: number, code: string, title: string, detail: string) {
@@ -23,6 +24,7 @@ async function sendError(req: http.IncomingMessage, res: http.ServerResponse, st
 export async function serveCommerce(req: http.IncomingMessage, res: http.ServerResponse, pathname: string, origin: string): Promise<boolean> {
   const match = matchCommerceRoute(req.method ?? "GET", pathname);
   if (!match) return false;
+  nameRoute(res, match.series);
   let request: Request;
   try {
     request = await toWebRequest(req, origin, { body: match.body, lean: true });

@@ -1,5 +1,6 @@
 import { isApiPath } from "@/lib/http/paths";
 import { logger } from "@/lib/logger";
+import { recordRateLimitRefusal } from "@/lib/metrics/record";
 import { handleApiError, singleErrorResponse } from "./errors";
 import { isLeanRequest, requestIdOf } from "./request";
 import { completeDeferredBody } from "./responses";
@@ -8,8 +9,9 @@ import { secureApiResponse } from "./security-headers";
 /** Next 16 route handler: dynamic params arrive as a Promise. */
 export type RouteHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
 
-/** 429 with Retry-After, for a request over a limit that names no key. */
+/** 429 with Retry-After, for a request over a limit that names no key (the per-address limit of public routes). */
 export function rateLimited(retryAfterSeconds: number, requestId: string): Response {
+  recordRateLimitRefusal("api_address");
   return singleErrorResponse(429, "rate_limited", "Too many requests", `Slow down; retry after ${retryAfterSeconds} second(s).`, requestId, {
     "Retry-After": String(retryAfterSeconds),
   });

@@ -3,6 +3,7 @@ import { allows, canInMode, CAPABILITIES, refusalFor, type ModeFamily, type Perm
 import { getDb, type Db } from "@/lib/db/client";
 import type { Merchant } from "@/lib/identity/membership";
 import type { Mode } from "@/lib/providers";
+import { recordRateLimitRefusal } from "@/lib/metrics/record";
 import { singleErrorResponse } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
@@ -55,6 +56,7 @@ const READ_METHODS = new Set(["GET", "HEAD"]);
  * keys knows whether spreading over more keys could help (per key) or not (per merchant).
  */
 function keyedRateLimited(which: "key" | "merchant", limit: Limit, retryAfterSeconds: number, requestId: string): Response {
+  recordRateLimitRefusal(which === "key" ? "api_key" : "api_merchant");
   const rate = `${limit.perSecond} requests per second, bursts of ${limit.burst}`;
   const [code, detail] =
     which === "key"

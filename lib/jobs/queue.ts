@@ -262,3 +262,28 @@ export async function listScheduledJobs(db: Db, invoiceId: string): Promise<Sche
     }),
   );
 }
+
+/** One queue's jobs still to run, for the metrics (lib/metrics/scrape.ts). */
+export type QueueStats = { queue: JobName; created: number; retry: number; active: number; oldestDueSeconds: number };
+
+/**
+ * Depth by state of every queue of JOB_NAMES (a queue with nothing waiting reads 0), and how long
+ * the oldest due job (created or retry, its start time passed) has waited. One grouped read.
+ */
+export async function queueStats(db: Db): Promise<QueueStats[]> {
+  const boss = await getBoss(db);
+  const { rows } = await boss.getDb().executeSql(
+    `select name, state, count(*)::int as jobs,
+        coalesce(extract(epoch from max(now() - start_after) filter (where state in ('created', 'retry') and start_after <= now())), 0)::float8 as oldest_due
+      from ${jobsSchema()}.job where state in (${queuedStatesList}) group by name, state`,
+    [],
+  );
+  const byName = new Map<string, QueueStats>(JOB_NAMES.map((queue) => [queue, { queue, created: 0, retry: 0, active: 0, oldestDueSeconds: 0 }]));
+  for (const row of rows as { name: string; state: string; jobs: number | string; oldest_due: number | string }[]) {
+    const stats = byName.get(row.name);
+    if (!stats || (row.state !== "created" && row.state !== "retry" && row.state !== "active")) continue;
+    stats[row.state] = Number(row.jobs);
+    stats.oldestDueSeconds = Math.max(stats.oldestDueSeconds, Number(row.oldest_due));
+  }
+  return [...byName.values()];
+}

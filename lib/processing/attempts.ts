@@ -12,6 +12,7 @@ import { countRoutingOutcome } from "@/lib/routing/success-stats";
 import { attemptIsSettled, putInAttempt, takeOutAttempt } from "@/lib/analytics/rollups";
 import { queueEventDelivery } from "@/lib/invoices/status";
 import { threeDsAfter } from "@/lib/invoices/three-ds";
+import { recordAttemptOutcome } from "@/lib/metrics/record";
 
 export type AttemptRow = typeof invoiceAttempts.$inferSelect;
 export type PayoutPartRow = typeof payoutParts.$inferSelect;
@@ -108,6 +109,8 @@ export async function recordOutcome(
   });
   if (!result) return undefined;
   const { row, event } = result;
+  // Attempts and declines by reason for the metrics: counted once per written status change.
+  recordAttemptOutcome(row.status, row.resolution);
   if (event) await queueEventDelivery(db, null, event);
   if ((outcome.kind === "succeeded" || outcome.kind === "pending") && outcome.parts?.length) await savePayoutParts(db, row, outcome.parts);
   return row;

@@ -66,6 +66,7 @@ export function adapterContextForCredentials(subject: CredentialsSubject, exchan
   if (refused) throw new ModeMismatchError(refused);
   const context: AdapterContext = {
     connectionId: subject.connectionId,
+    provider: subject.provider,
     kind: subject.kind,
     mode: subject.mode,
     baseUrl,

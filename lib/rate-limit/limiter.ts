@@ -1,4 +1,5 @@
 import { clearShared, countInSharedWindow, holdShared, sharedStoreInUse, sharedWindowWait, uncountInSharedWindow } from "./store";
+import { recordRateLimitRefusal } from "@/lib/metrics/record";
 
 /**
  * Fixed-window counter of attempts, the one every limit of the product counts with: sign-in and
@@ -97,6 +98,7 @@ export function createSharedRateLimiter(name: string, limit: number, windowMs: n
   return {
     async attempt(k) {
       const { count, secondsLeft } = await add(k);
+      if (count > limit) recordRateLimitRefusal(name);
       let forgiven = false;
       return {
         count,

@@ -12,6 +12,7 @@ import { TEST_EVENT_TYPE } from "../invoices/event-types";
 import { signingSecrets } from "./secrets";
 import { postWebhook, type SendOutcome } from "./send";
 import { signatureHeader } from "./sign";
+import { recordWebhookTry } from "@/lib/metrics/record";
 
 /**
  * Delivery of merchant events, per endpoint: each event has one target row per endpoint it goes
@@ -186,6 +187,7 @@ export async function deliverAutomaticTry(db: Db, eventId: string, endpointId: s
   if (claimed.length === 0) return null;
 
   const result = await sendOnce(db, event, endpoint, "automatic");
+  recordWebhookTry(result.succeeded, event.createdAt);
   if (result.succeeded) {
     await db
       .update(webhookEventTargets)

@@ -14,6 +14,8 @@ import type { ExchangeRecorder } from "@/lib/providers/kit/provider-http";
 /** What an adapter knows about the connection it calls with. Credentials are decrypted, server only. */
 export type AdapterContext = {
   connectionId: string;
+  /** The provider's slug, for `callProvider`'s metrics. */
+  provider?: string;
   kind: ConnectionKind;
   mode: Mode;
   /** Sandbox on this server in test mode; the provider's live URL (or D's `api_url`) in live mode. */

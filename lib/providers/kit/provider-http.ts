@@ -1,6 +1,7 @@
 import "server-only";
 import { BLOCKED_ADDRESS_CODE, publicOnlyAgent } from "@/lib/http/public-only-agent";
 import { redact } from "@/lib/logger";
+import { recordProviderCall } from "@/lib/metrics/record";
 import type { Mode } from "@/lib/providers";
 import { SANDBOX_CALLER_HEADER, sandboxCallerToken } from "@/lib/sandbox/self-call";
 import { UNSAVED_ACCOUNT_HEADER } from "@/lib/sandbox/unsaved-account";
@@ -125,6 +126,8 @@ function isGarbled(status: number, text: string): boolean {
 export type CallContext = {
   /** The connection's mode: test calls reach only the sandbox, live calls never this server. */
   mode: Mode;
+  /** The provider's slug (`provider-b`), the label of this call's metrics; `unknown` when not given. */
+  provider?: string;
   baseUrl: string;
   timeoutMs: number;
   exchanges: ExchangeRecorder;
@@ -144,6 +147,11 @@ function notSentMessage(error: unknown, code: string): string {
   return `not sent: ${code}`;
 }
 
+/** The call's latency and outcome for the metrics, by provider slug and mode (bounded labels only). */
+function measured(context: CallContext, outcome: string, started: number): void {
+  recordProviderCall(context.provider ?? "unknown", context.mode, outcome, Date.now() - started);
+}
+
 export async function callProvider(context: CallContext, request: ProviderRequest): Promise<ProviderResponse> {
   const url = context.baseUrl.replace(/\/$/, "") + request.path;
   const headers: Record<string, string> = { accept: "application/json", ...request.headers };
@@ -155,6 +163,7 @@ export async function callProvider(context: CallContext, request: ProviderReques
   if (refused !== undefined) {
     const message = `not sent: ${refused}`;
     context.exchanges.record({ ...base, status: null, responseBody: null, durationMs: Date.now() - started, error: message });
+    measured(context, "not_sent", started);
     return { kind: "not_sent", message };
   }
   try {
@@ -176,9 +185,11 @@ export async function callProvider(context: CallContext, request: ProviderReques
       // Not a refusal (a 2xx says the request was taken) and not readable: the outcome is unknown.
       const message = `answered HTTP ${response.status} with a body that is not JSON; the outcome is unknown`;
       context.exchanges.record({ ...base, status: response.status, responseBody: parsed, durationMs: Date.now() - started, error: message });
+      measured(context, "garbled", started);
       return { kind: "timed_out", message };
     }
     context.exchanges.record({ ...base, status: response.status, responseBody: parsed, durationMs: Date.now() - started });
+    measured(context, `http_${Math.floor(response.status / 100)}xx`, started);
     return { kind: "answered", status: response.status, headers: response.headers, body: parsed, text };
   } catch (error) {
     const durationMs = Date.now() - started;
@@ -189,6 +200,7 @@ export async function callProvider(context: CallContext, request: ProviderReques
         ? { kind: "not_sent", message: notSentMessage(error, code) }
         : { kind: "timed_out", message: timedOut ? `no answer within ${context.timeoutMs} ms` : `connection lost (${code ?? "unknown"})` };
     context.exchanges.record({ ...base, status: null, responseBody: null, durationMs, error: result.message });
+    measured(context, result.kind, started);
     return result;
   }
 }
