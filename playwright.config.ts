@@ -11,6 +11,8 @@ process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "po-e2e-"));
 // The server records what it answers, receives and logs there (lib/e2e-record.ts), for e2e/leak-scan.spec.ts.
 process.env.E2E_RECORD_DIR ??= path.join(process.env.E2E_DATA_DIR, "record");
 process.env.E2E_AUTH_SECRET ??= "e2e-only-secret-not-for-production-0123456789";
+// The bearer token a scraper sends for GET /metrics (e2e/metrics.api.spec.ts).
+process.env.E2E_METRICS_TOKEN ??= "e2e-only-metrics-token-not-for-production-0123456789";
 // bcrypt's lowest cost, for the server and for the specs that make accounts themselves: every spec
 // signs up and in, and at the default cost each of those is about half a second of CPU.
 process.env.PASSWORD_HASH_COST ??= "4";
@@ -82,6 +84,7 @@ export default defineConfig({
       DATABASE_URL: "",
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       AUTH_SECRET: process.env.E2E_AUTH_SECRET,
+      METRICS_TOKEN: process.env.E2E_METRICS_TOKEN,
       E2E_RECORD_DIR: process.env.E2E_RECORD_DIR,
       APP_URL: `http://127.0.0.1:${PORT}`,
       // The webhook specs' receivers listen on 127.0.0.1: the operator's explicit allowance (off by default in production).

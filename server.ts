@@ -126,7 +126,7 @@ const metricsServer =
           res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found: only GET /metrics is served here.\n");
           return;
         }
-        answerMetrics(new Request(`http://${metricsConfig.host}/metrics`, { method: req.method }), "metrics-port")
+        answerMetrics(new Request("http://localhost/metrics", { method: req.method }), "metrics-port")
           .then((response) => sendWebResponse(response, res))
           .catch(() => res.writeHead(500).end());
       });
