@@ -18,11 +18,10 @@ import { e2eTap } from "@/lib/e2e-record";
 import { hasMalformedEscape, isApiPath } from "@/lib/http/paths";
 import { stopJobs } from "@/lib/jobs/queue";
 import { outboxPageEnabled, smtpUrl } from "@/lib/mail/config";
-import { answerMetrics } from "@/lib/metrics/endpoint";
 import { startServer } from "@/lib/server-start";
 import { answerClientError } from "@/server/client-error";
 import { checkFormPost, isFormPost, sendFormRefusal } from "@/server/form-post-guard";
-import { sendWebResponse } from "@/server/node-bridge";
+import { startMetricsListener } from "@/server/metrics-listener";
 import { trackRequest, labelRoutesFromBuild } from "@/server/request-metrics";
 import { sendInternalError, serveCommerce } from "@/server/serve-commerce";
 import { servePayAsset } from "@/server/serve-pay-assets";
@@ -113,24 +112,8 @@ server.listen(port, hostname, () => {
   if (outboxPageEnabled()) console.log(`Mail is not sent (no SMTP_URL): read it at ${publicBaseUrl()}/outbox`);
   else if (!smtpUrl()) console.log("Mail is not sent (no SMTP_URL) and /outbox is off in production: list it with npm run admin -- outbox");
 });
-/**
- * METRICS_PORT: `GET /metrics` on a listener of its own (METRICS_HOST, loopback by default) without
- * the token, for a scraper on a private network; every other path there is 404.
- */
-const metricsServer =
-  metricsConfig.port === undefined
-    ? undefined
-    : http.createServer((req, res) => {
-        const pathname = parse(req.url ?? "/").pathname;
-        if (pathname !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
-          res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found: only GET /metrics is served here.\n");
-          return;
-        }
-        answerMetrics(new Request("http://localhost/metrics", { method: req.method }), "metrics-port")
-          .then((response) => sendWebResponse(response, res))
-          .catch(() => res.writeHead(500).end());
-      });
-metricsServer?.listen(metricsConfig.port, metricsConfig.host, () => console.log(`Metrics on http://${metricsConfig.host}:${metricsConfig.port}/metrics`));
+// METRICS_PORT: /metrics without the token on a listener of its own (server/metrics-listener.ts).
+const metricsServer = startMetricsListener(metricsConfig);
 
 /** How long a stop waits for the requests in flight before closing their connections. */
 const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 25_000);

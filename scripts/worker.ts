@@ -7,9 +7,10 @@
  * SIGTERM / SIGINT: the workers finish the jobs in hand (up to SHUTDOWN_DRAIN_MS) and take no new
  * one, then the process exits 0; a job cut short is retried after it expires (JOBS_EXPIRE_SECONDS).
  */
-import { databaseUrl } from "../lib/config";
+import { databaseUrl, metricsSettings } from "../lib/config";
 import { closeDb, getDb } from "../lib/db/client";
 import { logger } from "../lib/logger";
+import { startMetricsListener } from "../server/metrics-listener";
 
 const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 25_000);
 
@@ -26,6 +27,13 @@ if (process.env.JOBS_WORKERS === "off") {
   logger.warn("worker: JOBS_WORKERS=off is ignored here (it is meant for app instances)");
 }
 process.env.JOBS_WORKERS = "on";
+// Its own metrics (webhook delivery lag, provider calls and attempts of the jobs it runs) on METRICS_PORT, if set.
+let metricsListener: ReturnType<typeof startMetricsListener>;
+try {
+  metricsListener = startMetricsListener(metricsSettings());
+} catch (error) {
+  cannotStart(error instanceof Error ? error.message : String(error));
+}
 
 let stopping = false;
 let started = false;
@@ -49,6 +57,7 @@ async function start(): Promise<void> {
 
 async function stop(): Promise<void> {
   logger.info("worker stopping", { drainMs: DRAIN_MS });
+  metricsListener?.close();
   try {
     const db = await getDb();
     const { stopJobs } = await import("../lib/jobs/queue");

@@ -7,10 +7,10 @@ import { overrideRateLimits, resetRateLimits } from "@/lib/api/rate-limit";
 import { RESOLUTIONS, ATTEMPT_STATUSES } from "@/lib/db/enums";
 import { JOB_NAMES } from "@/lib/jobs/names";
 import { logger } from "@/lib/logger";
-import { answerMetrics } from "@/lib/metrics/endpoint";
 import { payHostedInvoice } from "@/lib/pay/pay-hosted-invoice";
 import { PROVIDERS } from "@/lib/providers";
 import { credentialsKey } from "@/lib/vault/vault-key";
+import { startMetricsListener } from "@/server/metrics-listener";
 import { trackRequest } from "@/server/request-metrics";
 import { serveCommerce } from "@/server/serve-commerce";
 import { PAYMENT_EXAMPLES } from "@/tests/fixtures/invoices";
@@ -117,11 +117,20 @@ describe("GET /metrics", () => {
     expect((await metricsRoute.POST(new Request("http://test/metrics", { method: "POST" }), { params: Promise.resolve({}) })).status).toBe(405);
   });
 
-  it("serves the figures without the token on METRICS_PORT's own listener", async () => {
+  it("is served without the token on METRICS_PORT's own listener, which serves nothing else", async () => {
     delete process.env.METRICS_TOKEN;
-    const response = await answerMetrics(new Request("http://127.0.0.1:9464/metrics"), "metrics-port");
-    expect(response.status).toBe(200);
-    expect(parsePrometheusTextFormat(await response.text()).length).toBeGreaterThan(10);
+    const listener = startMetricsListener({ port: 0, host: "127.0.0.1" })!;
+    await new Promise<void>((resolve) => (listener.listening ? resolve() : listener.once("listening", () => resolve())));
+    try {
+      const base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+      const response = await fetch(`${base}/metrics`);
+      expect(response.status).toBe(200);
+      expect(parsePrometheusTextFormat(await response.text()).length).toBeGreaterThan(10);
+      expect((await fetch(`${base}/`)).status).toBe(404);
+      expect((await fetch(`${base}/metrics`, { method: "POST" })).status).toBe(404);
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 
   it("counts a create under its route template, and every family an alert reads is there, with bounded labels only", async () => {
