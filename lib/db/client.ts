@@ -13,6 +13,8 @@ export const migrationsFolder = path.join(process.cwd(), "lib/db/migrations");
 type Handle = { db: Db; close: () => Promise<void> };
 
 const postgresDbs = new WeakSet<object>();
+/** Connections of an app process's postgres.js pool (the metrics report it as db_pool_max_connections). */
+export const POSTGRES_POOL_SIZE = 10;
 /** Pool connections (of 10) that invoice creates may hold at once; the others stay free for reads. */
 const POSTGRES_WRITE_LANES = 4;
 
@@ -149,7 +151,7 @@ export async function openPostgres(url: string, options: OpenOptions = {}): Prom
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   if (options.migrate ?? true) await migratePostgres(url);
-  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const client = postgres(url, { max: options.max ?? POSTGRES_POOL_SIZE, onnotice: () => {} });
   const db = drizzle(client, { schema }) as unknown as Db;
   postgresDbs.add(db);
   if (!(options.migrate ?? true)) {

@@ -1,15 +1,12 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { isEmbedded } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { getDb, POSTGRES_POOL_SIZE } from "@/lib/db/client";
 import { queueStats } from "@/lib/jobs/queue";
 import { metrics } from "./registry";
 
 /** How long a scrape waits for its database reads before answering with the figures it has. */
 const READ_WAIT_MS = 2_000;
-
-/** The postgres.js pool's size (lib/db/client.ts opens it with max 10); PGlite is one connection in this process. */
-const POSTGRES_POOL_MAX = 10;
 
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -26,7 +23,9 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
  */
 async function readDatabaseFigures(): Promise<void> {
   const m = metrics();
-  m.dbPoolMax.labels(isEmbedded() ? "pglite" : "postgres").set(isEmbedded() ? 1 : POSTGRES_POOL_MAX);
+  // postgres.js exposes no count of connections in use: its size here, and saturation shows as the round trip below.
+  // The embedded PGlite is one connection in this process.
+  m.dbPoolMax.labels(isEmbedded() ? "pglite" : "postgres").set(isEmbedded() ? 1 : POSTGRES_POOL_SIZE);
   let db;
   try {
     db = await within(getDb(), READ_WAIT_MS);
