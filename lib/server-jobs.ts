@@ -12,6 +12,7 @@ import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
 import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
 import { sandboxRefundSettleTask } from "@/lib/sandbox/tasks/sandbox-refund-settle";
+import { sandboxDisputeDecideTask, sandboxDisputeOpenTask } from "@/lib/sandbox/tasks/sandbox-dispute";
 import { credentialsResealSweep, credentialsResealTask } from "@/lib/vault/reseal-job";
 import { webhookDeliverTask, webhookDueTriesSweep } from "@/lib/webhooks/tasks/webhook-deliver";
 
@@ -28,6 +29,8 @@ export const JOB_TASKS = [
   webhookDeliverTask,
   sandboxCallbackTask,
   sandboxRefundSettleTask,
+  sandboxDisputeOpenTask,
+  sandboxDisputeDecideTask,
   credentialsResealTask,
   refundReconcileTask,
   authorizationReconcileTask,
