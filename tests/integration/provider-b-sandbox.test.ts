@@ -5,6 +5,7 @@ import { providerBAdapter as adapter } from "@/lib/providers/provider-b/adapter"
 import { signB } from "@/lib/providers/provider-b/wire";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxDisputes } from "./helpers/sandbox-disputes";
 import { describeSandboxRefunds } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";
 
@@ -107,6 +108,17 @@ describeSandboxRefunds({
   provider: "Provider B",
   adapter,
   context: (overrides = {}) => context(overrides as CredentialValues),
+  otherAccount: () => adapterContext(base(), "provider-b", "h2h", otherCredentials),
+  payment: (card, amount) => payment(card, amount),
+});
+
+describeSandboxDisputes({
+  provider: "Provider B",
+  slug: "provider-b",
+  adapter,
+  db: () => t.db,
+  context: () => context(),
+  credentials: () => credentials,
   otherAccount: () => adapterContext(base(), "provider-b", "h2h", otherCredentials),
   payment: (card, amount) => payment(card, amount),
 });
