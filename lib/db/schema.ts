@@ -816,6 +816,8 @@ export const webhookEvents = pgTable(
     connection: jsonb("connection").$type<Record<string, unknown>>(),
     /** payment_method.* events, and an invoice.status_changed whose payment saved a card: the payment method (never its token) as it was. */
     paymentMethod: jsonb("payment_method").$type<Record<string, unknown>>(),
+    /** dispute.* events: the dispute as it was when the event happened (the invoice beside it). */
+    dispute: jsonb("dispute").$type<Record<string, unknown>>(),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
   },

@@ -36,6 +36,8 @@ export const JOB_PAYLOAD_SCHEMAS = {
   "refund-reconcile": z.object({ refundId: z.string(), invoiceId: z.string(), step: z.number().int().nonnegative() }),
   /** One status request for a capture or void without an answer (lib/processing/authorization.ts). */
   "authorization-reconcile": z.object({ invoiceId: z.string(), step: z.number().int().nonnegative() }),
+  /** One dispute status request for an open dispute whose next word is awaited (lib/disputes/tasks/dispute-follow-up.ts). */
+  "dispute-follow-up": z.object({ disputeId: z.string() }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOAD_SCHEMAS;

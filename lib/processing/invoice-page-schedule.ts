@@ -55,6 +55,7 @@ function labelOf(job: ScheduledJob): string {
     "credentials-reseal": () => "Credentials re-seal after a key rotation",
     "refund-reconcile": () => `Refund status request ${(asNumber(job.data.step) ?? 0) + 1}`,
     "authorization-reconcile": () => `Capture or void status request ${(asNumber(job.data.step) ?? 0) + 1}`,
+    "dispute-follow-up": () => "Dispute status request",
   };
   return names[job.name]?.() ?? job.name;
 }
