@@ -49,6 +49,19 @@ export const TEST_CARDS: readonly TestCard[] = [
  */
 const DISPUTE_CARDS: Readonly<Record<string, "fraudulent" | "not_received">> = { "0259": "fraudulent", "2685": "not_received" };
 
+/** The test phrase: a test dispute's evidence with it in any text field wins; any other evidence loses (lib/sandbox/disputes.ts). */
+export const WINNING_EVIDENCE_PHRASE = "winning_evidence";
+
+/**
+ * Test disputes in plain words, for the API description and the docs: the dispute cards, the
+ * winning phrase and the three settings of the sandbox's timing.
+ */
+export const DISPUTE_TEST_NOTE =
+  "Test mode: a payment paid with 4000 0000 0000 0259 (or 4000 0000 0000 2685) succeeds, and the sandbox opens a fraudulent " +
+  "(not_received) dispute of it SANDBOX_DISPUTE_OPENS_AFTER_SECONDS after capture (default 10), evidence due " +
+  "SANDBOX_DISPUTE_EVIDENCE_SECONDS later (default 7 days). Submitted evidence is decided SANDBOX_DISPUTE_DECIDES_AFTER_SECONDS " +
+  `later (default 10): won when a text field contains ${WINNING_EVIDENCE_PHRASE}, lost otherwise.`;
+
 /** Why the customer will dispute a payment made with this card, or undefined for a card that is never disputed. */
 export function disputeReasonOfCard(cardNumber: string): "fraudulent" | "not_received" | undefined {
   return DISPUTE_CARDS[lastFour(cardNumber)];

@@ -8,7 +8,7 @@ import { enqueue } from "@/lib/jobs/queue";
 import { logger } from "@/lib/logger";
 import type { SandboxAccount } from "./accounts";
 import { queueSandboxCallback } from "./callback-send";
-import { disputeReasonOfCard, type CardDecision } from "./cards";
+import { disputeReasonOfCard, WINNING_EVIDENCE_PHRASE, type CardDecision } from "./cards";
 import { findRecordByReference, saveRecord, updateRecord, type SandboxRecord } from "./records";
 
 /**
@@ -32,9 +32,6 @@ import { findRecordByReference, saveRecord, updateRecord, type SandboxRecord } f
  */
 
 export const DISPUTE_OPERATION = "dispute";
-
-/** The test phrase: evidence with it in any text field wins the test dispute; any other evidence loses. */
-export const WINNING_EVIDENCE_PHRASE = "winning_evidence";
 
 const DEFAULTS = { opensAfter: 10, evidence: 7 * 24 * 3600, decidesAfter: 10 } as const;
 

@@ -6,7 +6,8 @@ import { sandboxRecords } from "@/lib/db/schema";
 import type { CredentialValues } from "@/lib/providers";
 import type { AdapterContext, DisputeEvidenceInstruction, PaymentInstruction, ProviderAdapter, ProviderOutcome } from "@/lib/providers/kit/adapter";
 import { getProviderServer } from "@/lib/providers/server/servers";
-import { DISPUTE_OPERATION, WINNING_EVIDENCE_PHRASE } from "@/lib/sandbox/disputes";
+import { WINNING_EVIDENCE_PHRASE } from "@/lib/sandbox/cards";
+import { DISPUTE_OPERATION } from "@/lib/sandbox/disputes";
 import { runAllJobs } from "./jobs";
 
 /**
