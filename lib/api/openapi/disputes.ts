@@ -2,6 +2,7 @@ import { disputeEvidenceRequestSchema, FILE_MAX_BYTES, FILE_PURPOSES, FILE_TYPES
 import { disputeListQuerySchema } from "@/lib/disputes/list";
 import { disputeDocumentSchema, disputeListDocumentSchema, fileDocumentSchema } from "@/lib/disputes/resource-schemas";
 import { DISPUTE_ID, FILE_ID } from "@/lib/ids/patterns";
+import { DISPUTE_TEST_NOTE, WINNING_EVIDENCE_PHRASE } from "@/lib/sandbox/cards";
 import { JSON_API, REQUEST_TYPES, ref, toSchema, type Json } from "./json-schema";
 
 /**
@@ -89,7 +90,8 @@ export function disputePaths(errors: ErrorRefs, evidenceFileId = EXAMPLE_EVIDENC
         description:
           "Disputes of the key's mode, from every provider, as their callbacks and status requests reported them. Filters: status " +
           "(or open), connection, invoice, due_before (the inbox by deadline). Keyset pages: links.next carries page[after]. " +
-          "With Accept: text/csv every dispute the filters select, as CSV (not one page), like the invoice lists.",
+          "With Accept: text/csv every dispute the filters select, as CSV (not one page), like the invoice lists. " +
+          DISPUTE_TEST_NOTE,
         parameters: listParameters(),
         responses: {
           "200": {
@@ -137,7 +139,8 @@ export function disputePaths(errors: ErrorRefs, evidenceFileId = EXAMPLE_EVIDENC
           "The dispute's id is the provider's idempotency key: a repeat, or two submits at once, send it once and answer with the " +
           "dispute as it is. Taken: under_review (dispute.updated). 409 deadline_passed after evidence_due_by (nothing is sent), " +
           "evidence_missing (save evidence first), or the provider's refusal (closed). 502 provider_unavailable: not taken this " +
-          "time, nothing changed; send it again. Without an answer it stays submitted and status requests settle it.",
+          "time, nothing changed; send it again. Without an answer it stays submitted and status requests settle it. " +
+          `Test mode: the sandbox decides the evidence won when a text field contains ${WINNING_EVIDENCE_PHRASE}, lost otherwise.`,
         parameters: [idOf(DISPUTE_ID)],
         responses: {
           "200": disputeAnswer("The dispute after the provider's answer"),
