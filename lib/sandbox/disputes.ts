@@ -208,7 +208,8 @@ async function notifyOrDecideLater(db: Db, record: SandboxRecord): Promise<void>
 }
 
 export type SandboxDisputeRefusal = { status: 404 | 409 | 422; code: "not_found" | "deadline_passed" | "closed"; text: string };
-export type SandboxDisputeResult = { kind: "refused"; status: 404 | 409 | 422; code: SandboxDisputeRefusal["code"]; text: string } | { kind: "recorded"; record: SandboxRecord };
+export type SandboxDisputeResult =
+  { kind: "refused"; status: 404 | 409 | 422; code: SandboxDisputeRefusal["code"]; text: string } | { kind: "recorded"; record: SandboxRecord };
 
 const NOT_FOUND: SandboxDisputeResult = { kind: "refused", status: 404, code: "not_found", text: "No dispute with that reference on this account." };
 

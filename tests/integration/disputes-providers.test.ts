@@ -92,7 +92,15 @@ describe.each(PROVIDERS)("%s: a disputed test payment end to end", (provider, ki
 
   async function submitEvidence(id: string, explanation: string) {
     const evidence = { data: { type: "dispute-evidence", attributes: { explanation, product_description: "A blue teapot" } } };
-    expect((await send<unknown, { id: string }>(SAVE_EVIDENCE, { id }, { method: "POST", path: `/api/commerce/disputes/${id}/evidence`, key: m.key, body: evidence })).status).toBe(200);
+    expect(
+      (
+        await send<unknown, { id: string }>(
+          SAVE_EVIDENCE,
+          { id },
+          { method: "POST", path: `/api/commerce/disputes/${id}/evidence`, key: m.key, body: evidence },
+        )
+      ).status,
+    ).toBe(200);
     const submitted = await send<Dispute, { id: string }>(SUBMIT, { id }, { method: "POST", path: `/api/commerce/disputes/${id}/submit`, key: m.key });
     expect(submitted.status).toBe(200);
     expect(submitted.json.data).toMatchObject({ attributes: { status: "under_review" } });
@@ -115,7 +123,11 @@ describe.each(PROVIDERS)("%s: a disputed test payment end to end", (provider, ki
     expect(await read(losing.id)).toMatchObject({ attributes: { status: "lost" } });
 
     const conceded = await disputedPayment();
-    const accepted = await send<Dispute, { id: string }>(ACCEPT, { id: conceded.id }, { method: "POST", path: `/api/commerce/disputes/${conceded.id}/accept`, key: m.key });
+    const accepted = await send<Dispute, { id: string }>(
+      ACCEPT,
+      { id: conceded.id },
+      { method: "POST", path: `/api/commerce/disputes/${conceded.id}/accept`, key: m.key },
+    );
     expect(accepted.status).toBe(200);
     expect(accepted.json.data).toMatchObject({ attributes: { status: "accepted" } });
   }, 90_000);

@@ -158,7 +158,11 @@ describe("Provider B disputes of an authorization", () => {
     expect(captured).toMatchObject({ kind: "captured", capturedMinor: 6_000n });
     await runAllJobs(t.db, { name: "sandbox-dispute-open" });
     const [dispute] = await disputesOf(txn);
-    expect(dispute).toMatchObject({ status: "needs_response", amountMinor: 6_000n, details: { reason: "not_received", paymentKey: instruction.idempotencyKey } });
+    expect(dispute).toMatchObject({
+      status: "needs_response",
+      amountMinor: 6_000n,
+      details: { reason: "not_received", paymentKey: instruction.idempotencyKey },
+    });
     expect(await adapter.disputes!.getDispute(context(), { disputeReference: dispute!.reference })).toMatchObject({
       kind: "found",
       report: { amountMinor: 6_000n, reason: "not_received", paymentReference: txn },

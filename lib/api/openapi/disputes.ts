@@ -61,8 +61,7 @@ const evidenceExamples = (fileId: string): Json => ({
 const UPLOAD_EXAMPLES: Json = {
   receipt: {
     summary: "A signed delivery receipt (PDF)",
-    description:
-      "curl -H 'Authorization: Bearer pok_test_…' -F purpose=dispute_evidence -F file=@receipt.pdf https://…/api/commerce/files",
+    description: "curl -H 'Authorization: Bearer pok_test_…' -F purpose=dispute_evidence -F file=@receipt.pdf https://…/api/commerce/files",
     value: { purpose: "dispute_evidence", file: "(the bytes of receipt.pdf)" },
   },
 };
@@ -122,7 +121,9 @@ export function disputePaths(errors: ErrorRefs, evidenceFileId = EXAMPLE_EVIDENC
         parameters: [idOf(DISPUTE_ID)],
         requestBody: {
           required: true,
-          content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("DisputeEvidenceRequest"), examples: evidenceExamples(evidenceFileId) }])),
+          content: Object.fromEntries(
+            REQUEST_TYPES.map((type) => [type, { schema: ref("DisputeEvidenceRequest"), examples: evidenceExamples(evidenceFileId) }]),
+          ),
         },
         responses: {
           "200": disputeAnswer("The dispute with its draft"),

@@ -48,13 +48,13 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     event.type === "dispute.updated"
       ? { about: "dispute", providerReference: event.dispute.dispute_id, dispute: disputeReportOf(event.dispute) }
       : event.type === "refund.updated"
-      ? { about: "refund", providerReference: event.refund.refund_id, merchantReference: event.refund.request_id, outcome: refundOutcomeOf(event.refund) }
-      : {
-          about: "attempt",
-          providerReference: event.transaction.transaction_id,
-          merchantReference: event.transaction.request_id,
-          outcome: outcomeOf(event.transaction),
-        },
+        ? { about: "refund", providerReference: event.refund.refund_id, merchantReference: event.refund.request_id, outcome: refundOutcomeOf(event.refund) }
+        : {
+            about: "attempt",
+            providerReference: event.transaction.transaction_id,
+            merchantReference: event.transaction.request_id,
+            outcome: outcomeOf(event.transaction),
+          },
 };
 
 export const providerACallbacks: ProviderCallbacks = {

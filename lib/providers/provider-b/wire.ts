@@ -247,7 +247,10 @@ export const bDisputeEvidenceSchema = z.object({
   shipping_tracking: bText,
   refund_policy: bText,
   explanation: bText,
-  attachments: z.array(z.object({ name: z.string().max(255), type: z.string().max(255), data: z.string() })).max(20).default([]),
+  attachments: z
+    .array(z.object({ name: z.string().max(255), type: z.string().max(255), data: z.string() }))
+    .max(20)
+    .default([]),
 });
 
 export const bDisputeAcceptSchema = z.object({ terminal_id: z.string(), dispute_txn: z.string().min(1), accept_ref: z.string().min(1).max(255) });

@@ -163,7 +163,12 @@ async function submitEvidence(context: AdapterContext, instruction: DisputeEvide
     evidence: instruction.text,
     documents: instruction.files.map((file) => ({ file_name: file.filename, content_type: file.contentType, content_base64: file.data.toString("base64") })),
   };
-  return readDisputeAction(await call(context, "POST", `${disputePath(instruction.disputeReference)}/evidence`, body), cDisputeSchema, reportOf, disputeRefusalOf);
+  return readDisputeAction(
+    await call(context, "POST", `${disputePath(instruction.disputeReference)}/evidence`, body),
+    cDisputeSchema,
+    reportOf,
+    disputeRefusalOf,
+  );
 }
 
 /** Saved cards (./wire.ts): the order is paid with `payer.stored_card`, no card details sent. */

@@ -51,8 +51,8 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     "dispute" in event
       ? { about: "dispute", providerReference: event.dispute.id, dispute: disputeReportOf(event.dispute) }
       : "refund" in event
-      ? { about: "refund", providerReference: event.refund.id, merchantReference: event.refund.shop_refund_id, outcome: refundOutcomeOf(event.refund) }
-      : { about: "attempt", providerReference: event.order.id, merchantReference: event.order.shop_order_id, outcome: outcomeOf(event.order) },
+        ? { about: "refund", providerReference: event.refund.id, merchantReference: event.refund.shop_refund_id, outcome: refundOutcomeOf(event.refund) }
+        : { about: "attempt", providerReference: event.order.id, merchantReference: event.order.shop_order_id, outcome: outcomeOf(event.order) },
 };
 
 export const providerCCallbacks: ProviderCallbacks = {

@@ -237,7 +237,10 @@ const cText = z.string().max(20_000).optional();
 export const cDisputeEvidenceSchema = z.object({
   shop_submission_id: z.string().min(1).max(255),
   evidence: z.object({ product_description: cText, customer_communication: cText, shipping_tracking: cText, refund_policy: cText, explanation: cText }),
-  documents: z.array(z.object({ file_name: z.string().max(255), content_type: z.string().max(255), content_base64: z.string() })).max(20).default([]),
+  documents: z
+    .array(z.object({ file_name: z.string().max(255), content_type: z.string().max(255), content_base64: z.string() }))
+    .max(20)
+    .default([]),
 });
 
 export const cDisputeAcceptSchema = z.object({ shop_submission_id: z.string().min(1).max(255) });

@@ -50,18 +50,18 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     event.method === "dispute.notify"
       ? { about: "dispute", providerReference: event.params.dispute.dispute_id, dispute: disputeReportOf(event.params.dispute) }
       : event.method === "refund.notify"
-      ? {
-          about: "refund",
-          providerReference: event.params.refund.refund_id,
-          merchantReference: event.params.refund.transaction_id,
-          outcome: refundOutcomeOf(event.params.refund),
-        }
-      : {
-          about: "attempt",
-          providerReference: event.params.transaction.payment_id,
-          merchantReference: event.params.transaction.transaction_id,
-          outcome: outcomeOfTransaction(event.params.transaction),
-        },
+        ? {
+            about: "refund",
+            providerReference: event.params.refund.refund_id,
+            merchantReference: event.params.refund.transaction_id,
+            outcome: refundOutcomeOf(event.params.refund),
+          }
+        : {
+            about: "attempt",
+            providerReference: event.params.transaction.payment_id,
+            merchantReference: event.params.transaction.transaction_id,
+            outcome: outcomeOfTransaction(event.params.transaction),
+          },
 };
 
 export const providerDCallbacks: ProviderCallbacks = {

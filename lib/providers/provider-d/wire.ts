@@ -218,7 +218,10 @@ export const dDisputeEvidenceSchema = z.object({
   dispute_id: z.string().min(1),
   submission_id: z.string().min(1).max(255),
   evidence: z.object({ product_description: dText, customer_communication: dText, shipping_tracking: dText, refund_policy: dText, explanation: dText }),
-  files: z.array(z.object({ name: z.string().max(255), mime: z.string().max(255), data: z.string() })).max(20).default([]),
+  files: z
+    .array(z.object({ name: z.string().max(255), mime: z.string().max(255), data: z.string() }))
+    .max(20)
+    .default([]),
 });
 
 export const dDisputeAcceptSchema = z.object({ merchant_id: z.string().min(1), dispute_id: z.string().min(1), submission_id: z.string().min(1).max(255) });

@@ -71,13 +71,18 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     event.eventCode === "DISPUTE_UPDATE"
       ? { about: "dispute", providerReference: event.dispute.disputeId, dispute: disputeReportOf(event.dispute) }
       : event.eventCode === "REFUND_UPDATE"
-      ? { about: "refund", providerReference: event.refund.refundId, merchantReference: event.refund.merchantReference, outcome: refundOutcomeOf(event.refund) }
-      : {
-          about: "attempt",
-          providerReference: event.payment.paymentId,
-          ...(event.payment.merchantReference ? { merchantReference: event.payment.merchantReference } : {}),
-          outcome: outcomeOfPayment(event.payment),
-        },
+        ? {
+            about: "refund",
+            providerReference: event.refund.refundId,
+            merchantReference: event.refund.merchantReference,
+            outcome: refundOutcomeOf(event.refund),
+          }
+        : {
+            about: "attempt",
+            providerReference: event.payment.paymentId,
+            ...(event.payment.merchantReference ? { merchantReference: event.payment.merchantReference } : {}),
+            outcome: outcomeOfPayment(event.payment),
+          },
 };
 
 export const providerECallbacks: ProviderCallbacks = {

@@ -245,7 +245,10 @@ const eText = z.string().max(20_000).optional();
 export const eDisputeDefenseSchema = z.object({
   merchantReference: z.string().min(1).max(255),
   defenseText: z.object({ productDescription: eText, customerCommunication: eText, shippingTracking: eText, refundPolicy: eText, explanation: eText }),
-  defenseDocuments: z.array(z.object({ fileName: z.string().max(255), contentType: z.string().max(255), content: z.string() })).max(20).default([]),
+  defenseDocuments: z
+    .array(z.object({ fileName: z.string().max(255), contentType: z.string().max(255), content: z.string() }))
+    .max(20)
+    .default([]),
 });
 
 export const eDisputeAcceptSchema = z.object({ merchantReference: z.string().min(1).max(255) });

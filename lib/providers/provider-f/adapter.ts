@@ -184,7 +184,8 @@ export const providerFAdapter: ProviderAdapter = {
   getRefundStatus,
   tokens: { createPaymentWithToken, deleteToken },
   disputes: {
-    getDispute: async (context, query) => readDisputeStatus(await send(context, "GET", F_PATHS.dispute(query.disputeReference)), fDisputeSchema, disputeReportOf),
+    getDispute: async (context, query) =>
+      readDisputeStatus(await send(context, "GET", F_PATHS.dispute(query.disputeReference)), fDisputeSchema, disputeReportOf),
     submitEvidence: async (context, instruction) => {
       const body: z.input<typeof fDisputeEvidenceSchema> = {
         reference: instruction.disputeId,

@@ -61,18 +61,18 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     event.type === "dispute.updated"
       ? { about: "dispute", providerReference: event.data.object.id, dispute: disputeReportOf(event.data.object) }
       : event.type === "refund.updated"
-      ? {
-          about: "refund",
-          providerReference: event.data.object.id,
-          merchantReference: event.data.object.reference,
-          outcome: refundOutcomeOf(event.data.object),
-        }
-      : {
-          about: "attempt",
-          providerReference: event.data.object.id,
-          ...(event.data.object.reference ? { merchantReference: event.data.object.reference } : {}),
-          outcome: outcomeOfCharge(event.data.object),
-        },
+        ? {
+            about: "refund",
+            providerReference: event.data.object.id,
+            merchantReference: event.data.object.reference,
+            outcome: refundOutcomeOf(event.data.object),
+          }
+        : {
+            about: "attempt",
+            providerReference: event.data.object.id,
+            ...(event.data.object.reference ? { merchantReference: event.data.object.reference } : {}),
+            outcome: outcomeOfCharge(event.data.object),
+          },
 };
 
 export const providerFCallbacks: ProviderCallbacks = {

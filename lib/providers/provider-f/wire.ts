@@ -211,7 +211,10 @@ const fText = z.string().max(20_000).optional();
 export const fDisputeEvidenceSchema = z.object({
   reference: z.string().min(1).max(255),
   evidence: z.object({ product_description: fText, customer_communication: fText, shipping_tracking: fText, refund_policy: fText, explanation: fText }),
-  files: z.array(z.object({ filename: z.string().max(255), content_type: z.string().max(255), data: z.string() })).max(20).default([]),
+  files: z
+    .array(z.object({ filename: z.string().max(255), content_type: z.string().max(255), data: z.string() }))
+    .max(20)
+    .default([]),
 });
 
 export const fDisputeCloseSchema = z.object({ reference: z.string().min(1).max(255) });

@@ -123,11 +123,7 @@ export function describeSandboxDisputes(suite: SandboxDisputeSuite): void {
       expect(verified).toMatchObject({ ok: true, notification: { about: "dispute", providerReference: paid.disputeReference } });
       if (verified.ok && verified.notification.about === "dispute") expect(verified.notification.dispute).toEqual((found as { report: unknown }).report);
       // A changed body is refused.
-      const forged = callbacks.verify(
-        { headers: new Headers(signed.headers), rawBody: `${signed.rawBody} ` },
-        suite.credentials(),
-        { mode: "test" },
-      );
+      const forged = callbacks.verify({ headers: new Headers(signed.headers), rawBody: `${signed.rawBody} ` }, suite.credentials(), { mode: "test" });
       expect(forged).toMatchObject({ ok: false, status: 401 });
 
       const other = await disputed(NOT_RECEIVED_CARD);

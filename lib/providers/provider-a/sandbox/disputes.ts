@@ -43,7 +43,13 @@ export async function takeEvidence({ body, account, context }: SignedRequest): P
   if (!parsed.success) return invalidRequest(parsed.error.issues);
   const { request_id, dispute_id, evidence, attachments } = parsed.data;
   const files = attachments.map((file) => ({ name: file.file_name, contentType: file.content_type, bytes: Buffer.from(file.content_base64, "base64").length }));
-  const result = await submitSandboxEvidence(context.db, { provider: SLUG, account, reference: dispute_id, submissionKey: request_id, evidence: { text: evidence, files } });
+  const result = await submitSandboxEvidence(context.db, {
+    provider: SLUG,
+    account,
+    reference: dispute_id,
+    submissionKey: request_id,
+    evidence: { text: evidence, files },
+  });
   return answer(result, dispute_id);
 }
 

@@ -55,7 +55,9 @@ export async function takeEvidence(raw: string, account: SandboxAccount, context
   const { terminal_id, dispute_txn, evidence_ref, attachments, ...text } = parsed.data;
   if (terminal_id !== account.credentials.terminal_id) return refuse(401, "unknown_terminal", "terminal_id differs from X-Terminal.");
   const files = attachments.map((file) => ({ name: file.name, contentType: file.type, bytes: Buffer.from(file.data, "base64").length }));
-  return answer(await submitSandboxEvidence(context.db, { provider: SLUG, account, reference: dispute_txn, submissionKey: evidence_ref, evidence: { text, files } }));
+  return answer(
+    await submitSandboxEvidence(context.db, { provider: SLUG, account, reference: dispute_txn, submissionKey: evidence_ref, evidence: { text, files } }),
+  );
 }
 
 /** POST /v1/disputes/accept: the merchant concedes the dispute. */

@@ -56,7 +56,9 @@ export async function takeEvidence(id: string, raw: string, account: SandboxAcco
   if (!parsed.success) return refuse(422, "invalid_evidence", issues(parsed.error));
   const { shop_submission_id, evidence, documents } = parsed.data;
   const files = documents.map((file) => ({ name: file.file_name, contentType: file.content_type, bytes: Buffer.from(file.content_base64, "base64").length }));
-  return answer(await submitSandboxEvidence(context.db, { provider: SLUG, account, reference: id, submissionKey: shop_submission_id, evidence: { text: evidence, files } }));
+  return answer(
+    await submitSandboxEvidence(context.db, { provider: SLUG, account, reference: id, submissionKey: shop_submission_id, evidence: { text: evidence, files } }),
+  );
 }
 
 /** POST /shop/disputes/{id}/accept: the merchant concedes the dispute. */

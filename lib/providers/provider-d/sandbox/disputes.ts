@@ -46,7 +46,9 @@ export async function runDisputeEvidence(db: Db, account: SandboxAccount, body: 
   if (!parsed.success) return dError(400, "bad_request", issues(parsed.error));
   const { dispute_id, submission_id, evidence } = parsed.data;
   const files = parsed.data.files.map((file) => ({ name: file.name, contentType: file.mime, bytes: Buffer.from(file.data, "base64").length }));
-  return answer(await submitSandboxEvidence(db, { provider: SLUG, account, reference: dispute_id, submissionKey: submission_id, evidence: { text: evidence, files } }));
+  return answer(
+    await submitSandboxEvidence(db, { provider: SLUG, account, reference: dispute_id, submissionKey: submission_id, evidence: { text: evidence, files } }),
+  );
 }
 
 /** POST /dispute/accept: the merchant concedes the dispute. */

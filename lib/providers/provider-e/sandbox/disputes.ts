@@ -46,7 +46,13 @@ export async function defendDispute(db: Db, account: SandboxAccount, disputeId: 
   const { merchantReference, defenseText, defenseDocuments } = parsed.data;
   const files = defenseDocuments.map((file) => ({ name: file.fileName, contentType: file.contentType, bytes: Buffer.from(file.content, "base64").length }));
   return answer(
-    await submitSandboxEvidence(db, { provider: SLUG, account, reference: disputeId, submissionKey: merchantReference, evidence: { text: defenseText, files } }),
+    await submitSandboxEvidence(db, {
+      provider: SLUG,
+      account,
+      reference: disputeId,
+      submissionKey: merchantReference,
+      evidence: { text: defenseText, files },
+    }),
   );
 }
 
