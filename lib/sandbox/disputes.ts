@@ -207,7 +207,7 @@ async function notifyOrDecideLater(db: Db, record: SandboxRecord): Promise<void>
   }
 }
 
-export type SandboxDisputeRefusal = { status: 404 | 409 | 422; code: "not_found" | "deadline_passed" | "closed"; text: string };
+type SandboxDisputeRefusal = { status: 404 | 409 | 422; code: "not_found" | "deadline_passed" | "closed"; text: string };
 export type SandboxDisputeResult =
   { kind: "refused"; status: 404 | 409 | 422; code: SandboxDisputeRefusal["code"]; text: string } | { kind: "recorded"; record: SandboxRecord };
 

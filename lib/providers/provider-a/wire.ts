@@ -197,7 +197,7 @@ export type AVoid = z.infer<typeof aVoidAnswerSchema>;
  * code, ../mapping.ts), `amount_disputed`, `currency`, `evidence_due_at` (ISO 8601). Too late or no
  * longer open: 422 with `error.code` `evidence_window_closed` or `dispute_not_open`.
  */
-export const A_DISPUTE_STATUSES = ["evidence_required", "in_review", "won", "lost", "accepted"] as const;
+const A_DISPUTE_STATUSES = ["evidence_required", "in_review", "won", "lost", "accepted"] as const;
 
 export const aDisputeSchema = z.object({
   dispute_id: z.string().min(1),

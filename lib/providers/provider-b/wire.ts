@@ -221,7 +221,7 @@ export const B_CARD_TOKEN_PREFIX = "bct_";
  * charge's `txn` and `order_ref`, `sum`, `cur`, B's `reason_code` and `respond_by` (ISO 8601). Too
  * late or no longer open: 422 with `error_code` `respond_by_passed` or `dispute_closed` (../mapping.ts).
  */
-export const B_DISPUTE_RESULTS = ["open", "review", "won", "lost", "accepted"] as const;
+const B_DISPUTE_RESULTS = ["open", "review", "won", "lost", "accepted"] as const;
 
 export const bDisputeSchema = z.object({
   result: z.enum(B_DISPUTE_RESULTS),

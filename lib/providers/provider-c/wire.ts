@@ -215,7 +215,7 @@ export type CCancellation = z.infer<typeof cCancellationSchema>["cancellation"];
  * `amount_minor`, `currency_code`, `respond_by` (ISO 8601). Too late or no longer open: 422 with
  * `error.code` `response_period_over` or `dispute_not_open`.
  */
-export const C_DISPUTE_STATES = ["NEEDS_RESPONSE", "UNDER_REVIEW", "WON", "LOST", "ACCEPTED"] as const;
+const C_DISPUTE_STATES = ["NEEDS_RESPONSE", "UNDER_REVIEW", "WON", "LOST", "ACCEPTED"] as const;
 
 export const cDisputeSchema = z.object({
   dispute: z.object({

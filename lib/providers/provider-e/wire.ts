@@ -226,7 +226,7 @@ export type ECancel = z.infer<typeof eCancelAnswerSchema>;
  * `amount`, `defenseDueDate` (ISO 8601). Too late or no longer open: 422 `defense_period_ended` or
  * `dispute_not_open`.
  */
-export const E_DISPUTE_STATUSES = ["Undefended", "Pending", "Won", "Lost", "Accepted"] as const;
+const E_DISPUTE_STATUSES = ["Undefended", "Pending", "Won", "Lost", "Accepted"] as const;
 
 export const eDisputeSchema = z.object({
   disputeId: z.string().min(1),

@@ -190,7 +190,7 @@ export const F_CARD_TOKEN_PREFIX = "ftok_";
  * `amount`, `currency`, `evidence_details.due_by` (unix seconds). Too late or no longer open: 422
  * `evidence_past_due` or `dispute_not_open`.
  */
-export const F_DISPUTE_STATUSES = ["needs_response", "under_review", "won", "lost", "accepted"] as const;
+const F_DISPUTE_STATUSES = ["needs_response", "under_review", "won", "lost", "accepted"] as const;
 
 export const fDisputeSchema = z.object({
   id: z.string().min(1),
