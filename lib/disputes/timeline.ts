@@ -39,7 +39,8 @@ export async function readDisputeSteps(db: Db, merchantId: string, invoiceId: st
     if (step) steps.push({ disputeId: row.id, step, at: event.createdAt.toISOString(), amount: row.amount, currency: row.currency });
   }
   for (const row of rows) {
-    if (row.submittedAt) steps.push({ disputeId: row.id, step: "evidence_submitted", at: row.submittedAt.toISOString(), amount: row.amount, currency: row.currency });
+    if (row.submittedAt)
+      steps.push({ disputeId: row.id, step: "evidence_submitted", at: row.submittedAt.toISOString(), amount: row.amount, currency: row.currency });
     if (row.acceptedAt) steps.push({ disputeId: row.id, step: "conceded", at: row.acceptedAt.toISOString(), amount: row.amount, currency: row.currency });
   }
   return steps.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));

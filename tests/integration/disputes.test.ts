@@ -77,7 +77,8 @@ async function paidInvoice(options: { m?: InvoiceMerchant; live?: boolean; amoun
   const paymentReference = `pay-${randomBytes(6).toString("hex")}`;
   fake.script.set(connection.id, [{ kind: "succeeded", providerReference: paymentReference, processedAmountMinor: 10000n }]);
   const paid = await payWithCard(t.db, created.invoice.id, CARD);
-  if (paid.kind === "refused" || paid.invoice.status !== "processed") throw new Error(`setup: not paid (${paid.kind === "refused" ? "refused" : paid.invoice.status})`);
+  if (paid.kind === "refused" || paid.invoice.status !== "processed")
+    throw new Error(`setup: not paid (${paid.kind === "refused" ? "refused" : paid.invoice.status})`);
   const [attempt] = await t.db.select().from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, created.invoice.id));
   expect(attempt).toMatchObject({ connectionId: connection.id, providerReference: paymentReference });
   return { m, invoiceId: created.invoice.id, connectionId: connection.id, attemptId: attempt!.id, paymentReference };
@@ -135,9 +136,14 @@ async function opened(paid: Paid, overrides: Partial<DisputeReport> = {}): Promi
 }
 
 const read = (m: InvoiceMerchant, id: string, key = m.key) => send<Dispute, { id: string }>(READ, { id }, { path: `/api/commerce/disputes/${id}`, key });
-const invoiceOf = (m: InvoiceMerchant, id: string) => send<Invoice, { id: string }>(GET_PAYMENT, { id }, { path: `/api/commerce/payment-invoices/${id}`, key: m.key });
+const invoiceOf = (m: InvoiceMerchant, id: string) =>
+  send<Invoice, { id: string }>(GET_PAYMENT, { id }, { path: `/api/commerce/payment-invoices/${id}`, key: m.key });
 const evidence = (m: InvoiceMerchant, id: string, attributes: Record<string, unknown>, key = m.key) =>
-  send<Dispute, { id: string }>(EVIDENCE, { id }, { method: "POST", path: `/api/commerce/disputes/${id}/evidence`, key, body: { data: { type: "dispute-evidence", attributes } } });
+  send<Dispute, { id: string }>(
+    EVIDENCE,
+    { id },
+    { method: "POST", path: `/api/commerce/disputes/${id}/evidence`, key, body: { data: { type: "dispute-evidence", attributes } } },
+  );
 const submit = (m: InvoiceMerchant, id: string, key = m.key) =>
   send<Dispute, { id: string }>(SUBMIT, { id }, { method: "POST", path: `/api/commerce/disputes/${id}/submit`, key });
 const accept = (m: InvoiceMerchant, id: string, key = m.key) =>
@@ -163,7 +169,14 @@ async function upload(key: string, parts: { file?: Blob | string; filename?: str
   const text = await response.text();
   expect(response.status).toBeLessThan(500);
   assertValidApiResponse({ method: "POST", url: "/api/commerce/files", status: response.status, headers: response.headers, body: text });
-  return { status: response.status, headers: response.headers, json: JSON.parse(text) as { data: { id: string; attributes: Record<string, unknown>; links: { self: string } }; errors: { code: string; source?: { pointer?: string } }[] } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: JSON.parse(text) as {
+      data: { id: string; attributes: Record<string, unknown>; links: { self: string } };
+      errors: { code: string; source?: { pointer?: string } }[];
+    },
+  };
 }
 
 const pdf = (bytes: Uint8Array = PDF, type = "application/pdf") => new Blob([new Uint8Array(bytes)], { type });
@@ -264,12 +277,16 @@ describe("a dispute notified by callback", () => {
     await callback(paid, { ...first, status: "lost" });
     expect((await invoiceOf(paid.m, paid.invoiceId)).json.data.attributes.disputed_amount).toBe("70.00");
     const refund = (amount?: string) =>
-      send(REFUND, { id: paid.invoiceId }, {
-        method: "POST",
-        path: `/api/commerce/payment-invoices/${paid.invoiceId}/refunds`,
-        key: paid.m.key,
-        body: { data: { type: "refund", attributes: { reference_id: newReference(), ...(amount ? { amount } : {}) } } },
-      });
+      send(
+        REFUND,
+        { id: paid.invoiceId },
+        {
+          method: "POST",
+          path: `/api/commerce/payment-invoices/${paid.invoiceId}/refunds`,
+          key: paid.m.key,
+          body: { data: { type: "refund", attributes: { reference_id: newReference(), ...(amount ? { amount } : {}) } } },
+        },
+      );
     const over = await refund("30.01");
     expect(over.status).toBe(409);
     expect(errorsOf(over)).toEqual([["(none)", "disputed"]]);
@@ -321,13 +338,19 @@ describe("the dispute inbox", () => {
       expect(refused.json.errors.map((error) => error.source?.parameter)).toContain(parameter);
     }
 
-    const csv = await LIST(new Request("http://test/api/commerce/disputes?filter[status]=open", { headers: { authorization: `Bearer ${paid.m.key}`, accept: "text/csv" } }), {
-      params: Promise.resolve({}),
-    });
+    const csv = await LIST(
+      new Request("http://test/api/commerce/disputes?filter[status]=open", { headers: { authorization: `Bearer ${paid.m.key}`, accept: "text/csv" } }),
+      {
+        params: Promise.resolve({}),
+      },
+    );
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="disputes-/);
-    const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = (await csv.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toMatch(/^id,status,amount,currency,reason/);
     expect(lines.slice(1).map((line) => line.split(",")[0])).toEqual([review.dispute.id, later.dispute.id, soon.dispute.id]);
   });
@@ -401,11 +424,20 @@ describe("responding to a dispute", () => {
     await evidence(paid.m, dispute.id, { shipping_tracking: "DHL 0034" });
     fake.disputeScript.push({ kind: "failed", message: "The provider is unavailable." });
     // 502 (the provider did not take it): read as the documented answer, outside send(), which allows no 5xx.
-    const failed = await SUBMIT(new Request(`http://test/api/commerce/disputes/${dispute.id}/submit`, { method: "POST", headers: { authorization: `Bearer ${paid.m.key}` } }), {
-      params: Promise.resolve({ id: dispute.id }),
-    });
+    const failed = await SUBMIT(
+      new Request(`http://test/api/commerce/disputes/${dispute.id}/submit`, { method: "POST", headers: { authorization: `Bearer ${paid.m.key}` } }),
+      {
+        params: Promise.resolve({ id: dispute.id }),
+      },
+    );
     const failedText = await failed.text();
-    assertValidApiResponse({ method: "POST", url: `/api/commerce/disputes/${dispute.id}/submit`, status: failed.status, headers: failed.headers, body: failedText });
+    assertValidApiResponse({
+      method: "POST",
+      url: `/api/commerce/disputes/${dispute.id}/submit`,
+      status: failed.status,
+      headers: failed.headers,
+      body: failedText,
+    });
     expect(failed.status).toBe(502);
     expect(JSON.parse(failedText).errors[0].code).toBe("provider_unavailable");
     expect((await read(paid.m, dispute.id)).json.data.attributes).toMatchObject({ status: "needs_response", submitted: null });
@@ -424,7 +456,10 @@ describe("responding to a dispute", () => {
     expect((await accept(paid.m, dispute.id)).status).toBe(200);
     expect(fake.calls.filter((call) => call.op === "dispute-accept")).toHaveLength(1);
     expect((await invoiceOf(paid.m, paid.invoiceId)).json.data.attributes.disputed_amount).toBe("25.00");
-    const closed = await t.db.select().from(webhookEvents).where(and(eq(webhookEvents.invoiceId, paid.invoiceId), eq(webhookEvents.type, "dispute.closed")));
+    const closed = await t.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.invoiceId, paid.invoiceId), eq(webhookEvents.type, "dispute.closed")));
     expect(closed).toHaveLength(1);
     const afterwards = await submit(paid.m, dispute.id);
     expect(afterwards.status).toBe(409);
@@ -453,7 +488,8 @@ describe("the follow-up sweep", () => {
     expect((await read(paid.m, quiet.dispute.id)).json.data.attributes.status).toBe("needs_response");
 
     const [owner] = await t.db.select().from(users).where(eq(users.merchantId, paid.m.merchantId));
-    const reminders = async () => (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner!.email))).filter((mail) => mail.subject.includes("evidence due by"));
+    const reminders = async () =>
+      (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner!.email))).filter((mail) => mail.subject.includes("evidence due by"));
     expect(await sendDisputeReminders(t.db)).toBeGreaterThanOrEqual(1);
     // Once: a second sweep (another process, a minute later) mails nobody.
     expect(await sendDisputeReminders(t.db)).toBe(0);
@@ -471,9 +507,17 @@ describe("evidence files", () => {
     expect(fileDocumentSchema.safeParse(stored.json).error).toBeUndefined();
     expect(stored.json.data.attributes).toMatchObject({ content_type: "application/pdf", filename: "receipt.pdf", size: PDF.length, test_mode: true });
     expect(stored.json.data.attributes.sha256).toMatch(/^[0-9a-f]{64}$/);
-    const png = await upload(m.key, { file: pdf(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]), "image/png"), purpose: "dispute_evidence", filename: "photo.png" });
+    const png = await upload(m.key, {
+      file: pdf(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]), "image/png"),
+      purpose: "dispute_evidence",
+      filename: "photo.png",
+    });
     expect(png.json.data.attributes.content_type).toBe("image/png");
-    const jpeg = await upload(m.key, { file: pdf(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2]), "image/jpeg"), purpose: "dispute_evidence", filename: "photo.jpg" });
+    const jpeg = await upload(m.key, {
+      file: pdf(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2]), "image/jpeg"),
+      purpose: "dispute_evidence",
+      filename: "photo.jpg",
+    });
     expect(jpeg.json.data.attributes.content_type).toBe("image/jpeg");
 
     const got = await download(m.key, stored.json.data.id);
@@ -495,7 +539,13 @@ describe("evidence files", () => {
     const m = await invoiceMerchant(t.db);
     const html = Buffer.from("<!doctype html><script>alert(1)</script>");
     const cases: [string, Awaited<ReturnType<typeof upload>>, number, string | undefined, string][] = [
-      ["an HTML page named .pdf", await upload(m.key, { file: pdf(html), purpose: "dispute_evidence", filename: "evidence.pdf" }), 415, "/data/attributes/file", "unsupported_file_type"],
+      [
+        "an HTML page named .pdf",
+        await upload(m.key, { file: pdf(html), purpose: "dispute_evidence", filename: "evidence.pdf" }),
+        415,
+        "/data/attributes/file",
+        "unsupported_file_type",
+      ],
       ["an empty file", await upload(m.key, { file: pdf(new Uint8Array(0)), purpose: "dispute_evidence" }), 422, "/data/attributes/file", "empty_file"],
       [
         "5 MB and one byte",
@@ -514,7 +564,10 @@ describe("evidence files", () => {
     ];
     for (const [what, answer, status, pointer, code] of cases) {
       expect(answer.status, what).toBe(status);
-      expect(answer.json.errors.map((error) => [error.source?.pointer, error.code]), what).toContainEqual([pointer, code]);
+      expect(
+        answer.json.errors.map((error) => [error.source?.pointer, error.code]),
+        what,
+      ).toContainEqual([pointer, code]);
     }
     // A read-only key uploads nothing.
     const { key: readOnly } = await createApiKey(t.db, { merchantId: m.merchantId, name: "reader", scope: "read_only" });
@@ -538,7 +591,11 @@ describe("tenants and modes", () => {
     }
     const { key: readOnly } = await createApiKey(t.db, { merchantId: paid.m.merchantId, name: "reader", scope: "read_only" });
     expect((await read(paid.m, dispute.id, readOnly)).status).toBe(200);
-    for (const answer of [await evidence(paid.m, dispute.id, { explanation: "x" }, readOnly), await submit(paid.m, dispute.id, readOnly), await accept(paid.m, dispute.id, readOnly)]) {
+    for (const answer of [
+      await evidence(paid.m, dispute.id, { explanation: "x" }, readOnly),
+      await submit(paid.m, dispute.id, readOnly),
+      await accept(paid.m, dispute.id, readOnly),
+    ]) {
       expect(answer.status).toBe(403);
     }
     // Ids that cannot exist are simply not found.

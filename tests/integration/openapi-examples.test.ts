@@ -126,7 +126,8 @@ async function world(): Promise<{
     {
       disputeReference: "dsp-example-0001",
       paymentReference: attempt!.providerReference!,
-      amountMinor: 10000n,
+      // Part of the payment only: the refund examples refund the rest.
+      amountMinor: 1000n,
       currency: created.invoice.currency,
       reason: "not_received",
       providerReason: "not received",
@@ -136,7 +137,13 @@ async function world(): Promise<{
     "example",
   );
   if (opened.kind !== "created") throw new Error(`setup: no dispute (${opened.kind})`);
-  const file = await uploadFile(t.db, { merchantId: m.merchantId, testMode: true, purpose: "dispute_evidence", file: new File([EXAMPLE_PDF], "receipt.pdf"), createdBy: "setup" });
+  const file = await uploadFile(t.db, {
+    merchantId: m.merchantId,
+    testMode: true,
+    purpose: "dispute_evidence",
+    file: new File([EXAMPLE_PDF], "receipt.pdf"),
+    createdBy: "setup",
+  });
   if (file.kind !== "created") throw new Error("setup: no file");
   // The path parameters each example is sent with: this merchant's own resources.
   const params = {

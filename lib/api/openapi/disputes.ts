@@ -32,7 +32,7 @@ function listParameters(): Json[] {
 }
 
 /** The file the evidence example names when the document is not made with one of the merchant's uploads. */
-export const EXAMPLE_EVIDENCE_FILE = "file_4f0c2a9e1b7d4c3a8e6f5d2c1b0a9e8d";
+const EXAMPLE_EVIDENCE_FILE = "file_4f0c2a9e1b7d4c3a8e6f5d2c1b0a9e8d";
 
 const evidenceExamples = (fileId: string): Json => ({
   delivered: {
@@ -60,8 +60,7 @@ const evidenceExamples = (fileId: string): Json => ({
 const UPLOAD_EXAMPLES: Json = {
   receipt: {
     summary: "A signed delivery receipt (PDF)",
-    description:
-      "curl -H 'Authorization: Bearer pok_test_…' -F purpose=dispute_evidence -F file=@receipt.pdf https://…/api/commerce/files",
+    description: "curl -H 'Authorization: Bearer pok_test_…' -F purpose=dispute_evidence -F file=@receipt.pdf https://…/api/commerce/files",
     value: { purpose: "dispute_evidence", file: "(the bytes of receipt.pdf)" },
   },
 };
@@ -120,7 +119,9 @@ export function disputePaths(errors: ErrorRefs, evidenceFileId = EXAMPLE_EVIDENC
         parameters: [idOf(DISPUTE_ID)],
         requestBody: {
           required: true,
-          content: Object.fromEntries(REQUEST_TYPES.map((type) => [type, { schema: ref("DisputeEvidenceRequest"), examples: evidenceExamples(evidenceFileId) }])),
+          content: Object.fromEntries(
+            REQUEST_TYPES.map((type) => [type, { schema: ref("DisputeEvidenceRequest"), examples: evidenceExamples(evidenceFileId) }]),
+          ),
         },
         responses: {
           "200": disputeAnswer("The dispute with its draft"),
