@@ -5,7 +5,7 @@ import type { DisputeRow } from "@/lib/disputes/store";
 export type DisputeResource = z.infer<typeof disputeResourceSchema>;
 
 export const DISPUTES_PATH = "/api/commerce/disputes";
-export const disputePath = (id: string) => `${DISPUTES_PATH}/${id}`;
+const disputePath = (id: string) => `${DISPUTES_PATH}/${id}`;
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 const maybeIso = (value: Date | string | null) => (value === null ? null : iso(value));

@@ -5,7 +5,7 @@ import type { fileResourceSchema } from "@/lib/disputes/resource-schemas";
 
 export type FileResource = z.infer<typeof fileResourceSchema>;
 
-export const FILES_PATH = "/api/commerce/files";
+const FILES_PATH = "/api/commerce/files";
 
 /** The JSON:API file (no bytes: `links.self` serves them, as an attachment, to its merchant only). */
 export function toFileResource(row: FileSummary, baseUrl: string): FileResource {

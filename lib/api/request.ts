@@ -189,10 +189,22 @@ export async function readMultipartBody(request: Request, maxBytes = MAX_UPLOAD_
   const contentType = request.headers.get("content-type") ?? "";
   const media = contentType.split(";")[0]!.trim().toLowerCase();
   if (media !== "multipart/form-data") {
-    throw new ApiError(415, "unsupported_media_type", "Unsupported media type", "Send the file as multipart/form-data (a part named file, a field named purpose).");
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "Unsupported media type",
+      "Send the file as multipart/form-data (a part named file, a field named purpose).",
+    );
   }
   if (!/;\s*boundary=("?)[^";]{1,70}\1\s*(;|$)/i.test(contentType)) {
-    throw new ApiError(400, "malformed_multipart", "Malformed multipart body", "Content-Type multipart/form-data needs its boundary parameter.", undefined, "Content-Type");
+    throw new ApiError(
+      400,
+      "malformed_multipart",
+      "Malformed multipart body",
+      "Content-Type multipart/form-data needs its boundary parameter.",
+      undefined,
+      "Content-Type",
+    );
   }
   const bytes = await readLimitedBytes(request, maxBytes);
   try {

@@ -28,7 +28,7 @@ import { disputedTotal, isOpenDispute, type DisputeRow } from "./store";
 const STEP: Readonly<Record<DisputeStatus, number>> = { needs_response: 0, under_review: 1, won: 2, lost: 2, accepted: 2 };
 
 /** Whether a dispute in `from` may move to `to` (the order above; closed is final). */
-export function disputeMayMove(from: DisputeStatus, to: DisputeStatus): boolean {
+function disputeMayMove(from: DisputeStatus, to: DisputeStatus): boolean {
   return STEP[to] > STEP[from];
 }
 
@@ -51,9 +51,7 @@ export async function findDisputedPayment(db: Db, connectionId: string, report: 
     .select({ attemptId: invoiceAttempts.id, invoiceId: invoiceAttempts.invoiceId, testMode: invoices.testMode })
     .from(invoiceAttempts)
     .innerJoin(invoices, eq(invoices.id, invoiceAttempts.invoiceId))
-    .where(
-      and(eq(invoiceAttempts.connectionId, connectionId), eq(invoiceAttempts.status, "succeeded"), eq(invoices.direction, "payment"), or(...matches)),
-    )
+    .where(and(eq(invoiceAttempts.connectionId, connectionId), eq(invoiceAttempts.status, "succeeded"), eq(invoices.direction, "payment"), or(...matches)))
     .limit(1);
   return found;
 }
@@ -150,7 +148,13 @@ export async function applyDisputeReport(
   if (!written) return { kind: "not_found", reason: "the disputed invoice is gone" };
   if (written.kind === "unchanged") return { kind: "unchanged", dispute: written.dispute, reason: written.reason };
   for (const event of written.events) await event.queue(db);
-  logger.info("dispute report applied", { disputeId: written.dispute.id, invoiceId: written.dispute.invoiceId, status: written.dispute.status, kind: written.kind, reason });
+  logger.info("dispute report applied", {
+    disputeId: written.dispute.id,
+    invoiceId: written.dispute.invoiceId,
+    status: written.dispute.status,
+    kind: written.kind,
+    reason,
+  });
   if (written.kind === "created") await mailOwners(db, written.dispute, "opened");
   return { kind: written.kind, dispute: written.dispute };
 }

@@ -25,7 +25,7 @@ const FILENAME_MAX = 255;
 const startsWith = (bytes: Uint8Array, signature: readonly number[]) => signature.every((byte, index) => bytes[index] === byte);
 
 /** The type the bytes are, or undefined when they are none of PDF, PNG, JPEG. */
-export function sniffFileType(bytes: Uint8Array): FileType | undefined {
+function sniffFileType(bytes: Uint8Array): FileType | undefined {
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return "application/pdf";
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "image/jpeg";
@@ -35,7 +35,6 @@ export function sniffFileType(bytes: Uint8Array): FileType | undefined {
 /** A name safe to store and to give back in Content-Disposition: no path, no control characters, bounded. */
 function cleanFilename(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
   const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, "").trim();
   return (cleaned || "evidence").slice(0, FILENAME_MAX);
 }
@@ -54,10 +53,12 @@ const PURPOSE_POINTER = ["data", "attributes", "purpose"];
 /** Checks and stores one uploaded file (the form's `file` part and its `purpose` field). */
 export async function uploadFile(db: Db, input: UploadInput): Promise<UploadResult> {
   const problems: Problem[] = [];
-  if (input.purpose === undefined || input.purpose === null) problems.push(problem("required", `purpose is required: one of ${FILE_PURPOSES.join(", ")}`, PURPOSE_POINTER));
+  if (input.purpose === undefined || input.purpose === null)
+    problems.push(problem("required", `purpose is required: one of ${FILE_PURPOSES.join(", ")}`, PURPOSE_POINTER));
   else if (typeof input.purpose !== "string" || !(FILE_PURPOSES as readonly string[]).includes(input.purpose))
     problems.push(problem("invalid_value", `purpose must be one of ${FILE_PURPOSES.join(", ")}`, PURPOSE_POINTER));
-  if (input.file === undefined || input.file === null) problems.push(problem("required", "file is required: send the file as the form part named file", FILE_POINTER));
+  if (input.file === undefined || input.file === null)
+    problems.push(problem("required", "file is required: send the file as the form part named file", FILE_POINTER));
   else if (!(input.file instanceof Blob)) problems.push(problem("invalid_value", "file must be a file part (with a filename), not a text field", FILE_POINTER));
   if (problems.length > 0) return { kind: "invalid", problems };
   const file = input.file as File;
@@ -67,7 +68,8 @@ export async function uploadFile(db: Db, input: UploadInput): Promise<UploadResu
   const type = sniffFileType(bytes);
   if (!type) return { kind: "unsupported_type", detail: "The file must be a PDF, PNG or JPEG (told by its content, not its name or declared type)." };
   const filename = cleanFilename(typeof file.name === "string" ? file.name : "");
-  if (findUnsafeText(filename) !== undefined) return { kind: "invalid", problems: [problem("invalid_value", "The file name holds characters that cannot be kept", FILE_POINTER)] };
+  if (findUnsafeText(filename) !== undefined)
+    return { kind: "invalid", problems: [problem("invalid_value", "The file name holds characters that cannot be kept", FILE_POINTER)] };
   const data = Buffer.from(bytes);
   const [row] = await db
     .insert(merchantFiles)

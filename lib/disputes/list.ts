@@ -19,8 +19,8 @@ import type { DisputeRow } from "./store";
  * and evidence deadline; the same filter as CSV, every page, read in batches.
  */
 
-export const DISPUTE_PAGE_SIZE_DEFAULT = 20;
-export const DISPUTE_PAGE_SIZE_MAX = 100;
+const DISPUTE_PAGE_SIZE_DEFAULT = 20;
+const DISPUTE_PAGE_SIZE_MAX = 100;
 
 /** The list's query parameters, with their words for the OpenAPI document. */
 export const disputeListQuerySchema = z.object({
@@ -28,8 +28,16 @@ export const disputeListQuerySchema = z.object({
     .enum([...DISPUTE_STATUSES, "open"])
     .optional()
     .meta({ description: "Only disputes in this status; open: needs_response or under_review" }),
-  "filter[connection]": z.string().regex(CONNECTION_ID, "must be a connection id (conn_…)").optional().meta({ description: "Only the disputes of this connection" }),
-  "filter[invoice]": z.string().regex(INVOICE_ID, "must be a payment invoice id (cpi_…)").optional().meta({ description: "Only the disputes of this payment invoice" }),
+  "filter[connection]": z
+    .string()
+    .regex(CONNECTION_ID, "must be a connection id (conn_…)")
+    .optional()
+    .meta({ description: "Only the disputes of this connection" }),
+  "filter[invoice]": z
+    .string()
+    .regex(INVOICE_ID, "must be a payment invoice id (cpi_…)")
+    .optional()
+    .meta({ description: "Only the disputes of this payment invoice" }),
   "filter[due_before]": z.iso.datetime().optional().meta({ description: "Only disputes whose evidence is due before this instant (ISO 8601 UTC)" }),
   "page[size]": z.coerce
     .number()
@@ -53,7 +61,7 @@ export type DisputeListFilter = {
   pageSize: number;
 };
 
-export function encodeDisputeCursor(row: Pick<DisputeRow, "createdAt" | "id">): string {
+function encodeDisputeCursor(row: Pick<DisputeRow, "createdAt" | "id">): string {
   return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
 }
 
@@ -84,13 +92,18 @@ export function readDisputeListQuery(params: URLSearchParams): Result<Omit<Dispu
   if (problems.length > 0) return { ok: false, problems };
   const parsed = disputeListQuerySchema.safeParse(Object.fromEntries(params));
   if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((issue) => problem("invalid_parameter", `${String(issue.path[0])} ${issue.message}`, [String(issue.path[0] ?? "")])) };
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => problem("invalid_parameter", `${String(issue.path[0])} ${issue.message}`, [String(issue.path[0] ?? "")])),
+    };
   }
   const query = parsed.data;
   const after = query["page[after]"] === undefined ? undefined : decodeCursor(query["page[after]"]);
-  if (query["page[after]"] !== undefined && !after) problems.push(problem("invalid_parameter", "page[after] is not a cursor this list gave (use links.next)", ["page[after]"]));
+  if (query["page[after]"] !== undefined && !after)
+    problems.push(problem("invalid_parameter", "page[after] is not a cursor this list gave (use links.next)", ["page[after]"]));
   const dueBefore = query["filter[due_before]"] === undefined ? undefined : new Date(query["filter[due_before]"]);
-  if (dueBefore && (dueBefore < EARLIEST || dueBefore > LATEST)) problems.push(problem("invalid_parameter", "filter[due_before] must lie between 1970 and 9999", ["filter[due_before]"]));
+  if (dueBefore && (dueBefore < EARLIEST || dueBefore > LATEST))
+    problems.push(problem("invalid_parameter", "filter[due_before] must lie between 1970 and 9999", ["filter[due_before]"]));
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -178,7 +191,9 @@ export function disputeCsvStream(db: Db, merchantId: string, filter: DisputeList
             .orderBy(desc(disputes.createdAt), desc(disputes.id))
             .limit(batchSize + 1);
           const batch = rows.slice(0, batchSize);
-          const text = batch.map((row) => csvLine(DISPUTE_CSV_COLUMNS, { ...row.dispute, connectionLabel: row.connectionLabel, provider: row.provider })).join("");
+          const text = batch
+            .map((row) => csvLine(DISPUTE_CSV_COLUMNS, { ...row.dispute, connectionLabel: row.connectionLabel, provider: row.provider }))
+            .join("");
           if (text) controller.enqueue(encoder.encode(text));
           const last = batch.at(-1);
           if (rows.length > batchSize && last) after = { createdAt: last.dispute.createdAt, id: last.dispute.id };

@@ -68,7 +68,16 @@ export async function saveEvidence(db: Db, caller: DisputeCaller, disputeId: str
       .where(and(eq(merchantFiles.merchantId, caller.merchantId), eq(merchantFiles.testMode, dispute.testMode), inArray(merchantFiles.id, fileIds)));
     const known = new Set(owned.map((row) => row.id));
     const problems = fileIds.flatMap((id, index) =>
-      known.has(id) ? [] : [problem("unknown_file", `No file ${id} of this merchant in ${dispute.testMode ? "test" : "live"} mode exists`, ["data", "attributes", "file_ids", index])],
+      known.has(id)
+        ? []
+        : [
+            problem("unknown_file", `No file ${id} of this merchant in ${dispute.testMode ? "test" : "live"} mode exists`, [
+              "data",
+              "attributes",
+              "file_ids",
+              index,
+            ]),
+          ],
     );
     if (problems.length > 0) return { kind: "invalid", problems };
   }
@@ -92,7 +101,12 @@ function hasEvidence(evidence: StoredDisputeEvidence): boolean {
   return EVIDENCE_TEXT_FIELDS.some((field) => (evidence[field] ?? "").trim() !== "") || (evidence.file_ids?.length ?? 0) > 0;
 }
 
-type Prepared = { adapter: NonNullable<ProviderAdapter["disputes"]>; context: AdapterContext; paymentReference: string; connection: { id: string; merchantId: string; mode: Mode } };
+type Prepared = {
+  adapter: NonNullable<ProviderAdapter["disputes"]>;
+  context: AdapterContext;
+  paymentReference: string;
+  connection: { id: string; merchantId: string; mode: Mode };
+};
 
 /**
  * The provider's dispute half and the connection's context, after the same checks as any call (a
@@ -141,7 +155,14 @@ async function release(db: Db, dispute: DisputeRow, action: Action): Promise<voi
 }
 
 /** What the provider's answer makes of the call, recorded (applyDisputeReport) and audited once taken or pending. */
-async function settle(db: Db, claimed: DisputeRow, action: Action, caller: DisputeCaller, prepared: Prepared, outcome: DisputeActionOutcome): Promise<DisputeActionResult> {
+async function settle(
+  db: Db,
+  claimed: DisputeRow,
+  action: Action,
+  caller: DisputeCaller,
+  prepared: Prepared,
+  outcome: DisputeActionOutcome,
+): Promise<DisputeActionResult> {
   switch (outcome.kind) {
     case "taken":
       await applyDisputeReport(db, prepared.connection, outcome.report, action === "submit" ? "evidence submitted" : "dispute accepted");
@@ -208,7 +229,13 @@ export async function submitDispute(db: Db, caller: DisputeCaller, disputeId: st
     fileIds.length === 0
       ? []
       : await db
-          .select({ id: merchantFiles.id, filename: merchantFiles.filename, contentType: merchantFiles.contentType, sha256: merchantFiles.sha256, data: merchantFiles.data })
+          .select({
+            id: merchantFiles.id,
+            filename: merchantFiles.filename,
+            contentType: merchantFiles.contentType,
+            sha256: merchantFiles.sha256,
+            data: merchantFiles.data,
+          })
           .from(merchantFiles)
           .where(and(eq(merchantFiles.merchantId, claimed.merchantId), inArray(merchantFiles.id, fileIds)));
   const { file_ids: _files, ...text } = claimed.evidence;

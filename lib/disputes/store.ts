@@ -8,7 +8,7 @@ import type { Mode } from "@/lib/providers";
 export type DisputeRow = typeof disputes.$inferSelect;
 
 /** Statuses that hold the disputed amount back from the payment: open ones and lost or accepted ones (a won one gives it back). */
-export const HOLDING_DISPUTE_STATUSES = [...OPEN_DISPUTE_STATUSES, ...DISPUTE_LOSS_STATUSES] as const satisfies readonly DisputeStatus[];
+const HOLDING_DISPUTE_STATUSES = [...OPEN_DISPUTE_STATUSES, ...DISPUTE_LOSS_STATUSES] as const satisfies readonly DisputeStatus[];
 
 export function isOpenDispute(status: string): boolean {
   return (OPEN_DISPUTE_STATUSES as readonly string[]).includes(status);
@@ -28,11 +28,6 @@ export async function findDispute(db: Db, merchantId: string, id: string, mode?:
 export async function readDispute(db: Db, id: string): Promise<DisputeRow | undefined> {
   const [row] = await db.select().from(disputes).where(eq(disputes.id, id)).limit(1);
   return row;
-}
-
-/** An invoice's disputes, oldest first (the invoice resource's relationship, the timeline). */
-export function listInvoiceDisputes(db: Db, invoiceId: string): Promise<DisputeRow[]> {
-  return db.select().from(disputes).where(eq(disputes.invoiceId, invoiceId)).orderBy(disputes.createdAt, disputes.id);
 }
 
 /** What the invoice's disputes hold back: the sum of its open, lost and accepted disputes' amounts. */

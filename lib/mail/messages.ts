@@ -83,7 +83,16 @@ export function paymentLinkMail(to: string, payment: { merchantName: string; amo
   };
 }
 
-type DisputeMailFacts = { merchantName: string; disputeId: string; invoiceId: string; amount: string; currency: string; reason: string; dueBy: Date; testMode: boolean };
+type DisputeMailFacts = {
+  merchantName: string;
+  disputeId: string;
+  invoiceId: string;
+  amount: string;
+  currency: string;
+  reason: string;
+  dueBy: Date;
+  testMode: boolean;
+};
 
 const disputeLink = (invoiceId: string) => `${publicBaseUrl()}/invoices/${invoiceId}`;
 const dueText = (dueBy: Date) => dueBy.toISOString().replace("T", " ").slice(0, 16) + " UTC";

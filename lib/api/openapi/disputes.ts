@@ -33,7 +33,7 @@ function listParameters(): Json[] {
 }
 
 /** The file the evidence example names when the document is not made with one of the merchant's uploads. */
-export const EXAMPLE_EVIDENCE_FILE = "file_4f0c2a9e1b7d4c3a8e6f5d2c1b0a9e8d";
+const EXAMPLE_EVIDENCE_FILE = "file_4f0c2a9e1b7d4c3a8e6f5d2c1b0a9e8d";
 
 const evidenceExamples = (fileId: string): Json => ({
   delivered: {

@@ -206,10 +206,16 @@ describe("request examples", () => {
 describe("dispute examples", () => {
   it("gives the evidence draft examples its own schema accepts, and the upload a multipart example", async () => {
     const { disputeEvidenceRequestSchema } = await import("@/lib/disputes/contract");
-    const evidence = pick(doc, "paths", "/api/commerce/disputes/{id}/evidence", "post", "requestBody", "content", "application/vnd.api+json", "examples") as Record<
-      string,
-      { value: unknown }
-    >;
+    const evidence = pick(
+      doc,
+      "paths",
+      "/api/commerce/disputes/{id}/evidence",
+      "post",
+      "requestBody",
+      "content",
+      "application/vnd.api+json",
+      "examples",
+    ) as Record<string, { value: unknown }>;
     expect(Object.keys(evidence).length).toBeGreaterThan(0);
     for (const [id, example] of Object.entries(evidence)) expect(disputeEvidenceRequestSchema.safeParse(example.value).success, id).toBe(true);
     const upload = pick(doc, "paths", "/api/commerce/files", "post", "requestBody", "content", "multipart/form-data") as Record<string, unknown>;

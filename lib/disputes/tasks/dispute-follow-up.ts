@@ -19,8 +19,8 @@ import { isOpenDispute, readDispute } from "../store";
  * three days before the deadline, once: reminder_sent_at is set by a compare-and-set before the mail.
  */
 
-export const FOLLOW_UP_EVERY_MS = 15 * 60_000;
-export const REMINDER_BEFORE_MS = 3 * 24 * 60 * 60_000;
+const FOLLOW_UP_EVERY_MS = 15 * 60_000;
+const REMINDER_BEFORE_MS = 3 * 24 * 60 * 60_000;
 
 export const disputeFollowUpTask = defineTask("dispute-follow-up", async (db, { disputeId }) => {
   const dispute = await readDispute(db, disputeId);

@@ -188,18 +188,33 @@ async function startFakeProvider(): Promise<FakeProvider> {
         return known ? { kind: "found", report: known } : { kind: "not_found", message: "no such dispute" };
       },
       submitEvidence: async (context, instruction) => {
-        fake.calls.push({ op: "dispute-submit", connectionId: context.connectionId, idempotencyKey: instruction.disputeId, providerReference: instruction.disputeReference });
+        fake.calls.push({
+          op: "dispute-submit",
+          connectionId: context.connectionId,
+          idempotencyKey: instruction.disputeId,
+          providerReference: instruction.disputeReference,
+        });
         await callProvider(context, {
           method: "POST",
           path: "/dispute-evidence",
-          body: { key: instruction.disputeId, dispute: instruction.disputeReference, text: instruction.text, files: instruction.files.map((file) => file.sha256) },
+          body: {
+            key: instruction.disputeId,
+            dispute: instruction.disputeReference,
+            text: instruction.text,
+            files: instruction.files.map((file) => file.sha256),
+          },
         });
         if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
         if (fake.hold) await fake.hold;
         return fake.disputeScript.shift() ?? taken(instruction.disputeReference, "under_review");
       },
       accept: async (context, query) => {
-        fake.calls.push({ op: "dispute-accept", connectionId: context.connectionId, idempotencyKey: query.disputeId, providerReference: query.disputeReference });
+        fake.calls.push({
+          op: "dispute-accept",
+          connectionId: context.connectionId,
+          idempotencyKey: query.disputeId,
+          providerReference: query.disputeReference,
+        });
         await callProvider(context, { method: "POST", path: "/dispute-accept", body: { key: query.disputeId, dispute: query.disputeReference } });
         return fake.disputeScript.shift() ?? taken(query.disputeReference, "accepted");
       },
@@ -222,7 +237,7 @@ async function startFakeProvider(): Promise<FakeProvider> {
 }
 
 /** The secret the fake provider signs its callbacks with (HMAC-SHA256 of the raw body, hex, in x-fake-signature). */
-export const FAKE_CALLBACK_SECRET = "fake-callback-secret";
+const FAKE_CALLBACK_SECRET = "fake-callback-secret";
 
 export function signFakeCallback(rawBody: string, secret = FAKE_CALLBACK_SECRET): string {
   return createHmac("sha256", secret).update(rawBody).digest("hex");

@@ -7,5 +7,13 @@ import { uploadFile } from "@/lib/disputes/files";
 export const POST = withApiKey(async ({ request, merchant, db, keyId, keyMode, testOnly }) => {
   const form = await readMultipartBody(request);
   const testMode = visibleMode(keyMode, testOnly) !== "live";
-  return uploadResponse(await uploadFile(db, { merchantId: merchant.id, testMode, purpose: form.get("purpose") ?? undefined, file: form.get("file") ?? undefined, createdBy: keyId }));
+  return uploadResponse(
+    await uploadFile(db, {
+      merchantId: merchant.id,
+      testMode,
+      purpose: form.get("purpose") ?? undefined,
+      file: form.get("file") ?? undefined,
+      createdBy: keyId,
+    }),
+  );
 });
