@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
 import { GET as LIST_DISPUTES } from "@/app/api/commerce/disputes/route";
 import { GET as GET_DISPUTE } from "@/app/api/commerce/disputes/[id]/route";
 import { POST as ACCEPT } from "@/app/api/commerce/disputes/[id]/accept/route";
@@ -6,11 +9,15 @@ import { POST as SAVE_EVIDENCE } from "@/app/api/commerce/disputes/[id]/evidence
 import { POST as SUBMIT } from "@/app/api/commerce/disputes/[id]/submit/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
+import { revealCredentials } from "@/lib/connections/store";
+import { connections, sandboxRecords } from "@/lib/db/schema";
 import { queueDisputeFollowUps } from "@/lib/disputes/tasks/dispute-follow-up";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
 import type { ConnectionKind } from "@/lib/providers";
+import type { SignedCallback } from "@/lib/providers/kit/provider-server";
+import { getProviderServer } from "@/lib/providers/server/servers";
 import { WINNING_EVIDENCE_PHRASE } from "@/lib/sandbox/cards";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { setUpTestDb } from "./helpers/db";
@@ -68,9 +75,10 @@ async function deliver(): Promise<void> {
 describe.each(PROVIDERS)("%s: a disputed test payment end to end", (provider, kind, template) => {
   // One merchant and connection per provider: sandboxes that share sample identifiers notify the oldest account.
   let m: InvoiceMerchant;
+  let connectionId: string;
   beforeAll(async () => {
     m = await invoiceMerchant(t.db);
-    await connect(t.db, m.merchantId, provider, kind, { vaultKey: credentialsKey() });
+    connectionId = (await connect(t.db, m.merchantId, provider, kind, { vaultKey: credentialsKey() })).id;
   });
 
   /** A processed payment with the dispute card, its dispute opened and notified: the dispute as the API lists it. */
@@ -131,4 +139,35 @@ describe.each(PROVIDERS)("%s: a disputed test payment end to end", (provider, ki
     expect(accepted.status).toBe(200);
     expect(accepted.json.data).toMatchObject({ attributes: { status: "accepted" } });
   }, 90_000);
+
+  it("a dispute notification replayed, or with its body changed, is refused and changes nothing", async () => {
+    const dispute = await disputedPayment();
+    const [record] = await t.db
+      .select()
+      .from(sandboxRecords)
+      .where(and(eq(sandboxRecords.connectionId, connectionId), eq(sandboxRecords.operation, "dispute")))
+      .orderBy(desc(sandboxRecords.createdAt))
+      .limit(1);
+    const [connection] = await t.db.select().from(connections).where(eq(connections.id, connectionId));
+    const callbacks = getProviderServer(provider)!.callbacks!;
+    const sign = () =>
+      callbacks.sign({
+        event: callbacks.eventFromRecord(record!),
+        credentials: revealCredentials(connection!, credentialsKey()),
+        notificationId: `ntf_${randomUUID()}`,
+        timestamp: Math.floor(Date.now() / 1000),
+      });
+    const post = (signed: SignedCallback) =>
+      callbackRoute(new Request(`http://test/api/callbacks/${provider}/${connectionId}`, { method: "POST", headers: signed.headers, body: signed.rawBody }), {
+        params: Promise.resolve({ slug: provider, connectionId }),
+      });
+    const signed = sign();
+    expect((await post(signed)).status).toBeLessThan(400);
+    const replayed = await post(signed);
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toMatchObject({ errors: [{ detail: "replayed" }] });
+    const forged = sign();
+    expect((await post({ ...forged, rawBody: `${forged.rawBody} ` })).status).toBe(401);
+    expect(await read(dispute.id)).toMatchObject({ attributes: { status: "needs_response" } });
+  });
 });
