@@ -54,7 +54,7 @@ export function readDisputeStatus<T>(response: ProviderResponse, schema: z.ZodTy
  * A provider's word table (service value → its word) read backwards: the service's value for the
  * word received, or `fallback` when none has it. The sandboxes read the same table forwards.
  */
-export function readBack<K extends string>(table: Readonly<Record<K, string | number>>, word: string | number, fallback: K): K {
+export function readBack<K extends string>(table: Readonly<Record<K, string | number>>, word: string | number, fallback: NoInfer<K>): K {
   for (const [key, value] of Object.entries(table) as [K, string | number][]) if (value === word) return key;
   return fallback;
 }
