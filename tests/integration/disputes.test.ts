@@ -21,6 +21,7 @@ import { applyDisputeReport } from "@/lib/disputes/apply-report";
 import { disputeDocumentSchema, disputeListDocumentSchema, fileDocumentSchema } from "@/lib/disputes/resource-schemas";
 import { queueDisputeFollowUps, sendDisputeReminders } from "@/lib/disputes/tasks/dispute-follow-up";
 import { readDisputeSteps } from "@/lib/disputes/timeline";
+import { renderEventBody } from "@/lib/webhooks/body";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
@@ -251,6 +252,16 @@ describe("a dispute notified by callback", () => {
       ["dispute.updated", "under_review"],
       ["dispute.closed", "won"],
     ]);
+    // The delivered body: the dispute as data, its invoice (as it was) included, signed and retried as every event.
+    const [created] = await t.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.invoiceId, paid.invoiceId), eq(webhookEvents.type, "dispute.created")));
+    const delivered = JSON.parse(renderEventBody(created!)) as { data: Dispute; included: Invoice[]; meta: Record<string, unknown> };
+    expect(disputeDocumentSchema.safeParse({ data: delivered.data }).error).toBeUndefined();
+    expect(delivered.data.attributes.status).toBe("needs_response");
+    expect(delivered.included[0]!.attributes.disputed_amount).toBe("40.00");
+    expect(delivered.meta).toMatchObject({ event_type: "dispute.created", sequence: created!.sequence });
     // The invoice page's timeline shows each step.
     expect((await readDisputeSteps(t.db, paid.m.merchantId, paid.invoiceId)).map((step) => step.step)).toEqual(["opened", "under_review", "won"]);
     const sequences = events.map((event) => event.sequence);
