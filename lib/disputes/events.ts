@@ -11,7 +11,8 @@ import { snapshotDispute, type DisputeRow } from "./store";
  * while open, `dispute.closed` when it is won, lost or accepted. The event keeps the dispute and
  * its invoice as they were, so a late delivery still tells what happened then.
  */
-export type DisputeEventType = "dispute.created" | "dispute.updated" | "dispute.closed";
+export const DISPUTE_EVENT_TYPES = ["dispute.created", "dispute.updated", "dispute.closed"] as const;
+export type DisputeEventType = (typeof DISPUTE_EVENT_TYPES)[number];
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 

@@ -21,6 +21,8 @@ import { applyDisputeReport } from "@/lib/disputes/apply-report";
 import { disputeDocumentSchema, disputeListDocumentSchema, fileDocumentSchema } from "@/lib/disputes/resource-schemas";
 import { queueDisputeFollowUps, sendDisputeReminders } from "@/lib/disputes/tasks/dispute-follow-up";
 import { readDisputeSteps } from "@/lib/disputes/timeline";
+import { renderEventBody } from "@/lib/webhooks/body";
+import { serveCommerce } from "@/server/serve-commerce";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
@@ -251,6 +253,16 @@ describe("a dispute notified by callback", () => {
       ["dispute.updated", "under_review"],
       ["dispute.closed", "won"],
     ]);
+    // The delivered body: the dispute as data, its invoice (as it was) included, signed and retried as every event.
+    const [created] = await t.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.invoiceId, paid.invoiceId), eq(webhookEvents.type, "dispute.created")));
+    const delivered = JSON.parse(renderEventBody(created!)) as { data: Dispute; included: Invoice[]; meta: Record<string, unknown> };
+    expect(disputeDocumentSchema.safeParse({ data: delivered.data }).error).toBeUndefined();
+    expect(delivered.data.attributes.status).toBe("needs_response");
+    expect(delivered.included[0]!.attributes.disputed_amount).toBe("40.00");
+    expect(delivered.meta).toMatchObject({ event_type: "dispute.created", sequence: created!.sequence });
     // The invoice page's timeline shows each step.
     expect((await readDisputeSteps(t.db, paid.m.merchantId, paid.invoiceId)).map((step) => step.step)).toEqual(["opened", "under_review", "won"]);
     const sequences = events.map((event) => event.sequence);
@@ -615,5 +627,39 @@ describe("tenants and modes", () => {
     const { key: test } = await createApiKey(t.db, { merchantId: paid.m.merchantId, name: "test", mode: "test" });
     expect((await read(paid.m, dispute.id, test)).status).toBe(404);
     expect((await read(paid.m, dispute.id)).status).toBe(200);
+  });
+});
+
+describe("the lean path (server.ts's /api/commerce/*)", () => {
+  it("reads an upload up to its own limit, while every other route keeps the 64 KiB cap", async () => {
+    const m = await invoiceMerchant(t.db);
+    const server = createServer((req, res) => {
+      void serveCommerce(req, res, new URL(req.url ?? "/", "http://localhost").pathname, "http://localhost");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const form = (size: number) => {
+      const data = new FormData();
+      data.set("purpose", "dispute_evidence");
+      data.set("file", pdf(Buffer.concat([PDF, Buffer.alloc(size - PDF.length)])), "big.pdf");
+      return data;
+    };
+    const headers = { authorization: `Bearer ${m.key}` };
+    const big = await fetch(`${origin}/api/commerce/files`, { method: "POST", headers, body: form(4 * 1024 * 1024) });
+    expect(big.status).toBe(201);
+    const stored = (await big.json()) as { data: { id: string; attributes: { size: number } } };
+    expect(stored.data.attributes.size).toBe(4 * 1024 * 1024);
+    const over = await fetch(`${origin}/api/commerce/files`, { method: "POST", headers, body: form(5 * 1024 * 1024 + 1) });
+    expect(over.status).toBe(413);
+    // Far past the upload's limit: refused before the handler, without reading it all.
+    const huge = await fetch(`${origin}/api/commerce/files`, { method: "POST", headers, body: form(7 * 1024 * 1024) });
+    expect(huge.status).toBe(413);
+    const json = await fetch(`${origin}/api/commerce/disputes/dp_x/evidence`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/vnd.api+json" },
+      body: JSON.stringify({ data: { type: "dispute-evidence", attributes: { explanation: "x".repeat(70_000) } } }),
+    });
+    expect(json.status).toBe(413);
   });
 });
