@@ -1,5 +1,6 @@
 import "server-only";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { putInDispute, takeOutDispute } from "@/lib/analytics/rollups";
 import type { Db } from "@/lib/db/client";
 import type { DisputeStatus } from "@/lib/db/enums";
 import { disputes, invoiceAttempts, invoices, merchants, users } from "@/lib/db/schema";
@@ -129,6 +130,7 @@ export async function applyDisputeReport(
       if (!disputeMayMove(existing.status, report.status)) {
         return { dispute: existing, kind: "unchanged", reason: `the dispute is already ${existing.status}; a report of ${report.status} does not move it` };
       }
+      await takeOutDispute(tx, existing.id);
       const [updated] = await tx
         .update(disputes)
         .set({ status: report.status, updatedAt: sql`now()`, ...(closing ? { closedAt: sql`now()` } : {}) })
@@ -137,6 +139,7 @@ export async function applyDisputeReport(
       row = updated!;
       kind = "updated";
     }
+    await putInDispute(tx, row.id);
     const disputedAmountMinor = await disputedTotal(tx as unknown as Db, invoice.id);
     await tx.update(invoices).set({ disputedAmountMinor }).where(eq(invoices.id, invoice.id));
     const current: InvoiceRow = { ...invoice, disputedAmountMinor };

@@ -21,6 +21,8 @@ import { applyDisputeReport } from "@/lib/disputes/apply-report";
 import { disputeDocumentSchema, disputeListDocumentSchema, fileDocumentSchema } from "@/lib/disputes/resource-schemas";
 import { queueDisputeFollowUps, sendDisputeReminders } from "@/lib/disputes/tasks/dispute-follow-up";
 import { readDisputeSteps } from "@/lib/disputes/timeline";
+import { getOverview, readPeriod } from "@/lib/analytics/overview";
+import { rebuildRollups } from "@/lib/analytics/rollups";
 import { renderEventBody } from "@/lib/webhooks/body";
 import { serveCommerce } from "@/server/serve-commerce";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
@@ -307,6 +309,29 @@ describe("a dispute notified by callback", () => {
     const nothingLeft = await refund();
     expect(nothingLeft.status).toBe(409);
     expect(nothingLeft.text).toContain(dispute.id);
+  });
+});
+
+describe("the overview's money", () => {
+  it("takes lost and accepted disputes off the net per currency, counts each connection's dispute rate, and a rebuild agrees", async () => {
+    const paid = await paidInvoice();
+    const second = await paidInvoice({ m: paid.m });
+    const lost = await opened(paid, { amountMinor: 3000n });
+    await callback(paid, { ...lost.report, status: "lost" });
+    await opened(second, { amountMinor: 1000n });
+    const won = await opened(second, { amountMinor: 500n });
+    await callback(second, { ...won.report, status: "won" });
+    const period = readPeriod({ period: "today" }).period;
+    const overview = await getOverview(t.db, paid.m.merchantId, "test", period);
+    const uah = overview.totals.find((totals) => totals.currency === "UAH")!;
+    expect(uah.payments.minor).toBe(20000n);
+    expect(uah.disputes).toEqual({ count: 1, minor: 3000n });
+    expect(uah.netMinor).toBe(20000n - 3000n);
+    const rates = Object.fromEntries(overview.connections.map((connection) => [connection.id, [connection.disputes, connection.disputeRate]]));
+    expect(rates[paid.connectionId]).toEqual([1, 1]);
+    expect(rates[second.connectionId]).toEqual([2, 2]);
+    await rebuildRollups(t.db, { merchantId: paid.m.merchantId });
+    expect(await getOverview(t.db, paid.m.merchantId, "test", period)).toEqual(overview);
   });
 });
 
