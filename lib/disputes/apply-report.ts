@@ -7,7 +7,7 @@ import { disputes, invoiceAttempts, invoices, merchants, users } from "@/lib/db/
 import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
-import { sendMail } from "@/lib/mail";
+import { sendMailInBackground } from "@/lib/mail";
 import { disputeDeadlineMail, disputeOpenedMail } from "@/lib/mail/messages";
 import { formatMinor } from "@/lib/money";
 import type { Mode } from "@/lib/providers";
@@ -186,15 +186,12 @@ async function mailFacts(db: Db, dispute: DisputeRow) {
 
 /**
  * Tells each owner of the merchant (through SMTP, or the outbox without it): a dispute opened, or
- * its deadline in three days. A mail that cannot be sent is logged; the dispute stands regardless.
+ * its deadline in three days. Sent in the background, so a slow mail server never holds a
+ * provider's callback or a sweep; a mail that cannot be sent is logged, the dispute stands regardless.
  */
 export async function mailOwners(db: Db, dispute: DisputeRow, about: "opened" | "deadline"): Promise<void> {
   const { owners, facts } = await mailFacts(db, dispute);
   for (const to of owners) {
-    try {
-      await sendMail(db, about === "opened" ? disputeOpenedMail(to, facts) : disputeDeadlineMail(to, facts));
-    } catch (error) {
-      logger.error("dispute e-mail not sent", { disputeId: dispute.id, about, error: error instanceof Error ? error.message : String(error) });
-    }
+    sendMailInBackground(db, about === "opened" ? disputeOpenedMail(to, facts) : disputeDeadlineMail(to, facts), `dispute e-mail (${about}) not sent`);
   }
 }
