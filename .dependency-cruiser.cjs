@@ -18,7 +18,7 @@ const LAYERS = [
   ["composition", "^lib/(actions|admin)/|^lib/server-(jobs|start)\\.ts$"],
   ["entry points", "^lib/(callbacks|pay|dashboard|payment-links|webhooks)/"],
   ["http boundary", "^lib/api/"],
-  ["refunds and composer", "^lib/(refunds|composer)/"],
+  ["refunds and composer", "^lib/(refunds|disputes|composer)/"],
   ["processing", "^lib/processing/"],
   ["payment methods", "^lib/payment-methods/"],
   ["analytics", "^lib/analytics/"],

@@ -55,7 +55,7 @@ const config = [
   }),
   layer(["lib/auth/**"], { group: importsOf("lib/merchants"), message: "lib/auth and lib/merchants meet only in lib/identity." }),
   layer(["lib/merchants/**"], { group: importsOf("lib/auth"), message: "lib/auth and lib/merchants meet only in lib/identity." }),
-  layer(["lib/processing/**", "lib/callbacks/**", "lib/jobs/**", "lib/refunds/**"], PROVIDER_FOLDER),
+  layer(["lib/processing/**", "lib/callbacks/**", "lib/jobs/**", "lib/refunds/**", "lib/disputes/**"], PROVIDER_FOLDER),
   {
     ignores: [
       ".next/**",

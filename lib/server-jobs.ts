@@ -9,9 +9,11 @@ import { invoiceReconcileTask, requeueReconciliationSweep } from "@/lib/processi
 import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
 import { authorizationReconcileTask, requeueAuthorizationFollowUpsSweep, voidExpiredAuthorizationsSweep } from "@/lib/processing/tasks/authorization-reconcile";
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
+import { disputeFollowUpsSweep, disputeFollowUpTask, disputeRemindersSweep } from "@/lib/disputes/tasks/dispute-follow-up";
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
 import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
 import { sandboxRefundSettleTask } from "@/lib/sandbox/tasks/sandbox-refund-settle";
+import { sandboxDisputeDecideTask, sandboxDisputeOpenTask } from "@/lib/sandbox/tasks/sandbox-dispute";
 import { credentialsResealSweep, credentialsResealTask } from "@/lib/vault/reseal-job";
 import { webhookDeliverTask, webhookDueTriesSweep } from "@/lib/webhooks/tasks/webhook-deliver";
 
@@ -28,9 +30,12 @@ export const JOB_TASKS = [
   webhookDeliverTask,
   sandboxCallbackTask,
   sandboxRefundSettleTask,
+  sandboxDisputeOpenTask,
+  sandboxDisputeDecideTask,
   credentialsResealTask,
   refundReconcileTask,
   authorizationReconcileTask,
+  disputeFollowUpTask,
 ] as const;
 
 // Every job name has its task: a name left out here would fail its jobs until they are dropped.
@@ -48,6 +53,8 @@ const JOB_SWEEPS: readonly JobSweep[] = [
   pruneRoutingStatsSweep,
   voidExpiredAuthorizationsSweep,
   requeueAuthorizationFollowUpsSweep,
+  disputeFollowUpsSweep,
+  disputeRemindersSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

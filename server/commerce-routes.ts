@@ -14,6 +14,14 @@ import * as paymentCapture from "@/app/api/commerce/payment-invoices/[id]/captur
 import * as paymentVoid from "@/app/api/commerce/payment-invoices/[id]/void/route";
 import * as paymentMethods from "@/app/api/commerce/payment-methods/route";
 import * as paymentMethod from "@/app/api/commerce/payment-methods/[id]/route";
+import * as disputeList from "@/app/api/commerce/disputes/route";
+import * as dispute from "@/app/api/commerce/disputes/[id]/route";
+import * as disputeEvidence from "@/app/api/commerce/disputes/[id]/evidence/route";
+import * as disputeSubmit from "@/app/api/commerce/disputes/[id]/submit/route";
+import * as disputeAccept from "@/app/api/commerce/disputes/[id]/accept/route";
+import * as fileUpload from "@/app/api/commerce/files/route";
+import * as file from "@/app/api/commerce/files/[id]/route";
+import { MAX_UPLOAD_BODY_BYTES } from "@/lib/api/request";
 import { listMethods, methodNotAllowed, methodsOf } from "@/lib/api/methods";
 import { routeSeries, type RouteSeries } from "@/lib/metrics/requests";
 import { routeTemplate } from "@/lib/metrics/routes";
@@ -28,7 +36,7 @@ export type RouteModule = Partial<Record<string, Handler>>;
  * tests/integration/commerce-routes.test.ts can hold the table to the files. Like Next, specific
  * routes come before the catch-all.
  */
-export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: true }[] = [
+export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: true; maxBodyBytes?: number }[] = [
   { route: "/api/commerce/payment-invoices", module: payments as unknown as RouteModule, readsBody: true },
   { route: "/api/commerce/payment-invoices/[id]", module: payment as unknown as RouteModule },
   { route: "/api/commerce/payout-invoices", module: payouts as unknown as RouteModule, readsBody: true },
@@ -43,6 +51,14 @@ export const COMMERCE_ROUTES: { route: string; module: RouteModule; readsBody?: 
   { route: "/api/commerce/payment-invoices/[id]/void", module: paymentVoid as unknown as RouteModule, readsBody: true },
   { route: "/api/commerce/payment-methods", module: paymentMethods as unknown as RouteModule },
   { route: "/api/commerce/payment-methods/[id]", module: paymentMethod as unknown as RouteModule },
+  { route: "/api/commerce/disputes", module: disputeList as unknown as RouteModule },
+  { route: "/api/commerce/disputes/[id]", module: dispute as unknown as RouteModule },
+  { route: "/api/commerce/disputes/[id]/evidence", module: disputeEvidence as unknown as RouteModule, readsBody: true },
+  { route: "/api/commerce/disputes/[id]/submit", module: disputeSubmit as unknown as RouteModule },
+  { route: "/api/commerce/disputes/[id]/accept", module: disputeAccept as unknown as RouteModule },
+  // Uploads: the one route whose body may pass 64 KiB, up to a 5 MB file and its form.
+  { route: "/api/commerce/files", module: fileUpload as unknown as RouteModule, readsBody: true, maxBodyBytes: MAX_UPLOAD_BODY_BYTES },
+  { route: "/api/commerce/files/[id]", module: file as unknown as RouteModule },
   { route: "/api/commerce/openapi.json", module: openapi as unknown as RouteModule },
   { route: "/api/commerce/[[...rest]]", module: unknownPath as unknown as RouteModule },
 ];
@@ -65,11 +81,12 @@ function routePattern(route: string): RegExp {
 }
 
 /** A method the module does not serve gets lib/api/methods.ts's answers, as from Next: 405 with Allow, or OPTIONS' 204. */
-const COMPILED = COMMERCE_ROUTES.map(({ route, module, readsBody }) => ({
+const COMPILED = COMMERCE_ROUTES.map(({ route, module, readsBody, maxBodyBytes }) => ({
   pattern: routePattern(route),
   catchAll: new Set([...route.matchAll(/\[\.\.\.(\w+)\]/g)].map((m) => m[1]!)),
   module,
   readsBody: readsBody === true,
+  maxBodyBytes,
   refuse: methodNotAllowed<Params>(methodsOf(module)),
   options: listMethods<Params>(methodsOf(module)),
   // Its request metrics' series, looked up once (the catch-all's 404s are the route `other`).
@@ -90,7 +107,7 @@ function decode(value: string): string {
  * process endpoint, 405, OPTIONS, the catch-all's 404) is given whatever was sent, without reading
  * it: so a large body there gets the answer the document lists, not a 413.
  */
-export type CommerceMatch = { handler: Handler; params: Params; body: boolean; series: RouteSeries };
+export type CommerceMatch = { handler: Handler; params: Params; body: boolean; series: RouteSeries; maxBodyBytes?: number };
 
 /** Undefined only outside /api/commerce; a known path with another method gets a JSON:API 405. */
 export function matchCommerceRoute(method: string, pathname: string): CommerceMatch | undefined {
@@ -105,7 +122,13 @@ export function matchCommerceRoute(method: string, pathname: string): CommerceMa
       if (value === undefined) continue;
       params[name] = route.catchAll.has(name) ? value.split("/").map(decode) : decode(value);
     }
-    return { handler, params, body: route.readsBody && own !== undefined, series: route.series };
+    return {
+      handler,
+      params,
+      body: route.readsBody && own !== undefined,
+      series: route.series,
+      ...(route.maxBodyBytes === undefined ? {} : { maxBodyBytes: route.maxBodyBytes }),
+    };
   }
   return undefined;
 }

@@ -24,14 +24,14 @@ function discardRest(req: IncomingMessage): void {
   req.resume();
 }
 
-/** The body up to the API's limit; BodyTooLarge (the rest being discarded) past it. */
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The body up to the API's limit (or the route's own); BodyTooLarge (the rest being discarded) past it. */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      if (size <= maxBytes) return void chunks.push(chunk);
       req.off("data", onData);
       req.off("end", onEnd);
       discardRest(req);
@@ -52,7 +52,12 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
  * profile), and it is marked so answers may defer their body (jsonApi's deferBody). Other users
  * (the sandboxes' servers) get a Request whose body they can read as usual.
  */
-export async function toWebRequest(req: IncomingMessage, origin: string, options: { body?: boolean; lean?: boolean } = {}): Promise<Request> {
+export async function toWebRequest(
+  req: IncomingMessage,
+  origin: string,
+  options: { body?: boolean; lean?: boolean; maxBodyBytes?: number } = {},
+): Promise<Request> {
+  const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -68,11 +73,11 @@ export async function toWebRequest(req: IncomingMessage, origin: string, options
     return made(new Request(url, { method, headers }));
   }
   // A declared or streamed body past the limit is refused without keeping the rest of it.
-  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+  if (Number(req.headers["content-length"] ?? 0) > maxBytes) {
     discardRest(req);
     throw new BodyTooLarge();
   }
-  const body = new Uint8Array(await readBody(req));
+  const body = new Uint8Array(await readBody(req, maxBytes));
   headers.delete("content-length");
   // readJsonBody takes the bytes read here rather than streaming the Request's copy of them.
   return made(rememberBufferedBody(new Request(url, { method, headers, ...(options.lean ? {} : { body }) }), body));

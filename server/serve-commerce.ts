@@ -27,9 +27,17 @@ export async function serveCommerce(req: http.IncomingMessage, res: http.ServerR
   nameRoute(res, match.series);
   let request: Request;
   try {
-    request = await toWebRequest(req, origin, { body: match.body, lean: true });
+    request = await toWebRequest(req, origin, { body: match.body, lean: true, maxBodyBytes: match.maxBodyBytes });
   } catch (error) {
-    if (error instanceof BodyTooLarge) await sendError(req, res, 413, "payload_too_large", "Payload too large", "The body is over 64 KiB");
+    if (error instanceof BodyTooLarge)
+      await sendError(
+        req,
+        res,
+        413,
+        "payload_too_large",
+        "Payload too large",
+        `The body is over ${match.maxBodyBytes === undefined ? "64 KiB" : `${match.maxBodyBytes} bytes`}`,
+      );
     else await sendError(req, res, 400, "bad_request", "Bad request", "The request could not be read");
     return true;
   }

@@ -2,6 +2,7 @@
 
 import type { DashboardHistoryEntry, DashboardInvoice } from "@/lib/invoices/read/invoice-view";
 import type { RefundView } from "@/lib/refunds/read";
+import type { DisputeStep } from "@/lib/disputes/timeline";
 import { formatMoment } from "./invoice-client";
 import { InvoiceStatusBadge } from "./status-badge";
 import { useDashboardInvoice } from "./use-dashboard-invoice";
@@ -10,7 +11,20 @@ import { formatMoney } from "@/lib/money";
 /** One refund's step: asked for, then succeeded or failed. */
 type RefundStep = { refund: RefundView; step: "asked" | "succeeded" | "failed"; at: string };
 
-type Entry = { kind: "status"; entry: DashboardHistoryEntry; at: string } | { kind: "refund"; step: RefundStep; at: string };
+type Entry =
+  | { kind: "status"; entry: DashboardHistoryEntry; at: string }
+  | { kind: "refund"; step: RefundStep; at: string }
+  | { kind: "dispute"; step: DisputeStep; at: string };
+
+const DISPUTE_WORDS: Readonly<Record<DisputeStep["step"], string>> = {
+  opened: "disputed by the customer",
+  evidence_submitted: "dispute: evidence submitted",
+  conceded: "dispute accepted by you",
+  under_review: "dispute under review",
+  won: "dispute won",
+  lost: "dispute lost",
+  accepted: "dispute closed as accepted",
+};
 
 const REFUND_WORDS: Readonly<Record<RefundStep["step"], string>> = { asked: "asked for", succeeded: "refunded", failed: "failed" };
 
@@ -22,11 +36,12 @@ function refundSteps(refunds: readonly RefundView[]): RefundStep[] {
   });
 }
 
-/** Status changes and refund steps, oldest first (at the same moment, the refund step before the status change it caused). */
-function entriesOf(history: readonly DashboardHistoryEntry[], refunds: readonly RefundView[]): Entry[] {
+/** Status changes, refund and dispute steps, oldest first (at the same moment, the refund step before the status change it caused). */
+function entriesOf(history: readonly DashboardHistoryEntry[], refunds: readonly RefundView[], disputes: readonly DisputeStep[]): Entry[] {
   const entries: Entry[] = [
     ...history.map((entry): Entry => ({ kind: "status", entry, at: entry.at })),
     ...refundSteps(refunds).map((step): Entry => ({ kind: "refund", step, at: step.at })),
+    ...disputes.map((step): Entry => ({ kind: "dispute", step, at: step.at })),
   ];
   return entries.sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || (a.kind === b.kind ? 0 : a.kind === "refund" ? -1 : 1));
 }
@@ -35,17 +50,29 @@ function entriesOf(history: readonly DashboardHistoryEntry[], refunds: readonly 
  * Every status change and every refund's steps, oldest first; follows the same live query as the
  * status panel, and the refunds the page read (re-read while one is open).
  */
-export function InvoiceTimeline({ initial, refunds = [], timeZone }: { initial: DashboardInvoice; refunds?: readonly RefundView[]; timeZone: string }) {
+export function InvoiceTimeline({
+  initial,
+  refunds = [],
+  disputes = [],
+  timeZone,
+}: {
+  initial: DashboardInvoice;
+  refunds?: readonly RefundView[];
+  disputes?: readonly DisputeStep[];
+  timeZone: string;
+}) {
   const { data: invoice } = useDashboardInvoice(initial);
-  const entries = entriesOf(invoice.history, refunds);
+  const entries = entriesOf(invoice.history, refunds, disputes);
   if (entries.length === 0) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;
   return (
     <ol className="relative space-y-4 border-l border-slate-200 pl-5 text-sm" data-testid="invoice-timeline">
       {entries.map((item) =>
         item.kind === "status" ? (
           <StatusEntry key={item.entry.id} entry={item.entry} zone={timeZone} />
-        ) : (
+        ) : item.kind === "refund" ? (
           <RefundEntry key={`${item.step.refund.id}:${item.step.step}`} step={item.step} zone={timeZone} />
+        ) : (
+          <DisputeEntry key={`${item.step.disputeId}:${item.step.step}:${item.at}`} step={item.step} zone={timeZone} />
         ),
       )}
     </ol>
@@ -89,6 +116,21 @@ function RefundEntry({ step, zone }: { step: RefundStep; zone: string }) {
       </p>
       <p className="mt-1 text-xs text-slate-600">
         <time dateTime={step.at}>{formatMoment(step.at, zone)}</time> · <span className="font-mono">{refund.id}</span>
+      </p>
+    </li>
+  );
+}
+
+function DisputeEntry({ step, zone }: { step: DisputeStep; zone: string }) {
+  const dot = step.step === "lost" || step.step === "accepted" ? "bg-red-600" : step.step === "won" ? "bg-emerald-600" : "bg-amber-500";
+  return (
+    <li className="relative" data-testid="timeline-dispute-step">
+      <span className={`absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full ring-4 ring-white ${dot}`} aria-hidden="true" />
+      <p className="text-slate-800">
+        <span className="font-medium tabular-nums">{formatMoney(step.amount, step.currency)}</span> {DISPUTE_WORDS[step.step]}
+      </p>
+      <p className="mt-1 text-xs text-slate-600">
+        <time dateTime={step.at}>{formatMoment(step.at, zone)}</time> · <span className="font-mono">{step.disputeId}</span>
       </p>
     </li>
   );

@@ -39,6 +39,12 @@ function refundedAmountOf(row: Pick<InvoiceRow, "refundedAmountMinor" | "currenc
   return row.amountIsNumber ? Number(text) : text;
 }
 
+/** Payments only: what its disputes hold back, in the form amount was sent (events written before disputes hold none). */
+function disputedAmountOf(row: Pick<InvoiceRow, "disputedAmountMinor" | "currency" | "amountIsNumber">): string | number {
+  const text = formatMinor(row.disputedAmountMinor ?? 0n, row.currency);
+  return row.amountIsNumber ? Number(text) : text;
+}
+
 /** Payments of flow "authorize" only: what was reserved, in the form amount was sent, and until when it may be captured. */
 function authorizationAttributesOf(row: InvoiceRow): { authorized_amount: string | number | null; capture_before: string | null } {
   const text = row.authorizedAmountMinor === null ? null : formatMinor(row.authorizedAmountMinor, row.currency);
@@ -74,7 +80,7 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
       hpp_url: hostedPageUrl(row),
       routing: routingAttributeOf(row.routingReason, row.routingDetail),
       processed_amount: processedAmountOf(row),
-      ...(row.direction === "payment" ? { refunded_amount: refundedAmountOf(row) } : {}),
+      ...(row.direction === "payment" ? { refunded_amount: refundedAmountOf(row), disputed_amount: disputedAmountOf(row) } : {}),
       ...(row.flow === "authorize" ? authorizationAttributesOf(row) : {}),
       attempts: row.attemptsCount,
       ...(row.direction === "payment" ? { description: row.description } : {}),
@@ -89,7 +95,12 @@ export function toInvoiceResource(row: InvoiceRow, context: ResourceContext): In
     relationships: {
       connection: { data: row.connectionId === null ? null : { type: "connection", id: row.connectionId } },
       attempts: { links: { related: `${self}/attempts` } },
-      ...(row.direction === "payment" ? { refunds: { links: { related: `${self}/refunds` } } } : {}),
+      ...(row.direction === "payment"
+        ? {
+            refunds: { links: { related: `${self}/refunds` } },
+            disputes: { links: { related: `${context.baseUrl}/api/commerce/disputes?${encodeURI("filter[invoice]")}=${row.id}` } },
+          }
+        : {}),
       ...(row.paymentMethodId
         ? {
             payment_method: {

@@ -174,3 +174,42 @@ export function requestIdOf(request: Request): string {
   if (incoming && REQUEST_ID.test(incoming)) return incoming;
   return `req_${randomBytes(16).toString("base64url")}`;
 }
+
+/**
+ * Uploads (`POST /api/commerce/files`): a multipart body up to this many bytes, a 5 MB file and
+ * room for the form's boundaries and fields. The lean path reads this route's body up to it.
+ */
+export const MAX_UPLOAD_BODY_BYTES = 5 * 1024 * 1024 + 16_384;
+
+/**
+ * Reads a multipart/form-data body: 415 unless it is one with a boundary, 413 past `maxBytes`, 400
+ * when the platform's parser cannot read it. The bytes are counted before they are parsed.
+ */
+export async function readMultipartBody(request: Request, maxBytes = MAX_UPLOAD_BODY_BYTES): Promise<FormData> {
+  const contentType = request.headers.get("content-type") ?? "";
+  const media = contentType.split(";")[0]!.trim().toLowerCase();
+  if (media !== "multipart/form-data") {
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "Unsupported media type",
+      "Send the file as multipart/form-data (a part named file, a field named purpose).",
+    );
+  }
+  if (!/;\s*boundary=("?)[^";]{1,70}\1\s*(;|$)/i.test(contentType)) {
+    throw new ApiError(
+      400,
+      "malformed_multipart",
+      "Malformed multipart body",
+      "Content-Type multipart/form-data needs its boundary parameter.",
+      undefined,
+      "Content-Type",
+    );
+  }
+  const bytes = await readLimitedBytes(request, maxBytes);
+  try {
+    return await new Response(new Uint8Array(bytes), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw new ApiError(400, "malformed_multipart", "Malformed multipart body", "The multipart body could not be read: check its boundary and parts.");
+  }
+}

@@ -13,6 +13,7 @@ import { logger, redact } from "@/lib/logger";
 import { recordRefundOutcome } from "@/lib/refunds/send";
 import { readRefund } from "@/lib/refunds/store";
 import { applyAttemptOutcome } from "@/lib/processing/apply-outcome";
+import { applyDisputeReport, findDisputedPayment } from "@/lib/disputes/apply-report";
 import { invoiceModeRefusal } from "@/lib/providers/kit/mode-guard";
 import type { RefundOutcome } from "@/lib/providers/kit/adapter";
 import type { CallbackNotification, CallbackPolicy, CallbackVerification, ProviderCallbacks } from "@/lib/providers/kit/provider-server";
@@ -29,7 +30,9 @@ import { parseJson } from "@/lib/providers/kit/callback-scheme";
  * unique index on connection and notification id makes a second one, even a concurrent one, a
  * replay) and then applied through `applyAttemptOutcome`, which never lets a late callback about an
  * attempt the invoice has left overwrite the newer attempt. A notification about a refund is
- * applied through `applyRefundOutcome`, which leaves a refund that has already settled as it is.
+ * applied through `applyRefundOutcome`, which leaves a refund that has already settled as it is;
+ * one about a dispute (its subject: the disputed payment's attempt) through `applyDisputeReport`,
+ * which moves a dispute only forward.
  */
 
 /** The body a provider may send (../shared/REFERENCE.md "Limits"). */
@@ -188,9 +191,12 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   // Values PostgreSQL cannot store (a NUL in a reference or message) are refused, not a failed insert.
   if (findUnsafeText(parseJson(rawBody)) !== undefined) return reject(400, "malformed: a value holds a NUL or an unpaired surrogate", { merchantId });
   const { notification } = verified;
-  // FOUNDATION PLACEHOLDER (replaced by lib/disputes/apply-report.ts before this lands): disputes are not applied yet.
-  if (notification.about === "dispute") return reject(404, "dispute notifications are not applied yet", { merchantId });
-  const subject = notification.about === "refund" ? await findRefundOf(db, connection.id, notification) : await findAttempt(db, connection.id, notification);
+  const subject: Subject | undefined =
+    notification.about === "dispute"
+      ? await findDisputedPayment(db, connection.id, notification.dispute)
+      : notification.about === "refund"
+        ? await findRefundOf(db, connection.id, notification)
+        : await findAttempt(db, connection.id, notification);
   const known = {
     merchantId,
     notificationId: notification.notificationId,
@@ -221,6 +227,28 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
   const wrongMode = invoiceModeRefusal(subject.testMode, connection.mode);
   if (wrongMode) return finish("rejected", `mode_mismatch: ${wrongMode.replace("; nothing was sent.", "")}; not applied`, 404);
   if (ignored) return { status: 200, callbackId, outcome: "ignored", reason: firstReason };
+  if (notification.about === "dispute") {
+    try {
+      const reporting = { id: connection.id, merchantId, mode: connection.mode };
+      const applied = await applyDisputeReport(db, reporting, notification.dispute, "provider callback", {
+        invoiceId: subject.invoiceId,
+        attemptId: subject.attemptId!,
+        testMode: subject.testMode,
+      });
+      switch (applied.kind) {
+        case "created":
+        case "updated":
+          return finish("applied", null);
+        case "unchanged":
+          return finish("superseded", applied.reason);
+        default:
+          return finish("rejected", applied.reason, 404);
+      }
+    } catch (error) {
+      logger.error("provider callback not applied", { callbackId, provider: input.slug, error });
+      return finish("rejected", "not applied (internal error): the provider may send it again", 503);
+    }
+  }
   if (notification.about === "refund") {
     try {
       const applied = await applyRefundNotification(db, subject.refundId!, notification.outcome);

@@ -816,6 +816,8 @@ export const webhookEvents = pgTable(
     connection: jsonb("connection").$type<Record<string, unknown>>(),
     /** payment_method.* events, and an invoice.status_changed whose payment saved a card: the payment method (never its token) as it was. */
     paymentMethod: jsonb("payment_method").$type<Record<string, unknown>>(),
+    /** dispute.* events: the dispute as it was when the event happened (the invoice beside it). */
+    dispute: jsonb("dispute").$type<Record<string, unknown>>(),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
   },
@@ -974,7 +976,7 @@ export const overviewRollups = pgTable(
     grain: text("grain").$type<"hour" | "day">().notNull(),
     /** Start of the UTC hour, or of the UTC day for `day` rows. */
     hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull(),
-    source: text("source").$type<"invoice" | "attempt" | "refund">().notNull(),
+    source: text("source").$type<"invoice" | "attempt" | "refund" | "dispute">().notNull(),
     direction: text("direction", { enum: ["payment", "payout"] }).notNull(),
     connectionId: text("connection_id").notNull(),
     status: text("status").notNull(),

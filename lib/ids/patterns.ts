@@ -25,3 +25,7 @@ export const CONNECTION_ID = idPattern("conn");
 export const EVENT_ID = idPattern("evt");
 /** A webhook endpoint's id. */
 export const ENDPOINT_ID = idPattern("whe");
+/** A dispute's id. */
+export const DISPUTE_ID = idPattern("dp");
+/** An uploaded file's id (newFileId: letters and digits). */
+export const FILE_ID = /^file_[A-Za-z0-9]{1,64}$/;

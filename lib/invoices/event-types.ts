@@ -1,7 +1,7 @@
 /**
  * The event types an endpoint may choose (isomorphic: the endpoint form lists them). Each is
  * written by one module: `invoice.status_changed` by lib/invoices/events.ts, `payout.canceled` by
- * lib/processing/cancel-payout.ts, `invoice.authorized`, `invoice.captured` and `invoice.voided` by lib/processing/authorization.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts, `payment_method.*` by lib/payment-methods/store.ts (an integration test holds
+ * lib/processing/cancel-payout.ts, `invoice.authorized`, `invoice.captured` and `invoice.voided` by lib/processing/authorization.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts, `payment_method.*` by lib/payment-methods/store.ts, `dispute.*` by lib/disputes/events.ts (an integration test holds
  * this list to those). `webhook.test` is not chosen: "Send test event" sends it to one endpoint.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -16,6 +16,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "invoice.voided",
   "payment_method.created",
   "payment_method.detached",
+  "dispute.created",
+  "dispute.updated",
+  "dispute.closed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -31,6 +34,9 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string
   "invoice.voided": "An authorization voided, by you or because it lapsed: nothing taken",
   "payment_method.created": "A customer's card saved by a payment (tokenize)",
   "payment_method.detached": "A saved card detached (removed)",
+  "dispute.created": "A customer disputed a payment: the provider opened a dispute",
+  "dispute.updated": "A dispute moved on (evidence sent, under review)",
+  "dispute.closed": "A dispute decided: won, lost or accepted",
 };
 
 /** The test event of the Webhooks page: a sample invoice, sent to one endpoint on request. */

@@ -22,13 +22,15 @@ export function snapshotInvoice(row: InvoiceRow): Record<string, unknown> {
   );
 }
 
-const BIGINT_COLUMNS = ["amountMinor", "processedAmountMinor", "refundedAmountMinor"] as const;
+const BIGINT_COLUMNS = ["amountMinor", "processedAmountMinor", "refundedAmountMinor", "disputedAmountMinor"] as const;
 const DATE_COLUMNS = ["createdAt", "updatedAt", "expiresAt"] as const;
 
 /** The invoice row back from its snapshot. */
 export function invoiceFromSnapshot(snapshot: Record<string, unknown>): InvoiceRow {
   const row: Record<string, unknown> = { ...snapshot };
   for (const key of BIGINT_COLUMNS) if (typeof row[key] === "string") row[key] = BigInt(row[key]);
+  // Events written before disputes existed hold no disputed amount: nothing was disputed then.
+  row.disputedAmountMinor ??= 0n;
   for (const key of DATE_COLUMNS) if (typeof row[key] === "string") row[key] = new Date(row[key]);
   return row as InvoiceRow;
 }
@@ -69,7 +71,7 @@ export async function recordInvoiceEvent(
   tx: Tx,
   row: InvoiceRow,
   type: string,
-  extra: { refund?: Record<string, unknown>; paymentMethod?: Record<string, unknown> } = {},
+  extra: { refund?: Record<string, unknown>; paymentMethod?: Record<string, unknown>; dispute?: Record<string, unknown> } = {},
 ): Promise<RecordedEvent> {
   const [counter] = await tx
     .update(invoices)
@@ -103,6 +105,7 @@ export async function recordMerchantEvent(
     refund?: Record<string, unknown>;
     connection?: Record<string, unknown>;
     paymentMethod?: Record<string, unknown>;
+    dispute?: Record<string, unknown>;
   },
 ): Promise<RecordedEvent> {
   const endpoints = await tx
@@ -121,6 +124,7 @@ export async function recordMerchantEvent(
     ...(event.refund ? { refund: event.refund } : {}),
     ...(event.connection ? { connection: event.connection } : {}),
     ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
+    ...(event.dispute ? { dispute: event.dispute } : {}),
   });
   if (endpointIds.length > 0) {
     await tx

@@ -26,12 +26,18 @@ export const JOB_PAYLOAD_SCHEMAS = {
   "sandbox-callback": z.object({ provider: z.string(), connectionId: z.string(), reference: z.string(), notificationId: z.string() }),
   /** A sandbox settling a test refund it took as pending (it then sends its callback). */
   "sandbox-refund-settle": z.object({ provider: z.string(), reference: z.string() }),
+  /** A sandbox opening the dispute of a captured test payment paid with a dispute card (it then sends its callback). */
+  "sandbox-dispute-open": z.object({ provider: z.string(), paymentReference: z.string() }),
+  /** A sandbox deciding a test dispute whose evidence it took (won or lost; it then sends its callback). */
+  "sandbox-dispute-decide": z.object({ provider: z.string(), reference: z.string() }),
   /** Re-seals vault values under CREDENTIALS_KEY after a key rotation; `keyId` names that key (its public id, lib/vault). */
   "credentials-reseal": z.object({ keyId: z.string() }),
   /** One status request for an open refund (lib/refunds); `step` indexes the schedule (lib/retry-schedules.ts). */
   "refund-reconcile": z.object({ refundId: z.string(), invoiceId: z.string(), step: z.number().int().nonnegative() }),
   /** One status request for a capture or void without an answer (lib/processing/authorization.ts). */
   "authorization-reconcile": z.object({ invoiceId: z.string(), step: z.number().int().nonnegative() }),
+  /** One dispute status request for an open dispute whose next word is awaited (lib/disputes/tasks/dispute-follow-up.ts). */
+  "dispute-follow-up": z.object({ disputeId: z.string() }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOAD_SCHEMAS;

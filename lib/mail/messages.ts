@@ -82,3 +82,52 @@ export function paymentLinkMail(to: string, payment: { merchantName: string; amo
     ].join("\n"),
   };
 }
+
+type DisputeMailFacts = {
+  merchantName: string;
+  disputeId: string;
+  invoiceId: string;
+  amount: string;
+  currency: string;
+  reason: string;
+  dueBy: Date;
+  testMode: boolean;
+};
+
+const disputeLink = (invoiceId: string) => `${publicBaseUrl()}/invoices/${invoiceId}`;
+const dueText = (dueBy: Date) => dueBy.toISOString().replace("T", " ").slice(0, 16) + " UTC";
+
+/** To each owner when a provider opens a dispute of one of the merchant's payments. */
+export function disputeOpenedMail(to: string, facts: DisputeMailFacts): Mail {
+  return {
+    to,
+    subject: `${facts.testMode ? "[Test] " : ""}A customer disputed a payment of ${facts.amount} ${facts.currency}`,
+    text: [
+      `A customer of ${facts.merchantName} disputed a payment (dispute ${facts.disputeId}).`,
+      "",
+      `Amount: ${facts.amount} ${facts.currency}`,
+      `Reason: ${facts.reason}`,
+      `Evidence due by: ${dueText(facts.dueBy)}`,
+      "",
+      `See the payment: ${disputeLink(facts.invoiceId)}`,
+      "",
+      "Send evidence before the deadline, or accept the dispute; unanswered, it is lost.",
+    ].join("\n"),
+  };
+}
+
+/** To each owner three days before an open dispute's evidence deadline (once). */
+export function disputeDeadlineMail(to: string, facts: DisputeMailFacts): Mail {
+  return {
+    to,
+    subject: `${facts.testMode ? "[Test] " : ""}Dispute ${facts.disputeId}: evidence due by ${dueText(facts.dueBy)}`,
+    text: [
+      `The dispute of a payment of ${facts.amount} ${facts.currency} (${facts.merchantName}) still needs your response.`,
+      "",
+      `Reason: ${facts.reason}`,
+      `Evidence due by: ${dueText(facts.dueBy)}`,
+      "",
+      `See the payment: ${disputeLink(facts.invoiceId)}`,
+    ].join("\n"),
+  };
+}

@@ -50,9 +50,12 @@ function labelOf(job: ScheduledJob): string {
     "webhook-deliver": () => `Webhook delivery, try ${asNumber(job.data.tryNo) ?? 1}`,
     "sandbox-callback": () => "Sandbox callback to this service",
     "sandbox-refund-settle": () => "Sandbox settling a pending test refund",
+    "sandbox-dispute-open": () => "Sandbox opening a test dispute",
+    "sandbox-dispute-decide": () => "Sandbox deciding a test dispute",
     "credentials-reseal": () => "Credentials re-seal after a key rotation",
     "refund-reconcile": () => `Refund status request ${(asNumber(job.data.step) ?? 0) + 1}`,
     "authorization-reconcile": () => `Capture or void status request ${(asNumber(job.data.step) ?? 0) + 1}`,
+    "dispute-follow-up": () => "Dispute status request",
   };
   return names[job.name]?.() ?? job.name;
 }

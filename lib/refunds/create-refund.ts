@@ -1,8 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { invoiceAttempts, invoices, refunds } from "@/lib/db/schema";
+import { disputes, invoiceAttempts, invoices, refunds } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { PAYMENT_INVOICE_ID } from "@/lib/ids/patterns";
 import { changeInvoiceStatusWithin, queueStatusEvent, type StatusChange } from "@/lib/invoices/status";
@@ -115,6 +115,10 @@ export async function createRefund(db: Db, input: CreateRefundInput): Promise<Cr
 
       const totals = await refundTotals(tx as unknown as Db, invoice.id);
       const rest = refundableRest(invoice, totals.reservedMinor);
+      // A disputed payment is not refunded for what its disputes hold: the refusal names them.
+      if (invoice.disputedAmountMinor > 0n && (rest <= 0n || exceedsRest(attributes.amount, invoice.currency, rest))) {
+        return { kind: "not_refundable", code: "disputed", detail: await disputedDetail(tx as unknown as Db, invoice, rest) };
+      }
       if (rest <= 0n) {
         return {
           kind: "not_refundable",
@@ -216,6 +220,24 @@ function refusal(invoice: InvoiceRow, testMode: boolean | undefined, testOnly: b
     };
   }
   return undefined;
+}
+
+/** Whether an amount that reads as one is more than the rest (anything unreadable is refused by amountOf, with its pointer). */
+function exceedsRest(value: unknown, currency: string, rest: bigint): boolean {
+  if (value === undefined) return false;
+  const checked = checkRefundAmount(value, currency, rest);
+  return !checked.ok && checked.code === "exceeds_refundable";
+}
+
+/** The refusal's sentence: which disputes hold how much, and what is left. */
+async function disputedDetail(db: Db, invoice: InvoiceRow, rest: bigint): Promise<string> {
+  const holding = await db
+    .select({ id: disputes.id, amount: disputes.amount, status: disputes.status })
+    .from(disputes)
+    .where(and(eq(disputes.invoiceId, invoice.id), inArray(disputes.status, ["needs_response", "under_review", "lost", "accepted"])))
+    .orderBy(disputes.createdAt);
+  const named = holding.map((row) => `dispute ${row.id} (${row.status}, ${row.amount} ${invoice.currency})`).join(", ");
+  return `This payment is disputed: ${named} holds ${formatMinor(invoice.disputedAmountMinor, invoice.currency)} ${invoice.currency}, which cannot be refunded; at most ${formatMinor(rest, invoice.currency)} ${invoice.currency} can.`;
 }
 
 /** The amount asked for, or the whole rest when left out; refused with a pointer when it cannot be. */

@@ -41,7 +41,9 @@ export async function readRefundPanel(db: Db, invoice: InvoiceRow, role: Role): 
       ? "This payment is refunded in full."
       : "Only a processed payment can be refunded."
     : rest === 0n
-      ? "Nothing is left to refund: the refunds on their way take all of it."
+      ? invoice.disputedAmountMinor > 0n
+        ? "Nothing is left to refund: disputes hold the rest."
+        : "Nothing is left to refund: the refunds on their way take all of it."
       : !canInMode(role, "money.refund", invoice.testMode ? "test" : "live")
         ? invoice.testMode
           ? "Your role does not refund payments."

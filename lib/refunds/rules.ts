@@ -13,9 +13,13 @@ export function isRefundableStatus(status: string): boolean {
   return (REFUNDABLE_STATUSES as readonly string[]).includes(status);
 }
 
-/** What may still be refunded, in minor units: processed less refunded and open refunds. */
-export function refundableRest(invoice: { processedAmountMinor: bigint | null }, reservedMinor: bigint): bigint {
-  const rest = (invoice.processedAmountMinor ?? 0n) - reservedMinor;
+/**
+ * What may still be refunded, in minor units: processed less refunded and open refunds, and less
+ * what disputes hold (open ones, and lost or accepted ones: that money went back through the
+ * provider already; a won dispute gives it back).
+ */
+export function refundableRest(invoice: { processedAmountMinor: bigint | null; disputedAmountMinor?: bigint }, reservedMinor: bigint): bigint {
+  const rest = (invoice.processedAmountMinor ?? 0n) - reservedMinor - (invoice.disputedAmountMinor ?? 0n);
   return rest > 0n ? rest : 0n;
 }
 

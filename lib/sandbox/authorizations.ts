@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { sandboxRecords } from "@/lib/db/schema";
 import type { SandboxAccount } from "./accounts";
+import { scheduleSandboxDispute } from "./disputes";
 import { findRecordByIdempotencyKey, findRecordByReference, saveRecord, updateRecord, type SandboxRecord } from "./records";
 
 /**
@@ -109,7 +110,7 @@ export async function takeSandboxCapture(
   if (payment.currency && payment.currency !== ask.currency)
     return { kind: "refused", status: 400, code: "currency_mismatch", text: `The authorization is in ${payment.currency}, not ${ask.currency}.` };
   if (ask.amountMinor <= 0n) return { kind: "refused", status: 400, code: "invalid_amount", text: "The amount must be above zero." };
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<SandboxAuthorizationResult> => {
     const locked = tx as unknown as Db;
     const [held] = await tx.select().from(sandboxRecords).where(eq(sandboxRecords.id, payment.id)).for("update");
     const current = held ?? payment;
@@ -132,6 +133,12 @@ export async function takeSandboxCapture(
     if (!decline) await updateRecord(locked, ask.provider, payment.reference, { details: { auth: "captured", capturedMinor: String(ask.amountMinor) } });
     return { kind: "recorded", record, ...(decline ? { decline } : {}) };
   });
+  // A capture of a payment paid with a dispute card: the customer disputes it a little later.
+  if (result.kind === "recorded" && !result.decline) {
+    const captured = await findRecordByReference(db, ask.provider, payment.reference);
+    if (captured) await scheduleSandboxDispute(db, captured);
+  }
+  return result;
 }
 
 /** Takes a void, or answers the one already taken under the same key. A lapsed authorization voids too: it releases nothing more. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideAmount, decideCard, formatCardNumber, INVALID_CVC, splitAmounts, TEST_CARDS } from "./cards";
+import { decideAmount, decideCard, disputeReasonOfCard, formatCardNumber, INVALID_CVC, splitAmounts, TEST_CARDS } from "./cards";
 
 const base = { amountText: "10.00", amountMinor: 1000n, allowPartially: false };
 
@@ -14,8 +14,16 @@ function luhnValid(digits: string): boolean {
 }
 
 describe("TEST_CARDS (the hosted page's test card list)", () => {
-  it("lists the five cards of the issue, each a Luhn-valid 16-digit number with a label and an outcome", () => {
-    expect(TEST_CARDS.map((c) => c.number)).toEqual(["4242424242424242", "4000000000000002", "4000000000009995", "4000000000000119", "4000000000003220"]);
+  it("lists the five cards of the issue and the two dispute cards, each a Luhn-valid 16-digit number with a label and an outcome", () => {
+    expect(TEST_CARDS.map((c) => c.number)).toEqual([
+      "4242424242424242",
+      "4000000000000002",
+      "4000000000009995",
+      "4000000000000119",
+      "4000000000003220",
+      "4000000000000259",
+      "4000000000002685",
+    ]);
     for (const card of TEST_CARDS) {
       expect(luhnValid(card.number), card.number).toBe(true);
       expect(card.label.length).toBeGreaterThan(0);
@@ -28,6 +36,15 @@ describe("TEST_CARDS (the hosted page's test card list)", () => {
   });
 });
 
+describe("disputeReasonOfCard", () => {
+  it("names the reason of the two dispute cards (masked numbers too) and nothing for any other card", () => {
+    expect(disputeReasonOfCard("4000000000000259")).toBe("fraudulent");
+    expect(disputeReasonOfCard("400000******2685")).toBe("not_received");
+    expect(disputeReasonOfCard("4242424242424242")).toBeUndefined();
+    expect(TEST_CARDS.find((card) => card.number === "4000000000000259")?.outcome).toContain("fraudulent");
+  });
+});
+
 describe("decideCard", () => {
   it.each([
     ["4242424242424242", { kind: "approve", capturedMinor: 1000n }],
@@ -35,6 +52,8 @@ describe("decideCard", () => {
     ["4000000000009995", { kind: "decline", reason: "insufficient_funds" }],
     ["4000000000000119", { kind: "unavailable" }],
     ["4000000000003220", { kind: "three_ds" }],
+    ["4000000000000259", { kind: "approve", capturedMinor: 1000n }],
+    ["4000000000002685", { kind: "approve", capturedMinor: 1000n }],
     ["5555555555554444", { kind: "approve", capturedMinor: 1000n }],
   ])("card %s → %o", (cardNumber, decision) => {
     expect(decideCard({ ...base, cardNumber })).toEqual(decision);

@@ -31,7 +31,41 @@ export const TEST_CARDS: readonly TestCard[] = [
     outcome: "A soft failure (provider_unavailable): the next connection is tried.",
   },
   { number: "4000000000003220", label: "3-D Secure", outcome: "Asks for a 3-D Secure step that you pass or fail." },
+  {
+    number: "4000000000000259",
+    label: "Disputed: fraudulent",
+    outcome: "The payment succeeds; once captured, the customer disputes it as fraudulent.",
+  },
+  {
+    number: "4000000000002685",
+    label: "Disputed: not received",
+    outcome: "The payment succeeds; once captured, the customer disputes it as not received.",
+  },
 ];
+
+/**
+ * Cards whose payment succeeds and is then disputed by the customer, for the reason given, a few
+ * seconds after capture (lib/sandbox/disputes.ts). Only their last four digits count.
+ */
+const DISPUTE_CARDS: Readonly<Record<string, "fraudulent" | "not_received">> = { "0259": "fraudulent", "2685": "not_received" };
+
+/** The test phrase: a test dispute's evidence with it in any text field wins; any other evidence loses (lib/sandbox/disputes.ts). */
+export const WINNING_EVIDENCE_PHRASE = "winning_evidence";
+
+/**
+ * Test disputes in plain words, for the API description and the docs: the dispute cards, the
+ * winning phrase and the three settings of the sandbox's timing.
+ */
+export const DISPUTE_TEST_NOTE =
+  "Test mode: a payment paid with 4000 0000 0000 0259 (or 4000 0000 0000 2685) succeeds, and the sandbox opens a fraudulent " +
+  "(not_received) dispute of it SANDBOX_DISPUTE_OPENS_AFTER_SECONDS after capture (default 10), evidence due " +
+  "SANDBOX_DISPUTE_EVIDENCE_SECONDS later (default 7 days). Submitted evidence is decided SANDBOX_DISPUTE_DECIDES_AFTER_SECONDS " +
+  `later (default 10): won when a text field contains ${WINNING_EVIDENCE_PHRASE}, lost otherwise.`;
+
+/** Why the customer will dispute a payment made with this card, or undefined for a card that is never disputed. */
+export function disputeReasonOfCard(cardNumber: string): "fraudulent" | "not_received" | undefined {
+  return DISPUTE_CARDS[lastFour(cardNumber)];
+}
 
 /** Any card whose CVC is this is refused with invalid_cvv, so every decline reason can be reached. */
 export const INVALID_CVC = "000";
@@ -68,7 +102,7 @@ function isPartialAmount(amountText: string): boolean {
 /**
  * What the sandbox does with a card. The last four digits decide (so masked payout numbers work
  * too): 0002 issuer_decline, 9995 insufficient_funds, 0119 unavailable, 3220 three_ds, anything
- * else approves. An approved amount ending in .77 is captured at 75 % when the invoice allows
+ * else approves (the dispute cards 0259 and 2685 too: the dispute comes after capture). An approved amount ending in .77 is captured at 75 % when the invoice allows
  * partial processing, and refused as insufficient_funds when it does not.
  */
 export function decideCard(input: CardDecisionInput): CardDecision {

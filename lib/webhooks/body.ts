@@ -1,5 +1,7 @@
 import { toInvoiceResource } from "@/lib/api/invoice-resource";
 import { toRefundResource } from "@/lib/api/refund-resource";
+import { toDisputeResource } from "@/lib/api/dispute-resource";
+import { disputeFromSnapshot } from "@/lib/disputes/store";
 import { paymentMethodFromSnapshot, toPaymentMethodResource } from "@/lib/api/payment-method-resource";
 import { refundFromSnapshot } from "@/lib/refunds/events";
 import { publicBaseUrl } from "@/lib/config";
@@ -25,11 +27,13 @@ export type EventForBody = {
   connection?: Record<string, unknown> | null;
   /** payment_method.* events, and an invoice.status_changed of an invoice that saved or charged a card: the payment method (no token). */
   paymentMethod?: Record<string, unknown> | null;
+  /** dispute.* events: the dispute as it was (lib/disputes/events.ts), its invoice beside it. */
+  dispute?: Record<string, unknown> | null;
 };
 
 /**
  * refund.* events carry the refund as `data` and its payment invoice in `included` (JSON:API
- * compound document), both as they were when the event happened.
+ * compound document), both as they were when the event happened; dispute.* events the dispute so.
  */
 export function renderEventBody(event: EventForBody): string {
   if (event.connection) return renderConnectionEventBody(event, event.connection);
@@ -41,6 +45,7 @@ export function renderEventBody(event: EventForBody): string {
   if (typeof event.sequence === "number") meta.sequence = event.sequence;
   if (event.type === TEST_EVENT_TYPE) meta.sample = true;
   if (event.refund) return JSON.stringify({ data: toRefundResource(refundFromSnapshot(event.refund), baseUrl), included: [invoice], meta });
+  if (event.dispute) return JSON.stringify({ data: toDisputeResource(disputeFromSnapshot(event.dispute), baseUrl), included: [invoice], meta });
   // The payment method the invoice saved (or charged) rides along as JSON:API `included`.
   if (event.paymentMethod)
     return JSON.stringify({ data: invoice, included: [toPaymentMethodResource(paymentMethodFromSnapshot(event.paymentMethod), baseUrl)], meta });

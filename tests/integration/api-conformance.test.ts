@@ -111,6 +111,7 @@ describe("absolute URLs come from APP_URL, never from the request's Host", () =>
       connection: { data: { type: "connection", id: connectionId } },
       attempts: { links: { related: `${self}/attempts` } },
       refunds: { links: { related: `${self}/refunds` } },
+      disputes: { links: { related: `${APP_URL}/api/commerce/disputes?filter%5Binvoice%5D=${answer.json.data.id}` } },
     });
     expect(String((answer.json.data.attributes as { hpp_url: string }).hpp_url).startsWith(`${APP_URL}/pay/`)).toBe(true);
     const attempts = await send(GET_PAYMENT_ATTEMPTS, { id: answer.json.data.id }, { path: `${PAYMENTS}/${answer.json.data.id}/attempts`, key: m.key });

@@ -138,12 +138,12 @@ describe("POST /api/callbacks/<slug>/<connection id>: refusals", () => {
     await expectRefused(
       await post("provider-b", connection.id, signedByHand(credentials, "{not json")),
       400,
-      "malformed: not a Provider B charge or refund notification",
+      "malformed: not a Provider B charge, refund or dispute notification",
     );
     await expectRefused(
       await post("provider-b", connection.id, signedByHand(credentials, JSON.stringify({ event: "charge.updated", txn: 42 }))),
       400,
-      "malformed: not a Provider B charge or refund notification",
+      "malformed: not a Provider B charge, refund or dispute notification",
     );
     const withNul = JSON.stringify({ event: "charge.updated", txn: "B\u0000x", order_ref: "att_x", result: "fail", cur: "UAH", error_text: "no\u0000" });
     await expectRefused(

@@ -59,7 +59,7 @@ describe("the lean path's route table", () => {
 
   // Under `npm start` only routes marked readsBody get the body; one that reads it unmarked would get none.
   it.each(routeFiles)("marks $route as reading a body exactly when its file reads one", ({ file, route }) => {
-    const reads = /readJsonBody\(|request\.(?:json|text|formData|arrayBuffer|blob)\(|request\.body\b/.test(fs.readFileSync(file, "utf8"));
+    const reads = /readJsonBody\(|readMultipartBody\(|request\.(?:json|text|formData|arrayBuffer|blob)\(|request\.body\b/.test(fs.readFileSync(file, "utf8"));
     expect(COMMERCE_ROUTES.find((r) => r.route === route)?.readsBody === true, route).toBe(reads);
   });
 

@@ -6,7 +6,9 @@ import { resetRateLimits } from "@/lib/api/rate-limit";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import type { RouteHandler } from "@/lib/api/run-logged";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { paymentMethods } from "@/lib/db/schema";
+import { invoiceAttempts, paymentMethods } from "@/lib/db/schema";
+import { applyDisputeReport } from "@/lib/disputes/apply-report";
+import { uploadFile } from "@/lib/disputes/files";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
 import { payWithCard } from "@/lib/processing/engine";
@@ -27,6 +29,7 @@ serveSandboxesAsAppUrl();
 const CARD = { number: "4242424242424242", expiryMonth: 12, expiryYear: 2030, cvc: "737", holder: "Heidi Muster" };
 const METHODS = new Set(["get", "put", "post", "delete", "patch"]);
 const ROUTING_ORDER = "payment_card_eur_hpp:test";
+const EXAMPLE_PDF = new TextEncoder().encode("%PDF-1.4\n%%EOF\n");
 
 type Operation = {
   operationId: string;
@@ -55,7 +58,13 @@ async function routeModule(template: string): Promise<Record<string, RouteHandle
 }
 
 /** A merchant with a test connection of every provider and kind, a processed payment and two saved routing versions. */
-async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: Record<string, Record<string, string>>; paymentMethodId: string }> {
+async function world(): Promise<{
+  m: InvoiceMerchant;
+  liveKey: string;
+  params: Record<string, Record<string, string>>;
+  paymentMethodId: string;
+  evidenceFileId: string;
+}> {
   const m = await invoiceMerchant(t.db);
   const connections = [];
   for (const [provider, kind] of PROVIDER_KINDS) connections.push(await connect(t.db, m.merchantId, provider, kind));
@@ -108,6 +117,34 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
   await payWithCard(t.db, saved.invoice.id, CARD);
   const [method] = await t.db.select({ id: paymentMethods.id }).from(paymentMethods).where(eq(paymentMethods.merchantId, m.merchantId));
   if (!method) throw new Error("setup: no card was saved");
+  // A dispute of the processed payment, as its provider would notify it, and an uploaded file the evidence example names.
+  const [attempt] = await t.db.select().from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, created.invoice.id));
+  const connection = connections.find((candidate) => candidate.id === attempt!.connectionId)!;
+  const opened = await applyDisputeReport(
+    t.db,
+    { id: connection.id, merchantId: m.merchantId, mode: "test" },
+    {
+      disputeReference: "dsp-example-0001",
+      paymentReference: attempt!.providerReference!,
+      // Part of the payment only: the refund examples refund the rest.
+      amountMinor: 1000n,
+      currency: created.invoice.currency,
+      reason: "not_received",
+      providerReason: "not received",
+      status: "needs_response",
+      evidenceDueBy: new Date(Date.now() + 7 * 24 * 60 * 60_000),
+    },
+    "example",
+  );
+  if (opened.kind !== "created") throw new Error(`setup: no dispute (${opened.kind})`);
+  const file = await uploadFile(t.db, {
+    merchantId: m.merchantId,
+    testMode: true,
+    purpose: "dispute_evidence",
+    file: new File([EXAMPLE_PDF], "receipt.pdf"),
+    createdBy: "setup",
+  });
+  if (file.kind !== "created") throw new Error("setup: no file");
   // The path parameters each example is sent with: this merchant's own resources.
   const params = {
     "/api/connections/{id}": { id: providerB.id },
@@ -116,20 +153,40 @@ async function world(): Promise<{ m: InvoiceMerchant; liveKey: string; params: R
     "/api/commerce/payment-invoices/{id}/void": { id: toVoid },
     "/api/routing/{id}": { id: ROUTING_ORDER },
     "/api/routing/{id}/rollback": { id: ROUTING_ORDER },
+    "/api/commerce/disputes/{id}/evidence": { id: opened.dispute.id },
   };
-  return { m, liveKey, params, paymentMethodId: method.id };
+  return { m, liveKey, params, paymentMethodId: method.id, evidenceFileId: file.file.id };
 }
 
 describe("the OpenAPI document's request examples", () => {
   it("every operation that takes a body has an example, and each example is accepted as shown with the merchant's key", { timeout: 120_000 }, async () => {
-    const { m, liveKey, params, paymentMethodId } = await world();
-    const doc = buildOpenApiDocument({ baseUrl: "http://test", commerceAccount: m.account, paymentMethodId }) as {
+    const { m, liveKey, params, paymentMethodId, evidenceFileId } = await world();
+    const doc = buildOpenApiDocument({ baseUrl: "http://test", commerceAccount: m.account, paymentMethodId, evidenceFileId }) as {
       paths: Record<string, Record<string, Operation>>;
     };
     const sent: string[] = [];
     for (const [template, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         if (!METHODS.has(method) || !operation.requestBody) continue;
+        const multipart = operation.requestBody.content["multipart/form-data"];
+        if (multipart) {
+          // A form: each example's fields as parts, the file part a small PDF (the example shows its bytes only as words).
+          const forms = Object.entries(multipart.examples ?? {});
+          expect(forms.length, `${operation.operationId} has no request example`).toBeGreaterThan(0);
+          const handler = (await routeModule(template))[method.toUpperCase()]!;
+          for (const [name, example] of forms) {
+            const form = new FormData();
+            for (const [field, value] of Object.entries(example.value as Record<string, string>)) {
+              if (field === "file") form.set(field, new File([EXAMPLE_PDF], "receipt.pdf"));
+              else form.set(field, value);
+            }
+            const request = new Request(`http://test${template}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${m.key}` }, body: form });
+            const answer = await handler(request, { params: Promise.resolve({}) });
+            expect(answer.status, `${operation.operationId} example ${name}: ${await answer.clone().text()}`).toBe(201);
+            sent.push(`${operation.operationId}:${name}`);
+          }
+          continue;
+        }
         const examples = Object.entries(operation.requestBody.content["application/vnd.api+json"]?.examples ?? {});
         expect(examples.length, `${operation.operationId} has no request example`).toBeGreaterThan(0);
         const pathParams = template.includes("{") ? params[template as keyof typeof params] : {};
@@ -163,6 +220,8 @@ describe("the OpenAPI document's request examples", () => {
       "createPaymentInvoice:authorize-only",
       "createPaymentInvoice:save-card",
       "createPaymentInvoice:saved-card-charge",
+      "saveDisputeEvidence",
+      "uploadFile",
     ]) {
       expect(
         sent.some((entry) => entry === id || entry.startsWith(`${id}:`)),

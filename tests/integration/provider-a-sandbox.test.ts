@@ -8,6 +8,7 @@ import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import type { CredentialValues } from "@/lib/providers";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxDisputes } from "./helpers/sandbox-disputes";
 import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes, silentServer } from "./helpers/sandbox-http";
 
@@ -187,6 +188,17 @@ describeSandboxRefunds({
   otherAccount: () => adapterContext(base(), "provider-a", "provider_account", otherCredentials),
   // A private key A's payment key does not match, which the adapter can still sign with: the sandbox refuses it.
   wrongCredentials: { private_key: generateKeyPair().privateKeyPem },
+  payment: (card, amount) => payment(card, amount),
+});
+
+describeSandboxDisputes({
+  provider: "Provider A",
+  slug: "provider-a",
+  adapter,
+  db: () => t.db,
+  context: () => context(),
+  credentials: () => credentials,
+  otherAccount: () => adapterContext(base(), "provider-a", "provider_account", otherCredentials),
   payment: (card, amount) => payment(card, amount),
 });
 

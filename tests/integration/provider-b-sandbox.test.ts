@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { and, eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { sandboxRecords } from "@/lib/db/schema";
 import type { CredentialValues } from "@/lib/providers";
 import { providerBAdapter as adapter } from "@/lib/providers/provider-b/adapter";
 import { signB } from "@/lib/providers/provider-b/wire";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
+import { runAllJobs } from "./helpers/jobs";
+import { describeSandboxDisputes } from "./helpers/sandbox-disputes";
 import { describeSandboxRefunds } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";
 
@@ -109,4 +113,59 @@ describeSandboxRefunds({
   context: (overrides = {}) => context(overrides as CredentialValues),
   otherAccount: () => adapterContext(base(), "provider-b", "h2h", otherCredentials),
   payment: (card, amount) => payment(card, amount),
+});
+
+describeSandboxDisputes({
+  provider: "Provider B",
+  slug: "provider-b",
+  adapter,
+  db: () => t.db,
+  context: () => context(),
+  credentials: () => credentials,
+  otherAccount: () => adapterContext(base(), "provider-b", "h2h", otherCredentials),
+  payment: (card, amount) => payment(card, amount),
+});
+
+describe("Provider B disputes of an authorization", () => {
+  it("a dispute card's authorization is not disputed until captured; the dispute is for the captured sum", async () => {
+    const previous = process.env.SANDBOX_DISPUTE_OPENS_AFTER_SECONDS;
+    process.env.SANDBOX_DISPUTE_OPENS_AFTER_SECONDS = "0";
+    onTestFinished(() => {
+      if (previous === undefined) delete process.env.SANDBOX_DISPUTE_OPENS_AFTER_SECONDS;
+      else process.env.SANDBOX_DISPUTE_OPENS_AFTER_SECONDS = previous;
+    });
+    const disputesOf = (txn: string) =>
+      t.db
+        .select()
+        .from(sandboxRecords)
+        .where(and(eq(sandboxRecords.operation, "dispute"), sql`${sandboxRecords.details}->>'paymentReference' = ${txn}`));
+    const instruction = { ...payment("4000000000002685", "100.00"), authorizeOnly: true };
+    const authorized = await adapter.createPayment(context(), instruction);
+    expect(authorized).toMatchObject({ kind: "succeeded", authorized: {} });
+    const txn = (authorized as { providerReference: string }).providerReference;
+    await runAllJobs(t.db, { name: "sandbox-dispute-open" });
+    expect(await disputesOf(txn)).toHaveLength(0);
+
+    const captured = await adapter.capture!(context(), {
+      captureId: `cap_${randomUUID()}`,
+      invoiceId: "cpi_test",
+      paymentReference: txn,
+      paymentKey: instruction.idempotencyKey,
+      currency: "EUR",
+      amount: "60.00",
+      amountMinor: 6_000n,
+    });
+    expect(captured).toMatchObject({ kind: "captured", capturedMinor: 6_000n });
+    await runAllJobs(t.db, { name: "sandbox-dispute-open" });
+    const [dispute] = await disputesOf(txn);
+    expect(dispute).toMatchObject({
+      status: "needs_response",
+      amountMinor: 6_000n,
+      details: { reason: "not_received", paymentKey: instruction.idempotencyKey },
+    });
+    expect(await adapter.disputes!.getDispute(context(), { disputeReference: dispute!.reference })).toMatchObject({
+      kind: "found",
+      report: { amountMinor: 6_000n, reason: "not_received", paymentReference: txn },
+    });
+  });
 });

@@ -4,6 +4,7 @@ import type { CredentialValues } from "@/lib/providers";
 import { providerCAdapter as adapter } from "@/lib/providers/provider-c/adapter";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxDisputes } from "./helpers/sandbox-disputes";
 import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, paymentInstruction, serveSandboxes } from "./helpers/sandbox-http";
 
@@ -111,6 +112,17 @@ describeSandboxRefunds({
   provider: "Provider C",
   adapter,
   context: (overrides = {}) => context(overrides as CredentialValues),
+  otherAccount: () => adapterContext(base(), "provider-c", "provider_account", otherAccount),
+  payment: (card, amount) => amd(card, amount),
+});
+
+describeSandboxDisputes({
+  provider: "Provider C",
+  slug: "provider-c",
+  adapter,
+  db: () => t.db,
+  context: () => context(),
+  credentials: () => account,
   otherAccount: () => adapterContext(base(), "provider-c", "provider_account", otherAccount),
   payment: (card, amount) => amd(card, amount),
 });

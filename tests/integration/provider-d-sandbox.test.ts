@@ -8,6 +8,7 @@ import { providerDAdapter as adapter } from "@/lib/providers/provider-d/adapter"
 import { signD } from "@/lib/providers/provider-d/wire";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { setUpTestDb, unique } from "./helpers/db";
+import { describeSandboxDisputes } from "./helpers/sandbox-disputes";
 import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes, silentServer } from "./helpers/sandbox-http";
 
@@ -275,6 +276,17 @@ describeSandboxRefunds({
   provider: "Provider D",
   adapter,
   context: (overrides = {}) => refunding.context(overrides as CredentialValues),
+  otherAccount: () => twin.context(),
+  payment: (card, amount) => sale(card, amount),
+});
+
+describeSandboxDisputes({
+  provider: "Provider D",
+  slug: "provider-d",
+  adapter,
+  db: () => t.db,
+  context: () => refunding.context(),
+  credentials: () => refunding.credentials,
   otherAccount: () => twin.context(),
   payment: (card, amount) => sale(card, amount),
 });

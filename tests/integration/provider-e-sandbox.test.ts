@@ -10,6 +10,7 @@ import { generateKeyPair } from "@/lib/providers/server/generate-key-pair";
 import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb, unique } from "./helpers/db";
+import { describeSandboxDisputes } from "./helpers/sandbox-disputes";
 import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
@@ -273,5 +274,16 @@ describeSandboxRefunds({
   otherAccount: () => twin.context(),
   // A key E cannot verify but the adapter can sign with, so the refusal is the sandbox's.
   wrongCredentials: { private_key: generateKeyPair().privateKeyPem },
+  payment: (card, amount) => payment(card, amount),
+});
+
+describeSandboxDisputes({
+  provider: "Provider E",
+  slug: "provider-e",
+  adapter,
+  db: () => t.db,
+  context: () => refunding.context(),
+  credentials: () => refunding.credentials,
+  otherAccount: () => twin.context(),
   payment: (card, amount) => payment(card, amount),
 });

@@ -8,6 +8,7 @@ import { providerFAdapter as adapter } from "@/lib/providers/provider-f/adapter"
 import { signF } from "@/lib/providers/provider-f/wire";
 import { completeThreeDs } from "@/lib/sandbox/three-ds";
 import { setUpTestDb } from "./helpers/db";
+import { describeSandboxDisputes } from "./helpers/sandbox-disputes";
 import { describeSandboxRefunds, refundOf } from "./helpers/sandbox-refunds";
 import { adapterContext, closedPortUrl, createTestConnection, serveSandboxes } from "./helpers/sandbox-http";
 
@@ -296,6 +297,17 @@ describeSandboxRefunds({
   provider: "Provider F",
   adapter,
   context: (overrides = {}) => refundAccount.context(overrides as CredentialValues),
+  otherAccount: () => adapterContext(base(), "provider-f", "h2h", otherCredentials),
+  payment: (card, amount) => payment(card, amount),
+});
+
+describeSandboxDisputes({
+  provider: "Provider F",
+  slug: "provider-f",
+  adapter,
+  db: () => t.db,
+  context: () => refundAccount.context(),
+  credentials: () => refundAccount.credentials,
   otherAccount: () => adapterContext(base(), "provider-f", "h2h", otherCredentials),
   payment: (card, amount) => payment(card, amount),
 });

@@ -22,6 +22,11 @@ import * as paymentCaptureRoute from "@/app/api/commerce/payment-invoices/[id]/c
 import * as paymentVoidRoute from "@/app/api/commerce/payment-invoices/[id]/void/route";
 import * as refundRoute from "@/app/api/commerce/refunds/[id]/route";
 import * as paymentMethodRoute from "@/app/api/commerce/payment-methods/[id]/route";
+import * as disputeRoute from "@/app/api/commerce/disputes/[id]/route";
+import * as disputeEvidenceRoute from "@/app/api/commerce/disputes/[id]/evidence/route";
+import * as disputeSubmitRoute from "@/app/api/commerce/disputes/[id]/submit/route";
+import * as disputeAcceptRoute from "@/app/api/commerce/disputes/[id]/accept/route";
+import * as fileRoute from "@/app/api/commerce/files/[id]/route";
 import * as payoutRoute from "@/app/api/commerce/payout-invoices/[id]/route";
 import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route";
 import * as connectionRoute from "@/app/api/connections/[id]/route";
@@ -260,6 +265,17 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     composer: true,
     params: (w) => ({ id: w.paymentMethodId }),
   },
+  // Another merchant's dispute or file is 404 on every route, before anything reaches a provider.
+  "app/api/commerce/disputes/[id]/route.ts GET": { handler: handler(disputeRoute.GET), auth: "key", params: (w) => ({ id: w.disputeId }) },
+  "app/api/commerce/disputes/[id]/evidence/route.ts POST": {
+    handler: handler(disputeEvidenceRoute.POST),
+    auth: "key",
+    params: (w) => ({ id: w.disputeId }),
+    body: (w) => ({ data: { type: "dispute-evidence", attributes: { explanation: "taken over", file_ids: [w.fileId] } } }),
+  },
+  "app/api/commerce/disputes/[id]/submit/route.ts POST": { handler: handler(disputeSubmitRoute.POST), auth: "key", params: (w) => ({ id: w.disputeId }) },
+  "app/api/commerce/disputes/[id]/accept/route.ts POST": { handler: handler(disputeAcceptRoute.POST), auth: "key", params: (w) => ({ id: w.disputeId }) },
+  "app/api/commerce/files/[id]/route.ts GET": { handler: handler(fileRoute.GET), auth: "key", params: (w) => ({ id: w.fileId }) },
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts GET": {
     handler: handler(payoutAttemptsRoute.GET),
     auth: "key",
@@ -333,6 +349,11 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/commerce/payment-invoices/[id]/capture/route.ts": paymentCaptureRoute,
   "app/api/commerce/payment-invoices/[id]/void/route.ts": paymentVoidRoute,
   "app/api/commerce/payment-methods/[id]/route.ts": paymentMethodRoute,
+  "app/api/commerce/disputes/[id]/route.ts": disputeRoute,
+  "app/api/commerce/disputes/[id]/evidence/route.ts": disputeEvidenceRoute,
+  "app/api/commerce/disputes/[id]/submit/route.ts": disputeSubmitRoute,
+  "app/api/commerce/disputes/[id]/accept/route.ts": disputeAcceptRoute,
+  "app/api/commerce/files/[id]/route.ts": fileRoute,
   "app/api/commerce/payout-invoices/[id]/attempts/route.ts": payoutAttemptsRoute,
   "app/api/commerce/payout-invoices/[id]/process/route.ts": payoutProcessRoute,
   "app/api/commerce/payout-invoices/[id]/cancel/route.ts": payoutCancelRoute,

@@ -790,6 +790,7 @@ describe("event types", () => {
     const { CONNECTION_HEALTH_CHANGED } = await import("@/lib/analytics/connection-health");
     const { PAYMENT_METHOD_EVENT_TYPES } = await import("@/lib/payment-methods/store");
     const { INVOICE_AUTHORIZED, INVOICE_CAPTURED, INVOICE_VOIDED } = await import("@/lib/processing/authorization");
+    const { DISPUTE_EVENT_TYPES } = await import("@/lib/disputes/events");
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual(
       [
         INVOICE_STATUS_CHANGED,
@@ -800,6 +801,7 @@ describe("event types", () => {
         INVOICE_AUTHORIZED,
         INVOICE_CAPTURED,
         INVOICE_VOIDED,
+        ...DISPUTE_EVENT_TYPES,
       ].sort(),
     );
   });

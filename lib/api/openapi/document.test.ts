@@ -57,7 +57,7 @@ describe("buildOpenApiDocument", () => {
 
   it("groups every operation under a declared tag, and names no spec section in what readers see", () => {
     const declared = (doc.tags as { name: string }[]).map((tag) => tag.name);
-    expect(declared).toEqual(["payments", "payouts", "refunds", "payment-methods", "connections", "routing", "providers"]);
+    expect(declared).toEqual(["payments", "payouts", "refunds", "payment-methods", "disputes", "files", "connections", "routing", "providers"]);
     const methods = new Set(["get", "post", "patch", "put", "delete"]);
     for (const item of Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>)) {
       for (const [method, operation] of Object.entries(item)) if (methods.has(method)) expect(declared).toContain(operation.tags?.[0]);
@@ -200,6 +200,27 @@ describe("request examples", () => {
     const examples = examplesOf("/api/commerce/payment-invoices/{id}/refunds");
     expect(Object.keys(examples).length).toBeGreaterThan(0);
     for (const [id, example] of Object.entries(examples)) expect(refundRequestSchema.safeParse(example.value).success, id).toBe(true);
+  });
+});
+
+describe("dispute examples", () => {
+  it("gives the evidence draft examples its own schema accepts, and the upload a multipart example", async () => {
+    const { disputeEvidenceRequestSchema } = await import("@/lib/disputes/contract");
+    const evidence = pick(
+      doc,
+      "paths",
+      "/api/commerce/disputes/{id}/evidence",
+      "post",
+      "requestBody",
+      "content",
+      "application/vnd.api+json",
+      "examples",
+    ) as Record<string, { value: unknown }>;
+    expect(Object.keys(evidence).length).toBeGreaterThan(0);
+    for (const [id, example] of Object.entries(evidence)) expect(disputeEvidenceRequestSchema.safeParse(example.value).success, id).toBe(true);
+    const upload = pick(doc, "paths", "/api/commerce/files", "post", "requestBody", "content", "multipart/form-data") as Record<string, unknown>;
+    expect(Object.keys(upload.examples as Record<string, unknown>).length).toBeGreaterThan(0);
+    expect(pick(upload, "schema", "required")).toEqual(["purpose", "file"]);
   });
 });
 

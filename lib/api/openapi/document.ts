@@ -21,6 +21,7 @@ import { listTemplates, templateEnvelope } from "@/lib/composer/templates";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
 import { PAYMENT_METHOD_SCHEMAS, paymentMethodPaths } from "./payment-methods";
 import { managementPaths, managementSchemas } from "./management";
+import { DISPUTE_SCHEMAS, disputePaths } from "./disputes";
 
 /**
  * A request body schema with the registry's services of that direction as the enum of `service`:
@@ -139,6 +140,8 @@ const OPERATION_TAGS = [
     description: "Saved cards: list, read, detach (charge one with data.relationships.payment_method on a payment)",
     prefix: "/api/commerce/payment-methods",
   },
+  { name: "disputes", description: "Disputes (chargebacks) of payments: the inbox, evidence, submit, accept", prefix: "/api/commerce/disputes" },
+  { name: "files", description: "Evidence files: upload (multipart) and download", prefix: "/api/commerce/files" },
   { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
   { name: "routing", description: "Routing orders: where new invoices go, and the cascade order", prefix: "/api/routing" },
   { name: "providers", description: "The providers and their connection forms", prefix: "/api/providers" },
@@ -505,10 +508,13 @@ export function buildOpenApiDocument({
   baseUrl,
   commerceAccount = EXAMPLE_COMMERCE_ACCOUNT,
   paymentMethodId = EXAMPLE_PAYMENT_METHOD,
+  evidenceFileId,
 }: {
   baseUrl: string;
   commerceAccount?: string;
   paymentMethodId?: string;
+  /** One of the merchant's uploaded files, for the evidence example (else a stand-in id the reader replaces). */
+  evidenceFileId?: string;
 }): Json {
   const paths: Json = {};
   for (const [kind, request] of [
@@ -527,6 +533,7 @@ export function buildOpenApiDocument({
   paths["/api/commerce/payment-invoices/{id}/capture"] = { post: captureOperation() };
   paths["/api/commerce/payment-invoices/{id}/void"] = { post: voidOperation() };
   Object.assign(paths, paymentMethodPaths(errorRefs));
+  Object.assign(paths, disputePaths(errorRefs, evidenceFileId));
   Object.assign(paths, managementPaths());
   tagOperations(paths);
   return {
@@ -575,6 +582,7 @@ export function buildOpenApiDocument({
         RefundList: toSchema(refundListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),
         ...PAYMENT_METHOD_SCHEMAS,
+        ...DISPUTE_SCHEMAS,
         ...managementSchemas(),
       },
       responses: ERROR_RESPONSES,

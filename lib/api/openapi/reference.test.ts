@@ -25,7 +25,17 @@ describe("buildApiReference", () => {
     expect(operations.map((operation) => operation.id).sort()).toEqual(expected.map((operation) => operation.operationId).sort());
     expect(reference.operationCount).toBe(expected.length);
     for (const tag of reference.tags) for (const operation of tag.operations) expect(operation.tag).toBe(tag.name);
-    expect(reference.tags.map((tag) => tag.name)).toEqual(["payments", "payouts", "refunds", "payment-methods", "connections", "routing", "providers"]);
+    expect(reference.tags.map((tag) => tag.name)).toEqual([
+      "payments",
+      "payouts",
+      "refunds",
+      "payment-methods",
+      "disputes",
+      "files",
+      "connections",
+      "routing",
+      "providers",
+    ]);
     expect(reference.baseUrl).toBe("https://pay.example.com");
   });
 

@@ -127,6 +127,14 @@ export const invoiceResourceSchema = z
             "Payments only: what succeeded refunds have given back, in the same form as amount; refunds still on their way " +
             "are not counted (relationships.refunds.links.related lists every refund)",
         }),
+      disputed_amount: z
+        .union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)])
+        .optional()
+        .meta({
+          description:
+            "Payments only: what its disputes hold, in the same form as amount: open ones, and lost or accepted ones (a won " +
+            "dispute gives it back); not refundable (relationships.disputes.links.related lists every dispute)",
+        }),
       authorized_amount: z
         .union([z.number().min(0), z.string().regex(/^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,2})?$/)])
         .nullable()
@@ -164,6 +172,10 @@ export const invoiceResourceSchema = z
         .object({ links: z.object({ related: z.url().meta({ description: "The payment's refunds (GET, JSON:API list of refund)" }) }) })
         .optional()
         .meta({ description: "Payments only: the refunds of the invoice, oldest first, at links.related" }),
+      disputes: z
+        .object({ links: z.object({ related: z.url().meta({ description: "The payment's disputes (GET, JSON:API list of dispute)" }) }) })
+        .optional()
+        .meta({ description: "Payments only: the disputes of the invoice, newest first, at links.related" }),
       payment_method: z
         .object({
           data: z.object({ type: z.literal("payment-methods"), id: z.string().meta({ description: "pm_…" }) }),

@@ -6,6 +6,7 @@ import type {
   CancelPayoutOutcome,
   CaptureInstruction,
   CaptureOutcome,
+  DisputeEvidenceInstruction,
   PaymentInstruction,
   PayoutInstruction,
   ProviderAdapter,
@@ -31,16 +32,20 @@ import {
   unreadableAnswer,
   unreadableRefundAnswer,
 } from "../server/provider-answers";
-import { cancelOutcomeOf, captureOutcomeOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
+import { readDisputeAction, readDisputeStatus } from "../server/dispute-answers";
+import { cancelOutcomeOf, captureOutcomeOf, disputeRefusalOf, disputeReportOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
 import {
   A_SIGN_IN_REFUSAL,
   A_SIGNATURE_HEADER,
   aAnswerSchema,
   aCaptureAnswerSchema,
+  aDisputeSchema,
   aRefundAnswerSchema,
   aVoidAnswerSchema,
   signBody,
   type aCaptureRequestSchema,
+  type aDisputeAcceptSchema,
+  type aDisputeEvidenceSchema,
   type aRefundRequestSchema,
   type aVoidRequestSchema,
 } from "./wire";
@@ -201,7 +206,32 @@ export const providerAAdapter: ProviderAdapter = {
   getVoidStatus: async (context, query) =>
     readVoidAnswer(readAuthorizationTransport(await post(context, "status", { request_id: query.voidId, operation: "void" }), true)),
   tokens: { createPaymentWithToken, deleteToken },
+  disputes: {
+    getDispute: async (context, query) =>
+      readDisputeStatus(await post(context, "status", { operation: "dispute", dispute_id: query.disputeReference }), aDisputeSchema, disputeReportOf),
+    submitEvidence,
+    accept: async (context, query) => {
+      const payload: z.input<typeof aDisputeAcceptSchema> = { request_id: query.disputeId, dispute_id: query.disputeReference };
+      return readDisputeAction(await post(context, "disputes/accept", payload), aDisputeSchema, disputeReportOf, disputeRefusalOf);
+    },
+  },
 };
+
+/** Disputes (./wire.ts): the evidence's text fields, and its files as base64 attachments. */
+async function submitEvidence(context: AdapterContext, instruction: DisputeEvidenceInstruction) {
+  const payload: z.input<typeof aDisputeEvidenceSchema> = {
+    request_id: instruction.disputeId,
+    dispute_id: instruction.disputeReference,
+    evidence: instruction.text,
+    attachments: instruction.files.map((file) => ({
+      file_name: file.filename,
+      content_type: file.contentType,
+      sha256: file.sha256,
+      content_base64: file.data.toString("base64"),
+    })),
+  };
+  return readDisputeAction(await post(context, "disputes/evidence", payload), aDisputeSchema, disputeReportOf, disputeRefusalOf);
+}
 
 /** Saved cards (./wire.ts): the card kept behind `card_token_id` is charged, no card details sent. */
 function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {

@@ -77,3 +77,36 @@ callbackSchemeContract({
     outcome: { kind: "succeeded", providerReference: "A-TX-9", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
   },
 });
+
+// Disputes: the scheme's reason code and A's status read as the service's reason and status.
+const DUE = "2031-02-01T00:00:00.000Z";
+callbackSchemeContract({
+  slug: "provider-a",
+  callbacks: providerACallbacks,
+  credentials: { merchant_id: "A-1001" },
+  event: {
+    dispute_id: "A-DP-1",
+    transaction_id: "A-TX-1",
+    request_id: "att_1",
+    status: "in_review",
+    reason_code: "10.4",
+    amount_disputed: "150.00",
+    currency: "UAH",
+    evidence_due_at: DUE,
+  },
+  expected: {
+    about: "dispute",
+    providerReference: "A-DP-1",
+    dispute: {
+      disputeReference: "A-DP-1",
+      paymentReference: "A-TX-1",
+      paymentKey: "att_1",
+      amountMinor: 15_000n,
+      currency: "UAH",
+      reason: "fraudulent",
+      providerReason: "10.4",
+      status: "under_review",
+      evidenceDueBy: new Date(DUE),
+    },
+  },
+});

@@ -1,10 +1,12 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { CancelPayoutOutcome, CaptureOutcome, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { DisputeReason, DisputeStatus } from "@/lib/db/enums";
+import type { CancelPayoutOutcome, CaptureOutcome, DisputeReport, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
 import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
+import { readBack, refusalOf, type DisputeRefusal } from "../server/dispute-answers";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { ACapture, ARefund, ATransaction, AVoid } from "./wire";
+import type { ACapture, ADispute, ARefund, ATransaction, AVoid } from "./wire";
 
 /**
  * What Provider A's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -151,3 +153,46 @@ export function voidOutcomeOf(voided: AVoid): VoidOutcome {
   if (voided.status === "voided") return { kind: "voided", providerReference: voided.void_id };
   return { kind: "declined", message: voided.decline_reason ?? `Void declined by Provider A (${voided.decline_code ?? "no code"}).` };
 }
+
+/**
+ * A's dispute words (../wire.ts): its statuses and the card schemes' reason codes for the service's
+ * dispute statuses and reasons, and its refusals. The sandbox words its disputes with them, the
+ * adapter and the callbacks read them back (a reason code not in the table is `other`).
+ */
+export const A_DISPUTE_STATUS: Readonly<Record<DisputeStatus, ADispute["status"]>> = {
+  needs_response: "evidence_required",
+  under_review: "in_review",
+  won: "won",
+  lost: "lost",
+  accepted: "accepted",
+};
+export const A_DISPUTE_REASONS: Readonly<Record<DisputeReason, string>> = {
+  fraudulent: "10.4",
+  not_received: "13.1",
+  not_as_described: "13.3",
+  duplicate: "12.6.1",
+  credit_not_processed: "13.6",
+  other: "13.7",
+};
+export const A_DISPUTE_REFUSALS: Readonly<Record<DisputeRefusal, { code: string; message: string }>> = {
+  deadline_passed: { code: "evidence_window_closed", message: "The dispute's evidence_due_at has passed." },
+  closed: { code: "dispute_not_open", message: "The dispute takes no response now." },
+};
+
+/** A dispute (an answer or a notification) as the service's report. */
+export function disputeReportOf(dispute: ADispute): DisputeReport {
+  return {
+    disputeReference: dispute.dispute_id,
+    paymentReference: dispute.transaction_id,
+    ...(dispute.request_id ? { paymentKey: dispute.request_id } : {}),
+    amountMinor: toMinorUnits(dispute.amount_disputed, dispute.currency),
+    currency: dispute.currency,
+    reason: readBack(A_DISPUTE_REASONS, dispute.reason_code, "other"),
+    providerReason: dispute.reason_code,
+    status: readBack(A_DISPUTE_STATUS, dispute.status, "needs_response"),
+    evidenceDueBy: new Date(dispute.evidence_due_at),
+  };
+}
+
+/** A's refusal code of a dispute request, as the service's. */
+export const disputeRefusalOf = (code: string | undefined) => refusalOf(A_DISPUTE_REFUSALS, (refusal) => refusal.code === code);

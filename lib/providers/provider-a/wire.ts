@@ -181,3 +181,47 @@ export const aVoidAnswerSchema = z.object({
 });
 
 export type AVoid = z.infer<typeof aVoidAnswerSchema>;
+
+/**
+ * Disputes (not in the spec; designed in A's style: signed JSON POSTs naming merchant_id and
+ * service_code, decimal-text amounts, card-scheme reason codes). A tells of a dispute of one of
+ * its transactions by notification (`type: "dispute.updated"`, `dispute` as below); then:
+ * - `POST /api/v2/status` with `operation: "dispute"` and `dispute_id`: the dispute as it is now;
+ * - `POST /api/v2/disputes/evidence` `{ request_id, dispute_id, evidence: { product_description?,
+ *   customer_communication?, shipping_tracking?, refund_policy?, explanation? }, attachments: [{
+ *   file_name, content_type, sha256, content_base64 }] }`: `request_id` is the idempotency key (the
+ *   service's dispute id);
+ * - `POST /api/v2/disputes/accept` `{ request_id, dispute_id }`.
+ * Each answers the dispute: `dispute_id`, the transaction's `transaction_id` and `request_id`,
+ * `status` (evidence_required | in_review | won | lost | accepted), `reason_code` (the scheme's
+ * code, ../mapping.ts), `amount_disputed`, `currency`, `evidence_due_at` (ISO 8601). Too late or no
+ * longer open: 422 with `error.code` `evidence_window_closed` or `dispute_not_open`.
+ */
+const A_DISPUTE_STATUSES = ["evidence_required", "in_review", "won", "lost", "accepted"] as const;
+
+export const aDisputeSchema = z.object({
+  dispute_id: z.string().min(1),
+  transaction_id: z.string(),
+  request_id: z.string().optional(),
+  status: z.enum(A_DISPUTE_STATUSES),
+  reason_code: z.string(),
+  amount_disputed: z.string(),
+  currency: z.string().length(3),
+  evidence_due_at: z.string(),
+});
+
+export type ADispute = z.infer<typeof aDisputeSchema>;
+
+const aText = z.string().max(20_000).optional();
+
+export const aDisputeEvidenceSchema = z.object({
+  request_id: z.string().min(1).max(255),
+  dispute_id: z.string().min(1),
+  evidence: z.object({ product_description: aText, customer_communication: aText, shipping_tracking: aText, refund_policy: aText, explanation: aText }),
+  attachments: z
+    .array(z.object({ file_name: z.string().max(255), content_type: z.string().max(255), sha256: z.string().max(64), content_base64: z.string() }))
+    .max(20)
+    .default([]),
+});
+
+export const aDisputeAcceptSchema = z.object({ request_id: z.string().min(1).max(255), dispute_id: z.string().min(1) });

@@ -5,6 +5,7 @@ import type {
   AdapterContext,
   CaptureInstruction,
   CaptureOutcome,
+  DisputeEvidenceInstruction,
   PaymentInstruction,
   ProviderAdapter,
   ProviderOutcome,
@@ -29,17 +30,21 @@ import {
   unreadableAnswer,
   unreadableRefundAnswer,
 } from "../server/provider-answers";
-import { captureOutcomeOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
+import { readDisputeAction, readDisputeStatus } from "../server/dispute-answers";
+import { captureOutcomeOf, disputeRefusalOf, disputeReportOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
 import {
   B_HEADERS,
   B_SIGN_IN_REFUSAL,
   bAnswerSchema,
   bCaptureAnswerSchema,
+  bDisputeSchema,
   bRefundAnswerSchema,
   bVoidAnswerSchema,
   signB,
   type bCaptureSchema,
   type bChargeSchema,
+  type bDisputeAcceptSchema,
+  type bDisputeEvidenceSchema,
   type bRefundSchema,
   type bVoidSchema,
 } from "./wire";
@@ -155,7 +160,27 @@ export const providerBAdapter: ProviderAdapter = {
   getVoidStatus: async (context, query) =>
     readVoidAnswer(readAuthorizationTransport(await call(context, "GET", `voids/${encodeURIComponent(query.voidId)}`), true)),
   tokens: { createPaymentWithToken, deleteToken },
+  disputes: {
+    getDispute: async (context, query) =>
+      readDisputeStatus(await call(context, "GET", `disputes/${encodeURIComponent(query.disputeReference)}`), bDisputeSchema, disputeReportOf),
+    submitEvidence,
+    accept: async (context, query) => {
+      const body: Omit<z.input<typeof bDisputeAcceptSchema>, "terminal_id"> = { dispute_txn: query.disputeReference, accept_ref: query.disputeId };
+      return readDisputeAction(await call(context, "POST", "disputes/accept", body), bDisputeSchema, disputeReportOf, disputeRefusalOf);
+    },
+  },
 };
+
+/** Disputes (./wire.ts): the evidence's text fields flat beside the dispute, its files as base64 attachments. */
+async function submitEvidence(context: AdapterContext, instruction: DisputeEvidenceInstruction) {
+  const body: Omit<z.input<typeof bDisputeEvidenceSchema>, "terminal_id"> = {
+    dispute_txn: instruction.disputeReference,
+    evidence_ref: instruction.disputeId,
+    ...instruction.text,
+    attachments: instruction.files.map((file) => ({ name: file.filename, type: file.contentType, data: file.data.toString("base64") })),
+  };
+  return readDisputeAction(await call(context, "POST", "disputes/evidence", body), bDisputeSchema, disputeReportOf, disputeRefusalOf);
+}
 
 /** Saved cards (./wire.ts): the card kept behind `card_token` is charged, no card details sent. */
 async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {

@@ -40,3 +40,38 @@ callbackSchemeContract({
     outcome: { kind: "succeeded", providerReference: "B09", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
   },
 });
+
+// Disputes: B's reason code and result read as the service's reason and status.
+const DUE = "2031-02-01T00:00:00.000Z";
+callbackSchemeContract({
+  slug: "provider-b",
+  callbacks: providerBCallbacks,
+  credentials: { terminal_id: "T-1", secret_key: "sk_b_one" },
+  otherCredentials: { terminal_id: "T-1", secret_key: "sk_b_two" },
+  event: {
+    event: "dispute.updated",
+    result: "open",
+    dispute_txn: "dpB01",
+    txn: "B01",
+    order_ref: "att_1",
+    sum: "100.50",
+    cur: "EUR",
+    reason_code: "goods_not_received",
+    respond_by: DUE,
+  },
+  expected: {
+    about: "dispute",
+    providerReference: "dpB01",
+    dispute: {
+      disputeReference: "dpB01",
+      paymentReference: "B01",
+      paymentKey: "att_1",
+      amountMinor: 10_050n,
+      currency: "EUR",
+      reason: "not_received",
+      providerReason: "goods_not_received",
+      status: "needs_response",
+      evidenceDueBy: new Date(DUE),
+    },
+  },
+});

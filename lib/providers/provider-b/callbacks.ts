@@ -4,16 +4,19 @@ import { credentialText, sameText } from "@/lib/providers/kit/callback-scheme";
 import { verifySignedCallback, type SignedCallbackScheme } from "@/lib/providers/kit/callbacks";
 import type { ProviderCallbacks } from "@/lib/providers/kit/provider-server";
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
-import { outcomeOf, refundOutcomeOf } from "./mapping";
+import { DISPUTE_OPERATION } from "@/lib/sandbox/disputes";
+import { disputeReportOf, outcomeOf, refundOutcomeOf } from "./mapping";
+import { disputeFromRecord } from "./sandbox/disputes";
 import { answerFromRecord } from "./sandbox/charges";
 import { refundFromRecord } from "./sandbox/refunds";
-import { B_CALLBACK_HEADERS, B_RESULTS, bDigest, bRefundAnswerSchema, readSignatureHeader, signatureHeader } from "./wire";
+import { B_CALLBACK_HEADERS, B_RESULTS, bDigest, bDisputeSchema, bRefundAnswerSchema, readSignatureHeader, signatureHeader } from "./wire";
 
 /**
  * Provider B's charge notifications: a POST of the charge as its status endpoint would give it,
  * flat and string-valued like the rest of B's API, signed with the terminal's secret key (./wire.ts).
  * A refund's outcome comes the same way, `event: "refund.updated"` with the refund as
- * `GET /v1/refunds/{refund_ref}` answers it (`refund_ref` is the service's refund id).
+ * `GET /v1/refunds/{refund_ref}` answers it (`refund_ref` is the service's refund id), and a
+ * dispute's as `event: "dispute.updated"` with the dispute as `GET /v1/disputes/{dispute_txn}` answers it.
  */
 
 const chargeEventSchema = z.object({
@@ -30,7 +33,11 @@ const chargeEventSchema = z.object({
   auth_until: z.string().optional(),
 });
 
-const eventSchema = z.discriminatedUnion("event", [chargeEventSchema, bRefundAnswerSchema.extend({ event: z.literal("refund.updated") })]);
+const eventSchema = z.discriminatedUnion("event", [
+  chargeEventSchema,
+  bRefundAnswerSchema.extend({ event: z.literal("refund.updated") }),
+  bDisputeSchema.extend({ event: z.literal("dispute.updated") }),
+]);
 
 const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
   read(headers) {
@@ -42,17 +49,20 @@ const scheme: SignedCallbackScheme<z.infer<typeof eventSchema>> = {
     return secret !== "" && sameText(bDigest(secret, timestamp, id, rawBody), signature);
   },
   body: eventSchema,
-  notItsShape: "not a Provider B charge or refund notification",
-  report: (event) =>
-    event.event === "refund.updated"
+  notItsShape: "not a Provider B charge, refund or dispute notification",
+  report: (event) => {
+    if (event.event === "dispute.updated") return { about: "dispute", providerReference: event.dispute_txn, dispute: disputeReportOf(event) };
+    return event.event === "refund.updated"
       ? { about: "refund", providerReference: event.refund_txn, merchantReference: event.refund_ref, outcome: refundOutcomeOf(event) }
-      : { about: "attempt", providerReference: event.txn, merchantReference: event.order_ref, outcome: outcomeOf(event) },
+      : { about: "attempt", providerReference: event.txn, merchantReference: event.order_ref, outcome: outcomeOf(event) };
+  },
 };
 
 export const providerBCallbacks: ProviderCallbacks = {
   headers: Object.values(B_CALLBACK_HEADERS),
   eventFromRecord(record) {
     if (record.operation === REFUND_OPERATION) return { event: "refund.updated", ...refundFromRecord(record) };
+    if (record.operation === DISPUTE_OPERATION) return { event: "dispute.updated", ...disputeFromRecord(record) };
     const answer = answerFromRecord(record);
     return {
       event: "charge.updated",

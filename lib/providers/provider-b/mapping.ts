@@ -1,10 +1,12 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { CaptureOutcome, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { DisputeReason, DisputeStatus } from "@/lib/db/enums";
+import type { CaptureOutcome, DisputeReport, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
 import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
+import { readBack, refusalOf, type DisputeRefusal } from "../server/dispute-answers";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { BCapture, BCharge, BRefund, BVoid } from "./wire";
+import type { BCapture, BCharge, BDispute, BRefund, BVoid } from "./wire";
 
 /**
  * What Provider B's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -104,3 +106,46 @@ function savedCardOf(charge: BCharge): { savedCard?: SavedCard } {
     },
   };
 }
+
+/**
+ * B's dispute words (../wire.ts): its results and reason codes for the service's dispute statuses and
+ * reasons, and its refusals. The sandbox words its disputes with them, the adapter and the callbacks
+ * read them back (a reason code not in the table is `other`).
+ */
+export const B_DISPUTE_RESULT: Readonly<Record<DisputeStatus, BDispute["result"]>> = {
+  needs_response: "open",
+  under_review: "review",
+  won: "won",
+  lost: "lost",
+  accepted: "accepted",
+};
+export const B_DISPUTE_REASONS: Readonly<Record<DisputeReason, string>> = {
+  fraudulent: "fraud",
+  not_received: "goods_not_received",
+  not_as_described: "not_as_described",
+  duplicate: "duplicate_charge",
+  credit_not_processed: "credit_not_processed",
+  other: "general",
+};
+export const B_DISPUTE_REFUSALS: Readonly<Record<DisputeRefusal, { error_code: string; error_text: string }>> = {
+  deadline_passed: { error_code: "respond_by_passed", error_text: "The dispute's respond_by has passed." },
+  closed: { error_code: "dispute_closed", error_text: "The dispute takes no response now." },
+};
+
+/** A dispute (an answer or a notification) as the service's report. */
+export function disputeReportOf(dispute: BDispute): DisputeReport {
+  return {
+    disputeReference: dispute.dispute_txn,
+    paymentReference: dispute.txn,
+    ...(dispute.order_ref ? { paymentKey: dispute.order_ref } : {}),
+    amountMinor: toMinorUnits(dispute.sum, dispute.cur),
+    currency: dispute.cur,
+    reason: readBack(B_DISPUTE_REASONS, dispute.reason_code, "other"),
+    providerReason: dispute.reason_code,
+    status: readBack(B_DISPUTE_RESULT, dispute.result, "needs_response"),
+    evidenceDueBy: new Date(dispute.respond_by),
+  };
+}
+
+/** B's refusal code of a dispute request, as the service's. */
+export const disputeRefusalOf = (code: string | undefined) => refusalOf(B_DISPUTE_REFUSALS, (refusal) => refusal.error_code === code);

@@ -206,3 +206,51 @@ type BSavedCardFields = { card_token?: string; card_last4?: string; card_exp?: s
 export const bForgetCardSchema = z.object({ terminal_id: z.string(), card_token: z.string().min(1).max(64) });
 
 export const B_CARD_TOKEN_PREFIX = "bct_";
+
+/**
+ * Disputes (not in the spec; designed in B's style: flat string values naming the terminal, signed
+ * like every request). B tells of a dispute of one of its charges by notification
+ * (`event: "dispute.updated"`, the dispute as below); then:
+ * - `GET /v1/disputes/{dispute_txn}`: the dispute as it is now;
+ * - `POST /v1/disputes/evidence` `{ terminal_id, dispute_txn, evidence_ref, product_description?,
+ *   customer_communication?, shipping_tracking?, refund_policy?, explanation?, attachments? }`:
+ *   `evidence_ref` is the idempotency key (the service's dispute id), each attachment flat strings
+ *   `{ name, type, data }` (data base64);
+ * - `POST /v1/disputes/accept` `{ terminal_id, dispute_txn, accept_ref }`.
+ * Each answers the dispute: `result` (open | review | won | lost | accepted), `dispute_txn`, the
+ * charge's `txn` and `order_ref`, `sum`, `cur`, B's `reason_code` and `respond_by` (ISO 8601). Too
+ * late or no longer open: 422 with `error_code` `respond_by_passed` or `dispute_closed` (../mapping.ts).
+ */
+const B_DISPUTE_RESULTS = ["open", "review", "won", "lost", "accepted"] as const;
+
+export const bDisputeSchema = z.object({
+  result: z.enum(B_DISPUTE_RESULTS),
+  dispute_txn: z.string().min(1),
+  txn: z.string(),
+  order_ref: z.string().optional(),
+  sum: z.string(),
+  cur: z.string().length(3),
+  reason_code: z.string(),
+  respond_by: z.string(),
+});
+
+export type BDispute = z.infer<typeof bDisputeSchema>;
+
+const bText = z.string().max(20_000).optional();
+
+export const bDisputeEvidenceSchema = z.object({
+  terminal_id: z.string(),
+  dispute_txn: z.string().min(1),
+  evidence_ref: z.string().min(1).max(255),
+  product_description: bText,
+  customer_communication: bText,
+  shipping_tracking: bText,
+  refund_policy: bText,
+  explanation: bText,
+  attachments: z
+    .array(z.object({ name: z.string().max(255), type: z.string().max(255), data: z.string() }))
+    .max(20)
+    .default([]),
+});
+
+export const bDisputeAcceptSchema = z.object({ terminal_id: z.string(), dispute_txn: z.string().min(1), accept_ref: z.string().min(1).max(255) });

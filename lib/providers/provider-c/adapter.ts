@@ -4,6 +4,7 @@ import type {
   AdapterContext,
   CaptureInstruction,
   CaptureOutcome,
+  DisputeEvidenceInstruction,
   PaymentInstruction,
   TokenPaymentInstruction,
   ProviderAdapter,
@@ -27,15 +28,19 @@ import {
   unreadableAnswer,
   unreadableRefundAnswer,
 } from "../server/provider-answers";
-import { captureOutcomeOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
+import { readDisputeAction, readDisputeStatus } from "../server/dispute-answers";
+import { captureOutcomeOf, disputeRefusalOf, disputeReportOf, outcomeOf, refundOutcomeOf, voidOutcomeOf } from "./mapping";
 import {
   basicToken,
   cCancellationSchema,
   cCaptureSchema,
+  cDisputeSchema,
   cOrderSchema,
   cRefundSchema,
   type cCancellationRequestSchema,
   type cCaptureRequestSchema,
+  type cDisputeAcceptSchema,
+  type cDisputeEvidenceSchema,
   type cOrderRequestSchema,
   type cRefundRequestSchema,
 } from "./wire";
@@ -138,7 +143,33 @@ export const providerCAdapter: ProviderAdapter = {
   getVoidStatus: async (context, query) =>
     readCancellation(readAuthorizationTransport(await call(context, "GET", `cancellations/${encodeURIComponent(query.voidId)}`), true)),
   tokens: { createPaymentWithToken, deleteToken },
+  disputes: {
+    getDispute: async (context, query) => readDisputeStatus(await call(context, "GET", disputePath(query.disputeReference)), cDisputeSchema, reportOf),
+    submitEvidence,
+    accept: async (context, query) => {
+      const body: z.input<typeof cDisputeAcceptSchema> = { shop_submission_id: query.disputeId };
+      return readDisputeAction(await call(context, "POST", `${disputePath(query.disputeReference)}/accept`, body), cDisputeSchema, reportOf, disputeRefusalOf);
+    },
+  },
 };
+
+/** Disputes (./wire.ts): under /shop/disputes/{id}, answered `{ dispute }`. */
+const disputePath = (reference: string) => `disputes/${encodeURIComponent(reference)}`;
+const reportOf = (answer: z.infer<typeof cDisputeSchema>) => disputeReportOf(answer.dispute);
+
+async function submitEvidence(context: AdapterContext, instruction: DisputeEvidenceInstruction) {
+  const body: z.input<typeof cDisputeEvidenceSchema> = {
+    shop_submission_id: instruction.disputeId,
+    evidence: instruction.text,
+    documents: instruction.files.map((file) => ({ file_name: file.filename, content_type: file.contentType, content_base64: file.data.toString("base64") })),
+  };
+  return readDisputeAction(
+    await call(context, "POST", `${disputePath(instruction.disputeReference)}/evidence`, body),
+    cDisputeSchema,
+    reportOf,
+    disputeRefusalOf,
+  );
+}
 
 /** Saved cards (./wire.ts): the order is paid with `payer.stored_card`, no card details sent. */
 async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {

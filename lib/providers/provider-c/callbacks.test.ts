@@ -57,3 +57,39 @@ callbackSchemeContract({
     outcome: { kind: "succeeded", providerReference: "C-ORD-9", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
   },
 });
+
+// Disputes: C's reason and state read as the service's reason and status.
+const DUE = "2031-02-01T00:00:00.000Z";
+callbackSchemeContract({
+  slug: "provider-c",
+  callbacks: providerCCallbacks,
+  credentials: { shop_login: "shop-1", shop_password: "pw-one" },
+  otherCredentials: { shop_login: "shop-1", shop_password: "pw-two" },
+  event: {
+    dispute: {
+      id: "C-DSP-1",
+      order_id: "C-ORD-1",
+      shop_order_id: "att_1",
+      state: "LOST",
+      reason: "GOODS_NOT_AS_DESCRIBED",
+      amount_minor: 4_200,
+      currency_code: "AMD",
+      respond_by: DUE,
+    },
+  },
+  expected: {
+    about: "dispute",
+    providerReference: "C-DSP-1",
+    dispute: {
+      disputeReference: "C-DSP-1",
+      paymentReference: "C-ORD-1",
+      paymentKey: "att_1",
+      amountMinor: 4_200n,
+      currency: "AMD",
+      reason: "not_as_described",
+      providerReason: "GOODS_NOT_AS_DESCRIBED",
+      status: "lost",
+      evidenceDueBy: new Date(DUE),
+    },
+  },
+});

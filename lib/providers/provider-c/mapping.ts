@@ -1,9 +1,11 @@
 import "server-only";
-import type { CaptureOutcome, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { DisputeReason, DisputeStatus } from "@/lib/db/enums";
+import type { CaptureOutcome, DisputeReport, ProviderOutcome, RefundOutcome, SavedCard, VoidOutcome } from "@/lib/providers/kit/adapter";
 import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
+import { readBack, refusalOf, type DisputeRefusal } from "../server/dispute-answers";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { CCancellation, CCapture, CReadOrder, CRefund } from "./wire";
+import type { CCancellation, CCapture, CDispute, CReadOrder, CRefund } from "./wire";
 
 /**
  * What Provider C's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -101,3 +103,46 @@ export function voidOutcomeOf(cancellation: CCancellation): VoidOutcome {
   if (cancellation.state === "CANCELLED") return { kind: "voided", providerReference: cancellation.id };
   return { kind: "declined", message: `Cancellation rejected by Provider C (${cancellation.rejection_reason ?? "no reason"}).` };
 }
+
+/**
+ * C's dispute words (../wire.ts): its states and reasons for the service's dispute statuses and
+ * reasons, and its refusals. The sandbox words its disputes with them, the adapter and the
+ * callbacks read them back (a reason not in the table is `other`).
+ */
+export const C_DISPUTE_STATE: Readonly<Record<DisputeStatus, CDispute["state"]>> = {
+  needs_response: "NEEDS_RESPONSE",
+  under_review: "UNDER_REVIEW",
+  won: "WON",
+  lost: "LOST",
+  accepted: "ACCEPTED",
+};
+export const C_DISPUTE_REASONS: Readonly<Record<DisputeReason, string>> = {
+  fraudulent: "UNAUTHORIZED_PAYMENT",
+  not_received: "GOODS_NOT_RECEIVED",
+  not_as_described: "GOODS_NOT_AS_DESCRIBED",
+  duplicate: "DUPLICATE_PAYMENT",
+  credit_not_processed: "REFUND_NOT_RECEIVED",
+  other: "OTHER",
+};
+export const C_DISPUTE_REFUSALS: Readonly<Record<DisputeRefusal, { code: string; message: string }>> = {
+  deadline_passed: { code: "response_period_over", message: "The dispute's respond_by has passed." },
+  closed: { code: "dispute_not_open", message: "The dispute takes no response now." },
+};
+
+/** A dispute (an answer or a notification) as the service's report. */
+export function disputeReportOf(dispute: CDispute): DisputeReport {
+  return {
+    disputeReference: dispute.id,
+    paymentReference: dispute.order_id,
+    ...(dispute.shop_order_id ? { paymentKey: dispute.shop_order_id } : {}),
+    amountMinor: BigInt(dispute.amount_minor),
+    currency: dispute.currency_code,
+    reason: readBack(C_DISPUTE_REASONS, dispute.reason, "other"),
+    providerReason: dispute.reason,
+    status: readBack(C_DISPUTE_STATE, dispute.state, "needs_response"),
+    evidenceDueBy: new Date(dispute.respond_by),
+  };
+}
+
+/** C's refusal code of a dispute request, as the service's. */
+export const disputeRefusalOf = (code: string | undefined) => refusalOf(C_DISPUTE_REFUSALS, (refusal) => refusal.code === code);

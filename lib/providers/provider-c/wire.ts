@@ -199,3 +199,48 @@ export const cCancellationSchema = z.object({
 });
 
 export type CCancellation = z.infer<typeof cCancellationSchema>["cancellation"];
+
+/**
+ * Disputes (not in the spec; designed in C's style: HTTP Basic, minor-unit integers, upper-case
+ * states, answers wrapped `{ dispute: … }`). C tells of a dispute of one of its orders by
+ * notification (`{ callback_id, dispute }`); then:
+ * - `GET /shop/disputes/{id}`: the dispute as it is now;
+ * - `POST /shop/disputes/{id}/evidence` `{ shop_submission_id, evidence: { product_description?,
+ *   customer_communication?, shipping_tracking?, refund_policy?, explanation? }, documents: [{
+ *   file_name, content_type, content_base64 }] }`: `shop_submission_id` is the idempotency key
+ *   (the service's dispute id);
+ * - `POST /shop/disputes/{id}/accept` `{ shop_submission_id }`.
+ * Each answers `{ dispute }`: `id`, the order's `order_id` and `shop_order_id`, `state`
+ * (NEEDS_RESPONSE | UNDER_REVIEW | WON | LOST | ACCEPTED), C's `reason` (../mapping.ts),
+ * `amount_minor`, `currency_code`, `respond_by` (ISO 8601). Too late or no longer open: 422 with
+ * `error.code` `response_period_over` or `dispute_not_open`.
+ */
+const C_DISPUTE_STATES = ["NEEDS_RESPONSE", "UNDER_REVIEW", "WON", "LOST", "ACCEPTED"] as const;
+
+export const cDisputeSchema = z.object({
+  dispute: z.object({
+    id: z.string().min(1),
+    order_id: z.string(),
+    shop_order_id: z.string().optional(),
+    state: z.enum(C_DISPUTE_STATES),
+    reason: z.string(),
+    amount_minor: z.number().int().nonnegative(),
+    currency_code: z.string().length(3),
+    respond_by: z.string(),
+  }),
+});
+
+export type CDispute = z.infer<typeof cDisputeSchema>["dispute"];
+
+const cText = z.string().max(20_000).optional();
+
+export const cDisputeEvidenceSchema = z.object({
+  shop_submission_id: z.string().min(1).max(255),
+  evidence: z.object({ product_description: cText, customer_communication: cText, shipping_tracking: cText, refund_policy: cText, explanation: cText }),
+  documents: z
+    .array(z.object({ file_name: z.string().max(255), content_type: z.string().max(255), content_base64: z.string() }))
+    .max(20)
+    .default([]),
+});
+
+export const cDisputeAcceptSchema = z.object({ shop_submission_id: z.string().min(1).max(255) });

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type {
   AdapterContext,
+  DisputeEvidenceInstruction,
   HealthResult,
   PaymentInstruction,
   TokenPaymentInstruction,
@@ -12,15 +13,19 @@ import type {
 } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, readTokenDelete, unreadableRefundAnswer } from "../server/provider-answers";
-import { outcomeOfTransaction, refundOutcomeOf } from "./mapping";
+import { readDisputeAction, readDisputeStatus } from "../server/dispute-answers";
+import { disputeRefusalOf, disputeReportOf, outcomeOfTransaction, refundOutcomeOf } from "./mapping";
 import {
   D_CARD_PATHS,
   D_CURRENCY_CODES,
   D_PATHS,
   D_SIGN_IN_REFUSAL,
+  dDisputeSchema,
   dRefundAnswerSchema,
   expiryYymm,
   signD,
+  type dDisputeAcceptSchema,
+  type dDisputeEvidenceSchema,
   type DError,
   type DRefundRequest,
   type DSaleRequest,
@@ -166,7 +171,39 @@ export const providerDAdapter: ProviderAdapter = {
   refund,
   getRefundStatus,
   tokens: { createPaymentWithToken, deleteToken },
+  disputes: {
+    getDispute: async (context, query) =>
+      readDisputeStatus(
+        await post(context, D_PATHS.disputeStatus, { merchant_id: credentialOf(context, "merchant_id"), dispute_id: query.disputeReference }),
+        disputeAnswerSchema,
+        reportOf,
+      ),
+    submitEvidence,
+    accept: async (context, query) => {
+      const body: z.input<typeof dDisputeAcceptSchema> = {
+        merchant_id: credentialOf(context, "merchant_id"),
+        dispute_id: query.disputeReference,
+        submission_id: query.disputeId,
+      };
+      return readDisputeAction(await post(context, D_PATHS.disputeAccept, body), disputeAnswerSchema, reportOf, disputeRefusalOf);
+    },
+  },
 };
+
+/** Disputes (./wire.ts): answered `{ result: dispute }`. */
+const disputeAnswerSchema = z.object({ result: dDisputeSchema });
+const reportOf = (answer: z.infer<typeof disputeAnswerSchema>) => disputeReportOf(answer.result);
+
+async function submitEvidence(context: AdapterContext, instruction: DisputeEvidenceInstruction) {
+  const body: z.input<typeof dDisputeEvidenceSchema> = {
+    merchant_id: credentialOf(context, "merchant_id"),
+    dispute_id: instruction.disputeReference,
+    submission_id: instruction.disputeId,
+    evidence: instruction.text,
+    files: instruction.files.map((file) => ({ name: file.filename, mime: file.contentType, data: file.data.toString("base64") })),
+  };
+  return readDisputeAction(await post(context, D_PATHS.disputeEvidence, body), disputeAnswerSchema, reportOf, disputeRefusalOf);
+}
 
 /** Saved cards (./wire.ts): a sale to the card kept behind `card_token`, no card details sent. */
 async function createPaymentWithToken(context: AdapterContext, instruction: TokenPaymentInstruction): Promise<ProviderOutcome> {

@@ -1,8 +1,20 @@
 import "server-only";
-import type { ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
+import type { DisputeReason, DisputeStatus } from "@/lib/db/enums";
+import type { DisputeReport, ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
+import { readBack, refusalOf, type DisputeRefusal } from "../server/dispute-answers";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import { D_REFUND_STATES, D_STATES, type DRefund, type DRefundState, type DTransaction } from "./wire";
+import {
+  D_CURRENCY_CODES,
+  D_DISPUTE_STATES,
+  D_REFUND_STATES,
+  D_STATES,
+  type DDispute,
+  type DErrorCode,
+  type DRefund,
+  type DRefundState,
+  type DTransaction,
+} from "./wire";
 
 /**
  * What Provider D's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -69,3 +81,44 @@ function savedCardOf(transaction: Partial<Pick<DTransaction, "card_token" | "car
   const lastFour = transaction.card_mask.replace(/\D/g, "").slice(-4);
   return { savedCard: { token: transaction.card_token, brand: null, lastFour, expiryMonth: Number(expiry[2]), expiryYear: 2000 + Number(expiry[1]) } };
 }
+
+/**
+ * D's dispute words (../wire.ts): its numeric states and the scheme's numeric reason codes for the
+ * service's dispute statuses and reasons, and its refusals. The sandbox words its disputes with
+ * them, the adapter and the callbacks read them back (a reason code not in the table is `other`).
+ */
+export const D_DISPUTE_STATE: Readonly<Record<DisputeStatus, DDispute["state"]>> = {
+  needs_response: D_DISPUTE_STATES.open,
+  under_review: D_DISPUTE_STATES.reviewing,
+  won: D_DISPUTE_STATES.won,
+  lost: D_DISPUTE_STATES.lost,
+  accepted: D_DISPUTE_STATES.accepted,
+};
+export const D_DISPUTE_REASONS: Readonly<Record<DisputeReason, number>> = {
+  fraudulent: 4837,
+  not_received: 4855,
+  not_as_described: 4853,
+  duplicate: 4834,
+  credit_not_processed: 4860,
+  other: 4999,
+};
+export const D_DISPUTE_REFUSALS: Readonly<Record<DisputeRefusal, DErrorCode>> = { deadline_passed: "response_deadline_passed", closed: "dispute_closed" };
+
+/** A dispute (an answer or a notification) as the service's report; amounts in tiyin, the currency by its numeric code. */
+export function disputeReportOf(dispute: DDispute): DisputeReport {
+  const currency = Object.entries(D_CURRENCY_CODES).find(([, numeric]) => numeric === dispute.currency)?.[0] ?? dispute.currency;
+  return {
+    disputeReference: dispute.dispute_id,
+    paymentReference: dispute.payment_id,
+    ...(dispute.transaction_id ? { paymentKey: dispute.transaction_id } : {}),
+    amountMinor: BigInt(dispute.amount),
+    currency,
+    reason: readBack(D_DISPUTE_REASONS, dispute.reason_code, "other"),
+    providerReason: String(dispute.reason_code),
+    status: readBack(D_DISPUTE_STATE, dispute.state, "needs_response"),
+    evidenceDueBy: new Date(dispute.respond_by * 1000),
+  };
+}
+
+/** D's refusal code of a dispute request, as the service's. */
+export const disputeRefusalOf = (code: string | undefined) => refusalOf(D_DISPUTE_REFUSALS, (refusal) => refusal === code);

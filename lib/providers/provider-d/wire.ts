@@ -28,6 +28,9 @@ export const D_PATHS = {
   refund: "/refund",
   refundStatus: "/refund/status",
   ping: "/ping",
+  disputeStatus: "/dispute/status",
+  disputeEvidence: "/dispute/evidence",
+  disputeAccept: "/dispute/accept",
 } as const;
 
 /** ISO 4217 numeric code: D names currencies by number. */
@@ -131,7 +134,10 @@ export type DErrorCode =
   | "transaction_id_in_use"
   | "currency_mismatch"
   | "invalid_amount"
-  | "card_not_found";
+  | "card_not_found"
+  | "dispute_not_found"
+  | "response_deadline_passed"
+  | "dispute_closed";
 
 /** D's one answer to an unknown merchant_id, a wrong Api-Key and a Sign that does not verify (HTTP 401). */
 export const D_SIGN_IN_REFUSAL = { code: "unauthorized", message: "merchant_id, Api-Key or Sign is wrong." } as const satisfies DError["error"];
@@ -167,3 +173,55 @@ export function callbackSign(secretKey: string, id: string, time: number, rawBod
 export const D_CARD_PATHS = { remove: "/merchant/v1/card/remove" } as const;
 
 export const D_CARD_TOKEN_PREFIX = "dtk_";
+
+/**
+ * Disputes (not in the spec; designed in D's style: signed POSTs naming the merchant, amounts in
+ * tiyin, the currency by its numeric code, numeric states and reason codes, `{ result }` or
+ * `{ error }`). D tells of a dispute of one of its sales or transfers by notification
+ * (`{ method: "dispute.notify", params: { notify_id, dispute } }`); then:
+ * - `POST /dispute/status` `{ merchant_id, dispute_id }`: the dispute as it is now;
+ * - `POST /dispute/evidence` `{ merchant_id, dispute_id, submission_id, evidence: { product_description?,
+ *   customer_communication?, shipping_tracking?, refund_policy?, explanation? }, files: [{ name,
+ *   mime, data }] }` (data base64): `submission_id` is the idempotency key (the service's dispute id);
+ * - `POST /dispute/accept` `{ merchant_id, dispute_id, submission_id }`.
+ * Each answers `{ result: DDispute }`: D's `dispute_id`, the sale's `payment_id` and
+ * `transaction_id`, a numeric `state` (1 awaiting the merchant, 4 in review, 5 won, -5 lost,
+ * 6 accepted), the scheme's numeric `reason_code` (../mapping.ts), `amount`, `currency` and
+ * `respond_by` (unix seconds). Too late or no longer open: 422 `response_deadline_passed` or
+ * `dispute_closed`; an unknown dispute_id 404 `dispute_not_found`.
+ */
+export const D_DISPUTE_STATES = { open: 1, reviewing: 4, won: 5, lost: -5, accepted: 6 } as const;
+
+export const dDisputeSchema = z.object({
+  dispute_id: z.string().min(1),
+  payment_id: z.string(),
+  transaction_id: z.string().optional(),
+  state: z.union([
+    z.literal(D_DISPUTE_STATES.open),
+    z.literal(D_DISPUTE_STATES.reviewing),
+    z.literal(D_DISPUTE_STATES.won),
+    z.literal(D_DISPUTE_STATES.lost),
+    z.literal(D_DISPUTE_STATES.accepted),
+  ]),
+  reason_code: z.number().int(),
+  amount: z.number().int().nonnegative(),
+  currency: z.string(),
+  respond_by: z.number().int(),
+});
+
+export type DDispute = z.infer<typeof dDisputeSchema>;
+
+const dText = z.string().max(20_000).optional();
+
+export const dDisputeEvidenceSchema = z.object({
+  merchant_id: z.string().min(1),
+  dispute_id: z.string().min(1),
+  submission_id: z.string().min(1).max(255),
+  evidence: z.object({ product_description: dText, customer_communication: dText, shipping_tracking: dText, refund_policy: dText, explanation: dText }),
+  files: z
+    .array(z.object({ name: z.string().max(255), mime: z.string().max(255), data: z.string() }))
+    .max(20)
+    .default([]),
+});
+
+export const dDisputeAcceptSchema = z.object({ merchant_id: z.string().min(1), dispute_id: z.string().min(1), submission_id: z.string().min(1).max(255) });

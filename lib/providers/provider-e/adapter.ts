@@ -5,6 +5,7 @@ import type {
   AdapterContext,
   CaptureInstruction,
   CaptureOutcome,
+  DisputeActionOutcome,
   HealthResult,
   PaymentInstruction,
   ProviderAdapter,
@@ -17,17 +18,21 @@ import type {
 import { readAuthorizationAnswer, readAuthorizationTransport } from "../server/authorization-answers";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, unreadableRefundAnswer } from "../server/provider-answers";
-import { captureOutcomeOf, outcomeOfPayment, refundOutcomeOf, voidOutcomeOf } from "./mapping";
+import { readDisputeAction, readDisputeStatus } from "../server/dispute-answers";
+import { captureOutcomeOf, disputeRefusalOf, disputeReportOf, outcomeOfPayment, refundOutcomeOf, voidOutcomeOf } from "./mapping";
 import {
   authorizationHeader,
   E_PATHS,
   eCancelAnswerSchema,
   eCaptureAnswerSchema,
+  eDisputeSchema,
   eRefundAnswerSchema,
   signE,
   signingText,
   type eCancelSchema,
   type eCaptureSchema,
+  type eDisputeAcceptSchema,
+  type eDisputeDefenseSchema,
   type EError,
   type EPayment,
   type EPaymentRequest,
@@ -279,4 +284,36 @@ export const providerEAdapter: ProviderAdapter = {
     readCapture(await sendAuthorizationCall(context, "GET", E_PATHS.captureByReference(query.captureId), undefined, true)),
   voidAuthorization,
   getVoidStatus: async (context, query) => readCancel(await sendAuthorizationCall(context, "GET", E_PATHS.cancelByReference(query.voidId), undefined, true)),
+  disputes: {
+    getDispute: async (context, query) => {
+      const response = await sendSigned(context, "GET", E_PATHS.dispute(query.disputeReference));
+      if ("cannotSign" in response) return { kind: "failed", message: response.cannotSign };
+      return readDisputeStatus(response, eDisputeSchema, disputeReportOf);
+    },
+    submitEvidence: (context, instruction) => {
+      const body: z.input<typeof eDisputeDefenseSchema> = {
+        merchantReference: instruction.disputeId,
+        defenseText: {
+          productDescription: instruction.text.product_description,
+          customerCommunication: instruction.text.customer_communication,
+          shippingTracking: instruction.text.shipping_tracking,
+          refundPolicy: instruction.text.refund_policy,
+          explanation: instruction.text.explanation,
+        },
+        defenseDocuments: instruction.files.map((file) => ({ fileName: file.filename, contentType: file.contentType, content: file.data.toString("base64") })),
+      };
+      return sendDisputeAction(context, E_PATHS.disputeDefend(instruction.disputeReference), body);
+    },
+    accept: (context, query) => {
+      const body: z.input<typeof eDisputeAcceptSchema> = { merchantReference: query.disputeId };
+      return sendDisputeAction(context, E_PATHS.disputeAccept(query.disputeReference), body);
+    },
+  },
 };
+
+/** Disputes (./wire.ts): a defense or an acceptance, signed like every request; a key that cannot sign sent nothing. */
+async function sendDisputeAction(context: AdapterContext, path: string, body: unknown): Promise<DisputeActionOutcome> {
+  const response = await sendSigned(context, "POST", path, body);
+  if ("cannotSign" in response) return { kind: "failed", message: response.cannotSign };
+  return readDisputeAction(response, eDisputeSchema, disputeReportOf, disputeRefusalOf);
+}

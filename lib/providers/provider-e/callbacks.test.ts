@@ -53,3 +53,35 @@ callbackSchemeContract({
     outcome: { kind: "succeeded", providerReference: "epay_9", processedAmountMinor: 10_000n, authorized: { until: new Date(UNTIL) } },
   },
 });
+
+// Disputes: E's status and reason code read as the service's status and reason.
+const DUE = "2031-02-01T00:00:00.000Z";
+callbackSchemeContract({
+  slug: "provider-e",
+  callbacks: providerECallbacks,
+  credentials: { merchant_id: "E-4410" },
+  event: {
+    disputeId: "edsp_1",
+    paymentId: "epay_1",
+    paymentMerchantReference: "att_1",
+    status: "Accepted",
+    reasonCode: "CreditNotProcessed",
+    amount: { value: "75.00", currency: "EUR" },
+    defenseDueDate: DUE,
+  },
+  expected: {
+    about: "dispute",
+    providerReference: "edsp_1",
+    dispute: {
+      disputeReference: "edsp_1",
+      paymentReference: "epay_1",
+      paymentKey: "att_1",
+      amountMinor: 7_500n,
+      currency: "EUR",
+      reason: "credit_not_processed",
+      providerReason: "CreditNotProcessed",
+      status: "accepted",
+      evidenceDueBy: new Date(DUE),
+    },
+  },
+});

@@ -1,10 +1,12 @@
 import "server-only";
 import { toMinorUnits } from "@/lib/money";
-import type { CaptureOutcome, ProviderOutcome, RefundOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
+import type { DisputeReason, DisputeStatus } from "@/lib/db/enums";
+import type { CaptureOutcome, DisputeReport, ProviderOutcome, RefundOutcome, VoidOutcome } from "@/lib/providers/kit/adapter";
 import type { SandboxAuthorizationDecline } from "@/lib/sandbox/authorizations";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
+import { readBack, refusalOf, type DisputeRefusal } from "../server/dispute-answers";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { ECancel, ECapture, EPayment, ERefund } from "./wire";
+import type { ECancel, ECapture, EDispute, EErrorCode, EPayment, ERefund } from "./wire";
 
 /**
  * What Provider E's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -96,3 +98,43 @@ export function voidOutcomeOf(cancel: ECancel): VoidOutcome {
   if (cancel.status === "Cancelled") return { kind: "voided", providerReference: cancel.cancelId };
   return { kind: "declined", message: `Provider E refused the cancel: ${cancel.refusalReason ?? "no reason given"}` };
 }
+
+/**
+ * E's dispute words (../wire.ts): its statuses and reason codes for the service's dispute statuses
+ * and reasons, and its refusals. The sandbox words its disputes with them, the adapter and the
+ * callbacks read them back (a reason code not in the table is `other`).
+ */
+export const E_DISPUTE_STATUS: Readonly<Record<DisputeStatus, EDispute["status"]>> = {
+  needs_response: "Undefended",
+  under_review: "Pending",
+  won: "Won",
+  lost: "Lost",
+  accepted: "Accepted",
+};
+export const E_DISPUTE_REASONS: Readonly<Record<DisputeReason, string>> = {
+  fraudulent: "Fraud",
+  not_received: "ProductNotReceived",
+  not_as_described: "ProductNotAsDescribed",
+  duplicate: "Duplicate",
+  credit_not_processed: "CreditNotProcessed",
+  other: "General",
+};
+export const E_DISPUTE_REFUSALS: Readonly<Record<DisputeRefusal, EErrorCode>> = { deadline_passed: "defense_period_ended", closed: "dispute_not_open" };
+
+/** A dispute (an answer or a notification) as the service's report. */
+export function disputeReportOf(dispute: EDispute): DisputeReport {
+  return {
+    disputeReference: dispute.disputeId,
+    paymentReference: dispute.paymentId,
+    ...(dispute.paymentMerchantReference ? { paymentKey: dispute.paymentMerchantReference } : {}),
+    amountMinor: toMinorUnits(dispute.amount.value, dispute.amount.currency),
+    currency: dispute.amount.currency,
+    reason: readBack(E_DISPUTE_REASONS, dispute.reasonCode, "other"),
+    providerReason: dispute.reasonCode,
+    status: readBack(E_DISPUTE_STATUS, dispute.status, "needs_response"),
+    evidenceDueBy: new Date(dispute.defenseDueDate),
+  };
+}
+
+/** E's refusal code of a dispute request, as the service's. */
+export const disputeRefusalOf = (code: string | undefined) => refusalOf(E_DISPUTE_REFUSALS, (refusal) => refusal === code);

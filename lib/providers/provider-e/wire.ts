@@ -34,6 +34,9 @@ export const E_PATHS = {
   captureByReference: (merchantReference: string) => `/v2/captures?merchantReference=${encodeURIComponent(merchantReference)}`,
   cancels: (paymentId: string) => `/v2/payments/${encodeURIComponent(paymentId)}/cancels`,
   cancelByReference: (merchantReference: string) => `/v2/cancels?merchantReference=${encodeURIComponent(merchantReference)}`,
+  dispute: (disputeId: string) => `/v2/disputes/${encodeURIComponent(disputeId)}`,
+  disputeDefend: (disputeId: string) => `/v2/disputes/${encodeURIComponent(disputeId)}/defend`,
+  disputeAccept: (disputeId: string) => `/v2/disputes/${encodeURIComponent(disputeId)}/accept`,
 } as const;
 
 type EAmount = { value: string; currency: string };
@@ -120,7 +123,9 @@ export type EErrorCode =
   | "validation"
   | "not_captured"
   | "reference_in_use"
-  | "currency_mismatch";
+  | "currency_mismatch"
+  | "defense_period_ended"
+  | "dispute_not_open";
 
 export type EError = { status: number; errorCode: EErrorCode; message: string };
 
@@ -205,3 +210,45 @@ export const eCancelAnswerSchema = z.object({
 });
 
 export type ECancel = z.infer<typeof eCancelAnswerSchema>;
+
+/**
+ * Disputes (not in the spec; designed in E's style: camelCase, signed, amounts `{ value, currency }`
+ * in major units, statuses in words). E tells of a dispute of one of its payments by notification
+ * (`eventCode: "DISPUTE_UPDATE"` with `dispute` as below); then:
+ * - `GET /v2/disputes/{disputeId}`: the dispute as it is now;
+ * - `POST /v2/disputes/{disputeId}/defend` `{ merchantReference, defenseText: { productDescription?,
+ *   customerCommunication?, shippingTracking?, refundPolicy?, explanation? }, defenseDocuments: [{
+ *   fileName, contentType, content }] }` (content base64): `merchantReference` is the idempotency
+ *   key (the service's dispute id);
+ * - `POST /v2/disputes/{disputeId}/accept` `{ merchantReference }`.
+ * Each answers the dispute: `disputeId`, the payment's `paymentId` and `paymentMerchantReference`,
+ * `status` (Undefended | Pending | Won | Lost | Accepted), E's `reasonCode` (../mapping.ts),
+ * `amount`, `defenseDueDate` (ISO 8601). Too late or no longer open: 422 `defense_period_ended` or
+ * `dispute_not_open`.
+ */
+const E_DISPUTE_STATUSES = ["Undefended", "Pending", "Won", "Lost", "Accepted"] as const;
+
+export const eDisputeSchema = z.object({
+  disputeId: z.string().min(1),
+  paymentId: z.string(),
+  paymentMerchantReference: z.string().optional(),
+  status: z.enum(E_DISPUTE_STATUSES),
+  reasonCode: z.string(),
+  amount: z.object({ value: z.string(), currency: z.string().length(3) }),
+  defenseDueDate: z.string(),
+});
+
+export type EDispute = z.infer<typeof eDisputeSchema>;
+
+const eText = z.string().max(20_000).optional();
+
+export const eDisputeDefenseSchema = z.object({
+  merchantReference: z.string().min(1).max(255),
+  defenseText: z.object({ productDescription: eText, customerCommunication: eText, shippingTracking: eText, refundPolicy: eText, explanation: eText }),
+  defenseDocuments: z
+    .array(z.object({ fileName: z.string().max(255), contentType: z.string().max(255), content: z.string() }))
+    .max(20)
+    .default([]),
+});
+
+export const eDisputeAcceptSchema = z.object({ merchantReference: z.string().min(1).max(255) });

@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 import type {
   AdapterContext,
   HealthResult,
@@ -11,15 +12,19 @@ import type {
 } from "@/lib/providers/kit/adapter";
 import { callProvider, type ProviderResponse } from "@/lib/providers/kit/provider-http";
 import { credentialOf, hideFromLog, readRefundStatusTransport, readRefundTransport, readTokenDelete, unreadableRefundAnswer } from "../server/provider-answers";
-import { outcomeOfCharge, refundOutcomeOf } from "./mapping";
+import { readDisputeAction, readDisputeStatus } from "../server/dispute-answers";
+import { disputeRefusalOf, disputeReportOf, outcomeOfCharge, refundOutcomeOf } from "./mapping";
 import {
   F_PATHS,
   F_SAVED_CARD_PATHS,
   F_SIGN_IN_REFUSAL,
+  fDisputeSchema,
   fRefundSchema,
   signF,
   type FCharge,
   type FChargeRequest,
+  type fDisputeCloseSchema,
+  type fDisputeEvidenceSchema,
   type FError,
   type FRefundRequest,
 } from "./wire";
@@ -178,6 +183,24 @@ export const providerFAdapter: ProviderAdapter = {
   refund,
   getRefundStatus,
   tokens: { createPaymentWithToken, deleteToken },
+  disputes: {
+    getDispute: async (context, query) =>
+      readDisputeStatus(await send(context, "GET", F_PATHS.dispute(query.disputeReference)), fDisputeSchema, disputeReportOf),
+    submitEvidence: async (context, instruction) => {
+      const body: z.input<typeof fDisputeEvidenceSchema> = {
+        reference: instruction.disputeId,
+        evidence: instruction.text,
+        files: instruction.files.map((file) => ({ filename: file.filename, content_type: file.contentType, data: file.data.toString("base64") })),
+      };
+      const response = await send(context, "POST", F_PATHS.disputeEvidence(instruction.disputeReference), body, instruction.disputeId);
+      return readDisputeAction(response, fDisputeSchema, disputeReportOf, disputeRefusalOf);
+    },
+    accept: async (context, query) => {
+      const body: z.input<typeof fDisputeCloseSchema> = { reference: query.disputeId };
+      const response = await send(context, "POST", F_PATHS.disputeClose(query.disputeReference), body, query.disputeId);
+      return readDisputeAction(response, fDisputeSchema, disputeReportOf, disputeRefusalOf);
+    },
+  },
 };
 
 /** Saved cards (./wire.ts): a charge with `payment_method: { type: "saved_card", card_token }`. */

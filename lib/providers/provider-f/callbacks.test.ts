@@ -43,3 +43,37 @@ callbackSchemeContract({
     },
   },
 });
+
+// Disputes: F's reason and status read as the service's reason and status; its lower-case currency as ISO.
+callbackSchemeContract({
+  slug: "provider-f",
+  callbacks: providerFCallbacks,
+  credentials: { public_key: "dev_pk_1", secret_key: "dev_sk_one" },
+  otherCredentials: { public_key: "dev_pk_1", secret_key: "dev_sk_two" },
+  event: {
+    id: "dp_1",
+    object: "dispute",
+    charge: "ch_1",
+    charge_reference: "att_1",
+    status: "needs_response",
+    reason: "fraudulent",
+    amount: 5000,
+    currency: "eur",
+    evidence_details: { due_by: 1_927_000_000 },
+  },
+  expected: {
+    about: "dispute",
+    providerReference: "dp_1",
+    dispute: {
+      disputeReference: "dp_1",
+      paymentReference: "ch_1",
+      paymentKey: "att_1",
+      amountMinor: 5_000n,
+      currency: "EUR",
+      reason: "fraudulent",
+      providerReason: "fraudulent",
+      status: "needs_response",
+      evidenceDueBy: new Date(1_927_000_000_000),
+    },
+  },
+});

@@ -1,8 +1,10 @@
 import "server-only";
-import type { ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
+import type { DisputeReason, DisputeStatus } from "@/lib/db/enums";
+import type { DisputeReport, ProviderOutcome, RefundOutcome, SavedCard } from "@/lib/providers/kit/adapter";
 import type { SandboxRefundDecline, SandboxRefundStatus } from "@/lib/sandbox/refunds";
+import { readBack, refusalOf, type DisputeRefusal } from "../server/dispute-answers";
 import { declineResolution, type CodedDecline } from "../server/provider-answers";
-import type { FCharge, FFailureCode, FRefund } from "./wire";
+import type { FCharge, FDispute, FErrorCode, FFailureCode, FRefund } from "./wire";
 
 /**
  * What Provider F's words mean for the invoice, read by the adapter and the callbacks and, the
@@ -70,3 +72,43 @@ function savedCardOf(charge: Pick<FCharge, "payment_method_details">): { savedCa
     },
   };
 }
+
+/**
+ * F's dispute words (../wire.ts): its statuses and reasons for the service's dispute statuses and
+ * reasons, and its refusals. The sandbox words its disputes with them, the adapter and the
+ * callbacks read them back (a reason not in the table is `other`).
+ */
+export const F_DISPUTE_STATUS: Readonly<Record<DisputeStatus, FDispute["status"]>> = {
+  needs_response: "needs_response",
+  under_review: "under_review",
+  won: "won",
+  lost: "lost",
+  accepted: "accepted",
+};
+export const F_DISPUTE_REASONS: Readonly<Record<DisputeReason, string>> = {
+  fraudulent: "fraudulent",
+  not_received: "product_not_received",
+  not_as_described: "product_unacceptable",
+  duplicate: "duplicate",
+  credit_not_processed: "credit_not_processed",
+  other: "general",
+};
+export const F_DISPUTE_REFUSALS: Readonly<Record<DisputeRefusal, FErrorCode>> = { deadline_passed: "evidence_past_due", closed: "dispute_not_open" };
+
+/** A dispute (an answer or an event) as the service's report; F's currencies are lower case. */
+export function disputeReportOf(dispute: FDispute): DisputeReport {
+  return {
+    disputeReference: dispute.id,
+    paymentReference: dispute.charge,
+    ...(dispute.charge_reference ? { paymentKey: dispute.charge_reference } : {}),
+    amountMinor: BigInt(dispute.amount),
+    currency: dispute.currency.toUpperCase(),
+    reason: readBack(F_DISPUTE_REASONS, dispute.reason, "other"),
+    providerReason: dispute.reason,
+    status: readBack(F_DISPUTE_STATUS, dispute.status, "needs_response"),
+    evidenceDueBy: new Date(dispute.evidence_details.due_by * 1000),
+  };
+}
+
+/** F's refusal code of a dispute request, as the service's. */
+export const disputeRefusalOf = (code: string | undefined) => refusalOf(F_DISPUTE_REFUSALS, (refusal) => refusal === code);

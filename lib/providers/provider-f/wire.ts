@@ -28,6 +28,9 @@ export const F_PATHS = {
   refunds: "/v1/refunds",
   refund: (id: string) => `/v1/refunds/${encodeURIComponent(id)}`,
   refundByIdempotencyKey: (key: string) => `/v1/refunds?idempotency_key=${encodeURIComponent(key)}`,
+  dispute: (id: string) => `/v1/disputes/${encodeURIComponent(id)}`,
+  disputeEvidence: (id: string) => `/v1/disputes/${encodeURIComponent(id)}/evidence`,
+  disputeClose: (id: string) => `/v1/disputes/${encodeURIComponent(id)}/close`,
 } as const;
 
 type FCardSource = { type: "card"; card: { number: string; exp_month: number; exp_year: number; cvc?: string; holder_name: string } };
@@ -77,7 +80,10 @@ export type FErrorCode =
   | "charge_not_captured"
   | "currency_mismatch"
   | "amount_invalid"
-  | "card_token_missing";
+  | "card_token_missing"
+  // A dispute response F does not take: ./sandbox/disputes.ts.
+  | "evidence_past_due"
+  | "dispute_not_open";
 
 /**
  * A refund (not shown in the spec; designed in F's style). `POST /v1/refunds` takes a `refund`
@@ -167,3 +173,48 @@ export type FSavedCardDetails = { object: "saved_card"; card_token: string; bran
 export const F_SAVED_CARD_PATHS = { detach: "/v1/saved_cards/detach" } as const;
 
 export const F_CARD_TOKEN_PREFIX = "ftok_";
+
+/**
+ * Disputes (not in the spec; designed in F's style: `dispute` objects with integer cents and a
+ * lower-case currency, statuses in snake_case, errors `{ error: { type, code, message } }`). F
+ * tells of a dispute of one of its charges by event (`type: "dispute.updated"`, the dispute in
+ * `data.object`); then:
+ * - `GET /v1/disputes/{id}`: the dispute as it is now;
+ * - `POST /v1/disputes/{id}/evidence` `{ reference, evidence: { product_description?,
+ *   customer_communication?, shipping_tracking?, refund_policy?, explanation? }, files: [{ filename,
+ *   content_type, data }] }` (data base64): `reference` is the idempotency key (the service's
+ *   dispute id, also sent as the `idempotency-key` header);
+ * - `POST /v1/disputes/{id}/close` `{ reference }`: the merchant accepts the dispute.
+ * Each answers the dispute: `id` ("dp_…"), `object: "dispute"`, the `charge` and its `charge_reference`,
+ * `status` (needs_response | under_review | won | lost | accepted), F's `reason` (../mapping.ts),
+ * `amount`, `currency`, `evidence_details.due_by` (unix seconds). Too late or no longer open: 422
+ * `evidence_past_due` or `dispute_not_open`.
+ */
+const F_DISPUTE_STATUSES = ["needs_response", "under_review", "won", "lost", "accepted"] as const;
+
+export const fDisputeSchema = z.object({
+  id: z.string().min(1),
+  object: z.literal("dispute"),
+  charge: z.string(),
+  charge_reference: z.string().optional(),
+  status: z.enum(F_DISPUTE_STATUSES),
+  reason: z.string(),
+  amount: z.number().int().nonnegative(),
+  currency: z.string().regex(/^[a-z]{3}$/),
+  evidence_details: z.object({ due_by: z.number().int() }),
+});
+
+export type FDispute = z.infer<typeof fDisputeSchema>;
+
+const fText = z.string().max(20_000).optional();
+
+export const fDisputeEvidenceSchema = z.object({
+  reference: z.string().min(1).max(255),
+  evidence: z.object({ product_description: fText, customer_communication: fText, shipping_tracking: fText, refund_policy: fText, explanation: fText }),
+  files: z
+    .array(z.object({ filename: z.string().max(255), content_type: z.string().max(255), data: z.string() }))
+    .max(20)
+    .default([]),
+});
+
+export const fDisputeCloseSchema = z.object({ reference: z.string().min(1).max(255) });

@@ -1,8 +1,18 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AdapterContext, HealthResult, ProviderAdapter, ProviderOutcome, RefundOutcome } from "@/lib/providers/kit/adapter";
+import type {
+  AdapterContext,
+  DisputeActionOutcome,
+  DisputeReport,
+  DisputeStatusOutcome,
+  HealthResult,
+  ProviderAdapter,
+  ProviderOutcome,
+  RefundOutcome,
+} from "@/lib/providers/kit/adapter";
 import { callProvider } from "@/lib/providers/kit/provider-http";
-import type { ProviderServer } from "@/lib/providers/kit/provider-server";
+import type { ProviderCallbacks, ProviderServer } from "@/lib/providers/kit/provider-server";
 import { registerProviderServer } from "@/lib/providers/server/servers";
 import { afterAll, beforeAll } from "vitest";
 import { registerProviderZ } from "../../fixtures/provider-z/register";
@@ -13,7 +23,7 @@ import { registerProviderZ } from "../../fixtures/provider-z/register";
  * scripts per connection. Every provider call is counted.
  */
 type FakeCall = {
-  op: "payment" | "payout" | "status" | "refund" | "refund-status";
+  op: "payment" | "payout" | "status" | "refund" | "refund-status" | "dispute-submit" | "dispute-accept" | "dispute-status";
   connectionId: string;
   idempotencyKey: string;
   providerReference?: string;
@@ -30,6 +40,15 @@ export type FakeProvider = {
   refundScript: RefundOutcome[];
   /** Outcomes of refund status requests, in order; a success once used up. */
   refundStatusScript: RefundOutcome[];
+  /**
+   * Disputes the fake provider knows, by its reference: what a dispute status request answers
+   * (not_found for any other), and what Submit and Accept answer taken (under_review, accepted).
+   */
+  disputes: Map<string, DisputeReport>;
+  /** Outcomes of Submit and Accept, in order; the taken answer above once used up. */
+  disputeScript: DisputeActionOutcome[];
+  /** Outcomes of dispute status requests, in order; the known dispute once used up. */
+  disputeStatusScript: DisputeStatusOutcome[];
   health: { result: HealthResult | "throw" };
   calls: FakeCall[];
   /** Every raw request body the fake HTTP server received. */
@@ -68,18 +87,24 @@ async function startFakeProvider(): Promise<FakeProvider> {
     statusScript: [],
     refundScript: [],
     refundStatusScript: [],
+    disputes: new Map(),
+    disputeScript: [],
+    disputeStatusScript: [],
     health: { result: { kind: "ok", message: "reachable and credentials accepted" } },
     calls: [],
     received,
     delayMs: 0,
     hold: undefined,
     baseUrl: `http://127.0.0.1:${port}`,
-    server: (slug) => ({ slug, adapter, sandbox: async () => new Response(null, { status: 404 }) }),
+    server: (slug) => ({ slug, adapter, sandbox: async () => new Response(null, { status: 404 }), callbacks: fakeCallbacks }),
     reset() {
       fake.script.clear();
       fake.statusScript.length = 0;
       fake.refundScript.length = 0;
       fake.refundStatusScript.length = 0;
+      fake.disputes.clear();
+      fake.disputeScript.length = 0;
+      fake.disputeStatusScript.length = 0;
       fake.calls.length = 0;
       received.length = 0;
       fake.delayMs = 0;
@@ -153,14 +178,118 @@ async function startFakeProvider(): Promise<FakeProvider> {
       await callProvider(context, { method: "POST", path: "/refund-status", body: { key: query.refundId } });
       return fake.refundStatusScript.shift() ?? { kind: "succeeded", providerReference: `fake-refund-${query.refundId}` };
     },
+    disputes: {
+      getDispute: async (context, query) => {
+        fake.calls.push({ op: "dispute-status", connectionId: context.connectionId, idempotencyKey: query.disputeReference });
+        await callProvider(context, { method: "POST", path: "/dispute-status", body: { dispute: query.disputeReference } });
+        const scripted = fake.disputeStatusScript.shift();
+        if (scripted) return scripted;
+        const known = fake.disputes.get(query.disputeReference);
+        return known ? { kind: "found", report: known } : { kind: "not_found", message: "no such dispute" };
+      },
+      submitEvidence: async (context, instruction) => {
+        fake.calls.push({
+          op: "dispute-submit",
+          connectionId: context.connectionId,
+          idempotencyKey: instruction.disputeId,
+          providerReference: instruction.disputeReference,
+        });
+        await callProvider(context, {
+          method: "POST",
+          path: "/dispute-evidence",
+          body: {
+            key: instruction.disputeId,
+            dispute: instruction.disputeReference,
+            text: instruction.text,
+            files: instruction.files.map((file) => file.sha256),
+          },
+        });
+        if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+        if (fake.hold) await fake.hold;
+        return fake.disputeScript.shift() ?? taken(instruction.disputeReference, "under_review");
+      },
+      accept: async (context, query) => {
+        fake.calls.push({
+          op: "dispute-accept",
+          connectionId: context.connectionId,
+          idempotencyKey: query.disputeId,
+          providerReference: query.disputeReference,
+        });
+        await callProvider(context, { method: "POST", path: "/dispute-accept", body: { key: query.disputeId, dispute: query.disputeReference } });
+        return fake.disputeScript.shift() ?? taken(query.disputeReference, "accepted");
+      },
+    },
     healthCheck: async (context) => {
       if (fake.health.result === "throw") throw new Error("adapter bug");
       await callProvider(context, { method: "POST", path: "/health", body: {} });
       return fake.health.result;
     },
   };
+  /** Taken: the known dispute in its new status (kept, so a later status request says the same). */
+  function taken(reference: string, status: DisputeReport["status"]): DisputeActionOutcome {
+    const known = fake.disputes.get(reference);
+    if (!known) return { kind: "refused", code: "closed", message: "no such dispute" };
+    const report = { ...known, status };
+    fake.disputes.set(reference, report);
+    return { kind: "taken", report };
+  }
   return fake;
 }
+
+/** The secret the fake provider signs its callbacks with (HMAC-SHA256 of the raw body, hex, in x-fake-signature). */
+const FAKE_CALLBACK_SECRET = "fake-callback-secret";
+
+export function signFakeCallback(rawBody: string, secret = FAKE_CALLBACK_SECRET): string {
+  return createHmac("sha256", secret).update(rawBody).digest("hex");
+}
+
+/** A dispute notification as the fake provider writes it: amounts as minor-unit text, the deadline as ISO text. */
+export function fakeDisputeCallbackBody(notificationId: string, report: DisputeReport): string {
+  return JSON.stringify({
+    id: notificationId,
+    type: "dispute",
+    dispute: { ...report, amountMinor: report.amountMinor.toString(), evidenceDueBy: report.evidenceDueBy.toISOString() },
+  });
+}
+
+/** The fake's callbacks: dispute notifications only, signed as above; anything else is refused. */
+const fakeCallbacks: ProviderCallbacks = {
+  headers: ["x-fake-signature"],
+  eventFromRecord: () => undefined,
+  sign: () => {
+    throw new Error("the fake provider's callbacks are written by the tests");
+  },
+  verify(request) {
+    const signature = request.headers.get("x-fake-signature");
+    if (!signature) return { ok: false, status: 401, reason: "missing signature" };
+    const expected = Buffer.from(signFakeCallback(request.rawBody));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, status: 401, reason: "invalid signature" };
+    const body = JSON.parse(request.rawBody) as { id: string; type: string; dispute: Record<string, string> };
+    if (body.type !== "dispute") return { ok: false, status: 400, reason: "malformed: not a dispute" };
+    const dispute = body.dispute;
+    return {
+      ok: true,
+      notification: {
+        notificationId: body.id,
+        occurredAt: new Date(),
+        about: "dispute",
+        providerReference: dispute.disputeReference,
+        dispute: {
+          disputeReference: dispute.disputeReference!,
+          ...(dispute.paymentReference ? { paymentReference: dispute.paymentReference } : {}),
+          ...(dispute.paymentKey ? { paymentKey: dispute.paymentKey } : {}),
+          amountMinor: BigInt(dispute.amountMinor!),
+          currency: dispute.currency!,
+          reason: dispute.reason as DisputeReport["reason"],
+          providerReason: dispute.providerReason ?? "",
+          status: dispute.status as DisputeReport["status"],
+          evidenceDueBy: new Date(dispute.evidenceDueBy!),
+        },
+      },
+    };
+  },
+};
 
 /**
  * The fake provider for a whole test file: started before the file's tests, with APP_URL pointing

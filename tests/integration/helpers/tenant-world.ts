@@ -1,4 +1,6 @@
 import { createRefund } from "@/lib/refunds/create-refund";
+import { applyDisputeReport } from "@/lib/disputes/apply-report";
+import { uploadFile } from "@/lib/disputes/files";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +46,9 @@ export type TenantWorld = TeamMerchant & {
   paymentReference: string;
   payoutReference: string;
   refundId: string;
+  /** A dispute of the paid payment (dp_…), as its provider notified it, and an uploaded evidence file (file_…). */
+  disputeId: string;
+  fileId: string;
   /** The card the paid payment saved (a payment method, pm_…). */
   paymentMethodId: string;
   cancelablePayoutId: string;
@@ -131,6 +136,32 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
       sourceInvoiceId: payment.id,
     })
     .returning();
+  const [attempt] = await db.select().from(schema.invoiceAttempts).where(eq(schema.invoiceAttempts.invoiceId, payment.id));
+  const disputeReference = unique(`dispute-of-${name}`);
+  const dispute = await applyDisputeReport(
+    db,
+    { id: a.id, merchantId: m.merchantId, mode: "test" },
+    {
+      disputeReference,
+      paymentKey: attempt!.idempotencyKey,
+      amountMinor: 100n,
+      currency: "UAH",
+      reason: "fraudulent",
+      providerReason: "fraud",
+      status: "needs_response",
+      evidenceDueBy: new Date(Date.now() + 7 * 24 * 60 * 60_000),
+    },
+    "setup",
+  );
+  if (dispute.kind !== "created") throw new Error(`setup: dispute ${dispute.kind}`);
+  const file = await uploadFile(db, {
+    merchantId: m.merchantId,
+    testMode: true,
+    purpose: "dispute_evidence",
+    file: new File([new TextEncoder().encode(`%PDF-1.4\n${name}\n`)], `evidence-of-${name}.pdf`),
+    createdBy: "setup",
+  });
+  if (file.kind !== "created") throw new Error("setup: file");
   const [event] = await db.select().from(schema.webhookEvents).where(eq(schema.webhookEvents.invoiceId, payment.id));
   if (!event) throw new Error("setup: the paid payment wrote no webhook event");
 
@@ -167,6 +198,8 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     paymentReference: payment.reference,
     payoutReference: payout.reference,
     refundId: refund.refund.id,
+    disputeId: dispute.dispute.id,
+    fileId: file.file.id,
     paymentMethodId: method!.id,
     cancelablePayoutId: cancelable.id,
     eventId: event.id,
@@ -183,6 +216,7 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
       ...(z ? [z.label] : []),
       payment.reference,
       payout.reference,
+      disputeReference,
       inviteEmail,
       ...users.map((u) => u.email),
     ],

@@ -15,6 +15,7 @@ import { InvoiceAuthorization } from "@/components/invoices/invoice-authorizatio
 import { readAuthorizationPanel } from "@/lib/processing/authorization-panel";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { readRefundPanel } from "@/lib/refunds/read";
+import { readDisputeSteps } from "@/lib/disputes/timeline";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { timeZoneInForce } from "@/lib/time-zones";
@@ -49,6 +50,7 @@ export default async function InvoicePage({ params }: Params) {
   ]);
   const paymentRow = invoice.direction === "payment" ? await getInvoice(db, viewer.merchant.id, "payment", invoice.id) : undefined;
   const refunds = paymentRow ? await readRefundPanel(db, paymentRow, viewer.user.role) : null;
+  const disputeSteps = paymentRow ? await readDisputeSteps(db, viewer.merchant.id, paymentRow.id) : [];
   const authorization = paymentRow ? readAuthorizationPanel(paymentRow, viewer.user.role) : null;
   const mode = invoice.testMode ? "test" : "live";
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && canInMode(viewer.user.role, "payout.process", mode);
@@ -140,7 +142,7 @@ export default async function InvoicePage({ params }: Params) {
             <CustomerAsResolved fields={invoice.customer} />
           </InvoiceSection>
           <InvoiceSection id="timeline" title="Timeline">
-            <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} timeZone={timeZone} />
+            <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} disputes={disputeSteps} timeZone={timeZone} />
           </InvoiceSection>
           <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
             <InvoiceAttempts attempts={attempts} timeZone={timeZone} />

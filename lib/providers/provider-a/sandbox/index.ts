@@ -2,6 +2,7 @@ import "server-only";
 import type { SandboxContext, SandboxHandler } from "@/lib/providers/kit/provider-server";
 import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import { findRecordByIdempotencyKey } from "@/lib/sandbox/records";
+import { DISPUTE_OPERATION } from "@/lib/sandbox/disputes";
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { findAcceptingAccount } from "../../server/sandbox-account";
 import { answerFromRecord } from "./answers";
@@ -10,16 +11,17 @@ import { deleteCardToken, takePayment } from "./payments";
 import { cancelPayout, settleInProgressPayout, takePayout } from "./payouts";
 import { refundStatus, takeRefund } from "./refunds";
 import { authorizationStatus, takeCapture, takeVoid } from "./authorizations";
+import { disputeStatus, takeAccept, takeEvidence } from "./disputes";
 import { A_SIGN_IN_REFUSAL, A_SIGNATURE_HEADER, verifyBody } from "../wire";
 
 /**
- * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,refunds,captures,voids,status,ping}.
+ * Provider A's simulated API v2 under /sandbox/provider-a/api/v2/{payments,payouts,refunds,captures,voids,disputes,status,ping}.
  * Every request is a signed JSON POST: the body names the merchant and its service code, and
  * `X-Signature` is the base64 RSA-SHA256 signature of the raw body, checked with the payment key
  * issued to that merchant (its test-mode connection's public key); an unknown merchant and a
  * signature that does not verify get one refusal (../wire.ts). The status endpoint finds a
  * payment or payout by its request_id, and a refund, capture or void by its request_id with
- * `operation: "refund"`, `"capture"` or `"void"`;
+ * `operation: "refund"`, `"capture"` or `"void"`, and a dispute by its dispute_id with `operation: "dispute"`;
  * asking about a payout still in progress finishes it. `payouts/cancel` stops one in progress.
  */
 
@@ -58,6 +60,7 @@ async function readStatus(signed: SignedRequest): Promise<Response> {
   const { body, account, context } = signed;
   const requestId = typeof body.request_id === "string" ? body.request_id : "";
   if (body.operation === REFUND_OPERATION) return refundStatus(signed, requestId);
+  if (body.operation === DISPUTE_OPERATION) return disputeStatus(signed);
   if (body.operation === "capture" || body.operation === "void") return authorizationStatus(signed, body.operation, requestId);
   const record = requestId ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, requestId) : undefined;
   if (!record || (record.operation !== "payment" && record.operation !== "payout"))
@@ -76,6 +79,9 @@ const route = sandboxRoutes<(signed: SignedRequest) => Promise<Response>>({
   // Authorize now, capture later (../wire.ts).
   "POST api/v2/captures": takeCapture,
   "POST api/v2/voids": takeVoid,
+  // Disputes (../wire.ts); a dispute's status is asked at status with `operation: "dispute"`.
+  "POST api/v2/disputes/evidence": takeEvidence,
+  "POST api/v2/disputes/accept": takeAccept,
 });
 
 export const providerASandbox: SandboxHandler = async (request, context) => {
@@ -84,7 +90,7 @@ export const providerASandbox: SandboxHandler = async (request, context) => {
     return refuse(
       404,
       "no_such_endpoint",
-      "Provider A's API v2 has payments, payouts, payouts/cancel, refunds, captures, voids, tokens/delete, status and ping.",
+      "Provider A's API v2 has payments, payouts, payouts/cancel, refunds, captures, voids, disputes/evidence, disputes/accept, tokens/delete, status and ping.",
     );
   if (match.kind === "other-method") return refuse(405, "method_not_allowed", "Provider A's API takes POST only.");
   const signed = await authenticate(request, context);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { formatMinor, parseAmount } from "@/lib/money";
 import { decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
+import { disputePlanDetails, scheduleSandboxDispute } from "@/lib/sandbox/disputes";
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
 import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
@@ -103,6 +104,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
       card: card.number,
       orderId: payment.order_id ?? null,
       ...savedCardDetails(savedToken, keep),
+      ...disputePlanDetails(card.number, decision, "A-DP-"),
     },
     request: { ...payment, card_credentials: { number: card.number, exp_month: card.exp_month, exp_year: card.exp_year, holder: card.holder } },
     response: answer,
@@ -116,7 +118,10 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
       paymentReference: reference,
     });
   }
-  if (record.reference === reference) await queueSandboxCallback(context.db, record);
+  if (record.reference === reference) {
+    await queueSandboxCallback(context.db, record);
+    await scheduleSandboxDispute(context.db, record);
+  }
   // A concurrent twin with the same request_id won the insert: its answer is the answer.
   return Response.json(record.reference === reference ? withSavedCard(answer, record) : answerFromRecord(record));
 }

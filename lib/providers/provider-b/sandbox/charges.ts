@@ -5,6 +5,7 @@ import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
+import { disputePlanDetails, scheduleSandboxDispute } from "@/lib/sandbox/disputes";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
@@ -101,6 +102,7 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
       receivedCustomer: charge.customer,
       receivedLang: charge.lang ?? null,
       ...savedCardDetails(savedToken, card),
+      ...disputePlanDetails(card.number, decision, "dpB"),
     },
     request: { ...charge, cvc: undefined },
     response: answer,
@@ -108,7 +110,10 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
   if (record.reference === txn && savedToken) {
     await keepCard(context.db, { provider: SLUG, connectionId: account.connectionId, token: savedToken, card, paymentReference: txn });
   }
-  if (record.reference === txn) await queueSandboxCallback(context.db, record);
+  if (record.reference === txn) {
+    await queueSandboxCallback(context.db, record);
+    await scheduleSandboxDispute(context.db, record);
+  }
   return Response.json(record.reference === txn ? withSavedCard(answer, record) : answerFromRecord(record));
 }
 

@@ -9,10 +9,12 @@ import { B_HEADERS, B_SIGN_IN_REFUSAL, bDigest, readSignatureHeader } from "../w
 import { answerFromRecord, forgetCardToken, refuse, SLUG, takeCharge } from "./charges";
 import { refundStatus, takeRefund } from "./refunds";
 import { captureStatus, takeCapture, takeVoid, voidStatus } from "./authorizations";
+import { disputeStatus, takeAccept, takeEvidence } from "./disputes";
 
 /**
  * Provider B's simulated terminal API under /sandbox/provider-b/v1/: POST charges, GET
- * charges/{order_ref}, POST refunds, GET refunds/{refund_ref}, GET auth-check. `X-Terminal` names the terminal and `X-Signature:
+ * charges/{order_ref}, POST refunds, GET refunds/{refund_ref}, disputes (GET disputes/{dispute_txn},
+ * POST disputes/evidence, POST disputes/accept), GET auth-check. `X-Terminal` names the terminal and `X-Signature:
  * t=…,v1=…` carries the HMAC-SHA256 of `${t}.${raw body}` with its secret key. A signature more
  * than five minutes old is refused (stale_timestamp) before any terminal is looked up; an unknown
  * terminal and a wrong signature get one refusal (../wire.ts).
@@ -60,6 +62,10 @@ const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
   "POST v1/voids": ({ raw, account, context }) => takeVoid(raw, account, context),
   "GET v1/voids/{id}": ({ account, context, params }) => voidStatus(decodeURIComponent(params.id!), account, context),
   "POST v1/cards/forget": ({ raw, account, context }) => forgetCardToken(raw, account, context),
+  // Disputes (../wire.ts).
+  "GET v1/disputes/{id}": ({ account, context, params }) => disputeStatus(decodeURIComponent(params.id!), account, context),
+  "POST v1/disputes/evidence": ({ raw, account, context }) => takeEvidence(raw, account, context),
+  "POST v1/disputes/accept": ({ raw, account, context }) => takeAccept(raw, account, context),
 });
 
 export const providerBSandbox: SandboxHandler = async (request, context) => {
@@ -70,7 +76,7 @@ export const providerBSandbox: SandboxHandler = async (request, context) => {
     return refuse(
       404,
       "not_found",
-      "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref}, POST /v1/captures, GET /v1/captures/{capture_ref}, POST /v1/voids, GET /v1/voids/{void_ref} and GET /v1/auth-check.",
+      "Provider B has POST /v1/charges, GET /v1/charges/{order_ref}, POST /v1/refunds, GET /v1/refunds/{refund_ref}, POST /v1/captures, GET /v1/captures/{capture_ref}, POST /v1/voids, GET /v1/voids/{void_ref}, GET /v1/disputes/{dispute_txn}, POST /v1/disputes/evidence, POST /v1/disputes/accept and GET /v1/auth-check.",
     );
   }
   const raw = request.method === "GET" ? "" : await request.text();

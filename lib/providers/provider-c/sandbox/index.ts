@@ -9,11 +9,13 @@ import { readBasicAuthorization } from "../wire";
 import { currenciesOf, orderFromRecord, refuse, removeStoredCard, SLUG, takeOrder } from "./orders";
 import { refundStatus, takeRefund } from "./refunds";
 import { cancellationStatus, captureStatus, takeCancellation, takeCapture } from "./authorizations";
+import { disputeStatus, takeAccept, takeEvidence } from "./disputes";
 
 /**
  * Provider C's simulated shop API under /sandbox/provider-c/shop/: POST orders, GET
  * orders/{shop_order_id}, POST refunds, GET refunds/{shop_refund_id}, POST captures, GET
- * captures/{shop_capture_id}, POST cancellations, GET cancellations/{shop_cancellation_id}, GET whoami. HTTP Basic
+ * captures/{shop_capture_id}, POST cancellations, GET cancellations/{shop_cancellation_id}, GET
+ * disputes/{id}, POST disputes/{id}/evidence, POST disputes/{id}/accept, GET whoami. HTTP Basic
  * authentication with the shop login and password. A login C does not know and a wrong password
  * get one and the same refusal: telling them apart would tell anyone which shop logins exist, and
  * the password (also the connection's callback secret) would be the only thing left to guess.
@@ -57,6 +59,12 @@ const route = sandboxRoutes<(call: Call) => Promise<Response> | Response>({
   "GET shop/captures/{id}": ({ account, context, params }) => captureStatus(decodeURIComponent(params.id!), account, context),
   "POST shop/cancellations": async ({ request, account, context }) => takeCancellation(await request.text(), account, context),
   "GET shop/cancellations/{id}": ({ account, context, params }) => cancellationStatus(decodeURIComponent(params.id!), account, context),
+  // Disputes (../wire.ts).
+  "GET shop/disputes/{id}": ({ account, context, params }) => disputeStatus(decodeURIComponent(params.id!), account, context),
+  "POST shop/disputes/{id}/evidence": async ({ request, account, context, params }) =>
+    takeEvidence(decodeURIComponent(params.id!), await request.text(), account, context),
+  "POST shop/disputes/{id}/accept": async ({ request, account, context, params }) =>
+    takeAccept(decodeURIComponent(params.id!), await request.text(), account, context),
 });
 
 export const providerCSandbox: SandboxHandler = async (request, context) => {
@@ -65,7 +73,7 @@ export const providerCSandbox: SandboxHandler = async (request, context) => {
     return refuse(
       404,
       "not_found",
-      "Provider C's shop API has POST /shop/orders, GET /shop/orders/{shop_order_id}, POST /shop/refunds, GET /shop/refunds/{shop_refund_id}, POST /shop/captures, GET /shop/captures/{shop_capture_id}, POST /shop/cancellations, GET /shop/cancellations/{shop_cancellation_id}, POST /shop/stored-cards/remove and GET /shop/whoami.",
+      "Provider C's shop API has POST /shop/orders, GET /shop/orders/{shop_order_id}, POST /shop/refunds, GET /shop/refunds/{shop_refund_id}, POST /shop/captures, GET /shop/captures/{shop_capture_id}, POST /shop/cancellations, GET /shop/cancellations/{shop_cancellation_id}, GET /shop/disputes/{id}, POST /shop/disputes/{id}/evidence, POST /shop/disputes/{id}/accept, POST /shop/stored-cards/remove and GET /shop/whoami.",
     );
   }
   const account = await authenticate(request, context);

@@ -5,6 +5,7 @@ import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
+import { disputePlanDetails, scheduleSandboxDispute } from "@/lib/sandbox/disputes";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
@@ -98,6 +99,7 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
       allowPartially: input.allow_partial_capture,
       card: card.card_number,
       ...savedCardDetails(savedToken, keep),
+      ...disputePlanDetails(card.card_number, decision, "C-DSP-"),
     },
     request: { ...input, payer: { card: { card_number: card.card_number, cardholder: card.cardholder } } },
     response: { order },
@@ -111,7 +113,10 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
       paymentReference: id,
     });
   }
-  if (record.reference === id) await queueSandboxCallback(context.db, record);
+  if (record.reference === id) {
+    await queueSandboxCallback(context.db, record);
+    await scheduleSandboxDispute(context.db, record);
+  }
   return Response.json(record.reference === id ? { order: withStoredCard(order, record) } : orderFromRecord(record), {
     status: record.reference === id ? 201 : 200,
   });

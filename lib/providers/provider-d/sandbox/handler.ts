@@ -5,12 +5,13 @@ import { sandboxRoutes } from "@/lib/providers/kit/sandbox-routes";
 import { findAcceptingAccount } from "@/lib/providers/server/sandbox-account";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { D_CARD_PATHS, D_PATHS, D_SIGN_IN_REFUSAL, verifyD } from "../wire";
+import { runDisputeAccept, runDisputeEvidence, runDisputeStatus } from "./disputes";
 import { runRefund, runRefundStatus } from "./refunds";
 import { runCardRemove, runSale, runStatus, SLUG, type DAnswer } from "./sale";
 
 /**
  * Provider D's sandbox under /sandbox/provider-d: POST /merchant/v1/sale, /p2p/v1/transfer,
- * /status, /refund, /refund/status and /ping. POST only, JSON bodies, `{ result }` or
+ * /status, /refund, /refund/status, /dispute/status, /dispute/evidence, /dispute/accept and /ping. POST only, JSON bodies, `{ result }` or
  * `{ error: { code, message } }`. It knows the merchant by `merchant_id` in the body, then checks
  * `Api-Key` against that merchant's API key and `Sign` (HMAC-SHA512 of the raw body) against its
  * secret key. Whichever of the three is wrong, the refusal is the same 401 unauthorized
@@ -72,6 +73,9 @@ const route = sandboxRoutes<(call: Call) => Promise<DAnswer> | DAnswer>({
   [`POST ${D_PATHS.refundStatus}`]: ({ db, account, body }) => runRefundStatus(db, account, body),
   [`POST ${D_PATHS.ping}`]: ({ account, body }) => ping(account, body),
   [`POST ${D_CARD_PATHS.remove}`]: ({ db, account, body }) => runCardRemove(db, account, body),
+  [`POST ${D_PATHS.disputeStatus}`]: ({ db, account, body }) => runDisputeStatus(db, account, body),
+  [`POST ${D_PATHS.disputeEvidence}`]: ({ db, account, body }) => runDisputeEvidence(db, account, body),
+  [`POST ${D_PATHS.disputeAccept}`]: ({ db, account, body }) => runDisputeAccept(db, account, body),
 });
 
 export const providerDSandbox: SandboxHandler = async (request, context) => {

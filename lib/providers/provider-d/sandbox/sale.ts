@@ -8,6 +8,7 @@ import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { REFUND_OPERATION } from "@/lib/sandbox/refunds";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
+import { disputePlanDetails, scheduleSandboxDispute } from "@/lib/sandbox/disputes";
 import { D_REJECT_CODES } from "../mapping";
 import { findKeptCard, forgetCard, keepCard, newCardToken } from "@/lib/sandbox/card-tokens";
 import { D_CARD_TOKEN_PREFIX, D_STATES, type DErrorCode, type DSaleRequest, type DState, type DTransaction } from "../wire";
@@ -75,7 +76,8 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
     return { status: earlier.status === STATUS_WORDS[D_STATES.failed] ? 503 : 200, body: { ...(earlier.response as object), result: transactionOf(earlier) } };
   const card = await cardOfSale(db, account, body);
   if (!card) return dError(404, "card_not_found", "This merchant keeps no card behind that card_token.");
-  const { state, captured, code } = stateOf(decide(body, card.pan));
+  const decision = decide(body, card.pan);
+  const { state, captured, code } = stateOf(decision);
   const savedToken =
     body.save_card === true && !body.card_token && state !== D_STATES.rejected && state !== D_STATES.failed ? newCardToken(D_CARD_TOKEN_PREFIX) : undefined;
   const transaction: DTransaction = {
@@ -109,6 +111,7 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
       merchant_data_sent: body.merchant_category_code !== undefined || body.merchant_url !== undefined,
       merchant_category_code: body.merchant_category_code ?? null,
       merchant_url: body.merchant_url ?? null,
+      ...disputePlanDetails(card.pan, decision, "ddsp_"),
     },
     request: { ...body, ...(body.card ? { card: { ...body.card, pan: maskCardNumber(body.card.pan) } } : {}) },
     response: answer.status === 200 ? answer.body : { ...(answer.body as object), result: transaction },
@@ -126,6 +129,7 @@ export async function runSale(db: Db, account: SandboxAccount, channel: "merchan
   // An unavailable sale (state -2) is no decision; D tells only what it performed or rejected.
   if (record.reference === transaction.payment_id && state !== D_STATES.failed) {
     await queueSandboxCallback(db, record);
+    await scheduleSandboxDispute(db, record);
   }
   return answer;
 }

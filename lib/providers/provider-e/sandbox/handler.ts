@@ -9,12 +9,14 @@ import { E_MAX_CLOCK_SKEW_SECONDS, E_SIGN_IN_REFUSAL, readAuthorization, signing
 import { createPayment, eError, readPayment, SLUG, type EAnswer } from "./payments";
 import { createRefund, readRefund } from "./refunds";
 import { createCancel, createCapture, readAuthorizationCall } from "./authorizations";
+import { acceptDispute, defendDispute, readDispute } from "./disputes";
 
 /**
  * Provider E's sandbox under /sandbox/provider-e/v2/…: POST payments, GET payments/{paymentId},
  * GET payments?merchantReference=…, POST refunds, GET refunds/{refundId},
  * GET refunds?merchantReference=…, POST payments/{paymentId}/captures, POST payments/{paymentId}/cancels,
- * GET captures?merchantReference=…, GET cancels?merchantReference=… and GET merchant. Every request must carry a signature
+ * GET captures?merchantReference=…, GET cancels?merchantReference=…, GET disputes/{disputeId},
+ * POST disputes/{disputeId}/defend, POST disputes/{disputeId}/accept and GET merchant. Every request must carry a signature
  * (./wire.ts) that verifies with the public key stored for the merchant ID it names (spec 5.1
  * note 5) and a timestamp within five minutes; otherwise 401 with missing_signature,
  * stale_timestamp or, for an unknown merchant and a signature that does not verify alike,
@@ -30,7 +32,8 @@ const noSuchEndpoint = () =>
       "not_found",
       "No such endpoint. Provider E has POST /v2/payments, GET /v2/payments/{paymentId}, GET /v2/payments?merchantReference=…, " +
         "POST /v2/refunds, GET /v2/refunds/{refundId}, GET /v2/refunds?merchantReference=…, POST /v2/payments/{paymentId}/captures, " +
-        "POST /v2/payments/{paymentId}/cancels, GET /v2/captures?merchantReference=…, GET /v2/cancels?merchantReference=… and GET /v2/merchant.",
+        "POST /v2/payments/{paymentId}/cancels, GET /v2/captures?merchantReference=…, GET /v2/cancels?merchantReference=…, " +
+        "GET /v2/disputes/{disputeId}, POST /v2/disputes/{disputeId}/defend, POST /v2/disputes/{disputeId}/accept and GET /v2/merchant.",
     ),
   );
 
@@ -75,6 +78,10 @@ const route = sandboxRoutes<(call: Call) => Promise<EAnswer> | EAnswer>({
   "POST v2/payments/{id}/cancels": ({ account, raw, context, params }) => createCancel(context.db, account, decodeURIComponent(params.id!), parseJson(raw)),
   "GET v2/captures": ({ account, context, reference }) => readAuthorizationCall(context.db, account, "capture", reference),
   "GET v2/cancels": ({ account, context, reference }) => readAuthorizationCall(context.db, account, "cancel", reference),
+  // Disputes (../wire.ts).
+  "GET v2/disputes/{id}": ({ account, context, params }) => readDispute(context.db, account, decodeURIComponent(params.id!)),
+  "POST v2/disputes/{id}/defend": ({ account, raw, context, params }) => defendDispute(context.db, account, decodeURIComponent(params.id!), parseJson(raw)),
+  "POST v2/disputes/{id}/accept": ({ account, raw, context, params }) => acceptDispute(context.db, account, decodeURIComponent(params.id!), parseJson(raw)),
   "GET v2/payments": async ({ account, context, reference }) =>
     readPayment(context.db, account, reference ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, reference) : undefined),
 });

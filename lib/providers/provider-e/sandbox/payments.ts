@@ -8,6 +8,7 @@ import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
+import { disputePlanDetails, scheduleSandboxDispute } from "@/lib/sandbox/disputes";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { E_REFUSALS } from "../mapping";
 import type { EError, EPayment, EPaymentRequest } from "../wire";
@@ -132,6 +133,7 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     cardMask: maskCardNumber(body.paymentMethod.number),
     ...(hold ?? {}),
     ...(decision.kind === "decline" ? { refusalReason: E_REFUSALS[decision.reason] } : {}),
+    ...disputePlanDetails(body.paymentMethod.number, decision, "edsp_"),
     ...(after
       ? {
           ...THREE_DS_REQUIRED,
@@ -155,7 +157,10 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     request: { ...body, paymentMethod: { ...method, number: maskCardNumber(method.number) } },
   });
   if (record.status === "unavailable") return eError(503, "unavailable", "Processing is temporarily unavailable.");
-  if (record.reference === paymentId) await queueSandboxCallback(db, record);
+  if (record.reference === paymentId) {
+    await queueSandboxCallback(db, record);
+    await scheduleSandboxDispute(db, record);
+  }
   return presentPayment(record);
 }
 

@@ -7,6 +7,7 @@ import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { decideAmount, decideCard, type CardDecision } from "@/lib/sandbox/cards";
 import { findRecordByIdempotencyKey, saveRecord, type SandboxRecord } from "@/lib/sandbox/records";
 import { queueSandboxCallback } from "@/lib/sandbox/callback-send";
+import { disputePlanDetails, scheduleSandboxDispute } from "@/lib/sandbox/disputes";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
 import { F_DECLINES } from "../mapping";
 import { findKeptCard, forgetCard, keepCard, newCardToken, savedCardDetails, savedCardOfRecord } from "@/lib/sandbox/card-tokens";
@@ -135,6 +136,7 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
     customer: body.customer,
     ...(card ? { card: card.number } : {}),
     ...(card && savedToken ? savedCardDetails(savedToken, card) : {}),
+    ...(card ? disputePlanDetails(card.number, decision, "dp_") : {}),
   };
   if (decision.kind === "decline") details = { ...details, failureCode: F_DECLINES[decision.reason] };
   if (decision.kind === "three_ds") {
@@ -167,7 +169,10 @@ export async function createCharge(db: Db, account: SandboxAccount, body: unknow
   if (record.reference === id && card && savedToken) {
     await keepCard(db, { provider: SLUG, connectionId: account.connectionId, token: savedToken, card, paymentReference: id });
   }
-  if (record.reference === id) await queueSandboxCallback(db, record);
+  if (record.reference === id) {
+    await queueSandboxCallback(db, record);
+    await scheduleSandboxDispute(db, record);
+  }
   return presentCharge(record);
 }
 

@@ -7,12 +7,14 @@ import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { findRecordByIdempotencyKey, findRecordByReference } from "@/lib/sandbox/records";
 import { F_SIGN_IN_REFUSAL, verifyF } from "../wire";
 import { createCharge, detachSavedCard, fError, readCharge, SLUG, type FAnswer } from "./charges";
+import { closeDispute, readDispute, submitEvidence } from "./disputes";
 import { createRefund, readRefund } from "./refunds";
 
 /**
  * Provider F's sandbox under /sandbox/provider-f/v1/: POST charges, GET charges/{id}, GET
  * charges?idempotency_key={reference}, POST refunds, GET refunds/{id}, GET
- * refunds?idempotency_key={reference}, GET account. Authentication comes before routing (spec 5.2):
+ * refunds?idempotency_key={reference}, GET disputes/{id}, POST disputes/{id}/evidence, POST
+ * disputes/{id}/close, GET account. Authentication comes before routing (spec 5.2):
  * any path, known or not, without x-merchant-id, with a public key the sandbox does not know
  * (prod_ keys never: they belong to live processing) or with a bad x-signature is answered 401
  * with a JSON error; an unknown dev_ key and a bad signature with the same one (`F_SIGN_IN_REFUSAL`).
@@ -48,7 +50,8 @@ const missing = (): FAnswer =>
     "invalid_request_error",
     "resource_missing",
     "No such endpoint. Provider F has POST /v1/charges, GET /v1/charges/{id}, GET /v1/charges?idempotency_key={reference}, " +
-      "POST /v1/refunds, GET /v1/refunds/{id}, GET /v1/refunds?idempotency_key={reference} and GET /v1/account.",
+      "POST /v1/refunds, GET /v1/refunds/{id}, GET /v1/refunds?idempotency_key={reference}, GET /v1/disputes/{id}, " +
+      "POST /v1/disputes/{id}/evidence, POST /v1/disputes/{id}/close and GET /v1/account.",
   );
 
 type Call = { account: SandboxAccount; raw: string; context: SandboxContext; params: Readonly<Record<string, string>>; key: string | null };
@@ -64,6 +67,10 @@ const route = sandboxRoutes<(call: Call) => Promise<FAnswer> | FAnswer>({
   "POST v1/charges": ({ account, raw, context }) => createCharge(context.db, account, parseJson(raw), context.publicBaseUrl),
   "POST v1/saved_cards/detach": ({ account, raw, context }) => detachSavedCard(context.db, account, parseJson(raw)),
   "GET v1/charges/{id}": async ({ account, context, params }) => readCharge(account, await findRecordByReference(context.db, SLUG, params.id!)),
+  // Disputes (../wire.ts).
+  "GET v1/disputes/{id}": ({ account, context, params }) => readDispute(context.db, account, decodeURIComponent(params.id!)),
+  "POST v1/disputes/{id}/evidence": ({ account, raw, context, params }) => submitEvidence(context.db, account, decodeURIComponent(params.id!), parseJson(raw)),
+  "POST v1/disputes/{id}/close": ({ account, raw, context, params }) => closeDispute(context.db, account, decodeURIComponent(params.id!), parseJson(raw)),
   "GET v1/charges": async ({ account, context, key }) =>
     readCharge(account, key ? await findRecordByIdempotencyKey(context.db, SLUG, account.connectionId, key) : undefined),
 });
