@@ -205,7 +205,7 @@ export async function receiveProviderCallback(db: Db, input: CallbackInput): Pro
     attemptId: subject?.attemptId ?? null,
   };
   // The provider's own rule, read from the connection's credentials: an ignored callback is stored, never applied.
-  const policy = server.callbackPolicy?.(credentials) ?? APPLY;
+  const policy = server.callbackPolicy?.(credentials, notification.about) ?? APPLY;
   const ignored = !policy.apply;
   const first: CallbackOutcome = ignored ? "ignored" : "superseded";
   const firstReason = policy.apply ? "being applied" : policy.reason;

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as callbackRoute } from "@/app/api/callbacks/[slug]/[connectionId]/route";
@@ -10,7 +10,7 @@ import { POST as SUBMIT } from "@/app/api/commerce/disputes/[id]/submit/route";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { revealCredentials } from "@/lib/connections/store";
-import { connections, sandboxRecords } from "@/lib/db/schema";
+import { connections, providerCallbacks, sandboxRecords } from "@/lib/db/schema";
 import { queueDisputeFollowUps } from "@/lib/disputes/tasks/dispute-follow-up";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
@@ -18,8 +18,11 @@ import { payWithCard } from "@/lib/processing/engine";
 import type { ConnectionKind } from "@/lib/providers";
 import type { SignedCallback } from "@/lib/providers/kit/provider-server";
 import { getProviderServer } from "@/lib/providers/server/servers";
+import { sampleCredentials } from "@/lib/providers/server/sample-credentials";
+import { createConnection } from "@/lib/connections/service";
 import { WINNING_EVIDENCE_PHRASE } from "@/lib/sandbox/cards";
 import { credentialsKey } from "@/lib/vault/vault-key";
+import { createAttributes, parseCreate, scopeFor } from "./helpers/connection-fixtures";
 import { setUpTestDb } from "./helpers/db";
 import { connect, invoiceMerchant, newReference, type InvoiceMerchant } from "./helpers/invoice-fixtures";
 import { clearQueuedJobs, runAllJobs, runJobs } from "./helpers/jobs";
@@ -171,3 +174,32 @@ describe.each(PROVIDERS)("%s: a disputed test payment end to end", (provider, ki
     expect(await read(dispute.id)).toMatchObject({ attributes: { status: "needs_response" } });
   });
 });
+
+it("provider-e with ignore_callback on: the payment's callback changes nothing, the dispute's notice still opens the dispute", async () => {
+  const m = await invoiceMerchant(t.db);
+  // Its own merchant ID: E's sandbox takes the oldest account that verifies, and sample credentials share one.
+  const credentials = { ...sampleCredentials("provider-e", "h2h", "test"), merchant_id: `E-${randomBytes(6).toString("hex")}`, ignore_callback: true };
+  const created = await createConnection(
+    scopeFor(t.db, m.merchantId, credentialsKey()),
+    parseCreate(createAttributes("provider-e", "h2h", "test", { credentials })),
+  );
+  if (!created.ok) throw new Error(`setup: ${JSON.stringify(created.problems)}`);
+  const body = templateEnvelope(findTemplate("e-payment")!, { commerceAccount: m.account, referenceId: newReference() });
+  const invoice = await createInvoice(t.db, m.merchant, "payment", body);
+  if (invoice.kind !== "created") throw new Error(`setup: ${JSON.stringify(invoice)}`);
+  expect(await payWithCard(t.db, invoice.invoice.id, DISPUTE_CARD)).toMatchObject({ invoice: { status: "processed" } });
+  await deliver();
+
+  const list = await send<Dispute[]>(LIST_DISPUTES, {}, { path: `/api/commerce/disputes?filter[invoice]=${invoice.invoice.id}`, key: m.key });
+  expect(list.json.data).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ status: "needs_response", reason: "fraudulent" }) })]);
+  const stored = await t.db
+    .select({ outcome: providerCallbacks.outcome, reason: providerCallbacks.reason })
+    .from(providerCallbacks)
+    .where(eq(providerCallbacks.connectionId, created.value.id));
+  expect(stored).toEqual(
+    expect.arrayContaining([
+      { outcome: "ignored", reason: "ignore_callback is on: the status request decides" },
+      { outcome: "applied", reason: null },
+    ]),
+  );
+}, 60_000);

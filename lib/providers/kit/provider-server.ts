@@ -21,7 +21,7 @@ export type ProviderServer = {
    * Whether a verified callback may change the attempt, decided by the connection's credentials
    * (Provider E's `ignore_callback`). Absent: it always may.
    */
-  callbackPolicy?: (credentials: CredentialValues) => CallbackPolicy;
+  callbackPolicy?: (credentials: CredentialValues, about: CallbackReport["about"]) => CallbackPolicy;
   /**
    * Checks a connection's own live address (the credential its kind names in `liveUrlField`)
    * before it receives the connection's secrets: when the connection is saved and again before
