@@ -15,10 +15,7 @@ import { screenshot } from "./support/screenshots";
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const DISPUTE_CARD = /4000 0000 0000 0259/;
 // The smallest PNG a browser shows: a 1×1 pixel.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 /** A merchant with a Provider B test connection, and `count` invoices of `amount` EUR paid with the dispute card; signed in on `page`. */
 async function disputedPayments(browser: Browser, page: Page, amount: string, count: number) {

@@ -39,8 +39,8 @@ export function AcceptDisputeButton({ disputeId, amountText, deadlineText }: { d
           }}
         >
           <p id={`${ids}-title`} className="font-medium text-red-950" data-testid="accept-confirmation">
-            Accept this dispute of {amountText}? The customer keeps the money and the dispute closes as accepted; evidence could otherwise be sent until {deadlineText}.
-            This cannot be undone.
+            Accept this dispute of {amountText}? The customer keeps the money and the dispute closes as accepted; evidence could otherwise be sent until{" "}
+            {deadlineText}. This cannot be undone.
           </p>
           <div className="mt-3 flex flex-wrap gap-3">
             <button type="button" className="btn-danger" onClick={run} disabled={pending} aria-busy={pending} autoFocus>

@@ -122,12 +122,7 @@ export function EvidenceForm({ disputeId, draft, files, amountText, deadlineText
       </form>
 
       <div className="space-y-2">
-        <Field
-          id={fileId}
-          label="Add a file"
-          help="PDF, PNG or JPEG, up to 5 MB. It is added to the draft at once."
-          error={fileError}
-        >
+        <Field id={fileId} label="Add a file" help="PDF, PNG or JPEG, up to 5 MB. It is added to the draft at once." error={fileError}>
           <input
             ref={fileRef}
             type="file"
@@ -174,8 +169,8 @@ export function EvidenceForm({ disputeId, draft, files, amountText, deadlineText
             }}
           >
             <p id={`${ids}-submit-title`} className="font-medium text-amber-950" data-testid="submit-confirmation">
-              Submit the evidence for this dispute of {amountText}? The provider takes evidence until {deadlineText}. It is sent once and cannot be
-              changed afterwards.
+              Submit the evidence for this dispute of {amountText}? The provider takes evidence until {deadlineText}. It is sent once and cannot be changed
+              afterwards.
             </p>
             <div className="mt-3 flex flex-wrap gap-3">
               <button type="button" className="btn-primary" onClick={submit} disabled={submitting} aria-busy={submitting} autoFocus>

@@ -24,7 +24,10 @@ export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?:
             >
               {item.label}
               {item.count && item.count.value > 0 ? (
-                <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 tabular-nums" data-testid={`nav-count-${item.href.slice(1)}`}>
+                <span
+                  className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 tabular-nums"
+                  data-testid={`nav-count-${item.href.slice(1)}`}
+                >
                   {item.count.value}
                   <span className="sr-only"> {item.count.words}</span>
                 </span>

@@ -43,9 +43,7 @@ async function ownDispute(db: Db, viewer: Viewer, disputeId: string): Promise<Re
 function formProblems(problems: readonly Problem[]): Problem[] {
   return problems.map((entry) => {
     const [data, attributes, field] = entry.path;
-    return data === "data" && attributes === "attributes" && typeof field === "string"
-      ? problem(entry.code, entry.message, [field])
-      : { ...entry, path: [] };
+    return data === "data" && attributes === "attributes" && typeof field === "string" ? problem(entry.code, entry.message, [field]) : { ...entry, path: [] };
   });
 }
 

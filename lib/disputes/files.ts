@@ -103,7 +103,11 @@ export async function findFile(db: Db, merchantId: string, id: string, mode?: Mo
 }
 
 /** The names, types and sizes of the merchant's files among `ids` (no bytes), for the dispute page's list. */
-export async function describeFiles(db: Db, merchantId: string, ids: readonly string[]): Promise<Pick<FileRow, "id" | "filename" | "contentType" | "sizeBytes">[]> {
+export async function describeFiles(
+  db: Db,
+  merchantId: string,
+  ids: readonly string[],
+): Promise<Pick<FileRow, "id" | "filename" | "contentType" | "sizeBytes">[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select({ id: merchantFiles.id, filename: merchantFiles.filename, contentType: merchantFiles.contentType, sizeBytes: merchantFiles.sizeBytes })

@@ -176,7 +176,9 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
         {page.disputes.length ? (
           <DisputeTable rows={page.disputes} timeZone={timeZone} label="All disputes" labels={labels} now={now} />
         ) : (
-          <p className="text-sm text-slate-600">No {mode} dispute{filtered ? " matches the filter" : " yet"}.</p>
+          <p className="text-sm text-slate-600">
+            No {mode} dispute{filtered ? " matches the filter" : " yet"}.
+          </p>
         )}
         {page.nextCursor || filters.after ? (
           <nav aria-label="Pages" className="mt-4 flex gap-3">

@@ -18,7 +18,10 @@ export const GET = withSession(
       action: "export.disputes",
       summary: `${mode} disputes${asked.length ? `, filtered by ${asked.join(", ")}` : ""}`,
     });
-    return csvResponse(disputeCsvStream(db, viewer.merchant.id, { ...filter, after: undefined, mode }), `disputes-${mode}-${new Date().toISOString().slice(0, 10)}.csv`);
+    return csvResponse(
+      disputeCsvStream(db, viewer.merchant.id, { ...filter, after: undefined, mode }),
+      `disputes-${mode}-${new Date().toISOString().slice(0, 10)}.csv`,
+    );
   },
   { can: "export" },
 );

@@ -23,7 +23,8 @@ export const POST = withSession<Params>(
     const dispute = DISPUTE_ID.test(params.id) ? await findDispute(db, viewer.merchant.id, params.id) : undefined;
     if (!dispute) throw new ApiError(404, "not_found", "Not found", `No dispute ${params.id} exists for this merchant`);
     const mode = dispute.testMode ? "test" : "live";
-    if (!canInMode(viewer.user.role, "disputes.respond", mode)) throw new ApiError(403, "forbidden", "Forbidden", modeRefusal(viewer.user.role, "disputes.respond", mode));
+    if (!canInMode(viewer.user.role, "disputes.respond", mode))
+      throw new ApiError(403, "forbidden", "Forbidden", modeRefusal(viewer.user.role, "disputes.respond", mode));
     if (dispute.status !== "needs_response" || dispute.submittedAt || dispute.acceptedAt)
       throw new ApiError(409, "dispute_closed", "Not possible now", "Evidence is taken only while the dispute needs a response.", "/data/attributes/file");
     const fileIds = dispute.evidence.file_ids ?? [];
@@ -41,7 +42,8 @@ export const POST = withSession<Params>(
       const caller = { merchantId: viewer.merchant.id, mode, by: viewer.user.id, actor: personActor(viewer) } as const;
       const attributes = { ...dispute.evidence, file_ids: [...fileIds, uploaded.file.id] };
       const saved = await saveEvidence(db, caller, dispute.id, { data: { type: "dispute-evidence", attributes } });
-      if (saved.kind !== "ok") throw new ApiError(409, "dispute_closed", "Not possible now", "The dispute stopped taking evidence meanwhile.", "/data/attributes/file");
+      if (saved.kind !== "ok")
+        throw new ApiError(409, "dispute_closed", "Not possible now", "The dispute stopped taking evidence meanwhile.", "/data/attributes/file");
     }
     return uploadResponse(uploaded);
   },
