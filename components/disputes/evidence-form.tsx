@@ -9,7 +9,7 @@ import { useUnsavedForm } from "@/components/forms/use-unsaved-changes";
 import { saveDisputeEvidenceAction, submitDisputeAction } from "@/lib/actions/disputes";
 import { EVIDENCE_FIELD_LABELS, EVIDENCE_TEXT_FIELDS, EVIDENCE_TEXT_MAX, FILE_MAX_BYTES, type EvidenceTextField } from "@/lib/disputes/contract";
 
-export type EvidenceFile = { id: string; filename: string; size: string };
+type EvidenceFile = { id: string; filename: string; size: string };
 
 type Props = {
   disputeId: string;

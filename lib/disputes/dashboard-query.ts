@@ -8,7 +8,7 @@ import { readDisputeListQuery, type DisputeListFilter } from "./list";
  * CSV and the API filter alike. What cannot be read is named in `invalid` and left out.
  */
 
-export const DISPUTE_PAGE_PARAMS = ["status", "connection", "due_before", "after"] as const;
+const DISPUTE_PAGE_PARAMS = ["status", "connection", "due_before", "after"] as const;
 type PageParam = (typeof DISPUTE_PAGE_PARAMS)[number];
 export type DisputePageFilters = Partial<Record<PageParam, string>>;
 

@@ -53,33 +53,20 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 /** A new open dispute of merchant A's paid payment, as its provider notified it; `live` makes it a live one. */
 async function openDispute(options: { live?: boolean } = {}): Promise<string> {
   const [attempt] = await t.db.select().from(invoiceAttempts).where(eq(invoiceAttempts.invoiceId, A.paymentId));
-  const disputeReference = unique("dispute");
-  const opened = await applyDisputeReport(
-    t.db,
-    { id: A.a.id, merchantId: A.merchantId, mode: "test" },
-    {
-      disputeReference,
-      paymentKey: attempt!.idempotencyKey,
-      amountMinor: 100n,
-      currency: "UAH",
-      reason: "not_received",
-      providerReason: "13.1",
-      status: "needs_response",
-      evidenceDueBy: new Date(Date.now() + 7 * DAY),
-    },
-    "test",
-  );
-  if (opened.kind !== "created") throw new Error(`setup: ${opened.kind}`);
-  fake.disputes.set(disputeReference, {
-    disputeReference,
-    paymentReference: "",
+  const report = {
+    disputeReference: unique("dispute"),
+    paymentKey: attempt!.idempotencyKey,
     amountMinor: 100n,
     currency: "UAH",
-    reason: "not_received",
+    reason: "not_received" as const,
     providerReason: "13.1",
-    status: "needs_response",
-    evidenceDueBy: opened.dispute.evidenceDueBy,
-  });
+    status: "needs_response" as const,
+    evidenceDueBy: new Date(Date.now() + 7 * DAY),
+  };
+  const opened = await applyDisputeReport(t.db, { id: A.a.id, merchantId: A.merchantId, mode: "test" }, report, "test");
+  if (opened.kind !== "created") throw new Error(`setup: ${opened.kind}`);
+  // The fake provider knows it too: what it answers Submit and Accept with.
+  fake.disputes.set(report.disputeReference, report);
   // A live dispute is the same row in live mode: what the checks read (no provider is reached for a refusal).
   if (options.live) await t.db.update(disputes).set({ testMode: false }).where(eq(disputes.id, opened.dispute.id));
   return opened.dispute.id;
