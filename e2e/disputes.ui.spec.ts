@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { merchantWithKey, signIn } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
+import { liveControl } from "./support/forms-on-use";
 import { screenshot } from "./support/screenshots";
 
 /**
@@ -107,7 +108,8 @@ for (const viewport of [
       await page.goto(disputeUrl);
       await expect(page.getByLabel("Your explanation")).toHaveValue("The customer signed for the parcel.");
 
-      // A PNG goes onto the draft at once.
+      // A PNG goes onto the draft at once (once the form's script is there: a file chosen before is not replayed).
+      await liveControl(page.getByLabel("Add a file"));
       await page.getByLabel("Add a file").setInputFiles({ name: "signed-receipt.png", mimeType: "image/png", buffer: PNG });
       await expect(page.getByTestId("file-status")).toHaveText("signed-receipt.png uploaded and added to the draft.");
       await expect(page.getByTestId("evidence-files")).toContainText("signed-receipt.png");
