@@ -137,6 +137,8 @@ for (const viewport of [
         await expect(page.getByTestId("dispute-status")).toHaveText("Won", { timeout: 1_000 });
       }).toPass({ timeout: 20_000 });
       await expect(page.getByTestId("dispute-outcome")).toContainText("Won.");
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      expect(scrollWidth, "the dispute's page does not scroll sideways").toBeLessThanOrEqual(innerWidth);
       await expectNoSeriousViolations(page);
       await screenshot(page, `dispute-won-${viewport.width}`, { fullPage: true });
 
