@@ -42,6 +42,8 @@ const OUTCOME_WORDS: Record<string, string> = {
   accepted: "Accepted. You conceded the dispute: the disputed amount went back to the customer.",
 };
 
+const CUSTOMER_FIELDS = ["customer.name", "customer.email", "customer.phone", "customer.address.full_address"];
+
 const kilobytes = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
@@ -75,7 +77,11 @@ export default async function DisputePage({ params }: Params) {
   const timeLeft = formatTimeLeft(dispute.evidenceDueBy);
   const deadlineText = `${formatDateTime(dispute.evidenceDueBy, timeZone)} (${timeLeft === "passed" ? "passed" : timeLeft})`;
   const mayRespond = canInMode(viewer.user.role, "disputes.respond", mode);
-  const customer = (invoice?.customer ?? []).filter((field) => field.path.startsWith("customer.") && field.value !== null && typeof field.value !== "object");
+  // Who the customer is, in the words a person reads: name, e-mail, phone, address (the invoice page has every field).
+  const customer = CUSTOMER_FIELDS.flatMap((path) => {
+    const value = invoice?.customer.find((field) => field.path === path)?.value;
+    return typeof value === "string" && value.trim() !== "" ? [value] : [];
+  });
   const sent = EVIDENCE_TEXT_FIELDS.filter((field) => (dispute.evidence[field] ?? "").trim() !== "");
   return (
     <div className="max-w-4xl space-y-6">
@@ -138,7 +144,7 @@ export default async function DisputePage({ params }: Params) {
             ) : null}
             {customer.length ? (
               <span className="block" data-testid="dispute-customer">
-                {customer.map((field) => `${field.path.slice("customer.".length)}: ${String(field.value)}`).join(" · ")}
+                {customer.join(" · ")}
               </span>
             ) : null}
           </Row>
