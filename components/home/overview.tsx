@@ -128,6 +128,9 @@ function Totals({ overview }: { overview: Overview }) {
             <th scope="col" className="py-2 pr-3 text-right font-medium">
               Refunds
             </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Disputes lost
+            </th>
             <th scope="col" className="py-2 text-right font-medium">
               Net
             </th>
@@ -155,14 +158,18 @@ function Totals({ overview }: { overview: Overview }) {
                 {formatMoney(row.refunds.minor, row.currency)}
                 <span className="block text-xs text-slate-600">{count.format(row.refunds.count)} succeeded</span>
               </td>
+              <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap" data-testid="overview-disputes">
+                {formatMoney(row.disputes.minor, row.currency)}
+                <span className="block text-xs text-slate-600">{count.format(row.disputes.count)} lost or accepted</span>
+              </td>
               <td className="py-2 text-right font-semibold tabular-nums whitespace-nowrap">{formatMoney(row.netMinor, row.currency)}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <p className="mt-2 text-xs text-slate-600">
-        Net = payments − refunds − payouts. Authorized money is reserved, not taken: it counts in payments once captured. Invoices count in the hour they were
-        created.
+        Net = payments − refunds − disputes lost or accepted − payouts. Authorized money is reserved, not taken: it counts in payments once captured. Invoices
+        count in the hour they were created.
       </p>
     </WideTable>
   );
@@ -335,7 +342,7 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
   return (
     <WideTable label="Connections table (scrolls sideways on narrow screens)">
       <table className="w-full text-left text-sm" data-testid="overview-connections">
-        <caption className="sr-only">Attempts, success rate and provider latency per connection</caption>
+        <caption className="sr-only">Attempts, success rate, dispute rate and provider latency per connection</caption>
         <thead className="text-slate-600">
           <tr>
             <th scope="col" className="py-2 pr-3 font-medium">
@@ -349,6 +356,9 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
             </th>
             <th scope="col" className="py-2 pr-3 text-right font-medium">
               Success
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-medium">
+              Dispute rate
             </th>
             <th scope="col" className="py-2 pr-3 text-right font-medium">
               p50
@@ -381,6 +391,10 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
               </td>
               <td className="py-2 pr-3 text-right tabular-nums">{count.format(c.attempts)}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{percent(c.rate)}</td>
+              <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">
+                {percent(c.disputeRate)}
+                <span className="block text-xs text-slate-600">{count.format(c.disputes)} disputed</span>
+              </td>
               <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">{ms(c.p50)}</td>
               <td className="py-2 pr-3 text-right tabular-nums whitespace-nowrap">{ms(c.p95)}</td>
               <td className="min-w-48 py-2 text-xs">
@@ -401,8 +415,8 @@ function ConnectionsTable({ overview, zone, linkConnections }: { overview: Overv
         </tbody>
       </table>
       <p className="mt-2 text-xs text-slate-600">
-        Success: succeeded attempts of settled ones. Latency: the provider&apos;s answer time, as the upper bound of its histogram bucket (25 ms doubling to
-        25.6 s).
+        Success: succeeded attempts of settled ones. Dispute rate: disputes opened in the period per payment the connection took. Latency: the provider&apos;s
+        answer time, as the upper bound of its histogram bucket (25 ms doubling to 25.6 s).
       </p>
     </WideTable>
   );

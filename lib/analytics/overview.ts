@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { DATE_RANGE_TEXT, isCalendarDay, LATEST, parseDay } from "@/lib/dates";
 import type { Db } from "@/lib/db/client";
-import type { ConnectionHealth, Resolution } from "@/lib/db/enums";
+import { DISPUTE_LOSS_STATUSES, type ConnectionHealth, type Resolution } from "@/lib/db/enums";
 import type { Mode } from "@/lib/providers";
 import { dateInTimeZone, DEFAULT_TIME_ZONE, midnightInTimeZone } from "@/lib/time-zones";
 import { LATENCY_BUCKETS_MS } from "./rollups";
@@ -109,7 +109,9 @@ type CurrencyTotals = {
   payments: { count: number; minor: bigint };
   payouts: { count: number; minor: bigint };
   refunds: { count: number; minor: bigint };
-  /** Payments less refunds less payouts. */
+  /** Disputes lost or accepted (opened in the period): the money went back to the customers. */
+  disputes: { count: number; minor: bigint };
+  /** Payments less refunds, lost or accepted disputes, and payouts. */
   netMinor: bigint;
   /** Authorize now, capture later: money reserved and not captured yet (authorized, or a capture or void in progress), apart from payments. */
   authorized: { count: number; minor: bigint };
@@ -126,6 +128,9 @@ type ConnectionFigures = {
   attempts: number;
   succeeded: number;
   rate: number | null;
+  /** Disputes opened in the period of its payments, and per payment it took in the period (null without one). */
+  disputes: number;
+  disputeRate: number | null;
   /** Upper bound of the bucket holding the percentile, ms; null without measured attempts; Infinity past the last bound. */
   p50: number | null;
   p95: number | null;
@@ -161,7 +166,7 @@ export function percentileOf(histogram: readonly number[], share: number): numbe
 }
 
 type GroupRow = {
-  source: "invoice" | "attempt" | "refund";
+  source: "invoice" | "attempt" | "refund" | "dispute";
   direction: "payment" | "payout";
   connection_id: string;
   status: string;
@@ -225,6 +230,7 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
         payments: { count: 0, minor: 0n },
         payouts: { count: 0, minor: 0n },
         refunds: { count: 0, minor: 0n },
+        disputes: { count: 0, minor: 0n },
         netMinor: 0n,
         authorized: { count: 0, minor: 0n },
       };
@@ -235,7 +241,8 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
   let processed = 0;
   let failed = 0;
   const declines = new Map<string, number>();
-  const perConnection = new Map<string, { attempts: number; succeeded: number; latency: number[] }>();
+  const perConnection = new Map<string, { attempts: number; succeeded: number; paid: number; latency: number[] }>();
+  const disputesBy = new Map<string, number>();
   const recoveredBy = new Map<string, bigint>();
   let recoveredCount = 0;
   for (const row of groups) {
@@ -258,12 +265,20 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
       const totals = totalsOf(row.currency);
       totals.refunds.count += count;
       totals.refunds.minor += amount;
+    } else if (row.source === "dispute") {
+      disputesBy.set(row.connection_id, (disputesBy.get(row.connection_id) ?? 0) + count);
+      if ((DISPUTE_LOSS_STATUSES as readonly string[]).includes(row.status)) {
+        const totals = totalsOf(row.currency);
+        totals.disputes.count += count;
+        totals.disputes.minor += amount;
+      }
     } else if (row.resolution !== "canceled") {
       // An attempt the merchant canceled (a payout) is neither a decline nor an attempt that says anything about the provider.
       if (row.status !== "succeeded") declines.set(row.resolution, (declines.get(row.resolution) ?? 0) + count);
-      const entry = perConnection.get(row.connection_id) ?? { attempts: 0, succeeded: 0, latency: LATENCY_BUCKETS_MS.map(() => 0) };
+      const entry = perConnection.get(row.connection_id) ?? { attempts: 0, succeeded: 0, paid: 0, latency: LATENCY_BUCKETS_MS.map(() => 0) };
       entry.attempts += count;
       if (row.status === "succeeded") entry.succeeded += count;
+      if (row.status === "succeeded" && row.direction === "payment") entry.paid += count;
       numbers(row.latency).forEach((n, index) => (entry.latency[index]! += n));
       perConnection.set(row.connection_id, entry);
       const recovered = Number(row.recovered);
@@ -273,7 +288,7 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
       }
     }
   }
-  for (const totals of totalsBy.values()) totals.netMinor = totals.payments.minor - totals.refunds.minor - totals.payouts.minor;
+  for (const totals of totalsBy.values()) totals.netMinor = totals.payments.minor - totals.refunds.minor - totals.disputes.minor - totals.payouts.minor;
 
   // Every hour or day of the period, empty ones included, so the chart's axis is the period's: the
   // UTC hours from the first whole one, or the zone's days (23 or 25 hours where the clocks change).
@@ -325,6 +340,7 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
     if (row.deleted && !figures) continue;
     const attempts = figures?.attempts ?? 0;
     const succeeded = figures?.succeeded ?? 0;
+    const disputes = disputesBy.get(id) ?? 0;
     connections.push({
       id,
       label: row.label,
@@ -334,6 +350,8 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
       attempts,
       succeeded,
       rate: attempts > 0 ? succeeded / attempts : null,
+      disputes,
+      disputeRate: (figures?.paid ?? 0) > 0 ? disputes / figures!.paid : null,
       p50: figures ? percentileOf(figures.latency, 0.5) : null,
       p95: figures ? percentileOf(figures.latency, 0.95) : null,
       lastError: row.last_error_at ? { at: new Date(row.last_error_at), resolution: row.last_error_resolution, message: row.last_error_message } : null,

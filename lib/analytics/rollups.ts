@@ -114,6 +114,20 @@ function refundContributions(where: SQL): SQL {
     where r.status = 'succeeded' and ${where}`;
 }
 
+/**
+ * The contribution of each dispute matching `where` (over alias d): every dispute counts (the
+ * connections' dispute rate), its amount under its status, so the overview takes lost and accepted
+ * ones off the net. In the hour it was opened, so a change of status moves it within one row key.
+ */
+function disputeContributions(where: SQL): SQL {
+  return sql`
+    select d.merchant_id, d.test_mode, date_trunc('hour', d.created_at, 'UTC') as hour, 'dispute'::text as source, 'payment'::text as direction,
+      d.connection_id, d.status, ''::text as resolution, d.currency, d.amount_minor as amount,
+      0 as recovered, 0::bigint as recovered_amount, null::int as lat
+    from disputes d
+    where ${where}`;
+}
+
 const KEY = sql.raw("merchant_id, test_mode, grain, hour, source, direction, connection_id, status, resolution, currency");
 /** The contribution columns, each contribution once per grain: its hour, and its UTC day. */
 const GRAINED = sql.raw(
@@ -206,12 +220,22 @@ export function putInRefund(tx: Executor, refundId: string): Promise<void> {
   return apply(tx, refundContributions(sql`r.id = ${refundId}`), 1);
 }
 
+/** Before a dispute's status changes (its row as it is now, in the transaction that changes it): take its contribution out. */
+export function takeOutDispute(tx: Executor, disputeId: string): Promise<void> {
+  return apply(tx, disputeContributions(sql`d.id = ${disputeId}`), -1);
+}
+
+/** After a dispute was opened or its status changed: put its contribution in. */
+export function putInDispute(tx: Executor, disputeId: string): Promise<void> {
+  return apply(tx, disputeContributions(sql`d.id = ${disputeId}`), 1);
+}
+
 // ---- Rebuild --------------------------------------------------------------------------------
 
 const REBUILD_BATCH = 20_000;
 
 /**
- * Recomputes the rollups from the invoices, attempts and refunds: every merchant, or one. One
+ * Recomputes the rollups from the invoices, attempts, refunds and disputes: every merchant, or one. One
  * transaction that first locks the table (EXCLUSIVE: readers go on, the incremental writers of
  * settling invoices wait), so a change committed during the rebuild is either in what it reads
  * or applied on top of it afterwards, never both and never lost. Invoices in batches of
@@ -239,6 +263,7 @@ export async function rebuildRollups(
       await apply(tx, invoiceContributions(inBatch("i")), 1);
       await apply(tx, attemptContributions(inBatch("i")), 1);
       await apply(tx, refundContributions(sql`r.invoice_id > ${after} and r.invoice_id <= ${bounds.upto} and ${onlyMerchant("r")}`), 1);
+      await apply(tx, disputeContributions(sql`d.invoice_id > ${after} and d.invoice_id <= ${bounds.upto} and ${onlyMerchant("d")}`), 1);
       after = bounds.upto;
       done += Number(bounds.n);
       options.onProgress?.(done);

@@ -976,7 +976,7 @@ export const overviewRollups = pgTable(
     grain: text("grain").$type<"hour" | "day">().notNull(),
     /** Start of the UTC hour, or of the UTC day for `day` rows. */
     hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull(),
-    source: text("source").$type<"invoice" | "attempt" | "refund">().notNull(),
+    source: text("source").$type<"invoice" | "attempt" | "refund" | "dispute">().notNull(),
     direction: text("direction", { enum: ["payment", "payout"] }).notNull(),
     connectionId: text("connection_id").notNull(),
     status: text("status").notNull(),

@@ -1,12 +1,13 @@
 import "server-only";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { putInDispute, takeOutDispute } from "@/lib/analytics/rollups";
 import type { Db } from "@/lib/db/client";
 import type { DisputeStatus } from "@/lib/db/enums";
 import { disputes, invoiceAttempts, invoices, merchants, users } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "@/lib/invoices/store";
 import { logger } from "@/lib/logger";
-import { sendMail } from "@/lib/mail";
+import { sendMailInBackground } from "@/lib/mail";
 import { disputeDeadlineMail, disputeOpenedMail } from "@/lib/mail/messages";
 import { formatMinor } from "@/lib/money";
 import type { Mode } from "@/lib/providers";
@@ -129,6 +130,7 @@ export async function applyDisputeReport(
       if (!disputeMayMove(existing.status, report.status)) {
         return { dispute: existing, kind: "unchanged", reason: `the dispute is already ${existing.status}; a report of ${report.status} does not move it` };
       }
+      await takeOutDispute(tx, existing.id);
       const [updated] = await tx
         .update(disputes)
         .set({ status: report.status, updatedAt: sql`now()`, ...(closing ? { closedAt: sql`now()` } : {}) })
@@ -137,6 +139,7 @@ export async function applyDisputeReport(
       row = updated!;
       kind = "updated";
     }
+    await putInDispute(tx, row.id);
     const disputedAmountMinor = await disputedTotal(tx as unknown as Db, invoice.id);
     await tx.update(invoices).set({ disputedAmountMinor }).where(eq(invoices.id, invoice.id));
     const current: InvoiceRow = { ...invoice, disputedAmountMinor };
@@ -183,15 +186,12 @@ async function mailFacts(db: Db, dispute: DisputeRow) {
 
 /**
  * Tells each owner of the merchant (through SMTP, or the outbox without it): a dispute opened, or
- * its deadline in three days. A mail that cannot be sent is logged; the dispute stands regardless.
+ * its deadline in three days. Sent in the background, so a slow mail server never holds a
+ * provider's callback or a sweep; a mail that cannot be sent is logged, the dispute stands regardless.
  */
 export async function mailOwners(db: Db, dispute: DisputeRow, about: "opened" | "deadline"): Promise<void> {
   const { owners, facts } = await mailFacts(db, dispute);
   for (const to of owners) {
-    try {
-      await sendMail(db, about === "opened" ? disputeOpenedMail(to, facts) : disputeDeadlineMail(to, facts));
-    } catch (error) {
-      logger.error("dispute e-mail not sent", { disputeId: dispute.id, about, error: error instanceof Error ? error.message : String(error) });
-    }
+    sendMailInBackground(db, about === "opened" ? disputeOpenedMail(to, facts) : disputeDeadlineMail(to, facts), `dispute e-mail (${about}) not sent`);
   }
 }

@@ -9,9 +9,16 @@ import { logger } from "@/lib/logger";
 import { problem, problemsFromZod, type Problem } from "@/lib/problems";
 import { prepare } from "@/lib/processing/run-attempt";
 import type { Mode } from "@/lib/providers";
-import type { AdapterContext, DisputeActionOutcome, DisputeStatusOutcome, ProviderAdapter } from "@/lib/providers/kit/adapter";
+import type {
+  AdapterContext,
+  DisputeActionOutcome,
+  DisputeEvidenceFile,
+  DisputeEvidenceInstruction,
+  DisputeStatusOutcome,
+  ProviderAdapter,
+} from "@/lib/providers/kit/adapter";
 import { createExchangeRecorder } from "@/lib/providers/kit/provider-http";
-import { applyDisputeReport } from "./apply-report";
+import { applyDisputeReport, type DisputedPayment } from "./apply-report";
 import { disputeEvidenceRequestSchema, EVIDENCE_TEXT_FIELDS } from "./contract";
 import { findDispute, isOpenDispute, readDispute, type DisputeRow } from "./store";
 
@@ -106,6 +113,8 @@ type Prepared = {
   context: AdapterContext;
   paymentReference: string;
   connection: { id: string; merchantId: string; mode: Mode };
+  /** The disputed payment as the service knows it: the provider's answers need not name it again. */
+  payment: DisputedPayment;
 };
 
 /**
@@ -118,7 +127,7 @@ async function prepareCall(db: Db, dispute: DisputeRow, { includeDeleted }: { in
     : await findConnectionRow(db, dispute.merchantId, dispute.connectionId);
   if (!connection) return { failure: "The connection that took this payment was deleted; nothing was sent." };
   const [attempt] = await db
-    .select({ providerReference: invoiceAttempts.providerReference })
+    .select({ id: invoiceAttempts.id, providerReference: invoiceAttempts.providerReference })
     .from(invoiceAttempts)
     .where(and(eq(invoiceAttempts.invoiceId, dispute.invoiceId), eq(invoiceAttempts.connectionId, connection.id), eq(invoiceAttempts.status, "succeeded")))
     .orderBy(desc(invoiceAttempts.seq))
@@ -131,6 +140,7 @@ async function prepareCall(db: Db, dispute: DisputeRow, { includeDeleted }: { in
     context: prepared.context,
     paymentReference: attempt?.providerReference ?? "",
     connection: { id: connection.id, merchantId: connection.merchantId, mode: connection.mode },
+    payment: { invoiceId: dispute.invoiceId, attemptId: attempt?.id ?? "", testMode: dispute.testMode },
   };
 }
 
@@ -165,7 +175,13 @@ async function settle(
 ): Promise<DisputeActionResult> {
   switch (outcome.kind) {
     case "taken":
-      await applyDisputeReport(db, prepared.connection, outcome.report, action === "submit" ? "evidence submitted" : "dispute accepted");
+      await applyDisputeReport(
+        db,
+        prepared.connection,
+        { ...outcome.report, disputeReference: claimed.providerReference },
+        action === "submit" ? "evidence submitted" : "dispute accepted",
+        prepared.payment,
+      );
       break;
     case "refused":
       await release(db, claimed, action);
@@ -225,7 +241,7 @@ export async function submitDispute(db: Db, caller: DisputeCaller, disputeId: st
     return current.submittedAt ? { kind: "ok", dispute: current } : notEditable(current);
   }
   const fileIds = claimed.evidence.file_ids ?? [];
-  const files =
+  const files: DisputeEvidenceFile[] =
     fileIds.length === 0
       ? []
       : await db
@@ -239,15 +255,15 @@ export async function submitDispute(db: Db, caller: DisputeCaller, disputeId: st
           .from(merchantFiles)
           .where(and(eq(merchantFiles.merchantId, claimed.merchantId), inArray(merchantFiles.id, fileIds)));
   const { file_ids: _files, ...text } = claimed.evidence;
-  const outcome = await callSafely(() =>
-    prepared.adapter.submitEvidence(prepared.context, {
-      disputeId: claimed.id,
-      disputeReference: claimed.providerReference,
-      paymentReference: prepared.paymentReference,
-      text,
-      files,
-    }),
-  );
+  // The dispute's id is the provider's idempotency key: the same submission sent twice is one.
+  const instruction: DisputeEvidenceInstruction = {
+    disputeId: claimed.id,
+    disputeReference: claimed.providerReference,
+    paymentReference: prepared.paymentReference,
+    text,
+    files,
+  };
+  const outcome = await callSafely(() => prepared.adapter.submitEvidence(prepared.context, instruction));
   return settle(db, claimed, "submit", caller, prepared, outcome);
 }
 
@@ -285,6 +301,14 @@ export async function askAboutDispute(db: Db, dispute: DisputeRow): Promise<Disp
   } catch (error) {
     return { kind: "failed", message: error instanceof Error ? error.message : "the status request failed" };
   }
-  if (outcome.kind === "found") await applyDisputeReport(db, prepared.connection, outcome.report, "dispute status request");
+  if (outcome.kind === "found") {
+    await applyDisputeReport(
+      db,
+      prepared.connection,
+      { ...outcome.report, disputeReference: dispute.providerReference },
+      "dispute status request",
+      prepared.payment,
+    );
+  }
   return outcome;
 }

@@ -141,9 +141,10 @@ export function apiResponseProblems(exchange: ApiExchange): string[] {
   if (bodyless && body !== "") problems.push(`${where}: a body where none is allowed`);
 
   let parsed: unknown;
-  // The invoice lists answer Accept: text/csv with CSV (lib/invoices/export): checked against the documented media type below, not parsed.
+  // The invoice and dispute lists answer Accept: text/csv with CSV (lib/invoices/export, lib/disputes/list.ts): checked against the documented media type below, not parsed.
   const csv = mediaTypeOf(headers) === "text/csv" && status === 200;
-  if (csv && !/^\uFEFF?id,type,status,/.test(body) && method !== "HEAD") problems.push(`${where}: a CSV answer must start with its header line`);
+  const csvHeader = url.pathname.replace(/\/+$/, "") === "/api/commerce/disputes" ? /^\uFEFF?id,status,amount,/ : /^\uFEFF?id,type,status,/;
+  if (csv && !csvHeader.test(body) && method !== "HEAD") problems.push(`${where}: a CSV answer must start with its header line`);
   if (!bodyless && !csv) {
     try {
       parsed = JSON.parse(body);

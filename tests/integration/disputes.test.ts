@@ -21,10 +21,13 @@ import { applyDisputeReport } from "@/lib/disputes/apply-report";
 import { disputeDocumentSchema, disputeListDocumentSchema, fileDocumentSchema } from "@/lib/disputes/resource-schemas";
 import { queueDisputeFollowUps, sendDisputeReminders } from "@/lib/disputes/tasks/dispute-follow-up";
 import { readDisputeSteps } from "@/lib/disputes/timeline";
+import { getOverview, readPeriod } from "@/lib/analytics/overview";
+import { rebuildRollups } from "@/lib/analytics/rollups";
 import { renderEventBody } from "@/lib/webhooks/body";
 import { serveCommerce } from "@/server/serve-commerce";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { logger } from "@/lib/logger";
+import { backgroundMailSettled } from "@/lib/mail";
 import { payWithCard } from "@/lib/processing/engine";
 import type { DisputeReport } from "@/lib/providers/kit/adapter";
 import { assertValidApiResponse } from "../helpers/api-validator";
@@ -212,6 +215,7 @@ describe("a dispute notified by callback", () => {
 
     // The owners are told (the outbox without SMTP), once.
     const [owner] = await t.db.select().from(users).where(eq(users.merchantId, paid.m.merchantId));
+    await backgroundMailSettled();
     const mails = await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner!.email));
     expect(mails.map((mail) => mail.subject)).toEqual(["[Test] A customer disputed a payment of 40.00 UAH"]);
     expect(mails[0]!.text).toContain(row!.id);
@@ -307,6 +311,29 @@ describe("a dispute notified by callback", () => {
     const nothingLeft = await refund();
     expect(nothingLeft.status).toBe(409);
     expect(nothingLeft.text).toContain(dispute.id);
+  });
+});
+
+describe("the overview's money", () => {
+  it("takes lost and accepted disputes off the net per currency, counts each connection's dispute rate, and a rebuild agrees", async () => {
+    const paid = await paidInvoice();
+    const second = await paidInvoice({ m: paid.m });
+    const lost = await opened(paid, { amountMinor: 3000n });
+    await callback(paid, { ...lost.report, status: "lost" });
+    await opened(second, { amountMinor: 1000n });
+    const won = await opened(second, { amountMinor: 500n });
+    await callback(second, { ...won.report, status: "won" });
+    const period = readPeriod({ period: "today" }).period;
+    const overview = await getOverview(t.db, paid.m.merchantId, "test", period);
+    const uah = overview.totals.find((totals) => totals.currency === "UAH")!;
+    expect(uah.payments.minor).toBe(20000n);
+    expect(uah.disputes).toEqual({ count: 1, minor: 3000n });
+    expect(uah.netMinor).toBe(20000n - 3000n);
+    const rates = Object.fromEntries(overview.connections.map((connection) => [connection.id, [connection.disputes, connection.disputeRate]]));
+    expect(rates[paid.connectionId]).toEqual([1, 1]);
+    expect(rates[second.connectionId]).toEqual([2, 2]);
+    await rebuildRollups(t.db, { merchantId: paid.m.merchantId });
+    expect(await getOverview(t.db, paid.m.merchantId, "test", period)).toEqual(overview);
   });
 });
 
@@ -461,7 +488,9 @@ describe("responding to a dispute", () => {
 
   it("Accept concedes once: closed accepted, the amount held, dispute.closed recorded", async () => {
     const paid = await paidInvoice();
-    const { dispute } = await opened(paid, { amountMinor: 2500n });
+    const { dispute, report: first } = await opened(paid, { amountMinor: 2500n });
+    // The provider's answer need not name the payment again: the service knows which dispute it asked about.
+    fake.disputeScript.push({ kind: "taken", report: { ...first, paymentReference: undefined, paymentKey: undefined, status: "accepted" } });
     const accepted = await accept(paid.m, dispute.id);
     expect(accepted.status).toBe(200);
     expect(accepted.json.data.attributes).toMatchObject({ status: "accepted", accepted: expect.any(String), closed: expect.any(String) });
@@ -500,8 +529,10 @@ describe("the follow-up sweep", () => {
     expect((await read(paid.m, quiet.dispute.id)).json.data.attributes.status).toBe("needs_response");
 
     const [owner] = await t.db.select().from(users).where(eq(users.merchantId, paid.m.merchantId));
-    const reminders = async () =>
-      (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner!.email))).filter((mail) => mail.subject.includes("evidence due by"));
+    const reminders = async () => {
+      await backgroundMailSettled();
+      return (await t.db.select().from(mailOutbox).where(eq(mailOutbox.to, owner!.email))).filter((mail) => mail.subject.includes("evidence due by"));
+    };
     expect(await sendDisputeReminders(t.db)).toBeGreaterThanOrEqual(1);
     // Once: a second sweep (another process, a minute later) mails nobody.
     expect(await sendDisputeReminders(t.db)).toBe(0);

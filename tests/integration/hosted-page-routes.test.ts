@@ -66,6 +66,13 @@ describe("GET /pay/{id}", () => {
     expect(text).toMatch(/<link rel="stylesheet" href="\/pay\/assets\/pay-[0-9a-f]{16}\.css">/);
   });
 
+  it("a test invoice's Test cards panel offers the dispute cards and says which evidence wins a test dispute", async () => {
+    const { text } = await page(await invoice());
+    expect(text).toContain('data-test-card="4000 0000 0000 0259" data-label="Disputed: fraudulent"');
+    expect(text).toContain('data-test-card="4000 0000 0000 2685" data-label="Disputed: not received"');
+    expect(text).toMatch(/data-testid="test-disputes">[^<]*winning_evidence[^<]*wins/);
+  });
+
   it("serves the page's assets under their hashed names for a year, and nothing else there", async () => {
     const { text } = await page(await invoice());
     for (const [, name, type] of text.matchAll(/\/pay\/assets\/(pay-[0-9a-f]{16}\.(js|css))/g)) {

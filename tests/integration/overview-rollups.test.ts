@@ -108,6 +108,7 @@ describe("overview rollups", () => {
         payments: { count: 2, minor: 2n * AMOUNT },
         payouts: { count: 0, minor: 0n },
         refunds: { count: 1, minor: 1000n },
+        disputes: { count: 0, minor: 0n },
         netMinor: 2n * AMOUNT - 1000n,
         authorized: { count: 0, minor: 0n },
       },

@@ -1,5 +1,5 @@
 import "server-only";
-import { formatCardNumber, TEST_CARDS } from "@/lib/sandbox/cards";
+import { formatCardNumber, TEST_CARDS, WINNING_EVIDENCE_PHRASE } from "@/lib/sandbox/cards";
 import { TEST_REFUNDS } from "@/lib/sandbox/refund-triggers";
 import type { CardFieldErrors } from "@/lib/pay/card-checks";
 import type { HostedInvoice } from "@/lib/pay/hosted-invoice";
@@ -166,7 +166,9 @@ function testCards(): Html {
       html`<li><button type="button" class="${C.testCard}" data-test-card="${formatCardNumber(card.number)}" data-label="${card.label}"><span class="${C.testCardNumber}">${formatCardNumber(card.number)}</span><span class="${C.testCardOutcome}"><span class="${C.testCardLabel}">${card.label}</span> · ${card.outcome}</span></button></li>`,
   )}</ul><p class="${C.testCardsNote}" data-testid="test-refunds">Test refunds, for the merchant after a test payment: the refund amount&#39;s cents decide. ${TEST_REFUNDS.map(
     (trigger) => `${trigger.cents === "any other" ? "Any other cents" : `.${trigger.cents}`}: ${trigger.label.toLowerCase()}.`,
-  ).join(" ")}</p></section>`;
+  ).join(
+    " ",
+  )}</p><p class="${C.testCardsNote}" data-testid="test-disputes">Test disputes, for the merchant after a disputed card&#39;s payment: evidence with ${WINNING_EVIDENCE_PHRASE} in a text field wins, any other loses.</p></section>`;
 }
 
 /** The live region's content: the result, a message for the whole form, and what a test card did (both filled in by the script too). */

@@ -133,3 +133,59 @@ describe("Provider A adapter: wire format and answers", () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 });
+
+describe("Provider A disputes: wire format and answers", () => {
+  const dispute = {
+    dispute_id: "A-DP-1",
+    transaction_id: "A-TX-1",
+    request_id: "att_1",
+    status: "won",
+    reason_code: "13.1",
+    amount_disputed: "100.00",
+    currency: "UAH",
+    evidence_due_at: "2031-02-01T00:00:00.000Z",
+  };
+
+  it("the status request is the signed status endpoint with operation dispute and the dispute_id", async () => {
+    const fetch = answerWith(200, dispute);
+    expect(await providerAAdapter.disputes!.getDispute(context(), { disputeReference: "A-DP-1" })).toMatchObject({
+      kind: "found",
+      report: { disputeReference: "A-DP-1", paymentReference: "A-TX-1", paymentKey: "att_1", amountMinor: 10_000n, reason: "not_received", status: "won" },
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-a/api/v2/status`);
+    const body = String(init.body);
+    expect(JSON.parse(body)).toEqual({
+      merchant_id: credentials.merchant_id,
+      service_code: credentials.service_code,
+      operation: "dispute",
+      dispute_id: "A-DP-1",
+    });
+    expect(createVerify("sha256").update(body).verify(String(credentials.payment_key), init.headers["x-signature"]!, "base64")).toBe(true);
+  });
+
+  it("evidence carries request_id = the service's dispute id and base64 attachments; A's 422 codes read as too late or closed", async () => {
+    const fetch = answerWith(422, { error: { code: "evidence_window_closed", message: "late" } });
+    const outcome = await providerAAdapter.disputes!.submitEvidence(context(), {
+      disputeId: "dsp_1",
+      disputeReference: "A-DP-1",
+      paymentReference: "A-TX-1",
+      text: { explanation: "Delivered" },
+      files: [{ id: "file_1", filename: "r.pdf", contentType: "application/pdf", sha256: "ab", data: Buffer.from("%PDF") }],
+    });
+    expect(outcome).toMatchObject({ kind: "refused", code: "deadline_passed" });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-a/api/v2/disputes/evidence`);
+    expect(JSON.parse(String(init.body))).toMatchObject({
+      request_id: "dsp_1",
+      dispute_id: "A-DP-1",
+      evidence: { explanation: "Delivered" },
+      attachments: [{ file_name: "r.pdf", content_type: "application/pdf", sha256: "ab", content_base64: Buffer.from("%PDF").toString("base64") }],
+    });
+    answerWith(422, { error: { code: "dispute_not_open", message: "closed" } });
+    expect(await providerAAdapter.disputes!.accept(context(), { disputeId: "dsp_1", disputeReference: "A-DP-1" })).toMatchObject({
+      kind: "refused",
+      code: "closed",
+    });
+  });
+});

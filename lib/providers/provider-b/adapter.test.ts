@@ -78,3 +78,57 @@ describe("Provider B adapter: wire format and answers", () => {
     expect(await providerBAdapter.healthCheck(context)).toMatchObject({ kind: "credentials_refused", field: "secret_key" });
   });
 });
+
+describe("Provider B disputes: wire format and answers", () => {
+  const evidence = {
+    disputeId: "dsp_1",
+    disputeReference: "dpB1",
+    paymentReference: "B1",
+    text: { explanation: "Delivered", shipping_tracking: "DHL 123" },
+    files: [{ id: "file_1", filename: "receipt.pdf", contentType: "application/pdf", sha256: "ab", data: Buffer.from("%PDF") }],
+  };
+  const dispute = (result: string) => ({
+    result,
+    dispute_txn: "dpB1",
+    txn: "B1",
+    order_ref: "att_1",
+    sum: "100.50",
+    cur: "EUR",
+    reason_code: "fraud",
+    respond_by: "2031-02-01T00:00:00.000Z",
+  });
+
+  it("evidence: POST /v1/disputes/evidence, flat text fields, base64 attachments, evidence_ref = the service's dispute id, signed like every request", async () => {
+    const fetch = vi.fn(async () => Response.json(dispute("review")));
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerBAdapter.disputes!.submitEvidence(context, evidence)).toMatchObject({
+      kind: "taken",
+      report: { disputeReference: "dpB1", paymentKey: "att_1", amountMinor: 10050n, reason: "fraudulent", status: "under_review" },
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-b/v1/disputes/evidence`);
+    const body = String(init.body);
+    expect(JSON.parse(body)).toEqual({
+      terminal_id: "TERM-1",
+      dispute_txn: "dpB1",
+      evidence_ref: "dsp_1",
+      explanation: "Delivered",
+      shipping_tracking: "DHL 123",
+      attachments: [{ name: "receipt.pdf", type: "application/pdf", data: Buffer.from("%PDF").toString("base64") }],
+    });
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(init.headers["x-signature"]!)!;
+    expect(v1).toBe(createHmac("sha256", "b-secret-0123456789").update(`${t}.${body}`).digest("hex"));
+  });
+
+  it("reads B's refusals as too late or closed, and a status request's 404 as not found", async () => {
+    vi.stubGlobal("fetch", async () => Response.json({ result: "error", error_code: "respond_by_passed" }, { status: 422 }));
+    expect(await providerBAdapter.disputes!.accept(context, { disputeId: "dsp_1", disputeReference: "dpB1" })).toMatchObject({
+      kind: "refused",
+      code: "deadline_passed",
+    });
+    vi.stubGlobal("fetch", async () => Response.json({ result: "error", error_code: "dispute_closed" }, { status: 422 }));
+    expect(await providerBAdapter.disputes!.submitEvidence(context, evidence)).toMatchObject({ kind: "refused", code: "closed" });
+    vi.stubGlobal("fetch", async () => Response.json({ result: "error", error_code: "not_found" }, { status: 404 }));
+    expect(await providerBAdapter.disputes!.getDispute(context, { disputeReference: "dpB9" })).toMatchObject({ kind: "not_found" });
+  });
+});

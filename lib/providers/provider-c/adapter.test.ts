@@ -113,3 +113,51 @@ describe("Provider C adapter: wire format and answers", () => {
     expect(refused).not.toHaveProperty("field");
   });
 });
+
+describe("Provider C disputes: wire format and answers", () => {
+  it("evidence: POST /shop/disputes/{id}/evidence with HTTP Basic, shop_submission_id = the service's dispute id, documents base64; answered { dispute }", async () => {
+    const fetch = vi.fn(async () =>
+      Response.json({
+        dispute: {
+          id: "C-DSP-1",
+          order_id: "C-ORD-1",
+          shop_order_id: "att_1",
+          state: "UNDER_REVIEW",
+          reason: "GOODS_NOT_RECEIVED",
+          amount_minor: 500_000,
+          currency_code: "AMD",
+          respond_by: "2031-02-01T00:00:00.000Z",
+        },
+      }),
+    );
+    vi.stubGlobal("fetch", fetch);
+    const outcome = await providerCAdapter.disputes!.submitEvidence(context, {
+      disputeId: "dsp_1",
+      disputeReference: "C-DSP-1",
+      paymentReference: "C-ORD-1",
+      text: { explanation: "Delivered" },
+      files: [{ id: "file_1", filename: "receipt.pdf", contentType: "application/pdf", sha256: "ab", data: Buffer.from("%PDF") }],
+    });
+    expect(outcome).toMatchObject({ kind: "taken", report: { status: "under_review", reason: "not_received", amountMinor: 500_000n, currency: "AMD" } });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-c/shop/disputes/C-DSP-1/evidence`);
+    expect(init.headers.authorization).toBe(`Basic ${Buffer.from("demo-shop:pa:ss-word").toString("base64")}`);
+    expect(JSON.parse(String(init.body))).toEqual({
+      shop_submission_id: "dsp_1",
+      evidence: { explanation: "Delivered" },
+      documents: [{ file_name: "receipt.pdf", content_type: "application/pdf", content_base64: Buffer.from("%PDF").toString("base64") }],
+    });
+  });
+
+  it("reads C's 422 codes as too late or closed; a timeout as unknown", async () => {
+    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "response_period_over", message: "late" } }, { status: 422 }));
+    expect(await providerCAdapter.disputes!.accept(context, { disputeId: "dsp_1", disputeReference: "C-DSP-1" })).toMatchObject({
+      kind: "refused",
+      code: "deadline_passed",
+    });
+    vi.stubGlobal("fetch", async () => {
+      throw new DOMException("timed out", "TimeoutError");
+    });
+    expect(await providerCAdapter.disputes!.accept(context, { disputeId: "dsp_1", disputeReference: "C-DSP-1" })).toMatchObject({ kind: "unknown" });
+  });
+});

@@ -191,3 +191,67 @@ describe("Provider D refunds: wire format and answers", () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 });
+
+describe("Provider D disputes: wire format and answers", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const context: AdapterContext = {
+    connectionId: "conn_d",
+    kind: "h2h",
+    mode: "live",
+    baseUrl: "https://api.provider-d.example/v1",
+    credentials: { api_key: "d-api-key-0123456789", secret_key: "d-secret-0123456789", merchant_id: "D-5501", service_id: "D-SVC-9", currency: "UZS" },
+    exchanges: createExchangeRecorder(),
+    timeoutMs: 1000,
+  };
+
+  it("evidence: POST /dispute/evidence naming the merchant, submission_id = the service's dispute id; numeric state and reason code, tiyin and the numeric currency read back", async () => {
+    const fetch = vi.fn(async () =>
+      Response.json({
+        result: {
+          dispute_id: "ddsp_1",
+          payment_id: "dpay_1",
+          transaction_id: "att_1",
+          state: 4,
+          reason_code: 4837,
+          amount: 250_050,
+          currency: "860",
+          respond_by: 1_927_000_000,
+        },
+      }),
+    );
+    vi.stubGlobal("fetch", fetch);
+    const outcome = await providerDAdapter.disputes!.submitEvidence(context, {
+      disputeId: "dsp_1",
+      disputeReference: "ddsp_1",
+      paymentReference: "dpay_1",
+      text: { explanation: "Delivered" },
+      files: [{ id: "file_1", filename: "r.pdf", contentType: "application/pdf", sha256: "ab", data: Buffer.from("%PDF") }],
+    });
+    expect(outcome).toMatchObject({
+      kind: "taken",
+      report: { status: "under_review", reason: "fraudulent", providerReason: "4837", amountMinor: 250_050n, currency: "UZS", paymentKey: "att_1" },
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe("https://api.provider-d.example/v1/dispute/evidence");
+    const body = String(init.body);
+    expect(JSON.parse(body)).toEqual({
+      merchant_id: "D-5501",
+      dispute_id: "ddsp_1",
+      submission_id: "dsp_1",
+      evidence: { explanation: "Delivered" },
+      files: [{ name: "r.pdf", mime: "application/pdf", data: Buffer.from("%PDF").toString("base64") }],
+    });
+    expect(init.headers.Sign).toBe(createHmac("sha512", "d-secret-0123456789").update(body).digest("hex"));
+  });
+
+  it("reads D's error codes as too late or closed, and dispute_not_found as not found", async () => {
+    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "response_deadline_passed", message: "late" } }, { status: 422 }));
+    expect(await providerDAdapter.disputes!.accept(context, { disputeId: "dsp_1", disputeReference: "ddsp_1" })).toMatchObject({
+      kind: "refused",
+      code: "deadline_passed",
+    });
+    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "dispute_not_found", message: "none" } }, { status: 404 }));
+    expect(await providerDAdapter.disputes!.getDispute(context, { disputeReference: "ddsp_9" })).toMatchObject({ kind: "not_found" });
+  });
+});

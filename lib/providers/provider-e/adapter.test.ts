@@ -184,3 +184,64 @@ describe("Provider E refunds: wire format, signing and answers", () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 });
+
+describe("Provider E disputes: wire format, signing and answers", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  const pair = generateKeyPair();
+  const context: AdapterContext = {
+    connectionId: "conn_e",
+    kind: "h2h",
+    mode: "test",
+    baseUrl: `${publicBaseUrl()}/sandbox/provider-e`,
+    credentials: { merchant_id: "E-4410", public_key: pair.publicKeyPem, private_key: pair.privateKeyPem, currency: "EUR", ignore_callback: false },
+    exchanges: createExchangeRecorder(),
+    timeoutMs: 1000,
+  };
+
+  it("defend: POST /v2/disputes/{disputeId}/defend in camelCase, merchantReference = the service's dispute id, signed with the private key", async () => {
+    const fetch = vi.fn(async () =>
+      Response.json({
+        disputeId: "edsp_1",
+        paymentId: "epay_1",
+        paymentMerchantReference: "att_1",
+        status: "Pending",
+        reasonCode: "ProductNotReceived",
+        amount: { value: "75.00", currency: "EUR" },
+        defenseDueDate: "2031-02-01T00:00:00.000Z",
+      }),
+    );
+    vi.stubGlobal("fetch", fetch);
+    const outcome = await providerEAdapter.disputes!.submitEvidence(context, {
+      disputeId: "dsp_1",
+      disputeReference: "edsp_1",
+      paymentReference: "epay_1",
+      text: { explanation: "Delivered", shipping_tracking: "DHL 1" },
+      files: [{ id: "file_1", filename: "r.pdf", contentType: "application/pdf", sha256: "ab", data: Buffer.from("%PDF") }],
+    });
+    expect(outcome).toMatchObject({ kind: "taken", report: { status: "under_review", reason: "not_received", amountMinor: 7_500n } });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit & { headers: Record<string, string> }];
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-e/v2/disputes/edsp_1/defend`);
+    expect(JSON.parse(String(init.body))).toEqual({
+      merchantReference: "dsp_1",
+      defenseText: { explanation: "Delivered", shippingTracking: "DHL 1" },
+      defenseDocuments: [{ fileName: "r.pdf", contentType: "application/pdf", content: Buffer.from("%PDF").toString("base64") }],
+    });
+    const { pathname } = new URL(url);
+    const signature = readAuthorization(init.headers.Authorization ?? null)?.signature ?? "";
+    expect(verifyE(pair.publicKeyPem, signingText("POST", pathname, init.headers["X-Timestamp"] ?? "", String(init.body)), signature)).toBe(true);
+  });
+
+  it("reads E's errorCodes as too late or closed; a private key that cannot sign sends nothing", async () => {
+    vi.stubGlobal("fetch", async () => Response.json({ status: 422, errorCode: "dispute_not_open", message: "closed" }, { status: 422 }));
+    expect(await providerEAdapter.disputes!.accept(context, { disputeId: "dsp_1", disputeReference: "edsp_1" })).toMatchObject({
+      kind: "refused",
+      code: "closed",
+    });
+    const fetch = vi.fn();
+    vi.stubGlobal("fetch", fetch);
+    const broken = { ...context, credentials: { ...context.credentials, private_key: "not a key" } };
+    expect(await providerEAdapter.disputes!.accept(broken, { disputeId: "dsp_1", disputeReference: "edsp_1" })).toMatchObject({ kind: "failed" });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});

@@ -201,3 +201,33 @@ describe("Provider F refunds: wire format and answers", () => {
     expect(await providerFAdapter.getRefundStatus(context, { refundId: "rf_1", paymentReference: "ch_1" })).toMatchObject({ kind: "refused" });
   });
 });
+
+describe("Provider F disputes: wire format and answers", () => {
+  it("close (accept): POST /v1/disputes/{id}/close with the service's dispute id as reference and idempotency-key, signed; cents and a lower-case currency read back", async () => {
+    const fetch = vi.fn(async () =>
+      Response.json({
+        id: "dp_1",
+        object: "dispute",
+        charge: "ch_1",
+        charge_reference: "att_1",
+        status: "accepted",
+        reason: "product_unacceptable",
+        amount: 4050,
+        currency: "eur",
+        evidence_details: { due_by: 1_927_000_000 },
+      }),
+    );
+    vi.stubGlobal("fetch", fetch);
+    expect(await providerFAdapter.disputes!.accept(context, { disputeId: "dsp_1", disputeReference: "dp_1" })).toMatchObject({
+      kind: "taken",
+      report: { status: "accepted", reason: "not_as_described", amountMinor: 4050n, currency: "EUR", evidenceDueBy: new Date(1_927_000_000_000) },
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as Sent;
+    expect(url).toBe(`${publicBaseUrl()}/sandbox/provider-f/v1/disputes/dp_1/close`);
+    const body = String(init.body);
+    expect(JSON.parse(body)).toEqual({ reference: "dsp_1" });
+    expect(init.headers["idempotency-key"]).toBe("dsp_1");
+    expect(init.headers["x-merchant-id"]).toBe(PUBLIC_KEY);
+    expect(init.headers["x-signature"]).toBe(createHmac("sha256", SECRET_KEY).update(body).digest("hex"));
+  });
+});
