@@ -96,6 +96,10 @@ export default defineConfig({
       PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST,
       SMTP_URL: "",
       MAIL_OUTBOX_PAGE: "1",
+      // A dispute card's payment is disputed a second after capture, and submitted evidence decided a
+      // second later, so e2e/disputes.ui.spec.ts waits for neither (lib/sandbox/disputes.ts).
+      SANDBOX_DISPUTE_OPENS_AFTER_SECONDS: "1",
+      SANDBOX_DISPUTE_DECIDES_AFTER_SECONDS: "1",
     },
   },
 });

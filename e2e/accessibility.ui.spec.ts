@@ -88,6 +88,8 @@ const DASHBOARD_PAGES: readonly [string, (owner: Owner) => string][] = [
   ["/invoices/new", () => "/invoices/new"],
   ["/invoices/[id]", (owner) => `/invoices/${owner.invoiceId}`],
   ["/customers", () => "/customers"],
+  // The dispute's own page is checked in e2e/disputes.ui.spec.ts, which makes a dispute.
+  ["/disputes", () => "/disputes"],
   ["/api-keys", () => "/api-keys"],
   ["/team", () => "/team"],
   ["/settings", () => "/settings"],

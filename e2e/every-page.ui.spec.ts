@@ -69,6 +69,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["invoice", `/invoices/${invoice.id}`],
     ["invoices-new", "/invoices/new"],
     ["customers", "/customers"],
+    ["disputes", "/disputes"],
     ["routing", "/routing"],
     ["api-keys", "/api-keys"],
     ["team", "/team"],

@@ -26,6 +26,8 @@ type World = {
   customerReference: string;
   eventId: string;
   endpointUrl: string;
+  /** A dispute of a Provider B test payment paid with the dispute card. */
+  disputeId: string;
 };
 type PageCase = {
   path: (w: World) => string;
@@ -42,6 +44,7 @@ const PAGES: Record<string, PageCase> = {
     ownerOnly: false,
     tenant: { shows: (w) => w.invoiceId },
   },
+  "app/(dashboard)/disputes/[id]/page.tsx": { path: (w) => `/disputes/${w.disputeId}`, ownerOnly: false, tenant: { shows: (w) => w.disputeId } },
   "app/(dashboard)/docs/api/[tag]/page.tsx": {
     path: () => "/docs/api/payments",
     ownerOnly: false,
@@ -115,6 +118,7 @@ async function merchant(context: BrowserContext): Promise<World> {
   withCustomer.data.customer = { ...withCustomer.data.customer, reference_id: customerReference };
   const invoice = await context.request.post("/api/commerce/payment-invoices", { headers: auth, data: body });
   expect(invoice.status(), await invoice.text()).toBe(201);
+  const disputeId = await disputedPayment(context, auth, account.commerceAccount);
   return {
     account,
     apiKey,
@@ -125,10 +129,54 @@ async function merchant(context: BrowserContext): Promise<World> {
     customerReference,
     eventId,
     endpointUrl,
+    disputeId,
   };
 }
 
-const markersOf = (w: World) => [w.connectionLabel, w.reference, w.invoiceId, w.account.commerceAccount, w.account.email];
+/** A Provider B test payment paid on the hosted page with the dispute card; its dispute's id once the sandbox opened it. */
+async function disputedPayment(context: BrowserContext, auth: Record<string, string>, commerceAccount: string): Promise<string> {
+  const credentials = { terminal_id: `TERM-${crypto.randomUUID().slice(0, 6)}`, secret_key: crypto.randomUUID().replaceAll("-", ""), currency: "EUR" };
+  const connection = await context.request.post("/api/connections", {
+    headers: auth,
+    data: { data: { type: "connection", attributes: { provider: "provider-b", kind: "h2h", label: uniqueLabel("Tenant B"), mode: "test", credentials } } },
+  });
+  expect(connection.status(), await connection.text()).toBe(201);
+  const created = await context.request.post("/api/commerce/payment-invoices", {
+    headers: auth,
+    data: {
+      data: {
+        type: "payment-invoice",
+        attributes: {
+          service: "payment_card_eur_hpp",
+          commerce_account: commerceAccount,
+          currency: "EUR",
+          amount: "9.99",
+          reference_id: `tenant-dispute-${crypto.randomUUID()}`,
+          flow: "charge",
+          test_mode: true,
+        },
+        relationships: { connection: { data: { type: "connection", id: (await connection.json()).data.id } } },
+      },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const invoice = (await created.json()).data as { id: string; attributes: { hpp_url: string } };
+  const page = await context.newPage();
+  await page.goto(new URL(invoice.attributes.hpp_url).pathname);
+  await page.getByRole("button", { name: /4000 0000 0000 0259/ }).click();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByTestId("pay-result")).toContainText("Payment received");
+  await page.close();
+  let disputeId = "";
+  await expect(async () => {
+    const list = await context.request.get(`/api/commerce/disputes?filter[invoice]=${invoice.id}`, { headers: auth });
+    disputeId = ((await list.json()).data as { id: string }[])[0]?.id ?? "";
+    expect(disputeId).not.toBe("");
+  }).toPass({ timeout: 20_000 });
+  return disputeId;
+}
+
+const markersOf = (w: World) => [w.connectionLabel, w.reference, w.invoiceId, w.account.commerceAccount, w.account.email, w.disputeId];
 
 test("merchant A sees the not-found page for merchant B's ids, and A's support member the forbidden page on owners' pages", async ({ browser }) => {
   test.setTimeout(120_000);

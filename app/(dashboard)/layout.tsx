@@ -9,12 +9,21 @@ import { maySee, navigationFor } from "@/lib/auth/permissions";
 import { ROLE_NAMES } from "@/lib/identity/permissions";
 import { SearchBox } from "@/components/shell/search-box";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
+import { getDb } from "@/lib/db/client";
+import { countDisputesNeedingResponse } from "@/lib/disputes/list";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   // The two-factor page is open to an owner who must still enrol; every other page sends them there.
   const viewer = await requirePageViewer(undefined, { allowWithoutMfa: true });
-  const items = mustEnrolMfa(viewer) ? [{ href: MFA_ENROLMENT_PATH, label: "Two-factor authentication" }] : navigationFor(viewer.user.role);
   const mode = await getViewMode();
+  const navigation = mustEnrolMfa(viewer) ? [{ href: MFA_ENROLMENT_PATH, label: "Two-factor authentication" }] : navigationFor(viewer.user.role);
+  // Disputes shows how many of the view's disputes need a response (one count on an index).
+  const needingResponse = navigation.some((item) => item.href === "/disputes")
+    ? await countDisputesNeedingResponse(await getDb(), viewer.merchant.id, mode)
+    : 0;
+  const items = navigation.map((item) =>
+    item.href === "/disputes" ? { ...item, count: { value: needingResponse, words: `need${needingResponse === 1 ? "s" : ""} a response` } } : item,
+  );
   const footer = (
     <div className="space-y-2 text-sm">
       <div>

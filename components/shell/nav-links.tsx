@@ -3,7 +3,8 @@
 import { Link } from "@/components/link";
 import { usePathname } from "next/navigation";
 
-export type NavItem = { href: string; label: string };
+/** `count`: a number shown beside the label (the disputes needing a response), read aloud with its words. */
+export type NavItem = { href: string; label: string; count?: { value: number; words: string } };
 
 export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => void }) {
   const pathname = usePathname();
@@ -22,6 +23,15 @@ export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?:
               }`}
             >
               {item.label}
+              {item.count && item.count.value > 0 ? (
+                <span
+                  className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 tabular-nums"
+                  data-testid={`nav-count-${item.href.slice(1)}`}
+                >
+                  {item.count.value}
+                  <span className="sr-only"> {item.count.words}</span>
+                </span>
+              ) : null}
             </Link>
           </li>
         );

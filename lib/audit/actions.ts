@@ -68,6 +68,7 @@ export const AUDIT_ACTIONS = {
   "mfa.sign_in_failed": "Wrong two-factor code at sign-in",
   "export.invoices": "Invoices exported as CSV",
   "export.audit_log": "Audit log exported as CSV",
+  "export.disputes": "Disputes exported as CSV",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

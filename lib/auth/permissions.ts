@@ -11,6 +11,8 @@ const SECTIONS = [
   { href: "/providers", label: "Providers", capability: "connections.write" },
   { href: "/connections", label: "Connections", capability: "connections.write" },
   { href: "/invoices", label: "Invoices", capability: "invoices.read" },
+  // Chargebacks: everyone who reads invoices reads them; answering needs disputes.respond in the dispute's mode.
+  { href: "/disputes", label: "Disputes", capability: "invoices.read" },
   // Customer references, their saved cards and payments.
   { href: "/customers", label: "Customers", capability: "invoices.read" },
   // Everyone sees where invoices go; saving needs routing.write in the mode edited.

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { merchantFiles } from "@/lib/db/schema";
 import { newFileId } from "@/lib/ids";
@@ -100,4 +100,19 @@ export async function findFile(db: Db, merchantId: string, id: string, mode?: Mo
     .limit(1);
   if (!row || (mode && row.testMode !== (mode === "test"))) return undefined;
   return row;
+}
+
+/** The names, types and sizes of the merchant's files among `ids` (no bytes), for the dispute page's list. */
+export async function describeFiles(
+  db: Db,
+  merchantId: string,
+  ids: readonly string[],
+): Promise<Pick<FileRow, "id" | "filename" | "contentType" | "sizeBytes">[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: merchantFiles.id, filename: merchantFiles.filename, contentType: merchantFiles.contentType, sizeBytes: merchantFiles.sizeBytes })
+    .from(merchantFiles)
+    .where(and(eq(merchantFiles.merchantId, merchantId), inArray(merchantFiles.id, [...ids])));
+  const order = new Map(ids.map((id, index) => [id, index]));
+  return rows.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { DISPUTE_STATUSES, OPEN_DISPUTE_STATUSES } from "@/lib/db/enums";
@@ -143,6 +143,27 @@ export async function listDisputes(db: Db, merchantId: string, filter: DisputeLi
   const page = rows.slice(0, filter.pageSize);
   const last = page.at(-1);
   return { disputes: page, nextCursor: rows.length > filter.pageSize && last ? encodeDisputeCursor(last) : null };
+}
+
+/** How many disputes of the mode need the merchant's response: one count on the open disputes' partial index (the navigation's number). */
+export async function countDisputesNeedingResponse(db: Db, merchantId: string, mode: Mode): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(disputes)
+    .where(and(eq(disputes.merchantId, merchantId), eq(disputes.testMode, mode === "test"), inArray(disputes.status, ["needs_response"])));
+  return Number(row?.n ?? 0);
+}
+
+const OPEN_SHOWN_MAX = 50;
+
+/** The Disputes page's first section: the mode's open disputes, the nearest deadline first (the open disputes' partial index). */
+export async function listOpenDisputesByDeadline(db: Db, merchantId: string, mode: Mode): Promise<DisputeRow[]> {
+  return db
+    .select()
+    .from(disputes)
+    .where(and(eq(disputes.merchantId, merchantId), eq(disputes.testMode, mode === "test"), inArray(disputes.status, [...OPEN_DISPUTE_STATUSES])))
+    .orderBy(asc(disputes.evidenceDueBy), asc(disputes.id))
+    .limit(OPEN_SHOWN_MAX);
 }
 
 type CsvRow = DisputeRow & { connectionLabel: string | null; provider: string | null };

@@ -36,6 +36,8 @@ export const CAPABILITIES = {
   "docs.read": "read the API reference and webhook docs",
   "cards.remove.test": "remove customers' saved test cards",
   "cards.remove.live": "remove customers' saved live cards",
+  "disputes.respond.test": "respond to test disputes: evidence, submit, accept",
+  "disputes.respond.live": "respond to live disputes: evidence, submit, accept",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 
@@ -54,8 +56,19 @@ const PERMISSIONS: Record<Role, readonly Capability[]> = {
     "audit.read",
     "cards.remove.test",
     "cards.remove.live",
+    "disputes.respond.test",
+    "disputes.respond.live",
   ],
-  support: [...EVERYONE, "invoices.compose.test", "money.refund.test", "money.capture.test", "payout.process.test", "payout.cancel.test", "cards.remove.test"],
+  support: [
+    ...EVERYONE,
+    "invoices.compose.test",
+    "money.refund.test",
+    "money.capture.test",
+    "payout.process.test",
+    "payout.cancel.test",
+    "cards.remove.test",
+    "disputes.respond.test",
+  ],
   read_only: EVERYONE,
 };
 
@@ -76,7 +89,15 @@ export function can(role: Role, capability: Capability): boolean {
 
 /** The mode-scoped capabilities: `${family}.test` and `${family}.live`. */
 export type ModeFamily =
-  "invoices.compose" | "money.refund" | "money.capture" | "payout.process" | "payout.cancel" | "keys.manage" | "routing.write" | "cards.remove";
+  | "invoices.compose"
+  | "money.refund"
+  | "money.capture"
+  | "payout.process"
+  | "payout.cancel"
+  | "keys.manage"
+  | "routing.write"
+  | "cards.remove"
+  | "disputes.respond";
 
 /** What a role may do of a family in a mode. */
 export function canInMode(role: Role, family: ModeFamily, mode: "test" | "live"): boolean {
@@ -97,6 +118,7 @@ const FAMILY_WORDS: Record<ModeFamily, string> = {
   "keys.manage": "manage API keys",
   "routing.write": "change routing",
   "cards.remove": "remove saved cards",
+  "disputes.respond": "respond to disputes",
 };
 
 /** What a check needs: one capability, or a mode-scoped family in either mode (the action then checks the mode). */

@@ -46,6 +46,7 @@ import * as mfaActions from "@/lib/actions/mfa";
 import * as passwordActions from "@/lib/actions/password";
 import * as payoutActions from "@/lib/actions/process-payout";
 import * as refundActions from "@/lib/actions/refunds";
+import * as disputeActions from "@/lib/actions/disputes";
 import * as cancelPayoutActions from "@/lib/actions/cancel-payout";
 import * as routingActions from "@/lib/actions/routing";
 import * as sandboxFaultActions from "@/lib/actions/sandbox-faults";
@@ -60,7 +61,7 @@ import { sealSignUp } from "@/lib/auth/signup-link";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
 import { publicBaseUrl } from "@/lib/config";
 import { VIEW_MODE_COOKIE } from "@/lib/dashboard/view-mode";
-import { invites } from "@/lib/db/schema";
+import { disputes, invites } from "@/lib/db/schema";
 import { startPasswordReset } from "@/lib/identity/account";
 import { findViewer } from "@/lib/identity/membership";
 import { hashPassword } from "@/lib/identity/password";
@@ -130,6 +131,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/password.ts": passwordActions,
   "lib/actions/process-payout.ts": payoutActions,
   "lib/actions/refunds.ts": refundActions,
+  "lib/actions/disputes.ts": disputeActions,
   "lib/actions/cancel-payout.ts": cancelPayoutActions,
   "lib/actions/routing.ts": routingActions,
   "lib/actions/sandbox-faults.ts": sandboxFaultActions,
@@ -189,6 +191,7 @@ const world = {
   threeDsReference: "",
   rollableKeyId: "",
   ownerEmail: "",
+  closedDisputeId: "",
 };
 
 const PASSWORD = "correct-horse-42";
@@ -339,6 +342,14 @@ const CASES: Record<string, Case> = {
   "lib/actions/cancel-payout.ts#cancelPayoutAction": { valid: () => ({ id: w.cancelablePayoutId }) },
   // The paid payment: each accepted call refunds one cent of it (until nothing is left).
   "lib/actions/refunds.ts#refundInvoiceAction": { valid: () => ({ invoiceId: w.paymentId, referenceId: unique("refund"), amount: "0.01", reason: "fuzz" }) },
+  // The world's open dispute: each accepted call replaces its evidence draft.
+  "lib/actions/disputes.ts#saveDisputeEvidenceAction": {
+    valid: () => ({ disputeId: w.disputeId, product_description: "Two blue mugs", explanation: "Delivered and signed for." }),
+  },
+  // A dispute the provider already decided: valid input is refused past the form's checks, before any provider call
+  // (an accepted submit or accept reaches the provider; tests/integration/disputes-actions.test.ts covers those).
+  "lib/actions/disputes.ts#submitDisputeAction": { valid: () => ({ disputeId: world.closedDisputeId }) },
+  "lib/actions/disputes.ts#acceptDisputeAction": { valid: () => ({ disputeId: world.closedDisputeId }) },
   "lib/actions/routing.ts#saveRoutingOrderAction": { valid: () => ({ service: w.a.services[0], mode: "test", connectionIds: [w.a.id] }) },
   "lib/actions/routing.ts#saveRoutingRulesAction": {
     valid: () => ({
@@ -542,6 +553,17 @@ beforeAll(async () => {
       details: { ...THREE_DS_REQUIRED },
     })
   ).reference;
+  // A lost dispute of the paid payment, for Submit and Accept.
+  const [open] = await t.db.select().from(disputes).where(eq(disputes.id, w.disputeId));
+  world.closedDisputeId = `dp_${unique("closed").replace(/[^A-Za-z0-9]/g, "")}`;
+  await t.db.insert(disputes).values({
+    ...open!,
+    id: world.closedDisputeId,
+    providerReference: unique("closed-dispute"),
+    status: "lost",
+    evidence: {},
+    closedAt: new Date(),
+  });
   // Two versions of the routing, for the history's actions (compare, roll back).
   for (const name of ["First", "Second"]) {
     const saved = await routingActions.saveRoutingRulesAction({

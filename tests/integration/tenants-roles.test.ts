@@ -32,6 +32,9 @@ import * as payoutCollectionRoute from "@/app/api/commerce/payout-invoices/route
 import * as connectionRoute from "@/app/api/connections/[id]/route";
 import * as connectionCollectionRoute from "@/app/api/connections/route";
 import * as dashboardInvoiceRoute from "@/app/api/dashboard/invoices/[id]/route";
+import * as dashboardDisputeFilesRoute from "@/app/api/dashboard/disputes/[id]/files/route";
+import * as dashboardFileRoute from "@/app/api/dashboard/files/[id]/route";
+import * as dashboardDisputeExportRoute from "@/app/api/dashboard/disputes/export/route";
 import * as dashboardExportRoute from "@/app/api/dashboard/invoices/export/route";
 import * as dashboardListRoute from "@/app/api/dashboard/invoices/route";
 import * as auditExportRoute from "@/app/api/dashboard/audit-log/export/route";
@@ -55,6 +58,7 @@ import {
 import { setRequireOwnerMfaAction } from "@/lib/actions/mfa";
 import { processPayoutAction } from "@/lib/actions/process-payout";
 import { refundInvoiceAction } from "@/lib/actions/refunds";
+import { acceptDisputeAction, saveDisputeEvidenceAction, submitDisputeAction } from "@/lib/actions/disputes";
 import { captureInvoiceAction, voidInvoiceAction } from "@/lib/actions/authorizations";
 import { listChargeableCardsAction, removeSavedCardAction } from "@/lib/actions/payment-methods";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
@@ -106,6 +110,7 @@ import * as mfaModule from "@/lib/actions/mfa";
 import * as payment_linkModule from "@/lib/actions/payment-link";
 import * as process_payoutModule from "@/lib/actions/process-payout";
 import * as refundsModule from "@/lib/actions/refunds";
+import * as disputesModule from "@/lib/actions/disputes";
 import * as routingModule from "@/lib/actions/routing";
 import * as sandbox_faultsModule from "@/lib/actions/sandbox-faults";
 import * as settingsModule from "@/lib/actions/settings";
@@ -299,6 +304,14 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
   },
   "app/api/connections/[id]/route.ts DELETE": { handler: handler(connectionRoute.DELETE), auth: "key", params: (w) => ({ id: w.a.id }) },
   "app/api/dashboard/invoices/[id]/route.ts GET": { handler: handler(dashboardInvoiceRoute.GET), auth: "session", params: invoiceParams("payment") },
+  // The dispute page's upload and the evidence files' download: another merchant's dispute or file is 404.
+  "app/api/dashboard/disputes/[id]/files/route.ts POST": {
+    handler: handler(dashboardDisputeFilesRoute.POST),
+    auth: "session",
+    needs: "disputes.respond",
+    params: (w) => ({ id: w.disputeId }),
+  },
+  "app/api/dashboard/files/[id]/route.ts GET": { handler: handler(dashboardFileRoute.GET), auth: "session", params: (w) => ({ id: w.fileId }) },
   "app/api/routing/[id]/route.ts GET": { handler: handler(routingOrderRoute.GET), auth: "key", params: (w) => ({ id: w.routingOrderId }) },
   "app/api/routing/[id]/route.ts PATCH": {
     handler: handler(routingOrderRoute.PATCH),
@@ -360,6 +373,8 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/commerce/payout-invoices/[id]/route.ts": payoutRoute,
   "app/api/connections/[id]/route.ts": connectionRoute,
   "app/api/dashboard/invoices/[id]/route.ts": dashboardInvoiceRoute,
+  "app/api/dashboard/disputes/[id]/files/route.ts": dashboardDisputeFilesRoute,
+  "app/api/dashboard/files/[id]/route.ts": dashboardFileRoute,
   "app/api/routing/[id]/route.ts": routingOrderRoute,
   "app/api/routing/[id]/versions/route.ts": routingVersionsRoute,
   "app/api/routing/[id]/versions/[version]/route.ts": routingVersionRoute,
@@ -461,6 +476,11 @@ const SESSION_ROUTES: { name: string; route: RouteCase }[] = [
   { name: "GET /api/dashboard/invoices/{id}", route: ROUTES["app/api/dashboard/invoices/[id]/route.ts GET"] as RouteCase },
   { name: "GET /api/dashboard/invoices", route: { handler: handler(dashboardListRoute.GET), auth: "session", params: () => ({}) } },
   { name: "GET /api/dashboard/invoices/export", route: { handler: handler(dashboardExportRoute.GET), auth: "session", params: () => ({}), needs: "export" } },
+  { name: "GET /api/dashboard/files/{id}", route: ROUTES["app/api/dashboard/files/[id]/route.ts GET"] as RouteCase },
+  {
+    name: "GET /api/dashboard/disputes/export",
+    route: { handler: handler(dashboardDisputeExportRoute.GET), auth: "session", params: () => ({}), needs: "export" },
+  },
   { name: "GET /api/dashboard/audit-log/export", route: { handler: handler(auditExportRoute.GET), auth: "session", params: () => ({}), needs: "audit.read" } },
 ];
 
@@ -1027,6 +1047,21 @@ const ACTIONS: Record<string, ActionCase> = {
     },
     own: () => refundInvoiceAction({ invoiceId: A.paymentId, referenceId: unique("refund"), amount: "0.01" }),
   },
+  "lib/actions/disputes.ts#saveDisputeEvidenceAction": {
+    role: "disputes.respond",
+    tenant: { run: () => saveDisputeEvidenceAction({ disputeId: B.disputeId, explanation: "taken over" }), refusal: "This dispute does not exist." },
+    own: () => saveDisputeEvidenceAction({ disputeId: A.disputeId, explanation: "not mine to write" }),
+  },
+  "lib/actions/disputes.ts#submitDisputeAction": {
+    role: "disputes.respond",
+    tenant: { run: () => submitDisputeAction({ disputeId: B.disputeId }), refusal: "This dispute does not exist." },
+    own: () => submitDisputeAction({ disputeId: A.disputeId }),
+  },
+  "lib/actions/disputes.ts#acceptDisputeAction": {
+    role: "disputes.respond",
+    tenant: { run: () => acceptDisputeAction({ disputeId: B.disputeId }), refusal: "This dispute does not exist." },
+    own: () => acceptDisputeAction({ disputeId: A.disputeId }),
+  },
   "lib/actions/routing.ts#saveRoutingOrderAction": {
     role: "routing.write",
     tenant: {
@@ -1212,6 +1247,7 @@ const ACTION_MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/payment-link.ts": payment_linkModule,
   "lib/actions/process-payout.ts": process_payoutModule,
   "lib/actions/refunds.ts": refundsModule,
+  "lib/actions/disputes.ts": disputesModule,
   "lib/actions/routing.ts": routingModule,
   "lib/actions/sandbox-faults.ts": sandbox_faultsModule,
   "lib/actions/settings.ts": settingsModule,

@@ -16,6 +16,10 @@ import { readAuthorizationPanel } from "@/lib/processing/authorization-panel";
 import { getInvoice } from "@/lib/invoices/read/get-invoice";
 import { readRefundPanel } from "@/lib/refunds/read";
 import { readDisputeSteps } from "@/lib/disputes/timeline";
+import { listDisputes } from "@/lib/disputes/list";
+import { DISPUTE_STATUS_LABELS } from "@/lib/disputes/contract";
+import { formatMoney } from "@/lib/money";
+import { formatDateTime } from "@/lib/format";
 import { PageHeader } from "@/components/shell/page-header";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { timeZoneInForce } from "@/lib/time-zones";
@@ -51,6 +55,7 @@ export default async function InvoicePage({ params }: Params) {
   const paymentRow = invoice.direction === "payment" ? await getInvoice(db, viewer.merchant.id, "payment", invoice.id) : undefined;
   const refunds = paymentRow ? await readRefundPanel(db, paymentRow, viewer.user.role) : null;
   const disputeSteps = paymentRow ? await readDisputeSteps(db, viewer.merchant.id, paymentRow.id) : [];
+  const disputes = paymentRow ? (await listDisputes(db, viewer.merchant.id, { invoiceId: paymentRow.id, pageSize: 20 })).disputes : [];
   const authorization = paymentRow ? readAuthorizationPanel(paymentRow, viewer.user.role) : null;
   const mode = invoice.testMode ? "test" : "live";
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && canInMode(viewer.user.role, "payout.process", mode);
@@ -125,6 +130,21 @@ export default async function InvoicePage({ params }: Params) {
           {refunds ? (
             <InvoiceSection id="refunds" title="Refunds" testId="invoice-refunds">
               <InvoiceRefunds invoiceId={invoice.id} currency={invoice.currency} panel={refunds} timeZone={timeZone} />
+            </InvoiceSection>
+          ) : null}
+          {disputes.length ? (
+            <InvoiceSection id="disputes" title="Disputes" testId="invoice-disputes">
+              <ul className="space-y-1 text-sm">
+                {disputes.map((dispute) => (
+                  <li key={dispute.id}>
+                    <Link href={`/disputes/${dispute.id}`} className="font-mono text-xs text-brand-700 underline">
+                      {dispute.id}
+                    </Link>{" "}
+                    {formatMoney(dispute.amount, dispute.currency)}, {DISPUTE_STATUS_LABELS[dispute.status]}, evidence due{" "}
+                    {formatDateTime(dispute.evidenceDueBy, timeZone)}
+                  </li>
+                ))}
+              </ul>
             </InvoiceSection>
           ) : null}
           {schedule ? (
