@@ -375,3 +375,27 @@ export async function getOverview(db: Db, merchantId: string, mode: Mode, period
     },
   };
 }
+
+/** The connection page's dispute figures: over the last `days` UTC days (today included), from the rollups. */
+export type ConnectionDisputeRate = { days: number; disputes: number; payments: number; rate: number | null };
+
+export async function readConnectionDisputeRate(
+  db: Db,
+  merchantId: string,
+  connection: { id: string; mode: Mode },
+  days = 30,
+  now = new Date(),
+): Promise<ConnectionDisputeRate> {
+  const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * 24 * HOUR);
+  const [row] = rowsOf<{ disputes: string | number | null; payments: string | number | null }>(
+    await db.execute(sql`select
+        sum(count) filter (where source = 'dispute') as disputes,
+        sum(count) filter (where source = 'attempt' and direction = 'payment' and status = 'succeeded') as payments
+      from overview_rollups
+      where merchant_id = ${merchantId} and test_mode = ${connection.mode === "test"} and grain = 'day'
+        and hour >= ${since.toISOString()}::timestamptz and connection_id = ${connection.id}`),
+  );
+  const disputes = Number(row?.disputes ?? 0);
+  const payments = Number(row?.payments ?? 0);
+  return { days, disputes, payments, rate: payments > 0 ? disputes / payments : null };
+}

@@ -21,7 +21,7 @@ import { applyDisputeReport } from "@/lib/disputes/apply-report";
 import { disputeDocumentSchema, disputeListDocumentSchema, fileDocumentSchema } from "@/lib/disputes/resource-schemas";
 import { queueDisputeFollowUps, sendDisputeReminders } from "@/lib/disputes/tasks/dispute-follow-up";
 import { readDisputeSteps } from "@/lib/disputes/timeline";
-import { getOverview, readPeriod } from "@/lib/analytics/overview";
+import { getOverview, readConnectionDisputeRate, readPeriod } from "@/lib/analytics/overview";
 import { rebuildRollups } from "@/lib/analytics/rollups";
 import { renderEventBody } from "@/lib/webhooks/body";
 import { serveCommerce } from "@/server/serve-commerce";
@@ -332,6 +332,13 @@ describe("the overview's money", () => {
     const rates = Object.fromEntries(overview.connections.map((connection) => [connection.id, [connection.disputes, connection.disputeRate]]));
     expect(rates[paid.connectionId]).toEqual([1, 1]);
     expect(rates[second.connectionId]).toEqual([2, 2]);
+    // The connection page reads the same rollups over its last 30 days.
+    expect(await readConnectionDisputeRate(t.db, paid.m.merchantId, { id: second.connectionId, mode: "test" })).toEqual({
+      days: 30,
+      disputes: 2,
+      payments: 1,
+      rate: 2,
+    });
     await rebuildRollups(t.db, { merchantId: paid.m.merchantId });
     expect(await getOverview(t.db, paid.m.merchantId, "test", period)).toEqual(overview);
   });

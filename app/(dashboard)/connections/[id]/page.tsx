@@ -3,6 +3,7 @@ import { Link } from "@/components/link";
 import { notFound } from "next/navigation";
 import { HealthBadge, ModeBadge, StateBadge } from "@/components/connections/badges";
 import { HEALTH_RULE_TEXT } from "@/lib/analytics/connection-health";
+import { readConnectionDisputeRate } from "@/lib/analytics/overview";
 import { ConnectionControls } from "@/components/connections/connection-controls";
 import { ConstantsPanelOnUse, EditConnectionFormOnUse } from "@/components/connections/connection-forms-on-use";
 import { PageHeader } from "@/components/shell/page-header";
@@ -35,6 +36,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
   const downloads = downloadableKeyFields(connection.provider, connection.kind).filter((f) => typeof connection.publicValues[f.id] === "string");
   const serviceNames = connection.services.map(serviceLabelOf);
   const sandboxFault = connection.mode === "test" ? await getSandboxFault(db, connection.id) : undefined;
+  const disputeRate = await readConnectionDisputeRate(db, viewer.merchant.id, connection);
   return (
     <>
       <PageHeader
@@ -62,6 +64,11 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
             {connection.lastError
               ? `${formatDateTime(connection.lastError.at, zone)} · ${connection.lastError.resolution ?? "unknown outcome"}${connection.lastError.message ? ` · ${connection.lastError.message}` : ""}`
               : "None"}
+          </dd>
+          <dt className="text-slate-600">Dispute rate</dt>
+          <dd data-testid="connection-dispute-rate">
+            {disputeRate.rate === null ? "No payments" : `${(disputeRate.rate * 100).toFixed(1)}%`} · {disputeRate.disputes} disputed of {disputeRate.payments}{" "}
+            payments in the last {disputeRate.days} days
           </dd>
         </dl>
       </section>
