@@ -46,7 +46,16 @@ const API_RUNS = 560; // × 16 requests per run
 const PAGE_RUNS = 80; // × 16 requests per run
 const SEED = Number(process.env.BAD_INPUT_SEED ?? Date.now() % 2 ** 31);
 /** 400s about the document as a whole (not JSON, wrong media type, too deep): no member to point at. */
-const DOCUMENT_LEVEL_CODES = new Set(["malformed_path", "invalid_json", "malformed_json", "malformed_multipart", "bad_request", "invalid_body", "body_too_deep", "invalid_document"]);
+const DOCUMENT_LEVEL_CODES = new Set([
+  "malformed_path",
+  "invalid_json",
+  "malformed_json",
+  "malformed_multipart",
+  "bad_request",
+  "invalid_body",
+  "body_too_deep",
+  "invalid_document",
+]);
 
 type Operation = { method: string; template: string; query: string[]; body: boolean };
 type Json = NonNullable<Parameters<typeof bodyArb>[0]>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DISPUTE_REASONS, DISPUTE_STATUSES, type DisputeReason, type DisputeStatus } from "@/lib/db/enums";
+import { DISPUTE_STATUSES, type DisputeReason, type DisputeStatus } from "@/lib/db/enums";
 
 /**
  * Disputes' contract, isomorphic: the evidence request (one schema for the API, the dashboard's
@@ -7,7 +7,7 @@ import { DISPUTE_REASONS, DISPUTE_STATUSES, type DisputeReason, type DisputeStat
  * words the API description and the dashboard use for reasons and statuses.
  */
 
-export { DISPUTE_REASONS, DISPUTE_STATUSES, type DisputeReason, type DisputeStatus };
+export { DISPUTE_STATUSES, type DisputeReason, type DisputeStatus };
 
 /** A text field of the evidence: enough for a letter, not a book. */
 export const EVIDENCE_TEXT_MAX = 20_000;
@@ -56,7 +56,6 @@ export const disputeEvidenceAttributesSchema = z
       .describe(`Files uploaded with POST /api/commerce/files (purpose dispute_evidence), at most ${EVIDENCE_FILES_MAX}.`),
   })
   .strict();
-export type DisputeEvidenceAttributes = z.infer<typeof disputeEvidenceAttributesSchema>;
 
 /** `POST /api/commerce/disputes/{id}/evidence`: saves the draft (replacing the one before); nothing is sent. */
 export const disputeEvidenceRequestSchema = z

@@ -23,7 +23,7 @@ import { serveSandboxesAsAppUrl } from "./helpers/sandbox-server";
 import { send, type Answer } from "./helpers/send";
 
 /**
- * Issue 39, items 2 and 3, through the API a client uses and the real sandboxes: a payment of
+ * Authorize now, capture later, through the API a client uses and the real sandboxes: a payment of
  * `flow: "authorize"` is `authorized` after Pay; one capture (all or part, where the provider
  * captures part) makes it processed or partially_processed, a void voided; the sweep voids what
  * was not captured in time; captures and voids sent at once take effect once; a refund follows a

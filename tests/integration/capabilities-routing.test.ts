@@ -16,7 +16,7 @@ import { bodyFor, connect, invoiceMerchant, newReference, type InvoiceMerchant }
 import { send, type Answer } from "./helpers/send";
 
 /**
- * Issue 39, item 1, through the API a client uses: the registry serves each provider's
+ * Provider capabilities, through the API a client uses: the registry serves each provider's
  * capabilities; routing passes over connections whose provider cannot do what the invoice asks
  * (`flow: "authorize"`, `gateway_options.cardgate.tokenize`) and says so in the invoice's routing
  * sentence and the simulator's; with no such connection the create is refused at the field that
