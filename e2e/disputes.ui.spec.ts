@@ -6,12 +6,13 @@ import { liveControl } from "./support/forms-on-use";
 import { screenshot } from "./support/screenshots";
 
 /**
- * The Disputes inbox at desktop and phone widths: a customer pays two test invoices on the hosted
+ * The Disputes inbox. At 1280 px: a customer pays two test invoices on the hosted
  * page with the dispute card (the sandbox disputes each a second later: playwright.config.ts), the
  * navigation counts them, the list shows them by deadline; on the first the owner writes evidence
  * with the keyboard alone, saves the draft, leaves and finds it kept, uploads a PNG, and submits
  * with the sandbox's winning phrase (the confirmation states amount and deadline) → under review →
- * won; the second is accepted. (Support members and live disputes: tests/integration/disputes-actions.test.ts.)
+ * won; the second is accepted. At 390 px: the menu's count, the page without sideways scrolling, Accept
+ * by keyboard. (Support members and live disputes: tests/integration/disputes-actions.test.ts.)
  */
 const JSON_API = { "Content-Type": "application/vnd.api+json" };
 const DISPUTE_CARD = /4000 0000 0000 0259/;
@@ -61,10 +62,8 @@ async function disputedPayments(browser: Browser, page: Page, amount: string, co
   return { invoiceIds };
 }
 
-for (const viewport of [
-  { width: 1280, height: 900 },
-  { width: 390, height: 844 },
-]) {
+{
+  const viewport = { width: 1280, height: 900 };
   test.describe(`at ${viewport.width} px`, () => {
     test.use({ viewport });
 
@@ -80,7 +79,6 @@ for (const viewport of [
       await expect(open.getByTestId("dispute-row").first()).toContainText("42.50 EUR");
       await expect(open.getByTestId("dispute-row").first()).toContainText("Needs response");
       await expect(open.getByTestId("dispute-row").first()).toContainText(/Due in 6 days 23 hours/);
-      if (viewport.width < 768) await page.getByRole("button", { name: "Menu" }).click();
       await expect(page.getByTestId("nav-count-disputes")).toHaveText("2 need a response");
       await expectNoSeriousViolations(page);
       await screenshot(page, `disputes-list-${viewport.width}`, { fullPage: true });
@@ -157,3 +155,38 @@ for (const viewport of [
     });
   });
 }
+
+test.describe("at 390 px", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("on a phone the owner finds the dispute from the menu's count, reads it without sideways scrolling, and accepts it with the keyboard", async ({
+    browser,
+    page,
+  }) => {
+    await disputedPayments(browser, page, "19.90", 1);
+    const open = page.getByRole("table", { name: "Open disputes" });
+    await expect(async () => {
+      await page.goto("/disputes");
+      await expect(open.getByTestId("dispute-row")).toHaveCount(1, { timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    await page.getByRole("button", { name: "Menu" }).click();
+    await expect(page.getByTestId("nav-count-disputes")).toHaveText("1 needs a response");
+    await page.getByRole("button", { name: "Menu" }).click();
+    await expectNoSeriousViolations(page);
+    await screenshot(page, "disputes-list-390", { fullPage: true });
+
+    await open.getByTestId("dispute-row").first().getByRole("link").click();
+    await expect(page.getByTestId("dispute-amount")).toHaveText("19.90 EUR");
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    expect(scrollWidth, "the dispute's page does not scroll sideways").toBeLessThanOrEqual(innerWidth);
+    await expectNoSeriousViolations(page);
+    await screenshot(page, "dispute-390", { fullPage: true });
+
+    await page.getByRole("button", { name: "Accept dispute", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("accept-confirmation")).toContainText("19.90 EUR");
+    await page.getByRole("button", { name: "Accept dispute now" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("dispute-status")).toHaveText("Accepted");
+  });
+});
