@@ -88,7 +88,8 @@ test("npm run dev prints no password, secret key or private key while people sig
 
   const a = await openForm(page, "provider-a", "Provider account");
   await textbox(page, "Merchant ID").fill("A-DEV-1");
-  // The form's script may still be compiling when the file is chosen: its text shows once the form is live.
+  // The form's script may still be compiling (filling Merchant ID started it): a file is chosen in the live form.
+  await expect(page.locator("[data-form-on-use][data-live]").getByLabel("Upload Payment key file")).toBeAttached(COMPILING);
   await uploadKey(page, "Payment key", "payment.pem", pair.publicKey, COMPILING.timeout);
   await uploadKey(page, "Private key", "private.pem", pair.privateKey, COMPILING.timeout);
   await textbox(page, "Service code").fill("SVC-DEV");

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createApiKey, signUp } from "./support/accounts";
 import { connectByApi as connect, apiHeaders as headers } from "./support/connections";
+import { liveControl } from "./support/forms-on-use";
 
 /**
  * The routing reason says the route the invoice took, in one wording everywhere: with a rule
@@ -53,6 +54,8 @@ for (const [width, height, name] of [
     await page.goto("/invoices/new");
     await press(page, /^Provider B payment payment_card/);
     await expect(page.getByRole("radio", { name: /^Route automatically/ })).toBeChecked();
+    // The composer loads when used: the template's press made it live (e2e/forms-on-use.ui.spec.ts types before that).
+    await liveControl(page.getByRole("textbox", { name: /^Amount/ }));
     await typeInto(page, /^Amount/, "150.00");
     // Before sending: the simulator's decision, not the routing order's first connection.
     await expect(page.getByTestId("composer-route")).toHaveText(`Routing sends it to ${labels.f} (Provider F) first — ${because}.`);
