@@ -52,10 +52,11 @@ for (const [width, height, name] of [
     const because = "Routing rule 1: Large EUR";
 
     await page.goto("/invoices/new");
+    // The composer loads when used: it is made live first (e2e/forms-on-use.ui.spec.ts covers what is done before that).
+    await liveControl(page.getByRole("button", { name: /^Provider B payment payment_card/ }).first());
     await press(page, /^Provider B payment payment_card/);
     await expect(page.getByRole("radio", { name: /^Route automatically/ })).toBeChecked();
-    // The composer loads when used: the template's press made it live (e2e/forms-on-use.ui.spec.ts types before that).
-    await liveControl(page.getByRole("textbox", { name: /^Amount/ }));
+    await expect(page.getByTestId("template-status")).toContainText("Filled in from");
     await typeInto(page, /^Amount/, "150.00");
     // Before sending: the simulator's decision, not the routing order's first connection.
     await expect(page.getByTestId("composer-route")).toHaveText(`Routing sends it to ${labels.f} (Provider F) first — ${because}.`);

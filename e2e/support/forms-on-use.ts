@@ -11,7 +11,8 @@ const isLive = (element: Element) => Object.keys(element).some((key) => key.star
 export async function liveControl(control: Locator): Promise<void> {
   await expect(control).toBeVisible();
   if (await control.evaluate((element) => element.closest("[data-form-on-use]:not([data-live])") !== null)) {
-    await expect(control.locator("xpath=ancestor::*[@data-form-on-use][@data-ready]")).toHaveCount(1, { timeout: 30_000 });
+    // Ready to catch a use, or already live (the form may have gone live since the check above).
+    await expect(control.locator("xpath=ancestor::*[@data-form-on-use][@data-ready or @data-live]")).toHaveCount(1, { timeout: 30_000 });
     await control.focus();
   }
   await expect.poll(() => control.evaluate(isLive), { timeout: 30_000 }).toBe(true);
