@@ -1,4 +1,5 @@
 import "server-only";
+import { parseJson } from "@/lib/providers/kit/callback-scheme";
 import { formatMinor } from "@/lib/money";
 import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
@@ -30,14 +31,6 @@ function answer(result: SandboxDisputeResult): Response {
   return refuse(result.status, refusal.error_code, refusal.error_text);
 }
 
-function readBody(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 const issues = (error: { issues: readonly { path: PropertyKey[]; message: string }[] }) =>
   error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; ");
 
@@ -50,7 +43,7 @@ export async function disputeStatus(disputeTxn: string, account: SandboxAccount,
 
 /** POST /v1/disputes/evidence: the merchant's evidence, once per evidence_ref. */
 export async function takeEvidence(raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
-  const parsed = bDisputeEvidenceSchema.safeParse(readBody(raw));
+  const parsed = bDisputeEvidenceSchema.safeParse(parseJson(raw));
   if (!parsed.success) return refuse(400, "invalid_request", issues(parsed.error));
   const { terminal_id, dispute_txn, evidence_ref, attachments, ...text } = parsed.data;
   if (terminal_id !== account.credentials.terminal_id) return refuse(401, "unknown_terminal", "terminal_id differs from X-Terminal.");
@@ -62,7 +55,7 @@ export async function takeEvidence(raw: string, account: SandboxAccount, context
 
 /** POST /v1/disputes/accept: the merchant concedes the dispute. */
 export async function takeAccept(raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
-  const parsed = bDisputeAcceptSchema.safeParse(readBody(raw));
+  const parsed = bDisputeAcceptSchema.safeParse(parseJson(raw));
   if (!parsed.success) return refuse(400, "invalid_request", issues(parsed.error));
   if (parsed.data.terminal_id !== account.credentials.terminal_id) return refuse(401, "unknown_terminal", "terminal_id differs from X-Terminal.");
   return answer(await acceptSandboxDispute(context.db, { provider: SLUG, account, reference: parsed.data.dispute_txn, key: parsed.data.accept_ref }));

@@ -1,4 +1,5 @@
 import "server-only";
+import { parseJson } from "@/lib/providers/kit/callback-scheme";
 import type { SandboxContext } from "@/lib/providers/kit/provider-server";
 import type { SandboxAccount } from "@/lib/sandbox/accounts";
 import { acceptSandboxDispute, disputeOfRecord, readSandboxDispute, submitSandboxEvidence, type SandboxDisputeResult } from "@/lib/sandbox/disputes";
@@ -33,14 +34,6 @@ function answer(result: SandboxDisputeResult): Response {
   return refuse(result.status, refusal.code, refusal.message);
 }
 
-function readBody(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 const issues = (error: { issues: readonly { path: PropertyKey[]; message: string }[] }) =>
   error.issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; ");
 
@@ -52,7 +45,7 @@ export async function disputeStatus(id: string, account: SandboxAccount, context
 
 /** POST /shop/disputes/{id}/evidence: the merchant's evidence, once per shop_submission_id. */
 export async function takeEvidence(id: string, raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
-  const parsed = cDisputeEvidenceSchema.safeParse(readBody(raw));
+  const parsed = cDisputeEvidenceSchema.safeParse(parseJson(raw));
   if (!parsed.success) return refuse(422, "invalid_evidence", issues(parsed.error));
   const { shop_submission_id, evidence, documents } = parsed.data;
   const files = documents.map((file) => ({ name: file.file_name, contentType: file.content_type, bytes: Buffer.from(file.content_base64, "base64").length }));
@@ -63,7 +56,7 @@ export async function takeEvidence(id: string, raw: string, account: SandboxAcco
 
 /** POST /shop/disputes/{id}/accept: the merchant concedes the dispute. */
 export async function takeAccept(id: string, raw: string, account: SandboxAccount, context: SandboxContext): Promise<Response> {
-  const parsed = cDisputeAcceptSchema.safeParse(readBody(raw));
+  const parsed = cDisputeAcceptSchema.safeParse(parseJson(raw));
   if (!parsed.success) return refuse(422, "invalid_acceptance", issues(parsed.error));
   return answer(await acceptSandboxDispute(context.db, { provider: SLUG, account, reference: id, key: parsed.data.shop_submission_id }));
 }
