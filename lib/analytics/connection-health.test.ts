@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { healthFigures, healthOf, windowMark } from "./connection-health";
+import { disputeRateIsHigh, healthFigures, healthOf, windowMark } from "./connection-health";
 import { percentileOf } from "./overview";
 
 describe("healthOf", () => {
@@ -13,6 +13,22 @@ describe("healthOf", () => {
     expect(healthOf("SSSSSSSSFFF")).toBe("failing"); // streak wins over share
     expect(healthOf("FSFSF")).toBe("failing"); // 40 %
     expect(healthOf("FFFSSSSSSSSSSSS")).toBe("healthy"); // 80 %
+  });
+
+  it("is degraded at least while the dispute rate is high, and never failing for it alone", () => {
+    expect(healthOf("SSSS", true)).toBe("degraded");
+    expect(healthOf("", true)).toBe("degraded");
+    expect(healthOf("FFF", true)).toBe("failing");
+  });
+});
+
+describe("disputeRateIsHigh", () => {
+  it("needs 20 payments and 1 % of them disputed", () => {
+    expect(disputeRateIsHigh({ disputes: 1, payments: 19 })).toBe(false);
+    expect(disputeRateIsHigh({ disputes: 1, payments: 20 })).toBe(true);
+    expect(disputeRateIsHigh({ disputes: 1, payments: 100 })).toBe(true);
+    expect(disputeRateIsHigh({ disputes: 1, payments: 101 })).toBe(false);
+    expect(disputeRateIsHigh({ disputes: 0, payments: 500 })).toBe(false);
   });
 });
 

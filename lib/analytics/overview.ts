@@ -148,7 +148,7 @@ export type Overview = {
   recovered: { count: number; amounts: Money[] };
 };
 
-function rowsOf<T>(result: unknown): T[] {
+export function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 

@@ -29,9 +29,12 @@ export type ConnectionHealthAttribute = {
   since: string | null;
   recent_outcomes: { counted: number; succeeded: number; failed: number; success_rate: number | null; failures_in_a_row: number };
   last_error: { at: string; resolution: string | null; message: string | null } | null;
+  dispute_rate_high: boolean;
 };
 
-export function toHealthAttribute(view: Pick<ConnectionView, "health" | "healthWindow" | "healthChangedAt" | "lastError">): ConnectionHealthAttribute {
+export function toHealthAttribute(
+  view: Pick<ConnectionView, "health" | "healthWindow" | "healthChangedAt" | "lastError" | "disputeRateHigh">,
+): ConnectionHealthAttribute {
   const figures = healthFigures(view.healthWindow);
   return {
     state: view.health,
@@ -44,6 +47,7 @@ export function toHealthAttribute(view: Pick<ConnectionView, "health" | "healthW
       failures_in_a_row: figures.failuresInARow,
     },
     last_error: view.lastError ? { at: view.lastError.at.toISOString(), resolution: view.lastError.resolution, message: view.lastError.message } : null,
+    dispute_rate_high: view.disputeRateHigh,
   };
 }
 

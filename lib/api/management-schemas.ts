@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/connection-health";
+import { DISPUTE_RATE_DAYS, HEALTH_RULE_TEXT, HEALTH_WINDOW } from "@/lib/analytics/connection-health";
 import { labelSchema } from "@/lib/connections/schemas";
 import { CONNECTION_HEALTHS } from "@/lib/db/enums";
 import { CONNECTION_KINDS, MODES } from "@/lib/providers";
@@ -53,6 +53,9 @@ export const connectionHealthSchema = z
       .object({ at: timestamp, resolution: z.string().nullable(), message: z.string().nullable() })
       .nullable()
       .meta({ description: "The latest technical failure of an attempt on this connection" }),
+    dispute_rate_high: z.boolean().meta({
+      description: `Whether the connection's dispute rate over its last ${DISPUTE_RATE_DAYS} days holds it at degraded at least (the rule above)`,
+    }),
   })
   .meta({
     examples: [
@@ -61,6 +64,7 @@ export const connectionHealthSchema = z
         since: "2026-11-29T09:41:07.312Z",
         recent_outcomes: { counted: 14, succeeded: 11, failed: 3, success_rate: 0.7857, failures_in_a_row: 3 },
         last_error: { at: "2026-11-29T09:41:07.298Z", resolution: "provider_unavailable", message: "HTTP 503 from the provider" },
+        dispute_rate_high: false,
       },
     ],
   });

@@ -28,6 +28,7 @@ function view(overrides: Partial<ConnectionView>): ConnectionView {
     health: "healthy",
     healthWindow: "",
     healthChangedAt: null,
+    disputeRateHigh: false,
     lastError: null,
     createdAt: new Date(0),
     updatedAt: new Date(0),

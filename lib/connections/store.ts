@@ -72,6 +72,7 @@ export type ConnectionView = {
   /** The outcomes the health rule reads, oldest first (`S` success, `F` technical failure). */
   healthWindow: string;
   healthChangedAt: Date | null;
+  disputeRateHigh: boolean;
   lastError: { at: Date; resolution: string | null; message: string | null } | null;
   createdAt: Date;
   updatedAt: Date;
@@ -131,6 +132,7 @@ export function toConnectionView(row: ConnectionRow): ConnectionView {
     health: row.health,
     healthWindow: row.healthWindow,
     healthChangedAt: row.healthChangedAt,
+    disputeRateHigh: row.disputeRateHigh,
     lastError: row.lastErrorAt ? { at: row.lastErrorAt, resolution: row.lastErrorResolution, message: row.lastErrorMessage } : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

@@ -142,6 +142,8 @@ export const connections = pgTable(
     /** The last HEALTH_WINDOW counted outcomes, oldest first: `S` success, `F` technical failure (issuer declines are not counted). */
     healthWindow: text("health_window").notNull().default(""),
     healthChangedAt: timestamp("health_changed_at", { withTimezone: true, mode: "date", precision: 3 }),
+    /** The connection's dispute rate over its last days is at or above the health rule's limit (lib/analytics/connection-health.ts): degraded at least. */
+    disputeRateHigh: boolean("dispute_rate_high").notNull().default(false),
     /** The latest attempt on this connection that did not succeed: when, why, what the provider said. */
     lastErrorAt: timestamp("last_error_at", { withTimezone: true, mode: "date", precision: 3 }),
     lastErrorResolution: text("last_error_resolution").$type<Resolution>(),

@@ -1,11 +1,13 @@
 import "server-only";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { noteDisputeRate } from "@/lib/analytics/connection-health";
 import { putInDispute, takeOutDispute } from "@/lib/analytics/rollups";
 import type { Db } from "@/lib/db/client";
 import type { DisputeStatus } from "@/lib/db/enums";
 import { disputes, invoiceAttempts, invoices, merchants, users } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import type { InvoiceRow } from "@/lib/invoices/store";
+import { queueEventDelivery } from "@/lib/invoices/status";
 import { logger } from "@/lib/logger";
 import { sendMailInBackground } from "@/lib/mail";
 import { disputeDeadlineMail, disputeOpenedMail } from "@/lib/mail/messages";
@@ -146,6 +148,9 @@ export async function applyDisputeReport(
     const events = [await recordDisputeEvent(tx, eventTypeOf(kind, row), row, current)];
     // A dispute first reported already decided is opened and closed at once: both events.
     if (kind === "created" && closing) events.push(await recordDisputeEvent(tx, "dispute.closed", row, current));
+    // The connection's health reads its dispute rate.
+    const health = kind === "created" ? await noteDisputeRate(tx, connection.id) : undefined;
+    if (health) events.push({ queue: (db) => queueEventDelivery(db, null, health) });
     return { dispute: row, kind, events };
   });
   if (!written) return { kind: "not_found", reason: "the disputed invoice is gone" };

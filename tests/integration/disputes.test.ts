@@ -16,11 +16,12 @@ import { GET as DOWNLOAD } from "@/app/api/commerce/files/[id]/route";
 import { createApiKey } from "@/lib/api-keys/queries";
 import { resetRateLimits } from "@/lib/api/rate-limit";
 import { findTemplate, templateEnvelope } from "@/lib/composer/templates";
-import { auditLog, disputes, invoiceAttempts, mailOutbox, providerCallbacks, users, webhookEvents } from "@/lib/db/schema";
+import { auditLog, connections, disputes, invoiceAttempts, mailOutbox, providerCallbacks, users, webhookEvents } from "@/lib/db/schema";
 import { applyDisputeReport } from "@/lib/disputes/apply-report";
 import { disputeDocumentSchema, disputeListDocumentSchema, fileDocumentSchema } from "@/lib/disputes/resource-schemas";
 import { queueDisputeFollowUps, sendDisputeReminders } from "@/lib/disputes/tasks/dispute-follow-up";
 import { readDisputeSteps } from "@/lib/disputes/timeline";
+import { CONNECTION_HEALTH_CHANGED, recheckDisputeRates } from "@/lib/analytics/connection-health";
 import { getOverview, readConnectionDisputeRate, readPeriod } from "@/lib/analytics/overview";
 import { rebuildRollups } from "@/lib/analytics/rollups";
 import { renderEventBody } from "@/lib/webhooks/body";
@@ -66,10 +67,10 @@ const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer 
 
 type Paid = { m: InvoiceMerchant; invoiceId: string; connectionId: string; attemptId: string; paymentReference: string };
 
-async function paidInvoice(options: { m?: InvoiceMerchant; live?: boolean; amount?: string } = {}): Promise<Paid> {
+async function paidInvoice(options: { m?: InvoiceMerchant; live?: boolean; amount?: string; connectionId?: string } = {}): Promise<Paid> {
   const mode = options.live ? "live" : "test";
   const m = options.m ?? (await invoiceMerchant(t.db, { mode }));
-  const connection = await connect(t.db, m.merchantId, "provider-a", "h2h", { mode });
+  const connection = options.connectionId ? { id: options.connectionId } : await connect(t.db, m.merchantId, "provider-a", "h2h", { mode });
   const body = templateEnvelope(findTemplate("a-payment")!, { commerceAccount: m.account, referenceId: newReference() }) as {
     data: { attributes: Record<string, unknown> };
   };
@@ -341,6 +342,38 @@ describe("the overview's money", () => {
     });
     await rebuildRollups(t.db, { merchantId: paid.m.merchantId });
     expect(await getOverview(t.db, paid.m.merchantId, "test", period)).toEqual(overview);
+  });
+});
+
+describe("the connection's health", () => {
+  it("turns degraded while 1 % or more of its last 30 days' payments are disputed (from 20 payments), with its event, and back as the days pass", async () => {
+    const first = await paidInvoice();
+    for (let i = 1; i < 20; i++) await paidInvoice({ m: first.m, connectionId: first.connectionId });
+    const connection = async () => (await t.db.select().from(connections).where(eq(connections.id, first.connectionId)))[0]!;
+    expect((await connection()).health).toBe("healthy");
+    await opened(first);
+    // One dispute of 20 payments is 5 %: the provider works, the connection is degraded (never failing for disputes).
+    expect(await connection()).toMatchObject({ health: "degraded", disputeRateHigh: true });
+    // The hourly sweep changes nothing while the rate stands, and lowers it once the days have left the window.
+    expect(await recheckDisputeRates(t.db)).toBe(0);
+    expect(await recheckDisputeRates(t.db, new Date(Date.now() + 31 * DAY))).toBe(1);
+    expect(await connection()).toMatchObject({ health: "healthy", disputeRateHigh: false });
+    const events = await t.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.merchantId, first.m.merchantId), eq(webhookEvents.type, CONNECTION_HEALTH_CHANGED)))
+      .orderBy(asc(webhookEvents.createdAt));
+    expect(events.map((event) => [event.connection?.previousHealth, event.connection?.health])).toEqual([
+      ["healthy", "degraded"],
+      ["degraded", "healthy"],
+    ]);
+  });
+
+  it("stays healthy with one dispute among fewer than 20 payments", async () => {
+    const first = await paidInvoice();
+    await opened(first);
+    const [row] = await t.db.select().from(connections).where(eq(connections.id, first.connectionId));
+    expect(row).toMatchObject({ health: "healthy", disputeRateHigh: false });
   });
 });
 

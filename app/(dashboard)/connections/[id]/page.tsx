@@ -68,7 +68,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
           <dt className="text-slate-600">Dispute rate</dt>
           <dd data-testid="connection-dispute-rate">
             {disputeRate.rate === null ? "No payments" : `${(disputeRate.rate * 100).toFixed(1)}%`} · {disputeRate.disputes} disputed of {disputeRate.payments}{" "}
-            payments in the last {disputeRate.days} days
+            payments in the last {disputeRate.days} days{connection.disputeRateHigh ? " · high enough to hold the health at degraded" : ""}
           </dd>
         </dl>
       </section>

@@ -1,0 +1,1 @@
+ALTER TABLE "connections" ADD COLUMN "dispute_rate_high" boolean DEFAULT false NOT NULL;
