@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { OnUseEarlyScript } from "@/components/forms/on-use-early-script";
 import { ZodJitless } from "@/components/security/zod-jitless";
 import "./globals.css";
 
@@ -22,6 +23,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen">
+        <OnUseEarlyScript />
         <ZodJitless />
         {children}
       </body>

@@ -6,6 +6,7 @@ import { listTemplates } from "../lib/composer/templates";
 import { createApiKey, signIn, signUp } from "./support/accounts";
 import { expectNoSeriousViolations } from "./support/axe";
 import { inviteMember } from "./support/mail";
+import { liveControl } from "./support/forms-on-use";
 import { screenshot } from "./support/screenshots";
 
 /** The invoice composer, end to end in a browser. */
@@ -123,6 +124,8 @@ for (const template of listTemplates()) {
 test("the preview shows the exact body, a curl without credentials and the customer with each value's source", async () => {
   const page = setup.support;
   await page.goto("/invoices/new");
+  // The envelope is read once, at once: the form must be live before the press (forms-on-use's subject).
+  await liveControl(templateButton(page, "Provider A payment"));
   await templateButton(page, "Provider A payment").click();
   const envelope = JSON.parse((await page.getByTestId("composer-envelope").textContent()) ?? "{}");
   expect(envelope.data.attributes).toMatchObject({ service: "payment_card_uah_hpp", currency: "UAH", amount: 100, options: { allow_partially: false } });
@@ -142,6 +145,7 @@ test("the preview shows the exact body, a curl without credentials and the custo
 test("a refused input shows the API's error on the right field", async () => {
   const page = setup.support;
   await page.goto("/invoices/new");
+  await liveControl(templateButton(page, "Provider B payment"));
   await templateButton(page, "Provider B payment").click();
 
   // The browser runs the API's own validation before sending.

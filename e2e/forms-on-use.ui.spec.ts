@@ -138,3 +138,29 @@ test("the routing simulator: fields typed and Enter pressed before its script ar
   await expect(simulator.getByText("customer_country is a two-letter ISO 3166-1 code such as GB")).toBeVisible();
   await expect(liveForm(page, "routing-simulator").getByLabel("Customer country")).toHaveValue("F1");
 });
+
+test("the composer: a template pressed and an amount typed before the page's own script has run both take effect, and nothing is sent as a GET", async ({
+  page,
+  merchant,
+}) => {
+  await connectByApi(page.request, merchant.apiKey, "provider-c", "provider_account", uniqueLabel("C early"));
+  // Every script waits until the test lets it go: until then nothing of the app's own listens.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/invoices/new", { waitUntil: "domcontentloaded" });
+  const form = serverForm(page, "invoice-composer");
+  await expect(form).not.toHaveAttribute("data-ready");
+  await page.getByRole("button", { name: /^Provider C payment in AMD payment_card/ }).click();
+  const amount = form.getByRole("textbox", { name: /^Amount/ });
+  await amount.fill("");
+  await amount.pressSequentially("321.00");
+  expect(new URL(page.url()).search).toBe("");
+  release();
+  await expect(page.getByTestId("template-status")).toContainText("Filled in from Provider C payment in AMD");
+  await expect(liveForm(page, "invoice-composer").getByRole("textbox", { name: /^Amount/ })).toHaveValue("321.00");
+  await expect(page).toHaveURL(/\/invoices\/new$/);
+});

@@ -3,6 +3,7 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ComponentType } from "react";
 import { ServerMarkupContext } from "./server-markup";
 import { carryInto, changedControls, controlKeyOf, emptyReplay, findControl, type Change, type Replay } from "./hydrate-on-use-dom";
+import { takeEarlyUses } from "./on-use-early";
 
 /** Stable, so React never rewrites the server's markup while the form waits (it compares by identity). */
 const KEEP_SERVER_HTML = { __html: "" };
@@ -17,7 +18,9 @@ const noSubscribe = () => () => {};
  * place in one frame, and nothing done meanwhile is lost: what was typed or ticked in the server's
  * inputs is typed or ticked again in the live ones (so react-hook-form and the unsaved-changes
  * guard see it), the focus and caret move to the same field, and a press of a button (a submit,
- * Enter in a field) is pressed again. While a pointer is down the swap waits for its click.
+ * Enter in a field) is pressed again. While a pointer is down the swap waits for its click. What is
+ * pressed or typed before the page's own script runs is caught by the root layout's inline script
+ * (on-use-early.ts) and replayed the same way.
  *
  * `liveAfterMs` also makes it live that long after the page loaded, used or not (a list whose
  * refreshes are due by then).
@@ -118,8 +121,15 @@ export function hydrateOnUse<P extends object>(load: () => Promise<ComponentType
       root.addEventListener("change", onInput, true);
       root.addEventListener("click", onClick, true);
       root.addEventListener("submit", onSubmit, true);
+      // What was pressed or typed before the page's script ran, caught by the layout's inline script.
+      const early = takeEarlyUses(root);
+      for (const use of early) {
+        const key = controlKeyOf(use.element, root);
+        if (use.kind === "press") replay.current.presses.push({ key, turn: (replay.current.turn += 1) });
+        else if (key !== undefined) replay.current.typedAt.set(key, (replay.current.turn += 1));
+      }
       // Focus may have arrived before this effect ran (a fast Tab while the page's script loaded).
-      if (root.contains(document.activeElement)) want();
+      if (early.length || root.contains(document.activeElement)) want();
       const timer = options.liveAfterMs === undefined ? undefined : setTimeout(want, options.liveAfterMs);
       return () => {
         clearTimeout(timer);
