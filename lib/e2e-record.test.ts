@@ -11,7 +11,7 @@ import { readFrames } from "@/e2e/support/leak-frames";
 import { recordExchange, writeFrame } from "@/lib/e2e-record";
 import type { HostedInvoice } from "@/lib/pay/hosted-invoice";
 import { renderHostedPage, renderPayment } from "@/lib/pay/page/render";
-import { TEST_CARDS } from "@/lib/sandbox/cards";
+import { DISPUTE_TEST_NOTE, TEST_CARDS } from "@/lib/sandbox/cards";
 import { encryptJson } from "@/lib/vault";
 
 /**
@@ -276,6 +276,25 @@ describe("e2e secrets scan", () => {
         ["table public.payment_attempts", "card from test"],
       ].sort(),
     );
+  });
+
+  it("allows the dispute test cards in the API description's note on test disputes only: its exact sentence, in the OpenAPI document and the reference pages", async () => {
+    const document = JSON.stringify({ info: { description: `Disputes. ${DISPUTE_TEST_NOTE} More.` } });
+    routes = {
+      "GET /api/commerce/openapi.json": answer("application/json", document),
+      "GET /docs/api/disputes": answer("text/html; charset=utf-8", `<p>${DISPUTE_TEST_NOTE}</p>`),
+      // The sentence in another answer; a card of the note outside it in the description.
+      "GET /api/commerce/disputes": answer("application/json", JSON.stringify({ note: DISPUTE_TEST_NOTE })),
+      "GET /docs/api/invoices": answer("text/html; charset=utf-8", "<p>Pay with 4000 0000 0000 0259 to see a dispute.</p>"),
+    };
+    await run({ password: "typed-password-0001" });
+    const report = scan({ recordDir: dir, given: cardSecrets(["4000000000000259", "4000000000002685"], "test") });
+    expect(report.allowed).toBe(4);
+    expect(hitList(report).sort()).toEqual([
+      ["GET /api/commerce/disputes → 200 application/json", "card from test"],
+      ["GET /api/commerce/disputes → 200 application/json", "card from test"],
+      ["GET /docs/api/invoices → 200 text/html; charset=utf-8", "card from test"],
+    ]);
   });
 
   it("reports a secret, card number or key shown once in a response header: Location, Set-Cookie, Link, early hints, however set, even when the body is not kept", async () => {

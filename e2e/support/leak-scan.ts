@@ -19,17 +19,19 @@
  * them: groups of four, Amex's 4-6-5 and Diners' 4-6-4, split by spaces or by dashes. Values too
  * short to search without false alarms (under 8 characters) are counted, not searched.
  * Every answer is searched twice: its body and its response headers (a Location, a Set-Cookie).
- * Two allowances, both for the sandbox test cards of lib/sandbox/cards.ts and no other number,
- * each in its exact markup only: the table in the client bundle (`number:"4242…",label:"…"`), and
- * the hosted page's "Test cards" list (`data-test-card="4242 4242 4242 4242"` and the number shown
+ * Three allowances, all for the sandbox test cards of lib/sandbox/cards.ts and no other number,
+ * each in its exact markup only: the table in the client bundle (`number:"4242…",label:"…"`), the
+ * hosted page's "Test cards" list (`data-test-card="4242 4242 4242 4242"` and the number shown
  * on its button) in the hosted page's own answers, GET /pay/{id} and POST /pay/{id}/pay (whose
- * JSON carries the page's payment part as HTML). Anywhere else, in any form, a card number is a hit.
+ * JSON carries the page's payment part as HTML), and the API description's note on test disputes
+ * (DISPUTE_TEST_NOTE, its exact sentence) in the description's own answers, the OpenAPI document
+ * and the reference pages. Anywhere else, in any form, a card number is a hit.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { readFrames, type RecordFrame } from "./leak-frames";
 import { decryptJson, decryptSecret } from "../../lib/vault";
-import { TEST_CARDS } from "../../lib/sandbox/cards";
+import { DISPUTE_TEST_NOTE, TEST_CARDS } from "../../lib/sandbox/cards";
 import { HOSTILE_WORDS } from "./bad-input";
 
 type SecretKind = "secret" | "card" | "shown-once";
@@ -325,6 +327,18 @@ function isHostedTestCardList(text: string, at: number, needle: Needle): boolean
   return false;
 }
 
+/** The API description's own answers: the OpenAPI document and the reference's pages. */
+const API_DESCRIPTION = /^\/(?:api\/commerce\/openapi\.json|docs\/api)(?:[/?#]|$)/;
+
+/** A sandbox test card inside the exact sentence of DISPUTE_TEST_NOTE (the API description's test disputes). */
+function isDisputeTestNote(text: string, at: number, needle: Needle): boolean {
+  if (needle.secret.kind !== "card" || !TEST_CARD_NUMBERS.has(needle.secret.value)) return false;
+  for (let start = text.indexOf(DISPUTE_TEST_NOTE); start >= 0; start = text.indexOf(DISPUTE_TEST_NOTE, start + 1)) {
+    if (at >= start && at + needle.text.length <= start + DISPUTE_TEST_NOTE.length) return true;
+  }
+  return false;
+}
+
 export function scan(input: ScanInput): ScanReport {
   const started = Date.now();
   const recordFiles = filesUnder(input.recordDir);
@@ -385,8 +399,11 @@ export function scan(input: ScanInput): ScanReport {
 
   for (const frame of responses) {
     const hostedPage = HOSTED_PAGE.test(frame.header.url ?? "") && /^(text\/html|application\/json)\b/.test(frame.header.type ?? "");
+    const description = API_DESCRIPTION.test(frame.header.url ?? "");
     const allowedHere = (text: string, at: number, needle: Needle) =>
-      (needle.secret.kind === "shown-once" && shownIn.get(needle.secret.value) === frame) || (hostedPage && isHostedTestCardList(text, at, needle));
+      (needle.secret.kind === "shown-once" && shownIn.get(needle.secret.value) === frame) ||
+      (hostedPage && isHostedTestCardList(text, at, needle)) ||
+      (description && isDisputeTestNote(text, at, needle));
     const where = `${path.basename(frame.file)}: ${frame.header.method} ${frame.header.url} → ${frame.header.status} ${frame.header.type}`;
     if (!frame.header.bodySkipped) search("responses", where, frame.body, allowedHere);
     // Headers hold no allowed secret: a key shown once belongs in the body, a test card on the page.
