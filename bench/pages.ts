@@ -174,6 +174,26 @@ async function signIn(browser: Browser, email: string) {
 }
 
 /** The first link on the page whose path matches, e.g. a webhook event from the Webhooks page; undefined if none. */
+/**
+ * A disputed payment, so the dispute's page can be measured: the invoice paid on the hosted page with
+ * the sandbox's fraud dispute card; the sandbox opens the dispute a second after capture (the server
+ * runs with SANDBOX_DISPUTE_OPENS_AFTER_SECONDS=1), and the inbox links it once it is there.
+ */
+async function disputeLink(browser: Browser, state: Awaited<ReturnType<typeof signIn>>, invoiceId: string): Promise<string | undefined> {
+  const paid = await fetch(`${ORIGIN}/pay/${invoiceId}/pay`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", Origin: ORIGIN },
+    body: JSON.stringify({ number: "4000 0000 0000 0259", expiry: "12/40", cvc: "123", holder: "Bench Customer" }),
+  });
+  if (!paid.ok) return undefined;
+  for (let i = 0; i < 30; i++) {
+    const link = await findLink(browser, state, "/disputes", /^\/disputes\/[^/]+$/);
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return undefined;
+}
+
 async function findLink(browser: Browser, state: Awaited<ReturnType<typeof signIn>>, from: string, pattern: RegExp): Promise<string | undefined> {
   const context = await browser.newContext({ storageState: state });
   try {
@@ -326,7 +346,7 @@ async function main() {
   const floor = frameworkFloor();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "po-bench-pages-"));
   const seeded = await seed(dataDir);
-  const server = await startAppServer({ port: PORT, env: { DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", MAIL_OUTBOX_PAGE: "1" } });
+  const server = await startAppServer({ port: PORT, env: { DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", MAIL_OUTBOX_PAGE: "1", SANDBOX_DISPUTE_OPENS_AFTER_SECONDS: "1" } });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM });
@@ -337,6 +357,8 @@ async function main() {
     const navigation = navigationFor("owner").map((item): Target => ({ name: item.href, path: item.href, hosted: false }));
     const event = await findLink(browser, state, "/webhooks", /^\/webhooks\/events\/[^/]+$/);
     if (!event) console.log("No webhook event on /webhooks: the event page is not measured.");
+    const dispute = await disputeLink(browser, state, await createInvoice(seeded.key, seeded.account));
+    if (!dispute) console.log("No dispute on /disputes: the dispute page is not measured.");
     const details: Target[] = [
       { name: "/providers/provider-f + form", path: "/providers/provider-f", hosted: false, openForm: true },
       { name: "/connections/[id]", path: `/connections/${seeded.connectionId}`, hosted: false },
@@ -345,6 +367,7 @@ async function main() {
       // The API reference's largest group: the composer's create operations and the invoice schemas.
       { name: "/docs/api/[tag]", path: "/docs/api/payments", hosted: false },
       ...(event ? [{ name: "/webhooks/events/[id]", path: event, hosted: false }] : []),
+      ...(dispute ? [{ name: "/disputes/[id]", path: dispute, hosted: false }] : []),
       { name: "/pay/[id]", path: `/pay/${invoiceId}`, hosted: true },
     ];
     const targets = [...navigation, ...details].map((target) => ({ ...target, lighthouse: USUAL_LIGHTHOUSE_PAGES.has(target.name) }));
