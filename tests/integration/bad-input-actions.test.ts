@@ -111,7 +111,9 @@ import { seedTenant, type TenantWorld } from "./helpers/tenant-world";
  */
 
 const t = setUpTestDb();
-const RUNS = Number(process.env.BAD_INPUT_ACTION_RUNS ?? 70);
+// 40 generated inputs per action from a seed that changes every run (BAD_INPUT_SEED repeats one): the
+// file was the suite's largest at 70 (over 4,600 calls, each with a digest of the store before and after).
+const RUNS = Number(process.env.BAD_INPUT_ACTION_RUNS ?? 40);
 const SEED = Number(process.env.BAD_INPUT_SEED ?? Date.now() % 2 ** 31);
 const INTERNAL = "Something went wrong on our side";
 
