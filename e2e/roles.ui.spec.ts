@@ -58,7 +58,10 @@ test("the Team page describes every role from the permission table and invitatio
 
 for (const width of [1280, 390]) {
   for (const role of Object.keys(ROLES) as (keyof typeof ROLES)[]) {
-    test(`a ${role} member, invited and signed in at ${width} px, sees only its navigation and is refused elsewhere`, async ({ page, browser }) => {
+    test(`a ${role} member, invited and signed in at ${width} px, sees only its navigation${width < 768 ? " behind the menu" : " and is refused elsewhere"}`, async ({
+      page,
+      browser,
+    }) => {
       test.setTimeout(90_000);
       await signUp(page);
       const { page: memberPage, context } = await member(browser, page, role, width);
@@ -68,6 +71,8 @@ for (const width of [1280, 390]) {
       await expect(memberPage.getByTestId("viewer-role")).toHaveText(ROLES[role].label);
       await screenshot(memberPage, `roles-${role}-home-${width}`, { fullPage: true });
 
+      // What the server lets the role open is the same at every width: walked once, at 1280 px.
+      if (width < 768) return context.close();
       // Every link on Home goes somewhere the role may open.
       await memberPage.goto("/home");
       const hrefs = await memberPage
