@@ -351,5 +351,11 @@ describe("rules: defaults, owners' changes (audited), a rule turned off", () => 
     expect(await listOpenAlerts(t.db, b.merchantId, "test")).toEqual([]);
     expect(await countOpenAlerts(t.db, b.merchantId, "test")).toBe(0);
     expect(await eventsOf(b.merchantId)).toEqual([]);
+    // A's alert named as B's history position finds nothing of A's: B's history starts from its newest.
+    await t.db.update(connections).set({ health: "healthy" }).where(eq(connections.id, connection.id));
+    await evaluateAlerts(t.db);
+    const [resolved] = (await listResolvedAlerts(t.db, a.merchantId, "test")).rows;
+    expect(resolved?.subject).toBe(connection.id);
+    expect(await listResolvedAlerts(t.db, b.merchantId, "test", resolved!.id)).toEqual({ rows: [], next: null });
   });
 });
