@@ -1,6 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
+import { ALERT_ID } from "@/lib/ids/patterns";
 import { alerts } from "@/lib/db/schema";
 import type { Mode } from "@/lib/providers";
 import type { AlertRow } from "./deliver";
@@ -34,12 +35,14 @@ const HISTORY_PAGE = 50;
 
 /** Resolved alerts, newest opened first, a page at a time after the alert `after` (keyset on opened_at, id). */
 export async function listResolvedAlerts(db: Db, merchantId: string, mode: Mode, after?: string): Promise<{ rows: AlertRow[]; next: string | null }> {
-  const [cursor] = after
-    ? await db
-        .select({ openedAt: alerts.openedAt, id: alerts.id })
-        .from(alerts)
-        .where(and(eq(alerts.merchantId, merchantId), eq(alerts.id, after)))
-    : [];
+  // A position that is no alert id of any shape is no position: the first page.
+  const [cursor] =
+    after && ALERT_ID.test(after)
+      ? await db
+          .select({ openedAt: alerts.openedAt, id: alerts.id })
+          .from(alerts)
+          .where(and(eq(alerts.merchantId, merchantId), eq(alerts.id, after)))
+      : [];
   const rows = await db
     .select()
     .from(alerts)

@@ -357,5 +357,7 @@ describe("rules: defaults, owners' changes (audited), a rule turned off", () => 
     const [resolved] = (await listResolvedAlerts(t.db, a.merchantId, "test")).rows;
     expect(resolved?.subject).toBe(connection.id);
     expect(await listResolvedAlerts(t.db, b.merchantId, "test", resolved!.id)).toEqual({ rows: [], next: null });
+    // A position that is no alert id (a NUL byte included) is the first page, never an error.
+    expect((await listResolvedAlerts(t.db, a.merchantId, "test", "alr_\u0000'")).rows).toHaveLength(1);
   });
 });
