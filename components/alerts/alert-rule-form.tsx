@@ -28,7 +28,7 @@ export function AlertRuleForm({ setting }: { setting: AlertRuleSetting }) {
     return (
       <Field
         id={fieldId}
-        label={`${figureSpec.label} (${figureSpec.unit})`}
+        label={figureSpec.label.toLowerCase().includes(figureSpec.unit) ? figureSpec.label : `${figureSpec.label} (${figureSpec.unit})`}
         error={error}
         help={`${figureSpec.min} to ${figureSpec.max}; ${figureSpec.defaultValue} by default.`}
       >
@@ -46,7 +46,11 @@ export function AlertRuleForm({ setting }: { setting: AlertRuleSetting }) {
     );
   };
   return (
-    <SettingForm label={spec.label} submit={submit} saveLabel={`Save ${spec.label.toLowerCase()}`}>
+    <SettingForm
+      label={spec.label}
+      submit={submit}
+      saveLabel={`Save ${/^[A-Z]{2}/.test(spec.label) ? spec.label : spec.label.charAt(0).toLowerCase() + spec.label.slice(1)}`}
+    >
       <CheckboxSetting
         id={`${id}-enabled`}
         label={spec.label}
