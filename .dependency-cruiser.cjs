@@ -16,7 +16,7 @@
 /** Top to bottom. Anything in lib/ not named here is a leaf (db, config, money, problems, jobs, http, cards, …). */
 const LAYERS = [
   ["composition", "^lib/(actions|admin)/|^lib/server-(jobs|start)\\.ts$"],
-  ["entry points", "^lib/(callbacks|pay|dashboard|payment-links|webhooks)/"],
+  ["entry points", "^lib/(callbacks|pay|dashboard|payment-links|webhooks|alerts)/"],
   ["http boundary", "^lib/api/"],
   ["refunds and composer", "^lib/(refunds|disputes|composer)/"],
   ["processing", "^lib/processing/"],

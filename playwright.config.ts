@@ -100,6 +100,8 @@ export default defineConfig({
       // second later, so e2e/disputes.ui.spec.ts waits for neither (lib/sandbox/disputes.ts).
       SANDBOX_DISPUTE_OPENS_AFTER_SECONDS: "1",
       SANDBOX_DISPUTE_DECIDES_AFTER_SECONDS: "1",
+      // Alerts are evaluated every 2 s instead of every minute, so e2e/alerts.ui.spec.ts waits little.
+      ALERTS_SWEEP_SECONDS: "2",
     },
   },
 });

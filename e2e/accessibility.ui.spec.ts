@@ -90,6 +90,7 @@ const DASHBOARD_PAGES: readonly [string, (owner: Owner) => string][] = [
   ["/customers", () => "/customers"],
   // The dispute's own page is checked in e2e/disputes.ui.spec.ts, which makes a dispute.
   ["/disputes", () => "/disputes"],
+  ["/alerts", () => "/alerts"],
   ["/api-keys", () => "/api-keys"],
   ["/team", () => "/team"],
   ["/settings", () => "/settings"],

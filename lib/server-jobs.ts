@@ -10,6 +10,7 @@ import { payoutProcessTask } from "@/lib/processing/tasks/payout-process";
 import { authorizationReconcileTask, requeueAuthorizationFollowUpsSweep, voidExpiredAuthorizationsSweep } from "@/lib/processing/tasks/authorization-reconcile";
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
 import { disputeFollowUpsSweep, disputeFollowUpTask, disputeRemindersSweep } from "@/lib/disputes/tasks/dispute-follow-up";
+import { alertsEvaluateSweep } from "@/lib/alerts/tasks/alerts-evaluate";
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
 import { disputeRateSweep } from "@/lib/analytics/connection-health";
 import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
@@ -57,6 +58,7 @@ const JOB_SWEEPS: readonly JobSweep[] = [
   disputeFollowUpsSweep,
   disputeRemindersSweep,
   disputeRateSweep,
+  alertsEvaluateSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

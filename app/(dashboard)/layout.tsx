@@ -11,6 +11,8 @@ import { SearchBox } from "@/components/shell/search-box";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { countDisputesNeedingResponse } from "@/lib/disputes/list";
+import { countOpenAlerts } from "@/lib/alerts/read";
+import { AlertsBell } from "@/components/shell/alerts-bell";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   // The two-factor page is open to an owner who must still enrol; every other page sends them there.
@@ -21,6 +23,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const needingResponse = navigation.some((item) => item.href === "/disputes")
     ? await countDisputesNeedingResponse(await getDb(), viewer.merchant.id, mode)
     : 0;
+  // The bell counts the view's open alerts (one count on the open-alert index), for whoever may see them.
+  const showBell = !mustEnrolMfa(viewer) && maySee("/alerts", viewer.user.role);
+  const openAlerts = showBell ? await countOpenAlerts(await getDb(), viewer.merchant.id, mode) : 0;
   const items = navigation.map((item) =>
     item.href === "/disputes" ? { ...item, count: { value: needingResponse, words: `need${needingResponse === 1 ? "s" : ""} a response` } } : item,
   );
@@ -50,9 +55,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <Sidebar items={items} footer={footer} />
       <div className="min-w-0 flex-1">
         <ViewModeBar mode={mode} />
-        {!mustEnrolMfa(viewer) && maySee("/invoices", viewer.user.role) ? (
-          <div className="border-b border-slate-200 bg-white px-4 py-2 md:px-8">
-            <SearchBox />
+        {!mustEnrolMfa(viewer) && (showBell || maySee("/invoices", viewer.user.role)) ? (
+          <div className="flex items-center gap-3 border-b border-slate-200 bg-white px-4 py-2 md:px-8">
+            <div className="min-w-0 flex-1">{maySee("/invoices", viewer.user.role) ? <SearchBox /> : null}</div>
+            {showBell ? <AlertsBell open={openAlerts} /> : null}
           </div>
         ) : null}
         <main id="main" className="px-4 py-6 md:px-8">

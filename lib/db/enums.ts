@@ -135,3 +135,7 @@ export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
  * (status `authorized`) and takes it on capture, or releases it on void or when the hold lapses.
  */
 export const INVOICE_FLOWS = ["charge", "authorize"] as const;
+
+/** The alert rules (lib/alerts/rules.ts): what each watches is described there. */
+export const ALERT_RULE_KINDS = ["connection_health", "success_rate", "webhook_failures", "dispute_opened", "dispute_deadline", "api_key_after_roll"] as const;
+export type AlertRuleKind = (typeof ALERT_RULE_KINDS)[number];

@@ -16,6 +16,7 @@ import {
   type ThreeDsResult,
   type WebhookTargetState,
   type ConnectionHealth,
+  type AlertRuleKind,
 } from "./enums";
 
 import type { StoredRoutingDetail as RoutingDetail, StoredRoutingRule as RoutingRule } from "./routing-types";
@@ -820,6 +821,8 @@ export const webhookEvents = pgTable(
     paymentMethod: jsonb("payment_method").$type<Record<string, unknown>>(),
     /** dispute.* events: the dispute as it was when the event happened (the invoice beside it). */
     dispute: jsonb("dispute").$type<Record<string, unknown>>(),
+    /** alert.* events: the alert as it was when it fired or resolved (lib/alerts); invoice is null then. */
+    alert: jsonb("alert").$type<Record<string, unknown>>(),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
   },
@@ -881,7 +884,11 @@ export const webhookDeliveries = pgTable(
     succeeded: boolean("succeeded").notNull(),
     at: invoiceTime("at"),
   },
-  (t) => [index("webhook_deliveries_event_idx").on(t.eventId, t.at)],
+  (t) => [
+    index("webhook_deliveries_event_idx").on(t.eventId, t.at),
+    /** An endpoint's latest tries, newest first: the alert on failures in a row (lib/alerts). */
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.at.desc()),
+  ],
 );
 
 /**
@@ -1033,5 +1040,59 @@ export const paymentMethods = pgTable(
     index("payment_methods_list_idx").on(t.merchantId, t.testMode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("payment_methods_customer_idx").on(t.merchantId, t.testMode, t.customerReference, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("payment_methods_connection_idx").on(t.connectionId),
+  ],
+);
+
+/**
+ * A merchant's alert rules as its owners changed them (lib/alerts/rules.ts): a rule without a row
+ * runs with its defaults. `threshold` and `window_minutes` mean what the rule says (a percentage,
+ * a count, days); null where the rule has none.
+ */
+export const alertRules = pgTable(
+  "alert_rules",
+  {
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    rule: text("rule").$type<AlertRuleKind>().notNull(),
+    enabled: boolean("enabled").notNull(),
+    threshold: integer("threshold"),
+    windowMinutes: integer("window_minutes"),
+    updatedAt: invoiceTime("updated_at"),
+  },
+  (t) => [primaryKey({ name: "alert_rules_pk", columns: [t.merchantId, t.rule] })],
+);
+
+/**
+ * Alerts: one row per firing, open until its condition clears (`resolved_at`). At most one open
+ * alert per merchant, rule and subject (the partial unique index): the evaluation inserts with
+ * ON CONFLICT DO NOTHING and resolves with a compare-and-set, so whatever the number of
+ * instances evaluating at once, an alert fires and resolves once.
+ */
+export const alerts = pgTable(
+  "alerts",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    rule: text("rule").$type<AlertRuleKind>().notNull(),
+    /** What the alert is about: a connection, mode and service, endpoint, dispute or API key id. */
+    subject: text("subject").notNull(),
+    /** The subject's mode, where it has one (webhook endpoints have none). */
+    mode: text("mode", { enum: ["test", "live"] }),
+    title: text("title").notNull(),
+    detail: text("detail").notNull(),
+    /** Where the dashboard shows the subject (a path), if anywhere. */
+    link: text("link"),
+    openedAt: invoiceTime("opened_at"),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true, mode: "date", precision: 3 }),
+    resolvedDetail: text("resolved_detail"),
+  },
+  (t) => [
+    uniqueIndex("alerts_open_unique")
+      .on(t.merchantId, t.rule, t.subject)
+      .where(sql`${t.resolvedAt} is null`),
+    index("alerts_merchant_idx").on(t.merchantId, t.openedAt.desc(), t.id.desc()),
   ],
 );

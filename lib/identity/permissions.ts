@@ -38,10 +38,12 @@ export const CAPABILITIES = {
   "cards.remove.live": "remove customers' saved live cards",
   "disputes.respond.test": "respond to test disputes: evidence, submit, accept",
   "disputes.respond.live": "respond to live disputes: evidence, submit, accept",
+  "alerts.read": "see alerts and the alert rules",
+  "alerts.manage": "change the alert rules",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 
-const EVERYONE: Capability[] = ["invoices.read", "routing.read", "webhooks.read", "docs.read"];
+const EVERYONE: Capability[] = ["invoices.read", "routing.read", "webhooks.read", "docs.read", "alerts.read"];
 
 const PERMISSIONS: Record<Role, readonly Capability[]> = {
   owner: Object.keys(CAPABILITIES) as Capability[],

@@ -29,3 +29,5 @@ export const ENDPOINT_ID = idPattern("whe");
 export const DISPUTE_ID = idPattern("dp");
 /** An uploaded file's id (newFileId: letters and digits). */
 export const FILE_ID = /^file_[A-Za-z0-9]{1,64}$/;
+/** An alert's id (the Alerts page's history position). */
+export const ALERT_ID = idPattern("alr");

@@ -92,7 +92,7 @@ export async function recordInvoiceEvent(
 /**
  * Writes any merchant event in the caller's transaction with one delivery target per enabled
  * endpoint subscribed to its type at this moment (the outbox every event goes through: invoice,
- * refund and payout events above, `connection.health_changed` from lib/analytics/connection-health.ts).
+ * refund and payout events above, `connection.health_changed` from lib/analytics/connection-health.ts, `alert.*` from lib/alerts).
  */
 export async function recordMerchantEvent(
   tx: Tx,
@@ -106,6 +106,7 @@ export async function recordMerchantEvent(
     connection?: Record<string, unknown>;
     paymentMethod?: Record<string, unknown>;
     dispute?: Record<string, unknown>;
+    alert?: Record<string, unknown>;
   },
 ): Promise<RecordedEvent> {
   const endpoints = await tx
@@ -125,6 +126,7 @@ export async function recordMerchantEvent(
     ...(event.connection ? { connection: event.connection } : {}),
     ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
     ...(event.dispute ? { dispute: event.dispute } : {}),
+    ...(event.alert ? { alert: event.alert } : {}),
   });
   if (endpointIds.length > 0) {
     await tx

@@ -131,3 +131,33 @@ export function disputeDeadlineMail(to: string, facts: DisputeMailFacts): Mail {
     ].join("\n"),
   };
 }
+
+/** What an alert e-mail tells (lib/alerts/deliver.ts). */
+export type AlertMailFacts = {
+  merchantName: string;
+  title: string;
+  detail: string;
+  mode: "test" | "live" | null;
+  link: string | null;
+  resolvedDetail?: string | null;
+};
+
+/** To each owner when an alert fires, and again when it resolves (once each). */
+export function alertMail(to: string, about: "triggered" | "resolved", facts: AlertMailFacts): Mail {
+  const base = publicBaseUrl();
+  const tag = facts.mode === "test" ? "[Test] " : "";
+  return {
+    to,
+    subject: `${tag}${about === "triggered" ? "Alert" : "Resolved"}: ${facts.title}`,
+    text: [
+      about === "triggered" ? `An alert of ${facts.merchantName} fired.` : `An alert of ${facts.merchantName} resolved.`,
+      "",
+      facts.title,
+      facts.detail,
+      ...(about === "resolved" && facts.resolvedDetail ? ["", `Resolved: ${facts.resolvedDetail}`] : []),
+      "",
+      ...(facts.link ? [`See it: ${base}${facts.link}`] : []),
+      `All alerts: ${base}/alerts`,
+    ].join("\n"),
+  };
+}

@@ -29,6 +29,8 @@ export type EventForBody = {
   paymentMethod?: Record<string, unknown> | null;
   /** dispute.* events: the dispute as it was (lib/disputes/events.ts), its invoice beside it. */
   dispute?: Record<string, unknown> | null;
+  /** alert.* events: the alert as it fired or resolved (lib/alerts/deliver.ts), no invoice. */
+  alert?: Record<string, unknown> | null;
 };
 
 /**
@@ -37,6 +39,7 @@ export type EventForBody = {
  */
 export function renderEventBody(event: EventForBody): string {
   if (event.connection) return renderConnectionEventBody(event, event.connection);
+  if (event.alert) return renderAlertEventBody(event, event.alert);
   if (event.paymentMethod && event.type.startsWith("payment_method.")) return renderPaymentMethodEventBody(event, event.paymentMethod);
   if (!event.invoice) throw new Error(`webhook event ${event.id} has no invoice snapshot`);
   const baseUrl = publicBaseUrl();
@@ -173,4 +176,31 @@ function renderPaymentMethodEventBody(event: EventForBody, paymentMethod: Record
   const meta = { event_id: event.id, event_type: event.type };
   if (!event.invoice) return JSON.stringify({ data, meta });
   return JSON.stringify({ data, included: [toInvoiceResource(invoiceFromSnapshot(event.invoice), { baseUrl })], meta });
+}
+
+/**
+ * alert.* events: the alert as `data` (type `alert`): its rule, subject, title and detail, when it
+ * opened and, for alert.resolved, when and why it resolved; a link to the Alerts page.
+ */
+function renderAlertEventBody(event: EventForBody, alert: Record<string, unknown>): string {
+  const id = String(alert.id);
+  return JSON.stringify({
+    data: {
+      type: "alert",
+      id,
+      attributes: {
+        rule: alert.rule,
+        subject: alert.subject,
+        mode: alert.mode ?? null,
+        state: alert.resolvedAt ? "resolved" : "open",
+        title: alert.title,
+        detail: alert.detail,
+        opened_at: alert.openedAt,
+        resolved_at: alert.resolvedAt ?? null,
+        resolved_detail: alert.resolvedDetail ?? null,
+      },
+      links: { self: `${publicBaseUrl()}/alerts#${id}` },
+    },
+    meta: { event_id: event.id, event_type: event.type },
+  });
 }

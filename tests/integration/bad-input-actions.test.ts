@@ -33,6 +33,7 @@ vi.mock("next/headers", () => ({
 import * as paymentInvoicesRoute from "@/app/api/commerce/payment-invoices/route";
 import * as payoutInvoicesRoute from "@/app/api/commerce/payout-invoices/route";
 import * as accountActions from "@/lib/actions/account";
+import * as alertActions from "@/lib/actions/alerts";
 import * as apiKeyActions from "@/lib/actions/api-keys";
 import * as authorizationActions from "@/lib/actions/authorizations";
 import * as paymentMethodActions from "@/lib/actions/payment-methods";
@@ -120,6 +121,7 @@ const INTERNAL = "Something went wrong on our side";
 /** The "use server" modules, by file, as the fuzz imports them. */
 const MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/account.ts": accountActions,
+  "lib/actions/alerts.ts": alertActions,
   "lib/actions/api-keys.ts": apiKeyActions,
   "lib/actions/authorizations.ts": authorizationActions,
   "lib/actions/payment-methods.ts": paymentMethodActions,
@@ -235,6 +237,16 @@ const CASES: Record<string, Case> = {
     valid: () => ({ currentPassword: "wrong-password-1", password: "another-pass-42", confirmPassword: "another-pass-42" }),
   },
   "lib/actions/account.ts#renameBusinessAction": { valid: () => ({ merchantName: "Renamed Ltd" }) },
+  "lib/actions/alerts.ts#updateAlertRuleAction": {
+    valid: () => ({ rule: "success_rate", enabled: true, threshold: 80, windowMinutes: 60 }),
+    examples: () => [
+      { rule: "success_rate", enabled: true, threshold: 0, windowMinutes: 60 },
+      { rule: "success_rate", enabled: true, threshold: 80, windowMinutes: 100000 },
+      { rule: "webhook_failures", enabled: true },
+      { rule: "webhook_failures", enabled: "yes", threshold: 5 },
+      { rule: "nope", enabled: true },
+    ],
+  },
   "lib/actions/api-keys.ts#createApiKeyAction": { valid: () => ({ name: "fuzz", mode: "live", scope: "read_only" }) },
   // The first accepted call revokes the key; the rest are refused as already revoked.
   "lib/actions/api-keys.ts#revokeApiKeyAction": { valid: () => ({ id: w.keyId }) },

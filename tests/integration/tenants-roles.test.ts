@@ -46,6 +46,7 @@ import * as routingVersionRoute from "@/app/api/routing/[id]/versions/[version]/
 import * as routingVersionsRoute from "@/app/api/routing/[id]/versions/route";
 import * as routingSettingsRoute from "@/app/api/routing/settings/route";
 import { renameBusinessAction } from "@/lib/actions/account";
+import { updateAlertRuleAction } from "@/lib/actions/alerts";
 import { createApiKeyAction, revokeApiKeyAction, rollApiKeyAction } from "@/lib/actions/api-keys";
 import { checkStatusNowAction } from "@/lib/actions/check-status";
 import {
@@ -99,6 +100,7 @@ import { setUpTestDb, unique } from "./helpers/db";
 import { setUpFakeProvider } from "./helpers/fake-provider";
 import { newReference } from "./helpers/invoice-fixtures";
 import * as accountModule from "@/lib/actions/account";
+import * as alertsModule from "@/lib/actions/alerts";
 import * as api_keysModule from "@/lib/actions/api-keys";
 import * as authorizationsModule from "@/lib/actions/authorizations";
 import * as payment_methodsModule from "@/lib/actions/payment-methods";
@@ -1124,6 +1126,11 @@ const ACTIONS: Record<string, ActionCase> = {
     tenant: { run: () => setSandboxFaultAction({ id: B.a.id, mode: SANDBOX_FAULT_MODES.at(-1)! }), refusal: CONNECTION_GONE },
     own: () => setSandboxFaultAction({ id: A.a.id, mode: SANDBOX_FAULT_MODES.at(-1)! }),
   },
+  "lib/actions/alerts.ts#updateAlertRuleAction": {
+    role: "alerts.manage",
+    noId: "changes a rule of the viewer's own merchant, named by its kind",
+    own: () => updateAlertRuleAction({ rule: "webhook_failures", enabled: false }),
+  },
   "lib/actions/settings.ts#updateInvoiceLifetimeAction": {
     role: "settings.write",
     noId: "changes the viewer's own merchant",
@@ -1236,6 +1243,7 @@ const ACTIONS: Record<string, ActionCase> = {
 /** The member actions' modules, by file: ACTION_FUNCTIONS["lib/actions/x.ts#name"] is the action itself. */
 const ACTION_MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/account.ts": accountModule,
+  "lib/actions/alerts.ts": alertsModule,
   "lib/actions/api-keys.ts": api_keysModule,
   "lib/actions/authorizations.ts": authorizationsModule,
   "lib/actions/payment-methods.ts": payment_methodsModule,

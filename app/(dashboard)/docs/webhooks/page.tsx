@@ -69,6 +69,28 @@ export default async function WebhooksDocsPage() {
     null,
     2,
   );
+  const alertPayload = JSON.stringify(
+    JSON.parse(
+      renderEventBody({
+        id: "evt_7mWq3TzK9cRb2XvN5pL8ya",
+        type: "alert.resolved",
+        invoice: null,
+        alert: {
+          id: "alr_sample_alert",
+          rule: "webhook_failures",
+          subject: "whe_sample_endpoint",
+          mode: null,
+          title: "Webhook endpoint https://shop.example/hooks is failing",
+          detail: "Its last 5 deliveries failed. Events wait and are retried; check the event log.",
+          openedAt: at.toISOString(),
+          resolvedAt: new Date(at.getTime() + 20 * 60_000).toISOString(),
+          resolvedDetail: "The endpoint took a delivery again (or was disabled or deleted).",
+        },
+      }),
+    ),
+    null,
+    2,
+  );
   const refundPayload = JSON.stringify(
     JSON.parse(
       renderEventBody({
@@ -200,6 +222,23 @@ export default async function WebhooksDocsPage() {
             <code className="font-mono">health</code>, <code className="font-mono">previous_health</code> and the latest error. {HEALTH_RULE_TEXT}
           </p>
           <Code label="Example connection health payload">{healthPayload}</Code>
+        </section>
+
+        <section className="card space-y-3" aria-labelledby="docs-alerts">
+          <h2 id="docs-alerts" className="text-base font-semibold">
+            Alert events
+          </h2>
+          <p>
+            When one of your{" "}
+            <Link href="/alerts" className="text-brand-700 underline">
+              alert rules
+            </Link>{" "}
+            fires you get <code className="font-mono">alert.triggered</code>, and <code className="font-mono">alert.resolved</code> once its condition clears:
+            each once per alert, with the alert as <code className="font-mono">data</code> (type <code className="font-mono">alert</code>: its rule, subject,
+            title and detail, <code className="font-mono">state</code> open or resolved, and when and why it resolved). Alerts are about no invoice, so they
+            carry no <code className="font-mono">meta.sequence</code>.
+          </p>
+          <Code label="Example alert payload">{alertPayload}</Code>
         </section>
 
         <section className="card space-y-3" aria-labelledby="docs-headers">
