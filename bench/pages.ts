@@ -346,7 +346,10 @@ async function main() {
   const floor = frameworkFloor();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "po-bench-pages-"));
   const seeded = await seed(dataDir);
-  const server = await startAppServer({ port: PORT, env: { DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", MAIL_OUTBOX_PAGE: "1", SANDBOX_DISPUTE_OPENS_AFTER_SECONDS: "1" } });
+  const server = await startAppServer({
+    port: PORT,
+    env: { DATA_DIR: dataDir, DATABASE_URL: "", SMTP_URL: "", MAIL_OUTBOX_PAGE: "1", SANDBOX_DISPUTE_OPENS_AFTER_SECONDS: "1" },
+  });
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM });
