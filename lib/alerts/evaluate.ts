@@ -122,7 +122,7 @@ async function webhookFailureConditions(db: Db): Promise<AlertCondition[]> {
         subject: row.id,
         mode: null,
         title: `Webhook endpoint ${row.url.slice(0, 200)} is failing`,
-        detail: `Its last ${threshold} deliver${threshold === 1 ? "y" : "ies"} failed. Events wait and are retried; check the event log.`,
+        detail: `${threshold === 1 ? "Its last delivery" : `Its last ${threshold} deliveries`} failed. Events wait and are retried; check the event log.`,
         link: "/webhooks",
       },
     ];
