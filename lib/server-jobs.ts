@@ -11,6 +11,7 @@ import { authorizationReconcileTask, requeueAuthorizationFollowUpsSweep, voidExp
 import { refundReconcileTask, requeueRefundFollowUpsSweep } from "@/lib/refunds/tasks/refund-reconcile";
 import { disputeFollowUpsSweep, disputeFollowUpTask, disputeRemindersSweep } from "@/lib/disputes/tasks/dispute-follow-up";
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
+import { sweepRequestLogSweep } from "@/lib/request-log/sweep";
 import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
 import { sandboxRefundSettleTask } from "@/lib/sandbox/tasks/sandbox-refund-settle";
 import { sandboxDisputeDecideTask, sandboxDisputeOpenTask } from "@/lib/sandbox/tasks/sandbox-dispute";
@@ -55,6 +56,7 @@ const JOB_SWEEPS: readonly JobSweep[] = [
   requeueAuthorizationFollowUpsSweep,
   disputeFollowUpsSweep,
   disputeRemindersSweep,
+  sweepRequestLogSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

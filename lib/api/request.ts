@@ -70,6 +70,11 @@ export function isLeanRequest(request: Request): boolean {
   return leanRequests.has(request);
 }
 
+/** The bytes the lean path read for this request, while no reader has taken them (the request log keeps a copy). */
+export function bufferedBodyOf(request: Request): Uint8Array | undefined {
+  return bufferedBodies.get(request);
+}
+
 export function rememberBufferedBody(request: Request, bytes: Uint8Array): Request {
   bufferedBodies.set(request, bytes);
   return request;
