@@ -30,8 +30,8 @@ function maskCards(run: string): string {
 
 /** A JSON member whose value is a string or a number: `"name": "value"` (the value's text as written). */
 const JSON_MEMBER = /"((?:[^"\\]|\\.){1,100})"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*)/g;
-/** A form field: `name=value` between `&`s (or a query string's `?`). */
-const FORM_FIELD = /(^|[&?])([^=&?\s]{1,100})=([^&\s]*)/g;
+/** A form field: `name=value` between `&`s (or after a query string's `?`, or a line's start). */
+const FORM_FIELD = /(^|[&?\s])([^=&?\s]{1,100})=([^&\s]*)/g;
 
 function decodeJsonString(text: string): string {
   try {
