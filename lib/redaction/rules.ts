@@ -13,10 +13,10 @@ export const SECRET_FIELD =
   /(password|passphrase|secret|private_?key|privatekey|api_?key|apikey|card_?number|cardnumber|cvc|cvv|security_?code|^(\d+_)?(number|pan)$)/i;
 
 /** A field that holds a secret only when its value is a full card number. */
-export const NUMBER_FIELD = /number|pan/i;
+const NUMBER_FIELD = /number|pan/i;
 
 /** A masked value sent back as shown ("••••abcd", "411111******1111"): no secret. */
-export const MASKED = /[•*]{4}/;
+const MASKED = /[•*]{4}/;
 
 /** Shown once when made: API keys (`pok_…`) and webhook signing secrets (`whsec_…`). */
 export const SHOWN_ONCE = /\b(?:pok|whsec)_[A-Za-z0-9_-]{20,}/g;

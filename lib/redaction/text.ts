@@ -1,6 +1,6 @@
 import { CARD_WRITTEN, isSecretValue, luhn, PEM_BLOCK, SECRET_FIELD, SHOWN_ONCE } from "./rules";
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /**
  * Card numbers in a run of digits (split by single spaces or dashes), each kept as pages show it:

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { DATE_RANGE_TEXT, isCalendarDay, parseDay } from "@/lib/dates";
 
 export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
-export type StatusClass = (typeof STATUS_CLASSES)[number];
 
 /** Days as the date inputs send them. */
 const day = z
@@ -42,7 +41,7 @@ const requestLogFilterSchema = z
   .refine((v) => !v.from || !v.to || v.from <= v.to, { message: "The end date is before the start date", path: ["to"] });
 export type RequestLogFilter = z.infer<typeof requestLogFilterSchema>;
 
-export const REQUEST_LOG_FILTER_KEYS = ["mode", "status", "path", "key", "invoice", "from", "to", "after"] as const;
+const REQUEST_LOG_FILTER_KEYS = ["mode", "status", "path", "key", "invoice", "from", "to", "after"] as const;
 type FilterKey = (typeof REQUEST_LOG_FILTER_KEYS)[number];
 
 /**

@@ -18,7 +18,7 @@ import { redactText } from "@/lib/redaction/text";
  */
 
 /** Bodies kept: 16 kB, after redaction. */
-export const BODY_LIMIT_BYTES = 16 * 1024;
+const BODY_LIMIT_BYTES = 16 * 1024;
 /** What is kept of a body before redaction (redaction may shorten it; it is cut to BODY_LIMIT_BYTES after). */
 export const RAW_BODY_LIMIT = 2 * BODY_LIMIT_BYTES;
 const FLUSH_MS = 1000;
@@ -102,7 +102,7 @@ const INVOICE_ID = /\b(?:cpi|cpoi)_[A-Za-z0-9_-]{10,40}/;
 const REFUND_ID = /\brf_[A-Za-z0-9_-]{10,40}/;
 
 /** The invoice and refund a request touched: named in its path, else the one resource it answered with. */
-export function touched(path: string, status: number, responseBody: string): { invoiceId: string | null; refundId: string | null } {
+function touched(path: string, status: number, responseBody: string): { invoiceId: string | null; refundId: string | null } {
   let invoiceId = INVOICE_ID.exec(path)?.[0] ?? null;
   let refundId = REFUND_ID.exec(path)?.[0] ?? null;
   if ((invoiceId && refundId) || status >= 300 || !responseBody.startsWith('{"data":{')) return { invoiceId, refundId };
@@ -123,7 +123,7 @@ export function touched(path: string, status: number, responseBody: string): { i
 const REFERENCE_ID = /"reference_id"\s*:\s*"((?:[^"\\]|\\.){1,255})"/;
 
 /** The row of one request: bodies redacted, then cut. */
-export async function rowOf(entry: LoggedRequest): Promise<typeof requestLog.$inferInsert> {
+async function rowOf(entry: LoggedRequest): Promise<typeof requestLog.$inferInsert> {
   const [requestText, responseText] = await Promise.all([textOf(entry.requestBody), textOf(entry.responseBody)]);
   const request = cut(redactText(requestText));
   const response = cut(redactText(responseText));
