@@ -27,6 +27,13 @@ describe("redactText", () => {
     );
   });
 
+  it("finds a secret-named field's values in arrays and however deep, as the secrets scan does", () => {
+    const body = JSON.stringify({ data: { attributes: { credentials: { secret_key: ["sk_live_abcdefgh", ["sk_live_ijklmnop"]] } } } });
+    const text = redactText(body);
+    expect(text).not.toContain("sk_live_abcdefgh");
+    expect(text).not.toContain("sk_live_ijklmnop");
+  });
+
   it("keeps masks and plain numbers, which are no secrets", () => {
     const body = '{"card_number":"411111******1111","secret_key":"••••abcd","number":"INV-0001"}';
     expect(redactText(body)).toBe(body);

@@ -57,7 +57,7 @@ function decodeFormValue(text: string): string {
  * six and last four digits.
  */
 export function redactText(text: string): string {
-  return text
+  return redactParsedSecrets(text)
     .replace(PEM_BLOCK, REDACTED)
     .replace(JSON_MEMBER, (member, name: string, colon: string, value: string) => {
       const field = decodeJsonString(`"${name}"`);
@@ -70,4 +70,36 @@ export function redactText(text: string): string {
     )
     .replace(SHOWN_ONCE, REDACTED)
     .replace(CARD_WRITTEN, maskCards);
+}
+
+/** Secret values in parsed JSON, found as the secrets scan finds them: a field's name carries into its arrays. */
+function secretStrings(value: unknown, field: string, out: Set<string>, depth = 0): void {
+  if (depth > 12) return;
+  if (typeof value === "string") {
+    if (isSecretValue(field, value)) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) secretStrings(item, field, out, depth + 1);
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) secretStrings(item, key, out, depth + 1);
+  }
+}
+
+/**
+ * A whole JSON body: every string a secret-named field holds however deep (in arrays too, which the
+ * member pattern does not reach), replaced where the text spells it as JSON does.
+ */
+function redactParsedSecrets(text: string): string {
+  const start = text.trimStart()[0];
+  if (start !== "{" && start !== "[") return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const secrets = new Set<string>();
+  secretStrings(parsed, "", secrets);
+  let out = text;
+  for (const secret of secrets) out = out.split(JSON.stringify(secret)).join(`"${REDACTED}"`);
+  return out;
 }

@@ -19,8 +19,11 @@ import { redactText } from "@/lib/redaction/text";
 
 /** Bodies kept: 16 kB, after redaction. */
 const BODY_LIMIT_BYTES = 16 * 1024;
-/** What is kept of a body before redaction (redaction may shorten it; it is cut to BODY_LIMIT_BYTES after). */
-export const RAW_BODY_LIMIT = 2 * BODY_LIMIT_BYTES;
+/**
+ * What is kept of a body before redaction, which reads a JSON body whole: the API's largest body
+ * (64 KiB). It is cut to BODY_LIMIT_BYTES after.
+ */
+export const RAW_BODY_LIMIT = 64 * 1024;
 const FLUSH_MS = 1000;
 const BATCH = 200;
 const MAX_BUFFERED = 5000;
