@@ -1,5 +1,5 @@
 import { logRequest, RAW_BODY_LIMIT, type BodySource } from "@/lib/request-log/writer";
-import { bufferedBodyOf } from "./request";
+import { bodyReadOf } from "./request";
 import { isStreamedResponse, responseTextOf } from "./responses";
 
 /**
@@ -17,7 +17,7 @@ function notKept(type: string): string {
   return `[${type.split(";")[0]!.trim() || "unknown type"}: body not kept]`;
 }
 
-/** Reads at most `limit` bytes of a copy of the body, then lets the rest go. */
+/** Reads at most `limit` bytes of a copy of the answer's body, then lets the rest go. */
 async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -35,15 +35,13 @@ async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promis
   return Buffer.concat(chunks);
 }
 
-/** The request's body for the log, taken before the handler reads it. */
-export function requestBodyForLog(request: Request): BodySource {
+/** The request's body for the log, once answered: the bytes its handler (or the lean path) read; a body never read is not kept. */
+function requestBodyForLog(request: Request): BodySource {
   if (READ_METHODS.has(request.method)) return "";
   const type = request.headers.get("content-type") ?? "";
-  const buffered = bufferedBodyOf(request);
-  if (buffered) return buffered.byteLength === 0 || KEPT_TYPE.test(type) ? buffered : notKept(type);
-  if (!request.body || request.bodyUsed) return "";
-  if (!KEPT_TYPE.test(type)) return notKept(type);
-  return readUpTo(request.clone().body!, RAW_BODY_LIMIT).catch(() => "");
+  const read = bodyReadOf(request);
+  if (!read) return "";
+  return read.byteLength === 0 || KEPT_TYPE.test(type) ? read : notKept(type);
 }
 
 /** The answer's body for the log: the JSON:API text when the wrapper knows it, else a copy of a JSON answer. */
@@ -68,7 +66,6 @@ export type LogContext = {
   keyPrefix: string;
   keyLastFour: string;
   requestId: string;
-  requestBody: BodySource;
 };
 
 /** Queues the answered request for the log (runLogged's `answered`). */
@@ -86,7 +83,7 @@ export function logAnswered(request: Request, context: LogContext, response: Res
     keyLastFour: context.keyLastFour,
     requestId: context.requestId,
     idempotencyKey: request.headers.get("idempotency-key") ?? undefined,
-    requestBody: context.requestBody,
+    requestBody: requestBodyForLog(request),
     responseBody: responseBodyForLog(response),
   });
 }

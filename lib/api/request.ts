@@ -70,9 +70,12 @@ export function isLeanRequest(request: Request): boolean {
   return leanRequests.has(request);
 }
 
-/** The bytes the lean path read for this request, while no reader has taken them (the request log keeps a copy). */
-export function bufferedBodyOf(request: Request): Uint8Array | undefined {
-  return bufferedBodies.get(request);
+/** The bytes a handler read as the body (readJsonBody), kept for the request log (lib/api/request-log.ts). */
+const readBodies = new WeakMap<Request, Uint8Array>();
+
+/** The body as it was read: by the handler, else by the lean path before a handler that never read it. */
+export function bodyReadOf(request: Request): Uint8Array | undefined {
+  return readBodies.get(request) ?? bufferedBodies.get(request);
 }
 
 export function rememberBufferedBody(request: Request, bytes: Uint8Array): Request {
@@ -129,6 +132,7 @@ async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uin
   if (buffered) bufferedBodies.delete(request);
   const bytes = buffered ?? (await readBodyUpTo(request, maxBytes, { drain: true }));
   if (!bytes || bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  readBodies.set(request, bytes);
   return bytes;
 }
 

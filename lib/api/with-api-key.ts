@@ -8,7 +8,7 @@ import { singleErrorResponse } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
 import { rateLimitSettings, takeKeyedTokens, type Limit } from "./rate-limit";
-import { keyLabel, logAnswered, requestBodyForLog, type LogContext } from "./request-log";
+import { keyLabel, logAnswered, type LogContext } from "./request-log";
 import { runLogged, type RouteHandler } from "./run-logged";
 
 export type ApiKeyContext<P> = {
@@ -113,7 +113,6 @@ export function withApiKey<P = Record<string, string>>(
             apiKeyId: auth.keyId,
             ...keyLabel(match[1]!),
             requestId,
-            requestBody: requestBodyForLog(request),
           };
         }
         // A read-only key reads only; refused before it spends anything of the limits.
