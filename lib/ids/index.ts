@@ -22,7 +22,7 @@ export type IdPrefix =
   | "sim"
   | "pm"
   | "dp"
-  | "req";
+  | "rql";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(16).toString("base64url")}`;

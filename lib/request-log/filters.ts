@@ -11,7 +11,7 @@ const day = z
   .refine((v) => parseDay(v) !== undefined, `Enter a date ${DATE_RANGE_TEXT}`);
 
 /** `<milliseconds>.<id>`: the last entry of the page before (keyset pages, newest first). */
-const CURSOR = /^(\d{1,15})\.(req_[A-Za-z0-9_-]{1,40})$/;
+const CURSOR = /^(\d{1,15})\.(rql_[A-Za-z0-9_-]{1,40})$/;
 
 /** The Logs page's filter, read from its URL (GET form): one schema for the form and the query. */
 const requestLogFilterSchema = z

@@ -68,7 +68,7 @@ export async function listRequestLog(
 
 /** One request with its bodies, if it is the merchant's (another merchant's is not found). */
 export async function getRequestLogEntry(db: Db, merchantId: string, id: string): Promise<RequestLogRow | undefined> {
-  if (!/^req_[A-Za-z0-9_-]{1,40}$/.test(id)) return undefined;
+  if (!/^rql_[A-Za-z0-9_-]{1,40}$/.test(id)) return undefined;
   const [row] = await db
     .select()
     .from(requestLog)

@@ -132,7 +132,7 @@ async function rowOf(entry: LoggedRequest): Promise<typeof requestLog.$inferInse
   const response = cut(redactText(responseText));
   const idempotencyKey = entry.idempotencyKey ?? REFERENCE_ID.exec(requestText)?.[1];
   return {
-    id: newId("req"),
+    id: newId("rql"),
     merchantId: entry.merchantId,
     testMode: entry.testMode,
     createdAt: entry.at,

@@ -380,7 +380,7 @@ describe("reading the log", () => {
     expect(shown.text).not.toContain(FULL_CARD);
     expect((await show(ownLive.id)).notFound).toBe(false);
     expect((await show(other.id)).notFound).toBe(true);
-    expect((await show("req_nonesuch")).notFound).toBe(true);
+    expect((await show("rql_nonesuch")).notFound).toBe(true);
     expect(await getRequestLogEntry(t.db, A.merchantId, other.id)).toBeUndefined();
 
     session.userId = A.supportId;
