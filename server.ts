@@ -17,6 +17,7 @@ import { getDb } from "@/lib/db/client";
 import { e2eTap } from "@/lib/e2e-record";
 import { hasMalformedEscape, isApiPath } from "@/lib/http/paths";
 import { stopJobs } from "@/lib/jobs/queue";
+import { drainRequestLog } from "@/lib/request-log/writer";
 import { outboxPageEnabled, smtpUrl } from "@/lib/mail/config";
 import { startServer } from "@/lib/server-start";
 import { answerClientError } from "@/server/client-error";
@@ -121,7 +122,8 @@ let stopping = false;
 
 /**
  * SIGTERM / SIGINT: no new connections; the requests in flight finish and are answered (up to
- * DRAIN_MS; keep-alive connections are closed as soon as they are idle), then the job workers
+ * DRAIN_MS; keep-alive connections are closed as soon as they are idle), then the request log's
+ * buffer is written, then the job workers
  * finish the job in hand and take no new one, then the process exits 0. Anything not finished runs
  * again after the restart (jobs are rows; an interrupted request is recovered by its sweep).
  */
@@ -137,6 +139,8 @@ async function shutDown(): Promise<void> {
   clearInterval(idle);
   clearTimeout(deadline);
   server.closeAllConnections();
+  // The request log's last second (lib/request-log/writer.ts), before the database goes.
+  await drainRequestLog().catch(() => undefined);
   await getDb()
     .then((db) => stopJobs(db, 10_000))
     .catch(() => undefined);

@@ -18,7 +18,9 @@ test("no secret or full card number of the run in any answer, log line, database
   const dump = await request.get("/__e2e/dump");
   expect(dump.status(), await dump.text()).toBe(200);
   const dumped = (await dump.json()) as { tables: string[]; rows: number };
-  expect(dumped.tables).toEqual(expect.arrayContaining(["public.connections", "public.invoices", "public.webhook_secrets", "pgboss.job", "pgboss.archive"]));
+  expect(dumped.tables).toEqual(
+    expect.arrayContaining(["public.connections", "public.invoices", "public.webhook_secrets", "public.request_log", "pgboss.job", "pgboss.archive"]),
+  );
 
   const report = scan({ recordDir, bundleDir: path.join(process.cwd(), ".next", "static"), given: givenSecrets(dataDir), vaultKey: runVaultKey(dataDir) });
   fs.mkdirSync("test-reports", { recursive: true });

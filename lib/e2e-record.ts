@@ -209,7 +209,9 @@ function rowsOf<T>(answer: unknown): T[] {
 }
 
 async function dump(res: http.ServerResponse): Promise<void> {
-  const [{ sql }, { getDb }] = await Promise.all([import("drizzle-orm"), import("@/lib/db/client")]);
+  const [{ sql }, { getDb }, { flushRequestLog }] = await Promise.all([import("drizzle-orm"), import("@/lib/db/client"), import("@/lib/request-log/writer")]);
+  // The request log's buffer first: the scan reads every request's row (lib/request-log).
+  await flushRequestLog();
   const db = await getDb();
   const tables = rowsOf<{ schema: string; name: string }>(
     await db.execute(

@@ -13,6 +13,7 @@ import { disputeFollowUpsSweep, disputeFollowUpTask, disputeRemindersSweep } fro
 import { alertsEvaluateSweep } from "@/lib/alerts/tasks/alerts-evaluate";
 import { pruneRoutingStatsSweep } from "@/lib/routing/success-stats";
 import { disputeRateSweep } from "@/lib/analytics/connection-health";
+import { sweepRequestLogSweep } from "@/lib/request-log/sweep";
 import { sandboxCallbackTask } from "@/lib/providers/server/tasks/sandbox-callback";
 import { sandboxRefundSettleTask } from "@/lib/sandbox/tasks/sandbox-refund-settle";
 import { sandboxDisputeDecideTask, sandboxDisputeOpenTask } from "@/lib/sandbox/tasks/sandbox-dispute";
@@ -59,6 +60,7 @@ const JOB_SWEEPS: readonly JobSweep[] = [
   disputeRemindersSweep,
   disputeRateSweep,
   alertsEvaluateSweep,
+  sweepRequestLogSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */

@@ -20,6 +20,7 @@ export async function startServer(options: { listen?: string } = {}): Promise<vo
     (await import("@/lib/vault/vault-key")).credentialsKey();
     const { rateLimitSettings } = await import("@/lib/api/rate-limit");
     rateLimitSettings();
+    (await import("@/lib/request-log/sweep")).requestLogDays();
     const db = await getDb();
     const { startServerJobs } = await import("@/lib/server-jobs");
     await startServerJobs(db);

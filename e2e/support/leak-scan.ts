@@ -33,6 +33,7 @@ import { readFrames, type RecordFrame } from "./leak-frames";
 import { decryptJson, decryptSecret } from "../../lib/vault";
 import { DISPUTE_TEST_NOTE, TEST_CARDS } from "../../lib/sandbox/cards";
 import { HOSTILE_WORDS } from "./bad-input";
+import { CARD_RUN, cardDigits, isSecretValue, luhn, SECRET_FIELD, SHOWN_ONCE } from "../../lib/redaction/rules";
 
 type SecretKind = "secret" | "card" | "shown-once";
 export type Secret = { value: string; kind: SecretKind; source: string };
@@ -52,40 +53,14 @@ export type ScanReport = {
 
 const MIN_NEEDLE = 8;
 const PREFIX = 8;
-const SECRET_FIELD = /(password|passphrase|secret|private_?key|privatekey|api_?key|apikey|card_?number|cardnumber|^(\d+_)?(number|pan)$)/i;
-const SHOWN_ONCE = /\b(?:pok|whsec)_[A-Za-z0-9_-]{20,}/g;
-// A card number sent in a body stands alone ("4111…" in JSON, a form field), never inside a longer
-// word: Provider B's sandbox references are "B" and 16 hex characters, and now and then those hold
-// a Luhn-valid run of 15 digits ("B310000000000005e"), which is no card.
-const CARD_RUN = /(?<![0-9A-Za-z])[3-6]\d{14,15}(?![0-9A-Za-z])/g;
 
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-function cardDigits(value: string): string | undefined {
-  const digits = value.replace(/[ -]/g, "");
-  return /^\d{13,19}$/.test(digits) && luhn(digits) ? digits : undefined;
-}
-
-/** A value typed into a secret field: a card number when it is one, else a secret. */
+/** A value typed into a secret field: a card number when it is one, else a secret (lib/redaction/rules.ts decides which values are). */
 function typed(value: string, field: string, source: string): Secret[] {
   const card = cardDigits(value);
   if (card) return [{ value: card, kind: "card", source }];
-  // A card field without a full number holds a mask ("411111******1111", shown by design), or a
-  // plain "number" field holds something else (an invoice number).
-  if (/number|pan/i.test(field)) return [];
-  // A masked secret sent back unchanged (an edit form keeps "••••abcd") is no secret.
-  if (/[•*]{4}/.test(value)) return [];
   // The bad-input suite types public words ("Infinity", "constructor") into every field.
-  if (HOSTILE_WORDS.includes(value)) return [];
-  return value.length > 0 ? [{ value, kind: "secret", source: `${source} ${field}` }] : [];
+  if (!isSecretValue(field, value) || HOSTILE_WORDS.includes(value)) return [];
+  return [{ value, kind: "secret", source: `${source} ${field}` }];
 }
 
 function fromObject(value: unknown, source: string, out: Secret[], field = "", depth = 0): void {

@@ -70,6 +70,14 @@ export function isLeanRequest(request: Request): boolean {
   return leanRequests.has(request);
 }
 
+/** The bytes a handler read as the body (readJsonBody), kept for the request log (lib/api/request-log.ts). */
+const readBodies = new WeakMap<Request, Uint8Array>();
+
+/** The body as it was read: by the handler, else by the lean path before a handler that never read it. */
+export function bodyReadOf(request: Request): Uint8Array | undefined {
+  return readBodies.get(request) ?? bufferedBodies.get(request);
+}
+
 export function rememberBufferedBody(request: Request, bytes: Uint8Array): Request {
   bufferedBodies.set(request, bytes);
   return request;
@@ -124,6 +132,7 @@ async function readLimitedBytes(request: Request, maxBytes: number): Promise<Uin
   if (buffered) bufferedBodies.delete(request);
   const bytes = buffered ?? (await readBodyUpTo(request, maxBytes, { drain: true }));
   if (!bytes || bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  readBodies.set(request, bytes);
   return bytes;
 }
 

@@ -34,7 +34,12 @@ function withRequestId(response: Response, requestId: string): Response {
  * answer, the API's security headers on every answer under /api (the hosted page's routes use the
  * wrappers too, and keep the page policy proxy.ts gives them), one log line.
  */
-export async function runLogged(request: Request, body: (requestId: string) => Promise<Response>): Promise<Response> {
+export async function runLogged(
+  request: Request,
+  body: (requestId: string) => Promise<Response>,
+  /** Told of the answer as sent (withApiKey's request log), before its body is read. */
+  answered?: (response: Response, path: string, durationMs: number) => void,
+): Promise<Response> {
   const started = performance.now();
   const requestId = requestIdOf(request);
   const path = new URL(request.url).pathname;
@@ -48,13 +53,9 @@ export async function runLogged(request: Request, body: (requestId: string) => P
   if (!isLeanRequest(request)) response = completeDeferredBody(response);
   response = withRequestId(response, requestId);
   if (isApiPath(path)) response = secureApiResponse(response);
+  const durationMs = Math.round(performance.now() - started);
   // Path only: query strings and headers can carry identifiers or secrets.
-  logger.info("api request", {
-    method: request.method,
-    path,
-    status: response.status,
-    durationMs: Math.round(performance.now() - started),
-    requestId,
-  });
+  logger.info("api request", { method: request.method, path, status: response.status, durationMs, requestId });
+  answered?.(response, path, durationMs);
   return response;
 }

@@ -8,6 +8,7 @@ import { singleErrorResponse } from "./errors";
 import { negotiateJsonApi } from "./negotiation";
 import { assertQueryParameters, type QueryParameters } from "./query";
 import { rateLimitSettings, takeKeyedTokens, type Limit } from "./rate-limit";
+import { keyLabel, logAnswered, type LogContext } from "./request-log";
 import { runLogged, type RouteHandler } from "./run-logged";
 
 export type ApiKeyContext<P> = {
@@ -69,52 +70,72 @@ export function withApiKey<P = Record<string, string>>(
   handler: (ctx: ApiKeyContext<P>) => Promise<Response>,
   options: WithApiKeyOptions = {},
 ): RouteHandler<P> {
-  return (request, context) =>
-    runLogged(request, async (requestId) => {
-      negotiateJsonApi(request);
-      const match = BEARER.exec(request.headers.get("authorization") ?? "");
-      if (!match) {
-        return singleErrorResponse(401, "unauthorized", "Unauthorized", "Send the API key as 'Authorization: Bearer <key>'.", requestId, {
-          "WWW-Authenticate": "Bearer",
-        });
-      }
-      const db = await getDb();
-      const auth = await authenticateApiKey(db, match[1]!);
-      if (!auth || (auth.session && !options.allowSessionCredential)) {
-        return singleErrorResponse(
-          401,
-          "invalid_api_key",
-          "Invalid API key",
-          "The API key is unknown, revoked, or rolled and past its grace period.",
-          requestId,
-          {
-            "WWW-Authenticate": 'Bearer error="invalid_token"',
-          },
-        );
-      }
-      const needs = options.allowSessionCredential;
-      let testOnly = auth.testOnly;
-      if (auth.session && typeof needs === "string") {
-        const role = auth.role ?? "read_only";
-        if (!allows(role, needs)) return singleErrorResponse(403, "forbidden", "Forbidden", refusalFor(role, needs), requestId);
-        if (!(needs in CAPABILITIES)) testOnly = testOnly || !canInMode(role, needs as ModeFamily, "live");
-      }
-      // A read-only key reads only; refused before it spends anything of the limits.
-      if (auth.readOnly && !READ_METHODS.has(request.method) && !options.changesNothing) {
-        return singleErrorResponse(
-          403,
-          "insufficient_scope",
-          "Read-only API key",
-          "This API key is read-only: it may only read (GET). Use a key with full access to create or change anything.",
-          requestId,
-        );
-      }
-      // Limited by key id, never by the raw key, so no secret is held in the limiter's memory.
-      // The key's own limit first: a request its key may not send spends nothing of the merchant's.
-      const decision = await takeKeyedTokens(auth.keyId, auth.merchant.id);
-      if (!decision.ok) return keyedRateLimited(decision.limit, rateLimitSettings()[decision.limit], decision.retryAfterSeconds, requestId);
-      assertQueryParameters(request, options.query ?? []);
-      const params = await context.params;
-      return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly, keyMode: auth.keyMode, db, requestId });
-    });
+  return (request, context) => {
+    // Set once the key is known: the request log keeps the requests of a merchant's stored keys.
+    let logged: LogContext | undefined;
+    return runLogged(
+      request,
+      async (requestId) => {
+        negotiateJsonApi(request);
+        const match = BEARER.exec(request.headers.get("authorization") ?? "");
+        if (!match) {
+          return singleErrorResponse(401, "unauthorized", "Unauthorized", "Send the API key as 'Authorization: Bearer <key>'.", requestId, {
+            "WWW-Authenticate": "Bearer",
+          });
+        }
+        const db = await getDb();
+        const auth = await authenticateApiKey(db, match[1]!);
+        if (!auth || (auth.session && !options.allowSessionCredential)) {
+          return singleErrorResponse(
+            401,
+            "invalid_api_key",
+            "Invalid API key",
+            "The API key is unknown, revoked, or rolled and past its grace period.",
+            requestId,
+            {
+              "WWW-Authenticate": 'Bearer error="invalid_token"',
+            },
+          );
+        }
+        const needs = options.allowSessionCredential;
+        let testOnly = auth.testOnly;
+        if (auth.session && typeof needs === "string") {
+          const role = auth.role ?? "read_only";
+          if (!allows(role, needs)) return singleErrorResponse(403, "forbidden", "Forbidden", refusalFor(role, needs), requestId);
+          if (!(needs in CAPABILITIES)) testOnly = testOnly || !canInMode(role, needs as ModeFamily, "live");
+        }
+        // A stored key's requests are logged from here on, refusals of its limits included; the
+        // composer's session credential is the dashboard's own, not an integration's.
+        if (auth.keyMode) {
+          logged = {
+            merchantId: auth.merchant.id,
+            testMode: auth.keyMode === "test",
+            apiKeyId: auth.keyId,
+            ...keyLabel(match[1]!),
+            requestId,
+          };
+        }
+        // A read-only key reads only; refused before it spends anything of the limits.
+        if (auth.readOnly && !READ_METHODS.has(request.method) && !options.changesNothing) {
+          return singleErrorResponse(
+            403,
+            "insufficient_scope",
+            "Read-only API key",
+            "This API key is read-only: it may only read (GET). Use a key with full access to create or change anything.",
+            requestId,
+          );
+        }
+        // Limited by key id, never by the raw key, so no secret is held in the limiter's memory.
+        // The key's own limit first: a request its key may not send spends nothing of the merchant's.
+        const decision = await takeKeyedTokens(auth.keyId, auth.merchant.id);
+        if (!decision.ok) return keyedRateLimited(decision.limit, rateLimitSettings()[decision.limit], decision.retryAfterSeconds, requestId);
+        assertQueryParameters(request, options.query ?? []);
+        const params = await context.params;
+        return handler({ request, params, merchant: auth.merchant, keyId: auth.keyId, testOnly, keyMode: auth.keyMode, db, requestId });
+      },
+      (response, path, durationMs) => {
+        if (logged) logAnswered(request, logged, response, path, durationMs);
+      },
+    );
+  };
 }

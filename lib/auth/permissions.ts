@@ -27,6 +27,8 @@ const SECTIONS = [
   { href: "/settings", label: "Settings", capability: "invoices.read" },
   // Who changed what; it names the team's people and keys.
   { href: "/audit-log", label: "Audit log", capability: "audit.read" },
+  // Every API request with a key: owners in both modes, support in test mode (the page shows the view's mode).
+  { href: "/logs", label: "Logs", capability: "logs.read.test" },
   { href: "/docs/api", label: "API reference", capability: "docs.read" },
   { href: "/docs/webhooks", label: "Webhook docs", capability: "docs.read" },
 ] as const satisfies readonly { href: string; label: string; capability: Capability }[];

@@ -1096,3 +1096,50 @@ export const alerts = pgTable(
     index("alerts_merchant_idx").on(t.merchantId, t.openedAt.desc(), t.id.desc()),
   ],
 );
+
+/**
+ * The request log (lib/request-log): one row per request to the invoice and management APIs
+ * (withApiKey), written in batches off the request path and kept REQUEST_LOG_DAYS (30). The API key
+ * by its prefix and last four only; the bodies with every secret and card number taken out
+ * (lib/redaction) and cut at 16 kB. No foreign key but the merchant's: a row may name an invoice or
+ * refund that a failed request never made.
+ */
+export const requestLog = pgTable(
+  "request_log",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    testMode: boolean("test_mode").notNull(),
+    createdAt: invoiceTime("created_at"),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    status: integer("status").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    /** `pok_test_`, `pok_live_` or `pok_`, and the key's last four characters. */
+    keyPrefix: text("key_prefix").notNull(),
+    keyLastFour: text("key_last_four").notNull(),
+    requestId: text("request_id").notNull(),
+    /** The Idempotency-Key header, else the body's `reference_id`. */
+    idempotencyKey: text("idempotency_key"),
+    invoiceId: text("invoice_id"),
+    refundId: text("refund_id"),
+    requestBody: text("request_body").notNull().default(""),
+    requestTruncated: boolean("request_truncated").notNull().default(false),
+    responseBody: text("response_body").notNull().default(""),
+    responseTruncated: boolean("response_truncated").notNull().default(false),
+  },
+  (t) => [
+    /** The Logs page, newest first, within the merchant and mode (keyset pages). */
+    index("request_log_list_idx").on(t.merchantId, t.testMode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    /** An invoice's requests (the invoice page's Requests link). */
+    index("request_log_invoice_idx")
+      .on(t.merchantId, t.invoiceId, t.createdAt.desc().nullsFirst())
+      .where(sql`invoice_id is not null`),
+    /** The sweep of rows past REQUEST_LOG_DAYS. */
+    index("request_log_created_idx").on(t.createdAt),
+  ],
+);
+export type RequestLogRow = typeof requestLog.$inferSelect;

@@ -40,6 +40,8 @@ export const CAPABILITIES = {
   "disputes.respond.live": "respond to live disputes: evidence, submit, accept",
   "alerts.read": "see alerts and the alert rules",
   "alerts.manage": "change the alert rules",
+  "logs.read.test": "read the log of test-mode API requests",
+  "logs.read.live": "read the log of live-mode API requests",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 
@@ -70,6 +72,7 @@ const PERMISSIONS: Record<Role, readonly Capability[]> = {
     "payout.cancel.test",
     "cards.remove.test",
     "disputes.respond.test",
+    "logs.read.test",
   ],
   read_only: EVERYONE,
 };
@@ -99,7 +102,8 @@ export type ModeFamily =
   | "keys.manage"
   | "routing.write"
   | "cards.remove"
-  | "disputes.respond";
+  | "disputes.respond"
+  | "logs.read";
 
 /** What a role may do of a family in a mode. */
 export function canInMode(role: Role, family: ModeFamily, mode: "test" | "live"): boolean {
@@ -121,6 +125,7 @@ const FAMILY_WORDS: Record<ModeFamily, string> = {
   "routing.write": "change routing",
   "cards.remove": "remove saved cards",
   "disputes.respond": "respond to disputes",
+  "logs.read": "read the request log",
 };
 
 /** What a check needs: one capability, or a mode-scoped family in either mode (the action then checks the mode). */

@@ -22,7 +22,8 @@ export type IdPrefix =
   | "sim"
   | "pm"
   | "dp"
-  | "alr";
+  | "alr"
+  | "rql";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(16).toString("base64url")}`;

@@ -30,3 +30,8 @@ export function recordWebhookTry(delivered: boolean, eventCreatedAt: Date, now =
     .webhookLag.labels(delivered ? "delivered" : "failed")
     .observe(Math.max(0, now - eventCreatedAt.getTime()) / 1000);
 }
+
+/** Request log entries dropped because the buffer was full (lib/request-log/writer.ts). */
+export function recordRequestLogDropped(count: number): void {
+  metrics().requestLogDropped.inc(count);
+}

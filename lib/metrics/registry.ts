@@ -48,6 +48,11 @@ function createMetrics() {
       labelNames: ["limit"] as const,
       registers,
     }),
+    requestLogDropped: new Counter({
+      name: "request_log_dropped_total",
+      help: "Request log entries dropped unwritten: the buffer was full (the database was away), oldest first.",
+      registers,
+    }),
     webhookLag: new Histogram({
       name: "webhook_delivery_lag_seconds",
       help: "Automatic webhook tries: time from the event until this try's answer, by outcome (delivered or failed).",

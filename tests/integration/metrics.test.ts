@@ -185,6 +185,7 @@ describe("GET /metrics", () => {
       payment_attempt_outcomes_total: "COUNTER",
       rate_limit_refusals_total: "COUNTER",
       webhook_delivery_lag_seconds: "HISTOGRAM",
+      request_log_dropped_total: "COUNTER",
       jobs_queue_depth: "GAUGE",
       jobs_queue_oldest_due_seconds: "GAUGE",
       db_pool_max_connections: "GAUGE",

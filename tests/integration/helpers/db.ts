@@ -7,6 +7,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 import { migrationsFolder, openPostgres, type Db } from "@/lib/db/client";
 import * as schema from "@/lib/db/schema";
 import { stopJobs } from "@/lib/jobs/queue";
+import { flushRequestLog } from "@/lib/request-log/writer";
 import { setAppDb } from "./app-db";
 
 export type TestDb = { db: Db; close: () => Promise<void>; kind: "pglite" | "postgres" };
@@ -41,6 +42,8 @@ export function setUpTestDb(): Pick<TestDb, "db" | "kind"> {
     setAppDb(open.db);
   });
   afterAll(async () => {
+    // The requests of the file's last second go to the file's database, not the next file's.
+    await flushRequestLog();
     setAppDb(undefined);
     if (open) await stopJobs(open.db);
     await open?.close();

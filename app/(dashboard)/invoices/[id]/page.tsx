@@ -80,9 +80,16 @@ export default async function InvoicePage({ params }: Params) {
             </span>
           }
           actions={
-            <Link href="/invoices" className="btn-secondary">
-              All invoices
-            </Link>
+            <div className="flex flex-wrap gap-3">
+              {canInMode(viewer.user.role, "logs.read", mode) ? (
+                <Link href={`/logs?${new URLSearchParams({ invoice: invoice.id, mode })}`} className="btn-secondary" data-testid="invoice-requests">
+                  Requests
+                </Link>
+              ) : null}
+              <Link href="/invoices" className="btn-secondary">
+                All invoices
+              </Link>
+            </div>
           }
         />
         {/* Sections stack in one column; the attempts (with their provider logs) follow the timeline. */}

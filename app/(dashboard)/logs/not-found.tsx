@@ -1,0 +1,5 @@
+import { RouteNotFound } from "@/components/shell/route-states";
+
+export default function NotFound() {
+  return <RouteNotFound />;
+}
