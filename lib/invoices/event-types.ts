@@ -1,7 +1,7 @@
 /**
  * The event types an endpoint may choose (isomorphic: the endpoint form lists them). Each is
  * written by one module: `invoice.status_changed` by lib/invoices/events.ts, `payout.canceled` by
- * lib/processing/cancel-payout.ts, `invoice.authorized`, `invoice.captured` and `invoice.voided` by lib/processing/authorization.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts, `payment_method.*` by lib/payment-methods/store.ts, `dispute.*` by lib/disputes/events.ts (an integration test holds
+ * lib/processing/cancel-payout.ts, `invoice.authorized`, `invoice.captured` and `invoice.voided` by lib/processing/authorization.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts, `payment_method.*` by lib/payment-methods/store.ts, `dispute.*` by lib/disputes/events.ts, `risk.blocked` by lib/processing/risk-gate.ts (an integration test holds
  * this list to those). `webhook.test` is not chosen: "Send test event" sends it to one endpoint.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -19,6 +19,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "dispute.created",
   "dispute.updated",
   "dispute.closed",
+  "risk.blocked",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -37,6 +38,7 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string
   "dispute.created": "A customer disputed a payment: the provider opened a dispute",
   "dispute.updated": "A dispute moved on (evidence sent, under review)",
   "dispute.closed": "A dispute decided: won, lost or accepted",
+  "risk.blocked": "A Pay refused by a risk rule (blocklist or velocity limit) before any provider saw it",
 };
 
 /** The test event of the Webhooks page: a sample invoice, sent to one endpoint on request. */

@@ -71,7 +71,7 @@ export async function recordInvoiceEvent(
   tx: Tx,
   row: InvoiceRow,
   type: string,
-  extra: { refund?: Record<string, unknown>; paymentMethod?: Record<string, unknown>; dispute?: Record<string, unknown> } = {},
+  extra: { refund?: Record<string, unknown>; paymentMethod?: Record<string, unknown>; dispute?: Record<string, unknown>; risk?: Record<string, unknown> } = {},
 ): Promise<RecordedEvent> {
   const [counter] = await tx
     .update(invoices)
@@ -106,6 +106,7 @@ export async function recordMerchantEvent(
     connection?: Record<string, unknown>;
     paymentMethod?: Record<string, unknown>;
     dispute?: Record<string, unknown>;
+    risk?: Record<string, unknown>;
   },
 ): Promise<RecordedEvent> {
   const endpoints = await tx
@@ -125,6 +126,7 @@ export async function recordMerchantEvent(
     ...(event.connection ? { connection: event.connection } : {}),
     ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
     ...(event.dispute ? { dispute: event.dispute } : {}),
+    ...(event.risk ? { risk: event.risk } : {}),
   });
   if (endpointIds.length > 0) {
     await tx

@@ -791,6 +791,7 @@ describe("event types", () => {
     const { PAYMENT_METHOD_EVENT_TYPES } = await import("@/lib/payment-methods/store");
     const { INVOICE_AUTHORIZED, INVOICE_CAPTURED, INVOICE_VOIDED } = await import("@/lib/processing/authorization");
     const { DISPUTE_EVENT_TYPES } = await import("@/lib/disputes/events");
+    const { RISK_BLOCKED } = await import("@/lib/processing/risk-gate");
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual(
       [
         INVOICE_STATUS_CHANGED,
@@ -802,6 +803,7 @@ describe("event types", () => {
         INVOICE_CAPTURED,
         INVOICE_VOIDED,
         ...DISPUTE_EVENT_TYPES,
+        RISK_BLOCKED,
       ].sort(),
     );
   });

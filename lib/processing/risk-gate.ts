@@ -1,0 +1,41 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { recordInvoiceEvent } from "@/lib/invoices/events";
+import { queueEventDelivery } from "@/lib/invoices/status";
+import type { InvoiceRow } from "@/lib/invoices/store";
+import { checkPay, type PayRiskDecision } from "@/lib/risk/check";
+import { describeRiskRule } from "@/lib/risk/settings";
+
+export const RISK_BLOCKED = "risk.blocked";
+
+function customerText(invoice: InvoiceRow, key: "email" | "country"): string | null {
+  const value = invoice.resolvedCustomer[key];
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+/**
+ * The risk check of one Pay (lib/risk/check.ts), before the invoice is taken: in one transaction the
+ * check counts, decides and records the attempt; a refusal writes `risk.blocked` (the rule and the
+ * would-be amount in `meta.risk`) in the same transaction, and the invoice stays as it was (payable
+ * by a real customer unless the refusal was its own per-invoice limit, which keeps refusing).
+ */
+export async function riskGate(db: Db, invoice: InvoiceRow, card: { number: string }, address: string | null): Promise<PayRiskDecision> {
+  const { decision, event } = await db.transaction(async (tx) => {
+    const decision = await checkPay(tx, {
+      merchantId: invoice.merchantId,
+      mode: invoice.testMode ? "test" : "live",
+      invoiceId: invoice.id,
+      amount: invoice.amount,
+      currency: invoice.currency,
+      cardNumber: card.number,
+      address,
+      email: customerText(invoice, "email"),
+      country: customerText(invoice, "country"),
+    });
+    if (decision.kind === "pass") return { decision, event: null };
+    const risk = { rule: decision.rule, rule_description: describeRiskRule(decision.rule), card: decision.cardLabel, amount: invoice.amount, currency: invoice.currency };
+    return { decision, event: await recordInvoiceEvent(tx, invoice, RISK_BLOCKED, { risk }) };
+  });
+  if (event) await queueEventDelivery(db, invoice.id, event);
+  return decision;
+}
