@@ -33,7 +33,13 @@ export async function riskGate(db: Db, invoice: InvoiceRow, card: { number: stri
       country: customerText(invoice, "country"),
     });
     if (decision.kind === "pass") return { decision, event: null };
-    const risk = { rule: decision.rule, rule_description: describeRiskRule(decision.rule), card: decision.cardLabel, amount: invoice.amount, currency: invoice.currency };
+    const risk = {
+      rule: decision.rule,
+      rule_description: describeRiskRule(decision.rule),
+      card: decision.cardLabel,
+      amount: invoice.amount,
+      currency: invoice.currency,
+    };
     return { decision, event: await recordInvoiceEvent(tx, invoice, RISK_BLOCKED, { risk }) };
   });
   if (event) await queueEventDelivery(db, invoice.id, event);

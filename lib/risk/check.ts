@@ -3,9 +3,9 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { cardBrandLabel, cardBrandOf } from "@/lib/cards/bin";
 import { addressHash, cardFingerprint, emailHash } from "./fingerprint";
-import { matchBlocklist, RULE_OF_KIND, type RiskFacts } from "./blocklist";
+import { matchBlocklist, RULE_OF_KIND, type BlocklistEntry, type RiskFacts } from "./blocklist";
 import { longestWindowMs, type RiskRule } from "./settings";
-import { blocklistValues, getRiskSettings, insertRiskAttempt, recentAttempts, type Mode } from "./store";
+import { blocklistValues, cachedBlocklistValues, getRiskSettings, insertRiskAttempt, recentAttempts, type Mode } from "./store";
 import { velocityVerdict } from "./velocity";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -74,9 +74,13 @@ export async function checkPay(tx: Tx, input: PayRiskInput): Promise<PayRiskDeci
   return rule ? { kind: "blocked", rule, riskAttemptId, cardLabel } : { kind: "pass", riskAttemptId };
 }
 
-/** The blocklist's answer for what a create knows (customer e-mail and country, a payout's card): the rule, or null. */
-export async function checkCreate(db: Db, scope: { merchantId: string; mode: Mode }, facts: { email?: string | null; country?: string | null; cardNumber?: string | null }): Promise<RiskRule | null> {
-  const entries = await blocklistValues(db, scope.merchantId, scope.mode);
+/** The blocklist's answer for what a create knows (customer e-mail and country, a payout's card): the matching kind, or null. */
+export async function checkCreate(
+  db: Db,
+  scope: { merchantId: string; mode: Mode },
+  facts: { email?: string | null; country?: string | null; cardNumber?: string | null },
+): Promise<BlocklistEntry["kind"] | null> {
+  const entries = await cachedBlocklistValues(db, scope.merchantId, scope.mode);
   if (entries.length === 0) return null;
   const digits = facts.cardNumber?.replace(/\D/g, "") ?? "";
   // A masked number ("4111 11•• •••• 1111") still gives its BIN, never a fingerprint.
@@ -87,5 +91,5 @@ export async function checkCreate(db: Db, scope: { merchantId: string; mode: Mod
     cardDigits: digits.length >= 6 ? digits : null,
     cardFingerprint: full ? cardFingerprint(digits) : null,
   });
-  return listed ? RULE_OF_KIND[listed.kind] : null;
+  return listed ? listed.kind : null;
 }

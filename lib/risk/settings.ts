@@ -31,7 +31,12 @@ export function describeRiskRule(rule: string): string {
   return (VELOCITY_RULES as Record<string, { label: string }>)[rule]?.label ?? (BLOCKLIST_RULES as Record<string, string>)[rule] ?? rule;
 }
 
-const count = (max: number) => z.number({ error: `A whole number from 1 to ${max}` }).int(`A whole number from 1 to ${max}`).min(1, `At least 1`).max(max, `At most ${max}`);
+const count = (max: number) =>
+  z
+    .number({ error: `A whole number from 1 to ${max}` })
+    .int(`A whole number from 1 to ${max}`)
+    .min(1, `At least 1`)
+    .max(max, `At most ${max}`);
 const minutes = z.number({ error: "Minutes from 1 to 1440" }).int("Whole minutes").min(1, "At least 1 minute").max(1440, "At most 1440 minutes (a day)");
 
 export const riskSettingsSchema = z.strictObject({

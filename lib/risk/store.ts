@@ -80,6 +80,29 @@ export async function blocklistValues(db: Reader, merchantId: string, mode: Mode
     .limit(5000);
 }
 
+/**
+ * The blocklists a create reads, kept for a few seconds per merchant and mode so the create path
+ * stays one routing query and one insert; a change on this instance clears it at once, one on
+ * another instance reaches creates here within the few seconds (Pay always reads the list afresh).
+ */
+const CREATE_CACHE_MS = 5_000;
+const createCache = globalThis as unknown as { __riskCreateCache?: Map<string, { at: number; entries: BlocklistEntry[] }> };
+
+function forgetBlocklistCache(merchantId: string): void {
+  for (const key of createCache.__riskCreateCache?.keys() ?? []) if (key.startsWith(`${merchantId}:`)) createCache.__riskCreateCache!.delete(key);
+}
+
+export async function cachedBlocklistValues(db: Db, merchantId: string, mode: Mode): Promise<BlocklistEntry[]> {
+  const cache = (createCache.__riskCreateCache ??= new Map());
+  const key = `${merchantId}:${mode}`;
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < CREATE_CACHE_MS) return hit.entries;
+  const entries = await blocklistValues(db, merchantId, mode);
+  if (cache.size > 10_000) cache.clear();
+  cache.set(key, { at: Date.now(), entries });
+  return entries;
+}
+
 type AddEntry = { kind: BlocklistKind; value: string; label?: string; note: string };
 
 /** Adds an entry (audited); the same value again answers the entry already there. */
@@ -101,6 +124,7 @@ export async function addBlocklistEntry(db: Db, scope: { merchantId: string; act
       })
       .onConflictDoNothing()
       .returning({ id: riskBlocklist.id });
+    forgetBlocklistCache(scope.merchantId);
     if (inserted.length > 0) {
       await recordAudit(tx as unknown as Db, {
         merchantId: scope.merchantId,
@@ -134,6 +158,7 @@ export async function removeBlocklistEntry(db: Db, scope: { merchantId: string; 
       .where(and(eq(riskBlocklist.merchantId, scope.merchantId), eq(riskBlocklist.testMode, scope.mode === "test"), eq(riskBlocklist.id, id)))
       .returning({ kind: riskBlocklist.kind, label: riskBlocklist.label });
     if (!removed) return false;
+    forgetBlocklistCache(scope.merchantId);
     await recordAudit(tx as unknown as Db, {
       merchantId: scope.merchantId,
       actor: scope.actor,
@@ -211,7 +236,10 @@ export async function recentAttempts(
     )
     .orderBy(desc(riskAttempts.createdAt))
     .limit(2000);
-  const [clock] = rows.length > 0 ? [{ now: Number(rows[0]!.now) }] : await db.select({ now: sql<string>`(extract(epoch from now()) * 1000)::float8` }).from(sql`(select 1) as one`);
+  const [clock] =
+    rows.length > 0
+      ? [{ now: Number(rows[0]!.now) }]
+      : await db.select({ now: sql<string>`(extract(epoch from now()) * 1000)::float8` }).from(sql`(select 1) as one`);
   return {
     now: Number(clock!.now),
     history: rows.map((row) => ({
@@ -220,7 +248,14 @@ export async function recentAttempts(
       addressHash: row.addressHash,
       emailHash: row.emailHash,
       at: Number(row.at),
-      outcome: row.outcome !== "open" ? row.outcome : SUCCEEDED.includes(row.status) ? "succeeded" : row.status === "process_failed" || row.status === "expired" ? "declined" : "open",
+      outcome:
+        row.outcome !== "open"
+          ? row.outcome
+          : SUCCEEDED.includes(row.status)
+            ? "succeeded"
+            : row.status === "process_failed" || row.status === "expired"
+              ? "declined"
+              : "open",
     })),
   };
 }
@@ -249,7 +284,14 @@ export type BlockedAttemptView = { id: string; rule: string; cardLabel: string |
 /** The invoice's refused attempts, for its timeline. */
 export async function blockedAttemptsOf(db: Reader, invoiceId: string): Promise<BlockedAttemptView[]> {
   const rows = await db
-    .select({ id: riskAttempts.id, rule: riskAttempts.rule, cardLabel: riskAttempts.cardLabel, amount: riskAttempts.amount, currency: riskAttempts.currency, at: riskAttempts.createdAt })
+    .select({
+      id: riskAttempts.id,
+      rule: riskAttempts.rule,
+      cardLabel: riskAttempts.cardLabel,
+      amount: riskAttempts.amount,
+      currency: riskAttempts.currency,
+      at: riskAttempts.createdAt,
+    })
     .from(riskAttempts)
     .where(and(eq(riskAttempts.invoiceId, invoiceId), eq(riskAttempts.outcome, "blocked")))
     .orderBy(riskAttempts.createdAt)
@@ -258,7 +300,12 @@ export async function blockedAttemptsOf(db: Reader, invoiceId: string): Promise<
 }
 
 /** The overview's figure: blocked attempts since `since` and their would-be amounts per currency. */
-export async function blockedSummary(db: Reader, merchantId: string, mode: Mode, since: Date): Promise<{ count: number; amounts: { currency: string; amount: string }[] }> {
+export async function blockedSummary(
+  db: Reader,
+  merchantId: string,
+  mode: Mode,
+  since: Date,
+): Promise<{ count: number; amounts: { currency: string; amount: string }[] }> {
   const rows = await db
     .select({ currency: riskAttempts.currency, count: sql<number>`count(*)::int`, total: sql<string>`sum(${riskAttempts.amount}::numeric)::text` })
     .from(riskAttempts)

@@ -21,7 +21,9 @@ const failed = (entry: PastAttempt) => entry.outcome === "open" || entry.outcome
 
 export function velocityVerdict(settings: RiskSettings, history: readonly PastAttempt[], attempt: AttemptKeys, now: number): VelocityRule | null {
   const within = (minutes: number) => (entry: PastAttempt) => entry.at > now - minutes * 60_000;
-  const byAddress = attempt.addressHash ? history.filter((entry) => entry.addressHash === attempt.addressHash && within(settings.addressWindowMinutes)(entry)) : [];
+  const byAddress = attempt.addressHash
+    ? history.filter((entry) => entry.addressHash === attempt.addressHash && within(settings.addressWindowMinutes)(entry))
+    : [];
   if (byAddress.filter(failed).length >= settings.addressDeclines) return "address_declines";
   if (attempt.cardFingerprint && newCardBeyond(byAddress.filter(failed), attempt.cardFingerprint, settings.addressCards)) return "address_cards";
   if (attempt.cardFingerprint) {
