@@ -13,6 +13,8 @@ const SECTIONS = [
   { href: "/invoices", label: "Invoices", capability: "invoices.read" },
   // Chargebacks: everyone who reads invoices reads them; answering needs disputes.respond in the dispute's mode.
   { href: "/disputes", label: "Disputes", capability: "invoices.read" },
+  // What stopped Pays, the blocklist and the velocity limits: everyone reads; changing needs risk.block (per mode) or risk.settings.
+  { href: "/risk", label: "Risk", capability: "invoices.read" },
   // Customer references, their saved cards and payments.
   { href: "/customers", label: "Customers", capability: "invoices.read" },
   // Everyone sees where invoices go; saving needs routing.write in the mode edited.

@@ -38,6 +38,9 @@ export const CAPABILITIES = {
   "cards.remove.live": "remove customers' saved live cards",
   "disputes.respond.test": "respond to test disputes: evidence, submit, accept",
   "disputes.respond.live": "respond to live disputes: evidence, submit, accept",
+  "risk.block.test": "add to and remove from the test blocklist",
+  "risk.block.live": "add to and remove from the live blocklist",
+  "risk.settings": "tune the velocity limits at Pay",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 
@@ -58,6 +61,8 @@ const PERMISSIONS: Record<Role, readonly Capability[]> = {
     "cards.remove.live",
     "disputes.respond.test",
     "disputes.respond.live",
+    "risk.block.test",
+    "risk.block.live",
   ],
   support: [
     ...EVERYONE,
@@ -68,6 +73,7 @@ const PERMISSIONS: Record<Role, readonly Capability[]> = {
     "payout.cancel.test",
     "cards.remove.test",
     "disputes.respond.test",
+    "risk.block.test",
   ],
   read_only: EVERYONE,
 };
@@ -97,7 +103,8 @@ export type ModeFamily =
   | "keys.manage"
   | "routing.write"
   | "cards.remove"
-  | "disputes.respond";
+  | "disputes.respond"
+  | "risk.block";
 
 /** What a role may do of a family in a mode. */
 export function canInMode(role: Role, family: ModeFamily, mode: "test" | "live"): boolean {
@@ -119,6 +126,7 @@ const FAMILY_WORDS: Record<ModeFamily, string> = {
   "routing.write": "change routing",
   "cards.remove": "remove saved cards",
   "disputes.respond": "respond to disputes",
+  "risk.block": "change the blocklist",
 };
 
 /** What a check needs: one capability, or a mode-scoped family in either mode (the action then checks the mode). */

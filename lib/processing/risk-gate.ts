@@ -3,15 +3,11 @@ import type { Db } from "@/lib/db/client";
 import { recordInvoiceEvent } from "@/lib/invoices/events";
 import { queueEventDelivery } from "@/lib/invoices/status";
 import type { InvoiceRow } from "@/lib/invoices/store";
+import { customerFacts } from "@/lib/risk/blocklist";
 import { checkPay, type PayRiskDecision } from "@/lib/risk/check";
 import { describeRiskRule } from "@/lib/risk/settings";
 
 export const RISK_BLOCKED = "risk.blocked";
-
-function customerText(invoice: InvoiceRow, key: "email" | "country"): string | null {
-  const value = invoice.resolvedCustomer[key];
-  return typeof value === "string" && value.trim() !== "" ? value : null;
-}
 
 /**
  * The risk check of one Pay (lib/risk/check.ts), before the invoice is taken: in one transaction the
@@ -29,8 +25,7 @@ export async function riskGate(db: Db, invoice: InvoiceRow, card: { number: stri
       currency: invoice.currency,
       cardNumber: card.number,
       address,
-      email: customerText(invoice, "email"),
-      country: customerText(invoice, "country"),
+      ...customerFacts(invoice.resolvedCustomer),
     });
     if (decision.kind === "pass") return { decision, event: null };
     const risk = {

@@ -133,3 +133,11 @@ export function matchBlocklist(entries: readonly BlocklistEntry[], facts: RiskFa
   }
   return null;
 }
+
+/** The customer's e-mail and country as an invoice holds them (`customer.email`, `customer.address.country`). */
+export function customerFacts(customer: Record<string, unknown>): { email: string | null; country: string | null } {
+  const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : null);
+  const address = customer.address;
+  const country = text(customer.country) ?? (typeof address === "object" && address !== null ? text((address as Record<string, unknown>).country) : null);
+  return { email: text(customer.email), country };
+}

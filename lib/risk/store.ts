@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices, riskAttempts, riskBlocklist, riskSettings } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -305,6 +305,7 @@ export async function blockedSummary(
   merchantId: string,
   mode: Mode,
   since: Date,
+  until?: Date,
 ): Promise<{ count: number; amounts: { currency: string; amount: string }[] }> {
   const rows = await db
     .select({ currency: riskAttempts.currency, count: sql<number>`count(*)::int`, total: sql<string>`sum(${riskAttempts.amount}::numeric)::text` })
@@ -314,7 +315,8 @@ export async function blockedSummary(
         eq(riskAttempts.merchantId, merchantId),
         eq(riskAttempts.testMode, mode === "test"),
         eq(riskAttempts.outcome, "blocked"),
-        gt(riskAttempts.createdAt, since),
+        gte(riskAttempts.createdAt, since),
+        until ? lt(riskAttempts.createdAt, until) : undefined,
       ),
     )
     .groupBy(riskAttempts.currency)
@@ -325,4 +327,23 @@ export async function blockedSummary(
 /** The rows of several invoices at once (tests and tooling). */
 export async function riskAttemptsOf(db: Reader, invoiceIds: string[]) {
   return db.select().from(riskAttempts).where(inArray(riskAttempts.invoiceId, invoiceIds));
+}
+
+/** The mode's latest refused attempts, newest first: the Risk page's list. */
+export async function recentBlockedAttempts(db: Reader, merchantId: string, mode: Mode, limit = 20): Promise<(BlockedAttemptView & { invoiceId: string })[]> {
+  const rows = await db
+    .select({
+      id: riskAttempts.id,
+      invoiceId: riskAttempts.invoiceId,
+      rule: riskAttempts.rule,
+      cardLabel: riskAttempts.cardLabel,
+      amount: riskAttempts.amount,
+      currency: riskAttempts.currency,
+      at: riskAttempts.createdAt,
+    })
+    .from(riskAttempts)
+    .where(and(eq(riskAttempts.merchantId, merchantId), eq(riskAttempts.testMode, mode === "test"), eq(riskAttempts.outcome, "blocked")))
+    .orderBy(desc(riskAttempts.createdAt))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, rule: row.rule ?? "" }));
 }

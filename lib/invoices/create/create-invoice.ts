@@ -11,7 +11,7 @@ import { PAYMENT_METHOD_PATH, paymentMethodIdOf } from "../contract/saved-cards"
 import { validateInvoice } from "../contract/validate-invoice";
 import { invoiceValues } from "./invoice-values";
 import { checkCreate } from "@/lib/risk/check";
-import { RULE_OF_KIND, type BlocklistKind } from "@/lib/risk/blocklist";
+import { customerFacts, RULE_OF_KIND, type BlocklistKind } from "@/lib/risk/blocklist";
 import { describeRiskRule } from "@/lib/risk/settings";
 import { requestHash } from "./request-hash";
 import { findPinnedInvoiceRoute, findRoute, findSavedCardRoute, type Route, type SavedCardHolder } from "./routing";
@@ -177,7 +177,7 @@ async function routeOf(
 
 const BLOCKED_AT: Record<BlocklistKind, string[]> = {
   email: ["customer", "email"],
-  country: ["customer", "country"],
+  country: ["customer", "address", "country"],
   card: ["fields", "card_number"],
   bin: ["fields", "card_number"],
   address: [],
@@ -185,8 +185,7 @@ const BLOCKED_AT: Record<BlocklistKind, string[]> = {
 
 /** The merchant's blocklist against what the create knows (lib/risk): a 422 problem naming the rule, or null. */
 async function blockedAtCreate(db: Db, merchantId: string, mode: Mode, customer: Record<string, unknown>, card: string | undefined): Promise<Problem | null> {
-  const text = (value: unknown) => (typeof value === "string" ? value : null);
-  const kind = await checkCreate(db, { merchantId, mode }, { email: text(customer.email), country: text(customer.country), cardNumber: card ?? null });
+  const kind = await checkCreate(db, { merchantId, mode }, { ...customerFacts(customer), cardNumber: card ?? null });
   if (!kind) return null;
   const rule = RULE_OF_KIND[kind];
   return problem("blocked_by_risk", `Refused by the risk rule ${rule}: ${describeRiskRule(rule).toLowerCase()}.`, BLOCKED_AT[kind]);
