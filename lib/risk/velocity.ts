@@ -1,10 +1,11 @@
-import { VELOCITY_RULES, type RiskSettings, type VelocityRule } from "./settings";
+import type { RiskSettings, VelocityRule } from "./settings";
 
 /**
  * The velocity limits, decided from the recent attempts that share a key with this one. Pure: Pay
  * (lib/risk/check.ts) reads the history inside its lock, the simulator and the property tests
- * build it. A decline counts, and so does an attempt still open (sent, no answer yet), so that
- * simultaneous Pays cannot all pass; a success and a blocked attempt do not.
+ * build it. Declines: a decline counts, and so does an attempt still open (sent, no answer yet), so
+ * that simultaneous Pays cannot all pass; a success and a blocked attempt do not. Different cards:
+ * every card sent counts, whatever its outcome.
  */
 export type PastAttempt = {
   invoiceId: string;
@@ -25,7 +26,9 @@ export function velocityVerdict(settings: RiskSettings, history: readonly PastAt
     ? history.filter((entry) => entry.addressHash === attempt.addressHash && within(settings.addressWindowMinutes)(entry))
     : [];
   if (byAddress.filter(failed).length >= settings.addressDeclines) return "address_declines";
-  if (attempt.cardFingerprint && newCardBeyond(byAddress.filter(failed), attempt.cardFingerprint, settings.addressCards)) return "address_cards";
+  // Different cards count whatever their outcome: a tester's valid cards succeed.
+  const sent = (entry: PastAttempt) => entry.outcome !== "blocked";
+  if (attempt.cardFingerprint && newCardBeyond(byAddress.filter(sent), attempt.cardFingerprint, settings.addressCards)) return "address_cards";
   if (attempt.cardFingerprint) {
     const byCard = history.filter((entry) => entry.cardFingerprint === attempt.cardFingerprint && within(settings.cardWindowMinutes)(entry));
     if (byCard.filter(failed).length >= settings.cardDeclines) return "card_declines";
@@ -34,7 +37,7 @@ export function velocityVerdict(settings: RiskSettings, history: readonly PastAt
     const byEmail = history.filter((entry) => entry.emailHash === attempt.emailHash && within(settings.emailWindowMinutes)(entry));
     if (byEmail.filter(failed).length >= settings.emailDeclines) return "email_declines";
   }
-  const onInvoice = history.filter((entry) => entry.invoiceId === attempt.invoiceId && entry.outcome !== "blocked");
+  const onInvoice = history.filter((entry) => entry.invoiceId === attempt.invoiceId && sent(entry));
   if (attempt.cardFingerprint && newCardBeyond(onInvoice, attempt.cardFingerprint, settings.invoiceCards)) return "invoice_cards";
   return null;
 }
@@ -44,5 +47,3 @@ function newCardBeyond(entries: readonly PastAttempt[], card: string, limit: num
   const cards = new Set(entries.map((entry) => entry.cardFingerprint).filter((value): value is string => value !== null));
   return !cards.has(card) && cards.size >= limit;
 }
-
-export const VELOCITY_RULE_NAMES = Object.keys(VELOCITY_RULES) as VelocityRule[];

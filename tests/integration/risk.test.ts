@@ -2,6 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
 import * as payRoute from "@/app/(public)/pay/[id]/pay/route";
 import * as invoicesRoute from "@/app/api/commerce/payment-invoices/route";
+import * as blocklistRoute from "@/app/api/risk/blocklist/route";
+import * as blocklistEntryRoute from "@/app/api/risk/blocklist/[id]/route";
+import { createApiKey } from "@/lib/api-keys/queries";
 import { credentialsKey } from "@/lib/vault/vault-key";
 import { createInvoice } from "@/lib/invoices/create/create-invoice";
 import { invoiceAttempts, riskAttempts, webhookEvents } from "@/lib/db/schema";
@@ -211,5 +214,43 @@ describe("several instances share the counters", () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe("/api/risk/blocklist", () => {
+  const call = (method: string, path: string, key: string, body?: unknown) =>
+    new Request(`http://localhost${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json", ...(body ? { "content-type": "application/vnd.api+json" } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  const entryParams = (id: string) => ({ params: Promise.resolve({ id }) });
+  const none = { params: Promise.resolve({}) };
+
+  it("adds, lists, reads and removes the key's mode's entries; bad input is a 422 naming the field; another merchant's entry is 404", async () => {
+    const m = await merchantWithB();
+    const other = await merchantWithB();
+    const added = await blocklistRoute.POST(call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "bin", value: "411111", note: "tester" } } }), none);
+    expect(added.status).toBe(201);
+    const entry = ((await added.json()) as { data: { id: string; attributes: Record<string, unknown> } }).data;
+    expect(entry.attributes).toMatchObject({ kind: "bin", value: "411111", note: "tester", test_mode: true });
+
+    const listed = (await (await blocklistRoute.GET(call("GET", "/api/risk/blocklist", m.key), none)).json()) as { data: { id: string }[] };
+    expect(listed.data.map((row) => row.id)).toEqual([entry.id]);
+    expect((await blocklistEntryRoute.GET(call("GET", `/api/risk/blocklist/${entry.id}`, m.key), entryParams(entry.id))).status).toBe(200);
+    // Another merchant's key, and this merchant's live key, do not find it.
+    expect((await blocklistEntryRoute.GET(call("GET", `/api/risk/blocklist/${entry.id}`, other.key), entryParams(entry.id))).status).toBe(404);
+    expect((await blocklistEntryRoute.DELETE(call("DELETE", `/api/risk/blocklist/${entry.id}`, other.key), entryParams(entry.id))).status).toBe(404);
+    const liveKey = (await createApiKey(t.db, { merchantId: m.merchantId, name: "live", mode: "live" })).key;
+    expect((await blocklistEntryRoute.GET(call("GET", `/api/risk/blocklist/${entry.id}`, liveKey), entryParams(entry.id))).status).toBe(404);
+
+    const bad = await blocklistRoute.POST(call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "address", value: "300.1.1.1/99" } } }), none);
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { errors: { source: { pointer: string } }[] }).errors[0]!.source.pointer).toBe("/data/attributes/value");
+    const unknownKind = await blocklistRoute.POST(call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "card", value: "4242" } } }), none);
+    expect(unknownKind.status).toBe(422);
+
+    expect((await blocklistEntryRoute.DELETE(call("DELETE", `/api/risk/blocklist/${entry.id}`, m.key), entryParams(entry.id))).status).toBe(204);
+    expect((await blocklistEntryRoute.GET(call("GET", `/api/risk/blocklist/${entry.id}`, m.key), entryParams(entry.id))).status).toBe(404);
   });
 });
