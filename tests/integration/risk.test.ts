@@ -149,7 +149,7 @@ describe("card testing at the hosted page", () => {
 });
 
 describe("blocklists", () => {
-  it("a blocked e-mail, BIN, card, address range or country stops Pay before any provider, with its rule on the invoice", async () => {
+  it("a blocked e-mail, BIN or address range stops Pay before any provider, with its rule on the invoice", async () => {
     const m = await merchantWithB();
     const scope = { merchantId: m.merchantId, actor, mode: "test" as const };
     const cases: [Parameters<typeof addBlocklistEntry>[2], string, string, string][] = [
@@ -158,12 +158,27 @@ describe("blocklists", () => {
       [{ kind: "address", value: "10.9.0.0/16", note: "" }, SUCCEEDS, "10.9.8.7", "blocklist_address"],
     ];
     for (const [entry, card, address, rule] of cases) {
-      await addBlocklistEntry(t.db, scope, entry);
+      // Created before the entry (a create naming a listed e-mail is itself refused, below).
       const id = await invoiceOf(m, rule === "blocklist_email" ? "fraud@example.com" : undefined);
+      await addBlocklistEntry(t.db, scope, entry);
       expect(await pay(id, card, address)).toMatchObject({ ok: false, message: RISK_REFUSAL });
       expect(await providerCalls([id])).toBe(0);
       expect(await blockedRules(id)).toEqual([rule]);
     }
+  });
+
+  it("a card blocked from its invoice is refused on any invoice of the merchant, from any address", async () => {
+    const m = await merchantWithB();
+    const first = await invoiceOf(m);
+    expect(await pay(first, DECLINED, "192.0.2.40")).toMatchObject({ ok: true });
+    const [row] = await t.db.select({ fingerprint: riskAttempts.cardFingerprint, label: riskAttempts.cardLabel }).from(riskAttempts).where(eq(riskAttempts.invoiceId, first));
+    expect(row!.label).toBe("Visa •••• 0002");
+    await addBlocklistEntry(t.db, { merchantId: m.merchantId, actor, mode: "test" }, { kind: "card", value: row!.fingerprint!, label: row!.label!, note: "" });
+    const second = await invoiceOf(m);
+    expect(await pay(second, DECLINED, "192.0.2.41")).toMatchObject({ ok: false, message: RISK_REFUSAL });
+    expect(await blockedRules(second)).toEqual(["blocklist_card"]);
+    // Another card on the same invoice still goes through: the block names the card, not the customer.
+    expect(await pay(second, SUCCEEDS, "192.0.2.41")).toMatchObject({ ok: true });
   });
 
   it("a live-mode entry does not touch test payments (test and live apart), and another merchant's list never applies", async () => {

@@ -62,7 +62,7 @@ import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { acceptDisputeAction, saveDisputeEvidenceAction, submitDisputeAction } from "@/lib/actions/disputes";
 import { captureInvoiceAction, voidInvoiceAction } from "@/lib/actions/authorizations";
 import { listChargeableCardsAction, removeSavedCardAction } from "@/lib/actions/payment-methods";
-import { addBlocklistEntryAction, blockInvoiceCardAction, removeBlocklistEntryAction, saveRiskSettingsAction, simulateRiskAction } from "@/lib/actions/risk";
+import { addBlocklistEntryAction, blockInvoiceCardAction, removeBlocklistEntryAction, saveRiskSettingsAction } from "@/lib/actions/risk";
 import { DEFAULT_RISK_SETTINGS } from "@/lib/risk/settings";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import { sendComposedInvoiceAction } from "@/lib/actions/invoice-composer";

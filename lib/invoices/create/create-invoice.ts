@@ -176,10 +176,10 @@ async function routeOf(
 }
 
 const BLOCKED_AT: Record<BlocklistKind, string[]> = {
-  email: ["customer", "email"],
-  country: ["customer", "address", "country"],
-  card: ["fields", "card_number"],
-  bin: ["fields", "card_number"],
+  email: ["data", "attributes", "customer", "email"],
+  country: ["data", "attributes", "customer", "address", "country"],
+  card: ["data", "attributes", "fields", "card_number"],
+  bin: ["data", "attributes", "fields", "card_number"],
   address: [],
 };
 
