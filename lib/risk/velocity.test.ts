@@ -75,9 +75,10 @@ describe("the default velocity limits", () => {
       at: START + n * 1000,
     }));
     expect(velocityVerdict(DEFAULT_RISK_SETTINGS, declines, { ...keys, invoiceId: "inv-new" }, START + 10_000)).toBe("address_declines");
-    expect(
-      velocityVerdict(DEFAULT_RISK_SETTINGS, declines, { ...keys, invoiceId: "inv-new" }, START + DEFAULT_RISK_SETTINGS.addressWindowMinutes * MINUTE + 10_000),
-    ).toBeNull();
+    // Later, another card from that address passes (the declined card itself stays counted for its own, longer window).
+    const later = START + DEFAULT_RISK_SETTINGS.addressWindowMinutes * MINUTE + 10_000;
+    expect(velocityVerdict(DEFAULT_RISK_SETTINGS, declines, { ...keys, invoiceId: "inv-new", cardFingerprint: "card-2" }, later)).toBeNull();
+    expect(velocityVerdict(DEFAULT_RISK_SETTINGS, declines, { ...keys, invoiceId: "inv-new" }, later)).toBe("card_declines");
   });
 
   it("refuse a fourth different card on one invoice, from any addresses", () => {

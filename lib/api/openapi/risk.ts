@@ -53,7 +53,6 @@ export const RISK_SCHEMAS: Readonly<Record<string, Json>> = {
       },
     },
     required: ["data"],
-    examples: [{ data: { type: "blocklist-entries", attributes: { kind: "email", value: "fraud@example.com", note: "chargeback 2026-11" } } }],
   },
 };
 
@@ -76,7 +75,24 @@ export function riskPaths(errors: ErrorRefs): Json {
         operationId: "addBlocklistEntry",
         summary: "Block a BIN, an e-mail, a client address or range, or a customer country",
         description: "201 with the entry, in the key's mode; the same value again answers the entry already there. Audited.",
-        requestBody: { required: true, content: { [JSON_API]: { schema: { $ref: "#/components/schemas/BlocklistEntryCreate" } } } },
+        requestBody: {
+          required: true,
+          content: {
+            [JSON_API]: {
+              schema: { $ref: "#/components/schemas/BlocklistEntryCreate" },
+              examples: {
+                email: {
+                  summary: "Block a customer e-mail",
+                  value: { data: { type: "blocklist-entries", attributes: { kind: "email", value: "fraud@example.com", note: "chargeback" } } },
+                },
+                range: {
+                  summary: "Block a client address range",
+                  value: { data: { type: "blocklist-entries", attributes: { kind: "address", value: "203.0.113.0/24" } } },
+                },
+              },
+            },
+          },
+        },
         responses: {
           "201": document("BlocklistEntryDocument", "The entry"),
           ...errors(["400", "BadRequest"], ["403", "Forbidden"], ["413", "PayloadTooLarge"], ["422", "UnprocessableEntity"]),
