@@ -171,7 +171,10 @@ describe("blocklists", () => {
     const m = await merchantWithB();
     const first = await invoiceOf(m);
     expect(await pay(first, DECLINED, "192.0.2.40")).toMatchObject({ ok: true });
-    const [row] = await t.db.select({ fingerprint: riskAttempts.cardFingerprint, label: riskAttempts.cardLabel }).from(riskAttempts).where(eq(riskAttempts.invoiceId, first));
+    const [row] = await t.db
+      .select({ fingerprint: riskAttempts.cardFingerprint, label: riskAttempts.cardLabel })
+      .from(riskAttempts)
+      .where(eq(riskAttempts.invoiceId, first));
     expect(row!.label).toBe("Visa •••• 0002");
     await addBlocklistEntry(t.db, { merchantId: m.merchantId, actor, mode: "test" }, { kind: "card", value: row!.fingerprint!, label: row!.label!, note: "" });
     const second = await invoiceOf(m);
@@ -245,7 +248,10 @@ describe("/api/risk/blocklist", () => {
   it("adds, lists, reads and removes the key's mode's entries; bad input is a 422 naming the field; another merchant's entry is 404", async () => {
     const m = await merchantWithB();
     const other = await merchantWithB();
-    const added = await blocklistRoute.POST(call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "bin", value: "411111", note: "tester" } } }), none);
+    const added = await blocklistRoute.POST(
+      call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "bin", value: "411111", note: "tester" } } }),
+      none,
+    );
     expect(added.status).toBe(201);
     const entry = ((await added.json()) as { data: { id: string; attributes: Record<string, unknown> } }).data;
     expect(entry.attributes).toMatchObject({ kind: "bin", value: "411111", note: "tester", test_mode: true });
@@ -259,10 +265,16 @@ describe("/api/risk/blocklist", () => {
     const liveKey = (await createApiKey(t.db, { merchantId: m.merchantId, name: "live", mode: "live" })).key;
     expect((await blocklistEntryRoute.GET(call("GET", `/api/risk/blocklist/${entry.id}`, liveKey), entryParams(entry.id))).status).toBe(404);
 
-    const bad = await blocklistRoute.POST(call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "address", value: "300.1.1.1/99" } } }), none);
+    const bad = await blocklistRoute.POST(
+      call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "address", value: "300.1.1.1/99" } } }),
+      none,
+    );
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { errors: { source: { pointer: string } }[] }).errors[0]!.source.pointer).toBe("/data/attributes/value");
-    const unknownKind = await blocklistRoute.POST(call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "card", value: "4242" } } }), none);
+    const unknownKind = await blocklistRoute.POST(
+      call("POST", "/api/risk/blocklist", m.key, { data: { type: "blocklist-entries", attributes: { kind: "card", value: "4242" } } }),
+      none,
+    );
     expect(unknownKind.status).toBe(422);
 
     expect((await blocklistEntryRoute.DELETE(call("DELETE", `/api/risk/blocklist/${entry.id}`, m.key), entryParams(entry.id))).status).toBe(204);

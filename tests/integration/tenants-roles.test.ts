@@ -992,7 +992,7 @@ const ACTIONS: Record<string, ActionCase> = {
     own: () => saveRiskSettingsAction({ ...DEFAULT_RISK_SETTINGS, addressDeclines: 1000 }),
   },
   "lib/actions/risk.ts#simulateRiskAction": {
-    role: "invoices.read",
+    role: "member",
     noId: "reads the viewer's own merchant's rules and counters",
   },
   "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },

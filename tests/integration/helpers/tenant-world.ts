@@ -174,7 +174,11 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const [invite] = await db.select().from(schema.invites).where(eq(schema.invites.merchantId, m.merchantId));
 
   const generated = await createGeneratedKeyPair(db, m.merchantId, credentialsKey());
-  const blocked = await addBlocklistEntry(db, { merchantId: m.merchantId, actor: { label: "setup" }, mode: "test" }, { kind: "email", value: `${unique("blocked")}@example.com`, note: "" });
+  const blocked = await addBlocklistEntry(
+    db,
+    { merchantId: m.merchantId, actor: { label: "setup" }, mode: "test" },
+    { kind: "email", value: `${unique("blocked")}@example.com`, note: "" },
+  );
   const liveKey = (await createApiKey(db, { merchantId: m.merchantId, name: `${name} live`, mode: "live" })).key;
   const members: Record<Role, string> = { owner: m.ownerId, support: m.supportId, developer: "", finance: "", read_only: "" };
   for (const role of ["developer", "finance", "read_only"] as const) {
