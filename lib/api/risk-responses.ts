@@ -17,10 +17,10 @@ import { addBlocklistEntry, findBlocklistEntry, listBlocklist, removeBlocklistEn
  * mode only, as the management API (a test key never reads or changes live entries). A card entry
  * shows its brand and last four, never a number nor its fingerprint.
  */
-export const BLOCKLIST_PATH = "/api/risk/blocklist";
-export const BLOCKLIST_TYPE = "blocklist-entries";
+const BLOCKLIST_PATH = "/api/risk/blocklist";
+const BLOCKLIST_TYPE = "blocklist-entries";
 
-export function toBlocklistResource(view: BlocklistView, baseUrl = publicBaseUrl()) {
+function toBlocklistResource(view: BlocklistView, baseUrl = publicBaseUrl()) {
   return {
     id: view.id,
     type: BLOCKLIST_TYPE,

@@ -1096,7 +1096,10 @@ export const riskBlocklist = pgTable(
     createdBy: text("created_by").notNull(),
     createdAt: invoiceTime("created_at"),
   },
-  (t) => [uniqueIndex("risk_blocklist_unique").on(t.merchantId, t.testMode, t.kind, t.value), index("risk_blocklist_list_idx").on(t.merchantId, t.testMode, t.createdAt)],
+  (t) => [
+    uniqueIndex("risk_blocklist_unique").on(t.merchantId, t.testMode, t.kind, t.value),
+    index("risk_blocklist_list_idx").on(t.merchantId, t.testMode, t.createdAt),
+  ],
 );
 
 /** The merchant's velocity limits as tuned by an owner (absent: the defaults of lib/risk/settings.ts). */

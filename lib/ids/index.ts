@@ -2,7 +2,28 @@ import { randomBytes } from "node:crypto";
 
 /** Id prefixes of ../shared/REFERENCE.md "Resources"; the rest is 128 random bits, URL-safe. */
 export type IdPrefix =
-  "mer" | "usr" | "key" | "conn" | "aud" | "gk" | "cpi" | "cpoi" | "po" | "evt" | "att" | "cb" | "whs" | "whd" | "whe" | "rf" | "rc" | "sim" | "pm" | "dp" | "ra" | "bl";
+  | "mer"
+  | "usr"
+  | "key"
+  | "conn"
+  | "aud"
+  | "gk"
+  | "cpi"
+  | "cpoi"
+  | "po"
+  | "evt"
+  | "att"
+  | "cb"
+  | "whs"
+  | "whd"
+  | "whe"
+  | "rf"
+  | "rc"
+  | "sim"
+  | "pm"
+  | "dp"
+  | "ra"
+  | "bl";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(16).toString("base64url")}`;

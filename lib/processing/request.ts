@@ -54,7 +54,7 @@ export type PaymentRequest = {
 };
 
 /** The code of a Pay refused by a risk rule; its message never names the rule (it would teach a tester). */
-export const BLOCKED_BY_RISK = "blocked_by_risk";
+const BLOCKED_BY_RISK = "blocked_by_risk";
 
 const SUCCEEDED_STATUSES = new Set(["processed", "partially_processed", "authorized"]);
 

@@ -6,8 +6,7 @@ import type { BlocklistRule } from "./settings";
  * what a Pay or a create knows. Plain data and pure functions, safe for client components (the
  * Risk page's form parses with the same schema as the action and the API).
  */
-export const BLOCKLIST_KINDS = ["card", "bin", "email", "address", "country"] as const;
-export type BlocklistKind = (typeof BLOCKLIST_KINDS)[number];
+export type BlocklistKind = "card" | "bin" | "email" | "address" | "country";
 
 export const BLOCKLIST_KIND_LABELS: Readonly<Record<BlocklistKind, string>> = {
   card: "Card",
@@ -50,7 +49,7 @@ export function parseAddress(text: string): { bits: 32 | 128; value: bigint } | 
 }
 
 /** An address or CIDR range ("203.0.113.0/24", "2001:db8::/32"), or null. */
-export function parseRange(text: string): { bits: 32 | 128; value: bigint; prefix: number } | null {
+function parseRange(text: string): { bits: 32 | 128; value: bigint; prefix: number } | null {
   const [address, prefixText, extra] = text.trim().split("/");
   if (extra !== undefined || address === undefined) return null;
   const parsed = parseAddress(address);
@@ -95,7 +94,6 @@ export const blocklistEntrySchema = z
     const rule = VALUE_RULES[entry.kind];
     if (!rule.check(normalizeBlocklistValue(entry.kind, entry.value))) context.addIssue({ code: "custom", path: ["value"], message: rule.message });
   });
-export type BlocklistEntryInput = z.input<typeof blocklistEntrySchema>;
 
 export type BlocklistEntry = { kind: BlocklistKind; value: string };
 

@@ -26,7 +26,7 @@ export type PayRiskInput = {
 export type PayRiskDecision = { kind: "pass"; riskAttemptId: string } | { kind: "blocked"; rule: RiskRule; riskAttemptId: string; cardLabel: string };
 
 /** "Visa •••• 4242": how the card is shown where it is named (timeline, blocklist). */
-export function cardLabelOf(cardNumber: string): string {
+function cardLabelOf(cardNumber: string): string {
   const digits = cardNumber.replace(/\D/g, "");
   return `${cardBrandLabel(cardBrandOf(digits)) ?? "Card"} •••• ${digits.slice(-4)}`;
 }

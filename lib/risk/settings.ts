@@ -17,7 +17,7 @@ export const VELOCITY_RULES = {
 export type VelocityRule = keyof typeof VELOCITY_RULES;
 
 /** The blocklist's rules: one per kind of entry. */
-export const BLOCKLIST_RULES = {
+const BLOCKLIST_RULES = {
   blocklist_card: "Card on the blocklist",
   blocklist_bin: "Card BIN on the blocklist",
   blocklist_email: "Customer e-mail on the blocklist",

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { invoices, riskAttempts, riskBlocklist, riskSettings } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
@@ -322,11 +322,6 @@ export async function blockedSummary(
     .groupBy(riskAttempts.currency)
     .orderBy(riskAttempts.currency);
   return { count: rows.reduce((sum, row) => sum + Number(row.count), 0), amounts: rows.map((row) => ({ currency: row.currency, amount: row.total })) };
-}
-
-/** The rows of several invoices at once (tests and tooling). */
-export async function riskAttemptsOf(db: Reader, invoiceIds: string[]) {
-  return db.select().from(riskAttempts).where(inArray(riskAttempts.invoiceId, invoiceIds));
 }
 
 /** The mode's latest refused attempts, newest first: the Risk page's list. */

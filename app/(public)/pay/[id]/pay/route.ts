@@ -83,7 +83,9 @@ export const POST = withPublic<{ id: string }>(async ({ request, params }) => {
   const db = await getDb();
   // Text PostgreSQL cannot store is the field's problem before any schema or query sees it.
   const unsafe = findUnsafeText(card);
-  const outcome = unsafe ? fail([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)]) : await payHostedInvoice(db, params.id, card, { address: riskAddress(request) });
+  const outcome = unsafe
+    ? fail([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)])
+    : await payHostedInvoice(db, params.id, card, { address: riskAddress(request) });
   const holder = typeof card.holder === "string" ? card.holder : "";
 
   if (!form) {
