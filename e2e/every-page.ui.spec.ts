@@ -70,6 +70,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["invoices-new", "/invoices/new"],
     ["customers", "/customers"],
     ["disputes", "/disputes"],
+    ["risk", "/risk"],
     ["routing", "/routing"],
     ["api-keys", "/api-keys"],
     ["team", "/team"],
