@@ -21,6 +21,7 @@ async function unpaidInvoice(page: Page, merchant: CardMerchant): Promise<{ id: 
           commerce_account: merchant.commerceAccount,
           currency: "EUR",
           amount: "42.00",
+          flow: "charge",
           reference_id: `risk-${randomBytes(6).toString("hex")}`,
           test_mode: true,
         },
