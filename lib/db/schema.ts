@@ -1041,7 +1041,7 @@ export const paymentMethods = pgTable(
  * timeline shows of refused ones. Keyed hashes only (lib/risk/fingerprint.ts): never a card number,
  * e-mail or client address. `outcome`: open (sent, no answer yet: counted as a decline until it
  * settles, so simultaneous Pays cannot all pass), declined, succeeded, or blocked (refused here
- * with `rule`; never sent).
+ * with `rule`; never sent), or exempt (a sandbox's published test card in test mode: never counted).
  */
 export const riskAttempts = pgTable(
   "risk_attempts",
@@ -1060,7 +1060,7 @@ export const riskAttempts = pgTable(
     cardBin: text("card_bin"),
     addressHash: text("address_hash"),
     emailHash: text("email_hash"),
-    outcome: text("outcome").$type<"open" | "declined" | "succeeded" | "blocked">().notNull(),
+    outcome: text("outcome").$type<"open" | "declined" | "succeeded" | "blocked" | "exempt">().notNull(),
     rule: text("rule"),
     /** What the blocked attempt would have taken. */
     amount: text("amount").notNull(),

@@ -57,7 +57,7 @@ function counters(
     rows.push({
       rule: "address_cards",
       label: VELOCITY_RULES.address_cards.label,
-      count: new Set(byAddress.filter((entry) => entry.outcome !== "blocked").map((entry) => entry.cardFingerprint)).size,
+      count: new Set(byAddress.filter((entry) => entry.outcome !== "blocked" && entry.outcome !== "exempt").map((entry) => entry.cardFingerprint)).size,
       limit: settings.addressCards,
     });
   }

@@ -271,7 +271,10 @@ export async function insertRiskAttempt(db: Reader, row: Omit<RiskAttemptRow, "i
 /** After the attempt: what it came to (a success stops counting; an unknown or pending one stays open). */
 export async function settleRiskAttempt(db: Reader, id: string, outcome: "declined" | "succeeded" | "open"): Promise<void> {
   if (outcome === "open") return;
-  await db.update(riskAttempts).set({ outcome }).where(eq(riskAttempts.id, id));
+  await db
+    .update(riskAttempts)
+    .set({ outcome })
+    .where(and(eq(riskAttempts.id, id), eq(riskAttempts.outcome, "open")));
 }
 
 /** An attempt that never went out after all (another tab's Pay took the invoice first). */

@@ -12,7 +12,7 @@ export type PastAttempt = {
   cardFingerprint: string | null;
   addressHash: string | null;
   emailHash: string | null;
-  outcome: "open" | "declined" | "succeeded" | "blocked";
+  outcome: "open" | "declined" | "succeeded" | "blocked" | "exempt";
   at: number;
 };
 
@@ -27,7 +27,7 @@ export function velocityVerdict(settings: RiskSettings, history: readonly PastAt
     : [];
   if (byAddress.filter(failed).length >= settings.addressDeclines) return "address_declines";
   // Different cards count whatever their outcome: a tester's valid cards succeed.
-  const sent = (entry: PastAttempt) => entry.outcome !== "blocked";
+  const sent = (entry: PastAttempt) => entry.outcome === "open" || entry.outcome === "declined" || entry.outcome === "succeeded";
   if (attempt.cardFingerprint && newCardBeyond(byAddress.filter(sent), attempt.cardFingerprint, settings.addressCards)) return "address_cards";
   if (attempt.cardFingerprint) {
     const byCard = history.filter((entry) => entry.cardFingerprint === attempt.cardFingerprint && within(settings.cardWindowMinutes)(entry));

@@ -142,9 +142,16 @@ describe("card testing at the hosted page", () => {
     const m = await merchantWithB();
     await saveRiskSettings(t.db, { merchantId: m.merchantId, actor }, { ...DEFAULT_RISK_SETTINGS, addressDeclines: 2 });
     const ids = await Promise.all(Array.from({ length: 3 }, () => invoiceOf(m)));
-    for (const id of ids) await pay(id, DECLINED, "203.0.113.50");
+    for (const id of ids) await pay(id, decliningCard(500), "203.0.113.50");
     expect(await providerCalls(ids)).toBe(2);
     expect(await blockedRules(ids[2]!)).toEqual(["address_declines"]);
+  });
+
+  it("in test mode the sandbox's published test cards are never counted: a developer may decline with them again and again", async () => {
+    const m = await merchantWithB();
+    const ids = await Promise.all(Array.from({ length: DEFAULT_RISK_SETTINGS.cardDeclines + 2 }, () => invoiceOf(m)));
+    for (const id of ids) expect(await pay(id, DECLINED, "127.0.0.1")).toMatchObject({ ok: true });
+    expect(await providerCalls(ids)).toBe(ids.length);
   });
 });
 
