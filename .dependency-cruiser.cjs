@@ -23,6 +23,7 @@ const LAYERS = [
   ["payment methods", "^lib/payment-methods/"],
   ["analytics", "^lib/analytics/"],
   ["invoices", "^lib/invoices/"],
+  ["risk", "^lib/risk/"],
   ["merchants and keys", "^lib/(merchants|api-keys)/"],
   ["routing", "^lib/routing/"],
   ["connections", "^lib/connections/"],

@@ -71,6 +71,7 @@ test("every page fits a 390 px phone without sideways scrolling; screenshots at 
     ["customers", "/customers"],
     ["disputes", "/disputes"],
     ["alerts", "/alerts"],
+    ["risk", "/risk"],
     ["routing", "/routing"],
     ["api-keys", "/api-keys"],
     ["team", "/team"],

@@ -9,16 +9,16 @@ import { screenshot } from "./support/screenshots";
  * navigation its role opens (lib/identity/permissions.ts), Home offers no link that leads to
  * /forbidden, and a page outside its role shows the forbidden page. At 1280 and 390 px (the menu).
  */
-const EVERYONE = ["Home", "Invoices", "Disputes", "Alerts", "Customers", "Routing", "Webhooks", "Settings", "API reference", "Webhook docs"];
+const EVERYONE = ["Home", "Invoices", "Disputes", "Alerts", "Risk", "Customers", "Routing", "Webhooks", "Settings", "API reference", "Webhook docs"];
 const ROLES = {
   developer: {
     label: "Developer",
-    nav: ["Home", "Invoices", "Disputes", "Alerts", "Customers", "Routing", "API keys", "Webhooks", "Settings", "API reference", "Webhook docs"],
+    nav: ["Home", "Invoices", "Disputes", "Alerts", "Risk", "Customers", "Routing", "API keys", "Webhooks", "Settings", "API reference", "Webhook docs"],
     refused: ["/team", "/connections", "/audit-log"],
   },
   finance: {
     label: "Finance",
-    nav: ["Home", "Invoices", "Disputes", "Alerts", "Customers", "Routing", "Webhooks", "Settings", "Audit log", "API reference", "Webhook docs"],
+    nav: ["Home", "Invoices", "Disputes", "Alerts", "Risk", "Customers", "Routing", "Webhooks", "Settings", "Audit log", "API reference", "Webhook docs"],
     refused: ["/api-keys", "/team", "/providers", "/invoices/new"],
   },
   read_only: { label: "Read-only", nav: EVERYONE, refused: ["/api-keys", "/audit-log", "/invoices/new", "/connections"] },

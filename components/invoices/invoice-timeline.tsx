@@ -11,7 +11,11 @@ import { formatMoney } from "@/lib/money";
 /** One refund's step: asked for, then succeeded or failed. */
 type RefundStep = { refund: RefundView; step: "asked" | "succeeded" | "failed"; at: string };
 
+/** A Pay a risk rule refused before any provider saw it (lib/risk): the rule in words, the card as shown. */
+export type BlockedStep = { id: string; rule: string; ruleLabel: string; cardLabel: string | null; amount: string; currency: string; at: string };
+
 type Entry =
+  | { kind: "blocked"; step: BlockedStep; at: string }
   | { kind: "status"; entry: DashboardHistoryEntry; at: string }
   | { kind: "refund"; step: RefundStep; at: string }
   | { kind: "dispute"; step: DisputeStep; at: string };
@@ -37,8 +41,14 @@ function refundSteps(refunds: readonly RefundView[]): RefundStep[] {
 }
 
 /** Status changes, refund and dispute steps, oldest first (at the same moment, the refund step before the status change it caused). */
-function entriesOf(history: readonly DashboardHistoryEntry[], refunds: readonly RefundView[], disputes: readonly DisputeStep[]): Entry[] {
+function entriesOf(
+  history: readonly DashboardHistoryEntry[],
+  refunds: readonly RefundView[],
+  disputes: readonly DisputeStep[],
+  blocked: readonly BlockedStep[],
+): Entry[] {
   const entries: Entry[] = [
+    ...blocked.map((step): Entry => ({ kind: "blocked", step, at: step.at })),
     ...history.map((entry): Entry => ({ kind: "status", entry, at: entry.at })),
     ...refundSteps(refunds).map((step): Entry => ({ kind: "refund", step, at: step.at })),
     ...disputes.map((step): Entry => ({ kind: "dispute", step, at: step.at })),
@@ -54,21 +64,25 @@ export function InvoiceTimeline({
   initial,
   refunds = [],
   disputes = [],
+  blocked = [],
   timeZone,
 }: {
   initial: DashboardInvoice;
   refunds?: readonly RefundView[];
   disputes?: readonly DisputeStep[];
+  blocked?: readonly BlockedStep[];
   timeZone: string;
 }) {
   const { data: invoice } = useDashboardInvoice(initial);
-  const entries = entriesOf(invoice.history, refunds, disputes);
+  const entries = entriesOf(invoice.history, refunds, disputes, blocked);
   if (entries.length === 0) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;
   return (
     <ol className="relative space-y-4 border-l border-slate-200 pl-5 text-sm" data-testid="invoice-timeline">
       {entries.map((item) =>
         item.kind === "status" ? (
           <StatusEntry key={item.entry.id} entry={item.entry} zone={timeZone} />
+        ) : item.kind === "blocked" ? (
+          <BlockedEntry key={item.step.id} step={item.step} zone={timeZone} />
         ) : item.kind === "refund" ? (
           <RefundEntry key={`${item.step.refund.id}:${item.step.step}`} step={item.step} zone={timeZone} />
         ) : (
@@ -99,6 +113,21 @@ function StatusEntry({ entry, zone }: { entry: DashboardHistoryEntry; zone: stri
       <p className="mt-1 text-xs text-slate-600">
         <time dateTime={entry.at}>{formatMoment(entry.at, zone)}</time>
         {entry.reason !== entry.to ? ` · ${entry.reason}` : null}
+      </p>
+    </li>
+  );
+}
+
+function BlockedEntry({ step, zone }: { step: BlockedStep; zone: string }) {
+  return (
+    <li className="relative" data-testid="timeline-blocked-step">
+      <span className="absolute top-1.5 -left-[1.6rem] size-2.5 rounded-full bg-red-600 ring-4 ring-white" aria-hidden="true" />
+      <p className="text-slate-800">
+        Pay of <span className="font-medium tabular-nums">{formatMoney(step.amount, step.currency)}</span>
+        {step.cardLabel ? ` with ${step.cardLabel}` : null} blocked by risk: {step.ruleLabel} <span className="font-mono text-xs">({step.rule})</span>
+      </p>
+      <p className="mt-1 text-xs text-slate-600">
+        <time dateTime={step.at}>{formatMoment(step.at, zone)}</time> · no provider was called
       </p>
     </li>
   );

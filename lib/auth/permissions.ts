@@ -15,6 +15,8 @@ const SECTIONS = [
   { href: "/disputes", label: "Disputes", capability: "invoices.read" },
   // Everyone sees what went wrong; the rules are changed by owners (alerts.manage).
   { href: "/alerts", label: "Alerts", capability: "alerts.read" },
+  // What stopped Pays, the blocklist and the velocity limits: everyone reads; changing needs risk.block (per mode) or risk.settings.
+  { href: "/risk", label: "Risk", capability: "invoices.read" },
   // Customer references, their saved cards and payments.
   { href: "/customers", label: "Customers", capability: "invoices.read" },
   // Everyone sees where invoices go; saving needs routing.write in the mode edited.

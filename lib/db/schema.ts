@@ -823,6 +823,8 @@ export const webhookEvents = pgTable(
     dispute: jsonb("dispute").$type<Record<string, unknown>>(),
     /** alert.* events: the alert as it was when it fired or resolved (lib/alerts); invoice is null then. */
     alert: jsonb("alert").$type<Record<string, unknown>>(),
+    /** risk.blocked events: the rule that refused the attempt (lib/risk), the invoice beside it. */
+    risk: jsonb("risk").$type<Record<string, unknown>>(),
     createdAt: invoiceTime("created_at"),
     updatedAt: invoiceTime("updated_at"),
   },
@@ -1143,3 +1145,78 @@ export const requestLog = pgTable(
   ],
 );
 export type RequestLogRow = typeof requestLog.$inferSelect;
+
+/**
+ * Every Pay that reached the risk check (lib/risk): what velocity limits count and what the invoice's
+ * timeline shows of refused ones. Keyed hashes only (lib/risk/fingerprint.ts): never a card number,
+ * e-mail or client address. `outcome`: open (sent, no answer yet: counted as a decline until it
+ * settles, so simultaneous Pays cannot all pass), declined, succeeded, or blocked (refused here
+ * with `rule`; never sent), or exempt (a sandbox's published test card in test mode: never counted).
+ */
+export const riskAttempts = pgTable(
+  "risk_attempts",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    testMode: boolean("test_mode").notNull(),
+    invoiceId: text("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    cardFingerprint: text("card_fingerprint"),
+    /** The card as shown (brand and last four), for "Block this card" and the timeline. */
+    cardLabel: text("card_label"),
+    cardBin: text("card_bin"),
+    addressHash: text("address_hash"),
+    emailHash: text("email_hash"),
+    outcome: text("outcome").$type<"open" | "declined" | "succeeded" | "blocked" | "exempt">().notNull(),
+    rule: text("rule"),
+    /** What the blocked attempt would have taken. */
+    amount: text("amount").notNull(),
+    currency: text("currency").notNull(),
+    createdAt: invoiceTime("created_at"),
+  },
+  (t) => [
+    index("risk_attempts_address_idx").on(t.merchantId, t.testMode, t.addressHash, t.createdAt),
+    index("risk_attempts_card_idx").on(t.merchantId, t.testMode, t.cardFingerprint, t.createdAt),
+    index("risk_attempts_email_idx").on(t.merchantId, t.testMode, t.emailHash, t.createdAt),
+    index("risk_attempts_invoice_idx").on(t.invoiceId, t.createdAt),
+    index("risk_attempts_blocked_idx")
+      .on(t.merchantId, t.testMode, t.createdAt)
+      .where(sql`${t.outcome} = 'blocked'`),
+  ],
+);
+
+/** The merchant's blocklist, per mode: a card (its fingerprint), a BIN, an e-mail, a client address or range, a customer country. */
+export const riskBlocklist = pgTable(
+  "risk_blocklist",
+  {
+    id: text("id").primaryKey(),
+    merchantId: text("merchant_id")
+      .notNull()
+      .references(() => merchants.id, { onDelete: "cascade" }),
+    testMode: boolean("test_mode").notNull(),
+    kind: text("kind").$type<"card" | "bin" | "email" | "address" | "country">().notNull(),
+    /** The value matched: a card's fingerprint, BIN digits, a lower-case e-mail, an address or CIDR range, a country code. */
+    value: text("value").notNull(),
+    /** What the list shows: the value, or for a card its brand and last four. */
+    label: text("label").notNull(),
+    note: text("note").notNull().default(""),
+    createdBy: text("created_by").notNull(),
+    createdAt: invoiceTime("created_at"),
+  },
+  (t) => [
+    uniqueIndex("risk_blocklist_unique").on(t.merchantId, t.testMode, t.kind, t.value),
+    index("risk_blocklist_list_idx").on(t.merchantId, t.testMode, t.createdAt),
+  ],
+);
+
+/** The merchant's velocity limits as tuned by an owner (absent: the defaults of lib/risk/settings.ts). */
+export const riskSettings = pgTable("risk_settings", {
+  merchantId: text("merchant_id")
+    .primaryKey()
+    .references(() => merchants.id, { onDelete: "cascade" }),
+  settings: jsonb("settings").$type<Record<string, number>>().notNull(),
+  updatedAt: invoiceTime("updated_at"),
+});

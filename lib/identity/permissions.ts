@@ -42,6 +42,9 @@ export const CAPABILITIES = {
   "alerts.manage": "change the alert rules",
   "logs.read.test": "read the log of test-mode API requests",
   "logs.read.live": "read the log of live-mode API requests",
+  "risk.block.test": "add to and remove from the test blocklist",
+  "risk.block.live": "add to and remove from the live blocklist",
+  "risk.settings": "tune the velocity limits at Pay",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 
@@ -62,6 +65,8 @@ const PERMISSIONS: Record<Role, readonly Capability[]> = {
     "cards.remove.live",
     "disputes.respond.test",
     "disputes.respond.live",
+    "risk.block.test",
+    "risk.block.live",
   ],
   support: [
     ...EVERYONE,
@@ -73,6 +78,7 @@ const PERMISSIONS: Record<Role, readonly Capability[]> = {
     "cards.remove.test",
     "disputes.respond.test",
     "logs.read.test",
+    "risk.block.test",
   ],
   read_only: EVERYONE,
 };
@@ -103,7 +109,8 @@ export type ModeFamily =
   | "routing.write"
   | "cards.remove"
   | "disputes.respond"
-  | "logs.read";
+  | "logs.read"
+  | "risk.block";
 
 /** What a role may do of a family in a mode. */
 export function canInMode(role: Role, family: ModeFamily, mode: "test" | "live"): boolean {
@@ -126,6 +133,7 @@ const FAMILY_WORDS: Record<ModeFamily, string> = {
   "cards.remove": "remove saved cards",
   "disputes.respond": "respond to disputes",
   "logs.read": "read the request log",
+  "risk.block": "change the blocklist",
 };
 
 /** What a check needs: one capability, or a mode-scoped family in either mode (the action then checks the mode). */

@@ -23,7 +23,9 @@ export type IdPrefix =
   | "pm"
   | "dp"
   | "alr"
-  | "rql";
+  | "rql"
+  | "ra"
+  | "bl";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(16).toString("base64url")}`;

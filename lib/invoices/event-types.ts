@@ -1,7 +1,7 @@
 /**
  * The event types an endpoint may choose (isomorphic: the endpoint form lists them). Each is
  * written by one module: `invoice.status_changed` by lib/invoices/events.ts, `payout.canceled` by
- * lib/processing/cancel-payout.ts, `invoice.authorized`, `invoice.captured` and `invoice.voided` by lib/processing/authorization.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts, `payment_method.*` by lib/payment-methods/store.ts, `dispute.*` by lib/disputes/events.ts, `alert.*` by lib/alerts/deliver.ts (an integration test holds
+ * lib/processing/cancel-payout.ts, `invoice.authorized`, `invoice.captured` and `invoice.voided` by lib/processing/authorization.ts, `refund.*` by lib/refunds/events.ts, `connection.health_changed` by lib/analytics/connection-health.ts, `payment_method.*` by lib/payment-methods/store.ts, `dispute.*` by lib/disputes/events.ts, `alert.*` by lib/alerts/deliver.ts, `risk.blocked` by lib/processing/risk-gate.ts (an integration test holds
  * this list to those). `webhook.test` is not chosen: "Send test event" sends it to one endpoint.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "dispute.closed",
   "alert.triggered",
   "alert.resolved",
+  "risk.blocked",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -41,6 +42,7 @@ export const WEBHOOK_EVENT_TYPE_LABELS: Readonly<Record<WebhookEventType, string
   "dispute.closed": "A dispute decided: won, lost or accepted",
   "alert.triggered": "An alert fired: a rule of yours found something wrong (connection health, success rate, failing deliveries, disputes, rolled keys)",
   "alert.resolved": "An alert's condition cleared",
+  "risk.blocked": "A Pay refused by a risk rule (blocklist or velocity limit) before any provider saw it",
 };
 
 /** The test event of the Webhooks page: a sample invoice, sent to one endpoint on request. */

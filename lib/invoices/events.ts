@@ -71,7 +71,7 @@ export async function recordInvoiceEvent(
   tx: Tx,
   row: InvoiceRow,
   type: string,
-  extra: { refund?: Record<string, unknown>; paymentMethod?: Record<string, unknown>; dispute?: Record<string, unknown> } = {},
+  extra: { refund?: Record<string, unknown>; paymentMethod?: Record<string, unknown>; dispute?: Record<string, unknown>; risk?: Record<string, unknown> } = {},
 ): Promise<RecordedEvent> {
   const [counter] = await tx
     .update(invoices)
@@ -107,6 +107,7 @@ export async function recordMerchantEvent(
     paymentMethod?: Record<string, unknown>;
     dispute?: Record<string, unknown>;
     alert?: Record<string, unknown>;
+    risk?: Record<string, unknown>;
   },
 ): Promise<RecordedEvent> {
   const endpoints = await tx
@@ -127,6 +128,7 @@ export async function recordMerchantEvent(
     ...(event.paymentMethod ? { paymentMethod: event.paymentMethod } : {}),
     ...(event.dispute ? { dispute: event.dispute } : {}),
     ...(event.alert ? { alert: event.alert } : {}),
+    ...(event.risk ? { risk: event.risk } : {}),
   });
   if (endpointIds.length > 0) {
     await tx

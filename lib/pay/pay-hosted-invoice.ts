@@ -24,9 +24,10 @@ const GONE = refuse(GONE_CODE, "This payment page does not exist.");
  * The hosted page's payment: the card is parsed with the form's own schema (CVC only where the
  * provider takes one), handed to the engine and forgotten. The answer carries the invoice's
  * public view, never anything of the card; a paid or final invoice is shown, not charged again.
- * Each invoice takes a limited number of Pay submissions (pay-limit.ts).
+ * Each invoice takes a limited number of Pay submissions (pay-limit.ts); the risk rules (lib/risk)
+ * may refuse a Pay with "This payment could not be completed; try again later" before any provider.
  */
-export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown): Promise<Result<PayAnswer>> {
+export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown, context: { address?: string | null } = {}): Promise<Result<PayAnswer>> {
   const invoice = await findHostedInvoice(db, invoiceId);
   if (!invoice) return GONE;
   if (!invoice.canPay) {
@@ -39,7 +40,7 @@ export async function payHostedInvoice(db: Db, invoiceId: string, input: unknown
   const parsed = cardSchema({ takesCvc: invoice.takesCvc }).safeParse(input);
   if (!parsed.success) return fail(problemsFromZod(parsed.error.issues));
 
-  const result = await payWithCard(db, invoiceId, parsed.data);
+  const result = await payWithCard(db, invoiceId, parsed.data, { address: context.address ?? null });
   if (result.kind === "refused") {
     const now = await findHostedInvoice(db, invoiceId);
     // Someone else's click got there first (another tab), or the lifetime ended meanwhile: show where the invoice now stands.

@@ -14,6 +14,7 @@ import { cardFactsOf } from "@/lib/cards/bin";
 import { cardLastFour } from "@/lib/cards/card-number";
 import { paymentSavesCard } from "@/lib/payment-methods/store";
 import { usableToken } from "@/lib/payment-methods/tokens";
+import { riskGate } from "./risk-gate";
 
 export type { PayResult } from "./request";
 
@@ -58,11 +59,16 @@ function paymentInstruction(invoice: InvoiceRow, attemptId: string, card: CardIn
 
 const cardSecrets = (card: CardInput) => [card.number, card.number.replace(/\D/g, ""), card.cvc ?? ""].filter((value) => value.length >= 4);
 
-/** The hosted page's "Pay": the card lives only in this call and is redacted from every log. */
-export async function payWithCard(db: Db, invoiceId: string, card: CardInput): Promise<PayResult> {
+/**
+ * The hosted page's "Pay": the card lives only in this call and is redacted from every log. The
+ * risk check (blocklist, velocity limits) runs first with the client's `address`; a refusal never
+ * reaches a provider.
+ */
+export async function payWithCard(db: Db, invoiceId: string, card: CardInput, options: { address?: string | null } = {}): Promise<PayResult> {
   return runPaymentRequest(db, invoiceId, {
     direction: "payment",
     secrets: cardSecrets(card),
+    risk: (invoice) => riskGate(db, invoice, card, options.address ?? null),
     cardFacts: cardFactsOf(card.number),
     cardLastFour: cardLastFour(card.number),
     call: async (adapter, context, attempt) => {

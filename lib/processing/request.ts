@@ -17,6 +17,9 @@ import { settleInvoice } from "./settle";
 import { listAttemptTargets } from "./targets";
 import { routeAgainAtPay } from "./route-at-pay";
 import type { CardFacts } from "@/lib/cards/bin";
+import type { PayRiskDecision } from "@/lib/risk/check";
+import { dropRiskAttempt, settleRiskAttempt } from "@/lib/risk/store";
+import { RISK_REFUSAL } from "@/lib/risk/settings";
 
 export type PayResult =
   { kind: "finished"; invoice: InvoiceRow } | { kind: "redirect"; url: string; invoice: InvoiceRow } | { kind: "refused"; problems: Problem[] };
@@ -43,7 +46,17 @@ export type PaymentRequest = {
    * issuing country), so search finds it by them and the invoice page shows the card without its number.
    */
   cardLastFour?: string | null;
+  /**
+   * The risk check (lib/processing/risk-gate.ts), run once the invoice is known to be payable and
+   * before it is taken: a refusal answers `blocked_by_risk` and nothing is sent.
+   */
+  risk?: (invoice: InvoiceRow) => Promise<PayRiskDecision>;
 };
+
+/** The code of a Pay refused by a risk rule; its message never names the rule (it would teach a tester). */
+const BLOCKED_BY_RISK = "blocked_by_risk";
+
+const SUCCEEDED_STATUSES = new Set(["processed", "partially_processed", "authorized"]);
 
 /** Attempts down the targets until one is not a soft failure or the attempts limit is reached. */
 async function attemptDownTheTargets(db: Db, taken: InvoiceRow, request: PaymentRequest): Promise<ProviderOutcome> {
@@ -71,10 +84,13 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
   const problems = payabilityProblems(invoice, request.direction);
   if (problems.length === 0) problems.push(...(request.check?.(invoice) ?? []));
   if (problems.length > 0) return { kind: "refused", problems };
+  const risk = request.risk ? await request.risk(invoice) : null;
+  if (risk?.kind === "blocked") return { kind: "refused", problems: [problem(BLOCKED_BY_RISK, RISK_REFUSAL)] };
   let taken: InvoiceRow;
   try {
     taken = await changeInvoiceStatus(db, invoice, "processing", undefined, { reason: `${invoice.direction} request` });
   } catch (error) {
+    if (risk) await dropRiskAttempt(db, risk.riskAttemptId);
     if (error instanceof StaleInvoiceStatusError) return { kind: "refused", problems: [ALREADY_PROCESSING()] };
     throw error;
   }
@@ -104,6 +120,10 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
     if (!(error instanceof StaleInvoiceStatusError) && !(error instanceof IllegalTransitionError)) throw error;
     logger.warn("payment request settled by another writer", { invoiceId, error: error.message });
     settled = (await readInvoice(db, invoiceId)) ?? current;
+  }
+  if (risk) {
+    const outcome = SUCCEEDED_STATUSES.has(settled.status) ? "succeeded" : settled.status === "process_failed" ? "declined" : "open";
+    await settleRiskAttempt(db, risk.riskAttemptId, outcome);
   }
   await scheduleFollowUps(db, settled);
   if (last.kind === "pending" && last.redirectUrl) return { kind: "redirect", url: last.redirectUrl, invoice: settled };

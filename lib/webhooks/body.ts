@@ -31,6 +31,8 @@ export type EventForBody = {
   dispute?: Record<string, unknown> | null;
   /** alert.* events: the alert as it fired or resolved (lib/alerts/deliver.ts), no invoice. */
   alert?: Record<string, unknown> | null;
+  /** risk.blocked events: the rule that refused the Pay and what it would have taken (lib/processing/risk-gate.ts), as `meta.risk`. */
+  risk?: Record<string, unknown> | null;
 };
 
 /**
@@ -47,6 +49,7 @@ export function renderEventBody(event: EventForBody): string {
   const meta: Record<string, unknown> = { event_id: event.id, event_type: event.type };
   if (typeof event.sequence === "number") meta.sequence = event.sequence;
   if (event.type === TEST_EVENT_TYPE) meta.sample = true;
+  if (event.risk) meta.risk = event.risk;
   if (event.refund) return JSON.stringify({ data: toRefundResource(refundFromSnapshot(event.refund), baseUrl), included: [invoice], meta });
   if (event.dispute) return JSON.stringify({ data: toDisputeResource(disputeFromSnapshot(event.dispute), baseUrl), included: [invoice], meta });
   // The payment method the invoice saved (or charged) rides along as JSON:API `included`.

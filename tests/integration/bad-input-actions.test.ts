@@ -37,6 +37,7 @@ import * as alertActions from "@/lib/actions/alerts";
 import * as apiKeyActions from "@/lib/actions/api-keys";
 import * as authorizationActions from "@/lib/actions/authorizations";
 import * as paymentMethodActions from "@/lib/actions/payment-methods";
+import * as riskActions from "@/lib/actions/risk";
 import * as authActions from "@/lib/actions/auth";
 import * as checkStatusActions from "@/lib/actions/check-status";
 import * as threeDsActions from "@/lib/actions/complete-three-ds";
@@ -93,6 +94,7 @@ import { createAttributes, editAttributes } from "./helpers/connection-fixtures"
 import { setUpTestDb, unique } from "./helpers/db";
 import { connect, newReference } from "./helpers/invoice-fixtures";
 import { seedTenant, type TenantWorld } from "./helpers/tenant-world";
+import { DEFAULT_RISK_SETTINGS } from "@/lib/risk/settings";
 
 /**
  * For the server actions behind every form: every export of every
@@ -125,6 +127,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/api-keys.ts": apiKeyActions,
   "lib/actions/authorizations.ts": authorizationActions,
   "lib/actions/payment-methods.ts": paymentMethodActions,
+  "lib/actions/risk.ts": riskActions,
   "lib/actions/auth.ts": authActions,
   "lib/actions/check-status.ts": checkStatusActions,
   "lib/actions/complete-three-ds.ts": threeDsActions,
@@ -258,6 +261,12 @@ const CASES: Record<string, Case> = {
   // The saved card: the first accepted call detaches it (the provider's sandbox is told), later ones find it detached.
   "lib/actions/payment-methods.ts#removeSavedCardAction": { valid: () => ({ id: w.paymentMethodId }) },
   "lib/actions/payment-methods.ts#listChargeableCardsAction": { valid: () => ({ customerReference: `customer-of-${w.name}`, testMode: true }) },
+  // The blocklist: entries added (the same one again answers it), the seeded one removed once, the paid payment's card blocked.
+  "lib/actions/risk.ts#addBlocklistEntryAction": { valid: () => ({ kind: "address", value: "203.0.113.0/24", note: "fuzz", mode: "test" }) },
+  "lib/actions/risk.ts#removeBlocklistEntryAction": { valid: () => ({ id: w.blocklistId, mode: "test" }) },
+  "lib/actions/risk.ts#blockInvoiceCardAction": { valid: () => ({ invoiceId: w.paymentId }) },
+  "lib/actions/risk.ts#saveRiskSettingsAction": { valid: () => ({ ...DEFAULT_RISK_SETTINGS, cardDeclines: 7 }) },
+  "lib/actions/risk.ts#simulateRiskAction": { valid: () => ({ mode: "test", bin: "424242", address: "127.0.0.1", email: "someone@example.com" }) },
   "lib/actions/auth.ts#confirmSignUpAction": {
     // A real link: the first accepted call makes the merchant, later ones are told the e-mail has an account.
     valid: () => ({ token: world.signUpToken, password: PASSWORD }),

@@ -22,6 +22,7 @@ import * as paymentCaptureRoute from "@/app/api/commerce/payment-invoices/[id]/c
 import * as paymentVoidRoute from "@/app/api/commerce/payment-invoices/[id]/void/route";
 import * as refundRoute from "@/app/api/commerce/refunds/[id]/route";
 import * as paymentMethodRoute from "@/app/api/commerce/payment-methods/[id]/route";
+import * as blocklistEntryRoute from "@/app/api/risk/blocklist/[id]/route";
 import * as disputeRoute from "@/app/api/commerce/disputes/[id]/route";
 import * as disputeEvidenceRoute from "@/app/api/commerce/disputes/[id]/evidence/route";
 import * as disputeSubmitRoute from "@/app/api/commerce/disputes/[id]/submit/route";
@@ -62,6 +63,8 @@ import { refundInvoiceAction } from "@/lib/actions/refunds";
 import { acceptDisputeAction, saveDisputeEvidenceAction, submitDisputeAction } from "@/lib/actions/disputes";
 import { captureInvoiceAction, voidInvoiceAction } from "@/lib/actions/authorizations";
 import { listChargeableCardsAction, removeSavedCardAction } from "@/lib/actions/payment-methods";
+import { addBlocklistEntryAction, blockInvoiceCardAction, removeBlocklistEntryAction, saveRiskSettingsAction } from "@/lib/actions/risk";
+import { DEFAULT_RISK_SETTINGS } from "@/lib/risk/settings";
 import { cancelPayoutAction } from "@/lib/actions/cancel-payout";
 import { sendComposedInvoiceAction } from "@/lib/actions/invoice-composer";
 import { createPaymentLinkAction } from "@/lib/actions/payment-link";
@@ -104,6 +107,7 @@ import * as alertsModule from "@/lib/actions/alerts";
 import * as api_keysModule from "@/lib/actions/api-keys";
 import * as authorizationsModule from "@/lib/actions/authorizations";
 import * as payment_methodsModule from "@/lib/actions/payment-methods";
+import * as riskModule from "@/lib/actions/risk";
 import * as cancel_payoutModule from "@/lib/actions/cancel-payout";
 import * as check_statusModule from "@/lib/actions/check-status";
 import * as connectionsModule from "@/lib/actions/connections";
@@ -273,6 +277,8 @@ const ROUTES: Record<string, RouteCase | Exempt> = {
     params: (w) => ({ id: w.paymentMethodId }),
   },
   // Another merchant's dispute or file is 404 on every route, before anything reaches a provider.
+  "app/api/risk/blocklist/[id]/route.ts GET": { handler: handler(blocklistEntryRoute.GET), auth: "key", params: (w) => ({ id: w.blocklistId }) },
+  "app/api/risk/blocklist/[id]/route.ts DELETE": { handler: handler(blocklistEntryRoute.DELETE), auth: "key", params: (w) => ({ id: w.blocklistId }) },
   "app/api/commerce/disputes/[id]/route.ts GET": { handler: handler(disputeRoute.GET), auth: "key", params: (w) => ({ id: w.disputeId }) },
   "app/api/commerce/disputes/[id]/evidence/route.ts POST": {
     handler: handler(disputeEvidenceRoute.POST),
@@ -364,6 +370,7 @@ const ROUTE_MODULES: Record<string, Record<string, unknown>> = {
   "app/api/commerce/payment-invoices/[id]/capture/route.ts": paymentCaptureRoute,
   "app/api/commerce/payment-invoices/[id]/void/route.ts": paymentVoidRoute,
   "app/api/commerce/payment-methods/[id]/route.ts": paymentMethodRoute,
+  "app/api/risk/blocklist/[id]/route.ts": blocklistEntryRoute,
   "app/api/commerce/disputes/[id]/route.ts": disputeRoute,
   "app/api/commerce/disputes/[id]/evidence/route.ts": disputeEvidenceRoute,
   "app/api/commerce/disputes/[id]/submit/route.ts": disputeSubmitRoute,
@@ -966,6 +973,30 @@ const ACTIONS: Record<string, ActionCase> = {
     noId: "takes a customer reference, looked up within the viewer's merchant and mode only (tests/integration/dashboard-authorizations.test.ts)",
     own: () => listChargeableCardsAction({ customerReference: "customer-of-A", testMode: true }),
   },
+  "lib/actions/risk.ts#addBlocklistEntryAction": {
+    role: "risk.block",
+    noId: "adds to the viewer's own merchant's blocklist",
+    own: () => addBlocklistEntryAction({ kind: "email", value: "support-adds@example.com", note: "", mode: "live" }),
+  },
+  "lib/actions/risk.ts#removeBlocklistEntryAction": {
+    role: "risk.block",
+    tenant: { run: () => removeBlocklistEntryAction({ id: B.blocklistId, mode: "test" }), refusal: "This blocklist entry does not exist." },
+    own: () => removeBlocklistEntryAction({ id: A.blocklistId, mode: "test" }),
+  },
+  "lib/actions/risk.ts#blockInvoiceCardAction": {
+    role: "risk.block",
+    tenant: { run: () => blockInvoiceCardAction({ invoiceId: B.paymentId }), refusal: "This invoice does not exist." },
+    own: () => blockInvoiceCardAction({ invoiceId: A.paymentId }),
+  },
+  "lib/actions/risk.ts#saveRiskSettingsAction": {
+    role: "risk.settings",
+    noId: "tunes the viewer's own merchant's limits",
+    own: () => saveRiskSettingsAction({ ...DEFAULT_RISK_SETTINGS, addressDeclines: 1000 }),
+  },
+  "lib/actions/risk.ts#simulateRiskAction": {
+    role: "member",
+    noId: "reads the viewer's own merchant's rules and counters",
+  },
   "lib/actions/auth.ts#confirmSignUpAction": { role: "public", noId: "names a pending sign-up by its e-mailed link token, not an id" },
   "lib/actions/auth.ts#signInAction": { role: "public", noId: "takes an e-mail and password (the sign-in limit: e2e/tenants-sign-in-limit.api.spec.ts)" },
   "lib/actions/auth.ts#signOutAction": { role: "public", noId: "ends the caller's own session" },
@@ -1247,6 +1278,7 @@ const ACTION_MODULES: Record<string, Record<string, unknown>> = {
   "lib/actions/api-keys.ts": api_keysModule,
   "lib/actions/authorizations.ts": authorizationsModule,
   "lib/actions/payment-methods.ts": payment_methodsModule,
+  "lib/actions/risk.ts": riskModule,
   "lib/actions/cancel-payout.ts": cancel_payoutModule,
   "lib/actions/check-status.ts": check_statusModule,
   "lib/actions/connections.ts": connectionsModule,

@@ -792,6 +792,7 @@ describe("event types", () => {
     const { INVOICE_AUTHORIZED, INVOICE_CAPTURED, INVOICE_VOIDED } = await import("@/lib/processing/authorization");
     const { DISPUTE_EVENT_TYPES } = await import("@/lib/disputes/events");
     const { ALERT_EVENT_TYPES } = await import("@/lib/alerts/deliver");
+    const { RISK_BLOCKED } = await import("@/lib/processing/risk-gate");
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual(
       [
         INVOICE_STATUS_CHANGED,
@@ -804,6 +805,7 @@ describe("event types", () => {
         INVOICE_VOIDED,
         ...DISPUTE_EVENT_TYPES,
         ...ALERT_EVENT_TYPES,
+        RISK_BLOCKED,
       ].sort(),
     );
   });

@@ -6,12 +6,14 @@ import { StatusCounts } from "@/components/home/status-counts";
 import { InvoiceTable } from "@/components/invoices/invoice-table";
 import { PageHeader } from "@/components/shell/page-header";
 import { getOverview, readPeriod } from "@/lib/analytics/overview";
+import { blockedSummary } from "@/lib/risk/store";
 import { requirePageViewer } from "@/lib/auth/viewer";
 import { timeZoneInForce } from "@/lib/time-zones";
 import { getHomeSummary, SETUP_STEPS } from "@/lib/dashboard/home";
 import { getViewMode } from "@/lib/dashboard/view-mode-cookie";
 import { getDb } from "@/lib/db/client";
 import { can } from "@/lib/identity/permissions";
+import { formatMoney } from "@/lib/money";
 
 export const metadata: Metadata = { title: "Home" };
 
@@ -27,9 +29,10 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const mode = await getViewMode();
   const db = await getDb();
   const read = readPeriod(await searchParams, new Date(), timeZone);
-  const [{ checklist, counts, recent }, overview] = await Promise.all([
+  const [{ checklist, counts, recent }, overview, blocked] = await Promise.all([
     getHomeSummary(db, viewer.merchant.id, mode),
     getOverview(db, viewer.merchant.id, mode, read.period),
+    blockedSummary(db, viewer.merchant.id, mode, read.period.from, read.period.to),
   ]);
   const setupDone = SETUP_STEPS.every((step) => checklist[step]);
   const modeName = mode === "test" ? "test" : "live";
@@ -42,6 +45,12 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         <PeriodForm read={read} mode={mode} />
       </div>
       <OverviewSections overview={overview} period={read.period} linkConnections={can(viewer.user.role, "connections.write")} />
+      <p className="card mt-6 text-sm text-slate-800" data-testid="overview-blocked">
+        {blocked.count === 0
+          ? "No Pay was blocked by risk rules in this period. "
+          : `${blocked.count} Pay${blocked.count === 1 ? " was" : "s were"} blocked by risk rules in this period, worth ${blocked.amounts.map((row) => formatMoney(row.amount, row.currency)).join(", ")}. `}
+        <Link href="/risk">See Risk</Link>
+      </p>
     </section>
   );
   return (

@@ -57,7 +57,7 @@ describe("buildOpenApiDocument", () => {
 
   it("groups every operation under a declared tag, and names no spec section in what readers see", () => {
     const declared = (doc.tags as { name: string }[]).map((tag) => tag.name);
-    expect(declared).toEqual(["payments", "payouts", "refunds", "payment-methods", "disputes", "files", "connections", "routing", "providers"]);
+    expect(declared).toEqual(["payments", "payouts", "refunds", "payment-methods", "disputes", "files", "connections", "routing", "providers", "risk"]);
     const methods = new Set(["get", "post", "patch", "put", "delete"]);
     for (const item of Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>)) {
       for (const [method, operation] of Object.entries(item)) if (methods.has(method)) expect(declared).toContain(operation.tags?.[0]);

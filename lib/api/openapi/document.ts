@@ -20,6 +20,7 @@ import { getProvider } from "@/lib/providers/lookup";
 import { listTemplates, templateEnvelope } from "@/lib/composer/templates";
 import { JSON_API, REQUEST_TYPES, ref, responseRef, toSchema, type Json } from "./json-schema";
 import { PAYMENT_METHOD_SCHEMAS, paymentMethodPaths } from "./payment-methods";
+import { RISK_SCHEMAS, riskPaths } from "./risk";
 import { managementPaths, managementSchemas } from "./management";
 import { DISPUTE_SCHEMAS, disputePaths } from "./disputes";
 
@@ -145,6 +146,7 @@ const OPERATION_TAGS = [
   { name: "connections", description: "Provider connections of the merchant", prefix: "/api/connections" },
   { name: "routing", description: "Routing orders: where new invoices go, and the cascade order", prefix: "/api/routing" },
   { name: "providers", description: "The providers and their connection forms", prefix: "/api/providers" },
+  { name: "risk", description: "The blocklist checked at Pay and at creation, per mode", prefix: "/api/risk" },
 ] as const;
 
 const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
@@ -535,6 +537,7 @@ export function buildOpenApiDocument({
   Object.assign(paths, paymentMethodPaths(errorRefs));
   Object.assign(paths, disputePaths(errorRefs, evidenceFileId));
   Object.assign(paths, managementPaths());
+  Object.assign(paths, riskPaths(errorRefs));
   tagOperations(paths);
   return {
     openapi: "3.1.0",
@@ -582,6 +585,7 @@ export function buildOpenApiDocument({
         RefundList: toSchema(refundListDocumentSchema),
         ErrorDocument: toSchema(errorDocumentSchema),
         ...PAYMENT_METHOD_SCHEMAS,
+        ...RISK_SCHEMAS,
         ...DISPUTE_SCHEMAS,
         ...managementSchemas(),
       },

@@ -35,6 +35,7 @@ describe("buildApiReference", () => {
       "connections",
       "routing",
       "providers",
+      "risk",
     ]);
     expect(reference.baseUrl).toBe("https://pay.example.com");
   });

@@ -10,6 +10,9 @@ import { CAPABILITY_ASK_TEXT, capabilityAsksOf, capabilitySkipReason, missingCap
 import { PAYMENT_METHOD_PATH, paymentMethodIdOf } from "../contract/saved-cards";
 import { validateInvoice } from "../contract/validate-invoice";
 import { invoiceValues } from "./invoice-values";
+import { checkCreate } from "@/lib/risk/check";
+import { customerFacts, RULE_OF_KIND, type BlocklistKind } from "@/lib/risk/blocklist";
+import { describeRiskRule } from "@/lib/risk/settings";
 import { requestHash } from "./request-hash";
 import { findPinnedInvoiceRoute, findRoute, findSavedCardRoute, type Route, type SavedCardHolder } from "./routing";
 import { parseAmount } from "@/lib/money";
@@ -172,6 +175,22 @@ async function routeOf(
   return missing ? { kind: "invalid", problems: [missing] } : { kind: "unroutable", service, mode };
 }
 
+const BLOCKED_AT: Record<BlocklistKind, string[]> = {
+  email: ["data", "attributes", "customer", "email"],
+  country: ["data", "attributes", "customer", "address", "country"],
+  card: ["data", "attributes", "fields", "card_number"],
+  bin: ["data", "attributes", "fields", "card_number"],
+  address: [],
+};
+
+/** The merchant's blocklist against what the create knows (lib/risk): a 422 problem naming the rule, or null. */
+async function blockedAtCreate(db: Db, merchantId: string, mode: Mode, customer: Record<string, unknown>, card: string | undefined): Promise<Problem | null> {
+  const kind = await checkCreate(db, { merchantId, mode }, { ...customerFacts(customer), cardNumber: card ?? null });
+  if (!kind) return null;
+  const rule = RULE_OF_KIND[kind];
+  return problem("blocked_by_risk", `Refused by the risk rule ${rule}: ${describeRiskRule(rule).toLowerCase()}.`, BLOCKED_AT[kind]);
+}
+
 /**
  * Creates a payment or payout invoice from a request body (spec 4.1, 4.2; issue "Rules"): checks
  * the commerce account (403 before anything else is looked at), validates every field at once,
@@ -230,6 +249,8 @@ export async function createInvoice(
   const id = newId(direction === "payment" ? "cpi" : "cpoi");
   const prepared = invoiceValues({ id, merchantId: merchant.id, direction, data, envelope, route, hash, requestId: options.requestId });
   if (!prepared.ok) return { kind: "invalid", problems: prepared.problems };
+  const blocked = await blockedAtCreate(db, merchant.id, mode, prepared.value.resolvedCustomer, card);
+  if (blocked) return (await replayOrConflict(db, merchant.id, direction, referenceId, sent, options.keyMode)) ?? { kind: "invalid", problems: [blocked] };
 
   const inserted = await insertInvoiceOnce(db, prepared.value, envelope.data.attributes.lifetime);
   if (inserted) {

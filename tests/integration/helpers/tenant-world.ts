@@ -24,6 +24,7 @@ import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { unique } from "./db";
 import { connect, newReference, teamMerchant, type TeamMerchant } from "./invoice-fixtures";
 import { addTeamMember } from "@/lib/merchants/team";
+import { addBlocklistEntry } from "@/lib/risk/store";
 import type { Role } from "@/lib/db/schema";
 
 /**
@@ -58,6 +59,8 @@ export type TenantWorld = TeamMerchant & {
   inviteId: string;
   generatedKeyId: string;
   routingOrderId: string;
+  /** A test-mode blocklist entry (bl_…). */
+  blocklistId: string;
   /** One member of every role of lib/identity/permissions.ts (the owner and support member above among them). */
   members: Record<Role, string>;
   /** Text only this merchant's data contains (labels, references, e-mails): never in another merchant's answers. */
@@ -171,6 +174,11 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
   const [invite] = await db.select().from(schema.invites).where(eq(schema.invites.merchantId, m.merchantId));
 
   const generated = await createGeneratedKeyPair(db, m.merchantId, credentialsKey());
+  const blocked = await addBlocklistEntry(
+    db,
+    { merchantId: m.merchantId, actor: { label: "setup" }, mode: "test" },
+    { kind: "email", value: `${unique("blocked")}@example.com`, note: "" },
+  );
   const liveKey = (await createApiKey(db, { merchantId: m.merchantId, name: `${name} live`, mode: "live" })).key;
   const members: Record<Role, string> = { owner: m.ownerId, support: m.supportId, developer: "", finance: "", read_only: "" };
   for (const role of ["developer", "finance", "read_only"] as const) {
@@ -207,6 +215,7 @@ export async function seedTenant(db: Db, name: string, options: { withProviderZ?
     inviteId: invite!.id,
     generatedKeyId: generated.id,
     routingOrderId: `${routingService}:test`,
+    blocklistId: blocked.id,
     members,
     markers: [
       m.account,

@@ -5,6 +5,8 @@ import { InvoiceStatusPanel } from "@/components/invoices/invoice-status-panel";
 import { CustomerAsResolved, InvoiceFacts, PayerAndCard, InvoiceSection, RequestAsSent, RoutedConnection } from "@/components/invoices/invoice-sections";
 import { InvoiceAttempts } from "@/components/invoices/invoice-attempts";
 import { InvoiceTimeline } from "@/components/invoices/invoice-timeline";
+import { BlockCardButton } from "@/components/risk/block-card-button";
+import { readInvoiceRisk } from "@/lib/risk/invoice-panel";
 import { InvoiceCallbacks } from "@/components/invoices/invoice-callbacks";
 import { InvoiceScheduleView } from "@/components/invoices/invoice-schedule";
 import { InvoiceWebhooks } from "@/components/invoices/invoice-webhooks";
@@ -58,6 +60,7 @@ export default async function InvoicePage({ params }: Params) {
   const disputes = paymentRow ? (await listDisputes(db, viewer.merchant.id, { invoiceId: paymentRow.id, pageSize: 20 })).disputes : [];
   const authorization = paymentRow ? readAuthorizationPanel(paymentRow, viewer.user.role) : null;
   const mode = invoice.testMode ? "test" : "live";
+  const risk = paymentRow ? await readInvoiceRisk(db, viewer.merchant.id, mode, paymentRow.id) : null;
   const canProcessPayout = invoice.direction === "payout" && invoice.status === "created" && canInMode(viewer.user.role, "payout.process", mode);
   const canCancelPayout =
     invoice.direction === "payout" &&
@@ -103,6 +106,11 @@ export default async function InvoicePage({ params }: Params) {
           {invoice.direction === "payment" ? (
             <InvoiceSection id="payer" title="Card and customer" testId="invoice-payer-section">
               <PayerAndCard invoice={invoice} />
+              {risk?.card && canInMode(viewer.user.role, "risk.block", mode) ? (
+                <div className="mt-4 border-t border-slate-100 pt-4">
+                  <BlockCardButton invoiceId={invoice.id} blocked={risk.card.blocked} />
+                </div>
+              ) : null}
             </InvoiceSection>
           ) : null}
           {canProcessPayout ? (
@@ -169,7 +177,7 @@ export default async function InvoicePage({ params }: Params) {
             <CustomerAsResolved fields={invoice.customer} />
           </InvoiceSection>
           <InvoiceSection id="timeline" title="Timeline">
-            <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} disputes={disputeSteps} timeZone={timeZone} />
+            <InvoiceTimeline initial={invoice} refunds={refunds?.refunds} disputes={disputeSteps} blocked={risk?.blocked} timeZone={timeZone} />
           </InvoiceSection>
           <InvoiceSection id="attempts" title="Attempts" testId="invoice-attempts">
             <InvoiceAttempts attempts={attempts} timeZone={timeZone} />

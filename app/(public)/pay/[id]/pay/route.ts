@@ -1,5 +1,6 @@
 import { problemsToFormErrors } from "@/lib/actions/result";
 import { withPublic } from "@/lib/api/with-public";
+import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { getDb } from "@/lib/db/client";
 import { findHostedInvoice } from "@/lib/pay/hosted-invoice";
 import { pageAssets } from "@/lib/pay/page/assets";
@@ -36,6 +37,12 @@ function onThisSite(url: string, request: Request): boolean {
   } catch {
     return false;
   }
+}
+
+/** The client's address as server.ts settled it (TRUST_PROXY_HOPS), for the risk rules; none when it is not known. */
+function riskAddress(request: Request): string | null {
+  const address = clientAddressFromHeaders(request.headers);
+  return address === "local" ? null : address;
 }
 
 /** The four card fields and nothing else, as sent; the schema names what is missing or wrong. */
@@ -76,7 +83,9 @@ export const POST = withPublic<{ id: string }>(async ({ request, params }) => {
   const db = await getDb();
   // Text PostgreSQL cannot store is the field's problem before any schema or query sees it.
   const unsafe = findUnsafeText(card);
-  const outcome = unsafe ? fail([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)]) : await payHostedInvoice(db, params.id, card);
+  const outcome = unsafe
+    ? fail([problem("invalid_character", UNSAFE_TEXT_MESSAGE, unsafe)])
+    : await payHostedInvoice(db, params.id, card, { address: riskAddress(request) });
   const holder = typeof card.holder === "string" ? card.holder : "";
 
   if (!form) {

@@ -1,0 +1,5 @@
+"use client";
+
+import { RouteError } from "@/components/shell/route-states";
+
+export default RouteError;

@@ -1,0 +1,5 @@
+import { RouteLoading } from "@/components/shell/route-loading";
+
+export default function Loading() {
+  return <RouteLoading />;
+}
