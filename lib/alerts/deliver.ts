@@ -6,14 +6,12 @@ import { recordMerchantEvent, type RecordedEvent } from "@/lib/invoices/events";
 import { queueEventDelivery } from "@/lib/invoices/status";
 import { sendMailInBackground } from "@/lib/mail";
 import { alertMail } from "@/lib/mail/messages";
-import { ALERT_RULES } from "./rules";
 
 /**
  * How an alert reaches people, once when it fires and once when it resolves: the signed webhook
  * event `alert.triggered` / `alert.resolved` (written in the transaction that opens or resolves
  * the alert, delivered after the commit like every event) and an e-mail to each owner (sent in
- * the background: a slow mail server never holds the evaluation) unless the rule's subject mails
- * them itself (disputes).
+ * the background: a slow mail server never holds the evaluation).
  */
 export const ALERT_EVENT_TYPES = ["alert.triggered", "alert.resolved"] as const;
 export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
@@ -45,7 +43,6 @@ export function recordAlertEvent(tx: Tx, type: AlertEventType, row: AlertRow): P
 /** After the commit: the event's deliveries queued, and the owners' e-mails on their way. */
 export async function announceAlert(db: Db, type: AlertEventType, row: AlertRow, event: RecordedEvent): Promise<void> {
   await queueEventDelivery(db, null, event);
-  if (!ALERT_RULES[row.rule].mailsOwners) return;
   const [merchant] = await db.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, row.merchantId));
   const owners = await db
     .select({ email: users.email })

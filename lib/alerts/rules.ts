@@ -17,11 +17,6 @@ export type AlertRuleSpec = {
   watches: string;
   threshold: RuleFigure | null;
   window: RuleFigure | null;
-  /**
-   * Whether owners get the alert's e-mails. Not for disputes: every owner already gets the dispute's
-   * own e-mails, when it opens and three days before its deadline (lib/disputes), with the same facts.
-   */
-  mailsOwners: boolean;
 };
 
 /** Attempts a service needs in the window before its success rate is judged (fewer say too little). */
@@ -36,14 +31,12 @@ export const ALERT_RULES: Readonly<Record<AlertRuleKind, AlertRuleSpec>> = {
     watches: "Fires when a connection turns degraded or failing; resolves when it is healthy again (or disabled or deleted).",
     threshold: null,
     window: null,
-    mailsOwners: true,
   },
   success_rate: {
     label: "Success rate of a service",
     watches: `Fires when a service's success rate in one mode falls below the threshold over the window (from ${SUCCESS_RATE_MIN_ATTEMPTS} attempts that say something about the providers); resolves when it is back above it.`,
     threshold: { label: "Success rate below", unit: "%", min: 1, max: 100, defaultValue: 80 },
     window: { label: "Window", unit: "minutes", min: 15, max: 1440, defaultValue: 60 },
-    mailsOwners: true,
   },
   webhook_failures: {
     label: "Webhook deliveries failing",
@@ -51,30 +44,24 @@ export const ALERT_RULES: Readonly<Record<AlertRuleKind, AlertRuleSpec>> = {
       "Fires when an enabled webhook endpoint's latest deliveries all failed; resolves on its next successful delivery (or when it is disabled or deleted).",
     threshold: { label: "Failed deliveries in a row", unit: "deliveries", min: 1, max: 100, defaultValue: 5 },
     window: null,
-    mailsOwners: true,
   },
   dispute_opened: {
     label: "Dispute opened",
-    watches:
-      "Fires when a customer disputes a payment; resolves once the dispute is answered (evidence submitted or accepted) or closed. Owners are e-mailed by the dispute itself.",
+    watches: "Fires when a customer disputes a payment; resolves once the dispute is answered (evidence submitted or accepted) or closed.",
     threshold: null,
     window: null,
-    mailsOwners: false,
   },
   dispute_deadline: {
     label: "Dispute deadline near",
-    watches:
-      "Fires when an unanswered dispute's evidence deadline is this close; resolves once it is answered or closed. Owners are e-mailed by the dispute itself, three days before.",
+    watches: "Fires when an unanswered dispute's evidence deadline is this close; resolves once it is answered or closed.",
     threshold: { label: "Days before the deadline", unit: "days", min: 1, max: 30, defaultValue: 3 },
     window: null,
-    mailsOwners: false,
   },
   api_key_after_roll: {
     label: "API key used after it was rolled",
     watches: `Fires when a rolled key is still used during its grace period; resolves when it has not been used for ${ROLLED_KEY_QUIET_HOURS} hours, or stops working (grace over, revoked).`,
     threshold: null,
     window: null,
-    mailsOwners: true,
   },
 };
 

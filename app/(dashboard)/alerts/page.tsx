@@ -83,7 +83,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
     <>
       <PageHeader
         title="Alerts"
-        description={`What went wrong with ${mode} payments and your integration, checked every minute. Owners are e-mailed when an alert fires and when it resolves (of disputes, by the dispute's own e-mails), and your webhook endpoints may take alert.triggered and alert.resolved. Times in ${timeZone}.`}
+        description={`What went wrong with ${mode} payments and your integration, checked every minute. Owners are e-mailed when an alert fires and when it resolves, and your webhook endpoints may take alert.triggered and alert.resolved. Times in ${timeZone}.`}
       />
       <section aria-labelledby="open-alerts" className="mb-8">
         <h2 id="open-alerts" className="mb-3 text-base font-semibold">
