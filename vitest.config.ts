@@ -21,6 +21,9 @@ export default defineConfig({
           // module its subject imports loads that subject afresh (vi.resetModules, as the vault's
           // race test does).
           isolate: false,
+          // npm test runs the unit tests beside lint, tsc, knip and Prettier on two cores: a test of
+          // a few seconds alone (a property over streams, a fresh process) may take twice that there.
+          testTimeout: 20_000,
         },
       },
       {
