@@ -71,7 +71,7 @@ async function rowsOfMerchant(): Promise<Record<string, string[]>> {
   const rows = await snapshotTenant(t.db, m.merchantId);
   return {
     ...rows,
-    api_keys: (rows.api_keys ?? []).map((row) => row.replace(/"lastUsedAt":("[^"]*"|null)/, '"lastUsedAt":"(not compared)"')),
+    api_keys: (rows.api_keys ?? []).map((row) => row.replace(/"last_used_at":("[^"]*"|null)/, '"last_used_at":"(not compared)"')),
     audit_log: (rows.audit_log ?? []).filter((row) => !row.includes('"action":"export.invoices"')),
   };
 }
