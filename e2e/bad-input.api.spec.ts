@@ -452,25 +452,28 @@ test("every API operation answers generated bodies, headers, query strings and i
 });
 
 test("ids the generators found a 500 with answer a JSON:API 404", async () => {
-  // DELETE /api/connections/%00 reached the database with a NUL byte and answered 500 (found by the test above).
-  for (const [method, id] of [
-    ["DELETE", "%00"],
-    ["DELETE", `${realIds["/api/connections/{id}"]![0]}%00`],
-    ["GET", "%00"],
-    ["PATCH", "%00"],
+  // DELETE /api/connections/%00 reached the database with a NUL byte and answered 500 (found by the
+  // test above); so did GET /api/risk/blocklist/x%00.
+  for (const [method, path] of [
+    ["DELETE", "/api/connections/%00"],
+    ["DELETE", `/api/connections/${realIds["/api/connections/{id}"]![0]}%00`],
+    ["GET", "/api/connections/%00"],
+    ["PATCH", "/api/connections/%00"],
+    ["GET", "/api/risk/blocklist/x%00"],
+    ["DELETE", "/api/risk/blocklist/bl_x%00"],
   ] as const) {
     const answer = await send(
       ORIGIN,
       {
         method,
-        path: `/api/connections/${id}`,
+        path,
         headers: { authorization: `Bearer ${apiKeys[0]}`, "content-type": "application/vnd.api+json" },
         body: method === "PATCH" ? "{}" : undefined,
       },
       TIMEOUT_MS,
     );
-    expect("status" in answer && answer.status, `${method} ${id}`).toBe(404);
-    expect(judge({ method, path: `/api/connections/${id}`, headers: {} }, answer, true)).toEqual([]);
+    expect("status" in answer && answer.status, `${method} ${path}`).toBe(404);
+    expect(judge({ method, path, headers: {} }, answer, true)).toEqual([]);
   }
 });
 

@@ -28,6 +28,8 @@ type World = {
   endpointUrl: string;
   /** A dispute of a Provider B test payment paid with the dispute card. */
   disputeId: string;
+  /** The request log's entry of the invoice's create. */
+  logId: string;
 };
 type PageCase = {
   path: (w: World) => string;
@@ -51,6 +53,8 @@ const PAGES: Record<string, PageCase> = {
     tenant: "the tag names a group of the API's operations, the same for every merchant (its examples are written for the viewer's own account)",
   },
   "app/(dashboard)/invoices/[id]/page.tsx": { path: (w) => `/invoices/${w.invoiceId}`, ownerOnly: false, tenant: { shows: (w) => w.reference } },
+  // Support reads test-mode requests too: the entry is a test key's.
+  "app/(dashboard)/logs/[id]/page.tsx": { path: (w) => `/logs/${w.logId}`, ownerOnly: false, tenant: { shows: (w) => w.reference } },
   "app/(dashboard)/providers/[slug]/page.tsx": {
     path: () => "/providers/provider-f",
     ownerOnly: true,
@@ -118,19 +122,36 @@ async function merchant(context: BrowserContext): Promise<World> {
   withCustomer.data.customer = { ...withCustomer.data.customer, reference_id: customerReference };
   const invoice = await context.request.post("/api/commerce/payment-invoices", { headers: auth, data: body });
   expect(invoice.status(), await invoice.text()).toBe(201);
+  const invoiceId = ((await invoice.json()) as { data: { id: string } }).data.id;
   const disputeId = await disputedPayment(context, auth, account.commerceAccount);
+  const logId = await logEntryOf(context, invoiceId);
   return {
     account,
     apiKey,
     connectionId: (await connection.json()).data.id,
     connectionLabel,
-    invoiceId: (await invoice.json()).data.id,
+    invoiceId,
     reference,
     customerReference,
     eventId,
     endpointUrl,
     disputeId,
+    logId,
   };
+}
+
+/** The request log's entry of the invoice's create, from the Logs page filtered by the invoice (written within a second). */
+async function logEntryOf(context: BrowserContext, invoiceId: string): Promise<string> {
+  const page = await context.newPage();
+  let id = "";
+  await expect(async () => {
+    await page.goto(`/logs?invoice=${invoiceId}`);
+    const link = page.getByTestId("logs-list").getByRole("link").first();
+    id = ((await link.getAttribute("href", { timeout: 1_000 })) ?? "").split("/").pop() ?? "";
+    expect(id).toMatch(/^rql_/);
+  }).toPass({ timeout: 20_000 });
+  await page.close();
+  return id;
 }
 
 /** A Provider B test payment paid on the hosted page with the dispute card; its dispute's id once the sandbox opened it. */

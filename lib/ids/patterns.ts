@@ -31,3 +31,5 @@ export const DISPUTE_ID = idPattern("dp");
 export const FILE_ID = /^file_[A-Za-z0-9]{1,64}$/;
 /** An alert's id (the Alerts page's history position). */
 export const ALERT_ID = idPattern("alr");
+/** A blocklist entry's id. */
+export const BLOCKLIST_ID = idPattern("bl");

@@ -125,25 +125,29 @@ function touched(path: string, status: number, responseBody: string): { invoiceI
 
 const REFERENCE_ID = /"reference_id"\s*:\s*"((?:[^"\\]|\\.){1,255})"/;
 
+/** PostgreSQL's text holds no NUL character (a path or body may: the bad-input suites send them): shown as U+FFFD. */
+const storable = (text: string) => text.replace(/\u0000/g, "\uFFFD");
+
 /** The row of one request: bodies redacted, then cut. */
 async function rowOf(entry: LoggedRequest): Promise<typeof requestLog.$inferInsert> {
-  const [requestText, responseText] = await Promise.all([textOf(entry.requestBody), textOf(entry.responseBody)]);
+  const [requestRaw, responseRaw] = await Promise.all([textOf(entry.requestBody), textOf(entry.responseBody)]);
+  const [requestText, responseText] = [storable(requestRaw), storable(responseRaw)];
   const request = cut(redactText(requestText));
   const response = cut(redactText(responseText));
-  const idempotencyKey = entry.idempotencyKey ?? REFERENCE_ID.exec(requestText)?.[1];
+  const idempotencyKey = entry.idempotencyKey === undefined ? REFERENCE_ID.exec(requestText)?.[1] : storable(entry.idempotencyKey);
   return {
     id: newId("rql"),
     merchantId: entry.merchantId,
     testMode: entry.testMode,
     createdAt: entry.at,
-    method: entry.method,
-    path: entry.path.slice(0, 500),
+    method: storable(entry.method),
+    path: storable(entry.path).slice(0, 500),
     status: entry.status,
     durationMs: entry.durationMs,
     apiKeyId: entry.apiKeyId,
     keyPrefix: entry.keyPrefix,
     keyLastFour: entry.keyLastFour,
-    requestId: entry.requestId.slice(0, 200),
+    requestId: storable(entry.requestId).slice(0, 200),
     idempotencyKey: idempotencyKey === undefined ? null : redactText(idempotencyKey).slice(0, 255),
     ...touched(entry.path, entry.status, responseText),
     requestBody: request.text,
@@ -153,13 +157,45 @@ async function rowOf(entry: LoggedRequest): Promise<typeof requestLog.$inferInse
   };
 }
 
+/** A refusal of the row's own data (SQLSTATE class 22: a value the column cannot hold), not of the database being away. */
+const isDataError = (error: unknown) => /^22/.test(String((error as { code?: unknown } | null)?.code ?? ""));
+
+/**
+ * A batch the database refused for one row's data is written row by row: the rows it takes are
+ * kept, the one it refuses is dropped and counted, so one odd request never holds the log back.
+ */
+async function writeRowByRow(db: Awaited<ReturnType<typeof getDb>>, rows: (typeof requestLog.$inferInsert)[], w: Writer): Promise<number> {
+  for (const [index, row] of rows.entries()) {
+    try {
+      await db.insert(requestLog).values(row);
+    } catch (error) {
+      // The database went away meanwhile: what is not written yet waits for the next flush.
+      if (!isDataError(error)) return index;
+      w.dropped += 1;
+      recordRequestLogDropped(1);
+      logger.warn("request log row refused", { path: row.path.slice(0, 100), error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return rows.length;
+}
+
 async function writeBuffered(w: Writer): Promise<void> {
   while (w.buffer.length > 0) {
     const batch = w.buffer.splice(0, BATCH);
     try {
       const db = await getDb();
       const rows = await Promise.all(batch.map(rowOf));
-      await db.insert(requestLog).values(rows);
+      try {
+        await db.insert(requestLog).values(rows);
+      } catch (error) {
+        if (!isDataError(error)) throw error;
+        const written = await writeRowByRow(db, rows, w);
+        if (written < rows.length) {
+          w.buffer.unshift(...batch.slice(written));
+          dropOldest(w);
+          return;
+        }
+      }
     } catch (error) {
       // Kept for the next flush, newest first to go when the buffer is full.
       w.buffer.unshift(...batch);

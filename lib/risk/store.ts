@@ -7,6 +7,7 @@ import { recordAudit, type Actor } from "@/lib/audit/record";
 import { DEFAULT_RISK_SETTINGS, riskSettingsSchema, type RiskSettings } from "./settings";
 import { normalizeBlocklistValue, type BlocklistEntry, type BlocklistKind } from "./blocklist";
 import type { PastAttempt } from "./velocity";
+import { BLOCKLIST_ID } from "@/lib/ids/patterns";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Reader = Db | Tx;
@@ -63,6 +64,8 @@ export async function listBlocklist(db: Reader, merchantId: string, mode: Mode):
 }
 
 export async function findBlocklistEntry(db: Reader, merchantId: string, mode: Mode, id: string): Promise<BlocklistView | undefined> {
+  // No entry has another shape, and odd bytes (NUL) never reach the database.
+  if (!BLOCKLIST_ID.test(id)) return undefined;
   const [row] = await db
     .select(listColumns)
     .from(riskBlocklist)
@@ -152,6 +155,7 @@ export async function addBlocklistEntry(db: Db, scope: { merchantId: string; act
 
 /** Removes an entry (audited): false when the merchant's mode has no such entry. */
 export async function removeBlocklistEntry(db: Db, scope: { merchantId: string; actor: Actor; mode: Mode }, id: string): Promise<boolean> {
+  if (!BLOCKLIST_ID.test(id)) return false;
   return db.transaction(async (tx) => {
     const [removed] = await tx
       .delete(riskBlocklist)

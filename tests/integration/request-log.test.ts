@@ -265,6 +265,17 @@ describe("the write path", () => {
     expect(await rowFor("req-log-away")).toMatchObject({ status: 200 });
   });
 
+  it("keeps a request whose path and body hold a NUL character (shown as U+FFFD), and the requests written with it", async () => {
+    logRequest({ ...entry("req-log-nul"), path: "/api/commerce/payment-invoices/x\u0000", requestBody: '{"a":"\u0000"}', idempotencyKey: "k\u0000" });
+    logRequest(entry("req-log-beside-nul"));
+    expect(await rowFor("req-log-nul")).toMatchObject({
+      path: "/api/commerce/payment-invoices/x\uFFFD",
+      requestBody: '{"a":"\uFFFD"}',
+      idempotencyKey: "k\uFFFD",
+    });
+    expect(await rowFor("req-log-beside-nul")).toMatchObject({ status: 200 });
+  });
+
   it("never holds more than its bound: the oldest go first, counted", async () => {
     const before = droppedRequestLogEntries();
     for (let i = 0; i < 5003; i += 1) logRequest(entry(`req-log-bound-${i}`));
