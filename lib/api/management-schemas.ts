@@ -317,6 +317,7 @@ export const providerResourceSchema = z.object({
           .boolean()
           .meta({ description: "Saves the card behind its own token, charged later without the card (gateway_options.cardgate.tokenize)" }),
         authorizeCapture: z.boolean().meta({ description: 'Authorizes now and captures later (flow "authorize")' }),
+        threeDSecure: z.boolean().meta({ description: "Authenticates the customer with 3-D Secure when a routing rule requires it" }),
         partialCapture: z.boolean().meta({ description: "Captures less than it authorized, releasing the rest; false: full capture only" }),
         void: z.boolean().meta({ description: "Voids an authorization, taking nothing" }),
         authorizationHoldHours: z
