@@ -279,8 +279,8 @@ export function RuleForm({
           Require 3-D Secure
         </label>
         <p id={id("three-ds-help")} className="help mt-1">
-          The provider is asked to authenticate the customer: a challenge, or frictionless when the issuer allows. Connections whose provider cannot are
-          passed over.
+          The provider is asked to authenticate the customer: a challenge, or frictionless when the issuer allows. Connections whose provider cannot are passed
+          over.
         </p>
       </div>
       <fieldset>

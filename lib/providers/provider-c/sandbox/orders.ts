@@ -72,7 +72,11 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
   if (card instanceof Response) return card;
   const amountMinor = BigInt(input.amount_minor);
   const amountText = formatMinor(amountMinor, input.currency_code);
-  const decision = decideCard({ cardNumber: card.card_number, amountText, amountMinor, allowPartially: input.allow_partial_capture,
+  const decision = decideCard({
+    cardNumber: card.card_number,
+    amountText,
+    amountMinor,
+    allowPartially: input.allow_partial_capture,
     cvc: card.cvc,
     threeDsRequested: input.three_ds_mode === "REQUIRED",
   });
