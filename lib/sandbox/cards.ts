@@ -93,7 +93,7 @@ export type CardDecisionInput = {
 };
 
 /** The card that, asked for 3-D Secure, passes it without a challenge (frictionless). */
-export const FRICTIONLESS_CARD_LAST_FOUR = "3063";
+const FRICTIONLESS_CARD_LAST_FOUR = "3063";
 
 /** 3-D Secure asked for, in plain words, for the API description and the docs. */
 export const THREE_DS_TEST_NOTE =
