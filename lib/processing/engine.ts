@@ -177,9 +177,11 @@ export async function payWithSavedCard(db: Db, invoiceId: string, method: { id: 
       if (!adapter.tokens) return { kind: "declined", resolution: "general_error", message: "This provider cannot charge a saved card." };
       const token = await usableToken(db, method);
       if (!token) return { kind: "declined", resolution: "general_error", message: "The saved card was detached; it cannot be charged." };
+      // A saved card is charged by the merchant, not at the customer's Pay: a rule's 3-D Secure is not asked (no customer to challenge).
       const {
         card: _card,
         tokenize: _tokenize,
+        requireThreeDs: _threeDs,
         ...instruction
       } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
       // As at Pay: an authorization goes only to an adapter that can capture it later, never charged instead.

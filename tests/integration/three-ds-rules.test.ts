@@ -143,6 +143,8 @@ describe("Provider D cannot authenticate with 3-D Secure", () => {
     const refused = await saveRules(m, service, [{ ...rule, require_three_ds: true }]);
     expect(refused.status, refused.text).toBe(422);
     expect(errorsOf(refused)).toEqual([["/data/attributes/rules/0/require_three_ds", "three_ds_not_offered"]]);
+    const bad = await saveRules(m, service, [{ ...rule, require_three_ds: "yes" }]);
+    expect(errorsOf(bad).map(([pointer]) => pointer)).toEqual(["/data/attributes/rules/0/require_three_ds"]);
     expect((await saveRules(m, service, [rule])).status).toBe(200);
   });
 });
