@@ -236,19 +236,6 @@ const CONNECTION_EDIT_EXAMPLES: Json = {
   },
 };
 const ROUTING_ORDER_EXAMPLES: Json = {
-  requireThreeDs: {
-    summary: "Require 3-D Secure above 500.00 EUR (for PATCH /api/routing/payment_card_eur_hpp:test)",
-    value: {
-      data: {
-        type: "routing-order",
-        attributes: {
-          rules: [
-            { name: "Big payments", conditions: { amount_min: "500.00" }, outcome: { kind: "cascade", connection_ids: ["conn_b"] }, require_three_ds: true },
-          ],
-        },
-      },
-    },
-  },
   clearRules: {
     summary: "Remove every rule: the routing order alone decides (for PATCH /api/routing/payment_card_eur_hpp:test)",
     value: { data: { type: "routing-order", attributes: { rules: [] } } },
