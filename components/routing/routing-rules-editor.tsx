@@ -11,7 +11,7 @@ import type { ConnectionOption } from "./connection-list-field";
 import { moveItem } from "./move";
 import { useClearedOnRollback } from "./replaced-event";
 import { RuleForm } from "./rule-form";
-import { ruleConditionsText, ruleOutcomeText } from "./rule-summary";
+import { ruleConditionsText, ruleOutcomeText, ruleThreeDsText } from "./rule-summary";
 
 type Editing = { index: number } | { index: "new" } | undefined;
 
@@ -145,6 +145,7 @@ export function RoutingRulesEditor({
               </p>
               <p className="text-sm text-slate-700">
                 {ruleConditionsText(rule, currency)} → {ruleOutcomeText(rule, label)}
+                {ruleThreeDsText(rule)}
               </p>
               {ruleErrors[index]?.map((message) => (
                 <p key={message} className="field-error">

@@ -194,6 +194,7 @@ export function RoutingSimulator({ scopes }: { scopes: SimulatorScope[] }) {
             <p className="font-medium">
               {result.rule ? `Rule ${result.rule.position}: ${result.rule.name}` : "Default rule (the routing order)"}
               {result.branch ? ` · split branch ${result.branch.position} (${result.branch.weight}%)` : ""}
+              {result.three_ds === "required" ? " · 3-D Secure required" : ""}
             </p>
             {result.connections.length > 0 ? (
               <ol className="mt-1 list-decimal pl-5">

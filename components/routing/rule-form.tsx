@@ -18,6 +18,7 @@ type Draft = {
   cascade: string[];
   cascadeOrder: OrderBy;
   branches: { weight: string; ids: string[]; order: OrderBy }[];
+  requireThreeDs: boolean;
 };
 
 const listOf = (text: string) =>
@@ -46,6 +47,7 @@ function draftOf(rule: RoutingRule | undefined): Draft {
             { weight: "70", ids: [], order: "as_listed" },
             { weight: "30", ids: [], order: "as_listed" },
           ],
+    requireThreeDs: rule?.require_three_ds === true,
   };
 }
 
@@ -70,6 +72,8 @@ function ruleOf(draft: Draft): RoutingRule {
             kind: "split",
             branches: draft.branches.map((branch) => ({ weight: Number(branch.weight), connection_ids: clean(branch.ids), ...orderBy(branch.order) })),
           },
+    // Not required is the default and is saved as no require_three_ds, as rules were before the option existed.
+    ...(draft.requireThreeDs ? { require_three_ds: true } : {}),
   };
 }
 
@@ -263,6 +267,22 @@ export function RuleForm({
           </div>
         </fieldset>
       </fieldset>
+      <div>
+        <label className="inline-flex items-center gap-1 text-sm">
+          <input
+            type="checkbox"
+            id={id("three-ds")}
+            aria-describedby={id("three-ds-help")}
+            checked={draft.requireThreeDs}
+            onChange={(event) => set("requireThreeDs", event.target.checked)}
+          />
+          Require 3-D Secure
+        </label>
+        <p id={id("three-ds-help")} className="help mt-1">
+          The provider is asked to authenticate the customer: a challenge, or frictionless when the issuer allows. Connections whose provider cannot are passed
+          over.
+        </p>
+      </div>
       <fieldset>
         <legend className="label">Then send invoices</legend>
         <div className="mt-1 flex flex-wrap gap-4">

@@ -1,2 +1,2 @@
 /** The rule wording lives in lib/routing/rule-summary.ts: the Routing page, the version history and the API say the same. */
-export { ruleConditionsText, ruleOutcomeText } from "@/lib/routing/rule-summary";
+export { ruleConditionsText, ruleOutcomeText, ruleThreeDsText } from "@/lib/routing/rule-summary";

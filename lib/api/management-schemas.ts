@@ -185,6 +185,9 @@ export const routingSimulationDocumentSchema = z.object({
       waiting_for_card: z.array(ruleRef).meta({ description: "Rules on the card passed over because no card_bin was given" }),
       fell_through: z.array(ruleRef).meta({ description: "Rules that matched but had no connection able to take the invoice" }),
       card: z.object({ brand: z.string().nullable(), country: z.string().nullable() }).nullable(),
+      three_ds: z
+        .enum(["required", "provider"])
+        .meta({ description: "required: the deciding rule requires 3-D Secure, so Pay would ask the provider for it; provider: the provider decides" }),
       success_rate: z
         .object({
           window_hours: z.int().min(1),
@@ -317,6 +320,7 @@ export const providerResourceSchema = z.object({
           .boolean()
           .meta({ description: "Saves the card behind its own token, charged later without the card (gateway_options.cardgate.tokenize)" }),
         authorizeCapture: z.boolean().meta({ description: 'Authorizes now and captures later (flow "authorize")' }),
+        threeDSecure: z.boolean().meta({ description: "Authenticates the customer with 3-D Secure when a routing rule requires it" }),
         partialCapture: z.boolean().meta({ description: "Captures less than it authorized, releasing the rest; false: full capture only" }),
         void: z.boolean().meta({ description: "Voids an authorization, taking nothing" }),
         authorizationHoldHours: z

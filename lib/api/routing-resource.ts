@@ -74,6 +74,7 @@ export function toSimulationAttributes(simulation: Simulation) {
     fell_through: decision.fellThrough,
     card: simulation.card,
     success_rate: successRateAttributeOf(decision.success),
+    three_ds: decision.threeDs,
     explanation: decision.explanation,
   };
 }

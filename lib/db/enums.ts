@@ -82,11 +82,12 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 export const SETTLED_ATTEMPT_STATUSES = ["succeeded", "declined", "soft_failed"] as const satisfies readonly AttemptStatus[];
 
 /**
- * An attempt's 3-D Secure step, as the service saw it (lib/invoices/three-ds.ts): `required` while
- * the provider waits for the customer's challenge, then `passed` or `failed`. Null: the provider
- * asked for no 3-D Secure step.
+ * An attempt's 3-D Secure step, as the service saw it (lib/invoices/three-ds.ts): `requested` when a
+ * routing rule asked the provider for it, `required` while the provider waits for the customer's
+ * challenge, then `passed` or `failed`; `frictionless` when the provider, asked, approved without a
+ * challenge. Null: nobody asked and the provider wanted no 3-D Secure step.
  */
-export type ThreeDsResult = "required" | "passed" | "failed";
+export type ThreeDsResult = "requested" | "required" | "passed" | "failed" | "frictionless";
 
 export const PAYOUT_PART_STATUSES = ["pending", "succeeded", "failed"] as const;
 

@@ -16,6 +16,8 @@ export type StoredRoutingRule = {
   outcome:
     | { kind: "cascade"; connection_ids: string[]; order_by?: "as_listed" | "success_rate" }
     | { kind: "split"; branches: { weight: number; connection_ids: string[]; order_by?: "as_listed" | "success_rate" }[] };
+  /** true: the provider is asked for 3-D Secure; absent or false: the provider decides. */
+  require_three_ds?: boolean;
 };
 
 /** A success-rate ordering as an invoice records it (lib/routing/success.ts). */
@@ -51,6 +53,8 @@ export type StoredRoutingDetail = {
   explanation: string;
   /** Present when the outcome orders its connections by success rate. */
   success?: StoredSuccessOrdering;
+  /** "required": the rule that decided requires 3-D Secure, so Pay asks the provider for it; absent: the provider decides. */
+  three_ds?: "required";
   /** At Pay: where creation had sent it, when Pay changed it. */
   changed_from?: string | null;
 };

@@ -17,9 +17,20 @@ describe("an attempt's 3-D Secure step from its outcomes", () => {
     expect(threeDsAfter(null, { kind: "declined", resolution: "issuer_decline" })).toBeNull();
   });
 
-  it("shifts liability to the issuer only after a passed authentication", () => {
+  it("asked for by a rule (requested): frictionless when the provider approves without a challenge, else the challenge as usual", () => {
+    expect(threeDsAfter("requested", { kind: "succeeded" })).toBe("frictionless");
+    const challenged = threeDsAfter("requested", { kind: "pending", redirectUrl: "https://pay.example/3ds" });
+    expect(challenged).toBe("required");
+    expect(threeDsAfter(challenged, { kind: "succeeded" })).toBe("passed");
+    expect(threeDsAfter("requested", { kind: "declined", resolution: "auth_3ds_failed" })).toBe("failed");
+    expect(threeDsAfter("requested", { kind: "soft_failed" })).toBe("requested");
+    expect(threeDsAfter("frictionless", { kind: "succeeded" })).toBe("frictionless");
+  });
+
+  it("shifts liability to the issuer only after a passed authentication, with or without a challenge", () => {
     expect(summarizeThreeDs("passed").liabilityShift).toBe(true);
-    for (const result of ["failed", "required", null] as const) expect(summarizeThreeDs(result).liabilityShift).toBe(false);
+    expect(summarizeThreeDs("frictionless")).toMatchObject({ label: "Passed without a challenge (frictionless)", liabilityShift: true });
+    for (const result of ["failed", "required", "requested", null] as const) expect(summarizeThreeDs(result).liabilityShift).toBe(false);
     expect(summarizeThreeDs(null).result).toBe("not_requested");
   });
 });

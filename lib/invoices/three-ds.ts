@@ -8,7 +8,9 @@ import type { ProviderOutcome } from "@/lib/providers/kit/adapter";
  * - a redirect asks for the step: `required` until the outcome arrives;
  * - a decline for `auth_3ds_failed` is a failed step, with or without a challenge seen before;
  * - any other settled outcome after the challenge is a passed step: the providers only go on to
- *   authorise (and then succeed or decline for funds, say) once the customer passed.
+ *   authorise (and then succeed or decline for funds, say) once the customer passed;
+ * - a success without a challenge after the service asked for the step (`requested`: a routing rule
+ *   requires 3-D Secure) is a frictionless pass: the provider, asked, authenticated without the customer.
  * Pure; kept with the attempt in the same write as the outcome (recordOutcome).
  */
 export function threeDsAfter(
@@ -18,7 +20,13 @@ export function threeDsAfter(
   if (outcome.kind === "pending") return outcome.redirectUrl ? (previous === "passed" || previous === "failed" ? previous : "required") : previous;
   if (outcome.kind === "declined" && outcome.resolution === "auth_3ds_failed") return "failed";
   if (previous === "required" && (outcome.kind === "succeeded" || outcome.kind === "declined")) return "passed";
+  if (previous === "requested" && outcome.kind === "succeeded") return "frictionless";
   return previous;
+}
+
+/** Whether a payment's routing rule requires 3-D Secure (lib/routing/decide.ts), so Pay asks the provider for it. */
+export function asksForThreeDs(invoice: { routingDetail: { three_ds?: "required" } | null }): boolean {
+  return invoice.routingDetail?.three_ds === "required";
 }
 
 export type ThreeDsSummary = {
@@ -44,6 +52,20 @@ export function summarizeThreeDs(result: ThreeDsResult | null): ThreeDsSummary {
         label: "Passed: the customer completed the challenge",
         liabilityShift: true,
         liabilityLabel: "Yes: fraud chargebacks go to the card issuer",
+      };
+    case "frictionless":
+      return {
+        result,
+        label: "Passed without a challenge (frictionless)",
+        liabilityShift: true,
+        liabilityLabel: "Yes: fraud chargebacks go to the card issuer",
+      };
+    case "requested":
+      return {
+        result,
+        label: "Requested by your routing rule; the payment ended before authentication",
+        liabilityShift: false,
+        liabilityLabel: "No: stays with you",
       };
     case "failed":
       return { result, label: "Failed: the customer did not pass the challenge", liabilityShift: false, liabilityLabel: "No: stays with you" };

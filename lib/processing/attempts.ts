@@ -22,7 +22,10 @@ export type PayoutPartRow = typeof payoutParts.$inferSelect;
  * in one transaction. The attempt id is the provider's idempotency key, so one attempt can never
  * charge or pay out twice.
  */
-export async function startAttempt(db: Db, input: { invoiceId: string; seq: number; connectionId: string; reason: RoutingReason }): Promise<AttemptRow> {
+export async function startAttempt(
+  db: Db,
+  input: { invoiceId: string; seq: number; connectionId: string; reason: RoutingReason; threeDsRequested?: boolean },
+): Promise<AttemptRow> {
   const id = newId("att");
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -35,6 +38,7 @@ export async function startAttempt(db: Db, input: { invoiceId: string; seq: numb
         reason: input.reason,
         status: "in_flight",
         idempotencyKey: id,
+        ...(input.threeDsRequested ? { threeDs: "requested" as const } : {}),
       })
       .returning();
     const moved = input.reason === "cascaded" ? { connectionId: input.connectionId, routingReason: input.reason } : {};

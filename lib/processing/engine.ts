@@ -15,6 +15,7 @@ import { cardLastFour } from "@/lib/cards/card-number";
 import { paymentSavesCard } from "@/lib/payment-methods/store";
 import { usableToken } from "@/lib/payment-methods/tokens";
 import { riskGate } from "./risk-gate";
+import { asksForThreeDs } from "@/lib/invoices/three-ds";
 
 export type { PayResult } from "./request";
 
@@ -53,6 +54,7 @@ function paymentInstruction(invoice: InvoiceRow, attemptId: string, card: CardIn
     serviceFields: invoice.serviceFields,
     returnUrl: paymentReturnUrl(invoice.id),
     ...(invoice.flow === "authorize" ? { authorizeOnly: true } : {}),
+    ...(asksForThreeDs(invoice) ? { requireThreeDs: true } : {}),
     ...(paymentSavesCard(invoice) ? { tokenize: true } : {}),
   };
 }
@@ -98,7 +100,12 @@ export async function payWithoutHostedPage(db: Db, invoiceId: string): Promise<P
     check: (invoice) => (invoice.options.bypass_hpp === true ? [] : [problem("bypass_not_requested", "This invoice did not ask to bypass the hosted page.")]),
     call: async (adapter, context, attempt) => {
       const invoice = (await readInvoice(db, invoiceId))!;
-      const { card: _card, ...instruction } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
+      // Without a card there is no 3-D Secure step to ask for: the provider collects the card on its side.
+      const {
+        card: _card,
+        requireThreeDs: _threeDs,
+        ...instruction
+      } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
       if (!adapter.createPaymentWithoutCard) {
         return { kind: "declined", resolution: "general_error", message: "This provider cannot take a payment without its hosted page." };
       }
@@ -170,9 +177,11 @@ export async function payWithSavedCard(db: Db, invoiceId: string, method: { id: 
       if (!adapter.tokens) return { kind: "declined", resolution: "general_error", message: "This provider cannot charge a saved card." };
       const token = await usableToken(db, method);
       if (!token) return { kind: "declined", resolution: "general_error", message: "The saved card was detached; it cannot be charged." };
+      // A saved card is charged by the merchant, not at the customer's Pay: a rule's 3-D Secure is not asked (no customer to challenge).
       const {
         card: _card,
         tokenize: _tokenize,
+        requireThreeDs: _threeDs,
         ...instruction
       } = paymentInstruction(invoice, attempt.id, { number: "", expiryMonth: 0, expiryYear: 0, holder: "" });
       // As at Pay: an authorization goes only to an adapter that can capture it later, never charged instead.

@@ -16,6 +16,7 @@ import { scheduleFollowUps } from "./follow-ups";
 import { settleInvoice } from "./settle";
 import { listAttemptTargets } from "./targets";
 import { routeAgainAtPay } from "./route-at-pay";
+import { asksForThreeDs } from "@/lib/invoices/three-ds";
 import type { CardFacts } from "@/lib/cards/bin";
 import type { PayRiskDecision } from "@/lib/risk/check";
 import { dropRiskAttempt, settleRiskAttempt } from "@/lib/risk/store";
@@ -66,7 +67,9 @@ async function attemptDownTheTargets(db: Db, taken: InvoiceRow, request: Payment
   for (const target of await listAttemptTargets(db, taken, { after: request.afterConnectionId })) {
     if (seq >= limit) break;
     seq += 1;
-    ({ outcome: last } = await runAttempt(db, taken, { ...target, seq }, request.call, request.secrets));
+    // A card payment whose routing rule requires 3-D Secure: the attempt starts as "requested" (lib/invoices/three-ds.ts).
+    const threeDsRequested = request.direction === "payment" && request.cardFacts !== undefined && asksForThreeDs(taken);
+    ({ outcome: last } = await runAttempt(db, taken, { ...target, seq }, request.call, request.secrets, { threeDsRequested }));
     if (last.kind !== "soft_failed") break;
   }
   return last;

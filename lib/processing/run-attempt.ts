@@ -96,8 +96,15 @@ export async function runAttempt(
   target: AttemptTarget & { seq: number },
   call: ProviderCall,
   secrets: readonly string[],
+  options: { threeDsRequested?: boolean } = {},
 ): Promise<{ attempt: AttemptRow; outcome: ProviderOutcome }> {
-  const attempt = await startAttempt(db, { invoiceId: invoice.id, seq: target.seq, connectionId: target.connectionId, reason: target.reason });
+  const attempt = await startAttempt(db, {
+    invoiceId: invoice.id,
+    seq: target.seq,
+    connectionId: target.connectionId,
+    reason: target.reason,
+    threeDsRequested: options.threeDsRequested === true,
+  });
   const recorder = createExchangeRecorder(secrets);
   const prepared = await prepare(db, invoice, await findConnectionRow(db, invoice.merchantId, target.connectionId), recorder);
   let outcome: ProviderOutcome;

@@ -8,12 +8,13 @@ import type { ProviderCapabilities } from "./types";
  * refuses an invoice no connected provider can take, at the field that asked. Isomorphic and a
  * lookup in the registry's constant table: the create path pays nothing else for it.
  */
-export type CapabilityAsk = "authorize_capture" | "card_tokens";
+export type CapabilityAsk = "authorize_capture" | "card_tokens" | "three_ds";
 
-export const CAPABILITY_ASKS: readonly CapabilityAsk[] = ["authorize_capture", "card_tokens"];
+/** What an invoice's own request can ask (`three_ds` comes from a routing rule, not the request). */
+export const CAPABILITY_ASKS: readonly Exclude<CapabilityAsk, "three_ds">[] = ["authorize_capture", "card_tokens"];
 
 /** Where each ask comes from in the invoice request: the pointer of its 422. */
-export const CAPABILITY_ASK_POINTERS: Readonly<Record<CapabilityAsk, string>> = {
+export const CAPABILITY_ASK_POINTERS: Readonly<Record<Exclude<CapabilityAsk, "three_ds">, string>> = {
   authorize_capture: "/data/attributes/flow",
   card_tokens: "/data/attributes/gateway_options/cardgate/tokenize",
 };
@@ -22,11 +23,13 @@ export const CAPABILITY_ASK_POINTERS: Readonly<Record<CapabilityAsk, string>> = 
 export const CAPABILITY_ASK_TEXT: Readonly<Record<CapabilityAsk, string>> = {
   authorize_capture: "authorize now and capture later",
   card_tokens: "save cards for later charges",
+  three_ds: "authenticate the customer with 3-D Secure",
 };
 
 const NONE: ProviderCapabilities = {
   cardTokens: false,
   authorizeCapture: false,
+  threeDSecure: false,
   partialCapture: false,
   void: false,
   authorizationHoldHours: null,
@@ -40,6 +43,7 @@ export function capabilitiesOf(provider: string): ProviderCapabilities {
 
 export function providerCan(provider: string, ask: CapabilityAsk): boolean {
   const capabilities = capabilitiesOf(provider);
+  if (ask === "three_ds") return capabilities.threeDSecure;
   return ask === "authorize_capture" ? capabilities.authorizeCapture : capabilities.cardTokens;
 }
 

@@ -160,6 +160,8 @@ export type ProviderCapabilities = {
   cardTokens: boolean;
   /** Authorizes now and captures later (`flow: "authorize"`). */
   authorizeCapture: boolean;
+  /** Authenticates the customer with 3-D Secure when asked (a routing rule's require_three_ds). */
+  threeDSecure: boolean;
   /** Captures less than it authorized (releasing the rest); false: full capture only. */
   partialCapture: boolean;
   /** Voids an authorization, taking nothing. */

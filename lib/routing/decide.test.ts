@@ -204,3 +204,34 @@ describe("what the invoice asks of the provider", () => {
     expect(none.connectionIds).toEqual(["conn_b", "conn_c"]);
   });
 });
+
+describe("decideRoute with a rule requiring 3-D Secure", () => {
+  const threeDs = (ids: string[]): RoutingRule => ({
+    name: "Big",
+    conditions: { amount_min: "100.00" },
+    outcome: { kind: "cascade", connection_ids: ids },
+    require_three_ds: true,
+  });
+  const facts = (amountMinor: bigint): RouteFacts => ({ amountMinor, customerCountry: null, card: null });
+  const providers = new Map([
+    ["conn_a", "provider-a"],
+    ["conn_d", "provider-d"],
+  ]);
+
+  it("says so in its result and its sentence when the rule decides; the default rule leaves it to the provider", () => {
+    const table = { ...tableOf([threeDs(["conn_a"])]), providers };
+    const big = decideRoute(table, facts(20_000n), () => 0);
+    expect(big).toMatchObject({ connectionIds: ["conn_a"], threeDs: "required" });
+    expect(big.explanation).toContain("The rule requires 3-D Secure");
+    const small = decideRoute(table, facts(1_000n), () => 0);
+    expect(small.threeDs).toBe("provider");
+    expect(small.explanation).not.toContain("3-D Secure");
+  });
+
+  it("passes over a connection whose provider cannot authenticate, and says why", () => {
+    const table = { ...tableOf([threeDs(["conn_d", "conn_a"])]), providers };
+    const decision = decideRoute(table, facts(20_000n), () => 0);
+    expect(decision.connectionIds).toEqual(["conn_a"]);
+    expect(decision.skipped).toEqual([{ id: "conn_d", why: "Provider D cannot authenticate the customer with 3-D Secure" }]);
+  });
+});

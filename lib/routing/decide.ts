@@ -30,6 +30,8 @@ export type CompiledRule = {
   cardBrands: ReadonlySet<string> | null;
   cardCountries: ReadonlySet<string> | null;
   needsCard: boolean;
+  /** The rule asks the provider for 3-D Secure (connections whose provider cannot are passed over). */
+  requireThreeDs: boolean;
   outcome: CompiledOutcome;
 };
 
@@ -76,6 +78,8 @@ export type RoutingDecision = {
   card: { brand: CardBrand | null; country: string | null } | null;
   /** The rates, samples and exploration draw, when the outcome orders by success rate. */
   success: StoredSuccessOrdering | null;
+  /** "required": the deciding rule requires 3-D Secure, so Pay asks the provider for it; "provider": the provider decides. */
+  threeDs: "required" | "provider";
   explanation: string;
 };
 
@@ -104,6 +108,7 @@ export function compileRules(rules: readonly RoutingRule[], currency: string): C
       cardBrands: setOf(conditions.card_brands),
       cardCountries: setOf(conditions.card_countries),
       needsCard: ruleNeedsCard(conditions),
+      requireThreeDs: rule.require_three_ds === true,
       outcome:
         outcome.kind === "cascade"
           ? { kind: "cascade", ids: outcome.connection_ids, bySuccess: outcome.order_by === "success_rate" }
@@ -196,7 +201,9 @@ export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () =
   const skipped: RoutingDecision["skipped"] = [];
   const waitingForCard: RuleRef[] = [];
   const fellThrough: RuleRef[] = [];
-  let chosen: { rule: RuleRef | null; ids: string[]; branch: RoutingDecision["branch"]; success: StoredSuccessOrdering | null } | undefined;
+  let chosen:
+    | { rule: RuleRef | null; ids: string[]; branch: RoutingDecision["branch"]; success: StoredSuccessOrdering | null; threeDs: RoutingDecision["threeDs"] }
+    | undefined;
   for (const rule of table.rules) {
     const match = ruleMatches(rule, facts);
     if (match === "needs_card") {
@@ -206,19 +213,21 @@ export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () =
     if (match === "no") continue;
     const ref = { position: rule.position, name: rule.name };
     const ruleSkipped: RoutingDecision["skipped"] = [];
+    const asks: readonly CapabilityAsk[] | undefined = rule.requireThreeDs ? [...(facts.asks ?? []), "three_ds"] : facts.asks;
     const drawn =
       rule.outcome.kind === "cascade"
-        ? { ids: usableOf(table, rule.outcome.ids, ruleSkipped, facts.asks), branch: null, bySuccess: rule.outcome.bySuccess }
-        : drawBranch(table, rule.outcome, random, ruleSkipped, facts.asks);
+        ? { ids: usableOf(table, rule.outcome.ids, ruleSkipped, asks), branch: null, bySuccess: rule.outcome.bySuccess }
+        : drawBranch(table, rule.outcome, random, ruleSkipped, asks);
     skipped.push(...ruleSkipped);
     if (!drawn || drawn.ids.length === 0) {
       fellThrough.push(ref);
       continue;
     }
+    const threeDs = rule.requireThreeDs ? "required" : "provider";
     if (drawn.bySuccess) {
       const ordered = orderBySuccess(drawn.ids, success ?? { stats: new Map(), settings: DEFAULT_SUCCESS_SETTINGS, draw: random() });
-      chosen = { rule: ref, ids: ordered.ids, branch: drawn.branch, success: ordered.success };
-    } else chosen = { rule: ref, ids: drawn.ids, branch: drawn.branch, success: null };
+      chosen = { rule: ref, ids: ordered.ids, branch: drawn.branch, success: ordered.success, threeDs };
+    } else chosen = { rule: ref, ids: drawn.ids, branch: drawn.branch, success: null, threeDs };
     break;
   }
   if (!chosen) {
@@ -228,11 +237,21 @@ export function decideRoute(table: RoutingTable, facts: RouteFacts, random: () =
       if (why === undefined) ids.push(id);
       else if (!skipped.some((entry) => entry.id === id)) skipped.push({ id, why });
     }
-    chosen = { rule: null, ids, branch: null, success: null };
+    chosen = { rule: null, ids, branch: null, success: null, threeDs: "provider" };
     for (const id of table.defaultSkipped) if (!skipped.some((entry) => entry.id === id)) skipped.push({ id, why: "disabled" });
   }
   const card = facts.card ? { brand: facts.card.brand, country: facts.card.country } : null;
-  const decision = { connectionIds: chosen.ids, rule: chosen.rule, branch: chosen.branch, skipped, waitingForCard, fellThrough, card, success: chosen.success };
+  const decision = {
+    connectionIds: chosen.ids,
+    rule: chosen.rule,
+    branch: chosen.branch,
+    skipped,
+    waitingForCard,
+    fellThrough,
+    card,
+    success: chosen.success,
+    threeDs: chosen.threeDs,
+  };
   return { ...decision, explanation: explainDecision(table, decision) };
 }
 
@@ -269,6 +288,9 @@ function explainDecision(table: Pick<RoutingTable, "labels">, decision: Omit<Rou
     parts.push(`${capital(quote(decision.rule))} matched and sent it to ${label(first)}${then}.`);
   }
   if (first !== undefined && decision.success) parts.push(explainSuccess(decision.success, label));
+  if (first !== undefined && decision.threeDs === "required") {
+    parts.push("The rule requires 3-D Secure: the provider is asked to authenticate the customer (a challenge, or frictionless when the issuer allows).");
+  }
   if (decision.card) {
     const brand = decision.card.brand ? CARD_BRAND_LABELS[decision.card.brand] : "unknown brand";
     parts.push(`Card: ${brand}, issued in ${decision.card.country ?? "an unknown country"}.`);

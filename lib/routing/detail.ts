@@ -23,6 +23,7 @@ export function toStoredDetail(
     card: decision.card,
     customer_country: context.customerCountry,
     ...(decision.success ? { success: decision.success } : {}),
+    ...(decision.threeDs === "required" ? { three_ds: "required" as const } : {}),
     explanation: context.changedFrom
       ? `${decision.explanation} Routed again at Pay once the card was known: creation had chosen another connection.`
       : decision.explanation,

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { connections, routingOrders, routingVersions } from "@/lib/db/schema";
 import { fail, ok, problem, type Problem, type Result } from "@/lib/problems";
 import { findService, getKind, getProvider, servicesForConnection, type InvoiceDirection, type Mode } from "@/lib/providers";
+import { providerCan } from "@/lib/providers/capabilities";
 import { mergeOrder, positionChanges } from "./order";
 import { routingOrderId, type RoutingOrderInput } from "./schemas";
 import { decimalToMinor } from "./decide";
@@ -170,6 +171,7 @@ function ruleProblems(rules: readonly RoutingRule[], input: Pick<RoutingOrderInp
   const currency = findService(input.service)?.currency ?? "";
   const serving = (id: string) => rows.some((row) => row.id === id && row.enabled && row.mode === input.mode && servicesOf(row).includes(input.service));
   const labelOf = (id: string) => rows.find((row) => row.id === id)?.label ?? id;
+  const providerOf = (id: string) => rows.find((row) => row.id === id)?.provider ?? "";
   rules.forEach((rule, index) => {
     const at = ["rules", index];
     const named = `Rule ${index + 1} “${rule.name}”`;
@@ -205,6 +207,16 @@ function ruleProblems(rules: readonly RoutingRule[], input: Pick<RoutingOrderInp
             "no_enabled_connection",
             `${named}${list.what} sends invoices only to ${list.ids.map(labelOf).join(", ")}, and none of ${list.ids.length > 1 ? "them is" : "it is"} enabled: enable one or add an enabled connection that offers ${input.service}`,
             list.path,
+          ),
+        );
+      }
+      // A rule requiring 3-D Secure passes over connections whose provider cannot (lib/routing/decide.ts): one of them must.
+      else if (listed.length === 0 && rule.require_three_ds === true && !list.ids.some((id) => serving(id) && providerCan(providerOf(id), "three_ds"))) {
+        problems.push(
+          problem(
+            "three_ds_not_offered",
+            `${named}${list.what} requires 3-D Secure, but no enabled connection it sends invoices to is of a provider that can authenticate with it: add one, or do not require 3-D Secure`,
+            [...at, "require_three_ds"],
           ),
         );
       }

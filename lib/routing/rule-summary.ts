@@ -22,3 +22,8 @@ export function ruleOutcomeText(rule: RoutingRule, label: (id: string) => string
   if (rule.outcome.kind === "cascade") return list(rule.outcome.connection_ids, rule.outcome.order_by);
   return rule.outcome.branches.map((branch) => `${branch.weight}% to ${list(branch.connection_ids, branch.order_by)}`).join(" / ");
 }
+
+/** " · 3-D Secure required" after a rule's line when it requires 3-D Secure; empty otherwise. */
+export function ruleThreeDsText(rule: Pick<RoutingRule, "require_three_ds">): string {
+  return rule.require_three_ds === true ? " · 3-D Secure required" : "";
+}

@@ -93,6 +93,14 @@ export const routingRuleSchema = z.strictObject({
   name: z.string({ error: "Give the rule a name" }).trim().min(1, "Give the rule a name").max(80, "A rule's name is at most 80 characters"),
   conditions: ruleConditionsSchema.default({}),
   outcome: ruleOutcomeSchema,
+  require_three_ds: z
+    .boolean({ error: "require_three_ds must be true or false" })
+    .optional()
+    .meta({
+      description:
+        "true: the provider is asked to authenticate the customer with 3-D Secure (a challenge, or frictionless when the issuer allows); " +
+        "connections whose provider cannot are passed over. Absent or false (the default): the provider decides.",
+    }),
 });
 
 export const routingRulesSchema = z

@@ -54,3 +54,13 @@ describe("diffVersions", () => {
     expect(summaryLine(diff.changes, 2)).toBe("“C” joined the order, “Old X” left the order and 1 more change");
   });
 });
+
+describe("diffVersions and 3-D Secure", () => {
+  it("says when a rule starts or stops requiring 3-D Secure", () => {
+    const plain = rule("Big", ["b"], { amount_min: "100.00" });
+    const strict = { ...plain, require_three_ds: true };
+    expect(sentences(v(1, [plain], ["b"]), v(2, [strict], ["b"]))).toEqual(["Rule 1 “Big” changed: it now requires 3-D Secure."]);
+    expect(sentences(v(2, [strict], ["b"]), v(3, [plain], ["b"]))).toEqual(["Rule 1 “Big” changed: it no longer requires 3-D Secure."]);
+    expect(sentences(v(1, [], ["b"]), v(2, [strict], ["b"]))[0]).toContain("3-D Secure required");
+  });
+});

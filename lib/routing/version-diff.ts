@@ -1,6 +1,6 @@
 import { ruleConnectionIdsOf, type RoutingRule } from "./rules";
 import { rulesKey } from "./rules-key";
-import { ruleConditionsText, ruleOutcomeText } from "./rule-summary";
+import { ruleConditionsText, ruleOutcomeText, ruleThreeDsText } from "./rule-summary";
 
 /**
  * What changed between two versions of one service's routing (routing versions), as sentences
@@ -85,7 +85,7 @@ const quoted = (text: string) => `“${text}”`;
 export function diffVersions(from: VersionContent, to: VersionContent, currency: string, facts: readonly ConnectionFact[]): VersionDiff {
   const byId = new Map(facts.map((fact) => [fact.id, fact]));
   const label = (id: string) => byId.get(id)?.label ?? id;
-  const line = (rule: RoutingRule) => `${ruleConditionsText(rule, currency)} → ${ruleOutcomeText(rule, label)}`;
+  const line = (rule: RoutingRule) => `${ruleConditionsText(rule, currency)} → ${ruleOutcomeText(rule, label)}${ruleThreeDsText(rule)}`;
   const changes: VersionChange[] = [];
 
   const pairs = pairRules(from.rules, to.rules);
@@ -122,6 +122,9 @@ export function diffVersions(from: VersionContent, to: VersionContent, currency:
       }
       if (outcomeBefore !== outcomeAfter || !same(before.outcome, after.outcome)) {
         parts.push(`it sent invoices to ${quoted(outcomeBefore)}, now to ${quoted(outcomeAfter)}`);
+      }
+      if ((before.require_three_ds === true) !== (after.require_three_ds === true)) {
+        parts.push(after.require_three_ds === true ? "it now requires 3-D Secure" : "it no longer requires 3-D Secure");
       }
       if (parts.length === 0) parts.push("its details changed");
       changes.push({

@@ -14,13 +14,14 @@ function luhnValid(digits: string): boolean {
 }
 
 describe("TEST_CARDS (the hosted page's test card list)", () => {
-  it("lists the five cards of the issue and the two dispute cards, each a Luhn-valid 16-digit number with a label and an outcome", () => {
+  it("lists the five cards of the issue, the frictionless 3-D Secure card and the two dispute cards, each a Luhn-valid 16-digit number with a label and an outcome", () => {
     expect(TEST_CARDS.map((c) => c.number)).toEqual([
       "4242424242424242",
       "4000000000000002",
       "4000000000009995",
       "4000000000000119",
       "4000000000003220",
+      "4000000000003063",
       "4000000000000259",
       "4000000000002685",
     ]);
@@ -46,6 +47,17 @@ describe("disputeReasonOfCard", () => {
 });
 
 describe("decideCard", () => {
+  it("asked for 3-D Secure, challenges every card but the frictionless one (and the unavailable one)", () => {
+    const asked = { amountText: "10.00", amountMinor: 1000n, allowPartially: false, threeDsRequested: true };
+    for (const cardNumber of ["4242424242424242", "4000000000000002", "5555555555554444", "4000000000003220"]) {
+      expect(decideCard({ ...asked, cardNumber }), cardNumber).toEqual({ kind: "three_ds" });
+    }
+    expect(decideCard({ ...asked, cardNumber: "4000000000003063" })).toEqual({ kind: "approve", capturedMinor: 1000n });
+    expect(decideCard({ ...asked, cardNumber: "4000000000000119" })).toEqual({ kind: "unavailable" });
+    // Not asked: the frictionless card is a card like any other.
+    expect(decideCard({ ...asked, threeDsRequested: false, cardNumber: "4000000000003063" })).toEqual({ kind: "approve", capturedMinor: 1000n });
+  });
+
   it.each([
     ["4242424242424242", { kind: "approve", capturedMinor: 1000n }],
     ["4000000000000002", { kind: "decline", reason: "issuer_decline" }],

@@ -32,6 +32,11 @@ export const TEST_CARDS: readonly TestCard[] = [
   },
   { number: "4000000000003220", label: "3-D Secure", outcome: "Asks for a 3-D Secure step that you pass or fail." },
   {
+    number: "4000000000003063",
+    label: "3-D Secure frictionless",
+    outcome: "When a routing rule requires 3-D Secure, passes it without a challenge; otherwise it succeeds like any card.",
+  },
+  {
     number: "4000000000000259",
     label: "Disputed: fraudulent",
     outcome: "The payment succeeds; once captured, the customer disputes it as fraudulent.",
@@ -83,7 +88,17 @@ export type CardDecisionInput = {
   amountMinor: bigint;
   allowPartially: boolean;
   cvc?: string;
+  /** The payment asked for 3-D Secure (a routing rule's require_three_ds): every card but the frictionless one is challenged. */
+  threeDsRequested?: boolean;
 };
+
+/** The card that, asked for 3-D Secure, passes it without a challenge (frictionless). */
+const FRICTIONLESS_CARD_LAST_FOUR = "3063";
+
+/** 3-D Secure asked for, in plain words, for the API description and the docs. */
+export const THREE_DS_TEST_NOTE =
+  "Test mode: when a routing rule requires 3-D Secure (require_three_ds), the sandbox sends every card to its challenge page " +
+  "except 4000 0000 0000 3063, which passes without a challenge (frictionless), and 4000 0000 0000 0119 (provider unavailable).";
 
 /** "4242 4242 4242 4242": how the page shows a card number it offers. */
 export function formatCardNumber(digits: string): string {
@@ -104,9 +119,13 @@ function isPartialAmount(amountText: string): boolean {
  * too): 0002 issuer_decline, 9995 insufficient_funds, 0119 unavailable, 3220 three_ds, anything
  * else approves (the dispute cards 0259 and 2685 too: the dispute comes after capture). An approved amount ending in .77 is captured at 75 % when the invoice allows
  * partial processing, and refused as insufficient_funds when it does not.
+ * Asked for 3-D Secure (`threeDsRequested`), the sandbox honours it: 0119 is still unavailable, 3063
+ * passes without a challenge (then the amount rule), and every other card is challenged (three_ds).
  */
 export function decideCard(input: CardDecisionInput): CardDecision {
-  switch (lastFour(input.cardNumber)) {
+  const last = lastFour(input.cardNumber);
+  if (input.threeDsRequested && last !== "0119") return last === FRICTIONLESS_CARD_LAST_FOUR ? decideAmount(input) : { kind: "three_ds" };
+  switch (last) {
     case "0002":
       return { kind: "decline", reason: "issuer_decline" };
     case "9995":

@@ -29,6 +29,7 @@ import {
   routingVersionListSchema,
 } from "@/lib/api/management-schemas";
 import { MODES } from "@/lib/providers";
+import { THREE_DS_TEST_NOTE } from "@/lib/sandbox/cards";
 import { getProvider } from "@/lib/providers/lookup";
 import type { RoutingRule } from "@/lib/routing/rules";
 import { diffVersions } from "@/lib/routing/version-diff";
@@ -351,7 +352,10 @@ export function managementPaths(): Json {
         summary: "Save the routing: connection_ids (the default rule, first to last) and/or rules (the rules before it); each save is a version",
         description:
           "A rule is refused (422, pointer at the rule) when its outcome, or a branch of its split, has no enabled connection " +
-          "that offers the service, when a split's shares do not add up to 100, or when an amount does not fit the currency.",
+          "that offers the service, when a split's shares do not add up to 100, when an amount does not fit the currency, or " +
+          "when it requires 3-D Secure (require_three_ds) and none of its enabled connections is of a provider that can " +
+          "(three_ds_not_offered). " +
+          THREE_DS_TEST_NOTE,
         requestBody: requestBody("RoutingOrderRequest", ROUTING_ORDER_EXAMPLES),
         responses: {
           "200": document("The routing order after the change", "RoutingOrderDocument"),

@@ -105,6 +105,8 @@ type Routed = { kind: "routed"; route: Route } | Extract<CreateInvoiceResult, { 
 const ASK_PATHS: Readonly<Record<CapabilityAsk, readonly string[]>> = {
   authorize_capture: ["data", "attributes", "flow"],
   card_tokens: ["data", "attributes", "gateway_options", "cardgate", "tokenize"],
+  // Asked by a routing rule (require_three_ds), never by the request: routing passes over such connections itself.
+  three_ds: ["data"],
 };
 
 function capabilityProblem(ask: CapabilityAsk, detail: string): Problem {

@@ -73,6 +73,12 @@ export type PaymentInstruction = {
   returnUrl: string;
   /** `flow: "authorize"`: reserve the amount and take nothing until a capture; only providers with `authorizeCapture` are sent it. */
   authorizeOnly?: boolean;
+  /**
+   * A routing rule requires 3-D Secure (require_three_ds): the provider is asked to authenticate the
+   * customer, and its sandbox challenges every card but the frictionless test card. Only providers
+   * with the `threeDSecure` capability are sent it (routing passes over the others).
+   */
+  requireThreeDs?: boolean;
   /** Save the card behind a token once the payment succeeds (gateway_options.cardgate.tokenize and a customer reference). */
   tokenize?: boolean;
 };

@@ -37,6 +37,7 @@ import { cancelOutcomeOf, captureOutcomeOf, disputeRefusalOf, disputeReportOf, o
 import {
   A_SIGN_IN_REFUSAL,
   A_SIGNATURE_HEADER,
+  A_THREE_DS_REQUIRED,
   aAnswerSchema,
   aCaptureAnswerSchema,
   aDisputeSchema,
@@ -96,6 +97,7 @@ function createPayment(context: AdapterContext, instruction: PaymentInstruction)
     return_url: instruction.returnUrl,
     ...(instruction.authorizeOnly ? { capture: false } : {}),
     ...(instruction.tokenize ? { tokenize: true } : {}),
+    ...(instruction.requireThreeDs ? { three_ds: A_THREE_DS_REQUIRED } : {}),
   });
 }
 

@@ -28,6 +28,7 @@ export const providerA: ProviderSpec = {
   capabilities: {
     cardTokens: true,
     authorizeCapture: true,
+    threeDSecure: true,
     partialCapture: true,
     void: true,
     authorizationHoldHours: 168,

@@ -116,6 +116,14 @@ export const A_CALLBACK_HEADERS = { eventId: "x-a-event-id", timestamp: "x-a-tim
 export const callbackSigningText = (eventId: string, timestamp: number, rawBody: string) => `${eventId}.${timestamp}.${rawBody}`;
 
 /**
+ * 3-D Secure on request, in A's style: a payment with `three_ds: "required"` asks A to authenticate
+ * the customer; A answers `status: "3ds_required"` with `redirect_url` (the challenge page), or
+ * approves at once when the issuer authenticates without a challenge (frictionless). Without the
+ * field A decides itself (its sandbox: only 4000 0000 0000 3220).
+ */
+export const A_THREE_DS_REQUIRED = "required";
+
+/**
  * Saved cards, in A's nested style: a payment with `tokenize: true` keeps the card once it is
  * approved and answers a `card_token` object (`token_id` `atok_…`, `brand`, `last4`, `exp_month`,
  * `exp_year` as text, like `card_credentials`); a payment with `card_token_id` instead of

@@ -92,6 +92,7 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
     back_url: instruction.returnUrl,
     ...(instruction.authorizeOnly ? { capture: "0" as const } : {}),
     ...(instruction.tokenize ? { save_card: "1" as const } : {}),
+    ...(instruction.requireThreeDs ? { force_3ds: "1" as const } : {}),
   };
   return readAnswer(readTransport(await call(context, "POST", "charges", body)));
 }

@@ -20,6 +20,7 @@ export const providerB: ProviderSpec = {
   capabilities: {
     cardTokens: true,
     authorizeCapture: true,
+    threeDSecure: true,
     partialCapture: true,
     void: true,
     authorizationHoldHours: 168,

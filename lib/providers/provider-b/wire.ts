@@ -53,6 +53,11 @@ export const bChargeSchema = z.object({
   save_card: z.enum(["0", "1"]).optional(),
   /** Saved cards: charge the card kept behind this token instead of `pan`. */
   card_token: z.string().min(1).max(64).optional(),
+  /**
+   * 3-D Secure on request: "1" makes B authenticate the customer (`result: "3ds"` with `acs_url`, or a
+   * frictionless approval at once); "0" or absent: B decides (its sandbox: only 4000 0000 0000 3220).
+   */
+  force_3ds: z.enum(["0", "1"]).optional(),
 });
 
 /** A charge as the adapter reads B's answer. */

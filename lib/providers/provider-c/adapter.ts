@@ -80,6 +80,7 @@ async function createPayment(context: AdapterContext, instruction: PaymentInstru
       ...(instruction.tokenize ? { save_card: true } : {}),
     },
     return_url: instruction.returnUrl,
+    ...(instruction.requireThreeDs ? { three_ds_mode: "REQUIRED" as const } : {}),
     ...(instruction.gatewayOptions ? { gateway_options: instruction.gatewayOptions } : {}),
     ...(instruction.serviceFields ? { service_fields: instruction.serviceFields } : {}),
   };

@@ -34,6 +34,7 @@ export const providerC: ProviderSpec = {
   capabilities: {
     cardTokens: true,
     authorizeCapture: true,
+    threeDSecure: true,
     partialCapture: false,
     void: true,
     authorizationHoldHours: 168,

@@ -41,6 +41,11 @@ export const cOrderRequestSchema = z.object({
     stored_card: z.object({ card_token: z.string().min(1).max(64) }).optional(),
   }),
   return_url: z.string().optional(),
+  /**
+   * 3-D Secure on request: "REQUIRED" makes C authenticate the payer (state AWAITING_3DS with
+   * `challenge_url`, or paid at once when frictionless); absent: C decides (its sandbox: only 4000 0000 0000 3220).
+   */
+  three_ds_mode: z.literal("REQUIRED").optional(),
   gateway_options: z.unknown().optional(),
   service_fields: z.unknown().optional(),
 });

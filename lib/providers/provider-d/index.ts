@@ -20,6 +20,7 @@ export const providerD: ProviderSpec = {
   capabilities: {
     cardTokens: true,
     authorizeCapture: false,
+    threeDSecure: false,
     partialCapture: false,
     void: false,
     authorizationHoldHours: null,

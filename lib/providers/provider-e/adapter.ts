@@ -111,6 +111,7 @@ function paymentRequestOf(instruction: PaymentInstruction): EPaymentRequest {
     returnUrl: instruction.returnUrl,
     metadata: { invoiceId: instruction.invoiceId },
     ...(instruction.authorizeOnly ? { captureMode: "manual" as const } : {}),
+    ...(instruction.requireThreeDs ? { authenticationData: { attemptAuthentication: "always" as const } } : {}),
   };
 }
 

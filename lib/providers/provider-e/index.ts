@@ -32,6 +32,7 @@ export const providerE: ProviderSpec = {
   capabilities: {
     cardTokens: false,
     authorizeCapture: true,
+    threeDSecure: true,
     partialCapture: false,
     void: true,
     authorizationHoldHours: 168,

@@ -54,6 +54,12 @@ export type EPaymentRequest = {
   metadata: { invoiceId: string };
   /** Authorize now, capture later (below): "manual" only reserves the amount. */
   captureMode?: "manual" | "automatic";
+  /**
+   * 3-D Secure on request: `attemptAuthentication: "always"` makes E authenticate the shopper
+   * (resultCode RedirectShopper, or Authorised at once when frictionless); absent: E decides (its
+   * sandbox: only 4000 0000 0000 3220).
+   */
+  authenticationData?: { attemptAuthentication: "always" | "never" };
 };
 
 export type EShopper = {

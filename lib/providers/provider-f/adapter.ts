@@ -81,6 +81,7 @@ export function chargeRequestOf(instruction: ChargeInstruction): FChargeRequest 
     customer: instruction.customer,
     return_url: returnUrlOf(instruction),
     metadata: { invoice_id: instruction.invoiceId, tokenize: instruction.gatewayOptions?.cardgate !== undefined },
+    ...(instruction.requireThreeDs ? { payment_method_options: { card: { request_three_d_secure: "any" as const } } } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ export const providerF: ProviderSpec = {
   capabilities: {
     cardTokens: true,
     authorizeCapture: false,
+    threeDSecure: true,
     partialCapture: false,
     void: false,
     authorizationHoldHours: null,

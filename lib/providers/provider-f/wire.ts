@@ -46,6 +46,12 @@ export type FChargeRequest = {
   customer: Record<string, unknown>;
   return_url: string;
   metadata: { invoice_id: string; tokenize: boolean };
+  /**
+   * 3-D Secure on request: `request_three_d_secure: "any"` makes F authenticate the cardholder (status
+   * requires_action with a redirect, or succeeded at once when frictionless); absent or "automatic": F
+   * decides (its sandbox: only 4000 0000 0000 3220).
+   */
+  payment_method_options?: { card: { request_three_d_secure: "any" | "automatic" } };
 };
 
 export const F_FAILURE_CODES = ["card_declined", "insufficient_funds", "incorrect_cvc", "authentication_failed", "processing_error"] as const;

@@ -7,7 +7,7 @@ import { disputePlanDetails, scheduleSandboxDispute } from "@/lib/sandbox/disput
 import { findRecordByIdempotencyKey, saveRecord } from "@/lib/sandbox/records";
 import { heldDetails, sandboxAuthorizationUntil } from "@/lib/sandbox/authorizations";
 import { THREE_DS_PENDING_STATUS, THREE_DS_REQUIRED, threeDsUrl } from "@/lib/sandbox/three-ds";
-import { A_CARD_TOKEN_PREFIX, aTokenDeleteSchema, type AAnswer } from "../wire";
+import { A_CARD_TOKEN_PREFIX, A_THREE_DS_REQUIRED, aTokenDeleteSchema, type AAnswer } from "../wire";
 import { answerFromRecord, authorizedAnswer, declineAnswer, withSavedCard } from "./answers";
 import { findKeptCard, forgetCard, keepCard, newCardToken, savedCardDetails } from "@/lib/sandbox/card-tokens";
 import { invalidRequest, newReference, refuse, SLUG, type SignedRequest } from "./common";
@@ -34,6 +34,8 @@ const paymentSchema = z.object({
   /** Authorize now, capture later (../wire.ts): false only reserves the amount. */
   capture: z.boolean().default(true),
   card_token_id: z.string().min(1).max(64).optional(),
+  /** 3-D Secure on request (../wire.ts). */
+  three_ds: z.literal(A_THREE_DS_REQUIRED).optional(),
 });
 
 /**
@@ -59,6 +61,7 @@ export async function takePayment({ body, account, context }: SignedRequest): Pr
     amountMinor: amount.minor,
     allowPartially: payment.allow_partial,
     cvc: card.cvv,
+    threeDsRequested: payment.three_ds === A_THREE_DS_REQUIRED,
   });
   if (decision.kind === "unavailable") {
     return Response.json({ error: { code: "acquirer_unavailable", message: "The acquiring bank did not answer; try again later." } }, { status: 503 });

@@ -64,7 +64,14 @@ export async function takeCharge(raw: string, account: SandboxAccount, context: 
 
   const allowPartially = charge.partial === "1";
   const hold = charge.capture === "0" ? heldDetails(await sandboxAuthorizationUntil(context.db, account.connectionId)) : undefined;
-  const decision = decideCard({ cardNumber: card.number, amountText: amount.text, amountMinor: amount.minor, allowPartially, cvc: charge.cvc });
+  const decision = decideCard({
+    cardNumber: card.number,
+    amountText: amount.text,
+    amountMinor: amount.minor,
+    allowPartially,
+    cvc: charge.cvc,
+    threeDsRequested: charge.force_3ds === "1",
+  });
   if (decision.kind === "unavailable") return refuse(502, "upstream_timeout", "The card network did not answer in time.");
   const txn = `B${randomBytes(8).toString("hex")}`;
   const base: Base = {

@@ -72,7 +72,14 @@ export async function takeOrder(raw: string, account: SandboxAccount, context: S
   if (card instanceof Response) return card;
   const amountMinor = BigInt(input.amount_minor);
   const amountText = formatMinor(amountMinor, input.currency_code);
-  const decision = decideCard({ cardNumber: card.card_number, amountText, amountMinor, allowPartially: input.allow_partial_capture, cvc: card.cvc });
+  const decision = decideCard({
+    cardNumber: card.card_number,
+    amountText,
+    amountMinor,
+    allowPartially: input.allow_partial_capture,
+    cvc: card.cvc,
+    threeDsRequested: input.three_ds_mode === "REQUIRED",
+  });
   if (decision.kind === "unavailable") return refuse(503, "bank_unavailable", "The acquiring bank is not answering.");
   const hold = input.capture_mode === "MANUAL" ? heldDetails(await sandboxAuthorizationUntil(context.db, account.connectionId)) : undefined;
   const id = `C-ORD-${randomBytes(8).toString("hex")}`;

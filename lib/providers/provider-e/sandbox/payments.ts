@@ -121,6 +121,7 @@ export async function createPayment(db: Db, account: SandboxAccount, body: unkno
     amountMinor,
     allowPartially: body.allowPartialCapture === true,
     cvc: body.paymentMethod.cvc,
+    threeDsRequested: body.authenticationData?.attemptAuthentication === "always",
   };
   const decision = decideCard(input);
   const hold = body.captureMode === "manual" ? heldDetails(await sandboxAuthorizationUntil(db, account.connectionId)) : undefined;

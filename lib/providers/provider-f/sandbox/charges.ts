@@ -93,6 +93,7 @@ function decide(body: FChargeRequest, card: { number: string; cvc?: string } | u
     amountMinor,
     allowPartially: body.partial_capture === true,
     cvc: card.cvc,
+    threeDsRequested: body.payment_method_options?.card?.request_three_d_secure === "any",
   });
 }
 
