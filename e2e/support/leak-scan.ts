@@ -23,15 +23,15 @@
  * each in its exact markup only: the table in the client bundle (`number:"4242…",label:"…"`), the
  * hosted page's "Test cards" list (`data-test-card="4242 4242 4242 4242"` and the number shown
  * on its button) in the hosted page's own answers, GET /pay/{id} and POST /pay/{id}/pay (whose
- * JSON carries the page's payment part as HTML), and the API description's note on test disputes
- * (DISPUTE_TEST_NOTE, its exact sentence) in the description's own answers, the OpenAPI document
- * and the reference pages. Anywhere else, in any form, a card number is a hit.
+ * JSON carries the page's payment part as HTML), and the API description's notes on test disputes
+ * and on 3-D Secure by rule (DISPUTE_TEST_NOTE, THREE_DS_TEST_NOTE, their exact sentences) in the
+ * description's own answers, the OpenAPI document and the reference pages. Anywhere else, in any form, a card number is a hit.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { readFrames, type RecordFrame } from "./leak-frames";
 import { decryptJson, decryptSecret } from "../../lib/vault";
-import { DISPUTE_TEST_NOTE, TEST_CARDS } from "../../lib/sandbox/cards";
+import { DISPUTE_TEST_NOTE, TEST_CARDS, THREE_DS_TEST_NOTE } from "../../lib/sandbox/cards";
 import { HOSTILE_WORDS } from "./bad-input";
 import { CARD_RUN, cardDigits, isSecretValue, luhn, SECRET_FIELD, SHOWN_ONCE } from "../../lib/redaction/rules";
 
@@ -54,12 +54,17 @@ export type ScanReport = {
 const MIN_NEEDLE = 8;
 const PREFIX = 8;
 
+const CARD_CODE_FIELD = /^(?:\d+_)?(?:cvc|cvv)2?$/i;
+
 /** A value typed into a secret field: a card number when it is one, else a secret (lib/redaction/rules.ts decides which values are). */
 function typed(value: string, field: string, source: string): Secret[] {
   const card = cardDigits(value);
   if (card) return [{ value: card, kind: "card", source }];
   // The bad-input suite types public words ("Infinity", "constructor") into every field.
   if (!isSecretValue(field, value) || HOSTILE_WORDS.includes(value)) return [];
+  // A card's code is 3 or 4 digits (too short to search: counted). Anything else typed there, such as
+  // the card-shaped text the hosted page's fuzz sends, is no card's code, and the Pay refuses it.
+  if (CARD_CODE_FIELD.test(field) && !/^\d{3,4}$/.test(value)) return [];
   return [{ value, kind: "secret", source: `${source} ${field}` }];
 }
 
@@ -305,11 +310,16 @@ function isHostedTestCardList(text: string, at: number, needle: Needle): boolean
 /** The API description's own answers: the OpenAPI document and the reference's pages. */
 const API_DESCRIPTION = /^\/(?:api\/commerce\/openapi\.json|docs\/api)(?:[/?#]|$)/;
 
-/** A sandbox test card inside the exact sentence of DISPUTE_TEST_NOTE (the API description's test disputes). */
-function isDisputeTestNote(text: string, at: number, needle: Needle): boolean {
+/** The API description's notes that name sandbox test cards: test disputes, and 3-D Secure asked for by a rule. */
+const TEST_CARD_NOTES = [DISPUTE_TEST_NOTE, THREE_DS_TEST_NOTE];
+
+/** A sandbox test card inside the exact sentence of one of TEST_CARD_NOTES. */
+function isTestCardNote(text: string, at: number, needle: Needle): boolean {
   if (needle.secret.kind !== "card" || !TEST_CARD_NUMBERS.has(needle.secret.value)) return false;
-  for (let start = text.indexOf(DISPUTE_TEST_NOTE); start >= 0; start = text.indexOf(DISPUTE_TEST_NOTE, start + 1)) {
-    if (at >= start && at + needle.text.length <= start + DISPUTE_TEST_NOTE.length) return true;
+  for (const note of TEST_CARD_NOTES) {
+    for (let start = text.indexOf(note); start >= 0; start = text.indexOf(note, start + 1)) {
+      if (at >= start && at + needle.text.length <= start + note.length) return true;
+    }
   }
   return false;
 }
@@ -378,7 +388,7 @@ export function scan(input: ScanInput): ScanReport {
     const allowedHere = (text: string, at: number, needle: Needle) =>
       (needle.secret.kind === "shown-once" && shownIn.get(needle.secret.value) === frame) ||
       (hostedPage && isHostedTestCardList(text, at, needle)) ||
-      (description && isDisputeTestNote(text, at, needle));
+      (description && isTestCardNote(text, at, needle));
     const where = `${path.basename(frame.file)}: ${frame.header.method} ${frame.header.url} → ${frame.header.status} ${frame.header.type}`;
     if (!frame.header.bodySkipped) search("responses", where, frame.body, allowedHere);
     // Headers hold no allowed secret: a key shown once belongs in the body, a test card on the page.
