@@ -531,12 +531,16 @@ describe("responding to a dispute", () => {
     const { dispute, report: first } = await opened(paid, { amountMinor: 2500n });
     // The provider's answer need not name the payment again: the service knows which dispute it asked about.
     fake.disputeScript.push({ kind: "taken", report: { ...first, paymentReference: undefined, paymentKey: undefined, status: "accepted" } });
-    // A hundred at once: one provider call, every answer the accepted dispute.
+    // A hundred at once: one provider call. Every answer is 200 with the acceptance recorded; the one
+    // that made the call shows the provider's answer (accepted, closed), the others the dispute as it
+    // stood while that call was out (on PostgreSQL they really run side by side).
     const all = await Promise.all(Array.from({ length: 100 }, () => accept(paid.m, dispute.id)));
     expect(new Set(all.map((answer) => answer.status))).toEqual(new Set([200]));
-    const accepted = all[0]!;
+    for (const answer of all) expect(answer.json.data.attributes).toMatchObject({ accepted: expect.any(String) });
+    expect(all.filter((answer) => answer.json.data.attributes.status === "accepted").length).toBeGreaterThanOrEqual(1);
+    const accepted = await accept(paid.m, dispute.id);
+    expect(accepted.status).toBe(200);
     expect(accepted.json.data.attributes).toMatchObject({ status: "accepted", accepted: expect.any(String), closed: expect.any(String) });
-    expect((await accept(paid.m, dispute.id)).status).toBe(200);
     expect(fake.calls.filter((call) => call.op === "dispute-accept")).toHaveLength(1);
     expect((await invoiceOf(paid.m, paid.invoiceId)).json.data.attributes.disputed_amount).toBe("25.00");
     const closed = await t.db
