@@ -55,6 +55,7 @@ const MIN_NEEDLE = 8;
 const PREFIX = 8;
 
 const CARD_CODE_FIELD = /^(?:\d+_)?(?:cvc|cvv)2?$/i;
+const CARD_NUMBER_FIELD = /^(?:\d+_)?(?:card_?number|cardnumber|number|pan)$/i;
 
 /** A value typed into a secret field: a card number when it is one, else a secret (lib/redaction/rules.ts decides which values are). */
 function typed(value: string, field: string, source: string): Secret[] {
@@ -65,6 +66,9 @@ function typed(value: string, field: string, source: string): Secret[] {
   // A card's code is 3 or 4 digits (too short to search: counted). Anything else typed there, such as
   // the card-shaped text the hosted page's fuzz sends, is no card's code, and the Pay refuses it.
   if (CARD_CODE_FIELD.test(field) && !/^\d{3,4}$/.test(value)) return [];
+  // Digits in a card number field that fail the card check (above) are no card number: the Pay refuses
+  // them, and searched as a secret their first digits would match every test card the pages show.
+  if (CARD_NUMBER_FIELD.test(field) && /^[\d -]+$/.test(value)) return [];
   return [{ value, kind: "secret", source: `${source} ${field}` }];
 }
 
