@@ -1,6 +1,6 @@
 import "server-only";
 import { and, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
+import { rowsOf, type Db } from "@/lib/db/client";
 import { invoices, paymentMethods } from "@/lib/db/schema";
 import type { InvoiceStatus } from "@/lib/invoices/state-machine";
 import { formatMinor } from "@/lib/money";
@@ -36,10 +36,6 @@ const REFERENCE_MAX = 255;
 
 const referenceOf = sql<string>`(${invoices.customer} ->> 'reference_id')`;
 const PAID_STATUSES = sql.raw(`('processed', 'partially_processed', 'refunding', 'refunded', 'partially_refunded')`);
-
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
-}
 
 export function isCustomerReference(value: string): boolean {
   return value.trim() !== "" && value.length <= REFERENCE_MAX && isSafeText(value);

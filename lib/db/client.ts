@@ -10,7 +10,7 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export const migrationsFolder = path.join(process.cwd(), "lib/db/migrations");
 
-type Handle = { db: Db; close: () => Promise<void> };
+export type Handle = { db: Db; close: () => Promise<void> };
 
 const postgresDbs = new WeakSet<object>();
 /** Connections of an app process's postgres.js pool (the metrics report it as db_pool_max_connections). */
@@ -45,9 +45,9 @@ export function migrateOnStart(): boolean {
 
 type OpenOptions = { max?: number; migrate?: boolean };
 
-type Row = Record<string, unknown>;
-function rowsOf(result: unknown): Row[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: Row[] }).rows ?? [])) as Row[];
+/** The rows of `db.execute`: PGlite answers `{ rows }`, postgres.js the rows themselves. */
+export function rowsOf<T = Record<string, unknown>>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
 }
 
 /** How many of this release's migrations the database has not applied (drizzle's own rule: newer than the last applied). */

@@ -1218,5 +1218,10 @@ export const riskSettings = pgTable("risk_settings", {
     .primaryKey()
     .references(() => merchants.id, { onDelete: "cascade" }),
   settings: jsonb("settings").$type<Record<string, number>>().notNull(),
+  /**
+   * Raised with every change of the merchant's limits or blocklists (either mode), in the change's
+   * transaction: Pay reads it with its lock and keeps the rules it read for as long as it stands.
+   */
+  version: integer("version").notNull().default(0),
   updatedAt: invoiceTime("updated_at"),
 });

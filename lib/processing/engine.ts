@@ -70,7 +70,7 @@ export async function payWithCard(db: Db, invoiceId: string, card: CardInput, op
   return runPaymentRequest(db, invoiceId, {
     direction: "payment",
     secrets: cardSecrets(card),
-    risk: (invoice) => riskGate(db, invoice, card, options.address ?? null),
+    risk: (tx, invoice) => riskGate(tx, invoice, card, options.address ?? null),
     cardFacts: cardFactsOf(card.number),
     cardLastFour: cardLastFour(card.number),
     call: async (adapter, context, attempt) => {

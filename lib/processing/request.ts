@@ -4,7 +4,8 @@ import type { Db } from "@/lib/db/client";
 import { invoices } from "@/lib/db/schema";
 import { readInvoice, type InvoiceRow } from "@/lib/invoices/store";
 import { IllegalTransitionError } from "@/lib/invoices/state-machine";
-import { changeInvoiceStatus, StaleInvoiceStatusError } from "@/lib/invoices/status";
+import { changeInvoiceStatusWithin, queueEventDelivery, queueStatusEvent, StaleInvoiceStatusError, type StatusChange } from "@/lib/invoices/status";
+import type { RecordedEvent } from "@/lib/invoices/events";
 import { logger } from "@/lib/logger";
 import type { InvoiceDirection } from "@/lib/providers";
 import { problem, type Problem } from "@/lib/problems";
@@ -19,8 +20,11 @@ import { routeAgainAtPay } from "./route-at-pay";
 import { asksForThreeDs } from "@/lib/invoices/three-ds";
 import type { CardFacts } from "@/lib/cards/bin";
 import type { PayRiskDecision } from "@/lib/risk/check";
-import { dropRiskAttempt, settleRiskAttempt } from "@/lib/risk/store";
+import { settleRiskAttempt } from "@/lib/risk/store";
+import type { RiskGateResult } from "./risk-gate";
 import { RISK_REFUSAL } from "@/lib/risk/settings";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type PayResult =
   { kind: "finished"; invoice: InvoiceRow } | { kind: "redirect"; url: string; invoice: InvoiceRow } | { kind: "refused"; problems: Problem[] };
@@ -48,10 +52,12 @@ export type PaymentRequest = {
    */
   cardLastFour?: string | null;
   /**
-   * The risk check (lib/processing/risk-gate.ts), run once the invoice is known to be payable and
-   * before it is taken: a refusal answers `blocked_by_risk` and nothing is sent.
+   * The risk check (lib/processing/risk-gate.ts), run once the invoice is known to be payable, in
+   * the transaction that takes it: a refusal (recorded, its event returned for delivery once
+   * committed) answers `blocked_by_risk` and nothing is sent; a take that loses to another Pay
+   * rolls the attempt back with it.
    */
-  risk?: (invoice: InvoiceRow) => Promise<PayRiskDecision>;
+  risk?: (tx: Tx, invoice: InvoiceRow) => Promise<RiskGateResult>;
 };
 
 /** The code of a Pay refused by a risk rule; its message never names the rule (it would teach a tester). */
@@ -87,16 +93,25 @@ export async function runPaymentRequest(db: Db, invoiceId: string, request: Paym
   const problems = payabilityProblems(invoice, request.direction);
   if (problems.length === 0) problems.push(...(request.check?.(invoice) ?? []));
   if (problems.length > 0) return { kind: "refused", problems };
-  const risk = request.risk ? await request.risk(invoice) : null;
-  if (risk?.kind === "blocked") return { kind: "refused", problems: [problem(BLOCKED_BY_RISK, RISK_REFUSAL)] };
-  let taken: InvoiceRow;
+  let taking: { risk: PayRiskDecision | null; change: StatusChange | null; refusal: RecordedEvent | null };
   try {
-    taken = await changeInvoiceStatus(db, invoice, "processing", undefined, { reason: `${invoice.direction} request` });
+    taking = await db.transaction(async (tx) => {
+      const checked = request.risk ? await request.risk(tx, invoice) : null;
+      if (checked?.decision.kind === "blocked") return { risk: checked.decision, change: null, refusal: checked.event };
+      const change = await changeInvoiceStatusWithin(tx, invoice, "processing", undefined, { reason: `${invoice.direction} request` });
+      return { risk: checked?.decision ?? null, change, refusal: null };
+    });
   } catch (error) {
-    if (risk) await dropRiskAttempt(db, risk.riskAttemptId);
     if (error instanceof StaleInvoiceStatusError) return { kind: "refused", problems: [ALREADY_PROCESSING()] };
     throw error;
   }
+  const { risk, change } = taking;
+  if (!change) {
+    if (taking.refusal) await queueEventDelivery(db, invoice.id, taking.refusal);
+    return { kind: "refused", problems: [problem(BLOCKED_BY_RISK, RISK_REFUSAL)] };
+  }
+  await queueStatusEvent(db, change);
+  let taken = change.row;
   if (request.cardFacts !== undefined) taken = await routeAgainAtPay(db, taken, request.cardFacts);
   if (request.cardLastFour) {
     const facts = { cardBrand: request.cardFacts?.brand ?? null, cardCountry: request.cardFacts?.country ?? null };

@@ -1,14 +1,13 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { cardBrandLabel, cardBrandOf } from "@/lib/cards/bin";
 import { addressHash, cardFingerprint, emailHash } from "./fingerprint";
-import { matchBlocklist, RULE_OF_KIND, type BlocklistEntry, type RiskFacts } from "./blocklist";
-import { longestWindowMs, type RiskRule } from "./settings";
-import { blocklistValues, cachedBlocklistValues, getRiskSettings, insertRiskAttempt, recentAttempts, type Mode } from "./store";
+import { compileBlocklist, matchBlocklist, RULE_OF_KIND, type BlocklistEntry, type BlocklistMatcher, type RiskFacts } from "./blocklist";
+import type { RiskRule, RiskSettings } from "./settings";
+import { blocklistValues, cachedBlocklistValues, getRiskSettings, recordPayAttempt, type Mode } from "./store";
 import { velocityVerdict } from "./velocity";
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Reader = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** What the check knows of one Pay: the card in memory only, the client's address, the invoice's customer. */
 export type PayRiskInput = {
@@ -33,47 +32,61 @@ function cardLabelOf(cardNumber: string): string {
   return `${cardBrandLabel(cardBrandOf(digits)) ?? "Card"} •••• ${digits.slice(-4)}`;
 }
 
+type Rules = { version: number; settings: RiskSettings; blocklist: BlocklistMatcher };
+
+/** The rules each merchant's mode was last read with, kept while its version stands (at most RULES_KEPT modes). */
+const RULES_KEPT = 1_000;
+const kept = globalThis as unknown as { __riskRules?: Map<string, Rules> };
+
+/** The merchant's limits and blocklist of the mode at `version`: as kept, or read again when the version has moved. */
+async function rulesAt(db: Reader, merchantId: string, mode: Mode, version: number): Promise<Rules> {
+  const cache = (kept.__riskRules ??= new Map());
+  const key = `${merchantId}:${mode}`;
+  const hit = cache.get(key);
+  if (hit && hit.version === version) return hit;
+  const [settings, entries] = await Promise.all([getRiskSettings(db, merchantId), blocklistValues(db, merchantId, mode)]);
+  if (cache.size >= RULES_KEPT) cache.clear();
+  const rules = { version, settings, blocklist: compileBlocklist(entries) };
+  cache.set(key, rules);
+  return rules;
+}
+
 /**
- * The check at Pay, in the caller's transaction: one lock per merchant and mode (a transaction
- * advisory lock, so Pays of one merchant on every instance of one PostgreSQL take turns for the
- * few reads here), then the blocklist, then the velocity limits over the recent attempts, and the
- * attempt is recorded (open, or blocked with its rule) before the lock is let go: 100 simultaneous
- * Pays are counted one after another and cannot all pass.
+ * The check at Pay, one statement while the merchant's rules stand (`recordPayAttempt`): under the
+ * merchant's lock for the mode it reads the rules version and the day's attempts sharing a key with
+ * this one and records this one as open, so 100 simultaneous Pays are counted one after another
+ * and cannot all pass. Then the blocklist and the velocity limits decide on what was read; a
+ * refusal is the caller's to record (`blockRiskAttempt`): until then the attempt counts as open,
+ * that is against the next Pays, never for them.
  */
-export async function checkPay(tx: Tx, input: PayRiskInput): Promise<PayRiskDecision> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`risk:${input.merchantId}:${input.mode}`}, 0))`);
+export async function checkPay(db: Reader, input: PayRiskInput): Promise<PayRiskDecision> {
   const digits = input.cardNumber.replace(/\D/g, "");
   const keys = {
     cardFingerprint: digits.length > 0 ? cardFingerprint(digits) : null,
     addressHash: input.address ? addressHash(input.address) : null,
     emailHash: input.email ? emailHash(input.email) : null,
   };
-  const facts: RiskFacts = { cardFingerprint: keys.cardFingerprint, cardDigits: digits, email: input.email, address: input.address, country: input.country };
-  const [settings, entries] = await Promise.all([getRiskSettings(tx, input.merchantId), blocklistValues(tx, input.merchantId, input.mode)]);
-  const listed = matchBlocklist(entries, facts);
-  let rule: RiskRule | null = listed ? RULE_OF_KIND[listed.kind] : null;
-  if (!rule && !input.velocityExempt) {
-    const { now, history } = await recentAttempts(
-      tx,
-      { merchantId: input.merchantId, testMode: input.mode === "test", invoiceId: input.invoiceId, windowMs: longestWindowMs(settings) },
-      keys,
-    );
-    rule = velocityVerdict(settings, history, { invoiceId: input.invoiceId, ...keys }, now);
-  }
   const cardLabel = digits.length > 0 ? cardLabelOf(digits) : "card";
-  const riskAttemptId = await insertRiskAttempt(tx, {
+  const attempt = await recordPayAttempt(db, {
     merchantId: input.merchantId,
     testMode: input.mode === "test",
     invoiceId: input.invoiceId,
     ...keys,
     cardLabel,
     cardBin: digits.slice(0, 6) || null,
-    outcome: rule ? "blocked" : input.velocityExempt ? "exempt" : "open",
-    rule,
+    outcome: input.velocityExempt ? "exempt" : "open",
     amount: input.amount,
     currency: input.currency,
   });
-  return rule ? { kind: "blocked", rule, riskAttemptId, cardLabel } : { kind: "pass", riskAttemptId };
+  const { settings, blocklist } = await rulesAt(db, input.merchantId, input.mode, attempt.version);
+  const facts: RiskFacts = { cardFingerprint: keys.cardFingerprint, cardDigits: digits, email: input.email, address: input.address, country: input.country };
+  const listed = blocklist(facts);
+  const rule: RiskRule | null = listed
+    ? RULE_OF_KIND[listed.kind]
+    : input.velocityExempt
+      ? null
+      : velocityVerdict(settings, attempt.history, { invoiceId: input.invoiceId, ...keys }, attempt.now);
+  return rule ? { kind: "blocked", rule, riskAttemptId: attempt.id, cardLabel } : { kind: "pass", riskAttemptId: attempt.id };
 }
 
 /** The blocklist's answer for what a create knows (customer e-mail and country, a payout's card): the matching kind, or null. */

@@ -37,6 +37,7 @@ const count = (max: number) =>
     .int(`A whole number from 1 to ${max}`)
     .min(1, `At least 1`)
     .max(max, `At most ${max}`);
+// A day at most: Pay reads the day's attempts (the database's risk_history, migration 0038).
 const minutes = z.number({ error: "Minutes from 1 to 1440" }).int("Whole minutes").min(1, "At least 1 minute").max(1440, "At most 1440 minutes (a day)");
 
 export const riskSettingsSchema = z.strictObject({
@@ -62,11 +63,6 @@ export const DEFAULT_RISK_SETTINGS: RiskSettings = {
   emailWindowMinutes: 60,
   invoiceCards: 3,
 };
-
-/** The longest window any rule looks back over, in milliseconds. */
-export function longestWindowMs(settings: RiskSettings): number {
-  return Math.max(settings.addressWindowMinutes, settings.cardWindowMinutes, settings.emailWindowMinutes) * 60_000;
-}
 
 /** The page's words: what a refused customer is told (never which rule, which would teach a tester). */
 export const RISK_REFUSAL = "This payment could not be completed; try again later.";

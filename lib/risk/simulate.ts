@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { addressHash, emailHash } from "./fingerprint";
 import { matchBlocklist, parseAddress, RULE_OF_KIND } from "./blocklist";
-import { describeRiskRule, longestWindowMs, VELOCITY_RULES, type RiskRule, type RiskSettings } from "./settings";
+import { describeRiskRule, VELOCITY_RULES, type RiskRule, type RiskSettings } from "./settings";
 import { blocklistValues, getRiskSettings, recentAttempts } from "./store";
 import { velocityVerdict } from "./velocity";
 import type { RiskSimulation, RiskSimulationInput } from "./form-schemas";
@@ -18,11 +18,7 @@ export async function simulateRisk(db: Db, merchantId: string, input: RiskSimula
   const settings = await getRiskSettings(db, merchantId);
   const listed = matchBlocklist(await blocklistValues(db, merchantId, input.mode), { cardDigits: input.bin || null, address, email });
   const keys = { cardFingerprint: null, addressHash: address ? addressHash(address) : null, emailHash: email ? emailHash(email) : null };
-  const { now, history } = await recentAttempts(
-    db,
-    { merchantId, testMode: input.mode === "test", invoiceId: "(simulated)", windowMs: longestWindowMs(settings) },
-    keys,
-  );
+  const { now, history } = await recentAttempts(db, { merchantId, testMode: input.mode === "test", invoiceId: "(simulated)" }, keys);
   const probe = { invoiceId: "(simulated)", cardFingerprint: "(a new card)", addressHash: keys.addressHash, emailHash: keys.emailHash };
   const rule: RiskRule | null = listed ? RULE_OF_KIND[listed.kind] : velocityVerdict(settings, history, probe, now);
   return {

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, desc, eq, gt, gte, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
-import { invoices, riskAttempts, riskBlocklist, riskSettings } from "@/lib/db/schema";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/lib/db/client";
+import { riskAttempts, riskBlocklist, riskSettings } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { recordAudit, type Actor } from "@/lib/audit/record";
 import { DEFAULT_RISK_SETTINGS, riskSettingsSchema, type RiskSettings } from "./settings";
@@ -27,7 +27,7 @@ export async function saveRiskSettings(db: Db, scope: { merchantId: string; acto
     await tx
       .insert(riskSettings)
       .values({ merchantId: scope.merchantId, settings })
-      .onConflictDoUpdate({ target: riskSettings.merchantId, set: { settings, updatedAt: new Date() } });
+      .onConflictDoUpdate({ target: riskSettings.merchantId, set: { settings, version: sql`${riskSettings.version} + 1`, updatedAt: new Date() } });
     const changed = (Object.keys(settings) as (keyof RiskSettings)[]).filter((key) => before[key] !== settings[key]);
     await recordAudit(tx as unknown as Db, {
       merchantId: scope.merchantId,
@@ -39,6 +39,18 @@ export async function saveRiskSettings(db: Db, scope: { merchantId: string; acto
     });
     return settings;
   });
+}
+
+/**
+ * A change of the blocklists raises the merchant's rules version (lib/risk/check.ts keeps the rules
+ * it read while the version stands), in the change's transaction; a merchant without saved limits
+ * gets a row holding none, which reads as the defaults.
+ */
+async function raiseRulesVersion(tx: Tx, merchantId: string): Promise<void> {
+  await tx
+    .insert(riskSettings)
+    .values({ merchantId, settings: {}, version: 1 })
+    .onConflictDoUpdate({ target: riskSettings.merchantId, set: { version: sql`${riskSettings.version} + 1` } });
 }
 
 export type BlocklistView = { id: string; kind: BlocklistKind; label: string; note: string; createdBy: string; createdAt: Date; testMode: boolean };
@@ -129,6 +141,7 @@ export async function addBlocklistEntry(db: Db, scope: { merchantId: string; act
       .returning({ id: riskBlocklist.id });
     forgetBlocklistCache(scope.merchantId);
     if (inserted.length > 0) {
+      await raiseRulesVersion(tx, scope.merchantId);
       await recordAudit(tx as unknown as Db, {
         merchantId: scope.merchantId,
         actor: scope.actor,
@@ -163,6 +176,7 @@ export async function removeBlocklistEntry(db: Db, scope: { merchantId: string; 
       .returning({ kind: riskBlocklist.kind, label: riskBlocklist.label });
     if (!removed) return false;
     forgetBlocklistCache(scope.merchantId);
+    await raiseRulesVersion(tx, scope.merchantId);
     await recordAudit(tx as unknown as Db, {
       merchantId: scope.merchantId,
       actor: scope.actor,
@@ -204,72 +218,75 @@ export async function cardIsBlocked(db: Reader, merchantId: string, mode: Mode, 
 
 const SUCCEEDED = ["processed", "partially_processed", "authorized", "refunding", "refunded", "partially_refunded", "capturing", "voiding", "voided"];
 
+type AttemptKeysOf = { cardFingerprint: string | null; addressHash: string | null; emailHash: string | null };
+type HistoryEntry = Omit<PastAttempt, "outcome"> & { outcome: PastAttempt["outcome"]; status: string };
+
+/** PGlite hands a jsonb value over parsed, postgres.js (as drizzle sets it up) as text. */
+const parsedJson = <T>(value: unknown): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value as T));
+
 /**
- * The recent attempts sharing a key with this one (the database's clock): an open attempt whose
- * invoice has since been paid counts as a success, one whose invoice has failed as a decline.
+ * The history as the velocity limits read it (the database's `risk_history`, migration 0038: the
+ * day's attempts sharing a key): an open attempt whose invoice has since been paid counts as a
+ * success, one whose invoice has failed as a decline.
  */
-export async function recentAttempts(
-  db: Reader,
-  scope: { merchantId: string; testMode: boolean; invoiceId: string; windowMs: number },
-  keys: { cardFingerprint: string | null; addressHash: string | null; emailHash: string | null },
-): Promise<{ now: number; history: PastAttempt[] }> {
-  const shared: SQL[] = [eq(riskAttempts.invoiceId, scope.invoiceId)];
-  if (keys.cardFingerprint) shared.push(eq(riskAttempts.cardFingerprint, keys.cardFingerprint));
-  if (keys.addressHash) shared.push(eq(riskAttempts.addressHash, keys.addressHash));
-  if (keys.emailHash) shared.push(eq(riskAttempts.emailHash, keys.emailHash));
-  const rows = await db
-    .select({
-      invoiceId: riskAttempts.invoiceId,
-      cardFingerprint: riskAttempts.cardFingerprint,
-      addressHash: riskAttempts.addressHash,
-      emailHash: riskAttempts.emailHash,
-      outcome: riskAttempts.outcome,
-      status: invoices.status,
-      at: sql<string>`(extract(epoch from ${riskAttempts.createdAt}) * 1000)::float8`,
-      now: sql<string>`(extract(epoch from now()) * 1000)::float8`,
-    })
-    .from(riskAttempts)
-    .innerJoin(invoices, eq(invoices.id, riskAttempts.invoiceId))
-    .where(
-      and(
-        eq(riskAttempts.merchantId, scope.merchantId),
-        eq(riskAttempts.testMode, scope.testMode),
-        gt(riskAttempts.createdAt, sql`now() - make_interval(secs => ${scope.windowMs / 1000}::float8)`),
-        or(...shared),
-      ),
-    )
-    .orderBy(desc(riskAttempts.createdAt))
-    .limit(2000);
-  const [clock] =
-    rows.length > 0
-      ? [{ now: Number(rows[0]!.now) }]
-      : await db.select({ now: sql<string>`(extract(epoch from now()) * 1000)::float8` }).from(sql`(select 1) as one`);
-  return {
-    now: Number(clock!.now),
-    history: rows.map((row) => ({
-      invoiceId: row.invoiceId,
-      cardFingerprint: row.cardFingerprint,
-      addressHash: row.addressHash,
-      emailHash: row.emailHash,
-      at: Number(row.at),
-      outcome:
-        row.outcome !== "open"
-          ? row.outcome
-          : SUCCEEDED.includes(row.status)
-            ? "succeeded"
-            : row.status === "process_failed" || row.status === "expired"
-              ? "declined"
-              : "open",
-    })),
-  };
+function historyOf(entries: readonly HistoryEntry[]): PastAttempt[] {
+  return entries.map(({ status, ...entry }) => ({
+    ...entry,
+    outcome:
+      entry.outcome !== "open"
+        ? entry.outcome
+        : SUCCEEDED.includes(status)
+          ? "succeeded"
+          : status === "process_failed" || status === "expired"
+            ? "declined"
+            : "open",
+  }));
 }
 
-export type RiskAttemptRow = typeof riskAttempts.$inferInsert;
+/** The recent attempts sharing a key with this one, read only (the simulator; Pay's read is `recordPayAttempt`'s). */
+export async function recentAttempts(
+  db: Reader,
+  scope: { merchantId: string; testMode: boolean; invoiceId: string },
+  keys: AttemptKeysOf,
+): Promise<{ now: number; history: PastAttempt[] }> {
+  const [row] = rowsOf<{ history: unknown; now: number | string }>(
+    await db.execute(
+      sql`select risk_history(${scope.merchantId}, ${scope.testMode}, ${scope.invoiceId}, ${keys.cardFingerprint}, ${keys.addressHash}, ${keys.emailHash}) as "history", (extract(epoch from now()) * 1000)::float8 as "now"`,
+    ),
+  );
+  return { now: Number(row!.now), history: historyOf(parsedJson<HistoryEntry[]>(row!.history)) };
+}
 
-export async function insertRiskAttempt(db: Reader, row: Omit<RiskAttemptRow, "id">): Promise<string> {
+type PayAttempt = {
+  merchantId: string;
+  testMode: boolean;
+  invoiceId: string;
+  cardLabel: string;
+  cardBin: string | null;
+  outcome: "open" | "exempt";
+  amount: string;
+  currency: string;
+} & AttemptKeysOf;
+
+/**
+ * Pay's one statement (the database's `risk_pay_attempt`, migration 0038): the merchant's lock for
+ * the mode, the rules version, the history read after the lock (none for an exempt attempt) and the
+ * attempt recorded, all before the lock is let go at the statement's end.
+ */
+export async function recordPayAttempt(db: Reader, attempt: PayAttempt): Promise<{ id: string; version: number; now: number; history: PastAttempt[] }> {
   const id = newId("ra");
-  await db.insert(riskAttempts).values({ ...row, id });
-  return id;
+  const [row] = rowsOf<{ result: unknown }>(
+    await db.execute(
+      sql`select risk_pay_attempt(${id}, ${attempt.merchantId}, ${attempt.testMode}, ${attempt.invoiceId}, ${attempt.cardFingerprint}, ${attempt.cardLabel}, ${attempt.cardBin}, ${attempt.addressHash}, ${attempt.emailHash}, ${attempt.outcome}, ${attempt.amount}, ${attempt.currency}) as "result"`,
+    ),
+  );
+  const result = parsedJson<{ version: number; now: number; history: HistoryEntry[] }>(row!.result);
+  return { id, version: Number(result.version), now: Number(result.now), history: historyOf(result.history) };
+}
+
+/** The attempt refused after all, with its rule (decided on the history read with it). */
+export async function blockRiskAttempt(tx: Tx, id: string, rule: string): Promise<void> {
+  await tx.update(riskAttempts).set({ outcome: "blocked", rule }).where(eq(riskAttempts.id, id));
 }
 
 /** After the attempt: what it came to (a success stops counting; an unknown or pending one stays open). */
@@ -279,11 +296,6 @@ export async function settleRiskAttempt(db: Reader, id: string, outcome: "declin
     .update(riskAttempts)
     .set({ outcome })
     .where(and(eq(riskAttempts.id, id), eq(riskAttempts.outcome, "open")));
-}
-
-/** An attempt that never went out after all (another tab's Pay took the invoice first). */
-export async function dropRiskAttempt(db: Reader, id: string): Promise<void> {
-  await db.delete(riskAttempts).where(eq(riskAttempts.id, id));
 }
 
 export type BlockedAttemptView = { id: string; rule: string; cardLabel: string | null; amount: string; currency: string; at: Date };

@@ -242,6 +242,30 @@ describe("several instances share the counters", () => {
   });
 });
 
+describe("a change of the rules reaches every instance's next Pay", () => {
+  it("a blocklist entry and lower limits saved through one instance stop the very next Pay on the other, which had just read the rules", async () => {
+    const url = process.env.DATABASE_URL;
+    const second = t.kind === "postgres" && url ? await openPostgres(url, { max: 2 }) : { db: t.db, close: async () => {} };
+    try {
+      const m = await merchantWithB();
+      const [first, listed, lowered] = await Promise.all([invoiceOf(m), invoiceOf(m), invoiceOf(m)]);
+      // The hosted page's Pay runs on this test's instance.
+      expect(await pay(first, decliningCard(400), "127.0.9.1")).toMatchObject({ ok: true });
+      await addBlocklistEntry(second.db, { merchantId: m.merchantId, actor, mode: "test" }, { kind: "address", value: "127.0.9.0/24", note: "" });
+      expect(await pay(listed, decliningCard(401), "127.0.9.2")).toMatchObject({ ok: false, message: RISK_REFUSAL });
+      expect(await blockedRules(listed)).toEqual(["blocklist_address"]);
+      // A limit of one decline per address: the first decline from a new address passes, the next Pay is refused.
+      await saveRiskSettings(second.db, { merchantId: m.merchantId, actor }, { ...DEFAULT_RISK_SETTINGS, addressDeclines: 1 });
+      expect(await pay(lowered, decliningCard(402), "127.0.10.1")).toMatchObject({ ok: true });
+      expect(await pay(lowered, decliningCard(403), "127.0.10.1")).toMatchObject({ ok: false, message: RISK_REFUSAL });
+      expect(await blockedRules(lowered)).toEqual(["address_declines"]);
+      expect(await providerCalls([first, listed, lowered])).toBe(2);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe("/api/risk/blocklist", () => {
   const call = (method: string, path: string, key: string, body?: unknown) =>
     new Request(`http://localhost${path}`, {
