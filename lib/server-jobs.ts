@@ -2,7 +2,6 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { JobName } from "@/lib/jobs/names";
 import { startJobWorkers } from "@/lib/jobs/queue";
-import { analyzeEmbedded } from "@/lib/db/maintenance";
 import type { JobSweep } from "@/lib/jobs/task";
 import { recoverInterruptedRequestsSweep } from "@/lib/processing/recover";
 import { expireOverdueInvoicesSweep, invoiceExpireTask } from "@/lib/processing/tasks/invoice-expire";
@@ -46,10 +45,7 @@ export const JOB_TASKS = [
 const everyJobHasATask: Exclude<JobName, (typeof JOB_TASKS)[number]["name"]> extends never ? true : never = true;
 void everyJobHasATask;
 
-/** The embedded database's planner statistics (lib/db/maintenance.ts). */
-const analyzeEmbeddedSweep: JobSweep = { name: "analyze-embedded", run: (db) => analyzeEmbedded(db), everyMs: 600_000 };
-
-/** Run by each worker process at start and every minute (unless the sweep says otherwise), in this order. */
+/** Run by each worker process at start and every minute, in this order. */
 const JOB_SWEEPS: readonly JobSweep[] = [
   expireOverdueInvoicesSweep,
   requeueReconciliationSweep,
@@ -65,7 +61,6 @@ const JOB_SWEEPS: readonly JobSweep[] = [
   disputeRateSweep,
   alertsEvaluateSweep,
   sweepRequestLogSweep,
-  analyzeEmbeddedSweep,
 ];
 
 /** Starts this process's job workers with every task and sweep (`JOBS_WORKERS=off`: none). */
