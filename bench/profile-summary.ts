@@ -27,6 +27,8 @@ const LAYERS: [string, (frame: CallFrame) => boolean][] = [
   ["customer resolution", (f) => f.url.includes("/lib/customers/")],
   ["logging", (f) => f.url.includes("/lib/logger") || f.url.includes("node_modules/pino")],
   ["serialisation (JSON:API)", (f) => /\/lib\/api\/(invoice-re|responses|envelope|number-literals|security-headers)/.test(f.url)],
+  ["request log (rows, redaction)", (f) => /\/lib\/(request-log|redaction)\/|\/lib\/api\/request-log/.test(f.url)],
+  ["metrics", (f) => f.url.includes("/lib/metrics/") || f.url.includes("node_modules/prom-client")],
   ["invoice create and store", (f) => /\/lib\/invoices\//.test(f.url)],
   ["lean path and bridge (server/)", (f) => f.url.includes("/server/") && !f.url.includes("node_modules")],
   ["our code (other lib/)", (f) => f.url.includes("/lib/") && !f.url.includes("node_modules")],
