@@ -10,6 +10,8 @@ import { withPublic } from "./with-public";
 
 vi.mock("@/lib/api-keys/queries", () => ({ authenticateApiKey: vi.fn() }));
 vi.mock("@/lib/db/client", () => ({ getDb: vi.fn(async () => ({ fake: "db" })) }));
+// The request log is written to a database, which this fake is not (tests/integration/request-log.test.ts covers it).
+vi.mock("@/lib/request-log/writer", () => ({ logRequest: vi.fn(), RAW_BODY_LIMIT: 64 * 1024 }));
 
 const merchant = { id: "mer_1", name: "Shop" } as unknown as Merchant;
 const GOOD_KEY = "pok_good";
