@@ -2,9 +2,9 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { cardBrandLabel, cardBrandOf } from "@/lib/cards/bin";
 import { addressHash, cardFingerprint, emailHash } from "./fingerprint";
-import { compileBlocklist, matchBlocklist, RULE_OF_KIND, type BlocklistEntry, type BlocklistMatcher, type RiskFacts } from "./blocklist";
+import { compileBlocklist, RULE_OF_KIND, type BlocklistEntry, type BlocklistMatcher, type RiskFacts } from "./blocklist";
 import type { RiskRule, RiskSettings } from "./settings";
-import { blocklistValues, cachedBlocklistValues, getRiskSettings, recordPayAttempt, type Mode } from "./store";
+import { blocklistValues, cachedBlocklist, getRiskSettings, recordPayAttempt, type Mode } from "./store";
 import { velocityVerdict } from "./velocity";
 
 type Reader = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -95,12 +95,12 @@ export async function checkCreate(
   scope: { merchantId: string; mode: Mode },
   facts: { email?: string | null; country?: string | null; cardNumber?: string | null },
 ): Promise<BlocklistEntry["kind"] | null> {
-  const entries = await cachedBlocklistValues(db, scope.merchantId, scope.mode);
-  if (entries.length === 0) return null;
+  const match = await cachedBlocklist(db, scope.merchantId, scope.mode);
+  if (!match) return null;
   const digits = facts.cardNumber?.replace(/\D/g, "") ?? "";
   // A masked number ("4111 11•• •••• 1111") still gives its BIN, never a fingerprint.
   const full = /^\d{12,19}$/.test(digits) && !/[^\d\s-]/.test(facts.cardNumber ?? "");
-  const listed = matchBlocklist(entries, {
+  const listed = match({
     email: facts.email,
     country: facts.country,
     cardDigits: digits.length >= 6 ? digits : null,

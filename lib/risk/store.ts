@@ -5,7 +5,7 @@ import { riskAttempts, riskBlocklist, riskSettings } from "@/lib/db/schema";
 import { newId } from "@/lib/ids";
 import { recordAudit, type Actor } from "@/lib/audit/record";
 import { DEFAULT_RISK_SETTINGS, riskSettingsSchema, type RiskSettings } from "./settings";
-import { normalizeBlocklistValue, type BlocklistEntry, type BlocklistKind } from "./blocklist";
+import { compileBlocklist, normalizeBlocklistValue, type BlocklistEntry, type BlocklistKind, type BlocklistMatcher } from "./blocklist";
 import type { PastAttempt } from "./velocity";
 import { BLOCKLIST_ID } from "@/lib/ids/patterns";
 
@@ -96,26 +96,29 @@ export async function blocklistValues(db: Reader, merchantId: string, mode: Mode
 }
 
 /**
- * The blocklists a create reads, kept for a few seconds per merchant and mode so the create path
- * stays one routing query and one insert; a change on this instance clears it at once, one on
- * another instance reaches creates here within the few seconds (Pay always reads the list afresh).
+ * The blocklists a create reads, made ready for matching (`compileBlocklist`) and kept for a few
+ * seconds per merchant and mode, so the create path stays one routing query and one insert and
+ * matches by lookup; a change on this instance clears it at once, one on another instance reaches
+ * creates here within the few seconds (Pay reads the rules version every time: lib/risk/check.ts).
+ * Null when the mode has no entry.
  */
 const CREATE_CACHE_MS = 5_000;
-const createCache = globalThis as unknown as { __riskCreateCache?: Map<string, { at: number; entries: BlocklistEntry[] }> };
+const createCache = globalThis as unknown as { __riskCreateCache?: Map<string, { at: number; match: BlocklistMatcher | null }> };
 
 function forgetBlocklistCache(merchantId: string): void {
   for (const key of createCache.__riskCreateCache?.keys() ?? []) if (key.startsWith(`${merchantId}:`)) createCache.__riskCreateCache!.delete(key);
 }
 
-export async function cachedBlocklistValues(db: Db, merchantId: string, mode: Mode): Promise<BlocklistEntry[]> {
+export async function cachedBlocklist(db: Db, merchantId: string, mode: Mode): Promise<BlocklistMatcher | null> {
   const cache = (createCache.__riskCreateCache ??= new Map());
   const key = `${merchantId}:${mode}`;
   const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < CREATE_CACHE_MS) return hit.entries;
+  if (hit && Date.now() - hit.at < CREATE_CACHE_MS) return hit.match;
   const entries = await blocklistValues(db, merchantId, mode);
+  const match = entries.length > 0 ? compileBlocklist(entries) : null;
   if (cache.size > 10_000) cache.clear();
-  cache.set(key, { at: Date.now(), entries });
-  return entries;
+  cache.set(key, { at: Date.now(), match });
+  return match;
 }
 
 type AddEntry = { kind: BlocklistKind; value: string; label?: string; note: string };

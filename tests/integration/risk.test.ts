@@ -219,10 +219,15 @@ describe("blocklists", () => {
   });
 });
 
+/** Another app instance: on PostgreSQL a second connection pool; PGlite has one process, so the same handle. */
+async function secondInstance(): Promise<{ db: Db; close: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  return t.kind === "postgres" && url ? openPostgres(url, { max: 2 }) : { db: t.db, close: async () => {} };
+}
+
 describe("several instances share the counters", () => {
   it("Pays alternating between two instances (on PostgreSQL a second connection pool; PGlite has one process) count against the same limits", async () => {
-    const url = process.env.DATABASE_URL;
-    const second = t.kind === "postgres" && url ? await openPostgres(url, { max: 2 }) : { db: t.db, close: async () => {} };
+    const second = await secondInstance();
     try {
       const m = await merchantWithB();
       const ids = await Promise.all(Array.from({ length: 6 }, () => invoiceOf(m)));
@@ -244,8 +249,7 @@ describe("several instances share the counters", () => {
 
 describe("a change of the rules reaches every instance's next Pay", () => {
   it("a blocklist entry and lower limits saved through one instance stop the very next Pay on the other, which had just read the rules", async () => {
-    const url = process.env.DATABASE_URL;
-    const second = t.kind === "postgres" && url ? await openPostgres(url, { max: 2 }) : { db: t.db, close: async () => {} };
+    const second = await secondInstance();
     try {
       const m = await merchantWithB();
       const [first, listed, lowered] = await Promise.all([invoiceOf(m), invoiceOf(m), invoiceOf(m)]);
