@@ -17,6 +17,10 @@
  * BENCH_ENDPOINTS=create-payment,get… picks endpoints; BENCH_CPU_PROF=dir writes a CPU profile of
  * the app server (node --cpu-prof) when it stops. BENCH_MEMORY_CREATES=100000 then keeps creating
  * payments on the app (closed loop) and reports its RSS after a tenth of them and after all of them.
+ * BENCH_WITHOUT_LOG=1 adds a fourth server to the rounds, `app-no-log`: the same app with
+ * bench/request-log-off.mjs preloaded, which keeps the request log's writer from keeping anything,
+ * so `app/no-log` is what writing the log costs the app (its capture on the request, a few object
+ * fields, is left in both), and the open loop runs on both at the same rate.
  * Needs `next build` first.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -44,12 +48,13 @@ const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? "create-payment,create-payout,get,list").split(",").map((name) => name.trim());
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "";
 const MEMORY_CREATES = Number(process.env.BENCH_MEMORY_CREATES ?? 0);
+const WITHOUT_LOG = process.env.BENCH_WITHOUT_LOG === "1";
 process.env.CREDENTIALS_KEY ??= randomBytes(32).toString("base64");
 const AUTH_SECRET = randomBytes(32).toString("base64url");
 
-type ServerName = "app" | "floor" | "same-work";
-const SERVERS: ServerName[] = ["app", "same-work", "floor"];
-const PORTS: Record<ServerName, number> = { app: 3501, "same-work": 3502, floor: 3503 };
+type ServerName = "app" | "app-no-log" | "floor" | "same-work";
+const SERVERS: ServerName[] = WITHOUT_LOG ? ["app", "app-no-log", "same-work", "floor"] : ["app", "same-work", "floor"];
+const PORTS: Record<ServerName, number> = { app: 3501, "same-work": 3502, floor: 3503, "app-no-log": 3504 };
 type Merchant = { id: string; account: string; keys: string[] };
 
 /** PostgreSQL: one throwaway database per server, dropped at the end whatever happens. */
@@ -108,10 +113,11 @@ async function seed(where: { dir?: string; url?: string }): Promise<Merchant[]> 
 }
 
 /** Started with node itself (no npx or tsx wrapper in between), so a signal reaches the server. */
-function start(name: ServerName, script: string, env: Record<string, string>, logFile: string): Promise<ChildProcess> {
+function start(name: ServerName, script: string, env: Record<string, string>, logFile: string, preload: string[] = []): Promise<ChildProcess> {
   const profile = name === "app" && CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", CPU_PROF] : [];
   const log = fs.openSync(logFile, "a");
-  const child = spawn(process.execPath, [...profile, "--import", "tsx", "--import", "./scripts/register-server-only.mjs", script], {
+  const imports = ["tsx", "./scripts/register-server-only.mjs", ...preload].flatMap((module) => ["--import", module]);
+  const child = spawn(process.execPath, [...profile, ...imports, script], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", log],
   });
@@ -184,7 +190,7 @@ type Endpoint = {
 };
 
 /** Ids created through each server before the read rounds, per merchant account. */
-const knownIds: Record<ServerName, Map<string, string[]>> = { app: new Map(), "same-work": new Map(), floor: new Map() };
+const knownIds: Record<ServerName, Map<string, string[]>> = { app: new Map(), "app-no-log": new Map(), "same-work": new Map(), floor: new Map() };
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
 
 const ENDPOINT_TABLE: Endpoint[] = [
@@ -255,7 +261,7 @@ async function main() {
   const databases = ADMIN_URL ? await throwawayDatabases() : undefined;
   const children: ChildProcess[] = [];
   const results = new Map<string, Record<ServerName, LoadResult[]>>();
-  let open: LoadResult | undefined;
+  const open: Partial<Record<ServerName, LoadResult>> = {};
   let openRate = 0;
   const memory: { creates: number; rssMb: number }[] = [];
   const appWindows: [number, number][] = [];
@@ -263,14 +269,17 @@ async function main() {
     const where = (name: ServerName) => (databases ? { url: databases.urls[name] } : { dir: path.join(root, name) });
     for (const name of SERVERS) fs.mkdirSync(path.join(root, name), { recursive: true });
     const appMerchants = await seed(where("app"));
+    const noLogMerchants = WITHOUT_LOG ? await seed(where("app-no-log")) : [];
     const sameMerchants = await seed(where("same-work"));
     // The floor has no merchants of its own: its rows carry the account they were sent with.
     const floorMerchants = appMerchants;
-    const merchantsOf: Record<ServerName, Merchant[]> = { app: appMerchants, "same-work": sameMerchants, floor: floorMerchants };
+    const merchantsOf: Record<ServerName, Merchant[]> = { app: appMerchants, "app-no-log": noLogMerchants, "same-work": sameMerchants, floor: floorMerchants };
     const common = (name: ServerName) => ({ DATA_DIR: path.join(root, name), DATABASE_URL: databases?.urls[name] ?? "", PORT: String(PORTS[name]) });
-    children.push(
-      await start("app", "server.ts", { ...common("app"), NODE_ENV: "production", AUTH_SECRET, HOSTNAME: "127.0.0.1" }, path.join(root, "app.log")),
-    );
+    const appEnv = (name: ServerName) => ({ ...common(name), NODE_ENV: "production", AUTH_SECRET, HOSTNAME: "127.0.0.1" });
+    children.push(await start("app", "server.ts", appEnv("app"), path.join(root, "app.log")));
+    if (WITHOUT_LOG) {
+      children.push(await start("app-no-log", "server.ts", appEnv("app-no-log"), path.join(root, "app-no-log.log"), ["./bench/request-log-off.mjs"]));
+    }
     children.push(
       await start(
         "same-work",
@@ -301,7 +310,7 @@ async function main() {
 
     for (const server of SERVERS) await collectIds(server, merchantsOf[server]);
     for (const endpoint of ENDPOINT_TABLE.filter((e) => ENDPOINTS.includes(e.name))) {
-      const perServer = { app: [], "same-work": [], floor: [] } as Record<ServerName, LoadResult[]>;
+      const perServer = Object.fromEntries(SERVERS.map((server) => [server, []])) as unknown as Record<ServerName, LoadResult[]>;
       // Warm-up: JIT, connection pools, caches; not counted.
       for (const server of SERVERS) await load(server, endpoint, 10, 2);
       for (let round = 0; round < ROUNDS; round++) {
@@ -318,17 +327,19 @@ async function main() {
       // Half of the app's own closed-loop maximum, not a share of the baseline's: the rate follows this server on this
       // machine, and at half its maximum the tail shows how it serves, not how long a queue it builds when saturated.
       openRate = Math.max(1, Math.round(summary(results.get("create-payment")!.app).throughput / 2));
-      open = await runOpenLoop({
-        port: PORTS.app,
-        method: "POST",
-        path: "/api/commerce/payment-invoices",
-        body: (_n, client) => paymentBody(clientOf(appMerchants, client).merchant.account),
-        headers: (client) => clientOf(appMerchants, client).headers,
-        clients: CONCURRENCY,
-        rate: openRate,
-        seconds: OPEN_SECONDS,
-        expect: [201],
-      });
+      for (const server of SERVERS.filter((name) => name.startsWith("app"))) {
+        open[server] = await runOpenLoop({
+          port: PORTS[server],
+          method: "POST",
+          path: "/api/commerce/payment-invoices",
+          body: (_n, client) => paymentBody(clientOf(merchantsOf[server], client).merchant.account),
+          headers: (client) => clientOf(merchantsOf[server], client).headers,
+          clients: CONCURRENCY,
+          rate: openRate,
+          seconds: OPEN_SECONDS,
+          expect: [201],
+        });
+      }
     }
 
     if (MEMORY_CREATES > 0) {
@@ -356,14 +367,24 @@ async function main() {
       `medians of ${ROUNDS} rounds of ${SECONDS}s (default rate limits)`,
   );
   console.log(`${describeRunConditions(conditions)}\n`);
-  console.log(`${"endpoint".padEnd(16)}${SERVERS.map((s) => `${s} req/s (p99 ms)`.padStart(24)).join("")}   app/floor  app/same-work`);
+  console.log(
+    `${"endpoint".padEnd(16)}${SERVERS.map((s) => `${s} req/s (p99 ms)`.padStart(24)).join("")}   app/floor  app/same-work${WITHOUT_LOG ? "  app/no-log" : ""}`,
+  );
   let failed = false;
   for (const [name, perServer] of results) {
     const s = Object.fromEntries(SERVERS.map((server) => [server, summary(perServer[server])])) as Record<ServerName, Summary>;
     const cells = SERVERS.map((server) => `${s[server].throughput.toFixed(0)} (${s[server].p99.toFixed(1)})`.padStart(24)).join("");
     console.log(
-      `${name.padEnd(16)}${cells}   ${(s.app.throughput / s.floor.throughput).toFixed(2).padStart(9)}  ${(s.app.throughput / s["same-work"].throughput).toFixed(2).padStart(13)}`,
+      `${name.padEnd(16)}${cells}   ${(s.app.throughput / s.floor.throughput).toFixed(2).padStart(9)}  ${(s.app.throughput / s["same-work"].throughput).toFixed(2).padStart(13)}` +
+        (WITHOUT_LOG ? `${(s.app.throughput / s["app-no-log"].throughput).toFixed(3).padStart(12)}` : ""),
     );
+    if (WITHOUT_LOG) {
+      // Each round's own ratio (the two ran back to back there), then their median and spread.
+      const ratios = perServer.app.map((run, n) => run.throughput / perServer["app-no-log"][n]!.throughput).sort((a, b) => a - b);
+      console.log(
+        `  app/no-log by round: median ${median(ratios).toFixed(3)}, from ${ratios[0]!.toFixed(3)} to ${ratios.at(-1)!.toFixed(3)} over ${ratios.length} rounds`,
+      );
+    }
     for (const server of SERVERS) {
       if (s[server].errors) {
         failed = true;
@@ -371,12 +392,12 @@ async function main() {
       }
     }
   }
-  if (open) {
+  for (const [server, run] of Object.entries(open)) {
     console.log(
-      `\nOpen loop, create payment on the app at ${openRate} req/s (half of its own closed-loop create throughput) for ${OPEN_SECONDS}s: ` +
-        `p50 ${open.p50.toFixed(1)} ms, p99 ${open.p99.toFixed(1)} ms (goal p99 <= 50 ms), ${open.requests} requests, ${open.errors} errors`,
+      `\nOpen loop, create payment on the ${server} at ${openRate} req/s (half of the app's own closed-loop create throughput) for ${OPEN_SECONDS}s: ` +
+        `p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms (goal p99 <= 50 ms), ${run.requests} requests, ${run.errors} errors`,
     );
-    if (open.errors) failed = true;
+    if (run.errors) failed = true;
   }
   if (memory.length === 2) {
     const [tenth, all] = memory as [{ creates: number; rssMb: number }, { creates: number; rssMb: number }];

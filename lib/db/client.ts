@@ -28,6 +28,18 @@ export function writeLanes(db: Db): number {
   return postgresDbs.has(db) ? POSTGRES_WRITE_LANES : 1;
 }
 
+/** What the embedded driver offers beyond drizzle: a statement with a blob as COPY's input. */
+export type EmbeddedClient = { query: (text: string, params: unknown[], options: { blob: Blob }) => Promise<unknown> };
+
+/**
+ * The PGlite behind an embedded `db` (drizzle keeps its client as `$client`; only PGlite has
+ * `execProtocol`), for COPY from a blob; undefined on PostgreSQL and for a transaction's handle.
+ */
+export function embeddedClientOf(db: Db): EmbeddedClient | undefined {
+  const client = (db as { $client?: { execProtocol?: unknown } }).$client;
+  return typeof client?.execProtocol === "function" ? (client as unknown as EmbeddedClient) : undefined;
+}
+
 const globalForDb = globalThis as unknown as { __dbHandle?: Promise<Handle> };
 
 /**

@@ -1,37 +1,37 @@
-import { getTableColumns, sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { getTableColumns, getTableName, sql } from "drizzle-orm";
+import { embeddedClientOf, getDb } from "@/lib/db/client";
 import { requestLog } from "@/lib/db/schema";
-import { newId } from "@/lib/ids";
 import { logger } from "@/lib/logger";
 import { recordRequestLogDropped } from "@/lib/metrics/record";
-import { redactText } from "@/lib/redaction/text";
+import { encodeSlice, RAW_BODY_LIMIT, type Columns, type EncodedSlice, type SettledRequest, type SliceFormat } from "./encode";
+
+export { RAW_BODY_LIMIT };
 
 /**
  * The request log's write path: withApiKey hands each answered request to `logRequest`, which only
- * pushes it onto this process's buffer; a timer writes the buffer at most FLUSH_MS later in one
- * multi-row INSERT per BATCH rows, redacting the bodies then (lib/redaction), so the request never
- * waits for the log. A crash loses at most the last tenth of a second (and a slice being written);
- * never an invoice (the log is written
- * apart from every invoice's transaction). With the database away the buffer keeps its newest
- * MAX_BUFFERED entries and drops the oldest, counted (`request_log_dropped_total`) and logged.
- * server.ts's drain on SIGTERM writes what is left (`drainRequestLog`).
+ * pushes it onto this process's buffer; a timer writes the buffer at most FLUSH_MS later, one
+ * statement per BATCH rows, so the request never waits for the log. Each slice is redacted and
+ * encoded (./encode.ts) in the encoder thread (./encode-worker.mjs), so the thread that answers
+ * requests only hands the requests over and runs the statement (in that thread when the encoder
+ * cannot start). A crash loses at most the last tenth of a second (and a slice being written);
+ * never an invoice (the log is written apart from every invoice's transaction). With the database
+ * away the buffer keeps its newest MAX_BUFFERED entries and drops the oldest, counted
+ * (`request_log_dropped_total`) and logged. server.ts's drain on SIGTERM writes what is left
+ * (`drainRequestLog`).
  *
  * Kept on globalThis: Next's bundled route modules and server.ts's lean path share one buffer.
  */
 
-/** Bodies kept: 16 kB, after redaction. */
-const BODY_LIMIT_BYTES = 16 * 1024;
-/**
- * What is kept of a body before redaction, which reads a JSON body whole: the API's largest body
- * (64 KiB). It is cut to BODY_LIMIT_BYTES after.
- */
-export const RAW_BODY_LIMIT = 64 * 1024;
 const FLUSH_MS = 100;
 /**
- * Rows per INSERT, each slice redacted just before it is written, with the event loop let go between
- * slices: a second's requests written in one statement stalled this process (and the embedded
- * database) for tens of milliseconds, which every request waiting then paid (`npm run bench:api`,
- * open loop: p99 66-71 ms with the log so written, 18-22 ms without the log).
+ * Rows per statement, with the event loop let go between slices: a second's requests written in
+ * one statement stalled this process (and the embedded database) for tens of milliseconds, which
+ * every request waiting then paid (`npm run bench:api`, open loop: p99 66-71 ms with the log so
+ * written, 18-22 ms without). Larger slices cost the app more throughput, not less
+ * (`BENCH_WITHOUT_LOG=1 npm run bench:api`: 50 rows a statement 11-12 % of the app's creates, 20
+ * rows 5-6 %, with the rows made in this thread).
  */
 const BATCH = 20;
 const MAX_BUFFERED = 5000;
@@ -40,28 +40,18 @@ const MAX_BUFFERED = 5000;
 export type BodySource = string | Uint8Array | Promise<string | Uint8Array>;
 
 /** One answered request, as withApiKey saw it (bodies raw). */
-export type LoggedRequest = {
-  merchantId: string;
-  testMode: boolean;
-  at: Date;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  apiKeyId: string;
-  keyPrefix: string;
-  keyLastFour: string;
-  requestId: string;
-  idempotencyKey: string | undefined;
-  requestBody: BodySource;
-  responseBody: BodySource;
-};
+export type LoggedRequest = Omit<SettledRequest, "requestBody" | "responseBody"> & { requestBody: BodySource; responseBody: BodySource };
+
+type Pending = { resolve: (slice: EncodedSlice) => void; reject: (error: Error) => void };
+type EncoderThread = { worker: Worker; ready: Promise<boolean>; pending: Map<number, Pending>; next: number };
 
 type Writer = {
   buffer: LoggedRequest[];
   timer: ReturnType<typeof setTimeout> | undefined;
   flushing: Promise<void> | undefined;
   dropped: number;
+  /** The encoder thread; null once it could not start or has stopped (slices are then encoded here). */
+  encoder?: EncoderThread | null;
 };
 
 const state = globalThis as unknown as { __requestLogWriter?: Writer };
@@ -76,11 +66,75 @@ function writer(): Writer {
   return state.__requestLogWriter;
 }
 
-/** A body's text, at most RAW_BODY_LIMIT (the rest is cut after redaction anyway). */
-async function textOf(source: BodySource): Promise<string> {
-  const body = await source;
-  const text = typeof body === "string" ? body : Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, RAW_BODY_LIMIT + 1)).toString("utf8");
-  return text.length > RAW_BODY_LIMIT ? text.slice(0, RAW_BODY_LIMIT + 1) : text;
+const COLUMNS: Columns = Object.entries(getTableColumns(requestLog)).map(
+  ([key, column]) => [key as keyof typeof requestLog.$inferInsert, column.name] as const,
+);
+const TABLE = getTableName(requestLog);
+const COPY = `copy ${TABLE} (${COLUMNS.map(([, name]) => `"${name}"`).join(", ")}) from '/dev/blob' with (format csv)`;
+
+/** The encoder thread, started on first use: the file is found from the project's root, as server.ts runs there. */
+function encoderThread(w: Writer): EncoderThread | null {
+  if (w.encoder !== undefined) return w.encoder;
+  let worker: Worker;
+  try {
+    worker = new Worker(path.join(process.cwd(), "lib/request-log/encode-worker.mjs"), { workerData: { columns: COLUMNS } });
+  } catch (error) {
+    logger.warn("request log encoder thread did not start; encoding here", { error: error instanceof Error ? error.message : String(error) });
+    w.encoder = null;
+    return null;
+  }
+  // Never what keeps the process alive, except while it holds a slice being encoded.
+  worker.unref();
+  let started: (ok: boolean) => void = () => {};
+  const thread: EncoderThread = { worker, pending: new Map(), next: 0, ready: new Promise<boolean>((resolve) => (started = resolve)) };
+  const settle = (id: number) => {
+    const pending = thread.pending.get(id);
+    thread.pending.delete(id);
+    if (thread.pending.size === 0) worker.unref();
+    return pending;
+  };
+  worker.on("message", (message: { ready?: true; id?: number; slice?: EncodedSlice; error?: string }) => {
+    if (message.ready) return started(true);
+    const pending = settle(message.id!);
+    if (message.slice) pending?.resolve(message.slice);
+    else pending?.reject(new Error(message.error ?? "the encoder answered nothing"));
+  });
+  const stop = (error: Error) => {
+    if (w.encoder === thread) w.encoder = null;
+    started(false);
+    for (const id of [...thread.pending.keys()]) settle(id)?.reject(error);
+  };
+  worker.on("error", (error) => {
+    logger.warn("request log encoder thread failed; encoding here", { error: error.message });
+    stop(error);
+  });
+  worker.on("exit", () => stop(new Error("the request log's encoder thread stopped")));
+  w.encoder = thread;
+  return thread;
+}
+
+/** A slice encoded by the encoder thread, or here when it cannot (the same code, ./encode.ts). */
+async function encode(w: Writer, entries: SettledRequest[], format: SliceFormat): Promise<EncodedSlice> {
+  const thread = encoderThread(w);
+  if (thread && (await thread.ready)) {
+    try {
+      return await new Promise<EncodedSlice>((resolve, reject) => {
+        const id = thread.next++;
+        if (thread.pending.size === 0) thread.worker.ref();
+        thread.pending.set(id, { resolve, reject });
+        thread.worker.postMessage({ id, entries, format });
+      });
+    } catch {
+      // The thread stopped with this slice: encoded here instead.
+    }
+  }
+  return encodeSlice(entries, format, COLUMNS);
+}
+
+/** The entry with its bodies read (a copy of an answer may still be arriving). */
+async function settled(entry: LoggedRequest): Promise<SettledRequest> {
+  const [requestBody, responseBody] = await Promise.all([entry.requestBody, entry.responseBody]);
+  return { ...entry, requestBody, responseBody };
 }
 
 function dropOldest(w: Writer): void {
@@ -102,104 +156,52 @@ export function logRequest(entry: LoggedRequest): void {
   }
 }
 
-/** Text cut to `limit` bytes of UTF-8 (never inside a character). */
-function cut(text: string, limit = BODY_LIMIT_BYTES): { text: string; truncated: boolean } {
-  if (text.length <= limit / 4 || Buffer.byteLength(text) <= limit) return { text, truncated: false };
-  const bytes = Buffer.from(text).subarray(0, limit);
-  return { text: bytes.toString("utf8").replace(/\uFFFD$/, ""), truncated: true };
-}
+type WriteDb = Awaited<ReturnType<typeof getDb>>;
 
-const INVOICE_ID = /\b(?:cpi|cpoi)_[A-Za-z0-9_-]{10,40}/;
-const REFUND_ID = /\brf_[A-Za-z0-9_-]{10,40}/;
-
-/** The invoice and refund a request touched: named in its path, else the one resource it answered with. */
-function touched(path: string, status: number, responseBody: string): { invoiceId: string | null; refundId: string | null } {
-  let invoiceId = INVOICE_ID.exec(path)?.[0] ?? null;
-  let refundId = REFUND_ID.exec(path)?.[0] ?? null;
-  if ((invoiceId && refundId) || status >= 300 || !responseBody.startsWith('{"data":{')) return { invoiceId, refundId };
-  try {
-    const data = (JSON.parse(responseBody) as { data?: { type?: unknown; id?: unknown; relationships?: { invoice?: { data?: { id?: unknown } } } } }).data;
-    if ((data?.type === "payment-invoice" || data?.type === "payout-invoice") && typeof data.id === "string") invoiceId ??= data.id;
-    if (data?.type === "refund" && typeof data.id === "string") {
-      refundId ??= data.id;
-      const invoice = data.relationships?.invoice?.data?.id;
-      if (typeof invoice === "string") invoiceId ??= invoice;
-    }
-  } catch {
-    // a cut or odd body names nothing
-  }
-  return { invoiceId, refundId };
-}
-
-const REFERENCE_ID = /"reference_id"\s*:\s*"((?:[^"\\]|\\.){1,255})"/;
-
-/** PostgreSQL's text holds no NUL character (a path or body may: the bad-input suites send them): shown as U+FFFD. */
-const storable = (text: string) => text.replace(/\u0000/g, "\uFFFD");
-
-/** The row of one request: bodies redacted, then cut. */
-async function rowOf(entry: LoggedRequest): Promise<typeof requestLog.$inferInsert> {
-  const [requestRaw, responseRaw] = await Promise.all([textOf(entry.requestBody), textOf(entry.responseBody)]);
-  const [requestText, responseText] = [storable(requestRaw), storable(responseRaw)];
-  const request = cut(redactText(requestText));
-  const response = cut(redactText(responseText));
-  const idempotencyKey = entry.idempotencyKey === undefined ? REFERENCE_ID.exec(requestText)?.[1] : storable(entry.idempotencyKey);
-  return {
-    id: newId("rql"),
-    merchantId: entry.merchantId,
-    testMode: entry.testMode,
-    createdAt: entry.at,
-    method: storable(entry.method),
-    path: storable(entry.path).slice(0, 500),
-    status: entry.status,
-    durationMs: entry.durationMs,
-    apiKeyId: entry.apiKeyId,
-    keyPrefix: entry.keyPrefix,
-    keyLastFour: entry.keyLastFour,
-    requestId: storable(entry.requestId).slice(0, 200),
-    idempotencyKey: idempotencyKey === undefined ? null : redactText(idempotencyKey).slice(0, 255),
-    ...touched(entry.path, entry.status, responseText),
-    requestBody: request.text,
-    requestTruncated: request.truncated,
-    responseBody: response.text,
-    responseTruncated: response.truncated,
-  };
-}
-
-type LogRow = typeof requestLog.$inferInsert;
-const COLUMNS = Object.entries(getTableColumns(requestLog)) as [keyof LogRow, { name: string }][];
+/** The bytes of row `n` of a slice, and of all of them. */
+const rowBytes = (slice: EncodedSlice, n: number) => slice.bytes.subarray(n === 0 ? 0 : slice.ends[n - 1], slice.ends[n]);
 
 /**
- * The slice in one INSERT with one parameter, the rows as JSON (json_populate_recordset): the
- * embedded driver's cost is per parameter, and 20 rows of 19 columns were 380 of them, bodies
- * copied one by one. Every column is given, so no default is needed.
+ * Encoded rows in one statement. On the embedded PGlite, whose work is this thread's: COPY from the
+ * CSV as a blob, about 40 % cheaper a row than an INSERT. On PostgreSQL: one INSERT with one
+ * parameter, the rows as a JSON array (json_populate_recordset), rather than 19 parameters a row.
  */
-async function insertRows(db: Awaited<ReturnType<typeof getDb>>, rows: readonly LogRow[]): Promise<void> {
-  const records = rows.map((row) =>
-    Object.fromEntries(COLUMNS.map(([key, column]) => [column.name, row[key] instanceof Date ? (row[key] as Date).toISOString() : (row[key] ?? null)])),
-  );
-  await db.execute(sql`insert into ${requestLog} select * from json_populate_recordset(null::${requestLog}, ${JSON.stringify(records)}::json)`);
+async function writeEncoded(db: WriteDb, format: SliceFormat, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+  if (format === "csv") {
+    await embeddedClientOf(db)!.query(COPY, [], { blob: new Blob([bytes]) });
+    return;
+  }
+  await db.execute(sql`insert into ${requestLog} select * from json_populate_recordset(null::${requestLog}, ${new TextDecoder().decode(bytes)}::json)`);
+}
+
+/** Row `n` alone, in the slice's format (a JSON record loses the `[` or `,` before it). */
+function oneRow(slice: EncodedSlice, format: SliceFormat, n: number): Uint8Array<ArrayBuffer> {
+  const bytes = rowBytes(slice, n);
+  if (format === "csv") return bytes;
+  return new TextEncoder().encode(`[${new TextDecoder().decode(bytes.subarray(1))}]`);
 }
 
 /** A refusal of the row's own data (SQLSTATE class 22: a value the column cannot hold), not of the database being away. */
 const isDataError = (error: unknown) => /^22/.test(String((error as { code?: unknown } | null)?.code ?? ""));
 
 /**
- * A batch the database refused for one row's data is written row by row: the rows it takes are
+ * A slice the database refused for one row's data is written row by row: the rows it takes are
  * kept, the one it refuses is dropped and counted, so one odd request never holds the log back.
+ * Returns how many rows are done (written or dropped); fewer when the database went away meanwhile.
  */
-async function writeRowByRow(db: Awaited<ReturnType<typeof getDb>>, rows: (typeof requestLog.$inferInsert)[], w: Writer): Promise<number> {
-  for (const [index, row] of rows.entries()) {
+async function writeRowByRow(db: WriteDb, slice: EncodedSlice, format: SliceFormat, batch: LoggedRequest[], w: Writer): Promise<number> {
+  for (let n = 0; n < slice.ends.length; n += 1) {
     try {
-      await db.insert(requestLog).values(row);
+      await writeEncoded(db, format, oneRow(slice, format, n));
     } catch (error) {
       // The database went away meanwhile: what is not written yet waits for the next flush.
-      if (!isDataError(error)) return index;
+      if (!isDataError(error)) return n;
       w.dropped += 1;
       recordRequestLogDropped(1);
-      logger.warn("request log row refused", { path: row.path.slice(0, 100), error: error instanceof Error ? error.message : String(error) });
+      logger.warn("request log row refused", { path: batch[n]!.path.slice(0, 100), error: error instanceof Error ? error.message : String(error) });
     }
   }
-  return rows.length;
+  return slice.ends.length;
 }
 
 /** Lets the requests that arrived meanwhile run before the next slice. */
@@ -211,13 +213,14 @@ async function writeBuffered(w: Writer): Promise<void> {
     const batch = w.buffer.splice(0, BATCH);
     try {
       const db = await getDb();
-      const rows = await Promise.all(batch.map(rowOf));
+      const format: SliceFormat = embeddedClientOf(db) ? "csv" : "json";
+      const slice = await encode(w, await Promise.all(batch.map(settled)), format);
       try {
-        await insertRows(db, rows);
+        await writeEncoded(db, format, slice.bytes);
       } catch (error) {
         if (!isDataError(error)) throw error;
-        const written = await writeRowByRow(db, rows, w);
-        if (written < rows.length) {
+        const written = await writeRowByRow(db, slice, format, batch, w);
+        if (written < batch.length) {
           w.buffer.unshift(...batch.slice(written));
           dropOldest(w);
           return;

@@ -276,6 +276,42 @@ describe("the write path", () => {
     expect(await rowFor("req-log-beside-nul")).toMatchObject({ status: 200 });
   });
 
+  it("keeps every character a body may hold as it was sent: quotes, separators, line ends, backslashes, the end-of-data mark, emoji", async () => {
+    const odd = 'a "quoted", comma;\r\nnew line\n\\.\n\\N\ttab \\ back\\slash \u00e9 \u{1F600} "" ,,';
+    logRequest({
+      ...entry("req-log-odd"),
+      method: "POST",
+      path: `/api/commerce/payment-invoices?q="x",y`,
+      requestBody: odd,
+      responseBody: JSON.stringify({ note: odd }),
+      idempotencyKey: '"k",\n',
+    });
+    logRequest({ ...entry("req-log-after-odd"), requestBody: "\\.", responseBody: "" });
+    expect(await rowFor("req-log-odd")).toMatchObject({
+      path: `/api/commerce/payment-invoices?q="x",y`,
+      requestBody: odd,
+      responseBody: JSON.stringify({ note: odd }),
+      idempotencyKey: '"k",\n',
+      invoiceId: null,
+      refundId: null,
+      requestTruncated: false,
+    });
+    expect(await rowFor("req-log-after-odd")).toMatchObject({ requestBody: "\\.", responseBody: "", idempotencyKey: null });
+  });
+
+  it("keeps writing when its encoder thread stops: the rows are then made in the thread that answers requests", async () => {
+    logRequest(entry("req-log-before-stop"));
+    await rowFor("req-log-before-stop");
+    const writerState = (globalThis as { __requestLogWriter?: { encoder?: { worker: { terminate: () => Promise<number> } } | null } }).__requestLogWriter;
+    // The encoder thread did the first one's rows; it stops now.
+    expect(writerState?.encoder).toBeTruthy();
+    await writerState!.encoder!.worker.terminate();
+    expect(writerState!.encoder).toBeNull();
+    logRequest({ ...entry("req-log-after-stop"), requestBody: `{"card_number":"${FULL_CARD}"}` });
+    const row = await rowFor("req-log-after-stop");
+    expect(row.requestBody).toBe('{"card_number":"[redacted]"}');
+  });
+
   it("never holds more than its bound: the oldest go first, counted", async () => {
     const before = droppedRequestLogEntries();
     for (let i = 0; i < 5003; i += 1) logRequest(entry(`req-log-bound-${i}`));
