@@ -1,4 +1,5 @@
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { getTableColumns, getTableName, sql } from "drizzle-orm";
 import { embeddedClientOf, getDb } from "@/lib/db/client";
@@ -77,7 +78,10 @@ function encoderThread(w: Writer): EncoderThread | null {
   if (w.encoder !== undefined) return w.encoder;
   let worker: Worker;
   try {
-    worker = new Worker(path.join(process.cwd(), "lib/request-log/encode-worker.mjs"), { workerData: { columns: COLUMNS } });
+    // Started from a line of code that imports the file at run time: a file path here would make
+    // Turbopack bundle the file (tsx and esbuild with it) instead of Node running it as it is.
+    const file = pathToFileURL(path.join(process.cwd(), "lib/request-log/encode-worker.mjs")).href;
+    worker = new Worker(`import(${JSON.stringify(file)})`, { eval: true, workerData: { columns: COLUMNS } });
   } catch (error) {
     logger.warn("request log encoder thread did not start; encoding here", { error: error instanceof Error ? error.message : String(error) });
     w.encoder = null;
