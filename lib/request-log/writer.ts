@@ -87,8 +87,8 @@ function encoderThread(w: Writer): EncoderThread | null {
     w.encoder = null;
     return null;
   }
-  // Never what keeps the process alive, except while it holds a slice being encoded.
-  worker.unref();
+  // Never what keeps the process alive once started, except while it holds a slice being encoded
+  // (until then a drain on SIGTERM may be waiting for it).
   let started: (ok: boolean) => void = () => {};
   const thread: EncoderThread = { worker, pending: new Map(), next: 0, ready: new Promise<boolean>((resolve) => (started = resolve)) };
   const settle = (id: number) => {
@@ -98,7 +98,10 @@ function encoderThread(w: Writer): EncoderThread | null {
     return pending;
   };
   worker.on("message", (message: { ready?: true; id?: number; slice?: EncodedSlice; error?: string }) => {
-    if (message.ready) return started(true);
+    if (message.ready) {
+      if (thread.pending.size === 0) worker.unref();
+      return started(true);
+    }
     const pending = settle(message.id!);
     if (message.slice) pending?.resolve(message.slice);
     else pending?.reject(new Error(message.error ?? "the encoder answered nothing"));
